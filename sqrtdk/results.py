@@ -14,6 +14,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .config import Params
 from .experiments import RULERS, Experiments
 
 SIGNIFICANT = 6
@@ -47,11 +48,13 @@ def _at(xs: tuple, keys: tuple, key: Any) -> Any:
     return xs[keys.index(key)]
 
 
-def build(exp: Experiments) -> dict[str, Any]:
-    """Name every result the site uses; returns a canonical, JSON-ready dict (see module doc)."""
+def build(exp: Experiments, p: Params) -> dict[str, Any]:
+    """Name every result the site uses; returns a canonical, JSON-ready dict (see module doc).
+
+    `p` gives the points the text quotes (d_small, d_large, the quoted scale and dimension);
+    raises ValueError if one of them is not on the experiment's grid.
+    """
     sp, sa, ru = exp.spread, exp.saturation, exp.rulers
-    from .config import Params  # parameters that name the quoted points
-    p = Params()
     d_small, d_large = p.spread.d_small, p.spread.d_large
     ratios = [l / s for s, l in zip(sp.batch_sd_small, sp.batch_sd_large)]
     q = p.saturation.quoted_scale
