@@ -1,0 +1,225 @@
+"""Python-Markdown extensions of the article pipeline.
+
+Math is found by pymdownx.arithmatex (generic mode: protected by priority just after code spans,
+as AtomicString, so `_` and `*` in TeX never become emphasis); these processors then collect
+facts while converting, in the spirit of MkDocs' tiny Treeprocessors.
+
+| class                  | registry        | name             | priority | does                                  |
+|------------------------|-----------------|------------------|----------|---------------------------------------|
+| MathCollector          | treeprocessors  | sqrtdk-math      | 16       | swaps each formula for a token         |
+| FigureProcessor        | treeprocessors  | sqrtdk-figure    | 14       | lone image paragraph -> numbered figure|
+| HeadingIdChecker       | treeprocessors  | sqrtdk-heading   | 6        | explicit ids (after attr_list, pre toc)|
+| FactCollector          | treeprocessors  | sqrtdk-facts     | 1        | footnotes, boxes, links; cleans attrs  |
+
+Every processor reports author mistakes by raising `ContentError(message, needle)`; the page
+builder turns the needle into a line of the source file.
+"""
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass, field
+from typing import Callable
+
+from markdown import Extension, Markdown
+from markdown.treeprocessors import Treeprocessor
+
+from .quoting import strip_quotes
+
+MATH_TOKEN = "\ue010{}\ue011"
+MATH_TOKEN_RE = re.compile("\ue010(\\d+)\ue011")
+_INLINE_TEX = re.compile(r"^\\\((.*)\\\)$", re.S)
+_BLOCK_TEX = re.compile(r"^\\\[(.*)\\\]$", re.S)
+_MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+
+
+class ContentError(Exception):
+    """An author mistake found while converting; `needle` is text to look for in the source."""
+
+    def __init__(self, message: str, needle: str):
+        super().__init__(message)
+        self.message, self.needle = message, needle
+
+
+@dataclass(frozen=True)
+class Formula:
+    """One formula: TeX as KaTeX will see it, display or inline."""
+
+    tex: str
+    display: bool
+
+
+@dataclass
+class Facts:
+    """What one page contains, gathered while converting (for validation and parity checks)."""
+
+    formulas: list[Formula] = field(default_factory=list)
+    headings: list[tuple[int, str, str]] = field(default_factory=list)  # (level, id, text)
+    figures: list[str] = field(default_factory=list)
+    footnotes: list[str] = field(default_factory=list)   # labels, in order of definition
+    boxes: list[str] = field(default_factory=list)       # ids of <details>
+    ids: set[str] = field(default_factory=set)
+    links: list[str] = field(default_factory=list)       # every href, in order
+
+
+def _text(el: etree.Element) -> str:
+    return strip_quotes("".join(el.itertext())).strip()
+
+
+class MathCollector(Treeprocessor):
+    """Replace arithmatex's generic wrappers' TeX by MATH_TOKEN(n); record the Formula."""
+
+    def __init__(self, md: Markdown, facts: Facts):
+        super().__init__(md)
+        self.facts = facts
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if "arithmatex" not in el.get("class", "").split():
+                continue
+            raw = html.unescape(el.text or "")
+            m = (_BLOCK_TEX if el.tag == "div" else _INLINE_TEX).match(raw)
+            if not m:
+                continue
+            display = el.tag == "div"
+            self.facts.formulas.append(Formula(strip_quotes(m.group(1).strip()), display))
+            el.text = MATH_TOKEN.format(len(self.facts.formulas) - 1)
+            el.set("class", "math display" if display else "math")
+
+
+class FigureProcessor(Treeprocessor):
+    """A paragraph holding only `![alt](NAME.svg "caption")` becomes a numbered <figure>.
+
+    `resolve(name)` returns (src, width, height) for the page's language or raises KeyError.
+    """
+
+    def __init__(self, md: Markdown, facts: Facts, label: str,
+                 resolve: Callable[[str], tuple[str, int, int]]):
+        super().__init__(md)
+        self.facts, self.label, self.resolve = facts, label, resolve
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            for i, p in enumerate(list(parent)):
+                if p.tag == "p" and len(p) == 1 and p[0].tag == "img" \
+                        and not (p.text or "").strip() and not (p[0].tail or "").strip():
+                    parent[i] = self._figure(p[0])
+
+    def _figure(self, img: etree.Element) -> etree.Element:
+        src = img.get("src", "")
+        name = src[:-4] if src.endswith(".svg") and "/" not in src else ""
+        if not name:
+            raise ContentError(f"figure source '{src}' is not a figure name such as "
+                               "'spread_hist.svg'", f"]({src}")
+        if not (img.get("alt") or "").strip():
+            raise ContentError(f"figure '{name}' has no alt text; say what the figure shows",
+                               f"]({src}")
+        try:
+            url, width, height = self.resolve(name)
+        except KeyError:
+            raise ContentError(f"figure '{name}' is not produced by the build; "
+                               "add it to sqrtdk/figures.py or fix the name", f"]({src}") from None
+        self.facts.figures.append(name)
+        number = len(self.facts.figures)
+        fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
+        etree.SubElement(fig, "img", {"src": url, "alt": img.get("alt", ""), "width": str(width),
+                                      "height": str(height), "loading": "lazy",
+                                      "decoding": "async"})
+        cap = etree.SubElement(fig, "figcaption")
+        num = etree.SubElement(cap, "span", {"class": "fig-num"})
+        num.text = self.label.format(n=number)
+        num.tail = " " + (img.get("title") or "")
+        return fig
+
+
+class HeadingIdChecker(Treeprocessor):
+    """Every heading needs an explicit `{#id}`: slugs of Chinese text are empty or `_1`."""
+
+    def __init__(self, md: Markdown, facts: Facts):
+        super().__init__(md)
+        self.facts = facts
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if re.fullmatch(r"h[1-6]", el.tag):
+                text = _text(el)
+                if not el.get("id"):
+                    raise ContentError(f"heading '{text}' has no explicit id; write it as "
+                                       f"'## {text} {{#some-id}}' with the same id in both "
+                                       "languages", text)
+                self.facts.headings.append((int(el.tag[1]), el.get("id"), text))
+
+
+class FactCollector(Treeprocessor):
+    """Collect ids, boxes, footnotes and links; strip quote markers from attributes;
+    reject unresolved footnote references and literal `{{`."""
+
+    def __init__(self, md: Markdown, facts: Facts):
+        super().__init__(md)
+        self.facts = facts
+
+    def run(self, root: etree.Element) -> None:
+        refs: list[str] = []
+        for el in root.iter():
+            for k, v in el.attrib.items():
+                el.set(k, strip_quotes(v))
+            if el.get("id"):
+                if el.get("id") in self.facts.ids:
+                    raise ContentError(f"duplicate id '{el.get('id')}'", "{#" + el.get("id"))
+                self.facts.ids.add(el.get("id"))
+            self._element(el, refs)
+        self._footnotes(refs)
+
+    def _element(self, el: etree.Element, refs: list[str]) -> None:
+        cls = el.get("class", "").split()
+        if el.tag == "details":
+            if not el.get("id"):
+                raise ContentError("collapsible box without an id; add '    attrs: {id: some-id}' "
+                                   "under its '/// details |' line", "/// details")
+            self.facts.boxes.append(el.get("id"))
+        elif el.tag == "a" and "footnote-ref" in cls:
+            refs.append(el.get("href", "")[len("#fn-"):])
+        elif el.tag == "a" and "footnote-backref" in cls:
+            el.set("aria-label", el.get("title", ""))  # the arrow alone says nothing aloud
+        elif el.tag == "a" and el.get("href") is not None:
+            self.facts.links.append(el.get("href"))
+        if el.tag not in ("code", "pre"):
+            for chunk in (el.text, el.tail):
+                self._check_text(chunk or "")
+
+    def _check_text(self, text: str) -> None:
+        m = _MISSING_FOOTNOTE.search(text)
+        if m:
+            raise ContentError(f"footnote reference '[^{m.group(1)}]' has no definition; add a "
+                               f"line '[^{m.group(1)}]: …' at the end of the file", m.group(0))
+        if "{{" in text:
+            raise ContentError("literal '{{' in the text; quote a result as "
+                               "'{{ name | fixed(2) }}' (with spaces)", "{{")
+
+    def _footnotes(self, refs: list[str]) -> None:
+        ext = next((e for e in self.md.registeredExtensions
+                    if type(e).__name__ == "FootnoteExtension"), None)
+        defined = list(ext.footnotes.keys()) if ext else []
+        for label in defined:
+            if label not in refs:
+                raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
+                                   "reference it in the text or delete it", f"[^{label}]:")
+        self.facts.footnotes = defined
+
+
+class ArticleExtension(Extension):
+    """Registers the processors above on a fresh Markdown instance (one per page)."""
+
+    def __init__(self, facts: Facts, figure_label: str,
+                 resolve: Callable[[str], tuple[str, int, int]]):
+        super().__init__()
+        self.facts, self.figure_label, self.resolve = facts, figure_label, resolve
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        tp = md.treeprocessors
+        tp.register(MathCollector(md, self.facts), "sqrtdk-math", 16)
+        tp.register(FigureProcessor(md, self.facts, self.figure_label, self.resolve),
+                    "sqrtdk-figure", 14)
+        tp.register(HeadingIdChecker(md, self.facts), "sqrtdk-heading", 6)
+        tp.register(FactCollector(md, self.facts), "sqrtdk-facts", 1)

@@ -1,0 +1,113 @@
+"""One article page: read the Markdown, quote the results, convert with a fresh Markdown.
+
+Nothing is written here; a `Page` holds the converted body with math tokens and quote markers
+still in it, and the facts the site builder validates before it writes a byte.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import markdown
+import yaml
+
+from .errors import BuildError, line_of
+from .mdext import ArticleExtension, ContentError, Facts
+from .quoting import QuoteLog, render_source, strip_quotes
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
+REQUIRED_META = ("title", "description")
+
+
+@dataclass
+class Page:
+    """A converted article (body HTML still carries math tokens and quote markers)."""
+
+    lang: str
+    source: Path
+    text: str                 # the source after quoting, lines unchanged (for error lines)
+    meta: dict[str, str]
+    body: str
+    toc: list[dict[str, Any]]
+    facts: Facts
+    quotes: QuoteLog
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 text file; a file that is not UTF-8 is a BuildError naming the line."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise BuildError(path, line, f"not UTF-8 (byte 0x{data[e.start]:02x}); "
+                                     "save the file as UTF-8") from None
+
+
+def load_strings(content_dir: Path, lang: str) -> dict[str, Any]:
+    """The UI strings of one language (content/<lang>/strings.toml)."""
+    path = content_dir / lang / "strings.toml"
+    try:
+        return tomllib.loads(read_text(path))
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        raise BuildError(path, int(m.group(1)) if m else 0, f"invalid TOML: {e}") from None
+
+
+def split_front_matter(path: Path, text: str) -> tuple[dict[str, str], str]:
+    """Parse the leading `---` YAML block; returns (meta, body with the block blanked out).
+
+    The block's lines become empty lines so the body keeps the file's line numbers.
+    """
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        raise BuildError(path, 1, "missing front matter; start the file with '---', "
+                                  "'title: …', 'description: …', '---'")
+    try:
+        meta = yaml.safe_load(m.group(1)) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise BuildError(path, (mark.line + 2) if mark else 1,
+                         f"front matter is not valid YAML: {getattr(e, 'problem', e)}") from None
+    if not isinstance(meta, dict):
+        raise BuildError(path, 2, "front matter must be 'key: value' lines")
+    for key in REQUIRED_META:
+        if not isinstance(meta.get(key), str) or not meta[key].strip():
+            raise BuildError(path, 1, f"front matter needs a '{key}: …' line")
+    body = "\n" * m.group(0).count("\n") + text[m.end():]
+    return {k: strip_quotes(str(v)) for k, v in meta.items()}, body
+
+
+def markdown_instance(lang_strings: dict[str, Any], facts: Facts,
+                      resolve: Callable[[str], tuple[str, int, int]]) -> markdown.Markdown:
+    """A fresh Markdown with the article's extensions (never reused across pages)."""
+    ui = lang_strings["ui"]
+    ext = ArticleExtension(facts, ui["figure"], resolve)
+    return markdown.Markdown(
+        extensions=["attr_list", "tables", "fenced_code", "sane_lists", "footnotes", "toc",
+                    "pymdownx.arithmatex", "pymdownx.blocks.details", ext],
+        extension_configs={
+            "pymdownx.arithmatex": {"generic": True},
+            "footnotes": {"SEPARATOR": "-", "BACKLINK_TEXT": "↩\ufe0e",
+                          "BACKLINK_TITLE": ui["backlink_title"],
+                          "SUPERSCRIPT_TEXT": "{}"},
+            "toc": {"toc_depth": "2-3", "permalink": "#", "permalink_title": ui["permalink"]},
+        })
+
+
+def build_page(path: Path, lang: str, results: dict[str, Any], strings: dict[str, Any],
+               resolve: Callable[[str], tuple[str, int, int]]) -> Page:
+    """Read, quote and convert one article. Raises BuildError with the file and line."""
+    quoted, log = render_source(path, read_text(path), results)
+    meta, body = split_front_matter(path, quoted)
+    facts = Facts()
+    md = markdown_instance(strings, facts, resolve)
+    try:
+        html = md.convert(body)
+    except ContentError as e:
+        raise BuildError(path, line_of(strip_quotes(quoted), e.needle), e.message) from None
+    return Page(lang=lang, source=path, text=strip_quotes(quoted), meta=meta, body=html,
+                toc=md.toc_tokens, facts=facts, quotes=log)
