@@ -9,6 +9,7 @@ facts while converting, in the spirit of MkDocs' tiny Treeprocessors.
 | MathCollector          | treeprocessors  | sqrtdk-math      | 16       | swaps each formula for a token         |
 | FigureProcessor        | treeprocessors  | sqrtdk-figure    | 14       | lone image paragraph -> numbered figure|
 | HeadingIdChecker       | treeprocessors  | sqrtdk-heading   | 6        | explicit ids (after attr_list, pre toc)|
+| FootnoteHeading        | treeprocessors  | sqrtdk-notes     | 2        | titles the footnote list, drops <hr>   |
 | FactCollector          | treeprocessors  | sqrtdk-facts     | 1        | footnotes, boxes, links; cleans attrs  |
 
 Every processor reports author mistakes by raising `ContentError(message, needle)`; the page
@@ -208,18 +209,40 @@ class FactCollector(Treeprocessor):
         self.facts.footnotes = defined
 
 
+class FootnoteHeading(Treeprocessor):
+    """Give Python-Markdown's footnote list a heading in the page's language and make it a
+    <section> landmark; the <hr> goes (the heading separates it)."""
+
+    def __init__(self, md: Markdown, title: str):
+        super().__init__(md)
+        self.title = title
+
+    def run(self, root: etree.Element) -> None:
+        for div in root.iter("div"):
+            if div.get("class") == "footnote":
+                div.tag = "section"  # a named region: a landmark screen readers list
+                div.set("aria-labelledby", "footnotes-title")
+                for hr in div.findall("hr"):
+                    div.remove(hr)
+                h = etree.Element("h2", {"id": "footnotes-title"})
+                h.text = self.title
+                div.insert(0, h)
+                return
+
+
 class ArticleExtension(Extension):
     """Registers the processors above on a fresh Markdown instance (one per page)."""
 
-    def __init__(self, facts: Facts, figure_label: str,
+    def __init__(self, facts: Facts, ui: dict[str, str],
                  resolve: Callable[[str], tuple[str, int, int]]):
         super().__init__()
-        self.facts, self.figure_label, self.resolve = facts, figure_label, resolve
+        self.facts, self.ui, self.resolve = facts, ui, resolve
 
     def extendMarkdown(self, md: Markdown) -> None:
         tp = md.treeprocessors
         tp.register(MathCollector(md, self.facts), "sqrtdk-math", 16)
-        tp.register(FigureProcessor(md, self.facts, self.figure_label, self.resolve),
+        tp.register(FigureProcessor(md, self.facts, self.ui["figure"], self.resolve),
                     "sqrtdk-figure", 14)
         tp.register(HeadingIdChecker(md, self.facts), "sqrtdk-heading", 6)
+        tp.register(FootnoteHeading(md, self.ui["footnotes"]), "sqrtdk-notes", 2)
         tp.register(FactCollector(md, self.facts), "sqrtdk-facts", 1)

@@ -85,7 +85,7 @@ def markdown_instance(lang_strings: dict[str, Any], facts: Facts,
                       resolve: Callable[[str], tuple[str, int, int]]) -> markdown.Markdown:
     """A fresh Markdown with the article's extensions (never reused across pages)."""
     ui = lang_strings["ui"]
-    ext = ArticleExtension(facts, ui["figure"], resolve)
+    ext = ArticleExtension(facts, ui, resolve)
     return markdown.Markdown(
         extensions=["attr_list", "tables", "fenced_code", "sane_lists", "footnotes", "toc",
                     "pymdownx.arithmatex", "pymdownx.blocks.details", ext],
