@@ -1,0 +1,33 @@
+# Two commands on a fresh machine: `make site` (install + build) and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+
+.PHONY: site test serve check bench clean
+
+site: $(VENV)/.installed node_modules/.installed
+	$(PY) build.py
+
+test: $(VENV)/.installed node_modules/.installed
+	$(PY) -m pytest -q
+
+serve: $(VENV)/.installed node_modules/.installed
+	$(PY) build.py --serve
+
+check: $(VENV)/.installed node_modules/.installed
+	$(PY) build.py --check
+
+bench: $(VENV)/.installed node_modules/.installed
+	$(PY) bench/run.py
+
+$(VENV)/.installed: requirements.txt requirements-test.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt -r requirements-test.txt
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+clean:
+	rm -rf site .cache
