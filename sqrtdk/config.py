@@ -25,6 +25,10 @@ DEFAULT_SEED = 20170612  # arXiv:1706.03762 was submitted on 12 June 2017
 
 DIMENSIONS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
+# The figures, in article order; each is drawn once per language by sqrtdk/figures.py.
+FIGURE_NAMES = ("spread_hist", "spread_sd", "batches", "walk", "saturation_bars",
+                "saturation_sensitivity", "rulers_sd", "rulers_softmax")
+
 
 @dataclass(frozen=True)
 class SpreadParams:

@@ -1,12 +1,10 @@
 """The explainer's figures: one function per figure, one shared style, one door out (`save`).
 
-Reads the results dict only (see `sqrtdk.results`); never runs an experiment. Every piece of text
-in a figure comes from `content/<lang>/figures.toml`, one table per figure plus `[style]`, whose
-`font_family` lists the fonts for that language. Chinese labels use Noto Sans CJK SC from the
-`mplfonts` wheel, registered by path (mplfonts' own setup is never run; no system CJK font is
-assumed). Text stays text in the SVG (`svg.fonttype: none`) and mathtext is switched off
-(`text.parse_math: False`): labels use Unicode (√d, ÷, |pᵢpⱼ|), so every <text> carries the
-family list ending in the generic `sans-serif`. Import this module only to draw figures.
+Reads the results dict only; never runs an experiment. All text comes from
+`content/<lang>/figures.toml` (a table per figure, plus `[style] font_family`). Chinese uses Noto
+Sans CJK SC from the `mplfonts` wheel, registered by path (its setup is never run). Text stays
+text (`svg.fonttype: none`); mathtext is off (`text.parse_math: False`), labels use Unicode
+(√d, ÷, pᵢ), so every <text> names its fonts and ends with the generic `sans-serif`.
 """
 from __future__ import annotations
 
@@ -24,11 +22,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from . import config
 from .config import CONTENT_DIR, SaturationParams
 
-FIGURE_NAMES: tuple[str, ...] = (
-    "spread_hist", "spread_sd", "batches", "walk",
-    "saturation_bars", "saturation_sensitivity", "rulers_sd", "rulers_softmax")
+FIGURE_NAMES = config.FIGURE_NAMES  # article order; config holds it so the cache can
+#                                   name figures without importing matplotlib
 
 # Okabe & Ito (2008) colour-blind-safe palette, plus two greys.
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
@@ -45,6 +43,7 @@ STYLE: dict[str, Any] = {
     "xtick.labelsize": 9.5, "ytick.labelsize": 9.5, "legend.fontsize": 9.5,
     "legend.frameon": False, "lines.linewidth": 1.6, "lines.markersize": 5,
     "text.color": "#222222", "text.parse_math": False, "svg.fonttype": "none",
+    "font.sans-serif": ["DejaVu Sans"],  # what the SVG writes for the generic `sans-serif`
 }
 
 
@@ -98,16 +97,12 @@ def _figure(ncols: int = 1, **kw: Any) -> tuple[Figure, list]:
     return fig, list(fig.subplots(1, ncols, squeeze=False, **kw)[0])
 
 
-def _tick(v: float, _pos: Any = None) -> str:
-    return f"{v:g}" if v >= 1 else f"1/{1 / v:g}"
-
-
 def _log2(ax: Axes, which: str, ticks: list[float]) -> None:
     """Base-2 log scale on axis `which` ("x" or "y"), fixed ticks labelled 1/8, 1, 32."""
     getattr(ax, f"set_{which}scale")("log", base=2)
     axis = getattr(ax, f"{which}axis")
     axis.set_major_locator(FixedLocator(ticks))
-    axis.set_major_formatter(FuncFormatter(_tick))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}" if v >= 1 else f"1/{1 / v:g}"))
     axis.set_minor_locator(NullLocator())
 
 
@@ -117,22 +112,21 @@ def _pow2(values: list[float]) -> list[float]:
 
 
 def _index(xs: list[float], x: float) -> int:
-    for i, v in enumerate(xs):
-        if math.isclose(v, x):
-            return i
-    raise ValueError(f"{x} is not on the grid of the results")
+    hits = [i for i, v in enumerate(xs) if math.isclose(v, x)]
+    if not hits:
+        raise ValueError(f"{x} is not on the grid of the results")
+    return hits[0]
 
 
 def _spread_hist(r: dict, t: Labels) -> Figure:
     sp = r["spread"]
     edges = np.asarray(sp["hist"]["edges"])
     fig, (ax,) = _figure()
-    for d, sd, counts, color in ((sp["d_small"], sp["sd_small"], sp["hist"]["small"][0], BLUE),
-                                 (sp["d_large"], sp["sd_large"], sp["hist"]["large"][0],
-                                  VERMILLION)):
-        density = np.asarray(counts) / (sp["n_pairs"] * np.diff(edges))
+    for size, color in (("small", BLUE), ("large", VERMILLION)):  # batch 0, one path each
+        density = np.asarray(sp["hist"][size][0]) / (sp["n_pairs"] * np.diff(edges))
         ax.stairs(density, edges, fill=True, facecolor=mpl.colors.to_rgba(color, 0.25),
-                  edgecolor=color, linewidth=1.3, label=t("legend", d=d, sd=sd))
+                  edgecolor=color, linewidth=1.3,
+                  label=t("legend", d=sp[f"d_{size}"], sd=sp[f"sd_{size}"]))
     ax.set(xlim=(edges[0], edges[-1]), ylim=(0, None), title=t("title"),
            xlabel=t("xlabel"), ylabel=t("ylabel"))
     ax.legend(loc="upper right")
@@ -163,14 +157,13 @@ def _batches(r: dict, t: Labels) -> Figure:
     ratios, theory = sp["batches"]["ratio"], sp["ratio_theory"]
     fig, (ax,) = _figure()
     xs = list(range(1, len(ratios) + 1))
-    ax.axhline(theory, color=GREY, linestyle="--", label=t("theory", ratio=sp["d_ratio"],
-                                                           value=theory))
+    ax.axhline(theory, color=GREY, ls="--", label=t("theory", ratio=sp["d_ratio"], value=theory))
     ax.plot(xs, ratios, "o", color=BLUE, markersize=7, label=t("measured"))
     lo, hi = min(*ratios, theory), max(*ratios, theory)
-    ax.set(xticks=xs, ylim=(lo - (hi - lo), hi + 2.5 * (hi - lo)), title=t("title",
-           n=len(ratios), small=sp["d_small"], large=sp["d_large"]),
-           xlabel=t("xlabel"), ylabel=t("ylabel"))
-    ax.annotate(t("offchart", ratio=sp["d_ratio"], small=sp["d_small"], large=sp["d_large"]),
+    sizes = {"small": sp["d_small"], "large": sp["d_large"]}
+    ax.set(xticks=xs, ylim=(lo - (hi - lo), hi + 2.5 * (hi - lo)), xlabel=t("xlabel"),
+           ylabel=t("ylabel"), title=t("title", n=len(ratios), **sizes))
+    ax.annotate(t("offchart", ratio=sp["d_ratio"], **sizes),  # 128 would sit far above
                 xy=(0.72, 1.0), xycoords="axes fraction", xytext=(0.72, 0.8),
                 textcoords="axes fraction", ha="center", va="center", color=VERMILLION,
                 arrowprops={"arrowstyle": "-|>", "color": VERMILLION, "linewidth": 1.2})
@@ -190,10 +183,9 @@ def _walk(r: dict, t: Labels) -> Figure:
     ax.errorbar([steps], [0], yerr=[theory], color="#222222", capsize=5, linewidth=1.6)
     ax.annotate(t("final", t=steps, theory=theory, sd=w["sd"], walks=w["n_walks"]),
                 (steps, theory), xytext=(0, 8), textcoords="offset points", ha="right")
-    reach = max(max(abs(v) for v in path) for path in w["paths"])
-    lim = 1.3 * max(reach, 2 * theory)
-    ax.set(xlim=(0, steps + 2), ylim=(-lim, lim), title=t("title"),
-           xlabel=t("xlabel"), ylabel=t("ylabel"))
+    lim = 1.3 * max(np.abs(w["paths"]).max(), 2 * theory)
+    ax.set(xlim=(0, steps + 2), ylim=(-lim, lim), title=t("title"), xlabel=t("xlabel"),
+           ylabel=t("ylabel"))
     ax.legend(loc="lower left", ncols=2)
     return fig
 
@@ -201,8 +193,9 @@ def _walk(r: dict, t: Labels) -> Figure:
 def _saturation_bars(r: dict, t: Labels) -> Figure:
     sa = r["saturation"]
     names, w = sa["labels"], sa["labels"].index(sa["winner"])
-    fig, axes = _figure(ncols=len(SaturationParams().shown_scales), sharey=True)
-    for ax, scale in zip(axes, SaturationParams().shown_scales):
+    shown = SaturationParams().shown_scales  # not in results.json: the config's default
+    fig, axes = _figure(ncols=len(shown), sharey=True)
+    for ax, scale in zip(axes, shown):
         shares = sa["shares"][_index(sa["scales"], scale)]
         colors = [VERMILLION if i == w else GREY for i in range(len(names))]
         ax.bar(range(len(names)), shares, color=colors, width=0.7)
@@ -225,9 +218,9 @@ def _saturation_sensitivity(r: dict, t: Labels) -> Figure:
     left.plot(x, sa["p_winner"], color=VERMILLION)
     right.plot(x, sa["sensitivity"], color=BLUE, label=t("sensitivity"))
     right.plot(x, sa["max_offdiag"], color=GREEN, linestyle="--", label=t("max_offdiag"))
-    for ax, y, text in ((left, q["p_winner"], t("quoted_left", scale=q["scale"], p=q["p_winner"])),
-                        (right, q["sensitivity"],
-                         t("quoted_right", scale=q["scale"], s=q["sensitivity"]))):
+    texts = (t("quoted_left", scale=q["scale"], p=q["p_winner"]),
+             t("quoted_right", scale=q["scale"], s=q["sensitivity"]))
+    for ax, y, text in zip((left, right), (q["p_winner"], q["sensitivity"]), texts):
         ax.axvline(pk["scale"], color=GREY, linestyle=":", linewidth=1.2)
         ax.plot(q["scale"], y, "o", color="#222222")
         ax.annotate(text, (q["scale"], y), xytext=(4, 9) if ax is right else (0, -24),
@@ -267,13 +260,12 @@ def _rulers_softmax(r: dict, t: Labels) -> Figure:
     for name, color, marker in RULER_STYLE:
         left.plot(d, ru["winner_share"][name], marker + "-", color=color, label=t(name))
         right.plot(d, ru["entropy_bits"][name], marker + "-", color=color)
-    refs = ((left, ru["uniform_share"], t("uniform_share", n=ru["positions"]), "top"),
-            (right, ru["max_entropy_bits"], t("max_entropy", bits=ru["max_entropy_bits"]),
-             "bottom"))
-    for ax, y, text, va in refs:
+    refs = ((left, ru["uniform_share"], t("uniform_share", n=ru["positions"]), -3),
+            (right, ru["max_entropy_bits"], t("max_entropy", bits=ru["max_entropy_bits"]), 3))
+    for ax, y, text, dy in refs:  # label below the 1/8 line, above the 3-bit line
         ax.axhline(y, color=GREY, linestyle=":", linewidth=1.2)
-        ax.text(0.02, y + (0.02 if va == "bottom" else -0.01) * ax.get_ylim()[1], text,
-                transform=ax.get_yaxis_transform(), va=va, color=GREY)
+        ax.annotate(text, (0.02, y), xycoords=ax.get_yaxis_transform(), xytext=(0, dy),
+                    textcoords="offset points", va="top" if dy < 0 else "bottom", color=GREY)
         _log2(ax, "x", d)
         ax.set(xlabel=t("xlabel"))
     left.set(ylim=(0, 1), title=t("left_title"))
@@ -283,13 +275,11 @@ def _rulers_softmax(r: dict, t: Labels) -> Figure:
 
 
 _DRAWERS: dict[str, Callable[[dict, Labels], Figure]] = {
-    "spread_hist": _spread_hist, "spread_sd": _spread_sd, "batches": _batches, "walk": _walk,
-    "saturation_bars": _saturation_bars, "saturation_sensitivity": _saturation_sensitivity,
-    "rulers_sd": _rulers_sd, "rulers_softmax": _rulers_softmax}
+    name: globals()[f"_{name}"] for name in FIGURE_NAMES}  # figure `x` is drawn by `_x`
 
 
 def draw(name: str, results: dict, labels: dict) -> Figure:
-    """Draw figure `name` from `results` with the text in `labels` (see `load_labels`).
+    """Draw figure `name` from `results` with the text in `labels` (from `load_labels`).
 
     Raises KeyError for an unknown figure or a missing label (naming figure and key).
     """
@@ -302,9 +292,8 @@ def draw(name: str, results: dict, labels: dict) -> Figure:
 
 
 def save(fig: Figure, path: Path, name: str) -> None:
-    """Write `fig` as SVG to `path`: the one door. Fixed id salt, no date, no creator, text as text.
-
-    The same figure saved twice gives the same bytes (svg.hashsalt = `name`).
+    """Write `fig` as SVG to `path`, the one door: ids salted with `name` (same bytes every
+    time), no date, no creator, text as text.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     with mpl.rc_context({**STYLE, "svg.hashsalt": name, "svg.fonttype": "none"}):
