@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .assemble import Site
 from .errors import BuildError, display_path, line_of
-from .pages import Page
+from .pages import Page, read_text
 
 _ATTR = re.compile(r'<(\w+)\b([^>]*?)\s(href|src)="([^"]*)"')
 _ID = re.compile(r'\sid="([^"]+)"')
@@ -17,7 +17,15 @@ _LEFTOVER = re.compile("[\ue000-\ue002\ue010\ue011]")
 
 def _needle(page: Page, kind: str, item: str) -> str:
     return {"heading ids": "{#" + item, "figures": f"({item}.svg", "footnote labels": f"[^{item}]",
-            "collapsible boxes": item, "quoted results": item}[kind]
+            "collapsible boxes": f"id: {item}", "quoted results": item}[kind]
+
+
+def _line(page: Page, kind: str, item: str | None) -> int:
+    if not item:
+        return 0
+    # page.text has the quoted numbers in place of `{{ name | … }}`: look for names in the source
+    text = read_text(page.source) if kind == "quoted results" else page.text
+    return line_of(text, _needle(page, kind, item))
 
 
 def check_parity(pages: list[Page]) -> None:
@@ -42,8 +50,7 @@ def _parity_error(kind: str, p1: Page, a: list[str], p2: Page, b: list[str]) -> 
     if kind == "quoted results":
         x, y = sorted(set(a) - set(b))[:1] or [None], sorted(set(b) - set(a))[:1] or [None]
         x, y = x[0], y[0]
-    l1 = line_of(p1.text, _needle(p1, kind, x)) if x else 0
-    l2 = line_of(p2.text, _needle(p2, kind, y)) if y else 0
+    l1, l2 = _line(p1, kind, x), _line(p2, kind, y)
     what = f"{kind} differ at position {i + 1}: {x or 'nothing'!s} here, " \
            f"{y or 'nothing'!s} in {display_path(p2.source)}" + (f":{l2}" if l2 else "")
     if kind == "quoted results":

@@ -33,6 +33,7 @@ MATH_TOKEN_RE = re.compile("\ue010(\\d+)\ue011")
 _INLINE_TEX = re.compile(r"^\\\((.*)\\\)$", re.S)
 _BLOCK_TEX = re.compile(r"^\\\[(.*)\\\]$", re.S)
 _MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+_LITERAL_BRACES = re.compile(r"\{\{[^\s\x02\x03]*")  # stops at Markdown's placeholders
 
 
 class ContentError(Exception):
@@ -144,12 +145,15 @@ class HeadingIdChecker(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             if re.fullmatch(r"h[1-6]", el.tag):
-                text = _text(el)
+                text = MATH_TOKEN_RE.sub(self._tex, _text(el))  # the source, for message and line
                 if not el.get("id"):
                     raise ContentError(f"heading '{text}' has no explicit id; write it as "
                                        f"'## {text} {{#some-id}}' with the same id in both "
                                        "languages", text)
                 self.facts.headings.append((int(el.tag[1]), el.get("id"), text))
+
+    def _tex(self, m: re.Match) -> str:
+        return f"${self.facts.formulas[int(m.group(1))].tex}$"
 
 
 class FactCollector(Treeprocessor):
@@ -186,17 +190,18 @@ class FactCollector(Treeprocessor):
         elif el.tag == "a" and el.get("href") is not None:
             self.facts.links.append(el.get("href"))
         if el.tag not in ("code", "pre"):
-            for chunk in (el.text, el.tail):
-                self._check_text(chunk or "")
+            self._check_text(el.text or "")
+        self._check_text(el.tail or "")  # text after `code` is prose again
 
     def _check_text(self, text: str) -> None:
         m = _MISSING_FOOTNOTE.search(text)
         if m:
             raise ContentError(f"footnote reference '[^{m.group(1)}]' has no definition; add a "
                                f"line '[^{m.group(1)}]: …' at the end of the file", m.group(0))
-        if "{{" in text:
+        m = _LITERAL_BRACES.search(text)
+        if m:  # the needle runs on to the next space: `{{` alone may match code on an earlier line
             raise ContentError("literal '{{' in the text; quote a result as "
-                               "'{{ name | fixed(2) }}' (with spaces)", "{{")
+                               "'{{ name | fixed(2) }}' (with spaces)", m.group(0))
 
     def _footnotes(self, refs: list[str]) -> None:
         ext = next((e for e in self.md.registeredExtensions

@@ -63,7 +63,10 @@ def _swap(new: Path, target: Path) -> None:
         target.rename(old)
     new.rename(target)
     if old is not None:
-        remove_built(old)
+        if any(old.iterdir()):
+            remove_built(old)
+        else:
+            old.rmdir()  # an empty folder made by hand (check_out_dir allows it)
 
 
 def remove_built(folder: Path) -> None:

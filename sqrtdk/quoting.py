@@ -14,7 +14,6 @@ Collisions with what authors write (HOUSE_STYLE rule 5):
 """
 from __future__ import annotations
 
-import math
 import re
 import traceback
 from dataclasses import dataclass, field
@@ -86,9 +85,17 @@ def _number(q: Any, filter_name: str) -> tuple[str, float]:
     if isinstance(q, jinja2.Undefined):
         q._fail_with_undefined_error()
     if not isinstance(q, Quantity) or isinstance(q.value, (str, bool)):
-        raise TypeError(f"filter '{filter_name}' formats a number from the results, got {q!r}; "
-                        "numbers are looked up, never typed")
+        raise TypeError(f"filter '{filter_name}' formats a number from the results, "
+                        f"got {_describe(q)}; numbers are looked up, never typed")
     return q.path, float(q.value)
+
+
+def _describe(q: Any) -> str:
+    if isinstance(q, Quantity):
+        return f"'{q.path}' = {q.value!r}"
+    if isinstance(q, Node):
+        return f"'{q.path}', a group of results"
+    return repr(q)
 
 
 def format_number(kind: str, value: float, digits: int = 0) -> str:
@@ -100,8 +107,9 @@ def format_number(kind: str, value: float, digits: int = 0) -> str:
     if kind == "sig":
         if value == 0:
             return "0"
-        decimals = max(digits - 1 - math.floor(math.log10(abs(value))), 0)
-        return f"{value:.{decimals}f}"
+        # the exponent after rounding to `digits` figures (0.9996 -> 1.00, not 1.000)
+        exponent = int(f"{abs(value):.{max(digits - 1, 0)}e}".split("e")[1])
+        return f"{value:.{max(digits - 1 - exponent, 0)}f}"
     if kind == "grouped":
         return f"{round(value):,}"
     raise ValueError(f"unknown number format '{kind}'")
@@ -167,6 +175,9 @@ def environment() -> jinja2.Environment:
 
 
 def _finalize(value: Any) -> str:
+    if isinstance(value, (int, float)):  # `{{ 42 }}`, or TeX `x^{{-1}}` read as `{{- 1 }}`
+        raise TypeError(f"the number {value!r} is typed into the text; numbers are looked up, "
+                        "never typed: quote a result, e.g. {{ spread.sd_large | fixed(2) }}")
     return str(value)
 
 
