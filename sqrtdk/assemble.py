@@ -61,8 +61,8 @@ def typeset_pages(pages: list[Page]) -> dict[str, list[str]]:
         out = [next(done) for _ in page.facts.formulas]
         for f, t in zip(page.facts.formulas, out):
             if t.error:
-                raise BuildError(page.source, line_of(page.text, f.tex),
-                                 f"invalid TeX ${f.tex}$: {t.error}")
+                raise BuildError(page.source, line_of(page.text, f.source or f.tex),
+                                 f"invalid TeX ${f.source or f.tex}$: {t.error}")
         bodies[page.lang] = [t.html for t in out]
     return bodies
 

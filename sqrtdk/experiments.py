@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
@@ -78,31 +79,54 @@ class Spread:
     hist_large: tuple[tuple[int, ...], ...]  # per batch, counts of q·k at d_large
 
 
-def spread(p: SpreadParams, seed: int) -> Spread:
-    """E1: per d, the SD of q·k over p.n_pairs pairs, plus p.n_batches batches at two dimensions.
+def spread_sample(p: SpreadParams, seed: int, d: int, batch: int) -> tuple[float, tuple[int, ...]]:
+    """One sample of E1: (SD of q·k over p.n_pairs pairs in d dimensions, histogram counts).
+
+    Batch 0 is the sweep's sample (stream `spread/d=D`); batch b > 0 has its own stream, so the
+    batches are independent of each other and of the sweep.
+    """
+    name = f"spread/d={d}" if batch == 0 else f"spread/batch={batch}/d={d}"
+    x = dot_products(stream(seed, name), p.n_pairs, d)
+    edges = _hist_edges(p)
+    return float(x.std(ddof=1)), tuple(int(c) for c in np.histogram(x, edges)[0])
+
+
+def _hist_edges(p: SpreadParams) -> np.ndarray:
+    return np.arange(-p.hist_limit, p.hist_limit + p.hist_bin / 2, p.hist_bin)
+
+
+def spread_jobs(p: SpreadParams, seed: int) -> list[tuple[int, int]]:
+    """The (d, batch) samples E1 needs: every d of the sweep, then both d of each extra batch.
 
     Raises ValueError if d_small or d_large is not in p.d_k.
     """
     if p.d_small not in p.d_k or p.d_large not in p.d_k:
         raise ValueError("d_small and d_large must be among d_k")
-    sweep = {d: dot_products(stream(seed, f"spread/d={d}"), p.n_pairs, d) for d in p.d_k}
-    edges = np.arange(-p.hist_limit, p.hist_limit + p.hist_bin / 2, p.hist_bin)
-    small, large, hs, hl = [], [], [], []
-    for b in range(p.n_batches):
-        if b == 0:
-            xs, xl = sweep[p.d_small], sweep[p.d_large]
-        else:
-            xs = dot_products(stream(seed, f"spread/batch={b}/d={p.d_small}"), p.n_pairs, p.d_small)
-            xl = dot_products(stream(seed, f"spread/batch={b}/d={p.d_large}"), p.n_pairs, p.d_large)
-        small.append(float(xs.std(ddof=1)))
-        large.append(float(xl.std(ddof=1)))
-        hs.append(tuple(int(c) for c in np.histogram(xs, edges)[0]))
-        hl.append(tuple(int(c) for c in np.histogram(xl, edges)[0]))
+    return [(d, 0) for d in p.d_k] + [(d, b) for b in range(1, p.n_batches)
+                                      for d in (p.d_small, p.d_large)]
+
+
+def spread_from_samples(p: SpreadParams, samples: dict[tuple[int, int], tuple]) -> Spread:
+    """Assemble E1's result from the samples of `spread_jobs`."""
+    def at(d: int, b: int) -> tuple:
+        return samples[(d, b)]
+    batches = range(p.n_batches)
     return Spread(
-        d_k=tuple(p.d_k), n_pairs=p.n_pairs,
-        sd=tuple(float(sweep[d].std(ddof=1)) for d in p.d_k),
-        batch_sd_small=tuple(small), batch_sd_large=tuple(large),
-        hist_edges=tuple(float(e) for e in edges), hist_small=tuple(hs), hist_large=tuple(hl))
+        d_k=tuple(p.d_k), n_pairs=p.n_pairs, sd=tuple(at(d, 0)[0] for d in p.d_k),
+        batch_sd_small=tuple(at(p.d_small, b)[0] for b in batches),
+        batch_sd_large=tuple(at(p.d_large, b)[0] for b in batches),
+        hist_edges=tuple(float(e) for e in _hist_edges(p)),
+        hist_small=tuple(at(p.d_small, b)[1] for b in batches),
+        hist_large=tuple(at(p.d_large, b)[1] for b in batches))
+
+
+def spread(p: SpreadParams, seed: int) -> Spread:
+    """E1: per d, the SD of q·k over p.n_pairs pairs, plus p.n_batches batches at two dimensions.
+
+    Raises ValueError if d_small or d_large is not in p.d_k.
+    """
+    return spread_from_samples(p, {job: spread_sample(p, seed, *job)
+                                   for job in spread_jobs(p, seed)})
 
 
 @dataclass(frozen=True)
@@ -271,9 +295,35 @@ class Experiments:
     rulers: Rulers
 
 
-def run_all(params: Params, seed: int) -> Experiments:
-    """Run every experiment with `seed`; pure, deterministic for a given numpy version."""
-    return Experiments(seed=seed, spread=spread(params.spread, seed), walk=walk(params.walk, seed),
-                       saturation=saturation(params.saturation),
-                       jacobian=jacobian_norms(params.jacobian, seed),
-                       two_scores=two_scores(params.two_scores), rulers=rulers(params.rulers, seed))
+def _call(job: tuple[Callable[..., Any], tuple]) -> Any:
+    fn, args = job
+    return fn(*args)
+
+
+def run_all(params: Params, seed: int, map_fn: Callable = map) -> Experiments:
+    """Run every experiment with `seed`; pure, deterministic for a given numpy version.
+
+    `map_fn` maps independent jobs (a process pool's `map` spreads them over cores); the result
+    does not depend on it, since every job draws from its own named stream.
+    """
+    sp = spread_jobs(params.spread, seed)
+    jobs = [(spread_sample, (params.spread, seed, *job)) for job in sp] + [
+        (walk, (params.walk, seed)), (saturation, (params.saturation,)),
+        (jacobian_norms, (params.jacobian, seed)), (two_scores, (params.two_scores,)),
+        (rulers, (params.rulers, seed))]
+    # the largest jobs first, so two workers finish together
+    order = sorted(range(len(jobs)), key=lambda i: -_cost(jobs[i]))
+    done = dict(zip(order, map_fn(_call, [jobs[i] for i in order])))
+    outs = [done[i] for i in range(len(jobs))]
+    w, sa, jn, ts, ru = outs[len(sp):]
+    return Experiments(seed=seed, spread=spread_from_samples(params.spread, dict(zip(sp, outs))),
+                       walk=w, saturation=sa, jacobian=jn, two_scores=ts, rulers=ru)
+
+
+def _cost(job: tuple[Callable[..., Any], tuple]) -> float:
+    fn, args = job
+    if fn is spread_sample:
+        return args[2]                      # proportional to d
+    if fn is rulers:
+        return sum(args[0].d_k) * (args[0].positions + 1) * args[0].n_rows / 40_000
+    return 1.0

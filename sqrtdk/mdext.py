@@ -26,7 +26,7 @@ from typing import Callable
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 
-from .quoting import strip_quotes
+from .quoting import QuoteLog, strip_quotes, tex_quotes
 
 MATH_TOKEN = "\ue010{}\ue011"
 MATH_TOKEN_RE = re.compile("\ue010(\\d+)\ue011")
@@ -46,10 +46,12 @@ class ContentError(Exception):
 
 @dataclass(frozen=True)
 class Formula:
-    """One formula: TeX as KaTeX will see it, display or inline."""
+    """One formula: TeX as KaTeX will see it, display or inline, and as the author wrote it
+    (after quoting; used to find its line)."""
 
     tex: str
     display: bool
+    source: str = field(default="", compare=False)
 
 
 @dataclass
@@ -72,9 +74,9 @@ def _text(el: etree.Element) -> str:
 class MathCollector(Treeprocessor):
     """Replace arithmatex's generic wrappers' TeX by MATH_TOKEN(n); record the Formula."""
 
-    def __init__(self, md: Markdown, facts: Facts):
+    def __init__(self, md: Markdown, facts: Facts, quotes: QuoteLog):
         super().__init__(md)
-        self.facts = facts
+        self.facts, self.quotes = facts, quotes
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
@@ -85,7 +87,9 @@ class MathCollector(Treeprocessor):
             if not m:
                 continue
             display = el.tag == "div"
-            self.facts.formulas.append(Formula(strip_quotes(m.group(1).strip()), display))
+            tex = m.group(1).strip()
+            self.facts.formulas.append(Formula(tex_quotes(tex, self.quotes), display,
+                                               strip_quotes(tex)))
             el.text = MATH_TOKEN.format(len(self.facts.formulas) - 1)
             el.set("class", "math display" if display else "math")
 
@@ -239,13 +243,14 @@ class ArticleExtension(Extension):
     """Registers the processors above on a fresh Markdown instance (one per page)."""
 
     def __init__(self, facts: Facts, ui: dict[str, str],
-                 resolve: Callable[[str], tuple[str, int, int]]):
+                 resolve: Callable[[str], tuple[str, int, int]], quotes: QuoteLog | None = None):
         super().__init__()
         self.facts, self.ui, self.resolve = facts, ui, resolve
+        self.quotes = quotes if quotes is not None else QuoteLog()
 
     def extendMarkdown(self, md: Markdown) -> None:
         tp = md.treeprocessors
-        tp.register(MathCollector(md, self.facts), "sqrtdk-math", 16)
+        tp.register(MathCollector(md, self.facts, self.quotes), "sqrtdk-math", 16)
         tp.register(FigureProcessor(md, self.facts, self.ui["figure"], self.resolve),
                     "sqrtdk-figure", 14)
         tp.register(HeadingIdChecker(md, self.facts), "sqrtdk-heading", 6)

@@ -82,10 +82,11 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[str, str], str]:
 
 
 def markdown_instance(lang_strings: dict[str, Any], facts: Facts,
-                      resolve: Callable[[str], tuple[str, int, int]]) -> markdown.Markdown:
+                      resolve: Callable[[str], tuple[str, int, int]],
+                      quotes: QuoteLog | None = None) -> markdown.Markdown:
     """A fresh Markdown with the article's extensions (never reused across pages)."""
     ui = lang_strings["ui"]
-    ext = ArticleExtension(facts, ui, resolve)
+    ext = ArticleExtension(facts, ui, resolve, quotes)
     return markdown.Markdown(
         extensions=["attr_list", "tables", "fenced_code", "sane_lists", "footnotes", "toc",
                     "pymdownx.arithmatex", "pymdownx.blocks.details", ext],
@@ -104,7 +105,7 @@ def build_page(path: Path, lang: str, results: dict[str, Any], strings: dict[str
     quoted, log = render_source(path, read_text(path), results)
     meta, body = split_front_matter(path, quoted)
     facts = Facts()
-    md = markdown_instance(strings, facts, resolve)
+    md = markdown_instance(strings, facts, resolve, log)
     try:
         html = md.convert(body)
     except ContentError as e:

@@ -2,6 +2,8 @@
 then pages (Markdown), then the site (typeset, templates, checks, atomic write)."""
 from __future__ import annotations
 
+import json
+import os
 import time
 import tomllib
 from dataclasses import dataclass
@@ -10,6 +12,7 @@ from typing import Any, Callable, Iterator
 from contextlib import contextmanager
 
 from . import config
+from .cache import Cache, digest, file_digest, versions, write_if_changed
 from .errors import BuildError
 from .pages import Page, build_page, load_strings, read_text
 
@@ -27,22 +30,95 @@ class BuildOptions:
 
 
 @contextmanager
-def stage(name: str, log: Callable[[str], None]) -> Iterator[None]:
-    """Time a stage and log one line `name  0.123 s` when it ends."""
+def stage(name: str, log: Callable[[str], None]) -> Iterator[Callable[[str], None]]:
+    """Time a stage and log one line `name  0.123 s  (note)` when it ends successfully."""
     t0 = time.perf_counter()
-    yield
-    log(f"{name:<12} {time.perf_counter() - t0:6.3f} s")
+    notes: list[str] = []
+    yield notes.append
+    extra = f"  ({'; '.join(notes)})" if notes else ""
+    log(f"{name:<12} {time.perf_counter() - t0:6.3f} s{extra}")
 
 
-def run_science(opts: BuildOptions) -> tuple[dict[str, Any], dict[str, Path]]:
-    """Run the experiments and draw the figures; returns (results, figure file -> path)."""
-    from . import experiments, figures, results
-    params = config.Params()
-    res = results.build(experiments.run_all(params, opts.seed), params)
-    opts.figures_dir.mkdir(parents=True, exist_ok=True)
-    results.save(res, opts.figures_dir / config.RESULTS_FILE)
-    paths = figures.render_all(res, opts.figures_dir, config.LANGUAGES)
-    return res, {p.name: p for p in paths}
+def _science_key(seed: int) -> str:
+    pkg = Path(__file__).parent
+    return digest(file_digest(pkg / "experiments.py", pkg / "results.py", pkg / "config.py"),
+                  repr(config.Params()), str(seed), versions("numpy"))
+
+
+def _figure_key(name: str, lang: str, results_text: bytes) -> str:
+    return digest(file_digest(Path(__file__).parent / "figures.py",
+                              config.CONTENT_DIR / lang / "figures.toml"),
+                  results_text, name, lang, versions("matplotlib", "mplfonts"))
+
+
+def _draw_figure(name: str, lang: str, results: dict[str, Any]) -> bytes:
+    """Worker task: draw one figure and return its SVG bytes (matplotlib imported here only)."""
+    import tempfile
+    from . import figures
+    with tempfile.TemporaryDirectory() as tmp:
+        return figures.render(name, lang, results, Path(tmp)).read_bytes()
+
+
+class _Pool:
+    """A process pool created on first use (a cached build never starts one)."""
+
+    def __init__(self) -> None:
+        self.executor: Any = None
+
+    def map(self, fn: Callable, *iterables: Any) -> Iterator[Any]:
+        if self.executor is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            self.executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
+                                                mp_context=multiprocessing.get_context("fork"))
+        return self.executor.map(fn, *iterables)
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
+
+
+def run_experiments(opts: BuildOptions, cache: Cache, pool: _Pool) -> tuple[dict[str, Any], bytes, bool]:
+    """Results for the seed, from the cache or by running the experiments in `pool`.
+
+    Returns (results, canonical results bytes, whether they came from the cache).
+    """
+    key = _science_key(opts.seed)
+    data = cache.get("results", key)
+    hit = data is not None
+    if data is None:
+        from . import experiments, results
+        params = config.Params()
+        data = results.dumps(results.build(
+            experiments.run_all(params, opts.seed, map_fn=pool.map), params)).encode("utf-8")
+        cache.put("results", key, data)
+    write_if_changed(opts.figures_dir / config.RESULTS_FILE, data)
+    return json.loads(data), data, hit
+
+
+def run_figures(opts: BuildOptions, res: dict[str, Any], data: bytes, cache: Cache,
+                pool: _Pool) -> tuple[dict[str, Path], int]:
+    """Every figure in every language, drawn in `pool` unless cached; stale SVGs are removed.
+
+    Returns (file name -> path in figures/, number of figures drawn).
+    """
+    jobs = [(n, lang) for lang in config.LANGUAGES for n in config.FIGURE_NAMES]
+    keys = {job: _figure_key(*job, data) for job in jobs}
+    svgs = {job: cache.get("figures", keys[job]) for job in jobs}
+    missing = [job for job in jobs if svgs[job] is None]
+    for job, svg in zip(missing, pool.map(_draw_figure, *zip(*missing), [res] * len(missing))
+                        if missing else []):
+        svgs[job] = svg
+        cache.put("figures", keys[job], svg)
+    out = {}
+    for (name, lang), svg in svgs.items():
+        path = opts.figures_dir / f"{name}.{lang}.svg"
+        write_if_changed(path, svg)
+        out[path.name] = path
+    for stale in opts.figures_dir.glob("*.svg"):
+        if stale.name not in out:
+            stale.unlink()
+    return out, len(missing)
 
 
 def figure_resolver(lang: str, figures: dict[str, Path]) -> Callable[[str], tuple[str, int, int]]:
@@ -96,8 +172,16 @@ def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:
     from .assemble import render_site
     from .checks import check_parity, check_site
     from .output import write_site
-    with stage("science", log):
-        res, figures = run_science(opts)
+    cache, pool = Cache(opts.cache_dir), _Pool()
+    try:
+        with stage("experiments", log) as note:
+            res, data, hit = run_experiments(opts, cache, pool)
+            note("cached" if hit else "ran")
+        with stage("figures", log) as note:
+            figures, drawn = run_figures(opts, res, data, cache, pool)
+            note(f"{drawn} drawn, {len(figures) - drawn} cached")
+    finally:
+        pool.close()
     with stage("markdown", log):
         strings = {lang: load_strings(opts.content_dir, lang) for lang in config.LANGUAGES}
         settings = load_settings(opts.content_dir)

@@ -223,6 +223,16 @@ def strip_quotes(text: str) -> str:
     return _MARKER_RE.sub("", text)
 
 
+def tex_quotes(tex: str, log: QuoteLog) -> str:
+    """Turn quote markers inside TeX into KaTeX `\\htmlData{key=…, format=…}{text}`, so quoted
+    numbers in formulas carry their result name too; `%` and `,` are escaped for TeX."""
+    def data(m: re.Match) -> str:
+        path, fmt, text = log.entries[int(m.group(1))]
+        shown = m.group(2).replace("%", r"\%").replace(",", "{,}")
+        return f"\\htmlData{{key={path}, format={fmt}}}{{{shown}}}"
+    return QUOTE_RE.sub(data, tex)
+
+
 def mark_quotes(html: str, log: QuoteLog) -> str:
     """Turn quote markers in HTML text into <span class="q" data-key=… data-format=…>."""
     def span(m: re.Match) -> str:

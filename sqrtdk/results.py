@@ -2,7 +2,7 @@
 science half (experiments, figures) and the site half (Markdown, templates).
 
 `figures/results.json` is canonical text: sorted keys, plain Python floats rounded to
-`SIGNIFICANT` significant digits (so last-bit noise cannot change the file), two-space indent,
+`SIGNIFICANT` significant digits (so last-bit noise cannot change the file), one-space indent,
 a final newline. Every number the articles quote is a key of this file.
 """
 from __future__ import annotations
@@ -28,6 +28,11 @@ def canonical(value: Any) -> Any:
     """
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
+    kind = getattr(getattr(value, "dtype", None), "kind", "")
+    if kind == "b":
+        return bool(value)
+    if kind == "c" or isinstance(value, complex):
+        raise TypeError(f"cannot store the complex number {value!r} in results")
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float) or hasattr(value, "dtype"):

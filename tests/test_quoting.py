@@ -268,3 +268,13 @@ def test_strip_quotes_keeps_the_shown_text() -> None:
     text, _ = render(r"$\sqrt{ {{ spread.d_ratio | grouped }} }\approx {{ spread.sd_large | fixed(1) }}$")
     assert strip_quotes(text) == r"$\sqrt{ 128 }\approx 22.6$"
     assert strip_quotes("no markers") == "no markers"
+
+
+def test_quoted_numbers_inside_tex_become_katex_html_data() -> None:
+    from sqrtdk.quoting import QuoteLog, tex_quotes
+    log = QuoteLog()
+    tex = r"\sqrt{128}\approx " + log.emit("spread.ratio_theory", "fixed:2", "11.31") + \
+        " + " + log.emit("a.b", "pct:2", "99.62%") + " + " + log.emit("n", "grouped", "20,000")
+    assert tex_quotes(tex, log) == (
+        r"\sqrt{128}\approx \htmlData{key=spread.ratio_theory, format=fixed:2}{11.31} + "
+        r"\htmlData{key=a.b, format=pct:2}{99.62\%} + \htmlData{key=n, format=grouped}{20{,}000}")

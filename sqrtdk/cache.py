@@ -1,0 +1,86 @@
+"""A content-addressed cache for what is expensive: experiment results and figures.
+
+An entry's key is a SHA-256 over everything it depends on (source code, parameters, seed,
+library versions, inputs). Each entry stores the digest of its own bytes; an entry whose bytes
+no longer match (a partial write, a hand edit, disk trouble) counts as a miss and is rebuilt.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+
+def digest(*parts: bytes | str) -> str:
+    """SHA-256 hex digest of the parts, each length-prefixed so boundaries cannot shift."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def file_digest(*paths: Path) -> str:
+    """Digest of the named files' bytes (a missing file contributes its name only)."""
+    return digest(*[p.read_bytes() if p.exists() else f"missing:{p.name}" for p in paths])
+
+
+def versions(*packages: str) -> str:
+    """'name==version' of installed packages, read from metadata (nothing is imported)."""
+    return ";".join(f"{p}=={metadata.version(p)}" for p in packages)
+
+
+class Cache:
+    """Entries under `root/<kind>/<key>`; `root=None` disables the cache (always a miss)."""
+
+    def __init__(self, root: Path | None):
+        self.root = root
+
+    def get(self, kind: str, key: str) -> bytes | None:
+        """The entry's bytes, or None when absent, unreadable or corrupt."""
+        if self.root is None:
+            return None
+        path = self.root / kind / key
+        try:
+            meta = json.loads((path.with_suffix(".json")).read_text(encoding="utf-8"))
+            data = path.read_bytes()
+        except (OSError, ValueError):
+            return None
+        return data if meta.get("sha256") == hashlib.sha256(data).hexdigest() else None
+
+    def put(self, kind: str, key: str, data: bytes) -> None:
+        """Store bytes atomically (write to a temporary file, then rename)."""
+        if self.root is None:
+            return
+        folder = self.root / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        _atomic_write(folder / key, data)
+        _atomic_write((folder / key).with_suffix(".json"),
+                      json.dumps({"sha256": hashlib.sha256(data).hexdigest()}).encode())
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` unless it already holds exactly those bytes; True if written."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(path, data)
+    return True
