@@ -30,4 +30,4 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 clean:
-	rm -rf site .cache
+	$(PY) build.py --clean

@@ -6,8 +6,10 @@ no longer match (a partial write, a hand edit, disk trouble) counts as a miss an
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import pickle
 import os
 import tempfile
 from importlib import metadata
@@ -29,8 +31,12 @@ def file_digest(*paths: Path) -> str:
     return digest(*[p.read_bytes() if p.exists() else f"missing:{p.name}" for p in paths])
 
 
+@functools.cache
 def versions(*packages: str) -> str:
-    """'name==version' of installed packages, read from metadata (nothing is imported)."""
+    """'name==version' of installed packages, read from metadata (nothing is imported).
+
+    Memoised: a metadata lookup scans sys.path and costs milliseconds.
+    """
     return ";".join(f"{p}=={metadata.version(p)}" for p in packages)
 
 
@@ -61,6 +67,21 @@ class Cache:
         _atomic_write(folder / key, data)
         _atomic_write((folder / key).with_suffix(".json"),
                       json.dumps({"sha256": hashlib.sha256(data).hexdigest()}).encode())
+
+
+    def get_object(self, kind: str, key: str) -> object | None:
+        """An object stored with `put_object`, or None (a corrupt entry is a miss)."""
+        data = self.get(kind, key)
+        if data is None:
+            return None
+        try:
+            return pickle.loads(data)  # our own cache folder, written by put_object only
+        except Exception:  # noqa: BLE001 - any unpickling failure means "rebuild it"
+            return None
+
+    def put_object(self, kind: str, key: str, obj: object) -> None:
+        """Store a picklable object (see `put`)."""
+        self.put(kind, key, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

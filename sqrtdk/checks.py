@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .assemble import Site
 from .errors import BuildError, display_path, line_of
-from .pages import Page, read_text
+from .model import Page
+from .textfiles import read_text
 
 _ATTR = re.compile(r'<(\w+)\b([^>]*?)\s(href|src)="([^"]*)"')
 _ID = re.compile(r'\sid="([^"]+)"')

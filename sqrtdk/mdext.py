@@ -20,16 +20,14 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as etree
-from dataclasses import dataclass, field
 from typing import Callable
 
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 
+from .model import MATH_TOKEN, MATH_TOKEN_RE, Facts, Formula  # noqa: F401 (re-exported)
 from .quoting import QuoteLog, strip_quotes, tex_quotes
 
-MATH_TOKEN = "\ue010{}\ue011"
-MATH_TOKEN_RE = re.compile("\ue010(\\d+)\ue011")
 _INLINE_TEX = re.compile(r"^\\\((.*)\\\)$", re.S)
 _BLOCK_TEX = re.compile(r"^\\\[(.*)\\\]$", re.S)
 _MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
@@ -42,29 +40,6 @@ class ContentError(Exception):
     def __init__(self, message: str, needle: str):
         super().__init__(message)
         self.message, self.needle = message, needle
-
-
-@dataclass(frozen=True)
-class Formula:
-    """One formula: TeX as KaTeX will see it, display or inline, and as the author wrote it
-    (after quoting; used to find its line)."""
-
-    tex: str
-    display: bool
-    source: str = field(default="", compare=False)
-
-
-@dataclass
-class Facts:
-    """What one page contains, gathered while converting (for validation and parity checks)."""
-
-    formulas: list[Formula] = field(default_factory=list)
-    headings: list[tuple[int, str, str]] = field(default_factory=list)  # (level, id, text)
-    figures: list[str] = field(default_factory=list)
-    footnotes: list[str] = field(default_factory=list)   # labels, in order of definition
-    boxes: list[str] = field(default_factory=list)       # ids of <details>
-    ids: set[str] = field(default_factory=set)
-    links: list[str] = field(default_factory=list)       # every href, in order
 
 
 def _text(el: etree.Element) -> str:

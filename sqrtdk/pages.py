@@ -6,8 +6,6 @@ still in it, and the facts the site builder validates before it writes a byte.
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -15,46 +13,13 @@ import markdown
 import yaml
 
 from .errors import BuildError, line_of
-from .mdext import ArticleExtension, ContentError, Facts
+from .textfiles import load_strings, read_text  # noqa: F401 (re-exported)
+from .mdext import ArticleExtension, ContentError
+from .model import Facts, Page
 from .quoting import QuoteLog, render_source, strip_quotes
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 REQUIRED_META = ("title", "description")
-
-
-@dataclass
-class Page:
-    """A converted article (body HTML still carries math tokens and quote markers)."""
-
-    lang: str
-    source: Path
-    text: str                 # the source after quoting, lines unchanged (for error lines)
-    meta: dict[str, str]
-    body: str
-    toc: list[dict[str, Any]]
-    facts: Facts
-    quotes: QuoteLog
-
-
-def read_text(path: Path) -> str:
-    """Read a UTF-8 text file; a file that is not UTF-8 is a BuildError naming the line."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise BuildError(path, line, f"not UTF-8 (byte 0x{data[e.start]:02x}); "
-                                     "save the file as UTF-8") from None
-
-
-def load_strings(content_dir: Path, lang: str) -> dict[str, Any]:
-    """The UI strings of one language (content/<lang>/strings.toml)."""
-    path = content_dir / lang / "strings.toml"
-    try:
-        return tomllib.loads(read_text(path))
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"line (\d+)", str(e))
-        raise BuildError(path, int(m.group(1)) if m else 0, f"invalid TOML: {e}") from None
 
 
 def split_front_matter(path: Path, text: str) -> tuple[dict[str, str], str]:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from . import config
 from .cache import Cache, digest, file_digest, versions, write_if_changed
 from .errors import BuildError
-from .pages import Page, build_page, load_strings, read_text
+from .textfiles import load_strings, read_text
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,8 @@ def _science_key(seed: int) -> str:
                   repr(config.Params()), str(seed), versions("numpy"))
 
 
-def _figure_key(name: str, lang: str, results_text: bytes) -> str:
-    return digest(file_digest(Path(__file__).parent / "figures.py",
-                              config.CONTENT_DIR / lang / "figures.toml"),
+def _figure_key(name: str, lang: str, results_text: bytes, code: str) -> str:
+    return digest(code, file_digest(config.CONTENT_DIR / lang / "figures.toml"),
                   results_text, name, lang, versions("matplotlib", "mplfonts"))
 
 
@@ -103,7 +102,8 @@ def run_figures(opts: BuildOptions, res: dict[str, Any], data: bytes, cache: Cac
     Returns (file name -> path in figures/, number of figures drawn).
     """
     jobs = [(n, lang) for lang in config.LANGUAGES for n in config.FIGURE_NAMES]
-    keys = {job: _figure_key(*job, data) for job in jobs}
+    code = file_digest(Path(__file__).parent / "figures.py")
+    keys = {job: _figure_key(*job, data, code) for job in jobs}
     svgs = {job: cache.get("figures", keys[job]) for job in jobs}
     missing = [job for job in jobs if svgs[job] is None]
     for job, svg in zip(missing, pool.map(_draw_figure, *zip(*missing), [res] * len(missing))
@@ -132,16 +132,37 @@ def figure_resolver(lang: str, figures: dict[str, Path]) -> Callable[[str], tupl
     return resolve
 
 
-def build_pages(opts: BuildOptions, res: dict[str, Any], figures: dict[str, Path],
-                strings: dict[str, dict]) -> list[Page]:
-    """Convert the article of every language (content/<lang>/index.md)."""
-    pages = []
+def _page_key(path: Path, lang: str, results_text: bytes, figures: dict[str, Path],
+              content_dir: Path) -> str:
+    from .svginfo import svg_size
+    pkg = Path(__file__).parent
+    sizes = sorted((n, svg_size(p)) for n, p in figures.items() if n.endswith(f".{lang}.svg"))
+    return digest(file_digest(*(pkg / m for m in ("quoting.py", "mdext.py", "pages.py",
+                                                  "errors.py", "svginfo.py"))),
+                  file_digest(path, content_dir / lang / "strings.toml"), results_text,
+                  repr(sizes), str(path), lang,
+                  versions("Markdown", "pymdown-extensions", "Jinja2", "PyYAML"))
+
+
+def build_pages(opts: BuildOptions, res: dict[str, Any], results_text: bytes,
+                figures: dict[str, Path], cache: Cache) -> tuple[list[Page], int]:
+    """Convert the article of every language (content/<lang>/index.md), reusing a cached
+    conversion when none of its inputs changed; returns (pages, number converted)."""
+    pages, converted = [], 0
     for lang in config.LANGUAGES:
         path = opts.content_dir / lang / "index.md"
         if not path.is_file():
             raise BuildError(path, 0, "missing article; every language needs content/<lang>/index.md")
-        pages.append(build_page(path, lang, res, strings[lang], figure_resolver(lang, figures)))
-    return pages
+        key = _page_key(path, lang, results_text, figures, opts.content_dir)
+        page = cache.get_object("pages", key)
+        if page is None:
+            from .pages import build_page, load_strings  # Markdown is imported only here
+            page = build_page(path, lang, res, load_strings(opts.content_dir, lang),
+                              figure_resolver(lang, figures))
+            cache.put_object("pages", key, page)
+            converted += 1
+        pages.append(page)
+    return pages, converted
 
 
 def load_settings(content_dir: Path) -> dict[str, Any]:
@@ -171,7 +192,8 @@ def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:
     """The whole build. Raises BuildError for author mistakes; the old site stays intact."""
     from .assemble import render_site
     from .checks import check_parity, check_site
-    from .output import write_site
+    from .output import check_out_dir, write_site
+    check_out_dir(opts.out)  # refuse a dangerous --out before any work
     cache, pool = Cache(opts.cache_dir), _Pool()
     try:
         with stage("experiments", log) as note:
@@ -182,13 +204,57 @@ def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:
             note(f"{drawn} drawn, {len(figures) - drawn} cached")
     finally:
         pool.close()
-    with stage("markdown", log):
+    with stage("markdown", log) as note:
         strings = {lang: load_strings(opts.content_dir, lang) for lang in config.LANGUAGES}
         settings = load_settings(opts.content_dir)
-        pages = build_pages(opts, res, figures, strings)
+        pages, converted = build_pages(opts, res, data, figures, cache)
         check_parity(pages)
+        note(f"{converted} converted, {len(pages) - converted} cached")
     with stage("templates", log):
         site = render_site(pages, res, strings, settings, figures, opts.templates_dir)
         check_site(site, pages)
     with stage("write", log):
         write_site(site, opts.out)
+
+
+def check_reproducible(opts: BuildOptions) -> str:
+    """Build twice into temporary folders, the second time without the cache; raise
+    BuildError naming the first file whose bytes differ. Returns a one-line summary."""
+    import dataclasses
+    import filecmp
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="sqrtdk-check-") as tmp:
+        runs = []
+        for i, cache in enumerate((opts.cache_dir, None)):
+            root = Path(tmp) / f"run{i}"
+            build(dataclasses.replace(opts, out=root / "site", figures_dir=root / "figures",
+                                      cache_dir=cache), log=lambda _: None)
+            runs.append(root)
+        files = sorted(p.relative_to(runs[0]) for p in runs[0].rglob("*") if p.is_file())
+        other = sorted(p.relative_to(runs[1]) for p in runs[1].rglob("*") if p.is_file())
+        if files != other:
+            odd = sorted(set(files) ^ set(other))[0]
+            raise BuildError(odd, 0, "only one of two builds produced this file")
+        for rel in files:
+            if not filecmp.cmp(runs[0] / rel, runs[1] / rel, shallow=False):
+                raise BuildError(rel, 0, "two builds with the same seed differ in this file")
+    return f"check: two builds (with and without cache) are byte-identical, {len(files)} files"
+
+
+def clean(opts: BuildOptions) -> list[str]:
+    """Delete the built site (only if it carries the build's marker) and the cache entries."""
+    import shutil
+    from .output import remove_built
+    done = []
+    if opts.out.exists():
+        remove_built(opts.out)
+        done.append(f"removed {opts.out}")
+    if opts.cache_dir is not None:
+        for entry in ("results", "figures", "pages", "katex.json"):
+            path = opts.cache_dir / entry
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+        done.append(f"emptied {opts.cache_dir}")
+    return done

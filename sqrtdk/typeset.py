@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import CACHE_DIR, KATEX_DIST, KATEX_SCRIPT, NODE_MODULES
-from .mdext import Formula
+from .model import Formula
 
 
 class KatexUnavailable(RuntimeError):
