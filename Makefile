@@ -12,7 +12,7 @@ test: $(VENV)/.installed node_modules/.installed
 	$(PY) -m pytest -q
 
 serve: $(VENV)/.installed node_modules/.installed
-	$(PY) build.py --serve
+	$(PY) build.py --serve --port 8000
 
 check: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py --check
