@@ -1,0 +1,40 @@
+"""Our build, timed as a whole process on a copy of the project: cold, unchanged, text edit."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from timing import Series, time_command
+from workspace import EDITED_ARTICLE, PROJECT_PYTHON, remove_tree, append_sentence
+
+CACHE = ".cache"   # the build's cache folder inside a project copy (sqrtdk.config.CACHE_DIR)
+
+
+def build_command(out: Path) -> list[str]:
+    """`python build.py --out OUT` with the project's interpreter."""
+    return [str(PROJECT_PYTHON), "build.py", "--out", str(out)]
+
+
+def help_text(project: Path) -> str:
+    """`build.py --help`, to see which options exist (--serve, --port, --no-cache …)."""
+    proc = subprocess.run([str(PROJECT_PYTHON), "build.py", "--help"], cwd=project,
+                          capture_output=True, text=True, timeout=120)
+    return proc.stdout
+
+
+def measure(project: Path, out: Path, runs: int) -> dict[str, Series]:
+    """Time the three build cases on `project` (a copy: its article gets edited)."""
+    cmd = build_command(out)
+
+    def cold(i: int) -> None:
+        remove_tree(project / CACHE)   # experiments, figures and KaTeX all start afresh
+
+    def edit(i: int) -> None:
+        append_sentence(project / EDITED_ARTICLE, f"ours {i}")
+
+    series = {"cold": time_command(cmd, project, runs, before=cold)}
+    series["cold"].note = "empty cache folder each run (experiments, figures, KaTeX)"
+    series["unchanged"] = time_command(cmd, project, runs)
+    series["text_edit"] = time_command(cmd, project, runs, before=edit)
+    series["text_edit"].note = f"a sentence appended to {EDITED_ARTICLE.as_posix()} before each run"
+    return series

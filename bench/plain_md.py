@@ -1,0 +1,64 @@
+"""The two articles as plain Markdown for the other generators.
+
+Quoted results are resolved with the project's own `render_source` and the quote markers
+dropped with `strip_quotes`, so MkDocs and Hugo get the same numbers as a reader of our site.
+Figure links `NAME.svg` become the page language's `NAME.<lang>.svg` (copied beside the page).
+For Hugo, pymdownx `/// details` boxes become raw `<details>` HTML, which Goldmark passes through.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+_FIGURE_LINK = re.compile(r"\]\(([A-Za-z0-9_\-]+)\.svg(?=[ )])")
+_SVG_LINK = re.compile(r"\]\(([A-Za-z0-9_.\-]+\.svg)(?=[ )])")
+_DETAILS = re.compile(r"^/// details \| (?P<title>[^\n]*)\n(?P<opts>(?:    [^\n]*\n)*)"
+                      r"(?P<body>.*?)^///[ \t]*$", re.M | re.S)
+
+
+def resolved_article(project: Path, lang: str) -> str:
+    """content/<lang>/index.md with every `{{ result | filter }}` replaced by its text."""
+    if str(project) not in sys.path:
+        sys.path.insert(0, str(project))
+    from sqrtdk.quoting import render_source, strip_quotes
+    results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
+    path = project / "content" / lang / "index.md"
+    text, _ = render_source(path, path.read_text(encoding="utf-8"), results)
+    return strip_quotes(text)
+
+
+def figure_files(text: str) -> list[str]:
+    """The SVG file names an article links to (`](FILE.svg`), in order."""
+    return _SVG_LINK.findall(text)
+
+
+def localise_figures(text: str, lang: str) -> str:
+    """`](NAME.svg` -> `](NAME.<lang>.svg` (the SVG files are copied beside the page)."""
+    return _FIGURE_LINK.sub(lambda m: f"]({m.group(1)}.{lang}.svg", text)
+
+
+def details_to_html(text: str) -> str:
+    """`/// details | Title` + `attrs: {id: x}` boxes -> `<details id="x"><summary>`; the body
+    stays Markdown (Goldmark ends the HTML block at the blank line that follows)."""
+    def box(m: re.Match) -> str:
+        opts = yaml.safe_load("\n".join(line[4:] for line in m["opts"].splitlines())) or {}
+        attrs = "".join(f' {k}="{html.escape(str(v))}"'
+                        for k, v in (opts.get("attrs") or {}).items())
+        return (f"<details{attrs}>\n<summary>{html.escape(m['title'].strip())}</summary>\n\n"
+                f"{m['body'].strip()}\n\n</details>")
+    return _DETAILS.sub(box, text)
+
+
+def for_mkdocs(project: Path, lang: str) -> str:
+    """The article for MkDocs: front matter kept (MkDocs meta), pymdownx syntax kept."""
+    return localise_figures(resolved_article(project, lang), lang)
+
+
+def for_hugo(project: Path, lang: str) -> str:
+    """The article for Hugo: front matter kept, details boxes as raw HTML."""
+    return details_to_html(localise_figures(resolved_article(project, lang), lang))

