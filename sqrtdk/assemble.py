@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from .config import LANGUAGES, STATIC_DIR
+from .embed import explainer_data, json_script, slots
 from .errors import BuildError, line_of
 from .mdext import MATH_TOKEN_RE
 from .pages import Page
@@ -44,9 +45,11 @@ class Site:
 
 def template_env(templates_dir: Path) -> jinja2.Environment:
     """Strict, autoescaping environment for the page templates."""
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
-                              undefined=jinja2.StrictUndefined, autoescape=True,
-                              keep_trailing_newline=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
+                             undefined=jinja2.StrictUndefined, autoescape=True,
+                             keep_trailing_newline=True)
+    env.filters["slots"] = slots
+    return env
 
 
 def typeset_pages(pages: list[Page]) -> dict[str, list[str]]:
@@ -81,13 +84,14 @@ def render_site(pages: list[Page], results: dict[str, Any], strings: dict[str, d
                    "name": strings[p.lang]["language"]["name"], "title": p.meta["title"]}
                   for p in pages]
     site = Site()
+    data = json_script(explainer_data(results))
     for page in pages:
         ui = strings[page.lang]["ui"]
         html = env.get_template("article.html").render(
             html_lang=strings[page.lang]["language"]["html_lang"], lang=page.lang, root="../",
             csp=CSP, title=page.meta["title"], description=page.meta["description"],
             base_url=settings["base_url"], alternates=alternates, ui=ui, toc=page.toc,
-            body=Markup(page.body),
+            body=Markup(page.body), explainer_json=data,
             built_with=ui["built_with"].format(seed=results["meta"]["seed"],
                                                numpy=results["meta"]["numpy"]))
         html = mark_quotes(_fill_math(html, math[page.lang]), page.quotes)

@@ -1,0 +1,74 @@
+"""The data the page hands to explainer.js: a subset of results.json at the same paths, JSON
+that cannot break out of its <script> element, and UI strings with fillable slots."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sqrtdk import config
+from sqrtdk.embed import EMBEDDED, FORMATS, explainer_data, json_script, slots
+from sqrtdk.quoting import format_number
+
+
+@pytest.fixture(scope="module")
+def results() -> dict:
+    return json.loads((config.FIGURES_DIR / config.RESULTS_FILE).read_text(encoding="utf-8"))
+
+
+def _leaves(tree: dict, prefix: str = ""):
+    for k, v in tree.items():
+        if isinstance(v, dict):
+            yield from _leaves(v, f"{prefix}{k}.")
+        else:
+            yield f"{prefix}{k}", v
+
+
+def _at(tree: dict, path: str):
+    for part in path.split("."):
+        tree = tree[part]
+    return tree
+
+
+def test_every_embedded_value_is_the_result_at_the_same_path(results):
+    data = explainer_data(results)
+    leaves = dict(_leaves({k: v for k, v in data.items() if k != "formats"}))
+    assert sorted(leaves) == sorted(f"{g}.{k}" for g, keys in EMBEDDED for k in keys)
+    for path, value in leaves.items():
+        assert value == _at(results, path), path
+
+
+def test_the_grids_the_widgets_step_through_are_complete(results):
+    sa, sp = explainer_data(results)["saturation"], explainer_data(results)["spread"]
+    assert len(sa["shares"]) == len(sa["p_winner"]) == len(sa["sensitivity"]) == len(sa["scales"])
+    assert all(len(row) == len(sa["labels"]) for row in sa["shares"])
+    steps = {round(b - a, 9) for a, b in zip(sa["scales"], sa["scales"][1:])}
+    assert len(steps) == 1, "the slider's step assumes an evenly spaced grid"
+    n = len(sp["batches"]["ratio"])
+    assert len(sp["batches"]["sd_small"]) == len(sp["hist"]["small"]) == len(sp["hist"]["large"]) == n
+    assert all(len(c) == len(sp["hist"]["edges"]) - 1 for c in sp["hist"]["small"] + sp["hist"]["large"])
+
+
+def test_formats_are_ones_the_quoting_module_knows():
+    for spec in FORMATS.values():
+        kind, _, digits = spec.partition(":")
+        format_number(kind, 1.5, int(digits or 0))
+
+
+def test_a_missing_result_is_named(results):
+    broken = json.loads(json.dumps(results))
+    del broken["spread"]["batches"]["ratio"]
+    with pytest.raises(KeyError, match="spread.batches.ratio"):
+        explainer_data(broken)
+
+
+def test_json_script_cannot_close_its_element():
+    text = str(json_script({"a": "</script><!-- & >"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"a": "</script><!-- & >"}
+
+
+def test_slots_escape_the_words_and_mark_the_placeholders():
+    assert str(slots("{pH} = {share} <b> & 1 − {pH}")) == (
+        '<span data-slot="pH"></span> = <span data-slot="share"></span> &lt;b&gt; &amp; 1 − '
+        '<span data-slot="pH"></span>')
