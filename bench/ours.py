@@ -1,6 +1,8 @@
 """Our build, timed as a whole process on a copy of the project: cold, unchanged, text edit."""
 from __future__ import annotations
 
+import re
+import statistics
 import subprocess
 from pathlib import Path
 
@@ -8,6 +10,7 @@ from timing import Series, time_command
 from workspace import EDITED_ARTICLE, PROJECT_PYTHON, remove_tree, append_sentence
 
 CACHE = ".cache"   # the build's cache folder inside a project copy (sqrtdk.config.CACHE_DIR)
+_STAGE = re.compile(r"^(\w+)\s+([\d.]+) s\b", re.M)   # the build's own `stage  0.123 s` lines
 
 
 def build_command(out: Path) -> list[str]:
@@ -37,4 +40,16 @@ def measure(project: Path, out: Path, runs: int) -> dict[str, Series]:
     series["unchanged"] = time_command(cmd, project, runs)
     series["text_edit"] = time_command(cmd, project, runs, before=edit)
     series["text_edit"].note = f"a sentence appended to {EDITED_ARTICLE.as_posix()} before each run"
+    for s in series.values():
+        s.stages = stage_medians(s.outputs)
     return series
+
+
+def stage_medians(outputs: list[str]) -> dict[str, float]:
+    """Median seconds of each stage the build reports (experiments, figures, … total), measured
+    inside the process: the rest of the wall time is start-up, imports and exit."""
+    per_stage: dict[str, list[float]] = {}
+    for text in outputs:
+        for name, secs in _STAGE.findall(text):
+            per_stage.setdefault(name, []).append(float(secs))
+    return {name: round(statistics.median(v), 4) for name, v in per_stage.items()}

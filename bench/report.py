@@ -80,3 +80,18 @@ def targets_text(res: Results) -> str:
         shown = "—" if t["median_s"] is None else f"{t['median_s']:.3f} s"
         lines.append(f"{labels[t['case']]:<30} ≤ {t['limit_s']:.2f} s   {shown:>9}   {t['verdict']}")
     return "\n".join(lines)
+
+
+def stages_text(res: Results) -> str:
+    """Our build's own stage times (medians, inside the process) per case; the rest of the wall
+    time is interpreter start-up, imports and exit."""
+    lines = []
+    for case, label in CASES:
+        s = res.get("ours", case)
+        if s is None or not s.stages:
+            continue
+        total = s.stages.get("total")
+        outside = f"; outside the stages {s.median - total:.3f} s" if total is not None else ""
+        parts = ", ".join(f"{k} {v:.3f}" for k, v in s.stages.items() if k != "total")
+        lines.append(f"{label:<30} {parts}{outside}")
+    return "\n".join(lines)

@@ -76,6 +76,9 @@ def run_ours(res: report.Results, project: Path, tmp: Path, runs: int, info: dic
     def builds() -> None:
         res.series["ours"] = ours.measure(project, tmp / "site", runs)
     attempt("ours: cold, unchanged, text edit", res, "ours", builds)
+    if "ours" not in res.series:
+        res.missing["ours.serve"] = "skipped: our build failed"
+        return
     if not serve:
         res.missing["ours.serve"] = "skipped (--no-serve)"
         return
@@ -133,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     res, info = report.Results(), environment_info(args)
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        info["environment_note"] = ("PYTHONDONTWRITEBYTECODE was set; removed for the timed "
+                                    "processes so the project's modules are byte-compiled once, "
+                                    "as on an author's machine (it costs ~10-15 ms a run)")
     print(f"benchmark of {info['commit']}: {args.runs} runs per case, {info['cpus']} cores, "
           f"load {info['load_average_at_start']}", flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="sqrtdk-bench-"))
@@ -161,21 +168,32 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def finish(res: report.Results, info: dict, seconds: float) -> int:
-    """Print the table and the targets; write results.json. Exit 1 if our build failed."""
+    """Write results.json, then print the table, the targets and our stage times.
+    Exit 1 if our build could not be measured."""
     info["benchmark_seconds"] = round(seconds, 1)
-    print()
-    print(report.table(res))
-    print("\nTargets (issue 3, item 7), our medians:")
-    print(report.targets_text(res))
-    for key, reason in res.missing.items():
-        print(f"not measured: {key}: {reason.splitlines()[0]}")
-    versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
-    print(f"\nversions: {versions or '—'}")
-    print(f"benchmark took {seconds:.0f} s; table written to bench/out/{RESULTS_JSON.name}")
+    info["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     RESULTS_JSON.write_text(json.dumps(
         {**info, "table": report.rows(res), "targets": report.targets(res),
          "notes": {t: {c: s.note for c, s in cs.items() if s.note} for t, cs in res.series.items()},
          "not_measured": res.missing}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print()
+    print(report.table(res))
+    print("\nTargets (issue 3, item 7), our medians:")
+    print(report.targets_text(res))
+    print("\nOur build's stage times (median s, inside the process):")
+    print(report.stages_text(res))
+    if info.get("serve_build_totals_s"):
+        totals = info["serve_build_totals_s"][1:]
+        print(f"serve rebuilds (build.py 'total' lines): {', '.join(f'{t:.3f}' for t in totals)} s")
+    for key, reason in res.missing.items():
+        print(f"not measured: {key}: " + reason.replace("\n", "\n    "))
+    versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
+    print(f"\nversions: {versions or '—'}")
+    busy = max(info["load_average_at_start"][0], info["load_average_at_end"][0])
+    if busy > (info["cpus"] or 1) / 2:
+        print(f"warning: load average up to {busy} on {info['cpus']} cores: other processes "
+              "competed for the CPU; the figures are noisier and slower than on a quiet machine")
+    print(f"benchmark took {seconds:.0f} s; table written to bench/out/{RESULTS_JSON.name}")
     return 0 if "ours" in res.series else 1
 
 

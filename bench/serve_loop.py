@@ -92,7 +92,7 @@ def measure(project: Path, out: Path, runs: int, log_file: Path) -> tuple[Series
                                 start_new_session=True)
     try:
         url = f"http://127.0.0.1:{port}/en/"
-        _wait_http(url, proc, timeout=300)
+        _wait_http(url, proc, timeout=120)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True,
                                          args=CHROMIUM_ARGS)

@@ -23,6 +23,8 @@ class Series:
 
     times: list[float] = field(default_factory=list)
     note: str = ""
+    outputs: list[str] = field(default_factory=list)      # stdout of each timed run
+    stages: dict[str, float] = field(default_factory=dict)  # median seconds per reported stage
 
     @property
     def median(self) -> float:
@@ -40,7 +42,8 @@ class Series:
         """Median, min, max and every run, rounded to the microsecond."""
         return {"median_s": round(self.median, 6), "min_s": round(self.low, 6),
                 "max_s": round(self.high, 6), "runs": [round(t, 6) for t in self.times],
-                **({"note": self.note} if self.note else {})}
+                **({"note": self.note} if self.note else {}),
+                **({"stages_median_s": self.stages} if self.stages else {})}
 
 
 def run_checked(cmd: Sequence[str], cwd: Path, timeout: float = 600,
@@ -69,8 +72,9 @@ def time_command(cmd: Sequence[str], cwd: Path, runs: int,
         if before is not None:
             before(i)
         t0 = time.perf_counter()
-        run_checked(cmd, cwd, env=env)
+        proc = run_checked(cmd, cwd, env=env)
         elapsed = time.perf_counter() - t0
         if i >= 0:
             series.times.append(elapsed)
+            series.outputs.append(proc.stdout)
     return series
