@@ -1,0 +1,434 @@
+"""The reading experience in a real browser: the site built by the pipeline into a temporary
+folder, served from 127.0.0.1 by a stdlib server, driven through Playwright in Debian's chromium.
+
+Without chromium the browser tests are skipped locally and fail in CI (the environment variable
+CI is set), so CI never passes by skipping them. Screenshots (light, dark, 360 px phone, print)
+land in test-artifacts/ at the repository root.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from sqrtdk import config
+from sqrtdk.embed import explainer_data
+from sqrtdk.pipeline import BuildOptions, build
+from sqrtdk.quoting import format_number
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+LANGS = config.LANGUAGES
+PHONE = {"width": 360, "height": 740}
+
+
+def fmt(spec: str, value: float) -> str:
+    """A value as the page shows it: `fixed:2`, `pct:2`, `sig:3` or `grouped`."""
+    kind, _, digits = spec.partition(":")
+    return format_number(kind, float(value), int(digits or 0))
+
+
+# ---------------------------------------------------------------- the site, its server, chromium
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Any]:
+    """The whole site, built once by the pipeline into a temporary folder."""
+    root = tmp_path_factory.mktemp("browser")
+    build(BuildOptions(out=root / "site", figures_dir=root / "figures", cache_dir=root / "cache"),
+          log=lambda line: None)
+    results = json.loads((root / "figures" / config.RESULTS_FILE).read_text(encoding="utf-8"))
+    return {"site": root / "site", "results": results}
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib's name)
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built) -> Iterator[str]:
+    """Base URL of the built site served on a free port of 127.0.0.1."""
+    handler = functools.partial(_QuietHandler, directory=str(built["site"]))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright: skipped without it, except in CI, where it fails."""
+    chromium = shutil.which("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if chromium is None or sync_playwright is None:
+        missing = "chromium (apt-get install chromium)" if chromium is None else "playwright"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests, but {missing} is missing")
+        pytest.skip(f"{missing} is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Visit:
+    """One page in a fresh browser context that records what must never happen: console
+    errors (CSP violations included), uncaught exceptions, failed or off-site requests."""
+
+    def __init__(self, browser: Any, base: str, **context: Any):
+        self.base = base
+        self.context = browser.new_context(**context)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        p = self.page
+        p.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(
+            f"console {m.type}: {m.text}"))
+        p.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
+        p.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+        p.on("response", lambda r: r.status >= 400 and self.problems.append(f"{r.status}: {r.url}"))
+        p.on("request", lambda r: r.url.startswith((base, "data:")) or self.problems.append(
+            f"off-site request: {r.url}"))
+
+    def open(self, path: str) -> Any:
+        self.page.goto(self.base + path)
+        self.page.wait_for_load_state("networkidle")
+        return self.page
+
+    def quoted(self, key: str) -> list[str]:
+        """The text of every quoted number named `key` on the page."""
+        return self.page.locator(f'[data-key="{key}"]').all_inner_texts()
+
+
+@pytest.fixture
+def visit(browser, server) -> Iterator[Callable[..., Visit]]:
+    """visit(**context options) -> Visit; the contexts close after the test."""
+    visits: list[Visit] = []
+
+    def make(**context: Any) -> Visit:
+        v = Visit(browser, server, **context)
+        visits.append(v)
+        return v
+    yield make
+    for v in visits:
+        v.context.close()
+
+
+def _scroll_through(page: Any) -> None:
+    """Scroll to the bottom in steps so every lazy image loads, then back to the top."""
+    page.evaluate("""async () => {
+        for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+            scrollTo(0, y); await new Promise(r => setTimeout(r, 30)); }
+        scrollTo(0, 0); }""")
+    page.wait_for_load_state("networkidle")
+
+
+# ---------------------------------------------------------------- the embedded data (no browser)
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_embedded_json_is_the_results_subset(built, lang):
+    html = (built["site"] / lang / "index.html").read_text(encoding="utf-8")
+    start = html.index('<script type="application/json" id="explainer-data">')
+    text = html[html.index(">", start) + 1:html.index("</script>", start)]
+    assert json.loads(text) == explainer_data(built["results"])
+    assert len(text.encode("utf-8")) < 40_000
+
+
+# ---------------------------------------------------------------- loading, formulas, requests
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_loads_without_errors_or_outside_requests(visit, lang):
+    v = visit()
+    page = v.open(f"{lang}/index.html")
+    _scroll_through(page)
+    assert page.locator(".katex-error").count() == 0
+    assert page.locator(".katex").count() > 30
+    assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
+    assert v.problems == []
+
+
+@pytest.mark.browser
+def test_root_page_picks_the_browser_language_and_lists_both_without_js(visit):
+    for locale, lang in (("zh-CN", "zh"), ("en-US", "en")):
+        v = visit(locale=locale)
+        page = v.open("index.html")
+        page.wait_for_url(f"**/{lang}/index.html")
+        assert v.problems == []
+    page = visit(java_script_enabled=False).open("index.html")
+    assert page.locator("a[data-lang]").count() == len(LANGS)
+    assert page.url.endswith("/index.html") and "/zh/" not in page.url and "/en/" not in page.url
+
+
+@pytest.mark.browser
+def test_without_js_no_controls_show_and_every_number_is_there(visit, built):
+    page = visit(java_script_enabled=False).open("en/index.html")
+    assert page.locator(".widget").count() == 0
+    assert not page.locator("[data-theme-toggle]").is_visible()
+    assert page.locator("#fig-saturation-bars img").is_visible()
+    assert page.locator('.q[data-key="spread.sd_small"]').inner_text() == fmt(
+        "fixed:2", built["results"]["spread"]["sd_small"])
+
+
+# ---------------------------------------------------------------- paper 2: the scale slider
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, built, lang):
+    v = visit()
+    page = v.open(f"{lang}/index.html")
+    sa = built["results"]["saturation"]
+    i = sa["scales"].index(16.0)
+    slider = page.get_by_role("slider", name=page.locator('label[for="scale-input"]').inner_text(),
+                              exact=True)
+    assert slider.evaluate("el => el.type") == "range"
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("1", "32")
+    slider.fill("16")
+    widget = page.locator("#fig-saturation-bars + .widget")
+    assert widget.locator('[data-slot="share"]').inner_text() == fmt("pct:2", sa["p_winner"][i])
+    assert widget.locator('[data-slot="sens"]').inner_text() == fmt("sig:3", sa["sensitivity"][i])
+    assert slider.get_attribute("aria-valuetext") == "16×"
+    heights = widget.locator("rect.bar").evaluate_all("rs => rs.map(r => +r.getAttribute('height'))")
+    assert heights == pytest.approx([110 * p for p in sa["shares"][i]], abs=1e-6)
+    assert v.problems == []
+
+
+@pytest.mark.browser
+def test_slider_steps_through_the_whole_grid_by_keyboard(visit, built):
+    page = visit().open("en/index.html")
+    sa = built["results"]["saturation"]
+    slider = page.locator("#scale-input")
+    share = page.locator('#fig-saturation-bars + .widget [data-slot="share"]')
+    sens = page.locator('#fig-saturation-bars + .widget [data-slot="sens"]').first
+    slider.focus()
+    for i, scale in enumerate(sa["scales"]):
+        if i:
+            page.keyboard.press("ArrowRight")
+        assert slider.get_attribute("aria-valuetext") == f"{scale:g}×"
+        assert share.inner_text() == fmt("pct:2", sa["p_winner"][i])
+        assert sens.inner_text() == fmt("sig:3", sa["sensitivity"][i])
+
+
+# ---------------------------------------------------------------- paper 1: draw another batch
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_batch_button_steps_through_the_batches_and_reload_shows_the_default(visit, built, lang):
+    v = visit()
+    page = v.open(f"{lang}/index.html")
+    batches, sp = built["results"]["spread"]["batches"], built["results"]["spread"]
+    prose = {k: f'article > p .q[data-key="spread.{k}"]' for k in ("sd_small", "sd_large", "ratio")}
+    assert page.locator(prose["sd_small"]).inner_text() == fmt("fixed:2", sp["sd_small"])
+    button = page.locator("#fig-spread-hist + .widget button")
+    hist = page.locator("#fig-spread-hist + .widget path.hist-small")
+    shapes = {hist.get_attribute("d")}
+    for step in range(1, batches["n"] + 1):
+        button.click()
+        b = step % batches["n"]
+        for k, sel in prose.items():
+            assert page.locator(sel).inner_text() == fmt("fixed:2", batches[k][b]), (k, b)
+            assert set(v.quoted(f"spread.{k}")) == {fmt("fixed:2", batches[k][b])}
+        shapes.add(hist.get_attribute("d"))
+    assert len(shapes) == batches["n"]
+    assert page.locator(prose["sd_small"]).inner_text() == fmt("fixed:2", sp["sd_small"])
+    button.click()
+    page.reload()
+    assert page.locator(prose["sd_small"]).inner_text() == fmt("fixed:2", sp["sd_small"])
+    assert v.problems == []
+
+
+# ---------------------------------------------------------------- footnotes
+
+def _note_text(page: Any, ref: Any) -> str:
+    """The text of the note a reference points to, without its back-link."""
+    note_id = ref.get_attribute("href").lstrip("#")
+    return page.locator(f'[id="{note_id}"]').evaluate(
+        "li => { const c = li.cloneNode(true); c.querySelector('.footnote-backref')?.remove();"
+        " return c.textContent.trim(); }")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_footnote_popover_on_hover_and_on_keyboard_focus(visit, lang):
+    v = visit()
+    page = v.open(f"{lang}/index.html")
+    pop = page.locator("#fn-pop")
+    ref = page.locator("a.footnote-ref").nth(1)
+    ref.hover()
+    assert pop.is_visible() and pop.get_attribute("role") == "tooltip"
+    assert pop.text_content().strip() == _note_text(page, ref)
+    assert ref.get_attribute("aria-describedby") == "fn-pop"
+    assert pop.locator(".footnote-backref").count() == 0
+    page.mouse.move(0, 0)
+    pop.wait_for(state="hidden")
+    # keyboard: Tab reaches the first reference, focus shows its note, Escape hides it
+    first = page.locator("a.footnote-ref").first
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        if first.evaluate("a => a === document.activeElement"):
+            break
+    else:
+        pytest.fail("Tab never reached the first footnote reference")
+    assert pop.is_visible()
+    assert pop.text_content().strip() == _note_text(page, first)
+    assert pop.locator(".katex").count() > 0   # the note's math comes along
+    page.keyboard.press("Escape")
+    assert pop.is_hidden() and first.get_attribute("aria-describedby") is None
+    assert v.problems == []
+
+
+@pytest.mark.browser
+def test_footnote_tap_shows_and_second_tap_hides(visit):
+    page = visit(has_touch=True, is_mobile=True, viewport=PHONE).open("en/index.html")
+    ref, pop = page.locator("a.footnote-ref").first, page.locator("#fn-pop")
+    url = page.url
+    ref.tap()
+    assert pop.is_visible() and page.url == url
+    box, vw = pop.bounding_box(), page.viewport_size["width"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= vw
+    ref.tap()
+    assert pop.is_hidden()
+    ref.tap()
+    page.locator("h1").tap()
+    assert pop.is_hidden()
+
+
+# ---------------------------------------------------------------- language switch
+
+@pytest.mark.browser
+def test_language_switch_lands_on_the_same_section(visit):
+    v = visit()
+    page = v.open("en/index.html#paper-2")
+    page.locator("a[data-lang-switch]").click()
+    page.wait_for_url("**/zh/index.html#paper-2")
+    assert page.evaluate("document.getElementById('paper-2').getBoundingClientRect().top") < 100
+    # reading further down, without a hash: the last heading above the reading line counts
+    page.evaluate("scrollTo(0, document.getElementById('why-inside').offsetTop + 150)")
+    page.locator("a[data-lang-switch]").click()
+    page.wait_for_url("**/en/index.html#why-inside")
+    page.evaluate("scrollTo(0, 0)")
+    page.locator("a[data-lang-switch]").click()
+    page.wait_for_url("**/zh/index.html")
+    assert page.url.endswith("/zh/index.html")
+    assert v.problems == []
+
+
+# ---------------------------------------------------------------- phone, dark, accessibility
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_horizontal_scrolling_at_360px(visit, lang):
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.locator("#scale-input").fill("32")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    wide = page.evaluate("""[...document.querySelectorAll('article *')].filter(el => {
+        const r = el.getBoundingClientRect();
+        return r.right > innerWidth + 0.5 && !el.closest('.math.display, table, pre, .hide-tail')
+            && !el.ownerSVGElement;  // KaTeX's long svg strokes are clipped by .hide-tail
+    }).map(el => el.tagName + '.' + el.getAttribute('class')).slice(0, 5)""")
+    assert wide == []
+
+
+def _background(page: Any) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+LIGHT_BG, DARK_BG = "rgb(253, 253, 252)", "rgb(22, 23, 27)"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_dark_mode_follows_the_system_and_the_remembered_toggle(visit, lang):
+    page = visit(color_scheme="dark").open(f"{lang}/index.html")
+    assert _background(page) == DARK_BG
+    assert page.locator("[data-theme-toggle]").get_attribute("aria-pressed") == "true"
+    v = visit(color_scheme="light")
+    page = v.open(f"{lang}/index.html")
+    toggle = page.locator("[data-theme-toggle]")
+    assert _background(page) == LIGHT_BG and toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert _background(page) == DARK_BG and toggle.get_attribute("aria-pressed") == "true"
+    page.reload()   # remembered, and applied before the first paint (theme.js in <head>)
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert _background(page) == DARK_BG
+    page.locator("[data-theme-toggle]").click()
+    assert _background(page) == LIGHT_BG
+    assert v.problems == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
+    # axe-core comes from node_modules (pinned in package-lock.json), never from the network;
+    # the page's CSP forbids inline scripts, so this context alone lets the injected one run
+    v = visit(color_scheme=scheme, bypass_csp=True)
+    page = v.open(f"{lang}/index.html")
+    page.locator("#scale-input").fill("4")
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [(x["id"], x["impact"], [n["target"] for n in x["nodes"][:3]])
+           for x in result["violations"] if x["impact"] in ("serious", "critical")]
+    assert bad == []
+
+
+@pytest.mark.browser
+def test_controls_are_labelled_and_focus_is_visible(visit):
+    page = visit().open("en/index.html")
+    for sel in ("#scale-input", "#fig-spread-hist + .widget button", "[data-theme-toggle]"):
+        el = page.locator(sel)
+        assert el.evaluate("el => el.labels?.length || el.textContent.trim().length") > 0, sel
+        el.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        outline = el.evaluate("el => getComputedStyle(el).outlineStyle + ' ' + getComputedStyle(el).outlineWidth")
+        assert outline.startswith("solid") and not outline.endswith(" 0px"), (sel, outline)
+
+
+# ---------------------------------------------------------------- print and screenshots
+
+@pytest.mark.browser
+def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit):
+    page = visit().open("en/index.html")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.emulate_media(media="print")
+    assert page.evaluate("[...document.querySelectorAll('details')].every(d => d.open)")
+    for sel in (".widget", "[data-theme-toggle]", ".site-header", ".toc"):
+        assert all(not el.is_visible() for el in page.locator(sel).all()), sel
+    assert page.locator("figure img").first.is_visible()
+    assert page.locator("section.footnote").is_visible()
+    assert _background(page) == "rgb(255, 255, 255)"
+
+
+@pytest.mark.browser
+def test_screenshots_for_the_record(visit):
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = {"light": {}, "dark": {"color_scheme": "dark"},
+             "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True,
+                       "has_touch": True}}
+    for lang in LANGS:
+        for name, context in shots.items():
+            page = visit(**context).open(f"{lang}/index.html")
+            _scroll_through(page)
+            page.screenshot(path=str(ARTIFACTS / f"{lang}-{name}.png"), full_page=True)
+        page = visit().open(f"{lang}/index.html")
+        page.evaluate("dispatchEvent(new Event('beforeprint'))")
+        page.emulate_media(media="print")
+        _scroll_through(page)
+        page.screenshot(path=str(ARTIFACTS / f"{lang}-print.png"), full_page=True)
+        page.pdf(path=str(ARTIFACTS / f"{lang}-print.pdf"))
+    assert len(list(ARTIFACTS.glob("*.png"))) >= 4 * len(LANGS)
