@@ -34,6 +34,13 @@ from timing import CommandFailed
 from workspace import OUT_DIR, RESULTS_JSON, copy_project, git_describe, remove_tree
 
 EXPECTED = (CommandFailed, OSError, ValueError, ImportError, KeyError)
+_HIDE: dict[str, str] = {}   # temporary paths -> a placeholder, in messages
+
+
+def _scrub(text: str) -> str:
+    for path, name in _HIDE.items():
+        text = text.replace(path, name)
+    return text
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -58,14 +65,14 @@ def attempt(label: str, res: report.Results, key: str, step: Callable[[], None])
     try:
         step()
     except EXPECTED as e:
-        reason = str(e).strip() or type(e).__name__
+        reason = _scrub(str(e).strip() or type(e).__name__)
         res.missing[key] = reason
         print(f"{label}: skipped — {reason}", flush=True)
         return
     except Exception as e:  # a bug in the benchmark: keep the traceback, keep going
         traceback.print_exc()
-        res.missing[key] = f"{type(e).__name__}: {e}"
-        print(f"{label}: failed — {type(e).__name__}: {e}", flush=True)
+        res.missing[key] = _scrub(f"{type(e).__name__}: {e}")
+        print(f"{label}: failed — {res.missing[key]}", flush=True)
         return
     print(f"{label}: done in {time.perf_counter() - t0:.1f} s", flush=True)
 
@@ -143,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"benchmark of {info['commit']}: {args.runs} runs per case, {info['cpus']} cores, "
           f"load {info['load_average_at_start']}", flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="sqrtdk-bench-"))
+    _HIDE.update({str(tmp): "<copy>", str(OUT_DIR): "bench/out"})
     try:
         project = copy_project(tmp / "project", from_head=args.from_head)
         steps = []  # competitors' sites come from the unedited copy, before our text edits
@@ -154,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 steps.append((name, make(res, project, args.runs, info)))
             except EXPECTED as e:
-                res.missing[name] = f"could not write its site: {e}"
-                print(f"{name}: skipped — could not write its site: {e}", flush=True)
+                res.missing[name] = _scrub(f"could not write its site: {e}")
+                print(f"{name}: skipped — {res.missing[name]}", flush=True)
         run_ours(res, project, tmp, args.runs, info, serve=not args.no_serve)
         for name, step in steps:
             attempt(f"{name}: install and time", res, name, step)

@@ -33,8 +33,13 @@ def ensure(pins: tuple[str, ...], log=print) -> None:
     t0 = time.perf_counter()
     if not venv_bin("python").exists():
         run_checked([sys.executable, "-m", "venv", str(TOOLS_VENV)], cwd=TOOLS_VENV.parent)
-    run_checked([str(venv_bin("python")), "-m", "pip", "install", "--quiet",
-                 "--disable-pip-version-check", *pins], cwd=TOOLS_VENV.parent, timeout=900)
+    try:
+        run_checked([str(venv_bin("python")), "-m", "pip", "install", "--quiet",
+                     "--disable-pip-version-check", *pins], cwd=TOOLS_VENV.parent, timeout=900)
+    except CommandFailed as e:   # keep pip's ERROR lines, not its warnings about index locations
+        errors = [ln for ln in str(e).splitlines() if ln.startswith("ERROR")]
+        raise CommandFailed(f"pip install {' '.join(pins)} failed: "
+                            + (" ".join(errors) or str(e).splitlines()[0])) from None
     marker.touch()
     log(f"  installed {' '.join(pins)} in {time.perf_counter() - t0:.1f} s (not timed)")
 
