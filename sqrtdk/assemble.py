@@ -19,7 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from .config import LANGUAGES, STATIC_DIR
-from .embed import explainer_data, json_script, slots
+from .embed import explainer_data, json_script, slot_filter
 from .errors import BuildError, line_of
 from .mdext import MATH_TOKEN_RE
 from .pages import Page
@@ -45,11 +45,9 @@ class Site:
 
 def template_env(templates_dir: Path) -> jinja2.Environment:
     """Strict, autoescaping environment for the page templates."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
-                             undefined=jinja2.StrictUndefined, autoescape=True,
-                             keep_trailing_newline=True)
-    env.filters["slots"] = slots
-    return env
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
+                              undefined=jinja2.StrictUndefined, autoescape=True,
+                              keep_trailing_newline=True)
 
 
 def typeset_pages(pages: list[Page]) -> dict[str, list[str]]:
@@ -79,6 +77,7 @@ def render_site(pages: list[Page], results: dict[str, Any], strings: dict[str, d
                 templates_dir: Path) -> Site:
     """Fill the templates for the root page and every article; collect assets and figures."""
     env = template_env(templates_dir)
+    env.filters["slots"] = slot_filter(results)   # the widgets' sentences, numbers filled in
     math = typeset_pages(pages)
     alternates = [{"lang": p.lang, "html_lang": strings[p.lang]["language"]["html_lang"],
                    "name": strings[p.lang]["language"]["name"], "title": p.meta["title"]}

@@ -1,5 +1,5 @@
 """The data the page hands to explainer.js: a subset of results.json at the same paths, JSON
-that cannot break out of its <script> element, and UI strings with fillable slots."""
+that cannot break out of its <script> element, and the widgets' sentences with their numbers."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sqrtdk import config
-from sqrtdk.embed import EMBEDDED, FORMATS, explainer_data, json_script, slots
+from sqrtdk.embed import EMBEDDED, SLOTS, explainer_data, json_script, slot_filter
 from sqrtdk.quoting import format_number
 
 
@@ -32,7 +32,7 @@ def _at(tree: dict, path: str):
 
 def test_every_embedded_value_is_the_result_at_the_same_path(results):
     data = explainer_data(results)
-    leaves = dict(_leaves({k: v for k, v in data.items() if k != "formats"}))
+    leaves = dict(_leaves(data))
     assert sorted(leaves) == sorted(f"{g}.{k}" for g, keys in EMBEDDED for k in keys)
     for path, value in leaves.items():
         assert value == _at(results, path), path
@@ -49,10 +49,10 @@ def test_the_grids_the_widgets_step_through_are_complete(results):
     assert all(len(c) == len(sp["hist"]["edges"]) - 1 for c in sp["hist"]["small"] + sp["hist"]["large"])
 
 
-def test_formats_are_ones_the_quoting_module_knows():
-    for spec in FORMATS.values():
+def test_every_slot_shows_a_result_in_a_format_the_quoting_module_knows(results):
+    for name, (path, spec, _) in SLOTS.items():
         kind, _, digits = spec.partition(":")
-        format_number(kind, 1.5, int(digits or 0))
+        assert format_number(kind, float(_at(results, path)), int(digits or 0)), name
 
 
 def test_a_missing_result_is_named(results):
@@ -68,7 +68,19 @@ def test_json_script_cannot_close_its_element():
     assert json.loads(text) == {"a": "</script><!-- & >"}
 
 
-def test_slots_escape_the_words_and_mark_the_placeholders():
+def test_slots_escape_the_words_and_fill_in_the_numbers(results):
+    slots = slot_filter(results)
+    sa, sp = results["saturation"], results["spread"]
     assert str(slots("{pH} = {share} <b> & 1 − {pH}")) == (
-        '<span data-slot="pH"></span> = <span data-slot="share"></span> &lt;b&gt; &amp; 1 − '
-        '<span data-slot="pH"></span>')
+        f'<var>p</var><sub>{sa["winner"]}</sub> = <span class="q" data-slot="share" '
+        f'data-format="pct:2">{format_number("pct", sa["first"]["p_winner"], 2)}</span> '
+        f'&lt;b&gt; &amp; 1 − <var>p</var><sub>{sa["winner"]}</sub>')
+    assert str(slots("batch {b}: {sd_small}")) == (
+        'batch <span data-slot="b">1</span>: <span class="q" data-slot="sd_small" '
+        f'data-key="spread.sd_small" data-format="fixed:2">{format_number("fixed", sp["sd_small"], 2)}'
+        '</span>')
+
+
+def test_an_unknown_slot_is_named(results):
+    with pytest.raises(KeyError, match=r"unknown slot '\{sd_smal\}'"):
+        slot_filter(results)("{sd_smal}")
