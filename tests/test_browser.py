@@ -110,7 +110,7 @@ class Visit:
 
     def quoted(self, key: str) -> list[str]:
         """The text of every quoted number named `key` on the page."""
-        return self.page.locator(f'[data-key="{key}"]').all_inner_texts()
+        return self.page.locator(f'[data-key="{key}"]').all_text_contents()
 
 
 @pytest.fixture
@@ -179,7 +179,7 @@ def test_without_js_no_controls_show_and_every_number_is_there(visit, built):
     assert page.locator(".widget").count() == 0
     assert not page.locator("[data-theme-toggle]").is_visible()
     assert page.locator("#fig-saturation-bars img").is_visible()
-    assert page.locator('.q[data-key="spread.sd_small"]').inner_text() == fmt(
+    assert page.locator('.q[data-key="spread.sd_small"]').text_content() == fmt(
         "fixed:2", built["results"]["spread"]["sd_small"])
 
 
@@ -192,14 +192,14 @@ def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, bui
     page = v.open(f"{lang}/index.html")
     sa = built["results"]["saturation"]
     i = sa["scales"].index(16.0)
-    slider = page.get_by_role("slider", name=page.locator('label[for="scale-input"]').inner_text(),
+    slider = page.get_by_role("slider", name=page.locator('label[for="scale-input"]').text_content(),
                               exact=True)
     assert slider.evaluate("el => el.type") == "range"
     assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("1", "32")
     slider.fill("16")
     widget = page.locator("#fig-saturation-bars + .widget")
-    assert widget.locator('[data-slot="share"]').inner_text() == fmt("pct:2", sa["p_winner"][i])
-    assert widget.locator('[data-slot="sens"]').inner_text() == fmt("sig:3", sa["sensitivity"][i])
+    assert widget.locator('[data-slot="share"]').text_content() == fmt("pct:2", sa["p_winner"][i])
+    assert widget.locator('[data-slot="sens"]').text_content() == fmt("sig:3", sa["sensitivity"][i])
     assert slider.get_attribute("aria-valuetext") == "16×"
     heights = widget.locator("rect.bar").evaluate_all("rs => rs.map(r => +r.getAttribute('height'))")
     assert heights == pytest.approx([110 * p for p in sa["shares"][i]], abs=1e-6)
@@ -218,8 +218,8 @@ def test_slider_steps_through_the_whole_grid_by_keyboard(visit, built):
         if i:
             page.keyboard.press("ArrowRight")
         assert slider.get_attribute("aria-valuetext") == f"{scale:g}×"
-        assert share.inner_text() == fmt("pct:2", sa["p_winner"][i])
-        assert sens.inner_text() == fmt("sig:3", sa["sensitivity"][i])
+        assert share.text_content() == fmt("pct:2", sa["p_winner"][i])
+        assert sens.text_content() == fmt("sig:3", sa["sensitivity"][i])
 
 
 # ---------------------------------------------------------------- paper 1: draw another batch
@@ -231,7 +231,7 @@ def test_batch_button_steps_through_the_batches_and_reload_shows_the_default(vis
     page = v.open(f"{lang}/index.html")
     batches, sp = built["results"]["spread"]["batches"], built["results"]["spread"]
     prose = {k: f'article > p .q[data-key="spread.{k}"]' for k in ("sd_small", "sd_large", "ratio")}
-    assert page.locator(prose["sd_small"]).inner_text() == fmt("fixed:2", sp["sd_small"])
+    assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
     button = page.locator("#fig-spread-hist + .widget button")
     hist = page.locator("#fig-spread-hist + .widget path.hist-small")
     shapes = {hist.get_attribute("d")}
@@ -239,14 +239,14 @@ def test_batch_button_steps_through_the_batches_and_reload_shows_the_default(vis
         button.click()
         b = step % batches["n"]
         for k, sel in prose.items():
-            assert page.locator(sel).inner_text() == fmt("fixed:2", batches[k][b]), (k, b)
+            assert page.locator(sel).text_content() == fmt("fixed:2", batches[k][b]), (k, b)
             assert set(v.quoted(f"spread.{k}")) == {fmt("fixed:2", batches[k][b])}
         shapes.add(hist.get_attribute("d"))
     assert len(shapes) == batches["n"]
-    assert page.locator(prose["sd_small"]).inner_text() == fmt("fixed:2", sp["sd_small"])
+    assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
     button.click()
     page.reload()
-    assert page.locator(prose["sd_small"]).inner_text() == fmt("fixed:2", sp["sd_small"])
+    assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
     assert v.problems == []
 
 
@@ -332,6 +332,8 @@ def test_language_switch_lands_on_the_same_section(visit):
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_horizontal_scrolling_at_360px(visit, lang):
     page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    # lay out every block (content-visibility: auto skips those off screen) and open the boxes
+    page.evaluate("document.querySelectorAll('article > *').forEach(el => el.style.contentVisibility = 'visible')")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     page.locator("#scale-input").fill("32")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
