@@ -1,0 +1,183 @@
+"""Lighthouse on both article pages: the four category scores and the bytes transferred.
+
+    .venv/bin/python bench/lighthouse.py            # mobile preset (Lighthouse's default)
+    .venv/bin/python bench/lighthouse.py --preset desktop --plain
+
+Installs npm `lighthouse@12.2.3` into bench/out/lh (throw-away, gitignored) on first use,
+serves site/ (build it first) from 127.0.0.1 and runs Lighthouse with Debian's chromium.
+The server compresses text (HTML, CSS, JS, SVG, JSON) with gzip as any static host does;
+`--plain` serves every file as it is on disk, to see what compression buys.
+
+Bytes, per page: "on load" is Lighthouse's total-byte-weight (every request made while the
+page loads: HTML, CSS, scripts, the KaTeX fonts the first screen's math uses); "read to end"
+is what chromium fetches when a reader scrolls the whole page (Playwright, phone-sized window),
+adding the figures (loading="lazy") and the fonts of math further down, which the stylesheet's
+content-visibility leaves unfetched until needed. Targets: 100 in every category, < 300 KB
+per page, read to the end.
+Reports: bench/out/lighthouse/<lang>.json (Lighthouse's own) and summary.json.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+LH_DIR = OUT / "lh"
+LH_VERSION = "12.2.3"
+LH_CLI = LH_DIR / "node_modules" / "lighthouse" / "cli" / "index.js"
+PAGES = ("en", "zh")
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+CHROME_FLAGS = ("--headless --no-sandbox --disable-gpu --disable-background-networking "
+                "--disable-component-update --no-first-run --disable-sync")
+COMPRESSIBLE = {".html", ".css", ".js", ".svg", ".json", ".txt", ".xml", ".ttf"}
+TARGET_SCORE, TARGET_BYTES = 100, 300 * 1024
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Static files, gzip-compressed when the client accepts it (unless `plain`)."""
+
+    plain = False
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib's name)
+        pass
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if self.plain or not accepts or path.suffix not in COMPRESSIBLE or not path.is_file():
+            return super().do_GET()
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def ensure_lighthouse() -> None:
+    """npm install lighthouse@LH_VERSION into the throw-away folder, once."""
+    if LH_CLI.is_file():
+        return
+    LH_DIR.mkdir(parents=True, exist_ok=True)
+    print(f"installing lighthouse@{LH_VERSION} into {LH_DIR.relative_to(ROOT)} ...", flush=True)
+    subprocess.run(["npm", "install", "--prefix", str(LH_DIR), "--no-audit", "--no-fund",
+                    "--loglevel=error", f"lighthouse@{LH_VERSION}"], check=True)
+
+
+def serve(site: Path, plain: bool) -> ThreadingHTTPServer:
+    """Serve `site` on a free port of 127.0.0.1 from a daemon thread."""
+    handler = functools.partial(type("H", (Handler,), {"plain": plain}), directory=str(site))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+def run_lighthouse(url: str, report: Path, chrome: str, preset: str) -> dict[str, Any]:
+    """One Lighthouse run; returns its JSON report (also written to `report`)."""
+    cmd = ["node", str(LH_CLI), url, "--output=json", f"--output-path={report}", "--quiet",
+           f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={CHROME_FLAGS}"]
+    if preset == "desktop":
+        cmd.append("--preset=desktop")
+    subprocess.run(cmd, check=True, env={**os.environ, "CHROME_PATH": chrome})
+    return json.loads(report.read_text(encoding="utf-8"))
+
+
+def read_to_end(url: str, chrome: str) -> tuple[int, int]:
+    """Bytes (headers + encoded bodies) and requests when a reader scrolls `url` to the end."""
+    from playwright.sync_api import sync_playwright
+    sizes: list[int] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chrome, args=CHROME_FLAGS.split())
+        page = browser.new_page(viewport={"width": 412, "height": 823})
+        page.on("requestfinished", lambda r: sizes.append(
+            r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"]))
+        page.goto(url)
+        page.evaluate("""async () => {
+            for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+                scrollTo(0, y); await new Promise(r => setTimeout(r, 40)); } }""")
+        page.wait_for_load_state("networkidle")
+        browser.close()
+    return sum(sizes), len(sizes)
+
+
+def summarise(lhr: dict[str, Any], read: tuple[int, int]) -> dict[str, Any]:
+    """Scores, bytes on load by resource type, bytes read to the end, the metrics."""
+    scores = {c: round(100 * (lhr["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    requests = lhr["audits"]["network-requests"]["details"]["items"]
+    by_type: dict[str, int] = {}
+    for r in requests:
+        kind = r.get("resourceType", "Other")
+        by_type[kind] = by_type.get(kind, 0) + int(r.get("transferSize", 0))
+    failed = [a for a, v in lhr["audits"].items()
+              if v.get("score") is not None and v["score"] < 1
+              and v.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings")]
+    return {"scores": scores, "on_load": int(lhr["audits"]["total-byte-weight"]["numericValue"]),
+            "requests_on_load": len(requests), "read_to_end": read[0], "requests_read": read[1],
+            "by_type": by_type, "below_1": failed,
+            "metrics": {k: lhr["audits"][k]["displayValue"] for k in
+                        ("first-contentful-paint", "largest-contentful-paint",
+                         "total-blocking-time", "cumulative-layout-shift", "speed-index")}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--site", type=Path, default=ROOT / "site", help="built site (default: site/)")
+    ap.add_argument("--preset", choices=("mobile", "desktop"), default="mobile")
+    ap.add_argument("--plain", action="store_true", help="serve without gzip")
+    args = ap.parse_args()
+    chrome = shutil.which("chromium")
+    if chrome is None:
+        print("error: Debian's chromium is required (apt-get install chromium)", file=sys.stderr)
+        return 2
+    if not (args.site / "en" / "index.html").is_file():
+        print(f"error: no built site in {args.site}; run python build.py first", file=sys.stderr)
+        return 2
+    ensure_lighthouse()
+    out = OUT / "lighthouse"
+    out.mkdir(parents=True, exist_ok=True)
+    httpd = serve(args.site, args.plain)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    summary, ok = {}, True
+    try:
+        for lang in PAGES:
+            url = f"{base}{lang}/index.html"
+            lhr = run_lighthouse(url, out / f"{lang}.json", chrome, args.preset)
+            summary[lang] = s = summarise(lhr, read_to_end(url, chrome))
+            ok &= all(v >= TARGET_SCORE for v in s["scores"].values()) and \
+                s["read_to_end"] < TARGET_BYTES
+    finally:
+        httpd.shutdown()
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(f"Lighthouse {LH_VERSION}, {args.preset}, {'plain' if args.plain else 'gzip'} transfer")
+    print(f"{'page':<5} {'perf':>4} {'a11y':>4} {'best':>4} {'seo':>4} {'on load':>10} {'read to end':>12}")
+    for lang, s in summary.items():
+        sc = s["scores"]
+        print(f"{lang:<5} {sc['performance']:>4} {sc['accessibility']:>4} {sc['best-practices']:>4} "
+              f"{sc['seo']:>4} {s['on_load'] / 1024:>7.1f} KB {s['read_to_end'] / 1024:>9.1f} KB")
+        print("      by type (KB): " + ", ".join(f"{k} {v / 1024:.1f}" for k, v in
+                                                 sorted(s["by_type"].items(), key=lambda kv: -kv[1])))
+        print("      " + ", ".join(f"{k.split('-')[0]} {v}" for k, v in s["metrics"].items()))
+        if s["below_1"]:
+            print("      audits below 1: " + ", ".join(s["below_1"]))
+    print(f"targets: {TARGET_SCORE} in every category, < {TARGET_BYTES // 1024} KB per page: "
+          + ("met" if ok else "NOT met"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
