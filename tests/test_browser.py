@@ -127,6 +127,13 @@ def visit(browser, server) -> Iterator[Callable[..., Visit]]:
         v.context.close()
 
 
+def _lay_out_everything(page: Any) -> None:
+    """Render every block now: content-visibility: auto skips blocks off screen, which a
+    full-page screenshot or a geometry check would otherwise see as empty."""
+    page.evaluate("document.querySelectorAll('article > *')"
+                  ".forEach(el => el.style.contentVisibility = 'visible')")
+
+
 def _scroll_through(page: Any) -> None:
     """Scroll to the bottom in steps so every lazy image loads, then back to the top."""
     page.evaluate("""async () => {
@@ -332,8 +339,7 @@ def test_language_switch_lands_on_the_same_section(visit):
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_horizontal_scrolling_at_360px(visit, lang):
     page = visit(viewport=PHONE).open(f"{lang}/index.html")
-    # lay out every block (content-visibility: auto skips those off screen) and open the boxes
-    page.evaluate("document.querySelectorAll('article > *').forEach(el => el.style.contentVisibility = 'visible')")
+    _lay_out_everything(page)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     page.locator("#scale-input").fill("32")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -426,6 +432,7 @@ def test_screenshots_for_the_record(visit):
         for name, context in shots.items():
             page = visit(**context).open(f"{lang}/index.html")
             _scroll_through(page)
+            _lay_out_everything(page)
             page.screenshot(path=str(ARTIFACTS / f"{lang}-{name}.png"), full_page=True)
         page = visit().open(f"{lang}/index.html")
         page.evaluate("dispatchEvent(new Event('beforeprint'))")
