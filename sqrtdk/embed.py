@@ -39,7 +39,7 @@ SLOTS: dict[str, tuple[str, str, bool]] = {
     "d_ratio": ("spread.d_ratio", "grouped", True),
     "n": ("spread.batches.n", "grouped", True),
 }
-SCRIPT_SLOTS = {"b": "1"}        # filled by the script alone (the batch shown), with a start value
+SCRIPT_SLOTS = {"b": "1"}        # numbers only the script knows (the batch shown): start value
 
 _SLOT_RE = re.compile(r"\{(\w+)\}")
 
@@ -79,7 +79,8 @@ def _slot(name: str, results: dict[str, Any]) -> str:
     if name == "pH":                                   # the winner's share, p with subscript H
         return str(Markup("<var>p</var><sub>{}</sub>").format(results["saturation"]["winner"]))
     if name in SCRIPT_SLOTS:
-        return str(Markup('<span data-slot="{}">{}</span>').format(name, SCRIPT_SLOTS[name]))
+        return str(Markup('<span class="q" data-slot="{}" data-format="grouped">{}</span>')
+                   .format(name, SCRIPT_SLOTS[name]))
     if name not in SLOTS:
         known = ", ".join("{%s}" % k for k in ["pH", *SCRIPT_SLOTS, *SLOTS])
         raise KeyError(f"unknown slot '{{{name}}}' in a UI string (strings.toml); known: {known}")

@@ -31,16 +31,16 @@
     const r = Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
     return (r < 0 ? "-" : "") + String(Math.abs(r)).replace(/\B(?=(\d{3})+$)/g, ",");
   }
-  // A quoted number: a prose span, or KaTeX's \htmlData around one .mord
+  // A quoted number: prose span, or KaTeX's \htmlData around one .mord
   function show(el, v) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
     leaf.textContent = format(el.dataset.format, v);
   }
   const setAll = (key, v) => $$(`[data-key="${key}"]`).forEach((el) => show(el, v));
-  const fill = (w, name, fn) => $$(`[data-slot="${name}"]`, w).forEach(fn);
+  const fill = (w, name, v) => $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, v));
 
-  // A <template>'s widget after its figure (the build filled in its sentences' numbers)
+  // A widget from its <template> (numbers filled in by the build), after its figure
   function widget(name, after) {
     const tpl = $("#" + name), fig = $(after), w = tpl && fig && tpl.content.firstElementChild.cloneNode(true);
     if (w) fig.after(w);
@@ -66,8 +66,8 @@
       set(top, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
       chart.ariaLabel = label + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
       input.ariaValueText = value.textContent = s[i] + "×";
-      fill(w, "share", (el) => show(el, sa.p_winner[i]));
-      fill(w, "sens", (el) => show(el, sa.sensitivity[i]));
+      fill(w, "share", sa.p_winner[i]);
+      fill(w, "sens", sa.sensitivity[i]);
     }
     on(input, "input", draw);
     draw();
@@ -78,7 +78,7 @@
     if (!w) return;
     const B = sp.batches, H = sp.hist, e = H.edges, n = B.ratio.length, chart = $("svg", w);
     let b = 0, lo = e.length, hi = 0, ymax = 0;
-    // one scale for all batches, so the wobble shows
+    // one scale for all batches: the wobble shows
     H.small.concat(H.large).forEach((c) => c.forEach((v, i) => {
       if (v) { lo = Math.min(lo, i); hi = Math.max(hi, i + 1); ymax = Math.max(ymax, v); }
     }));
@@ -99,14 +99,14 @@
         set(tags[k], { x: +x(e[peak + 1]) + (k ? 60 : 8), y: Math.max(+y(c[peak]) + (k ? -8 : 12), 12) });
         setAll("spread.sd_" + kind, B["sd_" + kind][b]);
       });
-      fill(w, "b", (el) => { el.textContent = b + 1; });
+      fill(w, "b", b + 1);
       setAll("spread.ratio", B.ratio[b]);
     }
     on($("button", w), "click", () => { b = (b + 1) % n; draw(); });
     draw();
   }
 
-  // Footnotes: hover or focus shows the note beside its reference; on touch a tap toggles it
+  // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it
   function footnotes() {
     const pop = set(doc.body.appendChild(doc.createElement("div")), { id: "fn-pop", class: "fn-pop", role: "tooltip" });
     let current = null, timer = 0, touch = false;
@@ -138,7 +138,7 @@
       on(a, "pointerdown", (ev) => { touch = ev.pointerType !== "mouse"; });
       on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && open(a));
       on(a, "pointerleave blur", (ev) => ev.pointerType !== "touch" && !touch && later());
-      on(a, "click", (ev) => {   // mouse and keyboard still follow the link
+      on(a, "click", (ev) => {   // mouse and keyboard follow the link
         if (!touch) return;
         touch = false;
         ev.preventDefault();
@@ -151,24 +151,21 @@
     on(doc, "pointerdown", (ev) => current && !current.contains(ev.target) && !pop.contains(ev.target) && close());
   }
 
-  // The language switch keeps the place: a visible #target, else the last heading in the top
-  // third of the window (ids are shared; the sticky header never scrolls the page)
+  // Language switch to the same place: a visible #target, else the last heading in the top
+  // third of the window (shared ids)
   function section() {
-    const t = location.hash && doc.getElementById(decodeURIComponent(location.hash.slice(1)));
-    const r = t && t.getBoundingClientRect();
-    if (r && r.bottom > 0 && r.top < innerHeight) return t.id;
-    let id = "";
-    $$("article h2[id], article h3[id]").forEach((h) => {
-      if (h.getBoundingClientRect().top < innerHeight / 3) id = h.id;
-    });
-    return id;
+    const t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
+    const r = t?.getBoundingClientRect();
+    if (r?.bottom > 0 && r.top < innerHeight) return t.id;
+    const above = $$("article :is(h2, h3)[id]").filter((h) => h.getBoundingClientRect().top < innerHeight / 3);
+    return above.length ? above.pop().id : "";
   }
   $$("a[data-lang-switch]").forEach((a) => {
     const base = a.getAttribute("href").split("#")[0];
     on(a, "pointerdown focus click", () => { const id = section(); a.href = base + (id ? "#" + id : ""); });
   });
 
-  // Theme: the system's until the reader picks one (theme.js applies it before paint)
+  // Theme: the system's until the reader picks one (theme.js applies it early)
   const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
   const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
   const sync = () => btn && (btn.ariaPressed = dark());
@@ -180,8 +177,8 @@
   on(mq, "change", sync);
   sync();
 
-  // Print every collapsible box open
-  const boxes = (open) => () => $$(open ? "details:not([open])" : "details[data-print]").forEach((d) => {
+  // Print every <details> open
+  const boxes = (open) => () => $$(open ? "details:not([open])" : "[data-print]").forEach((d) => {
     d.open = open;
     d.toggleAttribute("data-print", open);
   });
@@ -189,12 +186,14 @@
   on(window, "afterprint", boxes(false));
 
   footnotes();
-  // When idle, so first paint never waits: keyboard access to boxes that scroll; the widgets
+  // Wide formulas and tables scroll in a box the keyboard must reach (measured on screen)
+  const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
+    if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+  }));
+  $$("article .math.display, article table").forEach((el) => io.observe(el));
+  // The widgets, far below the first screen, once idle
   const data = $("#explainer-data");
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
-  idle(() => $$("article .math.display, article table").forEach((el) => {
-    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0;
-  }));
   if (data) {
     const { saturation, spread } = JSON.parse(data.textContent);
     idle(() => scaleWidget(saturation));

@@ -379,13 +379,15 @@ def test_dark_mode_follows_the_system_and_the_remembered_toggle(visit, lang):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", ["light", "dark", "phone"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
     # axe-core comes from node_modules (pinned in package-lock.json), never from the network;
     # the page's CSP forbids inline scripts, so this context alone lets the injected one run
-    v = visit(color_scheme=scheme, bypass_csp=True)
+    context = {"viewport": PHONE} if scheme == "phone" else {"color_scheme": scheme}
+    v = visit(bypass_csp=True, **context)
     page = v.open(f"{lang}/index.html")
+    _scroll_through(page)     # every block laid out once, as a reader who scrolled has it
     page.locator("#scale-input").fill("4")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")

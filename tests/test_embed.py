@@ -76,7 +76,8 @@ def test_slots_escape_the_words_and_fill_in_the_numbers(results):
         f'data-format="pct:2">{format_number("pct", sa["first"]["p_winner"], 2)}</span> '
         f'&lt;b&gt; &amp; 1 − <var>p</var><sub>{sa["winner"]}</sub>')
     assert str(slots("batch {b}: {sd_small}")) == (
-        'batch <span data-slot="b">1</span>: <span class="q" data-slot="sd_small" '
+        'batch <span class="q" data-slot="b" data-format="grouped">1</span>: '
+        '<span class="q" data-slot="sd_small" '
         f'data-key="spread.sd_small" data-format="fixed:2">{format_number("fixed", sp["sd_small"], 2)}'
         '</span>')
 
