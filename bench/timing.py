@@ -62,19 +62,41 @@ def run_checked(cmd: Sequence[str], cwd: Path, timeout: float = 600,
     return proc
 
 
-def time_command(cmd: Sequence[str], cwd: Path, runs: int,
-                 before: Callable[[int], None] | None = None, warmup: int = 1,
-                 env: dict[str, str] | None = None) -> Series:
-    """Time `runs` runs of `cmd` after `warmup` untimed ones; `before(i)` (untimed) prepares
-    run i (i < 0 for warm-up runs): clear a cache, edit a file."""
-    series = Series()
+@dataclass
+class Case:
+    """One timed case of one tool: the command, where it runs, and what `before(i)` (untimed)
+    does before run i (i < 0 for warm-up runs): clear a cache, edit a file."""
+
+    cmd: Sequence[str]
+    cwd: Path
+    before: Callable[[int], None] | None = None
+    note: str = ""
+
+
+def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
+                     failed: dict[str, str] | None = None) -> dict[str, Series]:
+    """Time every tool's case round-robin (run i of each tool, then run i + 1 …), so that a
+    burst of load from elsewhere hits all tools alike and the ratios stay fair.
+
+    A tool whose command fails is dropped and its error recorded in `failed`.
+    """
+    series = {tool: Series(note=case.note) for tool, case in cases.items()}
     for i in range(-warmup, runs):
-        if before is not None:
-            before(i)
-        t0 = time.perf_counter()
-        proc = run_checked(cmd, cwd, env=env)
-        elapsed = time.perf_counter() - t0
-        if i >= 0:
-            series.times.append(elapsed)
-            series.outputs.append(proc.stdout)
+        for tool, case in cases.items():
+            if tool not in series:
+                continue
+            try:
+                if case.before is not None:
+                    case.before(i)
+                t0 = time.perf_counter()
+                proc = run_checked(case.cmd, case.cwd)
+                elapsed = time.perf_counter() - t0
+            except (CommandFailed, OSError) as e:
+                del series[tool]
+                if failed is not None:
+                    failed[tool] = str(e)
+                continue
+            if i >= 0:
+                series[tool].times.append(elapsed)
+                series[tool].outputs.append(proc.stdout)
     return series
