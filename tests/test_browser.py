@@ -169,6 +169,21 @@ def test_page_loads_without_errors_or_outside_requests(visit, lang):
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_works_from_file_urls_too(browser, built, lang):
+    # README: the site works offline, from file:// (no font preload there: it would be a
+    # CORS error in the console)
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto((built["site"] / lang / "index.html").as_uri())
+    page.locator("#fig-spread-hist + .widget button").click()
+    assert page.locator(".katex").count() > 30 and problems == []
+    page.close()
+
+
+@pytest.mark.browser
 def test_root_page_picks_the_browser_language_and_lists_both_without_js(visit):
     for locale, lang in (("zh-CN", "zh"), ("en-US", "en")):
         v = visit(locale=locale)
