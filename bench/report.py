@@ -1,6 +1,7 @@
 """The benchmark's table (printed and as JSON) and the issue's targets with PASS/MISS."""
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,4 +95,17 @@ def stages_text(res: Results) -> str:
         outside = f"; outside the stages {s.median - total:.3f} s" if total is not None else ""
         parts = ", ".join(f"{k} {v:.3f}" for k, v in s.stages.items() if k != "total")
         lines.append(f"{label:<30} {parts}{outside}")
+    return "\n".join(lines)
+
+
+def cpu_text(res: Results) -> str:
+    """Median CPU seconds (user + sys, worker processes included) per case and tool: unlike wall
+    time, hardly changed by other load; on 2 cores, wall time cannot go below about half of it."""
+    lines = [f"{'case':<30} " + " ".join(f"{label:>16}" for _, label in TOOLS)]
+    for case, label in CASES[:3]:
+        cells = []
+        for tool, _ in TOOLS:
+            s = res.get(tool, case)
+            cells.append(f"{statistics.median(s.cpu):14.3f} s" if s and s.cpu else f"{'—':>16}")
+        lines.append(f"{label:<30} " + " ".join(cells))
     return "\n".join(lines)

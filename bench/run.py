@@ -196,6 +196,8 @@ def finish(res: report.Results, info: dict, seconds: float) -> int:
     print(report.table(res))
     print("\nTargets (issue 3, item 7), our medians:")
     print(report.targets_text(res))
+    print("\nCPU time (user + sys, median; worker processes included):")
+    print(report.cpu_text(res))
     print("\nOur build's stage times (median s, inside the process):")
     print(report.stages_text(res))
     if info.get("serve_build_totals_s"):

@@ -5,6 +5,7 @@ start-up and imports, as an author at the terminal experiences them.
 """
 from __future__ import annotations
 
+import resource
 import statistics
 import subprocess
 import time
@@ -23,6 +24,7 @@ class Series:
 
     times: list[float] = field(default_factory=list)
     note: str = ""
+    cpu: list[float] = field(default_factory=list)        # user + sys s of each run, children too
     outputs: list[str] = field(default_factory=list)      # stdout of each timed run
     stages: dict[str, float] = field(default_factory=dict)  # median seconds per reported stage
 
@@ -42,6 +44,7 @@ class Series:
         """Median, min, max and every run, rounded to the microsecond."""
         return {"median_s": round(self.median, 6), "min_s": round(self.low, 6),
                 "max_s": round(self.high, 6), "runs": [round(t, 6) for t in self.times],
+                **({"cpu_median_s": round(statistics.median(self.cpu), 6)} if self.cpu else {}),
                 **({"note": self.note} if self.note else {}),
                 **({"stages_median_s": self.stages} if self.stages else {})}
 
@@ -88,9 +91,9 @@ def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
             try:
                 if case.before is not None:
                     case.before(i)
-                t0 = time.perf_counter()
+                cpu0, t0 = _children_cpu(), time.perf_counter()
                 proc = run_checked(case.cmd, case.cwd)
-                elapsed = time.perf_counter() - t0
+                elapsed, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
             except (CommandFailed, OSError) as e:
                 del series[tool]
                 if failed is not None:
@@ -98,5 +101,13 @@ def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
                 continue
             if i >= 0:
                 series[tool].times.append(elapsed)
+                series[tool].cpu.append(cpu)
                 series[tool].outputs.append(proc.stdout)
     return series
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + sys) of all finished child processes so far, and of their children
+    that they waited for (a build's worker pool counts)."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
