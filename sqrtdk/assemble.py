@@ -1,16 +1,11 @@
-"""Site assembly: typeset, fill the templates, validate everything, then write atomically.
+"""Site assembly: typeset the formulas, fill the templates, collect assets and figures.
 
-Gather and validate first, then write (MkDocs' build order): every page, asset and figure of
-the new site is held in memory or named by path, checked, written into a temporary folder beside
-the target, and only then swapped into place. A failed build leaves the old site untouched.
+Gather first, write last (MkDocs' build order): every page, asset and figure of the new site is
+held in memory or named by path in a `Site`; `checks` validates it and `output` writes it
+atomically, so a failed build leaves the old site untouched.
 """
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import tempfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,11 +13,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .config import LANGUAGES, STATIC_DIR
+from .config import STATIC_DIR
 from .embed import explainer_data, json_script, slot_filter
 from .errors import BuildError, line_of
-from .mdext import MATH_TOKEN_RE
-from .pages import Page
+from .model import MATH_TOKEN_RE, Page
 from .quoting import mark_quotes
 from .typeset import katex_assets, typeset
 

@@ -8,13 +8,16 @@ import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from . import config
 from .cache import Cache, digest, file_digest, versions, write_if_changed
 from .errors import BuildError
 from .textfiles import load_strings, read_text
+
+if TYPE_CHECKING:
+    from .model import Page
 
 
 @dataclass(frozen=True)
