@@ -37,20 +37,26 @@ class Site:
         return set(self.files) | set(self.copies)
 
 
-def template_env(templates_dir: Path) -> jinja2.Environment:
-    """Strict, autoescaping environment for the page templates."""
+def template_env(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.Environment:
+    """Strict, autoescaping environment for the page templates; compiled templates are kept in
+    `cache_dir/jinja` (Jinja's own bytecode cache, checked against each template's source)."""
+    bytecode = None
+    if cache_dir is not None:
+        (cache_dir / "jinja").mkdir(parents=True, exist_ok=True)
+        bytecode = jinja2.FileSystemBytecodeCache(str(cache_dir / "jinja"))
     return jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
                               undefined=jinja2.StrictUndefined, autoescape=True,
-                              keep_trailing_newline=True)
+                              keep_trailing_newline=True, bytecode_cache=bytecode)
 
 
-def typeset_pages(pages: list[Page]) -> dict[str, list[str]]:
+def typeset_pages(pages: list[Page], cache_dir: Path | None = None) -> dict[str, list[str]]:
     """Typeset every page's formulas in one KaTeX run; returns lang -> HTML per formula.
 
+    Formulas already in `cache_dir` are not typeset again (None: typeset all).
     Raises BuildError naming the file, line and formula for TeX that KaTeX rejects.
     """
     formulas = [f for p in pages for f in p.facts.formulas]
-    done = iter(typeset(formulas))
+    done = iter(typeset(formulas, cache_dir))
     bodies = {}
     for page in pages:
         out = [next(done) for _ in page.facts.formulas]
@@ -68,11 +74,11 @@ def _fill_math(html: str, typeset_html: list[str]) -> str:
 
 def render_site(pages: list[Page], results: dict[str, Any], strings: dict[str, dict],
                 settings: dict[str, Any], figures: dict[str, Path],
-                templates_dir: Path) -> Site:
+                templates_dir: Path, cache_dir: Path | None = None) -> Site:
     """Fill the templates for the root page and every article; collect assets and figures."""
-    env = template_env(templates_dir)
+    env = template_env(templates_dir, cache_dir)
     env.filters["slots"] = slot_filter(results)   # the widgets' sentences, numbers filled in
-    math = typeset_pages(pages)
+    math = typeset_pages(pages, cache_dir)
     alternates = [{"lang": p.lang, "html_lang": strings[p.lang]["language"]["html_lang"],
                    "name": strings[p.lang]["language"]["name"], "title": p.meta["title"]}
                   for p in pages]

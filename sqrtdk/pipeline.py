@@ -214,7 +214,8 @@ def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:
         check_parity(pages)
         note(f"{converted} converted, {len(pages) - converted} cached")
     with stage("templates", log):
-        site = render_site(pages, res, strings, settings, figures, opts.templates_dir)
+        site = render_site(pages, res, strings, settings, figures, opts.templates_dir,
+                           opts.cache_dir)
         check_site(site, pages)
     with stage("write", log):
         write_site(site, opts.out)
@@ -253,7 +254,7 @@ def clean(opts: BuildOptions) -> list[str]:
         remove_built(opts.out)
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None:
-        for entry in ("results", "figures", "pages", "katex.json"):
+        for entry in ("results", "figures", "pages", "jinja", "katex.json"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)

@@ -6,7 +6,6 @@ safety and atomic replacement, and the command line of build.py.
 """
 from __future__ import annotations
 
-import functools
 import importlib.util
 import json
 import os
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sqrtdk import assemble, config, output, typeset
+from sqrtdk import assemble, config, output
 from sqrtdk.assemble import MARKER, Site
 from sqrtdk.checks import check_parity
 from sqrtdk.errors import BuildError
@@ -159,11 +158,10 @@ def test_box_without_id(tmp_path: Path, results: dict[str, Any]) -> None:
 
 def test_invalid_tex(tmp_path: Path, results: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     # a private KaTeX cache: tests never write into the project's .cache
-    monkeypatch.setattr(assemble, "typeset", functools.partial(typeset.typeset, cache_dir=tmp_path))
     path = write(tmp_path, "Fine: $x_i$.\n\n$$\nq\\cdot k\n$$\n\nBad: $\\badmacro{x}$.\n")
     page = build(path, results)
     with pytest.raises(BuildError) as info:
-        assemble.typeset_pages([page])
+        assemble.typeset_pages([page], tmp_path)
     assert str(info.value).startswith(
         f"{path}:11: invalid TeX $\\badmacro{{x}}$: KaTeX parse error: Undefined control "
         "sequence: \\badmacro")
@@ -171,9 +169,8 @@ def test_invalid_tex(tmp_path: Path, results: dict[str, Any], monkeypatch: pytes
 
 def test_valid_tex_typesets(tmp_path: Path, results: dict[str, Any],
                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(assemble, "typeset", functools.partial(typeset.typeset, cache_dir=tmp_path))
     page = build(write(tmp_path, "Fine: $a_i * b_i$.\n"), results)
-    html = assemble.typeset_pages([page])["en"]
+    html = assemble.typeset_pages([page], tmp_path)["en"]
     assert len(html) == 1 and 'class="katex"' in html[0] and "<math" in html[0]
 
 
