@@ -1,0 +1,46 @@
+"""The cache's building blocks: digests, versions, entries that verify their own bytes."""
+from __future__ import annotations
+
+from importlib import metadata
+
+import pytest
+
+from sqrtdk.cache import Cache, digest, versions, write_if_changed
+
+
+@pytest.mark.parametrize("package", ["numpy", "matplotlib", "mplfonts", "Markdown",
+                                     "pymdown-extensions", "Jinja2", "PyYAML"])
+def test_versions_agree_with_importlib_metadata(package):
+    assert versions(package) == f"{package}=={metadata.version(package)}"
+
+
+def test_digest_separates_parts():
+    assert digest("ab", "c") != digest("a", "bc")
+    assert digest("ab", "c") == digest(b"ab", b"c")
+
+
+def test_entry_round_trip_and_corruption(tmp_path):
+    cache = Cache(tmp_path)
+    assert cache.get("figures", "k") is None
+    cache.put("figures", "k", b"<svg/>")
+    assert cache.get("figures", "k") == b"<svg/>"
+    (tmp_path / "figures" / "k").write_bytes(b"<svg>changed</svg>")
+    assert cache.get("figures", "k") is None            # digest mismatch: a miss, never used
+    cache.put_object("pages", "p", {"a": [1, 2]})
+    assert cache.get_object("pages", "p") == {"a": [1, 2]}
+    (tmp_path / "pages" / "p.json").write_text("not json")
+    assert cache.get_object("pages", "p") is None
+
+
+def test_disabled_cache_always_misses(tmp_path):
+    cache = Cache(None)
+    cache.put("figures", "k", b"x")
+    assert cache.get("figures", "k") is None
+
+
+def test_write_if_changed_keeps_identical_files(tmp_path):
+    path = tmp_path / "a.svg"
+    assert write_if_changed(path, b"x") is True
+    mtime = path.stat().st_mtime_ns
+    assert write_if_changed(path, b"x") is False and path.stat().st_mtime_ns == mtime
+    assert write_if_changed(path, b"y") is True and path.read_bytes() == b"y"
