@@ -207,10 +207,11 @@ def finish(res: report.Results, info: dict, seconds: float) -> int:
         print(f"not measured: {key}: " + reason.replace("\n", "\n    "))
     versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
     print(f"\nversions: {versions or '—'}")
-    busy = max(info["load_average_at_start"][0], info["load_average_at_end"][0])
+    busy = info["load_average_at_start"][0]   # at the end it counts the benchmark's own builds
     if busy > (info["cpus"] or 1) / 2:
-        print(f"warning: load average up to {busy} on {info['cpus']} cores: other processes "
-              "competed for the CPU; the figures are noisier and slower than on a quiet machine")
+        print(f"warning: load average {busy} at the start on {info['cpus']} cores: other "
+              "processes compete for the CPU; wall times are noisier and slower than on a quiet "
+              "machine (the CPU table is hardly affected)")
     print(f"benchmark took {seconds:.0f} s; table written to bench/out/{RESULTS_JSON.name}")
     return 0 if "ours" in res.series else 1
 
