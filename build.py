@@ -61,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the build; returns the process exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     from sqrtdk.pipeline import BuildOptions, build, check_reproducible, clean
-    opts = BuildOptions(seed=args.seed, out=args.out,
+    # figures/ is the record of the default seed (it is in git); other seeds keep theirs aside
+    figures_dir = config.FIGURES_DIR if args.seed == config.DEFAULT_SEED else \
+        config.CACHE_DIR / f"seed-{args.seed}" / "figures"
+    opts = BuildOptions(seed=args.seed, out=args.out, figures_dir=figures_dir,
                         cache_dir=None if args.no_cache else config.CACHE_DIR)
     t0 = time.perf_counter()
     try:

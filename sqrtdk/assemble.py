@@ -6,17 +6,18 @@ atomically, so a failed build leaves the old site untouched.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .config import STATIC_DIR
 from .embed import explainer_data, json_script, slot_filter
 from .errors import BuildError, line_of
-from .model import MATH_TOKEN_RE, Page
+from .model import MATH_TOKEN_RE, Formula, Page
 from .quoting import mark_quotes
 from .typeset import katex_assets, typeset
 
@@ -62,10 +63,30 @@ def typeset_pages(pages: list[Page], cache_dir: Path | None = None) -> dict[str,
         out = [next(done) for _ in page.facts.formulas]
         for f, t in zip(page.facts.formulas, out):
             if t.error:
-                raise BuildError(page.source, line_of(page.text, f.source or f.tex),
+                raise BuildError(page.source, line_of(page.text, _formula_pattern(f)),
                                  f"invalid TeX ${f.source or f.tex}$: {t.error}")
-        bodies[page.lang] = [t.html for t in out]
+        bodies[page.lang] = [_annotate(t.html, f) for f, t in zip(page.facts.formulas, out)]
     return bodies
+
+
+def _formula_pattern(f: Formula) -> re.Pattern[str]:
+    """The formula with its delimiters, so a broken formula is not found inside a good one."""
+    tex = re.escape(f.source or f.tex)
+    if f.display:
+        return re.compile(r"(\$\$|\\\[)\s*" + tex + r"\s*(\$\$|\\\])")
+    return re.compile(r"(?<!\$)(\$|\\\()\s*" + tex + r"\s*(\$|\\\))")
+
+
+_ANNOTATION = re.compile(r'(<annotation encoding="application/x-tex">).*?(</annotation>)', re.S)
+
+
+def _annotate(html: str, f: Formula) -> str:
+    """Readers who copy a formula get the TeX as written, without the \\htmlData wrappers
+    that carry quoted results' names."""
+    if f.source and f.source != f.tex:
+        source = str(escape(f.source))
+        return _ANNOTATION.sub(lambda m: m.group(1) + source + m.group(2), html, count=1)
+    return html
 
 
 def _fill_math(html: str, typeset_html: list[str]) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from pathlib import Path
 
 from .assemble import Site
@@ -31,7 +32,8 @@ def _line(page: Page, kind: str, item: str | None) -> int:
 
 def check_parity(pages: list[Page]) -> None:
     """Every language has the same heading ids (in order), figures, footnote labels, boxes and
-    quoted result names as the first; raises BuildError naming both files and the difference."""
+    quoted result names as the first, and each section quotes the same results and cites the
+    same footnotes as often; raises BuildError naming both files and the first difference."""
     base = pages[0]
     for other in pages[1:]:
         for kind, get in (("heading ids", lambda p: [h[1] for h in p.facts.headings]),
@@ -42,6 +44,31 @@ def check_parity(pages: list[Page]) -> None:
             a, b = get(base), get(other)
             if a != b:
                 _parity_error(kind, base, a, other, b)
+        _check_citations(base, other)
+
+
+def _check_citations(p1: Page, p2: Page) -> None:
+    """Per section, the same results quoted and footnotes cited, the same number of times."""
+    def counts(p: Page) -> dict[tuple[str, str, str], int]:
+        return Counter(p.facts.cited)
+    a, b = counts(p1), counts(p2)
+    for key in sorted(set(a) | set(b)):
+        if a.get(key, 0) != b.get(key, 0):
+            section, kind, name = key
+            needle = name if kind == "result" else f"[^{name}]"
+            l1 = _section_line(p1, section, needle)
+            l2 = _section_line(p2, section, needle)
+            what = "result" if kind == "result" else "footnote reference"
+            raise BuildError(p1.source, l1, f"section '#{section}' cites the {what} '{name}' "
+                             f"{a.get(key, 0)} time(s) here but {b.get(key, 0)} in "
+                             f"{display_path(p2.source)}" + (f":{l2}" if l2 else "") +
+                             "; both languages must match")
+
+
+def _section_line(page: Page, section: str, needle: str) -> int:
+    source = read_text(page.source)
+    start = line_of(source, "{#" + section) if section else 1
+    return line_of(source, needle, start_line=start or 1)
 
 
 def _parity_error(kind: str, p1: Page, a: list[str], p2: Page, b: list[str]) -> None:
@@ -88,6 +115,10 @@ def _check_html(rel: str, html: str, site: Site, ids: dict[str, set[str]], page:
     m = _LEFTOVER.search(html)
     if m:
         fail("{{", f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'")
+    for m in _CSS_URL.finditer(html):   # style attributes and <style> blocks in raw HTML
+        if m.group(1).startswith(("http://", "https://", "//")):
+            fail(m.group(1), f"external resource '{m.group(1)}' in a style: pages load nothing "
+                             "from other sites")
     for tag, attrs, attr, url in _ATTR.findall(html):
         if url.startswith(("http://", "https://", "//")):
             if tag != "a" and not (tag == "link" and re.search(r'rel="(canonical|alternate)"', attrs)):

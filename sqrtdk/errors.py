@@ -1,6 +1,7 @@
 """Errors an author can act on: one line, `path:line: what is wrong; what to do`."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .config import ROOT
@@ -27,14 +28,19 @@ class BuildError(Exception):
         super().__init__(f"{where}: {message}")
 
 
-def line_of(text: str, needle: str, start_line: int = 1) -> int:
-    """1-based line of the first occurrence of `needle` in `text` at or after `start_line`.
+def line_of(text: str, needle: str | re.Pattern[str], start_line: int = 1,
+            occurrence: int = 1) -> int:
+    """1-based line of the `occurrence`-th match of `needle` (text or regex) in `text`, counting
+    from `start_line` (and from the top if there are not that many after it).
 
     Returns 0 when `needle` does not occur (callers then report the file without a line).
     """
     lines = text.split("\n")
     offset = sum(len(x) + 1 for x in lines[: start_line - 1])
-    at = text.find(needle, offset)
-    if at < 0:
-        at = text.find(needle)
-    return text.count("\n", 0, at) + 1 if at >= 0 else 0
+    pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
+    for begin in (offset, 0):
+        starts = [m.start() for m in pattern.finditer(text, begin)]
+        if starts:
+            at = starts[min(occurrence, len(starts)) - 1]
+            return text.count("\n", 0, at) + 1
+    return 0

@@ -26,20 +26,22 @@ from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from .model import MATH_TOKEN, MATH_TOKEN_RE, Facts, Formula  # noqa: F401 (re-exported)
-from .quoting import QuoteLog, strip_quotes, tex_quotes
+from .quoting import QUOTE_RE, QuoteLog, strip_quotes, tex_quotes
 
 _INLINE_TEX = re.compile(r"^\\\((.*)\\\)$", re.S)
 _BLOCK_TEX = re.compile(r"^\\\[(.*)\\\]$", re.S)
+_HTML_DATA_KEY = re.compile(r"\\htmlData\{key=([^,}]+)")
 _MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
 _LITERAL_BRACES = re.compile(r"\{\{[^\s\x02\x03]*")  # stops at Markdown's placeholders
 
 
 class ContentError(Exception):
-    """An author mistake found while converting; `needle` is text to look for in the source."""
+    """An author mistake found while converting; `needle` (text or regex) finds it in the
+    source, at its `occurrence`-th match (Markdown keeps no line numbers)."""
 
-    def __init__(self, message: str, needle: str):
+    def __init__(self, message: str, needle: str | re.Pattern[str], occurrence: int = 1):
         super().__init__(message)
-        self.message, self.needle = message, needle
+        self.message, self.needle, self.occurrence = message, needle, occurrence
 
 
 def _text(el: etree.Element) -> str:
@@ -86,21 +88,28 @@ class FigureProcessor(Treeprocessor):
                 if p.tag == "p" and len(p) == 1 and p[0].tag == "img" \
                         and not (p.text or "").strip() and not (p[0].tail or "").strip():
                     parent[i] = self._figure(p[0])
+        for img in root.iter("img"):  # left over: an image inside a sentence
+            if _figure_name(img.get("src", "")):
+                raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
+                                   "a paragraph of its own (blank lines around it)", _needle(img))
 
     def _figure(self, img: etree.Element) -> etree.Element:
         src = img.get("src", "")
-        name = src[:-4] if src.endswith(".svg") and "/" not in src else ""
+        name = _figure_name(src)
         if not name:
             raise ContentError(f"figure source '{src}' is not a figure name such as "
-                               "'spread_hist.svg'", f"]({src}")
+                               "'spread_hist.svg'", _needle(img))
         if not (img.get("alt") or "").strip():
             raise ContentError(f"figure '{name}' has no alt text; say what the figure shows",
-                               f"]({src}")
+                               _needle(img))
+        if name in self.facts.figures:
+            raise ContentError(f"figure '{name}' appears twice; each figure appears once",
+                               re.compile(r"\]\(" + re.escape(src)), occurrence=2)
         try:
             url, width, height = self.resolve(name)
         except KeyError:
             raise ContentError(f"figure '{name}' is not produced by the build; "
-                               "add it to sqrtdk/figures.py or fix the name", f"]({src}") from None
+                               "add it to sqrtdk/figures.py or fix the name", _needle(img)) from None
         self.facts.figures.append(name)
         number = len(self.facts.figures)
         fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
@@ -112,6 +121,15 @@ class FigureProcessor(Treeprocessor):
         num.text = self.label.format(n=number)
         num.tail = " " + (img.get("title") or "")
         return fig
+
+
+def _figure_name(src: str) -> str:
+    return src[:-4] if src.endswith(".svg") and "/" not in src and ":" not in src else ""
+
+
+def _needle(img: etree.Element) -> str:
+    """How the image was written: `![alt](src` (more precise than the src alone)."""
+    return f"![{img.get('alt', '')}]({img.get('src', '')}"
 
 
 class HeadingIdChecker(Treeprocessor):
@@ -139,28 +157,50 @@ class FactCollector(Treeprocessor):
     """Collect ids, boxes, footnotes and links; strip quote markers from attributes;
     reject unresolved footnote references and literal `{{`."""
 
-    def __init__(self, md: Markdown, facts: Facts):
+    def __init__(self, md: Markdown, facts: Facts, quotes: QuoteLog):
         super().__init__(md)
-        self.facts = facts
+        self.facts, self.quotes, self.section = facts, quotes, ""
 
     def run(self, root: etree.Element) -> None:
         refs: list[str] = []
         for el in root.iter():
+            if el.tag == "h2" and el.get("id"):
+                self.section = el.get("id")
+            self._cite(el)
             for k, v in el.attrib.items():
                 el.set(k, strip_quotes(v))
             if el.get("id"):
                 if el.get("id") in self.facts.ids:
-                    raise ContentError(f"duplicate id '{el.get('id')}'", "{#" + el.get("id"))
+                    raise ContentError(f"duplicate id '{el.get('id')}'; ids must be unique",
+                                       re.compile(r"[{\s]#" + re.escape(el.get("id")) + r"\b|"
+                                                  r"id:\s*" + re.escape(el.get("id")) + r"\b"),
+                                       occurrence=2)
                 self.facts.ids.add(el.get("id"))
             self._element(el, refs)
         self._footnotes(refs)
+
+    def _cite(self, el: etree.Element) -> None:
+        """Record the results and footnotes this element cites, under the current section."""
+        texts = [el.text or "", el.tail or "", *el.attrib.values()]
+        for text in texts:
+            for m in QUOTE_RE.finditer(text):
+                self.facts.cited.append((self.section, "result",
+                                         self.quotes.entries[int(m.group(1))][0]))
+            for m in MATH_TOKEN_RE.finditer(text):
+                for key in _HTML_DATA_KEY.findall(self.facts.formulas[int(m.group(1))].tex):
+                    self.facts.cited.append((self.section, "result", key))
+        if el.tag == "a" and "footnote-ref" in el.get("class", "").split():
+            self.facts.cited.append((self.section, "footnote", el.get("href", "")[len("#fn-"):]))
 
     def _element(self, el: etree.Element, refs: list[str]) -> None:
         cls = el.get("class", "").split()
         if el.tag == "details":
             if not el.get("id"):
+                summary = el.find("summary")
+                title = "".join(summary.itertext()).strip() if summary is not None else ""
                 raise ContentError("collapsible box without an id; add '    attrs: {id: some-id}' "
-                                   "under its '/// details |' line", "/// details")
+                                   "under its '/// details |' line",
+                                   re.compile(r"/// *details *\| *" + re.escape(title)))
             self.facts.boxes.append(el.get("id"))
         elif el.tag == "a" and "footnote-ref" in cls:
             refs.append(el.get("href", "")[len("#fn-"):])
@@ -173,6 +213,11 @@ class FactCollector(Treeprocessor):
         self._check_text(el.tail or "")  # text after `code` is prose again
 
     def _check_text(self, text: str) -> None:
+        at = text.find("$")   # math was taken out already; `\$` is still an escape placeholder
+        if at >= 0:
+            raise ContentError("a '$' that starts no formula: display math needs '$$' lines with "
+                               "a blank line before and after; write '\\$' for a dollar sign",
+                               strip_quotes(text[max(at - 30, 0):at + 1]).lstrip())
         m = _MISSING_FOOTNOTE.search(text)
         if m:
             raise ContentError(f"footnote reference '[^{m.group(1)}]' has no definition; add a "
@@ -230,4 +275,4 @@ class ArticleExtension(Extension):
                     "sqrtdk-figure", 14)
         tp.register(HeadingIdChecker(md, self.facts), "sqrtdk-heading", 6)
         tp.register(FootnoteHeading(md, self.ui["footnotes"]), "sqrtdk-notes", 2)
-        tp.register(FactCollector(md, self.facts), "sqrtdk-facts", 1)
+        tp.register(FactCollector(md, self.facts, self.quotes), "sqrtdk-facts", 1)

@@ -34,6 +34,8 @@ class Facts:
     boxes: list[str] = field(default_factory=list)       # ids of <details>
     ids: set[str] = field(default_factory=set)
     links: list[str] = field(default_factory=list)       # every href, in order
+    # what each section cites, in order: (section id, "result" or "footnote", name)
+    cited: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 @dataclass

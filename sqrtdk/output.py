@@ -15,11 +15,17 @@ from .assemble import MARKER, Site
 from .errors import BuildError
 
 
+# folders the build reads from or that belong to the project: never an output folder
+SOURCE_FOLDERS = ("content", "templates", "static", "sqrtdk", "figures", "tests", "bench",
+                  "node_modules", ".venv", ".cache", ".git", ".ci")
+
+
 def check_out_dir(out: Path) -> Path:
     """Refuse output folders that are not safe to replace; returns the resolved path.
 
     Refused: the filesystem root, the home folder or one of its ancestors, the project root or
-    an ancestor of it, and an existing non-empty folder without the build's MARKER.
+    an ancestor of it, a folder inside one of the project's SOURCE_FOLDERS, and an existing
+    non-empty folder without the build's MARKER.
     """
     from .config import ROOT
     target = out.expanduser().resolve()
@@ -27,6 +33,10 @@ def check_out_dir(out: Path) -> Path:
     if target in forbidden or any(target in p.parents for p in forbidden if p != Path("/")):
         raise BuildError(out, 0, "refusing to write the site here: it would replace a folder "
                                  "the build did not create; choose a folder such as 'site'")
+    sources = [ROOT / d for d in SOURCE_FOLDERS]
+    if any(target == s or s in target.parents for s in sources):
+        raise BuildError(out, 0, "refusing to write the site inside a source folder (the next "
+                                 "build would read it back); choose a folder such as 'site'")
     if target.exists() and (not target.is_dir() or
                             (any(target.iterdir()) and not (target / MARKER).exists())):
         raise BuildError(out, 0, f"refusing to replace '{out}': it was not made by this build "

@@ -53,15 +53,29 @@ def markdown_instance(lang_strings: dict[str, Any], facts: Facts,
     ui = lang_strings["ui"]
     ext = ArticleExtension(facts, ui, resolve, quotes)
     return markdown.Markdown(
-        extensions=["attr_list", "tables", "fenced_code", "sane_lists", "footnotes", "toc",
+        extensions=["attr_list", "tables", "fenced_code", "sane_lists", "footnotes", "toc", "smarty",
                     "pymdownx.arithmatex", "pymdownx.blocks.details", ext],
         extension_configs={
             "pymdownx.arithmatex": {"generic": True},
             "footnotes": {"SEPARATOR": "-", "BACKLINK_TEXT": "↩\ufe0e",
+                          "USE_DEFINITION_ORDER": False,   # numbered as the text cites them
                           "BACKLINK_TITLE": ui["backlink_title"],
                           "SUPERSCRIPT_TEXT": "{}"},
             "toc": {"toc_depth": "2-3", "permalink": "#", "permalink_title": ui["permalink"]},
         })
+
+
+_FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
+
+
+def _check_footnote_definitions(path: Path, body: str) -> None:
+    """A label defined twice: Python-Markdown would silently keep the last definition."""
+    seen: set[str] = set()
+    for m in _FOOTNOTE_DEF.finditer(body):
+        if m.group(1) in seen:
+            raise BuildError(path, body.count("\n", 0, m.start()) + 1,
+                             f"footnote '[^{m.group(1)}]' is defined twice; keep one definition")
+        seen.add(m.group(1))
 
 
 def build_page(path: Path, lang: str, results: dict[str, Any], strings: dict[str, Any],
@@ -69,11 +83,13 @@ def build_page(path: Path, lang: str, results: dict[str, Any], strings: dict[str
     """Read, quote and convert one article. Raises BuildError with the file and line."""
     quoted, log = render_source(path, read_text(path), results)
     meta, body = split_front_matter(path, quoted)
+    _check_footnote_definitions(path, body)
     facts = Facts()
     md = markdown_instance(strings, facts, resolve, log)
     try:
         html = md.convert(body)
     except ContentError as e:
-        raise BuildError(path, line_of(strip_quotes(quoted), e.needle), e.message) from None
+        raise BuildError(path, line_of(strip_quotes(quoted), e.needle, occurrence=e.occurrence),
+                         e.message) from None
     return Page(lang=lang, source=path, text=strip_quotes(quoted), meta=meta, body=html,
                 toc=md.toc_tokens, facts=facts, quotes=log)

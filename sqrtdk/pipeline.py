@@ -140,8 +140,8 @@ def _page_key(path: Path, lang: str, results_text: bytes, figures: dict[str, Pat
     from .svginfo import svg_size
     pkg = Path(__file__).parent
     sizes = sorted((n, svg_size(p)) for n, p in figures.items() if n.endswith(f".{lang}.svg"))
-    return digest(file_digest(*(pkg / m for m in ("quoting.py", "mdext.py", "pages.py",
-                                                  "errors.py", "svginfo.py"))),
+    return digest(file_digest(*(pkg / m for m in ("quoting.py", "mdext.py", "pages.py", "model.py",
+                                                  "textfiles.py", "errors.py", "svginfo.py"))),
                   file_digest(path, content_dir / lang / "strings.toml"), results_text,
                   repr(sizes), str(path), lang,
                   versions("Markdown", "pymdown-extensions", "Jinja2", "PyYAML"))

@@ -33,8 +33,9 @@ _CODE_SPAN_RE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 _LITERAL_OPEN_RE = re.compile(r"\{([{%])(?![\s\-+])")
 
 
-class UnknownResult(LookupError):
-    """A name that is not in results.json (raised through Jinja's attribute lookup)."""
+class UnknownResult(Exception):
+    """A name that is not in results.json. Deliberately not a LookupError: Jinja turns those
+    into an Undefined whose message names our class instead of the missing result."""
 
 
 class Node:
@@ -207,6 +208,10 @@ def _message(e: Exception) -> str:
     msg = str(e.args[0]) if e.args else str(e)
     if isinstance(e, jinja2.UndefinedError):
         return f"{msg} — check the name against figures/results.json"
+    if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
+        return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
+                "comparisons and arithmetic on them are not supported — add the value you need "
+                "to sqrtdk/results.py")
     return msg
 
 

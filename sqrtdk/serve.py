@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import config
+from .errors import BuildError, display_path
 
 CLIENT_PATH = "/__reload/client.js"
 EVENTS_PATH = "/__reload/events"
@@ -136,13 +137,18 @@ def serve(out: Path, port: int, build_argv: list[str],
     """Build, then serve `out` on 127.0.0.1:`port` and rebuild on every change until `stop`."""
     import watchfiles
     state = BuildState()
-    state.publish(rebuild(build_argv))
     handler = functools.partial(type("BoundHandler", (Handler,), {"state": state}),
                                 directory=str(out))
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as e:
+        raise BuildError(Path(f"127.0.0.1:{port}"), 0, f"cannot serve here ({e.strerror}); "
+                         "choose another --port, or 0 for any free port") from None
+    state.publish(rebuild(build_argv))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    log(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
+    log(f"serving {display_path(out)} at http://127.0.0.1:{server.server_address[1]}/ "
+        "(Ctrl+C stops)")
     paths = [config.ROOT / p for p in WATCHED if (config.ROOT / p).exists()]
     try:
         for changes in watchfiles.watch(*paths, debounce=60, step=20, stop_event=stop,

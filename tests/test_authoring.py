@@ -224,3 +224,40 @@ def test_external_resource_is_refused(tmp_path):
 def test_external_link_is_allowed(tmp_path):
     site, pages, _ = _site_with(tmp_path, "## A {#a}\n\nSee [the paper](https://arxiv.org/abs/1706.03762).\n")
     check_site(site, pages)
+
+
+def test_external_url_in_a_style_is_refused(tmp_path):
+    site, pages, path = _site_with(
+        tmp_path, '## A {#a}\n\n<div style="background:url(https://example.org/x.png)">x</div>\n')
+    with pytest.raises(BuildError) as e:
+        check_site(site, pages)
+    assert str(e.value).startswith(f"{path.as_posix()}:8: external resource "
+                                   "'https://example.org/x.png' in a style")
+
+
+@pytest.mark.parametrize("folder", ["static/built", "content/en/out", "figures/x"])
+def test_out_inside_a_source_folder_is_refused(folder):
+    from sqrtdk.output import check_out_dir
+    with pytest.raises(BuildError) as e:
+        check_out_dir(config.ROOT / folder)
+    assert "inside a source folder" in str(e.value)
+
+
+def test_serve_on_a_busy_port_is_one_line(project):
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = run(project, "--serve", "--port", str(port), check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        f"error: 127.0.0.1:{port}: cannot serve here (Address already in use); "
+        "choose another --port, or 0 for any free port"]
+
+
+def test_another_seed_leaves_the_committed_figures_alone(project):
+    before = _tree(project / "figures")
+    run(project, "--seed", "7", "--out", str(project / "site-seed-7"))
+    assert _tree(project / "figures") == before
+    assert (project / ".cache" / "seed-7" / "figures" / "results.json").is_file()

@@ -467,3 +467,80 @@ def test_good_command_line(build_py) -> None:
     args = build_py.parse_args([])
     assert (args.seed, args.out) == (config.DEFAULT_SEED, config.SITE_DIR)
     assert build_py.seed_arg("0") == 0 and build_py.seed_arg(str(2**63 - 1)) == 2**63 - 1
+
+
+# --- mistakes found by trying the build as a new author ---------------------------------------
+
+def test_invalid_tex_points_at_its_own_line_not_an_earlier_good_formula(
+        tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "Good $\\sqrt{d}$ here.\n\nAlso good $\\frac{a}{b}$.\n\n"
+                           "Broken $\\sqrt{d$ and $\\frac{$ later.\n")
+    page = build(path, results)
+    with pytest.raises(BuildError) as info:
+        assemble.typeset_pages([page], tmp_path)
+    assert str(info.value).startswith(f"{path}:9: invalid TeX $\\sqrt{{d$")
+
+
+def test_copied_tex_has_no_result_wrappers(tmp_path: Path, results: dict[str, Any]) -> None:
+    page = build(write(tmp_path, "$\\sqrt{ {{ spread.d_ratio | grouped }} }$\n"), results)
+    assert "\\htmlData{key=spread.d_ratio" in page.facts.formulas[0].tex
+    html = assemble.typeset_pages([page], tmp_path)["en"][0]
+    assert '<annotation encoding="application/x-tex">\\sqrt{ 128 }</annotation>' in html
+    assert 'data-key="spread.d_ratio"' in html
+
+
+def test_display_math_without_blank_lines(tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "Intro.\n\nBefore\n$$\ny^2\n$$\nAfter\n")
+    assert build_error(path, results).startswith(f"{path}:7: a '$' that starts no formula")
+
+
+def test_footnote_defined_twice(tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "Text[^a].\n\n[^a]: one\n[^a]: two\n")
+    assert build_error(path, results) == \
+        f"{path}:8: footnote '[^a]' is defined twice; keep one definition"
+
+
+def test_footnotes_are_numbered_in_citation_order(tmp_path: Path, results: dict[str, Any]) -> None:
+    page = build(write(tmp_path, "First[^b], then[^a].\n\n[^a]: A.\n[^b]: B.\n"), results)
+    assert page.body.index('id="fnref-b"') < page.body.index('id="fnref-a"')
+    assert '<a class="footnote-ref" href="#fn-b">1</a>' in page.body
+    assert page.body.index('<li id="fn-b">') < page.body.index('<li id="fn-a">')
+
+
+def test_duplicate_heading_id_points_at_the_second(tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "## One {#same}\n\nText.\n\n## Two {#same}\n")
+    assert build_error(path, results) == f"{path}:9: duplicate id 'same'; ids must be unique"
+
+
+def test_figure_used_twice(tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "![A](walk.svg)\n\nText.\n\n![B](walk.svg)\n")
+    assert build_error(path, results) == \
+        f"{path}:9: figure 'walk' appears twice; each figure appears once"
+
+
+def test_out_of_range_index_names_the_result(tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "Text {{ two_scores.scores[5] | fixed(2) }}.\n")
+    assert build_error(path, results) == \
+        f"{path}:5: no result 'two_scores.scores.5' (two_scores.scores has indices 0..1)"
+
+
+def test_comparison_on_a_result_is_explained(tmp_path: Path, results: dict[str, Any]) -> None:
+    path = write(tmp_path, "{% if spread.ratio > 10 %}big{% endif %}\n")
+    assert build_error(path, results).startswith(
+        f"{path}:5: results can only be shown through a format filter")
+
+
+def test_parity_per_section_counts_quoted_results(tmp_path: Path, results: dict[str, Any]) -> None:
+    # the same set of results overall, but section s quotes sd_large in zh and not in en
+    body = ("## S {{#s}}\n\nFrom {{{{ spread.sd_small | fixed(2) }}}} to {{{{ {} | fixed(2) }}}}."
+            "\n\n## T {{#t}}\n\nText {{{{ {} | fixed(2) }}}}.\n")
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "en").mkdir()
+    zh_path = write(tmp_path / "zh", body.format("spread.sd_large", "spread.sd_small"))
+    en_path = write(tmp_path / "en", body.format("spread.sd_small", "spread.sd_large"))
+    zh, en = build(zh_path, results, "zh"), build(en_path, results, "en")
+    with pytest.raises(BuildError) as info:
+        check_parity([zh, en])
+    assert str(info.value) == (
+        f"{zh_path}:7: section '#s' cites the result 'spread.sd_large' 1 time(s) here but 0 in "
+        f"{en_path}:11; both languages must match")

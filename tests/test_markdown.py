@@ -127,9 +127,31 @@ def test_lone_images_become_numbered_figures() -> None:
 
 
 def test_image_inside_a_sentence_stays_an_image() -> None:
-    facts = assert_renders("See ![a walk](walk.svg) here.",
-                           '<p>See <img alt="a walk" src="walk.svg" /> here.</p>')
+    facts = assert_renders("See ![an icon](icons/dot.png) here.",
+                           '<p>See <img alt="an icon" src="icons/dot.png" /> here.</p>')
     assert facts.figures == []
+
+
+def test_figure_inside_a_sentence_is_an_error() -> None:
+    with pytest.raises(ContentError) as e:
+        convert("See ![a walk](walk.svg) here.")
+    assert e.value.message.startswith("figure 'walk.svg' sits inside a sentence")
+    assert e.value.needle == "![a walk](walk.svg"
+
+
+def test_same_figure_twice_is_an_error() -> None:
+    with pytest.raises(ContentError) as e:
+        convert("![A](walk.svg)\n\ntext\n\n![B](walk.svg)\n")
+    assert e.value.message == "figure 'walk' appears twice; each figure appears once"
+    assert e.value.occurrence == 2
+
+
+def test_stray_dollar_is_an_error() -> None:
+    with pytest.raises(ContentError) as e:
+        convert("Before\n$$\ny^2\n$$\nAfter\n")
+    assert e.value.message.startswith("a '$' that starts no formula")
+    assert e.value.needle == "Before\n$"
+    assert_renders(r"It costs \$5.", "<p>It costs $5.</p>")
 
 
 def test_figure_without_caption() -> None:
@@ -137,14 +159,14 @@ def test_figure_without_caption() -> None:
 
 
 @pytest.mark.parametrize("src, message, needle", [
-    ("![](walk.svg)", "figure 'walk' has no alt text; say what the figure shows", "](walk.svg"),
-    ("![ ](walk.svg)", "figure 'walk' has no alt text; say what the figure shows", "](walk.svg"),
+    ("![](walk.svg)", "figure 'walk' has no alt text; say what the figure shows", "![](walk.svg"),
+    ("![ ](walk.svg)", "figure 'walk' has no alt text; say what the figure shows", "![ ](walk.svg"),
     ("![A nope](nope.svg)", "figure 'nope' is not produced by the build; add it to "
-     "sqrtdk/figures.py or fix the name", "](nope.svg"),
+     "sqrtdk/figures.py or fix the name", "![A nope](nope.svg"),
     ("![A walk](img/walk.svg)", "figure source 'img/walk.svg' is not a figure name such as "
-     "'spread_hist.svg'", "](img/walk.svg"),
+     "'spread_hist.svg'", "![A walk](img/walk.svg"),
     ("![A walk](walk.png)", "figure source 'walk.png' is not a figure name such as "
-     "'spread_hist.svg'", "](walk.png"),
+     "'spread_hist.svg'", "![A walk](walk.png"),
 ])
 def test_bad_figures(src: str, message: str, needle: str) -> None:
     e = content_error(src)
@@ -174,8 +196,11 @@ def test_heading_with_math_without_id_names_the_tex() -> None:
 
 
 def test_duplicate_id() -> None:
-    e = content_error("## A {#same}\n\n## B {#same}\n")
-    assert (e.message, e.needle) == ("duplicate id 'same'", "{#same")
+    from sqrtdk.errors import line_of
+    src = "## A {#same}\n\n## B {#same}\n"
+    e = content_error(src)
+    assert e.message == "duplicate id 'same'; ids must be unique"
+    assert line_of(src, e.needle, occurrence=e.occurrence) == 3     # the second one
 
 
 def test_details_box_is_recorded() -> None:
@@ -187,8 +212,10 @@ def test_details_box_is_recorded() -> None:
 
 
 def test_details_box_without_id() -> None:
-    e = content_error("/// details | Why?\n\nBecause.\n///")
-    assert e.needle == "/// details"
+    from sqrtdk.errors import line_of
+    src = "/// details | Fine\n    attrs: {id: a}\n\nOk.\n///\n\n/// details | Why?\n\nBecause.\n///"
+    e = content_error(src)
+    assert line_of(src, e.needle, occurrence=e.occurrence) == 7     # not the good box on line 1
     assert e.message.startswith("collapsible box without an id")
 
 
