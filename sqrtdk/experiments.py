@@ -95,7 +95,7 @@ def _hist_edges(p: SpreadParams) -> np.ndarray:
     return np.arange(-p.hist_limit, p.hist_limit + p.hist_bin / 2, p.hist_bin)
 
 
-def spread_jobs(p: SpreadParams, seed: int) -> list[tuple[int, int]]:
+def spread_jobs(p: SpreadParams) -> list[tuple[int, int]]:
     """The (d, batch) samples E1 needs: every d of the sweep, then both d of each extra batch.
 
     Raises ValueError if d_small or d_large is not in p.d_k.
@@ -126,7 +126,7 @@ def spread(p: SpreadParams, seed: int) -> Spread:
     Raises ValueError if d_small or d_large is not in p.d_k.
     """
     return spread_from_samples(p, {job: spread_sample(p, seed, *job)
-                                   for job in spread_jobs(p, seed)})
+                                   for job in spread_jobs(p)})
 
 
 @dataclass(frozen=True)
@@ -306,7 +306,7 @@ def run_all(params: Params, seed: int, map_fn: Callable = map) -> Experiments:
     `map_fn` maps independent jobs (a process pool's `map` spreads them over cores); the result
     does not depend on it, since every job draws from its own named stream.
     """
-    sp = spread_jobs(params.spread, seed)
+    sp = spread_jobs(params.spread)
     jobs = [(spread_sample, (params.spread, seed, *job)) for job in sp] + [
         (walk, (params.walk, seed)), (saturation, (params.saturation,)),
         (jacobian_norms, (params.jacobian, seed)), (two_scores, (params.two_scores,)),
