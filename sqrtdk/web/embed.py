@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -21,8 +22,8 @@ from .quoting import format_number
 EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("saturation", ("labels", "winner", "scales", "shares", "p_winner", "sensitivity")),
     ("spread.batches", ("sd_small", "sd_large", "ratio")),
-    ("spread.hist", ("edges", "small", "large")),
-    ("spread", ("d_small", "d_large")),
+    ("spread.grid", ("hist", "z_edges")),
+    ("spread", ("d_small", "d_large", "d_k", "sd_small", "sd_large", "ratio")),
 )
 
 # slot -> (result shown when the page opens, its format, whether the slot *is* that result:
@@ -44,14 +45,14 @@ SCRIPT_SLOTS = {"b": "1"}        # numbers only the script knows (the batch show
 _SLOT_RE = re.compile(r"\{(\w+)\}")
 
 
-def _at(results: dict[str, Any], path: str) -> Any:
+def _at(results: Mapping[str, Any], path: str) -> Any:
     value: Any = results
     for part in path.split("."):
         value = value[part]
     return value
 
 
-def explainer_data(results: dict[str, Any]) -> dict[str, Any]:
+def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
     """The subset of `results` listed in EMBEDDED, at the same paths.
 
     Raises KeyError naming the path when results.json lacks one of them.
@@ -75,14 +76,14 @@ def json_script(data: Any) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def _slot(name: str, results: dict[str, Any]) -> str:
+def _slot(name: str, results: Mapping[str, Any]) -> str:
     if name == "pH":                                   # the winner's share, p with subscript H
         return str(Markup("<var>p</var><sub>{}</sub>").format(results["saturation"]["winner"]))
     if name in SCRIPT_SLOTS:
         return str(Markup('<span class="q" data-slot="{}" data-format="grouped">{}</span>')
                    .format(name, SCRIPT_SLOTS[name]))
     if name not in SLOTS:
-        known = ", ".join("{%s}" % k for k in ["pH", *SCRIPT_SLOTS, *SLOTS])
+        known = ", ".join("{" + k + "}" for k in ["pH", *SCRIPT_SLOTS, *SLOTS])
         raise KeyError(f"unknown slot '{{{name}}}' in a UI string (strings.toml); known: {known}")
     path, spec, keyed = SLOTS[name]
     kind, _, digits = spec.partition(":")
@@ -92,7 +93,7 @@ def _slot(name: str, results: dict[str, Any]) -> str:
                .format(name, key, spec, text))
 
 
-def slot_filter(results: dict[str, Any]) -> Callable[[str], Markup]:
+def slot_filter(results: Mapping[str, Any]) -> Callable[[str], Markup]:
     """Jinja filter `slots`: a UI string as HTML, escaped, each `{name}` replaced by its number
     (see SLOTS) in a `<span data-slot="name">` that explainer.js refills."""
     def slots(text: str) -> Markup:

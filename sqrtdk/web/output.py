@@ -6,37 +6,37 @@ holds the MARKER file that this module writes.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
+from ..errors import BuildError, display_path
 from .assemble import MARKER, Site
-from .errors import BuildError
 
 
-# folders the build reads from or that belong to the project: never an output folder
-SOURCE_FOLDERS = ("content", "templates", "static", "sqrtdk", "figures", "tests", "bench",
-                  "node_modules", ".venv", ".cache", ".git", ".ci")
-
-
-def check_out_dir(out: Path) -> Path:
+def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:
     """Refuse output folders that are not safe to replace; returns the resolved path.
 
-    Refused: the filesystem root, the home folder or one of its ancestors, the project root or
-    an ancestor of it, a folder inside one of the project's SOURCE_FOLDERS, and an existing
-    non-empty folder without the build's MARKER.
+    Refused: the filesystem root, the home folder or one of its ancestors, any of the
+    `sources` (the folders the build reads), a folder inside one or holding one (the project
+    folder holds content/), and an existing non-empty folder without the build's MARKER.
     """
-    from .config import ROOT
     target = out.expanduser().resolve()
-    forbidden = {Path("/"), Path.home().resolve(), ROOT}
-    if target in forbidden or any(target in p.parents for p in forbidden if p != Path("/")):
+    home = Path.home().resolve()
+    if target == Path("/") or target == home or target in home.parents:
         raise BuildError(out, 0, "refusing to write the site here: it would replace a folder "
                                  "the build did not create; choose a folder such as 'site'")
-    sources = [ROOT / d for d in SOURCE_FOLDERS]
-    if any(target == s or s in target.parents for s in sources):
-        raise BuildError(out, 0, "refusing to write the site inside a source folder (the next "
-                                 "build would read it back); choose a folder such as 'site'")
+    for src in (s.resolve() for s in sources):
+        if target == src or src in target.parents:
+            raise BuildError(out, 0, "refusing to write the site inside a source folder (the "
+                                     "next build would read it back); choose a folder such as "
+                                     "'site'")
+        if target in src.parents:
+            raise BuildError(out, 0, "refusing to write the site here: it holds the build's "
+                                     f"sources ({display_path(src)}); choose a folder such as "
+                                     "'site'")
     if target.exists() and (not target.is_dir() or
                             (any(target.iterdir()) and not (target / MARKER).exists())):
         raise BuildError(out, 0, f"refusing to replace '{out}': it was not made by this build "
@@ -44,13 +44,24 @@ def check_out_dir(out: Path) -> Path:
     return target
 
 
-def write_site(site: Site, out: Path) -> None:
-    """Write `site` into `out`, replacing a previous build there atomically."""
-    target = check_out_dir(out)
+def site_digest(site: Site) -> str:
+    """A digest of every path and byte of `site` (to skip writing an unchanged site)."""
+    h = hashlib.sha256()
+    for rel in sorted(site.paths()):
+        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
+        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: str = "") -> None:
+    """Write `site` into `out`, replacing a previous build there atomically; the marker file
+    records `fingerprint` (see site_digest)."""
+    target = check_out_dir(out, sources)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
     try:
-        (tmp / MARKER).write_text("made by build.py; safe to delete\n", encoding="utf-8")
+        (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
+                                  encoding="utf-8")
         for rel, data in sorted(site.files.items()):
             dest = tmp / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -59,7 +70,7 @@ def write_site(site: Site, out: Path) -> None:
             dest = tmp / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest)
-        os.chmod(tmp, 0o755)
+        os.chmod(tmp, 0o755)  # noqa: S103 - a web folder: readable by the server
         _swap(tmp, target)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
