@@ -13,6 +13,7 @@ as a `$$` block (contexts that hold one line only take the one-line cases). Then
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,6 +34,8 @@ CONTEXTS = ("paragraph-en", "paragraph-zh", "list", "table", "footnote", "box", 
             "heading")
 ONE_LINE_ONLY = {"table", "caption", "heading"}   # a cell, a title attribute, a heading line
 
+if not CASES and os.environ.get("CI"):
+    raise RuntimeError(f"CI must run the corpus tests, but {CORPUS} is missing")
 pytestmark = pytest.mark.skipif(not CASES, reason="the shared corpus is not beside the project")
 
 
