@@ -3,13 +3,20 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: site test serve check bench clean
+.PHONY: site test lint serve check sweep bench clean
 
 site: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py
 
 test: $(VENV)/.installed node_modules/.installed
 	$(PY) -m pytest -q
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check sqrtdk build.py tests bench
+	$(VENV)/bin/mypy
+
+sweep: $(VENV)/.installed node_modules/.installed
+	$(PY) build.py --sweep 100
 
 serve: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py --serve --port 8000

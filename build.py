@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Build the √dₖ explainer: run the experiments, draw the figures, render both articles to site/.
+"""Build the √dₖ explainer: run the experiments, draw the figures, render every language to site/.
 
-Usage: python build.py [--seed N] [--out DIR] [--no-cache] [--serve [--port P]] [--check] [--clean]
+Usage: python build.py [--seed N] [--out DIR] [--no-cache] [--strict]
+                       [--serve [--port P] | --check | --clean | --sweep [N]]
 Author mistakes print one line `path:line: message` and exit 1; the previous site/ stays as it was.
 """
 from __future__ import annotations
@@ -9,41 +10,24 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from sqrtdk import config
 from sqrtdk.errors import BuildError
+from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions
 
 
-def seed_arg(text: str) -> int:
-    """argparse type for --seed: a whole number from 0 to 2**63 - 1."""
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (0 to 2**63 - 1)")
-    return value
-
-
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    """The command line; argparse exits with status 2 and a usage line on a bad option."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seed", type=seed_arg, default=config.DEFAULT_SEED,
-                   help=f"seed of the experiments (default {config.DEFAULT_SEED})")
-    p.add_argument("--out", type=Path, default=config.SITE_DIR, help="output folder (default site/)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="run every experiment, draw every figure and typeset every formula anew")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--serve", action="store_true",
-                      help="build, serve on 127.0.0.1, rebuild and reload the page on every change")
-    mode.add_argument("--check", action="store_true",
-                      help="build twice into temporary folders (the second without cache); "
-                           "fail if any byte differs")
-    mode.add_argument("--clean", action="store_true",
-                      help="delete the built site (only if this build made it) and the cache")
-    p.add_argument("--port", type=port_arg, default=8000, help="port for --serve (default 8000)")
-    return p.parse_args(argv)
+def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not {what} ({low} to {high})")
+        return value
+    return parse
 
 
 def port_arg(text: str) -> int:
@@ -57,37 +41,77 @@ def port_arg(text: str) -> int:
     return value
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line; argparse exits with status 2 and a usage line on a bad option."""
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--seed", type=whole_number(0, 2**63 - 1, "a seed"), default=DEFAULT_SEED,
+                   help=f"seed of the experiments (default {DEFAULT_SEED})")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default site/)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="run every experiment, draw every figure and typeset every formula anew")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--serve", action="store_true",
+                      help="build, serve on 127.0.0.1, rebuild and reload the page on every change")
+    mode.add_argument("--check", action="store_true",
+                      help="build twice into temporary folders (the second without cache); "
+                           "fail if any byte differs")
+    mode.add_argument("--clean", action="store_true",
+                      help="delete the built site (only if this build made it) and the cache")
+    mode.add_argument("--sweep", type=whole_number(1, 100_000, "a number of seeds"), nargs="?",
+                      const=100, default=None, metavar="N",
+                      help="run the experiments for N seeds (default 100) and write "
+                           "figures/sweep.json: how often each claim holds")
+    p.add_argument("--port", type=port_arg, default=8000, help="port for --serve (default 8000)")
+    return p.parse_args(argv)
+
+
+def options(args: argparse.Namespace) -> BuildOptions:
+    """BuildOptions for the project this script belongs to, from the command line."""
+    root = PROJECT_ROOT
+    # figures/ records the default seed (it is in git); other seeds keep theirs aside
+    figures = root / "figures" if args.seed == DEFAULT_SEED else \
+        root / ".cache" / f"seed-{args.seed}" / "figures"
+    changes: dict[str, object] = {"seed": args.seed, "figures_dir": figures,
+                                  "strict": args.strict}
+    if args.out is not None:
+        changes["out"] = args.out
+    if args.no_cache:
+        changes["cache_dir"] = None
+    return BuildOptions.for_project(root, **changes)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the build; returns the process exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from sqrtdk.pipeline import BuildOptions, build, check_reproducible, clean
-    # figures/ is the record of the default seed (it is in git); other seeds keep theirs aside
-    figures_dir = config.FIGURES_DIR if args.seed == config.DEFAULT_SEED else \
-        config.CACHE_DIR / f"seed-{args.seed}" / "figures"
-    opts = BuildOptions(seed=args.seed, out=args.out, figures_dir=figures_dir,
-                        cache_dir=None if args.no_cache else config.CACHE_DIR)
+    from sqrtdk import log
+    from sqrtdk.pipeline import build, check_reproducible, clean
+    log.install()
+    opts = options(args)
     t0 = time.perf_counter()
     try:
         if args.serve:
-            from sqrtdk.serve import serve
-            argv_build = ["--seed", str(args.seed), "--out", str(args.out)] + \
-                (["--no-cache"] if args.no_cache else [])
-            serve(args.out, args.port, argv_build)
+            from sqrtdk.web.serve import serve
+            serve(opts, args.port)
             return 0
         if args.clean:
             for line in clean(opts):
                 print(line)
             return 0
+        if args.sweep is not None:
+            from sqrtdk.sweep import sweep
+            print(sweep(opts, args.sweep))
+            return 0
         if args.check:
             print(check_reproducible(opts))
-            return 0
-        build(opts)
+        else:
+            build(opts)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
-    print(f"{'total':<12} {time.perf_counter() - t0:6.3f} s -> {args.out}")
+    print(f"{'total':<12} {time.perf_counter() - t0:6.3f} s -> {opts.out}")
     return 0
 
 

@@ -49,7 +49,7 @@ class Handler(SimpleHTTPRequestHandler):
 
     plain = False
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib's name)
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def do_GET(self) -> None:

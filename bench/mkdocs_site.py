@@ -12,7 +12,6 @@ import shutil
 from pathlib import Path
 
 import yaml
-
 from plain_md import figure_files, for_mkdocs
 from timing import Case
 from tools import venv_bin

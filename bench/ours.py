@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from timing import Case
-from workspace import EDITED_ARTICLE, PROJECT_PYTHON, remove_tree, append_sentence
+from workspace import EDITED_ARTICLE, PROJECT_PYTHON, append_sentence, remove_tree
 
 CACHE = ".cache"   # the build's cache folder inside a project copy (sqrtdk.config.CACHE_DIR)
 _STAGE = re.compile(r"^(\w+)\s+([\d.]+) s\b", re.M)   # the build's own `stage  0.123 s` lines

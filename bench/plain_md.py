@@ -22,14 +22,24 @@ _DETAILS = re.compile(r"^/// details \| (?P<title>[^\n]*)\n(?P<opts>(?:    [^\n]
 
 
 def resolved_article(project: Path, lang: str) -> str:
-    """content/<lang>/index.md with every `{{ result | filter }}` replaced by its text."""
+    """content/<lang>/index.md with every `{{ result | filter }}` replaced by its text and each
+    formula written back as `$…$` / `$$…$$` with its numbers (the project's own lexer and
+    quoting do the work)."""
     if str(project) not in sys.path:
         sys.path.insert(0, str(project))
-    from sqrtdk.quoting import render_source, strip_quotes
+    from sqrtdk.web.lexer import DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, mask
+    from sqrtdk.web.quoting import Quoter, strip_markers
     results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
     path = project / "content" / lang / "index.md"
-    text, _ = render_source(path, path.read_text(encoding="utf-8"), results)
-    return strip_quotes(text)
+    text = path.read_text(encoding="utf-8")
+    masked = mask(path, text)
+    quoter = Quoter(path, results, results.get("claims", {}))
+    rendered = quoter.render_prose(masked.text)
+    formulas = [quoter.render_formula(f) for f in masked.formulas]
+    rendered = INLINE_MATH_RE.sub(lambda m: f"${formulas[int(m.group(1))].plain}$", rendered)
+    rendered = DISPLAY_MATH_RE.sub(lambda m: f"$$\n{formulas[int(m.group(1))].plain}\n$$",
+                                   rendered)
+    return strip_markers(masked.restore_code(rendered)).replace(FILLER, "")
 
 
 def figure_files(text: str) -> list[str]:

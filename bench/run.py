@@ -22,9 +22,10 @@ import sys
 import tempfile
 import time
 import traceback
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import hugo_site
 import mkdocs_site
@@ -136,7 +137,7 @@ def time_serve(res: report.Results, project: Path, tmp: Path, runs: int, info: d
 
 def environment_info(args: argparse.Namespace) -> dict:
     """What was measured where: commit, interpreter, cores, load, runs."""
-    return {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    return {"generated": datetime.now(UTC).isoformat(timespec="seconds"),
             "commit": "HEAD " + git_describe().split("+")[0] if args.from_head else git_describe(),
             "runs_per_case": args.runs, "python": platform.python_version(),
             "cpus": os.cpu_count(), "load_average_at_start": [round(x, 2) for x in os.getloadavg()],

@@ -9,9 +9,9 @@ import resource
 import statistics
 import subprocess
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 
 class CommandFailed(RuntimeError):

@@ -1,19 +1,23 @@
-"""A content-addressed cache for what is expensive: experiment results and figures.
+"""A content-addressed cache for what is expensive: results, figures, converted pages, formulas.
 
-An entry's key is a SHA-256 over everything it depends on (source code, parameters, seed,
-library versions, inputs). Each entry stores the digest of its own bytes; an entry whose bytes
-no longer match (a partial write, a hand edit, disk trouble) counts as a miss and is rebuilt.
+An entry's key is a SHA-256 over everything it depends on: the code (every module of the half
+that produces it, found by listing its folder, so a new module is covered without anyone
+listing it), the options that change output, library versions and the inputs. Each entry
+stores the digest of its own bytes; an entry whose bytes no longer match (a partial write, a
+hand edit, disk trouble) is a miss and is rebuilt. `--serve` keeps a memory layer in front.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import pickle
-import os
-import tempfile
 import importlib.util
+import json
+import os
+import pickle
+import tempfile
 from pathlib import Path
+
+from .options import PACKAGE_DIR
 
 
 def digest(*parts: bytes | str) -> str:
@@ -28,7 +32,25 @@ def digest(*parts: bytes | str) -> str:
 
 def file_digest(*paths: Path) -> str:
     """Digest of the named files' bytes (a missing file contributes its name only)."""
-    return digest(*[p.read_bytes() if p.exists() else f"missing:{p.name}" for p in paths])
+    return digest(*[p.read_bytes() if p.is_file() else f"missing:{p.name}" for p in paths])
+
+
+def tree_digest(*folders: Path, suffixes: tuple[str, ...] = (".py", ".mjs")) -> str:
+    """Digest of every file with one of `suffixes` under `folders` (names and bytes, sorted):
+    the derived code key of one half of the package."""
+    parts: list[bytes | str] = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in suffixes and path.is_file() and "__pycache__" not in path.parts:
+                parts += [path.relative_to(folder.parent).as_posix(), path.read_bytes()]
+    return digest(*parts)
+
+
+def code_digest(*halves: str) -> str:
+    """Digest of the package's shared modules plus the named sub-packages (`science`,
+    `figures`, `web`): a new or edited module of any of them changes the key."""
+    shared = sorted(p for p in PACKAGE_DIR.glob("*.py"))
+    return digest(file_digest(*shared), tree_digest(*(PACKAGE_DIR / h for h in halves)))
 
 
 @functools.cache
@@ -43,7 +65,7 @@ def versions(*packages: str) -> str:
 
 
 _MODULE = {"pymdown-extensions": "pymdownx", "PyYAML": "yaml", "Markdown": "markdown",
-           "Jinja2": "jinja2"}
+           "Jinja2": "jinja2", "MarkupSafe": "markupsafe"}
 
 
 def _version(package: str) -> str:
@@ -61,50 +83,71 @@ def _version(package: str) -> str:
 
 
 class Cache:
-    """Entries under `root/<kind>/<key>`; `root=None` disables the cache (always a miss)."""
+    """Entries under `root/<kind>/<key>`; `root=None` disables the disk (always a miss).
 
-    def __init__(self, root: Path | None):
+    With `memory=True` (the warm `--serve` process) entries read or written once are kept in
+    memory too, so an unchanged input costs a dictionary lookup.
+    """
+
+    def __init__(self, root: Path | None, memory: bool = False):
         self.root = root
+        self.memory: dict[tuple[str, str], object] | None = {} if memory else None
 
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None when absent, unreadable or corrupt."""
+        if self.memory is not None and (kind, key) in self.memory:
+            value = self.memory[(kind, key)]
+            return value if isinstance(value, bytes) else None
         if self.root is None:
             return None
         path = self.root / kind / key
         try:
-            meta = json.loads((path.with_suffix(".json")).read_text(encoding="utf-8"))
+            meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
             data = path.read_bytes()
         except (OSError, ValueError):
             return None
-        return data if meta.get("sha256") == hashlib.sha256(data).hexdigest() else None
+        if meta.get("sha256") != hashlib.sha256(data).hexdigest():
+            return None
+        if self.memory is not None:
+            self.memory[(kind, key)] = data
+        return data
 
     def put(self, kind: str, key: str, data: bytes) -> None:
         """Store bytes atomically (write to a temporary file, then rename)."""
+        if self.memory is not None:
+            self.memory[(kind, key)] = data
         if self.root is None:
             return
         folder = self.root / kind
         folder.mkdir(parents=True, exist_ok=True)
-        _atomic_write(folder / key, data)
-        _atomic_write((folder / key).with_suffix(".json"),
-                      json.dumps({"sha256": hashlib.sha256(data).hexdigest()}).encode())
-
+        atomic_write(folder / key, data)
+        atomic_write((folder / key).with_suffix(".json"),
+                     json.dumps({"sha256": hashlib.sha256(data).hexdigest()}).encode())
 
     def get_object(self, kind: str, key: str) -> object | None:
         """An object stored with `put_object`, or None (a corrupt entry is a miss)."""
+        if self.memory is not None and (kind, "obj:" + key) in self.memory:
+            return self.memory[(kind, "obj:" + key)]
         data = self.get(kind, key)
         if data is None:
             return None
         try:
-            return pickle.loads(data)  # our own cache folder, written by put_object only
-        except Exception:  # noqa: BLE001 - any unpickling failure means "rebuild it"
+            obj: object = pickle.loads(data)  # noqa: S301 - our own cache, written by put_object
+        except Exception:
             return None
+        if self.memory is not None:
+            self.memory[(kind, "obj:" + key)] = obj
+        return obj
 
     def put_object(self, kind: str, key: str, obj: object) -> None:
         """Store a picklable object (see `put`)."""
         self.put(kind, key, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        if self.memory is not None:
+            self.memory[(kind, "obj:" + key)] = obj
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder and a rename."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -123,5 +166,5 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(path, data)
+    atomic_write(path, data)
     return True

@@ -1,46 +1,54 @@
-"""Errors an author can act on: one line, `path:line: what is wrong; what to do`."""
+"""Errors an author can act on: one line, `path:line: what is wrong; what to do`.
+
+Paths are shown relative to the current folder when they lie inside it (as compilers do), so
+a message never shows more of this machine than the author typed. Bugs in our own code are
+not BuildErrors and keep their traceback.
+"""
 from __future__ import annotations
 
-import re
+import difflib
+from collections.abc import Iterable
 from pathlib import Path
-
-from .config import ROOT
 
 
 def display_path(path: Path | str) -> str:
-    """Path relative to the project root when inside it (messages never show machine paths)."""
+    """`path` relative to the current folder when inside it, else as given (POSIX form)."""
     p = Path(path)
     try:
-        return p.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
         return p.as_posix()
 
 
 class BuildError(Exception):
-    """A mistake in the content, the templates or the command line; printed as one line.
+    """A mistake in the content, the templates, the settings or the command line.
 
     `line` is 1-based; 0 means "the whole file" and is left out of the message.
     """
 
     def __init__(self, path: Path | str, line: int, message: str):
         self.path, self.line, self.message = Path(path), line, message
-        where = display_path(path) + (f":{line}" if line else "")
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where(path, line)}: {message}")
 
 
-def line_of(text: str, needle: str | re.Pattern[str], start_line: int = 1,
-            occurrence: int = 1) -> int:
-    """1-based line of the `occurrence`-th match of `needle` (text or regex) in `text`, counting
-    from `start_line` (and from the top if there are not that many after it).
+def where(path: Path | str, line: int) -> str:
+    """`path:line`, or `path` alone for line 0."""
+    return display_path(path) + (f":{line}" if line else "")
 
-    Returns 0 when `needle` does not occur (callers then report the file without a line).
-    """
-    lines = text.split("\n")
-    offset = sum(len(x) + 1 for x in lines[: start_line - 1])
-    pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
-    for begin in (offset, 0):
-        starts = [m.start() for m in pattern.finditer(text, begin)]
-        if starts:
-            at = starts[min(occurrence, len(starts)) - 1]
-            return text.count("\n", 0, at) + 1
-    return 0
+
+def suggest(name: str, known: Iterable[str], what: str = "names") -> str:
+    """"did you mean 'x'?" when a known name is close to `name` (difflib), else the list of
+    what exists (at most 12 shown)."""
+    names = sorted(set(known))
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if close:
+        return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    if not names:
+        return f"there are no {what}"
+    shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+    return f"known {what}: {shown}"
+
+
+def line_at(text: str, offset: int) -> int:
+    """1-based line of character `offset` in `text`."""
+    return text.count("\n", 0, max(offset, 0)) + 1

@@ -1,35 +1,36 @@
-"""The build, stage by stage, each stage timed: science (experiments -> results -> figures),
-then pages (Markdown), then the site (typeset, templates, checks, atomic write)."""
+"""The build, stage by stage, each stage timed: settings, science (experiments -> results),
+figures, pages (Markdown), the site (math, templates, checks), then one atomic write.
+
+Gather and validate everything first, then write (MkDocs' order): every author-edited file
+is read and checked before a worker process starts, and nothing is written until the whole
+site has passed its checks. `Builder` keeps what it loaded between builds, so `--serve`
+rebuilds in a warm process; a one-shot build is a Builder used once.
+"""
 from __future__ import annotations
 
 import json
-import os
+import logging
 import time
-import tomllib
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from . import config
-from .cache import Cache, digest, file_digest, versions, write_if_changed
-from .errors import BuildError
-from .textfiles import load_strings, read_text
+from .cache import Cache, code_digest, digest, file_digest, versions, write_if_changed
+from .errors import BuildError, display_path
+from .log import captured, replay
+from .options import PACKAGE_DIR, BuildOptions
+from .settings import Settings, Strings, load_settings, load_strings
+from .workers import Pool
 
 if TYPE_CHECKING:
-    from .model import Page
+    from .web.math import MathRenderer
+    from .web.model import FigureFiles, Page
 
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """What one build does; paths default to the project's folders."""
-
-    seed: int = config.DEFAULT_SEED
-    out: Path = config.SITE_DIR
-    content_dir: Path = config.CONTENT_DIR
-    templates_dir: Path = config.TEMPLATES_DIR
-    figures_dir: Path = config.FIGURES_DIR
-    cache_dir: Path | None = config.CACHE_DIR
+LOGGER = logging.getLogger("sqrtdk")
+FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")
+WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe")
 
 
 @contextmanager
@@ -42,183 +43,241 @@ def stage(name: str, log: Callable[[str], None]) -> Iterator[Callable[[str], Non
     log(f"{name:<12} {time.perf_counter() - t0:6.3f} s{extra}")
 
 
-def _science_key(seed: int) -> str:
-    pkg = Path(__file__).parent
-    return digest(file_digest(pkg / "experiments.py", pkg / "results.py", pkg / "config.py"),
-                  repr(config.Params()), str(seed), versions("numpy"))
+@dataclass
+class Inputs:
+    """The author-edited files, read and validated."""
+
+    settings: Settings
+    strings: dict[str, Strings]
+    labels: dict[str, dict[str, Any]]      # lang -> figures.toml data
+    label_files: dict[str, Any]            # lang -> TomlFile
 
 
-def _figure_key(name: str, lang: str, results_text: bytes, code: str) -> str:
-    return digest(code, file_digest(config.CONTENT_DIR / lang / "figures.toml"),
-                  results_text, name, lang, versions("matplotlib", "mplfonts"))
+@dataclass
+class FigureSet:
+    """The figures of this build: file name -> path in figures_dir, and what each page needs."""
+
+    files: dict[str, Path] = field(default_factory=dict)
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)   # file name -> px
+    names: list[str] = field(default_factory=list)
+    drawn: int = 0
+
+    def resolver(self, lang: str) -> Callable[[str], FigureFiles]:
+        """name -> the page language's files (KeyError for a figure the build does not make)."""
+        from .web.model import FigureFiles
+
+        def resolve(name: str) -> FigureFiles:
+            wide, narrow = f"{name}.{lang}.svg", f"{name}.{lang}.narrow.svg"
+            if wide not in self.files:
+                raise KeyError(name)
+            (w, h), (nw, nh) = self.sizes[wide], self.sizes[narrow]
+            return FigureFiles(f"../figures/{wide}", w, h, f"../figures/{narrow}", nw, nh)
+        return resolve
 
 
-def _draw_figure(name: str, lang: str, results: dict[str, Any]) -> bytes:
-    """Worker task: draw one figure and return its SVG bytes (matplotlib imported here only)."""
-    import tempfile
-    from . import figures
-    with tempfile.TemporaryDirectory() as tmp:
-        return figures.render(name, lang, results, Path(tmp)).read_bytes()
+class Builder:
+    """Builds the site for `opts`; keeps imports, caches and the math worker between builds
+    (`memory=True` keeps cache entries in memory too, for --serve)."""
 
+    def __init__(self, opts: BuildOptions, log: Callable[[str], None] = print,
+                 memory: bool = False):
+        self.opts, self.log = opts, log
+        self.cache = Cache(opts.cache_dir, memory=memory)
+        self.memory = memory
+        self._math: MathRenderer | None = None
+        self._env: Any = None
 
-class _Pool:
-    """A process pool created on first use (a cached build never starts one)."""
+    # ---------------------------------------------------------------- the stages
 
-    def __init__(self) -> None:
-        self.executor: Any = None
+    def build(self) -> None:
+        """The whole build. Raises BuildError for author mistakes (and, with `strict`, for
+        warnings, before anything is written); the old site stays intact."""
+        from .web.output import check_out_dir
+        check_out_dir(self.opts.out, self.protected())   # before any work
+        counter = _Counter()
+        LOGGER.addHandler(counter)
+        try:
+            self._stages(counter)
+        finally:
+            LOGGER.removeHandler(counter)
 
-    def map(self, fn: Callable, *iterables: Any) -> Iterator[Any]:
-        if self.executor is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            self.executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
-                                                mp_context=multiprocessing.get_context("fork"))
-        return self.executor.map(fn, *iterables)
+    def _stages(self, counter: _Counter) -> None:
+        with stage("inputs", self.log):
+            inputs = self.read_inputs()
+        with stage("science", self.log) as note:
+            results, data, hit = self.science(inputs)
+            note("cached" if hit else "ran")
+        with stage("figures", self.log) as note:
+            figures = self.figures(inputs, results, data)
+            note(f"{figures.drawn} drawn, {len(figures.files) - figures.drawn} cached")
+        with stage("pages", self.log) as note:
+            pages, converted = self.pages(inputs, results, data, figures)
+            note(f"{converted} converted, {len(pages) - converted} cached")
+        with stage("site", self.log):
+            site = self.site(inputs, results, pages, figures)
+        if self.opts.strict and counter.count:
+            raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
+                             "--strict makes them errors; fix them (nothing was written)")
+        with stage("write", self.log) as note:
+            note("written" if self.write(site) else "unchanged")
+
+    def protected(self) -> tuple[Path, ...]:
+        """Folders the site must never be written into (the sources, figures, cache)."""
+        extra = [self.opts.figures_dir] + ([self.opts.cache_dir] if self.opts.cache_dir else [])
+        project = self.opts.content_dir.parent
+        if (project / "build.py").is_file():   # this repository's layout: its other folders too
+            extra += [project / d for d in ("tests", "bench", ".git", ".venv", ".ci", "sqrtdk")]
+        return self.opts.sources + tuple(extra)
+
+    def read_inputs(self) -> Inputs:
+        """site.toml, every language's strings.toml and figures.toml, validated."""
+        from .textfiles import load_toml
+        settings = load_settings(self.opts.content_dir)
+        strings = load_strings(self.opts.content_dir, settings.languages)
+        files = {lang: load_toml(self.opts.content_dir / lang / "figures.toml")
+                 for lang in settings.languages}
+        return Inputs(settings, strings, {k: f.data for k, f in files.items()}, files)
+
+    def science(self, inputs: Inputs) -> tuple[dict[str, Any], bytes, bool]:
+        """results.json for the seed: from the cache, or by running every experiment."""
+        from .sweep import science_key
+        key = science_key(self.opts.seed)
+        data = self.cache.get("results", key)
+        hit = data is not None
+        if data is None:
+            data = self._run_science()
+            self.cache.put("results", key, data)
+        write_if_changed(self.opts.results_file, data)
+        results: dict[str, Any] = json.loads(data)
+        results["sweep"] = self._sweep(results)
+        return results, data, hit
+
+    def _run_science(self) -> bytes:
+        from .science.results import dumps
+        from .science.run import run_all
+        with Pool(self.opts.jobs) as pool:
+            return dumps(run_all(self.opts.seed, pool.map)).encode("utf-8")
+
+    def _sweep(self, results: dict[str, Any]) -> dict[str, Any]:
+        """The claims over many seeds (figures/sweep.json), for the text to quote; a warning
+        when it was computed from other experiment code or is missing."""
+        from .log import warn
+        path = self.opts.sweep_file
+        try:
+            sweep: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            warn(LOGGER, path, 0, "no sweep of the claims over many seeds; run "
+                                  "'python build.py --sweep 100' and commit the file")
+            return {}
+        if sweep.get("code") != code_digest("science"):
+            warn(LOGGER, path, 0, "the sweep was computed by other experiment code; run "
+                                  "'python build.py --sweep 100' again and commit the file")
+        return sweep
+
+    def figures(self, inputs: Inputs, results: Mapping[str, Any], data: bytes) -> FigureSet:
+        """Every figure in every language and layout, and the social cards: from the cache,
+        or drawn in worker processes; stale files in figures_dir are removed."""
+        from .figures_stage import FigureStage
+        return FigureStage(self.opts, self.cache, inputs).run(results, data)
+
+    def pages(self, inputs: Inputs, results: Mapping[str, Any], data: bytes,
+              figures: FigureSet) -> tuple[list[Page], int]:
+        """Convert every language's article, reusing a cached conversion when none of its
+        inputs changed; returns (pages, number converted)."""
+        pages, converted = [], 0
+        web_code = code_digest("web")
+        sweep = json.dumps(results.get("sweep", {}), sort_keys=True)
+        for lang in inputs.settings.languages:
+            path = self.opts.content_dir / lang / "index.md"
+            if not path.is_file():
+                raise BuildError(path, 0, "missing article; every language needs "
+                                          "content/<lang>/index.md")
+            sizes = sorted((n, s) for n, s in figures.sizes.items() if f".{lang}." in n)
+            key = digest(web_code, file_digest(path, self.opts.content_dir / lang / "strings.toml"),
+                         data, sweep, repr(sizes), repr(figures.names), lang,
+                         versions(*WEB_PACKAGES))
+            cached = self.cache.get_object("pages", key)
+            if isinstance(cached, tuple):
+                page, messages = cached
+                old, page.source = page.source, path   # the same article, wherever it now is
+                replay([m.replace(display_path(old), display_path(path)) for m in messages])
+            else:
+                from .web.pages import build_page  # Markdown is imported only here
+                with captured() as messages:
+                    page = build_page(path, inputs.strings[lang], results,
+                                      figures.resolver(lang), figures.names,
+                                      lambda module: f"../source/{module}.html")
+                self.cache.put_object("pages", key, (page, list(messages)))
+                converted += 1
+            pages.append(page)
+        return pages, converted
+
+    def site(self, inputs: Inputs, results: Mapping[str, Any], pages: list[Page],
+             figures: FigureSet) -> Any:
+        """Check parity and claims, typeset, fill the templates, check the assembled site."""
+        from .textfiles import read_text
+        from .web.assemble import SiteInputs, render_site, template_env
+        from .web.checks import check_claims, check_parity, check_site
+        sources = {p.lang: read_text(p.source) for p in pages}
+        check_parity(pages, sources)
+        check_claims(pages, results)
+        if self._env is None or not self.memory:
+            self._env = template_env(self.opts.templates_dir, self.opts.cache_dir)
+        site = render_site(SiteInputs(
+            settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
+            figures=figures.files, static_dir=self.opts.static_dir,
+            sources=experiment_sources()), self._env, self.math())
+        check_site(site, pages, inputs.settings.base_url)
+        return site
+
+    def math(self) -> MathRenderer:
+        """The math renderer (its worker process lives as long as this Builder)."""
+        if self._math is None:
+            from .web.math import renderer
+            self._math = renderer(self.opts.node_modules, self.opts.cache_dir, self.memory)
+        return self._math
+
+    def write(self, site: Any) -> bool:
+        """Swap the new site in, unless the folder already holds exactly these bytes."""
+        from .web.output import site_digest, write_site
+        fingerprint = site_digest(site)
+        marker = self.opts.out / ".sqrtdk-site"
+        if marker.is_file() and marker.read_text(encoding="utf-8").strip().endswith(fingerprint):
+            return False
+        write_site(site, self.opts.out, self.protected(), fingerprint)
+        return True
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(cancel_futures=True)
+        """Stop the math worker."""
+        if self._math is not None:
+            self._math.close()
+            self._math = None
 
 
-def run_experiments(opts: BuildOptions, cache: Cache, pool: _Pool) -> tuple[dict[str, Any], bytes, bool]:
-    """Results for the seed, from the cache or by running the experiments in `pool`.
+class _Counter(logging.Handler):
+    """Counts the warnings of one build."""
 
-    Returns (results, canonical results bytes, whether they came from the cache).
-    """
-    key = _science_key(opts.seed)
-    data = cache.get("results", key)
-    hit = data is not None
-    if data is None:
-        from . import experiments, results
-        params = config.Params()
-        data = results.dumps(results.build(
-            experiments.run_all(params, opts.seed, map_fn=pool.map), params)).encode("utf-8")
-        cache.put("results", key, data)
-    write_if_changed(opts.figures_dir / config.RESULTS_FILE, data)
-    return json.loads(data), data, hit
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
-def run_figures(opts: BuildOptions, res: dict[str, Any], data: bytes, cache: Cache,
-                pool: _Pool) -> tuple[dict[str, Path], int]:
-    """Every figure in every language, drawn in `pool` unless cached; stale SVGs are removed.
-
-    Returns (file name -> path in figures/, number of figures drawn).
-    """
-    jobs = [(n, lang) for lang in config.LANGUAGES for n in config.FIGURE_NAMES]
-    code = file_digest(Path(__file__).parent / "figures.py")
-    keys = {job: _figure_key(*job, data, code) for job in jobs}
-    svgs = {job: cache.get("figures", keys[job]) for job in jobs}
-    missing = [job for job in jobs if svgs[job] is None]
-    for job, svg in zip(missing, pool.map(_draw_figure, *zip(*missing), [res] * len(missing))
-                        if missing else []):
-        svgs[job] = svg
-        cache.put("figures", keys[job], svg)
-    out = {}
-    for (name, lang), svg in svgs.items():
-        path = opts.figures_dir / f"{name}.{lang}.svg"
-        write_if_changed(path, svg)
-        out[path.name] = path
-    for stale in opts.figures_dir.glob("*.svg"):
-        if stale.name not in out:
-            stale.unlink()
-    return out, len(missing)
-
-
-def figure_resolver(lang: str, figures: dict[str, Path]) -> Callable[[str], tuple[str, int, int]]:
-    """name -> (URL from the page, width px, height px) of the page language's SVG."""
-    from .svginfo import svg_size
-
-    def resolve(name: str) -> tuple[str, int, int]:
-        path = figures[f"{name}.{lang}.svg"]  # KeyError: not produced
-        w, h = svg_size(path)
-        return f"../figures/{name}.{lang}.svg", w, h
-    return resolve
-
-
-def _page_key(path: Path, lang: str, results_text: bytes, figures: dict[str, Path],
-              content_dir: Path) -> str:
-    from .svginfo import svg_size
-    pkg = Path(__file__).parent
-    sizes = sorted((n, svg_size(p)) for n, p in figures.items() if n.endswith(f".{lang}.svg"))
-    return digest(file_digest(*(pkg / m for m in ("quoting.py", "mdext.py", "pages.py", "model.py",
-                                                  "textfiles.py", "errors.py", "svginfo.py"))),
-                  file_digest(path, content_dir / lang / "strings.toml"), results_text,
-                  repr(sizes), str(path), lang,
-                  versions("Markdown", "pymdown-extensions", "Jinja2", "PyYAML"))
-
-
-def build_pages(opts: BuildOptions, res: dict[str, Any], results_text: bytes,
-                figures: dict[str, Path], cache: Cache) -> tuple[list[Page], int]:
-    """Convert the article of every language (content/<lang>/index.md), reusing a cached
-    conversion when none of its inputs changed; returns (pages, number converted)."""
-    pages, converted = [], 0
-    for lang in config.LANGUAGES:
-        path = opts.content_dir / lang / "index.md"
-        if not path.is_file():
-            raise BuildError(path, 0, "missing article; every language needs content/<lang>/index.md")
-        key = _page_key(path, lang, results_text, figures, opts.content_dir)
-        page = cache.get_object("pages", key)
-        if page is None:
-            from .pages import build_page, load_strings  # Markdown is imported only here
-            page = build_page(path, lang, res, load_strings(opts.content_dir, lang),
-                              figure_resolver(lang, figures))
-            cache.put_object("pages", key, page)
-            converted += 1
-        pages.append(page)
-    return pages, converted
-
-
-def load_settings(content_dir: Path) -> dict[str, Any]:
-    """content/site.toml: base_url, default_language, title."""
-    path = content_dir / "site.toml"
-    try:
-        settings = tomllib.loads(read_text(path))
-    except tomllib.TOMLDecodeError as e:
-        raise BuildError(path, 0, f"invalid TOML: {e}") from None
-    for key in ("base_url", "default_language", "title"):
-        if key not in settings:
-            raise BuildError(path, 0, f"missing setting '{key}'")
-    if not str(settings["base_url"]).endswith("/"):
-        raise BuildError(path, line_of_key(path, "base_url"), "base_url must end with '/'")
-    return settings
-
-
-def line_of_key(path: Path, key: str) -> int:
-    """Line of `key =` in a TOML file (0 when absent)."""
-    for i, line in enumerate(read_text(path).split("\n"), 1):
-        if line.strip().startswith(key):
-            return i
-    return 0
+def experiment_sources() -> dict[str, Path]:
+    """The experiment modules the site publishes (reproduce boxes link to them)."""
+    science = PACKAGE_DIR / "science"
+    return {p.name: p for p in sorted(science.glob("*.py")) if not p.name.startswith("_")}
 
 
 def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:
-    """The whole build. Raises BuildError for author mistakes; the old site stays intact."""
-    from .assemble import render_site
-    from .checks import check_parity, check_site
-    from .output import check_out_dir, write_site
-    check_out_dir(opts.out)  # refuse a dangerous --out before any work
-    cache, pool = Cache(opts.cache_dir), _Pool()
+    """One build (see Builder.build)."""
+    builder = Builder(opts, log)
     try:
-        with stage("experiments", log) as note:
-            res, data, hit = run_experiments(opts, cache, pool)
-            note("cached" if hit else "ran")
-        with stage("figures", log) as note:
-            figures, drawn = run_figures(opts, res, data, cache, pool)
-            note(f"{drawn} drawn, {len(figures) - drawn} cached")
+        builder.build()
     finally:
-        pool.close()
-    with stage("markdown", log) as note:
-        strings = {lang: load_strings(opts.content_dir, lang) for lang in config.LANGUAGES}
-        settings = load_settings(opts.content_dir)
-        pages, converted = build_pages(opts, res, data, figures, cache)
-        check_parity(pages)
-        note(f"{converted} converted, {len(pages) - converted} cached")
-    with stage("templates", log):
-        site = render_site(pages, res, strings, settings, figures, opts.templates_dir,
-                           opts.cache_dir)
-        check_site(site, pages)
-    with stage("write", log):
-        write_site(site, opts.out)
+        builder.close()
 
 
 def check_reproducible(opts: BuildOptions) -> str:
@@ -232,7 +291,8 @@ def check_reproducible(opts: BuildOptions) -> str:
         for i, cache in enumerate((opts.cache_dir, None)):
             root = Path(tmp) / f"run{i}"
             build(dataclasses.replace(opts, out=root / "site", figures_dir=root / "figures",
-                                      cache_dir=cache), log=lambda _: None)
+                                      cache_dir=cache, sweep_path=opts.sweep_file),
+                  log=lambda _: None)
             runs.append(root)
         files = sorted(p.relative_to(runs[0]) for p in runs[0].rglob("*") if p.is_file())
         other = sorted(p.relative_to(runs[1]) for p in runs[1].rglob("*") if p.is_file())
@@ -248,17 +308,19 @@ def check_reproducible(opts: BuildOptions) -> str:
 def clean(opts: BuildOptions) -> list[str]:
     """Delete the built site (only if it carries the build's marker) and the cache entries."""
     import shutil
-    from .output import remove_built
+
+    from .web.output import remove_built
     done = []
     if opts.out.exists():
         remove_built(opts.out)
         done.append(f"removed {opts.out}")
-    if opts.cache_dir is not None:
-        for entry in ("results", "figures", "pages", "jinja", "katex.json"):
+    if opts.cache_dir is not None and opts.cache_dir.is_dir():
+        for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)
-            elif path.exists():
-                path.unlink()
         done.append(f"emptied {opts.cache_dir}")
     return done
+
+
+__all__ = ["BuildOptions", "Builder", "build", "check_reproducible", "clean"]

@@ -51,9 +51,9 @@
     const w = widget("tpl-scale", "#fig-saturation-bars");
     if (!w) return;
     const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
-    const s = sa.scales, step = s[1] - s[0], win = sa.labels.indexOf(sa.winner);
+    const s = sa.scales, win = sa.labels.indexOf(sa.winner);
     const label = chart.ariaLabel, bw = 300 / sa.labels.length, pct = (p) => format("pct:1", p);
-    Object.assign(input, { min: s[0], max: s[s.length - 1], step, value: s[0] });
+    Object.assign(input, { min: 0, max: s.length - 1, step: 1, value: s.indexOf(1) });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
     const bars = sa.labels.map((l, i) => {
       svg(chart, "text", { x: 10 + (i + 0.5) * bw, y: 142 }, l);
@@ -61,11 +61,11 @@
     });
     const top = svg(chart, "text", { x: 10 + (win + 0.5) * bw, class: "win" });
     function draw() {
-      const i = Math.min(Math.max(Math.round((input.value - s[0]) / step), 0), s.length - 1), p = sa.shares[i];
+      const i = Math.min(Math.max(+input.value, 0), s.length - 1), p = sa.shares[i];
       bars.forEach((bar, j) => set(bar, { y: 125 - 110 * p[j], height: 110 * p[j] }));
       set(top, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
       chart.ariaLabel = label + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
-      input.ariaValueText = value.textContent = s[i] + "×";
+      input.ariaValueText = value.textContent = +s[i].toPrecision(3) + "×";
       fill(w, "share", sa.p_winner[i]);
       fill(w, "sens", sa.sensitivity[i]);
     }
@@ -76,13 +76,17 @@
   function batchWidget(sp) {
     const w = widget("tpl-batch", "#fig-spread-hist");
     if (!w) return;
-    const B = sp.batches, H = sp.hist, e = H.edges, n = B.ratio.length, chart = $("svg", w);
-    let b = 0, lo = e.length, hi = 0, ymax = 0;
-    // one scale for all batches: the wobble shows
-    H.small.concat(H.large).forEach((c) => c.forEach((v, i) => {
-      if (v) { lo = Math.min(lo, i); hi = Math.max(hi, i + 1); ymax = Math.max(ymax, v); }
-    }));
-    const xr = Math.max(-e[lo], e[hi]);
+    const B = sp.batches, G = sp.grid, n = B.ratio.length, chart = $("svg", w);
+    const H = { small: G.hist[sp.d_k.indexOf(sp.d_small)], large: G.hist[sp.d_k.indexOf(sp.d_large)] };
+    const e = G.z_edges.map((z) => z * Math.sqrt(sp.d_large));
+    const es = G.z_edges.map((z) => z * Math.sqrt(sp.d_small));
+    let b = -1, lo = e.length, hi = 0, ymax = 0;   // -1: all batches pooled, as the text
+    // one scale for all batches: the wobble shows (counts per unit of q·k)
+    ["small", "large"].forEach((k) => H[k].slice(1).forEach((c) => c.forEach((v, i) => {
+      const dens = v / ((k === "small" ? es : e)[1] - (k === "small" ? es : e)[0]);
+      if (v) { lo = Math.min(lo, i); hi = Math.max(hi, i + 1); ymax = Math.max(ymax, dens); }
+    })));
+    const xr = e[e.length - 1] * 0.7;
     const x = (v) => (200 + 190 * v / xr).toFixed(1), y = (c) => (140 - 130 * c / ymax).toFixed(1);
     for (let t = -Math.floor(xr / 25) * 25; t <= xr; t += 25) {
       svg(chart, "text", { x: x(t), y: 160 }, format("grouped", t).replace("-", "−"));
@@ -90,20 +94,20 @@
     const kinds = ["small", "large"], paths = kinds.map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const tags = kinds.map((k) => svg(chart, "text", { class: "tag hist-" + k }, "d = " + format("grouped", sp["d_" + k])));
-    function draw() {
+    function draw(first) {
       kinds.forEach((kind, k) => {
-        const c = H[kind][b];
-        let d = `M${x(e[lo])} 140`, peak = lo;
-        for (let i = lo; i < hi; i++) { d += `V${y(c[i])}H${x(e[i + 1])}`; if (c[i] > c[peak]) peak = i; }
+        const c = H[kind][b + 1], ed = kind === "small" ? es : e, wd = ed[1] - ed[0];
+        let d = `M${x(ed[0])} 140`, peak = 0;
+        for (let i = 0; i < c.length; i++) { d += `V${y(c[i] / wd)}H${x(ed[i + 1])}`; if (c[i] > c[peak]) peak = i; }
         set(paths[k], { d: d + "V140Z" });
-        set(tags[k], { x: +x(e[peak + 1]) + (k ? 60 : 8), y: Math.max(+y(c[peak]) + (k ? -8 : 12), 12) });
-        setAll("spread.sd_" + kind, B["sd_" + kind][b]);
+        set(tags[k], { x: +x(ed[peak + 1]) + (k ? 60 : 8), y: Math.max(+y(c[peak] / wd) + (k ? -8 : 12), 12) });
+        if (!first) setAll("spread.sd_" + kind, b < 0 ? sp["sd_" + kind] : B["sd_" + kind][b]);
       });
       fill(w, "b", b + 1);
-      setAll("spread.ratio", B.ratio[b]);
+      if (!first) setAll("spread.ratio", b < 0 ? sp.ratio : B.ratio[b]);
     }
-    on($("button", w), "click", () => { b = (b + 1) % n; draw(); });
-    draw();
+    on($("button", w), "click", () => { b = b + 1 < n ? b + 1 : -1; draw(); });
+    draw(true);
   }
 
   // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it

@@ -1,250 +1,347 @@
-"""The author's loop: caching, text-only rebuilds, interrupted builds, --serve, --check, and the
-link checks. Most tests run build.py on a copy of the project in tmp_path, so they can edit the
-content and kill builds without touching the real tree."""
+"""The author's loop: caches, text-only rebuilds, a warm --serve, interrupted and killed
+builds, --check, --clean, other seeds, a third language, folders moved elsewhere.
+
+Tests that change files work on a copy of the project of their own (`project`), copied from
+one built once per session, so no test sees another's edits or caches."""
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sqrtdk import config
-from sqrtdk.assemble import Site
-from sqrtdk.checks import check_site
-from sqrtdk.errors import BuildError
-from sqrtdk.pages import build_page, load_strings
+from sqrtdk.options import PROJECT_ROOT
 
 PY = sys.executable
 
 
-def _tree(root: Path) -> dict[str, bytes]:
+def tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes()
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    """A copy of the project's files (tracked and new, not ignored) with node_modules linked
-    and the cache copied, built once."""
-    dest = tmp_path_factory.mktemp("project")
-    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-                           cwd=config.ROOT, capture_output=True, text=True, check=True).stdout
-    for rel in files.split():
-        src = config.ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-    (dest / "node_modules").symlink_to(config.NODE_MODULES)
-    if config.CACHE_DIR.is_dir():
-        shutil.copytree(config.CACHE_DIR, dest / ".cache")
-    run(dest)
-    return dest
-
-
-def run(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run([PY, "build.py", *args], cwd=root, capture_output=True, text=True)
+def run(root: Path, *args: str, check: bool = True, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([PY, "build.py", *args], cwd=root, capture_output=True, text=True,
+                          env=env)
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
 
 
-def test_unchanged_rebuild_uses_every_cache(project):
+def stage(out: str, name: str) -> str:
+    """The note of stage `name` in a build's output, e.g. '2 converted, 0 cached'."""
+    m = re.search(rf"^{name}\s+[\d.]+ s(?:\s+\((.*)\))?$", out, re.M)
+    assert m, out
+    return m.group(1) or ""
+
+
+@pytest.fixture(scope="session")
+def built_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the project's files (tracked and new, not ignored), node_modules linked,
+    built once with a cache of its own."""
+    dest = tmp_path_factory.mktemp("project") / "p"
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
+    for rel in filter(None, files.split("\0")):
+        src = PROJECT_ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    run(dest)
+    return dest
+
+
+@pytest.fixture
+def project(built_project: Path, tmp_path: Path) -> Path:
+    """This test's own copy of the built project (site, cache and all)."""
+    dest = tmp_path / "p"
+    shutil.copytree(built_project, dest, symlinks=True)
+    return dest
+
+
+def test_an_unchanged_rebuild_uses_every_cache_and_writes_nothing(project: Path) -> None:
+    before = tree(project / "site")
     out = run(project).stdout
-    assert "(cached)" in out.splitlines()[0]
-    assert "0 drawn, 16 cached" in out
-    assert "0 converted, 2 cached" in out
+    assert stage(out, "science") == "cached" and stage(out, "write") == "unchanged"
+    assert stage(out, "figures").startswith("0 drawn") and stage(out, "pages").startswith("0 ")
+    assert tree(project / "site") == before
 
 
-def test_text_only_edit_imports_neither_matplotlib_nor_numpy(project):
+def test_a_text_edit_converts_one_page_and_imports_neither_numpy_nor_matplotlib(
+        project: Path) -> None:
     md = project / "content" / "en" / "index.md"
-    original = md.read_text(encoding="utf-8")
-    md.write_text(original + "\nOne more sentence for the test.\n", encoding="utf-8")
-    try:
-        code = ("import runpy, sys; sys.argv = ['build.py']\n"
-                "try:\n    runpy.run_path('build.py', run_name='__main__')\n"
-                "except SystemExit as e:\n    assert not e.code, e.code\n"
-                "print('LOADED', sorted(m for m in ('matplotlib', 'numpy', 'sqrtdk.experiments')"
-                " if m in sys.modules))")
-        proc = subprocess.run([PY, "-c", code], cwd=project, capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-        assert "LOADED []" in proc.stdout
-        assert "1 converted, 1 cached" in proc.stdout
-        html = (project / "site" / "en" / "index.html").read_text(encoding="utf-8")
-        assert "One more sentence for the test." in html
-    finally:
-        md.write_text(original, encoding="utf-8")
-        run(project)
+    md.write_text(md.read_text(encoding="utf-8") + "\nOne more sentence for the test.\n",
+                  encoding="utf-8")
+    code = ("import runpy, sys; sys.argv = ['build.py']\n"
+            "try:\n    runpy.run_path('build.py', run_name='__main__')\n"
+            "except SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('LOADED', sorted(m for m in ('matplotlib', 'numpy', 'sqrtdk.science.run',"
+            " 'sqrtdk.figures') if m in sys.modules))")
+    proc = subprocess.run([PY, "-c", code], cwd=project, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "LOADED []" in proc.stdout
+    assert stage(proc.stdout, "pages") == "1 converted, 1 cached"
+    html = (project / "site" / "en" / "index.html").read_text(encoding="utf-8")
+    assert "One more sentence for the test." in html
 
 
-def test_corrupt_cache_entries_are_rebuilt_not_used(project):
-    before = _tree(project / "site")
-    for entry in (project / ".cache" / "figures").iterdir():
-        if entry.suffix != ".json":
-            entry.write_bytes(b"<svg>not what was stored</svg>")   # bytes no longer match
-    for entry in (project / ".cache" / "results").iterdir():
-        if entry.suffix != ".json":
-            entry.write_bytes(entry.read_bytes()[:-100])            # truncated
+def test_a_new_module_of_the_science_half_is_part_of_the_cache_key(project: Path) -> None:
+    (project / "sqrtdk" / "science" / "zz_new_module.py").write_text(
+        '"""A module nobody listed anywhere."""\n', encoding="utf-8")
+    assert stage(run(project).stdout, "science") == "ran"
+
+
+def test_corrupt_cache_entries_are_rebuilt_not_used(project: Path) -> None:
+    before = tree(project / "site")
+    for kind in ("figures", "results"):
+        for entry in (project / ".cache" / kind).iterdir():
+            if entry.suffix != ".json":
+                entry.write_bytes(entry.read_bytes()[:-10] + b"corrupted!")
     out = run(project).stdout
-    assert "16 drawn, 0 cached" in out and "(ran)" in out
-    assert _tree(project / "site") == before
+    assert stage(out, "science") == "ran" and not stage(out, "figures").startswith("0 drawn")
+    assert tree(project / "site") == before
 
 
-def test_interrupted_build_leaves_the_site_byte_identical(project):
-    before = _tree(project / "site")
+def _children(pid: int) -> set[int]:
+    """Every process whose parent is `pid` (from /proc)."""
+    kids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.add(int(stat.parent.name))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_a_killed_build_leaves_no_worker_and_the_site_as_it_was(project: Path,
+                                                                sig: signal.Signals) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc")
+    before = tree(project / "site")
     proc = subprocess.Popen([PY, "build.py", "--no-cache"], cwd=project, stdout=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    first = proc.stdout.readline()            # "experiments ..." is printed when figures start
-    assert first.startswith("experiments")
-    time.sleep(0.3)                           # well inside the figure stage (about 1.5 s)
-    os.killpg(proc.pid, signal.SIGKILL)       # the build and its worker processes
-    proc.wait()
-    assert _tree(project / "site") == before
+                            stderr=subprocess.DEVNULL, text=True)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not workers:
+        workers = {k for k in _children(proc.pid) if "python" in
+                   Path(f"/proc/{k}/cmdline").read_bytes().decode(errors="replace")} \
+            if _alive(proc.pid) else set()
+        time.sleep(0.02)
+    assert workers, "the build started no worker process"
+    os.kill(proc.pid, sig)        # the build only: its workers must notice by themselves
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.05)
+    assert not [w for w in workers if _alive(w)]
+    assert tree(project / "site") == before
     assert not [p for p in project.iterdir() if p.name.startswith(".site-")]
 
 
-def test_check_builds_twice_and_compares(project):
-    out = run(project, "--check").stdout
-    assert "byte-identical" in out
+def test_check_builds_twice_and_compares(project: Path) -> None:
+    assert "byte-identical" in run(project, "--check").stdout
 
 
-def test_clean_deletes_only_what_the_build_made(project, tmp_path):
+def test_clean_deletes_only_what_the_build_made(project: Path, tmp_path: Path) -> None:
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "keep.txt").write_text("x")
     proc = run(project, "--clean", "--out", str(foreign), check=False)
-    assert proc.returncode == 1 and "keep" not in proc.stderr
-    assert (foreign / "keep.txt").exists()
+    assert proc.returncode == 1 and (foreign / "keep.txt").exists()
     built = tmp_path / "built"
     run(project, "--out", str(built))
     run(project, "--clean", "--out", str(built))
     assert not built.exists()
 
 
+@pytest.mark.parametrize("folder", ["content/en/out", "static/built", "figures/x", "sqrtdk/x",
+                                    "tests/x", "."])
+def test_out_inside_or_around_the_sources_is_refused(project: Path, folder: str) -> None:
+    proc = run(project, "--out", folder, check=False)
+    assert proc.returncode == 1 and proc.stderr.startswith("error: ") and \
+        "refusing" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_another_seed_leaves_the_committed_figures_alone(project: Path) -> None:
+    before = tree(project / "figures")
+    run(project, "--seed", "7", "--out", str(project / "site-seed-7"))
+    assert tree(project / "figures") == before
+    assert (project / ".cache" / "seed-7" / "figures" / "results.json").is_file()
+
+
+@pytest.mark.parametrize("args, says", [(["--seed", "-1"], "is not a seed"),
+                                        (["--seed", "x"], "not a whole number"),
+                                        (["--port", "80", "--serve"], "not a port"),
+                                        (["--sweep", "0"], "not a number of seeds"),
+                                        (["--nope"], "unrecognized arguments")])
+def test_bad_options_print_usage_and_exit_2(project: Path, args: list[str], says: str) -> None:
+    proc = run(project, *args, check=False)
+    assert proc.returncode == 2 and says in proc.stderr and "usage:" in proc.stderr
+
+
+def test_strict_turns_a_warning_into_an_error_and_writes_nothing(project: Path) -> None:
+    before = tree(project / "site")
+    figures = next((project / "content").glob("*/figures.toml"))
+    first_table = re.search(r"^\[(\w+)\]\s*$", figures.read_text(encoding="utf-8").split(
+        "[style]", 1)[1].split("[card]", 1)[1], re.M)
+    assert first_table
+    text = figures.read_text(encoding="utf-8").replace(
+        f"[{first_table.group(1)}]\n", f"[{first_table.group(1)}]\nunused_label = \"x\"\n", 1)
+    figures.write_text(text, encoding="utf-8")
+    proc = run(project, "--strict", check=False)
+    assert proc.returncode == 1 and "warning: " in proc.stderr and "--strict" in proc.stderr
+    assert tree(project / "site") == before
+    assert run(project).returncode == 0      # without --strict the warning does not stop it
+
+
+def test_a_third_language_is_its_folder_and_one_setting(project: Path) -> None:
+    content = project / "content"
+    shutil.copytree(content / "en", content / "fr")
+    strings = content / "fr" / "strings.toml"
+    text = strings.read_text(encoding="utf-8")
+    text = re.sub(r'^html_lang = "[^"]*"', 'html_lang = "fr"', text, flags=re.M)
+    text = re.sub(r'^name = "[^"]*"', 'name = "Français"', text, flags=re.M)
+    text = re.sub(r'^og_locale = "[^"]*"', 'og_locale = "fr_FR"', text, flags=re.M)
+    strings.write_text(text, encoding="utf-8")
+    site = content / "site.toml"
+    site.write_text(re.sub(r"^languages = \[(.*)\]", r'languages = [\1, "fr"]',
+                           site.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+    run(project)
+    html = (project / "site" / "fr" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in html and 'hreflang="fr"' in html
+    assert any(p.name.endswith(".fr.svg") for p in (project / "figures").iterdir())
+    other = (project / "site" / "en" / "index.html").read_text(encoding="utf-8")
+    assert 'hreflang="fr"' in other
+
+
+def test_a_build_with_every_folder_elsewhere_touches_nothing_in_the_project(
+        project: Path, tmp_path: Path) -> None:
+    away = tmp_path / "away"
+    for name in ("content", "templates", "static"):
+        shutil.copytree(project / name, away / name)
+    (away / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    before = tree(project)
+    code = (
+        "from pathlib import Path; import sys\n"
+        "from sqrtdk.options import BuildOptions\nfrom sqrtdk.pipeline import build\n"
+        f"a = Path({str(away)!r})\n"
+        "build(BuildOptions(content_dir=a/'content', templates_dir=a/'templates', "
+        "static_dir=a/'static', figures_dir=a/'figures', node_modules=a/'node_modules', "
+        "out=a/'site', cache_dir=a/'cache', sweep_path=a/'figures'/'sweep.json').resolve(), "
+        "log=lambda _: None)\n")
+    proc = subprocess.run([PY, "-B", "-c", code], cwd=project, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert (away / "site" / "en" / "index.html").is_file() and (away / "figures").is_dir()
+    after = tree(project)
+    assert after == before
+
+
+# --- serve: one warm process ------------------------------------------------------------------
+
 def _get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode("utf-8")
-
-
-def test_serve_rebuilds_reloads_and_keeps_the_last_good_site(project):
-    port = _free_port()
-    server = subprocess.Popen([PY, "build.py", "--serve", "--port", str(port)], cwd=project,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              start_new_session=True)
-    md = project / "content" / "en" / "index.md"
-    original = md.read_text(encoding="utf-8")
-    try:
-        _wait(lambda: "Ctrl+C" in _get_or_empty(f"http://127.0.0.1:{port}/__reload/client.js")
-              or _get_or_empty(f"http://127.0.0.1:{port}/en/index.html"))
-        page = _get(f"http://127.0.0.1:{port}/en/index.html")
-        assert '<script src="/__reload/client.js"></script></body>' in page
-        assert "__reload" not in (project / "site" / "en" / "index.html").read_text("utf-8")
-        events = urllib.request.urlopen(f"http://127.0.0.1:{port}/__reload/events", timeout=20)
-        md.write_text(original.replace("What slips past", "Edited: what slips past"), "utf-8")
-        assert _next_event(events) == "reload"
-        assert "Edited: what slips past" in _get(f"http://127.0.0.1:{port}/en/index.html")
-        md.write_text(original.replace("$d_k$", r"$\frac{d_k$", 1), "utf-8")
-        assert _next_event(events) == "failed"
-        assert "Edited: what slips past" in _get(f"http://127.0.0.1:{port}/en/index.html")
-    finally:
-        md.write_text(original, encoding="utf-8")
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=10)
-        run(project)
-
-
-def _next_event(stream) -> str:
-    while True:
-        line = stream.readline().decode("utf-8")
-        if line.startswith("event: "):
-            return line[len("event: "):].strip()
-
-
-def _get_or_empty(url: str) -> str:
-    try:
-        return _get(url)
-    except OSError:
-        return ""
-
-
-def _wait(ready, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if ready():
-            return
-        time.sleep(0.1)
-    raise AssertionError("server did not come up")
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return str(r.read().decode("utf-8"))
 
 
 def _free_port() -> int:
-    import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
-# --- link and resource checks on the assembled site -----------------------------------------
-
-def _site_with(tmp_path: Path, body: str) -> tuple[Site, list, Path]:
-    results = __import__("json").loads((config.FIGURES_DIR / "results.json").read_text("utf-8"))
-    path = tmp_path / "index.md"
-    path.write_text("---\ntitle: T\ndescription: D\n---\n\n" + body, encoding="utf-8")
-    page = build_page(path, "en", results, load_strings(config.CONTENT_DIR, "en"),
-                      lambda name: (_ for _ in ()).throw(KeyError(name)))
-    site = Site(files={"en/index.html": page.body.encode("utf-8")})
-    return site, [page], path
-
-
-def test_link_to_a_missing_anchor(tmp_path):
-    site, pages, path = _site_with(tmp_path, "## A {#a}\n\nSee [b](#b).\n")
-    with pytest.raises(BuildError) as e:
-        check_site(site, pages)
-    assert str(e.value) == f"{path.as_posix()}:8: link to '#b', an anchor the page does not have"
+def _events(url: str) -> Iterator[tuple[str, str]]:
+    stream = urllib.request.urlopen(url, timeout=60)
+    name = ""
+    for raw in stream:
+        line = raw.decode("utf-8").rstrip("\n")
+        if line.startswith("event: "):
+            name = line[len("event: "):]
+        elif line.startswith("data: ") and name:
+            yield name, line[len("data: "):]
+            name = ""
 
 
-def test_link_to_a_missing_file(tmp_path):
-    site, pages, path = _site_with(tmp_path, "## A {#a}\n\nText.\n\nSee [b](../nowhere.html).\n")
-    with pytest.raises(BuildError) as e:
-        check_site(site, pages)
-    assert str(e.value).startswith(f"{path.as_posix()}:10: link to '../nowhere.html'")
+@pytest.fixture
+def server(project: Path) -> Iterator[tuple[Path, str, subprocess.Popen[str]]]:
+    port = _free_port()
+    proc = subprocess.Popen([PY, "build.py", "--serve", "--port", str(port)], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            _get(f"{base}/en/index.html")
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        raise AssertionError("the server did not come up")
+    try:
+        yield project, base, proc
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
 
 
-def test_external_resource_is_refused(tmp_path):
-    site, pages, path = _site_with(tmp_path, "## A {#a}\n\nAn ![x](https://example.org/x.png) inline.\n")
-    with pytest.raises(BuildError) as e:
-        check_site(site, pages)
-    assert str(e.value).startswith(f"{path.as_posix()}:8: external resource")
+def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
+        server: tuple[Path, str, subprocess.Popen[str]]) -> None:
+    project, base, proc = server
+    page = _get(f"{base}/en/index.html")
+    assert "/__reload/client.js?token=" in page
+    assert "__reload" not in (project / "site" / "en" / "index.html").read_text("utf-8")
+    events = _events(f"{base}/__reload/events")
+    assert next(events)[0] == "hello"
+    md = project / "content" / "en" / "index.md"
+    original = md.read_text(encoding="utf-8")
+    md.write_text(original + "\nEdited by the serve test.\n", encoding="utf-8")
+    assert next(events)[0] == "reload"
+    assert "Edited by the serve test." in _get(f"{base}/en/index.html")
+    md.write_text(original + "\nBroken $\\frac{x$ here.\n", encoding="utf-8")
+    kind, data = next(events)
+    assert kind == "failed" and re.match(r"content/en/index\.md:\d+: ", data), data
+    assert "Edited by the serve test." in _get(f"{base}/en/index.html")
+    md.write_text(original, encoding="utf-8")
+    assert next(events)[0] == "reload"
+    code = project / "sqrtdk" / "web" / "embed.py"
+    code.write_text(code.read_text(encoding="utf-8") + "\n# touched by the serve test\n",
+                    encoding="utf-8")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:      # the same address, served by a fresh process
+        try:
+            if "Edited by the serve test." not in _get(f"{base}/en/index.html"):
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    hello = next(_events(f"{base}/__reload/events"))
+    assert hello[0] == "hello" and proc.poll() is None
 
 
-def test_external_link_is_allowed(tmp_path):
-    site, pages, _ = _site_with(tmp_path, "## A {#a}\n\nSee [the paper](https://arxiv.org/abs/1706.03762).\n")
-    check_site(site, pages)
-
-
-def test_external_url_in_a_style_is_refused(tmp_path):
-    site, pages, path = _site_with(
-        tmp_path, '## A {#a}\n\n<div style="background:url(https://example.org/x.png)">x</div>\n')
-    with pytest.raises(BuildError) as e:
-        check_site(site, pages)
-    assert str(e.value).startswith(f"{path.as_posix()}:8: external resource "
-                                   "'https://example.org/x.png' in a style")
-
-
-@pytest.mark.parametrize("folder", ["static/built", "content/en/out", "figures/x"])
-def test_out_inside_a_source_folder_is_refused(folder):
-    from sqrtdk.output import check_out_dir
-    with pytest.raises(BuildError) as e:
-        check_out_dir(config.ROOT / folder)
-    assert "inside a source folder" in str(e.value)
-
-
-def test_serve_on_a_busy_port_is_one_line(project):
-    import socket
+def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -256,8 +353,10 @@ def test_serve_on_a_busy_port_is_one_line(project):
         "choose another --port, or 0 for any free port"]
 
 
-def test_another_seed_leaves_the_committed_figures_alone(project):
-    before = _tree(project / "figures")
-    run(project, "--seed", "7", "--out", str(project / "site-seed-7"))
-    assert _tree(project / "figures") == before
-    assert (project / ".cache" / "seed-7" / "figures" / "results.json").is_file()
+def test_sweep_writes_how_often_each_claim_holds(project: Path) -> None:
+    out = run(project, "--sweep", "2").stdout
+    sweep = json.loads((project / "figures" / "sweep.json").read_text(encoding="utf-8"))
+    assert sweep["n_seeds"] == 2 and set(sweep["claims"]) == set(
+        json.loads((project / "figures" / "results.json").read_text("utf-8"))["claims"])
+    for name, claim in sweep["claims"].items():
+        assert name in out and 0 <= claim["held"] <= 2

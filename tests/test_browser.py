@@ -12,22 +12,21 @@ import json
 import os
 import shutil
 import threading
+from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
-from sqrtdk import config
-from sqrtdk.embed import explainer_data
-from sqrtdk.pipeline import BuildOptions, build
-from sqrtdk.quoting import format_number
+from sqrtdk.web.embed import explainer_data
+from sqrtdk.web.quoting import format_number
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
-LANGS = config.LANGUAGES
+LANGS = ("zh", "en")   # the site's languages (the first two of site.toml, checked below)
 PHONE = {"width": 360, "height": 740}
 
 
@@ -40,13 +39,10 @@ def fmt(spec: str, value: float) -> str:
 # ---------------------------------------------------------------- the site, its server, chromium
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Any]:
-    """The whole site, built once by the pipeline into a temporary folder."""
-    root = tmp_path_factory.mktemp("browser")
-    build(BuildOptions(out=root / "site", figures_dir=root / "figures", cache_dir=root / "cache"),
-          log=lambda line: None)
-    results = json.loads((root / "figures" / config.RESULTS_FILE).read_text(encoding="utf-8"))
-    return {"site": root / "site", "results": results}
+def built(site_build) -> dict[str, Any]:
+    """The session's site (conftest's `site_build`)."""
+    assert set(LANGS) <= set(site_build["languages"])
+    return {"site": site_build["site"], "results": site_build["results"]}
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -223,8 +219,8 @@ def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, bui
     slider = page.get_by_role("slider", name=page.locator('label[for="scale-input"]').text_content(),
                               exact=True)
     assert slider.evaluate("el => el.type") == "range"
-    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("1", "32")
-    slider.fill("16")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", str(len(sa["scales"]) - 1))
+    slider.fill(str(i))
     widget = page.locator("#fig-saturation-bars + .widget")
     assert widget.locator('[data-slot="share"]').text_content() == fmt("pct:2", sa["p_winner"][i])
     assert widget.locator('[data-slot="sens"]').text_content() == fmt("sig:3", sa["sensitivity"][i])
@@ -242,10 +238,12 @@ def test_slider_steps_through_the_whole_grid_by_keyboard(visit, built):
     share = page.locator('#fig-saturation-bars + .widget [data-slot="share"]')
     sens = page.locator('#fig-saturation-bars + .widget [data-slot="sens"]').first
     slider.focus()
-    for i, scale in enumerate(sa["scales"]):
-        if i:
+    start = sa["scales"].index(1.0)
+    for i in range(start, len(sa["scales"])):
+        if i > start:
             page.keyboard.press("ArrowRight")
-        assert slider.get_attribute("aria-valuetext") == f"{scale:g}×"
+        scale = sa["scales"][i]
+        assert slider.get_attribute("aria-valuetext") == f"{float(f'{scale:.3g}'):g}×"
         assert share.text_content() == fmt("pct:2", sa["p_winner"][i])
         assert sens.text_content() == fmt("sig:3", sa["sensitivity"][i])
 
@@ -263,14 +261,14 @@ def test_batch_button_steps_through_the_batches_and_reload_shows_the_default(vis
     button = page.locator("#fig-spread-hist + .widget button")
     hist = page.locator("#fig-spread-hist + .widget path.hist-small")
     shapes = {hist.get_attribute("d")}
-    for step in range(1, batches["n"] + 1):
+    for step in range(batches["n"]):
         button.click()
-        b = step % batches["n"]
         for k, sel in prose.items():
-            assert page.locator(sel).text_content() == fmt("fixed:2", batches[k][b]), (k, b)
-            assert set(v.quoted(f"spread.{k}")) == {fmt("fixed:2", batches[k][b])}
+            assert page.locator(sel).text_content() == fmt("fixed:2", batches[k][step]), (k, step)
+            assert set(v.quoted(f"spread.{k}")) == {fmt("fixed:2", batches[k][step])}
         shapes.add(hist.get_attribute("d"))
-    assert len(shapes) == batches["n"]
+    assert len(shapes) == batches["n"] + 1
+    button.click()
     assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
     button.click()
     page.reload()
@@ -339,14 +337,18 @@ def test_footnote_tap_shows_and_second_tap_hides(visit):
 @pytest.mark.browser
 def test_language_switch_lands_on_the_same_section(visit):
     v = visit()
-    page = v.open("en/index.html#paper-2")
+    page = v.open("en/index.html")
+    ids = page.evaluate("[...document.querySelectorAll('article :is(h2, h3)[id]')].map(h => h.id)"
+                        ".filter(id => id !== 'footnotes-title')")
+    first, later = ids[1], ids[-2]
+    page = v.open(f"en/index.html#{first}")
     page.locator("a[data-lang-switch]").click()
-    page.wait_for_url("**/zh/index.html#paper-2")
-    assert page.evaluate("document.getElementById('paper-2').getBoundingClientRect().top") < 100
+    page.wait_for_url(f"**/zh/index.html#{first}")
+    assert page.evaluate(f"document.getElementById('{first}').getBoundingClientRect().top") < 100
     # reading further down, without a hash: the last heading above the reading line counts
-    page.evaluate("scrollTo(0, document.getElementById('why-inside').offsetTop + 150)")
+    page.evaluate(f"scrollTo(0, document.getElementById('{later}').offsetTop + 150)")
     page.locator("a[data-lang-switch]").click()
-    page.wait_for_url("**/en/index.html#why-inside")
+    page.wait_for_url(f"**/en/index.html#{later}")
     page.evaluate("scrollTo(0, 0)")
     page.locator("a[data-lang-switch]").click()
     page.wait_for_url("**/zh/index.html")

@@ -1,205 +1,253 @@
-"""End to end: build both languages into tmp_path, check the HTML a reader gets, and that a
-second build (without the cache) is byte-identical."""
+"""End to end: the whole site, built once per session into a temporary folder (conftest's
+`site_build`), read back as a reader's browser and a crawler would get it. Facts about the
+article (how many figures, which sections) come from the article itself, never from here."""
 from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
+import xml.etree.ElementTree as etree
+from pathlib import Path
+from typing import Any
 
 import pytest
+from helpers import Tree
 
-from sqrtdk import config
-from sqrtdk.pipeline import BuildOptions, build
-from sqrtdk.quoting import format_number
-
-
-class Page(HTMLParser):
-    """Collects what the checks need from one built page."""
-
-    SKIP = {"script", "style", "code", "pre", "annotation", "math"}
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.ids: list[str] = []
-        self.headings: list[str] = []
-        self.hrefs: list[tuple[str, dict]] = []
-        self.srcs: list[str] = []
-        self.classes: list[str] = []
-        self.quotes: list[tuple[str, str, str]] = []   # (data-key, data-format, text)
-        self.text: list[str] = []
-        self.alternates: dict[str, str] = {}
-        self.html_lang = ""
-        self._stack: list[tuple[str, dict]] = []
-        self._open_quotes: list[tuple[int, int]] = []   # (stack depth, index in quotes)
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "html":
-            self.html_lang = a.get("lang", "")
-        if "id" in a:
-            self.ids.append(a["id"])
-            if tag in ("h2", "h3") and a["id"] not in ("toc-title", "footnotes-title"):
-                self.headings.append(a["id"])
-        if tag == "link" and a.get("rel") == "alternate":
-            self.alternates[a["hreflang"]] = a["href"]
-        if "href" in a:
-            self.hrefs.append((a["href"], a))
-        if "src" in a:
-            self.srcs.append(a["src"])
-        self.classes.extend((a.get("class") or "").split())
-        if tag not in ("meta", "link", "img", "br", "hr", "input"):
-            self._stack.append((tag, a))
-        if "data-key" in a:  # a quoted result, in prose or (via KaTeX's \htmlData) in math
-            self.quotes.append((a["data-key"], a["data-format"], ""))
-            self._open_quotes.append((len(self._stack), len(self.quotes) - 1))
-
-    def handle_endtag(self, tag):
-        while self._stack:
-            t, _ = self._stack.pop()
-            while self._open_quotes and self._open_quotes[-1][0] > len(self._stack):
-                self._open_quotes.pop()
-            if t == tag:
-                break
-
-    def handle_data(self, data):
-        for _, i in self._open_quotes:
-            k, f, text = self.quotes[i]
-            self.quotes[i] = (k, f, text + data)
-        if any(t in self.SKIP for t, _ in self._stack):
-            return
-        if any("katex" in (a.get("class") or "") for _, a in self._stack):
-            return
-        self.text.append(data)
+from sqrtdk.science.results import at
+from sqrtdk.settings import load_settings
+from sqrtdk.web.quoting import format_number
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict:
-    root = tmp_path_factory.mktemp("build")
-    opts = BuildOptions(out=root / "site", figures_dir=root / "figures", cache_dir=root / "cache")
-    logs: list[str] = []
-    build(opts, log=logs.append)
-    results = json.loads((root / "figures" / "results.json").read_text(encoding="utf-8"))
-    pages = {lang: Page((root / "site" / lang / "index.html").read_text(encoding="utf-8"))
-             for lang in config.LANGUAGES}
-    return {"root": root, "opts": opts, "results": results, "pages": pages, "logs": logs}
+def quotes(html: str) -> list[tuple[str, str, str]]:
+    """(data-key, data-format, text) of every quoted number (prose, widgets, formulas)."""
+    out = []
+    for el in Tree(html).elements:
+        a = el["attrs"]
+        if "data-key" in a and "data-format" in a:
+            out.append((a["data-key"], a["data-format"], el["text"]))
+    return out
 
 
-def lookup(results: dict, key: str):
-    value = results
-    for part in key.split("."):
-        value = value[int(part)] if isinstance(value, list) else value[part]
-    return value
+def meta(html: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for el in Tree(html).elements:
+        if el["tag"] == "meta":
+            key = el["attrs"].get("property") or el["attrs"].get("name")
+            if key:
+                out.setdefault(key, []).append(el["attrs"].get("content", ""))
+    return out
 
 
-def test_build_logs_one_line_per_stage(built):
-    names = [line.split()[0] for line in built["logs"]]
-    assert names == ["experiments", "figures", "markdown", "templates", "write"]
-
-
-def test_site_has_root_and_both_languages(built):
-    site = built["root"] / "site"
-    for rel in ("index.html", "zh/index.html", "en/index.html", "assets/style.css",
-                "assets/katex/katex.min.css", ".sqrtdk-site"):
+def test_every_language_and_the_files_around_them(site_build: dict[str, Any]) -> None:
+    site = site_build["site"]
+    for rel in ("index.html", "404.html", "sitemap.xml", "robots.txt", "assets/style.css",
+                ".sqrtdk-site", *(f"{lang}/index.html" for lang in site_build["languages"])):
         assert (site / rel).is_file(), rel
 
 
-@pytest.mark.parametrize("lang,html_lang", [("zh", "zh-CN"), ("en", "en")])
-def test_html_lang_and_hreflang_both_ways(built, lang, html_lang):
-    page = built["pages"][lang]
-    assert page.html_lang == html_lang
-    assert set(page.alternates) == {"zh-CN", "en", "x-default"}
-    assert page.alternates["zh-CN"].endswith("/zh/") and page.alternates["en"].endswith("/en/")
+def test_build_logs_one_line_per_stage(site_build: dict[str, Any]) -> None:
+    names = [line.split()[0] for line in site_build["logs"]]
+    assert names == ["inputs", "science", "figures", "pages", "site", "write"]
 
 
-@pytest.mark.parametrize("lang", config.LANGUAGES)
-def test_every_quoted_number_equals_results(built, lang):
-    quotes = built["pages"][lang].quotes
-    assert len(quotes) >= 40
-    for key, fmt, text in quotes:
+def test_lang_hreflang_and_canonical_both_ways(site_build: dict[str, Any]) -> None:
+    base = site_build["settings"].base_url
+    tags = {lang: site_build["strings"][lang].html_lang for lang in site_build["languages"]}
+    for lang in site_build["languages"]:
+        tree = Tree(site_build["html"][lang])
+        html_el = next(e for e in tree.elements if e["tag"] == "html")
+        assert html_el["attrs"]["lang"] == tags[lang]
+        links = [e["attrs"] for e in tree.elements if e["tag"] == "link"]
+        alternates = {a["hreflang"]: a["href"] for a in links if a.get("rel") == "alternate"}
+        assert alternates == {**{t: f"{base}{k}/" for k, t in tags.items()}, "x-default": base}
+        assert [a["href"] for a in links if a.get("rel") == "canonical"] == [f"{base}{lang}/"]
+
+
+def test_sharing_cards_and_their_images(site_build: dict[str, Any]) -> None:
+    base = site_build["settings"].base_url
+    locales = {lang: site_build["strings"][lang].language["og_locale"]
+               for lang in site_build["languages"]}
+    for lang in site_build["languages"]:
+        m = meta(site_build["html"][lang])
+        for key in ("og:title", "og:description", "og:url", "og:image", "og:image:alt",
+                    "twitter:card", "og:locale"):
+            assert m.get(key) and all(m[key]), key
+        assert m["og:locale"] == [locales[lang]]
+        assert sorted(m["og:locale:alternate"]) == sorted(v for k, v in locales.items() if k != lang)
+        image = m["og:image"][0]
+        assert image.startswith(base) and m["og:url"] == [f"{base}{lang}/"]
+        png = (site_build["site"] / image[len(base):]).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert (width, height) == (int(m["og:image:width"][0]), int(m["og:image:height"][0]))
+        assert (width, height) == (1200, 630)
+
+
+def test_sitemap_lists_every_language_with_alternates(site_build: dict[str, Any]) -> None:
+    base = site_build["settings"].base_url
+    root = etree.fromstring((site_build["site"] / "sitemap.xml").read_bytes())
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    urls = root.findall("s:url", ns)
+    assert sorted(u.find("s:loc", ns).text for u in urls) == \
+        sorted(f"{base}{lang}/" for lang in site_build["languages"])
+    for u in urls:
+        hreflangs = {link.get("hreflang") for link in u.findall("x:link", ns)}
+        assert hreflangs == {*(site_build["strings"][k].html_lang for k in site_build["languages"]),
+                             "x-default"}
+    robots = (site_build["site"] / "robots.txt").read_text(encoding="utf-8")
+    assert f"Sitemap: {base}sitemap.xml" in robots
+
+
+def test_404_offers_every_language_from_any_address(site_build: dict[str, Any]) -> None:
+    html = (site_build["site"] / "404.html").read_text(encoding="utf-8")
+    base_path = re.sub(r"^https?://[^/]+", "", site_build["settings"].base_url)
+    hrefs = [e["attrs"]["href"] for e in Tree(html).elements if e["tag"] == "a"]
+    assert sorted(hrefs) == sorted(f"{base_path}{lang}/" for lang in site_build["languages"])
+    sources = [e["attrs"].get("src") or e["attrs"].get("href") for e in Tree(html).elements
+               if e["tag"] in ("script", "link") and e["attrs"].get("rel") != "icon"]
+    assert all(s.startswith(base_path) for s in sources if s)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_every_quoted_number_equals_results(site_build: dict[str, Any], index: int) -> None:
+    lang = site_build["languages"][index]
+    found = quotes(site_build["html"][lang])
+    assert found, "the article quotes no result"
+    results = site_build["results"]
+    for key, fmt, text in found:
+        value = at(results, key)
         kind, _, digits = fmt.partition(":")
-        value = lookup(built["results"], key)
-        expected = value if isinstance(value, str) else \
-            format_number(kind, float(value), int(digits or 0))
-        assert text == expected, (key, fmt)
+        expected = value if isinstance(value, str) else format_number(kind, float(value),
+                                                                       int(digits or 0))
+        assert text == expected, (key, fmt, text)
 
 
-def test_both_languages_quote_the_same_results(built):
-    zh, en = ({k for k, _, _ in built["pages"][lang].quotes} for lang in ("zh", "en"))
-    assert zh == en
-    for key in ("spread.sd_small", "spread.sd_large", "spread.ratio", "spread.ratio_theory",
-                "saturation.quoted.p_winner", "saturation.quoted.sensitivity",
-                "jacobian.norm_small", "jacobian.norm_large", "walk.sd"):
-        assert key in zh
+def test_every_language_quotes_the_same_results(site_build: dict[str, Any]) -> None:
+    keys = [{k for k, _, _ in quotes(site_build["html"][lang])} for lang in site_build["languages"]]
+    assert all(k == keys[0] for k in keys)
 
 
-@pytest.mark.parametrize("lang", config.LANGUAGES)
-def test_math_is_typeset_and_no_dollar_or_braces_are_left(built, lang):
-    page = built["pages"][lang]
-    assert page.classes.count("katex") >= 30
-    assert "katex-error" not in page.classes
-    text = "".join(page.text)
-    assert "$" not in text, re.findall(r".{30}\$.{30}", text)
-    assert "{{" not in text and "}}" not in text
-    assert not re.search("[\ue000-\uf8ff]", text)   # no quote marker or math token left
+@pytest.mark.parametrize("index", [0, 1])
+def test_no_leftover_markup_text(site_build: dict[str, Any], index: int) -> None:
+    html = site_build["html"][site_build["languages"][index]]
+    text = re.sub(r"<(script|style|code|pre|annotation)\b.*?</\1>", "", html, flags=re.S)
+    text = re.sub(r'<span class="katex">.*?</span></span></span>', "", text, flags=re.S)
+    visible = re.sub(r"<[^>]+>", "", text)
+    assert "{{" not in visible and "}}" not in visible and "{%" not in visible
+    assert not re.search("[\U000f0000-\U000f00ff]", html)
+    assert "katex-error" not in html and "$" not in visible.replace("\\$", "")
 
 
-@pytest.mark.parametrize("lang", config.LANGUAGES)
-def test_footnotes_have_notes_and_back_references(built, lang):
-    page = built["pages"][lang]
-    refs = [h[1:] for h, a in page.hrefs if "footnote-ref" in (a.get("class") or "")]
-    backs = [(h[1:], a) for h, a in page.hrefs if "footnote-backref" in (a.get("class") or "")]
-    assert len(refs) >= 2
-    assert len(set(page.ids)) == len(page.ids), "ids must be unique on the page"
+@pytest.mark.parametrize("index", [0, 1])
+def test_footnotes_have_notes_and_back_references(site_build: dict[str, Any], index: int) -> None:
+    tree = Tree(site_build["html"][site_build["languages"][index]])
+    ids = [e["attrs"]["id"] for e in tree.elements if "id" in e["attrs"]]
+    assert len(ids) == len(set(ids)), "ids must be unique on the page"
+    links = [e["attrs"] for e in tree.elements if e["tag"] == "a"]
+    refs = [a["href"][1:] for a in links if "footnote-ref" in a.get("class", "")]
+    backs = [a["href"][1:] for a in links if "footnote-backref" in a.get("class", "")]
     for ref in refs:
-        assert ref in page.ids                           # the note exists
-        assert "fnref-" + ref[len("fn-"):] in page.ids   # and the reference is an anchor
-    assert {b for b, _ in backs} == {"fnref-" + r[len("fn-"):] for r in refs}
-    strings = (config.CONTENT_DIR / lang / "strings.toml").read_text(encoding="utf-8")
-    for _, a in backs:
-        assert a["title"].split()[0] in strings or a["title"][:3] in strings
+        assert ref in ids and "fnref-" + ref[len("fn-"):] in ids
+    assert set(backs) == {"fnref-" + r[len("fn-"):] for r in refs}
 
 
-@pytest.mark.parametrize("lang", config.LANGUAGES)
-def test_figures_exist_and_are_localized(built, lang):
-    page = built["pages"][lang]
-    figs = [s for s in page.srcs if "/figures/" in s]
-    assert len(figs) == len(config.FIGURE_NAMES)
-    for src in figs:
-        assert src.endswith(f".{lang}.svg")
-        assert (built["root"] / "site" / lang / src).resolve().is_file()
+@pytest.mark.parametrize("index", [0, 1])
+def test_figures_are_localized_with_a_phone_variant(site_build: dict[str, Any], index: int) -> None:
+    lang = site_build["languages"][index]
+    page_dir = site_build["site"] / lang
+    tree = Tree(site_build["html"][lang])
+    figures = [e for e in tree.elements if e["tag"] == "figure"]
+    assert figures
+    for el in tree.elements:
+        if el["tag"] == "img" and "picture" in el["ancestors"]:
+            assert el["attrs"]["alt"].strip() and el["attrs"]["src"].endswith(f".{lang}.svg")
+            assert (page_dir / el["attrs"]["src"]).resolve().is_file()
+        if el["tag"] == "source":
+            assert el["attrs"]["srcset"].endswith(f".{lang}.narrow.svg")
+            assert (page_dir / el["attrs"]["srcset"]).resolve().is_file()
 
 
-def test_same_heading_ids_in_both_languages(built):
-    zh, en = built["pages"]["zh"].headings, built["pages"]["en"].headings
-    assert zh == en and len(zh) >= 7
+@pytest.mark.parametrize("index", [0, 1])
+def test_contents_match_the_headings(site_build: dict[str, Any], index: int) -> None:
+    lang = site_build["languages"][index]
+    html = site_build["html"][lang]
+    nav = html[html.index('<nav class="toc"'):html.index("</nav>", html.index('<nav class="toc"'))]
+    toc = [e["attrs"]["href"][1:] for e in Tree(nav).elements if e["tag"] == "a"]
+    article = html[html.index("<article"):]
+    heads = [e["attrs"]["id"] for e in Tree(article).elements
+             if e["tag"] in ("h2", "h3") and e["attrs"].get("id") not in (None, "footnotes-title")]
+    assert toc == heads
+    for ident in toc:   # the same visible words, entities and math included
+        toc_text = next(e["text"] for e in Tree(nav).elements if e["tag"] == "a"
+                        and e["attrs"]["href"] == f"#{ident}")
+        head = next(e for e in Tree(article).elements if e["attrs"].get("id") == ident)
+        assert head["text"].removesuffix("#").strip() == toc_text.strip()
+        assert "&" not in toc_text or "&amp;" not in toc_text
 
 
-def test_in_page_links_resolve(built):
-    for lang, page in built["pages"].items():
-        for href, _ in page.hrefs:
-            if href.startswith("#"):
-                assert href[1:] in page.ids, (lang, href)
+def test_every_language_has_the_same_sections(site_build: dict[str, Any]) -> None:
+    ids = []
+    for lang in site_build["languages"]:
+        html = site_build["html"][lang]
+        ids.append([e["attrs"]["id"] for e in Tree(html[html.index("<article"):]).elements
+                    if e["tag"] in ("h2", "h3") and "id" in e["attrs"]])
+    assert all(i == ids[0] for i in ids) and ids[0]
 
 
-def test_second_build_without_cache_is_byte_identical(built, tmp_path):
-    first = built["root"]
-    opts = BuildOptions(out=tmp_path / "site", figures_dir=tmp_path / "figures", cache_dir=None)
+def test_reproduce_boxes_show_the_code_that_ran(site_build: dict[str, Any]) -> None:
+    snippets = site_build["results"]["reproduce"]
+    for lang in site_build["languages"]:
+        html = site_build["html"][lang]
+        for el in Tree(html).elements:
+            if el["tag"] == "code" and "reproduce" in "".join(el["ancestors"]) + \
+                    el["attrs"].get("class", ""):
+                pass
+        shown = [e["text"] for e in Tree(html).elements if e["tag"] == "samp"]
+        codes = [e["text"] for e in Tree(html).elements if e["tag"] == "code"
+                 and e["attrs"].get("class") == "language-python"]
+        for code, out in zip(codes, shown):
+            match = [s for s in snippets.values() if s["code"].rstrip() == code]
+            assert match and match[0]["stdout"].rstrip() == out
+
+
+def test_published_experiment_sources_are_linked(site_build: dict[str, Any]) -> None:
+    for lang in site_build["languages"]:
+        hrefs = [e["attrs"]["href"] for e in Tree(site_build["html"][lang]).elements
+                 if e["tag"] == "a" and "/source/" in e["attrs"].get("href", "")]
+        for href in hrefs:
+            assert (site_build["site"] / lang / href).resolve().is_file(), href
+
+
+def test_the_project_settings_are_what_was_built(site_build: dict[str, Any]) -> None:
+    settings = load_settings(site_build["opts"].content_dir)
+    assert list(settings.languages) == site_build["languages"]
+
+
+def test_a_second_build_without_the_cache_is_byte_identical(site_build: dict[str, Any],
+                                                            tmp_path: Path) -> None:
+    import dataclasses
+
+    from sqrtdk.pipeline import build
+    opts = dataclasses.replace(site_build["opts"], out=tmp_path / "site",
+                               figures_dir=tmp_path / "figures", cache_dir=None)
     build(opts, log=lambda _: None)
-    for folder in ("site", "figures"):
-        a = {p.relative_to(first / folder): p.read_bytes()
-             for p in sorted((first / folder).rglob("*")) if p.is_file()}
-        b = {p.relative_to(tmp_path / folder): p.read_bytes()
-             for p in sorted((tmp_path / folder).rglob("*")) if p.is_file()}
+    for folder, other in (("site", tmp_path / "site"), ("figures", tmp_path / "figures")):
+        first = site_build["root"] / folder
+        a = {p.relative_to(first): p.read_bytes() for p in sorted(first.rglob("*")) if p.is_file()}
+        b = {p.relative_to(other): p.read_bytes() for p in sorted(other.rglob("*")) if p.is_file()}
         assert a.keys() == b.keys()
         assert [k for k in a if a[k] != b[k]] == []
 
 
-def test_another_seed_gives_other_numbers(built, tmp_path):
-    opts = BuildOptions(seed=7, out=tmp_path / "site", figures_dir=tmp_path / "figures",
-                        cache_dir=built["root"] / "cache")
+def test_another_seed_gives_other_numbers_and_the_same_claims(site_build: dict[str, Any],
+                                                              tmp_path: Path) -> None:
+    import dataclasses
+
+    from sqrtdk.pipeline import build
+    opts = dataclasses.replace(site_build["opts"], seed=7, out=tmp_path / "site",
+                               figures_dir=tmp_path / "figures")
     build(opts, log=lambda _: None)
     other = json.loads((tmp_path / "figures" / "results.json").read_text(encoding="utf-8"))
-    assert other["meta"]["seed"] == 7
-    assert other["spread"]["sd"] != built["results"]["spread"]["sd"]
-    assert other["saturation"] == built["results"]["saturation"]   # E2 has no randomness
+    results = site_build["results"]
+    assert other["meta"]["seed"] == 7 and other["spread"]["sd"] != results["spread"]["sd"]
+    assert other["saturation"] == results["saturation"]          # E2 has no randomness
+    assert all(c["held"] for c in other["claims"].values())

@@ -44,3 +44,25 @@ def test_write_if_changed_keeps_identical_files(tmp_path):
     mtime = path.stat().st_mtime_ns
     assert write_if_changed(path, b"x") is False and path.stat().st_mtime_ns == mtime
     assert write_if_changed(path, b"y") is True and path.read_bytes() == b"y"
+
+
+def test_code_digest_covers_every_module_of_a_half(tmp_path, monkeypatch):
+    from sqrtdk import cache as cache_module
+    pkg = tmp_path / "pkg"
+    (pkg / "science").mkdir(parents=True)
+    (pkg / "shared.py").write_text("x = 1\n")
+    (pkg / "science" / "a.py").write_text("a = 1\n")
+    monkeypatch.setattr(cache_module, "PACKAGE_DIR", pkg)
+    before = cache_module.code_digest("science")
+    (pkg / "science" / "new_module.py").write_text("b = 2\n")
+    after_new = cache_module.code_digest("science")
+    (pkg / "shared.py").write_text("x = 2\n")
+    after_shared = cache_module.code_digest("science")
+    assert len({before, after_new, after_shared}) == 3
+
+
+def test_memory_layer_serves_without_the_disk(tmp_path):
+    cache = Cache(tmp_path, memory=True)
+    cache.put("figures", "k", b"x")
+    (tmp_path / "figures" / "k").unlink()
+    assert cache.get("figures", "k") == b"x"

@@ -6,14 +6,8 @@ import json
 
 import pytest
 
-from sqrtdk import config
-from sqrtdk.embed import EMBEDDED, SLOTS, explainer_data, json_script, slot_filter
-from sqrtdk.quoting import format_number
-
-
-@pytest.fixture(scope="module")
-def results() -> dict:
-    return json.loads((config.FIGURES_DIR / config.RESULTS_FILE).read_text(encoding="utf-8"))
+from sqrtdk.web.embed import EMBEDDED, SLOTS, explainer_data, json_script, slot_filter
+from sqrtdk.web.quoting import format_number
 
 
 def _leaves(tree: dict, prefix: str = ""):
@@ -42,11 +36,12 @@ def test_the_grids_the_widgets_step_through_are_complete(results):
     sa, sp = explainer_data(results)["saturation"], explainer_data(results)["spread"]
     assert len(sa["shares"]) == len(sa["p_winner"]) == len(sa["sensitivity"]) == len(sa["scales"])
     assert all(len(row) == len(sa["labels"]) for row in sa["shares"])
-    steps = {round(b - a, 9) for a, b in zip(sa["scales"], sa["scales"][1:])}
-    assert len(steps) == 1, "the slider's step assumes an evenly spaced grid"
+    ratios = {round(b / a, 4) for a, b in zip(sa["scales"], sa["scales"][1:])}  # 6 digits kept
+    assert len(ratios) == 1, "the slider steps through a log grid of equal ratios"
     n = len(sp["batches"]["ratio"])
-    assert len(sp["batches"]["sd_small"]) == len(sp["hist"]["small"]) == len(sp["hist"]["large"]) == n
-    assert all(len(c) == len(sp["hist"]["edges"]) - 1 for c in sp["hist"]["small"] + sp["hist"]["large"])
+    hist = sp["grid"]["hist"]
+    assert len(hist) == len(sp["d_k"]) and all(len(per_d) == n + 1 for per_d in hist)
+    assert all(len(c) == len(sp["grid"]["z_edges"]) - 1 for per_d in hist for c in per_d)
 
 
 def test_every_slot_shows_a_result_in_a_format_the_quoting_module_knows(results):

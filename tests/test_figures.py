@@ -1,120 +1,140 @@
-"""Tests of sqrtdk.figures: every figure draws in both languages, as text, deterministically."""
+"""The figures: every registered figure in every language and layout, drawn as text,
+readable on a phone, byte-identical on rebuild. Most checks read the SVGs of the session's
+build (conftest's `site_build`); the rest draw one figure."""
 from __future__ import annotations
 
-import copy
-import json
 import logging
 import re
 import tomllib
 import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
 import pytest
 
 from sqrtdk import figures
-from sqrtdk.config import CONTENT_DIR, FIGURES_DIR, LANGUAGES, RESULTS_FILE
+from sqrtdk.figures import draw
+from sqrtdk.options import PACKAGE_DIR
 
 SVG = "{http://www.w3.org/2000/svg}"
-CJK = re.compile("[\u4e00-\u9fff]")
+CJK = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+SPECS = figures.load()
+PHONE_COLUMN = 328          # CSS px: a 360 px phone minus 1 rem on each side
+DESKTOP_COLUMN = 640        # CSS px: the 40 rem column
+_FONT = re.compile(r"font(?:-size)?:\s*(?:[\w-]+\s+)*?([\d.]+)px")
 
 
-@pytest.fixture(scope="module")
-def results() -> dict:
-    return json.loads((FIGURES_DIR / RESULTS_FILE).read_text(encoding="utf-8"))
+def texts(svg: Path) -> list[tuple[str, float]]:
+    """(text, font size in SVG user units) of every <text>; parsing proves it is valid XML."""
+    root = ET.parse(svg).getroot()
+    out = []
+    for el in root.iter(f"{SVG}text"):
+        m = _FONT.search(el.get("style", ""))
+        assert m, el.get("style")
+        out.append(("".join(el.itertext()), float(m.group(1))))
+    return out
 
 
-def svg_texts(path: Path) -> list[tuple[str, str]]:
-    """(text, style) of every <text> element of the SVG at `path` (parsing proves valid XML)."""
-    root = ET.parse(path).getroot()
-    return [("".join(el.itertext()), el.get("style", "")) for el in root.iter(f"{SVG}text")]
+def view_width(svg: Path) -> float:
+    return float(ET.parse(svg).getroot().get("viewBox", "0 0 0 0").split()[2])
 
 
-def plain_labels(labels: dict, name: str) -> list[str]:
-    """The labels of figure `name` that are not str.format templates (so appear verbatim)."""
-    return [v for v in labels[name].values() if isinstance(v, str) and "{" not in v]
+def labels(lang: str) -> dict[str, Any]:
+    return tomllib.loads((PACKAGE_DIR.parent / "content" / lang / "figures.toml")
+                         .read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", figures.FIGURE_NAMES)
-def test_figure_renders_as_text(name: str, lang: str, results: dict, tmp_path: Path,
-                                caplog: pytest.LogCaptureFixture) -> None:
-    labels = figures.load_labels(lang)
+def files(site_build: dict[str, Any]) -> list[tuple[str, str, str, Path]]:
+    folder = site_build["root"] / "figures"
+    out = []
+    for lang in site_build["languages"]:
+        for name in SPECS:
+            out.append((name, lang, "wide", folder / f"{name}.{lang}.svg"))
+            out.append((name, lang, "narrow", folder / f"{name}.{lang}.narrow.svg"))
+    return out
+
+
+def test_every_figure_in_every_language_and_layout_is_text(site_build: dict[str, Any]) -> None:
+    for name, lang, layout, path in files(site_build):
+        found = texts(path)
+        assert found, f"{path.name}: svg.fonttype none must leave <text> elements"
+        joined = "\n".join(t for t, _ in found)
+        for key, fields in SPECS[name].labels.items():
+            text = labels(lang)[name][key]
+            if not fields:
+                for line in text.splitlines():
+                    assert line in joined, f"{path.name}: label {key} ({line!r}) missing"
+        assert bool(CJK.search(joined)) == (lang == "zh"), path.name
+        assert path.stat().st_size < 90_000, path.name
+
+
+def test_phone_figures_have_text_of_at_least_11_css_px_at_360_px(
+        site_build: dict[str, Any]) -> None:
+    for name, lang, layout, path in files(site_build):
+        scale = (PHONE_COLUMN if layout == "narrow" else DESKTOP_COLUMN) / view_width(path)
+        px = min(size for _, size in texts(path)) * scale
+        assert px >= (11 if layout == "narrow" else 10.5), (path.name, round(px, 2))
+
+
+def test_drawing_twice_gives_identical_bytes_without_dates_or_versions() -> None:
+    import json
+    results = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
+    table = labels("zh")
+    for name in list(SPECS)[:2]:
+        for layout in figures.LAYOUTS:
+            a = draw.render(SPECS[name], "zh", layout, results, table[name],
+                            table["style"]["font_family"])
+            b = draw.render(SPECS[name], "zh", layout, results, table[name],
+                            table["style"]["font_family"])
+            assert a == b and b"<dc:date>" not in a and mpl.__version__.encode() not in a
+
+
+def test_drawing_emits_no_warning(caplog: pytest.LogCaptureFixture) -> None:
+    import json
+    results = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
+    table = labels("zh")
+    name = next(iter(SPECS))
     with warnings.catch_warnings(), caplog.at_level(logging.WARNING, logger="matplotlib"):
-        warnings.simplefilter("error")  # e.g. "Glyph 28857 missing from font(s) DejaVu Sans"
-        path = figures.render(name, lang, results, tmp_path)
-    assert [r.getMessage() for r in caplog.records] == []  # mathtext and findfont only log
-    assert path == tmp_path / f"{name}.{lang}.svg"
-    texts = svg_texts(path)
-    assert texts, "svg.fonttype none must leave <text> elements"
-    joined = "\n".join(text for text, _ in texts)
-    for label in plain_labels(labels, name):
-        for line in label.splitlines():
-            assert line in joined, f"{name}.{lang}: label {line!r} missing from the SVG"
-    assert bool(CJK.search(joined)) == (lang == "zh")
-    families = {re.search(r"font-family: ([^;]*)", style).group(1) for _, style in texts}
-    assert all(f.endswith(", sans-serif") for f in families), families
-    assert path.stat().st_size < 60_000
+        warnings.simplefilter("error")   # e.g. "Glyph 28857 missing from font(s) DejaVu Sans"
+        draw.render(SPECS[name], "zh", "narrow", results, table[name], table["style"]["font_family"])
+    assert [r.getMessage() for r in caplog.records] == []
 
 
-def test_svg_size_is_about_7_by_3_6_inches(results: dict, tmp_path: Path) -> None:
-    root = ET.parse(figures.render("walk", "en", results, tmp_path)).getroot()
-    assert (root.get("width"), root.get("height")) == ("504pt", "259.2pt")
-    assert root.get("viewBox") == "0 0 504 259.2"
+def test_chinese_without_the_cjk_font_is_caught() -> None:
+    """The guard above is live: Chinese labels with only DejaVu Sans warn about glyphs."""
+    import json
+    results = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
+    table = labels("zh")
+    name = next(iter(SPECS))
+    with warnings.catch_warnings(), pytest.raises(UserWarning, match="missing from font"):
+        warnings.simplefilter("error")
+        draw.render(SPECS[name], "zh", "wide", results, table[name], ["DejaVu Sans", "sans-serif"])
 
 
-def test_rendering_twice_gives_identical_bytes(results: dict, tmp_path: Path) -> None:
-    first = figures.render_all(results, tmp_path / "a")
-    second = figures.render_all(results, tmp_path / "b")
-    assert len(first) == len(figures.FIGURE_NAMES) * 2
-    for a, b in zip(first, second):
-        assert a.name == b.name
-        data = a.read_bytes()
-        assert data == b.read_bytes(), a.name
-        assert b"<dc:date>" not in data and b"Date" not in data
-        assert mpl.__version__.encode() not in data and b"Matplotlib v" not in data
+def test_a_drawer_can_only_use_the_labels_it_registers() -> None:
+    spec = next(iter(SPECS.values()))
+    t = draw.Labels(dict.fromkeys(spec.labels, "x"), spec)
+    with pytest.raises(TypeError, match="registers"):
+        t("not_a_label")
 
 
-def flat_keys(table: dict, prefix: str = "") -> set[str]:
-    keys = set()
-    for key, value in table.items():
-        keys |= flat_keys(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
-    return keys
+def test_a_drawer_reads_only_the_results_it_registers() -> None:
+    view = figures.needed_results({"a": {"b": 1, "c": 2}, "d": 3}, ("a.b",))
+    assert view == {"a": {"b": 1}}
+    with pytest.raises(KeyError):
+        figures.needed_results({"a": {}}, ("a.b",))
 
 
-def test_languages_have_the_same_label_keys() -> None:
-    tables = {}
-    for lang in LANGUAGES:
-        with (CONTENT_DIR / lang / "figures.toml").open("rb") as f:
-            tables[lang] = tomllib.load(f)
-    zh, en = (flat_keys(tables[lang]) for lang in ("zh", "en"))
-    assert zh == en, zh ^ en
-    assert set(figures.FIGURE_NAMES) | {"style"} == set(tables["en"])
+def test_the_social_cards_are_1200_by_630_png(site_build: dict[str, Any]) -> None:
+    for lang in site_build["languages"]:
+        png = (site_build["root"] / "figures" / f"card.{lang}.png").read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (1200, 630)
+        assert b"Software" not in png and b"matplotlib" not in png.lower()
 
 
 def test_no_chinese_in_python_files() -> None:
-    source = Path(figures.__file__).read_text(encoding="utf-8")
-    assert not CJK.search(source)
-
-
-def test_missing_label_names_figure_and_key(results: dict) -> None:
-    labels = copy.deepcopy(figures.load_labels("en"))
-    del labels["batches"]["offchart"]
-    with pytest.raises(KeyError, match="'batches'.*'offchart'"):
-        figures.draw("batches", results, labels)
-
-
-def test_unknown_figure_is_refused(results: dict) -> None:
-    with pytest.raises(KeyError, match="nonesuch"):
-        figures.draw("nonesuch", results, figures.load_labels("en"))
-
-
-def test_chinese_without_the_cjk_font_is_caught(results: dict, tmp_path: Path) -> None:
-    """The guard above is live: zh text with only DejaVu Sans warns about missing glyphs."""
-    labels = copy.deepcopy(figures.load_labels("zh"))
-    labels["style"]["font_family"] = ["DejaVu Sans", "sans-serif"]
-    fig = figures.draw("walk", results, labels)
-    with warnings.catch_warnings(), pytest.raises(UserWarning, match="missing from font"):
-        warnings.simplefilter("error")
-        figures.save(fig, tmp_path / "walk.svg", "walk")
+    for path in PACKAGE_DIR.rglob("*.py"):
+        assert not CJK.search(path.read_text(encoding="utf-8")), path

@@ -1,0 +1,84 @@
+"""The figures: one drawing function per figure, registered by name next to its code.
+
+A drawer is `fn(fig, r, t, layout)`: it draws into `fig` (a matplotlib Figure or SubFigure)
+from `r`, a view of results.json holding only the paths the registration names in `needs`
+(reading anything else is a KeyError: figures read results only, and say which), with the
+words from `t` (that language's figures.toml table; `labels` names each label and the
+fields it is formatted with, so both can be checked before anything is drawn). `layout` is
+`WIDE` (the desktop column) or `NARROW` (a phone: stacked panels, fewer ticks, larger type).
+
+Register with the `figure` decorator in any module of this package; `load()` imports them.
+Drawing, saving and the social card live in `draw.py` (matplotlib is imported there only).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+WIDE, NARROW = "wide", "narrow"
+LAYOUTS = (WIDE, NARROW)
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """A registered figure: its drawer, the result paths it reads and its labels' fields."""
+
+    name: str
+    draw: Callable[..., None]
+    needs: tuple[str, ...]
+    labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+FIGURES: dict[str, FigureSpec] = {}
+
+
+def figure(name: str, needs: tuple[str, ...], labels: Mapping[str, tuple[str, ...]]
+           ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register the decorated drawer as figure `name` (see the module docstring).
+
+    `needs` are dotted results.json paths (a section, or a key inside one); `labels` maps
+    each label key of the figure's figures.toml table to the fields it is given.
+    """
+    def register(fn: Callable[..., None]) -> Callable[..., None]:
+        if name in FIGURES:
+            raise ValueError(f"figure '{name}' is registered twice")
+        FIGURES[name] = FigureSpec(name, fn, tuple(needs), dict(labels))
+        return fn
+    return register
+
+
+_LOADED = False
+
+
+def load() -> dict[str, FigureSpec]:
+    """Import every module of this package (each registers its figures); returns FIGURES."""
+    global _LOADED
+    if not _LOADED:
+        package = importlib.import_module(__name__)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{__name__}.{info.name}")
+        _LOADED = True
+    return FIGURES
+
+
+def needed_results(results: Mapping[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
+    """The sub-tree of `results` holding only the dotted paths in `needs` (same nesting).
+
+    Raises KeyError naming a path results.json does not have.
+    """
+    out: dict[str, Any] = {}
+    for path in needs:
+        src: Any = results
+        dst = out
+        parts = path.split(".")
+        for part in parts[:-1]:
+            src = src[part]
+            dst = dst.setdefault(part, {})
+        if parts[-1] not in src:
+            raise KeyError(f"results.json has no '{path}'")
+        dst[parts[-1]] = src[parts[-1]]
+    return out

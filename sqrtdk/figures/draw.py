@@ -1,0 +1,223 @@
+"""Drawing with matplotlib: the shared style, the layouts, the labels, and the one door out.
+
+Text stays text in the SVGs (`svg.fonttype: none`); mathtext is off (`text.parse_math:
+False`), labels use Unicode (√d, ÷, pᵢ). Chinese uses Noto Sans CJK SC from the `mplfonts`
+wheel, registered by path (its setup is never run), so no system font is assumed. Every SVG
+and PNG leaves through `save` (HOUSE_STYLE rule 3): a fixed hash salt per figure, no date, no
+creator, the same bytes on every rebuild.
+
+Sizes: WIDE figures are 7 in (672 CSS px) wide for a 40 rem column, type 9.5–11 pt; NARROW
+ones are 3.6 in (346 px) for a 360 px phone's 328 px column, type ≥ 9 pt, so the smallest
+text is at least 12 × 328/346 ≈ 11.4 CSS px on the phone.
+"""
+from __future__ import annotations
+
+import importlib.util
+import io
+import math
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import matplotlib as mpl
+from cycler import cycler
+from matplotlib import font_manager
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+from . import NARROW, WIDE, FigureSpec, needed_results
+
+# Okabe & Ito (2008) colour-blind-safe palette, plus greys.
+BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
+SKY, PURPLE, GREY, LIGHT, INK = "#56B4E9", "#CC79A7", "#7F7F7F", "#E4E4E4", "#222222"
+CYCLE = (BLUE, VERMILLION, GREEN, ORANGE, SKY, PURPLE)
+RULER_STYLE = (("raw", VERMILLION, "o"), ("sqrt", BLUE, "s"), ("linear", GREEN, "^"))
+CJK_FONT_FILE = "NotoSansCJKsc-Regular.otf"  # inside the mplfonts wheel, in mplfonts/fonts/
+
+WIDTH = {WIDE: 7.0, NARROW: 3.6}                    # inches
+PANEL_HEIGHT = {WIDE: 3.6, NARROW: 2.55}            # inches per row of panels
+TYPE = {  # point sizes per layout
+    WIDE: {"title": 11.0, "label": 10.5, "tick": 9.5, "legend": 9.5, "note": 9.5},
+    NARROW: {"title": 10.0, "label": 9.5, "tick": 9.0, "legend": 9.0, "note": 9.0},
+}
+MIN_TYPE = {layout: min(sizes.values()) for layout, sizes in TYPE.items()}
+
+
+def style(layout: str) -> dict[str, Any]:
+    """matplotlib rc settings for `layout`."""
+    t = TYPE[layout]
+    return {
+        "figure.figsize": (WIDTH[layout], PANEL_HEIGHT[layout]), "figure.facecolor": "white",
+        "savefig.facecolor": "white", "axes.facecolor": "white", "axes.edgecolor": "#333333",
+        "axes.linewidth": 0.8, "axes.spines.top": False, "axes.spines.right": False,
+        "axes.titlesize": t["title"], "axes.labelsize": t["label"],
+        "figure.titlesize": t["title"], "figure.labelsize": t["label"],
+        "axes.prop_cycle": cycler(color=CYCLE), "font.size": t["note"],
+        "xtick.labelsize": t["tick"], "ytick.labelsize": t["tick"],
+        "legend.fontsize": t["legend"], "legend.title_fontsize": t["legend"],
+        "legend.frameon": False, "lines.linewidth": 1.6, "lines.markersize": 5,
+        "text.color": INK, "text.parse_math": False, "svg.fonttype": "none",
+        "font.sans-serif": ["DejaVu Sans"],  # what the SVG writes for the generic sans-serif
+    }
+
+
+class Labels:
+    """The words of one figure in one language; checks each call against the registration
+    (a label or field the registration does not declare is a bug in the drawer)."""
+
+    def __init__(self, table: Mapping[str, str], spec: FigureSpec):
+        self.table, self.spec = table, spec
+
+    def __call__(self, key: str, **values: Any) -> str:
+        """Label `key` formatted with `values` (str.format fields of the TOML string)."""
+        declared = self.spec.labels.get(key)
+        if declared is None or set(values) != set(declared):
+            raise TypeError(f"figure '{self.spec.name}' uses label {key!r} with fields "
+                            f"{sorted(values)}, but registers {declared!r}")
+        try:
+            return self.table[key].format(**values)
+        except (ValueError, KeyError, IndexError, AttributeError) as e:
+            err = ValueError(f"cannot format {self.table[key]!r}: {e}")
+            err.label_key = key  # type: ignore[attr-defined]
+            raise err from None
+
+
+@cache
+def register_cjk_font() -> None:
+    """Add the CJK font bundled with mplfonts to matplotlib, by path, once per process."""
+    spec = importlib.util.find_spec("mplfonts")  # locates the package without importing it
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the mplfonts package (bundled CJK font) is not installed")
+    font_manager.fontManager.addfont(
+        str(Path(spec.submodule_search_locations[0]) / "fonts" / CJK_FONT_FILE))
+
+
+Canvas = Figure | SubFigure
+
+
+def _rc(settings: dict[str, Any]) -> Any:
+    """rc settings for rc_context (its stubs list every key as a literal type)."""
+    return settings
+
+
+def panels(fig: Canvas, n: int, layout: str, **kw: Any) -> list[Axes]:
+    """n axes side by side (WIDE) or stacked (NARROW); sizes the top-level figure to fit."""
+    rows, cols = (1, n) if layout == WIDE else (n, 1)
+    if isinstance(fig, Figure):
+        fig.set_size_inches(WIDTH[layout], PANEL_HEIGHT[layout] * rows + (0.3 if rows > 1 else 0))
+    axes = fig.subplots(rows, cols, squeeze=False, **kw)
+    return [ax for row in axes for ax in row]
+
+
+def log2_axis(ax: Axes, which: str, ticks: list[float], every: int = 1) -> None:
+    """Base-2 log scale on axis `which` ("x" or "y"), ticks labelled 1/8, 1, 32; `every`
+    keeps one tick label in so many (a phone has room for fewer)."""
+    getattr(ax, f"set_{which}scale")("log", base=2)
+    axis = getattr(ax, f"{which}axis")
+    axis.set_major_locator(FixedLocator(ticks))
+    shown = set(ticks[::every]) | {ticks[-1]}
+    axis.set_major_formatter(FuncFormatter(
+        lambda v, _: "" if v not in shown else (f"{v:g}" if v >= 1 else f"1/{1 / v:g}")))
+    axis.set_minor_locator(NullLocator())
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def log10_axis(ax: Axes, which: str) -> None:
+    """Base-10 log scale on axis `which`, ticks labelled 10⁻³, 1, 10 in Unicode (mathtext
+    is off, so matplotlib's default $10^{-3}$ would show its TeX)."""
+    getattr(ax, f"set_{which}scale")("log")
+    axis = getattr(ax, f"{which}axis")
+    axis.set_major_formatter(FuncFormatter(
+        lambda v, _: "1" if v == 1 else f"10{str(round(math.log10(v))).translate(_SUPERSCRIPT)}"))
+    axis.set_minor_locator(NullLocator())
+
+
+def powers_of_two(values: list[float]) -> list[float]:
+    """Powers of two covering `values`."""
+    lo, hi = math.floor(math.log2(min(values))), math.ceil(math.log2(max(values)))
+    return [2.0**k for k in range(lo, hi + 1)]
+
+
+def new_figure(layout: str) -> Figure:
+    """An empty figure with constrained layout at the layout's default size."""
+    return Figure(figsize=(WIDTH[layout], PANEL_HEIGHT[layout]), layout="constrained")
+
+
+def draw(spec: FigureSpec, results: Mapping[str, Any], table: Mapping[str, str],
+         font_family: list[str], layout: str) -> Figure:
+    """Draw figure `spec` from the paths of `results` it needs, in `layout`."""
+    register_cjk_font()
+    with mpl.rc_context(_rc({**style(layout), "font.family": font_family})):
+        fig = new_figure(layout)
+        spec.draw(fig, needed_results(results, spec.needs), Labels(table, spec), layout)
+        return fig
+
+
+def save(fig: Figure, salt: str, fmt: str = "svg", layout: str = WIDE) -> bytes:
+    """The one door out: `fig` as SVG (text as text) or PNG bytes, ids salted with `salt`
+    so the bytes are the same every time; no date, no creator, no software version."""
+    buf = io.BytesIO()
+    with mpl.rc_context(_rc({**style(layout), "svg.hashsalt": salt, "svg.fonttype": "none"})):
+        if fmt == "svg":
+            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+        else:
+            fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def render(spec: FigureSpec, lang: str, layout: str, results: Mapping[str, Any],
+           table: Mapping[str, str], font_family: list[str]) -> bytes:
+    """Figure `spec` in language `lang` and `layout`, as SVG bytes."""
+    return save(draw(spec, results, table, font_family, layout), f"{spec.name}.{lang}.{layout}",
+                layout=layout)
+
+
+CARD_SIZE = (12.0, 6.3)   # inches at 100 dpi: the 1200 × 630 px social card
+
+
+def render_card(spec: FigureSpec, lang: str, results: Mapping[str, Any],
+                table: Mapping[str, str], card: Mapping[str, str], font_family: list[str]
+                ) -> bytes:
+    """The social card of language `lang`: the article's title and subtitle above figure
+    `spec`, as a 1200 × 630 PNG (what link previews show)."""
+    register_cjk_font()
+    with mpl.rc_context(_rc({**style(WIDE), "font.family": font_family, "font.size": 16,
+                             "axes.titlesize": 17, "axes.labelsize": 16, "xtick.labelsize": 14,
+                             "ytick.labelsize": 14, "legend.fontsize": 15})):
+        fig = Figure(figsize=CARD_SIZE, layout="constrained")
+        head, body = fig.subfigures(2, 1, height_ratios=(1, 3.2))  # type: ignore[misc]
+        head.text(0.03, 0.62, card["title"], fontsize=32, va="center")
+        head.text(0.03, 0.18, card["subtitle"], fontsize=17, color=GREY, va="center")
+        spec.draw(body, needed_results(results, spec.needs), Labels(table, spec), WIDE)
+        return save(fig, f"card.{lang}", fmt="png")
+
+
+DrawFn = Callable[[Canvas, dict[str, Any], Labels, str], None]
+__all__ = [
+    "BLUE",
+    "CYCLE",
+    "GREEN",
+    "GREY",
+    "INK",
+    "LIGHT",
+    "MIN_TYPE",
+    "NARROW",
+    "RULER_STYLE",
+    "TYPE",
+    "VERMILLION",
+    "WIDE",
+    "DrawFn",
+    "Labels",
+    "draw",
+    "log2_axis",
+    "log10_axis",
+    "panels",
+    "powers_of_two",
+    "render",
+    "render_card",
+    "save",
+]

@@ -1,0 +1,107 @@
+"""Sheet 2's figures: the row A–H turned up, and how much its shares still respond.
+
+The scale axis also reads as a dimension: a row of SD σ times c has SD cσ, which unscaled
+scores have at d ≈ (cσ)² (sqrtdk.science.saturation); the top axis of the sensitivity
+figure is labelled in that d.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from matplotlib.ticker import NullLocator
+
+from . import NARROW, figure
+from .draw import (
+    BLUE,
+    GREEN,
+    GREY,
+    INK,
+    VERMILLION,
+    Canvas,
+    Labels,
+    log2_axis,
+    panels,
+    powers_of_two,
+)
+
+
+def _index(xs: list[float], x: float) -> int:
+    hits = [i for i, v in enumerate(xs) if math.isclose(v, x, rel_tol=1e-9)]
+    if not hits:
+        raise ValueError(f"{x} is not on the grid of the results")
+    return hits[0]
+
+
+@figure("saturation_bars",
+        needs=("saturation.labels", "saturation.winner", "saturation.scales",
+               "saturation.shares", "saturation.shown_scales", "saturation.row_sd"),
+        labels={"title": (), "panel": ("scale", "dk"), "winner": ("label", "share"),
+                "xlabel": (), "ylabel": ()})
+def saturation_bars(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    """Bar charts of the shares A–H at a few scales; the winner's bar in vermillion."""
+    sa = r["saturation"]
+    names, w = sa["labels"], sa["labels"].index(sa["winner"])
+    shown = sa["shown_scales"]
+    axes = panels(fig, len(shown), layout, sharey=True, sharex=True)
+    for ax, scale in zip(axes, shown):
+        shares = sa["shares"][_index(sa["scales"], scale)]
+        colors = [VERMILLION if i == w else GREY for i in range(len(names))]
+        ax.bar(range(len(names)), shares, color=colors, width=0.7)
+        tall = shares[w] > 0.8  # no room above the bar: write the value beside it
+        ax.annotate(t("winner", label=names[w], share=shares[w]), (w, shares[w]),
+                    xytext=(-8, -2) if tall else (0, 3), textcoords="offset points",
+                    ha="right" if tall else "center", va="top" if tall else "bottom",
+                    color=VERMILLION)
+        ax.set(xticks=range(len(names)), xticklabels=names, ylim=(0, 1),
+               title=t("panel", scale=scale, dk=(scale * sa["row_sd"]) ** 2))
+    for ax in axes:
+        ax.set_yticks([0, 0.5, 1])
+    axes[0 if layout != NARROW else len(axes) // 2].set_ylabel(t("ylabel"))
+    fig.suptitle(t("title"))
+    fig.supxlabel(t("xlabel"))
+
+
+@figure("saturation_sensitivity",
+        needs=("saturation.scales", "saturation.p_winner", "saturation.sensitivity",
+               "saturation.max_offdiag", "saturation.peak", "saturation.quoted",
+               "saturation.winner", "saturation.row_sd"),
+        labels={"left_title": ("label",), "right_title": (), "xlabel": (), "dk_axis": (),
+                "sensitivity": (), "max_offdiag": (), "peak": ("scale", "p", "dk"),
+                "quoted_left": ("scale", "p"), "quoted_right": ("scale", "s")})
+def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    """Left: the winner's share against the scale; right: its sensitivity p(1 − p) and the
+    largest cross term |p_i p_j|. The top axes give the d_k at which unscaled scores have the
+    row's SD."""
+    sa = r["saturation"]
+    x, pk, q, sigma = sa["scales"], sa["peak"], sa["quoted"], sa["row_sd"]
+    left, right = panels(fig, 2, layout, sharex=True)
+    left.plot(x, sa["p_winner"], color=VERMILLION)
+    right.plot(x, sa["sensitivity"], color=BLUE, label=t("sensitivity"))
+    right.plot(x, sa["max_offdiag"], color=GREEN, linestyle="--", label=t("max_offdiag"))
+    texts = (t("quoted_left", scale=q["scale"], p=q["p_winner"]),
+             t("quoted_right", scale=q["scale"], s=q["sensitivity"]))
+    every = 2 if layout == NARROW else 1
+    ticks = [v for v in powers_of_two(x) if v >= 1 / 8]
+    for ax, y, text in zip((left, right), (q["p_winner"], q["sensitivity"]), texts):
+        ax.axvline(pk["scale"], color=GREY, linestyle=":", linewidth=1.2)
+        ax.plot(q["scale"], y, "o", color=INK)
+        ax.annotate(text, (q["scale"], y), xytext=(-6, 10) if ax is right else (-4, -22),
+                    textcoords="offset points", ha="right")
+        log2_axis(ax, "x", ticks, every)
+        ax.set(xlim=(ticks[0], x[-1]), xlabel=t("xlabel"))
+        top = ax.secondary_xaxis("top", functions=(lambda c: (c * sigma) ** 2,
+                                                   lambda dk: np.sqrt(dk) / sigma))
+        top.set_xscale("log", base=2)
+        dks = [4.0, 64.0, 1024.0] if layout == NARROW else [1.0, 4.0, 16.0, 64.0, 256.0, 1024.0]
+        top.set_xticks([v for v in dks if ticks[0] <= math.sqrt(v) / sigma <= x[-1]])
+        top.xaxis.set_major_formatter("{x:g}")
+        top.xaxis.set_minor_locator(NullLocator())
+        top.set_xlabel(t("dk_axis"))
+    right.annotate(t("peak", scale=pk["scale"], p=pk["p_winner"], dk=pk["equivalent_dk"]),
+                   (pk["scale"], pk["sensitivity"]), xytext=(6, 2), textcoords="offset points",
+                   va="bottom")
+    left.set(ylim=(0, 1.05), title=t("left_title", label=sa["winner"]))
+    right.set(ylim=(0, 1.25 * pk["sensitivity"]), title=t("right_title"))
+    right.legend(loc="upper left" if layout == NARROW else "center right")

@@ -1,0 +1,86 @@
+"""Sheet 3's figures: three rulers, what each does to softmax, and the gradient reaching q."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import NARROW, figure
+from .draw import GREY, RULER_STYLE, Canvas, Labels, log2_axis, log10_axis, panels, powers_of_two
+
+
+@figure("rulers_sd",
+        needs=("rulers.d_k", "rulers.sd", "rulers.sd_theory"),
+        labels={"title": (), "xlabel": (), "ylabel": (), "note": (), "raw": (), "sqrt": (),
+                "linear": (), "theory_raw": (), "theory_sqrt": (), "theory_linear": ()})
+def rulers_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    """The SD of the scaled score under each ruler against d, beside its theory."""
+    ru = r["rulers"]
+    d = ru["d_k"]
+    (ax,) = panels(fig, 1, layout)
+    for name, color, marker in RULER_STYLE:
+        theory = ru["sd_theory"][name]
+        ax.plot(d, theory, color=color, linewidth=1.1, alpha=0.8)
+        ax.plot(d, ru["sd"][name], marker, color=color, label=t(name))
+        ax.annotate(t(f"theory_{name}"), (d[-1], theory[-1]), xytext=(8, 0),
+                    textcoords="offset points", va="center", color=color)
+    every = 2 if layout == NARROW else 1
+    log2_axis(ax, "x", [float(x) for x in d], every)
+    log2_axis(ax, "y", powers_of_two([v for name in ru["sd"] for v in ru["sd"][name]]), every)
+    ax.set(xlim=(d[0] / 1.3, d[-1] * 2.2), title=t("title"), xlabel=t("xlabel"),
+           ylabel=t("ylabel"))
+    ax.legend(loc="upper left", title=t("note"), alignment="left")
+
+
+@figure("rulers_softmax",
+        needs=("rulers.d_k", "rulers.winner_share", "rulers.entropy_bits", "rulers.uniform_share",
+               "rulers.max_entropy_bits", "rulers.positions"),
+        labels={"left_title": (), "right_title": (), "xlabel": (), "raw": (), "sqrt": (),
+                "linear": (), "uniform_share": ("n",), "max_entropy": ("bits",)})
+def rulers_softmax(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    """Mean winner share and mean entropy of the softmax against d, per ruler."""
+    ru = r["rulers"]
+    d = ru["d_k"]
+    left, right = panels(fig, 2, layout, sharex=True)
+    for name, color, marker in RULER_STYLE:
+        left.plot(d, ru["winner_share"][name], marker + "-", color=color, label=t(name))
+        right.plot(d, ru["entropy_bits"][name], marker + "-", color=color)
+    refs = ((left, ru["uniform_share"], t("uniform_share", n=ru["positions"]), -3),
+            (right, ru["max_entropy_bits"], t("max_entropy", bits=ru["max_entropy_bits"]), 3))
+    every = 2 if layout == NARROW else 1
+    for ax, y, text, dy in refs:  # label below the 1/8 line, above the 3-bit line
+        ax.axhline(y, color=GREY, linestyle=":", linewidth=1.2)
+        ax.annotate(text, (0.02, y), xycoords=ax.get_yaxis_transform(), xytext=(0, dy),
+                    textcoords="offset points", va="top" if dy < 0 else "bottom", color=GREY)
+        log2_axis(ax, "x", [float(x) for x in d], every)
+        ax.set(xlabel=t("xlabel"))
+    left.set(ylim=(0, 1), title=t("left_title"))
+    right.set(ylim=(0, 1.15 * ru["max_entropy_bits"]), title=t("right_title"))
+    fig.legend(handles=left.get_lines()[:3], loc="outside upper center",
+               ncols=1 if layout == NARROW else 3)
+
+
+@figure("gradient_q",
+        needs=("gradient.d_k", "gradient.p10", "gradient.median", "gradient.p90",
+               "gradient.below", "gradient.threshold"),
+        labels={"left_title": (), "right_title": ("threshold",), "xlabel": (), "ylabel": (),
+                "band": (), "raw": (), "sqrt": (), "linear": ()})
+def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    """Left: median ‖∂L/∂q‖ with its 10–90 % band against d, per ruler (log scale);
+    right: the share of rows whose gradient is below the threshold."""
+    g = r["gradient"]
+    d = g["d_k"]
+    left, right = panels(fig, 2, layout, sharex=True)
+    for name, color, marker in RULER_STYLE:
+        left.fill_between(d, g["p10"][name], g["p90"][name], color=color, alpha=0.15,
+                          linewidth=0)
+        left.plot(d, g["median"][name], marker + "-", color=color, label=t(name))
+        right.plot(d, [100 * v for v in g["below"][name]], marker + "-", color=color)
+    left.fill_between([], [], [], color=GREY, alpha=0.3, label=t("band"))
+    log10_axis(left, "y")
+    every = 2 if layout == NARROW else 1
+    for ax in (left, right):
+        log2_axis(ax, "x", [float(x) for x in d], every)
+        ax.set(xlabel=t("xlabel"))
+    left.set(title=t("left_title"), ylabel=t("ylabel"))
+    right.set(ylim=(-3, 103), title=t("right_title", threshold=g["threshold"]))
+    right.yaxis.set_major_formatter("{x:g}%")
+    left.legend(loc="lower left", ncols=1, framealpha=0.85, frameon=True, edgecolor="none")

@@ -1,0 +1,246 @@
+"""The figure stage: check every figures.toml against the registered figures, then draw what
+the cache does not hold, in worker processes.
+
+A manifest keyed on everything the stage reads (the figures code, the labels, results.json,
+the social figure) names every output file and its cache entry, so an unchanged build reads
+bytes from the cache without importing matplotlib. Each figure's own cache key holds only
+the results paths it registers as `needs`, so a change in one experiment redraws only the
+figures that read it.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import string
+import xml.etree.ElementTree as etree
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cache import Cache, code_digest, digest, versions, write_if_changed
+from .errors import BuildError, suggest
+from .log import captured, replay, warn
+from .options import BuildOptions
+from .workers import Pool
+
+if TYPE_CHECKING:
+    from .figures import FigureSpec
+    from .pipeline import FigureSet, Inputs
+
+LOGGER = logging.getLogger("sqrtdk.figures")
+FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")
+CARD_PX = (1200, 630)
+
+
+class LabelError(Exception):
+    """A label that str.format refused while drawing (raised in a worker, reported against
+    the figures.toml line by the parent)."""
+
+    def __init__(self, lang: str, figure: str, key: str, message: str):
+        super().__init__(lang, figure, key, message)
+        self.lang, self.figure, self.key, self.message = lang, figure, key, message
+
+
+@dataclass(frozen=True)
+class Job:
+    """One output file: figure `name` in `lang` and `layout` ("card": the social card)."""
+
+    name: str
+    lang: str
+    layout: str
+
+    @property
+    def file(self) -> str:
+        """Its file name in figures/."""
+        if self.layout == "card":
+            return f"card.{self.lang}.png"
+        return f"{self.name}.{self.lang}.svg" if self.layout == "wide" else \
+            f"{self.name}.{self.lang}.narrow.svg"
+
+
+def draw_job(job: Job, results: Mapping[str, Any], labels: Mapping[str, Any],
+             social: str) -> bytes:
+    """Worker task: one file's bytes (matplotlib is imported here, in the worker)."""
+    from . import figures
+    from .figures import draw
+    specs = figures.load()
+    table = labels[job.name if job.layout != "card" else social]
+    family = labels["style"]["font_family"]
+    try:
+        if job.layout == "card":
+            return draw.render_card(specs[social], job.lang, results, table, labels["card"], family)
+        return draw.render(specs[job.name], job.lang, job.layout, results, table, family)
+    except (ValueError, KeyError, IndexError, AttributeError) as e:
+        key = getattr(e, "label_key", "")
+        if key:
+            raise LabelError(job.lang, job.name, key, str(e)) from None
+        raise
+
+
+class FigureStage:
+    """Draws the figures of one build (see the module docstring)."""
+
+    def __init__(self, opts: BuildOptions, cache: Cache, inputs: Inputs):
+        self.opts, self.cache, self.inputs = opts, cache, inputs
+
+    def run(self, results: Mapping[str, Any], data: bytes) -> FigureSet:
+        """Every figure file in figures_dir, from the cache or drawn."""
+        from .pipeline import FigureSet
+        settings = self.inputs.settings
+        code = code_digest("figures")
+        label_bytes = json.dumps(self.inputs.labels, sort_keys=True)
+        key = digest(code, label_bytes, data, settings.social_figure,
+                     repr(settings.languages), versions(*FIGURE_PACKAGES))
+        manifest = self.cache.get_object("manifest", key)
+        out = FigureSet()
+        if isinstance(manifest, dict) and self._restore(manifest, out):
+            replay(manifest["warnings"])
+            return out
+        with captured() as messages:
+            manifest = self._draw(results, code, out)
+        manifest["warnings"] = list(messages)
+        self.cache.put_object("manifest", key, manifest)
+        return out
+
+    def _restore(self, manifest: dict[str, Any], out: FigureSet) -> bool:
+        for file, (entry, size) in manifest["files"].items():
+            svg = self.cache.get("figures", entry)
+            if svg is None:
+                return False
+            self._write(file, svg, size, out)
+        out.names = list(manifest["names"])
+        self._remove_stale(out)
+        return True
+
+    def _draw(self, results: Mapping[str, Any], code: str, out: FigureSet) -> dict[str, Any]:
+        from . import figures
+        specs = figures.load()
+        settings = self.inputs.settings
+        for lang in settings.languages:
+            validate_labels(self.inputs.label_files[lang], specs)
+        if settings.social_figure not in specs:
+            raise BuildError(settings.path, 0, f"social_figure '{settings.social_figure}' is not "
+                             "a figure; " + suggest(settings.social_figure, specs, "figures"))
+        jobs = [Job(name, lang, layout) for lang in settings.languages for name in specs
+                for layout in ("wide", "narrow")]
+        jobs += [Job(settings.social_figure, lang, "card") for lang in settings.languages]
+        keys = {job: self._key(job, specs, results, code) for job in jobs}
+        blobs = {job: self.cache.get("figures", keys[job]) for job in jobs}
+        missing = [job for job in jobs if blobs[job] is None]
+        if missing:
+            with Pool(self.opts.jobs) as pool:
+                futures = {job: pool.submit(draw_job, job, results, self.inputs.labels[job.lang],
+                                            settings.social_figure) for job in missing}
+                for job, future in futures.items():
+                    try:
+                        blobs[job] = future.result()
+                    except LabelError as e:
+                        toml = self.inputs.label_files[e.lang]
+                        raise BuildError(toml.path, toml.line_of(e.figure, e.key),
+                                         f"[{e.figure}] {e.key}: {e.message}") from None
+                    self.cache.put("figures", keys[job], blobs[job] or b"")
+        files = {}
+        for job in jobs:
+            blob = blobs[job] or b""
+            size = CARD_PX if job.layout == "card" else svg_size(blob)
+            self._write(job.file, blob, size, out)
+            files[job.file] = (keys[job], size)
+        out.names, out.drawn = list(specs), len(missing)
+        self._remove_stale(out)
+        return {"files": files, "names": out.names}
+
+    def _key(self, job: Job, specs: Mapping[str, FigureSpec], results: Mapping[str, Any],
+             code: str) -> str:
+        from .figures import needed_results
+        name = self.inputs.settings.social_figure if job.layout == "card" else job.name
+        labels = self.inputs.labels[job.lang]
+        parts = {"needs": needed_results(results, specs[name].needs), "table": labels[name],
+                 "style": labels["style"], "card": labels["card"] if job.layout == "card" else {}}
+        return digest(code, json.dumps(parts, sort_keys=True), job.name, job.lang, job.layout,
+                      versions(*FIGURE_PACKAGES))
+
+    def _write(self, file: str, blob: bytes, size: tuple[int, int], out: FigureSet) -> None:
+        path = self.opts.figures_dir / file
+        write_if_changed(path, blob)
+        out.files[file] = path
+        out.sizes[file] = (int(size[0]), int(size[1]))
+
+    def _remove_stale(self, out: FigureSet) -> None:
+        for stale in list(self.opts.figures_dir.glob("*.svg")) + \
+                list(self.opts.figures_dir.glob("*.png")):
+            if stale.name not in out.files:
+                stale.unlink()
+
+
+def svg_size(svg: bytes) -> tuple[int, int]:
+    """(width, height) in CSS pixels from the root <svg> element (pt or px units)."""
+    import io
+    for _, el in etree.iterparse(io.BytesIO(svg), events=("start",)):  # noqa: S314 - ours
+        def px(value: str) -> int:
+            number = float(value.rstrip("ptx"))
+            return round(number * (4 / 3 if value.endswith("pt") else 1))
+        return px(el.get("width", "0")), px(el.get("height", "0"))
+    raise ValueError("not an SVG")
+
+
+def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:
+    """One language's figures.toml against the registered figures: [style] and [card], one
+    table per figure with exactly its labels (an extra label is a warning), strings only, and
+    every {field} one the figure fills in, with a format spec str.format accepts."""
+    data = toml.data
+    for table in data:
+        if table not in specs and table not in ("style", "card"):
+            raise toml.error(table, None, f"[{table}] is not a figure; "
+                             + suggest(table, [*specs, "style", "card"], "tables"))
+    family = data.get("style", {}).get("font_family")
+    if not isinstance(family, list) or not all(isinstance(f, str) for f in family):
+        raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
+                                                 "…], a list of font names")
+    for key in ("title", "subtitle"):
+        if not isinstance(data.get("card", {}).get(key), str):
+            raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
+    for name, spec in specs.items():
+        table = data.get(name)
+        if not isinstance(table, dict):
+            raise toml.error(None, None, f"no table [{name}]; add it with the figure's labels: "
+                             + ", ".join(spec.labels))
+        for key, fields in spec.labels.items():
+            if key not in table:
+                raise toml.error(name, None, f"[{name}] has no label '{key}'; add {key} = \"…\""
+                                 + (f" (it can use {', '.join('{' + f + '}' for f in fields)})"
+                                    if fields else ""))
+            _check_label(toml, name, key, table[key], fields)
+        for key in table:
+            if key not in spec.labels:
+                warn(LOGGER, toml.path, toml.line_of(name, key), f"[{name}] {key} is not used by "
+                     "the figure; " + suggest(key, spec.labels, "labels"))
+
+
+def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, ...]) -> None:
+    if not isinstance(text, str):
+        raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as e:
+        raise toml.error(name, key, f"[{name}] {key}: {e}; write a literal brace as {{{{ or }}}}") \
+            from None
+    for _, field, spec, _ in parsed:
+        if field is None:
+            continue
+        base = field.split(".")[0].split("[")[0]
+        if base not in fields:
+            known = ", ".join("{" + f + "}" for f in fields) or "none"
+            raise toml.error(name, key, f"[{name}] {key}: unknown field {{{field}}}; "
+                             + (suggest(base, fields, "fields") if fields else
+                                f"this label has no fields (known: {known})"))
+        ok = False
+        for sample in (1.5, 1, "x"):
+            try:
+                format(sample, spec or "")
+                ok = True
+                break
+            except (ValueError, TypeError):
+                continue
+        if not ok:
+            raise toml.error(name, key, f"[{name}] {key}: format '{{{field}:{spec}}}' is not a "
+                             "Python format spec (e.g. {sd:.2f}, {n:,})")

@@ -1,0 +1,85 @@
+"""The warning channel: non-fatal problems an author should see, as `path:line: warning: …`.
+
+Modules log through `logging.getLogger("sqrtdk.<module>")` with `warn(...)`; the command line
+installs `WarningCounter`, which prints each warning once and counts them, so `--strict` can
+turn them into a failed build (as MkDocs' `CountHandler` does).
+"""
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from .errors import where
+
+LOGGER = logging.getLogger("sqrtdk")
+
+
+def warn(logger: logging.Logger, path: Path | str, line: int, message: str) -> None:
+    """Log an author-facing warning about `path:line` (line 0: the whole file)."""
+    logger.warning("%s: warning: %s", where(path, line), message)
+
+
+class WarningCounter(logging.Handler):
+    """Prints warnings (once each, in order) to `stream` and counts them."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        super().__init__(logging.WARNING)
+        self.stream = stream
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if text in self.seen:
+            return
+        self.seen.append(text)
+        stream = self.stream or sys.stderr
+        stream.write(text + "\n")
+        stream.flush()
+
+    @property
+    def count(self) -> int:
+        """Distinct warnings so far."""
+        return len(self.seen)
+
+
+def install(stream: TextIO | None = None) -> WarningCounter:
+    """Route the package's warnings to a new WarningCounter (replacing an earlier one)."""
+    for h in list(LOGGER.handlers):
+        if isinstance(h, WarningCounter):
+            LOGGER.removeHandler(h)
+    counter = WarningCounter(stream)
+    LOGGER.addHandler(counter)
+    LOGGER.setLevel(logging.WARNING)
+    LOGGER.propagate = False
+    return counter
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def captured() -> Iterator[list[str]]:
+    """Collect the package's warnings of a block (they still go out as usual), so a cached
+    result can carry them and `replay` them on a later build."""
+    handler = _Capture()
+    LOGGER.addHandler(handler)
+    try:
+        yield handler.messages
+    finally:
+        LOGGER.removeHandler(handler)
+
+
+def replay(messages: list[str]) -> None:
+    """Log again warnings recorded by `captured` (a cached page or figure set)."""
+    for message in messages:
+        LOGGER.warning("%s", message)

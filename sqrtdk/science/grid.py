@@ -1,0 +1,23 @@
+"""The grid of dimensions every experiment over d uses, and the three rulers.
+
+d_k runs over powers of two from 4 to 1024 (issue 2: E1 and E3 over d = 4, 8, …, 1024). A
+ruler is what the scores are divided by: 1 (no scaling), √d (the paper's) or d (seed 004's
+third row).
+"""
+from __future__ import annotations
+
+import math
+
+DIMENSIONS: tuple[int, ...] = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
+RULERS: tuple[str, ...] = ("raw", "sqrt", "linear")
+
+
+def divisor(ruler: str, d: int) -> float:
+    """What ruler `ruler` divides a score at dimension `d` by: 1, √d or d."""
+    return {"raw": 1.0, "sqrt": math.sqrt(d), "linear": float(d)}[ruler]
+
+
+def sd_theory(ruler: str, d: int) -> float:
+    """SD of q·k / divisor under the footnote's assumptions (iid, mean 0, variance 1):
+    √d, 1 and 1/√d (paper footnote 4; seed 004's table)."""
+    return math.sqrt(d) / divisor(ruler, d)

@@ -1,0 +1,155 @@
+"""Registries of the science half, filled by the modules next to the code they describe.
+
+Like Python-Markdown's processor registries, each thing is registered by name where it is
+defined, and nothing looks functions up by name:
+
+| registry        | entry        | what it is                                              |
+|-----------------|--------------|---------------------------------------------------------|
+| `EXPERIMENTS`   | `Experiment` | parameters, the independent jobs to run, how to assemble |
+| `SECTIONS`      | `Section`    | one named group of results.json, built from experiments  |
+| `CLAIMS`        | `Claim`      | a sentence the articles rely on, checked on the results  |
+| `SNIPPETS`      | `Snippet`    | a few lines of numpy the page shows and the build runs   |
+
+`load()` imports every module of this package once, so a new experiment module is found
+without being listed anywhere.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+
+class Named(Protocol):
+    """Anything registered: it has a name."""
+
+    @property
+    def name(self) -> str: ...
+
+
+T = TypeVar("T", bound=Named)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One independent unit of work: `fn(*args)` in a worker process; `cost` orders jobs
+    (largest first) so the workers finish together; `key` identifies the output."""
+
+    key: Hashable
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    cost: float = 1.0
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A pure numpy experiment: `jobs(params, seed)` lists independent jobs (each draws from
+    its own named random stream), `assemble(params, outputs)` turns their outputs (by job key)
+    into one frozen dataclass."""
+
+    name: str
+    params: Any
+    jobs: Callable[[Any, int], list[Job]]
+    assemble: Callable[[Any, Mapping[Hashable, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Section:
+    """results.json[`name`], built by `build(data)` from the assembled outputs of the
+    experiments in `needs` (`data[experiment name]`). `bounds` maps result paths inside the
+    section (fnmatch patterns) to the interval the quantity cannot leave, so a rounded number
+    in the prose never lands on a bound the true value does not reach."""
+
+    name: str
+    needs: tuple[str, ...]
+    build: Callable[[Mapping[str, Any]], dict[str, Any]]
+    bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A qualitative statement the articles rely on, as a number and a bound.
+
+    `value(section)` computes the number from results.json[`section`]; the claim holds when
+    `value op bound` (`op` is "<=" or ">="). `unit` is how the value is read in the sweep
+    table. A false claim stops the build at the article line that relies on it.
+    """
+
+    name: str
+    section: str
+    statement: str
+    value: Callable[[Mapping[str, Any]], float]
+    op: str
+    bound: float
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        if self.op not in ("<=", ">="):
+            raise ValueError(f"claim '{self.name}': op must be '<=' or '>=', not {self.op!r}")
+
+    def holds(self, value: float) -> bool:
+        """Whether `value` satisfies `op bound`."""
+        return value <= self.bound if self.op == "<=" else value >= self.bound
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A short numpy program shown on the page in a "reproduce" box; the build runs exactly
+    this file (with the build's seed on its `SEED = …` line) and quotes what it prints."""
+
+    name: str
+    path: Path
+    source: str = ""      # the experiment module (file name) whose full source the box links
+    cost: float = 1.0
+
+
+class Registry(Generic[T]):
+    """Named entries in registration order; a name registered twice is a bug (ValueError)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._items: dict[str, T] = {}
+
+    def register(self, item: T) -> T:
+        """Add `item` under its `.name`; returns it (so modules can keep a reference)."""
+        name: str = item.name
+        if name in self._items:
+            raise ValueError(f"{self.kind} '{name}' is registered twice")
+        self._items[name] = item
+        return item
+
+    def __getitem__(self, name: str) -> T:
+        return self._items[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._items.values())
+
+    def names(self) -> list[str]:
+        """Registered names, in registration order."""
+        return list(self._items)
+
+
+EXPERIMENTS: Registry[Experiment] = Registry("experiment")
+SECTIONS: Registry[Section] = Registry("results section")
+CLAIMS: Registry[Claim] = Registry("claim")
+SNIPPETS: Registry[Snippet] = Registry("snippet")
+
+_LOADED = False
+
+
+def load() -> None:
+    """Import every module of the science package (each registers what it defines)."""
+    global _LOADED
+    if _LOADED:
+        return
+    package = importlib.import_module("sqrtdk.science")
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"sqrtdk.science.{info.name}")
+    _LOADED = True

@@ -1,0 +1,187 @@
+"""Sheet 3: three rulers (seed 000 paper 3, seed 004's table), and the gradient one step
+further, to q (issue 7).
+
+At every d, `n_rows` rows are drawn: a query q against `positions` keys k_j, all with iid
+N(0, 1) components; the scores are q·k_j divided by 1, √d or d. Per ruler: the mean winner
+share and the mean entropy of the softmax, and one example row (row 0) for the page's dₖ
+control. The same rows feed the gradient experiment: an attention output o = softmax(Kq/τ) V
+with values V (iid N(0, 1), dimension d_v) read out by a random w (iid N(0, 1/d_v)), L = w·o.
+Then ∂L/∂q = Kᵀ J (V w) / τ with J the softmax Jacobian. It is a property of one random
+layer at initialisation-like scale, not a training run.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .grid import DIMENSIONS, RULERS, divisor, sd_theory
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section
+from .softmax import entropy_bits, softmax, softmax_vjp
+from .streams import normals, stream
+
+
+@dataclass(frozen=True)
+class RulerParams:
+    """E3 and the gradient experiment."""
+
+    d_k: tuple[int, ...] = DIMENSIONS
+    n_rows: int = 2_000          # rows of scores, each one query against `positions` keys
+    positions: int = 8
+    quoted_d: int = 512
+    d_v: int = 64                # the values' dimension (the paper's d_v = 64)
+    grad_threshold: float = 1e-3  # "a vanishing gradient": ‖∂L/∂q‖ below this
+
+
+@dataclass(frozen=True)
+class RowStats:
+    """Everything E3 and the gradient experiment keep of the rows at one d, per ruler."""
+
+    winner_share: dict[str, float]      # mean largest share
+    entropy_bits: dict[str, float]      # mean entropy
+    example_scores: tuple[float, ...]   # row 0, unscaled
+    example_shares: dict[str, tuple[float, ...]]
+    grad_quantiles: dict[str, tuple[float, float, float]]   # 10 %, 50 %, 90 % of ‖∂L/∂q‖
+    grad_below: dict[str, float]        # share of rows with ‖∂L/∂q‖ < threshold
+
+
+def rows(p: RulerParams, seed: int, d: int) -> RowStats:
+    """Draw the rows at dimension `d` (streams `rulers/d=D` and `gradient/d=D`)."""
+    rng = stream(seed, f"rulers/d={d}")
+    q = normals(rng, (p.n_rows, d))
+    keys = normals(rng, (p.n_rows, p.positions, d))
+    raw = np.einsum("rjd,rd->rj", keys, q).astype(np.float64)
+    g = stream(seed, f"gradient/d={d}")
+    values = normals(g, (p.n_rows, p.positions, p.d_v)).astype(np.float64)
+    readout = g.standard_normal((p.n_rows, p.d_v)) / math.sqrt(p.d_v)
+    upstream = np.einsum("rjv,rv->rj", values, readout)      # ∂L/∂p_j = v_j · w
+    share, ent, shares, quant, below = {}, {}, {}, {}, {}
+    for r in RULERS:
+        tau = divisor(r, d)
+        probs = softmax(raw / tau)
+        share[r] = float(probs.max(axis=1).mean())
+        ent[r] = float(entropy_bits(probs).mean())
+        shares[r] = tuple(float(v) for v in probs[0])
+        dscores = softmax_vjp(probs, upstream)                # ∂L/∂s
+        dq = np.einsum("rjd,rj->rd", keys, dscores) / tau     # ∂L/∂q = Kᵀ ∂L/∂s / τ
+        norms = np.linalg.norm(dq, axis=1)
+        lo, mid, hi = np.quantile(norms, (0.1, 0.5, 0.9))
+        quant[r] = (float(lo), float(mid), float(hi))
+        below[r] = float((norms < p.grad_threshold).mean())
+    return RowStats(share, ent, tuple(float(v) for v in raw[0]), shares, quant, below)
+
+
+def jobs(p: RulerParams, seed: int) -> list[Job]:
+    """One job per d; cost ∝ d (rows of 1 + positions vectors of d normals)."""
+    return [Job(d, rows, (p, seed, d), cost=d * p.n_rows * (p.positions + 1) / 1e5)
+            for d in p.d_k]
+
+
+EXPERIMENTS.register(Experiment(
+    "rulers", RulerParams(), jobs,
+    lambda p, out: (p, tuple(out[d] for d in p.d_k))))
+
+
+def rulers_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["rulers"]. The SDs come from sheet 1's samples (one quantity, one value:
+    the raw SD at d = 512 is the same number on every sheet)."""
+    p, stats = data["rulers"]
+    spread = data["spread"]
+    from .spread import sample_sd
+    sd_raw = [sample_sd(list(bs)) for bs in spread.batches]
+    if tuple(spread.params.d_k) != tuple(p.d_k):
+        raise ValueError("sheet 1 and sheet 3 must use the same grid of d")
+    i = p.d_k.index(p.quoted_d)
+
+    def per_d(get: Any) -> dict[str, list[float]]:
+        return {r: [get(s, r) for s in stats] for r in RULERS}
+    sd = {r: [v / divisor(r, d) for v, d in zip(sd_raw, p.d_k)] for r in RULERS}
+    share = per_d(lambda s, r: s.winner_share[r])
+    ent = per_d(lambda s, r: s.entropy_bits[r])
+    return {
+        "d_k": list(p.d_k), "positions": p.positions, "n_rows": p.n_rows, "names": list(RULERS),
+        "sd": sd, "sd_theory": {r: [sd_theory(r, d) for d in p.d_k] for r in RULERS},
+        "winner_share": share, "entropy_bits": ent,
+        "uniform_share": 1 / p.positions, "max_entropy_bits": math.log2(p.positions),
+        "quoted": {"d": p.quoted_d, **{f"{k}_{r}": v[r][i] for k, v in
+                                       (("sd", sd), ("winner_share", share),
+                                        ("entropy_bits", ent)) for r in RULERS}},
+        "flat": {"share_range_sqrt": max(share["sqrt"]) - min(share["sqrt"]),
+                 "entropy_range_sqrt": max(ent["sqrt"]) - min(ent["sqrt"])},
+        "example": {"scores": [list(s.example_scores) for s in stats],
+                    "shares": {r: [list(s.example_shares[r]) for s in stats] for r in RULERS},
+                    "winner_share": {r: [max(s.example_shares[r]) for s in stats] for r in RULERS},
+                    "entropy_bits": {r: [float(entropy_bits(np.asarray(s.example_shares[r])))
+                                         for s in stats] for r in RULERS}},
+    }
+
+
+_POSITIONS = RulerParams().positions
+SECTIONS.register(Section(
+    "rulers", ("rulers", "spread"), rulers_section,
+    bounds={"*winner_share*": (1 / _POSITIONS, 1.0),
+            "*entropy_bits*": (0.0, math.log2(_POSITIONS)), "example.shares*": (0.0, 1.0)}))
+
+# Flat under /√d, within the sampling error. A row's winner share lies in [1/8, 1], so its SD
+# is at most (1 − 1/8)/2 = 0.4375 (Popoviciu) and the mean of 2 000 rows has an SE of at most
+# 0.0098; the difference of two independent means has an SE of at most 0.0138, and 5 SE is
+# 0.069. An entropy lies in [0, 3] bits: SE ≤ 1.5/√2000 = 0.034, difference ≤ 0.047, 5 SE =
+# 0.24. The range over the grid is the largest of 36 differences; by the union bound a flat
+# curve exceeds these bands with probability below 36 × 6e-7 ≈ 2e-5.
+CLAIMS.register(Claim(
+    "rulers.sqrt_flat_share", "rulers",
+    "under /√d the mean winner share is the same at every d, within sampling error",
+    lambda s: s["flat"]["share_range_sqrt"], "<=", 0.07, "range of the share over d"))
+CLAIMS.register(Claim(
+    "rulers.sqrt_flat_entropy", "rulers",
+    "under /√d the mean entropy is the same at every d, within sampling error",
+    lambda s: s["flat"]["entropy_range_sqrt"], "<=", 0.24, "range of the entropy over d (bits)"))
+CLAIMS.register(Claim(
+    "rulers.raw_one_hot", "rulers",
+    "without scaling, attention at the largest d is close to one-hot",
+    lambda s: s["winner_share"]["raw"][-1], ">=", 0.9, "mean winner share, largest d, raw"))
+CLAIMS.register(Claim(
+    "rulers.linear_uniform", "rulers",
+    "divided by d, attention at the largest d is close to uniform",
+    lambda s: s["winner_share"]["linear"][-1] - s["uniform_share"], "<=", 0.02,
+    "winner share above uniform, largest d, /d"))
+
+
+def gradient_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["gradient"]: per ruler and d, the 10/50/90 % quantiles of ‖∂L/∂q‖ and
+    the share of rows below the threshold."""
+    p, stats = data["rulers"]
+
+    def q(k: int) -> dict[str, list[float]]:
+        return {r: [s.grad_quantiles[r][k] for s in stats] for r in RULERS}
+    median = q(1)
+    below = {r: [s.grad_below[r] for s in stats] for r in RULERS}
+    first, last = 0, len(p.d_k) - 1
+    return {
+        "d_k": list(p.d_k), "n_rows": p.n_rows, "positions": p.positions, "d_v": p.d_v,
+        "threshold": p.grad_threshold, "names": list(RULERS),
+        "p10": q(0), "median": median, "p90": q(2), "below": below,
+        "d_first": p.d_k[first], "d_last": p.d_k[last],
+        "raw_drop": median["raw"][first] / median["raw"][last],
+        "sqrt_drift": max(median["sqrt"]) / min(median["sqrt"]),
+        "raw_below_last": below["raw"][last], "sqrt_below_last": below["sqrt"][last],
+        "raw_median_last": median["raw"][last], "sqrt_median_last": median["sqrt"][last],
+        "raw_median_first": median["raw"][first], "sqrt_median_first": median["sqrt"][first],
+    }
+
+
+SECTIONS.register(Section("gradient", ("rulers",), gradient_section,
+                          bounds={"below*": (0.0, 1.0), "*_below_last": (0.0, 1.0)}))
+
+CLAIMS.register(Claim(
+    "gradient.raw_vanishes", "gradient",
+    "without scaling, the median gradient reaching q falls by orders of magnitude from the "
+    "smallest to the largest d",
+    lambda s: s["raw_drop"], ">=", 100.0, "median at smallest d ÷ median at largest d"))
+CLAIMS.register(Claim(
+    "gradient.sqrt_steady", "gradient",
+    "divided by √d, the median gradient reaching q stays within a factor of 2 across d",
+    lambda s: s["sqrt_drift"], "<=", 2.0, "largest ÷ smallest median over d"))

@@ -1,0 +1,228 @@
+"""Sheet 2: one fixed row of scores turned up (seed 000, paper 2), the softmax Jacobian norm
+of random rows (seed 002) and softmax([10, 5]) against softmax([10, 5] / 8) (seed 003).
+
+Tying a scale to d_k (issue 7): a row whose scores have SD σ, multiplied by c, has SD cσ;
+unscaled scores at dimension d have SD √d (footnote 4), so the scaled row looks like
+unscaled scores at d ≈ (cσ)². Under a ruler the scores' SD is √d / divisor, so the scale
+that matches (d, ruler) is c = √d / (divisor · σ).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .grid import DIMENSIONS, RULERS, sd_theory
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section
+from .softmax import softmax, softmax_jacobian
+from .streams import stream
+
+
+@dataclass(frozen=True)
+class SaturationParams:
+    """E2: the row A–H (winner H), scales on a log grid of `per_octave` steps per doubling
+    from 2^octave_min to 2^octave_max (issue 2: at least 1 to 32, finely)."""
+
+    labels: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
+    scores: tuple[float, ...] = (-0.8, 0.1, -0.35, 0.3, -0.1, 0.2, 0.55, 0.9)
+    octave_min: int = -5
+    octave_max: int = 6
+    per_octave: int = 16
+    quoted_scale: float = 16.0   # the scale whose values the text quotes
+    shown_scales: tuple[float, ...] = (1.0, 4.0, 16.0)  # the bar-chart panels
+
+
+def scales(p: SaturationParams) -> np.ndarray:
+    """The scale grid 2^(k / per_octave); contains every power of two in the range exactly."""
+    k = np.arange(p.octave_min * p.per_octave, p.octave_max * p.per_octave + 1)
+    out: np.ndarray = np.exp2(k / p.per_octave)
+    return out
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """E2 (deterministic): per scale, the shares of softmax(scale · scores)."""
+
+    params: SaturationParams
+    scales: tuple[float, ...]
+    shares: tuple[tuple[float, ...], ...]  # per scale, sums to 1
+    p_winner: tuple[float, ...]
+    sensitivity: tuple[float, ...]         # dp_w/ds_w = p_w (1 − p_w)
+    max_offdiag: tuple[float, ...]         # max_{i≠j} p_i p_j
+    winner: int
+    half_scale: float                      # where p_winner = ½ (the sensitivity's peak)
+
+
+def saturation(p: SaturationParams) -> Saturation:
+    """softmax of scale · scores on the grid, with the winner's sensitivity.
+
+    p(1 − p) peaks at p = ½ (seed 000); `half_scale` is where the winner's share crosses ½,
+    by bisection (the share increases with the scale). Raises ValueError when it never does.
+    """
+    s = np.asarray(p.scores, dtype=np.float64)
+    grid = scales(p)
+    shares = softmax(grid[:, None] * s[None, :])
+    w = int(np.argmax(s))
+    jac = softmax_jacobian(shares)
+    off = np.abs(jac) * (1 - np.eye(len(s)))
+    return Saturation(
+        params=p, scales=tuple(float(x) for x in grid),
+        shares=tuple(tuple(float(v) for v in row) for row in shares),
+        p_winner=tuple(float(v) for v in shares[:, w]),
+        sensitivity=tuple(float(v) for v in jac[:, w, w]),
+        max_offdiag=tuple(float(v) for v in off.max(axis=(1, 2))),
+        winner=w, half_scale=_half_scale(s, w, float(grid[0]), float(grid[-1])))
+
+
+def _half_scale(s: np.ndarray, w: int, lo: float, hi: float) -> float:
+    def f(c: float) -> float:
+        return float(softmax(c * s)[w]) - 0.5
+    if f(lo) > 0 or f(hi) < 0:
+        raise ValueError("the winner's share does not cross 1/2 inside the scale range")
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+    return (lo + hi) / 2
+
+
+EXPERIMENTS.register(Experiment(
+    "saturation", SaturationParams(), lambda p, seed: [Job("row", saturation, (p,))],
+    lambda p, out: out["row"]))
+
+
+def _index(xs: tuple[float, ...], x: float) -> int:
+    hits = [i for i, v in enumerate(xs) if math.isclose(v, x, rel_tol=1e-12)]
+    if not hits:
+        raise ValueError(f"scale {x} is not on the grid")
+    return hits[0]
+
+
+def saturation_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["saturation"]."""
+    sa: Saturation = data["saturation"]
+    p = sa.params
+    sigma = float(np.std(p.scores))            # the row's own spread (ddof = 0)
+    q, first = _index(sa.scales, p.quoted_scale), 0
+    peak = max(range(len(sa.scales)), key=lambda i: sa.sensitivity[i])
+
+    def at(i: int) -> dict[str, float]:
+        return {"scale": sa.scales[i], "p_winner": sa.p_winner[i],
+                "sensitivity": sa.sensitivity[i], "max_offdiag": sa.max_offdiag[i],
+                "equivalent_dk": (sa.scales[i] * sigma) ** 2}
+    return {
+        "labels": list(p.labels), "scores": list(p.scores), "winner": p.labels[sa.winner],
+        "scales": list(sa.scales), "shares": [list(r) for r in sa.shares],
+        "p_winner": list(sa.p_winner), "sensitivity": list(sa.sensitivity),
+        "max_offdiag": list(sa.max_offdiag), "row_sd": sigma,
+        "shown_scales": list(p.shown_scales),
+        "first": at(first), "quoted": at(q),
+        "peak": {**at(peak), "half_scale": sa.half_scale,
+                 "half_equivalent_dk": (sa.half_scale * sigma) ** 2},
+        "scale_for": {"d_k": list(DIMENSIONS),
+                      **{r: [sd_theory(r, d) / sigma for d in DIMENSIONS] for r in RULERS}},
+    }
+
+
+SECTIONS.register(Section(
+    "saturation", ("saturation",), saturation_section,
+    bounds={"*p_winner": (0.0, 1.0), "shares*": (0.0, 1.0), "*sensitivity": (0.0, 0.25),
+            "*max_offdiag": (0.0, 0.25)}))
+
+CLAIMS.register(Claim(
+    "saturation.rises_then_falls", "saturation",
+    "the winner's sensitivity first rises, and peaks inside the grid where its share is near ½",
+    lambda s: abs(s["peak"]["p_winner"] - 0.5), "<=", 0.05, "|p at the peak − ½|"))
+CLAIMS.register(Claim(
+    "saturation.collapses", "saturation",
+    "at the quoted scale the winner holds nearly everything and its sensitivity is tiny",
+    lambda s: s["quoted"]["sensitivity"], "<=", 0.01, "p(1 − p) at 16×"))
+
+
+@dataclass(frozen=True)
+class JacobianParams:
+    """Softmax Jacobian norm for rows of scores with a small and a large variance (seed 002)."""
+
+    length: int = 8
+    n_rows: int = 10_000
+    var_small: float = 1.0
+    var_large: float = 100.0
+
+
+def jacobian_row_stats(p: JacobianParams, seed: int, var: float) -> tuple[float, float]:
+    """(mean Frobenius norm of the Jacobian, mean largest share) over N(0, var) rows."""
+    x = stream(seed, f"jacobian/var={var:g}").normal(0.0, math.sqrt(var), (p.n_rows, p.length))
+    y = softmax(x)
+    norms = np.linalg.norm(softmax_jacobian(y), axis=(1, 2))
+    return float(norms.mean()), float(y.max(axis=1).mean())
+
+
+def _jacobian_jobs(p: JacobianParams, seed: int) -> list[Job]:
+    return [Job(var, jacobian_row_stats, (p, seed, var)) for var in (p.var_small, p.var_large)]
+
+
+EXPERIMENTS.register(Experiment(
+    "jacobian", JacobianParams(), _jacobian_jobs,
+    lambda p, out: (p, out[p.var_small], out[p.var_large])))
+
+
+def jacobian_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["jacobian"]."""
+    p, small, large = data["jacobian"]
+    return {"length": p.length, "n_rows": p.n_rows, "var_small": p.var_small,
+            "var_large": p.var_large, "norm_small": small[0], "norm_large": large[0],
+            "winner_small": small[1], "winner_large": large[1],
+            "norm_max": 0.5}   # the Frobenius norm never exceeds 1/2 (two equal shares)
+
+
+SECTIONS.register(Section("jacobian", ("jacobian",), jacobian_section,
+                          bounds={"norm_*": (0.0, 0.5), "winner_*": (0.0, 1.0)}))
+
+# The mean norm over 10 000 rows has an SE of at most 0.25/√10000 = 0.0025 (a norm lies in
+# [0, ½], so its SD is at most ¼); the bounds below are more than 25 SE from the values, so
+# only a real change of behaviour fails them.
+CLAIMS.register(Claim(
+    "jacobian.shrinks", "jacobian",
+    "the average Jacobian norm is much smaller for variance-100 rows than for variance-1 rows",
+    lambda s: s["norm_large"] / s["norm_small"], "<=", 0.5, "norm ratio large/small"))
+CLAIMS.register(Claim(
+    "jacobian.not_zero", "jacobian",
+    "the average Jacobian norm of variance-100 rows stays well above zero (rows whose top two "
+    "scores land close together stay responsive)",
+    lambda s: s["norm_large"], ">=", 0.05, "mean norm at variance 100"))
+
+
+@dataclass(frozen=True)
+class TwoScoresParams:
+    """softmax([10, 5]) against softmax([10, 5] / 8), 8 = √64 (seed 003)."""
+
+    scores: tuple[float, ...] = (10.0, 5.0)
+    d_k: int = 64
+
+
+def two_scores(p: TwoScoresParams) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(softmax(scores), softmax(scores / √d_k)); deterministic."""
+    s = np.asarray(p.scores, dtype=np.float64)
+    return (tuple(float(v) for v in softmax(s)),
+            tuple(float(v) for v in softmax(s / math.sqrt(p.d_k))))
+
+
+EXPERIMENTS.register(Experiment(
+    "two_scores", TwoScoresParams(), lambda p, seed: [Job("two", two_scores, (p,))],
+    lambda p, out: (p, *out["two"])))
+
+
+def two_scores_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["two_scores"]: the shares and, with two positions, the winner's
+    sensitivity p(1 − p) = p₁p₂."""
+    p, plain, scaled = data["two_scores"]
+    return {"scores": list(p.scores), "d_k": p.d_k, "divisor": math.sqrt(p.d_k),
+            "plain": list(plain), "scaled": list(scaled),
+            "sensitivity_plain": plain[0] * plain[1], "sensitivity_scaled": scaled[0] * scaled[1]}
+
+
+SECTIONS.register(Section("two_scores", ("two_scores",), two_scores_section,
+                          bounds={"plain*": (0.0, 1.0), "scaled*": (0.0, 1.0),
+                                  "sensitivity_*": (0.0, 0.25)}))

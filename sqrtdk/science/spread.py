@@ -1,0 +1,213 @@
+"""Sheet 1: the dot product's spread grows as √d (seed 000, paper 1; paper footnote 4), and
+the ±1 random walk of footnote 2.
+
+At every d of the grid, `n_pairs` pairs (q, k) with iid N(0, 1) components are drawn as
+`n_batches` independent batches of equal size; the pooled sample gives the SD the text
+quotes, the batches show how much another sample would move it. Histograms are kept in units
+of √d (the theoretical SD), so one set of counts serves every ruler: under ruler r the bin
+edges are z·√d / divisor(r, d).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .grid import DIMENSIONS, RULERS, divisor, sd_theory
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section
+from .streams import normals, stream
+
+
+@dataclass(frozen=True)
+class SpreadParams:
+    """E1's parameters (issue 2: at least 20 000 pairs per d, at least 8 batches)."""
+
+    d_k: tuple[int, ...] = DIMENSIONS
+    n_pairs: int = 20_000        # per d, pooled over the batches
+    n_batches: int = 8           # independent batches of n_pairs / n_batches pairs each
+    d_small: int = 4             # the two dimensions the article compares
+    d_large: int = 512
+    hist_limit: float = 6.0      # histogram range ±limit, in units of √d
+    hist_bin: float = 0.25       # bin width, in units of √d
+
+
+@dataclass(frozen=True)
+class BatchSample:
+    """One batch at one d: moments of q·k (float64 sums) and its histogram in units of √d."""
+
+    n: int
+    total: float          # Σ q·k
+    total_sq: float       # Σ (q·k)²
+    counts: tuple[int, ...]
+
+
+def z_edges(p: SpreadParams) -> np.ndarray:
+    """The histogram's bin edges in units of √d: −limit … +limit in steps of `hist_bin`."""
+    steps = round(2 * p.hist_limit / p.hist_bin)
+    return np.linspace(-p.hist_limit, p.hist_limit, steps + 1)
+
+
+def dot_products(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
+    """q·k of n pairs with iid N(0, 1) components in d dimensions, shape (n,), float64.
+    Paper footnote 4: mean 0, variance d."""
+    q, k = normals(rng, (n, d)), normals(rng, (n, d))
+    out: np.ndarray = np.einsum("ij,ij->i", q, k).astype(np.float64)
+    return out
+
+
+def sample(p: SpreadParams, seed: int, d: int, batch: int) -> BatchSample:
+    """Batch `batch` at dimension `d`, from its own stream `spread/d=D/batch=B`."""
+    n = p.n_pairs // p.n_batches
+    x = dot_products(stream(seed, f"spread/d={d}/batch={batch}"), n, d)
+    counts = np.histogram(x / math.sqrt(d), z_edges(p))[0]
+    return BatchSample(n=n, total=float(x.sum()), total_sq=float((x * x).sum()),
+                       counts=tuple(int(c) for c in counts))
+
+
+def sample_sd(samples: list[BatchSample]) -> float:
+    """Sample SD (ddof=1) of the pooled batches, from their sums."""
+    n = sum(s.n for s in samples)
+    total, total_sq = sum(s.total for s in samples), sum(s.total_sq for s in samples)
+    return math.sqrt((total_sq - total * total / n) / (n - 1))
+
+
+@dataclass(frozen=True)
+class Spread:
+    """E1 assembled: per d (grid order), per batch."""
+
+    params: SpreadParams
+    batches: tuple[tuple[BatchSample, ...], ...]     # [d index][batch]
+
+
+def jobs(p: SpreadParams, seed: int) -> list[Job]:
+    """One job per (d, batch); cost ∝ d (2·d normal draws per pair)."""
+    if p.d_small not in p.d_k or p.d_large not in p.d_k:
+        raise ValueError("d_small and d_large must be among d_k")
+    if p.n_pairs % p.n_batches:
+        raise ValueError("n_pairs must split evenly into n_batches")
+    return [Job((d, b), sample, (p, seed, d, b), cost=d * p.n_pairs / p.n_batches / 5e4)
+            for d in p.d_k for b in range(p.n_batches)]
+
+
+def assemble(p: SpreadParams, out: Mapping[Hashable, Any]) -> Spread:
+    """Gather the batches by d."""
+    return Spread(p, tuple(tuple(out[(d, b)] for b in range(p.n_batches)) for d in p.d_k))
+
+
+EXPERIMENTS.register(Experiment("spread", SpreadParams(), jobs, assemble))
+
+
+def _grid(s: Spread) -> dict[str, Any]:
+    """Per ruler, d and batch (index 0: all batches pooled, 1…B: one batch): the SD of the
+    scaled scores and its ratio to the SD at the first d; the histograms, pooled then per
+    batch. These are what the page's dₖ control looks up."""
+    p = s.params
+    sd_raw = [[sample_sd(list(bs))] + [sample_sd([b]) for b in bs] for bs in s.batches]
+    sd = {r: [[v / divisor(r, d) for v in row] for d, row in zip(p.d_k, sd_raw)] for r in RULERS}
+    ratio = {r: [[v / base for v, base in zip(row, sd[r][0])] for row in sd[r]] for r in RULERS}
+    hist = [[[sum(c) for c in zip(*(b.counts for b in bs))]] + [list(b.counts) for b in bs]
+            for bs in s.batches]
+    return {"sd": sd, "ratio": ratio, "hist": hist, "z_edges": z_edges(p).tolist(),
+            "sd_theory": {r: [sd_theory(r, d) for d in p.d_k] for r in RULERS},
+            "ratio_theory": {r: [sd_theory(r, d) / sd_theory(r, p.d_k[0]) for d in p.d_k]
+                             for r in RULERS},
+            "scale": {r: [math.sqrt(d) / divisor(r, d) for d in p.d_k] for r in RULERS}}
+
+
+def _slope(d: list[int], sd: list[float]) -> float:
+    """Least-squares slope of log SD against log d (√d has slope ½)."""
+    x, y = np.log(np.asarray(d, float)), np.log(np.asarray(sd, float))
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def spread_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["spread"]."""
+    s: Spread = data["spread"]
+    p = s.params
+    grid = _grid(s)
+    pooled = [row[0] for row in grid["sd"]["raw"]]
+    i_small, i_large = p.d_k.index(p.d_small), p.d_k.index(p.d_large)
+    small = list(grid["sd"]["raw"][i_small][1:])
+    large = list(grid["sd"]["raw"][i_large][1:])
+    ratios = [b / a for a, b in zip(small, large)]
+    ratio_theory = math.sqrt(p.d_large / p.d_small)
+    return {
+        "d_k": list(p.d_k), "n_pairs": p.n_pairs, "n_batches": p.n_batches,
+        "batch_pairs": p.n_pairs // p.n_batches,
+        "sd": pooled, "sd_theory": [math.sqrt(d) for d in p.d_k],
+        "slope": _slope(list(p.d_k), pooled),
+        "d_small": p.d_small, "d_large": p.d_large, "d_ratio": p.d_large // p.d_small,
+        "sd_small": pooled[i_small], "sd_large": pooled[i_large],
+        "ratio": pooled[i_large] / pooled[i_small], "ratio_theory": ratio_theory,
+        "batches": {"n": p.n_batches, "sd_small": small, "sd_large": large, "ratio": ratios,
+                    "ratio_min": min(ratios), "ratio_max": max(ratios),
+                    "worst_rel_dev": max(abs(r / ratio_theory - 1) for r in ratios)},
+        "grid": grid,
+    }
+
+
+SECTIONS.register(Section("spread", ("spread",), spread_section))
+
+
+# Claims the article relies on. Tolerances are 5 standard errors of the sampling
+# distribution, so a true claim fails for fewer than 1 seed in 100 000:
+# SE of a sample SD over n pairs is σ·sqrt((κ − 1)/(4n)) with kurtosis κ = 3 + 6/d for q·k;
+# with 2 500 pairs per batch that is 1.9 % at d = 4 and 1.4 % at d = 512, so the ratio of the
+# two has a relative SE of 2.4 % (delta method) and 5 SE is 12 %.
+CLAIMS.register(Claim(
+    "spread.sqrt_not_linear", "spread",
+    "the SD of q·k grows like √d (log–log slope ½), not like d (slope 1)",
+    lambda s: abs(s["slope"] - 0.5), "<=", 0.05, "|slope − ½|"))
+CLAIMS.register(Claim(
+    "spread.batches_near_sqrt", "spread",
+    "every batch's ratio SD(d_large)/SD(d_small) stays near √(d_large/d_small), far from the "
+    "dimension ratio itself",
+    lambda s: s["batches"]["worst_rel_dev"], "<=", 0.12, "largest |ratio/√128 − 1|"))
+
+
+@dataclass(frozen=True)
+class WalkParams:
+    """The ±1 random walk of footnote 2 (seed 000): SD of the displacement is √steps."""
+
+    steps: int = 100
+    n_walks: int = 20_000
+    n_paths_shown: int = 6
+
+
+@dataclass(frozen=True)
+class Walk:
+    """n_walks walks of `steps` steps of ±1; theory SD = √steps."""
+
+    steps: int
+    n_walks: int
+    sd: float                           # sample SD of the final displacement, in steps
+    paths: tuple[tuple[int, ...], ...]  # a few whole paths, positions 0..steps
+
+
+def walk(p: WalkParams, seed: int) -> Walk:
+    """Simulate ±1 random walks with equal probabilities; return the displacement SD."""
+    rng = stream(seed, "walk")
+    steps = rng.integers(0, 2, size=(p.n_walks, p.steps), dtype=np.int8) * 2 - 1
+    final = steps.sum(axis=1, dtype=np.int64)
+    shown = np.concatenate([np.zeros((p.n_paths_shown, 1), dtype=np.int64),
+                            np.cumsum(steps[: p.n_paths_shown], axis=1, dtype=np.int64)], axis=1)
+    return Walk(steps=p.steps, n_walks=p.n_walks, sd=float(final.std(ddof=1)),
+                paths=tuple(tuple(int(v) for v in row) for row in shown))
+
+
+EXPERIMENTS.register(Experiment(
+    "walk", WalkParams(), lambda p, seed: [Job("walk", walk, (p, seed))],
+    lambda p, out: out["walk"]))
+
+
+def walk_section(data: Mapping[str, Any]) -> dict[str, Any]:
+    """results.json["walk"]."""
+    w: Walk = data["walk"]
+    return {"steps": w.steps, "n_walks": w.n_walks, "sd": w.sd, "sd_theory": math.sqrt(w.steps),
+            "paths": [list(p) for p in w.paths]}
+
+
+SECTIONS.register(Section("walk", ("walk",), walk_section))

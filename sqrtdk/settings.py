@@ -1,0 +1,149 @@
+"""The author-edited settings: `content/site.toml` and each language's `strings.toml`.
+
+Everything is validated before any work starts, with `path:line: message; what to do`:
+types and required keys, `base_url`, that each listed language has its folder, that every
+language's strings have the same keys as the first language's, and that each `{field}` in a
+string is one the code fills in (`FIELDS`; the widgets' slots are checked by `web.embed`).
+"""
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import suggest
+from .textfiles import TomlFile, load_toml
+
+# ui strings the code formats, with the fields each may use (str.format)
+FIELDS: dict[str, frozenset[str]] = {
+    "figure": frozenset({"n"}),
+    "built_with": frozenset({"seed", "numpy"}),
+    "claims_line": frozenset({"n"}),
+}
+PERCENT_D = ("backlink_title",)   # Python-Markdown fills their %d with the footnote number
+LANGUAGE_KEYS = ("html_lang", "name", "og_locale")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """content/site.toml, validated."""
+
+    path: Path
+    base_url: str
+    default_language: str
+    title: str
+    languages: tuple[str, ...]
+    social_figure: str
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Strings:
+    """One language's strings.toml: the words around the article."""
+
+    lang: str
+    path: Path
+    language: dict[str, str]
+    ui: dict[str, str]
+    file: TomlFile
+
+    @property
+    def html_lang(self) -> str:
+        """The BCP 47 tag for <html lang> and hreflang (e.g. zh-CN)."""
+        return self.language["html_lang"]
+
+
+def load_settings(content_dir: Path) -> Settings:
+    """Read and check content/site.toml. Raises BuildError at the offending line."""
+    toml = load_toml(content_dir / "site.toml")
+    data = toml.data
+    for key, kind in (("base_url", str), ("default_language", str), ("title", str),
+                      ("languages", list), ("social_figure", str)):
+        if key not in data:
+            raise toml.error(None, None, f"missing setting '{key}'; add a line '{key} = …'")
+        if not isinstance(data[key], kind):
+            raise toml.error(None, key, f"'{key}' must be a {_kind(kind)}")
+    base = data["base_url"]
+    if not base.startswith(("https://", "http://")) or not base.endswith("/"):
+        raise toml.error(None, "base_url", "base_url must be an absolute http(s) address "
+                                           "ending with '/', e.g. 'https://example.org/sqrtdk/'")
+    langs = data["languages"]
+    unique = len(set(langs)) == len(langs)
+    if not langs or not all(isinstance(x, str) and x for x in langs) or not unique:
+        raise toml.error(None, "languages", "languages must list each language folder once, "
+                                            "e.g. languages = [\"zh\", \"en\"]")
+    for lang in langs:
+        if not (content_dir / lang).is_dir():
+            raise toml.error(None, "languages", f"language '{lang}' has no folder "
+                                                f"content/{lang}/; create it or remove '{lang}'")
+    if data["default_language"] not in langs:
+        raise toml.error(None, "default_language", f"default_language "
+                         f"'{data['default_language']}' is not in languages; "
+                         + suggest(data["default_language"], langs, "languages"))
+    return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
+                    title=data["title"], languages=tuple(langs),
+                    social_figure=data["social_figure"], raw=data)
+
+
+def _kind(kind: type) -> str:
+    names: dict[type, str] = {str: "string in quotes", list: "list such as [\"a\", \"b\"]"}
+    return names.get(kind, kind.__name__)
+
+
+def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Strings]:
+    """Every language's strings.toml, checked against the first language's keys and FIELDS."""
+    out: dict[str, Strings] = {}
+    for lang in languages:
+        toml = load_toml(content_dir / lang / "strings.toml")
+        for table in ("language", "ui"):
+            if not isinstance(toml.data.get(table), dict):
+                raise toml.error(None, None, f"missing table [{table}]; see "
+                                             f"content/{languages[0]}/strings.toml")
+        for table in ("language", "ui"):
+            for key, value in toml.data[table].items():
+                if not isinstance(value, str):
+                    raise toml.error(table, key, f"[{table}] {key} must be a string in quotes")
+        for key in LANGUAGE_KEYS:
+            if key not in toml.data["language"]:
+                raise toml.error("language", None, f"[language] needs '{key} = …'")
+        _check_fields(toml)
+        out[lang] = Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]),
+                            toml)
+    first = out[languages[0]]
+    for other in list(out.values())[1:]:
+        _same_keys(first, other)
+    return out
+
+
+def _check_fields(toml: TomlFile) -> None:
+    for key, text in toml.data["ui"].items():
+        allowed = FIELDS.get(key)
+        if key in PERCENT_D and "%d" not in text:
+            raise toml.error("ui", key, f"[ui] {key} needs '%d' where the footnote number goes")
+        if allowed is None:
+            continue
+        for _, field, spec, _ in string.Formatter().parse(text):
+            if field is None:
+                continue
+            if field not in allowed:
+                raise toml.error("ui", key, f"[ui] {key}: unknown field {{{field}}}; "
+                                 + suggest(field, allowed, "fields"))
+            try:
+                format(1, spec or "")
+            except ValueError as e:
+                raise toml.error("ui", key, f"[ui] {key}: bad format {{{field}:{spec}}} ({e})") \
+                    from None
+
+
+def _same_keys(first: Strings, other: Strings) -> None:
+    for table in ("language", "ui"):
+        a, b = set(first.file.data[table]), set(other.file.data[table])
+        for key in sorted(a - b):
+            raise other.file.error(table, None, f"[{table}] has no '{key}', which "
+                                   f"{first.path.parent.name}/strings.toml has; add "
+                                   f"{key} = \"…\" in this language")
+        for key in sorted(b - a):
+            raise other.file.error(table, key, f"[{table}] {key} is not in "
+                                   f"{first.path.parent.name}/strings.toml; "
+                                   + suggest(key, a, "keys"))

@@ -1,0 +1,215 @@
+"""Site assembly: typeset the formulas, fill the templates, add the files around the pages.
+
+Gather first, write last (MkDocs' build order): every page, asset and figure of the new site
+is held in memory or named by path in a `Site`; `checks` validates it and `output` writes it
+atomically, so a failed build leaves the old site untouched.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+from markupsafe import Markup
+
+from ..errors import BuildError, suggest
+from ..log import warn
+from ..settings import Settings, Strings
+from .embed import explainer_data, json_script, slot_filter
+from .math import MathRenderer, Rendered
+from .model import MATH_HTML_RE, Heading, Page
+from .quoting import mark_quotes
+
+LOGGER = logging.getLogger("sqrtdk.web")
+MARKER = ".sqrtdk-site"          # a folder holding this file was made by this build
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+       "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
+       "base-uri 'none'; form-action 'none'")
+PHONE_COLUMN_PX = 328            # a 360 px phone's column (1 rem margins)
+FORMULA_FONT_PX = 17 * 1.08      # body text 1.0625 rem, .katex 1.08 em
+CARD_SIZE = (1200, 630)
+
+
+@dataclass
+class Site:
+    """The whole site before it is written: generated files and files copied as they are."""
+
+    files: dict[str, bytes] = field(default_factory=dict)   # relative path -> bytes
+    copies: dict[str, Path] = field(default_factory=dict)   # relative path -> source file
+
+    def paths(self) -> set[str]:
+        """Every file the site will have."""
+        return set(self.files) | set(self.copies)
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """Everything assembly reads."""
+
+    settings: Settings
+    strings: Mapping[str, Strings]
+    pages: list[Page]
+    results: Mapping[str, Any]
+    figures: Mapping[str, Path]          # file name -> path of every figure file
+    static_dir: Path
+    sources: Mapping[str, Path]          # experiment module name -> file (published)
+
+
+def template_env(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.Environment:
+    """Strict, autoescaping environment for the page templates; compiled templates are kept in
+    `cache_dir/jinja` (Jinja's own bytecode cache, checked against each template's source)."""
+    bytecode = None
+    if cache_dir is not None:
+        (cache_dir / "jinja").mkdir(parents=True, exist_ok=True)
+        bytecode = jinja2.FileSystemBytecodeCache(str(cache_dir / "jinja"))
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir),
+                              undefined=jinja2.StrictUndefined, autoescape=True,
+                              keep_trailing_newline=True, bytecode_cache=bytecode)
+
+
+def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
+    """Every page's formulas in one call to the renderer; lang -> HTML per formula.
+
+    Raises BuildError naming the file, the formula's line and the engine's message; logs
+    the engine's warnings and formulas wider than a phone as `path:line: warning: …`.
+    """
+    formulas = [f for p in pages for f in p.formulas]
+    done = iter(math.render(formulas))
+    out: dict[str, list[str]] = {}
+    for page in pages:
+        rendered: list[Rendered] = [next(done) for _ in page.formulas]
+        for f, r in zip(page.formulas, rendered):
+            if r.error:
+                source = f.source.strip().replace("\n", " ")
+                raise BuildError(page.source, f.line, f"invalid TeX ${source[:80]}$: {r.error}")
+            for w in r.warnings:
+                warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
+            wide = r.width_em * FORMULA_FONT_PX
+            if f.display and wide > 1.5 * PHONE_COLUMN_PX:
+                warn(LOGGER, page.source, f.line, f"display formula about {wide:.0f} px wide, "
+                     f"more than a phone's {PHONE_COLUMN_PX} px column: it will scroll "
+                     "sideways there; consider splitting it into lines")
+        out[page.lang] = [r.html for r in rendered]
+    return out
+
+
+def _toc(headings: list[Heading]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for h in headings:
+        item = {"id": h.id, "html": Markup(h.html), "children": []}
+        if h.level == 2 or not out:
+            out.append(item)
+        elif h.level == 3:
+            out[-1]["children"].append(item)
+    return out
+
+
+def _fill(text: str, math_html: list[str], page: Page) -> str:
+    return mark_quotes(MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], text), page.quotes)
+
+
+def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer) -> Site:
+    """Fill the templates for every article, the root page and the 404 page; add the
+    sitemap, robots.txt, the published experiment sources, assets and figures."""
+    s, results = inputs.settings, inputs.results
+    math_html = typeset(inputs.pages, math)
+    alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
+                   "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
+                   "og_locale": inputs.strings[p.lang].language["og_locale"],
+                   "description": p.meta["description"]} for p in inputs.pages]
+    env.filters["slots"] = slot_filter(results)   # the widgets' sentences, numbers filled in
+    site = Site()
+    data = json_script(explainer_data(results))
+    head = Markup(math.head("../"))
+    for page in inputs.pages:
+        st = inputs.strings[page.lang]
+        context = {
+            "html_lang": st.html_lang, "lang": page.lang, "root": "../", "csp": CSP,
+            "title": page.meta["title"], "description": page.meta["description"],
+            "base_url": s.base_url, "canonical": f"{s.base_url}{page.lang}/",
+            "alternates": alternates, "og": _og(s, st, page, alternates),
+            "ui": st.ui, "toc": _toc(page.facts.headings), "body": Markup(page.body),
+            "math_head": head, "explainer_json": data,
+            "built_with": st.ui["built_with"].format(seed=results["meta"]["seed"],
+                                                     numpy=results["meta"]["numpy"]),
+        }
+        text = _render(env, "article.html", context, st)
+        site.files[f"{page.lang}/index.html"] = _fill(text, math_html[page.lang], page).encode()
+    default = next(a for a in alternates if a["lang"] == s.default_language)
+    common = {"csp": CSP, "title": s.title, "base_url": s.base_url, "alternates": alternates,
+              "description": " / ".join(a["description"] for a in alternates),
+              "html_lang": default["html_lang"], "og": None}
+    site.files["index.html"] = _render(env, "index.html", {**common, "root": "",
+                                                           "canonical": s.base_url}).encode()
+    base_path = urlsplit(s.base_url).path or "/"
+    site.files["404.html"] = _render(env, "404.html", {**common, "root": base_path,
+                                                       "canonical": ""}).encode()
+    site.files["sitemap.xml"] = sitemap(s.base_url, alternates)
+    site.files["robots.txt"] = f"User-agent: *\nAllow: /\n\nSitemap: {s.base_url}sitemap.xml\n" \
+        .encode()
+    for name, path in sorted(inputs.sources.items()):
+        site.files[f"source/{name}.html"] = _render(env, "source.html", {
+            **common, "root": "../", "canonical": "", "name": name,
+            "code": path.read_text(encoding="utf-8")}).encode()
+    _add_assets(site, inputs, math)
+    return site
+
+
+def _og(s: Settings, st: Strings, page: Page, alternates: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"title": page.meta["title"], "description": page.meta["description"],
+            "locale": st.language["og_locale"], "url": f"{s.base_url}{page.lang}/",
+            "locale_alternates": [a["og_locale"] for a in alternates if a["lang"] != page.lang],
+            "image": f"{s.base_url}figures/card.{page.lang}.png", "image_alt": page.meta["title"],
+            "image_width": CARD_SIZE[0], "image_height": CARD_SIZE[1]}
+
+
+_MISSING_ATTR = re.compile(r"has no attribute '([^']+)'")
+
+
+def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
+            strings: Strings | None = None) -> str:
+    """A template, with a missing ui string reported against strings.toml."""
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.UndefinedError as e:
+        m = _MISSING_ATTR.search(str(e))
+        if strings is not None and m is not None:
+            key = m.group(1)
+            raise BuildError(strings.path, strings.file.line_of("ui"),
+                             f"the page templates use ui string '{key}', which this file does "
+                             f"not have; add {key} = \"…\" under [ui] ("
+                             + suggest(key, strings.ui, "ui strings") + ")") from None
+        raise
+
+
+def sitemap(base_url: str, alternates: list[dict[str, Any]]) -> bytes:
+    """sitemap.xml: one <url> per language, each listing every language as an alternate."""
+    ns, xhtml = "http://www.sitemaps.org/schemas/sitemap/0.9", "http://www.w3.org/1999/xhtml"
+    etree.register_namespace("", ns)
+    etree.register_namespace("xhtml", xhtml)
+    urlset = etree.Element(f"{{{ns}}}urlset")
+    for a in alternates:
+        url = etree.SubElement(urlset, f"{{{ns}}}url")
+        etree.SubElement(url, f"{{{ns}}}loc").text = f"{base_url}{a['lang']}/"
+        for b in alternates:
+            etree.SubElement(url, f"{{{xhtml}}}link", {
+                "rel": "alternate", "hreflang": b["html_lang"], "href": f"{base_url}{b['lang']}/"})
+        etree.SubElement(url, f"{{{xhtml}}}link", {"rel": "alternate", "hreflang": "x-default",
+                                                   "href": base_url})
+    etree.indent(urlset)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + etree.tostring(urlset) + b"\n"
+
+
+def _add_assets(site: Site, inputs: SiteInputs, math: MathRenderer) -> None:
+    for f in sorted(inputs.static_dir.rglob("*")):
+        if f.is_file():
+            site.copies[f"assets/{f.relative_to(inputs.static_dir).as_posix()}"] = f
+    site.copies.update(math.assets())
+    for name, src in inputs.figures.items():
+        site.copies[f"figures/{name}"] = src

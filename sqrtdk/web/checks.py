@@ -1,0 +1,220 @@
+"""Checks that run before a byte is written: the languages say the same things, the claims
+the text relies on hold, and every link and resource of the assembled site resolves."""
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from ..errors import BuildError, display_path, where
+from ..log import warn
+from .assemble import Site
+from .model import Page
+from .pages import line_of
+
+LOGGER = logging.getLogger("sqrtdk.web")
+_CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
+_LEFTOVER = re.compile("[\U000f0000-\U000f0004\U000f0010-\U000f0016\U000f0020\U000f0021]")
+_EXTERNAL = ("http://", "https://", "//")
+
+# what both languages must share, and how to find an item of each in its article
+Needle = Callable[[str], str | re.Pattern[str]]
+_PARITY: tuple[tuple[str, Callable[[Page], list[str]], Needle], ...] = (
+    ("heading ids", lambda p: [h.id for h in p.facts.headings], lambda x: "{#" + x),
+    ("figures", lambda p: p.facts.figures, lambda x: f"({x}.svg"),
+    ("footnote labels", lambda p: p.facts.footnotes, lambda x: f"[^{x}]:"),
+    ("collapsible boxes", lambda p: p.facts.boxes, lambda x: re.compile(r"id:\s*" + re.escape(x))),
+    ("reproduce boxes", lambda p: p.facts.snippets, lambda x: x),
+)
+
+
+def check_parity(pages: list[Page], sources: Mapping[str, str]) -> None:
+    """Every language has the first's heading ids (in order), figures, footnote labels,
+    boxes and reproduce boxes, quotes the same results and relies on the same claims, and
+    each section cites results, notes and claims as often. Raises BuildError naming both files
+    and the first difference. `sources` maps each page's language to its raw article text."""
+    base = pages[0]
+    for other in pages[1:]:
+        for kind, get, needle in _PARITY:
+            a, b = get(base), get(other)
+            if a != b:
+                i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                x = a[i] if i < len(a) else None
+                y = b[i] if i < len(b) else None
+                l1 = line_of(base.text, needle(x)) if x else 0
+                l2 = line_of(other.text, needle(y)) if y else 0
+                raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
+                                 f"{x or 'nothing'} here, {y or 'nothing'} in "
+                                 f"{where(other.source, l2)}; every language must match")
+        sets: tuple[tuple[str, Callable[[Page], set[str]]], ...] = (
+            ("quoted results", lambda p: {e[0] for e in p.quotes.entries}),
+            ("claims relied on", lambda p: set(p.quotes.claims)))
+        for what, members in sets:
+            sa, sb = members(base), members(other)
+            if sa != sb:
+                here, there = sorted(sa - sb)[:1], sorted(sb - sa)[:1]
+                l1 = line_of(sources[base.lang], here[0]) if here else 0
+                l2 = line_of(sources[other.lang], there[0]) if there else 0
+                raise BuildError(base.source, l1, f"{what} differ: "
+                                 f"{here[0] if here else 'nothing'} only here, "
+                                 f"{there[0] if there else 'nothing'} only in "
+                                 f"{where(other.source, l2)}; every language must match")
+        _check_citations(base, other, sources)
+
+
+def _check_citations(p1: Page, p2: Page, sources: Mapping[str, str]) -> None:
+    a, b = Counter(p1.facts.cited), Counter(p2.facts.cited)
+    for key in sorted(set(a) | set(b)):
+        if a.get(key, 0) != b.get(key, 0):
+            section, kind, name = key
+            needle = f"[^{name}]" if kind == "footnote" else name
+            l1 = _section_line(sources[p1.lang], section, needle)
+            l2 = _section_line(sources[p2.lang], section, needle)
+            what = {"result": "the result", "footnote": "the footnote reference",
+                    "claim": "the claim"}[kind]
+            raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
+                             f"{a.get(key, 0)} time(s) here but {b.get(key, 0)} in "
+                             f"{where(p2.source, l2)}; every language must match")
+
+
+def _section_line(source: str, section: str, needle: str) -> int:
+    start = line_of(source, "{#" + section) if section else 1
+    lines = source.split("\n")
+    rest = "\n".join(lines[max(start, 1) - 1:])
+    found = line_of(rest, needle)
+    return found + max(start, 1) - 1 if found else start
+
+
+def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
+    """Every claim a sentence relies on holds for this build's results; BuildError at the
+    sentence otherwise. Claims relied on by no sentence get a warning."""
+    claims = results.get("claims", {})
+    used: set[str] = set()
+    for page in pages:
+        for name, line in zip(page.quotes.claims, page.claim_lines):
+            used.add(name)
+            c = claims[name]
+            if not c["held"]:
+                raise BuildError(page.source, line, f"this sentence relies on the claim '{name}' "
+                                 f"({c['statement']}), which does not hold for seed "
+                                 f"{results['meta']['seed']}: {c['unit'] or 'value'} = "
+                                 f"{c['value']:.6g}, needed {c['op']} {c['bound']:g}; fix the "
+                                 "experiment, or the text and its claim")
+    for name in sorted(set(claims) - used):
+        warn(LOGGER, pages[0].source, 0, f"claim '{name}' is checked but no sentence relies on "
+                                         f"it; mark the sentence with {{{{ claim(\"{name}\") }}}}")
+
+
+class _Links(HTMLParser):
+    """Ids, and (tag, attribute, URL, rel) of every link and resource, of one page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.urls: list[tuple[str, str, str, str]] = []
+        self.styles: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if a.get("id"):
+            self.ids.add(a["id"])
+        for attr in ("href", "src"):
+            if attr in a:
+                self.urls.append((tag, attr, a[attr], a.get("rel", "")))
+        if "srcset" in a:
+            for part in a["srcset"].split(","):
+                if part.strip():
+                    self.urls.append((tag, "srcset", part.strip().split()[0], ""))
+        if a.get("style"):
+            self.styles.append(a["style"])
+
+    def handle_data(self, data: str) -> None:
+        if self.lasttag == "style":
+            self.styles.append(data)
+
+
+def check_site(site: Site, pages: list[Page], base_url: str) -> None:
+    """Links, resources and leftovers of every generated HTML page; url()s of copied CSS."""
+    by_path = {f"{p.lang}/index.html": p for p in pages}
+    parsed: dict[str, _Links] = {}
+    for rel, data in site.files.items():
+        if rel.endswith(".html"):
+            links = _Links()
+            links.feed(data.decode("utf-8"))
+            links.close()
+            parsed[rel] = links
+    for rel, links in parsed.items():
+        _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
+                    base_url)
+    for rel, src in site.copies.items():
+        if rel.endswith(".css"):
+            for url in _CSS_URL.findall(src.read_text(encoding="utf-8")):
+                if not url.startswith("data:") and _resolve(rel, url) not in site.paths():
+                    raise BuildError(src, 0, f"url({url}) points to a file the site lacks")
+
+
+def _resolve(rel: str, url: str) -> str:
+    path = unquote(url.split("#", maxsplit=1)[0])
+    return posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
+
+
+def _internal(rel: str, url: str, base_url: str) -> tuple[str, str] | None:
+    """(site path, fragment) of a URL that stays on this site, or None for another site."""
+    if url.startswith(base_url):
+        url = "/" + url[len(base_url):]
+    base_path = urlsplit(base_url).path or "/"
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc:
+        return None
+    if parts.path.startswith("/"):
+        path = parts.path[len(base_path):] if parts.path.startswith(base_path) else parts.path[1:]
+        target = posixpath.normpath(unquote(path)) if path else "index.html"
+    else:
+        target = _resolve(rel, parts.path) if parts.path else rel
+    if target in (".", ""):
+        target = "index.html"
+    return target, unquote(parts.fragment)
+
+
+def _check_page(rel: str, html: str, links: _Links, site: Site, parsed: Mapping[str, _Links],
+                page: Page | None, base_url: str) -> None:
+    def fail(needle: str, message: str) -> None:
+        if page is None:
+            raise BuildError(Path("templates"), 0, f"{rel}: {message}")
+        raise BuildError(page.source, line_of(page.text, needle), message)
+
+    m = _LEFTOVER.search(html)
+    if m:
+        fail("{{", f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'")
+    for style in links.styles:
+        for url in _CSS_URL.findall(style):
+            if url.startswith(_EXTERNAL):
+                fail(url, f"external resource '{url}' in a style: pages load nothing from "
+                          "other sites")
+    paths = site.paths()
+    for tag, _attr, url, rel_attr in links.urls:
+        if url.startswith(("mailto:", "data:")):
+            continue
+        target = _internal(rel, url, base_url)
+        if target is None:
+            if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
+                fail(url, f"external resource '{url}': pages load nothing from other sites")
+            continue
+        if tag == "link" and rel_attr in ("canonical", "alternate"):
+            continue
+        path, frag = target
+        if path not in paths and path.rstrip("/") + "/index.html" not in paths \
+                and path + "/index.html" not in paths:
+            fail(url, f"link to '{url}', a file the site does not have")
+        page_path = path if path in parsed else path.rstrip("/") + "/index.html"
+        if frag and page_path in parsed and frag not in parsed[page_path].ids:
+            fail(f"#{frag}", f"link to '{url}': {page_path} has no anchor '#{frag}'")
+
+
+__all__ = ["check_claims", "check_parity", "check_site", "display_path"]

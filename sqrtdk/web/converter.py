@@ -1,0 +1,128 @@
+"""One fresh Python-Markdown instance per page, with the article's extensions.
+
+Library extensions: attr_list (`{#id}`), tables, sane_lists, footnotes (configured here and
+kept as an object, not found again by its class name), smarty (English quotes, dashes; on
+CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
+notes; the `reproduce` fence), pymdownx.blocks.details (`/// details` boxes). Math and code
+were taken out by `lexer` before Markdown runs; `$` is escapable (`\\$`).
+
+Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
+footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
+
+| class             | name               | prio | why there                                     |
+|-------------------|--------------------|------|-----------------------------------------------|
+| FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
+| CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
+| CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
+| MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
+| HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
+| IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
+| BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
+| LinkCollector     | sqrtdk-links       | 2.7  | after figures added their links               |
+| CitationCollector | sqrtdk-citations   | 2.6  | after math; before AttributeMarkers           |
+| FootnoteChecks    | sqrtdk-note-checks | 2.5  | after Python-Markdown's footnote processors   |
+| FootnoteSection   | sqrtdk-notes       | 2.4  | after the checks read the original list       |
+| AttributeMarkers  | sqrtdk-attributes  | 2.3  | after the citations read the attributes       |
+| RawHtmlGuard      | sqrtdk-raw-html    | 2.2  | the stash is complete after inline            |
+| LeftoverCheck     | sqrtdk-leftovers   | 2.1  | after every text change                       |
+| LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import markdown
+from markdown import Extension, Markdown
+from markdown.extensions.footnotes import FootnoteExtension
+
+from .md_collect import (
+    AttributeMarkers,
+    BoxCollector,
+    CitationCollector,
+    FootnoteChecks,
+    FootnoteSection,
+    HeadingCollector,
+    IdCollector,
+    LeftoverCheck,
+    LinkCollector,
+    RawHtmlGuard,
+)
+from .md_figures import FigureProcessor
+from .md_math import MathElements
+from .md_reproduce import reproduce_fence
+from .md_text import CjkLineJoin, CjkQuotes, LangMarks
+from .model import Facts, FigureFiles
+from .quoting import Formula, QuoteLog
+
+
+class ArticleExtension(Extension):
+    """Registers the processors of the table above on one page's Markdown instance."""
+
+    def __init__(self, page: PageContext):
+        super().__init__()
+        self.page = page
+        self.headings: HeadingCollector | None = None
+        self.math: MathElements | None = None
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        p, tp = self.page, md.treeprocessors
+        md.ESCAPED_CHARS.append("$")
+        tp.register(FigureProcessor(md, p.facts, p.ui["figure"], p.resolve, p.known_figures,
+                                    p.markdown_source), "sqrtdk-figures", 18)
+        if p.script == "cjk":
+            tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
+            tp.register(CjkQuotes(md, p.source), "sqrtdk-cjk-quotes", 7)
+        self.math = MathElements(md, p.formulas)
+        tp.register(self.math, "sqrtdk-math", 4)
+        self.headings = HeadingCollector(md, p.facts, p.ui["permalink"])
+        tp.register(self.headings, "sqrtdk-headings", 3)
+        tp.register(IdCollector(md, p.facts), "sqrtdk-ids", 2.9)
+        tp.register(BoxCollector(md, p.facts), "sqrtdk-boxes", 2.8)
+        tp.register(LinkCollector(md, p.facts), "sqrtdk-links", 2.7)
+        tp.register(CitationCollector(md, p.facts, p.quotes,
+                                      [[q.key for q in f.quotes] for f in p.formulas]),
+                    "sqrtdk-citations", 2.6)
+        tp.register(FootnoteChecks(md, p.facts, p.footnotes), "sqrtdk-note-checks", 2.5)
+        tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
+        tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
+        tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
+        tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
+        tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
+
+
+class PageContext:
+    """What the extensions of one page need to know."""
+
+    def __init__(self, source: Path, facts: Facts, quotes: QuoteLog, formulas: list[Formula],
+                 ui: Mapping[str, str], language: Mapping[str, str],
+                 resolve: Callable[[str], FigureFiles], known_figures: list[str],
+                 snippets: Mapping[str, Any], source_url: Callable[[str], str]):
+        self.source, self.facts, self.quotes, self.formulas = source, facts, quotes, formulas
+        self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
+        self.snippets, self.source_url = snippets, source_url
+        self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
+        self.script = language.get("script", "latin")
+        self.other_lang = language.get("other_lang", "")
+        self.footnotes = FootnoteExtension(
+            SEPARATOR="-", BACKLINK_TEXT="↩\ufe0e", USE_DEFINITION_ORDER=False,
+            BACKLINK_TITLE=ui["backlink_title"], SUPERSCRIPT_TEXT="{}")
+
+
+def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
+    """A fresh Markdown for one page (never reused across pages) and its article extension."""
+    article = ArticleExtension(page)
+    smarty = {"smart_quotes": page.script != "cjk", "smart_angled_quotes": False}
+    md = markdown.Markdown(
+        extensions=["attr_list", "tables", "sane_lists", page.footnotes, "smarty",
+                    "pymdownx.highlight", "pymdownx.superfences", "pymdownx.blocks.details",
+                    article],
+        extension_configs={
+            "smarty": smarty,
+            # plain <pre><code class="language-…">: the same HTML with or without Pygments
+            "pymdownx.highlight": {"use_pygments": False},
+            "pymdownx.superfences": {"custom_fences": [reproduce_fence(
+                page.snippets, page.ui, page.facts, page.source_url)]},
+        })
+    return md, article

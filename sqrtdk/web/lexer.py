@@ -1,0 +1,258 @@
+"""Take math and code out of the way before templates and Markdown see the article.
+
+TeX collides with everything around it: `_` and `*` with emphasis, `|` with table cells,
+backticks with code spans, `{{` with templates, `$` inside `\\text{…}` with the formula's
+own end. pymdownx.arithmatex finds math as an inline pattern *after* tables have split their
+rows and code spans have taken their backticks, so KaTeX's own test corpus breaks in tables
+and with backticks. Here, in one left-to-right pass over the source (as Pandoc and
+markdown-it's math rules do), each formula and each piece of code is found first and
+replaced by a private-use token on the same line; Jinja and Markdown then never see TeX, and
+the TeX reaches KaTeX byte for byte as written.
+
+Rules (Pandoc's for `$`):
+- fenced code (``` or ~~~, at any indentation, also in lists, notes and quotes) and code
+  spans are code: nothing in them is math or template; an unclosed fence is an error at the
+  line where it opens;
+- `$$` at the start of a line (after indentation, `>` or a list marker) opens display math,
+  closed by a line ending in `$$`; the prefix is removed from every line of the TeX;
+- `$` opens inline math when followed by a non-space; it closes at the next `$` outside
+  braces that follows a non-space and is not followed by a digit; `\\$` is a dollar sign;
+  inline math does not cross a blank line;
+- HTML tags and template tags (`{{ … }}`, `{% … %}`) are skipped whole; template comments
+  (`{# … #}`) are removed here, their line breaks kept.
+Tokens and the quote markers (sqrtdk.web.quoting) are characters of Unicode's plane-15
+private use area (U+F0000…): KaTeX itself uses BMP private-use characters in its output (U+E020
+draws the slash of \\neq), and no author types plane-15 characters.
+Indented (4-space) code blocks cannot be told from list continuations here and are not
+protected: use fences for code.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import BuildError
+
+INLINE_MATH = "\U000f0010{}\U000f0011"
+DISPLAY_MATH = "\U000f0012{}\U000f0013"
+FILLER = "\U000f0014"        # keeps a line that held part of a formula non-blank
+CODE = "\U000f0020{}\U000f0021"
+INLINE_MATH_RE = re.compile("\U000f0010(\\d+)\U000f0011")
+DISPLAY_MATH_RE = re.compile("\U000f0012(\\d+)\U000f0013")
+ANY_MATH_RE = re.compile("[\U000f0010\U000f0012](\\d+)[\U000f0011\U000f0013]")
+CODE_RE = re.compile("\U000f0020(\\d+)\U000f0021")
+
+_FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
+                         r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+_DISPLAY_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
+                           r"\$\$(?P<rest>.*)$")
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+_TEMPLATE_OPEN = re.compile(r"\{([{%#]) ")
+_TEMPLATE_CLOSE = {"{": " }}", "%": " %}", "#": " #}"}
+_HTML_TAG = re.compile(r"<(?:[A-Za-z][A-Za-z0-9-]*|/[A-Za-z][A-Za-z0-9-]*|!--)(?:[^<>]|\n)*?>")
+
+
+@dataclass(frozen=True)
+class RawFormula:
+    """One formula as the author wrote it (TeX, possibly with `{{ … }}` quotes)."""
+
+    index: int
+    tex: str
+    display: bool
+    line: int          # 1-based line of the opening `$` / `$$`
+
+
+@dataclass
+class Masked:
+    """The source with math and code replaced by tokens; lines are where they were."""
+
+    text: str
+    formulas: list[RawFormula] = field(default_factory=list)
+    code: list[str] = field(default_factory=list)
+
+    def restore_code(self, text: str) -> str:
+        """`text` with every code token replaced by the code it stands for."""
+        return CODE_RE.sub(lambda m: self.code[int(m.group(1))], text)
+
+
+def _continuation_prefix(prefix: str) -> str:
+    """The prefix of a block's later lines: list markers become spaces, `>` stay."""
+    m = _LIST_MARKER.search(prefix)
+    return prefix if not m else prefix[:m.start()] + " " * (m.end() - m.start())
+
+
+class _Scanner:
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.lines = text.split("\n")
+        self.out: list[str] = []
+        self.masked = Masked("")
+
+    def error(self, line: int, message: str) -> BuildError:
+        return BuildError(self.path, line, message)
+
+    def code(self, text: str) -> str:
+        """A code token for one line's worth of code (never containing a newline)."""
+        self.masked.code.append(text)
+        return CODE.format(len(self.masked.code) - 1)
+
+    def formula(self, tex: str, display: bool, line: int) -> str:
+        index = len(self.masked.formulas)
+        self.masked.formulas.append(RawFormula(index, tex, display, line))
+        return (DISPLAY_MATH if display else INLINE_MATH).format(index)
+
+    def run(self) -> Masked:
+        i = 0
+        paragraph: list[tuple[int, str]] = []
+        while i < len(self.lines):
+            line = self.lines[i]
+            fence, display = _FENCE_OPEN.match(line), _DISPLAY_OPEN.match(line)
+            if fence and not (fence["fence"][0] == "`" and "`" in fence["info"]):
+                self.flush(paragraph)
+                i = self.fenced(i, fence)
+            elif display:
+                self.flush(paragraph)
+                i = self.display(i, display)
+            elif not line.strip() or line.strip(" \t>") == "":
+                self.flush(paragraph)
+                self.out.append(line)
+                i += 1
+            else:
+                paragraph.append((i + 1, line))
+                i += 1
+        self.flush(paragraph)
+        self.masked.text = "\n".join(self.out)
+        return self.masked
+
+    def fenced(self, i: int, m: re.Match[str]) -> int:
+        char, length = m["fence"][0], len(m["fence"])
+        closing = re.compile(r"^(?:[ \t]*>)*[ \t]*" + re.escape(char) + "{" + str(length) +
+                             r",}[ \t]*$")
+        for j in range(i + 1, len(self.lines)):
+            if closing.match(self.lines[j]):
+                self.out += [self.code(x) for x in self.lines[i:j + 1]]
+                return j + 1
+        raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
+                                f"a line '{m['fence']}'")
+
+    def display(self, i: int, m: re.Match[str]) -> int:
+        prefix, rest = m["prefix"], m["rest"]
+        cont = _continuation_prefix(prefix)
+        if rest.rstrip().endswith("$$") and rest.strip() != "$$" and len(rest.rstrip()) >= 2:
+            self.out.append(prefix + self.formula(rest.rstrip()[:-2].strip(), True, i + 1))
+            return i + 1
+        if rest.strip() == "$$":
+            raise self.error(i + 1, "empty display formula '$$$$'; write the TeX between a "
+                                    "'$$' line and a closing '$$' line")
+        body = [rest] if rest.strip() else []
+        for j in range(i + 1, len(self.lines)):
+            raw = self.lines[j]
+            text = raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t")
+            if text.rstrip().endswith("$$"):
+                last = text.rstrip()[:-2]
+                if last.strip():
+                    body.append(last)
+                tex = "\n".join(body)
+                if not tex.strip():
+                    raise self.error(i + 1, "empty display formula; put the TeX between the "
+                                            "two '$$' lines")
+                self.out.append(prefix + self.formula(tex, True, i + 1))
+                self.out += [cont + FILLER] * (j - i)
+                return j + 1
+            if not raw.strip() and any(x.strip() for x in body):
+                raise self.error(i + 1, "display formula opened with '$$' is not closed before "
+                                        "the blank line below it; end it with a line '$$' "
+                                        "(TeX has no blank lines inside a formula)")
+            body.append(text)
+        raise self.error(i + 1, "display formula opened with '$$' is never closed; end it "
+                                "with a line '$$'")
+
+    def flush(self, paragraph: list[tuple[int, str]]) -> None:
+        """Mask the inline math and code spans of consecutive non-blank lines."""
+        if not paragraph:
+            return
+        first = paragraph[0][0]
+        text = "\n".join(line for _, line in paragraph)
+        self.out += self.inline(text, first).split("\n")
+        paragraph.clear()
+
+    def inline(self, text: str, first: int) -> str:
+        out: list[str] = []
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                out.append(text[i:i + 2])
+                i += 2
+            elif c == "`":
+                i = self.code_span(text, i, out)
+            elif c == "$":
+                i = self.inline_math(text, i, first, out)
+            elif c == "{" and _TEMPLATE_OPEN.match(text, i):
+                end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
+                end = n if end < 0 else end + 3    # unclosed: the template reports it
+                if text[i + 1] == "#" and end < n:  # a comment goes, its line breaks stay
+                    out.append("\n" * text.count("\n", i, end))
+                else:
+                    out.append(text[i:end])
+                i = end
+            elif c == "<" and (tag := _HTML_TAG.match(text, i)):
+                out.append(tag.group(0))
+                i = tag.end()
+            else:
+                out.append(c)
+                i += 1
+        return "".join(out)
+
+    def code_span(self, text: str, i: int, out: list[str]) -> int:
+        rest = text[i:]
+        run = len(rest) - len(rest.lstrip("`"))
+        ticks = "`" * run
+        m = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, i + run)
+        if m is None:
+            out.append(ticks)
+            return i + run
+        span = text[i:m.end()]
+        out.append("\n".join(self.code(part) for part in span.split("\n")))
+        return m.end()
+
+    def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
+        line = first + text.count("\n", 0, i)
+        if text.startswith("$$", i):
+            raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
+                                   "own; inline math is '$…$'")
+        if i + 1 >= len(text) or text[i + 1].isspace():
+            raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
+                                   "character that is not a space); write '\\$' for a dollar "
+                                   "sign")
+        depth, j = 0, i + 1
+        while j < len(text):
+            c = text[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == "\n" and text[j + 1:j + 2] == "\n":
+                break
+            elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
+                    and not text[j + 1:j + 2].isdigit():
+                tex = text[i + 1:j]
+                token = self.formula(tex, False, line)
+                lines = tex.count("\n")
+                out.append(token + ("\n" + FILLER) * lines)
+                return j + 1
+            j += 1
+        hint = " (its braces { } do not balance)" if depth else ""
+        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
+                               f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+
+
+def mask(path: Path, text: str) -> Masked:
+    """`text` (an article without its front matter, lines kept) with its formulas and code
+    replaced by tokens. Raises BuildError at the line of an unclosed fence or formula, or a
+    `$` that starts no formula."""
+    return _Scanner(path, text).run()

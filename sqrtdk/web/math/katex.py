@@ -1,0 +1,182 @@
+"""KaTeX (npm `katex`, pinned in package-lock.json) at build time, through one long-lived
+Node process (`katex_worker.mjs`), started on first use.
+
+Quoted results travel as data: each `Quote` of a formula becomes KaTeX's
+`\\htmlData{key=…, format=…}{text}`, so the page can find and update the number; the TeX a
+reader copies (the MathML annotation, which copy-tex reads) is the formula with the numbers
+written in. Formulas already rendered with the same KaTeX version and options are kept in
+`cache_dir/math/` (and in memory for `--serve`).
+"""
+from __future__ import annotations
+
+import html as html_lib
+import json
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ...cache import atomic_write, digest
+from ...errors import BuildError
+from ..quoting import Formula, Quote
+from . import Rendered
+
+WORKER = Path(__file__).resolve().parent / "katex_worker.mjs"
+OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
+           "trust=htmlData(key,format)")
+FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
+
+
+def tex_for_katex(formula: Formula) -> str:
+    """The formula's TeX with each quote as \\htmlData (`%` and `,` escaped for TeX)."""
+    parts = []
+    for p in formula.parts:
+        if isinstance(p, Quote):
+            shown = p.text.replace("%", r"\%").replace(",", "{,}")
+            parts.append(f"\\htmlData{{key={p.key}, format={p.format}}}{{{shown}}}")
+        else:
+            parts.append(p)
+    return "".join(parts)
+
+
+def _escape(text: str) -> str:
+    """As KaTeX escapes annotation text (utils.escape: & < > " ')."""
+    return html_lib.escape(text, quote=True)
+
+
+class KatexRenderer:
+    """The KaTeX implementation of sqrtdk.web.math.MathRenderer."""
+
+    name = "katex"
+
+    def __init__(self, node_modules: Path, cache_dir: Path | None, memory: bool = False):
+        self.dist = node_modules.resolve() / "katex" / "dist"
+        self.package = node_modules.resolve() / "katex" / "package.json"
+        self.cache_file = cache_dir / "math" / "katex.json" if cache_dir else None
+        self.keep_in_memory = memory
+        self._memory: dict[str, dict[str, Any]] | None = None
+        self._proc: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    def version(self) -> str:
+        """The installed KaTeX version; BuildError with what to run when it is missing."""
+        try:
+            return str(json.loads(self.package.read_text(encoding="utf-8"))["version"])
+        except (OSError, ValueError, KeyError):
+            raise BuildError(self.package, 0, "KaTeX is not installed: run 'npm ci' in the "
+                                              "project folder (or 'make site')") from None
+
+    def key(self) -> str:
+        return digest(self.version(), OPTIONS, WORKER.read_bytes())
+
+    def render(self, formulas: Sequence[Formula]) -> list[Rendered]:
+        key = self.key()
+        cache = self._load()
+        keys = [digest(key, str(int(f.display)), tex_for_katex(f)) for f in formulas]
+        todo = [(k, f) for k, f in zip(keys, formulas) if k not in cache]
+        seen: set[str] = set()
+        todo = [(k, f) for k, f in todo if not (k in seen or seen.add(k))]  # type: ignore[func-returns-value]
+        if todo:
+            for (k, _), answer in zip(todo, self._ask([f for _, f in todo])):
+                cache[k] = answer
+            self._save(cache)
+        return [self._rendered(cache[k], f) for k, f in zip(keys, formulas)]
+
+    def _rendered(self, answer: dict[str, Any], f: Formula) -> Rendered:
+        if "error" in answer:
+            return Rendered(error=str(answer["error"]))
+        html = str(answer["html"])
+        written = tex_for_katex(f)
+        if written != f.plain:   # the copied TeX: numbers, not \htmlData wrappers
+            html = html.replace(f'<annotation encoding="application/x-tex">{_escape(written)}'
+                                "</annotation>",
+                                f'<annotation encoding="application/x-tex">{_escape(f.plain)}'
+                                "</annotation>", 1)
+        return Rendered(html=html, warnings=tuple(answer.get("warnings", ())),
+                        width_em=float(answer.get("width_em", 0.0)))
+
+    def _ask(self, formulas: list[Formula]) -> list[dict[str, Any]]:
+        with self._lock:
+            proc = self._worker()
+            assert proc.stdin is not None and proc.stdout is not None
+            payload = "".join(json.dumps({"tex": tex_for_katex(f), "display": f.display}) + "\n"
+                              for f in formulas)
+            writer = threading.Thread(target=self._write, args=(proc, payload), daemon=True)
+            writer.start()
+            answers = []
+            for _ in formulas:
+                line = proc.stdout.readline()
+                if not line:
+                    raise RuntimeError("the KaTeX worker stopped: "
+                                       + (proc.stderr.read() if proc.stderr else ""))
+                answers.append(json.loads(line))
+            writer.join()
+            return answers
+
+    @staticmethod
+    def _write(proc: subprocess.Popen[str], payload: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(payload)
+        proc.stdin.flush()
+
+    def _worker(self) -> subprocess.Popen[str]:
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        node = shutil.which("node")
+        if node is None:
+            raise BuildError(self.package, 0, "Node.js is not on PATH; install it to typeset "
+                                              "the formulas")
+        self.version()
+        env = {**os.environ, "KATEX_MODULE": str(self.dist.parent)}
+        self._proc = subprocess.Popen([node, str(WORKER)], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                      encoding="utf-8", env=env)
+        return self._proc
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        if self._memory is not None:
+            return self._memory
+        data: dict[str, dict[str, Any]] = {}
+        if self.cache_file is not None:
+            try:
+                loaded = json.loads(self.cache_file.read_text(encoding="utf-8"))
+                data = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                data = {}   # missing or corrupt: start afresh
+        if self.keep_in_memory:
+            self._memory = data
+        return data
+
+    def _save(self, cache: dict[str, dict[str, Any]]) -> None:
+        if self.cache_file is None:
+            return
+        self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.cache_file, json.dumps(cache, sort_keys=True).encode("utf-8"))
+
+    def assets(self) -> dict[str, Path]:
+        self.version()
+        out = {"assets/katex/katex.min.css": self.dist / "katex.min.css",
+               "assets/katex/copy-tex.min.js": self.dist / "contrib" / "copy-tex.min.js"}
+        for f in sorted((self.dist / "fonts").iterdir()):
+            out[f"assets/katex/fonts/{f.name}"] = f
+        return out
+
+    def head(self, root: str) -> str:
+        links = [f'<link rel="stylesheet" href="{root}assets/katex/katex.min.css">']
+        links += [f'<link rel="preload" href="{root}assets/katex/fonts/{name}" as="font" '
+                  'type="font/woff2" crossorigin>' for name in FONTS_PRELOADED]
+        links.append(f'<script src="{root}assets/katex/copy-tex.min.js" defer></script>')
+        return "\n".join(links)
+
+    def close(self) -> None:
+        if self._proc is not None:
+            if self._proc.stdin:
+                self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+            self._proc = None

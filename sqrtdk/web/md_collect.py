@@ -1,0 +1,305 @@
+"""Treeprocessors that each collect one kind of fact (as MkDocs' tiny Treeprocessors do), or
+refuse one kind of mistake. None of them changes what the reader sees, except
+`HeadingCollector` (which adds the section link) and `FootnoteSection`."""
+from __future__ import annotations
+
+import copy
+import re
+import xml.etree.ElementTree as etree
+from html.parser import HTMLParser
+
+from markdown import Markdown
+from markdown.extensions.footnotes import FootnoteExtension
+from markdown.treeprocessors import Treeprocessor
+
+from ..errors import suggest
+from .md_math import ContentError
+from .model import Facts, Heading
+from .quoting import CLAIM_RE, QUOTE_RE, QuoteLog, strip_markers
+
+_HEADING = re.compile(r"h[1-6]")
+_MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+_LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
+_MATH_PLACEHOLDER = re.compile("\U000f0015\\d+\U000f0016")
+
+
+def _text(el: etree.Element) -> str:
+    return strip_markers("".join(el.itertext())).strip()
+
+
+class HeadingCollector(Treeprocessor):
+    """Every heading needs an explicit `{#id}` (slugs of Chinese text are empty or `_1`);
+    keeps a copy of each heading for the table of contents (serialised by `finish`, once
+    Markdown's stash is complete) and adds a section link."""
+
+    def __init__(self, md: Markdown, facts: Facts, permalink_title: str):
+        super().__init__(md)
+        self.facts, self.permalink_title = facts, permalink_title
+        self.pending: list[tuple[int, str, etree.Element]] = []
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if not _HEADING.fullmatch(el.tag) or el.get("id") == "footnotes-title":
+                continue
+            if not el.get("id"):
+                text = _text(el)
+                written = re.compile(r"^[ \t>]*#{1,6}[ \t]+" + re.escape(text[:40]), re.M)
+                raise ContentError(f"heading '{text}' has no explicit id; write it as "
+                                   f"'## Its title {{#some-id}}', with the same id in every "
+                                   "language", (written, _HEADING_WITHOUT_ID))
+            self.pending.append((int(el.tag[1]), el.get("id", ""), copy.deepcopy(el)))
+            link = etree.SubElement(el, "a", {"class": "headerlink", "href": f"#{el.get('id')}",
+                                              "aria-label": self.permalink_title})
+            link.text = "#"
+
+    def finish(self) -> None:
+        """Serialise the headings as the page will show them (smart quotes, entities and math
+        placeholders resolved as in the body), without footnote references."""
+        for level, ident, el in self.pending:
+            for parent in list(el.iter()):
+                for child in list(parent):
+                    if child.tag == "sup" and child.find("a") is not None and \
+                            "footnote-ref" in (child.find("a").get("class") or ""):  # type: ignore[union-attr]
+                        _remove_keeping_tail(parent, child)
+            el.tag, el.tail = "span", None
+            el.attrib.clear()
+            serialized = self.md.serializer(el)
+            inner = serialized[len("<span>"):-len("</span>")]
+            for pp in self.md.postprocessors:
+                inner = pp.run(inner)
+            text = strip_markers(_plain(_MATH_PLACEHOLDER.sub("", inner)))
+            self.facts.headings.append(Heading(level, ident, inner.strip(), text.strip()))
+
+
+_HEADING_WITHOUT_ID = re.compile(
+    r"^[ \t>]*#{1,6}[ \t]+(?![^\n]*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$)", re.M)
+
+
+class _TextOnly(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def _plain(fragment: str) -> str:
+    """The text of an HTML fragment, entities decoded."""
+    parser = _TextOnly()
+    parser.feed(fragment)
+    parser.close()
+    return "".join(parser.parts)
+
+
+def _remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
+    children = list(parent)
+    i = children.index(child)
+    if child.tail:
+        if i > 0:
+            children[i - 1].tail = (children[i - 1].tail or "") + child.tail
+        else:
+            parent.text = (parent.text or "") + child.tail
+    parent.remove(child)
+
+
+class IdCollector(Treeprocessor):
+    """Every id on the page; a duplicate is an error at its second occurrence."""
+
+    def __init__(self, md: Markdown, facts: Facts):
+        super().__init__(md)
+        self.facts = facts
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            ident = el.get("id")
+            if not ident:
+                continue
+            if ident in self.facts.ids:
+                raise ContentError(f"duplicate id '{ident}'; ids must be unique on the page",
+                                   re.compile(r"[{\s]#" + re.escape(ident) + r"\b|"
+                                              r"id:\s*" + re.escape(ident) + r"\b"),
+                                   occurrence=2)
+            self.facts.ids.add(ident)
+
+
+class BoxCollector(Treeprocessor):
+    """Ids of the collapsible boxes (`/// details`), which both languages share."""
+
+    def __init__(self, md: Markdown, facts: Facts):
+        super().__init__(md)
+        self.facts = facts
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter("details"):
+            if not el.get("id"):
+                summary = el.find("summary")
+                title = _text(summary) if summary is not None else ""
+                raise ContentError("collapsible box without an id; add '    attrs: {id: some-id}' "
+                                   "under its '/// details |' line",
+                                   re.compile(r"/// *details *\| *" + re.escape(title[:30])))
+            self.facts.boxes.append(el.get("id", ""))
+
+
+class LinkCollector(Treeprocessor):
+    """Every href on the page, in order (checked against the site once it is assembled)."""
+
+    def __init__(self, md: Markdown, facts: Facts):
+        super().__init__(md)
+        self.facts = facts
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter("a"):
+            cls = (el.get("class") or "").split()
+            if el.get("href") is not None and not {"footnote-ref", "footnote-backref",
+                                                   "headerlink"} & set(cls):
+                self.facts.links.append(el.get("href", ""))
+
+
+class CitationCollector(Treeprocessor):
+    """What each section (h2 id) cites: quoted results (in prose and in formulas), footnote
+    references and claims; both languages must cite the same, as often."""
+
+    def __init__(self, md: Markdown, facts: Facts, quotes: QuoteLog, formula_keys: list[list[str]]):
+        super().__init__(md)
+        self.facts, self.quotes, self.formula_keys = facts, quotes, formula_keys
+
+    def run(self, root: etree.Element) -> None:
+        section = ""
+        for el in root.iter():
+            if el.tag == "h2" and el.get("id") and el.get("id") != "footnotes-title":
+                section = el.get("id", "")
+            for text in (el.text or "", el.tail or "", *el.attrib.values()):
+                for m in QUOTE_RE.finditer(text):
+                    self.facts.cited.append((section, "result",
+                                             self.quotes.entries[int(m.group(1))][0]))
+                for m in CLAIM_RE.finditer(text):
+                    self.facts.cited.append((section, "claim", self.quotes.claims[int(m.group(1))]))
+            if "math" in (el.get("class") or "").split() and el.text:
+                placeholder = re.fullmatch("\U000f0015(\\d+)\U000f0016", el.text)
+                if placeholder:
+                    for key in self.formula_keys[int(placeholder.group(1))]:
+                        self.facts.cited.append((section, "result", key))
+            if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
+                self.facts.cited.append((section, "footnote", el.get("href", "")[len("#fn-"):]))
+
+
+class AttributeMarkers(Treeprocessor):
+    """Quote and claim markers cannot go inside attributes (alt, title): keep the text."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            for key, value in el.attrib.items():
+                if "\U000f0000" in value or "\U000f0003" in value:
+                    el.set(key, strip_markers(value))
+
+
+class FootnoteChecks(Treeprocessor):
+    """A reference without a note (Python-Markdown leaves it as literal `[^x]`) and a note
+    that is never referenced are errors; records the labels in definition order."""
+
+    def __init__(self, md: Markdown, facts: Facts, footnotes: FootnoteExtension):
+        super().__init__(md)
+        self.facts, self.footnotes = facts, footnotes
+
+    def run(self, root: etree.Element) -> None:
+        defined = list(self.footnotes.footnotes.keys())
+        referenced = set()
+        for el in root.iter():
+            if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
+                referenced.add(el.get("href", "")[len("#fn-"):])
+            if el.tag in ("code", "pre"):
+                continue
+            for text in (el.text or "",):
+                m = _MISSING_FOOTNOTE.search(text)
+                if m:
+                    raise ContentError(
+                        f"footnote reference '[^{m.group(1)}]' has no note; add a line "
+                        f"'[^{m.group(1)}]: …' at the end of the file"
+                        + (f" ({suggest(m.group(1), defined, 'notes')})" if defined else ""),
+                        m.group(0))
+        for el in root.iter():
+            m = _MISSING_FOOTNOTE.search(el.tail or "")
+            if m:
+                raise ContentError(f"footnote reference '[^{m.group(1)}]' has no note; add a "
+                                   f"line '[^{m.group(1)}]: …' at the end of the file"
+                                   + (f" ({suggest(m.group(1), defined, 'notes')})"
+                                      if defined else ""), m.group(0))
+        for label in defined:
+            if label not in referenced:
+                raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
+                                   "reference it in the text or delete it", f"[^{label}]:")
+        self.facts.footnotes = defined
+
+
+class FootnoteSection(Treeprocessor):
+    """Python-Markdown's footnote list becomes a <section> landmark with a heading in the
+    page's language; its <hr> goes (the heading separates it); back-links get a label."""
+
+    def __init__(self, md: Markdown, title: str):
+        super().__init__(md)
+        self.title = title
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter("a"):
+            if "footnote-backref" in (el.get("class") or "").split():
+                el.set("aria-label", el.get("title", ""))  # the arrow alone says nothing aloud
+        for div in root.iter("div"):
+            if div.get("class") == "footnote":
+                div.tag = "section"
+                div.set("aria-labelledby", "footnotes-title")
+                for hr in div.findall("hr"):
+                    div.remove(hr)
+                h = etree.Element("h2", {"id": "footnotes-title"})
+                h.text = self.title
+                div.insert(0, h)
+                return
+
+
+class _ScriptFinder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "iframe", "object", "embed", "base"):
+            self.found.append(f"<{tag}")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append(name)
+            if name in ("href", "src") and (value or "").strip().lower().startswith("javascript:"):
+                self.found.append(f"{name}=\"javascript:")
+
+
+class RawHtmlGuard(Treeprocessor):
+    """Raw HTML the page's Content-Security-Policy would block (scripts, inline event
+    handlers, javascript: URLs) is refused, with its line."""
+
+    def run(self, root: etree.Element) -> None:
+        for block in self.md.htmlStash.rawHtmlBlocks:
+            finder = _ScriptFinder()
+            finder.feed(str(block))
+            if finder.found:
+                what = finder.found[0]
+                raise ContentError(f"raw HTML '{what}…' would run a script, which the page's "
+                                   "Content-Security-Policy blocks (only the site's own script "
+                                   "files run); remove it", re.compile(re.escape(what), re.I))
+
+
+class LeftoverCheck(Treeprocessor):
+    """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
+    code edit, `{#comment#}` without its spaces) is an error, not published."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "", el.tail or ""]
+            for text in texts:
+                m = _LITERAL_TEMPLATE.search(text)
+                if m:
+                    found = m.group(0)
+                    hint = ("a template comment is written '{# … #}' with spaces"
+                            if found.startswith("{#") else
+                            "quote a result as '{{ name | fixed(2) }}', or put literal braces "
+                            "in `code`")
+                    raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
+                                       found)

@@ -1,0 +1,118 @@
+"""Figures: a paragraph holding only `![alt](NAME.svg "caption")` becomes a numbered figure.
+
+The caption is the image's title, converted as inline Markdown (emphasis, links, math) by
+Markdown's own inline processor; the number and its label come from strings.toml. The
+picture offers the phone variant below 40 rem, and links to the full-size figure.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+
+from markdown import Markdown
+from markdown.treeprocessors import InlineProcessor, Treeprocessor
+
+from ..errors import suggest
+from .md_math import ContentError
+from .model import Facts, FigureFiles
+
+NARROW_MEDIA = "(max-width: 40rem)"
+_STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
+
+
+class FigureProcessor(Treeprocessor):
+    """Lone figure images become <figure>; `resolve(name)` gives the page language's files
+    or raises KeyError; `known` lists the figures the build makes (for "did you mean")."""
+
+    def __init__(self, md: Markdown, facts: Facts, label: str,
+                 resolve: Callable[[str], FigureFiles], known: list[str], source: str = ""):
+        super().__init__(md)
+        self.facts, self.label, self.resolve, self.known = facts, label, resolve, known
+        self.source = source
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for p in list(parent):
+                if p.tag != "p" or not len(p) or p[0].tag != "img" or (p.text or "").strip():
+                    continue
+                rest = list(p)[1:]
+                # the last paragraph of a footnote ends with its back-reference
+                backref = rest[0] if len(rest) == 1 and "footnote-backref" in \
+                    (rest[0].get("class") or "") else None
+                tail = _STASHED.sub("", p[0].tail or "")  # the note's &#160; before its backref
+                if (rest and backref is None) or tail.strip():
+                    continue
+                at = list(parent).index(p)
+                parent[at] = self._figure(p[0])
+                if backref is not None:
+                    after = etree.Element("p")
+                    after.append(backref)
+                    p[0].tail = None
+                    parent.insert(at + 1, after)
+        for img in root.iter("img"):  # left over: an image inside a sentence
+            if _figure_name(img.get("src", "")):
+                raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
+                                   "a paragraph of its own (blank lines around it)", _needle(img))
+
+    def _figure(self, img: etree.Element) -> etree.Element:
+        src = img.get("src", "")
+        name = _figure_name(src)
+        if not name:
+            raise ContentError(f"figure source '{src}' is not a figure name such as "
+                               "'spread_hist.svg' (figures are made by the build, in "
+                               "sqrtdk/figures/)", _needle(img))
+        if not (img.get("alt") or "").strip():
+            raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
+                               "between the brackets: ![what it shows](…)", _needle(img))
+        if name in self.facts.figures:
+            raise ContentError(f"figure '{name}' appears twice; each figure appears once",
+                               re.compile(r"\]\(" + re.escape(src)), occurrence=2)
+        try:
+            files = self.resolve(name)
+        except KeyError:
+            raise ContentError(f"figure '{name}' is not made by the build; "
+                               + suggest(name, self.known, "figures"), _needle(img)) from None
+        self.facts.figures.append(name)
+        fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
+        link = etree.SubElement(fig, "a", {"class": "fig-link", "href": files.src})
+        picture = etree.SubElement(link, "picture")
+        etree.SubElement(picture, "source", {
+            "media": NARROW_MEDIA, "srcset": files.narrow_src,
+            "width": str(files.narrow_width), "height": str(files.narrow_height)})
+        etree.SubElement(picture, "img", {
+            "src": files.src, "alt": img.get("alt", ""), "width": str(files.width),
+            "height": str(files.height), "loading": "lazy", "decoding": "async"})
+        cap = etree.SubElement(fig, "figcaption")
+        num = etree.SubElement(cap, "span", {"class": "fig-num"})
+        num.text = self.label.format(n=len(self.facts.figures))
+        num.tail = " "
+        caption = etree.SubElement(cap, "span", {"class": "fig-caption"})
+        caption.text = self._raw_title(img) or img.get("title") or ""
+        _inline(self.md, caption)
+        return fig
+
+
+    def _raw_title(self, img: etree.Element) -> str:
+        """The caption as written: Markdown has already turned links inside an image title
+        into plain text (links are matched before images), so read it from the source."""
+        src = re.escape(img.get("src", ""))
+        m = re.search(r"!\[[^\]]*\]\(\s*" + src + r'\s+"((?:[^"\\]|\\.)*)"\s*\)', self.source)
+        return m.group(1).replace('\\"', '"') if m else ""
+
+
+def _inline(md: Markdown, el: etree.Element) -> None:
+    """Run Markdown's inline patterns (emphasis, code, links, smart quotes) on `el`'s text."""
+    holder = etree.Element("div")
+    holder.append(el)
+    InlineProcessor(md).run(holder)
+    holder.remove(el)
+
+
+def _figure_name(src: str) -> str:
+    return src[:-4] if src.endswith(".svg") and "/" not in src and ":" not in src else ""
+
+
+def _needle(img: etree.Element) -> str:
+    """How the image was written: `![alt](src` (more precise than the src alone)."""
+    return f"![{img.get('alt', '')}]({img.get('src', '')}"

@@ -1,0 +1,144 @@
+"""Math in the element tree: the lexer's tokens become math elements.
+
+Runs after Markdown's inline patterns and after smarty (which sees each token as a word, so
+a quote right after a formula closes). An inline token becomes
+`<span class="math">MATH_HTML(n)</span>`; a display token becomes
+`<div class="math display">…</div>`, splitting the paragraph it was written in. Tokens left
+in attributes (a link's title) become the formula's plain TeX.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+
+from markdown import Markdown
+from markdown.treeprocessors import Treeprocessor
+
+from .lexer import ANY_MATH_RE, FILLER
+from .model import MATH_HTML
+from .quoting import Formula
+
+_SPLIT = re.compile("([\U000f0010\U000f0012]\\d+[\U000f0011\U000f0013])")
+
+
+class ContentError(Exception):
+    """An author mistake found while converting; `needle` (text or regex) finds its line in
+    the page's masked text (Markdown keeps no line numbers), at its `occurrence`-th match.
+    `line`, when known, wins."""
+
+    def __init__(self, message: str,
+                 needle: str | re.Pattern[str] | tuple[str | re.Pattern[str], ...] = "",
+                 occurrence: int = 1, line: int = 0):
+        super().__init__(message)
+        self.message, self.needle, self.occurrence, self.line = message, needle, occurrence, line
+
+
+class MathElements(Treeprocessor):
+    """Replace math tokens in text and tails by math elements; record which formulas the
+    page shows (`used`), in order."""
+
+    def __init__(self, md: Markdown, formulas: list[Formula]):
+        super().__init__(md)
+        self.formulas = formulas
+        self.used: list[int] = []
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for key, value in list(parent.attrib.items()):
+                if ANY_MATH_RE.search(value) or FILLER in value:
+                    parent.set(key, ANY_MATH_RE.sub(self._plain, value).replace(FILLER, ""))
+            self._text(parent)
+            for child in list(parent):
+                self._tail(parent, child)
+        self._split_paragraphs(root)
+
+    def _plain(self, m: re.Match[str]) -> str:
+        return self.formulas[int(m.group(1))].plain
+
+    def _pieces(self, text: str) -> list[str | etree.Element]:
+        out: list[str | etree.Element] = []
+        for piece in _SPLIT.split(text.replace(FILLER, "")):
+            m = ANY_MATH_RE.fullmatch(piece)
+            if m is None:
+                if piece:
+                    out.append(piece)
+                continue
+            n = int(m.group(1))
+            display = piece[0] == "\U000f0012"
+            el = etree.Element("div" if display else "span",
+                               {"class": "math display" if display else "math"})
+            el.text = MATH_HTML.format(n)
+            self.used.append(n)
+            out.append(el)
+        return out
+
+    def _text(self, el: etree.Element) -> None:
+        if not el.text or not (ANY_MATH_RE.search(el.text) or FILLER in el.text):
+            return
+        pieces = self._pieces(el.text)
+        el.text = None
+        for i, piece in enumerate(pieces):
+            if isinstance(piece, str):
+                if i == 0:
+                    el.text = piece
+                else:
+                    prev = pieces[i - 1]
+                    assert isinstance(prev, etree.Element)
+                    prev.tail = (prev.tail or "") + piece
+            else:
+                el.insert(sum(1 for p in pieces[:i] if not isinstance(p, str)), piece)
+
+    def _tail(self, parent: etree.Element, child: etree.Element) -> None:
+        if not child.tail or not (ANY_MATH_RE.search(child.tail) or FILLER in child.tail):
+            return
+        pieces = self._pieces(child.tail)
+        child.tail = None
+        at = list(parent).index(child) + 1
+        last = child
+        for piece in pieces:
+            if isinstance(piece, str):
+                last.tail = (last.tail or "") + piece
+            else:
+                parent.insert(at, piece)
+                at += 1
+                last = piece
+
+    def _split_paragraphs(self, root: etree.Element) -> None:
+        """A display formula inside a paragraph: the paragraph ends before it and resumes
+        after it (display math is a block of its own)."""
+        for parent in list(root.iter()):
+            for p in [c for c in parent if c.tag == "p"]:
+                if not any(c.tag == "div" and "display" in c.get("class", "") for c in p):
+                    continue
+                at = list(parent).index(p)
+                parent.remove(p)
+                for block in _split(p):
+                    parent.insert(at, block)
+                    at += 1
+
+
+def _rstrip(p: etree.Element) -> None:
+    """Drop the line break that ended the text before a display formula."""
+    if len(p):
+        p[-1].tail = (p[-1].tail or "").rstrip() or None
+    else:
+        p.text = (p.text or "").rstrip() or None
+
+
+def _split(p: etree.Element) -> list[etree.Element]:
+    """Paragraph `p` as paragraphs and display divs, in order; empty paragraphs dropped."""
+    blocks: list[etree.Element] = []
+    current = etree.Element("p", p.attrib)
+    current.text = p.text
+    for child in list(p):
+        if child.tag == "div" and "display" in child.get("class", ""):
+            _rstrip(current)
+            blocks.append(current)
+            tail, child.tail = child.tail, None
+            blocks.append(child)
+            current = etree.Element("p", p.attrib)
+            current.text = tail.lstrip("\n") if tail else None
+        else:
+            current.append(child)
+    blocks.append(current)
+    return [b for b in blocks if b.tag != "p" or len(b) or (b.text or "").strip()]

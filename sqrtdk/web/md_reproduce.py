@@ -1,0 +1,43 @@
+"""The "reproduce it" boxes: a fenced block ```` ```reproduce ```` naming a snippet becomes
+its code, exactly as the build ran it, what it printed, and a link to the experiment's full
+source (published with the site). A pymdownx.superfences custom fence."""
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pymdownx.superfences import SuperFencesException
+
+from ..errors import suggest
+from .model import Facts
+
+
+class UnknownSnippet(SuperFencesException):  # type: ignore[misc]
+    """A reproduce box names no snippet (superfences lets only its own exception through)."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(message)
+        self.name = name
+
+
+def reproduce_fence(snippets: Mapping[str, Any], ui: Mapping[str, str], facts: Facts,
+                    source_url: Callable[[str], str]) -> dict[str, Any]:
+    """The superfences `custom_fences` entry for ```reproduce blocks."""
+    def format_box(source: str, language: str, class_name: str, options: Any, md: Any,
+                   **kwargs: Any) -> str:
+        name = source.strip()
+        if name not in snippets:
+            raise UnknownSnippet(name, f"no snippet '{name}' for a reproduce box; "
+                                 + suggest(name, snippets, "snippets"))
+        facts.snippets.append(name)
+        s = snippets[name]
+        link = (f'<p class="reproduce-source"><a href="{html.escape(source_url(s["source"]))}">'
+                f'{html.escape(ui["reproduce_source"])}</a></p>' if s.get("source") else "")
+        return (f'<div class="reproduce">'
+                f'<pre class="reproduce-code"><code class="language-python">'
+                f'{html.escape(s["code"].rstrip())}</code></pre>'
+                f'<p class="reproduce-label">{html.escape(ui["reproduce_output"])}</p>'
+                f'<pre class="reproduce-output"><samp>{html.escape(s["stdout"].rstrip())}'
+                f'</samp></pre>{link}</div>')
+    return {"name": "reproduce", "class": "reproduce", "format": format_box}

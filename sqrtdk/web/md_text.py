@@ -1,0 +1,199 @@
+"""Text as written, in both scripts (issue 8): line breaks inside Chinese sentences, ASCII
+quotes in Chinese text, and `lang` on text in the other script.
+
+- `CjkLineJoin`: a source line break between two Chinese characters is not a space (HTML
+  would show one); between Latin words it stays.
+- `CjkQuotes`: on pages whose script is CJK, smarty's English rules would make both ASCII
+  quotes around a word between Chinese characters closing quotes; instead the ASCII double
+  quotes of each block are paired “…” in order (an odd number is left alone, with a warning).
+- `LangMarks`: on a CJK page, a block with no CJK character and at least three Latin words
+  (the quoted English sentence) gets the other language's `lang`; on a Latin page, each run
+  of CJK characters is wrapped in `<span lang=…>`, so fonts and screen readers follow.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Iterator
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.treeprocessors import Treeprocessor
+
+from ..log import warn
+
+LOGGER = logging.getLogger("sqrtdk.web")
+CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
+      "\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_SOFT = "“”‘’"
+_CJK_RUN = re.compile(f"[{CJK}](?:[{CJK}{_SOFT}·]*[{CJK}])?")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_SKIP = {"code", "pre", "script", "style", "math", "kbd", "samp"}
+BLOCKS = ("p", "li", "td", "th", "figcaption", "dt", "dd", "summary", "h1", "h2", "h3", "h4",
+          "h5", "h6")
+
+
+def _is_math(el: etree.Element) -> bool:
+    return "math" in (el.get("class") or "").split()
+
+
+def _slots(root: etree.Element) -> Iterator[tuple[etree.Element, str]]:
+    """(element, "text" | "tail") for every text slot in document order, code and math
+    contents left out (their tails are prose again)."""
+    def walk(el: etree.Element) -> Iterator[tuple[etree.Element, str]]:
+        skip = el.tag in _SKIP or _is_math(el)
+        if not skip:
+            yield el, "text"
+            for child in el:
+                yield from walk(child)
+        if el is not root:
+            yield el, "tail"
+    yield from walk(root)
+
+
+def _get(el: etree.Element, slot: str) -> str:
+    return (el.text if slot == "text" else el.tail) or ""
+
+
+def _set(el: etree.Element, slot: str, value: str) -> None:
+    if slot == "text":
+        el.text = value
+    else:
+        el.tail = value
+
+
+def _cjk_side(c: str, other: str) -> bool:
+    return (bool(_CJK_CHAR.match(c)) and (bool(_CJK_CHAR.match(other)) or other in _SOFT)) or \
+        (c in _SOFT and bool(_CJK_CHAR.match(other)))
+
+
+class CjkLineJoin(Treeprocessor):
+    """Drop a line break (and the spaces around it) between two CJK characters."""
+
+    def run(self, root: etree.Element) -> None:
+        slots = list(_slots(root))
+        texts = [_get(el, s) for el, s in slots]
+        for i, (el, slot) in enumerate(slots):
+            text = texts[i]
+            if "\n" not in text:
+                continue
+            out, j = [], 0
+            for m in re.finditer(r"[ \t]*\n[ \t]*", text):
+                before = text[:m.start()] or _last(texts, i)
+                after = text[m.end():] or _first(texts, i)
+                out.append(text[j:m.start()])
+                joined = before and after and _cjk_side(before[-1], after[0])
+                out.append("" if joined else m.group(0))
+                j = m.end()
+            out.append(text[j:])
+            texts[i] = "".join(out)
+            _set(el, slot, texts[i])
+
+
+def _last(texts: list[str], i: int) -> str:
+    for t in reversed(texts[:i]):
+        if t:
+            return t
+    return ""
+
+
+def _first(texts: list[str], i: int) -> str:
+    for t in texts[i + 1:]:
+        if t:
+            return t
+    return ""
+
+
+class CjkQuotes(Treeprocessor):
+    """Pair the ASCII double quotes of each block as “ ” (CJK pages only)."""
+
+    def __init__(self, md: Markdown, source: Path):
+        super().__init__(md)
+        self.source = source
+
+    def run(self, root: etree.Element) -> None:
+        for block in root.iter():
+            if block.tag not in BLOCKS:
+                continue
+            slots = [(el, s) for el, s in _slots(block)
+                     if not (el is block and s == "tail") and not _inside_other_block(el, block)]
+            count = sum(_get(el, s).count('"') for el, s in slots)
+            if not count:
+                continue
+            if count % 2:
+                text = "".join(_get(el, s) for el, s in slots).strip()
+                warn(LOGGER, self.source, 0, f"an odd number of '\"' in “{text[:40]}…”; left "
+                                             "as they are (write “ ” yourself)")
+                continue
+            opening = True
+            for el, s in slots:
+                text = _get(el, s)
+                if '"' not in text:
+                    continue
+                chars = []
+                for c in text:
+                    if c == '"':
+                        chars.append("“" if opening else "”")
+                        opening = not opening
+                    else:
+                        chars.append(c)
+                _set(el, s, "".join(chars))
+
+
+def _inside_other_block(el: etree.Element, block: etree.Element) -> bool:
+    return el is not block and el.tag in BLOCKS
+
+
+class LangMarks(Treeprocessor):
+    """`lang` on text in the other script (see the module docstring)."""
+
+    def __init__(self, md: Markdown, script: str, other_lang: str):
+        super().__init__(md)
+        self.script, self.other_lang = script, other_lang
+
+    def run(self, root: etree.Element) -> None:
+        if self.script == "cjk":
+            self._latin_blocks(root)
+        else:
+            self._cjk_runs(root)
+
+    def _latin_blocks(self, root: etree.Element) -> None:
+        for block in root.iter():
+            if block.tag not in BLOCKS or block.get("lang"):
+                continue
+            text = "".join(_get(el, s) for el, s in _slots(block)
+                           if not (el is block and s == "tail"))
+            if not _CJK_CHAR.search(text) and len(_WORDS.findall(text)) >= 3:
+                block.set("lang", self.other_lang)
+
+    def _cjk_runs(self, root: etree.Element) -> None:
+        for el, slot in list(_slots(root)):
+            text = _get(el, slot)
+            if not _CJK_CHAR.search(text) or el.get("lang"):
+                continue
+            pieces = _CJK_RUN.split(text)
+            runs = _CJK_RUN.findall(text)
+            _set(el, slot, pieces[0])
+            spans = []
+            for run, after in zip(runs, pieces[1:]):
+                span = etree.Element("span", {"lang": self.other_lang})
+                span.text, span.tail = run, after
+                spans.append(span)
+            if slot == "text":
+                for k, span in enumerate(spans):
+                    el.insert(k, span)
+                continue
+            parent = _parent(root, el)
+            if parent is not None:
+                at = list(parent).index(el) + 1
+                for k, span in enumerate(spans):
+                    parent.insert(at + k, span)
+
+
+def _parent(root: etree.Element, child: etree.Element) -> etree.Element | None:
+    for el in root.iter():
+        if child in list(el):
+            return el
+    return None

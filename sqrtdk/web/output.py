@@ -1,0 +1,97 @@
+"""Write a site atomically and delete only what this build made.
+
+The new site is written into a temporary folder beside the target and swapped in with two
+renames, so a reader (or a crash) never sees half a site. A folder is only ever deleted when it
+holds the MARKER file that this module writes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..errors import BuildError, display_path
+from .assemble import MARKER, Site
+
+
+def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:
+    """Refuse output folders that are not safe to replace; returns the resolved path.
+
+    Refused: the filesystem root, the home folder or one of its ancestors, any of the
+    `sources` (the folders the build reads), a folder inside one or holding one (the project
+    folder holds content/), and an existing non-empty folder without the build's MARKER.
+    """
+    target = out.expanduser().resolve()
+    home = Path.home().resolve()
+    if target == Path("/") or target == home or target in home.parents:
+        raise BuildError(out, 0, "refusing to write the site here: it would replace a folder "
+                                 "the build did not create; choose a folder such as 'site'")
+    for src in (s.resolve() for s in sources):
+        if target == src or src in target.parents:
+            raise BuildError(out, 0, "refusing to write the site inside a source folder (the "
+                                     "next build would read it back); choose a folder such as "
+                                     "'site'")
+        if target in src.parents:
+            raise BuildError(out, 0, "refusing to write the site here: it holds the build's "
+                                     f"sources ({display_path(src)}); choose a folder such as "
+                                     "'site'")
+    if target.exists() and (not target.is_dir() or
+                            (any(target.iterdir()) and not (target / MARKER).exists())):
+        raise BuildError(out, 0, f"refusing to replace '{out}': it was not made by this build "
+                                 f"(no {MARKER} file); remove it yourself or choose another --out")
+    return target
+
+
+def site_digest(site: Site) -> str:
+    """A digest of every path and byte of `site` (to skip writing an unchanged site)."""
+    h = hashlib.sha256()
+    for rel in sorted(site.paths()):
+        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
+        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: str = "") -> None:
+    """Write `site` into `out`, replacing a previous build there atomically; the marker file
+    records `fingerprint` (see site_digest)."""
+    target = check_out_dir(out, sources)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+    try:
+        (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
+                                  encoding="utf-8")
+        for rel, data in sorted(site.files.items()):
+            dest = tmp / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+        for rel, src in sorted(site.copies.items()):
+            dest = tmp / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+        os.chmod(tmp, 0o755)  # noqa: S103 - a web folder: readable by the server
+        _swap(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _swap(new: Path, target: Path) -> None:
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        target.rename(old)
+    new.rename(target)
+    if old is not None:
+        if any(old.iterdir()):
+            remove_built(old)
+        else:
+            old.rmdir()  # an empty folder made by hand (check_out_dir allows it)
+
+
+def remove_built(folder: Path) -> None:
+    """Delete `folder` only if this build made it (it holds MARKER); otherwise raise."""
+    if not (folder / MARKER).is_file():
+        raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file")
+    shutil.rmtree(folder)

@@ -1,0 +1,151 @@
+"""One article page: read, take math and code out, quote the results, convert.
+
+Nothing is written here; a `Page` holds the converted body (math placeholders and quote
+markers still in it) and the facts the site builder validates before it writes a byte.
+Every line number in a message is the article's own: the front matter is kept as blank
+lines, the lexer and the template keep lines in place.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import BuildError, line_at
+from ..settings import Strings
+from ..textfiles import read_text
+from .converter import PageContext, markdown_for
+from .lexer import Masked, mask
+from .md_math import ContentError
+from .md_reproduce import UnknownSnippet
+from .model import Facts, FigureFiles, Page
+from .quoting import CLAIM_RE, Quoter, strip_markers
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
+REQUIRED_META = ("title", "description")
+_FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
+_BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
+_BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
+
+
+def split_front_matter(path: Path, text: str) -> tuple[str, str]:
+    """(the leading `---` block with its fences, the rest); BuildError if there is none."""
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        raise BuildError(path, 1, "missing front matter; start the file with '---', "
+                                  "'title: …', 'description: …', '---'")
+    return m.group(0), text[m.end():]
+
+
+def parse_front_matter(path: Path, block: str) -> dict[str, str]:
+    """The front matter's YAML (quotes already evaluated): title and description required,
+    plain text (they become <title>, the description and link previews)."""
+    inner = block.split("\n", 1)[1].rsplit("---", 1)[0]
+    try:
+        meta = yaml.safe_load(inner) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise BuildError(path, (mark.line + 2) if mark else 1,
+                         f"front matter is not valid YAML: {getattr(e, 'problem', e)}") from None
+    if not isinstance(meta, dict):
+        raise BuildError(path, 2, "front matter must be 'key: value' lines")
+    for key in REQUIRED_META:
+        if not isinstance(meta.get(key), str) or not meta[key].strip():
+            raise BuildError(path, 1, f"front matter needs a '{key}: …' line")
+        if "$" in meta[key]:
+            raise BuildError(path, _line_of_key(block, key), f"the {key} is plain text (it becomes "
+                             "the page's <title> and link previews, where TeX cannot show); write "
+                             "math in Unicode, e.g. √dₖ")
+    return {str(k): strip_markers(str(v)) for k, v in meta.items()}
+
+
+def _line_of_key(block: str, key: str) -> int:
+    for i, line in enumerate(block.split("\n"), 1):
+        if line.startswith(f"{key}:"):
+            return i
+    return 1
+
+
+def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1) -> int:
+    """1-based line of the `occurrence`-th match of `needle` in `text` (0 if none)."""
+    pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
+    starts = [m.start() for m in pattern.finditer(text)]
+    if not starts or not needle:
+        return 0
+    return line_at(text, starts[min(occurrence, len(starts)) - 1])
+
+
+def check_blocks(path: Path, masked: str) -> None:
+    """`/// name` boxes must be closed by `///`: an unclosed one would swallow the rest of the
+    article. Raises BuildError at the opening line (code is masked, so it is never counted)."""
+    stack: list[tuple[int, str]] = []
+    for number, line in enumerate(masked.split("\n"), 1):
+        if _BLOCK_CLOSE.match(line):
+            if not stack:
+                raise BuildError(path, number, "'///' closes no box; remove it, or open the box "
+                                               "with '/// details | Title'")
+            stack.pop()
+        elif m := _BLOCK_OPEN.match(line):
+            stack.append((number, m.group(2)))
+    if stack:
+        number, name = stack[-1]
+        raise BuildError(path, number, f"the '/// {name}' box opened here is never closed; end "
+                                       "it with a line '///'")
+
+
+def check_footnote_definitions(path: Path, masked: str) -> None:
+    """A label defined twice: Python-Markdown would silently keep the last definition."""
+    seen: set[str] = set()
+    for m in _FOOTNOTE_DEF.finditer(masked):
+        if m.group(1) in seen:
+            raise BuildError(path, line_at(masked, m.start()),
+                             f"footnote '[^{m.group(1)}]' is defined twice; keep one definition")
+        seen.add(m.group(1))
+
+
+def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
+               resolve: Callable[[str], FigureFiles], known_figures: list[str],
+               source_url: Callable[[str], str]) -> Page:
+    """Read, quote and convert one article. Raises BuildError with the file and line."""
+    text = read_text(path)
+    front, body = split_front_matter(path, text)
+    blank_front = "\n" * front.count("\n")
+    masked: Masked = mask(path, blank_front + body)       # lines as in the file
+    quoter = Quoter(path, results, results.get("claims", {}))
+    rendered = quoter.render_prose(front + masked.text[len(blank_front):])
+    rendered_front = _front_of(rendered)
+    meta = parse_front_matter(path, rendered_front)
+    rendered_body = rendered[len(rendered_front):]
+    searchable = strip_markers(blank_front + rendered_body)   # for finding an error's line
+    claim_lines = [line_at(rendered, m.start()) for m in CLAIM_RE.finditer(rendered)]
+    formulas = [quoter.render_formula(f) for f in masked.formulas]
+    check_blocks(path, searchable)
+    check_footnote_definitions(path, searchable)
+    facts = Facts()
+    page = PageContext(path, facts, quoter.log, formulas, strings.ui, strings.language, resolve,
+                       known_figures, results.get("reproduce", {}), source_url)
+    page.markdown_source = masked.restore_code(rendered_body)
+    md, article = markdown_for(page)
+    try:
+        html = md.convert(page.markdown_source)
+    except ContentError as e:
+        needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
+        line = e.line or next((found for n in needles
+                               if (found := line_of(searchable, n, e.occurrence))), 0)
+        raise BuildError(path, line, e.message) from None
+    except UnknownSnippet as e:
+        fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
+                           + re.escape(e.name) + r"[ \t]*$", re.M)
+        raise BuildError(path, line_of(masked.restore_code(searchable), fence), str(e)) from None
+    assert article.headings is not None
+    article.headings.finish()
+    return Page(lang=strings.lang, source=path, text=searchable, meta=meta, body=html,
+                facts=facts, quotes=quoter.log, formulas=formulas, claim_lines=claim_lines)
+
+
+def _front_of(rendered: str) -> str:
+    m = _FRONT_MATTER.match(rendered)
+    return m.group(0) if m else ""

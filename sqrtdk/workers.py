@@ -1,0 +1,74 @@
+"""Worker processes for the expensive stages, that never outlive the build.
+
+A `Pool` forks its workers on first use (a cached build starts none). Each worker asks the
+kernel to kill it when its parent dies (Linux `PR_SET_PDEATHSIG`; elsewhere a thread that
+watches the parent's pid), so SIGINT, SIGTERM and even SIGKILL of the build leave no worker
+behind. Workers ignore SIGINT: Ctrl+C stops the parent, which cancels what is left.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: exit when the parent process goes away."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:          # the parent died before prctl took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class Pool:
+    """A process pool created on first use; `jobs=0` means one worker per core."""
+
+    def __init__(self, jobs: int = 0) -> None:
+        self.jobs = jobs or os.cpu_count() or 1
+        self.executor: ProcessPoolExecutor | None = None
+
+    def _get(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            import multiprocessing
+            self.executor = ProcessPoolExecutor(
+                max_workers=self.jobs, mp_context=multiprocessing.get_context("fork"),
+                initializer=_die_with_parent, initargs=(os.getpid(),))
+        return self.executor
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run `fn(*args)` in a worker."""
+        return self._get().submit(fn, *args)
+
+    def map(self, fn: Callable[..., Any], items: Iterable[Any]) -> Iterator[Any]:
+        """`fn` over `items` in the workers, results in order."""
+        return self._get().map(fn, items)
+
+    def close(self) -> None:
+        """Cancel what has not started and stop the workers."""
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,95 @@
+"""Small articles for tests: strings of our own (never the project's wording), a fake figure
+resolver, and `page()` to convert a Markdown body with the real pipeline."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from sqrtdk.settings import Strings
+from sqrtdk.textfiles import TomlFile
+from sqrtdk.web.model import FigureFiles, Page
+from sqrtdk.web.pages import build_page
+
+FRONT = "---\ntitle: A title\ndescription: A description\n---\n"   # lines 1-4; the body starts at 5
+BODY_START = FRONT.count("\n") + 1
+
+UI = {"figure": "Fig {n}.", "backlink_title": "Back to note %d", "permalink": "Link",
+      "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source"}
+LANGUAGE = {"en": {"html_lang": "en", "name": "English", "og_locale": "en_US", "script": "latin",
+                   "other_lang": "zh-CN"},
+            "zh": {"html_lang": "zh-CN", "name": "中文", "og_locale": "zh_CN", "script": "cjk",
+                   "other_lang": "en"}}
+
+
+def strings(lang: str) -> Strings:
+    """A Strings object for tests (its words are ours, not the project's)."""
+    return Strings(lang, Path(f"{lang}-strings.toml"), dict(LANGUAGE[lang]), dict(UI),
+                   TomlFile(Path(f"{lang}-strings.toml"), "", {}))
+
+
+def resolver(names: Iterable[str]) -> Any:
+    """A figure resolver knowing `names` (any other name raises KeyError)."""
+    known = set(names)
+
+    def resolve(name: str) -> FigureFiles:
+        if name not in known:
+            raise KeyError(name)
+        return FigureFiles(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
+    return resolve
+
+
+def page(folder: Path, body: str, results: Mapping[str, Any], lang: str = "en",
+         figures: Iterable[str] = ("spread_hist", "walk"), name: str = "index.md") -> Page:
+    """Write FRONT + body to folder/name and convert it as the build does."""
+    path = folder / name
+    path.write_text(FRONT + body, encoding="utf-8")
+    figs = list(figures)
+    return build_page(path, strings(lang), results, resolver(figs), figs,
+                      lambda module: f"../source/{module}.html")
+
+
+class Tree(HTMLParser):
+    """Every element of an HTML fragment: tag, attributes, enclosing tags and its own text."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[dict[str, Any]] = []
+        self.elements: list[dict[str, Any]] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = {"tag": tag, "attrs": {k: v or "" for k, v in attrs},
+              "ancestors": [e["tag"] for e in self.stack], "text": ""}
+        self.elements.append(el)
+        if tag not in ("img", "br", "hr", "input", "source", "meta", "link", "wbr"):
+            self.stack.append(el)
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()["tag"] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for el in self.stack:
+            el["text"] += data
+
+
+def math_contexts(html: str) -> dict[int, list[str]]:
+    """Formula index -> the tags enclosing its placeholder in a converted body."""
+    from sqrtdk.web.model import MATH_HTML_RE
+    out = {}
+    for el in Tree(html).elements:
+        m = MATH_HTML_RE.fullmatch(el["text"])
+        if m and "math" in el["attrs"].get("class", "").split():
+            out[int(m.group(1))] = [*el["ancestors"], el["tag"]]
+    return out
+
+
+def math_context(html: str, index: int) -> list[str]:
+    """The tags enclosing formula `index`'s placeholder in a converted body."""
+    contexts = math_contexts(html)
+    assert index in contexts, f"formula {index} is not in the page"
+    return contexts[index]

@@ -1,0 +1,195 @@
+"""Every mistake at its own line (issue 9): each error an article can cause, placed at the
+start, in the middle, at the end, inside a list, a footnote, a box and a table, must stop
+the build with `path:line:` naming exactly the line the fault is on."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import BODY_START, page
+
+from sqrtdk.errors import BuildError
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.web.assemble import Site, typeset
+from sqrtdk.web.checks import check_site
+from sqrtdk.web.math.katex import KatexRenderer
+
+RESULTS: dict[str, Any] = {
+    "spread": {"sd_small": 2.0104, "n_pairs": 20000}, "claims": {"a.b": {"held": True}},
+    "meta": {"bounds": {}}, "reproduce": {"demo": {"code": "x\n", "stdout": "", "source": ""}},
+}
+
+# name -> (the fault, one line or a block; what the message must say; the stage that finds it)
+INLINE: dict[str, tuple[str, str, str]] = {
+    "unknown result": ("the SD {{ spread.sd_smal | fixed(2) }} here", "no result", "page"),
+    "unknown filter": ("the SD {{ spread.sd_small | fxed(2) }} here", "No filter", "page"),
+    "number without filter": ("the SD {{ spread.sd_small }} here", "format filter", "page"),
+    "template syntax": ("the SD {{ spread.sd_small | fixed(2 }} here", "template syntax", "page"),
+    "unclosed statement": ("a {% if true %} b", "template syntax", "page"),
+    "unknown claim": ("true{{ claim(\"a.c\") }} here", "no claim", "page"),
+    "stray dollar": ("it costs $ 5", "starts no formula", "page"),
+    "unclosed formula": ("where $x + y is", "never closed", "page"),
+    "display inside a line": ("see $$x$$ here", "'$$' inside a line", "page"),
+    "invalid TeX": ("where $\\frac{a}$ is", "invalid TeX", "math"),
+    "TeX that needs trust": ("see $\\href{https://x.org}{x}$ here", "trust", "math"),
+    "footnote without note": ("a claim[^nope] here", "has no note", "page"),
+    "template left in text": ("the SD }} here", "left in the text", "page"),
+    "comment left in text": ("a {#TODO#} here", "left in the text", "page"),
+    "raw script": ("a <script>x()</script> b", "would run a script", "page"),
+    "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
+    "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
+    "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
+}
+BLOCK: dict[str, tuple[str, str, str]] = {
+    "heading without id": ("## A heading", "no explicit id", "page"),
+    "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",
+                        "page"),
+    "figure without alt": ("![](spread_hist.svg \"Caption.\")", "no alt text", "page"),
+    "unclosed fence": ("```python\nx = 1", "never closed", "page"),
+    "unclosed display formula": ("$$\n\\frac{a}{b}", "not closed", "page"),
+    "unknown reproduce box": ("```reproduce\ndemx\n```", "did you mean 'demo'", "page"),
+}
+
+
+def indent(text: str, n: int) -> str:
+    return "\n".join(" " * n + line for line in text.split("\n"))
+
+
+def place(position: str, fault: str, block: bool, unclosed: bool = False) -> str | None:
+    """An article body with `fault` at `position`; None where Markdown cannot hold it."""
+    if position == "start":
+        return f"{fault}\n\nParagraph two.\n\nParagraph three.\n"
+    if position == "middle":
+        return f"Paragraph one.\n\n{fault}\n\nParagraph three.\n"
+    if position == "end":
+        return f"Paragraph one.\n\nParagraph two.\n\n{fault}\n"
+    if position == "list":
+        if block:
+            return f"Paragraph one.\n\n- first item\n- second item\n\n{indent(fault, 4)}\n"
+        return f"Paragraph one.\n\n- first item\n- second: {fault}\n- third item\n"
+    if position == "footnote":
+        if block:
+            return f"Text[^f].\n\n[^f]: The note.\n\n{indent(fault, 4)}\n"
+        return f"Text[^f].\n\n[^f]: The note: {fault}\n"
+    if position == "box":
+        end = "" if unclosed else "\n///\n"    # an unclosed fence would swallow the `///`
+        return f"Paragraph.\n\n/// details | A box\n    attrs: {{id: bx}}\n\n{fault}\n{end}"
+    if position == "table":
+        return None if block else f"Paragraph.\n\n| a | b |\n|---|---|\n| 1 | {fault} |\n"
+    raise ValueError(position)
+
+
+POSITIONS = ("start", "middle", "end", "list", "footnote", "box", "table")
+CASES = [(name, pos, *spec, False) for name, spec in INLINE.items() for pos in POSITIONS] + \
+        [(name, pos, *spec, True) for name, spec in BLOCK.items() for pos in POSITIONS
+         if place(pos, spec[0], True) is not None]
+# where a block fault cannot be what it is (a box would close an unclosed fence's box first:
+# its error is the box's), the check below accepts the box's own error at the same line
+BOX_SWALLOWS = {"unclosed fence", "unclosed display formula"}
+
+
+@pytest.fixture(scope="module")
+def katex() -> Any:
+    renderer = KatexRenderer(PROJECT_ROOT / "node_modules", None)
+    yield renderer
+    renderer.close()
+
+
+def run(tmp_path: Path, body: str, stage: str, katex: Any) -> None:
+    built = page(tmp_path, body, RESULTS, figures=["spread_hist", "walk"])
+    if stage == "math":
+        typeset([built], katex)
+    elif stage == "site":
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+
+
+@pytest.mark.parametrize("name, position, fault, says, stage, block", CASES,
+                         ids=[f"{c[0]}@{c[1]}" for c in CASES])
+def test_the_message_names_the_line_of_the_fault(tmp_path: Path, katex: Any, name: str,
+                                                 position: str, fault: str, says: str,
+                                                 stage: str, block: bool) -> None:
+    body = place(position, fault, block, unclosed=name in BOX_SWALLOWS)
+    assert body is not None
+    first = fault.split("\n")[0]
+    line = BODY_START + next(i for i, text in enumerate(body.split("\n")) if first in text)
+    with pytest.raises(BuildError) as e:
+        run(tmp_path, body, stage, katex)
+    path = (tmp_path / "index.md").as_posix()
+    if position == "box" and name in BOX_SWALLOWS and "box" in e.value.message:
+        line = BODY_START + 2
+    assert str(e.value).startswith(f"{path}:{line}: "), (name, position, str(e.value))
+    assert says in e.value.message, str(e.value)
+
+
+def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
+          front: Callable[[str], str] | None = None) -> BuildError:
+    with pytest.raises(BuildError) as e:
+        run(tmp_path, body, stage, katex)
+    return e.value
+
+
+def test_a_duplicate_id_names_its_second_occurrence(tmp_path: Path) -> None:
+    e = error(tmp_path, "## A {#x}\n\nText.\n\n## B {#x}\n")
+    assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message
+
+
+def test_a_note_defined_twice_names_the_second_definition(tmp_path: Path) -> None:
+    e = error(tmp_path, "A[^a].\n\n[^a]: One.\n[^a]: Two.\n")
+    assert e.line == BODY_START + 3 and "defined twice" in e.message
+
+
+def test_an_unreferenced_note_names_its_definition(tmp_path: Path) -> None:
+    e = error(tmp_path, "A[^a].\n\n[^a]: Used.\n\n[^b]: Not used.\n")
+    assert e.line == BODY_START + 4 and "never referenced" in e.message
+
+
+def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
+    e = error(tmp_path, "One.\n\nSee ![a](walk.svg) here.\n")
+    assert e.line == BODY_START + 2 and "inside a sentence" in e.message
+
+
+def test_a_figure_twice(tmp_path: Path) -> None:
+    e = error(tmp_path, "![a](walk.svg)\n\nText.\n\n![b](walk.svg)\n")
+    assert e.line == BODY_START + 4 and "appears twice" in e.message
+
+
+def test_a_box_without_an_id(tmp_path: Path) -> None:
+    e = error(tmp_path, "One.\n\n/// details | Why?\n\nText.\n///\n")
+    assert e.line == BODY_START + 2 and "without an id" in e.message
+
+
+def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
+    e = error(tmp_path, "One.\n\n///\n")
+    assert e.line == BODY_START + 2 and "closes no box" in e.message
+
+
+@pytest.mark.parametrize("front, line, says", [
+    ("---\ntitle: T\n---\n", 1, "description"),
+    ("---\ntitle: [unclosed\ndescription: D\n---\n", 3, "not valid YAML"),
+    ("---\ntitle: Why $\\sqrt{d}$\ndescription: D\n---\n", 2, "plain text"),
+    ("title: T\n", 1, "missing front matter"),
+    ("---\ntitle: T {{ spread.nope | fixed(2) }}\ndescription: D\n---\n", 2, "no result"),
+])
+def test_front_matter_mistakes(tmp_path: Path, front: str, line: int, says: str) -> None:
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text(front + "\nText.\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert e.value.line == line and says in e.value.message, str(e.value)
+
+
+def test_not_utf8_names_the_line(tmp_path: Path) -> None:
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_bytes(b"---\ntitle: T\ndescription: D\n---\nok\ncaf\xe9\n")
+    with pytest.raises(BuildError) as e:
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert e.value.line == 6 and "not UTF-8" in e.value.message

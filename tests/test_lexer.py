@@ -1,0 +1,141 @@
+"""The lexer takes formulas and code out before templates and Markdown see the article; every
+line stays where it was, so every message names the author's line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sqrtdk.errors import BuildError
+from sqrtdk.web.lexer import CODE_RE, DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, mask
+
+P = Path("a.md")
+
+
+def tex(text: str) -> list[tuple[str, bool, int]]:
+    m = mask(P, text)
+    return [(f.tex, f.display, f.line) for f in m.formulas]
+
+
+def test_inline_math_is_found_with_its_line() -> None:
+    assert tex("x\n\nA $a_i * b_i$ and $c$.\n") == [("a_i * b_i", False, 3), ("c", False, 3)]
+
+
+def test_lines_are_kept() -> None:
+    source = "a $x$\n\n$$\n\\frac{1}{2}\n\\\\ y\n$$\n\n```\ncode $z$\n```\nend $w$\n"
+    m = mask(P, source)
+    assert m.text.count("\n") == source.count("\n")
+    assert m.text.split("\n")[10].startswith("end ")
+
+
+def test_escaped_dollar_is_not_math() -> None:
+    assert tex("It costs \\$5 and \\$10.\n") == []
+
+
+def test_a_dollar_that_starts_no_formula_is_an_error_at_its_line() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "one\n\ntwo $ three\n")
+    assert e.value.line == 3 and "'$' that starts no formula" in e.value.message
+
+
+def test_prices_without_escapes_are_an_error_not_a_formula() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "first\nBetween $5 and $10 a day.\n")
+    assert e.value.line == 2 and "never closed" in e.value.message
+
+
+def test_dollar_inside_braces_does_not_close_the_formula() -> None:
+    assert tex("$\\text{for $a<b$ only}$\n") == [("\\text{for $a<b$ only}", False, 1)]
+
+
+def test_dollar_in_tex_escape_is_tex() -> None:
+    assert tex("$\\boxed{\\$1,\\!000}$\n") == [("\\boxed{\\$1,\\!000}", False, 1)]
+
+
+def test_closing_dollar_before_a_digit_does_not_close() -> None:
+    with pytest.raises(BuildError):
+        mask(P, "$a$5\n")
+
+
+def test_inline_formula_over_two_lines_keeps_both_lines_non_blank() -> None:
+    m = mask(P, "a $x +\ny$ b\n")
+    assert m.formulas[0].tex == "x +\ny"
+    lines = m.text.split("\n")
+    assert INLINE_MATH_RE.search(lines[0]) and lines[1] == FILLER + " b"
+
+
+def test_inline_math_does_not_cross_a_blank_line() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "a $x +\n\ny$ b\n")
+    assert e.value.line == 1
+
+
+def test_display_block_in_a_nested_list_keeps_the_tex_exact() -> None:
+    body = "\\begin{aligned}\n  a &= 1 \\\\\n  b &= 2\n\\end{aligned}"
+    source = "- outer\n\n    - inner\n\n        $$\n" + "\n".join(
+        "        " + line for line in body.split("\n")) + "\n        $$\n"
+    assert tex(source) == [(body, True, 5)]
+
+
+def test_display_block_in_a_blockquote() -> None:
+    assert tex("> $$\n> x^2\n> $$\n") == [("x^2", True, 1)]
+
+
+def test_display_on_one_line_and_with_tex_on_the_fence_lines() -> None:
+    assert tex("$$ a+b $$\n\n$$x\ny$$\n") == [("a+b", True, 1), ("x\ny", True, 3)]
+
+
+def test_unclosed_display_formula_names_its_opening_line() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "text\n\n$$\nx\n\nmore text\n")
+    assert e.value.line == 3 and "not closed" in e.value.message
+
+
+def test_display_dollars_inside_a_line_are_an_error() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "a\ntext $$x$$ more\n")
+    assert e.value.line == 2
+
+
+def test_code_spans_and_fences_hold_no_math() -> None:
+    source = "`$x$` and ``a ` $y$`` then $z$\n\n~~~\n$$\n~~~\n"
+    m = mask(P, source)
+    assert [f.tex for f in m.formulas] == ["z"]
+    restored = m.restore_code(m.text)
+    assert restored.replace(INLINE_MATH_RE.search(restored).group(0), "$z$") == source
+
+
+def test_a_backtick_inside_math_is_tex() -> None:
+    assert tex("$\\text{``a''}$ and `code`\n") == [("\\text{``a''}", False, 1)]
+
+
+def test_leftmost_wins_between_code_and_math() -> None:
+    assert tex("`a $x` $y$\n") == [("y", False, 1)]
+
+
+def test_fence_in_a_list_item_and_unclosed_fence() -> None:
+    assert tex("- item\n\n    ```\n    $x$\n    ```\n\n$y$\n") == [("y", False, 7)]
+    with pytest.raises(BuildError) as e:
+        mask(P, "a\n\n```python\nx = 1\n")
+    assert e.value.line == 3 and "never closed" in e.value.message
+
+
+def test_template_tags_and_html_tags_are_skipped_whole() -> None:
+    assert tex("{# a $ b #} <span title=\"$5\">x</span> $y$\n") == [("y", False, 1)]
+
+
+def test_template_comments_go_and_their_lines_stay() -> None:
+    m = mask(P, "a {# TODO: $x$\nreword #}b\n## T {#id}\n")
+    assert m.text == "a \nb\n## T {#id}\n" and m.formulas == []
+
+
+def test_pipes_in_a_table_cell_are_inside_the_token() -> None:
+    m = mask(P, "| a | $\\left(x\\middle|y\\right)$ |\n")
+    assert m.formulas[0].tex == "\\left(x\\middle|y\\right)" and m.text.count("|") == 3
+
+
+def test_tokens_do_not_collide_with_katex_private_use_glyphs() -> None:
+    # KaTeX writes U+E020 for the slash of \neq; the build's markers live in plane 15
+    m = mask(P, "$a$ `b`\n")
+    assert all(ord(c) > 0xFFFF for c in m.text if not c.isascii())
+    assert DISPLAY_MATH_RE.pattern and CODE_RE.search(m.text)

@@ -1,0 +1,1180 @@
+"""Tests for the science half, `sqrtdk.science`: softmax identities, named streams, canonical
+results, the registries and `Run`, and every results section against its theory.
+
+Statistical tolerances come from the sampling distribution of the quantity under test; the
+derivation is written next to each one, and no expected measurement is hard-coded.
+
+Shared convention: a statistical check allows N_SE = 5 standard errors. For an approximately
+normal estimate, P(|Z| > 5) ~ 5.7e-7 per check. The file makes about 500 such checks (most of
+them the rank checks of the gradient quantiles), so by the union bound the chance that any of
+them fails on a correct implementation is below 3e-4, whatever the seed. (The normal
+approximation is good here: every estimate averages >= 2 000 draws.) The strict monotone
+trends of the rulers are argued separately.
+
+Numbers read from results.json were rounded by `canonical` to SIGNIFICANT significant digits,
+i.e. each carries a relative error <= ROUND = 0.5 * 10^(1 - SIGNIFICANT); identities between
+them are checked within the error their rounding allows, derived where it is used.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT
+from sqrtdk.science import registry, reproduce, rulers, saturation, spread
+from sqrtdk.science.grid import DIMENSIONS, RULERS, divisor, sd_theory
+from sqrtdk.science.registry import (
+    CLAIMS,
+    EXPERIMENTS,
+    SECTIONS,
+    SNIPPETS,
+    Claim,
+    Experiment,
+    Registry,
+)
+from sqrtdk.science.results import SCHEMA, SIGNIFICANT, at, canonical, dumps, load
+from sqrtdk.science.run import Run
+from sqrtdk.science.softmax import entropy_bits, softmax, softmax_jacobian, softmax_vjp
+from sqrtdk.science.streams import normals, stream
+
+registry.load()   # every experiment, section, claim and snippet, for the parametrisations
+
+N_SE = 5.0
+OTHER_SEED = DEFAULT_SEED + 1
+# canonical() rounds to SIGNIFICANT digits: half a unit in the last kept digit is a relative
+# error <= 0.5 * 10^(1 - SIGNIFICANT) of the value (the leading digit is >= 1). The factor
+# 1.0001 leaves room for the float arithmetic of the comparison itself.
+ROUND = 0.5 * 10.0 ** (1 - SIGNIFICANT) * 1.0001
+
+
+def sd_rse(kurtosis: float, n: int) -> float:
+    """Relative standard error SE(s)/sigma of the sample SD s of n iid draws with this kurtosis.
+
+    Var(s^2) ~ sigma^4 (kappa - 1) / n, and by the delta method SE(s) ~ SE(s^2) / (2 sigma),
+    so SE(s) / sigma ~ sqrt((kappa - 1) / (4 n)).
+    """
+    return math.sqrt((kurtosis - 1.0) / (4.0 * n))
+
+
+def dot_kurtosis(d: int) -> float:
+    """Kurtosis of q.k for q, k with d iid N(0, 1) components: 3 + 6/d.
+
+    One product x = q_i k_i has E x^2 = 1 and E x^4 = E q^4 E k^4 = 3 * 3 = 9, so its excess
+    kurtosis is 6; the excess kurtosis of a sum of d iid terms is the term's divided by d.
+    """
+    return 3.0 + 6.0 / d
+
+
+def share_mean_se(positions: int, n_rows: int) -> float:
+    """Upper bound on the SE of a mean of n_rows winner shares.
+
+    The winner's share lies in [1/positions, 1], so by Popoviciu's inequality its SD is at most
+    half the range, (1 - 1/positions) / 2, and the SE of the mean at most that over sqrt(n_rows).
+    """
+    return (1.0 - 1.0 / positions) / 2.0 / math.sqrt(n_rows)
+
+
+def entropy_mean_se(positions: int, n_rows: int) -> float:
+    """Upper bound on the SE of a mean of n_rows entropies: they lie in [0, log2 n], SD <= half."""
+    return math.log2(positions) / 2.0 / math.sqrt(n_rows)
+
+
+def jacobian_frobenius_bound() -> float:
+    """The largest Frobenius norm a softmax Jacobian can have: 1/2.
+
+    ||J||_F^2 = sum_i p_i^2 (1 - p_i)^2 + sum_{i != j} p_i^2 p_j^2 = S2 - 2 S3 + S2^2 with
+    S2 = sum p_i^2, S3 = sum p_i^3. Averaging under the weights p, S2 = E_p[p] and
+    S3 = E_p[p^2] >= (E_p[p])^2 = S2^2 (Jensen), so ||J||_F^2 <= S2 - S2^2 <= 1/4. Equality needs
+    S2 = 1/2 with p constant on its support: two shares of 1/2. (1/sqrt 2 is valid but loose.)
+    """
+    return 0.5
+
+
+def assembled(name: str, params: Any, seed: int) -> Any:
+    """Experiment `name` run with `params` (one job after the other) and assembled."""
+    exp = EXPERIMENTS[name]
+    return exp.assemble(params, {j.key: j.fn(*j.args) for j in exp.jobs(params, seed)})
+
+
+def section_at(name: str, seed: int) -> dict[str, Any]:
+    """Results section `name` for `seed` at the registered parameters, built afresh."""
+    sec = SECTIONS[name]
+    data = {n: assembled(n, EXPERIMENTS[n].params, seed) for n in sec.needs}
+    built: dict[str, Any] = canonical(sec.build(data))
+    return built
+
+
+def leaves(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Every leaf of a results tree by dotted path (list indices as numbers, as `at` reads)."""
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = ((str(i), v) for i, v in enumerate(value))
+    else:
+        return {prefix: value}
+    out: dict[str, Any] = {}
+    for key, v in items:
+        out.update(leaves(v, f"{prefix}.{key}" if prefix else key))
+    return out
+
+
+# --- softmax, its Jacobian and entropy --------------------------------------------------------
+
+def _random_cases() -> list[tuple[str, np.ndarray]]:
+    cases = []
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        for n, scale in ((1, 1.0), (2, 3.0), (8, 1.0), (8, 30.0), (64, 5.0)):
+            cases.append((f"seed{seed}-n{n}-x{scale:g}", rng.normal(0.0, scale, n)))
+    return cases
+
+
+ADVERSARIAL = [
+    ("huge-gap", np.array([1000.0, -1000.0])),
+    ("huge-and-zero", np.array([-1000.0, 1000.0, 0.0])),
+    ("huge-tie", np.array([1000.0, 1000.0, -1000.0])),
+    ("all-very-negative", np.array([-1000.0, -1000.0, -1001.0])),
+    ("near-tie-at-1000", np.array([1000.0, 999.999])),
+    ("all-equal", np.zeros(8)),
+    ("two-way-tie", np.array([5.0, 5.0, 1.0])),
+    ("single", np.array([3.0])),
+]
+CASES = _random_cases() + ADVERSARIAL
+CASE_IDS = [name for name, _ in CASES]
+CASE_SCORES = [s for _, s in CASES]
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_softmax_shares_lie_in_unit_interval_and_sum_to_one(scores):
+    p = softmax(scores)
+    assert p.shape == scores.shape
+    assert np.all((p >= 0.0) & (p <= 1.0))
+    # n shares each carry a relative rounding error ~ 1e-16, so the sum is 1 within n * 1e-16.
+    assert abs(p.sum() - 1.0) < 1e-13
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+@pytest.mark.parametrize("shift", [-1000.0, -3.5, 0.25, 1000.0])
+def test_softmax_is_shift_invariant(scores, shift):
+    # Adding c rounds each score to within ulp(|s| + |c|) / 2 <= 1.2e-13 for |s| + |c| <= 2000,
+    # and sum_j |dp_i/ds_j| = 2 p_i (1 - p_i) <= 1/2, so the shares move by < 1e-12.
+    np.testing.assert_allclose(softmax(scores + shift), softmax(scores), rtol=0, atol=1e-12)
+
+
+def test_softmax_ties_share_equally_and_huge_gaps_give_one_hot():
+    np.testing.assert_array_equal(softmax(np.array([1000.0, 1000.0, -1000.0])), [0.5, 0.5, 0.0])
+    np.testing.assert_array_equal(softmax(np.array([1000.0, -1000.0])), [1.0, 0.0])
+    np.testing.assert_allclose(softmax(np.zeros(8)), np.full(8, 1 / 8), rtol=1e-15)
+
+
+def test_softmax_works_row_by_row_on_a_batch():
+    rows = np.stack([s for s in CASE_SCORES if s.shape == (8,)])
+    np.testing.assert_array_equal(softmax(rows), np.stack([softmax(r) for r in rows]))
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_jacobian_is_symmetric_with_zero_row_and_column_sums(scores):
+    jac = softmax_jacobian(softmax(scores))
+    np.testing.assert_array_equal(jac, jac.T)  # p_i p_j and p_j p_i are the same product
+    # Row i sums to p_i (1 - sum p) = p_i * O(n eps); symmetry makes the columns sum to 0 too.
+    np.testing.assert_allclose(jac.sum(axis=1), 0.0, atol=1e-14)
+    np.testing.assert_allclose(jac.sum(axis=0), 0.0, atol=1e-14)
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_jacobian_entries_are_p_one_minus_p_and_minus_p_i_p_j(scores):
+    p = softmax(scores)
+    jac = softmax_jacobian(p)
+    # The diagonal is computed as p - p*p: for p near 1 that cancels, leaving an absolute (not
+    # relative) rounding error of a few eps, <= 1e-15.
+    np.testing.assert_allclose(np.diag(jac), p * (1 - p), rtol=1e-14, atol=1e-15)
+    off = ~np.eye(len(p), dtype=bool)
+    np.testing.assert_allclose(jac[off], -np.outer(p, p)[off], rtol=1e-14, atol=1e-300)
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_jacobian_matches_central_differences_of_softmax(scores):
+    h = 1e-5
+    # Error budget of (softmax(s + h e_j) - softmax(s - h e_j)) / 2h: truncation h^2/6 * |d^3 p|
+    # <= 2e-11 (third derivatives of softmax are polynomials in p, bounded by 1); rounding of
+    # the difference ~ 2 eps / 2h ~ 2e-11; at |s| = 1000 the step itself is represented only to
+    # ulp(1000)/2 ~ 5.7e-14, a relative error 5.7e-9 of h, i.e. <= 1.5e-9 on entries <= 1/4.
+    jac = softmax_jacobian(softmax(scores))
+    for j in range(len(scores)):
+        step = np.zeros_like(scores)
+        step[j] = h
+        column = (softmax(scores + step) - softmax(scores - step)) / (2 * h)
+        np.testing.assert_allclose(jac[:, j], column, rtol=0, atol=1e-8)
+
+
+def test_jacobian_works_on_a_batch_of_shares():
+    rows = softmax(np.random.default_rng(5).normal(size=(3, 8)))
+    batch = softmax_jacobian(rows)
+    assert batch.shape == (3, 8, 8)
+    np.testing.assert_array_equal(batch, np.stack([softmax_jacobian(r) for r in rows]))
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_jacobian_frobenius_norm_never_exceeds_one_half(scores):
+    assert np.linalg.norm(softmax_jacobian(softmax(scores))) <= jacobian_frobenius_bound() + 1e-15
+
+
+def test_jacobian_frobenius_norm_reaches_one_half_at_two_equal_shares():
+    p = np.array([0.5, 0.5, 0.0, 0.0, 0.0])
+    assert np.linalg.norm(softmax_jacobian(p)) == pytest.approx(jacobian_frobenius_bound(),
+                                                                 rel=1e-15)
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_softmax_vjp_equals_the_jacobian_times_the_upstream_vector(scores):
+    p = softmax(scores)
+    u = np.random.default_rng(len(scores)).normal(size=len(scores))
+    # Both sides are sums of <= n products of numbers bounded by max|u| (the shares are <= 1):
+    # rounding error <= n * eps * max|u| * a few, below 1e-13 for n <= 64 and |u| < 5.
+    np.testing.assert_allclose(softmax_vjp(p, u), softmax_jacobian(p) @ u, rtol=0, atol=1e-13)
+
+
+def test_softmax_vjp_is_the_gradient_of_u_dot_softmax_and_works_on_a_batch():
+    rng = np.random.default_rng(11)
+    scores, u = rng.normal(size=(4, 8)), rng.normal(size=(4, 8))
+    got = softmax_vjp(softmax(scores), u)
+    assert got.shape == (4, 8)
+    np.testing.assert_allclose(got, np.einsum("rij,rj->ri", softmax_jacobian(softmax(scores)), u),
+                               rtol=0, atol=1e-13)
+    # Central differences of L = u.softmax(s): as for the Jacobian above, truncation and
+    # rounding together stay below ~1e-10 times max|u|.
+    h = 1e-5
+    for j in range(8):
+        step = np.zeros(8)
+        step[j] = h
+        diff = ((softmax(scores + step) * u).sum(axis=1)
+                - (softmax(scores - step) * u).sum(axis=1)) / (2 * h)
+        np.testing.assert_allclose(got[:, j], diff, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("n", [1, 2, 8, 100])
+def test_entropy_is_zero_for_one_hot_and_log2_n_for_uniform(n):
+    one_hot = np.zeros(n)
+    one_hot[n // 2] = 1.0
+    assert entropy_bits(one_hot) == 0.0
+    assert entropy_bits(np.full(n, 1.0 / n)) == pytest.approx(math.log2(n), abs=1e-12)
+
+
+@pytest.mark.parametrize("scores", CASE_SCORES, ids=CASE_IDS)
+def test_entropy_lies_between_zero_and_log2_n(scores):
+    h = entropy_bits(softmax(scores))
+    assert -1e-12 <= h <= math.log2(len(scores)) + 1e-12
+
+
+# --- named streams ----------------------------------------------------------------------------
+
+def test_stream_is_deterministic():
+    a = stream(DEFAULT_SEED, "spread/d=4/batch=0").standard_normal(16)
+    b = stream(DEFAULT_SEED, "spread/d=4/batch=0").standard_normal(16)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_stream_is_the_same_in_another_process():
+    # Python's own hash() of a str changes with PYTHONHASHSEED; the stream key must not.
+    code = ("from sqrtdk.science.streams import stream; "
+            f"print(repr(stream({DEFAULT_SEED}, 'walk').standard_normal(4).tolist()))")
+    outputs = {subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, check=True,
+                              text=True, capture_output=True,
+                              env={**os.environ, "PYTHONHASHSEED": hs}).stdout
+               for hs in ("1", "2")}
+    here = repr(stream(DEFAULT_SEED, "walk").standard_normal(4).tolist())
+    assert outputs == {here + "\n"}
+
+
+def test_stream_names_and_seeds_give_different_numbers():
+    base = stream(DEFAULT_SEED, "spread/d=4/batch=0").standard_normal(16)
+    for seed, name in ((DEFAULT_SEED, "spread/d=8/batch=0"), (DEFAULT_SEED, "spread/d=4/batch=1"),
+                       (OTHER_SEED, "spread/d=4/batch=0")):
+        assert not np.array_equal(base, stream(seed, name).standard_normal(16)), (seed, name)
+
+
+def test_stream_rejects_a_negative_seed():
+    with pytest.raises(ValueError):
+        stream(-1, "walk")
+
+
+def test_normals_are_float32_standard_normals_of_the_shape_asked():
+    x = normals(stream(DEFAULT_SEED, "test/normals"), (4_000, 5))
+    assert x.shape == (4_000, 5) and x.dtype == np.float32
+    # 20 000 N(0, 1) draws: the mean has SE 1/sqrt(20 000) = 0.0071; the SD has relative SE
+    # sqrt(2 / (4 * 20 000)) = 0.005 (kurtosis 3). 5 SE each.
+    assert abs(float(x.mean())) < N_SE / math.sqrt(x.size)
+    assert abs(float(x.std()) - 1.0) < N_SE * sd_rse(3.0, x.size)
+
+
+# --- adding a dimension or a batch changes no other number ------------------------------------
+
+SMALL_SPREAD = replace(spread.SpreadParams(), d_k=(4, 512), n_pairs=2_000, n_batches=2)
+SMALL_RULERS = replace(rulers.RulerParams(), d_k=(4, 64), n_rows=200, quoted_d=64)
+
+
+def test_adding_a_dimension_keeps_the_other_spread_batches():
+    a = assembled("spread", SMALL_SPREAD, DEFAULT_SEED)
+    b = assembled("spread", replace(SMALL_SPREAD, d_k=(4, 16, 512)), DEFAULT_SEED)
+    assert b.batches[0] == a.batches[0] and b.batches[2] == a.batches[1]
+    sa = spread.spread_section({"spread": a})
+    sb = spread.spread_section({"spread": b})
+    assert (sb["sd"][0], sb["sd"][2]) == tuple(sa["sd"])
+    assert sb["batches"] == sa["batches"]
+
+
+def test_adding_a_batch_keeps_the_other_spread_batches():
+    # Same pairs per batch (1 000), one batch more: the first two batches are the same draws.
+    a = assembled("spread", SMALL_SPREAD, DEFAULT_SEED)
+    b = assembled("spread", replace(SMALL_SPREAD, n_pairs=3_000, n_batches=3), DEFAULT_SEED)
+    for old, new in zip(a.batches, b.batches):
+        assert new[:2] == old
+
+
+def test_spread_sample_is_the_job_output():
+    job = next(j for j in spread.jobs(SMALL_SPREAD, DEFAULT_SEED) if j.key == (512, 1))
+    assert job.fn(*job.args) == spread.sample(SMALL_SPREAD, DEFAULT_SEED, 512, 1)
+
+
+def test_adding_a_dimension_keeps_the_other_ruler_rows():
+    p_a, stats_a = assembled("rulers", SMALL_RULERS, DEFAULT_SEED)
+    p_b, stats_b = assembled("rulers", replace(SMALL_RULERS, d_k=(4, 16, 64)), DEFAULT_SEED)
+    assert (stats_b[0], stats_b[2]) == stats_a
+    assert stats_a[1] == rulers.rows(SMALL_RULERS, DEFAULT_SEED, 64)
+
+
+def test_spread_jobs_refuse_inconsistent_parameters():
+    with pytest.raises(ValueError):
+        spread.jobs(replace(SMALL_SPREAD, d_large=1024), DEFAULT_SEED)
+    with pytest.raises(ValueError):
+        spread.jobs(replace(SMALL_SPREAD, n_pairs=2_001), DEFAULT_SEED)
+
+
+def test_rulers_section_refuses_a_quoted_d_off_the_grid_and_mismatched_grids():
+    data = {"rulers": assembled("rulers", SMALL_RULERS, DEFAULT_SEED),
+            "spread": assembled("spread", replace(SMALL_SPREAD, d_k=(4, 64), d_large=64),
+                                DEFAULT_SEED)}
+    assert rulers.rulers_section(data)["quoted"]["d"] == 64
+    p, stats = data["rulers"]
+    with pytest.raises(ValueError):
+        rulers.rulers_section({**data, "rulers": (replace(p, quoted_d=512), stats)})
+    with pytest.raises(ValueError):
+        rulers.rulers_section({**data, "spread": assembled("spread", SMALL_SPREAD, DEFAULT_SEED)})
+
+
+def test_saturation_refuses_a_quoted_scale_off_the_grid_and_a_row_that_never_crosses_half():
+    p = saturation.SaturationParams()
+    with pytest.raises(ValueError):
+        saturation.saturation_section(
+            {"saturation": saturation.saturation(replace(p, quoted_scale=16.1))})
+    # Two scores: the winner holds more than 1/2 at every positive scale.
+    with pytest.raises(ValueError):
+        saturation.saturation(replace(p, labels=("A", "B"), scores=(0.0, 1.0)))
+
+
+# --- canonical values and canonical text ------------------------------------------------------
+
+def test_canonical_turns_numpy_scalars_into_plain_python_types():
+    assert type(canonical(np.float64(0.25))) is float
+    assert type(canonical(np.float32(0.5))) is float
+    out = canonical(np.int64(7))
+    assert type(out) is int and out == 7
+    assert type(canonical(np.uint8(3))) is int
+    assert canonical(np.bool_(True)) is True
+
+
+def test_canonical_turns_numpy_arrays_into_lists_of_plain_values():
+    out = canonical(np.array([[1.0, 2.5], [3.0, 4.0]]))
+    assert out == [[1.0, 2.5], [3.0, 4.0]]
+    assert type(out) is list and type(out[0]) is list and type(out[0][0]) is float
+    ints = canonical(np.arange(3))
+    assert ints == [0, 1, 2] and all(type(v) is int for v in ints)
+    assert canonical(np.array([True, False])) == [True, False]
+    zero_d = canonical(np.array(2.5))
+    assert type(zero_d) is float and zero_d == 2.5
+
+
+def test_canonical_turns_tuples_into_lists_at_every_depth():
+    out = canonical({"a": (1, (2.5, np.int32(3))), "b": [np.float64(0.5)]})
+    assert out == {"a": [1, [2.5, 3]], "b": [0.5]}
+    assert type(out["a"][1]) is list and type(out["a"][1][1]) is int
+
+
+def test_canonical_makes_dict_keys_strings():
+    assert canonical({4: 1.0, "x": 2, np.int64(8): 3}) == {"4": 1.0, "x": 2, "8": 3}
+
+
+def test_canonical_keeps_bools_none_strings_and_integer_valued_floats():
+    assert canonical([True, False, None, "sqrt(d)"]) == [True, False, None, "sqrt(d)"]
+    assert type(canonical(True)) is bool
+    assert type(canonical(2.0)) is float and type(canonical(np.float64(3.0))) is float
+
+
+@pytest.mark.parametrize("x", [math.pi, -123456.789, 1 / 3 * 1e-7, 6.02214076e23,
+                               np.float64(2 / 3), np.float32(0.1)])
+def test_canonical_rounds_to_significant_digits(x):
+    out = canonical(x)
+    # Rounding to SIGNIFICANT digits moves x by at most half a unit in the last kept digit,
+    # i.e. a relative error <= 0.5 * 10^(1 - SIGNIFICANT).
+    assert abs(out - float(x)) <= 0.5 * 10.0 ** (1 - SIGNIFICANT) * abs(float(x))
+    assert float(f"{out:.{SIGNIFICANT}g}") == out  # nothing beyond SIGNIFICANT digits is left
+    assert canonical(out) == out
+
+
+def test_canonical_drops_noise_past_the_last_significant_digit():
+    assert canonical(1.0 + 4 * 10.0 ** -SIGNIFICANT) == 1.0
+    kept = 1.0 + 10.0 ** (1 - SIGNIFICANT)
+    assert canonical(kept) == pytest.approx(kept, rel=1e-15) and canonical(kept) != 1.0
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, np.float64("nan"),
+                                 np.float32("inf"), [1.0, math.nan], {"a": (math.inf,)},
+                                 np.array([1.0, np.nan])])
+def test_canonical_rejects_nan_and_infinity(bad):
+    with pytest.raises(ValueError):
+        canonical(bad)
+
+
+@pytest.mark.parametrize("bad", [object(), {1, 2}, b"bytes", 1 + 2j, Path("x"),
+                                 [1.0, object()], {"a": {"b": object()}}])
+def test_canonical_rejects_unsupported_objects(bad):
+    with pytest.raises(TypeError):
+        canonical(bad)
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+def test_canonical_rejects_numpy_complex():
+    with pytest.raises(TypeError):
+        canonical(np.complex128(1 + 2j))
+    with pytest.raises(TypeError):
+        canonical(np.array([1 + 2j]))
+
+
+def _key_orders(text: str) -> list[list[str]]:
+    """Every JSON object's keys in the order they appear in `text`."""
+    orders: list[list[str]] = []
+
+    def hook(pairs):
+        orders.append([k for k, _ in pairs])
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=hook)
+    return orders
+
+
+def test_dumps_sorts_keys_at_every_level():
+    text = dumps({"b": {"z": 1, "a": [{"y": 1, "x": 2}]}, "a": 0})
+    orders = _key_orders(text)
+    assert len(orders) == 3
+    assert all(keys == sorted(keys) for keys in orders)
+
+
+def test_dumps_ends_with_exactly_one_newline_and_keeps_non_ascii():
+    text = dumps({"a": "√d"})
+    assert text.endswith("}\n") and not text.endswith("\n\n")
+    assert "√d" in text
+
+
+def test_dumps_of_results_sorts_keys_and_round_trips(results, tmp_path):
+    text = dumps(results)
+    assert all(keys == sorted(keys) for keys in _key_orders(text))
+    assert json.loads(text) == results
+    path = tmp_path / "results.json"
+    path.write_text(text, encoding="utf-8")
+    assert load(path) == results
+
+
+def test_load_of_a_missing_file_raises(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        load(tmp_path / "missing.json")
+
+
+def test_results_are_already_canonical(results):
+    assert canonical(results) == results
+
+
+def test_at_reads_dotted_paths_with_list_indices(results):
+    assert at(results, "spread.sd.0") == results["spread"]["sd"][0]
+    assert at(results, "spread.grid.sd.raw.2.3") == results["spread"]["grid"]["sd"]["raw"][2][3]
+    with pytest.raises(KeyError):
+        at(results, "spread.no_such_key")
+    with pytest.raises(IndexError):
+        at(results, f"spread.sd.{len(results['spread']['sd'])}")
+
+
+# --- registries and Run -----------------------------------------------------------------------
+
+def test_registering_the_same_name_twice_raises():
+    reg: Registry[Experiment] = Registry("thing")
+    first = Experiment("a", None, lambda p, seed: [], lambda p, out: None)
+    assert reg.register(first) is first
+    with pytest.raises(ValueError):
+        reg.register(Experiment("a", 1, lambda p, seed: [], lambda p, out: None))
+    assert reg.names() == ["a"] and reg["a"] is first and "a" in reg and "b" not in reg
+    with pytest.raises(KeyError):
+        reg["b"]
+
+
+def test_the_real_registries_refuse_a_second_registration_and_stay_unchanged():
+    before = EXPERIMENTS.names()
+    with pytest.raises(ValueError):
+        EXPERIMENTS.register(EXPERIMENTS["walk"])
+    assert EXPERIMENTS.names() == before
+    registry.load()   # loading again imports nothing twice
+    assert EXPERIMENTS.names() == before
+
+
+def test_every_section_needs_registered_experiments_and_every_claim_a_section():
+    for section in SECTIONS:
+        assert section.needs, section.name
+        for name in section.needs:
+            assert name in EXPERIMENTS, (section.name, name)
+    for claim in CLAIMS:
+        assert claim.section in SECTIONS, claim.name
+        assert claim.op in ("<=", ">="), claim.name
+
+
+def test_every_snippet_file_and_source_module_exists():
+    science = Path(reproduce.__file__).parent
+    for snippet in SNIPPETS:
+        assert snippet.path.is_file(), snippet.name
+        assert (science / snippet.source).is_file(), snippet.name
+
+
+def test_claim_holds_reads_its_operator():
+    le = Claim("x", "s", "", lambda s: 0.0, "<=", 1.0)
+    ge = Claim("y", "s", "", lambda s: 0.0, ">=", 1.0)
+    assert le.holds(1.0) and le.holds(0.5) and not le.holds(1.5)
+    assert ge.holds(1.0) and ge.holds(1.5) and not ge.holds(0.5)
+
+
+def test_run_lists_jobs_largest_first_with_distinct_keys_per_experiment():
+    run = Run(DEFAULT_SEED)
+    costs = [job.cost for _, job in run.jobs]
+    assert costs == sorted(costs, reverse=True)
+    for name in EXPERIMENTS.names():
+        keys = [job.key for n, job in run.jobs if n == name]
+        assert keys and len(set(keys)) == len(keys), name
+    assert not run.finished
+    with pytest.raises(RuntimeError):
+        run.results()
+
+
+@pytest.fixture(scope="module")
+def job_outputs() -> list[tuple[str, Any, Any]]:
+    """Every job of the default seed run once more (~3 s): (experiment, key, output)."""
+    return [(name, job.key, job.fn(*job.args)) for name, job in Run(DEFAULT_SEED).jobs]
+
+
+def _feed(outputs: list[tuple[str, Any, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """Feed outputs to a fresh Run in the order given; (its results, sections as built)."""
+    run = Run(DEFAULT_SEED)
+    built: list[str] = []
+    for i, (name, key, output) in enumerate(outputs):
+        assert not run.finished
+        new = run.done(name, key, output)
+        for section in new:   # a section is built as soon as everything it needs is there
+            assert all(n in run.assembled for n in SECTIONS[section].needs), section
+        built += new
+        assert run.finished == (i == len(outputs) - 1)
+    return run.results(), built
+
+
+def test_run_builds_every_section_once_in_reverse_completion_order(results, job_outputs):
+    fed, built = _feed(job_outputs[::-1])
+    assert sorted(built) == sorted(SECTIONS.names())
+    assert fed == results
+
+
+def test_the_same_seed_gives_identical_bytes(results, job_outputs):
+    # The jobs ran again in another order of completion; the canonical text is the same bytes.
+    fed, _ = _feed(job_outputs[1::2] + job_outputs[::2])
+    assert dumps(fed).encode("utf-8") == dumps(results).encode("utf-8")
+
+
+def test_results_hold_every_section_claims_and_meta(results):
+    assert set(results) == set(SECTIONS.names()) | {"claims", "meta"}
+
+
+# --- another seed: other random numbers, the same deterministic sections ----------------------
+
+def test_another_seed_leaves_the_deterministic_sections_unchanged(results):
+    for name in ("saturation", "two_scores"):
+        assert section_at(name, OTHER_SEED) == results[name], name
+
+
+def test_another_seed_gives_other_spread_samples_still_within_theory(results):
+    sp = results["spread"]
+    for d in (4, 64):
+        i = sp["d_k"].index(d)
+        sd = spread.sample_sd([spread.sample(spread.SpreadParams(), OTHER_SEED, d, 0)])
+        assert canonical(sd) != sp["grid"]["sd"]["raw"][i][1], d   # batch 0 at the default seed
+        # One batch of batch_pairs pairs: SE as in test_each_spread_batch_sd_is_near_sqrt_d.
+        tol = N_SE * math.sqrt(d) * sd_rse(dot_kurtosis(d), sp["batch_pairs"])
+        assert abs(sd - math.sqrt(d)) < tol, f"d={d}: SD {sd:.4f}"
+
+
+def test_another_seed_gives_other_walks_rulers_and_jacobians(results):
+    walk = section_at("walk", OTHER_SEED)
+    assert walk["sd"] != results["walk"]["sd"] and walk["paths"] != results["walk"]["paths"]
+    # Same tolerance as test_walk_sd_is_within_five_se_of_sqrt_steps.
+    n = walk["steps"]
+    assert abs(walk["sd"] - math.sqrt(n)) < N_SE * math.sqrt(n) * sd_rse(3 - 2 / n,
+                                                                          walk["n_walks"])
+    row = rulers.rows(rulers.RulerParams(), OTHER_SEED, DIMENSIONS[0])
+    assert canonical(list(row.example_scores)) != results["rulers"]["example"]["scores"][0]
+    assert canonical(row.winner_share["raw"]) != results["rulers"]["winner_share"]["raw"][0]
+    jac = section_at("jacobian", OTHER_SEED)
+    assert jac["norm_small"] != results["jacobian"]["norm_small"]
+    assert jac["norm_large"] != results["jacobian"]["norm_large"]
+    # Same band as test_jacobian_norm_shrinks_when_the_score_variance_grows.
+    assert jac["norm_small"] - jac["norm_large"] > N_SE * math.sqrt(2) * 0.25 / math.sqrt(
+        jac["n_rows"])
+
+
+def test_another_seed_changes_the_seed_line_of_seeded_snippets_only(results):
+    for snippet in SNIPPETS:
+        text = snippet.path.read_text(encoding="utf-8")
+        other = reproduce.with_seed(text, OTHER_SEED)
+        seeded = re.search(r"^SEED = \d+$", text, re.M) is not None
+        assert (other != results["reproduce"][snippet.name]["code"]) == seeded, snippet.name
+        if seeded:
+            assert re.findall(r"^SEED = \d+$", other, re.M) == [f"SEED = {OTHER_SEED}"]
+
+
+# --- spread: the SD of q.k grows as sqrt(d) ---------------------------------------------------
+
+def test_pooled_spread_sd_is_within_five_se_of_sqrt_d_at_every_d(results):
+    sp = results["spread"]
+    for d, sd in zip(sp["d_k"], sp["sd"]):
+        theory = math.sqrt(d)
+        # SE(s) = sqrt(d) * sqrt((kappa - 1) / 4n), kappa = 3 + 6/d (see dot_kurtosis).
+        tol = N_SE * theory * sd_rse(dot_kurtosis(d), sp["n_pairs"])
+        assert abs(sd - theory) < tol, f"d={d}: SD {sd:.4f}, theory {theory:.4f} +- {tol:.4f}"
+
+
+def test_each_spread_batch_sd_is_near_sqrt_d(results):
+    sp = results["spread"]
+    assert sp["batch_pairs"] * sp["n_batches"] == sp["n_pairs"]
+    for d, row in zip(sp["d_k"], sp["grid"]["sd"]["raw"]):
+        assert len(row) == sp["n_batches"] + 1
+        # Each batch is its own sample of batch_pairs pairs: the same SE with n = batch_pairs
+        # (1.9 % of sqrt(d) at d = 4, 1.4 % at large d), 5 SE.
+        tol = N_SE * math.sqrt(d) * sd_rse(dot_kurtosis(d), sp["batch_pairs"])
+        for b, sd in enumerate(row[1:]):
+            assert abs(sd - math.sqrt(d)) < tol, f"d={d}, batch {b}: SD {sd:.4f} +- {tol:.4f}"
+
+
+def test_spread_batches_are_distinct_samples(results):
+    # Each batch has its own named stream; continuous SDs of distinct samples never coincide.
+    for d, row in zip(results["spread"]["d_k"], results["spread"]["grid"]["sd"]["raw"]):
+        assert len(set(row[1:])) == len(row) - 1, d
+
+
+def test_spread_batch_ratios_are_near_sqrt_of_the_dimension_ratio(results):
+    sp, batches = results["spread"], results["spread"]["batches"]
+    theory = math.sqrt(sp["d_large"] / sp["d_small"])
+    assert sp["ratio_theory"] == canonical(theory)
+    assert sp["d_ratio"] * sp["d_small"] == sp["d_large"]
+    # The two SDs of a batch come from independent streams; by the delta method the relative SE
+    # of their ratio is sqrt(rse_small^2 + rse_large^2) (2.4 % with 2 500 pairs), 5 SE.
+    rse = math.hypot(sd_rse(dot_kurtosis(sp["d_small"]), sp["batch_pairs"]),
+                     sd_rse(dot_kurtosis(sp["d_large"]), sp["batch_pairs"]))
+    tol = N_SE * theory * rse
+    assert batches["n"] == len(batches["ratio"]) == sp["n_batches"]
+    for b, (small, large, ratio) in enumerate(zip(batches["sd_small"], batches["sd_large"],
+                                                  batches["ratio"])):
+        assert abs(ratio - theory) < tol, f"batch {b}: ratio {ratio:.3f} +- {tol:.3f}"
+        # ratio is large/small before rounding: three roundings, relative error <= 3 ROUND.
+        assert ratio == pytest.approx(large / small, rel=3 * ROUND)
+    # Rounding is monotone, so the rounded min/max are the min/max of the rounded ratios.
+    assert batches["ratio_min"] == min(batches["ratio"])
+    assert batches["ratio_max"] == max(batches["ratio"])
+    worst = max(abs(r / theory - 1) for r in batches["ratio"])
+    # Each ratio is off by <= ROUND relative, so |r/theory - 1| moves by <= 1.1 ROUND.
+    assert batches["worst_rel_dev"] == pytest.approx(worst, abs=2 * ROUND)
+
+
+def test_spread_summaries_are_entries_of_the_grid(results):
+    sp = results["spread"]
+    raw = sp["grid"]["sd"]["raw"]
+    i_small, i_large = sp["d_k"].index(sp["d_small"]), sp["d_k"].index(sp["d_large"])
+    assert sp["sd"] == [row[0] for row in raw]           # one quantity, one (rounded) value
+    assert sp["sd_small"] == sp["sd"][i_small] and sp["sd_large"] == sp["sd"][i_large]
+    assert sp["batches"]["sd_small"] == raw[i_small][1:]
+    assert sp["batches"]["sd_large"] == raw[i_large][1:]
+    assert sp["ratio"] == pytest.approx(sp["sd_large"] / sp["sd_small"], rel=3 * ROUND)
+    assert sp["sd_theory"] == canonical([math.sqrt(d) for d in sp["d_k"]])
+    assert sp["d_k"] == list(DIMENSIONS)
+
+
+def test_spread_grid_under_each_ruler_is_the_raw_sd_divided_by_its_divisor(results):
+    g, d_k = results["spread"]["grid"], results["spread"]["d_k"]
+    for r in RULERS:
+        assert g["sd_theory"][r] == canonical([sd_theory(r, d) for d in d_k]), r
+        assert g["scale"][r] == canonical([math.sqrt(d) / divisor(r, d) for d in d_k]), r
+        for i, d in enumerate(d_k):
+            # Both sides rounded once from the same unrounded SD: relative error <= 2 ROUND.
+            np.testing.assert_allclose(g["sd"][r][i], np.asarray(g["sd"]["raw"][i]) /
+                                       divisor(r, d), rtol=2 * ROUND, atol=0)
+            # ratio = sd / sd at the first d, per batch: three roundings.
+            np.testing.assert_allclose(g["ratio"][r][i], np.asarray(g["sd"][r][i]) /
+                                       np.asarray(g["sd"][r][0]), rtol=3 * ROUND, atol=0)
+            assert g["ratio_theory"][r][i] == canonical(sd_theory(r, d) / sd_theory(r, d_k[0]))
+
+
+def test_spread_slope_is_near_one_half(results):
+    sp = results["spread"]
+    x = np.log(np.asarray(sp["d_k"], dtype=float))
+    # The least-squares slope is sum_i w_i y_i with w_i = (x_i - mean x) / S_xx and
+    # y_i = log SD_i. The SDs at different d are independent, and Var(log s) ~ rse^2 (delta
+    # method), so SE(slope) = sqrt(sum_i w_i^2 rse_i^2): about 0.0011 with 20 000 pairs per d.
+    # (The bias of log s, -rse^2/2 ~ -2e-5, hardly changes with d: negligible.)
+    w = (x - x.mean()) / ((x - x.mean()) ** 2).sum()
+    rse = np.array([sd_rse(dot_kurtosis(d), sp["n_pairs"]) for d in sp["d_k"]])
+    se = math.sqrt(float((w ** 2 * rse ** 2).sum()))
+    assert abs(sp["slope"] - 0.5) < N_SE * se, f"slope {sp['slope']:.5f} +- {N_SE * se:.5f}"
+    # The slope was fitted to the unrounded SDs: rounding moves each log SD by <= ROUND, the
+    # slope by <= ROUND * sum |w_i| (~0.5 ROUND), and the slope's own rounding adds ROUND / 2.
+    refit = float(np.polyfit(x, np.log(sp["sd"]), 1)[0])
+    assert abs(refit - sp["slope"]) <= ROUND * (float(np.abs(w).sum()) + 1)
+
+
+def test_spread_histograms_hold_at_most_every_pair_and_pool_the_batches(results):
+    sp = results["spread"]
+    edges = np.asarray(sp["grid"]["z_edges"])
+    p = spread.SpreadParams()
+    assert edges[0] == -p.hist_limit and edges[-1] == p.hist_limit
+    np.testing.assert_allclose(np.diff(edges), p.hist_bin, rtol=1e-12)
+    for d, hist in zip(sp["d_k"], sp["grid"]["hist"]):
+        pooled, batches = hist[0], hist[1:]
+        assert len(batches) == sp["n_batches"]
+        assert all(len(c) == len(edges) - 1 for c in hist)
+        assert all(type(v) is int and v >= 0 for c in hist for v in c)
+        assert all(sum(c) <= sp["batch_pairs"] for c in batches), d
+        assert pooled == [sum(col) for col in zip(*batches)], d
+        # Pairs outside +-6 SD: by Markov on x^4, P(|x| >= 6 sigma) <= kappa / 6^4 (0.35 % at
+        # d = 4), so the count outside is binomial with mean <= n kappa / 1296 and SD <= its
+        # root; allow 5 SE above that (the Poisson-Chernoff tail there is < 3e-5).
+        mean_out = sp["n_pairs"] * dot_kurtosis(d) / 6 ** 4
+        assert sp["n_pairs"] - sum(pooled) <= mean_out + N_SE * math.sqrt(mean_out), d
+
+
+# --- the +-1 walk of footnote 2 ---------------------------------------------------------------
+
+def test_walk_sd_is_within_five_se_of_sqrt_steps(results):
+    w = results["walk"]
+    n = w["steps"]
+    assert w["sd_theory"] == canonical(math.sqrt(n))
+    # One +-1 step has E x^2 = E x^4 = 1, kurtosis 1, excess -2; a sum of n steps has excess
+    # -2/n, kurtosis 3 - 2/n. SE(s) = sqrt(n) sqrt((2 - 2/n) / 4 n_walks): 0.05 steps.
+    tol = N_SE * math.sqrt(n) * sd_rse(3.0 - 2.0 / n, w["n_walks"])
+    assert abs(w["sd"] - math.sqrt(n)) < tol, f"walk SD {w['sd']:.4f} +- {tol:.4f}"
+
+
+def test_walk_paths_start_at_zero_and_move_one_step_at_a_time(results):
+    paths = np.asarray(results["walk"]["paths"])
+    assert paths.shape == (spread.WalkParams().n_paths_shown, results["walk"]["steps"] + 1)
+    assert np.all(paths[:, 0] == 0)
+    assert np.all(np.abs(np.diff(paths, axis=1)) == 1)
+
+
+# --- rulers: 1, sqrt(d) and d -----------------------------------------------------------------
+
+def test_rulers_sd_is_the_spread_sd_divided_by_one_sqrt_d_and_d(results):
+    ru = results["rulers"]
+    assert ru["d_k"] == results["spread"]["d_k"] and ru["names"] == list(RULERS)
+    assert ru["sd"]["raw"] == results["spread"]["sd"]   # the same samples, the same value
+    d = np.asarray(ru["d_k"], dtype=float)
+    raw = np.asarray(ru["sd"]["raw"])
+    # Dividing by a constant divides the SD exactly; each side was rounded once: 2 ROUND.
+    np.testing.assert_allclose(ru["sd"]["sqrt"], raw / np.sqrt(d), rtol=2 * ROUND, atol=0)
+    np.testing.assert_allclose(ru["sd"]["linear"], raw / d, rtol=2 * ROUND, atol=0)
+    for r in RULERS:
+        assert ru["sd_theory"][r] == canonical([sd_theory(r, int(v)) for v in d]), r
+
+
+def test_rulers_shares_and_entropies_stay_in_their_ranges(results):
+    ru = results["rulers"]
+    assert ru["uniform_share"] == canonical(1 / ru["positions"])
+    assert ru["max_entropy_bits"] == canonical(math.log2(ru["positions"]))
+    for r in RULERS:
+        assert all(1 / ru["positions"] <= s <= 1 for s in ru["winner_share"][r]), r  # max >= mean
+        assert all(0 <= h <= math.log2(ru["positions"]) for h in ru["entropy_bits"][r]), r
+
+
+def test_rulers_quotes_and_flat_ranges_are_read_from_the_per_d_lists(results):
+    ru = results["rulers"]
+    i = ru["d_k"].index(ru["quoted"]["d"])
+    for kind in ("sd", "winner_share", "entropy_bits"):
+        for r in RULERS:
+            assert ru["quoted"][f"{kind}_{r}"] == ru[kind][r][i], (kind, r)
+    # max - min of the rounded values against the rounded difference of the unrounded ones:
+    # each of max, min is off by <= ROUND times itself, the difference by ROUND times itself.
+    for key, values in (("share_range_sqrt", ru["winner_share"]["sqrt"]),
+                        ("entropy_range_sqrt", ru["entropy_bits"]["sqrt"])):
+        rng = max(values) - min(values)
+        assert abs(ru["flat"][key] - rng) <= ROUND * (max(values) + min(values) + rng), key
+
+
+# The monotone trends below are strict. Their justification is the size of each expected step
+# in standard errors. That was measured once with 40 000 rows per d (per-row SDs of the winner
+# share 0.09-0.21 raw, 0.002-0.07 linear; of the entropy 0.26-0.68 raw, 0.0003-0.14 linear).
+# The smallest expected steps, in SEs of a difference of two 2 000-row means, are: raw share
+# 4.6 (d = 512 -> 1024), raw entropy 5.6, linear share 18, linear entropy 20. So a chance
+# reversal has probability <= Phi(-4.6) ~ 2e-6 per step, and far less elsewhere.
+
+def test_raw_ruler_winner_share_increases_toward_one_hot_and_entropy_decreases(results):
+    ru = results["rulers"]
+    share = np.asarray(ru["winner_share"]["raw"])
+    assert np.all(np.diff(share) > 0)
+    assert np.all(np.diff(ru["entropy_bits"]["raw"]) < 0)
+    # Toward 1: the raw SD grows 16x from d = 4 to d = 1024; once it is large, 1 - share falls
+    # like 1/SD (rows with a top-two gap below ~1/SD keep a runner-up; the gap has a positive
+    # density at 0). Demand only a 4x fall, with 5 bound-SEs of noise against it on both ends.
+    band = N_SE * share_mean_se(ru["positions"], ru["n_rows"])
+    assert (1 - share[-1]) + band < ((1 - share[0]) - band) / 4
+
+
+def test_linear_ruler_winner_share_decreases_toward_uniform_and_entropy_increases(results):
+    ru = results["rulers"]
+    share = np.asarray(ru["winner_share"]["linear"])
+    assert np.all(np.diff(share) < 0)
+    # Toward 1/n: scores divided by d have SD 1/sqrt(d); to first order p_j = (1 + s_j - mean s)/n,
+    # so share - 1/n ~ E[max of n N(0,1)] / (n sqrt d): 16x smaller at d = 1024 than at d = 4.
+    # Demand 4x; per-row SDs <= 0.07 make the noise (SE <= 0.0016) negligible against that.
+    excess = share - 1 / ru["positions"]
+    assert excess[-1] < excess[0] / 4
+    ent = np.asarray(ru["entropy_bits"]["linear"])
+    assert np.all(np.diff(ent) > 0)
+    # Toward log2 n: to second order the deficit log2 n - H is proportional to the variance of
+    # the scores, 1/d, so 256x smaller at d = 1024 than at d = 4. Demand 16x.
+    deficit = math.log2(ru["positions"]) - ent
+    assert deficit[-1] < deficit[0] / 16
+
+
+def test_sqrt_ruler_share_and_entropy_are_flat_across_d(results):
+    ru = results["rulers"]
+    # Nine independent means: max - min > c needs one of the 36 pairs to differ by > c. A pair's
+    # difference has SE <= sqrt 2 * se (Popoviciu bounds above), so with c = 5 sqrt 2 se the
+    # union bound gives a false alarm <= 36 * 5.7e-7 = 2e-5. The true mean share does drift a
+    # little at small d, because |q|^2 / d fluctuates (variance 2/d): ~0.02 from d = 4 to 1024,
+    # against a band of 0.069 (the bound is loose: real per-row SD ~0.13, not 0.44).
+    share, ent = ru["winner_share"]["sqrt"], ru["entropy_bits"]["sqrt"]
+    share_band = N_SE * math.sqrt(2) * share_mean_se(ru["positions"], ru["n_rows"])
+    entropy_band = N_SE * math.sqrt(2) * entropy_mean_se(ru["positions"], ru["n_rows"])
+    assert max(share) - min(share) < share_band
+    assert max(ent) - min(ent) < entropy_band
+
+
+def test_rulers_order_at_every_d_is_raw_then_sqrt_then_linear(results):
+    # The rulers see the same rows, and the top share of softmax(t s) rises with t
+    # (d p_w/dt = p_w (s_w - sum_j p_j s_j) >= 0) while its entropy falls
+    # (dH/dt = -t Var_p(s) / ln 2). With t = 1 > 1/sqrt d > 1/d this orders every row, hence the
+    # means, with no noise at all.
+    ws, ent = results["rulers"]["winner_share"], results["rulers"]["entropy_bits"]
+    for raw, sq, lin in zip(ws["raw"], ws["sqrt"], ws["linear"]):
+        assert raw > sq > lin
+    for raw, sq, lin in zip(ent["raw"], ent["sqrt"], ent["linear"]):
+        assert raw < sq < lin
+
+
+def test_rulers_example_rows_are_the_softmax_of_the_example_scores(results):
+    ru, ex = results["rulers"], results["rulers"]["example"]
+    n = ru["positions"]
+    for i, d in enumerate(ru["d_k"]):
+        scores = np.asarray(ex["scores"][i])
+        assert scores.shape == (n,)
+        for r in RULERS:
+            shares = np.asarray(ex["shares"][r][i])
+            # n rounded shares, each off by <= ROUND * p_i: the sum is 1 within ROUND.
+            assert abs(shares.sum() - 1.0) <= ROUND, (d, r)
+            # Rounding is monotone: the rounded largest share is the largest rounded share.
+            assert ex["winner_share"][r][i] == max(ex["shares"][r][i]), (d, r)
+            # The scores were rounded by <= ROUND |s_j|; since sum_j |dp_i/ds_j| =
+            # 2 p_i (1 - p_i) <= 1/2 everywhere, the shares move by <= ROUND max|s| / (2 tau),
+            # and their own rounding adds <= ROUND * p_i.
+            tau = divisor(r, d)
+            expected = softmax(scores / tau)
+            tol = ROUND * float(np.abs(scores).max()) / (2 * tau) + ROUND * expected
+            assert np.all(np.abs(shares - expected) <= tol), (d, r)
+            # Entropy of shares rounded by a factor (1 + e), |e| <= ROUND: the term -p log2 p
+            # moves by <= ROUND (p |log2 p| + 1.45 p), so the sum by <= ROUND (H + 1.45); the
+            # entropy's own rounding adds ROUND H. H <= log2 n: tolerance ROUND (2 log2 n + 1.5).
+            h = float(entropy_bits(shares))
+            assert abs(ex["entropy_bits"][r][i] - h) <= ROUND * (2 * math.log2(n) + 1.5), (d, r)
+
+
+# --- saturation: one row of scores under a growing scale --------------------------------------
+
+@pytest.fixture(scope="module")
+def row() -> saturation.Saturation:
+    """The saturation experiment, unrounded (deterministic and cheap)."""
+    return saturation.saturation(saturation.SaturationParams())
+
+
+def test_saturation_section_is_the_rounded_experiment(results, row):
+    sa = results["saturation"]
+    assert sa["scales"] == canonical(row.scales)
+    assert sa["shares"] == canonical(row.shares)
+    assert sa["p_winner"] == canonical(row.p_winner)
+    assert sa["sensitivity"] == canonical(row.sensitivity)
+    assert sa["max_offdiag"] == canonical(row.max_offdiag)
+    assert sa["row_sd"] == canonical(float(np.std(row.params.scores)))
+
+
+def test_saturation_shares_sum_to_one_at_every_scale(row, results):
+    np.testing.assert_allclose(np.asarray(row.shares).sum(axis=1), 1.0, rtol=0, atol=1e-13)
+    # After rounding each share by <= ROUND p_i the sums are 1 within ROUND.
+    np.testing.assert_allclose(np.asarray(results["saturation"]["shares"]).sum(axis=1), 1.0,
+                               rtol=0, atol=ROUND)
+
+
+def test_saturation_winner_is_the_largest_score(row, results):
+    scores = row.params.scores
+    assert scores[row.winner] == max(scores)
+    np.testing.assert_array_equal(np.asarray(row.shares)[:, row.winner], row.p_winner)
+    sa = results["saturation"]
+    assert sa["winner"] == sa["labels"][sa["scores"].index(max(sa["scores"]))]
+
+
+def test_saturation_winner_share_increases_with_the_scale(row, results):
+    # d p_w / dc = p_w (s_w - sum_j p_j s_j) > 0 when s_w is the unique maximum. After rounding
+    # (monotone) the shares can only tie, near 1.
+    assert np.all(np.diff(row.p_winner) > 0)
+    assert np.all(np.diff(results["saturation"]["p_winner"]) >= 0)
+
+
+def test_saturation_sensitivity_is_p_times_one_minus_p(row):
+    p = np.asarray(row.p_winner)
+    # Absolute tolerance of a few eps: see test_jacobian_entries_are_p_one_minus_p_...
+    np.testing.assert_allclose(row.sensitivity, p * (1 - p), rtol=1e-14, atol=1e-15)
+
+
+def test_saturation_max_offdiag_is_the_largest_product_of_two_shares(row):
+    for shares, got in zip(row.shares, row.max_offdiag):
+        prod = np.outer(shares, shares)
+        np.fill_diagonal(prod, 0.0)
+        assert got == pytest.approx(prod.max(), rel=1e-14)
+
+
+def test_saturation_sensitivity_peak_is_interior_and_half_scale_gives_one_half(row):
+    sens = np.asarray(row.sensitivity)
+    peak = int(np.argmax(sens))
+    assert 0 < peak < len(sens) - 1
+    # p_w rises with the scale and p(1 - p) is unimodal in p, so the sensitivity is unimodal.
+    assert np.all(np.diff(sens[: peak + 1]) > 0)
+    assert np.all(np.diff(sens[peak:]) < 0)
+    # 60 bisection steps leave the scale exact to a few ulp (~1e-15); |dp/dc| <= 2 here.
+    p_half = softmax(row.half_scale * np.asarray(row.params.scores))[row.winner]
+    assert abs(p_half - 0.5) < 1e-12
+    # The grid argmax of p(1 - p) is the grid point whose p is nearest 1/2, i.e. one of the two
+    # grid points bracketing half_scale, one multiplicative step 2^(1/per_octave) apart.
+    step = 2.0 ** (1 / row.params.per_octave)
+    assert row.half_scale / step <= row.scales[peak] <= row.half_scale * step
+
+
+def test_saturation_quotes_are_entries_of_the_per_scale_lists(results, row):
+    sa = results["saturation"]
+    sigma = sa["row_sd"]
+    peak = int(np.argmax(row.sensitivity))
+
+    def entry(i: int) -> dict[str, float]:
+        return {"scale": sa["scales"][i], "p_winner": sa["p_winner"][i],
+                "sensitivity": sa["sensitivity"][i], "max_offdiag": sa["max_offdiag"][i]}
+
+    for key, i in (("first", 0), ("quoted", sa["scales"].index(row.params.quoted_scale)),
+                   ("peak", peak)):
+        got = dict(sa[key])
+        # (scale * sigma)^2 from two values rounded by ROUND each, itself rounded:
+        # relative error <= 2 (ROUND + ROUND) + ROUND = 5 ROUND.
+        assert got.pop("equivalent_dk") == pytest.approx((got["scale"] * sigma) ** 2,
+                                                         rel=5 * ROUND), key
+        got.pop("half_scale", None)
+        got.pop("half_equivalent_dk", None)
+        assert got == entry(i), key
+    assert sa["peak"]["half_scale"] == canonical(row.half_scale)
+    assert sa["peak"]["half_equivalent_dk"] == pytest.approx(
+        (sa["peak"]["half_scale"] * sigma) ** 2, rel=5 * ROUND)
+    assert all(s in sa["scales"] for s in sa["shown_scales"])   # the bar-chart panels
+
+
+def test_saturation_scale_for_each_ruler_is_the_theory_sd_over_the_row_sd(results):
+    sa = results["saturation"]
+    sf = sa["scale_for"]
+    assert sf["d_k"] == list(DIMENSIONS)
+    for r in RULERS:
+        # sd_theory is exact; row_sd and the result are rounded once each: 2 ROUND.
+        np.testing.assert_allclose(sf[r], [sd_theory(r, d) / sa["row_sd"] for d in sf["d_k"]],
+                                   rtol=2 * ROUND, atol=0)
+
+
+# --- softmax Jacobian norms (seed 002) and two scores (seed 003) ------------------------------
+
+def test_jacobian_norm_shrinks_when_the_score_variance_grows(results):
+    jn = results["jacobian"]
+    assert jn["var_small"] < jn["var_large"]
+    # A row's norm lies in [0, 1/2], so its SD is <= 1/4 (Popoviciu) and the SE of a mean of
+    # n_rows rows is <= 1/(4 sqrt n_rows); a difference of two independent means has SE <= sqrt 2
+    # times that. Demanding a difference beyond 5 such SEs shows the order is not noise.
+    norm_band = N_SE * math.sqrt(2) * 0.25 / math.sqrt(jn["n_rows"])
+    share_band = N_SE * math.sqrt(2) * share_mean_se(jn["length"], jn["n_rows"])
+    assert jn["norm_small"] - jn["norm_large"] > norm_band
+    assert jn["winner_large"] - jn["winner_small"] > share_band
+
+
+def test_jacobian_norms_stay_within_the_frobenius_bound(results):
+    jn = results["jacobian"]
+    assert jn["norm_max"] == jacobian_frobenius_bound()
+    assert 0.0 < jn["norm_large"] < jacobian_frobenius_bound()
+    assert 0.0 < jn["norm_small"] < jacobian_frobenius_bound()
+    assert 1 / jn["length"] <= jn["winner_small"] <= 1.0
+    assert 1 / jn["length"] <= jn["winner_large"] <= 1.0
+
+
+def test_two_scores_match_the_logistic_function_and_sensitivities_are_products(results):
+    ts = results["two_scores"]
+    a, b = ts["scores"]
+    gap = a - b
+    assert ts["divisor"] == math.sqrt(ts["d_k"])
+    # With two scores softmax is the logistic function of the gap; each stored share is the
+    # exact value rounded once (relative error <= ROUND).
+    for key, g in (("plain", gap), ("scaled", gap / math.sqrt(ts["d_k"]))):
+        assert ts[key][0] == pytest.approx(1 / (1 + math.exp(-g)), rel=ROUND), key
+        assert ts[key][1] == pytest.approx(1 / (1 + math.exp(g)), rel=ROUND), key
+        # p1 p2 from two rounded shares, and the stored product rounded: <= 3 ROUND.
+        assert ts[f"sensitivity_{key}"] == pytest.approx(ts[key][0] * ts[key][1],
+                                                         rel=3 * ROUND), key
+    assert ts["sensitivity_plain"] < ts["sensitivity_scaled"]
+
+
+# --- the gradient reaching q ------------------------------------------------------------------
+#
+# Distribution-free noise of sample quantiles: the sample u-quantile of n draws exceeds the
+# population (u + delta)-quantile only if Bin(n, u + delta) falls below ~u n, so with
+# delta = 5 sqrt(u (1 - u) / n) that has probability ~5.7e-7. With n = 2 000 rows: the sample
+# median lies in the population [0.444, 0.556] quantiles, the sample p10 below the population
+# 0.134 quantile and the sample p90 above the population 0.866 quantile.
+
+def test_gradient_quantiles_are_ordered_and_fractions_lie_in_the_unit_interval(results):
+    g = results["gradient"]
+    n = g["n_rows"]
+    assert g["names"] == list(RULERS) and g["d_k"] == results["rulers"]["d_k"]
+    for r in RULERS:
+        for i in range(len(g["d_k"])):
+            # np.quantile is monotone in the level and rounding is monotone.
+            assert 0 <= g["p10"][r][i] <= g["median"][r][i] <= g["p90"][r][i], (r, i)
+            below = g["below"][r][i]
+            assert 0.0 <= below <= 1.0
+            count = below * n   # k / 2 000 has <= 4 decimals: canonical keeps it exactly
+            assert count == pytest.approx(round(count), abs=1e-6), (r, i)
+            # np.quantile(0.5) interpolates between the sorted values at 999 and 1000 (0-based):
+            # with <= 999 rows below the threshold both are above it, with >= 1 001 both below.
+            if round(count) <= math.floor(0.5 * (n - 1)):
+                assert g["median"][r][i] >= g["threshold"], (r, i)
+            if round(count) > math.ceil(0.5 * (n - 1)):
+                assert g["median"][r][i] <= g["threshold"], (r, i)
+
+
+def test_gradient_summaries_are_entries_of_the_per_d_lists(results):
+    g = results["gradient"]
+    med, below = g["median"], g["below"]
+    assert (g["d_first"], g["d_last"]) == (g["d_k"][0], g["d_k"][-1])
+    assert g["raw_median_first"] == med["raw"][0] and g["raw_median_last"] == med["raw"][-1]
+    assert g["sqrt_median_first"] == med["sqrt"][0] and g["sqrt_median_last"] == med["sqrt"][-1]
+    assert g["raw_below_last"] == below["raw"][-1] and g["sqrt_below_last"] == below["sqrt"][-1]
+    # Ratios of two rounded values, rounded again: relative error <= 3 ROUND.
+    assert g["raw_drop"] == pytest.approx(med["raw"][0] / med["raw"][-1], rel=3 * ROUND)
+    assert g["sqrt_drift"] == pytest.approx(max(med["sqrt"]) / min(med["sqrt"]), rel=3 * ROUND)
+
+
+def test_sqrt_ruler_gradient_medians_stay_inside_every_other_d_s_middle_80_percent(results):
+    g = results["gradient"]
+    # Under /sqrt(d), dL/dq = K^T J u / sqrt(d): the part of each key orthogonal to q is
+    # independent of the scores, so |dL/dq|^2 -> |J u|^2 (chi^2_{d-1}/d -> 1) and the scores
+    # -> N(0, 1) as d grows: the law of the norm tends to one law, the same at every d. Flat
+    # therefore means: no d's median leaves another d's 10-90 % range. By the quantile noise
+    # above this fails by chance only if a population 0.556-quantile passes another d's
+    # 0.866-quantile (or 0.444 passes 0.134), far from the near-equal laws here. 81 pairs x 2.
+    for i, m in enumerate(g["median"]["sqrt"]):
+        for j in range(len(g["d_k"])):
+            assert g["p10"]["sqrt"][j] < m < g["p90"]["sqrt"][j], (g["d_k"][i], g["d_k"][j])
+
+
+def test_raw_gradient_median_falls_from_the_smallest_to_the_largest_d(results):
+    g = results["gradient"]
+    # Unscaled, the largest d makes attention nearly one-hot (winner share > 0.9), so J, and
+    # with it the gradient, nearly vanishes. By the quantile noise above, the median at the
+    # largest d lies below the p10 at the smallest d, and below the /sqrt(d) p10 at the same d,
+    # unless the population quantiles themselves cross.
+    assert g["median"]["raw"][-1] < g["p10"]["raw"][0]
+    assert g["median"]["raw"][-1] < g["p10"]["sqrt"][-1]
+    assert g["below"]["raw"][-1] > g["below"]["sqrt"][-1]
+
+
+# --- reproduce: the code shown is the code that ran -------------------------------------------
+
+@pytest.mark.parametrize("name", SNIPPETS.names())
+def test_snippet_code_carries_the_seed_and_prints_its_stdout_in_a_fresh_python(name, results,
+                                                                             tmp_path):
+    snippet = SNIPPETS[name]
+    entry = results["reproduce"][name]
+    assert entry["file"] == f"snippets/{snippet.path.name}" and entry["source"] == snippet.source
+    text = snippet.path.read_text(encoding="utf-8")
+    assert entry["code"] == reproduce.with_seed(text, DEFAULT_SEED)
+    if re.search(r"^SEED = ", text, re.M):
+        assert re.findall(r"^SEED = .*$", entry["code"], re.M) == [f"SEED = {DEFAULT_SEED}"]
+    script = tmp_path / snippet.path.name
+    script.write_text(entry["code"], encoding="utf-8")
+    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, check=True, text=True,
+                         capture_output=True)
+    assert ran.stdout == entry["stdout"]
+    assert entry["stdout"].strip()
+
+
+# --- claims and meta --------------------------------------------------------------------------
+
+def test_every_registered_claim_is_evaluated_and_holds_for_the_default_seed(results):
+    claims = results["claims"]
+    assert set(claims) == set(CLAIMS.names())
+    for claim in CLAIMS:
+        got = claims[claim.name]
+        assert got["op"] == claim.op and got["bound"] == canonical(claim.bound), claim.name
+        assert got["section"] == claim.section, claim.name
+        assert got["value"] == canonical(float(claim.value(results[claim.section]))), claim.name
+        expected = (got["value"] <= got["bound"] if got["op"] == "<="
+                    else got["value"] >= got["bound"])
+        assert got["held"] is expected, claim.name
+        assert got["held"] is True, f"{claim.name}: {got['value']} {got['op']} {got['bound']}"
+
+
+def test_meta_records_seed_schema_versions_and_bounds(results):
+    meta = results["meta"]
+    assert meta["seed"] == DEFAULT_SEED
+    assert meta["schema"] == SCHEMA
+    assert meta["numpy"] == np.__version__
+    assert meta["python"] == platform.python_version()
+    assert meta["bounds"]
+
+
+def test_every_bounds_pattern_matches_a_result_and_every_match_stays_inside(results):
+    paths = {path: v for name in SECTIONS.names() for path, v in
+             leaves(results[name], name).items()}
+    for pattern, (low, high) in results["meta"]["bounds"].items():
+        assert low <= high, pattern
+        matched = [p for p in paths if fnmatch.fnmatchcase(p, pattern)]
+        assert matched, f"bounds pattern {pattern!r} matches no result"
+        for p in matched:
+            assert low <= paths[p] <= high, (pattern, p, paths[p])

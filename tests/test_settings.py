@@ -1,0 +1,188 @@
+"""The TOML files authors edit: one loader, `path:line: message; what to do`, checked before
+anything is drawn (issue 9). Each test copies the project's content folder and breaks one
+thing, so the tests follow the files as they are, whatever their words."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sqrtdk.errors import BuildError
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.settings import load_settings, load_strings
+from sqrtdk.textfiles import load_toml
+
+CONTENT = PROJECT_ROOT / "content"
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    dest = tmp_path / "content"
+    shutil.copytree(CONTENT, dest)
+    return dest
+
+
+def edit(path: Path, old: str | re.Pattern[str], new: str) -> int:
+    """Replace the first match of `old` in `path`; returns the 1-based line it was on."""
+    text = path.read_text(encoding="utf-8")
+    pattern = old if isinstance(old, re.Pattern) else re.compile(re.escape(old), re.M)
+    m = pattern.search(text)
+    assert m, f"{old!r} not in {path}"
+    path.write_text(text[:m.start()] + new + text[m.end():], encoding="utf-8")
+    return text.count("\n", 0, m.start()) + 1
+
+
+def load_all(content: Path) -> None:
+    settings = load_settings(content)
+    load_strings(content, settings.languages)
+
+
+def error(content: Path) -> BuildError:
+    with pytest.raises(BuildError) as e:
+        load_all(content)
+    return e.value
+
+
+def languages(content: Path) -> list[str]:
+    return list(load_settings(content).languages)
+
+
+def test_the_project_files_load(content: Path) -> None:
+    load_all(content)
+
+
+def test_a_duplicate_table_names_its_line(content: Path) -> None:
+    path = content / languages(content)[0] / "strings.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "\n[ui]\nextra = \"x\"\n", encoding="utf-8")
+    e = error(content)
+    assert e.path == path and e.line == text.count("\n") + 2 and "may appear once" in e.message
+
+
+def test_a_duplicate_key_names_its_line(content: Path) -> None:
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^title = .*$", re.M), 'title = "A"\ntitle = "B"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line + 1) and "invalid TOML" in e.message
+
+
+def test_a_syntax_error_names_its_line(content: Path) -> None:
+    path = content / languages(content)[1] / "strings.toml"
+    line = edit(path, re.compile(r"^toc = .*$", re.M), 'toc = "unclosed')
+    e = error(content)
+    assert (e.path, e.line) == (path, line)
+
+
+def test_a_key_missing_in_one_language(content: Path) -> None:
+    first, second = languages(content)[:2]
+    path = content / second / "strings.toml"
+    edit(path, re.compile(r"^skip = .*\n", re.M), "")
+    e = error(content)
+    assert e.path == path and e.line == load_toml(path).line_of("ui")
+    assert "'skip'" in e.message and f"{first}/strings.toml" in e.message
+
+
+def test_an_extra_key_suggests_the_right_name(content: Path) -> None:
+    path = content / languages(content)[1] / "strings.toml"
+    line = edit(path, re.compile(r"^skip = ", re.M), 'skpi = "x"\nskip = ')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "did you mean 'skip'" in e.message
+
+
+def test_an_unknown_field_in_a_string(content: Path) -> None:
+    path = content / languages(content)[0] / "strings.toml"
+    line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure {num}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "unknown field {num}" in e.message
+    assert "known fields: n" in e.message
+
+
+def test_a_bad_format_spec(content: Path) -> None:
+    path = content / languages(content)[0] / "strings.toml"
+    line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure {n:.2q}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "bad format" in e.message
+
+
+def test_a_language_without_its_folder(content: Path) -> None:
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^languages = .*$", re.M), 'languages = ["zh", "en", "fr"]')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "content/fr/" in e.message
+
+
+def test_a_base_url_without_its_slash(content: Path) -> None:
+    path = content / "site.toml"
+    line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), 'base_url = "https://example.org"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "ending with '/'" in e.message
+
+
+def test_a_default_language_that_is_not_listed(content: Path) -> None:
+    path = content / "site.toml"
+    line = edit(path, re.compile(r'^default_language = "\w+"', re.M), 'default_language = "eng"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "did you mean 'en'" in e.message
+
+
+# --- figures.toml: checked against the registered figures (matplotlib is imported) ----------
+
+def figure_error(content: Path, lang: str) -> BuildError:
+    from sqrtdk import figures
+    from sqrtdk.figures_stage import validate_labels
+    with pytest.raises(BuildError) as e:
+        validate_labels(load_toml(content / lang / "figures.toml"), figures.load())
+    return e.value
+
+
+def a_figure_and_label() -> tuple[str, str, tuple[str, ...]]:
+    from sqrtdk import figures
+    for name, spec in figures.load().items():
+        for key, fields in spec.labels.items():
+            if fields:
+                return name, key, fields
+    raise AssertionError("no figure label has fields")
+
+
+def test_every_language_has_valid_figure_labels(content: Path) -> None:
+    from sqrtdk import figures
+    from sqrtdk.figures_stage import validate_labels
+    for lang in languages(content):
+        validate_labels(load_toml(content / lang / "figures.toml"), figures.load())
+
+
+def test_a_missing_label_names_its_table(content: Path) -> None:
+    name, key, _ = a_figure_and_label()
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    del lines[load_toml(path).line_of(name, key) - 1]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert e.path == path and e.line == load_toml(path).line_of(name)
+    assert f"no label '{key}'" in e.message
+
+
+def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
+    name, key, fields = a_figure_and_label()
+    lang = languages(content)[1]
+    path = content / lang / "figures.toml"
+    toml = load_toml(path)
+    line = toml.line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "x {{{fields[0]}x}}"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and f"unknown field {{{fields[0]}x}}" in e.message
+    assert f"did you mean '{fields[0]}'" in e.message
+
+
+def test_a_misspelled_figure_table(content: Path) -> None:
+    name, _, _ = a_figure_and_label()
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    line = edit(path, f"[{name}]", f"[{name[:-1]}]")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and f"did you mean '{name}'" in e.message
