@@ -1,5 +1,6 @@
-// The article's interactive parts (the page reads fully without them). Numbers come only from
-// #explainer-data, part of results.json: this file looks up and draws. Words are in the page.
+// The article's interactive parts; the page reads fully without them. Every number comes from
+// #explainer-data (a slice of results.json, see sqrtdk/web/embed.py): this file only looks
+// values up and draws. Words are in the page (strings.toml, in <template>s).
 (() => {
   "use strict";
   const doc = document, root = doc.documentElement;
@@ -7,107 +8,247 @@
   const $$ = (sel, el) => [...(el || doc).querySelectorAll(sel)];
   const on = (el, types, fn) => types.split(" ").forEach((t) => el.addEventListener(t, fn));
   const set = (el, attrs) => { for (const k in attrs) el.setAttribute(k, attrs[k]); return el; };
-  function svg(parent, tag, attrs, text) {
+  const svg = (parent, tag, attrs, text) => {
     const el = set(parent.appendChild(doc.createElementNS("http://www.w3.org/2000/svg", tag)), attrs);
     if (text != null) el.textContent = text;
     return el;
-  }
+  };
 
-  // As sqrtdk.quoting.format_number (Python rounds exact ties to even)
+  // Numbers as sqrtdk.web.quoting formats them (Python rounds exact ties to even), never
+  // showing a bound the value does not reach (meta.bounds)
   function fixed(v, n) {
     const exact = Math.abs(v).toFixed(n + 40), cut = exact.length - 40;
     const kept = exact.slice(0, cut).replace(/\.$/, "");
     const tie = /^50*$/.test(exact.slice(cut)) && kept.slice(-1) % 2 === 0;
     return tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n);
   }
-  function format(spec, v) {
-    const [kind, d] = spec.split(":"), n = +d || 0;
+  function plain(kind, v, n) {
     if (kind === "fixed") return fixed(v, n);
     if (kind === "pct") return fixed(100 * v, n) + "%";
     if (kind === "sig") {
-      const e = +Math.abs(v).toExponential(Math.max(n - 1, 0)).split("e")[1];
-      return v === 0 ? "0" : fixed(v, Math.max(n - 1 - e, 0));
+      const [m, e] = v.toExponential(Math.max(n - 1, 0)).split("e");
+      if (v !== 0 && +e < -4) return m + " × 10" + [...String(+e)].map((c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]).join("");
+      return v === 0 ? "0" : fixed(v, Math.max(n - 1 - +e, 0));
     }
     const r = Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
     return (r < 0 ? "-" : "") + String(Math.abs(r)).replace(/\B(?=(\d{3})+$)/g, ",");
   }
+  let bounds = {};
+  const glob = (p) => new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$");
+  function format(spec, v, path) {
+    const [kind, d] = spec.split(":");
+    let n = +d || 0;
+    const b = path && Object.keys(bounds).find((p) => glob(p).test(path));
+    while (b && kind !== "grouped" && n < 12 && bounds[b].some((x) => x !== v && plain(kind, x, n) === plain(kind, v, n))) n++;
+    return plain(kind, v, n);
+  }
   // A quoted number: prose span, or KaTeX's \htmlData around one .mord
-  function show(el, v) {
+  function show(el, v, path) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
-    leaf.textContent = format(el.dataset.format, v);
+    leaf.textContent = format(el.dataset.format, v, path);
   }
-  const setAll = (key, v) => $$(`[data-key="${key}"]`).forEach((el) => show(el, v));
-  const fill = (w, name, v) => $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, v));
 
-  // A widget from its <template> (numbers filled in by the build), after its figure
+  const box = $("#explainer-data");
+  if (!box) return chrome();
+  const { results: R, follow, slots, state: home } = JSON.parse(box.textContent);
+  bounds = R.meta.bounds;
+  const at = (path) => path.split(".").reduce((v, k) => v[k], R);
+  const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
+  const D = R.spread.d_k, RULERS = R.rulers.names;
+
+  // The shared state: dₖ (index on the grid), ruler, batch (0: pooled), the scale slider
+  const S = { ...home };
+  const url = new URLSearchParams(location.search);
+  if (D.includes(+url.get("dk"))) S.i = D.indexOf(+url.get("dk"));
+  if (RULERS.includes(url.get("ruler"))) S.r = url.get("ruler");
+  const views = [];
+  function update(change) {
+    Object.assign(S, change);
+    const q = new URLSearchParams(location.search);
+    if (S.i === home.i && S.r === home.r) { q.delete("dk"); q.delete("ruler"); }
+    else { q.set("dk", D[S.i]); q.set("ruler", S.r); }
+    const search = q.toString();
+    try { history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash); } catch (e) { /* file: */ }
+    for (const key in follow) {
+      const path = fill(S, follow[key]);
+      $$(`[data-key="${key}"]`).forEach((el) => show(el, at(path), path));
+    }
+    views.forEach((v) => v());
+  }
+  function slot(w, name, s) {
+    const path = fill(s || S, slots[name][0]);
+    $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, /^\d+$/.test(path) ? +path : at(path), path));
+  }
+  const rulerName = (r) => $(`.dk-bar input[value="${r}"]`)?.parentNode.textContent.trim() || r;
+  const names = (w) => $$("[data-ruler]", w).forEach((el) => { el.textContent = rulerName(S.r); });
+
   function widget(name, after) {
     const tpl = $("#" + name), fig = $(after), w = tpl && fig && tpl.content.firstElementChild.cloneNode(true);
     if (w) fig.after(w);
     return w;
   }
 
-  function scaleWidget(sa) {
+  // The bar that sets dₖ and the ruler; fixed below the header while a sheet is on screen
+  function bar() {
+    const tpl = $("#tpl-dk");
+    if (!tpl) return;
+    const b = doc.body.appendChild(tpl.content.firstElementChild.cloneNode(true));
+    const input = $("input[type=range]", b), out = $("output", b);
+    Object.assign(input, { min: 0, max: D.length - 1, step: 1 });
+    on(input, "input", () => update({ i: +input.value }));
+    $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && update({ r: r.value })));
+    views.push(() => {
+      input.value = S.i;
+      out.textContent = "dₖ = " + plain("grouped", D[S.i]);
+      input.ariaValueText = out.textContent;
+      $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
+    });
+    b.hidden = true;
+    const seen = new Set();
+    const header = $(".site-header");
+    const io = new IntersectionObserver((es) => {
+      es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
+      b.hidden = !seen.size && !b.contains(doc.activeElement);
+      if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
+      root.classList.toggle("dk-on", !b.hidden);
+    });
+    $$("figure, .widget").forEach((el) => io.observe(el));
+  }
+
+  // Sheet 1: q·k at the chosen dₖ beside the small dₖ, under the ruler; another batch
+  function batches() {
+    const w = widget("tpl-batch", "#fig-spread-hist");
+    if (!w) return;
+    const G = R.spread.grid, z = G.z_edges, n = R.spread.batches.n, chart = $("svg", w);
+    const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
+    svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
+    const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
+    const button = $("button", w);
+    on(button, "click", () => update({ b: (S.b + 1) % (n + 1) }));
+    views.push(() => {
+      const ds = [S.s, S.i], scale = ds.map((i) => G.scale[S.r][i]);   // z units -> scaled score
+      const reach = 4.2 * Math.max(...ds.map((i) => G.sd[S.r][i][S.b]));
+      const x = (v) => (200 + 190 * v / reach).toFixed(1);
+      const dens = ds.map((i, k) => G.hist[i][S.b].map((c) => c / (z[1] - z[0]) / scale[k]));
+      const top = Math.max(...dens.flat());
+      ds.forEach((i, k) => {
+        let d = `M${x(z[0] * scale[k])} 140`, peak = 0;
+        dens[k].forEach((c, j) => { d += `V${(140 - 125 * c / top).toFixed(1)}H${x(z[j + 1] * scale[k])}`; if (c > dens[k][peak]) peak = j; });
+        set(paths[k], { d: d + "V140Z" });
+        set(tags[k], { x: +x(z[k ? peak + 1 : peak] * scale[k]) + (k ? 6 : -6), y: Math.max(140 - 125 * dens[k][peak] / top - 4, 12),
+          "text-anchor": k ? "start" : "end" }).textContent = "d = " + plain("grouped", D[i]);
+      });
+      ticks.replaceChildren();
+      const step = +plain("sig", reach / 3, 1);
+      for (let t = -3 * step; t <= 3 * step; t += step) {
+        if (Math.abs(t) <= reach) svg(ticks, "text", { x: x(t), y: 158 }, plain("sig", t, 1).replace("-", "−"));
+      }
+      ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
+      slot(w, "b");
+      $$("[data-batch]", w).forEach((el) => { el.hidden = (el.dataset.batch === "one") !== S.b > 0; });
+      names(w);
+    });
+  }
+
+  // Sheet 2: the scale slider (log grid) and where the chosen dₖ and ruler land on it
+  function scales() {
     const w = widget("tpl-scale", "#fig-saturation-bars");
     if (!w) return;
-    const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
-    const s = sa.scales, win = sa.labels.indexOf(sa.winner);
-    const label = chart.ariaLabel, bw = 300 / sa.labels.length, pct = (p) => format("pct:1", p);
-    Object.assign(input, { min: 0, max: s.length - 1, step: 1, value: s.indexOf(1) });
+    const sa = R.saturation, input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
+    const win = sa.labels.indexOf(sa.winner), bw = 300 / sa.labels.length, mark = $(".scale-mark", w);
+    Object.assign(input, { min: 0, max: sa.scales.length - 1, step: 1 });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
     const bars = sa.labels.map((l, i) => {
       svg(chart, "text", { x: 10 + (i + 0.5) * bw, y: 142 }, l);
       return svg(chart, "rect", { x: 10 + (i + 0.15) * bw, width: 0.7 * bw, class: i === win ? "bar win" : "bar" });
     });
-    const top = svg(chart, "text", { x: 10 + (win + 0.5) * bw, class: "win" });
+    const label = svg(chart, "text", { x: 10 + (win + 0.5) * bw, class: "win" }), alt = chart.ariaLabel;
+    let last = "";
+    on(input, "input", () => { S.k = +input.value; draw(); });
     function draw() {
-      const i = Math.min(Math.max(+input.value, 0), s.length - 1), p = sa.shares[i];
-      bars.forEach((bar, j) => set(bar, { y: 125 - 110 * p[j], height: 110 * p[j] }));
-      set(top, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
-      chart.ariaLabel = label + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
-      input.ariaValueText = value.textContent = +s[i].toPrecision(3) + "×";
-      fill(w, "share", sa.p_winner[i]);
-      fill(w, "sens", sa.sensitivity[i]);
+      const p = sa.shares[S.k], pct = (v) => format("pct:1", v, "saturation.shares");
+      input.value = S.k;
+      bars.forEach((r, j) => set(r, { y: 125 - 110 * p[j], height: 110 * p[j] }));
+      set(label, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
+      chart.ariaLabel = alt + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
+      input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
+      ["share", "sens", "scale"].forEach((k) => slot(w, k));
     }
-    on(input, "input", draw);
-    draw();
+    views.push(() => {
+      const k = sa.scale_index[S.r][S.i], where = S.i + S.r;
+      if (where !== last) { last = where; S.k = k; }
+      const f = k / (sa.scales.length - 1);   // the thumb's centre runs from 8 px to 8 px before the end
+      mark.style.left = 100 * f + "%";
+      mark.style.setProperty("--at", f);
+      ["mark", "d"].forEach((n) => slot(w, n));
+      names(w);
+      draw();
+    });
   }
 
-  function batchWidget(sp) {
-    const w = widget("tpl-batch", "#fig-spread-hist");
+  // Sheet 3: one row of attention at the chosen dₖ under each ruler
+  function rows() {
+    const w = widget("tpl-rows", "#fig-rulers-softmax");
     if (!w) return;
-    const B = sp.batches, G = sp.grid, n = B.ratio.length, chart = $("svg", w);
-    const H = { small: G.hist[sp.d_k.indexOf(sp.d_small)], large: G.hist[sp.d_k.indexOf(sp.d_large)] };
-    const e = G.z_edges.map((z) => z * Math.sqrt(sp.d_large));
-    const es = G.z_edges.map((z) => z * Math.sqrt(sp.d_small));
-    let b = -1, lo = e.length, hi = 0, ymax = 0;   // -1: all batches pooled, as the text
-    // one scale for all batches: the wobble shows (counts per unit of q·k)
-    ["small", "large"].forEach((k) => H[k].slice(1).forEach((c) => c.forEach((v, i) => {
-      const dens = v / ((k === "small" ? es : e)[1] - (k === "small" ? es : e)[0]);
-      if (v) { lo = Math.min(lo, i); hi = Math.max(hi, i + 1); ymax = Math.max(ymax, dens); }
-    })));
-    const xr = e[e.length - 1] * 0.7;
-    const x = (v) => (200 + 190 * v / xr).toFixed(1), y = (c) => (140 - 130 * c / ymax).toFixed(1);
-    for (let t = -Math.floor(xr / 25) * 25; t <= xr; t += 25) {
-      svg(chart, "text", { x: x(t), y: 160 }, format("grouped", t).replace("-", "−"));
-    }
-    const kinds = ["small", "large"], paths = kinds.map((k) => svg(chart, "path", { class: "hist hist-" + k }));
-    svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
-    const tags = kinds.map((k) => svg(chart, "text", { class: "tag hist-" + k }, "d = " + format("grouped", sp["d_" + k])));
-    function draw(first) {
-      kinds.forEach((kind, k) => {
-        const c = H[kind][b + 1], ed = kind === "small" ? es : e, wd = ed[1] - ed[0];
-        let d = `M${x(ed[0])} 140`, peak = 0;
-        for (let i = 0; i < c.length; i++) { d += `V${y(c[i] / wd)}H${x(ed[i + 1])}`; if (c[i] > c[peak]) peak = i; }
-        set(paths[k], { d: d + "V140Z" });
-        set(tags[k], { x: +x(ed[peak + 1]) + (k ? 60 : 8), y: Math.max(+y(c[peak] / wd) + (k ? -8 : 12), 12) });
-        if (!first) setAll("spread.sd_" + kind, b < 0 ? sp["sd_" + kind] : B["sd_" + kind][b]);
+    const ex = R.rulers.example, cols = $$("[data-col]", w);
+    views.push(() => {
+      cols.forEach((col) => {
+        const r = col.dataset.col, chart = $("svg", col), p = ex.shares[r][S.i], top = Math.max(...p);
+        chart.replaceChildren();
+        svg(chart, "line", { x1: 4, x2: 156, y1: 100, y2: 100, class: "axis" });
+        p.forEach((v, j) => svg(chart, "rect", { x: 6 + j * 19, width: 14, y: 100 - 90 * v, height: 90 * v, class: v === top ? "bar win" : "bar" }));
+        col.classList.toggle("chosen", r === S.r);
+        col.ariaCurrent = r === S.r ? "true" : null;
       });
-      fill(w, "b", b + 1);
-      if (!first) setAll("spread.ratio", b < 0 ? sp.ratio : B.ratio[b]);
-    }
-    on($("button", w), "click", () => { b = b + 1 < n ? b + 1 : -1; draw(); });
-    draw(true);
+      ["d", "win_raw", "win_sqrt", "win_linear", "ent_raw", "ent_sqrt", "ent_linear"].forEach((k) => slot(w, k));
+    });
+  }
+
+  const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
+  chrome();
+  idle(() => { batches(); scales(); rows(); bar(); update({}); root.dataset.ready = ""; });
+
+  // Everything that is not a widget: footnote popovers, language switch, theme, print, scrolling
+  function chrome() {
+    footnotes();
+    const toc = $("#toc");
+    $$(".toc-link").forEach((a) => on(a, "click", () => { if (toc) toc.open = true; }));
+    // Language switch to the same place (and the same dₖ): a visible #target, else the last
+    // heading in the top third of the window (shared ids)
+    const section = () => {
+      const t = doc.getElementById(decodeURIComponent(location.hash.slice(1))), r = t?.getBoundingClientRect();
+      if (r?.bottom > 0 && r.top < innerHeight) return t.id;
+      const above = $$("article :is(h2, h3)[id]").filter((h) => h.getBoundingClientRect().top < innerHeight / 3);
+      return above.length ? above.pop().id : "";
+    };
+    $$("a[data-lang-switch]").forEach((a) => {
+      const base = a.getAttribute("href").split(/[?#]/)[0];
+      on(a, "pointerdown focus click", () => { const id = section(); a.href = base + location.search + (id ? "#" + id : ""); });
+    });
+    // Theme: the system's until the reader picks one (theme.js applies it early)
+    const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
+    const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
+    const sync = () => btn && (btn.ariaPressed = dark());
+    if (btn) on(btn, "click", () => {
+      root.dataset.theme = dark() ? "light" : "dark";
+      try { localStorage.setItem("theme", root.dataset.theme); } catch (err) { /* unsaved */ }
+      sync();
+    });
+    on(mq, "change", sync);
+    sync();
+    // Print every <details> open
+    const boxes = (open) => () => $$(open ? "details:not([open])" : "[data-print]").forEach((d) => {
+      d.open = open;
+      d.toggleAttribute("data-print", open);
+    });
+    on(window, "beforeprint", boxes(true));
+    on(window, "afterprint", boxes(false));
+    // Wide formulas and tables scroll in a box the keyboard must reach (measured on screen)
+    const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
+      if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+    }));
+    $$("article .math.display, article table").forEach((el) => io.observe(el));
   }
 
   // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it
@@ -153,54 +294,5 @@
     on(pop, "pointerleave", later);
     on(doc, "keydown", (ev) => ev.key === "Escape" && close());
     on(doc, "pointerdown", (ev) => current && !current.contains(ev.target) && !pop.contains(ev.target) && close());
-  }
-
-  // Language switch to the same place: a visible #target, else the last heading in the top
-  // third of the window (shared ids)
-  function section() {
-    const t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
-    const r = t?.getBoundingClientRect();
-    if (r?.bottom > 0 && r.top < innerHeight) return t.id;
-    const above = $$("article :is(h2, h3)[id]").filter((h) => h.getBoundingClientRect().top < innerHeight / 3);
-    return above.length ? above.pop().id : "";
-  }
-  $$("a[data-lang-switch]").forEach((a) => {
-    const base = a.getAttribute("href").split("#")[0];
-    on(a, "pointerdown focus click", () => { const id = section(); a.href = base + (id ? "#" + id : ""); });
-  });
-
-  // Theme: the system's until the reader picks one (theme.js applies it early)
-  const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
-  const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
-  const sync = () => btn && (btn.ariaPressed = dark());
-  if (btn) on(btn, "click", () => {
-    root.dataset.theme = dark() ? "light" : "dark";
-    try { localStorage.setItem("theme", root.dataset.theme); } catch (err) { /* unsaved */ }
-    sync();
-  });
-  on(mq, "change", sync);
-  sync();
-
-  // Print every <details> open
-  const boxes = (open) => () => $$(open ? "details:not([open])" : "[data-print]").forEach((d) => {
-    d.open = open;
-    d.toggleAttribute("data-print", open);
-  });
-  on(window, "beforeprint", boxes(true));
-  on(window, "afterprint", boxes(false));
-
-  footnotes();
-  // Wide formulas and tables scroll in a box the keyboard must reach (measured on screen)
-  const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
-    if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
-  }));
-  $$("article .math.display, article table").forEach((el) => io.observe(el));
-  // The widgets, far below the first screen, once idle
-  const data = $("#explainer-data");
-  const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
-  if (data) {
-    const { saturation, spread } = JSON.parse(data.textContent);
-    idle(() => scaleWidget(saturation));
-    idle(() => batchWidget(spread));
   }
 })();

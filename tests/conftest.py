@@ -38,3 +38,59 @@ def site_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "html": {lang: (root / "site" / lang / "index.html").read_text(encoding="utf-8")
                  for lang in languages},
     }
+
+
+@pytest.fixture(scope="session")
+def served(site_build: dict[str, Any]) -> Any:
+    """Base URL of the session's site served on a free port of 127.0.0.1 (stdlib server)."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+        Quiet, directory=str(site_build["site"])))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Any:
+    """Debian's chromium through Playwright: skipped without it, except in CI, where it fails."""
+    import os
+    import shutil
+
+    from browser import CHROMIUM_ARGS
+    chromium = shutil.which("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None  # type: ignore[assignment]
+    if chromium is None or sync_playwright is None:
+        missing = "chromium (apt-get install chromium)" if chromium is None else "playwright"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests, but {missing} is missing")
+        pytest.skip(f"{missing} is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def visit(browser: Any, served: str) -> Any:
+    """visit(**context options) -> Visit; the contexts close after the test."""
+    from browser import Visit
+    visits: list[Any] = []
+
+    def make(**context: Any) -> Any:
+        v = Visit(browser, served, **context)
+        visits.append(v)
+        return v
+    yield make
+    for v in visits:
+        v.context.close()

@@ -7,36 +7,19 @@ land in test-artifacts/ at the repository root.
 """
 from __future__ import annotations
 
-import functools
 import json
-import os
-import shutil
-import threading
-from collections.abc import Callable, Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import PHONE, fmt, lay_out_everything
 
 from sqrtdk.web.embed import explainer_data
-from sqrtdk.web.quoting import format_number
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
-LANGS = ("zh", "en")   # the site's languages (the first two of site.toml, checked below)
-PHONE = {"width": 360, "height": 740}
+LANGS = ("zh", "en")   # the site's languages (checked against site.toml below)
 
-
-def fmt(spec: str, value: float) -> str:
-    """A value as the page shows it: `fixed:2`, `pct:2`, `sig:3` or `grouped`."""
-    kind, _, digits = spec.partition(":")
-    return format_number(kind, float(value), int(digits or 0))
-
-
-# ---------------------------------------------------------------- the site, its server, chromium
 
 @pytest.fixture(scope="module")
 def built(site_build) -> dict[str, Any]:
@@ -45,102 +28,7 @@ def built(site_build) -> dict[str, Any]:
     return {"site": site_build["site"], "results": site_build["results"]}
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib's name)
-        pass
-
-
-@pytest.fixture(scope="module")
-def server(built) -> Iterator[str]:
-    """Base URL of the built site served on a free port of 127.0.0.1."""
-    handler = functools.partial(_QuietHandler, directory=str(built["site"]))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's chromium through Playwright: skipped without it, except in CI, where it fails."""
-    chromium = shutil.which("chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if chromium is None or sync_playwright is None:
-        missing = "chromium (apt-get install chromium)" if chromium is None else "playwright"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the browser tests, but {missing} is missing")
-        pytest.skip(f"{missing} is not installed")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-class Visit:
-    """One page in a fresh browser context that records what must never happen: console
-    errors (CSP violations included), uncaught exceptions, failed or off-site requests."""
-
-    def __init__(self, browser: Any, base: str, **context: Any):
-        self.base = base
-        self.context = browser.new_context(**context)
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        p = self.page
-        p.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(
-            f"console {m.type}: {m.text}"))
-        p.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
-        p.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
-        p.on("response", lambda r: r.status >= 400 and self.problems.append(f"{r.status}: {r.url}"))
-        p.on("request", lambda r: r.url.startswith((base, "data:")) or self.problems.append(
-            f"off-site request: {r.url}"))
-
-    def open(self, path: str) -> Any:
-        self.page.goto(self.base + path)
-        self.page.wait_for_load_state("networkidle")
-        return self.page
-
-    def quoted(self, key: str) -> list[str]:
-        """The text of every quoted number named `key` on the page."""
-        return self.page.locator(f'[data-key="{key}"]').all_text_contents()
-
-
-@pytest.fixture
-def visit(browser, server) -> Iterator[Callable[..., Visit]]:
-    """visit(**context options) -> Visit; the contexts close after the test."""
-    visits: list[Visit] = []
-
-    def make(**context: Any) -> Visit:
-        v = Visit(browser, server, **context)
-        visits.append(v)
-        return v
-    yield make
-    for v in visits:
-        v.context.close()
-
-
-def _lay_out_everything(page: Any) -> None:
-    """Render every block and load every image now: content-visibility: auto skips blocks off
-    screen and images load lazily, which a full-page screenshot or a geometry check would
-    otherwise see as empty."""
-    page.evaluate("""async () => {
-        document.querySelectorAll('article > *').forEach(el => el.style.contentVisibility = 'visible');
-        const imgs = [...document.images];
-        imgs.forEach(i => { i.loading = 'eager'; });
-        await Promise.all(imgs.map(i => i.decode().catch(() => null))); }""")
-
-
-def _scroll_through(page: Any) -> None:
-    """Scroll to the bottom in steps so every lazy image loads, then back to the top."""
-    page.evaluate("""async () => {
-        for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
-            scrollTo(0, y); await new Promise(r => setTimeout(r, 30)); }
-        scrollTo(0, 0); }""")
-    page.wait_for_load_state("networkidle")
+_lay_out_everything = lay_out_everything
 
 
 # ---------------------------------------------------------------- the embedded data (no browser)
@@ -151,7 +39,8 @@ def test_embedded_json_is_the_results_subset(built, lang):
     start = html.index('<script type="application/json" id="explainer-data">')
     text = html[html.index(">", start) + 1:html.index("</script>", start)]
     assert json.loads(text) == explainer_data(built["results"])
-    assert len(text.encode("utf-8")) < 40_000
+    import gzip
+    assert len(gzip.compress(text.encode("utf-8"))) < 40_000   # issue 10: under 40 KB gzipped
 
 
 # ---------------------------------------------------------------- loading, formulas, requests
@@ -161,7 +50,7 @@ def test_embedded_json_is_the_results_subset(built, lang):
 def test_page_loads_without_errors_or_outside_requests(visit, lang):
     v = visit()
     page = v.open(f"{lang}/index.html")
-    _scroll_through(page)
+    _lay_out_everything(page)
     assert page.locator(".katex-error").count() == 0
     assert page.locator(".katex").count() > 30
     assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
@@ -224,7 +113,7 @@ def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, bui
     widget = page.locator("#fig-saturation-bars + .widget")
     assert widget.locator('[data-slot="share"]').text_content() == fmt("pct:2", sa["p_winner"][i])
     assert widget.locator('[data-slot="sens"]').text_content() == fmt("sig:3", sa["sensitivity"][i])
-    assert slider.get_attribute("aria-valuetext") == "16×"
+    assert slider.get_attribute("aria-valuetext") == "×" + fmt("sig:3", 16.0)
     heights = widget.locator("rect.bar").evaluate_all("rs => rs.map(r => +r.getAttribute('height'))")
     assert heights == pytest.approx([110 * p for p in sa["shares"][i]], abs=1e-6)
     assert v.problems == []
@@ -238,41 +127,42 @@ def test_slider_steps_through_the_whole_grid_by_keyboard(visit, built):
     share = page.locator('#fig-saturation-bars + .widget [data-slot="share"]')
     sens = page.locator('#fig-saturation-bars + .widget [data-slot="sens"]').first
     slider.focus()
-    start = sa["scales"].index(1.0)
-    for i in range(start, len(sa["scales"])):
-        if i > start:
+    page.keyboard.press("Home")
+    r = built["results"]
+    for i in range(len(sa["scales"])):
+        if i:
             page.keyboard.press("ArrowRight")
-        scale = sa["scales"][i]
-        assert slider.get_attribute("aria-valuetext") == f"{float(f'{scale:.3g}'):g}×"
-        assert share.text_content() == fmt("pct:2", sa["p_winner"][i])
-        assert sens.text_content() == fmt("sig:3", sa["sensitivity"][i])
+        assert slider.get_attribute("aria-valuetext") == "×" + fmt("sig:3", sa["scales"][i])
+        assert share.text_content() == fmt("pct:2", sa["p_winner"][i], f"saturation.p_winner.{i}", r)
+        assert sens.text_content() == fmt("sig:3", sa["sensitivity"][i], f"saturation.sensitivity.{i}", r)
 
 
 # ---------------------------------------------------------------- paper 1: draw another batch
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
-def test_batch_button_steps_through_the_batches_and_reload_shows_the_default(visit, built, lang):
+def test_batch_button_steps_through_the_batches_and_back_to_all_of_them(visit, built, lang):
     v = visit()
     page = v.open(f"{lang}/index.html")
     batches, sp = built["results"]["spread"]["batches"], built["results"]["spread"]
-    prose = {k: f'article > p .q[data-key="spread.{k}"]' for k in ("sd_small", "sd_large", "ratio")}
-    assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
+    keys = [k for k in ("sd_small", "sd_large", "ratio") if v.quoted(f"spread.{k}")]
+    assert keys, "the article quotes none of the sheet's SDs"
+    formats = {k: page.locator(f'[data-key="spread.{k}"]').first.get_attribute("data-format")
+               for k in keys}
     button = page.locator("#fig-spread-hist + .widget button")
     hist = page.locator("#fig-spread-hist + .widget path.hist-small")
     shapes = {hist.get_attribute("d")}
-    for step in range(batches["n"]):
+    for b in range(batches["n"]):
         button.click()
-        for k, sel in prose.items():
-            assert page.locator(sel).text_content() == fmt("fixed:2", batches[k][step]), (k, step)
-            assert set(v.quoted(f"spread.{k}")) == {fmt("fixed:2", batches[k][step])}
+        for k in keys:
+            assert set(v.quoted(f"spread.{k}")) == {fmt(formats[k], batches[k][b])}, (k, b)
         shapes.add(hist.get_attribute("d"))
     assert len(shapes) == batches["n"] + 1
-    button.click()
-    assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
-    button.click()
+    button.click()          # after the last batch: all of them again, as the text says
+    for k in keys:
+        assert set(v.quoted(f"spread.{k}")) == {fmt(formats[k], sp[k])}
     page.reload()
-    assert page.locator(prose["sd_small"]).text_content() == fmt("fixed:2", sp["sd_small"])
+    assert set(v.quoted(f"spread.{keys[0]}")) == {fmt(formats[keys[0]], sp[keys[0]])}
     assert v.problems == []
 
 
@@ -368,7 +258,7 @@ def test_no_horizontal_scrolling_at_360px(visit, lang):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     wide = page.evaluate("""[...document.querySelectorAll('article *')].filter(el => {
         const r = el.getBoundingClientRect();
-        return r.right > innerWidth + 0.5 && !el.closest('.math.display, table, pre, .hide-tail')
+        return r.right > innerWidth + 0.5 && !el.closest('.math.display, table, pre, .hide-tail, .katex-mathml')
             && !el.ownerSVGElement;  // KaTeX's long svg strokes are clipped by .hide-tail
     }).map(el => el.tagName + '.' + el.getAttribute('class')).slice(0, 5)""")
     assert wide == []
@@ -410,7 +300,7 @@ def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
     context = {"viewport": PHONE} if scheme == "phone" else {"color_scheme": scheme}
     v = visit(bypass_csp=True, **context)
     page = v.open(f"{lang}/index.html")
-    _scroll_through(page)     # every block laid out once, as a reader who scrolled has it
+    _lay_out_everything(page)     # every block laid out once, as a reader who scrolled has it
     page.locator("#scale-input").fill("4")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")

@@ -6,8 +6,18 @@ import json
 
 import pytest
 
-from sqrtdk.web.embed import EMBEDDED, SLOTS, explainer_data, json_script, slot_filter
-from sqrtdk.web.quoting import format_number
+from sqrtdk.science.results import at
+from sqrtdk.web.embed import (
+    EMBEDDED,
+    FOLLOW,
+    SLOTS,
+    default_state,
+    explainer_data,
+    json_script,
+    resolve,
+    slot_filter,
+    slot_text,
+)
 
 
 def _leaves(tree: dict, prefix: str = ""):
@@ -18,42 +28,64 @@ def _leaves(tree: dict, prefix: str = ""):
             yield f"{prefix}{k}", v
 
 
-def _at(tree: dict, path: str):
-    for part in path.split("."):
-        tree = tree[part]
-    return tree
+def _at(tree, path: str):
+    return at(tree, path)
 
 
 def test_every_embedded_value_is_the_result_at_the_same_path(results):
-    data = explainer_data(results)
-    leaves = dict(_leaves(data))
-    assert sorted(leaves) == sorted(f"{g}.{k}" for g, keys in EMBEDDED for k in keys)
-    for path, value in leaves.items():
-        assert value == _at(results, path), path
+    data = explainer_data(results)["results"]
+    for group, keys in EMBEDDED:
+        for key in keys:
+            assert _at(data, f"{group}.{key}") == _at(results, f"{group}.{key}"), (group, key)
+    assert sorted(data) == sorted({g.split(".")[0] for g, _ in EMBEDDED})
 
 
 def test_the_grids_the_widgets_step_through_are_complete(results):
-    sa, sp = explainer_data(results)["saturation"], explainer_data(results)["spread"]
+    r = explainer_data(results)["results"]
+    sa, sp = r["saturation"], r["spread"]
     assert len(sa["shares"]) == len(sa["p_winner"]) == len(sa["sensitivity"]) == len(sa["scales"])
     assert all(len(row) == len(sa["labels"]) for row in sa["shares"])
     ratios = {round(b / a, 4) for a, b in zip(sa["scales"], sa["scales"][1:])}  # 6 digits kept
     assert len(ratios) == 1, "the slider steps through a log grid of equal ratios"
-    n = len(sp["batches"]["ratio"])
+    n = sp["batches"]["n"]
     hist = sp["grid"]["hist"]
     assert len(hist) == len(sp["d_k"]) and all(len(per_d) == n + 1 for per_d in hist)
     assert all(len(c) == len(sp["grid"]["z_edges"]) - 1 for per_d in hist for c in per_d)
+    for r_name, idx in sa["scale_index"].items():
+        assert all(0 <= k < len(sa["scales"]) for k in idx), r_name
+
+
+def test_every_state_path_resolves_in_the_embedded_slice(results):
+    data = explainer_data(results)
+    sliced = {"results": data["results"]}
+    d = results["spread"]["d_k"]
+    for i in range(len(d)):
+        for b in range(results["spread"]["batches"]["n"] + 1):
+            for r in results["rulers"]["names"]:
+                state = {**default_state(results), "i": i, "b": b, "r": r}
+                for template in [*FOLLOW.values(), *(t for t, _ in SLOTS.values())]:
+                    path = resolve(template, state)
+                    if not path.isdigit():
+                        assert _at(sliced["results"], path) == _at(results, path), path
+
+
+def test_the_default_state_gives_the_numbers_the_page_shows(results):
+    state = default_state(results)
+    for key, template in FOLLOW.items():
+        assert _at(results, resolve(template, state)) == pytest.approx(_at(results, key), rel=2e-6), key
 
 
 def test_every_slot_shows_a_result_in_a_format_the_quoting_module_knows(results):
-    for name, (path, spec, _) in SLOTS.items():
-        kind, _, digits = spec.partition(":")
-        assert format_number(kind, float(_at(results, path)), int(digits or 0)), name
+    state = default_state(results)
+    for name in SLOTS:
+        text, spec = slot_text(name, results, state)
+        assert text and spec.split(":")[0] in ("fixed", "pct", "sig", "grouped"), name
 
 
 def test_a_missing_result_is_named(results):
     broken = json.loads(json.dumps(results))
-    del broken["spread"]["batches"]["ratio"]
-    with pytest.raises(KeyError, match="spread.batches.ratio"):
+    del broken["spread"]["grid"]["hist"]
+    with pytest.raises(KeyError, match="spread.grid.hist"):
         explainer_data(broken)
 
 
@@ -63,20 +95,19 @@ def test_json_script_cannot_close_its_element():
     assert json.loads(text) == {"a": "</script><!-- & >"}
 
 
+UI = {"ruler_raw": "nothing"}
+
+
 def test_slots_escape_the_words_and_fill_in_the_numbers(results):
-    slots = slot_filter(results)
-    sa, sp = results["saturation"], results["spread"]
-    assert str(slots("{pH} = {share} <b> & 1 − {pH}")) == (
+    slots = slot_filter(results, UI)
+    sa = results["saturation"]
+    share, spec = slot_text("share", results, default_state(results))
+    assert str(slots("{pH} = {share} <b> & 1 − {pH}, {ruler}")) == (
         f'<var>p</var><sub>{sa["winner"]}</sub> = <span class="q" data-slot="share" '
-        f'data-format="pct:2">{format_number("pct", sa["first"]["p_winner"], 2)}</span> '
-        f'&lt;b&gt; &amp; 1 − <var>p</var><sub>{sa["winner"]}</sub>')
-    assert str(slots("batch {b}: {sd_small}")) == (
-        'batch <span class="q" data-slot="b" data-format="grouped">1</span>: '
-        '<span class="q" data-slot="sd_small" '
-        f'data-key="spread.sd_small" data-format="fixed:2">{format_number("fixed", sp["sd_small"], 2)}'
-        '</span>')
+        f'data-format="{spec}">{share}</span> '
+        f'&lt;b&gt; &amp; 1 − <var>p</var><sub>{sa["winner"]}</sub>, <span data-ruler>nothing</span>')
 
 
 def test_an_unknown_slot_is_named(results):
     with pytest.raises(KeyError, match=r"unknown slot '\{sd_smal\}'"):
-        slot_filter(results)("{sd_smal}")
+        slot_filter(results, UI)("{sd_smal}")

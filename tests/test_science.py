@@ -995,7 +995,8 @@ def test_saturation_quotes_are_entries_of_the_per_scale_lists(results, row):
         return {"scale": sa["scales"][i], "p_winner": sa["p_winner"][i],
                 "sensitivity": sa["sensitivity"][i], "max_offdiag": sa["max_offdiag"][i]}
 
-    for key, i in (("first", 0), ("quoted", sa["scales"].index(row.params.quoted_scale)),
+    for key, i in (("first", sa["scales"].index(1.0)),     # the row as given
+                   ("quoted", sa["scales"].index(row.params.quoted_scale)),
                    ("peak", peak)):
         got = dict(sa[key])
         # (scale * sigma)^2 from two values rounded by ROUND each, itself rounded:

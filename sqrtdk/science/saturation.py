@@ -100,12 +100,17 @@ def _index(xs: tuple[float, ...], x: float) -> int:
     return hits[0]
 
 
+def _nearest(scales: tuple[float, ...], x: float) -> int:
+    """Index of the grid scale nearest to `x` on a log scale (the end when `x` is off the grid)."""
+    return min(range(len(scales)), key=lambda i: abs(math.log(scales[i] / x)))
+
+
 def saturation_section(data: Mapping[str, Any]) -> dict[str, Any]:
     """results.json["saturation"]."""
     sa: Saturation = data["saturation"]
     p = sa.params
     sigma = float(np.std(p.scores))            # the row's own spread (ddof = 0)
-    q, first = _index(sa.scales, p.quoted_scale), 0
+    q, first = _index(sa.scales, p.quoted_scale), _index(sa.scales, 1.0)   # first: the row as given
     peak = max(range(len(sa.scales)), key=lambda i: sa.sensitivity[i])
 
     def at(i: int) -> dict[str, float]:
@@ -123,13 +128,16 @@ def saturation_section(data: Mapping[str, Any]) -> dict[str, Any]:
                  "half_equivalent_dk": (sa.half_scale * sigma) ** 2},
         "scale_for": {"d_k": list(DIMENSIONS),
                       **{r: [sd_theory(r, d) / sigma for d in DIMENSIONS] for r in RULERS}},
+        # the grid point nearest to each of those scales (on the log grid), for the slider
+        "scale_index": {r: [_nearest(sa.scales, sd_theory(r, d) / sigma) for d in DIMENSIONS]
+                        for r in RULERS},
     }
 
 
 SECTIONS.register(Section(
     "saturation", ("saturation",), saturation_section,
-    bounds={"*p_winner": (0.0, 1.0), "shares*": (0.0, 1.0), "*sensitivity": (0.0, 0.25),
-            "*max_offdiag": (0.0, 0.25)}))
+    bounds={"*p_winner*": (0.0, 1.0), "shares*": (0.0, 1.0), "*sensitivity*": (0.0, 0.25),
+            "*max_offdiag*": (0.0, 0.25)}))
 
 CLAIMS.register(Claim(
     "saturation.rises_then_falls", "saturation",

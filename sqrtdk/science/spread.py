@@ -110,11 +110,15 @@ def _grid(s: Spread) -> dict[str, Any]:
     ratio = {r: [[v / base for v, base in zip(row, sd[r][0])] for row in sd[r]] for r in RULERS}
     hist = [[[sum(c) for c in zip(*(b.counts for b in bs))]] + [list(b.counts) for b in bs]
             for bs in s.batches]
+    batch_ratios = [row[1:] for row in ratio["raw"]]
     return {"sd": sd, "ratio": ratio, "hist": hist, "z_edges": z_edges(p).tolist(),
             "sd_theory": {r: [sd_theory(r, d) for d in p.d_k] for r in RULERS},
             "ratio_theory": {r: [sd_theory(r, d) / sd_theory(r, p.d_k[0]) for d in p.d_k]
                              for r in RULERS},
-            "scale": {r: [math.sqrt(d) / divisor(r, d) for d in p.d_k] for r in RULERS}}
+            "scale": {r: [math.sqrt(d) / divisor(r, d) for d in p.d_k] for r in RULERS},
+            "d_ratio": [d // p.d_k[0] for d in p.d_k],
+            "batch_ratio_min": [min(row) for row in batch_ratios],
+            "batch_ratio_max": [max(row) for row in batch_ratios]}
 
 
 def _slope(d: list[int], sd: list[float]) -> float:

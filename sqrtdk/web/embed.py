@@ -1,11 +1,15 @@
-"""What the article page hands to static/explainer.js: a small subset of the results as JSON,
-and the widgets' sentences (UI strings) with their numbers already filled in.
+"""What the article page hands to static/explainer.js: a slice of the results as JSON, the
+widgets' sentences with their numbers filled in, and which quoted numbers follow the page's
+state (the chosen dₖ, ruler and batch).
 
-One source of truth: the widgets (scale slider, "draw another batch") only look values up in
-this subset of `results.json`, which keeps its dotted paths, and draw; nothing is computed in
-the browser. The sentences around them come from strings.toml, where `{name}` marks a slot:
-the build fills it with the value the widget shows first, formatted as the prose formats it
-(sqrtdk.quoting.format_number), and the script refills it from the same data.
+One source of truth: the widgets only look values up in this slice of results.json, which
+keeps its dotted paths, and draw; nothing is computed in the browser. `FOLLOW` maps a quoted
+result to the path that holds its value in another state: `{i}` is the chosen dₖ's index on
+the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled), `{r}` the ruler. In
+the default state (the page's own dₖ, no scaling, pooled) every path gives the number the page
+already shows. Sentences come from strings.toml, where `{name}` marks a slot: the build fills
+it with the default state's value, formatted as the prose formats it (quoting.format_number),
+and the script refills it.
 """
 from __future__ import annotations
 
@@ -16,57 +20,90 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .quoting import format_number
+from ..science.results import at
+from .quoting import bounds_for, format_number, honest_digits
 
 # results.json paths the page's script needs, as (group, keys); each keeps its place in the tree
 EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("saturation", ("labels", "winner", "scales", "shares", "p_winner", "sensitivity")),
-    ("spread.batches", ("sd_small", "sd_large", "ratio")),
-    ("spread.grid", ("hist", "z_edges")),
-    ("spread", ("d_small", "d_large", "d_k", "sd_small", "sd_large", "ratio")),
+    ("saturation", ("labels", "winner", "scales", "shares", "p_winner", "sensitivity",
+                    "scale_for", "scale_index")),
+    ("spread", ("d_k", "d_small", "d_large", "n_pairs", "batch_pairs")),
+    ("spread.batches", ("n",)),
+    ("spread.grid", ("sd", "ratio", "hist", "z_edges", "ratio_theory", "d_ratio", "scale",
+                     "batch_ratio_min", "batch_ratio_max")),
+    ("rulers", ("d_k", "names", "sd", "winner_share", "entropy_bits", "positions")),
+    ("rulers.example", ("shares", "winner_share", "entropy_bits")),
+    ("meta", ("bounds",)),
 )
 
-# slot -> (result shown when the page opens, its format, whether the slot *is* that result:
-# quoted numbers carry data-key, and explainer.js updates every one with the same key)
-SLOTS: dict[str, tuple[str, str, bool]] = {
-    "share": ("saturation.first.p_winner", "pct:2", False),    # the slider starts at scale 1
-    "sens": ("saturation.first.sensitivity", "sig:3", False),
-    "sd_small": ("spread.sd_small", "fixed:2", True),           # batch 0, as the prose
-    "sd_large": ("spread.sd_large", "fixed:2", True),
-    "ratio": ("spread.ratio", "fixed:2", True),
-    "ratio_theory": ("spread.ratio_theory", "fixed:2", True),
-    "d_small": ("spread.d_small", "grouped", True),
-    "d_large": ("spread.d_large", "grouped", True),
-    "d_ratio": ("spread.d_ratio", "grouped", True),
-    "n": ("spread.batches.n", "grouped", True),
+FOLLOW: dict[str, str] = {
+    "spread.d_large": "spread.d_k.{i}",
+    "spread.sd_small": "spread.grid.sd.raw.{s}.{b}",
+    "spread.sd_large": "spread.grid.sd.raw.{i}.{b}",
+    "spread.ratio": "spread.grid.ratio.raw.{i}.{b}",
+    "spread.d_ratio": "spread.grid.d_ratio.{i}",
+    "spread.ratio_theory": "spread.grid.ratio_theory.raw.{i}",
+    "spread.batches.ratio_min": "spread.grid.batch_ratio_min.{i}",
+    "spread.batches.ratio_max": "spread.grid.batch_ratio_max.{i}",
+    "rulers.quoted.d": "rulers.d_k.{i}",
+    **{f"rulers.quoted.{kind}_{r}": f"rulers.{kind}.{r}.{{i}}"
+       for kind in ("sd", "winner_share", "entropy_bits") for r in ("raw", "sqrt", "linear")},
 }
-SCRIPT_SLOTS = {"b": "1"}        # numbers only the script knows (the batch shown): start value
+
+# slot -> (results path in the default state, its format); slots may use FOLLOW's {…}
+SLOTS: dict[str, tuple[str, str]] = {
+    "share": ("saturation.p_winner.{k}", "pct:2"),          # the scale slider's position
+    "sens": ("saturation.sensitivity.{k}", "sig:3"),
+    "scale": ("saturation.scales.{k}", "sig:3"),
+    "mark": ("saturation.scale_for.{r}.{i}", "sig:3"),       # where the chosen dₖ lands
+    "d": ("spread.d_k.{i}", "grouped"),
+    "d_small": ("spread.d_small", "grouped"),
+    "sd_small": ("spread.grid.sd.{r}.{s}.{b}", "sig:3"),
+    "sd_large": ("spread.grid.sd.{r}.{i}.{b}", "sig:3"),
+    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", "sig:3"),
+    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", "sig:3"),
+    "n": ("spread.batches.n", "grouped"),
+    "pairs": ("spread.n_pairs", "grouped"),
+    "batch_pairs": ("spread.batch_pairs", "grouped"),
+    "b": ("{b}", "grouped"),
+    **{f"win_{r}": (f"rulers.example.winner_share.{r}.{{i}}", "pct:1") for r in
+       ("raw", "sqrt", "linear")},
+    **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", "fixed:2") for r in
+       ("raw", "sqrt", "linear")},
+}
 
 _SLOT_RE = re.compile(r"\{(\w+)\}")
 
 
-def _at(results: Mapping[str, Any], path: str) -> Any:
-    value: Any = results
-    for part in path.split("."):
-        value = value[part]
-    return value
+def default_state(results: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's own view: its large dₖ, no scaling, all batches pooled, and the scale slider
+    at the scale where that dₖ puts the row."""
+    sp = results["spread"]
+    i = sp["d_k"].index(sp["d_large"])
+    return {"i": i, "s": sp["d_k"].index(sp["d_small"]), "b": 0, "r": "raw",
+            "k": results["saturation"]["scale_index"]["raw"][i]}
+
+
+def resolve(template: str, state: Mapping[str, Any]) -> str:
+    """A path template with the state filled in."""
+    return template.format(**state)
 
 
 def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
-    """The subset of `results` listed in EMBEDDED, at the same paths.
-
-    Raises KeyError naming the path when results.json lacks one of them.
-    """
+    """The subset of `results` listed in EMBEDDED, at the same paths, plus FOLLOW, the slots'
+    formats and the default state. Raises KeyError naming a path results.json lacks."""
     out: dict[str, Any] = {}
     for group, keys in EMBEDDED:
-        src, dst = results, out
+        src: Any = results
+        dst = out
         for part in group.split("."):
             src, dst = src[part], dst.setdefault(part, {})
         for key in keys:
             if key not in src:
                 raise KeyError(f"results.json has no '{group}.{key}', which the page embeds")
             dst[key] = src[key]
-    return out
+    return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
+            "state": default_state(results)}
 
 
 def json_script(data: Any) -> Markup:
@@ -76,26 +113,33 @@ def json_script(data: Any) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def _slot(name: str, results: Mapping[str, Any]) -> str:
+def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
+    """(shown text, format) of slot `name` in `state`, rounded honestly (see quoting)."""
+    template, spec = SLOTS[name]
+    path = resolve(template, state)
+    value = float(path) if path.isdigit() else float(at(dict(results), path))
+    kind, _, digits = spec.partition(":")
+    bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
+    n = honest_digits(kind, value, int(digits or 0), bounds)
+    return format_number(kind, value, n), spec
+
+
+def _slot(name: str, results: Mapping[str, Any], ui: Mapping[str, str]) -> str:
     if name == "pH":                                   # the winner's share, p with subscript H
         return str(Markup("<var>p</var><sub>{}</sub>").format(results["saturation"]["winner"]))
-    if name in SCRIPT_SLOTS:
-        return str(Markup('<span class="q" data-slot="{}" data-format="grouped">{}</span>')
-                   .format(name, SCRIPT_SLOTS[name]))
+    if name == "ruler":                                # the chosen ruler's name (default: none)
+        return str(Markup("<span data-ruler>{}</span>").format(ui["ruler_raw"]))
     if name not in SLOTS:
-        known = ", ".join("{" + k + "}" for k in ["pH", *SCRIPT_SLOTS, *SLOTS])
+        known = ", ".join("{" + k + "}" for k in ["pH", "ruler", *SLOTS])
         raise KeyError(f"unknown slot '{{{name}}}' in a UI string (strings.toml); known: {known}")
-    path, spec, keyed = SLOTS[name]
-    kind, _, digits = spec.partition(":")
-    text = format_number(kind, float(_at(results, path)), int(digits or 0))
-    key = Markup(' data-key="{}"').format(path) if keyed else ""
-    return str(Markup('<span class="q" data-slot="{}"{} data-format="{}">{}</span>')
-               .format(name, key, spec, text))
+    text, spec = slot_text(name, results, default_state(results))
+    return str(Markup('<span class="q" data-slot="{}" data-format="{}">{}</span>')
+               .format(name, spec, text))
 
 
-def slot_filter(results: Mapping[str, Any]) -> Callable[[str], Markup]:
+def slot_filter(results: Mapping[str, Any], ui: Mapping[str, str]) -> Callable[[str], Markup]:
     """Jinja filter `slots`: a UI string as HTML, escaped, each `{name}` replaced by its number
     (see SLOTS) in a `<span data-slot="name">` that explainer.js refills."""
     def slots(text: str) -> Markup:
-        return Markup(_SLOT_RE.sub(lambda m: _slot(m.group(1), results), str(escape(text))))
+        return Markup(_SLOT_RE.sub(lambda m: _slot(m.group(1), results, ui), str(escape(text))))
     return slots

@@ -36,6 +36,7 @@ QUOTE_RE = re.compile(f"{QUOTE_OPEN}(\\d+){QUOTE_MID}(.*?){QUOTE_CLOSE}", re.S)
 CLAIM_RE = re.compile("\U000f0003(\\d+)\U000f0004")
 _MARKER_RE = re.compile(f"{QUOTE_OPEN}\\d+{QUOTE_MID}|{QUOTE_CLOSE}|\U000f0003\\d+\U000f0004")
 FILTERS = ("fixed", "pct", "sig", "grouped")
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MAX_DIGITS = 12
 
 
@@ -104,7 +105,10 @@ def format_number(kind: str, value: float, digits: int = 0) -> str:
         if value == 0:
             return "0"
         # the exponent after rounding to `digits` figures (0.9996 -> 1.00, not 1.000)
-        exponent = int(f"{abs(value):.{max(digits - 1, 0)}e}".split("e")[1])
+        mantissa, exp = f"{value:.{max(digits - 1, 0)}e}".split("e")
+        exponent = int(exp)
+        if exponent < -4:          # 1.87 × 10⁻¹⁰ rather than 0.000000000187
+            return f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
         return f"{value:.{max(digits - 1 - exponent, 0)}f}"
     if kind == "grouped":
         return f"{round(value):,}"

@@ -1,0 +1,162 @@
+"""One dₖ for the whole page (issue 10): the bar sets dₖ and the ruler, every sheet answers
+from the slice of results.json the page embeds, the URL keeps the view, the keyboard drives
+every control. Expected numbers are read from results.json, never typed here."""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browser import PHONE, fmt, lay_out_everything
+
+from sqrtdk.science.results import at
+from sqrtdk.web.embed import FOLLOW, SLOTS, default_state, resolve
+
+pytestmark = pytest.mark.browser
+LANGS = ("en", "zh")
+
+
+def states(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Both ends of the grid and its middle, under each ruler."""
+    d = results["spread"]["d_k"]
+    picks = [0, len(d) // 2, len(d) - 1]
+    return [{"i": i, "r": r} for i in picks for r in results["rulers"]["names"]]
+
+
+def set_state(page: Any, results: dict[str, Any], i: int, r: str) -> None:
+    """Through the controls, as a reader would (the range input and the radio buttons); the
+    bar shows while a sheet is on screen."""
+    if not page.locator(".dk-bar").is_visible():
+        page.locator("#fig-spread-hist").scroll_into_view_if_needed()
+        page.locator(".dk-bar").wait_for(state="visible")
+    page.locator("#dk-input").fill(str(i))
+    page.locator(f'.dk-bar input[type=radio][value="{r}"]').check()
+
+
+def expected(results: dict[str, Any], name: str, state: dict[str, Any]) -> str:
+    template, spec = SLOTS[name]
+    path = resolve(template, state)
+    return fmt(spec, float(path) if path.isdigit() else at(results, path), path, results)
+
+
+def slot_texts(widget: Any, name: str) -> set[str]:
+    return set(widget.locator(f'[data-slot="{name}"]').all_text_contents())
+
+
+def full_state(results: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    return {**default_state(results), **change}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang: str) -> None:
+    results = site_build["results"]
+    v = visit()
+    page = v.open(f"{lang}/index.html")
+    sheet1 = page.locator("#fig-spread-hist + .widget")
+    sheet2 = page.locator("#fig-saturation-bars + .widget")
+    sheet3 = page.locator("#fig-rulers-softmax + .widget")
+    shapes = set()
+    for change in states(results):
+        set_state(page, results, **change)
+        s = full_state(results, change)
+        for name in ("sd_small", "sd_large", "ratio", "ratio_theory", "d"):
+            assert slot_texts(sheet1, name) == {expected(results, name, s)}, (name, change)
+        shapes.add(sheet1.locator("path.hist-large").get_attribute("d"))
+        k = results["saturation"]["scale_index"][s["r"]][s["i"]]
+        assert page.locator("#scale-input").input_value() == str(k)
+        s2 = {**s, "k": k}
+        for name in ("mark", "share", "sens"):
+            assert slot_texts(sheet2, name) == {expected(results, name, s2)}, (name, change)
+        for r in results["rulers"]["names"]:
+            assert slot_texts(sheet3, f"win_{r}") == {expected(results, f"win_{r}", s)}
+            assert slot_texts(sheet3, f"ent_{r}") == {expected(results, f"ent_{r}", s)}
+            col = sheet3.locator(f'[data-col="{r}"]')
+            assert ("chosen" in (col.get_attribute("class") or "")) == (r == s["r"])
+        for key, template in FOLLOW.items():
+            for el in page.locator(f'[data-key="{key}"]').all():
+                path = resolve(template, s)
+                assert el.text_content() == fmt(el.get_attribute("data-format"), at(results, path),
+                                                path, results), (key, change)
+    assert len(shapes) > 1
+    assert v.problems == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_default_view_is_the_static_page_and_comes_back(visit, site_build, lang: str) -> None:
+    results = site_build["results"]
+    keys = [k for k in FOLLOW if site_build["html"][lang].count(f'data-key="{k}"')]
+    nojs = visit(java_script_enabled=False).open(f"{lang}/index.html")
+    static = {k: nojs.locator(f'[data-key="{k}"]').all_text_contents() for k in keys}
+    page = visit().open(f"{lang}/index.html")
+    assert {k: page.locator(f'[data-key="{k}"]').all_text_contents() for k in keys} == static
+    d = default_state(results)
+    set_state(page, results, i=0, r="linear")
+    set_state(page, results, i=d["i"], r=d["r"])
+    assert {k: page.locator(f'[data-key="{k}"]').all_text_contents() for k in keys} == static
+    assert urlsplit(page.url).query == ""
+
+
+def test_the_url_keeps_the_view(visit, site_build) -> None:
+    results = site_build["results"]
+    d = results["spread"]["d_k"]
+    page = visit().open("en/index.html")
+    set_state(page, results, i=1, r="sqrt")
+    query = parse_qs(urlsplit(page.url).query)
+    assert query == {"dk": [str(d[1])], "ruler": ["sqrt"]}
+    other = visit().open(f"zh/index.html?{urlsplit(page.url).query}")
+    assert other.locator("#dk-input").input_value() == "1"
+    assert other.locator('.dk-bar input[value="sqrt"]').is_checked()
+    widget = other.locator("#fig-rulers-softmax + .widget")
+    assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": 1}))}
+    bad = visit().open("en/index.html?dk=5&ruler=cube")   # not on the grid: the default view
+    assert bad.locator("#dk-input").input_value() == str(default_state(results)["i"])
+
+
+def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
+    results = site_build["results"]
+    page = visit().open("en/index.html")
+    page.locator("#fig-spread-hist").scroll_into_view_if_needed()
+    page.locator(".dk-bar").wait_for(state="visible")
+    dk = page.locator("#dk-input")
+    dk.focus()
+    page.keyboard.press("Home")
+    assert dk.input_value() == "0" and dk.get_attribute("aria-valuetext")
+    page.keyboard.press("End")
+    assert dk.input_value() == str(len(results["spread"]["d_k"]) - 1)
+    page.keyboard.press("Tab")               # into the rulers: arrows move the choice
+    focused = page.evaluate("document.activeElement.name")
+    assert focused == "dk-ruler"
+    page.keyboard.press("ArrowRight")
+    chosen = page.evaluate("document.querySelector('.dk-bar input:checked').value")
+    assert chosen != default_state(results)["r"]
+    assert parse_qs(urlsplit(page.url).query)["ruler"] == [chosen]
+    button = page.locator("#fig-spread-hist + .widget button")
+    button.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#fig-spread-hist + .widget [data-batch=one]").is_visible()
+    scale = page.locator("#scale-input")
+    scale.focus()
+    before = scale.input_value()
+    page.keyboard.press("ArrowLeft")
+    assert int(scale.input_value()) == int(before) - 1
+
+
+@pytest.mark.parametrize("context", ["phone", "desktop"])
+def test_nothing_overflows_and_axe_finds_nothing_serious_in_other_views(visit, site_build,
+                                                                        context: str) -> None:
+    from pathlib import Path
+    axe = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+    results = site_build["results"]
+    options = {"viewport": PHONE} if context == "phone" else {"viewport": {"width": 1280, "height": 900}}
+    d = results["spread"]["d_k"]
+    v = visit(bypass_csp=True, **options)
+    page = v.open(f"en/index.html?dk={d[-1]}&ruler=linear")
+    lay_out_everything(page)
+    page.locator("#fig-rulers-softmax").scroll_into_view_if_needed()
+    page.locator(".dk-bar").wait_for(state="visible")   # the bar shows with a sheet on screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.add_script_tag(content=axe.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [(x["id"], [n["target"] for n in x["nodes"][:3]]) for x in result["violations"]
+           if x["impact"] in ("serious", "critical")]
+    assert bad == []
