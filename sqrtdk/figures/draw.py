@@ -102,13 +102,25 @@ def _rc(settings: dict[str, Any]) -> Any:
     return settings
 
 
-def panels(fig: Canvas, n: int, layout: str, **kw: Any) -> list[Axes]:
-    """n axes side by side (WIDE) or stacked (NARROW); sizes the top-level figure to fit."""
+def panels(fig: Canvas, n: int, layout: str, height: float = 1.0, **kw: Any) -> list[Axes]:
+    """n axes side by side (WIDE) or stacked (NARROW); sizes the top-level figure to fit
+    (`height` scales a phone panel's height)."""
     rows, cols = (1, n) if layout == WIDE else (n, 1)
     if isinstance(fig, Figure):
-        fig.set_size_inches(WIDTH[layout], PANEL_HEIGHT[layout] * rows + (0.3 if rows > 1 else 0))
+        per = PANEL_HEIGHT[layout] * (height if layout == NARROW else 1.0)
+        fig.set_size_inches(WIDTH[layout], per * rows + (0.3 if rows > 1 else 0))
     axes = fig.subplots(rows, cols, squeeze=False, **kw)
     return [ax for row in axes for ax in row]
+
+
+def legend(ax: Axes, fig: Canvas, layout: str, loc: str, **kw: Any) -> None:
+    """The axes' legend at `loc` on a desktop; on a phone below the figure, where it covers
+    no data."""
+    if layout == NARROW:
+        handles, labels = ax.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=1, **kw)
+    else:
+        ax.legend(loc=loc, **kw)  # type: ignore[call-overload]  # loc is one of matplotlib's
 
 
 def log2_axis(ax: Axes, which: str, ticks: list[float], every: int = 1) -> None:
@@ -213,6 +225,7 @@ __all__ = [
     "DrawFn",
     "Labels",
     "draw",
+    "legend",
     "log2_axis",
     "log10_axis",
     "panels",

@@ -17,6 +17,7 @@ from .draw import (
     VERMILLION,
     Canvas,
     Labels,
+    legend,
     log2_axis,
     panels,
     powers_of_two,
@@ -30,7 +31,7 @@ from .draw import (
 def spread_hist(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     """Histograms of q·k at the small and the large d (all batches pooled), one axis."""
     sp = r["spread"]
-    (ax,) = panels(fig, 1, layout)
+    (ax,) = panels(fig, 1, layout, height=1.25)
     z = np.asarray(sp["grid"]["z_edges"])
     for size, color in (("small", BLUE), ("large", VERMILLION)):
         d = sp[f"d_{size}"]
@@ -44,7 +45,7 @@ def spread_hist(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
            ylabel=t("ylabel"))
     if layout == NARROW:
         ax.yaxis.set_major_locator(mpl.ticker.MaxNLocator(4))
-    ax.legend(loc="upper right")
+    legend(ax, fig, layout, "upper right")
 
 
 @figure("spread_sd",
@@ -56,20 +57,23 @@ def spread_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     """The measured SD of q·k against d on log–log axes, beside √d."""
     sp = r["spread"]
     d, sd = sp["d_k"], sp["sd"]
-    (ax,) = panels(fig, 1, layout)
+    (ax,) = panels(fig, 1, layout, height=1.3)
     ax.plot(d, sp["sd_theory"], color=GREY, linestyle="--", label=t("theory"))
     ax.plot(d, sd, "o", color=BLUE, label=t("measured", n=sp["n_pairs"]))
     for dq in (sp["d_small"], sp["d_large"]):
         i = d.index(dq)
         ax.plot(dq, sd[i], "o", markersize=11, markerfacecolor="none", color=VERMILLION)
-        ax.annotate(t("point", d=dq, sd=sd[i]), (dq, sd[i]), xytext=(10, -9),
-                    textcoords="offset points", va="center", color=VERMILLION)
+        right = dq == sp["d_small"] or layout != NARROW   # on a phone the large one reads leftwards
+        offset = ((10, -9) if layout != NARROW else (9, 9)) if right else (-4, 12)
+        ax.annotate(t("point", d=dq, sd=sd[i]), (dq, sd[i]), xytext=offset,
+                    textcoords="offset points", va="center", ha="left" if right else "right",
+                    color=VERMILLION)
     every = 2 if layout == NARROW else 1
     log2_axis(ax, "x", [float(x) for x in d], every)
     log2_axis(ax, "y", powers_of_two(sd + sp["sd_theory"]), every)
     ax.set(ylim=(min(sd) / 1.4, max(sd) * 1.3), title=t("title"), xlabel=t("xlabel"),
            ylabel=t("ylabel"))
-    ax.legend(loc="upper left")
+    legend(ax, fig, layout, "upper left")
 
 
 @figure("batches",
@@ -82,7 +86,7 @@ def batches(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     """SD(d_large)/SD(d_small) of each independent batch, beside √(d_large/d_small)."""
     sp = r["spread"]
     ratios, theory = sp["batches"]["ratio"], sp["ratio_theory"]
-    (ax,) = panels(fig, 1, layout)
+    (ax,) = panels(fig, 1, layout, height=1.3)
     xs = list(range(1, len(ratios) + 1))
     ax.axhline(theory, color=GREY, ls="--", label=t("theory", ratio=sp["d_ratio"], value=theory))
     ax.plot(xs, ratios, "o", color=BLUE, markersize=7, label=t("measured"))
@@ -94,7 +98,10 @@ def batches(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
                 xy=(0.7, 1.0), xycoords="axes fraction", xytext=(0.7, 0.8),
                 textcoords="axes fraction", ha="center", va="center", color=VERMILLION,
                 arrowprops={"arrowstyle": "-|>", "color": VERMILLION, "linewidth": 1.2})
-    ax.legend(loc="lower left", ncols=1 if layout == NARROW else 2)
+    if layout == NARROW:
+        legend(ax, fig, layout, "lower left")
+    else:
+        ax.legend(loc="lower left", ncols=2)
 
 
 @figure("walk", needs=("walk",),
@@ -116,4 +123,4 @@ def walk(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     lim = 1.3 * max(float(np.abs(w["paths"]).max()), 2 * theory)
     ax.set(xlim=(0, steps + 2), ylim=(-lim, lim), title=t("title"), xlabel=t("xlabel"),
            ylabel=t("ylabel"))
-    ax.legend(loc="lower left", ncols=1 if layout == NARROW else 2)
+    ax.legend(loc="lower left", ncols=1 if layout == NARROW else 2)  # the band's corner is empty

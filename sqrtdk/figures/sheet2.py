@@ -21,6 +21,7 @@ from .draw import (
     VERMILLION,
     Canvas,
     Labels,
+    legend,
     log2_axis,
     panels,
     powers_of_two,
@@ -44,7 +45,7 @@ def saturation_bars(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> N
     sa = r["saturation"]
     names, w = sa["labels"], sa["labels"].index(sa["winner"])
     shown = sa["shown_scales"]
-    axes = panels(fig, len(shown), layout, sharey=True, sharex=True)
+    axes = panels(fig, len(shown), layout, height=0.62, sharey=True, sharex=True)
     for ax, scale in zip(axes, shown):
         shares = sa["shares"][_index(sa["scales"], scale)]
         colors = [VERMILLION if i == w else GREY for i in range(len(names))]
@@ -100,8 +101,9 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
         top.xaxis.set_minor_locator(NullLocator())
         top.set_xlabel(t("dk_axis"))
     right.annotate(t("peak", scale=pk["scale"], p=pk["p_winner"], dk=pk["equivalent_dk"]),
-                   (pk["scale"], pk["sensitivity"]), xytext=(6, 2), textcoords="offset points",
-                   va="bottom")
+                   (pk["scale"], pk["sensitivity"]),
+                   xytext=(6, 2) if layout != NARROW else (8, -6), textcoords="offset points",
+                   va="bottom" if layout != NARROW else "top")
     left.set(ylim=(0, 1.05), title=t("left_title", label=sa["winner"]))
     right.set(ylim=(0, 1.25 * pk["sensitivity"]), title=t("right_title"))
-    right.legend(loc="upper left" if layout == NARROW else "center right")
+    legend(right, fig, layout, "upper right")

@@ -4,7 +4,17 @@ from __future__ import annotations
 from typing import Any
 
 from . import NARROW, figure
-from .draw import GREY, RULER_STYLE, Canvas, Labels, log2_axis, log10_axis, panels, powers_of_two
+from .draw import (
+    GREY,
+    RULER_STYLE,
+    Canvas,
+    Labels,
+    legend,
+    log2_axis,
+    log10_axis,
+    panels,
+    powers_of_two,
+)
 
 
 @figure("rulers_sd",
@@ -15,7 +25,7 @@ def rulers_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     """The SD of the scaled score under each ruler against d, beside its theory."""
     ru = r["rulers"]
     d = ru["d_k"]
-    (ax,) = panels(fig, 1, layout)
+    (ax,) = panels(fig, 1, layout, height=1.55)
     for name, color, marker in RULER_STYLE:
         theory = ru["sd_theory"][name]
         ax.plot(d, theory, color=color, linewidth=1.1, alpha=0.8)
@@ -25,9 +35,10 @@ def rulers_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     every = 2 if layout == NARROW else 1
     log2_axis(ax, "x", [float(x) for x in d], every)
     log2_axis(ax, "y", powers_of_two([v for name in ru["sd"] for v in ru["sd"][name]]), every)
-    ax.set(xlim=(d[0] / 1.3, d[-1] * 2.2), title=t("title"), xlabel=t("xlabel"),
+    ax.set(xlim=(d[0] / 1.3, d[-1] * (2.2 if layout != NARROW else 3.4)), title=t("title"),
+           xlabel=t("xlabel"),
            ylabel=t("ylabel"))
-    ax.legend(loc="upper left", title=t("note"), alignment="left")
+    legend(ax, fig, layout, "upper left", title=t("note"), alignment="left")
 
 
 @figure("rulers_softmax",
@@ -83,4 +94,4 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     left.set(title=t("left_title"), ylabel=t("ylabel"))
     right.set(ylim=(-3, 103), title=t("right_title", threshold=g["threshold"]))
     right.yaxis.set_major_formatter("{x:g}%")
-    left.legend(loc="lower left", ncols=1, framealpha=0.85, frameon=True, edgecolor="none")
+    legend(left, fig, layout, "lower left", framealpha=0.85, frameon=True, edgecolor="none")

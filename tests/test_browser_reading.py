@@ -1,0 +1,145 @@
+"""Reading on a phone and in both scripts (issue 8), in chromium: figure text that reads at
+360 px, formulas never cut off, the contents folded out of the way, the right fonts for each
+script (asked of chromium itself), no raw entities or template text, and copying formulas as
+TeX. Facts about the article come from the page itself."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser import PHONE, lay_out_everything
+
+pytestmark = pytest.mark.browser
+LANGS = ("en", "zh")
+CJK_FACE = re.compile(r"CJK|Hei|Song|Ming|Kai|Gothic|YaHei|PingFang|Hiragino|Source Han|"
+                      r"WenQuanYi|SimSun|DengXian", re.I)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(visit, lang: str) -> None:
+    page = visit(viewport=PHONE, device_scale_factor=2).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    sizes = page.evaluate("""async () => {
+        const out = [];
+        for (const img of document.querySelectorAll('article figure img')) {
+            const svg = new DOMParser().parseFromString(await (await fetch(img.currentSrc)).text(),
+                                                        'image/svg+xml');
+            const view = svg.documentElement.getAttribute('viewBox').split(/\\s+/).map(Number);
+            const px = [...svg.querySelectorAll('text')].map(t => {
+                const m = /font(?:-size)?:[^;]*?([\\d.]+)px/.exec(t.getAttribute('style') || '');
+                return m ? +m[1] : 16; });
+            out.push([img.currentSrc.split('/').pop(), Math.min(...px) * img.getBoundingClientRect().width / view[2]]);
+        }
+        return out; }""")
+    assert sizes, "the page has no figure"
+    small = [(name, round(px, 2)) for name, px in sizes if px < 11]
+    assert small == [], small
+    assert all(name.endswith(".narrow.svg") for name, _ in sizes)   # the phone variant is used
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_formula_is_cut_off_at_360_px(visit, lang: str) -> None:
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    outside = page.evaluate("""() => {
+        const column = document.querySelector('article').getBoundingClientRect();
+        const scrolls = el => {
+            for (let a = el.parentElement; a; a = a.parentElement) {
+                const s = getComputedStyle(a);
+                if (/(auto|scroll)/.test(s.overflowX) && a.scrollWidth > a.clientWidth) return true;
+            }
+            return false; };
+        return [...document.querySelectorAll('.katex')].filter(k => {
+            if (k.closest('.fn-pop, template')) return false;
+            const r = k.querySelector('.katex-html').getBoundingClientRect();
+            if (r.width === 0) return false;
+            return (r.left < column.left - 0.5 || r.right > column.right + 0.5) && !scrolls(k);
+        }).map(k => k.querySelector('annotation')?.textContent.slice(0, 40)); }""")
+    assert outside == []
+    tags = page.evaluate("""() => [...document.querySelectorAll('.katex-tag')].filter(t => {
+        const base = t.parentElement.querySelector('.katex-base');
+        const a = t.getBoundingClientRect(), b = base.getBoundingClientRect();
+        return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }).length""")
+    assert tags == 0       # an equation number never overlaps its formula
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_contents_fold_away_on_a_phone_and_open_from_the_header(visit, lang: str) -> None:
+    page = visit(viewport=PHONE, is_mobile=True, has_touch=True).open(f"{lang}/index.html")
+    toc = page.locator("#toc")
+    assert toc.get_attribute("open") is None
+    assert page.evaluate("document.querySelector('h1').getBoundingClientRect().bottom") < PHONE["height"]
+    page.locator(".toc-link").click()
+    assert toc.get_attribute("open") is not None
+    assert page.locator("#toc ol a").first.is_visible()
+    wide = visit(viewport={"width": 1280, "height": 900}).open(f"{lang}/index.html")
+    assert wide.locator("#toc ol a").first.is_visible()      # a sidebar, always open
+    assert not wide.locator(".toc-link").is_visible()
+
+
+def platform_fonts(page: Any, selector: str) -> list[set[str]]:
+    """For each element matching `selector`: the font families chromium used for its text."""
+    client = page.context.new_cdp_session(page)
+    client.send("DOM.enable")
+    client.send("CSS.enable")
+    root = client.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]["nodeId"]
+    ids = client.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+    return [{f["familyName"] for f in client.send("CSS.getPlatformFontsForNode",
+                                                  {"nodeId": node})["fonts"]} for node in ids]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(visit,
+                                                                                lang: str) -> None:
+    page = visit().open(f"{lang}/index.html")
+    lay_out_everything(page)
+    english = ":is(article, .site-footer) :is(p, li, figcaption, h1, h2, h3, td, th):lang(en)"
+    if lang == "en":
+        english = ":is(article, .site-footer) :is(p, li, figcaption, h1, h2, h3, td, th)" \
+                  ":not(:lang(zh) *):not(:lang(zh))"
+    latin = platform_fonts(page, english)
+    assert latin, "no English text on the page"
+    assert not [f for fonts in latin for f in fonts if CJK_FACE.search(f)]
+    # Chinese text and punctuation, in the page's own context for Chinese (the article of the
+    # zh page, a span marked zh on the en page), must come from a CJK face alone
+    page.evaluate("""() => {
+        const p = document.createElement('p');
+        p.id = 'probe-zh';
+        p.innerHTML = document.documentElement.lang.startsWith('zh') ? '“引号”，逗号。冒号：「括号」！'
+            : '<span lang="zh-CN">“引号”，逗号。冒号：「括号」！</span>';
+        document.querySelector('article').prepend(p); }""")
+    probe = platform_fonts(page, "#probe-zh")[0]
+    assert probe and all(CJK_FACE.search(f) for f in probe), probe
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_visible_text_holds_a_raw_entity_or_template_syntax(visit, lang: str) -> None:
+    page = visit().open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    text = page.evaluate("document.body.innerText")
+    assert not re.findall(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", text, re.I)
+    assert "{{" not in text and "{%" not in text and "{#" not in text and "}}" not in text
+    contents = page.locator("nav.toc").inner_text()
+    assert "&" not in contents.replace("& ", "") and "$" not in contents and "\\" not in contents
+
+
+def test_copying_a_sentence_with_formulas_gives_their_tex(visit) -> None:
+    v = visit(permissions=["clipboard-read", "clipboard-write"])
+    page = v.open("en/index.html")
+    lay_out_everything(page)
+    found = page.evaluate("""() => {
+        const p = [...document.querySelectorAll('article p')].find(p => p.querySelector('.katex'));
+        const range = document.createRange();
+        range.selectNodeContents(p);
+        const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+        return [...p.querySelectorAll('.katex annotation')].map(a => a.textContent); }""")
+    assert found
+    page.keyboard.press("Control+c")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    for tex in found:
+        assert f"${tex}$" in copied, (tex, copied[:200])
+    assert len(copied.splitlines()) <= 3        # not one glyph per line
