@@ -35,13 +35,14 @@ def file_digest(*paths: Path) -> str:
     return digest(*[p.read_bytes() if p.is_file() else f"missing:{p.name}" for p in paths])
 
 
-def tree_digest(*folders: Path, suffixes: tuple[str, ...] = (".py", ".mjs")) -> str:
-    """Digest of every file with one of `suffixes` under `folders` (names and bytes, sorted):
-    the derived code key of one half of the package."""
+def tree_digest(*folders: Path, suffixes: tuple[str, ...] | None = (".py", ".mjs")) -> str:
+    """Digest of every file with one of `suffixes` (None: any file) under `folders` (names and
+    bytes, sorted): the derived code key of one half of the package, or of a source folder."""
     parts: list[bytes | str] = []
     for folder in folders:
         for path in sorted(folder.rglob("*")):
-            if path.suffix in suffixes and path.is_file() and "__pycache__" not in path.parts:
+            if (suffixes is None or path.suffix in suffixes) and path.is_file() \
+                    and "__pycache__" not in path.parts:
                 parts += [path.relative_to(folder.parent).as_posix(), path.read_bytes()]
     return digest(*parts)
 
@@ -68,18 +69,25 @@ _MODULE = {"pymdown-extensions": "pymdownx", "PyYAML": "yaml", "Markdown": "mark
            "Jinja2": "jinja2", "MarkupSafe": "markupsafe"}
 
 
+@functools.cache
 def _version(package: str) -> str:
     spec = importlib.util.find_spec(_MODULE.get(package, package))
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError(package)
     site = Path(spec.origin).parent.parent
     wanted = package.lower().replace("-", "_")
-    found = [d.name for d in site.glob("*.dist-info")
-             if d.name.split("-")[0].lower().replace("-", "_") == wanted]
+    found = [name for name in _dist_infos(site)
+             if name.split("-")[0].lower().replace("-", "_") == wanted]
     if len(found) == 1:
         return found[0][: -len(".dist-info")].split("-", 1)[1]
     from importlib import metadata
     return metadata.version(package)
+
+
+@functools.cache
+def _dist_infos(site: Path) -> list[str]:
+    """The `*.dist-info` folder names of one site-packages folder (listed once a process)."""
+    return [name for name in os.listdir(site) if name.endswith(".dist-info")]
 
 
 class Cache:

@@ -7,6 +7,7 @@ not BuildErrors and keep their traceback.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -52,3 +53,13 @@ def suggest(name: str, known: Iterable[str], what: str = "names") -> str:
 def line_at(text: str, offset: int) -> int:
     """1-based line of character `offset` in `text`."""
     return text.count("\n", 0, max(offset, 0)) + 1
+
+
+def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1) -> int:
+    """1-based line of the `occurrence`-th match of `needle` (a literal string or a compiled
+    pattern) in `text`; the last match if there are fewer; 0 if none."""
+    pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
+    starts = [m.start() for m in pattern.finditer(text)]
+    if not starts or not needle:
+        return 0
+    return line_at(text, starts[min(occurrence, len(starts)) - 1])

@@ -9,6 +9,7 @@ figures that read it.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import string
@@ -21,7 +22,6 @@ from .cache import Cache, code_digest, digest, versions, write_if_changed
 from .errors import BuildError, suggest
 from .log import captured, replay, warn
 from .options import BuildOptions
-from .workers import Pool
 
 if TYPE_CHECKING:
     from .figures import FigureSpec
@@ -103,7 +103,18 @@ class FigureStage:
         return out
 
     def _restore(self, manifest: dict[str, Any], out: FigureSet) -> bool:
-        for file, (entry, size) in manifest["files"].items():
+        """Put every file of a cached figure set in place; a file already holding the right
+        bytes (its SHA-256 as recorded) is left alone and its cache entry is not read."""
+        for file, (entry, size, sha) in manifest["files"].items():
+            path = self.opts.figures_dir / file
+            try:
+                current = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                current = ""
+            if current == sha:
+                out.files[file] = path
+                out.sizes[file] = (int(size[0]), int(size[1]))
+                continue
             svg = self.cache.get("figures", entry)
             if svg is None:
                 return False
@@ -128,6 +139,7 @@ class FigureStage:
         blobs = {job: self.cache.get("figures", keys[job]) for job in jobs}
         missing = [job for job in jobs if blobs[job] is None]
         if missing:
+            from .workers import Pool
             with Pool(self.opts.jobs) as pool:
                 futures = {job: pool.submit(draw_job, job, results, self.inputs.labels[job.lang],
                                             settings.social_figure) for job in missing}
@@ -144,7 +156,7 @@ class FigureStage:
             blob = blobs[job] or b""
             size = CARD_PX if job.layout == "card" else svg_size(blob)
             self._write(job.file, blob, size, out)
-            files[job.file] = (keys[job], size)
+            files[job.file] = (keys[job], size, hashlib.sha256(blob).hexdigest())
         out.names, out.drawn = list(specs), len(missing)
         self._remove_stale(out)
         return {"files": files, "names": out.names}

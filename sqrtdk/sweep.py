@@ -15,7 +15,6 @@ from typing import Any
 
 from .cache import Cache, code_digest, write_if_changed
 from .options import BuildOptions
-from .workers import Pool
 
 
 def science_key(seed: int) -> str:
@@ -47,6 +46,7 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None]
     jobs = sorted(((seed, name, job) for seed, run in runs.items() for name, job in run.jobs),
                   key=lambda t: -t[2].cost)
     t0 = time.perf_counter()
+    from .workers import Pool
     with Pool(opts.jobs) as pool:
         futures = [(seed, name, job, pool.submit(_call, job)) for seed, name, job in jobs]
         for seed, name, job, future in futures:

@@ -161,3 +161,15 @@ def test_rejected_cases_stop_the_build_at_the_formula_line(
         first = next(n for n, line in enumerate(text.split("\n")) if opener in line)
         assert err.value.line == BODY_START + first, (case["name"], context, str(err.value))
         assert str(err.value).startswith(f"{err.value.path.as_posix()}:{err.value.line}: ")
+
+
+def test_a_formula_without_quotes_is_exactly_what_jinja_would_make_of_it() -> None:
+    """render_formula skips Jinja for TeX without `{{ `; on every corpus formula (as written,
+    and with Windows line ends, which Jinja normalises) the result is Jinja's own."""
+    from sqrtdk.web.lexer import RawFormula
+    from sqrtdk.web.quoting import Quoter
+    quoter = Quoter(Path("corpus.md"), {}, {})
+    for case in CASES:
+        for tex in (case["tex"], case["tex"].replace("\n", "\r\n"), case["tex"] + "\n"):
+            ours = quoter.render_formula(RawFormula(0, tex, case["display"], 1)).plain
+            assert ours == quoter.math.from_string(tex).render({}), case["name"]

@@ -10,7 +10,7 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,10 +24,10 @@ from ..settings import Settings, Strings
 from .embed import explainer_data, json_script, slot_filter
 from .math import MathRenderer, Rendered
 from .model import MATH_HTML_RE, Heading, Page
+from .output import Site
 from .quoting import Formula, mark_quotes
 
 LOGGER = logging.getLogger("sqrtdk.web")
-MARKER = ".sqrtdk-site"          # a folder holding this file was made by this build
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
        "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
        "base-uri 'none'; form-action 'none'")
@@ -38,18 +38,6 @@ FORMULA_FONT_PX = 17 * 1.08      # body text 1.0625 rem, .katex 1.08 em
 # estimated wider than this share of a phone's column is treated as wide
 WIDE_SHARE = 0.55
 CARD_SIZE = (1200, 630)
-
-
-@dataclass
-class Site:
-    """The whole site before it is written: generated files and files copied as they are."""
-
-    files: dict[str, bytes] = field(default_factory=dict)   # relative path -> bytes
-    copies: dict[str, Path] = field(default_factory=dict)   # relative path -> source file
-
-    def paths(self) -> set[str]:
-        """Every file the site will have."""
-        return set(self.files) | set(self.copies)
 
 
 @dataclass(frozen=True)
@@ -156,6 +144,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
         }
         text = _render(env, "article.html", context, st)
         site.files[f"{page.lang}/index.html"] = _fill(text, math_html[page.lang], page).encode()
+        site.link_html[f"{page.lang}/index.html"] = text
     default = next(a for a in alternates if a["lang"] == s.default_language)
     common = {"csp": CSP, "title": s.title, "base_url": s.base_url, "alternates": alternates,
               "description": " / ".join(a["description"] for a in alternates),

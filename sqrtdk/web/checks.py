@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..errors import BuildError, display_path, where
+from ..errors import BuildError, display_path, line_of, where
 from ..log import warn
-from .assemble import Site
 from .model import Page
-from .pages import line_of
+from .output import Site
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
@@ -146,7 +145,7 @@ def check_site(site: Site, pages: list[Page], base_url: str) -> None:
     for rel, data in site.files.items():
         if rel.endswith(".html"):
             links = _Links()
-            links.feed(data.decode("utf-8"))
+            links.feed(site.link_html.get(rel) or data.decode("utf-8"))
             links.close()
             parsed[rel] = links
     for rel, links in parsed.items():

@@ -10,10 +10,30 @@ import hashlib
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BuildError, display_path
-from .assemble import MARKER, Site
+
+MARKER = ".sqrtdk-site"          # a folder holding this file was made by this build
+
+
+@dataclass
+class Site:
+    """The whole site before it is written: generated files and files copied as they are.
+
+    `link_html` holds, for a generated page whose formulas were filled in afterwards, the page
+    as it was before (formula placeholders instead of the engine's markup): what the link
+    checks parse, since a formula carries no link, id or resource of its own.
+    """
+
+    files: dict[str, bytes] = field(default_factory=dict)   # relative path -> bytes
+    copies: dict[str, Path] = field(default_factory=dict)   # relative path -> source file
+    link_html: dict[str, str] = field(default_factory=dict)  # relative path -> HTML to parse
+
+    def paths(self) -> set[str]:
+        """Every file the site will have."""
+        return set(self.files) | set(self.copies)
 
 
 def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, line_at
+from ..errors import BuildError, line_at, line_of
 from ..settings import Strings
 from ..textfiles import read_text
 from .converter import PageContext, markdown_for
@@ -67,15 +67,6 @@ def _line_of_key(block: str, key: str) -> int:
         if line.startswith(f"{key}:"):
             return i
     return 1
-
-
-def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1) -> int:
-    """1-based line of the `occurrence`-th match of `needle` in `text` (0 if none)."""
-    pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
-    starts = [m.start() for m in pattern.finditer(text)]
-    if not starts or not needle:
-        return 0
-    return line_at(text, starts[min(occurrence, len(starts)) - 1])
 
 
 def check_blocks(path: Path, masked: str) -> None:

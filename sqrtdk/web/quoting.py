@@ -289,7 +289,13 @@ class Quoter:
             raise BuildError(self.path, line, _message(e, self.context)) from None
 
     def render_formula(self, raw: RawFormula) -> Formula:
-        """Evaluate the quotes inside one formula; BuildError at the formula's own line."""
+        """Evaluate the quotes inside one formula; BuildError at the formula's own line.
+
+        A formula without `{{ ` (most of them) is its own result: Jinja would hand its text
+        back unchanged (keep_trailing_newline is on; newlines are already "\\n"), so it is
+        not compiled."""
+        if "{{ " not in raw.tex and "\r" not in raw.tex:
+            return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex)
         name = f"{self.path}#formula{raw.index}"
         try:
             template = self.math.from_string(raw.tex)
