@@ -246,6 +246,8 @@ def test_a_build_with_every_folder_elsewhere_touches_nothing_in_the_project(
     for name in ("content", "templates", "static"):
         shutil.copytree(project / name, away / name)
     (away / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    (away / "figures").mkdir()      # the sweep is an input the article quotes: it comes along
+    shutil.copy2(project / "figures" / "sweep.json", away / "figures" / "sweep.json")
     before = tree(project)
     code = (
         "from pathlib import Path; import sys\n"
