@@ -219,11 +219,14 @@ def test_bad_options_print_usage_and_exit_2(project: Path, args: list[str], says
 def test_strict_turns_a_warning_into_an_error_and_writes_nothing(project: Path) -> None:
     before = tree(project / "site")
     figures = next((project / "content").glob("*/figures.toml"))
-    first_table = re.search(r"^\[(\w+)\]\s*$", figures.read_text(encoding="utf-8").split(
-        "[style]", 1)[1].split("[card]", 1)[1], re.M)
+    # the first figure's table (not [style] or [card], whose extra keys are not labels; a
+    # comment may mention them too, so look only at table headers)
+    first_table = next((m for m in re.finditer(r"^\[(\w+)\][ \t]*(?:#.*)?$",
+                                                figures.read_text(encoding="utf-8"), re.M)
+                        if m.group(1) not in ("style", "card")), None)
     assert first_table
     text = figures.read_text(encoding="utf-8").replace(
-        f"[{first_table.group(1)}]\n", f"[{first_table.group(1)}]\nunused_label = \"x\"\n", 1)
+        first_table.group(0), f"{first_table.group(0)}\nunused_label = \"x\"", 1)
     figures.write_text(text, encoding="utf-8")
     proc = run(project, "--strict", check=False)
     assert proc.returncode == 1 and "warning: " in proc.stderr and "--strict" in proc.stderr
@@ -257,6 +260,8 @@ def test_a_build_with_every_folder_elsewhere_touches_nothing_in_the_project(
     for name in ("content", "templates", "static"):
         shutil.copytree(project / name, away / name)
     (away / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    (away / "figures").mkdir()      # the sweep is an input the article quotes: it comes along
+    shutil.copy2(project / "figures" / "sweep.json", away / "figures" / "sweep.json")
     before = tree(project)
     code = (
         "from pathlib import Path; import sys\n"

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from helpers import Tree
 
-from sqrtdk.science.results import at
 from sqrtdk.settings import load_settings
 from sqrtdk.web.quoting import format_number
 
@@ -107,14 +106,33 @@ def test_404_offers_every_language_from_any_address(site_build: dict[str, Any]) 
     assert all(s.startswith(base_path) for s in sources if s)
 
 
+def lookup(data: Any, path: str) -> Any:
+    """The value at a quoted number's dotted data-key. Unlike `at`, a dict key may itself
+    contain dots: sweep.claims["spread.sqrt_not_linear"].worst is quoted as
+    sweep.claims.spread.sqrt_not_linear.worst. KeyError if nothing matches."""
+    if not path:
+        return data
+    if isinstance(data, list):
+        head, _, rest = path.partition(".")
+        return lookup(data[int(head)], rest)
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        key = ".".join(parts[:i])
+        if isinstance(data, dict) and key in data:
+            return lookup(data[key], ".".join(parts[i:]))
+    raise KeyError(path)
+
+
 @pytest.mark.parametrize("index", [0, 1])
 def test_every_quoted_number_equals_results(site_build: dict[str, Any], index: int) -> None:
     lang = site_build["languages"][index]
     found = quotes(site_build["html"][lang])
     assert found, "the article quotes no result"
-    results = site_build["results"]
+    # the build quotes the sweep (figures/sweep.json) beside results.json
+    sweep = json.loads(site_build["opts"].sweep_file.read_text(encoding="utf-8"))
+    results = {**site_build["results"], "sweep": sweep}
     for key, fmt, text in found:
-        value = at(results, key)
+        value = lookup(results, key)
         kind, _, digits = fmt.partition(":")
         expected = value if isinstance(value, str) else format_number(kind, float(value),
                                                                        int(digits or 0))

@@ -44,6 +44,13 @@ def test_pipes_inside_math_stay_in_their_cell(tmp_path: Path) -> None:
     assert math_context(p.body, 1)[-2] == "td" and p.body.count("<td>") == 2
 
 
+def test_every_table_can_be_reached_and_scrolled_from_the_keyboard(tmp_path: Path) -> None:
+    body = ("| a | b |\n|---|---|\n| 1 | 2 |\n\n- item\n\n    | c |\n    |---|\n    | 3 |\n\n"
+            "[^n]\n\n[^n]: | d |\n    |---|\n    | 4 |\n")
+    tables = [e for e in Tree(html(tmp_path, body)).elements if e["tag"] == "table"]
+    assert len(tables) == 3 and all(t["attrs"].get("tabindex") == "0" for t in tables)
+
+
 def test_display_math_written_inside_a_paragraph_is_a_block(tmp_path: Path) -> None:
     out = html(tmp_path, "Before\n$$\nx^2\n$$\nafter.\n")
     assert re.search(r"<p>Before</p>\s*<div class=\"math display\">.*</div>\s*<p>after.</p>", out,

@@ -12,6 +12,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
 | FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
+| ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
@@ -56,7 +57,7 @@ from .md_collect import (
     LinkCollector,
     RawHtmlGuard,
 )
-from .md_figures import FigureProcessor
+from .md_figures import FigureProcessor, ScrollingTables
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks
@@ -78,6 +79,7 @@ class ArticleExtension(Extension):
         md.ESCAPED_CHARS.append("$")
         tp.register(FigureProcessor(md, p.facts, p.ui["figure"], p.resolve, p.known_figures,
                                     p.markdown_source), "sqrtdk-figures", 18)
+        tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
             tp.register(CjkQuotes(md, p.source), "sqrtdk-cjk-quotes", 7)

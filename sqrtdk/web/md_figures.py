@@ -116,3 +116,13 @@ def _figure_name(src: str) -> str:
 def _needle(img: etree.Element) -> str:
     """How the image was written: `![alt](src` (more precise than the src alone)."""
     return f"![{img.get('alt', '')}]({img.get('src', '')}"
+
+
+class ScrollingTables(Treeprocessor):
+    """Every table scrolls sideways inside itself when it is wider than the column (the
+    stylesheet's `overflow-x: auto`); `tabindex="0"` lets a keyboard reach it and scroll it
+    (WCAG 2.1.1; axe's rule scrollable-region-focusable)."""
+
+    def run(self, root: etree.Element) -> None:
+        for table in root.iter("table"):
+            table.set("tabindex", "0")
