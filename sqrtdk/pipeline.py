@@ -85,6 +85,7 @@ class Builder:
         self.memory = memory
         self._math: MathRenderer | None = None
         self._env: Any = None
+        self._links: dict[str, Any] = {}      # html digest -> its links (checks.check_site)
 
     # ---------------------------------------------------------------- the stages
 
@@ -268,7 +269,8 @@ class Builder:
                 with captured() as messages:
                     page = build_page(path, inputs.strings[lang], results,
                                       figures.resolver(lang), figures.names,
-                                      lambda module: f"../source/{module}.html")
+                                      lambda module: f"../source/{module}.html",
+                                      self.opts.cache_dir)
                 self.cache.put_object("pages", key, (page, list(messages)))
                 converted += 1
             pages.append(page)
@@ -289,7 +291,7 @@ class Builder:
             settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
             figures=figures.files, static_dir=self.opts.static_dir,
             sources=experiment_sources()), self._env, self.math())
-        check_site(site, pages, inputs.settings.base_url)
+        check_site(site, pages, inputs.settings.base_url, self._links if self.memory else None)
         return site
 
     def math(self) -> MathRenderer:

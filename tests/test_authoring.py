@@ -111,6 +111,23 @@ def test_a_text_edit_converts_one_page_and_imports_neither_numpy_nor_matplotlib(
     assert "One more sentence for the test." in html
 
 
+def test_a_rebuild_writes_only_what_changed_and_never_edits_the_old_site(project: Path) -> None:
+    """Unchanged files of the new site are hard links to the previous build's (same inode);
+    the edited page is a new file, and the old one, held open, still reads as before."""
+    site = project / "site"
+    figure = next((site / "figures").glob("*.svg"))
+    page, inode = site / "en" / "index.html", figure.stat().st_ino
+    with page.open("rb") as held:
+        md = project / "content" / "en" / "index.md"
+        md.write_text(md.read_text(encoding="utf-8") + "\nA sentence for the links test.\n",
+                      encoding="utf-8")
+        run(project)
+        old = held.read()
+    assert figure.stat().st_ino == inode
+    assert b"A sentence for the links test." in page.read_bytes()
+    assert b"A sentence for the links test." not in old and old.startswith(b"<!doctype")
+
+
 def test_a_new_module_of_the_science_half_is_part_of_the_cache_key(project: Path) -> None:
     (project / "sqrtdk" / "science" / "zz_new_module.py").write_text(
         '"""A module nobody listed anywhere."""\n', encoding="utf-8")

@@ -2,6 +2,7 @@
 the text relies on hold, and every link and resource of the assembled site resolves."""
 from __future__ import annotations
 
+import hashlib
 import logging
 import posixpath
 import re
@@ -138,16 +139,31 @@ class _Links(HTMLParser):
             self.styles.append(data)
 
 
-def check_site(site: Site, pages: list[Page], base_url: str) -> None:
-    """Links, resources and leftovers of every generated HTML page; url()s of copied CSS."""
+def check_site(site: Site, pages: list[Page], base_url: str,
+               memo: dict[str, _Links] | None = None) -> None:
+    """Links, resources and leftovers of every generated HTML page; url()s of copied CSS.
+
+    A page is parsed as it was before its formulas were filled in (`Site.link_html`): KaTeX's
+    markup holds no link, id or resource (\\href and \\includegraphics need `trust`, which
+    only \\htmlData has), and it is most of the page. `memo` (the warm --serve process) keeps
+    what each page's HTML held, so an unchanged page is not parsed again."""
     by_path = {f"{p.lang}/index.html": p for p in pages}
     parsed: dict[str, _Links] = {}
     for rel, data in site.files.items():
         if rel.endswith(".html"):
+            html = site.link_html.get(rel) or data.decode("utf-8")
+            key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+            if memo is not None and key in memo:
+                parsed[rel] = memo[key]
+                continue
             links = _Links()
-            links.feed(site.link_html.get(rel) or data.decode("utf-8"))
+            links.feed(html)
             links.close()
             parsed[rel] = links
+            if memo is not None:
+                if len(memo) > 256:
+                    memo.clear()
+                memo[key] = links
     for rel, links in parsed.items():
         _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
                     base_url)

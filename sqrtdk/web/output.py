@@ -82,19 +82,38 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
     try:
         (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
                                   encoding="utf-8")
-        for rel, data in sorted(site.files.items()):
+        previous = target if (target / MARKER).is_file() else None
+        for rel in sorted(site.paths()):
             dest = tmp / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        for rel, src in sorted(site.copies.items()):
-            dest = tmp / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dest)
+            data = site.files.get(rel)
+            if previous is not None and _reuse(previous / rel, dest, data, site.copies.get(rel)):
+                continue
+            if data is not None:
+                dest.write_bytes(data)
+            else:
+                shutil.copyfile(site.copies[rel], dest)
         os.chmod(tmp, 0o755)  # noqa: S103 - a web folder: readable by the server
         _swap(tmp, target)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
+    """Hard-link `old` (the previous build's file) to `dest` when it already holds the new
+    bytes (`data`, or the bytes of `src`): unchanged files are not written again. The
+    previous site is never edited in place, only swapped out, so sharing is safe."""
+    try:
+        size = old.stat().st_size
+        if size != (len(data) if data is not None else src.stat().st_size if src else -1):
+            return False
+        if old.read_bytes() != (data if data is not None else src.read_bytes() if src else b""):
+            return False
+        os.link(old, dest)
+    except OSError:      # no such file, or a filesystem without hard links: write it
+        return False
+    return True
 
 
 def _swap(new: Path, target: Path) -> None:

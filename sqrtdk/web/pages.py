@@ -99,13 +99,14 @@ def check_footnote_definitions(path: Path, masked: str) -> None:
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                resolve: Callable[[str], FigureFiles], known_figures: list[str],
-               source_url: Callable[[str], str]) -> Page:
-    """Read, quote and convert one article. Raises BuildError with the file and line."""
+               source_url: Callable[[str], str], cache_dir: Path | None = None) -> Page:
+    """Read, quote and convert one article. Raises BuildError with the file and line.
+    `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter)."""
     text = read_text(path)
     front, body = split_front_matter(path, text)
     blank_front = "\n" * front.count("\n")
     masked: Masked = mask(path, blank_front + body)       # lines as in the file
-    quoter = Quoter(path, results, results.get("claims", {}))
+    quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
     rendered = quoter.render_prose(front + masked.text[len(blank_front):])
     rendered_front = _front_of(rendered)
     meta = parse_front_matter(path, rendered_front)

@@ -18,6 +18,8 @@ filter that would print a bound the value does not reach (0.9962 as "100%", 2.99
 from __future__ import annotations
 
 import fnmatch
+import functools
+import hashlib
 import re
 import traceback
 from collections.abc import Callable, Mapping
@@ -167,21 +169,83 @@ def _describe(q: Any) -> str:
     return repr(q)
 
 
-def _filters(log: QuoteLog, bounds: Mapping[str, list[float]]) -> dict[str, Callable[..., str]]:
+QUOTER_KEY = "_sqrtdk_quoter"   # the render context's entry holding the page's Quoter
+
+
+def _filters() -> dict[str, Callable[..., str]]:
+    """The format filters. They find the page being rendered (its QuoteLog and bounds) in the
+    render context, so one environment and its compiled templates serve every page."""
     def make(kind: str, default_digits: int) -> Callable[..., str]:
-        def flt(q: Any, digits: int = default_digits) -> str:
+        @jinja2.pass_context
+        def flt(ctx: jinja2.runtime.Context, q: Any, digits: int = default_digits) -> str:
             if not isinstance(digits, int) or isinstance(digits, bool) or \
                     not 0 <= digits <= MAX_DIGITS:
                 raise TypeError(f"{kind}() takes a whole number of digits from 0 to "
                                 f"{MAX_DIGITS}, got {digits!r}")
+            quoter: Quoter = ctx[QUOTER_KEY]
             path, value = _number(q, kind)
-            digits = honest_digits(kind, value, digits, bounds_for(path, bounds))
+            digits = honest_digits(kind, value, digits, bounds_for(path, quoter.bounds))
             fmt = kind if kind == "grouped" else f"{kind}:{digits}"
-            return log.emit(path, fmt, format_number(kind, value, digits))
+            return quoter.log.emit(path, fmt, format_number(kind, value, digits))
         flt.__name__ = kind
         return flt
     return {"fixed": make("fixed", 2), "pct": make("pct", 1), "sig": make("sig", 3),
             "grouped": make("grouped", 0)}
+
+
+@jinja2.pass_context
+def _claim(ctx: jinja2.runtime.Context, name: Any) -> str:
+    quoter: Quoter = ctx[QUOTER_KEY]
+    return quoter.claim(name)
+
+
+class _Sources(jinja2.BaseLoader):
+    """Template sources by name, each name the digest of its source: a text seen before (in
+    this process, or in Jinja's bytecode cache on disk) is never compiled again. The name is
+    also the compiled code's file name, which is how an error finds its line."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+
+    def add(self, kind: str, source: str) -> str:
+        """Register `source`; returns its name."""
+        name = f"{kind}-{hashlib.sha256(source.encode('utf-8')).hexdigest()[:24]}"
+        if len(self.sources) > 20000:   # a long --serve session: forget old texts
+            self.sources.clear()
+        self.sources[name] = source
+        return name
+
+    def get_source(self, environment: jinja2.Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        if template not in self.sources:
+            raise jinja2.TemplateNotFound(template)
+        return self.sources[template], template, lambda: True
+
+
+@dataclass(frozen=True)
+class Environments:
+    """The prose and math environments of a process, sharing one loader."""
+
+    prose: jinja2.Environment
+    math: jinja2.Environment
+    sources: _Sources
+
+
+@functools.cache
+def environments(cache_dir: Path | None = None) -> Environments:
+    """The two environments (built once a process), with Jinja's bytecode cache in
+    `cache_dir/jinja` when there is a cache: a one-shot rebuild after a text edit compiles
+    only the paragraphs and formulas whose text changed."""
+    sources = _Sources()
+    bytecode = None
+    if cache_dir is not None:
+        (cache_dir / "jinja").mkdir(parents=True, exist_ok=True)
+        bytecode = jinja2.FileSystemBytecodeCache(str(cache_dir / "jinja"))
+    prose, math = prose_environment(sources, bytecode), math_environment(sources, bytecode)
+    for env in (prose, math):
+        env.filters.update(_filters())
+    prose.globals["claim"] = _claim
+    return Environments(prose, math, sources)
 
 
 def _finalize(value: Any) -> str:
@@ -191,26 +255,30 @@ def _finalize(value: Any) -> str:
     return str(value)
 
 
-def prose_environment() -> jinja2.Environment:
+def prose_environment(loader: jinja2.BaseLoader | None = None,
+                      bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """The strict environment for article prose: `{{ … }}`, `{% … %}`, `{# … #}` (the space
     after `{#` keeps heading ids `{#id}` literal), only our filters and `claim`."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
                              keep_trailing_newline=True, comment_start_string="{# ",
-                             comment_end_string="#}", finalize=_finalize)
+                             comment_end_string="#}", finalize=_finalize, loader=loader,
+                             bytecode_cache=bytecode, cache_size=4096)
     env.filters = {}
     env.globals = {}
     env.tests = {}
     return env
 
 
-def math_environment() -> jinja2.Environment:
+def math_environment(loader: jinja2.BaseLoader | None = None,
+                     bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """Quotes inside TeX: `{{ ` and ` }}` with their spaces, no statements, no comments."""
     never = "\U000f00ff\U000f00fe"
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
                              keep_trailing_newline=True, variable_start_string="{{ ",
                              variable_end_string="}}", block_start_string=never + "%",
                              block_end_string="%" + never, comment_start_string=never + "#",
-                             comment_end_string="#" + never, finalize=_finalize)
+                             comment_end_string="#" + never, finalize=_finalize,
+                             loader=loader, bytecode_cache=bytecode, cache_size=4096)
     env.filters = {}
     env.globals = {}
     env.tests = {}
@@ -248,20 +316,25 @@ class Formula:
 
 
 class Quoter:
-    """Evaluates one page's prose and formulas against the results."""
+    """Evaluates one page's prose and formulas against the results.
 
-    def __init__(self, path: Path, results: Mapping[str, Any], claims: Mapping[str, Any]):
+    `cache_dir`: where Jinja keeps compiled templates between processes (None: only in
+    memory). The prose is compiled paragraph by paragraph (split at blank lines) unless it
+    holds a statement `{% … %}`, which may span paragraphs; then it is one template."""
+
+    def __init__(self, path: Path, results: Mapping[str, Any], claims: Mapping[str, Any],
+                 cache_dir: Path | None = None):
         self.path = path
         self.log = QuoteLog()
-        bounds = results.get("meta", {}).get("bounds", {})
+        self.bounds = results.get("meta", {}).get("bounds", {})
         self.context = {k: wrap(k, v) for k, v in results.items()}
         self.claims = claims
-        self.prose, self.math = prose_environment(), math_environment()
-        for env in (self.prose, self.math):
-            env.filters.update(_filters(self.log, bounds))
-        self.prose.globals["claim"] = self._claim
+        self.envs = environments(cache_dir)
+        self.prose, self.math = self.envs.prose, self.envs.math
+        self._render_context = {**self.context, QUOTER_KEY: self}
 
-    def _claim(self, name: Any) -> str:
+    def claim(self, name: Any) -> str:
+        """`{{ claim("name") }}`: record that the sentence relies on a claim; its marker."""
         if not isinstance(name, str) or name not in self.claims:
             hint = suggest(str(name), self.claims, "claims")
             raise UnknownResultError(f"no claim {name!r}; {hint}")
@@ -274,19 +347,22 @@ class Quoter:
         Raises BuildError(path, line, …) for a syntax error (an unclosed `{% … %}` at the
         line where it opens), an unknown name, filter or claim, or a number without a filter.
         """
-        name = str(self.path)
-        try:
-            template = self.prose.from_string(source)
-            template.name = template.filename = name
-            return template.render(self.context)
-        except jinja2.TemplateSyntaxError as e:
-            line = e.lineno or 0
-            if "end of template" in (e.message or ""):
-                line = _unclosed_block_line(self.prose, source) or line
-            raise BuildError(self.path, line, f"template syntax: {_syntax_message(e)}") from None
-        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
-            line = _template_line(e, name)
-            raise BuildError(self.path, line, _message(e, self.context)) from None
+        out = []
+        for first_line, chunk in _paragraphs(source):
+            name = self.envs.sources.add("prose", chunk)
+            try:
+                out.append(self.prose.get_template(name).render(self._render_context))
+            except jinja2.TemplateSyntaxError as e:
+                line = e.lineno or 0
+                if "end of template" in (e.message or ""):
+                    line = _unclosed_block_line(self.prose, chunk) or line
+                raise BuildError(self.path, first_line + line - 1 if line else 0,
+                                 f"template syntax: {_syntax_message(e)}") from None
+            except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
+                line = _template_line(e, name)
+                raise BuildError(self.path, first_line + line - 1 if line else 0,
+                                 _message(e, self.context)) from None
+        return "".join(out)
 
     def render_formula(self, raw: RawFormula) -> Formula:
         """Evaluate the quotes inside one formula; BuildError at the formula's own line.
@@ -296,11 +372,9 @@ class Quoter:
         not compiled."""
         if "{{ " not in raw.tex and "\r" not in raw.tex:
             return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex)
-        name = f"{self.path}#formula{raw.index}"
+        name = self.envs.sources.add("formula", raw.tex)
         try:
-            template = self.math.from_string(raw.tex)
-            template.name = template.filename = name
-            tex = template.render(self.context)
+            tex = self.math.get_template(name).render(self._render_context)
         except jinja2.TemplateSyntaxError as e:
             raise BuildError(self.path, raw.line + (e.lineno or 1) - 1,
                              f"template syntax in a formula: {_syntax_message(e)}") from None
@@ -319,6 +393,28 @@ class Quoter:
         if last < len(tex):
             parts.append(tex[last:])
         return Formula(tuple(parts), raw.display, raw.line, raw.tex)
+
+
+_BLANK_LINES = re.compile(r"\n[ \t]*\n")
+
+
+def _paragraphs(source: str) -> list[tuple[int, str]]:
+    """(first line, text) of the pieces of `source` to compile one by one: paragraphs, each
+    ending after the blank line(s) that follow it, so the pieces add up to the source. All of
+    it is one piece when it holds a statement, and a piece never ends inside `{{ … }}`."""
+    if "{%" in source:
+        return [(1, source)]
+    pieces, start, line = [], 0, 1
+    for m in _BLANK_LINES.finditer(source):
+        piece = source[start:m.end()]
+        if piece.count("{{") != piece.count("}}"):
+            continue
+        pieces.append((line, piece))
+        line += piece.count("\n")
+        start = m.end()
+    if start < len(source):
+        pieces.append((line, source[start:]))
+    return pieces
 
 
 def _syntax_message(e: jinja2.TemplateSyntaxError) -> str:
