@@ -30,6 +30,8 @@ def resolved_article(project: Path, lang: str) -> str:
     from sqrtdk.web.lexer import DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, mask
     from sqrtdk.web.quoting import Quoter, strip_markers
     results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
+    sweep = project / "figures" / "sweep.json"     # quoted as `sweep.…`, as the build does
+    results["sweep"] = json.loads(sweep.read_text(encoding="utf-8")) if sweep.is_file() else {}
     path = project / "content" / lang / "index.md"
     text = path.read_text(encoding="utf-8")
     masked = mask(path, text)

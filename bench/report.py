@@ -9,8 +9,11 @@ from timing import Series
 
 CASES = (("cold", "cold build (empty cache)"), ("unchanged", "unchanged rebuild"),
          ("text_edit", "text-only edit"), ("serve", "serve: edit -> page shows it"))
-TOOLS = (("ours", "ours"), ("mkdocs", "MkDocs+Material"), ("hugo", "Hugo"))
-TARGETS = (("unchanged", 0.25), ("text_edit", 0.25), ("cold", 3.0), ("serve", 1.0))  # issue 3, item 7
+TOOLS = (("ours", "ours"), ("floor", "floor"), ("mkdocs", "MkDocs+Material"), ("hugo", "Hugo"))
+# issue 11, item 3: (case, what is compared, limit); "floor" limits are ratios to the floor's
+# median in the same rounds (for serve, which has no rounds of its own: every floor run)
+TARGETS = (("serve", "floor", 0.7), ("text_edit", "floor", 1.3), ("unchanged", "floor", 1.0),
+           ("cold", "cpu_s", 5.0), ("cold", "wall_s", 3.0))
 
 
 @dataclass
@@ -23,13 +26,21 @@ class Results:
     def get(self, tool: str, case: str) -> Series | None:
         return self.series.get(tool, {}).get(case)
 
+    def floor(self, case: str) -> float | None:
+        """The floor's median in `case`'s rounds; for serve, over all its runs."""
+        if case != "serve":
+            s = self.get("floor", case)
+            return s.median if s else None
+        runs = [t for s in self.series.get("floor", {}).values() for t in s.times]
+        return statistics.median(runs) if runs else None
+
 
 def _cell(s: Series | None) -> str:
     return f"{s.median:7.3f} s [{s.low:.3f}–{s.high:.3f}]" if s else "—"
 
 
-def _ratio(ours: Series | None, theirs: Series | None) -> float | None:
-    return ours.median / theirs.median if ours and theirs and theirs.median > 0 else None
+def _ratio(ours: Series | None, theirs: float | None) -> float | None:
+    return ours.median / theirs if ours and theirs else None
 
 
 def rows(res: Results) -> list[dict[str, Any]]:
@@ -41,7 +52,8 @@ def rows(res: Results) -> list[dict[str, Any]]:
             s = res.get(tool, case)
             row[tool] = s.as_json() if s else None
             if tool != "ours":
-                r = _ratio(res.get("ours", case), s)
+                theirs = res.floor(case) if tool == "floor" else (s.median if s else None)
+                r = _ratio(res.get("ours", case), theirs)
                 row[f"ours_over_{tool}"] = round(r, 3) if r is not None else None
         out.append(row)
     return out
@@ -49,37 +61,49 @@ def rows(res: Results) -> list[dict[str, Any]]:
 
 def table(res: Results) -> str:
     """The table as text: median [min–max] per tool, and ratios ours/theirs."""
-    head = f"{'case':<30} {'ours':>26} {'MkDocs+Material':>26} {'ours/MkDocs':>11} " \
-           f"{'Hugo':>26} {'ours/Hugo':>9}"
+    head = f"{'case':<30} {'ours':>26} {'floor':>26} {'/floor':>7} {'MkDocs+Material':>26} " \
+           f"{'/MkDocs':>8} {'Hugo':>26} {'/Hugo':>6}"
     lines = [head, "-" * len(head)]
-    for case, label in CASES:
-        ours = res.get("ours", case)
-        mk, hu = res.get("mkdocs", case), res.get("hugo", case)
-        rm, rh = _ratio(ours, mk), _ratio(ours, hu)
-        lines.append(f"{label:<30} {_cell(ours):>26} {_cell(mk):>26} "
-                     f"{(f'{rm:.2f}' if rm else '—'):>11} {_cell(hu):>26} "
-                     f"{(f'{rh:.2f}' if rh else '—'):>9}")
+    for row, (case, label) in zip(rows(res), CASES):
+        cells = [f"{label:<30}", f"{_cell(res.get('ours', case)):>26}"]
+        for tool, width in (("floor", 7), ("mkdocs", 8), ("hugo", 6)):
+            r = row[f"ours_over_{tool}"]
+            shown = res.get(tool, case)
+            cells.append(f"{_cell(shown):>26}" if tool != "floor" or shown else
+                         f"{'(all runs) ' + format(res.floor(case) or 0, '.3f') + ' s':>26}")
+            cells.append(f"{(f'{r:.2f}' if r else '—'):>{width}}")
+        lines.append(" ".join(cells))
     return "\n".join(lines)
 
 
 def targets(res: Results) -> list[dict[str, Any]]:
     """The issue's targets against our medians: PASS, MISS, or not measured."""
     out = []
-    for case, limit in TARGETS:
+    for case, kind, limit in TARGETS:
         s = res.get("ours", case)
-        verdict = "not measured" if s is None else ("PASS" if s.median <= limit else "MISS")
-        out.append({"case": case, "limit_s": limit,
-                    "median_s": round(s.median, 6) if s else None, "verdict": verdict})
+        value: float | None = None
+        if s is not None and kind == "floor":
+            value = _ratio(s, res.floor(case))
+        elif s is not None and kind == "cpu_s":
+            value = statistics.median(s.cpu) if s.cpu else None
+        elif s is not None:
+            value = s.median
+        verdict = "not measured" if value is None else ("PASS" if value <= limit else "MISS")
+        out.append({"case": case, "measure": kind, "limit": limit,
+                    "value": round(value, 4) if value is not None else None,
+                    "ours_median_s": round(s.median, 4) if s else None, "verdict": verdict})
     return out
 
 
 def targets_text(res: Results) -> str:
     """One line per target."""
     labels = dict(CASES)
+    unit = {"floor": "× floor", "cpu_s": "s CPU", "wall_s": "s wall"}
     lines = []
     for t in targets(res):
-        shown = "—" if t["median_s"] is None else f"{t['median_s']:.3f} s"
-        lines.append(f"{labels[t['case']]:<30} ≤ {t['limit_s']:.2f} s   {shown:>9}   {t['verdict']}")
+        shown = "—" if t["value"] is None else f"{t['value']:.2f} {unit[t['measure']]}"
+        lines.append(f"{labels[t['case']]:<30} ≤ {t['limit']:.1f} {unit[t['measure']]:<8} "
+                     f"{shown:>15}   {t['verdict']}")
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Build-speed benchmark (issue 3, item 7): our build beside MkDocs + Material and Hugo.
+"""Build-speed benchmark (issue 11, item 3): our build beside the floor, MkDocs + Material
+and Hugo.
 
 Usage (after `make site`): .venv/bin/python bench/run.py [--runs N] [--from-head]
                            [--no-serve] [--no-mkdocs] [--no-hugo] [--keep]
@@ -7,10 +8,14 @@ Usage (after `make site`): .venv/bin/python bench/run.py [--runs N] [--from-head
 Works on a copy of the project in a temporary folder (the text-edit cases append sentences to
 its English article), installs the competitors into a throw-away venv under bench/out/, times
 each case with every tool taking turns run by run (so a burst of load from elsewhere hits all
-tools alike and the ratios stay fair), prints
-a table of medians [min–max] and ratios ours/theirs, the issue's targets with PASS/MISS, and
-writes the same as JSON to bench/out/results.json. A competitor that cannot be installed or
-built is reported in one line and skipped; the rest goes on.
+tools alike and the ratios stay fair), prints a table of medians [min–max] and ratios, the
+issue's targets with PASS/MISS, and writes the same as JSON to bench/out/results.json.
+
+The *floor* (bench/floor.py) is a fresh Python process that only converts the English article
+with Python-Markdown and one Jinja template; it is timed in the same rounds as every case, and
+the targets are ratios to it. The serve case times save -> page shows the edit, for our
+`--serve` and for `hugo server`. A competitor that cannot be installed or built is reported in
+one line and skipped; the rest goes on.
 """
 from __future__ import annotations
 
@@ -34,7 +39,15 @@ import report
 import serve_loop
 import tools
 from timing import Case, CommandFailed, time_interleaved
-from workspace import OUT_DIR, RESULTS_JSON, copy_project, git_describe, remove_tree
+from workspace import (
+    BENCH_DIR,
+    OUT_DIR,
+    PROJECT_PYTHON,
+    RESULTS_JSON,
+    copy_project,
+    git_describe,
+    remove_tree,
+)
 
 EXPECTED = (CommandFailed, OSError, ValueError, ImportError, KeyError)
 _HIDE: dict[str, str] = {}   # temporary paths -> a placeholder, in messages
@@ -81,6 +94,14 @@ def attempt(label: str, res: report.Results, key: str, step: Callable[[], Any]) 
     return value
 
 
+def floor_cases(project: Path, out: Path) -> dict[str, Case]:
+    """The floor, run in every build case's rounds (it reads the article the text-edit case
+    edits, and writes one page)."""
+    cmd = [str(PROJECT_PYTHON), str(BENCH_DIR / "floor.py"), str(project), str(out)]
+    note = "fresh process: Python-Markdown + one Jinja template, English article only"
+    return {case: Case(cmd, project, None, note) for case in ("cold", "unchanged", "text_edit")}
+
+
 def prepare_mkdocs(project: Path, info: dict) -> dict[str, Case]:
     """Write the MkDocs site, install MkDocs + Material; returns its timed cases."""
     site = mkdocs_site.generate(project, OUT_DIR / "mkdocs")
@@ -98,6 +119,7 @@ def prepare_hugo(project: Path, info: dict) -> dict[str, Case]:
     hugo = tools.hugo_binary()
     line = tools.version_of([str(hugo), "version"], site)
     info["versions"]["hugo"] = line.split()[1].split("-")[0] if " " in line else line
+    info["hugo_site"], info["hugo_binary"] = site, hugo
     return hugo_site.cases(site, hugo)
 
 
@@ -119,20 +141,28 @@ def time_builds(res: report.Results, plans: dict[str, dict[str, Case]], runs: in
 
 
 def time_serve(res: report.Results, project: Path, tmp: Path, runs: int, info: dict) -> None:
-    """The serve loop, if build.py has --serve and our build works."""
+    """The serve loops: ours (if build.py has --serve and our build works) and hugo server."""
     if "ours" in res.missing:
         res.missing["ours.serve"] = "skipped: our build failed"
-        return
-    if not serve_loop.available(ours.help_text(project)):
+    elif not serve_loop.available(ours.help_text(project)):
         res.missing["ours.serve"] = "build.py has no --serve/--port"
         print("serve: not available", flush=True)
+    else:
+        def step() -> None:
+            series, totals = serve_loop.measure(project, tmp / "served", runs,
+                                                OUT_DIR / "serve.log")
+            res.series.setdefault("ours", {})["serve"] = series
+            info["serve_build_totals_s"] = totals
+        attempt("serve loop (ours)", res, "ours.serve", step)
+    if "hugo" in res.missing or "hugo_site" not in info:
+        res.missing.setdefault("hugo.serve", "skipped: Hugo was not measured")
         return
 
-    def step() -> None:
-        series, totals = serve_loop.measure(project, tmp / "served", runs, OUT_DIR / "serve.log")
-        res.series.setdefault("ours", {})["serve"] = series
-        info["serve_build_totals_s"] = totals
-    attempt("serve loop (ours)", res, "ours.serve", step)
+    def hugo_step() -> None:
+        series = serve_loop.measure_hugo(info["hugo_site"], info["hugo_binary"], runs,
+                                         OUT_DIR / "hugo-serve.log")
+        res.series.setdefault("hugo", {})["serve"] = series
+    attempt("serve loop (hugo server)", res, "hugo.serve", hugo_step)
 
 
 def environment_info(args: argparse.Namespace) -> dict:
@@ -162,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     _HIDE.update({str(tmp): "<copy>", str(OUT_DIR): "bench/out"})
     try:
         project = copy_project(tmp / "project", from_head=args.from_head)
-        plans = {"ours": ours.cases(project, tmp / "site")}
+        plans = {"ours": ours.cases(project, tmp / "site"),
+                 "floor": floor_cases(project, tmp / "floor" / "index.html")}
         for name, prepare in (("mkdocs", prepare_mkdocs), ("hugo", prepare_hugo)):
             if getattr(args, f"no_{name}"):
                 res.missing[name] = f"skipped (--no-{name})"
@@ -188,6 +219,8 @@ def finish(res: report.Results, info: dict, seconds: float) -> int:
     """Write results.json, then print the table, the targets and our stage times.
     Exit 1 if our build could not be measured."""
     info["benchmark_seconds"] = round(seconds, 1)
+    for key in ("hugo_site", "hugo_binary"):   # paths of this machine: not for the JSON
+        info.pop(key, None)
     info["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     RESULTS_JSON.write_text(json.dumps(
         {**info, "table": report.rows(res), "targets": report.targets(res),
@@ -195,7 +228,7 @@ def finish(res: report.Results, info: dict, seconds: float) -> int:
          "not_measured": res.missing}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print()
     print(report.table(res))
-    print("\nTargets (issue 3, item 7), our medians:")
+    print("\nTargets (issue 11, item 3): our medians, as ratios to the floor of the same rounds:")
     print(report.targets_text(res))
     print("\nCPU time (user + sys, median; worker processes included):")
     print(report.cpu_text(res))

@@ -1,9 +1,10 @@
 """Serve-loop latency: from saving the Markdown to the open browser page showing the new text.
 
-Runs `build.py --serve --port N --out OUT` on a project copy, opens the English page in Debian's
-chromium through Playwright, then, run after run, appends a sentence to content/en/index.md and
-polls the page (every 5 ms) until its text contains the sentence. The time covers the watcher's
-debounce, the rebuild, the reload event, and the browser's reload and parse.
+Runs a development server (`build.py --serve --port N --out OUT` on a project copy, or
+`hugo server` on the Hugo copy), opens the English page in Debian's chromium through
+Playwright, then, run after run, appends a sentence to the English article and polls the page
+(every 5 ms) until its text contains the sentence. The time covers the watcher's debounce, the
+rebuild, the reload event, and the browser's reload and parse.
 """
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise CommandFailed(f"build.py --serve exited {proc.returncode} before serving")
+            raise CommandFailed(f"{Path(proc.args[0]).name} exited {proc.returncode} before "
+                                "serving")
         try:
             with urllib.request.urlopen(url, timeout=2) as r:
                 if r.status == 200:
@@ -57,12 +59,12 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
 
 
-def _time_edits(page, article: Path, runs: int, timeout: float = 20.0) -> Series:
+def _time_edits(page, article: Path, runs: int, tag: str, timeout: float = 20.0) -> Series:
     from playwright.sync_api import Error as PlaywrightError
     series = Series()
     for i in range(runs):
         time.sleep(1.0)   # let the reloaded page reconnect to the event stream
-        sentence = append_sentence(article, f"serve {i}")
+        sentence = append_sentence(article, f"{tag} serve {i}")
         t0 = time.perf_counter()
         while True:
             try:
@@ -79,19 +81,37 @@ def _time_edits(page, article: Path, runs: int, timeout: float = 20.0) -> Series
 
 
 def measure(project: Path, out: Path, runs: int, log_file: Path) -> tuple[Series, list[float]]:
-    """Time `runs` edits in the serve loop; returns the series and the rebuild times the server's
-    builds reported ('total' lines, the first being the initial build)."""
+    """Time `runs` edits in our serve loop; returns the series and the rebuild times the
+    server's builds reported ('total' lines, the first being the initial build)."""
+    port = free_port()
+    cmd = [str(PROJECT_PYTHON), "build.py", "--serve", "--port", str(port), "--out", str(out)]
+    series = measure_server(cmd, project, f"http://127.0.0.1:{port}/en/",
+                            project / EDITED_ARTICLE, runs, log_file, "ours")
+    return series, [float(t) for t in _TOTAL.findall(log_file.read_text(encoding="utf-8"))]
+
+
+def measure_hugo(site: Path, hugo: Path, runs: int, log_file: Path) -> Series:
+    """Time `runs` edits with `hugo server` (its own watcher, in-memory rebuild and
+    livereload) on the Hugo copy of the articles."""
+    port = free_port()
+    cmd = [str(hugo), "server", "--port", str(port), "--bind", "127.0.0.1",
+           "--cacheDir", str(site / "hugo-cache")]
+    return measure_server(cmd, site, f"http://127.0.0.1:{port}/en/",
+                          site / "content" / "en" / "index.md", runs, log_file, "hugo")
+
+
+def measure_server(cmd: list[str], cwd: Path, url: str, article: Path, runs: int,
+                   log_file: Path, tag: str) -> Series:
+    """Start the server `cmd` in `cwd`, open `url` in chromium, and time `runs` appended
+    sentences in `article` until the page shows each; the server is stopped afterwards."""
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium")   # Debian's package: apt-get install chromium
     if chromium is None:
         raise CommandFailed("no chromium on PATH (apt-get install chromium)")
-    port = free_port()
-    cmd = [str(PROJECT_PYTHON), "build.py", "--serve", "--port", str(port), "--out", str(out)]
     with log_file.open("w", encoding="utf-8") as log:
-        proc = subprocess.Popen(cmd, cwd=project, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     try:
-        url = f"http://127.0.0.1:{port}/en/"
         _wait_http(url, proc, timeout=120)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True,
@@ -99,10 +119,10 @@ def measure(project: Path, out: Path, runs: int, log_file: Path) -> tuple[Series
             try:
                 page = browser.new_page()
                 page.goto(url, wait_until="load")
-                series = _time_edits(page, project / EDITED_ARTICLE, runs)
+                series = _time_edits(page, article, runs, tag)
             finally:
                 browser.close()
     finally:
         _stop(proc)
     series.note = "save -> page text contains the edit (watch, rebuild, reload, parse)"
-    return series, [float(t) for t in _TOTAL.findall(log_file.read_text(encoding="utf-8"))]
+    return series
