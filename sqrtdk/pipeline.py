@@ -59,6 +59,7 @@ class FigureSet:
     files: dict[str, Path] = field(default_factory=dict)
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)   # file name -> px
     names: list[str] = field(default_factory=list)
+    needs: list[str] = field(default_factory=list)   # results paths the figures read
     drawn: int = 0
 
     def resolver(self, lang: str) -> Callable[[str], FigureFiles]:
@@ -230,11 +231,12 @@ class Builder:
             sweep: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             warn(LOGGER, path, 0, "no sweep of the claims over many seeds; run "
-                                  "'python build.py --sweep 100' and commit the file")
+                                  "'make sweep' (build.py --sweep 100) and commit the file")
             return {}
-        if sweep.get("code") != code_digest("science"):
+        from .sweep import sweep_code
+        if sweep.get("code") != sweep_code():
             warn(LOGGER, path, 0, "the sweep was computed by other experiment code; run "
-                                  "'python build.py --sweep 100' again and commit the file")
+                                  "'make sweep' (build.py --sweep 100) again and commit the file")
         return sweep
 
     def figures(self, inputs: Inputs, results: Mapping[str, Any], data: bytes) -> FigureSet:
@@ -281,10 +283,12 @@ class Builder:
         """Check parity and claims, typeset, fill the templates, check the assembled site."""
         from .textfiles import read_text
         from .web.assemble import SiteInputs, render_site, template_env
-        from .web.checks import check_claims, check_parity, check_site
+        from .web.checks import check_claims, check_parity, check_site, check_unused_results
         sources = {p.lang: read_text(p.source) for p in pages}
         check_parity(pages, sources)
         check_claims(pages, results)
+        check_unused_results(results, used_results(results, pages, figures),
+                             self.opts.results_file)
         if self._env is None or not self.memory:
             self._env = template_env(self.opts.templates_dir, self.opts.cache_dir)
         site = render_site(SiteInputs(
@@ -328,6 +332,20 @@ class _Counter(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.count += 1
+
+
+def used_results(results: Mapping[str, Any], pages: list[Page], figures: FigureSet) -> set[str]:
+    """Dotted paths of the results something uses: quoted by a page, drawn by a figure,
+    embedded for the page's script (its sentences included), read by a claim, or kept as
+    evidence (meta.evidence)."""
+    from .web.embed import EMBEDDED, FOLLOW, SLOTS
+    used = {path for p in pages for path, _, _ in p.quotes.entries} | set(figures.needs)
+    used |= {f"{group}.{key}" for group, keys in EMBEDDED for key in keys}
+    used |= {path.split(".{", 1)[0] for path in [*FOLLOW, *FOLLOW.values(),
+                                               *(v[0] for v in SLOTS.values())]}
+    used |= {read for c in results.get("claims", {}).values() for read in c.get("reads", ())}
+    used |= set(results.get("meta", {}).get("evidence", ()))
+    return used
 
 
 def experiment_sources() -> dict[str, Path]:

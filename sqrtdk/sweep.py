@@ -17,6 +17,15 @@ from .cache import Cache, code_digest, write_if_changed
 from .options import BuildOptions
 
 
+def sweep_code() -> str:
+    """The digest a sweep is valid for: the experiment modules (sqrtdk/science/, which import
+    nothing else of the package; a test checks) and numpy's version. Other modules of the
+    package can change without making the committed sweep stale."""
+    from .cache import digest, tree_digest, versions
+    from .options import PACKAGE_DIR
+    return digest(tree_digest(PACKAGE_DIR / "science"), versions("numpy"))
+
+
 def science_key(seed: int) -> str:
     """The cache key of one seed's results (the same as a build's)."""
     from .cache import digest, versions
@@ -43,13 +52,17 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None]
             runs[seed] = Run(seed)
     if not runs:
         return claims
+    # seed by seed (the dearest job of each first), so seeds finish, and report, as it goes
     jobs = sorted(((seed, name, job) for seed, run in runs.items() for name, job in run.jobs),
-                  key=lambda t: -t[2].cost)
+                  key=lambda t: (t[0], -t[2].cost))
     t0 = time.perf_counter()
+    from concurrent.futures import as_completed
+
     from .workers import Pool
     with Pool(opts.jobs) as pool:
-        futures = [(seed, name, job, pool.submit(_call, job)) for seed, name, job in jobs]
-        for seed, name, job, future in futures:
+        futures = {pool.submit(_call, job): (seed, name, job) for seed, name, job in jobs}
+        for future in as_completed(futures):
+            seed, name, job = futures[future]
             run = runs[seed]
             run.done(name, job.key, future.result())
             if run.finished:
@@ -97,6 +110,6 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print) -> str
     from .science.results import dumps
     log(f"sweep: {n} seeds")
     per_seed = run_seeds(opts, list(range(1, n + 1)), log)
-    summary = summarise(per_seed, code_digest("science"))
+    summary = summarise(per_seed, sweep_code())
     write_if_changed(opts.sweep_file, dumps(summary).encode("utf-8"))
     return table(summary) + f"\n-> {opts.sweep_file}"

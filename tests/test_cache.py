@@ -66,3 +66,22 @@ def test_memory_layer_serves_without_the_disk(tmp_path):
     cache.put("figures", "k", b"x")
     (tmp_path / "figures" / "k").unlink()
     assert cache.get("figures", "k") == b"x"
+
+
+def test_the_experiments_import_nothing_else_of_the_package():
+    """The committed sweep is keyed on sqrtdk/science/ alone (sweep.sweep_code): sound only
+    while no experiment module imports another part of the package."""
+    import ast
+
+    from sqrtdk.options import PACKAGE_DIR
+    for path in sorted((PACKAGE_DIR / "science").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                outside = node.level > 1 or (node.level == 0 and (node.module or "").startswith(
+                    "sqrtdk") and not (node.module or "").startswith("sqrtdk.science"))
+                assert not outside, f"{path.name}:{node.lineno} imports {node.module}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith("sqrtdk") or alias.name.startswith(
+                        "sqrtdk.science"), f"{path.name}:{node.lineno} imports {alias.name}"

@@ -667,9 +667,9 @@ def test_pooled_spread_sd_is_within_five_se_of_sqrt_d_at_every_d(results):
 
 def test_each_spread_batch_sd_is_near_sqrt_d(results):
     sp = results["spread"]
-    assert sp["batch_pairs"] * sp["n_batches"] == sp["n_pairs"]
+    assert sp["batch_pairs"] * sp["batches"]["n"] == sp["n_pairs"]
     for d, row in zip(sp["d_k"], sp["grid"]["sd"]["raw"]):
-        assert len(row) == sp["n_batches"] + 1
+        assert len(row) == sp["batches"]["n"] + 1
         # Each batch is its own sample of batch_pairs pairs: the same SE with n = batch_pairs
         # (1.9 % of sqrt(d) at d = 4, 1.4 % at large d), 5 SE.
         tol = N_SE * math.sqrt(d) * sd_rse(dot_kurtosis(d), sp["batch_pairs"])
@@ -693,8 +693,10 @@ def test_spread_batch_ratios_are_near_sqrt_of_the_dimension_ratio(results):
     rse = math.hypot(sd_rse(dot_kurtosis(sp["d_small"]), sp["batch_pairs"]),
                      sd_rse(dot_kurtosis(sp["d_large"]), sp["batch_pairs"]))
     tol = N_SE * theory * rse
-    assert batches["n"] == len(batches["ratio"]) == sp["n_batches"]
-    for b, (small, large, ratio) in enumerate(zip(batches["sd_small"], batches["sd_large"],
+    raw = sp["grid"]["sd"]["raw"]
+    i_small, i_large = sp["d_k"].index(sp["d_small"]), sp["d_k"].index(sp["d_large"])
+    assert batches["n"] == len(batches["ratio"]) == len(raw[i_small]) - 1
+    for b, (small, large, ratio) in enumerate(zip(raw[i_small][1:], raw[i_large][1:],
                                                   batches["ratio"])):
         assert abs(ratio - theory) < tol, f"batch {b}: ratio {ratio:.3f} +- {tol:.3f}"
         # ratio is large/small before rounding: three roundings, relative error <= 3 ROUND.
@@ -713,8 +715,6 @@ def test_spread_summaries_are_entries_of_the_grid(results):
     i_small, i_large = sp["d_k"].index(sp["d_small"]), sp["d_k"].index(sp["d_large"])
     assert sp["sd"] == [row[0] for row in raw]           # one quantity, one (rounded) value
     assert sp["sd_small"] == sp["sd"][i_small] and sp["sd_large"] == sp["sd"][i_large]
-    assert sp["batches"]["sd_small"] == raw[i_small][1:]
-    assert sp["batches"]["sd_large"] == raw[i_large][1:]
     assert sp["ratio"] == pytest.approx(sp["sd_large"] / sp["sd_small"], rel=3 * ROUND)
     assert sp["sd_theory"] == canonical([math.sqrt(d) for d in sp["d_k"]])
     assert sp["d_k"] == list(DIMENSIONS)
@@ -723,7 +723,6 @@ def test_spread_summaries_are_entries_of_the_grid(results):
 def test_spread_grid_under_each_ruler_is_the_raw_sd_divided_by_its_divisor(results):
     g, d_k = results["spread"]["grid"], results["spread"]["d_k"]
     for r in RULERS:
-        assert g["sd_theory"][r] == canonical([sd_theory(r, d) for d in d_k]), r
         assert g["scale"][r] == canonical([math.sqrt(d) / divisor(r, d) for d in d_k]), r
         for i, d in enumerate(d_k):
             # Both sides rounded once from the same unrounded SD: relative error <= 2 ROUND.
@@ -760,7 +759,7 @@ def test_spread_histograms_hold_at_most_every_pair_and_pool_the_batches(results)
     np.testing.assert_allclose(np.diff(edges), p.hist_bin, rtol=1e-12)
     for d, hist in zip(sp["d_k"], sp["grid"]["hist"]):
         pooled, batches = hist[0], hist[1:]
-        assert len(batches) == sp["n_batches"]
+        assert len(batches) == sp["batches"]["n"]
         assert all(len(c) == len(edges) - 1 for c in hist)
         assert all(type(v) is int and v >= 0 for c in hist for v in c)
         assert all(sum(c) <= sp["batch_pairs"] for c in batches), d
@@ -995,9 +994,9 @@ def test_saturation_quotes_are_entries_of_the_per_scale_lists(results, row):
         return {"scale": sa["scales"][i], "p_winner": sa["p_winner"][i],
                 "sensitivity": sa["sensitivity"][i], "max_offdiag": sa["max_offdiag"][i]}
 
-    for key, i in (("first", sa["scales"].index(1.0)),     # the row as given
-                   ("quoted", sa["scales"].index(row.params.quoted_scale)),
-                   ("peak", peak)):
+    first = entry(sa["scales"].index(1.0))                  # the row as given
+    assert sa["first"] == {k: first[k] for k in ("scale", "p_winner", "sensitivity")}
+    for key, i in (("quoted", sa["scales"].index(row.params.quoted_scale)), ("peak", peak)):
         got = dict(sa[key])
         # (scale * sigma)^2 from two values rounded by ROUND each, itself rounded:
         # relative error <= 2 (ROUND + ROUND) + ROUND = 5 ROUND.
@@ -1072,7 +1071,7 @@ def test_two_scores_match_the_logistic_function_and_sensitivities_are_products(r
 def test_gradient_quantiles_are_ordered_and_fractions_lie_in_the_unit_interval(results):
     g = results["gradient"]
     n = g["n_rows"]
-    assert g["names"] == list(RULERS) and g["d_k"] == results["rulers"]["d_k"]
+    assert g["d_k"] == results["rulers"]["d_k"]
     for r in RULERS:
         for i in range(len(g["d_k"])):
             # np.quantile is monotone in the level and rounding is monotone.

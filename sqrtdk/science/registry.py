@@ -61,12 +61,15 @@ class Section:
     """results.json[`name`], built by `build(data)` from the assembled outputs of the
     experiments in `needs` (`data[experiment name]`). `bounds` maps result paths inside the
     section (fnmatch patterns) to the interval the quantity cannot leave, so a rounded number
-    in the prose never lands on a bound the true value does not reach."""
+    in the prose never lands on a bound the true value does not reach. `evidence` names
+    results kept only so that others can be checked against them (the scores behind shown
+    shares): the build does not warn that nothing quotes them."""
 
     name: str
     needs: tuple[str, ...]
     build: Callable[[Mapping[str, Any]], dict[str, Any]]
     bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    evidence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ _SEED_LINE = re.compile(r"^SEED = \d+(?=[ \t]*(?:#.*)?$)", re.M)
 SNIPPETS.register(Snippet("sheet1", SNIPPET_DIR / "sheet1.py", "spread.py", cost=3.0))
 SNIPPETS.register(Snippet("sheet2", SNIPPET_DIR / "sheet2.py", "saturation.py", cost=0.1))
 SNIPPETS.register(Snippet("sheet3", SNIPPET_DIR / "sheet3.py", "rulers.py", cost=2.0))
+SNIPPETS.register(Snippet("gradient", SNIPPET_DIR / "gradient.py", "rulers.py", cost=1.0))
 
 
 def with_seed(code: str, seed: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import platform
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from importlib import metadata
 from typing import Any
 
@@ -85,12 +85,14 @@ class Run:
 
 
 def meta(seed: int) -> dict[str, Any]:
-    """What produced the numbers: schema, seed, generator, versions, and each quantity's
-    bounds (`section.pattern` -> [low, high]) for the prose's honest rounding."""
+    """What produced the numbers: schema, seed, generator, versions, each quantity's bounds
+    (`section.pattern` -> [low, high]) for the prose's honest rounding, and the results kept
+    as evidence only (Section.evidence)."""
     bounds = {f"{s.name}.{pattern}": list(b) for s in SECTIONS for pattern, b in s.bounds.items()}
+    evidence = sorted(f"{s.name}.{path}" for s in SECTIONS for path in s.evidence)
     return {"schema": SCHEMA, "seed": seed, "generator": "numpy PCG64 (default_rng)",
             "python": platform.python_version(), "numpy": metadata.version("numpy"),
-            "bounds": bounds}
+            "bounds": bounds, "evidence": evidence}
 
 
 def evaluate_claims(sections: dict[str, Any]) -> dict[str, Any]:
@@ -99,12 +101,15 @@ def evaluate_claims(sections: dict[str, Any]) -> dict[str, Any]:
     for claim in CLAIMS:
         if claim.section not in sections:
             raise ValueError(f"claim '{claim.name}' reads unknown section '{claim.section}'")
-        value = canonical(float(claim.value(sections[claim.section])))  # as stored
+        reads: set[str] = set()
+        value = canonical(float(claim.value(_Reads(sections[claim.section], claim.section,
+                                                   reads))))  # as stored
         if not math.isfinite(value):
             raise ValueError(f"claim '{claim.name}' computed {value!r}")
         out[claim.name] = {"held": claim.holds(value), "value": value, "op": claim.op,
                            "bound": claim.bound, "statement": claim.statement,
-                           "unit": claim.unit, "section": claim.section}
+                           "unit": claim.unit, "section": claim.section,
+                           "reads": sorted(reads)}
     result: dict[str, Any] = canonical(out)
     return result
 
@@ -123,3 +128,26 @@ def run_all(seed: int, map_fn: Callable[[Callable[[Job], Any], Iterable[Job]], I
     for name, job, output in zip(names, jobs, map_fn(_call, jobs)):
         run.done(name, job.key, output)
     return run.results()
+
+
+class _Reads(Mapping[str, Any]):
+    """A results section as a claim sees it: reads pass through, and the dotted path of every
+    value read (not of the tables on the way) is added to `log` (results.json records it, so
+    the build can tell a result nothing uses)."""
+
+    def __init__(self, data: Mapping[str, Any], path: str, log: set[str]):
+        self._data, self._path, self._log = data, path, log
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._data[key]
+        path = f"{self._path}.{key}"
+        if isinstance(value, Mapping):
+            return _Reads(value, path, self._log)
+        self._log.add(path)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)

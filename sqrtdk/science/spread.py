@@ -112,7 +112,6 @@ def _grid(s: Spread) -> dict[str, Any]:
             for bs in s.batches]
     batch_ratios = [row[1:] for row in ratio["raw"]]
     return {"sd": sd, "ratio": ratio, "hist": hist, "z_edges": z_edges(p).tolist(),
-            "sd_theory": {r: [sd_theory(r, d) for d in p.d_k] for r in RULERS},
             "ratio_theory": {r: [sd_theory(r, d) / sd_theory(r, p.d_k[0]) for d in p.d_k]
                              for r in RULERS},
             "scale": {r: [math.sqrt(d) / divisor(r, d) for d in p.d_k] for r in RULERS},
@@ -139,14 +138,14 @@ def spread_section(data: Mapping[str, Any]) -> dict[str, Any]:
     ratios = [b / a for a, b in zip(small, large)]
     ratio_theory = math.sqrt(p.d_large / p.d_small)
     return {
-        "d_k": list(p.d_k), "n_pairs": p.n_pairs, "n_batches": p.n_batches,
+        "d_k": list(p.d_k), "n_pairs": p.n_pairs,
         "batch_pairs": p.n_pairs // p.n_batches,
         "sd": pooled, "sd_theory": [math.sqrt(d) for d in p.d_k],
         "slope": _slope(list(p.d_k), pooled),
         "d_small": p.d_small, "d_large": p.d_large, "d_ratio": p.d_large // p.d_small,
         "sd_small": pooled[i_small], "sd_large": pooled[i_large],
         "ratio": pooled[i_large] / pooled[i_small], "ratio_theory": ratio_theory,
-        "batches": {"n": p.n_batches, "sd_small": small, "sd_large": large, "ratio": ratios,
+        "batches": {"n": p.n_batches, "ratio": ratios,
                     "ratio_min": min(ratios), "ratio_max": max(ratios),
                     "worst_rel_dev": max(abs(r / ratio_theory - 1) for r in ratios)},
         "grid": grid,
