@@ -22,6 +22,7 @@ from .cache import Cache, code_digest, digest, versions, write_if_changed
 from .errors import BuildError, suggest
 from .log import captured, replay, warn
 from .options import BuildOptions
+from .settings import straight_quote_warnings
 
 if TYPE_CHECKING:
     from .figures import FigureSpec
@@ -119,7 +120,7 @@ class FigureStage:
             if svg is None:
                 return False
             self._write(file, svg, size, out)
-        out.names = list(manifest["names"])
+        out.names, out.needs = list(manifest["names"]), list(manifest["needs"])
         self._remove_stale(out)
         return True
 
@@ -130,7 +131,8 @@ class FigureStage:
         for lang in settings.languages:
             validate_labels(self.inputs.label_files[lang], specs)
         if settings.social_figure not in specs:
-            raise BuildError(settings.path, 0, f"social_figure '{settings.social_figure}' is not "
+            raise BuildError(settings.path, settings.lines.get("social_figure", 0),
+                             f"social_figure '{settings.social_figure}' is not "
                              "a figure; " + suggest(settings.social_figure, specs, "figures"))
         jobs = [Job(name, lang, layout) for lang in settings.languages for name in specs
                 for layout in ("wide", "narrow")]
@@ -158,8 +160,9 @@ class FigureStage:
             self._write(job.file, blob, size, out)
             files[job.file] = (keys[job], size, hashlib.sha256(blob).hexdigest())
         out.names, out.drawn = list(specs), len(missing)
+        out.needs = sorted({need for spec in specs.values() for need in spec.needs})
         self._remove_stale(out)
-        return {"files": files, "names": out.names}
+        return {"files": files, "names": out.names, "needs": out.needs}
 
     def _key(self, job: Job, specs: Mapping[str, FigureSpec], results: Mapping[str, Any],
              code: str) -> str:
@@ -211,6 +214,7 @@ def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:
     for key in ("title", "subtitle"):
         if not isinstance(data.get("card", {}).get(key), str):
             raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
+        _check_label(toml, "card", key, data["card"][key], ())
     for name, spec in specs.items():
         table = data.get(name)
         if not isinstance(table, dict):
@@ -222,6 +226,7 @@ def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:
                                  + (f" (it can use {', '.join('{' + f + '}' for f in fields)})"
                                     if fields else ""))
             _check_label(toml, name, key, table[key], fields)
+        straight_quote_warnings(toml, name, table)
         for key in table:
             if key not in spec.labels:
                 warn(LOGGER, toml.path, toml.line_of(name, key), f"[{name}] {key} is not used by "

@@ -166,7 +166,40 @@ def draw(spec: FigureSpec, results: Mapping[str, Any], table: Mapping[str, str],
     with mpl.rc_context(_rc({**style(layout), "font.family": font_family})):
         fig = new_figure(layout)
         spec.draw(fig, needed_results(results, spec.needs), Labels(table, spec), layout)
+        fit_titles(fig)
         return fig
+
+
+def fit_titles(fig: Figure, share: float = 0.96) -> None:
+    """Break every title (of the axes and the figure) that is wider than `share` of the
+    figure onto more lines, at spaces where it has them (CJK text breaks between any two
+    characters), so that no title is cut off at the figure's edge."""
+    import textwrap
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]  # extents
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)                  # where the axes will be, so where titles centre
+    full = fig.bbox.width
+
+    def room(centre: float) -> float:     # a centred line fits within both figure edges
+        return share * 2 * min(centre, full - centre)
+
+    titles = [(ax.title, room(ax.get_position().x0 * full + ax.get_position().width * full / 2))
+              for ax in fig.get_axes()]
+    titles += [(t, share * full) for t in (getattr(f, "_suptitle", None)
+                                          for f in [fig, *fig.subfigs]) if t]
+    for title, limit in titles:
+        text = title.get_text()
+        width = title.get_window_extent(renderer).width
+        if not text or width <= limit:
+            continue
+        lines = text.split("\n")
+        longest = max(len(line) for line in lines)
+        chars = max(8, int(longest * limit / width))
+        title.set_text("\n".join(wrapped for line in lines
+                                 for wrapped in textwrap.wrap(line, chars) or [""]))
 
 
 def save(fig: Figure, salt: str, fmt: str = "svg", layout: str = WIDE) -> bytes:
@@ -202,8 +235,9 @@ def render_card(spec: FigureSpec, lang: str, results: Mapping[str, Any],
                              "ytick.labelsize": 14, "legend.fontsize": 15})):
         fig = Figure(figsize=CARD_SIZE, layout="constrained")
         head, body = fig.subfigures(2, 1, height_ratios=(1, 3.2))  # type: ignore[misc]
-        head.text(0.03, 0.62, card["title"], fontsize=32, va="center")
-        head.text(0.03, 0.18, card["subtitle"], fontsize=17, color=GREY, va="center")
+        # labels without fields, formatted like every other label ({{ is a literal brace)
+        head.text(0.03, 0.62, card["title"].format(), fontsize=32, va="center")
+        head.text(0.03, 0.18, card["subtitle"].format(), fontsize=17, color=GREY, va="center")
         spec.draw(body, needed_results(results, spec.needs), Labels(table, spec), WIDE)
         return save(fig, f"card.{lang}", fmt="png")
 

@@ -51,8 +51,9 @@ def saturation_bars(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> N
         colors = [VERMILLION if i == w else GREY for i in range(len(names))]
         ax.bar(range(len(names)), shares, color=colors, width=0.7)
         tall = shares[w] > 0.8  # no room above the bar: write the value beside it
-        ax.annotate(t("winner", label=names[w], share=shares[w]), (w, shares[w]),
-                    xytext=(-8, -2) if tall else (0, 3), textcoords="offset points",
+        ax.annotate(t("winner", label=names[w], share=shares[w]),
+                    (w - 0.35 if tall else w, shares[w]),     # the bar's left edge, or its top
+                    xytext=(-4, -2) if tall else (0, 3), textcoords="offset points",
                     ha="right" if tall else "center", va="top" if tall else "bottom",
                     color=VERMILLION)
         ax.set(xticks=range(len(names)), xticklabels=names, ylim=(0, 1),
@@ -88,8 +89,11 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
     for ax, y, text in zip((left, right), (q["p_winner"], q["sensitivity"]), texts):
         ax.axvline(pk["scale"], color=GREY, linestyle=":", linewidth=1.2)
         ax.plot(q["scale"], y, "o", color=INK)
-        ax.annotate(text, (q["scale"], y), xytext=(-6, 10) if ax is right else (-4, -22),
-                    textcoords="offset points", ha="right")
+        # left: centred above the dot, in the room left above the plateau; right: to its
+        # right, above the flat tail (the curve falls into the dot from the left)
+        ax.annotate(text, (q["scale"], y), xytext=(5, 5) if ax is right else (0, 6),
+                    textcoords="offset points", ha="left" if ax is right else "center",
+                    va="bottom")
         log2_axis(ax, "x", ticks, every)
         ax.set(xlim=(ticks[0], x[-1]), xlabel=t("xlabel"))
         top = ax.secondary_xaxis("top", functions=(lambda c: (c * sigma) ** 2,
@@ -102,8 +106,11 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
         top.set_xlabel(t("dk_axis"))
     right.annotate(t("peak", scale=pk["scale"], p=pk["p_winner"], dk=pk["equivalent_dk"]),
                    (pk["scale"], pk["sensitivity"]),
-                   xytext=(6, 2) if layout != NARROW else (8, -6), textcoords="offset points",
-                   va="bottom" if layout != NARROW else "top")
-    left.set(ylim=(0, 1.05), title=t("left_title", label=sa["winner"]))
-    right.set(ylim=(0, 1.25 * pk["sensitivity"]), title=t("right_title"))
+                   # desktop: left of the peak, leaving the upper right to the legend; phone
+                   # (legend below): to its right, above the curve as it falls
+                   xytext=(-6, 2) if layout != NARROW else (4, 4), textcoords="offset points",
+                   ha="right" if layout != NARROW else "left", va="bottom")
+    left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1], title=t("left_title",
+                                                                    label=sa["winner"]))
+    right.set(ylim=(0, 1.7 * pk["sensitivity"]), title=t("right_title"))   # room for the text
     legend(right, fig, layout, "upper right")

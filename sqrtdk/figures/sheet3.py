@@ -85,7 +85,8 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
                           linewidth=0)
         left.plot(d, g["median"][name], marker + "-", color=color, label=t(name))
         right.plot(d, [100 * v for v in g["below"][name]], marker + "-", color=color)
-    left.fill_between([], [], [], color=GREY, alpha=0.3, label=t("band"))
+    # the band's key in the colour of the band a reader sees most of (no scaling spans decades)
+    left.fill_between([], [], [], color=RULER_STYLE[0][1], alpha=0.15, label=t("band"))
     log10_axis(left, "y")
     every = 2 if layout == NARROW else 1
     for ax in (left, right):
