@@ -81,9 +81,25 @@ def options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions.for_project(root, **changes)
 
 
+PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml")   # requirements.txt
+
+
+def missing_packages(serve: bool) -> list[str]:
+    """The packages this interpreter lacks (looked up, not imported)."""
+    import importlib.util
+    wanted = PACKAGES + (("watchfiles",) if serve else ())
+    return [name for name in wanted if importlib.util.find_spec(name) is None]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the build; returns the process exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    missing = missing_packages(args.serve)
+    if missing:
+        print(f"error: {sys.executable} has no {', '.join(missing)}; run 'make site' once (it "
+              "creates .venv with the pinned packages), then use .venv/bin/python build.py",
+              file=sys.stderr)
+        return 1
     from sqrtdk import log
     from sqrtdk.pipeline import build, check_reproducible, clean
     log.install()
@@ -104,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.check:
             print(check_reproducible(opts))
-        else:
-            build(opts)
+            return 0
+        build(opts)
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

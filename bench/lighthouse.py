@@ -69,6 +69,14 @@ class Handler(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A browser that drops a connection (Lighthouse does, between runs) is not an error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def ensure_lighthouse() -> None:
     """npm install lighthouse@LH_VERSION into the throw-away folder, once."""
     if LH_CLI.is_file():
@@ -82,7 +90,7 @@ def ensure_lighthouse() -> None:
 def serve(site: Path, plain: bool) -> ThreadingHTTPServer:
     """Serve `site` on a free port of 127.0.0.1 from a daemon thread."""
     handler = functools.partial(type("H", (Handler,), {"plain": plain}), directory=str(site))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 

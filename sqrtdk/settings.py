@@ -7,13 +7,18 @@ string is one the code fills in (`FIELDS`; the widgets' slots are checked by `we
 """
 from __future__ import annotations
 
+import logging
+import re
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import suggest
+from .errors import display_path, suggest
 from .textfiles import TomlFile, load_toml
+
+LOGGER = logging.getLogger("sqrtdk.settings")
+STRAIGHT_QUOTE = re.compile(r"\w'|'\w|\"")   # an apostrophe or quote mark as typed
 
 # ui strings the code formats, with the fields each may use (str.format)
 FIELDS: dict[str, frozenset[str]] = {
@@ -36,6 +41,7 @@ class Settings:
     languages: tuple[str, ...]
     social_figure: str
     raw: dict[str, Any]
+    lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
 
 
 @dataclass(frozen=True)
@@ -58,8 +64,13 @@ def load_settings(content_dir: Path) -> Settings:
     """Read and check content/site.toml. Raises BuildError at the offending line."""
     toml = load_toml(content_dir / "site.toml")
     data = toml.data
-    for key, kind in (("base_url", str), ("default_language", str), ("title", str),
-                      ("languages", list), ("social_figure", str)):
+    known = {"base_url": str, "default_language": str, "title": str, "languages": list,
+             "social_figure": str}
+    for key in data:
+        if key not in known:
+            raise toml.error(None, key, f"unknown setting '{key}'; " + suggest(key, known,
+                                                                             "settings"))
+    for key, kind in known.items():
         if key not in data:
             raise toml.error(None, None, f"missing setting '{key}'; add a line '{key} = …'")
         if not isinstance(data[key], kind):
@@ -83,7 +94,8 @@ def load_settings(content_dir: Path) -> Settings:
                          + suggest(data["default_language"], langs, "languages"))
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
-                    social_figure=data["social_figure"], raw=data)
+                    social_figure=data["social_figure"], raw=data,
+                    lines={key: toml.line_of(None, key) for key in data})
 
 
 def _kind(kind: type) -> str:
@@ -116,23 +128,34 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
     return out
 
 
+def straight_quote_warnings(toml: TomlFile, table: str, values: dict[str, Any]) -> None:
+    """A warning for each string with a typewriter apostrophe or quote: these texts reach the
+    page as they are (the prose gets curly quotes from Markdown, TOML strings do not)."""
+    from .log import warn
+    for key, text in values.items():
+        if isinstance(text, str) and STRAIGHT_QUOTE.search(text):
+            warn(LOGGER, toml.path, toml.line_of(table, key), f"[{table}] {key} has a straight "
+                 "quote; write \u2019 (’) for an apostrophe and “…” or ‘…’ for quotes")
+
+
 def _check_fields(toml: TomlFile) -> None:
+    straight_quote_warnings(toml, "ui", toml.data["ui"])
     for key, text in toml.data["ui"].items():
         allowed = FIELDS.get(key)
         if key in PERCENT_D and "%d" not in text:
             raise toml.error("ui", key, f"[ui] {key} needs '%d' where the footnote number goes")
         if allowed is None:
             continue
-        for _, field, spec, _ in string.Formatter().parse(text):
-            if field is None:
+        for _, name, spec, _ in string.Formatter().parse(text):
+            if name is None:
                 continue
-            if field not in allowed:
-                raise toml.error("ui", key, f"[ui] {key}: unknown field {{{field}}}; "
-                                 + suggest(field, allowed, "fields"))
+            if name not in allowed:
+                raise toml.error("ui", key, f"[ui] {key}: unknown field {{{name}}}; "
+                                 + suggest(name, allowed, "fields"))
             try:
                 format(1, spec or "")
             except ValueError as e:
-                raise toml.error("ui", key, f"[ui] {key}: bad format {{{field}:{spec}}} ({e})") \
+                raise toml.error("ui", key, f"[ui] {key}: bad format {{{name}:{spec}}} ({e})") \
                     from None
 
 
@@ -145,5 +168,6 @@ def _same_keys(first: Strings, other: Strings) -> None:
                                    f"{key} = \"…\" in this language")
         for key in sorted(b - a):
             raise other.file.error(table, key, f"[{table}] {key} is not in "
-                                   f"{first.path.parent.name}/strings.toml; "
-                                   + suggest(key, a, "keys"))
+                                   f"{display_path(first.path)} (the first language, which the "
+                                   "others follow); add it there too, or remove it here ("
+                                   + suggest(key, a, "keys") + ")")

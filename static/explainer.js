@@ -1,5 +1,5 @@
 // The article's interactive parts; the page reads fully without them. Every number comes from
-// #explainer-data (a slice of results.json, see sqrtdk/web/embed.py): this file only looks
+// window.sqrtdkData (a slice of results.json, see sqrtdk/web/embed.py): this file only looks
 // values up and draws. Words are in the page (strings.toml, in <template>s).
 (() => {
   "use strict";
@@ -22,12 +22,13 @@
     const tie = /^50*$/.test(exact.slice(cut)) && kept.slice(-1) % 2 === 0;
     return tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n);
   }
-  function plain(kind, v, n) {
+  const plain = (kind, v, n) => ascii(kind, v, n).replace(/^-/, "−");   // a true minus sign
+  function ascii(kind, v, n) {
     if (kind === "fixed") return fixed(v, n);
     if (kind === "pct") return fixed(100 * v, n) + "%";
     if (kind === "sig") {
       const [m, e] = v.toExponential(Math.max(n - 1, 0)).split("e");
-      if (v !== 0 && +e < -4) return m + " × 10" + [...String(+e)].map((c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]).join("");
+      if (v !== 0 && +e < -4) return m + "\u00a0×\u00a010" + [...String(+e)].map((c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]).join("");
       return v === 0 ? "0" : fixed(v, Math.max(n - 1 - +e, 0));
     }
     const r = Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
@@ -49,9 +50,9 @@
     leaf.textContent = format(el.dataset.format, v, path);
   }
 
-  const box = $("#explainer-data");
-  if (!box) return chrome();
-  const { results: R, follow, slots, state: home } = JSON.parse(box.textContent);
+  const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
+  if (!data || !$("#tpl-dk")) return chrome();
+  const { results: R, follow, slots, state: home } = data;
   bounds = R.meta.bounds;
   const at = (path) => path.split(".").reduce((v, k) => v[k], R);
   const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
@@ -60,7 +61,7 @@
   // The shared state: dₖ (index on the grid), ruler, batch (0: pooled), the scale slider
   const S = { ...home };
   const url = new URLSearchParams(location.search);
-  if (D.includes(+url.get("dk"))) S.i = D.indexOf(+url.get("dk"));
+  if (D.indexOf(+url.get("dk")) > S.s) S.i = D.indexOf(+url.get("dk"));
   if (RULERS.includes(url.get("ruler"))) S.r = url.get("ruler");
   const views = [];
   function update(change) {
@@ -93,9 +94,10 @@
   function bar() {
     const tpl = $("#tpl-dk");
     if (!tpl) return;
-    const b = doc.body.appendChild(tpl.content.firstElementChild.cloneNode(true));
+    const header = $(".site-header"), b = tpl.content.firstElementChild.cloneNode(true);
+    header ? header.after(b) : doc.body.prepend(b);   // early in the tab order
     const input = $("input[type=range]", b), out = $("output", b);
-    Object.assign(input, { min: 0, max: D.length - 1, step: 1 });
+    Object.assign(input, { min: S.s + 1, max: D.length - 1, step: 1 });   // d = 4 is the baseline
     on(input, "input", () => update({ i: +input.value }));
     $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && update({ r: r.value })));
     views.push(() => {
@@ -104,13 +106,14 @@
       input.ariaValueText = out.textContent;
       $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
     });
+    root.style.setProperty("--dk-h", b.offsetHeight + "px");   // before it hides: anchors land below it
     b.hidden = true;
     const seen = new Set();
-    const header = $(".site-header");
     const io = new IntersectionObserver((es) => {
       es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
       b.hidden = !seen.size && !b.contains(doc.activeElement);
       if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
+      if (!b.hidden) root.style.setProperty("--dk-h", b.offsetHeight + "px");
       root.classList.toggle("dk-on", !b.hidden);
     });
     $$("figure, .widget").forEach((el) => io.observe(el));
@@ -142,7 +145,7 @@
       ticks.replaceChildren();
       const step = +plain("sig", reach / 3, 1);
       for (let t = -3 * step; t <= 3 * step; t += step) {
-        if (Math.abs(t) <= reach) svg(ticks, "text", { x: x(t), y: 158 }, plain("sig", t, 1).replace("-", "−"));
+        if (Math.abs(t) <= reach) svg(ticks, "text", { x: x(t), y: 158 }, plain("sig", t, 1));
       }
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
       slot(w, "b");
@@ -244,11 +247,11 @@
     });
     on(window, "beforeprint", boxes(true));
     on(window, "afterprint", boxes(false));
-    // Wide formulas and tables scroll in a box the keyboard must reach (measured on screen)
+    // Display formulas wider than the build estimated scroll in a box the keyboard must reach
     const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
       if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
     }));
-    $$("article .math.display, article table").forEach((el) => io.observe(el));
+    $$("article .math.display").forEach((el) => io.observe(el));
   }
 
   // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it

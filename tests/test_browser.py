@@ -7,7 +7,6 @@ land in test-artifacts/ at the repository root.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +33,13 @@ _lay_out_everything = lay_out_everything
 # ---------------------------------------------------------------- the embedded data (no browser)
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_embedded_json_is_the_results_subset(built, lang):
+def test_embedded_data_is_the_results_subset(built, lang):
+    from sqrtdk.web.embed import DATA_FILE, read_data_script
     html = (built["site"] / lang / "index.html").read_text(encoding="utf-8")
-    start = html.index('<script type="application/json" id="explainer-data">')
-    text = html[html.index(">", start) + 1:html.index("</script>", start)]
-    assert json.loads(text) == explainer_data(built["results"])
+    assert f'src="../{DATA_FILE}" defer' in html       # each page loads it, before the script
+    assert html.index(DATA_FILE) < html.index("assets/explainer.js")
+    text = (built["site"] / DATA_FILE).read_text(encoding="utf-8")
+    assert read_data_script(text) == explainer_data(built["results"])
     import gzip
     assert len(gzip.compress(text.encode("utf-8"))) < 40_000   # issue 10: under 40 KB gzipped
 
@@ -152,10 +153,14 @@ def test_batch_button_steps_through_the_batches_and_back_to_all_of_them(visit, b
     button = page.locator("#fig-spread-hist + .widget button")
     hist = page.locator("#fig-spread-hist + .widget path.hist-small")
     shapes = {hist.get_attribute("d")}
+    from sqrtdk.science.results import at
+    from sqrtdk.web.embed import FOLLOW, default_state, resolve
+    state = default_state(built["results"])
     for b in range(batches["n"]):
         button.click()
-        for k in keys:
-            assert set(v.quoted(f"spread.{k}")) == {fmt(formats[k], batches[k][b])}, (k, b)
+        for k in keys:     # batch b + 1 of the page's view (0 is all batches pooled)
+            path = resolve(FOLLOW[f"spread.{k}"], {**state, "b": b + 1})
+            assert set(v.quoted(f"spread.{k}")) == {fmt(formats[k], at(built["results"], path))}, (k, b)
         shapes.add(hist.get_attribute("d"))
     assert len(shapes) == batches["n"] + 1
     button.click()          # after the last batch: all of them again, as the text says
@@ -230,7 +235,18 @@ def test_language_switch_lands_on_the_same_section(visit):
     page = v.open("en/index.html")
     ids = page.evaluate("[...document.querySelectorAll('article :is(h2, h3)[id]')].map(h => h.id)"
                         ".filter(id => id !== 'footnotes-title')")
-    first, later = ids[1], ids[-2]
+    first = ids[1]
+    # a later section long enough to read inside (150 px past its heading, the next heading
+    # still below the reading line) and with enough page below it to scroll there
+    later = page.evaluate("""() => {
+        const hs = [...document.querySelectorAll('article :is(h2, h3)[id]')]
+            .filter(h => h.id !== 'footnotes-title');
+        const tops = hs.map(h => h.getBoundingClientRect().top + scrollY);
+        const end = document.documentElement.scrollHeight;
+        const fits = hs.filter((h, i) => i > 1 && (tops[i + 1] ?? end) - tops[i] > 150 + innerHeight / 3
+                               && end - tops[i] > innerHeight + 150);
+        return fits.length ? fits[fits.length - 1].id : null; }""")
+    assert later, "no section long enough to read inside"
     page = v.open(f"en/index.html#{first}")
     page.locator("a[data-lang-switch]").click()
     page.wait_for_url(f"**/zh/index.html#{first}")

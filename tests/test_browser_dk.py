@@ -16,10 +16,16 @@ pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
 
 
+def lowest(results: dict[str, Any]) -> int:
+    """The bar's first position: the dimension after sheet 1's baseline d_small (comparing
+    d_small with itself would say nothing)."""
+    return int(results["spread"]["d_k"].index(results["spread"]["d_small"])) + 1
+
+
 def states(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """Both ends of the grid and its middle, under each ruler."""
+    """Both ends of the bar's range and its middle, under each ruler."""
     d = results["spread"]["d_k"]
-    picks = [0, len(d) // 2, len(d) - 1]
+    picks = [lowest(results), len(d) // 2, len(d) - 1]
     return [{"i": i, "r": r} for i in picks for r in results["rulers"]["names"]]
 
 
@@ -100,16 +106,18 @@ def test_the_url_keeps_the_view(visit, site_build) -> None:
     results = site_build["results"]
     d = results["spread"]["d_k"]
     page = visit().open("en/index.html")
-    set_state(page, results, i=1, r="sqrt")
+    i = lowest(results)
+    set_state(page, results, i=i, r="sqrt")
     query = parse_qs(urlsplit(page.url).query)
-    assert query == {"dk": [str(d[1])], "ruler": ["sqrt"]}
+    assert query == {"dk": [str(d[i])], "ruler": ["sqrt"]}
     other = visit().open(f"zh/index.html?{urlsplit(page.url).query}")
-    assert other.locator("#dk-input").input_value() == "1"
+    assert other.locator("#dk-input").input_value() == str(i)
     assert other.locator('.dk-bar input[value="sqrt"]').is_checked()
     widget = other.locator("#fig-rulers-softmax + .widget")
-    assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": 1}))}
-    bad = visit().open("en/index.html?dk=5&ruler=cube")   # not on the grid: the default view
-    assert bad.locator("#dk-input").input_value() == str(default_state(results)["i"])
+    assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": i}))}
+    for query in ("dk=5&ruler=cube", f"dk={results['spread']['d_small']}"):
+        bad = visit().open(f"en/index.html?{query}")   # off the grid, or the baseline: default
+        assert bad.locator("#dk-input").input_value() == str(default_state(results)["i"])
 
 
 def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
@@ -120,7 +128,7 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     dk = page.locator("#dk-input")
     dk.focus()
     page.keyboard.press("Home")
-    assert dk.input_value() == "0" and dk.get_attribute("aria-valuetext")
+    assert dk.input_value() == str(lowest(results)) and dk.get_attribute("aria-valuetext")
     page.keyboard.press("End")
     assert dk.input_value() == str(len(results["spread"]["d_k"]) - 1)
     page.keyboard.press("Tab")               # into the rulers: arrows move the choice

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from browser import PHONE, lay_out_everything
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
@@ -78,6 +79,34 @@ def test_the_contents_fold_away_on_a_phone_and_open_from_the_header(visit, lang:
     wide = visit(viewport={"width": 1280, "height": 900}).open(f"{lang}/index.html")
     assert wide.locator("#toc ol a").first.is_visible()      # a sidebar, always open
     assert not wide.locator(".toc-link").is_visible()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}],
+                         ids=["phone", "desktop"])
+def test_a_jump_to_a_section_or_a_note_lands_below_the_header_and_the_dk_bar(
+        visit, viewport: dict[str, int]) -> None:
+    """Every heading that follows a figure (where the dₖ bar shows) and every footnote
+    back-reference target, reached through its link, is not covered by the fixed bars."""
+    page = visit(viewport=viewport).open("en/index.html")
+    targets = page.evaluate("""() => {
+        const ids = [...document.querySelectorAll('article h2[id], article h3[id]')]
+            .filter(h => [...document.querySelectorAll('figure')].some(f =>
+                f.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING)).map(h => h.id);
+        const refs = [...document.querySelectorAll('a.footnote-ref')].map(a => a.parentElement.id);
+        return [...ids.slice(0, 3), ...refs.filter(Boolean).slice(0, 2)]; }""")
+    assert targets
+    clear = """id => {
+        const el = document.getElementById(id), top = el.getBoundingClientRect().top;
+        const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
+            .filter(b => !b.hidden && getComputedStyle(b).position !== 'static');
+        return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
+    for target in targets:
+        page.evaluate("id => { location.hash = ''; location.hash = id; }", target)
+        # the bar's observer runs after the scroll: wait for the page to settle, then judge
+        try:
+            page.wait_for_function(clear, arg=target, timeout=3000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None
 
 
 def platform_fonts(page: Any, selector: str) -> list[set[str]]:

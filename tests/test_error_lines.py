@@ -41,13 +41,17 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
     "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
+    "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
+    "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",
                         "page"),
     "figure without alt": ("![](spread_hist.svg \"Caption.\")", "no alt text", "page"),
     "unclosed fence": ("```python\nx = 1", "never closed", "page"),
+    "fence left open before another": ("```python\nx = 1\n\n```reproduce\ndemo\n```",
+                                       "not closed before line", "page"),
     "unclosed display formula": ("$$\n\\frac{a}{b}", "not closed", "page"),
     "unknown reproduce box": ("```reproduce\ndemx\n```", "did you mean 'demo'", "page"),
 }

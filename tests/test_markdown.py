@@ -51,6 +51,16 @@ def test_every_table_can_be_reached_and_scrolled_from_the_keyboard(tmp_path: Pat
     assert len(tables) == 3 and all(t["attrs"].get("tabindex") == "0" for t in tables)
 
 
+def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path) -> None:
+    body = "先看 $a$，再看 $b$。最后 $c$ 不接标点。\n"
+    glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements
+             if e["attrs"].get("class") == "nobr"]
+    assert [e["text"][-1] for e in glued] == ["，", "。"]
+    assert all("math" in e["attrs"].get("class", "") for g in glued for e in
+               Tree(html(tmp_path, body, lang="zh")).elements if "nobr" in e["ancestors"])
+    assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
+
+
 def test_display_math_written_inside_a_paragraph_is_a_block(tmp_path: Path) -> None:
     out = html(tmp_path, "Before\n$$\nx^2\n$$\nafter.\n")
     assert re.search(r"<p>Before</p>\s*<div class=\"math display\">.*</div>\s*<p>after.</p>", out,
@@ -160,3 +170,13 @@ def test_template_syntax_left_in_the_text_is_an_error(tmp_path: Path, text: str,
 def test_literal_braces_in_code_are_code(tmp_path: Path) -> None:
     out = html(tmp_path, "Write `{{ spread.sd_small | fixed(2) }}` or\n\n```\n{# x #} $y$\n```\n")
     assert "<code>{{ spread.sd_small | fixed(2) }}</code>" in out and "{# x #} $y$" in out
+
+
+def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    body = "第一段。\n\n第二段有\n一个\"引号，没有配对。\n\n第三段“好”的。\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    got = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got

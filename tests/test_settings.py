@@ -120,6 +120,14 @@ def test_a_base_url_without_its_slash(content: Path) -> None:
     assert (e.path, e.line) == (path, line) and "ending with '/'" in e.message
 
 
+def test_a_misspelled_setting_is_unknown_and_suggests_the_right_name(content: Path) -> None:
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^base_url = ", re.M), "base_ur1 = ")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "unknown setting 'base_ur1'" in e.message
+    assert "did you mean 'base_url'" in e.message
+
+
 def test_a_default_language_that_is_not_listed(content: Path) -> None:
     path = content / "site.toml"
     line = edit(path, re.compile(r'^default_language = "\w+"', re.M), 'default_language = "eng"')
@@ -177,6 +185,17 @@ def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, line) and f"unknown field {{{fields[0]}x}}" in e.message
     assert f"did you mean '{fields[0]}'" in e.message
+
+
+def test_a_field_in_the_card_labels_which_have_none(content: Path) -> None:
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    line = load_toml(path).line_of("card", "title")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = 'title = "A {title} card"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "unknown field {title}" in e.message
 
 
 def test_a_misspelled_figure_table(content: Path) -> None:

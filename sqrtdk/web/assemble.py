@@ -21,7 +21,7 @@ from markupsafe import Markup
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..settings import Settings, Strings
-from .embed import explainer_data, json_script, slot_filter
+from .embed import DATA_FILE, data_script, explainer_data, slot_filter
 from .math import MathRenderer, Rendered
 from .model import MATH_HTML_RE, Heading, Page
 from .output import Site
@@ -79,7 +79,8 @@ def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
         for f, r in zip(page.formulas, rendered):
             if r.error:
                 source = f.source.strip().replace("\n", " ")
-                raise BuildError(page.source, f.line, f"invalid TeX ${source[:80]}$: {r.error}")
+                raise BuildError(page.source, f.line, f"invalid TeX ${source[:80]}$: {r.error}"
+                                 + _dollar_hint(f))
             for w in r.warnings:
                 warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
             wide = r.width_em * FORMULA_FONT_PX
@@ -89,6 +90,18 @@ def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
                      "sideways there; consider splitting it into lines")
         out[page.lang] = [_scroll_if_wide(f, r) for f, r in zip(page.formulas, rendered)]
     return out
+
+
+def _dollar_hint(f: Formula) -> str:
+    """What an invalid inline formula most likely is when it holds a `$` (one left open
+    earlier ran into the next) or starts with a digit ($5: a price, not math)."""
+    if f.display:
+        return ""
+    if "$" in f.source:
+        return "; a '$' before it may have been left open (every inline formula ends with '$')"
+    if f.source[:1].isdigit():
+        return "; if this '$' is a dollar sign, write '\\$'"
+    return ""
 
 
 def _scroll_if_wide(f: Formula, r: Rendered) -> str:
@@ -125,9 +138,10 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
     alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],
+                   "switch_to": inputs.strings[p.lang].ui["switch_to"],   # in its own language
                    "description": p.meta["description"]} for p in inputs.pages]
     site = Site()
-    data = json_script(explainer_data(results))
+    site.files[DATA_FILE] = data_script(explainer_data(results))
     head = Markup(math.head("../"))
     for page in inputs.pages:
         st = inputs.strings[page.lang]
@@ -138,7 +152,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
             "base_url": s.base_url, "canonical": f"{s.base_url}{page.lang}/",
             "alternates": alternates, "og": _og(s, st, page, alternates),
             "ui": st.ui, "toc": _toc(page.facts.headings), "body": Markup(page.body),
-            "math_head": head, "explainer_json": data,
+            "math_head": head, "explainer_data": DATA_FILE,
             "built_with": st.ui["built_with"].format(seed=results["meta"]["seed"],
                                                      numpy=results["meta"]["numpy"]),
         }

@@ -3,6 +3,7 @@ the text relies on hold, and every link and resource of the assembled site resol
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import posixpath
 import re
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..errors import BuildError, display_path, line_of, where
+from ..errors import BuildError, display_path, line_at, line_of, where
 from ..log import warn
 from .model import Page
 from .output import Site
@@ -109,6 +110,58 @@ def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
     for name in sorted(set(claims) - used):
         warn(LOGGER, pages[0].source, 0, f"claim '{name}' is checked but no sentence relies on "
                                          f"it; mark the sentence with {{{{ claim(\"{name}\") }}}}")
+
+
+UNQUOTED_DEPTH = 3      # results are judged down to `section.key.key`
+NOT_CONTENT = ("claims", "meta", "reproduce", "sweep")
+
+
+def check_unused_results(results: Mapping[str, Any], used: set[str], results_file: Path) -> None:
+    """A warning for each result (down to UNQUOTED_DEPTH levels) that no page quotes, no
+    figure draws, the page's script does not embed and no claim reads: computed for nothing.
+    `used` holds dotted paths (list indices as numbers or `[i]`); the warning names the line of
+    `results_file` where the result is."""
+    norm = {re.sub(r"\[[^\]]*\]|\.\d+(?=\.|$)", "", u) for u in used}
+
+    def covered(path: str) -> bool:
+        return any(u == path or u.startswith(path + ".") or path.startswith(u + ".")
+                   for u in norm)
+
+    unused: list[str] = []
+
+    def walk(node: Any, path: str, depth: int) -> None:
+        if isinstance(node, Mapping) and depth < UNQUOTED_DEPTH:
+            for key, value in node.items():
+                walk(value, f"{path}.{key}", depth + 1)
+        elif not covered(path):
+            unused.append(path)
+
+    for section, value in results.items():
+        if section not in NOT_CONTENT:
+            walk(value, section, 1)
+    if not unused:
+        return
+    try:
+        text = results_file.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    for path in unused:
+        warn(LOGGER, results_file, _json_line(text, path.split(".")),
+             f"result '{path}' is computed but no page quotes it, no figure draws it, the "
+             "page's script does not embed it and no claim reads it; quote it, or stop "
+             "computing it")
+
+
+def _json_line(text: str, keys: list[str]) -> int:
+    """Line of the nested key `keys` in pretty-printed JSON (one space per level), or 0."""
+    offset = 0
+    for depth, key in enumerate(keys, 1):
+        m = re.compile("^" + " " * depth + re.escape(json.dumps(key)) + ":", re.M).search(
+            text, offset)
+        if m is None:
+            return 0
+        offset = m.start()
+    return line_at(text, offset) if keys else 0
 
 
 class _Links(HTMLParser):
@@ -214,6 +267,9 @@ def _check_page(rel: str, html: str, links: _Links, site: Site, parsed: Mapping[
                           "other sites")
     paths = site.paths()
     for tag, _attr, url, rel_attr in links.urls:
+        if url.strip().lower().startswith("javascript:"):
+            fail(url, f"link '{url}' would run a script, which the page's "
+                      "Content-Security-Policy blocks; link to a page or an anchor instead")
         if url.startswith(("mailto:", "data:")):
             continue
         target = _internal(rel, url, base_url)
@@ -232,4 +288,4 @@ def _check_page(rel: str, html: str, links: _Links, site: Site, parsed: Mapping[
             fail(f"#{frag}", f"link to '{url}': {page_path} has no anchor '#{frag}'")
 
 
-__all__ = ["check_claims", "check_parity", "check_site", "display_path"]
+__all__ = ["check_claims", "check_parity", "check_site", "check_unused_results", "display_path"]

@@ -16,6 +16,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
+| MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
@@ -60,7 +61,7 @@ from .md_collect import (
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
-from .md_text import CjkLineJoin, CjkQuotes, LangMarks
+from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
 from .model import Facts, FigureFiles
 from .quoting import Formula, QuoteLog
 
@@ -82,9 +83,11 @@ class ArticleExtension(Extension):
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source), "sqrtdk-cjk-quotes", 7)
+            tp.register(CjkQuotes(md, p.source, lambda: p.searchable), "sqrtdk-cjk-quotes", 7)
         self.math = MathElements(md, p.formulas)
         tp.register(self.math, "sqrtdk-math", 4)
+        if p.script == "cjk":
+            tp.register(MathPunctuationGlue(md), "sqrtdk-math-glue", 3.95)
         self.headings = HeadingCollector(md, p.facts, p.ui["permalink"])
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(IdCollector(md, p.facts), "sqrtdk-ids", 2.9)
@@ -112,6 +115,7 @@ class PageContext:
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
         self.snippets, self.source_url = snippets, source_url
         self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
+        self.searchable = ""          # the article with its lines as in the file (for messages)
         self.script = language.get("script", "latin")
         self.other_lang = language.get("other_lang", "")
         self.footnotes = FootnoteExtension(

@@ -113,6 +113,25 @@ def json_script(data: Any) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
+DATA_FILE = "assets/explainer-data.js"   # one file for every language's page (cached once)
+DATA_GLOBAL = "sqrtdkData"
+
+
+def data_script(data: Any) -> bytes:
+    """The embedded slice as a script file that sets `window.sqrtdkData` (loaded with `defer`
+    before explainer.js: out of the page's HTML, so the first paint does not wait for it, and
+    it works from file:// where fetching JSON would not)."""
+    return f"window.{DATA_GLOBAL} = {json_script(data)};\n".encode()
+
+
+def read_data_script(text: str) -> Any:
+    """The data back from `data_script`'s text (for tests and tools)."""
+    prefix = f"window.{DATA_GLOBAL} = "
+    if not text.startswith(prefix):
+        raise ValueError("not an explainer data script")
+    return json.loads(text[len(prefix):].rstrip().rstrip(";"))
+
+
 def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
     """(shown text, format) of slot `name` in `state`, rounded honestly (see quoting)."""
     template, spec = SLOTS[name]

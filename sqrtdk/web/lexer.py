@@ -131,10 +131,22 @@ class _Scanner:
                              r",}[ \t]*$")
         for j in range(i + 1, len(self.lines)):
             if closing.match(self.lines[j]):
+                self._no_fence_inside(i, j, m["fence"])
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
                 return j + 1
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
                                 f"a line '{m['fence']}'")
+
+    def _no_fence_inside(self, i: int, j: int, fence: str) -> None:
+        """A line opening a fence of the same kind inside (```python, ```reproduce) means the
+        fence at line i + 1 was left open and swallowed text up to another fence's end."""
+        for k in range(i + 1, j):
+            inner = _FENCE_OPEN.match(self.lines[k])
+            if inner and inner["fence"][0] == fence[0] and inner["info"].strip():
+                raise self.error(i + 1, f"code fence '{fence}' is not closed before line "
+                                 f"{k + 1}, which opens another ('{self.lines[k].strip()}'); end "
+                                 f"the code with a line '{fence}' (to show a fence inside code, "
+                                 f"open the outer one with '{fence[0] * (len(fence) + 1)}')")
 
     def display(self, i: int, m: re.Match[str]) -> int:
         prefix, rest = m["prefix"], m["rest"]

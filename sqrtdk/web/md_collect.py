@@ -137,7 +137,9 @@ class BoxCollector(Treeprocessor):
                 title = _text(summary) if summary is not None else ""
                 raise ContentError("collapsible box without an id; add '    attrs: {id: some-id}' "
                                    "under its '/// details |' line",
-                                   re.compile(r"/// *details *\| *" + re.escape(title[:30])))
+                                   (re.compile(r"/// *details *\| *" + re.escape(title[:12])),
+                                    re.compile(r"^[ \t>]*/// *details\b[^\n]*\n"    # the first
+                                               r"(?![ \t>]*attrs:[^\n]*\bid\b)", re.M)))  # without
             self.facts.boxes.append(el.get("id", ""))
 
 

@@ -45,6 +45,12 @@ class MathElements(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
             for key, value in list(parent.attrib.items()):
+                if value is None:      # attr_list read a bare word: `{#bars note}`
+                    ident = parent.get("id") or "some-id"
+                    raise ContentError(f"'{key}' in the attribute list '{{#{ident} {key}}}' is "
+                                       f"not an attribute; an id has no spaces: write "
+                                       f"'{{#{ident}-{key}}}'", re.compile(
+                                           r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"))
                 if ANY_MATH_RE.search(value) or FILLER in value:
                     parent.set(key, ANY_MATH_RE.sub(self._plain, value).replace(FILLER, ""))
             self._text(parent)

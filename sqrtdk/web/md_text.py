@@ -15,12 +15,13 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
+from ..errors import line_of
 from ..log import warn
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -109,9 +110,16 @@ def _first(texts: list[str], i: int) -> str:
 class CjkQuotes(Treeprocessor):
     """Pair the ASCII double quotes of each block as “ ” (CJK pages only)."""
 
-    def __init__(self, md: Markdown, source: Path):
+    def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str]):
         super().__init__(md)
-        self.source = source
+        self.source, self.markdown_source = source, markdown_source
+
+    def _line(self, text: str) -> int:
+        """The file line of a block, found by its first words in the article (0 if not found)."""
+        words = re.sub("[\U000f0000-\U000f00ff]+", " ", text).split()
+        tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
+        tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
+        return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
 
     def run(self, root: etree.Element) -> None:
         for block in root.iter():
@@ -124,7 +132,8 @@ class CjkQuotes(Treeprocessor):
                 continue
             if count % 2:
                 text = "".join(_get(el, s) for el, s in slots).strip()
-                warn(LOGGER, self.source, 0, f"an odd number of '\"' in “{text[:40]}…”; left "
+                warn(LOGGER, self.source, self._line(text), f"an odd number of '\"' in "
+                                                          f"“{text[:40]}…”; left "
                                              "as they are (write “ ” yourself)")
                 continue
             opening = True
@@ -197,3 +206,29 @@ def _parent(root: etree.Element, child: etree.Element) -> etree.Element | None:
         if child in list(el):
             return el
     return None
+
+
+# CJK closing punctuation (full-width comma, full stop, enumeration comma, semicolon, colon,
+# question and exclamation marks, closing brackets and quotes, ellipsis, dash): never starts a line
+CJK_CLOSING = ("\uff0c\u3002\u3001\uff1b\uff1a\uff1f\uff01\uff09\u300d\u300f\u300b\u3009"
+               "\u3011\u3015\u2026\u2014")
+
+
+class MathPunctuationGlue(Treeprocessor):
+    """Chinese punctuation written right after an inline formula stays on the formula's line:
+    the browser may break between KaTeX's box and the text after it, which would start a line
+    with a full-width comma or full stop. The formula and the marks are wrapped in
+    `<span class="nobr">`."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for i, child in enumerate(list(parent)):
+                tail = child.tail or ""
+                if child.get("class") != "math" or not tail or tail[0] not in CJK_CLOSING:
+                    continue
+                n = len(tail) - len(tail.lstrip(CJK_CLOSING))
+                glue = etree.Element("span", {"class": "nobr"})
+                parent.remove(child)
+                parent.insert(i, glue)
+                glue.append(child)
+                child.tail, glue.tail = tail[:n], tail[n:]

@@ -50,13 +50,17 @@ def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:
                                  "the build did not create; choose a folder such as 'site'")
     for src in (s.resolve() for s in sources):
         if target == src or src in target.parents:
-            raise BuildError(out, 0, "refusing to write the site inside a source folder (the "
-                                     "next build would read it back); choose a folder such as "
-                                     "'site'")
+            raise BuildError(out, 0, f"refusing to write the site inside {display_path(src)}, a "
+                                     "folder the build reads or writes itself; choose a folder "
+                                     "such as 'site'")
         if target in src.parents:
             raise BuildError(out, 0, "refusing to write the site here: it holds the build's "
                                      f"sources ({display_path(src)}); choose a folder such as "
                                      "'site'")
+    built = next((parent for parent in target.parents if (parent / MARKER).is_file()), None)
+    if built is not None:
+        raise BuildError(out, 0, f"refusing to write the site inside the site this build made "
+                                 f"({display_path(built)}); choose a folder outside it")
     if target.exists() and (not target.is_dir() or
                             (any(target.iterdir()) and not (target / MARKER).exists())):
         raise BuildError(out, 0, f"refusing to replace '{out}': it was not made by this build "

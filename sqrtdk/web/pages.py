@@ -34,6 +34,9 @@ _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 def split_front_matter(path: Path, text: str) -> tuple[str, str]:
     """(the leading `---` block with its fences, the rest); BuildError if there is none."""
     m = _FRONT_MATTER.match(text)
+    if not m and text.lstrip("\ufeff").startswith("---"):
+        raise BuildError(path, 1, "the front matter opened here is never closed; end it with "
+                                  "a line '---' after its 'description: …' line")
     if not m:
         raise BuildError(path, 1, "missing front matter; start the file with '---', "
                                   "'title: …', 'description: …', '---'")
@@ -49,7 +52,10 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise BuildError(path, (mark.line + 2) if mark else 1,
-                         f"front matter is not valid YAML: {getattr(e, 'problem', e)}") from None
+                         f"front matter is not valid YAML: {getattr(e, 'problem', e)}"
+                         + ("; inside \"…\" a backslash starts an escape, and title and "
+                            "description are plain text: write √dₖ, not TeX"
+                            if "escape" in str(getattr(e, "problem", "")) else "")) from None
     if not isinstance(meta, dict):
         raise BuildError(path, 2, "front matter must be 'key: value' lines")
     for key in REQUIRED_META:
@@ -89,12 +95,13 @@ def check_blocks(path: Path, masked: str) -> None:
 
 def check_footnote_definitions(path: Path, masked: str) -> None:
     """A label defined twice: Python-Markdown would silently keep the last definition."""
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for m in _FOOTNOTE_DEF.finditer(masked):
+        line = line_at(masked, m.start())
         if m.group(1) in seen:
-            raise BuildError(path, line_at(masked, m.start()),
-                             f"footnote '[^{m.group(1)}]' is defined twice; keep one definition")
-        seen.add(m.group(1))
+            raise BuildError(path, line, f"footnote '[^{m.group(1)}]' is defined twice, here "
+                             f"and at line {seen[m.group(1)]}; keep one definition")
+        seen[m.group(1)] = line
 
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
@@ -120,6 +127,7 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     page = PageContext(path, facts, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url)
     page.markdown_source = masked.restore_code(rendered_body)
+    page.searchable = searchable            # lines as in the file (front matter blanked)
     md, article = markdown_for(page)
     try:
         html = md.convert(page.markdown_source)

@@ -98,7 +98,19 @@ def format_number(kind: str, value: float, digits: int = 0) -> str:
     """`value` as the filters print it: fixed (`digits` decimals), pct (a share as a
     percentage with `digits` decimals), sig (`digits` significant digits; a number with more
     digits before the point is shown whole) or grouped (an integer with thousands
-    separators). Python rounds exact ties to even. Raises ValueError for another kind."""
+    separators). Python rounds exact ties to even; a negative number has a true minus sign
+    (U+2212), and "× 10⁻⁵" is held to its number by no-break spaces. Raises ValueError for
+    another kind."""
+    text = _ascii_number(kind, value, digits)
+    return "−" + text[1:] if text.startswith("-") else text
+
+
+def tex_number(text: str) -> str:
+    """A formatted number as TeX text: ASCII minus and spaces (KaTeX draws its own minus)."""
+    return text.replace("−", "-").replace("\u00a0", " ")
+
+
+def _ascii_number(kind: str, value: float, digits: int) -> str:
     if kind == "fixed":
         return f"{value:.{digits}f}"
     if kind == "pct":
@@ -110,7 +122,7 @@ def format_number(kind: str, value: float, digits: int = 0) -> str:
         mantissa, exp = f"{value:.{max(digits - 1, 0)}e}".split("e")
         exponent = int(exp)
         if exponent < -4:          # 1.87 × 10⁻¹⁰ rather than 0.000000000187
-            return f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+            return f"{mantissa}\u00a0×\u00a010{str(exponent).translate(_SUPERSCRIPT)}"
         return f"{value:.{max(digits - 1 - exponent, 0)}f}"
     if kind == "grouped":
         return f"{round(value):,}"
@@ -388,7 +400,7 @@ class Quoter:
             if m.start() > last:
                 parts.append(tex[last:m.start()])
             key, fmt, text = self.log.entries[int(m.group(1))]
-            parts.append(Quote(key, fmt, text))
+            parts.append(Quote(key, fmt, tex_number(text)))
             last = m.end()
         if last < len(tex):
             parts.append(tex[last:])

@@ -189,7 +189,7 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
         for changes in watchfiles.watch(*[p for p in watched if p.exists()], debounce=400,
                                         step=8, stop_event=stop, raise_interrupt=False,
                                         watch_filter=functools.partial(_relevant, opts)):
-            names = sorted({Path(p).name for _, p in changes})
+            names = sorted({display_path(p) for _, p in changes})
             log(f"changed: {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")
             if any(_is_code(Path(p)) for _, p in changes):
                 _restart(builder, server, sock, log)
@@ -202,8 +202,9 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
 
 def _relevant(opts: BuildOptions, change: Any, path: str) -> bool:
     p = Path(path)
-    if "__pycache__" in p.parts or p.name.startswith(".") or p.suffix in (".pyc", ".tmp"):
-        return False
+    if "__pycache__" in p.parts or p.name.startswith(".") or p.name.endswith("~") \
+            or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"):
+        return False        # editors' scratch files (sed's sedXXXXXX, vim's 4913, backups)
     if p.parent == opts.sweep_file.parent:
         return p == opts.sweep_file
     return True
