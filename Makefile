@@ -2,11 +2,12 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+BUILD_FLAGS ?=
 
 .PHONY: site test lint serve check sweep bench clean
 
 site: $(VENV)/.installed node_modules/.installed
-	$(PY) build.py
+	$(PY) build.py $(BUILD_FLAGS)
 
 test: $(VENV)/.installed node_modules/.installed
 	$(PY) -m pytest -q

@@ -1,0 +1,131 @@
+"""Tests that survive an author (issue 9, item 7): a copy of the project whose articles were
+reworded and extended the way the README tells an author to, and the whole suite run on it.
+
+The copy gets: its first paragraph reworded in every language, a new section, and a new
+figure added by following README.md's "Add a figure" recipe to the letter (the blocks marked
+`<!-- recipe: … -->` are applied as written). Then `build.py --strict` and the full test suite
+must pass on the copy. The copy's own run of this file skips itself (SQRTDK_AUTHOR_COPY), and
+the copy sees the same `../shared/` corpus as the project.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sqrtdk.options import PROJECT_ROOT
+
+GUARD = "SQRTDK_AUTHOR_COPY"
+README = PROJECT_ROOT / "README.md"
+RECIPE = re.compile(r"<!-- recipe: (?P<what>[^>]*?) -->\s*\n\s*```\w*\n(?P<body>.*?)\n\s*```",
+                    re.S)
+pytestmark = pytest.mark.skipif(os.environ.get(GUARD) == "1",
+                                reason="this is the author's copy already")
+
+
+def recipes() -> dict[str, str]:
+    """README's recipe blocks, by their label, de-indented as a reader would copy them."""
+    found = {}
+    for m in RECIPE.finditer(README.read_text(encoding="utf-8")):
+        lines = m["body"].split("\n")
+        indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
+        found[m["what"].strip()] = "\n".join(x[indent:] for x in lines) + "\n"
+    return found
+
+
+def copy_project(dest: Path) -> Path:
+    """The project's files (tracked and new, not ignored) in `dest`, node_modules linked,
+    `../shared` beside it when the project has one, committed in a git repository of its own
+    (an author works in a clone)."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
+    for rel in filter(None, files.split("\0")):
+        src = PROJECT_ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    shared = PROJECT_ROOT.parent / "shared"
+    if shared.is_dir() and not (dest.parent / "shared").exists():
+        (dest.parent / "shared").symlink_to(shared)
+    git = {**os.environ, "GIT_AUTHOR_NAME": "author", "GIT_AUTHOR_EMAIL": "author@example.org",
+           "GIT_COMMITTER_NAME": "author", "GIT_COMMITTER_EMAIL": "author@example.org"}
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the author's clone"]):
+        subprocess.run(["git", *cmd], cwd=dest, check=True, env=git, capture_output=True)
+    return dest
+
+
+def front_matter_end(text: str) -> int:
+    """Offset just after the closing `---` line of the front matter (0 if there is none)."""
+    m = re.match(r"---\n.*?\n---\n", text, re.S)
+    return m.end() if m else 0
+
+
+def reword_first_paragraph(text: str, lang: str) -> str:
+    """The article's first paragraph said differently: a new opening clause, the old first
+    word lower-cased (what an author's edit of the opening words amounts to)."""
+    start = front_matter_end(text)
+    body = text[start:]
+    lead = len(body) - len(body.lstrip("\n"))
+    opening = {"zh": "先把背景交代清楚："}.get(lang, "To set the scene before anything else: ")
+    first = body[lead:]
+    if lang != "zh" and first[:1].isupper() and not first[1:2].isupper():
+        first = first[:1].lower() + first[1:]
+    return text[:start] + body[:lead] + opening + first
+
+
+def add_section(text: str, figure_paragraph: str) -> str:
+    """A new section, holding the README's figure paragraph, before the article's second `##`
+    heading (so both languages put it at the same place among their headings)."""
+    headings = [m.start() for m in re.finditer(r"^## ", text, re.M)]
+    at = headings[1] if len(headings) > 1 else len(text)
+    section = ("## A section an author added {#author-added}\n\n"
+               "One sentence of new prose.\n\n" + figure_paragraph + "\n")
+    return text[:at] + section + text[at:]
+
+
+@pytest.fixture(scope="module")
+def author_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The edited copy (see the module docstring)."""
+    root = copy_project(tmp_path_factory.mktemp("author") / "project")
+    steps = recipes()
+    module_key = next(k for k in steps if k.startswith("figure module "))
+    module = root / module_key.split(" ", 2)[2]
+    assert not module.exists(), f"the recipe would overwrite {module}"
+    module.write_text(steps[module_key], encoding="utf-8")
+    for lang_dir in sorted(p for p in (root / "content").iterdir() if p.is_dir()):
+        labels = lang_dir / "figures.toml"
+        labels.write_text(labels.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+                          + steps["figure labels"], encoding="utf-8")
+        article = lang_dir / "index.md"
+        text = reword_first_paragraph(article.read_text(encoding="utf-8"), lang_dir.name)
+        article.write_text(add_section(text, steps["figure paragraph"]), encoding="utf-8")
+    return root
+
+
+def test_the_readme_has_the_three_figure_recipes() -> None:
+    steps = recipes()
+    assert {"figure labels", "figure paragraph"} <= set(steps)
+    assert any(k.startswith("figure module sqrtdk/figures/") for k in steps), steps.keys()
+
+
+@pytest.mark.slow
+def test_an_author_who_rewords_and_follows_the_recipes_still_gets_a_green_suite(
+        author_copy: Path) -> None:
+    env = {**os.environ, GUARD: "1"}
+    build = subprocess.run([sys.executable, "build.py", "--strict"], cwd=author_copy,
+                           capture_output=True, text=True, env=env)
+    assert build.returncode == 0, build.stderr
+    html = (author_copy / "site" / "en" / "index.html").read_text(encoding="utf-8")
+    assert "To set the scene before anything else" in html and 'id="author-added"' in html
+    new_figure = re.search(r"\]\((\w+)\.svg", recipes()["figure paragraph"])
+    assert new_figure and f"{new_figure[1]}.en.svg" in html
+    suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"],
+                           cwd=author_copy, capture_output=True, text=True, env=env)
+    tail = "\n".join(suite.stdout.strip().splitlines()[-25:])
+    assert suite.returncode == 0, tail
