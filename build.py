@@ -81,7 +81,8 @@ def options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions.for_project(root, **changes)
 
 
-PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml")   # requirements.txt
+# what requirements.txt installs, by import name
+PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml", "brotli")
 
 
 def missing_packages(serve: bool) -> list[str]:

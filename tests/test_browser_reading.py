@@ -172,3 +172,41 @@ def test_copying_a_sentence_with_formulas_gives_their_tex(visit) -> None:
     for tex in found:
         assert f"${tex}$" in copied, (tex, copied[:200])
     assert len(copied.splitlines()) <= 3        # not one glyph per line
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang: str) -> None:
+    """The preloaded KaTeX fonts are served cut down to the characters the formulas draw
+    (sqrtdk/web/math/fonts.py). Asked of chromium, every piece of every formula is drawn with
+    the same fonts as with KaTeX's full files, at the default view and at the largest dₖ,
+    where the script has written other numbers into the formulas."""
+    from sqrtdk.options import PROJECT_ROOT
+    dist = PROJECT_ROOT / "node_modules" / "katex" / "dist" / "fonts"
+    leaves = ".katex-html span:not(:has(*))"
+    drawn: dict[str, list[list[set[str]]]] = {}
+    for kind in ("cut down", "full"):
+        v = visit()
+        if kind == "full":
+            v.page.route("**/assets/katex/fonts/*.woff2", lambda route: route.fulfill(
+                body=(dist / route.request.url.rsplit("/", 1)[-1]).read_bytes(),
+                content_type="font/woff2", headers={"Access-Control-Allow-Origin": "*"}))
+        page = v.open(f"{lang}/index.html")
+        sizes = page.evaluate("""() => performance.getEntriesByType('resource')
+            .filter(e => e.name.endsWith('.woff2')).map(e => [e.name.split('/').pop(), e.decodedBodySize])""")
+        if kind == "cut down":
+            assert sizes, "no math font was loaded"
+            smaller = [n for n, size in sizes if size < (dist / n).stat().st_size]
+            assert smaller, sizes     # at least the preloaded ones are cut down
+        lay_out_everything(page)
+        views = [platform_fonts(page, leaves)]
+        top = page.evaluate("() => window.sqrtdkData.results.spread.d_k.at(-1)")
+        page.goto(page.url.split("?")[0] + f"?dk={top}&ruler=raw", wait_until="load")
+        page.wait_for_selector("html[data-ready]", state="attached")
+        lay_out_everything(page)
+        views.append(platform_fonts(page, leaves))
+        drawn[kind] = views
+    assert drawn["cut down"][0], "no formula on the page"
+    for cut, full in zip(drawn["cut down"], drawn["full"]):
+        assert len(cut) == len(full)
+        differ = [(i, c, f) for i, (c, f) in enumerate(zip(cut, full)) if c != f]
+        assert differ == [], differ[:5]

@@ -175,7 +175,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
         site.files[f"source/{name}.html"] = _render(env, "source.html", {
             **common, "root": "../", "canonical": "", "name": name,
             "code": path.read_text(encoding="utf-8")}).encode()
-    _add_assets(site, inputs, math)
+    _add_assets(site, inputs, math, [h for page in math_html.values() for h in page])
     return site
 
 
@@ -224,10 +224,15 @@ def sitemap(base_url: str, alternates: list[dict[str, Any]]) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + etree.tostring(urlset) + b"\n"
 
 
-def _add_assets(site: Site, inputs: SiteInputs, math: MathRenderer) -> None:
+def _add_assets(site: Site, inputs: SiteInputs, math: MathRenderer, rendered: list[str]
+                ) -> None:
     for f in sorted(inputs.static_dir.rglob("*")):
         if f.is_file():
             site.copies[f"assets/{f.relative_to(inputs.static_dir).as_posix()}"] = f
-    site.copies.update(math.assets())
+    for path, asset in math.assets(rendered).items():
+        if isinstance(asset, bytes):
+            site.files[path] = asset
+        else:
+            site.copies[path] = asset
     for name, src in inputs.figures.items():
         site.copies[f"figures/{name}"] = src

@@ -37,8 +37,10 @@ class MathRenderer(Protocol):
     def render(self, formulas: Sequence[Formula]) -> list[Rendered]:
         """One Rendered per formula, in order; errors are returned, not raised."""
 
-    def assets(self) -> dict[str, Path]:
-        """Site-relative path -> file to copy, for every file the rendered HTML needs."""
+    def assets(self, rendered: Sequence[str]) -> dict[str, Path | bytes]:
+        """Site-relative path -> file to copy (or bytes to write), for every file the
+        rendered HTML needs; `rendered` is every formula's HTML on the site (a renderer may
+        serve fonts cut down to the characters they draw)."""
 
     def head(self, root: str) -> str:
         """HTML for <head> (`root` is the page's relative path to the site root)."""

@@ -28,6 +28,9 @@ WORKER = Path(__file__).resolve().parent / "katex_worker.mjs"
 OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
            "trust=htmlData(key,format)")
 FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
+# The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
+# explainer.js may write into a formula's quoted numbers when the reader changes dₖ
+NUMBER_CHARS = "0123456789.,%+-\u2212\u00d7 "
 
 
 def tex_for_katex(formula: Formula) -> str:
@@ -56,6 +59,8 @@ class KatexRenderer:
         self.dist = node_modules.resolve() / "katex" / "dist"
         self.package = node_modules.resolve() / "katex" / "package.json"
         self.cache_file = cache_dir / "math" / "katex.json" if cache_dir else None
+        self.cache_dir = cache_dir / "math" if cache_dir else None
+        self._fonts: dict[tuple[str, frozenset[str]], bytes] = {}   # the last subset of each
         self.keep_in_memory = memory
         self._memory: dict[str, dict[str, Any]] | None = None
         self._proc: subprocess.Popen[str] | None = None
@@ -156,12 +161,22 @@ class KatexRenderer:
         self.cache_file.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.cache_file, json.dumps(cache, sort_keys=True).encode("utf-8"))
 
-    def assets(self) -> dict[str, Path]:
+    def assets(self, rendered: Sequence[str]) -> dict[str, Path | bytes]:
+        from .fonts import drawn_text, subset_woff2
         self.version()
-        out = {"assets/katex/katex.min.css": self.dist / "katex.min.css",
-               "assets/katex/copy-tex.min.js": self.dist / "contrib" / "copy-tex.min.js"}
+        out: dict[str, Path | bytes] = {
+            "assets/katex/katex.min.css": self.dist / "katex.min.css",
+            "assets/katex/copy-tex.min.js": self.dist / "contrib" / "copy-tex.min.js"}
         for f in sorted((self.dist / "fonts").iterdir()):
             out[f"assets/katex/fonts/{f.name}"] = f
+        chars = drawn_text(rendered, "katex-html", self.cache_dir) | set(NUMBER_CHARS)
+        for name in FONTS_PRELOADED:
+            key = (name, frozenset(chars))
+            if key not in self._fonts:
+                self._fonts = {key: subset_woff2(self.dist / "fonts" / name, chars,
+                                                 self.cache_dir)} | {
+                    k: v for k, v in self._fonts.items() if k[0] != name}
+            out[f"assets/katex/fonts/{name}"] = self._fonts[key]
         return out
 
     def head(self, root: str) -> str:
