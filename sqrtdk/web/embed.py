@@ -56,7 +56,7 @@ SLOTS: dict[str, tuple[str, str]] = {
     "sens": ("saturation.sensitivity.{k}", "sig:3"),
     "scale": ("saturation.scales.{k}", "sig:3"),
     "mark": ("saturation.scale_for.{r}.{i}", "sig:3"),       # where the chosen dₖ lands
-    "d": ("spread.d_k.{i}", "grouped"),
+    "d": ("spread.d_k.{i}", "fixed:0"),     # dimensions are written without a separator
     "d_small": ("spread.d_small", "grouped"),
     "sd_small": ("spread.grid.sd.{r}.{s}.{b}", "sig:3"),
     "sd_large": ("spread.grid.sd.{r}.{i}.{b}", "sig:3"),
