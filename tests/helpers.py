@@ -2,11 +2,14 @@
 resolver, and `page()` to convert a Markdown body with the real pipeline."""
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Iterable, Mapping
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.settings import Strings
 from sqrtdk.textfiles import TomlFile
 from sqrtdk.web.model import FigureFiles, Page
@@ -93,3 +96,17 @@ def math_context(html: str, index: int) -> list[str]:
     contexts = math_contexts(html)
     assert index in contexts, f"formula {index} is not in the page"
     return contexts[index]
+
+
+def copy_project_files(dest: Path) -> Path:
+    """The project's files (tracked and new, not ignored) copied into `dest`, node_modules
+    linked (the copy builds with the same KaTeX without installing it)."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
+    for rel in filter(None, files.split("\0")):
+        src = PROJECT_ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    return dest

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import copy_project_files
 
 from sqrtdk.options import PROJECT_ROOT
 
@@ -42,14 +42,7 @@ def copy_project(dest: Path) -> Path:
     """The project's files (tracked and new, not ignored) in `dest`, node_modules linked,
     `../shared` beside it when the project has one, committed in a git repository of its own
     (an author works in a clone)."""
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
-    for rel in filter(None, files.split("\0")):
-        src = PROJECT_ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-    (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    copy_project_files(dest)
     shared = PROJECT_ROOT.parent / "shared"
     if shared.is_dir() and not (dest.parent / "shared").exists():
         (dest.parent / "shared").symlink_to(shared)

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import copy_project_files
 
 from sqrtdk.options import PROJECT_ROOT
 
@@ -50,15 +51,7 @@ def stage(out: str, name: str) -> str:
 def built_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the project's files (tracked and new, not ignored), node_modules linked,
     built once with a cache of its own."""
-    dest = tmp_path_factory.mktemp("project") / "p"
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
-    for rel in filter(None, files.split("\0")):
-        src = PROJECT_ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-    (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    dest = copy_project_files(tmp_path_factory.mktemp("project") / "p")
     run(dest)
     return dest
 
