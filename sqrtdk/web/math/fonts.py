@@ -70,10 +70,8 @@ def subset_woff2(font: Path, chars: Iterable[str], cache_dir: Path | None) -> by
     the font, the characters and fontTools' and Brotli's versions (Brotli, pinned in
     requirements.txt, is what fontTools compresses WOFF2 with).
     """
-    import brotli  # WOFF2 compression, for fontTools
+    import brotli  # WOFF2 compression, for fontTools (both packages' roots import quickly)
     import fontTools
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
 
     text = "".join(sorted(set(chars)))
     key = digest(font.read_bytes(), text, fontTools.version,
@@ -81,6 +79,8 @@ def subset_woff2(font: Path, chars: Iterable[str], cache_dir: Path | None) -> by
     cached = cache_dir / "fonts" / f"{key}.woff2" if cache_dir else None
     if cached is not None and cached.is_file():
         return cached.read_bytes()
+    from fontTools import subset  # the subsetter only when the cache cannot answer
+    from fontTools.ttLib import TTFont
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = ["*"]          # keep kerning and ligatures among kept glyphs

@@ -60,7 +60,7 @@ class KatexRenderer:
         self.package = node_modules.resolve() / "katex" / "package.json"
         self.cache_file = cache_dir / "math" / "katex.json" if cache_dir else None
         self.cache_dir = cache_dir / "math" if cache_dir else None
-        self._fonts: dict[tuple[str, frozenset[str]], bytes] = {}   # the last subset of each
+        self._fonts: dict[str, tuple[frozenset[str], bytes]] = {}   # name -> last subset
         self.keep_in_memory = memory
         self._memory: dict[str, dict[str, Any]] | None = None
         self._proc: subprocess.Popen[str] | None = None
@@ -171,12 +171,12 @@ class KatexRenderer:
             out[f"assets/katex/fonts/{f.name}"] = f
         chars = drawn_text(rendered, "katex-html", self.cache_dir) | set(NUMBER_CHARS)
         for name in FONTS_PRELOADED:
-            key = (name, frozenset(chars))
-            if key not in self._fonts:
-                self._fonts = {key: subset_woff2(self.dist / "fonts" / name, chars,
-                                                 self.cache_dir)} | {
-                    k: v for k, v in self._fonts.items() if k[0] != name}
-            out[f"assets/katex/fonts/{name}"] = self._fonts[key]
+            last = self._fonts.get(name)
+            if last is None or last[0] != chars:
+                self._fonts[name] = (frozenset(chars),
+                                     subset_woff2(self.dist / "fonts" / name, chars,
+                                                  self.cache_dir))
+            out[f"assets/katex/fonts/{name}"] = self._fonts[name][1]
         return out
 
     def head(self, root: str) -> str:
