@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,8 +219,14 @@ class Builder:
         from .science.results import dumps
         from .science.run import run_all
         from .workers import Pool
+
+        def map_then_load(fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+            outputs = pool.map(fn, jobs)     # every job is with the workers now
+            from .figures_stage import load_drawing
+            load_drawing()                   # meanwhile: matplotlib for the figure workers
+            return outputs
         with Pool(self.opts.jobs) as pool:
-            return dumps(run_all(self.opts.seed, pool.map)).encode("utf-8")
+            return dumps(run_all(self.opts.seed, map_then_load)).encode("utf-8")
 
     def _sweep(self, results: dict[str, Any]) -> dict[str, Any]:
         """The claims over many seeds (figures/sweep.json), for the text to quote; a warning
