@@ -86,7 +86,6 @@ class Builder:
         self.memory = memory
         self._math: MathRenderer | None = None
         self._env: Any = None
-        self._links: dict[str, Any] = {}      # html digest -> its links (checks.check_site)
 
     # ---------------------------------------------------------------- the stages
 
@@ -301,7 +300,7 @@ class Builder:
             settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
             figures=figures.files, static_dir=self.opts.static_dir,
             sources=experiment_sources()), self._env, self.math())
-        check_site(site, pages, inputs.settings.base_url, self._links if self.memory else None)
+        check_site(site, pages, inputs.settings.base_url, _LinkCache(self.cache))
         return site
 
     def math(self) -> MathRenderer:
@@ -327,6 +326,23 @@ class Builder:
         if self._math is not None:
             self._math.close()
             self._math = None
+
+
+class _LinkCache:
+    """checks.LinkMemo over the build's cache: each page's links by its HTML's digest and
+    the web code (so a text edit parses only the edited page; a change to the checks'
+    parser parses every page again)."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache, self.code = cache, code_digest("web")
+
+    def get(self, key: str) -> Any:
+        from .web.checks import PageLinks
+        found = self.cache.get_object("links", digest(self.code, key))
+        return found if isinstance(found, PageLinks) else None
+
+    def put(self, key: str, links: Any) -> None:
+        self.cache.put_object("links", digest(self.code, key), links)
 
 
 class _Counter(logging.Handler):
@@ -405,7 +421,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build"):
+                      "build", "links"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)

@@ -107,6 +107,23 @@ def test_a_text_edit_converts_one_page_and_imports_neither_numpy_nor_matplotlib(
     assert "One more sentence for the test." in html
 
 
+def test_a_text_edit_parses_only_the_edited_page_for_its_links(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web import checks
+    opts = BuildOptions.for_project(project)
+    Builder(opts, log=lambda _: None).build()       # every page's links are in the cache now
+    md = project / "content" / "en" / "index.md"
+    md.write_text(md.read_text(encoding="utf-8") + "\nA sentence the link check sees.\n",
+                  encoding="utf-8")
+    parsed: list[str] = []
+    real = checks.page_links
+    monkeypatch.setattr(checks, "page_links", lambda html: parsed.append(html) or real(html))
+    Builder(opts, log=lambda _: None).build()       # a new process would find the same cache
+    assert len(parsed) == 1 and "A sentence the link check sees." in parsed[0]
+
+
 def test_a_rebuild_writes_only_what_changed_and_never_edits_the_old_site(project: Path) -> None:
     """Unchanged files of the new site are hard links to the previous build's (same inode);
     the edited page is a new file, and the old one, held open, still reads as before."""

@@ -9,9 +9,10 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..errors import BuildError, display_path, line_at, line_of, where
@@ -192,31 +193,55 @@ class _Links(HTMLParser):
             self.styles.append(data)
 
 
-def check_site(site: Site, pages: list[Page], base_url: str,
-               memo: dict[str, _Links] | None = None) -> None:
+@dataclass(frozen=True)
+class PageLinks:
+    """What the checks read from one page's HTML: its ids, the (tag, attribute, URL, rel) of
+    every link and resource, and its inline styles."""
+
+    ids: frozenset[str]
+    urls: tuple[tuple[str, str, str, str], ...]
+    styles: tuple[str, ...]
+
+
+class LinkMemo(Protocol):
+    """Where check_site keeps each page's PageLinks by the digest of its HTML."""
+
+    def get(self, key: str) -> PageLinks | None:
+        """The links of the HTML with this digest, or None."""
+
+    def put(self, key: str, links: PageLinks) -> None:
+        """Remember them."""
+
+
+def page_links(html: str) -> PageLinks:
+    """Parse one page's HTML (Python's html.parser) for the checks."""
+    parser = _Links()
+    parser.feed(html)
+    parser.close()
+    return PageLinks(frozenset(parser.ids), tuple(parser.urls), tuple(parser.styles))
+
+
+def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | None = None
+               ) -> None:
     """Links, resources and leftovers of every generated HTML page; url()s of copied CSS.
 
     A page is parsed as it was before its formulas were filled in (`Site.link_html`): KaTeX's
     markup holds no link, id or resource (\\href and \\includegraphics need `trust`, which
-    only \\htmlData has), and it is most of the page. `memo` (the warm --serve process) keeps
-    what each page's HTML held, so an unchanged page is not parsed again."""
+    only \\htmlData has), and it is most of the page. `memo` (the build's cache) keeps what
+    each page's HTML held, so an unchanged page is not parsed again (a text edit parses the
+    edited language's page only). Raises BuildError at the first fault."""
     by_path = {f"{p.lang}/index.html": p for p in pages}
-    parsed: dict[str, _Links] = {}
+    parsed: dict[str, PageLinks] = {}
     for rel, data in site.files.items():
         if rel.endswith(".html"):
             html = site.link_html.get(rel) or data.decode("utf-8")
             key = hashlib.sha256(html.encode("utf-8")).hexdigest()
-            if memo is not None and key in memo:
-                parsed[rel] = memo[key]
-                continue
-            links = _Links()
-            links.feed(html)
-            links.close()
+            links = memo.get(key) if memo is not None else None
+            if links is None:
+                links = page_links(html)
+                if memo is not None:
+                    memo.put(key, links)
             parsed[rel] = links
-            if memo is not None:
-                if len(memo) > 256:
-                    memo.clear()
-                memo[key] = links
     for rel, links in parsed.items():
         _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
                     base_url)
@@ -250,7 +275,8 @@ def _internal(rel: str, url: str, base_url: str) -> tuple[str, str] | None:
     return target, unquote(parts.fragment)
 
 
-def _check_page(rel: str, html: str, links: _Links, site: Site, parsed: Mapping[str, _Links],
+def _check_page(rel: str, html: str, links: PageLinks, site: Site,
+                parsed: Mapping[str, PageLinks],
                 page: Page | None, base_url: str) -> None:
     def fail(needle: str, message: str) -> None:
         if page is None:
@@ -288,4 +314,5 @@ def _check_page(rel: str, html: str, links: _Links, site: Site, parsed: Mapping[
             fail(f"#{frag}", f"link to '{url}': {page_path} has no anchor '#{frag}'")
 
 
-__all__ = ["check_claims", "check_parity", "check_site", "check_unused_results", "display_path"]
+__all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_site",
+           "check_unused_results", "display_path", "page_links"]
