@@ -7,6 +7,7 @@ land in test-artifacts/ at the repository root.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -354,6 +355,8 @@ def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit)
 
 
 @pytest.mark.browser
+@pytest.mark.skipif(os.environ.get("SQRTDK_AUTHOR_COPY") == "1",
+                    reason="the record is kept by the project's own run, not the author's copy")
 def test_screenshots_for_the_record(visit):
     ARTIFACTS.mkdir(exist_ok=True)
     shots = {"light": {}, "dark": {"color_scheme": "dark"},

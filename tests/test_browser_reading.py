@@ -109,15 +109,40 @@ def test_a_jump_to_a_section_or_a_note_lands_below_the_header_and_the_dk_bar(
             raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None
 
 
+# what chromium's choice of a font for an element's text depends on: the characters, the
+# computed font-family, -style, -weight and -stretch, and the language (CJK fallback)
+_FONT_GROUPS = """selector => {
+    const keys = [], first = new Map();
+    document.querySelectorAll(selector).forEach((el, i) => {
+        const cs = getComputedStyle(el);
+        const key = [el.textContent, cs.fontFamily, cs.fontStyle, cs.fontWeight, cs.fontStretch,
+                     (el.closest('[lang]') || document.documentElement).lang].join('\\u0001');
+        keys.push(key);
+        if (!first.has(key)) { first.set(key, i); el.setAttribute('data-font-probe', ''); }
+    });
+    return keys; }"""
+
+
 def platform_fonts(page: Any, selector: str) -> list[set[str]]:
-    """For each element matching `selector`: the font families chromium used for its text."""
+    """For each element matching `selector`: the font families chromium used for its text.
+
+    Chromium is asked once per group of elements that cannot differ in that answer (same
+    text, computed font properties and language; see _FONT_GROUPS), not once per element:
+    a page's formulas have thousands of leaves and far fewer groups."""
+    keys = page.evaluate(_FONT_GROUPS, selector)
     client = page.context.new_cdp_session(page)
     client.send("DOM.enable")
     client.send("CSS.enable")
     root = client.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]["nodeId"]
-    ids = client.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
-    return [{f["familyName"] for f in client.send("CSS.getPlatformFontsForNode",
-                                                  {"nodeId": node})["fonts"]} for node in ids]
+    ids = client.send("DOM.querySelectorAll", {"nodeId": root,
+                                               "selector": "[data-font-probe]"})["nodeIds"]
+    page.evaluate("() => document.querySelectorAll('[data-font-probe]')"
+                  ".forEach(el => el.removeAttribute('data-font-probe'))")
+    answers = [{f["familyName"] for f in client.send("CSS.getPlatformFontsForNode",
+                                                     {"nodeId": node})["fonts"]} for node in ids]
+    by_key = dict(zip(dict.fromkeys(keys), answers))   # first occurrences, in document order
+    assert len(by_key) == len(answers), "the probe marks and the groups disagree"
+    return [by_key[key] for key in keys]
 
 
 @pytest.mark.parametrize("lang", LANGS)
