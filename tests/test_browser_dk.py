@@ -79,10 +79,11 @@ def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang
             col = sheet3.locator(f'[data-col="{r}"]')
             assert ("chosen" in (col.get_attribute("class") or "")) == (r == s["r"])
         for key, template in FOLLOW.items():
-            for el in page.locator(f'[data-key="{key}"]').all():
-                path = resolve(template, s)
-                assert el.text_content() == fmt(el.get_attribute("data-format"), at(results, path),
-                                                path, results), (key, change)
+            path = resolve(template, s)
+            for text, form in page.eval_on_selector_all(      # one round trip per key
+                    f'[data-key="{key}"]',
+                    "els => els.map(e => [e.textContent, e.getAttribute('data-format')])"):
+                assert text == fmt(form, at(results, path), path, results), (key, change)
     assert len(shapes) > 1
     assert v.problems == []
 
