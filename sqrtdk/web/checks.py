@@ -123,10 +123,12 @@ def check_unused_results(results: Mapping[str, Any], used: set[str], results_fil
     `used` holds dotted paths (list indices as numbers or `[i]`); the warning names the line of
     `results_file` where the result is."""
     norm = {re.sub(r"\[[^\]]*\]|\.\d+(?=\.|$)", "", u) for u in used}
+    # a path is covered when it is a used path, leads to one, or lies inside one
+    within = {u.rsplit(".", n)[0] for u in norm for n in range(u.count(".") + 1)}
 
     def covered(path: str) -> bool:
-        return any(u == path or u.startswith(path + ".") or path.startswith(u + ".")
-                   for u in norm)
+        parts = path.split(".")
+        return path in within or any(".".join(parts[:i]) in norm for i in range(1, len(parts)))
 
     unused: list[str] = []
 
