@@ -19,8 +19,13 @@ _TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 _KEY_LINE = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*=")
 
 
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def read_text(path: Path) -> str:
-    """Read a UTF-8 text file (a BOM and CRLF line ends are accepted).
+    """Read a UTF-8 text file; a BOM is dropped, and every line end (LF, CRLF, or a lone CR
+    as old Mac editors save) becomes LF, as Python's universal newlines read them.
 
     Raises BuildError naming the line of the first byte that is not UTF-8, or the file when
     it cannot be read.
@@ -32,9 +37,9 @@ def read_text(path: Path) -> str:
     except OSError as e:
         raise BuildError(path, 0, f"cannot read the file ({e.strerror})") from None
     try:
-        return data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+        return _lf(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
+        line = _lf(data[:e.start].decode("utf-8", errors="replace")).count("\n") + 1
         raise BuildError(path, line, f"not UTF-8 (byte 0x{data[e.start]:02x}); "
                                      "save the file as UTF-8") from None
 
