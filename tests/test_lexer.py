@@ -139,3 +139,44 @@ def test_tokens_do_not_collide_with_katex_private_use_glyphs() -> None:
     m = mask(P, "$a$ `b`\n")
     assert all(ord(c) > 0xFFFF for c in m.text if not c.isascii())
     assert DISPLAY_MATH_RE.pattern and CODE_RE.search(m.text)
+
+
+# --- LaTeX's delimiters: \( … \) and \[ … \] ----------------------------------------------------
+
+def test_latex_inline_delimiters_are_math_like_dollars() -> None:
+    assert tex("a\n\nSo \\(q \\cdot k\\) grows, and \\( \\sqrt{d_k} \\) too.\n") == \
+        [("q \\cdot k", False, 3), ("\\sqrt{d_k}", False, 3)]
+    assert tex("a \\(x +\ny\\) b\n") == [("x +\ny", False, 1)]
+
+
+def test_latex_inline_delimiters_skip_tex_escapes_and_stay_inside_code() -> None:
+    assert tex("\\(f\\{x\\} \\\\ g(x)\\)\n") == [("f\\{x\\} \\\\ g(x)", False, 1)]
+    assert tex("`\\(x\\)` and \\\\(not math)\n") == []
+
+
+def test_an_unclosed_latex_inline_formula_is_an_error_at_its_line() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "one\n\ntwo \\(x +\n\ny\\)\n")
+    assert e.value.line == 3 and "never closed" in e.value.message and "\\)" in e.value.message
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("\\[ x^2 \\]\n", [("x^2", True, 1)]),
+    ("text\n\n\\[\n\\frac{1}{2}\n\\]\n", [("\\frac{1}{2}", True, 3)]),
+    ("\\[ a +\nb \\]\n", [("a +\nb", True, 1)]),
+    ("> \\[\n> x\n> \\]\n", [("x", True, 1)]),
+    ("- item\n\n    \\[\n    y\n    \\]\n", [("y", True, 3)]),
+], ids=["one line", "own lines", "tex on the fence lines", "blockquote", "list item"])
+def test_latex_display_delimiters_are_display_math(source: str, expected: list[object]) -> None:
+    assert tex(source) == expected
+
+
+@pytest.mark.parametrize("source", [
+    "\\[1\\] Vaswani et al., 2017.\n",                   # Markdown's escaped brackets
+    "\\[citation needed\\] and more text\n",
+    "\\[ not closed\n\nbefore the blank line \\]\n",
+    "mid-line \\[x\\] is an escaped bracket\n",
+])
+def test_an_escaped_bracket_stays_text(source: str) -> None:
+    m = mask(P, source)
+    assert m.formulas == [] and m.text == source

@@ -67,6 +67,18 @@ def test_display_math_written_inside_a_paragraph_is_a_block(tmp_path: Path) -> N
                      re.S)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_latex_delimiters_give_the_page_the_dollar_forms_give(tmp_path: Path, lang: str) -> None:
+    latex = page(tmp_path, "So \\(x_i^2\\), and:\n\n\\[\n\\frac{1}{2}\n\\]\n\n- a list \\(y\\)\n",
+                 RESULTS, lang=lang, name="latex.md")
+    dollars = page(tmp_path, "So $x_i^2$, and:\n\n$$\n\\frac{1}{2}\n$$\n\n- a list $y$\n",
+                   RESULTS, lang=lang, name="dollars.md")
+    assert [(f.plain, f.display) for f in latex.formulas] == \
+        [(f.plain, f.display) for f in dollars.formulas] == \
+        [("x_i^2", False), ("\\frac{1}{2}", True), ("y", False)]
+    assert latex.body == dollars.body
+
+
 def test_footnote_with_paragraphs_code_and_display_math(tmp_path: Path) -> None:
     body = ("Text[^n].\n\n[^n]: First paragraph.\n\n    Second paragraph.\n\n"
             "    ```python\n    x = {'a': 1}\n    ```\n\n    $$\n    \\frac{a}{b}\n    $$\n")

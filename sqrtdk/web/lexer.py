@@ -18,6 +18,11 @@ Rules (Pandoc's for `$`):
 - `$` opens inline math when followed by a non-space; it closes at the next `$` outside
   braces that follows a non-space and is not followed by a digit; `\\$` is a dollar sign;
   inline math does not cross a blank line;
+- LaTeX's delimiters work too (as in KaTeX's auto-render and pymdownx.arithmatex): `\\(…\\)`
+  is inline math anywhere in a paragraph; `\\[` at the start of a line opens display math,
+  closed at the end of that line or of a later one by `\\]`. Markdown also reads `\\[` as an
+  escaped bracket (`\\[1\\] Smith`), so a `\\[` line whose text holds a `\\]` before its end,
+  or that no `\\]` line closes before a blank line, stays text;
 - HTML tags and template tags (`{{ … }}`, `{% … %}`) are skipped whole; template comments
   (`{# … #}`) are removed here, their line breaks kept.
 Tokens and the quote markers (sqrtdk.web.quoting) are characters of Unicode's plane-15
@@ -47,6 +52,8 @@ _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)]
                          r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 _DISPLAY_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                            r"\$\$(?P<rest>.*)$")
+_BRACKET_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
+                           r"\\\[(?P<rest>.*)$")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 _TEMPLATE_OPEN = re.compile(r"\{([{%#]) ")
 _TEMPLATE_CLOSE = {"{": " }}", "%": " %}", "#": " #}"}
@@ -114,6 +121,10 @@ class _Scanner:
             elif display:
                 self.flush(paragraph)
                 i = self.display(i, display)
+            elif (bracket := _BRACKET_OPEN.match(line)) and \
+                    (end := self.bracket_end(i, bracket)) is not None:
+                self.flush(paragraph)
+                i = self.bracket_display(i, bracket, end)
             elif not line.strip() or line.strip(" \t>") == "":
                 self.flush(paragraph)
                 self.out.append(line)
@@ -180,6 +191,43 @@ class _Scanner:
         raise self.error(i + 1, "display formula opened with '$$' is never closed; end it "
                                 "with a line '$$'")
 
+    def bracket_end(self, i: int, m: re.Match[str]) -> int | None:
+        """The line closing the `\\[` display formula opened at line i (itself, for a one-line
+        formula), or None when this `\\[` is an escaped bracket (see the module docstring)."""
+        rest = m["rest"].rstrip()
+        if rest.endswith("\\]") and not rest.endswith("\\\\]"):
+            inner = rest[:-2]
+            return i if inner.strip() and "\\]" not in inner else None
+        if "\\]" in rest:
+            return None
+        cont = _continuation_prefix(m["prefix"])
+        for j in range(i + 1, len(self.lines)):
+            raw = self.lines[j]
+            text = (raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t")).rstrip()
+            if not raw.strip(" \t>"):
+                return None
+            if text.endswith("\\]") and not text.endswith("\\\\]"):
+                return j
+        return None
+
+    def bracket_display(self, i: int, m: re.Match[str], end: int) -> int:
+        """A display formula `\\[ … \\]` from line i to line `end` (see bracket_end)."""
+        prefix, cont = m["prefix"], _continuation_prefix(m["prefix"])
+        if end == i:
+            self.out.append(prefix + self.formula(m["rest"].rstrip()[:-2].strip(), True, i + 1))
+            return i + 1
+        body = [m["rest"]] if m["rest"].strip() else []
+        for raw in self.lines[i + 1:end + 1]:
+            body.append(raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t"))
+        body[-1] = body[-1].rstrip()[:-2]
+        tex = "\n".join(x for x in body if x.strip()).strip()
+        if not tex:
+            raise self.error(i + 1, "empty display formula; put the TeX between '\\[' and "
+                                    "'\\]'")
+        self.out.append(prefix + self.formula(tex, True, i + 1))
+        self.out += [cont + FILLER] * (end - i)
+        return end + 1
+
     def flush(self, paragraph: list[tuple[int, str]]) -> None:
         """Mask the inline math and code spans of consecutive non-blank lines."""
         if not paragraph:
@@ -194,7 +242,9 @@ class _Scanner:
         i, n = 0, len(text)
         while i < n:
             c = text[i]
-            if c == "\\":
+            if c == "\\" and text.startswith("(", i + 1):
+                i = self.paren_math(text, i, first, out)
+            elif c == "\\":
                 out.append(text[i:i + 2])
                 i += 2
             elif c == "`":
@@ -261,6 +311,29 @@ class _Scanner:
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
                                f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+
+
+    def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
+        """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""
+        line = first + text.count("\n", 0, i)
+        j = i + 2
+        while j < len(text):
+            if text.startswith("\\)", j):
+                tex = text[i + 2:j]
+                if not tex.strip():
+                    raise self.error(line, "empty formula '\\(\\)'; put the TeX between "
+                                           "'\\(' and '\\)'")
+                out.append(self.formula(tex.strip(), False, line) +
+                           ("\n" + FILLER) * tex.count("\n"))
+                return j + 2
+            if text[j] == "\\":
+                j += 2
+                continue
+            if text.startswith("\n\n", j):
+                break
+            j += 1
+        raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
+                               "closed; end it with '\\)' (a parenthesis needs no backslash)")
 
 
 def mask(path: Path, text: str) -> Masked:
