@@ -180,3 +180,28 @@ def test_latex_display_delimiters_are_display_math(source: str, expected: list[o
 def test_an_escaped_bracket_stays_text(source: str) -> None:
     m = mask(P, source)
     assert m.formulas == [] and m.text == source
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("\\begin{align}\na &= b \\\\\nc &= d\n\\end{align}\n",
+     [("\\begin{align}\na &= b \\\\\nc &= d\n\\end{align}", True, 1)]),
+    ("text\n\n\\begin{equation*} x^2 \\end{equation*}\n",
+     [("\\begin{equation*} x^2 \\end{equation*}", True, 3)]),
+    ("- item\n\n    \\begin{gather}\n    y\n    \\end{gather}\n",
+     [("\\begin{gather}\ny\n\\end{gather}", True, 3)]),
+], ids=["align", "one line", "list item"])
+def test_a_display_environment_at_a_line_start_is_display_math(source: str,
+                                                               expected: list[object]) -> None:
+    assert tex(source) == expected
+
+
+def test_an_unended_environment_is_an_error_at_its_line() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "text\n\n\\begin{align}\nx\n\nmore\n")
+    assert e.value.line == 3 and "\\end{align}" in e.value.message
+
+
+def test_other_environments_and_mid_line_ones_are_not_math_here() -> None:
+    assert tex("\\begin{itemize} is LaTeX, not math\n") == []
+    assert tex("inline $\\begin{matrix}a\\end{matrix}$ stays inline\n") == \
+        [("\\begin{matrix}a\\end{matrix}", False, 1)]

@@ -23,6 +23,9 @@ Rules (Pandoc's for `$`):
   closed at the end of that line or of a later one by `\\]`. Markdown also reads `\\[` as an
   escaped bracket (`\\[1\\] Smith`), so a `\\[` line whose text holds a `\\]` before its end,
   or that no `\\]` line closes before a blank line, stays text;
+- a line starting with `\\begin{…}` of one of TeX's display environments (ENVIRONMENTS, as in
+  KaTeX's auto-render) opens display math up to the line ending its `\\end{…}`; the
+  environment is part of the TeX;
 - HTML tags and template tags (`{{ … }}`, `{% … %}`) are skipped whole; template comments
   (`{# … #}`) are removed here, their line breaks kept.
 Tokens and the quote markers (sqrtdk.web.quoting) are characters of Unicode's plane-15
@@ -54,6 +57,11 @@ _DISPLAY_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.
                            r"\$\$(?P<rest>.*)$")
 _BRACKET_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                            r"\\\[(?P<rest>.*)$")
+ENVIRONMENTS = ("equation", "equation*", "align", "align*", "alignat", "alignat*", "gather",
+                "gather*", "CD")
+_ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
+                       r"(?P<rest>\\begin\{(?P<env>" + "|".join(re.escape(e) for e in ENVIRONMENTS)
+                       + r")\}.*)$")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 _TEMPLATE_OPEN = re.compile(r"\{([{%#]) ")
 _TEMPLATE_CLOSE = {"{": " }}", "%": " %}", "#": " #}"}
@@ -121,6 +129,9 @@ class _Scanner:
             elif display:
                 self.flush(paragraph)
                 i = self.display(i, display)
+            elif env := _ENV_OPEN.match(line):
+                self.flush(paragraph)
+                i = self.environment(i, env)
             elif (bracket := _BRACKET_OPEN.match(line)) and \
                     (end := self.bracket_end(i, bracket)) is not None:
                 self.flush(paragraph)
@@ -227,6 +238,24 @@ class _Scanner:
         self.out.append(prefix + self.formula(tex, True, i + 1))
         self.out += [cont + FILLER] * (end - i)
         return end + 1
+
+    def environment(self, i: int, m: re.Match[str]) -> int:
+        """A display formula `\\begin{env} … \\end{env}` opened at line i."""
+        prefix, cont, end = m["prefix"], _continuation_prefix(m["prefix"]), f"\\end{{{m['env']}}}"
+        body = [m["rest"]]
+        for j in range(i, len(self.lines)):
+            if j > i:
+                raw = self.lines[j]
+                if not raw.strip(" \t>"):
+                    raise self.error(i + 1, f"'\\begin{{{m['env']}}}' is not ended before the "
+                                            f"blank line below it; end it with '{end}' (TeX has "
+                                            "no blank lines inside a formula)")
+                body.append(raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t"))
+            if body[-1].rstrip().endswith(end):
+                self.out.append(prefix + self.formula("\n".join(body).strip(), True, i + 1))
+                self.out += [cont + FILLER] * (j - i)
+                return j + 1
+        raise self.error(i + 1, f"'\\begin{{{m['env']}}}' is never ended; end it with '{end}'")
 
     def flush(self, paragraph: list[tuple[int, str]]) -> None:
         """Mask the inline math and code spans of consecutive non-blank lines."""
