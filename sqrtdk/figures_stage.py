@@ -259,7 +259,8 @@ def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, .
             known = ", ".join("{" + f + "}" for f in fields) or "none"
             raise toml.error(name, key, f"[{name}] {key}: unknown field {{{field}}}; "
                              + (suggest(base, fields, "fields") if fields else
-                                f"this label has no fields (known: {known})"))
+                                f"this label has no fields (known: {known})")
+                             + "; a literal brace is written {{ or }}")
         ok = False
         for sample in (1.5, 1, "x"):
             try:

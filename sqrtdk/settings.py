@@ -116,6 +116,10 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
             for key, value in toml.data[table].items():
                 if not isinstance(value, str):
                     raise toml.error(table, key, f"[{table}] {key} must be a string in quotes")
+                if not value.strip():
+                    raise toml.error(table, key, f"[{table}] {key} is empty; the page would show "
+                                                 "nothing there (an empty heading or button "
+                                                 "label, or no name for screen readers)")
         for key in LANGUAGE_KEYS:
             if key not in toml.data["language"]:
                 raise toml.error("language", None, f"[language] needs '{key} = …'")

@@ -91,6 +91,13 @@ def test_an_extra_key_suggests_the_right_name(content: Path) -> None:
     assert (e.path, e.line) == (path, line) and "did you mean 'skip'" in e.message
 
 
+def test_an_empty_ui_string_is_an_error_at_its_line(content: Path) -> None:
+    path = content / languages(content)[1] / "strings.toml"
+    line = edit(path, re.compile(r"^toc = .*$", re.M), 'toc = "  "')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "[ui] toc is empty" in e.message
+
+
 def test_an_unknown_field_in_a_string(content: Path) -> None:
     path = content / languages(content)[0] / "strings.toml"
     line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure {num}"')
