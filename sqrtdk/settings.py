@@ -13,6 +13,7 @@ import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import display_path, suggest
 from .textfiles import TomlFile, load_toml
@@ -75,10 +76,14 @@ def load_settings(content_dir: Path) -> Settings:
             raise toml.error(None, None, f"missing setting '{key}'; add a line '{key} = …'")
         if not isinstance(data[key], kind):
             raise toml.error(None, key, f"'{key}' must be a {_kind(kind)}")
-    base = data["base_url"]
-    if not base.startswith(("https://", "http://")) or not base.endswith("/"):
-        raise toml.error(None, "base_url", "base_url must be an absolute http(s) address "
-                                           "ending with '/', e.g. 'https://example.org/sqrtdk/'")
+    base = data["base_url"].strip()
+    parts = urlsplit(base)
+    if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or \
+            parts.fragment:
+        raise toml.error(None, "base_url", "base_url must be the absolute http(s) address of "
+                                           "the site's folder, e.g. 'https://example.org/sqrtdk/'")
+    if not base.endswith("/"):
+        base += "/"       # the folder the site is published in (MkDocs reads site_url so too)
     langs = data["languages"]
     unique = len(set(langs)) == len(langs)
     if not langs or not all(isinstance(x, str) and x for x in langs) or not unique:

@@ -120,11 +120,20 @@ def test_a_language_without_its_folder(content: Path) -> None:
     assert (e.path, e.line) == (path, line) and "content/fr/" in e.message
 
 
-def test_a_base_url_without_its_slash(content: Path) -> None:
+def test_a_base_url_without_its_slash_is_its_folder(content: Path) -> None:
     path = content / "site.toml"
-    line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), 'base_url = "https://example.org"')
+    edit(path, re.compile(r'^base_url = "(.*)/"', re.M), 'base_url = "https://example.org/sub"')
+    assert load_settings(content).base_url == "https://example.org/sub/"
+
+
+@pytest.mark.parametrize("url", ["example.org/", "ftp://example.org/", "https:///x/",
+                                 "https://example.org/?a=1", "https://example.org/#top"])
+def test_a_base_url_that_is_no_http_folder_is_an_error_at_its_line(content: Path,
+                                                                    url: str) -> None:
+    path = content / "site.toml"
+    line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
     e = error(content)
-    assert (e.path, e.line) == (path, line) and "ending with '/'" in e.message
+    assert (e.path, e.line) == (path, line) and "absolute http(s) address" in e.message
 
 
 def test_a_misspelled_setting_is_unknown_and_suggests_the_right_name(content: Path) -> None:
