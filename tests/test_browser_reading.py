@@ -235,3 +235,32 @@ def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang
         assert len(cut) == len(full)
         differ = [(i, c, f) for i, (c, f) in enumerate(zip(cut, full)) if c != f]
         assert differ == [], differ[:5]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nothing_around_a_numbered_equation_keeps_its_counter_to_itself(visit, lang: str) -> None:
+    """KaTeX numbers \\begin{align} lines with one CSS counter across the page; an ancestor
+    with style containment (contain: style, or content-visibility: auto, which implies it)
+    would restart it, and every number would read (1). Equations are put where an author
+    would: a block of the article, a list item, a footnote."""
+    page = visit().open(f"{lang}/index.html")
+    contained = page.evaluate("""() => {
+        const eq = () => { const d = document.createElement('div');
+            d.className = 'math display';
+            d.innerHTML = '<span class="katex-display"><span class="katex"><span class="katex-html">'
+                + '<span class="tag"><span class="eqn-num"></span></span></span></span></span>';
+            return d; };
+        const article = document.querySelector('article');
+        const places = [article, article.querySelector('li') || article,
+                        document.querySelector('.footnote li') || article];
+        const found = [];
+        for (const place of places) {
+            const num = place.appendChild(eq()).querySelector('.eqn-num');
+            for (let el = num; el; el = el.parentElement) {
+                const cs = getComputedStyle(el);
+                if (cs.contentVisibility === 'auto' || /style|content|strict/.test(cs.contain))
+                    found.push(el.tagName + '.' + el.className);
+            }
+        }
+        return found; }""")
+    assert contained == []
