@@ -192,3 +192,18 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         html(tmp_path, body, lang="zh")
     got = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("box", [
+    "/// details | Why?\n    attrs: {id: bad id}\n\nText.\n///\n",
+    "/// details | Why?\n    attrs: {id: a.b}\n\nText.\n///\n",
+    "/// details | Why?\n    attrs: {id: 9lives}\n\nText.\n///\n",
+    "/// details | Why?\n    attr: {id: why}\n\nText.\n///\n",
+    "/// note | Why?\n    attrs: {id: why}\n\nText.\n///\n",
+    "- item\n\n    /// details | Why?\n        attrs: {id: bad id}\n\n    Text.\n    ///\n",
+], ids=["space in id", "dot in id", "digit first", "attr misspelt", "unknown kind", "in a list"])
+def test_a_box_header_that_is_not_understood_is_an_error_at_its_line(tmp_path: Path,
+                                                                     box: str) -> None:
+    e = error(tmp_path, "Intro.\n\n" + box)
+    first = next(i for i, line in enumerate(box.split("\n")) if "///" in line)
+    assert e.line == BODY_START + 2 + first and "box not understood" in e.message

@@ -20,6 +20,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
+| BoxHeaderCheck    | sqrtdk-box-headers | 2.75 | any time after block parsing                  |
 | LinkCollector     | sqrtdk-links       | 2.7  | after figures added their links               |
 | CitationCollector | sqrtdk-citations   | 2.6  | after math; before AttributeMarkers           |
 | FootnoteChecks    | sqrtdk-note-checks | 2.5  | after Python-Markdown's footnote processors   |
@@ -49,6 +50,7 @@ from pymdownx.superfences import SuperFencesCodeExtension
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
+    BoxHeaderCheck,
     CitationCollector,
     FootnoteChecks,
     FootnoteSection,
@@ -92,6 +94,7 @@ class ArticleExtension(Extension):
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(IdCollector(md, p.facts), "sqrtdk-ids", 2.9)
         tp.register(BoxCollector(md, p.facts), "sqrtdk-boxes", 2.8)
+        tp.register(BoxHeaderCheck(md), "sqrtdk-box-headers", 2.75)
         tp.register(LinkCollector(md, p.facts), "sqrtdk-links", 2.7)
         tp.register(CitationCollector(md, p.facts, p.quotes,
                                       [[q.key for q in f.quotes] for f in p.formulas]),

@@ -143,6 +143,23 @@ class BoxCollector(Treeprocessor):
             self.facts.boxes.append(el.get("id", ""))
 
 
+class BoxHeaderCheck(Treeprocessor):
+    """A `///` line that pymdownx's blocks did not take as a box header (an id with a space or
+    a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if el.tag not in ("p", "li"):
+                continue
+            first = (el.text or "").lstrip().split("\n", 1)[0]
+            if first.startswith("///"):
+                raise ContentError(
+                    f"box not understood: '{first[:40]}'; a box opens with '/// details | Title' "
+                    "and its options follow on the next line, indented by four spaces, as "
+                    "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
+                    "starts with a letter); 'details' is the only kind of box", first)
+
+
 class LinkCollector(Treeprocessor):
     """Every href on the page, in order (checked against the site once it is assembled)."""
 
