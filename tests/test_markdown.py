@@ -207,3 +207,22 @@ def test_a_box_header_that_is_not_understood_is_an_error_at_its_line(tmp_path: P
     e = error(tmp_path, "Intro.\n\n" + box)
     first = next(i for i, line in enumerate(box.split("\n")) if "///" in line)
     assert e.line == BODY_START + 2 + first and "box not understood" in e.message
+
+
+@pytest.mark.parametrize("html", [
+    '<div class="note">Raw <em>html</em> with $x^2$ math</div>\n',
+    "<details>\n<summary>More</summary>\n\nThe formula $x^2$ here.\n\n</details>\n",
+], ids=["one line", "a block with blank lines"])
+def test_a_formula_inside_raw_html_is_an_error_at_its_line_showing_the_tex(tmp_path: Path,
+                                                                          html: str) -> None:
+    e = error(tmp_path, "Intro.\n\n" + html)
+    line = next(i for i, text in enumerate(html.split("\n")) if "$x^2$" in text)
+    assert e.line == BODY_START + 2 + line and "$x^2$" in e.message and "raw HTML" in e.message
+    assert not re.search("[\U000f0000-\U000fffff]", e.message)     # no placeholder shown
+
+
+def test_a_warning_quotes_the_text_as_written_not_its_placeholders(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    page(tmp_path, '实验 "用 $q$ 生成的分数。\n', RESULTS, lang="zh")
+    shown = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
+    assert shown and "$q$" in shown[0] and not re.search("[\U000f0000-\U000fffff]", shown[0])

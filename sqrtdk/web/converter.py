@@ -27,11 +27,13 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | FootnoteSection   | sqrtdk-notes       | 2.4  | after the checks read the original list       |
 | AttributeMarkers  | sqrtdk-attributes  | 2.3  | after the citations read the attributes       |
 | RawHtmlGuard      | sqrtdk-raw-html    | 2.2  | the stash is complete after inline            |
+| MathInRawHtml     | sqrtdk-raw-math    | 2.15 | the stash is complete after inline            |
 | LeftoverCheck     | sqrtdk-leftovers   | 2.1  | after every text change                       |
 | LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,7 @@ from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
+from .lexer import ANY_MATH_RE
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -58,6 +61,7 @@ from .md_collect import (
     IdCollector,
     LeftoverCheck,
     LinkCollector,
+    MathInRawHtml,
     RawHtmlGuard,
 )
 from .md_figures import FigureProcessor, ScrollingTables
@@ -65,7 +69,7 @@ from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
 from .model import Facts, FigureFiles
-from .quoting import Formula, QuoteLog
+from .quoting import Formula, QuoteLog, strip_markers
 
 
 class ArticleExtension(Extension):
@@ -85,7 +89,8 @@ class ArticleExtension(Extension):
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: p.searchable), "sqrtdk-cjk-quotes", 7)
+            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable),
+                        "sqrtdk-cjk-quotes", 7)
         self.math = MathElements(md, p.formulas)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
@@ -103,6 +108,7 @@ class ArticleExtension(Extension):
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
+        tp.register(MathInRawHtml(md), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
 
@@ -124,6 +130,16 @@ class PageContext:
         self.footnotes = FootnoteExtension(
             SEPARATOR="-", BACKLINK_TEXT="↩\ufe0e", USE_DEFINITION_ORDER=False,
             BACKLINK_TITLE=ui["backlink_title"], SUPERSCRIPT_TEXT="{}")
+
+
+    def readable(self, text: str) -> str:
+        """`text` as the author wrote it, for messages: each formula's token back to its
+        `$…$` or `$$…$$`, quote markers out."""
+        def formula(m: re.Match[str]) -> str:
+            f = self.formulas[int(m.group(1))]
+            fence = "$$" if f.display else "$"
+            return f"{fence}{f.source}{fence}"
+        return strip_markers(ANY_MATH_RE.sub(formula, text))
 
 
 def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:

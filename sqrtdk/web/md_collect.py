@@ -13,6 +13,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
 from ..errors import suggest
+from .lexer import ANY_MATH_RE
 from .md_math import ContentError
 from .model import Facts, Heading
 from .quoting import CLAIM_RE, QUOTE_RE, QuoteLog, strip_markers
@@ -303,6 +304,22 @@ class RawHtmlGuard(Treeprocessor):
                 raise ContentError(f"raw HTML '{what}…' would run a script, which the page's "
                                    "Content-Security-Policy blocks (only the site's own script "
                                    "files run); remove it", re.compile(re.escape(what), re.I))
+
+
+class MathInRawHtml(Treeprocessor):
+    """A formula inside a raw HTML block: Markdown leaves such a block as written, so the
+    formula would never be typeset (its placeholder would reach the page). An error at its
+    line."""
+
+    def run(self, root: etree.Element) -> None:
+        for block in self.md.htmlStash.rawHtmlBlocks:
+            m = ANY_MATH_RE.search(str(block))
+            if m:
+                start = " ".join(str(block).split())[:30]
+                raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
+                                   "Markdown leaves as written, so it is never typeset; write the "
+                                   "passage in Markdown (a '/// details' box for a collapsible "
+                                   "one), or keep the formula out of the HTML", m.group(0))
 
 
 class LeftoverCheck(Treeprocessor):

@@ -110,9 +110,10 @@ def _first(texts: list[str], i: int) -> str:
 class CjkQuotes(Treeprocessor):
     """Pair the ASCII double quotes of each block as “ ” (CJK pages only)."""
 
-    def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str]):
+    def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str],
+                 readable: Callable[[str], str] = str):
         super().__init__(md)
-        self.source, self.markdown_source = source, markdown_source
+        self.source, self.markdown_source, self.readable = source, markdown_source, readable
 
     def _line(self, text: str) -> int:
         """The file line of a block, found by its first words in the article (0 if not found)."""
@@ -132,8 +133,9 @@ class CjkQuotes(Treeprocessor):
                 continue
             if count % 2:
                 text = "".join(_get(el, s) for el, s in slots).strip()
+                shown = self.readable(text)
                 warn(LOGGER, self.source, self._line(text), f"an odd number of '\"' in "
-                                                          f"“{text[:40]}…”; left "
+                                                          f"“{shown[:40]}…”; left "
                                              "as they are (write “ ” yourself)")
                 continue
             opening = True

@@ -135,7 +135,7 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
         needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
         line = e.line or next((found for n in needles
                                if (found := line_of(searchable, n, e.occurrence))), 0)
-        raise BuildError(path, line, e.message) from None
+        raise BuildError(path, line, page.readable(e.message)) from None
     except UnknownSnippet as e:
         fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
                            + re.escape(e.name) + r"[ \t]*$", re.M)
