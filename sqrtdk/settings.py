@@ -144,7 +144,7 @@ def straight_quote_warnings(toml: TomlFile, table: str, values: dict[str, Any]) 
     for key, text in values.items():
         if isinstance(text, str) and STRAIGHT_QUOTE.search(text):
             warn(LOGGER, toml.path, toml.line_of(table, key), f"[{table}] {key} has a straight "
-                 "quote; write \u2019 (’) for an apostrophe and “…” or ‘…’ for quotes")
+                 "quote; write ’ for an apostrophe and “…” or ‘…’ for quotes")
 
 
 def _check_fields(toml: TomlFile) -> None:

@@ -31,6 +31,7 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "unknown claim": ("true{{ claim(\"a.c\") }} here", "no claim", "page"),
     "stray dollar": ("it costs $ 5", "starts no formula", "page"),
     "unclosed formula": ("where $x + y is", "never closed", "page"),
+    "unclosed LaTeX formula": ("where \\(x + y is", "never closed", "page"),
     "display inside a line": ("see $$x$$ here", "'$$' inside a line", "page"),
     "invalid TeX": ("where $\\frac{a}$ is", "invalid TeX", "math"),
     "TeX that needs trust": ("see $\\href{https://x.org}{x}$ here", "trust", "math"),
@@ -197,3 +198,19 @@ def test_not_utf8_names_the_line(tmp_path: Path) -> None:
     with pytest.raises(BuildError) as e:
         build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     assert e.value.line == 6 and "not UTF-8" in e.value.message
+
+
+def test_a_citation_missing_from_a_section_points_at_that_section_in_both_files(
+        tmp_path: Path) -> None:
+    from sqrtdk.errors import where
+    from sqrtdk.textfiles import read_text
+    from sqrtdk.web.checks import check_parity
+    quote = "The SD {{ spread.sd_small | fixed(2) }} here."
+    zh = page(tmp_path, f"## One {{#one}}\n\n{quote}\n\n## Two {{#two}}\n\n{quote}\n", RESULTS,
+              lang="zh", name="zh.md")
+    en = page(tmp_path, f"## One {{#one}}\n\nNo number.\n\n## Two {{#two}}\n\n{quote}\n",
+              RESULTS, lang="en", name="en.md")
+    with pytest.raises(BuildError) as e:
+        check_parity([zh, en], {p.lang: read_text(p.source) for p in (zh, en)})
+    assert e.value.line == BODY_START + 2                     # the quote in zh's section one
+    assert f"{where(en.source, BODY_START)};" in e.value.message   # en's heading of section one

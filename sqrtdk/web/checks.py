@@ -85,12 +85,17 @@ def _check_citations(p1: Page, p2: Page, sources: Mapping[str, str]) -> None:
                              f"{where(p2.source, l2)}; every language must match")
 
 
+_H2 = re.compile(r"^##(?!#)[ \t]")
+
+
 def _section_line(source: str, section: str, needle: str) -> int:
-    start = line_of(source, "{#" + section) if section else 1
+    """The line of `needle` within section `section` (from its h2 to the next h2; '' is the
+    part before the first), or the section's heading line when it is not there."""
     lines = source.split("\n")
-    rest = "\n".join(lines[max(start, 1) - 1:])
-    found = line_of(rest, needle)
-    return found + max(start, 1) - 1 if found else start
+    start = max(line_of(source, "{#" + section) if section else 1, 1)
+    end = next((i for i in range(start, len(lines)) if _H2.match(lines[i])), len(lines))
+    found = line_of("\n".join(lines[start - 1:end]), needle)
+    return found + start - 1 if found else start
 
 
 def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:

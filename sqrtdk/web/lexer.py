@@ -362,7 +362,8 @@ class _Scanner:
                 break
             j += 1
         raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
-                               "closed; end it with '\\)' (a parenthesis needs no backslash)")
+                               "closed; end it with '\\)' (for a plain parenthesis, write '(' "
+                               "without the backslash)")
 
 
 def mask(path: Path, text: str) -> Masked:
