@@ -214,3 +214,25 @@ def test_a_citation_missing_from_a_section_points_at_that_section_in_both_files(
         check_parity([zh, en], {p.lang: read_text(p.source) for p in (zh, en)})
     assert e.value.line == BODY_START + 2                     # the quote in zh's section one
     assert f"{where(en.source, BODY_START)};" in e.value.message   # en's heading of section one
+
+
+MULTILINE = {"dollars": ("$$", "$$"), "brackets": ("\\[", "\\]"),
+             "align": ("\\begin{align}", "\\end{align}")}
+INSIDE = {"unknown result": ("x = {{ spread.sd_smal | fixed(2) }}", "no result", "page"),
+          "undefined TeX command": ("x = \\foo{a}", "invalid TeX", "math")}
+
+
+@pytest.mark.parametrize("form", MULTILINE)
+@pytest.mark.parametrize("fault", INSIDE)
+@pytest.mark.parametrize("where", ["top", "list"])
+def test_a_fault_inside_a_formula_of_several_lines_names_its_own_line_in_one_line(
+        tmp_path: Path, katex: Any, form: str, fault: str, where: str) -> None:
+    opening, closing = MULTILINE[form]
+    text, says, stage = INSIDE[fault]
+    formula = f"{opening}\na = 1 \\\\\n{text}\n{closing}"
+    body = ("Paragraph one.\n\n" + formula + "\n" if where == "top" else
+            "Paragraph one.\n\n- an item\n\n" + indent(formula, 4) + "\n")
+    line = BODY_START + next(i for i, t in enumerate(body.split("\n")) if text in t)
+    e = error(tmp_path, body, stage, katex)
+    assert e.line == line and says in e.message, str(e)
+    assert "\n" not in str(e)

@@ -107,6 +107,9 @@ def test_an_error_inside_a_formula_names_the_formula_line() -> None:
     with pytest.raises(BuildError) as e:
         q.render_formula(RawFormula(0, "a\n+ {{ spread.sd_smal | fixed(2) }}", True, 20))
     assert e.value.line == 21 and "did you mean 'sd_small'" in e.value.message
+    with pytest.raises(BuildError) as e:      # the TeX starts on the line after the `$$`
+        q.render_formula(RawFormula(0, "a\n+ {{ spread.sd_smal | fixed(2) }}", True, 20, 21))
+    assert e.value.line == 22
 
 
 def test_claims_are_recorded_and_leave_no_text() -> None:

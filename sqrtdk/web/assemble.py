@@ -78,9 +78,11 @@ def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
         rendered: list[Rendered] = [next(done) for _ in page.formulas]
         for f, r in zip(page.formulas, rendered):
             if r.error:
-                source = f.source.strip().replace("\n", " ")
-                raise BuildError(page.source, f.line, f"invalid TeX ${source[:80]}$: {r.error}"
-                                 + _dollar_hint(f))
+                source = " ".join(f.source.split())
+                at = _KATEX_POSITION.search(r.error)   # 1-based, in the TeX as KaTeX got it
+                line = f.line_at(int(at.group(1)) - 1) if at else f.line
+                raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
+                                 + " ".join(r.error.split()) + _dollar_hint(f))
             for w in r.warnings:
                 warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
             wide = r.width_em * FORMULA_FONT_PX
@@ -90,6 +92,9 @@ def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
                      "sideways there; consider splitting it into lines")
         out[page.lang] = [_scroll_if_wide(f, r) for f, r in zip(page.formulas, rendered)]
     return out
+
+
+_KATEX_POSITION = re.compile(r"at position (\d+)")
 
 
 def _dollar_hint(f: Formula) -> str:

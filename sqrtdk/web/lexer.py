@@ -76,6 +76,7 @@ class RawFormula:
     tex: str
     display: bool
     line: int          # 1-based line of the opening `$` / `$$`
+    tex_line: int = 0  # the line the TeX's first line is on (0: `line`, as for inline math)
 
 
 @dataclass
@@ -112,9 +113,9 @@ class _Scanner:
         self.masked.code.append(text)
         return CODE.format(len(self.masked.code) - 1)
 
-    def formula(self, tex: str, display: bool, line: int) -> str:
+    def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
         index = len(self.masked.formulas)
-        self.masked.formulas.append(RawFormula(index, tex, display, line))
+        self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (DISPLAY_MATH if display else INLINE_MATH).format(index)
 
     def run(self) -> Masked:
@@ -191,7 +192,8 @@ class _Scanner:
                 if not tex.strip():
                     raise self.error(i + 1, "empty display formula; put the TeX between the "
                                             "two '$$' lines")
-                self.out.append(prefix + self.formula(tex, True, i + 1))
+                self.out.append(prefix + self.formula(tex, True, i + 1,
+                                                      i + 1 if rest.strip() else i + 2))
                 self.out += [cont + FILLER] * (j - i)
                 return j + 1
             if not raw.strip() and any(x.strip() for x in body):
@@ -235,7 +237,8 @@ class _Scanner:
         if not tex:
             raise self.error(i + 1, "empty display formula; put the TeX between '\\[' and "
                                     "'\\]'")
-        self.out.append(prefix + self.formula(tex, True, i + 1))
+        self.out.append(prefix + self.formula(tex, True, i + 1,
+                                              i + 1 if m["rest"].strip() else i + 2))
         self.out += [cont + FILLER] * (end - i)
         return end + 1
 
@@ -352,7 +355,8 @@ class _Scanner:
                 if not tex.strip():
                     raise self.error(line, "empty formula '\\(\\)'; put the TeX between "
                                            "'\\(' and '\\)'")
-                out.append(self.formula(tex.strip(), False, line) +
+                lead = tex[:len(tex) - len(tex.lstrip())].count("\n")
+                out.append(self.formula(tex.strip(), False, line, line + lead) +
                            ("\n" + FILLER) * tex.count("\n"))
                 return j + 2
             if text[j] == "\\":

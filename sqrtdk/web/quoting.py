@@ -315,6 +315,11 @@ class Formula:
     display: bool
     line: int
     source: str        # as the author wrote it (for messages)
+    tex_line: int = 0  # the line the TeX's first line is on (0: `line`)
+
+    def line_at(self, offset: int) -> int:
+        """The file line of character `offset` of the TeX as written (`source`)."""
+        return (self.tex_line or self.line) + self.source.count("\n", 0, max(offset, 0))
 
     @property
     def plain(self) -> str:
@@ -383,16 +388,18 @@ class Quoter:
         back unchanged (keep_trailing_newline is on; newlines are already "\\n"), so it is
         not compiled."""
         if "{{ " not in raw.tex and "\r" not in raw.tex:
-            return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex)
+            return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex,
+                           raw.tex_line)
         name = self.envs.sources.add("formula", raw.tex)
         try:
             tex = self.math.get_template(name).render(self._render_context)
         except jinja2.TemplateSyntaxError as e:
-            raise BuildError(self.path, raw.line + (e.lineno or 1) - 1,
+            first = raw.tex_line or raw.line
+            raise BuildError(self.path, first + (e.lineno or 1) - 1,
                              f"template syntax in a formula: {_syntax_message(e)}") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
             line = _template_line(e, name)
-            raise BuildError(self.path, raw.line + max(line, 1) - 1,
+            raise BuildError(self.path, (raw.tex_line or raw.line) + max(line, 1) - 1,
                              _message(e, self.context)) from None
         parts: list[str | Quote] = []
         last = 0
@@ -404,7 +411,7 @@ class Quoter:
             last = m.end()
         if last < len(tex):
             parts.append(tex[last:])
-        return Formula(tuple(parts), raw.display, raw.line, raw.tex)
+        return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.tex_line)
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
