@@ -37,13 +37,14 @@ def where(path: Path | str, line: int) -> str:
     return display_path(path) + (f":{line}" if line else "")
 
 
-def suggest(name: str, known: Iterable[str], what: str = "names") -> str:
+def suggest(name: str, known: Iterable[str], what: str = "names", prefix: str = "") -> str:
     """"did you mean 'x'?" when a known name is close to `name` (difflib), else the list of
-    what exists (at most 12 shown)."""
+    what exists (at most 12 shown). `prefix` is written before each suggested name (the group
+    of a dotted path, so the suggestion can be pasted as it is)."""
     names = sorted(set(known))
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     if close:
-        return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+        return "did you mean " + " or ".join(f"'{prefix}{c}'" for c in close) + "?"
     if not names:
         return f"there are no {what}"
     shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")

@@ -106,7 +106,7 @@ def test_an_error_inside_a_formula_names_the_formula_line() -> None:
     q = Quoter(P, RESULTS, CLAIMS)
     with pytest.raises(BuildError) as e:
         q.render_formula(RawFormula(0, "a\n+ {{ spread.sd_smal | fixed(2) }}", True, 20))
-    assert e.value.line == 21 and "did you mean 'sd_small'" in e.value.message
+    assert e.value.line == 21 and "did you mean 'spread.sd_small'" in e.value.message
     with pytest.raises(BuildError) as e:      # the TeX starts on the line after the `$$`
         q.render_formula(RawFormula(0, "a\n+ {{ spread.sd_smal | fixed(2) }}", True, 20, 21))
     assert e.value.line == 22
@@ -125,7 +125,7 @@ def test_unknown_claim_suggests_the_right_name() -> None:
 
 def test_unknown_result_names_its_siblings() -> None:
     e = error("a\n\n{{ spread.sd_smal | fixed(2) }}")
-    assert e.line == 3 and "no result 'spread.sd_smal'" in e.message and "'sd_small'" in e.message
+    assert e.line == 3 and "no result 'spread.sd_smal'" in e.message and "'spread.sd_small'" in e.message
 
 
 def test_unknown_top_level_name_suggests() -> None:

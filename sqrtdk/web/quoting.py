@@ -62,7 +62,7 @@ class Node:
         if isinstance(v, list) and isinstance(key, int) and -len(v) <= key < len(v):
             return wrap(f"{self.path}.{key % len(v)}", v[key])
         if isinstance(v, dict):
-            hint = suggest(str(key), v, f"results in {self.path}")
+            hint = suggest(str(key), v, f"results in {self.path}", prefix=f"{self.path}.")
         else:
             hint = f"{self.path} is a list with indices 0..{len(v) - 1}"
         raise UnknownResultError(f"no result '{self.path}.{key}'; {hint}")
