@@ -141,6 +141,10 @@ def test_unknown_filter_suggests() -> None:
 def test_number_without_filter_and_typed_numbers() -> None:
     assert "through a format filter" in error("{{ spread.sd_small }}").message
     assert "typed into the text" in error("{{ 42 }}").message
+    # a typed number is matched to the result it stands for, at the digits typed
+    typed = f"{RESULTS['spread']['sd_small']:.2f}"
+    e = error("the SD is {{ " + typed + " }} here")
+    assert "{{ spread.sd_small | fixed(2) }}" in e.message, e.message
 
 
 def test_filter_on_a_group_or_a_string() -> None:

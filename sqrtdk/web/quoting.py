@@ -20,6 +20,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import hashlib
+import math
 import re
 import traceback
 from collections.abc import Callable, Mapping
@@ -263,7 +264,7 @@ def environments(cache_dir: Path | None = None) -> Environments:
 def _finalize(value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         raise TypeError(f"the number {value!r} is typed into the text; numbers are looked up, "
-                        "never typed: quote a result, e.g. {{ spread.sd_large | fixed(2) }}")
+                        "never typed: quote a result")
     return str(value)
 
 
@@ -468,8 +469,35 @@ def _unclosed_block_line(env: jinja2.Environment, source: str) -> int:
     return stack[-1][1] if stack else 0
 
 
+_TYPED_NUMBER = re.compile(r"^the number (\S+) is typed into the text")
+
+
+def _typed_number_hint(typed: str, known: Mapping[str, Any]) -> str:
+    """The results a typed number stands for: those equal to it at the digits typed."""
+    digits = len(typed.split(".", 1)[1]) if "." in typed else 0
+    target = round(float(typed), digits)
+    found: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        node = getattr(node, "value", node)        # the raw result behind a wrapped one
+        if isinstance(node, Mapping):
+            for k, v in node.items():
+                if path or k not in ("claims", "meta", "sweep"):
+                    walk(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and \
+                math.isfinite(node) and round(float(node), digits) == target:
+            found.append(path)
+    walk(known, "")
+    if not found:
+        return ", e.g. {{ group.name | fixed(2) }} (see figures/results.json)"
+    also = f" (or {', '.join(found[1:3])})" if len(found) > 1 else ""
+    return f": {typed} is {{{{ {found[0]} | fixed({digits}) }}}}{also}"
+
+
 def _message(e: Exception, known: Mapping[str, Any]) -> str:
     msg = str(e.args[0]) if e.args else str(e)
+    if isinstance(e, TypeError) and (typed := _TYPED_NUMBER.match(msg)):
+        return msg + _typed_number_hint(typed.group(1), known)
     if isinstance(e, jinja2.UndefinedError):
         name = re.search(r"'([^']+)' is undefined", msg)
         hint = suggest(name.group(1), known, "result groups") if name else ""
