@@ -176,6 +176,8 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: [unclosed\ndescription: D\n---\n", 3, "not valid YAML"),
     ("---\ntitle: Why $\\sqrt{d}$\ndescription: D\n---\n", 2, "plain text"),
     ("title: T\n", 1, "missing front matter"),
+    ("---\ntitel: T\ndescription: D\n---\n", 2, "'titel' here looks like it"),
+    ("---\ntitle: Why: a question\ndescription: D\n---\n", 2, "in double quotes"),
     ("---\ntitle: T {{ spread.nope | fixed(2) }}\ndescription: D\n---\n", 2, "no result"),
 ])
 def test_front_matter_mistakes(tmp_path: Path, front: str, line: int, says: str) -> None:

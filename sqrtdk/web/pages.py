@@ -7,6 +7,7 @@ lines, the lexer and the template keep lines in place.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -55,11 +56,19 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                          f"front matter is not valid YAML: {getattr(e, 'problem', e)}"
                          + ("; inside \"…\" a backslash starts an escape, and title and "
                             "description are plain text: write √dₖ, not TeX"
-                            if "escape" in str(getattr(e, "problem", "")) else "")) from None
+                            if "escape" in str(getattr(e, "problem", "")) else
+                            "; a value holding ': ' or starting with a quote or bracket goes "
+                            "in double quotes, e.g. title: \"Why: a question\"")) from None
     if not isinstance(meta, dict):
         raise BuildError(path, 2, "front matter must be 'key: value' lines")
     for key in REQUIRED_META:
         if not isinstance(meta.get(key), str) or not meta[key].strip():
+            others = [str(k) for k in meta if str(k) not in REQUIRED_META]
+            close = difflib.get_close_matches(key, others, n=1, cutoff=0.6)
+            if close:
+                raise BuildError(path, _line_of_key(block, close[0]),
+                                 f"front matter needs a '{key}: …' line; '{close[0]}' here looks "
+                                 f"like it, misspelt: write '{key}:'")
             raise BuildError(path, 1, f"front matter needs a '{key}: …' line")
         if "$" in meta[key]:
             raise BuildError(path, _line_of_key(block, key), f"the {key} is plain text (it becomes "
