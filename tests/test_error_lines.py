@@ -175,6 +175,7 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: T\n---\n", 1, "description"),
     ("---\ntitle: [unclosed\ndescription: D\n---\n", 3, "not valid YAML"),
     ("---\ntitle: Why $\\sqrt{d}$\ndescription: D\n---\n", 2, "plain text"),
+    ("---\ntitle: T\ndescription: Why divide by \\sqrt{d_k}\n---\n", 3, "plain text"),
     ("title: T\n", 1, "missing front matter"),
     ("---\ntitel: T\ndescription: D\n---\n", 2, "'titel' here looks like it"),
     ("---\ntitle: Why: a question\ndescription: D\n---\n", 2, "in double quotes"),

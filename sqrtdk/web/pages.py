@@ -32,6 +32,9 @@ _BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 
 
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]{2,}|\\[()\[\]]")   # \sqrt, \frac, \( … (not \n)
+
+
 def split_front_matter(path: Path, text: str) -> tuple[str, str]:
     """(the leading `---` block with its fences, the rest); BuildError if there is none."""
     m = _FRONT_MATTER.match(text)
@@ -70,7 +73,7 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                                  f"front matter needs a '{key}: …' line; '{close[0]}' here looks "
                                  f"like it, misspelt: write '{key}:'")
             raise BuildError(path, 1, f"front matter needs a '{key}: …' line")
-        if "$" in meta[key]:
+        if "$" in meta[key] or _TEX_COMMAND.search(meta[key]):
             raise BuildError(path, _line_of_key(block, key), f"the {key} is plain text (it becomes "
                              "the page's <title> and link previews, where TeX cannot show); write "
                              "math in Unicode, e.g. √dₖ")
