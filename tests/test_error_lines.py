@@ -139,6 +139,13 @@ def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
 def test_a_duplicate_id_names_its_second_occurrence(tmp_path: Path) -> None:
     e = error(tmp_path, "## A {#x}\n\nText.\n\n## B {#x}\n")
     assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message
+    assert f"the other is at line {BODY_START}" in e.message
+
+
+def test_a_figure_shown_twice_names_both_lines(tmp_path: Path) -> None:
+    fig = '![A chart](spread_hist.svg "Caption.")'
+    e = error(tmp_path, f"{fig}\n\nText.\n\n{fig}\n")
+    assert e.line == BODY_START + 4 and f"the other is at line {BODY_START}" in e.message
 
 
 def test_a_note_defined_twice_names_the_second_definition(tmp_path: Path) -> None:

@@ -147,7 +147,12 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
         needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
         line = e.line or next((found for n in needles
                                if (found := line_of(searchable, n, e.occurrence))), 0)
-        raise BuildError(path, line, page.readable(e.message)) from None
+        message = page.readable(e.message)
+        if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
+            first = next((found for n in needles if (found := line_of(searchable, n))), 0)
+            if first and first != line:
+                message += f" (the other is at line {first})"
+        raise BuildError(path, line, message) from None
     except UnknownSnippet as e:
         fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
                            + re.escape(e.name) + r"[ \t]*$", re.M)
