@@ -2,6 +2,7 @@
 name the line and suggest the right name. Uses small results of its own (not the build's)."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,13 @@ def test_syntax_error_line_and_unclosed_block_names_where_it_opens() -> None:
 def test_heading_ids_are_not_comments() -> None:
     text, _ = render("## Title {#paper-1}\n\nA sentence {#id}.\n")
     assert text == "## Title {#paper-1}\n\nA sentence {#id}.\n"
+
+
+def test_a_result_name_in_double_braces_inside_math_is_tex_and_warned_about(
+        caplog: pytest.LogCaptureFixture) -> None:
+    q = Quoter(P, RESULTS, CLAIMS)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        f = q.render_formula(RawFormula(0, "m = {{spread.n_pairs}} + x^{{2}}", False, 9))
+    assert f.plain == "m = {{spread.n_pairs}} + x^{{2}}"        # TeX, as written
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "{{ spread.n_pairs | fixed(2) }}" in said[0] and ":9:" in said[0]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import hashlib
+import logging
 import math
 import re
 import traceback
@@ -388,6 +389,14 @@ class Quoter:
         A formula without `{{ ` (most of them) is its own result: Jinja would hand its text
         back unchanged (keep_trailing_newline is on; newlines are already "\\n"), so it is
         not compiled."""
+        for m in _TEX_BRACES.finditer(raw.tex):
+            if m.group(1).split(".")[0] in self.context:
+                from ..log import warn
+                warn(logging.getLogger("sqrtdk.quoting"), self.path,
+                     (raw.tex_line or raw.line) + raw.tex.count("\n", 0, m.start()),
+                     f"'{m.group(0)}' in a formula is TeX (braces in braces), not a quote; "
+                     f"to quote the result write '{{{{ {m.group(1)} | fixed(2) }}}}' (with the "
+                     "spaces and a format filter)")
         if "{{ " not in raw.tex and "\r" not in raw.tex:
             return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex,
                            raw.tex_line)
@@ -467,6 +476,9 @@ def _unclosed_block_line(env: jinja2.Environment, source: str) -> int:
     except jinja2.TemplateSyntaxError:
         pass
     return stack[-1][1] if stack else 0
+
+
+_TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
 
 
 _TYPED_NUMBER = re.compile(r"^the number (\S+) is typed into the text")
