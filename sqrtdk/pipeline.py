@@ -330,11 +330,12 @@ class Builder:
 
 class _LinkCache:
     """checks.LinkMemo over the build's cache: each page's links by its HTML's digest and
-    the web code (so a text edit parses only the edited page; a change to the checks'
-    parser parses every page again)."""
+    the checks module's source (so a text edit parses only the edited page; a change to the
+    parser in checks.py parses every page again)."""
 
     def __init__(self, cache: Cache) -> None:
-        self.cache, self.code = cache, code_digest("web")
+        from .web import checks
+        self.cache, self.code = cache, file_digest(Path(checks.__file__))
 
     def get(self, key: str) -> Any:
         from .web.checks import PageLinks

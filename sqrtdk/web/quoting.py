@@ -32,6 +32,7 @@ from typing import Any
 import jinja2
 
 from ..errors import BuildError, suggest
+from ..log import warn
 from .lexer import RawFormula
 
 QUOTE_OPEN, QUOTE_MID, QUOTE_CLOSE = "\U000f0000", "\U000f0001", "\U000f0002"
@@ -391,8 +392,7 @@ class Quoter:
         not compiled."""
         for m in _TEX_BRACES.finditer(raw.tex):
             if m.group(1).split(".")[0] in self.context:
-                from ..log import warn
-                warn(logging.getLogger("sqrtdk.quoting"), self.path,
+                warn(LOGGER, self.path,
                      (raw.tex_line or raw.line) + raw.tex.count("\n", 0, m.start()),
                      f"'{m.group(0)}' in a formula is TeX (braces in braces), not a quote; "
                      f"to quote the result write '{{{{ {m.group(1)} | fixed(2) }}}}' (with the "
@@ -478,6 +478,7 @@ def _unclosed_block_line(env: jinja2.Environment, source: str) -> int:
     return stack[-1][1] if stack else 0
 
 
+LOGGER = logging.getLogger("sqrtdk.quoting")
 _TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
 
 
