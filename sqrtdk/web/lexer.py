@@ -78,6 +78,11 @@ class RawFormula:
     line: int          # 1-based line of the opening `$` / `$$`
     tex_line: int = 0  # the line the TeX's first line is on (0: `line`, as for inline math)
 
+    @property
+    def first_line(self) -> int:
+        """The file line of the TeX's first line."""
+        return self.tex_line or self.line
+
 
 @dataclass
 class Masked:
@@ -90,6 +95,11 @@ class Masked:
     def restore_code(self, text: str) -> str:
         """`text` with every code token replaced by the code it stands for."""
         return CODE_RE.sub(lambda m: self.code[int(m.group(1))], text)
+
+
+def _unprefixed(raw: str, cont: str) -> str:
+    """A later line of a block without the block's continuation prefix (or its indentation)."""
+    return raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t")
 
 
 def _continuation_prefix(prefix: str) -> str:
@@ -183,7 +193,7 @@ class _Scanner:
         body = [rest] if rest.strip() else []
         for j in range(i + 1, len(self.lines)):
             raw = self.lines[j]
-            text = raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t")
+            text = _unprefixed(raw, cont)
             if text.rstrip().endswith("$$"):
                 last = text.rstrip()[:-2]
                 if last.strip():
@@ -216,7 +226,7 @@ class _Scanner:
         cont = _continuation_prefix(m["prefix"])
         for j in range(i + 1, len(self.lines)):
             raw = self.lines[j]
-            text = (raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t")).rstrip()
+            text = _unprefixed(raw, cont).rstrip()
             if not raw.strip(" \t>"):
                 return None
             if text.endswith("\\]") and not text.endswith("\\\\]"):
@@ -231,7 +241,7 @@ class _Scanner:
             return i + 1
         body = [m["rest"]] if m["rest"].strip() else []
         for raw in self.lines[i + 1:end + 1]:
-            body.append(raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t"))
+            body.append(_unprefixed(raw, cont))
         body[-1] = body[-1].rstrip()[:-2]
         tex = "\n".join(x for x in body if x.strip()).strip()
         if not tex:
@@ -253,7 +263,7 @@ class _Scanner:
                     raise self.error(i + 1, f"'\\begin{{{m['env']}}}' is not ended before the "
                                             f"blank line below it; end it with '{end}' (TeX has "
                                             "no blank lines inside a formula)")
-                body.append(raw[len(cont):] if raw.startswith(cont) else raw.lstrip(" \t"))
+                body.append(_unprefixed(raw, cont))
             if body[-1].rstrip().endswith(end):
                 self.out.append(prefix + self.formula("\n".join(body).strip(), True, i + 1))
                 self.out += [cont + FILLER] * (j - i)
@@ -343,7 +353,6 @@ class _Scanner:
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
                                f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
-
 
     def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""

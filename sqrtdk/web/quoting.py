@@ -35,6 +35,7 @@ from ..errors import BuildError, suggest
 from ..log import warn
 from .lexer import RawFormula
 
+LOGGER = logging.getLogger("sqrtdk.quoting")
 QUOTE_OPEN, QUOTE_MID, QUOTE_CLOSE = "\U000f0000", "\U000f0001", "\U000f0002"
 CLAIM_MARK = "\U000f0003{}\U000f0004"
 QUOTE_RE = re.compile(f"{QUOTE_OPEN}(\\d+){QUOTE_MID}(.*?){QUOTE_CLOSE}", re.S)
@@ -318,11 +319,11 @@ class Formula:
     display: bool
     line: int
     source: str        # as the author wrote it (for messages)
-    tex_line: int = 0  # the line the TeX's first line is on (0: `line`)
+    tex_line: int      # the line the TeX's first line is on
 
     def line_at(self, offset: int) -> int:
         """The file line of character `offset` of the TeX as written (`source`)."""
-        return (self.tex_line or self.line) + self.source.count("\n", 0, max(offset, 0))
+        return self.tex_line + self.source.count("\n", 0, max(offset, 0))
 
     @property
     def plain(self) -> str:
@@ -392,24 +393,22 @@ class Quoter:
         not compiled."""
         for m in _TEX_BRACES.finditer(raw.tex):
             if m.group(1).split(".")[0] in self.context:
-                warn(LOGGER, self.path,
-                     (raw.tex_line or raw.line) + raw.tex.count("\n", 0, m.start()),
+                warn(LOGGER, self.path, raw.first_line + raw.tex.count("\n", 0, m.start()),
                      f"'{m.group(0)}' in a formula is TeX (braces in braces), not a quote; "
                      f"to quote the result write '{{{{ {m.group(1)} | fixed(2) }}}}' (with the "
                      "spaces and a format filter)")
         if "{{ " not in raw.tex and "\r" not in raw.tex:
             return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex,
-                           raw.tex_line)
+                           raw.first_line)
         name = self.envs.sources.add("formula", raw.tex)
         try:
             tex = self.math.get_template(name).render(self._render_context)
         except jinja2.TemplateSyntaxError as e:
-            first = raw.tex_line or raw.line
-            raise BuildError(self.path, first + (e.lineno or 1) - 1,
+            raise BuildError(self.path, raw.first_line + (e.lineno or 1) - 1,
                              f"template syntax in a formula: {_syntax_message(e)}") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
             line = _template_line(e, name)
-            raise BuildError(self.path, (raw.tex_line or raw.line) + max(line, 1) - 1,
+            raise BuildError(self.path, raw.first_line + max(line, 1) - 1,
                              _message(e, self.context)) from None
         parts: list[str | Quote] = []
         last = 0
@@ -421,7 +420,7 @@ class Quoter:
             last = m.end()
         if last < len(tex):
             parts.append(tex[last:])
-        return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.tex_line)
+        return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.first_line)
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
@@ -478,7 +477,6 @@ def _unclosed_block_line(env: jinja2.Environment, source: str) -> int:
     return stack[-1][1] if stack else 0
 
 
-LOGGER = logging.getLogger("sqrtdk.quoting")
 _TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
 
 
