@@ -9,6 +9,7 @@ figures that read it.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import logging
@@ -230,8 +231,14 @@ def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:
         if not isinstance(table, dict):
             raise toml.error(None, None, f"no table [{name}]; add it with the figure's labels: "
                              + ", ".join(spec.labels))
+        unused = [key for key in table if key not in spec.labels]
         for key, fields in spec.labels.items():
             if key not in table:
+                misspelt = difflib.get_close_matches(key, unused, n=1, cutoff=0.6)
+                if misspelt:    # `titel = "…"`: name the line the author wrote
+                    raise toml.error(name, misspelt[0], f"[{name}] has '{misspelt[0]}', which "
+                                     f"the figure does not use, and no '{key}'; did you mean "
+                                     f"'{key}'?")
                 raise toml.error(name, None, f"[{name}] has no label '{key}'; add {key} = \"…\""
                                  + (f" (it can use {', '.join('{' + f + '}' for f in fields)})"
                                     if fields else ""))

@@ -189,6 +189,20 @@ def test_a_missing_label_names_its_table(content: Path) -> None:
     assert f"no label '{key}'" in e.message
 
 
+def test_a_misspelt_label_is_named_at_its_own_line(content: Path) -> None:
+    name, key, _ = a_figure_and_label()
+    lang = languages(content)[-1]
+    path = content / lang / "figures.toml"
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    misspelt = key[:-1] + key[-1] * 2          # xlabel -> xlabell
+    lines[line - 1] = lines[line - 1].replace(key, misspelt, 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line)
+    assert f"'{misspelt}'" in e.message and f"did you mean '{key}'" in e.message
+
+
 def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
     name, key, fields = a_figure_and_label()
     lang = languages(content)[1]
