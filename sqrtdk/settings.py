@@ -7,6 +7,7 @@ string is one the code fills in (`FIELDS`; the widgets' slots are checked by `we
 """
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 import string
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import display_path, suggest
+from .errors import display_path, suggest, where
 from .textfiles import TomlFile, load_toml
 
 LOGGER = logging.getLogger("sqrtdk.settings")
@@ -172,6 +173,12 @@ def _same_keys(first: Strings, other: Strings) -> None:
     for table in ("language", "ui"):
         a, b = set(first.file.data[table]), set(other.file.data[table])
         for key in sorted(a - b):
+            close = difflib.get_close_matches(key, sorted(b - a), n=1, cutoff=0.6)
+            if close:       # one of the two is misspelt: show both lines
+                first_at = where(first.path, first.file.line_of(table, key))
+                raise other.file.error(table, close[0], f"[{table}] has '{close[0]}' where "
+                                       f"{first_at} has '{key}'; one of the two is misspelt; "
+                                       "rename it so both files use the same name")
             raise other.file.error(table, None, f"[{table}] has no '{key}', which "
                                    f"{first.path.parent.name}/strings.toml has; add "
                                    f"{key} = \"…\" in this language")

@@ -91,6 +91,20 @@ def test_an_extra_key_suggests_the_right_name(content: Path) -> None:
     assert (e.path, e.line) == (path, line) and "did you mean 'skip'" in e.message
 
 
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: int) -> None:
+    """A misspelt key in either the first or another language: the other language's line
+    of the pair, and the first language's file and line, whichever holds the typo."""
+    first, second = (content / lang / "strings.toml" for lang in languages(content)[:2])
+    line = edit([first, second][which], re.compile(r"^skip = ", re.M), "skpi = ")
+    e = error(content)
+    assert (e.path, e.line) == (second, load_toml(second).line_of("ui", ["skip", "skpi"][which]))
+    assert "'skpi'" in e.message and "'skip'" in e.message and "misspelt" in e.message
+    first_line = line if which == 0 else load_toml(first).line_of("ui", "skip")
+    assert f"{first.parent.name}/strings.toml:{first_line} has '{['skpi', 'skip'][which]}'" \
+        in e.message
+
+
 def test_an_empty_ui_string_is_an_error_at_its_line(content: Path) -> None:
     path = content / languages(content)[1] / "strings.toml"
     line = edit(path, re.compile(r"^toc = .*$", re.M), 'toc = "  "')
