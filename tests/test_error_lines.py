@@ -50,6 +50,10 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",
                         "page"),
     "figure without alt": ("![](spread_hist.svg \"Caption.\")", "no alt text", "page"),
+    "figure not made, its alt quoting a result": (
+        "![SD {{ spread.sd_small | fixed(2) }}](spred_hist.svg \"C.\")", "did you mean", "page"),
+    "formula in alt text": ("![The SD of $q \\cdot k$](spread_hist.svg \"C.\")",
+                            "alt text holds the formula $q \\cdot k$", "page"),
     "unclosed fence": ("```python\nx = 1", "never closed", "page"),
     "fence left open before another": ("```python\nx = 1\n\n```reproduce\ndemo\n```",
                                        "not closed before line", "page"),

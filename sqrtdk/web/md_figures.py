@@ -14,6 +14,7 @@ from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
 
 from ..errors import suggest
+from .lexer import ANY_MATH_RE
 from .md_math import ContentError
 from .model import Facts, FigureFiles
 
@@ -65,6 +66,12 @@ class FigureProcessor(Treeprocessor):
         if not (img.get("alt") or "").strip():
             raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
                                "between the brackets: ![what it shows](…)", _needle(img))
+        formula = ANY_MATH_RE.search(img.get("alt", ""))
+        if formula:     # alt text is plain text: TeX would be read aloud letter by letter
+            raise ContentError(f"figure '{name}': its alt text holds the formula "
+                               f"{formula.group(0)}, which screen readers would read as TeX; "
+                               "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
+                               _needle(img))
         if name in self.facts.figures:
             raise ContentError(f"figure '{name}' appears twice; each figure appears once",
                                re.compile(r"\]\(" + re.escape(src)), occurrence=2)
@@ -113,9 +120,13 @@ def _figure_name(src: str) -> str:
     return src[:-4] if src.endswith(".svg") and "/" not in src and ":" not in src else ""
 
 
-def _needle(img: etree.Element) -> str:
-    """How the image was written: `![alt](src` (more precise than the src alone)."""
-    return f"![{img.get('alt', '')}]({img.get('src', '')}"
+def _needle(img: etree.Element) -> tuple[str | re.Pattern[str], ...]:
+    """How the image was written: `![alt](src` (more precise than the src alone), or, when
+    the alt text quotes results (the file has `{{ … }}` where the page has numbers), an image
+    whose source is `src`."""
+    src = img.get("src", "")
+    return (f"![{img.get('alt', '')}]({src}",
+            re.compile(r"!\[[^\n]*\]\(\s*<?" + re.escape(src) + r"[\s>)]"))
 
 
 class ScrollingTables(Treeprocessor):
