@@ -84,6 +84,11 @@ def test_honest_rounding_never_prints_a_bound_the_value_does_not_reach(
     assert strip_markers(text) == shown and q.log.entries[0][1] == fmt
 
 
+def test_pct_refuses_a_number_that_is_not_a_share() -> None:
+    e = error("a\nthe SD is {{ spread.sd_small | pct(0) }}")   # 2.01 would print as "201%"
+    assert e.line == 2 and "pct()" in e.message and "fixed()" in e.message
+
+
 def test_honest_digits_keeps_an_exact_bound() -> None:
     assert honest_digits("pct", 1.0, 0, (0.0, 1.0)) == 0
     assert honest_digits("fixed", 0.25, 3, (0.0, 0.25)) == 3

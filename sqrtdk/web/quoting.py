@@ -200,6 +200,9 @@ def _filters() -> dict[str, Callable[..., str]]:
                                 f"{MAX_DIGITS}, got {digits!r}")
             quoter: Quoter = ctx[QUOTER_KEY]
             path, value = _number(q, kind)
+            if kind == "pct" and not 0 <= value <= 1:   # 2.01 would print as 201 %
+                raise ValueError(f"pct() shows a share (0 to 1) as a percentage, and "
+                                 f"'{path}' is {value:g}; use fixed() or sig() for it")
             digits = honest_digits(kind, value, digits, bounds_for(path, quoter.bounds))
             fmt = kind if kind == "grouped" else f"{kind}:{digits}"
             return quoter.log.emit(path, fmt, format_number(kind, value, digits))
