@@ -176,10 +176,23 @@ def test_latex_display_delimiters_are_display_math(source: str, expected: list[o
     "\\[citation needed\\] and more text\n",
     "\\[ not closed\n\nbefore the blank line \\]\n",
     "mid-line \\[x\\] is an escaped bracket\n",
+    "\\[1\\]. Vaswani, and \\[a\\], b\n",              # punctuation, but no TeX inside
 ])
 def test_an_escaped_bracket_stays_text(source: str) -> None:
     m = mask(P, source)
     assert m.formulas == [] and m.text == source
+
+
+@pytest.mark.parametrize("source, line", [
+    ("text\n\n\\[ x^2 + y^2 \\].\n", 3),
+    ("text\n\n\\[\n\\frac{1}{2}\n\\],\n", 5),
+    ("- item\n\n    \\[ \\sqrt{d} \\]。\n", 3),
+], ids=["one line", "own lines", "list item, CJK full stop"])
+def test_punctuation_after_a_closing_bracket_is_an_error_at_its_line(source: str,
+                                                                      line: int) -> None:
+    with pytest.raises(BuildError) as e:     # it would publish "[ x^2 + y^2 ]." as text
+        mask(P, source)
+    assert e.value.line == line and "inside the formula" in e.value.message
 
 
 @pytest.mark.parametrize("source, expected", [

@@ -62,6 +62,10 @@ ENVIRONMENTS = ("equation", "equation*", "align", "align*", "alignat", "alignat*
 _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                        r"(?P<rest>\\begin\{(?P<env>" + "|".join(re.escape(e) for e in ENVIRONMENTS)
                        + r")\}.*)$")
+# `\[ x^2 \].`: only sentence marks after the `\]`, and TeX (a command, a sub- or
+# superscript, a brace, an equals sign) before it; `\[1\]. Smith` is neither
+_PUNCTUATION_ONLY = re.compile(r"[.,;:!?，。；：！？、）)]+")
+_TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 _TEMPLATE_OPEN = re.compile(r"\{([{%#]) ")
 _TEMPLATE_CLOSE = {"{": " }}", "%": " %}", "#": " #}"}
@@ -222,6 +226,7 @@ class _Scanner:
             inner = rest[:-2]
             return i if inner.strip() and "\\]" not in inner else None
         if "\\]" in rest:
+            self._text_after_close(i, rest, rest)
             return None
         cont = _continuation_prefix(m["prefix"])
         for j in range(i + 1, len(self.lines)):
@@ -231,7 +236,20 @@ class _Scanner:
                 return None
             if text.endswith("\\]") and not text.endswith("\\\\]"):
                 return j
+            if "\\]" in text:
+                self._text_after_close(j, text, "\n".join(self.lines[i:j + 1]))
         return None
+
+    def _text_after_close(self, j: int, line: str, tex: str) -> None:
+        """`\\[ x^2 \\].`: punctuation after the `\\]` of what is plainly TeX would leave
+        the formula as bracketed text; an error at line j says where the mark goes."""
+        close = line.rfind("\\]")
+        after = line[close + 2:].strip()
+        inner = tex[:tex.rfind("\\]")]
+        if after and _PUNCTUATION_ONLY.fullmatch(after) and _TEX_LIKE.search(inner):
+            raise self.error(j + 1, f"'{after}' after the '\\]' that closes a display formula; "
+                                    "'\\]' must end its line: put the mark inside the formula, "
+                                    "before the '\\]' (bracketed text is written [ … ])")
 
     def bracket_display(self, i: int, m: re.Match[str], end: int) -> int:
         """A display formula `\\[ … \\]` from line i to line `end` (see bracket_end)."""
