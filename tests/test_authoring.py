@@ -372,7 +372,8 @@ def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
     assert "/__reload/client.js?token=" in page
     assert "__reload" not in (project / "site" / "en" / "index.html").read_text("utf-8")
     events = _events(f"{base}/__reload/events")
-    assert next(events)[0] == "hello"
+    kind, token = next(events)
+    assert kind == "hello"
     md = project / "content" / "en" / "index.md"
     original = md.read_text(encoding="utf-8")
     md.write_text(original + "\nEdited by the serve test.\n", encoding="utf-8")
@@ -387,16 +388,18 @@ def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
     code = project / "sqrtdk" / "web" / "embed.py"
     code.write_text(code.read_text(encoding="utf-8") + "\n# touched by the serve test\n",
                     encoding="utf-8")
-    deadline = time.monotonic() + 60
+    run = token.split(".")[0]            # the token is "<server process>.<build number>"
+    deadline, hello = time.monotonic() + 60, ("", "")
     while time.monotonic() < deadline:      # the same address, served by a fresh process
         try:
-            if "Edited by the serve test." not in _get(f"{base}/en/index.html"):
+            hello = next(_events(f"{base}/__reload/events"))
+            if hello[1].split(".")[0] != run:
                 break
-        except OSError:
+        except (OSError, StopIteration):     # the old process went away mid-connection
             pass
         time.sleep(0.2)
-    hello = next(_events(f"{base}/__reload/events"))
-    assert hello[0] == "hello" and proc.poll() is None
+    assert hello[0] == "hello" and hello[1].split(".")[0] != run and proc.poll() is None
+    assert "Edited by the serve test." not in _get(f"{base}/en/index.html")
 
 
 def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:

@@ -64,7 +64,7 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
                        + r")\}.*)$")
 # `\[ x^2 \].`: only sentence marks after the `\]`, and TeX (a command, a sub- or
 # superscript, a brace, an equals sign) before it; `\[1\]. Smith` is neither
-_PUNCTUATION_ONLY = re.compile(r"[.,;:!?，。；：！？、）)]+")
+_PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 _TEMPLATE_OPEN = re.compile(r"\{([{%#]) ")
