@@ -89,6 +89,25 @@ def test_footnote_with_paragraphs_code_and_display_math(tmp_path: Path) -> None:
     assert math_context(p.body, 0)[-2:] == ["li", "div"]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_footnotes_are_numbered_in_reading_order_inside_lists_quotes_and_tables(
+        tmp_path: Path, lang: str) -> None:
+    body = ("First[^a].\n\n- an item[^b]\n\nThen[^c].\n\n> quoted[^d]\n\n"
+            "| x |\n|---|\n| cell[^e] |\n\nLast[^f], and again[^b].\n\n"
+            + "".join(f"[^{n}]: Note {n}.\n" for n in "fedcba"))   # defined in reverse
+    elements = Tree(html(tmp_path, body, lang=lang)).elements
+    refs = [(e["attrs"]["href"], e["text"]) for e in elements
+            if e["tag"] == "a" and "footnote-ref" in e["attrs"].get("class", "")]
+    assert refs == [(f"#fn-{label}", str(n)) for label, n in
+                    [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5), ("f", 6), ("b", 2)]]
+    notes = [e for e in elements if e["tag"] == "li" and e["attrs"].get("id", "").startswith("fn-")]
+    assert [e["attrs"]["id"] for e in notes] == [f"fn-{label}" for label in "abcdef"]
+    backrefs = [e["attrs"]["title"] for e in elements
+                if "footnote-backref" in e["attrs"].get("class", "") and
+                e["attrs"]["href"] == "#fnref-d"]
+    assert backrefs and all("4" in t for t in backrefs)    # "Back to note 4"
+
+
 def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_path: Path) -> None:
     out = html(tmp_path, "![What it shows](walk.svg \"A *walk*, $\\sqrt t$ wide, see [x](#x).\")\n"
                "\n## X {#x}\n")

@@ -11,6 +11,8 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
+| FootnoteNumbers   | sqrtdk-note-numbers| 19.5 | after inline made the references; before      |
+|                   |                    |      | footnote-reorder sorts the notes by them      |
 | FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
 | ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
@@ -56,6 +58,7 @@ from .md_collect import (
     BoxHeaderCheck,
     CitationCollector,
     FootnoteChecks,
+    FootnoteNumbers,
     FootnoteSection,
     HeadingCollector,
     IdCollector,
@@ -84,6 +87,7 @@ class ArticleExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         p, tp = self.page, md.treeprocessors
         md.ESCAPED_CHARS.append("$")
+        tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(FigureProcessor(md, p.facts, p.ui["figure"], p.resolve, p.known_figures,
                                     p.markdown_source), "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)

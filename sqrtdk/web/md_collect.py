@@ -214,6 +214,30 @@ class AttributeMarkers(Treeprocessor):
                     el.set(key, strip_markers(value))
 
 
+class FootnoteNumbers(Treeprocessor):
+    """Footnote references numbered in the order a reader meets them. Python-Markdown numbers
+    them in the order its inline processor reaches them, which visits list items, quotes and
+    table cells after the paragraphs around them, so a note referenced in a list could read 6
+    before 1 (Python-Markdown issue #1561, open). This rebuilds the extension's
+    `footnote_order` from the tree in document order and renumbers the references; its own
+    reordering of the notes (priority 19) then follows that order."""
+
+    def __init__(self, md: Markdown, footnotes: FootnoteExtension):
+        super().__init__(md)
+        self.footnotes = footnotes
+
+    def run(self, root: etree.Element) -> None:
+        refs = [a for a in root.iter("a") if "footnote-ref" in (a.get("class") or "").split()]
+        sep = self.footnotes.get_separator()
+        labels = [a.get("href", "").split(sep, 1)[-1] for a in refs]
+        order = list(dict.fromkeys(labels))
+        order += [label for label in self.footnotes.footnote_order if label not in order]
+        self.footnotes.footnote_order[:] = order
+        text = self.footnotes.getConfig("SUPERSCRIPT_TEXT")
+        for a, label in zip(refs, labels, strict=True):
+            a.text = text.format(order.index(label) + 1)
+
+
 class FootnoteChecks(Treeprocessor):
     """A reference without a note (Python-Markdown leaves it as literal `[^x]`) and a note
     that is never referenced are errors; records the labels in definition order."""
