@@ -109,6 +109,30 @@ def test_a_jump_to_a_section_or_a_note_lands_below_the_header_and_the_dk_bar(
             raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_first_click_on_a_note_reference_shows_the_note(visit, lang: str) -> None:
+    """Each footnote reference, clicked on a freshly opened page at desktop size, scrolls its
+    note into the window (content-visibility on the article's blocks once gave the blocks
+    above a placeholder height, and the first jump landed a screen short)."""
+    v = visit(viewport={"width": 1280, "height": 900})
+    page = v.open(f"{lang}/index.html")
+    count = page.locator("a.footnote-ref").count()
+    assert count
+    for i in range(count):
+        page = v.open(f"{lang}/index.html")
+        ref = page.locator("a.footnote-ref").nth(i)
+        href = ref.get_attribute("href")
+        ref.click()
+        page.wait_for_function("h => location.hash === h", arg=href)
+        page.wait_for_timeout(150)      # let late layout (fonts, images) move things
+        top, line, height = page.evaluate("""h => {
+            const el = document.getElementById(decodeURIComponent(h.slice(1)));
+            return [el.getBoundingClientRect().top, parseFloat(getComputedStyle(el).lineHeight)
+                    || 24, innerHeight]; }""", href)
+        assert 0 <= top <= height - line, f"{href}: the note's top is at {top:.0f} px " \
+                                          f"in a {height} px window"
+
+
 # what chromium's choice of a font for an element's text depends on: the characters, the
 # computed font-family, -style, -weight and -stretch, and the language (CJK fallback)
 _FONT_GROUPS = """selector => {
