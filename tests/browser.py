@@ -54,9 +54,16 @@ class Visit:
         self.page.evaluate("document.fonts.ready.then(() => true)")
         return self.page
 
-    def quoted(self, key: str) -> list[str]:
-        """The text of every quoted number named `key` on the page."""
-        return self.page.locator(f'[data-key="{key}"]').all_text_contents()
+    def quoted(self, key: str) -> list[tuple[str, str]]:
+        """(format, text) of every quoted number named `key` on the page: one result may be
+        quoted in several formats (`fixed(2)` here, `fixed(3)` there)."""
+        return [tuple(pair) for pair in self.page.locator(f'[data-key="{key}"]').evaluate_all(
+            "els => els.map(el => [el.dataset.format, el.textContent])")]
+
+    def shows(self, key: str, value: float) -> bool:
+        """Whether every quote of `key` on the page shows `value` in its own format."""
+        quotes = self.quoted(key)
+        return bool(quotes) and all(text == fmt(spec, value) for spec, text in quotes)
 
 
 def lay_out_everything(page: Any) -> None:
