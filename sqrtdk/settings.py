@@ -129,6 +129,7 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
         for key in LANGUAGE_KEYS:
             if key not in toml.data["language"]:
                 raise toml.error("language", None, f"[language] needs '{key} = …'")
+        _check_language(toml)
         _check_fields(toml)
         out[lang] = Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]),
                             toml)
@@ -148,6 +149,30 @@ def straight_quote_warnings(toml: TomlFile, table: str, values: dict[str, Any]) 
                  "quote; write ’ for an apostrophe and “…” or ‘…’ for quotes")
 
 
+# BCP 47 (RFC 5646 §2.1), loosely: a 2–3 letter language, then subtags (zh-CN, en-GB, zh-Hans)
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+_OG_LOCALE = re.compile(r"[a-z]{2,3}_[A-Z]{2}")      # Open Graph's language_TERRITORY
+SCRIPTS = ("latin", "cjk")
+
+
+def _check_language(toml: TomlFile) -> None:
+    """[language]: tags the browser and link previews understand, and a known script."""
+    language = toml.data["language"]
+    for key in ("html_lang", "other_lang"):
+        if key in language and not _LANGUAGE_TAG.fullmatch(language[key]):
+            raise toml.error("language", key, f"[language] {key} = '{language[key]}' is not a "
+                             "language tag; write one such as en, en-GB, zh-CN (BCP 47)")
+    if not _OG_LOCALE.fullmatch(language["og_locale"]):
+        raise toml.error("language", "og_locale", f"[language] og_locale = "
+                         f"'{language['og_locale']}' is not an Open Graph locale; write "
+                         "language_TERRITORY, such as en_US or zh_CN")
+    script = language.get("script", "latin")
+    if script not in SCRIPTS:
+        raise toml.error("language", "script", f"[language] script = '{script}' is not one of "
+                         + ", ".join(f"'{s}'" for s in SCRIPTS) + "; "
+                         + suggest(script.lower(), SCRIPTS, "scripts"))
+
+
 def _check_fields(toml: TomlFile) -> None:
     straight_quote_warnings(toml, "ui", toml.data["ui"])
     for key, text in toml.data["ui"].items():
@@ -156,9 +181,11 @@ def _check_fields(toml: TomlFile) -> None:
             raise toml.error("ui", key, f"[ui] {key} needs '%d' where the footnote number goes")
         if allowed is None:
             continue
+        names = set()
         for _, name, spec, _ in string.Formatter().parse(text):
             if name is None:
                 continue
+            names.add(name)
             if name not in allowed:
                 raise toml.error("ui", key, f"[ui] {key}: unknown field {{{name}}}; "
                                  + suggest(name, allowed, "fields"))
@@ -167,6 +194,9 @@ def _check_fields(toml: TomlFile) -> None:
             except ValueError as e:
                 raise toml.error("ui", key, f"[ui] {key}: bad format {{{name}:{spec}}} ({e})") \
                     from None
+        if key == "figure" and "n" not in names:
+            raise toml.error("ui", key, "[ui] figure needs {n} where the figure's number goes "
+                             "(every caption starts with it)")
 
 
 def _same_keys(first: Strings, other: Strings) -> None:

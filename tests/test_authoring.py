@@ -402,6 +402,27 @@ def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
     assert "Edited by the serve test." not in _get(f"{base}/en/index.html")
 
 
+def test_a_misspelt_slot_in_a_widget_sentence_is_one_line_at_its_key(project: Path) -> None:
+    from sqrtdk.settings import FIELDS
+    from sqrtdk.textfiles import load_toml
+    from sqrtdk.web.embed import SLOTS
+    path = project / "content" / "en" / "strings.toml"
+    toml = load_toml(path)
+    key, slot = next((k, name) for k, text in toml.data["ui"].items() for name in SLOTS
+                     if "{" + name + "}" in text and k not in FIELDS)   # FIELDS: str.format
+    line = toml.line_of("ui", key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = lines[line - 1].replace("{" + slot + "}", "{" + slot + "x}", 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    before = tree(project / "site")
+    proc = run(project, check=False)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(
+        f"error: content/en/strings.toml:{line}: [ui] {key}: {{{slot}x}}")
+    assert f"did you mean {{{slot}}}?" in proc.stderr
+    assert tree(project / "site") == before
+
+
 def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

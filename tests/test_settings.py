@@ -112,6 +112,31 @@ def test_an_empty_ui_string_is_an_error_at_its_line(content: Path) -> None:
     assert (e.path, e.line) == (path, line) and "[ui] toc is empty" in e.message
 
 
+def test_a_figure_label_without_its_number(content: Path) -> None:
+    path = content / languages(content)[0] / "strings.toml"
+    line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "{n}" in e.message
+
+
+@pytest.mark.parametrize("setting, wrong, says", [
+    ("script", "CJK", "did you mean 'cjk'"),            # read as Latin, silently, before
+    ("html_lang", "english", "language tag"),
+    ("other_lang", "Chinese", "language tag"),
+    ("og_locale", "en-US", "en_US"),
+])
+def test_a_language_setting_the_browser_would_not_understand(content: Path, setting: str,
+                                                             wrong: str, says: str) -> None:
+    path = content / languages(content)[-1] / "strings.toml"
+    text = path.read_text(encoding="utf-8")
+    if not re.search(rf"^{setting} = ", text, re.M):     # add it if this language has none
+        text = text.replace("[language]\n", f'[language]\n{setting} = "x"\n', 1)
+        path.write_text(text, encoding="utf-8")
+    line = edit(path, re.compile(rf"^{setting} = \"[^\"]*\"", re.M), f'{setting} = "{wrong}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and says in e.message
+
+
 def test_an_unknown_field_in_a_string(content: Path) -> None:
     path = content / languages(content)[0] / "strings.toml"
     line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure {num}"')

@@ -6,6 +6,7 @@ atomically, so a failed build leaves the old site untouched.
 """
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 import xml.etree.ElementTree as etree
@@ -21,7 +22,7 @@ from markupsafe import Markup
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..settings import Settings, Strings
-from .embed import DATA_FILE, data_script, explainer_data, slot_filter
+from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .math import MathRenderer, Rendered
 from .model import MATH_HTML_RE, Heading, Page
 from .output import Site
@@ -209,6 +210,18 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
                              f"not have; add {key} = \"…\" under [ui] ("
                              + suggest(key, strings.ui, "ui strings") + ")") from None
         raise
+    except UnknownSlotError as e:
+        if strings is None:
+            raise
+        key = next((k for k, text in strings.ui.items() if "{" + e.name + "}" in text), "")
+        # rows_readout's {win} and {ent} become {win_<ruler>}, {ent_<ruler>} per row
+        known = sorted({k.split("_")[0] if k.startswith(("win_", "ent_")) else k
+                        for k in e.known})
+        close = difflib.get_close_matches(e.name, known, n=1, cutoff=0.6)
+        raise BuildError(strings.path, strings.file.line_of("ui", key or None),
+                         f"[ui] {key}: {{{e.name}}} is not a number the page can fill in; "
+                         + (f"did you mean {{{close[0]}}}? " if close else "")
+                         + "the slots are " + ", ".join("{" + k + "}" for k in known)) from None
 
 
 def sitemap(base_url: str, alternates: list[dict[str, Any]]) -> bytes:

@@ -143,14 +143,22 @@ def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -
     return format_number(kind, value, n), spec
 
 
+class UnknownSlotError(Exception):
+    """A `{name}` in a UI string that is no slot; `known` lists the slots there are. The
+    template renderer reports it at the string's line in strings.toml."""
+
+    def __init__(self, name: str, known: tuple[str, ...]):
+        super().__init__(f"unknown slot {{{name}}}")
+        self.name, self.known = name, known
+
+
 def _slot(name: str, results: Mapping[str, Any], ui: Mapping[str, str]) -> str:
     if name == "pH":                                   # the winner's share, p with subscript H
         return str(Markup("<var>p</var><sub>{}</sub>").format(results["saturation"]["winner"]))
     if name == "ruler":                                # the chosen ruler's name (default: none)
         return str(Markup("<span data-ruler>{}</span>").format(ui["ruler_raw"]))
     if name not in SLOTS:
-        known = ", ".join("{" + k + "}" for k in ["pH", "ruler", *SLOTS])
-        raise KeyError(f"unknown slot '{{{name}}}' in a UI string (strings.toml); known: {known}")
+        raise UnknownSlotError(name, ("pH", "ruler", *SLOTS))
     text, spec = slot_text(name, results, default_state(results))
     return str(Markup('<span class="q" data-slot="{}" data-format="{}">{}</span>')
                .format(name, spec, text))
