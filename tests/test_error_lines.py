@@ -162,6 +162,18 @@ def test_an_unreferenced_note_names_its_definition(tmp_path: Path) -> None:
     assert e.line == BODY_START + 4 and "never referenced" in e.message
 
 
+@pytest.mark.parametrize("link, definition", [("[x](#paper-)", ""),
+                                              ("[x][r]", "\n[r]: #paper-\n")],
+                         ids=["inline", "reference"])
+def test_a_missing_anchor_that_begins_an_id_names_the_link_not_the_heading(
+        tmp_path: Path, link: str, definition: str) -> None:
+    body = f"## One {{#paper-1}}\n\nText.\n\nSee {link} here.\n{definition}"
+    written = next(i for i, text in enumerate(body.split("\n"))
+                   if "(#paper-)" in text or "]: #paper-" in text)
+    e = error(tmp_path, body, stage="site")
+    assert e.line == BODY_START + written and "no anchor '#paper-'" in e.message, str(e)
+
+
 def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     e = error(tmp_path, "One.\n\nSee ![a](walk.svg) here.\n")
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message

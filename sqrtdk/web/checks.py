@@ -288,7 +288,12 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
     def fail(needle: str, message: str) -> None:
         if page is None:
             raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-        raise BuildError(page.source, line_of(page.text, needle), message)
+        # a link's target as written: `](url)`, `]: url`, `href="url"`, whole (`#paper-` is
+        # not the `{#paper-1}` it is a prefix of); else the text anywhere
+        written = re.compile(r"(?:\]\(\s*<?|\]:[ \t]*<?|href=[\"']?)" + re.escape(needle)
+                             + r"(?=[\s)>\"']|$)", re.M)
+        raise BuildError(page.source, line_of(page.text, written) or
+                         line_of(page.text, needle), message)
 
     m = _LEFTOVER.search(html)
     if m:
@@ -318,7 +323,7 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
             fail(url, f"link to '{url}', a file the site does not have")
         page_path = path if path in parsed else path.rstrip("/") + "/index.html"
         if frag and page_path in parsed and frag not in parsed[page_path].ids:
-            fail(f"#{frag}", f"link to '{url}': {page_path} has no anchor '#{frag}'")
+            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'")
 
 
 __all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_site",
