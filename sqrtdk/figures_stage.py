@@ -141,6 +141,7 @@ class FigureStage:
         settings = self.inputs.settings
         for lang in settings.languages:
             validate_labels(self.inputs.label_files[lang], specs)
+            _check_fonts(self.inputs.label_files[lang])
         if settings.social_figure not in specs:
             raise BuildError(settings.path, settings.lines.get("social_figure", 0),
                              f"social_figure '{settings.social_figure}' is not "
@@ -207,6 +208,18 @@ def svg_size(svg: bytes) -> tuple[int, int]:
             return round(number * (4 / 3 if value.endswith("pt") else 1))
         return px(el.get("width", "0")), px(el.get("height", "0"))
     raise ValueError("not an SVG")
+
+
+def _check_fonts(toml: Any) -> None:
+    """A warning at [style] font_family for each family matplotlib has no font for (it falls
+    back to the next one, in the end to DejaVu Sans, which has no Chinese)."""
+    from .figures import draw
+    families = toml.data["style"]["font_family"]
+    for name in draw.missing_fonts(families):
+        known = draw.installed_fonts()
+        warn(LOGGER, toml.path, toml.line_of("style", "font_family"),
+             f"[style] font_family: no font '{name}' is installed for the figures; "
+             + suggest(name, known, "fonts"))
 
 
 def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:

@@ -146,3 +146,28 @@ def test_the_social_cards_are_1200_by_630_png(site_build: dict[str, Any]) -> Non
 def test_no_chinese_in_python_files() -> None:
     for path in PACKAGE_DIR.rglob("*.py"):
         assert not CJK.search(path.read_text(encoding="utf-8")), path
+
+
+def test_a_font_family_that_is_not_installed_is_one_warning_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """One warning at the font_family line, and matplotlib's own 'findfont' line per drawn
+    text (thousands of lines in a build) stays quiet."""
+    import json
+
+    from sqrtdk.figures_stage import _check_fonts
+    from sqrtdk.textfiles import load_toml
+    text = (PACKAGE_DIR.parent / "content" / "en" / "figures.toml").read_text("utf-8")
+    path = tmp_path / "figures.toml"
+    path.write_text(re.sub(r"^font_family = \[", 'font_family = ["No Such Face", ', text,
+                           count=1, flags=re.M), encoding="utf-8")
+    toml = load_toml(path)
+    results = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
+    name = next(iter(SPECS))
+    with caplog.at_level(logging.WARNING):
+        _check_fonts(toml)
+        draw.render(SPECS[name], "en", "wide", results, toml.data[name],
+                    toml.data["style"]["font_family"])
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 1, messages[:3]
+    assert f":{toml.line_of('style', 'font_family')}: warning:" in messages[0]
+    assert "'No Such Face'" in messages[0]

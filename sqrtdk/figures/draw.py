@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import logging
 import math
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -28,6 +29,9 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from . import NARROW, WIDE, FigureSpec, needed_results
+
+# "findfont: Font family 'X' not found" for every text drawn: the build warns once instead
+logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
 # Okabe & Ito (2008) colour-blind-safe palette, plus greys.
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
@@ -82,6 +86,24 @@ class Labels:
             err = ValueError(f"cannot format {self.table[key]!r}: {e}")
             err.label_key = key  # type: ignore[attr-defined]
             raise err from None
+
+
+GENERIC_FAMILIES = {"serif", "sans-serif", "sans", "monospace", "cursive", "fantasy"}
+
+
+def missing_fonts(families: list[str]) -> list[str]:
+    """The names in a font_family list that matplotlib has no font for (generic names such as
+    sans-serif always resolve). matplotlib would log a line for every text it draws with a
+    missing family; the caller warns once instead."""
+    register_cjk_font()
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return [f for f in families if f not in installed and f.lower() not in GENERIC_FAMILIES]
+
+
+def installed_fonts() -> list[str]:
+    """The font family names matplotlib can use, sorted."""
+    register_cjk_font()
+    return sorted({f.name for f in font_manager.fontManager.ttflist})
 
 
 @cache
