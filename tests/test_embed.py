@@ -11,6 +11,7 @@ from sqrtdk.web.embed import (
     EMBEDDED,
     FOLLOW,
     SLOTS,
+    UnknownSlotError,
     default_state,
     explainer_data,
     json_script,
@@ -109,5 +110,6 @@ def test_slots_escape_the_words_and_fill_in_the_numbers(results):
 
 
 def test_an_unknown_slot_is_named(results):
-    with pytest.raises(KeyError, match=r"unknown slot '\{sd_smal\}'"):
+    with pytest.raises(UnknownSlotError, match=r"unknown slot \{sd_smal\}") as e:
         slot_filter(results, UI)("{sd_smal}")
+    assert e.value.name == "sd_smal" and "sd_small" in e.value.known

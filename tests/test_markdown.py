@@ -213,6 +213,34 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("syntax, what", [
+    ('!!! note "A note"\n    Body of the note.\n', "admonition"),
+    ("> [!NOTE]\n> A GitHub alert.\n", "GitHub alert"),
+    ("- [ ] an open task\n- plain item\n", "task list"),
+    ("Some ~~struck~~ text.\n", "strikethrough"),
+    ("line one\\\nline two.\n", "backslash hard line break"),
+], ids=["admonition", "GitHub alert", "task list", "strikethrough", "backslash break"])
+def test_syntax_of_other_markdown_tools_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
+        lang: str) -> None:
+    import logging
+    body = f"First paragraph.\n\n{syntax}\nLast paragraph, with `~~code~~` and `[ ] x`.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+def test_a_definition_list_is_a_definition_list(tmp_path: Path) -> None:
+    tree = Tree(html(tmp_path, "Term\n:   Its definition, with $x^2$.\n"))
+    tags = [e["tag"] for e in tree.elements]
+    assert "dl" in tags and "dt" in tags and "dd" in tags
+    dd = next(e for e in tree.elements if e["tag"] == "dd")
+    assert "Its definition" in dd["text"] and ":" not in dd["text"][:2]
+
+
 @pytest.mark.parametrize("box", [
     "/// details | Why?\n    attrs: {id: bad id}\n\nText.\n///\n",
     "/// details | Why?\n    attrs: {id: a.b}\n\nText.\n///\n",

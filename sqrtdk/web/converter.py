@@ -1,7 +1,7 @@
 """One fresh Python-Markdown instance per page, with the article's extensions.
 
-Library extensions: attr_list (`{#id}`), tables, sane_lists, footnotes (configured here and
-kept as an object, not found again by its class name), smarty (English quotes, dashes; on
+Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
+here and kept as an object, not found again by its class name), smarty (English quotes, dashes; on
 CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
 notes; the `reproduce` fence), pymdownx.blocks.details (`/// details` boxes). Math and code
 were taken out by `lexer` before Markdown runs; `$` is escapable (`\\$`).
@@ -31,6 +31,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | RawHtmlGuard      | sqrtdk-raw-html    | 2.2  | the stash is complete after inline            |
 | MathInRawHtml     | sqrtdk-raw-math    | 2.15 | the stash is complete after inline            |
 | LeftoverCheck     | sqrtdk-leftovers   | 2.1  | after every text change                       |
+| ForeignSyntax     | sqrtdk-foreign     | 2.05 | after every text change (warnings only)       |
 | LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
 """
 from __future__ import annotations
@@ -43,6 +44,7 @@ from typing import Any
 import markdown
 from markdown import Extension, Markdown
 from markdown.extensions.attr_list import AttrListExtension
+from markdown.extensions.def_list import DefListExtension
 from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
@@ -60,6 +62,7 @@ from .md_collect import (
     FootnoteChecks,
     FootnoteNumbers,
     FootnoteSection,
+    ForeignSyntax,
     HeadingCollector,
     IdCollector,
     LeftoverCheck,
@@ -114,6 +117,8 @@ class ArticleExtension(Extension):
         tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
         tp.register(MathInRawHtml(md), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
+        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable),
+                    "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
 
 
@@ -153,7 +158,8 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
     installed package's entry points first (tens of ms of every text-edit rebuild here)."""
     article = ArticleExtension(page)
     md = markdown.Markdown(extensions=[
-        AttrListExtension(), TableExtension(), SaneListExtension(), page.footnotes,
+        AttrListExtension(), TableExtension(), SaneListExtension(), DefListExtension(),
+        page.footnotes,
         SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False),
         # plain <pre><code class="language-…">: the same HTML with or without Pygments
         HighlightExtension(use_pygments=False),

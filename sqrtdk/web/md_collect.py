@@ -4,19 +4,25 @@ refuse one kind of mistake. None of them changes what the reader sees, except
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Callable
 from html.parser import HTMLParser
+from pathlib import Path
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
-from ..errors import suggest
+from ..errors import line_of, suggest
+from ..log import warn
 from .lexer import ANY_MATH_RE
 from .md_math import ContentError
 from .model import Facts, Heading
 from .quoting import CLAIM_RE, QUOTE_RE, QuoteLog, strip_markers
+
+LOGGER = logging.getLogger("sqrtdk.web")
 
 _HEADING = re.compile(r"h[1-6]")
 _MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
@@ -344,6 +350,48 @@ class MathInRawHtml(Treeprocessor):
                                    "Markdown leaves as written, so it is never typeset; write the "
                                    "passage in Markdown (a '/// details' box for a collapsible "
                                    "one), or keep the formula out of the HTML", m.group(0))
+
+
+# syntax of other Markdown tools that Python-Markdown publishes as typed: (pattern on a
+# block's own text, what it is, what to write instead)
+_FOREIGN = (
+    (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), "MkDocs' admonition syntax",
+     "a '/// details | Title' box"),
+    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), "a GitHub alert",
+     "a '/// details | Title' box, or a plain quote"),
+    (re.compile(r"^\[[ xX]\][ \t]"), "a task list item", "a plain list item"),
+    (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), "strikethrough '~~…~~'",
+     "<del>…</del>, or leave the text out"),
+    (re.compile(r"\\\n"), "a backslash hard line break",
+     "two spaces at the end of the line, or a new paragraph"),
+)
+
+
+class ForeignSyntax(Treeprocessor):
+    """A warning for syntax of other Markdown tools (MkDocs admonitions, GitHub alerts, task
+    lists, `~~strikethrough~~`, a backslash line break) that would reach the page as typed,
+    at its line."""
+
+    def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
+                 readable: Callable[[str], str]):
+        super().__init__(md)
+        self.source, self.text, self.readable = source, text, readable
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if el.tag in ("code", "pre"):
+                continue
+            own = el.text or ""
+            for pattern, what, instead in _FOREIGN:
+                m = pattern.search(own) if el.tag in ("p", "li", "td", "th", "dd") else None
+                if m is None:
+                    continue
+                start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
+                found = self.readable(own[start:m.end()]).rstrip("\n").strip()
+                tries = (found, found[:20], found[-12:])
+                line = next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+                warn(LOGGER, self.source, line, f"{what} is not understood here and is "
+                     f"published as typed ('{found[:30]}'); write {instead}")
 
 
 class LeftoverCheck(Treeprocessor):
