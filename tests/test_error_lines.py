@@ -174,6 +174,17 @@ def test_a_missing_anchor_that_begins_an_id_names_the_link_not_the_heading(
     assert e.line == BODY_START + written and "no anchor '#paper-'" in e.message, str(e)
 
 
+@pytest.mark.parametrize("body, says", [
+    ("$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\E[x]\n$$\n\nThen $\\E[y]$ here.\n",
+     "defined in another formula"),
+    ("See $x = 1 \\label{eq:x}$ here.\n", "\\tag{"),
+], ids=["macro from another formula", "label"])
+def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, body: str,
+                                                 says: str) -> None:
+    e = error(tmp_path, body, stage="math", katex=katex)
+    assert "invalid TeX" in e.message and says in e.message, str(e)
+
+
 def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     e = error(tmp_path, "One.\n\nSee ![a](walk.svg) here.\n")
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message

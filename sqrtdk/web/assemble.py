@@ -83,7 +83,8 @@ def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
                 at = _KATEX_POSITION.search(r.error)   # 1-based, in the TeX as KaTeX got it
                 line = f.line_at(int(at.group(1)) - 1) if at else f.line
                 raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
-                                 + " ".join(r.error.split()) + _dollar_hint(f))
+                                 + " ".join(r.error.split()) + _dollar_hint(f)
+                                 + _command_hint(r.error, page.formulas))
             for w in r.warnings:
                 warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
             wide = r.width_em * FORMULA_FONT_PX
@@ -107,6 +108,26 @@ def _dollar_hint(f: Formula) -> str:
         return "; a '$' before it may have been left open (every inline formula ends with '$')"
     if f.source[:1].isdigit():
         return "; if this '$' is a dollar sign, write '\\$'"
+    return ""
+
+
+_UNDEFINED = re.compile(r"Undefined control sequence: (\\[A-Za-z]+)")
+_DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
+
+
+def _command_hint(error: str, formulas: list[Formula]) -> str:
+    """Why a TeX command is unknown when LaTeX habit explains it: equation references, or a
+    macro defined in another formula (each formula is typeset on its own)."""
+    m = _UNDEFINED.search(error)
+    if m is None:
+        return ""
+    command = m.group(1)
+    if command in ("\\label", "\\eqref", "\\ref"):
+        return ("; equation labels and references are not supported: number an equation "
+                "with \\tag{…} and refer to it in words")
+    if command in {a or b for f in formulas for a, b in _DEFINES.findall(f.source)}:
+        return (f"; {command} is defined in another formula, and each formula is typeset on "
+                "its own: define it in every formula that uses it")
     return ""
 
 
