@@ -209,6 +209,7 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: T\n---\n", 1, "description"),
     ("---\ntitle: [unclosed\ndescription: D\n---\n", 3, "not valid YAML"),
     ("---\ntitle: Why $\\sqrt{d}$\ndescription: D\n---\n", 2, "plain text"),
+    ("---\ntitle: Why $d_k$\ndescription: D\n---\n", 2, "plain text"),
     ("---\ntitle: T\ndescription: Why divide by \\sqrt{d_k}\n---\n", 3, "plain text"),
     ("title: T\n", 1, "missing front matter"),
     ("---\ntitel: T\ndescription: D\n---\n", 2, "'titel' here looks like it"),
@@ -224,6 +225,19 @@ def test_front_matter_mistakes(tmp_path: Path, front: str, line: int, says: str)
     with pytest.raises(BuildError) as e:
         build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     assert e.value.line == line and says in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize("title, shown", [("A $5 GPU", "A $5 GPU"), ("US$ 5", "US$ 5"),
+                                           ("'Cost: \\$x'", "Cost: $x")])
+def test_a_dollar_sign_in_the_title_is_a_dollar_sign(tmp_path: Path, title: str,
+                                                     shown: str) -> None:
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text(f"---\ntitle: {title}\ndescription: D\n---\n\nText.\n", encoding="utf-8")
+    page = build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert page.meta["title"] == shown
 
 
 def test_not_utf8_names_the_line(tmp_path: Path) -> None:

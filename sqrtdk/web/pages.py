@@ -73,11 +73,17 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                                  f"front matter needs a '{key}: …' line; '{close[0]}' here looks "
                                  f"like it, misspelt: write '{key}:'")
             raise BuildError(path, 1, f"front matter needs a '{key}: …' line")
-        if "$" in meta[key] or _TEX_COMMAND.search(meta[key]):
+        if _FORMULA_START.search(meta[key]) or _TEX_COMMAND.search(meta[key]):
             raise BuildError(path, _line_of_key(block, key), f"the {key} is plain text (it becomes "
                              "the page's <title> and link previews, where TeX cannot show); write "
-                             "math in Unicode, e.g. √dₖ")
+                             "math in Unicode, e.g. √dₖ (a dollar sign is '$5' or '\\$')")
+        meta[key] = meta[key].replace("\\$", "$")
     return {str(k): strip_markers(str(v)) for k, v in meta.items()}
+
+
+# a `$` that would open a formula in the article (before a non-space, not a digit: `$d_k$`);
+# `$5`, `US$ 5` and `\$` are dollar signs
+_FORMULA_START = re.compile(r"(?<!\\)\$(?=[^\s\d$])")
 
 
 def _line_of_key(block: str, key: str) -> int:
