@@ -273,3 +273,9 @@ def test_a_warning_quotes_the_text_as_written_not_its_placeholders(
     page(tmp_path, '实验 "用 $q$ 生成的分数。\n', RESULTS, lang="zh")
     shown = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
     assert shown and "$q$" in shown[0] and not re.search("[\U000f0000-\U000fffff]", shown[0])
+
+
+def test_a_formula_in_an_indented_code_block_says_it_is_code(tmp_path: Path) -> None:
+    e = error(tmp_path, "Intro.\n\n    indented $x^2$ text\n")
+    assert e.line == BODY_START + 2 and "indented code block" in e.message
+    assert "raw HTML" not in e.message and "$x^2$" in e.message

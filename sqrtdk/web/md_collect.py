@@ -344,6 +344,11 @@ class MathInRawHtml(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for block in self.md.htmlStash.rawHtmlBlocks:
             m = ANY_MATH_RE.search(str(block))
+            if m and str(block).lstrip().startswith("<pre"):   # Markdown's indented code
+                raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
+                                   "line indented by four spaces is code); for code use a "
+                                   "fence (```), for text and math remove the indent",
+                                   m.group(0))
             if m:
                 start = " ".join(str(block).split())[:30]
                 raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
