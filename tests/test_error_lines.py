@@ -150,6 +150,12 @@ def test_a_figure_shown_twice_names_both_lines(tmp_path: Path) -> None:
     fig = '![A chart](spread_hist.svg "Caption.")'
     e = error(tmp_path, f"{fig}\n\nText.\n\n{fig}\n")
     assert e.line == BODY_START + 4 and f"the other is at line {BODY_START}" in e.message
+    assert "](#fig-spread-hist)" in e.message       # how to point to it again
+
+
+def test_a_quote_missing_a_brace_says_how_a_quote_is_written(tmp_path: Path) -> None:
+    e = error(tmp_path, "One.\n\nThe SD {{ spread.sd_small | fixed(2) } here.\n")
+    assert e.line == BODY_START + 2 and "two braces on each side" in e.message
 
 
 def test_a_note_defined_twice_names_the_second_definition(tmp_path: Path) -> None:
@@ -238,6 +244,22 @@ def test_a_dollar_sign_in_the_title_is_a_dollar_sign(tmp_path: Path, title: str,
     path.write_text(f"---\ntitle: {title}\ndescription: D\n---\n\nText.\n", encoding="utf-8")
     page = build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     assert page.meta["title"] == shown
+
+
+def test_an_unused_front_matter_key_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text("---\ntitle: T\nauthor: Jane Doe\ndescription: D\n---\n\nText.\n",
+                    encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    got = [r.getMessage() for r in caplog.records if "front matter" in r.getMessage()]
+    assert len(got) == 1 and "index.md:3: warning:" in got[0] and "'author:'" in got[0], got
 
 
 def test_not_utf8_names_the_line(tmp_path: Path) -> None:

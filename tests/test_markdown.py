@@ -211,6 +211,7 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         html(tmp_path, body, lang="zh")
     got = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "\n" not in got[0]                      # one line, also for a paragraph of several
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -73,7 +73,9 @@ class FigureProcessor(Treeprocessor):
                                "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
                                _needle(img))
         if name in self.facts.figures:
-            raise ContentError(f"figure '{name}' appears twice; each figure appears once",
+            raise ContentError(f"figure '{name}' appears twice; each figure appears once (to "
+                               f"point to it again, link to it: [the figure](#fig-"
+                               f"{name.replace('_', '-')}))",
                                re.compile(r"\]\(" + re.escape(src)), occurrence=2)
         try:
             files = self.resolve(name)

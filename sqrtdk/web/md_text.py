@@ -133,7 +133,7 @@ class CjkQuotes(Treeprocessor):
                 continue
             if count % 2:
                 text = "".join(_get(el, s) for el, s in slots).strip()
-                shown = self.readable(text)
+                shown = " ".join(self.readable(text).split())     # one line
                 warn(LOGGER, self.source, self._line(text), f"an odd number of '\"' in "
                                                           f"“{shown[:40]}…”; left "
                                              "as they are (write “ ” yourself)")

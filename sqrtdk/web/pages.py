@@ -8,6 +8,7 @@ lines, the lexer and the template keep lines in place.
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import yaml
 
 from ..errors import BuildError, line_at, line_of
+from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
 from .converter import PageContext, markdown_for
@@ -27,6 +29,7 @@ from .quoting import CLAIM_RE, Quoter, strip_markers
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 REQUIRED_META = ("title", "description")
+LOGGER = logging.getLogger("sqrtdk.web")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
 _BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
@@ -78,6 +81,10 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                              "the page's <title> and link previews, where TeX cannot show); write "
                              "math in Unicode, e.g. √dₖ (a dollar sign is '$5' or '\\$')")
         meta[key] = meta[key].replace("\\$", "$")
+    for key in meta:
+        if str(key) not in REQUIRED_META:   # date:, tags:, author: reach no page
+            warn(LOGGER, path, _line_of_key(block, str(key)), f"front matter '{key}:' is not "
+                 "used: the page takes only title and description from it; remove the line")
     return {str(k): strip_markers(str(v)) for k, v in meta.items()}
 
 

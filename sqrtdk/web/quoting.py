@@ -453,6 +453,9 @@ def _syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
+    if "'}'" in msg or "end of print statement" in msg or "'end of template'" in msg:
+        return (f"{msg}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each side, "
+                "with its filter's digits in parentheses")
     return msg
 
 
