@@ -104,6 +104,14 @@ def test_404_offers_every_language_from_any_address(site_build: dict[str, Any]) 
     sources = [e["attrs"].get("src") or e["attrs"].get("href") for e in Tree(html).elements
                if e["tag"] in ("script", "link") and e["attrs"].get("rel") != "icon"]
     assert all(s.startswith(base_path) for s in sources if s)
+    # it says, in every language, that the address has no page, and asks not to be indexed
+    elements = Tree(html).elements
+    said = {e["attrs"].get("lang"): e["text"].strip() for e in elements if e["tag"] == "p"}
+    from sqrtdk.settings import load_strings
+    strings = load_strings(site_build["opts"].content_dir, tuple(site_build["languages"]))
+    assert said == {st.html_lang: st.ui["not_found"] for st in strings.values()}
+    assert any(e["tag"] == "meta" and e["attrs"].get("name") == "robots" and
+               "noindex" in e["attrs"].get("content", "") for e in elements)
 
 
 def lookup(data: Any, path: str) -> Any:

@@ -166,6 +166,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],
                    "switch_to": inputs.strings[p.lang].ui["switch_to"],   # in its own language
+                   "not_found": inputs.strings[p.lang].ui["not_found"],   # the 404 page
                    "description": p.meta["description"]} for p in inputs.pages]
     site = Site()
     site.files[DATA_FILE] = data_script(explainer_data(results))
