@@ -58,10 +58,11 @@ SLOTS: dict[str, tuple[str, str]] = {
     "mark": ("saturation.scale_for.{r}.{i}", "sig:3"),       # where the chosen dₖ lands
     "d": ("spread.d_k.{i}", "fixed:0"),     # dimensions are written without a separator
     "d_small": ("spread.d_small", "grouped"),
-    "sd_small": ("spread.grid.sd.{r}.{s}.{b}", "sig:3"),
-    "sd_large": ("spread.grid.sd.{r}.{i}.{b}", "sig:3"),
-    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", "sig:3"),
-    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", "sig:3"),
+    # two decimals, as the prose quotes the same SDs and ratios
+    "sd_small": ("spread.grid.sd.{r}.{s}.{b}", "fixed:2"),
+    "sd_large": ("spread.grid.sd.{r}.{i}.{b}", "fixed:2"),
+    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", "fixed:2"),
+    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", "fixed:2"),
     "n": ("spread.batches.n", "grouped"),
     "pairs": ("spread.n_pairs", "grouped"),
     "batch_pairs": ("spread.batch_pairs", "grouped"),
