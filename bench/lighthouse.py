@@ -11,7 +11,8 @@ The server compresses text (HTML, CSS, JS, SVG, JSON) with gzip as any static ho
 Bytes, per page: "on load" is Lighthouse's total-byte-weight (every request made while the
 page loads: HTML, CSS, scripts, the KaTeX fonts the first screen's math uses); "read to end"
 is what chromium fetches when a reader scrolls the whole page (Playwright, phone-sized window),
-adding the figures (loading="lazy") and any fonts only the math further down uses. Targets: 100 in every category, < 300 KB
+adding the figures (loading="lazy") and the fonts of math further down, which the stylesheet's
+content-visibility leaves unfetched until needed. Targets: 100 in every category, < 300 KB
 per page, read to the end.
 Reports: bench/out/lighthouse/<lang>.json (Lighthouse's own) and summary.json.
 """

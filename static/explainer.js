@@ -229,6 +229,15 @@
       const base = a.getAttribute("href").split(/[?#]/)[0];
       on(a, "pointerdown focus click", () => { const id = section(); a.href = base + location.search + (id ? "#" + id : ""); });
     });
+    // Jumps inside the page (notes, contents, links): lay every block out first (style.css,
+    // .laid-out), else blocks above the target keep guessed heights and the jump lands short
+    const layOut = () => root.classList.add("laid-out");
+    doc.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="#"]')) layOut(); }, true);
+    on(window, "hashchange", layOut);
+    if (location.hash) {         // opened at an anchor: the browser jumped before this ran
+      layOut();
+      doc.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+    }
     // Theme: the system's until the reader picks one (theme.js applies it early)
     const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
     const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);

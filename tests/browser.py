@@ -67,8 +67,8 @@ class Visit:
 
 
 def lay_out_everything(page: Any) -> None:
-    """Load every image now (they load lazily, which a screenshot or a geometry check would see
-    as empty) and wait for the fonts; blocks a page's own CSS skips are rendered too."""
+    """Render every block and load every image now: content-visibility: auto skips blocks off
+    screen and images load lazily, which a screenshot or a geometry check would see as empty."""
     page.evaluate("""async () => {
         document.querySelectorAll('article > *').forEach(el => el.style.contentVisibility = 'visible');
         const imgs = [...document.images];
