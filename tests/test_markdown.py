@@ -220,8 +220,10 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
     ("> [!NOTE]\n> A GitHub alert.\n", "GitHub alert"),
     ("- [ ] an open task\n- plain item\n", "task list"),
     ("Some ~~struck~~ text.\n", "strikethrough"),
+    ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
     ("line one\\\nline two.\n", "backslash hard line break"),
-], ids=["admonition", "GitHub alert", "task list", "strikethrough", "backslash break"])
+], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
+        "backslash break"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

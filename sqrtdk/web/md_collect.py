@@ -357,19 +357,20 @@ class MathInRawHtml(Treeprocessor):
                                    "one), or keep the formula out of the HTML", m.group(0))
 
 
-# syntax of other Markdown tools that Python-Markdown publishes as typed: (pattern on a
-# block's own text, what it is, what to write instead)
+# syntax of other Markdown tools that Python-Markdown publishes as typed: (pattern, whether
+# it only counts at the start of a block, what it is, what to write instead)
 _FOREIGN = (
-    (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), "MkDocs' admonition syntax",
+    (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax",
      "a '/// details | Title' box"),
-    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), "a GitHub alert",
+    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), True, "a GitHub alert",
      "a '/// details | Title' box, or a plain quote"),
-    (re.compile(r"^\[[ xX]\][ \t]"), "a task list item", "a plain list item"),
-    (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), "strikethrough '~~…~~'",
+    (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
+    (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
      "<del>…</del>, or leave the text out"),
-    (re.compile(r"\\\n"), "a backslash hard line break",
+    (re.compile(r"\\\n"), False, "a backslash hard line break",
      "two spaces at the end of the line, or a new paragraph"),
 )
+_TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt")
 
 
 class ForeignSyntax(Treeprocessor):
@@ -383,20 +384,25 @@ class ForeignSyntax(Treeprocessor):
         self.source, self.text, self.readable = source, text, readable
 
     def run(self, root: etree.Element) -> None:
-        for el in root.iter():
-            if el.tag in ("code", "pre"):
+        for block in root.iter():
+            if block.tag not in _TEXT_BLOCKS:
                 continue
-            own = el.text or ""
-            for pattern, what, instead in _FOREIGN:
-                m = pattern.search(own) if el.tag in ("p", "li", "td", "th", "dd") else None
-                if m is None:
-                    continue
-                start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
-                found = self.readable(own[start:m.end()]).rstrip("\n").strip()
-                tries = (found, found[:20], found[-12:])
-                line = next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
-                warn(LOGGER, self.source, line, f"{what} is not understood here and is "
-                     f"published as typed ('{found[:30]}'); write {instead}")
+            # the block's own text, and the text after each inline child (code is skipped:
+            # its tail is prose, its text is not)
+            texts = [(block.text or "", True)] + [(child.tail or "", False) for child in block]
+            for pattern, at_start, what, instead in _FOREIGN:
+                for own, first in texts:
+                    m = pattern.search(own) if first or not at_start else None
+                    if m is not None:
+                        self._warn(own, m, what, instead)
+
+    def _warn(self, own: str, m: re.Match[str], what: str, instead: str) -> None:
+        start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
+        found = self.readable(own[start:m.end()]).rstrip("\n").strip()
+        tries = (found, found[:20], found[-12:])
+        line = next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+        warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
+             f"typed ('{found[:30]}'); write {instead}")
 
 
 class LeftoverCheck(Treeprocessor):
