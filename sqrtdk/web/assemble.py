@@ -241,7 +241,8 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
                         for k in e.known})
         close = difflib.get_close_matches(e.name, known, n=1, cutoff=0.6)
         raise BuildError(strings.path, strings.file.line_of("ui", key or None),
-                         f"[ui] {key}: {{{e.name}}} is not a number the page can fill in; "
+                         f"[ui] {key or 'a widget sentence'}: {{{e.name}}} is not a number "
+                         "the page can fill in; "
                          + (f"did you mean {{{close[0]}}}? " if close else "")
                          + "the slots are " + ", ".join("{" + k + "}" for k in known)) from None
 
