@@ -105,6 +105,8 @@
       out.textContent = "dₖ = " + plain("grouped", D[S.i]);
       input.ariaValueText = out.textContent;
       $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
+      $(".dk-note", b).hidden = S.i === home.i && S.r === home.r;   // the prose moved, figures not
+      if (!b.hidden) root.style.setProperty("--dk-h", b.offsetHeight + "px");
     });
     root.style.setProperty("--dk-h", b.offsetHeight + "px");   // before it hides: anchors land below it
     b.hidden = true;

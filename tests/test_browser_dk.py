@@ -103,6 +103,22 @@ def test_the_default_view_is_the_static_page_and_comes_back(visit, site_build, l
     assert urlsplit(page.url).query == ""
 
 
+def test_the_bar_says_the_figures_stay_as_built_once_the_prose_moves(visit, site_build) -> None:
+    results = site_build["results"]
+    home = default_state(results)
+    page = visit().open("en/index.html")
+    page.locator("#fig-spread-hist").scroll_into_view_if_needed()
+    page.locator(".dk-bar").wait_for(state="visible")
+    note = page.locator(".dk-bar .dk-note")
+    assert not note.is_visible()
+    set_state(page, results, i=lowest(results), r=home["r"])
+    assert note.is_visible() and note.text_content().strip()
+    set_state(page, results, i=home["i"], r=home["r"])
+    assert not note.is_visible()
+    assert page.get_by_role("slider", name=page.locator("#dk-title").text_content().strip())\
+        .count() == 1                                   # the slider is named as the bar is
+
+
 def test_the_url_keeps_the_view(visit, site_build) -> None:
     results = site_build["results"]
     d = results["spread"]["d_k"]
