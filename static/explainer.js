@@ -141,7 +141,11 @@
         let d = `M${x(z[0] * scale[k])} 140`, peak = 0;
         dens[k].forEach((c, j) => { d += `V${(140 - 125 * c / top).toFixed(1)}H${x(z[j + 1] * scale[k])}`; if (c > dens[k][peak]) peak = j; });
         set(paths[k], { d: d + "V140Z" });
-        set(tags[k], { x: +x(z[k ? peak + 1 : peak] * scale[k]) + (k ? 6 : -6), y: Math.max(140 - 125 * dens[k][peak] / top - 4, 12),
+        // the small dₖ's tag beside its peak; the wide one's on its right shoulder (1.3 SD
+        // out), where no taller bar of the narrow one sits under it
+        const edge = z.findIndex((e) => e * scale[k] > 1.3 * G.sd[S.r][i][S.b]);
+        const j = k && edge > 0 ? edge - 1 : peak;
+        set(tags[k], { x: +x(z[j] * scale[k]) + (k ? 4 : -6), y: Math.max(140 - 125 * dens[k][j] / top - 6, 12),
           "text-anchor": k ? "start" : "end" }).textContent = "d = " + plain("grouped", D[i]);
       });
       ticks.replaceChildren();

@@ -37,6 +37,14 @@ def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(visit, lang: str)
     small = [(name, round(px, 2)) for name, px in sizes if px < 11]
     assert small == [], small
     assert all(name.endswith(".narrow.svg") for name, _ in sizes)   # the phone variant is used
+    # the Try-it charts the script draws: their text scales with their box too
+    charts = page.evaluate("""() => [...document.querySelectorAll('.widget svg.chart')]
+        .flatMap(svg => { const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return [...svg.querySelectorAll('text')].map(t => [svg.getAttribute('class'),
+                t.textContent, parseFloat(getComputedStyle(t).fontSize) * k]); })""")
+    assert charts, "no Try-it chart has text"
+    small = [(c, text, round(px, 2)) for c, text, px in charts if px < 10.95]
+    assert small == [], small
 
 
 @pytest.mark.parametrize("lang", LANGS)
