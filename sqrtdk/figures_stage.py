@@ -215,8 +215,9 @@ def _check_fonts(toml: Any) -> None:
     back to the next one, in the end to DejaVu Sans, which has no Chinese)."""
     from .figures import draw
     families = toml.data["style"]["font_family"]
-    for name in draw.missing_fonts(families):
-        known = draw.installed_fonts()
+    missing = draw.missing_fonts(families)
+    known = draw.installed_fonts() if missing else []
+    for name in missing:
         warn(LOGGER, toml.path, toml.line_of("style", "font_family"),
              f"[style] font_family: no font '{name}' is installed for the figures; "
              + suggest(name, known, "fonts"))
