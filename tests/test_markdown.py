@@ -203,6 +203,15 @@ def test_literal_braces_in_code_are_code(tmp_path: Path) -> None:
     assert "<code>{{ spread.sd_small | fixed(2) }}</code>" in out and "{# x #} $y$" in out
 
 
+def test_an_apostrophe_inside_an_english_word_is_curled_on_a_chinese_page(tmp_path: Path) -> None:
+    tree = Tree(html(tmp_path, "论文说 it's simple，don't worry。代码 `it's` 不变。\n", lang="zh"))
+    p = next(e for e in tree.elements if e["tag"] == "p")
+    assert "it\u2019s simple" in p["text"] and "don\u2019t" in p["text"] and "'" not in \
+        p["text"].replace("`it's`", "").split("代码")[0]
+    code = next(e for e in tree.elements if e["tag"] == "code")
+    assert code["text"] == "it's"                       # code keeps its typewriter quote
+
+
 def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging

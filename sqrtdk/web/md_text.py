@@ -31,6 +31,7 @@ _CJK_CHAR = re.compile(f"[{CJK}]")
 _SOFT = "“”‘’"
 _CJK_RUN = re.compile(f"[{CJK}](?:[{CJK}{_SOFT}·]*[{CJK}])?")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[A-Za-z])")   # it's, don't: inside a word
 _SKIP = {"code", "pre", "script", "style", "math", "kbd", "samp"}
 BLOCKS = ("p", "li", "td", "th", "figcaption", "dt", "dd", "summary", "h1", "h2", "h3", "h4",
           "h5", "h6")
@@ -108,7 +109,8 @@ def _first(texts: list[str], i: int) -> str:
 
 
 class CjkQuotes(Treeprocessor):
-    """Pair the ASCII double quotes of each block as “ ” (CJK pages only)."""
+    """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
+    apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages."""
 
     def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str],
                  readable: Callable[[str], str] = str):
@@ -128,6 +130,9 @@ class CjkQuotes(Treeprocessor):
                 continue
             slots = [(el, s) for el, s in _slots(block)
                      if not (el is block and s == "tail") and not _inside_other_block(el, block)]
+            for el, s in slots:
+                if "'" in _get(el, s):
+                    _set(el, s, _APOSTROPHE.sub("\u2019", _get(el, s)))
             count = sum(_get(el, s).count('"') for el, s in slots)
             if not count:
                 continue
