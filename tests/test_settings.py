@@ -105,18 +105,18 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
         in e.message
 
 
-def test_an_empty_ui_string_is_an_error_at_its_line(content: Path) -> None:
-    path = content / languages(content)[1] / "strings.toml"
-    line = edit(path, re.compile(r"^toc = .*$", re.M), 'toc = "  "')
+@pytest.mark.parametrize("lang, key, wrong, says", [
+    (1, "toc", "  ", ("[ui] toc is empty",)),
+    (0, "figure", "Figure", ("{n}",)),                   # every caption would be unnumbered
+    (0, "figure", "Figure {num}", ("unknown field {num}", "known fields: n")),
+    (0, "figure", "Figure {n:.2q}", ("bad format",)),
+], ids=["empty", "figure without its number", "unknown field", "bad format spec"])
+def test_a_ui_string_mistake_is_an_error_at_its_line(content: Path, lang: int, key: str,
+                                                     wrong: str, says: tuple[str, ...]) -> None:
+    path = content / languages(content)[lang] / "strings.toml"
+    line = edit(path, re.compile(rf"^{key} = .*$", re.M), f'{key} = "{wrong}"')
     e = error(content)
-    assert (e.path, e.line) == (path, line) and "[ui] toc is empty" in e.message
-
-
-def test_a_figure_label_without_its_number(content: Path) -> None:
-    path = content / languages(content)[0] / "strings.toml"
-    line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure"')
-    e = error(content)
-    assert (e.path, e.line) == (path, line) and "{n}" in e.message
+    assert (e.path, e.line) == (path, line) and all(s in e.message for s in says), e.message
 
 
 @pytest.mark.parametrize("setting, wrong, says", [
@@ -135,21 +135,6 @@ def test_a_language_setting_the_browser_would_not_understand(content: Path, sett
     line = edit(path, re.compile(rf"^{setting} = \"[^\"]*\"", re.M), f'{setting} = "{wrong}"')
     e = error(content)
     assert (e.path, e.line) == (path, line) and says in e.message
-
-
-def test_an_unknown_field_in_a_string(content: Path) -> None:
-    path = content / languages(content)[0] / "strings.toml"
-    line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure {num}"')
-    e = error(content)
-    assert (e.path, e.line) == (path, line) and "unknown field {num}" in e.message
-    assert "known fields: n" in e.message
-
-
-def test_a_bad_format_spec(content: Path) -> None:
-    path = content / languages(content)[0] / "strings.toml"
-    line = edit(path, re.compile(r"^figure = .*$", re.M), 'figure = "Figure {n:.2q}"')
-    e = error(content)
-    assert (e.path, e.line) == (path, line) and "bad format" in e.message
 
 
 def test_a_language_without_its_folder(content: Path) -> None:
