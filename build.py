@@ -126,6 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        from sqrtdk.errors import machine_fault
+        line = machine_fault(e)
+        if line is None:
+            raise                        # not the machine's: a bug, with its traceback
+        print(f"error: {line}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     print(f"{'total':<12} {time.perf_counter() - t0:6.3f} s -> {opts.out}")

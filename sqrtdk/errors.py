@@ -7,6 +7,7 @@ not BuildErrors and keep their traceback.
 from __future__ import annotations
 
 import difflib
+import errno
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -64,3 +65,29 @@ def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1) -> in
     if not starts or not needle:
         return 0
     return line_at(text, starts[min(occurrence, len(starts)) - 1])
+
+
+# faults of the machine rather than of our code or the content: what to do about each
+_MACHINE_FAULTS = {
+    errno.ENOSPC: "free some disk space, then build again",
+    errno.EDQUOT: "free some space within your disk quota, then build again",
+    errno.EACCES: "make it writable for you (or build elsewhere: --out DIR), then build again",
+    errno.EPERM: "make it writable for you (or build elsewhere: --out DIR), then build again",
+    errno.EROFS: "the disk is mounted read-only; build elsewhere with --out DIR",
+    errno.EBUSY: "close the program that holds it (a file manager, a server), then build again",
+    errno.ETXTBSY: "close the program that holds it, then build again",
+    errno.EMFILE: "too many open files: close other programs, then build again",
+    errno.EIO: "the disk reported an error; check it, then build again",
+}
+
+
+def machine_fault(e: OSError) -> str | None:
+    """One line for an OSError caused by the machine (a full disk, a folder without write
+    permission, a file held by another program): `path: what happened; what to do`.
+    None for any other OSError, which is left to show its traceback."""
+    hint = _MACHINE_FAULTS.get(e.errno or 0)
+    if hint is None:
+        return None
+    path = e.filename if e.filename is not None else "(the build)"
+    return f"{display_path(path) if isinstance(path, str | Path) else path}: cannot write " \
+           f"({e.strerror or e}); {hint}; the previous site is left as it was"

@@ -13,7 +13,6 @@ import difflib
 import hashlib
 import json
 import logging
-import string
 import xml.etree.ElementTree as etree
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -265,31 +264,12 @@ def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:
 
 
 def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, ...]) -> None:
+    """A label: a string whose fields are the registered ones, with valid specs (their kinds
+    are known only when drawing, where `Labels` checks them against the values)."""
+    from .formats import FormatError, Kind, check_format
     if not isinstance(text, str):
         raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
     try:
-        parsed = list(string.Formatter().parse(text))
-    except ValueError as e:
-        raise toml.error(name, key, f"[{name}] {key}: {e}; write a literal brace as {{{{ or }}}}") \
-            from None
-    for _, field, spec, _ in parsed:
-        if field is None:
-            continue
-        base = field.split(".")[0].split("[")[0]
-        if base not in fields:
-            known = ", ".join("{" + f + "}" for f in fields) or "none"
-            raise toml.error(name, key, f"[{name}] {key}: unknown field {{{field}}}; "
-                             + (suggest(base, fields, "fields") if fields else
-                                f"this label has no fields (known: {known})")
-                             + "; a literal brace is written {{ or }}")
-        ok = False
-        for sample in (1.5, 1, "x"):
-            try:
-                format(sample, spec or "")
-                ok = True
-                break
-            except (ValueError, TypeError):
-                continue
-        if not ok:
-            raise toml.error(name, key, f"[{name}] {key}: format '{{{field}:{spec}}}' is not a "
-                             "Python format spec (e.g. {sd:.2f}, {n:,})")
+        check_format(text, dict.fromkeys(fields, Kind.ANY))
+    except FormatError as e:
+        raise toml.error(name, key, f"[{name}] {key}: {e}") from None

@@ -198,6 +198,9 @@ class Builder:
         strings = load_strings(self.opts.content_dir, settings.languages)
         files = {lang: load_toml(self.opts.content_dir / lang / "figures.toml")
                  for lang in settings.languages}
+        from .web.embed import SLOTS
+        from .web.ui_check import check_ui_strings
+        check_ui_strings(strings, self.opts.templates_dir, tuple(SLOTS))
         return Inputs(settings, strings, {k: f.data for k, f in files.items()}, files)
 
     def science(self, inputs: Inputs) -> tuple[dict[str, Any], bytes, bool]:

@@ -10,25 +10,26 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import display_path, suggest, where
+from .formats import FormatError, Kind, check_format, fields_of
 from .textfiles import TomlFile, load_toml
 
 LOGGER = logging.getLogger("sqrtdk.settings")
 STRAIGHT_QUOTE = re.compile(r"\w'|'\w|\"")   # an apostrophe or quote mark as typed
 
-# ui strings the code formats, with the fields each may use (str.format)
-FIELDS: dict[str, frozenset[str]] = {
-    "figure": frozenset({"n"}),
-    "built_with": frozenset({"seed", "numpy"}),
-    "claims_line": frozenset({"n"}),
+# ui strings the code formats (str.format), with the fields each may use and what they hold
+FIELDS: dict[str, dict[str, Kind]] = {
+    "figure": {"n": Kind.COUNT},                             # md_figures: the figure's number
+    "built_with": {"seed": Kind.COUNT, "numpy": Kind.TEXT},  # assemble: the page's footer
 }
-PERCENT_D = ("backlink_title",)   # Python-Markdown fills their %d with the footnote number
+REQUIRED_FIELDS = {"figure": ("n",)}
+# Python-Markdown's footnotes turn each %d of BACKLINK_TITLE into {} and call .format(number)
+PERCENT_D = ("backlink_title",)
 LANGUAGE_KEYS = ("html_lang", "name", "og_locale")
 
 
@@ -98,10 +99,40 @@ def load_settings(content_dir: Path) -> Settings:
         raise toml.error(None, "default_language", f"default_language "
                          f"'{data['default_language']}' is not in languages; "
                          + suggest(data["default_language"], langs, "languages"))
+    _unread_content(content_dir, toml, langs)
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
                     social_figure=data["social_figure"], raw=data,
                     lines={key: toml.line_of(None, key) for key in data})
+
+
+LANGUAGE_FILES = ("index.md", "strings.toml", "figures.toml")   # what each language folder has
+_TEXT_SUFFIXES = (".md", ".markdown", ".toml", ".txt", ".html")
+
+
+def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None:
+    """A warning for each author file the build would not read: a language folder not in
+    `languages`, an article or settings file beside the ones each language has."""
+    from .log import warn
+    for entry in sorted(content_dir.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and entry.name not in langs and (entry / "index.md").is_file():
+            warn(LOGGER, toml.path, toml.line_of(None, "languages"), f"content/{entry.name}/ "
+                 f"has an article, but '{entry.name}' is not in languages, so it is not "
+                 f"published; add \"{entry.name}\" to languages, or remove the folder")
+        elif entry.is_file() and entry.name != "site.toml" and \
+                entry.suffix.lower() in _TEXT_SUFFIXES:
+            warn(LOGGER, entry, 1, "the build does not read this file (content/ holds site.toml "
+                 "and one folder per language); move its text into a language's index.md, or "
+                 "remove it")
+    for lang in langs:
+        for entry in sorted((content_dir / lang).iterdir()):
+            if entry.is_file() and entry.name not in LANGUAGE_FILES and \
+                    entry.suffix.lower() in _TEXT_SUFFIXES:
+                warn(LOGGER, entry, 1, "the build does not read this file: each language has "
+                     "one article, index.md (with strings.toml and figures.toml); move its "
+                     "text into index.md, or remove it")
 
 
 def _kind(kind: type) -> str:
@@ -174,29 +205,33 @@ def _check_language(toml: TomlFile) -> None:
 
 
 def _check_fields(toml: TomlFile) -> None:
+    """The [ui] strings the code fills in: known fields only, specs sensible for what each
+    field holds (see sqrtdk.formats), the footnote number's %d exactly once."""
     straight_quote_warnings(toml, "ui", toml.data["ui"])
     for key, text in toml.data["ui"].items():
-        allowed = FIELDS.get(key)
-        if key in PERCENT_D and "%d" not in text:
-            raise toml.error("ui", key, f"[ui] {key} needs '%d' where the footnote number goes")
-        if allowed is None:
-            continue
-        names = set()
-        for _, name, spec, _ in string.Formatter().parse(text):
-            if name is None:
-                continue
-            names.add(name)
-            if name not in allowed:
-                raise toml.error("ui", key, f"[ui] {key}: unknown field {{{name}}}; "
-                                 + suggest(name, allowed, "fields"))
-            try:
-                format(1, spec or "")
-            except ValueError as e:
-                raise toml.error("ui", key, f"[ui] {key}: bad format {{{name}:{spec}}} ({e})") \
-                    from None
-        if key == "figure" and "n" not in names:
-            raise toml.error("ui", key, "[ui] figure needs {n} where the figure's number goes "
-                             "(every caption starts with it)")
+        try:
+            if key in PERCENT_D:
+                _check_percent_d(key, text)
+            elif key in FIELDS:
+                check_format(text, FIELDS[key], required=REQUIRED_FIELDS.get(key, ()))
+        except FormatError as e:
+            raise toml.error("ui", key, f"[ui] {key}: {e}") from None
+
+
+def _check_percent_d(key: str, text: str) -> None:
+    """`backlink_title`: one %d for the note's number; any other field would fail (or be
+    filled with the number) when Python-Markdown formats it."""
+    count = text.count("%d")
+    if count != 1:
+        raise FormatError(f"needs '%d' exactly once, where the note's number goes (it has "
+                            f"{count})")
+    try:
+        others = fields_of(text.replace("%d", ""))
+    except FormatError as e:
+        raise FormatError(f"{e} (the text is filled in by str.format)") from None
+    if others:
+        raise FormatError(f"{others[0]} is not filled in; write the note's number as %d "
+                            "and a literal brace as {{ or }}")
 
 
 def _same_keys(first: Strings, other: Strings) -> None:

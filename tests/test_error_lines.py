@@ -39,6 +39,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "template left in text": ("the SD }} here", "left in the text", "page"),
     "comment left in text": ("a {#TODO#} here", "left in the text", "page"),
     "raw script": ("a <script>x()</script> b", "would run a script", "page"),
+    # issue 18: each with the policy's own reason (an iframe used to 'run a script')
+    "inline stylesheet": ("a <style>p {color: red}</style> b", "inline stylesheet", "page"),
+    "frame": ("a <iframe src=\"https://example.org/\"></iframe> b", "embeds another page",
+              "page"),
+    "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
     "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
@@ -309,3 +314,39 @@ def test_a_fault_inside_a_formula_of_several_lines_names_its_own_line_in_one_lin
     e = error(tmp_path, body, stage, katex)
     assert e.line == line and says in e.message, str(e)
     assert "\n" not in str(e)
+
+
+@pytest.mark.parametrize("front, line, says", [
+    ("---\ntitle: T\ndescription: D\ntitle: U\n---\n", 4, "'title:' twice (also at line 2)"),
+    ("---\ndescription: D\ntitle: T\ndescription: E\n---\n", 4, "'description:' twice"),
+])
+def test_a_front_matter_key_given_twice_is_an_error_at_the_second(
+        tmp_path: Path, front: str, line: int, says: str) -> None:
+    """YAML keeps the last of two equal keys without a word (the first title was lost)."""
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text(front + "\nText.\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert e.value.line == line and says in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize("label", ["my note", "a#b", "why?"])
+def test_a_note_label_an_address_cannot_hold_is_an_error(tmp_path: Path, label: str) -> None:
+    """It became the note's id with a space in it (`#fn-my note`), which no link reaches."""
+    body = f"Paragraph one.\n\nA claim[^{label}] here.\n\n[^{label}]: The note.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and f"'{label}'" in e.message, str(e)
+    assert "write it as '" in e.message
+
+
+def test_an_id_the_page_layout_also_uses_is_an_error_at_the_heading(tmp_path: Path) -> None:
+    """A heading whose id the template gives another element: two elements, one id."""
+    built = page(tmp_path, "Paragraph.\n\n## Notes here {#taken}\n\nText.\n", RESULTS)
+    html = '<nav id="taken"></nav>' + built.body       # the layout's element, then the article
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": html.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "'taken' is used twice" in e.value.message

@@ -109,8 +109,20 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
     (1, "toc", "  ", ("[ui] toc is empty",)),
     (0, "figure", "Figure", ("{n}",)),                   # every caption would be unnumbered
     (0, "figure", "Figure {num}", ("unknown field {num}", "known fields: n")),
-    (0, "figure", "Figure {n:.2q}", ("bad format",)),
-], ids=["empty", "figure without its number", "unknown field", "bad format spec"])
+    (0, "figure", "Figure {n:.2q}", ("is not a format for a count",)),
+    # issue 18: each of these was a traceback or printed something wrong
+    (1, "figure", "Figure {n}. {", ("Single '{'", "literal brace")),
+    (0, "figure", "Figure {n!x}.", ("conversion (!x)", "write {n}")),
+    (1, "figure", "Figure {n:.2f}.", ("n is a count", "'1.00'")),    # printed Figure 1.00.
+    (0, "figure", "Figure {n.real}.", ("attributes and indexes",)),
+    (0, "backlink_title", "Back to note %d, %d", ("exactly once", "it has 2")),
+    (1, "backlink_title", "Back to note %d {in}", ("{in} is not filled in", "%d")),
+    (0, "backlink_title", "Back to the note", ("exactly once", "it has 0")),
+    (1, "built_with", "Seed {seed:.1%}, numpy {numpy}", ("seed is a count",)),
+    (0, "built_with", "Seed {seed}, numpy {numpy:.2f}", ("not a format for text",)),
+], ids=["empty", "figure without its number", "unknown field", "bad format spec",
+        "lone brace", "conversion", "decimals on a count", "attribute", "two %d",
+        "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text"])
 def test_a_ui_string_mistake_is_an_error_at_its_line(content: Path, lang: int, key: str,
                                                      wrong: str, says: tuple[str, ...]) -> None:
     path = content / languages(content)[lang] / "strings.toml"
@@ -259,3 +271,134 @@ def test_a_misspelled_figure_table(content: Path) -> None:
     line = edit(path, f"[{name}]", f"[{name[:-1]}]")
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, line) and f"did you mean '{name}'" in e.message
+
+
+# --- [ui] strings against what reads them (the templates, parsed by Jinja; the code) --------
+
+def ui_check(content: Path) -> None:
+    from sqrtdk.web.embed import SLOTS
+    from sqrtdk.web.ui_check import check_ui_strings
+    settings = load_settings(content)
+    check_ui_strings(load_strings(content, settings.languages), PROJECT_ROOT / "templates",
+                     tuple(SLOTS))
+
+
+def edit_in_key(path: Path, key: str, old: str, new: str) -> int:
+    """Replace `old` by `new` on the line of [ui] `key`; returns that line."""
+    line = load_toml(path).line_of("ui", key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert old in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return line
+
+
+def a_slotted_key(content: Path) -> tuple[str, str]:
+    """A widget sentence of the project (read through `| slots`) and one slot it uses."""
+    from sqrtdk.formats import fields_of
+    from sqrtdk.web.ui_check import template_use
+    use = template_use(PROJECT_ROOT / "templates")
+    ui = load_toml(content / languages(content)[0] / "strings.toml").data["ui"]
+    for key in sorted(use.slotted):
+        found = [f.name for f in fields_of(ui.get(key, ""))]
+        if found:
+            return key, found[0]
+    raise AssertionError("no widget sentence with a slot")
+
+
+def test_the_project_ui_strings_pass_and_every_key_is_read(
+        content: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        ui_check(content)
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+
+
+def test_a_format_spec_in_a_widget_slot_is_an_error_at_its_line(content: Path) -> None:
+    """`{b:.2f}` was left in the sentence as typed (the slot pattern took bare names only)."""
+    key, slot = a_slotted_key(content)
+    path = content / languages(content)[1] / "strings.toml"
+    line = edit_in_key(path, key, "{" + slot + "}", "{" + slot + ":.2f}")
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert (e.value.path, e.value.line) == (path, line), str(e.value)
+    assert f"{{{slot}:.2f}} has a format spec" in e.value.message
+
+
+def test_an_unknown_slot_is_an_error_with_a_suggestion(content: Path) -> None:
+    key, slot = a_slotted_key(content)
+    path = content / languages(content)[0] / "strings.toml"
+    line = edit_in_key(path, key, "{" + slot + "}", "{" + slot + "x}")
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert (e.value.path, e.value.line) == (path, line)
+    assert f"did you mean '{slot}'" in e.value.message, e.value.message
+
+
+def test_a_field_in_a_string_nothing_fills_in_is_an_error(content: Path) -> None:
+    """`{n}` in switch_to was published as typed."""
+    from sqrtdk.settings import FIELDS, PERCENT_D
+    from sqrtdk.web.ui_check import READ_BY_CODE
+    path = content / languages(content)[1] / "strings.toml"
+    ui = load_toml(path).data["ui"]
+    key = next(k for k in sorted(READ_BY_CODE) if k in ui and "{" not in ui[k]
+               and k not in FIELDS and k not in PERCENT_D)
+    line = edit(path, re.compile(rf"^{key} = .*$", re.M), f'{key} = "Read in {{n}} words"')
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert (e.value.path, e.value.line) == (path, line) and "shown as typed" in e.value.message
+
+
+def test_a_ui_key_nothing_reads_warns_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    for lang in languages(content):             # in every language, so the keys still match
+        path = content / lang / "strings.toml"
+        path.write_text(path.read_text(encoding="utf-8") + 'toc_titel = "Contents"\n',
+                        encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        ui_check(content)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == len(languages(content)), got
+    last = len((content / languages(content)[0] / "strings.toml").read_text(
+        encoding="utf-8").split("\n")) - 1
+    assert f"strings.toml:{last}: warning: [ui] toc_titel is not used" in got[0], got
+
+
+# --- files the build would not read --------------------------------------------------------
+
+@pytest.mark.parametrize("where, says", [
+    ("fr/index.md", "'fr' is not in languages"),
+    ("{lang}/about.md", "does not read this file"),
+    ("notes.md", "does not read this file"),
+])
+def test_a_content_file_the_build_does_not_read_warns(
+        content: Path, caplog: pytest.LogCaptureFixture, where: str, says: str) -> None:
+    import logging
+    path = content / where.format(lang=languages(content)[-1])
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("---\ntitle: T\ndescription: D\n---\n\nText.\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        load_settings(content)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and says in got[0], got
+    if "languages" in says:
+        line = load_toml(content / "site.toml").line_of(None, "languages")
+        assert got[0].startswith(f"{(content / 'site.toml').as_posix()}:{line}: warning:")
+
+
+def test_a_figure_label_is_checked_against_the_value_it_formats() -> None:
+    """`{sd:.2%}` printed an SD of 2.01 as 201 %; `{n:.2f}` printed a count as 1.00. The
+    label's kinds are known only when drawing: Labels checks each value before formatting,
+    and the error carries the label's key for the figures.toml line."""
+    from sqrtdk.figures import FigureSpec
+    from sqrtdk.figures.draw import Labels
+    spec = FigureSpec("demo", lambda *a: None, (), {"point": ("sd", "n"), "share": ("p",)})
+    labels = Labels({"point": "SD {sd:.2%} of {n:.1f}", "share": "{p:.0%}"}, spec)
+    assert labels("share", p=0.25) == "25%"
+    with pytest.raises(ValueError) as e:
+        labels("point", sd=2.01, n=3)
+    assert getattr(e.value, "label_key", "") == "point" and "not a share" in str(e.value)
+    labels = Labels({"point": "SD {sd:.2f} of {n:.1f}"}, spec)
+    with pytest.raises(ValueError, match="n is a count"):
+        labels("point", sd=2.01, n=3)

@@ -28,6 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ..formats import FormatError, check_value
 from . import NARROW, WIDE, FigureSpec, needed_results
 
 # "findfont: Font family 'X' not found" for every text drawn: the build warns once instead
@@ -81,7 +82,12 @@ class Labels:
             raise TypeError(f"figure '{self.spec.name}' uses label {key!r} with fields "
                             f"{sorted(values)}, but registers {declared!r}")
         try:
+            check_value(self.table[key], values)   # a percentage of 2.01, decimals on a count
             return self.table[key].format(**values)
+        except FormatError as e:
+            err = ValueError(str(e))
+            err.label_key = key  # type: ignore[attr-defined]
+            raise err from None
         except (ValueError, KeyError, IndexError, AttributeError) as e:
             err = ValueError(f"cannot format {self.table[key]!r}: {e}")
             err.label_key = key  # type: ignore[attr-defined]

@@ -178,12 +178,15 @@ class _Links(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.ids: set[str] = set()
+        self.duplicate_ids: list[str] = []
         self.urls: list[tuple[str, str, str, str]] = []
         self.styles: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
         if a.get("id"):
+            if a["id"] in self.ids:
+                self.duplicate_ids.append(a["id"])
             self.ids.add(a["id"])
         for attr in ("href", "src"):
             if attr in a:
@@ -208,6 +211,7 @@ class PageLinks:
     ids: frozenset[str]
     urls: tuple[tuple[str, str, str, str], ...]
     styles: tuple[str, ...]
+    duplicate_ids: tuple[str, ...] = ()     # ids given to a second element of the page
 
 
 class LinkMemo(Protocol):
@@ -225,7 +229,8 @@ def page_links(html: str) -> PageLinks:
     parser = _Links()
     parser.feed(html)
     parser.close()
-    return PageLinks(frozenset(parser.ids), tuple(parser.urls), tuple(parser.styles))
+    return PageLinks(frozenset(parser.ids), tuple(parser.urls), tuple(parser.styles),
+                     tuple(parser.duplicate_ids))
 
 
 def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | None = None
@@ -282,6 +287,20 @@ def _internal(rel: str, url: str, base_url: str) -> tuple[str, str] | None:
     return target, unquote(parts.fragment)
 
 
+def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
+    """An id given to two elements of one page: links to it would reach only the first. When
+    the article wrote it (a heading's {#id}, a box's id), the error is at that line."""
+    if page is None:
+        raise BuildError(Path("templates"), 0, f"{rel}: id '{id_}' is used twice in the page")
+    written = re.compile(r"(?:\{[^}\n]*#|\bid:\s*|\bid=[\"']?)" + re.escape(id_)
+                         + r"(?=[\s}\"'>]|$)", re.M)
+    line = line_of(page.text, written)
+    raise BuildError(page.source, line, f"the id '{id_}' is used twice in the page "
+                     + ("(the page's own layout has an element with this id: the contents, "
+                        "the skip link's target, the notes …)" if line else "")
+                     + "; links to it would reach only the first: choose another id")
+
+
 def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                 parsed: Mapping[str, PageLinks],
                 page: Page | None, base_url: str) -> None:
@@ -295,6 +314,8 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         raise BuildError(page.source, line_of(page.text, written) or
                          line_of(page.text, needle), message)
 
+    for dup in links.duplicate_ids:
+        _duplicate_id(rel, dup, page)
     m = _LEFTOVER.search(html)
     if m:
         fail("{{", f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'")

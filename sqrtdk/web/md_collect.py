@@ -276,10 +276,23 @@ class FootnoteChecks(Treeprocessor):
                                    + (f" ({suggest(m.group(1), defined, 'notes')})"
                                       if defined else ""), m.group(0))
         for label in defined:
+            if not _LABEL_OK.fullmatch(label):     # it becomes the note's id and address
+                raise ContentError(f"note label '{label}' has a space or a character an "
+                                   "address cannot hold (it becomes the note's id, #fn-"
+                                   f"{label}); write it as '{_label_slug(label)}' here and in "
+                                   "its references", f"[^{label}]")
             if label not in referenced:
                 raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
                                    "reference it in the text or delete it", f"[^{label}]:")
         self.facts.footnotes = defined
+
+
+_LABEL_OK = re.compile(r"[^\s#%?/\\\"'<>`]+")   # what an id and a URL fragment keep as written
+
+
+def _label_slug(label: str) -> str:
+    """`my note` -> `my-note`: the label with its unsafe characters as hyphens."""
+    return re.sub(r"[\s#%?/\\\"'<>`]+", "-", label.strip()).strip("-") or "note"
 
 
 class FootnoteSection(Treeprocessor):
@@ -306,34 +319,59 @@ class FootnoteSection(Treeprocessor):
                 return
 
 
-class _ScriptFinder(HTMLParser):
+# what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag
+_BLOCKED_TAGS = {
+    "script": "would run a script, which the page's Content-Security-Policy blocks (only the "
+              "site's own script files run); remove it",
+    "style": "is an inline stylesheet, which the page's Content-Security-Policy blocks "
+             "(style-src 'self'); put the rule in static/style.css, or use a style=\"…\" "
+             "attribute on the element",
+    "iframe": "embeds another page, which the page's Content-Security-Policy blocks (frames "
+              "may show only this site, and the site loads nothing from others); link to it "
+              "instead",
+    "frame": "embeds another page, which the page's Content-Security-Policy blocks; link to "
+             "it instead",
+    "object": "embeds a plug-in object, which the page's Content-Security-Policy blocks "
+              "(object-src 'none'); link to the file instead",
+    "embed": "embeds a plug-in object, which the page's Content-Security-Policy blocks "
+             "(object-src 'none'); link to the file instead",
+    "base": "would change where every link of the page points, which the page's "
+            "Content-Security-Policy blocks (base-uri 'none'); remove it",
+    "form": "would submit nowhere: the page's Content-Security-Policy blocks form submission "
+            "(form-action 'none'); remove it",
+}
+_RUNS_SCRIPT = _BLOCKED_TAGS["script"]
+
+
+class _BlockedFinder(HTMLParser):
+    """The first thing in a raw HTML block that the page's CSP would block: (what, why)."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.found: list[str] = []
+        self.found: list[tuple[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "iframe", "object", "embed", "base"):
-            self.found.append(f"<{tag}")
+        if tag in _BLOCKED_TAGS:
+            self.found.append((f"<{tag}", _BLOCKED_TAGS[tag]))
         for name, value in attrs:
             if name.startswith("on"):
-                self.found.append(name)
+                self.found.append((name, _RUNS_SCRIPT))
             if name in ("href", "src") and (value or "").strip().lower().startswith("javascript:"):
-                self.found.append(f"{name}=\"javascript:")
+                self.found.append((f"{name}=\"javascript:", _RUNS_SCRIPT))
 
 
 class RawHtmlGuard(Treeprocessor):
     """Raw HTML the page's Content-Security-Policy would block (scripts, inline event
-    handlers, javascript: URLs) is refused, with its line."""
+    handlers, javascript: URLs, inline stylesheets, frames, plug-ins, <base>, forms) is
+    refused at its line, with the policy's reason."""
 
     def run(self, root: etree.Element) -> None:
         for block in self.md.htmlStash.rawHtmlBlocks:
-            finder = _ScriptFinder()
+            finder = _BlockedFinder()
             finder.feed(str(block))
             if finder.found:
-                what = finder.found[0]
-                raise ContentError(f"raw HTML '{what}…' would run a script, which the page's "
-                                   "Content-Security-Policy blocks (only the site's own script "
-                                   "files run); remove it", re.compile(re.escape(what), re.I))
+                what, why = finder.found[0]
+                raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I))
 
 
 class MathInRawHtml(Treeprocessor):

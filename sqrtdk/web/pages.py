@@ -55,7 +55,11 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
     plain text (they become <title>, the description and link previews)."""
     inner = block.split("\n", 1)[1].rsplit("---", 1)[0]
     try:
-        meta = yaml.safe_load(inner) or {}
+        meta = yaml.load(inner, Loader=_UniqueKeyLoader) or {}  # noqa: S506 (a SafeLoader)
+    except _DuplicateKeyError as e:
+        raise BuildError(path, e.line + 2, f"front matter has '{e.key}:' twice (also at line "
+                         f"{e.first + 2}); YAML would keep the last one silently: keep one "
+                         "line") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise BuildError(path, (mark.line + 2) if mark else 1,
@@ -86,6 +90,29 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
             warn(LOGGER, path, _line_of_key(block, str(key)), f"front matter '{key}:' is not "
                  "used: the page takes only title and description from it; remove the line")
     return {str(k): strip_markers(str(v)) for k, v in meta.items()}
+
+
+class _DuplicateKeyError(Exception):
+    """A key given twice in one YAML mapping (0-based lines of both)."""
+
+    def __init__(self, key: str, first: int, line: int):
+        super().__init__(key)
+        self.key, self.first, self.line = key, first, line
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a mapping with a key given twice is an error
+    (PyYAML keeps the last value without a word; YAML 1.2 §3.2.1.1 requires unique keys)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
+                          ) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise _DuplicateKeyError(str(key), seen[key], key_node.start_mark.line)
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
 
 
 # a `$` that would open a formula in the article (before a non-space, not a digit: `$d_k$`);

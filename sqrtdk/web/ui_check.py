@@ -1,0 +1,165 @@
+"""The [ui] strings of every strings.toml against what reads them: the page templates (read
+through Jinja's own parser, not searched as text) and the code that fills some in.
+
+Before any work: a key nothing reads is a warning (a misspelt key would otherwise be
+published nowhere); a `{field}` in a string nobody fills in is an error (it would be shown
+as typed); a widget sentence (a string the templates pass through the `slots` filter) may
+use only the slots the page fills in, written `{name}` without a format spec (the slot's
+number format is fixed, see `embed.SLOTS`).
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from jinja2 import nodes
+
+from ..errors import BuildError, suggest
+from ..formats import FormatError, fields_of
+from ..log import warn
+from ..settings import FIELDS, PERCENT_D, Strings
+
+LOGGER = logging.getLogger("sqrtdk.web")
+
+# [ui] keys the Python code reads (the templates' are found by parsing them), and where
+READ_BY_CODE = {
+    "figure": "md_figures (the caption's number)",
+    "backlink_title": "the footnotes' back-references",
+    "permalink": "the headings' links",
+    "footnotes": "the notes' heading",
+    "switch_to": "the language switch of the other pages",
+    "not_found": "the 404 page",
+    "built_with": "the page's footer",
+    "reproduce_source": "the reproduce boxes",
+    "reproduce_output": "the reproduce boxes",
+    "ruler_raw": "the {ruler} slot",
+}
+# slots filled in besides embed.SLOTS (see embed._slot)
+EXTRA_SLOTS = ("pH", "ruler")
+
+
+@dataclass
+class TemplateUse:
+    """What the templates read of `ui`: keys by name, keys by prefix (`ui['ruler_' ~ r]`),
+    the keys passed through the `slots` filter, and slots a template renames (`replace`)."""
+
+    keys: set[str] = field(default_factory=set)
+    prefixes: set[str] = field(default_factory=set)
+    slotted: set[str] = field(default_factory=set)
+    renamed: set[str] = field(default_factory=set)   # '{win}' of replace('{win}', …)
+
+    def reads(self, key: str) -> bool:
+        """Whether a template reads [ui] `key`."""
+        return key in self.keys or any(key.startswith(p) for p in self.prefixes)
+
+
+def template_use(templates_dir: Path) -> TemplateUse:
+    """Parse every template in `templates_dir` with Jinja and collect its reads of `ui`."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=True)
+    use = TemplateUse()
+    for name in env.list_templates(extensions=["html", "xml", "txt"]):
+        source = env.loader.get_source(env, name)[0]   # type: ignore[union-attr]
+        ast = env.parse(source, name=name)
+        for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
+            key = _ui_key(node)
+            if isinstance(key, str):
+                use.keys.add(key)
+            elif isinstance(key, tuple):
+                use.prefixes.add(key[0])
+        for flt in ast.find_all(nodes.Filter):
+            if flt.name != "slots" or flt.node is None:
+                continue
+            for inner in _filter_chain(flt.node):
+                if isinstance(inner, nodes.Filter) and inner.name == "replace" and \
+                        len(inner.args) == 2 and isinstance(inner.args[0], nodes.Const):
+                    use.renamed.add(str(inner.args[0].value))
+                key = _ui_key(inner)
+                if isinstance(key, str):
+                    use.slotted.add(key)
+    return use
+
+
+def _ui_key(node: nodes.Node) -> str | tuple[str] | None:
+    """`ui.key` / `ui['key']` -> 'key'; `ui['prefix' ~ x]` -> ('prefix',); else None."""
+    if isinstance(node, nodes.Getattr) and _is_ui(node.node):
+        return node.attr
+    if isinstance(node, nodes.Getitem) and _is_ui(node.node):
+        arg = node.arg
+        if isinstance(arg, nodes.Const) and isinstance(arg.value, str):
+            return arg.value
+        if isinstance(arg, nodes.Concat) and arg.nodes and isinstance(arg.nodes[0], nodes.Const):
+            return (str(arg.nodes[0].value),)
+    return None
+
+
+def _is_ui(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.Name) and node.name == "ui"
+
+
+def _filter_chain(node: nodes.Node) -> Iterator[nodes.Node]:
+    """`node` and, through filters applied to it, what they were applied to."""
+    while True:
+        yield node
+        if not isinstance(node, nodes.Filter) or node.node is None:
+            return
+        node = node.node
+
+
+def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
+                     slots: tuple[str, ...]) -> None:
+    """Check every language's [ui] strings against `templates_dir` and `slots` (the slot
+    names the page fills in). Raises BuildError at the string's line; warns for a key
+    nothing reads."""
+    use = template_use(templates_dir)
+    known_slots = (*EXTRA_SLOTS, *slots)
+    for st in strings.values():
+        for key, text in st.ui.items():
+            line = st.file.line_of("ui", key)
+            if key in FIELDS or key in PERCENT_D:
+                continue                            # checked by settings, with their kinds
+            if key in use.slotted:
+                _check_slots(st, key, text, known_slots, use)
+            elif key in READ_BY_CODE or use.reads(key):
+                _check_plain(st, key, text)
+            else:
+                readers = sorted(use.keys | set(READ_BY_CODE))
+                warn(LOGGER, st.path, line, f"[ui] {key} is not used by any template or by "
+                     "the code, so it appears nowhere; " + suggest(key, readers, "ui strings")
+                     + ", or remove it")
+
+
+def _check_plain(st: Strings, key: str, text: str) -> None:
+    """A string shown as it is: a `{field}` in it would be published as typed."""
+    try:
+        found = fields_of(text)
+    except FormatError:
+        return                      # a lone brace: shown as typed, which is what it says
+    if found:
+        raise BuildError(st.path, st.file.line_of("ui", key), f"[ui] {key}: {found[0]} would "
+                         "be shown as typed: nothing fills in this string; write the words "
+                         "themselves (a brace as typed is fine on its own)")
+
+
+def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
+                 use: TemplateUse) -> None:
+    """A widget sentence: `{slot}` only, each a slot the page fills in, without a spec."""
+    line = st.file.line_of("ui", key)
+    try:
+        found = fields_of(text)
+    except FormatError as e:
+        raise BuildError(st.path, line, f"[ui] {key}: {e}") from None
+    for f in found:
+        renamed = f"{{{f.name}}}" in use.renamed
+        if f.spec:
+            raise BuildError(st.path, line, f"[ui] {key}: {f} has a format spec, but a "
+                             "slot's number is formatted by the page (as the text quotes it); "
+                             f"write {{{f.name}}}")
+        if f.name not in known and not renamed:
+            raise BuildError(st.path, line, f"[ui] {key}: {{{f.name}}} is not a number the "
+                             "page can fill in; " + suggest(f.name, known, "slots"))
+
+
+__all__ = ["READ_BY_CODE", "TemplateUse", "check_ui_strings", "template_use"]

@@ -1,0 +1,61 @@
+"""Faults of the machine, not of the content (issue 18): a full disk, a folder that cannot be
+written. One line naming the path and what to do, exit 1, no traceback, and the previous site
+(or none) left exactly as it was, with no half-written folder beside it."""
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sqrtdk.errors import machine_fault
+from sqrtdk.options import PROJECT_ROOT
+
+
+@pytest.mark.parametrize("code, says", [
+    (errno.ENOSPC, "free some disk space"),
+    (errno.EACCES, "make it writable"),
+    (errno.EROFS, "read-only"),
+    (errno.EBUSY, "close the program"),
+])
+def test_a_machine_fault_is_one_line_naming_the_path(tmp_path: Path, code: int,
+                                                     says: str) -> None:
+    line = machine_fault(OSError(code, os.strerror(code), str(tmp_path / "site" / "x.html")))
+    assert line is not None and "\n" not in line
+    assert line.startswith(f"{(tmp_path / 'site' / 'x.html').as_posix()}: cannot write")
+    assert os.strerror(code) in line and says in line
+
+
+def test_other_os_errors_are_not_dressed_up() -> None:
+    """A FileNotFoundError inside our code is a bug: it keeps its traceback."""
+    assert machine_fault(FileNotFoundError(errno.ENOENT, "No such file", "x")) is None
+
+
+def run_build(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "build.py", *args], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_full_disk_stops_with_one_line_and_leaves_nothing_half_written(
+        tmp_path: Path) -> None:
+    """A real full disk: a 256 KiB tmpfs as the output folder's disk (the site is megabytes).
+    Needs root's mount, as CI has; skipped where mounting is not allowed."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
+                             capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        done = run_build("--out", str(disk / "site"))
+        assert done.returncode == 1, done.stderr
+        lines = done.stderr.strip().split("\n")
+        assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+        assert lines[0].startswith("error: ") and "cannot write" in lines[0]
+        assert os.strerror(errno.ENOSPC) in lines[0] and "free some disk space" in lines[0]
+        assert not any(disk.iterdir()), list(disk.iterdir())   # no site, no temporary folder
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
