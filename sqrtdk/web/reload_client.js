@@ -15,8 +15,12 @@
   let page = shell(doc);
 
   // Elements added after parsing, by the page's scripts (or this one): theirs, never morphed
-  const made = new WeakSet(), keys = new WeakMap();
-  const note = (records) => records.forEach((r) => r.addedNodes.forEach((n) => n.nodeType === 1 && made.add(n)));
+  const made = new WeakSet(), keys = new WeakMap(), tops = new Set();
+  const note = (records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+    if (n.nodeType !== 1 || made.has(n)) return;
+    made.add(n);
+    if (served(r.target)) tops.add(n);   // placed among the server's nodes: keeps its place
+  }));
   const watcher = new MutationObserver(note);
   watcher.observe(doc.documentElement, { childList: true, subtree: true });
   const served = (el) => { for (let n = el; n; n = n.parentElement) if (made.has(n)) return false; return true; };
@@ -78,9 +82,16 @@
     if (saved) restore(JSON.parse(saved));
   } catch (e) { /* storage disabled */ }
 
+  // A node the page's script put after a server node (a widget after its figure) follows it
+  function home(n) {
+    let prev = n.previousElementSibling;
+    while (prev && made.has(prev)) prev = prev.previousElementSibling;
+    return prev;
+  }
   function morph(next) {
     const p = place();
     note(watcher.takeRecords());
+    const homes = [...tops].filter((n) => n.isConnected || !tops.delete(n)).map((n) => [n, home(n)]);
     window.morphdom(doc.body, next.body, {
       getNodeKey: (n) => (n.nodeType === 1 ? n.id || (made.has(n) ? keyOf(n) : undefined) : undefined),
       onBeforeNodeDiscarded: (n) => !made.has(n),
@@ -90,6 +101,8 @@
       },
     });
     watcher.takeRecords();   // morphdom's own insertions are the server's
+    homes.forEach(([n, prev]) => { if (prev?.isConnected && home(n) !== prev) prev.after(n); });
+    watcher.takeRecords();
     return p;
   }
   async function update({ token, kind, error }) {
@@ -107,6 +120,8 @@
     doc.dispatchEvent(new CustomEvent("sqrtdk:morphed"));   // the page's script: its numbers
     reopen(p);
     settle(p);
+    // again once the page's observers have run (the dₖ bar shows or hides as figures move)
+    requestAnimationFrame(() => requestAnimationFrame(() => settle(p)));
   }
   let queue = Promise.resolve();
   function handle(type, data) {

@@ -44,7 +44,7 @@ from .serve_code import import_problem, is_code, listen, restart, server_on
 CLIENT_PATH = "/__reload/client.js"
 MORPH_PATH = "/__reload/morphdom.js"
 EVENTS_PATH = "/__reload/events"
-CLIENT_JS = (Path(__file__).resolve().parent / "reload_client.js").read_bytes()
+CLIENT_JS = Path(__file__).resolve().parent / "reload_client.js"   # read on each request
 MORPHDOM = Path("morphdom") / "dist" / "morphdom-umd.min.js"   # package.json pins the version
 
 
@@ -97,7 +97,7 @@ class Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?")[0].split("#")[0]
         if path == CLIENT_PATH:
-            return self._send(CLIENT_JS, "text/javascript; charset=utf-8")
+            return self._send(CLIENT_JS.read_bytes(), "text/javascript; charset=utf-8")
         if path == MORPH_PATH and self.morph_js is not None:
             return self._send(self.morph_js, "text/javascript; charset=utf-8")
         if path == EVENTS_PATH:
@@ -242,8 +242,8 @@ class _Loop:
     def build(self, reload: bool) -> None:
         """One build; publishes its outcome (the error line, or how the pages update)."""
         error = self._build()
-        if error:
-            self.state.publish(_join(error, self.code_error))
+        if error:       # a code change that was not loaded comes first: it may be the cause
+            self.state.publish(_join(self.code_error, error))
             return
         assets = _assets(self.opts.out)
         kind = "reload" if reload or assets != self.assets else "morph"
