@@ -129,6 +129,35 @@ def _served_error(page: str) -> str:
     return html.unescape(m.group(1))
 
 
+# --- what the tabs are told ------------------------------------------------------------------
+
+def test_a_tab_that_missed_a_build_needing_a_reload_reloads() -> None:
+    from sqrtdk.web.serve import BuildState
+    state = BuildState()
+    state.publish("", "morph")
+    state.publish("", "reload")
+    state.publish("content/en/index.md:3: a mistake")    # no new site
+    state.publish("", "morph")
+    assert state.token == f"{state.run}.3" and state.error == ""
+    assert state.kind_since(0) == "reload" and state.kind_since(1) == "reload"
+    assert state.kind_since(2) == "morph" and state.kind_since(3) == "morph"
+
+
+def test_only_a_change_to_a_file_other_than_a_page_asks_for_a_reload(tmp_path: Path) -> None:
+    """The site is written anew each time (unchanged files hard-linked): `_assets` sees a
+    changed style sheet, not a changed page, nor the build's marker."""
+    from sqrtdk.web.output import Site, write_site
+    from sqrtdk.web.serve import _assets
+    out = tmp_path / "site"
+    pages = {"en/index.html": b"<p>one</p>", "assets/style.css": b"p {}"}
+    write_site(Site(files=dict(pages)), out, (), "first")
+    before = _assets(out)
+    write_site(Site(files={**pages, "en/index.html": b"<p>two</p>"}), out, (), "second")
+    assert _assets(out) == before
+    write_site(Site(files={**pages, "assets/style.css": b"p {color: red}"}), out, (), "third")
+    assert set(before) == {"assets/style.css"} and _assets(out) != before
+
+
 # --- never dies ---------------------------------------------------------------------------------
 
 def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
