@@ -2,9 +2,12 @@
 
 Runs a development server (`build.py --serve --port N --out OUT` on a project copy, or
 `hugo server` on the Hugo copy), opens the English page in Debian's chromium through
-Playwright, then, run after run, appends a sentence to the English article and polls the page
-(every 5 ms) until its text contains the sentence. The time covers the watcher's debounce, the
-rebuild, the reload event, and the browser's reload and parse.
+Playwright, scrolls it to the middle, then, run after run, appends a sentence to the English
+article and polls the page's DOM (every 5 ms) until its text contains the sentence. The time
+covers the watcher's debounce, the rebuild, the event to the page, and the page's reload or
+in-place patch. Each run also records whether the page was reloaded (a property set on
+`window` before the edit is gone) and how far the view moved (scrollY, at the moment the text
+shows and 300 ms later, the larger).
 """
 from __future__ import annotations
 
@@ -59,11 +62,17 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
 
 
+MARK = "() => { window.benchKept = 1; return scrollY; }"
+KEPT = "() => [window.benchKept === 1, scrollY]"
+
+
 def _time_edits(page, article: Path, runs: int, tag: str, timeout: float = 20.0) -> Series:
     from playwright.sync_api import Error as PlaywrightError
-    series = Series()
+    series = Series(extras={"reloaded": [], "scroll_moved_px": []})
+    page.evaluate("() => scrollTo(0, document.body.scrollHeight / 2)")
     for i in range(runs):
-        time.sleep(1.0)   # let the reloaded page reconnect to the event stream
+        time.sleep(1.0)   # let a reloaded page reconnect to the event stream
+        before = page.evaluate(MARK)
         sentence = append_sentence(article, f"{tag} serve {i}")
         t0 = time.perf_counter()
         while True:
@@ -76,7 +85,12 @@ def _time_edits(page, article: Path, runs: int, tag: str, timeout: float = 20.0)
                 raise CommandFailed(f"the page did not show the edit within {timeout:.0f} s")
             time.sleep(0.005)
         series.times.append(time.perf_counter() - t0)
+        kept, y = page.evaluate(KEPT)
         page.wait_for_load_state("load")
+        time.sleep(0.3)
+        y_later = page.evaluate(KEPT)[1]
+        series.extras["reloaded"].append(0.0 if kept else 1.0)
+        series.extras["scroll_moved_px"].append(max(abs(y - before), abs(y_later - before)))
     return series
 
 
@@ -124,5 +138,6 @@ def measure_server(cmd: list[str], cwd: Path, url: str, article: Path, runs: int
                 browser.close()
     finally:
         _stop(proc)
-    series.note = "save -> page text contains the edit (watch, rebuild, reload, parse)"
+    series.note = ("save -> the page's DOM contains the edit (watch, rebuild, event, reload or "
+                   "in-place patch); page scrolled to its middle")
     return series

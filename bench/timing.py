@@ -27,6 +27,7 @@ class Series:
     cpu: list[float] = field(default_factory=list)        # user + sys s of each run, children too
     outputs: list[str] = field(default_factory=list)      # stdout of each timed run
     stages: dict[str, float] = field(default_factory=dict)  # median seconds per reported stage
+    extras: dict[str, list[float]] = field(default_factory=dict)  # other per-run measures
 
     @property
     def median(self) -> float:
@@ -46,7 +47,8 @@ class Series:
                 "max_s": round(self.high, 6), "runs": [round(t, 6) for t in self.times],
                 **({"cpu_median_s": round(statistics.median(self.cpu), 6)} if self.cpu else {}),
                 **({"note": self.note} if self.note else {}),
-                **({"stages_median_s": self.stages} if self.stages else {})}
+                **({"stages_median_s": self.stages} if self.stages else {}),
+                **({"per_run": self.extras} if self.extras else {})}
 
 
 def run_checked(cmd: Sequence[str], cwd: Path, timeout: float = 600,

@@ -217,6 +217,8 @@
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
   chrome();
   idle(() => { batches(); scales(); rows(); bar(); update({}); root.dataset.ready = ""; });
+  // `build.py --serve` patched the page in place after an edit: fill its numbers in again
+  on(doc, "sqrtdk:morphed", () => update({}));
 
   // Everything that is not a widget: footnote popovers, language switch, theme, print, scrolling
   function chrome() {

@@ -372,19 +372,21 @@ def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
     assert "/__reload/client.js?token=" in page
     assert "__reload" not in (project / "site" / "en" / "index.html").read_text("utf-8")
     events = _events(f"{base}/__reload/events")
-    kind, token = next(events)
+    kind, greeting = next(events)
     assert kind == "hello"
+    token = json.loads(greeting)["token"]
     md = project / "content" / "en" / "index.md"
     original = md.read_text(encoding="utf-8")
     md.write_text(original + "\nEdited by the serve test.\n", encoding="utf-8")
-    assert next(events)[0] == "reload"
+    assert next(events)[0] == "update"
     assert "Edited by the serve test." in _get(f"{base}/en/index.html")
     md.write_text(original + "\nBroken $\\frac{x$ here.\n", encoding="utf-8")
     kind, data = next(events)
-    assert kind == "failed" and re.match(r"content/en/index\.md:\d+: ", data), data
+    error = json.loads(data)["error"]
+    assert kind == "failed" and re.match(r"content/en/index\.md:\d+: ", error), error
     assert "Edited by the serve test." in _get(f"{base}/en/index.html")
     md.write_text(original, encoding="utf-8")
-    assert next(events)[0] == "reload"
+    assert next(events)[0] == "update"
     code = project / "sqrtdk" / "web" / "embed.py"
     code.write_text(code.read_text(encoding="utf-8") + "\n# touched by the serve test\n",
                     encoding="utf-8")
@@ -393,12 +395,13 @@ def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
     while time.monotonic() < deadline:      # the same address, served by a fresh process
         try:
             hello = next(_events(f"{base}/__reload/events"))
-            if hello[1].split(".")[0] != run:
+            if json.loads(hello[1])["token"].split(".")[0] != run:
                 break
         except (OSError, StopIteration):     # the old process went away mid-connection
             pass
         time.sleep(0.2)
-    assert hello[0] == "hello" and hello[1].split(".")[0] != run and proc.poll() is None
+    assert hello[0] == "hello" and json.loads(hello[1])["token"].split(".")[0] != run
+    assert proc.poll() is None
     assert "Edited by the serve test." not in _get(f"{base}/en/index.html")
 
 

@@ -1,27 +1,141 @@
 // Injected by `build.py --serve` into served pages only; never part of the built site.
 // One tab holds the server's event stream (a Web Lock elects it) and passes each event to the
 // others on a BroadcastChannel, so any number of open tabs uses one connection.
+// After an edit that changed only pages, each tab fetches its page again and morphs it into the
+// live DOM (morphdom, served beside this file): what the page's own scripts added stays, and so
+// do open boxes, the scroll position and focus; then the page's script hears "sqrtdk:morphed"
+// and redraws from its state (kept in the URL). Any other change reloads the tab, which puts
+// the reader back at the same place (sessionStorage). A failed build shows its error in a box.
 (() => {
   "use strict";
-  const mine = new URL(document.currentScript.src).searchParams.get("token");
+  const me = document.currentScript, doc = document;
+  let mine = new URL(me.src).searchParams.get("token");
+  const KEY = "sqrtdk-serve:" + location.pathname;
+  const shell = (d) => d.head.innerHTML + [...d.querySelectorAll("template")].map((t) => t.outerHTML).join("");
+  let page = shell(doc);
+
+  // Elements added after parsing, by the page's scripts (or this one): theirs, never morphed
+  const made = new WeakSet(), keys = new WeakMap(), tops = new Set();
+  const note = (records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+    if (n.nodeType !== 1 || made.has(n)) return;
+    made.add(n);
+    if (served(r.target)) tops.add(n);   // placed among the server's nodes: keeps its place
+  }));
+  const watcher = new MutationObserver(note);
+  watcher.observe(doc.documentElement, { childList: true, subtree: true });
+  const served = (el) => { for (let n = el; n; n = n.parentElement) if (made.has(n)) return false; return true; };
+  const keyOf = (n) => { if (!keys.has(n)) keys.set(n, "__made-" + Math.random()); return keys.get(n); };
+
   let box = null;
   function show(message) {
+    if (!message) { box?.remove(); box = null; return; }
     if (!box) {
-      box = document.createElement("pre");
+      box = doc.createElement("pre");
       box.setAttribute("role", "alert");
-      box.style.cssText = "position:fixed;left:0;right:0;bottom:0;margin:0;padding:1rem;" +
+      box.dataset.serveError = "";
+      box.style.cssText = "position:fixed;left:0;right:0;bottom:0;margin:0;padding:1rem;max-height:50vh;overflow:auto;" +
         "background:#7f1d1d;color:#fff;font:14px/1.4 monospace;white-space:pre-wrap;z-index:99999";
-      document.body.appendChild(box);
     }
     box.textContent = "build failed (still showing the last good site):\n" + message;
+    if (!box.isConnected) doc.body.appendChild(box);
   }
+
+  // The reader's place: the first block of the text on screen (found again by its words, as
+  // a morph may reuse the node for a neighbour's words) and where it sits, the open boxes
+  const blocks = () => [...doc.querySelectorAll("main :is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)")].filter(served);
+  const boxes = () => [...doc.querySelectorAll("details")].filter(served);
+  const title = (d) => d.querySelector("summary")?.textContent || "";
+  function place() {
+    const all = blocks(), i = all.findIndex((el) => el.getBoundingClientRect().bottom > 0);
+    return { x: scrollX, y: scrollY, i, text: i < 0 ? "" : all[i].textContent,
+      top: i < 0 ? 0 : all[i].getBoundingClientRect().top,
+      open: boxes().filter((d) => d.open).map(title), focus: doc.activeElement?.id || "" };
+  }
+  function settle(p) {
+    const all = blocks();
+    let best = -1;   // the block with the same words nearest to where it was, else its place
+    all.forEach((el, j) => { if (el.textContent === p.text && (best < 0 || Math.abs(j - p.i) < Math.abs(best - p.i))) best = j; });
+    if (best < 0 && p.i >= 0 && p.i < all.length) best = p.i;
+    if (best >= 0) scrollBy(0, all[best].getBoundingClientRect().top - p.top);
+    else scrollTo(p.x, p.y);
+  }
+  function reopen(p) {
+    boxes().forEach((d) => { if (p.open.includes(title(d))) d.open = true; });
+    if (p.focus && doc.activeElement?.id !== p.focus) doc.getElementById(p.focus)?.focus({ preventScroll: true });
+  }
+  function reload() {
+    const p = place();
+    try { sessionStorage.setItem(KEY, JSON.stringify(p)); } catch (e) { /* not kept */ }
+    history.scrollRestoration = "manual";   // no jump to the old offset before ours
+    location.reload();
+  }
+  function restore(p) {
+    reopen(p);
+    settle(p);
+    addEventListener("load", () => settle(p));   // images laid out
+    new MutationObserver((_, obs) => { settle(p); obs.disconnect(); })   // the page's widgets
+      .observe(doc.documentElement, { attributeFilter: ["data-ready"] });
+  }
+  try {
+    const saved = sessionStorage.getItem(KEY);
+    sessionStorage.removeItem(KEY);
+    if (saved) restore(JSON.parse(saved));
+  } catch (e) { /* storage disabled */ }
+
+  // A node the page's script put after a server node (a widget after its figure) follows it
+  function home(n) {
+    let prev = n.previousElementSibling;
+    while (prev && made.has(prev)) prev = prev.previousElementSibling;
+    return prev;
+  }
+  function morph(next) {
+    const p = place();
+    note(watcher.takeRecords());
+    const homes = [...tops].filter((n) => n.isConnected || !tops.delete(n)).map((n) => [n, home(n)]);
+    window.morphdom(doc.body, next.body, {
+      getNodeKey: (n) => (n.nodeType === 1 ? n.id || (made.has(n) ? keyOf(n) : undefined) : undefined),
+      onBeforeNodeDiscarded: (n) => !made.has(n),
+      onBeforeElUpdated: (from, to) => {
+        if (made.has(from)) return false;
+        return !from.isEqualNode(to);
+      },
+    });
+    watcher.takeRecords();   // morphdom's own insertions are the server's
+    homes.forEach(([n, prev]) => { if (prev?.isConnected && home(n) !== prev) prev.after(n); });
+    watcher.takeRecords();
+    return p;
+  }
+  async function update({ token, kind, error }) {
+    if (token === mine) return show(error);
+    if (kind !== "morph" || !window.morphdom) return reload();
+    const res = await fetch(location.href, { cache: "no-store" });
+    if (!res.ok) return reload();
+    const next = new DOMParser().parseFromString(await res.text(), "text/html");
+    if (shell(next) !== page) return reload();   // a style sheet, script or template changed
+    const p = morph(next);
+    const src = next.querySelector('script[src^="/__reload/client.js"]')?.getAttribute("src");
+    mine = src ? new URL(src, location.href).searchParams.get("token") : token;
+    page = shell(next);
+    show(error);
+    doc.dispatchEvent(new CustomEvent("sqrtdk:morphed"));   // the page's script: its numbers
+    reopen(p);
+    settle(p);
+    // again once the page's observers have run (the dₖ bar shows or hides as figures move)
+    requestAnimationFrame(() => requestAnimationFrame(() => settle(p)));
+  }
+  let queue = Promise.resolve();
   function handle(type, data) {
-    if ((type === "hello" || type === "reload") && data !== mine) location.reload();
-    else if (type === "failed") show(data);
+    const d = JSON.parse(data);
+    queue = queue.then(() => {
+      if (type === "hello") return d.token === mine ? show(d.error) : reload();
+      if (type === "update") return update(d);
+      if (type === "failed") return show(d.error);
+    }).catch((e) => { console.warn("sqrtdk serve:", e); reload(); });
   }
+  show(me.dataset.error);
   function listen(onEvent) {
     const source = new EventSource("/__reload/events");
-    ["hello", "reload", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));
+    ["hello", "update", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));
   }
   if (window.BroadcastChannel && navigator.locks) {
     const channel = new BroadcastChannel("sqrtdk-reload");

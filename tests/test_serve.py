@@ -1,0 +1,330 @@
+"""`build.py --serve` on a project copy of its own: an edit is patched into the open page in
+place (DOM morph), other changes reload the page at the same place, and the server never dies
+(an author's mistake, a bug of ours, code that does not import); every open tab and every tab
+opened while the build is broken shows the error.
+
+The browser parts drive Debian's chromium through Playwright (skipped without it, except in
+CI). Edits are made relative to the article's structure (before its first `## ` heading,
+appended at its end), never to its wording."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import copy_project_files
+
+PY = sys.executable
+INSERTED = "Inserted by the serve test. " * 12   # a paragraph of several lines on a phone
+
+
+@pytest.fixture(scope="module")
+def built_project(tmp_path_factory: pytest.TempPathFactory, site_build: dict[str, Any]) -> Path:
+    """A copy of the project built once, with a copy of the session build's cache."""
+    dest = copy_project_files(tmp_path_factory.mktemp("serve") / "p")
+    shutil.copytree(site_build["root"] / "cache", dest / ".cache")
+    subprocess.run([PY, "build.py"], cwd=dest, capture_output=True, check=True)
+    return dest
+
+
+@pytest.fixture
+def server(built_project: Path, tmp_path: Path) -> Iterator[Server]:
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    s = Server(project)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+class Server:
+    """`build.py --serve` started in `project` on a free port; its output in a log file."""
+
+    def __init__(self, project: Path):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        self.project, self.base = project, f"http://127.0.0.1:{port}"
+        self.log = project.parent / "serve.log"
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen([PY, "build.py", "--serve", "--port", str(port)],
+                                         cwd=project, stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                self.get("/en/index.html")
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not come up: " + self.log.read_text())
+
+    def get(self, path: str) -> str:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return str(r.read().decode("utf-8"))
+
+    def events(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The server-sent events: (name, data) until the stream ends."""
+        name = ""
+        with urllib.request.urlopen(self.base + "/__reload/events", timeout=120) as stream:
+            for raw in stream:
+                line = raw.decode("utf-8").rstrip("\n")
+                if line.startswith("event: "):
+                    name = line[len("event: "):]
+                elif line.startswith("data: ") and name:
+                    yield name, json.loads(line[len("data: "):])
+
+    def hello_of_a_new_process(self, run: str, timeout: float = 120) -> dict[str, Any]:
+        """The first event of a server process other than `run` (after a restart)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                name, data = next(self.events())
+                if name == "hello" and data["token"].split(".")[0] != run:
+                    return data
+            except (OSError, StopIteration):
+                pass
+            time.sleep(0.2)
+        raise AssertionError("no new server process: " + self.log.read_text())
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=10)
+
+
+def _article(project: Path) -> Path:
+    return project / "content" / "en" / "index.md"
+
+
+def _insert_before_first_section(text: str, paragraph: str) -> str:
+    lines = text.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("## "))
+    return "\n".join(lines[:first] + [paragraph, ""] + lines[first:])
+
+
+def _next(events: Iterator[tuple[str, dict[str, Any]]], wanted: str) -> dict[str, Any]:
+    for name, data in events:
+        if name == wanted:
+            return data
+    raise AssertionError(f"the event stream ended before a '{wanted}' event")
+
+
+def _served_error(page: str) -> str:
+    m = re.search(r'<script src="/__reload/client\.js\?token=[^"]*" data-error="([^"]*)"', page)
+    assert m, "the served page carries no client script"
+    import html
+    return html.unescape(m.group(1))
+
+
+# --- what the tabs are told ------------------------------------------------------------------
+
+def test_a_tab_that_missed_a_build_needing_a_reload_reloads() -> None:
+    from sqrtdk.web.serve import BuildState
+    state = BuildState()
+    state.publish("", "morph")
+    state.publish("", "reload")
+    state.publish("content/en/index.md:3: a mistake")    # no new site
+    state.publish("", "morph")
+    assert state.token == f"{state.run}.3" and state.error == ""
+    assert state.kind_since(0) == "reload" and state.kind_since(1) == "reload"
+    assert state.kind_since(2) == "morph" and state.kind_since(3) == "morph"
+
+
+def test_only_a_change_to_a_file_other_than_a_page_asks_for_a_reload(tmp_path: Path) -> None:
+    """The site is written anew each time (unchanged files hard-linked): `_assets` sees a
+    changed style sheet, not a changed page, nor the build's marker."""
+    from sqrtdk.web.output import Site, write_site
+    from sqrtdk.web.serve import _assets
+    out = tmp_path / "site"
+    pages = {"en/index.html": b"<p>one</p>", "assets/style.css": b"p {}"}
+    write_site(Site(files=dict(pages)), out, (), "first")
+    before = _assets(out)
+    write_site(Site(files={**pages, "en/index.html": b"<p>two</p>"}), out, (), "second")
+    assert _assets(out) == before
+    write_site(Site(files={**pages, "assets/style.css": b"p {color: red}"}), out, (), "third")
+    assert set(before) == {"assets/style.css"} and _assets(out) != before
+
+
+# --- never dies ---------------------------------------------------------------------------------
+
+def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
+        server: Server) -> None:
+    events = server.events()
+    _next(events, "hello")
+    md = _article(server.project)
+    original = md.read_text(encoding="utf-8")
+    md.write_text(original + "\nBroken $\\frac{x$ here.\n", encoding="utf-8")
+    error = _next(events, "failed")["error"]
+    assert re.match(r"content/en/index\.md:\d+: ", error), error
+    page = server.get("/en/index.html")       # a page opened now: the last good site + the error
+    assert "Broken" not in page and _served_error(page) == error
+    md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
+    assert _next(events, "update")["error"] == ""
+    page = server.get("/en/index.html")
+    assert "Mended by the serve test." in page and _served_error(page) == ""
+
+
+def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
+        server: Server) -> None:
+    """A KeyError raised inside the build (injected into the project copy's page conversion,
+    triggered by a word in the article) is a bug of ours: traceback in the terminal, one line
+    over the pages, the last good site served, and the next good save recovers."""
+    token = next(server.events())[1]["token"]
+    pages = server.project / "sqrtdk" / "web" / "pages.py"
+    pages.write_text(pages.read_text(encoding="utf-8") + (
+        "\n\n_real_build_page = build_page\n\n\n"
+        "def build_page(path, *args, **kwargs):  # injected by test_serve\n"
+        "    if 'TRIGGER-THE-BUG' in path.read_text(encoding='utf-8'):\n"
+        "        raise KeyError('injected by the serve test')\n"
+        "    return _real_build_page(path, *args, **kwargs)\n"), encoding="utf-8")
+    server.hello_of_a_new_process(token.split(".")[0])   # the code imports: a fresh process
+    events = server.events()
+    _next(events, "hello")
+    md = _article(server.project)
+    original = md.read_text(encoding="utf-8")
+    md.write_text(original + "\nTRIGGER-THE-BUG\n", encoding="utf-8")
+    error = _next(events, "failed")["error"]
+    assert "KeyError" in error and "bug" in error and "traceback" in error, error
+    assert server.proc.poll() is None
+    assert "TRIGGER-THE-BUG" not in server.get("/en/index.html")
+    log = server.log.read_text(encoding="utf-8")
+    assert "Traceback (most recent call last)" in log and "injected by the serve test" in log
+    md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
+    assert _next(events, "update")["error"] == ""
+    assert "Mended by the serve test." in server.get("/en/index.html")
+
+
+def test_code_that_does_not_import_is_not_loaded_and_the_server_says_so(server: Server) -> None:
+    """README's 'Add a figure' recipe makes a new module under sqrtdk/figures/: one with a
+    SyntaxError leaves the server on its old code (the same process) until it is fixed."""
+    events = server.events()
+    run = _next(events, "hello")["token"].split(".")[0]
+    module = server.project / "sqrtdk" / "figures" / "extra_by_test.py"
+    module.write_text('"""A figure module with a typo."""\ndef broken(:\n    pass\n',
+                      encoding="utf-8")
+    error = next(events)[1]["error"]         # 'failed', or 'update' if nothing it drew changed
+    assert error.startswith("sqrtdk/figures/extra_by_test.py:2: SyntaxError"), error
+    assert "not loaded" in error
+    md = _article(server.project)
+    md.write_text(md.read_text(encoding="utf-8") + "\nStill served.\n", encoding="utf-8")
+    name, data = next(events)   # the rebuild, on the old code (its figure workers may not be)
+    assert data["error"].startswith(error.splitlines()[0]), data
+    assert name == "failed" or "Still served." in server.get("/en/index.html")
+    assert server.proc.poll() is None
+    assert next(server.events())[1]["token"].split(".")[0] == run   # the same process
+    module.unlink()
+    hello = server.hello_of_a_new_process(run)
+    assert hello["error"] == "" and server.proc.poll() is None
+
+
+# --- in the browser ---------------------------------------------------------------------------
+
+def _open(context: Any, server: Server, query: str = "") -> Any:
+    """A new tab of `context` (tabs of one context share one event stream) at the English
+    page, once its script has built the widgets."""
+    page = context.new_page()
+    page.goto(f"{server.base}/en/index.html{query}", wait_until="load")
+    page.wait_for_selector("html[data-ready]", state="attached")
+    return page
+
+
+def _wait(page: Any, expression: str, arg: Any = None, timeout: float = 60) -> None:
+    """Poll `expression` (a function of `arg`) in the page: the CSP forbids string eval, so
+    Playwright's wait_for_function cannot be used."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except Exception:        # noqa: BLE001 - the page is being reloaded
+            pass
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {expression}")
+
+
+PLACE = """() => {   // the first paragraph below the top of the window: its words and position
+  const p = [...document.querySelectorAll('main p')].find(e => e.getBoundingClientRect().top > 80);
+  return {text: p.textContent, top: p.getBoundingClientRect().top};
+}"""
+WHERE = """(text) => {
+  const p = [...document.querySelectorAll('main p')].find(e => e.textContent === text);
+  return p ? p.getBoundingClientRect().top : null;
+}"""
+STATE = """() => ({kept: window.keptByTest === 1, search: location.search,
+  toc: document.querySelector('#toc').open, bar: document.querySelector('.dk-bar output').textContent,
+  quotes: [...document.querySelectorAll('[data-key]')].map(e => e.textContent)})"""
+SERVED_QUOTES = """async () => {   // the quoted numbers as the server wrote them (no dₖ state)
+  const html = await (await fetch(location.pathname, {cache: 'no-store'})).text();
+  const d = new DOMParser().parseFromString(html, 'text/html');
+  return [...d.querySelectorAll('[data-key]')].map(e => e.textContent);
+}"""
+
+
+def test_an_edit_arrives_in_place_keeping_scroll_open_box_and_dk(browser: Any,
+                                                                 server: Server) -> None:
+    results = json.loads((server.project / "figures" / "results.json").read_text("utf-8"))
+    dk, ruler = results["spread"]["d_k"][-1], results["rulers"]["names"][-1]
+    page = _open(browser.new_context(), server, f"?dk={dk}&ruler={ruler}")
+    page.evaluate("window.keptByTest = 1; document.querySelector('#toc').open = true;"
+                  "scrollTo(0, document.body.scrollHeight / 2)")
+    time.sleep(0.3)
+    before, state = page.evaluate(PLACE), page.evaluate(STATE)
+    assert state["quotes"] != page.evaluate(SERVED_QUOTES)   # the dₖ state shows other numbers
+    md = _article(server.project)
+    md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+    _wait(page, "(s) => document.body.textContent.includes(s)", INSERTED.strip())
+    after = page.evaluate(STATE)
+    assert after == state, "reloaded, or lost the open box or the dₖ state"
+    top = page.evaluate(WHERE, before["text"])
+    assert top is not None and abs(top - before["top"]) <= 40, (before, top)
+    assert not page.locator("[data-serve-error]").count()
+
+
+def test_a_broken_build_shows_in_open_and_new_tabs_and_a_good_save_clears_it(
+        browser: Any, server: Server) -> None:
+    first = _open(browser.new_context(), server)
+    first.evaluate("window.keptByTest = 1")
+    md = _article(server.project)
+    original = md.read_text("utf-8")
+    md.write_text(original + "\nBroken $\\frac{x$ here.\n", "utf-8")
+    box = "[data-serve-error]"
+    _wait(first, "(s) => !!document.querySelector(s)", box)
+    second = _open(first.context, server)    # opened while the build is broken
+    for page in (first, second):
+        text = page.locator(box).text_content()
+        assert re.search(r"content/en/index\.md:\d+: ", text or ""), text
+        assert "Broken" not in page.locator("main").text_content()
+    md.write_text(original + "\nMended by the serve test.\n", "utf-8")
+    for page in (first, second):
+        _wait(page, "(s) => document.body.textContent.includes(s)", "Mended by the serve test.")
+        assert not page.locator(box).count()
+    assert first.evaluate("window.keptByTest") == 1
+
+
+def test_a_style_sheet_edit_reloads_at_the_same_place(browser: Any, server: Server) -> None:
+    page = _open(browser.new_context(), server)
+    page.evaluate("window.keptByTest = 1; document.querySelector('#toc').open = true;"
+                  "scrollTo(0, document.body.scrollHeight / 2)")
+    time.sleep(0.3)
+    before = page.evaluate(PLACE)
+    css = server.project / "static" / "style.css"
+    css.write_text(css.read_text("utf-8") + "\n/* edited by the serve test */\n", "utf-8")
+    _wait(page, "() => window.keptByTest === undefined && document.readyState === 'complete'")
+    page.wait_for_selector("html[data-ready]", state="attached")
+    time.sleep(0.3)
+    top = page.evaluate(WHERE, before["text"])
+    assert top is not None and abs(top - before["top"]) <= 40, (before, top)
+    assert page.evaluate("document.querySelector('#toc').open")
