@@ -1,0 +1,258 @@
+"""The article's block structure as GitHub would read it, and its headings.
+
+The article is read by Python-Markdown with the extensions named in `converter`. Authors
+learned Markdown on GitHub (CommonMark + GFM), and where the two disagree — a list or a
+table right under a paragraph, a nested list indented by two spaces, a fence indented or
+right under a paragraph line, a multi-line setext heading — the page would silently differ
+from what the author meant. `BlockStructure` reads the same text a second time with
+cmark-gfm (`blocks`), aligns the two block lists (difflib, as `diff` aligns lines) and warns
+at the line where they part, saying what the page shows and how to write the passage so both
+read it alike. It also warns where both parsers agree on losing what was typed: a table row
+with more cells than its header, table lines without their `|---|` row, a reference link
+`[text][ref]` whose reference is never defined. Headings: a level-1 heading stops the build
+(the page's title is its h1), a heading without an id stops at its line, a level jump of
+more than one warns.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from difflib import SequenceMatcher
+from html import unescape
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
+from markdown.treeprocessors import Treeprocessor
+
+from ..errors import line_of
+from ..log import warn
+from .blocks import Block, Parse, Reader, cmark_reader, cmark_tree, inline_text, sourcepos_line
+from .md_math import ContentError
+
+LOGGER = logging.getLogger("sqrtdk.web")
+_BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
+_INLINE_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
+_ESCAPED = re.compile("\x02(\\d+)\x03")
+_TAGS = re.compile(r"<[^>]*>")
+_HEADING_ID = re.compile(r"\{[^}\n]*#[\w-]+[^}\n]*\}\s*$")
+_UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
+_FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
+_ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
+         "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
+         "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
+_INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
+                 "h6"}
+
+
+def describe(blocks: list[Block]) -> str:
+    """The outermost blocks of a stretch, in words ('a paragraph, then a list')."""
+    if not blocks:
+        return "nothing"
+    top = min(b.depth for b in blocks)
+    names = [NAMES.get(b.kind, f"a level-{b.kind[1:]} heading") for b in blocks
+             if b.depth == top]
+    unique = list(dict.fromkeys(names))
+    return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
+
+
+def advice(ours: list[Block], theirs: list[Block]) -> str:
+    """How to write a passage so that both parsers read it alike."""
+    top = min((b.depth for b in ours + theirs), default=0)
+    new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
+    if "pre" in new:
+        return ("put a blank line before the opening fence, and indent the closing fence as "
+                "the opening one (a fence inside a list item: both by the item's 4 spaces)")
+    if new and any(b.kind == "p" and b.depth == top for b in ours):
+        return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
+                "start right under a paragraph line")
+    if any(b.kind in ("ul", "ol", "li") for b in ours + theirs):
+        return ("indent a nested list, and any paragraph, formula or code inside a list item, "
+                "by 4 spaces per level (after a blank line)")
+    return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
+            "spaces, and start fences and headings at the margin of their block")
+
+
+def align(ours: list[Block], theirs: list[Block]) -> tuple[list[int],
+                                                           list[tuple[int, str]]]:
+    """(the line of each of our blocks, taken from cmark-gfm's matching block; each stretch
+    where the two differ as (its line, the message))."""
+    matcher = SequenceMatcher(None, [b.signature for b in ours],
+                              [b.signature for b in theirs], autojunk=False)
+    lines, differences = [0] * len(ours), []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            lines[i1:i2] = [b.line for b in theirs[j1:j2]]
+            continue
+        line = next((b.line for b in theirs[j1:j2] if b.line), 0) or \
+            next((b.line for b in reversed(theirs[:j1]) if b.line), 0) or \
+            next((b.line for b in theirs[j2:] if b.line), 0)
+        lines[i1:i2] = [line] * (i2 - i1)
+        differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
+    return lines, differences
+
+
+def difference(ours: list[Block], theirs: list[Block]) -> str:
+    """The warning for a stretch the two parsers read differently."""
+    what = describe(ours)
+    if not theirs:
+        said = (f"this Markdown starts {what} here, GitHub (CommonMark) does not; the page "
+                "shows it")
+    elif not ours:
+        said = (f"GitHub (CommonMark) starts {describe(theirs)} here, this Markdown does not; "
+                "the page does not show it")
+    elif [b.kind for b in ours] == [b.kind for b in theirs]:
+        how = "nest" if [b.depth for b in ours] != [b.depth for b in theirs] else "split"
+        said = (f"this Markdown and GitHub (CommonMark) {how} the lines here differently "
+                f"({what}{' at another level' if how == 'nest' else ', with other text'}); "
+                "the page shows this Markdown's reading")
+    else:
+        said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
+                f"{describe(theirs)}; the page shows {what}")
+    return f"{said}: {advice(ours, theirs)}"
+
+
+class BlockStructure(Treeprocessor):
+    """Compares the tree (after inline parsing, before footnotes are renumbered: priority
+    19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
+    (see the module docstring)."""
+
+    def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
+                 searchable: Callable[[], str], first_line: Callable[[], int]):
+        super().__init__(md)
+        self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
+                                                                  first_line)
+
+    def run(self, root: etree.Element) -> None:
+        source = self.text()
+        lines = source.split("\n")
+        tree = cmark_tree(source)
+        theirs = cmark_reader(lines).read(tree)
+        ours = Reader(self._classify, self._text_of, lambda el: 0, self.plain).read(root)
+        our_lines, differences = align(ours.blocks, theirs.blocks)
+        for label, blocks in ours.notes.items():
+            if label in theirs.notes:
+                differences += align(blocks, theirs.notes[label])[1]
+        self._headings(ours, our_lines)
+        for line, message in sorted(dict(differences).items()):
+            self._warn(line, message)
+        self._tables(tree, lines)
+        self._fence_options(tree, lines)
+        self._references(root)
+
+    def _warn(self, line: int, message: str) -> None:
+        warn(LOGGER, self.path, line + self.first_line() if line else 0, message)
+
+    def _classify(self, el: etree.Element) -> str | None:
+        """A paragraph that is only a stashed block (a fence, raw HTML) is that block."""
+        if el.tag == "dl":
+            return "skip"
+        if el.tag != "p" or len(el) or not (m := _BLOCK_PLACEHOLDER.fullmatch(
+                (el.text or "").strip())):
+            return None
+        stashed = str(self.md.htmlStash.rawHtmlBlocks[int(m.group(1))])
+        return "pre" if "<pre" in stashed else "html"
+
+    def _text_of(self, el: etree.Element) -> str:
+        return self.plain(inline_text(el, lambda e: "footnote-ref" in e.get("class", "").split()
+                                      or "footnote-backref" in e.get("class", "").split()))
+
+    def plain(self, text: str) -> str:
+        """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
+        quotes: their characters; inline raw HTML: nothing)."""
+        def stashed(m: re.Match[str]) -> str:
+            item = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
+            return unescape(_TAGS.sub("", item)) if isinstance(item, str) else \
+                "".join(item.itertext())
+        text = _INLINE_PLACEHOLDER.sub(stashed, text.replace(NBSP_PLACEHOLDER, "")
+                                       .replace(FN_BACKLINK_TEXT, ""))
+        return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
+
+    def _headings(self, ours: Parse, lines: list[int]) -> None:
+        previous = 1
+        for block, el, line in zip(ours.blocks, ours.elements, lines, strict=True):
+            if el is None or not re.fullmatch(r"h[1-6]", block.kind):
+                continue
+            level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
+            at = line + self.first_line() if line else 0
+            needle = re.compile(r"^[ \t>]*#{1,6}[ \t]+" + re.escape(text[:40]), re.M)
+            if level == 1:
+                raise ContentError(f"level-1 heading '{text}': the page's title (from the front "
+                                   "matter) is its only level-1 heading; start sections at "
+                                   "level 2, '## …'", needle, line=at)
+            if not _HEADING_ID.search(text):
+                raise ContentError(f"heading '{text}' has no explicit id; write it as "
+                                   f"'{'#' * level} Its title {{#some-id}}', with the same id "
+                                   "in every language", needle, line=at)
+            if level > previous + 1:
+                self._warn(line, f"heading level jumps from {previous} to {level} "
+                                 f"('{text[:40]}'), skipping a level readers of the contents "
+                                 f"and screen readers rely on; make it "
+                                 f"'{'#' * (previous + 1)} …'")
+            previous = level
+
+    def _tables(self, tree: etree.Element, lines: list[str]) -> None:
+        """Rows with more cells than their header; lines of pipes without a `|---|` row."""
+        for table in tree.iter("table"):
+            header = len(list(table.iter("th")))
+            for row in table.iter("tr"):
+                line = sourcepos_line(row)
+                cells = _cells(lines[line - 1]) if line else 0
+                if line and _ESCAPED_PIPE_IN_CODE.search(lines[line - 1]):
+                    self._warn(line, "a '\\|' inside `code` in a table cell: GitHub shows '|', "
+                                     "this Markdown the backslash too; here a '|' inside `code` "
+                                     "needs no backslash (GitHub's tables need it)")
+                if cells > header:
+                    self._warn(line, f"this table row has {cells} cells, its header {header}; "
+                                     "the extra cells are dropped (on GitHub too): add header "
+                                     "cells, or write a '|' that belongs to the text as '\\|'")
+        for p in tree.iter("p"):
+            first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
+            own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []
+            if len(own) > 1 and all(re.fullmatch(r"[ \t>]*\|.*\|[ \t]*", x) for x in own):
+                self._warn(first, "these lines look like a table, but a table needs a line "
+                                  "like '|---|---|' right under its header row; without it "
+                                  "they are published as a paragraph of pipes")
+
+    def _fence_options(self, tree: etree.Element, lines: list[str]) -> None:
+        """Options after a fence's language (`title="…"`, `linenums="1"`, `hl_lines="2"`)
+        are dropped (superfences' relaxed headers); a warning at the fence's line."""
+        for pre in tree.iter("pre"):
+            pos = pre.get("data-sourcepos", "")
+            if not pos[:1].isdigit():
+                continue
+            line, column = (int(x) for x in pos.split("-", 1)[0].split(":"))
+            fence = lines[line - 1].encode()[column - 1:].decode(errors="replace")
+            m = _FENCE_INFO.match(fence)
+            if m and m.group("options").strip():
+                self._warn(line, f"code fence options '{m.group('options').strip()[:40]}' are "
+                                 "not supported here (no title bar, line numbers or marked "
+                                 "lines): the code is shown without them; remove them, and "
+                                 "name the file in the sentence before the code if it matters")
+
+    def _references(self, root: etree.Element) -> None:
+        """`[text][ref]` without a `[ref]: address` line is published as typed."""
+        for el in root.iter():
+            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "",
+                                                                       el.tail or ""]
+            for text in texts:
+                for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
+                    label = m.group(2) or m.group(1)
+                    line = line_of(self.searchable(), m.group(0))
+                    warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but no "
+                         f"line '[{label}]: address' defines '{label}', so it is published as "
+                         f"typed; add that line, or write the link as [{m.group(1)}](address)")
+
+
+def _cells(row: str) -> int:
+    """The number of cells a table row's line holds (code spans and `\\|` kept whole)."""
+    text = _CODE_SPAN.sub("code", row.replace("\\|", "")).strip().lstrip(">").strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    return text.count("|") + 1

@@ -1,0 +1,170 @@
+"""CommonMark's own examples as a test (issue 17): every example of the spec's block sections
+and of GFM's tables, read from ../shared/corpus/commonmark-spec.json as it is, is put alone
+under each language's real front matter and converted with the real page function and that
+language's real strings. Each must give the spec's block structure and text, or stop or
+warn at one of the example's own lines; nothing may diverge silently.
+
+Each example is converted on its own (not after the whole article): the article's ~300 lines
+cost ~0.4 s a page, 450 pages would take minutes; what the article adds to an example is
+only what precedes it, and a blank line after the front matter separates it the same way.
+
+Compared: block elements (p, headings, lists, items, quotes, code, tables and their rows and
+cells, rules) and their text, whitespace collapsed, through an HTML parser. Tight and loose
+lists may differ (an item's paragraph counts as its text), as may a list's start number,
+inline markup (emphasis, links), smart quotes and dashes, and invisible whitespace in code.
+Skipped, and counted: examples holding the product's own syntax ($, {{, {%, {#, {:, raw <).
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.settings import load_settings, load_strings
+from sqrtdk.textfiles import read_text
+from sqrtdk.web.pages import build_page, split_front_matter
+
+CORPUS = PROJECT_ROOT.parent / "shared" / "corpus" / "commonmark-spec.json"
+SECTIONS = ("Lists", "List items", "Block quotes", "Paragraphs", "Thematic breaks",
+            "ATX headings", "Setext headings", "Fenced code blocks",
+            "Link reference definitions", "Blank lines", "Tables (extension)")
+OWN_SYNTAX = ("$", "{{", "{%", "{#", "{:", "<")
+BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre",
+          "table", "tr", "th", "td", "hr"}
+VOID = {"hr", "br", "img", "input", "source", "wbr"}
+TYPOGRAPHY = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
+                            "\u2013": "--", "\u2014": "---", "\u2026": "...", "\xa0": " "})
+
+
+def examples() -> list[dict[str, Any]]:
+    """The spec's examples of SECTIONS, as they are in the corpus."""
+    data = json.loads(CORPUS.read_text(encoding="utf-8"))
+    every = data["examples"] + data["gfm_extensions"]["examples"]
+    return [e for e in every if e["section"] in SECTIONS]
+
+
+class Blocks(HTMLParser):
+    """An HTML fragment as nested block nodes `(tag, [children])`, text as strings; wrappers
+    (div, thead, tbody, details) are transparent; our section links are dropped."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.root: tuple[str, list[Any]] = ("root", [])
+        self.stack = [self.root]
+        self.skip = 0
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.skip or (tag == "a" and ("class", "headerlink") in attrs):
+            self.skip += tag not in VOID
+        elif tag in BLOCKS:
+            node: tuple[str, list[Any]] = (tag, [])
+            self.stack[-1][1].append(node)
+            if tag not in VOID:
+                self.stack.append(node)
+        elif tag == "br":
+            self.handle_data(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip:
+            self.skip -= tag not in VOID
+        elif tag in BLOCKS and tag not in VOID:
+            while len(self.stack) > 1 and self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.stack[-1][1].append(data)
+
+
+def normal(node: tuple[str, list[Any]]) -> tuple[Any, ...]:
+    """A node with its text runs joined and whitespace collapsed (in code: removed); a list
+    item's paragraphs as its text (tight and loose read alike)."""
+    tag, children = node
+    out: list[Any] = []
+    for child in children:
+        if tag == "li" and isinstance(child, tuple) and child[0] == "p":
+            child = "".join(x for x in child[1] if isinstance(x, str)) + "\n"
+        if isinstance(child, str):
+            if out and isinstance(out[-1], str):
+                out[-1] += child
+            else:
+                out.append(child)
+        else:
+            out.append(normal(child))
+    cut = "" if tag == "pre" else " "
+    texts = [re.sub(r"\s+", cut, x.translate(TYPOGRAPHY)).strip() if isinstance(x, str) else x
+             for x in out]
+    return (tag, *[x for x in texts if x != ""])
+
+
+def structure(html: str) -> tuple[Any, ...]:
+    return normal(Blocks(html).root)
+
+
+@pytest.fixture(scope="module")
+def articles() -> dict[str, Any]:
+    """Each language's real front matter and strings."""
+    content = PROJECT_ROOT / "content"
+    settings = load_settings(content)
+    strings = load_strings(content, settings.languages)
+    fronts = {lang: split_front_matter(content / lang / "index.md",
+                                       read_text(content / lang / "index.md"))[0]
+              for lang in settings.languages}
+    return {"strings": strings, "fronts": fronts}
+
+
+def outcome(folder: Path, example: dict[str, Any], lang: str, articles: dict[str, Any]) -> str:
+    """'same', 'stopped' or 'warned' (at a line of the example), or what went wrong."""
+    front = articles["fronts"][lang]
+    path = folder / lang / "index.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(front + example["markdown"], encoding="utf-8")
+    first = front.count("\n") + 1
+    own = range(first, first + max(example["markdown"].count("\n"), 1))
+    try:
+        with captured() as messages:
+            page = build_page(path, articles["strings"][lang], {"claims": {}},
+                              lambda name: (_ for _ in ()).throw(KeyError(name)), [],
+                              lambda module: module)
+    except BuildError as e:
+        return "stopped" if e.line in own else f"stopped at line {e.line}: {e.message}"
+    if structure(page.body) == structure(example["html"]):
+        return "same"
+    lines = [int(m.group(1)) for m in map(re.compile(r":(\d+): warning:").search, messages) if m]
+    if any(n in own for n in lines):
+        return "warned"
+    return (f"silent divergence\n  ours: {structure(page.body)}\n  spec: "
+            f"{structure(example['html'])}\n  warnings: {messages}")
+
+
+def test_every_block_example_gives_the_specs_structure_or_names_its_line(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    counts: Counter[tuple[str, str]] = Counter()
+    failures = []
+    for example in examples():
+        if any(s in example["markdown"] for s in OWN_SYNTAX):
+            counts[example["section"], "skipped"] += 2
+            continue
+        for lang in articles["fronts"]:
+            result = outcome(tmp_path / str(example["example"]), example, lang, articles)
+            counts[example["section"], result if result in ("same", "stopped", "warned")
+                   else "wrong"] += 1
+            if result not in ("same", "stopped", "warned"):
+                failures.append(f"example {example['example']} ({example['section']}, {lang}): "
+                                f"{example['markdown']!r}: {result}")
+    table = "\n".join(f"{s:28} " + " ".join(f"{k}={counts[s, k]}" for k in
+                                              ("same", "stopped", "warned", "skipped", "wrong"))
+                      for s in SECTIONS)
+    print(table)
+    assert not failures, f"{len(failures)} example(s) diverge silently:\n" + \
+        "\n".join(failures[:20]) + "\n" + table
