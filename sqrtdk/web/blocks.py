@@ -102,12 +102,31 @@ class _TreeBuilder(HTMLParser):
 
 def cmark_tree(source: str) -> etree.Element:
     """`source` parsed by cmark-gfm with GitHub's extensions (tables, autolinks,
-    strikethrough, task lists, footnotes), as an element tree with `data-sourcepos`."""
+    strikethrough, task lists, footnotes), as an element tree with `data-sourcepos`.
+
+    cmark-gfm writes XHTML (escaping only & < > " in text and attributes) except for three
+    attributes without a value; with those given one, expat reads it in a fraction of the
+    time html.parser takes. Anything expat refuses (a control character in the text) goes
+    through html.parser."""
     html = cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS, _CMARK_EXTENSIONS)
-    builder = _TreeBuilder()
-    builder.feed(html)
-    builder.close()
-    return builder.root
+    xhtml = html.replace(" data-footnotes>", ' data-footnotes="">').replace(
+        " data-footnote-ref>", ' data-footnote-ref="">').replace(
+        " data-footnote-backref ", ' data-footnote-backref="" ')
+    # cmark-gfm's own output: raw HTML (a DOCTYPE, an entity declaration) is omitted from it
+    parser = etree.XMLParser(target=etree.TreeBuilder(insert_comments=True))  # noqa: S314
+    try:
+        parser.feed(f"<root>{xhtml}</root>")
+        root = parser.close()
+    except etree.ParseError:
+        builder = _TreeBuilder()
+        builder.feed(html)
+        builder.close()
+        return builder.root
+    for parent in list(root.iter()):
+        for child in parent:
+            if child.tag is etree.Comment and (child.text or "").strip() == _OMITTED:
+                child.tag, child.text = "html", None
+    return root
 
 
 def sourcepos_line(el: etree.Element) -> int:
