@@ -7,12 +7,20 @@ import re
 from pathlib import Path
 from typing import Any
 
+import cmarkgfm
 import pytest
 from helpers import BODY_START, Tree, page
 
 from sqrtdk.errors import BuildError
 from sqrtdk.log import captured
-from sqrtdk.web.blocks import Block
+from sqrtdk.web.blocks import (
+    _CMARK_EXTENSIONS,
+    _CMARK_OPTIONS,
+    Block,
+    _mark_raw_html,
+    _TreeBuilder,
+    cmark_tree,
+)
 from sqrtdk.web.md_blocks import align
 
 RESULTS: dict[str, Any] = {"claims": {}, "meta": {"bounds": {}}}
@@ -123,3 +131,19 @@ def test_alignment_names_the_line_of_githubs_block_where_the_readings_part() -> 
               Block("p", 2, "b", 5)]
     lines, differences = align(ours, theirs)
     assert lines[0] == 1 and [line for line, _ in differences] == [3]
+
+
+def test_githubs_reading_is_the_same_through_expat_and_through_html_parser() -> None:
+    source = ("Text[^n] and <b>bold</b>.\n\n- a <i>tight</i> item\n- b\n\n<div>\nraw\n</div>\n\n"
+              "| a |\n|---|\n| 1 |\n\n[^n]: A note.\n")
+    fast = cmark_tree(source)
+    builder = _TreeBuilder()
+    builder.feed(cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS,
+                                                          _CMARK_EXTENSIONS))
+    builder.close()
+    _mark_raw_html(builder.root)
+    shape = [(el.tag, el.get("data-sourcepos")) for el in fast.iter()]
+    assert shape == [(el.tag, el.get("data-sourcepos")) for el in builder.root.iter()]
+    assert [t for t, _ in shape].count("html") == 1 and [t for t, _ in shape].count("span") == 4
+    with_control = cmark_tree("A form\x0cfeed.\n\n<div>\nraw\n</div>\n")   # expat refuses it
+    assert [el.tag for el in with_control] == ["p", "html"]

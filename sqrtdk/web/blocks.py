@@ -96,8 +96,7 @@ class _TreeBuilder(HTMLParser):
             parent.text = (parent.text or "") + data
 
     def handle_comment(self, data: str) -> None:
-        if data.strip() == _OMITTED:
-            etree.SubElement(self.stack[-1], "html")
+        self.stack[-1].append(etree.Comment(data))
 
 
 def cmark_tree(source: str) -> etree.Element:
@@ -121,12 +120,24 @@ def cmark_tree(source: str) -> etree.Element:
         builder = _TreeBuilder()
         builder.feed(html)
         builder.close()
-        return builder.root
-    for parent in list(root.iter()):
-        for child in parent:
-            if child.tag is etree.Comment and (child.text or "").strip() == _OMITTED:
-                child.tag, child.text = "html", None
+        root = builder.root
+    _mark_raw_html(root)
     return root
+
+
+def _mark_raw_html(root: etree.Element) -> None:
+    """cmark-gfm's `<!-- raw HTML omitted -->` becomes an `html` block where it stands on a
+    line of its own outside a paragraph (a block of raw HTML), an empty span elsewhere."""
+    comment: object = etree.Comment
+    for parent in root.iter():
+        before = parent.text or ""
+        for el in parent:
+            if el.tag is comment and (el.text or "").strip() == _OMITTED:
+                # a block of raw HTML has a line of its own; inline HTML is left as a span
+                alone = not before.strip(" ") or before.endswith("\n")
+                block = alone and (el.tail or "\n")[0] == "\n" and parent.tag not in LEAVES
+                el.tag, el.text = ("html" if block else "span"), None
+            before = el.tail or ""
 
 
 def sourcepos_line(el: etree.Element) -> int:
