@@ -45,6 +45,7 @@ _CODE_SPAN = re.compile(r"(`+).+?\1")
 NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
          "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
          "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
 
@@ -175,19 +176,20 @@ class BlockStructure(Treeprocessor):
     def _headings(self, ours: Parse, lines: list[int]) -> None:
         previous = 1
         for block, el, line in zip(ours.blocks, ours.elements, lines, strict=True):
-            if el is None or not re.fullmatch(r"h[1-6]", block.kind):
+            if el is None or block.kind not in _HEADINGS:
                 continue
             level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
             at = line + self.first_line() if line else 0
-            needle = re.compile(r"^[ \t>]*#{1,6}[ \t]+" + re.escape(text[:40]), re.M)
-            if level == 1:
-                raise ContentError(f"level-1 heading '{text}': the page's title (from the front "
-                                   "matter) is its only level-1 heading; start sections at "
-                                   "level 2, '## …'", needle, line=at)
-            if not _HEADING_ID.search(text):
-                raise ContentError(f"heading '{text}' has no explicit id; write it as "
-                                   f"'{'#' * level} Its title {{#some-id}}', with the same id "
-                                   "in every language", needle, line=at)
+            problem = ("" if level > 1 else
+                       f"level-1 heading '{text}': the page's title (from the front matter) is "
+                       "its only level-1 heading; start sections at level 2, '## …'")
+            if not problem and not _HEADING_ID.search(text):
+                problem = (f"heading '{text}' has no explicit id; write it as "
+                           f"'{'#' * level} Its title {{#some-id}}', with the same id in every "
+                           "language")
+            if problem:
+                raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
+                                                       re.escape(text[:40]), re.M), line=at)
             if level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
                                  f"('{text[:40]}'), skipping a level readers of the contents "
