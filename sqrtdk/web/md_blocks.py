@@ -68,10 +68,15 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
     if "pre" in new:
         return ("put a blank line before the opening fence, and indent the closing fence as "
                 "the opening one (a fence inside a list item: both by the item's 4 spaces)")
+    setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
+    if setext:
+        return ("a heading underlined with '---' or '===' takes one line here: write it on one "
+                "line, as '## Its title {#some-id}'")
     if new and any(b.kind == "p" and b.depth == top for b in ours):
         return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
                 "start right under a paragraph line")
-    if any(b.kind in ("ul", "ol", "li") for b in ours + theirs):
+    if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
+            [b.depth for b in ours] != [b.depth for b in theirs]:
         return ("indent a nested list, and any paragraph, formula or code inside a list item, "
                 "by 4 spaces per level (after a blank line)")
     return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
