@@ -47,12 +47,17 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
         "```python\nx = 1\n  ```\n", 0, "closing fence"),
     "multi-line setext heading": (
         "Scaled\nscores {#scaled}\n---\n", 0, "GitHub (CommonMark) as a level-2 heading"),
+    "pipe inside code in a table cell": (
+        "| code | what |\n|---|---|\n| `a|b` | either |\n", 2, "keep '|' out of `code`"),
     "quote with a lazy list line": (
         "> a quote\n- an item\n", 0, "GitHub (CommonMark) as a list"),
 }
 BOTH_LOSE: dict[str, tuple[str, int, str]] = {
     "table row with more cells than the header": (
         "| d | SD |\n|---|---|\n| 4 | 2 | 0.5 |\n", 2, "3 cells, its header 2"),
+    "table row with more cells in a list item": (
+        "- the sizes:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 | 0.5 |\n", 4,
+        "3 cells, its header 2"),
     "table without its delimiter row": (
         "| d | SD |\n| 4 | 2 |\n", 0, "'|---|---|'"),
     "undefined reference link": (
@@ -92,8 +97,9 @@ def test_a_passage_github_would_read_otherwise_warns_at_its_line(
     "Text[^n].\n\n[^n]: A note.\n\n    Its second paragraph.\n",
     "/// details | Why?\n    attrs: {id: why}\n\nBecause.\n///\n",
     "Term\n:   Its definition.\n",
+    "> > | d | SD |\n> > |---|---|\n> > | 4 | 2 |\n",
 ], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
-        "defined reference", "footnote", "box", "definition list"])
+        "defined reference", "footnote", "box", "definition list", "table in a quote"])
 def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
         tmp_path: Path, passage: str) -> None:
     messages, html = warnings(tmp_path, INTRO + passage, "en")

@@ -75,6 +75,10 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
     if new and any(b.kind == "p" and b.depth == top for b in ours):
         return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
                 "start right under a paragraph line")
+    if any(b.kind in ("tr", "th", "td") for b in ours + theirs):
+        return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
+                "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
+                "write '\\|')")
     if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
             [b.depth for b in ours] != [b.depth for b in theirs]:
         return ("indent a nested list, and any paragraph, formula or code inside a list item, "
@@ -207,9 +211,9 @@ class BlockStructure(Treeprocessor):
         for table in tree.iter("table"):
             header = len(list(table.iter("th")))
             for row in table.iter("tr"):
-                line = sourcepos_line(row)
-                cells = _cells(lines[line - 1]) if line else 0
-                if line and _ESCAPED_PIPE_IN_CODE.search(lines[line - 1]):
+                line, text = _source_of(row, lines)
+                cells = _cells(text) if line else 0
+                if line and _ESCAPED_PIPE_IN_CODE.search(text):
                     self._warn(line, "a '\\|' inside `code` in a table cell: GitHub shows '|', "
                                      "this Markdown the backslash too; here a '|' inside `code` "
                                      "needs no backslash (GitHub's tables need it)")
@@ -229,11 +233,7 @@ class BlockStructure(Treeprocessor):
         """Options after a fence's language (`title="…"`, `linenums="1"`, `hl_lines="2"`)
         are dropped (superfences' relaxed headers); a warning at the fence's line."""
         for pre in tree.iter("pre"):
-            pos = pre.get("data-sourcepos", "")
-            if not pos[:1].isdigit():
-                continue
-            line, column = (int(x) for x in pos.split("-", 1)[0].split(":"))
-            fence = lines[line - 1].encode()[column - 1:].decode(errors="replace")
+            line, fence = _source_of(pre, lines)
             m = _FENCE_INFO.match(fence)
             if m and m.group("options").strip():
                 self._warn(line, f"code fence options '{m.group('options').strip()[:40]}' are "
@@ -250,14 +250,25 @@ class BlockStructure(Treeprocessor):
                 for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
                     label = m.group(2) or m.group(1)
                     line = line_of(self.searchable(), m.group(0))
-                    warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but no "
-                         f"line '[{label}]: address' defines '{label}', so it is published as "
-                         f"typed; add that line, or write the link as [{m.group(1)}](address)")
+                    warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
+                         f"no line '[{label}]: address' defines '{label}', so it is published "
+                         f"as typed; add that line, or write the link as [{m.group(1)}](address)"
+                         " (text that is not a link, such as A[i][j], goes in `code`)")
+
+
+def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
+    """(line, the text of that line from the element's first column) of a cmark-gfm element
+    (its `data-sourcepos` counts bytes); (0, '') without a position."""
+    pos = el.get("data-sourcepos", "")
+    if not pos[:1].isdigit():
+        return 0, ""
+    line, column = (int(x) for x in pos.split("-", 1)[0].split(":"))
+    return line, lines[line - 1].encode()[column - 1:].decode(errors="replace")
 
 
 def _cells(row: str) -> int:
     """The number of cells a table row's line holds (code spans and `\\|` kept whole)."""
-    text = _CODE_SPAN.sub("code", row.replace("\\|", "")).strip().lstrip(">").strip()
+    text = _CODE_SPAN.sub("code", row.replace("\\|", "")).strip()
     if text.startswith("|"):
         text = text[1:]
     if text.endswith("|"):
