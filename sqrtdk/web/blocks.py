@@ -99,6 +99,23 @@ class _TreeBuilder(HTMLParser):
         self.stack[-1].append(etree.Comment(data))
 
 
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_text(fragment: str) -> str:
+    """The text of an HTML fragment (tags out, entities decoded)."""
+    parser = _Text()
+    parser.feed(fragment)
+    parser.close()
+    return "".join(parser.parts)
+
+
 def cmark_tree(source: str) -> etree.Element:
     """`source` parsed by cmark-gfm with GitHub's extensions (tables, autolinks,
     strikethrough, task lists, footnotes), as an element tree with `data-sourcepos`.

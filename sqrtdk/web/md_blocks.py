@@ -29,14 +29,23 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
 from ..log import warn
-from .blocks import Block, Parse, Reader, cmark_reader, cmark_tree, inline_text, sourcepos_line
+from .blocks import (
+    Block,
+    Parse,
+    Reader,
+    cmark_reader,
+    cmark_tree,
+    html_text,
+    inline_text,
+    is_footnote_link,
+    sourcepos_line,
+)
 from .md_math import ContentError
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
 _INLINE_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
 _ESCAPED = re.compile("\x02(\\d+)\x03")
-_TAGS = re.compile(r"<[^>]*>")
 _HEADING_ID = re.compile(r"\{[^}\n]*#[\w-]+[^}\n]*\}\s*$")
 _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
@@ -168,16 +177,16 @@ class BlockStructure(Treeprocessor):
         return "pre" if "<pre" in stashed else "html"
 
     def _text_of(self, el: etree.Element) -> str:
-        return self.plain(inline_text(el, lambda e: "footnote-ref" in e.get("class", "").split()
-                                      or "footnote-backref" in e.get("class", "").split()))
+        return self.plain(inline_text(el, is_footnote_link))
 
     def plain(self, text: str) -> str:
         """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
         quotes: their characters; inline raw HTML: nothing)."""
         def stashed(m: re.Match[str]) -> str:
             item = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
-            return unescape(_TAGS.sub("", item)) if isinstance(item, str) else \
-                "".join(item.itertext())
+            if not isinstance(item, str):
+                return "".join(item.itertext())
+            return html_text(item) if "<" in item else unescape(item)
         text = _INLINE_PLACEHOLDER.sub(stashed, text.replace(NBSP_PLACEHOLDER, "")
                                        .replace(FN_BACKLINK_TEXT, ""))
         return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
