@@ -4,9 +4,10 @@ under each language's real front matter and converted with the real page functio
 language's real strings. Each must give the spec's block structure and text, or stop or
 warn at one of the example's own lines; nothing may diverge silently.
 
-Each example is converted on its own (not after the whole article): the article's ~300 lines
-cost ~0.4 s a page, 450 pages would take minutes; what the article adds to an example is
-only what precedes it, and a blank line after the front matter separates it the same way.
+Each example is converted on its own (not after the whole article): converting the article's
+~300 lines takes a few tenths of a second, so 450 pages would take minutes; what the article
+adds to an example is only the text before it, and the front matter's end separates the
+example from what precedes it as the blank line after the article's last block would.
 
 Compared: block elements (p, headings, lists, items, quotes, code, tables and their rows and
 cells, rules) and their text, whitespace collapsed, through an HTML parser. Tight and loose

@@ -3,8 +3,11 @@
 Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
 here and kept as an object, not found again by its class name), smarty (English quotes, dashes; on
 CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
-notes; the `reproduce` fence), pymdownx.blocks.details (`/// details` boxes). Math and code
-were taken out by `lexer` before Markdown runs; `$` is escapable (`\\$`).
+notes; the `reproduce` fence; relaxed headers: a fence with options such as `title="…"` is
+still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks.details
+(`/// details` boxes). Math and code were taken out by `lexer` before Markdown runs; `$` is
+escapable (`\\$`). `md_blocks` reads the same text again with GitHub's parser (cmark-gfm) and
+warns wherever the two read the blocks differently.
 
 Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
 footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
