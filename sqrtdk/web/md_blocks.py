@@ -167,9 +167,10 @@ class BlockStructure(Treeprocessor):
         warn(LOGGER, self.path, line + self.first_line() if line else 0, message)
 
     def _classify(self, el: etree.Element) -> str | None:
-        """A paragraph that is only a stashed block (a fence, raw HTML) is that block."""
-        if el.tag == "dl":
-            return "skip"
+        """A paragraph that is only a stashed block (a fence, raw HTML) is that block;
+        definition lists and `///` lines are left out, as on cmark-gfm's side."""
+        if el.tag == "dl" or (el.tag == "p" and (el.text or "").lstrip().startswith("///")):
+            return "skip"             # ours (a `///` line not understood is BoxHeaderCheck's)
         if el.tag != "p" or len(el) or not (m := _BLOCK_PLACEHOLDER.fullmatch(
                 (el.text or "").strip())):
             return None
