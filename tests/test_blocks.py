@@ -135,8 +135,9 @@ def test_alignment_names_the_line_of_githubs_block_where_the_readings_part() -> 
     theirs = [Block("p", 0, "Intro", 1), Block("p", 0, "Steps", 3), Block("ul", 0, "", 4),
               Block("li", 1, "", 4), Block("p", 2, "a", 4), Block("li", 1, "", 5),
               Block("p", 2, "b", 5)]
-    lines, differences = align(ours, theirs)
-    assert lines[0] == 1 and [line for line, _ in differences] == [3]
+    alignment = align(ours, theirs)
+    assert alignment.lines[0] == 1 and alignment.exact == [True, False]
+    assert [line for line, _ in alignment.differences] == [3]
 
 
 def test_githubs_reading_is_the_same_through_expat_and_through_html_parser() -> None:

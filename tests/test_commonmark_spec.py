@@ -31,6 +31,7 @@ from sqrtdk.log import captured
 from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.settings import load_settings, load_strings
 from sqrtdk.textfiles import read_text
+from sqrtdk.web.model import FigureFiles
 from sqrtdk.web.pages import build_page, split_front_matter
 
 CORPUS = PROJECT_ROOT.parent / "shared" / "corpus" / "commonmark-spec.json"
@@ -54,7 +55,8 @@ def examples() -> list[dict[str, Any]]:
 
 class Blocks(HTMLParser):
     """An HTML fragment as nested block nodes `(tag, [children])`, text as strings; wrappers
-    (div, thead, tbody, details) are transparent; our section links are dropped."""
+    (div, thead, tbody, details) are transparent; our section links and the notes are
+    dropped."""
 
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
@@ -65,7 +67,8 @@ class Blocks(HTMLParser):
         self.close()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.skip or (tag == "a" and ("class", "headerlink") in attrs):
+        if self.skip or (tag == "a" and ("class", "headerlink") in attrs) or \
+                (tag == "section" and ("class", "footnote") in attrs):
             self.skip += tag not in VOID
         elif tag in BLOCKS:
             node: tuple[str, list[Any]] = (tag, [])
@@ -114,32 +117,40 @@ def structure(html: str) -> tuple[Any, ...]:
 
 @pytest.fixture(scope="module")
 def articles() -> dict[str, Any]:
-    """Each language's real front matter and strings."""
+    """Each language's real article, front matter and strings, and the committed results."""
     content = PROJECT_ROOT / "content"
     settings = load_settings(content)
     strings = load_strings(content, settings.languages)
-    fronts = {lang: split_front_matter(content / lang / "index.md",
-                                       read_text(content / lang / "index.md"))[0]
-              for lang in settings.languages}
-    return {"strings": strings, "fronts": fronts}
+    texts = {lang: read_text(content / lang / "index.md") for lang in settings.languages}
+    fronts = {lang: split_front_matter(content / lang / "index.md", text)[0]
+              for lang, text in texts.items()}
+    results = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text("utf-8"))
+    results["sweep"] = json.loads((PROJECT_ROOT / "figures" / "sweep.json").read_text("utf-8"))
+    return {"strings": strings, "fronts": fronts, "texts": texts, "results": results}
 
 
-def outcome(folder: Path, example: dict[str, Any], lang: str, articles: dict[str, Any]) -> str:
-    """'same', 'stopped' or 'warned' (at a line of the example), or what went wrong."""
-    front = articles["fronts"][lang]
+def any_figure(name: str) -> FigureFiles:
+    return FigureFiles(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
+
+
+def outcome(folder: Path, example: dict[str, Any], lang: str, articles: dict[str, Any],
+            whole: bool = False) -> str:
+    """'same', 'stopped' or 'warned' (at a line of the example), or what went wrong; the
+    example under the front matter alone, or after the `whole` article and a blank line."""
+    before = articles["texts"][lang].rstrip("\n") + "\n\n" if whole else articles["fronts"][lang]
     path = folder / lang / "index.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(front + example["markdown"], encoding="utf-8")
-    first = front.count("\n") + 1
+    path.write_text(before + example["markdown"], encoding="utf-8")
+    first = before.count("\n") + 1
     own = range(first, first + max(example["markdown"].count("\n"), 1))
     try:
         with captured() as messages:
-            page = build_page(path, articles["strings"][lang], {"claims": {}},
-                              lambda name: (_ for _ in ()).throw(KeyError(name)), [],
-                              lambda module: module)
+            page = build_page(path, articles["strings"][lang], articles["results"],
+                              any_figure, [], lambda module: module)
     except BuildError as e:
         return "stopped" if e.line in own else f"stopped at line {e.line}: {e.message}"
-    if structure(page.body) == structure(example["html"]):
+    ours, spec = structure(page.body), structure(example["html"])
+    if ours == spec or whole and ours[len(ours) - len(spec) + 1:] == spec[1:]:
         return "same"
     lines = [int(m.group(1)) for m in map(re.compile(r":(\d+): warning:").search, messages) if m]
     if any(n in own for n in lines):
@@ -169,3 +180,24 @@ def test_every_block_example_gives_the_specs_structure_or_names_its_line(
     print(table)
     assert not failures, f"{len(failures)} example(s) diverge silently:\n" + \
         "\n".join(failures[:20]) + "\n" + table
+
+
+def test_an_example_after_the_whole_article_reads_as_it_does_alone(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    """The first example of each section that makes blocks of its own and starts at the
+    margin (an indented one would continue the article's last note), after the whole real
+    article: the same outcome as alone (the article costs a few tenths of a second a page,
+    so one example per section)."""
+    chosen = {}
+    for example in examples():
+        if example["section"] not in chosen and example["html"].strip() and \
+                not re.match(r"[ \t]+\S", example["markdown"]) and \
+                not any(s in example["markdown"] for s in OWN_SYNTAX):
+            chosen[example["section"]] = example
+    assert set(chosen) == set(SECTIONS)
+    for example in chosen.values():
+        for lang in articles["fronts"]:
+            folder = tmp_path / str(example["example"])
+            alone = outcome(folder / "alone", example, lang, articles)
+            after = outcome(folder / "after", example, lang, articles, whole=True)
+            assert after == alone, (example["example"], lang, example["markdown"], after)

@@ -19,6 +19,7 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from html import unescape
 from pathlib import Path
@@ -96,23 +97,33 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
             "spaces, and start fences and headings at the margin of their block")
 
 
-def align(ours: list[Block], theirs: list[Block]) -> tuple[list[int],
-                                                           list[tuple[int, str]]]:
-    """(the line of each of our blocks, taken from cmark-gfm's matching block; each stretch
-    where the two differ as (its line, the message))."""
+@dataclass
+class Alignment:
+    """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
+    the same block, else the line of the stretch where the readings part), and each such
+    stretch as (its line, the warning)."""
+
+    lines: list[int]
+    exact: list[bool]
+    differences: list[tuple[int, str]]
+
+
+def align(ours: list[Block], theirs: list[Block]) -> Alignment:
+    """Align two readings as `diff` aligns lines (difflib, no junk heuristic)."""
     matcher = SequenceMatcher(None, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
-    lines, differences = [0] * len(ours), []
+    result = Alignment([0] * len(ours), [False] * len(ours), [])
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            lines[i1:i2] = [b.line for b in theirs[j1:j2]]
+            result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
+            result.exact[i1:i2] = [True] * (i2 - i1)
             continue
-        line = next((b.line for b in theirs[j1:j2] if b.line), 0) or \
-            next((b.line for b in reversed(theirs[:j1]) if b.line), 0) or \
-            next((b.line for b in theirs[j2:] if b.line), 0)
-        lines[i1:i2] = [line] * (i2 - i1)
-        differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
-    return lines, differences
+        # cmark-gfm's first block of the stretch; where it has none, the block after it
+        line = next((b.line for b in theirs[j1:] if b.line), 0) or \
+            next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        result.lines[i1:i2] = [line] * (i2 - i1)
+        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
+    return result
 
 
 def difference(ours: list[Block], theirs: list[Block]) -> str:
@@ -152,11 +163,12 @@ class BlockStructure(Treeprocessor):
         tree = cmark_tree(source)
         theirs = cmark_reader(lines).read(tree)
         ours = Reader(self._classify, self._text_of, lambda el: 0, self.plain).read(root)
-        our_lines, differences = align(ours.blocks, theirs.blocks)
+        main = align(ours.blocks, theirs.blocks)
+        differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
-                differences += align(blocks, theirs.notes[label])[1]
-        self._headings(ours, our_lines)
+                differences += align(blocks, theirs.notes[label]).differences
+        self._headings(ours, main, lines)
         for line, message in sorted(dict(differences).items()):
             self._warn(line, message)
         self._tables(tree, lines)
@@ -192,12 +204,17 @@ class BlockStructure(Treeprocessor):
                                        .replace(FN_BACKLINK_TEXT, ""))
         return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
 
-    def _headings(self, ours: Parse, lines: list[int]) -> None:
-        previous = 1
-        for block, el, line in zip(ours.blocks, ours.elements, lines, strict=True):
+    def _headings(self, ours: Parse, alignment: Alignment, source: list[str]) -> None:
+        previous, after = 1, 1
+        for block, el, matched, exact in zip(ours.blocks, ours.elements, alignment.lines,
+                                             alignment.exact, strict=True):
+            if exact and matched:
+                after = matched
             if el is None or block.kind not in _HEADINGS:
                 continue
             level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
+            # where cmark-gfm reads no heading, the line that holds the heading's text
+            line = matched if exact else _line_from(source, after, text) or matched
             at = line + self.first_line() if line else 0
             problem = ("" if level > 1 else
                        f"level-1 heading '{text}': the page's title (from the front matter) is "
@@ -264,6 +281,13 @@ class BlockStructure(Treeprocessor):
                          f"no line '[{label}]: address' defines '{label}', so it is published "
                          f"as typed; add that line, or write the link as [{m.group(1)}](address)"
                          " (text that is not a link, such as A[i][j], goes in `code`)")
+
+
+def _line_from(lines: list[str], start: int, text: str) -> int:
+    """The first line from `start` (1-based) that holds the start of `text`; 0 if none."""
+    head = text[:20].strip()
+    return next((n for n in range(max(start, 1), len(lines) + 1) if head and
+                 head in lines[n - 1]), 0)
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
