@@ -162,7 +162,8 @@ class BlockStructure(Treeprocessor):
         lines = source.split("\n")
         tree = cmark_tree(source)
         theirs = cmark_reader(lines).read(tree)
-        ours = Reader(self._classify, self._text_of, lambda el: 0, self.plain).read(root)
+        ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
+                      lambda el: 0, self.plain).read(root)
         main = align(ours.blocks, theirs.blocks)
         differences = main.differences
         for label, blocks in ours.notes.items():
@@ -188,9 +189,6 @@ class BlockStructure(Treeprocessor):
             return None
         stashed = str(self.md.htmlStash.rawHtmlBlocks[int(m.group(1))])
         return "pre" if "<pre" in stashed else "html"
-
-    def _text_of(self, el: etree.Element) -> str:
-        return self.plain(inline_text(el, is_footnote_link))
 
     def plain(self, text: str) -> str:
         """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
