@@ -122,8 +122,10 @@ def test_a_level_one_heading_stops_at_its_line(tmp_path: Path, heading: str) -> 
     assert e.value.line == AT and "level-1 heading" in e.value.message
 
 
-@pytest.mark.parametrize("heading", ["## Scores", "Scores\n---", "> ## Scores", "- ## Scores"],
-                         ids=["ATX", "setext", "in a quote", "in a list item"])
+@pytest.mark.parametrize("heading", ["## Scores", "Scores\n---", "> ## Scores", "- ## Scores",
+                                     "##Scores"],
+                         ids=["ATX", "setext", "in a quote", "in a list item",
+                              "no space after the hashes"])
 def test_a_heading_without_an_id_stops_at_its_line(tmp_path: Path, heading: str) -> None:
     with pytest.raises(BuildError) as e:
         page(tmp_path, INTRO + heading + "\n", RESULTS)
