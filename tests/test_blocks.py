@@ -49,6 +49,8 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
         "Scaled\nscores {#scaled}\n---\n", 0, "GitHub (CommonMark) as a level-2 heading"),
     "pipe inside code in a table cell": (
         "| code | what |\n|---|---|\n| `a|b` | either |\n", 2, "keep '|' out of `code`"),
+    "quote right under a table": (
+        "| d | SD |\n|---|---|\n| 4 | 2 |\n> a quote\n", 3, "blank line between the table"),
     "quote with a lazy list line": (
         "> a quote\n- an item\n", 0, "GitHub (CommonMark) as a list"),
 }

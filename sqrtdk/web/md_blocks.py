@@ -55,6 +55,7 @@ _CODE_SPAN = re.compile(r"(`+).+?\1")
 NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
          "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
          "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
+_TABLE = {"tr", "th", "td"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
@@ -85,7 +86,16 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
     if new and any(b.kind == "p" and b.depth == top for b in ours):
         return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
                 "start right under a paragraph line")
-    if any(b.kind in ("tr", "th", "td") for b in ours + theirs):
+    kinds = {b.kind for b in ours + theirs}
+    if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
+        return "this table has no row under its header, so an empty row is shown: add a row"
+    if kinds & _TABLE and kinds - _TABLE - {"table"}:
+        return ("put a blank line between the table and what follows it: a line right under a "
+                "table is read as one more row by one parser and not by the other")
+    if kinds & {"blockquote"} and not kinds & {"ul", "ol", "li"}:
+        return ("start every line of a quote with '>', and leave a blank line after it: a "
+                "line right under a quote is read as part of it by one parser only")
+    if kinds & _TABLE:
         return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
                 "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
                 "write '\\|')")
