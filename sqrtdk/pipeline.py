@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger("sqrtdk")
 FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")
-WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe")
+WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe", "cmarkgfm")
 
 
 @contextmanager

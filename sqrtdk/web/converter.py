@@ -3,14 +3,19 @@
 Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
 here and kept as an object, not found again by its class name), smarty (English quotes, dashes; on
 CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
-notes; the `reproduce` fence), pymdownx.blocks.details (`/// details` boxes). Math and code
-were taken out by `lexer` before Markdown runs; `$` is escapable (`\\$`).
+notes; the `reproduce` fence; relaxed headers: a fence with options such as `title="…"` is
+still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks.details
+(`/// details` boxes). Math and code were taken out by `lexer` before Markdown runs; `$` is
+escapable (`\\$`). `md_blocks` reads the same text again with GitHub's parser (cmark-gfm) and
+warns wherever the two read the blocks differently.
 
 Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
 footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
+| BlockStructure    | sqrtdk-blocks      | 19.8 | after inline (text as the reader sees it);    |
+|                   |                    |      | before footnotes are renumbered               |
 | FootnoteNumbers   | sqrtdk-note-numbers| 19.5 | after inline made the references; before      |
 |                   |                    |      | footnote-reorder sorts the notes by them      |
 | FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
@@ -54,6 +59,7 @@ from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .lexer import ANY_MATH_RE
+from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -90,6 +96,8 @@ class ArticleExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         p, tp = self.page, md.treeprocessors
         md.ESCAPED_CHARS.append("$")
+        tp.register(BlockStructure(md, p.source, lambda: p.markdown_source, lambda: p.searchable,
+                                   lambda: p.first_line), "sqrtdk-blocks", 19.8)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(FigureProcessor(md, p.facts, p.ui["figure"], p.resolve, p.known_figures,
                                     p.markdown_source), "sqrtdk-figures", 18)
@@ -134,6 +142,7 @@ class PageContext:
         self.snippets, self.source_url = snippets, source_url
         self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
         self.searchable = ""          # the article with its lines as in the file (for messages)
+        self.first_line = 0           # lines before markdown_source's first (the front matter)
         self.script = language.get("script", "latin")
         self.other_lang = language.get("other_lang", "")
         self.footnotes = FootnoteExtension(
@@ -163,7 +172,8 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
         SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False),
         # plain <pre><code class="language-…">: the same HTML with or without Pygments
         HighlightExtension(use_pygments=False),
-        SuperFencesCodeExtension(custom_fences=[reproduce_fence(
+        # relaxed headers: a fence with options (title="…") is still code; md_blocks warns
+        SuperFencesCodeExtension(relaxed_headers=True, custom_fences=[reproduce_fence(
             page.snippets, page.ui, page.facts, page.source_url)]),
         DetailsExtension(), article])
     return md, article

@@ -180,6 +180,7 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                        known_figures, results.get("reproduce", {}), source_url)
     page.markdown_source = masked.restore_code(rendered_body)
     page.searchable = searchable            # lines as in the file (front matter blanked)
+    page.first_line = front.count("\n")
     md, article = markdown_for(page)
     try:
         html = md.convert(page.markdown_source)

@@ -1,0 +1,290 @@
+"""The block structure of a page as two parsers read it: Python-Markdown (our tree) and
+GitHub's own parser, cmark-gfm (through `cmarkgfm`, the C library GitHub renders Markdown
+with), so that where the two read a passage differently the author hears of it.
+
+Each parse becomes a flat list of `Block`s in document order: a kind (p, h1…h6, ul, ol, li,
+blockquote, pre, table, tr, th, td, hr, html), its nesting depth and, for blocks that hold
+text, the letters and digits of that text (so inline markup, smart quotes and entities do
+not count, words do). Wrappers that carry no Markdown structure (a table's thead/tbody, our
+boxes' details/summary, divs) are transparent. Tight and loose lists read alike: the text of
+a tight item counts as a paragraph. Footnotes are compared note by note, by label.
+
+cmark-gfm gives each block its source position (`CMARK_OPT_SOURCEPOS`), so every Block from
+that side carries its line in the converted text (1-based); ours carry 0.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+
+LEAVES = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "th", "td"}
+CONTAINERS = {"ul", "ol", "li", "blockquote", "table", "tr"}
+EMPTY = {"pre", "hr"}
+TRANSPARENT = {"div", "thead", "tbody", "details", "section", "figure", "dl"}
+SKIPPED = {"summary", "skip"}
+_WORD = re.compile(r"\w+")
+_VOID = {"img", "br", "hr", "input", "source", "meta", "link", "wbr", "col"}
+_CMARK_OPTIONS = Options.CMARK_OPT_SOURCEPOS | Options.CMARK_OPT_FOOTNOTES
+_CMARK_EXTENSIONS = ["table", "autolink", "strikethrough", "tasklist"]
+_OMITTED = "raw HTML omitted"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block: `kind` (an HTML tag name, or 'html' for raw HTML), `depth` (containers
+    around it), `key` (the letters and digits of its text; '' for containers, code and
+    rules) and `line` (1-based line in the parsed text; 0 when the parser keeps none)."""
+
+    kind: str
+    depth: int
+    key: str
+    line: int = 0
+
+    @property
+    def signature(self) -> str:
+        """What two parses must agree on (everything but the line)."""
+        return f"{self.depth}:{self.kind}:{self.key}"
+
+
+@dataclass
+class Parse:
+    """One parser's reading: the main flow (with the element of each block; None for the
+    text of a tight list item), and each footnote's blocks by (lowercase) label."""
+
+    blocks: list[Block]
+    notes: dict[str, list[Block]]
+    elements: list[etree.Element | None] = field(default_factory=list)
+
+
+def key(text: str) -> str:
+    """The letters and digits of `text` (case kept), the only part two parsers must agree on."""
+    return "".join(_WORD.findall(text))
+
+
+class _TreeBuilder(HTMLParser):
+    """cmark-gfm's HTML as an ElementTree (raw HTML, which it omits, as an `html` element)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = etree.Element("root")
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = etree.SubElement(self.stack[-1], tag, {k: v or "" for k, v in attrs})
+        if tag not in _VOID:
+            self.stack.append(el)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        while len(self.stack) > 1:
+            if self.stack.pop().tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        parent = self.stack[-1]
+        children = list(parent)
+        if children:
+            children[-1].tail = (children[-1].tail or "") + data
+        else:
+            parent.text = (parent.text or "") + data
+
+    def handle_comment(self, data: str) -> None:
+        self.stack[-1].append(etree.Comment(data))
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_text(fragment: str) -> str:
+    """The text of an HTML fragment (tags out, entities decoded)."""
+    parser = _Text()
+    parser.feed(fragment)
+    parser.close()
+    return "".join(parser.parts)
+
+
+def cmark_tree(source: str) -> etree.Element:
+    """`source` parsed by cmark-gfm with GitHub's extensions (tables, autolinks,
+    strikethrough, task lists, footnotes), as an element tree with `data-sourcepos`.
+
+    cmark-gfm writes XHTML (escaping only & < > " in text and attributes) except for three
+    attributes without a value; with those given one, expat reads it in a fraction of the
+    time html.parser takes. Anything expat refuses (a control character in the text) goes
+    through html.parser."""
+    html = cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS, _CMARK_EXTENSIONS)
+    xhtml = html.replace(" data-footnotes>", ' data-footnotes="">').replace(
+        " data-footnote-ref>", ' data-footnote-ref="">').replace(
+        " data-footnote-backref ", ' data-footnote-backref="" ')
+    # cmark-gfm's own output: raw HTML (a DOCTYPE, an entity declaration) is omitted from it
+    parser = etree.XMLParser(target=etree.TreeBuilder(insert_comments=True))  # noqa: S314
+    try:
+        parser.feed(f"<root>{xhtml}</root>")
+        root = parser.close()
+    except etree.ParseError:
+        builder = _TreeBuilder()
+        builder.feed(html)
+        builder.close()
+        root = builder.root
+    _mark_raw_html(root)
+    return root
+
+
+def _mark_raw_html(root: etree.Element) -> None:
+    """cmark-gfm's `<!-- raw HTML omitted -->` becomes an `html` block where it stands on a
+    line of its own outside a paragraph (a block of raw HTML), an empty span elsewhere."""
+    comment: object = etree.Comment
+    for parent in root.iter():
+        before = parent.text or ""
+        for el in parent:
+            if el.tag is comment and (el.text or "").strip() == _OMITTED:
+                # a block of raw HTML has a line of its own; inline HTML is left as a span
+                alone = not before.strip(" ") or before.endswith("\n")
+                block = alone and (el.tail or "\n")[0] == "\n" and parent.tag not in LEAVES
+                el.tag, el.text = ("html" if block else "span"), None
+            before = el.tail or ""
+
+
+def sourcepos_line(el: etree.Element) -> int:
+    """The first line of a cmark-gfm element's `data-sourcepos` ('3:1-5:4' -> 3), or 0."""
+    pos = el.get("data-sourcepos", "")
+    return int(pos.split(":", 1)[0]) if pos[:1].isdigit() else 0
+
+
+Classify = Callable[[etree.Element], str | None]
+TextOf = Callable[[etree.Element], str]
+
+
+class Reader:
+    """Flattens one parser's tree into Blocks. `classify` may name an element's kind itself
+    (our stashed fences and raw HTML blocks); `text_of` gives an inline element's text."""
+
+    def __init__(self, classify: Classify, text_of: TextOf, line: Callable[[etree.Element], int],
+                 plain: Callable[[str], str] = str):
+        self.classify, self.text_of, self.line, self.plain = classify, text_of, line, plain
+
+    def read(self, root: etree.Element) -> Parse:
+        """The main flow and the footnotes of a tree."""
+        parse = Parse([], {})
+        self._walk(root, 0, parse.blocks, parse)
+        return parse
+
+    def _add(self, out: list[Block], block: Block, el: etree.Element | None,
+             parse: Parse) -> None:
+        out.append(block)
+        if out is parse.blocks:
+            parse.elements.append(el)
+
+    def _walk(self, parent: etree.Element, depth: int, out: list[Block], parse: Parse) -> None:
+        run: list[str] = [parent.text or ""] if parent.tag == "li" else []
+        run_line = self.line(parent)
+        for child in parent:
+            kind = self.classify(child) or child.tag
+            if _is_notes(child):
+                self._notes(child, parse)
+            elif kind in SKIPPED:
+                pass
+            elif kind in TRANSPARENT or kind in LEAVES | CONTAINERS | EMPTY | {"html"}:
+                self._flush(run, depth, out, run_line, parse)
+                run_line = self.line(child)
+                self._block(child, kind, depth, out, parse)
+            elif parent.tag == "li":       # inline content of a tight list item
+                run.append(self.text_of(child))
+            if parent.tag == "li":
+                run.append(child.tail or "")
+        self._flush(run, depth, out, run_line, parse)
+
+    def _block(self, el: etree.Element, kind: str, depth: int, out: list[Block],
+               parse: Parse) -> None:
+        if kind in TRANSPARENT:
+            self._walk(el, depth, out, parse)
+        elif kind in LEAVES:
+            text = key(self.plain(self.inline_text(el)))
+            self._add(out, Block(kind, depth, text, self.line(el)), el, parse)
+        elif kind in CONTAINERS:
+            self._add(out, Block(kind, depth, "", self.line(el)), el, parse)
+            self._walk(el, depth + 1, out, parse)
+        else:
+            self._add(out, Block(kind, depth, "", self.line(el)), el, parse)
+
+    def inline_text(self, el: etree.Element) -> str:
+        parts = [el.text or ""]
+        for child in el:
+            parts += [self.text_of(child), child.tail or ""]
+        return "".join(parts)
+
+    def _flush(self, run: list[str], depth: int, out: list[Block], line: int,
+               parse: Parse) -> None:
+        text = key(self.plain("".join(run)))
+        if text:
+            self._add(out, Block("p", depth, text, line), None, parse)
+        run.clear()
+
+    def _notes(self, section: etree.Element, parse: Parse) -> None:
+        for li in section.iter("li"):
+            ident = li.get("id", "")
+            if ident.startswith("fn-"):
+                blocks: list[Block] = []
+                self._walk(li, 0, blocks, parse)
+                parse.notes[ident[3:].lower()] = [b for b in blocks if b.kind != "li"]
+
+
+def _is_notes(el: etree.Element) -> bool:
+    """Python-Markdown's `div.footnote` or cmark-gfm's `section.footnotes`."""
+    return el.tag in ("div", "section") and el.get("class", "") in ("footnote", "footnotes")
+
+
+def inline_text(el: etree.Element, skip: Callable[[etree.Element], bool]) -> str:
+    """The text of an inline element, without the parts `skip` rejects (footnote links)."""
+    if skip(el):
+        return ""
+    parts = [el.text or ""]
+    for child in el:
+        parts += [inline_text(child, skip), child.tail or ""]
+    return "".join(parts)
+
+
+def is_footnote_link(el: etree.Element) -> bool:
+    """A footnote reference or back-reference (numbered differently by the two parsers)."""
+    classes = el.get("class", "").split()
+    return "footnote-ref" in classes or "footnote-backref" in classes
+
+
+_BOX_LINE = re.compile(r"[ \t>]*///")
+_DEFINITION_LINE = re.compile(r"[ \t>]*:[ \t]")
+
+
+def cmark_reader(lines: list[str]) -> Reader:
+    """A Reader of cmark-gfm's tree of the text `lines`, each block with its line.
+    Paragraphs that are our own syntax to cmark-gfm (a `///` box line, a definition list's
+    `:   …` line) are left out: their content is compared, not their markers."""
+
+    def classify(el: etree.Element) -> str | None:
+        first, pos = sourcepos_line(el), el.get("data-sourcepos", "")
+        if el.tag != "p" or not first:
+            return None
+        last = int(pos.split("-", 1)[1].split(":", 1)[0])
+        own = lines[first - 1:last]
+        if _BOX_LINE.match(own[0]) or any(_DEFINITION_LINE.match(x) for x in own):
+            return "skip"
+        return None
+    return Reader(classify, lambda el: inline_text(el, is_footnote_link), sourcepos_line)
+
+
+def iter_headings(blocks: list[Block]) -> Iterator[tuple[int, Block]]:
+    """(level, block) of every heading of a flow, in order."""
+    for b in blocks:
+        if len(b.kind) == 2 and b.kind[0] == "h" and b.kind[1].isdigit():
+            yield int(b.kind[1]), b

@@ -1,0 +1,318 @@
+"""The article's block structure as GitHub would read it, and its headings.
+
+The article is read by Python-Markdown with the extensions named in `converter`. Authors
+learned Markdown on GitHub (CommonMark + GFM), and where the two disagree — a list or a
+table right under a paragraph, a nested list indented by two spaces, a fence indented or
+right under a paragraph line, a multi-line setext heading — the page would silently differ
+from what the author meant. `BlockStructure` reads the same text a second time with
+cmark-gfm (`blocks`), aligns the two block lists (difflib, as `diff` aligns lines) and warns
+at the line where they part, saying what the page shows and how to write the passage so both
+read it alike. It also warns where both parsers agree on losing what was typed: a table row
+with more cells than its header, table lines without their `|---|` row, a reference link
+`[text][ref]` whose reference is never defined. Headings: a level-1 heading stops the build
+(the page's title is its h1), a heading without an id stops at its line, a level jump of
+more than one warns.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from html import unescape
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
+from markdown.treeprocessors import Treeprocessor
+
+from ..errors import line_of
+from ..log import warn
+from .blocks import (
+    Block,
+    Parse,
+    Reader,
+    cmark_reader,
+    cmark_tree,
+    html_text,
+    inline_text,
+    is_footnote_link,
+    sourcepos_line,
+)
+from .md_math import ContentError
+
+LOGGER = logging.getLogger("sqrtdk.web")
+_BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
+_INLINE_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
+_ESCAPED = re.compile("\x02(\\d+)\x03")
+_HEADING_ID = re.compile(r"\{[^}\n]*#[\w-]+[^}\n]*\}\s*$")
+_UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
+_FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
+_ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
+         "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
+         "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
+_TABLE = {"tr", "th", "td"}
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
+                 "h6"}
+
+
+def describe(blocks: list[Block]) -> str:
+    """The outermost blocks of a stretch, in words ('a paragraph, then a list')."""
+    if not blocks:
+        return "nothing"
+    top = min(b.depth for b in blocks)
+    names = [NAMES.get(b.kind, f"a level-{b.kind[1:]} heading") for b in blocks
+             if b.depth == top]
+    unique = list(dict.fromkeys(names))
+    return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
+
+
+def advice(ours: list[Block], theirs: list[Block]) -> str:
+    """How to write a passage so that both parsers read it alike."""
+    top = min((b.depth for b in ours + theirs), default=0)
+    new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
+    if "pre" in new:
+        return ("put a blank line before the opening fence, and indent the closing fence as "
+                "the opening one (a fence inside a list item: both by the item's 4 spaces)")
+    setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
+    if setext:
+        return ("a heading underlined with '---' or '===' takes one line here: write it on one "
+                "line, as '## Its title {#some-id}'")
+    if new and any(b.kind == "p" and b.depth == top for b in ours):
+        return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
+                "start right under a paragraph line")
+    kinds = {b.kind for b in ours + theirs}
+    if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
+        return "this table has no row under its header, so an empty row is shown: add a row"
+    if kinds & _TABLE and kinds - _TABLE - {"table"}:
+        return ("put a blank line between the table and what follows it: a line right under a "
+                "table is read as one more row by one parser and not by the other")
+    if kinds & {"blockquote"} and not kinds & {"ul", "ol", "li"}:
+        return ("start every line of a quote with '>', and leave a blank line after it: a "
+                "line right under a quote is read as part of it by one parser only")
+    if kinds & _TABLE:
+        return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
+                "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
+                "write '\\|')")
+    if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
+            [b.depth for b in ours] != [b.depth for b in theirs]:
+        return ("indent a nested list, and any paragraph, formula or code inside a list item, "
+                "by 4 spaces per level (after a blank line)")
+    return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
+            "spaces, and start fences and headings at the margin of their block")
+
+
+@dataclass
+class Alignment:
+    """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
+    the same block, else the line of the stretch where the readings part), and each such
+    stretch as (its line, the warning)."""
+
+    lines: list[int]
+    exact: list[bool]
+    differences: list[tuple[int, str]]
+
+
+def align(ours: list[Block], theirs: list[Block]) -> Alignment:
+    """Align two readings as `diff` aligns lines (difflib, no junk heuristic)."""
+    matcher = SequenceMatcher(None, [b.signature for b in ours],
+                              [b.signature for b in theirs], autojunk=False)
+    result = Alignment([0] * len(ours), [False] * len(ours), [])
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
+            result.exact[i1:i2] = [True] * (i2 - i1)
+            continue
+        # cmark-gfm's first block of the stretch; where it has none, the block after it
+        line = next((b.line for b in theirs[j1:] if b.line), 0) or \
+            next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        result.lines[i1:i2] = [line] * (i2 - i1)
+        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
+    return result
+
+
+def difference(ours: list[Block], theirs: list[Block]) -> str:
+    """The warning for a stretch the two parsers read differently."""
+    what = describe(ours)
+    if not theirs:
+        said = (f"this Markdown starts {what} here, GitHub (CommonMark) does not; the page "
+                "shows it")
+    elif not ours:
+        said = (f"GitHub (CommonMark) starts {describe(theirs)} here, this Markdown does not; "
+                "the page does not show it")
+    elif [b.kind for b in ours] == [b.kind for b in theirs]:
+        how = "nest" if [b.depth for b in ours] != [b.depth for b in theirs] else "split"
+        said = (f"this Markdown and GitHub (CommonMark) {how} the lines here differently "
+                f"({what}{' at another level' if how == 'nest' else ', with other text'}); "
+                "the page shows this Markdown's reading")
+    else:
+        said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
+                f"{describe(theirs)}; the page shows {what}")
+    return f"{said}: {advice(ours, theirs)}"
+
+
+class BlockStructure(Treeprocessor):
+    """Compares the tree (after inline parsing, before footnotes are renumbered: priority
+    19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
+    (see the module docstring)."""
+
+    def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
+                 searchable: Callable[[], str], first_line: Callable[[], int]):
+        super().__init__(md)
+        self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
+                                                                  first_line)
+
+    def run(self, root: etree.Element) -> None:
+        source = self.text()
+        lines = source.split("\n")
+        tree = cmark_tree(source)
+        theirs = cmark_reader(lines).read(tree)
+        ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
+                      lambda el: 0, self.plain).read(root)
+        main = align(ours.blocks, theirs.blocks)
+        differences = main.differences
+        for label, blocks in ours.notes.items():
+            if label in theirs.notes:
+                differences += align(blocks, theirs.notes[label]).differences
+        self._headings(ours, main, lines)
+        for line, message in sorted(dict(differences).items()):
+            self._warn(line, message)
+        self._tables(tree, lines)
+        self._fence_options(tree, lines)
+        self._references(root)
+
+    def _warn(self, line: int, message: str) -> None:
+        warn(LOGGER, self.path, line + self.first_line() if line else 0, message)
+
+    def _classify(self, el: etree.Element) -> str | None:
+        """A paragraph that is only a stashed block (a fence, raw HTML) is that block;
+        definition lists and `///` lines are left out, as on cmark-gfm's side."""
+        if el.tag == "dl" or (el.tag == "p" and (el.text or "").lstrip().startswith("///")):
+            return "skip"             # ours (a `///` line not understood is BoxHeaderCheck's)
+        if el.tag != "p" or len(el) or not (m := _BLOCK_PLACEHOLDER.fullmatch(
+                (el.text or "").strip())):
+            return None
+        stashed = str(self.md.htmlStash.rawHtmlBlocks[int(m.group(1))])
+        return "pre" if "<pre" in stashed else "html"
+
+    def plain(self, text: str) -> str:
+        """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
+        quotes: their characters; inline raw HTML: nothing)."""
+        def stashed(m: re.Match[str]) -> str:
+            item = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
+            if not isinstance(item, str):
+                return "".join(item.itertext())
+            return html_text(item) if "<" in item else unescape(item)
+        text = _INLINE_PLACEHOLDER.sub(stashed, text.replace(NBSP_PLACEHOLDER, "")
+                                       .replace(FN_BACKLINK_TEXT, ""))
+        return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
+
+    def _headings(self, ours: Parse, alignment: Alignment, source: list[str]) -> None:
+        previous, after = 1, 1
+        for block, el, matched, exact in zip(ours.blocks, ours.elements, alignment.lines,
+                                             alignment.exact, strict=True):
+            if exact and matched:
+                after = matched
+            if el is None or block.kind not in _HEADINGS:
+                continue
+            level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
+            # where cmark-gfm reads no heading, the line that holds the heading's text
+            line = matched if exact else _line_from(source, after, text) or matched
+            at = line + self.first_line() if line else 0
+            problem = ("" if level > 1 else
+                       f"level-1 heading '{text}': the page's title (from the front matter) is "
+                       "its only level-1 heading; start sections at level 2, '## …'")
+            if not problem and not _HEADING_ID.search(text):
+                problem = (f"heading '{text}' has no explicit id; write it as "
+                           f"'{'#' * level} Its title {{#some-id}}', with the same id in every "
+                           "language")
+            if problem:
+                raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
+                                                       re.escape(text[:40]), re.M), line=at)
+            if level > previous + 1:
+                self._warn(line, f"heading level jumps from {previous} to {level} "
+                                 f"('{text[:40]}'), skipping a level readers of the contents "
+                                 f"and screen readers rely on; make it "
+                                 f"'{'#' * (previous + 1)} …'")
+            previous = level
+
+    def _tables(self, tree: etree.Element, lines: list[str]) -> None:
+        """Rows with more cells than their header; lines of pipes without a `|---|` row."""
+        for table in tree.iter("table"):
+            header = len(list(table.iter("th")))
+            for row in table.iter("tr"):
+                line, text = _source_of(row, lines)
+                cells = _cells(text) if line else 0
+                if line and _ESCAPED_PIPE_IN_CODE.search(text):
+                    self._warn(line, "a '\\|' inside `code` in a table cell: GitHub shows '|', "
+                                     "this Markdown the backslash too; here a '|' inside `code` "
+                                     "needs no backslash (GitHub's tables need it)")
+                if cells > header:
+                    self._warn(line, f"this table row has {cells} cells, its header {header}; "
+                                     "the extra cells are dropped (on GitHub too): add header "
+                                     "cells, or write a '|' that belongs to the text as '\\|'")
+        for p in tree.iter("p"):
+            first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
+            own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []
+            if len(own) > 1 and all(re.fullmatch(r"[ \t>]*\|.*\|[ \t]*", x) for x in own):
+                self._warn(first, "these lines look like a table, but a table needs a line "
+                                  "like '|---|---|' right under its header row; without it "
+                                  "they are published as a paragraph of pipes")
+
+    def _fence_options(self, tree: etree.Element, lines: list[str]) -> None:
+        """Options after a fence's language (`title="…"`, `linenums="1"`, `hl_lines="2"`)
+        are dropped (superfences' relaxed headers); a warning at the fence's line."""
+        for pre in tree.iter("pre"):
+            line, fence = _source_of(pre, lines)
+            m = _FENCE_INFO.match(fence)
+            if m and m.group("options").strip():
+                self._warn(line, f"code fence options '{m.group('options').strip()[:40]}' are "
+                                 "not supported here (no title bar, line numbers or marked "
+                                 "lines): the code is shown without them; remove them, and "
+                                 "name the file in the sentence before the code if it matters")
+
+    def _references(self, root: etree.Element) -> None:
+        """`[text][ref]` without a `[ref]: address` line is published as typed."""
+        for el in root.iter():
+            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "",
+                                                                       el.tail or ""]
+            for text in texts:
+                for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
+                    label = m.group(2) or m.group(1)
+                    line = line_of(self.searchable(), m.group(0))
+                    warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
+                         f"no line '[{label}]: address' defines '{label}', so it is published "
+                         f"as typed; add that line, or write the link as [{m.group(1)}](address)"
+                         " (text that is not a link, such as A[i][j], goes in `code`)")
+
+
+def _line_from(lines: list[str], start: int, text: str) -> int:
+    """The first line from `start` (1-based) that holds the start of `text`; 0 if none."""
+    head = text[:20].strip()
+    return next((n for n in range(max(start, 1), len(lines) + 1) if head and
+                 head in lines[n - 1]), 0)
+
+
+def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
+    """(line, the text of that line from the element's first column) of a cmark-gfm element
+    (its `data-sourcepos` counts bytes); (0, '') without a position."""
+    pos = el.get("data-sourcepos", "")
+    if not pos[:1].isdigit():
+        return 0, ""
+    line, column = (int(x) for x in pos.split("-", 1)[0].split(":"))
+    return line, lines[line - 1].encode()[column - 1:].decode(errors="replace")
+
+
+def _cells(row: str) -> int:
+    """The number of cells a table row's line holds (code spans and `\\|` kept whole)."""
+    text = _CODE_SPAN.sub("code", row.replace("\\|", "")).strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    return text.count("|") + 1

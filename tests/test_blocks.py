@@ -1,0 +1,160 @@
+"""Markdown as authors learned it on GitHub (issue 17): each habit where Python-Markdown reads
+a block differently from CommonMark/GFM either gives the structure meant, or warns (or
+stops) at the author's own line. Inputs are small passages of the kind an author writes."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import cmarkgfm
+import pytest
+from helpers import BODY_START, Tree, page
+
+from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
+from sqrtdk.web.blocks import (
+    _CMARK_EXTENSIONS,
+    _CMARK_OPTIONS,
+    Block,
+    _mark_raw_html,
+    _TreeBuilder,
+    cmark_tree,
+)
+from sqrtdk.web.md_blocks import align
+
+RESULTS: dict[str, Any] = {"claims": {}, "meta": {"bounds": {}}}
+INTRO = "The scores of one query are spread out.\n\n"   # the passage starts 2 lines below it
+AT = BODY_START + 2
+
+# name -> (passage, the line of the passage the warning names (0-based), words the message
+# must hold)
+DIVERGENT: dict[str, tuple[str, int, str]] = {
+    "list under a paragraph": (
+        "Three steps:\n- scale the scores\n- take the softmax\n", 0, "blank line before a list"),
+    "numbered list under a paragraph": (
+        "Three steps:\n1. scale\n2. softmax\n", 0, "blank line before a numbered list"),
+    "table under a paragraph": (
+        "The sizes:\n| d | SD |\n|---|---|\n| 4 | 2 |\n", 0, "blank line before a table"),
+    "nested list indented by two spaces": (
+        "- the scores\n  - their mean\n  - their SD\n- the shares\n", 1, "4 spaces"),
+    "paragraph at a nested item's content column": (
+        "1. first\n\n    - nested item\n\n      Its second paragraph.\n\n2. second\n", 4,
+        "4 spaces"),
+    "fence right under a paragraph": (
+        "The code:\n```python\nx = 1\n```\n", 0, "blank line before the opening fence"),
+    "closing fence indented": (
+        "```python\nx = 1\n  ```\n", 0, "closing fence"),
+    "multi-line setext heading": (
+        "Scaled\nscores {#scaled}\n---\n", 0, "GitHub (CommonMark) as a level-2 heading"),
+    "pipe inside code in a table cell": (
+        "| code | what |\n|---|---|\n| `a|b` | either |\n", 2, "keep '|' out of `code`"),
+    "quote right under a table": (
+        "| d | SD |\n|---|---|\n| 4 | 2 |\n> a quote\n", 3, "blank line between the table"),
+    "quote with a lazy list line": (
+        "> a quote\n- an item\n", 0, "GitHub (CommonMark) as a list"),
+}
+BOTH_LOSE: dict[str, tuple[str, int, str]] = {
+    "table row with more cells than the header": (
+        "| d | SD |\n|---|---|\n| 4 | 2 | 0.5 |\n", 2, "3 cells, its header 2"),
+    "table row with more cells in a list item": (
+        "- the sizes:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 | 0.5 |\n", 4,
+        "3 cells, its header 2"),
+    "table without its delimiter row": (
+        "| d | SD |\n| 4 | 2 |\n", 0, "'|---|---|'"),
+    "undefined reference link": (
+        "As [the paper][vaswani] says.\n", 0, "no line '[vaswani]: address'"),
+    "fence options": (
+        "```python title=\"spread.py\" linenums=\"1\" hl_lines=\"2\"\nx = 1\ny = 2\n```\n", 0,
+        "options 'title=\"spread.py\""),
+    "heading level jump": (
+        "## Scores {#scores}\n\n#### Their SD {#their-sd}\n", 2, "jumps from 2 to 4"),
+}
+
+
+def warnings(tmp_path: Path, body: str, lang: str) -> tuple[list[str], str]:
+    with captured() as messages:
+        html = page(tmp_path, body, RESULTS, lang=lang).body
+    return list(messages), html
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", [*DIVERGENT, *BOTH_LOSE])
+def test_a_passage_github_would_read_otherwise_warns_at_its_line(
+        tmp_path: Path, name: str, lang: str) -> None:
+    passage, line, words = {**DIVERGENT, **BOTH_LOSE}[name]
+    messages, _ = warnings(tmp_path, INTRO + passage, lang)
+    at = [m for m in messages if f":{AT + line}: warning:" in m]
+    assert at and any(words in m for m in at), messages
+
+
+@pytest.mark.parametrize("passage", [
+    "Three steps:\n\n- scale the scores\n- take the softmax\n",
+    "- the scores\n\n    - their mean\n    - their SD\n\n- the shares\n",
+    "The sizes:\n\n| d | SD |\n|---|---|\n| 4 | 2 |\n",
+    "The code:\n\n```python\nx = 1\n```\n",
+    "1. first\n\n    ```python\n    x = 1\n    ```\n\n2. second\n",
+    "Scaled scores {#scaled}\n---\n",
+    "As [the paper][vaswani] says.\n\n[vaswani]: https://arxiv.org/abs/1706.03762\n",
+    "Text[^n].\n\n[^n]: A note.\n\n    Its second paragraph.\n",
+    "/// details | Why?\n    attrs: {id: why}\n\nBecause.\n///\n",
+    "Term\n:   Its definition.\n",
+    "> > | d | SD |\n> > |---|---|\n> > | 4 | 2 |\n",
+], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
+        "defined reference", "footnote", "box", "definition list", "table in a quote"])
+def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
+        tmp_path: Path, passage: str) -> None:
+    messages, html = warnings(tmp_path, INTRO + passage, "en")
+    assert messages == []
+    assert not re.search(r"\[the paper\]|```|\| d \|", html)     # nothing published as typed
+
+
+def test_fence_options_are_dropped_and_the_code_is_still_code(tmp_path: Path) -> None:
+    _, html = warnings(tmp_path, BOTH_LOSE["fence options"][0], "en")
+    code = [e for e in Tree(html).elements if e["tag"] == "code"]
+    assert len(code) == 1 and code[0]["ancestors"][-1] == "pre" and "title" not in html
+    assert code[0]["text"] == "x = 1\ny = 2"
+
+
+@pytest.mark.parametrize("heading", ["# Scores {#scores}", "Scores {#scores}\n==="],
+                         ids=["ATX", "setext"])
+def test_a_level_one_heading_stops_at_its_line(tmp_path: Path, heading: str) -> None:
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, INTRO + heading + "\n", RESULTS)
+    assert e.value.line == AT and "level-1 heading" in e.value.message
+
+
+@pytest.mark.parametrize("heading", ["## Scores", "Scores\n---", "> ## Scores", "- ## Scores",
+                                     "##Scores"],
+                         ids=["ATX", "setext", "in a quote", "in a list item",
+                              "no space after the hashes"])
+def test_a_heading_without_an_id_stops_at_its_line(tmp_path: Path, heading: str) -> None:
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, INTRO + heading + "\n", RESULTS)
+    assert e.value.line == AT, e.value
+
+
+def test_alignment_names_the_line_of_githubs_block_where_the_readings_part() -> None:
+    ours = [Block("p", 0, "Intro"), Block("p", 0, "Stepsab")]
+    theirs = [Block("p", 0, "Intro", 1), Block("p", 0, "Steps", 3), Block("ul", 0, "", 4),
+              Block("li", 1, "", 4), Block("p", 2, "a", 4), Block("li", 1, "", 5),
+              Block("p", 2, "b", 5)]
+    alignment = align(ours, theirs)
+    assert alignment.lines[0] == 1 and alignment.exact == [True, False]
+    assert [line for line, _ in alignment.differences] == [3]
+
+
+def test_githubs_reading_is_the_same_through_expat_and_through_html_parser() -> None:
+    source = ("Text[^n] and <b>bold</b>.\n\n- a <i>tight</i> item\n- b\n\n<div>\nraw\n</div>\n\n"
+              "| a |\n|---|\n| 1 |\n\n[^n]: A note.\n")
+    fast = cmark_tree(source)
+    builder = _TreeBuilder()
+    builder.feed(cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS,
+                                                          _CMARK_EXTENSIONS))
+    builder.close()
+    _mark_raw_html(builder.root)
+    shape = [(el.tag, el.get("data-sourcepos")) for el in fast.iter()]
+    assert shape == [(el.tag, el.get("data-sourcepos")) for el in builder.root.iter()]
+    assert [t for t, _ in shape].count("html") == 1 and [t for t, _ in shape].count("span") == 4
+    with_control = cmark_tree("A form\x0cfeed.\n\n<div>\nraw\n</div>\n")   # expat refuses it
+    assert [el.tag for el in with_control] == ["p", "html"]

@@ -1,0 +1,208 @@
+"""CommonMark's own examples as a test (issue 17): every example of the spec's block sections
+and of GFM's tables, read from ../shared/corpus/commonmark-spec.json as it is, is put alone
+under each language's real front matter and converted with the real page function and that
+language's real strings. Each must give the spec's block structure and text, or stop or
+warn at one of the example's own lines; nothing may diverge silently.
+
+Each example is converted on its own (not after the whole article): converting the article's
+~300 lines takes a few tenths of a second, so 450 pages would take minutes; what the article
+adds to an example is only the text before it, and the front matter's end separates the
+example from what precedes it as the blank line after the article's last block would.
+
+Compared: block elements (p, headings, lists, items, quotes, code, tables and their rows and
+cells, rules) and their text, whitespace collapsed, through an HTML parser. Tight and loose
+lists may differ (an item's paragraph counts as its text), as may a list's start number,
+inline markup (emphasis, links), smart quotes and dashes, and invisible whitespace in code.
+Skipped, and counted: examples holding the product's own syntax ($, {{, {%, {#, {:, raw <).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.settings import load_settings, load_strings
+from sqrtdk.textfiles import read_text
+from sqrtdk.web.model import FigureFiles
+from sqrtdk.web.pages import build_page, split_front_matter
+
+CORPUS = PROJECT_ROOT.parent / "shared" / "corpus" / "commonmark-spec.json"
+SECTIONS = ("Lists", "List items", "Block quotes", "Paragraphs", "Thematic breaks",
+            "ATX headings", "Setext headings", "Fenced code blocks",
+            "Link reference definitions", "Blank lines", "Tables (extension)")
+OWN_SYNTAX = ("$", "{{", "{%", "{#", "{:", "<")
+BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre",
+          "table", "tr", "th", "td", "hr"}
+VOID = {"hr", "br", "img", "input", "source", "wbr"}
+if not CORPUS.is_file() and os.environ.get("CI"):
+    raise RuntimeError(f"CI must run the corpus tests, but {CORPUS} is missing")
+pytestmark = pytest.mark.skipif(not CORPUS.is_file(),
+                                reason="the shared corpus is not beside the project")
+TYPOGRAPHY = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
+                            "\u2013": "--", "\u2014": "---", "\u2026": "...", "\xa0": " "})
+
+
+def examples() -> list[dict[str, Any]]:
+    """The spec's examples of SECTIONS, as they are in the corpus."""
+    data = json.loads(CORPUS.read_text(encoding="utf-8"))
+    every = data["examples"] + data["gfm_extensions"]["examples"]
+    return [e for e in every if e["section"] in SECTIONS]
+
+
+class Blocks(HTMLParser):
+    """An HTML fragment as nested block nodes `(tag, [children])`, text as strings; wrappers
+    (div, thead, tbody, details) are transparent; our section links and the notes are
+    dropped."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.root: tuple[str, list[Any]] = ("root", [])
+        self.stack = [self.root]
+        self.skip = 0
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.skip or (tag == "a" and ("class", "headerlink") in attrs) or \
+                (tag == "section" and ("class", "footnote") in attrs):
+            self.skip += tag not in VOID
+        elif tag in BLOCKS:
+            node: tuple[str, list[Any]] = (tag, [])
+            self.stack[-1][1].append(node)
+            if tag not in VOID:
+                self.stack.append(node)
+        elif tag == "br":
+            self.handle_data(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip:
+            self.skip -= tag not in VOID
+        elif tag in BLOCKS and tag not in VOID:
+            while len(self.stack) > 1 and self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.stack[-1][1].append(data)
+
+
+def normal(node: tuple[str, list[Any]]) -> tuple[Any, ...]:
+    """A node with its text runs joined and whitespace collapsed (in code: removed); a list
+    item's paragraphs as its text (tight and loose read alike)."""
+    tag, children = node
+    out: list[Any] = []
+    for child in children:
+        if tag == "li" and isinstance(child, tuple) and child[0] == "p":
+            child = "".join(x for x in child[1] if isinstance(x, str)) + "\n"
+        if isinstance(child, str):
+            if out and isinstance(out[-1], str):
+                out[-1] += child
+            else:
+                out.append(child)
+        else:
+            out.append(normal(child))
+    cut = "" if tag == "pre" else " "
+    texts = [re.sub(r"\s+", cut, x.translate(TYPOGRAPHY)).strip() if isinstance(x, str) else x
+             for x in out]
+    return (tag, *[x for x in texts if x != ""])
+
+
+def structure(html: str) -> tuple[Any, ...]:
+    return normal(Blocks(html).root)
+
+
+@pytest.fixture(scope="module")
+def articles() -> dict[str, Any]:
+    """Each language's real article, front matter and strings, and the committed results."""
+    content = PROJECT_ROOT / "content"
+    settings = load_settings(content)
+    strings = load_strings(content, settings.languages)
+    texts = {lang: read_text(content / lang / "index.md") for lang in settings.languages}
+    fronts = {lang: split_front_matter(content / lang / "index.md", text)[0]
+              for lang, text in texts.items()}
+    results = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text("utf-8"))
+    results["sweep"] = json.loads((PROJECT_ROOT / "figures" / "sweep.json").read_text("utf-8"))
+    return {"strings": strings, "fronts": fronts, "texts": texts, "results": results}
+
+
+def any_figure(name: str) -> FigureFiles:
+    return FigureFiles(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
+
+
+def outcome(folder: Path, example: dict[str, Any], lang: str, articles: dict[str, Any],
+            whole: bool = False) -> str:
+    """'same', 'stopped' or 'warned' (at a line of the example), or what went wrong; the
+    example under the front matter alone, or after the `whole` article and a blank line."""
+    before = articles["texts"][lang].rstrip("\n") + "\n\n" if whole else articles["fronts"][lang]
+    path = folder / lang / "index.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(before + example["markdown"], encoding="utf-8")
+    first = before.count("\n") + 1
+    own = range(first, first + max(example["markdown"].count("\n"), 1))
+    try:
+        with captured() as messages:
+            page = build_page(path, articles["strings"][lang], articles["results"],
+                              any_figure, [], lambda module: module)
+    except BuildError as e:
+        return "stopped" if e.line in own else f"stopped at line {e.line}: {e.message}"
+    ours, spec = structure(page.body), structure(example["html"])
+    if ours == spec or whole and ours[len(ours) - len(spec) + 1:] == spec[1:]:
+        return "same"
+    lines = [int(m.group(1)) for m in map(re.compile(r":(\d+): warning:").search, messages) if m]
+    if any(n in own for n in lines):
+        return "warned"
+    return (f"silent divergence\n  ours: {structure(page.body)}\n  spec: "
+            f"{structure(example['html'])}\n  warnings: {messages}")
+
+
+def test_every_block_example_gives_the_specs_structure_or_names_its_line(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    counts: Counter[tuple[str, str]] = Counter()
+    failures = []
+    for example in examples():
+        if any(s in example["markdown"] for s in OWN_SYNTAX):
+            counts[example["section"], "skipped"] += 2
+            continue
+        for lang in articles["fronts"]:
+            result = outcome(tmp_path / str(example["example"]), example, lang, articles)
+            counts[example["section"], result if result in ("same", "stopped", "warned")
+                   else "wrong"] += 1
+            if result not in ("same", "stopped", "warned"):
+                failures.append(f"example {example['example']} ({example['section']}, {lang}): "
+                                f"{example['markdown']!r}: {result}")
+    table = "\n".join(f"{s:28} " + " ".join(f"{k}={counts[s, k]}" for k in
+                                              ("same", "stopped", "warned", "skipped", "wrong"))
+                      for s in SECTIONS)
+    print(table)
+    assert not failures, f"{len(failures)} example(s) diverge silently:\n" + \
+        "\n".join(failures[:20]) + "\n" + table
+
+
+def test_an_example_after_the_whole_article_reads_as_it_does_alone(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    """The first example of each section that makes blocks of its own and starts at the
+    margin (an indented one would continue the article's last note), after the whole real
+    article: the same outcome as alone (the article costs a few tenths of a second a page,
+    so one example per section)."""
+    chosen = {}
+    for example in examples():
+        if example["section"] not in chosen and example["html"].strip() and \
+                not re.match(r"[ \t]+\S", example["markdown"]) and \
+                not any(s in example["markdown"] for s in OWN_SYNTAX):
+            chosen[example["section"]] = example
+    assert set(chosen) == set(SECTIONS)
+    for example in chosen.values():
+        for lang in articles["fronts"]:
+            folder = tmp_path / str(example["example"])
+            alone = outcome(folder / "alone", example, lang, articles)
+            after = outcome(folder / "after", example, lang, articles, whole=True)
+            assert after == alone, (example["example"], lang, example["markdown"], after)
