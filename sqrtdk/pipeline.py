@@ -277,7 +277,7 @@ class Builder:
                     page = build_page(path, inputs.strings[lang], results,
                                       figures.resolver(lang), figures.names,
                                       lambda module: f"../source/{module}.html",
-                                      self.opts.cache_dir)
+                                      self.opts.cache_dir, self.opts.node_modules)
                 self.cache.put_object("pages", key, (page, list(messages)))
                 converted += 1
             pages.append(page)

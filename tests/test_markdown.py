@@ -291,3 +291,32 @@ def test_a_formula_in_an_indented_code_block_says_it_is_code(tmp_path: Path) -> 
     e = error(tmp_path, "Intro.\n\n    indented $x^2$ text\n")
     assert e.line == BODY_START + 2 and "indented code block" in e.message
     assert "raw HTML" not in e.message and "$x^2$" in e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comments_never_reach_the_page_and_nothing_inside_is_read(tmp_path: Path,
+                                                                  lang: str) -> None:
+    body = ("The scores grow with d.\n<!-- TODO: quote {{ spread.no_such | fixed(2) }} and\n"
+            "check $\\frac{a}{b$ and [the paper](#missing) -->\nThen they saturate.\n\n"
+            "{# reviewer note:\n\n    the SD is {{ spread.sd_small }} here\n\n#}\n"
+            "Last paragraph.\n")
+    built = page(tmp_path, body, RESULTS, lang=lang)
+    tree = Tree(built.body)
+    paragraphs = [e["text"] for e in tree.elements if e["tag"] == "p"]
+    assert len(paragraphs) == 2 and "saturate" in paragraphs[0], paragraphs
+    assert not any(w in built.body for w in ("TODO", "reviewer", "<!--", "missing", "frac"))
+    assert built.formulas == [] and built.facts.links == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: Path,
+                                                                     lang: str) -> None:
+    body = ("The decoder stops at <eos>; <pad> positions get a score of $-\\infty$.\n\n"
+            "| token | id |\n|---|---|\n| <unk> | 0 |\n\n"
+            "A `Map<K, V>` in code, a generic List<T> in prose, H<sub>2</sub>O, and <br>.\n")
+    tree = Tree(html(tmp_path, body, lang=lang))
+    text = " ".join(e["text"] for e in tree.elements if e["tag"] in ("p", "td"))
+    for token in ("<eos>", "<pad>", "<unk>", "List<T>", "Map<K, V>"):
+        assert token in text, (token, text)
+    tags = {e["tag"] for e in tree.elements}
+    assert not tags & {"eos", "pad", "unk", "t"} and {"sub", "br"} <= tags

@@ -21,6 +21,7 @@ from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
 from .converter import PageContext, markdown_for
+from .html_names import element_names
 from .lexer import Masked, mask
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
@@ -131,13 +132,16 @@ def check_footnote_definitions(path: Path, masked: str) -> None:
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                resolve: Callable[[str], FigureFiles], known_figures: list[str],
-               source_url: Callable[[str], str], cache_dir: Path | None = None) -> Page:
+               source_url: Callable[[str], str], cache_dir: Path | None = None,
+               node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.
-    `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter)."""
+    `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter);
+    `node_modules` holds the list of HTML's element names (default: the project's)."""
     text = read_text(path)
     front, body = split_front_matter(path, text)
     blank_front = "\n" * front.count("\n")
-    masked: Masked = mask(path, blank_front + body)       # lines as in the file
+    elements = element_names(node_modules) if node_modules else element_names()
+    masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
     rendered = quoter.render_prose(front + masked.text[len(blank_front):])
     rendered_front = _front_of(rendered)
