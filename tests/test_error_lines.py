@@ -181,10 +181,10 @@ def test_a_missing_anchor_that_begins_an_id_names_the_link_not_the_heading(
 
 
 @pytest.mark.parametrize("body, says", [
-    ("$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\E[x]\n$$\n\nThen $\\E[y]$ here.\n",
-     "defined in another formula"),
+    ("First $\\E[y]$ here.\n\n$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\E[x]\n$$\n",
+     "defined later, at line"),
     ("See $x = 1 \\label{eq:x}$ here.\n", "\\tag{"),
-], ids=["macro from another formula", "label"])
+], ids=["macro used before its definition", "label"])
 def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, body: str,
                                                  says: str) -> None:
     e = error(tmp_path, body, stage="math", katex=katex)
