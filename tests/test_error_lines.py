@@ -43,6 +43,9 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
+    "space before the closing dollar": ("where $x $ is", "closing '$' follows", "page"),
+    "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
+    "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
@@ -59,6 +62,12 @@ BLOCK: dict[str, tuple[str, str, str]] = {
                                        "not closed before line", "page"),
     "unclosed display formula": ("$$\n\\frac{a}{b}", "not closed", "page"),
     "unknown reproduce box": ("```reproduce\ndemx\n```", "did you mean 'demo'", "page"),
+    "heading without a space or id": ("##Heading", "no explicit id", "page"),
+    "setext heading without id": ("A heading\n---------", "no explicit id", "page"),
+    "unclosed HTML comment": ("<!-- TODO: cite\nthe paper", "never closed", "page"),
+    "unclosed template comment": ("{# TODO: cite\nthe paper", "never closed", "page"),
+    "MkDocs admonition with math": ('??? note "Why"\n\n    The SD is $\\sqrt{d}$.',
+                                    "MkDocs' admonition", "page"),
 }
 
 
@@ -308,4 +317,34 @@ def test_a_fault_inside_a_formula_of_several_lines_names_its_own_line_in_one_lin
     line = BODY_START + next(i for i, t in enumerate(body.split("\n")) if text in t)
     e = error(tmp_path, body, stage, katex)
     assert e.line == line and says in e.message, str(e)
+    assert "\n" not in str(e)
+
+
+@pytest.mark.parametrize("box, says", [
+    ("/// details | Why?\n    attrs: {id: why}\n\nText.\n////\n\nThe rest of the article.\n",
+     "does not close the '/// details' box opened at line"),
+    ("//// details | Why?\n    attrs: {id: why}\n\nText.\n///\n\nThe rest of the article.\n",
+     "write '////'"),
+], ids=["four under three", "three under four"])
+def test_a_box_closed_with_another_number_of_slashes_stops_at_the_close(
+        tmp_path: Path, box: str, says: str) -> None:
+    e = error(tmp_path, "Intro.\n\n" + box)
+    assert e.line == BODY_START + 6 and says in e.message, str(e)
+
+
+@pytest.mark.parametrize("body", [
+    '## The "why" of it\n\nText.\n',
+    '## It\'s <em>the</em> "ruler"\n',
+    '/// note | "Why" it\'s so\n    attrs: {id: why}\n\nText.\n///\n',
+    'Text with "quotes" and a [^nope] reference.\n',
+    '<div title="a &amp; b">Raw "HTML" with $x^2$</div>\n',
+    '- "A" item\n\n    !!! note "Title"\n\n        With $$\n        x^2\n        $$\n',
+], ids=["heading", "heading with html", "box", "footnote", "raw html", "admonition"])
+def test_a_message_never_shows_a_placeholder(tmp_path: Path, body: str) -> None:
+    """Smart quotes, entities and raw HTML are kept in Markdown's stash while it converts;
+    a message quoting such text shows the text (the autouse fixture in conftest scans every
+    message of every test too)."""
+    import re
+    e = error(tmp_path, body)
+    assert e.line and not re.search("wzxhzdk|[\x02\x03\U000f0000-\U000fffff]", str(e)), str(e)
     assert "\n" not in str(e)

@@ -231,8 +231,19 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
     ("Some ~~struck~~ text.\n", "strikethrough"),
     ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
     ("line one\\\nline two.\n", "backslash hard line break"),
+    ('=== "Python"\n\n    import numpy as np\n', "content tab"),
+    (":::note\nA container's text.\n:::\n", "':::' container"),
+    ("See :numref:`fig-walk` for the walk.\n", "Sphinx or MyST role ':numref:"),
+    ("See {numref}`fig-walk` for the walk.\n", "Sphinx or MyST role '{numref}"),
+    (".. note::\n\n   A directive's text.\n", "reStructuredText directive"),
+    ("The ==key idea== here.\n", "highlighting"),
+    ("An ^^inserted^^ word.\n", "insertion"),
+    ("Water is H~2~O.\n", "subscript"),
+    ("The 2^10^ pairs.\n", "superscript"),
+    ("// details | Why?\n", "two slashes"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
-        "backslash break"])
+        "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
+        "mark", "insert", "subscript", "superscript", "two-slash box"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -320,3 +331,15 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
         assert token in text, (token, text)
     tags = {e["tag"] for e in tree.elements}
     assert not tags & {"eos", "pad", "unk", "t"} and {"sub", "br"} <= tags
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("zh", "每批 3~5 个，共 7~9 批。\n"), ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
+    ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
+], ids=["chinese ranges", "comparisons and carets", "colons and braces"])
+def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, text, lang=lang)
+    assert not [r for r in caplog.records if "published as typed" in r.getMessage()]

@@ -383,6 +383,13 @@ class _Scanner:
                 out.append(token + ("\n" + FILLER) * lines)
                 return j + 1
             j += 1
+        spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
+        if spaced and not depth:
+            before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]
+            raise self.error(line + text.count("\n", i, spaced.start()),
+                             f"the '$' after '{before[-30:]}' does not close the formula: a "
+                             "closing '$' follows a character that is not a space; remove the "
+                             f"space (write '{before[-30:]}$'), or write '\\$' for a dollar sign")
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
                                f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")

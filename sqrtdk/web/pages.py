@@ -102,21 +102,29 @@ def _line_of_key(block: str, key: str) -> int:
 
 
 def check_blocks(path: Path, masked: str) -> None:
-    """`/// name` boxes must be closed by `///`: an unclosed one would swallow the rest of the
-    article. Raises BuildError at the opening line (code is masked, so it is never counted)."""
-    stack: list[tuple[int, str]] = []
+    """`/// name` boxes must be closed by a line of as many slashes: an unclosed one, or one
+    closed with another number (`////` under `///`, which pymdownx reads as text inside the
+    box), would swallow the rest of the article. Raises BuildError at the opening line, or
+    at the closing line that closes nothing (code is masked, so it is never counted)."""
+    stack: list[tuple[int, str, str]] = []
     for number, line in enumerate(masked.split("\n"), 1):
-        if _BLOCK_CLOSE.match(line):
+        if close := _BLOCK_CLOSE.match(line):
+            slashes = close.group(1)
             if not stack:
-                raise BuildError(path, number, "'///' closes no box; remove it, or open the box "
-                                               "with '/// details | Title'")
+                raise BuildError(path, number, f"'{slashes}' closes no box; remove it, or open "
+                                               "the box with '/// details | Title'")
+            opened, name, fence = stack[-1]
+            if slashes != fence:
+                raise BuildError(path, number, f"'{slashes}' does not close the '{fence} {name}' "
+                                 f"box opened at line {opened}: a box closes with as many "
+                                 f"slashes as it opened with; write '{fence}'")
             stack.pop()
         elif m := _BLOCK_OPEN.match(line):
-            stack.append((number, m.group(2)))
+            stack.append((number, m.group(2), m.group(1)))
     if stack:
-        number, name = stack[-1]
-        raise BuildError(path, number, f"the '/// {name}' box opened here is never closed; end "
-                                       "it with a line '///'")
+        number, name, fence = stack[-1]
+        raise BuildError(path, number, f"the '{fence} {name}' box opened here is never closed; "
+                                       f"end it with a line '{fence}'")
 
 
 def check_footnote_definitions(path: Path, masked: str) -> None:
@@ -164,6 +172,10 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
         needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
         line = e.line or next((found for n in needles
                                if (found := line_of(searchable, n, e.occurrence))), 0)
+        if not line:       # text the lexer took for code, which Markdown did not
+            restored = masked.restore_code(searchable)
+            line = next((found for n in needles
+                         if (found := line_of(restored, n, e.occurrence))), 0)
         message = page.readable(e.message)
         if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
             first = next((found for n in needles if (found := line_of(searchable, n))), 0)
