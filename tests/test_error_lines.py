@@ -46,6 +46,7 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "space before the closing dollar": ("where $x $ is", "closing '$' follows", "page"),
     "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
     "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
+    "include": ('see {% include "footer.html" %} here', "would read another file", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),

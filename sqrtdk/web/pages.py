@@ -172,11 +172,13 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
         needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
         line = e.line or next((found for n in needles
                                if (found := line_of(searchable, n, e.occurrence))), 0)
+        message = page.readable(e.message)
         if not line:       # text the lexer took for code, which Markdown did not
             restored = masked.restore_code(searchable)
             line = next((found for n in needles
                          if (found := line_of(restored, n, e.occurrence))), 0)
-        message = page.readable(e.message)
+            message += ("; this line is inside a code fence that Markdown did not read as "
+                        "code: check the fence's opening line above it") if line else ""
         if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
             first = next((found for n in needles if (found := line_of(searchable, n))), 0)
             if first and first != line:
