@@ -343,3 +343,17 @@ def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, text, lang=lang)
     assert not [r for r in caplog.records if "published as typed" in r.getMessage()]
+
+
+@pytest.mark.parametrize("text, element", [
+    ("Llama's tokenizer wraps each sentence in <s> and </s> before training.\n", "<s>"),
+    ("The <b>winner takes almost all of the attention.\n", "<b>"),
+], ids=["SentencePiece tokens", "an element left open"])
+def test_an_element_tag_typed_as_a_token_or_left_open_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, text: str, element: str) -> None:
+    import logging
+    body = "First paragraph, with H<sub>2</sub>O and a<br>break.\n\n" + text
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "opens the HTML element" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning: '{element}'" in got[0], got

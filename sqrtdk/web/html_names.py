@@ -14,7 +14,9 @@ import functools
 import re
 from pathlib import Path
 
+from markdown.htmlparser import void_tags
 from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE, HTML_RE
+from markdown.util import BLOCK_LEVEL_ELEMENTS
 
 from ..errors import BuildError
 from ..options import PROJECT_ROOT
@@ -26,6 +28,9 @@ _NAME = re.compile(r"</?([A-Za-z][^\s\"'<>@/]*)")
 _LISTED = re.compile(r"^\s*'([a-z][a-z0-9]*)',?\s*$", re.M)   # one name a line in index.js
 # elements whose content is another vocabulary (SVG's <circle>, MathML's <mi>): kept whole
 FOREIGN_ROOTS = ("svg", "math")
+# elements whose tag is also a well-known token (SentencePiece's sentence start `<s>`): always
+# a warning, opened or closed; struck text is written <del>…</del>
+TOKEN_LIKE = ("s",)
 
 
 @functools.cache
@@ -66,3 +71,20 @@ def angle_bracket(text: str, i: int, elements: frozenset[str]) -> tuple[str, int
         if end:
             return text[i:end.end()], end.end()
     return tag.group(0), tag.end()
+
+
+def left_open(text: str, i: int, written: str) -> str:
+    """The element name when `written` (kept at text[i]) opens an inline element that nothing
+    after it in `text` (one paragraph) closes, or one in TOKEN_LIKE, else "". `<b>` or `<i>`
+    typed as a token would run to the end of the block: a warning's business. Void elements
+    (`<br>`), block-level ones (`<details>`, which span paragraphs) and `<… />` open nothing."""
+    name = _NAME.match(written)
+    if name is None or written.startswith("</") or written.rstrip(">").endswith("/"):
+        return ""
+    element = name.group(1).lower()
+    if element in void_tags or element in BLOCK_LEVEL_ELEMENTS or element in FOREIGN_ROOTS:
+        return ""
+    closing = re.compile(rf"</{re.escape(element)}\s*>", re.I)
+    if element in TOKEN_LIKE:          # `<s> … </s>`: most likely the tokens, struck through
+        return element
+    return "" if closing.search(text, i + len(written)) else element

@@ -39,14 +39,17 @@ protected: use fences for code.
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BuildError
+from ..log import warn
 from .comments import drop_comments
-from .html_names import angle_bracket, element_names
+from .html_names import angle_bracket, element_names, left_open
 
+LOGGER = logging.getLogger("sqrtdk.web")
 INLINE_MATH = "\U000f0010{}\U000f0011"
 DISPLAY_MATH = "\U000f0012{}\U000f0013"
 FILLER = "\U000f0014"        # keeps a line that held part of a formula non-blank
@@ -335,8 +338,16 @@ class _Scanner:
                 out.append(text[i:end])
                 i = end
             elif c == "<":
+                start = i
                 written, i = angle_bracket(text, i, self.elements)
                 out.append(written)
+                if element := left_open(text, start, written):
+                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
+                         f"'{written[:30]}' opens the HTML element <{element}> (the text after "
+                         "it is inside it, up to its end tag or the block's end); for the "
+                         f"token, write `{written[:30]}` in code or &lt;{written[1:30]}; for the "
+                         + ("struck text, write <del>…</del>" if element == "s" else
+                            f"element, close it with </{element}>"))
             else:
                 out.append(c)
                 i += 1
