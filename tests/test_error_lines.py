@@ -349,3 +349,12 @@ def test_a_message_never_shows_a_placeholder(tmp_path: Path, body: str) -> None:
     e = error(tmp_path, body)
     assert e.line and not re.search("wzxhzdk|[\x02\x03\U000f0000-\U000fffff]", str(e)), str(e)
     assert "\n" not in str(e)
+
+
+@pytest.mark.parametrize("heading", ["##\u7b80\u4ecb", "\u7b80\u4ecb\n===="],
+                         ids=["no space after ##", "setext"])
+def test_a_chinese_heading_without_an_id_names_its_line(tmp_path: Path, heading: str) -> None:
+    text = "\u6b63\u6587\u3002"                     # a sentence of body text
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, f"{text}\n\n{heading}\n\n{text}\n", RESULTS, lang="zh")
+    assert e.value.line == BODY_START + 2 and "no explicit id" in e.value.message, str(e.value)

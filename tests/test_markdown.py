@@ -334,7 +334,8 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("zh", "每批 3~5 个，共 7~9 批。\n"), ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
+    ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
+    ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
 ], ids=["chinese ranges", "comparisons and carets", "colons and braces"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
