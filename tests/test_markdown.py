@@ -358,3 +358,13 @@ def test_an_element_tag_typed_as_a_token_or_left_open_warns_at_its_line(
         html(tmp_path, body)
     got = [r.getMessage() for r in caplog.records if "opens the HTML element" in r.getMessage()]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning: '{element}'" in got[0], got
+
+
+def test_a_comment_line_inside_a_list_or_a_table_hides_only_itself(tmp_path: Path) -> None:
+    body = ("- first item\n<!-- - a hidden item -->\n- second item\n\n"
+            "| d | SD |\n|---|---|\n| 4 | 2.0 |\n<!-- | 16 | 4.0 | -->\n| 64 | 8.0 |\n")
+    tree = Tree(html(tmp_path, body))
+    assert [e["text"].strip() for e in tree.elements if e["tag"] == "li"] == \
+        ["first item", "second item"]
+    rows = [e["text"].split() for e in tree.elements if e["tag"] == "tr"]
+    assert rows == [["d", "SD"], ["4", "2.0"], ["64", "8.0"]]
