@@ -263,7 +263,9 @@ class Builder:
                 raise BuildError(path, 0, "missing article; every language needs "
                                           "content/<lang>/index.md")
             sizes = sorted((n, s) for n, s in figures.sizes.items() if f".{lang}." in n)
-            key = digest(web_code, file_digest(path, self.opts.content_dir / lang / "strings.toml"),
+            key = digest(web_code, file_digest(path, self.opts.content_dir / lang / "strings.toml",
+                                               self.opts.node_modules / "html-tag-names" /
+                                               "index.js"),     # which <name> is HTML
                          data, sweep, repr(sizes), repr(figures.names), lang,
                          versions(*WEB_PACKAGES))
             cached = self.cache.get_object("pages", key)
