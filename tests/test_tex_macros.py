@@ -139,3 +139,11 @@ def test_a_bad_macro_table_is_an_error_at_its_line(content: Path, table: str, sa
     with pytest.raises(BuildError) as e:
         load_settings(content)
     assert e.value.line == text.count("\n") + 2 and says in e.value.message, str(e.value)
+
+
+def test_an_invalid_site_macro_is_named_at_the_formula_that_uses_it(tmp_path: Path,
+                                                                    katex: Any) -> None:
+    built = page(tmp_path, "Text.\n\nThe ruler $\\sdk$ here.\n", RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {"\\sdk": "\\sqrt{d_k"})
+    assert e.value.line == BODY_START + 2 and "\\sdk from [math.macros]" in e.value.message

@@ -86,7 +86,8 @@ def typeset(pages: list[Page], math: MathRenderer,
                 line = f.line_at(int(at.group(1)) - 1) if at else f.line
                 raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
                                  + " ".join(r.error.split()) + _dollar_hint(f)
-                                 + _command_hint(r.error, page.formulas, rendered, k))
+                                 + _command_hint(r.error, page.formulas, rendered, k)
+                                 + _site_macro_hint(f, macros or {}))
             if r.conflict:
                 first = _defined_at(r.conflict, page, rendered, k)
                 raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
@@ -121,6 +122,13 @@ def _dollar_hint(f: Formula) -> str:
 _UNDEFINED = re.compile(r"Undefined control sequence: (\\[A-Za-z]+)")
 _REDEFINED = re.compile(r"attempting to redefine (\\[A-Za-z]+)")
 _DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
+
+
+def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:
+    """The site's macros an invalid formula uses: the fault may be in their TeX."""
+    used = [n for n in macros if re.search(re.escape(n) + r"(?![A-Za-z])", f.source)]
+    return (f" (it uses {', '.join(used)} from [math.macros] in content/site.toml, whose TeX "
+            "may be at fault)") if used else ""
 
 
 def _defined_at(name: str, page: Page, rendered: list[Rendered], k: int) -> str:
