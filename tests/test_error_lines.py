@@ -358,3 +358,9 @@ def test_a_chinese_heading_without_an_id_names_its_line(tmp_path: Path, heading:
     with pytest.raises(BuildError) as e:
         page(tmp_path, f"{text}\n\n{heading}\n\n{text}\n", RESULTS, lang="zh")
     assert e.value.line == BODY_START + 2 and "no explicit id" in e.value.message, str(e.value)
+
+
+def test_a_box_closed_with_words_on_its_line_stops_there(tmp_path: Path) -> None:
+    e = error(tmp_path, "Intro.\n\n/// details | Why?\n    attrs: {id: why}\n\nText.\n/// end\n\n"
+                        "The rest of the article.\n")
+    assert e.line == BODY_START + 6 and "ends with a line of slashes alone" in e.message

@@ -120,6 +120,10 @@ def check_blocks(path: Path, masked: str) -> None:
                                  f"slashes as it opened with; write '{fence}'")
             stack.pop()
         elif m := _BLOCK_OPEN.match(line):
+            if m.group(2).lower() != "details":     # `/// end`, `/// note`: no box here
+                raise BuildError(path, number, f"box not understood: '{line.strip()[:40]}'; a "
+                                 "box opens with '/// details | Title' ('details' is the only "
+                                 "kind of box) and ends with a line of slashes alone, '///'")
             stack.append((number, m.group(2), m.group(1)))
     if stack:
         number, name, fence = stack[-1]
