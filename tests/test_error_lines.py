@@ -340,7 +340,9 @@ def test_a_box_closed_with_another_number_of_slashes_stops_at_the_close(
     'Text with "quotes" and a [^nope] reference.\n',
     '<div title="a &amp; b">Raw "HTML" with $x^2$</div>\n',
     '- "A" item\n\n    !!! note "Title"\n\n        With $$\n        x^2\n        $$\n',
-], ids=["heading", "heading with html", "box", "footnote", "raw html", "admonition"])
+    "## The $\\sqrt{d}$ ruler\n\nText.\n",
+], ids=["heading", "heading with html", "box", "footnote", "raw html", "admonition",
+        "heading with math"])
 def test_a_message_never_shows_a_placeholder(tmp_path: Path, body: str) -> None:
     """Smart quotes, entities and raw HTML are kept in Markdown's stash while it converts;
     a message quoting such text shows the text (the autouse fixture in conftest scans every
@@ -348,6 +350,7 @@ def test_a_message_never_shows_a_placeholder(tmp_path: Path, body: str) -> None:
     import re
     e = error(tmp_path, body)
     assert e.line and not re.search("wzxhzdk|[\x02\x03\U000f0000-\U000fffff]", str(e)), str(e)
+    assert "$" not in body or re.search(r"\$[^$]+\$", e.message), str(e)   # math as written
     assert "\n" not in str(e)
 
 

@@ -76,7 +76,7 @@ from .md_foreign import ForeignSyntax
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import Facts, FigureFiles
+from .model import MATH_HTML_RE, Facts, FigureFiles
 from .quoting import Formula, QuoteLog, strip_markers
 
 # private use (BMP and planes 15-16): our tokens and markers, and anything else never shown
@@ -160,7 +160,8 @@ class PageContext:
             blocks = self.md.htmlStash.rawHtmlBlocks if self.md else []
             n = int(m.group(1))
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
-        text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(ANY_MATH_RE.sub(formula, text)))
+        text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
+        text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
         return _PRIVATE_USE.sub("", text)
 
 
