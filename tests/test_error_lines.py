@@ -367,3 +367,23 @@ def test_a_box_closed_with_words_on_its_line_stops_there(tmp_path: Path) -> None
     e = error(tmp_path, "Intro.\n\n/// details | Why?\n    attrs: {id: why}\n\nText.\n/// end\n\n"
                         "The rest of the article.\n")
     assert e.line == BODY_START + 6 and "ends with a line of slashes alone" in e.message
+
+
+@pytest.mark.parametrize("body", [
+    'The scores:\n```python\n# scaled scores\ns = q @ k.T / d ** 0.5\n```\n',
+    'The scores:\n\n```python title="scores.py"\n# scaled scores\ns = q @ k.T / d ** 0.5\n```\n',
+], ids=["fence under a paragraph line", "fence with a title option"])
+def test_a_comment_line_in_code_is_code_or_stops_at_its_own_line(tmp_path: Path,
+                                                                 body: str) -> None:
+    """Where Markdown does not read a fence the lexer took for code, its `# comment` line
+    would become a heading: the build either shows the code as code or stops at that line
+    (it stopped with no line at all)."""
+    from helpers import Tree
+    comment = BODY_START + next(i for i, t in enumerate(body.split("\n")) if t.startswith("#"))
+    try:
+        built = page(tmp_path, body, RESULTS)
+    except BuildError as e:
+        assert e.line == comment and "fence" in e.message, str(e)
+        return
+    code = [el["text"] for el in Tree(built.body).elements if el["tag"] == "code"]
+    assert any("# scaled scores" in c for c in code), built.body
