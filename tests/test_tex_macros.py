@@ -147,3 +147,14 @@ def test_an_invalid_site_macro_is_named_at_the_formula_that_uses_it(tmp_path: Pa
     with pytest.raises(BuildError) as e:
         typeset([built], katex, {"\\sdk": "\\sqrt{d_k"})
     assert e.value.line == BODY_START + 2 and "\\sdk from [math.macros]" in e.value.message
+
+
+@pytest.mark.parametrize("definition", ["\\global\\def\\vy{\\mathbf{y}}", "\\def\\vy{\\mathbf{y}}",
+                                        "\\gdef\\vy{\\mathbf{y}}",
+                                        "\\newcommand{\\vy}{\\mathbf{y}}"])
+def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex: Any,
+                                                           definition: str) -> None:
+    built = page(tmp_path, f"Let ${definition} \\vy$ be a key.\n\nThen $\\vy^\\top q$ is a score.\n",
+                 RESULTS)
+    first, second = typeset([built], katex)["en"]
+    assert 'class="mord mathbf"' in first and 'class="mord mathbf"' in second    # a bold y
