@@ -266,7 +266,9 @@ class Builder:
                 raise BuildError(path, 0, "missing article; every language needs "
                                           "content/<lang>/index.md")
             sizes = sorted((n, s) for n, s in figures.sizes.items() if f".{lang}." in n)
-            key = digest(web_code, file_digest(path, self.opts.content_dir / lang / "strings.toml"),
+            key = digest(web_code, file_digest(path, self.opts.content_dir / lang / "strings.toml",
+                                               self.opts.node_modules / "html-tag-names" /
+                                               "index.js"),     # which <name> is HTML
                          data, sweep, repr(sizes), repr(figures.names), lang,
                          versions(*WEB_PACKAGES))
             cached = self.cache.get_object("pages", key)
@@ -280,7 +282,7 @@ class Builder:
                     page = build_page(path, inputs.strings[lang], results,
                                       figures.resolver(lang), figures.names,
                                       lambda module: f"../source/{module}.html",
-                                      self.opts.cache_dir)
+                                      self.opts.cache_dir, self.opts.node_modules)
                 self.cache.put_object("pages", key, (page, list(messages)))
                 converted += 1
             pages.append(page)

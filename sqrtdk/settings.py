@@ -45,6 +45,7 @@ class Settings:
     social_figure: str
     raw: dict[str, Any]
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
+    macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def load_settings(content_dir: Path) -> Settings:
     known = {"base_url": str, "default_language": str, "title": str, "languages": list,
              "social_figure": str}
     for key in data:
-        if key not in known:
+        if key not in known and key != "math":
             raise toml.error(None, key, f"unknown setting '{key}'; " + suggest(key, known,
                                                                              "settings"))
     for key, kind in known.items():
@@ -103,7 +104,36 @@ def load_settings(content_dir: Path) -> Settings:
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
                     social_figure=data["social_figure"], raw=data,
-                    lines={key: toml.line_of(None, key) for key in data})
+                    lines={key: toml.line_of(None, key) for key in data},
+                    macros=_math_macros(toml))
+
+
+_MACRO_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")
+
+
+def _math_macros(toml: TomlFile) -> dict[str, str]:
+    """The optional `[math.macros]` table: TeX macros every formula of the site knows, as
+    KaTeX's `macros` option takes them (`'\\R' = '\\mathbb{R}'`, `#1` for an argument)."""
+    math = toml.data.get("math", {})
+    if not isinstance(math, dict):
+        raise toml.error(None, "math", "math must be a table: a line '[math.macros]', then "
+                                       "one macro a line, e.g. '\\R' = '\\mathbb{R}'")
+    for key in math:
+        if key != "macros":
+            raise toml.error("math", key, f"unknown setting '{key}' in [math]; "
+                             + suggest(key, ["macros"], "settings"))
+    macros = math.get("macros", {})
+    if not isinstance(macros, dict):
+        raise toml.error("math", "macros", "[math] macros must be a table of TeX macros, "
+                                           "e.g. macros = { '\\R' = '\\mathbb{R}' }")
+    for name, body in macros.items():
+        if not _MACRO_NAME.fullmatch(name):
+            raise toml.error("math.macros", name, f"'{name}' is not a TeX macro name; write "
+                             "a backslash and letters in single quotes, e.g. '\\R'")
+        if not isinstance(body, str):
+            raise toml.error("math.macros", name, f"the macro {name} must be TeX in single "
+                                                  "quotes, e.g. '\\mathbb{R}'")
+    return dict(macros)
 
 
 LANGUAGE_FILES = ("index.md", "strings.toml", "figures.toml")   # what each language folder has

@@ -97,3 +97,27 @@ def visit(browser: Any, served: str) -> Any:
     yield make
     for v in visits:
         v.context.close()
+
+
+@pytest.fixture(autouse=True)
+def messages_show_only_what_the_author_wrote(monkeypatch: pytest.MonkeyPatch,
+                                             caplog: pytest.LogCaptureFixture) -> Any:
+    """Every BuildError a test makes, and every warning it logs, is scanned after the test:
+    no internal placeholder (Python-Markdown's stash `wzxhzdk:4`, our private-use tokens and
+    markers) may reach a message (issue 17, item 6)."""
+    import re
+
+    from sqrtdk.errors import BuildError
+    made: list[str] = []
+    original = BuildError.__init__
+
+    def recording(self: BuildError, path: Any, line: int, message: str) -> None:
+        made.append(message)
+        original(self, path, line, message)
+    monkeypatch.setattr(BuildError, "__init__", recording)
+    yield
+    leaked = re.compile("wzxhzdk|[\x02\x03\ue000-\uf8ff\U000f0000-\U0010ffff]")
+    logged = [r.getMessage() for when in ("setup", "call") for r in caplog.get_records(when)
+              if r.name.startswith("sqrtdk")]
+    bad = [m for m in made + logged if leaked.search(m)]
+    assert not bad, f"a message shows an internal placeholder: {bad[0]!r}"

@@ -48,6 +48,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
+    "space before the closing dollar": ("where $x $ is", "closing '$' follows", "page"),
+    "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
+    "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
+    "include": ('see {% include "footer.html" %} here', "would read another file", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
@@ -64,6 +68,12 @@ BLOCK: dict[str, tuple[str, str, str]] = {
                                        "not closed before line", "page"),
     "unclosed display formula": ("$$\n\\frac{a}{b}", "not closed", "page"),
     "unknown reproduce box": ("```reproduce\ndemx\n```", "did you mean 'demo'", "page"),
+    "heading without a space or id": ("##Heading", "no explicit id", "page"),
+    "setext heading without id": ("A heading\n---------", "no explicit id", "page"),
+    "unclosed HTML comment": ("<!-- TODO: cite\nthe paper", "never closed", "page"),
+    "unclosed template comment": ("{# TODO: cite\nthe paper", "never closed", "page"),
+    "MkDocs admonition with math": ('??? note "Why"\n\n    The SD is $\\sqrt{d}$.',
+                                    "MkDocs' admonition", "page"),
 }
 
 
@@ -186,10 +196,10 @@ def test_a_missing_anchor_that_begins_an_id_names_the_link_not_the_heading(
 
 
 @pytest.mark.parametrize("body, says", [
-    ("$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\E[x]\n$$\n\nThen $\\E[y]$ here.\n",
-     "defined in another formula"),
+    ("First $\\E[y]$ here.\n\n$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\E[x]\n$$\n",
+     "defined later, at line"),
     ("See $x = 1 \\label{eq:x}$ here.\n", "\\tag{"),
-], ids=["macro from another formula", "label"])
+], ids=["macro used before its definition", "label"])
 def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, body: str,
                                                  says: str) -> None:
     e = error(tmp_path, body, stage="math", katex=katex)
@@ -350,3 +360,71 @@ def test_an_id_the_page_layout_also_uses_is_an_error_at_the_heading(tmp_path: Pa
         check_site(Site(files={"en/index.html": html.encode("utf-8")}), [built],
                    "https://site.example/")
     assert e.value.line == BODY_START + 2 and "'taken' is used twice" in e.value.message
+
+
+@pytest.mark.parametrize("box, says", [
+    ("/// details | Why?\n    attrs: {id: why}\n\nText.\n////\n\nThe rest of the article.\n",
+     "does not close the '/// details' box opened at line"),
+    ("//// details | Why?\n    attrs: {id: why}\n\nText.\n///\n\nThe rest of the article.\n",
+     "write '////'"),
+], ids=["four under three", "three under four"])
+def test_a_box_closed_with_another_number_of_slashes_stops_at_the_close(
+        tmp_path: Path, box: str, says: str) -> None:
+    e = error(tmp_path, "Intro.\n\n" + box)
+    assert e.line == BODY_START + 6 and says in e.message, str(e)
+
+
+@pytest.mark.parametrize("body", [
+    '## The "why" of it\n\nText.\n',
+    '## It\'s <em>the</em> "ruler"\n',
+    '/// note | "Why" it\'s so\n    attrs: {id: why}\n\nText.\n///\n',
+    'Text with "quotes" and a [^nope] reference.\n',
+    '<div title="a &amp; b">Raw "HTML" with $x^2$</div>\n',
+    '- "A" item\n\n    !!! note "Title"\n\n        With $$\n        x^2\n        $$\n',
+    "## The $\\sqrt{d}$ ruler\n\nText.\n",
+], ids=["heading", "heading with html", "box", "footnote", "raw html", "admonition",
+        "heading with math"])
+def test_a_message_never_shows_a_placeholder(tmp_path: Path, body: str) -> None:
+    """Smart quotes, entities and raw HTML are kept in Markdown's stash while it converts;
+    a message quoting such text shows the text (the autouse fixture in conftest scans every
+    message of every test too)."""
+    import re
+    e = error(tmp_path, body)
+    assert e.line and not re.search("wzxhzdk|[\x02\x03\U000f0000-\U000fffff]", str(e)), str(e)
+    assert "$" not in body or re.search(r"\$[^$]+\$", e.message), str(e)   # math as written
+    assert "\n" not in str(e)
+
+
+@pytest.mark.parametrize("heading", ["##\u7b80\u4ecb", "\u7b80\u4ecb\n===="],
+                         ids=["no space after ##", "setext"])
+def test_a_chinese_heading_without_an_id_names_its_line(tmp_path: Path, heading: str) -> None:
+    text = "\u6b63\u6587\u3002"                     # a sentence of body text
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, f"{text}\n\n{heading}\n\n{text}\n", RESULTS, lang="zh")
+    assert e.value.line == BODY_START + 2 and "no explicit id" in e.value.message, str(e.value)
+
+
+def test_a_box_closed_with_words_on_its_line_stops_there(tmp_path: Path) -> None:
+    e = error(tmp_path, "Intro.\n\n/// details | Why?\n    attrs: {id: why}\n\nText.\n/// end\n\n"
+                        "The rest of the article.\n")
+    assert e.line == BODY_START + 6 and "ends with a line of slashes alone" in e.message
+
+
+@pytest.mark.parametrize("body", [
+    'The scores:\n```python\n# scaled scores\ns = q @ k.T / d ** 0.5\n```\n',
+    'The scores:\n\n```python title="scores.py"\n# scaled scores\ns = q @ k.T / d ** 0.5\n```\n',
+], ids=["fence under a paragraph line", "fence with a title option"])
+def test_a_comment_line_in_code_is_code_or_stops_at_its_own_line(tmp_path: Path,
+                                                                 body: str) -> None:
+    """Where Markdown does not read a fence the lexer took for code, its `# comment` line
+    would become a heading: the build either shows the code as code or stops at that line
+    (it stopped with no line at all)."""
+    from helpers import Tree
+    comment = BODY_START + next(i for i, t in enumerate(body.split("\n")) if t.startswith("#"))
+    try:
+        built = page(tmp_path, body, RESULTS)
+    except BuildError as e:
+        assert e.line == comment and "fence" in e.message, str(e)
+        return
+    code = [el["text"] for el in Tree(built.body).elements if el["tag"] == "code"]
+    assert any("# scaled scores" in c for c in code), built.body

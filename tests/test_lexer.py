@@ -126,7 +126,65 @@ def test_template_tags_and_html_tags_are_skipped_whole() -> None:
 
 def test_template_comments_go_and_their_lines_stay() -> None:
     m = mask(P, "a {# TODO: $x$\nreword #}b\n## T {#id}\n")
-    assert m.text == "a \nb\n## T {#id}\n" and m.formulas == []
+    assert m.text == f"a \n{FILLER}b\n## T {{#id}}\n" and m.formulas == []
+
+
+COMMENTS = {
+    "html, own lines": ("Intro.\n\n<!-- TODO: cite $\\sqrt{d_k}$ and\n{{ spread.nope }}\n\n"
+                        "[a link](#gone) -->\n\nAfter.\n", "Intro.\n\n\n\n\n\n\nAfter.\n"),
+    "template, blank line inside": ("Intro.\n\n{# draft:\n\n$$\nx\n$$\n#}\nAfter.\n",
+                                    "Intro.\n\n\n\n\n\n\n\nAfter.\n"),
+    "html, inside a line": ("One <!-- $x$ --> two.\n", "One  two.\n"),
+    "html, between two lines of a paragraph": ("One\n<!-- note -->\ntwo.\n",
+                                               f"One\n{FILLER}\ntwo.\n"),
+    "html, over lines inside a paragraph": ("One <!-- a\n\nb --> two\nthree.\n",
+                                            f"One \n{FILLER}\n{FILLER} two\nthree.\n"),
+    "html, in a quote": ("> One.\n>\n> <!-- note -->\n", "> One.\n>\n> \n"),
+    "html, the short forms": ("a <!--> b <!---> c\n", "a  b  c\n"),
+}
+
+
+@pytest.mark.parametrize("source, expected", COMMENTS.values(), ids=list(COMMENTS))
+def test_comments_go_with_everything_inside_and_their_lines_stay(source: str,
+                                                                 expected: str) -> None:
+    m = mask(P, source)
+    assert m.text == expected and m.formulas == []
+
+
+@pytest.mark.parametrize("source", [
+    "```html\n<!-- kept -->\n{# kept #}\n```\n",
+    "Write `<!-- x -->` or `{# y #}` for a comment.\n",
+    "An escaped \\<!-- is text, and so is \\{# .\n",
+], ids=["fence", "code span", "escaped"])
+def test_comment_syntax_in_code_or_escaped_is_not_a_comment(source: str) -> None:
+    m = mask(P, source)
+    assert "<!--" in m.restore_code(m.text) and "{#" in m.restore_code(m.text)
+
+
+@pytest.mark.parametrize("source, line, close", [
+    ("One.\n\nTwo <!-- TODO\n\nThree.\n", 3, "-->"),
+    ("One.\n{# draft\n\nThree. #\n", 2, "#}"),
+], ids=["html", "template"])
+def test_an_unclosed_comment_is_an_error_at_its_line(source: str, line: int,
+                                                     close: str) -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and "never closed" in e.value.message
+    assert f"'{close}'" in e.value.message
+
+
+@pytest.mark.parametrize("source, kept", [
+    ("Decoding stops at <eos>; <pad> positions are masked.\n", ["&lt;eos>", "&lt;pad>"]),
+    ("A `List` of <T> and </T>, keyed by <id>.\n", ["&lt;T>", "&lt;/T>", "&lt;id>"]),
+    ("<sub>2</sub>, <br>, <span class=\"x\">s</span>\n",
+     ["<sub>2</sub>", "<br>", "<span class=\"x\">s</span>"]),
+    ("<https://arxiv.org/abs/1706.03762> and <me@example.org>\n",
+     ["<https://arxiv.org/abs/1706.03762>", "<me@example.org>"]),
+    ("if a < b and c > d\n", ["a < b and c > d"]),
+], ids=["tokens", "generic", "elements", "autolinks", "comparison"])
+def test_angle_brackets_are_html_only_for_html_elements(source: str, kept: list[str]) -> None:
+    text = mask(P, source).text
+    assert all(k in text for k in kept), text
 
 
 def test_pipes_in_a_table_cell_are_inside_the_token() -> None:

@@ -231,8 +231,19 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
     ("Some ~~struck~~ text.\n", "strikethrough"),
     ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
     ("line one\\\nline two.\n", "backslash hard line break"),
+    ('=== "Python"\n\n    import numpy as np\n', "content tab"),
+    (":::note\nA container's text.\n:::\n", "':::' container"),
+    ("See :numref:`fig-walk` for the walk.\n", "Sphinx or MyST role ':numref:"),
+    ("See {numref}`fig-walk` for the walk.\n", "Sphinx or MyST role '{numref}"),
+    (".. note::\n\n   A directive's text.\n", "reStructuredText directive"),
+    ("The ==key idea== here.\n", "highlighting"),
+    ("An ^^inserted^^ word.\n", "insertion"),
+    ("Water is H~2~O.\n", "subscript"),
+    ("The 2^10^ pairs.\n", "superscript"),
+    ("// details | Why?\n", "two slashes"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
-        "backslash break"])
+        "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
+        "mark", "insert", "subscript", "superscript", "two-slash box"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -291,3 +302,69 @@ def test_a_formula_in_an_indented_code_block_says_it_is_code(tmp_path: Path) -> 
     e = error(tmp_path, "Intro.\n\n    indented $x^2$ text\n")
     assert e.line == BODY_START + 2 and "indented code block" in e.message
     assert "raw HTML" not in e.message and "$x^2$" in e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_comments_never_reach_the_page_and_nothing_inside_is_read(tmp_path: Path,
+                                                                  lang: str) -> None:
+    body = ("The scores grow with d.\n<!-- TODO: quote {{ spread.no_such | fixed(2) }} and\n"
+            "check $\\frac{a}{b$ and [the paper](#missing) -->\nThen they saturate.\n\n"
+            "{# reviewer note:\n\n    the SD is {{ spread.sd_small }} here\n\n#}\n"
+            "Last paragraph.\n")
+    built = page(tmp_path, body, RESULTS, lang=lang)
+    tree = Tree(built.body)
+    paragraphs = [e["text"] for e in tree.elements if e["tag"] == "p"]
+    assert len(paragraphs) == 2 and "saturate" in paragraphs[0], paragraphs
+    assert not any(w in built.body for w in ("TODO", "reviewer", "<!--", "missing", "frac"))
+    assert built.formulas == [] and built.facts.links == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: Path,
+                                                                     lang: str) -> None:
+    body = ("The decoder stops at <eos>; <pad> positions get a score of $-\\infty$.\n\n"
+            "| token | id |\n|---|---|\n| <unk> | 0 |\n\n"
+            "A `Map<K, V>` in code, a generic List<T> in prose, H<sub>2</sub>O, and <br>.\n")
+    tree = Tree(html(tmp_path, body, lang=lang))
+    text = " ".join(e["text"] for e in tree.elements if e["tag"] in ("p", "td"))
+    for token in ("<eos>", "<pad>", "<unk>", "List<T>", "Map<K, V>"):
+        assert token in text, (token, text)
+    tags = {e["tag"] for e in tree.elements}
+    assert not tags & {"eos", "pad", "unk", "t"} and {"sub", "br"} <= tags
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
+    ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
+    ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
+], ids=["chinese ranges", "comparisons and carets", "colons and braces"])
+def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, text, lang=lang)
+    assert not [r for r in caplog.records if "published as typed" in r.getMessage()]
+
+
+@pytest.mark.parametrize("text, element", [
+    ("Llama's tokenizer wraps each sentence in <s> and </s> before training.\n", "<s>"),
+    ("The <b>winner takes almost all of the attention.\n", "<b>"),
+], ids=["SentencePiece tokens", "an element left open"])
+def test_an_element_tag_typed_as_a_token_or_left_open_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, text: str, element: str) -> None:
+    import logging
+    body = "First paragraph, with H<sub>2</sub>O and a<br>break.\n\n" + text
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "opens the HTML element" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning: '{element}'" in got[0], got
+
+
+def test_a_comment_line_inside_a_list_or_a_table_hides_only_itself(tmp_path: Path) -> None:
+    body = ("- first item\n<!-- - a hidden item -->\n- second item\n\n"
+            "| d | SD |\n|---|---|\n| 4 | 2.0 |\n<!-- | 16 | 4.0 | -->\n| 64 | 8.0 |\n")
+    tree = Tree(html(tmp_path, body))
+    assert [e["text"].strip() for e in tree.elements if e["tag"] == "li"] == \
+        ["first item", "second item"]
+    rows = [e["text"].split() for e in tree.elements if e["tag"] == "tr"]
+    assert rows == [["d", "SD"], ["4", "2.0"], ["64", "8.0"]]

@@ -66,25 +66,33 @@ def template_env(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.E
                               keep_trailing_newline=True, bytecode_cache=bytecode)
 
 
-def typeset(pages: list[Page], math: MathRenderer) -> dict[str, list[str]]:
-    """Every page's formulas in one call to the renderer; lang -> HTML per formula.
+def typeset(pages: list[Page], math: MathRenderer,
+            macros: Mapping[str, str] | None = None) -> dict[str, list[str]]:
+    """Every page's formulas, one call to the renderer per page (a page's macro definitions
+    hold for its later formulas, never for another page's), starting from the site's
+    `macros`; lang -> HTML per formula.
 
-    Raises BuildError naming the file, the formula's line and the engine's message; logs
-    the engine's warnings and formulas wider than a phone as `path:line: warning: …`.
+    Raises BuildError naming the file, the formula's line and the engine's message, or a
+    macro given a second meaning; logs the engine's warnings and formulas wider than a
+    phone as `path:line: warning: …`.
     """
-    formulas = [f for p in pages for f in p.formulas]
-    done = iter(math.render(formulas))
     out: dict[str, list[str]] = {}
     for page in pages:
-        rendered: list[Rendered] = [next(done) for _ in page.formulas]
-        for f, r in zip(page.formulas, rendered):
+        rendered: list[Rendered] = math.render(page.formulas, macros or {})
+        for k, (f, r) in enumerate(zip(page.formulas, rendered)):
             if r.error:
                 source = " ".join(f.source.split())
                 at = _KATEX_POSITION.search(r.error)   # 1-based, in the TeX as KaTeX got it
                 line = f.line_at(int(at.group(1)) - 1) if at else f.line
                 raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
                                  + " ".join(r.error.split()) + _dollar_hint(f)
-                                 + _command_hint(r.error, page.formulas))
+                                 + _command_hint(r.error, page.formulas, rendered, k)
+                                 + _site_macro_hint(f, macros or {}))
+            if r.conflict:
+                first = _defined_at(r.conflict, page, rendered, k)
+                raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
+                                 f"with another meaning ({first}); a macro keeps one meaning "
+                                 "in an article: give the new one another name")
             for w in r.warnings:
                 warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
             wide = r.width_em * FORMULA_FONT_PX
@@ -112,12 +120,35 @@ def _dollar_hint(f: Formula) -> str:
 
 
 _UNDEFINED = re.compile(r"Undefined control sequence: (\\[A-Za-z]+)")
+_REDEFINED = re.compile(r"attempting to redefine (\\[A-Za-z]+)")
 _DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
-def _command_hint(error: str, formulas: list[Formula]) -> str:
-    """Why a TeX command is unknown when LaTeX habit explains it: equation references, or a
-    macro defined in another formula (each formula is typeset on its own)."""
+def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:
+    """The site's macros an invalid formula uses: the fault may be in their TeX."""
+    used = [n for n in macros if re.search(re.escape(n) + r"(?![A-Za-z])", f.source)]
+    return (f" (it uses {', '.join(used)} from [math.macros] in content/site.toml, whose TeX "
+            "may be at fault)") if used else ""
+
+
+def _defined_at(name: str, page: Page, rendered: list[Rendered], k: int) -> str:
+    """Where the macro `name` got the meaning it has before formula k of `page`."""
+    for j in range(k - 1, -1, -1):
+        if name in rendered[j].defines:
+            return f"first at line {page.formulas[j].line}"
+    return "in [math.macros] of content/site.toml"
+
+
+def _command_hint(error: str, formulas: list[Formula], rendered: list[Rendered],
+                  k: int) -> str:
+    """Why a TeX command is unknown or refused when LaTeX habit explains it: equation
+    references, a macro used before the formula that defines it, a macro defined twice."""
+    if m := _REDEFINED.search(error):
+        where = next((f"at line {formulas[j].line}" for j in range(k - 1, -1, -1)
+                      if m.group(1) in rendered[j].defines), "in [math.macros] of "
+                     "content/site.toml")
+        return (f"; {m.group(1)} is already defined {where}, and a definition holds for the "
+                "rest of the article: remove this one, or give it another name")
     m = _UNDEFINED.search(error)
     if m is None:
         return ""
@@ -125,9 +156,12 @@ def _command_hint(error: str, formulas: list[Formula]) -> str:
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")
-    if command in {a or b for f in formulas for a, b in _DEFINES.findall(f.source)}:
-        return (f"; {command} is defined in another formula, and each formula is typeset on "
-                "its own: define it in every formula that uses it")
+    later = next((f for f in formulas[k + 1:]
+                  if command in {a or b for a, b in _DEFINES.findall(f.source)}), None)
+    if later is not None:
+        return (f"; {command} is defined later, at line {later.line}, and a definition holds "
+                "from its formula on: move the definition up, into this formula or an "
+                "earlier one")
     return ""
 
 
@@ -161,7 +195,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
     """Fill the templates for every article, the root page and the 404 page; add the
     sitemap, robots.txt, the published experiment sources, assets and figures."""
     s, results = inputs.settings, inputs.results
-    math_html = typeset(inputs.pages, math)
+    math_html = typeset(inputs.pages, math, inputs.settings.macros)
     alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],

@@ -41,6 +41,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 """
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -54,6 +55,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
+from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
@@ -68,7 +70,6 @@ from .md_collect import (
     FootnoteChecks,
     FootnoteNumbers,
     FootnoteSection,
-    ForeignSyntax,
     HeadingCollector,
     IdCollector,
     LeftoverCheck,
@@ -77,11 +78,15 @@ from .md_collect import (
     RawHtmlGuard,
 )
 from .md_figures import FigureProcessor, ScrollingTables
+from .md_foreign import ForeignSyntax
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import Facts, FigureFiles
+from .model import MATH_HTML_RE, Facts, FigureFiles
 from .quoting import Formula, QuoteLog, strip_markers
+
+# private use (BMP and planes 15-16): our tokens and markers, and anything else never shown
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 
 class ArticleExtension(Extension):
@@ -114,7 +119,7 @@ class ArticleExtension(Extension):
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(IdCollector(md, p.facts), "sqrtdk-ids", 2.9)
         tp.register(BoxCollector(md, p.facts), "sqrtdk-boxes", 2.8)
-        tp.register(BoxHeaderCheck(md), "sqrtdk-box-headers", 2.75)
+        tp.register(BoxHeaderCheck(md, p.readable), "sqrtdk-box-headers", 2.75)
         tp.register(LinkCollector(md, p.facts), "sqrtdk-links", 2.7)
         tp.register(CitationCollector(md, p.facts, p.quotes,
                                       [[q.key for q in f.quotes] for f in p.formulas]),
@@ -123,7 +128,7 @@ class ArticleExtension(Extension):
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md), "sqrtdk-raw-math", 2.15)
+        tp.register(MathInRawHtml(md, lambda: p.searchable), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
         tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable),
                     "sqrtdk-foreign", 2.05)
@@ -141,6 +146,7 @@ class PageContext:
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
         self.snippets, self.source_url = snippets, source_url
         self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
+        self.md: Markdown | None = None   # the page's Markdown (set by markdown_for)
         self.searchable = ""          # the article with its lines as in the file (for messages)
         self.first_line = 0           # lines before markdown_source's first (the front matter)
         self.script = language.get("script", "latin")
@@ -151,13 +157,21 @@ class PageContext:
 
 
     def readable(self, text: str) -> str:
-        """`text` as the author wrote it, for messages: each formula's token back to its
-        `$…$` or `$$…$$`, quote markers out."""
+        """`text` as the author wrote it, for messages, on one line: each formula's token back
+        to its `$…$` or `$$…$$`, Markdown's stash placeholders (smart quotes, raw HTML) back
+        to their text, quote markers and any other private-use character out."""
         def formula(m: re.Match[str]) -> str:
             f = self.formulas[int(m.group(1))]
             fence = "$$" if f.display else "$"
-            return f"{fence}{f.source}{fence}"
-        return strip_markers(ANY_MATH_RE.sub(formula, text))
+            return f"{fence}{' '.join(f.source.split())}{fence}"
+
+        def stashed(m: re.Match[str]) -> str:
+            blocks = self.md.htmlStash.rawHtmlBlocks if self.md else []
+            n = int(m.group(1))
+            return html.unescape(str(blocks[n])) if n < len(blocks) else ""
+        text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
+        text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
+        return _PRIVATE_USE.sub("", text)
 
 
 def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
@@ -166,7 +180,7 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
     Extensions are passed as instances, not names: a name makes Python-Markdown list every
     installed package's entry points first (tens of ms of every text-edit rebuild here)."""
     article = ArticleExtension(page)
-    md = markdown.Markdown(extensions=[
+    md = page.md = markdown.Markdown(extensions=[
         AttrListExtension(), TableExtension(), SaneListExtension(), DefListExtension(),
         page.footnotes,
         SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False),

@@ -26,8 +26,11 @@ Rules (Pandoc's for `$`):
 - a line starting with `\\begin{…}` of one of TeX's display environments (ENVIRONMENTS, as in
   KaTeX's auto-render) opens display math up to the line ending its `\\end{…}`; the
   environment is part of the TeX;
-- HTML tags and template tags (`{{ … }}`, `{% … %}`) are skipped whole; template comments
-  (`{# … #}`) are removed here, their line breaks kept.
+- comments, `<!-- … -->` and `{# … #}`, are removed first, their line breaks kept (see
+  `comments`); nothing inside them is math, template or Markdown;
+- template tags (`{{ … }}`, `{% … %}`), autolinks and tags of HTML elements are skipped
+  whole; a tag-like token whose name is no HTML element (`<eos>`, `<T>`) is text, its `<`
+  written `&lt;` (see `html_names`).
 Tokens and the quote markers (sqrtdk.web.quoting) are characters of Unicode's plane-15
 private use area (U+F0000…): KaTeX itself uses BMP private-use characters in its output (U+E020
 draws the slash of \\neq), and no author types plane-15 characters.
@@ -36,12 +39,17 @@ protected: use fences for code.
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BuildError
+from ..log import warn
+from .comments import drop_comments
+from .html_names import angle_bracket, element_names, left_open
 
+LOGGER = logging.getLogger("sqrtdk.web")
 INLINE_MATH = "\U000f0010{}\U000f0011"
 DISPLAY_MATH = "\U000f0012{}\U000f0013"
 FILLER = "\U000f0014"        # keeps a line that held part of a formula non-blank
@@ -67,9 +75,8 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
 _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
-_TEMPLATE_OPEN = re.compile(r"\{([{%#]) ")
-_TEMPLATE_CLOSE = {"{": " }}", "%": " %}", "#": " #}"}
-_HTML_TAG = re.compile(r"<(?:[A-Za-z][A-Za-z0-9-]*|/[A-Za-z][A-Za-z0-9-]*|!--)(?:[^<>]|\n)*?>")
+_TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
+_TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
 
 
 @dataclass(frozen=True)
@@ -112,9 +119,25 @@ def _continuation_prefix(prefix: str) -> str:
     return prefix if not m else prefix[:m.start()] + " " * (m.end() - m.start())
 
 
+def fence_end(lines: list[str], i: int) -> int | None:
+    """The index of the line that closes the code fence opened at lines[i] (the last line when
+    none does: the scanner reports that), or None when lines[i] opens no fence."""
+    m = _FENCE_OPEN.match(lines[i])
+    if not m or (m["fence"][0] == "`" and "`" in m["info"]):
+        return None
+    closing = _fence_closing(m["fence"])
+    return next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])),
+                len(lines) - 1)
+
+
+def _fence_closing(fence: str) -> re.Pattern[str]:
+    return re.compile(r"^(?:[ \t]*>)*[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) +
+                      r",}[ \t]*$")
+
+
 class _Scanner:
-    def __init__(self, path: Path, text: str):
-        self.path = path
+    def __init__(self, path: Path, text: str, elements: frozenset[str]):
+        self.path, self.elements = path, elements
         self.lines = text.split("\n")
         self.out: list[str] = []
         self.masked = Masked("")
@@ -163,9 +186,7 @@ class _Scanner:
         return self.masked
 
     def fenced(self, i: int, m: re.Match[str]) -> int:
-        char, length = m["fence"][0], len(m["fence"])
-        closing = re.compile(r"^(?:[ \t]*>)*[ \t]*" + re.escape(char) + "{" + str(length) +
-                             r",}[ \t]*$")
+        closing = _fence_closing(m["fence"])
         for j in range(i + 1, len(self.lines)):
             if closing.match(self.lines[j]):
                 self._no_fence_inside(i, j, m["fence"])
@@ -314,14 +335,19 @@ class _Scanner:
             elif c == "{" and _TEMPLATE_OPEN.match(text, i):
                 end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
-                if text[i + 1] == "#" and end < n:  # a comment goes, its line breaks stay
-                    out.append("\n" * text.count("\n", i, end))
-                else:
-                    out.append(text[i:end])
+                out.append(text[i:end])
                 i = end
-            elif c == "<" and (tag := _HTML_TAG.match(text, i)):
-                out.append(tag.group(0))
-                i = tag.end()
+            elif c == "<":
+                start = i
+                written, i = angle_bracket(text, i, self.elements)
+                out.append(written)
+                if element := left_open(text, start, written):
+                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
+                         f"'{written[:30]}' opens the HTML element <{element}> (the text after "
+                         "it is inside it, up to its end tag or the block's end); for the "
+                         f"token, write `{written[:30]}` in code or &lt;{written[1:30]}; for the "
+                         + ("struck text, write <del>…</del>" if element == "s" else
+                            f"element, close it with </{element}>"))
             else:
                 out.append(c)
                 i += 1
@@ -368,6 +394,13 @@ class _Scanner:
                 out.append(token + ("\n" + FILLER) * lines)
                 return j + 1
             j += 1
+        spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
+        if spaced and not depth:
+            before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]
+            raise self.error(line + text.count("\n", i, spaced.start()),
+                             f"the '$' after '{before[-30:]}' does not close the formula: a "
+                             "closing '$' follows a character that is not a space; remove the "
+                             f"space (write '{before[-30:]}$'), or write '\\$' for a dollar sign")
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
                                f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
@@ -397,8 +430,10 @@ class _Scanner:
                                "without the backslash)")
 
 
-def mask(path: Path, text: str) -> Masked:
-    """`text` (an article without its front matter, lines kept) with its formulas and code
-    replaced by tokens. Raises BuildError at the line of an unclosed fence or formula, or a
-    `$` that starts no formula."""
-    return _Scanner(path, text).run()
+def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Masked:
+    """`text` (an article without its front matter, lines kept) with its comments removed and
+    its formulas and code replaced by tokens; `elements` are HTML's element names (default:
+    `html_names.element_names()`). Raises BuildError at the line of an unclosed comment,
+    fence or formula, or a `$` that starts no formula."""
+    text = drop_comments(path, text, FILLER, fence_end)
+    return _Scanner(path, text, element_names() if elements is None else elements).run()

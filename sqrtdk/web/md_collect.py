@@ -9,15 +9,14 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from html.parser import HTMLParser
-from pathlib import Path
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of, suggest
-from ..log import warn
 from .lexer import ANY_MATH_RE
+from .md_foreign import STRAIGHT
 from .md_math import ContentError
 from .model import Facts, Heading
 from .quoting import CLAIM_RE, QUOTE_RE, QuoteLog, strip_markers
@@ -50,10 +49,13 @@ class HeadingCollector(Treeprocessor):
                 continue
             if not el.get("id"):
                 text = _text(el)
-                written = re.compile(r"^[ \t>]*#{1,6}[ \t]+" + re.escape(text[:40]), re.M)
+                start = re.escape(text[:40])
+                written = re.compile(r"^[ \t>]*#{1,6}[ \t]*" + start, re.M)     # ##Title too
+                setext = re.compile(r"^[ \t>]*" + start + r"[^\n]*\n[ \t>]*(?:=+|-+)[ \t]*$",
+                                    re.M)
                 raise ContentError(f"heading '{text}' has no explicit id; write it as "
                                    f"'## Its title {{#some-id}}', with the same id in every "
-                                   "language", (written, _HEADING_WITHOUT_ID))
+                                   "language", (written, setext, _HEADING_WITHOUT_ID))
             self.pending.append((int(el.tag[1]), el.get("id", ""), copy.deepcopy(el)))
             link = etree.SubElement(el, "a", {"class": "headerlink", "href": f"#{el.get('id')}",
                                               "aria-label": self.permalink_title})
@@ -79,7 +81,7 @@ class HeadingCollector(Treeprocessor):
 
 
 _HEADING_WITHOUT_ID = re.compile(
-    r"^[ \t>]*#{1,6}[ \t]+(?![^\n]*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$)", re.M)
+    r"^[ \t>]*#{1,6}(?!#)(?![^\n]*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$)", re.M)
 
 
 class _TextOnly(HTMLParser):
@@ -154,17 +156,24 @@ class BoxHeaderCheck(Treeprocessor):
     """A `///` line that pymdownx's blocks did not take as a box header (an id with a space or
     a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
 
+    def __init__(self, md: Markdown, readable: Callable[[str], str]):
+        super().__init__(md)
+        self.readable = readable
+
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             if el.tag not in ("p", "li"):
                 continue
             first = (el.text or "").lstrip().split("\n", 1)[0]
             if first.startswith("///"):
+                shown = self.readable(first)              # smart quotes and entities back
+                typed = shown.translate(STRAIGHT)          # the quotes as the author typed
                 raise ContentError(
-                    f"box not understood: '{first[:40]}'; a box opens with '/// details | Title' "
+                    f"box not understood: '{typed[:40]}'; a box opens with '/// details | Title' "
                     "and its options follow on the next line, indented by four spaces, as "
                     "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
-                    "starts with a letter); 'details' is the only kind of box", first)
+                    "starts with a letter); 'details' is the only kind of box",
+                    (typed[:30], shown[:30], typed[:12]))
 
 
 class LinkCollector(Treeprocessor):
@@ -377,12 +386,24 @@ class RawHtmlGuard(Treeprocessor):
 class MathInRawHtml(Treeprocessor):
     """A formula inside a raw HTML block: Markdown leaves such a block as written, so the
     formula would never be typeset (its placeholder would reach the page). An error at its
-    line."""
+    line; inside an indented code block under another tool's box line (MkDocs' `??? note`,
+    `!!! tip`), at that line, naming it."""
+
+    def __init__(self, md: Markdown, text: Callable[[], str]):
+        super().__init__(md)
+        self.text = text
 
     def run(self, root: etree.Element) -> None:
         for block in self.md.htmlStash.rawHtmlBlocks:
             m = ANY_MATH_RE.search(str(block))
             if m and str(block).lstrip().startswith("<pre"):   # Markdown's indented code
+                opener = self._box_line(m.group(0))
+                if opener:
+                    number, written = opener
+                    raise ContentError(f"'{written}' is MkDocs' admonition syntax, which is not "
+                                       "understood here: its indented body, with the formula "
+                                       f"{m.group(0)}, would be published as a code block; "
+                                       "write a '/// details | Title' box", line=number)
                 raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
                                    "line indented by four spaces is code); for code use a "
                                    "fence (```), for text and math remove the indent",
@@ -394,53 +415,21 @@ class MathInRawHtml(Treeprocessor):
                                    "passage in Markdown (a '/// details' box for a collapsible "
                                    "one), or keep the formula out of the HTML", m.group(0))
 
-
-# syntax of other Markdown tools that Python-Markdown publishes as typed: (pattern, whether
-# it only counts at the start of a block, what it is, what to write instead)
-_FOREIGN = (
-    (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax",
-     "a '/// details | Title' box"),
-    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), True, "a GitHub alert",
-     "a '/// details | Title' box, or a plain quote"),
-    (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
-    (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
-     "<del>…</del>, or leave the text out"),
-    (re.compile(r"\\\n"), False, "a backslash hard line break",
-     "two spaces at the end of the line, or a new paragraph"),
-)
-_TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt")
+    def _box_line(self, token: str) -> tuple[int, str] | None:
+        """(line, text) of an admonition line right above the indented block holding
+        `token`, if there is one."""
+        lines = self.text().split("\n")
+        at = line_of(self.text(), token)
+        indent = len(lines[at - 1]) - len(lines[at - 1].lstrip()) if at else 0
+        k = at - 2
+        while k >= 0 and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) >= indent):
+            k -= 1
+        if at and k >= 0 and _ADMONITION.match(lines[k]):
+            return k + 1, lines[k].strip()
+        return None
 
 
-class ForeignSyntax(Treeprocessor):
-    """A warning for syntax of other Markdown tools (MkDocs admonitions, GitHub alerts, task
-    lists, `~~strikethrough~~`, a backslash line break) that would reach the page as typed,
-    at its line."""
-
-    def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
-                 readable: Callable[[str], str]):
-        super().__init__(md)
-        self.source, self.text, self.readable = source, text, readable
-
-    def run(self, root: etree.Element) -> None:
-        for block in root.iter():
-            if block.tag not in _TEXT_BLOCKS:
-                continue
-            # the block's own text, and the text after each inline child (code is skipped:
-            # its tail is prose, its text is not)
-            texts = [(block.text or "", True)] + [(child.tail or "", False) for child in block]
-            for pattern, at_start, what, instead in _FOREIGN:
-                for own, first in texts:
-                    m = pattern.search(own) if first or not at_start else None
-                    if m is not None:
-                        self._warn(own, m, what, instead)
-
-    def _warn(self, own: str, m: re.Match[str], what: str, instead: str) -> None:
-        start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
-        found = self.readable(own[start:m.end()]).rstrip("\n").strip()
-        tries = (found, found[:20], found[-12:])
-        line = next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
-        warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
-             f"typed ('{found[:30]}'); write {instead}")
+_ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
 
 
 class LeftoverCheck(Treeprocessor):

@@ -43,6 +43,7 @@ class MathElements(Treeprocessor):
         self.used: list[int] = []
 
     def run(self, root: etree.Element) -> None:
+        _drop_filler_rows(root)
         for parent in list(root.iter()):
             for key, value in list(parent.attrib.items()):
                 if value is None:      # attr_list read a bare word: `{#bars note}`
@@ -121,6 +122,17 @@ class MathElements(Treeprocessor):
                 for block in _split(p):
                     parent.insert(at, block)
                     at += 1
+
+
+def _drop_filler_rows(root: etree.Element) -> None:
+    """A table row that only holds the filler of a comment line (`<!-- … -->` between two rows,
+    see `comments`) is no row: the author hid it."""
+    for body in list(root.iter()):
+        for row in [r for r in body if r.tag == "tr"]:
+            cells = list(row)
+            if cells and all(not len(c) and (c.text or "").strip() in ("", FILLER)
+                             for c in cells) and any(FILLER in (c.text or "") for c in cells):
+                body.remove(row)
 
 
 def _rstrip(p: etree.Element) -> None:

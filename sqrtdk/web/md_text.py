@@ -23,6 +23,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
 from ..log import warn
+from .lexer import FILLER
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
@@ -33,6 +34,8 @@ _CJK_RUN = re.compile(f"[{CJK}](?:[{CJK}{_SOFT}·]*[{CJK}])?")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[A-Za-z])")   # it's, don't: inside a word
 _SKIP = {"code", "pre", "script", "style", "math", "kbd", "samp"}
+# a line break with the spaces around it, and the filler of lines a comment or formula held
+_LINE_BREAK = re.compile(f"[ \t]*\n[ \t\n{FILLER}]*")
 BLOCKS = ("p", "li", "td", "th", "figcaption", "dt", "dd", "summary", "h1", "h2", "h3", "h4",
           "h5", "h6")
 
@@ -82,7 +85,7 @@ class CjkLineJoin(Treeprocessor):
             if "\n" not in text:
                 continue
             out, j = [], 0
-            for m in re.finditer(r"[ \t]*\n[ \t]*", text):
+            for m in _LINE_BREAK.finditer(text):
                 before = text[:m.start()] or _last(texts, i)
                 after = text[m.end():] or _first(texts, i)
                 out.append(text[j:m.start()])

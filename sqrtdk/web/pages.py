@@ -21,6 +21,7 @@ from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
 from .converter import PageContext, markdown_for
+from .html_names import element_names
 from .lexer import Masked, mask
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
@@ -128,21 +129,33 @@ def _line_of_key(block: str, key: str) -> int:
 
 
 def check_blocks(path: Path, masked: str) -> None:
-    """`/// name` boxes must be closed by `///`: an unclosed one would swallow the rest of the
-    article. Raises BuildError at the opening line (code is masked, so it is never counted)."""
-    stack: list[tuple[int, str]] = []
+    """`/// name` boxes must be closed by a line of as many slashes: an unclosed one, or one
+    closed with another number (`////` under `///`, which pymdownx reads as text inside the
+    box), would swallow the rest of the article. Raises BuildError at the opening line, or
+    at the closing line that closes nothing (code is masked, so it is never counted)."""
+    stack: list[tuple[int, str, str]] = []
     for number, line in enumerate(masked.split("\n"), 1):
-        if _BLOCK_CLOSE.match(line):
+        if close := _BLOCK_CLOSE.match(line):
+            slashes = close.group(1)
             if not stack:
-                raise BuildError(path, number, "'///' closes no box; remove it, or open the box "
-                                               "with '/// details | Title'")
+                raise BuildError(path, number, f"'{slashes}' closes no box; remove it, or open "
+                                               "the box with '/// details | Title'")
+            opened, name, fence = stack[-1]
+            if slashes != fence:
+                raise BuildError(path, number, f"'{slashes}' does not close the '{fence} {name}' "
+                                 f"box opened at line {opened}: a box closes with as many "
+                                 f"slashes as it opened with; write '{fence}'")
             stack.pop()
         elif m := _BLOCK_OPEN.match(line):
-            stack.append((number, m.group(2)))
+            if m.group(2).lower() != "details":     # `/// end`, `/// note`: no box here
+                raise BuildError(path, number, f"box not understood: '{line.strip()[:40]}'; a "
+                                 "box opens with '/// details | Title' ('details' is the only "
+                                 "kind of box) and ends with a line of slashes alone, '///'")
+            stack.append((number, m.group(2), m.group(1)))
     if stack:
-        number, name = stack[-1]
-        raise BuildError(path, number, f"the '/// {name}' box opened here is never closed; end "
-                                       "it with a line '///'")
+        number, name, fence = stack[-1]
+        raise BuildError(path, number, f"the '{fence} {name}' box opened here is never closed; "
+                                       f"end it with a line '{fence}'")
 
 
 def check_footnote_definitions(path: Path, masked: str) -> None:
@@ -158,13 +171,16 @@ def check_footnote_definitions(path: Path, masked: str) -> None:
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                resolve: Callable[[str], FigureFiles], known_figures: list[str],
-               source_url: Callable[[str], str], cache_dir: Path | None = None) -> Page:
+               source_url: Callable[[str], str], cache_dir: Path | None = None,
+               node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.
-    `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter)."""
+    `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter);
+    `node_modules` holds the list of HTML's element names (default: the project's)."""
     text = read_text(path)
     front, body = split_front_matter(path, text)
     blank_front = "\n" * front.count("\n")
-    masked: Masked = mask(path, blank_front + body)       # lines as in the file
+    elements = element_names(node_modules) if node_modules else element_names()
+    masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
     rendered = quoter.render_prose(front + masked.text[len(blank_front):])
     rendered_front = _front_of(rendered)
@@ -189,6 +205,12 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
         line = e.line or next((found for n in needles
                                if (found := line_of(searchable, n, e.occurrence))), 0)
         message = page.readable(e.message)
+        if not line:       # text the lexer took for code, which Markdown did not
+            restored = masked.restore_code(searchable)
+            line = next((found for n in needles
+                         if (found := line_of(restored, n, e.occurrence))), 0)
+            message += ("; this line is inside a code fence that Markdown did not read as "
+                        "code: check the fence's opening line above it") if line else ""
         if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
             first = next((found for n in needles if (found := line_of(searchable, n))), 0)
             if first and first != line:

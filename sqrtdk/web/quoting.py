@@ -382,7 +382,8 @@ class Quoter:
                     line = _unclosed_block_line(self.prose, chunk) or line
                 raise BuildError(self.path, first_line + line - 1 if line else 0,
                                  f"template syntax: {_syntax_message(e)}") from None
-            except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
+            except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
+                    jinja2.TemplateNotFound) as e:
                 line = _template_line(e, name)
                 raise BuildError(self.path, first_line + line - 1 if line else 0,
                                  _message(e, self.context)) from None
@@ -448,8 +449,21 @@ def _paragraphs(source: str) -> list[tuple[int, str]]:
     return pieces
 
 
+_UNKNOWN_TAG = re.compile(r"Encountered unknown tag '([^']+)'")
+_TEXT_KNOWS = ("the text knows quotes {{ name | fixed(2) }} and claims {{ claim(\"…\") }}; "
+               "for a link write [text](../en/), for a figure ![alt](NAME.svg \"Caption\"), "
+               "for a box '/// details | Title'")
+
+
 def _syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     msg = e.message or str(e)
+    lines = (e.source or "").split("\n")
+    written = lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else ""
+    if tag := _UNKNOWN_TAG.match(msg):
+        return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
+                f"Jekyll, or another tool's); {_TEXT_KNOWS}")
+    if "{{<" in written or "{{%" in written:
+        return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
@@ -519,6 +533,9 @@ def _message(e: Exception, known: Mapping[str, Any]) -> str:
         name = re.search(r"'([^']+)' is undefined", msg)
         hint = suggest(name.group(1), known, "result groups") if name else ""
         return f"{msg}; {hint} (see figures/results.json)"
+    if isinstance(e, jinja2.TemplateNotFound):
+        return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
+                f"file ('{e.name}'), which an article cannot; write its text here")
     if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
         return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
                 "comparisons and arithmetic on them are not supported — add the value you need "

@@ -7,7 +7,7 @@ returning it; templates only print `math_head`.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -18,12 +18,15 @@ from ..quoting import Formula
 @dataclass(frozen=True)
 class Rendered:
     """One formula's HTML, or the engine's error message; warnings are non-fatal notes;
-    `width_em` estimates its width (0: unknown)."""
+    `width_em` estimates its width (0: unknown); `defines` are the TeX macros it defined or
+    changed, `conflict` one of them that already had another meaning."""
 
     html: str = ""
     error: str = ""
     warnings: tuple[str, ...] = ()
     width_em: float = 0.0
+    defines: tuple[str, ...] = ()
+    conflict: str = ""
 
 
 class MathRenderer(Protocol):
@@ -34,8 +37,11 @@ class MathRenderer(Protocol):
     def key(self) -> str:
         """Everything that changes the output (engine version, options), for cache keys."""
 
-    def render(self, formulas: Sequence[Formula]) -> list[Rendered]:
-        """One Rendered per formula, in order; errors are returned, not raised."""
+    def render(self, formulas: Sequence[Formula],
+               macros: Mapping[str, str] | None = None) -> list[Rendered]:
+        """One Rendered per formula of one article, in order; errors are returned, not
+        raised. The formulas start from `macros` (name -> TeX), and a macro one of them
+        defines holds for the later ones (never for another call)."""
 
     def assets(self, rendered: Sequence[str]) -> dict[str, Path | bytes]:
         """Site-relative path -> file to copy (or bytes to write), for every file the

@@ -6,16 +6,25 @@ Quoted results travel as data: each `Quote` of a formula becomes KaTeX's
 reader copies (the MathML annotation, which copy-tex reads) is the formula with the numbers
 written in. Formulas already rendered with the same KaTeX version and options are kept in
 `cache_dir/math/` (and in memory for `--serve`).
+
+TeX macros (issue 17, item 7): one call to `render` is one article. Its formulas start from
+the site's macros ([math.macros] in content/site.toml) and a definition at a formula's top
+level (`\\gdef`, `\\def`, `\\newcommand`) holds for the later formulas of that call, in
+order (KaTeX's `globalGroup`); nothing carries over to another call (another language or
+build). A formula's cache key holds the site's macros and the TeX of every earlier formula
+of the article that may define one (`_DEFINING`), so its HTML never depends on which
+articles or builds came before.
 """
 from __future__ import annotations
 
 import html as html_lib
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +35,11 @@ from . import Rendered
 
 WORKER = Path(__file__).resolve().parent / "katex_worker.mjs"
 OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
-           "trust=htmlData(key,format)")
+           "trust=htmlData(key,format);globalGroup=true;macros")
+# a TeX command that may define a macro (in KaTeX: \def \gdef \edef \xdef \global \let
+# \futurelet \newcommand \renewcommand \providecommand)
+_DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re|provide)?newcommand)"
+                       r"(?![A-Za-z])")
 FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 # The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
 # explainer.js may write into a formula's quoted numbers when the reader changes dₖ
@@ -48,6 +61,21 @@ def tex_for_katex(formula: Formula) -> str:
 def _escape(text: str) -> str:
     """As KaTeX escapes annotation text (utils.escape: & < > " ')."""
     return html_lib.escape(text, quote=True)
+
+
+def _requests(formulas: Sequence[Formula], macros: dict[str, str]) -> list[dict[str, Any]]:
+    """The worker's request for each formula of one article: its TeX, the site's macros and
+    the TeX of the earlier formulas that may define a macro (all of them when a site macro
+    may itself define one)."""
+    every = any(_DEFINING.search(body) for body in macros.values())
+    prelude: list[str] = []
+    out: list[dict[str, Any]] = []
+    for f in formulas:
+        tex = tex_for_katex(f)
+        out.append({"tex": tex, "display": f.display, "macros": macros, "prelude": list(prelude)})
+        if every or _DEFINING.search(tex):
+            prelude.append(tex)
+    return out
 
 
 class KatexRenderer:
@@ -77,15 +105,19 @@ class KatexRenderer:
     def key(self) -> str:
         return digest(self.version(), OPTIONS, WORKER.read_bytes())
 
-    def render(self, formulas: Sequence[Formula]) -> list[Rendered]:
+    def render(self, formulas: Sequence[Formula],
+               macros: Mapping[str, str] | None = None) -> list[Rendered]:
+        site = dict(sorted((macros or {}).items()))
+        requests = _requests(formulas, site)
         key = self.key()
         cache = self._load()
-        keys = [digest(key, str(int(f.display)), tex_for_katex(f)) for f in formulas]
-        todo = [(k, f) for k, f in zip(keys, formulas) if k not in cache]
+        keys = [digest(key, str(int(f.display)), json.dumps(r, sort_keys=True))
+                for f, r in zip(formulas, requests)]
+        todo = [(k, r) for k, r in zip(keys, requests) if k not in cache]
         seen: set[str] = set()
-        todo = [(k, f) for k, f in todo if not (k in seen or seen.add(k))]  # type: ignore[func-returns-value]
+        todo = [(k, r) for k, r in todo if not (k in seen or seen.add(k))]  # type: ignore[func-returns-value]
         if todo:
-            for (k, _), answer in zip(todo, self._ask([f for _, f in todo])):
+            for (k, _), answer in zip(todo, self._ask([r for _, r in todo])):
                 cache[k] = answer
             self._save(cache)
         return [self._rendered(cache[k], f) for k, f in zip(keys, formulas)]
@@ -101,18 +133,19 @@ class KatexRenderer:
                                 f'<annotation encoding="application/x-tex">{_escape(f.plain)}'
                                 "</annotation>", 1)
         return Rendered(html=html, warnings=tuple(answer.get("warnings", ())),
-                        width_em=float(answer.get("width_em", 0.0)))
+                        width_em=float(answer.get("width_em", 0.0)),
+                        defines=tuple(answer.get("defines", ())),
+                        conflict=str(answer.get("conflict", "")))
 
-    def _ask(self, formulas: list[Formula]) -> list[dict[str, Any]]:
+    def _ask(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         with self._lock:
             proc = self._worker()
             assert proc.stdin is not None and proc.stdout is not None
-            payload = "".join(json.dumps({"tex": tex_for_katex(f), "display": f.display}) + "\n"
-                              for f in formulas)
+            payload = "".join(json.dumps(r) + "\n" for r in requests)
             writer = threading.Thread(target=self._write, args=(proc, payload), daemon=True)
             writer.start()
             answers = []
-            for _ in formulas:
+            for _ in requests:
                 line = proc.stdout.readline()
                 if not line:
                     raise RuntimeError("the KaTeX worker stopped: "

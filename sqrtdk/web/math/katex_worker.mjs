@@ -1,8 +1,14 @@
 // A long-lived KaTeX worker: one JSON request per line on stdin, one JSON answer per line on
 // stdout, in order. It exits when stdin closes (so it never outlives the build).
-//   request:  {"tex": "...", "display": true|false}
-//   answer:   {"html": "...", "warnings": [...], "width_em": 12.3}
+//   request:  {"tex": "...", "display": true|false, "macros": {...}, "prelude": ["...", ...]}
+//   answer:   {"html": "...", "warnings": [...], "width_em": 12.3, "defines": ["\\vx"],
+//              "conflict": "\\vx" (only when a definition changes an earlier one's meaning)}
 //          or {"error": "KaTeX's message"}
+// TeX macros: `macros` are the site's ([math.macros] in content/site.toml); `prelude` is the
+// TeX of the earlier formulas of the same article that may define macros, in order. KaTeX
+// runs with globalGroup, so `\gdef`, `\def` and `\newcommand` at a formula's top level go
+// into the macros object it is given; each formula gets a copy of the state its prelude left
+// (kept in `states`, so an article's definitions are replayed once, not once per formula).
 // Only \htmlData with the keys the build itself writes (key, format) is trusted; any other
 // command that needs `trust` (\href, \url, \htmlClass, \includegraphics, …) is an error, not
 // red text in the page. Strict-mode warnings are returned, never printed.
@@ -41,10 +47,12 @@ function width(node, scale) {
   return Math.max(own, body) + margins;
 }
 
-function render({ tex, display }) {
-  const warnings = [], untrusted = [];
-  const options = {
-    displayMode: display, throwOnError: true, output: "htmlAndMathml",
+const states = new Map();   // JSON of [macros, prelude] -> the macros after the prelude
+
+function options(display, macros, warnings, untrusted) {
+  return {
+    displayMode: display, throwOnError: true, output: "htmlAndMathml", macros,
+    globalGroup: true,
     // htmlExtension: the build's own \htmlData for quoted results (authors cannot use it)
     strict: (code, message) => { if (code !== "htmlExtension") warnings.push(`${code}: ${message}`); return "ignore"; },
     trust: (context) => {
@@ -54,17 +62,57 @@ function render({ tex, display }) {
       return ours;
     },
   };
+}
+
+// A macro's meaning, to compare two definitions: its body's tokens without spaces (KaTeX
+// keeps a definition's tokens in reverse order), its number of arguments, its delimiters
+function meaning(value) {
+  if (typeof value === "string") return value.replace(/\s+/g, "");
+  if (value && Array.isArray(value.tokens)) {
+    const body = value.tokens.map((t) => t.text).reverse().join("").replace(/\s+/g, "");
+    return `${body}#${value.numArgs}#${JSON.stringify(value.delimiters || null)}`;
+  }
+  return String(value);
+}
+
+// author-level names only: KaTeX keeps its own state in names with '@' (\df@tag, \@eqnsw)
+const AUTHOR_NAME = /^\\(?:[A-Za-z]+|[^A-Za-z@])$/;
+
+function stateAfter(macros, prelude) {
+  const key = JSON.stringify([macros, prelude]);
+  if (states.has(key)) return states.get(key);
+  const state = prelude.length ? { ...stateAfter(macros, prelude.slice(0, -1)) } : { ...macros };
+  if (prelude.length) {
+    try { katex.renderToString(prelude[prelude.length - 1], options(true, state, [], [])); }
+    catch (e) { /* its own answer reported the error */ }
+  }
+  if (states.size > 512) states.clear();
+  states.set(key, state);
+  return state;
+}
+
+function render({ tex, display, macros = {}, prelude = [] }) {
+  const warnings = [], untrusted = [];
+  const before = stateAfter(macros, prelude);
+  const mine = { ...before };
   try {
-    const html = katex.renderToString(tex, options);
+    const html = katex.renderToString(tex, options(display, mine, warnings, untrusted));
     if (untrusted.length) {
       return { error: `${untrusted[0]} needs KaTeX's trust option, which this site does not ` +
         "give (it would let a formula add links, classes or images the checks cannot see); " +
         "remove it" };
     }
     let width_em = 0;
-    try { width_em = width(katex.__renderToHTMLTree(tex, { ...options, strict: "ignore" }), 1); }
-    catch (e) { width_em = 0; }
-    return { html, warnings, width_em: Math.round(width_em * 100) / 100 };
+    try {
+      const again = options(display, { ...before }, [], []);
+      width_em = width(katex.__renderToHTMLTree(tex, { ...again, strict: "ignore" }), 1);
+    } catch (e) { width_em = 0; }
+    const defines = Object.keys(mine).filter((name) => AUTHOR_NAME.test(name) &&
+      (!(name in before) || meaning(mine[name]) !== meaning(before[name])));
+    const conflict = defines.find((name) => name in before);
+    if (defines.length) states.set(JSON.stringify([macros, [...prelude, tex]]), mine);
+    return { html, warnings, width_em: Math.round(width_em * 100) / 100, defines,
+             ...(conflict ? { conflict } : {}) };
   } catch (err) {
     return { error: String(err && err.message ? err.message : err) };
   }

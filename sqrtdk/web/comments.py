@@ -1,0 +1,122 @@
+"""Comments out of the article before anything else reads it (issue 17, item 3).
+
+An HTML comment `<!-- … -->` and a template comment `{# … #}` are the author's notes: they
+never reach the page, and nothing inside them is math, a quote, a link or a check. Both may
+span lines and blank lines. Code keeps them (a fence, or a code span, shows `<!--` as
+typed), and `\\<` or `\\{` is an escaped character, not a comment.
+
+Lines stay where they were, so every message still names the author's line: a comment on
+lines of its own, with a blank line (or the file's start or end) on one side, becomes blank
+lines; one between two lines of a paragraph or a list, or inside a line, leaves `FILLER`
+(a private-use character the math step removes) on each line it held, so the text around
+it stays one paragraph, as the author wrote it.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import BuildError, line_at
+
+_OPENERS = re.compile(r"\\.|`+|<!--|\{# ", re.S)
+_BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+
+
+def drop_comments(path: Path, text: str, filler: str,
+                  fence_end: Callable[[list[str], int], int | None]) -> str:
+    """`text` without its comments, lines kept (see the module docstring).
+
+    `fence_end(lines, i)` is the lexer's: the index of the line closing a code fence opened
+    at line i, or None when line i opens no fence. Raises BuildError at the line of a comment
+    that is never closed."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    code: list[tuple[int, int]] = []           # fenced code: character ranges to skip
+    i = 0
+    while i < len(lines):
+        end = fence_end(lines, i)
+        if end is not None:
+            code.append((starts[i], starts[end + 1] - 1))
+            i = end + 1
+        else:
+            i += 1
+    out: list[str] = []
+    pos = 0
+    for m in _comments(path, text, code):
+        out.append(text[pos:m[0]])
+        out.append(_replacement(text, m[0], m[1], filler))
+        pos = m[1]
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _comments(path: Path, text: str, code: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of every comment outside code, in order."""
+    found: list[tuple[int, int]] = []
+    pos = 0
+    while (m := _OPENERS.search(text, pos)) is not None:
+        inside = next((e for s, e in code if s <= m.start() < e), None)
+        if inside is not None:
+            pos = inside
+            continue
+        opener = m.group(0)
+        if opener.startswith("\\"):
+            pos = m.end()
+        elif opener.startswith("`"):
+            pos = _code_span_end(text, m.start(), len(opener))
+        else:
+            end = _comment_end(text, m.start(), opener)
+            if end < 0:
+                close = "-->" if opener == "<!--" else "#}"
+                raise BuildError(path, line_at(text, m.start()),
+                                 f"the comment opened here with '{opener.strip()}' is never "
+                                 f"closed; end it with '{close}' (everything after it would "
+                                 "be left out of the page)")
+            found.append((m.start(), end))
+            pos = end
+    return found
+
+
+def _code_span_end(text: str, start: int, run: int) -> int:
+    """Where a code span opened by `run` backticks at `start` ends (it does not cross a blank
+    line); just after the backticks when nothing closes it (they are text then)."""
+    limit = _BLANK_LINE.search(text, start)
+    stop = limit.start() if limit else len(text)
+    close = re.compile(r"(?<!`)" + "`" * run + r"(?!`)").search(text, start + run, stop)
+    return close.end() if close else start + run
+
+
+def _comment_end(text: str, start: int, opener: str) -> int:
+    """The end of the comment opened at `start`, or -1. `<!-->` and `<!--->` are complete
+    comments (CommonMark 0.31, HTML's own parser); Jinja's comment ends at `#}`."""
+    if opener == "{# ":
+        end = text.find("#}", start + 3)
+        return end + 2 if end >= 0 else -1
+    for short in ("<!-->", "<!--->"):
+        if text.startswith(short, start):
+            return start + len(short)
+    end = text.find("-->", start + 4)
+    return end + 3 if end >= 0 else -1
+
+
+def _replacement(text: str, start: int, end: int, filler: str) -> str:
+    """What stands in a comment's place: its line breaks, and `filler` on each line that would
+    otherwise turn blank inside a paragraph (see the module docstring)."""
+    breaks = text.count("\n", start, end)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before, after = text[line_start:start], text[end:line_end]
+    whole = not before.strip(" \t>") and not after.strip()
+    if whole:
+        previous = text[text.rfind("\n", 0, max(line_start - 1, 0)) + 1:max(line_start - 1, 0)]
+        following = text[line_end + 1:(text.find("\n", line_end + 1) + 1 or len(text) + 1) - 1]
+        at_edge = line_start == 0 or line_end >= len(text)
+        if at_edge or not previous.strip(" \t>") or not following.strip(" \t>"):
+            return "\n" * breaks                       # a block of its own: blank lines
+        return (filler + "\n") * breaks + filler
+    first = filler if not before.strip(" \t>") else ""
+    return first + ("\n" + filler) * breaks

@@ -1,0 +1,90 @@
+"""Which `<name …>` in an article is HTML (issue 17, item 4).
+
+Python-Markdown publishes any `<word …>` as raw HTML, so `<eos>`, `<pad>` or `List<T>` in
+prose became unknown elements and vanished from the page. Here a tag is HTML only when its
+name is an element of HTML: the list is npm's `html-tag-names` (Titus Wormer; generated from
+the WHATWG HTML standard and the W3C specs, obsolete elements included), pinned in
+package-lock.json and read from node_modules, where KaTeX comes from too. What counts as a
+tag, an autolink or an e-mail link is Python-Markdown's own patterns (`HTML_RE`,
+`AUTOLINK_RE`, `AUTOMAIL_RE`), so the lexer decides exactly on what Markdown would take.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from markdown.htmlparser import void_tags
+from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE, HTML_RE
+from markdown.util import BLOCK_LEVEL_ELEMENTS
+
+from ..errors import BuildError
+from ..options import PROJECT_ROOT
+
+PACKAGE = "html-tag-names"
+_TAG = re.compile(HTML_RE, re.DOTALL)
+_AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
+_NAME = re.compile(r"</?([A-Za-z][^\s\"'<>@/]*)")
+_LISTED = re.compile(r"^\s*'([a-z][a-z0-9]*)',?\s*$", re.M)   # one name a line in index.js
+# elements whose content is another vocabulary (SVG's <circle>, MathML's <mi>): kept whole
+FOREIGN_ROOTS = ("svg", "math")
+# elements whose tag is also a well-known token (SentencePiece's sentence start `<s>`): always
+# a warning, opened or closed; struck text is written <del>…</del>
+TOKEN_LIKE = ("s",)
+
+
+@functools.cache
+def element_names(node_modules: Path = PROJECT_ROOT / "node_modules") -> frozenset[str]:
+    """The lower-case names of HTML's elements (about 150). Raises BuildError, saying what to
+    run, when the package is missing or does not hold the list."""
+    path = node_modules / PACKAGE / "index.js"
+    try:
+        names = frozenset(_LISTED.findall(path.read_text(encoding="utf-8")))
+    except OSError:
+        names = frozenset()
+    if not {"a", "p", "div", "span", "template"} <= names:
+        raise BuildError(path, 0, f"the list of HTML element names ({PACKAGE}) is not "
+                                  "installed: run 'npm ci' in the project folder (or 'make site')")
+    return names
+
+
+def angle_bracket(text: str, i: int, elements: frozenset[str]) -> tuple[str, int]:
+    """What the `<` at text[i] is, as (what to write, where to go on).
+
+    An autolink (`<https://…>`, `<me@example.org>`) and a tag of an HTML element (`<br>`,
+    `</sub>`, `<span class="x">`) are kept whole; an `<svg>` or `<math>` element is kept up
+    to its end tag. A tag-like token whose name is no HTML element (`<eos>`, `<pad>`,
+    `<T>`, `</s>` is an element, `<x+y>` is not) is text: its `<` is written `&lt;`, so
+    Markdown shows it as typed. Any other `<` (`a < b`) is left to Markdown."""
+    link = _AUTOLINK.match(text, i)
+    if link:
+        return link.group(0), link.end()
+    tag = _TAG.match(text, i)
+    name = _NAME.match(text, i)
+    if tag is None or name is None:
+        return "<", i + 1
+    element = name.group(1).lower()
+    if element not in elements:
+        return "&lt;", i + 1
+    if element in FOREIGN_ROOTS and not text.startswith("</", i):
+        end = re.compile(rf"</{element}\s*>", re.I).search(text, tag.end())
+        if end:
+            return text[i:end.end()], end.end()
+    return tag.group(0), tag.end()
+
+
+def left_open(text: str, i: int, written: str) -> str:
+    """The element name when `written` (kept at text[i]) opens an inline element that nothing
+    after it in `text` (one paragraph) closes, or one in TOKEN_LIKE, else "". `<b>` or `<i>`
+    typed as a token would run to the end of the block: a warning's business. Void elements
+    (`<br>`), block-level ones (`<details>`, which span paragraphs) and `<… />` open nothing."""
+    name = _NAME.match(written)
+    if name is None or written.startswith("</") or written.rstrip(">").endswith("/"):
+        return ""
+    element = name.group(1).lower()
+    if element in void_tags or element in BLOCK_LEVEL_ELEMENTS or element in FOREIGN_ROOTS:
+        return ""
+    closing = re.compile(rf"</{re.escape(element)}\s*>", re.I)
+    if element in TOKEN_LIKE:          # `<s> … </s>`: most likely the tokens, struck through
+        return element
+    return "" if closing.search(text, i + len(written)) else element

@@ -1,0 +1,99 @@
+"""Syntax of other Markdown tools, which Python-Markdown would publish as typed (issue 17,
+item 5): a warning at its line that names the tool's syntax and says what to write here.
+
+Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`=== "Python"`),
+GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress,
+Pandoc's fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two
+slashes. Anywhere in a block: `~~strike~~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
+(pymdown's tilde and caret, Pandoc), a backslash line break, and a Sphinx or MyST role
+(`:numref:`, `{numref}`) written before a code span. Each is left as it is, with a warning:
+taking them as markup would change text that means something else (`3~5` is a range in
+Chinese).
+"""
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from pathlib import Path
+
+from markdown import Markdown
+from markdown.treeprocessors import Treeprocessor
+
+from ..errors import line_of
+from ..log import warn
+
+LOGGER = logging.getLogger("sqrtdk.web")
+BOX = "a '/// details | Title' box"
+
+# (pattern, whether it only counts at the start of a block, what it is, what to write instead)
+FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
+    (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
+    (re.compile(r"^===\+?[ \t]+\S[^\n]*"), True, "an MkDocs content tab ('=== \"Title\"')",
+     f"the variants one after another, each under its own heading or in {BOX}"),
+    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), True, "a GitHub alert",
+     f"{BOX}, or a plain quote"),
+    (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
+    (re.compile(r"^:{3,}[ \t]*\{?[\w.-]*"), True,
+     "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
+    (re.compile(r"^\.\.[ \t]+[\w-]+::"), True, "a reStructuredText directive", BOX),
+    (re.compile(r"^/{2}[ \t]*details\b"), True, "a box opened with two slashes",
+     "'/// details | Title' (three slashes)"),
+    (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
+     "<del>…</del>, or leave the text out"),
+    (re.compile(r"(?<![=\w])==[^=\s](?:[^=\n]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
+     "<mark>…</mark>"),
+    (re.compile(r"\^\^[^^\s](?:[^^\n]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
+     "<ins>…</ins>"),
+    (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"), False,
+     "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
+    (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
+     "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
+    (re.compile(r"\\\n"), False, "a backslash hard line break",
+     "two spaces at the end of the line, or a new paragraph"),
+)
+# a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
+_ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
+# smarty's curly quotes back to the typewriter ones the author typed
+STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
+_TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
+
+
+class ForeignSyntax(Treeprocessor):
+    """A warning at its line for each piece of other tools' syntax (see the module
+    docstring) that would reach the page as typed."""
+
+    def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
+                 readable: Callable[[str], str]):
+        super().__init__(md)
+        self.source, self.text, self.readable = source, text, readable
+
+    def run(self, root: etree.Element) -> None:
+        for block in root.iter():
+            if block.tag not in _TEXT_BLOCKS:
+                continue
+            # the block's own text, and the text after each inline child (code is skipped:
+            # its tail is prose, its text is not)
+            texts = [(block.text or "", True)] + [(child.tail or "", False) for child in block]
+            for pattern, at_start, what, instead in FOREIGN:
+                for own, first in texts:
+                    m = pattern.search(own) if first or not at_start else None
+                    if m is not None:
+                        self._warn(own, m, what, instead)
+            for (own, _), child in zip(texts, block):
+                role = _ROLE.search(own) if child.tag == "code" else None
+                if role is not None:
+                    self._warn(own, role, f"a Sphinx or MyST role '{role.group(0)}`…`'",
+                               "a link, [text](#id), for a reference, or the code alone")
+
+    def _warn(self, own: str, m: re.Match[str], what: str, instead: str) -> None:
+        start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
+        found = self.readable(own[start:m.end()]).rstrip("\n").strip()
+        typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
+        if line_of(self.text(), typed):
+            found = typed
+        tries = (found, found[:20], found[-12:])
+        line = next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+        warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
+             f"typed ('{found[:30]}'); write {instead}")

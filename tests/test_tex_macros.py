@@ -1,0 +1,160 @@
+"""TeX macros (issue 17, item 7): the site's [math.macros] table, and a definition in one
+formula holding for the later formulas of the same article, in document order; never for
+another language's article or another build; the HTML does not depend on the order pages
+are typeset or on what the cache holds; a second meaning stops at its line."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import BODY_START, page
+
+from sqrtdk.errors import BuildError
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.settings import load_settings
+from sqrtdk.web.assemble import typeset
+from sqrtdk.web.math.katex import KatexRenderer
+
+RESULTS: dict[str, Any] = {"spread": {"sd_small": 2.0104}, "claims": {}, "meta": {"bounds": {}}}
+# as a textbook chapter writes them: a definition in the first display formula, uses later
+CHAPTER = ("Write vectors in bold:\n\n$$\n\\gdef\\vx{\\mathbf{x}}\n"
+           "\\newcommand{\\norm}[1]{\\left\\lVert #1 \\right\\rVert}\n\\vx \\cdot \\vx / \\sdk\n$$\n\n"
+           "so that $\\norm{\\vx} = 1$ and $\\vx^\\top \\vx = 1$.\n")
+
+
+@pytest.fixture(scope="module")
+def katex() -> Any:
+    renderer = KatexRenderer(PROJECT_ROOT / "node_modules", None)
+    yield renderer
+    renderer.close()
+
+
+def folder(tmp_path: Path, name: str) -> Path:
+    (tmp_path / name).mkdir()
+    return tmp_path / name
+
+
+def test_a_definition_holds_for_the_later_formulas_and_site_macros_for_all(
+        tmp_path: Path, katex: Any) -> None:
+    built = page(tmp_path, CHAPTER, RESULTS)
+    html = typeset([built], katex, {"\\sdk": "\\sqrt{d_k}"})["en"]
+    assert len(html) == 3 and all("katex-error" not in h for h in html)
+    assert "mathbf" in html[2] and "\u2225" in html[1]       # bold x; the norm's ‖ bars
+    with pytest.raises(BuildError) as e:                       # without the site's \R
+        typeset([built], katex, {})
+    assert e.value.line == BODY_START + 5 and "\\sdk" in e.value.message   # its own line
+
+
+def test_definitions_never_cross_articles_and_the_order_of_pages_does_not_matter(
+        tmp_path: Path, katex: Any) -> None:
+    zh = page(folder(tmp_path, "zh"), CHAPTER, RESULTS, lang="zh")
+    en = page(folder(tmp_path, "en"), "Then $\\vx^\\top \\vx$ is used undefined.\n", RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([zh, en], katex, {"\\sdk": "\\sqrt{d_k}"})
+    assert e.value.path == en.source and "Undefined control sequence: \\vx" in e.value.message
+    en_ok = page(folder(tmp_path, "en2"), CHAPTER.replace("bold", "heavy"), RESULTS)
+    one = typeset([zh, en_ok], katex, {"\\sdk": "\\sqrt{d_k}"})
+    other = typeset([en_ok, zh], katex, {"\\sdk": "\\sqrt{d_k}"})
+    assert one == other
+
+
+def test_the_cache_keys_a_formula_on_the_definitions_before_it(tmp_path: Path) -> None:
+    """The same `$\\vx$` after two different definitions (cached from the first article) gives
+    two different formulas; a rebuild from the cache gives the same HTML as a fresh one."""
+    cache = tmp_path / "cache"
+    renderer = KatexRenderer(PROJECT_ROOT / "node_modules", cache)
+    try:
+        bold = page(folder(tmp_path, "a"), "$\\gdef\\vx{\\mathbf{x}}$ and $\\vx$.\n", RESULTS)
+        vec = page(folder(tmp_path, "b"), "$\\gdef\\vx{\\vec{x}}$ and $\\vx$.\n", RESULTS)
+        first = typeset([bold], renderer)["en"][1]
+        second = typeset([vec], renderer)["en"][1]
+        assert first != second and "mathbf" in first and "mathbf" not in second
+    finally:
+        renderer.close()
+    again = KatexRenderer(PROJECT_ROOT / "node_modules", cache)
+    try:
+        assert typeset([vec], again)["en"][1] == second
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("body, says", [
+    ("$$\n\\gdef\\vx{\\mathbf{x}}\n$$\n\nText.\n\n$\\gdef\\vx{\\vec{x}} \\vx$\n",
+     "defined again here with another meaning (first at line 5)"),
+    ("$\\newcommand{\\E}{\\mathbb{E}} \\E[x]$\n\nText.\n\n$\\newcommand{\\E}{\\mathbb{E}} \\E[y]$\n",
+     "already defined at line 5"),
+    ("Text.\n\n$\\gdef\\sdk{d_k}$\n", "in [math.macros] of content/site.toml"),
+], ids=["gdef with another meaning", "newcommand twice", "a site macro redefined"])
+def test_a_second_meaning_stops_at_its_line(tmp_path: Path, katex: Any, body: str,
+                                            says: str) -> None:
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {"\\sdk": "\\sqrt{d_k}"})
+    last = body.rstrip("\n").count("\n")
+    assert e.value.line == BODY_START + last and says in e.value.message, str(e.value)
+
+
+def test_the_same_definition_again_is_not_a_conflict(tmp_path: Path, katex: Any) -> None:
+    built = page(tmp_path, "$\\gdef\\vx{\\mathbf{x}}\\vx$\n\n$\\gdef\\vx{ \\mathbf{x} }\\vx$\n",
+                 RESULTS)
+    assert len(typeset([built], katex)["en"]) == 2
+
+
+def test_a_macro_used_before_its_definition_says_where_the_definition_is(
+        tmp_path: Path, katex: Any) -> None:
+    built = page(tmp_path, "First $\\vx$ here.\n\nThen $\\gdef\\vx{\\mathbf{x}}\\vx$.\n",
+                 RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex)
+    assert e.value.line == BODY_START and f"defined later, at line {BODY_START + 2}" in \
+        e.value.message
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    dest = tmp_path / "content"
+    shutil.copytree(PROJECT_ROOT / "content", dest)
+    return dest
+
+
+def test_site_macros_are_read_from_site_toml(content: Path) -> None:
+    site = content / "site.toml"
+    site.write_text(site.read_text(encoding="utf-8") + "\n[math.macros]\n'\\R' = '\\mathbb{R}'\n"
+                    "'\\norm' = '\\left\\lVert #1 \\right\\rVert'\n", encoding="utf-8")
+    assert load_settings(content).macros == {"\\R": "\\mathbb{R}",
+                                             "\\norm": "\\left\\lVert #1 \\right\\rVert"}
+
+
+@pytest.mark.parametrize("table, says", [
+    ("[math.macros]\n'R' = '\\mathbb{R}'\n", "not a TeX macro name"),
+    ("[math.macros]\n'\\R' = 1\n", "must be TeX"),
+    ("[math]\nmacro = { '\\R' = '\\mathbb{R}' }\n", "did you mean 'macros'"),
+], ids=["name without backslash", "not a string", "misspelt table"])
+def test_a_bad_macro_table_is_an_error_at_its_line(content: Path, table: str, says: str) -> None:
+    site = content / "site.toml"
+    text = site.read_text(encoding="utf-8") + "\n"
+    site.write_text(text + table, encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_settings(content)
+    assert e.value.line == text.count("\n") + 2 and says in e.value.message, str(e.value)
+
+
+def test_an_invalid_site_macro_is_named_at_the_formula_that_uses_it(tmp_path: Path,
+                                                                    katex: Any) -> None:
+    built = page(tmp_path, "Text.\n\nThe ruler $\\sdk$ here.\n", RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {"\\sdk": "\\sqrt{d_k"})
+    assert e.value.line == BODY_START + 2 and "\\sdk from [math.macros]" in e.value.message
+
+
+@pytest.mark.parametrize("definition", ["\\global\\def\\vy{\\mathbf{y}}", "\\def\\vy{\\mathbf{y}}",
+                                        "\\gdef\\vy{\\mathbf{y}}",
+                                        "\\newcommand{\\vy}{\\mathbf{y}}"])
+def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex: Any,
+                                                           definition: str) -> None:
+    built = page(tmp_path, f"Let ${definition} \\vy$ be a key.\n\nThen $\\vy^\\top q$ is a score.\n",
+                 RESULTS)
+    first, second = typeset([built], katex)["en"]
+    assert 'class="mord mathbf"' in first and 'class="mord mathbf"' in second    # a bold y
