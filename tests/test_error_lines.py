@@ -395,7 +395,7 @@ def test_a_message_never_shows_a_placeholder(tmp_path: Path, body: str) -> None:
     assert "\n" not in str(e)
 
 
-@pytest.mark.parametrize("heading", ["##\u7b80\u4ecb", "\u7b80\u4ecb\n===="],
+@pytest.mark.parametrize("heading", ["##\u7b80\u4ecb", "\u7b80\u4ecb\n----"],   # level 2: a level 1 stops first
                          ids=["no space after ##", "setext"])
 def test_a_chinese_heading_without_an_id_names_its_line(tmp_path: Path, heading: str) -> None:
     text = "\u6b63\u6587\u3002"                     # a sentence of body text
