@@ -171,3 +171,49 @@ def test_a_font_family_that_is_not_installed_is_one_warning_at_its_line(
     assert len(messages) == 1, messages[:3]
     assert f":{toml.line_of('style', 'font_family')}: warning:" in messages[0]
     assert "'No Such Face'" in messages[0]
+
+
+_FRESH_DRAW = """
+import json, sys
+from pathlib import Path
+from matplotlib import font_manager
+from sqrtdk import figures
+from sqrtdk.figures import draw
+system = sorted({f.fname for f in font_manager.fontManager.ttflist if "CJK" in f.name})
+root, lang, names = Path(sys.argv[1]), sys.argv[2], sys.argv[3].split(",")
+import tomllib
+table = tomllib.loads((root / "content" / lang / "figures.toml").read_text("utf-8"))
+results = json.loads((root / "figures" / "results.json").read_text("utf-8"))
+specs = figures.load()
+differ = []
+for name in names:
+    for layout in figures.LAYOUTS:
+        svg = draw.render(specs[name], lang, layout, results, table[name],
+                          table["style"]["font_family"])
+        file = f"{name}.{lang}.svg" if layout == "wide" else f"{name}.{lang}.narrow.svg"
+        if svg != (root / "figures" / file).read_bytes():
+            differ.append(file)
+print(json.dumps({"system_cjk": system, "differ": differ}))
+"""
+
+
+def test_figures_are_the_committed_bytes_whatever_fonts_the_machine_has(tmp_path: Path) -> None:
+    """A fresh matplotlib (empty MPLCONFIGDIR: it lists the machine's fonts anew, Debian's
+    fonts-noto-cjk included when installed, as on CI) draws the Chinese figures of one module
+    byte for byte as committed in figures/: the build uses only the font files it ships."""
+    import json
+    import os
+    import subprocess
+    import sys
+    table = labels("zh")
+    name = next(n for n in SPECS
+                if CJK.search("".join(v for v in table[n].values() if isinstance(v, str))))
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl"), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _FRESH_DRAW, str(PACKAGE_DIR.parent), "zh", name],
+                          env=env, cwd=PACKAGE_DIR.parent, capture_output=True, text=True,
+                          check=True, timeout=600)
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["differ"] == [], "drawn differently from figures/ (run build.py and commit?)"
+    if not report["system_cjk"] and not os.environ.get("CI"):
+        pytest.skip("no system CJK font installed: the check above could not tell")
+    assert report["system_cjk"], "CI installs fonts-noto-cjk: matplotlib should list it"
