@@ -2,8 +2,8 @@
 
 Text stays text in the SVGs (`svg.fonttype: none`); mathtext is off (`text.parse_math:
 False`), labels use Unicode (√d, ÷, pᵢ). The fonts are exactly the files `fonts.py` names
-(matplotlib's DejaVu and Noto Sans CJK SC from the `mplfonts` wheel, by path): every other font
-the machine has is dropped from matplotlib's list, so the bytes do not depend on the machine. Every SVG
+(matplotlib's DejaVu and Noto Sans CJK SC from the `mplfonts` wheel, by path): every other
+font the machine has is dropped from matplotlib's list, so the bytes do not depend on it. Every SVG
 and PNG leaves through `save` (HOUSE_STYLE rule 3): a fixed hash salt per figure, no date, no
 creator, the same bytes on every rebuild.
 

@@ -34,7 +34,7 @@ def cjk_font_file() -> Path:
 def font_files() -> list[Path]:
     """Every font file the figures may use: matplotlib's bundled TrueType fonts, sorted,
     then the CJK font. Raises FileNotFoundError when a package is missing."""
-    return sorted(matplotlib_font_dir().glob("*.ttf")) + [cjk_font_file()]
+    return [*sorted(matplotlib_font_dir().glob("*.ttf")), cjk_font_file()]
 
 
 def fonts_digest(memo: dict[str, str] | None = None) -> str:
