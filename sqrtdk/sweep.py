@@ -234,7 +234,7 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
             if name not in CLAIMS:
                 raise BuildError(opts.sweep_file, 0, f"--claims: no claim '{name}'; "
                                  + suggest(name, CLAIMS.names(), "claims"))
-        old = read_sweep(opts.sweep_file, refuse_edited=True) or {}
+        old = read_sweep(opts.sweep_file) or {}
         if old.get("n_seeds") != n:
             raise BuildError(opts.sweep_file, 0, f"--claims refreshes claims of a sweep over {n} "
                              f"seeds, but the file holds {old.get('n_seeds', 'no sweep')}; run "
@@ -250,21 +250,31 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
     return table(summary, claims) + f"\n-> {opts.sweep_file}"
 
 
-def read_sweep(path: Path, refuse_edited: bool) -> dict[str, Any] | None:
-    """sweep.json, or None when missing. A file whose digest does not match its contents
-    (edited by hand) raises BuildError saying how to restore it."""
+def refuse_edited(path: Path, rerun: str) -> str | None:
+    """The text of `path` (None when it does not exist); BuildError when it is not as the
+    build wrote it (its digest, see science.results.dumps_signed, does not match), saying
+    to restore it with git or `rerun`."""
     from .errors import BuildError, display_path
     from .science.results import DIGEST, is_signed
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError:
-        return None
+    except (OSError, UnicodeDecodeError):
+        if not path.exists():
+            return None
+        text = ""
     if not is_signed(text):
-        if refuse_edited:
-            raise BuildError(path, 1, "this file was changed since the sweep wrote it (its "
-                             f"{DIGEST} does not match its contents); restore it (git checkout "
-                             f"-- {display_path(path)}) or rerun the sweep ('make sweep') and "
-                             "commit it")
+        raise BuildError(path, 1, f"this file was changed since the build wrote it (its {DIGEST} "
+                         f"does not match its contents); restore it (git checkout -- "
+                         f"{display_path(path)}) or {rerun}")
+    return text
+
+
+def read_sweep(path: Path) -> dict[str, Any] | None:
+    """sweep.json without its digest, or None when missing. A file edited by hand raises
+    BuildError saying how to restore it (see refuse_edited)."""
+    from .science.results import DIGEST
+    text = refuse_edited(path, "rerun the sweep ('make sweep') and commit it")
+    if text is None:
         return None
     data: dict[str, Any] = json.loads(text)
     data.pop(DIGEST, None)

@@ -40,13 +40,14 @@ def _builder(tmp_path: Path, sweep: Path) -> Builder:
 
 
 def test_a_hand_edited_results_json_is_refused_saying_how_to_restore_it(tmp_path: Path) -> None:
+    from sqrtdk.sweep import refuse_edited
     path = tmp_path / "results.json"
     path.write_text(dumps_signed({"spread": {"sd": 1.5}}), encoding="utf-8")
-    Builder._refuse_edited(path, "rerun")                     # as the build wrote it: fine
-    Builder._refuse_edited(tmp_path / "missing.json", "rerun")  # missing: recomputed
+    assert refuse_edited(path, "rerun") is not None           # as the build wrote it: fine
+    assert refuse_edited(tmp_path / "missing.json", "rerun") is None  # missing: recomputed
     path.write_text(path.read_text(encoding="utf-8").replace("1.5", "1.25"), encoding="utf-8")
     with pytest.raises(BuildError) as err:
-        Builder._refuse_edited(path, "rerun")
+        refuse_edited(path, "rerun")
     assert err.value.path == path and "git checkout" in str(err.value)
 
 
@@ -55,7 +56,7 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     """Missing: a warning saying how to restore it. Edited by hand: refused at the file.
     One claim's code changed: the warning names that claim alone and the command that
     refreshes only it."""
-    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json", refuse_edited=True)
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
     assert committed is not None and stale_claims(committed) == [], \
         "the committed sweep is stale: run the command the build prints"
     path = tmp_path / "sweep.json"
