@@ -6,9 +6,9 @@ the social figure) names every output file and its cache entry, so an unchanged 
 bytes from the cache without importing matplotlib. Each figure's own cache key holds only
 the results paths it registers as `needs`, so a change in one experiment redraws only the
 figures that read it, and only the code the figure runs: the import closure of the module
-that registers it (with `draw.py`, `fonts.py` and the figures package), this module, and the
-digests of the font files (`figures/fonts.py`), so a comment added to one figure module
-redraws only the figures it registers.
+that registers it (with `draw.py`, `figure_fonts.py` and the figures package), this module,
+and the digests of the font files (`figure_fonts.py`), so a comment added to one figure
+module redraws only the figures it registers.
 """
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ class FigureStage:
     def _fonts(self) -> str:
         """fonts.fonts_digest, each file's digest remembered in the cache by its size, mtime
         and inode (hashing the 24 MB of fonts anew would cost every build 0.1–0.2 s)."""
-        from .figures.fonts import fonts_digest
+        from .figure_fonts import fonts_digest
         memo = self.cache.get_object("manifest", "font-digests")
         memo = dict(memo) if isinstance(memo, dict) else {}
         before = dict(memo)
@@ -227,7 +227,7 @@ class FigureStage:
 
 def module_code(module: str, fonts: str) -> str:
     """The code key of the figures registered in `module` (a dotted name in this package):
-    the bytes of its import closure (the figures package, draw.py and fonts.py among them),
+    the bytes of its import closure (the figures package, draw.py and figure_fonts.py among them),
     of this module (the worker's side of drawing) and `fonts` (fonts_digest)."""
     from .options import PACKAGE_DIR
     path = PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")

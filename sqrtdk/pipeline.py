@@ -136,19 +136,19 @@ class Builder:
                       file_digest(o.sweep_file, o.node_modules / "katex" / "package.json"))
 
     def _outputs_state(self) -> str:
-        """Names, sizes, modification and change times of the files in the figures folder
-        (the build writes them; a deleted or edited one makes the next build go through every
-        stage)."""
+        """Names, sizes and modification times of the files in the figures folder (the build
+        writes them; a deleted or edited one makes the next build go through every stage)."""
         folder = self.opts.figures_dir
         entries = sorted(folder.iterdir()) if folder.is_dir() else []
-        return repr([(p.name, p.stat().st_size, p.stat().st_mtime_ns, p.stat().st_ctime_ns)
+        return repr([(p.name, p.stat().st_size, p.stat().st_mtime_ns)
                      for p in entries if p.is_file()])
 
     def _site_state(self) -> str:
-        """Digest of the path, size, modification and change time (ctime, which no tool can
-        set back) of every file in the output folder, as the last build left it: a hand edit,
-        a new or a deleted file changes it. Stat only, no file is read (measured by `make
-        bench`, 'unchanged rebuild': hashing every byte of the site instead costs more)."""
+        """Digest of the path, size and modification time of every file in the output
+        folder, as the last build left it: a hand edit, a new or a deleted file changes it
+        (as for make and rsync; not the change time or inode, so a project copied with its
+        times kept still matches). Stat only, no file is read: about 4 ms for the site's 122
+        files against 53 ms to hash their bytes, measured on the loaded 2-core machine."""
         import os
         out = self.opts.out
         entries = []
@@ -157,7 +157,7 @@ class Builder:
             for name in sorted(files):
                 st = os.stat(os.path.join(folder, name))
                 entries.append((os.path.relpath(os.path.join(folder, name), out), st.st_size,
-                                st.st_mtime_ns, st.st_ctime_ns))
+                                st.st_mtime_ns))
         return digest(repr(entries))
 
     def _unchanged(self, key: str) -> bool:

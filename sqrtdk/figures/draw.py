@@ -1,11 +1,11 @@
 """Drawing with matplotlib: the shared style, the layouts, the labels, and the one door out.
 
 Text stays text in the SVGs (`svg.fonttype: none`); mathtext is off (`text.parse_math:
-False`), labels use Unicode (√d, ÷, pᵢ). The fonts are exactly the files `fonts.py` names
-(matplotlib's DejaVu and Noto Sans CJK SC from the `mplfonts` wheel, by path): every other
-font the machine has is dropped from matplotlib's list, so the bytes do not depend on it. Every SVG
-and PNG leaves through `save` (HOUSE_STYLE rule 3): a fixed hash salt per figure, no date, no
-creator, the same bytes on every rebuild.
+False`), labels use Unicode (√d, ÷, pᵢ). The fonts are exactly the files named by
+`sqrtdk/figure_fonts.py` (matplotlib's DejaVu and Noto Sans CJK SC from the `mplfonts` wheel,
+by path): every other font the machine has is dropped from matplotlib's list, so the bytes
+do not depend on it. Every SVG and PNG leaves through `save` (HOUSE_STYLE rule 3): a fixed
+hash salt per figure, no date, no creator, the same bytes on every rebuild.
 
 Sizes: WIDE figures are 7 in (672 CSS px) wide for a 40 rem column, type 9.5–11 pt; NARROW
 ones are 3.6 in (346 px) for a 360 px phone's 328 px column, type ≥ 9 pt, so the smallest
@@ -28,8 +28,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ..figure_fonts import cjk_font_file, matplotlib_font_dir
 from . import NARROW, WIDE, FigureSpec, needed_results
-from .fonts import cjk_font_file, matplotlib_font_dir
 
 # "findfont: Font family 'X' not found" for every text drawn: the build warns once instead
 logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
