@@ -468,7 +468,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build", "links"):
+                      "build", "links", "experiments"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)
