@@ -2,7 +2,7 @@
 """Build the √dₖ explainer: run the experiments, draw the figures, render every language to site/.
 
 Usage: python build.py [--seed N] [--out DIR] [--no-cache] [--strict]
-                       [--serve [--port P] | --check | --clean | --sweep [N]]
+                       [--serve [--port P] | --check | --clean | --sweep [N] [--claims A,B]]
 Author mistakes print one line `path:line: message` and exit 1; the previous site/ stays as it was.
 """
 from __future__ import annotations
@@ -41,6 +41,14 @@ def port_arg(text: str) -> int:
     return value
 
 
+def claim_list(text: str) -> list[str]:
+    """argparse type for --claims: comma-separated claim names, none empty."""
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of claims")
+    return names
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line; argparse exits with status 2 and a usage line on a bad option."""
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -62,8 +70,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                       const=100, default=None, metavar="N",
                       help="run the experiments for N seeds (default 100) and write "
                            "figures/sweep.json: how often each claim holds")
+    p.add_argument("--claims", type=claim_list, default=None, metavar="A,B",
+                   help="with --sweep: recompute only these claims (comma-separated names, as "
+                        "a build names stale ones) and keep the others' entries")
     p.add_argument("--port", type=port_arg, default=8000, help="port for --serve (default 8000)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.claims is not None and args.sweep is None:
+        p.error("--claims goes with --sweep N (e.g. --sweep 100 --claims spread.sqrt_not_linear)")
+    return args
 
 
 def options(args: argparse.Namespace) -> BuildOptions:
@@ -117,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.sweep is not None:
             from sqrtdk.sweep import sweep
-            print(sweep(opts, args.sweep))
+            print(sweep(opts, args.sweep, claims=args.claims))
             return 0
         if args.check:
             print(check_reproducible(opts))

@@ -54,6 +54,57 @@ def code_digest(*halves: str) -> str:
     return digest(file_digest(*shared), tree_digest(*(PACKAGE_DIR / h for h in halves)))
 
 
+def import_closure(*paths: Path) -> list[Path]:
+    """`paths` (modules of this package) and every module of the package they import,
+    directly or not, sorted: what a module's output can depend on in our code. Read from the
+    import statements (relative and `sqrtdk.…`, also inside functions and TYPE_CHECKING
+    blocks, so the closure may be larger than what runs, never smaller), with the
+    `__init__.py` of every package on the way (importing a module runs them)."""
+    seen: set[Path] = set()
+    todo = [p.resolve() for p in paths]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        todo += _imported(path)
+    return sorted(seen)
+
+
+def _imported(path: Path) -> list[Path]:
+    """The package's modules that the module at `path` names in its import statements."""
+    import ast
+    root = PACKAGE_DIR.resolve()
+    found: list[Path] = []
+
+    def add(target: Path, names: list[str]) -> None:
+        for folder in [target, *target.parents]:   # the packages on the way run __init__
+            if folder == root.parent or root not in [folder, *folder.parents]:
+                break
+            found.append(folder / "__init__.py")
+        found.append(target.with_suffix(".py"))
+        for name in names:                      # `from . import m`: m may be a module
+            found.extend([(target / name).with_suffix(".py"), target / name / "__init__.py"])
+
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.ImportFrom):
+            parts = (node.module or "").split(".") if node.module else []
+            if node.level:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+            elif parts and parts[0] == root.name:
+                base = root.parent
+            else:
+                continue
+            add(base.joinpath(*parts), [a.name for a in node.names])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == root.name:
+                    add(root.parent.joinpath(*alias.name.split(".")), [])
+    return [f for f in found if f.is_file() and root in f.resolve().parents]
+
+
 @functools.cache
 def versions(*packages: str) -> str:
     """'name==version' of installed packages (nothing is imported), for cache keys.

@@ -5,7 +5,10 @@ A manifest keyed on everything the stage reads (the figures code, the labels, re
 the social figure) names every output file and its cache entry, so an unchanged build reads
 bytes from the cache without importing matplotlib. Each figure's own cache key holds only
 the results paths it registers as `needs`, so a change in one experiment redraws only the
-figures that read it.
+figures that read it, and only the code the figure runs: the import closure of the module
+that registers it (with `draw.py`, `figure_fonts.py` and the figures package), this module,
+and the digests of the font files (`figure_fonts.py`), so a comment added to one figure
+module redraws only the figures it registers.
 """
 from __future__ import annotations
 
@@ -16,9 +19,18 @@ import logging
 import xml.etree.ElementTree as etree
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import Cache, code_digest, digest, versions, write_if_changed
+from .cache import (
+    Cache,
+    code_digest,
+    digest,
+    file_digest,
+    import_closure,
+    versions,
+    write_if_changed,
+)
 from .errors import BuildError, suggest
 from .log import captured, replay, warn
 from .options import BuildOptions
@@ -98,7 +110,8 @@ class FigureStage:
         """Every figure file in figures_dir, from the cache or drawn."""
         from .pipeline import FigureSet
         settings = self.inputs.settings
-        code = code_digest("figures")
+        fonts = self._fonts()
+        code = digest(code_digest("figures"), fonts)
         label_bytes = json.dumps(self.inputs.labels, sort_keys=True)
         key = digest(code, label_bytes, data, settings.social_figure,
                      repr(settings.languages), versions(*FIGURE_PACKAGES))
@@ -108,7 +121,7 @@ class FigureStage:
             replay(manifest["warnings"])
             return out
         with captured() as messages:
-            manifest = self._draw(results, code, out)
+            manifest = self._draw(results, fonts, out)
         manifest["warnings"] = list(messages)
         self.cache.put_object("manifest", key, manifest)
         return out
@@ -134,7 +147,19 @@ class FigureStage:
         self._remove_stale(out)
         return True
 
-    def _draw(self, results: Mapping[str, Any], code: str, out: FigureSet) -> dict[str, Any]:
+    def _fonts(self) -> str:
+        """fonts.fonts_digest, each file's digest remembered in the cache by its size, mtime
+        and inode (hashing the 24 MB of fonts anew would cost every build 0.1–0.2 s)."""
+        from .figure_fonts import fonts_digest
+        memo = self.cache.get_object("manifest", "font-digests")
+        memo = dict(memo) if isinstance(memo, dict) else {}
+        before = dict(memo)
+        found = fonts_digest(memo)
+        if memo != before:
+            self.cache.put_object("manifest", "font-digests", memo)
+        return found
+
+    def _draw(self, results: Mapping[str, Any], fonts: str, out: FigureSet) -> dict[str, Any]:
         from . import figures
         specs = figures.load()
         settings = self.inputs.settings
@@ -148,7 +173,8 @@ class FigureStage:
         jobs = [Job(name, lang, layout) for lang in settings.languages for name in specs
                 for layout in ("wide", "narrow")]
         jobs += [Job(settings.social_figure, lang, "card") for lang in settings.languages]
-        keys = {job: self._key(job, specs, results, code) for job in jobs}
+        codes = {name: module_code(spec.draw.__module__, fonts) for name, spec in specs.items()}
+        keys = {job: self._key(job, specs, results, codes) for job in jobs}
         blobs = {job: self.cache.get("figures", keys[job]) for job in jobs}
         missing = [job for job in jobs if blobs[job] is None]
         if missing:
@@ -176,14 +202,14 @@ class FigureStage:
         return {"files": files, "names": out.names, "needs": out.needs}
 
     def _key(self, job: Job, specs: Mapping[str, FigureSpec], results: Mapping[str, Any],
-             code: str) -> str:
+             codes: Mapping[str, str]) -> str:
         from .figures import needed_results
         name = self.inputs.settings.social_figure if job.layout == "card" else job.name
         labels = self.inputs.labels[job.lang]
         parts = {"needs": needed_results(results, specs[name].needs), "table": labels[name],
                  "style": labels["style"], "card": labels["card"] if job.layout == "card" else {}}
-        return digest(code, json.dumps(parts, sort_keys=True), job.name, job.lang, job.layout,
-                      versions(*FIGURE_PACKAGES))
+        return digest(codes[name], json.dumps(parts, sort_keys=True), job.name, job.lang,
+                      job.layout, versions(*FIGURE_PACKAGES))
 
     def _write(self, file: str, blob: bytes, size: tuple[int, int], out: FigureSet) -> None:
         path = self.opts.figures_dir / file
@@ -196,6 +222,17 @@ class FigureStage:
                 list(self.opts.figures_dir.glob("*.png")):
             if stale.name not in out.files:
                 stale.unlink()
+
+
+def module_code(module: str, fonts: str) -> str:
+    """The code key of the figures registered in `module` (a dotted name in this package):
+    the bytes of its import closure (the figures package, draw.py and figure_fonts.py among them),
+    of this module (the worker's side of drawing) and `fonts` (fonts_digest)."""
+    from .options import PACKAGE_DIR
+    path = PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
+    files = import_closure(path, PACKAGE_DIR / "figures" / "draw.py")
+    return digest(file_digest(*files, Path(__file__)), fonts,
+                  repr([f.relative_to(PACKAGE_DIR).as_posix() for f in files]))
 
 
 def svg_size(svg: bytes) -> tuple[int, int]:

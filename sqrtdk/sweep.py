@@ -3,55 +3,145 @@
 Runs the science half for seeds 1…N in worker processes (each seed's results are cached as a
 normal build's are, so a second sweep only runs what changed), evaluates every claim on each,
 and writes `figures/sweep.json` (kept in git: the articles quote it, e.g. "in every one of 100
-seeds"). The file records the digest of the experiment code; a build warns when the code has
-changed since (issue 7, item 6).
+seeds"). Each claim's entry records the digest of the code it depends on (`claim_code`: the
+claim, its section and the experiments behind it), so a build names only the claims whose
+code changed, and `--sweep N --claims a,b` refreshes only those; an experiment no claim reads
+never makes the sweep stale. Each experiment of each seed is cached on its own code, so a
+sweep reruns only the experiments that changed. The file carries its own digest
+(science.results.dumps_signed): a hand edit is refused.
 """
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .cache import Cache, code_digest, write_if_changed
+from .cache import (
+    Cache,
+    digest,
+    file_digest,
+    import_closure,
+    tree_digest,
+    versions,
+    write_if_changed,
+)
 from .options import BuildOptions
 
+if TYPE_CHECKING:
+    from .science.registry import Experiment
 
-def sweep_code() -> str:
-    """The digest a sweep is valid for: the experiment modules (sqrtdk/science/, which import
-    nothing else of the package; a test checks) and numpy's version. Other modules of the
-    package can change without making the committed sweep stale."""
-    from .cache import digest, tree_digest, versions
+
+RESULTS_FORMAT = "signed-1"   # results.json carries its digest (science.results.DIGEST)
+
+
+def _module_file(module: str) -> Path:
     from .options import PACKAGE_DIR
-    return digest(tree_digest(PACKAGE_DIR / "science"), versions("numpy"))
+    return PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _code(*modules: str) -> str:
+    """Digest of the import closure of `modules` (names and bytes)."""
+    from .options import PACKAGE_DIR
+    files = import_closure(*(_module_file(m) for m in modules))
+    return digest(file_digest(*files), repr([f.relative_to(PACKAGE_DIR).as_posix() for f in files]))
+
+
+def experiment_code(exp: Experiment, seed: int) -> str:
+    """The key of one experiment's assembled output for `seed`: the import closure of the
+    modules holding its jobs and its assembly, the files its jobs are given (a snippet it
+    runs), numpy's version and the seed. Another experiment's module is not in it."""
+    jobs = exp.jobs(exp.params, seed)
+    files = sorted({a for job in jobs for a in job.args if isinstance(a, Path)})
+    return digest(_code(exp.jobs.__module__, exp.assemble.__module__), file_digest(*files),
+                  repr([(str(j.key), j.fn.__module__, j.fn.__qualname__) for j in jobs]),
+                  str(seed), versions("numpy"))
+
+
+class ExperimentCache:
+    """science.run.ExperimentStore over the build's cache (kind "experiments")."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+
+    def get(self, exp: Experiment, seed: int) -> tuple[Any] | None:
+        """(assembled,) when cached for the experiment's current code, else None."""
+        found = self.cache.get_object("experiments", experiment_code(exp, seed))
+        return found if isinstance(found, tuple) and len(found) == 1 else None
+
+    def put(self, exp: Experiment, seed: int, assembled: Any) -> None:
+        """Cache what the experiment assembled."""
+        self.cache.put_object("experiments", experiment_code(exp, seed), (assembled,))
+
+
+def claim_code(name: str) -> str:
+    """What a claim's sweep entry depends on: the code of the claim (its module's import
+    closure), of the section it reads and of every experiment that section is built from,
+    the code that evaluates and rounds it (science/run.py, results.py) and numpy's version.
+    An experiment no claim reads is not in any claim's key."""
+    from .science import registry
+    from .science.registry import CLAIMS, EXPERIMENTS, SECTIONS
+    registry.load()
+    claim = CLAIMS[name]
+    section = SECTIONS[claim.section]
+    modules = [claim.value.__module__, section.build.__module__, "sqrtdk.science.run"]
+    for exp in (EXPERIMENTS[n] for n in section.needs):
+        modules += [exp.jobs.__module__, exp.assemble.__module__]
+    files = sorted({a for exp in (EXPERIMENTS[n] for n in section.needs)
+                    for job in exp.jobs(exp.params, 1) for a in job.args if isinstance(a, Path)})
+    return digest(_code(*modules), file_digest(*files), repr(sorted(section.needs)),
+                  versions("numpy"))
+
+
+def stale_claims(summary: dict[str, Any]) -> list[str]:
+    """The claims whose sweep entry in `summary` (sweep.json) is missing or was computed by
+    other code than today's (see claim_code); sorted."""
+    from .science import registry
+    from .science.registry import CLAIMS
+    registry.load()
+    entries = summary.get("claims", {})
+    return sorted(c.name for c in CLAIMS if not isinstance(entries.get(c.name), dict)
+                  or entries[c.name].get("code") != claim_code(c.name))
 
 
 def science_key(seed: int) -> str:
-    """The cache key of one seed's results (the same as a build's)."""
-    from .cache import digest, versions
-    return digest(code_digest("science"), str(seed), versions("numpy"))
+    """The cache key of one seed's whole results.json: every module of sqrtdk/science/ (which
+    imports nothing else of the package; a test checks), numpy's version and the seed."""
+    from .options import PACKAGE_DIR
+    return digest(tree_digest(PACKAGE_DIR / "science"), str(seed), versions("numpy"),
+                  RESULTS_FORMAT)
 
 
 def _call(job: Any) -> Any:
     return job.fn(*job.args)
 
 
-def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None]
-              ) -> dict[int, dict[str, Any]]:
-    """Each seed's claims (results.json["claims"]), from the cache or run in a pool."""
-    from .science.results import dumps
+def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
+              claims: list[str] | None = None) -> dict[int, dict[str, Any]]:
+    """Each seed's claims (results.json["claims"]; `claims`: only those, running only the
+    experiments their sections are built from), from the cache or run in a pool."""
+    from .science.registry import CLAIMS, SECTIONS
+    from .science.results import dumps_signed
     from .science.run import Run
     cache = Cache(opts.cache_dir)
-    claims: dict[int, dict[str, Any]] = {}
+    store = ExperimentCache(cache)
+    only = None if claims is None else \
+        {n for c in claims for n in SECTIONS[CLAIMS[c].section].needs}
+    found: dict[int, dict[str, Any]] = {}
     runs: dict[int, Run] = {}
     for seed in seeds:
         data = cache.get("results", science_key(seed))
         if data is not None:
-            claims[seed] = json.loads(data)["claims"]
+            found[seed] = _pick(json.loads(data)["claims"], claims)
         else:
-            runs[seed] = Run(seed)
+            runs[seed] = Run(seed, store, only)
+    for seed, run in list(runs.items()):
+        if run.finished:                    # every experiment it needs was cached
+            found[seed] = _finish(cache, run, claims, dumps_signed)
+            del runs[seed]
     if not runs:
-        return claims
+        return found
     # seed by seed (the dearest job of each first), so seeds finish, and report, as it goes
     jobs = sorted(((seed, name, job) for seed, run in runs.items() for name, job in run.jobs),
                   key=lambda t: (t[0], -t[2].cost))
@@ -66,16 +156,28 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None]
             run = runs[seed]
             run.done(name, job.key, future.result())
             if run.finished:
-                results = run.results()
-                cache.put("results", science_key(seed), dumps(results).encode("utf-8"))
-                claims[seed] = results["claims"]
-                if len(claims) % 10 == 0:
-                    log(f"  {len(claims)} of {len(seeds)} seeds ({time.perf_counter() - t0:.0f} s)")
-    return claims
+                found[seed] = _finish(cache, run, claims, dumps_signed)
+                if len(found) % 10 == 0:
+                    log(f"  {len(found)} of {len(seeds)} seeds ({time.perf_counter() - t0:.0f} s)")
+    return found
 
 
-def summarise(per_seed: dict[int, dict[str, Any]], code: str) -> dict[str, Any]:
-    """sweep.json: per claim, how many seeds it held in and the worst value seen."""
+def _pick(claims: dict[str, Any], names: list[str] | None) -> dict[str, Any]:
+    return claims if names is None else {n: claims[n] for n in names}
+
+
+def _finish(cache: Cache, run: Any, claims: list[str] | None,
+            dumps_signed: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+    """A finished run's claims; a complete run's results are cached as a build's are."""
+    results: dict[str, Any] = run.results(claims)
+    if claims is None:
+        cache.put("results", science_key(run.seed), dumps_signed(results).encode("utf-8"))
+    return dict(results["claims"])
+
+
+def summarise(per_seed: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """sweep.json: per claim, how many seeds it held in, the worst value seen and the
+    digest of the code it depends on (claim_code)."""
     seeds = sorted(per_seed)
     out: dict[str, Any] = {}
     for name in sorted(per_seed[seeds[0]]):
@@ -86,30 +188,94 @@ def summarise(per_seed: dict[int, dict[str, Any]], code: str) -> dict[str, Any]:
         held = sum(1 for r in rows if r["held"])
         out[name] = {"held": held, "share": held / len(rows), "worst": worst, "op": first["op"],
                      "bound": first["bound"], "unit": first["unit"],
-                     "statement": first["statement"]}
-    shares = [c["share"] for c in out.values()]
-    return {"code": code, "n_seeds": len(seeds), "first_seed": seeds[0], "last_seed": seeds[-1],
-            "claims": out, "min_share": min(shares), "all_held": all(s == 1 for s in shares),
-            "n_claims": len(out)}
+                     "statement": first["statement"], "code": claim_code(name)}
+    return _totals({"n_seeds": len(seeds), "first_seed": seeds[0], "last_seed": seeds[-1],
+                    "claims": out})
 
 
-def table(summary: dict[str, Any]) -> str:
+def _totals(summary: dict[str, Any]) -> dict[str, Any]:
+    shares = [c["share"] for c in summary["claims"].values()]
+    return {**summary, "min_share": min(shares), "all_held": all(s == 1 for s in shares),
+            "n_claims": len(shares)}
+
+
+def table(summary: dict[str, Any], names: list[str] | None = None) -> str:
     """The sweep as a text table: claim, seeds where it held, worst value, bound."""
     rows = [("claim", "held", "worst value", "bound")]
     for name, c in summary["claims"].items():
-        rows.append((name, f"{c['held']}/{summary['n_seeds']}", f"{c['worst']:.4g} ({c['unit']})",
-                     f"{c['op']} {c['bound']:g}"))
+        if names is None or name in names:
+            rows.append((name, f"{c['held']}/{summary['n_seeds']}",
+                         f"{c['worst']:.4g} ({c['unit']})", f"{c['op']} {c['bound']:g}"))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
-def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print) -> str:
-    """Run seeds 1…n, write opts.sweep_file, return the table (see the module docstring)."""
-    from .science.results import dumps
-    log(f"sweep: {n} seeds")
-    per_seed = run_seeds(opts, list(range(1, n + 1)), log)
-    summary = summarise(per_seed, sweep_code())
-    write_if_changed(opts.sweep_file, dumps(summary).encode("utf-8"))
-    return table(summary) + f"\n-> {opts.sweep_file}"
+def refresh_command(n_seeds: int, claims: list[str]) -> str:
+    """The command that recomputes only `claims` over `n_seeds` seeds."""
+    return f"build.py --sweep {n_seeds} --claims {','.join(claims)}"
+
+
+def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
+          claims: list[str] | None = None) -> str:
+    """Run seeds 1…n, write opts.sweep_file, return the table (see the module docstring).
+    With `claims`, only those claims' entries are recomputed and the others kept: the file
+    must then hold a sweep of the same n seeds (BuildError otherwise, or for an unknown
+    claim name)."""
+    from .errors import BuildError, suggest
+    from .science import registry
+    from .science.registry import CLAIMS
+    from .science.results import dumps_signed
+    registry.load()
+    old: dict[str, Any] = {}
+    if claims is not None:
+        for name in claims:
+            if name not in CLAIMS:
+                raise BuildError(opts.sweep_file, 0, f"--claims: no claim '{name}'; "
+                                 + suggest(name, CLAIMS.names(), "claims"))
+        old = read_sweep(opts.sweep_file) or {}
+        if old.get("n_seeds") != n:
+            raise BuildError(opts.sweep_file, 0, f"--claims refreshes claims of a sweep over {n} "
+                             f"seeds, but the file holds {old.get('n_seeds', 'no sweep')}; run "
+                             f"'build.py --sweep {old.get('n_seeds', n)} --claims …', or "
+                             f"'build.py --sweep {n}' for every claim")
+    log(f"sweep: {n} seeds" + (f", claims {', '.join(claims)}" if claims else ""))
+    summary = summarise(run_seeds(opts, list(range(1, n + 1)), log, claims))
+    if claims is not None:
+        kept = {k: v for k, v in old["claims"].items() if k in CLAIMS.names()}
+        summary = _totals({**summary, "claims": dict(sorted({**kept, **summary["claims"]}
+                                                             .items()))})
+    write_if_changed(opts.sweep_file, dumps_signed(summary).encode("utf-8"))
+    return table(summary, claims) + f"\n-> {opts.sweep_file}"
+
+
+def refuse_edited(path: Path, rerun: str) -> str | None:
+    """The text of `path` (None when it does not exist); BuildError when it is not as the
+    build wrote it (its digest, see science.results.dumps_signed, does not match), saying
+    to restore it with git or `rerun`."""
+    from .errors import BuildError, display_path
+    from .science.results import DIGEST, is_signed
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        if not path.exists():
+            return None
+        text = ""
+    if not is_signed(text):
+        raise BuildError(path, 1, f"this file was changed since the build wrote it (its {DIGEST} "
+                         f"does not match its contents); restore it (git checkout -- "
+                         f"{display_path(path)}) or {rerun}")
+    return text
+
+
+def read_sweep(path: Path) -> dict[str, Any] | None:
+    """sweep.json without its digest, or None when missing. A file edited by hand raises
+    BuildError saying how to restore it (see refuse_edited)."""
+    from .science.results import DIGEST
+    text = refuse_edited(path, "rerun the sweep ('make sweep') and commit it")
+    if text is None:
+        return None
+    data: dict[str, Any] = json.loads(text)
+    data.pop(DIGEST, None)
+    return data

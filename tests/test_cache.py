@@ -69,7 +69,8 @@ def test_memory_layer_serves_without_the_disk(tmp_path):
 
 
 def test_the_experiments_import_nothing_else_of_the_package():
-    """The committed sweep is keyed on sqrtdk/science/ alone (sweep.sweep_code): sound only
+    """The results and the committed sweep are keyed on sqrtdk/science/ alone
+    (sweep.science_key, sweep.claim_code): sound only
     while no experiment module imports another part of the package."""
     import ast
 
@@ -85,3 +86,23 @@ def test_the_experiments_import_nothing_else_of_the_package():
                 for alias in node.names:
                     assert not alias.name.startswith("sqrtdk") or alias.name.startswith(
                         "sqrtdk.science"), f"{path.name}:{node.lineno} imports {alias.name}"
+
+
+def test_import_closure_follows_the_package_imports_of_one_module(tmp_path, monkeypatch):
+    """Relative and absolute imports, `from . import module`, imports inside functions and
+    the __init__.py of each package on the way; a sibling module not imported stays out."""
+    from sqrtdk import cache as cache_module
+    pkg = tmp_path / "sqrtdk"
+    (pkg / "figures").mkdir(parents=True)
+    files = {"__init__.py": "", "shared.py": "import numpy\n",
+             "figures/__init__.py": "", "figures/draw.py": "from .. import shared\n",
+             "figures/one.py": "from .draw import x\nfrom . import fonts\n"
+                               "def f():\n    import sqrtdk.late\n",
+             "figures/fonts.py": "", "figures/two.py": "", "late.py": ""}
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    monkeypatch.setattr(cache_module, "PACKAGE_DIR", pkg)
+    found = {p.relative_to(pkg).as_posix() for p in cache_module.import_closure(
+        pkg / "figures" / "one.py")}
+    assert found == {"__init__.py", "shared.py", "figures/__init__.py", "figures/draw.py",
+                     "figures/one.py", "figures/fonts.py", "late.py"}

@@ -171,3 +171,80 @@ def test_a_font_family_that_is_not_installed_is_one_warning_at_its_line(
     assert len(messages) == 1, messages[:3]
     assert f":{toml.line_of('style', 'font_family')}: warning:" in messages[0]
     assert "'No Such Face'" in messages[0]
+
+
+_FRESH_DRAW = """
+import json, sys
+from pathlib import Path
+from matplotlib import font_manager
+from sqrtdk import figures
+from sqrtdk.figures import draw
+system = sorted({f.fname for f in font_manager.fontManager.ttflist if "CJK" in f.name})
+root, lang, names = Path(sys.argv[1]), sys.argv[2], sys.argv[3].split(",")
+import tomllib
+table = tomllib.loads((root / "content" / lang / "figures.toml").read_text("utf-8"))
+results = json.loads((root / "figures" / "results.json").read_text("utf-8"))
+specs = figures.load()
+differ = []
+for name in names:
+    for layout in figures.LAYOUTS:
+        svg = draw.render(specs[name], lang, layout, results, table[name],
+                          table["style"]["font_family"])
+        file = f"{name}.{lang}.svg" if layout == "wide" else f"{name}.{lang}.narrow.svg"
+        if svg != (root / "figures" / file).read_bytes():
+            differ.append(file)
+print(json.dumps({"system_cjk": system, "differ": differ}))
+"""
+
+
+def test_figures_are_the_committed_bytes_whatever_fonts_the_machine_has(tmp_path: Path) -> None:
+    """A fresh matplotlib (empty MPLCONFIGDIR: it lists the machine's fonts anew, Debian's
+    fonts-noto-cjk included when installed, as on CI) draws the Chinese figures of one module
+    byte for byte as committed in figures/: the build uses only the font files it ships."""
+    import json
+    import os
+    import subprocess
+    import sys
+    table = labels("zh")
+    name = next(n for n in SPECS
+                if CJK.search("".join(v for v in table[n].values() if isinstance(v, str))))
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl"), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _FRESH_DRAW, str(PACKAGE_DIR.parent), "zh", name],
+                          env=env, cwd=PACKAGE_DIR.parent, capture_output=True, text=True,
+                          check=True, timeout=600)
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["differ"] == [], "drawn differently from figures/ (run build.py and commit?)"
+    if not report["system_cjk"] and not os.environ.get("CI"):
+        pytest.skip("no system CJK font installed: the check above could not tell")
+    assert report["system_cjk"], "CI installs fonts-noto-cjk: matplotlib should list it"
+
+
+def test_a_comment_in_one_figure_module_redraws_only_the_figures_it_registers(
+        site_build: dict[str, Any], tmp_path: Path) -> None:
+    """A project copy with the session build's cache: a comment added to one figure module
+    (one that does not draw the link-preview card) redraws exactly that module's figures,
+    in every language and layout, and takes every other figure from the cache."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers import copy_project_files
+    settings = site_build["settings"]
+    modules = sorted({spec.draw.__module__ for spec in SPECS.values()}
+                     - {SPECS[settings.social_figure].draw.__module__})
+    if not modules:
+        pytest.skip("every figure lives in the module of the social card's figure")
+    module = modules[0]
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["opts"].cache_dir, project / ".cache")
+    path = project.joinpath(*module.split(".")).with_suffix(".py")
+    path.write_text(path.read_text(encoding="utf-8") + "\n# an author's comment\n",
+                    encoding="utf-8")
+    done = subprocess.run([sys.executable, "build.py"], cwd=project, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    drawn = re.search(r"^figures .*\((\d+) drawn", done.stdout, re.M)
+    assert drawn, done.stdout
+    mine = [name for name, spec in SPECS.items() if spec.draw.__module__ == module]
+    assert int(drawn.group(1)) == len(mine) * len(site_build["languages"]) * len(figures.LAYOUTS)

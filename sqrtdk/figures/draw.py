@@ -1,10 +1,11 @@
 """Drawing with matplotlib: the shared style, the layouts, the labels, and the one door out.
 
 Text stays text in the SVGs (`svg.fonttype: none`); mathtext is off (`text.parse_math:
-False`), labels use Unicode (√d, ÷, pᵢ). Chinese uses Noto Sans CJK SC from the `mplfonts`
-wheel, registered by path (its setup is never run), so no system font is assumed. Every SVG
-and PNG leaves through `save` (HOUSE_STYLE rule 3): a fixed hash salt per figure, no date, no
-creator, the same bytes on every rebuild.
+False`), labels use Unicode (√d, ÷, pᵢ). The fonts are exactly the files named by
+`sqrtdk/figure_fonts.py` (matplotlib's DejaVu and Noto Sans CJK SC from the `mplfonts` wheel,
+by path): every other font the machine has is dropped from matplotlib's list, so the bytes
+do not depend on it. Every SVG and PNG leaves through `save` (HOUSE_STYLE rule 3): a fixed
+hash salt per figure, no date, no creator, the same bytes on every rebuild.
 
 Sizes: WIDE figures are 7 in (672 CSS px) wide for a 40 rem column, type 9.5–11 pt; NARROW
 ones are 3.6 in (346 px) for a 360 px phone's 328 px column, type ≥ 9 pt, so the smallest
@@ -12,7 +13,6 @@ text is at least 12 × 328/346 ≈ 11.4 CSS px on the phone.
 """
 from __future__ import annotations
 
-import importlib.util
 import io
 import logging
 import math
@@ -28,6 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ..figure_fonts import cjk_font_file, matplotlib_font_dir
 from ..formats import FormatError, check_value
 from . import NARROW, WIDE, FigureSpec, needed_results
 
@@ -39,7 +40,6 @@ BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
 SKY, PURPLE, GREY, LIGHT, INK = "#56B4E9", "#CC79A7", "#7F7F7F", "#E4E4E4", "#222222"
 CYCLE = (BLUE, VERMILLION, GREEN, ORANGE, SKY, PURPLE)
 RULER_STYLE = (("raw", VERMILLION, "o"), ("sqrt", BLUE, "s"), ("linear", GREEN, "^"))
-CJK_FONT_FILE = "NotoSansCJKsc-Regular.otf"  # inside the mplfonts wheel, in mplfonts/fonts/
 
 WIDTH = {WIDE: 7.0, NARROW: 3.6}                    # inches
 PANEL_HEIGHT = {WIDE: 3.6, NARROW: 2.55}            # inches per row of panels
@@ -114,12 +114,15 @@ def installed_fonts() -> list[str]:
 
 @cache
 def register_cjk_font() -> None:
-    """Add the CJK font bundled with mplfonts to matplotlib, by path, once per process."""
-    spec = importlib.util.find_spec("mplfonts")  # locates the package without importing it
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("the mplfonts package (bundled CJK font) is not installed")
-    font_manager.fontManager.addfont(
-        str(Path(spec.submodule_search_locations[0]) / "fonts" / CJK_FONT_FILE))
+    """Make matplotlib's font list exactly the shipped fonts (`fonts.font_files`), once per
+    process: the system's fonts are dropped (a system "Noto Sans CJK SC" would otherwise win
+    over the bundled one, which matplotlib lists last) and the CJK font is added by path."""
+    manager = font_manager.fontManager
+    own = matplotlib_font_dir().resolve()
+    manager.ttflist = [f for f in manager.ttflist if Path(f.fname).resolve().parent == own]
+    manager.afmlist = []       # PostScript metrics: only the PS/PDF backends use them
+    manager.addfont(str(cjk_font_file()))
+    font_manager.FontManager._findfont_cached.cache_clear()  # type: ignore[attr-defined]
 
 
 Canvas = Figure | SubFigure

@@ -5,6 +5,7 @@ noise cannot change the file), one-space indent, a final newline (HOUSE_STYLE ru
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -50,6 +51,30 @@ def canonical(value: Any) -> Any:
 def dumps(results: dict[str, Any]) -> str:
     """Serialise results as canonical text (sorted keys, UTF-8, newline-terminated)."""
     return json.dumps(results, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+DIGEST = "sha256"    # the top-level key holding the digest of the rest of the file
+
+
+def dumps_signed(data: dict[str, Any]) -> str:
+    """`dumps(data)` with a top-level DIGEST: the SHA-256 of the file's text without it, so
+    a reader can tell a file written by the build from one edited by hand."""
+    body = {k: v for k, v in data.items() if k != DIGEST}
+    return dumps({**body, DIGEST: hashlib.sha256(dumps(body).encode("utf-8")).hexdigest()})
+
+
+def is_signed(text: str) -> bool:
+    """Whether `text` is a file `dumps_signed` wrote, unedited (its DIGEST matches the rest;
+    the canonical form round-trips through json, so the text can be written again)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(data, dict):
+        return False
+    sha = data.pop(DIGEST, None)
+    return sha == hashlib.sha256(dumps(data).encode("utf-8")).hexdigest() and \
+        dumps_signed(data) == text
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -4,6 +4,10 @@
 order, assembles each experiment and builds each results section as soon as everything it
 needs is there (so the pipeline can start drawing a figure while other experiments still
 run). `run_all` is the same thing, one job after the other.
+
+An `ExperimentStore` (the build's cache, keyed on each experiment module's own code) hands
+back experiments assembled before: only the others run, so a change to one experiment module
+reruns only it, and the sections and claims are rebuilt from the assembled outputs.
 """
 from __future__ import annotations
 
@@ -11,25 +15,45 @@ import math
 import platform
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from importlib import metadata
-from typing import Any
+from typing import Any, Protocol
 
 from . import registry
-from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Job
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Experiment, Job
 from .results import SCHEMA, canonical
 
 
-class Run:
-    """The state of one seed's experiments; feed it outputs with `done`."""
+class ExperimentStore(Protocol):
+    """Where assembled experiments are kept between runs (the build's cache)."""
 
-    def __init__(self, seed: int) -> None:
+    def get(self, exp: Experiment, seed: int) -> tuple[Any] | None:
+        """(assembled,) for `exp` at `seed` if stored for its current code, else None."""
+
+    def put(self, exp: Experiment, seed: int, assembled: Any) -> None:
+        """Keep what `exp.assemble` returned for `seed`."""
+
+
+class Run:
+    """The state of one seed's experiments; feed it outputs with `done`. With `store`,
+    experiments it holds are not run; `only` limits the run to the named experiments (and
+    the sections built from them alone)."""
+
+    def __init__(self, seed: int, store: ExperimentStore | None = None,
+                 only: set[str] | None = None) -> None:
         registry.load()
-        self.seed = seed
+        self.seed, self.store = seed, store
         self.jobs: list[tuple[str, Job]] = []
         self.waiting: dict[str, set[Hashable]] = {}
         self.outputs: dict[str, dict[Hashable, Any]] = {}
         self.assembled: dict[str, Any] = {}
         self.sections: dict[str, dict[str, Any]] = {}
-        for exp in EXPERIMENTS:
+        names = set(EXPERIMENTS.names()) if only is None else only
+        self.wanted = [s.name for s in SECTIONS if set(s.needs) <= names]
+        for exp in (e for e in EXPERIMENTS if e.name in names):
+            stored = store.get(exp, seed) if store is not None else None
+            if stored is not None:
+                self.assembled[exp.name] = stored[0]
+                self.waiting[exp.name] = set()
+                continue
             jobs = exp.jobs(exp.params, seed)
             self.jobs += [(exp.name, j) for j in jobs]
             self.waiting[exp.name] = {j.key for j in jobs}
@@ -43,9 +67,9 @@ class Run:
                 raise ValueError(f"section '{section.name}' needs unknown experiments {missing}")
             if section.name in ("claims", "meta", "sweep"):
                 raise ValueError(f"'{section.name}' is a reserved name in results.json")
-        for exp in EXPERIMENTS:             # an experiment without jobs is complete already
-            if not self.waiting[exp.name]:
-                self._assemble(exp.name)
+        for name in list(self.waiting):     # stored, or without jobs: complete already
+            if not self.waiting[name]:
+                self._assemble(name)
 
     def done(self, experiment: str, key: Hashable, output: Any) -> list[str]:
         """Record one job's output; returns the sections this completed (already built).
@@ -60,9 +84,12 @@ class Run:
 
     def _assemble(self, experiment: str) -> list[str]:
         exp = EXPERIMENTS[experiment]
-        self.assembled[experiment] = exp.assemble(exp.params, self.outputs.pop(experiment))
+        if experiment not in self.assembled:
+            self.assembled[experiment] = exp.assemble(exp.params, self.outputs.pop(experiment))
+            if self.store is not None:
+                self.store.put(exp, self.seed, self.assembled[experiment])
         built = []
-        for section in SECTIONS:
+        for section in (SECTIONS[name] for name in self.wanted):
             ready = all(n in self.assembled for n in section.needs)
             if section.name not in self.sections and ready:
                 self.sections[section.name] = canonical(section.build(self.assembled))
@@ -72,14 +99,15 @@ class Run:
     @property
     def finished(self) -> bool:
         """Whether every section has been built."""
-        return len(self.sections) == len(SECTIONS.names())
+        return len(self.sections) == len(self.wanted)
 
-    def results(self) -> dict[str, Any]:
-        """results.json: every section, the claims evaluated on them, and `meta`."""
+    def results(self, claims: list[str] | None = None) -> dict[str, Any]:
+        """results.json: every section, the claims evaluated on them (`claims`: only
+        those), and `meta`."""
         if not self.finished:
             raise RuntimeError("not every experiment has finished")
         out: dict[str, Any] = dict(self.sections)
-        out["claims"] = evaluate_claims(out)
+        out["claims"] = evaluate_claims(out, claims)
         out["meta"] = canonical(meta(self.seed))
         return out
 
@@ -95,10 +123,12 @@ def meta(seed: int) -> dict[str, Any]:
             "bounds": bounds, "evidence": evidence}
 
 
-def evaluate_claims(sections: dict[str, Any]) -> dict[str, Any]:
-    """Every registered claim on `sections`: held, value, op, bound, statement, unit."""
+def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
+                    ) -> dict[str, Any]:
+    """Every registered claim (or those in `names`) on `sections`: held, value, op, bound,
+    statement, unit, section and the result paths it read."""
     out = {}
-    for claim in CLAIMS:
+    for claim in (c for c in CLAIMS if names is None or c.name in names):
         if claim.section not in sections:
             raise ValueError(f"claim '{claim.name}' reads unknown section '{claim.section}'")
         reads: set[str] = set()
@@ -119,10 +149,11 @@ def _call(job: Job) -> Any:
 
 
 def run_all(seed: int, map_fn: Callable[[Callable[[Job], Any], Iterable[Job]], Iterable[Any]]
-            = map) -> dict[str, Any]:
+            = map, store: ExperimentStore | None = None) -> dict[str, Any]:
     """Every experiment for `seed`, through `map_fn` (a pool's map spreads them over cores;
-    the numbers do not depend on it: each job draws from its own named stream)."""
-    run = Run(seed)
+    the numbers do not depend on it: each job draws from its own named stream); with
+    `store`, only the experiments it does not hold run."""
+    run = Run(seed, store)
     names = [name for name, _ in run.jobs]
     jobs = [job for _, job in run.jobs]
     for name, job, output in zip(names, jobs, map_fn(_call, jobs)):

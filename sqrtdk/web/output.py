@@ -77,6 +77,20 @@ def site_digest(site: Site) -> str:
     return h.hexdigest()
 
 
+def edited_files(site: Site, out: Path) -> list[str]:
+    """The files of `out` that differ from `site`: edited, deleted or added since (relative
+    paths, sorted; the MARKER file aside). Reads every byte: called only when a build went
+    through its stages anyway."""
+    found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                   if p.is_file() and p.name != MARKER)
+    differ = sorted(set(found) ^ site.paths())
+    for rel in sorted(set(found) & site.paths()):
+        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
+        if (out / rel).read_bytes() != data:
+            differ.append(rel)
+    return sorted(differ)
+
+
 def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: str = "") -> None:
     """Write `site` into `out`, replacing a previous build there atomically; the marker file
     records `fingerprint` (see site_digest)."""

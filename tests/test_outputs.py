@@ -1,0 +1,189 @@
+"""The build never trusts its outputs, and redoes only what changed: the site folder is
+checked file by file by the 'unchanged' shortcut, results.json and sweep.json carry a digest
+(a hand edit is refused, saying how to restore the file), the sweep is keyed per claim, and
+each experiment is cached on its own module's code."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import copy_project_files
+
+from sqrtdk.errors import BuildError
+from sqrtdk.options import PROJECT_ROOT, BuildOptions
+from sqrtdk.pipeline import Builder
+from sqrtdk.science.results import dumps, dumps_signed, is_signed
+from sqrtdk.sweep import claim_code, read_sweep, stale_claims
+
+
+def test_a_signed_file_reads_back_and_any_edit_breaks_its_digest() -> None:
+    data = {"spread": {"sd": [1.5, 2.25]}, "n": 3}
+    text = dumps_signed(data)
+    assert is_signed(text) and json.loads(text)["spread"] == data["spread"]
+    assert not is_signed(text.replace("2.25", "2.5"))       # a number edited by hand
+    assert not is_signed(dumps(data))                        # no digest at all
+    assert not is_signed(text.replace('"n": 3', '"n": 3, "m": 1'))
+    assert not is_signed("not json")
+
+
+def _builder(tmp_path: Path, sweep: Path) -> Builder:
+    opts = BuildOptions.for_project(PROJECT_ROOT, out=tmp_path / "site",
+                                    figures_dir=tmp_path / "figures",
+                                    cache_dir=tmp_path / "cache", sweep_path=sweep)
+    return Builder(opts, log=lambda _: None)
+
+
+def test_a_hand_edited_results_json_is_refused_saying_how_to_restore_it(tmp_path: Path) -> None:
+    from sqrtdk.sweep import refuse_edited
+    path = tmp_path / "results.json"
+    path.write_text(dumps_signed({"spread": {"sd": 1.5}}), encoding="utf-8")
+    assert refuse_edited(path, "rerun") is not None           # as the build wrote it: fine
+    assert refuse_edited(tmp_path / "missing.json", "rerun") is None  # missing: recomputed
+    path.write_text(path.read_text(encoding="utf-8").replace("1.5", "1.25"), encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        refuse_edited(path, "rerun")
+    assert err.value.path == path and "git checkout" in str(err.value)
+
+
+def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """Missing: a warning saying how to restore it. Edited by hand: refused at the file.
+    One claim's code changed: the warning names that claim alone and the command that
+    refreshes only it."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None and stale_claims(committed) == [], \
+        "the committed sweep is stale: run the command the build prints"
+    path = tmp_path / "sweep.json"
+    builder = _builder(tmp_path, path)
+    with caplog.at_level(logging.WARNING):
+        assert builder._sweep({}) == {}
+    assert "git checkout" in caplog.text and "make sweep" in caplog.text
+    caplog.clear()
+    name = sorted(committed["claims"])[0]
+    stale = {**committed, "claims": {**committed["claims"],
+                                     name: {**committed["claims"][name], "code": "other"}}}
+    path.write_text(dumps_signed(stale), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        builder._sweep({})
+    others = [c for c in committed["claims"] if c != name]
+    assert f"--sweep {committed['n_seeds']} --claims {name}'" in caplog.text
+    assert not any(other in caplog.text for other in others)
+    path.write_text(dumps_signed(committed).replace(f'"n_seeds": {committed["n_seeds"]}',
+                                                    '"n_seeds": 1000'), encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        builder._sweep({})
+    assert err.value.path == path and "git checkout" in str(err.value)
+
+
+_KEYS = """
+import json, sys
+from pathlib import Path
+from sqrtdk.cache import Cache
+from sqrtdk.science import registry
+from sqrtdk.science.registry import CLAIMS, EXPERIMENTS
+from sqrtdk.science.run import Run, run_all
+from sqrtdk.sweep import ExperimentCache, claim_code, experiment_code
+from sqrtdk.workers import Pool
+registry.load()
+root, module = Path(sys.argv[1]), sys.argv[2]
+store = ExperimentCache(Cache(root / "cache"))
+
+def keys():
+    return ({e.name: experiment_code(e, 3) for e in EXPERIMENTS},
+            {c.name: claim_code(c.name) for c in CLAIMS})
+
+with Pool() as pool:
+    run_all(3, pool.map, store)
+exps, claims = keys()
+path = root / "sqrtdk" / "science" / (module + ".py")
+path.write_text(path.read_text("utf-8") + "\\n# an author's comment\\n", "utf-8")
+exps2, claims2 = keys()
+rerun = sorted({name for name, _ in Run(3, store).jobs})
+(root / "sqrtdk" / "science" / "extra.py").write_text(
+    "from .registry import EXPERIMENTS, Experiment\\n"
+    "EXPERIMENTS.register(Experiment('extra', None, lambda p, s: [], lambda p, o: 1))\\n",
+    "utf-8")
+exps3, claims3 = keys()
+print(json.dumps({
+    "exp_changed": sorted(n for n in exps if exps[n] != exps2[n]),
+    "claims_changed": sorted(n for n in claims if claims[n] != claims2[n]),
+    "rerun": rerun,
+    "claims_changed_by_new_experiment": sorted(n for n in claims2 if claims2[n] != claims3[n]),
+    "modules": {e.name: e.jobs.__module__ for e in EXPERIMENTS},
+    "sections": {c.name: c.section for c in CLAIMS},
+}))
+"""
+
+
+def test_a_comment_in_one_experiment_module_reruns_only_what_reads_it(tmp_path: Path) -> None:
+    """In a project copy: a comment added to the module of one experiment that no other
+    module imports changes that experiment's key alone, a run with the cache filled before
+    runs only its jobs, and only the claims built on it go stale in the sweep; a new
+    experiment without a claim leaves every claim's key as it was."""
+    from sqrtdk.cache import import_closure
+    from sqrtdk.options import PACKAGE_DIR
+    from sqrtdk.science import registry
+    from sqrtdk.science.registry import CLAIMS, EXPERIMENTS, SECTIONS
+    registry.load()
+    science = PACKAGE_DIR / "science"
+    imported = {p for path in science.glob("*.py") for p in import_closure(path) if p != path}
+    module = next(e.jobs.__module__ for e in EXPERIMENTS
+                  if science / (e.jobs.__module__.rsplit(".", 1)[1] + ".py") not in imported)
+    project = copy_project_files(tmp_path / "project")
+    done = subprocess.run([sys.executable, "-c", _KEYS, str(project), module.rsplit(".", 1)[1]],
+                          cwd=project, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    report: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    mine = sorted(e.name for e in EXPERIMENTS if e.jobs.__module__ == module)
+    assert report["exp_changed"] == mine and report["rerun"] == mine
+    on_mine = sorted(c.name for c in CLAIMS if set(SECTIONS[c.section].needs) & set(mine)
+                     or c.value.__module__ == module or SECTIONS[c.section].build.__module__
+                     == module)
+    assert report["claims_changed"] == on_mine and len(on_mine) < len(CLAIMS.names())
+    assert report["claims_changed_by_new_experiment"] == []
+
+
+def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
+    from sqrtdk.science import registry
+    from sqrtdk.science.registry import CLAIMS, SECTIONS
+    registry.load()
+    by_needs: dict[tuple[str, ...], set[str]] = {}
+    for claim in CLAIMS:
+        by_needs.setdefault(tuple(sorted(SECTIONS[claim.section].needs)), set()).add(
+            claim_code(claim.name))
+    assert len({k for keys in by_needs.values() for k in keys}) > 1
+
+
+def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any],
+                                                       tmp_path: Path) -> None:
+    """The 'unchanged' shortcut looks at every file of the output folder: an edited page is
+    written again as built, the write stage names it, and the next build is 'unchanged'."""
+    opts = dataclasses.replace(site_build["opts"], out=tmp_path / "site")
+    logs: list[str] = []
+    builder = Builder(opts, log=logs.append)
+    try:
+        builder.build()
+        page = tmp_path / "site" / site_build["languages"][-1] / "index.html"
+        built = page.read_bytes()
+        page.write_bytes(built + b"<!-- edited by hand -->")
+        logs.clear()
+        builder.build()
+        assert page.read_bytes() == built
+        write = next(line for line in logs if line.startswith("write"))
+        assert "put back 1 file" in write and page.relative_to(opts.out).as_posix() in write
+        logs.clear()
+        builder.build()
+        assert logs[0].startswith("unchanged"), logs
+        (tmp_path / "site" / "extra.html").write_text("made by hand", encoding="utf-8")
+        logs.clear()
+        builder.build()
+        assert not (tmp_path / "site" / "extra.html").exists()
+        assert "extra.html" in next(line for line in logs if line.startswith("write"))
+    finally:
+        builder.close()
