@@ -24,6 +24,7 @@ from .options import PACKAGE_DIR, BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
 
 if TYPE_CHECKING:
+    from .early import Checked
     from .web.math import MathRenderer
     from .web.model import FigureFiles, Page
 
@@ -161,20 +162,29 @@ class Builder:
         return True
 
     def _full(self, counter: _Counter) -> str:
-        """Every stage; returns the written site's fingerprint."""
+        """Every stage; returns the written site's fingerprint. The pages and the site are
+        made first against the results and figures already known (`check_first`), so an
+        author's mistake is reported before any experiment runs or any figure is drawn."""
         with stage("inputs", self.log):
             inputs = self.read_inputs()
+        checked = self.check_first(inputs)
         with stage("science", self.log) as note:
             results, data, hit = self.science(inputs)
             note("cached" if hit else "ran")
         with stage("figures", self.log) as note:
             figures = self.figures(inputs, results, data)
             note(f"{figures.drawn} drawn, {len(figures.files) - figures.drawn} cached")
-        with stage("pages", self.log) as note:
-            pages, converted = self.pages(inputs, results, data, figures)
-            note(f"{converted} converted, {len(pages) - converted} cached")
-        with stage("site", self.log):
-            site = self.site(inputs, results, pages, figures)
+        if checked is not None and checked.holds_for(data, figures):
+            replay(checked.messages)
+            site = checked.site
+        else:
+            again = "; again: the results or figures differ from those checked" \
+                if checked is not None else ""
+            with stage("pages", self.log) as note:
+                pages, converted = self.pages(inputs, results, data, figures)
+                note(f"{converted} converted, {len(pages) - converted} cached{again}")
+            with stage("site", self.log):
+                site = self.site(inputs, results, pages, figures)
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
@@ -182,6 +192,40 @@ class Builder:
             fingerprint, written = self.write(site)
             note("written" if written else "unchanged")
         return fingerprint
+
+    def check_first(self, inputs: Inputs) -> Checked | None:
+        """Labels, pages and site checked against the results and figures the build already
+        has (see sqrtdk/early.py), before the experiments and figures: raises their first
+        error when those are known to be current; returns what it made (its warnings held
+        back), or None when there is nothing to check against or the error must wait."""
+        from . import early
+        from .sweep import science_key
+        specs = early.registered_figures()
+        known = early.known_results(self.opts, self.cache, science_key(self.opts.seed))
+        if specs is None or known is None:
+            return None
+        early.check_labels(inputs, specs)
+        with early.held():
+            results = {**json.loads(known[0]), "sweep": self._sweep(json.loads(known[0]))}
+        first = early.Provisional(results, known[0], early.figures_on_disk(
+            self.opts, specs, list(inputs.settings.languages)), trusted=known[1])
+        error: BuildError | None = None
+        with early.held() as messages:
+            try:
+                with stage("pages", self.log) as note:
+                    pages, converted = self.pages(inputs, first.results, first.data,
+                                                  first.figures)
+                    note(f"{converted} converted, {len(pages) - converted} cached")
+                with stage("site", self.log):
+                    site = self.site(inputs, first.results, pages, first.figures)
+            except BuildError as e:
+                error = e
+        if error is None:
+            return early.Checked(first.data, first.figures, pages, site, list(messages))
+        if first.trusted:
+            replay(messages)
+            raise error
+        return None
 
     def protected(self) -> tuple[Path, ...]:
         """Folders the site must never be written into (the sources, figures, cache)."""

@@ -2,6 +2,7 @@
 resolver, and `page()` to convert a Markdown body with the real pipeline."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Iterable, Mapping
@@ -109,4 +110,18 @@ def copy_project_files(dest: Path) -> Path:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
     (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    return dest
+
+
+def git_copy(dest: Path) -> Path:
+    """`copy_project_files(dest)`, `../shared` beside it when the project has one, committed in
+    a git repository of its own (an author works in a clone)."""
+    copy_project_files(dest)
+    shared = PROJECT_ROOT.parent / "shared"
+    if shared.is_dir() and not (dest.parent / "shared").exists():
+        (dest.parent / "shared").symlink_to(shared)
+    git = {**os.environ, "GIT_AUTHOR_NAME": "author", "GIT_AUTHOR_EMAIL": "author@example.org",
+           "GIT_COMMITTER_NAME": "author", "GIT_COMMITTER_EMAIL": "author@example.org"}
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the author's clone"]):
+        subprocess.run(["git", *cmd], cwd=dest, check=True, env=git, capture_output=True)
     return dest

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import copy_project_files
+from helpers import git_copy
 
 from sqrtdk.options import PROJECT_ROOT
 
@@ -36,21 +36,6 @@ def recipes() -> dict[str, str]:
         indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
         found[m["what"].strip()] = "\n".join(x[indent:] for x in lines) + "\n"
     return found
-
-
-def copy_project(dest: Path) -> Path:
-    """The project's files (tracked and new, not ignored) in `dest`, node_modules linked,
-    `../shared` beside it when the project has one, committed in a git repository of its own
-    (an author works in a clone)."""
-    copy_project_files(dest)
-    shared = PROJECT_ROOT.parent / "shared"
-    if shared.is_dir() and not (dest.parent / "shared").exists():
-        (dest.parent / "shared").symlink_to(shared)
-    git = {**os.environ, "GIT_AUTHOR_NAME": "author", "GIT_AUTHOR_EMAIL": "author@example.org",
-           "GIT_COMMITTER_NAME": "author", "GIT_COMMITTER_EMAIL": "author@example.org"}
-    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the author's clone"]):
-        subprocess.run(["git", *cmd], cwd=dest, check=True, env=git, capture_output=True)
-    return dest
 
 
 def front_matter_end(text: str) -> int:
@@ -85,7 +70,7 @@ def add_section(text: str, figure_paragraph: str) -> str:
 @pytest.fixture(scope="module")
 def author_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The edited copy (see the module docstring)."""
-    root = copy_project(tmp_path_factory.mktemp("author") / "project")
+    root = git_copy(tmp_path_factory.mktemp("author") / "project")
     steps = recipes()
     module_key = next(k for k in steps if k.startswith("figure module "))
     module = root / module_key.split(" ", 2)[2]

@@ -1,0 +1,221 @@
+"""Mistakes first (issue 19, item 3): the author's files are checked against the results and
+figures already on disk before any experiment runs or any figure is drawn.
+
+On a fresh clone, with no cache, the experiments and the figures take seconds, but the
+committed `figures/results.json` and figure files say what they will produce. So the labels
+are checked against the figures' registrations (read from their modules' source, without
+importing matplotlib), and the pages are converted and the site assembled and checked
+(quotes, claims, links, parity, math) against those files first: a mistake is reported at once.
+The real results and figures then confirm: when they are what the check used (the usual
+case), its pages and site are the build's; otherwise both are made again from the real ones.
+
+An error is reported early only when the results it was found against are the current
+experiments' output: the cache's entry for this seed's key, or a results file that git says is
+as committed, together with the experiment code (CI fails when a build changes a committed
+output, so the two are in step). Otherwise (the experiment code was edited, say) the error
+waits for the real results, and the stages run in their old order.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cache import Cache, versions
+from .errors import BuildError, suggest
+from .options import PACKAGE_DIR, BuildOptions
+
+if TYPE_CHECKING:
+    from .pipeline import FigureSet, Inputs
+    from .web.model import Page
+
+LOGGER = logging.getLogger("sqrtdk")
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A figure as its `@figure(name, needs=…, labels=…)` line registers it (no drawer)."""
+
+    name: str
+    needs: tuple[str, ...]
+    labels: dict[str, tuple[str, ...]]
+
+
+@dataclass
+class Provisional:
+    """What the check runs against: results (with the sweep), their bytes, the figure set,
+    and whether an error found against them may stop the build."""
+
+    results: dict[str, Any]
+    data: bytes
+    figures: FigureSet
+    trusted: bool
+
+
+@dataclass
+class Checked:
+    """The pages and site the check made, the warnings they gave, and what they were made from."""
+
+    data: bytes
+    figures: FigureSet
+    pages: list[Page]
+    site: Any
+    messages: list[str] = field(default_factory=list)
+
+    def holds_for(self, data: bytes, figures: FigureSet) -> bool:
+        """Whether the real results and figures are those the check used."""
+        return data == self.data and _shape(figures) == _shape(self.figures)
+
+
+def _shape(figures: FigureSet) -> tuple[Any, ...]:
+    return (sorted(figures.sizes.items()), figures.names, sorted(figures.needs))
+
+
+def registered_figures(folder: Path = PACKAGE_DIR / "figures") -> dict[str, Registered] | None:
+    """Every figure the modules of `folder` register, in the order `figures.load()` registers
+    them, read with `ast` (nothing imported). None when a registration is not a top-level
+    `@figure(…)` decorator with literal arguments, or a module does not parse: then only
+    importing the modules can tell."""
+    found: dict[str, Registered] = {}
+    for path in sorted(folder.glob("*.py")):
+        try:
+            tree = ast.parse(path.read_bytes(), str(path))
+        except (SyntaxError, ValueError, OSError):
+            return None
+        decorators = [d for node in tree.body if isinstance(node, ast.FunctionDef)
+                      for d in node.decorator_list]
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id == "figure"]
+        if path.name.startswith("_"):
+            if calls:
+                return None
+            continue
+        if any(c not in decorators for c in calls) or any(
+                isinstance(n, ast.Name) and n.id == "FIGURES" for n in ast.walk(tree)):
+            return None
+        for call in sorted(calls, key=lambda c: c.lineno):
+            spec = _literal_registration(call)
+            if spec is None or spec.name in found:
+                return None
+            found[spec.name] = spec
+    return found
+
+
+def _literal_registration(call: ast.Call) -> Registered | None:
+    names = ("name", "needs", "labels")
+    given = dict(zip(names, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
+    try:
+        values = {k: ast.literal_eval(given[k]) for k in names}
+    except (KeyError, ValueError, TypeError, SyntaxError):
+        return None
+    name, needs, labels = values["name"], values["needs"], values["labels"]
+    if not isinstance(name, str) or not isinstance(labels, dict):
+        return None
+    return Registered(name, tuple(needs), {str(k): tuple(v) for k, v in labels.items()})
+
+
+def known_results(opts: BuildOptions, cache: Cache, key: str) -> tuple[bytes, bool] | None:
+    """The results to check against and whether they are the current experiments' output:
+    the cache's entry under `key` (this seed's science key), else the results file of this
+    seed (as committed: trusted when git says it and the experiment code are unmodified and
+    it records this numpy), else None."""
+    data = cache.get("results", key)
+    if data is not None:
+        return data, True
+    try:
+        data = opts.results_file.read_bytes()
+        meta = json.loads(data)["meta"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(meta, dict) or meta.get("seed") != opts.seed:
+        return None
+    numpy = versions("numpy").partition("==")[2]
+    return data, meta.get("numpy") == numpy and as_committed(opts.results_file,
+                                                             PACKAGE_DIR / "science")
+
+
+def as_committed(*paths: Path) -> bool:
+    """Whether git says every path (a file or a folder) is in one repository, tracked, and
+    unmodified, with no untracked file among them. False without git or outside a repository."""
+    try:
+        proc = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all",
+                               "--", *map(str, paths)], cwd=paths[0].parent,
+                              capture_output=True, timeout=30, check=False)
+        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", "--", str(paths[0])],
+                                 cwd=paths[0].parent, capture_output=True, timeout=30,
+                                 check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0 and not proc.stdout.strip() and tracked.returncode == 0
+
+
+def figures_on_disk(opts: BuildOptions, specs: dict[str, Registered],
+                    languages: list[str]) -> FigureSet:
+    """The figure set the build will make, with each file's size as the file in figures_dir
+    has it (a figure not yet drawn gets 0 × 0, so the real one differs and the pages are
+    made again)."""
+    from .figures_stage import CARD_PX, svg_size
+    from .pipeline import FigureSet
+    out = FigureSet(names=list(specs),
+                    needs=sorted({need for spec in specs.values() for need in spec.needs}))
+    for lang in languages:
+        for name in specs:
+            for file in (f"{name}.{lang}.svg", f"{name}.{lang}.narrow.svg"):
+                path = opts.figures_dir / file
+                try:
+                    size = svg_size(path.read_bytes())
+                except (OSError, ValueError, SyntaxError):
+                    size = (0, 0)
+                out.files[file], out.sizes[file] = path, size
+        card = f"card.{lang}.png"
+        out.files[card], out.sizes[card] = opts.figures_dir / card, CARD_PX
+    return out
+
+
+def check_labels(inputs: Inputs, specs: dict[str, Registered]) -> None:
+    """Every figures.toml against the registrations, and site.toml's social figure: the
+    errors the figure stage would raise (its warnings are left to it)."""
+    from .figures_stage import validate_labels
+    registry: dict[str, Any] = dict(specs)
+    with held():
+        for lang in inputs.settings.languages:
+            validate_labels(inputs.label_files[lang], registry)
+    settings = inputs.settings
+    if settings.social_figure not in specs:
+        raise BuildError(settings.path, settings.lines.get("social_figure", 0),
+                         f"social_figure '{settings.social_figure}' is not a figure; "
+                         + suggest(settings.social_figure, specs, "figures"))
+
+
+class _Hold(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def held() -> Iterator[list[str]]:
+    """The package's warnings of a block, kept back (not printed, not counted) in the list
+    yielded; `log.replay` sends them out later."""
+    hold = _Hold()
+    handlers, propagate = list(LOGGER.handlers), LOGGER.propagate
+    for h in handlers:
+        LOGGER.removeHandler(h)
+    LOGGER.addHandler(hold)
+    LOGGER.propagate = False
+    try:
+        yield hold.messages
+    finally:
+        LOGGER.removeHandler(hold)
+        for h in handlers:
+            LOGGER.addHandler(h)
+        LOGGER.propagate = propagate
