@@ -15,6 +15,8 @@ from helpers import Tree
 from sqrtdk.settings import load_settings
 from sqrtdk.web.quoting import format_number
 
+pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+
 
 def quotes(html: str) -> list[tuple[str, str, str]]:
     """(data-key, data-format, text) of every quoted number (prose, widgets, formulas)."""

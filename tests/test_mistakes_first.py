@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from helpers import copy_project_files, git_copy
 
+pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+
 PY = sys.executable
 QUOTE = re.compile(r"\{\{ ([a-z_]+)\.")      # a quoted result: `{{ section.name | …`
 # Run build.py in this process's interpreter and say which expensive modules it imported.
@@ -50,7 +52,7 @@ def misspell_first_quote(article: Path) -> int:
 
 
 def probe(root: Path) -> tuple[subprocess.CompletedProcess[str], str]:
-    proc = subprocess.run([PY, "-c", PROBE], cwd=root, capture_output=True, text=True)
+    proc = subprocess.run([PY, "-c", PROBE], cwd=root, capture_output=True, encoding="utf-8")
     loaded = re.search(r"^LOADED (.*)$", proc.stdout, re.M)
     assert loaded, proc.stdout + proc.stderr
     return proc, loaded[1]
@@ -91,7 +93,7 @@ def test_committed_results_are_trusted_only_with_the_experiments_as_committed(
             "print('TRUSTED', found and found[1])")
 
     def trusted() -> str:
-        proc = subprocess.run([PY, "-c", code], cwd=clone, capture_output=True, text=True)
+        proc = subprocess.run([PY, "-c", code], cwd=clone, capture_output=True, encoding="utf-8")
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.strip()
     assert trusted() == "TRUSTED True"
