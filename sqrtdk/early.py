@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import Cache, versions
+from .cache import Cache, digest, versions
 from .errors import BuildError, suggest
 from .options import PACKAGE_DIR, BuildOptions
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .web.model import Page
 
 LOGGER = logging.getLogger("sqrtdk")
+SVG_HEAD = 4096   # bytes of an SVG read for its size: the root element's start tag is in them
 
 
 @dataclass(frozen=True)
@@ -77,16 +78,29 @@ def _shape(figures: FigureSet) -> tuple[Any, ...]:
     return (sorted(figures.sizes.items()), figures.names, sorted(figures.needs))
 
 
-def registered_figures(folder: Path = PACKAGE_DIR / "figures") -> dict[str, Registered] | None:
+def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
+                       ) -> dict[str, Registered] | None:
     """Every figure the modules of `folder` register, in the order `figures.load()` registers
-    them, read with `ast` (nothing imported). None when a registration is not a top-level
-    `@figure(…)` decorator with literal arguments, or a module does not parse: then only
-    importing the modules can tell."""
+    them, read with `ast` (nothing imported; kept in `cache` by the modules' bytes). None when
+    a registration is not a top-level `@figure(…)` decorator with literal arguments, or a
+    module does not parse: then only importing the modules can tell."""
+    sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
+    key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
+    kept = cache.get_object("registry", key)
+    if isinstance(kept, dict):
+        return kept
+    found = _parse_registrations(sources)
+    if found is not None:
+        cache.put_object("registry", key, found)
+    return found
+
+
+def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | None:
     found: dict[str, Registered] = {}
-    for path in sorted(folder.glob("*.py")):
+    for path, source in sources.items():
         try:
-            tree = ast.parse(path.read_bytes(), str(path))
-        except (SyntaxError, ValueError, OSError):
+            tree = ast.parse(source, str(path))
+        except (SyntaxError, ValueError):
             return None
         decorators = [d for node in tree.body if isinstance(node, ast.FunctionDef)
                       for d in node.decorator_list]
@@ -155,27 +169,46 @@ def as_committed(*paths: Path) -> bool:
     return proc.returncode == 0 and not proc.stdout.strip() and tracked.returncode == 0
 
 
-def figures_on_disk(opts: BuildOptions, specs: dict[str, Registered],
+def figures_on_disk(opts: BuildOptions, cache: Cache, specs: dict[str, Registered],
                     languages: list[str]) -> FigureSet:
     """The figure set the build will make, with each file's size as the file in figures_dir
     has it (a figure not yet drawn gets 0 × 0, so the real one differs and the pages are
-    made again)."""
-    from .figures_stage import CARD_PX, svg_size
+    made again). The sizes are kept in `cache` by the files' names, sizes and times."""
+    from .figures_stage import CARD_PX
     from .pipeline import FigureSet
     out = FigureSet(names=list(specs),
                     needs=sorted({need for spec in specs.values() for need in spec.needs}))
     for lang in languages:
         for name in specs:
             for file in (f"{name}.{lang}.svg", f"{name}.{lang}.narrow.svg"):
-                path = opts.figures_dir / file
-                try:
-                    size = svg_size(path.read_bytes())
-                except (OSError, ValueError, SyntaxError):
-                    size = (0, 0)
-                out.files[file], out.sizes[file] = path, size
+                out.files[file] = opts.figures_dir / file
         card = f"card.{lang}.png"
         out.files[card], out.sizes[card] = opts.figures_dir / card, CARD_PX
+    svgs = [path for file, path in out.files.items() if file not in out.sizes]
+    key = digest(repr([(p.name, *_stat(p)) for p in svgs]))
+    sizes = cache.get_object("registry", key)
+    if not isinstance(sizes, dict):
+        sizes = {p.name: _svg_size(p) for p in svgs}
+        cache.put_object("registry", key, sizes)
+    out.sizes.update(sizes)
     return out
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return -1, -1
+    return st.st_size, st.st_mtime_ns
+
+
+def _svg_size(path: Path) -> tuple[int, int]:
+    from .figures_stage import svg_size
+    try:
+        with path.open("rb") as f:
+            return svg_size(f.read(SVG_HEAD))
+    except (OSError, ValueError, SyntaxError):
+        return 0, 0
 
 
 def check_labels(inputs: Inputs, specs: dict[str, Registered]) -> None:

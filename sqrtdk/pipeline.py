@@ -200,7 +200,7 @@ class Builder:
         back), or None when there is nothing to check against or the error must wait."""
         from . import early
         from .sweep import science_key
-        specs = early.registered_figures()
+        specs = early.registered_figures(self.cache)
         known = early.known_results(self.opts, self.cache, science_key(self.opts.seed))
         if specs is None or known is None:
             return None
@@ -208,7 +208,7 @@ class Builder:
         with early.held():
             results = {**json.loads(known[0]), "sweep": self._sweep(json.loads(known[0]))}
         first = early.Provisional(results, known[0], early.figures_on_disk(
-            self.opts, specs, list(inputs.settings.languages)), trusted=known[1])
+            self.opts, self.cache, specs, list(inputs.settings.languages)), trusted=known[1])
         error: BuildError | None = None
         with early.held() as messages:
             try:
@@ -466,7 +466,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build", "links"):
+                      "build", "links", "registry"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)
