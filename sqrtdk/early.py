@@ -9,11 +9,11 @@ importing matplotlib), and the pages are converted and the site assembled and ch
 The real results and figures then confirm: when they are what the check used (the usual
 case), its pages and site are the build's; otherwise both are made again from the real ones.
 
-An error is reported early only when the results it was found against are the current
-experiments' output: the cache's entry for this seed's key, or a results file that git says is
-as committed, together with the experiment code (CI fails when a build changes a committed
-output, so the two are in step). Otherwise (the experiment code was edited, say) the error
-waits for the real results, and the stages run in their old order.
+The check runs only against results known to be the current experiments' output: the
+cache's entry for this seed's key, or a results file that git says is as committed, together
+with the experiment code (CI fails when a build changes a committed output, so the two are in
+step). Otherwise (the experiment code was edited, say) the experiments run first and the
+stages keep their old order; the labels are checked first either way.
 """
 from __future__ import annotations
 
@@ -49,17 +49,6 @@ class Registered:
 
 
 @dataclass
-class Provisional:
-    """What the check runs against: results (with the sweep), their bytes, the figure set,
-    and whether an error found against them may stop the build."""
-
-    results: dict[str, Any]
-    data: bytes
-    figures: FigureSet
-    trusted: bool
-
-
-@dataclass
 class Checked:
     """The pages and site the check made, the warnings they gave, and what they were made from."""
 
@@ -84,6 +73,8 @@ def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
     them, read with `ast` (nothing imported; kept in `cache` by the modules' bytes). None when
     a registration is not a top-level `@figure(…)` decorator with literal arguments, or a
     module does not parse: then only importing the modules can tell."""
+    if any(p.is_dir() and (p / "__init__.py").is_file() for p in folder.iterdir()):
+        return None     # a sub-package registers figures too: only importing it can tell
     sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
     key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
     kept = cache.get_object("registry", key)
@@ -134,24 +125,23 @@ def _literal_registration(call: ast.Call) -> Registered | None:
     return Registered(name, tuple(needs), {str(k): tuple(v) for k, v in labels.items()})
 
 
-def known_results(opts: BuildOptions, cache: Cache, key: str) -> tuple[bytes, bool] | None:
-    """The results to check against and whether they are the current experiments' output:
-    the cache's entry under `key` (this seed's science key), else the results file of this
-    seed (as committed: trusted when git says it and the experiment code are unmodified and
-    it records this numpy), else None."""
+def known_results(opts: BuildOptions, cache: Cache, key: str) -> bytes | None:
+    """Results known to be the current experiments' output, to check against: the cache's
+    entry under `key` (this seed's science key), else this seed's results file if git says
+    it and the experiment code are as committed and it records the installed numpy; else
+    None (the experiments must run first)."""
     data = cache.get("results", key)
     if data is not None:
-        return data, True
+        return data
     try:
         data = opts.results_file.read_bytes()
         meta = json.loads(data)["meta"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not isinstance(meta, dict) or meta.get("seed") != opts.seed:
+    if not isinstance(meta, dict) or meta.get("seed") != opts.seed \
+            or meta.get("numpy") != versions("numpy").partition("==")[2]:
         return None
-    numpy = versions("numpy").partition("==")[2]
-    return data, meta.get("numpy") == numpy and as_committed(opts.results_file,
-                                                             PACKAGE_DIR / "science")
+    return data if as_committed(opts.results_file, PACKAGE_DIR / "science") else None
 
 
 def as_committed(*paths: Path) -> bool:

@@ -196,36 +196,32 @@ class Builder:
     def check_first(self, inputs: Inputs) -> Checked | None:
         """Labels, pages and site checked against the results and figures the build already
         has (see sqrtdk/early.py), before the experiments and figures: raises their first
-        error when those are known to be current; returns what it made (its warnings held
-        back), or None when there is nothing to check against or the error must wait."""
+        error; returns what it made (its warnings held back, for the build to use if the real
+        results and figures are the same), or None when no results are known to be current."""
         from . import early
         from .sweep import science_key
         specs = early.registered_figures(self.cache)
-        known = early.known_results(self.opts, self.cache, science_key(self.opts.seed))
-        if specs is None or known is None:
+        if specs is None:
             return None
         early.check_labels(inputs, specs)
+        data = early.known_results(self.opts, self.cache, science_key(self.opts.seed))
+        if data is None:
+            return None
         with early.held():
-            results = {**json.loads(known[0]), "sweep": self._sweep(json.loads(known[0]))}
-        first = early.Provisional(results, known[0], early.figures_on_disk(
-            self.opts, self.cache, specs, list(inputs.settings.languages)), trusted=known[1])
-        error: BuildError | None = None
-        with early.held() as messages:
-            try:
+            results = {**json.loads(data), "sweep": self._sweep(json.loads(data))}
+        figures = early.figures_on_disk(self.opts, self.cache, specs,
+                                        list(inputs.settings.languages))
+        try:
+            with early.held() as messages:
                 with stage("pages", self.log) as note:
-                    pages, converted = self.pages(inputs, first.results, first.data,
-                                                  first.figures)
+                    pages, converted = self.pages(inputs, results, data, figures)
                     note(f"{converted} converted, {len(pages) - converted} cached")
                 with stage("site", self.log):
-                    site = self.site(inputs, first.results, pages, first.figures)
-            except BuildError as e:
-                error = e
-        if error is None:
-            return early.Checked(first.data, first.figures, pages, site, list(messages))
-        if first.trusted:
-            replay(messages)
-            raise error
-        return None
+                    site = self.site(inputs, results, pages, figures)
+        except BuildError:
+            replay(messages)       # the warnings before the error, as a build prints them
+            raise
+        return early.Checked(data, figures, pages, site, list(messages))
 
     def protected(self) -> tuple[Path, ...]:
         """Folders the site must never be written into (the sources, figures, cache)."""

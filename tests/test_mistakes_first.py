@@ -90,7 +90,7 @@ def test_committed_results_are_trusted_only_with_the_experiments_as_committed(
     code = ("from sqrtdk import early\nfrom sqrtdk.cache import Cache\n"
             "from sqrtdk.options import BuildOptions\n"
             "found = early.known_results(BuildOptions.for_project(), Cache(None), 'no-entry')\n"
-            "print('TRUSTED', found and found[1])")
+            "print('TRUSTED', found is not None)")
 
     def trusted() -> str:
         proc = subprocess.run([PY, "-c", code], cwd=clone, capture_output=True, encoding="utf-8")
@@ -107,6 +107,23 @@ def test_committed_results_are_trusted_only_with_the_experiments_as_committed(
     assert trusted() == "TRUSTED False"
 
 
+def test_the_registrations_read_without_importing_are_those_importing_makes(
+        tmp_path: Path) -> None:
+    from sqrtdk import early, figures
+    from sqrtdk.cache import Cache
+    read = early.registered_figures(Cache(None))
+    assert read is not None
+    real = figures.load()
+    assert list(read) == list(real)
+    assert all((read[n].needs, read[n].labels) == (real[n].needs, dict(real[n].labels))
+               for n in real)
+    folder = tmp_path / "figs"      # a registration only importing can read: no answer
+    folder.mkdir()
+    (folder / "a.py").write_text('NAME = "x"\n\n@figure(NAME, needs=(), labels={})\n'
+                                 "def x(fig, r, t, layout):\n    pass\n", encoding="utf-8")
+    assert early.registered_figures(Cache(None), folder) is None
+
+
 # ---------------------------------------------------------------- the real build decides
 
 
@@ -118,14 +135,14 @@ def built(tmp_path: Path, site_build: dict[str, Any]) -> Path:
     return dest
 
 
-def build(root: Path, monkeypatch: pytest.MonkeyPatch, data: bytes | None,
-          trusted: bool) -> list[str]:
-    """Build `root` in this process, the check running against `data` (trusted or not)."""
+def build(root: Path, monkeypatch: pytest.MonkeyPatch, data: bytes | None = None) -> list[str]:
+    """Build `root` in this process (the check running against `data` if given); returns the
+    stages it logged, in order."""
     from sqrtdk import early
     from sqrtdk.options import BuildOptions
     from sqrtdk.pipeline import Builder
     if data is not None:
-        monkeypatch.setattr(early, "known_results", lambda *_: (data, trusted))
+        monkeypatch.setattr(early, "known_results", lambda *_: data)
     logs: list[str] = []
     builder = Builder(BuildOptions.for_project(root), log=logs.append)
     try:
@@ -143,7 +160,7 @@ def first_quoted(html: str) -> tuple[str, str]:
 
 def test_results_other_than_those_checked_make_the_pages_again(
         built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    stages = build(built, monkeypatch, None, True)
+    stages = build(built, monkeypatch)
     assert stages == ["inputs", "pages", "site", "science", "figures", "write"], stages
     page = built / "site" / "en" / "index.html"
     key, shown = first_quoted(page.read_text(encoding="utf-8"))
@@ -156,22 +173,19 @@ def test_results_other_than_those_checked_make_the_pages_again(
     at = int(last) if isinstance(node, list) else last
     node[at] = node[at] + 1 if isinstance(node[at], int) else node[at] / 2   # not the real one
     (built / "content" / "en" / "index.md").open("a", encoding="utf-8").write("\nOne more.\n")
-    stages = build(built, monkeypatch, json.dumps(stale).encode(), False)
+    stages = build(built, monkeypatch, json.dumps(stale).encode())
     assert stages == ["inputs", "pages", "site", "science", "figures", "pages", "site",
                       "write"], stages
     assert first_quoted(page.read_text(encoding="utf-8")) == (key, shown)
 
 
-def test_an_error_against_results_not_known_to_be_current_waits_for_the_real_ones(
+def test_an_error_against_known_results_stops_the_build_before_the_experiments(
         built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqrtdk.errors import BuildError
     real = json.loads((built / "figures" / "results.json").read_bytes())
     section = QUOTE.search((built / "content" / "en" / "index.md").read_text("utf-8"))
     assert section
-    stale = {k: v for k, v in real.items() if k != section[1]}    # the text quotes it
-    (built / "content" / "en" / "index.md").open("a", encoding="utf-8").write("\nOne more.\n")
-    stages = build(built, monkeypatch, json.dumps(stale).encode(), False)
-    assert stages == ["inputs", "science", "figures", "pages", "site", "write"], stages
-    from sqrtdk.errors import BuildError
-    (built / "content" / "en" / "index.md").open("a", encoding="utf-8").write("\nTwo more.\n")
+    known = {k: v for k, v in real.items() if k != section[1]}    # the text quotes it
+    monkeypatch.setattr("sqrtdk.pipeline.Builder.science", lambda *_: pytest.fail("ran"))
     with pytest.raises(BuildError, match=rf"'{section[1]}' is undefined"):
-        build(built, monkeypatch, json.dumps(stale).encode(), True)
+        build(built, monkeypatch, json.dumps(known).encode())
