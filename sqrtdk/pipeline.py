@@ -1,5 +1,8 @@
 """The build, stage by stage, each stage timed: settings, science (experiments -> results),
-figures, pages (Markdown), the site (math, templates, checks), then one atomic write.
+figures, pages (Markdown), the site (math, templates, checks), then one atomic write. Mistakes
+come first: when the results are known (cached, or committed with the experiments as
+committed), the pages and the site are made against them and the figures on disk before the
+science and figures stages, and kept if those give the same (sqrtdk/early.py).
 
 Gather and validate everything first, then write (MkDocs' order): every author-edited file
 is read and checked before a worker process starts, and nothing is written until the whole
