@@ -24,14 +24,15 @@ os.environ["PYTHONIOENCODING"] = "utf-8"
 
 
 @pytest.fixture(scope="session")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def results(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+            ) -> dict[str, Any]:
     """`run_all(DEFAULT_SEED)`: results.json as a dict, computed once (~3 s of CPU, spread over
     the cores as the build spreads it; with pytest-xdist, once for all the workers). Never
     mutate it."""
     import pickle
 
     from sqrtdk.workers import Pool
-    folder = _shared_folder(tmp_path_factory, "results")
+    folder = _shared_folder(tmp_path_factory, pytestconfig, "results")
     with _first_only(folder) as first:
         if first:
             with Pool() as pool:
@@ -41,10 +42,10 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return loaded
 
 
-def _shared_folder(factory: pytest.TempPathFactory, name: str) -> Path:
-    """A session folder: with pytest-xdist, one for all the workers of the run (beside their
-    own base folders), so what is made there once serves them all."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+def _shared_folder(factory: pytest.TempPathFactory, config: pytest.Config, name: str) -> Path:
+    """A session folder: in a pytest-xdist worker, one for all the workers of the run (beside
+    their own base folders), so what is made there once serves them all."""
+    if hasattr(config, "workerinput"):
         return factory.getbasetemp().parent / name
     return factory.mktemp(name)
 
@@ -65,7 +66,8 @@ def _first_only(folder: Path) -> Iterator[bool]:
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def site_build(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+               ) -> dict[str, Any]:
     """The whole site, built once per session into a temporary folder with its own cache
     (so no test depends on another's cache), read back for the checks. With SQRTDK_TEST_CACHE
     naming a build's cache folder, the cache starts as a copy of it (the author's-copy test
@@ -77,7 +79,7 @@ def site_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from sqrtdk.options import PROJECT_ROOT, BuildOptions
     from sqrtdk.pipeline import build
     from sqrtdk.settings import load_settings, load_strings
-    root = _shared_folder(tmp_path_factory, "site-build")
+    root = _shared_folder(tmp_path_factory, pytestconfig, "site-build")
     opts = BuildOptions.for_project(PROJECT_ROOT, out=root / "site", figures_dir=root / "figures",
                                     cache_dir=root / "cache")
     with _first_only(root) as first:

@@ -128,7 +128,7 @@ def careless_caller(env: dict[str, str]) -> dict[str, str]:
     """`env` as a script started from cron or CI might leave it: no terminal type, the C
     locale and Python's UTF-8 mode off (its files and pipes default to ASCII)."""
     out = {k: v for k, v in env.items() if k not in ("TERM", "LANG", "LANGUAGE", "COLUMNS")
-           and not k.startswith("LC_") and k != "PYTHONIOENCODING"}
+           and not k.startswith(("LC_", "PYTEST_")) and k != "PYTHONIOENCODING"}
     return {**out, "LC_ALL": "C", "PYTHONUTF8": "0"}
 
 
