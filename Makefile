@@ -4,13 +4,18 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 BUILD_FLAGS ?=
 
-.PHONY: site test lint serve check sweep bench clean
+.PHONY: site test shots lint serve check sweep bench clean
 
 site: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py $(BUILD_FLAGS)
 
+# one worker per core, at most 4 (pytest-xdist); the session's site is built once for all
 test: $(VENV)/.installed node_modules/.installed
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --maxprocesses 4
+
+# screenshots and a print PDF of every page, for a person to look at (test-artifacts/)
+shots: $(VENV)/.installed node_modules/.installed
+	$(PY) -m pytest -q -m shots
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check sqrtdk build.py tests bench

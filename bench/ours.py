@@ -1,7 +1,10 @@
-"""Our build, timed as a whole process on a copy of the project: cold, unchanged, text edit."""
+"""Our build, timed as a whole process on a copy of the project: cold, unchanged, text edit,
+and a typo in a fresh clone with no cache (reported before any experiment or figure)."""
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import statistics
 import subprocess
 from pathlib import Path
@@ -40,6 +43,48 @@ def cases(project: Path, out: Path) -> dict[str, Case]:
             "unchanged": Case(cmd, project),
             "text_edit": Case(cmd, project, edit, "a sentence appended to "
                                                   f"{EDITED_ARTICLE.as_posix()} before each run")}
+
+
+QUOTE = re.compile(r"\{\{ ([a-z_]+)\.")   # a quoted result: `{{ section.name | …`
+TYPO_MESSAGE = re.compile(r"\bcontent/en/index\.md:\d+: .*did you mean")
+
+
+def typo_clone(project: Path, dest: Path) -> Path:
+    """A git clone of `project` (committed as it is) whose English article misspells the
+    section of its first quoted result, as an author's one-character typo would; node_modules
+    linked. Its build must stop at that line before any experiment runs or figure is drawn."""
+    git = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}
+    if not (project / ".git").exists():
+        for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "benchmarked"]):
+            subprocess.run(["git", *cmd], cwd=project, check=True, env=git, capture_output=True)
+    remove_tree(dest)
+    subprocess.run(["git", "clone", "-q", str(project), str(dest)], check=True,
+                   capture_output=True)
+    if (project / "node_modules").exists():
+        (dest / "node_modules").symlink_to((project / "node_modules").resolve())
+    article = dest / EDITED_ARTICLE
+    text = article.read_text(encoding="utf-8")
+    m = QUOTE.search(text)
+    if m is None:
+        raise ValueError(f"{EDITED_ARTICLE} quotes no result to misspell")
+    typo = m[1][:-1] if len(m[1]) > 2 else m[1] + "x"     # 'spread' -> 'sprea'
+    article.write_text(text[:m.start(1)] + typo + text[m.end(1):], encoding="utf-8")
+    return dest
+
+
+def mistake_case(project: Path, clone: Path, out: Path) -> Case:
+    """A typo in a fresh clone, its cache emptied before each run: the build must exit 1 with
+    the article's line (checked on every run)."""
+    typo_clone(project, clone)
+
+    def fresh(i: int) -> None:
+        remove_tree(clone / CACHE)
+        shutil.rmtree(out, ignore_errors=True)
+
+    return Case(build_command(out), clone, fresh, "typo in a fresh git clone, no cache: exit 1 "
+                "at the article's line, no experiment or figure", exit_code=1,
+                says=TYPO_MESSAGE)
 
 
 def stage_medians(outputs: list[str]) -> dict[str, float]:

@@ -8,14 +8,17 @@ from typing import Any
 from timing import Series
 
 CASES = (("cold", "cold build (empty cache)"), ("unchanged", "unchanged rebuild"),
-         ("text_edit", "text-only edit"), ("serve", "serve: edit -> page shows it"))
+         ("text_edit", "text-only edit"), ("serve", "serve: edit -> page shows it"),
+         ("mistake", "typo, fresh clone, no cache"))
 TOOLS = (("ours", "ours"), ("floor", "floor"), ("mkdocs", "MkDocs+Material"), ("hugo", "Hugo"))
 # issues 11 and 19: (case, what is compared, limit); "floor" limits are ratios to the floor's
 # median in the same rounds (for serve, which has no rounds of its own: every floor run);
-# serve must also patch the page in place: no reload in any run, the view moved <= 40 px
+# serve must also patch the page in place: no reload in any run, the view moved <= 40 px;
+# issue 19, item 3: the typo reported within 3x our own text edit, same rounds
 TARGETS = (("serve", "floor", 0.5), ("serve", "reloads", 0.0), ("serve", "scroll_px", 40.0),
            ("text_edit", "floor", 1.3), ("unchanged", "floor", 1.0),
-           ("cold", "cpu_s", 5.0), ("cold", "wall_s", 3.0))
+           ("cold", "cpu_s", 5.0), ("cold", "wall_s", 3.0),
+           ("mistake", "text_edit", 3.0))
 
 
 @dataclass
@@ -71,7 +74,7 @@ def table(res: Results) -> str:
         for tool, width in (("floor", 7), ("mkdocs", 8), ("hugo", 6)):
             r = row[f"ours_over_{tool}"]
             shown = res.get(tool, case)
-            cells.append(f"{_cell(shown):>26}" if tool != "floor" or shown else
+            cells.append(f"{_cell(shown):>26}" if tool != "floor" or shown or case != "serve" else
                          f"{'(all runs) ' + format(res.floor(case) or 0, '.3f') + ' s':>26}")
             cells.append(f"{(f'{r:.2f}' if r else '—'):>{width}}")
         lines.append(" ".join(cells))
@@ -86,6 +89,9 @@ def targets(res: Results) -> list[dict[str, Any]]:
         value: float | None = None
         if s is not None and kind == "floor":
             value = _ratio(s, res.floor(case))
+        elif s is not None and kind == "text_edit":
+            edit = res.get("ours", "text_edit")
+            value = _ratio(s, edit.median if edit else None)
         elif s is not None and kind == "cpu_s":
             value = statistics.median(s.cpu) if s.cpu else None
         elif s is not None and kind in ("reloads", "scroll_px"):
@@ -104,7 +110,7 @@ def targets_text(res: Results) -> str:
     """One line per target."""
     labels = dict(CASES)
     unit = {"floor": "× floor", "cpu_s": "s CPU", "wall_s": "s wall", "reloads": "reloads",
-            "scroll_px": "px moved"}
+            "scroll_px": "px moved", "text_edit": "× edit"}
     lines = []
     for t in targets(res):
         shown = "—" if t["value"] is None else f"{t['value']:.2f} {unit[t['measure']]}"

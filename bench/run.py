@@ -11,6 +11,10 @@ each case with every tool taking turns run by run (so a burst of load from elsew
 tools alike and the ratios stay fair), prints a table of medians [min–max] and ratios, the
 issue's targets with PASS/MISS, and writes the same as JSON to bench/out/results.json.
 
+The *mistakes-first* case (issue 19, item 3) builds a fresh git clone of the copy, with an
+empty cache and a one-character typo in its English article, in the text-edit rounds; it must
+exit 1 at the article's line, and its target is a ratio to our text-edit build.
+
 The *floor* (bench/floor.py) is a fresh Python process that only converts the English article
 with Python-Markdown and one Jinja template; it is timed in the same rounds as every case, and
 the targets are ratios to it. The serve case times save -> page shows the edit, for our
@@ -49,6 +53,7 @@ from workspace import (
     remove_tree,
 )
 
+MISTAKE = "ours (typo, fresh clone)"   # timed in the text-edit rounds, reported as ours' "mistake"
 EXPECTED = (CommandFailed, OSError, ValueError, ImportError, KeyError)
 _HIDE: dict[str, str] = {}   # temporary paths -> a placeholder, in messages
 
@@ -130,13 +135,20 @@ def time_builds(res: report.Results, plans: dict[str, dict[str, Case]], runs: in
     for case in ("cold", "unchanged", "text_edit"):
         tools_now = {tool: plan[case] for tool, plan in plans.items()
                      if tool not in res.missing and case in plan}
+        if case == "text_edit" and "mistake" in plans.get("ours", {}):
+            tools_now[MISTAKE] = plans["ours"]["mistake"]   # in the same rounds as the edit
         if not tools_now:
             continue
         t0 = time.perf_counter()
         print(f"{case}: {', '.join(tools_now)}, {runs} runs each …", flush=True)
         failed: dict[str, str] = {}
         for tool, series in time_interleaved(tools_now, runs, failed=failed).items():
-            res.series.setdefault(tool, {})[case] = series
+            if tool == MISTAKE:
+                res.series.setdefault("ours", {})["mistake"] = series
+            else:
+                res.series.setdefault(tool, {})[case] = series
+        if MISTAKE in failed:
+            res.missing["ours.mistake"] = _scrub(failed.pop(MISTAKE))
         for tool, reason in failed.items():
             res.missing[tool] = _scrub(f"{case}: {reason}")
             print(f"{tool}: failed in case {case} — {res.missing[tool]}", flush=True)
@@ -199,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
         project = copy_project(tmp / "project", from_head=args.from_head)
         plans = {"ours": ours.cases(project, tmp / "site"),
                  "floor": floor_cases(project, tmp / "floor" / "index.html")}
+        mistake = attempt("ours: a fresh clone with a typo", res, "ours.mistake",
+                          lambda: ours.mistake_case(project, tmp / "clone", tmp / "clone-site"))
+        if mistake is not None:
+            plans["ours"]["mistake"] = mistake
         for name, prepare in (("mkdocs", prepare_mkdocs), ("hugo", prepare_hugo)):
             if getattr(args, f"no_{name}"):
                 res.missing[name] = f"skipped (--no-{name})"
@@ -237,7 +253,8 @@ def finish(res: report.Results, info: dict, seconds: float) -> int:
          "not_measured": res.missing}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print()
     print(report.table(res))
-    print("\nTargets (issues 11 and 19): our medians, as ratios to the floor of the same rounds:")
+    print("\nTargets (issues 11 and 19): our medians, as ratios to the floor of the same rounds "
+          "(the typo: to our text edit of the same rounds):")
     print(report.targets_text(res))
     print(report.serve_text(res))
     print("\nCPU time (user + sys, median; worker processes included):")

@@ -5,6 +5,7 @@ start-up and imports, as an author at the terminal experiences them.
 """
 from __future__ import annotations
 
+import re
 import resource
 import statistics
 import subprocess
@@ -52,8 +53,10 @@ class Series:
 
 
 def run_checked(cmd: Sequence[str], cwd: Path, timeout: float = 600,
-                env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run `cmd`, capturing its output; raise CommandFailed (with the last lines) on failure."""
+                env: dict[str, str] | None = None, exit_code: int = 0,
+                says: re.Pattern[str] | None = None) -> subprocess.CompletedProcess:
+    """Run `cmd`, capturing its output; raise CommandFailed (with the last lines) unless it
+    exits with `exit_code` (and, if given, its stderr matches `says`)."""
     try:
         proc = subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True,
                               timeout=timeout, env=env)
@@ -61,9 +64,10 @@ def run_checked(cmd: Sequence[str], cwd: Path, timeout: float = 600,
         raise CommandFailed(f"{Path(cmd[0]).name}: no answer within {timeout:.0f} s") from None
     except OSError as e:
         raise CommandFailed(f"{Path(cmd[0]).name}: {e}") from None
-    if proc.returncode != 0:
+    if proc.returncode != exit_code or (says is not None and not says.search(proc.stderr)):
         tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-8:])
-        raise CommandFailed(f"{Path(cmd[0]).name} exited {proc.returncode}:\n{tail}")
+        raise CommandFailed(f"{Path(cmd[0]).name} exited {proc.returncode} (expected "
+                            f"{exit_code}):\n{tail}")
     return proc
 
 
@@ -76,6 +80,8 @@ class Case:
     cwd: Path
     before: Callable[[int], None] | None = None
     note: str = ""
+    exit_code: int = 0                    # what the command must exit with
+    says: re.Pattern[str] | None = None   # what its stderr must then say
 
 
 def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
@@ -94,7 +100,8 @@ def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
                 if case.before is not None:
                     case.before(i)
                 cpu0, t0 = _children_cpu(), time.perf_counter()
-                proc = run_checked(case.cmd, case.cwd)
+                proc = run_checked(case.cmd, case.cwd, exit_code=case.exit_code,
+                                   says=case.says)
                 elapsed, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
             except (CommandFailed, OSError) as e:
                 del series[tool]

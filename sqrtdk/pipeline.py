@@ -1,5 +1,8 @@
 """The build, stage by stage, each stage timed: settings, science (experiments -> results),
-figures, pages (Markdown), the site (math, templates, checks), then one atomic write.
+figures, pages (Markdown), the site (math, templates, checks), then one atomic write. Mistakes
+come first: when the results are known (cached, or committed with the experiments as
+committed), the pages and the site are made against them and the figures on disk before the
+science and figures stages, and kept if those give the same (sqrtdk/early.py).
 
 Gather and validate everything first, then write (MkDocs' order): every author-edited file
 is read and checked before a worker process starts, and nothing is written until the whole
@@ -24,6 +27,7 @@ from .options import PACKAGE_DIR, BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
 
 if TYPE_CHECKING:
+    from .early import Checked
     from .web.math import MathRenderer
     from .web.model import FigureFiles, Page
 
@@ -180,20 +184,29 @@ class Builder:
         return True
 
     def _full(self, counter: _Counter) -> str:
-        """Every stage; returns the written site's fingerprint."""
+        """Every stage; returns the written site's fingerprint. The pages and the site are
+        made first against the results and figures already known (`check_first`), so an
+        author's mistake is reported before any experiment runs or any figure is drawn."""
         with stage("inputs", self.log):
             inputs = self.read_inputs()
+        checked = self.check_first(inputs)
         with stage("science", self.log) as note:
             results, data, hit = self.science(inputs)
             note("cached" if hit else "ran")
         with stage("figures", self.log) as note:
             figures = self.figures(inputs, results, data)
             note(f"{figures.drawn} drawn, {len(figures.files) - figures.drawn} cached")
-        with stage("pages", self.log) as note:
-            pages, converted = self.pages(inputs, results, data, figures)
-            note(f"{converted} converted, {len(pages) - converted} cached")
-        with stage("site", self.log):
-            site = self.site(inputs, results, pages, figures)
+        if checked is not None and checked.holds_for(data, figures):
+            replay(checked.messages)
+            site = checked.site
+        else:
+            again = "; again: the results or figures differ from those checked" \
+                if checked is not None else ""
+            with stage("pages", self.log) as note:
+                pages, converted = self.pages(inputs, results, data, figures)
+                note(f"{converted} converted, {len(pages) - converted} cached{again}")
+            with stage("site", self.log):
+                site = self.site(inputs, results, pages, figures)
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
@@ -201,6 +214,36 @@ class Builder:
             fingerprint, written = self.write(site)
             note(written)
         return fingerprint
+
+    def check_first(self, inputs: Inputs) -> Checked | None:
+        """Labels, pages and site checked against the results and figures the build already
+        has (see sqrtdk/early.py), before the experiments and figures: raises their first
+        error; returns what it made (its warnings held back, for the build to use if the real
+        results and figures are the same), or None when no results are known to be current."""
+        from . import early
+        from .sweep import science_key
+        specs = early.registered_figures(self.cache)
+        if specs is None:
+            return None
+        early.check_labels(inputs, specs)
+        data = early.known_results(self.opts, self.cache, science_key(self.opts.seed))
+        if data is None:
+            return None
+        with early.held():
+            results = {**json.loads(data), "sweep": self._sweep(json.loads(data))}
+        figures = early.figures_on_disk(self.opts, self.cache, specs,
+                                        list(inputs.settings.languages))
+        try:
+            with early.held() as messages:
+                with stage("pages", self.log) as note:
+                    pages, converted = self.pages(inputs, results, data, figures)
+                    note(f"{converted} converted, {len(pages) - converted} cached")
+                with stage("site", self.log):
+                    site = self.site(inputs, results, pages, figures)
+        except BuildError:
+            replay(messages)       # the warnings before the error, as a build prints them
+            raise
+        return early.Checked(data, figures, pages, site, list(messages))
 
     def protected(self) -> tuple[Path, ...]:
         """Folders the site must never be written into (the sources, figures, cache)."""
@@ -473,7 +516,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build", "links", "experiments"):
+                      "build", "links", "experiments", "registry"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)

@@ -1,6 +1,18 @@
-"""Shared fixtures: the science half's results for the default seed, computed once per session."""
+"""Shared fixtures: the science half's results for the default seed, computed once per session,
+and the site built once per session.
+
+Whoever starts the suite (issue 18, item 7), the processes the tests start write their
+output as UTF-8, which is how the tests read it (`encoding="utf-8"`): a caller's C or other
+non-UTF-8 locale changes nothing a test reads. Tests that send a signal to a process reset
+its disposition for it (helpers.default_signals); no test reads the working folder or needs
+a terminal (tests/test_author_copy.py runs the tests on the author's copy started that way).
+"""
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -8,30 +20,77 @@ import pytest
 from sqrtdk.options import DEFAULT_SEED
 from sqrtdk.science.run import run_all
 
+os.environ["PYTHONIOENCODING"] = "utf-8"
+
 
 @pytest.fixture(scope="session")
-def results() -> dict[str, Any]:
+def results(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+            ) -> dict[str, Any]:
     """`run_all(DEFAULT_SEED)`: results.json as a dict, computed once (~3 s of CPU, spread over
-    the cores as the build spreads it). Never mutate it."""
+    the cores as the build spreads it; with pytest-xdist, once for all the workers). Never
+    mutate it."""
+    import pickle
+
     from sqrtdk.workers import Pool
-    with Pool() as pool:
-        return run_all(DEFAULT_SEED, pool.map)
+    folder = _shared_folder(tmp_path_factory, pytestconfig, "results")
+    with _first_only(folder) as first:
+        if first:
+            with Pool() as pool:
+                made = run_all(DEFAULT_SEED, pool.map)
+            (folder / "results.pickle").write_bytes(pickle.dumps(made))
+    loaded: dict[str, Any] = pickle.loads((folder / "results.pickle").read_bytes())  # noqa: S301 - ours
+    return loaded
+
+
+def _shared_folder(factory: pytest.TempPathFactory, config: pytest.Config, name: str) -> Path:
+    """A session folder: in a pytest-xdist worker, one for all the workers of the run (beside
+    their own base folders), so what is made there once serves them all."""
+    if hasattr(config, "workerinput"):
+        return factory.getbasetemp().parent / name
+    return factory.mktemp(name)
+
+
+@contextmanager
+def _first_only(folder: Path) -> Iterator[bool]:
+    """Yields True to the first process of the run to get here (it fills `folder`), False to
+    the others, which wait until it is done (an exclusive lock beside the folder)."""
+    import fcntl
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f"{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = folder / ".done"
+        first = not done.exists()
+        yield first
+        if first:
+            done.touch()
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def site_build(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+               ) -> dict[str, Any]:
     """The whole site, built once per session into a temporary folder with its own cache
-    (so no test depends on another's cache), read back for the checks."""
+    (so no test depends on another's cache), read back for the checks. With SQRTDK_TEST_CACHE
+    naming a build's cache folder, the cache starts as a copy of it (the author's-copy test
+    hands its own build's cache to the run on the copy, so the copy is not built cold twice;
+    entries are content-addressed and checked against their digests)."""
     import json
+    import shutil
 
     from sqrtdk.options import PROJECT_ROOT, BuildOptions
     from sqrtdk.pipeline import build
     from sqrtdk.settings import load_settings, load_strings
-    root = tmp_path_factory.mktemp("site-build")
+    root = _shared_folder(tmp_path_factory, pytestconfig, "site-build")
     opts = BuildOptions.for_project(PROJECT_ROOT, out=root / "site", figures_dir=root / "figures",
                                     cache_dir=root / "cache")
-    logs: list[str] = []
-    build(opts, log=logs.append)
+    with _first_only(root) as first:
+        if first:
+            seed = os.environ.get("SQRTDK_TEST_CACHE")
+            if seed and os.path.isdir(seed):
+                shutil.copytree(seed, root / "cache")
+            logs: list[str] = []
+            build(opts, log=logs.append)
+            (root / "logs.json").write_text(json.dumps(logs), encoding="utf-8")
+    logs = json.loads((root / "logs.json").read_text(encoding="utf-8"))
     settings = load_settings(opts.content_dir)
     languages = list(settings.languages)
     return {
@@ -64,7 +123,6 @@ def served(site_build: dict[str, Any]) -> Any:
 @pytest.fixture(scope="session")
 def browser() -> Any:
     """Debian's chromium through Playwright: skipped without it, except in CI, where it fails."""
-    import os
     import shutil
 
     from browser import CHROMIUM_ARGS

@@ -2,9 +2,12 @@
 resolver, and `page()` to convert a Markdown body with the real pipeline."""
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -102,7 +105,7 @@ def copy_project_files(dest: Path) -> Path:
     """The project's files (tracked and new, not ignored) copied into `dest`, node_modules
     linked (the copy builds with the same KaTeX without installing it)."""
     files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
+                           cwd=PROJECT_ROOT, capture_output=True, encoding="utf-8", check=True).stdout
     for rel in filter(None, files.split("\0")):
         src = PROJECT_ROOT / rel
         if src.is_file():
@@ -110,3 +113,41 @@ def copy_project_files(dest: Path) -> Path:
             shutil.copy2(src, dest / rel)
     (dest / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
     return dest
+
+
+def git_copy(dest: Path) -> Path:
+    """`copy_project_files(dest)`, `../shared` beside it when the project has one, committed in
+    a git repository of its own (an author works in a clone)."""
+    copy_project_files(dest)
+    shared = PROJECT_ROOT.parent / "shared"
+    if shared.is_dir() and not (dest.parent / "shared").exists():
+        (dest.parent / "shared").symlink_to(shared)
+    git = {**os.environ, "GIT_AUTHOR_NAME": "author", "GIT_AUTHOR_EMAIL": "author@example.org",
+           "GIT_COMMITTER_NAME": "author", "GIT_COMMITTER_EMAIL": "author@example.org"}
+    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the author's clone"]):
+        subprocess.run(["git", *cmd], cwd=dest, check=True, env=git, capture_output=True)
+    return dest
+
+
+CALLER_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP)
+
+
+def default_signals() -> None:
+    """`preexec_fn` for a child process a test sends signals to: SIGINT, SIGQUIT, SIGTERM and
+    SIGHUP back to their default action, whatever the test's caller left them at (a script's
+    `nohup make test &` ignores SIGINT and SIGQUIT, nohup SIGHUP, and an ignored signal stays
+    ignored across exec, so the build would never see the test's SIGINT)."""
+    for sig in CALLER_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+
+
+@contextmanager
+def ignoring(*signals: signal.Signals) -> Iterator[None]:
+    """The signals ignored in this process for the block, as a background job's are: a child
+    started inside inherits that unless it resets it (see `default_signals`)."""
+    before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)

@@ -3,11 +3,10 @@ folder, served from 127.0.0.1 by a stdlib server, driven through Playwright in D
 
 Without chromium the browser tests are skipped locally and fail in CI (the environment variable
 CI is set), so CI never passes by skipping them. Screenshots (light, dark, 360 px phone, print)
-land in test-artifacts/ at the repository root.
+land in test-artifacts/ at the repository root (`make shots`; not part of `make test`).
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from sqrtdk.web.embed import explainer_data
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = ("zh", "en")   # the site's languages (checked against site.toml below)
+pytestmark = pytest.mark.author      # reads the author's files: runs again on the author's copy
 
 
 @pytest.fixture(scope="module")
@@ -355,9 +355,9 @@ def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit)
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(os.environ.get("SQRTDK_AUTHOR_COPY") == "1",
-                    reason="the record is kept by the project's own run, not the author's copy")
+@pytest.mark.shots
 def test_screenshots_for_the_record(visit):
+    """Only writes files for a person to look at: `make shots`, not `make test`."""
     ARTIFACTS.mkdir(exist_ok=True)
     shots = {"light": {}, "dark": {"color_scheme": "dark"},
              "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True,

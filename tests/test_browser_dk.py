@@ -12,7 +12,7 @@ from browser import PHONE, fmt, lay_out_everything
 from sqrtdk.science.results import at
 from sqrtdk.web.embed import FOLLOW, SLOTS, default_state, resolve
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.author]   # author: reads the author's files
 LANGS = ("en", "zh")
 
 

@@ -11,7 +11,7 @@ import pytest
 from browser import PHONE, lay_out_everything
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.author]   # author: reads the author's files
 LANGS = ("en", "zh")
 CJK_FACE = re.compile(r"CJK|Hei|Song|Ming|Kai|Gothic|YaHei|PingFang|Hiragino|Source Han|"
                       r"WenQuanYi|SimSun|DengXian", re.I)

@@ -15,6 +15,8 @@ from helpers import Tree
 from sqrtdk.settings import load_settings
 from sqrtdk.web.quoting import format_number
 
+pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+
 
 def quotes(html: str) -> list[tuple[str, str, str]]:
     """(data-key, data-format, text) of every quoted number (prose, widgets, formulas)."""
@@ -45,7 +47,10 @@ def test_every_language_and_the_files_around_them(site_build: dict[str, Any]) ->
 
 def test_build_logs_one_line_per_stage(site_build: dict[str, Any]) -> None:
     names = [line.split()[0] for line in site_build["logs"]]
-    assert names == ["inputs", "science", "figures", "pages", "site", "write"]
+    later = ["science", "figures", "pages", "site", "write"]
+    first = ["pages", "site", "science", "figures", "write"]   # results known: pages checked first
+    assert names in (["inputs", *later], ["inputs", *first],
+                     ["inputs", "pages", "site", *later]), names   # ... and made again
 
 
 def test_lang_hreflang_and_canonical_both_ways(site_build: dict[str, Any]) -> None:

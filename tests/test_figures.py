@@ -18,6 +18,8 @@ from sqrtdk import figures
 from sqrtdk.figures import draw
 from sqrtdk.options import PACKAGE_DIR
 
+pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+
 SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 SPECS = figures.load()

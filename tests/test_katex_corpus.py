@@ -109,7 +109,7 @@ def direct_katex(items: list[tuple[str, bool]]) -> list[dict[str, Any]]:
         " return {html, trust: asked}; } catch (e) { return {error: String(e.message)}; } });"
         "process.stdout.write(JSON.stringify(out));")
     proc = subprocess.run([node, "-e", script, str(NODE_MODULES / "katex")],
-                          input=json.dumps(items), capture_output=True, text=True, check=True)
+                          input=json.dumps(items), capture_output=True, encoding="utf-8", check=True)
     answers: list[dict[str, Any]] = json.loads(proc.stdout)
     return answers
 

@@ -291,7 +291,7 @@ def test_stream_is_the_same_in_another_process():
     code = ("from sqrtdk.science.streams import stream; "
             f"print(repr(stream({DEFAULT_SEED}, 'walk').standard_normal(4).tolist()))")
     outputs = {subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, check=True,
-                              text=True, capture_output=True,
+                              encoding="utf-8", capture_output=True,
                               env={**os.environ, "PYTHONHASHSEED": hs}).stdout
                for hs in ("1", "2")}
     here = repr(stream(DEFAULT_SEED, "walk").standard_normal(4).tolist())
@@ -1138,7 +1138,7 @@ def test_snippet_code_carries_the_seed_and_prints_its_stdout_in_a_fresh_python(n
         assert re.findall(r"^SEED = .*$", entry["code"], re.M) == [f"SEED = {DEFAULT_SEED}"]
     script = tmp_path / snippet.path.name
     script.write_text(entry["code"], encoding="utf-8")
-    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, check=True, text=True,
+    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, check=True, encoding="utf-8",
                          capture_output=True)
     assert ran.stdout == entry["stdout"]
     assert entry["stdout"].strip()

@@ -14,6 +14,8 @@ from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.settings import load_settings, load_strings
 from sqrtdk.textfiles import load_toml
 
+pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+
 CONTENT = PROJECT_ROOT / "content"
 
 

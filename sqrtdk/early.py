@@ -1,0 +1,244 @@
+"""Mistakes first (issue 19, item 3): the author's files are checked against the results and
+figures already on disk before any experiment runs or any figure is drawn.
+
+On a fresh clone, with no cache, the experiments and the figures take seconds, but the
+committed `figures/results.json` and figure files say what they will produce. So the labels
+are checked against the figures' registrations (read from their modules' source, without
+importing matplotlib), and the pages are converted and the site assembled and checked
+(quotes, claims, links, parity, math) against those files first: a mistake is reported at once.
+The real results and figures then confirm: when they are what the check used (the usual
+case), its pages and site are the build's; otherwise both are made again from the real ones.
+
+The check runs only against results known to be the current experiments' output: the
+cache's entry for this seed's key, or a results file that git says is as committed, together
+with the experiment code (CI fails when a build changes a committed output, so the two are in
+step). Otherwise (the experiment code was edited, say) the experiments run first and the
+stages keep their old order; the labels are checked first either way.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cache import Cache, digest, versions
+from .errors import BuildError, suggest
+from .options import PACKAGE_DIR, BuildOptions
+
+if TYPE_CHECKING:
+    from .pipeline import FigureSet, Inputs
+    from .web.model import Page
+
+LOGGER = logging.getLogger("sqrtdk")
+SVG_HEAD = 4096   # bytes of an SVG read for its size: the root element's start tag is in them
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A figure as its `@figure(name, needs=…, labels=…)` line registers it (no drawer)."""
+
+    name: str
+    needs: tuple[str, ...]
+    labels: dict[str, tuple[str, ...]]
+
+
+@dataclass
+class Checked:
+    """The pages and site the check made, the warnings they gave, and what they were made from."""
+
+    data: bytes
+    figures: FigureSet
+    pages: list[Page]
+    site: Any
+    messages: list[str] = field(default_factory=list)
+
+    def holds_for(self, data: bytes, figures: FigureSet) -> bool:
+        """Whether the real results and figures are those the check used."""
+        return data == self.data and _shape(figures) == _shape(self.figures)
+
+
+def _shape(figures: FigureSet) -> tuple[Any, ...]:
+    return (sorted(figures.sizes.items()), figures.names, sorted(figures.needs))
+
+
+def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
+                       ) -> dict[str, Registered] | None:
+    """Every figure the modules of `folder` register, in the order `figures.load()` registers
+    them, read with `ast` (nothing imported; kept in `cache` by the modules' bytes). None when
+    a registration is not a top-level `@figure(…)` decorator with literal arguments, or a
+    module does not parse: then only importing the modules can tell."""
+    if any(p.is_dir() and (p / "__init__.py").is_file() for p in folder.iterdir()):
+        return None     # a sub-package registers figures too: only importing it can tell
+    sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
+    key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
+    kept = cache.get_object("registry", key)
+    if isinstance(kept, dict):
+        return kept
+    found = _parse_registrations(sources)
+    if found is not None:
+        cache.put_object("registry", key, found)
+    return found
+
+
+def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | None:
+    found: dict[str, Registered] = {}
+    for path, source in sources.items():
+        try:
+            tree = ast.parse(source, str(path))
+        except (SyntaxError, ValueError):
+            return None
+        decorators = [d for node in tree.body if isinstance(node, ast.FunctionDef)
+                      for d in node.decorator_list]
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id == "figure"]
+        if path.name.startswith("_"):
+            if calls:
+                return None
+            continue
+        if any(c not in decorators for c in calls) or any(
+                isinstance(n, ast.Name) and n.id == "FIGURES" for n in ast.walk(tree)):
+            return None
+        for call in sorted(calls, key=lambda c: c.lineno):
+            spec = _literal_registration(call)
+            if spec is None or spec.name in found:
+                return None
+            found[spec.name] = spec
+    return found
+
+
+def _literal_registration(call: ast.Call) -> Registered | None:
+    names = ("name", "needs", "labels")
+    given = dict(zip(names, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
+    try:
+        values = {k: ast.literal_eval(given[k]) for k in names}
+    except (KeyError, ValueError, TypeError, SyntaxError):
+        return None
+    name, needs, labels = values["name"], values["needs"], values["labels"]
+    if not isinstance(name, str) or not isinstance(labels, dict):
+        return None
+    return Registered(name, tuple(needs), {str(k): tuple(v) for k, v in labels.items()})
+
+
+def known_results(opts: BuildOptions, cache: Cache, key: str) -> bytes | None:
+    """Results known to be the current experiments' output, to check against: the cache's
+    entry under `key` (this seed's science key), else this seed's results file if git says
+    it and the experiment code are as committed and it records the installed numpy; else
+    None (the experiments must run first)."""
+    data = cache.get("results", key)
+    if data is not None:
+        return data
+    try:
+        data = opts.results_file.read_bytes()
+        meta = json.loads(data)["meta"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(meta, dict) or meta.get("seed") != opts.seed \
+            or meta.get("numpy") != versions("numpy").partition("==")[2]:
+        return None
+    return data if as_committed(opts.results_file, PACKAGE_DIR / "science") else None
+
+
+def as_committed(*paths: Path) -> bool:
+    """Whether git says every path (a file or a folder) is in one repository, tracked, and
+    unmodified, with no untracked file among them. False without git or outside a repository."""
+    try:
+        proc = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all",
+                               "--", *map(str, paths)], cwd=paths[0].parent,
+                              capture_output=True, timeout=30, check=False)
+        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", "--", str(paths[0])],
+                                 cwd=paths[0].parent, capture_output=True, timeout=30,
+                                 check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0 and not proc.stdout.strip() and tracked.returncode == 0
+
+
+def figures_on_disk(opts: BuildOptions, cache: Cache, specs: dict[str, Registered],
+                    languages: list[str]) -> FigureSet:
+    """The figure set the build will make, with each file's size as the file in figures_dir
+    has it (a figure not yet drawn gets 0 × 0, so the real one differs and the pages are
+    made again). The sizes are kept in `cache` by the files' names, sizes and times."""
+    from .figures_stage import CARD_PX
+    from .pipeline import FigureSet
+    out = FigureSet(names=list(specs),
+                    needs=sorted({need for spec in specs.values() for need in spec.needs}))
+    for lang in languages:
+        for name in specs:
+            for file in (f"{name}.{lang}.svg", f"{name}.{lang}.narrow.svg"):
+                out.files[file] = opts.figures_dir / file
+        card = f"card.{lang}.png"
+        out.files[card], out.sizes[card] = opts.figures_dir / card, CARD_PX
+    svgs = [path for file, path in out.files.items() if file not in out.sizes]
+    key = digest(repr([(p.name, *_stat(p)) for p in svgs]))
+    sizes = cache.get_object("registry", key)
+    if not isinstance(sizes, dict):
+        sizes = {p.name: _svg_size(p) for p in svgs}
+        cache.put_object("registry", key, sizes)
+    out.sizes.update(sizes)
+    return out
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return -1, -1
+    return st.st_size, st.st_mtime_ns
+
+
+def _svg_size(path: Path) -> tuple[int, int]:
+    from .figures_stage import svg_size
+    try:
+        with path.open("rb") as f:
+            return svg_size(f.read(SVG_HEAD))
+    except (OSError, ValueError, SyntaxError):
+        return 0, 0
+
+
+def check_labels(inputs: Inputs, specs: dict[str, Registered]) -> None:
+    """Every figures.toml against the registrations, and site.toml's social figure: the
+    errors the figure stage would raise (its warnings are left to it)."""
+    from .figures_stage import validate_labels
+    registry: dict[str, Any] = dict(specs)
+    with held():
+        for lang in inputs.settings.languages:
+            validate_labels(inputs.label_files[lang], registry)
+    settings = inputs.settings
+    if settings.social_figure not in specs:
+        raise BuildError(settings.path, settings.lines.get("social_figure", 0),
+                         f"social_figure '{settings.social_figure}' is not a figure; "
+                         + suggest(settings.social_figure, specs, "figures"))
+
+
+class _Hold(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def held() -> Iterator[list[str]]:
+    """The package's warnings of a block, kept back (not printed, not counted) in the list
+    yielded; `log.replay` sends them out later."""
+    hold = _Hold()
+    handlers, propagate = list(LOGGER.handlers), LOGGER.propagate
+    for h in handlers:
+        LOGGER.removeHandler(h)
+    LOGGER.addHandler(hold)
+    LOGGER.propagate = False
+    try:
+        yield hold.messages
+    finally:
+        LOGGER.removeHandler(hold)
+        for h in handlers:
+            LOGGER.addHandler(h)
+        LOGGER.propagate = propagate
