@@ -142,10 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OSError as e:
         from sqrtdk.errors import machine_fault
-        line = machine_fault(e)
-        if line is None:
+        fault = machine_fault(e)
+        if fault is None:
             raise                        # not the machine's: a bug, with its traceback
-        print(f"error: {line}", file=sys.stderr)
+        print(f"error: {fault}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
