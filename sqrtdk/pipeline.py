@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger("sqrtdk")
 FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")
-WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe")
+WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe", "tinycss2")
 
 
 @contextmanager
@@ -104,6 +104,8 @@ class Builder:
     def _stages(self, counter: _Counter) -> None:
         t0 = time.perf_counter()
         key = self.build_key()
+        if key is not None and self.memory:   # --serve writes no precompressed files
+            key = digest(key, "serve")
         if key is not None and self._unchanged(key):
             self.log(f"{'unchanged':<12} {time.perf_counter() - t0:6.3f} s  (sources, code, "
                      "figures and site as the last build left them)")
@@ -175,6 +177,9 @@ class Builder:
             note(f"{converted} converted, {len(pages) - converted} cached")
         with stage("site", self.log):
             site = self.site(inputs, results, pages, figures)
+        with stage("publish", self.log) as note:
+            counts = self.publish(inputs, site)
+            note(f"{counts['hashed']} hashed, {counts['compressed']} precompressed")
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
@@ -303,6 +308,26 @@ class Builder:
         check_site(site, pages, inputs.settings.base_url, _LinkCache(self.cache))
         return site
 
+    def publish(self, inputs: Inputs, site: Any) -> dict[str, int]:
+        """Content-hashed asset names, `_headers` and (except for --serve, where a text edit
+        would wait for Brotli) the precompressed siblings; see sqrtdk/web/publish.py."""
+        from .web.assemble import CSP
+        from .web.publish import publish
+        return publish(site, inputs.settings.base_url, CSP,
+                       None if self.memory else self._compressed)
+
+    def _compressed(self, encoding: str, data: bytes) -> bytes:
+        """publish.compressed, cached by the bytes, the encoding and Brotli's version."""
+        import brotli
+
+        from .web.publish import BROTLI_QUALITY, GZIP_LEVEL, compressed
+        key = digest(encoding, brotli.version, str((BROTLI_QUALITY, GZIP_LEVEL)), data)
+        found = self.cache.get("compressed", key)
+        if found is None:
+            found = compressed(encoding, data)
+            self.cache.put("compressed", key, found)
+        return found
+
     def math(self) -> MathRenderer:
         """The math renderer (its worker process lives as long as this Builder)."""
         if self._math is None:
@@ -422,7 +447,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build", "links"):
+                      "build", "links", "compressed"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)
