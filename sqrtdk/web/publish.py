@@ -92,11 +92,13 @@ def _bytes(site: Site, rel: str) -> bytes:
 
 
 def _rename(site: Site, rel: str, data: bytes) -> str:
+    """Move `rel` to its hashed name; a copied file whose bytes `data` still are stays a copy
+    (not held in memory)."""
     new = hashed_name(rel, data)
     source = site.copies.pop(rel, None)
-    del_data = site.files.pop(rel, None)
-    if source is not None and del_data is None and data == source.read_bytes():
-        site.copies[new] = source                       # still copied, not held in memory
+    generated = site.files.pop(rel, None)
+    if source is not None and generated is None and data == source.read_bytes():
+        site.copies[new] = source
     else:
         site.files[new] = data
     return new
