@@ -150,6 +150,8 @@ def page_csp(site: Path, rel: str) -> str:
 @pytest.mark.parametrize("encoding", ["br", "gzip", ""])
 def test_pages_are_sent_precompressed_and_revalidated(nginx: int, site_build: dict[str, Any],
                                                       encoding: str) -> None:
+    if encoding == "br" and not BROTLI_MODULE.is_file():
+        pytest.skip("no Brotli module for nginx (libnginx-mod-http-brotli-static)")
     site = site_build["site"]
     for lang in site_build["languages"]:
         for path in (f"/{lang}/", f"/{lang}/index.html"):
@@ -178,7 +180,8 @@ def test_hashed_assets_are_cached_forever(nginx: int, site_build: dict[str, Any]
     assert rel != name                       # the page loads it under its hashed name
     status, h, body = get(nginx, f"/{rel}", "br, gzip")
     assert status == 200 and h["content-type"] == content_type
-    assert h.get("content-encoding", "") == ("br" if compressed else "")
+    best = "br" if BROTLI_MODULE.is_file() else "gzip"    # without the module: gzip_static
+    assert h.get("content-encoding", "") == (best if compressed else "")
     assert decoded(h, body) == (site / rel).read_bytes()
     assert h["cache-control"] == IMMUTABLE and h["x-content-type-options"] == "nosniff"
 
