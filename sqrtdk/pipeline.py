@@ -314,7 +314,18 @@ class Builder:
         from .web.assemble import CSP
         from .web.publish import publish
         return publish(site, inputs.settings.base_url, CSP,
-                       None if self.memory else self._compressed)
+                       None if self.memory else self._compressed, self._rewritten)
+
+    def _rewritten(self, page: bytes, names: dict[str, str], rewrite: Callable[[], bytes]
+                   ) -> bytes:
+        """A page with its references rewritten, cached by its bytes, the names and the
+        site half's code (see publish.fingerprint)."""
+        key = digest(code_digest("web"), json.dumps(names, sort_keys=True), page)
+        found = self.cache.get("published", key)
+        if found is None:
+            found = rewrite()
+            self.cache.put("published", key, found)
+        return found
 
     def _compressed(self, encoding: str, data: bytes) -> bytes:
         """publish.compressed, cached by the bytes, the encoding and Brotli's version."""
@@ -447,7 +458,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build", "links", "compressed"):
+                      "build", "links", "compressed", "published"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)

@@ -37,6 +37,9 @@ REVALIDATE = "no-cache"
 REFERRER_POLICY = "strict-origin-when-cross-origin"
 
 Compress = Callable[[str, bytes], bytes]      # (encoding, bytes) -> compressed bytes
+# (page, old path -> new path of every renamed file, rewrite) -> rewritten page: a cache may
+# answer for a page it has seen with the same names (--serve parses only an edited page)
+Rewrite = Callable[[bytes, dict[str, str], Callable[[], bytes]], bytes]
 
 
 def is_stable(rel: str) -> bool:
@@ -59,10 +62,11 @@ def unhashed_name(rel: str) -> str:
 _HASHED = re.compile(rf"\.[0-9a-f]{{{HASH_LENGTH}}}(?=\.[^./]+$)")
 
 
-def fingerprint(site: Site, base_url: str) -> dict[str, str]:
+def fingerprint(site: Site, base_url: str, memo: Rewrite | None = None) -> dict[str, str]:
     """Rename every asset of `site` to its content-hashed name and rewrite every reference to
     it, in place; returns old path -> new path. Copied files are read, generated files
-    replaced; HTML pages, sitemap.xml and robots.txt keep their paths."""
+    replaced; HTML pages, sitemap.xml and robots.txt keep their paths. `memo` may keep the
+    rewritten pages (parsing a page is most of the cost)."""
     renamed: dict[str, str] = {}
     assets = sorted(rel for rel in site.paths() if not is_stable(rel))
     sheets = [rel for rel in assets if rel.endswith(".css")]
@@ -81,9 +85,13 @@ def fingerprint(site: Site, base_url: str) -> dict[str, str]:
             pending.remove(rel)
     for rel in sorted(site.files):
         if rel.endswith(".html"):
-            page = site.files[rel].decode("utf-8")
-            site.files[rel] = rewrite_html(page, _mapper(rel, renamed, base_url),
-                                           lambda url: url.startswith(base_url)).encode("utf-8")
+            page = site.files[rel]
+
+            def rewrite(page: bytes = page, rel: str = rel) -> bytes:
+                return rewrite_html(page.decode("utf-8"), _mapper(rel, renamed, base_url),
+                                    lambda url: url.startswith(base_url)).encode("utf-8")
+            site.files[rel] = memo(page, {"": rel, "base": base_url, **renamed}, rewrite) \
+                if memo is not None else rewrite()
     return renamed
 
 
@@ -196,10 +204,12 @@ def headers_file(site: Site, base_url: str, csp: str) -> bytes:
     return "\n".join(lines).encode("utf-8")
 
 
-def publish(site: Site, base_url: str, csp: str, compress: Compress | None) -> dict[str, int]:
+def publish(site: Site, base_url: str, csp: str, compress: Compress | None,
+            memo: Rewrite | None = None) -> dict[str, int]:
     """The three steps above on the assembled `site`, in place (`compress` None: no
-    precompressed siblings, as `--serve` builds); returns counts for the build's log line."""
-    renamed = fingerprint(site, base_url)
+    precompressed siblings, as `--serve` builds; `memo`: see fingerprint); returns counts
+    for the build's log line."""
+    renamed = fingerprint(site, base_url, memo)
     site.files["_headers"] = headers_file(site, base_url, csp)
     packed = precompress(site, compress) if compress is not None else 0
     return {"hashed": len(renamed), "compressed": packed}
