@@ -96,7 +96,8 @@ def options(args: argparse.Namespace) -> BuildOptions:
 
 
 # what requirements.txt installs, by import name
-PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml", "brotli")
+PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml", "brotli",
+            "tinycss2")
 
 
 def missing_packages(serve: bool) -> list[str]:

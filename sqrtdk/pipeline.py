@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger("sqrtdk")
 FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")
-WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe", "cmarkgfm")
+WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe", "cmarkgfm",
+                "tinycss2")
 
 
 @contextmanager
@@ -108,6 +109,8 @@ class Builder:
     def _stages(self, counter: _Counter) -> None:
         t0 = time.perf_counter()
         key = self.build_key()
+        if key is not None and self.memory:   # --serve writes no precompressed files
+            key = digest(key, "serve")
         if key is not None and self._unchanged(key):
             self.log(f"{'unchanged':<12} {time.perf_counter() - t0:6.3f} s  (sources, code, "
                      "figures and site as the last build left them)")
@@ -207,6 +210,9 @@ class Builder:
                 note(f"{converted} converted, {len(pages) - converted} cached{again}")
             with stage("site", self.log):
                 site = self.site(inputs, results, pages, figures)
+        with stage("publish", self.log) as note:
+            counts = self.publish(inputs, site)
+            note(f"{counts['hashed']} hashed, {counts['compressed']} precompressed")
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
@@ -389,6 +395,37 @@ class Builder:
         check_site(site, pages, inputs.settings.base_url, _LinkCache(self.cache))
         return site
 
+    def publish(self, inputs: Inputs, site: Any) -> dict[str, int]:
+        """Content-hashed asset names, `_headers` and (except for --serve, where a text edit
+        would wait for Brotli) the precompressed siblings; see sqrtdk/web/publish.py."""
+        from .web.assemble import CSP
+        from .web.publish import publish
+        return publish(site, inputs.settings.base_url, CSP,
+                       None if self.memory else self._compressed, self._rewritten)
+
+    def _rewritten(self, page: bytes, names: dict[str, str], rewrite: Callable[[], bytes]
+                   ) -> bytes:
+        """A page with its references rewritten, cached by its bytes, the names and the
+        site half's code (see publish.fingerprint)."""
+        key = digest(code_digest("web"), json.dumps(names, sort_keys=True), page)
+        found = self.cache.get("published", key)
+        if found is None:
+            found = rewrite()
+            self.cache.put("published", key, found)
+        return found
+
+    def _compressed(self, encoding: str, data: bytes) -> bytes:
+        """publish.compressed, cached by the bytes, the encoding and Brotli's version."""
+        import brotli
+
+        from .web.publish import BROTLI_QUALITY, GZIP_LEVEL, compressed
+        key = digest(encoding, brotli.version, str((BROTLI_QUALITY, GZIP_LEVEL)), data)
+        found = self.cache.get("compressed", key)
+        if found is None:
+            found = compressed(encoding, data)
+            self.cache.put("compressed", key, found)
+        return found
+
     def math(self) -> MathRenderer:
         """The math renderer (its worker process lives as long as this Builder)."""
         if self._math is None:
@@ -516,7 +553,7 @@ def clean(opts: BuildOptions) -> list[str]:
         done.append(f"removed {opts.out}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in ("results", "figures", "pages", "jinja", "math", "manifest", "sweep",
-                      "build", "links", "experiments", "registry"):
+                      "build", "links", "experiments", "registry", "compressed", "published"):
             path = opts.cache_dir / entry
             if path.is_dir():
                 shutil.rmtree(path)

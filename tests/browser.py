@@ -49,7 +49,7 @@ class Visit:
     def open(self, path: str, ready: bool = True) -> Any:
         """Go to `path`; with `ready`, wait until the page's script has built its widgets."""
         self.page.goto(self.base + path, wait_until="load")
-        if ready and self.js and self.page.locator('script[src$="explainer-data.js"]').count():
+        if ready and self.js and self.page.locator('script[src*="explainer-data."]').count():
             self.page.wait_for_selector("html[data-ready]", state="attached")
         self.page.evaluate("document.fonts.ready.then(() => true)")
         return self.page

@@ -13,6 +13,7 @@ import pytest
 from helpers import Tree
 
 from sqrtdk.settings import load_settings
+from sqrtdk.web.publish import unhashed_name
 from sqrtdk.web.quoting import format_number
 
 pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
@@ -40,16 +41,19 @@ def meta(html: str) -> dict[str, list[str]]:
 
 def test_every_language_and_the_files_around_them(site_build: dict[str, Any]) -> None:
     site = site_build["site"]
-    for rel in ("index.html", "404.html", "sitemap.xml", "robots.txt", "assets/style.css",
+    for rel in ("index.html", "404.html", "sitemap.xml", "robots.txt", "_headers",
                 ".sqrtdk-site", *(f"{lang}/index.html" for lang in site_build["languages"])):
         assert (site / rel).is_file(), rel
+    sheets = [e["attrs"]["href"] for e in Tree((site / "index.html").read_text("utf-8")).elements
+              if e["tag"] == "link" and e["attrs"].get("rel") == "stylesheet"]
+    assert sheets and all((site / href).is_file() for href in sheets)
 
 
 def test_build_logs_one_line_per_stage(site_build: dict[str, Any]) -> None:
     names = [line.split()[0] for line in site_build["logs"]]
-    later = ["science", "figures", "pages", "site", "write"]
-    first = ["pages", "site", "science", "figures", "write"]   # results known: pages checked first
-    assert names in (["inputs", *later], ["inputs", *first],
+    later = ["science", "figures", "pages", "site", "publish", "write"]
+    first = ["pages", "site", "science", "figures", "publish", "write"]   # results known:
+    assert names in (["inputs", *later], ["inputs", *first],             # pages checked first
                      ["inputs", "pages", "site", *later]), names   # ... and made again
 
 
@@ -221,10 +225,11 @@ def test_figures_are_localized_with_a_phone_variant(site_build: dict[str, Any], 
     assert figures
     for el in tree.elements:
         if el["tag"] == "img" and "picture" in el["ancestors"]:
-            assert el["attrs"]["alt"].strip() and el["attrs"]["src"].endswith(f".{lang}.svg")
+            assert el["attrs"]["alt"].strip()
+            assert unhashed_name(el["attrs"]["src"]).endswith(f".{lang}.svg")
             assert (page_dir / el["attrs"]["src"]).resolve().is_file()
         if el["tag"] == "source":
-            assert el["attrs"]["srcset"].endswith(f".{lang}.narrow.svg")
+            assert unhashed_name(el["attrs"]["srcset"]).endswith(f".{lang}.narrow.svg")
             assert (page_dir / el["attrs"]["srcset"]).resolve().is_file()
 
 

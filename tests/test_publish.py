@@ -1,0 +1,246 @@
+"""Publishing (issue 22): content-hashed asset names with every reference rewritten, the
+precompressed siblings and `_headers`. Unit tests on small inputs and on KaTeX's real style
+sheet, then the session's built site read as a browser and a static host would."""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import posixpath
+from pathlib import Path
+from typing import Any
+
+import brotli
+import pytest
+from helpers import Tree
+
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.web.assemble import CSP
+from sqrtdk.web.output import Site
+from sqrtdk.web.publish import (
+    HASH_LENGTH,
+    IMMUTABLE,
+    REVALIDATE,
+    TEXT_SUFFIXES,
+    fingerprint,
+    headers_file,
+    is_stable,
+    site_path,
+    unhashed_name,
+)
+from sqrtdk.web.rewrite import css_references, rewrite_css, rewrite_html, rewrite_srcset
+
+BASE = "https://example.org/some/path/"
+
+
+def mark(url: str) -> str | None:
+    """A rewrite that is easy to see: `x.ext` -> `x.NEW.ext`; data: URLs are left alone."""
+    return None if url.startswith("data:") else url.replace(".", ".NEW.", 1)
+
+
+# ---------------------------------------------------------------- style sheets
+
+def test_katex_css_every_url_rewritten_and_nothing_else() -> None:
+    css = (PROJECT_ROOT / "node_modules" / "katex" / "dist" / "katex.min.css").read_text("utf-8")
+    before = css_references(css)
+    assert before and all(u.startswith("fonts/KaTeX_") for u in before)
+    after = rewrite_css(css, mark)
+    assert css_references(after) == [mark(u) for u in before]
+    # the rest of the sheet is byte for byte the same: undo the edits and compare
+    undone = after
+    for u in set(before):
+        undone = undone.replace(f"url({mark(u)})", f"url({u})")
+    assert undone == css
+
+
+@pytest.mark.parametrize("css, expected", [
+    ('a{background:url("i.png")}', 'a{background:url("i.NEW.png")}'),
+    ("a{background:URL( 'i.png' )}", "a{background:URL( \"i.NEW.png\" )}"),
+    ("a{background:url(  i.png  ) no-repeat}", "a{background:url(i.NEW.png) no-repeat}"),
+    ('@import "b.css";\n@import url(c.css) screen;', '@import "b.NEW.css";\n@import url(c.NEW.css) screen;'),
+    ("/* url(x.png) */ a{content:'url(y.png)'}", "/* url(x.png) */ a{content:'url(y.png)'}"),
+    ("a{}\r\nb{\r\n  src: url(f.woff2) format('woff2')}", "a{}\r\nb{\r\n  src: url(f.NEW.woff2) format('woff2')}"),
+    ("@media print{@font-face{src:url(f.woff)}}", "@media print{@font-face{src:url(f.NEW.woff)}}"),
+    ("a{background:url(data:image/png;base64,AAAA)}", "a{background:url(data:image/png;base64,AAAA)}"),
+    ("a{background:url(x\\).png)}", "a{background:url(x\\).NEW.png)}"),
+])
+def test_css_references_are_found_where_css_has_them(css: str, expected: str) -> None:
+    assert rewrite_css(css, mark) == expected
+
+
+# ---------------------------------------------------------------- HTML
+
+def test_html_only_reference_values_change() -> None:
+    page = ("<!doctype html>\n<link rel=stylesheet href=a.css>\n"
+            "<img alt=\"Tom &amp; 'Jerry'\" src='p.svg' data-x=\"p.svg\">\n"
+            "<!-- <img src=\"c.svg\"> -->\n<script>var s = 'src=\"d.js\"';</script>\n"
+            "<source srcset=\"n.svg 1x, w.svg 2x\"><a href=\"q.pdf?x=1&amp;y=2#f\">q</a>\n"
+            "<div style=\"background:url(b.png)\"></div><style>i{background:url(s.png)}</style>\n"
+            f"<meta property=\"og:image\" content=\"{BASE}c.png\"><meta name=d content=\"e.f\">")
+    out = rewrite_html(page, mark, lambda url: url.startswith(BASE))
+    assert out == page.replace("href=a.css", 'href="a.NEW.css"') \
+        .replace("src='p.svg'", "src='p.NEW.svg'") \
+        .replace("n.svg 1x, w.svg 2x", "n.NEW.svg 1x, w.NEW.svg 2x") \
+        .replace('href="q.pdf?x=1&amp;y=2#f"', 'href="q.NEW.pdf?x=1&amp;y=2#f"') \
+        .replace("url(b.png)", "url(b.NEW.png)").replace("url(s.png)", "url(s.NEW.png)") \
+        .replace(f'{BASE}c.png"', f'{BASE.replace(".", ".NEW.", 1)}c.png"')
+
+
+@pytest.mark.parametrize("srcset, expected", [
+    ("a.svg", "a.NEW.svg"),
+    ("a.svg 320w,b.svg 640w", "a.NEW.svg 320w,b.NEW.svg 640w"),
+    (" a.svg,  b.svg 2x ", " a.NEW.svg,  b.NEW.svg 2x "),
+])
+def test_srcset_candidates(srcset: str, expected: str) -> None:
+    assert rewrite_srcset(srcset, mark) == expected
+
+
+@pytest.mark.parametrize("rel, url, expected", [
+    ("en/index.html", "../assets/x.css", "assets/x.css"),
+    ("en/index.html", f"{BASE}figures/c.png", "figures/c.png"),
+    ("404.html", "/some/path/assets/x.css", "assets/x.css"),
+    ("404.html", "/elsewhere/x.css", None),
+    ("en/index.html", "https://other.example/x.css", None),
+    ("en/index.html", "#note", None),
+    ("assets/katex/k.css", "fonts/f.woff2", "assets/katex/fonts/f.woff2"),
+])
+def test_where_a_reference_points(rel: str, url: str, expected: str | None) -> None:
+    assert site_path(rel, url, BASE) == expected
+
+
+# ---------------------------------------------------------------- the pass over a site
+
+def small_site(font: bytes) -> Site:
+    site = Site()
+    site.files["assets/k/fonts/f.woff2"] = font
+    site.files["assets/k/k.css"] = b"@font-face{src:url(fonts/f.woff2)}"
+    site.files["en/index.html"] = b'<link rel="stylesheet" href="../assets/k/k.css">'
+    site.files["sitemap.xml"] = b"<urlset/>"
+    return site
+
+
+def test_a_new_font_renames_the_sheet_that_loads_it() -> None:
+    one, two = small_site(b"font 1"), small_site(b"font 2")
+    names = [fingerprint(s, BASE) for s in (one, two)]
+    assert names[0]["assets/k/fonts/f.woff2"] != names[1]["assets/k/fonts/f.woff2"]
+    assert names[0]["assets/k/k.css"] != names[1]["assets/k/k.css"]
+    for site, renamed in zip((one, two), names):
+        assert set(site.paths()) == {*renamed.values(), "en/index.html", "sitemap.xml"}
+        sheet = site.files[renamed["assets/k/k.css"]].decode()
+        font = posixpath.basename(renamed["assets/k/fonts/f.woff2"])
+        assert css_references(sheet) == [f"fonts/{font}"]
+        assert renamed["assets/k/k.css"].split("/")[-1] in site.files["en/index.html"].decode()
+
+
+def test_headers_rules_never_overlap_on_cache_control() -> None:
+    site = small_site(b"f")
+    fingerprint(site, BASE)
+    rules = parse_headers(headers_file(site, BASE, CSP).decode())
+    for rel in site.paths():
+        assert cache_control(rules, "/some/path/" + rel) == \
+            (REVALIDATE if is_stable(rel) else IMMUTABLE), rel
+
+
+# ---------------------------------------------------------------- the built site
+
+def loaded_by(page: Path, site: Path, base_url: str) -> set[str]:
+    """Site paths of every file `page` loads or links to as a file (not a page)."""
+    rel = page.relative_to(site).as_posix()
+    found: set[str] = set()
+    for el in Tree(page.read_text("utf-8")).elements:
+        a = el["attrs"]
+        urls = [a.get("src", ""), a.get("href", "")] + [c.split()[0] for c in
+                                                         a.get("srcset", "").split(",") if c.strip()]
+        if el["tag"] == "meta" and a.get("content", "").startswith(base_url):
+            urls.append(a["content"])
+        for url in urls:
+            target = site_path(rel, url, base_url) if url else None
+            if target and not is_stable(target) and not target.endswith("/") \
+                    and (site / target).suffix and not (site / target).is_dir():
+                found.add(target)
+    return found
+
+
+def has_its_hash(rel: str, site: Path) -> bool:
+    digest = hashlib.sha256((site / rel).read_bytes()).hexdigest()[:HASH_LENGTH]
+    return unhashed_name(rel) != rel and rel.rsplit(".", 2)[-2] == digest
+
+
+def test_every_asset_a_page_loads_is_named_by_its_hash(site_build: dict[str, Any]) -> None:
+    site, base = site_build["site"], site_build["settings"].base_url
+    loaded: set[str] = set()
+    for page in site.rglob("*.html"):
+        loaded |= loaded_by(page, site, base)
+    sheets = [rel for rel in loaded if rel.endswith(".css")]
+    for rel in sheets:
+        for url in css_references((site / rel).read_text("utf-8")):
+            target = site_path(rel, url, base)
+            if target is not None:
+                loaded.add(target)
+    assert sheets and any(rel.endswith(".woff2") for rel in loaded)
+    assert any(rel.endswith(".png") for rel in loaded)           # the link-preview cards
+    missing = sorted(rel for rel in loaded if not (site / rel).is_file())
+    assert missing == []
+    assert sorted(rel for rel in loaded if not has_its_hash(rel, site)) == []
+    # and nothing else is left under an old name
+    assets = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()
+              and not p.name.startswith((".", "_")) and p.suffix not in (".br", ".gz")]
+    assert sorted(rel for rel in assets if not is_stable(rel) and not has_its_hash(rel, site)) == []
+
+
+def test_every_text_file_has_br_and_gz_siblings_with_its_bytes(site_build: dict[str, Any]) -> None:
+    site = site_build["site"]
+    texts = [p for p in site.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES]
+    assert any(p.suffix == ".html" for p in texts) and any(p.suffix == ".css" for p in texts)
+    for p in texts:
+        data = p.read_bytes()
+        br, gz = Path(f"{p}.br").read_bytes(), Path(f"{p}.gz").read_bytes()
+        assert brotli.decompress(br) == data, p
+        assert gzip.decompress(gz) == data, p
+        # RFC 1952 header: no FNAME flag (bit 3), MTIME zero
+        assert gz[3] & 0x08 == 0 and gz[4:8] == b"\0\0\0\0", p
+
+
+def parse_headers(text: str) -> list[tuple[list[str], dict[str, str]]]:
+    """_headers as (paths, headers) rules."""
+    rules: list[tuple[list[str], dict[str, str]]] = []
+    for line in text.splitlines():
+        if line.startswith("/"):
+            rules.append(([line], {}))
+        elif line.strip():
+            assert line.startswith("  ") and rules, line
+            name, _, value = line.strip().partition(":")
+            rules[-1][1][name] = value.strip()
+    assert all(headers for _, headers in rules)      # no path line without its headers
+    return rules
+
+
+def matches(pattern: str, path: str) -> bool:
+    """Netlify's and Cloudflare's rule: `*` at the end matches anything, also with slashes."""
+    return path.startswith(pattern[:-1]) if pattern.endswith("*") else path == pattern
+
+
+def cache_control(rules: list[tuple[list[str], dict[str, str]]], path: str) -> str:
+    values = [h["Cache-Control"] for paths, h in rules if "Cache-Control" in h
+              and any(matches(p, path) for p in paths)]
+    assert len(values) == 1, (path, values)
+    return values[0]
+
+
+def test_headers_file_caches_hashed_files_forever_and_pages_never(site_build: dict[str, Any]
+                                                                  ) -> None:
+    site, base = site_build["site"], site_build["settings"].base_url
+    prefix = base[base.index("/", len("https://")):]
+    rules = parse_headers((site / "_headers").read_text("utf-8"))
+    everywhere = [h for paths, h in rules if paths == [f"{prefix}*"]]
+    assert everywhere and everywhere[0]["X-Content-Type-Options"] == "nosniff"
+    assert everywhere[0]["Referrer-Policy"]
+    for lang in site_build["languages"]:
+        csp = [e["attrs"]["content"] for e in Tree(site_build["html"][lang]).elements
+               if e["attrs"].get("http-equiv") == "Content-Security-Policy"]
+        assert csp == [everywhere[0]["Content-Security-Policy"]]
+        assert cache_control(rules, f"{prefix}{lang}/") == "no-cache"
+    for p in site.rglob("*"):
+        rel = p.relative_to(site).as_posix()
+        if p.is_file() and not p.name.startswith((".", "_")) and p.suffix not in (".br", ".gz"):
+            expected = "no-cache" if is_stable(rel) else "public, max-age=31536000, immutable"
+            assert cache_control(rules, prefix + rel) == expected, rel
