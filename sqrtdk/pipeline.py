@@ -239,7 +239,7 @@ class Builder:
         known = json.loads(data)
         known.pop(DIGEST, None)             # the file's own digest is no result
         with early.held():
-            results = {**known, "sweep": self._sweep(known)}
+            results = {**known, "sweep": self._sweep(known, staleness=False)}
         figures = early.figures_on_disk(self.opts, self.cache, specs,
                                         list(inputs.settings.languages))
         try:
@@ -312,10 +312,12 @@ class Builder:
             return dumps_signed(run_all(self.opts.seed, map_then_load,
                                         ExperimentCache(self.cache))).encode("utf-8")
 
-    def _sweep(self, results: dict[str, Any]) -> dict[str, Any]:
+    def _sweep(self, results: dict[str, Any], staleness: bool = True) -> dict[str, Any]:
         """The claims over many seeds (figures/sweep.json), for the text to quote. Refused
         when edited by hand; a warning when missing, or naming the claims whose code or
-        results changed since (sweep.claim_code) with the command that refreshes only them."""
+        results changed since (sweep.claim_code) with the command that refreshes only them
+        (`staleness=False`: not looked at, since it imports the experiments: the pages
+        checked first only read the file)."""
         from .log import warn
         from .sweep import read_sweep, refresh_command, stale_claims
         path = self.opts.sweep_file
@@ -325,6 +327,8 @@ class Builder:
                  f"committed one (git checkout -- {display_path(path)}) or compute it ('make "
                  "sweep', build.py --sweep 100: a few minutes) and commit it")
             return {}
+        if not staleness:
+            return sweep
         from .options import PACKAGE_DIR
         key = digest(tree_digest(PACKAGE_DIR / "science"), file_digest(path), versions("numpy"))
         stale = self.cache.get_object("sweep", key)  # the claims' keys import the experiments

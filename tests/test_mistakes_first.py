@@ -161,7 +161,7 @@ def first_quoted(html: str) -> tuple[str, str]:
 def test_results_other_than_those_checked_make_the_pages_again(
         built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stages = build(built, monkeypatch)
-    assert stages == ["inputs", "pages", "site", "science", "figures", "write"], stages
+    assert stages == ["inputs", "pages", "site", "science", "figures", "publish", "write"], stages
     page = built / "site" / "en" / "index.html"
     key, shown = first_quoted(page.read_text(encoding="utf-8"))
     real = json.loads((built / "figures" / "results.json").read_bytes())
@@ -175,7 +175,7 @@ def test_results_other_than_those_checked_make_the_pages_again(
     (built / "content" / "en" / "index.md").open("a", encoding="utf-8").write("\nOne more.\n")
     stages = build(built, monkeypatch, json.dumps(stale).encode())
     assert stages == ["inputs", "pages", "site", "science", "figures", "pages", "site",
-                      "write"], stages
+                      "publish", "write"], stages
     assert first_quoted(page.read_text(encoding="utf-8")) == (key, shown)
 
 
