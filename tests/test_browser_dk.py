@@ -154,7 +154,7 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     chosen = page.evaluate("document.querySelector('.dk-bar input:checked').value")
     assert chosen != default_state(results)["r"]
     assert parse_qs(urlsplit(page.url).query)["ruler"] == [chosen]
-    button = page.locator("#fig-spread-hist + .widget button")
+    button = page.locator("#fig-spread-hist + .widget .widget-button")
     button.focus()
     page.keyboard.press("Enter")
     assert page.locator("#fig-spread-hist + .widget [data-batch=one]").is_visible()
