@@ -195,7 +195,7 @@
     const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
-    const button = $("button", w);
+    const button = $(".widget-button", w);
     on(button, "click", () => move({ b: (S.b + 1) % (n + 1) }));
     views.push(() => {
       const ds = [S.s, S.i], scale = ds.map((i) => G.scale[S.r][i]);   // z units -> scaled score
