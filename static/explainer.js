@@ -302,11 +302,11 @@
     // .laid-out), else blocks above the target keep guessed heights and the jump lands short
     const layOut = () => root.classList.add("laid-out");
     doc.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="#"]')) layOut(); }, true);
-    on(window, "hashchange", layOut);
-    if (location.hash) {         // opened at an anchor: the browser jumped before this ran
-      layOut();
-      doc.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
-    }
+    // a new address's target, once every block has its real height (the browser's own jump
+    // may have used guessed ones): opened at an anchor, or an anchor set by a script
+    const land = () => { layOut(); doc.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView(); };
+    on(window, "hashchange", land);
+    if (location.hash) land();
     // Theme: the system's until the reader picks one (theme.js applies it early)
     const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
     const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
