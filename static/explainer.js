@@ -34,52 +34,91 @@
     const r = Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
     return (r < 0 ? "-" : "") + String(Math.abs(r)).replace(/\B(?=(\d{3})+$)/g, ",");
   }
-  let bounds = {};
+  let bounds = {}, extra = 2, open = [];
   const glob = (p) => new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$");
-  function format(spec, v, path) {
-    const [kind, d] = spec.split(":");
-    let n = +d || 0;
+  // In a Try-it sheet (`widget`), at most `extra` more digits; a value still closer to a bound
+  // reads "< 0.01" or "> 99.99%" (sqrtdk.web.embed.widget_number)
+  function format(spec, v, path, widget) {
+    const [kind, d] = spec.split(":"), n0 = +d || 0;
+    let n = n0;
     const b = path && Object.keys(bounds).find((p) => glob(p).test(path));
     while (b && kind !== "grouped" && n < 12 && bounds[b].some((x) => x !== v && plain(kind, x, n) === plain(kind, v, n))) n++;
+    const stuck = open.some((p) => glob(p).test(path)) && bounds[b]?.includes(v);   // embed.OPEN_BOUNDS
+    if (widget && b && kind !== "grouped" && (n > n0 + extra || stuck)) {
+      const [lo, hi] = bounds[b], unit = 10 ** -n0 / (kind === "pct" ? 100 : 1);
+      return Math.abs(v - lo) <= Math.abs(v - hi) ? "<\u00a0" + plain(kind, lo + unit, n0) : ">\u00a0" + plain(kind, hi - unit, n0);
+    }
     return plain(kind, v, n);
   }
-  // A quoted number: prose span, or KaTeX's \htmlData around one .mord
-  function show(el, v, path) {
+  // A quoted number: prose span, or KaTeX's \htmlData around one .mord; in a formula, its
+  // MathML (what a screen reader reads) gets the same number
+  function show(el, v, path, widget) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
-    leaf.textContent = format(el.dataset.format, v, path);
+    const text = format(el.dataset.format, v, path, widget), katex = el.closest(".katex");
+    if (leaf.textContent === text) return;
+    const tokens = katex && mathTokens(katex).get(el);
+    if (tokens) tokens.forEach((t, j) => { t.textContent = j ? "" : text; });
+    leaf.textContent = text;
+  }
+  // Each quoted number's MathML tokens (<mn>1</mn><mo>,</mo><mn>024</mn> for "1,024"), found
+  // once, in order, by the text KaTeX drew for it
+  const found = new WeakMap();
+  function mathTokens(katex) {
+    if (found.has(katex)) return found.get(katex);
+    const leaves = $$(".katex-mathml math *", katex).filter((n) => !n.children.length && n.localName !== "annotation");
+    const map = new Map();
+    let at = 0;
+    $$(".katex-html [data-key]", katex).forEach((q) => {
+      const want = q.textContent;
+      for (let j = at; j < leaves.length; j++) {
+        let text = "", k = j;
+        while (k < leaves.length && text.length < want.length) text += leaves[k++].textContent;
+        if (text === want) { map.set(q, leaves.slice(j, k)); at = k; return; }
+      }
+    });
+    found.set(katex, map);
+    return map;
   }
 
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
   if (!data || !$("#tpl-dk")) return chrome();
-  const { results: R, follow, slots, state: home } = data;
+  const { results: R, follow, slots, state: home, start } = data;
   bounds = R.meta.bounds;
+  extra = data.extra;
+  open = data.open;
   const at = (path) => path.split(".").reduce((v, k) => v[k], R);
   const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
   const D = R.spread.d_k, RULERS = R.rulers.names;
 
-  // The shared state: dₖ (index on the grid), ruler, batch (0: pooled), the scale slider
-  const S = { ...home };
+  // The shared state: dₖ (index on the grid), ruler, batch (0: pooled), the scale slider (k)
+  // and the chosen dₖ's mark on it (m). The bar and the sheets start at the paper's dₖ
+  // (`start`); the text shows the page as built (`home`, as its figures do) until the reader
+  // moves a control (`moved`), then follows the controls.
+  const S = { ...start, moved: false };
   const url = new URLSearchParams(location.search);
-  if (D.indexOf(+url.get("dk")) > S.s) S.i = D.indexOf(+url.get("dk"));
-  if (RULERS.includes(url.get("ruler"))) S.r = url.get("ruler");
+  if (D.indexOf(+url.get("dk")) > S.s) Object.assign(S, { i: D.indexOf(+url.get("dk")), moved: true });
+  if (RULERS.includes(url.get("ruler"))) Object.assign(S, { r: url.get("ruler"), moved: true });
   const views = [];
   function update(change) {
     Object.assign(S, change);
+    S.m = R.saturation.scale_index[S.r][S.i];
     const q = new URLSearchParams(location.search);
-    if (S.i === home.i && S.r === home.r) { q.delete("dk"); q.delete("ruler"); }
+    if (!S.moved) { q.delete("dk"); q.delete("ruler"); }
     else { q.set("dk", D[S.i]); q.set("ruler", S.r); }
     const search = q.toString();
     try { history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash); } catch (e) { /* file: */ }
+    const text = S.moved ? S : home;
     for (const key in follow) {
-      const path = fill(S, follow[key]);
+      const path = fill(text, follow[key]);
       $$(`[data-key="${key}"]`).forEach((el) => show(el, at(path), path));
     }
     views.forEach((v) => v());
   }
+  const move = (change) => update({ ...change, moved: true });   // a reader's action
   function slot(w, name, s) {
     const path = fill(s || S, slots[name][0]);
-    $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, /^\d+$/.test(path) ? +path : at(path), path));
+    $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, /^\d+$/.test(path) ? +path : at(path), path, true));
   }
   const rulerName = (r) => $(`.dk-bar input[value="${r}"]`)?.parentNode.textContent.trim() || r;
   const names = (w) => $$("[data-ruler]", w).forEach((el) => { el.textContent = rulerName(S.r); });
@@ -89,36 +128,63 @@
     if (w) fig.after(w);
     return w;
   }
+  // 1-2-5 ticks about `reach` on each side of 0: positions k·step, labels written from the
+  // integer k·mantissa and the power of ten (no float noise such as 2 × 10⁻¹⁶)
+  function ticks125(reach) {
+    const e = Math.floor(Math.log10(reach / 3)), f = reach / 3 / 10 ** e;
+    const [m, p] = f < 1.5 ? [1, e] : f < 3.5 ? [2, e] : f < 7.5 ? [5, e] : [1, e + 1];
+    const label = (n) => {
+      if (p >= 0) return plain("grouped", n * 10 ** p);
+      const digits = String(Math.abs(n)).padStart(1 - p, "0"), cut = digits.length + p;
+      const text = (digits.slice(0, cut) + "." + digits.slice(cut)).replace(/\.?0+$/, "");
+      return (n < 0 ? "−" : "") + (text || "0");
+    };
+    const out = [], last = Math.floor(reach / (m * 10 ** p));
+    for (let j = -last; j <= last; j++) out.push([j * m * 10 ** p, label(j * m)]);
+    return out;
+  }
 
-  // The bar that sets dₖ and the ruler; fixed below the header while a sheet is on screen
+  // The bar that sets dₖ and the ruler: early in the tab order (right after the header), so
+  // the keyboard reaches it in a few presses from the top, and from each sheet's "change dₖ"
+  // button; on screen (fixed under the header) while a sheet, or text that follows it, is in
+  // view, or while it holds the focus; otherwise out of sight but still focusable.
   function bar() {
     const tpl = $("#tpl-dk");
     if (!tpl) return;
     const header = $(".site-header"), b = tpl.content.firstElementChild.cloneNode(true);
-    header ? header.after(b) : doc.body.prepend(b);   // early in the tab order
+    header ? header.after(b) : doc.body.prepend(b);
     const input = $("input[type=range]", b), out = $("output", b);
     Object.assign(input, { min: S.s + 1, max: D.length - 1, step: 1 });   // d = 4 is the baseline
-    on(input, "input", () => update({ i: +input.value }));
-    $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && update({ r: r.value })));
+    on(input, "input", () => move({ i: +input.value }));
+    $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && move({ r: r.value })));
+    const measure = () => { if (b.matches(":not(.dk-away), :focus-within")) root.style.setProperty("--dk-h", b.offsetHeight + "px"); };
     views.push(() => {
       input.value = S.i;
       out.textContent = "dₖ = " + plain("grouped", D[S.i]);
       input.ariaValueText = out.textContent;
       $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
-      $(".dk-note", b).hidden = S.i === home.i && S.r === home.r;   // the prose moved, figures not
-      if (!b.hidden) root.style.setProperty("--dk-h", b.offsetHeight + "px");
+      $(".dk-note", b).hidden = !S.moved;       // the text follows, the figures do not
+      $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
+      measure();
     });
-    root.style.setProperty("--dk-h", b.offsetHeight + "px");   // before it hides: anchors land below it
-    b.hidden = true;
+    measure();                                  // anchors land below it, shown or not
     const seen = new Set();
+    const place = () => {
+      b.classList.toggle("dk-away", !seen.size);
+      if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
+      measure();
+      root.classList.toggle("dk-on", b.matches(":not(.dk-away), :focus-within"));
+    };
+    b.classList.add("dk-away");
+    on(b, "focusin focusout", () => setTimeout(place));
     const io = new IntersectionObserver((es) => {
       es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
-      b.hidden = !seen.size && !b.contains(doc.activeElement);
-      if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
-      if (!b.hidden) root.style.setProperty("--dk-h", b.offsetHeight + "px");
-      root.classList.toggle("dk-on", !b.hidden);
+      place();
     });
-    $$("figure, .widget").forEach((el) => io.observe(el));
+    const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
+      .map((el) => el.closest("article > *")).filter(Boolean);
+    new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
+    $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => input.focus()));
   }
 
   // Sheet 1: q·k at the chosen dₖ beside the small dₖ, under the ruler; another batch
@@ -129,8 +195,8 @@
     const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
-    const button = $("button", w);
-    on(button, "click", () => update({ b: (S.b + 1) % (n + 1) }));
+    const button = $(".widget-button", w);
+    on(button, "click", () => move({ b: (S.b + 1) % (n + 1) }));
     views.push(() => {
       const ds = [S.s, S.i], scale = ds.map((i) => G.scale[S.r][i]);   // z units -> scaled score
       const reach = 4.2 * Math.max(...ds.map((i) => G.sd[S.r][i][S.b]));
@@ -149,10 +215,7 @@
           "text-anchor": k ? "start" : "end" }).textContent = "d = " + plain("grouped", D[i]);
       });
       ticks.replaceChildren();
-      const step = +plain("sig", reach / 3, 1);
-      for (let t = -3 * step; t <= 3 * step; t += step) {
-        if (Math.abs(t) <= reach) svg(ticks, "text", { x: x(t), y: 158 }, plain("sig", t, 1));
-      }
+      ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
       slot(w, "b");
       $$("[data-batch]", w).forEach((el) => { el.hidden = (el.dataset.batch === "one") !== S.b > 0; });
@@ -176,7 +239,7 @@
     let last = "";
     on(input, "input", () => { S.k = +input.value; draw(); });
     function draw() {
-      const p = sa.shares[S.k], pct = (v) => format("pct:1", v, "saturation.shares");
+      const p = sa.shares[S.k], pct = (v) => format("pct:1", v, "saturation.shares", true);
       input.value = S.k;
       bars.forEach((r, j) => set(r, { y: 125 - 110 * p[j], height: 110 * p[j] }));
       set(label, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
@@ -185,7 +248,7 @@
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
     }
     views.push(() => {
-      const k = sa.scale_index[S.r][S.i], where = S.i + S.r;
+      const k = S.m, where = S.i + S.r;
       if (where !== last) { last = where; S.k = k; }
       const f = k / (sa.scales.length - 1);   // the thumb's centre runs from 8 px to 8 px before the end
       mark.style.left = 100 * f + "%";
@@ -210,7 +273,7 @@
         col.classList.toggle("chosen", r === S.r);
         col.ariaCurrent = r === S.r ? "true" : null;
       });
-      ["d", "win_raw", "win_sqrt", "win_linear", "ent_raw", "ent_sqrt", "ent_linear"].forEach((k) => slot(w, k));
+      ["d", "rows", ...["win", "ent", "mwin", "ment"].flatMap((s) => RULERS.map((r) => s + "_" + r))].forEach((k) => slot(w, k));
     });
   }
 
@@ -241,11 +304,11 @@
     // .laid-out), else blocks above the target keep guessed heights and the jump lands short
     const layOut = () => root.classList.add("laid-out");
     doc.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="#"]')) layOut(); }, true);
-    on(window, "hashchange", layOut);
-    if (location.hash) {         // opened at an anchor: the browser jumped before this ran
-      layOut();
-      doc.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
-    }
+    // a new address's target, once every block has its real height (the browser's own jump
+    // may have used guessed ones): opened at an anchor, or an anchor set by a script
+    const land = () => { layOut(); doc.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView(); };
+    on(window, "hashchange", land);
+    if (location.hash) land();
     // Theme: the system's until the reader picks one (theme.js applies it early)
     const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
     const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);

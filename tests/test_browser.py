@@ -75,7 +75,7 @@ def test_page_works_from_file_urls_too(browser, built, lang):
             and "net::ERR_FAILED" not in m.text and problems.append(m.text))
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto((built["site"] / lang / "index.html").as_uri())
-    page.locator("#fig-spread-hist + .widget button").click()
+    page.locator("#fig-spread-hist + .widget .widget-button").click()
     assert page.locator(".katex").count() > 30 and problems == []
     assert page.evaluate("document.fonts.check('16px KaTeX_Main') && document.fonts.check('16px KaTeX_Math')")
     page.close()
@@ -137,13 +137,15 @@ def test_slider_steps_through_the_whole_grid_by_keyboard(visit, built):
     shown = """() => [document.querySelector('#scale-input').getAttribute('aria-valuetext'),
         document.querySelector('#fig-saturation-bars + .widget [data-slot="share"]').textContent,
         document.querySelector('#fig-saturation-bars + .widget [data-slot="sens"]').textContent]"""
+    from sqrtdk.web.embed import slot_text, start_state
     for i in range(len(sa["scales"])):
         if i:
             page.keyboard.press("ArrowRight")
         text, share, sens = page.evaluate(shown)     # one round trip per step
         assert text == "×" + fmt("sig:3", sa["scales"][i])
-        assert share == fmt("pct:2", sa["p_winner"][i], f"saturation.p_winner.{i}", r)
-        assert sens == fmt("sig:3", sa["sensitivity"][i], f"saturation.sensitivity.{i}", r)
+        state = {**start_state(r), "k": i}         # rounded as the sheets round (embed)
+        assert share == slot_text("share", r, state)[0]
+        assert sens == slot_text("sens", r, state)[0]
 
 
 # ---------------------------------------------------------------- paper 1: draw another batch
@@ -156,24 +158,28 @@ def test_batch_button_steps_through_the_batches_and_back_to_all_of_them(visit, b
     batches, sp = built["results"]["spread"]["batches"], built["results"]["spread"]
     keys = [k for k in ("sd_small", "sd_large", "ratio") if v.quoted(f"spread.{k}")]
     assert keys, "the article quotes none of the sheet's SDs"
-    button = page.locator("#fig-spread-hist + .widget button")
+    button = page.locator("#fig-spread-hist + .widget .widget-button")
     hist = page.locator("#fig-spread-hist + .widget path.hist-small")
     shapes = {hist.get_attribute("d")}
     from sqrtdk.science.results import at
-    from sqrtdk.web.embed import FOLLOW, default_state, resolve
-    state = default_state(built["results"])
+    from sqrtdk.web.embed import FOLLOW, resolve, start_state
+    state = start_state(built["results"])     # the sheet's view; the text follows it once moved
+
+    def pooled(k: str) -> float:
+        return float(at(built["results"], resolve(FOLLOW[f"spread.{k}"], {**state, "b": 0})))
+    assert v.shows(f"spread.{keys[0]}", sp[keys[0]])     # before any click: the page as built
     for b in range(batches["n"]):
         button.click()
-        for k in keys:     # batch b + 1 of the page's view (0 is all batches pooled)
+        for k in keys:     # batch b + 1 of the sheet's view (0 is all batches pooled)
             path = resolve(FOLLOW[f"spread.{k}"], {**state, "b": b + 1})
             assert v.shows(f"spread.{k}", at(built["results"], path)), (k, b, v.quoted(f"spread.{k}"))
         shapes.add(hist.get_attribute("d"))
     assert len(shapes) == batches["n"] + 1
     button.click()          # after the last batch: all of them again, as the text says
     for k in keys:
-        assert v.shows(f"spread.{k}", sp[k]), (k, v.quoted(f"spread.{k}"))
-    page.reload()
-    assert v.shows(f"spread.{keys[0]}", sp[keys[0]])
+        assert v.shows(f"spread.{k}", pooled(k)), (k, v.quoted(f"spread.{k}"))
+    page.reload()           # the URL keeps the view the reader moved to
+    assert v.shows(f"spread.{keys[0]}", pooled(keys[0]))
     assert v.problems == []
 
 
@@ -334,7 +340,7 @@ def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
 @pytest.mark.browser
 def test_controls_are_labelled_and_focus_is_visible(visit):
     page = visit().open("en/index.html")
-    for sel in ("#scale-input", "#fig-spread-hist + .widget button", "[data-theme-toggle]"):
+    for sel in ("#scale-input", "#fig-spread-hist + .widget .widget-button", "[data-theme-toggle]"):
         el = page.locator(sel)
         assert el.evaluate("el => el.labels?.length || el.textContent.trim().length") > 0, sel
         el.focus()

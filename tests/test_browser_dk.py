@@ -10,7 +10,7 @@ import pytest
 from browser import PHONE, fmt, lay_out_everything
 
 from sqrtdk.science.results import at
-from sqrtdk.web.embed import FOLLOW, SLOTS, default_state, resolve
+from sqrtdk.web.embed import FOLLOW, default_state, resolve, slot_text, start_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.author]   # author: reads the author's files
 LANGS = ("en", "zh")
@@ -31,18 +31,15 @@ def states(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 def set_state(page: Any, results: dict[str, Any], i: int, r: str) -> None:
     """Through the controls, as a reader would (the range input and the radio buttons); the
-    bar shows while a sheet is on screen."""
-    if not page.locator(".dk-bar").is_visible():
-        page.locator("#fig-spread-hist").scroll_into_view_if_needed()
-        page.locator(".dk-bar").wait_for(state="visible")
+    bar shows while it holds the focus."""
+    page.locator("#dk-input").focus()
     page.locator("#dk-input").fill(str(i))
     page.locator(f'.dk-bar input[type=radio][value="{r}"]').check()
 
 
 def expected(results: dict[str, Any], name: str, state: dict[str, Any]) -> str:
-    template, spec = SLOTS[name]
-    path = resolve(template, state)
-    return fmt(spec, float(path) if path.isdigit() else at(results, path), path, results)
+    """What a sheet's slot shows in `state` (embed.widget_number's rounding)."""
+    return slot_text(name, results, state)[0]
 
 
 def slot_texts(widget: Any, name: str) -> set[str]:
@@ -50,7 +47,9 @@ def slot_texts(widget: Any, name: str) -> set[str]:
 
 
 def full_state(results: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    return {**default_state(results), **change}
+    """The sheets' state after `change` (the mark's place `m` follows dₖ and the ruler)."""
+    s = {**start_state(results), **change}
+    return {**s, "m": results["saturation"]["scale_index"][s["r"]][s["i"]]}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -68,7 +67,7 @@ def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang
         for name in ("sd_small", "sd_large", "ratio", "ratio_theory", "d"):
             assert slot_texts(sheet1, name) == {expected(results, name, s)}, (name, change)
         shapes.add(sheet1.locator("path.hist-large").get_attribute("d"))
-        k = results["saturation"]["scale_index"][s["r"]][s["i"]]
+        k = s["m"]
         assert page.locator("#scale-input").input_value() == str(k)
         s2 = {**s, "k": k}
         for name in ("mark", "share", "sens"):
@@ -96,25 +95,27 @@ def test_the_default_view_is_the_static_page_and_comes_back(visit, site_build, l
     static = {k: nojs.locator(f'[data-key="{k}"]').all_text_contents() for k in keys}
     page = visit().open(f"{lang}/index.html")
     assert {k: page.locator(f'[data-key="{k}"]').all_text_contents() for k in keys} == static
+    assert urlsplit(page.url).query == ""            # nothing moved: nothing to keep
     d = default_state(results)
     set_state(page, results, i=0, r="linear")
     set_state(page, results, i=d["i"], r=d["r"])
     assert {k: page.locator(f'[data-key="{k}"]').all_text_contents() for k in keys} == static
-    assert urlsplit(page.url).query == ""
+    assert parse_qs(urlsplit(page.url).query) == {"dk": [str(results["spread"]["d_k"][d["i"]])],
+                                                 "ruler": [d["r"]]}
 
 
 def test_the_bar_says_the_figures_stay_as_built_once_the_prose_moves(visit, site_build) -> None:
     results = site_build["results"]
     home = default_state(results)
     page = visit().open("en/index.html")
-    page.locator("#fig-spread-hist").scroll_into_view_if_needed()
-    page.locator(".dk-bar").wait_for(state="visible")
-    note = page.locator(".dk-bar .dk-note")
-    assert not note.is_visible()
+    page.locator("#dk-input").focus()
+    note, start = page.locator(".dk-bar .dk-note:not(.dk-start)"), page.locator(".dk-bar .dk-start")
+    assert not note.is_visible() and start.is_visible()      # names what follows it, and what not
+    assert start.text_content().count(str(results["spread"]["d_large"])) == 1
     set_state(page, results, i=lowest(results), r=home["r"])
-    assert note.is_visible() and note.text_content().strip()
+    assert note.is_visible() and note.text_content().strip() and not start.is_visible()
     set_state(page, results, i=home["i"], r=home["r"])
-    assert not note.is_visible()
+    assert note.is_visible()            # moved once, the text keeps following the bar
     assert page.get_by_role("slider", name=page.locator("#dk-title").text_content().strip())\
         .count() == 1                                   # the slider is named as the bar is
 
@@ -134,14 +135,12 @@ def test_the_url_keeps_the_view(visit, site_build) -> None:
     assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": i}))}
     for query in ("dk=5&ruler=cube", f"dk={results['spread']['d_small']}"):
         bad = visit().open(f"en/index.html?{query}")   # off the grid, or the baseline: default
-        assert bad.locator("#dk-input").input_value() == str(default_state(results)["i"])
+        assert bad.locator("#dk-input").input_value() == str(start_state(results)["i"])
 
 
 def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     results = site_build["results"]
     page = visit().open("en/index.html")
-    page.locator("#fig-spread-hist").scroll_into_view_if_needed()
-    page.locator(".dk-bar").wait_for(state="visible")
     dk = page.locator("#dk-input")
     dk.focus()
     page.keyboard.press("Home")
@@ -155,7 +154,7 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     chosen = page.evaluate("document.querySelector('.dk-bar input:checked').value")
     assert chosen != default_state(results)["r"]
     assert parse_qs(urlsplit(page.url).query)["ruler"] == [chosen]
-    button = page.locator("#fig-spread-hist + .widget button")
+    button = page.locator("#fig-spread-hist + .widget .widget-button")
     button.focus()
     page.keyboard.press("Enter")
     assert page.locator("#fig-spread-hist + .widget [data-batch=one]").is_visible()

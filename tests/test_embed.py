@@ -14,11 +14,15 @@ from sqrtdk.web.embed import (
     UnknownSlotError,
     default_state,
     explainer_data,
+    is_open,
     json_script,
     resolve,
     slot_filter,
     slot_text,
+    start_state,
+    widget_number,
 )
+from sqrtdk.web.quoting import bounds_for, format_number
 
 
 def _leaves(tree: dict, prefix: str = ""):
@@ -102,7 +106,7 @@ UI = {"ruler_raw": "nothing"}
 def test_slots_escape_the_words_and_fill_in_the_numbers(results):
     slots = slot_filter(results, UI)
     sa = results["saturation"]
-    share, spec = slot_text("share", results, default_state(results))
+    share, spec = slot_text("share", results, start_state(results))
     assert str(slots("{pH} = {share} <b> & 1 − {pH}, {ruler}")) == (
         f'<var>p</var><sub>{sa["winner"]}</sub> = <span class="q" data-slot="share" '
         f'data-format="{spec}">{share}</span> '
@@ -113,3 +117,44 @@ def test_an_unknown_slot_is_named(results):
     with pytest.raises(UnknownSlotError, match=r"unknown slot \{sd_smal\}") as e:
         slot_filter(results, UI)("{sd_smal}")
     assert e.value.name == "sd_smal" and "sd_small" in e.value.known
+
+
+def test_a_sheet_never_shows_a_bound_a_value_does_not_reach_at_any_state(results):
+    """Every slot at every dₖ, ruler, batch and scale: the text is never a bound's text (at
+    any number of digits) unless the value is that bound."""
+    n_scales = len(results["saturation"]["scales"])
+    for name, (template, spec) in SLOTS.items():
+        kind, _, digits = spec.partition(":")
+        for state in _every_state(results, n_scales if "{k}" in template else 1):
+            path = resolve(template, state)
+            value = float(path) if path.isdigit() else float(_at(results, path))
+            bounds = bounds_for(path, results["meta"]["bounds"])
+            text, _ = slot_text(name, results, state)
+            if bounds is None or kind == "grouped" or (value in bounds and not is_open(path)):
+                continue
+            assert text not in {format_number(kind, b, n) for b in bounds for n in range(13)}, \
+                (name, path, value, text)
+
+
+def _every_state(results, n_scales):
+    for i in range(len(results["spread"]["d_k"])):
+        for r in results["rulers"]["names"]:
+            for k in range(n_scales):
+                m = results["saturation"]["scale_index"][r][i]
+                yield {**start_state(results), "i": i, "r": r, "k": k, "m": m}
+
+
+def test_a_value_closer_to_a_bound_than_two_more_digits_reads_as_an_inequality():
+    assert widget_number("pct", 1 - 1.9e-10, 2, (0.0, 1.0)) == ">\u00a099.99%"
+    assert widget_number("fixed", 2.14e-9, 2, (0.0, 3.0)) == "<\u00a00.01"
+    assert widget_number("pct", 0.9962, 0, (0.0, 1.0)) == "99.6%"     # one more digit is enough
+    assert widget_number("fixed", 0.5, 2, (0.0, 3.0)) == "0.50"
+    assert widget_number("fixed", 3.0, 2, (0.0, 3.0)) == "3.00"       # a bound reached is shown
+    assert widget_number("pct", 1.0, 2, (0.0, 1.0), is_open=True) == ">\u00a099.99%"  # rounded there
+
+
+def test_the_sheets_start_at_the_papers_dk_and_sheet_2_at_the_scale_it_gives(results):
+    start = start_state(results)
+    assert results["spread"]["d_k"][start["i"]] == results["two_scores"]["d_k"]
+    assert start["k"] == start["m"] == results["saturation"]["scale_index"]["raw"][start["i"]]
+    assert slot_text("mark", results, start)[0] == slot_text("scale", results, start)[0]

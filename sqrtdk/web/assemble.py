@@ -11,7 +11,8 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,7 +24,9 @@ from ..errors import BuildError, suggest
 from ..log import warn
 from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
+from .fig_tables import fill_tables
 from .math import MathRenderer, Rendered
+from .math.lines import narrow
 from .model import MATH_HTML_RE, Heading, Page
 from .output import Site
 from .quoting import Formula, mark_quotes
@@ -95,13 +98,35 @@ def typeset(pages: list[Page], math: MathRenderer,
                                  "in an article: give the new one another name")
             for w in r.warnings:
                 warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
-            wide = r.width_em * FORMULA_FONT_PX
-            if f.display and wide > 1.2 * PHONE_COLUMN_PX:
-                warn(LOGGER, page.source, f.line, f"display formula about {wide:.0f} px wide, "
-                     f"more than a phone's {PHONE_COLUMN_PX} px column: it will scroll "
-                     "sideways there; consider splitting it into lines")
-        out[page.lang] = [_scroll_if_wide(f, r) for f, r in zip(page.formulas, rendered)]
+        out[page.lang] = [_laid_out(page, f, r, math) for f, r in zip(page.formulas, rendered)]
     return out
+
+
+def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer) -> str:
+    """The formula's HTML; a display formula too wide for a phone also gets its lines
+    (math/lines.py), shown instead on narrow screens (style.css: .math-wide, .math-narrow).
+    Warns when even that stays wider than a phone's column."""
+    html = _scroll_if_wide(f, r)
+    if not f.display or r.width_em * FORMULA_FONT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
+        return html
+    line_em = WIDE_SHARE * PHONE_COLUMN_PX / FORMULA_FONT_PX
+    lines = narrow(f, lambda fs: [x.width_em for x in math.render(fs)], line_em)
+    narrow_r = math.render([lines])[0] if lines else r
+    if narrow_r.error:                       # our own TeX failed: a bug, not the author's
+        raise RuntimeError(f"the phone layout of {f.plain!r} is invalid: {narrow_r.error}")
+    wide = narrow_r.width_em * FORMULA_FONT_PX
+    if wide > 1.2 * PHONE_COLUMN_PX:
+        warn(LOGGER, page.source, f.line, f"display formula about {wide:.0f} px wide, more "
+             f"than a phone's {PHONE_COLUMN_PX} px column, even broken at its relations: it "
+             "will scroll sideways there; consider splitting it into lines")
+    if lines is None:
+        return html
+    # what a reader copies (copy-tex reads the annotation) is the TeX the author wrote
+    tag = '<annotation encoding="application/x-tex">{}</annotation>'
+    narrow_r = replace(narrow_r, html=narrow_r.html.replace(
+        tag.format(escape(lines.plain, quote=True)), tag.format(escape(f.plain, quote=True)), 1))
+    return (f'<div class="math-wide">{html}</div>'
+            f'<div class="math-narrow">{_scroll_if_wide(lines, narrow_r)}</div>')
 
 
 _KATEX_POSITION = re.compile(r"at position (\d+)")
@@ -191,6 +216,11 @@ def _fill(text: str, math_html: list[str], page: Page) -> str:
     return mark_quotes(MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], text), page.quotes)
 
 
+def _with_tables(body: str, st: Strings, results: Mapping[str, Any]) -> Markup:
+    """The article's HTML with every figure's table of numbers (fig_tables)."""
+    return Markup(fill_tables(body, st.ui, results))
+
+
 def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer) -> Site:
     """Fill the templates for every article, the root page and the 404 page; add the
     sitemap, robots.txt, the published experiment sources, assets and figures."""
@@ -213,7 +243,8 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
             "title": page.meta["title"], "description": page.meta["description"],
             "base_url": s.base_url, "canonical": f"{s.base_url}{page.lang}/",
             "alternates": alternates, "og": _og(s, st, page, alternates),
-            "ui": st.ui, "toc": _toc(page.facts.headings), "body": Markup(page.body),
+            "ui": st.ui, "toc": _toc(page.facts.headings),
+            "body": _with_tables(page.body, st, results),
             "math_head": head, "explainer_data": DATA_FILE,
             "built_with": st.ui["built_with"].format(seed=results["meta"]["seed"],
                                                      numpy=results["meta"]["numpy"]),

@@ -13,6 +13,7 @@ and the script refills it.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -31,7 +32,7 @@ EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("spread.batches", ("n",)),
     ("spread.grid", ("sd", "ratio", "hist", "z_edges", "ratio_theory", "d_ratio", "scale",
                      "batch_ratio_min", "batch_ratio_max")),
-    ("rulers", ("d_k", "names", "sd", "winner_share", "entropy_bits", "positions")),
+    ("rulers", ("d_k", "names", "sd", "winner_share", "entropy_bits", "positions", "n_rows")),
     ("rulers.example", ("shares", "winner_share", "entropy_bits")),
     ("meta", ("bounds",)),
 )
@@ -55,7 +56,9 @@ SLOTS: dict[str, tuple[str, str]] = {
     "share": ("saturation.p_winner.{k}", "pct:2"),          # the scale slider's position
     "sens": ("saturation.sensitivity.{k}", "sig:3"),
     "scale": ("saturation.scales.{k}", "sig:3"),
-    "mark": ("saturation.scale_for.{r}.{i}", "sig:3"),       # where the chosen dₖ lands
+    # where the chosen dₖ lands: the slider's grid scale at that place, so the mark and the
+    # slider name one number ({m}: saturation.scale_index.{r}.{i})
+    "mark": ("saturation.scales.{m}", "sig:3"),
     "d": ("spread.d_k.{i}", "fixed:0"),     # dimensions are written without a separator
     "d_small": ("spread.d_small", "grouped"),
     # two decimals, as the prose quotes the same SDs and ratios
@@ -71,18 +74,68 @@ SLOTS: dict[str, tuple[str, str]] = {
        ("raw", "sqrt", "linear")},
     **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", "fixed:2") for r in
        ("raw", "sqrt", "linear")},
+    # the mean over all rows beside the one example row (which is another random row at
+    # each dₖ): the card's number moves with dₖ, the mean shows the trend
+    **{f"mwin_{r}": (f"rulers.winner_share.{r}.{{i}}", "pct:1") for r in
+       ("raw", "sqrt", "linear")},
+    **{f"ment_{r}": (f"rulers.entropy_bits.{r}.{{i}}", "fixed:2") for r in
+       ("raw", "sqrt", "linear")},
+    "rows": ("rulers.n_rows", "grouped"),
+    "d_built": ("spread.d_large", "fixed:0"),      # the dₖ the text and figures were built at
 }
+# Results whose bounds are never reached (a softmax share lies strictly between 0 and 1, its
+# entropy below the uniform row's, p(1 − p) above 0): one stored exactly at a bound was
+# rounded there by results.json's 6 significant digits, so a sheet shows "> 99.99%" for it.
+# (Counts, such as the share of rows below a threshold, can be 0 or 1: not listed.)
+OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
+PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
+WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
+                                 # format before it is shown as "< 0.01" / "> 99.99%"
 
 _SLOT_RE = re.compile(r"\{(\w+)\}")
 
 
 def default_state(results: Mapping[str, Any]) -> dict[str, Any]:
-    """The page's own view: its large dₖ, no scaling, all batches pooled, and the scale slider
-    at the scale where that dₖ puts the row."""
+    """The page as built: its large dₖ, no scaling, all batches pooled, and the scale slider
+    at the scale where that dₖ puts the row (`m`: the mark's place on the slider). The text
+    shows this view until the reader moves a control."""
     sp = results["spread"]
-    i = sp["d_k"].index(sp["d_large"])
-    return {"i": i, "s": sp["d_k"].index(sp["d_small"]), "b": 0, "r": "raw",
-            "k": results["saturation"]["scale_index"]["raw"][i]}
+    return _state(results, sp["d_k"].index(sp["d_large"]))
+
+
+def start_state(results: Mapping[str, Any]) -> dict[str, Any]:
+    """Where the dₖ bar and the Try-it sheets start: the paper's dₖ (`PAPER_DK`) when it is on
+    the grid (sheet 2 then opens where the prose's example scale puts the row), else the page
+    as built."""
+    d_k = results["spread"]["d_k"]
+    paper = at(dict(results), PAPER_DK) if "two_scores" in results else None
+    if paper not in d_k:
+        return default_state(results)
+    return _state(results, d_k.index(paper))
+
+
+def _state(results: Mapping[str, Any], i: int) -> dict[str, Any]:
+    sp = results["spread"]
+    k = results["saturation"]["scale_index"]["raw"][i]
+    return {"i": i, "s": sp["d_k"].index(sp["d_small"]), "b": 0, "r": "raw", "k": k, "m": k}
+
+
+def widget_number(kind: str, value: float, digits: int,
+                  bounds: tuple[float, float] | None, is_open: bool = False) -> str:
+    """`value` as a Try-it sheet shows it: as the prose would (quoting.honest_digits: never a
+    bound it does not reach), but with at most WIDGET_EXTRA_DIGITS more digits; a value still
+    closer to a bound than that is shown as "< 0.01" or "> 99.99%" at `digits`
+    (static/explainer.js's `format` does the same). With `is_open` (OPEN_BOUNDS) a value
+    stored at a bound is shown that way too."""
+    n = honest_digits(kind, value, digits, bounds)
+    at_open_bound = bounds is not None and is_open and value in bounds and kind != "grouped"
+    if bounds is None or (n <= digits + WIDGET_EXTRA_DIGITS and not at_open_bound):
+        return format_number(kind, value, n)
+    low, high = bounds
+    unit = 10.0 ** -digits / (100 if kind == "pct" else 1)
+    if abs(value - low) <= abs(value - high):
+        return "<\u00a0" + format_number(kind, low + unit, digits)
+    return ">\u00a0" + format_number(kind, high - unit, digits)
 
 
 def resolve(template: str, state: Mapping[str, Any]) -> str:
@@ -104,7 +157,8 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
                 raise KeyError(f"results.json has no '{group}.{key}', which the page embeds")
             dst[key] = src[key]
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
-            "state": default_state(results)}
+            "state": default_state(results), "start": start_state(results),
+            "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS)}
 
 
 def json_script(data: Any) -> Markup:
@@ -134,14 +188,18 @@ def read_data_script(text: str) -> Any:
 
 
 def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
-    """(shown text, format) of slot `name` in `state`, rounded honestly (see quoting)."""
+    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`)."""
     template, spec = SLOTS[name]
     path = resolve(template, state)
     value = float(path) if path.isdigit() else float(at(dict(results), path))
     kind, _, digits = spec.partition(":")
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
-    n = honest_digits(kind, value, int(digits or 0), bounds)
-    return format_number(kind, value, n), spec
+    return widget_number(kind, value, int(digits or 0), bounds, is_open(path)), spec
+
+
+def is_open(path: str) -> bool:
+    """Whether result `path` never reaches its bounds (OPEN_BOUNDS)."""
+    return any(fnmatch.fnmatchcase(path, p) for p in OPEN_BOUNDS)
 
 
 class UnknownSlotError(Exception):
@@ -160,7 +218,7 @@ def _slot(name: str, results: Mapping[str, Any], ui: Mapping[str, str]) -> str:
         return str(Markup("<span data-ruler>{}</span>").format(ui["ruler_raw"]))
     if name not in SLOTS:
         raise UnknownSlotError(name, ("pH", "ruler", *SLOTS))
-    text, spec = slot_text(name, results, default_state(results))
+    text, spec = slot_text(name, results, start_state(results))
     return str(Markup('<span class="q" data-slot="{}" data-format="{}">{}</span>')
                .format(name, spec, text))
 

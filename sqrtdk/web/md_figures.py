@@ -2,7 +2,8 @@
 
 The caption is the image's title, converted as inline Markdown (emphasis, links, math) by
 Markdown's own inline processor; the number and its label come from strings.toml. The
-picture offers the phone variant below 40 rem, and links to the full-size figure.
+picture offers the phone variant below 40 rem, and links to the full-size figure. After the
+caption, a placeholder for the chart's numbers as a table (fig_tables, filled at assembly).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
 
 from ..errors import suggest
+from .fig_tables import FIG_DATA
 from .lexer import ANY_MATH_RE
 from .md_math import ContentError
 from .model import Facts, FigureFiles
@@ -99,6 +101,7 @@ class FigureProcessor(Treeprocessor):
         caption = etree.SubElement(cap, "span", {"class": "fig-caption"})
         caption.text = self._raw_title(img) or img.get("title") or ""
         _inline(self.md, caption)
+        cap.tail = FIG_DATA.format(name)      # the chart's numbers (fig_tables, at assembly)
         return fig
 
 

@@ -20,6 +20,7 @@ from ..errors import BuildError, line_at, line_of
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
+from .cjk_lint import lint_chinese
 from .converter import PageContext, markdown_for
 from .html_names import element_names
 from .lexer import Masked, mask
@@ -191,6 +192,8 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     formulas = [quoter.render_formula(f) for f in masked.formulas]
     check_blocks(path, searchable)
     check_footnote_definitions(path, searchable)
+    if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
+        lint_chinese(path, masked.text)
     facts = Facts()
     page = PageContext(path, facts, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url)

@@ -1,0 +1,81 @@
+"""Formulas laid out for a phone and every chart's numbers as a table (issue 20, items 4-5).
+Nothing here depends on the article's wording or on how many formulas or figures it has."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser import PHONE, lay_out_everything
+
+from sqrtdk.figures import load, needed_results
+from sqrtdk.web.fig_tables import TABLES, html
+
+pytestmark = pytest.mark.browser
+LANGS = ("en", "zh")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_display_formula_scrolls_sideways_at_360_px(visit, lang: str) -> None:
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    wide = page.evaluate("""() => [...document.querySelectorAll(
+            'article .math.display, article .math.display .math-scroll')]
+        .filter(el => el.offsetWidth > 0 && el.scrollWidth > el.clientWidth)
+        .map(el => el.querySelector('annotation')?.textContent.slice(0, 60))""")
+    assert wide == []
+    shown = page.evaluate("""() => [...document.querySelectorAll('article .math.display')]
+        .filter(el => el.offsetWidth > 0).length""")
+    assert shown > 0
+    # the phone's layout copies as the author's TeX: both layouts carry the same annotation
+    pairs = page.evaluate("""() => [...document.querySelectorAll('.math.display')]
+        .filter(el => el.querySelector('.math-narrow'))
+        .map(el => [el.querySelector('.math-wide annotation').textContent,
+                    el.querySelector('.math-narrow annotation').textContent])""")
+    assert all(a == b for a, b in pairs), pairs
+    wide_page = visit(viewport={"width": 1280, "height": 900}).open(f"{lang}/index.html")
+    assert wide_page.evaluate("""() => [...document.querySelectorAll('.math-narrow')]
+        .every(el => getComputedStyle(el).display === 'none')""")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_chart_has_its_numbers_as_a_closed_table_read_by_screen_readers(
+        visit, site_build, lang: str) -> None:
+    results, ui = site_build["results"], site_build["strings"][lang].ui
+    specs = load()
+    page = visit().open(f"{lang}/index.html")
+    lay_out_everything(page)
+    figures = page.locator("article figure")
+    assert figures.count() > 0
+    for n in range(figures.count()):
+        fig = figures.nth(n)
+        name = fig.get_attribute("id").removeprefix("fig-").replace("-", "_")
+        box = fig.locator("details.fig-data")
+        assert box.count() == 1, name
+        assert box.get_attribute("open") is None, name            # collapsed by default
+        assert box.locator("summary").text_content() == ui["table_summary"]
+        box.locator("summary").click()
+        table = fig.get_by_role("table")
+        assert table.count() == 1, name
+        headers = fig.get_by_role("columnheader").all_text_contents()
+        assert headers and all(h.strip() for h in headers if h), name
+        assert fig.get_by_role("rowheader").count() > 0, name
+        # the same cells as the figure's own results give (headers from strings.toml)
+        view = needed_results(results, specs[name].needs)
+        expected = html(TABLES[name](view), ui, results["meta"]["bounds"])
+        cells = table.locator("td").all_text_contents()
+        for cell in cells:
+            assert f"<td>{cell}</td>" in str(expected).replace("&lt;", "<").replace("&gt;", ">")
+        assert len(cells) == str(expected).count("<td>"), name
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_a_table_reads_only_what_its_figure_was_drawn_from(site_build: dict[str, Any]) -> None:
+    """Each table function gets only the figure's `needs`: reading anything else would raise."""
+    results, specs = site_build["results"], load()
+    assert set(TABLES) <= set(specs)
+    for name, fn in TABLES.items():
+        table = fn(needed_results(results, specs[name].needs))
+        assert table.rows and all(len(r) == len(table.headers) for r in table.rows), name
+        if table.groups:
+            assert sum(span for _, span in table.groups) == len(table.headers), name
