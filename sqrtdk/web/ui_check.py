@@ -36,7 +36,10 @@ READ_BY_CODE = {
     "reproduce_source": "the reproduce boxes",
     "reproduce_output": "the reproduce boxes",
     "ruler_raw": "the {ruler} slot",
+    "table_summary": "the figures' tables (fig_tables)",
 }
+# keys the code builds from a prefix: the figures' tables' column headers (fig_tables)
+READ_BY_CODE_PREFIXES = ("col_",)
 # slots filled in besides embed.SLOTS (see embed._slot)
 EXTRA_SLOTS = ("pH", "ruler")
 
@@ -122,7 +125,8 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
                 continue                            # checked by settings, with their kinds
             if key in use.slotted:
                 _check_slots(st, key, text, known_slots, use)
-            elif key in READ_BY_CODE or use.reads(key):
+            elif key in READ_BY_CODE or key.startswith(READ_BY_CODE_PREFIXES) or \
+                    use.reads(key):
                 _check_plain(st, key, text)
             else:
                 readers = sorted(use.keys | set(READ_BY_CODE))
