@@ -404,3 +404,22 @@ def test_a_figure_label_is_checked_against_the_value_it_formats() -> None:
     labels = Labels({"point": "SD {sd:.2f} of {n:.1f}"}, spec)
     with pytest.raises(ValueError, match="n is a count"):
         labels("point", sd=2.01, n=3)
+
+
+@pytest.mark.parametrize("which", ["code", "template"])
+def test_a_ui_key_missing_from_every_language_is_an_error_not_a_traceback(
+        content: Path, which: str) -> None:
+    """Both files agree, so the comparison between languages passes; the code read
+    ui["figure"] and stopped with a KeyError."""
+    from sqrtdk.web.ui_check import READ_BY_CODE, template_use
+    first = load_toml(content / languages(content)[0] / "strings.toml").data["ui"]
+    keys = sorted(READ_BY_CODE) if which == "code" else \
+        sorted(template_use(PROJECT_ROOT / "templates").keys)
+    key = next(k for k in keys if k in first)
+    for lang in languages(content):
+        path = content / lang / "strings.toml"
+        edit(path, re.compile(rf"^{key} = .*\n", re.M), "")
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    toml = load_toml(e.value.path)
+    assert e.value.line == toml.line_of("ui") and f"[ui] has no '{key}'" in e.value.message

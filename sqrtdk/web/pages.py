@@ -66,7 +66,8 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
         mark = getattr(e, "problem_mark", None)
         raise BuildError(path, (mark.line + 2) if mark else 1,
                          f"front matter is not valid YAML: {getattr(e, 'problem', e)}"
-                         + ("; inside \"…\" a backslash starts an escape, and title and "
+                         + ("; inside \"…\" a backslash starts an escape: a dollar sign "
+                            "is $5 there (\\$ only outside quotes), and title and "
                             "description are plain text: write √dₖ, not TeX"
                             if "escape" in str(getattr(e, "problem", "")) else
                             "; a value holding ': ' or starting with a quote or bracket goes "

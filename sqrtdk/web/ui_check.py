@@ -119,6 +119,7 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
     use = template_use(templates_dir)
     known_slots = (*EXTRA_SLOTS, *slots)
     for st in strings.values():
+        _check_present(st, use)
         for key, text in st.ui.items():
             line = st.file.line_of("ui", key)
             if key in FIELDS or key in PERCENT_D:
@@ -133,6 +134,17 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
                 warn(LOGGER, st.path, line, f"[ui] {key} is not used by any template or by "
                      "the code, so it appears nowhere; " + suggest(key, readers, "ui strings")
                      + ", or remove it")
+
+
+def _check_present(st: Strings, use: TemplateUse) -> None:
+    """Every [ui] key the code or the templates read is in this language's file (a key
+    missing from every language passes the comparison between languages)."""
+    needed = {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+    for key, reader in needed.items():
+        if key not in st.ui:
+            raise BuildError(st.path, st.file.line_of("ui"), f"[ui] has no '{key}', which "
+                             f"{reader} reads; add {key} = \"…\" under [ui] in every "
+                             "language (" + suggest(key, st.ui, "ui strings") + ")")
 
 
 def _check_plain(st: Strings, key: str, text: str) -> None:
