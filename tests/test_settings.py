@@ -334,7 +334,7 @@ def test_an_unknown_slot_is_an_error_with_a_suggestion(content: Path) -> None:
     with pytest.raises(BuildError) as e:
         ui_check(content)
     assert (e.value.path, e.value.line) == (path, line)
-    assert f"did you mean '{slot}'" in e.value.message, e.value.message
+    assert f"did you mean {{{slot}}}?" in e.value.message, e.value.message
 
 
 def test_a_field_in_a_string_nothing_fills_in_is_an_error(content: Path) -> None:

@@ -16,7 +16,8 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+
+from ..results_paths import needed_results as needed_results  # re-exported: drawers read it here
 
 WIDE, NARROW = "wide", "narrow"
 LAYOUTS = (WIDE, NARROW)
@@ -63,22 +64,3 @@ def load() -> dict[str, FigureSpec]:
                 importlib.import_module(f"{__name__}.{info.name}")
         _LOADED = True
     return FIGURES
-
-
-def needed_results(results: Mapping[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
-    """The sub-tree of `results` holding only the dotted paths in `needs` (same nesting).
-
-    Raises KeyError naming a path results.json does not have.
-    """
-    out: dict[str, Any] = {}
-    for path in needs:
-        src: Any = results
-        dst = out
-        parts = path.split(".")
-        for part in parts[:-1]:
-            src = src[part]
-            dst = dst.setdefault(part, {})
-        if parts[-1] not in src:
-            raise KeyError(f"results.json has no '{path}'")
-        dst[parts[-1]] = src[parts[-1]]
-    return out

@@ -184,13 +184,26 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
     """`text` with each figure's FIG_DATA placeholder replaced by its table (figures without a
     registered table lose the placeholder). Raises KeyError for a path outside the figure's
     `needs` (a bug in the table's function)."""
-    from ..figures import load, needed_results
-    specs = load()
+    from ..results_paths import needed_results
+    needs = figure_needs()
 
     def one(m: re.Match[str]) -> str:
         name = m.group(1)
-        if name not in TABLES or name not in specs:
+        if name not in TABLES or name not in needs:
             return ""
-        view = needed_results(results, specs[name].needs)
+        view = needed_results(results, needs[name])
         return str(html(TABLES[name](view), ui, results.get("meta", {}).get("bounds", {})))
     return FIG_DATA_RE.sub(one, text)
+
+
+def figure_needs() -> dict[str, tuple[str, ...]]:
+    """Each registered figure's `needs`, read from the registrations without importing the
+    figure modules (which import matplotlib: a text edit imports neither it nor numpy); the
+    modules are imported only when a registration cannot be read that way."""
+    from ..cache import Cache
+    from ..early import registered_figures
+    read = registered_figures(Cache(None))
+    if read is not None:
+        return {name: r.needs for name, r in read.items()}
+    from ..figures import load
+    return {name: spec.needs for name, spec in load().items()}

@@ -9,6 +9,7 @@ number format is fixed, see `embed.SLOTS`).
 """
 from __future__ import annotations
 
+import difflib
 import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -174,8 +175,11 @@ def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
                              "slot's number is formatted by the page (as the text quotes it); "
                              f"write {{{f.name}}}")
         if f.name not in known and not renamed:
+            close = difflib.get_close_matches(f.name, known, n=1, cutoff=0.6)
             raise BuildError(st.path, line, f"[ui] {key}: {{{f.name}}} is not a number the "
-                             "page can fill in; " + suggest(f.name, known, "slots"))
+                             "page can fill in; " + (f"did you mean {{{close[0]}}}? " if close
+                                                     else "") + "the slots are "
+                             + ", ".join("{" + k + "}" for k in known))
 
 
 __all__ = ["READ_BY_CODE", "TemplateUse", "check_ui_strings", "template_use"]
