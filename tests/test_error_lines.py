@@ -428,3 +428,40 @@ def test_a_comment_line_in_code_is_code_or_stops_at_its_own_line(tmp_path: Path,
         return
     code = [el["text"] for el in Tree(built.body).elements if el["tag"] == "code"]
     assert any("# scaled scores" in c for c in code), built.body
+
+
+def test_a_box_option_given_twice_is_an_error_at_the_second(tmp_path: Path) -> None:
+    """The box's YAML kept the last `attrs:` and the first id vanished without a word."""
+    body = ("Intro.\n\n/// details | Why?\n    attrs: {id: why-a}\n    attrs: {id: why-b}\n\n"
+            "Text.\n///\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 4 and "'attrs:' is given twice" in e.message, str(e)
+    assert f"also at line {BODY_START + 3}" in e.message
+
+
+@pytest.mark.parametrize("indent", [1, 2, 3])
+def test_a_note_paragraph_indented_less_than_four_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, indent: int) -> None:
+    """It was published as the article's own paragraph, after the notes' text, silently."""
+    import logging
+    body = (f"A claim.[^long]\n\n[^long]: First paragraph of the note.\n\n"
+            f"{' ' * indent}Second paragraph, meant for the note.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        page(tmp_path, body, RESULTS)
+    got = [r.getMessage() for r in caplog.records if "not part of the note" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 4}: warning:" in got[0], got
+
+
+def test_a_note_paragraph_indented_by_four_stays_in_the_note_without_a_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from helpers import Tree
+    body = ("A claim.[^long]\n\n[^long]: First paragraph of the note.\n\n"
+            "    Second paragraph of the note.\n\nThe article goes on.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        built = page(tmp_path, body, RESULTS)
+    assert not [r for r in caplog.records if "not part of the note" in r.getMessage()]
+    second = [el for el in Tree(built.body).elements
+              if el["tag"] == "p" and "Second paragraph" in el["text"]]
+    assert len(second) == 1 and "section" in second[0]["ancestors"], second

@@ -160,6 +160,54 @@ def check_blocks(path: Path, masked: str) -> None:
                                        f"end it with a line '{fence}'")
 
 
+_OPTION_LINE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")   # `    attrs: {id: x}`
+
+
+def check_box_options(path: Path, masked: str) -> None:
+    """A box option given twice (`attrs:` on two lines under one `/// details`): the box's
+    YAML keeps the last silently, so the first id vanished. Raises BuildError at the second."""
+    lines = masked.split("\n")
+    for i, line in enumerate(lines):
+        if not _BLOCK_OPEN.match(line):
+            continue
+        seen: dict[str, int] = {}
+        for j in range(i + 1, len(lines)):
+            m = _OPTION_LINE.match(lines[j])
+            if m is None:
+                break
+            if m.group(1) in seen:
+                raise BuildError(path, j + 1, f"'{m.group(1)}:' is given twice for this box "
+                                 f"(also at line {seen[m.group(1)]}); the box would keep only "
+                                 "the last: write one line, e.g. attrs: {id: some-id}")
+            seen[m.group(1)] = j + 1
+
+
+def check_note_continuations(path: Path, masked: str) -> None:
+    """A paragraph after a blank line under a note, indented by 1 to 3 spaces: it looks like
+    part of the note but is read as the article's own paragraph (a note's later paragraphs are
+    indented by 4). A warning at its line."""
+    lines = masked.split("\n")
+    note: tuple[str, int] | None = None     # (label, line) of the note being read
+    blank = False
+    for number, line in enumerate(lines, 1):
+        if m := _FOOTNOTE_DEF.match(line):
+            note, blank = (m.group(1), number), False
+        elif not line.strip():
+            blank = True
+        elif note is not None and blank:
+            indent = len(line) - len(line.lstrip(" "))
+            if 1 <= indent <= 3:
+                warn(LOGGER, path, number, f"this paragraph, indented by {indent} space(s) "
+                     f"under the note [^{note[0]}] of line {note[1]}, is not part of the note "
+                     "(a note's later paragraphs are indented by 4 spaces); indent it by 4 to "
+                     "keep it in the note, or start it at the margin")
+            if indent < 4:
+                note = None
+            blank = False
+        else:
+            blank = False
+
+
 def check_footnote_definitions(path: Path, masked: str) -> None:
     """A label defined twice: Python-Markdown would silently keep the last definition."""
     seen: dict[str, int] = {}
@@ -193,6 +241,8 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     formulas = [quoter.render_formula(f) for f in masked.formulas]
     check_blocks(path, searchable)
     check_footnote_definitions(path, searchable)
+    check_box_options(path, searchable)
+    check_note_continuations(path, searchable)
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         lint_chinese(path, masked.text)
     facts = Facts()
