@@ -19,23 +19,20 @@ from __future__ import annotations
 
 import ast
 import json
-import logging
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, digest, versions
 from .errors import BuildError, suggest
+from .log import held
 from .options import PACKAGE_DIR, BuildOptions
 
 if TYPE_CHECKING:
     from .pipeline import FigureSet, Inputs
     from .web.model import Page
 
-LOGGER = logging.getLogger("sqrtdk")
 SVG_HEAD = 4096   # bytes of an SVG read for its size: the root element's start tag is in them
 
 
@@ -216,29 +213,3 @@ def check_labels(inputs: Inputs, specs: dict[str, Registered]) -> None:
                          + suggest(settings.social_figure, specs, "figures"))
 
 
-class _Hold(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-@contextmanager
-def held() -> Iterator[list[str]]:
-    """The package's warnings of a block, kept back (not printed, not counted) in the list
-    yielded; `log.replay` sends them out later."""
-    hold = _Hold()
-    handlers, propagate = list(LOGGER.handlers), LOGGER.propagate
-    for h in handlers:
-        LOGGER.removeHandler(h)
-    LOGGER.addHandler(hold)
-    LOGGER.propagate = False
-    try:
-        yield hold.messages
-    finally:
-        LOGGER.removeHandler(hold)
-        for h in handlers:
-            LOGGER.addHandler(h)
-        LOGGER.propagate = propagate

@@ -79,6 +79,25 @@ def captured() -> Iterator[list[str]]:
         LOGGER.removeHandler(handler)
 
 
+@contextmanager
+def held() -> Iterator[list[str]]:
+    """The package's warnings of a block, kept back (not printed, not counted) in the list
+    yielded; `replay` sends them out later (the pages checked before the experiments)."""
+    hold = _Capture()
+    handlers, propagate = list(LOGGER.handlers), LOGGER.propagate
+    for h in handlers:
+        LOGGER.removeHandler(h)
+    LOGGER.addHandler(hold)
+    LOGGER.propagate = False
+    try:
+        yield hold.messages
+    finally:
+        LOGGER.removeHandler(hold)
+        for h in handlers:
+            LOGGER.addHandler(h)
+        LOGGER.propagate = propagate
+
+
 def replay(messages: list[str]) -> None:
     """Log again warnings recorded by `captured` (a cached page or figure set)."""
     for message in messages:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, digest, file_digest, tree_digest, versions, write_if_changed
 from .errors import BuildError, display_path
-from .log import captured, replay
+from .log import captured, held, replay
 from .options import PACKAGE_DIR, BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
 
@@ -238,12 +238,12 @@ class Builder:
         from .science.results import DIGEST
         known = json.loads(data)
         known.pop(DIGEST, None)             # the file's own digest is no result
-        with early.held():
+        with held():
             results = {**known, "sweep": self._sweep(known, staleness=False)}
         figures = early.figures_on_disk(self.opts, self.cache, specs,
                                         list(inputs.settings.languages))
         try:
-            with early.held() as messages:
+            with held() as messages:
                 with stage("pages", self.log) as note:
                     pages, converted = self.pages(inputs, results, data, figures)
                     note(f"{converted} converted, {len(pages) - converted} cached")
