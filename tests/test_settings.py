@@ -316,25 +316,20 @@ def test_the_project_ui_strings_pass_and_every_key_is_read(
     assert not caplog.records, [r.getMessage() for r in caplog.records]
 
 
-def test_a_format_spec_in_a_widget_slot_is_an_error_at_its_line(content: Path) -> None:
-    """`{b:.2f}` was left in the sentence as typed (the slot pattern took bare names only)."""
+@pytest.mark.parametrize("lang, written, says", [
+    # `{b:.2f}` was left in the sentence as typed (the slot pattern took bare names only)
+    (1, "{%s:.2f}", "{%s:.2f} has a format spec"),
+    (0, "{%sx}", "did you mean {%s}?"),
+], ids=["format spec in a slot", "misspelt slot"])
+def test_a_widget_slot_mistake_is_an_error_at_its_line(content: Path, lang: int, written: str,
+                                                      says: str) -> None:
     key, slot = a_slotted_key(content)
-    path = content / languages(content)[1] / "strings.toml"
-    line = edit_in_key(path, key, "{" + slot + "}", "{" + slot + ":.2f}")
+    path = content / languages(content)[lang] / "strings.toml"
+    line = edit_in_key(path, key, "{" + slot + "}", written % slot)
     with pytest.raises(BuildError) as e:
         ui_check(content)
     assert (e.value.path, e.value.line) == (path, line), str(e.value)
-    assert f"{{{slot}:.2f}} has a format spec" in e.value.message
-
-
-def test_an_unknown_slot_is_an_error_with_a_suggestion(content: Path) -> None:
-    key, slot = a_slotted_key(content)
-    path = content / languages(content)[0] / "strings.toml"
-    line = edit_in_key(path, key, "{" + slot + "}", "{" + slot + "x}")
-    with pytest.raises(BuildError) as e:
-        ui_check(content)
-    assert (e.value.path, e.value.line) == (path, line)
-    assert f"did you mean {{{slot}}}?" in e.value.message, e.value.message
+    assert says % slot in e.value.message, e.value.message
 
 
 def test_a_field_in_a_string_nothing_fills_in_is_an_error(content: Path) -> None:
