@@ -321,7 +321,8 @@ def test_normals_are_float32_standard_normals_of_the_shape_asked():
 
 # --- adding a dimension or a batch changes no other number ------------------------------------
 
-SMALL_SPREAD = replace(spread.SpreadParams(), d_k=(4, 512), n_pairs=2_000, n_batches=2)
+SMALL_SPREAD = replace(spread.SpreadParams(), d_k=(4, 512), d_large=512, n_pairs=2_000,
+                       n_batches=2)
 SMALL_RULERS = replace(rulers.RulerParams(), d_k=(4, 64), n_rows=200, quoted_d=64)
 
 

@@ -94,7 +94,7 @@ def batches(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     sizes = {"small": sp["d_small"], "large": sp["d_large"]}
     ax.set(xticks=xs, ylim=(lo - (hi - lo), hi + 2.5 * (hi - lo)), xlabel=t("xlabel"),
            ylabel=t("ylabel"), title=t("title", n=len(ratios), pairs=sp["batch_pairs"], **sizes))
-    ax.annotate(t("offchart", ratio=sp["d_ratio"], **sizes),  # 128 would sit far above
+    ax.annotate(t("offchart", ratio=sp["d_ratio"], **sizes),  # the ratio itself sits far above
                 xy=(0.7, 1.0), xycoords="axes fraction", xytext=(0.7, 0.8),
                 textcoords="axes fraction", ha="center", va="center", color=VERMILLION,
                 arrowprops={"arrowstyle": "-|>", "color": VERMILLION, "linewidth": 1.2})

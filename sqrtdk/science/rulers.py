@@ -31,7 +31,7 @@ class RulerParams:
     d_k: tuple[int, ...] = DIMENSIONS
     n_rows: int = 2_000          # rows of scores, each one query against `positions` keys
     positions: int = 8
-    quoted_d: int = 512
+    quoted_d: int = 64           # the paper's d_k (§3.2.2), where the page's dₖ bar starts
     d_v: int = 64                # the values' dimension (the paper's d_v = 64)
     grad_threshold: float = 1e-3  # "a vanishing gradient": ‖∂L/∂q‖ below this
 
@@ -87,7 +87,7 @@ EXPERIMENTS.register(Experiment(
 
 def rulers_section(data: Mapping[str, Any]) -> dict[str, Any]:
     """results.json["rulers"]. The SDs come from sheet 1's samples (one quantity, one value:
-    the raw SD at d = 512 is the same number on every sheet)."""
+    the raw SD at the quoted d is the same number on every sheet)."""
     p, stats = data["rulers"]
     spread = data["spread"]
     from .spread import sample_sd
