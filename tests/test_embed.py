@@ -145,12 +145,38 @@ def _every_state(results, n_scales):
 
 
 def test_a_value_closer_to_a_bound_than_two_more_digits_reads_as_an_inequality():
-    assert widget_number("pct", 1 - 1.9e-10, 2, (0.0, 1.0)) == ">\u00a099.99%"
-    assert widget_number("fixed", 2.14e-9, 2, (0.0, 3.0)) == "<\u00a00.01"
+    assert widget_number("pct", 1 - 1.9e-10, 2, (0.0, 1.0)) == ">\u00a099.9999%"
+    assert widget_number("fixed", 2.14e-9, 2, (0.0, 3.0)) == "<\u00a00.0001"
     assert widget_number("pct", 0.9962, 0, (0.0, 1.0)) == "99.6%"     # one more digit is enough
     assert widget_number("fixed", 0.5, 2, (0.0, 3.0)) == "0.50"
     assert widget_number("fixed", 3.0, 2, (0.0, 3.0)) == "3.00"       # a bound reached is shown
-    assert widget_number("pct", 1.0, 2, (0.0, 1.0), is_open=True) == ">\u00a099.99%"  # rounded there
+    assert widget_number("pct", 1.0, 2, (0.0, 1.0), is_open=True) == ">\u00a099.9999%"  # rounded there
+
+
+def decimals(text: str) -> int:
+    number = text.rstrip("%").split("\u00a0")[-1]
+    return len(number.partition(".")[2])
+
+
+@pytest.mark.parametrize("kind, digits, toward", [("pct", 2, 1.0), ("pct", 1, 0.0),
+                                                  ("fixed", 2, 0.0)])
+def test_one_precision_rule_a_bound_is_shown_with_the_most_digits_a_number_gets(kind, digits,
+                                                                                 toward):
+    # Values closing in on a bound: "99.9999%" is never followed by the coarser "> 99.99%",
+    # and one row never mixes "0.001%" with "< 0.1%"
+    texts = [widget_number(kind, toward + (1 - 2 * toward) * 10.0 ** -e, digits, (0.0, 1.0))
+             for e in range(1, 13)]
+    exact = [t for t in texts if t[0] not in "<>"]
+    bounded = [t for t in texts if t[0] in "<>"]
+    assert exact and bounded, texts
+    assert {decimals(t) for t in bounded} == {max(decimals(t) for t in exact)}, texts
+    assert texts.index(bounded[0]) > texts.index(exact[-1])        # exact ones first, then bounds
+
+
+def test_the_text_is_built_at_the_dk_where_the_bar_starts(results):
+    # The prose's numbers that follow the bar (FOLLOW) are built in the default state; the bar
+    # and the sheets start at the paper's dₖ: a reader sees one dₖ before moving anything
+    assert default_state(results)["i"] == start_state(results)["i"]
 
 
 def test_the_sheets_start_at_the_papers_dk_and_sheet_2_at_the_scale_it_gives(results):

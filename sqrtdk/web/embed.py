@@ -90,7 +90,7 @@ SLOTS: dict[str, tuple[str, str]] = {
 OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
-                                 # format before it is shown as "< 0.01" / "> 99.99%"
+                                 # format before it is shown as "< 0.0001" / "> 99.9999%"
 
 _SLOT_RE = re.compile(r"\{(\w+)\}")
 
@@ -124,18 +124,20 @@ def widget_number(kind: str, value: float, digits: int,
                   bounds: tuple[float, float] | None, is_open: bool = False) -> str:
     """`value` as a Try-it sheet shows it: as the prose would (quoting.honest_digits: never a
     bound it does not reach), but with at most WIDGET_EXTRA_DIGITS more digits; a value still
-    closer to a bound than that is shown as "< 0.01" or "> 99.99%" at `digits`
-    (static/explainer.js's `format` does the same). With `is_open` (OPEN_BOUNDS) a value
-    stored at a bound is shown that way too."""
+    closer to a bound than that is shown as a bound at those most digits, "< 0.0001" or
+    "> 99.9999%" for `digits` 2 (one precision rule: the sheet never reads "99.9999%" and
+    then "> 99.99%"; static/explainer.js's `format` does the same). With `is_open`
+    (OPEN_BOUNDS) a value stored at a bound is shown that way too."""
     n = honest_digits(kind, value, digits, bounds)
     at_open_bound = bounds is not None and is_open and value in bounds and kind != "grouped"
     if bounds is None or (n <= digits + WIDGET_EXTRA_DIGITS and not at_open_bound):
         return format_number(kind, value, n)
     low, high = bounds
-    unit = 10.0 ** -digits / (100 if kind == "pct" else 1)
+    most = digits + WIDGET_EXTRA_DIGITS
+    unit = 10.0 ** -most / (100 if kind == "pct" else 1)
     if abs(value - low) <= abs(value - high):
-        return "<\u00a0" + format_number(kind, low + unit, digits)
-    return ">\u00a0" + format_number(kind, high - unit, digits)
+        return "<\u00a0" + format_number(kind, low + unit, most)
+    return ">\u00a0" + format_number(kind, high - unit, most)
 
 
 def resolve(template: str, state: Mapping[str, Any]) -> str:
