@@ -37,7 +37,8 @@
   let bounds = {}, extra = 2, open = [];
   const glob = (p) => new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$");
   // In a Try-it sheet (`widget`), at most `extra` more digits; a value still closer to a bound
-  // reads "< 0.01" or "> 99.99%" (sqrtdk.web.embed.widget_number)
+  // reads as that bound with those most digits, "< 0.0001" or "> 99.9999%" (one precision
+  // rule, sqrtdk.web.embed.widget_number)
   function format(spec, v, path, widget) {
     const [kind, d] = spec.split(":"), n0 = +d || 0;
     let n = n0;
@@ -45,40 +46,62 @@
     while (b && kind !== "grouped" && n < 12 && bounds[b].some((x) => x !== v && plain(kind, x, n) === plain(kind, v, n))) n++;
     const stuck = open.some((p) => glob(p).test(path)) && bounds[b]?.includes(v);   // embed.OPEN_BOUNDS
     if (widget && b && kind !== "grouped" && (n > n0 + extra || stuck)) {
-      const [lo, hi] = bounds[b], unit = 10 ** -n0 / (kind === "pct" ? 100 : 1);
-      return Math.abs(v - lo) <= Math.abs(v - hi) ? "<\u00a0" + plain(kind, lo + unit, n0) : ">\u00a0" + plain(kind, hi - unit, n0);
+      const [lo, hi] = bounds[b], most = n0 + extra, unit = 10 ** -most / (kind === "pct" ? 100 : 1);
+      return Math.abs(v - lo) <= Math.abs(v - hi) ? "<\u00a0" + plain(kind, lo + unit, most) : ">\u00a0" + plain(kind, hi - unit, most);
     }
     return plain(kind, v, n);
   }
   // A quoted number: prose span, or KaTeX's \htmlData around one .mord; in a formula, its
-  // MathML (what a screen reader reads) gets the same number
+  // MathML (what a screen reader reads) and its TeX (what copy-tex copies) get the same number
   function show(el, v, path, widget) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
     const text = format(el.dataset.format, v, path, widget), katex = el.closest(".katex");
     if (leaf.textContent === text) return;
-    const tokens = katex && mathTokens(katex).get(el);
-    if (tokens) tokens.forEach((t, j) => { t.textContent = j ? "" : text; });
+    if (katex) rewrite(katex, el, text);
     leaf.textContent = text;
   }
-  // Each quoted number's MathML tokens (<mn>1</mn><mo>,</mo><mn>024</mn> for "1,024"), found
-  // once, in order, by the text KaTeX drew for it
+  const MATHML = "http://www.w3.org/1998/Math/MathML";
+  const texOf = (text) => text.replace(/,/g, "{,}").replace(/−/g, "-").replace(/\u00a0/g, "\\,");
+  // One formula's quoted numbers, found once, in order, while it still shows the built ones:
+  // for each, its MathML tokens (<mn>1</mn><mo>,</mo><mn>024</mn> for "1,024") and where its
+  // TeX sits in the annotation (1{,}024)
   const found = new WeakMap();
-  function mathTokens(katex) {
+  function parts(katex) {
     if (found.has(katex)) return found.get(katex);
     const leaves = $$(".katex-mathml math *", katex).filter((n) => !n.children.length && n.localName !== "annotation");
-    const map = new Map();
-    let at = 0;
+    const note = $(".katex-mathml annotation", katex), tex = note ? note.textContent : "";
+    const tokens = new Map(), pieces = [];
+    let at = 0, cut = 0;
     $$(".katex-html [data-key]", katex).forEach((q) => {
       const want = q.textContent;
       for (let j = at; j < leaves.length; j++) {
         let text = "", k = j;
         while (k < leaves.length && text.length < want.length) text += leaves[k++].textContent;
-        if (text === want) { map.set(q, leaves.slice(j, k)); at = k; return; }
+        if (text === want) { tokens.set(q, leaves.slice(j, k)); at = k; break; }
       }
+      const where = [texOf(want), want].map((t) => [tex.indexOf(t, cut), t]).find(([i]) => i >= 0);
+      if (where) { pieces.push(tex.slice(cut, where[0]), q); cut = where[0] + where[1].length; }
     });
-    found.set(katex, map);
-    return map;
+    pieces.push(tex.slice(cut));
+    const out = { tokens, note, pieces, texts: new Map() };
+    found.set(katex, out);
+    return out;
+  }
+  // The number's MathML tokens become one token saying `text` (a minus sign its own <mo>)
+  function rewrite(katex, q, text) {
+    const f = parts(katex), old = f.tokens.get(q);
+    if (old) {
+      const minus = text.startsWith("−"), mn = doc.createElementNS(MATHML, /\d/.test(text) ? "mn" : "mtext");
+      mn.textContent = minus ? text.slice(1) : text;
+      const fresh = minus ? [doc.createElementNS(MATHML, "mo"), mn] : [mn];
+      if (minus) fresh[0].textContent = "−";
+      old[0].replaceWith(...fresh);
+      old.slice(1).forEach((t) => t.remove());
+      f.tokens.set(q, fresh);
+    }
+    f.texts.set(q, text);
+    if (f.note) f.note.textContent = f.pieces.map((p) => (typeof p === "string" ? p : texOf(f.texts.get(p) ?? p.textContent))).join("");
   }
 
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
@@ -99,7 +122,9 @@
   const url = new URLSearchParams(location.search);
   if (D.indexOf(+url.get("dk")) > S.s) Object.assign(S, { i: D.indexOf(+url.get("dk")), moved: true });
   if (RULERS.includes(url.get("ruler"))) Object.assign(S, { r: url.get("ruler"), moved: true });
+  S.m = R.saturation.scale_index[S.r][S.i];
   const views = [];
+  const view = (fn) => { views.push(fn); fn(); };   // a part draws itself once when built
   function update(change) {
     Object.assign(S, change);
     S.m = R.saturation.scale_index[S.r][S.i];
@@ -108,12 +133,16 @@
     else { q.set("dk", D[S.i]); q.set("ruler", S.r); }
     const search = q.toString();
     try { history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash); } catch (e) { /* file: */ }
+    follows();
+    views.forEach((v) => v());
+  }
+  // the quoted numbers that follow the controls: the page as built until the reader moves one
+  function follows() {
     const text = S.moved ? S : home;
     for (const key in follow) {
       const path = fill(text, follow[key]);
       $$(`[data-key="${key}"]`).forEach((el) => show(el, at(path), path));
     }
-    views.forEach((v) => v());
   }
   const move = (change) => update({ ...change, moved: true });   // a reader's action
   function slot(w, name, s) {
@@ -123,9 +152,12 @@
   const rulerName = (r) => $(`.dk-bar input[value="${r}"]`)?.parentNode.textContent.trim() || r;
   const names = (w) => $$("[data-ruler]", w).forEach((el) => { el.textContent = rulerName(S.r); });
 
-  function widget(name, after) {
-    const tpl = $("#" + name), fig = $(after), w = tpl && fig && tpl.content.firstElementChild.cloneNode(true);
-    if (w) fig.after(w);
+  // A sheet goes inside its figure, last: the figure is one block of the article, which the
+  // browser skips while it is off screen (style.css, content-visibility), so building the
+  // sheets at load restyles and lays out nothing of the long page
+  function widget(name, inside) {
+    const tpl = $("#" + name), fig = $(inside), w = tpl && fig && tpl.content.firstElementChild.cloneNode(true);
+    if (w) fig.append(w);
     return w;
   }
   // 1-2-5 ticks about `reach` on each side of 0: positions k·step, labels written from the
@@ -157,8 +189,10 @@
     Object.assign(input, { min: S.s + 1, max: D.length - 1, step: 1 });   // d = 4 is the baseline
     on(input, "input", () => move({ i: +input.value }));
     $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && move({ r: r.value })));
+    // --dk-h is registered as not inherited (style.css): setting it restyles <html> alone
     const measure = () => { if (b.matches(":not(.dk-away), :focus-within")) root.style.setProperty("--dk-h", b.offsetHeight + "px"); };
-    views.push(() => {
+    const layout = $(".layout");
+    view(() => {
       input.value = S.i;
       out.textContent = "dₖ = " + plain("grouped", D[S.i]);
       input.ariaValueText = out.textContent;
@@ -167,14 +201,19 @@
       $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
       measure();
     });
-    measure();                                  // anchors land below it, shown or not
     const seen = new Set();
     const place = () => {
       b.classList.toggle("dk-away", !seen.size);
       if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
       measure();
-      root.classList.toggle("dk-on", b.matches(":not(.dk-away), :focus-within"));
+      const shown = b.matches(":not(.dk-away), :focus-within");
+      root.classList.toggle("dk-on", shown);
+      // shown by the focus alone at the top of the page: the page moves down under it, so
+      // the title is not covered (a sheet in view keeps the bar over the text, moving nothing)
+      const lift = shown && !seen.size && scrollY < b.offsetHeight;
+      if (layout && lift !== !!layout.style.paddingTop) layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
     };
+    measure();                                  // anchors land below it, shown or not
     b.classList.add("dk-away");
     on(b, "focusin focusout", () => setTimeout(place));
     const io = new IntersectionObserver((es) => {
@@ -197,7 +236,7 @@
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
     const button = $(".widget-button", w);
     on(button, "click", () => move({ b: (S.b + 1) % (n + 1) }));
-    views.push(() => {
+    view(() => {
       const ds = [S.s, S.i], scale = ds.map((i) => G.scale[S.r][i]);   // z units -> scaled score
       const reach = 4.2 * Math.max(...ds.map((i) => G.sd[S.r][i][S.b]));
       const x = (v) => (200 + 190 * v / reach).toFixed(1);
@@ -247,7 +286,7 @@
       input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
     }
-    views.push(() => {
+    view(() => {
       const k = S.m, where = S.i + S.r;
       if (where !== last) { last = where; S.k = k; }
       const f = k / (sa.scales.length - 1);   // the thumb's centre runs from 8 px to 8 px before the end
@@ -264,7 +303,7 @@
     const w = widget("tpl-rows", "#fig-rulers-softmax");
     if (!w) return;
     const ex = R.rulers.example, cols = $$("[data-col]", w);
-    views.push(() => {
+    view(() => {
       cols.forEach((col) => {
         const r = col.dataset.col, chart = $("svg", col), p = ex.shares[r][S.i], top = Math.max(...p);
         chart.replaceChildren();
@@ -277,17 +316,25 @@
     });
   }
 
+  // One task per part, each when the browser is idle: no long task at load. The bar comes
+  // after the sheets (it watches them and wires their "change dₖ" buttons).
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
+  const steps = [batches, scales, rows, bar, follows, () => { root.dataset.ready = ""; }];
+  const next = () => { steps.shift()(); if (steps.length) idle(next); };
   chrome();
-  idle(() => { batches(); scales(); rows(); bar(); update({}); root.dataset.ready = ""; });
+  idle(next);
   // `build.py --serve` patched the page in place after an edit: fill its numbers in again
   on(doc, "sqrtdk:morphed", () => update({}));
 
   // Everything that is not a widget: footnote popovers, language switch, theme, print, scrolling
   function chrome() {
     footnotes();
-    const toc = $("#toc");
+    const toc = $("#toc"), nav = $(".toc");
     $$(".toc-link").forEach((a) => on(a, "click", () => { if (toc) toc.open = true; }));
+    // the header's "Contents" link only while the contents themselves are off screen (on a
+    // phone both would read "Contents" one above the other at the top of the page)
+    if (nav) new IntersectionObserver(([e]) => $$(".toc-link").forEach((a) => { a.style.visibility = e.isIntersecting ? "hidden" : ""; }),
+      { rootMargin: "-48px 0px 0px 0px" }).observe(nav);
     // Language switch to the same place (and the same dₖ): a visible #target, else the last
     // heading in the top third of the window (shared ids)
     const section = () => {

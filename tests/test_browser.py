@@ -75,7 +75,7 @@ def test_page_works_from_file_urls_too(browser, built, lang):
             and "net::ERR_FAILED" not in m.text and problems.append(m.text))
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto((built["site"] / lang / "index.html").as_uri())
-    page.locator("#fig-spread-hist + .widget .widget-button").click()
+    page.locator("#fig-spread-hist .widget .widget-button").click()
     assert page.locator(".katex").count() > 30 and problems == []
     assert page.evaluate("document.fonts.check('16px KaTeX_Main') && document.fonts.check('16px KaTeX_Math')")
     page.close()
@@ -118,7 +118,7 @@ def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, bui
     assert slider.evaluate("el => el.type") == "range"
     assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", str(len(sa["scales"]) - 1))
     slider.fill(str(i))
-    widget = page.locator("#fig-saturation-bars + .widget")
+    widget = page.locator("#fig-saturation-bars .widget")
     assert widget.locator('[data-slot="share"]').text_content() == fmt("pct:2", sa["p_winner"][i])
     assert widget.locator('[data-slot="sens"]').text_content() == fmt("sig:3", sa["sensitivity"][i])
     assert slider.get_attribute("aria-valuetext") == "×" + fmt("sig:3", 16.0)
@@ -135,8 +135,8 @@ def test_slider_steps_through_the_whole_grid_by_keyboard(visit, built):
     page.keyboard.press("Home")
     r = built["results"]
     shown = """() => [document.querySelector('#scale-input').getAttribute('aria-valuetext'),
-        document.querySelector('#fig-saturation-bars + .widget [data-slot="share"]').textContent,
-        document.querySelector('#fig-saturation-bars + .widget [data-slot="sens"]').textContent]"""
+        document.querySelector('#fig-saturation-bars .widget [data-slot="share"]').textContent,
+        document.querySelector('#fig-saturation-bars .widget [data-slot="sens"]').textContent]"""
     from sqrtdk.web.embed import slot_text, start_state
     for i in range(len(sa["scales"])):
         if i:
@@ -158,8 +158,8 @@ def test_batch_button_steps_through_the_batches_and_back_to_all_of_them(visit, b
     batches, sp = built["results"]["spread"]["batches"], built["results"]["spread"]
     keys = [k for k in ("sd_small", "sd_large", "ratio") if v.quoted(f"spread.{k}")]
     assert keys, "the article quotes none of the sheet's SDs"
-    button = page.locator("#fig-spread-hist + .widget .widget-button")
-    hist = page.locator("#fig-spread-hist + .widget path.hist-small")
+    button = page.locator("#fig-spread-hist .widget .widget-button")
+    hist = page.locator("#fig-spread-hist .widget path.hist-small")
     shapes = {hist.get_attribute("d")}
     from sqrtdk.science.results import at
     from sqrtdk.web.embed import FOLLOW, resolve, start_state
@@ -340,7 +340,7 @@ def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
 @pytest.mark.browser
 def test_controls_are_labelled_and_focus_is_visible(visit):
     page = visit().open("en/index.html")
-    for sel in ("#scale-input", "#fig-spread-hist + .widget .widget-button", "[data-theme-toggle]"):
+    for sel in ("#scale-input", "#fig-spread-hist .widget .widget-button", "[data-theme-toggle]"):
         el = page.locator(sel)
         assert el.evaluate("el => el.labels?.length || el.textContent.trim().length") > 0, sel
         el.focus()

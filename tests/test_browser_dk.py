@@ -57,9 +57,9 @@ def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang
     results = site_build["results"]
     v = visit()
     page = v.open(f"{lang}/index.html")
-    sheet1 = page.locator("#fig-spread-hist + .widget")
-    sheet2 = page.locator("#fig-saturation-bars + .widget")
-    sheet3 = page.locator("#fig-rulers-softmax + .widget")
+    sheet1 = page.locator("#fig-spread-hist .widget")
+    sheet2 = page.locator("#fig-saturation-bars .widget")
+    sheet3 = page.locator("#fig-rulers-softmax .widget")
     shapes = set()
     for change in states(results):
         set_state(page, results, **change)
@@ -131,7 +131,7 @@ def test_the_url_keeps_the_view(visit, site_build) -> None:
     other = visit().open(f"zh/index.html?{urlsplit(page.url).query}")
     assert other.locator("#dk-input").input_value() == str(i)
     assert other.locator('.dk-bar input[value="sqrt"]').is_checked()
-    widget = other.locator("#fig-rulers-softmax + .widget")
+    widget = other.locator("#fig-rulers-softmax .widget")
     assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": i}))}
     for query in ("dk=5&ruler=cube", f"dk={results['spread']['d_small']}"):
         bad = visit().open(f"en/index.html?{query}")   # off the grid, or the baseline: default
@@ -154,10 +154,10 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     chosen = page.evaluate("document.querySelector('.dk-bar input:checked').value")
     assert chosen != default_state(results)["r"]
     assert parse_qs(urlsplit(page.url).query)["ruler"] == [chosen]
-    button = page.locator("#fig-spread-hist + .widget .widget-button")
+    button = page.locator("#fig-spread-hist .widget .widget-button")
     button.focus()
     page.keyboard.press("Enter")
-    assert page.locator("#fig-spread-hist + .widget [data-batch=one]").is_visible()
+    assert page.locator("#fig-spread-hist .widget [data-batch=one]").is_visible()
     scale = page.locator("#scale-input")
     scale.focus()
     before = scale.input_value()

@@ -102,7 +102,7 @@ def check_sheets(page: Any, results: dict[str, Any], state: dict[str, Any]) -> N
         if "{k}" in SLOTS[name][0]:
             continue                          # the scale slider's own sweep checks these
         assert text == slot_text(name, results, state)[0], (name, state)
-    ticks = page.locator("#fig-spread-hist + .widget svg.chart g text").all_text_contents()
+    ticks = page.locator("#fig-spread-hist .widget svg.chart g text").all_text_contents()
     assert "0" in ticks and all(re.fullmatch(r"−?[\d,]+(\.\d+)?", t) for t in ticks), ticks
     step = tick_step(ticks)
     mantissa = step / 10 ** math.floor(math.log10(step))

@@ -57,6 +57,14 @@ class HeadingCollector(Treeprocessor):
                                    f"'## Its title {{#some-id}}', with the same id in every "
                                    "language", (written, setext, _HEADING_WITHOUT_ID))
             self.pending.append((int(el.tag[1]), el.get("id", ""), copy.deepcopy(el)))
+            # the heading is named by its own words, not by its section link's label too
+            name = etree.Element("span", {"id": f"{el.get('id')}-name"})
+            name.text, el.text = el.text, None
+            for child in list(el):
+                el.remove(child)
+                name.append(child)
+            el.append(name)
+            el.set("aria-labelledby", name.get("id", ""))
             link = etree.SubElement(el, "a", {"class": "headerlink", "href": f"#{el.get('id')}",
                                               "aria-label": self.permalink_title})
             link.text = "#"

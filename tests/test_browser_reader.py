@@ -1,0 +1,152 @@
+"""What a newcomer found reading the pages (issue 20's leftovers): the dₖ bar never covers the
+title, "Contents" once at the top of a phone, headings named by their own words, formulas whose
+MathML and copied TeX say the numbers shown, one precision rule in the sheets, √ set with its
+radicand in Chinese text, and a hint that a wide table scrolls. Nothing here depends on the
+article's wording or on how many figures, formulas or sections it has."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser import PHONE
+
+pytestmark = pytest.mark.browser
+LANGS = ("en", "zh")
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def tab_to_bar(page: Any) -> None:
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "dk-input":
+            return
+    raise AssertionError("the keyboard never reached the dₖ bar")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_bar_focused_at_the_top_covers_no_part_of_the_title(visit, viewport, lang) -> None:
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    tab_to_bar(page)
+    page.wait_for_timeout(100)                       # the bar places itself after the focus
+    bar, h1 = page.locator(".dk-bar").bounding_box(), page.locator("h1").bounding_box()
+    assert bar["height"] > 20
+    assert h1["y"] >= bar["y"] + bar["height"] - 1, (bar, h1)
+    page.keyboard.press("Shift+Tab")                 # the focus leaves: the page moves back
+    page.wait_for_timeout(100)
+    assert page.locator("h1").bounding_box()["y"] < h1["y"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_contents_is_offered_once_at_the_top_of_a_phone(visit, lang) -> None:
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    link, toc = page.locator(".toc-link"), page.locator(".toc summary")
+    assert toc.is_visible()
+    page.wait_for_function("getComputedStyle(document.querySelector('.toc-link')).visibility === 'hidden'")
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight / 2)")
+    page.wait_for_function("getComputedStyle(document.querySelector('.toc-link')).visibility === 'visible'")
+    link.click()                                     # and from far down it still leads there
+    assert page.locator("#toc").evaluate("d => d.open")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_headings_are_named_by_their_words_not_by_their_section_link(visit, lang) -> None:
+    page = visit().open(f"{lang}/index.html")
+    label = page.locator("article .headerlink").first.get_attribute("aria-label")
+    assert label
+    tree = page.locator("article").aria_snapshot()
+    headings = re.findall(r'- heading "(.*?)" \[level=[23]\]', tree)
+    assert len(headings) == page.locator("article :is(h2, h3)").count() > 0, tree
+    assert not [h for h in headings if label in h or not h.strip()], headings
+    links = page.locator("article .headerlink").count()
+    assert page.get_by_role("link", name=label).count() == links > 0      # the links remain
+
+
+def move_bar_to_the_end(page: Any) -> None:
+    page.locator("#dk-input").focus()
+    page.locator("#dk-input").fill(page.locator("#dk-input").get_attribute("max") or "")
+
+
+FORMULAS = """() => [...document.querySelectorAll('.katex')]
+    .filter(k => k.querySelector('.katex-html [data-key]'))
+    .map(k => ({quotes: [...k.querySelectorAll('.katex-html [data-key]')].map(q => q.textContent),
+                tex: k.querySelector('annotation').textContent,
+                empty: [...k.querySelectorAll('.katex-mathml math *')]
+                  .filter(n => !n.children.length && !n.textContent.trim()).length,
+                tokens: [...k.querySelectorAll('.katex-mathml :is(mn, mtext)')].map(n => n.textContent)}))"""
+
+
+def as_tex(text: str) -> str:
+    return text.replace(",", "{,}").replace("\u2212", "-").replace("\u00a0", "\\,")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_formula_copied_or_read_aloud_says_the_numbers_shown_after_the_bar_moved(visit,
+                                                                                   lang) -> None:
+    page = visit().open(f"{lang}/index.html")
+    before = page.evaluate(FORMULAS)
+    if not before:
+        pytest.skip("no formula quotes a number that follows dₖ")
+    empty_before = sum(f["empty"] for f in before)
+    move_bar_to_the_end(page)
+    after = page.evaluate(FORMULAS)
+    assert [f["quotes"] for f in after] != [f["quotes"] for f in before]
+    for f in after:
+        for q in f["quotes"]:
+            assert as_tex(q) in f["tex"], f          # copy-tex copies the annotation's TeX
+            assert q.lstrip("\u2212") in f["tokens"], f   # one MathML token per number
+    assert sum(f["empty"] for f in after) == empty_before   # no emptied tokens left behind
+
+
+def decimals(text: str) -> int:
+    return len(re.sub(r"[^\d.]", "", text).partition(".")[2])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_precision_rule_on_the_scale_slider(visit, lang) -> None:
+    """Along the slider and within one row of shares: a number shown as a bound ("> 99.9999%")
+    has as many decimals as the most precise exact number of the same format."""
+    page = visit().open(f"{lang}/index.html")
+    rows = page.evaluate("""() => {
+        const input = document.querySelector('#scale-input'), w = input.closest('.widget'), out = [];
+        for (let k = +input.min; k <= +input.max; k++) {
+            input.value = k; input.dispatchEvent(new Event('input'));
+            out.push([w.querySelector('[data-slot="share"]').textContent,
+                      (w.querySelector('svg.chart').ariaLabel.split(': ')[1] || '').split(', ')
+                        .map(s => s.split(' ').slice(1).join(' '))]);
+        }
+        return out; }""")
+    for texts in ([share for share, _ in rows], [t for _, row in rows for t in row]):
+        exact = [t for t in texts if t and t[0] not in "<>"]
+        bounded = [t for t in texts if t and t[0] in "<>"]
+        if bounded:
+            assert {decimals(t) for t in bounded} == {max(decimals(t) for t in exact)}, texts
+
+
+def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(visit) -> None:
+    page = visit().open("zh/index.html")
+    page.evaluate("""() => { const s = document.createElement('span'); s.id = 'radical';
+        s.textContent = '\\u221a'; document.querySelector('article p').append(s); }""")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#radical"})["nodeId"]
+    fonts = [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode",
+                                               {"nodeId": node})["fonts"]]
+    assert fonts and not [f for f in fonts if "CJK" in f or "Han" in f], fonts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_figure_table_wider_than_a_phone_shows_that_it_scrolls(visit, lang) -> None:
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    wide = page.evaluate("""() => [...document.querySelectorAll('.fig-data')].map(d => {
+        d.open = true; const s = d.querySelector('.fig-data-scroll');
+        return [s.scrollWidth > s.clientWidth, getComputedStyle(s).backgroundImage,
+                s.tabIndex]; })""")
+    assert wide
+    for scrolls, image, tab in wide:
+        assert tab == 0                               # the keyboard can scroll it
+        if scrolls:
+            assert image.count("gradient") >= 2, image  # the shadow at the side with more
