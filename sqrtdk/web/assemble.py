@@ -36,8 +36,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 
        "base-uri 'none'; form-action 'none'")
 PHONE_COLUMN_PX = 328            # a 360 px phone's column (1 rem margins)
 TEXT_PX = 17                     # body text 1.0625 rem (a formula's width_em is in its ems)
-# The engine's estimate (KaTeX's box tree gives the glyph advances but not all the glue) runs
-# 0-60 % short of the width chromium lays out (measured on the articles' display formulas): a
+# The engine's width estimate (from its box tree: glyph advances, not all the glue) ran 0-60 %
+# short of the width chromium lays out (measured on the articles' display formulas): a
 # formula estimated wider than this share of a phone's column is treated as wide
 WIDE_SHARE = 0.55
 CARD_SIZE = (1200, 630)
