@@ -87,7 +87,7 @@ def typeset(pages: list[Page], math: MathRenderer,
                 line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
                 raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
                                  + " ".join(r.error.split()) + _dollar_hint(f)
-                                 + _command_hint(r.error, page.formulas, rendered, k)
+                                 + _command_hint(r, page.formulas, rendered, k)
                                  + _site_macro_hint(f, macros or {}))
             if r.conflict:
                 first = _defined_at(r.conflict, page, rendered, k)
@@ -135,8 +135,6 @@ def _dollar_hint(f: Formula) -> str:
     return ""
 
 
-_UNDEFINED = re.compile(r"Undefined control sequence: (\\[A-Za-z]+)")
-_REDEFINED = re.compile(r"attempting to redefine (\\[A-Za-z]+)")
 _DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
@@ -155,20 +153,20 @@ def _defined_at(name: str, page: Page, rendered: list[Rendered], k: int) -> str:
     return "in [math.macros] of content/site.toml"
 
 
-def _command_hint(error: str, formulas: list[Formula], rendered: list[Rendered],
+def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered],
                   k: int) -> str:
-    """Why a TeX command is unknown or refused when LaTeX habit explains it: equation
-    references, a macro used before the formula that defines it, a macro defined twice."""
-    if m := _REDEFINED.search(error):
+    """Why a TeX command is unknown or refused (`r`, formula k's failure) when LaTeX habit
+    explains it: equation references, a macro used before the formula that defines it, a
+    macro defined twice."""
+    if r.redefined:
         where = next((f"at line {formulas[j].line}" for j in range(k - 1, -1, -1)
-                      if m.group(1) in rendered[j].defines), "in [math.macros] of "
+                      if r.redefined in rendered[j].defines), "in [math.macros] of "
                      "content/site.toml")
-        return (f"; {m.group(1)} is already defined {where}, and a definition holds for the "
+        return (f"; {r.redefined} is already defined {where}, and a definition holds for the "
                 "rest of the article: remove this one, or give it another name")
-    m = _UNDEFINED.search(error)
-    if m is None:
+    if not r.undefined:
         return ""
-    command = m.group(1)
+    command = r.undefined
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")

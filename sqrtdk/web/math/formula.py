@@ -53,12 +53,15 @@ class Rendered:
     """One formula's HTML, or the engine's error message; warnings are non-fatal notes, each
     starting with the engine's name; `width_em` estimates its width in ems of the text around
     it (0: unknown); `error_at` is the error's character offset in the formula's TeX (-1:
-    unknown); `defines` are the TeX macros it defined or changed, `conflict` one of them that
-    already had another meaning."""
+    unknown); `undefined` is a command the error says is not defined, `redefined` a macro it
+    says the formula may not define again; `defines` are the TeX macros it defined or
+    changed, `conflict` one of them that already had another meaning."""
 
     html: str = ""
     error: str = ""
     error_at: int = -1
+    undefined: str = ""
+    redefined: str = ""
     warnings: tuple[str, ...] = ()
     width_em: float = 0.0
     defines: tuple[str, ...] = ()

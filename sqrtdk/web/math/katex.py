@@ -61,7 +61,11 @@ article > :not(h1, h2, h3, table, .widget):has(.eqn-num) {
 """
 # the selectors explainer.js reads (engine.HOOKS): KaTeX's root, its drawn HTML, its MathML
 HOOKS = {"formula": ".katex", "drawn": ".katex-html", "speech": ".katex-mathml math"}
-_POSITION = re.compile(r"at position (\d+)")   # KaTeX's ParseError: 1-based, in its TeX
+# in KaTeX's ParseError messages: the position (1-based, in the TeX as KaTeX got it), an
+# undefined command, a macro defined again
+_ERROR_PARTS = (re.compile(r"at position (\d+)"),
+                re.compile(r"Undefined control sequence: (\\[A-Za-z]+)"),
+                re.compile(r"attempting to redefine (\\[A-Za-z]+)"))
 # The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
 # explainer.js may write into a formula's quoted numbers when the reader changes dₖ
 NUMBER_CHARS = "0123456789.,%+-\u2212\u00d7 "
@@ -145,9 +149,11 @@ class KatexRenderer:
 
     def _rendered(self, answer: dict[str, Any], f: Formula) -> Rendered:
         if "error" in answer:
-            at = _POSITION.search(str(answer["error"]))
-            return Rendered(error=str(answer["error"]), error_at=int(at.group(1)) - 1 if at
-                            else -1)
+            error = str(answer["error"])
+            at, undefined, redefined = (p.search(error) for p in _ERROR_PARTS)
+            return Rendered(error=error, error_at=int(at.group(1)) - 1 if at else -1,
+                            undefined=undefined.group(1) if undefined else "",
+                            redefined=redefined.group(1) if redefined else "")
         html = str(answer["html"])
         written = tex_for_katex(f)
         if written != f.copy_text:   # the copied TeX: numbers, not \htmlData wrappers
