@@ -166,3 +166,23 @@ def test_the_build_typesets_with_the_engine_site_toml_names(
                 if p.is_file() and p.suffix not in (".br", ".gz")
                 and re.search(rb"katex", p.read_bytes(), re.I)]
     assert not mentions, f"the default engine is still named in {mentions}"
+
+
+def test_the_page_gets_every_hook_as_data_and_an_engine_missing_one_is_a_bug() -> None:
+    from sqrtdk.web.math import page_head
+
+    class Odd(FakeRenderer):
+        def hooks(self) -> dict[str, str]:
+            return {"formula": "x</script><script>", "drawn": ".d", "speech": ".s"}
+
+    head = page_head(Odd(PROJECT_ROOT, None), "../")
+    data = Tree(head).elements[-1]
+    assert data["attrs"] == {"type": "application/json", "id": "math-hooks"}
+    assert head.count("</script>") == 1 and '"formula": "x\\u003c/script>' in head
+
+    class Missing(FakeRenderer):
+        def hooks(self) -> dict[str, str]:
+            return {"formula": ".f", "drawn": ".d"}
+
+    with pytest.raises(RuntimeError, match="speech"):
+        page_head(Missing(PROJECT_ROOT, None), "../")
