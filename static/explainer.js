@@ -51,14 +51,18 @@
     }
     return plain(kind, v, n);
   }
-  // A quoted number: prose span, or KaTeX's \htmlData around one .mord; in a formula, its
-  // MathML (what a screen reader reads) and its TeX (what copy-tex copies) get the same number
+  // The math engine's selectors (sqrtdk/web/math: its hooks, written into the page as data):
+  // one formula's rendering, its drawn part, its MathML
+  const hooks = JSON.parse($("#math-hooks")?.textContent || "null");
+  // A quoted number: prose span, or the element with data-key the math engine drew around it;
+  // in a formula, its MathML (what a screen reader reads) and its TeX annotation (what copying
+  // the formula gives) get the same number
   function show(el, v, path, widget) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
-    const text = format(el.dataset.format, v, path, widget), katex = el.closest(".katex");
+    const text = format(el.dataset.format, v, path, widget), formula = hooks && el.closest(hooks.formula);
     if (leaf.textContent === text) return;
-    if (katex) rewrite(katex, el, text);
+    if (formula) rewrite(formula, el, text);
     leaf.textContent = text;
   }
   const MATHML = "http://www.w3.org/1998/Math/MathML";
@@ -67,13 +71,13 @@
   // for each, its MathML tokens (<mn>1</mn><mo>,</mo><mn>024</mn> for "1,024") and where its
   // TeX sits in the annotation (1{,}024)
   const found = new WeakMap();
-  function parts(katex) {
-    if (found.has(katex)) return found.get(katex);
-    const leaves = $$(".katex-mathml math *", katex).filter((n) => !n.children.length && n.localName !== "annotation");
-    const note = $(".katex-mathml annotation", katex), tex = note ? note.textContent : "";
+  function parts(formula) {
+    if (found.has(formula)) return found.get(formula);
+    const leaves = $$(`${hooks.speech} *`, formula).filter((n) => !n.children.length && n.localName !== "annotation");
+    const note = $(`${hooks.speech} annotation`, formula), tex = note ? note.textContent : "";
     const tokens = new Map(), pieces = [];
     let at = 0, cut = 0;
-    $$(".katex-html [data-key]", katex).forEach((q) => {
+    $$(`${hooks.drawn} [data-key]`, formula).forEach((q) => {
       const want = q.textContent;
       for (let j = at; j < leaves.length; j++) {
         let text = "", k = j;
@@ -85,12 +89,12 @@
     });
     pieces.push(tex.slice(cut));
     const out = { tokens, note, pieces, texts: new Map() };
-    found.set(katex, out);
+    found.set(formula, out);
     return out;
   }
   // The number's MathML tokens become one token saying `text` (a minus sign its own <mo>)
-  function rewrite(katex, q, text) {
-    const f = parts(katex), old = f.tokens.get(q);
+  function rewrite(formula, q, text) {
+    const f = parts(formula), old = f.tokens.get(q);
     if (old) {
       const minus = text.startsWith("−"), mn = doc.createElementNS(MATHML, /\d/.test(text) ? "mn" : "mtext");
       mn.textContent = minus ? text.slice(1) : text;
@@ -102,6 +106,7 @@
     }
     f.texts.set(q, text);
     if (f.note) f.note.textContent = f.pieces.map((p) => (typeof p === "string" ? p : texOf(f.texts.get(p) ?? p.textContent))).join("");
+  }
   }
 
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file

@@ -68,13 +68,15 @@ def move_bar_to_the_end(page: Any) -> None:
     page.locator("#dk-input").fill(page.locator("#dk-input").get_attribute("max") or "")
 
 
-FORMULAS = """() => [...document.querySelectorAll('.katex')]
-    .filter(k => k.querySelector('.katex-html [data-key]'))
-    .map(k => ({quotes: [...k.querySelectorAll('.katex-html [data-key]')].map(q => q.textContent),
-                tex: k.querySelector('annotation').textContent,
-                empty: [...k.querySelectorAll('.katex-mathml math *')]
+# the math engine's selectors, as the page gives them to its script (sqrtdk/web/math)
+FORMULAS = """() => { const h = JSON.parse(document.getElementById('math-hooks').textContent);
+    return [...document.querySelectorAll(h.formula)]
+    .filter(k => k.querySelector(`${h.drawn} [data-key]`))
+    .map(k => ({quotes: [...k.querySelectorAll(`${h.drawn} [data-key]`)].map(q => q.textContent),
+                tex: k.querySelector(`${h.speech} annotation`).textContent,
+                empty: [...k.querySelectorAll(`${h.speech} *`)]
                   .filter(n => !n.children.length && !n.textContent.trim()).length,
-                tokens: [...k.querySelectorAll('.katex-mathml :is(mn, mtext)')].map(n => n.textContent)}))"""
+                tokens: [...k.querySelectorAll(`${h.speech} :is(mn, mtext)`)].map(n => n.textContent)})); }"""
 
 
 def as_tex(text: str) -> str:
