@@ -107,7 +107,6 @@
     f.texts.set(q, text);
     if (f.note) f.note.textContent = f.pieces.map((p) => (typeof p === "string" ? p : texOf(f.texts.get(p) ?? p.textContent))).join("");
   }
-  }
 
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
   if (!data || !$("#tpl-dk")) return chrome();
