@@ -153,7 +153,8 @@
     const path = fill(s || S, slots[name][0]);
     $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, /^\d+$/.test(path) ? +path : at(path), path, true));
   }
-  const rulerName = (r) => $(`.dk-bar input[value="${r}"]`)?.parentNode.textContent.trim() || r;
+  // the ruler's name as the bar's template writes it (the sheets are drawn before the bar is)
+  const rulerName = (r) => $(`input[value="${r}"]`, $("#tpl-dk").content)?.parentNode.textContent.trim() || r;
   const names = (w) => $$("[data-ruler]", w).forEach((el) => { el.textContent = rulerName(S.r); });
 
   // A sheet goes inside its figure, last: the figure is one block of the article, which the
