@@ -194,8 +194,14 @@
     Object.assign(input, { min: S.s + 1, max: D.length - 1, step: 1 });   // d = 4 is the baseline
     on(input, "input", () => move({ i: +input.value }));
     $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && move({ r: r.value })));
-    // --dk-h is registered as not inherited (style.css): setting it restyles <html> alone
-    const measure = () => { if (b.matches(":not(.dk-away), :focus-within")) root.style.setProperty("--dk-h", b.offsetHeight + "px"); };
+    // --dk-h is inherited by every element: set only when the bar's height changes (each
+    // change restyles the whole page)
+    let height = "";
+    const measure = () => {
+      if (!b.matches(":not(.dk-away), :focus-within") || height === b.offsetHeight + "px") return;
+      height = b.offsetHeight + "px";
+      root.style.setProperty("--dk-h", height);
+    };
     const layout = $(".layout");
     view(() => {
       input.value = S.i;

@@ -262,6 +262,7 @@ def test_language_switch_lands_on_the_same_section(visit):
     page = v.open(f"en/index.html#{first}")
     page.locator("a[data-lang-switch]").click()
     page.wait_for_url(f"**/zh/index.html#{first}")
+    page.wait_for_selector("html[data-ready]", state="attached")   # the sheets are in place
     assert page.evaluate(f"document.getElementById('{first}').getBoundingClientRect().top") < 100
     # reading further down, without a hash: the last heading above the reading line counts
     page.evaluate(f"scrollTo(0, document.getElementById('{later}').offsetTop + 150)")
