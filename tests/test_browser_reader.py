@@ -41,7 +41,7 @@ def test_the_bar_focused_at_the_top_covers_no_part_of_the_title(visit, viewport,
 def visibility(page: Any) -> str:
     """The header link's visibility once the page has had a few frames to settle."""
     return str(page.evaluate("""() => new Promise(done => requestAnimationFrame(() =>
-        requestAnimationFrame(() => done(getComputedStyle(document.querySelector('.toc-link')).visibility)))))"""))
+        requestAnimationFrame(() => done(getComputedStyle(document.querySelector('.toc-link')).visibility))))"""))
 
 
 @pytest.mark.parametrize("lang", LANGS)
