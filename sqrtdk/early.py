@@ -28,6 +28,7 @@ from .cache import Cache, digest, versions
 from .errors import BuildError, suggest
 from .log import held
 from .options import PACKAGE_DIR, BuildOptions
+from .results_paths import check_needs, matches_schema
 
 if TYPE_CHECKING:
     from .pipeline import FigureSet, Inputs
@@ -105,6 +106,7 @@ def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | 
             spec = _literal_registration(call)
             if spec is None or spec.name in found:
                 return None
+            check_needs(spec.name, spec.needs, path, call.lineno)
             found[spec.name] = spec
     return found
 
@@ -132,11 +134,14 @@ def known_results(opts: BuildOptions, cache: Cache, key: str) -> bytes | None:
         return data
     try:
         data = opts.results_file.read_bytes()
-        meta = json.loads(data)["meta"]
+        results = json.loads(data)
+        meta = results["meta"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if not isinstance(meta, dict) or meta.get("seed") != opts.seed \
             or meta.get("numpy") != versions("numpy").partition("==")[2]:
+        return None
+    if not matches_schema(results):    # written before a path was renamed: run them first
         return None
     return data if as_committed(opts.results_file, PACKAGE_DIR / "science") else None
 

@@ -298,6 +298,7 @@ class Builder:
         return results, data, hit
 
     def _run_science(self) -> bytes:
+        from .results_paths import check_results
         from .science.results import dumps_signed
         from .science.run import run_all
         from .sweep import ExperimentCache
@@ -309,8 +310,9 @@ class Builder:
             load_drawing()                   # meanwhile: matplotlib for the figure workers
             return outputs
         with Pool(self.opts.jobs) as pool:
-            return dumps_signed(run_all(self.opts.seed, map_then_load,
-                                        ExperimentCache(self.cache))).encode("utf-8")
+            results = run_all(self.opts.seed, map_then_load, ExperimentCache(self.cache))
+        check_results(results)               # as sqrtdk/science/outputs/ declares them
+        return dumps_signed(results).encode("utf-8")
 
     def _sweep(self, results: dict[str, Any], staleness: bool = True) -> dict[str, Any]:
         """The claims over many seeds (figures/sweep.json), for the text to quote. Refused

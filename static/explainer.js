@@ -84,12 +84,17 @@
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
   if (!data || !$("#tpl-dk")) return chrome();
   const { results: R, follow, slots, state: home, start } = data;
-  bounds = R.meta.bounds;
+  // Every result is looked up by its results.json path: at("group.name") (build.py checks
+  // that the page embeds it, sqrtdk/web/embed_check.py) or at(path) filled from follow/slots
+  const at = (path) => path.split(".").reduce((v, k) => {
+    if (v?.[k] === undefined) throw new Error(`sqrtdkData has no result ${path}`);
+    return v[k];
+  }, R);
+  bounds = at("meta.bounds");
   extra = data.extra;
   open = data.open;
-  const at = (path) => path.split(".").reduce((v, k) => v[k], R);
   const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
-  const D = R.spread.d_k, RULERS = R.rulers.names;
+  const D = at("spread.d_k"), RULERS = at("rulers.names");
 
   // The shared state: dₖ (index on the grid), ruler, batch (0: pooled), the scale slider (k)
   // and the chosen dₖ's mark on it (m). The bar and the sheets start at the paper's dₖ
@@ -102,7 +107,7 @@
   const views = [];
   function update(change) {
     Object.assign(S, change);
-    S.m = R.saturation.scale_index[S.r][S.i];
+    S.m = at("saturation.scale_index")[S.r][S.i];
     const q = new URLSearchParams(location.search);
     if (!S.moved) { q.delete("dk"); q.delete("ruler"); }
     else { q.set("dk", D[S.i]); q.set("ruler", S.r); }
@@ -191,7 +196,8 @@
   function batches() {
     const w = widget("tpl-batch", "#fig-spread-hist");
     if (!w) return;
-    const G = R.spread.grid, z = G.z_edges, n = R.spread.batches.n, chart = $("svg", w);
+    const z = at("spread.grid.z_edges"), n = at("spread.batches.n"), chart = $("svg", w);
+    const G = { scale: at("spread.grid.scale"), sd: at("spread.grid.sd"), hist: at("spread.grid.hist") };
     const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
@@ -227,7 +233,8 @@
   function scales() {
     const w = widget("tpl-scale", "#fig-saturation-bars");
     if (!w) return;
-    const sa = R.saturation, input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
+    const sa = { labels: at("saturation.labels"), winner: at("saturation.winner"), scales: at("saturation.scales"), shares: at("saturation.shares") };
+    const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
     const win = sa.labels.indexOf(sa.winner), bw = 300 / sa.labels.length, mark = $(".scale-mark", w);
     Object.assign(input, { min: 0, max: sa.scales.length - 1, step: 1 });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
@@ -263,10 +270,10 @@
   function rows() {
     const w = widget("tpl-rows", "#fig-rulers-softmax");
     if (!w) return;
-    const ex = R.rulers.example, cols = $$("[data-col]", w);
+    const shares = at("rulers.example.shares"), cols = $$("[data-col]", w);
     views.push(() => {
       cols.forEach((col) => {
-        const r = col.dataset.col, chart = $("svg", col), p = ex.shares[r][S.i], top = Math.max(...p);
+        const r = col.dataset.col, chart = $("svg", col), p = shares[r][S.i], top = Math.max(...p);
         chart.replaceChildren();
         svg(chart, "line", { x1: 4, x2: 156, y1: 100, y2: 100, class: "axis" });
         p.forEach((v, j) => svg(chart, "rect", { x: 6 + j * 19, width: 14, y: 100 - 90 * v, height: 90 * v, class: v === top ? "bar win" : "bar" }));

@@ -24,6 +24,7 @@ from ..errors import BuildError, suggest
 from ..log import warn
 from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
+from .embed_check import check_embed
 from .fig_tables import fill_tables
 from .math import MathRenderer, Rendered
 from .math.lines import narrow
@@ -233,6 +234,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
                    "not_found": inputs.strings[p.lang].ui["not_found"],   # the 404 page
                    "description": p.meta["description"]} for p in inputs.pages]
     site = Site()
+    check_embed(inputs.static_dir)     # every path the script reads is declared and embedded
     site.files[DATA_FILE] = data_script(explainer_data(results))
     head = Markup(math.head("../"))
     for page in inputs.pages:
