@@ -28,7 +28,7 @@ from .cache import Cache, digest, versions
 from .errors import BuildError, suggest
 from .log import held
 from .options import PACKAGE_DIR, BuildOptions
-from .results_paths import check_needs, matches_schema
+from .results_paths import check_needs, matches_schema, needs_declared
 
 if TYPE_CHECKING:
     from .pipeline import FigureSet, Inputs
@@ -76,8 +76,8 @@ def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
     sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
     key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
     kept = cache.get_object("registry", key)
-    if isinstance(kept, dict):
-        return kept
+    if isinstance(kept, dict) and all(needs_declared(r.needs) for r in kept.values()):
+        return kept                 # else parsed again: the error names the @figure line
     found = _parse_registrations(sources)
     if found is not None:
         cache.put_object("registry", key, found)

@@ -42,6 +42,12 @@ def check_needs(figure: str, needs: tuple[str, ...], file: Path | str, line: int
             raise BuildError(file, line, f"figure '{figure}' needs '{path}': {problem}")
 
 
+def needs_declared(needs: tuple[str, ...]) -> bool:
+    """Whether every path in `needs` is declared (check_needs says where one is not)."""
+    schema = declared()
+    return all(schema.unknown(path) is None for path in needs)
+
+
 def check_results(results: Mapping[str, Any]) -> None:
     """Raise BuildError at the declaration (sqrtdk/science/outputs/) when the experiments'
     `results` differ from it: a path a section returns that is not declared, a declared path
@@ -81,4 +87,4 @@ def matches_schema(results: Mapping[str, Any]) -> bool:
     return set(body) == set(schema.sections) and not schema.problems(body)
 
 
-__all__ = ["check_needs", "check_results", "matches_schema", "needed_results"]
+__all__ = ["check_needs", "check_results", "matches_schema", "needed_results", "needs_declared"]

@@ -141,6 +141,23 @@ def test_a_misspelt_need_is_found_when_a_figure_registers(tmp_path: Path) -> Non
     assert "did you mean 'walk.sd_theory'" in e.value.message
 
 
+def test_a_need_renamed_away_is_found_though_the_registrations_are_cached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqrtdk import results_paths
+    from sqrtdk.early import registered_figures
+    folder, cache = tmp_path / "figures", Cache(tmp_path / "cache")
+    folder.mkdir()
+    (folder / "sheet.py").write_text("from . import figure\n\n\n@figure('one', needs=("
+                                     "'walk.sd_theory',), labels={})\ndef one(fig, r, t, "
+                                     "layout):\n    pass\n", encoding="utf-8")
+    assert set(registered_figures(cache, folder) or {}) == {"one"}      # now cached
+    renamed = Schema(o for p, o in declared().outputs.items() if p != "walk.sd_theory")
+    monkeypatch.setattr(results_paths, "declared", lambda: renamed)
+    with pytest.raises(BuildError) as e:
+        registered_figures(cache, folder)
+    assert e.value.line == 4 and "'walk.sd_theory'" in e.value.message
+
+
 @pytest.mark.parametrize("table", ["EMBEDDED", "FOLLOW", "SLOTS"])
 def test_a_misspelt_path_in_the_embed_stops_the_build(monkeypatch: pytest.MonkeyPatch,
                                                       table: str) -> None:
