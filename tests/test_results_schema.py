@@ -54,6 +54,7 @@ def test_the_experiments_return_exactly_what_they_declare(results: dict[str, Any
     (lambda r: r["walk"].pop("sd"), "'walk.sd' is missing"),
     (lambda r: r["rulers"]["sd"]["raw"].pop(), "'rulers.sd.raw' has lists of length"),
     (lambda r: r["gradient"].update(d_first=[4]), "'gradient.d_first' holds more levels"),
+    (lambda r: r["reproduce"]["sheet1"].pop("code"), "'reproduce.sheet1.code' is missing"),
 ])
 def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaration(
         results: dict[str, Any], change: Any, expected: str) -> None:

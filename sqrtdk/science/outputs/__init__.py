@@ -65,8 +65,7 @@ class Output:
                 for m in _SHAPE.finditer(self.shape)]
 
 
-def _segments_match(declared: list[str], given: list[str]) -> bool:
-    return len(declared) == len(given) and all(d in ("*", g) for d, g in zip(declared, given))
+_LEAF = ""      # the key of a declared result in the tree of segments (no segment is empty)
 
 
 class Schema:
@@ -74,12 +73,17 @@ class Schema:
 
     def __init__(self, outputs: Iterable[Output]):
         self.outputs: dict[str, Output] = {}
+        self._tree: dict[str, Any] = {}       # segment -> subtree; _LEAF -> the Output
         for out in outputs:
             if out.path in self.outputs:
                 first = self.outputs[out.path]
                 raise DeclarationError(out.file, out.line, f"'{out.path}' is declared again "
                                        f"(first at {first.file.name}:{first.line})")
             self.outputs[out.path] = out
+            node = self._tree
+            for part in out.path.split("."):
+                node = node.setdefault(part, {})
+            node[_LEAF] = out
         self.sections = sorted({p.split(".", 1)[0] for p in self.outputs})
 
     def names(self) -> list[str]:
@@ -88,22 +92,34 @@ class Schema:
                   for i in range(1, p.count(".") + 1)}
         return sorted(groups | set(self.outputs))
 
+    def _walk(self, parts: list[str]) -> tuple[dict[str, Any] | None, int]:
+        """The subtree at `parts` (a `*` matching any segment) and how many segments led
+        there; it stops at a declared result (whose subtree has _LEAF) or where none goes on."""
+        node = self._tree
+        for i, part in enumerate(parts):
+            if _LEAF in node:
+                return node, i
+            child = node.get(part, node.get("*"))
+            if child is None:
+                return None, i
+            node = child
+        return node, len(parts)
+
     def find(self, path: str | list[str]) -> tuple[Output, list[str]] | None:
         """The declared result `path` (dotted, or its segments) is, or lies inside (with the
         indices or keys below it), or None."""
         parts = path.split(".") if isinstance(path, str) else path
-        for out in self.outputs.values():
-            declared = out.path.split(".")
-            if _segments_match(declared, parts[:len(declared)]):
-                return out, parts[len(declared):]
-        return None
+        node, used = self._walk(parts)
+        if node is None or _LEAF not in node:
+            return None
+        return node[_LEAF], parts[used:]
 
     def is_group(self, path: str | list[str]) -> bool:
         """Whether `path` (dotted, or its segments) names a group of declared results (a
         section, or a table in one)."""
         parts = path.split(".") if isinstance(path, str) else path
-        return any(_segments_match(p.split(".")[:len(parts)], parts)
-                   for p in self.outputs if p.count(".") >= len(parts))
+        node, used = self._walk(parts)
+        return node is not None and used == len(parts) and _LEAF not in node
 
     def unknown(self, path: str) -> str | None:
         """None when `path` is a declared result, a group of them, or an element inside one
@@ -130,6 +146,24 @@ class Schema:
         as one sentence."""
         return [text for text, _ in self.located_problems(results, sections)]
 
+    def _expected(self, section: str, seen: set[tuple[str, ...]]
+                  ) -> Iterator[tuple[tuple[str, ...], Output]]:
+        """Every path section `section` must hold: its declared paths, a `*` segment once
+        for each key found there (every claim has each of a claim's fields)."""
+        keys: dict[tuple[str, ...], set[str]] = {}     # the keys found under each `*`
+        for path, out in self.outputs.items():
+            if not path.startswith(section + "."):
+                continue
+            declared = tuple(path.split("."))
+            if "*" not in declared:
+                yield declared, out
+                continue
+            k = declared.index("*")
+            if declared[:k] not in keys:
+                keys[declared[:k]] = {p[k] for p in seen if len(p) > k and p[:k] == declared[:k]}
+            for key in sorted(keys[declared[:k]]):
+                yield (*declared[:k], key, *declared[k + 1:]), out
+
     def located_problems(self, results: Mapping[str, Any], sections: Iterable[str] | None
                          = None) -> list[tuple[str, Output | None]]:
         """`problems`, each with the declaration it is about (None for an undeclared path)."""
@@ -140,19 +174,18 @@ class Schema:
                 found.append((f"'{name}' is missing", None))
                 continue
             sizes: dict[str, int] = {}
-            seen = set()
+            seen: set[tuple[str, ...]] = set()
             for parts, value in _leaves(results[name], [name], self):
-                path = ".".join(parts)
                 out = self.find(parts)
                 if out is None or out[1]:
-                    found.append((f"'{path}' is not declared", None))
+                    found.append((f"'{'.'.join(parts)}' is not declared", None))
                     continue
-                seen.add(out[0].path)
+                seen.add(tuple(parts))
                 shared = sizes if "*" not in out[0].path else {}   # one size per table entry
                 if (bad := _shape_problem(value, out[0], shared)) is not None:
-                    found.append((f"'{path}' {bad}", out[0]))
-            found += [(f"'{p}' is missing", o) for p, o in self.outputs.items()
-                      if p.split(".", 1)[0] == name and "*" not in p and p not in seen]
+                    found.append((f"'{'.'.join(parts)}' {bad}", out[0]))
+            found += [(f"'{'.'.join(p)}' is missing", o) for p, o in self._expected(name, seen)
+                      if p not in seen]
         return found
 
 
@@ -249,16 +282,15 @@ def _expand(path: str, file: Path, line: int) -> list[str]:
             for p in _expand(path[:match.start()] + value + path[match.end():], file, line)]
 
 
-_CACHE: dict[tuple[str, ...], Schema] = {}
+_CACHE: dict[tuple[tuple[str, int, int], ...], Schema] = {}
 
 
 def declared(folder: Path = OUTPUTS_DIR) -> Schema:
-    """The schema the declaration modules of `folder` declare (kept in memory by their
-    bytes). Raises DeclarationError for a RESULTS not in the form."""
-    sources = {p: p.read_bytes() for p in sorted(folder.glob("*.py")) if p.name != "__init__.py"}
-    key = tuple(f"{p.name}:{hash(data)}" for p, data in sources.items())
+    """The schema the declaration modules of `folder` declare (kept in memory while their
+    names, sizes and times stay). Raises DeclarationError for a RESULTS not in the form."""
+    files = [p for p in sorted(folder.glob("*.py")) if p.name != "__init__.py"]
+    key = tuple((p.name, st.st_size, st.st_mtime_ns) for p in files for st in [p.stat()])
     if key not in _CACHE:
         _CACHE.clear()
-        _CACHE[key] = Schema(out for p, data in sources.items()
-                             for out in read_declarations(p, data))
+        _CACHE[key] = Schema(out for p in files for out in read_declarations(p, p.read_bytes()))
     return _CACHE[key]
