@@ -71,6 +71,21 @@ def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaratio
     assert not matches_schema(changed)        # the early check would not trust such a file
 
 
+def test_the_build_checks_the_experiments_results_as_soon_as_they_ran(
+        results: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqrtdk import pipeline
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science import run
+    changed = _results(results)
+    changed["walk"]["sd_theroy"] = changed["walk"].pop("sd_theory")   # misspelt on purpose
+    monkeypatch.setattr(run, "run_all", lambda *args, **kwargs: changed)
+    builder = pipeline.Builder(BuildOptions.for_project(cache_dir=None), log=lambda _: None)
+    with pytest.raises(BuildError) as e:
+        builder._run_science()
+    assert e.value.path.name == "spread.py" and e.value.path.parent.name == "outputs"
+    assert "'walk.sd_theroy' is not declared" in e.value.message   # misspelt on purpose
+
+
 def test_the_declared_line_is_the_path_s_own(results: dict[str, Any]) -> None:
     changed = _results(results)
     del changed["spread"]["slope"]
