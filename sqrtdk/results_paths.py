@@ -5,11 +5,13 @@ experiments now declare. Shared by the figures and the site half, and light: imp
 imports neither the figure modules, the experiments, numpy nor matplotlib."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError, line_of
+from .errors import BuildError, line_of, suggest
 from .science.outputs import OUTPUTS_DIR, declared
 
 
@@ -52,12 +54,15 @@ def check_results(results: Mapping[str, Any]) -> None:
     """Raise BuildError at the declaration (sqrtdk/science/outputs/) when the experiments'
     `results` differ from it: a path a section returns that is not declared, a declared path
     it does not return, or a value not of the declared shape. The message names the
-    experiments the section is built from. Call it right after the experiments ran."""
+    experiments the section is built from. Then a section's bounds pattern that matches no
+    declared result, or evidence path not declared, is an error at the experiment module's
+    line. Call it right after the experiments ran."""
     from .science.registry import SECTIONS
     schema = declared()
     body = {k: v for k, v in results.items() if k != "sha256"}
     found = schema.located_problems(body, sorted(set(schema.sections) | set(body)))
     if not found:
+        _check_section_paths(body.get("meta", {}))
         return
     text, out = found[0]
     section = text.strip("'").split(".", 1)[0].split("'", 1)[0]
@@ -69,6 +74,31 @@ def check_results(results: Mapping[str, Any]) -> None:
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
     raise BuildError(file, line, f"{made_by}: {text}{more}; declare every path the section "
                      "returns in RESULTS here, and return every path declared here")
+
+
+def _check_section_paths(meta: Mapping[str, Any]) -> None:
+    """Raise BuildError at the experiment module's line for a `Section(bounds=…)` pattern
+    that matches no declared result (its quantity would lose its honest rounding) or a
+    `Section(evidence=…)` path that is not declared (meta.bounds, meta.evidence)."""
+    schema = declared()
+    paths = [p for p in schema.outputs if "*" not in p]
+    for pattern in meta.get("bounds", {}):
+        if not any(fnmatchcase(p, pattern) or fnmatchcase(p + ".0", pattern) for p in paths):
+            _section_error(pattern, f"the bounds pattern '{pattern}' matches no declared "
+                           "result; " + suggest(pattern, paths, "results"))
+    for path in meta.get("evidence", ()):
+        if (problem := schema.unknown(path)) is not None:
+            _section_error(path, f"the evidence '{path}': {problem}")
+
+
+def _section_error(path: str, message: str) -> None:
+    from .science.registry import SECTIONS
+    section, _, inside = path.partition(".")
+    module = sys.modules.get(SECTIONS[section].build.__module__) if section in SECTIONS \
+        else None
+    file = Path(getattr(module, "__file__", None) or OUTPUTS_DIR.parent / "registry.py")
+    line = line_of(file.read_text(encoding="utf-8"), f'"{inside}"') if file.is_file() else 0
+    raise BuildError(file, line, message)
 
 
 def _section_line(file: Path, section: str) -> int:

@@ -86,6 +86,19 @@ def test_the_build_checks_the_experiments_results_as_soon_as_they_ran(
     assert "'walk.sd_theroy' is not declared" in e.value.message   # misspelt on purpose
 
 
+@pytest.mark.parametrize("key, value, words", [
+    ("bounds", {"rulers.*winer_share*": [0.0, 1.0]}, "matches no declared result"),  # misspelt on purpose
+    ("evidence", ["rulers.example.scroes"], "did you mean 'rulers.example.scores'"),  # misspelt on purpose
+])
+def test_a_section_s_bounds_and_evidence_name_declared_results(
+        results: dict[str, Any], key: str, value: Any, words: str) -> None:
+    changed = _results(results)
+    changed["meta"][key] = value
+    with pytest.raises(BuildError) as e:
+        check_results(changed)
+    assert words in e.value.message and e.value.path.name == "rulers.py"
+
+
 def test_the_declared_line_is_the_path_s_own(results: dict[str, Any]) -> None:
     changed = _results(results)
     del changed["spread"]["slope"]

@@ -16,7 +16,9 @@ keyed on the experiment modules' own code (sqrtdk/sweep.py).
 Paths: `{ruler}` in a declared path stands for each of `grid.RULERS`; a `*` segment for any
 key (a table by name, e.g. one entry per claim). Shapes: `""` is one value (a number, a
 string or a flag); each `[n]` is a list level (`n` a number: exactly that long; a name: of
-one length wherever the section uses that name); `{name}` a table of values by name.
+one length wherever the section uses that name); `{name}` a table of values by name. Units
+say what a number counts: `""` a pure number (a ratio, a slope), `count`, `dimension` (a d),
+`score` (the scale of q·k), `share` (0 to 1), `bits`, `scale`, `gradient` (‖∂L/∂q‖), `text`.
 """
 from __future__ import annotations
 
