@@ -187,7 +187,7 @@ def test_a_need_renamed_away_is_found_though_the_registrations_are_cached(
     assert e.value.line == 4 and "'walk.sd_theory'" in e.value.message
 
 
-@pytest.mark.parametrize("table", ["EMBEDDED", "FOLLOW", "SLOTS"])
+@pytest.mark.parametrize("table", ["EMBEDDED", "FOLLOW", "SLOTS", "PAPER_DK", "OPEN_BOUNDS"])
 def test_a_misspelt_path_in_the_embed_stops_the_build(monkeypatch: pytest.MonkeyPatch,
                                                       table: str) -> None:
     embed_check.check_declared()
@@ -197,9 +197,14 @@ def test_a_misspelt_path_in_the_embed_stops_the_build(monkeypatch: pytest.Monkey
     elif table == "FOLLOW":
         changed = {**embed_check.FOLLOW, "spread.d_large": "spread.d_kk.{i}"}  # misspelt on purpose
         wrong, right = "spread.d_kk", "spread.d_k"   # misspelt on purpose
-    else:
+    elif table == "SLOTS":
         changed = {**embed_check.SLOTS, "pairs": ("spread.n_pair", "grouped")}  # misspelt on purpose
         wrong, right = "spread.n_pair", "spread.n_pairs"   # misspelt on purpose
+    elif table == "PAPER_DK":
+        changed = wrong = "two_score.d_k"            # misspelt on purpose
+        right = "two_scores.d_k"
+    else:
+        changed, wrong, right = ("two_score.*",), "two_score.*", "two_scores"  # misspelt on purpose
     monkeypatch.setattr(embed_check, table, changed)
     with pytest.raises(BuildError) as e:
         embed_check.check_declared()

@@ -9,12 +9,13 @@ renamed result never reads `undefined` in the browser.
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from pathlib import Path
 
-from ..errors import BuildError, line_at, line_of
+from ..errors import BuildError, line_at, line_of, suggest
 from ..science.grid import RULERS
 from ..science.outputs import declared
-from .embed import EMBEDDED, FOLLOW, SLOTS
+from .embed import EMBEDDED, FOLLOW, OPEN_BOUNDS, PAPER_DK, SLOTS
 
 SCRIPT = "explainer.js"       # under static/: reads the results only through at(…)
 _STATE_RE = re.compile(r"\{([iskmb])\}")
@@ -30,9 +31,9 @@ def embedded() -> list[str]:
 
 
 def script_paths() -> list[str]:
-    """Every results path the page's script is handed: EMBEDDED's, FOLLOW's and SLOTS' (a
+    """Every results path the page reads: EMBEDDED's, PAPER_DK, FOLLOW's and SLOTS' (a
     state slot `{r}` once per ruler, an index slot as 0; the batch number `{b}` is none)."""
-    paths = embedded()
+    paths = [*embedded(), PAPER_DK]
     for template in [*FOLLOW, *FOLLOW.values(), *(t for t, _ in SLOTS.values())]:
         if template != "{b}":
             filled = _STATE_RE.sub("0", template)
@@ -41,14 +42,19 @@ def script_paths() -> list[str]:
 
 
 def check_declared() -> None:
-    """Raise BuildError at embed.py's line that names a results path (EMBEDDED, FOLLOW,
-    SLOTS) no experiment declares, with "did you mean"; or a FOLLOW or SLOTS path outside
-    the embedded slice (the script could not find it)."""
+    """Raise BuildError at embed.py's line that names a results path (EMBEDDED, PAPER_DK,
+    FOLLOW, SLOTS) no experiment declares, with "did you mean"; an OPEN_BOUNDS pattern that
+    matches no declared result; or a FOLLOW or SLOTS path outside the embedded slice (the
+    script could not find it)."""
     schema = declared()
     for path in script_paths():
         problem = schema.unknown(path)
         if problem is not None:
             raise BuildError(_EMBED_PY, _line(path), f"the page embeds '{path}': {problem}")
+    for pattern in OPEN_BOUNDS:
+        if not any(fnmatchcase(p, pattern) for p in schema.outputs):
+            raise BuildError(_EMBED_PY, _line(pattern), f"OPEN_BOUNDS' '{pattern}' matches no "
+                             "declared result; " + suggest(pattern, schema.names(), "results"))
     for template in [*FOLLOW.values(), *(t for t, _ in SLOTS.values())]:
         path = _STATE_RE.sub("0", template).replace("{r}", RULERS[0])
         if template != "{b}" and not is_embedded(path):
