@@ -10,13 +10,13 @@ import pytest
 
 from sqrtdk.errors import BuildError
 from sqrtdk.web.lexer import RawFormula
+from sqrtdk.web.markers import strip_markers
 from sqrtdk.web.quoting import (
     Quote,
     Quoter,
     format_number,
     honest_digits,
     mark_quotes,
-    strip_markers,
 )
 
 RESULTS: dict[str, Any] = {

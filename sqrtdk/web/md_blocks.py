@@ -159,13 +159,15 @@ def difference(ours: list[Block], theirs: list[Block]) -> str:
 class BlockStructure(Treeprocessor):
     """Compares the tree (after inline parsing, before footnotes are renumbered: priority
     19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
-    (see the module docstring)."""
+    (see the module docstring). `heading_lines`: the file line of each heading element, from
+    cmark-gfm's source positions."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
                  searchable: Callable[[], str], first_line: Callable[[], int]):
         super().__init__(md)
         self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
                                                                   first_line)
+        self.heading_lines: dict[etree.Element, int] = {}
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -224,6 +226,7 @@ class BlockStructure(Treeprocessor):
             # where cmark-gfm reads no heading, the line that holds the heading's text
             line = matched if exact else _line_from(source, after, text) or matched
             at = line + self.first_line() if line else 0
+            self.heading_lines[el] = at
             problem = ("" if level > 1 else
                        f"level-1 heading '{text}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")

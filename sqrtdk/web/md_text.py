@@ -23,7 +23,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
 from ..log import warn
-from .lexer import FILLER
+from .markers import ANY_MARKERS_RE, FILLER
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
@@ -122,7 +122,7 @@ class CjkQuotes(Treeprocessor):
 
     def _line(self, text: str) -> int:
         """The file line of a block, found by its first words in the article (0 if not found)."""
-        words = re.sub("[\U000f0000-\U000f00ff]+", " ", text).split()
+        words = ANY_MARKERS_RE.sub(" ", text).split()
         tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
         return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
