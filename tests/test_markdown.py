@@ -224,6 +224,18 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
     assert "\n" not in got[0]                      # one line, also for a paragraph of several
 
 
+def test_an_odd_number_of_quotes_warns_at_its_paragraph_when_another_starts_alike(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    # both paragraphs start with the same words: a search for them would find the first
+    same = "\u4ed6\u4eec\u90fd\u8fd9\u6837\u8bf4\u8fc7"       # seven characters alike
+    body = f"{same}\"\u597d\"\u7684\u3002\n\n{same}\"\u597d\u7684\u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    got = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("syntax, what", [
     ('!!! note "A note"\n    Body of the note.\n', "admonition"),

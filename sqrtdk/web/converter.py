@@ -127,7 +127,8 @@ class ArticleExtension(Extension):
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable),
+            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable,
+                                  self.blocks.block_lines),
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":

@@ -159,8 +159,9 @@ def difference(ours: list[Block], theirs: list[Block]) -> str:
 class BlockStructure(Treeprocessor):
     """Compares the tree (after inline parsing, before footnotes are renumbered: priority
     19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
-    (see the module docstring). `heading_lines`: the file line of each heading element, from
-    cmark-gfm's source positions."""
+    (see the module docstring). `block_lines`: the file line of each block element both
+    parsers read alike, and `heading_lines` of each heading, from cmark-gfm's source
+    positions (later processors name a block's line from these, not by searching its text)."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
                  searchable: Callable[[], str], first_line: Callable[[], int]):
@@ -168,6 +169,7 @@ class BlockStructure(Treeprocessor):
         self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
                                                                   first_line)
         self.heading_lines: dict[etree.Element, int] = {}
+        self.block_lines: dict[etree.Element, int] = {}
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -177,6 +179,9 @@ class BlockStructure(Treeprocessor):
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
                       lambda el: 0, self.plain).read(root)
         main = align(ours.blocks, theirs.blocks)
+        for el, line, exact in zip(ours.elements, main.lines, main.exact, strict=True):
+            if el is not None and exact and line:
+                self.block_lines[el] = line + self.first_line()
         differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
