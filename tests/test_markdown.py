@@ -237,6 +237,18 @@ def test_an_odd_number_of_quotes_warns_at_its_paragraph_when_another_starts_alik
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    import logging
+    body = "Some ~~struck~~ text.\n\nOther words.\n\nSome ~~struck~~ text.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "strikethrough" in r.getMessage()]
+    assert [g.split(": warning:")[0].rsplit(":", 1)[1] for g in got] == \
+        [str(BODY_START), str(BODY_START + 4)], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("syntax, what", [
     ('!!! note "A note"\n    Body of the note.\n', "admonition"),
     ("> [!NOTE]\n> A GitHub alert.\n", "GitHub alert"),

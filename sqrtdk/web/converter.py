@@ -145,7 +145,8 @@ class ArticleExtension(Extension):
         tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
         tp.register(MathInRawHtml(md, lambda: p.searchable, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
-        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable),
+        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable,
+                                  self.blocks.block_lines),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
 
