@@ -65,20 +65,17 @@ from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
-    BoxHeaderCheck,
     CitationCollector,
     FootnoteChecks,
     FootnoteNumbers,
     FootnoteSection,
     HeadingCollector,
     IdCollector,
-    LeftoverCheck,
     LinkCollector,
-    MathInRawHtml,
-    RawHtmlGuard,
 )
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
+from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
