@@ -35,7 +35,7 @@ ANY_MARKERS_RE = re.compile(f"[{_FIRST}-{_LAST}]+")
 # every private-use character (BMP and planes 15-16): markers and anything else never shown
 PRIVATE_USE_RE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
-QUOTE_OPEN, QUOTE_MID, QUOTE_CLOSE = "\U000f0000", "\U000f0001", "\U000f0002"
+_QUOTE_OPEN, _QUOTE_MID, _QUOTE_CLOSE = "\U000f0000", "\U000f0001", "\U000f0002"
 _CLAIM_OPEN, _CLAIM_CLOSE = "\U000f0003", "\U000f0004"
 _INLINE_OPEN, _INLINE_CLOSE = "\U000f0010", "\U000f0011"
 _DISPLAY_OPEN, _DISPLAY_CLOSE = "\U000f0012", "\U000f0013"
@@ -45,7 +45,7 @@ _FIG_OPEN, _FIG_CLOSE = "\U000f0017", "\U000f0018"
 _CODE_OPEN, _CODE_CLOSE = "\U000f0020", "\U000f0021"
 NEVER = "\U000f00ff\U000f00fe"   # a delimiter no text holds (Jinja options that must not match)
 
-QUOTE_RE = re.compile(f"{QUOTE_OPEN}(\\d+){QUOTE_MID}(.*?){QUOTE_CLOSE}", re.S)
+QUOTE_RE = re.compile(f"{_QUOTE_OPEN}(\\d+){_QUOTE_MID}(.*?){_QUOTE_CLOSE}", re.S)
 CLAIM_RE = re.compile(f"{_CLAIM_OPEN}(\\d+){_CLAIM_CLOSE}")
 INLINE_MATH_RE = re.compile(f"{_INLINE_OPEN}(\\d+){_INLINE_CLOSE}")
 DISPLAY_MATH_RE = re.compile(f"{_DISPLAY_OPEN}(\\d+){_DISPLAY_CLOSE}")
@@ -56,7 +56,7 @@ CODE_RE = re.compile(f"{_CODE_OPEN}(\\d+){_CODE_CLOSE}")
 MATH_HTML_RE = re.compile(f"{_HTML_OPEN}(\\d+){_HTML_CLOSE}")
 FIG_DATA_RE = re.compile(f"{_FIG_OPEN}([a-z0-9_]+){_FIG_CLOSE}")
 # quote and claim markers without the quote's shown text (which stays)
-_QUOTE_OR_CLAIM_RE = re.compile(f"{QUOTE_OPEN}\\d+{QUOTE_MID}|{QUOTE_CLOSE}|"
+_QUOTE_OR_CLAIM_RE = re.compile(f"{_QUOTE_OPEN}\\d+{_QUOTE_MID}|{_QUOTE_CLOSE}|"
                                 f"{_CLAIM_OPEN}\\d+{_CLAIM_CLOSE}")
 
 
@@ -82,7 +82,7 @@ def code(n: int) -> str:
 
 def quote(n: int, text: str) -> str:
     """The marker of quote n of a page's QuoteLog around its shown text."""
-    return f"{QUOTE_OPEN}{n}{QUOTE_MID}{text}{QUOTE_CLOSE}"
+    return f"{_QUOTE_OPEN}{n}{_QUOTE_MID}{text}{_QUOTE_CLOSE}"
 
 
 def claim(n: int) -> str:
@@ -102,7 +102,7 @@ def fig_data(name: str) -> str:
 
 def has_quote_or_claim(text: str) -> bool:
     """Whether `text` holds a quote or claim marker."""
-    return QUOTE_OPEN in text or _CLAIM_OPEN in text
+    return _QUOTE_OPEN in text or _CLAIM_OPEN in text
 
 
 def strip_markers(text: str) -> str:
