@@ -28,7 +28,7 @@ from .lexer import Masked, mask
 from .markers import strip_markers
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
-from .model import FigureFiles, Page
+from .model import Conversion, FigureFiles, Page
 from .quoting import Quoter
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
@@ -251,31 +251,45 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     page.markdown_source = masked.restore_code(rendered_body)
     page.searchable = searchable            # lines as in the file (front matter blanked)
     page.first_line = front.count("\n")
+    return Page(lang=strings.lang, source=path, text=searchable, meta=meta,
+                conversion=convert(page, masked), quotes=quoter.log, formulas=formulas)
+
+
+def convert(page: PageContext, masked: Masked) -> Conversion:
+    """Convert the page's Markdown (`page.markdown_source`) with a fresh Markdown instance:
+    its HTML and what each collector gathered. A mistake found while converting is a
+    BuildError at its line (see `_located`)."""
     md, article = markdown_for(page)
     try:
-        html = md.convert(page.markdown_source)
+        return article.conversion(md.convert(page.markdown_source))
     except ContentError as e:
-        needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
-        line = e.line or next((found for n in needles
-                               if (found := line_of(searchable, n, e.occurrence))), 0)
-        message = page.readable(e.message)
-        if not line:       # text the lexer took for code, which Markdown did not
-            restored = masked.restore_code(searchable)
-            line = next((found for n in needles
-                         if (found := line_of(restored, n, e.occurrence))), 0)
-            message += ("; this line is inside a code fence that Markdown did not read as "
-                        "code: check the fence's opening line above it") if line else ""
-        if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
-            first = next((found for n in needles if (found := line_of(searchable, n))), 0)
-            if first and first != line:
-                message += f" (the other is at line {first})"
-        raise BuildError(path, line, message) from None
+        raise _located(e, page, masked) from None
     except UnknownSnippet as e:
         fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
                            + re.escape(e.name) + r"[ \t]*$", re.M)
-        raise BuildError(path, line_of(masked.restore_code(searchable), fence), str(e)) from None
-    return Page(lang=strings.lang, source=path, text=searchable, meta=meta,
-                conversion=article.conversion(html), quotes=quoter.log, formulas=formulas)
+        raise BuildError(page.source, line_of(masked.restore_code(page.searchable), fence),
+                         str(e)) from None
+
+
+def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
+    """The BuildError for a mistake found while converting: at the line the collector knew
+    (`e.line`), else where its needle is in the article as written (Markdown keeps no lines),
+    else in the article with its code back (text the lexer took for code, Markdown did not)."""
+    searchable = page.searchable
+    needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
+    line = e.line or next((found for n in needles
+                           if (found := line_of(searchable, n, e.occurrence))), 0)
+    message = page.readable(e.message)
+    if not line:       # text the lexer took for code, which Markdown did not
+        restored = masked.restore_code(searchable)
+        line = next((found for n in needles if (found := line_of(restored, n, e.occurrence))), 0)
+        message += ("; this line is inside a code fence that Markdown did not read as "
+                    "code: check the fence's opening line above it") if line else ""
+    if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
+        first = next((found for n in needles if (found := line_of(searchable, n))), 0)
+        if first and first != line:
+            message += f" (the other is at line {first})"
+    return BuildError(page.source, line, message)
 
 
 def _front_of(rendered: str) -> str:
