@@ -286,13 +286,16 @@ class BlockStructure(Treeprocessor):
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed."""
+        start = 1         # the line of the block being read (root.iter() is document order)
         for el in root.iter():
+            start = self.block_lines.get(el, start)
             texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "",
                                                                        el.tail or ""]
             for text in texts:
                 for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
                     label = m.group(2) or m.group(1)
-                    line = line_of(self.searchable(), m.group(0))
+                    line = line_of(self.searchable(), m.group(0), start=start) or \
+                        line_of(self.searchable(), m.group(0))
                     warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
                          f"no line '[{label}]: address' defines '{label}', so it is published "
                          f"as typed; add that line, or write the link as [{m.group(1)}](address)"

@@ -96,12 +96,11 @@ class ForeignSyntax(Treeprocessor):
         start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
         found = self.readable(own[start:m.end()]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
-        skipped = max(self.lines.get(block, 1) - 1, 0)   # lines before the block's own
-        text = "\n".join(self.text().split("\n")[skipped:])
-        if line_of(text, typed):
+        start = self.lines.get(block, 1)      # the block's line: not an earlier block's text
+        if line_of(self.text(), typed, start=start):
             found = typed
         tries = (found, found[:20], found[-12:])
-        line = next((n + skipped for t in tries if t and (n := line_of(text, t))), 0) or \
-            next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+        line = next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
+            or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
              f"typed ('{found[:30]}'); write {instead}")
