@@ -9,6 +9,10 @@ still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks
 escapable (`\\$`). `md_blocks` reads the same text again with GitHub's parser (cmark-gfm) and
 warns wherever the two read the blocks differently.
 
+Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
+into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
+result). The processors that only refuse a mistake are in `md_guards`.
+
 Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
 footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
