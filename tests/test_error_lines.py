@@ -363,6 +363,15 @@ def test_heading_ids_that_differ_are_at_the_heading_not_at_an_id_it_begins(
     assert e.line == BODY_START + 4, str(e)
 
 
+def test_box_ids_that_differ_are_at_the_box_not_at_an_id_it_begins(tmp_path: Path) -> None:
+    box = "/// details | {title}\n    attrs: {{id: {ident}}}\n\nText.\n///\n\n"
+    zh = box.format(title="A", ident="why-not") + box.format(title="B", ident="how")
+    en = box.format(title="A", ident="why-not") + box.format(title="B", ident="why")
+    e = _parity_error(tmp_path, zh, en)
+    assert "collapsible boxes differ at position 2" in e.message
+    assert e.line == BODY_START + 7, str(e)
+
+
 def test_a_heading_without_id_is_at_its_own_line_when_an_earlier_one_has_its_words(
         tmp_path: Path) -> None:
     body = "## Results {#results}\n\nText.\n\n## Results\n\nMore text.\n"

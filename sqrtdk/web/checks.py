@@ -31,8 +31,8 @@ _PARITY: tuple[tuple[str, Callable[[Page], list[str]], Needle], ...] = (
     ("heading ids", lambda p: [h.id for h in p.conversion.headings], lambda x: "{#" + x),
     ("figures", lambda p: p.conversion.figures, lambda x: f"({x}.svg"),
     ("footnote labels", lambda p: p.conversion.footnotes, lambda x: f"[^{x}]:"),
-    ("collapsible boxes", lambda p: p.conversion.boxes,
-     lambda x: re.compile(r"id:\s*" + re.escape(x))),
+    ("collapsible boxes", lambda p: p.conversion.boxes,       # whole: not `why` in `why-not`
+     lambda x: re.compile(r"id:\s*" + re.escape(x) + r"(?![\w-])")),
     ("reproduce boxes", lambda p: p.conversion.snippets, lambda x: x),
 )
 
