@@ -111,7 +111,7 @@ class ArticleExtension(Extension):
         self.blocks = BlockStructure(md, p.source, lambda: p.markdown_source,
                                      lambda: p.searchable, lambda: p.first_line)
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
-                                       p.markdown_source)
+                                       p.markdown_source, [f.line for f in p.formulas])
         self.math = MathElements(md, p.formulas)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: p.searchable,
                                          self.blocks.heading_lines)

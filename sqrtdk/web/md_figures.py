@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
@@ -26,13 +26,14 @@ _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders fo
 class FigureProcessor(Treeprocessor):
     """Lone figure images become <figure>; `resolve(name)` gives the page language's files
     or raises KeyError; `known` lists the figures the build makes (for "did you mean").
-    `figures`: the names of the page's figures, in order."""
+    `formula_lines`: the line of each formula (by its index). `figures`: the names of the
+    page's figures, in order."""
 
     def __init__(self, md: Markdown, label: str, resolve: Callable[[str], FigureFiles],
-                 known: list[str], source: str = ""):
+                 known: list[str], source: str = "", formula_lines: Sequence[int] = ()):
         super().__init__(md)
         self.label, self.resolve, self.known = label, resolve, known
-        self.source = source
+        self.source, self.formula_lines = source, formula_lines
         self.figures: list[str] = []
 
     def run(self, root: etree.Element) -> None:
@@ -74,7 +75,7 @@ class FigureProcessor(Treeprocessor):
             raise ContentError(f"figure '{name}': its alt text holds the formula "
                                f"{formula.group(0)}, which screen readers would read as TeX; "
                                "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
-                               _needle(img))
+                               _needle(img), line=self.formula_lines[int(formula.group(1))])
         if name in self.figures:
             raise ContentError(f"figure '{name}' appears twice; each figure appears once (to "
                                f"point to it again, link to it: [the figure](#fig-"
