@@ -65,6 +65,7 @@ from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
+from .math.formula import Formula
 from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
@@ -84,7 +85,7 @@ from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
 from .model import Conversion, FigureFiles
-from .quoting import Formula, QuoteLog
+from .quoting import QuoteLog
 
 
 class ArticleExtension(Extension):

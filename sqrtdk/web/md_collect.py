@@ -25,9 +25,10 @@ from .markers import (
     has_quote_or_claim,
     strip_markers,
 )
+from .math.formula import Formula
 from .md_math import ContentError
 from .model import Citation, Heading
-from .quoting import Formula, QuoteLog
+from .quoting import QuoteLog
 
 LOGGER = logging.getLogger("sqrtdk.web")
 

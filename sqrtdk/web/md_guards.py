@@ -12,9 +12,9 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from .markers import ANY_MATH_RE
+from .math.formula import Formula
 from .md_foreign import STRAIGHT
 from .md_math import ContentError
-from .quoting import Formula
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
 

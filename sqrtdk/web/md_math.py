@@ -15,7 +15,7 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from .markers import ANY_MATH_RE, FILLER, MATH_SPLIT_RE, has_math, is_display, math_html
-from .quoting import Formula
+from .math.formula import Formula
 
 
 class ContentError(Exception):

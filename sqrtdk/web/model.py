@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .quoting import Formula, QuoteLog
+from .math.formula import Formula
+from .quoting import QuoteLog
 
 
 @dataclass(frozen=True)
