@@ -80,7 +80,7 @@ def table(res: Results) -> str:
             r = row[f"ours_over_{tool}"]
             shown = res.get(tool, case)
             cells.append(f"{_cell(shown):>26}" if tool != "floor" or shown or case != "serve" else
-                         f"{'(all runs) ' + format(res.floor(case) or 0, '.3f') + ' s':>26}")
+                         f"{'(serve rounds) ' + format(res.floor(case) or 0, '.3f') + ' s':>26}")
             cells.append(f"{(f'{r:.2f}' if r else '—'):>{width}}")
         lines.append(" ".join(cells))
     return "\n".join(lines)

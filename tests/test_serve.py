@@ -195,7 +195,10 @@ def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
     page = server.get("/en/index.html")       # a page opened now: the last good site + the error
     assert "Broken" not in page and _served_error(page) == error
     md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
-    assert _next(events, "update")["error"] == ""
+    update = _next(events, "update")
+    assert update["error"] == "" and update["kind"] == "morph"
+    sent = update["pages"]["en/index.html"]      # the page itself, as a GET serves it
+    assert "Mended by the serve test." in sent and _served_error(sent) == ""
     page = server.get("/en/index.html")
     assert "Mended by the serve test." in page and _served_error(page) == ""
 
