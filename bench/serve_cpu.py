@@ -42,7 +42,7 @@ STEPS = (
     ("markdown", "Markdown.convert", "    Python-Markdown's convert"),
     ("sqrtdk.web.checks", "check_parity", "  parity of the languages"),
     ("sqrtdk.web.assemble", "render_site", "  templates, every page"),
-    ("sqrtdk.web.assemble", "typeset", "    math (KaTeX, cached)"),
+    ("sqrtdk.web.assemble", "typeset", "    math (the engine, cached)"),
     ("sqrtdk.web.assemble", "fill_tables", "    figure tables"),
     ("sqrtdk.web.assemble", "_fill", "    formulas and quotes filled in"),
     ("sqrtdk.web.checks", "check_site", "  links and ids of the site"),
