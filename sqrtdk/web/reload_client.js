@@ -56,8 +56,13 @@
   }
   function settle(p) {
     const all = blocks();
-    let best = -1;   // the block with the same words nearest to where it was, else its place
-    all.forEach((el, j) => { if (el.textContent === p.text && (best < 0 || Math.abs(j - p.i) < Math.abs(best - p.i))) best = j; });
+    let best = -1;   // the block with the same words nearest to where it was (the earlier of
+    // two as near), else its place; looked for outwards from its place, so the text of the
+    // blocks far from the reader is not read
+    for (let d = 0; best < 0 && p.i >= 0 && (p.i - d >= 0 || p.i + d < all.length); d++) {
+      if (all[p.i - d]?.textContent === p.text) best = p.i - d;
+      else if (all[p.i + d]?.textContent === p.text) best = p.i + d;
+    }
     if (best < 0 && p.i >= 0 && p.i < all.length) best = p.i;
     if (best >= 0) scrollBy(0, all[best].getBoundingClientRect().top - p.top);
     else scrollTo(p.x, p.y);
