@@ -129,18 +129,19 @@ class Builder:
         half, the library versions, the options (paths as messages show them: relative to the
         working folder, so a project copied elsewhere and built from its root still matches),
         and the bytes of every file under content/, templates/ and static/,
-        the sweep and KaTeX's version. With the state of the figures folder (see
-        `_outputs_state`) it keys the whole build, so an unchanged rebuild reads no page,
-        result or figure (cost measured by `make bench`: the 'unchanged rebuild' case)."""
+        the sweep and the math engines' installed versions. With the state of the figures
+        folder (see `_outputs_state`) it keys the whole build, so an unchanged rebuild reads no
+        page, result or figure (cost measured by `make bench`: the 'unchanged rebuild' case)."""
         o = self.opts
         if o.cache_dir is None:
             return None
         where = [display_path(p) for p in (o.content_dir, o.templates_dir, o.static_dir,
                                             o.figures_dir, o.node_modules, o.out, o.sweep_file)]
+        from .web.math import identity_files
         return digest(code_digest("science", "figures", "web"),
                       versions(*FIGURE_PACKAGES, *WEB_PACKAGES), repr((where, o.seed, o.strict)),
                       tree_digest(o.content_dir, o.templates_dir, o.static_dir, suffixes=None),
-                      file_digest(o.sweep_file, o.node_modules / "katex" / "package.json"))
+                      file_digest(o.sweep_file, *identity_files(o.node_modules)))
 
     def _outputs_state(self) -> str:
         """Names, sizes and modification times of the files in the figures folder (the build
@@ -398,7 +399,7 @@ class Builder:
         site = render_site(SiteInputs(
             settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
             figures=figures.files, static_dir=self.opts.static_dir,
-            sources=experiment_sources()), self._env, self.math())
+            sources=experiment_sources()), self._env, self.math(inputs.settings.math))
         check_site(site, pages, inputs.settings.base_url, _LinkCache(self.cache))
         return site
 
@@ -433,11 +434,15 @@ class Builder:
             self.cache.put("compressed", key, found)
         return found
 
-    def math(self) -> MathRenderer:
-        """The math renderer (its worker process lives as long as this Builder)."""
+    def math(self, engine: str) -> MathRenderer:
+        """The renderer of the math engine named `engine` (content/site.toml's `math`); its
+        worker process lives as long as this Builder, or until another engine is named."""
+        if self._math is not None and self._math.name != engine:
+            self.close()
         if self._math is None:
             from .web.math import renderer
-            self._math = renderer(self.opts.node_modules, self.opts.cache_dir, self.memory)
+            self._math = renderer(engine, self.opts.node_modules, self.opts.cache_dir,
+                                  self.memory)
         return self._math
 
     def write(self, site: Any) -> tuple[str, str]:
