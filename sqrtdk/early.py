@@ -75,13 +75,26 @@ def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
         return None     # a sub-package registers figures too: only importing it can tell
     sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
     key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
+    if key in _PARSED and _needs_declared(_PARSED[key]):   # a warm process (--serve) reads
+        return _PARSED[key]                                 # the same modules again
     kept = cache.get_object("registry", key)
-    if isinstance(kept, dict) and all(needs_declared(r.needs) for r in kept.values()):
-        return kept                 # else parsed again: the error names the @figure line
-    found = _parse_registrations(sources)
-    if found is not None:
-        cache.put_object("registry", key, found)
+    if isinstance(kept, dict) and _needs_declared(kept):
+        found: dict[str, Registered] | None = kept
+    else:                       # parsed again: a need no longer declared names its @figure line
+        found = _parse_registrations(sources)
+        if found is not None:
+            cache.put_object("registry", key, found)
+    _PARSED.clear()             # only the modules as they are now
+    _PARSED[key] = found
     return found
+
+
+_PARSED: dict[str, dict[str, Registered] | None] = {}   # this process: by the modules' bytes
+
+
+def _needs_declared(found: dict[str, Registered] | None) -> bool:
+    """Whether every need of the registrations `found` is declared (results schema)."""
+    return found is None or all(needs_declared(r.needs) for r in found.values())
 
 
 def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | None:
