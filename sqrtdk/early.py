@@ -28,6 +28,7 @@ from .cache import Cache, digest, versions
 from .errors import BuildError, suggest
 from .log import held
 from .options import PACKAGE_DIR, BuildOptions
+from .results_paths import check_needs, matches_schema, needs_declared
 
 if TYPE_CHECKING:
     from .pipeline import FigureSet, Inputs
@@ -74,13 +75,26 @@ def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
         return None     # a sub-package registers figures too: only importing it can tell
     sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
     key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
+    if key in _PARSED and _needs_declared(_PARSED[key]):   # a warm process (--serve) reads
+        return _PARSED[key]                                 # the same modules again
     kept = cache.get_object("registry", key)
-    if isinstance(kept, dict):
-        return kept
-    found = _parse_registrations(sources)
-    if found is not None:
-        cache.put_object("registry", key, found)
+    if isinstance(kept, dict) and _needs_declared(kept):
+        found: dict[str, Registered] | None = kept
+    else:                       # parsed again: a need no longer declared names its @figure line
+        found = _parse_registrations(sources)
+        if found is not None:
+            cache.put_object("registry", key, found)
+    _PARSED.clear()             # only the modules as they are now
+    _PARSED[key] = found
     return found
+
+
+_PARSED: dict[str, dict[str, Registered] | None] = {}   # this process: by the modules' bytes
+
+
+def _needs_declared(found: dict[str, Registered] | None) -> bool:
+    """Whether every need of the registrations `found` is declared (results schema)."""
+    return found is None or all(needs_declared(r.needs) for r in found.values())
 
 
 def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | None:
@@ -105,6 +119,7 @@ def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | 
             spec = _literal_registration(call)
             if spec is None or spec.name in found:
                 return None
+            check_needs(spec.name, spec.needs, path, call.lineno)
             found[spec.name] = spec
     return found
 
@@ -132,11 +147,14 @@ def known_results(opts: BuildOptions, cache: Cache, key: str) -> bytes | None:
         return data
     try:
         data = opts.results_file.read_bytes()
-        meta = json.loads(data)["meta"]
+        results = json.loads(data)
+        meta = results["meta"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if not isinstance(meta, dict) or meta.get("seed") != opts.seed \
             or meta.get("numpy") != versions("numpy").partition("==")[2]:
+        return None
+    if not matches_schema(results):    # written before a path was renamed: run them first
         return None
     return data if as_committed(opts.results_file, PACKAGE_DIR / "science") else None
 

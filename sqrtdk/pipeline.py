@@ -91,6 +91,8 @@ class Builder:
         self.memory = memory
         self._math: MathRenderer | None = None
         self._env: Any = None
+        # --serve's hook: the site, checked and published, just before it is written
+        self.on_site: Callable[[Any], None] | None = None
 
     # ---------------------------------------------------------------- the stages
 
@@ -217,6 +219,8 @@ class Builder:
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
+        if self.on_site is not None:
+            self.on_site(site)
         with stage("write", self.log) as note:
             fingerprint, written = self.write(site)
             note(written)
@@ -299,6 +303,7 @@ class Builder:
         return results, data, hit
 
     def _run_science(self) -> bytes:
+        from .results_paths import check_results
         from .science.results import dumps_signed
         from .science.run import run_all
         from .sweep import ExperimentCache
@@ -310,8 +315,9 @@ class Builder:
             load_drawing()                   # meanwhile: matplotlib for the figure workers
             return outputs
         with Pool(self.opts.jobs) as pool:
-            return dumps_signed(run_all(self.opts.seed, map_then_load,
-                                        ExperimentCache(self.cache))).encode("utf-8")
+            results = run_all(self.opts.seed, map_then_load, ExperimentCache(self.cache))
+        check_results(results)               # as sqrtdk/science/outputs/ declares them
+        return dumps_signed(results).encode("utf-8")
 
     def _sweep(self, results: dict[str, Any], staleness: bool = True) -> dict[str, Any]:
         """The claims over many seeds (figures/sweep.json), for the text to quote. Refused
@@ -404,12 +410,15 @@ class Builder:
         return site
 
     def publish(self, inputs: Inputs, site: Any) -> dict[str, int]:
-        """Content-hashed asset names, `_headers` and (except for --serve, where a text edit
-        would wait for Brotli) the precompressed siblings; see sqrtdk/web/publish.py."""
+        """Content-hashed asset names, `_headers` and the precompressed siblings; see
+        sqrtdk/web/publish.py. --serve (`memory`) skips the names and the siblings, which only
+        a host needs (its server sends every file uncached): a text edit would wait for the
+        edited page to be parsed again, and for Brotli."""
         from .web.assemble import CSP
         from .web.publish import publish
         return publish(site, inputs.settings.base_url, CSP,
-                       None if self.memory else self._compressed, self._rewritten)
+                       None if self.memory else self._compressed, self._rewritten,
+                       hashed=not self.memory)
 
     def _rewritten(self, page: bytes, names: dict[str, str], rewrite: Callable[[], bytes]
                    ) -> bytes:

@@ -1,10 +1,18 @@
-"""Views of results.json by dotted path: what a figure or a figure's table may read (its
-`needs`). Shared by the figures and the site half, and light: importing it imports neither the
-figure modules nor matplotlib."""
+"""Views of results.json by dotted path, and the checks of paths named outside the science
+half against the schema its modules declare (sqrtdk.science.outputs): what a figure or a
+figure's table may read (its `needs`), and whether a results file on disk is laid out as the
+experiments now declare. Shared by the figures and the site half, and light: importing it
+imports neither the figure modules, the experiments, numpy nor matplotlib."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
+from fnmatch import fnmatchcase
+from pathlib import Path
 from typing import Any
+
+from .errors import BuildError, line_of, suggest
+from .science.outputs import OUTPUTS_DIR, declared
 
 
 def needed_results(results: Mapping[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
@@ -26,4 +34,87 @@ def needed_results(results: Mapping[str, Any], needs: tuple[str, ...]) -> dict[s
     return out
 
 
-__all__ = ["needed_results"]
+def check_needs(figure: str, needs: tuple[str, ...], file: Path | str, line: int) -> None:
+    """Raise BuildError at `file:line` (the figure's registration) for a path in `needs` that
+    no experiment declares (a result, or a group of them), with "did you mean"."""
+    schema = declared()
+    for path in needs:
+        problem = schema.unknown(path)
+        if problem is not None:
+            raise BuildError(file, line, f"figure '{figure}' needs '{path}': {problem}")
+
+
+def needs_declared(needs: tuple[str, ...]) -> bool:
+    """Whether every path in `needs` is declared (check_needs says where one is not)."""
+    schema = declared()
+    return all(schema.unknown(path) is None for path in needs)
+
+
+def check_results(results: Mapping[str, Any]) -> None:
+    """Raise BuildError at the declaration (sqrtdk/science/outputs/) when the experiments'
+    `results` differ from it: a path a section returns that is not declared, a declared path
+    it does not return, or a value not of the declared shape. The message names the
+    experiments the section is built from. Then a section's bounds pattern that matches no
+    declared result, or evidence path not declared, is an error at the experiment module's
+    line. Call it right after the experiments ran."""
+    from .science.registry import SECTIONS
+    schema = declared()
+    body = {k: v for k, v in results.items() if k != "sha256"}
+    found = schema.located_problems(body, sorted(set(schema.sections) | set(body)))
+    if not found:
+        _check_section_paths(body.get("meta", {}))
+        return
+    text, out = found[0]
+    section = text.strip("'").split(".", 1)[0].split("'", 1)[0]
+    module = SECTIONS[section].build.__module__ if section in SECTIONS else "sqrtdk.science.run"
+    twin = OUTPUTS_DIR / (module.rsplit(".", 1)[-1] + ".py")
+    file, line = (out.file, out.line) if out is not None else (twin, _section_line(twin, section))
+    made_by = (f"experiment(s) {', '.join(SECTIONS[section].needs)} (section '{section}', "
+               f"built in {module})") if section in SECTIONS else f"section '{section}'"
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    raise BuildError(file, line, f"{made_by}: {text}{more}; declare every path the section "
+                     "returns in RESULTS here, and return every path declared here")
+
+
+def _check_section_paths(meta: Mapping[str, Any]) -> None:
+    """Raise BuildError at the experiment module's line for a `Section(bounds=…)` pattern
+    that matches no declared result (its quantity would lose its honest rounding) or a
+    `Section(evidence=…)` path that is not declared (meta.bounds, meta.evidence)."""
+    schema = declared()
+    paths = [p for p in schema.outputs if "*" not in p]
+    for pattern in meta.get("bounds", {}):
+        if not any(fnmatchcase(p, pattern) or fnmatchcase(p + ".0", pattern) for p in paths):
+            _section_error(pattern, f"the bounds pattern '{pattern}' matches no declared "
+                           "result; " + suggest(pattern, paths, "results"))
+    for path in meta.get("evidence", ()):
+        if (problem := schema.unknown(path)) is not None:
+            _section_error(path, f"the evidence '{path}': {problem}")
+
+
+def _section_error(path: str, message: str) -> None:
+    from .science.registry import SECTIONS
+    section, _, inside = path.partition(".")
+    module = sys.modules.get(SECTIONS[section].build.__module__) if section in SECTIONS \
+        else None
+    file = Path(getattr(module, "__file__", None) or OUTPUTS_DIR.parent / "registry.py")
+    line = line_of(file.read_text(encoding="utf-8"), f'"{inside}"') if file.is_file() else 0
+    raise BuildError(file, line, message)
+
+
+def _section_line(file: Path, section: str) -> int:
+    """The line of `"section": {` in a declaration file (0 when absent)."""
+    try:
+        return line_of(file.read_text(encoding="utf-8"), f'"{section}": {{')
+    except OSError:
+        return 0
+
+
+def matches_schema(results: Mapping[str, Any]) -> bool:
+    """Whether `results` (results.json, its digest aside) holds exactly the declared paths,
+    in the declared shapes."""
+    body = {k: v for k, v in results.items() if k != "sha256"}
+    schema = declared()
+    return set(body) == set(schema.sections) and not schema.problems(body)
+
+
+__all__ = ["check_needs", "check_results", "matches_schema", "needed_results", "needs_declared"]

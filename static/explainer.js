@@ -111,12 +111,17 @@
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
   if (!data || !$("#tpl-dk")) return chrome();
   const { results: R, follow, slots, state: home, start } = data;
-  bounds = R.meta.bounds;
+  // Every result is looked up by its results.json path: at("group.name") (build.py checks
+  // that the page embeds it, sqrtdk/web/embed_check.py) or at(path) filled from follow/slots
+  const at = (path) => path.split(".").reduce((v, k) => {
+    if (v?.[k] === undefined) throw new Error(`sqrtdkData has no result ${path}`);
+    return v[k];
+  }, R);
+  bounds = at("meta.bounds");
   extra = data.extra;
   open = data.open;
-  const at = (path) => path.split(".").reduce((v, k) => v[k], R);
   const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
-  const D = R.spread.d_k, RULERS = R.rulers.names;
+  const D = at("spread.d_k"), RULERS = at("rulers.names");
 
   // The shared state: dₖ (index on the grid), ruler, batch (0: pooled), the scale slider (k)
   // and the chosen dₖ's mark on it (m). The bar and the sheets start at the paper's dₖ
@@ -126,12 +131,12 @@
   const url = new URLSearchParams(location.search);
   if (D.indexOf(+url.get("dk")) > S.s) Object.assign(S, { i: D.indexOf(+url.get("dk")), moved: true });
   if (RULERS.includes(url.get("ruler"))) Object.assign(S, { r: url.get("ruler"), moved: true });
-  S.m = R.saturation.scale_index[S.r][S.i];
+  S.m = at("saturation.scale_index")[S.r][S.i];
   const views = [];
   const view = (fn) => { views.push(fn); fn(); };   // a part draws itself once when built
   function update(change) {
     Object.assign(S, change);
-    S.m = R.saturation.scale_index[S.r][S.i];
+    S.m = at("saturation.scale_index")[S.r][S.i];
     const q = new URLSearchParams(location.search);
     if (!S.moved) { q.delete("dk"); q.delete("ruler"); }
     else { q.set("dk", D[S.i]); q.set("ruler", S.r); }
@@ -241,7 +246,8 @@
   function batches() {
     const w = widget("tpl-batch", "#fig-spread-hist");
     if (!w) return;
-    const G = R.spread.grid, z = G.z_edges, n = R.spread.batches.n, chart = $("svg", w);
+    const z = at("spread.grid.z_edges"), n = at("spread.batches.n"), chart = $("svg", w);
+    const G = { scale: at("spread.grid.scale"), sd: at("spread.grid.sd"), hist: at("spread.grid.hist") };
     const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
@@ -277,7 +283,8 @@
   function scales() {
     const w = widget("tpl-scale", "#fig-saturation-bars");
     if (!w) return;
-    const sa = R.saturation, input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
+    const sa = { labels: at("saturation.labels"), winner: at("saturation.winner"), scales: at("saturation.scales"), shares: at("saturation.shares") };
+    const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
     const win = sa.labels.indexOf(sa.winner), bw = 300 / sa.labels.length, mark = $(".scale-mark", w);
     Object.assign(input, { min: 0, max: sa.scales.length - 1, step: 1 });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
@@ -313,10 +320,10 @@
   function rows() {
     const w = widget("tpl-rows", "#fig-rulers-softmax");
     if (!w) return;
-    const ex = R.rulers.example, cols = $$("[data-col]", w);
+    const shares = at("rulers.example.shares"), cols = $$("[data-col]", w);
     view(() => {
       cols.forEach((col) => {
-        const r = col.dataset.col, chart = $("svg", col), p = ex.shares[r][S.i], top = Math.max(...p);
+        const r = col.dataset.col, chart = $("svg", col), p = shares[r][S.i], top = Math.max(...p);
         chart.replaceChildren();
         svg(chart, "line", { x1: 4, x2: 156, y1: 100, y2: 100, class: "axis" });
         p.forEach((v, j) => svg(chart, "rect", { x: 6 + j * 19, width: 14, y: 100 - 90 * v, height: 90 * v, class: v === top ? "bar win" : "bar" }));
@@ -327,6 +334,15 @@
     });
   }
 
+  // `fn(el)` once for every element `sel` matches, now and after each in-place patch (a node
+  // the patch reused keeps what was bound to it: `fn`'s listeners check `sel` when they run)
+  const binders = [];
+  function each(sel, fn) {
+    const done = new WeakSet();
+    const bind = () => $$(sel).forEach((el) => { if (!done.has(el)) { done.add(el); fn(el); } });
+    binders.push(bind);
+    bind();
+  }
   // One task per part, each when the browser is idle: no long task at load. The bar comes
   // after the sheets (it watches them and wires their "change dₖ" buttons).
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
@@ -334,14 +350,15 @@
   const next = () => { steps.shift()(); if (steps.length) idle(next); };
   chrome();
   idle(next);
-  // `build.py --serve` patched the page in place after an edit: fill its numbers in again
-  on(doc, "sqrtdk:morphed", () => update({}));
+  // `build.py --serve` patched the page in place after an edit: fill its numbers in again and
+  // bind what the patch added (a new footnote reference, contents link or formula)
+  on(doc, "sqrtdk:morphed", () => { binders.forEach((bind) => bind()); update({}); });
 
   // Everything that is not a widget: footnote popovers, language switch, theme, print, scrolling
   function chrome() {
     footnotes();
     const toc = $("#toc"), nav = $(".toc");
-    $$(".toc-link").forEach((a) => on(a, "click", () => { if (toc) toc.open = true; }));
+    each(".toc-link", (a) => on(a, "click", () => { if (toc && a.matches(".toc-link")) toc.open = true; }));
     // the header's "Contents" link only while the contents themselves are off screen (on a
     // phone both would read "Contents" one above the other at the top of the page)
     if (nav) new IntersectionObserver(([e]) => $$(".toc-link").forEach((a) => { a.style.visibility = e.isIntersecting ? "hidden" : ""; }),
@@ -389,7 +406,7 @@
     const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
       if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
     }));
-    $$("article .math.display").forEach((el) => io.observe(el));
+    each("article .math.display", (el) => io.observe(el));
   }
 
   // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it
@@ -420,12 +437,13 @@
       pop.hidden = true;
     }
     const later = () => { clearTimeout(timer); timer = setTimeout(close, 250); };
-    $$("a.footnote-ref").forEach((a) => {
+    const REF = "a.footnote-ref";
+    each(REF, (a) => {
       on(a, "pointerdown", (ev) => { touch = ev.pointerType !== "mouse"; });
-      on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && open(a));
+      on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && a.matches(REF) && open(a));
       on(a, "pointerleave blur", (ev) => ev.pointerType !== "touch" && !touch && later());
       on(a, "click", (ev) => {   // mouse and keyboard follow the link
-        if (!touch) return;
+        if (!touch || !a.matches(REF)) return;
         touch = false;
         ev.preventDefault();
         current === a ? close() : open(a);

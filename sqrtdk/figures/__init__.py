@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ..results_paths import check_needs
 from ..results_paths import needed_results as needed_results  # re-exported: drawers read it here
 
 WIDE, NARROW = "wide", "narrow"
@@ -41,8 +43,13 @@ def figure(name: str, needs: tuple[str, ...], labels: Mapping[str, tuple[str, ..
     """Register the decorated drawer as figure `name` (see the module docstring).
 
     `needs` are dotted results.json paths (a section, or a key inside one); `labels` maps
-    each label key of the figure's figures.toml table to the fields it is given.
+    each label key of the figure's figures.toml table to the fields it is given. Raises
+    BuildError at the caller's line for a need no experiment declares
+    (sqrtdk.science.outputs).
     """
+    caller = sys._getframe(1)      # the `@figure(…)` line, for a need nothing declares
+    check_needs(name, tuple(needs), caller.f_code.co_filename, caller.f_lineno)
+
     def register(fn: Callable[..., None]) -> Callable[..., None]:
         if name in FIGURES:
             raise ValueError(f"figure '{name}' is registered twice")

@@ -18,11 +18,9 @@ from typing import Any
 from markupsafe import Markup
 
 from .embed import is_open, widget_number
+from .markers import FIG_DATA_RE
 from .quoting import bounds_for
 
-# where figure NAME's table goes: md_figures writes it into the figure, assembly replaces it
-FIG_DATA = "\U000f0017{}\U000f0018"
-FIG_DATA_RE = re.compile("\U000f0017([a-z0-9_]+)\U000f0018")
 Cell = tuple[float, str, str]    # value, format ("sig:3", "pct:1", "fixed:2", "grouped"), path
 RULERS = ("raw", "sqrt", "linear")
 
@@ -181,9 +179,9 @@ def html(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> 
 
 
 def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) -> str:
-    """`text` with each figure's FIG_DATA placeholder replaced by its table (figures without a
-    registered table lose the placeholder). Raises KeyError for a path outside the figure's
-    `needs` (a bug in the table's function)."""
+    """`text` with each figure's table marker (markers.fig_data) replaced by its table
+    (figures without a registered table lose the marker). Raises KeyError for a path outside
+    the figure's `needs` (a bug in the table's function)."""
     from ..results_paths import needed_results
     needs = figure_needs()
 
@@ -192,8 +190,23 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
         if name not in TABLES or name not in needs:
             return ""
         view = needed_results(results, needs[name])
-        return str(html(TABLES[name](view), ui, results.get("meta", {}).get("bounds", {})))
+        return _html_of(TABLES[name](view), ui, results.get("meta", {}).get("bounds", {}))
     return FIG_DATA_RE.sub(one, text)
+
+
+_MADE: dict[tuple[Any, ...], str] = {}   # this process (--serve rebuilds): table HTML by input
+
+
+def _html_of(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> str:
+    """`html(t, ui, bounds)`, remembered by its inputs (a text edit fills the same tables)."""
+    key = (t, tuple(sorted(ui.items())), repr(sorted(bounds.items())))
+    made = _MADE.get(key)
+    if made is None:
+        made = str(html(t, ui, bounds))
+        if len(_MADE) >= 256:
+            _MADE.clear()
+        _MADE[key] = made
+    return made
 
 
 def figure_needs() -> dict[str, tuple[str, ...]]:

@@ -1,0 +1,315 @@
+"""One results schema (issue 21, item 4): every results.json path is declared once, in
+sqrtdk/science/outputs/, and each place that names a path reads that declaration, so a
+misspelt or renamed path stops the build at the line that names it, with "did you mean":
+the experiments' own results, the articles, figures' `needs`, the page's embedded slice, the
+script's lookups, and these tests."""
+from __future__ import annotations
+
+import ast
+import copy
+import difflib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import PROJECT_ROOT
+
+from sqrtdk.cache import Cache
+from sqrtdk.errors import BuildError
+from sqrtdk.results_paths import check_needs, check_results, matches_schema
+from sqrtdk.science import registry
+from sqrtdk.science.outputs import DeclarationError, Schema, declared, read_declarations
+from sqrtdk.web import embed_check
+from sqrtdk.web.quoting import Quoter
+
+SCRIPT = PROJECT_ROOT / "static" / "explainer.js"
+MISSPELT = "# misspelt on purpose"     # a line the scan of the tests' paths leaves alone
+
+
+def _misspell(path: str) -> str:
+    """`path` with the last letter of its last segment doubled (still close to it)."""
+    return path + path[-1]
+
+
+def _results(results: dict[str, Any]) -> dict[str, Any]:
+    """A copy of results.json's dict to change (the session fixture is never mutated)."""
+    return copy.deepcopy(results)
+
+
+def test_the_experiments_return_exactly_what_they_declare(results: dict[str, Any]) -> None:
+    schema = declared()
+    assert schema.problems(results) == []
+    registry.load()
+    built = {s.name for s in registry.SECTIONS} | {"claims", "meta"}
+    assert set(schema.sections) == built == set(results)
+    check_results(results)      # the build's own check agrees
+
+
+@pytest.mark.parametrize("change, expected", [
+    (lambda r: r["spread"].update(sd_smal=1.0), "'spread.sd_smal' is not declared"),
+    (lambda r: r["walk"].pop("sd"), "'walk.sd' is missing"),
+    (lambda r: r["rulers"]["sd"]["raw"].pop(), "'rulers.sd.raw' has lists of length"),
+    (lambda r: r["gradient"].update(d_first=[4]), "'gradient.d_first' holds more levels"),
+    (lambda r: r["reproduce"]["sheet1"].pop("code"), "'reproduce.sheet1.code' is missing"),
+])
+def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaration(
+        results: dict[str, Any], change: Any, expected: str) -> None:
+    changed = _results(results)
+    change(changed)
+    with pytest.raises(BuildError) as e:
+        check_results(changed)
+    section = expected.strip("'").split(".", 1)[0]
+    registry.load()
+    assert expected in e.value.message
+    assert e.value.path.parent.name == "outputs" and e.value.line > 0
+    assert f"section '{section}'" in e.value.message
+    assert all(n in e.value.message for n in registry.SECTIONS[section].needs)
+    assert not matches_schema(changed)        # the early check would not trust such a file
+
+
+def test_the_build_checks_the_experiments_results_as_soon_as_they_ran(
+        results: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqrtdk import pipeline
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science import run
+    changed = _results(results)
+    changed["walk"]["sd_theroy"] = changed["walk"].pop("sd_theory")   # misspelt on purpose
+    monkeypatch.setattr(run, "run_all", lambda *args, **kwargs: changed)
+    builder = pipeline.Builder(BuildOptions.for_project(cache_dir=None), log=lambda _: None)
+    with pytest.raises(BuildError) as e:
+        builder._run_science()
+    assert e.value.path.name == "spread.py" and e.value.path.parent.name == "outputs"
+    assert "'walk.sd_theroy' is not declared" in e.value.message   # misspelt on purpose
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("bounds", {"rulers.*winer_share*": [0.0, 1.0]}, "matches no declared result"),  # misspelt on purpose
+    ("evidence", ["rulers.example.scroes"], "did you mean 'rulers.example.scores'"),  # misspelt on purpose
+])
+def test_a_section_s_bounds_and_evidence_name_declared_results(
+        results: dict[str, Any], key: str, value: Any, words: str) -> None:
+    changed = _results(results)
+    changed["meta"][key] = value
+    with pytest.raises(BuildError) as e:
+        check_results(changed)
+    assert words in e.value.message and e.value.path.name == "rulers.py"
+
+
+def test_the_declared_line_is_the_path_s_own(results: dict[str, Any]) -> None:
+    changed = _results(results)
+    del changed["spread"]["slope"]
+    with pytest.raises(BuildError) as e:
+        check_results(changed)
+    lines = e.value.path.read_text(encoding="utf-8").splitlines()
+    assert '"slope"' in lines[e.value.line - 1]
+
+
+def test_the_committed_results_match_the_schema() -> None:
+    data = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text(encoding="utf-8"))
+    assert matches_schema(data)
+
+
+def test_the_schema_reads_without_numpy() -> None:
+    code = ("import sys; from sqrtdk.science.outputs import declared; "
+            "from sqrtdk.results_paths import check_needs; s = declared(); "
+            "print(len(s.outputs), 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True,
+                         encoding="utf-8", check=True).stdout.split()
+    assert int(out[0]) > 0 and out[1] == "False"
+
+
+def test_a_declaration_not_in_the_form_is_named_at_its_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    for source, line, words in [
+        ('RESULTS = {\n "s": {\n  "a": ("unit", ""),\n }}\n', 3, "three strings"),
+        ("RESULTS = dict(s={})\n", 1, "dict literal"),
+        ('RESULTS = {"s": {"a.{colour}": ("", "", "x")}}\n', 1, "unknown placeholder"),
+    ]:
+        with pytest.raises(DeclarationError) as e:
+            read_declarations(bad, source.encode())
+        assert e.value.line == line and words in str(e.value)
+
+
+def test_a_misspelt_path_in_an_article_says_which_declared_path_it_meant(
+        results: dict[str, Any]) -> None:
+    scalars = [p for p, o in declared().outputs.items() if not o.shape and "*" not in p
+               and p.split(".", 1)[0] not in ("claims", "meta")]
+    assert scalars
+    for path in scalars:
+        q = Quoter(Path("index.md"), results, results["claims"])
+        with pytest.raises(BuildError) as e:
+            q.render_prose(f"a\n\n{{{{ {_misspell(path)} | fixed(2) }}}}\n")
+        assert e.value.line == 3, path
+        assert f"'{path}'" in e.value.message and "did you mean" in e.value.message, path
+
+
+def test_a_misspelt_need_stops_at_the_figure_s_registration() -> None:
+    with pytest.raises(BuildError) as e:
+        check_needs("fig", ("spread.grid.hist", "spread.grid.hst"), "figs.py", 12)  # misspelt on purpose
+    assert e.value.line == 12 and "'spread.grid.hst'" in e.value.message
+    assert "did you mean 'spread.grid.hist'" in e.value.message
+    check_needs("fig", ("walk", "spread.grid.sd.raw", "rulers.example"), "figs.py", 1)
+
+
+def test_a_misspelt_need_is_found_when_a_figure_registers(tmp_path: Path) -> None:
+    from sqrtdk import figures
+    from sqrtdk.early import registered_figures
+    source = ("from . import figure\n\n\n@figure('one', needs=('walk.paths', 'walk.sd_theroy'),\n"  # misspelt on purpose
+              "        labels={})\ndef one(fig, r, t, layout):\n    pass\n")
+    (tmp_path / "sheet.py").write_text(source, encoding="utf-8")
+    with pytest.raises(BuildError) as e:        # read without importing (a text edit)
+        registered_figures(Cache(None), tmp_path)
+    assert e.value.line == 4 and "did you mean 'walk.sd_theory'" in e.value.message
+    with pytest.raises(BuildError) as e:        # imported (the figure stage)
+        figures.figure("one", needs=("walk.sd_theroy",), labels={})  # misspelt on purpose
+    assert Path(e.value.path).name == Path(__file__).name and e.value.line > 0
+    assert "did you mean 'walk.sd_theory'" in e.value.message
+
+
+def test_a_need_renamed_away_is_found_though_the_registrations_are_cached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqrtdk import results_paths
+    from sqrtdk.early import registered_figures
+    folder, cache = tmp_path / "figures", Cache(tmp_path / "cache")
+    folder.mkdir()
+    (folder / "sheet.py").write_text("from . import figure\n\n\n@figure('one', needs=("
+                                     "'walk.sd_theory',), labels={})\ndef one(fig, r, t, "
+                                     "layout):\n    pass\n", encoding="utf-8")
+    assert set(registered_figures(cache, folder) or {}) == {"one"}      # now cached
+    renamed = Schema(o for p, o in declared().outputs.items() if p != "walk.sd_theory")
+    monkeypatch.setattr(results_paths, "declared", lambda: renamed)
+    with pytest.raises(BuildError) as e:
+        registered_figures(cache, folder)
+    assert e.value.line == 4 and "'walk.sd_theory'" in e.value.message
+
+
+@pytest.mark.parametrize("table", ["EMBEDDED", "FOLLOW", "SLOTS", "PAPER_DK", "OPEN_BOUNDS"])
+def test_a_misspelt_path_in_the_embed_stops_the_build(monkeypatch: pytest.MonkeyPatch,
+                                                      table: str) -> None:
+    embed_check.check_declared()
+    if table == "EMBEDDED":
+        changed: Any = ((("spread.grid", ("sd", "z_edgs")),))  # misspelt on purpose
+        wrong, right = "spread.grid.z_edgs", "spread.grid.z_edges"  # misspelt on purpose
+    elif table == "FOLLOW":
+        changed = {**embed_check.FOLLOW, "spread.d_large": "spread.d_kk.{i}"}  # misspelt on purpose
+        wrong, right = "spread.d_kk", "spread.d_k"   # misspelt on purpose
+    elif table == "SLOTS":
+        changed = {**embed_check.SLOTS, "pairs": ("spread.n_pair", "grouped")}  # misspelt on purpose
+        wrong, right = "spread.n_pair", "spread.n_pairs"   # misspelt on purpose
+    elif table == "PAPER_DK":
+        changed = wrong = "two_score.d_k"            # misspelt on purpose
+        right = "two_scores.d_k"
+    else:
+        changed, wrong, right = ("two_score.*",), "two_score.*", "two_scores"  # misspelt on purpose
+    monkeypatch.setattr(embed_check, table, changed)
+    with pytest.raises(BuildError) as e:
+        embed_check.check_declared()
+    assert e.value.path.name == "embed.py"
+    assert f"'{wrong}" in e.value.message and f"did you mean '{right}'" in e.value.message
+
+
+def test_a_followed_path_the_page_does_not_embed_stops_the_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(embed_check, "FOLLOW", {"walk.sd": "walk.sd"})   # declared, not embedded
+    with pytest.raises(BuildError) as e:
+        embed_check.check_declared()
+    assert "'walk.sd', which the page does not embed" in e.value.message
+
+
+def _script_lookups() -> list[tuple[int, str]]:
+    lookups = embed_check.script_lookups(SCRIPT.read_text(encoding="utf-8"))
+    return [(line, path) for line, path, _ in lookups if path is not None]
+
+
+def test_the_script_looks_up_only_what_the_page_embeds(results: dict[str, Any]) -> None:
+    lookups = _script_lookups()
+    assert lookups, "the script looks its results up with at(\"…\")"
+    embed_check.check_script(SCRIPT)
+    from sqrtdk.science.results import at
+    from sqrtdk.web.embed import explainer_data
+    data = explainer_data(results)["results"]
+    for _, path in lookups:
+        assert at(data, path) == at(results, path), path
+
+
+def test_a_misspelt_lookup_in_the_script_stops_at_its_line(tmp_path: Path) -> None:
+    text = SCRIPT.read_text(encoding="utf-8")
+    line, path = _script_lookups()[-1]
+    wrong = _misspell(path)
+    lines = text.split("\n")
+    lines[line - 1] = lines[line - 1].replace(f'at("{path}")', f'at("{wrong}")')
+    script = tmp_path / "explainer.js"
+    script.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        embed_check.check_script(script)
+    assert e.value.line == line and f"'{wrong}'" in e.value.message
+    assert f"did you mean '{path}'" in e.value.message
+
+
+@pytest.mark.parametrize("code, words", [
+    ("const x = R.spread.d_k;", "reads the results object directly"),
+    ("const x = at(name);", "by a literal path"),
+    ('const x = at("walk.sd");', "'walk.sd', which the page does not embed"),
+])
+def test_a_lookup_the_build_cannot_check_stops_at_its_line(tmp_path: Path, code: str,
+                                                          words: str) -> None:
+    script = tmp_path / "explainer.js"
+    script.write_text(SCRIPT.read_text(encoding="utf-8") + "\n" + code + "\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        embed_check.check_script(script)
+    assert words in e.value.message
+    assert e.value.line == script.read_text(encoding="utf-8").count("\n") - 0
+
+
+def result_paths_in(source: str, sections: set[str]) -> list[tuple[int, str]]:
+    """(line, path) of every string literal in Python `source` that reads as a results path:
+    dotted, starting with a section's name, not a file name, not on a MISSPELT line. State
+    slots (`{i}` …) are read as index 0."""
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        text = re.sub(r"\{[a-z]\}", "0", node.value).replace("{r}", "raw")
+        if not re.fullmatch(r"[a-z_]+(\.\w+)+", text) or text.split(".")[0] not in sections \
+                or re.search(r"\.(py|json|svg|md|js|toml)$", text) \
+                or MISSPELT in lines[node.lineno - 1]:
+            continue
+        found.append((node.lineno, text))
+    return sorted(found)
+
+
+def misspelt(path: str, schema: Schema) -> str | None:
+    """What is wrong with `path` when it reads as a slip of a declared one: an index where
+    the shape has none, or a name close to a declared sibling's (a name unlike any, such as
+    a test's made-up 'spread.unused', is an invention, not a slip); else None."""
+    problem = schema.unknown(path)
+    if problem is None or schema.find(path) is not None:
+        return problem
+    parent, _, last = path.rpartition(".")
+    siblings = {n.rpartition(".")[2] for n in schema.names() if n.rpartition(".")[0] == parent}
+    return problem if difflib.get_close_matches(last, siblings, n=1, cutoff=0.75) else None
+
+
+def test_no_test_names_a_misspelt_results_path() -> None:
+    schema = declared()
+    wrong = []
+    for test in sorted((PROJECT_ROOT / "tests").glob("*.py")):
+        for line, path in result_paths_in(test.read_text(encoding="utf-8"),
+                                          set(schema.sections)):
+            if (problem := misspelt(path, schema)) is not None:
+                wrong.append(f"tests/{test.name}:{line}: {problem}")
+    assert wrong == []
+
+
+def test_a_misspelt_path_in_a_test_is_found_at_its_line() -> None:
+    schema = declared()
+    source = ('x = 1\nvalue = at(results, "spread.sd_smal")\n'     # misspelt on purpose
+              'made_up = "spread.unused"\ndeep = "spread.sd_small.0"\n')
+    found = result_paths_in(source, set(schema.sections))
+    assert sorted(line for line, path in found if misspelt(path, schema)) == [2, 4]
+    assert "did you mean 'spread.sd_small'" in (misspelt("spread.sd_smal", schema) or "")  # misspelt on purpose
