@@ -43,7 +43,6 @@ class Settings:
     title: str
     languages: tuple[str, ...]
     social_figure: str
-    raw: dict[str, Any]
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
     macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
 
@@ -103,7 +102,7 @@ def load_settings(content_dir: Path) -> Settings:
     _unread_content(content_dir, toml, langs)
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
-                    social_figure=data["social_figure"], raw=data,
+                    social_figure=data["social_figure"],
                     lines={key: toml.line_of(None, key) for key in data},
                     macros=_math_macros(toml))
 

@@ -82,7 +82,7 @@ from .md_foreign import ForeignSyntax
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import MATH_HTML_RE, Facts, FigureFiles
+from .model import MATH_HTML_RE, Facts, SvgPair
 from .quoting import Formula, QuoteLog, strip_markers
 
 # private use (BMP and planes 15-16): our tokens and markers, and anything else never shown
@@ -140,7 +140,7 @@ class PageContext:
 
     def __init__(self, source: Path, facts: Facts, quotes: QuoteLog, formulas: list[Formula],
                  ui: Mapping[str, str], language: Mapping[str, str],
-                 resolve: Callable[[str], FigureFiles], known_figures: list[str],
+                 resolve: Callable[[str], SvgPair], known_figures: list[str],
                  snippets: Mapping[str, Any], source_url: Callable[[str], str]):
         self.source, self.facts, self.quotes, self.formulas = source, facts, quotes, formulas
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures

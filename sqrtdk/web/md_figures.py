@@ -18,7 +18,7 @@ from ..errors import suggest
 from .fig_tables import FIG_DATA
 from .lexer import ANY_MATH_RE
 from .md_math import ContentError
-from .model import Facts, FigureFiles
+from .model import Facts, SvgPair
 
 NARROW_MEDIA = "(max-width: 40rem)"
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
@@ -29,7 +29,7 @@ class FigureProcessor(Treeprocessor):
     or raises KeyError; `known` lists the figures the build makes (for "did you mean")."""
 
     def __init__(self, md: Markdown, facts: Facts, label: str,
-                 resolve: Callable[[str], FigureFiles], known: list[str], source: str = ""):
+                 resolve: Callable[[str], SvgPair], known: list[str], source: str = ""):
         super().__init__(md)
         self.facts, self.label, self.resolve, self.known = facts, label, resolve, known
         self.source = source

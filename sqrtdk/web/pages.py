@@ -26,7 +26,7 @@ from .html_names import element_names
 from .lexer import Masked, mask
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
-from .model import Facts, FigureFiles, Page
+from .model import Facts, Page, SvgPair
 from .quoting import CLAIM_RE, Quoter, strip_markers
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
@@ -220,7 +220,7 @@ def check_footnote_definitions(path: Path, masked: str) -> None:
 
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
-               resolve: Callable[[str], FigureFiles], known_figures: list[str],
+               resolve: Callable[[str], SvgPair], known_figures: list[str],
                source_url: Callable[[str], str], cache_dir: Path | None = None,
                node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.

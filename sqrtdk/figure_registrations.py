@@ -1,0 +1,79 @@
+"""The figures as their modules register them, read without importing them: each
+`@figure(name, needs=…, labels=…)` line parsed with `ast`, so a text edit checks the labels and
+the figures' tables without importing numpy or matplotlib (sqrtdk/early.py, web/fig_tables.py).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cache import Cache, key_for
+from .options import PACKAGE_DIR
+
+
+@dataclass(frozen=True)
+class ParsedRegistration:
+    """A figure as its `@figure(name, needs=…, labels=…)` line registers it (no drawer)."""
+
+    name: str
+    needs: tuple[str, ...]
+    labels: dict[str, tuple[str, ...]]
+
+
+def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
+                       ) -> dict[str, ParsedRegistration] | None:
+    """Every figure the modules of `folder` register, in the order `figures.load()` registers
+    them, read with `ast` (nothing imported; kept in `cache` by the modules' bytes). None when
+    a registration is not a top-level `@figure(…)` decorator with literal arguments, or a
+    module does not parse: then only importing the modules can tell."""
+    if any(p.is_dir() and (p / "__init__.py").is_file() for p in folder.iterdir()):
+        return None     # a sub-package registers figures too: only importing it can tell
+    sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
+    key = key_for("registry", *(part for p, data in sources.items() for part in (p.name, data)))
+    kept = cache.get_object("registry", key)
+    if isinstance(kept, dict):
+        return kept
+    found = _parse_registrations(sources)
+    if found is not None:
+        cache.put_object("registry", key, found)
+    return found
+
+
+def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, ParsedRegistration] | None:
+    found: dict[str, ParsedRegistration] = {}
+    for path, source in sources.items():
+        try:
+            tree = ast.parse(source, str(path))
+        except (SyntaxError, ValueError):
+            return None
+        decorators = [d for node in tree.body if isinstance(node, ast.FunctionDef)
+                      for d in node.decorator_list]
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id == "figure"]
+        if path.name.startswith("_"):
+            if calls:
+                return None
+            continue
+        if any(c not in decorators for c in calls) or any(
+                isinstance(n, ast.Name) and n.id == "FIGURES" for n in ast.walk(tree)):
+            return None
+        for call in sorted(calls, key=lambda c: c.lineno):
+            spec = _literal_registration(call)
+            if spec is None or spec.name in found:
+                return None
+            found[spec.name] = spec
+    return found
+
+
+def _literal_registration(call: ast.Call) -> ParsedRegistration | None:
+    names = ("name", "needs", "labels")
+    given = dict(zip(names, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
+    try:
+        values = {k: ast.literal_eval(given[k]) for k in names}
+    except (KeyError, ValueError, TypeError, SyntaxError):
+        return None
+    name, needs, labels = values["name"], values["needs"], values["labels"]
+    if not isinstance(name, str) or not isinstance(labels, dict):
+        return None
+    return ParsedRegistration(name, tuple(needs), {str(k): tuple(v) for k, v in labels.items()})
