@@ -1,5 +1,7 @@
-"""The build, stage by stage, each stage timed: settings, science (experiments -> results),
-figures, pages (Markdown), the site (math, templates, checks), then one atomic write. Mistakes
+"""The build, stage by stage, each stage timed: inputs (inputs.py), science (experiments ->
+results, science_stage.py and sweep.py), figures (figures_stage.py), pages (Markdown,
+pages_stage.py), the site (math, templates, checks) and publish (site_stage.py), then one
+atomic write. Each stage's module defines what it produces; this one only orders them. Mistakes
 come first: when the results are known (cached, or committed with the experiments as
 committed), the pages and the site are made against them and the figures on disk before the
 science and figures stages, and kept if those give the same (sqrtdk/early.py).
@@ -11,7 +13,6 @@ rebuilds in a warm process; a one-shot build is a Builder used once.
 """
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -129,7 +130,7 @@ class Builder:
         results and figures are the same), or None when no results are known to be current."""
         from . import early
         from .figure_registrations import registered_figures
-        from .science_stage import science_key
+        from .science_stage import science_key, values_of
         from .sweep import sweep_for_build
         specs = registered_figures(self.cache)
         if specs is None:
@@ -138,9 +139,7 @@ class Builder:
         data = early.known_results(self.opts, self.cache, science_key(self.opts.seed))
         if data is None:
             return None
-        from .science.results import DIGEST
-        known = json.loads(data)
-        known.pop(DIGEST, None)             # the file's own digest is no result
+        known = values_of(data)
         with held():
             results = {**known, "sweep": sweep_for_build(self.opts, self.cache, staleness=False)}
         figures = early.figures_on_disk(self.opts, self.cache, specs,

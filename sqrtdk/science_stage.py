@@ -71,7 +71,6 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     `meanwhile` is called in this process once every job is with the workers (the pipeline
     loads the figures' libraries then). A results.json edited by hand (its digest does not
     match) raises BuildError saying how to restore it, and is not overwritten."""
-    from .science.results import DIGEST
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
         refuse_edited(opts.results_file, "delete it and run build.py again (the "
@@ -83,9 +82,16 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
         data = _run(opts, cache, meanwhile)
         cache.put("results", key, data)
     write_if_changed(opts.results_file, data)
+    return ScienceResults(data, values_of(data), hit)
+
+
+def values_of(data: bytes) -> dict[str, Any]:
+    """The results that results.json's bytes hold, without the file's own digest (no result;
+    science.results.DIGEST). Raises ValueError for bytes that are not JSON."""
+    from .science.results import DIGEST
     values: dict[str, Any] = json.loads(data)
     values.pop(DIGEST, None)
-    return ScienceResults(data, values, hit)
+    return values
 
 
 def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> bytes:
