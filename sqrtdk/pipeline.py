@@ -197,7 +197,7 @@ class Builder:
         warm --serve process."""
         from .site_stage import assemble_site
         return assemble_site(self.opts, self.cache, inputs, results, pages, figures,
-                             self._template_env, self.math)
+                             self._template_env, lambda: self.math(inputs.settings.math))
 
     def _template_env(self) -> Any:
         from .web.assemble import template_env
@@ -211,11 +211,15 @@ class Builder:
         from .site_stage import publish_site
         return publish_site(self.cache, inputs, site, precompress=not self.memory)
 
-    def math(self) -> MathRenderer:
-        """The math renderer (its worker process lives as long as this Builder)."""
+    def math(self, engine: str) -> MathRenderer:
+        """The renderer of the math engine named `engine` (content/site.toml's `math`); its
+        worker process lives as long as this Builder, or until another engine is named."""
+        if self._math is not None and self._math.name != engine:
+            self.close()
         if self._math is None:
             from .web.math import renderer
-            self._math = renderer(self.opts.node_modules, self.opts.cache_dir, self.memory)
+            self._math = renderer(engine, self.opts.node_modules, self.opts.cache_dir,
+                                  self.memory)
         return self._math
 
     def write(self, site: Site) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import display_path, suggest, where
+from .errors import BuildError, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
 from .textfiles import TomlFile, load_toml
 
@@ -43,6 +43,7 @@ class Settings:
     title: str
     languages: tuple[str, ...]
     social_figure: str
+    math: str                                             # the math engine's name
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
     macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
 
@@ -100,27 +101,60 @@ def load_settings(content_dir: Path) -> Settings:
                          f"'{data['default_language']}' is not in languages; "
                          + suggest(data["default_language"], langs, "languages"))
     _unread_content(content_dir, toml, langs)
+    math, macros = _math(toml)
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
-                    social_figure=data["social_figure"],
-                    lines={key: toml.line_of(None, key) for key in data},
-                    macros=_math_macros(toml))
+                    social_figure=data["social_figure"], math=math,
+                    lines={key: toml.line_of(None, key) for key in data}, macros=macros)
 
 
 _MACRO_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")
+MATH_KEYS = ("engine", "macros")
 
 
-def _math_macros(toml: TomlFile) -> dict[str, str]:
-    """The optional `[math.macros]` table: TeX macros every formula of the site knows, as
-    KaTeX's `macros` option takes them (`'\\R' = '\\mathbb{R}'`, `#1` for an argument)."""
+def _math(toml: TomlFile) -> tuple[str, dict[str, str]]:
+    """The math engine and the site's TeX macros: `math = "<engine>"`, or a table `[math]`
+    with `engine = "<engine>"` and `[math.macros]`, TeX macros every formula knows, as the
+    engine's `macros` option takes them (`'\\R' = '\\mathbb{R}'`, `#1` for an argument).
+    The engine is one sqrtdk.web.math registers (its DEFAULT_ENGINE when none is named)."""
+    from .web.math import DEFAULT_ENGINE
     math = toml.data.get("math", {})
+    if isinstance(math, str):
+        return _engine(toml, None, math), {}
     if not isinstance(math, dict):
-        raise toml.error(None, "math", "math must be a table: a line '[math.macros]', then "
-                                       "one macro a line, e.g. '\\R' = '\\mathbb{R}'")
+        raise toml.error(None, "math", "math must be the math engine's name in quotes, e.g. "
+                                       f"math = \"{DEFAULT_ENGINE}\", or a table [math] with "
+                                       "engine = \"…\" and a table [math.macros]")
     for key in math:
-        if key != "macros":
-            raise toml.error("math", key, f"unknown setting '{key}' in [math]; "
-                             + suggest(key, ["macros"], "settings"))
+        if key not in MATH_KEYS:
+            raise BuildError(toml.path, _math_line(toml, key), f"unknown setting '{key}' in "
+                             "[math]; " + suggest(key, MATH_KEYS, "settings"))
+    engine = math.get("engine", DEFAULT_ENGINE)
+    if not isinstance(engine, str):
+        raise BuildError(toml.path, _math_line(toml, "engine"), "[math] engine must be the "
+                         f"math engine's name in quotes, e.g. engine = \"{DEFAULT_ENGINE}\"")
+    return _engine(toml, "engine", engine), _math_macros(toml, math)
+
+
+def _math_line(toml: TomlFile, key: str) -> int:
+    """The line of `key` in the math table: a table [math.key], or `key = …` under [math]."""
+    return toml.line_of(f"math.{key}") or toml.line_of("math", key)
+
+
+def _engine(toml: TomlFile, key: str | None, name: str) -> str:
+    """`name` when sqrtdk.web.math registers an engine by that name, else BuildError at the
+    math table's `key` (None: the top-level `math = "…"`)."""
+    from .web.math import engine_names
+    names = engine_names()
+    if name not in names:
+        line = _math_line(toml, key) if key else toml.line_of(None, "math")
+        raise BuildError(toml.path, line, f"there is no math engine '{name}'; "
+                         + suggest(name, names, "math engines"))
+    return name
+
+
+def _math_macros(toml: TomlFile, math: dict[str, Any]) -> dict[str, str]:
+    """The optional `[math.macros]` table, checked: TeX macro names, TeX text."""
     macros = math.get("macros", {})
     if not isinstance(macros, dict):
         raise toml.error("math", "macros", "[math] macros must be a table of TeX macros, "

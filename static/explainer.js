@@ -50,26 +50,29 @@
     }
     return plain(kind, v, n);
   }
-  // A quoted number: prose span, or KaTeX's \htmlData around one .mord; in a formula, its
-  // MathML (what a screen reader reads) gets the same number
+  // The math engine's selectors (sqrtdk/web/math: its hooks, written into the page as data):
+  // one formula's rendering, its drawn part, its MathML
+  const hooks = JSON.parse($("#math-hooks")?.textContent || "null");
+  // A quoted number: prose span, or the element with data-key the math engine drew around it;
+  // in a formula, its MathML (what a screen reader reads) gets the same number
   function show(el, v, path, widget) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
-    const text = format(el.dataset.format, v, path, widget), katex = el.closest(".katex");
+    const text = format(el.dataset.format, v, path, widget), formula = hooks && el.closest(hooks.formula);
     if (leaf.textContent === text) return;
-    const tokens = katex && mathTokens(katex).get(el);
+    const tokens = formula && mathTokens(formula).get(el);
     if (tokens) tokens.forEach((t, j) => { t.textContent = j ? "" : text; });
     leaf.textContent = text;
   }
   // Each quoted number's MathML tokens (<mn>1</mn><mo>,</mo><mn>024</mn> for "1,024"), found
-  // once, in order, by the text KaTeX drew for it
+  // once, in order, by the text the engine drew for it
   const found = new WeakMap();
-  function mathTokens(katex) {
-    if (found.has(katex)) return found.get(katex);
-    const leaves = $$(".katex-mathml math *", katex).filter((n) => !n.children.length && n.localName !== "annotation");
+  function mathTokens(formula) {
+    if (found.has(formula)) return found.get(formula);
+    const leaves = $$(`${hooks.speech} *`, formula).filter((n) => !n.children.length && n.localName !== "annotation");
     const map = new Map();
     let at = 0;
-    $$(".katex-html [data-key]", katex).forEach((q) => {
+    $$(`${hooks.drawn} [data-key]`, formula).forEach((q) => {
       const want = q.textContent;
       for (let j = at; j < leaves.length; j++) {
         let text = "", k = j;
@@ -77,7 +80,7 @@
         if (text === want) { map.set(q, leaves.slice(j, k)); at = k; return; }
       }
     });
-    found.set(katex, map);
+    found.set(formula, map);
     return map;
   }
 

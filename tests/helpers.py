@@ -151,3 +151,12 @@ def ignoring(*signals: signal.Signals) -> Iterator[None]:
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+def site_renderer(cache_dir: Path | None = None) -> Any:
+    """The math renderer the build uses: the engine content/site.toml names, made through
+    sqrtdk.web.math's registry (close it after use)."""
+    from sqrtdk.settings import load_settings
+    from sqrtdk.web.math import renderer
+    engine = load_settings(PROJECT_ROOT / "content").math
+    return renderer(engine, PROJECT_ROOT / "node_modules", cache_dir)

@@ -71,9 +71,11 @@ def test_the_bar_and_the_sheets_start_at_the_papers_dk_with_one_number_for_slide
 def test_formulas_mathml_says_the_numbers_the_reader_sees(visit, site_build, lang: str) -> None:
     results = site_build["results"]
     page = visit().open(f"{lang}/index.html")
-    check = """() => [...document.querySelectorAll('.katex')].filter(k => k.querySelector('.katex-html [data-key]'))
-        .map(k => [[...k.querySelectorAll('.katex-html [data-key]')].map(q => q.textContent),
-                   k.querySelector('.katex-mathml math').textContent.replace(/\\s/g, '')])"""
+    # the math engine's selectors, as the page gives them to its script (sqrtdk/web/math)
+    check = """() => { const h = JSON.parse(document.getElementById('math-hooks').textContent);
+        return [...document.querySelectorAll(h.formula)].filter(k => k.querySelector(`${h.drawn} [data-key]`))
+        .map(k => [[...k.querySelectorAll(`${h.drawn} [data-key]`)].map(q => q.textContent),
+                   k.querySelector(h.speech).textContent.replace(/\\s/g, '')]); }"""
     before = page.evaluate(check)
     if not before:
         pytest.skip("no formula quotes a number that follows dₖ")

@@ -191,7 +191,7 @@ class VisibleText(HTMLParser):
             return
         classes = (dict(attrs).get("class") or "").split()
         self.stack.append(bool(self.stack and self.stack[-1]) or tag in self.SKIP
-                          or "katex" in classes)
+                          or "math" in classes)    # the build's box around each formula
 
     def handle_endtag(self, tag: str) -> None:
         if self.stack:

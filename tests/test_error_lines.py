@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BODY_START, page
+from helpers import BODY_START, page, site_renderer
 
 from sqrtdk.errors import BuildError
-from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.web.assemble import Site, typeset
 from sqrtdk.web.checks import check_site
-from sqrtdk.web.math.katex import KatexRenderer
 
 RESULTS: dict[str, Any] = {
     "spread": {"sd_small": 2.0104, "n_pairs": 20000}, "claims": {"a.b": {"held": True}},
@@ -116,7 +114,7 @@ BOX_SWALLOWS = {"unclosed fence", "unclosed display formula"}
 
 @pytest.fixture(scope="module")
 def katex() -> Any:
-    renderer = KatexRenderer(PROJECT_ROOT / "node_modules", None)
+    renderer = site_renderer()   # the engine the build uses, from the registry
     yield renderer
     renderer.close()
 

@@ -11,8 +11,7 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from html import escape
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,21 +24,21 @@ from ..log import warn
 from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .fig_tables import fill_tables
-from .math import MathRenderer, Rendered
+from .math import Formula, MathRenderer, Rendered, page_head
 from .math.lines import narrow
 from .model import MATH_HTML_RE, Heading, Page
 from .output import Site
-from .quoting import Formula, mark_quotes
+from .quoting import mark_quotes
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
        "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
        "base-uri 'none'; form-action 'none'")
 PHONE_COLUMN_PX = 328            # a 360 px phone's column (1 rem margins)
-FORMULA_FONT_PX = 17 * 1.08      # body text 1.0625 rem, .katex 1.08 em
-# KaTeX's box tree gives the glyph advances but not all the glue, so the estimate runs 0-60 %
-# short of the width chromium lays out (measured on the articles' display formulas): a formula
-# estimated wider than this share of a phone's column is treated as wide
+TEXT_PX = 17                     # body text 1.0625 rem (a formula's width_em is in its ems)
+# The engine's width estimate (from its box tree: glyph advances, not all the glue) ran 0-60 %
+# short of the width chromium lays out (measured on the articles' display formulas): a
+# formula estimated wider than this share of a phone's column is treated as wide
 WIDE_SHARE = 0.55
 CARD_SIZE = (1200, 630)
 
@@ -85,11 +84,10 @@ def typeset(pages: list[Page], math: MathRenderer,
         for k, (f, r) in enumerate(zip(page.formulas, rendered)):
             if r.error:
                 source = " ".join(f.source.split())
-                at = _KATEX_POSITION.search(r.error)   # 1-based, in the TeX as KaTeX got it
-                line = f.line_at(int(at.group(1)) - 1) if at else f.line
+                line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
                 raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
                                  + " ".join(r.error.split()) + _dollar_hint(f)
-                                 + _command_hint(r.error, page.formulas, rendered, k)
+                                 + _command_hint(r, page.formulas, rendered, k)
                                  + _site_macro_hint(f, macros or {}))
             if r.conflict:
                 first = _defined_at(r.conflict, page, rendered, k)
@@ -97,7 +95,7 @@ def typeset(pages: list[Page], math: MathRenderer,
                                  f"with another meaning ({first}); a macro keeps one meaning "
                                  "in an article: give the new one another name")
             for w in r.warnings:
-                warn(LOGGER, page.source, f.line, f"KaTeX: {w}")
+                warn(LOGGER, page.source, f.line, w)
         out[page.lang] = [_laid_out(page, f, r, math) for f, r in zip(page.formulas, rendered)]
     return out
 
@@ -107,29 +105,22 @@ def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer) -> str:
     (math/lines.py), shown instead on narrow screens (style.css: .math-wide, .math-narrow).
     Warns when even that stays wider than a phone's column."""
     html = _scroll_if_wide(f, r)
-    if not f.display or r.width_em * FORMULA_FONT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
+    if not f.display or r.width_em * TEXT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
         return html
-    line_em = WIDE_SHARE * PHONE_COLUMN_PX / FORMULA_FONT_PX
+    line_em = WIDE_SHARE * PHONE_COLUMN_PX / TEXT_PX
     lines = narrow(f, lambda fs: [x.width_em for x in math.render(fs)], line_em)
     narrow_r = math.render([lines])[0] if lines else r
     if narrow_r.error:                       # our own TeX failed: a bug, not the author's
         raise RuntimeError(f"the phone layout of {f.plain!r} is invalid: {narrow_r.error}")
-    wide = narrow_r.width_em * FORMULA_FONT_PX
+    wide = narrow_r.width_em * TEXT_PX
     if wide > 1.2 * PHONE_COLUMN_PX:
         warn(LOGGER, page.source, f.line, f"display formula about {wide:.0f} px wide, more "
              f"than a phone's {PHONE_COLUMN_PX} px column, even broken at its relations: it "
              "will scroll sideways there; consider splitting it into lines")
     if lines is None:
         return html
-    # what a reader copies (copy-tex reads the annotation) is the TeX the author wrote
-    tag = '<annotation encoding="application/x-tex">{}</annotation>'
-    narrow_r = replace(narrow_r, html=narrow_r.html.replace(
-        tag.format(escape(lines.plain, quote=True)), tag.format(escape(f.plain, quote=True)), 1))
     return (f'<div class="math-wide">{html}</div>'
             f'<div class="math-narrow">{_scroll_if_wide(lines, narrow_r)}</div>')
-
-
-_KATEX_POSITION = re.compile(r"at position (\d+)")
 
 
 def _dollar_hint(f: Formula) -> str:
@@ -144,8 +135,6 @@ def _dollar_hint(f: Formula) -> str:
     return ""
 
 
-_UNDEFINED = re.compile(r"Undefined control sequence: (\\[A-Za-z]+)")
-_REDEFINED = re.compile(r"attempting to redefine (\\[A-Za-z]+)")
 _DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
@@ -164,20 +153,20 @@ def _defined_at(name: str, page: Page, rendered: list[Rendered], k: int) -> str:
     return "in [math.macros] of content/site.toml"
 
 
-def _command_hint(error: str, formulas: list[Formula], rendered: list[Rendered],
+def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered],
                   k: int) -> str:
-    """Why a TeX command is unknown or refused when LaTeX habit explains it: equation
-    references, a macro used before the formula that defines it, a macro defined twice."""
-    if m := _REDEFINED.search(error):
+    """Why a TeX command is unknown or refused (`r`, formula k's failure) when LaTeX habit
+    explains it: equation references, a macro used before the formula that defines it, a
+    macro defined twice."""
+    if r.redefined:
         where = next((f"at line {formulas[j].line}" for j in range(k - 1, -1, -1)
-                      if m.group(1) in rendered[j].defines), "in [math.macros] of "
+                      if r.redefined in rendered[j].defines), "in [math.macros] of "
                      "content/site.toml")
-        return (f"; {m.group(1)} is already defined {where}, and a definition holds for the "
+        return (f"; {r.redefined} is already defined {where}, and a definition holds for the "
                 "rest of the article: remove this one, or give it another name")
-    m = _UNDEFINED.search(error)
-    if m is None:
+    if not r.undefined:
         return ""
-    command = m.group(1)
+    command = r.undefined
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")
@@ -194,7 +183,7 @@ def _scroll_if_wide(f: Formula, r: Rendered) -> str:
     """A formula too wide for a phone's column gets a box of its own that scrolls and the
     keyboard can reach (an inline one is never cut off; a display one never pushes the page
     sideways)."""
-    if r.width_em * FORMULA_FONT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
+    if r.width_em * TEXT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
         return r.html
     if f.display:
         return f'<div class="math-scroll" tabindex="0">{r.html}</div>'
@@ -234,7 +223,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
                    "description": p.meta["description"]} for p in inputs.pages]
     site = Site()
     site.files[DATA_FILE] = data_script(explainer_data(results))
-    head = Markup(math.head("../"))
+    head = Markup(page_head(math, "../"))
     for page in inputs.pages:
         st = inputs.strings[page.lang]
         env.filters["slots"] = slot_filter(results, st.ui)  # widget sentences, numbers filled in

@@ -61,6 +61,7 @@ from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .lexer import ANY_MATH_RE
+from .math.formula import Formula
 from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
@@ -83,7 +84,7 @@ from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
 from .model import MATH_HTML_RE, Facts, SvgPair
-from .quoting import Formula, QuoteLog, strip_markers
+from .quoting import QuoteLog, strip_markers
 
 # private use (BMP and planes 15-16): our tokens and markers, and anything else never shown
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")

@@ -15,8 +15,8 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
 from .lexer import ANY_MATH_RE, FILLER
+from .math.formula import Formula
 from .model import MATH_HTML
-from .quoting import Formula
 
 _SPLIT = re.compile("([\U000f0010\U000f0012]\\d+[\U000f0011\U000f0013])")
 

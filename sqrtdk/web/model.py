@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .quoting import Formula, QuoteLog
+from .math.formula import Formula
+from .quoting import QuoteLog
 
 MATH_HTML = "\U000f0015{}\U000f0016"            # where formula n's rendered HTML goes
 MATH_HTML_RE = re.compile("\U000f0015(\\d+)\U000f0016")

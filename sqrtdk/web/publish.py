@@ -1,9 +1,10 @@
 """The assembled site as a static host or a CDN wants it (issue 22), one pass before writing.
 
 1. Content-hashed names: every file a page loads (style sheets, scripts, the embedded data,
-   KaTeX's CSS and fonts, figures, link-preview cards) is renamed `name.<hash>.ext`, the hash
-   being the first HASH_LENGTH hex digits of the SHA-256 of its final bytes, and every
-   reference to it is rewritten (`rewrite`: HTML attributes, srcset, CSS url(), preloads).
+   the math engine's CSS and fonts, figures, link-preview cards) is renamed
+   `name.<hash>.ext`, the hash being the first HASH_LENGTH hex digits of the SHA-256 of its
+   final bytes, and every reference to it is rewritten (`rewrite`: HTML attributes, srcset,
+   CSS url(), preloads).
    A style sheet is hashed after its own references are, so a new font gives a new sheet
    name too. Pages (`*.html`), sitemap.xml and robots.txt keep their addresses.
 2. Precompressed siblings: `x.br` (Brotli, quality 11) and `x.gz` (gzip level 9, no file

@@ -34,6 +34,7 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from .lexer import RawFormula
+from .math.formula import Formula, Quote
 
 LOGGER = logging.getLogger("sqrtdk.quoting")
 QUOTE_OPEN, QUOTE_MID, QUOTE_CLOSE = "\U000f0000", "\U000f0001", "\U000f0002"
@@ -302,41 +303,6 @@ def math_environment(loader: jinja2.BaseLoader | None = None,
     env.globals = {}
     env.tests = {}
     return env
-
-
-@dataclass(frozen=True)
-class Quote:
-    """A quoted result inside a formula: its path, format and the text shown."""
-
-    key: str
-    format: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Formula:
-    """A formula ready for the math renderer: `parts` are TeX text and Quotes (which the
-    renderer may mark up as data); `plain` is the TeX with the quoted numbers written in."""
-
-    parts: tuple[str | Quote, ...]
-    display: bool
-    line: int
-    source: str        # as the author wrote it (for messages)
-    tex_line: int      # the line the TeX's first line is on
-
-    def line_at(self, offset: int) -> int:
-        """The file line of character `offset` of the TeX as written (`source`)."""
-        return self.tex_line + self.source.count("\n", 0, max(offset, 0))
-
-    @property
-    def plain(self) -> str:
-        """The TeX with each quote's text in place."""
-        return "".join(p if isinstance(p, str) else p.text for p in self.parts)
-
-    @property
-    def quotes(self) -> list[Quote]:
-        """The quoted results inside, in order."""
-        return [p for p in self.parts if isinstance(p, Quote)]
 
 
 class Quoter:

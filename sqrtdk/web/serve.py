@@ -2,7 +2,7 @@
 open pages in place.
 
 - One warm process (issue 11): a `Builder` with an in-memory cache keeps Python's imports,
-  the parsed templates, Markdown, the KaTeX worker and every cached result between builds,
+  the parsed templates, Markdown, the math worker and every cached result between builds,
   so a text edit re-converts one article. An edit to the code (sqrtdk/, build.py) cannot be
   reloaded in place: once the new code imports (checked in a child process first, see
   serve_code), the server replaces itself with a fresh process (`os.execv`) that keeps the

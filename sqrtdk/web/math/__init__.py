@@ -1,61 +1,51 @@
-"""The math renderer behind one small interface (issue 11, item 6).
+"""The math renderer behind one small interface (issue 11, item 6; issue 21, item 5).
 
 A renderer turns `Formula`s (TeX text and quoted results as data) into HTML, lists the files
 the site must serve for it (style sheet, fonts, scripts) and the tags its pages put in
-<head>. Swapping KaTeX for another engine means a new module here and `renderer()` below
-returning it; templates only print `math_head`.
+<head>. The engine is chosen by name in content/site.toml (`math = "…"`, validated by
+sqrtdk.settings against `engine_names()`); each engine is a module of this package that
+registers itself (see `engine.py`). Another engine is one new module here, imported below,
+and its name in site.toml; nothing outside this package names an engine.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import json
 from pathlib import Path
-from typing import Protocol
 
-from ..quoting import Formula
+from . import katex as _katex  # noqa: F401  (registers "katex")
+from .engine import ENGINES, HOOKS, Engine, MathRenderer, register
+from .formula import Formula, Quote, Rendered
 
+__all__ = ["DEFAULT_ENGINE", "ENGINES", "Engine", "Formula", "MathRenderer", "Quote", "Rendered",
+           "engine_names", "identity_files", "page_head", "register", "renderer"]
 
-@dataclass(frozen=True)
-class Rendered:
-    """One formula's HTML, or the engine's error message; warnings are non-fatal notes;
-    `width_em` estimates its width (0: unknown); `defines` are the TeX macros it defined or
-    changed, `conflict` one of them that already had another meaning."""
-
-    html: str = ""
-    error: str = ""
-    warnings: tuple[str, ...] = ()
-    width_em: float = 0.0
-    defines: tuple[str, ...] = ()
-    conflict: str = ""
+DEFAULT_ENGINE = "katex"    # when content/site.toml names none
 
 
-class MathRenderer(Protocol):
-    """What the site needs from a math engine."""
-
-    name: str
-
-    def key(self) -> str:
-        """Everything that changes the output (engine version, options), for cache keys."""
-
-    def render(self, formulas: Sequence[Formula],
-               macros: Mapping[str, str] | None = None) -> list[Rendered]:
-        """One Rendered per formula of one article, in order; errors are returned, not
-        raised. The formulas start from `macros` (name -> TeX), and a macro one of them
-        defines holds for the later ones (never for another call)."""
-
-    def assets(self, rendered: Sequence[str]) -> dict[str, Path | bytes]:
-        """Site-relative path -> file to copy (or bytes to write), for every file the
-        rendered HTML needs; `rendered` is every formula's HTML on the site (a renderer may
-        serve fonts cut down to the characters they draw)."""
-
-    def head(self, root: str) -> str:
-        """HTML for <head> (`root` is the page's relative path to the site root)."""
-
-    def close(self) -> None:
-        """Stop any helper process."""
+def engine_names() -> list[str]:
+    """The registered engines' names, sorted."""
+    return sorted(ENGINES)
 
 
-def renderer(node_modules: Path, cache_dir: Path | None, memory: bool = False) -> MathRenderer:
-    """The site's math renderer: KaTeX from `node_modules`, caching in `cache_dir`."""
-    from .katex import KatexRenderer
-    return KatexRenderer(node_modules, cache_dir, memory)
+def renderer(name: str, node_modules: Path, cache_dir: Path | None,
+             memory: bool = False) -> MathRenderer:
+    """The renderer of the engine registered as `name` (KeyError for an unknown name:
+    settings are validated before this is called), caching in `cache_dir`."""
+    return ENGINES[name].renderer(node_modules, cache_dir, memory)
+
+
+def identity_files(node_modules: Path) -> tuple[Path, ...]:
+    """The installed files whose bytes identify every registered engine's version."""
+    return tuple(p for name in engine_names() for p in ENGINES[name].identity(node_modules))
+
+
+def page_head(math: MathRenderer, root: str) -> str:
+    """The engine's tags for <head>, then its hooks as JSON (`<script id="math-hooks">`, data,
+    never run) for the page's script."""
+    hooks = dict(math.hooks())
+    missing = [h for h in HOOKS if h not in hooks]
+    if missing:
+        raise RuntimeError(f"the math engine {math.name!r} gives no hook {missing[0]!r}")
+    data = json.dumps({h: hooks[h] for h in HOOKS}, ensure_ascii=True).replace("<", "\\u003c")
+    return (math.head(root) + "\n"
+            f'<script type="application/json" id="math-hooks">{data}</script>')

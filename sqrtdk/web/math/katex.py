@@ -30,8 +30,8 @@ from typing import Any
 
 from ...cache import atomic_write, digest
 from ...errors import BuildError
-from ..quoting import Formula, Quote
-from . import Rendered
+from .engine import Engine, register
+from .formula import Formula, Quote, Rendered
 
 WORKER = Path(__file__).resolve().parent / "katex_worker.mjs"
 OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
@@ -41,6 +41,31 @@ OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
 _DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re|provide)?newcommand)"
                        r"(?![A-Za-z])")
 FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
+# the formula's font size in ems of the text around it, as the width estimate takes it
+# (STYLE's .katex; Rendered.width_em is in the text's ems)
+FONT_SCALE = 1.08
+# The site's rules for KaTeX's HTML, written before KaTeX's own style sheet in the one sheet
+# the pages load (after the site's style.css): display formulas sit in the site's
+# `.math.display` box, an equation number follows its formula instead of sitting on top of
+# it, and a block holding a numbered equation (.eqn-num) is laid out even off screen (the
+# site's content-visibility contains style, which would keep each block's CSS counters to
+# itself, so \begin{align} numbers would all read (1)). As when these rules were in
+# style.css, KaTeX's own `.katex { font: … 1.21em … }` comes later and sets the size.
+STYLE = """\
+.math.display .katex-display { margin: 0; }
+.math.display .katex-display > .katex > .katex-html > .katex-tag {
+  position: static; margin-left: 1.5em; }
+.katex { font-size: 1.08em; }
+article > :not(h1, h2, h3, table, .widget):has(.eqn-num) {
+  content-visibility: visible; contain-intrinsic-size: none; }
+"""
+# the selectors explainer.js reads (engine.HOOKS): KaTeX's root, its drawn HTML, its MathML
+HOOKS = {"formula": ".katex", "drawn": ".katex-html", "speech": ".katex-mathml math"}
+# in KaTeX's ParseError messages: the position (1-based, in the TeX as KaTeX got it), an
+# undefined command, a macro defined again
+_ERROR_PARTS = (re.compile(r"at position (\d+)"),
+                re.compile(r"Undefined control sequence: (\\[A-Za-z]+)"),
+                re.compile(r"attempting to redefine (\\[A-Za-z]+)"))
 # The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
 # explainer.js may write into a formula's quoted numbers when the reader changes dₖ
 NUMBER_CHARS = "0123456789.,%+-\u2212\u00d7 "
@@ -124,16 +149,21 @@ class KatexRenderer:
 
     def _rendered(self, answer: dict[str, Any], f: Formula) -> Rendered:
         if "error" in answer:
-            return Rendered(error=str(answer["error"]))
+            error = str(answer["error"])
+            at, undefined, redefined = (p.search(error) for p in _ERROR_PARTS)
+            return Rendered(error=error, error_at=int(at.group(1)) - 1 if at else -1,
+                            undefined=undefined.group(1) if undefined else "",
+                            redefined=redefined.group(1) if redefined else "")
         html = str(answer["html"])
         written = tex_for_katex(f)
-        if written != f.plain:   # the copied TeX: numbers, not \htmlData wrappers
+        if written != f.copy_text:   # the copied TeX: numbers, not \htmlData wrappers
             html = html.replace(f'<annotation encoding="application/x-tex">{_escape(written)}'
                                 "</annotation>",
-                                f'<annotation encoding="application/x-tex">{_escape(f.plain)}'
-                                "</annotation>", 1)
-        return Rendered(html=html, warnings=tuple(answer.get("warnings", ())),
-                        width_em=float(answer.get("width_em", 0.0)),
+                                f'<annotation encoding="application/x-tex">'
+                                f'{_escape(f.copy_text)}</annotation>', 1)
+        return Rendered(html=html,
+                        warnings=tuple(f"KaTeX: {w}" for w in answer.get("warnings", ())),
+                        width_em=float(answer.get("width_em", 0.0)) * FONT_SCALE,
                         defines=tuple(answer.get("defines", ())),
                         conflict=str(answer.get("conflict", "")))
 
@@ -198,7 +228,8 @@ class KatexRenderer:
         from .fonts import drawn_text, subset_woff2
         self.version()
         out: dict[str, Path | bytes] = {
-            "assets/katex/katex.min.css": self.dist / "katex.min.css",
+            "assets/katex/katex.min.css": STYLE.encode("utf-8")
+            + (self.dist / "katex.min.css").read_bytes(),
             "assets/katex/copy-tex.min.js": self.dist / "contrib" / "copy-tex.min.js"}
         for f in sorted((self.dist / "fonts").iterdir()):
             out[f"assets/katex/fonts/{f.name}"] = f
@@ -219,6 +250,9 @@ class KatexRenderer:
         links.append(f'<script src="{root}assets/katex/copy-tex.min.js" defer></script>')
         return "\n".join(links)
 
+    def hooks(self) -> dict[str, str]:
+        return dict(HOOKS)
+
     def close(self) -> None:
         if self._proc is not None:
             if self._proc.stdin:
@@ -228,3 +262,10 @@ class KatexRenderer:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
             self._proc = None
+
+
+def _identity(node_modules: Path) -> tuple[Path, ...]:
+    return (node_modules / "katex" / "package.json",)
+
+
+ENGINE = register(Engine("katex", KatexRenderer, _identity))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..quoting import Formula, Quote
+from .formula import Formula, Quote
 
 RELATIONS = ("=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\approx", r"\sim", r"\simeq",
              r"\ne", r"\neq", r"\equiv", r"\propto", r"\to", r"\Rightarrow", r"\Longrightarrow",
@@ -92,4 +92,6 @@ def narrow(formula: Formula, measure: Callable[[Sequence[Formula]], list[float]]
 
 
 def _as_formula(formula: Formula, parts: Sequence[str | Quote]) -> Formula:
-    return Formula(tuple(parts), True, formula.line, formula.source, formula.tex_line)
+    """`parts` as a display formula at `formula`'s place, copied as `formula` is."""
+    return Formula(tuple(parts), True, formula.line, formula.source, formula.tex_line,
+                   formula.copy_text)

@@ -1,0 +1,68 @@
+"""The data a math engine works on and returns: plain frozen dataclasses, no imports of the
+rest of the site (the quoting module makes `Formula`s, an engine renders them)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A quoted result inside a formula: its path, format and the text shown."""
+
+    key: str
+    format: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula ready for the math renderer: `parts` are TeX text and Quotes (which the
+    renderer may mark up as data); `plain` is the TeX with the quoted numbers written in.
+    `copied` is the TeX a reader copies when it is not `plain` (a formula laid out in lines
+    for a phone copies as the author wrote it)."""
+
+    parts: tuple[str | Quote, ...]
+    display: bool
+    line: int
+    source: str        # as the author wrote it (for messages)
+    tex_line: int      # the line the TeX's first line is on
+    copied: str | None = None
+
+    def line_at(self, offset: int) -> int:
+        """The file line of character `offset` of the TeX as written (`source`)."""
+        return self.tex_line + self.source.count("\n", 0, max(offset, 0))
+
+    @property
+    def plain(self) -> str:
+        """The TeX with each quote's text in place."""
+        return "".join(p if isinstance(p, str) else p.text for p in self.parts)
+
+    @property
+    def copy_text(self) -> str:
+        """The TeX a reader copies: `copied`, else `plain`."""
+        return self.plain if self.copied is None else self.copied
+
+    @property
+    def quotes(self) -> list[Quote]:
+        """The quoted results inside, in order."""
+        return [p for p in self.parts if isinstance(p, Quote)]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One formula's HTML, or the engine's error message; warnings are non-fatal notes, each
+    starting with the engine's name; `width_em` estimates its width in ems of the text around
+    it (0: unknown); `error_at` is the error's character offset in the formula's TeX (-1:
+    unknown); `undefined` is a command the error says is not defined, `redefined` a macro it
+    says the formula may not define again; `defines` are the TeX macros it defined or
+    changed, `conflict` one of them that already had another meaning."""
+
+    html: str = ""
+    error: str = ""
+    error_at: int = -1
+    undefined: str = ""
+    redefined: str = ""
+    warnings: tuple[str, ...] = ()
+    width_em: float = 0.0
+    defines: tuple[str, ...] = ()
+    conflict: str = ""
