@@ -4,6 +4,10 @@ and Hugo.
 
 Usage (after `make site`): .venv/bin/python bench/run.py [--runs N] [--from-head]
                            [--no-serve] [--no-mkdocs] [--no-hugo] [--serve-only] [--keep]
+                           [--ports A-B]
+
+Only the serve case (ours, then hugo server, each edit after a run of the floor):
+`bench/run.py --serve-only --no-mkdocs --no-hugo` (a few minutes: one build fills the cache).
 
 Works on a copy of the project in a temporary folder (the text-edit cases append sentences to
 its English article), installs the competitors into a throw-away venv under bench/out/, times
@@ -42,6 +46,7 @@ import ours
 import report
 import serve_loop
 import tools
+import workspace
 from timing import Case, CommandFailed, run_checked, time_interleaved
 from workspace import (
     BENCH_DIR,
@@ -75,10 +80,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--serve-only", action="store_true",
                    help="time only the floor and the serve loops (ours, hugo server)")
     p.add_argument("--keep", action="store_true", help="keep the temporary project copy")
+    p.add_argument("--ports", metavar="A-B", type=_port_range,
+                   help="the servers' ports come from this range (default: any free port)")
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be at least 1")
     return args
+
+
+def _port_range(text: str) -> range:
+    low, _, high = text.partition("-")
+    try:
+        ports = range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port range: {text!r} (say 8720-8729)") from None
+    if not ports or ports[0] < 1 or ports[-1] > 65535:
+        raise argparse.ArgumentTypeError(f"not a port range: {text!r}")
+    return ports
 
 
 def attempt(label: str, res: report.Results, key: str, step: Callable[[], Any]) -> Any:
@@ -158,7 +176,9 @@ def time_builds(res: report.Results, plans: dict[str, dict[str, Case]], runs: in
 
 
 def time_serve(res: report.Results, project: Path, tmp: Path, runs: int, info: dict) -> None:
-    """The serve loops: ours (if build.py has --serve and our build works) and hugo server."""
+    """The serve loops: ours (if build.py has --serve and our build works) and hugo server,
+    each edit after a run of the floor (the serve ratio's floor: the same rounds)."""
+    floor = floor_cases(project, tmp / "floor" / "index.html")["text_edit"]
     if "ours" in res.missing:
         res.missing["ours.serve"] = "skipped: our build failed"
     elif not serve_loop.available(ours.help_text(project)):
@@ -167,7 +187,7 @@ def time_serve(res: report.Results, project: Path, tmp: Path, runs: int, info: d
     else:
         def step() -> None:
             series, totals = serve_loop.measure(project, tmp / "served", runs,
-                                                OUT_DIR / "serve.log")
+                                                OUT_DIR / "serve.log", floor)
             res.series.setdefault("ours", {})["serve"] = series
             info["serve_build_totals_s"] = totals
         attempt("serve loop (ours)", res, "ours.serve", step)
@@ -177,7 +197,7 @@ def time_serve(res: report.Results, project: Path, tmp: Path, runs: int, info: d
 
     def hugo_step() -> None:
         series = serve_loop.measure_hugo(info["hugo_site"], info["hugo_binary"], runs,
-                                         OUT_DIR / "hugo-serve.log")
+                                         OUT_DIR / "hugo-serve.log", floor)
         res.series.setdefault("hugo", {})["serve"] = series
     attempt("serve loop (hugo server)", res, "hugo.serve", hugo_step)
 
@@ -196,6 +216,8 @@ def environment_info(args: argparse.Namespace) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Prepare every tool, time the cases, print the table and targets, write results.json."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.ports:
+        workspace.PORTS = args.ports
     started = time.perf_counter()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     res, info = report.Results(), environment_info(args)
@@ -223,8 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                            lambda prepare=prepare: prepare(project, info))
             if plan is not None and not args.serve_only:
                 plans[name] = plan
-        if args.serve_only:    # the floor alone, for the serve ratio; our cache filled once
-            plans = {"floor": {"text_edit": plans["floor"]["text_edit"]}}
+        if args.serve_only:    # the floor runs in the serve rounds; our cache filled once
+            plans = {}
             attempt("ours: one untimed build (fills the cache)", res, "ours",
                     lambda: run_checked(ours.build_command(tmp / "site"), project, timeout=1800))
         time_builds(res, plans, args.runs)

@@ -2,12 +2,15 @@
 
 Runs a development server (`build.py --serve --port N --out OUT` on a project copy, or
 `hugo server` on the Hugo copy), opens the English page in Debian's chromium through
-Playwright, scrolls it to the middle, then, run after run, appends a sentence to the English
-article and polls the page's DOM (every 5 ms) until its text contains the sentence. The time
-covers the watcher's debounce, the rebuild, the event to the page, and the page's reload or
-in-place patch. Each run also records whether the page was reloaded (a property set on
-`window` before the edit is gone) and how far the view moved (scrollY, at the moment the text
-shows and 300 ms later, the larger).
+Playwright, scrolls it to the middle, then, run after run, runs the floor (bench/floor.py, so
+the ratio compares runs made in the same rounds), appends a sentence to the English article
+and polls the page's DOM (every 5 ms) until its text contains the sentence. The time covers
+the watcher's debounce, the rebuild, the event to the page, and the page's reload or in-place
+patch. Each run also records whether the page was reloaded (a property set on `window` before
+the edit is gone), how far the view moved (scrollY, at the moment the text shows and 300 ms
+later, the larger), the CPU time of the server's processes for the edit's whole rebuild, and
+for our server where the time went: save -> event at the page, its parse, the morph and the
+page's redraw (reload_client.js's `sqrtdkServeTimes`), and the build's own `sent` time.
 """
 from __future__ import annotations
 
@@ -15,19 +18,22 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from timing import CommandFailed, Series
+from timing import Case, CommandFailed, Series, children_cpu, run_checked
 from workspace import EDITED_ARTICLE, PROJECT_PYTHON, append_sentence, free_port
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 SHOWS = "s => document.body !== null && document.body.textContent.includes(s)"
 _TOTAL = re.compile(r"^total\s+([\d.]+) s", re.M)
+_SENT = re.compile(r"^sent\s+([\d.]+) s", re.M)
+CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 def available(help_text: str) -> bool:
@@ -64,17 +70,43 @@ def _stop(proc: subprocess.Popen) -> None:
 
 MARK = "() => { window.benchKept = 1; return scrollY; }"
 KEPT = "() => [window.benchKept === 1, scrollY]"
+# the page's own record of the last update, as milliseconds since the epoch
+STEPS = """() => { const t = window.sqrtdkServeTimes; if (!t) return null;
+  const o = performance.timeOrigin; return [t.event + o, t.parsed + o, t.morphed + o, t.redrawn + o]; }"""
+STEP_NAMES = ("save_to_event", "event_to_parsed", "parsed_to_morphed", "morphed_to_redrawn")
 
 
-def _time_edits(page, article: Path, runs: int, tag: str, timeout: float = 20.0) -> Series:
+def session_cpu(sid: int) -> float:
+    """CPU seconds (user + sys) of every live process in session `sid` (the server and its
+    KaTeX and worker processes), from /proc; 0 where /proc cannot be read."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid:      # fields after the name: state, ppid, pgrp, session …
+            total += int(fields[11]) + int(fields[12])
+    return total / CLK_TCK
+
+
+def _time_edits(page, article: Path, runs: int, tag: str, floor: Case | None,
+                server_pid: int, timeout: float = 20.0) -> Series:
     from playwright.sync_api import Error as PlaywrightError
-    series = Series(extras={"reloaded": [], "scroll_moved_px": []})
+    names = ("reloaded", "scroll_moved_px", "server_cpu_s", "floor_s", "floor_cpu_s",
+             *STEP_NAMES)
+    series = Series(extras={name: [] for name in names})
     page.evaluate("() => scrollTo(0, document.body.scrollHeight / 2)")
     for i in range(runs):
-        time.sleep(1.0)   # let a reloaded page reconnect to the event stream
-        before = page.evaluate(MARK)
+        time.sleep(1.0)   # let a reloaded page reconnect; the last rebuild write its site
+        if floor is not None:
+            cpu, t0 = children_cpu(), time.perf_counter()
+            run_checked(floor.cmd, floor.cwd)
+            series.extras["floor_s"].append(time.perf_counter() - t0)
+            series.extras["floor_cpu_s"].append(children_cpu() - cpu)
+        before, cpu0 = page.evaluate(MARK), session_cpu(server_pid)
         sentence = append_sentence(article, f"{tag} serve {i}")
-        t0 = time.perf_counter()
+        saved, t0 = time.time(), time.perf_counter()
         while True:
             try:
                 if page.evaluate(SHOWS, sentence):
@@ -86,38 +118,64 @@ def _time_edits(page, article: Path, runs: int, tag: str, timeout: float = 20.0)
             time.sleep(0.005)
         series.times.append(time.perf_counter() - t0)
         kept, y = page.evaluate(KEPT)
+        steps = page.evaluate(STEPS) if kept else None
         page.wait_for_load_state("load")
         time.sleep(0.3)
         y_later = page.evaluate(KEPT)[1]
         series.extras["reloaded"].append(0.0 if kept else 1.0)
         series.extras["scroll_moved_px"].append(max(abs(y - before), abs(y_later - before)))
+        time.sleep(0.7)   # the rest of the rebuild (the site written after the page was sent)
+        series.extras["server_cpu_s"].append(session_cpu(server_pid) - cpu0)
+        if steps:
+            marks = [saved * 1000, *steps]
+            for name, a, b in zip(STEP_NAMES, marks, marks[1:]):
+                series.extras[name].append((b - a) / 1000)
+    for name in names:
+        if not series.extras[name]:
+            del series.extras[name]
     return series
 
 
-def measure(project: Path, out: Path, runs: int, log_file: Path) -> tuple[Series, list[float]]:
-    """Time `runs` edits in our serve loop; returns the series and the rebuild times the
-    server's builds reported ('total' lines, the first being the initial build)."""
+def breakdown(series: Series) -> str:
+    """Where the median edit's time went (medians of each step, in ms)."""
+    parts = [f"{name.replace('_', ' ')} {statistics.median(v) * 1000:.0f}"
+             for name in ("sent", *STEP_NAMES, "server_cpu_s", "floor_s", "floor_cpu_s")
+             if (v := series.extras.get(name))]
+    return ", ".join(parts) + " ms" if parts else ""
+
+
+def measure(project: Path, out: Path, runs: int, log_file: Path,
+            floor: Case | None = None) -> tuple[Series, list[float]]:
+    """Time `runs` edits in our serve loop, each after a run of `floor`; returns the series
+    and the rebuild times the server's builds reported ('total' lines, the first being the
+    initial build)."""
     port = free_port()
     cmd = [str(PROJECT_PYTHON), "build.py", "--serve", "--port", str(port), "--out", str(out)]
     series = measure_server(cmd, project, f"http://127.0.0.1:{port}/en/",
-                            project / EDITED_ARTICLE, runs, log_file, "ours")
-    return series, [float(t) for t in _TOTAL.findall(log_file.read_text(encoding="utf-8"))]
+                            project / EDITED_ARTICLE, runs, log_file, "ours", floor)
+    log = log_file.read_text(encoding="utf-8")
+    sent = [float(t) for t in _SENT.findall(log)]
+    if len(sent) >= runs:
+        series.extras["sent"] = sent[-runs:]
+    return series, [float(t) for t in _TOTAL.findall(log)]
 
 
-def measure_hugo(site: Path, hugo: Path, runs: int, log_file: Path) -> Series:
+def measure_hugo(site: Path, hugo: Path, runs: int, log_file: Path,
+                 floor: Case | None = None) -> Series:
     """Time `runs` edits with `hugo server` (its own watcher, in-memory rebuild and
     livereload) on the Hugo copy of the articles."""
     port = free_port()
     cmd = [str(hugo), "server", "--port", str(port), "--bind", "127.0.0.1",
            "--cacheDir", str(site / "hugo-cache")]
     return measure_server(cmd, site, f"http://127.0.0.1:{port}/en/",
-                          site / "content" / "en" / "index.md", runs, log_file, "hugo")
+                          site / "content" / "en" / "index.md", runs, log_file, "hugo", floor)
 
 
 def measure_server(cmd: list[str], cwd: Path, url: str, article: Path, runs: int,
-                   log_file: Path, tag: str) -> Series:
+                   log_file: Path, tag: str, floor: Case | None = None) -> Series:
     """Start the server `cmd` in `cwd`, open `url` in chromium, and time `runs` appended
-    sentences in `article` until the page shows each; the server is stopped afterwards."""
+    sentences in `article` until the page shows each (each after a run of `floor`); the
+    server is stopped afterwards."""
     from playwright.sync_api import sync_playwright
     chromium = shutil.which("chromium")   # Debian's package: apt-get install chromium
     if chromium is None:
@@ -133,11 +191,11 @@ def measure_server(cmd: list[str], cwd: Path, url: str, article: Path, runs: int
             try:
                 page = browser.new_page()
                 page.goto(url, wait_until="load")
-                series = _time_edits(page, article, runs, tag)
+                series = _time_edits(page, article, runs, tag, floor, proc.pid)
             finally:
                 browser.close()
     finally:
         _stop(proc)
     series.note = ("save -> the page's DOM contains the edit (watch, rebuild, event, reload or "
-                   "in-place patch); page scrolled to its middle")
+                   "in-place patch); page scrolled to its middle; the floor run before each edit")
     return series

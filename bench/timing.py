@@ -99,10 +99,10 @@ def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
             try:
                 if case.before is not None:
                     case.before(i)
-                cpu0, t0 = _children_cpu(), time.perf_counter()
+                cpu0, t0 = children_cpu(), time.perf_counter()
                 proc = run_checked(case.cmd, case.cwd, exit_code=case.exit_code,
                                    says=case.says)
-                elapsed, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+                elapsed, cpu = time.perf_counter() - t0, children_cpu() - cpu0
             except (CommandFailed, OSError) as e:
                 del series[tool]
                 if failed is not None:
@@ -115,7 +115,7 @@ def time_interleaved(cases: dict[str, Case], runs: int, warmup: int = 1,
     return series
 
 
-def _children_cpu() -> float:
+def children_cpu() -> float:
     """CPU seconds (user + sys) of all finished child processes so far, and of their children
     that they waited for (a build's worker pool counts)."""
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)

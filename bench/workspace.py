@@ -68,8 +68,16 @@ def remove_tree(path: Path) -> None:
         shutil.rmtree(path)
 
 
+PORTS: range | None = None    # run.py --ports: the servers' ports come from this range
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on 127.0.0.1 that is free right now (from PORTS when it is set)."""
+    for port in PORTS or [0]:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise OSError(f"no free port in {PORTS.start}-{PORTS.stop - 1}" if PORTS else "no free port")

@@ -31,13 +31,21 @@ def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
         return None     # a sub-package registers figures too: only importing it can tell
     sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
     key = key_for("registry", *(part for p, data in sources.items() for part in (p.name, data)))
+    if key in _PARSED:          # a warm process (--serve) reads the same modules again
+        return _PARSED[key]
     kept = cache.get_object("registry", key)
     if isinstance(kept, dict):
-        return kept
-    found = _parse_registrations(sources)
-    if found is not None:
-        cache.put_object("registry", key, found)
+        found: dict[str, ParsedRegistration] | None = kept
+    else:
+        found = _parse_registrations(sources)
+        if found is not None:
+            cache.put_object("registry", key, found)
+    _PARSED.clear()             # only the modules as they are now
+    _PARSED[key] = found
     return found
+
+
+_PARSED: dict[str, dict[str, ParsedRegistration] | None] = {}   # this process: by the bytes
 
 
 def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, ParsedRegistration] | None:

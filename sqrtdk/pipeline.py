@@ -57,6 +57,8 @@ class Builder:
         self.memory = memory
         self._math: MathRenderer | None = None
         self._env: Any = None
+        # --serve's hook: the site, checked and published, just before it is written
+        self.on_site: Callable[[Any], None] | None = None
 
     # ---------------------------------------------------------------- the stages
 
@@ -118,6 +120,8 @@ class Builder:
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
+        if self.on_site is not None:
+            self.on_site(site)
         with stage("write", self.log) as note:
             fingerprint, written = self.write(site)
             note(written)
@@ -206,10 +210,12 @@ class Builder:
         return self._env
 
     def publish(self, inputs: Inputs, site: Site) -> dict[str, int]:
-        """The publish stage (sqrtdk/site_stage.py); --serve writes no precompressed files
-        (a text edit would wait for Brotli)."""
+        """The publish stage (sqrtdk/site_stage.py). --serve (`memory`) skips the hashed
+        names and the precompressed siblings, which only a host needs (its server sends every
+        file uncached): a text edit would wait for the edited page to be parsed again, and
+        for Brotli."""
         from .site_stage import publish_site
-        return publish_site(self.cache, inputs, site, precompress=not self.memory)
+        return publish_site(self.cache, inputs, site, for_host=not self.memory)
 
     def math(self, engine: str) -> MathRenderer:
         """The renderer of the math engine named `engine` (content/site.toml's `math`); its

@@ -5,6 +5,7 @@ run). It produces `ScienceResults`; the keys of its cache units are made here (`
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -113,15 +114,23 @@ def refuse_edited(path: Path, rerun: str) -> str | None:
     build wrote it (its digest, see science.results.dumps_signed, does not match), saying
     to restore it with git or `rerun`."""
     from .errors import BuildError, display_path
-    from .science.results import DIGEST, is_signed
+    from .science.results import DIGEST
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         if not path.exists():
             return None
         text = ""
-    if not is_signed(text):
+    if not _is_signed(text):
         raise BuildError(path, 1, f"this file was changed since the build wrote it (its {DIGEST} "
                          f"does not match its contents); restore it (git checkout -- "
                          f"{display_path(path)}) or {rerun}")
     return text
+
+
+@functools.lru_cache(maxsize=4)
+def _is_signed(text: str) -> bool:
+    """science.results.is_signed, remembered by the text: a warm process (--serve) checks
+    the same results and sweep on every rebuild."""
+    from .science.results import is_signed
+    return is_signed(text)

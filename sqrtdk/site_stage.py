@@ -83,8 +83,8 @@ def experiment_sources() -> dict[str, Path]:
     return {p.name: p for p in sorted(science.glob("*.py")) if not p.name.startswith("_")}
 
 
-def publish_site(cache: Cache, inputs: Inputs, site: Site, precompress: bool) -> dict[str, int]:
-    """Content-hashed asset names, `_headers` and (with `precompress`) the precompressed
+def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool) -> dict[str, int]:
+    """`_headers` and (`for_host`) content-hashed asset names and the precompressed
     siblings, see sqrtdk/web/publish.py; returns its counts."""
     from .web.assemble import CSP
     from .web.publish import publish
@@ -105,8 +105,8 @@ def publish_site(cache: Cache, inputs: Inputs, site: Site, precompress: bool) ->
                       data)
         return _cached(cache, "compressed", key, lambda: compress(encoding, data))
 
-    return publish(site, inputs.settings.base_url, CSP, compressed if precompress else None,
-                   rewritten)
+    return publish(site, inputs.settings.base_url, CSP, compressed if for_host else None,
+                   rewritten, hashed=for_host)
 
 
 def _cached(cache: Cache, unit: str, key: str, make: Callable[[], bytes]) -> bytes:

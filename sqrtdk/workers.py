@@ -61,14 +61,19 @@ class Pool:
         """`fn` over `items` in the workers, results in order."""
         return self._get().map(fn, items)
 
-    def close(self) -> None:
-        """Cancel what has not started and stop the workers."""
+    def close(self, wait: bool = True) -> None:
+        """Cancel what has not started and stop the workers: after the jobs running now
+        finish, or (`wait` False) at once, killing them mid-job."""
         if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            if not wait:    # concurrent.futures has no public way to stop a running job
+                for process in list((self.executor._processes or {}).values()):
+                    process.kill()
+            self.executor.shutdown(wait=wait, cancel_futures=True)
             self.executor = None
 
     def __enter__(self) -> Pool:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        """A build that failed, or Ctrl+C, does not wait for the running jobs."""
+        self.close(wait=kind is None)

@@ -280,17 +280,27 @@
     });
   }
 
+  // `fn(el)` once for every element `sel` matches, now and after each in-place patch (a node
+  // the patch reused keeps what was bound to it: `fn`'s listeners check `sel` when they run)
+  const binders = [];
+  function each(sel, fn) {
+    const done = new WeakSet();
+    const bind = () => $$(sel).forEach((el) => { if (!done.has(el)) { done.add(el); fn(el); } });
+    binders.push(bind);
+    bind();
+  }
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
   chrome();
   idle(() => { batches(); scales(); rows(); bar(); update({}); root.dataset.ready = ""; });
-  // `build.py --serve` patched the page in place after an edit: fill its numbers in again
-  on(doc, "sqrtdk:morphed", () => update({}));
+  // `build.py --serve` patched the page in place after an edit: fill its numbers in again and
+  // bind what the patch added (a new footnote reference, contents link or formula)
+  on(doc, "sqrtdk:morphed", () => { binders.forEach((bind) => bind()); update({}); });
 
   // Everything that is not a widget: footnote popovers, language switch, theme, print, scrolling
   function chrome() {
     footnotes();
     const toc = $("#toc");
-    $$(".toc-link").forEach((a) => on(a, "click", () => { if (toc) toc.open = true; }));
+    each(".toc-link", (a) => on(a, "click", () => { if (toc && a.matches(".toc-link")) toc.open = true; }));
     // Language switch to the same place (and the same dₖ): a visible #target, else the last
     // heading in the top third of the window (shared ids)
     const section = () => {
@@ -334,7 +344,7 @@
     const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
       if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
     }));
-    $$("article .math.display").forEach((el) => io.observe(el));
+    each("article .math.display", (el) => io.observe(el));
   }
 
   // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it
@@ -365,12 +375,13 @@
       pop.hidden = true;
     }
     const later = () => { clearTimeout(timer); timer = setTimeout(close, 250); };
-    $$("a.footnote-ref").forEach((a) => {
+    const REF = "a.footnote-ref";
+    each(REF, (a) => {
       on(a, "pointerdown", (ev) => { touch = ev.pointerType !== "mouse"; });
-      on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && open(a));
+      on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && a.matches(REF) && open(a));
       on(a, "pointerleave blur", (ev) => ev.pointerType !== "touch" && !touch && later());
       on(a, "click", (ev) => {   // mouse and keyboard follow the link
-        if (!touch) return;
+        if (!touch || !a.matches(REF)) return;
         touch = false;
         ev.preventDefault();
         current === a ? close() : open(a);

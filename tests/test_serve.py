@@ -132,30 +132,53 @@ def _served_error(page: str) -> str:
 # --- what the tabs are told ------------------------------------------------------------------
 
 def test_a_tab_that_missed_a_build_needing_a_reload_reloads() -> None:
-    from sqrtdk.web.serve import BuildState
+    from sqrtdk.web.serve_http import BuildState
     state = BuildState()
-    state.publish("", "morph")
-    state.publish("", "reload")
+    state.publish("", "morph", {"en/index.html": b"1"})
+    state.publish("", "reload", {"en/index.html": b"1", "zh/index.html": b"2"})
     state.publish("content/en/index.md:3: a mistake")    # no new site
-    state.publish("", "morph")
-    assert state.token == f"{state.run}.3" and state.error == ""
-    assert state.kind_since(0) == "reload" and state.kind_since(1) == "reload"
-    assert state.kind_since(2) == "morph" and state.kind_since(3) == "morph"
+    state.publish("", "morph", {"en/index.html": b"3", "zh/index.html": b"2"})
+    state.publish("", "morph", {"en/index.html": b"3", "zh/index.html": b"4"})
+    assert state.token == f"{state.run}.4" and state.error == ""
+    assert state.since(0)[0] == "reload" and state.since(1)[0] == "reload"
+    assert state.since(2) == ("morph", {"en/index.html", "zh/index.html"})
+    assert state.since(3) == ("morph", {"zh/index.html"})
+    assert state.since(4) == ("morph", set())
 
 
 def test_only_a_change_to_a_file_other_than_a_page_asks_for_a_reload(tmp_path: Path) -> None:
-    """The site is written anew each time (unchanged files hard-linked): `_assets` sees a
-    changed style sheet, not a changed page, nor the build's marker."""
-    from sqrtdk.web.output import Site, write_site
-    from sqrtdk.web.serve import _assets
-    out = tmp_path / "site"
-    pages = {"en/index.html": b"<p>one</p>", "assets/style.css": b"p {}"}
-    write_site(Site(files=dict(pages)), out, (), "first")
-    before = _assets(out)
-    write_site(Site(files={**pages, "en/index.html": b"<p>two</p>"}), out, (), "second")
-    assert _assets(out) == before
-    write_site(Site(files={**pages, "assets/style.css": b"p {color: red}"}), out, (), "third")
-    assert set(before) == {"assets/style.css"} and _assets(out) != before
+    """`_shared` sees a changed style sheet (generated or copied) and a changed figure, not a
+    changed page."""
+    from sqrtdk.web.output import Site
+    from sqrtdk.web.serve import _shared
+    figure = tmp_path / "f.svg"
+    figure.write_text("<svg/>")
+    files = {"en/index.html": b"<p>one</p>", "assets/style.css": b"p {}"}
+    before = _shared(Site(files=dict(files), copies={"figures/f.svg": figure}))
+    assert _shared(Site(files={**files, "en/index.html": b"<p>two</p>"},
+                        copies={"figures/f.svg": figure})) == before
+    assert _shared(Site(files={**files, "assets/style.css": b"p {color: red}"},
+                        copies={"figures/f.svg": figure})) != before
+    os.utime(figure, ns=(1, 1))      # redrawn: another modification time
+    assert _shared(Site(files=dict(files), copies={"figures/f.svg": figure})) != before
+
+
+def test_the_update_event_carries_the_changed_pages_as_served() -> None:
+    """A stream that saw build 1 hears of build 3 with the pages changed in builds 2 and 3,
+    each with the client scripts a GET would add (the new token and error)."""
+    from sqrtdk.web.serve_http import BuildState, Handler, client_tags, site_path
+    state = BuildState()
+    state.publish("", "morph", {"en/index.html": b"<body>1</body>", "zh/index.html": b"z"})
+    state.publish("", "morph", {"en/index.html": b"<body>2</body>", "zh/index.html": b"z"})
+    state.publish("", "morph", {"en/index.html": b"<body>3</body>", "zh/index.html": b"z",
+                                "index.html": b"root"})
+    handler = type("H", (Handler,), {"state": state, "morph_js": b""})
+    update = json.loads(Handler._update(handler.__new__(handler), 1))
+    tags = client_tags(state.token, "", True)
+    assert update["kind"] == "morph" and update["from"] == 1 and update["token"] == state.token
+    assert update["pages"] == {"en/index.html": f"<body>3{tags}</body>", "index.html": "root"}
+    assert (site_path("/en/"), site_path("/"), site_path("/en/index.html")) == \
+        ("en/index.html", "index.html", "en/index.html")
 
 
 # --- never dies ---------------------------------------------------------------------------------
@@ -172,7 +195,10 @@ def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
     page = server.get("/en/index.html")       # a page opened now: the last good site + the error
     assert "Broken" not in page and _served_error(page) == error
     md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
-    assert _next(events, "update")["error"] == ""
+    update = _next(events, "update")
+    assert update["error"] == "" and update["kind"] == "morph"
+    sent = update["pages"]["en/index.html"]      # the page itself, as a GET serves it
+    assert "Mended by the serve test." in sent and _served_error(sent) == ""
     page = server.get("/en/index.html")
     assert "Mended by the serve test." in page and _served_error(page) == ""
 
@@ -328,3 +354,22 @@ def test_a_style_sheet_edit_reloads_at_the_same_place(browser: Any, server: Serv
     top = page.evaluate(WHERE, before["text"])
     assert top is not None and abs(top - before["top"]) <= 40, (before, top)
     assert page.evaluate("document.querySelector('#toc').open")
+
+
+def test_a_footnote_reference_added_by_a_patch_opens_its_note(browser: Any,
+                                                              server: Server) -> None:
+    """The page's script binds what a patch adds: hovering a footnote reference that arrived
+    in place (no reload) shows its note, as one present at load does."""
+    page = _open(browser.new_context(), server)
+    page.evaluate("window.keptByTest = 1")
+    note = "A note added by the serve test."
+    for lang in ("zh", "en"):           # the same label in every language (the parity check)
+        md = server.project / "content" / lang / "index.md"
+        text = _insert_before_first_section(md.read_text("utf-8"), "Serve test.[^serve-test]")
+        md.write_text(f"{text}\n[^serve-test]: {note}\n", "utf-8")
+    ref = 'a.footnote-ref[href="#fn-serve-test"]'
+    _wait(page, "(s) => !!document.querySelector(s)", ref)
+    assert page.evaluate("window.keptByTest") == 1, "reloaded instead of patched"
+    page.hover(ref)
+    _wait(page, "() => !document.querySelector('#fn-pop').hidden")
+    assert note in (page.locator("#fn-pop").text_content() or "")

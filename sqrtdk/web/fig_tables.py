@@ -192,8 +192,23 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
         if name not in TABLES or name not in needs:
             return ""
         view = needed_results(results, needs[name])
-        return str(html(TABLES[name](view), ui, results.get("meta", {}).get("bounds", {})))
+        return _html_of(TABLES[name](view), ui, results.get("meta", {}).get("bounds", {}))
     return FIG_DATA_RE.sub(one, text)
+
+
+_MADE: dict[tuple[Any, ...], str] = {}   # this process (--serve rebuilds): table HTML by input
+
+
+def _html_of(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> str:
+    """`html(t, ui, bounds)`, remembered by its inputs (a text edit fills the same tables)."""
+    key = (t, tuple(sorted(ui.items())), repr(sorted(bounds.items())))
+    made = _MADE.get(key)
+    if made is None:
+        made = str(html(t, ui, bounds))
+        if len(_MADE) >= 256:
+            _MADE.clear()
+        _MADE[key] = made
+    return made
 
 
 def figure_needs() -> dict[str, tuple[str, ...]]:

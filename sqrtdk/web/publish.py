@@ -206,11 +206,11 @@ def headers_file(site: Site, base_url: str, csp: str) -> bytes:
 
 
 def publish(site: Site, base_url: str, csp: str, compress: Compress | None,
-            memo: Rewrite | None = None) -> dict[str, int]:
+            memo: Rewrite | None = None, hashed: bool = True) -> dict[str, int]:
     """The three steps above on the assembled `site`, in place (`compress` None: no
-    precompressed siblings, as `--serve` builds; `memo`: see fingerprint); returns counts
-    for the build's log line."""
-    renamed = fingerprint(site, base_url, memo)
+    precompressed siblings; `hashed` False: every file keeps its name, as `--serve` builds;
+    `memo`: see fingerprint); returns counts for the build's log line."""
+    renamed = fingerprint(site, base_url, memo) if hashed else {}
     site.files["_headers"] = headers_file(site, base_url, csp)
     packed = precompress(site, compress) if compress is not None else 0
     return {"hashed": len(renamed), "compressed": packed}

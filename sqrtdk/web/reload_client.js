@@ -1,11 +1,14 @@
 // Injected by `build.py --serve` into served pages only; never part of the built site.
 // One tab holds the server's event stream (a Web Lock elects it) and passes each event to the
 // others on a BroadcastChannel, so any number of open tabs uses one connection.
-// After an edit that changed only pages, each tab fetches its page again and morphs it into the
-// live DOM (morphdom, served beside this file): what the page's own scripts added stays, and so
-// do open boxes, the scroll position and focus; then the page's script hears "sqrtdk:morphed"
-// and redraws from its state (kept in the URL). Any other change reloads the tab, which puts
-// the reader back at the same place (sessionStorage). A failed build shows its error in a box.
+// After an edit that changed only pages, the event carries the changed pages (as the server
+// would send them); each tab morphs its own into the live DOM (morphdom, served beside this
+// file): what the page's own scripts added stays, and so do open boxes, the scroll position and
+// focus; then the page's script hears "sqrtdk:morphed" and redraws from its state (kept in the
+// URL) and binds what is new. Any other change reloads the tab, which puts the reader back at
+// the same place (sessionStorage). A failed build shows its error in a box.
+// window.sqrtdkServeTimes: when the last update's event came, its page was parsed, morphed and
+// redrawn (performance.now(), ms), for bench/serve_loop.py.
 (() => {
   "use strict";
   const me = document.currentScript, doc = document;
@@ -53,8 +56,13 @@
   }
   function settle(p) {
     const all = blocks();
-    let best = -1;   // the block with the same words nearest to where it was, else its place
-    all.forEach((el, j) => { if (el.textContent === p.text && (best < 0 || Math.abs(j - p.i) < Math.abs(best - p.i))) best = j; });
+    let best = -1;   // the block with the same words nearest to where it was (the earlier of
+    // two as near), else its place; looked for outwards from its place, so the text of the
+    // blocks far from the reader is not read
+    for (let d = 0; best < 0 && p.i >= 0 && (p.i - d >= 0 || p.i + d < all.length); d++) {
+      if (all[p.i - d]?.textContent === p.text) best = p.i - d;
+      else if (all[p.i + d]?.textContent === p.text) best = p.i + d;
+    }
     if (best < 0 && p.i >= 0 && p.i < all.length) best = p.i;
     if (best >= 0) scrollBy(0, all[best].getBoundingClientRect().top - p.top);
     else scrollTo(p.x, p.y);
@@ -105,19 +113,32 @@
     watcher.takeRecords();
     return p;
   }
-  async function update({ token, kind, error }) {
+  // This page's path in the site ("/en/" is en/index.html), and the build a token names
+  const here = () => { const p = decodeURIComponent(location.pathname).replace(/^\/+/, ""); return p === "" || p.endsWith("/") ? p + "index.html" : p; };
+  const build = (t) => { const [run, good] = String(t).split("."); return { run, good: Number(good) }; };
+  async function update({ token, kind, error, from, pages }, times) {
     if (token === mine) return show(error);
-    if (kind !== "morph" || !window.morphdom) return reload();
-    const res = await fetch(location.href, { cache: "no-store" });
-    if (!res.ok) return reload();
-    const next = new DOMParser().parseFromString(await res.text(), "text/html");
+    if (kind !== "morph" || !window.morphdom || build(token).run !== build(mine).run) return reload();
+    let html = pages?.[here()];
+    if (html === undefined) {
+      // pages changed since build `from`: a tab that saw it or a later one has nothing to patch
+      if (pages && build(mine).good >= from) { mine = token; return show(error); }
+      const res = await fetch(location.href, { cache: "no-store" });
+      if (!res.ok) return reload();
+      html = await res.text();
+    }
+    const next = new DOMParser().parseFromString(html, "text/html");
+    times.parsed = performance.now();
     if (shell(next) !== page) return reload();   // a style sheet, script or template changed
     const p = morph(next);
+    times.morphed = performance.now();
     const src = next.querySelector('script[src^="/__reload/client.js"]')?.getAttribute("src");
     mine = src ? new URL(src, location.href).searchParams.get("token") : token;
     page = shell(next);
     show(error);
     doc.dispatchEvent(new CustomEvent("sqrtdk:morphed"));   // the page's script: its numbers
+    times.redrawn = performance.now();
+    window.sqrtdkServeTimes = times;
     reopen(p);
     settle(p);
     // again once the page's observers have run (the dₖ bar shows or hides as figures move)
@@ -125,10 +146,11 @@
   }
   let queue = Promise.resolve();
   function handle(type, data) {
+    const times = { event: performance.now() };
     const d = JSON.parse(data);
     queue = queue.then(() => {
       if (type === "hello") return d.token === mine ? show(d.error) : reload();
-      if (type === "update") return update(d);
+      if (type === "update") return update(d, times);
       if (type === "failed") return show(d.error);
     }).catch((e) => { console.warn("sqrtdk serve:", e); reload(); });
   }

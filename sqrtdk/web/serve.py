@@ -13,9 +13,13 @@ open pages in place.
   (the site is written atomically) and shows the error over every open page and every page
   opened while the build is broken; the next good save recovers.
 - Watching is watchfiles' job. After an edit that changed only pages (content files in,
-  nothing but HTML out), each open tab fetches its page again and morphs it into the live DOM
-  with morphdom (reload_client.js): scroll, open boxes, focus and the page's own state stay.
-  Any other change reloads the tab, which restores its scroll position and open boxes.
+  nothing but HTML out), the event that announces the build carries the changed pages as soon
+  as the build has checked them, before it writes the site (the Builder's `on_site` hook);
+  each open tab morphs its page into the live DOM with morphdom (reload_client.js): scroll,
+  open boxes, focus and the page's own state stay. Any other change reloads the tab, once the
+  site is written, which restores its scroll position and open boxes.
+- What only a host needs is skipped (pipeline: `memory`): content-hashed names (the server
+  sends every file uncached) and precompressed siblings.
 - The client scripts are added to served HTML only, never to files on disk (as MkDocs does).
   They listen to a server-sent event stream; open tabs share one stream (Web Locks and a
   BroadcastChannel), so any number of tabs stays under the browser's six connections per host.
@@ -23,156 +27,26 @@ open pages in place.
 from __future__ import annotations
 
 import functools
-import html
-import json
+import hashlib
 import socket
 import sys
 import threading
 import time
 import traceback
-import uuid
 from collections.abc import Callable
-from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from ..errors import BuildError, display_path
 from ..options import PACKAGE_DIR, BuildOptions
 from .serve_code import import_problem, is_code, listen, restart, server_on
+from .serve_http import BuildState, Handler
 
-CLIENT_PATH = "/__reload/client.js"
-MORPH_PATH = "/__reload/morphdom.js"
-EVENTS_PATH = "/__reload/events"
-CLIENT_JS = Path(__file__).resolve().parent / "reload_client.js"   # read on each request
 MORPHDOM = Path("morphdom") / "dist" / "morphdom-umd.min.js"   # package.json pins the version
-
-
-class BuildState:
-    """The latest build outcome, shared between the watcher and the HTTP threads.
-
-    `good` counts the sites built; `kinds` remembers, per good build, whether the open pages
-    may morph ("morph") or must reload ("reload"); `error` is what the pages show ('' = none).
-    """
-
-    def __init__(self) -> None:
-        self.run = uuid.uuid4().hex[:12]     # this server process
-        self.generation = 0                  # every outcome, good or not
-        self.good = 0
-        self.kinds: dict[int, str] = {}
-        self.error = ""
-        self.changed = threading.Condition()
-
-    @property
-    def token(self) -> str:
-        """Identifies the site being served: a tab that saw another token updates."""
-        return f"{self.run}.{self.good}"
-
-    def publish(self, error: str, kind: str | None = None) -> None:
-        """A build finished: `kind` ("morph" or "reload") for a new good site, None if the
-        site did not change; `error` is shown over the pages ('' hides it)."""
-        with self.changed:
-            self.generation += 1
-            if kind is not None:
-                self.good += 1
-                self.kinds[self.good] = kind
-                self.kinds.pop(self.good - 64, None)
-            self.error = error
-            self.changed.notify_all()
-
-    def kind_since(self, good: int) -> str:
-        """How a tab that saw good build `good` catches up: "morph" only if every build since
-        allows it."""
-        missed = [self.kinds.get(g, "reload") for g in range(good + 1, self.good + 1)]
-        return "reload" if "reload" in missed else "morph"
-
-
-class Handler(SimpleHTTPRequestHandler):
-    """Serves the site folder; adds the client scripts to HTML; streams build events."""
-
-    state: BuildState
-    morph_js: bytes | None
-    protocol_version = "HTTP/1.1"
-
-    def do_GET(self) -> None:
-        path = self.path.split("?")[0].split("#")[0]
-        if path == CLIENT_PATH:
-            return self._send(CLIENT_JS.read_bytes(), "text/javascript; charset=utf-8")
-        if path == MORPH_PATH and self.morph_js is not None:
-            return self._send(self.morph_js, "text/javascript; charset=utf-8")
-        if path == EVENTS_PATH:
-            return self._events()
-        file = Path(self.translate_path(path))
-        if path.endswith("/"):
-            file = file / "index.html"  # a folder without "/" gets http.server's redirect
-        if file.suffix == ".html" and file.is_file():
-            page = file.read_bytes().replace(b"</body>", self._client().encode() + b"</body>", 1)
-            return self._send(page, "text/html; charset=utf-8")
-        if not file.exists() and self.state.error and path.endswith(("/", ".html")):
-            page = ("<!doctype html><meta charset=utf-8><title>build failed</title><body>"
-                    f"{self._client()}</body>").encode()
-            return self._send(page, "text/html; charset=utf-8")
-        return super().do_GET()
-
-    def _client(self) -> str:
-        """The client scripts, with the site's token and the current error (a tab opened
-        while the build is broken shows it at once)."""
-        state = self.state
-        with state.changed:
-            token, error = state.token, state.error
-        morph = f'<script src="{MORPH_PATH}"></script>' if self.morph_js is not None else ""
-        return (f'{morph}<script src="{CLIENT_PATH}?token={token}" '
-                f'data-error="{html.escape(error)}"></script>')
-
-    def _send(self, body: bytes, ctype: str) -> None:
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def _events(self) -> None:
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        state = self.state
-        with state.changed:
-            seen, good, token, error = state.generation, state.good, state.token, state.error
-        try:
-            self._event("hello", json.dumps({"token": token, "error": error}))
-            while True:
-                with state.changed:
-                    state.changed.wait_for(functools.partial(_moved, state, seen), timeout=15)
-                    moved = state.generation != seen
-                    seen, error, token = state.generation, state.error, state.token
-                    kind, new_site, good = state.kind_since(good), state.good != good, state.good
-                if new_site:
-                    self._event("update", json.dumps({"token": token, "kind": kind,
-                                                      "error": error}))
-                elif moved:
-                    self._event("failed", json.dumps({"error": error}))
-                else:
-                    self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError, OSError):
-            return
-
-    def _event(self, name: str, data: str) -> None:
-        self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
-        self.wfile.flush()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-def _moved(state: BuildState, seen: int) -> bool:
-    return state.generation != seen
+# watchfiles: a save is built once no other change came for STEP_MS (an editor's save is a
+# few writes within a millisecond or two), at most DEBOUNCE_MS after the first
+STEP_MS, DEBOUNCE_MS = 8, 400
 
 
 def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
@@ -198,8 +72,8 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
                opts.sweep_file.parent]
     watched += [p for p in code if p.is_file()]
     try:
-        for changes in watchfiles.watch(*[p for p in watched if p.exists()], debounce=400,
-                                        step=8, stop_event=stop, raise_interrupt=False,
+        for changes in watchfiles.watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
+                                        step=STEP_MS, stop_event=stop, raise_interrupt=False,
                                         watch_filter=functools.partial(_relevant, opts)):
             try:
                 loop.changed([Path(p) for _, p in changes], server, sock)
@@ -213,21 +87,31 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
 
 
 class _Loop:
-    """The rebuilds of one server process: the Builder, the outputs last seen, and a code
-    change that could not be loaded."""
+    """The rebuilds of one server process: the Builder, the site's other files last seen, and
+    a code change that could not be loaded."""
 
     def __init__(self, opts: BuildOptions, state: BuildState, log: Callable[[str], None]):
-        from ..pipeline import Builder
         self.opts, self.state, self.log = opts, state, log
-        self.builder = Builder(opts, log, memory=True)
-        self.assets = _assets(opts.out)
+        self.builder = self._builder()
+        self.shared: dict[str, Any] | None = None   # `_shared` of the last site made
         self.code_error = ""
+        self.reload = True
+        self.after_write: dict[str, bytes] | None = None   # a reload's pages, once written
+        self.sent = False
+        self.started = 0.0
+
+    def _builder(self) -> Any:
+        from ..pipeline import Builder
+        builder = Builder(self.opts, self.log, memory=True)
+        builder.on_site = self._ready
+        return builder
 
     def changed(self, paths: list[Path], server: ThreadingHTTPServer,
                 sock: socket.socket) -> None:
         """Rebuild after `paths` changed; a code change restarts the server if it imports."""
         names = sorted({display_path(p) for p in paths})
         self.log(f"changed: {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")
+        self.log(f"{'watch':<12} {_since_saved(paths):6.3f} s  (the last save -> now)")
         if any(is_code(p) for p in paths):
             problem = import_problem(PACKAGE_DIR.parent)
             if not problem:
@@ -240,20 +124,39 @@ class _Loop:
         self.build(reload=not content)
 
     def build(self, reload: bool) -> None:
-        """One build; publishes its outcome (the error line, or how the pages update)."""
+        """One build; publishes its outcome: the error line, or the new site's pages (those
+        that may morph as soon as the site is checked, see `_ready`), or, when nothing
+        changed, only the error state."""
+        self.reload, self.after_write, self.sent = reload, None, False
         error = self._build()
         if error:       # a code change that was not loaded comes first: it may be the cause
             self.state.publish(_join(self.code_error, error))
-            return
-        assets = _assets(self.opts.out)
-        kind = "reload" if reload or assets != self.assets else "morph"
-        self.assets = assets
-        self.state.publish(self.code_error, kind)
+        elif self.after_write is not None:
+            self.state.publish(self.code_error, "reload", self.after_write)
+        elif not self.sent:     # the site was as the last build left it
+            self.state.publish(self.code_error)
+
+    def _ready(self, site: Any) -> None:
+        """The Builder's `on_site`: the new site, checked, not yet written. Its pages are
+        sent now when every other file is as before (only pages changed: the tabs morph),
+        else once the site is written (the tabs reload and fetch the new files)."""
+        pages = {rel: data for rel, data in site.files.items() if rel.endswith(".html")}
+        shared = _shared(site)
+        same = not self.reload and shared == self.shared
+        self.shared = shared
+        if same:
+            self.state.publish(self.code_error, "morph", pages)
+            self.sent = True
+            self.state.wait_told(timeout=0.25)
+            self.log(f"{'sent':<12} {time.perf_counter() - self.started:6.3f} s  (the pages, "
+                     "to the open tabs)")
+        else:
+            self.after_write = pages
 
     def _build(self) -> str:
         """Build; '' on success, else the line to show (a bug's traceback goes to stderr,
         and the next build starts from a fresh Builder)."""
-        t0 = time.perf_counter()
+        self.started = t0 = time.perf_counter()
         try:
             self.builder.build()
         except BuildError as e:
@@ -263,11 +166,23 @@ class _Loop:
             traceback.print_exc()
             self.log(f"error: {_bug_line(e)}")
             self.builder.close()
-            from ..pipeline import Builder
-            self.builder = Builder(self.opts, self.log, memory=True)
+            self.builder = self._builder()
+            self.shared = None
             return _bug_line(e)
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
+
+
+def _since_saved(paths: list[Path]) -> float:
+    """Seconds since the newest of `paths` was modified (the watcher's delay; 0 when every
+    path is gone)."""
+    times = []
+    for p in paths:
+        try:
+            times.append(p.stat().st_mtime)
+        except OSError:      # deleted since
+            continue
+    return max(0.0, time.time() - max(times)) if times else 0.0
 
 
 def _join(*errors: str) -> str:
@@ -279,18 +194,17 @@ def _bug_line(e: BaseException | None) -> str:
             "in the terminal); the last good site is still served")
 
 
-def _assets(out: Path) -> dict[str, tuple[int, int, int]]:
-    """Every file of the site but its pages and the build's marker, as (inode, size, mtime):
-    the site is written anew with unchanged files hard-linked from the last one, so a changed
-    file has a new inode."""
-    from .output import MARKER
-    if not out.is_dir():
-        return {}
-    found = {}
-    for p in out.rglob("*"):
-        if p.suffix != ".html" and p.name != MARKER and p.is_file():
-            st = p.stat()
-            found[p.relative_to(out).as_posix()] = (st.st_ino, st.st_size, st.st_mtime_ns)
+def _shared(site: Any) -> dict[str, Any]:
+    """What every file of a site but its pages is: the SHA-256 of a generated file's bytes,
+    the source, size and modification time of a copied one. Equal for two sites when a tab
+    may keep every file it loaded and only patch its page."""
+    found: dict[str, Any] = {}
+    for rel, data in site.files.items():
+        if not rel.endswith(".html"):
+            found[rel] = hashlib.sha256(data).digest()
+    for rel, path in site.copies.items():
+        st = path.stat()
+        found[rel] = (str(path), st.st_size, st.st_mtime_ns)
     return found
 
 

@@ -1,0 +1,217 @@
+"""`--serve`'s HTTP side: the latest build outcome, the site's files, the client scripts and
+the event stream that tells open tabs about each build.
+
+A new good site's pages are held in memory (`BuildState.pages`) and served from there, so a
+page is served as soon as its build has checked it, before the site is written; the event
+that announces a build carries every page that changed since the tab's last build, with the
+client scripts added as a GET would add them, so a tab patches itself without fetching.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import json
+import posixpath
+import threading
+import uuid
+from collections.abc import Mapping
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
+from urllib.parse import unquote
+
+CLIENT_PATH = "/__reload/client.js"
+MORPH_PATH = "/__reload/morphdom.js"
+EVENTS_PATH = "/__reload/events"
+CLIENT_JS = Path(__file__).resolve().parent / "reload_client.js"   # read on each request
+KEPT_BUILDS = 64      # a tab that missed more builds than this reloads
+
+
+class BuildState:
+    """The latest build outcome, shared between the watcher and the HTTP threads.
+
+    `good` counts the sites built; `builds` remembers, per good build, whether the open pages
+    may morph ("morph") or must reload ("reload") and which pages it changed; `pages` holds
+    the latest good site's pages (site path -> bytes); `error` is what the pages show
+    ('' = none).
+    """
+
+    def __init__(self) -> None:
+        self.run = uuid.uuid4().hex[:12]     # this server process
+        self.generation = 0                  # every outcome, good or not
+        self.good = 0
+        self.builds: dict[int, tuple[str, frozenset[str]]] = {}
+        self.pages: dict[str, bytes] = {}
+        self.error = ""
+        self.changed = threading.Condition()
+        self.streams = 0            # event streams open now
+        self.told = 0               # of them, those that sent the latest outcome
+
+    @property
+    def token(self) -> str:
+        """Identifies the site being served: a tab that saw another token updates."""
+        return f"{self.run}.{self.good}"
+
+    def publish(self, error: str, kind: str | None = None,
+                pages: Mapping[str, bytes] | None = None) -> None:
+        """A build finished: `kind` ("morph" or "reload") and its `pages` (every page of the
+        new site, site path -> bytes; None: served from the folder) for a new good site,
+        kind None if the site did not change; `error` is shown over the pages ('' hides it)."""
+        with self.changed:
+            self.generation += 1
+            if kind is not None:
+                new = dict(pages or {})
+                changed = frozenset(rel for rel in new.keys() | self.pages.keys()
+                                    if new.get(rel) != self.pages.get(rel))
+                self.good += 1
+                self.builds[self.good] = (kind if pages is not None else "reload", changed)
+                self.builds.pop(self.good - KEPT_BUILDS, None)
+                self.pages = new
+            self.error = error
+            self.told = 0
+            self.changed.notify_all()
+
+    def wait_told(self, timeout: float) -> None:
+        """Wait (at most `timeout` s) until every open event stream has sent the latest
+        outcome: the build thread, which would compete for the interpreter, writes the site
+        after the tabs have their pages."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.told >= self.streams, timeout=timeout)
+
+    def since(self, good: int) -> tuple[str, frozenset[str]]:
+        """How a tab that saw good build `good` catches up: ("morph", the pages changed
+        since) only if every build since allows it, else ("reload", nothing)."""
+        missed = [self.builds.get(g) for g in range(good + 1, self.good + 1)]
+        if any(m is None or m[0] != "morph" for m in missed):
+            return "reload", frozenset()
+        return "morph", frozenset().union(*(m[1] for m in missed if m is not None))
+
+
+def client_tags(token: str, error: str, morph: bool) -> str:
+    """The client scripts for a served page, with the site's token and the current error
+    (a tab opened while the build is broken shows it at once)."""
+    tag = f'<script src="{MORPH_PATH}"></script>' if morph else ""
+    return f'{tag}<script src="{CLIENT_PATH}?token={token}" data-error="{html.escape(error)}">' \
+           '</script>'
+
+
+def served(page: bytes, tags: str) -> bytes:
+    """A page as the server sends it: the client scripts added before its `</body>`."""
+    return page.replace(b"</body>", tags.encode() + b"</body>", 1)
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Serves the site (its pages from memory once a build has made them); adds the client
+    scripts to HTML; streams build events."""
+
+    state: BuildState
+    morph_js: bytes | None
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0].split("#")[0]
+        if path == CLIENT_PATH:
+            return self._send(CLIENT_JS.read_bytes(), "text/javascript; charset=utf-8")
+        if path == MORPH_PATH and self.morph_js is not None:
+            return self._send(self.morph_js, "text/javascript; charset=utf-8")
+        if path == EVENTS_PATH:
+            return self._events()
+        rel = site_path(path)
+        with self.state.changed:
+            page = self.state.pages.get(rel)
+        file = Path(self.translate_path(path))
+        if path.endswith("/"):
+            file = file / "index.html"  # a folder without "/" gets http.server's redirect
+        if page is None and file.suffix == ".html" and file.is_file():
+            page = file.read_bytes()
+        if page is not None:
+            return self._send(served(page, self._tags()), "text/html; charset=utf-8")
+        if not file.exists() and self.state.error and path.endswith(("/", ".html")):
+            page = ("<!doctype html><meta charset=utf-8><title>build failed</title><body>"
+                    f"{self._tags()}</body>").encode()
+            return self._send(page, "text/html; charset=utf-8")
+        return super().do_GET()
+
+    def _tags(self) -> str:
+        with self.state.changed:
+            token, error = self.state.token, self.state.error
+        return client_tags(token, error, self.morph_js is not None)
+
+    def _send(self, body: bytes, ctype: str) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def _events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        state = self.state
+        with state.changed:
+            seen, good, token, error = state.generation, state.good, state.token, state.error
+            state.streams += 1
+        try:
+            self._event("hello", json.dumps({"token": token, "error": error}))
+            while True:
+                with state.changed:
+                    state.changed.wait_for(functools.partial(_moved, state, seen), timeout=15)
+                    moved, seen = state.generation != seen, state.generation
+                    update = self._update(good) if state.good != good else None
+                    good, error = state.good, state.error
+                if update is not None:
+                    self._event("update", update)
+                elif moved:
+                    self._event("failed", json.dumps({"error": error}))
+                else:
+                    self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
+                if moved:
+                    with state.changed:
+                        if seen == state.generation:
+                            state.told += 1
+                        state.changed.notify_all()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            return
+        finally:
+            with state.changed:
+                state.streams -= 1
+                state.changed.notify_all()
+
+    def _update(self, good: int) -> str:
+        """The update event for a stream that saw good build `good` (called holding the
+        state's lock): the new token, how to catch up, and the pages changed since, as
+        served (`from`: the build they are counted from)."""
+        state = self.state
+        kind, changed = state.since(good)
+        tags = client_tags(state.token, state.error, self.morph_js is not None)
+        pages = {rel: served(state.pages[rel], tags).decode("utf-8")
+                 for rel in sorted(changed) if rel in state.pages}
+        return json.dumps({"token": state.token, "kind": kind, "error": state.error,
+                           "from": good, "pages": pages}, ensure_ascii=False)
+
+    def _event(self, name: str, data: str) -> None:
+        self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
+        self.wfile.flush()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def site_path(url_path: str) -> str:
+    """The site path an address names: `/en/` -> `en/index.html`."""
+    rel = posixpath.normpath(unquote(url_path)).lstrip("/")
+    if url_path.endswith("/"):
+        rel = posixpath.join(rel, "index.html") if rel not in ("", ".") else "index.html"
+    return rel
+
+
+def _moved(state: BuildState, seen: int) -> bool:
+    return state.generation != seen

@@ -1,0 +1,45 @@
+"""The worker pool stops at once when the build is interrupted (Ctrl+C in `--serve` or a
+build): the jobs running then are killed, not waited for."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+INTERRUPTED = """
+import os, sys, time
+from pathlib import Path
+from sqrtdk.workers import Pool
+
+def job(flag):
+    Path(flag).write_text(str(os.getpid()))
+    time.sleep(600)
+
+flag = sys.argv[1]
+try:
+    with Pool(1) as pool:
+        pool.submit(job, flag)
+        while not Path(flag).exists() or not Path(flag).read_text():
+            time.sleep(0.01)
+        raise KeyboardInterrupt    # what Ctrl+C raises in the build's main thread
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_kills_the_running_jobs_instead_of_waiting_for_them(tmp_path: Path) -> None:
+    """The job sleeps 600 s: a pool that waited for it would outlast the 120 s allowed."""
+    flag = tmp_path / "worker.pid"
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", INTERRUPTED, str(flag)], cwd=root,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0 and proc.stdout.strip() == "interrupted", proc.stderr
+    worker = int(flag.read_text())
+    try:
+        os.kill(worker, 0)
+        state = Path(f"/proc/{worker}/stat").read_text().split()[2] \
+            if sys.platform.startswith("linux") else "?"
+    except (ProcessLookupError, FileNotFoundError):
+        return
+    assert state == "Z", f"the worker {worker} still runs"
