@@ -27,8 +27,9 @@ def resolved_article(project: Path, lang: str) -> str:
     quoting do the work)."""
     if str(project) not in sys.path:
         sys.path.insert(0, str(project))
-    from sqrtdk.web.lexer import DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, mask
-    from sqrtdk.web.quoting import Quoter, strip_markers
+    from sqrtdk.web.lexer import mask
+    from sqrtdk.web.markers import DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, strip_markers
+    from sqrtdk.web.quoting import Quoter
     results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
     sweep = project / "figures" / "sweep.json"     # quoted as `sweep.…`, as the build does
     results["sweep"] = json.loads(sweep.read_text(encoding="utf-8")) if sweep.is_file() else {}

@@ -57,11 +57,18 @@ def line_at(text: str, offset: int) -> int:
     return text.count("\n", 0, max(offset, 0)) + 1
 
 
-def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1) -> int:
+def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1,
+            start: int = 1) -> int:
     """1-based line of the `occurrence`-th match of `needle` (a literal string or a compiled
-    pattern) in `text`; the last match if there are fewer; 0 if none."""
+    pattern) in `text` from line `start` on (the line a block was read at: the same text
+    earlier is another's); the last match if there are fewer; 0 if none."""
     pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
-    starts = [m.start() for m in pattern.finditer(text)]
+    offset = 0
+    for _ in range(start - 1):
+        offset = text.find("\n", offset) + 1
+        if not offset:
+            return 0
+    starts = [m.start() for m in pattern.finditer(text, offset)]
     if not starts or not needle:
         return 0
     return line_at(text, starts[min(occurrence, len(starts)) - 1])

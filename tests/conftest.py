@@ -68,11 +68,13 @@ def _first_only(folder: Path) -> Iterator[bool]:
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
                ) -> dict[str, Any]:
-    """The whole site, built once per session into a temporary folder with its own cache
-    (so no test depends on another's cache), read back for the checks. With SQRTDK_TEST_CACHE
-    naming a build's cache folder, the cache starts as a copy of it (the author's-copy test
-    hands its own build's cache to the run on the copy, so the copy is not built cold twice;
-    entries are content-addressed and checked against their digests)."""
+    """The whole site, built once per session into a temporary folder, read back for the
+    checks. Its cache starts as a copy of the project's own `.cache` when there is one (what
+    `make site` left; CI builds before it tests): entries are content-addressed over their
+    code and inputs and checked against their digests, so a copy serves exactly what a cold
+    build would make, and the tests that change files copy this cache in turn. A cold build
+    is still made by the tests of a fresh clone (tests/test_mistakes_first.py), the `results`
+    fixture and `make site` in CI; the project's cache itself is never written."""
     import json
     import shutil
 
@@ -84,9 +86,9 @@ def site_build(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
                                     cache_dir=root / "cache")
     with _first_only(root) as first:
         if first:
-            seed = os.environ.get("SQRTDK_TEST_CACHE")
-            if seed and os.path.isdir(seed):
-                shutil.copytree(seed, root / "cache")
+            project_cache = BuildOptions.for_project(PROJECT_ROOT).cache_dir
+            if project_cache is not None and project_cache.is_dir():
+                shutil.copytree(project_cache, root / "cache")
             logs: list[str] = []
             build(opts, log=logs.append)
             (root / "logs.json").write_text(json.dumps(logs), encoding="utf-8")

@@ -85,7 +85,7 @@ class Tree(HTMLParser):
 
 def math_contexts(html: str) -> dict[int, list[str]]:
     """Formula index -> the tags enclosing its placeholder in a converted body."""
-    from sqrtdk.web.model import MATH_HTML_RE
+    from sqrtdk.web.markers import MATH_HTML_RE
     out = {}
     for el in Tree(html).elements:
         m = MATH_HTML_RE.fullmatch(el["text"])

@@ -20,7 +20,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers import git_copy
@@ -75,11 +74,14 @@ def add_section(text: str, figure_paragraph: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def author_copy(tmp_path_factory: pytest.TempPathFactory, site_build: dict[str, Any]) -> Path:
-    """The edited copy (see the module docstring), its cache a copy of the session build's
-    (what the author's edits change is made anew; the experiments are not run again)."""
+def author_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The edited copy (see the module docstring), its cache a copy of the project's `.cache`
+    when there is one (what `make site` left): what the author's edits change is made anew,
+    the rest is served by content-addressed entries, so the copy is not built cold."""
     root = git_copy(tmp_path_factory.mktemp("author") / "project")
-    shutil.copytree(site_build["root"] / "cache", root / ".cache")
+    project_cache = PROJECT_ROOT / ".cache"
+    if project_cache.is_dir():
+        shutil.copytree(project_cache, root / ".cache")
     steps = recipes()
     module_key = next(k for k in steps if k.startswith("figure module "))
     module = root / module_key.split(" ", 2)[2]
@@ -104,7 +106,7 @@ def test_the_readme_has_the_three_figure_recipes() -> None:
 @pytest.mark.slow
 def test_an_author_who_rewords_and_follows_the_recipes_still_gets_green_tests(
         author_copy: Path) -> None:
-    env = {**os.environ, GUARD: "1", "SQRTDK_TEST_CACHE": str(author_copy / ".cache")}
+    env = {**os.environ, GUARD: "1"}   # the copy's own run seeds its build from the copy's .cache
     build = subprocess.run([sys.executable, "build.py", "--strict"], cwd=author_copy,
                            capture_output=True, encoding="utf-8", env=env)
     assert build.returncode == 0, build.stderr
@@ -113,12 +115,13 @@ def test_an_author_who_rewords_and_follows_the_recipes_still_gets_green_tests(
     new_figure = re.search(r"\]\((\w+)\.svg", recipes()["figure paragraph"])
     assert new_figure and re.search(rf"{new_figure[1]}\.en\.[0-9a-f]+\.svg", html)
     suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                            "-m", "author and not shots", "--rootdir", str(author_copy),
+                            "-m", "author and not shots", "--durations=12", "--rootdir", str(author_copy),
                             str(author_copy / "tests")],
                            cwd=author_copy / "tests", capture_output=True, encoding="utf-8",
                            errors="replace", env=careless_caller(env),
                            stdin=subprocess.DEVNULL, preexec_fn=ignore_interrupts)
     tail = "\n".join(suite.stdout.strip().splitlines()[-25:])
+    print(tail)     # the copy's slowest tests (pytest -rP shows them)
     assert suite.returncode == 0, tail
     assert re.search(r"^\d+ passed", suite.stdout.strip().splitlines()[-1]) and \
         "deselected" in suite.stdout, tail     # a selection, and it ran

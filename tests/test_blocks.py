@@ -88,6 +88,16 @@ def test_a_passage_github_would_read_otherwise_warns_at_its_line(
     assert at and any(words in m for m in at), messages
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
+        tmp_path: Path, lang: str) -> None:
+    passage = "As [the paper][vaswani] says.\n\nOther words.\n\nAs [the paper][vaswani] says.\n"
+    messages, _ = warnings(tmp_path, INTRO + passage, lang)
+    lines = [int(m.split(": warning:")[0].rsplit(":", 1)[1]) for m in messages
+             if "[vaswani]: address" in m]
+    assert lines == [AT, AT + 4], messages
+
+
 @pytest.mark.parametrize("passage", [
     "Three steps:\n\n- scale the scores\n- take the softmax\n",
     "- the scores\n\n    - their mean\n    - their SD\n\n- the shares\n",

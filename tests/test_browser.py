@@ -365,20 +365,42 @@ def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit)
     assert _background(page) == "rgb(255, 255, 255)"
 
 
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG file in pixels, from its IHDR chunk (PNG spec, 11.2.2)."""
+    import struct
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", f"{path} is not a PNG"
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
 @pytest.mark.browser
 @pytest.mark.shots
 def test_screenshots_for_the_record(visit):
-    """Only writes files for a person to look at: `make shots`, not `make test`."""
+    """Only writes files for a person to look at: `make shots`, not `make test`. Each file is
+    removed first, so what is checked is what this run wrote: a PNG as wide as its viewport
+    (device pixels) and taller than one screen (the whole page), and a PDF."""
     ARTIFACTS.mkdir(exist_ok=True)
     shots = {"light": {}, "dark": {"color_scheme": "dark"},
              "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True,
                        "has_touch": True}}
+    names = [f"{lang}-{name}.png" for lang in LANGS for name in shots] + \
+        [f"{lang}-print.pdf" for lang in LANGS]
+    for name in names:
+        (ARTIFACTS / name).unlink(missing_ok=True)
     for lang in LANGS:
         for name, context in shots.items():
             page = visit(**context).open(f"{lang}/index.html")
             _lay_out_everything(page)
-            page.screenshot(path=str(ARTIFACTS / f"{lang}-{name}.png"), full_page=True)
+            path = ARTIFACTS / f"{lang}-{name}.png"
+            page.screenshot(path=str(path), full_page=True)
+            view = page.viewport_size
+            width, height = png_size(path)
+            scale = context.get("device_scale_factor", 1)
+            assert width == view["width"] * scale and height > view["height"] * scale, \
+                (path.name, width, height)
         page = visit().open(f"{lang}/index.html")     # the print preview, as chromium prints it
         _lay_out_everything(page)
         page.pdf(path=str(ARTIFACTS / f"{lang}-print.pdf"))
-    assert len(list(ARTIFACTS.glob("*.png"))) >= 3 * len(LANGS)
+        assert (ARTIFACTS / f"{lang}-print.pdf").read_bytes()[:5] == b"%PDF-"
+    assert all((ARTIFACTS / name).is_file() for name in names)

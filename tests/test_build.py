@@ -13,6 +13,7 @@ import pytest
 from helpers import Tree
 
 from sqrtdk.settings import load_settings
+from sqrtdk.web.markers import ANY_MARKER_RE
 from sqrtdk.web.publish import unhashed_name
 from sqrtdk.web.quoting import format_number
 
@@ -167,7 +168,7 @@ def test_no_leftover_markup_text(site_build: dict[str, Any], index: int) -> None
     html = site_build["html"][lang]
     visible = " ".join(VisibleText(html).parts)
     assert "{{" not in visible and "}}" not in visible and "{%" not in visible
-    assert not re.search("[\U000f0000-\U000f00ff]", html)
+    assert not ANY_MARKER_RE.search(html)
     assert "katex-error" not in html
     # a `$` the reader sees is one the author escaped (`\$`), never a formula left as text
     source = (site_build["opts"].content_dir / lang / "index.md").read_text(encoding="utf-8")
@@ -238,15 +239,15 @@ def test_contents_match_the_headings(site_build: dict[str, Any], index: int) -> 
     lang = site_build["languages"][index]
     html = site_build["html"][lang]
     nav = html[html.index('<nav class="toc"'):html.index("</nav>", html.index('<nav class="toc"'))]
-    toc = [e["attrs"]["href"][1:] for e in Tree(nav).elements if e["tag"] == "a"]
-    article = html[html.index("<article"):]
-    heads = [e["attrs"]["id"] for e in Tree(article).elements
+    links = [e for e in Tree(nav).elements if e["tag"] == "a"]      # each page parsed once
+    toc = [e["attrs"]["href"][1:] for e in links]
+    article = Tree(html[html.index("<article"):]).elements
+    heads = [e["attrs"]["id"] for e in article
              if e["tag"] in ("h2", "h3") and e["attrs"].get("id") not in (None, "footnotes-title")]
     assert toc == heads
     for ident in toc:   # the same visible words, entities and math included
-        toc_text = next(e["text"] for e in Tree(nav).elements if e["tag"] == "a"
-                        and e["attrs"]["href"] == f"#{ident}")
-        head = next(e for e in Tree(article).elements if e["attrs"].get("id") == ident)
+        toc_text = next(e["text"] for e in links if e["attrs"]["href"] == f"#{ident}")
+        head = next(e for e in article if e["attrs"].get("id") == ident)
         assert head["text"].removesuffix("#").strip() == toc_text.strip()
         assert "&" not in toc_text or "&amp;" not in toc_text
 
@@ -260,30 +261,85 @@ def test_every_language_has_the_same_sections(site_build: dict[str, Any]) -> Non
     assert all(i == ids[0] for i in ids) and ids[0]
 
 
+REPRODUCE_FENCE = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*(\S+)", re.M)
+SOURCE_LINK = re.compile(r"\]\((\.\./source/[^)\s]+)\)")
+
+
+def article_source(site_build: dict[str, Any], lang: str) -> str:
+    """The Markdown the page was built from (what it must show is read from there)."""
+    return (site_build["opts"].content_dir / lang / "index.md").read_text(encoding="utf-8")
+
+
+def reproduce_boxes(html: str) -> list[dict[str, Any]]:
+    """Each reproduce box of a page, in order: its code, its printed output, its links."""
+    tree = Tree(html).elements
+    boxes = [i for i, e in enumerate(tree) if e["tag"] == "div"
+             and "reproduce" in e["attrs"].get("class", "").split()]
+    out = []
+    for n, at in enumerate(boxes):
+        inside = tree[at + 1:boxes[n + 1] if n + 1 < len(boxes) else len(tree)]
+        inside = [e for e in inside if "div" in e["ancestors"]]
+        out.append({"code": [e["text"] for e in inside if e["tag"] == "code"],
+                    "output": [e["text"] for e in inside if e["tag"] == "samp"],
+                    "links": [e["attrs"]["href"] for e in inside if e["tag"] == "a"]})
+    return out
+
+
 def test_reproduce_boxes_show_the_code_that_ran(site_build: dict[str, Any]) -> None:
+    """Each box the article asks for (```reproduce naming a snippet), in the article's order,
+    shows that snippet's code and what it printed when the build ran it, and links its
+    experiment's published source; a box lost or filled with another snippet fails."""
     snippets = site_build["results"]["reproduce"]
-    for lang in site_build["languages"]:
-        html = site_build["html"][lang]
-        for el in Tree(html).elements:
-            if el["tag"] == "code" and "reproduce" in "".join(el["ancestors"]) + \
-                    el["attrs"].get("class", ""):
-                pass
-        shown = [e["text"] for e in Tree(html).elements if e["tag"] == "samp"]
-        codes = [e["text"] for e in Tree(html).elements if e["tag"] == "code"
-                 and e["attrs"].get("class") == "language-python"]
-        for code, out in zip(codes, shown):
-            match = [s for s in snippets.values() if s["code"].rstrip() == code]
-            assert match and match[0]["stdout"].rstrip() == out
+    asked = {lang: REPRODUCE_FENCE.findall(article_source(site_build, lang))
+             for lang in site_build["languages"]}
+    if not any(asked.values()):
+        pytest.skip("the article has no reproduce box")
+    for lang, names in asked.items():
+        boxes = reproduce_boxes(site_build["html"][lang])
+        assert len(boxes) == len(names), (lang, names, len(boxes))
+        for name, box in zip(names, boxes):
+            s = snippets[name]
+            assert box["code"] == [s["code"].rstrip()], (lang, name)
+            assert box["output"] == [s["stdout"].rstrip()] and s["stdout"].strip(), (lang, name)
+            assert box["links"] == ([f"../source/{s['source']}.html"] if s.get("source")
+                                    else []), (lang, name)
 
 
 def test_published_experiment_sources_are_linked(site_build: dict[str, Any]) -> None:
+    """Every link to an experiment's source (written in the article, or under a reproduce
+    box) is on the page and reaches a published page that shows that module's code."""
+    from sqrtdk.options import PACKAGE_DIR
+    snippets = site_build["results"]["reproduce"]
+    checked = 0
     for lang in site_build["languages"]:
-        hrefs = [e["attrs"]["href"] for e in Tree(site_build["html"][lang]).elements
-                 if e["tag"] == "a" and "/source/" in e["attrs"].get("href", "")]
+        text = article_source(site_build, lang)
+        expected = set(SOURCE_LINK.findall(text)) | {
+            f"../source/{snippets[n]['source']}.html" for n in REPRODUCE_FENCE.findall(text)
+            if snippets[n].get("source")}
+        hrefs = {e["attrs"]["href"] for e in Tree(site_build["html"][lang]).elements
+                 if e["tag"] == "a" and "/source/" in e["attrs"].get("href", "")}
+        assert hrefs == expected, lang
         for href in hrefs:
-            assert (site_build["site"] / lang / href).resolve().is_file(), href
+            published = (site_build["site"] / lang / href).resolve()
+            assert published.is_file(), href
+            shown = "".join(e["text"] for e in Tree(published.read_text("utf-8")).elements
+                            if e["tag"] == "html")
+            module = PACKAGE_DIR / "science" / unhashed_name(href).rsplit("/", 1)[-1][:-len(".html")]
+            lines = [x.strip() for x in module.read_text("utf-8").splitlines() if x.strip()]
+            assert lines and all(x in shown for x in lines), href
+            checked += 1
+    if not checked:
+        pytest.skip("the article links no experiment source")
 
 
 def test_the_project_settings_are_what_was_built(site_build: dict[str, Any]) -> None:
+    """The built site has a page for each configured language and no other, and its root page
+    offers exactly those (hreflang alternates), whatever languages site.toml lists."""
     settings = load_settings(site_build["opts"].content_dir)
-    assert list(settings.languages) == site_build["languages"]
+    site = site_build["site"]
+    pages = sorted(p.parent.name for p in site.glob("*/index.html"))
+    assert pages == sorted(settings.languages)
+    links = [e["attrs"] for e in Tree((site / "index.html").read_text("utf-8")).elements
+             if e["tag"] == "link" and e["attrs"].get("rel") == "alternate"]
+    offered = sorted(a["href"] for a in links if a.get("hreflang") != "x-default")
+    assert offered == sorted(f"{settings.base_url}{lang}/" for lang in settings.languages)

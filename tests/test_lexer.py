@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from sqrtdk.errors import BuildError
-from sqrtdk.web.lexer import CODE_RE, DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, mask
+from sqrtdk.web.lexer import mask
+from sqrtdk.web.markers import CODE_RE, DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE
 
 P = Path("a.md")
 

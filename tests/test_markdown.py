@@ -10,6 +10,7 @@ import pytest
 from helpers import BODY_START, Tree, math_context, page
 
 from sqrtdk.errors import BuildError
+from sqrtdk.web.markers import PRIVATE_USE_RE
 
 RESULTS: dict[str, Any] = {
     "spread": {"sd_small": 2.0104, "n_pairs": 20000},
@@ -126,7 +127,7 @@ def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_pat
 
 def test_headings_reach_the_contents_exactly(tmp_path: Path) -> None:
     p = page(tmp_path, '## "Why" x < y & $d_k$[^a] {#why}\n\nText.\n\n[^a]: A note.\n', RESULTS)
-    (h,) = p.facts.headings
+    (h,) = p.conversion.headings
     assert h.id == "why" and h.text == "“Why” x < y &"
     assert "&ldquo;Why&rdquo;" in h.html and "x &lt; y &amp;" in h.html
     assert "math" in h.html and "footnote" not in h.html and "fnref" not in h.html
@@ -166,7 +167,7 @@ def test_text_in_the_other_script_carries_its_lang(tmp_path: Path) -> None:
 def test_reproduce_box_shows_the_code_that_ran_and_its_output(tmp_path: Path) -> None:
     p = page(tmp_path, "Try it:\n\n```reproduce\ndemo\n```\n", RESULTS)
     assert "print(1 &lt; 2)" in p.body and "<samp>True</samp>" in p.body
-    assert '../source/spread.py.html' in p.body and p.facts.snippets == ["demo"]
+    assert '../source/spread.py.html' in p.body and p.conversion.snippets == ["demo"]
 
 
 def test_unknown_reproduce_box_names_its_line(tmp_path: Path) -> None:
@@ -176,7 +177,7 @@ def test_unknown_reproduce_box_names_its_line(tmp_path: Path) -> None:
 
 def test_collapsible_box(tmp_path: Path) -> None:
     p = page(tmp_path, "/// details | Why?\n    attrs: {id: why}\n\nBecause $x$.\n///\n", RESULTS)
-    assert p.facts.boxes == ["why"] and "<details" in p.body and "details" in math_context(p.body, 0)
+    assert p.conversion.boxes == ["why"] and "<details" in p.body and "details" in math_context(p.body, 0)
 
 
 def test_unclosed_box_names_its_opening_line(tmp_path: Path) -> None:
@@ -221,6 +222,30 @@ def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
     got = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
     assert "\n" not in got[0]                      # one line, also for a paragraph of several
+
+
+def test_an_odd_number_of_quotes_warns_at_its_paragraph_when_another_starts_alike(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    # both paragraphs start with the same words: a search for them would find the first
+    same = "\u4ed6\u4eec\u90fd\u8fd9\u6837\u8bf4\u8fc7"       # seven characters alike
+    body = f"{same}\"\u597d\"\u7684\u3002\n\n{same}\"\u597d\u7684\u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    got = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    import logging
+    body = "Some ~~struck~~ text.\n\nOther words.\n\nSome ~~struck~~ text.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "strikethrough" in r.getMessage()]
+    assert [g.split(": warning:")[0].rsplit(":", 1)[1] for g in got] == \
+        [str(BODY_START), str(BODY_START + 4)], got
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -288,14 +313,14 @@ def test_a_formula_inside_raw_html_is_an_error_at_its_line_showing_the_tex(tmp_p
     e = error(tmp_path, "Intro.\n\n" + html)
     line = next(i for i, text in enumerate(html.split("\n")) if "$x^2$" in text)
     assert e.line == BODY_START + 2 + line and "$x^2$" in e.message and "raw HTML" in e.message
-    assert not re.search("[\U000f0000-\U000fffff]", e.message)     # no placeholder shown
+    assert not PRIVATE_USE_RE.search(e.message)     # no placeholder shown
 
 
 def test_a_warning_quotes_the_text_as_written_not_its_placeholders(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     page(tmp_path, '实验 "用 $q$ 生成的分数。\n', RESULTS, lang="zh")
     shown = [r.getMessage() for r in caplog.records if "odd number" in r.getMessage()]
-    assert shown and "$q$" in shown[0] and not re.search("[\U000f0000-\U000fffff]", shown[0])
+    assert shown and "$q$" in shown[0] and not PRIVATE_USE_RE.search(shown[0])
 
 
 def test_a_formula_in_an_indented_code_block_says_it_is_code(tmp_path: Path) -> None:
@@ -316,7 +341,7 @@ def test_comments_never_reach_the_page_and_nothing_inside_is_read(tmp_path: Path
     paragraphs = [e["text"] for e in tree.elements if e["tag"] == "p"]
     assert len(paragraphs) == 2 and "saturate" in paragraphs[0], paragraphs
     assert not any(w in built.body for w in ("TODO", "reviewer", "<!--", "missing", "frac"))
-    assert built.formulas == [] and built.facts.links == []
+    assert built.formulas == [] and built.conversion.links == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

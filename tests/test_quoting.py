@@ -10,13 +10,13 @@ import pytest
 
 from sqrtdk.errors import BuildError
 from sqrtdk.web.lexer import RawFormula
+from sqrtdk.web.markers import strip_markers
 from sqrtdk.web.quoting import (
     Quote,
     Quoter,
     format_number,
     honest_digits,
     mark_quotes,
-    strip_markers,
 )
 
 RESULTS: dict[str, Any] = {
@@ -122,6 +122,18 @@ def test_claims_are_recorded_and_leave_no_text() -> None:
     text, q = render("It grows.{{ claim(\"spread.grows\") }}")
     assert strip_markers(text) == "It grows." and q.log.claims == ["spread.grows"]
     assert mark_quotes(text, q.log) == "It grows."
+
+
+def test_each_quote_and_claim_records_the_line_it_was_written_on() -> None:
+    quote = "{{ spread.sd_small | fixed(2) }}"
+    source = (f"one {quote}\n\nthree{{{{ claim(\"spread.grows\") }}}}\nfour {quote} "
+              f"{{{{ spread.n_pairs | grouped }}}}\n\n\nseven {quote}\n")
+    _, q = render(source)
+    assert q.log.lines == [1, 4, 4, 7] and q.log.claim_lines == [3]
+    assert q.log.line_of("spread.n_pairs") == 4 and q.log.line_of("spread.sd_small") == 1
+    assert q.log.line_of_claim("spread.grows") == 3 and q.log.line_of("share.p") == 0
+    q.render_formula(RawFormula(0, "a\n+ {{ share.p | pct(1) }}", True, 20, 21))
+    assert q.log.lines[-1] == 22 and q.log.line_of("share.p") == 22
 
 
 def test_unknown_claim_suggests_the_right_name() -> None:

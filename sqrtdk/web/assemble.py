@@ -24,9 +24,10 @@ from ..log import warn
 from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .fig_tables import fill_tables
+from .markers import MATH_HTML_RE
 from .math import Formula, MathRenderer, Rendered, page_head
 from .math.lines import narrow
-from .model import MATH_HTML_RE, Heading, Page
+from .model import Heading, Page
 from .output import Site
 from .quoting import mark_quotes
 
@@ -232,7 +233,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
             "title": page.meta["title"], "description": page.meta["description"],
             "base_url": s.base_url, "canonical": f"{s.base_url}{page.lang}/",
             "alternates": alternates, "og": _og(s, st, page, alternates),
-            "ui": st.ui, "toc": _toc(page.facts.headings),
+            "ui": st.ui, "toc": _toc(page.conversion.headings),
             "body": _with_tables(page.body, st, results),
             "math_head": head, "explainer_data": DATA_FILE,
             "built_with": st.ui["built_with"].format(seed=results["meta"]["seed"],

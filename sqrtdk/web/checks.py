@@ -17,22 +17,23 @@ from urllib.parse import unquote, urlsplit
 
 from ..errors import BuildError, display_path, line_at, line_of, where
 from ..log import warn
-from .model import Page
+from .markers import ANY_MARKER_RE
+from .model import Citation, Page
 from .output import Site
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
-_LEFTOVER = re.compile("[\U000f0000-\U000f0004\U000f0010-\U000f0016\U000f0020\U000f0021]")
 _EXTERNAL = ("http://", "https://", "//")
 
 # what both languages must share, and how to find an item of each in its article
 Needle = Callable[[str], str | re.Pattern[str]]
 _PARITY: tuple[tuple[str, Callable[[Page], list[str]], Needle], ...] = (
-    ("heading ids", lambda p: [h.id for h in p.facts.headings], lambda x: "{#" + x),
-    ("figures", lambda p: p.facts.figures, lambda x: f"({x}.svg"),
-    ("footnote labels", lambda p: p.facts.footnotes, lambda x: f"[^{x}]:"),
-    ("collapsible boxes", lambda p: p.facts.boxes, lambda x: re.compile(r"id:\s*" + re.escape(x))),
-    ("reproduce boxes", lambda p: p.facts.snippets, lambda x: x),
+    ("heading ids", lambda p: [h.id for h in p.conversion.headings], lambda x: "{#" + x),
+    ("figures", lambda p: p.conversion.figures, lambda x: f"({x}.svg"),
+    ("footnote labels", lambda p: p.conversion.footnotes, lambda x: f"[^{x}]:"),
+    ("collapsible boxes", lambda p: p.conversion.boxes,       # whole: not `why` in `why-not`
+     lambda x: re.compile(r"id:\s*" + re.escape(x) + r"(?![\w-])")),
+    ("reproduce boxes", lambda p: p.conversion.snippets, lambda x: x),
 )
 
 
@@ -49,20 +50,23 @@ def check_parity(pages: list[Page], sources: Mapping[str, str]) -> None:
                 i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                 x = a[i] if i < len(a) else None
                 y = b[i] if i < len(b) else None
-                l1 = line_of(base.text, needle(x)) if x else 0
-                l2 = line_of(other.text, needle(y)) if y else 0
+                l1 = _item_line(base, kind, i, needle(x)) if x else 0
+                l2 = _item_line(other, kind, i, needle(y)) if y else 0
                 raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
                                  f"{x or 'nothing'} here, {y or 'nothing'} in "
                                  f"{where(other.source, l2)}; every language must match")
-        sets: tuple[tuple[str, Callable[[Page], set[str]]], ...] = (
-            ("quoted results", lambda p: {e[0] for e in p.quotes.entries}),
-            ("claims relied on", lambda p: set(p.quotes.claims)))
-        for what, members in sets:
+        sets: tuple[tuple[str, Callable[[Page], set[str]], Callable[[Page, str], int]], ...] = (
+            ("quoted results", lambda p: {e[0] for e in p.quotes.entries},
+             lambda p, x: p.quotes.line_of(x)),
+            ("claims relied on", lambda p: set(p.quotes.claims),
+             lambda p, x: p.quotes.line_of_claim(x)))
+        for what, members, line in sets:
             sa, sb = members(base), members(other)
             if sa != sb:
                 here, there = sorted(sa - sb)[:1], sorted(sb - sa)[:1]
-                l1 = line_of(sources[base.lang], here[0]) if here else 0
-                l2 = line_of(sources[other.lang], there[0]) if there else 0
+                l1 = (line(base, here[0]) or line_of(sources[base.lang], here[0])) if here else 0
+                l2 = (line(other, there[0]) or line_of(sources[other.lang], there[0])) \
+                    if there else 0
                 raise BuildError(base.source, l1, f"{what} differ: "
                                  f"{here[0] if here else 'nothing'} only here, "
                                  f"{there[0] if there else 'nothing'} only in "
@@ -70,19 +74,38 @@ def check_parity(pages: list[Page], sources: Mapping[str, str]) -> None:
         _check_citations(base, other, sources)
 
 
+def _item_line(page: Page, kind: str, i: int, needle: str | re.Pattern[str]) -> int:
+    """The line of item i of `kind`: a heading's as recorded when the page was converted;
+    others found in the article by `needle`."""
+    headings = page.conversion.headings
+    if kind == "heading ids" and i < len(headings) and headings[i].line:
+        return headings[i].line
+    return line_of(page.text, needle)
+
+
 def _check_citations(p1: Page, p2: Page, sources: Mapping[str, str]) -> None:
-    a, b = Counter(p1.facts.cited), Counter(p2.facts.cited)
+    a, b = Counter(p1.conversion.cited), Counter(p2.conversion.cited)
     for key in sorted(set(a) | set(b)):
         if a.get(key, 0) != b.get(key, 0):
             section, kind, name = key
-            needle = f"[^{name}]" if kind == "footnote" else name
-            l1 = _section_line(sources[p1.lang], section, needle)
-            l2 = _section_line(sources[p2.lang], section, needle)
+            l1 = _citation_line(p1, key, sources[p1.lang])
+            l2 = _citation_line(p2, key, sources[p2.lang])
             what = {"result": "the result", "footnote": "the footnote reference",
                     "claim": "the claim"}[kind]
             raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
                              f"{a.get(key, 0)} time(s) here but {b.get(key, 0)} in "
                              f"{where(p2.source, l2)}; every language must match")
+
+
+def _citation_line(page: Page, key: Citation, source: str) -> int:
+    """The line of the page's first citation `key`, as recorded where it was written (a quote,
+    claim or formula); for a footnote reference (Markdown keeps no lines), or a section that
+    does not cite it, found in `source` within the section."""
+    c = page.conversion
+    recorded = next((line for k, line in zip(c.cited, c.cited_lines, strict=True)
+                     if k == key and line), 0)
+    section, kind, name = key
+    return recorded or _section_line(source, section, f"[^{name}]" if kind == "footnote" else name)
 
 
 _H2 = re.compile(r"^##(?!#)[ \t]")
@@ -104,7 +127,7 @@ def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
     claims = results.get("claims", {})
     used: set[str] = set()
     for page in pages:
-        for name, line in zip(page.quotes.claims, page.claim_lines):
+        for name, line in zip(page.quotes.claims, page.quotes.claim_lines, strict=True):
             used.add(name)
             c = claims[name]
             if not c["held"]:
@@ -316,7 +339,7 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
 
     for dup in links.duplicate_ids:
         _duplicate_id(rel, dup, page)
-    m = _LEFTOVER.search(html)
+    m = ANY_MARKER_RE.search(html)
     if m:
         fail("{{", f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'")
     for style in links.styles:

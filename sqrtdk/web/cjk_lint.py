@@ -10,14 +10,13 @@ can be wrong for a sentence, and the author decides (`--strict` turns them into 
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..log import warn
+from .markers import ANY_MATH_RE
 
 LOGGER = logging.getLogger("sqrtdk.web.cjk_lint")
-_MASKED = re.compile("[\U000f0010\U000f0012]\\d+[\U000f0011\U000f0013]")   # lexer's math tokens
 _CONTEXT = 12            # characters shown on each side of the first difference
 
 
@@ -40,7 +39,7 @@ def findings(text: str, name: str = "index.md") -> list[Finding]:
 def excerpt(old: str, new: str) -> tuple[str, str]:
     """The two texts around their first difference, `_CONTEXT` characters each side, with
     masked formulas shown as `$…$`."""
-    old, new = _MASKED.sub("$…$", old), _MASKED.sub("$…$", new)
+    old, new = ANY_MATH_RE.sub("$…$", old), ANY_MATH_RE.sub("$…$", new)
     start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:

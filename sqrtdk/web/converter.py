@@ -9,6 +9,10 @@ still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks
 escapable (`\\$`). `md_blocks` reads the same text again with GitHub's parser (cmark-gfm) and
 warns wherever the two read the blocks differently.
 
+Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
+into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
+result). The processors that only refuse a mistake are in `md_guards`.
+
 Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
 footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
@@ -60,78 +64,91 @@ from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
-from .lexer import ANY_MATH_RE
+from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
 from .math.formula import Formula
 from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
-    BoxHeaderCheck,
     CitationCollector,
     FootnoteChecks,
     FootnoteNumbers,
     FootnoteSection,
     HeadingCollector,
     IdCollector,
-    LeftoverCheck,
     LinkCollector,
-    MathInRawHtml,
-    RawHtmlGuard,
 )
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
+from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import MATH_HTML_RE, Facts, SvgPair
-from .quoting import QuoteLog, strip_markers
-
-# private use (BMP and planes 15-16): our tokens and markers, and anything else never shown
-_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+from .model import Conversion, SvgPair
+from .quoting import QuoteLog
 
 
 class ArticleExtension(Extension):
-    """Registers the processors of the table above on one page's Markdown instance."""
+    """Registers the processors of the table above on one page's Markdown instance; keeps
+    the collectors, whose results make the page's `Conversion` (see `conversion`)."""
 
     def __init__(self, page: PageContext):
         super().__init__()
         self.page = page
-        self.headings: HeadingCollector | None = None
-        self.math: MathElements | None = None
+
+    def conversion(self, html: str) -> Conversion:
+        """What Markdown made of the page (`html`, from its `convert`) and what each collector
+        gathered; the headings are serialised here, once Markdown's stash is complete."""
+        self.headings.finish()
+        return Conversion(html=html, headings=self.headings.headings,
+                          figures=self.figures.figures, footnotes=self.notes.labels,
+                          boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
+                          cited=self.citations.cited, cited_lines=self.citations.lines,
+                          snippets=self.page.snippets_shown)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
-        p, tp = self.page, md.treeprocessors
+        p = self.page
         md.ESCAPED_CHARS.append("$")
-        tp.register(BlockStructure(md, p.source, lambda: p.markdown_source, lambda: p.searchable,
-                                   lambda: p.first_line), "sqrtdk-blocks", 19.8)
+        self.blocks = BlockStructure(md, p.source, lambda: p.markdown_source,
+                                     lambda: p.searchable, lambda: p.first_line)
+        self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
+                                       p.markdown_source, [f.line for f in p.formulas])
+        self.math = MathElements(md, p.formulas)
+        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: p.searchable,
+                                         self.blocks.heading_lines)
+        self.ids, self.boxes, self.links = IdCollector(md), BoxCollector(md), LinkCollector(md)
+        self.citations = CitationCollector(md, p.quotes, p.formulas)
+        self.notes = FootnoteChecks(md, p.footnotes)
+        self._register(md)
+
+    def _register(self, md: Markdown) -> None:
+        p, tp = self.page, md.treeprocessors
+        tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
-        tp.register(FigureProcessor(md, p.facts, p.ui["figure"], p.resolve, p.known_figures,
-                                    p.markdown_source), "sqrtdk-figures", 18)
+        tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable),
+            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable,
+                                  self.blocks.block_lines),
                         "sqrtdk-cjk-quotes", 7)
-        self.math = MathElements(md, p.formulas)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
             tp.register(MathPunctuationGlue(md), "sqrtdk-math-glue", 3.95)
-        self.headings = HeadingCollector(md, p.facts, p.ui["permalink"])
         tp.register(self.headings, "sqrtdk-headings", 3)
-        tp.register(IdCollector(md, p.facts), "sqrtdk-ids", 2.9)
-        tp.register(BoxCollector(md, p.facts), "sqrtdk-boxes", 2.8)
+        tp.register(self.ids, "sqrtdk-ids", 2.9)
+        tp.register(self.boxes, "sqrtdk-boxes", 2.8)
         tp.register(BoxHeaderCheck(md, p.readable), "sqrtdk-box-headers", 2.75)
-        tp.register(LinkCollector(md, p.facts), "sqrtdk-links", 2.7)
-        tp.register(CitationCollector(md, p.facts, p.quotes,
-                                      [[q.key for q in f.quotes] for f in p.formulas]),
-                    "sqrtdk-citations", 2.6)
-        tp.register(FootnoteChecks(md, p.facts, p.footnotes), "sqrtdk-note-checks", 2.5)
+        tp.register(self.links, "sqrtdk-links", 2.7)
+        tp.register(self.citations, "sqrtdk-citations", 2.6)
+        tp.register(self.notes, "sqrtdk-note-checks", 2.5)
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md, lambda: p.searchable), "sqrtdk-raw-math", 2.15)
+        tp.register(MathInRawHtml(md, lambda: p.searchable, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
-        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable),
+        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable,
+                                  self.blocks.block_lines),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
 
@@ -139,13 +156,14 @@ class ArticleExtension(Extension):
 class PageContext:
     """What the extensions of one page need to know."""
 
-    def __init__(self, source: Path, facts: Facts, quotes: QuoteLog, formulas: list[Formula],
+    def __init__(self, source: Path, quotes: QuoteLog, formulas: list[Formula],
                  ui: Mapping[str, str], language: Mapping[str, str],
                  resolve: Callable[[str], SvgPair], known_figures: list[str],
                  snippets: Mapping[str, Any], source_url: Callable[[str], str]):
-        self.source, self.facts, self.quotes, self.formulas = source, facts, quotes, formulas
+        self.source, self.quotes, self.formulas = source, quotes, formulas
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
         self.snippets, self.source_url = snippets, source_url
+        self.snippets_shown: list[str] = []   # the reproduce boxes' snippets, in order
         self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
         self.md: Markdown | None = None   # the page's Markdown (set by markdown_for)
         self.searchable = ""          # the article with its lines as in the file (for messages)
@@ -172,7 +190,7 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
-        return _PRIVATE_USE.sub("", text)
+        return PRIVATE_USE_RE.sub("", text)
 
 
 def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
@@ -189,6 +207,6 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
         HighlightExtension(use_pygments=False),
         # relaxed headers: a fence with options (title="…") is still code; md_blocks warns
         SuperFencesCodeExtension(relaxed_headers=True, custom_fences=[reproduce_fence(
-            page.snippets, page.ui, page.facts, page.source_url)]),
+            page.snippets, page.ui, page.snippets_shown, page.source_url)]),
         DetailsExtension(), article])
     return md, article

@@ -18,11 +18,9 @@ from typing import Any
 from markupsafe import Markup
 
 from .embed import is_open, widget_number
+from .markers import FIG_DATA_RE
 from .quoting import bounds_for
 
-# where figure NAME's table goes: md_figures writes it into the figure, assembly replaces it
-FIG_DATA = "\U000f0017{}\U000f0018"
-FIG_DATA_RE = re.compile("\U000f0017([a-z0-9_]+)\U000f0018")
 Cell = tuple[float, str, str]    # value, format ("sig:3", "pct:1", "fixed:2", "grouped"), path
 RULERS = ("raw", "sqrt", "linear")
 
@@ -181,9 +179,9 @@ def html(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> 
 
 
 def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) -> str:
-    """`text` with each figure's FIG_DATA placeholder replaced by its table (figures without a
-    registered table lose the placeholder). Raises KeyError for a path outside the figure's
-    `needs` (a bug in the table's function)."""
+    """`text` with each figure's table marker (markers.fig_data) replaced by its table
+    (figures without a registered table lose the marker). Raises KeyError for a path outside
+    the figure's `needs` (a bug in the table's function)."""
     from ..results_paths import needed_results
     needs = figure_needs()
 

@@ -31,9 +31,8 @@ Rules (Pandoc's for `$`):
 - template tags (`{{ … }}`, `{% … %}`), autolinks and tags of HTML elements are skipped
   whole; a tag-like token whose name is no HTML element (`<eos>`, `<T>`) is text, its `<`
   written `&lt;` (see `html_names`).
-Tokens and the quote markers (sqrtdk.web.quoting) are characters of Unicode's plane-15
-private use area (U+F0000…): KaTeX itself uses BMP private-use characters in its output (U+E020
-draws the slash of \\neq), and no author types plane-15 characters.
+The tokens are the text protocol's markers (sqrtdk.web.markers); each formula keeps the line
+it was written on (`RawFormula.line`), so a message about it needs no search.
 Indented (4-space) code blocks cannot be told from list continuations here and are not
 protected: use fences for code.
 """
@@ -48,16 +47,9 @@ from ..errors import BuildError
 from ..log import warn
 from .comments import drop_comments
 from .html_names import angle_bracket, element_names, left_open
+from .markers import CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
-INLINE_MATH = "\U000f0010{}\U000f0011"
-DISPLAY_MATH = "\U000f0012{}\U000f0013"
-FILLER = "\U000f0014"        # keeps a line that held part of a formula non-blank
-CODE = "\U000f0020{}\U000f0021"
-INLINE_MATH_RE = re.compile("\U000f0010(\\d+)\U000f0011")
-DISPLAY_MATH_RE = re.compile("\U000f0012(\\d+)\U000f0013")
-ANY_MATH_RE = re.compile("[\U000f0010\U000f0012](\\d+)[\U000f0011\U000f0013]")
-CODE_RE = re.compile("\U000f0020(\\d+)\U000f0021")
 
 _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                          r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
@@ -148,12 +140,12 @@ class _Scanner:
     def code(self, text: str) -> str:
         """A code token for one line's worth of code (never containing a newline)."""
         self.masked.code.append(text)
-        return CODE.format(len(self.masked.code) - 1)
+        return code(len(self.masked.code) - 1)
 
     def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
-        return (DISPLAY_MATH if display else INLINE_MATH).format(index)
+        return (display_math if display else inline_math)(index)
 
     def run(self) -> Masked:
         i = 0

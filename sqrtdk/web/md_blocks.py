@@ -159,13 +159,17 @@ def difference(ours: list[Block], theirs: list[Block]) -> str:
 class BlockStructure(Treeprocessor):
     """Compares the tree (after inline parsing, before footnotes are renumbered: priority
     19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
-    (see the module docstring)."""
+    (see the module docstring). `block_lines`: the file line of each block element both
+    parsers read alike, and `heading_lines` of each heading, from cmark-gfm's source
+    positions (later processors name a block's line from these, not by searching its text)."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
                  searchable: Callable[[], str], first_line: Callable[[], int]):
         super().__init__(md)
         self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
                                                                   first_line)
+        self.heading_lines: dict[etree.Element, int] = {}
+        self.block_lines: dict[etree.Element, int] = {}
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -175,6 +179,9 @@ class BlockStructure(Treeprocessor):
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
                       lambda el: 0, self.plain).read(root)
         main = align(ours.blocks, theirs.blocks)
+        for el, line, exact in zip(ours.elements, main.lines, main.exact, strict=True):
+            if el is not None and exact and line:
+                self.block_lines[el] = line + self.first_line()
         differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
@@ -224,6 +231,7 @@ class BlockStructure(Treeprocessor):
             # where cmark-gfm reads no heading, the line that holds the heading's text
             line = matched if exact else _line_from(source, after, text) or matched
             at = line + self.first_line() if line else 0
+            self.heading_lines[el] = at
             problem = ("" if level > 1 else
                        f"level-1 heading '{text}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")
@@ -278,13 +286,16 @@ class BlockStructure(Treeprocessor):
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed."""
+        start = 1         # the line of the block being read (root.iter() is document order)
         for el in root.iter():
+            start = self.block_lines.get(el, start)
             texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "",
                                                                        el.tail or ""]
             for text in texts:
                 for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
                     label = m.group(2) or m.group(1)
-                    line = line_of(self.searchable(), m.group(0))
+                    line = line_of(self.searchable(), m.group(0), start=start) or \
+                        line_of(self.searchable(), m.group(0))
                     warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
                          f"no line '[{label}]: address' defines '{label}', so it is published "
                          f"as typed; add that line, or write the link as [{m.group(1)}](address)"

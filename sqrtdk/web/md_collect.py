@@ -1,13 +1,16 @@
-"""Treeprocessors that each collect one kind of fact (as MkDocs' tiny Treeprocessors do), or
-refuse one kind of mistake. None of them changes what the reader sees, except
-`HeadingCollector` (which adds the section link) and `FootnoteSection`."""
+"""Treeprocessors that each collect one kind of fact (as MkDocs' tiny Treeprocessors do), and
+the footnotes' own processors. Each collector keeps what it gathered as its own attribute
+(read into the page's `model.Conversion` by `converter.ArticleExtension.conversion`); the
+processors that only refuse a mistake are in `md_guards`. None of them changes what the
+reader sees, except `HeadingCollector` (which adds the section link), `FootnoteNumbers` and
+`FootnoteSection`."""
 from __future__ import annotations
 
 import copy
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html.parser import HTMLParser
 
 from markdown import Markdown
@@ -15,20 +18,22 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of, suggest
-from .lexer import ANY_MATH_RE
-from .md_foreign import STRAIGHT
+from .markers import (
+    CLAIM_RE,
+    MATH_HTML_RE,
+    QUOTE_RE,
+    has_quote_or_claim,
+    strip_markers,
+)
+from .math.formula import Formula
 from .md_math import ContentError
-from .model import Facts, Heading
-from .quoting import CLAIM_RE, QUOTE_RE, QuoteLog, strip_markers
+from .model import Citation, Heading
+from .quoting import QuoteLog
 
 LOGGER = logging.getLogger("sqrtdk.web")
 
 _HEADING = re.compile(r"h[1-6]")
 _MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
-_LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
-_MATH_PLACEHOLDER = re.compile("\U000f0015\\d+\U000f0016")
-
-
 def _text(el: etree.Element) -> str:
     return strip_markers("".join(el.itertext())).strip()
 
@@ -36,35 +41,49 @@ def _text(el: etree.Element) -> str:
 class HeadingCollector(Treeprocessor):
     """Every heading needs an explicit `{#id}` (slugs of Chinese text are empty or `_1`);
     keeps a copy of each heading for the table of contents (serialised by `finish`, once
-    Markdown's stash is complete) and adds a section link."""
+    Markdown's stash is complete) and adds a section link. `headings`: the page's headings,
+    in order, once `finish` has run, each with its line from `lines` (heading element ->
+    file line, as `md_blocks.BlockStructure` read it)."""
 
-    def __init__(self, md: Markdown, facts: Facts, permalink_title: str):
+    def __init__(self, md: Markdown, permalink_title: str, text: Callable[[], str],
+                 lines: Mapping[etree.Element, int]):
         super().__init__(md)
-        self.facts, self.permalink_title = facts, permalink_title
-        self.pending: list[tuple[int, str, etree.Element]] = []
+        self.permalink_title, self.text, self.lines = permalink_title, text, lines
+        self.pending: list[tuple[int, str, int, etree.Element]] = []
+        self.headings: list[Heading] = []
 
     def run(self, root: etree.Element) -> None:
+        texts: list[str] = []        # the text of each heading so far
         for el in root.iter():
             if not _HEADING.fullmatch(el.tag) or el.get("id") == "footnotes-title":
                 continue
+            texts.append(_text(el))
             if not el.get("id"):
-                text = _text(el)
-                start = re.escape(text[:40])
-                written = re.compile(r"^[ \t>]*#{1,6}[ \t]*" + start, re.M)     # ##Title too
-                setext = re.compile(r"^[ \t>]*" + start + r"[^\n]*\n[ \t>]*(?:=+|-+)[ \t]*$",
-                                    re.M)
-                raise ContentError(f"heading '{text}' has no explicit id; write it as "
-                                   f"'## Its title {{#some-id}}', with the same id in every "
-                                   "language", (written, setext, _HEADING_WITHOUT_ID))
-            self.pending.append((int(el.tag[1]), el.get("id", ""), copy.deepcopy(el)))
+                raise self._without_id(texts[-1], sum(t.startswith(texts[-1][:40]) for t in texts))
+            self.pending.append((int(el.tag[1]), el.get("id", ""), self.lines.get(el, 0),
+                                 copy.deepcopy(el)))
             link = etree.SubElement(el, "a", {"class": "headerlink", "href": f"#{el.get('id')}",
                                               "aria-label": self.permalink_title})
             link.text = "#"
 
+    def _without_id(self, text: str, occurrence: int) -> ContentError:
+        """The error for heading `text`, the `occurrence`-th heading starting so: at that
+        heading's line (an earlier heading with the same words is not the one)."""
+        start = re.escape(text[:40])
+        written = re.compile(r"^[ \t>]*#{1,6}[ \t]*" + start, re.M)     # ##Title too
+        setext = re.compile(r"^[ \t>]*" + start + r"[^\n]*\n[ \t>]*(?:=+|-+)[ \t]*$", re.M)
+        line = 0
+        if occurrence > 1:
+            line = line_of(self.text(), written, occurrence) or \
+                line_of(self.text(), setext, occurrence)
+        return ContentError(f"heading '{text}' has no explicit id; write it as '## Its title "
+                            "{#some-id}', with the same id in every language",
+                            (written, setext, _HEADING_WITHOUT_ID), line=line)
+
     def finish(self) -> None:
         """Serialise the headings as the page will show them (smart quotes, entities and math
         placeholders resolved as in the body), without footnote references."""
-        for level, ident, el in self.pending:
+        for level, ident, line, el in self.pending:
             for parent in list(el.iter()):
                 for child in list(parent):
                     if child.tag == "sup" and child.find("a") is not None and \
@@ -76,8 +95,8 @@ class HeadingCollector(Treeprocessor):
             inner = serialized[len("<span>"):-len("</span>")]
             for pp in self.md.postprocessors:
                 inner = pp.run(inner)
-            text = strip_markers(_plain(_MATH_PLACEHOLDER.sub("", inner)))
-            self.facts.headings.append(Heading(level, ident, inner.strip(), text.strip()))
+            text = strip_markers(_plain(MATH_HTML_RE.sub("", inner)))
+            self.headings.append(Heading(level, ident, inner.strip(), text.strip(), line))
 
 
 _HEADING_WITHOUT_ID = re.compile(
@@ -113,31 +132,31 @@ def _remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
 
 
 class IdCollector(Treeprocessor):
-    """Every id on the page; a duplicate is an error at its second occurrence."""
+    """Every id on the page (`ids`); a duplicate is an error at its second occurrence."""
 
-    def __init__(self, md: Markdown, facts: Facts):
+    def __init__(self, md: Markdown):
         super().__init__(md)
-        self.facts = facts
+        self.ids: set[str] = set()
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             ident = el.get("id")
             if not ident:
                 continue
-            if ident in self.facts.ids:
+            if ident in self.ids:
                 raise ContentError(f"duplicate id '{ident}'; ids must be unique on the page",
                                    re.compile(r"[{\s]#" + re.escape(ident) + r"\b|"
                                               r"id:\s*" + re.escape(ident) + r"\b"),
                                    occurrence=2)
-            self.facts.ids.add(ident)
+            self.ids.add(ident)
 
 
 class BoxCollector(Treeprocessor):
-    """Ids of the collapsible boxes (`/// details`), which both languages share."""
+    """Ids of the collapsible boxes (`/// details`), which both languages share (`boxes`)."""
 
-    def __init__(self, md: Markdown, facts: Facts):
+    def __init__(self, md: Markdown):
         super().__init__(md)
-        self.facts = facts
+        self.boxes: list[str] = []
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter("details"):
@@ -149,55 +168,40 @@ class BoxCollector(Treeprocessor):
                                    (re.compile(r"/// *details *\| *" + re.escape(title[:12])),
                                     re.compile(r"^[ \t>]*/// *details\b[^\n]*\n"    # the first
                                                r"(?![ \t>]*attrs:[^\n]*\bid\b)", re.M)))  # without
-            self.facts.boxes.append(el.get("id", ""))
-
-
-class BoxHeaderCheck(Treeprocessor):
-    """A `///` line that pymdownx's blocks did not take as a box header (an id with a space or
-    a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
-
-    def __init__(self, md: Markdown, readable: Callable[[str], str]):
-        super().__init__(md)
-        self.readable = readable
-
-    def run(self, root: etree.Element) -> None:
-        for el in root.iter():
-            if el.tag not in ("p", "li"):
-                continue
-            first = (el.text or "").lstrip().split("\n", 1)[0]
-            if first.startswith("///"):
-                shown = self.readable(first)              # smart quotes and entities back
-                typed = shown.translate(STRAIGHT)          # the quotes as the author typed
-                raise ContentError(
-                    f"box not understood: '{typed[:40]}'; a box opens with '/// details | Title' "
-                    "and its options follow on the next line, indented by four spaces, as "
-                    "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
-                    "starts with a letter); 'details' is the only kind of box",
-                    (typed[:30], shown[:30], typed[:12]))
+            self.boxes.append(el.get("id", ""))
 
 
 class LinkCollector(Treeprocessor):
-    """Every href on the page, in order (checked against the site once it is assembled)."""
+    """Every href on the page, in order (`links`; checked against the site once it is
+    assembled)."""
 
-    def __init__(self, md: Markdown, facts: Facts):
+    def __init__(self, md: Markdown):
         super().__init__(md)
-        self.facts = facts
+        self.links: list[str] = []
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter("a"):
             cls = (el.get("class") or "").split()
             if el.get("href") is not None and not {"footnote-ref", "footnote-backref",
                                                    "headerlink"} & set(cls):
-                self.facts.links.append(el.get("href", ""))
+                self.links.append(el.get("href", ""))
 
 
 class CitationCollector(Treeprocessor):
     """What each section (h2 id) cites: quoted results (in prose and in formulas), footnote
-    references and claims; both languages must cite the same, as often."""
+    references and claims; both languages must cite the same, as often. `cited` holds them
+    in order; `lines` the file line each was written on, from the quote's, claim's or
+    formula's own record (0 for a footnote reference: Markdown keeps no lines)."""
 
-    def __init__(self, md: Markdown, facts: Facts, quotes: QuoteLog, formula_keys: list[list[str]]):
+    def __init__(self, md: Markdown, quotes: QuoteLog, formulas: list[Formula]):
         super().__init__(md)
-        self.facts, self.quotes, self.formula_keys = facts, quotes, formula_keys
+        self.quotes, self.formulas = quotes, formulas
+        self.cited: list[Citation] = []
+        self.lines: list[int] = []
+
+    def _cite(self, section: str, kind: str, name: str, line: int) -> None:
+        self.cited.append((section, kind, name))
+        self.lines.append(line)
 
     def run(self, root: etree.Element) -> None:
         section = ""
@@ -206,17 +210,19 @@ class CitationCollector(Treeprocessor):
                 section = el.get("id", "")
             for text in (el.text or "", el.tail or "", *el.attrib.values()):
                 for m in QUOTE_RE.finditer(text):
-                    self.facts.cited.append((section, "result",
-                                             self.quotes.entries[int(m.group(1))][0]))
+                    n = int(m.group(1))
+                    self._cite(section, "result", self.quotes.entries[n][0], self.quotes.lines[n])
                 for m in CLAIM_RE.finditer(text):
-                    self.facts.cited.append((section, "claim", self.quotes.claims[int(m.group(1))]))
+                    n = int(m.group(1))
+                    self._cite(section, "claim", self.quotes.claims[n], self.quotes.claim_lines[n])
             if "math" in (el.get("class") or "").split() and el.text:
-                placeholder = re.fullmatch("\U000f0015(\\d+)\U000f0016", el.text)
+                placeholder = MATH_HTML_RE.fullmatch(el.text)
                 if placeholder:
-                    for key in self.formula_keys[int(placeholder.group(1))]:
-                        self.facts.cited.append((section, "result", key))
+                    formula = self.formulas[int(placeholder.group(1))]
+                    for q in formula.quotes:
+                        self._cite(section, "result", q.key, formula.line)
             if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
-                self.facts.cited.append((section, "footnote", el.get("href", "")[len("#fn-"):]))
+                self._cite(section, "footnote", el.get("href", "")[len("#fn-"):], 0)
 
 
 class AttributeMarkers(Treeprocessor):
@@ -225,7 +231,7 @@ class AttributeMarkers(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             for key, value in el.attrib.items():
-                if "\U000f0000" in value or "\U000f0003" in value:
+                if has_quote_or_claim(value):
                     el.set(key, strip_markers(value))
 
 
@@ -255,11 +261,12 @@ class FootnoteNumbers(Treeprocessor):
 
 class FootnoteChecks(Treeprocessor):
     """A reference without a note (Python-Markdown leaves it as literal `[^x]`) and a note
-    that is never referenced are errors; records the labels in definition order."""
+    that is never referenced are errors; records the labels in definition order (`labels`)."""
 
-    def __init__(self, md: Markdown, facts: Facts, footnotes: FootnoteExtension):
+    def __init__(self, md: Markdown, footnotes: FootnoteExtension):
         super().__init__(md)
-        self.facts, self.footnotes = facts, footnotes
+        self.footnotes = footnotes
+        self.labels: list[str] = []
 
     def run(self, root: etree.Element) -> None:
         defined = list(self.footnotes.footnotes.keys())
@@ -293,7 +300,7 @@ class FootnoteChecks(Treeprocessor):
             if label not in referenced:
                 raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
                                    "reference it in the text or delete it", f"[^{label}]:")
-        self.facts.footnotes = defined
+        self.labels = defined
 
 
 _LABEL_OK = re.compile(r"[^\s#%?/\\\"'<>`]+")   # what an id and a URL fragment keep as written
@@ -326,126 +333,3 @@ class FootnoteSection(Treeprocessor):
                 h.text = self.title
                 div.insert(0, h)
                 return
-
-
-# what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag
-_BLOCKED_TAGS = {
-    "script": "would run a script, which the page's Content-Security-Policy blocks (only the "
-              "site's own script files run); remove it",
-    "style": "is an inline stylesheet, which the page's Content-Security-Policy blocks "
-             "(style-src 'self'); put the rule in static/style.css, or use a style=\"…\" "
-             "attribute on the element",
-    "iframe": "embeds another page, which the page's Content-Security-Policy blocks (frames "
-              "may show only this site, and the site loads nothing from others); link to it "
-              "instead",
-    "frame": "embeds another page, which the page's Content-Security-Policy blocks; link to "
-             "it instead",
-    "object": "embeds a plug-in object, which the page's Content-Security-Policy blocks "
-              "(object-src 'none'); link to the file instead",
-    "embed": "embeds a plug-in object, which the page's Content-Security-Policy blocks "
-             "(object-src 'none'); link to the file instead",
-    "base": "would change where every link of the page points, which the page's "
-            "Content-Security-Policy blocks (base-uri 'none'); remove it",
-    "form": "would submit nowhere: the page's Content-Security-Policy blocks form submission "
-            "(form-action 'none'); remove it",
-}
-_RUNS_SCRIPT = _BLOCKED_TAGS["script"]
-
-
-class _BlockedFinder(HTMLParser):
-    """The first thing in a raw HTML block that the page's CSP would block: (what, why)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: list[tuple[str, str]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _BLOCKED_TAGS:
-            self.found.append((f"<{tag}", _BLOCKED_TAGS[tag]))
-        for name, value in attrs:
-            if name.startswith("on"):
-                self.found.append((name, _RUNS_SCRIPT))
-            if name in ("href", "src") and (value or "").strip().lower().startswith("javascript:"):
-                self.found.append((f"{name}=\"javascript:", _RUNS_SCRIPT))
-
-
-class RawHtmlGuard(Treeprocessor):
-    """Raw HTML the page's Content-Security-Policy would block (scripts, inline event
-    handlers, javascript: URLs, inline stylesheets, frames, plug-ins, <base>, forms) is
-    refused at its line, with the policy's reason."""
-
-    def run(self, root: etree.Element) -> None:
-        for block in self.md.htmlStash.rawHtmlBlocks:
-            finder = _BlockedFinder()
-            finder.feed(str(block))
-            if finder.found:
-                what, why = finder.found[0]
-                raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I))
-
-
-class MathInRawHtml(Treeprocessor):
-    """A formula inside a raw HTML block: Markdown leaves such a block as written, so the
-    formula would never be typeset (its placeholder would reach the page). An error at its
-    line; inside an indented code block under another tool's box line (MkDocs' `??? note`,
-    `!!! tip`), at that line, naming it."""
-
-    def __init__(self, md: Markdown, text: Callable[[], str]):
-        super().__init__(md)
-        self.text = text
-
-    def run(self, root: etree.Element) -> None:
-        for block in self.md.htmlStash.rawHtmlBlocks:
-            m = ANY_MATH_RE.search(str(block))
-            if m and str(block).lstrip().startswith("<pre"):   # Markdown's indented code
-                opener = self._box_line(m.group(0))
-                if opener:
-                    number, written = opener
-                    raise ContentError(f"'{written}' is MkDocs' admonition syntax, which is not "
-                                       "understood here: its indented body, with the formula "
-                                       f"{m.group(0)}, would be published as a code block; "
-                                       "write a '/// details | Title' box", line=number)
-                raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
-                                   "line indented by four spaces is code); for code use a "
-                                   "fence (```), for text and math remove the indent",
-                                   m.group(0))
-            if m:
-                start = " ".join(str(block).split())[:30]
-                raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
-                                   "Markdown leaves as written, so it is never typeset; write the "
-                                   "passage in Markdown (a '/// details' box for a collapsible "
-                                   "one), or keep the formula out of the HTML", m.group(0))
-
-    def _box_line(self, token: str) -> tuple[int, str] | None:
-        """(line, text) of an admonition line right above the indented block holding
-        `token`, if there is one."""
-        lines = self.text().split("\n")
-        at = line_of(self.text(), token)
-        indent = len(lines[at - 1]) - len(lines[at - 1].lstrip()) if at else 0
-        k = at - 2
-        while k >= 0 and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) >= indent):
-            k -= 1
-        if at and k >= 0 and _ADMONITION.match(lines[k]):
-            return k + 1, lines[k].strip()
-        return None
-
-
-_ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
-
-
-class LeftoverCheck(Treeprocessor):
-    """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
-    code edit, `{#comment#}` without its spaces) is an error, not published."""
-
-    def run(self, root: etree.Element) -> None:
-        for el in root.iter():
-            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "", el.tail or ""]
-            for text in texts:
-                m = _LITERAL_TEMPLATE.search(text)
-                if m:
-                    found = m.group(0)
-                    hint = ("a template comment is written '{# … #}' with spaces"
-                            if found.startswith("{#") else
-                            "quote a result as '{{ name | fixed(2) }}', or put literal braces "
-                            "in `code`")
-                    raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
-                                       found)

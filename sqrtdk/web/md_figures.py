@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
 
 from ..errors import suggest
-from .fig_tables import FIG_DATA
-from .lexer import ANY_MATH_RE
+from .markers import ANY_MATH_RE, fig_data
 from .md_math import ContentError
-from .model import Facts, SvgPair
+from .model import SvgPair
 
 NARROW_MEDIA = "(max-width: 40rem)"
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
@@ -26,13 +25,16 @@ _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders fo
 
 class FigureProcessor(Treeprocessor):
     """Lone figure images become <figure>; `resolve(name)` gives the page language's files
-    or raises KeyError; `known` lists the figures the build makes (for "did you mean")."""
+    or raises KeyError; `known` lists the figures the build makes (for "did you mean").
+    `formula_lines`: the line of each formula (by its index). `figures`: the names of the
+    page's figures, in order."""
 
-    def __init__(self, md: Markdown, facts: Facts, label: str,
-                 resolve: Callable[[str], SvgPair], known: list[str], source: str = ""):
+    def __init__(self, md: Markdown, label: str, resolve: Callable[[str], SvgPair],
+                 known: list[str], source: str = "", formula_lines: Sequence[int] = ()):
         super().__init__(md)
-        self.facts, self.label, self.resolve, self.known = facts, label, resolve, known
-        self.source = source
+        self.label, self.resolve, self.known = label, resolve, known
+        self.source, self.formula_lines = source, formula_lines
+        self.figures: list[str] = []
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
@@ -73,8 +75,8 @@ class FigureProcessor(Treeprocessor):
             raise ContentError(f"figure '{name}': its alt text holds the formula "
                                f"{formula.group(0)}, which screen readers would read as TeX; "
                                "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
-                               _needle(img))
-        if name in self.facts.figures:
+                               _needle(img), line=self.formula_lines[int(formula.group(1))])
+        if name in self.figures:
             raise ContentError(f"figure '{name}' appears twice; each figure appears once (to "
                                f"point to it again, link to it: [the figure](#fig-"
                                f"{name.replace('_', '-')}))",
@@ -84,7 +86,7 @@ class FigureProcessor(Treeprocessor):
         except KeyError:
             raise ContentError(f"figure '{name}' is not made by the build; "
                                + suggest(name, self.known, "figures"), _needle(img)) from None
-        self.facts.figures.append(name)
+        self.figures.append(name)
         fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
         link = etree.SubElement(fig, "a", {"class": "fig-link", "href": files.src})
         picture = etree.SubElement(link, "picture")
@@ -96,12 +98,12 @@ class FigureProcessor(Treeprocessor):
             "height": str(files.height), "loading": "lazy", "decoding": "async"})
         cap = etree.SubElement(fig, "figcaption")
         num = etree.SubElement(cap, "span", {"class": "fig-num"})
-        num.text = self.label.format(n=len(self.facts.figures))
+        num.text = self.label.format(n=len(self.figures))
         num.tail = " "
         caption = etree.SubElement(cap, "span", {"class": "fig-caption"})
         caption.text = self._raw_title(img) or img.get("title") or ""
         _inline(self.md, caption)
-        cap.tail = FIG_DATA.format(name)      # the chart's numbers (fig_tables, at assembly)
+        cap.tail = fig_data(name)      # the chart's numbers (fig_tables, at assembly)
         return fig
 
 

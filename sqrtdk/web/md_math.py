@@ -2,7 +2,7 @@
 
 Runs after Markdown's inline patterns and after smarty (which sees each token as a word, so
 a quote right after a formula closes). An inline token becomes
-`<span class="math">MATH_HTML(n)</span>`; a display token becomes
+`<span class="math">markers.math_html(n)</span>`; a display token becomes
 `<div class="math display">…</div>`, splitting the paragraph it was written in. Tokens left
 in attributes (a link's title) become the formula's plain TeX.
 """
@@ -14,11 +14,8 @@ import xml.etree.ElementTree as etree
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
-from .lexer import ANY_MATH_RE, FILLER
+from .markers import ANY_MATH_RE, FILLER, MATH_SPLIT_RE, has_math, is_display, math_html
 from .math.formula import Formula
-from .model import MATH_HTML
-
-_SPLIT = re.compile("([\U000f0010\U000f0012]\\d+[\U000f0011\U000f0013])")
 
 
 class ContentError(Exception):
@@ -52,7 +49,7 @@ class MathElements(Treeprocessor):
                                        f"not an attribute; an id has no spaces: write "
                                        f"'{{#{ident}-{key}}}'", re.compile(
                                            r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"))
-                if ANY_MATH_RE.search(value) or FILLER in value:
+                if has_math(value):
                     parent.set(key, ANY_MATH_RE.sub(self._plain, value).replace(FILLER, ""))
             self._text(parent)
             for child in list(parent):
@@ -64,23 +61,23 @@ class MathElements(Treeprocessor):
 
     def _pieces(self, text: str) -> list[str | etree.Element]:
         out: list[str | etree.Element] = []
-        for piece in _SPLIT.split(text.replace(FILLER, "")):
+        for piece in MATH_SPLIT_RE.split(text.replace(FILLER, "")):
             m = ANY_MATH_RE.fullmatch(piece)
             if m is None:
                 if piece:
                     out.append(piece)
                 continue
             n = int(m.group(1))
-            display = piece[0] == "\U000f0012"
+            display = is_display(piece)
             el = etree.Element("div" if display else "span",
                                {"class": "math display" if display else "math"})
-            el.text = MATH_HTML.format(n)
+            el.text = math_html(n)
             self.used.append(n)
             out.append(el)
         return out
 
     def _text(self, el: etree.Element) -> None:
-        if not el.text or not (ANY_MATH_RE.search(el.text) or FILLER in el.text):
+        if not el.text or not has_math(el.text):
             return
         pieces = self._pieces(el.text)
         el.text = None
@@ -96,7 +93,7 @@ class MathElements(Treeprocessor):
                 el.insert(sum(1 for p in pieces[:i] if not isinstance(p, str)), piece)
 
     def _tail(self, parent: etree.Element, child: etree.Element) -> None:
-        if not child.tail or not (ANY_MATH_RE.search(child.tail) or FILLER in child.tail):
+        if not child.tail or not has_math(child.tail):
             return
         pieces = self._pieces(child.tail)
         child.tail = None

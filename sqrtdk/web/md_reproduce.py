@@ -10,7 +10,6 @@ from typing import Any
 from pymdownx.superfences import SuperFencesException
 
 from ..errors import suggest
-from .model import Facts
 
 
 class UnknownSnippet(SuperFencesException):  # type: ignore[misc]
@@ -21,16 +20,17 @@ class UnknownSnippet(SuperFencesException):  # type: ignore[misc]
         self.name = name
 
 
-def reproduce_fence(snippets: Mapping[str, Any], ui: Mapping[str, str], facts: Facts,
+def reproduce_fence(snippets: Mapping[str, Any], ui: Mapping[str, str], shown: list[str],
                     source_url: Callable[[str], str]) -> dict[str, Any]:
-    """The superfences `custom_fences` entry for ```reproduce blocks."""
+    """The superfences `custom_fences` entry for ```reproduce blocks; the name of each box's
+    snippet is appended to `shown`, in order."""
     def format_box(source: str, language: str, class_name: str, options: Any, md: Any,
                    **kwargs: Any) -> str:
         name = source.strip()
         if name not in snippets:
             raise UnknownSnippet(name, f"no snippet '{name}' for a reproduce box; "
                                  + suggest(name, snippets, "snippets"))
-        facts.snippets.append(name)
+        shown.append(name)
         s = snippets[name]
         link = (f'<p class="reproduce-source"><a href="{html.escape(source_url(s["source"]))}">'
                 f'{html.escape(ui["reproduce_source"])}</a></p>' if s.get("source") else "")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from markdown import Markdown
@@ -23,7 +23,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
 from ..log import warn
-from .lexer import FILLER
+from .markers import ANY_MARKERS_RE, FILLER
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
@@ -113,16 +113,22 @@ def _first(texts: list[str], i: int) -> str:
 
 class CjkQuotes(Treeprocessor):
     """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
-    apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages."""
+    apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages.
+    `lines`: block element -> file line, where known (md_blocks.BlockStructure)."""
 
     def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str],
-                 readable: Callable[[str], str] = str):
+                 readable: Callable[[str], str] = str,
+                 lines: Mapping[etree.Element, int] | None = None):
         super().__init__(md)
         self.source, self.markdown_source, self.readable = source, markdown_source, readable
+        self.lines: Mapping[etree.Element, int] = {} if lines is None else lines
 
-    def _line(self, text: str) -> int:
-        """The file line of a block, found by its first words in the article (0 if not found)."""
-        words = re.sub("[\U000f0000-\U000f00ff]+", " ", text).split()
+    def _line(self, block: etree.Element, text: str) -> int:
+        """The file line of a block: where it was read, else found by its first words in the
+        article (0 if not found)."""
+        if self.lines.get(block):
+            return self.lines[block]
+        words = ANY_MARKERS_RE.sub(" ", text).split()
         tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
         return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
@@ -142,7 +148,7 @@ class CjkQuotes(Treeprocessor):
             if count % 2:
                 text = "".join(_get(el, s) for el, s in slots).strip()
                 shown = " ".join(self.readable(text).split())     # one line
-                warn(LOGGER, self.source, self._line(text), f"an odd number of '\"' in "
+                warn(LOGGER, self.source, self._line(block, text), f"an odd number of '\"' in "
                                                           f"“{shown[:40]}…”; left "
                                              "as they are (write “ ” yourself)")
                 continue

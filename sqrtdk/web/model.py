@@ -2,25 +2,23 @@
 conversion is unpickled without importing Markdown."""
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .math.formula import Formula
 from .quoting import QuoteLog
 
-MATH_HTML = "\U000f0015{}\U000f0016"            # where formula n's rendered HTML goes
-MATH_HTML_RE = re.compile("\U000f0015(\\d+)\U000f0016")
-
 
 @dataclass(frozen=True)
 class Heading:
-    """A heading: level, explicit id, inner HTML (math placeholders kept) and plain text."""
+    """A heading: level, explicit id, inner HTML (math placeholders kept), plain text, and
+    the file line it was written on (0: not known)."""
 
     level: int
     id: str
     html: str
     text: str
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -35,31 +33,40 @@ class SvgPair:
     narrow_height: int
 
 
-@dataclass
-class Facts:
-    """What one page contains, gathered while converting, one list per collector."""
+Citation = tuple[str, str, str]   # (section id, "result" | "footnote" | "claim", name)
 
-    headings: list[Heading] = field(default_factory=list)
-    figures: list[str] = field(default_factory=list)
-    footnotes: list[str] = field(default_factory=list)   # labels, in order of definition
-    boxes: list[str] = field(default_factory=list)       # ids of <details>
-    ids: set[str] = field(default_factory=set)
-    links: list[str] = field(default_factory=list)       # every href, in order
-    # what each section cites, in order: (section id, "result" | "footnote" | "claim", name)
-    cited: list[tuple[str, str, str]] = field(default_factory=list)
-    snippets: list[str] = field(default_factory=list)    # reproduce boxes, in order
+
+@dataclass(frozen=True)
+class Conversion:
+    """One article converted by Markdown: its HTML (math placeholders and quote markers still
+    in it) and what each collector gathered, in document order unless said otherwise."""
+
+    html: str
+    headings: list[Heading]     # HeadingCollector
+    figures: list[str]          # FigureProcessor: figure names
+    footnotes: list[str]        # FootnoteChecks: labels, in order of definition
+    boxes: list[str]            # BoxCollector: ids of <details>
+    ids: set[str]               # IdCollector: every id
+    links: list[str]            # LinkCollector: every href
+    cited: list[Citation]       # CitationCollector: what each section cites
+    cited_lines: list[int]      # the file line of each citation (0: not known)
+    snippets: list[str]         # ReproduceBoxes: the reproduce boxes' snippet names
 
 
 @dataclass
 class Page:
-    """A converted article (body HTML still carries math placeholders and quote markers)."""
+    """A converted article: its Markdown conversion, its quotes (with their lines) and its
+    formulas (with theirs)."""
 
     lang: str
     source: Path
     text: str                  # the source after quoting, code and math masked, lines kept
     meta: dict[str, str]
-    body: str
-    facts: Facts
+    conversion: Conversion
     quotes: QuoteLog
     formulas: list[Formula]
-    claim_lines: list[int]     # the line of each claim marker (QuoteLog.claims order)
+
+    @property
+    def body(self) -> str:
+        """The converted HTML (math placeholders and quote markers still in it)."""
+        return self.conversion.html

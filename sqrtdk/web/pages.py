@@ -1,9 +1,10 @@
 """One article page: read, take math and code out, quote the results, convert.
 
-Nothing is written here; a `Page` holds the converted body (math placeholders and quote
-markers still in it) and the facts the site builder validates before it writes a byte.
-Every line number in a message is the article's own: the front matter is kept as blank
-lines, the lexer and the template keep lines in place.
+Nothing is written here; a `Page` holds the conversion (its HTML, math placeholders and quote
+markers still in it, and what each collector found), which the site builder validates before
+it writes a byte. Every line number in a message is the article's own: the front matter is
+kept as blank lines, the lexer and the template keep lines in place, and each formula, quote
+and claim records the line it was written on.
 """
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ from .cjk_lint import lint_chinese
 from .converter import PageContext, markdown_for
 from .html_names import element_names
 from .lexer import Masked, mask
+from .markers import strip_markers
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
-from .model import Facts, Page, SvgPair
-from .quoting import CLAIM_RE, Quoter, strip_markers
+from .model import Conversion, Page, SvgPair
+from .quoting import Quoter
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 REQUIRED_META = ("title", "description")
@@ -237,7 +239,6 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     meta = parse_front_matter(path, rendered_front)
     rendered_body = rendered[len(rendered_front):]
     searchable = strip_markers(blank_front + rendered_body)   # for finding an error's line
-    claim_lines = [line_at(rendered, m.start()) for m in CLAIM_RE.finditer(rendered)]
     formulas = [quoter.render_formula(f) for f in masked.formulas]
     check_blocks(path, searchable)
     check_footnote_definitions(path, searchable)
@@ -245,39 +246,50 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     check_note_continuations(path, searchable)
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         lint_chinese(path, masked.text)
-    facts = Facts()
-    page = PageContext(path, facts, quoter.log, formulas, strings.ui, strings.language, resolve,
+    page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url)
     page.markdown_source = masked.restore_code(rendered_body)
     page.searchable = searchable            # lines as in the file (front matter blanked)
     page.first_line = front.count("\n")
+    return Page(lang=strings.lang, source=path, text=searchable, meta=meta,
+                conversion=convert(page, masked), quotes=quoter.log, formulas=formulas)
+
+
+def convert(page: PageContext, masked: Masked) -> Conversion:
+    """Convert the page's Markdown (`page.markdown_source`) with a fresh Markdown instance:
+    its HTML and what each collector gathered. A mistake found while converting is a
+    BuildError at its line (see `_located`)."""
     md, article = markdown_for(page)
     try:
-        html = md.convert(page.markdown_source)
+        return article.conversion(md.convert(page.markdown_source))
     except ContentError as e:
-        needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
-        line = e.line or next((found for n in needles
-                               if (found := line_of(searchable, n, e.occurrence))), 0)
-        message = page.readable(e.message)
-        if not line:       # text the lexer took for code, which Markdown did not
-            restored = masked.restore_code(searchable)
-            line = next((found for n in needles
-                         if (found := line_of(restored, n, e.occurrence))), 0)
-            message += ("; this line is inside a code fence that Markdown did not read as "
-                        "code: check the fence's opening line above it") if line else ""
-        if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
-            first = next((found for n in needles if (found := line_of(searchable, n))), 0)
-            if first and first != line:
-                message += f" (the other is at line {first})"
-        raise BuildError(path, line, message) from None
+        raise _located(e, page, masked) from None
     except UnknownSnippet as e:
         fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
                            + re.escape(e.name) + r"[ \t]*$", re.M)
-        raise BuildError(path, line_of(masked.restore_code(searchable), fence), str(e)) from None
-    assert article.headings is not None
-    article.headings.finish()
-    return Page(lang=strings.lang, source=path, text=searchable, meta=meta, body=html,
-                facts=facts, quotes=quoter.log, formulas=formulas, claim_lines=claim_lines)
+        raise BuildError(page.source, line_of(masked.restore_code(page.searchable), fence),
+                         str(e)) from None
+
+
+def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
+    """The BuildError for a mistake found while converting: at the line the collector knew
+    (`e.line`), else where its needle is in the article as written (Markdown keeps no lines),
+    else in the article with its code back (text the lexer took for code, Markdown did not)."""
+    searchable = page.searchable
+    needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
+    line = e.line or next((found for n in needles
+                           if (found := line_of(searchable, n, e.occurrence))), 0)
+    message = page.readable(e.message)
+    if not line:       # text the lexer took for code, which Markdown did not
+        restored = masked.restore_code(searchable)
+        line = next((found for n in needles if (found := line_of(restored, n, e.occurrence))), 0)
+        message += ("; this line is inside a code fence that Markdown did not read as "
+                    "code: check the fence's opening line above it") if line else ""
+    if e.occurrence > 1 and not e.line:    # a second occurrence: say where the first is
+        first = next((found for n in needles if (found := line_of(searchable, n))), 0)
+        if first and first != line:
+            message += f" (the other is at line {first})"
+    return BuildError(page.source, line, message)
 
 
 def _front_of(rendered: str) -> str:

@@ -2,8 +2,9 @@
 
 Authors write `{{ spread.sd_large | fixed(2) }}`. The value is looked up in results.json
 through `Node`s that remember their dotted path, so every quoted number is traced: a filter
-emits `QUOTE_OPEN index QUOTE_MID text QUOTE_CLOSE` (private-use characters that Markdown
-leaves alone); after Markdown they become `<span class="q" data-key=… data-format=…>`.
+emits a quote marker (`markers.quote(index, text)`, private-use characters that Markdown
+leaves alone), and the page's `QuoteLog` records the line it was written on; after Markdown
+they become `<span class="q" data-key=… data-format=…>`.
 `{{ claim("name") }}` marks the sentence that relies on a claim (sqrtdk.science.registry),
 so a claim that stops holding stops the build at that line.
 
@@ -34,14 +35,10 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from .lexer import RawFormula
+from .markers import CLAIM_RE, NEVER, QUOTE_RE, claim, line_of_marker, quote
 from .math.formula import Formula, Quote
 
 LOGGER = logging.getLogger("sqrtdk.quoting")
-QUOTE_OPEN, QUOTE_MID, QUOTE_CLOSE = "\U000f0000", "\U000f0001", "\U000f0002"
-CLAIM_MARK = "\U000f0003{}\U000f0004"
-QUOTE_RE = re.compile(f"{QUOTE_OPEN}(\\d+){QUOTE_MID}(.*?){QUOTE_CLOSE}", re.S)
-CLAIM_RE = re.compile("\U000f0003(\\d+)\U000f0004")
-_MARKER_RE = re.compile(f"{QUOTE_OPEN}\\d+{QUOTE_MID}|{QUOTE_CLOSE}|\U000f0003\\d+\U000f0004")
 FILTERS = ("fixed", "pct", "sig", "grouped")
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MAX_DIGITS = 12
@@ -158,15 +155,43 @@ def bounds_for(path: str, patterns: Mapping[str, list[float]]) -> tuple[float, f
 @dataclass
 class QuoteLog:
     """What one page quoted, in order: (dotted path, format, shown text); and the claims it
-    relies on, in order of appearance."""
+    relies on, in order of appearance. `lines` and `claim_lines` hold the file line each quote
+    and claim was written on (0 until the text around it is placed, see `place`)."""
 
     entries: list[tuple[str, str, str]] = field(default_factory=list)
     claims: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    claim_lines: list[int] = field(default_factory=list)
 
     def emit(self, path: str, fmt: str, text: str) -> str:
         """Record a quote; returns its marker."""
         self.entries.append((path, fmt, text))
-        return f"{QUOTE_OPEN}{len(self.entries) - 1}{QUOTE_MID}{text}{QUOTE_CLOSE}"
+        self.lines.append(0)
+        return quote(len(self.entries) - 1, text)
+
+    def add_claim(self, name: str) -> str:
+        """Record that the text relies on claim `name`; returns its marker."""
+        self.claims.append(name)
+        self.claim_lines.append(0)
+        return claim(len(self.claims) - 1)
+
+    def place(self, text: str, first_line: int) -> None:
+        """Record the line of each quote and claim marker in `text`, a rendered piece of the
+        article whose first line is the file's line `first_line` (lines stay in place)."""
+        for n, line in line_of_marker(text, QUOTE_RE, first_line).items():
+            self.lines[n] = line
+        for n, line in line_of_marker(text, CLAIM_RE, first_line).items():
+            self.claim_lines[n] = line
+
+    def line_of(self, path: str) -> int:
+        """The line of the first quote of result `path` (0: not quoted, or not placed)."""
+        return next((line for (p, _, _), line in zip(self.entries, self.lines, strict=True)
+                     if p == path and line), 0)
+
+    def line_of_claim(self, name: str) -> int:
+        """The line of the first sentence relying on claim `name` (0: none)."""
+        return next((line for c, line in zip(self.claims, self.claim_lines, strict=True)
+                     if c == name and line), 0)
 
 
 def _number(q: Any, filter_name: str) -> tuple[str, float]:
@@ -292,7 +317,7 @@ def prose_environment(loader: jinja2.BaseLoader | None = None,
 def math_environment(loader: jinja2.BaseLoader | None = None,
                      bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """Quotes inside TeX: `{{ ` and ` }}` with their spaces, no statements, no comments."""
-    never = "\U000f00ff\U000f00fe"
+    never = NEVER
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
                              keep_trailing_newline=True, variable_start_string="{{ ",
                              variable_end_string="}}", block_start_string=never + "%",
@@ -328,8 +353,7 @@ class Quoter:
         if not isinstance(name, str) or name not in self.claims:
             hint = suggest(str(name), self.claims, "claims")
             raise UnknownResultError(f"no claim {name!r}; {hint}")
-        self.log.claims.append(name)
-        return CLAIM_MARK.format(len(self.log.claims) - 1)
+        return self.log.add_claim(name)
 
     def render_prose(self, source: str) -> str:
         """Evaluate the template of the masked article; lines stay where they were.
@@ -342,6 +366,7 @@ class Quoter:
             name = self.envs.sources.add("prose", chunk)
             try:
                 out.append(self.prose.get_template(name).render(self._render_context))
+                self.log.place(out[-1], first_line)
             except jinja2.TemplateSyntaxError as e:
                 line = e.lineno or 0
                 if "end of template" in (e.message or ""):
@@ -390,6 +415,7 @@ class Quoter:
             last = m.end()
         if last < len(tex):
             parts.append(tex[last:])
+        self.log.place(tex, raw.first_line)
         return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.first_line)
 
 
@@ -515,11 +541,6 @@ def _template_line(e: BaseException, name: str) -> int:
         if frame.f_code.co_filename == name:
             line = lineno
     return line
-
-
-def strip_markers(text: str) -> str:
-    """Remove quote and claim markers, keeping the shown text (for TeX, attributes, titles)."""
-    return _MARKER_RE.sub("", text)
 
 
 def mark_quotes(html: str, log: QuoteLog) -> str:

@@ -1,0 +1,169 @@
+"""Treeprocessors that each refuse one kind of mistake, at the author's line, and change
+nothing: a `///` line that is no box, raw HTML the page's Content-Security-Policy would
+block, a formula inside raw HTML, template syntax left in the text."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from html.parser import HTMLParser
+
+from markdown import Markdown
+from markdown.treeprocessors import Treeprocessor
+
+from .markers import ANY_MATH_RE
+from .math.formula import Formula
+from .md_foreign import STRAIGHT
+from .md_math import ContentError
+
+_LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
+
+
+
+
+class BoxHeaderCheck(Treeprocessor):
+    """A `///` line that pymdownx's blocks did not take as a box header (an id with a space or
+    a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
+
+    def __init__(self, md: Markdown, readable: Callable[[str], str]):
+        super().__init__(md)
+        self.readable = readable
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            if el.tag not in ("p", "li"):
+                continue
+            first = (el.text or "").lstrip().split("\n", 1)[0]
+            if first.startswith("///"):
+                shown = self.readable(first)              # smart quotes and entities back
+                typed = shown.translate(STRAIGHT)          # the quotes as the author typed
+                raise ContentError(
+                    f"box not understood: '{typed[:40]}'; a box opens with '/// details | Title' "
+                    "and its options follow on the next line, indented by four spaces, as "
+                    "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
+                    "starts with a letter); 'details' is the only kind of box",
+                    (typed[:30], shown[:30], typed[:12]))
+
+
+# what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag
+_BLOCKED_TAGS = {
+    "script": "would run a script, which the page's Content-Security-Policy blocks (only the "
+              "site's own script files run); remove it",
+    "style": "is an inline stylesheet, which the page's Content-Security-Policy blocks "
+             "(style-src 'self'); put the rule in static/style.css, or use a style=\"…\" "
+             "attribute on the element",
+    "iframe": "embeds another page, which the page's Content-Security-Policy blocks (frames "
+              "may show only this site, and the site loads nothing from others); link to it "
+              "instead",
+    "frame": "embeds another page, which the page's Content-Security-Policy blocks; link to "
+             "it instead",
+    "object": "embeds a plug-in object, which the page's Content-Security-Policy blocks "
+              "(object-src 'none'); link to the file instead",
+    "embed": "embeds a plug-in object, which the page's Content-Security-Policy blocks "
+             "(object-src 'none'); link to the file instead",
+    "base": "would change where every link of the page points, which the page's "
+            "Content-Security-Policy blocks (base-uri 'none'); remove it",
+    "form": "would submit nowhere: the page's Content-Security-Policy blocks form submission "
+            "(form-action 'none'); remove it",
+}
+_RUNS_SCRIPT = _BLOCKED_TAGS["script"]
+
+
+class _BlockedFinder(HTMLParser):
+    """The first thing in a raw HTML block that the page's CSP would block: (what, why)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCKED_TAGS:
+            self.found.append((f"<{tag}", _BLOCKED_TAGS[tag]))
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append((name, _RUNS_SCRIPT))
+            if name in ("href", "src") and (value or "").strip().lower().startswith("javascript:"):
+                self.found.append((f"{name}=\"javascript:", _RUNS_SCRIPT))
+
+
+class RawHtmlGuard(Treeprocessor):
+    """Raw HTML the page's Content-Security-Policy would block (scripts, inline event
+    handlers, javascript: URLs, inline stylesheets, frames, plug-ins, <base>, forms) is
+    refused at its line, with the policy's reason."""
+
+    def run(self, root: etree.Element) -> None:
+        for block in self.md.htmlStash.rawHtmlBlocks:
+            finder = _BlockedFinder()
+            finder.feed(str(block))
+            if finder.found:
+                what, why = finder.found[0]
+                raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I))
+
+
+class MathInRawHtml(Treeprocessor):
+    """A formula inside a raw HTML block: Markdown leaves such a block as written, so the
+    formula would never be typeset (its placeholder would reach the page). An error at the
+    formula's own line (`RawFormula.line`); inside an indented code block under another tool's
+    box line (MkDocs' `??? note`, `!!! tip`), at that line, naming it."""
+
+    def __init__(self, md: Markdown, text: Callable[[], str], formulas: list[Formula]):
+        super().__init__(md)
+        self.text, self.formulas = text, formulas
+
+    def run(self, root: etree.Element) -> None:
+        for block in self.md.htmlStash.rawHtmlBlocks:
+            m = ANY_MATH_RE.search(str(block))
+            if m is None:
+                continue
+            at = self.formulas[int(m.group(1))].line
+            if str(block).lstrip().startswith("<pre"):   # Markdown's indented code
+                opener = self._box_line(at)
+                if opener:
+                    number, written = opener
+                    raise ContentError(f"'{written}' is MkDocs' admonition syntax, which is not "
+                                       "understood here: its indented body, with the formula "
+                                       f"{m.group(0)}, would be published as a code block; "
+                                       "write a '/// details | Title' box", line=number)
+                raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
+                                   "line indented by four spaces is code); for code use a "
+                                   "fence (```), for text and math remove the indent",
+                                   m.group(0), line=at)
+            start = " ".join(str(block).split())[:30]
+            raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
+                               "Markdown leaves as written, so it is never typeset; write the "
+                               "passage in Markdown (a '/// details' box for a collapsible "
+                               "one), or keep the formula out of the HTML", m.group(0), line=at)
+
+    def _box_line(self, at: int) -> tuple[int, str] | None:
+        """(line, text) of an admonition line right above the indented block holding line
+        `at`, if there is one."""
+        lines = self.text().split("\n")
+        indent = len(lines[at - 1]) - len(lines[at - 1].lstrip()) if at else 0
+        k = at - 2
+        while k >= 0 and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) >= indent):
+            k -= 1
+        if at and k >= 0 and _ADMONITION.match(lines[k]):
+            return k + 1, lines[k].strip()
+        return None
+
+
+_ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
+
+
+class LeftoverCheck(Treeprocessor):
+    """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
+    code edit, `{#comment#}` without its spaces) is an error, not published."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "", el.tail or ""]
+            for text in texts:
+                m = _LITERAL_TEMPLATE.search(text)
+                if m:
+                    found = m.group(0)
+                    hint = ("a template comment is written '{# … #}' with spaces"
+                            if found.startswith("{#") else
+                            "quote a result as '{{ name | fixed(2) }}', or put literal braces "
+                            "in `code`")
+                    raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
+                                       found)
