@@ -33,7 +33,7 @@ from workspace import BENCH_DIR, PROJECT_PYTHON, ROOT, append_sentence, copy_pro
 
 # (module, attribute path, label): the steps of a text edit's rebuild, in build order
 STEPS = (
-    ("sqrtdk.pipeline", "Builder.build_key", "build key (digest of the sources)"),
+    ("sqrtdk.unchanged", "build_inputs", "build key (digest of the sources)"),
     ("sqrtdk.pipeline", "Builder.read_inputs", "inputs (TOML, ui strings)"),
     ("sqrtdk.pipeline", "Builder.check_first", "pages + site, checked first"),
     ("sqrtdk.web.pages", "build_page", "  one article, read and converted"),

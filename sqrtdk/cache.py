@@ -2,9 +2,11 @@
 
 An entry's key is a SHA-256 over everything it depends on: the code (every module of the half
 that produces it, found by listing its folder, so a new module is covered without anyone
-listing it), the options that change output, library versions and the inputs. Each entry
-stores the digest of its own bytes; an entry whose bytes no longer match (a partial write, a
-hand edit, disk trouble) is a miss and is rebuilt. `--serve` keeps a memory layer in front.
+listing it; or the import closure of the modules that produce it), the options that change
+output, library versions and the inputs. Every key is made by `key_for(unit, inputs…)`, from
+the unit's own inputs; the units are the cache's folders (`UNITS`). Each entry stores the
+digest of its own bytes; an entry whose bytes no longer match (a partial write, a hand edit,
+disk trouble) is a miss and is rebuilt. `--serve` keeps a memory layer in front.
 """
 from __future__ import annotations
 
@@ -15,9 +17,17 @@ import json
 import os
 import pickle
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from .options import PACKAGE_DIR
+
+# Every kind of unit the build caches, one folder of the cache each ("jinja": Jinja's own
+# bytecode cache; "math" and "fonts": the math renderer's; the others through `Cache`).
+UNITS = ("results", "experiments", "sweep", "registry", "manifest", "figures", "pages", "links",
+         "published", "compressed", "build", "jinja", "math", "fonts")
+
+Input = bytes | str | Path | Sequence[Path]
 
 
 def digest(*parts: bytes | str) -> str:
@@ -28,6 +38,29 @@ def digest(*parts: bytes | str) -> str:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
+
+
+def key_for(unit: str, *inputs: Input, packages: Sequence[str] = ()) -> str:
+    """The cache key of one unit of work of kind `unit` (one of UNITS): a digest of the unit's
+    kind and its own inputs, in order (bytes and text as they are; a Path or a list of Paths:
+    the files' bytes, see `file_digest`), with the versions of the installed `packages`
+    (`versions`). The code a unit runs is one of its inputs (`code_digest`, `closure_digest`).
+    Raises ValueError for an unknown unit (a bug of ours)."""
+    if unit not in UNITS:
+        raise ValueError(f"no cache unit '{unit}'; add it to cache.UNITS")
+    return stamp(unit, *inputs, packages=packages)
+
+
+def stamp(*inputs: Input, packages: Sequence[str] = ()) -> str:
+    """The digest `key_for` makes, without a unit: what a committed file records of the code
+    and inputs it was made from (sweep.json's claim entries), so a build can tell it is stale."""
+    parts: list[bytes | str] = []
+    for i in inputs:
+        if isinstance(i, (bytes, str)):
+            parts.append(i)
+        else:
+            parts.append(file_digest(i) if isinstance(i, Path) else file_digest(*i))
+    return digest(*parts, versions(*packages))
 
 
 def file_digest(*paths: Path) -> str:
@@ -52,6 +85,16 @@ def code_digest(*halves: str) -> str:
     `figures`, `web`): a new or edited module of any of them changes the key."""
     shared = sorted(p for p in PACKAGE_DIR.glob("*.py"))
     return digest(file_digest(*shared), tree_digest(*(PACKAGE_DIR / h for h in halves)))
+
+
+def closure_digest(*modules: str, extra: Sequence[Path] = ()) -> str:
+    """Digest of the import closure (see `import_closure`) of the named modules of this package
+    (dotted names) and of the files `extra`, with their paths: the code a unit made by those
+    modules runs, so a module it does not import is not in its key."""
+    files = import_closure(*(PACKAGE_DIR.parent.joinpath(*m.split(".")).with_suffix(".py")
+                             for m in modules))
+    return digest(file_digest(*files, *extra),
+                  repr([f.relative_to(PACKAGE_DIR).as_posix() for f in files]))
 
 
 def import_closure(*paths: Path) -> list[Path]:

@@ -17,33 +17,26 @@ stages keep their old order; the labels are checked first either way.
 """
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import Cache, digest, versions
+from .cache import Cache, key_for, versions
 from .errors import BuildError, suggest
+from .figure_labels import validate_labels
+from .figures_stage import CARD_PX, DrawnFigures, svg_size
 from .log import held
 from .options import PACKAGE_DIR, BuildOptions
-from .results_paths import check_needs, matches_schema, needs_declared
+from .results_paths import matches_schema
 
 if TYPE_CHECKING:
-    from .pipeline import FigureSet, Inputs
+    from .figure_registrations import ParsedRegistration
+    from .inputs import Inputs
     from .web.model import Page
 
 SVG_HEAD = 4096   # bytes of an SVG read for its size: the root element's start tag is in them
-
-
-@dataclass(frozen=True)
-class Registered:
-    """A figure as its `@figure(name, needs=…, labels=…)` line registers it (no drawer)."""
-
-    name: str
-    needs: tuple[str, ...]
-    labels: dict[str, tuple[str, ...]]
 
 
 @dataclass
@@ -51,90 +44,18 @@ class Checked:
     """The pages and site the check made, the warnings they gave, and what they were made from."""
 
     data: bytes
-    figures: FigureSet
+    figures: DrawnFigures
     pages: list[Page]
     site: Any
     messages: list[str] = field(default_factory=list)
 
-    def holds_for(self, data: bytes, figures: FigureSet) -> bool:
+    def holds_for(self, data: bytes, figures: DrawnFigures) -> bool:
         """Whether the real results and figures are those the check used."""
         return data == self.data and _shape(figures) == _shape(self.figures)
 
 
-def _shape(figures: FigureSet) -> tuple[Any, ...]:
+def _shape(figures: DrawnFigures) -> tuple[Any, ...]:
     return (sorted(figures.sizes.items()), figures.names, sorted(figures.needs))
-
-
-def registered_figures(cache: Cache, folder: Path = PACKAGE_DIR / "figures"
-                       ) -> dict[str, Registered] | None:
-    """Every figure the modules of `folder` register, in the order `figures.load()` registers
-    them, read with `ast` (nothing imported; kept in `cache` by the modules' bytes). None when
-    a registration is not a top-level `@figure(…)` decorator with literal arguments, or a
-    module does not parse: then only importing the modules can tell."""
-    if any(p.is_dir() and (p / "__init__.py").is_file() for p in folder.iterdir()):
-        return None     # a sub-package registers figures too: only importing it can tell
-    sources = {path: path.read_bytes() for path in sorted(folder.glob("*.py"))}
-    key = digest(*(part for p, data in sources.items() for part in (p.name, data)))
-    if key in _PARSED and _needs_declared(_PARSED[key]):   # a warm process (--serve) reads
-        return _PARSED[key]                                 # the same modules again
-    kept = cache.get_object("registry", key)
-    if isinstance(kept, dict) and _needs_declared(kept):
-        found: dict[str, Registered] | None = kept
-    else:                       # parsed again: a need no longer declared names its @figure line
-        found = _parse_registrations(sources)
-        if found is not None:
-            cache.put_object("registry", key, found)
-    _PARSED.clear()             # only the modules as they are now
-    _PARSED[key] = found
-    return found
-
-
-_PARSED: dict[str, dict[str, Registered] | None] = {}   # this process: by the modules' bytes
-
-
-def _needs_declared(found: dict[str, Registered] | None) -> bool:
-    """Whether every need of the registrations `found` is declared (results schema)."""
-    return found is None or all(needs_declared(r.needs) for r in found.values())
-
-
-def _parse_registrations(sources: dict[Path, bytes]) -> dict[str, Registered] | None:
-    found: dict[str, Registered] = {}
-    for path, source in sources.items():
-        try:
-            tree = ast.parse(source, str(path))
-        except (SyntaxError, ValueError):
-            return None
-        decorators = [d for node in tree.body if isinstance(node, ast.FunctionDef)
-                      for d in node.decorator_list]
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-                 and isinstance(n.func, ast.Name) and n.func.id == "figure"]
-        if path.name.startswith("_"):
-            if calls:
-                return None
-            continue
-        if any(c not in decorators for c in calls) or any(
-                isinstance(n, ast.Name) and n.id == "FIGURES" for n in ast.walk(tree)):
-            return None
-        for call in sorted(calls, key=lambda c: c.lineno):
-            spec = _literal_registration(call)
-            if spec is None or spec.name in found:
-                return None
-            check_needs(spec.name, spec.needs, path, call.lineno)
-            found[spec.name] = spec
-    return found
-
-
-def _literal_registration(call: ast.Call) -> Registered | None:
-    names = ("name", "needs", "labels")
-    given = dict(zip(names, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
-    try:
-        values = {k: ast.literal_eval(given[k]) for k in names}
-    except (KeyError, ValueError, TypeError, SyntaxError):
-        return None
-    name, needs, labels = values["name"], values["needs"], values["labels"]
-    if not isinstance(name, str) or not isinstance(labels, dict):
-        return None
-    return Registered(name, tuple(needs), {str(k): tuple(v) for k, v in labels.items()})
 
 
 def known_results(opts: BuildOptions, cache: Cache, key: str) -> bytes | None:
@@ -174,14 +95,12 @@ def as_committed(*paths: Path) -> bool:
     return proc.returncode == 0 and not proc.stdout.strip() and tracked.returncode == 0
 
 
-def figures_on_disk(opts: BuildOptions, cache: Cache, specs: dict[str, Registered],
-                    languages: list[str]) -> FigureSet:
+def figures_on_disk(opts: BuildOptions, cache: Cache, specs: dict[str, ParsedRegistration],
+                    languages: list[str]) -> DrawnFigures:
     """The figure set the build will make, with each file's size as the file in figures_dir
     has it (a figure not yet drawn gets 0 × 0, so the real one differs and the pages are
     made again). The sizes are kept in `cache` by the files' names, sizes and times."""
-    from .figures_stage import CARD_PX
-    from .pipeline import FigureSet
-    out = FigureSet(names=list(specs),
+    out = DrawnFigures(names=list(specs),
                     needs=sorted({need for spec in specs.values() for need in spec.needs}))
     for lang in languages:
         for name in specs:
@@ -190,7 +109,7 @@ def figures_on_disk(opts: BuildOptions, cache: Cache, specs: dict[str, Registere
         card = f"card.{lang}.png"
         out.files[card], out.sizes[card] = opts.figures_dir / card, CARD_PX
     svgs = [path for file, path in out.files.items() if file not in out.sizes]
-    key = digest(repr([(p.name, *_stat(p)) for p in svgs]))
+    key = key_for("registry", repr([(p.name, *_stat(p)) for p in svgs]))
     sizes = cache.get_object("registry", key)
     if not isinstance(sizes, dict):
         sizes = {p.name: _svg_size(p) for p in svgs}
@@ -208,7 +127,6 @@ def _stat(path: Path) -> tuple[int, int]:
 
 
 def _svg_size(path: Path) -> tuple[int, int]:
-    from .figures_stage import svg_size
     try:
         with path.open("rb") as f:
             return svg_size(f.read(SVG_HEAD))
@@ -216,10 +134,9 @@ def _svg_size(path: Path) -> tuple[int, int]:
         return 0, 0
 
 
-def check_labels(inputs: Inputs, specs: dict[str, Registered]) -> None:
+def check_labels(inputs: Inputs, specs: dict[str, ParsedRegistration]) -> None:
     """Every figures.toml against the registrations, and site.toml's social figure: the
     errors the figure stage would raise (its warnings are left to it)."""
-    from .figures_stage import validate_labels
     registry: dict[str, Any] = dict(specs)
     with held():
         for lang in inputs.settings.languages:

@@ -1,5 +1,5 @@
-"""The figure stage: check every figures.toml against the registered figures, then draw what
-the cache does not hold, in worker processes.
+"""The figure stage: check every figures.toml against the registered figures (figure_labels),
+then draw what the cache does not hold, in worker processes; it produces `DrawnFigures`.
 
 A manifest keyed on everything the stage reads (the figures code, the labels, results.json,
 the social figure) names every output file and its cache entry, so an unchanged build reads
@@ -12,37 +12,53 @@ module redraws only the figures it registers.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import logging
 import xml.etree.ElementTree as etree
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import (
-    Cache,
-    code_digest,
-    digest,
-    file_digest,
-    import_closure,
-    versions,
-    write_if_changed,
-)
+from .cache import Cache, closure_digest, code_digest, digest, key_for, write_if_changed
 from .errors import BuildError, suggest
-from .log import captured, replay, warn
+from .figure_labels import check_fonts, validate_labels
+from .log import captured, replay
 from .options import BuildOptions
-from .settings import straight_quote_warnings
 
 if TYPE_CHECKING:
-    from .figures import FigureSpec
-    from .pipeline import FigureSet, Inputs
+    from .figures import Registration
+    from .inputs import Inputs
+    from .web.model import SvgPair
 
 LOGGER = logging.getLogger("sqrtdk.figures")
-FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")
+FIGURE_PACKAGES = ("matplotlib", "mplfonts", "numpy")   # what the drawings are made with
 CARD_PX = (1200, 630)
+
+
+@dataclass
+class DrawnFigures:
+    """What the figure stage produces: file name -> path in figures_dir, each file's size in
+    CSS pixels, the figure names (in registration order) and the results paths they read."""
+
+    files: dict[str, Path] = field(default_factory=dict)
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)   # file name -> px
+    names: list[str] = field(default_factory=list)
+    needs: list[str] = field(default_factory=list)   # results paths the figures read
+    drawn: int = 0
+
+    def resolver(self, lang: str) -> Callable[[str], SvgPair]:
+        """name -> the page language's files (KeyError for a figure the build does not make)."""
+        from .web.model import SvgPair
+
+        def resolve(name: str) -> SvgPair:
+            wide, narrow = f"{name}.{lang}.svg", f"{name}.{lang}.narrow.svg"
+            if wide not in self.files:
+                raise KeyError(name)
+            (w, h), (nw, nh) = self.sizes[wide], self.sizes[narrow]
+            return SvgPair(f"../figures/{wide}", w, h, f"../figures/{narrow}", nw, nh)
+        return resolve
 
 
 class LabelError(Exception):
@@ -55,7 +71,7 @@ class LabelError(Exception):
 
 
 @dataclass(frozen=True)
-class Job:
+class FigureFile:
     """One output file: figure `name` in `lang` and `layout` ("card": the social card)."""
 
     name: str
@@ -81,7 +97,7 @@ def load_drawing() -> None:
     draw.register_cjk_font()
 
 
-def draw_job(job: Job, results: Mapping[str, Any], labels: Mapping[str, Any],
+def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, Any],
              social: str) -> bytes:
     """Worker task: one file's bytes (matplotlib is imported here, in the worker)."""
     from . import figures
@@ -106,17 +122,15 @@ class FigureStage:
     def __init__(self, opts: BuildOptions, cache: Cache, inputs: Inputs):
         self.opts, self.cache, self.inputs = opts, cache, inputs
 
-    def run(self, results: Mapping[str, Any], data: bytes) -> FigureSet:
+    def run(self, results: Mapping[str, Any], data: bytes) -> DrawnFigures:
         """Every figure file in figures_dir, from the cache or drawn."""
-        from .pipeline import FigureSet
         settings = self.inputs.settings
         fonts = self._fonts()
-        code = digest(code_digest("figures"), fonts)
-        label_bytes = json.dumps(self.inputs.labels, sort_keys=True)
-        key = digest(code, label_bytes, data, settings.social_figure,
-                     repr(settings.languages), versions(*FIGURE_PACKAGES))
+        key = key_for("manifest", code_digest("figures"), fonts,
+                      json.dumps(self.inputs.labels, sort_keys=True), data,
+                      settings.social_figure, repr(settings.languages), packages=FIGURE_PACKAGES)
         manifest = self.cache.get_object("manifest", key)
-        out = FigureSet()
+        out = DrawnFigures()
         if isinstance(manifest, dict) and self._restore(manifest, out):
             replay(manifest["warnings"])
             return out
@@ -126,7 +140,7 @@ class FigureStage:
         self.cache.put_object("manifest", key, manifest)
         return out
 
-    def _restore(self, manifest: dict[str, Any], out: FigureSet) -> bool:
+    def _restore(self, manifest: dict[str, Any], out: DrawnFigures) -> bool:
         """Put every file of a cached figure set in place; a file already holding the right
         bytes (its SHA-256 as recorded) is left alone and its cache entry is not read."""
         for file, (entry, size, sha) in manifest["files"].items():
@@ -159,20 +173,20 @@ class FigureStage:
             self.cache.put_object("manifest", "font-digests", memo)
         return found
 
-    def _draw(self, results: Mapping[str, Any], fonts: str, out: FigureSet) -> dict[str, Any]:
+    def _draw(self, results: Mapping[str, Any], fonts: str, out: DrawnFigures) -> dict[str, Any]:
         from . import figures
         specs = figures.load()
         settings = self.inputs.settings
         for lang in settings.languages:
             validate_labels(self.inputs.label_files[lang], specs)
-            _check_fonts(self.inputs.label_files[lang])
+            check_fonts(self.inputs.label_files[lang])
         if settings.social_figure not in specs:
             raise BuildError(settings.path, settings.lines.get("social_figure", 0),
                              f"social_figure '{settings.social_figure}' is not "
                              "a figure; " + suggest(settings.social_figure, specs, "figures"))
-        jobs = [Job(name, lang, layout) for lang in settings.languages for name in specs
+        jobs = [FigureFile(name, lang, layout) for lang in settings.languages for name in specs
                 for layout in ("wide", "narrow")]
-        jobs += [Job(settings.social_figure, lang, "card") for lang in settings.languages]
+        jobs += [FigureFile(settings.social_figure, lang, "card") for lang in settings.languages]
         codes = {name: module_code(spec.draw.__module__, fonts) for name, spec in specs.items()}
         keys = {job: self._key(job, specs, results, codes) for job in jobs}
         blobs = {job: self.cache.get("figures", keys[job]) for job in jobs}
@@ -201,23 +215,23 @@ class FigureStage:
         self._remove_stale(out)
         return {"files": files, "names": out.names, "needs": out.needs}
 
-    def _key(self, job: Job, specs: Mapping[str, FigureSpec], results: Mapping[str, Any],
-             codes: Mapping[str, str]) -> str:
+    def _key(self, job: FigureFile, specs: Mapping[str, Registration],
+             results: Mapping[str, Any], codes: Mapping[str, str]) -> str:
         from .figures import needed_results
         name = self.inputs.settings.social_figure if job.layout == "card" else job.name
         labels = self.inputs.labels[job.lang]
         parts = {"needs": needed_results(results, specs[name].needs), "table": labels[name],
                  "style": labels["style"], "card": labels["card"] if job.layout == "card" else {}}
-        return digest(codes[name], json.dumps(parts, sort_keys=True), job.name, job.lang,
-                      job.layout, versions(*FIGURE_PACKAGES))
+        return key_for("figures", codes[name], json.dumps(parts, sort_keys=True), job.name,
+                       job.lang, job.layout, packages=FIGURE_PACKAGES)
 
-    def _write(self, file: str, blob: bytes, size: tuple[int, int], out: FigureSet) -> None:
+    def _write(self, file: str, blob: bytes, size: tuple[int, int], out: DrawnFigures) -> None:
         path = self.opts.figures_dir / file
         write_if_changed(path, blob)
         out.files[file] = path
         out.sizes[file] = (int(size[0]), int(size[1]))
 
-    def _remove_stale(self, out: FigureSet) -> None:
+    def _remove_stale(self, out: DrawnFigures) -> None:
         for stale in list(self.opts.figures_dir.glob("*.svg")) + \
                 list(self.opts.figures_dir.glob("*.png")):
             if stale.name not in out.files:
@@ -226,13 +240,9 @@ class FigureStage:
 
 def module_code(module: str, fonts: str) -> str:
     """The code key of the figures registered in `module` (a dotted name in this package):
-    the bytes of its import closure (the figures package, draw.py and figure_fonts.py among them),
-    of this module (the worker's side of drawing) and `fonts` (fonts_digest)."""
-    from .options import PACKAGE_DIR
-    path = PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
-    files = import_closure(path, PACKAGE_DIR / "figures" / "draw.py")
-    return digest(file_digest(*files, Path(__file__)), fonts,
-                  repr([f.relative_to(PACKAGE_DIR).as_posix() for f in files]))
+    the bytes of its import closure with draw.py's (the figures package and figure_fonts.py
+    among them), of this module (the worker's side of drawing) and `fonts` (fonts_digest)."""
+    return digest(closure_digest(module, "sqrtdk.figures.draw", extra=[Path(__file__)]), fonts)
 
 
 def svg_size(svg: bytes) -> tuple[int, int]:
@@ -246,67 +256,3 @@ def svg_size(svg: bytes) -> tuple[int, int]:
     raise ValueError("not an SVG")
 
 
-def _check_fonts(toml: Any) -> None:
-    """A warning at [style] font_family for each family matplotlib has no font for (it falls
-    back to the next one, in the end to DejaVu Sans, which has no Chinese)."""
-    from .figures import draw
-    families = toml.data["style"]["font_family"]
-    missing = draw.missing_fonts(families)
-    known = draw.installed_fonts() if missing else []
-    for name in missing:
-        warn(LOGGER, toml.path, toml.line_of("style", "font_family"),
-             f"[style] font_family: no font '{name}' is installed for the figures; "
-             + suggest(name, known, "fonts"))
-
-
-def validate_labels(toml: Any, specs: Mapping[str, FigureSpec]) -> None:
-    """One language's figures.toml against the registered figures: [style] and [card], one
-    table per figure with exactly its labels (an extra label is a warning), strings only, and
-    every {field} one the figure fills in, with a format spec str.format accepts."""
-    data = toml.data
-    for table in data:
-        if table not in specs and table not in ("style", "card"):
-            raise toml.error(table, None, f"[{table}] is not a figure; "
-                             + suggest(table, [*specs, "style", "card"], "tables"))
-    family = data.get("style", {}).get("font_family")
-    if not isinstance(family, list) or not all(isinstance(f, str) for f in family):
-        raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
-                                                 "…], a list of font names")
-    for key in ("title", "subtitle"):
-        if not isinstance(data.get("card", {}).get(key), str):
-            raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
-        _check_label(toml, "card", key, data["card"][key], ())
-    for name, spec in specs.items():
-        table = data.get(name)
-        if not isinstance(table, dict):
-            raise toml.error(None, None, f"no table [{name}]; add it with the figure's labels: "
-                             + ", ".join(spec.labels))
-        unused = [key for key in table if key not in spec.labels]
-        for key, fields in spec.labels.items():
-            if key not in table:
-                misspelt = difflib.get_close_matches(key, unused, n=1, cutoff=0.6)
-                if misspelt:    # `titel = "…"`: name the line the author wrote
-                    raise toml.error(name, misspelt[0], f"[{name}] has '{misspelt[0]}', which "
-                                     f"the figure does not use, and no '{key}'; did you mean "
-                                     f"'{key}'?")
-                raise toml.error(name, None, f"[{name}] has no label '{key}'; add {key} = \"…\""
-                                 + (f" (it can use {', '.join('{' + f + '}' for f in fields)})"
-                                    if fields else ""))
-            _check_label(toml, name, key, table[key], fields)
-        straight_quote_warnings(toml, name, table)
-        for key in table:
-            if key not in spec.labels:
-                warn(LOGGER, toml.path, toml.line_of(name, key), f"[{name}] {key} is not used by "
-                     "the figure; " + suggest(key, spec.labels, "labels"))
-
-
-def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, ...]) -> None:
-    """A label: a string whose fields are the registered ones, with valid specs (their kinds
-    are known only when drawing, where `Labels` checks them against the values)."""
-    from .formats import FormatError, Kind, check_format
-    if not isinstance(text, str):
-        raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
-    try:
-        check_format(text, dict.fromkeys(fields, Kind.ANY))
-    except FormatError as e:
-        raise toml.error(name, key, f"[{name}] {key}: {e}") from None

@@ -1,8 +1,9 @@
 """The warning channel: non-fatal problems an author should see, as `path:line: warning: …`.
 
 Modules log through `logging.getLogger("sqrtdk.<module>")` with `warn(...)`; the command line
-installs `WarningCounter`, which prints each warning once and counts them, so `--strict` can
-turn them into a failed build (as MkDocs' `CountHandler` does).
+installs `WarningPrinter`, which prints each warning once. A build counts its own warnings
+(pipeline.Builder), so `--strict` can turn them into a failed build (as MkDocs'
+`CountHandler` does).
 """
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ def warn(logger: logging.Logger, path: Path | str, line: int, message: str) -> N
     logger.warning("%s: warning: %s", where(path, line), message)
 
 
-class WarningCounter(logging.Handler):
-    """Prints warnings (once each, in order) to `stream` and counts them."""
+class WarningPrinter(logging.Handler):
+    """Prints warnings (once each, in order) to `stream`."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         super().__init__(logging.WARNING)
@@ -40,22 +41,17 @@ class WarningCounter(logging.Handler):
         stream.write(text + "\n")
         stream.flush()
 
-    @property
-    def count(self) -> int:
-        """Distinct warnings so far."""
-        return len(self.seen)
 
-
-def install(stream: TextIO | None = None) -> WarningCounter:
-    """Route the package's warnings to a new WarningCounter (replacing an earlier one)."""
+def install(stream: TextIO | None = None) -> WarningPrinter:
+    """Route the package's warnings to a new WarningPrinter (replacing an earlier one)."""
     for h in list(LOGGER.handlers):
-        if isinstance(h, WarningCounter):
+        if isinstance(h, WarningPrinter):
             LOGGER.removeHandler(h)
-    counter = WarningCounter(stream)
-    LOGGER.addHandler(counter)
+    printer = WarningPrinter(stream)
+    LOGGER.addHandler(printer)
     LOGGER.setLevel(logging.WARNING)
     LOGGER.propagate = False
-    return counter
+    return printer
 
 
 class _Capture(logging.Handler):

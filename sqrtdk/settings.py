@@ -44,7 +44,6 @@ class Settings:
     languages: tuple[str, ...]
     social_figure: str
     math: str                                             # the math engine's name
-    raw: dict[str, Any]
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
     macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
 
@@ -105,7 +104,7 @@ def load_settings(content_dir: Path) -> Settings:
     math, macros = _math(toml)
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
-                    social_figure=data["social_figure"], math=math, raw=data,
+                    social_figure=data["social_figure"], math=math,
                     lines={key: toml.line_of(None, key) for key in data}, macros=macros)
 
 

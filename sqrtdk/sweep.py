@@ -7,73 +7,25 @@ seeds"). Each claim's entry records the digest of the code it depends on (`claim
 claim, its section and the experiments behind it), so a build names only the claims whose
 code changed, and `--sweep N --claims a,b` refreshes only those; an experiment no claim reads
 never makes the sweep stale. Each experiment of each seed is cached on its own code, so a
-sweep reruns only the experiments that changed. The file carries its own digest
-(science.results.dumps_signed): a hand edit is refused.
+sweep reruns only the experiments that changed (the science stage's cache entries,
+science_stage.py). The file carries its own digest (science.results.dumps_signed): a hand edit
+is refused. A build reads it with `sweep_for_build`.
 """
 from __future__ import annotations
 
-import functools
 import json
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .cache import (
-    Cache,
-    digest,
-    file_digest,
-    import_closure,
-    tree_digest,
-    versions,
-    write_if_changed,
-)
-from .options import BuildOptions
+from .cache import Cache, closure_digest, key_for, stamp, tree_digest, write_if_changed
+from .errors import display_path
+from .options import PACKAGE_DIR, BuildOptions
+from .science_stage import SCIENCE_PACKAGES, ExperimentCache, refuse_edited, science_key
 
-if TYPE_CHECKING:
-    from .science.registry import Experiment
-
-
-RESULTS_FORMAT = "signed-1"   # results.json carries its digest (science.results.DIGEST)
-
-
-def _module_file(module: str) -> Path:
-    from .options import PACKAGE_DIR
-    return PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
-
-
-def _code(*modules: str) -> str:
-    """Digest of the import closure of `modules` (names and bytes)."""
-    from .options import PACKAGE_DIR
-    files = import_closure(*(_module_file(m) for m in modules))
-    return digest(file_digest(*files), repr([f.relative_to(PACKAGE_DIR).as_posix() for f in files]))
-
-
-def experiment_code(exp: Experiment, seed: int) -> str:
-    """The key of one experiment's assembled output for `seed`: the import closure of the
-    modules holding its jobs and its assembly, the files its jobs are given (a snippet it
-    runs), numpy's version and the seed. Another experiment's module is not in it."""
-    jobs = exp.jobs(exp.params, seed)
-    files = sorted({a for job in jobs for a in job.args if isinstance(a, Path)})
-    return digest(_code(exp.jobs.__module__, exp.assemble.__module__), file_digest(*files),
-                  repr([(str(j.key), j.fn.__module__, j.fn.__qualname__) for j in jobs]),
-                  str(seed), versions("numpy"))
-
-
-class ExperimentCache:
-    """science.run.ExperimentStore over the build's cache (kind "experiments")."""
-
-    def __init__(self, cache: Cache) -> None:
-        self.cache = cache
-
-    def get(self, exp: Experiment, seed: int) -> tuple[Any] | None:
-        """(assembled,) when cached for the experiment's current code, else None."""
-        found = self.cache.get_object("experiments", experiment_code(exp, seed))
-        return found if isinstance(found, tuple) and len(found) == 1 else None
-
-    def put(self, exp: Experiment, seed: int, assembled: Any) -> None:
-        """Cache what the experiment assembled."""
-        self.cache.put_object("experiments", experiment_code(exp, seed), (assembled,))
+LOGGER = logging.getLogger("sqrtdk")
 
 
 def claim_code(name: str) -> str:
@@ -91,8 +43,8 @@ def claim_code(name: str) -> str:
         modules += [exp.jobs.__module__, exp.assemble.__module__]
     files = sorted({a for exp in (EXPERIMENTS[n] for n in section.needs)
                     for job in exp.jobs(exp.params, 1) for a in job.args if isinstance(a, Path)})
-    return digest(_code(*modules), file_digest(*files), repr(sorted(section.needs)),
-                  versions("numpy"))
+    return stamp(closure_digest(*modules), files, repr(sorted(section.needs)),
+                 packages=SCIENCE_PACKAGES)
 
 
 def stale_claims(summary: dict[str, Any]) -> list[str]:
@@ -104,14 +56,6 @@ def stale_claims(summary: dict[str, Any]) -> list[str]:
     entries = summary.get("claims", {})
     return sorted(c.name for c in CLAIMS if not isinstance(entries.get(c.name), dict)
                   or entries[c.name].get("code") != claim_code(c.name))
-
-
-def science_key(seed: int) -> str:
-    """The cache key of one seed's whole results.json: every module of sqrtdk/science/ (which
-    imports nothing else of the package; a test checks), numpy's version and the seed."""
-    from .options import PACKAGE_DIR
-    return digest(tree_digest(PACKAGE_DIR / "science"), str(seed), versions("numpy"),
-                  RESULTS_FORMAT)
 
 
 def _call(job: Any) -> Any:
@@ -251,33 +195,6 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
     return table(summary, claims) + f"\n-> {opts.sweep_file}"
 
 
-def refuse_edited(path: Path, rerun: str) -> str | None:
-    """The text of `path` (None when it does not exist); BuildError when it is not as the
-    build wrote it (its digest, see science.results.dumps_signed, does not match), saying
-    to restore it with git or `rerun`."""
-    from .errors import BuildError, display_path
-    from .science.results import DIGEST
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        if not path.exists():
-            return None
-        text = ""
-    if not _is_signed(text):
-        raise BuildError(path, 1, f"this file was changed since the build wrote it (its {DIGEST} "
-                         f"does not match its contents); restore it (git checkout -- "
-                         f"{display_path(path)}) or {rerun}")
-    return text
-
-
-@functools.lru_cache(maxsize=4)
-def _is_signed(text: str) -> bool:
-    """science.results.is_signed, remembered by the text: a warm process (--serve) checks
-    the same results and sweep on every rebuild."""
-    from .science.results import is_signed
-    return is_signed(text)
-
-
 def read_sweep(path: Path) -> dict[str, Any] | None:
     """sweep.json without its digest, or None when missing. A file edited by hand raises
     BuildError saying how to restore it (see refuse_edited)."""
@@ -288,3 +205,32 @@ def read_sweep(path: Path) -> dict[str, Any] | None:
     data: dict[str, Any] = json.loads(text)
     data.pop(DIGEST, None)
     return data
+
+
+def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) -> dict[str, Any]:
+    """The claims over many seeds (opts.sweep_file), for the text to quote. Refused (BuildError)
+    when edited by hand; a warning when missing, or naming the claims whose code or results
+    changed since (claim_code) with the command that refreshes only them (`staleness=False`:
+    not looked at, since it imports the experiments: the pages checked first only read the
+    file). The stale claims are kept in the cache (unit "sweep") by the science code and the
+    file's bytes."""
+    from .log import warn
+    path = opts.sweep_file
+    sweep = read_sweep(path)
+    if sweep is None:
+        warn(LOGGER, path, 0, "no sweep of the claims over many seeds; restore the "
+             f"committed one (git checkout -- {display_path(path)}) or compute it ('make "
+             "sweep', build.py --sweep 100: a few minutes) and commit it")
+        return {}
+    if not staleness:
+        return sweep
+    key = key_for("sweep", tree_digest(PACKAGE_DIR / "science"), path, packages=SCIENCE_PACKAGES)
+    stale = cache.get_object("sweep", key)  # the claims' keys import the experiments
+    if not isinstance(stale, list):
+        stale = stale_claims(sweep)
+        cache.put_object("sweep", key, stale)
+    if stale:
+        warn(LOGGER, path, 0, f"the sweep of claim(s) {', '.join(stale)} was computed by "
+             "other code or results than today's; run '" + refresh_command(
+                 int(sweep.get("n_seeds", 100)), stale) + "' and commit the file")
+    return sweep

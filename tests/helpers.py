@@ -15,7 +15,7 @@ from typing import Any
 from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.settings import Strings
 from sqrtdk.textfiles import TomlFile
-from sqrtdk.web.model import FigureFiles, Page
+from sqrtdk.web.model import Page, SvgPair
 from sqrtdk.web.pages import build_page
 
 FRONT = "---\ntitle: A title\ndescription: A description\n---\n"   # lines 1-4; the body starts at 5
@@ -39,10 +39,10 @@ def resolver(names: Iterable[str]) -> Any:
     """A figure resolver knowing `names` (any other name raises KeyError)."""
     known = set(names)
 
-    def resolve(name: str) -> FigureFiles:
+    def resolve(name: str) -> SvgPair:
         if name not in known:
             raise KeyError(name)
-        return FigureFiles(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
+        return SvgPair(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
     return resolve
 
 

@@ -70,17 +70,19 @@ def test_memory_layer_serves_without_the_disk(tmp_path):
 
 def test_the_experiments_import_nothing_else_of_the_package():
     """The results and the committed sweep are keyed on sqrtdk/science/ alone
-    (sweep.science_key, sweep.claim_code): sound only
+    (science_stage.science_key, sweep.claim_code): sound only
     while no experiment module imports another part of the package."""
     import ast
 
     from sqrtdk.options import PACKAGE_DIR
-    for path in sorted((PACKAGE_DIR / "science").rglob("*.py")):
+    science = PACKAGE_DIR / "science"
+    for path in sorted(science.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        depth = len(path.relative_to(science).parts) - 1   # folders below sqrtdk/science/
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                outside = node.level > 1 or (node.level == 0 and (node.module or "").startswith(
-                    "sqrtdk") and not (node.module or "").startswith("sqrtdk.science"))
+            if isinstance(node, ast.ImportFrom):            # `..grid` from science/outputs/ stays in
+                outside = node.level > 1 + depth or (node.level == 0 and (node.module or "")
+                    .startswith("sqrtdk") and not (node.module or "").startswith("sqrtdk.science"))
                 assert not outside, f"{path.name}:{node.lineno} imports {node.module}"
             elif isinstance(node, ast.Import):
                 for alias in node.names:
@@ -106,3 +108,81 @@ def test_import_closure_follows_the_package_imports_of_one_module(tmp_path, monk
         pkg / "figures" / "one.py")}
     assert found == {"__init__.py", "shared.py", "figures/__init__.py", "figures/draw.py",
                      "figures/one.py", "figures/fonts.py", "late.py"}
+
+
+def test_key_for_is_the_units_kind_and_its_own_inputs(tmp_path):
+    """Every cache key comes from cache.key_for: the unit's kind and its inputs, a file by
+    its bytes (a missing one by its name), the named packages' versions."""
+    from sqrtdk.cache import key_for
+    path = tmp_path / "input.txt"
+    path.write_text("one", encoding="utf-8")
+    first = key_for("pages", "text", path)
+    assert key_for("pages", "text", path) == first                     # deterministic
+    assert key_for("figures", "text", path) != first                   # another unit
+    assert key_for("pages", "other text", path) != first
+    path.write_text("two", encoding="utf-8")
+    assert key_for("pages", "text", path) != first                     # the file's bytes
+    path.unlink()
+    assert key_for("pages", "text", [path]) != key_for("pages", "text", [])
+    assert key_for("pages", "x", packages=("numpy",)) != key_for("pages", "x")
+    with pytest.raises(ValueError, match="no cache unit"):
+        key_for("pagse", "text")
+
+
+def _page_keys(opts, figures):
+    from sqrtdk.pages_stage import page_key
+    results = {"sweep": {"n_seeds": 3}}
+    return {lang: page_key(opts, lang, results, b"{}", figures, "web code")
+            for lang in ("aa", "bb")}
+
+
+def test_an_edit_to_one_pages_inputs_changes_that_pages_key_alone(tmp_path):
+    """A page is keyed on its own article, strings and figure sizes: an edit to one
+    language's article, or another size of one language's figure, changes that page's key
+    and leaves the other language's key as it was."""
+    from sqrtdk.figures_stage import DrawnFigures
+    from sqrtdk.options import BuildOptions
+    opts = BuildOptions.for_project(tmp_path)
+    for lang in ("aa", "bb"):
+        (opts.content_dir / lang).mkdir(parents=True)
+        (opts.content_dir / lang / "index.md").write_text(f"# {lang}\n", encoding="utf-8")
+        (opts.content_dir / lang / "strings.toml").write_text("", encoding="utf-8")
+    sizes = {f"f.{lang}.svg": (640, 320) for lang in ("aa", "bb")}
+    before = _page_keys(opts, DrawnFigures(sizes=sizes, names=["f"]))
+    (opts.content_dir / "bb" / "index.md").write_text("# bb, edited\n", encoding="utf-8")
+    edited = _page_keys(opts, DrawnFigures(sizes=sizes, names=["f"]))
+    assert edited["aa"] == before["aa"] and edited["bb"] != before["bb"]
+    resized = _page_keys(opts, DrawnFigures(sizes={**sizes, "f.aa.svg": (640, 330)},
+                                            names=["f"]))
+    assert resized["aa"] != edited["aa"] and resized["bb"] == edited["bb"]
+
+
+def test_an_edit_to_one_figures_labels_or_results_changes_its_files_keys_alone(tmp_path):
+    """A figure file is keyed on its own figure's code, labels and the results it registers
+    as `needs`: a label of figure `a` in one language changes only that file pair's keys;
+    a result only `b` reads changes only `b`'s files (and the card, drawn from `b`)."""
+    from types import SimpleNamespace
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.figures import Registration
+    from sqrtdk.figures_stage import FigureFile, FigureStage
+    from sqrtdk.options import BuildOptions
+    specs = {"a": Registration("a", lambda *_: None, ("x",), {}),
+             "b": Registration("b", lambda *_: None, ("y",), {})}
+    labels = {lang: {"a": {"title": "A"}, "b": {"title": "B"}, "style": {}, "card": {}}
+              for lang in ("aa", "bb")}
+    files = [FigureFile(name, lang, layout) for name in specs for lang in labels
+             for layout in ("wide", "narrow")] + [FigureFile("b", lang, "card") for lang in labels]
+
+    def keys(labels, results):
+        inputs = SimpleNamespace(labels=labels, settings=SimpleNamespace(social_figure="b"))
+        stage = FigureStage(BuildOptions.for_project(tmp_path), Cache(None), inputs)  # type: ignore[arg-type]
+        return {f: stage._key(f, specs, results, {"a": "code a", "b": "code b"}) for f in files}
+
+    results = {"x": 1.0, "y": 2.0}
+    before = keys(labels, results)
+    relabelled = keys({**labels, "bb": {**labels["bb"], "a": {"title": "A, edited"}}}, results)
+    assert {f for f in files if relabelled[f] != before[f]} == \
+        {FigureFile("a", "bb", "wide"), FigureFile("a", "bb", "narrow")}
+    recomputed = keys(labels, {**results, "y": 2.5})
+    assert {f for f in files if recomputed[f] != before[f]} == {f for f in files if f.name == "b"}

@@ -32,7 +32,7 @@ from sqrtdk.log import captured
 from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.settings import load_settings, load_strings
 from sqrtdk.textfiles import read_text
-from sqrtdk.web.model import FigureFiles
+from sqrtdk.web.model import SvgPair
 from sqrtdk.web.pages import build_page, split_front_matter
 
 CORPUS = PROJECT_ROOT.parent / "shared" / "corpus" / "commonmark-spec.json"
@@ -134,8 +134,8 @@ def articles() -> dict[str, Any]:
     return {"strings": strings, "fronts": fronts, "texts": texts, "results": results}
 
 
-def any_figure(name: str) -> FigureFiles:
-    return FigureFiles(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
+def any_figure(name: str) -> SvgPair:
+    return SvgPair(f"../figures/{name}.svg", 640, 320, f"../figures/{name}.n.svg", 320, 300)
 
 
 def outcome(folder: Path, example: dict[str, Any], lang: str, articles: dict[str, Any],

@@ -156,7 +156,7 @@ def test_a_font_family_that_is_not_installed_is_one_warning_at_its_line(
     text (thousands of lines in a build) stays quiet."""
     import json
 
-    from sqrtdk.figures_stage import _check_fonts
+    from sqrtdk.figure_labels import check_fonts
     from sqrtdk.textfiles import load_toml
     text = (PACKAGE_DIR.parent / "content" / "en" / "figures.toml").read_text("utf-8")
     path = tmp_path / "figures.toml"
@@ -166,7 +166,7 @@ def test_a_font_family_that_is_not_installed_is_one_warning_at_its_line(
     results = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
     name = next(iter(SPECS))
     with caplog.at_level(logging.WARNING):
-        _check_fonts(toml)
+        check_fonts(toml)
         draw.render(SPECS[name], "en", "wide", results, toml.data[name],
                     toml.data["style"]["font_family"])
     messages = [r.getMessage() for r in caplog.records]

@@ -109,9 +109,10 @@ def test_committed_results_are_trusted_only_with_the_experiments_as_committed(
 
 def test_the_registrations_read_without_importing_are_those_importing_makes(
         tmp_path: Path) -> None:
-    from sqrtdk import early, figures
+    from sqrtdk import figures
     from sqrtdk.cache import Cache
-    read = early.registered_figures(Cache(None))
+    from sqrtdk.figure_registrations import registered_figures
+    read = registered_figures(Cache(None))
     assert read is not None
     real = figures.load()
     assert list(read) == list(real)
@@ -121,7 +122,7 @@ def test_the_registrations_read_without_importing_are_those_importing_makes(
     folder.mkdir()
     (folder / "a.py").write_text('NAME = "x"\n\n@figure(NAME, needs=(), labels={})\n'
                                  "def x(fig, r, t, layout):\n    pass\n", encoding="utf-8")
-    assert early.registered_figures(Cache(None), folder) is None
+    assert registered_figures(Cache(None), folder) is None
 
 
 # ---------------------------------------------------------------- the real build decides

@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from helpers import copy_project_files
 
+from sqrtdk.cache import Cache
 from sqrtdk.errors import BuildError
 from sqrtdk.options import PROJECT_ROOT, BuildOptions
 from sqrtdk.pipeline import Builder
 from sqrtdk.science.results import dumps, dumps_signed, is_signed
-from sqrtdk.sweep import claim_code, read_sweep, stale_claims
+from sqrtdk.sweep import claim_code, read_sweep, stale_claims, sweep_for_build
 
 
 def test_a_signed_file_reads_back_and_any_edit_breaks_its_digest() -> None:
@@ -32,15 +33,14 @@ def test_a_signed_file_reads_back_and_any_edit_breaks_its_digest() -> None:
     assert not is_signed("not json")
 
 
-def _builder(tmp_path: Path, sweep: Path) -> Builder:
-    opts = BuildOptions.for_project(PROJECT_ROOT, out=tmp_path / "site",
+def _opts(tmp_path: Path, sweep: Path) -> BuildOptions:
+    return BuildOptions.for_project(PROJECT_ROOT, out=tmp_path / "site",
                                     figures_dir=tmp_path / "figures",
                                     cache_dir=tmp_path / "cache", sweep_path=sweep)
-    return Builder(opts, log=lambda _: None)
 
 
 def test_a_hand_edited_results_json_is_refused_saying_how_to_restore_it(tmp_path: Path) -> None:
-    from sqrtdk.sweep import refuse_edited
+    from sqrtdk.science_stage import refuse_edited
     path = tmp_path / "results.json"
     path.write_text(dumps_signed({"spread": {"sd": 1.5}}), encoding="utf-8")
     assert refuse_edited(path, "rerun") is not None           # as the build wrote it: fine
@@ -60,9 +60,10 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     assert committed is not None and stale_claims(committed) == [], \
         "the committed sweep is stale: run the command the build prints"
     path = tmp_path / "sweep.json"
-    builder = _builder(tmp_path, path)
+    opts = _opts(tmp_path, path)
+    cache = Cache(opts.cache_dir)
     with caplog.at_level(logging.WARNING):
-        assert builder._sweep({}) == {}
+        assert sweep_for_build(opts, cache) == {}
     assert "git checkout" in caplog.text and "make sweep" in caplog.text
     caplog.clear()
     name = sorted(committed["claims"])[0]
@@ -70,14 +71,14 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
                                      name: {**committed["claims"][name], "code": "other"}}}
     path.write_text(dumps_signed(stale), encoding="utf-8")
     with caplog.at_level(logging.WARNING):
-        builder._sweep({})
+        sweep_for_build(opts, cache)
     others = [c for c in committed["claims"] if c != name]
     assert f"--sweep {committed['n_seeds']} --claims {name}'" in caplog.text
     assert not any(other in caplog.text for other in others)
     path.write_text(dumps_signed(committed).replace(f'"n_seeds": {committed["n_seeds"]}',
                                                     '"n_seeds": 1000'), encoding="utf-8")
     with pytest.raises(BuildError) as err:
-        builder._sweep({})
+        sweep_for_build(opts, cache)
     assert err.value.path == path and "git checkout" in str(err.value)
 
 
@@ -88,7 +89,8 @@ from sqrtdk.cache import Cache
 from sqrtdk.science import registry
 from sqrtdk.science.registry import CLAIMS, EXPERIMENTS
 from sqrtdk.science.run import Run, run_all
-from sqrtdk.sweep import ExperimentCache, claim_code, experiment_code
+from sqrtdk.science_stage import ExperimentCache, experiment_code
+from sqrtdk.sweep import claim_code
 from sqrtdk.workers import Pool
 registry.load()
 root, module = Path(sys.argv[1]), sys.argv[2]

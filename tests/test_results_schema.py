@@ -73,15 +73,16 @@ def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaratio
 
 def test_the_build_checks_the_experiments_results_as_soon_as_they_ran(
         results: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    from sqrtdk import pipeline
+    from sqrtdk import science_stage
+    from sqrtdk.cache import Cache
     from sqrtdk.options import BuildOptions
     from sqrtdk.science import run
     changed = _results(results)
     changed["walk"]["sd_theroy"] = changed["walk"].pop("sd_theory")   # misspelt on purpose
     monkeypatch.setattr(run, "run_all", lambda *args, **kwargs: changed)
-    builder = pipeline.Builder(BuildOptions.for_project(cache_dir=None), log=lambda _: None)
+    opts = BuildOptions.for_project(cache_dir=None)
     with pytest.raises(BuildError) as e:
-        builder._run_science()
+        science_stage._run(opts, Cache(None), meanwhile=lambda: None)
     assert e.value.path.name == "spread.py" and e.value.path.parent.name == "outputs"
     assert "'walk.sd_theroy' is not declared" in e.value.message   # misspelt on purpose
 
@@ -157,7 +158,7 @@ def test_a_misspelt_need_stops_at_the_figure_s_registration() -> None:
 
 def test_a_misspelt_need_is_found_when_a_figure_registers(tmp_path: Path) -> None:
     from sqrtdk import figures
-    from sqrtdk.early import registered_figures
+    from sqrtdk.figure_registrations import registered_figures
     source = ("from . import figure\n\n\n@figure('one', needs=('walk.paths', 'walk.sd_theroy'),\n"  # misspelt on purpose
               "        labels={})\ndef one(fig, r, t, layout):\n    pass\n")
     (tmp_path / "sheet.py").write_text(source, encoding="utf-8")
@@ -173,7 +174,7 @@ def test_a_misspelt_need_is_found_when_a_figure_registers(tmp_path: Path) -> Non
 def test_a_need_renamed_away_is_found_though_the_registrations_are_cached(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sqrtdk import results_paths
-    from sqrtdk.early import registered_figures
+    from sqrtdk.figure_registrations import registered_figures
     folder, cache = tmp_path / "figures", Cache(tmp_path / "cache")
     folder.mkdir()
     (folder / "sheet.py").write_text("from . import figure\n\n\n@figure('one', needs=("

@@ -193,7 +193,7 @@ def test_a_default_language_that_is_not_listed(content: Path) -> None:
 
 def figure_error(content: Path, lang: str) -> BuildError:
     from sqrtdk import figures
-    from sqrtdk.figures_stage import validate_labels
+    from sqrtdk.figure_labels import validate_labels
     with pytest.raises(BuildError) as e:
         validate_labels(load_toml(content / lang / "figures.toml"), figures.load())
     return e.value
@@ -210,7 +210,7 @@ def a_figure_and_label() -> tuple[str, str, tuple[str, ...]]:
 
 def test_every_language_has_valid_figure_labels(content: Path) -> None:
     from sqrtdk import figures
-    from sqrtdk.figures_stage import validate_labels
+    from sqrtdk.figure_labels import validate_labels
     for lang in languages(content):
         validate_labels(load_toml(content / lang / "figures.toml"), figures.load())
 
@@ -388,9 +388,9 @@ def test_a_figure_label_is_checked_against_the_value_it_formats() -> None:
     """`{sd:.2%}` printed an SD of 2.01 as 201 %; `{n:.2f}` printed a count as 1.00. The
     label's kinds are known only when drawing: Labels checks each value before formatting,
     and the error carries the label's key for the figures.toml line."""
-    from sqrtdk.figures import FigureSpec
+    from sqrtdk.figures import Registration
     from sqrtdk.figures.draw import Labels
-    spec = FigureSpec("demo", lambda *a: None, (), {"point": ("sd", "n"), "share": ("p",)})
+    spec = Registration("demo", lambda *a: None, (), {"point": ("sd", "n"), "share": ("p",)})
     labels = Labels({"point": "SD {sd:.2%} of {n:.1f}", "share": "{p:.0%}"}, spec)
     assert labels("share", p=0.25) == "25%"
     with pytest.raises(ValueError) as e:

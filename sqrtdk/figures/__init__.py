@@ -26,7 +26,7 @@ LAYOUTS = (WIDE, NARROW)
 
 
 @dataclass(frozen=True)
-class FigureSpec:
+class Registration:
     """A registered figure: its drawer, the result paths it reads and its labels' fields."""
 
     name: str
@@ -35,7 +35,7 @@ class FigureSpec:
     labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-FIGURES: dict[str, FigureSpec] = {}
+FIGURES: dict[str, Registration] = {}
 
 
 def figure(name: str, needs: tuple[str, ...], labels: Mapping[str, tuple[str, ...]]
@@ -53,7 +53,7 @@ def figure(name: str, needs: tuple[str, ...], labels: Mapping[str, tuple[str, ..
     def register(fn: Callable[..., None]) -> Callable[..., None]:
         if name in FIGURES:
             raise ValueError(f"figure '{name}' is registered twice")
-        FIGURES[name] = FigureSpec(name, fn, tuple(needs), dict(labels))
+        FIGURES[name] = Registration(name, fn, tuple(needs), dict(labels))
         return fn
     return register
 
@@ -61,7 +61,7 @@ def figure(name: str, needs: tuple[str, ...], labels: Mapping[str, tuple[str, ..
 _LOADED = False
 
 
-def load() -> dict[str, FigureSpec]:
+def load() -> dict[str, Registration]:
     """Import every module of this package (each registers its figures); returns FIGURES."""
     global _LOADED
     if not _LOADED:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import logging
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..figure_fonts import cjk_font_file, matplotlib_font_dir
 from ..formats import FormatError, check_value
-from . import NARROW, WIDE, FigureSpec, needed_results
+from . import NARROW, WIDE, Registration, needed_results
 
 # "findfont: Font family 'X' not found" for every text drawn: the build warns once instead
 logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
@@ -47,7 +47,6 @@ TYPE = {  # point sizes per layout
     WIDE: {"title": 11.0, "label": 10.5, "tick": 9.5, "legend": 9.5, "note": 9.5},
     NARROW: {"title": 10.0, "label": 9.5, "tick": 9.0, "legend": 9.0, "note": 9.0},
 }
-MIN_TYPE = {layout: min(sizes.values()) for layout, sizes in TYPE.items()}
 
 
 def style(layout: str) -> dict[str, Any]:
@@ -72,7 +71,7 @@ class Labels:
     """The words of one figure in one language; checks each call against the registration
     (a label or field the registration does not declare is a bug in the drawer)."""
 
-    def __init__(self, table: Mapping[str, str], spec: FigureSpec):
+    def __init__(self, table: Mapping[str, str], spec: Registration):
         self.table, self.spec = table, spec
 
     def __call__(self, key: str, **values: Any) -> str:
@@ -190,7 +189,7 @@ def new_figure(layout: str) -> Figure:
     return Figure(figsize=(WIDTH[layout], PANEL_HEIGHT[layout]), layout="constrained")
 
 
-def draw(spec: FigureSpec, results: Mapping[str, Any], table: Mapping[str, str],
+def draw(spec: Registration, results: Mapping[str, Any], table: Mapping[str, str],
          font_family: list[str], layout: str) -> Figure:
     """Draw figure `spec` from the paths of `results` it needs, in `layout`."""
     register_cjk_font()
@@ -267,7 +266,7 @@ def save(fig: Figure, salt: str, fmt: str = "svg", layout: str = WIDE) -> bytes:
     return buf.getvalue()
 
 
-def render(spec: FigureSpec, lang: str, layout: str, results: Mapping[str, Any],
+def render(spec: Registration, lang: str, layout: str, results: Mapping[str, Any],
            table: Mapping[str, str], font_family: list[str]) -> bytes:
     """Figure `spec` in language `lang` and `layout`, as SVG bytes."""
     return save(draw(spec, results, table, font_family, layout), f"{spec.name}.{lang}.{layout}",
@@ -277,7 +276,7 @@ def render(spec: FigureSpec, lang: str, layout: str, results: Mapping[str, Any],
 CARD_SIZE = (12.0, 6.3)   # inches at 100 dpi: the 1200 × 630 px social card
 
 
-def render_card(spec: FigureSpec, lang: str, results: Mapping[str, Any],
+def render_card(spec: Registration, lang: str, results: Mapping[str, Any],
                 table: Mapping[str, str], card: Mapping[str, str], font_family: list[str]
                 ) -> bytes:
     """The social card of language `lang`: the article's title and subtitle above figure
@@ -297,7 +296,6 @@ def render_card(spec: FigureSpec, lang: str, results: Mapping[str, Any],
         return save(fig, f"card.{lang}", fmt="png")
 
 
-DrawFn = Callable[[Canvas, dict[str, Any], Labels, str], None]
 __all__ = [
     "BLUE",
     "CYCLE",
@@ -305,13 +303,11 @@ __all__ = [
     "GREY",
     "INK",
     "LIGHT",
-    "MIN_TYPE",
     "NARROW",
     "RULER_STYLE",
     "TYPE",
     "VERMILLION",
     "WIDE",
-    "DrawFn",
     "Labels",
     "draw",
     "legend",

@@ -84,7 +84,7 @@ from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuar
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import Conversion, FigureFiles
+from .model import Conversion, SvgPair
 from .quoting import QuoteLog
 
 
@@ -158,7 +158,7 @@ class PageContext:
 
     def __init__(self, source: Path, quotes: QuoteLog, formulas: list[Formula],
                  ui: Mapping[str, str], language: Mapping[str, str],
-                 resolve: Callable[[str], FigureFiles], known_figures: list[str],
+                 resolve: Callable[[str], SvgPair], known_figures: list[str],
                  snippets: Mapping[str, Any], source_url: Callable[[str], str]):
         self.source, self.quotes, self.formulas = source, quotes, formulas
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures

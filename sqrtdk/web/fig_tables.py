@@ -214,7 +214,7 @@ def figure_needs() -> dict[str, tuple[str, ...]]:
     figure modules (which import matplotlib: a text edit imports neither it nor numpy); the
     modules are imported only when a registration cannot be read that way."""
     from ..cache import Cache
-    from ..early import registered_figures
+    from ..figure_registrations import registered_figures
     read = registered_figures(Cache(None))
     if read is not None:
         return {name: r.needs for name, r in read.items()}

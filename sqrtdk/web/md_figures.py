@@ -17,7 +17,7 @@ from markdown.treeprocessors import InlineProcessor, Treeprocessor
 from ..errors import suggest
 from .markers import ANY_MATH_RE, fig_data
 from .md_math import ContentError
-from .model import FigureFiles
+from .model import SvgPair
 
 NARROW_MEDIA = "(max-width: 40rem)"
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
@@ -29,7 +29,7 @@ class FigureProcessor(Treeprocessor):
     `formula_lines`: the line of each formula (by its index). `figures`: the names of the
     page's figures, in order."""
 
-    def __init__(self, md: Markdown, label: str, resolve: Callable[[str], FigureFiles],
+    def __init__(self, md: Markdown, label: str, resolve: Callable[[str], SvgPair],
                  known: list[str], source: str = "", formula_lines: Sequence[int] = ()):
         super().__init__(md)
         self.label, self.resolve, self.known = label, resolve, known

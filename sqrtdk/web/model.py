@@ -22,7 +22,7 @@ class Heading:
 
 
 @dataclass(frozen=True)
-class FigureFiles:
+class SvgPair:
     """A figure's files for one language: URLs from the page, and CSS pixel sizes."""
 
     src: str

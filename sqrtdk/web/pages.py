@@ -28,7 +28,7 @@ from .lexer import Masked, mask
 from .markers import strip_markers
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
-from .model import Conversion, FigureFiles, Page
+from .model import Conversion, Page, SvgPair
 from .quoting import Quoter
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
@@ -222,7 +222,7 @@ def check_footnote_definitions(path: Path, masked: str) -> None:
 
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
-               resolve: Callable[[str], FigureFiles], known_figures: list[str],
+               resolve: Callable[[str], SvgPair], known_figures: list[str],
                source_url: Callable[[str], str], cache_dir: Path | None = None,
                node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.

@@ -1,0 +1,87 @@
+"""The labels of the figures (each language's figures.toml) against the registered figures:
+the checks the figure stage runs before drawing and the early check runs before anything
+(sqrtdk/early.py), with the registrations read from the source (figure_registrations).
+"""
+from __future__ import annotations
+
+import difflib
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .errors import suggest
+from .log import warn
+from .settings import straight_quote_warnings
+
+if TYPE_CHECKING:
+    from .figure_registrations import ParsedRegistration
+    from .figures import Registration
+
+LOGGER = logging.getLogger("sqrtdk.figures")
+
+
+def check_fonts(toml: Any) -> None:
+    """A warning at [style] font_family for each family matplotlib has no font for (it falls
+    back to the next one, in the end to DejaVu Sans, which has no Chinese)."""
+    from .figures import draw
+    families = toml.data["style"]["font_family"]
+    missing = draw.missing_fonts(families)
+    known = draw.installed_fonts() if missing else []
+    for name in missing:
+        warn(LOGGER, toml.path, toml.line_of("style", "font_family"),
+             f"[style] font_family: no font '{name}' is installed for the figures; "
+             + suggest(name, known, "fonts"))
+
+
+def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistration]
+                    ) -> None:
+    """One language's figures.toml against the registered figures: [style] and [card], one
+    table per figure with exactly its labels (an extra label is a warning), strings only, and
+    every {field} one the figure fills in, with a format spec str.format accepts."""
+    data = toml.data
+    for table in data:
+        if table not in specs and table not in ("style", "card"):
+            raise toml.error(table, None, f"[{table}] is not a figure; "
+                             + suggest(table, [*specs, "style", "card"], "tables"))
+    family = data.get("style", {}).get("font_family")
+    if not isinstance(family, list) or not all(isinstance(f, str) for f in family):
+        raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
+                                                 "…], a list of font names")
+    for key in ("title", "subtitle"):
+        if not isinstance(data.get("card", {}).get(key), str):
+            raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
+        _check_label(toml, "card", key, data["card"][key], ())
+    for name, spec in specs.items():
+        table = data.get(name)
+        if not isinstance(table, dict):
+            raise toml.error(None, None, f"no table [{name}]; add it with the figure's labels: "
+                             + ", ".join(spec.labels))
+        unused = [key for key in table if key not in spec.labels]
+        for key, fields in spec.labels.items():
+            if key not in table:
+                misspelt = difflib.get_close_matches(key, unused, n=1, cutoff=0.6)
+                if misspelt:    # `titel = "…"`: name the line the author wrote
+                    raise toml.error(name, misspelt[0], f"[{name}] has '{misspelt[0]}', which "
+                                     f"the figure does not use, and no '{key}'; did you mean "
+                                     f"'{key}'?")
+                raise toml.error(name, None, f"[{name}] has no label '{key}'; add {key} = \"…\""
+                                 + (f" (it can use {', '.join('{' + f + '}' for f in fields)})"
+                                    if fields else ""))
+            _check_label(toml, name, key, table[key], fields)
+        straight_quote_warnings(toml, name, table)
+        for key in table:
+            if key not in spec.labels:
+                warn(LOGGER, toml.path, toml.line_of(name, key), f"[{name}] {key} is not used by "
+                     "the figure; " + suggest(key, spec.labels, "labels"))
+
+
+def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, ...]) -> None:
+    """A label: a string whose fields are the registered ones, with valid specs (their kinds
+    are known only when drawing, where `Labels` checks them against the values)."""
+    from .formats import FormatError, Kind, check_format
+    if not isinstance(text, str):
+        raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
+    try:
+        check_format(text, dict.fromkeys(fields, Kind.ANY))
+    except FormatError as e:
+        raise toml.error(name, key, f"[{name}] {key}: {e}") from None

@@ -1,0 +1,65 @@
+"""The pages stage: every language's article converted from Markdown (sqrtdk/web/pages.py),
+each page cached on its own inputs (its article and strings, the results and sweep it may
+quote, the figures it may show, the site half's code). It produces the `Page`s."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .cache import Cache, code_digest, key_for
+from .errors import BuildError, display_path
+from .log import captured, replay
+from .options import BuildOptions
+
+if TYPE_CHECKING:
+    from .figures_stage import DrawnFigures
+    from .inputs import Inputs
+    from .web.model import Page
+
+WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSafe", "cmarkgfm",
+                "tinycss2")   # what the site half is made with
+
+
+def page_key(opts: BuildOptions, lang: str, results: Mapping[str, Any], data: bytes,
+             figures: DrawnFigures, web_code: str) -> str:
+    """The cache key of one language's page: the site half's code (`web_code`, see
+    cache.code_digest), its article, strings.toml
+    and the HTML tag names (which <name> is HTML), the results and sweep, its figures' sizes
+    and the figure names, and the libraries' versions."""
+    sizes = sorted((n, s) for n, s in figures.sizes.items() if f".{lang}." in n)
+    return key_for("pages", web_code,
+                   [opts.content_dir / lang / "index.md", opts.content_dir / lang / "strings.toml",
+                    opts.node_modules / "html-tag-names" / "index.js"],
+                   data, json.dumps(results.get("sweep", {}), sort_keys=True), repr(sizes),
+                   repr(figures.names), lang, packages=WEB_PACKAGES)
+
+
+def convert_pages(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Mapping[str, Any],
+                  data: bytes, figures: DrawnFigures) -> tuple[list[Page], int]:
+    """Convert every language's article, reusing a cached conversion (and replaying its
+    warnings) when none of its inputs changed; returns (pages, number converted). Raises
+    BuildError for a missing article or an author's mistake in one."""
+    pages, converted = [], 0
+    web_code = code_digest("web")
+    for lang in inputs.settings.languages:
+        path = opts.content_dir / lang / "index.md"
+        if not path.is_file():
+            raise BuildError(path, 0, "missing article; every language needs "
+                                      "content/<lang>/index.md")
+        key = page_key(opts, lang, results, data, figures, web_code)
+        cached = cache.get_object("pages", key)
+        if isinstance(cached, tuple):
+            page, messages = cached
+            old, page.source = page.source, path   # the same article, wherever it now is
+            replay([m.replace(display_path(old), display_path(path)) for m in messages])
+        else:
+            from .web.pages import build_page  # Markdown is imported only here
+            with captured() as messages:
+                page = build_page(path, inputs.strings[lang], results, figures.resolver(lang),
+                                  figures.names, lambda module: f"../source/{module}.html",
+                                  opts.cache_dir, opts.node_modules)
+            cache.put_object("pages", key, (page, list(messages)))
+            converted += 1
+        pages.append(page)
+    return pages, converted

@@ -1,0 +1,138 @@
+"""The science stage: results.json for one seed, from the cache or by running the experiments
+in worker processes, each experiment cached on its own code (only those whose code changed
+run). It produces `ScienceResults`; the keys of its cache units are made here (`science_key`,
+`experiment_code`), and `--sweep` (sqrtdk/sweep.py) reads the same entries.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cache import Cache, closure_digest, key_for, tree_digest, write_if_changed
+from .options import PACKAGE_DIR, BuildOptions
+
+if TYPE_CHECKING:
+    from .science.registry import Experiment
+
+RESULTS_FORMAT = "signed-1"   # results.json carries its digest (science.results.DIGEST)
+SCIENCE_PACKAGES = ("numpy",)  # what the experiments compute with
+
+
+@dataclass
+class ScienceResults:
+    """What the science stage produces: results.json's bytes as written, the results they
+    hold (without the file's own digest), and whether they came from the cache."""
+
+    data: bytes
+    values: dict[str, Any]
+    cached: bool
+
+
+def science_key(seed: int) -> str:
+    """The cache key of one seed's whole results.json: every module of sqrtdk/science/ (which
+    imports nothing else of the package; a test checks), numpy's version and the seed."""
+    return key_for("results", tree_digest(PACKAGE_DIR / "science"), str(seed), RESULTS_FORMAT,
+                   packages=SCIENCE_PACKAGES)
+
+
+def experiment_code(exp: Experiment, seed: int) -> str:
+    """The key of one experiment's assembled output for `seed`: the import closure of the
+    modules holding its jobs and its assembly, the files its jobs are given (a snippet it
+    runs), numpy's version and the seed. Another experiment's module is not in it."""
+    jobs = exp.jobs(exp.params, seed)
+    files = sorted({a for job in jobs for a in job.args if isinstance(a, Path)})
+    return key_for("experiments", closure_digest(exp.jobs.__module__, exp.assemble.__module__),
+                   files, repr([(str(j.key), j.fn.__module__, j.fn.__qualname__) for j in jobs]),
+                   str(seed), packages=SCIENCE_PACKAGES)
+
+
+class ExperimentCache:
+    """science.run.ExperimentStore over the build's cache (unit "experiments")."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+
+    def get(self, exp: Experiment, seed: int) -> tuple[Any] | None:
+        """(assembled,) when cached for the experiment's current code, else None."""
+        found = self.cache.get_object("experiments", experiment_code(exp, seed))
+        return found if isinstance(found, tuple) and len(found) == 1 else None
+
+    def put(self, exp: Experiment, seed: int, assembled: Any) -> None:
+        """Cache what the experiment assembled."""
+        self.cache.put_object("experiments", experiment_code(exp, seed), (assembled,))
+
+
+def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] = lambda: None
+                ) -> ScienceResults:
+    """results.json for opts.seed, from the cache or run (and written to opts.results_file).
+    `meanwhile` is called in this process once every job is with the workers (the pipeline
+    loads the figures' libraries then). A results.json edited by hand (its digest does not
+    match) raises BuildError saying how to restore it, and is not overwritten."""
+    # another seed's results live in the cache folder, not in git: simply rewritten
+    if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
+        refuse_edited(opts.results_file, "delete it and run build.py again (the "
+                      "experiments recompute it)")
+    key = science_key(opts.seed)
+    data = cache.get("results", key)
+    hit = data is not None
+    if data is None:
+        data = _run(opts, cache, meanwhile)
+        cache.put("results", key, data)
+    write_if_changed(opts.results_file, data)
+    return ScienceResults(data, values_of(data), hit)
+
+
+def values_of(data: bytes) -> dict[str, Any]:
+    """The results that results.json's bytes hold, without the file's own digest (no result;
+    science.results.DIGEST). Raises ValueError for bytes that are not JSON."""
+    from .science.results import DIGEST
+    values: dict[str, Any] = json.loads(data)
+    values.pop(DIGEST, None)
+    return values
+
+
+def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> bytes:
+    from .results_paths import check_results
+    from .science.results import dumps_signed
+    from .science.run import run_all
+    from .workers import Pool
+
+    def map_then_wait(fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        outputs = pool.map(fn, jobs)     # every job is with the workers now
+        meanwhile()
+        return outputs
+    with Pool(opts.jobs) as pool:
+        results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
+    check_results(results)               # as sqrtdk/science/outputs/ declares them
+    return dumps_signed(results).encode("utf-8")
+
+
+def refuse_edited(path: Path, rerun: str) -> str | None:
+    """The text of `path` (None when it does not exist); BuildError when it is not as the
+    build wrote it (its digest, see science.results.dumps_signed, does not match), saying
+    to restore it with git or `rerun`."""
+    from .errors import BuildError, display_path
+    from .science.results import DIGEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        if not path.exists():
+            return None
+        text = ""
+    if not _is_signed(text):
+        raise BuildError(path, 1, f"this file was changed since the build wrote it (its {DIGEST} "
+                         f"does not match its contents); restore it (git checkout -- "
+                         f"{display_path(path)}) or {rerun}")
+    return text
+
+
+@functools.lru_cache(maxsize=4)
+def _is_signed(text: str) -> bool:
+    """science.results.is_signed, remembered by the text: a warm process (--serve) checks
+    the same results and sweep on every rebuild."""
+    from .science.results import is_signed
+    return is_signed(text)

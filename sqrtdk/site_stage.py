@@ -1,0 +1,137 @@
+"""The site stage and the publish stage: the pages checked together (parity, claims, unused
+results), typeset and filled into the templates (sqrtdk/web/assemble.py), the whole site
+checked (links, ids); then content-hashed names, `_headers` and precompressed siblings
+(sqrtdk/web/publish.py), each rewritten page and compressed file cached on its own inputs.
+The site stage produces a `Site` (sqrtdk/web/output.py), which `write_out` swaps in."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cache import Cache, code_digest, key_for
+from .options import PACKAGE_DIR, BuildOptions
+
+if TYPE_CHECKING:
+    from .figures_stage import DrawnFigures
+    from .inputs import Inputs
+    from .web.math import MathRenderer
+    from .web.model import Page
+    from .web.output import Site
+
+
+def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Mapping[str, Any],
+                  pages: list[Page], figures: DrawnFigures, env: Callable[[], Any],
+                  math: Callable[[], MathRenderer]) -> Site:
+    """Check parity and claims, typeset, fill the templates, check the assembled site; raises
+    BuildError at the author's line. `env` and `math` give the template environment
+    (web.assemble.template_env) and the math renderer once the checks have passed."""
+    from .textfiles import read_text
+    from .web.assemble import SiteInputs, render_site
+    from .web.checks import check_claims, check_parity, check_site, check_unused_results
+    sources = {p.lang: read_text(p.source) for p in pages}
+    check_parity(pages, sources)
+    check_claims(pages, results)
+    check_unused_results(results, used_results(results, pages, figures), opts.results_file)
+    site = render_site(SiteInputs(
+        settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
+        figures=figures.files, static_dir=opts.static_dir,
+        sources=experiment_sources()), env(), math())
+    check_site(site, pages, inputs.settings.base_url, LinkCache(cache))
+    return site
+
+
+class LinkCache:
+    """checks.LinkMemo over the build's cache: each page's links by its HTML's digest and
+    the checks module's source (so a text edit parses only the edited page; a change to the
+    parser in checks.py parses every page again)."""
+
+    def __init__(self, cache: Cache) -> None:
+        from .web import checks
+        self.cache, self.code = cache, Path(checks.__file__)
+
+    def get(self, key: str) -> Any:
+        """The links kept for the page whose HTML has digest `key`, or None."""
+        from .web.checks import PageLinks
+        found = self.cache.get_object("links", key_for("links", self.code, key))
+        return found if isinstance(found, PageLinks) else None
+
+    def put(self, key: str, links: Any) -> None:
+        """Keep one page's links."""
+        self.cache.put_object("links", key_for("links", self.code, key), links)
+
+
+def used_results(results: Mapping[str, Any], pages: list[Page], figures: DrawnFigures
+                 ) -> set[str]:
+    """Dotted paths of the results something uses: quoted by a page, drawn by a figure,
+    embedded for the page's script (its sentences included), read by a claim, or kept as
+    evidence (meta.evidence)."""
+    from .web.embed import EMBEDDED, FOLLOW, SLOTS
+    used = {path for p in pages for path, _, _ in p.quotes.entries} | set(figures.needs)
+    used |= {f"{group}.{key}" for group, keys in EMBEDDED for key in keys}
+    used |= {path.split(".{", 1)[0] for path in [*FOLLOW, *FOLLOW.values(),
+                                               *(v[0] for v in SLOTS.values())]}
+    used |= {read for c in results.get("claims", {}).values() for read in c.get("reads", ())}
+    used |= set(results.get("meta", {}).get("evidence", ()))
+    return used
+
+
+def experiment_sources() -> dict[str, Path]:
+    """The experiment modules the site publishes (reproduce boxes link to them)."""
+    science = PACKAGE_DIR / "science"
+    return {p.name: p for p in sorted(science.glob("*.py")) if not p.name.startswith("_")}
+
+
+def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool) -> dict[str, int]:
+    """`_headers` and (`for_host`) content-hashed asset names and the precompressed
+    siblings, see sqrtdk/web/publish.py; returns its counts."""
+    from .web.assemble import CSP
+    from .web.publish import publish
+
+    def rewritten(page: bytes, names: dict[str, str], rewrite: Callable[[], bytes]) -> bytes:
+        """A page with its references rewritten, cached by its bytes, the names and the
+        site half's code (see publish.fingerprint)."""
+        key = key_for("published", code_digest("web"), json.dumps(names, sort_keys=True), page)
+        return _cached(cache, "published", key, rewrite)
+
+    def compressed(encoding: str, data: bytes) -> bytes:
+        """publish.compressed, cached by the bytes, the encoding and Brotli's version."""
+        import brotli
+
+        from .web.publish import BROTLI_QUALITY, GZIP_LEVEL
+        from .web.publish import compressed as compress
+        key = key_for("compressed", encoding, brotli.version, str((BROTLI_QUALITY, GZIP_LEVEL)),
+                      data)
+        return _cached(cache, "compressed", key, lambda: compress(encoding, data))
+
+    return publish(site, inputs.settings.base_url, CSP, compressed if for_host else None,
+                   rewritten, hashed=for_host)
+
+
+def _cached(cache: Cache, unit: str, key: str, make: Callable[[], bytes]) -> bytes:
+    found = cache.get(unit, key)
+    if found is None:
+        found = make()
+        cache.put(unit, key, found)
+    return found
+
+
+def write_out(site: Site, out: Path, protected: tuple[Path, ...]) -> tuple[str, str]:
+    """Swap the new site into `out`, unless the folder already holds exactly these bytes (its
+    marker names this site and every file reads back as built); returns the site's
+    fingerprint and what was done ("written", "unchanged", or the files put back)."""
+    from .web.output import MARKER, edited_files, site_digest, write_site
+    fingerprint = site_digest(site)
+    marker = out / MARKER
+    if marker.is_file() and marker.read_text(encoding="utf-8").strip().endswith(fingerprint):
+        edited = edited_files(site, out)
+        if not edited:
+            return fingerprint, "unchanged"
+        write_site(site, out, protected, fingerprint)
+        shown = ", ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5
+                                          else "")
+        return fingerprint, f"put back {len(edited)} file(s) changed since the last " \
+                            f"build: {shown}"
+    write_site(site, out, protected, fingerprint)
+    return fingerprint, "written"

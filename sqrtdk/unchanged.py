@@ -1,0 +1,90 @@
+"""The whole-build shortcut: when nothing a build reads changed since the last one and the
+output folder still holds that build's site, file for file, the build only replays its
+warnings (the `unchanged` line). The last build is kept in the cache (unit "build") by the
+digest of everything a build reads and the state of the figures folder it wrote.
+"""
+from __future__ import annotations
+
+import os
+
+from .cache import Cache, code_digest, key_for, tree_digest
+from .errors import display_path
+from .figures_stage import FIGURE_PACKAGES
+from .log import replay
+from .options import BuildOptions
+from .pages_stage import WEB_PACKAGES
+
+
+def build_inputs(opts: BuildOptions, serve: bool) -> str | None:
+    """The digest of everything a build reads, or None without a cache: the code of every
+    half, the library versions, the options (paths as messages show them: relative to the
+    working folder, so a project copied elsewhere and built from its root still matches),
+    whether it serves (--serve writes no precompressed files), and the bytes of every file
+    under content/, templates/ and static/, the sweep and the math engines' installed
+    versions. With the state of the figures folder (`build_key`) it keys the whole build, so
+    an unchanged rebuild reads no page, result or figure (cost measured by `make bench`: the
+    'unchanged rebuild' case)."""
+    o = opts
+    if o.cache_dir is None:
+        return None
+    from .web.math import identity_files
+    where = [display_path(p) for p in (o.content_dir, o.templates_dir, o.static_dir,
+                                        o.figures_dir, o.node_modules, o.out, o.sweep_file)]
+    return key_for("build", code_digest("science", "figures", "web"),
+                   repr((where, o.seed, o.strict, serve)),
+                   tree_digest(o.content_dir, o.templates_dir, o.static_dir, suffixes=None),
+                   [o.sweep_file, *identity_files(o.node_modules)],
+                   packages=(*FIGURE_PACKAGES, *WEB_PACKAGES))
+
+
+def build_key(opts: BuildOptions, inputs: str) -> str:
+    """The cache key of a build: `inputs` (build_inputs) and the names, sizes and
+    modification times of the files in the figures folder (the build writes them; a deleted
+    or edited one makes the next build go through every stage)."""
+    folder = opts.figures_dir
+    entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    return key_for("build", inputs, repr([(p.name, p.stat().st_size, p.stat().st_mtime_ns)
+                                         for p in entries if p.is_file()]))
+
+
+def site_state(opts: BuildOptions) -> str:
+    """Digest of the path, size and modification time of every file in the output
+    folder, as the last build left it: a hand edit, a new or a deleted file changes it
+    (as for make and rsync; not the change time or inode, so a project copied with its
+    times kept still matches). Stat only, no file is read: about 4 ms for the site's 122
+    files against 53 ms to hash their bytes, measured on the loaded 2-core machine."""
+    out = opts.out
+    entries = []
+    for folder, dirs, files in os.walk(out):
+        dirs.sort()
+        for name in sorted(files):
+            st = os.stat(os.path.join(folder, name))
+            entries.append((os.path.relpath(os.path.join(folder, name), out), st.st_size,
+                            st.st_mtime_ns))
+    return key_for("build", repr(entries))
+
+
+def replayed(opts: BuildOptions, cache: Cache, inputs: str) -> bool:
+    """Whether the last build had these inputs and the output folder still holds its site,
+    every file as that build left it (see `site_state`); if so, its warnings are logged
+    again. Otherwise the build goes through its stages and `write` puts back any file
+    edited by hand, and names it."""
+    entry = cache.get_object("build", build_key(opts, inputs))
+    if not isinstance(entry, tuple) or len(entry) != 3 or entry[2] != site_state(opts):
+        return False
+    fingerprint, messages, _ = entry
+    from .web.output import MARKER
+    try:
+        marker = (opts.out / MARKER).read_text(encoding="utf-8")
+    except OSError:
+        return False
+    if not marker.strip().endswith(fingerprint):
+        return False
+    replay(messages)
+    return True
+
+
+def remember(opts: BuildOptions, cache: Cache, inputs: str, fingerprint: str,
+             messages: list[str]) -> None:
+    """Keep the build just written (its site's fingerprint and warnings) for `replayed`."""
+    cache.put_object("build", build_key(opts, inputs), (fingerprint, messages, site_state(opts)))
