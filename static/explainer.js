@@ -346,7 +346,16 @@
   // One task per part, each when the browser is idle: no long task at load. The bar comes
   // after the sheets (it watches them and wires their "change dₖ" buttons).
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
-  const steps = [batches, scales, rows, bar, follows, () => { root.dataset.ready = ""; }];
+  // ready: anchors now keep room for the dₖ bar (style.css, [data-ready]); a page opened at
+  // an address landed before, under where the bar now shows: land again, unless the reader
+  // has scrolled away from the target since
+  const ready = () => {
+    const t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
+    const before = t && Math.abs(t.getBoundingClientRect().top - parseFloat(getComputedStyle(t).scrollMarginTop));
+    root.dataset.ready = "";
+    if (t && before < 24) t.scrollIntoView();
+  };
+  const steps = [batches, scales, rows, bar, follows, ready];
   const next = () => { steps.shift()(); if (steps.length) idle(next); };
   chrome();
   idle(next);

@@ -119,6 +119,39 @@ def test_a_jump_to_a_section_or_a_note_lands_below_the_header_and_the_dk_bar(
             raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None
 
 
+BAR_CLEAR = """id => {
+    const top = document.getElementById(id).getBoundingClientRect().top;
+    const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
+        .filter(b => !b.hidden && getComputedStyle(b).position !== 'static'
+                && b.getBoundingClientRect().height > 2);
+    return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_page_opened_at_a_section_with_a_try_it_box_on_screen_lands_below_the_dk_bar(
+        visit, lang: str) -> None:
+    """A fresh load at the address of a heading whose first screen holds a Try-it box or text
+    that follows dₖ: the bar shows at once, after the browser's own jump, so the heading must
+    still land below it. The heading is found from the page."""
+    size = {"width": 1280, "height": 800}
+    page = visit(viewport=size).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    # the first heading that, brought to the top of the window, shows the bar with it
+    target = page.evaluate("""async () => {
+        const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)));
+        for (const h of document.querySelectorAll('article h2[id], article h3[id]')) {
+            h.scrollIntoView(); await frame(); await frame();
+            if (document.querySelector('.dk-bar:not(.dk-away)')) return h.id; }
+        return null; }""")
+    assert target, "no heading brings the dₖ bar on screen with it"
+    page = visit(viewport=size).open(f"{lang}/index.html#{target}")
+    page.wait_for_selector(".dk-bar:not(.dk-away)")
+    page.wait_for_timeout(300)          # the bar's observer and any late layout have run
+    assert page.evaluate(BAR_CLEAR, target), \
+        f"#{target} opened under the dₖ bar, at " \
+        f"{page.evaluate('id => document.getElementById(id).getBoundingClientRect().top', target):.0f} px"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_first_click_on_a_note_reference_shows_the_note(visit, lang: str) -> None:
     """Each footnote reference, clicked on a freshly opened page at desktop size, scrolls its
