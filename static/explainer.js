@@ -296,7 +296,9 @@
     let last = "";
     on(input, "input", () => { S.k = +input.value; draw(); });
     function draw() {
-      const p = sa.shares[S.k], pct = (v) => format("pct:1", v, "saturation.shares", true);
+      // the winner's share in the readout's own format (its slot): one precision, so the
+      // label never reads "> 99.999%" beside a readout of "> 99.9999%"
+      const p = sa.shares[S.k], pct = (v) => format(slots.share[1], v, "saturation.shares", true);
       input.value = S.k;
       bars.forEach((r, j) => set(r, { y: 125 - 110 * p[j], height: 110 * p[j] }));
       set(label, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);

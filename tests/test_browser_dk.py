@@ -116,8 +116,13 @@ def test_the_bar_says_the_figures_stay_as_built_once_the_prose_moves(visit, site
     assert note.is_visible() and note.text_content().strip() and not start.is_visible()
     set_state(page, results, i=home["i"], r=home["r"])
     assert note.is_visible()            # moved once, the text keeps following the bar
-    assert page.get_by_role("slider", name=page.locator("#dk-title").text_content().strip())\
-        .count() == 1                                   # the slider is named as the bar is
+    name = page.locator("#dk-title").text_content().strip()
+    assert page.get_by_role("slider", name=name, exact=True).count() == 1   # named as the bar is
+    # ... and once: no group around it bears the same name, and its value is not spoken again
+    # by a live region (the slider's aria-valuetext already says it)
+    bar = page.locator(".dk-bar")
+    assert bar.get_by_role("group", name=name, exact=True).count() == 0
+    assert bar.get_by_role("status").count() == 0 and bar.locator("[aria-live]").count() == 0
 
 
 def test_the_url_keeps_the_view(visit, site_build) -> None:

@@ -152,3 +152,5 @@ def test_the_scale_slider_never_shows_a_bound_the_share_does_not_reach(visit, si
         for text in labels:      # a softmax share never reaches 0 or 1 (embed.OPEN_BOUNDS)
             assert text not in shown_bounds, (k, text)
         assert share not in shown_bounds, k
+        assert labels == [share], (k, labels, share)    # the winner's bar: the same quantity,
+                                                         # the same precision as the readout
