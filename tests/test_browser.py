@@ -19,7 +19,10 @@ from sqrtdk.web.embed import explainer_data
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = ("zh", "en")   # the site's languages (checked against site.toml below)
-pytestmark = pytest.mark.author      # reads the author's files: runs again on the author's copy
+# `author` (run again on the author's copy, tests/test_author_copy.py) marks the tests whose
+# outcome depends on the author's files (articles, strings, figure labels); those that
+# exercise only the templates, the stylesheet or the scripts, which an author does not edit,
+# run once, here.
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +37,7 @@ _lay_out_everything = lay_out_everything
 
 # ---------------------------------------------------------------- the embedded data (no browser)
 
+@pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_embedded_data_is_the_results_subset(built, lang):
     from sqrtdk.web.embed import DATA_FILE, read_data_script
@@ -52,6 +56,7 @@ def test_embedded_data_is_the_results_subset(built, lang):
 
 # ---------------------------------------------------------------- loading, formulas, requests
 
+@pytest.mark.author
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
 def test_page_loads_without_errors_or_outside_requests(visit, lang):
@@ -93,6 +98,7 @@ def test_root_page_picks_the_browser_language_and_lists_both_without_js(visit):
     assert page.url.endswith("/index.html") and "/zh/" not in page.url and "/en/" not in page.url
 
 
+@pytest.mark.author
 @pytest.mark.browser
 def test_without_js_no_controls_show_and_every_number_is_there(visit, built):
     v = visit(java_script_enabled=False)
@@ -106,6 +112,7 @@ def test_without_js_no_controls_show_and_every_number_is_there(visit, built):
 
 # ---------------------------------------------------------------- paper 2: the scale slider
 
+@pytest.mark.author
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
 def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, built, lang):
@@ -241,6 +248,7 @@ def test_footnote_tap_shows_and_second_tap_hides(visit):
 
 # ---------------------------------------------------------------- language switch
 
+@pytest.mark.author
 @pytest.mark.browser
 def test_language_switch_lands_on_the_same_section(visit):
     v = visit()
@@ -277,6 +285,7 @@ def test_language_switch_lands_on_the_same_section(visit):
 
 # ---------------------------------------------------------------- phone, dark, accessibility
 
+@pytest.mark.author
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_horizontal_scrolling_at_360px(visit, lang):
@@ -321,7 +330,8 @@ def test_dark_mode_follows_the_system_and_the_remembered_toggle(visit, lang):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark", "phone"])
+@pytest.mark.parametrize("scheme", [pytest.param("light", marks=pytest.mark.author), "dark",
+                                    pytest.param("phone", marks=pytest.mark.author)])
 @pytest.mark.parametrize("lang", LANGS)
 def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
     # axe-core comes from node_modules (pinned in package-lock.json), never from the network;
@@ -353,6 +363,7 @@ def test_controls_are_labelled_and_focus_is_visible(visit):
 
 # ---------------------------------------------------------------- print and screenshots
 
+@pytest.mark.author
 @pytest.mark.browser
 def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit):
     page = visit().open("en/index.html")

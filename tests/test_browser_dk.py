@@ -12,7 +12,11 @@ from browser import PHONE, fmt, lay_out_everything
 from sqrtdk.science.results import at
 from sqrtdk.web.embed import FOLLOW, default_state, resolve, slot_text, start_state
 
-pytestmark = [pytest.mark.browser, pytest.mark.author]   # author: reads the author's files
+pytestmark = pytest.mark.browser
+# `author` (run again on the author's copy, tests/test_author_copy.py) marks the tests whose
+# outcome depends on the author's files (articles, strings, figure labels); those that
+# exercise only the templates, the stylesheet or the scripts, which an author does not edit,
+# run once, here.
 LANGS = ("en", "zh")
 
 
@@ -52,6 +56,7 @@ def full_state(results: dict[str, Any], change: dict[str, Any]) -> dict[str, Any
     return {**s, "m": results["saturation"]["scale_index"][s["r"]][s["i"]]}
 
 
+@pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang: str) -> None:
     results = site_build["results"]
@@ -87,6 +92,7 @@ def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang
     assert v.problems == []
 
 
+@pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_default_view_is_the_static_page_and_comes_back(visit, site_build, lang: str) -> None:
     results = site_build["results"]
@@ -104,6 +110,7 @@ def test_the_default_view_is_the_static_page_and_comes_back(visit, site_build, l
                                                  "ruler": [d["r"]]}
 
 
+@pytest.mark.author
 def test_the_bar_says_the_figures_stay_as_built_once_the_prose_moves(visit, site_build) -> None:
     results = site_build["results"]
     home = default_state(results)
@@ -170,6 +177,7 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     assert int(scale.input_value()) == int(before) - 1
 
 
+@pytest.mark.author
 @pytest.mark.parametrize("context", ["phone", "desktop"])
 def test_nothing_overflows_and_axe_finds_nothing_serious_in_other_views(visit, site_build,
                                                                         context: str) -> None:

@@ -151,11 +151,18 @@ def test_a_language_setting_the_browser_would_not_understand(content: Path, sett
     assert (e.path, e.line) == (path, line) and says in e.message
 
 
+def unconfigured(content: Path) -> str:
+    """A language code the project does not configure (a third language may be added)."""
+    return next(c for c in ("fr", "de", "es", "ja", "ko") if c not in languages(content))
+
+
 def test_a_language_without_its_folder(content: Path) -> None:
     path = content / "site.toml"
-    line = edit(path, re.compile(r"^languages = .*$", re.M), 'languages = ["zh", "en", "fr"]')
+    new = unconfigured(content)
+    listed = ", ".join(f'"{c}"' for c in [*languages(content), new])
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
     e = error(content)
-    assert (e.path, e.line) == (path, line) and "content/fr/" in e.message
+    assert (e.path, e.line) == (path, line) and f"content/{new}/" in e.message
 
 
 def test_a_base_url_without_its_slash_is_its_folder(content: Path) -> None:
@@ -365,14 +372,16 @@ def test_a_ui_key_nothing_reads_warns_at_its_line(
 # --- files the build would not read --------------------------------------------------------
 
 @pytest.mark.parametrize("where, says", [
-    ("fr/index.md", "'fr' is not in languages"),
+    ("{new}/index.md", "'{new}' is not in languages"),
     ("{lang}/about.md", "does not read this file"),
     ("notes.md", "does not read this file"),
 ])
 def test_a_content_file_the_build_does_not_read_warns(
         content: Path, caplog: pytest.LogCaptureFixture, where: str, says: str) -> None:
     import logging
-    path = content / where.format(lang=languages(content)[-1])
+    new = unconfigured(content)
+    path = content / where.format(lang=languages(content)[-1], new=new)
+    says = says.format(new=new)
     path.parent.mkdir(exist_ok=True)
     path.write_text("---\ntitle: T\ndescription: D\n---\n\nText.\n", encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):

@@ -2,7 +2,6 @@
 the text relies on hold, and every link and resource of the assembled site resolves."""
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import posixpath
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 
+from ..cache import key_for
 from ..errors import BuildError, display_path, line_at, line_of, where
 from ..log import warn
 from .markers import ANY_MARKER_RE
@@ -270,7 +270,7 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
     for rel, data in site.files.items():
         if rel.endswith(".html"):
             html = site.link_html.get(rel) or data.decode("utf-8")
-            key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+            key = key_for("links", html)
             links = memo.get(key) if memo is not None else None
             if links is None:
                 links = page_links(html)

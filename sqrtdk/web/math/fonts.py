@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 
-from ...cache import atomic_write, digest
+from ...cache import atomic_write, key_for
 
 # HTML elements without an end tag (the HTML standard's void elements)
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
@@ -48,7 +48,7 @@ def drawn_text(fragments: Sequence[str], visible_class: str, cache_dir: Path | N
     formula's HTML each). Parsing a page's formulas takes about 0.1 s, so the answer is kept
     in `cache_dir/fonts/` by a digest of the fragments (a text edit leaves them as they were).
     """
-    cached = cache_dir / "fonts" / f"drawn-{digest(visible_class, *fragments)}.txt" \
+    cached = cache_dir / "fonts" / f"drawn-{key_for('fonts', visible_class, *fragments)}.txt" \
         if cache_dir else None
     if cached is not None and cached.is_file():
         return set(cached.read_text(encoding="utf-8"))
@@ -74,8 +74,8 @@ def subset_woff2(font: Path, chars: Iterable[str], cache_dir: Path | None) -> by
     import fontTools
 
     text = "".join(sorted(set(chars)))
-    key = digest(font.read_bytes(), text, fontTools.version,
-                 getattr(brotli, "__version__", ""))
+    key = key_for("fonts", font.read_bytes(), text, fontTools.version,
+                  getattr(brotli, "__version__", ""))
     cached = cache_dir / "fonts" / f"{key}.woff2" if cache_dir else None
     if cached is not None and cached.is_file():
         return cached.read_bytes()

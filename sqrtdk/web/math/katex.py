@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...cache import atomic_write, digest
+from ...cache import atomic_write, key_for, stamp
 from ...errors import BuildError
 from .engine import Engine, register
 from .formula import Formula, Quote, Rendered
@@ -128,7 +128,7 @@ class KatexRenderer:
                                               "project folder (or 'make site')") from None
 
     def key(self) -> str:
-        return digest(self.version(), OPTIONS, WORKER.read_bytes())
+        return stamp(self.version(), OPTIONS, WORKER.read_bytes())
 
     def render(self, formulas: Sequence[Formula],
                macros: Mapping[str, str] | None = None) -> list[Rendered]:
@@ -136,7 +136,7 @@ class KatexRenderer:
         requests = _requests(formulas, site)
         key = self.key()
         cache = self._load()
-        keys = [digest(key, str(int(f.display)), json.dumps(r, sort_keys=True))
+        keys = [key_for("math", key, str(int(f.display)), json.dumps(r, sort_keys=True))
                 for f, r in zip(formulas, requests)]
         todo = [(k, r) for k, r in zip(keys, requests) if k not in cache]
         seen: set[str] = set()
