@@ -137,6 +137,7 @@ BAR_CLEAR = """id => {
     return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
 
 
+@pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_page_opened_at_a_section_with_a_try_it_box_on_screen_lands_below_the_dk_bar(
         visit, lang: str) -> None:
