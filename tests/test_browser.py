@@ -271,7 +271,13 @@ def test_language_switch_lands_on_the_same_section(visit):
     page.locator("a[data-lang-switch]").click()
     page.wait_for_url(f"**/zh/index.html#{first}")
     page.wait_for_selector("html[data-ready]", state="attached")   # the sheets are in place
-    assert page.evaluate(f"document.getElementById('{first}').getBoundingClientRect().top") < 100
+    # the section's heading lands under the fixed header and the dₖ bar, at the screen's top
+    top, below, height = page.evaluate(f"""() => {{
+        const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
+            .filter(b => !b.hidden && getComputedStyle(b).position !== 'static');
+        return [document.getElementById('{first}').getBoundingClientRect().top,
+                Math.max(0, ...bars.map(b => b.getBoundingClientRect().bottom)), innerHeight]; }}""")
+    assert below - 1 <= top < height / 4, (top, below, height)
     # reading further down, without a hash: the last heading above the reading line counts
     page.evaluate(f"scrollTo(0, document.getElementById('{later}').offsetTop + 150)")
     page.locator("a[data-lang-switch]").click()
