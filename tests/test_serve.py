@@ -75,16 +75,22 @@ class Server:
         with urllib.request.urlopen(self.base + path, timeout=30) as r:
             return str(r.read().decode("utf-8"))
 
-    def events(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        """The server-sent events: (name, data) until the stream ends."""
+    def events(self, wait: float = 120) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The server-sent events: (name, data) until the stream ends. AssertionError when
+        none comes for `wait` seconds (the server's keep-alive comments would otherwise keep
+        a missed edit waiting for ever)."""
         name = ""
-        with urllib.request.urlopen(self.base + "/__reload/events", timeout=120) as stream:
+        since = time.monotonic()
+        with urllib.request.urlopen(self.base + "/__reload/events", timeout=wait) as stream:
             for raw in stream:
+                if time.monotonic() - since > wait:
+                    raise AssertionError(f"no event within {wait:.0f} s: " + self.log.read_text())
                 line = raw.decode("utf-8").rstrip("\n")
                 if line.startswith("event: "):
                     name = line[len("event: "):]
                 elif line.startswith("data: ") and name:
                     yield name, json.loads(line[len("data: "):])
+                    since = time.monotonic()
 
     def hello_of_a_new_process(self, run: str, timeout: float = 120) -> dict[str, Any]:
         """The first event of a server process other than `run` (after a restart)."""

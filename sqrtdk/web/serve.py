@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import socket
 import sys
 import threading
@@ -47,6 +48,7 @@ MORPHDOM = Path("morphdom") / "dist" / "morphdom-umd.min.js"   # package.json pi
 # watchfiles: a save is built once no other change came for STEP_MS (an editor's save is a
 # few writes within a millisecond or two), at most DEBOUNCE_MS after the first
 STEP_MS, DEBOUNCE_MS = 8, 400
+RUST_TIMEOUT_MS = 200    # the watcher yields an empty set after this long without a change
 
 
 def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
@@ -64,17 +66,25 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
     server = server_on(sock, handler)
     loop = _Loop(opts, state, log)
     loop.build(reload=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
-        "(Ctrl+C stops)")
     code = (PACKAGE_DIR, PACKAGE_DIR.parent / "build.py")
     watched = [opts.content_dir, opts.templates_dir, opts.static_dir, PACKAGE_DIR,
                opts.sweep_file.parent]
     watched += [p for p in code if p.is_file()]
+    # The watches are in place once the generator has yielded (an empty set when nothing
+    # changed within RUST_TIMEOUT_MS): only then is the page served, so a save made as soon as
+    # the page shows is never missed (it was, when serving started first).
+    saves = watchfiles.watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
+                             step=STEP_MS, stop_event=stop, raise_interrupt=False,
+                             rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
+                             watch_filter=functools.partial(_relevant, opts))
+    first = next(saves, set())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
+        "(Ctrl+C stops)")
     try:
-        for changes in watchfiles.watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
-                                        step=STEP_MS, stop_event=stop, raise_interrupt=False,
-                                        watch_filter=functools.partial(_relevant, opts)):
+        for changes in itertools.chain([first], saves):
+            if not changes:      # the watcher's timeout: nothing changed
+                continue
             try:
                 loop.changed([Path(p) for _, p in changes], server, sock)
             except Exception:    # a bug of ours outside the build: said, and served on
