@@ -16,11 +16,14 @@
 
   // Numbers as sqrtdk.web.quoting formats them (Python rounds exact ties to even), never
   // showing a bound the value does not reach (meta.bounds)
+  // the digits before the point grouped in thousands ("1,024.5"), in every kind: one rule
+  // for every number, as sqrtdk.web.quoting.format_number
+  const thousands = (t) => t.replace(/^(-?)(\d+)/, (_, sign, int) => sign + int.replace(/\B(?=(\d{3})+$)/g, ","));
   function fixed(v, n) {
     const exact = Math.abs(v).toFixed(n + 40), cut = exact.length - 40;
     const kept = exact.slice(0, cut).replace(/\.$/, "");
     const tie = /^50*$/.test(exact.slice(cut)) && kept.slice(-1) % 2 === 0;
-    return tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n);
+    return thousands(tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n));
   }
   const plain = (kind, v, n) => ascii(kind, v, n).replace(/^-/, "−");   // a true minus sign
   function ascii(kind, v, n) {
@@ -156,7 +159,13 @@
   const move = (change) => update({ ...change, moved: true });   // a reader's action
   function slot(w, name, s) {
     const path = fill(s || S, slots[name][0]);
-    $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, /^\d+$/.test(path) ? +path : at(path), path, true));
+    $$(`[data-slot="${name}"]`, w).forEach((el) => {
+      show(el, /^\d+$/.test(path) ? +path : at(path), path, true);
+      // the relation written before it ("= ") gives way to a bound's own sign ("> 99.9999%"),
+      // as sqrtdk.web.embed.relation_text does for the page as built
+      const rel = el.previousElementSibling;
+      if (rel?.hasAttribute("data-rel")) rel.textContent = /^[<>]/.test(el.textContent) ? "" : rel.dataset.rel;
+    });
   }
   // the ruler's name as the bar's template writes it (the sheets are drawn before the bar is)
   const rulerName = (r) => $(`input[value="${r}"]`, $("#tpl-dk").content)?.parentNode.textContent.trim() || r;

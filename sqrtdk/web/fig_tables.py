@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .embed import SD_FORMAT as SD
 from .embed import is_open, widget_number
 from .markers import FIG_DATA_RE
 from .quoting import bounds_for
@@ -67,17 +68,17 @@ def _per_ruler(name: str, r: Mapping[str, Any], kinds: tuple[tuple[str, str], ..
 @table("spread_hist")
 def _spread_hist(r: Mapping[str, Any]) -> Table:
     return Table(("col_d", "col_sd", "col_pairs"), (
-        (_c(r, "spread.d_small", "grouped"), _c(r, "spread.sd_small", "fixed:2"),
+        (_c(r, "spread.d_small", "grouped"), _c(r, "spread.sd_small", SD),
          _c(r, "spread.n_pairs", "grouped")),
-        (_c(r, "spread.d_large", "grouped"), _c(r, "spread.sd_large", "fixed:2"),
+        (_c(r, "spread.d_large", "grouped"), _c(r, "spread.sd_large", SD),
          _c(r, "spread.n_pairs", "grouped"))))
 
 
 @table("spread_sd")
 def _spread_sd(r: Mapping[str, Any]) -> Table:
     return Table(("col_d", "col_sd", "col_theory"), tuple(
-        (_c(r, f"spread.d_k.{i}", "grouped"), _c(r, f"spread.sd.{i}", "fixed:2"),
-         _c(r, f"spread.sd_theory.{i}", "fixed:2")) for i in range(len(r["spread"]["d_k"]))))
+        (_c(r, f"spread.d_k.{i}", "grouped"), _c(r, f"spread.sd.{i}", SD),
+         _c(r, f"spread.sd_theory.{i}", SD)) for i in range(len(r["spread"]["d_k"]))))
 
 
 @table("batches")
@@ -132,7 +133,7 @@ def _saturation_sensitivity(r: Mapping[str, Any]) -> Table:
 
 @table("rulers_sd")
 def _rulers_sd(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("sd", "sig:3"),))
+    return _per_ruler("rulers", r, (("sd", SD),))
 
 
 @table("rulers_softmax")
