@@ -54,10 +54,13 @@ FOLLOW: dict[str, str] = {
 # An SD of the scores: three significant digits at every scale (7.94, 0.993, 0.124, 11.3),
 # in the prose (`sig(3)`), the sheets, the figures' tables and their labels (figures.toml)
 SD_FORMAT = "sig:3"
+# A share of the hand-picked row of sheet 2 (near 1 at large scales): two decimals of a
+# percent, in the sheet, its bars' labels and the figures' tables (the prose's fixed(4))
+SHARE_FORMAT = "pct:2"
 
 # slot -> (results path in the default state, its format); slots may use FOLLOW's {…}
 SLOTS: dict[str, tuple[str, str]] = {
-    "share": ("saturation.p_winner.{k}", "pct:2"),          # the scale slider's position
+    "share": ("saturation.p_winner.{k}", SHARE_FORMAT),     # the scale slider's position
     "sens": ("saturation.sensitivity.{k}", "sig:3"),
     "scale": ("saturation.scales.{k}", "sig:3"),
     # where the chosen dₖ lands: the slider's grid scale at that place, so the mark and the

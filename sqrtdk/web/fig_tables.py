@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .embed import SD_FORMAT as SD
+from .embed import SHARE_FORMAT as SHARE
 from .embed import is_open, widget_number
 from .markers import FIG_DATA_RE
 from .quoting import bounds_for
@@ -112,7 +113,7 @@ def _saturation_bars(r: Mapping[str, Any]) -> Table:
     picks = [min(range(len(sa["scales"])), key=lambda k: abs(sa["scales"][k] - s))
              for s in sa["shown_scales"]]
     return Table(("scale_label", *(("text", label) for label in sa["labels"])), _scale_rows(
-        r, picks, lambda k: tuple(_c(r, f"saturation.shares.{k}.{j}", "pct:1")
+        r, picks, lambda k: tuple(_c(r, f"saturation.shares.{k}.{j}", SHARE)
                                   for j in range(len(sa["labels"])))))
 
 
@@ -126,7 +127,7 @@ def _saturation_sensitivity(r: Mapping[str, Any]) -> Table:
     picks = list(range(first % per_octave, len(sa["scales"]), per_octave))
     return Table(("scale_label", "col_share", "col_sensitivity", "col_max_offdiag"),
                  _scale_rows(r, picks, lambda k: (
-                     _c(r, f"saturation.p_winner.{k}", "pct:1"),
+                     _c(r, f"saturation.p_winner.{k}", SHARE),
                      _c(r, f"saturation.sensitivity.{k}", "sig:3"),
                      _c(r, f"saturation.max_offdiag.{k}", "sig:3"))))
 
@@ -143,7 +144,8 @@ def _rulers_softmax(r: Mapping[str, Any]) -> Table:
 
 @table("gradient_q")
 def _gradient_q(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("gradient", r, (("median", "sig:3"), ("below", "pct:1")))
+    # the share of rows below the threshold as the prose quotes it, in whole percent
+    return _per_ruler("gradient", r, (("median", "sig:3"), ("below", "pct:0")))
 
 
 def _number(cell: Cell, bounds: Mapping[str, list[float]]) -> str:
