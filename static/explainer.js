@@ -332,6 +332,9 @@
       input.value = S.k;
       bars.forEach((r, j) => set(r, { y: 125 - 110 * p[j], height: 110 * p[j] }));
       set(label, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
+      // centred over the winner's bar, but never past the chart's edge ("> 99.9999%" is wide)
+      const half = (label.getBBox?.().width || 0) / 2, mid = 10 + (win + 0.5) * bw;
+      set(label, { x: Math.max(half, Math.min(mid, 320 - half)) });
       chart.ariaLabel = alt + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
       input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
       ["share", "sens", "scale"].forEach((k) => slot(w, k));

@@ -57,6 +57,9 @@ SD_FORMAT = "sig:3"
 # A share of the hand-picked row of sheet 2 (near 1 at large scales): two decimals of a
 # percent, in the sheet, its bars' labels and the figures' tables (the prose's fixed(4))
 SHARE_FORMAT = "pct:2"
+# An entropy in bits: three decimals, the fewest with which no mean on the grid near the
+# uniform row's 3 bits needs an extra digit to stay honest (2.99938 reads 2.999, not 3.00)
+ENTROPY_FORMAT = "fixed:3"
 
 # slot -> (results path in the default state, its format); slots may use FOLLOW's {…}
 SLOTS: dict[str, tuple[str, str]] = {
@@ -80,13 +83,13 @@ SLOTS: dict[str, tuple[str, str]] = {
     "b": ("{b}", "grouped"),
     **{f"win_{r}": (f"rulers.example.winner_share.{r}.{{i}}", "pct:1") for r in
        ("raw", "sqrt", "linear")},
-    **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", "fixed:2") for r in
+    **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", ENTROPY_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     # the mean over all rows beside the one example row (which is another random row at
     # each dₖ): the card's number moves with dₖ, the mean shows the trend
     **{f"mwin_{r}": (f"rulers.winner_share.{r}.{{i}}", "pct:1") for r in
        ("raw", "sqrt", "linear")},
-    **{f"ment_{r}": (f"rulers.entropy_bits.{r}.{{i}}", "fixed:2") for r in
+    **{f"ment_{r}": (f"rulers.entropy_bits.{r}.{{i}}", ENTROPY_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     "rows": ("rulers.n_rows", "grouped"),
     "d_built": ("spread.d_large", "grouped"),      # the dₖ the text and figures were built at
