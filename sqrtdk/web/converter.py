@@ -84,7 +84,8 @@ from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuar
 from .md_math import MathElements
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import Conversion, SvgPair
+from .model import Conversion, Lines, SvgPair
+from .positions import BoxLines
 from .quoting import QuoteLog
 
 
@@ -100,25 +101,32 @@ class ArticleExtension(Extension):
         """What Markdown made of the page (`html`, from its `convert`) and what each collector
         gathered; the headings are serialised here, once Markdown's stash is complete."""
         self.headings.finish()
+        p = self.page
+        lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
+                      boxes=self.boxes.lines, urls={**self.links.lines, **p.reference_urls},
+                      snippets=self.page.snippet_lines(), ids=self.ids.lines)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,
                           boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
                           cited=self.citations.cited, cited_lines=self.citations.lines,
-                          snippets=self.page.snippets_shown)
+                          snippets=self.page.snippets_shown, lines=lines)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         p = self.page
         md.ESCAPED_CHARS.append("$")
         self.blocks = BlockStructure(md, p.source, lambda: p.markdown_source,
                                      lambda: p.searchable, lambda: p.first_line)
+        at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
-                                       p.markdown_source, [f.line for f in p.formulas])
-        self.math = MathElements(md, p.formulas)
+                                       p.markdown_source, [f.line for f in p.formulas], at)
+        self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: p.searchable,
                                          self.blocks.heading_lines)
-        self.ids, self.boxes, self.links = IdCollector(md), BoxCollector(md), LinkCollector(md)
-        self.citations = CitationCollector(md, p.quotes, p.formulas)
-        self.notes = FootnoteChecks(md, p.footnotes)
+        boxes = BoxLines(p.box_openers, p.box_attrs)
+        self.ids = IdCollector(md, at, boxes)
+        self.boxes, self.links = BoxCollector(md, at, boxes), LinkCollector(md, at)
+        self.citations = CitationCollector(md, p.quotes, p.formulas, at)
+        self.notes = FootnoteChecks(md, p.footnotes, at, p.note_lines)
         self._register(md)
 
     def _register(self, md: Markdown) -> None:
@@ -128,7 +136,7 @@ class ArticleExtension(Extension):
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
-            tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
+            tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
             tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable,
                                   self.blocks.block_lines),
                         "sqrtdk-cjk-quotes", 7)
@@ -138,15 +146,15 @@ class ArticleExtension(Extension):
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
-        tp.register(BoxHeaderCheck(md, p.readable), "sqrtdk-box-headers", 2.75)
+        tp.register(BoxHeaderCheck(md, p.readable, self.positions), "sqrtdk-box-headers", 2.75)
         tp.register(self.links, "sqrtdk-links", 2.7)
         tp.register(self.citations, "sqrtdk-citations", 2.6)
         tp.register(self.notes, "sqrtdk-note-checks", 2.5)
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
-        tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
+        tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
         tp.register(MathInRawHtml(md, lambda: p.searchable, p.formulas), "sqrtdk-raw-math", 2.15)
-        tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
+        tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
         tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable,
                                   self.blocks.block_lines),
                     "sqrtdk-foreign", 2.05)
@@ -168,12 +176,32 @@ class PageContext:
         self.md: Markdown | None = None   # the page's Markdown (set by markdown_for)
         self.searchable = ""          # the article with its lines as in the file (for messages)
         self.first_line = 0           # lines before markdown_source's first (the front matter)
+        # where the article's lines were read (set by pages.build_page): each note's
+        # definition line by label, each box's `/// details` line (in the file's order) and
+        # `attrs:` line, each reference definition's line, each reproduce fence's (line,
+        # snippet name), in the file's order
+        self.note_lines: dict[str, int] = {}
+        self.box_openers: list[int] = []
+        self.box_attrs: dict[int, int] = {}        # a box's `attrs:` line by its opening line
+        self.reference_urls: dict[str, int] = {}   # `[label]: address` lines by address
+        self.reproduce_fences: list[tuple[int, str]] = []
         self.script = language.get("script", "latin")
         self.other_lang = language.get("other_lang", "")
         self.footnotes = FootnoteExtension(
             SEPARATOR="-", BACKLINK_TEXT="↩\ufe0e", USE_DEFINITION_ORDER=False,
             BACKLINK_TITLE=ui["backlink_title"], SUPERSCRIPT_TEXT="{}")
 
+
+    def snippet_lines(self) -> list[int]:
+        """The fence line of each reproduce box shown (`snippets_shown`): the k-th box of a
+        snippet is the k-th reproduce fence naming it."""
+        seen: dict[str, int] = {}
+        lines = []
+        for name in self.snippets_shown:
+            fences = [line for line, named in self.reproduce_fences if named == name]
+            k = seen[name] = seen.get(name, -1) + 1
+            lines.append(fences[k] if k < len(fences) else 0)
+        return lines
 
     def readable(self, text: str) -> str:
         """`text` as the author wrote it, for messages, on one line: each formula's token back

@@ -42,6 +42,7 @@ from .blocks import (
     sourcepos_line,
 )
 from .md_math import ContentError
+from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
@@ -110,8 +111,9 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
 @dataclass
 class Alignment:
     """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
-    the same block, else the line of the stretch where the readings part), and each such
-    stretch as (its line, the warning)."""
+    the same block, or a block of the same kind and level in its place whose words differ,
+    else the line of the stretch where the readings part), and each such stretch as (its
+    line, the warning)."""
 
     lines: list[int]
     exact: list[bool]
@@ -132,6 +134,9 @@ def align(ours: list[Block], theirs: list[Block]) -> Alignment:
         line = next((b.line for b in theirs[j1:] if b.line), 0) or \
             next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
         result.lines[i1:i2] = [line] * (i2 - i1)
+        if [(b.kind, b.depth) for b in ours[i1:i2]] == [(b.kind, b.depth) for b in theirs[j1:j2]]:
+            result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]     # the same blocks, in place
+            result.exact[i1:i2] = [True] * (i2 - i1)
         result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
     return result
 
@@ -161,7 +166,8 @@ class BlockStructure(Treeprocessor):
     19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
     (see the module docstring). `block_lines`: the file line of each block element both
     parsers read alike, and `heading_lines` of each heading, from cmark-gfm's source
-    positions (later processors name a block's line from these, not by searching its text)."""
+    positions; `positions` the line of every element, from these (later processors name a
+    line from it, not by searching the text)."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
                  searchable: Callable[[], str], first_line: Callable[[], int]):
@@ -170,6 +176,7 @@ class BlockStructure(Treeprocessor):
                                                                   first_line)
         self.heading_lines: dict[etree.Element, int] = {}
         self.block_lines: dict[etree.Element, int] = {}
+        self.positions = LineMap()
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -179,19 +186,27 @@ class BlockStructure(Treeprocessor):
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
                       lambda el: 0, self.plain).read(root)
         main = align(ours.blocks, theirs.blocks)
-        for el, line, exact in zip(ours.elements, main.lines, main.exact, strict=True):
-            if el is not None and exact and line:
-                self.block_lines[el] = line + self.first_line()
+        self._keep_lines(ours.elements, main)
         differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
-                differences += align(blocks, theirs.notes[label]).differences
+                note = align(blocks, theirs.notes[label])
+                self._keep_lines(ours.note_elements[label], note)
+                differences += note.differences
         self._headings(ours, main, lines)
+        self.positions.record(root, {**self.block_lines, **self.heading_lines},
+                              self.md.is_block_level)
         for line, message in sorted(dict(differences).items()):
             self._warn(line, message)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
         self._references(root)
+
+    def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
+        """The file line of each block both parsers read alike."""
+        for el, line, exact in zip(elements, alignment.lines, alignment.exact, strict=True):
+            if el is not None and exact and line:
+                self.block_lines[el] = line + self.first_line()
 
     def _warn(self, line: int, message: str) -> None:
         warn(LOGGER, self.path, line + self.first_line() if line else 0, message)
@@ -286,15 +301,14 @@ class BlockStructure(Treeprocessor):
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed."""
-        start = 1         # the line of the block being read (root.iter() is document order)
         for el in root.iter():
-            start = self.block_lines.get(el, start)
-            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "",
-                                                                       el.tail or ""]
-            for text in texts:
-                for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
+            slots = ["tail"] if el.tag in ("code", "pre") else ["text", "tail"]
+            for slot in slots:
+                text = self.plain((el.text if slot == "text" else el.tail) or "")
+                for m in _UNDEFINED_REFERENCE.finditer(text):
                     label = m.group(2) or m.group(1)
-                    line = line_of(self.searchable(), m.group(0), start=start) or \
+                    line = self.positions.at(el, slot, 0)
+                    line = line + text.count("\n", 0, m.start()) if line else \
                         line_of(self.searchable(), m.group(0))
                     warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
                          f"no line '[{label}]: address' defines '{label}', so it is published "

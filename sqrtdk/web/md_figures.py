@@ -18,6 +18,7 @@ from ..errors import suggest
 from .markers import ANY_MATH_RE, fig_data
 from .md_math import ContentError
 from .model import SvgPair
+from .positions import LineMap
 
 NARROW_MEDIA = "(max-width: 40rem)"
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
@@ -27,14 +28,18 @@ class FigureProcessor(Treeprocessor):
     """Lone figure images become <figure>; `resolve(name)` gives the page language's files
     or raises KeyError; `known` lists the figures the build makes (for "did you mean").
     `formula_lines`: the line of each formula (by its index). `figures`: the names of the
-    page's figures, in order."""
+    page's figures, in order; `lines`: the line each was written on (from `positions`; 0:
+    not known)."""
 
     def __init__(self, md: Markdown, label: str, resolve: Callable[[str], SvgPair],
-                 known: list[str], source: str = "", formula_lines: Sequence[int] = ()):
+                 known: list[str], source: str = "", formula_lines: Sequence[int] = (),
+                 positions: LineMap | None = None):
         super().__init__(md)
         self.label, self.resolve, self.known = label, resolve, known
         self.source, self.formula_lines = source, formula_lines
+        self.positions = LineMap() if positions is None else positions
         self.figures: list[str] = []
+        self.lines: list[int] = []
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
@@ -50,6 +55,8 @@ class FigureProcessor(Treeprocessor):
                     continue
                 at = list(parent).index(p)
                 parent[at] = self._figure(p[0])
+                for made in parent[at].iter():
+                    self.positions.place(made, self.positions.line(p[0]))
                 if backref is not None:
                     after = etree.Element("p")
                     after.append(backref)
@@ -58,18 +65,20 @@ class FigureProcessor(Treeprocessor):
         for img in root.iter("img"):  # left over: an image inside a sentence
             if _figure_name(img.get("src", "")):
                 raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
-                                   "a paragraph of its own (blank lines around it)", _needle(img))
+                                   "a paragraph of its own (blank lines around it)", _needle(img),
+                                   line=self.positions.line(img))
 
     def _figure(self, img: etree.Element) -> etree.Element:
-        src = img.get("src", "")
+        src, line = img.get("src", ""), self.positions.line(img)
         name = _figure_name(src)
         if not name:
             raise ContentError(f"figure source '{src}' is not a figure name such as "
                                "'spread_hist.svg' (figures are made by the build, in "
-                               "sqrtdk/figures/)", _needle(img))
+                               "sqrtdk/figures/)", _needle(img), line=line)
         if not (img.get("alt") or "").strip():
             raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
-                               "between the brackets: ![what it shows](…)", _needle(img))
+                               "between the brackets: ![what it shows](…)", _needle(img),
+                               line=line)
         formula = ANY_MATH_RE.search(img.get("alt", ""))
         if formula:     # alt text is plain text: TeX would be read aloud letter by letter
             raise ContentError(f"figure '{name}': its alt text holds the formula "
@@ -77,16 +86,20 @@ class FigureProcessor(Treeprocessor):
                                "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
                                _needle(img), line=self.formula_lines[int(formula.group(1))])
         if name in self.figures:
+            first = self.lines[self.figures.index(name)]
             raise ContentError(f"figure '{name}' appears twice; each figure appears once (to "
                                f"point to it again, link to it: [the figure](#fig-"
-                               f"{name.replace('_', '-')}))",
-                               re.compile(r"\]\(" + re.escape(src)), occurrence=2)
+                               f"{name.replace('_', '-')}))"
+                               + (f" (the other is at line {first})" if line and first else ""),
+                               re.compile(r"\]\(" + re.escape(src)), occurrence=2, line=line)
         try:
             files = self.resolve(name)
         except KeyError:
             raise ContentError(f"figure '{name}' is not made by the build; "
-                               + suggest(name, self.known, "figures"), _needle(img)) from None
+                               + suggest(name, self.known, "figures"), _needle(img),
+                               line=line) from None
         self.figures.append(name)
+        self.lines.append(line)
         fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
         link = etree.SubElement(fig, "a", {"class": "fig-link", "href": files.src})
         picture = etree.SubElement(link, "picture")

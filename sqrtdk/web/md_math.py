@@ -16,6 +16,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from .markers import ANY_MATH_RE, FILLER, MATH_SPLIT_RE, has_math, is_display, math_html
 from .math.formula import Formula
+from .positions import LineMap
 
 
 class ContentError(Exception):
@@ -34,9 +35,11 @@ class MathElements(Treeprocessor):
     """Replace math tokens in text and tails by math elements; record which formulas the
     page shows (`used`), in order."""
 
-    def __init__(self, md: Markdown, formulas: list[Formula]):
+    def __init__(self, md: Markdown, formulas: list[Formula],
+                 positions: LineMap | None = None):
         super().__init__(md)
         self.formulas = formulas
+        self.positions = LineMap() if positions is None else positions
         self.used: list[int] = []
 
     def run(self, root: etree.Element) -> None:
@@ -48,13 +51,21 @@ class MathElements(Treeprocessor):
                     raise ContentError(f"'{key}' in the attribute list '{{#{ident} {key}}}' is "
                                        f"not an attribute; an id has no spaces: write "
                                        f"'{{#{ident}-{key}}}'", re.compile(
-                                           r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"))
+                                           r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"),
+                                       line=self._attributes_line(parent))
                 if has_math(value):
                     parent.set(key, ANY_MATH_RE.sub(self._plain, value).replace(FILLER, ""))
             self._text(parent)
             for child in list(parent):
                 self._tail(parent, child)
         self._split_paragraphs(root)
+
+    def _attributes_line(self, el: etree.Element) -> int:
+        """The line of the attribute list `{…}` that gave `el` its attributes: written at the
+        end of a block's text, or right after an inline element."""
+        if self.md.is_block_level(el.tag):
+            return self.positions.end(el)
+        return self.positions.tails.get(el, 0)
 
     def _plain(self, m: re.Match[str]) -> str:
         return self.formulas[int(m.group(1))].plain
@@ -72,6 +83,8 @@ class MathElements(Treeprocessor):
             el = etree.Element("div" if display else "span",
                                {"class": "math display" if display else "math"})
             el.text = math_html(n)
+            line = self.formulas[n].line
+            self.positions.place(el, line, tail=line)   # its text goes on from the `$` line
             self.used.append(n)
             out.append(el)
         return out
@@ -116,7 +129,7 @@ class MathElements(Treeprocessor):
                     continue
                 at = list(parent).index(p)
                 parent.remove(p)
-                for block in _split(p):
+                for block in _split(p, self.positions):
                     parent.insert(at, block)
                     at += 1
 
@@ -140,11 +153,13 @@ def _rstrip(p: etree.Element) -> None:
         p.text = (p.text or "").rstrip() or None
 
 
-def _split(p: etree.Element) -> list[etree.Element]:
-    """Paragraph `p` as paragraphs and display divs, in order; empty paragraphs dropped."""
+def _split(p: etree.Element, positions: LineMap) -> list[etree.Element]:
+    """Paragraph `p` as paragraphs and display divs, in order; empty paragraphs dropped.
+    Each new paragraph is placed in `positions` at the line its text starts on."""
     blocks: list[etree.Element] = []
     current = etree.Element("p", p.attrib)
     current.text = p.text
+    positions.place(current, positions.line(p))
     for child in list(p):
         if child.tag == "div" and "display" in child.get("class", ""):
             _rstrip(current)
@@ -153,6 +168,9 @@ def _split(p: etree.Element) -> list[etree.Element]:
             blocks.append(child)
             current = etree.Element("p", p.attrib)
             current.text = tail.lstrip("\n") if tail else None
+            after = positions.tails.get(child, 0)
+            positions.place(current, after + len(tail or "") - len(current.text or "")
+                            if after else 0)
         else:
             current.append(child)
     blocks.append(current)

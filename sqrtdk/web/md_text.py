@@ -24,6 +24,7 @@ from markdown.treeprocessors import Treeprocessor
 from ..errors import line_of
 from ..log import warn
 from .markers import ANY_MARKERS_RE, FILLER
+from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
@@ -75,7 +76,12 @@ def _cjk_side(c: str, other: str) -> bool:
 
 
 class CjkLineJoin(Treeprocessor):
-    """Drop a line break (and the spaces around it) between two CJK characters."""
+    """Drop a line break (and the spaces around it) between two CJK characters; each dropped
+    line break is recorded in `positions`, so later messages still count it."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         slots = list(_slots(root))
@@ -84,17 +90,20 @@ class CjkLineJoin(Treeprocessor):
             text = texts[i]
             if "\n" not in text:
                 continue
-            out, j = [], 0
+            out, j, dropped = [], 0, []
             for m in _LINE_BREAK.finditer(text):
                 before = text[:m.start()] or _last(texts, i)
                 after = text[m.end():] or _first(texts, i)
                 out.append(text[j:m.start()])
                 joined = before and after and _cjk_side(before[-1], after[0])
                 out.append("" if joined else m.group(0))
+                if joined:
+                    dropped += [sum(map(len, out))] * m.group(0).count("\n")
                 j = m.end()
             out.append(text[j:])
             texts[i] = "".join(out)
             _set(el, slot, texts[i])
+            self.positions.joined(el, slot, dropped)
 
 
 def _last(texts: list[str], i: int) -> str:

@@ -132,12 +132,14 @@ def _line_of_key(block: str, key: str) -> int:
     return 1
 
 
-def check_blocks(path: Path, masked: str) -> None:
+def check_blocks(path: Path, masked: str) -> list[int]:
     """`/// name` boxes must be closed by a line of as many slashes: an unclosed one, or one
     closed with another number (`////` under `///`, which pymdownx reads as text inside the
     box), would swallow the rest of the article. Raises BuildError at the opening line, or
-    at the closing line that closes nothing (code is masked, so it is never counted)."""
+    at the closing line that closes nothing (code is masked, so it is never counted).
+    Returns the line of every box's opening line, in order."""
     stack: list[tuple[int, str, str]] = []
+    openers: list[int] = []
     for number, line in enumerate(masked.split("\n"), 1):
         if close := _BLOCK_CLOSE.match(line):
             slashes = close.group(1)
@@ -156,19 +158,23 @@ def check_blocks(path: Path, masked: str) -> None:
                                  "box opens with '/// details | Title' ('details' is the only "
                                  "kind of box) and ends with a line of slashes alone, '///'")
             stack.append((number, m.group(2), m.group(1)))
+            openers.append(number)
     if stack:
         number, name, fence = stack[-1]
         raise BuildError(path, number, f"the '{fence} {name}' box opened here is never closed; "
                                        f"end it with a line '{fence}'")
+    return openers
 
 
 _OPTION_LINE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")   # `    attrs: {id: x}`
 
 
-def check_box_options(path: Path, masked: str) -> None:
+def check_box_options(path: Path, masked: str) -> dict[int, int]:
     """A box option given twice (`attrs:` on two lines under one `/// details`): the box's
-    YAML keeps the last silently, so the first id vanished. Raises BuildError at the second."""
+    YAML keeps the last silently, so the first id vanished. Raises BuildError at the second.
+    Returns the line of each box's `attrs:` option, by the line of the box's opening line."""
     lines = masked.split("\n")
+    attrs: dict[int, int] = {}
     for i, line in enumerate(lines):
         if not _BLOCK_OPEN.match(line):
             continue
@@ -182,6 +188,9 @@ def check_box_options(path: Path, masked: str) -> None:
                                  f"(also at line {seen[m.group(1)]}); the box would keep only "
                                  "the last: write one line, e.g. attrs: {id: some-id}")
             seen[m.group(1)] = j + 1
+        if "attrs" in seen:
+            attrs[i + 1] = seen["attrs"]
+    return attrs
 
 
 def check_note_continuations(path: Path, masked: str) -> None:
@@ -210,8 +219,9 @@ def check_note_continuations(path: Path, masked: str) -> None:
             blank = False
 
 
-def check_footnote_definitions(path: Path, masked: str) -> None:
-    """A label defined twice: Python-Markdown would silently keep the last definition."""
+def check_footnote_definitions(path: Path, masked: str) -> dict[str, int]:
+    """A label defined twice: Python-Markdown would silently keep the last definition.
+    Returns the line of each label's definition."""
     seen: dict[str, int] = {}
     for m in _FOOTNOTE_DEF.finditer(masked):
         line = line_at(masked, m.start())
@@ -219,6 +229,7 @@ def check_footnote_definitions(path: Path, masked: str) -> None:
             raise BuildError(path, line, f"footnote '[^{m.group(1)}]' is defined twice, here "
                              f"and at line {seen[m.group(1)]}; keep one definition")
         seen[m.group(1)] = line
+    return seen
 
 
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
@@ -240,9 +251,9 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     rendered_body = rendered[len(rendered_front):]
     searchable = strip_markers(blank_front + rendered_body)   # for finding an error's line
     formulas = [quoter.render_formula(f) for f in masked.formulas]
-    check_blocks(path, searchable)
-    check_footnote_definitions(path, searchable)
-    check_box_options(path, searchable)
+    openers = check_blocks(path, searchable)
+    note_lines = check_footnote_definitions(path, searchable)
+    box_attrs = check_box_options(path, searchable)
     check_note_continuations(path, searchable)
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         lint_chinese(path, masked.text)
@@ -251,6 +262,10 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     page.markdown_source = masked.restore_code(rendered_body)
     page.searchable = searchable            # lines as in the file (front matter blanked)
     page.first_line = front.count("\n")
+    page.note_lines, page.box_openers, page.box_attrs = note_lines, openers, box_attrs
+    page.reference_urls = _reference_urls(searchable)
+    page.reproduce_fences = [(line, code.strip()) for line, info, code in masked.fences
+                             if info == "reproduce"]
     return Page(lang=strings.lang, source=path, text=searchable, meta=meta,
                 conversion=convert(page, masked), quotes=quoter.log, formulas=formulas)
 
@@ -264,11 +279,9 @@ def convert(page: PageContext, masked: Masked) -> Conversion:
         return article.conversion(md.convert(page.markdown_source))
     except ContentError as e:
         raise _located(e, page, masked) from None
-    except UnknownSnippet as e:
-        fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
-                           + re.escape(e.name) + r"[ \t]*$", re.M)
-        raise BuildError(page.source, line_of(masked.restore_code(page.searchable), fence),
-                         str(e)) from None
+    except UnknownSnippet as e:     # the first reproduce fence naming it (the lexer's record)
+        line = next((line for line, name in page.reproduce_fences if name == e.name), 0)
+        raise BuildError(page.source, line, str(e)) from None
 
 
 def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
@@ -290,6 +303,18 @@ def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
         if first and first != line:
             message += f" (the other is at line {first})"
     return BuildError(page.source, line, message)
+
+
+_REFERENCE_DEF = re.compile(r"^[ \t>]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.M)
+
+
+def _reference_urls(masked: str) -> dict[str, int]:
+    """The line of each reference definition `[label]: address`, by its address (the first
+    definition of an address), read line by line from the article with its code masked."""
+    urls: dict[str, int] = {}
+    for m in _REFERENCE_DEF.finditer(masked):
+        urls.setdefault(m.group(1), line_at(masked, m.start()))
+    return urls
 
 
 def _front_of(rendered: str) -> str:
