@@ -122,7 +122,7 @@ class ArticleExtension(Extension):
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: p.searchable,
                                          self.blocks.heading_lines)
-        boxes = BoxLines(p.box_openers, p.box_attrs)
+        boxes = self.box_lines = BoxLines(p.box_openers, p.box_attrs)
         self.ids = IdCollector(md, at, boxes)
         self.boxes, self.links = BoxCollector(md, at, boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
@@ -146,7 +146,8 @@ class ArticleExtension(Extension):
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
-        tp.register(BoxHeaderCheck(md, p.readable, self.positions), "sqrtdk-box-headers", 2.75)
+        tp.register(BoxHeaderCheck(md, p.readable, self.positions, self.box_lines),
+                    "sqrtdk-box-headers", 2.75)
         tp.register(self.links, "sqrtdk-links", 2.7)
         tp.register(self.citations, "sqrtdk-citations", 2.6)
         tp.register(self.notes, "sqrtdk-note-checks", 2.5)

@@ -19,7 +19,7 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from html import unescape
 from pathlib import Path
@@ -111,32 +111,37 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
 @dataclass
 class Alignment:
     """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
-    the same block, or a block of the same kind and level in its place whose words differ,
-    else the line of the stretch where the readings part), and each such stretch as (its
-    line, the warning)."""
+    the same block, else the line of the stretch where the readings part), `starts` where
+    that line is where the block starts (read the same, or a block of the same kind and level
+    in its place whose words differ, at least the first of a stretch read differently), and
+    each stretch read differently as (its line, the warning)."""
 
     lines: list[int]
     exact: list[bool]
     differences: list[tuple[int, str]]
+    starts: list[bool] = field(default_factory=list)
 
 
 def align(ours: list[Block], theirs: list[Block]) -> Alignment:
     """Align two readings as `diff` aligns lines (difflib, no junk heuristic)."""
     matcher = SequenceMatcher(None, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
-    result = Alignment([0] * len(ours), [False] * len(ours), [])
+    result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours))
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
-            result.exact[i1:i2] = [True] * (i2 - i1)
+            result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
             continue
         # cmark-gfm's first block of the stretch; where it has none, the block after it
         line = next((b.line for b in theirs[j1:] if b.line), 0) or \
             next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
         result.lines[i1:i2] = [line] * (i2 - i1)
-        if [(b.kind, b.depth) for b in ours[i1:i2]] == [(b.kind, b.depth) for b in theirs[j1:j2]]:
-            result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]     # the same blocks, in place
-            result.exact[i1:i2] = [True] * (i2 - i1)
+        shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
+        paired = i2 - i1 if [(b.kind, b.depth) for b in ours[i1:i2]] == shape else \
+            int(i2 > i1 and shape[:1] == [(ours[i1].kind, ours[i1].depth)])
+        # the same blocks in place (only their words differ), or at least the first of each
+        result.lines[i1:i1 + paired] = [b.line for b in theirs[j1:j1 + paired]]
+        result.starts[i1:i1 + paired] = [True] * paired
         result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
     return result
 
@@ -204,8 +209,8 @@ class BlockStructure(Treeprocessor):
 
     def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
         """The file line of each block both parsers read alike."""
-        for el, line, exact in zip(elements, alignment.lines, alignment.exact, strict=True):
-            if el is not None and exact and line:
+        for el, line, start in zip(elements, alignment.lines, alignment.starts, strict=True):
+            if el is not None and start and line:
                 self.block_lines[el] = line + self.first_line()
 
     def _warn(self, line: int, message: str) -> None:

@@ -16,7 +16,7 @@ from .markers import ANY_MATH_RE
 from .math.formula import Formula
 from .md_foreign import STRAIGHT
 from .md_math import ContentError
-from .positions import LineMap
+from .positions import BoxLines, LineMap
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
 
@@ -28,10 +28,17 @@ class BoxHeaderCheck(Treeprocessor):
     a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
 
     def __init__(self, md: Markdown, readable: Callable[[str], str],
-                 positions: LineMap | None = None):
+                 positions: LineMap | None = None, boxes: BoxLines | None = None):
         super().__init__(md)
         self.readable = readable
         self.positions = LineMap() if positions is None else positions
+        self.boxes = BoxLines() if boxes is None else boxes
+
+    def _not_taken(self, root: etree.Element) -> list[int]:
+        """The opening lines (`boxes.openers`) of no box: in order, one per `///` line left
+        as text (a line the line-by-line read took for a box's opening, Markdown did not)."""
+        taken = {self.positions.box_line(d, self.boxes.openers) for d in root.iter("details")}
+        return [line for line in self.boxes.openers if line not in taken]
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
@@ -48,7 +55,8 @@ class BoxHeaderCheck(Treeprocessor):
                     "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
                     "starts with a letter); 'details' is the only kind of box",
                     (typed[:30], shown[:30], typed[:12]),
-                    line=self.positions.at(el, "text", len(text) - len(text.lstrip())))
+                    line=self.positions.at(el, "text", len(text) - len(text.lstrip()))
+                    or next(iter(self._not_taken(root)), 0))
 
 
 # what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag
