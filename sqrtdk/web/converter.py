@@ -71,9 +71,6 @@ from .md_collect import (
     AttributeMarkers,
     BoxCollector,
     CitationCollector,
-    FootnoteChecks,
-    FootnoteNumbers,
-    FootnoteSection,
     HeadingCollector,
     IdCollector,
     LinkCollector,
@@ -82,6 +79,7 @@ from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import MathElements
+from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
 from .model import Conversion, Lines, SvgPair
@@ -138,7 +136,7 @@ class ArticleExtension(Extension):
         if p.script == "cjk":
             tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
             tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable,
-                                  self.blocks.block_lines),
+                                  self.positions),
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
@@ -157,7 +155,7 @@ class ArticleExtension(Extension):
         tp.register(MathInRawHtml(md, lambda: p.searchable, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
         tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable,
-                                  self.blocks.block_lines),
+                                  self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from markdown import Markdown
@@ -123,20 +123,19 @@ def _first(texts: list[str], i: int) -> str:
 class CjkQuotes(Treeprocessor):
     """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
     apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages.
-    `lines`: block element -> file line, where known (md_blocks.BlockStructure)."""
+    `positions`: where each element was written (md_blocks.BlockStructure)."""
 
     def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str],
-                 readable: Callable[[str], str] = str,
-                 lines: Mapping[etree.Element, int] | None = None):
+                 readable: Callable[[str], str] = str, positions: LineMap | None = None):
         super().__init__(md)
         self.source, self.markdown_source, self.readable = source, markdown_source, readable
-        self.lines: Mapping[etree.Element, int] = {} if lines is None else lines
+        self.positions = LineMap() if positions is None else positions
 
     def _line(self, block: etree.Element, text: str) -> int:
-        """The file line of a block: where it was read, else found by its first words in the
-        article (0 if not found)."""
-        if self.lines.get(block):
-            return self.lines[block]
+        """The file line of a block: where it was written, else found by its first words in
+        the article (0 if not found)."""
+        if self.positions.line(block):
+            return self.positions.line(block)
         words = ANY_MARKERS_RE.sub(" ", text).split()
         tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
