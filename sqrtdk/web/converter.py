@@ -64,6 +64,7 @@ from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
+from .article_text import ArticleText
 from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
 from .math.formula import Formula
 from .md_blocks import BlockStructure
@@ -83,7 +84,6 @@ from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
 from .model import Conversion, Lines, SvgPair
-from .positions import BoxLines
 from .quoting import QuoteLog
 
 
@@ -101,8 +101,8 @@ class ArticleExtension(Extension):
         self.headings.finish()
         p = self.page
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
-                      boxes=self.boxes.lines, urls={**self.links.lines, **p.reference_urls},
-                      snippets=self.page.snippet_lines(), ids=self.ids.lines)
+                      boxes=self.boxes.lines, urls={**self.links.lines, **p.text.references},
+                      snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,
                           boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
@@ -110,32 +110,31 @@ class ArticleExtension(Extension):
                           snippets=self.page.snippets_shown, lines=lines)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
-        p = self.page
+        p, text = self.page, self.page.text
         md.ESCAPED_CHARS.append("$")
-        self.blocks = BlockStructure(md, p.source, lambda: p.markdown_source,
-                                     lambda: p.searchable, lambda: p.first_line)
+        self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
+                                     lambda: text.lines, lambda: text.first_line)
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
-                                       p.markdown_source, [f.line for f in p.formulas], at)
+                                       text.markdown, [f.line for f in p.formulas], at)
         self.math = MathElements(md, p.formulas, at)
-        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: p.searchable,
+        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.lines,
                                          self.blocks.heading_lines)
-        boxes = self.box_lines = BoxLines(p.box_openers, p.box_attrs)
-        self.ids = IdCollector(md, at, boxes)
-        self.boxes, self.links = BoxCollector(md, at, boxes), LinkCollector(md, at)
+        self.ids = IdCollector(md, at, text.boxes)
+        self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
-        self.notes = FootnoteChecks(md, p.footnotes, at, p.note_lines)
+        self.notes = FootnoteChecks(md, p.footnotes, at, text.notes)
         self._register(md)
 
     def _register(self, md: Markdown) -> None:
-        p, tp = self.page, md.treeprocessors
+        p, tp, text = self.page, md.treeprocessors, self.page.text
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable,
+            tp.register(CjkQuotes(md, p.source, lambda: text.lines, p.readable,
                                   self.positions),
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
@@ -144,7 +143,7 @@ class ArticleExtension(Extension):
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
-        tp.register(BoxHeaderCheck(md, p.readable, self.positions, self.box_lines),
+        tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
                     "sqrtdk-box-headers", 2.75)
         tp.register(self.links, "sqrtdk-links", 2.7)
         tp.register(self.citations, "sqrtdk-citations", 2.6)
@@ -152,9 +151,9 @@ class ArticleExtension(Extension):
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md, lambda: p.searchable, p.formulas), "sqrtdk-raw-math", 2.15)
+        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
-        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable,
+        tp.register(ForeignSyntax(md, p.source, lambda: text.lines, p.readable,
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
@@ -166,41 +165,20 @@ class PageContext:
     def __init__(self, source: Path, quotes: QuoteLog, formulas: list[Formula],
                  ui: Mapping[str, str], language: Mapping[str, str],
                  resolve: Callable[[str], SvgPair], known_figures: list[str],
-                 snippets: Mapping[str, Any], source_url: Callable[[str], str]):
+                 snippets: Mapping[str, Any], source_url: Callable[[str], str],
+                 text: ArticleText | None = None):
         self.source, self.quotes, self.formulas = source, quotes, formulas
+        self.text = ArticleText() if text is None else text   # the article (article_text)
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
         self.snippets, self.source_url = snippets, source_url
         self.snippets_shown: list[str] = []   # the reproduce boxes' snippets, in order
-        self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
         self.md: Markdown | None = None   # the page's Markdown (set by markdown_for)
-        self.searchable = ""          # the article with its lines as in the file (for messages)
-        self.first_line = 0           # lines before markdown_source's first (the front matter)
-        # where the article's lines were read (set by pages.build_page): each note's
-        # definition line by label, each box's `/// details` line (in the file's order) and
-        # `attrs:` line, each reference definition's line, each reproduce fence's (line,
-        # snippet name), in the file's order
-        self.note_lines: dict[str, int] = {}
-        self.box_openers: list[int] = []
-        self.box_attrs: dict[int, int] = {}        # a box's `attrs:` line by its opening line
-        self.reference_urls: dict[str, int] = {}   # `[label]: address` lines by address
-        self.reproduce_fences: list[tuple[int, str]] = []
         self.script = language.get("script", "latin")
         self.other_lang = language.get("other_lang", "")
         self.footnotes = FootnoteExtension(
             SEPARATOR="-", BACKLINK_TEXT="↩\ufe0e", USE_DEFINITION_ORDER=False,
             BACKLINK_TITLE=ui["backlink_title"], SUPERSCRIPT_TEXT="{}")
 
-
-    def snippet_lines(self) -> list[int]:
-        """The fence line of each reproduce box shown (`snippets_shown`): the k-th box of a
-        snippet is the k-th reproduce fence naming it."""
-        seen: dict[str, int] = {}
-        lines = []
-        for name in self.snippets_shown:
-            fences = [line for line, named in self.reproduce_fences if named == name]
-            k = seen[name] = seen.get(name, -1) + 1
-            lines.append(fences[k] if k < len(fences) else 0)
-        return lines
 
     def readable(self, text: str) -> str:
         """`text` as the author wrote it, for messages, on one line: each formula's token back

@@ -76,7 +76,6 @@ class Page:
 
     lang: str
     source: Path
-    text: str                  # the source after quoting, code and math masked, lines kept
     meta: dict[str, str]
     conversion: Conversion
     quotes: QuoteLog

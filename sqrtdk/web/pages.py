@@ -21,17 +21,11 @@ from ..errors import BuildError, line_of
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
+from .article_text import read_article
 from .cjk_lint import lint_chinese
 from .converter import PageContext, markdown_for
 from .html_names import element_names
 from .lexer import Masked, mask
-from .line_reads import (
-    check_blocks,
-    check_box_options,
-    check_footnote_definitions,
-    check_note_continuations,
-    reference_urls,
-)
 from .markers import strip_markers
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
@@ -152,39 +146,27 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     rendered = quoter.render_prose(front + masked.text[len(blank_front):])
     rendered_front = _front_of(rendered)
     meta = parse_front_matter(path, rendered_front)
-    rendered_body = rendered[len(rendered_front):]
-    searchable = strip_markers(blank_front + rendered_body)   # for finding an error's line
     formulas = [quoter.render_formula(f) for f in masked.formulas]
-    openers = check_blocks(path, searchable)
-    note_lines = check_footnote_definitions(path, searchable)
-    box_attrs = check_box_options(path, searchable)
-    check_note_continuations(path, searchable)
+    article = read_article(path, masked, rendered[len(rendered_front):], front.count("\n"))
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         lint_chinese(path, masked.text)
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
-                       known_figures, results.get("reproduce", {}), source_url)
-    page.markdown_source = masked.restore_code(rendered_body)
-    page.searchable = searchable            # lines as in the file (front matter blanked)
-    page.first_line = front.count("\n")
-    page.note_lines, page.box_openers, page.box_attrs = note_lines, openers, box_attrs
-    page.reference_urls = reference_urls(searchable)
-    page.reproduce_fences = [(line, code.strip()) for line, info, code in masked.fences
-                             if info == "reproduce"]
-    return Page(lang=strings.lang, source=path, text=searchable, meta=meta,
-                conversion=convert(page, masked), quotes=quoter.log, formulas=formulas)
+                       known_figures, results.get("reproduce", {}), source_url, article)
+    return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
+                quotes=quoter.log, formulas=formulas)
 
 
 def convert(page: PageContext, masked: Masked) -> Conversion:
-    """Convert the page's Markdown (`page.markdown_source`) with a fresh Markdown instance:
+    """Convert the page's Markdown (`page.text.markdown`) with a fresh Markdown instance:
     its HTML and what each collector gathered. A mistake found while converting is a
     BuildError at its line (see `_located`)."""
     md, article = markdown_for(page)
     try:
-        return article.conversion(md.convert(page.markdown_source))
+        return article.conversion(md.convert(page.text.markdown))
     except ContentError as e:
         raise _located(e, page, masked) from None
     except UnknownSnippet as e:     # the first reproduce fence naming it (the lexer's record)
-        line = next((line for line, name in page.reproduce_fences if name == e.name), 0)
+        line = next((line for line, name in page.text.reproduce if name == e.name), 0)
         raise BuildError(page.source, line, str(e)) from None
 
 
@@ -192,7 +174,7 @@ def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
     """The BuildError for a mistake found while converting: at the line the collector knew
     (`e.line`), else where its needle is in the article as written (Markdown keeps no lines),
     else in the article with its code back (text the lexer took for code, Markdown did not)."""
-    searchable = page.searchable
+    searchable = page.text.lines
     needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
     line = e.line or next((found for n in needles
                            if (found := line_of(searchable, n, e.occurrence))), 0)
