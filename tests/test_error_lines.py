@@ -684,3 +684,15 @@ def test_a_footnote_citation_missing_from_a_section_is_at_the_reference_not_at_i
     e = _parity_error(tmp_path, zh, en)
     assert "cites the footnote reference 'a'" in e.message
     assert e.line == BODY_START + en.split("\n").index("A claim[^a]."), str(e)
+
+
+def test_a_fault_after_joined_chinese_lines_is_at_its_own_line(tmp_path: Path) -> None:
+    """A line break between two Chinese characters is dropped from the page's text
+    (md_text.CjkLineJoin); the lines after it are still counted."""
+    text = "\u6b63\u6587"                          # body text
+    fault = f"{text} }}}} {text}\u3002"
+    body = _decoy_block("}}") + f"{text}\n{text}\n{fault}\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang="zh")
+    assert e.value.line == BODY_START + body.split("\n").index(fault), str(e.value)
+    assert "left in the text" in e.value.message
