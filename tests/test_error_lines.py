@@ -696,3 +696,14 @@ def test_a_fault_after_joined_chinese_lines_is_at_its_own_line(tmp_path: Path) -
         page(tmp_path, body, RESULTS, lang="zh")
     assert e.value.line == BODY_START + body.split("\n").index(fault), str(e.value)
     assert "left in the text" in e.value.message
+
+
+def test_a_fault_in_a_block_the_two_parsers_read_differently_is_not_at_an_earlier_line(
+        tmp_path: Path) -> None:
+    """A list nested by two spaces: GitHub nests it, this Markdown does not, so the item has
+    no line of its own; its fault is looked for from where the readings part, not from the
+    top of the article (where the same text was written earlier)."""
+    body = _decoy_block("}}") + "- an item\n  - the SD }} here\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index("  - the SD }} here"), str(e)
+    assert "left in the text" in e.message

@@ -67,6 +67,7 @@ class BlockStructure(Treeprocessor):
                                                                   first_line)
         self.heading_lines: dict[etree.Element, int] = {}
         self.block_lines: dict[etree.Element, int] = {}
+        self.block_floors: dict[etree.Element, int] = {}
         self.positions = LineMap()
 
     def run(self, root: etree.Element) -> None:
@@ -86,7 +87,7 @@ class BlockStructure(Treeprocessor):
                 differences += note.differences
         self._headings(ours, main, lines)
         self.positions.record(root, {**self.block_lines, **self.heading_lines},
-                              self.md.is_block_level)
+                              self.md.is_block_level, self.block_floors)
         for line, message in sorted(dict(differences).items()):
             self._warn(line, message)
         self._tables(tree, lines)
@@ -98,6 +99,8 @@ class BlockStructure(Treeprocessor):
         for el, line, start in zip(elements, alignment.lines, alignment.starts, strict=True):
             if el is not None and start and line:
                 self.block_lines[el] = line + self.first_line()
+            elif el is not None and line:      # where the readings part: it is not before
+                self.block_floors[el] = line + self.first_line()
 
     def _warn(self, line: int, message: str) -> None:
         warn(LOGGER, self.path, line + self.first_line() if line else 0, message)

@@ -165,7 +165,7 @@ class IdCollector(Treeprocessor):
                                       if line and first and first != line else ""),
                                    re.compile(r"[{\s]#" + re.escape(ident) + r"\b|"
                                               r"id:\s*" + re.escape(ident) + r"\b"),
-                                   occurrence=2, line=line)
+                                   occurrence=2, line=line, after=self.positions.floor(el))
             self.ids.add(ident)
             self.lines[ident] = line
 

@@ -66,19 +66,21 @@ class FigureProcessor(Treeprocessor):
             if _figure_name(img.get("src", "")):
                 raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
                                    "a paragraph of its own (blank lines around it)", _needle(img),
-                                   line=self.positions.line(img))
+                                   line=self.positions.line(img),
+                                   after=self.positions.floor(img))
 
     def _figure(self, img: etree.Element) -> etree.Element:
         src, line = img.get("src", ""), self.positions.line(img)
+        after = self.positions.floor(img)
         name = _figure_name(src)
         if not name:
             raise ContentError(f"figure source '{src}' is not a figure name such as "
                                "'spread_hist.svg' (figures are made by the build, in "
-                               "sqrtdk/figures/)", _needle(img), line=line)
+                               "sqrtdk/figures/)", _needle(img), line=line, after=after)
         if not (img.get("alt") or "").strip():
             raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
                                "between the brackets: ![what it shows](…)", _needle(img),
-                               line=line)
+                               line=line, after=after)
         formula = ANY_MATH_RE.search(img.get("alt", ""))
         if formula:     # alt text is plain text: TeX would be read aloud letter by letter
             raise ContentError(f"figure '{name}': its alt text holds the formula "
@@ -91,13 +93,14 @@ class FigureProcessor(Treeprocessor):
                                f"point to it again, link to it: [the figure](#fig-"
                                f"{name.replace('_', '-')}))"
                                + (f" (the other is at line {first})" if line and first else ""),
-                               re.compile(r"\]\(" + re.escape(src)), occurrence=2, line=line)
+                               re.compile(r"\]\(" + re.escape(src)), occurrence=2, line=line,
+                               after=after)
         try:
             files = self.resolve(name)
         except KeyError:
             raise ContentError(f"figure '{name}' is not made by the build; "
                                + suggest(name, self.known, "figures"), _needle(img),
-                               line=line) from None
+                               line=line, after=after) from None
         self.figures.append(name)
         self.lines.append(line)
         fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})

@@ -56,7 +56,7 @@ class BoxHeaderCheck(Treeprocessor):
                     "starts with a letter); 'details' is the only kind of box",
                     (typed[:30], shown[:30], typed[:12]),
                     line=self.positions.at(el, "text", len(text) - len(text.lstrip()))
-                    or next(iter(self._not_taken(root)), 0))
+                    or next(iter(self._not_taken(root)), 0), after=self.positions.floor(el))
 
 
 # what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag
@@ -116,18 +116,20 @@ class RawHtmlGuard(Treeprocessor):
             finder.feed(str(block))
             if finder.found:
                 what, why = finder.found[0]
+                line, after = self._line(root, n)
                 raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I),
-                                   line=self._line(root, n))
+                                   line=line, after=after)
 
-    def _line(self, root: etree.Element, n: int) -> int:
-        """The line of stash entry `n`'s placeholder in the tree (0: not in the tree)."""
+    def _line(self, root: etree.Element, n: int) -> tuple[int, int]:
+        """(line, the line it cannot be before) of stash entry `n`'s placeholder in the tree
+        ((0, 0): not in the tree)."""
         placeholder = HTML_PLACEHOLDER % n
         for el in root.iter():
             for slot in ("text", "tail"):
                 at = ((el.text if slot == "text" else el.tail) or "").find(placeholder)
                 if at >= 0:
-                    return self.positions.at(el, slot, at)
-        return 0
+                    return self.positions.at(el, slot, at), self.positions.floor(el)
+        return 0, 0
 
 
 class MathInRawHtml(Treeprocessor):
@@ -200,4 +202,5 @@ class LeftoverCheck(Treeprocessor):
                             "quote a result as '{{ name | fixed(2) }}', or put literal braces "
                             "in `code`")
                     raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
-                                       found, line=self.positions.at(el, slot, m.start()))
+                                       found, line=self.positions.at(el, slot, m.start()),
+                                       after=self.positions.floor(el))

@@ -20,15 +20,17 @@ from .positions import LineMap
 
 
 class ContentError(Exception):
-    """An author mistake found while converting; `needle` (text or regex) finds its line in
-    the page's masked text (Markdown keeps no line numbers), at its `occurrence`-th match.
-    `line`, when known, wins."""
+    """An author mistake found while converting, at `line` (from the page's source
+    positions, `positions.LineMap`). Where that is not known (0: a block the two parsers
+    read differently), `needle` (text or regex) finds it in the article, from line `after`
+    (the line its block cannot be before, where known), else at its `occurrence`-th match."""
 
     def __init__(self, message: str,
                  needle: str | re.Pattern[str] | tuple[str | re.Pattern[str], ...] = "",
-                 occurrence: int = 1, line: int = 0):
+                 occurrence: int = 1, line: int = 0, after: int = 0):
         super().__init__(message)
         self.message, self.needle, self.occurrence, self.line = message, needle, occurrence, line
+        self.after = after
 
 
 class MathElements(Treeprocessor):
@@ -52,7 +54,8 @@ class MathElements(Treeprocessor):
                                        f"not an attribute; an id has no spaces: write "
                                        f"'{{#{ident}-{key}}}'", re.compile(
                                            r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"),
-                                       line=self._attributes_line(parent))
+                                       line=self._attributes_line(parent),
+                                       after=self.positions.floor(parent))
                 if has_math(value):
                     parent.set(key, ANY_MATH_RE.sub(self._plain, value).replace(FILLER, ""))
             self._text(parent)

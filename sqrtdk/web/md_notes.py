@@ -71,7 +71,8 @@ class FootnoteChecks(Treeprocessor):
                         f"footnote reference '[^{m.group(1)}]' has no note; add a line "
                         f"'[^{m.group(1)}]: …' at the end of the file"
                         + (f" ({suggest(m.group(1), defined, 'notes')})" if defined else ""),
-                        m.group(0), line=self.positions.at(el, slot, m.start()))
+                        m.group(0), line=self.positions.at(el, slot, m.start()),
+                        after=self.positions.floor(el))
         for label in defined:
             if not _LABEL_OK.fullmatch(label):     # it becomes the note's id and address
                 raise ContentError(f"note label '{label}' has a space or a character an "

@@ -172,12 +172,15 @@ def convert(page: PageContext, masked: Masked) -> Conversion:
 
 def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
     """The BuildError for a mistake found while converting: at the line the collector knew
-    (`e.line`), else where its needle is in the article as written (Markdown keeps no lines),
-    else in the article with its code back (text the lexer took for code, Markdown did not)."""
+    from the page's source positions (`e.line`); where they give none (a block the two
+    parsers read differently), where its needle is in the article as written, from the line
+    its block cannot be before (`e.after`), else in the article with its code back (text the
+    lexer took for code, Markdown did not)."""
     searchable = page.text.lines
     needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
-    line = e.line or next((found for n in needles
-                           if (found := line_of(searchable, n, e.occurrence))), 0)
+    line = e.line or next((found for n in needles if e.after and
+                           (found := line_of(searchable, n, start=e.after))), 0) or \
+        next((found for n in needles if (found := line_of(searchable, n, e.occurrence))), 0)
     message = page.readable(e.message)
     if not line:       # text the lexer took for code, which Markdown did not
         restored = masked.restore_code(searchable)

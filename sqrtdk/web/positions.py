@@ -47,25 +47,29 @@ class LineMap:
         self.tails: dict[etree.Element, int] = {}
         self.removed: dict[tuple[etree.Element, Slot], list[int]] = {}
         self.parents: dict[etree.Element, etree.Element] = {}
+        self.floors: dict[etree.Element, int] = {}
 
     def record(self, root: etree.Element, blocks: Mapping[etree.Element, int],
-               is_block: Callable[[str], bool]) -> None:
+               is_block: Callable[[str], bool],
+               floors: Mapping[etree.Element, int] | None = None) -> None:
         """Give every element under `root` its line: a block's from `blocks` (file lines), an
         element inside a block from the line breaks before it; an element inside a block of
-        no known line (`is_block(tag)` and not in `blocks`) gets 0."""
-        self._walk(root, 0, blocks, is_block)
+        no known line (`is_block(tag)` and not in `blocks`) gets 0, and the line it cannot
+        be before (`floor`: its block's from `floors`, where the two parsers' readings part)."""
+        self._walk(root, (0, 0), blocks, is_block, floors or {})
 
-    def _walk(self, el: etree.Element, line: int, blocks: Mapping[etree.Element, int],
-              is_block: Callable[[str], bool]) -> int:
+    def _walk(self, el: etree.Element, at: tuple[int, int], blocks: Mapping[etree.Element, int],
+              is_block: Callable[[str], bool], floors: Mapping[etree.Element, int]) -> int:
+        line, floor = at
         if el in blocks:
-            line = blocks[el]
+            line = floor = blocks[el]
         elif isinstance(el.tag, str) and is_block(el.tag):
-            line = 0
-        self.starts[el] = line
+            line, floor = 0, floors.get(el, floor)
+        self.starts[el], self.floors[el] = line, floor
         line = _after(line, el.text)
         for child in el:
             self.parents[child] = el
-            end = self._walk(child, line, blocks, is_block)
+            end = self._walk(child, (line, floor), blocks, is_block, floors)
             self.tails[child] = end
             line = _after(end, child.tail)
         self.ends[el] = line
@@ -76,6 +80,13 @@ class LineMap:
         while el not in self.starts and el in self.parents:
             el = self.parents[el]
         return self.starts.get(el, 0)
+
+    def floor(self, el: etree.Element) -> int:
+        """The line `el` cannot be before (its own where known), for a search of its text
+        where its line is not known; 0: anywhere."""
+        while el not in self.floors and el in self.parents:
+            el = self.parents[el]
+        return self.starts.get(el, 0) or self.floors.get(el, 0)
 
     def end(self, el: etree.Element) -> int:
         """The line `el`'s own text and children end on (an attribute list `{…}` written
