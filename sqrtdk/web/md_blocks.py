@@ -202,7 +202,9 @@ class BlockStructure(Treeprocessor):
                 for m in _UNDEFINED_REFERENCE.finditer(text):
                     label = m.group(2) or m.group(1)
                     line = self.positions.at(el, slot, 0)
+                    after = self.positions.floor(el) or 1    # where it cannot be before
                     line = line + text.count("\n", 0, m.start()) if line else \
+                        line_of(self.searchable(), m.group(0), start=after) or \
                         line_of(self.searchable(), m.group(0))
                     warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
                          f"no line '[{label}]: address' defines '{label}', so it is published "

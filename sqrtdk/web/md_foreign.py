@@ -99,7 +99,7 @@ class ForeignSyntax(Treeprocessor):
         start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
         found = self.readable(own[start:m.end()]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
-        start = self.positions.line(block) or 1   # the block's line: not an earlier block's text
+        start = self.positions.floor(block) or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
         tries = (found, found[:20], found[-12:])
