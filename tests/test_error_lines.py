@@ -707,3 +707,15 @@ def test_a_fault_in_a_block_the_two_parsers_read_differently_is_not_at_an_earlie
     e = error(tmp_path, body)
     assert e.line == BODY_START + body.split("\n").index("  - the SD }} here"), str(e)
     assert "left in the text" in e.message
+
+
+def test_a_caption_is_read_at_its_figure_not_where_the_same_image_was_written_earlier(
+        tmp_path: Path) -> None:
+    """The caption is read back from the source (Markdown flattens links in an image title);
+    the same image written earlier in raw HTML (left as written) is not the figure."""
+    from helpers import Tree
+    body = (_decoy_block('![A walk](walk.svg "An example, not shown.")')
+            + '![A walk](walk.svg "The walk shown.")\n')
+    built = page(tmp_path, body, RESULTS)
+    captions = [el["text"] for el in Tree(built.body).elements if el["tag"] == "figcaption"]
+    assert len(captions) == 1 and "The walk shown." in captions[0], captions

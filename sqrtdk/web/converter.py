@@ -116,7 +116,8 @@ class ArticleExtension(Extension):
                                      lambda: text.lines, lambda: text.first_line)
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
-                                       text.markdown, [f.line for f in p.formulas], at)
+                                       text.markdown, [f.line for f in p.formulas], at,
+                                       text.first_line + 1)
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.lines,
                                          self.blocks.heading_lines)

@@ -33,10 +33,11 @@ class FigureProcessor(Treeprocessor):
 
     def __init__(self, md: Markdown, label: str, resolve: Callable[[str], SvgPair],
                  known: list[str], source: str = "", formula_lines: Sequence[int] = (),
-                 positions: LineMap | None = None):
+                 positions: LineMap | None = None, source_line: int = 1):
         super().__init__(md)
         self.label, self.resolve, self.known = label, resolve, known
         self.source, self.formula_lines = source, formula_lines
+        self.source_line = source_line
         self.positions = LineMap() if positions is None else positions
         self.figures: list[str] = []
         self.lines: list[int] = []
@@ -70,6 +71,31 @@ class FigureProcessor(Treeprocessor):
                                    after=self.positions.floor(img))
 
     def _figure(self, img: etree.Element) -> etree.Element:
+        name, files = self._checked(img)
+        self.figures.append(name)
+        self.lines.append(self.positions.line(img))
+        fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
+        link = etree.SubElement(fig, "a", {"class": "fig-link", "href": files.src})
+        picture = etree.SubElement(link, "picture")
+        etree.SubElement(picture, "source", {
+            "media": NARROW_MEDIA, "srcset": files.narrow_src,
+            "width": str(files.narrow_width), "height": str(files.narrow_height)})
+        etree.SubElement(picture, "img", {
+            "src": files.src, "alt": img.get("alt", ""), "width": str(files.width),
+            "height": str(files.height), "loading": "lazy", "decoding": "async"})
+        cap = etree.SubElement(fig, "figcaption")
+        num = etree.SubElement(cap, "span", {"class": "fig-num"})
+        num.text = self.label.format(n=len(self.figures))
+        num.tail = " "
+        caption = etree.SubElement(cap, "span", {"class": "fig-caption"})
+        caption.text = self._raw_title(img) or img.get("title") or ""
+        _inline(self.md, caption)
+        cap.tail = fig_data(name)      # the chart's numbers (fig_tables, at assembly)
+        return fig
+
+    def _checked(self, img: etree.Element) -> tuple[str, SvgPair]:
+        """(figure name, its files) of a lone image; ContentError at its line for an image
+        that is no figure of the build, has no alt text or TeX in it, or is shown twice."""
         src, line = img.get("src", ""), self.positions.line(img)
         after = self.positions.floor(img)
         name = _figure_name(src)
@@ -96,38 +122,23 @@ class FigureProcessor(Treeprocessor):
                                re.compile(r"\]\(" + re.escape(src)), occurrence=2, line=line,
                                after=after)
         try:
-            files = self.resolve(name)
+            return name, self.resolve(name)
         except KeyError:
             raise ContentError(f"figure '{name}' is not made by the build; "
                                + suggest(name, self.known, "figures"), _needle(img),
                                line=line, after=after) from None
-        self.figures.append(name)
-        self.lines.append(line)
-        fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
-        link = etree.SubElement(fig, "a", {"class": "fig-link", "href": files.src})
-        picture = etree.SubElement(link, "picture")
-        etree.SubElement(picture, "source", {
-            "media": NARROW_MEDIA, "srcset": files.narrow_src,
-            "width": str(files.narrow_width), "height": str(files.narrow_height)})
-        etree.SubElement(picture, "img", {
-            "src": files.src, "alt": img.get("alt", ""), "width": str(files.width),
-            "height": str(files.height), "loading": "lazy", "decoding": "async"})
-        cap = etree.SubElement(fig, "figcaption")
-        num = etree.SubElement(cap, "span", {"class": "fig-num"})
-        num.text = self.label.format(n=len(self.figures))
-        num.tail = " "
-        caption = etree.SubElement(cap, "span", {"class": "fig-caption"})
-        caption.text = self._raw_title(img) or img.get("title") or ""
-        _inline(self.md, caption)
-        cap.tail = fig_data(name)      # the chart's numbers (fig_tables, at assembly)
-        return fig
 
 
     def _raw_title(self, img: etree.Element) -> str:
         """The caption as written: Markdown has already turned links inside an image title
-        into plain text (links are matched before images), so read it from the source."""
+        into plain text (links are matched before images), so read it from the source, from
+        the image's own line where it is known (`source_line`: the file line of the source's
+        first line), not from the same image written earlier in raw HTML."""
         src = re.escape(img.get("src", ""))
-        m = re.search(r"!\[[^\]]*\]\(\s*" + src + r'\s+"((?:[^"\\]|\\.)*)"\s*\)', self.source)
+        pattern = re.compile(r"!\[[^\]]*\]\(\s*" + src + r'\s+"((?:[^"\\]|\\.)*)"\s*\)')
+        skip = max(self.positions.line(img) - self.source_line, 0)
+        start = sum(len(x) + 1 for x in self.source.split("\n")[:skip])
+        m = pattern.search(self.source, start) or pattern.search(self.source)
         return m.group(1).replace('\\"', '"') if m else ""
 
 
