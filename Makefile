@@ -9,9 +9,11 @@ BUILD_FLAGS ?=
 site: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py $(BUILD_FLAGS)
 
-# one worker per core, at most 4 (pytest-xdist); the session's site is built once for all
+# one worker per core, at most 4 (pytest-xdist); the session's site is built once for all.
+# worksteal: a worker that runs out of tests takes the ones still queued behind a long test
+# (the author's copy, tests/test_author_copy.py, collected first so that it starts first)
 test: $(VENV)/.installed node_modules/.installed
-	$(PY) -m pytest -q -n auto --maxprocesses 4
+	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 
 # screenshots and a print PDF of every page, for a person to look at (test-artifacts/)
 shots: $(VENV)/.installed node_modules/.installed

@@ -105,7 +105,7 @@ def test_the_readme_has_the_three_figure_recipes() -> None:
 
 @pytest.mark.slow
 def test_an_author_who_rewords_and_follows_the_recipes_still_gets_green_tests(
-        author_copy: Path) -> None:
+        author_copy: Path, request: pytest.FixtureRequest) -> None:
     env = {**os.environ, GUARD: "1"}   # the copy's own run seeds its build from the copy's .cache
     build = subprocess.run([sys.executable, "build.py", "--strict"], cwd=author_copy,
                            capture_output=True, encoding="utf-8", env=env)
@@ -114,8 +114,13 @@ def test_an_author_who_rewords_and_follows_the_recipes_still_gets_green_tests(
     assert "To set the scene before anything else" in html and 'id="author-added"' in html
     new_figure = re.search(r"\]\((\w+)\.svg", recipes()["figure paragraph"])
     assert new_figure and re.search(rf"{new_figure[1]}\.en\.[0-9a-f]+\.svg", html)
+    report = author_copy.parent / "author-tests.xml"
+    # one worker per core as `make test` has them (pytest-xdist): the copy's tests are a long
+    # chain of their own, and this test starts first (its file is collected first)
     suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                            "-m", "author and not shots", "--durations=12", "--rootdir", str(author_copy),
+                            "-n", "auto", "--maxprocesses", "4", "--dist", "worksteal",
+                            "-m", "author and not shots", "--durations=12",
+                            f"--junitxml={report}", "--rootdir", str(author_copy),
                             str(author_copy / "tests")],
                            cwd=author_copy / "tests", capture_output=True, encoding="utf-8",
                            errors="replace", env=careless_caller(env),
@@ -123,8 +128,30 @@ def test_an_author_who_rewords_and_follows_the_recipes_still_gets_green_tests(
     tail = "\n".join(suite.stdout.strip().splitlines()[-25:])
     print(tail)     # the copy's slowest tests (pytest -rP shows them)
     assert suite.returncode == 0, tail
-    assert re.search(r"^\d+ passed", suite.stdout.strip().splitlines()[-1]) and \
-        "deselected" in suite.stdout, tail     # a selection, and it ran
+    marked, others = author_tests(request.session)
+    got = ran(report)
+    assert got, tail                              # it ran
+    assert marked <= got, sorted(marked - got)[:5]     # every author test this session has...
+    assert not got & others, sorted(got & others)[:5]  # ...and only those: a selection
+
+
+def author_tests(session: pytest.Session) -> tuple[set[str], set[str]]:
+    """Node ids (`tests/test_x.py::test_y[param]`) of this session's tests marked `author`
+    (the tests that must run again on the author's copy), and of the others (screenshots
+    aside). Whatever part of the suite the session has: all of it under `make test`."""
+    marked: set[str] = set()
+    others: set[str] = set()
+    for item in session.items:
+        if not item.get_closest_marker("shots"):
+            (marked if item.get_closest_marker("author") else others).add(item.nodeid)
+    return marked, others
+
+
+def ran(junit_xml: Path) -> set[str]:
+    """Node ids of the tests a pytest run reported in its JUnit XML file (`--junitxml`)."""
+    import xml.etree.ElementTree as ET
+    cases = ET.parse(junit_xml).getroot().iter("testcase")
+    return {f"{'/'.join(c.get('classname', '').split('.'))}.py::{c.get('name')}" for c in cases}
 
 
 def careless_caller(env: dict[str, str]) -> dict[str, str]:
