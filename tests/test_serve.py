@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +185,109 @@ def test_the_update_event_carries_the_changed_pages_as_served() -> None:
     assert update["pages"] == {"en/index.html": f"<body>3{tags}</body>", "index.html": "root"}
     assert (site_path("/en/"), site_path("/"), site_path("/en/index.html")) == \
         ("en/index.html", "index.html", "en/index.html")
+
+
+# --- the fast path: the edited blocks ahead of the build ----------------------------------
+
+def _blocks(text: str) -> list[str]:
+    from sqrtdk.web.serve_fast import chunks
+    return chunks(text.split("\n---\n", 1)[1])
+
+
+def _edit_plain_paragraph(text: str) -> str:
+    """Words added to the article's first paragraph of plain words (no quote, formula,
+    note, link or markup)."""
+    plain = next(b for b in _blocks(text) if re.fullmatch(r"[A-Z][\w ,.;:'()-]+", b))
+    return text.replace(plain, plain + " Words added by the serve test.", 1)
+
+
+def _add_paragraph(body: str) -> Callable[[str], str]:
+    return lambda text: _insert_before_first_section(text, body)
+
+
+def _edit_quoting_paragraph(text: str) -> str:
+    """Words added to the article's first paragraph that quotes a result (and cites no note:
+    the languages must cite the same results and notes, so none is added)."""
+    block = next(b for b in _blocks(text) if re.match(r"[A-Z]", b) and "{{" in b
+                 and "[^" not in b)
+    return text.replace(block, block + " Words added by the serve test.", 1)
+
+
+def _edit_heading(text: str) -> str:
+    heading = next(b for b in _blocks(text) if b.startswith("## ") and "{#" in b)
+    return text.replace(heading, heading.replace(" {#", " again {#", 1), 1)
+
+
+def _edit_citing_paragraph(text: str) -> str:
+    """Words added to the article's first paragraph with a footnote reference."""
+    block = next(b for b in _blocks(text) if re.match(r"[A-Z]", b) and re.search(r"\[\^", b))
+    return text.replace(block, block + " Words added by the serve test.", 1)
+
+
+def _remove(line: str) -> Callable[[str], str]:
+    return lambda text: text.replace(f"{line}\n\n", "", 1)
+
+
+def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
+                                                         tmp_path: Path) -> None:
+    """For several kinds of edit, the page patched by the fast path (serve_fast) is the page
+    the full build then makes, byte for byte; where the fast path declines (a footnote
+    reference, numbered by the others), the build's page is what the tab gets. Each edit is
+    made to the article as the last left it. The page of the last build equals a fresh
+    build's of the same article."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_fast import patch_page
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    opts = BuildOptions.for_project(project, out=tmp_path / "out")
+    md = _article(project).resolve()
+    edits: list[tuple[str, Callable[[str], str], bool]] = [
+        ("paragraph text", _edit_plain_paragraph, True),
+        ("a new paragraph", _add_paragraph("A paragraph added by the serve test."), True),
+        ("a quoted number", _edit_quoting_paragraph, True),
+        ("a formula", _add_paragraph("A formula by the serve test: $\\sqrt{d_k}+x^2_{7}$."),
+         True),
+        ("a heading", _edit_heading, True),
+        ("a footnote reference", _edit_citing_paragraph, False),
+        ("a removed paragraph", _remove("A paragraph added by the serve test."), True),
+        ("appended at the end", lambda t: t + "\n\nAppended by the serve test.\n", True),
+    ]
+    state = BuildState()
+    loop = _Loop(opts, state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        for kind, edit, fast in edits:
+            old = md.read_text("utf-8")
+            new = edit(old)
+            assert new != old, kind
+            page = state.pages["en/index.html"].decode("utf-8")
+            patch = patch_page(loop.contexts[md], loop.texts[md], new, page, loop.known)
+            md.write_text(new, "utf-8")
+            loop.build(reload=False)
+            built = state.pages["en/index.html"].decode("utf-8")
+            assert state.error == "", (kind, state.error)
+            assert built != page, kind
+            if not fast:
+                assert patch is None or patch.page == built, kind
+                continue
+            assert patch is not None, f"{kind}: no fast patch"
+            assert patch.new in built, kind       # the block as the build makes it
+            if kind != "a heading":               # (the contents list follows with the build)
+                assert patch.page == built, kind
+        fresh = Builder(BuildOptions.for_project(project, out=tmp_path / "fresh"),
+                        lambda line: None, memory=True)
+        fresh.on_site = lambda site: fresh_pages.update(site.files)
+        fresh_pages: dict[str, bytes] = {}
+        try:
+            fresh.build()
+        finally:
+            fresh.close()
+        assert fresh_pages["en/index.html"] == state.pages["en/index.html"]
+    finally:
+        loop.builder.close()
 
 
 # --- never dies ---------------------------------------------------------------------------------

@@ -6,7 +6,8 @@
 // file): what the page's own scripts added stays, and so do open boxes, the scroll position and
 // focus; then the page's script hears "sqrtdk:morphed" and redraws from its state (kept in the
 // URL) and binds what is new. Any other change reloads the tab, which puts the reader back at
-// the same place (sessionStorage). A failed build shows its error in a box.
+// the same place (sessionStorage). A failed build shows its error in a box. Ahead of a build,
+// a "patch" may replace just the edited blocks (see `patch`); the build's page follows.
 // window.sqrtdkServeTimes: when the last update's event came, its page was parsed, morphed and
 // redrawn (performance.now(), ms), for bench/serve_loop.py.
 (() => {
@@ -96,18 +97,19 @@
     while (prev && made.has(prev)) prev = prev.previousElementSibling;
     return prev;
   }
+  const keeping = {   // morphdom's options: what the page's scripts made stays as it is
+    getNodeKey: (n) => (n.nodeType === 1 ? n.id || (made.has(n) ? keyOf(n) : undefined) : undefined),
+    onBeforeNodeDiscarded: (n) => !made.has(n),
+    onBeforeElUpdated: (from, to) => {
+      if (made.has(from)) return false;
+      return !from.isEqualNode(to);
+    },
+  };
   function morph(next) {
     const p = place();
     note(watcher.takeRecords());
     const homes = [...tops].filter((n) => n.isConnected || !tops.delete(n)).map((n) => [n, home(n)]);
-    window.morphdom(doc.body, next.body, {
-      getNodeKey: (n) => (n.nodeType === 1 ? n.id || (made.has(n) ? keyOf(n) : undefined) : undefined),
-      onBeforeNodeDiscarded: (n) => !made.has(n),
-      onBeforeElUpdated: (from, to) => {
-        if (made.has(from)) return false;
-        return !from.isEqualNode(to);
-      },
-    });
+    window.morphdom(doc.body, next.body, keeping);
     watcher.takeRecords();   // morphdom's own insertions are the server's
     homes.forEach(([n, prev]) => { if (prev?.isConnected && home(n) !== prev) prev.after(n); });
     watcher.takeRecords();
@@ -136,6 +138,9 @@
     mine = src ? new URL(src, location.href).searchParams.get("token") : token;
     page = shell(next);
     show(error);
+    redraw(p, times);
+  }
+  function redraw(p, times) {
     doc.dispatchEvent(new CustomEvent("sqrtdk:morphed"));   // the page's script: its numbers
     times.redrawn = performance.now();
     window.sqrtdkServeTimes = times;
@@ -144,12 +149,56 @@
     // again once the page's observers have run (the dₖ bar shows or hides as figures move)
     requestAnimationFrame(() => requestAnimationFrame(() => settle(p)));
   }
+  // A patch ahead of the build (serve_fast): the edited blocks' HTML, old and new, for the
+  // page as built by the tab's build. Their old elements are found among the server's
+  // (equal, as served, in order); a tab that finds them otherwise waits for the build's update
+  const fragment = (html) => { const t = doc.createElement("template"); t.innerHTML = html; return t.content; };
+  const servedAfter = (n) => { let s = n.nextElementSibling; while (s && made.has(s)) s = s.nextElementSibling; return s; };
+  function find(olds) {
+    const main = doc.querySelector("main") || doc.body;
+    for (const first of main.getElementsByTagName(olds[0].localName)) {
+      if (made.has(first) || !served(first) || !first.isEqualNode(olds[0])) continue;
+      const run = [first];
+      while (run.length < olds.length && run[run.length - 1]) run.push(servedAfter(run[run.length - 1]));
+      if (run.every((el, i) => el?.isEqualNode(olds[i]))) return run;
+    }
+    return null;
+  }
+  let undo = null;   // the patch that takes the last one back, until the build's outcome
+  function patch({ token, page: rel, old, new: html }, times) {
+    if (token !== mine || rel !== here() || !window.morphdom) return;
+    undo = null;
+    const olds = [...fragment(old).children], news = [...fragment(html).children];
+    note(watcher.takeRecords());
+    const run = olds.length ? find(olds) : null;
+    if (!run) return;
+    times.parsed = performance.now();
+    const p = place();
+    const shared = Math.min(run.length, news.length);
+    for (let i = 0; i < shared; i++) run[i] = window.morphdom(run[i], news[i], keeping);
+    let last = run[shared - 1] || run[0].previousSibling;
+    while (last.nextSibling && made.has(last.nextSibling)) last = last.nextSibling;   // its widget
+    for (const el of news.slice(shared)) { last.after(doc.createTextNode("\n"), el); last = el; }
+    run.slice(shared).forEach((el) => { if (el.previousSibling?.nodeType === 3) el.previousSibling.remove(); el.remove(); });
+    watcher.takeRecords();   // these insertions are the server's
+    times.morphed = performance.now();
+    window.sqrtdkServeTimes = times;
+    undo = { token, page: rel, old: html, new: old };
+    reopen(p);
+    settle(p);
+    setTimeout(() => redraw(p, times));   // the page's script redraws in a task of its own
+  }
   let queue = Promise.resolve();
   function handle(type, data) {
     const times = { event: performance.now() };
     const d = JSON.parse(data);
     queue = queue.then(() => {
       if (type === "hello") return d.token === mine ? show(d.error) : reload();
+      if (type === "patch") return patch(d, times);
+      const back = undo;
+      undo = null;
+      // a failed build leaves the page as it was: a patch made ahead of it is taken back
+      if (type === "failed" && back) { patch(back, times); undo = null; }
       if (type === "update") return update(d, times);
       if (type === "failed") return show(d.error);
     }).catch((e) => { console.warn("sqrtdk serve:", e); reload(); });
@@ -157,7 +206,7 @@
   show(me.dataset.error);
   function listen(onEvent) {
     const source = new EventSource("/__reload/events");
-    ["hello", "update", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));
+    ["hello", "update", "patch", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));
   }
   if (window.BroadcastChannel && navigator.locks) {
     const channel = new BroadcastChannel("sqrtdk-reload");
