@@ -8,6 +8,7 @@ CI). Edits are made relative to the article's structure (before its first `## ` 
 appended at its end), never to its wording."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -187,6 +188,25 @@ def test_the_update_event_carries_the_changed_pages_as_served() -> None:
         ("en/index.html", "index.html", "en/index.html")
 
 
+def test_a_patch_names_its_build_and_the_build_that_made_its_page_says_so() -> None:
+    """A patch is for the tabs of the build it was made from; the next build's update tells
+    those tabs (only them) when it made the very page the patch made."""
+    from sqrtdk.web.serve_http import BuildState, Handler
+    state = BuildState()
+    state.publish("", "morph", {"en/index.html": b"<body><p>0</p></body>"})
+    state.publish("", "morph", {"en/index.html": b"<body><p>1</p></body>"})
+    state.patch("en/index.html", "<p>1</p>", "<p>2</p>")
+    assert state.patched == {"token": f"{state.run}.2", "page": "en/index.html",
+                             "old": "<p>1</p>", "new": "<p>2</p>"}
+    state.publish("", "morph", {"en/index.html": b"<body><p>2</p></body>"}, "en/index.html")
+    handler = type("H", (Handler,), {"state": state, "morph_js": b""})
+    update = functools.partial(Handler._update, handler.__new__(handler))
+    assert json.loads(update(2))["patched"] == "en/index.html"
+    assert json.loads(update(1))["patched"] == ""    # a tab of an older build: not patched
+    state.publish("", "morph", {"en/index.html": b"<body><p>3</p></body>"})   # no patch
+    assert json.loads(update(3))["patched"] == ""
+
+
 # --- the fast path: the edited blocks ahead of the build ----------------------------------
 
 def _blocks(text: str) -> list[str]:
@@ -238,7 +258,6 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
     from sqrtdk.options import BuildOptions
     from sqrtdk.pipeline import Builder
     from sqrtdk.web.serve import _Loop
-    from sqrtdk.web.serve_fast import patch_page
     from sqrtdk.web.serve_http import BuildState
     project = tmp_path / "p"
     shutil.copytree(built_project, project, symlinks=True)
@@ -264,19 +283,25 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
             new = edit(old)
             assert new != old, kind
             page = state.pages["en/index.html"].decode("utf-8")
-            patch = patch_page(loop.contexts[md], loop.texts[md], new, page, loop.known)
+            token, patches = state.token, state.patches
             md.write_text(new, "utf-8")
+            loop._fast([md])             # what the open tabs are sent ahead of the build
+            sent = state.patched if state.patches != patches else None
             loop.build(reload=False)
             built = state.pages["en/index.html"].decode("utf-8")
             assert state.error == "", (kind, state.error)
             assert built != page, kind
+            patched = page.replace(sent["old"], sent["new"], 1) if sent else None
+            # the build tells the tabs when their patched page is its page
+            assert state.kept == ((token, "en/index.html") if patched == built else None), kind
             if not fast:
-                assert patch is None or patch.page == built, kind
+                assert sent is None or patched == built, kind
                 continue
-            assert patch is not None, f"{kind}: no fast patch"
-            assert patch.new in built, kind       # the block as the build makes it
+            assert sent is not None, f"{kind}: no fast patch"
+            assert sent["token"] == token and page.count(sent["old"]) == 1, kind
+            assert sent["new"] in built, kind     # the blocks as the build makes them
             if kind != "a heading":               # (the contents list follows with the build)
-                assert patch.page == built, kind
+                assert patched == built, kind
         fresh = Builder(BuildOptions.for_project(project, out=tmp_path / "fresh"),
                         lambda line: None, memory=True)
         fresh.on_site = lambda site: fresh_pages.update(site.files)

@@ -118,9 +118,11 @@
   // This page's path in the site ("/en/" is en/index.html), and the build a token names
   const here = () => { const p = decodeURIComponent(location.pathname).replace(/^\/+/, ""); return p === "" || p.endsWith("/") ? p + "index.html" : p; };
   const build = (t) => { const [run, good] = String(t).split("."); return { run, good: Number(good) }; };
-  async function update({ token, kind, error, from, pages }, times) {
+  async function update({ token, kind, error, from, pages, patched }, times, back) {
     if (token === mine) return show(error);
     if (kind !== "morph" || !window.morphdom || build(token).run !== build(mine).run) return reload();
+    // the build made the page this tab's patch made: nothing to parse or morph
+    if (patched === here() && back?.page === here() && back.token === mine) { mine = token; return show(error); }
     let html = pages?.[here()];
     if (html === undefined) {
       // pages changed since build `from`: a tab that saw it or a later one has nothing to patch
@@ -186,7 +188,9 @@
     undo = { token, page: rel, old: html, new: old };
     reopen(p);
     settle(p);
-    setTimeout(() => redraw(p, times));   // the page's script redraws in a task of its own
+    // the page's script redraws once the new text is painted (a hidden tab paints no frame)
+    const later = () => setTimeout(() => redraw(p, times));
+    if (doc.hidden) later(); else requestAnimationFrame(later);
   }
   let queue = Promise.resolve();
   function handle(type, data) {
@@ -199,7 +203,7 @@
       undo = null;
       // a failed build leaves the page as it was: a patch made ahead of it is taken back
       if (type === "failed" && back) { patch(back, times); undo = null; }
-      if (type === "update") return update(d, times);
+      if (type === "update") return update(d, times, back);
       if (type === "failed") return show(d.error);
     }).catch((e) => { console.warn("sqrtdk serve:", e); reload(); });
   }

@@ -45,7 +45,7 @@ from ..errors import BuildError, display_path
 from ..options import PACKAGE_DIR, BuildOptions
 from ..textfiles import read_text
 from .serve_code import import_problem, is_code, listen, restart, server_on
-from .serve_fast import ArticleContext, contexts, patch_page
+from .serve_fast import ArticleContext, Patch, contexts, patch_page
 from .serve_http import BuildState, Handler
 
 MORPHDOM = Path("morphdom") / "dist" / "morphdom-umd.min.js"   # package.json pins the version
@@ -111,6 +111,7 @@ class _Loop:
         self.contexts: dict[Path, ArticleContext] = {}
         self.texts: dict[Path, str] = {}
         self.known: dict[str, str] = {}
+        self.patch: Patch | None = None     # sent ahead of the build under way
         self.builder = self._builder()
         self.shared: dict[str, Any] | None = None   # `_shared` of the last site made
         self.code_error = ""
@@ -177,6 +178,7 @@ class _Loop:
             self.log(f"{'patch':<12} {time.perf_counter() - t0:6.3f} s  (none: left to the "
                      "build)")
             return
+        self.patch = patch
         self.state.patch(ctx.rel, patch.old, patch.new)
         self.state.wait_told(timeout=0.1)
         self.log(f"{'patched':<12} {time.perf_counter() - t0:6.3f} s  (the edited blocks, to "
@@ -189,6 +191,7 @@ class _Loop:
         self.reload, self.after_write, self.sent = reload, None, False
         texts = _articles(self.opts)
         error = self._build()
+        self.patch = None
         if not error:      # the pages served now were built from these texts
             self.texts = {p: t for p, t in texts.items() if _articles(self.opts).get(p) == t}
         if error:       # a code change that was not loaded comes first: it may be the cause
@@ -207,7 +210,10 @@ class _Loop:
         same = not self.reload and shared == self.shared
         self.shared = shared
         if same:
-            self.state.publish(self.code_error, "morph", pages)
+            patch, self.patch = self.patch, None
+            made = patch.rel if patch is not None and \
+                pages.get(patch.rel) == patch.page.encode("utf-8") else ""
+            self.state.publish(self.code_error, "morph", pages, made)
             self.sent = True
             self.state.wait_told(timeout=0.25)
             self.log(f"{'sent':<12} {time.perf_counter() - self.started:6.3f} s  (the pages, "

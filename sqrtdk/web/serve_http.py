@@ -49,6 +49,7 @@ class BuildState:
         self.told = 0               # of them, those that sent the latest outcome
         self.patches = 0            # patches sent ahead of a build (see `patch`)
         self.patched: dict[str, str] = {}   # the latest: page, its good build, HTML old/new
+        self.kept: tuple[str, str] | None = None   # (its build, page) if the next build made it
 
     @property
     def token(self) -> str:
@@ -56,12 +57,14 @@ class BuildState:
         return f"{self.run}.{self.good}"
 
     def publish(self, error: str, kind: str | None = None,
-                pages: Mapping[str, bytes] | None = None) -> None:
+                pages: Mapping[str, bytes] | None = None, patched: str = "") -> None:
         """A build finished: `kind` ("morph" or "reload") and its `pages` (every page of the
         new site, site path -> bytes; None: served from the folder) for a new good site,
-        kind None if the site did not change; `error` is shown over the pages ('' hides it)."""
+        kind None if the site did not change; `error` is shown over the pages ('' hides it).
+        `patched`: the page the latest `patch` made just as this site has it ('' for none)."""
         with self.changed:
             self.generation += 1
+            self.kept = (self.patched.get("token", ""), patched) if patched else None
             if kind is not None:
                 new = dict(pages or {})
                 changed = frozenset(rel for rel in new.keys() | self.pages.keys()
@@ -213,8 +216,12 @@ class Handler(SimpleHTTPRequestHandler):
         tags = client_tags(state.token, state.error, self.morph_js is not None)
         pages = {rel: served(state.pages[rel], tags).decode("utf-8")
                  for rel in sorted(changed) if rel in state.pages}
+        # a tab that patched the page of build `good` as the build since made it need not
+        # morph it again
+        patched = state.kept[1] if state.kept and state.kept[0] == f"{state.run}.{good}" \
+            and state.good == good + 1 else ""
         return json.dumps({"token": state.token, "kind": kind, "error": state.error,
-                           "from": good, "pages": pages}, ensure_ascii=False)
+                           "from": good, "pages": pages, "patched": patched}, ensure_ascii=False)
 
     def _event(self, name: str, data: str) -> None:
         self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
