@@ -507,3 +507,30 @@ def test_a_footnote_reference_added_by_a_patch_opens_its_note(browser: Any,
     page.hover(ref)
     _wait(page, "() => !document.querySelector('#fn-pop').hidden")
     assert note in (page.locator("#fn-pop").text_content() or "")
+
+
+SAW = """(s) => { window.sawByTest = false;   // whether the text was ever in the page
+  new MutationObserver(() => { if (document.querySelector('main').textContent.includes(s))
+    window.sawByTest = true; }).observe(document.body, {childList: true, subtree: true}); }"""
+
+
+def test_a_patch_ahead_of_a_build_that_fails_is_taken_back(browser: Any,
+                                                           server: Server) -> None:
+    """A paragraph quoting a result in one language only: the fast path puts it in the page
+    at once, the build then fails (the languages must cite the same results); the tab shows
+    the error at the author's line and the page as it was, without a reload."""
+    page = _open(browser.new_context(), server)
+    added = "Quoted in one language by the serve test:"
+    page.evaluate("window.keptByTest = 1")
+    page.evaluate(SAW, added)
+    md = _article(server.project)
+    text = md.read_text("utf-8")
+    quote = re.search(r"\{\{[^{}\n]+\}\}", text)
+    assert quote, "the article quotes no result"
+    md.write_text(_insert_before_first_section(text, f"{added} {quote.group(0)}."), "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-error]")
+    error = page.locator("[data-serve-error]").text_content() or ""
+    assert re.search(r"content/(en|zh)/index\.md:\d+: .*every language must match", error), error
+    assert page.evaluate("window.sawByTest"), "the patch did not come ahead of the build"
+    _wait(page, "(s) => !document.querySelector('main').textContent.includes(s)", added)
+    assert page.evaluate("window.keptByTest") == 1, "reloaded"
