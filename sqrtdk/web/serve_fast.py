@@ -12,9 +12,10 @@ same way, must give HTML found exactly once in the last built page (so a block w
 depends on the rest of the article, such as a footnote reference numbered by the others, a
 heading whose id was made unique, a paragraph inside a list item or a fence, is left to the
 full build); an edit of a definition (a footnote's or a link's), of the front matter, or of
-more than one place, any error or warning, and any exception are left to it too. Nothing here
-writes a file or says anything to the author: an error is the full build's to report, at its
-line.
+more than one place, and blocks whose conversion raises a BuildError or warns are left to it
+too. Nothing here writes a file or says anything to the author: an error is the full build's
+to report, at its line (a bug of ours, any other exception, goes up to the server, which
+prints its traceback and builds as without the fast path).
 """
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def changed_blocks(old: list[str], new: list[str]) -> list[tuple[list[str], list
     `new`), for the one place where the two differ. When blocks were only added or removed,
     each way takes a neighbouring block that shows in the text (not a definition) on both
     sides, the one before, else the one after, so the place can be found in the page. None
-    when nothing changed, more than one place did, or a definition did."""
+    (an empty list) when nothing changed, more than one place did, or a definition did."""
     places = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
               if op[0] != "equal"]
     if len(places) != 1:
