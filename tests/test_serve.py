@@ -248,6 +248,23 @@ def _remove(line: str) -> Callable[[str], str]:
     return lambda text: text.replace(f"{line}\n\n", "", 1)
 
 
+def test_the_fast_path_takes_one_changed_place_with_a_neighbour_that_shows() -> None:
+    """What the fast path converts: the changed blocks; an added or removed block with the
+    nearest block that shows in the text (definitions skipped, the one before first); nothing
+    for two places or an edited definition."""
+    from sqrtdk.web.serve_fast import changed_blocks, chunks
+    old = chunks("# T\n\nOne.\n\n[^a]: A note.\n\n[b]: https://example.org\n\n\n  \nTwo.\n")
+    assert old == ["# T", "One.", "[^a]: A note.", "[b]: https://example.org", "Two."]
+    assert changed_blocks(old, [*old[:1], "One!", *old[2:]]) == [(["One."], ["One!"])]
+    added = [*old[:4], "New.", old[4]]
+    assert changed_blocks(old, added) == [(["One."], ["One.", "New."]),
+                                          (["Two."], ["New.", "Two."])]
+    assert changed_blocks(old, old[:4]) == [(["One.", "Two."], ["One."])]
+    assert changed_blocks(old, [old[0], "One!", *old[2:4], "Two!"]) == []     # two places
+    assert changed_blocks(old, [*old[:2], "[^a]: Another.", *old[3:]]) == []  # a definition
+    assert changed_blocks(old, old) == []
+
+
 def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
                                                          tmp_path: Path) -> None:
     """For several kinds of edit, the page patched by the fast path (serve_fast) is the page

@@ -33,6 +33,9 @@ from .model import SvgPair
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 # a footnote's or a link's definition: its HTML is elsewhere (the notes) or none
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.M)
+# characters converted ahead of the build at most: a larger edit (a pasted section) would
+# cost nearly what the build's own conversion of the article does, and delay it
+MOST_CHARS = 8000
 
 
 @dataclass
@@ -158,6 +161,8 @@ def patch_page(ctx: ArticleContext, old_text: str, new_text: str, page: str,
         return None
     for blocks in changed_blocks(chunks(old_body), chunks(new_body)):
         gone, came = ("\n\n".join(b) for b in blocks)
+        if len(gone) + len(came) > MOST_CHARS:
+            return None
         old_html = (known or {}).get(gone)
         if old_html is None or page.count(old_html) != 1:
             old_html = convert_blocks(ctx, gone)
