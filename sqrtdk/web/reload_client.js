@@ -46,11 +46,25 @@
 
   // The reader's place: the first block of the text on screen (found again by its words, as
   // a morph may reuse the node for a neighbour's words) and where it sits, the open boxes
-  const blocks = () => [...doc.querySelectorAll("main :is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)")].filter(served);
+  const BLOCK = ":is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)";
+  const blocks = () => [...doc.querySelectorAll("main " + BLOCK)].filter(served);
   const boxes = () => [...doc.querySelectorAll("details")].filter(served);
   const title = (d) => d.querySelector("summary")?.textContent || "";
+  // The first block at the window's top edge or below it, found by hit testing down the
+  // middle of the text: asking every block above for its box would lay out each one the
+  // style sheet lets the browser skip off screen (content-visibility), hundreds of ms
+  function firstShown(all) {
+    const r = doc.querySelector("main")?.getBoundingClientRect();
+    for (let y = 1; r && y < Math.min(innerHeight, 480); y += 6) {
+      for (const hit of doc.elementsFromPoint(r.left + r.width / 2, y)) {
+        const i = all.indexOf(hit.closest(BLOCK));
+        if (i >= 0) return i;
+      }
+    }
+    return all.findIndex((el) => el.getBoundingClientRect().bottom > 0);
+  }
   function place() {
-    const all = blocks(), i = all.findIndex((el) => el.getBoundingClientRect().bottom > 0);
+    const all = blocks(), i = firstShown(all);
     return { x: scrollX, y: scrollY, i, text: i < 0 ? "" : all[i].textContent,
       top: i < 0 ? 0 : all[i].getBoundingClientRect().top,
       open: boxes().filter((d) => d.open).map(title), focus: doc.activeElement?.id || "" };
