@@ -45,7 +45,7 @@ from ..errors import BuildError, display_path
 from ..options import PACKAGE_DIR, BuildOptions
 from ..textfiles import read_text
 from .serve_code import import_problem, is_code, listen, restart, server_on
-from .serve_fast import ArticleContext, Patch, contexts, patch_page
+from .serve_fast import ArticleContext, Patch, articles, contexts, patch_page
 from .serve_http import BuildState, Handler
 
 MORPHDOM = Path("morphdom") / "dist" / "morphdom-umd.min.js"   # package.json pins the version
@@ -112,6 +112,7 @@ class _Loop:
         self.texts: dict[Path, str] = {}
         self.known: dict[str, str] = {}
         self.patch: Patch | None = None     # sent ahead of the build under way
+        self.pending: dict[Path, str] | None = None   # the texts the build under way read
         self.builder = self._builder()
         self.shared: dict[str, Any] | None = None   # `_shared` of the last site made
         self.code_error = ""
@@ -122,14 +123,19 @@ class _Loop:
 
     def _builder(self) -> Any:
         from ..pipeline import Builder
-        found = self.contexts
+        loop = self
 
         class Recording(Builder):
-            """A Builder that keeps each article's context for the fast path."""
+            """A Builder that keeps each article's context for the fast path, and its text
+            as the pages stage read it (when the file did not change meanwhile)."""
 
             def pages(self, inputs: Any, results: Any, data: bytes, figures: Any) -> Any:
-                found.update(contexts(self, inputs, results, figures))
-                return super().pages(inputs, results, data, figures)
+                loop.contexts.update(contexts(self, inputs, results, figures))
+                before = articles(loop.opts.content_dir)
+                made = super().pages(inputs, results, data, figures)
+                after = articles(loop.opts.content_dir)
+                loop.pending = {p: t for p, t in before.items() if after.get(p) == t}
+                return made
 
         builder = Recording(self.opts, self.log, memory=True)
         builder.on_site = self._ready
@@ -189,11 +195,11 @@ class _Loop:
         that may morph as soon as the site is checked, see `_ready`), or, when nothing
         changed, only the error state."""
         self.reload, self.after_write, self.sent = reload, None, False
-        texts = _articles(self.opts)
+        self.pending = None
         error = self._build()
         self.patch = None
-        if not error:      # the pages served now were built from these texts
-            self.texts = {p: t for p, t in texts.items() if _articles(self.opts).get(p) == t}
+        if not error and self.pending is not None:   # the pages served now are made of these
+            self.texts = self.pending
         if error:       # a code change that was not loaded comes first: it may be the cause
             self.state.publish(_join(self.code_error, error))
         elif self.after_write is not None:
@@ -239,17 +245,6 @@ class _Loop:
             return _bug_line(e)
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
-
-
-def _articles(opts: BuildOptions) -> dict[Path, str]:
-    """Each language's article as it is now (those that can be read)."""
-    found = {}
-    for path in sorted(opts.content_dir.glob("*/index.md")):
-        try:
-            found[path.resolve()] = read_text(path)
-        except (BuildError, OSError):
-            continue
-    return found
 
 
 def _since_saved(paths: list[Path]) -> float:

@@ -193,6 +193,20 @@ def _remember(known: dict[str, str], blocks: tuple[list[str], list[str]], old_ht
         del known[next(iter(known))]
 
 
+def articles(content_dir: Path) -> dict[Path, str]:
+    """Each language's article (`content_dir/<lang>/index.md`, resolved) as it is now: its
+    text as the build reads it (textfiles.read_text); one that cannot be read is left out."""
+    from ..errors import BuildError
+    from ..textfiles import read_text
+    found = {}
+    for path in sorted(content_dir.glob("*/index.md")):
+        try:
+            found[path.resolve()] = read_text(path)
+        except (BuildError, OSError):
+            continue
+    return found
+
+
 def contexts(builder: Any, inputs: Any, results: Mapping[str, Any],
              figures: Any) -> dict[Path, ArticleContext]:
     """Each language's article context for the Builder `builder` (its options and math
