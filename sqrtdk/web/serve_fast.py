@@ -105,11 +105,12 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
     """`text` (whole blocks of the article) as the page shows it: Markdown's HTML with the
     figure tables, formulas and quotes filled in; None when converting it raised or warned."""
     from ..errors import BuildError
+    from .article_text import read_article
     from .assemble import typeset
     from .converter import PageContext
     from .fig_tables import fill_tables
     from .lexer import mask
-    from .markers import FIG_DATA_RE, MATH_HTML_RE, strip_markers
+    from .markers import FIG_DATA_RE, MATH_HTML_RE
     from .model import Page
     from .pages import convert
     from .quoting import Quoter, mark_quotes
@@ -120,14 +121,13 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
             rendered = quoter.render_prose(masked.text)
             formulas = [quoter.render_formula(f) for f in masked.formulas]
             st = ctx.strings
+            article = read_article(ctx.path, masked, rendered, 0)
             page = PageContext(ctx.path, quoter.log, formulas, st.ui, st.language, ctx.resolve,
                                ctx.known_figures, ctx.results.get("reproduce", {}),
-                               ctx.source_url)
-            page.markdown_source = masked.restore_code(rendered)
-            page.searchable = strip_markers(rendered)
+                               ctx.source_url, article)
             conversion = convert(page, masked)
-            done = Page(lang=st.lang, source=ctx.path, text=page.searchable, meta={},
-                        conversion=conversion, quotes=quoter.log, formulas=formulas)
+            done = Page(lang=st.lang, source=ctx.path, meta={}, conversion=conversion,
+                        quotes=quoter.log, formulas=formulas)
             math_html = typeset([done], ctx.math(), ctx.macros)[st.lang]
             html = conversion.html
             if FIG_DATA_RE.search(html):   # a figure's table of numbers (reads the registry)
