@@ -4,8 +4,9 @@
 Usage (after `make site`): .venv/bin/python bench/serve_cpu.py [--runs N]
 
 On a copy of the project (with a copy of the repository's `.cache`, so only the edit is new),
-one warm Builder as `--serve` keeps it (`memory=True`) builds once, then N times appends a
-sentence to the English article and builds again. Named steps of the build are timed from
+`--serve`'s own loop (one warm Builder, `memory=True`) builds once, then N times appends a
+sentence to the English article, runs the fast path (the edited blocks, sent ahead of the
+build: sqrtdk/web/serve_fast.py) and builds again. Named steps of the build are timed from
 the inside (wrapped in place; a step that no longer exists under its name is left out) and
 printed as the median CPU seconds per rebuild (`time.process_time`: this process only, so
 hardly changed by other load, unlike wall time), with the wall time beside. Steps nest: a
@@ -33,6 +34,8 @@ from workspace import BENCH_DIR, PROJECT_PYTHON, ROOT, append_sentence, copy_pro
 
 # (module, attribute path, label): the steps of a text edit's rebuild, in build order
 STEPS = (
+    ("sqrtdk.web.serve", "_Loop._fast", "fast path, ahead of the build"),
+    ("sqrtdk.web.serve_fast", "convert_blocks", "  the edited blocks converted"),
     ("sqrtdk.unchanged", "build_inputs", "build key (digest of the sources)"),
     ("sqrtdk.pipeline", "Builder.read_inputs", "inputs (TOML, ui strings)"),
     ("sqrtdk.pipeline", "Builder.check_first", "pages + site, checked first"),
@@ -94,26 +97,33 @@ def measure(project: Path, runs: int) -> list[str]:
     os.chdir(project)
     sys.path.insert(0, str(project))
     from sqrtdk.options import BuildOptions
-    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
     missing = [label for module, attr, label in STEPS if not _wrap(module, attr, label)]
-    builder = Builder(BuildOptions.for_project(project), lambda line: None, memory=True)
+    loop = _Loop(BuildOptions.for_project(project), BuildState(), lambda line: None)
     sent: list[tuple[float, float]] = []
     mark = [time.process_time(), time.perf_counter()]
-    builder.on_site = lambda site: sent.append((time.process_time() - mark[0],
-                                                time.perf_counter() - mark[1]))
+    ready = loop._ready
+
+    def on_site(site: Any) -> None:
+        sent.append((time.process_time() - mark[0], time.perf_counter() - mark[1]))
+        ready(site)
+    loop.builder.on_site = on_site
     totals: list[tuple[float, float]] = []
+    article = (project / "content" / "en" / "index.md").resolve()
     try:
-        builder.build()
+        loop.build(reload=True)
         TIMES.clear()
         sent.clear()
         for i in range(runs):
-            append_sentence(project / "content" / "en" / "index.md", f"cpu {i}")
+            append_sentence(article, f"cpu {i}")
             mark[:] = [time.process_time(), time.perf_counter()]
-            builder.build()
+            loop._fast([article])
+            loop.build(reload=False)
             totals.append((time.process_time() - mark[0], time.perf_counter() - mark[1]))
     finally:
-        builder.close()
-    rows = [("rebuild, whole", totals), ("  until the pages are sent", sent)]
+        loop.builder.close()
+    rows = [("fast path + rebuild, whole", totals), ("  until the pages are sent", sent)]
     rows += [(label, TIMES[label]) for _, _, label in STEPS if label in TIMES]
     lines = [f"{'step (median per rebuild)':<40} {'CPU ms':>8} {'wall ms':>8}"]
     for label, runs_of in rows:

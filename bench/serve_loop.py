@@ -10,7 +10,8 @@ patch. Each run also records whether the page was reloaded (a property set on `w
 the edit is gone), how far the view moved (scrollY, at the moment the text shows and 300 ms
 later, the larger), the CPU time of the server's processes for the edit's whole rebuild, and
 for our server where the time went: save -> event at the page, its parse, the morph and the
-page's redraw (reload_client.js's `sqrtdkServeTimes`), and the build's own `sent` time.
+page's redraw (reload_client.js's `sqrtdkServeTimes`), and the build's own `sent` time (and
+`patched`, the fast path's, when it patched the edited blocks ahead of the build).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 SHOWS = "s => document.body !== null && document.body.textContent.includes(s)"
 _TOTAL = re.compile(r"^total\s+([\d.]+) s", re.M)
 _SENT = re.compile(r"^sent\s+([\d.]+) s", re.M)
+_PATCHED = re.compile(r"^patched\s+([\d.]+) s", re.M)   # the fast path's (serve_fast)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -72,7 +74,8 @@ MARK = "() => { window.benchKept = 1; return scrollY; }"
 KEPT = "() => [window.benchKept === 1, scrollY]"
 # the page's own record of the last update, as milliseconds since the epoch
 STEPS = """() => { const t = window.sqrtdkServeTimes; if (!t) return null;
-  const o = performance.timeOrigin; return [t.event + o, t.parsed + o, t.morphed + o, t.redrawn + o]; }"""
+  const o = performance.timeOrigin;
+  return [t.event, t.parsed, t.morphed, t.redrawn].map((v) => (v === undefined ? null : v + o)); }"""
 STEP_NAMES = ("save_to_event", "event_to_parsed", "parsed_to_morphed", "morphed_to_redrawn")
 
 
@@ -129,7 +132,8 @@ def _time_edits(page, article: Path, runs: int, tag: str, floor: Case | None,
         if steps:
             marks = [saved * 1000, *steps]
             for name, a, b in zip(STEP_NAMES, marks, marks[1:]):
-                series.extras[name].append((b - a) / 1000)
+                if a is not None and b is not None:     # a patch's redraw may come later
+                    series.extras[name].append((b - a) / 1000)
     for name in names:
         if not series.extras[name]:
             del series.extras[name]
@@ -139,7 +143,7 @@ def _time_edits(page, article: Path, runs: int, tag: str, floor: Case | None,
 def breakdown(series: Series) -> str:
     """Where the median edit's time went (medians of each step, in ms)."""
     parts = [f"{name.replace('_', ' ')} {statistics.median(v) * 1000:.0f}"
-             for name in ("sent", *STEP_NAMES, "server_cpu_s", "floor_s", "floor_cpu_s")
+             for name in ("patched", "sent", *STEP_NAMES, "server_cpu_s", "floor_s", "floor_cpu_s")
              if (v := series.extras.get(name))]
     return ", ".join(parts) + " ms" if parts else ""
 
@@ -157,6 +161,9 @@ def measure(project: Path, out: Path, runs: int, log_file: Path,
     sent = [float(t) for t in _SENT.findall(log)]
     if len(sent) >= runs:
         series.extras["sent"] = sent[-runs:]
+    patched = [float(t) for t in _PATCHED.findall(log)]
+    if patched:      # the edits the fast path patched ahead of the build
+        series.extras["patched"] = patched[-runs:]
     return series, [float(t) for t in _TOTAL.findall(log)]
 
 

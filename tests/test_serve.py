@@ -8,6 +8,7 @@ CI). Edits are made relative to the article's structure (before its first `## ` 
 appended at its end), never to its wording."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,150 @@ def test_the_update_event_carries_the_changed_pages_as_served() -> None:
     assert update["pages"] == {"en/index.html": f"<body>3{tags}</body>", "index.html": "root"}
     assert (site_path("/en/"), site_path("/"), site_path("/en/index.html")) == \
         ("en/index.html", "index.html", "en/index.html")
+
+
+def test_a_patch_names_its_build_and_the_build_that_made_its_page_says_so() -> None:
+    """A patch is for the tabs of the build it was made from; the next build's update tells
+    those tabs (only them) when it made the very page the patch made."""
+    from sqrtdk.web.serve_http import BuildState, Handler
+    state = BuildState()
+    state.publish("", "morph", {"en/index.html": b"<body><p>0</p></body>"})
+    state.publish("", "morph", {"en/index.html": b"<body><p>1</p></body>"})
+    state.patch("en/index.html", "<p>1</p>", "<p>2</p>")
+    assert state.patched == {"token": f"{state.run}.2", "page": "en/index.html",
+                             "old": "<p>1</p>", "new": "<p>2</p>"}
+    state.publish("", "morph", {"en/index.html": b"<body><p>2</p></body>"}, "en/index.html")
+    handler = type("H", (Handler,), {"state": state, "morph_js": b""})
+    update = functools.partial(Handler._update, handler.__new__(handler))
+    assert json.loads(update(2))["patched"] == "en/index.html"
+    assert json.loads(update(1))["patched"] == ""    # a tab of an older build: not patched
+    state.publish("", "morph", {"en/index.html": b"<body><p>3</p></body>"})   # no patch
+    assert json.loads(update(3))["patched"] == ""
+
+
+# --- the fast path: the edited blocks ahead of the build ----------------------------------
+
+def _blocks(text: str) -> list[str]:
+    from sqrtdk.web.serve_fast import chunks
+    return chunks(text.split("\n---\n", 1)[1])
+
+
+def _edit_plain_paragraph(text: str) -> str:
+    """Words added to the article's first paragraph of plain words (no quote, formula,
+    note, link or markup)."""
+    plain = next(b for b in _blocks(text) if re.fullmatch(r"[A-Z][\w ,.;:'()-]+", b))
+    return text.replace(plain, plain + " Words added by the serve test.", 1)
+
+
+def _add_paragraph(body: str) -> Callable[[str], str]:
+    return lambda text: _insert_before_first_section(text, body)
+
+
+def _edit_quoting_paragraph(text: str) -> str:
+    """Words added to the article's first paragraph that quotes a result (and cites no note:
+    the languages must cite the same results and notes, so none is added)."""
+    block = next(b for b in _blocks(text) if re.match(r"[A-Z]", b) and "{{" in b
+                 and "[^" not in b)
+    return text.replace(block, block + " Words added by the serve test.", 1)
+
+
+def _edit_heading(text: str) -> str:
+    heading = next(b for b in _blocks(text) if b.startswith("## ") and "{#" in b)
+    return text.replace(heading, heading.replace(" {#", " again {#", 1), 1)
+
+
+def _edit_citing_paragraph(text: str) -> str:
+    """Words added to the article's first paragraph with a footnote reference."""
+    block = next(b for b in _blocks(text) if re.match(r"[A-Z]", b) and re.search(r"\[\^", b))
+    return text.replace(block, block + " Words added by the serve test.", 1)
+
+
+def _remove(line: str) -> Callable[[str], str]:
+    return lambda text: text.replace(f"{line}\n\n", "", 1)
+
+
+def test_the_fast_path_takes_one_changed_place_with_a_neighbour_that_shows() -> None:
+    """What the fast path converts: the changed blocks; an added or removed block with the
+    nearest block that shows in the text (definitions skipped, the one before first); nothing
+    for two places or an edited definition."""
+    from sqrtdk.web.serve_fast import changed_blocks, chunks
+    old = chunks("# T\n\nOne.\n\n[^a]: A note.\n\n[b]: https://example.org\n\n\n  \nTwo.\n")
+    assert old == ["# T", "One.", "[^a]: A note.", "[b]: https://example.org", "Two."]
+    assert changed_blocks(old, [*old[:1], "One!", *old[2:]]) == [(["One."], ["One!"])]
+    added = [*old[:4], "New.", old[4]]
+    assert changed_blocks(old, added) == [(["One."], ["One.", "New."]),
+                                          (["Two."], ["New.", "Two."])]
+    assert changed_blocks(old, old[:4]) == [(["One.", "Two."], ["One."])]
+    assert changed_blocks(old, [old[0], "One!", *old[2:4], "Two!"]) == []     # two places
+    assert changed_blocks(old, [*old[:2], "[^a]: Another.", *old[3:]]) == []  # a definition
+    assert changed_blocks(old, old) == []
+
+
+def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
+                                                         tmp_path: Path) -> None:
+    """For several kinds of edit, the page patched by the fast path (serve_fast) is the page
+    the full build then makes, byte for byte; where the fast path declines (a footnote
+    reference, numbered by the others), the build's page is what the tab gets. Each edit is
+    made to the article as the last left it. The page of the last build equals a fresh
+    build's of the same article."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    opts = BuildOptions.for_project(project, out=tmp_path / "out")
+    md = _article(project).resolve()
+    edits: list[tuple[str, Callable[[str], str], bool]] = [
+        ("paragraph text", _edit_plain_paragraph, True),
+        ("a new paragraph", _add_paragraph("A paragraph added by the serve test."), True),
+        ("a quoted number", _edit_quoting_paragraph, True),
+        ("a formula", _add_paragraph("A formula by the serve test: $\\sqrt{d_k}+x^2_{7}$."),
+         True),
+        ("a heading", _edit_heading, True),
+        ("a footnote reference", _edit_citing_paragraph, False),
+        ("a removed paragraph", _remove("A paragraph added by the serve test."), True),
+        ("appended at the end", lambda t: t + "\n\nAppended by the serve test.\n", True),
+    ]
+    state = BuildState()
+    loop = _Loop(opts, state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        for kind, edit, fast in edits:
+            old = md.read_text("utf-8")
+            new = edit(old)
+            assert new != old, kind
+            page = state.pages["en/index.html"].decode("utf-8")
+            token, patches = state.token, state.patches
+            md.write_text(new, "utf-8")
+            loop._fast([md])             # what the open tabs are sent ahead of the build
+            sent = state.patched if state.patches != patches else None
+            loop.build(reload=False)
+            built = state.pages["en/index.html"].decode("utf-8")
+            assert state.error == "", (kind, state.error)
+            assert built != page, kind
+            patched = page.replace(sent["old"], sent["new"], 1) if sent else None
+            # the build tells the tabs when their patched page is its page
+            assert state.kept == ((token, "en/index.html") if patched == built else None), kind
+            if not fast:
+                assert sent is None or patched == built, kind
+                continue
+            assert sent is not None, f"{kind}: no fast patch"
+            assert sent["token"] == token and page.count(sent["old"]) == 1, kind
+            assert sent["new"] in built, kind     # the blocks as the build makes them
+            if kind != "a heading":               # (the contents list follows with the build)
+                assert patched == built, kind
+        fresh = Builder(BuildOptions.for_project(project, out=tmp_path / "fresh"),
+                        lambda line: None, memory=True)
+        fresh.on_site = lambda site: fresh_pages.update(site.files)
+        fresh_pages: dict[str, bytes] = {}
+        try:
+            fresh.build()
+        finally:
+            fresh.close()
+        assert fresh_pages["en/index.html"] == state.pages["en/index.html"]
+    finally:
+        loop.builder.close()
 
 
 # --- never dies ---------------------------------------------------------------------------------
@@ -379,3 +524,30 @@ def test_a_footnote_reference_added_by_a_patch_opens_its_note(browser: Any,
     page.hover(ref)
     _wait(page, "() => !document.querySelector('#fn-pop').hidden")
     assert note in (page.locator("#fn-pop").text_content() or "")
+
+
+SAW = """(s) => { window.sawByTest = false;   // whether the text was ever in the page
+  new MutationObserver(() => { if (document.querySelector('main').textContent.includes(s))
+    window.sawByTest = true; }).observe(document.body, {childList: true, subtree: true}); }"""
+
+
+def test_a_patch_ahead_of_a_build_that_fails_is_taken_back(browser: Any,
+                                                           server: Server) -> None:
+    """A paragraph quoting a result in one language only: the fast path puts it in the page
+    at once, the build then fails (the languages must cite the same results); the tab shows
+    the error at the author's line and the page as it was, without a reload."""
+    page = _open(browser.new_context(), server)
+    added = "Quoted in one language by the serve test:"
+    page.evaluate("window.keptByTest = 1")
+    page.evaluate(SAW, added)
+    md = _article(server.project)
+    text = md.read_text("utf-8")
+    quote = re.search(r"\{\{[^{}\n]+\}\}", text)
+    assert quote, "the article quotes no result"
+    md.write_text(_insert_before_first_section(text, f"{added} {quote.group(0)}."), "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-error]")
+    error = page.locator("[data-serve-error]").text_content() or ""
+    assert re.search(r"content/(en|zh)/index\.md:\d+: .*every language must match", error), error
+    assert page.evaluate("window.sawByTest"), "the patch did not come ahead of the build"
+    _wait(page, "(s) => !document.querySelector('main').textContent.includes(s)", added)
+    assert page.evaluate("window.keptByTest") == 1, "reloaded"

@@ -6,7 +6,8 @@
 // file): what the page's own scripts added stays, and so do open boxes, the scroll position and
 // focus; then the page's script hears "sqrtdk:morphed" and redraws from its state (kept in the
 // URL) and binds what is new. Any other change reloads the tab, which puts the reader back at
-// the same place (sessionStorage). A failed build shows its error in a box.
+// the same place (sessionStorage). A failed build shows its error in a box. Ahead of a build,
+// a "patch" may replace just the edited blocks (see `patch`); the build's page follows.
 // window.sqrtdkServeTimes: when the last update's event came, its page was parsed, morphed and
 // redrawn (performance.now(), ms), for bench/serve_loop.py.
 (() => {
@@ -45,11 +46,25 @@
 
   // The reader's place: the first block of the text on screen (found again by its words, as
   // a morph may reuse the node for a neighbour's words) and where it sits, the open boxes
-  const blocks = () => [...doc.querySelectorAll("main :is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)")].filter(served);
+  const BLOCK = ":is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)";
+  const blocks = () => [...doc.querySelectorAll("main " + BLOCK)].filter(served);
   const boxes = () => [...doc.querySelectorAll("details")].filter(served);
   const title = (d) => d.querySelector("summary")?.textContent || "";
+  // The first block at the window's top edge or below it, found by hit testing down the
+  // middle of the text: asking every block above for its box would lay out each one the
+  // style sheet lets the browser skip off screen (content-visibility), hundreds of ms
+  function firstShown(all) {
+    const r = doc.querySelector("main")?.getBoundingClientRect();
+    for (let y = 1; r && y < Math.min(innerHeight, 480); y += 6) {
+      for (const hit of doc.elementsFromPoint(r.left + r.width / 2, y)) {
+        const i = all.indexOf(hit.closest(BLOCK));
+        if (i >= 0) return i;
+      }
+    }
+    return all.findIndex((el) => el.getBoundingClientRect().bottom > 0);
+  }
   function place() {
-    const all = blocks(), i = all.findIndex((el) => el.getBoundingClientRect().bottom > 0);
+    const all = blocks(), i = firstShown(all);
     return { x: scrollX, y: scrollY, i, text: i < 0 ? "" : all[i].textContent,
       top: i < 0 ? 0 : all[i].getBoundingClientRect().top,
       open: boxes().filter((d) => d.open).map(title), focus: doc.activeElement?.id || "" };
@@ -96,18 +111,19 @@
     while (prev && made.has(prev)) prev = prev.previousElementSibling;
     return prev;
   }
+  const keeping = {   // morphdom's options: what the page's scripts made stays as it is
+    getNodeKey: (n) => (n.nodeType === 1 ? n.id || (made.has(n) ? keyOf(n) : undefined) : undefined),
+    onBeforeNodeDiscarded: (n) => !made.has(n),
+    onBeforeElUpdated: (from, to) => {
+      if (made.has(from)) return false;
+      return !from.isEqualNode(to);
+    },
+  };
   function morph(next) {
     const p = place();
     note(watcher.takeRecords());
     const homes = [...tops].filter((n) => n.isConnected || !tops.delete(n)).map((n) => [n, home(n)]);
-    window.morphdom(doc.body, next.body, {
-      getNodeKey: (n) => (n.nodeType === 1 ? n.id || (made.has(n) ? keyOf(n) : undefined) : undefined),
-      onBeforeNodeDiscarded: (n) => !made.has(n),
-      onBeforeElUpdated: (from, to) => {
-        if (made.has(from)) return false;
-        return !from.isEqualNode(to);
-      },
-    });
+    window.morphdom(doc.body, next.body, keeping);
     watcher.takeRecords();   // morphdom's own insertions are the server's
     homes.forEach(([n, prev]) => { if (prev?.isConnected && home(n) !== prev) prev.after(n); });
     watcher.takeRecords();
@@ -116,9 +132,11 @@
   // This page's path in the site ("/en/" is en/index.html), and the build a token names
   const here = () => { const p = decodeURIComponent(location.pathname).replace(/^\/+/, ""); return p === "" || p.endsWith("/") ? p + "index.html" : p; };
   const build = (t) => { const [run, good] = String(t).split("."); return { run, good: Number(good) }; };
-  async function update({ token, kind, error, from, pages }, times) {
+  async function update({ token, kind, error, from, pages, patched }, times, back) {
     if (token === mine) return show(error);
     if (kind !== "morph" || !window.morphdom || build(token).run !== build(mine).run) return reload();
+    // the build made the page this tab's patch made: nothing to parse or morph
+    if (patched === here() && back?.page === here() && back.token === mine) { mine = token; return show(error); }
     let html = pages?.[here()];
     if (html === undefined) {
       // pages changed since build `from`: a tab that saw it or a later one has nothing to patch
@@ -136,6 +154,9 @@
     mine = src ? new URL(src, location.href).searchParams.get("token") : token;
     page = shell(next);
     show(error);
+    redraw(p, times);
+  }
+  function redraw(p, times) {
     doc.dispatchEvent(new CustomEvent("sqrtdk:morphed"));   // the page's script: its numbers
     times.redrawn = performance.now();
     window.sqrtdkServeTimes = times;
@@ -144,20 +165,66 @@
     // again once the page's observers have run (the dₖ bar shows or hides as figures move)
     requestAnimationFrame(() => requestAnimationFrame(() => settle(p)));
   }
+  // A patch ahead of the build (serve_fast): the edited blocks' HTML, old and new, for the
+  // page as built by the tab's build. Their old elements are found among the server's
+  // (equal, as served, in order); a tab that finds them otherwise waits for the build's update
+  const fragment = (html) => { const t = doc.createElement("template"); t.innerHTML = html; return t.content; };
+  const servedAfter = (n) => { let s = n.nextElementSibling; while (s && made.has(s)) s = s.nextElementSibling; return s; };
+  function find(olds) {
+    const main = doc.querySelector("main") || doc.body;
+    for (const first of main.getElementsByTagName(olds[0].localName)) {
+      if (made.has(first) || !served(first) || !first.isEqualNode(olds[0])) continue;
+      const run = [first];
+      while (run.length < olds.length && run[run.length - 1]) run.push(servedAfter(run[run.length - 1]));
+      if (run.every((el, i) => el?.isEqualNode(olds[i]))) return run;
+    }
+    return null;
+  }
+  let undo = null;   // the patch that takes the last one back, until the build's outcome
+  function patch({ token, page: rel, old, new: html }, times) {
+    if (token !== mine || rel !== here() || !window.morphdom) return;
+    undo = null;
+    const olds = [...fragment(old).children], news = [...fragment(html).children];
+    note(watcher.takeRecords());
+    const run = olds.length ? find(olds) : null;
+    if (!run) return;
+    times.parsed = performance.now();
+    const p = place();
+    const shared = Math.min(run.length, news.length);
+    for (let i = 0; i < shared; i++) run[i] = window.morphdom(run[i], news[i], keeping);
+    let last = run[shared - 1] || run[0].previousSibling;
+    while (last.nextSibling && made.has(last.nextSibling)) last = last.nextSibling;   // its widget
+    for (const el of news.slice(shared)) { last.after(doc.createTextNode("\n"), el); last = el; }
+    run.slice(shared).forEach((el) => { if (el.previousSibling?.nodeType === 3) el.previousSibling.remove(); el.remove(); });
+    watcher.takeRecords();   // these insertions are the server's
+    times.morphed = performance.now();
+    window.sqrtdkServeTimes = times;
+    undo = { token, page: rel, old: html, new: old };
+    reopen(p);
+    settle(p);
+    // the page's script redraws once the new text is painted (a hidden tab paints no frame)
+    const later = () => setTimeout(() => redraw(p, times));
+    if (doc.hidden) later(); else requestAnimationFrame(later);
+  }
   let queue = Promise.resolve();
   function handle(type, data) {
     const times = { event: performance.now() };
     const d = JSON.parse(data);
     queue = queue.then(() => {
       if (type === "hello") return d.token === mine ? show(d.error) : reload();
-      if (type === "update") return update(d, times);
+      if (type === "patch") return patch(d, times);
+      const back = undo;
+      undo = null;
+      // a failed build leaves the page as it was: a patch made ahead of it is taken back
+      if (type === "failed" && back) { patch(back, times); undo = null; }
+      if (type === "update") return update(d, times, back);
       if (type === "failed") return show(d.error);
     }).catch((e) => { console.warn("sqrtdk serve:", e); reload(); });
   }
   show(me.dataset.error);
   function listen(onEvent) {
     const source = new EventSource("/__reload/events");
-    ["hello", "update", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));
+    ["hello", "update", "patch", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));
   }
   if (window.BroadcastChannel && navigator.locks) {
     const channel = new BroadcastChannel("sqrtdk-reload");

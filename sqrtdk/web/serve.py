@@ -17,7 +17,9 @@ open pages in place.
   as the build has checked them, before it writes the site (the Builder's `on_site` hook);
   each open tab morphs its page into the live DOM with morphdom (reload_client.js): scroll,
   open boxes, focus and the page's own state stay. Any other change reloads the tab, once the
-  site is written, which restores its scroll position and open boxes.
+  site is written, which restores its scroll position and open boxes. Before that build, a save of
+  one article sends just its changed blocks' HTML, made on their own (serve_fast), where that
+  is known to give the page the build will make; the build's page follows.
 - What only a host needs is skipped (pipeline: `memory`): content-hashed names (the server
   sends every file uncached) and precompressed siblings.
 - The client scripts are added to served HTML only, never to files on disk (as MkDocs does).
@@ -41,7 +43,9 @@ from typing import Any
 
 from ..errors import BuildError, display_path
 from ..options import PACKAGE_DIR, BuildOptions
+from ..textfiles import read_text
 from .serve_code import import_problem, is_code, listen, restart, server_on
+from .serve_fast import ArticleContext, Patch, articles, contexts, patch_page
 from .serve_http import BuildState, Handler
 
 MORPHDOM = Path("morphdom") / "dist" / "morphdom-umd.min.js"   # package.json pins the version
@@ -102,6 +106,13 @@ class _Loop:
 
     def __init__(self, opts: BuildOptions, state: BuildState, log: Callable[[str], None]):
         self.opts, self.state, self.log = opts, state, log
+        # the fast path (serve_fast): each article's context and text as the pages served
+        # were built from it, and the HTML of blocks patched before
+        self.contexts: dict[Path, ArticleContext] = {}
+        self.texts: dict[Path, str] = {}
+        self.known: dict[str, str] = {}
+        self.patch: Patch | None = None     # sent ahead of the build under way
+        self.pending: dict[Path, str] | None = None   # the texts the build under way read
         self.builder = self._builder()
         self.shared: dict[str, Any] | None = None   # `_shared` of the last site made
         self.code_error = ""
@@ -112,7 +123,21 @@ class _Loop:
 
     def _builder(self) -> Any:
         from ..pipeline import Builder
-        builder = Builder(self.opts, self.log, memory=True)
+        loop = self
+
+        class Recording(Builder):
+            """A Builder that keeps each article's context for the fast path, and its text
+            as the pages stage read it (when the file did not change meanwhile)."""
+
+            def pages(self, inputs: Any, results: Any, data: bytes, figures: Any) -> Any:
+                loop.contexts.update(contexts(self, inputs, results, figures))
+                before = articles(loop.opts.content_dir)
+                made = super().pages(inputs, results, data, figures)
+                after = articles(loop.opts.content_dir)
+                loop.pending = {p: t for p, t in before.items() if after.get(p) == t}
+                return made
+
+        builder = Recording(self.opts, self.log, memory=True)
         builder.on_site = self._ready
         return builder
 
@@ -131,14 +156,50 @@ class _Loop:
                                "with the code it started with): fix it and save")
             self.log(f"error: {self.code_error}")
         content = all(self.opts.content_dir in p.parents for p in paths)
+        if content and not self.code_error:
+            self._fast(paths)
         self.build(reload=not content)
+
+    def _fast(self, paths: list[Path]) -> None:
+        """After a save of one article, send the open tabs its edited blocks' HTML before
+        the build (serve_fast), where they can be made on their own."""
+        t0 = time.perf_counter()
+        found = {p.resolve() for p in paths if p.resolve() in self.contexts}
+        if self.state.error or len(found) != 1 or len(set(paths)) != 1:   # one article saved
+            return
+        path = found.pop()
+        ctx, old = self.contexts[path], self.texts.get(path)
+        with self.state.changed:
+            page = self.state.pages.get(ctx.rel)
+        try:
+            new = read_text(path)
+            patch = None if old is None or page is None else \
+                patch_page(ctx, old, new, page.decode("utf-8"), self.known)
+        except BuildError:        # the build says it, at its line
+            return
+        except Exception:        # a bug of ours: said; the build goes on as without it
+            traceback.print_exc()
+            return
+        if patch is None:
+            self.log(f"{'patch':<12} {time.perf_counter() - t0:6.3f} s  (none: left to the "
+                     "build)")
+            return
+        self.patch = patch
+        self.state.patch(ctx.rel, patch.old, patch.new)
+        self.state.wait_told(timeout=0.1)
+        self.log(f"{'patched':<12} {time.perf_counter() - t0:6.3f} s  (the edited blocks, to "
+                 "the open tabs)")
 
     def build(self, reload: bool) -> None:
         """One build; publishes its outcome: the error line, or the new site's pages (those
         that may morph as soon as the site is checked, see `_ready`), or, when nothing
         changed, only the error state."""
         self.reload, self.after_write, self.sent = reload, None, False
+        self.pending = None
         error = self._build()
+        self.patch = None
+        if not error and self.pending is not None:   # the pages served now are made of these
+            self.texts = self.pending
         if error:       # a code change that was not loaded comes first: it may be the cause
             self.state.publish(_join(self.code_error, error))
         elif self.after_write is not None:
@@ -155,7 +216,10 @@ class _Loop:
         same = not self.reload and shared == self.shared
         self.shared = shared
         if same:
-            self.state.publish(self.code_error, "morph", pages)
+            patch, self.patch = self.patch, None
+            made = patch.rel if patch is not None and \
+                pages.get(patch.rel) == patch.page.encode("utf-8") else ""
+            self.state.publish(self.code_error, "morph", pages, made)
             self.sent = True
             self.state.wait_told(timeout=0.25)
             self.log(f"{'sent':<12} {time.perf_counter() - self.started:6.3f} s  (the pages, "

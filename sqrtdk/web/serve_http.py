@@ -4,7 +4,8 @@ the event stream that tells open tabs about each build.
 A new good site's pages are held in memory (`BuildState.pages`) and served from there, so a
 page is served as soon as its build has checked it, before the site is written; the event
 that announces a build carries every page that changed since the tab's last build, with the
-client scripts added as a GET would add them, so a tab patches itself without fetching.
+client scripts added as a GET would add them, so a tab patches itself without fetching. Ahead
+of a build, a `patch` event may carry the edited blocks' HTML, old and new (serve_fast).
 """
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ class BuildState:
         self.changed = threading.Condition()
         self.streams = 0            # event streams open now
         self.told = 0               # of them, those that sent the latest outcome
+        self.patches = 0            # patches sent ahead of a build (see `patch`)
+        self.patched: dict[str, str] = {}   # the latest: page, its good build, HTML old/new
+        self.kept: tuple[str, str] | None = None   # (its build, page) if the next build made it
 
     @property
     def token(self) -> str:
@@ -53,12 +57,14 @@ class BuildState:
         return f"{self.run}.{self.good}"
 
     def publish(self, error: str, kind: str | None = None,
-                pages: Mapping[str, bytes] | None = None) -> None:
+                pages: Mapping[str, bytes] | None = None, patched: str = "") -> None:
         """A build finished: `kind` ("morph" or "reload") and its `pages` (every page of the
         new site, site path -> bytes; None: served from the folder) for a new good site,
-        kind None if the site did not change; `error` is shown over the pages ('' hides it)."""
+        kind None if the site did not change; `error` is shown over the pages ('' hides it).
+        `patched`: the page the latest `patch` made just as this site has it ('' for none)."""
         with self.changed:
             self.generation += 1
+            self.kept = (self.patched.get("token", ""), patched) if patched else None
             if kind is not None:
                 new = dict(pages or {})
                 changed = frozenset(rel for rel in new.keys() | self.pages.keys()
@@ -68,6 +74,16 @@ class BuildState:
                 self.builds.pop(self.good - KEPT_BUILDS, None)
                 self.pages = new
             self.error = error
+            self.told = 0
+            self.changed.notify_all()
+
+    def patch(self, rel: str, old: str, new: str) -> None:
+        """Tell the open tabs of page `rel`, as built by the latest good build, that its HTML
+        `old` (found once in it) is now `new` (serve_fast), ahead of the build that will send
+        the whole page."""
+        with self.changed:
+            self.patches += 1
+            self.patched = {"token": self.token, "page": rel, "old": old, "new": new}
             self.told = 0
             self.changed.notify_all()
 
@@ -157,25 +173,31 @@ class Handler(SimpleHTTPRequestHandler):
         state = self.state
         with state.changed:
             seen, good, token, error = state.generation, state.good, state.token, state.error
+            patches = state.patches
             state.streams += 1
         try:
             self._event("hello", json.dumps({"token": token, "error": error}))
             while True:
                 with state.changed:
-                    state.changed.wait_for(functools.partial(_moved, state, seen), timeout=15)
+                    state.changed.wait_for(functools.partial(_moved, state, seen, patches),
+                                           timeout=15)
                     moved, seen = state.generation != seen, state.generation
+                    patch = state.patched if state.patches != patches else None
+                    patches = state.patches
                     update = self._update(good) if state.good != good else None
                     good, error = state.good, state.error
+                if patch is not None:
+                    self._event("patch", json.dumps(patch, ensure_ascii=False))
                 if update is not None:
                     self._event("update", update)
                 elif moved:
                     self._event("failed", json.dumps({"error": error}))
-                else:
+                elif patch is None:
                     self.wfile.write(b": keep-alive\n\n")
                     self.wfile.flush()
-                if moved:
+                if moved or patch is not None:
                     with state.changed:
-                        if seen == state.generation:
+                        if seen == state.generation and patches == state.patches:
                             state.told += 1
                         state.changed.notify_all()
         except (BrokenPipeError, ConnectionResetError, OSError):
@@ -194,8 +216,12 @@ class Handler(SimpleHTTPRequestHandler):
         tags = client_tags(state.token, state.error, self.morph_js is not None)
         pages = {rel: served(state.pages[rel], tags).decode("utf-8")
                  for rel in sorted(changed) if rel in state.pages}
+        # a tab that patched the page of build `good` as the build since made it need not
+        # morph it again
+        patched = state.kept[1] if state.kept and state.kept[0] == f"{state.run}.{good}" \
+            and state.good == good + 1 else ""
         return json.dumps({"token": state.token, "kind": kind, "error": state.error,
-                           "from": good, "pages": pages}, ensure_ascii=False)
+                           "from": good, "pages": pages, "patched": patched}, ensure_ascii=False)
 
     def _event(self, name: str, data: str) -> None:
         self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
@@ -213,5 +239,5 @@ def site_path(url_path: str) -> str:
     return rel
 
 
-def _moved(state: BuildState, seen: int) -> bool:
-    return state.generation != seen
+def _moved(state: BuildState, seen: int, patches: int) -> bool:
+    return state.generation != seen or state.patches != patches
