@@ -2,13 +2,16 @@
 then draw what the cache does not hold, in worker processes; it produces `DrawnFigures`.
 
 A manifest keyed on everything the stage reads (the figures code, the labels, results.json,
-the social figure) names every output file and its cache entry, so an unchanged build reads
-bytes from the cache without importing matplotlib. Each figure's own cache key holds only
-the results paths it registers as `needs`, so a change in one experiment redraws only the
-figures that read it, and only the code the figure runs: the import closure of the module
-that registers it (with `draw.py`, `figure_fonts.py` and the figures package), this module,
-and the digests of the font files (`figure_fonts.py`), so a comment added to one figure
-module redraws only the figures it registers.
+the sweep, the social figure) names every output file and its cache entry, so an unchanged
+build reads bytes from the cache without importing matplotlib. Each drawing's own cache key
+holds what it is drawn from: the results paths its figure registers as `needs`, so a change
+in one experiment redraws only the figures that read it; the text of its labels, not the
+language's name, so a language whose labels equal an earlier one's draws nothing and gets
+that language's bytes (the SVG ids are salted with the first such language's name, see
+`_keys`); and only the code the figure runs: the import closure of the module that registers
+it (with `draw.py`, `figure_fonts.py` and the figures package), this module, and the digests
+of the font files (`figure_fonts.py`), so a comment added to one figure module redraws only
+the figures it registers.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from .errors import BuildError, suggest
 from .figure_labels import check_fonts, validate_labels
 from .log import captured, replay
 from .options import BuildOptions
+from .results_paths import SWEEP
 
 if TYPE_CHECKING:
     from .figures import Registration
@@ -128,6 +132,7 @@ class FigureStage:
         fonts = self._fonts()
         key = key_for("manifest", code_digest("figures"), fonts,
                       json.dumps(self.inputs.labels, sort_keys=True), data,
+                      json.dumps(results.get(SWEEP, {}), sort_keys=True),   # figures may need it
                       settings.social_figure, repr(settings.languages), packages=FIGURE_PACKAGES)
         manifest = self.cache.get_object("manifest", key)
         out = DrawnFigures()
@@ -188,25 +193,17 @@ class FigureStage:
                 for layout in ("wide", "narrow")]
         jobs += [FigureFile(settings.social_figure, lang, "card") for lang in settings.languages]
         codes = {name: module_code(spec.draw.__module__, fonts) for name, spec in specs.items()}
-        keys = {job: self._key(job, specs, results, codes) for job in jobs}
-        blobs = {job: self.cache.get("figures", keys[job]) for job in jobs}
-        missing = [job for job in jobs if blobs[job] is None]
+        keys = self._keys(jobs, specs, results, codes)
+        drawings = {key: self.cache.get("figures", key) for key in keys.values()}
+        missing: dict[str, FigureFile] = {}      # one drawing per key, by its first job
+        for job, key in keys.items():
+            if drawings[key] is None:
+                missing.setdefault(key, job)
         if missing:
-            from .workers import Pool
-            with Pool(self.opts.jobs) as pool:
-                futures = {job: pool.submit(draw_job, job, results, self.inputs.labels[job.lang],
-                                            settings.social_figure) for job in missing}
-                for job, future in futures.items():
-                    try:
-                        blobs[job] = future.result()
-                    except LabelError as e:
-                        toml = self.inputs.label_files[e.lang]
-                        raise BuildError(toml.path, toml.line_of(e.figure, e.key),
-                                         f"[{e.figure}] {e.key}: {e.message}") from None
-                    self.cache.put("figures", keys[job], blobs[job] or b"")
+            drawings.update(self._draw_missing(missing, results))
         files = {}
         for job in jobs:
-            blob = blobs[job] or b""
+            blob = drawings[keys[job]] or b""
             size = CARD_PX if job.layout == "card" else svg_size(blob)
             self._write(job.file, blob, size, out)
             files[job.file] = (keys[job], size, hashlib.sha256(blob).hexdigest())
@@ -215,15 +212,52 @@ class FigureStage:
         self._remove_stale(out)
         return {"files": files, "names": out.names, "needs": out.needs}
 
-    def _key(self, job: FigureFile, specs: Mapping[str, Registration],
-             results: Mapping[str, Any], codes: Mapping[str, str]) -> str:
+    def _draw_missing(self, missing: Mapping[str, FigureFile], results: Mapping[str, Any]
+                      ) -> dict[str, bytes]:
+        """Draw each job of `missing` (cache key -> job) in the workers; each drawing is put
+        in the cache under its key. A label str.format refuses is a BuildError at its line."""
+        from .workers import Pool
+        social, drawn = self.inputs.settings.social_figure, {}
+        with Pool(self.opts.jobs) as pool:
+            futures = {key: pool.submit(draw_job, job, results, self.inputs.labels[job.lang],
+                                        social) for key, job in missing.items()}
+            for key, future in futures.items():
+                try:
+                    drawn[key] = future.result()
+                except LabelError as e:
+                    toml = self.inputs.label_files[e.lang]
+                    raise BuildError(toml.path, toml.line_of(e.figure, e.key),
+                                     f"[{e.figure}] {e.key}: {e.message}") from None
+                self.cache.put("figures", key, drawn[key])
+        return drawn
+
+    def _keys(self, jobs: list[FigureFile], specs: Mapping[str, Registration],
+              results: Mapping[str, Any], codes: Mapping[str, str]) -> dict[FigureFile, str]:
+        """Each job's cache key: what its drawing is made of (the code, the results it
+        needs, its labels' text, name and layout) and the first language whose labels give
+        the same drawing (that language names the SVG's ids, draw.save's salt). So a language
+        whose labels equal an earlier one's shares that language's drawing, bytes and all,
+        and a build draws it once."""
+        inputs = {job: self._drawing_inputs(job, specs, results) for job in jobs}
+        first: dict[tuple[str, str, str], str] = {}     # (inputs, name, layout) -> language
+        keys = {}
+        for job in jobs:        # in the order of the languages in site.toml
+            owner = first.setdefault((inputs[job], job.name, job.layout), job.lang)
+            name = self.inputs.settings.social_figure if job.layout == "card" else job.name
+            keys[job] = key_for("figures", codes[name], inputs[job], job.name, owner, job.layout,
+                                packages=FIGURE_PACKAGES)
+        return keys
+
+    def _drawing_inputs(self, job: FigureFile, specs: Mapping[str, Registration],
+                        results: Mapping[str, Any]) -> str:
+        """What job's drawing is drawn from, as JSON: the results its figure needs, its
+        labels' text, the figures' style and (the card) the card's words."""
         from .figures import needed_results
         name = self.inputs.settings.social_figure if job.layout == "card" else job.name
         labels = self.inputs.labels[job.lang]
         parts = {"needs": needed_results(results, specs[name].needs), "table": labels[name],
                  "style": labels["style"], "card": labels["card"] if job.layout == "card" else {}}
-        return key_for("figures", codes[name], json.dumps(parts, sort_keys=True), job.name,
-                       job.lang, job.layout, packages=FIGURE_PACKAGES)
+        return json.dumps(parts, sort_keys=True)
 
     def _write(self, file: str, blob: bytes, size: tuple[int, int], out: DrawnFigures) -> None:
         path = self.opts.figures_dir / file

@@ -1,8 +1,10 @@
 """Views of results.json by dotted path, and the checks of paths named outside the science
 half against the schema its modules declare (sqrtdk.science.outputs): what a figure or a
-figure's table may read (its `needs`), and whether a results file on disk is laid out as the
-experiments now declare. Shared by the figures and the site half, and light: importing it
-imports neither the figure modules, the experiments, numpy nor matplotlib."""
+figure's table may read (its `needs`), whether a results file on disk is laid out as the
+experiments now declare, and whether the sweep (the section `sweep`: figures/sweep.json,
+beside results.json) is as outputs/sweep.py declares, when written and when read. Shared by
+the figures and the site half, and light: importing it imports neither the figure modules,
+the experiments, numpy nor matplotlib."""
 from __future__ import annotations
 
 import sys
@@ -12,7 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BuildError, line_of, suggest
-from .science.outputs import OUTPUTS_DIR, declared
+from .science.outputs import OUTPUTS_DIR, Schema, declared
+
+SWEEP = "sweep"     # the section of figures/sweep.json (declared in outputs/sweep.py)
+SWEEP_DECLARATION = OUTPUTS_DIR / "sweep.py"
 
 
 def needed_results(results: Mapping[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
@@ -60,7 +65,7 @@ def check_results(results: Mapping[str, Any]) -> None:
     from .science.registry import SECTIONS
     schema = declared()
     body = {k: v for k, v in results.items() if k != "sha256"}
-    found = schema.located_problems(body, sorted(set(schema.sections) | set(body)))
+    found = schema.located_problems(body, sorted(set(results_sections(schema)) | set(body)))
     if not found:
         _check_section_paths(body.get("meta", {}))
         return
@@ -114,7 +119,37 @@ def matches_schema(results: Mapping[str, Any]) -> bool:
     in the declared shapes."""
     body = {k: v for k, v in results.items() if k != "sha256"}
     schema = declared()
-    return set(body) == set(schema.sections) and not schema.problems(body)
+    sections = results_sections(schema)
+    return set(body) == set(sections) and not schema.problems(body, sections)
 
 
-__all__ = ["check_needs", "check_results", "matches_schema", "needed_results", "needs_declared"]
+def results_sections(schema: Schema) -> list[str]:
+    """The declared sections results.json holds: all but the sweep's (its own file)."""
+    return [s for s in schema.sections if s != SWEEP]
+
+
+def check_sweep(summary: Mapping[str, Any], read_from: Path | None = None) -> None:
+    """Raise BuildError when `summary` (sweep.json's content, its digest aside) differs from
+    what outputs/sweep.py declares: a path not declared, a declared one missing, or a value
+    not of the declared shape. Written (`read_from` None): at the declaration, since
+    sqrtdk/sweep.py built it; read from the file `read_from`: at that file, which older code
+    wrote (rerunning the sweep writes it anew)."""
+    body = {k: v for k, v in summary.items() if k != "sha256"}
+    found = declared().located_problems({SWEEP: body}, [SWEEP])
+    if not found:
+        return
+    text, out = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    if read_from is not None:
+        raise BuildError(read_from, 0, f"{text}{more}: the sweep in this file is not laid out "
+                         f"as {SWEEP_DECLARATION.parent.name}/{SWEEP_DECLARATION.name} declares "
+                         "(older code wrote it); rerun the sweep ('make sweep') and commit it")
+    file = out.file if out is not None else SWEEP_DECLARATION
+    line = out.line if out is not None else _section_line(SWEEP_DECLARATION, SWEEP)
+    raise BuildError(file, line, f"the sweep's summary (sqrtdk/sweep.py): {text}{more}; "
+                     "declare every path it writes in RESULTS here, and write every path "
+                     "declared here")
+
+
+__all__ = ["SWEEP", "check_needs", "check_results", "check_sweep", "matches_schema",
+           "needed_results", "needs_declared", "results_sections"]

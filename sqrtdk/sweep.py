@@ -2,14 +2,16 @@
 
 Runs the science half for seeds 1…N in worker processes (each seed's results are cached as a
 normal build's are, so a second sweep only runs what changed), evaluates every claim on each,
-and writes `figures/sweep.json` (kept in git: the articles quote it, e.g. "in every one of 100
-seeds"). Each claim's entry records the digest of the code it depends on (`claim_code`: the
-claim, its section and the experiments behind it), so a build names only the claims whose
-code changed, and `--sweep N --claims a,b` refreshes only those; an experiment no claim reads
-never makes the sweep stale. Each experiment of each seed is cached on its own code, so a
-sweep reruns only the experiments that changed (the science stage's cache entries,
-science_stage.py). The file carries its own digest (science.results.dumps_signed): a hand edit
-is refused. A build reads it with `sweep_for_build`.
+and writes `figures/sweep.json` (kept in git: the articles quote it as `sweep.…`, e.g. "in
+every one of 100 seeds"; every path it holds is declared in sqrtdk/science/outputs/sweep.py,
+and what is written or read is checked against that declaration). Each claim's entry records
+the digest of the code it depends on (`claim_code`: the claim, its section and the experiments
+behind it), so a build names only the claims whose code changed, and `--sweep N --claims a,b`
+refreshes only those; an experiment no claim reads never makes the sweep stale. Each experiment
+of each seed is cached on its own code, so a sweep reruns only the experiments that changed
+(the science stage's cache entries, science_stage.py). The file carries its own digest
+(science.results.dumps_signed): a hand edit is refused. A build reads it with
+`sweep_for_build`.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from typing import Any
 from .cache import Cache, closure_digest, key_for, stamp, tree_digest, write_if_changed
 from .errors import display_path
 from .options import PACKAGE_DIR, BuildOptions
+from .results_paths import check_sweep
 from .science_stage import SCIENCE_PACKAGES, ExperimentCache, refuse_edited, science_key
 
 LOGGER = logging.getLogger("sqrtdk")
@@ -191,19 +194,22 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
         kept = {k: v for k, v in old["claims"].items() if k in CLAIMS.names()}
         summary = _totals({**summary, "claims": dict(sorted({**kept, **summary["claims"]}
                                                              .items()))})
+    check_sweep(summary)        # as outputs/sweep.py declares, or nothing is written
     write_if_changed(opts.sweep_file, dumps_signed(summary).encode("utf-8"))
     return table(summary, claims) + f"\n-> {opts.sweep_file}"
 
 
 def read_sweep(path: Path) -> dict[str, Any] | None:
-    """sweep.json without its digest, or None when missing. A file edited by hand raises
-    BuildError saying how to restore it (see refuse_edited)."""
+    """sweep.json without its digest, or None when missing. A file edited by hand, or not
+    laid out as sqrtdk/science/outputs/sweep.py declares (written by older code), raises
+    BuildError saying how to restore it (see refuse_edited, check_sweep)."""
     from .science.results import DIGEST
     text = refuse_edited(path, "rerun the sweep ('make sweep') and commit it")
     if text is None:
         return None
     data: dict[str, Any] = json.loads(text)
     data.pop(DIGEST, None)
+    check_sweep(data, read_from=path)
     return data
 
 

@@ -296,12 +296,60 @@ def test_a_third_language_is_its_folder_and_one_setting(project: Path) -> None:
     site = content / "site.toml"
     site.write_text(re.sub(r"^languages = \[(.*)\]", r'languages = [\1, "fr"]',
                            site.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
-    run(project)
+    out = run(project).stdout
     html = (project / "site" / "fr" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="fr">' in html and 'hreflang="fr"' in html
-    assert any(p.name.endswith(".fr.svg") for p in (project / "figures").iterdir())
     other = (project / "site" / "en" / "index.html").read_text(encoding="utf-8")
     assert 'hreflang="fr"' in other
+    # its labels are the English ones: no figure is drawn again, each is English's drawing
+    figures = project / "figures"
+    fr = sorted(f for f in figures.iterdir() if ".fr." in f.name)
+    assert fr and _drawn(out) == 0, out
+    assert all(f.read_bytes() == _in(f, "en").read_bytes() for f in fr)
+    # one label of one figure (not the card's) differs: that figure alone is drawn, per layout
+    name, key = _a_label(project / "content" / "fr" / "figures.toml",
+                         _setting(project, "social_figure"))
+    _edit_label(project / "content" / "fr" / "figures.toml", name, key, " (fr)")
+    out = run(project).stdout
+    changed = [f.name for f in fr if f.read_bytes() != _in(f, "en").read_bytes()]
+    assert _drawn(out) == len(changed) == 2, out      # the wide and the narrow drawing
+    assert all(c.startswith(f"{name}.fr.") for c in changed)
+
+
+def _drawn(out: str) -> int:
+    """How many drawings the figure stage of a build's output says it drew."""
+    found = re.match(r"(\d+) drawn, \d+ cached", stage(out, "figures"))
+    assert found, out
+    return int(found.group(1))
+
+
+def _in(file: Path, lang: str) -> Path:
+    """The file of figures/ that is `file`'s drawing in language `lang`."""
+    name, _, rest = file.name.partition(".")
+    return file.with_name(f"{name}.{lang}.{rest.partition('.')[2]}")
+
+
+def _setting(project: Path, key: str) -> str:
+    import tomllib
+    value = tomllib.loads((project / "content" / "site.toml").read_text(encoding="utf-8"))[key]
+    return str(value)
+
+
+def _a_label(toml: Path, social: str) -> tuple[str, str]:
+    """(figure, label key) of the first label of a figure that is not on the card."""
+    import tomllib
+    data = tomllib.loads(toml.read_text(encoding="utf-8"))
+    name = next(n for n in data if n not in ("style", "card", social))
+    return name, next(iter(data[name]))
+
+
+def _edit_label(toml: Path, name: str, key: str, tail: str) -> None:
+    """Append `tail` to label `key` of table [name] (a one-line "…" string)."""
+    text = toml.read_text(encoding="utf-8")
+    start = text.index(f"\n[{name}]")
+    m = re.compile(rf'^{re.escape(key)} = "(.*)"$', re.M).search(text, start)
+    assert m, (name, key)
+    toml.write_text(text[:m.end(1)] + tail + text[m.end(1):], encoding="utf-8")
 
 
 def test_a_build_with_every_folder_elsewhere_touches_nothing_in_the_project(

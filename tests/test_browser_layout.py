@@ -79,3 +79,18 @@ def test_a_table_reads_only_what_its_figure_was_drawn_from(site_build: dict[str,
         assert table.rows and all(len(r) == len(table.headers) for r in table.rows), name
         if table.groups:
             assert sum(span for _, span in table.groups) == len(table.headers), name
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_formulas_are_drawn_at_the_size_their_width_estimate_takes(visit, lang: str) -> None:
+    """The phone layout's width estimate (Rendered.width_em, in the text's ems) scales the
+    engine's measure by FONT_SCALE; a site rule that loses to the engine's own sheet (as a
+    `font-size: 1.08em` did against KaTeX's 1.21em) leaves every estimate off by the ratio."""
+    from sqrtdk.web.math.katex import FONT_SCALE, HOOKS
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    ratios = page.evaluate("""sel => [...document.querySelectorAll(sel)].map(el =>
+        parseFloat(getComputedStyle(el).fontSize)
+        / parseFloat(getComputedStyle(el.parentElement).fontSize))""", HOOKS["formula"])
+    assert ratios
+    # computed sizes are kept to 1/64 px: at 17 px text the ratio is exact to ±0.001
+    assert all(abs(r - FONT_SCALE) < 0.002 for r in ratios), sorted(set(ratios))

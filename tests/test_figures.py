@@ -137,6 +137,47 @@ def test_a_drawer_reads_only_the_results_it_registers() -> None:
         figures.needed_results({"a": {}}, ("a.b",))
 
 
+def _drawing_keys(results: dict[str, Any], tables: dict[str, dict[str, Any]],
+                  social: str) -> dict[tuple[str, str, str], str]:
+    """The figure stage's cache key of every drawing (figure, language, layout) for the
+    languages `tables` (lang -> figures.toml data, in site.toml's order)."""
+    from types import SimpleNamespace
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.figures_stage import FigureFile, FigureStage
+    from sqrtdk.options import BuildOptions
+    settings = SimpleNamespace(languages=tuple(tables), social_figure=social)
+    inputs: Any = SimpleNamespace(settings=settings, labels=tables)
+    stage = FigureStage(BuildOptions.for_project(cache_dir=None), Cache(None), inputs)
+    jobs = [FigureFile(name, lang, layout) for lang in tables for name in SPECS
+            for layout in figures.LAYOUTS]
+    jobs += [FigureFile(social, lang, "card") for lang in tables]
+    keys = stage._keys(jobs, SPECS, results, dict.fromkeys(SPECS, "code"))
+    return {(j.name, j.lang, j.layout): k for j, k in keys.items()}
+
+
+def test_a_language_whose_labels_equal_another_s_shares_its_drawings(
+        results: dict[str, Any]) -> None:
+    """Each drawing is keyed on what it is drawn from and the first language with the same
+    labels (whose name salts the SVG ids): a copy of English's labels gets English's
+    drawings; one label changed gives that figure alone drawings of its own."""
+    import copy
+    social = next(iter(SPECS))
+    tables = {"zh": labels("zh"), "en": labels("en"), "fr": copy.deepcopy(labels("en"))}
+    keys = _drawing_keys(results, tables, social)
+    drawings = {(n, layout) for n, _, layout in keys}
+    assert all(keys[n, "fr", layout] == keys[n, "en", layout] for n, layout in drawings)
+    assert all(keys[n, "zh", layout] != keys[n, "en", layout] for n, layout in drawings)
+    name = next(n for n in SPECS if n != social)
+    label = next(iter(tables["fr"][name]))
+    tables["fr"][name][label] += " (fr)"
+    changed = _drawing_keys(results, tables, social)
+    assert all(changed[k] == keys[k] for k in keys if k[1] != "fr")   # the others' stay
+    differ = sorted((n, layout) for n, lang, layout in keys
+                    if lang == "fr" and changed[n, lang, layout] != keys[n, "en", layout])
+    assert differ == [(name, layout) for layout in sorted(figures.LAYOUTS)]
+
+
 def test_the_social_cards_are_1200_by_630_png(site_build: dict[str, Any]) -> None:
     for lang in site_build["languages"]:
         png = (site_build["root"] / "figures" / f"card.{lang}.png").read_bytes()

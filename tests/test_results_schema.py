@@ -20,7 +20,14 @@ from helpers import PROJECT_ROOT
 
 from sqrtdk.cache import Cache
 from sqrtdk.errors import BuildError
-from sqrtdk.results_paths import check_needs, check_results, matches_schema
+from sqrtdk.results_paths import (
+    SWEEP,
+    check_needs,
+    check_results,
+    check_sweep,
+    matches_schema,
+    results_sections,
+)
 from sqrtdk.science import registry
 from sqrtdk.science.outputs import DeclarationError, Schema, declared, read_declarations
 from sqrtdk.web import embed_check
@@ -40,12 +47,20 @@ def _results(results: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(results)
 
 
+def _sweep() -> dict[str, Any]:
+    """The committed figures/sweep.json, its digest aside (what a build quotes as `sweep`)."""
+    from sqrtdk.sweep import read_sweep
+    found = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert found is not None
+    return found
+
+
 def test_the_experiments_return_exactly_what_they_declare(results: dict[str, Any]) -> None:
     schema = declared()
-    assert schema.problems(results) == []
+    assert schema.problems(results, results_sections(schema)) == []
     registry.load()
     built = {s.name for s in registry.SECTIONS} | {"claims", "meta"}
-    assert set(schema.sections) == built == set(results)
+    assert set(results_sections(schema)) == built == set(results)
     check_results(results)      # the build's own check agrees
 
 
@@ -140,12 +155,144 @@ def test_a_misspelt_path_in_an_article_says_which_declared_path_it_meant(
     scalars = [p for p, o in declared().outputs.items() if not o.shape and "*" not in p
                and p.split(".", 1)[0] not in ("claims", "meta")]
     assert scalars
+    quoted = {**results, SWEEP: _sweep()}      # the sweep is quoted beside results.json
     for path in scalars:
-        q = Quoter(Path("index.md"), results, results["claims"])
+        q = Quoter(Path("index.md"), quoted, results["claims"])
         with pytest.raises(BuildError) as e:
             q.render_prose(f"a\n\n{{{{ {_misspell(path)} | fixed(2) }}}}\n")
         assert e.value.line == 3, path
         assert f"'{path}'" in e.value.message and "did you mean" in e.value.message, path
+
+
+# --- the sweep: figures/sweep.json, quoted as `sweep.*`, declared in outputs/sweep.py ---------
+
+def _sweep_paths(kind: str) -> list[str]:
+    """Declared sweep paths: "scalar" (one value, not per claim) or "claim" (per claim)."""
+    return sorted(p for p, o in declared().outputs.items() if p.startswith(SWEEP + ".")
+                  and not o.shape and (("*" in p) == (kind == "claim")))
+
+
+def test_the_sweep_is_declared_and_the_committed_sweep_is_as_declared() -> None:
+    schema = declared()
+    assert SWEEP in schema.sections and SWEEP not in results_sections(schema)
+    sweep = _sweep()
+    check_sweep(sweep)
+    for key in sweep:
+        assert schema.unknown(f"{SWEEP}.{key}") is None, key
+    assert _sweep_paths("scalar") and _sweep_paths("claim")
+    out = schema.outputs[_sweep_paths("scalar")[0]]
+    assert out.file.name == "sweep.py" and out.file.parent.name == "outputs"
+
+
+def _summarise_then(monkeypatch: pytest.MonkeyPatch, results: dict[str, Any],
+                    change: Any) -> None:
+    """Make `sweep.sweep` see two seeds whose claims are `results`' and write what
+    `summarise` builds from them, changed by `change`."""
+    from sqrtdk import sweep as sweep_module
+    real = sweep_module.summarise
+    monkeypatch.setattr(sweep_module, "run_seeds", lambda opts, seeds, log, claims=None:
+                        dict.fromkeys(seeds, results["claims"]))
+    monkeypatch.setattr(sweep_module, "summarise", lambda per_seed: change(real(per_seed)))
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: {**s, "n_sedes": s["n_seeds"]}, "'sweep.n_sedes' is not declared"),  # misspelt on purpose
+    (lambda s: {k: v for k, v in s.items() if k != "min_share"}, "'sweep.min_share' is missing"),
+    (lambda s: {**s, "claims": {n: {**c, "held": [c["held"]]} for n, c in s["claims"].items()}},
+     "holds more levels"),
+])
+def test_the_sweep_checks_what_it_writes_against_the_declaration(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, results: dict[str, Any],
+        change: Any, words: str) -> None:
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.sweep import read_sweep, sweep
+    opts = BuildOptions.for_project(cache_dir=None, sweep_path=tmp_path / "sweep.json")
+    _summarise_then(monkeypatch, results, lambda s: s)
+    sweep(opts, 2, log=lambda _: None)          # as declared: written, and reads back
+    assert (read_sweep(opts.sweep_file) or {})["n_seeds"] == 2
+    opts.sweep_file.unlink()
+    _summarise_then(monkeypatch, results, change)
+    with pytest.raises(BuildError) as e:
+        sweep(opts, 2, log=lambda _: None)
+    assert words in e.value.message and not opts.sweep_file.exists()
+    assert e.value.path.name == "sweep.py" and e.value.path.parent.name == "outputs"
+    assert e.value.line > 0
+    if "missing" in words:      # at the line that declares it
+        line = e.value.path.read_text(encoding="utf-8").splitlines()[e.value.line - 1]
+        assert '"min_share"' in line
+
+
+def test_a_sweep_file_not_laid_out_as_declared_is_refused_at_the_file(tmp_path: Path) -> None:
+    from sqrtdk.science.results import dumps_signed
+    from sqrtdk.sweep import read_sweep
+    path = tmp_path / "sweep.json"
+    old = {k: v for k, v in _sweep().items() if k != "n_claims"}    # as older code wrote it
+    path.write_text(dumps_signed(old), encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        read_sweep(path)
+    assert e.value.path == path and "'sweep.n_claims' is missing" in e.value.message
+    assert "make sweep" in e.value.message
+
+
+def test_a_misspelt_sweep_path_in_an_article_says_which_declared_path_it_meant(
+        results: dict[str, Any]) -> None:
+    sweep = _sweep()
+    quoted = {**results, SWEEP: sweep}
+    claim = sorted(sweep["claims"])[0]
+    written = [(p, p) for p in _sweep_paths("scalar")]
+    written += [(f'{SWEEP}.claims["{claim}"].{p.rsplit(".", 1)[1]}',
+                 f"{SWEEP}.claims.{claim}.{p.rsplit('.', 1)[1]}") for p in _sweep_paths("claim")]
+    for quote, path in written:
+        q = Quoter(Path("index.md"), quoted, results["claims"])
+        with pytest.raises(BuildError) as e:
+            q.render_prose(f"a\n\n{{{{ {_misspell(quote)} | fixed(2) }}}}\n")
+        assert e.value.line == 3, quote
+        assert f"did you mean '{path}'" in e.value.message, (quote, e.value.message)
+
+
+def test_a_misspelt_sweep_path_in_a_figure_s_needs_or_the_embed_says_what_it_meant(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from sqrtdk.figure_registrations import registered_figures
+    right = _sweep_paths("scalar")[0]
+    wrong = _misspell(right)
+    check_needs("fig", (right, f"{SWEEP}.claims"), "figs.py", 1)
+    with pytest.raises(BuildError) as e:
+        check_needs("fig", (wrong,), "figs.py", 12)
+    assert e.value.line == 12 and f"did you mean '{right}'" in e.value.message
+    (tmp_path / "sheet.py").write_text(f"from . import figure\n\n\n@figure('one', needs=("
+                                       f"'{wrong}',), labels={{}})\ndef one(fig, r, t, "
+                                       "layout):\n    pass\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        registered_figures(Cache(None), tmp_path)
+    assert e.value.line == 4 and f"did you mean '{right}'" in e.value.message
+    group, key = right.rsplit(".", 1)
+    embedded = embed_check.EMBEDDED
+    monkeypatch.setattr(embed_check, "EMBEDDED", (*embedded, (group, (key,))))
+    embed_check.check_declared()                # a declared sweep path may be embedded
+    monkeypatch.setattr(embed_check, "EMBEDDED", (*embedded, (group, (_misspell(key),))))
+    with pytest.raises(BuildError) as e:
+        embed_check.check_declared()
+    assert e.value.path.name == "embed.py" and f"did you mean '{right}'" in e.value.message
+
+
+def test_a_sweep_lookup_in_the_script_goes_through_the_declaration(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, results: dict[str, Any]) -> None:
+    from sqrtdk.science.results import at
+    from sqrtdk.web import embed
+    right = _sweep_paths("scalar")[0]
+    group, key = right.rsplit(".", 1)
+    script = tmp_path / "explainer.js"
+    base = SCRIPT.read_text(encoding="utf-8")
+    script.write_text(base + f'\nconst x = at("{_misspell(right)}");\n', encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        embed_check.check_script(script)
+    assert e.value.line == base.count("\n") + 2 and f"did you mean '{right}'" in e.value.message
+    for module in (embed, embed_check):         # embedded: the script finds it in the data
+        monkeypatch.setattr(module, "EMBEDDED", (*embed.EMBEDDED, (group, (key,))))
+    script.write_text(base + f'\nconst x = at("{right}");\n', encoding="utf-8")
+    embed_check.check_script(script)
+    data = embed.explainer_data({**results, SWEEP: _sweep()})["results"]
+    assert at(data, right) == at({SWEEP: _sweep()}, right)
 
 
 def test_a_misspelt_need_stops_at_the_figure_s_registration() -> None:
@@ -310,7 +457,8 @@ def test_no_test_names_a_misspelt_results_path() -> None:
 def test_a_misspelt_path_in_a_test_is_found_at_its_line() -> None:
     schema = declared()
     source = ('x = 1\nvalue = at(results, "spread.sd_smal")\n'     # misspelt on purpose
-              'made_up = "spread.unused"\ndeep = "spread.sd_small.0"\n')
+              'made_up = "spread.unused"\ndeep = "spread.sd_small.0"\n'
+              'seeds = "sweep.n_sedes"\n')                              # misspelt on purpose
     found = result_paths_in(source, set(schema.sections))
-    assert sorted(line for line, path in found if misspelt(path, schema)) == [2, 4]
+    assert sorted(line for line, path in found if misspelt(path, schema)) == [2, 4, 5]
     assert "did you mean 'spread.sd_small'" in (misspelt("spread.sd_smal", schema) or "")  # misspelt on purpose

@@ -3,9 +3,10 @@
 Each module of sqrtdk/science/ that builds results sections has a data-only twin of the same
 name in this folder (outputs/spread.py for spread.py) holding one literal
 `RESULTS = {section: {path inside it: (unit, shape, what it is)}}`; outputs/run.py declares
-`claims` and `meta`. This module reads those literals with `ast`, importing neither the
-experiments nor numpy, so the light path of a text edit can read the schema too. Everything
-that names a result path is checked against it: the experiments' results once they ran
+`claims` and `meta`; outputs/sweep.py `sweep` (figures/sweep.json, from sqrtdk/sweep.py).
+This module reads those literals with `ast`, importing neither the experiments nor numpy, so
+the light path of a text edit can read the schema too. Everything that names a result path is
+checked against it: the experiments' results once they ran and the sweep it writes or reads
 (`Schema.problems`), figures' `needs`, the page's embedded slice and the script's lookups
 (`Schema.unknown`), and a results.json read from disk before the pages are checked against it.
 
@@ -130,7 +131,7 @@ class Schema:
             return None
         found = self.find(path)
         if found is None:
-            return f"no experiment declares a result '{path}'; " + _suggest(path, self.names())
+            return f"no result '{path}' is declared; " + _suggest(path, self.names())
         out, rest = found
         dims = out.dims
         if len(rest) > len(dims):

@@ -42,16 +42,16 @@ _DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re|provide)?newc
                        r"(?![A-Za-z])")
 FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 # the formula's font size in ems of the text around it, as the width estimate takes it
-# (STYLE's .katex; Rendered.width_em is in the text's ems)
-FONT_SCALE = 1.08
+# (Rendered.width_em is in the text's ems): KaTeX's own sheet sets `.katex { font: … 1.21em … }`,
+# and no rule of the site's overrides it (tests/test_math_engine.py compares the two)
+FONT_SCALE = 1.21
 # The site's rules for KaTeX's HTML, written before KaTeX's own style sheet in the one sheet
 # the pages load (after the site's style.css): display formulas sit in the site's
 # `.math.display` box, an equation number follows its formula instead of sitting on top of
 # it, and a block holding a numbered equation (.eqn-num) is laid out even off screen (the
 # site's content-visibility contains style, which would keep each block's CSS counters to
-# itself, so \begin{align} numbers would all read (1)). As when these rules were in
-# style.css, KaTeX's own `.katex { font: … 1.21em … }` comes later and sets the size.
-# chromium matches a compound's parts in the order written: `:is(article > *)` first, so the
+# itself, so \begin{align} numbers would all read (1)). The formulas' size is KaTeX's own
+# (FONT_SCALE). Chromium matches a compound's parts in the order written: `:is(article > *)` first, so the
 # costly :has() (a walk through the element's subtree) runs only for the article's blocks;
 # written `article > :not(…):has(…)`, it ran for every element of the page, each walking its
 # own subtree (about two thirds of the time chromium spent matching selectors at load)
@@ -59,7 +59,6 @@ STYLE = """\
 .math.display .katex-display { margin: 0; }
 .math.display .katex-display > .katex > .katex-html > .katex-tag {
   position: static; margin-left: 1.5em; }
-.katex { font-size: 1.08em; }
 :is(article > *):not(h1, h2, h3, table, .widget):has(.eqn-num) {
   content-visibility: visible; contain-intrinsic-size: none; }
 """
