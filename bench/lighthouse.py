@@ -111,6 +111,25 @@ def run_lighthouse(url: str, report: Path, chrome: str, preset: str) -> dict[str
     return json.loads(report.read_text(encoding="utf-8"))
 
 
+def runs(url: str, stem: Path, chrome: str, preset: str, n: int) -> list[dict[str, Any]]:
+    """`n` Lighthouse runs of `url` (reports <stem>-1.json ...). A run that Lighthouse gives up
+    (on a loaded machine chromium may not answer in Lighthouse's time) is said and run again,
+    up to n more times in all; none at all is an error."""
+    done: list[dict[str, Any]] = []
+    for attempt in range(2 * n):
+        if len(done) == n:
+            break
+        try:
+            done.append(run_lighthouse(url, stem.with_name(f"{stem.name}-{len(done) + 1}.json"),
+                                       chrome, preset))
+        except subprocess.CalledProcessError as e:
+            print(f"{url}: Lighthouse run {attempt + 1} failed (exit {e.returncode}); again",
+                  file=sys.stderr)
+    if not done:
+        raise SystemExit(f"error: no Lighthouse run of {url} finished")
+    return done
+
+
 def read_to_end(url: str, chrome: str) -> tuple[int, int]:
     """Bytes (headers + encoded bodies) and requests when a reader scrolls `url` to the end."""
     from playwright.sync_api import sync_playwright
@@ -203,8 +222,7 @@ def main() -> int:
     try:
         for lang in PAGES:
             url = f"{base}{lang}/index.html"
-            lhrs = [run_lighthouse(url, out / f"{lang}-{i + 1}.json", chrome, args.preset)
-                    for i in range(max(args.runs, 1))]
+            lhrs = runs(url, out / lang, chrome, args.preset, max(args.runs, 1))
             (out / f"{lang}.json").write_text(json.dumps(median_run(lhrs)), encoding="utf-8")
             summary[lang] = s = summarise(lhrs, read_to_end(url, chrome))
             ok &= all(v >= TARGET_SCORE for v in s["scores"].values()) and \
