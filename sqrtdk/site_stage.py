@@ -27,11 +27,9 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     """Check parity and claims, typeset, fill the templates, check the assembled site; raises
     BuildError at the author's line. `env` and `math` give the template environment
     (web.assemble.template_env) and the math renderer once the checks have passed."""
-    from .textfiles import read_text
     from .web.assemble import SiteInputs, render_site
     from .web.checks import check_claims, check_parity, check_site, check_unused_results
-    sources = {p.lang: read_text(p.source) for p in pages}
-    check_parity(pages, sources)
+    check_parity(pages)
     check_claims(pages, results)
     check_unused_results(results, used_results(results, pages, figures), opts.results_file)
     site = render_site(SiteInputs(

@@ -16,11 +16,14 @@
 
   // Numbers as sqrtdk.web.quoting formats them (Python rounds exact ties to even), never
   // showing a bound the value does not reach (meta.bounds)
+  // the digits before the point grouped in thousands ("1,024.5"), in every kind: one rule
+  // for every number, as sqrtdk.web.quoting.format_number
+  const thousands = (t) => t.replace(/^(-?)(\d+)/, (_, sign, int) => sign + int.replace(/\B(?=(\d{3})+$)/g, ","));
   function fixed(v, n) {
     const exact = Math.abs(v).toFixed(n + 40), cut = exact.length - 40;
     const kept = exact.slice(0, cut).replace(/\.$/, "");
     const tie = /^50*$/.test(exact.slice(cut)) && kept.slice(-1) % 2 === 0;
-    return tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n);
+    return thousands(tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n));
   }
   const plain = (kind, v, n) => ascii(kind, v, n).replace(/^-/, "−");   // a true minus sign
   function ascii(kind, v, n) {
@@ -158,7 +161,13 @@
   const move = (change) => update({ ...change, moved: true });   // a reader's action
   function slot(w, name, s) {
     const path = fill(s || S, slots[name][0]);
-    $$(`[data-slot="${name}"]`, w).forEach((el) => show(el, /^\d+$/.test(path) ? +path : at(path), path, true));
+    $$(`[data-slot="${name}"]`, w).forEach((el) => {
+      show(el, /^\d+$/.test(path) ? +path : at(path), path, true);
+      // the relation written before it ("= ") gives way to a bound's own sign ("> 99.9999%"),
+      // as sqrtdk.web.embed.relation_text does for the page as built
+      const rel = el.previousElementSibling;
+      if (rel?.hasAttribute("data-rel")) rel.textContent = /^[<>]/.test(el.textContent) ? "" : rel.dataset.rel;
+    });
   }
   // the ruler's name as the bar's template writes it (the sheets are drawn before the bar is)
   const rulerName = (r) => $(`input[value="${r}"]`, $("#tpl-dk").content)?.parentNode.textContent.trim() || r;
@@ -194,25 +203,31 @@
   // view, or while it holds the focus; otherwise out of sight but still focusable.
   function bar() {
     const tpl = $("#tpl-dk");
-    if (!tpl) return;
+    if (!tpl) return () => {};
     const header = $(".site-header"), b = tpl.content.firstElementChild.cloneNode(true);
     header ? header.after(b) : doc.body.prepend(b);
     const input = $("input[type=range]", b), out = $("output", b);
     Object.assign(input, { min: S.s + 1, max: D.length - 1, step: 1 });   // d = 4 is the baseline
+    // what assistive technology gets is dₖ, never the position on the grid: the value, its
+    // bounds and the value's text all name dimensions
+    set(input, { "aria-valuemin": D[S.s + 1], "aria-valuemax": D[D.length - 1] });
     on(input, "input", () => move({ i: +input.value }));
     $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && move({ r: r.value })));
-    // Anchors land below the bar: its height (measured while it shows) goes into a rule of its
-    // own for the elements with an id (style.css has the same rule with a guessed height),
-    // written when first needed: the bar shows, or the page jumps to an anchor (room()). Not
-    // a custom property on the root, which every element inherits: each change of it
-    // restyled the whole page, a long task at load.
+    // Anchors land below the bar: its height goes into a rule of its own for the elements with
+    // an id (style.css has the same rule with a guessed height), written when first needed:
+    // the bar shows, or the page jumps to an anchor (room()). Not a custom property on the
+    // root, which every element inherits: each change of it restyled the whole page, a long
+    // task at load; and not measured at load (a layout forced while the page is parsed).
     let height = "", written = "", rule = null;
     try {
       rule = new CSSStyleSheet();
       doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, rule];
     } catch (e) { rule = null; }   // no constructed style sheets: the root's property after all
-    const measure = () => {
-      if (b.matches(":not(.dk-away), :focus-within")) height = b.offsetHeight + "px";
+    const measure = () => {   // its height as it shows, out of sight or not
+      const away = b.classList.contains("dk-away");
+      if (away) b.classList.remove("dk-away");
+      height = b.offsetHeight + "px";
+      if (away) b.classList.add("dk-away");
     };
     room = () => {
       measure();
@@ -226,10 +241,11 @@
       input.value = S.i;
       out.textContent = "dₖ = " + plain("grouped", D[S.i]);
       input.ariaValueText = out.textContent;
+      input.ariaValueNow = D[S.i];
       $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
       $(".dk-note", b).hidden = !S.moved;       // the text follows, the figures do not
       $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
-      written ? room() : measure();
+      if (written) room();
     });
     const seen = new Set();
     const place = () => {
@@ -243,17 +259,20 @@
       const lift = shown && !seen.size && scrollY < b.offsetHeight;
       if (layout && lift !== !!layout.style.paddingTop) layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
     };
-    measure();                                  // anchors land below it, shown or not (room())
     b.classList.add("dk-away");
     on(b, "focusin focusout", () => setTimeout(place));
-    const io = new IntersectionObserver((es) => {
-      es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
-      place();
-    });
-    const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
-      .map((el) => el.closest("article > *")).filter(Boolean);
-    new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
-    $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => input.focus()));
+    // later, once the sheets exist: watch them and the text that follows the bar, and wire
+    // their "change dₖ" buttons
+    return () => {
+      const io = new IntersectionObserver((es) => {
+        es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
+        place();
+      });
+      const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
+        .map((el) => el.closest("article > *")).filter(Boolean);
+      new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
+      $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => input.focus()));
+    };
   }
 
   // Sheet 1: q·k at the chosen dₖ beside the small dₖ, under the ruler; another batch
@@ -272,17 +291,30 @@
       const reach = 4.2 * Math.max(...ds.map((i) => G.sd[S.r][i][S.b]));
       const x = (v) => (200 + 190 * v / reach).toFixed(1);
       const dens = ds.map((i, k) => G.hist[i][S.b].map((c) => c / (z[1] - z[0]) / scale[k]));
-      const top = Math.max(...dens.flat());
+      const top = Math.max(...dens.flat()), y = (c) => 140 - 125 * c / top;
+      const bins = [];                                  // [left, right, top] of every bar drawn
       ds.forEach((i, k) => {
-        let d = `M${x(z[0] * scale[k])} 140`, peak = 0;
-        dens[k].forEach((c, j) => { d += `V${(140 - 125 * c / top).toFixed(1)}H${x(z[j + 1] * scale[k])}`; if (c > dens[k][peak]) peak = j; });
+        let d = `M${x(z[0] * scale[k])} 140`;
+        dens[k].forEach((c, j) => {
+          d += `V${y(c).toFixed(1)}H${x(z[j + 1] * scale[k])}`;
+          bins.push([+x(z[j] * scale[k]), +x(z[j + 1] * scale[k]), y(c)]);
+        });
         set(paths[k], { d: d + "V140Z" });
-        // the small dₖ's tag beside its peak; the wide one's on its right shoulder (1.3 SD
-        // out), where no taller bar of the narrow one sits under it
+      });
+      // the small dₖ's tag to the left of its peak; the wide one's right of its shoulder
+      // (1.3 SD out); each sits above every bar of either curve under its whole width, so
+      // no text crosses a curve
+      ds.forEach((i, k) => {
+        const peak = dens[k].indexOf(Math.max(...dens[k]));
         const edge = z.findIndex((e) => e * scale[k] > 1.3 * G.sd[S.r][i][S.b]);
-        const j = k && edge > 0 ? edge - 1 : peak;
-        set(tags[k], { x: +x(z[j] * scale[k]) + (k ? 4 : -6), y: Math.max(140 - 125 * dens[k][j] / top - 6, 12),
-          "text-anchor": k ? "start" : "end" }).textContent = "d = " + plain("grouped", D[i]);
+        const at = k ? +x(z[edge > 0 ? edge - 1 : peak] * scale[k]) + 4 : +x(z[peak] * scale[k]) - 6;
+        const tag = set(tags[k], { x: at });
+        tag.style.textAnchor = k ? "start" : "end";       // style.css centres chart text
+        tag.textContent = "d = " + plain("grouped", D[i]);
+        const w = tag.getBBox?.().width || 7.5 * tag.textContent.length;   // 0 while not laid out
+        const [from, to] = k ? [at, at + w] : [at - w, at];
+        const over = bins.filter(([l, r]) => r > from - 5 && l < to + 5).map((b) => b[2]);
+        set(tag, { y: Math.max(Math.min(140, ...over) - 5, 12) });
       });
       ticks.replaceChildren();
       ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
@@ -316,6 +348,9 @@
       input.value = S.k;
       bars.forEach((r, j) => set(r, { y: 125 - 110 * p[j], height: 110 * p[j] }));
       set(label, { y: 119 - 110 * p[win] }).textContent = pct(p[win]);
+      // centred over the winner's bar, but never past the chart's edge ("> 99.9999%" is wide)
+      const half = (label.getBBox?.().width || 0) / 2, mid = 10 + (win + 0.5) * bw;
+      set(label, { x: Math.max(half, Math.min(mid, 320 - half)) });
       chart.ariaLabel = alt + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
       input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
@@ -359,8 +394,10 @@
     binders.push(bind);
     bind();
   }
-  // One task per part, each when the browser is idle: no long task at load. The bar comes
-  // after the sheets (it watches them and wires their "change dₖ" buttons).
+  // One task per part, each when the browser is idle: no long task at load. The bar itself
+  // is built at once, before the page's first idle moment: it is in the tab order from the
+  // start (built later, a Tab pressed early went past its place, and the keyboard met it
+  // only after the whole article); it watches the sheets once they are built.
   const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
   // ready: anchors now keep room for the dₖ bar (style.css, [data-ready]); a page opened at
   // an address landed before, under where the bar now shows: land again, unless the reader
@@ -372,8 +409,9 @@
     if (t) room();
     if (t && before < 24) t.scrollIntoView();
   };
+  const watch = bar();
   // the text already shows the page as built unless the address set dₖ or the ruler
-  const steps = [batches, scales, rows, bar, ...(S.moved ? [follows] : []), ready];
+  const steps = [batches, scales, rows, watch, ...(S.moved ? [follows] : []), ready];
   const next = () => { steps.shift()(); if (steps.length) idle(next); };
   chrome();
   idle(next);
@@ -408,7 +446,13 @@
     doc.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="#"]')) layOut(); }, true);
     // a new address's target, once every block has its real height (the browser's own jump
     // may have used guessed ones): opened at an anchor, or an anchor set by a script
-    const land = () => { layOut(); doc.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView(); };
+    // (a box named by the address opens: a link such as "see the box on μP" shows its text)
+    const land = () => {
+      layOut();
+      const t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
+      if (t?.localName === "details") t.open = true;
+      t?.scrollIntoView();
+    };
     on(window, "hashchange", land);
     if (location.hash) land();
     // Theme: the system's until the reader picks one (theme.js applies it early)

@@ -158,3 +158,62 @@ def test_a_figure_table_wider_than_a_phone_shows_that_it_scrolls(visit, lang) ->
         assert tab == 0                               # the keyboard can scroll it
         if scrolls:
             assert image.count("gradient") >= 2, image  # the shadow at the side with more
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_bar_is_in_the_tab_order_as_soon_as_the_page_is_parsed(visit, viewport,
+                                                                   lang) -> None:
+    """A keyboard run once went past the bar: built at an idle moment after load, it was not
+    there yet for a Tab pressed early. It now exists when the document is parsed (before
+    DOMContentLoaded's listeners run), and the first few Tabs reach it."""
+    v = visit(viewport=viewport)
+    v.page.add_init_script("""document.addEventListener('DOMContentLoaded', () => {
+        window.barAtParse = !!document.getElementById('dk-input'); });""")
+    v.page.goto(v.base + f"{lang}/index.html", wait_until="domcontentloaded")
+    assert v.page.evaluate("window.barAtParse") is True
+    tab_to_bar(v.page)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_link_to_a_box_opens_it(visit, lang) -> None:
+    page = visit().open(f"{lang}/index.html")
+    targets = page.evaluate("""() => [...document.querySelectorAll('article a[href^="#"]')]
+        .map(a => a.getAttribute('href').slice(1))
+        .filter(id => document.getElementById(decodeURIComponent(id))?.localName === 'details')""")
+    if not targets:
+        pytest.skip("no link of the article leads to a box")
+    for target in dict.fromkeys(targets):
+        page.evaluate("id => document.getElementById(decodeURIComponent(id)).open = false", target)
+        page.locator(f'article a[href="#{target}"]').first.click()
+        box = page.evaluate("""id => { const d = document.getElementById(decodeURIComponent(id));
+            return [d.open, d.getBoundingClientRect().top, innerHeight]; }""", target)
+        assert box[0], target                            # the box is open
+        assert 0 <= box[1] < box[2], (target, box)       # and on screen
+
+
+FOCUS_RING = """() => { const s = document.querySelector('.toc summary'), cs = getComputedStyle(s);
+    const grow = parseFloat(cs.outlineOffset) + parseFloat(cs.outlineWidth), r = s.getBoundingClientRect();
+    const box = s.closest('details').getBoundingClientRect(), toc = document.querySelector('.toc').getBoundingClientRect();
+    return {focused: document.activeElement === s && s.matches(':focus-visible'), style: cs.outlineStyle,
+            ring: [r.left - grow, r.top - grow, r.right + grow, r.bottom + grow],
+            summary: [r.left, r.top, r.right], box: [box.left, box.top, box.right],
+            toc: [toc.left, toc.top, toc.right, toc.bottom], scrolls: getComputedStyle(s.closest('.toc')).overflowY}; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_contents_focus_ring_runs_round_its_box_and_is_not_cut(visit, viewport,
+                                                                   lang) -> None:
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.localName") == "summary":
+            break
+    f = page.evaluate(FOCUS_RING)
+    assert f["focused"] and f["style"] != "none", f
+    if f["scrolls"] in ("auto", "scroll"):               # the sidebar: a ring outside is cut
+        left, top, right, _ = f["toc"]
+        assert f["ring"][0] >= left and f["ring"][1] >= top and f["ring"][2] <= right, f
+    else:                                                # the phone's box: the ring runs round it
+        assert all(abs(a - b) <= 2 for a, b in zip(f["summary"], f["box"])), f

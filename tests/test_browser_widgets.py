@@ -154,3 +154,105 @@ def test_the_scale_slider_never_shows_a_bound_the_share_does_not_reach(visit, si
         assert share not in shown_bounds, k
         assert labels == [share], (k, labels, share)    # the winner's bar: the same quantity,
                                                          # the same precision as the readout
+
+
+# Every text of the sheets and the bar (their words, numbers, chart labels and names for
+# screen readers) at every dₖ of the grid under every ruler, then at every scale of sheet 2
+SWEEP = """() => {
+    const dk = document.querySelector('#dk-input'), scale = document.querySelector('#scale-input');
+    const radios = [...document.querySelectorAll('.dk-bar input[type=radio]')];
+    const grab = () => [...document.querySelectorAll('.widget, .dk-bar')].flatMap(w => [
+        ...[...w.querySelectorAll('p, span, text, output, label, button')].map(e => e.textContent),
+        ...[...w.querySelectorAll('[aria-label], [aria-valuetext]')].flatMap(e =>
+            [e.getAttribute('aria-label') || '', e.getAttribute('aria-valuetext') || ''])]);
+    const move = (el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); };
+    const out = [];
+    for (let i = +dk.min; i <= +dk.max; i++) for (const r of radios) {
+        move(dk, i);
+        r.checked = true; r.dispatchEvent(new Event('change', {bubbles: true}));
+        out.push(...grab());
+    }
+    for (let k = +scale.min; k <= +scale.max; k++) { move(scale, k); out.push(...grab()); }
+    return [...new Set(out)]; }"""
+# a relation sign, then another: "= >", "=>", "≈ <", "> ="
+RELATION_THEN_BOUND = re.compile(r"[=≈≤≥<>]\s*[<>≤≥]|[<>]\s*=")
+SHOWN_AS_BOUND = re.compile(r"[<>]\s\d")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_widget_writes_a_relation_before_a_bound(visit, lang: str) -> None:
+    """"pH = > 99.9999%" never: where a number is shown as a bound, its sign takes the place
+    of the relation written before it, at every dₖ, ruler and scale."""
+    page = visit().open(f"{lang}/index.html")
+    texts = page.evaluate(SWEEP)
+    assert [t for t in texts if SHOWN_AS_BOUND.search(t)]     # the sweep met bounds
+    assert not [t for t in texts if RELATION_THEN_BOUND.search(t)]
+
+
+UNGROUPED = re.compile(r"(?<![\d.,])\d{4,}")     # four digits or more with no comma among them
+QUOTED = """() => [...document.querySelectorAll('[data-key], .fig-data td, .fig-data th')]
+    .map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_number_groups_its_thousands_with_commas(visit, lang: str) -> None:
+    """One rule in both languages: 1,024 in the prose's quoted numbers, the figures' tables,
+    the sheets and the bar, at every state of the controls."""
+    page = visit().open(f"{lang}/index.html")
+    texts = page.evaluate(SWEEP) + page.evaluate(QUOTED)
+    assert [t for t in texts if re.search(r"\d,\d{3}", t)]     # some number is that large
+    assert not [t for t in texts if UNGROUPED.search(t)]
+
+
+# sheet 1's tags ("d = 64") and the bars of both histograms under each, in the chart's units
+TAGS_AND_BARS = """() => {
+    const chart = document.querySelector('#fig-spread-hist .widget svg.chart'), out = [];
+    const bars = (path) => { const d = path.getAttribute('d'), re = /V(-?[\\d.]+)H(-?[\\d.]+)/g;
+        let x = +d.match(/^M(-?[\\d.]+)/)[1], m; const b = [];
+        while ((m = re.exec(d))) { b.push([x, +m[2], +m[1]]); x = +m[2]; }
+        return b; };
+    const all = [...chart.querySelectorAll('path.hist')].flatMap(bars);
+    return [...chart.querySelectorAll('text.tag')].map(t => { const b = t.getBBox();
+        return [t.textContent, [b.x, b.y, b.width, b.height],
+                all.filter(([l, r]) => r > b.x && l < b.x + b.width).map(x => x[2])]; }); }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
+def test_the_histogram_tags_cross_no_bar_at_any_dk_and_ruler(visit, site_build, viewport) -> None:
+    results = site_build["results"]
+    page = visit(viewport=viewport).open("en/index.html")
+    page.locator("#fig-spread-hist .widget svg.chart").scroll_into_view_if_needed()
+    for i in range(start_state(results)["s"] + 1, len(results["spread"]["d_k"])):
+        for r in results["rulers"]["names"]:
+            page.locator("#dk-input").fill(str(i))
+            page.locator(f'.dk-bar input[value="{r}"]').check()
+            tags = page.evaluate(TAGS_AND_BARS)
+            assert len(tags) == 2
+            for text, (_, y, width, height), tops in tags:
+                assert width > 0 and tops, (text, i, r)
+                # every bar under the text's width starts below the text (1 unit of slack)
+                assert min(tops) >= y + height - 1, (text, i, r, y + height, min(tops))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_slider_gives_assistive_technology_dk_not_its_grid_position(visit, site_build,
+                                                                       lang: str) -> None:
+    """The accessibility tree Chromium gives a screen reader (CDP's full tree): the dₖ
+    slider's value, minimum and maximum are dimensions, and its value text is the bar's."""
+    results = site_build["results"]
+    d_k, s = results["spread"]["d_k"], start_state(results)["s"]
+    page = visit().open(f"{lang}/index.html")
+    name = page.locator(".dk-bar .dk-title").text_content().strip()
+    cdp = page.context.new_cdp_session(page)
+    for i in range(s + 1, len(d_k)):
+        page.locator("#dk-input").fill(str(i))
+        nodes = [n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]
+                 if n.get("role", {}).get("value") == "slider"
+                 and n.get("name", {}).get("value") == name]
+        assert len(nodes) == 1
+        props = {p["name"]: p["value"].get("value") for p in nodes[0]["properties"]}
+        assert nodes[0]["value"]["value"] == d_k[i], i
+        assert (props["valuemin"], props["valuemax"]) == (d_k[s + 1], d_k[-1])
+        text = page.locator("#dk-input").get_attribute("aria-valuetext") or ""
+        assert text == page.locator(".dk-bar output").text_content()
+        assert text.endswith(format_number("grouped", d_k[i])), text

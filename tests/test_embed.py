@@ -16,6 +16,7 @@ from sqrtdk.web.embed import (
     explainer_data,
     is_open,
     json_script,
+    relation_text,
     resolve,
     slot_filter,
     slot_text,
@@ -108,9 +109,25 @@ def test_slots_escape_the_words_and_fill_in_the_numbers(results):
     sa = results["saturation"]
     share, spec = slot_text("share", results, start_state(results))
     assert str(slots("{pH} = {share} <b> & 1 − {pH}, {ruler}")) == (
-        f'<var>p</var><sub>{sa["winner"]}</sub> = <span class="q" data-slot="share" '
-        f'data-format="{spec}">{share}</span> '
+        f'<var>p</var><sub>{sa["winner"]}</sub> <span data-rel="= ">= </span><span class="q" '
+        f'data-slot="share" data-format="{spec}">{share}</span> '
         f'&lt;b&gt; &amp; 1 − <var>p</var><sub>{sa["winner"]}</sub>, <span data-ruler>nothing</span>')
+
+
+def test_a_relation_before_a_bound_gives_way_to_the_bounds_sign(results):
+    """"p = > 99.9999%" never: the "=" written before a slot shows only beside an exact number,
+    at every scale of the slider (where the share ends as a bound)."""
+    sa = results["saturation"]
+    slots = slot_filter(results, UI)
+    shown = []
+    for k in range(len(sa["scales"])):
+        state = {**start_state(results), "k": k}
+        share = slot_text("share", results, state)[0]
+        shown.append(share)
+        assert relation_text("=\u00a0", share) == ("" if share[0] in "<>" else "=\u00a0")
+    assert [s for s in shown if s[0] in "<>"] and [s for s in shown if s[0] not in "<>"]
+    html = str(slots("{pH}\u00a0=\u00a0{share}, {pH} \u2248 {sens}, {sd_small}"))
+    assert html.count("data-rel=") == 2                     # "=" and "≈"; a bare slot has none
 
 
 def test_an_unknown_slot_is_named(results):

@@ -290,7 +290,6 @@ def test_not_utf8_names_the_line(tmp_path: Path) -> None:
 def test_a_citation_missing_from_a_section_points_at_that_section_in_both_files(
         tmp_path: Path) -> None:
     from sqrtdk.errors import where
-    from sqrtdk.textfiles import read_text
     from sqrtdk.web.checks import check_parity
     quote = "The SD {{ spread.sd_small | fixed(2) }} here."
     zh = page(tmp_path, f"## One {{#one}}\n\n{quote}\n\n## Two {{#two}}\n\n{quote}\n", RESULTS,
@@ -298,18 +297,17 @@ def test_a_citation_missing_from_a_section_points_at_that_section_in_both_files(
     en = page(tmp_path, f"## One {{#one}}\n\nNo number.\n\n## Two {{#two}}\n\n{quote}\n",
               RESULTS, lang="en", name="en.md")
     with pytest.raises(BuildError) as e:
-        check_parity([zh, en], {p.lang: read_text(p.source) for p in (zh, en)})
+        check_parity([zh, en])
     assert e.value.line == BODY_START + 2                     # the quote in zh's section one
     assert f"{where(en.source, BODY_START)};" in e.value.message   # en's heading of section one
 
 
 def _parity_error(tmp_path: Path, zh_body: str, en_body: str) -> BuildError:
-    from sqrtdk.textfiles import read_text
     from sqrtdk.web.checks import check_parity
     zh = page(tmp_path, zh_body, RESULTS, lang="zh", name="zh.md")
     en = page(tmp_path, en_body, RESULTS, lang="en", name="en.md")
     with pytest.raises(BuildError) as e:
-        check_parity([en, zh], {p.lang: read_text(p.source) for p in (zh, en)})
+        check_parity([en, zh])
     return e.value
 
 
@@ -550,3 +548,174 @@ def test_a_note_paragraph_indented_by_four_stays_in_the_note_without_a_warning(
     second = [el for el in Tree(built.body).elements
               if el["tag"] == "p" and "Second paragraph" in el["text"]]
     assert len(second) == 1 and "section" in second[0]["ancestors"], second
+
+
+# Issue 21: every line from where the text came from, never from a search. Each fault below
+# follows a decoy: the same text written earlier where it is no fault (inside a raw HTML
+# block, which Markdown leaves as written, or in a link's title), so a search of the article
+# for the fault's text stops at the decoy; the message must name the fault's own line.
+def _decoy_block(text: str) -> str:
+    return f"<div>\n{text}\n</div>\n\n"
+
+
+def _title_decoy(text: str) -> str:
+    return f'See [the top](#top "{text}") first.\n\n'
+
+
+WRONG_FIRST: dict[str, tuple[str, str, str]] = {   # name -> (decoy, fault, what is said)
+    "template left in text": (_decoy_block("the SD }} here"), "the SD }} here",
+                              "left in the text"),
+    "comment left in text": (_decoy_block("a {#TODO#} here"), "a {#TODO#} here",
+                             "left in the text"),
+    "footnote without note": (_decoy_block("a claim[^nope] here"), "a claim[^nope] here",
+                              "has no note"),
+    "figure not made": (_decoy_block('![A chart](spred_hist.svg "C.")'),
+                        '![A chart](spred_hist.svg "C.")', "did you mean"),
+    "figure without alt": (_decoy_block('![](spread_hist.svg "C.")'),
+                           '![](spread_hist.svg "C.")', "no alt text"),
+    "figure inside a sentence": (_decoy_block("See ![a](walk.svg) here."),
+                                 "See ![a](walk.svg) here.", "inside a sentence"),
+    "id with a space": (_decoy_block("{#bars note}"), "## A heading {#bars note}",
+                        "an id has no spaces"),
+    "box not understood": (_title_decoy("/// details | Why"),
+                           "/// details | Why\n    atrs: {id: why}\n\nText.\n///",
+                           "box not understood"),
+    "raw script": (_title_decoy("<script"), "a <script>x()</script> b", "run a script"),
+    "unreferenced note": (_title_decoy("[^b]:"), "A claim[^a].\n\n[^a]: Used.\n\n[^b]: Unused.",
+                          "never referenced"),
+    "label an address cannot hold": (_decoy_block("[^my note]"),
+                                     "A claim[^my note].\n\n[^my note]: The note.",
+                                     "write it as 'my-note'"),
+}
+
+
+
+
+@pytest.mark.parametrize("name", WRONG_FIRST)
+def test_a_fault_is_at_its_own_line_when_its_text_was_written_earlier(tmp_path: Path,
+                                                                      name: str) -> None:
+    decoy, fault, says = WRONG_FIRST[name]
+    body = "Paragraph one.\n\n" + decoy + "Paragraph two.\n\n" + fault + "\n"
+    lines = body.split("\n")
+    # the fault's first line (a note's definition when the note is the fault), after the decoy
+    own = "[^b]: Unused." if name == "unreferenced note" else fault.split("\n")[0]
+    line = BODY_START + max(i for i, text in enumerate(lines) if text == own)
+    e = error(tmp_path, body)
+    assert e.line == line and says in e.message, str(e)
+
+
+def test_a_duplicate_id_is_at_its_second_heading_when_the_id_is_also_written_between(
+        tmp_path: Path) -> None:
+    body = "## A {#x}\n\nText.\n\n" + _decoy_block("{#x}") + "## B {#x}\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index("## B {#x}"), str(e)
+    assert f"the other is at line {BODY_START}" in e.message, str(e)
+
+
+def test_a_box_without_an_id_is_at_its_own_line_when_another_box_has_its_title(
+        tmp_path: Path) -> None:
+    body = ("/// details | Why?\n    attrs: {id: why}\n\nText.\n///\n\n"
+            "/// details | Why?\n\nMore text.\n///\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 6 and "without an id" in e.message, str(e)
+
+
+@pytest.mark.parametrize("link, definition", [("[there](#nowhere)", ""),
+                                              ("[there][r]", "\n[r]: #nowhere\n")],
+                         ids=["inline", "reference"])
+def test_a_missing_anchor_is_at_the_link_when_its_text_was_written_earlier(
+        tmp_path: Path, link: str, definition: str) -> None:
+    body = _decoy_block("[there](#nowhere) and [r]: #nowhere") + f"See {link} now.\n{definition}"
+    lines = body.split("\n")
+    written = lines.index("[r]: #nowhere") if definition else lines.index(f"See {link} now.")
+    e = error(tmp_path, body, stage="site")
+    assert e.line == BODY_START + written and "no anchor '#nowhere'" in e.message, str(e)
+
+
+def test_an_id_the_layout_also_uses_is_at_the_heading_when_the_id_was_written_earlier(
+        tmp_path: Path) -> None:
+    body = _decoy_block("{#taken}") + "## Notes here {#taken}\n\nText.\n"
+    built = page(tmp_path, body, RESULTS)
+    html = '<nav id="taken"></nav>' + built.body
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": html.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert e.value.line == BODY_START + body.split("\n").index("## Notes here {#taken}"), \
+        str(e.value)
+
+
+def test_figures_that_differ_are_at_the_figure_when_its_name_was_written_earlier(
+        tmp_path: Path) -> None:
+    en = _decoy_block("(walk.svg)") + "![A walk](walk.svg)\n"
+    e = _parity_error(tmp_path, "![A chart](spread_hist.svg)\n", en)
+    assert "figures differ at position 1" in e.message
+    assert e.line == BODY_START + en.split("\n").index("![A walk](walk.svg)"), str(e)
+
+
+def test_note_labels_that_differ_are_at_the_definition_when_the_label_was_written_earlier(
+        tmp_path: Path) -> None:
+    en = _title_decoy("[^b]:") + "A claim[^b].\n\n[^b]: A note.\n"
+    e = _parity_error(tmp_path, "A claim[^a].\n\n[^a]: A note.\n", en)
+    assert "footnote labels differ at position 1" in e.message
+    assert e.line == BODY_START + en.split("\n").index("[^b]: A note."), str(e)
+
+
+def test_reproduce_boxes_that_differ_are_at_the_fence_when_the_name_was_written_earlier(
+        tmp_path: Path) -> None:
+    results = {**RESULTS, "reproduce": {"demo": RESULTS["reproduce"]["demo"],
+                                        "other": RESULTS["reproduce"]["demo"]}}
+    en = "The demo below.\n\n```reproduce\ndemo\n```\n"
+    zh = page(tmp_path, "```reproduce\nother\n```\n", results, lang="zh", name="zh.md")
+    en_page = page(tmp_path, en, results, lang="en", name="en.md")
+    from sqrtdk.web.checks import check_parity
+    with pytest.raises(BuildError) as e:
+        check_parity([en_page, zh])
+    assert "reproduce boxes differ at position 1" in e.value.message
+    assert e.value.line == BODY_START + en.split("\n").index("```reproduce"), str(e.value)
+
+
+def test_a_footnote_citation_missing_from_a_section_is_at_the_reference_not_at_its_code(
+        tmp_path: Path) -> None:
+    """A note cited in section one here and in section two there: the line is the
+    reference's own, not the `[^a]` written earlier in code in the same section."""
+    en = ("## One {#one}\n\nThe `[^a]` syntax.\n\nA claim[^a].\n\n## Two {#two}\n\n"
+          "A claim.\n\n[^a]: A note.\n")
+    zh = "## One {#one}\n\nA claim.\n\n## Two {#two}\n\nA claim[^a].\n\n[^a]: A note.\n"
+    e = _parity_error(tmp_path, zh, en)
+    assert "cites the footnote reference 'a'" in e.message
+    assert e.line == BODY_START + en.split("\n").index("A claim[^a]."), str(e)
+
+
+def test_a_fault_after_joined_chinese_lines_is_at_its_own_line(tmp_path: Path) -> None:
+    """A line break between two Chinese characters is dropped from the page's text
+    (md_text.CjkLineJoin); the lines after it are still counted."""
+    text = "\u6b63\u6587"                          # body text
+    fault = f"{text} }}}} {text}\u3002"
+    body = _decoy_block("}}") + f"{text}\n{text}\n{fault}\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang="zh")
+    assert e.value.line == BODY_START + body.split("\n").index(fault), str(e.value)
+    assert "left in the text" in e.value.message
+
+
+def test_a_fault_in_a_block_the_two_parsers_read_differently_is_not_at_an_earlier_line(
+        tmp_path: Path) -> None:
+    """A list nested by two spaces: GitHub nests it, this Markdown does not, so the item has
+    no line of its own; its fault is looked for from where the readings part, not from the
+    top of the article (where the same text was written earlier)."""
+    body = _decoy_block("}}") + "- an item\n  - the SD }} here\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index("  - the SD }} here"), str(e)
+    assert "left in the text" in e.message
+
+
+def test_a_caption_is_read_at_its_figure_not_where_the_same_image_was_written_earlier(
+        tmp_path: Path) -> None:
+    """The caption is read back from the source (Markdown flattens links in an image title);
+    the same image written earlier in raw HTML (left as written) is not the figure."""
+    from helpers import Tree
+    body = (_decoy_block('![A walk](walk.svg "An example, not shown.")')
+            + '![A walk](walk.svg "The walk shown.")\n')
+    built = page(tmp_path, body, RESULTS)
+    captions = [el["text"] for el in Tree(built.body).elements if el["tag"] == "figcaption"]
+    assert len(captions) == 1 and "The walk shown." in captions[0], captions

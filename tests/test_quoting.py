@@ -45,8 +45,10 @@ def error(source: str) -> BuildError:
     ("fixed", 2.0104, 2, "2.01"), ("fixed", 22.6183, 1, "22.6"), ("fixed", -0.5, 0, "−0"), ("fixed", -0.804, 2, "−0.80"),
     ("sig", 1.8712e-10, 3, "1.87\u00a0×\u00a010⁻¹⁰"), ("sig", -2.5e-6, 2, "−2.5\u00a0×\u00a010⁻⁶"),
     ("pct", 0.99623, 2, "99.62%"), ("pct", 0.5, 0, "50%"),
-    ("sig", 0.0037537, 3, "0.00375"), ("sig", 0.99962, 3, "1.00"), ("sig", 1234.6, 2, "1235"),
+    ("sig", 0.0037537, 3, "0.00375"), ("sig", 0.99962, 3, "1.00"), ("sig", 1234.6, 2, "1,235"),
     ("sig", 0.0, 3, "0"), ("grouped", 20000, 0, "20,000"), ("grouped", 1234567.4, 0, "1,234,567"),
+    # one rule for thousands in every kind (issue 20): "1,024" in a fixed(0) as in a grouped
+    ("fixed", 1024.0, 0, "1,024"), ("fixed", -12345.678, 1, "−12,345.7"), ("pct", 12.3456, 0, "1,235%"),
 ])
 def test_format_number(kind: str, value: float, digits: int, shown: str) -> None:
     assert format_number(kind, value, digits) == shown

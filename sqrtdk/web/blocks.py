@@ -55,11 +55,13 @@ class Block:
 @dataclass
 class Parse:
     """One parser's reading: the main flow (with the element of each block; None for the
-    text of a tight list item), and each footnote's blocks by (lowercase) label."""
+    text of a tight list item), and each footnote's blocks (and their elements) by
+    (lowercase) label."""
 
     blocks: list[Block]
     notes: dict[str, list[Block]]
     elements: list[etree.Element | None] = field(default_factory=list)
+    note_elements: dict[str, list[etree.Element | None]] = field(default_factory=dict)
 
 
 def key(text: str) -> str:
@@ -236,9 +238,11 @@ class Reader:
         for li in section.iter("li"):
             ident = li.get("id", "")
             if ident.startswith("fn-"):
-                blocks: list[Block] = []
-                self._walk(li, 0, blocks, parse)
-                parse.notes[ident[3:].lower()] = [b for b in blocks if b.kind != "li"]
+                note = Parse([], parse.notes)
+                self._walk(li, 0, note.blocks, note)
+                kept = [i for i, b in enumerate(note.blocks) if b.kind != "li"]
+                parse.notes[ident[3:].lower()] = [note.blocks[i] for i in kept]
+                parse.note_elements[ident[3:].lower()] = [note.elements[i] for i in kept]
 
 
 def _is_notes(el: etree.Element) -> bool:

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..cache import key_for
-from ..errors import BuildError, display_path, line_at, line_of, where
+from ..errors import BuildError, display_path, line_at, where
 from ..log import warn
-from .markers import ANY_MARKER_RE
+from .markers import ANY_MARKER_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .model import Citation, Page
 from .output import Site
 
@@ -25,33 +25,35 @@ LOGGER = logging.getLogger("sqrtdk.web")
 _CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
 _EXTERNAL = ("http://", "https://", "//")
 
-# what both languages must share, and how to find an item of each in its article
-Needle = Callable[[str], str | re.Pattern[str]]
-_PARITY: tuple[tuple[str, Callable[[Page], list[str]], Needle], ...] = (
-    ("heading ids", lambda p: [h.id for h in p.conversion.headings], lambda x: "{#" + x),
-    ("figures", lambda p: p.conversion.figures, lambda x: f"({x}.svg"),
-    ("footnote labels", lambda p: p.conversion.footnotes, lambda x: f"[^{x}]:"),
-    ("collapsible boxes", lambda p: p.conversion.boxes,       # whole: not `why` in `why-not`
-     lambda x: re.compile(r"id:\s*" + re.escape(x) + r"(?![\w-])")),
-    ("reproduce boxes", lambda p: p.conversion.snippets, lambda x: x),
+# what both languages must share, and the line each item was written on (0: not known)
+Items = Callable[[Page], list[str]]
+ItemLines = Callable[[Page], list[int]]
+_PARITY: tuple[tuple[str, Items, ItemLines], ...] = (
+    ("heading ids", lambda p: [h.id for h in p.conversion.headings],
+     lambda p: [h.line for h in p.conversion.headings]),
+    ("figures", lambda p: p.conversion.figures, lambda p: p.conversion.lines.figures),
+    ("footnote labels", lambda p: p.conversion.footnotes, lambda p: p.conversion.lines.footnotes),
+    ("collapsible boxes", lambda p: p.conversion.boxes, lambda p: p.conversion.lines.boxes),
+    ("reproduce boxes", lambda p: p.conversion.snippets, lambda p: p.conversion.lines.snippets),
 )
 
 
-def check_parity(pages: list[Page], sources: Mapping[str, str]) -> None:
+def check_parity(pages: list[Page]) -> None:
     """Every language has the first's heading ids (in order), figures, footnote labels,
     boxes and reproduce boxes, quotes the same results and relies on the same claims, and
     each section cites results, notes and claims as often. Raises BuildError naming both files
-    and the first difference. `sources` maps each page's language to its raw article text."""
+    and the first difference, each at the line its item was written on (recorded when the
+    page was converted)."""
     base = pages[0]
     for other in pages[1:]:
-        for kind, get, needle in _PARITY:
+        for kind, get, lines in _PARITY:
             a, b = get(base), get(other)
             if a != b:
                 i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                 x = a[i] if i < len(a) else None
                 y = b[i] if i < len(b) else None
-                l1 = _item_line(base, kind, i, needle(x)) if x else 0
-                l2 = _item_line(other, kind, i, needle(y)) if y else 0
+                l1 = _nth(lines(base), i) if x else 0
+                l2 = _nth(lines(other), i) if y else 0
                 raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
                                  f"{x or 'nothing'} here, {y or 'nothing'} in "
                                  f"{where(other.source, l2)}; every language must match")
@@ -64,32 +66,25 @@ def check_parity(pages: list[Page], sources: Mapping[str, str]) -> None:
             sa, sb = members(base), members(other)
             if sa != sb:
                 here, there = sorted(sa - sb)[:1], sorted(sb - sa)[:1]
-                l1 = (line(base, here[0]) or line_of(sources[base.lang], here[0])) if here else 0
-                l2 = (line(other, there[0]) or line_of(sources[other.lang], there[0])) \
-                    if there else 0
+                l1 = line(base, here[0]) if here else 0
+                l2 = line(other, there[0]) if there else 0
                 raise BuildError(base.source, l1, f"{what} differ: "
                                  f"{here[0] if here else 'nothing'} only here, "
                                  f"{there[0] if there else 'nothing'} only in "
                                  f"{where(other.source, l2)}; every language must match")
-        _check_citations(base, other, sources)
+        _check_citations(base, other)
 
 
-def _item_line(page: Page, kind: str, i: int, needle: str | re.Pattern[str]) -> int:
-    """The line of item i of `kind`: a heading's as recorded when the page was converted;
-    others found in the article by `needle`."""
-    headings = page.conversion.headings
-    if kind == "heading ids" and i < len(headings) and headings[i].line:
-        return headings[i].line
-    return line_of(page.text, needle)
+def _nth(lines: list[int], i: int) -> int:
+    return lines[i] if i < len(lines) else 0
 
 
-def _check_citations(p1: Page, p2: Page, sources: Mapping[str, str]) -> None:
+def _check_citations(p1: Page, p2: Page) -> None:
     a, b = Counter(p1.conversion.cited), Counter(p2.conversion.cited)
     for key in sorted(set(a) | set(b)):
         if a.get(key, 0) != b.get(key, 0):
             section, kind, name = key
-            l1 = _citation_line(p1, key, sources[p1.lang])
-            l2 = _citation_line(p2, key, sources[p2.lang])
+            l1, l2 = _citation_line(p1, key), _citation_line(p2, key)
             what = {"result": "the result", "footnote": "the footnote reference",
                     "claim": "the claim"}[kind]
             raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
@@ -97,28 +92,16 @@ def _check_citations(p1: Page, p2: Page, sources: Mapping[str, str]) -> None:
                              f"{where(p2.source, l2)}; every language must match")
 
 
-def _citation_line(page: Page, key: Citation, source: str) -> int:
+def _citation_line(page: Page, key: Citation) -> int:
     """The line of the page's first citation `key`, as recorded where it was written (a quote,
-    claim or formula); for a footnote reference (Markdown keeps no lines), or a section that
-    does not cite it, found in `source` within the section."""
+    claim, formula or footnote reference); for a section that does not cite it, the line of
+    the section's heading (1 for the part before the first)."""
     c = page.conversion
     recorded = next((line for k, line in zip(c.cited, c.cited_lines, strict=True)
                      if k == key and line), 0)
-    section, kind, name = key
-    return recorded or _section_line(source, section, f"[^{name}]" if kind == "footnote" else name)
-
-
-_H2 = re.compile(r"^##(?!#)[ \t]")
-
-
-def _section_line(source: str, section: str, needle: str) -> int:
-    """The line of `needle` within section `section` (from its h2 to the next h2; '' is the
-    part before the first), or the section's heading line when it is not there."""
-    lines = source.split("\n")
-    start = max(line_of(source, "{#" + section) if section else 1, 1)
-    end = next((i for i in range(start, len(lines)) if _H2.match(lines[i])), len(lines))
-    found = line_of("\n".join(lines[start - 1:end]), needle)
-    return found + start - 1 if found else start
+    section = key[0]
+    heading = next((h.line for h in c.headings if h.id == section), 0) if section else 1
+    return recorded or heading
 
 
 def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
@@ -312,36 +295,49 @@ def _internal(rel: str, url: str, base_url: str) -> tuple[str, str] | None:
 
 def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
     """An id given to two elements of one page: links to it would reach only the first. When
-    the article wrote it (a heading's {#id}, a box's id), the error is at that line."""
+    the article wrote it (a heading's {#id}, a box's id), the error is at that line (recorded
+    when the page was converted)."""
     if page is None:
         raise BuildError(Path("templates"), 0, f"{rel}: id '{id_}' is used twice in the page")
-    written = re.compile(r"(?:\{[^}\n]*#|\bid:\s*|\bid=[\"']?)" + re.escape(id_)
-                         + r"(?=[\s}\"'>]|$)", re.M)
-    line = line_of(page.text, written)
+    line = page.conversion.lines.ids.get(id_, 0)
     raise BuildError(page.source, line, f"the id '{id_}' is used twice in the page "
                      + ("(the page's own layout has an element with this id: the contents, "
                         "the skip link's target, the notes …)" if line else "")
                      + "; links to it would reach only the first: choose another id")
 
 
+def _link_line(page: Page, url: str) -> int:
+    """The line of the article's first link or image to `url`, as recorded when the page
+    was converted (0: the page's layout has it, not the article)."""
+    return page.conversion.lines.urls.get(url, 0)
+
+
+def _marker_line(page: Page, html: str, at: int) -> int:
+    """The line of the quote, claim or formula whose marker was left at `html[at]`."""
+    for pattern, lines in ((QUOTE_RE, page.quotes.lines), (CLAIM_RE, page.quotes.claim_lines),
+                           (MATH_HTML_RE, [f.line for f in page.formulas])):
+        m = pattern.match(html, at)
+        if m and int(m.group(1)) < len(lines):
+            return lines[int(m.group(1))]
+    return 0
+
+
 def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                 parsed: Mapping[str, PageLinks],
                 page: Page | None, base_url: str) -> None:
-    def fail(needle: str, message: str) -> None:
+    def fail(url: str, message: str) -> None:
         if page is None:
             raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-        # a link's target as written: `](url)`, `]: url`, `href="url"`, whole (`#paper-` is
-        # not the `{#paper-1}` it is a prefix of); else the text anywhere
-        written = re.compile(r"(?:\]\(\s*<?|\]:[ \t]*<?|href=[\"']?)" + re.escape(needle)
-                             + r"(?=[\s)>\"']|$)", re.M)
-        raise BuildError(page.source, line_of(page.text, written) or
-                         line_of(page.text, needle), message)
+        raise BuildError(page.source, _link_line(page, url), message)
 
     for dup in links.duplicate_ids:
         _duplicate_id(rel, dup, page)
     m = ANY_MARKER_RE.search(html)
     if m:
-        fail("{{", f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'")
+        message = f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'"
+        if page is None:
+            raise BuildError(Path("templates"), 0, f"{rel}: {message}")
+        raise BuildError(page.source, _marker_line(page, html, m.start()), message)
     for style in links.styles:
         for url in _CSS_URL.findall(style):
             if url.startswith(_EXTERNAL):

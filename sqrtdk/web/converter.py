@@ -64,6 +64,7 @@ from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
+from .article_text import ArticleText
 from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
 from .math.formula import Formula
 from .md_blocks import BlockStructure
@@ -71,9 +72,6 @@ from .md_collect import (
     AttributeMarkers,
     BoxCollector,
     CitationCollector,
-    FootnoteChecks,
-    FootnoteNumbers,
-    FootnoteSection,
     HeadingCollector,
     IdCollector,
     LinkCollector,
@@ -82,9 +80,10 @@ from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import MathElements
+from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
 from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
-from .model import Conversion, SvgPair
+from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
 
 
@@ -100,37 +99,44 @@ class ArticleExtension(Extension):
         """What Markdown made of the page (`html`, from its `convert`) and what each collector
         gathered; the headings are serialised here, once Markdown's stash is complete."""
         self.headings.finish()
+        p = self.page
+        lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
+                      boxes=self.boxes.lines, urls={**self.links.lines, **p.text.references},
+                      snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,
                           boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
                           cited=self.citations.cited, cited_lines=self.citations.lines,
-                          snippets=self.page.snippets_shown)
+                          snippets=self.page.snippets_shown, lines=lines)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
-        p = self.page
+        p, text = self.page, self.page.text
         md.ESCAPED_CHARS.append("$")
-        self.blocks = BlockStructure(md, p.source, lambda: p.markdown_source,
-                                     lambda: p.searchable, lambda: p.first_line)
+        self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
+                                     lambda: text.lines, lambda: text.first_line)
+        at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
-                                       p.markdown_source, [f.line for f in p.formulas])
-        self.math = MathElements(md, p.formulas)
-        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: p.searchable,
+                                       text.markdown, [f.line for f in p.formulas], at,
+                                       text.first_line + 1)
+        self.math = MathElements(md, p.formulas, at)
+        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.lines,
                                          self.blocks.heading_lines)
-        self.ids, self.boxes, self.links = IdCollector(md), BoxCollector(md), LinkCollector(md)
-        self.citations = CitationCollector(md, p.quotes, p.formulas)
-        self.notes = FootnoteChecks(md, p.footnotes)
+        self.ids = IdCollector(md, at, text.boxes)
+        self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
+        self.citations = CitationCollector(md, p.quotes, p.formulas, at)
+        self.notes = FootnoteChecks(md, p.footnotes, at, text.notes)
         self._register(md)
 
     def _register(self, md: Markdown) -> None:
-        p, tp = self.page, md.treeprocessors
+        p, tp, text = self.page, md.treeprocessors, self.page.text
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
-            tp.register(CjkLineJoin(md), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: p.searchable, p.readable,
-                                  self.blocks.block_lines),
+            tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
+            tp.register(CjkQuotes(md, p.source, lambda: text.lines, p.readable,
+                                  self.positions),
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
@@ -138,17 +144,18 @@ class ArticleExtension(Extension):
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
-        tp.register(BoxHeaderCheck(md, p.readable), "sqrtdk-box-headers", 2.75)
+        tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
+                    "sqrtdk-box-headers", 2.75)
         tp.register(self.links, "sqrtdk-links", 2.7)
         tp.register(self.citations, "sqrtdk-citations", 2.6)
         tp.register(self.notes, "sqrtdk-note-checks", 2.5)
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
-        tp.register(RawHtmlGuard(md), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md, lambda: p.searchable, p.formulas), "sqrtdk-raw-math", 2.15)
-        tp.register(LeftoverCheck(md), "sqrtdk-leftovers", 2.1)
-        tp.register(ForeignSyntax(md, p.source, lambda: p.searchable, p.readable,
-                                  self.blocks.block_lines),
+        tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
+        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
+        tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
+        tp.register(ForeignSyntax(md, p.source, lambda: text.lines, p.readable,
+                                  self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
 
@@ -159,15 +166,14 @@ class PageContext:
     def __init__(self, source: Path, quotes: QuoteLog, formulas: list[Formula],
                  ui: Mapping[str, str], language: Mapping[str, str],
                  resolve: Callable[[str], SvgPair], known_figures: list[str],
-                 snippets: Mapping[str, Any], source_url: Callable[[str], str]):
+                 snippets: Mapping[str, Any], source_url: Callable[[str], str],
+                 text: ArticleText | None = None):
         self.source, self.quotes, self.formulas = source, quotes, formulas
+        self.text = ArticleText() if text is None else text   # the article (article_text)
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
         self.snippets, self.source_url = snippets, source_url
         self.snippets_shown: list[str] = []   # the reproduce boxes' snippets, in order
-        self.markdown_source = ""     # the Markdown being converted (set by pages.build_page)
         self.md: Markdown | None = None   # the page's Markdown (set by markdown_for)
-        self.searchable = ""          # the article with its lines as in the file (for messages)
-        self.first_line = 0           # lines before markdown_source's first (the front matter)
         self.script = language.get("script", "latin")
         self.other_lang = language.get("other_lang", "")
         self.footnotes = FootnoteExtension(

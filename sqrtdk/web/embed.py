@@ -51,19 +51,30 @@ FOLLOW: dict[str, str] = {
        for kind in ("sd", "winner_share", "entropy_bits") for r in ("raw", "sqrt", "linear")},
 }
 
+# An SD of the scores: three significant digits at every scale (7.94, 0.993, 0.124, 11.3),
+# in the prose (`sig(3)`), the sheets, the figures' tables and their labels (figures.toml)
+SD_FORMAT = "sig:3"
+# A share of the hand-picked row of sheet 2 (near 1 at large scales): two decimals of a
+# percent, in the sheet, its bars' labels and the figures' tables (the prose's fixed(4))
+SHARE_FORMAT = "pct:2"
+# An entropy in bits: three decimals, the fewest with which no mean on the grid near the
+# uniform row's 3 bits needs an extra digit to stay honest (2.99938 reads 2.999, not 3.00)
+ENTROPY_FORMAT = "fixed:3"
+
 # slot -> (results path in the default state, its format); slots may use FOLLOW's {…}
 SLOTS: dict[str, tuple[str, str]] = {
-    "share": ("saturation.p_winner.{k}", "pct:2"),          # the scale slider's position
+    "share": ("saturation.p_winner.{k}", SHARE_FORMAT),     # the scale slider's position
     "sens": ("saturation.sensitivity.{k}", "sig:3"),
     "scale": ("saturation.scales.{k}", "sig:3"),
     # where the chosen dₖ lands: the slider's grid scale at that place, so the mark and the
     # slider name one number ({m}: saturation.scale_index.{r}.{i})
     "mark": ("saturation.scales.{m}", "sig:3"),
-    "d": ("spread.d_k.{i}", "fixed:0"),     # dimensions are written without a separator
+    "d": ("spread.d_k.{i}", "grouped"),     # every integer grouped in thousands: "1,024"
     "d_small": ("spread.d_small", "grouped"),
-    # two decimals, as the prose quotes the same SDs and ratios
-    "sd_small": ("spread.grid.sd.{r}.{s}.{b}", "fixed:2"),
-    "sd_large": ("spread.grid.sd.{r}.{i}.{b}", "fixed:2"),
+    # an SD of the scores in SD_FORMAT wherever it is shown (prose, sheets, figure tables);
+    # ratios with two decimals, as the prose quotes them
+    "sd_small": ("spread.grid.sd.{r}.{s}.{b}", SD_FORMAT),
+    "sd_large": ("spread.grid.sd.{r}.{i}.{b}", SD_FORMAT),
     "ratio": ("spread.grid.ratio.{r}.{i}.{b}", "fixed:2"),
     "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", "fixed:2"),
     "n": ("spread.batches.n", "grouped"),
@@ -72,16 +83,16 @@ SLOTS: dict[str, tuple[str, str]] = {
     "b": ("{b}", "grouped"),
     **{f"win_{r}": (f"rulers.example.winner_share.{r}.{{i}}", "pct:1") for r in
        ("raw", "sqrt", "linear")},
-    **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", "fixed:2") for r in
+    **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", ENTROPY_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     # the mean over all rows beside the one example row (which is another random row at
     # each dₖ): the card's number moves with dₖ, the mean shows the trend
     **{f"mwin_{r}": (f"rulers.winner_share.{r}.{{i}}", "pct:1") for r in
        ("raw", "sqrt", "linear")},
-    **{f"ment_{r}": (f"rulers.entropy_bits.{r}.{{i}}", "fixed:2") for r in
+    **{f"ment_{r}": (f"rulers.entropy_bits.{r}.{{i}}", ENTROPY_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     "rows": ("rulers.n_rows", "grouped"),
-    "d_built": ("spread.d_large", "fixed:0"),      # the dₖ the text and figures were built at
+    "d_built": ("spread.d_large", "grouped"),      # the dₖ the text and figures were built at
 }
 # Results whose bounds are never reached (a softmax share lies strictly between 0 and 1, its
 # entropy below the uniform row's, p(1 − p) above 0): one stored exactly at a bound was
@@ -92,7 +103,9 @@ PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
 
-_SLOT_RE = re.compile(r"\{(\w+)\}")
+# a slot, and the relation sign ("=", "\u2248") with its spaces written just before it, if any
+_SLOT_RE = re.compile(r"(?:([=\u2248][ \u00a0]*))?\{(\w+)\}")
+BOUND_SIGNS = ("<", ">")     # how widget_number starts a number it shows as a bound
 
 
 def default_state(results: Mapping[str, Any]) -> dict[str, Any]:
@@ -213,21 +226,37 @@ class UnknownSlotError(Exception):
         self.name, self.known = name, known
 
 
-def _slot(name: str, results: Mapping[str, Any], ui: Mapping[str, str]) -> str:
+def _slot(name: str, results: Mapping[str, Any], ui: Mapping[str, str], rel: str = "") -> str:
     if name == "pH":                                   # the winner's share, p with subscript H
-        return str(Markup("<var>p</var><sub>{}</sub>").format(results["saturation"]["winner"]))
+        winner = results["saturation"]["winner"]
+        return rel + str(Markup("<var>p</var><sub>{}</sub>").format(winner))
     if name == "ruler":                                # the chosen ruler's name (default: none)
-        return str(Markup("<span data-ruler>{}</span>").format(ui["ruler_raw"]))
+        return rel + str(Markup("<span data-ruler>{}</span>").format(ui["ruler_raw"]))
     if name not in SLOTS:
         raise UnknownSlotError(name, ("pH", "ruler", *SLOTS))
     text, spec = slot_text(name, results, start_state(results))
-    return str(Markup('<span class="q" data-slot="{}" data-format="{}">{}</span>')
-               .format(name, spec, text))
+    number = str(Markup('<span class="q" data-slot="{}" data-format="{}">{}</span>')
+                 .format(name, spec, text))
+    if not rel:
+        return number
+    # the relation written before the slot gives way to the bound's own sign: "p = 99.98%"
+    # but "p > 99.9999%", never "p = > 99.9999%" (explainer.js's `slot` does the same)
+    sign = Markup('<span data-rel="{}">{}</span>').format(rel, relation_text(rel, text))
+    return str(sign) + number
+
+
+def relation_text(rel: str, number: str) -> str:
+    """What the relation `rel` written before a slot shows beside the slot's `number`: itself,
+    or nothing when the number is shown as a bound ("> 99.9999%" carries its own relation)."""
+    return "" if number.startswith(BOUND_SIGNS) else rel
 
 
 def slot_filter(results: Mapping[str, Any], ui: Mapping[str, str]) -> Callable[[str], Markup]:
     """Jinja filter `slots`: a UI string as HTML, escaped, each `{name}` replaced by its number
-    (see SLOTS) in a `<span data-slot="name">` that explainer.js refills."""
+    (see SLOTS) in a `<span data-slot="name">` that explainer.js refills. A relation sign
+    written just before a slot ("= {share}") goes in a `<span data-rel>` of its own, which
+    shows nothing while the number is a bound (`relation_text`)."""
     def slots(text: str) -> Markup:
-        return Markup(_SLOT_RE.sub(lambda m: _slot(m.group(1), results, ui), str(escape(text))))
+        return Markup(_SLOT_RE.sub(lambda m: _slot(m.group(2), results, ui, m.group(1) or ""),
+                                   str(escape(text))))
     return slots

@@ -17,6 +17,9 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .embed import ENTROPY_FORMAT as ENTROPY
+from .embed import SD_FORMAT as SD
+from .embed import SHARE_FORMAT as SHARE
 from .embed import is_open, widget_number
 from .markers import FIG_DATA_RE
 from .quoting import bounds_for
@@ -67,17 +70,17 @@ def _per_ruler(name: str, r: Mapping[str, Any], kinds: tuple[tuple[str, str], ..
 @table("spread_hist")
 def _spread_hist(r: Mapping[str, Any]) -> Table:
     return Table(("col_d", "col_sd", "col_pairs"), (
-        (_c(r, "spread.d_small", "grouped"), _c(r, "spread.sd_small", "fixed:2"),
+        (_c(r, "spread.d_small", "grouped"), _c(r, "spread.sd_small", SD),
          _c(r, "spread.n_pairs", "grouped")),
-        (_c(r, "spread.d_large", "grouped"), _c(r, "spread.sd_large", "fixed:2"),
+        (_c(r, "spread.d_large", "grouped"), _c(r, "spread.sd_large", SD),
          _c(r, "spread.n_pairs", "grouped"))))
 
 
 @table("spread_sd")
 def _spread_sd(r: Mapping[str, Any]) -> Table:
     return Table(("col_d", "col_sd", "col_theory"), tuple(
-        (_c(r, f"spread.d_k.{i}", "grouped"), _c(r, f"spread.sd.{i}", "fixed:2"),
-         _c(r, f"spread.sd_theory.{i}", "fixed:2")) for i in range(len(r["spread"]["d_k"]))))
+        (_c(r, f"spread.d_k.{i}", "grouped"), _c(r, f"spread.sd.{i}", SD),
+         _c(r, f"spread.sd_theory.{i}", SD)) for i in range(len(r["spread"]["d_k"]))))
 
 
 @table("batches")
@@ -111,7 +114,7 @@ def _saturation_bars(r: Mapping[str, Any]) -> Table:
     picks = [min(range(len(sa["scales"])), key=lambda k: abs(sa["scales"][k] - s))
              for s in sa["shown_scales"]]
     return Table(("scale_label", *(("text", label) for label in sa["labels"])), _scale_rows(
-        r, picks, lambda k: tuple(_c(r, f"saturation.shares.{k}.{j}", "pct:1")
+        r, picks, lambda k: tuple(_c(r, f"saturation.shares.{k}.{j}", SHARE)
                                   for j in range(len(sa["labels"])))))
 
 
@@ -125,24 +128,25 @@ def _saturation_sensitivity(r: Mapping[str, Any]) -> Table:
     picks = list(range(first % per_octave, len(sa["scales"]), per_octave))
     return Table(("scale_label", "col_share", "col_sensitivity", "col_max_offdiag"),
                  _scale_rows(r, picks, lambda k: (
-                     _c(r, f"saturation.p_winner.{k}", "pct:1"),
+                     _c(r, f"saturation.p_winner.{k}", SHARE),
                      _c(r, f"saturation.sensitivity.{k}", "sig:3"),
                      _c(r, f"saturation.max_offdiag.{k}", "sig:3"))))
 
 
 @table("rulers_sd")
 def _rulers_sd(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("sd", "sig:3"),))
+    return _per_ruler("rulers", r, (("sd", SD),))
 
 
 @table("rulers_softmax")
 def _rulers_softmax(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("winner_share", "pct:1"), ("entropy_bits", "fixed:2")))
+    return _per_ruler("rulers", r, (("winner_share", "pct:1"), ("entropy_bits", ENTROPY)))
 
 
 @table("gradient_q")
 def _gradient_q(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("gradient", r, (("median", "sig:3"), ("below", "pct:1")))
+    # the share of rows below the threshold as the prose quotes it, in whole percent
+    return _per_ruler("gradient", r, (("median", "sig:3"), ("below", "pct:0")))
 
 
 def _number(cell: Cell, bounds: Mapping[str, list[float]]) -> str:

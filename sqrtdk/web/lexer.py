@@ -94,6 +94,7 @@ class Masked:
     text: str
     formulas: list[RawFormula] = field(default_factory=list)
     code: list[str] = field(default_factory=list)
+    fences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, info, code)
 
     def restore_code(self, text: str) -> str:
         """`text` with every code token replaced by the code it stands for."""
@@ -182,6 +183,8 @@ class _Scanner:
         for j in range(i + 1, len(self.lines)):
             if closing.match(self.lines[j]):
                 self._no_fence_inside(i, j, m["fence"])
+                self.masked.fences.append((i + 1, m["info"].strip(), "\n".join(
+                    line.lstrip(" \t>") for line in self.lines[i + 1:j])))
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
                 return j + 1
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "

@@ -19,8 +19,6 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
-from dataclasses import dataclass
-from difflib import SequenceMatcher
 from html import unescape
 from pathlib import Path
 
@@ -30,8 +28,8 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
 from ..log import warn
+from .block_diff import Alignment, align
 from .blocks import (
-    Block,
     Parse,
     Reader,
     cmark_reader,
@@ -42,6 +40,7 @@ from .blocks import (
     sourcepos_line,
 )
 from .md_math import ContentError
+from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
@@ -52,116 +51,14 @@ _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
 _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
-NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
-         "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
-         "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
-_TABLE = {"tr", "th", "td"}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-_INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
-                 "h6"}
-
-
-def describe(blocks: list[Block]) -> str:
-    """The outermost blocks of a stretch, in words ('a paragraph, then a list')."""
-    if not blocks:
-        return "nothing"
-    top = min(b.depth for b in blocks)
-    names = [NAMES.get(b.kind, f"a level-{b.kind[1:]} heading") for b in blocks
-             if b.depth == top]
-    unique = list(dict.fromkeys(names))
-    return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
-
-
-def advice(ours: list[Block], theirs: list[Block]) -> str:
-    """How to write a passage so that both parsers read it alike."""
-    top = min((b.depth for b in ours + theirs), default=0)
-    new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
-    if "pre" in new:
-        return ("put a blank line before the opening fence, and indent the closing fence as "
-                "the opening one (a fence inside a list item: both by the item's 4 spaces)")
-    setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
-    if setext:
-        return ("a heading underlined with '---' or '===' takes one line here: write it on one "
-                "line, as '## Its title {#some-id}'")
-    if new and any(b.kind == "p" and b.depth == top for b in ours):
-        return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
-                "start right under a paragraph line")
-    kinds = {b.kind for b in ours + theirs}
-    if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
-        return "this table has no row under its header, so an empty row is shown: add a row"
-    if kinds & _TABLE and kinds - _TABLE - {"table"}:
-        return ("put a blank line between the table and what follows it: a line right under a "
-                "table is read as one more row by one parser and not by the other")
-    if kinds & {"blockquote"} and not kinds & {"ul", "ol", "li"}:
-        return ("start every line of a quote with '>', and leave a blank line after it: a "
-                "line right under a quote is read as part of it by one parser only")
-    if kinds & _TABLE:
-        return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
-                "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
-                "write '\\|')")
-    if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
-            [b.depth for b in ours] != [b.depth for b in theirs]:
-        return ("indent a nested list, and any paragraph, formula or code inside a list item, "
-                "by 4 spaces per level (after a blank line)")
-    return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
-            "spaces, and start fences and headings at the margin of their block")
-
-
-@dataclass
-class Alignment:
-    """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
-    the same block, else the line of the stretch where the readings part), and each such
-    stretch as (its line, the warning)."""
-
-    lines: list[int]
-    exact: list[bool]
-    differences: list[tuple[int, str]]
-
-
-def align(ours: list[Block], theirs: list[Block]) -> Alignment:
-    """Align two readings as `diff` aligns lines (difflib, no junk heuristic)."""
-    matcher = SequenceMatcher(None, [b.signature for b in ours],
-                              [b.signature for b in theirs], autojunk=False)
-    result = Alignment([0] * len(ours), [False] * len(ours), [])
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
-            result.exact[i1:i2] = [True] * (i2 - i1)
-            continue
-        # cmark-gfm's first block of the stretch; where it has none, the block after it
-        line = next((b.line for b in theirs[j1:] if b.line), 0) or \
-            next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
-        result.lines[i1:i2] = [line] * (i2 - i1)
-        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
-    return result
-
-
-def difference(ours: list[Block], theirs: list[Block]) -> str:
-    """The warning for a stretch the two parsers read differently."""
-    what = describe(ours)
-    if not theirs:
-        said = (f"this Markdown starts {what} here, GitHub (CommonMark) does not; the page "
-                "shows it")
-    elif not ours:
-        said = (f"GitHub (CommonMark) starts {describe(theirs)} here, this Markdown does not; "
-                "the page does not show it")
-    elif [b.kind for b in ours] == [b.kind for b in theirs]:
-        how = "nest" if [b.depth for b in ours] != [b.depth for b in theirs] else "split"
-        said = (f"this Markdown and GitHub (CommonMark) {how} the lines here differently "
-                f"({what}{' at another level' if how == 'nest' else ', with other text'}); "
-                "the page shows this Markdown's reading")
-    else:
-        said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
-                f"{describe(theirs)}; the page shows {what}")
-    return f"{said}: {advice(ours, theirs)}"
-
-
 class BlockStructure(Treeprocessor):
     """Compares the tree (after inline parsing, before footnotes are renumbered: priority
     19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
     (see the module docstring). `block_lines`: the file line of each block element both
     parsers read alike, and `heading_lines` of each heading, from cmark-gfm's source
-    positions (later processors name a block's line from these, not by searching its text)."""
+    positions; `positions` the line of every element, from these (later processors name a
+    line from it, not by searching the text)."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
                  searchable: Callable[[], str], first_line: Callable[[], int]):
@@ -170,6 +67,8 @@ class BlockStructure(Treeprocessor):
                                                                   first_line)
         self.heading_lines: dict[etree.Element, int] = {}
         self.block_lines: dict[etree.Element, int] = {}
+        self.block_floors: dict[etree.Element, int] = {}
+        self.positions = LineMap()
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -179,19 +78,29 @@ class BlockStructure(Treeprocessor):
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
                       lambda el: 0, self.plain).read(root)
         main = align(ours.blocks, theirs.blocks)
-        for el, line, exact in zip(ours.elements, main.lines, main.exact, strict=True):
-            if el is not None and exact and line:
-                self.block_lines[el] = line + self.first_line()
+        self._keep_lines(ours.elements, main)
         differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
-                differences += align(blocks, theirs.notes[label]).differences
+                note = align(blocks, theirs.notes[label])
+                self._keep_lines(ours.note_elements[label], note)
+                differences += note.differences
         self._headings(ours, main, lines)
+        self.positions.record(root, {**self.block_lines, **self.heading_lines},
+                              self.md.is_block_level, self.block_floors)
         for line, message in sorted(dict(differences).items()):
             self._warn(line, message)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
         self._references(root)
+
+    def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
+        """The file line of each block both parsers read alike."""
+        for el, line, start in zip(elements, alignment.lines, alignment.starts, strict=True):
+            if el is not None and start and line:
+                self.block_lines[el] = line + self.first_line()
+            elif el is not None and line:      # where the readings part: it is not before
+                self.block_floors[el] = line + self.first_line()
 
     def _warn(self, line: int, message: str) -> None:
         warn(LOGGER, self.path, line + self.first_line() if line else 0, message)
@@ -286,15 +195,16 @@ class BlockStructure(Treeprocessor):
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed."""
-        start = 1         # the line of the block being read (root.iter() is document order)
         for el in root.iter():
-            start = self.block_lines.get(el, start)
-            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "",
-                                                                       el.tail or ""]
-            for text in texts:
-                for m in _UNDEFINED_REFERENCE.finditer(self.plain(text)):
+            slots = ["tail"] if el.tag in ("code", "pre") else ["text", "tail"]
+            for slot in slots:
+                text = self.plain((el.text if slot == "text" else el.tail) or "")
+                for m in _UNDEFINED_REFERENCE.finditer(text):
                     label = m.group(2) or m.group(1)
-                    line = line_of(self.searchable(), m.group(0), start=start) or \
+                    line = self.positions.at(el, slot, 0)
+                    after = self.positions.floor(el) or 1    # where it cannot be before
+                    line = line + text.count("\n", 0, m.start()) if line else \
+                        line_of(self.searchable(), m.group(0), start=after) or \
                         line_of(self.searchable(), m.group(0))
                     warn(LOGGER, self.path, line, f"'{m.group(0)}' is a reference link, but "
                          f"no line '[{label}]: address' defines '{label}', so it is published "

@@ -1,9 +1,9 @@
-"""Treeprocessors that each collect one kind of fact (as MkDocs' tiny Treeprocessors do), and
-the footnotes' own processors. Each collector keeps what it gathered as its own attribute
-(read into the page's `model.Conversion` by `converter.ArticleExtension.conversion`); the
-processors that only refuse a mistake are in `md_guards`. None of them changes what the
-reader sees, except `HeadingCollector` (which adds the section link), `FootnoteNumbers` and
-`FootnoteSection`."""
+"""Treeprocessors that each collect one kind of fact (as MkDocs' tiny Treeprocessors do).
+Each collector keeps what it gathered as its own attribute (read into the page's
+`model.Conversion` by `converter.ArticleExtension.conversion`), with the line each item was
+written on (from `positions`); the processors that only refuse a mistake are in
+`md_guards`, the footnotes' own in `md_notes`. None of them changes what the reader sees,
+except `HeadingCollector` (which adds the section link)."""
 from __future__ import annotations
 
 import copy
@@ -14,10 +14,9 @@ from collections.abc import Callable, Mapping
 from html.parser import HTMLParser
 
 from markdown import Markdown
-from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
-from ..errors import line_of, suggest
+from ..errors import line_of
 from .markers import (
     CLAIM_RE,
     MATH_HTML_RE,
@@ -28,12 +27,12 @@ from .markers import (
 from .math.formula import Formula
 from .md_math import ContentError
 from .model import Citation, Heading
+from .positions import BoxLines, LineMap
 from .quoting import QuoteLog
 
 LOGGER = logging.getLogger("sqrtdk.web")
 
 _HEADING = re.compile(r"h[1-6]")
-_MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
 def _text(el: etree.Element) -> str:
     return strip_markers("".join(el.itertext())).strip()
 
@@ -59,7 +58,8 @@ class HeadingCollector(Treeprocessor):
                 continue
             texts.append(_text(el))
             if not el.get("id"):
-                raise self._without_id(texts[-1], sum(t.startswith(texts[-1][:40]) for t in texts))
+                raise self._without_id(texts[-1], sum(t.startswith(texts[-1][:40]) for t in texts),
+                                       self.lines.get(el, 0))
             self.pending.append((int(el.tag[1]), el.get("id", ""), self.lines.get(el, 0),
                                  copy.deepcopy(el)))
             # the heading is named by its own words, not by its section link's label too
@@ -74,14 +74,14 @@ class HeadingCollector(Treeprocessor):
                                               "aria-label": self.permalink_title})
             link.text = "#"
 
-    def _without_id(self, text: str, occurrence: int) -> ContentError:
-        """The error for heading `text`, the `occurrence`-th heading starting so: at that
-        heading's line (an earlier heading with the same words is not the one)."""
+    def _without_id(self, text: str, occurrence: int, line: int) -> ContentError:
+        """The error for heading `text`, the `occurrence`-th heading starting so: at its
+        `line` where known, else at that heading's line found by its words (an earlier heading
+        with the same words is not the one)."""
         start = re.escape(text[:40])
         written = re.compile(r"^[ \t>]*#{1,6}[ \t]*" + start, re.M)     # ##Title too
         setext = re.compile(r"^[ \t>]*" + start + r"[^\n]*\n[ \t>]*(?:=+|-+)[ \t]*$", re.M)
-        line = 0
-        if occurrence > 1:
+        if occurrence > 1 and not line:
             line = line_of(self.text(), written, occurrence) or \
                 line_of(self.text(), setext, occurrence)
         return ContentError(f"heading '{text}' has no explicit id; write it as '## Its title "
@@ -140,34 +140,64 @@ def _remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
 
 
 class IdCollector(Treeprocessor):
-    """Every id on the page (`ids`); a duplicate is an error at its second occurrence."""
+    """Every id on the page (`ids`), with the file line it was written on (`lines`: 0 where
+    not known); a duplicate is an error at its second occurrence. `boxes`: where the boxes'
+    opening and `attrs:` lines are (a box's id is written on the latter)."""
 
-    def __init__(self, md: Markdown):
+    def __init__(self, md: Markdown, positions: LineMap | None = None,
+                 boxes: BoxLines | None = None):
         super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
+        self.box_lines = BoxLines() if boxes is None else boxes
         self.ids: set[str] = set()
+        self.lines: dict[str, int] = {}
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             ident = el.get("id")
             if not ident:
                 continue
+            line = written_line(el, self.positions, self.box_lines, self.md.is_block_level)
             if ident in self.ids:
-                raise ContentError(f"duplicate id '{ident}'; ids must be unique on the page",
+                first = self.lines[ident]
+                raise ContentError(f"duplicate id '{ident}'; ids must be unique on the page"
+                                   + (f" (the other is at line {first})"
+                                      if line and first and first != line else ""),
                                    re.compile(r"[{\s]#" + re.escape(ident) + r"\b|"
                                               r"id:\s*" + re.escape(ident) + r"\b"),
-                                   occurrence=2)
+                                   occurrence=2, line=line, after=self.positions.floor(el))
             self.ids.add(ident)
+            self.lines[ident] = line
+
+
+def written_line(el: etree.Element, positions: LineMap, boxes: BoxLines,
+                 is_block: Callable[[str], bool]) -> int:
+    """The line an element's attributes were written on: a box's on its `attrs:` line, a
+    block's attribute list `{…}` at the end of its text, an inline element's right after
+    it; 0 if not known."""
+    if el.tag == "details":
+        opener = positions.box_line(el, boxes.openers)
+        return boxes.id_line(opener) if opener else 0
+    if is_block(el.tag):
+        return positions.end(el)
+    return positions.tails.get(el, 0) or positions.line(el)
 
 
 class BoxCollector(Treeprocessor):
-    """Ids of the collapsible boxes (`/// details`), which both languages share (`boxes`)."""
+    """Ids of the collapsible boxes (`/// details`), which both languages share (`boxes`),
+    and the line each box's id was written on (`lines`; 0: not known), from `boxes`."""
 
-    def __init__(self, md: Markdown):
+    def __init__(self, md: Markdown, positions: LineMap | None = None,
+                 boxes: BoxLines | None = None):
         super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
+        self.box_lines = BoxLines() if boxes is None else boxes
         self.boxes: list[str] = []
+        self.lines: list[int] = []
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter("details"):
+            line = self.positions.box_line(el, self.box_lines.openers)
             if not el.get("id"):
                 summary = el.find("summary")
                 title = _text(summary) if summary is not None else ""
@@ -175,35 +205,45 @@ class BoxCollector(Treeprocessor):
                                    "under its '/// details |' line",
                                    (re.compile(r"/// *details *\| *" + re.escape(title[:12])),
                                     re.compile(r"^[ \t>]*/// *details\b[^\n]*\n"    # the first
-                                               r"(?![ \t>]*attrs:[^\n]*\bid\b)", re.M)))  # without
+                                               r"(?![ \t>]*attrs:[^\n]*\bid\b)", re.M)),
+                                   line=line)
             self.boxes.append(el.get("id", ""))
+            self.lines.append(self.box_lines.id_line(line) if line else 0)
 
 
 class LinkCollector(Treeprocessor):
     """Every href on the page, in order (`links`; checked against the site once it is
-    assembled)."""
+    assembled), and the line each link's or image's address was first written on (`lines`:
+    address -> line, where known)."""
 
-    def __init__(self, md: Markdown):
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
         super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
         self.links: list[str] = []
+        self.lines: dict[str, int] = {}
 
     def run(self, root: etree.Element) -> None:
-        for el in root.iter("a"):
+        for el in root.iter():
+            url = el.get("href") if el.tag == "a" else el.get("src")
+            if url is not None and self.positions.line(el):
+                self.lines.setdefault(url, self.positions.line(el))
             cls = (el.get("class") or "").split()
-            if el.get("href") is not None and not {"footnote-ref", "footnote-backref",
-                                                   "headerlink"} & set(cls):
-                self.links.append(el.get("href", ""))
+            if el.tag == "a" and url is not None and not {"footnote-ref", "footnote-backref",
+                                                          "headerlink"} & set(cls):
+                self.links.append(url)
 
 
 class CitationCollector(Treeprocessor):
     """What each section (h2 id) cites: quoted results (in prose and in formulas), footnote
     references and claims; both languages must cite the same, as often. `cited` holds them
     in order; `lines` the file line each was written on, from the quote's, claim's or
-    formula's own record (0 for a footnote reference: Markdown keeps no lines)."""
+    formula's own record, a footnote reference's from `positions` (0: not known)."""
 
-    def __init__(self, md: Markdown, quotes: QuoteLog, formulas: list[Formula]):
+    def __init__(self, md: Markdown, quotes: QuoteLog, formulas: list[Formula],
+                 positions: LineMap | None = None):
         super().__init__(md)
         self.quotes, self.formulas = quotes, formulas
+        self.positions = LineMap() if positions is None else positions
         self.cited: list[Citation] = []
         self.lines: list[int] = []
 
@@ -230,7 +270,8 @@ class CitationCollector(Treeprocessor):
                     for q in formula.quotes:
                         self._cite(section, "result", q.key, formula.line)
             if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
-                self._cite(section, "footnote", el.get("href", "")[len("#fn-"):], 0)
+                self._cite(section, "footnote", el.get("href", "")[len("#fn-"):],
+                           self.positions.line(el))
 
 
 class AttributeMarkers(Treeprocessor):
@@ -241,103 +282,3 @@ class AttributeMarkers(Treeprocessor):
             for key, value in el.attrib.items():
                 if has_quote_or_claim(value):
                     el.set(key, strip_markers(value))
-
-
-class FootnoteNumbers(Treeprocessor):
-    """Footnote references numbered in the order a reader meets them. Python-Markdown numbers
-    them in the order its inline processor reaches them, which visits list items, quotes and
-    table cells after the paragraphs around them, so a note referenced in a list could read 6
-    before 1 (Python-Markdown issue #1561, open). This rebuilds the extension's
-    `footnote_order` from the tree in document order and renumbers the references; its own
-    reordering of the notes (priority 19) then follows that order."""
-
-    def __init__(self, md: Markdown, footnotes: FootnoteExtension):
-        super().__init__(md)
-        self.footnotes = footnotes
-
-    def run(self, root: etree.Element) -> None:
-        refs = [a for a in root.iter("a") if "footnote-ref" in (a.get("class") or "").split()]
-        sep = self.footnotes.get_separator()
-        labels = [a.get("href", "").split(sep, 1)[-1] for a in refs]
-        order = list(dict.fromkeys(labels))
-        order += [label for label in self.footnotes.footnote_order if label not in order]
-        self.footnotes.footnote_order[:] = order
-        text = self.footnotes.getConfig("SUPERSCRIPT_TEXT")
-        for a, label in zip(refs, labels, strict=True):
-            a.text = text.format(order.index(label) + 1)
-
-
-class FootnoteChecks(Treeprocessor):
-    """A reference without a note (Python-Markdown leaves it as literal `[^x]`) and a note
-    that is never referenced are errors; records the labels in definition order (`labels`)."""
-
-    def __init__(self, md: Markdown, footnotes: FootnoteExtension):
-        super().__init__(md)
-        self.footnotes = footnotes
-        self.labels: list[str] = []
-
-    def run(self, root: etree.Element) -> None:
-        defined = list(self.footnotes.footnotes.keys())
-        referenced = set()
-        for el in root.iter():
-            if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
-                referenced.add(el.get("href", "")[len("#fn-"):])
-            if el.tag in ("code", "pre"):
-                continue
-            for text in (el.text or "",):
-                m = _MISSING_FOOTNOTE.search(text)
-                if m:
-                    raise ContentError(
-                        f"footnote reference '[^{m.group(1)}]' has no note; add a line "
-                        f"'[^{m.group(1)}]: …' at the end of the file"
-                        + (f" ({suggest(m.group(1), defined, 'notes')})" if defined else ""),
-                        m.group(0))
-        for el in root.iter():
-            m = _MISSING_FOOTNOTE.search(el.tail or "")
-            if m:
-                raise ContentError(f"footnote reference '[^{m.group(1)}]' has no note; add a "
-                                   f"line '[^{m.group(1)}]: …' at the end of the file"
-                                   + (f" ({suggest(m.group(1), defined, 'notes')})"
-                                      if defined else ""), m.group(0))
-        for label in defined:
-            if not _LABEL_OK.fullmatch(label):     # it becomes the note's id and address
-                raise ContentError(f"note label '{label}' has a space or a character an "
-                                   "address cannot hold (it becomes the note's id, #fn-"
-                                   f"{label}); write it as '{_label_slug(label)}' here and in "
-                                   "its references", f"[^{label}]")
-            if label not in referenced:
-                raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
-                                   "reference it in the text or delete it", f"[^{label}]:")
-        self.labels = defined
-
-
-_LABEL_OK = re.compile(r"[^\s#%?/\\\"'<>`]+")   # what an id and a URL fragment keep as written
-
-
-def _label_slug(label: str) -> str:
-    """`my note` -> `my-note`: the label with its unsafe characters as hyphens."""
-    return re.sub(r"[\s#%?/\\\"'<>`]+", "-", label.strip()).strip("-") or "note"
-
-
-class FootnoteSection(Treeprocessor):
-    """Python-Markdown's footnote list becomes a <section> landmark with a heading in the
-    page's language; its <hr> goes (the heading separates it); back-links get a label."""
-
-    def __init__(self, md: Markdown, title: str):
-        super().__init__(md)
-        self.title = title
-
-    def run(self, root: etree.Element) -> None:
-        for el in root.iter("a"):
-            if "footnote-backref" in (el.get("class") or "").split():
-                el.set("aria-label", el.get("title", ""))  # the arrow alone says nothing aloud
-        for div in root.iter("div"):
-            if div.get("class") == "footnote":
-                div.tag = "section"
-                div.set("aria-labelledby", "footnotes-title")
-                for hr in div.findall("hr"):
-                    div.remove(hr)
-                h = etree.Element("h2", {"id": "footnotes-title"})
-                h.text = self.title
-                div.insert(0, h)
-                return

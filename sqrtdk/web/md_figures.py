@@ -18,6 +18,7 @@ from ..errors import suggest
 from .markers import ANY_MATH_RE, fig_data
 from .md_math import ContentError
 from .model import SvgPair
+from .positions import LineMap
 
 NARROW_MEDIA = "(max-width: 40rem)"
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
@@ -27,14 +28,19 @@ class FigureProcessor(Treeprocessor):
     """Lone figure images become <figure>; `resolve(name)` gives the page language's files
     or raises KeyError; `known` lists the figures the build makes (for "did you mean").
     `formula_lines`: the line of each formula (by its index). `figures`: the names of the
-    page's figures, in order."""
+    page's figures, in order; `lines`: the line each was written on (from `positions`; 0:
+    not known)."""
 
     def __init__(self, md: Markdown, label: str, resolve: Callable[[str], SvgPair],
-                 known: list[str], source: str = "", formula_lines: Sequence[int] = ()):
+                 known: list[str], source: str = "", formula_lines: Sequence[int] = (),
+                 positions: LineMap | None = None, source_line: int = 1):
         super().__init__(md)
         self.label, self.resolve, self.known = label, resolve, known
         self.source, self.formula_lines = source, formula_lines
+        self.source_line = source_line
+        self.positions = LineMap() if positions is None else positions
         self.figures: list[str] = []
+        self.lines: list[int] = []
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
@@ -50,6 +56,8 @@ class FigureProcessor(Treeprocessor):
                     continue
                 at = list(parent).index(p)
                 parent[at] = self._figure(p[0])
+                for made in parent[at].iter():
+                    self.positions.place(made, self.positions.line(p[0]))
                 if backref is not None:
                     after = etree.Element("p")
                     after.append(backref)
@@ -58,35 +66,14 @@ class FigureProcessor(Treeprocessor):
         for img in root.iter("img"):  # left over: an image inside a sentence
             if _figure_name(img.get("src", "")):
                 raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
-                                   "a paragraph of its own (blank lines around it)", _needle(img))
+                                   "a paragraph of its own (blank lines around it)", _needle(img),
+                                   line=self.positions.line(img),
+                                   after=self.positions.floor(img))
 
     def _figure(self, img: etree.Element) -> etree.Element:
-        src = img.get("src", "")
-        name = _figure_name(src)
-        if not name:
-            raise ContentError(f"figure source '{src}' is not a figure name such as "
-                               "'spread_hist.svg' (figures are made by the build, in "
-                               "sqrtdk/figures/)", _needle(img))
-        if not (img.get("alt") or "").strip():
-            raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
-                               "between the brackets: ![what it shows](…)", _needle(img))
-        formula = ANY_MATH_RE.search(img.get("alt", ""))
-        if formula:     # alt text is plain text: TeX would be read aloud letter by letter
-            raise ContentError(f"figure '{name}': its alt text holds the formula "
-                               f"{formula.group(0)}, which screen readers would read as TeX; "
-                               "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
-                               _needle(img), line=self.formula_lines[int(formula.group(1))])
-        if name in self.figures:
-            raise ContentError(f"figure '{name}' appears twice; each figure appears once (to "
-                               f"point to it again, link to it: [the figure](#fig-"
-                               f"{name.replace('_', '-')}))",
-                               re.compile(r"\]\(" + re.escape(src)), occurrence=2)
-        try:
-            files = self.resolve(name)
-        except KeyError:
-            raise ContentError(f"figure '{name}' is not made by the build; "
-                               + suggest(name, self.known, "figures"), _needle(img)) from None
+        name, files = self._checked(img)
         self.figures.append(name)
+        self.lines.append(self.positions.line(img))
         fig = etree.Element("figure", {"id": f"fig-{name.replace('_', '-')}"})
         link = etree.SubElement(fig, "a", {"class": "fig-link", "href": files.src})
         picture = etree.SubElement(link, "picture")
@@ -106,12 +93,52 @@ class FigureProcessor(Treeprocessor):
         cap.tail = fig_data(name)      # the chart's numbers (fig_tables, at assembly)
         return fig
 
+    def _checked(self, img: etree.Element) -> tuple[str, SvgPair]:
+        """(figure name, its files) of a lone image; ContentError at its line for an image
+        that is no figure of the build, has no alt text or TeX in it, or is shown twice."""
+        src, line = img.get("src", ""), self.positions.line(img)
+        after = self.positions.floor(img)
+        name = _figure_name(src)
+        if not name:
+            raise ContentError(f"figure source '{src}' is not a figure name such as "
+                               "'spread_hist.svg' (figures are made by the build, in "
+                               "sqrtdk/figures/)", _needle(img), line=line, after=after)
+        if not (img.get("alt") or "").strip():
+            raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
+                               "between the brackets: ![what it shows](…)", _needle(img),
+                               line=line, after=after)
+        formula = ANY_MATH_RE.search(img.get("alt", ""))
+        if formula:     # alt text is plain text: TeX would be read aloud letter by letter
+            raise ContentError(f"figure '{name}': its alt text holds the formula "
+                               f"{formula.group(0)}, which screen readers would read as TeX; "
+                               "write it in words or Unicode (q·k, √dₖ, dₖ) instead",
+                               _needle(img), line=self.formula_lines[int(formula.group(1))])
+        if name in self.figures:
+            first = self.lines[self.figures.index(name)]
+            raise ContentError(f"figure '{name}' appears twice; each figure appears once (to "
+                               f"point to it again, link to it: [the figure](#fig-"
+                               f"{name.replace('_', '-')}))"
+                               + (f" (the other is at line {first})" if line and first else ""),
+                               re.compile(r"\]\(" + re.escape(src)), occurrence=2, line=line,
+                               after=after)
+        try:
+            return name, self.resolve(name)
+        except KeyError:
+            raise ContentError(f"figure '{name}' is not made by the build; "
+                               + suggest(name, self.known, "figures"), _needle(img),
+                               line=line, after=after) from None
+
 
     def _raw_title(self, img: etree.Element) -> str:
         """The caption as written: Markdown has already turned links inside an image title
-        into plain text (links are matched before images), so read it from the source."""
+        into plain text (links are matched before images), so read it from the source, from
+        the image's own line where it is known (`source_line`: the file line of the source's
+        first line), not from the same image written earlier in raw HTML."""
         src = re.escape(img.get("src", ""))
-        m = re.search(r"!\[[^\]]*\]\(\s*" + src + r'\s+"((?:[^"\\]|\\.)*)"\s*\)', self.source)
+        pattern = re.compile(r"!\[[^\]]*\]\(\s*" + src + r'\s+"((?:[^"\\]|\\.)*)"\s*\)')
+        skip = max(self.positions.line(img) - self.source_line, 0)
+        start = sum(len(x) + 1 for x in self.source.split("\n")[:skip])
+        m = pattern.search(self.source, start) or pattern.search(self.source)
         return m.group(1).replace('\\"', '"') if m else ""
 
 

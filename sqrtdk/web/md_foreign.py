@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 from markdown import Markdown
@@ -23,6 +23,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
 from ..log import warn
+from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
 BOX = "a '/// details | Title' box"
@@ -62,16 +63,15 @@ _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5",
 
 class ForeignSyntax(Treeprocessor):
     """A warning at its line for each piece of other tools' syntax (see the module
-    docstring) that would reach the page as typed. `lines`: block element -> file line,
-    where known (md_blocks.BlockStructure); the syntax is looked for from its block's line
-    on, so the same text in an earlier block is not taken for it."""
+    docstring) that would reach the page as typed, at the line `positions` gives where it
+    stands in the tree; where that is not known, the syntax is looked for in the article
+    (`text`) from its block's line on."""
 
     def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
-                 readable: Callable[[str], str],
-                 lines: Mapping[etree.Element, int] | None = None):
+                 readable: Callable[[str], str], positions: LineMap | None = None):
         super().__init__(md)
         self.source, self.text, self.readable = source, text, readable
-        self.lines: Mapping[etree.Element, int] = {} if lines is None else lines
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         for block in root.iter():
@@ -79,28 +79,32 @@ class ForeignSyntax(Treeprocessor):
                 continue
             # the block's own text, and the text after each inline child (code is skipped:
             # its tail is prose, its text is not)
-            texts = [(block.text or "", True)] + [(child.tail or "", False) for child in block]
+            slots = [(block, "text")] + [(child, "tail") for child in block]
+            texts = [((el.text if s == "text" else el.tail) or "", el, s) for el, s in slots]
             for pattern, at_start, what, instead in FOREIGN:
-                for own, first in texts:
-                    m = pattern.search(own) if first or not at_start else None
+                for own, el, slot in texts:
+                    m = pattern.search(own) if slot == "text" or not at_start else None
                     if m is not None:
-                        self._warn(block, own, m, what, instead)
-            for (own, _), child in zip(texts, block):
+                        self._warn(block, (own, el, slot), m, what, instead)
+            for (own, el, slot), child in zip(texts, block):
                 role = _ROLE.search(own) if child.tag == "code" else None
                 if role is not None:
-                    self._warn(block, own, role, f"a Sphinx or MyST role '{role.group(0)}`…`'",
+                    self._warn(block, (own, el, slot), role,
+                               f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                "a link, [text](#id), for a reference, or the code alone")
 
-    def _warn(self, block: etree.Element, own: str, m: re.Match[str], what: str,
-              instead: str) -> None:
+    def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
+              m: re.Match[str], what: str, instead: str) -> None:
+        own, el, slot = where
         start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
         found = self.readable(own[start:m.end()]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
-        start = self.lines.get(block, 1)      # the block's line: not an earlier block's text
+        start = self.positions.floor(block) or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
         tries = (found, found[:20], found[-12:])
-        line = next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
+        line = self.positions.at(el, slot, m.start()) or \
+            next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
              f"typed ('{found[:30]}'); write {instead}")

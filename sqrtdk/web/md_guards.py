@@ -10,11 +10,13 @@ from html.parser import HTMLParser
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER
 
 from .markers import ANY_MATH_RE
 from .math.formula import Formula
 from .md_foreign import STRAIGHT
 from .md_math import ContentError
+from .positions import BoxLines, LineMap
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
 
@@ -25,15 +27,25 @@ class BoxHeaderCheck(Treeprocessor):
     """A `///` line that pymdownx's blocks did not take as a box header (an id with a space or
     a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
 
-    def __init__(self, md: Markdown, readable: Callable[[str], str]):
+    def __init__(self, md: Markdown, readable: Callable[[str], str],
+                 positions: LineMap | None = None, boxes: BoxLines | None = None):
         super().__init__(md)
         self.readable = readable
+        self.positions = LineMap() if positions is None else positions
+        self.boxes = BoxLines() if boxes is None else boxes
+
+    def _not_taken(self, root: etree.Element) -> list[int]:
+        """The opening lines (`boxes.openers`) of no box: in order, one per `///` line left
+        as text (a line the line-by-line read took for a box's opening, Markdown did not)."""
+        taken = {self.positions.box_line(d, self.boxes.openers) for d in root.iter("details")}
+        return [line for line in self.boxes.openers if line not in taken]
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             if el.tag not in ("p", "li"):
                 continue
-            first = (el.text or "").lstrip().split("\n", 1)[0]
+            text = el.text or ""
+            first = text.lstrip().split("\n", 1)[0]
             if first.startswith("///"):
                 shown = self.readable(first)              # smart quotes and entities back
                 typed = shown.translate(STRAIGHT)          # the quotes as the author typed
@@ -42,7 +54,9 @@ class BoxHeaderCheck(Treeprocessor):
                     "and its options follow on the next line, indented by four spaces, as "
                     "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
                     "starts with a letter); 'details' is the only kind of box",
-                    (typed[:30], shown[:30], typed[:12]))
+                    (typed[:30], shown[:30], typed[:12]),
+                    line=self.positions.at(el, "text", len(text) - len(text.lstrip()))
+                    or next(iter(self._not_taken(root)), 0), after=self.positions.floor(el))
 
 
 # what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag
@@ -89,15 +103,33 @@ class _BlockedFinder(HTMLParser):
 class RawHtmlGuard(Treeprocessor):
     """Raw HTML the page's Content-Security-Policy would block (scripts, inline event
     handlers, javascript: URLs, inline stylesheets, frames, plug-ins, <base>, forms) is
-    refused at its line, with the policy's reason."""
+    refused at its line (where its placeholder stands in the tree, from `positions`), with
+    the policy's reason."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
-        for block in self.md.htmlStash.rawHtmlBlocks:
+        for n, block in enumerate(self.md.htmlStash.rawHtmlBlocks):
             finder = _BlockedFinder()
             finder.feed(str(block))
             if finder.found:
                 what, why = finder.found[0]
-                raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I))
+                line, after = self._line(root, n)
+                raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I),
+                                   line=line, after=after)
+
+    def _line(self, root: etree.Element, n: int) -> tuple[int, int]:
+        """(line, the line it cannot be before) of stash entry `n`'s placeholder in the tree
+        ((0, 0): not in the tree)."""
+        placeholder = HTML_PLACEHOLDER % n
+        for el in root.iter():
+            for slot in ("text", "tail"):
+                at = ((el.text if slot == "text" else el.tail) or "").find(placeholder)
+                if at >= 0:
+                    return self.positions.at(el, slot, at), self.positions.floor(el)
+        return 0, 0
 
 
 class MathInRawHtml(Treeprocessor):
@@ -152,13 +184,17 @@ _ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
 
 class LeftoverCheck(Treeprocessor):
     """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
-    code edit, `{#comment#}` without its spaces) is an error, not published."""
+    code edit, `{#comment#}` without its spaces) is an error, not published, at its line
+    (from `positions`)."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
-            texts = [el.tail or ""] if el.tag in ("code", "pre") else [el.text or "", el.tail or ""]
-            for text in texts:
-                m = _LITERAL_TEMPLATE.search(text)
+            for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
+                m = _LITERAL_TEMPLATE.search((el.text if slot == "text" else el.tail) or "")
                 if m:
                     found = m.group(0)
                     hint = ("a template comment is written '{# … #}' with spaces"
@@ -166,4 +202,5 @@ class LeftoverCheck(Treeprocessor):
                             "quote a result as '{{ name | fixed(2) }}', or put literal braces "
                             "in `code`")
                     raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
-                                       found)
+                                       found, line=self.positions.at(el, slot, m.start()),
+                                       after=self.positions.floor(el))

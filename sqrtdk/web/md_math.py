@@ -16,27 +16,32 @@ from markdown.treeprocessors import Treeprocessor
 
 from .markers import ANY_MATH_RE, FILLER, MATH_SPLIT_RE, has_math, is_display, math_html
 from .math.formula import Formula
+from .positions import LineMap
 
 
 class ContentError(Exception):
-    """An author mistake found while converting; `needle` (text or regex) finds its line in
-    the page's masked text (Markdown keeps no line numbers), at its `occurrence`-th match.
-    `line`, when known, wins."""
+    """An author mistake found while converting, at `line` (from the page's source
+    positions, `positions.LineMap`). Where that is not known (0: a block the two parsers
+    read differently), `needle` (text or regex) finds it in the article, from line `after`
+    (the line its block cannot be before, where known), else at its `occurrence`-th match."""
 
     def __init__(self, message: str,
                  needle: str | re.Pattern[str] | tuple[str | re.Pattern[str], ...] = "",
-                 occurrence: int = 1, line: int = 0):
+                 occurrence: int = 1, line: int = 0, after: int = 0):
         super().__init__(message)
         self.message, self.needle, self.occurrence, self.line = message, needle, occurrence, line
+        self.after = after
 
 
 class MathElements(Treeprocessor):
     """Replace math tokens in text and tails by math elements; record which formulas the
     page shows (`used`), in order."""
 
-    def __init__(self, md: Markdown, formulas: list[Formula]):
+    def __init__(self, md: Markdown, formulas: list[Formula],
+                 positions: LineMap | None = None):
         super().__init__(md)
         self.formulas = formulas
+        self.positions = LineMap() if positions is None else positions
         self.used: list[int] = []
 
     def run(self, root: etree.Element) -> None:
@@ -48,13 +53,22 @@ class MathElements(Treeprocessor):
                     raise ContentError(f"'{key}' in the attribute list '{{#{ident} {key}}}' is "
                                        f"not an attribute; an id has no spaces: write "
                                        f"'{{#{ident}-{key}}}'", re.compile(
-                                           r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"))
+                                           r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"),
+                                       line=self._attributes_line(parent),
+                                       after=self.positions.floor(parent))
                 if has_math(value):
                     parent.set(key, ANY_MATH_RE.sub(self._plain, value).replace(FILLER, ""))
             self._text(parent)
             for child in list(parent):
                 self._tail(parent, child)
         self._split_paragraphs(root)
+
+    def _attributes_line(self, el: etree.Element) -> int:
+        """The line of the attribute list `{…}` that gave `el` its attributes: written at the
+        end of a block's text, or right after an inline element."""
+        if self.md.is_block_level(el.tag):
+            return self.positions.end(el)
+        return self.positions.tails.get(el, 0)
 
     def _plain(self, m: re.Match[str]) -> str:
         return self.formulas[int(m.group(1))].plain
@@ -72,6 +86,8 @@ class MathElements(Treeprocessor):
             el = etree.Element("div" if display else "span",
                                {"class": "math display" if display else "math"})
             el.text = math_html(n)
+            line = self.formulas[n].line
+            self.positions.place(el, line, tail=line)   # its text goes on from the `$` line
             self.used.append(n)
             out.append(el)
         return out
@@ -116,7 +132,7 @@ class MathElements(Treeprocessor):
                     continue
                 at = list(parent).index(p)
                 parent.remove(p)
-                for block in _split(p):
+                for block in _split(p, self.positions):
                     parent.insert(at, block)
                     at += 1
 
@@ -140,11 +156,13 @@ def _rstrip(p: etree.Element) -> None:
         p.text = (p.text or "").rstrip() or None
 
 
-def _split(p: etree.Element) -> list[etree.Element]:
-    """Paragraph `p` as paragraphs and display divs, in order; empty paragraphs dropped."""
+def _split(p: etree.Element, positions: LineMap) -> list[etree.Element]:
+    """Paragraph `p` as paragraphs and display divs, in order; empty paragraphs dropped.
+    Each new paragraph is placed in `positions` at the line its text starts on."""
     blocks: list[etree.Element] = []
     current = etree.Element("p", p.attrib)
     current.text = p.text
+    positions.place(current, positions.line(p))
     for child in list(p):
         if child.tag == "div" and "display" in child.get("class", ""):
             _rstrip(current)
@@ -153,6 +171,9 @@ def _split(p: etree.Element) -> list[etree.Element]:
             blocks.append(child)
             current = etree.Element("p", p.attrib)
             current.text = tail.lstrip("\n") if tail else None
+            after = positions.tails.get(child, 0)
+            positions.place(current, after + len(tail or "") - len(current.text or "")
+                            if after else 0)
         else:
             current.append(child)
     blocks.append(current)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from markdown import Markdown
@@ -24,6 +24,7 @@ from markdown.treeprocessors import Treeprocessor
 from ..errors import line_of
 from ..log import warn
 from .markers import ANY_MARKERS_RE, FILLER
+from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
@@ -75,7 +76,12 @@ def _cjk_side(c: str, other: str) -> bool:
 
 
 class CjkLineJoin(Treeprocessor):
-    """Drop a line break (and the spaces around it) between two CJK characters."""
+    """Drop a line break (and the spaces around it) between two CJK characters; each dropped
+    line break is recorded in `positions`, so later messages still count it."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         slots = list(_slots(root))
@@ -84,17 +90,20 @@ class CjkLineJoin(Treeprocessor):
             text = texts[i]
             if "\n" not in text:
                 continue
-            out, j = [], 0
+            out, j, dropped = [], 0, []
             for m in _LINE_BREAK.finditer(text):
                 before = text[:m.start()] or _last(texts, i)
                 after = text[m.end():] or _first(texts, i)
                 out.append(text[j:m.start()])
                 joined = before and after and _cjk_side(before[-1], after[0])
                 out.append("" if joined else m.group(0))
+                if joined:
+                    dropped += [sum(map(len, out))] * m.group(0).count("\n")
                 j = m.end()
             out.append(text[j:])
             texts[i] = "".join(out)
             _set(el, slot, texts[i])
+            self.positions.joined(el, slot, dropped)
 
 
 def _last(texts: list[str], i: int) -> str:
@@ -114,20 +123,19 @@ def _first(texts: list[str], i: int) -> str:
 class CjkQuotes(Treeprocessor):
     """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
     apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages.
-    `lines`: block element -> file line, where known (md_blocks.BlockStructure)."""
+    `positions`: where each element was written (md_blocks.BlockStructure)."""
 
     def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str],
-                 readable: Callable[[str], str] = str,
-                 lines: Mapping[etree.Element, int] | None = None):
+                 readable: Callable[[str], str] = str, positions: LineMap | None = None):
         super().__init__(md)
         self.source, self.markdown_source, self.readable = source, markdown_source, readable
-        self.lines: Mapping[etree.Element, int] = {} if lines is None else lines
+        self.positions = LineMap() if positions is None else positions
 
     def _line(self, block: etree.Element, text: str) -> int:
-        """The file line of a block: where it was read, else found by its first words in the
-        article (0 if not found)."""
-        if self.lines.get(block):
-            return self.lines[block]
+        """The file line of a block: where it was written, else found by its first words in
+        the article (0 if not found)."""
+        if self.positions.line(block):
+            return self.positions.line(block)
         words = ANY_MARKERS_RE.sub(" ", text).split()
         tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters

@@ -2,7 +2,7 @@
 conversion is unpickled without importing Markdown."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .math.formula import Formula
@@ -37,9 +37,24 @@ Citation = tuple[str, str, str]   # (section id, "result" | "footnote" | "claim"
 
 
 @dataclass(frozen=True)
+class Lines:
+    """The file line (0: not known) each item of a `Conversion` was written on, from the
+    page's source positions (`positions.LineMap`, the lexer's fences, the notes' and boxes'
+    opening lines): parallel to the conversion's lists, or by id."""
+
+    figures: list[int] = field(default_factory=list)
+    footnotes: list[int] = field(default_factory=list)    # each note's definition
+    boxes: list[int] = field(default_factory=list)        # each box's `/// details` line
+    urls: dict[str, int] = field(default_factory=dict)    # each link's or image's address
+    snippets: list[int] = field(default_factory=list)     # each reproduce box's fence
+    ids: dict[str, int] = field(default_factory=dict)     # each id's first element
+
+
+@dataclass(frozen=True)
 class Conversion:
     """One article converted by Markdown: its HTML (math placeholders and quote markers still
-    in it) and what each collector gathered, in document order unless said otherwise."""
+    in it) and what each collector gathered, in document order unless said otherwise, with
+    the line each item was written on (`lines`)."""
 
     html: str
     headings: list[Heading]     # HeadingCollector
@@ -51,6 +66,7 @@ class Conversion:
     cited: list[Citation]       # CitationCollector: what each section cites
     cited_lines: list[int]      # the file line of each citation (0: not known)
     snippets: list[str]         # ReproduceBoxes: the reproduce boxes' snippet names
+    lines: Lines = field(default_factory=Lines)
 
 
 @dataclass
@@ -60,7 +76,6 @@ class Page:
 
     lang: str
     source: Path
-    text: str                  # the source after quoting, code and math masked, lines kept
     meta: dict[str, str]
     conversion: Conversion
     quotes: QuoteLog

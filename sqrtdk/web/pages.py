@@ -17,10 +17,11 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, line_at, line_of
+from ..errors import BuildError, line_of
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
+from .article_text import read_article
 from .cjk_lint import lint_chinese
 from .converter import PageContext, markdown_for
 from .html_names import element_names
@@ -34,9 +35,6 @@ from .quoting import Quoter
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 REQUIRED_META = ("title", "description")
 LOGGER = logging.getLogger("sqrtdk.web")
-_FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
-_BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
-_BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 
 
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]{2,}|\\[()\[\]]")   # \sqrt, \frac, \( … (not \n)
@@ -132,95 +130,6 @@ def _line_of_key(block: str, key: str) -> int:
     return 1
 
 
-def check_blocks(path: Path, masked: str) -> None:
-    """`/// name` boxes must be closed by a line of as many slashes: an unclosed one, or one
-    closed with another number (`////` under `///`, which pymdownx reads as text inside the
-    box), would swallow the rest of the article. Raises BuildError at the opening line, or
-    at the closing line that closes nothing (code is masked, so it is never counted)."""
-    stack: list[tuple[int, str, str]] = []
-    for number, line in enumerate(masked.split("\n"), 1):
-        if close := _BLOCK_CLOSE.match(line):
-            slashes = close.group(1)
-            if not stack:
-                raise BuildError(path, number, f"'{slashes}' closes no box; remove it, or open "
-                                               "the box with '/// details | Title'")
-            opened, name, fence = stack[-1]
-            if slashes != fence:
-                raise BuildError(path, number, f"'{slashes}' does not close the '{fence} {name}' "
-                                 f"box opened at line {opened}: a box closes with as many "
-                                 f"slashes as it opened with; write '{fence}'")
-            stack.pop()
-        elif m := _BLOCK_OPEN.match(line):
-            if m.group(2).lower() != "details":     # `/// end`, `/// note`: no box here
-                raise BuildError(path, number, f"box not understood: '{line.strip()[:40]}'; a "
-                                 "box opens with '/// details | Title' ('details' is the only "
-                                 "kind of box) and ends with a line of slashes alone, '///'")
-            stack.append((number, m.group(2), m.group(1)))
-    if stack:
-        number, name, fence = stack[-1]
-        raise BuildError(path, number, f"the '{fence} {name}' box opened here is never closed; "
-                                       f"end it with a line '{fence}'")
-
-
-_OPTION_LINE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")   # `    attrs: {id: x}`
-
-
-def check_box_options(path: Path, masked: str) -> None:
-    """A box option given twice (`attrs:` on two lines under one `/// details`): the box's
-    YAML keeps the last silently, so the first id vanished. Raises BuildError at the second."""
-    lines = masked.split("\n")
-    for i, line in enumerate(lines):
-        if not _BLOCK_OPEN.match(line):
-            continue
-        seen: dict[str, int] = {}
-        for j in range(i + 1, len(lines)):
-            m = _OPTION_LINE.match(lines[j])
-            if m is None:
-                break
-            if m.group(1) in seen:
-                raise BuildError(path, j + 1, f"'{m.group(1)}:' is given twice for this box "
-                                 f"(also at line {seen[m.group(1)]}); the box would keep only "
-                                 "the last: write one line, e.g. attrs: {id: some-id}")
-            seen[m.group(1)] = j + 1
-
-
-def check_note_continuations(path: Path, masked: str) -> None:
-    """A paragraph after a blank line under a note, indented by 1 to 3 spaces: it looks like
-    part of the note but is read as the article's own paragraph (a note's later paragraphs are
-    indented by 4). A warning at its line."""
-    lines = masked.split("\n")
-    note: tuple[str, int] | None = None     # (label, line) of the note being read
-    blank = False
-    for number, line in enumerate(lines, 1):
-        if m := _FOOTNOTE_DEF.match(line):
-            note, blank = (m.group(1), number), False
-        elif not line.strip():
-            blank = True
-        elif note is not None and blank:
-            indent = len(line) - len(line.lstrip(" "))
-            if 1 <= indent <= 3:
-                warn(LOGGER, path, number, f"this paragraph, indented by {indent} space(s) "
-                     f"under the note [^{note[0]}] of line {note[1]}, is not part of the note "
-                     "(a note's later paragraphs are indented by 4 spaces); indent it by 4 to "
-                     "keep it in the note, or start it at the margin")
-            if indent < 4:
-                note = None
-            blank = False
-        else:
-            blank = False
-
-
-def check_footnote_definitions(path: Path, masked: str) -> None:
-    """A label defined twice: Python-Markdown would silently keep the last definition."""
-    seen: dict[str, int] = {}
-    for m in _FOOTNOTE_DEF.finditer(masked):
-        line = line_at(masked, m.start())
-        if m.group(1) in seen:
-            raise BuildError(path, line, f"footnote '[^{m.group(1)}]' is defined twice, here "
-                             f"and at line {seen[m.group(1)]}; keep one definition")
-        seen[m.group(1)] = line
-
-
 def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                resolve: Callable[[str], SvgPair], known_figures: list[str],
                source_url: Callable[[str], str], cache_dir: Path | None = None,
@@ -237,48 +146,41 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     rendered = quoter.render_prose(front + masked.text[len(blank_front):])
     rendered_front = _front_of(rendered)
     meta = parse_front_matter(path, rendered_front)
-    rendered_body = rendered[len(rendered_front):]
-    searchable = strip_markers(blank_front + rendered_body)   # for finding an error's line
     formulas = [quoter.render_formula(f) for f in masked.formulas]
-    check_blocks(path, searchable)
-    check_footnote_definitions(path, searchable)
-    check_box_options(path, searchable)
-    check_note_continuations(path, searchable)
+    article = read_article(path, masked, rendered[len(rendered_front):], front.count("\n"))
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         lint_chinese(path, masked.text)
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
-                       known_figures, results.get("reproduce", {}), source_url)
-    page.markdown_source = masked.restore_code(rendered_body)
-    page.searchable = searchable            # lines as in the file (front matter blanked)
-    page.first_line = front.count("\n")
-    return Page(lang=strings.lang, source=path, text=searchable, meta=meta,
-                conversion=convert(page, masked), quotes=quoter.log, formulas=formulas)
+                       known_figures, results.get("reproduce", {}), source_url, article)
+    return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
+                quotes=quoter.log, formulas=formulas)
 
 
 def convert(page: PageContext, masked: Masked) -> Conversion:
-    """Convert the page's Markdown (`page.markdown_source`) with a fresh Markdown instance:
+    """Convert the page's Markdown (`page.text.markdown`) with a fresh Markdown instance:
     its HTML and what each collector gathered. A mistake found while converting is a
     BuildError at its line (see `_located`)."""
     md, article = markdown_for(page)
     try:
-        return article.conversion(md.convert(page.markdown_source))
+        return article.conversion(md.convert(page.text.markdown))
     except ContentError as e:
         raise _located(e, page, masked) from None
-    except UnknownSnippet as e:
-        fence = re.compile(r"^[ \t>]*[`~]{3,}[ \t]*reproduce[ \t]*\n[ \t>]*"
-                           + re.escape(e.name) + r"[ \t]*$", re.M)
-        raise BuildError(page.source, line_of(masked.restore_code(page.searchable), fence),
-                         str(e)) from None
+    except UnknownSnippet as e:     # the first reproduce fence naming it (the lexer's record)
+        line = next((line for line, name in page.text.reproduce if name == e.name), 0)
+        raise BuildError(page.source, line, str(e)) from None
 
 
 def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
     """The BuildError for a mistake found while converting: at the line the collector knew
-    (`e.line`), else where its needle is in the article as written (Markdown keeps no lines),
-    else in the article with its code back (text the lexer took for code, Markdown did not)."""
-    searchable = page.searchable
+    from the page's source positions (`e.line`); where they give none (a block the two
+    parsers read differently), where its needle is in the article as written, from the line
+    its block cannot be before (`e.after`), else in the article with its code back (text the
+    lexer took for code, Markdown did not)."""
+    searchable = page.text.lines
     needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
-    line = e.line or next((found for n in needles
-                           if (found := line_of(searchable, n, e.occurrence))), 0)
+    line = e.line or next((found for n in needles if e.after and
+                           (found := line_of(searchable, n, start=e.after))), 0) or \
+        next((found for n in needles if (found := line_of(searchable, n, e.occurrence))), 0)
     message = page.readable(e.message)
     if not line:       # text the lexer took for code, which Markdown did not
         restored = masked.restore_code(searchable)

@@ -99,10 +99,11 @@ def wrap(path: str, value: Any) -> Node:
 def format_number(kind: str, value: float, digits: int = 0) -> str:
     """`value` as the filters print it: fixed (`digits` decimals), pct (a share as a
     percentage with `digits` decimals), sig (`digits` significant digits; a number with more
-    digits before the point is shown whole) or grouped (an integer with thousands
-    separators). Python rounds exact ties to even; a negative number has a true minus sign
-    (U+2212), and "× 10⁻⁵" is held to its number by no-break spaces. Raises ValueError for
-    another kind."""
+    digits before the point is shown whole) or grouped (an integer). Every kind groups the
+    digits before the point in thousands with commas ("1,024", "1,024.50"): one rule for
+    every number the page shows, in both languages. Python rounds exact ties to even; a
+    negative number has a true minus sign (U+2212), and "× 10⁻⁵" is held to its number by
+    no-break spaces. Raises ValueError for another kind."""
     text = _ascii_number(kind, value, digits)
     return "−" + text[1:] if text.startswith("-") else text
 
@@ -114,9 +115,9 @@ def tex_number(text: str) -> str:
 
 def _ascii_number(kind: str, value: float, digits: int) -> str:
     if kind == "fixed":
-        return f"{value:.{digits}f}"
+        return f"{value:,.{digits}f}"
     if kind == "pct":
-        return f"{100 * value:.{digits}f}%"
+        return f"{100 * value:,.{digits}f}%"
     if kind == "sig":
         if value == 0:
             return "0"
@@ -125,7 +126,7 @@ def _ascii_number(kind: str, value: float, digits: int) -> str:
         exponent = int(exp)
         if exponent < -4:          # 1.87 × 10⁻¹⁰ rather than 0.000000000187
             return f"{mantissa}\u00a0×\u00a010{str(exponent).translate(_SUPERSCRIPT)}"
-        return f"{value:.{max(digits - 1 - exponent, 0)}f}"
+        return f"{value:,.{max(digits - 1 - exponent, 0)}f}"
     if kind == "grouped":
         return f"{round(value):,}"
     raise ValueError(f"unknown number format '{kind}'")

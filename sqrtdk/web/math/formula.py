@@ -39,8 +39,11 @@ class Formula:
 
     @property
     def copy_text(self) -> str:
-        """The TeX a reader copies: `copied`, else `plain`."""
-        return self.plain if self.copied is None else self.copied
+        """The TeX a reader copies: `copied`, else `plain` with each number's thousands comma
+        as `{,}` (a bare comma is punctuation to TeX, which sets a space after it)."""
+        if self.copied is not None:
+            return self.copied
+        return "".join(p if isinstance(p, str) else p.text.replace(",", "{,}") for p in self.parts)
 
     @property
     def quotes(self) -> list[Quote]:

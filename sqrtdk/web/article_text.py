@@ -1,0 +1,67 @@
+"""One article's text as the page's conversion reads it: one object, made once per page by
+`read_article`, that every Markdown processor and message reads (through
+`converter.PageContext.text`), instead of each being handed its own string.
+
+It holds the text in the two forms the conversion needs, both with the file's lines (the
+front matter kept as blank lines, comments and formulas as lines of filler), and where the
+article's line-by-line reads (`line_reads`) and the lexer found the things Markdown keeps no
+position of: each note's definition, each box's opening and `attrs:` lines, each reference
+definition, each reproduce fence. The line of everything else comes from the tree itself
+(`positions.LineMap`, made while converting).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .lexer import Masked
+from .line_reads import (
+    check_blocks,
+    check_box_options,
+    check_footnote_definitions,
+    check_note_continuations,
+    reference_urls,
+)
+from .markers import strip_markers
+from .positions import BoxLines
+
+
+@dataclass
+class ArticleText:
+    """The text of one article and where its parts were written (file lines, 1-based)."""
+
+    markdown: str = ""       # what Markdown converts: the body after quoting, code back in
+    lines: str = ""          # the same from line 1, code masked, markers out: read by line
+    first_line: int = 0      # lines before `markdown`'s first (the front matter)
+    notes: dict[str, int] = field(default_factory=dict)       # note label -> its definition
+    boxes: BoxLines = field(default_factory=BoxLines)
+    references: dict[str, int] = field(default_factory=dict)  # address -> `[ref]: address`
+    reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
+
+    def snippet_lines(self, shown: list[str]) -> list[int]:
+        """The fence line of each reproduce box of `shown` (snippet names, in order): the
+        k-th box of a snippet is the k-th reproduce fence naming it (0: none)."""
+        seen: dict[str, int] = {}
+        lines = []
+        for name in shown:
+            fences = [line for line, named in self.reproduce if named == name]
+            k = seen[name] = seen.get(name, -1) + 1
+            lines.append(fences[k] if k < len(fences) else 0)
+        return lines
+
+
+def read_article(path: Path, masked: Masked, body: str, first_line: int) -> ArticleText:
+    """The text model of the article at `path`: `masked` is the lexer's reading of it,
+    `body` its text after the front matter, quoted (markers in place, code as tokens),
+    `first_line` the number of the front matter's lines. Raises BuildError at the line of a
+    box or note that Markdown would read otherwise than written (see `line_reads`)."""
+    lines = strip_markers("\n" * first_line + body)
+    openers = check_blocks(path, lines)
+    notes = check_footnote_definitions(path, lines)
+    attrs = check_box_options(path, lines)
+    check_note_continuations(path, lines)
+    return ArticleText(
+        markdown=masked.restore_code(body), lines=lines, first_line=first_line, notes=notes,
+        boxes=BoxLines(openers, attrs), references=reference_urls(lines),
+        reproduce=[(line, code.strip()) for line, info, code in masked.fences
+                   if info == "reproduce"])

@@ -1,0 +1,120 @@
+"""Two readings of the same blocks compared: cmark-gfm's (GitHub's) and ours aligned as
+`diff` aligns lines, each stretch they read differently described in words, with how to
+write the passage so both read it alike (the warnings of `md_blocks`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from .blocks import Block
+
+NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
+         "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
+         "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
+_TABLE = {"tr", "th", "td"}
+_INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
+                 "h6"}
+
+
+def describe(blocks: list[Block]) -> str:
+    """The outermost blocks of a stretch, in words ('a paragraph, then a list')."""
+    if not blocks:
+        return "nothing"
+    top = min(b.depth for b in blocks)
+    names = [NAMES.get(b.kind, f"a level-{b.kind[1:]} heading") for b in blocks
+             if b.depth == top]
+    unique = list(dict.fromkeys(names))
+    return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
+
+
+def advice(ours: list[Block], theirs: list[Block]) -> str:
+    """How to write a passage so that both parsers read it alike."""
+    top = min((b.depth for b in ours + theirs), default=0)
+    new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
+    if "pre" in new:
+        return ("put a blank line before the opening fence, and indent the closing fence as "
+                "the opening one (a fence inside a list item: both by the item's 4 spaces)")
+    setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
+    if setext:
+        return ("a heading underlined with '---' or '===' takes one line here: write it on one "
+                "line, as '## Its title {#some-id}'")
+    if new and any(b.kind == "p" and b.depth == top for b in ours):
+        return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
+                "start right under a paragraph line")
+    kinds = {b.kind for b in ours + theirs}
+    if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
+        return "this table has no row under its header, so an empty row is shown: add a row"
+    if kinds & _TABLE and kinds - _TABLE - {"table"}:
+        return ("put a blank line between the table and what follows it: a line right under a "
+                "table is read as one more row by one parser and not by the other")
+    if kinds & {"blockquote"} and not kinds & {"ul", "ol", "li"}:
+        return ("start every line of a quote with '>', and leave a blank line after it: a "
+                "line right under a quote is read as part of it by one parser only")
+    if kinds & _TABLE:
+        return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
+                "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
+                "write '\\|')")
+    if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
+            [b.depth for b in ours] != [b.depth for b in theirs]:
+        return ("indent a nested list, and any paragraph, formula or code inside a list item, "
+                "by 4 spaces per level (after a blank line)")
+    return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
+            "spaces, and start fences and headings at the margin of their block")
+
+
+@dataclass
+class Alignment:
+    """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
+    the same block, else the line of the stretch where the readings part), `starts` where
+    that line is where the block starts (read the same, or a block of the same kind and level
+    in its place whose words differ, at least the first of a stretch read differently), and
+    each stretch read differently as (its line, the warning)."""
+
+    lines: list[int]
+    exact: list[bool]
+    differences: list[tuple[int, str]]
+    starts: list[bool] = field(default_factory=list)
+
+
+def align(ours: list[Block], theirs: list[Block]) -> Alignment:
+    """Align two readings as `diff` aligns lines (difflib, no junk heuristic)."""
+    matcher = SequenceMatcher(None, [b.signature for b in ours],
+                              [b.signature for b in theirs], autojunk=False)
+    result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours))
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
+            result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
+            continue
+        # cmark-gfm's first block of the stretch; where it has none, the block after it
+        line = next((b.line for b in theirs[j1:] if b.line), 0) or \
+            next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        result.lines[i1:i2] = [line] * (i2 - i1)
+        shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
+        paired = i2 - i1 if [(b.kind, b.depth) for b in ours[i1:i2]] == shape else \
+            int(i2 > i1 and shape[:1] == [(ours[i1].kind, ours[i1].depth)])
+        # the same blocks in place (only their words differ), or at least the first of each
+        result.lines[i1:i1 + paired] = [b.line for b in theirs[j1:j1 + paired]]
+        result.starts[i1:i1 + paired] = [True] * paired
+        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
+    return result
+
+
+def difference(ours: list[Block], theirs: list[Block]) -> str:
+    """The warning for a stretch the two parsers read differently."""
+    what = describe(ours)
+    if not theirs:
+        said = (f"this Markdown starts {what} here, GitHub (CommonMark) does not; the page "
+                "shows it")
+    elif not ours:
+        said = (f"GitHub (CommonMark) starts {describe(theirs)} here, this Markdown does not; "
+                "the page does not show it")
+    elif [b.kind for b in ours] == [b.kind for b in theirs]:
+        how = "nest" if [b.depth for b in ours] != [b.depth for b in theirs] else "split"
+        said = (f"this Markdown and GitHub (CommonMark) {how} the lines here differently "
+                f"({what}{' at another level' if how == 'nest' else ', with other text'}); "
+                "the page shows this Markdown's reading")
+    else:
+        said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
+                f"{describe(theirs)}; the page shows {what}")
+    return f"{said}: {advice(ours, theirs)}"

@@ -1,0 +1,131 @@
+"""The footnotes' own treeprocessors: references numbered in reading order
+(`FootnoteNumbers`), a reference without a note or a note never referenced refused at its
+line (`FootnoteChecks`), and the notes as a landmark section with a heading
+(`FootnoteSection`). See `converter` for their priorities."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Mapping
+
+from markdown import Markdown
+from markdown.extensions.footnotes import FootnoteExtension
+from markdown.treeprocessors import Treeprocessor
+
+from ..errors import suggest
+from .md_math import ContentError
+from .positions import LineMap
+
+_MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+
+
+class FootnoteNumbers(Treeprocessor):
+    """Footnote references numbered in the order a reader meets them. Python-Markdown numbers
+    them in the order its inline processor reaches them, which visits list items, quotes and
+    table cells after the paragraphs around them, so a note referenced in a list could read 6
+    before 1 (Python-Markdown issue #1561, open). This rebuilds the extension's
+    `footnote_order` from the tree in document order and renumbers the references; its own
+    reordering of the notes (priority 19) then follows that order."""
+
+    def __init__(self, md: Markdown, footnotes: FootnoteExtension):
+        super().__init__(md)
+        self.footnotes = footnotes
+
+    def run(self, root: etree.Element) -> None:
+        refs = [a for a in root.iter("a") if "footnote-ref" in (a.get("class") or "").split()]
+        sep = self.footnotes.get_separator()
+        labels = [a.get("href", "").split(sep, 1)[-1] for a in refs]
+        order = list(dict.fromkeys(labels))
+        order += [label for label in self.footnotes.footnote_order if label not in order]
+        self.footnotes.footnote_order[:] = order
+        text = self.footnotes.getConfig("SUPERSCRIPT_TEXT")
+        for a, label in zip(refs, labels, strict=True):
+            a.text = text.format(order.index(label) + 1)
+
+
+class FootnoteChecks(Treeprocessor):
+    """A reference without a note (Python-Markdown leaves it as literal `[^x]`) and a note
+    that is never referenced are errors; records the labels in definition order (`labels`)
+    and the line of each definition (`lines`, from `definitions`: label -> file line, as the
+    article's definition lines were read; 0: not known)."""
+
+    def __init__(self, md: Markdown, footnotes: FootnoteExtension,
+                 positions: LineMap | None = None, definitions: Mapping[str, int] | None = None):
+        super().__init__(md)
+        self.footnotes = footnotes
+        self.positions = LineMap() if positions is None else positions
+        self.definitions: Mapping[str, int] = definitions or {}
+        self.labels: list[str] = []
+        self.lines: list[int] = []
+
+    def run(self, root: etree.Element) -> None:
+        defined = list(self.footnotes.footnotes.keys())
+        referenced: dict[str, int] = {}       # label -> the line of its first reference
+        for el in root.iter():
+            if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
+                referenced.setdefault(el.get("href", "")[len("#fn-"):], self.positions.line(el))
+            for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
+                m = _MISSING_FOOTNOTE.search((el.text if slot == "text" else el.tail) or "")
+                if m:
+                    raise ContentError(
+                        f"footnote reference '[^{m.group(1)}]' has no note; add a line "
+                        f"'[^{m.group(1)}]: …' at the end of the file"
+                        + (f" ({suggest(m.group(1), defined, 'notes')})" if defined else ""),
+                        m.group(0), line=self.positions.at(el, slot, m.start()),
+                        after=self.positions.floor(el))
+        for label in defined:
+            if not _LABEL_OK.fullmatch(label):     # it becomes the note's id and address
+                raise ContentError(f"note label '{label}' has a space or a character an "
+                                   "address cannot hold (it becomes the note's id, #fn-"
+                                   f"{label}); write it as '{_label_slug(label)}' here and in "
+                                   "its references", f"[^{label}]",
+                                   line=referenced[label] if label in referenced else
+                                   self._literal(root, label) or self.definitions.get(label, 0))
+            if label not in referenced:
+                raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
+                                   "reference it in the text or delete it", f"[^{label}]:",
+                                   line=self.definitions.get(label, 0))
+        self.labels = defined
+        self.lines = [self.definitions.get(label, 0) for label in defined]
+
+    def _literal(self, root: etree.Element, label: str) -> int:
+        """The line of the first reference `[^label]` Markdown left as text (a label with a
+        space makes no reference), from where that text stands in the tree; 0 if none."""
+        for el in root.iter():
+            for slot in ("text", "tail"):
+                at = ((el.text if slot == "text" else el.tail) or "").find(f"[^{label}]")
+                if at >= 0:
+                    return self.positions.at(el, slot, at)
+        return 0
+
+
+_LABEL_OK = re.compile(r"[^\s#%?/\\\"'<>`]+")   # what an id and a URL fragment keep as written
+
+
+def _label_slug(label: str) -> str:
+    """`my note` -> `my-note`: the label with its unsafe characters as hyphens."""
+    return re.sub(r"[\s#%?/\\\"'<>`]+", "-", label.strip()).strip("-") or "note"
+
+
+class FootnoteSection(Treeprocessor):
+    """Python-Markdown's footnote list becomes a <section> landmark with a heading in the
+    page's language; its <hr> goes (the heading separates it); back-links get a label."""
+
+    def __init__(self, md: Markdown, title: str):
+        super().__init__(md)
+        self.title = title
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter("a"):
+            if "footnote-backref" in (el.get("class") or "").split():
+                el.set("aria-label", el.get("title", ""))  # the arrow alone says nothing aloud
+        for div in root.iter("div"):
+            if div.get("class") == "footnote":
+                div.tag = "section"
+                div.set("aria-labelledby", "footnotes-title")
+                for hr in div.findall("hr"):
+                    div.remove(hr)
+                h = etree.Element("h2", {"id": "footnotes-title"})
+                h.text = self.title
+                div.insert(0, h)
+                return
