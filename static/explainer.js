@@ -38,7 +38,8 @@
     return (r < 0 ? "-" : "") + String(Math.abs(r)).replace(/\B(?=(\d{3})+$)/g, ",");
   }
   let bounds = {}, extra = 2, open = [];
-  const glob = (p) => new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$");
+  const globs = new Map();   // each pattern compiled once (format() runs for every number drawn)
+  const glob = (p) => globs.get(p) || globs.set(p, new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$")).get(p);
   // In a Try-it sheet (`widget`), at most `extra` more digits; a value still closer to a bound
   // reads as that bound with those most digits, "< 0.0001" or "> 99.9999%" (one precision
   // rule, sqrtdk.web.embed.widget_number)
@@ -111,6 +112,7 @@
     if (f.note) f.note.textContent = f.pieces.map((p) => (typeof p === "string" ? p : texOf(f.texts.get(p) ?? p.textContent))).join("");
   }
 
+  let room = () => {};   // the dₖ bar's height into the anchors' scroll margin (bar())
   const data = window.sqrtdkData;   // assets/explainer-data.js, loaded just before this file
   if (!data || !$("#tpl-dk")) return chrome();
   const { results: R, follow, slots, state: home, start } = data;
@@ -211,13 +213,28 @@
     set(input, { "aria-valuemin": D[S.s + 1], "aria-valuemax": D[D.length - 1] });
     on(input, "input", () => move({ i: +input.value }));
     $$("input[type=radio]", b).forEach((r) => on(r, "change", () => r.checked && move({ r: r.value })));
-    // --dk-h is inherited by every element: set only when the bar's height changes (each
-    // change restyles the whole page)
-    let height = "";
-    const measure = () => {
-      if (!b.matches(":not(.dk-away), :focus-within") || height === b.offsetHeight + "px") return;
+    // Anchors land below the bar: its height goes into a rule of its own for the elements with
+    // an id (style.css has the same rule with a guessed height), written when first needed:
+    // the bar shows, or the page jumps to an anchor (room()). Not a custom property on the
+    // root, which every element inherits: each change of it restyled the whole page, a long
+    // task at load; and not measured at load (a layout forced while the page is parsed).
+    let height = "", written = "", rule = null;
+    try {
+      rule = new CSSStyleSheet();
+      doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, rule];
+    } catch (e) { rule = null; }   // no constructed style sheets: the root's property after all
+    const measure = () => {   // its height as it shows, out of sight or not
+      const away = b.classList.contains("dk-away");
+      if (away) b.classList.remove("dk-away");
       height = b.offsetHeight + "px";
-      root.style.setProperty("--dk-h", height);
+      if (away) b.classList.add("dk-away");
+    };
+    room = () => {
+      measure();
+      if (height === written) return;
+      written = height;
+      if (rule) rule.replaceSync(`[data-ready] [id] { scroll-margin-top: calc(var(--header-h, 2.9rem) + ${height} + 0.6rem); }`);
+      else root.style.setProperty("--dk-h", height);
     };
     const layout = $(".layout");
     view(() => {
@@ -228,21 +245,20 @@
       $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
       $(".dk-note", b).hidden = !S.moved;       // the text follows, the figures do not
       $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
-      measure();
+      if (written) room();
     });
     const seen = new Set();
     const place = () => {
       b.classList.toggle("dk-away", !seen.size);
       if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
-      measure();
       const shown = b.matches(":not(.dk-away), :focus-within");
+      if (shown) room();
       root.classList.toggle("dk-on", shown);
       // shown by the focus alone at the top of the page: the page moves down under it, so
       // the title is not covered (a sheet in view keeps the bar over the text, moving nothing)
       const lift = shown && !seen.size && scrollY < b.offsetHeight;
       if (layout && lift !== !!layout.style.paddingTop) layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
     };
-    measure();                                  // anchors land below it, shown or not
     b.classList.add("dk-away");
     on(b, "focusin focusout", () => setTimeout(place));
     // later, once the sheets exist: watch them and the text that follows the bar, and wire
@@ -390,10 +406,12 @@
     const t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
     const before = t && Math.abs(t.getBoundingClientRect().top - parseFloat(getComputedStyle(t).scrollMarginTop));
     root.dataset.ready = "";
+    if (t) room();
     if (t && before < 24) t.scrollIntoView();
   };
   const watch = bar();
-  const steps = [batches, scales, rows, watch, follows, ready];
+  // the text already shows the page as built unless the address set dₖ or the ruler
+  const steps = [batches, scales, rows, watch, ...(S.moved ? [follows] : []), ready];
   const next = () => { steps.shift()(); if (steps.length) idle(next); };
   chrome();
   idle(next);
@@ -424,7 +442,7 @@
     });
     // Jumps inside the page (notes, contents, links): lay every block out first (style.css,
     // .laid-out), else blocks above the target keep guessed heights and the jump lands short
-    const layOut = () => root.classList.add("laid-out");
+    const layOut = () => { root.classList.add("laid-out"); room(); };
     doc.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="#"]')) layOut(); }, true);
     // a new address's target, once every block has its real height (the browser's own jump
     // may have used guessed ones): opened at an anchor, or an anchor set by a script

@@ -258,6 +258,26 @@ def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(
     assert probe and all(CJK_FACE.search(f) for f in probe), probe
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_formula_in_a_passage_marked_with_the_other_language_keeps_its_fonts(
+        visit, lang: str) -> None:
+    """The faces chosen for a language (style.css) go to the passage marked with it and are
+    inherited from there; a formula inside it keeps KaTeX's own faces on every part (they
+    went to every element inside the passage, the formula's spans included)."""
+    page = visit().open(f"{lang}/index.html")
+    fonts = page.evaluate("""() => {
+        const formula = document.querySelector('article .katex');
+        const other = document.documentElement.lang.startsWith('zh') ? 'en' : 'zh-CN';
+        const p = document.createElement('p');
+        p.lang = other;
+        p.append(formula.cloneNode(true));
+        document.querySelector('article').prepend(p);
+        const faces = (f) => [...f.querySelectorAll('.katex-html *')]
+            .map(el => getComputedStyle(el).fontFamily);
+        return [faces(formula), faces(p.firstElementChild)]; }""")
+    assert fonts[0] and fonts[1] == fonts[0]
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_visible_text_holds_a_raw_entity_or_template_syntax(visit, lang: str) -> None:
