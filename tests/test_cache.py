@@ -177,7 +177,7 @@ def test_an_edit_to_one_figures_labels_or_results_changes_its_files_keys_alone(t
     def keys(labels, results):
         inputs = SimpleNamespace(labels=labels, settings=SimpleNamespace(social_figure="b"))
         stage = FigureStage(BuildOptions.for_project(tmp_path), Cache(None), inputs)  # type: ignore[arg-type]
-        return {f: stage._key(f, specs, results, {"a": "code a", "b": "code b"}) for f in files}
+        return stage._keys(files, specs, results, {"a": "code a", "b": "code b"})
 
     results = {"x": 1.0, "y": 2.0}
     before = keys(labels, results)
