@@ -455,17 +455,14 @@
     };
     on(window, "hashchange", land);
     if (location.hash) land();
-    // Theme: the system's until the reader picks one (theme.js applies it early)
+    // Theme: the system's until the reader picks one (theme.js applies it early); the
+    // button's words follow it in style.css
     const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
     const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
-    const sync = () => btn && (btn.ariaPressed = dark());
     if (btn) on(btn, "click", () => {
       root.dataset.theme = dark() ? "light" : "dark";
       try { localStorage.setItem("theme", root.dataset.theme); } catch (err) { /* unsaved */ }
-      sync();
     });
-    on(mq, "change", sync);
-    sync();
     // Print every <details> open
     const boxes = (open) => () => $$(open ? "details:not([open])" : "[data-print]").forEach((d) => {
       d.open = open;

@@ -240,3 +240,23 @@ def test_the_bar_beside_the_contents_covers_none_of_them(visit, width: int) -> N
     side_by_side = toc["x"] + toc["width"] <= bar["x"]
     apart = toc["y"] >= bar["y"] + bar["height"] or toc["y"] + toc["height"] <= bar["y"]
     assert side_by_side or apart, (bar, toc)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_theme_button_says_what_a_press_does(visit, site_build, lang, scheme) -> None:
+    """Its name (what a screen reader hears) and its visible words offer the theme the page is
+    not in, before and after a press; the words shown are part of the name (WCAG 2.5.3)."""
+    ui = site_build["strings"][lang].ui
+    page = visit(viewport=PHONE, color_scheme=scheme).open(f"{lang}/index.html")
+    button = page.locator("[data-theme-toggle]")
+    offers = "light" if scheme == "dark" else "dark"
+    for _ in range(2):
+        name, shown = ui[f"theme_{offers}_name"], ui[f"theme_{offers}"]
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, (offers, name)
+        assert shown in button.inner_text() and shown.lower() in name.lower()
+        other = "dark" if offers == "light" else "light"
+        assert ui[f"theme_{other}"] not in button.inner_text()
+        assert button.get_attribute("aria-pressed") is None    # a name that changes: no state
+        button.click()
+        offers = other
