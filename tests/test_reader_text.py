@@ -1,0 +1,74 @@
+"""What a first-time reader found in the words around the numbers (issue 20's leftovers): one
+quote style in the Chinese page, its interface strings and its figures; one name per ruler in
+each language wherever a ruler is named in the interface (the dₖ bar, the sheets, the figures'
+tables and the figures' own labels). Read from the built page and the content files; nothing
+here depends on the article's wording or on how many figures or sections it has."""
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from typing import Any
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+NOT_PROSE = {"script", "style", "code", "pre", "svg", "math", "template"}
+# the quote marks of each style Chinese text may use, opening and closing: corner brackets,
+# curly, straight
+STYLES = {"corner": (("「", "」"), ("『", "』")), "curly": (("“", "”"), ("‘", "’")),
+          "straight": (('"', '"'), ("'", "'"))}
+
+
+class ProseText(HTMLParser):
+    """The text a reader reads: formulas (class "math"), code and scripts left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipping: list[bool] = []
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        inside = bool(self.skipping and self.skipping[-1])
+        self.skipping.append(inside or tag in NOT_PROSE or "math" in classes)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.skipping:
+            self.skipping.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not (self.skipping and self.skipping[-1]):
+            self.parts.append(data)
+
+
+def strings_of(value: Any) -> Iterator[str]:
+    """Every string in a TOML value (tables and arrays walked)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings_of(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_of(v)
+
+
+def test_the_chinese_page_and_its_interface_use_one_quote_style(site_build) -> None:
+    lang = next(code for code in site_build["languages"]
+                if site_build["strings"][code].language["html_lang"].startswith("zh"))
+    page = ProseText()
+    page.feed(site_build["html"][lang])
+    content = site_build["opts"].content_dir / lang
+    figures = tomllib.loads((content / "figures.toml").read_text(encoding="utf-8"))
+    texts = {"the page": "".join(page.parts),
+             "strings.toml": "\n".join(site_build["strings"][lang].ui.values()),
+             "figures.toml": "\n".join(strings_of(figures))}
+    assert "\u3002" in texts["the page"]                 # the page's text was read (。)
+    used = {(where, style) for where, text in texts.items()
+            for style, pairs in STYLES.items() if any(m in text for pair in pairs for m in pair)}
+    assert len({style for _, style in used}) <= 1, sorted(used)
+    for where, text in texts.items():                    # and every quote closes
+        for opening, closing in (*STYLES["corner"], *STYLES["curly"]):
+            assert text.count(opening) == text.count(closing), (where, opening, closing)
