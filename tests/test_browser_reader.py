@@ -260,3 +260,41 @@ def test_the_theme_button_says_what_a_press_does(visit, site_build, lang, scheme
         assert button.get_attribute("aria-pressed") is None    # a name that changes: no state
         button.click()
         offers = other
+
+
+# every element that scrolls sideways (its overflow lets it, and it is wider inside than out)
+SCROLLERS = """() => [...document.querySelectorAll('body *')].filter(e => {
+    const o = getComputedStyle(e).overflowX;
+    return (o === 'auto' || o === 'scroll') && e.scrollWidth > e.clientWidth + 1; })
+    .map((e, n) => { e.dataset.scroller = n; return [n, e.localName, e.className, e.tabIndex]; })"""
+
+
+def ax_name(cdp: Any, root: int, selector: str) -> str:
+    """The element's accessible name as the browser's accessibility tree gives it (what a
+    screen reader reads), through the CDP Accessibility domain."""
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    tree = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
+    return str(tree["nodes"][0].get("name", {}).get("value", ""))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_box_that_scrolls_sideways_on_a_phone_is_reached_by_the_keyboard_and_named(
+        visit, lang) -> None:
+    """axe's scrollable-region-focusable: a box that scrolls sideways at 360 px (code, a
+    figure's table, a formula) can be focused, so arrow keys scroll it, and has a name, so a
+    screen reader says what it reached (not "blank"). Every box open, every block laid out."""
+    from browser import lay_out_everything
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    scrollers = page.evaluate(SCROLLERS)
+    assert scrollers                                 # at 360 px something does scroll
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    for n, tag, cls, tab in scrollers:
+        assert tab >= 0, (tag, cls)
+        assert ax_name(cdp, root, f'[data-scroller="{n}"]').strip(), (tag, cls)
+        page.locator(f'[data-scroller="{n}"]').focus()
+        assert page.evaluate("document.activeElement.dataset.scroller") == str(n), (tag, cls)

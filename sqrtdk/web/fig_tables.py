@@ -163,8 +163,10 @@ def _header(key: str | tuple[str, str], ui: Mapping[str, str]) -> str:
 def html(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> Markup:
     """The table inside a closed <details>, headers localized from `ui`; raises KeyError
     naming a missing ui key."""
-    out = [Markup('<details class="fig-data"><summary>{}</summary><div class="fig-data-scroll" '
-                  'tabindex="0"><table><thead>').format(ui["table_summary"])]
+    # the box scrolls sideways on a phone: the keyboard reaches it, and it is named
+    out = [Markup('<details class="fig-data"><summary>{0}</summary><div class="fig-data-scroll" '
+                  'tabindex="0" role="group" aria-label="{0}"><table><thead>'
+                  ).format(ui["table_summary"])]
     if t.groups:
         out.append(Markup("<tr>"))
         for key, span in t.groups:
