@@ -22,7 +22,8 @@ FRONT = "---\ntitle: A title\ndescription: A description\n---\n"   # lines 1-4; 
 BODY_START = FRONT.count("\n") + 1
 
 UI = {"figure": "Fig {n}.", "backlink_title": "Back to note %d", "permalink": "Link",
-      "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source"}
+      "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source",
+      "reproduce_code": "Code"}
 LANGUAGE = {"en": {"html_lang": "en", "name": "English", "og_locale": "en_US", "script": "latin",
                    "other_lang": "zh-CN"},
             "zh": {"html_lang": "zh-CN", "name": "中文", "og_locale": "zh_CN", "script": "cjk",

@@ -298,3 +298,37 @@ def test_every_box_that_scrolls_sideways_on_a_phone_is_reached_by_the_keyboard_a
         assert ax_name(cdp, root, f'[data-scroller="{n}"]').strip(), (tag, cls)
         page.locator(f'[data-scroller="{n}"]').focus()
         assert page.evaluate("document.activeElement.dataset.scroller") == str(n), (tag, cls)
+
+
+# Every inline formula, and every word of strings.toml's keep_whole in the article's and the
+# sheets' text: the tops of the lines it is laid out on (one top: it is whole on one line)
+WHOLE = """words => {
+    const lines = rects => new Set([...rects].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+    const formulas = [...document.querySelectorAll('article span.math')]
+        .filter(m => !m.closest('.math-scroll')).map(m => [m.textContent.slice(0, 30), lines(m.getClientRects()).size]);
+    const found = [], walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) for (const w of words) {
+        for (let at = n.data.indexOf(w); at >= 0; at = n.data.indexOf(w, at + 1)) {
+            const r = document.createRange(); r.setStart(n, at); r.setEnd(n, at + w.length);
+            found.push([w, lines(r.getClientRects()).size]);
+        }
+    }
+    return {formulas, words: found, wide: document.documentElement.scrollWidth - innerWidth}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_short_formulas_and_unit_words_stay_whole_on_a_phone(visit, site_build, lang) -> None:
+    """At 360 px no line breaks inside an inline formula (a break inside q·k/√dₖ) or inside a
+    word strings.toml keeps whole (比特 split as 比 | 特), and nothing scrolls the page
+    sideways. The sheets are drawn at a dₖ whose numbers are long (the grid's largest)."""
+    from browser import lay_out_everything
+    words = site_build["strings"][lang].ui["keep_whole"].split()
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    seen = page.evaluate(WHOLE, words)
+    assert seen["formulas"] and seen["wide"] <= 0, seen["wide"]
+    assert not [f for f in seen["formulas"] if f[1] != 1], seen["formulas"]
+    if lang == "zh":
+        assert seen["words"]                               # the words are there to check
+    assert not [w for w in seen["words"] if w[1] != 1], seen["words"]

@@ -255,8 +255,15 @@ def slot_filter(results: Mapping[str, Any], ui: Mapping[str, str]) -> Callable[[
     """Jinja filter `slots`: a UI string as HTML, escaped, each `{name}` replaced by its number
     (see SLOTS) in a `<span data-slot="name">` that explainer.js refills. A relation sign
     written just before a slot ("= {share}") goes in a `<span data-rel>` of its own, which
-    shows nothing while the number is a bound (`relation_text`)."""
+    shows nothing while the number is a bound (`relation_text`). The words of `keep_whole`
+    (a unit such as 比特) go in a `<span class="nobr">`, as in the article (md_text.KeepWhole)."""
+    words = sorted(set(ui.get("keep_whole", "").split()), key=len, reverse=True)
+    whole = re.compile("|".join(re.escape(str(escape(w))) for w in words)) if words else None
+
     def slots(text: str) -> Markup:
+        html = str(escape(text))
+        if whole is not None:
+            html = whole.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', html)
         return Markup(_SLOT_RE.sub(lambda m: _slot(m.group(2), results, ui, m.group(1) or ""),
-                                   str(escape(text))))
+                                   html))
     return slots

@@ -256,3 +256,35 @@ class MathPunctuationGlue(Treeprocessor):
                 parent.insert(i, glue)
                 glue.append(child)
                 child.tail, glue.tail = tail[:n], tail[n:]
+
+
+class KeepWhole(Treeprocessor):
+    """Words a line must not split (strings.toml `keep_whole`, space-separated: a Chinese
+    unit such as 比特, which the browser may break between any two of its characters) are
+    wrapped in `<span class="nobr">` wherever the prose has them (code and math left out)."""
+
+    def __init__(self, md: Markdown, words: str):
+        super().__init__(md)
+        self.words = sorted(set(words.split()), key=len, reverse=True)
+
+    def run(self, root: etree.Element) -> None:
+        if not self.words:
+            return
+        pattern = re.compile("|".join(re.escape(w) for w in self.words))
+        for el, slot in list(_slots(root)):
+            pieces = pattern.split(_get(el, slot))
+            if len(pieces) == 1:
+                continue
+            found = pattern.findall(_get(el, slot))
+            _set(el, slot, pieces[0])
+            spans = []
+            for word, after in zip(found, pieces[1:]):
+                span = etree.Element("span", {"class": "nobr"})
+                span.text, span.tail = word, after
+                spans.append(span)
+            parent, at = (el, 0) if slot == "text" else (_parent(root, el), None)
+            if parent is None:
+                continue
+            start = 0 if at == 0 else list(parent).index(el) + 1
+            for k, span in enumerate(spans):
+                parent.insert(start + k, span)
