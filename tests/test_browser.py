@@ -14,7 +14,7 @@ import pytest
 from browser import PHONE, fmt, lay_out_everything
 from helpers import Tree
 
-from sqrtdk.web.embed import explainer_data
+from sqrtdk.web.embed import SLOTS, explainer_data
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -126,7 +126,8 @@ def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, bui
     assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", str(len(sa["scales"]) - 1))
     slider.fill(str(i))
     widget = page.locator("#fig-saturation-bars .widget")
-    assert widget.locator('[data-slot="share"]').text_content() == fmt("pct:2", sa["p_winner"][i])
+    assert widget.locator('[data-slot="share"]').text_content() == fmt(SLOTS["share"][1],
+                                                                       sa["p_winner"][i])
     assert widget.locator('[data-slot="sens"]').text_content() == fmt("sig:3", sa["sensitivity"][i])
     assert slider.get_attribute("aria-valuetext") == "×" + fmt("sig:3", 16.0)
     heights = widget.locator("rect.bar").evaluate_all("rs => rs.map(r => +r.getAttribute('height'))")

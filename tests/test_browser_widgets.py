@@ -144,7 +144,8 @@ def test_the_scale_slider_never_shows_a_bound_the_share_does_not_reach(visit, si
     assert len(every) == len(sa["scales"])
     bounds = bounds_for("saturation.shares", results["meta"]["bounds"])
     assert bounds is not None
-    shown_bounds = {format_number("pct", b, n) for b in bounds for n in range(13)}
+    kind = SLOTS["share"][1].split(":")[0]
+    shown_bounds = {format_number(kind, b, n) for b in bounds for n in range(13)}
     for k, share, sens, labels in every:
         state = {**start_state(results), "k": k}
         assert share == slot_text("share", results, state)[0], k

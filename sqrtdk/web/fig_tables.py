@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .embed import ENTROPY_FORMAT as ENTROPY
+from .embed import MEAN_SHARE_FORMAT as MEAN_SHARE
 from .embed import SD_FORMAT as SD
 from .embed import SHARE_FORMAT as SHARE
 from .embed import is_open, widget_number
@@ -140,7 +141,7 @@ def _rulers_sd(r: Mapping[str, Any]) -> Table:
 
 @table("rulers_softmax")
 def _rulers_softmax(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("winner_share", "pct:1"), ("entropy_bits", ENTROPY)))
+    return _per_ruler("rulers", r, (("winner_share", MEAN_SHARE), ("entropy_bits", ENTROPY)))
 
 
 @table("gradient_q")
