@@ -310,7 +310,7 @@
         const at = k ? +x(z[edge > 0 ? edge - 1 : peak] * scale[k]) + 4 : +x(z[peak] * scale[k]) - 6;
         const tag = set(tags[k], { x: at });
         tag.style.textAnchor = k ? "start" : "end";       // style.css centres chart text
-        tag.textContent = "d = " + plain("grouped", D[i]);
+        tag.textContent = "dₖ = " + plain("grouped", D[i]);
         const w = tag.getBBox?.().width || 7.5 * tag.textContent.length;   // 0 while not laid out
         const [from, to] = k ? [at, at + w] : [at - w, at];
         const over = bins.filter(([l, r]) => r > from - 5 && l < to + 5).map((b) => b[2]);

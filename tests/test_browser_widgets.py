@@ -205,7 +205,7 @@ def test_every_number_groups_its_thousands_with_commas(visit, lang: str) -> None
     assert not [t for t in texts if UNGROUPED.search(t)]
 
 
-# sheet 1's tags ("d = 64") and the bars of both histograms under each, in the chart's units
+# sheet 1's tags ("dₖ = 64") and the bars of both histograms under each, in the chart's units
 TAGS_AND_BARS = """() => {
     const chart = document.querySelector('#fig-spread-hist .widget svg.chart'), out = [];
     const bars = (path) => { const d = path.getAttribute('d'), re = /V(-?[\\d.]+)H(-?[\\d.]+)/g;

@@ -5,6 +5,7 @@ tables and the figures' own labels). Read from the built page and the content fi
 here depends on the article's wording or on how many figures or sections it has."""
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -72,3 +73,77 @@ def test_the_chinese_page_and_its_interface_use_one_quote_style(site_build) -> N
     for where, text in texts.items():                    # and every quote closes
         for opening, closing in (*STYLES["corner"], *STYLES["curly"]):
             assert text.count(opening) == text.count(closing), (where, opening, closing)
+
+
+RULERS = ("raw", "sqrt", "linear")
+# the letter d standing alone (not in a word, a {field}, %d, or a name such as fig-d)
+BARE_D = re.compile(r"(?<![\w.%{\-’'\\])d(?![\w\u2096’'\-])")
+
+
+def test_each_ruler_has_one_name_in_each_language(site_build) -> None:
+    """The dₖ bar and the sheets (strings.toml ruler_*), the figures' tables (the same keys)
+    and the figures' own labels (figures.toml: each table's raw, sqrt and linear) name a
+    ruler by one set of names per language; a figure's label may follow the name with its
+    formula ("÷√dₖ: q·k/√dₖ")."""
+    for lang in site_build["languages"]:
+        ui = site_build["strings"][lang].ui
+        names = {r: ui[f"ruler_{r}"] for r in RULERS}
+        assert len(set(names.values())) == len(RULERS), names
+        figures = tomllib.loads((site_build["opts"].content_dir / lang / "figures.toml")
+                                .read_text(encoding="utf-8"))
+        labelled = [t for t in figures.values() if isinstance(t, dict)
+                    and all(r in t for r in RULERS)]
+        assert labelled                                   # some figure names the rulers
+        for table in labelled:
+            for r in RULERS:
+                label, name = table[r], names[r]
+                assert label == name or (label.startswith(name)
+                                         and not label[len(name)].isalnum()), (lang, label, name)
+        bar = BarLabels()
+        bar.feed(site_build["html"][lang])
+        assert bar.labels == [names[r] for r in RULERS], (lang, bar.labels)
+
+
+class BarLabels(HTMLParser):
+    """The words beside the dₖ bar's ruler buttons (the page's <template id="tpl-dk">)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.labels: list[str] = []
+        self.in_bar = self.in_label = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "template":
+            self.in_bar = a.get("id") == "tpl-dk"
+        elif self.in_bar and tag == "input" and a.get("type") == "radio":
+            self.in_label = True
+            self.labels.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("label", "template"):
+            self.in_label = False
+            if self.labels:
+                self.labels[-1] = self.labels[-1].strip()
+
+    def handle_data(self, data: str) -> None:
+        if self.in_label:
+            self.labels[-1] += data
+
+
+def test_the_key_dimension_is_called_dk_in_the_interface_figures_and_prose(site_build) -> None:
+    """Where the page means the keys' dimension it writes dₖ, never a bare d: every
+    strings.toml and figures.toml text (its {fields} aside) and the article's prose outside
+    formulas and code, in every language."""
+    for lang in site_build["languages"]:
+        content = site_build["opts"].content_dir / lang
+        figures = tomllib.loads((content / "figures.toml").read_text(encoding="utf-8"))
+        texts = [*site_build["strings"][lang].ui.values(), *strings_of(figures)]
+        bare = [t for t in texts if BARE_D.search(re.sub(r"\{[^}]*\}", "", t))]
+        assert not bare, (lang, bare)
+        page = ProseText()
+        page.feed(site_build["html"][lang])
+        prose = "".join(page.parts)
+        assert "d\u2096" in prose
+        assert not [prose[max(m.start() - 30, 0):m.end() + 30]
+                    for m in BARE_D.finditer(prose)], lang
