@@ -319,7 +319,7 @@ WHOLE = """words => {
 @pytest.mark.parametrize("lang", LANGS)
 def test_short_formulas_and_unit_words_stay_whole_on_a_phone(visit, site_build, lang) -> None:
     """At 360 px no line breaks inside an inline formula (a break inside q·k/√dₖ) or inside a
-    word strings.toml keeps whole (比特 split as 比 | 特), and nothing scrolls the page
+    word strings.toml keeps whole (the Chinese unit for bits split between its two characters), and nothing scrolls the page
     sideways. The sheets are drawn at a dₖ whose numbers are long (the grid's largest)."""
     from browser import lay_out_everything
     words = site_build["strings"][lang].ui["keep_whole"].split()

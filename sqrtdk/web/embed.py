@@ -260,7 +260,8 @@ def slot_filter(results: Mapping[str, Any], ui: Mapping[str, str]) -> Callable[[
     (see SLOTS) in a `<span data-slot="name">` that explainer.js refills. A relation sign
     written just before a slot ("= {share}") goes in a `<span data-rel>` of its own, which
     shows nothing while the number is a bound (`relation_text`). The words of `keep_whole`
-    (a unit such as 比特) go in a `<span class="nobr">`, as in the article (md_text.KeepWhole)."""
+    (a Chinese unit such as the word for bits) go in a `<span class="nobr">`, as in the
+    article (md_text.KeepWhole)."""
     words = sorted(set(ui.get("keep_whole", "").split()), key=len, reverse=True)
     whole = re.compile("|".join(re.escape(str(escape(w))) for w in words)) if words else None
 

@@ -260,7 +260,7 @@ class MathPunctuationGlue(Treeprocessor):
 
 class KeepWhole(Treeprocessor):
     """Words a line must not split (strings.toml `keep_whole`, space-separated: a Chinese
-    unit such as 比特, which the browser may break between any two of its characters) are
+    unit such as the word for bits, which the browser may break between its characters) are
     wrapped in `<span class="nobr">` wherever the prose has them (code and math left out)."""
 
     def __init__(self, md: Markdown, words: str):
