@@ -147,3 +147,21 @@ def test_the_key_dimension_is_called_dk_in_the_interface_figures_and_prose(site_
         assert "d\u2096" in prose
         assert not [prose[max(m.start() - 30, 0):m.end() + 30]
                     for m in BARE_D.finditer(prose)], lang
+
+
+def test_keep_whole_wraps_each_listed_word_in_prose_only() -> None:
+    """md_text.KeepWhole: every occurrence of a listed word in text and tails becomes one
+    <span class="nobr">; code and formulas keep theirs as written."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import KeepWhole
+    bits = "\u6bd4\u7279"                              # the Chinese unit for bits
+    root = etree.fromstring(f'<div><p>H 0.5 {bits}, <em>x</em> 2 {bits}.<code>{bits}</code>'
+                            f'<span class="math">{bits}</span> 3 {bits}</p></div>')
+    KeepWhole(Markdown(), f"{bits}  ").run(root)
+    html = etree.tostring(root, encoding="unicode")
+    whole = f'<span class="nobr">{bits}</span>'
+    assert html == (f'<div><p>H 0.5 {whole}, <em>x</em> 2 {whole}.<code>{bits}</code>'
+                    f'<span class="math">{bits}</span> 3 {whole}</p></div>'), html
