@@ -113,13 +113,13 @@ class ArticleExtension(Extension):
         p, text = self.page, self.page.text
         md.ESCAPED_CHARS.append("$")
         self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
-                                     lambda: text.lines, lambda: text.first_line)
+                                     lambda: text.prose, lambda: text.first_line)
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
                                        text.markdown, [f.line for f in p.formulas], at,
                                        text.first_line + 1)
         self.math = MathElements(md, p.formulas, at)
-        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.lines,
+        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
                                          self.blocks.heading_lines)
         self.ids = IdCollector(md, at, text.boxes)
         self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
@@ -135,7 +135,7 @@ class ArticleExtension(Extension):
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: text.lines, p.readable,
+            tp.register(CjkQuotes(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
@@ -154,7 +154,7 @@ class ArticleExtension(Extension):
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
         tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
-        tp.register(ForeignSyntax(md, p.source, lambda: text.lines, p.readable,
+        tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
