@@ -140,7 +140,7 @@ class ArticleExtension(Extension):
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
-            tp.register(MathPunctuationGlue(md), "sqrtdk-math-glue", 3.95)
+            tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
