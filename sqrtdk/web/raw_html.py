@@ -43,7 +43,8 @@ def raw_html_lines(text: str) -> frozenset[int]:
     formulas masked) that both cmark-gfm and Python-Markdown read as a block of raw HTML."""
     if "<" not in text:
         return frozenset()
-    return frozenset(_python_markdown(text) & _cmark(text))
+    ours = _python_markdown(text)
+    return frozenset(ours & _cmark(text)) if ours else frozenset()
 
 
 def blank_lines(text: str, numbers: frozenset[int], filler: str = FILLER) -> str:
