@@ -1,15 +1,20 @@
 """Faults of the build engine, each pinned by the case that showed it: a new language's
-first build converts its pages once."""
+first build converts its pages once; Ctrl+C stops a build with one line, also while KaTeX
+typesets."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from helpers import copy_project_files
+import pytest
+from helpers import copy_project_files, default_signals
 
 PY = sys.executable
 
@@ -59,3 +64,100 @@ def test_a_new_language_whose_labels_equal_anothers_converts_its_pages_once(
     assert fr and all((project / "figures" / f).read_bytes() ==
                       (project / "figures" / f.replace(".fr.", f".{like}.")).read_bytes()
                       for f in fr)
+
+
+# a process that starts the KaTeX worker and, while it typesets many formulas, gets Ctrl+C
+# (the test sends SIGINT to its whole process group, as a terminal does) without acting on
+# it yet (a build notices a signal between two steps): the typesetting must finish
+_TYPESET_THROUGH_CTRL_C = """
+import signal, sys
+from pathlib import Path
+from sqrtdk.web.math import renderer
+from sqrtdk.web.math.formula import Formula
+signal.signal(signal.SIGINT, lambda *_: print("SIGINT", file=sys.stderr))
+math = renderer("katex", Path(sys.argv[1]), None)
+math.render([Formula(("x^2",), False, 1, "x^2", 1)])          # the worker is running
+tex = r"\\sum_{i=1}^{n} \\frac{q_i k_i}{\\sqrt{d_k}} + " * 10
+many = [Formula((tex + f"x_{{{i}}}",), True, i, tex, i) for i in range(400)]
+print("ready", flush=True)
+try:
+    print(sum(bool(r.html) for r in math.render(many)))
+finally:
+    math.close()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
+def test_ctrl_c_reaches_the_build_not_its_katex_worker(tmp_path: Path) -> None:
+    """Ctrl+C goes to the terminal's whole process group: the KaTeX worker (node) must not
+    be in it, or it dies before the build acts on the signal, and the build reports a dead
+    worker (a RuntimeError's traceback) instead of stopping with one line. The worker ends
+    when the build does (its stdin closes)."""
+    from sqrtdk.options import PROJECT_ROOT
+    script = tmp_path / "typeset.py"
+    script.write_text(_TYPESET_THROUGH_CTRL_C, encoding="utf-8")
+    proc = subprocess.Popen([PY, str(script), str(PROJECT_ROOT / "node_modules")],
+                            cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            encoding="utf-8", start_new_session=True, preexec_fn=default_signals,
+                            env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)})
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert "SIGINT" in err, err                 # the signal came while typesetting
+    assert proc.returncode == 0 and out.strip() == "400", err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
+def test_ctrl_c_while_typesetting_stops_with_one_line(tmp_path: Path,
+                                                      site_build: dict[str, Any]) -> None:
+    """Ctrl+C (SIGINT to the build's process group) while KaTeX typesets every formula anew:
+    exit 130, one line, no traceback, site/ as it was and no temporary folder left."""
+    project = copy_project_files(tmp_path / "p")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    build(project)
+    before = {p.relative_to(project).as_posix(): p.read_bytes()
+              for p in sorted((project / "site").rglob("*")) if p.is_file()}
+    shutil.rmtree(project / ".cache" / "math")           # every formula typeset again
+    article = project / "content" / site_build["languages"][0] / "index.md"
+    article.write_text(article.read_text(encoding="utf-8") + "\nOne more line.\n",
+                       encoding="utf-8")
+    proc = subprocess.Popen([PY, "build.py"], cwd=project, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, encoding="utf-8", start_new_session=True,
+                            preexec_fn=default_signals)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None and \
+            not any("node" in _cmdline(k) for k in _children(proc.pid)):
+        time.sleep(0.01)
+    assert proc.poll() is None, "the build ended before its KaTeX worker started"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert "interrupted" in err, err
+    after = {p.relative_to(project).as_posix(): p.read_bytes()
+             for p in sorted((project / "site").rglob("*")) if p.is_file()}
+    assert after == before
+    assert not [p for p in project.iterdir() if p.name.startswith(".site-")]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
