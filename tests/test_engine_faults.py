@@ -1,6 +1,6 @@
 """Faults of the build engine, each pinned by the case that showed it: a new language's
 first build converts its pages once; Ctrl+C stops a build with one line, also while KaTeX
-typesets."""
+typesets; the benchmarks' plain Markdown reads the results and the sweep as the build does."""
 from __future__ import annotations
 
 import os
@@ -161,3 +161,29 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
     except OSError:
         return ""
+
+
+@pytest.mark.parametrize("name", ["results.json", "sweep.json"])
+def test_the_benchmarks_plain_markdown_refuses_a_hand_edited_output(tmp_path: Path,
+                                                                    name: str) -> None:
+    """bench/plain_md.py quotes the results for the other generators: through the build's
+    own readers, which refuse a file whose digest does not match (json.loads took any)."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import PROJECT_ROOT
+    sys.path.insert(0, str(PROJECT_ROOT / "bench"))
+    try:
+        from plain_md import resolved_article
+    finally:
+        sys.path.remove(str(PROJECT_ROOT / "bench"))
+    project = copy_project_files(tmp_path / "p")
+    lang = "en"
+    assert resolved_article(project, lang)           # as committed: read
+    output = project / "figures" / name
+    text = output.read_text(encoding="utf-8")
+    edited = re.sub(r'("n_seeds": |"seed": )(\d+)', lambda m: f"{m[1]}{int(m[2]) + 1}", text,
+                    count=1)
+    assert edited != text
+    output.write_text(edited, encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        resolved_article(project, lang)
+    assert e.value.path.name == name and "changed since the build wrote it" in e.value.message
