@@ -129,6 +129,7 @@ class ArticleExtension(Extension):
 
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
+        self.blocks.raw_html.register()
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
