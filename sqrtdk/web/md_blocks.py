@@ -154,7 +154,8 @@ class BlockStructure(Treeprocessor):
 
     def plain(self, text: str) -> str:
         """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
-        quotes: their characters; inline raw HTML: nothing)."""
+        quotes: their characters; inline raw HTML: its text). Entities and inline HTML are
+        in Markdown's stash under its block placeholder, smart quotes under the inline one."""
         def stashed(m: re.Match[str]) -> str:
             item = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
             if not isinstance(item, str):
@@ -162,6 +163,7 @@ class BlockStructure(Treeprocessor):
             return html_text(item) if "<" in item else unescape(item)
         text = _INLINE_PLACEHOLDER.sub(stashed, text.replace(NBSP_PLACEHOLDER, "")
                                        .replace(FN_BACKLINK_TEXT, ""))
+        text = _BLOCK_PLACEHOLDER.sub(stashed, text)
         return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
 
     def _headings(self, ours: Parse, alignment: Alignment, source: list[str]) -> None:
