@@ -742,3 +742,13 @@ def test_a_fault_after_joined_chinese_lines_and_an_inline_formula_is_at_its_own_
         page(tmp_path, body, RESULTS, lang="zh")
     assert e.value.line == BODY_START + body.split("\n").index(fault), str(e.value)
     assert "left in the text" in e.value.message
+
+
+def test_a_fault_in_a_heading_is_at_the_heading_when_its_text_was_written_earlier(
+        tmp_path: Path) -> None:
+    """The heading's words move into a span of their own (md_collect.HeadingCollector, for
+    its section link); the span starts on the heading's line. The same `}}` earlier in an
+    attribute (raw HTML, which the tree does not read) is not the fault."""
+    body = 'A <abbr title="}}">word</abbr> here.\n\n## The }} heading {#h}\n\nText.\n'
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and "left in the text" in e.message, str(e)

@@ -120,7 +120,7 @@ class ArticleExtension(Extension):
                                        text.first_line + 1)
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
-                                         self.blocks.heading_lines)
+                                         self.blocks.heading_lines, at)
         self.ids = IdCollector(md, at, text.boxes)
         self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
