@@ -165,3 +165,23 @@ def test_keep_whole_wraps_each_listed_word_in_prose_only() -> None:
     whole = f'<span class="nobr">{bits}</span>'
     assert html == (f'<div><p>H 0.5 {whole}, <em>x</em> 2 {whole}.<code>{bits}</code>'
                     f'<span class="math">{bits}</span> 3 {whole}</p></div>'), html
+
+
+def test_keep_whole_keeps_the_file_line_of_the_text_after_a_word() -> None:
+    """A span KeepWhole makes, and the text after it, keep their file lines (a fault reported
+    in that text names its own line, not the paragraph's first)."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import KeepWhole
+    from sqrtdk.web.positions import LineMap
+    bits = "\u6bd4\u7279"
+    root = etree.fromstring(f"<div><p>a\nb 1 {bits} c\nd {bits}\ne</p></div>")
+    p = root[0]
+    at = LineMap()
+    at.record(root, {p: 10}, lambda tag: tag == "p")
+    KeepWhole(Markdown(), bits, at).run(root)
+    first, second = list(p)
+    assert (at.line(first), at.line(second)) == (11, 12)
+    assert at.at(second, "tail", len(second.tail or "")) == 13      # the "e" on line 13

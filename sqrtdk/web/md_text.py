@@ -242,7 +242,11 @@ class MathPunctuationGlue(Treeprocessor):
     """Chinese punctuation written right after an inline formula stays on the formula's line:
     the browser may break between KaTeX's box and the text after it, which would start a line
     with a full-width comma or full stop. The formula and the marks are wrapped in
-    `<span class="nobr">`."""
+    `<span class="nobr">`, which takes over the formula's tail and its place in `positions`."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
@@ -256,35 +260,55 @@ class MathPunctuationGlue(Treeprocessor):
                 parent.insert(i, glue)
                 glue.append(child)
                 child.tail, glue.tail = tail[:n], tail[n:]
+                self._moved(parent, child, glue, n)
+
+    def _moved(self, parent: etree.Element, child: etree.Element, glue: etree.Element,
+               n: int) -> None:
+        """The glue starts where the formula does; its tail is the formula's from offset n
+        (the marks stay the formula's tail, on its line)."""
+        at = self.positions
+        tail = at.tails.get(child, 0)
+        at.place(glue, at.line(child), tail=tail, parent=parent)
+        joins = at.removed.pop((child, "tail"), [])
+        at.joined(glue, "tail", [j - n for j in joins if j >= n])
+        at.joined(child, "tail", [j for j in joins if j < n])
 
 
 class KeepWhole(Treeprocessor):
     """Words a line must not split (strings.toml `keep_whole`, space-separated: a Chinese
     unit such as the word for bits, which the browser may break between its characters) are
-    wrapped in `<span class="nobr">` wherever the prose has them (code and math left out)."""
+    wrapped in `<span class="nobr">` wherever the prose has them (code and math left out);
+    each span and its tail keep their file lines in `positions`."""
 
-    def __init__(self, md: Markdown, words: str):
+    def __init__(self, md: Markdown, words: str, positions: LineMap | None = None):
         super().__init__(md)
         self.words = sorted(set(words.split()), key=len, reverse=True)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         if not self.words:
             return
         pattern = re.compile("|".join(re.escape(w) for w in self.words))
         for el, slot in list(_slots(root)):
-            pieces = pattern.split(_get(el, slot))
-            if len(pieces) == 1:
-                continue
-            found = pattern.findall(_get(el, slot))
-            _set(el, slot, pieces[0])
-            spans = []
-            for word, after in zip(found, pieces[1:]):
-                span = etree.Element("span", {"class": "nobr"})
-                span.text, span.tail = word, after
-                spans.append(span)
-            parent, at = (el, 0) if slot == "text" else (_parent(root, el), None)
-            if parent is None:
-                continue
-            start = 0 if at == 0 else list(parent).index(el) + 1
-            for k, span in enumerate(spans):
-                parent.insert(start + k, span)
+            found = list(pattern.finditer(_get(el, slot)))
+            if found:
+                self._wrap(root, el, slot, found)
+
+    def _wrap(self, root: etree.Element, el: etree.Element, slot: str,
+              found: list[re.Match[str]]) -> None:
+        text, at = _get(el, slot), self.positions
+        parent = el if slot == "text" else _parent(root, el)
+        if parent is None:
+            return
+        lines = [(at.at(el, slot, m.start()), at.at(el, slot, m.end())) for m in found]
+        joins = at.removed.pop((el, slot), [])
+        at.joined(el, slot, [j for j in joins if j < found[0].start()])
+        _set(el, slot, text[:found[0].start()])
+        start = 0 if slot == "text" else list(parent).index(el) + 1
+        for k, (m, (line, tail)) in enumerate(zip(found, lines)):
+            end = found[k + 1].start() if k + 1 < len(found) else len(text)
+            span = etree.Element("span", {"class": "nobr"})
+            span.text, span.tail = m.group(0), text[m.end():end]
+            parent.insert(start + k, span)
+            at.place(span, line, tail=tail, parent=parent)
+            at.joined(span, "tail", [j - m.end() for j in joins if m.end() <= j < end])
