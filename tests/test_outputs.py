@@ -165,8 +165,14 @@ def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
 def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any],
                                                        tmp_path: Path) -> None:
     """The 'unchanged' shortcut looks at every file of the output folder: an edited page is
-    written again as built, the write stage names it, and the next build is 'unchanged'."""
-    opts = dataclasses.replace(site_build["opts"], out=tmp_path / "site")
+    written again as built, the write stage names it, and the next build is 'unchanged'.
+    With copies of the session build's cache and figures (other workers copy those while
+    this build would write to them)."""
+    import shutil
+    shutil.copytree(site_build["opts"].cache_dir, tmp_path / "cache")
+    shutil.copytree(site_build["opts"].figures_dir, tmp_path / "figures")
+    opts = dataclasses.replace(site_build["opts"], out=tmp_path / "site",
+                               cache_dir=tmp_path / "cache", figures_dir=tmp_path / "figures")
     logs: list[str] = []
     builder = Builder(opts, log=logs.append)
     try:
