@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from author_copy import GUARD  # set in the copy's own pytest runs (tests/test_author_copy.py)
 
 from sqrtdk.options import DEFAULT_SEED
 from sqrtdk.science.run import run_all
 
 os.environ["PYTHONIOENCODING"] = "utf-8"
 ON_COPY = "author-copy"     # site_build's parameter: the author's copy (tests/author_copy.py)
-GUARD = "SQRTDK_AUTHOR_COPY"   # set in the copy's own pytest run (tests/test_author_copy.py)
 
 
 def on_copy_in_session(item: pytest.Item | pytest.Function) -> bool:
@@ -65,10 +65,12 @@ def _an_author_parameter(metafunc: pytest.Metafunc) -> bool:
     return False
 
 
+@pytest.hookimpl(trylast=True)      # after pytest has grouped the tests by their fixtures
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Runs on the author's copy are kept for the `author` tests (not screenshots) only. In
     the copy's own pytest run (GUARD set), the `author` tests this session's caller runs on
-    the copy itself are left out."""
+    the copy itself are left out. The tests marked `slow` go first (in their order), so no
+    worker of pytest-xdist is left running one while the others have nothing left to do."""
     def drop(item: pytest.Item) -> bool:
         if os.environ.get(GUARD) == "1":
             return on_copy_in_session(item)
@@ -78,7 +80,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     dropped = [item for item in items if drop(item)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if not drop(item)]
+    kept = [item for item in items if not drop(item)]
+    slow = [item for item in kept if item.get_closest_marker("slow")]
+    items[:] = slow + [item for item in kept if not item.get_closest_marker("slow")]
 
 
 @pytest.fixture(scope="session")

@@ -8,8 +8,8 @@ new figure added by following README.md's "Add a figure" recipe to the letter) b
   very session, `site_build` parametrized `author-copy` (conftest's `pytest_generate_tests`),
   spread over the workers like any other test;
 - the others (marked `author_own_run`: they read the project's folders or import its code,
-  which only a process started in the copy sees as the copy's) run in a pytest of the copy's
-  own, started as a careless caller would (issue 18, item 7): from another working folder,
+  which only a process started in the copy sees as the copy's) run in pytest runs of the
+  copy's own, one a test file, started as a careless caller would (issue 18, item 7): from another working folder,
   with no terminal, SIGINT and SIGQUIT ignored (a script's `nohup make test &`), no TERM,
   and the C locale with Python's UTF-8 mode off (ASCII).
 
@@ -31,6 +31,9 @@ from author_copy import GUARD, OPENING, OPENING_OTHER, SECTION_ID, built, recipe
 from conftest import ON_COPY, on_copy_in_session
 
 THIS = Path(__file__).name
+# the test files marking `author` tests `author_own_run` (checked against the session below)
+OWN_RUN = sorted(p.name for p in Path(__file__).parent.glob("test_*.py")
+                 if p.name != THIS and "mark.author_own_run" in p.read_text(encoding="utf-8"))
 pytestmark = pytest.mark.skipif(os.environ.get(GUARD) == "1",
                                 reason="this is the author's copy already")
 
@@ -56,33 +59,33 @@ def test_the_copy_builds_with_strict_and_shows_the_author_s_edits(author_copy: P
         assert re.search(rf"{new_figure[1]}\.{lang}\.[0-9a-f]+\.svg", html), lang
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("module", OWN_RUN)
 def test_the_author_tests_reading_the_project_s_folders_pass_on_the_copy_started_carelessly(
-        author_copy: Path, request: pytest.FixtureRequest) -> None:
-    """The copy's own pytest run: the `author` tests that this session cannot run on the copy
-    (conftest's GUARD leaves the others out of that run; it reads the copy's own build as
-    its `site_build`), one worker per core as `make test` has them, started as a careless
-    caller would. It collects only the test files marking tests `author_own_run` (the
-    check below finds any such test left out)."""
+        author_copy: Path, request: pytest.FixtureRequest, module: str) -> None:
+    """The copy's own pytest run of one test file marking tests `author_own_run`: the
+    `author` tests that this session cannot run on the copy (conftest's GUARD leaves the
+    others out of that run; it reads the copy's own build as its `site_build`), started as
+    a careless caller would. One file a run, so that each run is short and the runs spread
+    over the workers; one process each (the workers are this session's)."""
     project = author_copy / "project"
     assert built(author_copy)["returncode"] == 0
-    files = [p for p in sorted((project / "tests").glob("test_*.py"))
-             if "mark.author_own_run" in p.read_text(encoding="utf-8") and p.name != THIS]
-    report = author_copy / "own-run.xml"
+    report = author_copy / f"own-run-{module}.xml"
     suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                            "-n", "auto", "--maxprocesses", "4", "--dist", "worksteal",
-                            "-m", "author and not shots", "--durations=8",
+                            "-n", "0", "-m", "author and not shots", "--durations=5",
                             f"--junitxml={report}", "--rootdir", str(project),
-                            *map(str, files)],
+                            str(project / "tests" / module)],
                            cwd=project / "tests", capture_output=True, encoding="utf-8",
                            errors="replace", env=careless_caller({**os.environ, GUARD: "1"}),
                            stdin=subprocess.DEVNULL, preexec_fn=ignore_interrupts)
-    tail = "\n".join(suite.stdout.strip().splitlines()[-20:])
+    tail = "\n".join(suite.stdout.strip().splitlines()[-12:])
     print(tail)     # the copy's slowest tests (pytest -rP shows them)
     assert suite.returncode == 0, tail
     got = ran(report)
     assert got, tail                                          # it ran
     own, in_session, others = author_tests(request.session)
-    assert own <= got, sorted(own - got)[:5]                  # every such test this session has
+    mine = {t for t in own if t.startswith(f"tests/{module}::")}
+    assert mine <= got, sorted(mine - got)[:5]                # every such test this session has
     assert not got & (in_session | others), sorted(got & (in_session | others))[:5]
     assert not [t for t in got if ON_COPY in t]               # nothing parametrized there
 
@@ -90,15 +93,17 @@ def test_the_author_tests_reading_the_project_s_folders_pass_on_the_copy_started
 def test_the_tests_run_on_the_copy_in_this_session_are_the_author_tests_that_can_be(
         request: pytest.FixtureRequest) -> None:
     """Each `author` test reaching `site_build` (not marked `author_own_run`) has a run on the
-    project and one on the copy; no other test has a run on the copy."""
+    copy in this session, and no other test has; every other `author` test is in a file the
+    copy's own runs above collect."""
     copy = set()
     for item in request.session.items:
         spec = getattr(item, "callspec", None)
         if spec is not None and spec.params.get("site_build") == ON_COPY:
             assert on_copy_in_session(item) and not item.get_closest_marker("shots"), item.nodeid
             copy.add(base_id(item))
-    _, in_session, _ = author_tests(request.session)
+    own, in_session, _ = author_tests(request.session)
     assert copy == in_session, sorted(copy ^ in_session)[:5]
+    assert {t.split("::")[0] for t in own} <= {f"tests/{m}" for m in OWN_RUN}, OWN_RUN
 
 
 def test_the_tests_run_on_the_copy_in_this_session_read_it_through_site_build(

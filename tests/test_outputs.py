@@ -123,6 +123,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow
 def test_a_comment_in_one_experiment_module_reruns_only_what_reads_it(tmp_path: Path) -> None:
     """In a project copy: a comment added to the module of one experiment that no other
     module imports changes that experiment's key alone, a run with the cache filled before

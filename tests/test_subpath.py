@@ -113,6 +113,7 @@ def site_pages(site: Path) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
 
 
+@pytest.mark.slow
 def test_every_page_loads_everything_under_the_subpath(browser: Any, subpath_site: Path,
                                                        subpath_server: str) -> None:
     pages = site_pages(subpath_site)
