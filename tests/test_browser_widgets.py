@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE
+from browser import PHONE, Visit
 
 from sqrtdk.web.embed import SLOTS, slot_text, start_state
 from sqrtdk.web.quoting import bounds_for, format_number
@@ -179,27 +180,44 @@ RELATION_THEN_BOUND = re.compile(r"[=≈≤≥<>]\s*[<>≤≥]|[<>]\s*=")
 SHOWN_AS_BOUND = re.compile(r"[<>]\s\d")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_no_widget_writes_a_relation_before_a_bound(visit, lang: str) -> None:
-    """"pH = > 99.9999%" never: where a number is shown as a bound, its sign takes the place
-    of the relation written before it, at every dₖ, ruler and scale."""
-    page = visit().open(f"{lang}/index.html")
-    texts = page.evaluate(SWEEP)
-    assert [t for t in texts if SHOWN_AS_BOUND.search(t)]     # the sweep met bounds
-    assert not [t for t in texts if RELATION_THEN_BOUND.search(t)]
-
-
 UNGROUPED = re.compile(r"(?<![\d.,])\d{4,}")     # four digits or more with no comma among them
 QUOTED = """() => [...document.querySelectorAll('[data-key], .fig-data td, .fig-data th')]
     .map(e => e.textContent)"""
 
 
+@pytest.fixture(scope="module")
+def swept(browser: Any, served: str) -> Iterator[Callable[[str], tuple[list[str], list[str]]]]:
+    """swept(lang) -> (SWEEP's texts on a freshly loaded page, then QUOTED's on the page the
+    sweep left): one load and one sweep per language for the checks that read them (pure
+    data; the page is closed at once)."""
+    made: dict[str, tuple[list[str], list[str]]] = {}
+
+    def sweep(lang: str) -> tuple[list[str], list[str]]:
+        if lang not in made:
+            v = Visit(browser, served)
+            try:
+                page = v.open(f"{lang}/index.html")
+                made[lang] = (page.evaluate(SWEEP), page.evaluate(QUOTED))
+            finally:
+                v.context.close()
+        return made[lang]
+    yield sweep
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_number_groups_its_thousands_with_commas(visit, lang: str) -> None:
+def test_no_widget_writes_a_relation_before_a_bound(swept, lang: str) -> None:
+    """"pH = > 99.9999%" never: where a number is shown as a bound, its sign takes the place
+    of the relation written before it, at every dₖ, ruler and scale."""
+    texts = swept(lang)[0]
+    assert [t for t in texts if SHOWN_AS_BOUND.search(t)]     # the sweep met bounds
+    assert not [t for t in texts if RELATION_THEN_BOUND.search(t)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_number_groups_its_thousands_with_commas(swept, lang: str) -> None:
     """One rule in both languages: 1,024 in the prose's quoted numbers, the figures' tables,
     the sheets and the bar, at every state of the controls."""
-    page = visit().open(f"{lang}/index.html")
-    texts = page.evaluate(SWEEP) + page.evaluate(QUOTED)
+    texts = [*swept(lang)[0], *swept(lang)[1]]
     assert [t for t in texts if re.search(r"\d,\d{3}", t)]     # some number is that large
     assert not [t for t in texts if UNGROUPED.search(t)]
 
