@@ -89,6 +89,20 @@ _STATE = """() => { const html = document.documentElement.outerHTML; let h = 0;
     for (let i = 0; i < html.length; i++) h = (Math.imul(h, 31) + html.charCodeAt(i)) | 0;
     const a = document.activeElement;
     return [location.href, scrollX, scrollY, a ? a.tagName + '#' + a.id : '', html.length, h]; }"""
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def settled_state(page: Any) -> Any:
+    """The page's _STATE once two readings a couple of frames apart agree (observers that
+    run late under load, such as the dₖ bar's, have had their say)."""
+    state = page.evaluate(_STATE)
+    for _ in range(20):
+        page.evaluate(FRAMES)
+        again = page.evaluate(_STATE)
+        if again == state:
+            return state
+        state = again
+    return state
 
 
 class Pages:
@@ -107,14 +121,14 @@ class Pages:
             v.open(path)
             if laid_out:
                 lay_out_everything(v.page)
-            self.visits[key] = (v, v.page.evaluate(_STATE))
+            self.visits[key] = (v, settled_state(v.page))
         return self.visits[key][0]
 
     def unchanged(self) -> Iterator[Pages]:
         """Fixture body for a test's use of the shared pages: yields them, then fails the
         test if any of them is not as it was when loaded (address, scroll, focus, document)."""
         yield self
-        changed = [key for key, (v, state) in self.visits.items() if v.page.evaluate(_STATE) != state]
+        changed = [key for key, (v, state) in self.visits.items() if settled_state(v.page) != state]
         for key in changed:          # the next test gets a fresh load, never a changed page
             self.visits.pop(key)[0].context.close()
         assert not changed, f"the test changed a shared page and did not restore it: {changed}"
