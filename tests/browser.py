@@ -13,6 +13,7 @@ most of a short check's cost. A test given a shared page must leave it as it fou
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqrtdk.web.quoting import format_number
@@ -70,6 +71,25 @@ class Visit:
         """Whether every quote of `key` on the page shows `value` in its own format."""
         quotes = self.quoted(key)
         return bool(quotes) and all(text == fmt(spec, value) for spec, text in quotes)
+
+
+class Parts:
+    """The checks of a test that runs several on one page load, each judged whatever the
+    others found: `with parts("what it checks"): ...` records a failed assertion under that
+    name; `parts.done()` then fails the test naming every part that failed."""
+
+    def __init__(self) -> None:
+        self.failed: dict[str, str] = {}
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        try:
+            yield
+        except AssertionError as e:
+            self.failed[name] = str(e) or repr(e)
+
+    def done(self) -> None:
+        assert not self.failed, "failed: " + "; ".join(f"{k}: {v}" for k, v in self.failed.items())
 
 
 def lay_out_everything(page: Any) -> None:
