@@ -111,15 +111,16 @@ def test_a_text_edit_parses_only_the_edited_page_for_its_links(
         project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sqrtdk.options import BuildOptions
     from sqrtdk.pipeline import Builder
-    from sqrtdk.web import checks
+    from sqrtdk.web import site_links
     opts = BuildOptions.for_project(project)
     Builder(opts, log=lambda _: None).build()       # every page's links are in the cache now
     md = project / "content" / "en" / "index.md"
     md.write_text(md.read_text(encoding="utf-8") + "\nA sentence the link check sees.\n",
                   encoding="utf-8")
     parsed: list[str] = []
-    real = checks.page_links
-    monkeypatch.setattr(checks, "page_links", lambda html: parsed.append(html) or real(html))
+    real = site_links.page_links
+    monkeypatch.setattr(site_links, "page_links",
+                        lambda html: parsed.append(html) or real(html))
     Builder(opts, log=lambda _: None).build()       # a new process would find the same cache
     assert len(parsed) == 1 and "A sentence the link check sees." in parsed[0]
 
@@ -153,7 +154,11 @@ def test_corrupt_cache_entries_are_rebuilt_not_used(project: Path) -> None:
         # every entry of the small kinds; of the figures, one (they are read by the same code,
         # and redrawing all of them would only make the test slower)
         entries = sorted(e for e in (project / ".cache" / kind).iterdir() if e.suffix != ".json")
-        for entry in entries[:1] if kind == "figures" else entries:
+        if kind == "figures":   # one the build reads (its bytes are a figure's), not a stale one
+            drawn = {f.read_bytes() for f in (project / "figures").glob("*.svg")}
+            entries = [e for e in entries if e.read_bytes() in drawn][:1]
+            assert entries, "no figure entry of the cache holds a figure the build wrote"
+        for entry in entries:
             entry.write_bytes(entry.read_bytes()[:-10] + b"corrupted!")
     out = run(project).stdout
     assert stage(out, "science") == "ran" and not stage(out, "figures").startswith("0 drawn")
