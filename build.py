@@ -148,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             raise                        # not the machine's: a bug, with its traceback
         print(f"error: {fault}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:            # Ctrl+C: one line, no traceback (workers ignore it)
+        kept = "" if args.clean else f"; {opts.out} is as the last complete build left it"
+        print(f"interrupted (Ctrl+C): stopped{kept}", file=sys.stderr)
         return 130
     print(f"{'total':<12} {time.perf_counter() - t0:6.3f} s -> {opts.out}")
     return 0

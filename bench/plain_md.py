@@ -8,7 +8,6 @@ For Hugo, pymdownx `/// details` boxes become raw `<details>` HTML, which Goldma
 from __future__ import annotations
 
 import html
-import json
 import re
 import sys
 from pathlib import Path
@@ -27,12 +26,16 @@ def resolved_article(project: Path, lang: str) -> str:
     quoting do the work)."""
     if str(project) not in sys.path:
         sys.path.insert(0, str(project))
+    from sqrtdk.science_stage import refuse_edited, values_of
+    from sqrtdk.sweep import read_sweep
     from sqrtdk.web.lexer import mask
     from sqrtdk.web.markers import DISPLAY_MATH_RE, FILLER, INLINE_MATH_RE, strip_markers
     from sqrtdk.web.quoting import Quoter
-    results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
-    sweep = project / "figures" / "sweep.json"     # quoted as `sweep.…`, as the build does
-    results["sweep"] = json.loads(sweep.read_text(encoding="utf-8")) if sweep.is_file() else {}
+    # read as the build reads them: each file's digest checked and dropped (a hand edit, or
+    # a file laid out otherwise than sqrtdk/science/outputs declares, is a BuildError)
+    results = values_of((refuse_edited(project / "figures" / "results.json",
+                                       "run build.py again") or "{}").encode("utf-8"))
+    results["sweep"] = read_sweep(project / "figures" / "sweep.json") or {}
     path = project / "content" / lang / "index.md"
     text = path.read_text(encoding="utf-8")
     masked = mask(path, text)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,26 +97,46 @@ def as_committed(*paths: Path) -> bool:
 
 
 def figures_on_disk(opts: BuildOptions, cache: Cache, specs: dict[str, ParsedRegistration],
-                    languages: list[str]) -> DrawnFigures:
+                    labels: Mapping[str, Mapping[str, Any]]) -> DrawnFigures:
     """The figure set the build will make, with each file's size as the file in figures_dir
     has it (a figure not yet drawn gets 0 × 0, so the real one differs and the pages are
-    made again). The sizes are kept in `cache` by the files' names, sizes and times."""
+    made again). `labels`: each language's figures.toml, in site.toml's order. A language
+    whose labels of a figure (and style) equal an earlier language's gets that language's
+    drawing from the figure stage (figures_stage.FigureStage._keys), so its size is read from
+    that language's file: a new language's first build converts its pages once. The sizes
+    are kept in `cache` by the files' names, sizes and times."""
     out = DrawnFigures(names=list(specs),
-                    needs=sorted({need for spec in specs.values() for need in spec.needs}))
-    for lang in languages:
-        for name in specs:
-            for file in (f"{name}.{lang}.svg", f"{name}.{lang}.narrow.svg"):
-                out.files[file] = opts.figures_dir / file
+                       needs=sorted({need for spec in specs.values() for need in spec.needs}))
+    drawn_as: dict[str, Path] = {}       # file -> the file on disk whose drawing it gets
+    for lang, owner in _owners(specs, labels).items():
+        for name, by in owner.items():
+            for layout in ("svg", "narrow.svg"):
+                out.files[f"{name}.{lang}.{layout}"] = opts.figures_dir / f"{name}.{lang}.{layout}"
+                drawn_as[f"{name}.{lang}.{layout}"] = opts.figures_dir / f"{name}.{by}.{layout}"
         card = f"card.{lang}.png"
         out.files[card], out.sizes[card] = opts.figures_dir / card, CARD_PX
-    svgs = [path for file, path in out.files.items() if file not in out.sizes]
+    svgs = sorted(set(drawn_as.values()))
     key = key_for("registry", repr([(p.name, *_stat(p)) for p in svgs]))
     sizes = cache.get_object("registry", key)
-    if not isinstance(sizes, dict):
+    if not isinstance(sizes, dict) or not all(p.name in sizes for p in svgs):
         sizes = {p.name: _svg_size(p) for p in svgs}
         cache.put_object("registry", key, sizes)
-    out.sizes.update(sizes)
+    out.sizes.update({file: sizes[path.name] for file, path in drawn_as.items()})
     return out
+
+
+def _owners(specs: Mapping[str, ParsedRegistration], labels: Mapping[str, Mapping[str, Any]]
+            ) -> dict[str, dict[str, str]]:
+    """lang -> figure -> the first language whose labels of that figure and style are the
+    same (the language whose drawing the figure stage gives it)."""
+    first: dict[tuple[str, str], str] = {}
+    owners: dict[str, dict[str, str]] = {}
+    for lang, table in labels.items():
+        owners[lang] = {}
+        for name in specs:
+            text = json.dumps([table.get(name), table.get("style")], sort_keys=True)
+            owners[lang][name] = first.setdefault((name, text), lang)
+    return owners
 
 
 def _stat(path: Path) -> tuple[int, int]:

@@ -146,8 +146,8 @@ class Builder:
         known = values_of(data)
         with held():
             results = {**known, "sweep": sweep_for_build(self.opts, self.cache, staleness=False)}
-        figures = early.figures_on_disk(self.opts, self.cache, specs,
-                                        list(inputs.settings.languages))
+        figures = early.figures_on_disk(self.opts, self.cache, specs, {
+            lang: inputs.labels[lang] for lang in inputs.settings.languages})
         try:
             with held() as messages:
                 with stage("pages", self.log) as note:

@@ -719,3 +719,36 @@ def test_a_caption_is_read_at_its_figure_not_where_the_same_image_was_written_ea
     built = page(tmp_path, body, RESULTS)
     captions = [el["text"] for el in Tree(built.body).elements if el["tag"] == "figcaption"]
     assert len(captions) == 1 and "The walk shown." in captions[0], captions
+
+
+@pytest.mark.parametrize("formula_at", ["end of the first line", "end of the second line",
+                                        "inside the first line", "before a comma",
+                                        "before a comma, after an attribute with the fault"])
+def test_a_fault_after_joined_chinese_lines_and_an_inline_formula_is_at_its_own_line(
+        tmp_path: Path, formula_at: str) -> None:
+    """The formula becomes an element of its own (md_math), the text after it that
+    element's tail: the line breaks joined in that text (md_text.CjkLineJoin) still count."""
+    text = "\u6b63\u6587"                          # body text
+    fault = f"{text} }}}} {text}\u3002"
+    lines = {"end of the first line": [f"{text}$x$", text, text, fault],
+             "end of the second line": [text, f"{text}$x$", text, text, fault],
+             "inside the first line": [f"{text}$x${text}", text, text, fault],
+             "before a comma": [f"{text}$x$\uff0c{text}", text, text, fault],
+             "before a comma, after an attribute with the fault": [
+                 f'{text}<abbr title="}}}}">{text}</abbr>$x$\uff0c{text}', text, text, fault],
+             }[formula_at]
+    body = _decoy_block("}}") + "\n".join(lines) + "\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang="zh")
+    assert e.value.line == BODY_START + body.split("\n").index(fault), str(e.value)
+    assert "left in the text" in e.value.message
+
+
+def test_a_fault_in_a_heading_is_at_the_heading_when_its_text_was_written_earlier(
+        tmp_path: Path) -> None:
+    """The heading's words move into a span of their own (md_collect.HeadingCollector, for
+    its section link); the span starts on the heading's line. The same `}}` earlier in an
+    attribute (raw HTML, which the tree does not read) is not the fault."""
+    body = 'A <abbr title="}}">word</abbr> here.\n\n## The }} heading {#h}\n\nText.\n'
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and "left in the text" in e.message, str(e)

@@ -4,7 +4,8 @@
 
 It holds the text in the two forms the conversion needs, both with the file's lines (the
 front matter kept as blank lines, comments and formulas as lines of filler), and where the
-article's line-by-line reads (`line_reads`) and the lexer found the things Markdown keeps no
+article's line-by-line reads (`line_reads`, which skip the lines of raw HTML blocks:
+`raw_html`) and the lexer found the things Markdown keeps no
 position of: each note's definition, each box's opening and `attrs:` lines, each reference
 definition, each reproduce fence. The line of everything else comes from the tree itself
 (`positions.LineMap`, made while converting).
@@ -24,6 +25,7 @@ from .line_reads import (
 )
 from .markers import strip_markers
 from .positions import BoxLines
+from .raw_html import blank_lines, raw_html_lines
 
 
 @dataclass
@@ -31,7 +33,11 @@ class ArticleText:
     """The text of one article and where its parts were written (file lines, 1-based)."""
 
     markdown: str = ""       # what Markdown converts: the body after quoting, code back in
-    lines: str = ""          # the same from line 1, code masked, markers out: read by line
+    lines: str = ""          # the same from line 1, code masked, markers out
+    # `lines` with each line of a raw HTML block as a FILLER (`raw_html`): read line by line,
+    # and searched for a tree element's text (which never comes from raw HTML)
+    prose: str = ""
+    raw_html: frozenset[int] = frozenset()   # the lines of raw HTML blocks
     first_line: int = 0      # lines before `markdown`'s first (the front matter)
     notes: dict[str, int] = field(default_factory=dict)       # note label -> its definition
     boxes: BoxLines = field(default_factory=BoxLines)
@@ -56,12 +62,15 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     `first_line` the number of the front matter's lines. Raises BuildError at the line of a
     box or note that Markdown would read otherwise than written (see `line_reads`)."""
     lines = strip_markers("\n" * first_line + body)
-    openers = check_blocks(path, lines)
-    notes = check_footnote_definitions(path, lines)
-    attrs = check_box_options(path, lines)
-    check_note_continuations(path, lines)
+    raw = raw_html_lines(lines)
+    prose = blank_lines(lines, raw)
+    openers = check_blocks(path, prose)
+    notes = check_footnote_definitions(path, prose)
+    attrs = check_box_options(path, prose)
+    check_note_continuations(path, prose)
     return ArticleText(
-        markdown=masked.restore_code(body), lines=lines, first_line=first_line, notes=notes,
-        boxes=BoxLines(openers, attrs), references=reference_urls(lines),
+        markdown=masked.restore_code(body), lines=lines, prose=prose, raw_html=raw,
+        first_line=first_line, notes=notes, boxes=BoxLines(openers, attrs),
+        references=reference_urls(prose),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])

@@ -1,29 +1,22 @@
 """Checks that run before a byte is written: the languages say the same things, the claims
-the text relies on hold, and every link and resource of the assembled site resolves."""
+the text relies on hold, every result is used; and every link and resource of the assembled
+site resolves (`site_links`, whose names are handed on here)."""
 from __future__ import annotations
 
 import json
 import logging
-import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Protocol
-from urllib.parse import unquote, urlsplit
+from typing import Any
 
-from ..cache import key_for
 from ..errors import BuildError, display_path, line_at, where
 from ..log import warn
-from .markers import ANY_MARKER_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .model import Citation, Page
-from .output import Site
+from .site_links import LinkMemo, PageLinks, check_site, page_links
 
 LOGGER = logging.getLogger("sqrtdk.web")
-_CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
-_EXTERNAL = ("http://", "https://", "//")
 
 # what both languages must share, and the line each item was written on (0: not known)
 Items = Callable[[Page], list[str]]
@@ -176,194 +169,6 @@ def _json_line(text: str, keys: list[str]) -> int:
             return 0
         offset = m.start()
     return line_at(text, offset) if keys else 0
-
-
-class _Links(HTMLParser):
-    """Ids, and (tag, attribute, URL, rel) of every link and resource, of one page."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-        self.duplicate_ids: list[str] = []
-        self.urls: list[tuple[str, str, str, str]] = []
-        self.styles: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        if a.get("id"):
-            if a["id"] in self.ids:
-                self.duplicate_ids.append(a["id"])
-            self.ids.add(a["id"])
-        for attr in ("href", "src"):
-            if attr in a:
-                self.urls.append((tag, attr, a[attr], a.get("rel", "")))
-        if "srcset" in a:
-            for part in a["srcset"].split(","):
-                if part.strip():
-                    self.urls.append((tag, "srcset", part.strip().split()[0], ""))
-        if a.get("style"):
-            self.styles.append(a["style"])
-
-    def handle_data(self, data: str) -> None:
-        if self.lasttag == "style":
-            self.styles.append(data)
-
-
-@dataclass(frozen=True)
-class PageLinks:
-    """What the checks read from one page's HTML: its ids, the (tag, attribute, URL, rel) of
-    every link and resource, and its inline styles."""
-
-    ids: frozenset[str]
-    urls: tuple[tuple[str, str, str, str], ...]
-    styles: tuple[str, ...]
-    duplicate_ids: tuple[str, ...] = ()     # ids given to a second element of the page
-
-
-class LinkMemo(Protocol):
-    """Where check_site keeps each page's PageLinks by the digest of its HTML."""
-
-    def get(self, key: str) -> PageLinks | None:
-        """The links of the HTML with this digest, or None."""
-
-    def put(self, key: str, links: PageLinks) -> None:
-        """Remember them."""
-
-
-def page_links(html: str) -> PageLinks:
-    """Parse one page's HTML (Python's html.parser) for the checks."""
-    parser = _Links()
-    parser.feed(html)
-    parser.close()
-    return PageLinks(frozenset(parser.ids), tuple(parser.urls), tuple(parser.styles),
-                     tuple(parser.duplicate_ids))
-
-
-def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | None = None
-               ) -> None:
-    """Links, resources and leftovers of every generated HTML page; url()s of copied CSS.
-
-    A page is parsed as it was before its formulas were filled in (`Site.link_html`): KaTeX's
-    markup holds no link, id or resource (\\href and \\includegraphics need `trust`, which
-    only \\htmlData has), and it is most of the page. `memo` (the build's cache) keeps what
-    each page's HTML held, so an unchanged page is not parsed again (a text edit parses the
-    edited language's page only). Raises BuildError at the first fault."""
-    by_path = {f"{p.lang}/index.html": p for p in pages}
-    parsed: dict[str, PageLinks] = {}
-    for rel, data in site.files.items():
-        if rel.endswith(".html"):
-            html = site.link_html.get(rel) or data.decode("utf-8")
-            key = key_for("links", html)
-            links = memo.get(key) if memo is not None else None
-            if links is None:
-                links = page_links(html)
-                if memo is not None:
-                    memo.put(key, links)
-            parsed[rel] = links
-    for rel, links in parsed.items():
-        _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
-                    base_url)
-    for rel, src in site.copies.items():
-        if rel.endswith(".css"):
-            for url in _CSS_URL.findall(src.read_text(encoding="utf-8")):
-                if not url.startswith("data:") and _resolve(rel, url) not in site.paths():
-                    raise BuildError(src, 0, f"url({url}) points to a file the site lacks")
-
-
-def _resolve(rel: str, url: str) -> str:
-    path = unquote(url.split("#", maxsplit=1)[0])
-    return posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
-
-
-def _internal(rel: str, url: str, base_url: str) -> tuple[str, str] | None:
-    """(site path, fragment) of a URL that stays on this site, or None for another site."""
-    if url.startswith(base_url):
-        url = "/" + url[len(base_url):]
-    base_path = urlsplit(base_url).path or "/"
-    parts = urlsplit(url)
-    if parts.scheme or parts.netloc:
-        return None
-    if parts.path.startswith("/"):
-        path = parts.path[len(base_path):] if parts.path.startswith(base_path) else parts.path[1:]
-        target = posixpath.normpath(unquote(path)) if path else "index.html"
-    else:
-        target = _resolve(rel, parts.path) if parts.path else rel
-    if target in (".", ""):
-        target = "index.html"
-    return target, unquote(parts.fragment)
-
-
-def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
-    """An id given to two elements of one page: links to it would reach only the first. When
-    the article wrote it (a heading's {#id}, a box's id), the error is at that line (recorded
-    when the page was converted)."""
-    if page is None:
-        raise BuildError(Path("templates"), 0, f"{rel}: id '{id_}' is used twice in the page")
-    line = page.conversion.lines.ids.get(id_, 0)
-    raise BuildError(page.source, line, f"the id '{id_}' is used twice in the page "
-                     + ("(the page's own layout has an element with this id: the contents, "
-                        "the skip link's target, the notes …)" if line else "")
-                     + "; links to it would reach only the first: choose another id")
-
-
-def _link_line(page: Page, url: str) -> int:
-    """The line of the article's first link or image to `url`, as recorded when the page
-    was converted (0: the page's layout has it, not the article)."""
-    return page.conversion.lines.urls.get(url, 0)
-
-
-def _marker_line(page: Page, html: str, at: int) -> int:
-    """The line of the quote, claim or formula whose marker was left at `html[at]`."""
-    for pattern, lines in ((QUOTE_RE, page.quotes.lines), (CLAIM_RE, page.quotes.claim_lines),
-                           (MATH_HTML_RE, [f.line for f in page.formulas])):
-        m = pattern.match(html, at)
-        if m and int(m.group(1)) < len(lines):
-            return lines[int(m.group(1))]
-    return 0
-
-
-def _check_page(rel: str, html: str, links: PageLinks, site: Site,
-                parsed: Mapping[str, PageLinks],
-                page: Page | None, base_url: str) -> None:
-    def fail(url: str, message: str) -> None:
-        if page is None:
-            raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-        raise BuildError(page.source, _link_line(page, url), message)
-
-    for dup in links.duplicate_ids:
-        _duplicate_id(rel, dup, page)
-    m = ANY_MARKER_RE.search(html)
-    if m:
-        message = f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'"
-        if page is None:
-            raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-        raise BuildError(page.source, _marker_line(page, html, m.start()), message)
-    for style in links.styles:
-        for url in _CSS_URL.findall(style):
-            if url.startswith(_EXTERNAL):
-                fail(url, f"external resource '{url}' in a style: pages load nothing from "
-                          "other sites")
-    paths = site.paths()
-    for tag, _attr, url, rel_attr in links.urls:
-        if url.strip().lower().startswith("javascript:"):
-            fail(url, f"link '{url}' would run a script, which the page's "
-                      "Content-Security-Policy blocks; link to a page or an anchor instead")
-        if url.startswith(("mailto:", "data:")):
-            continue
-        target = _internal(rel, url, base_url)
-        if target is None:
-            if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
-                fail(url, f"external resource '{url}': pages load nothing from other sites")
-            continue
-        if tag == "link" and rel_attr in ("canonical", "alternate"):
-            continue
-        path, frag = target
-        if path not in paths and path.rstrip("/") + "/index.html" not in paths \
-                and path + "/index.html" not in paths:
-            fail(url, f"link to '{url}', a file the site does not have")
-        page_path = path if path in parsed else path.rstrip("/") + "/index.html"
-        if frag and page_path in parsed and frag not in parsed[page_path].ids:
-            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'")
 
 
 __all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_site",

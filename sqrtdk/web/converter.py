@@ -113,14 +113,14 @@ class ArticleExtension(Extension):
         p, text = self.page, self.page.text
         md.ESCAPED_CHARS.append("$")
         self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
-                                     lambda: text.lines, lambda: text.first_line)
+                                     lambda: text.prose, lambda: text.first_line)
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
                                        text.markdown, [f.line for f in p.formulas], at,
                                        text.first_line + 1)
         self.math = MathElements(md, p.formulas, at)
-        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.lines,
-                                         self.blocks.heading_lines)
+        self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
+                                         self.blocks.heading_lines, at)
         self.ids = IdCollector(md, at, text.boxes)
         self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
@@ -129,18 +129,19 @@ class ArticleExtension(Extension):
 
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
+        self.blocks.raw_html.register()
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
-            tp.register(CjkQuotes(md, p.source, lambda: text.lines, p.readable,
+            tp.register(CjkQuotes(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                         "sqrtdk-cjk-quotes", 7)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
-            tp.register(MathPunctuationGlue(md), "sqrtdk-math-glue", 3.95)
+            tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
@@ -154,7 +155,7 @@ class ArticleExtension(Extension):
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
         tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
-        tp.register(ForeignSyntax(md, p.source, lambda: text.lines, p.readable,
+        tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)

@@ -22,7 +22,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ..science.results import at
-from .quoting import bounds_for, format_number, honest_digits
+from .numbers import bounds_for, format_number, honest_digits
 
 # results.json paths the page's script needs, as (group, keys); each keeps its place in the tree
 EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -22,7 +22,7 @@ from .embed import SD_FORMAT as SD
 from .embed import SHARE_FORMAT as SHARE
 from .embed import is_open, widget_number
 from .markers import FIG_DATA_RE
-from .quoting import bounds_for
+from .numbers import bounds_for
 
 Cell = tuple[float, str, str]    # value, format ("sig:3", "pct:1", "fixed:2", "grouped"), path
 RULERS = ("raw", "sqrt", "linear")

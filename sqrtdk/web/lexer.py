@@ -35,21 +35,20 @@ The tokens are the text protocol's markers (sqrtdk.web.markers); each formula ke
 it was written on (`RawFormula.line`), so a message about it needs no search.
 Indented (4-space) code blocks cannot be told from list continuations here and are not
 protected: use fences for code.
+
+This module reads the article's blocks (fences, display math); the text of each paragraph
+between them is read by `lexer_inline` (code spans, inline math, template tags, angle
+brackets), which also holds what the tokens stand for (`Masked`, `RawFormula`).
 """
 from __future__ import annotations
 
-import logging
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BuildError
-from ..log import warn
 from .comments import drop_comments
-from .html_names import angle_bracket, element_names, left_open
-from .markers import CODE_RE, FILLER, code, display_math, inline_math
-
-LOGGER = logging.getLogger("sqrtdk.web")
+from .html_names import element_names
+from .lexer_inline import InlineScanner, Masked, RawFormula
+from .markers import FILLER
 
 _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                          r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
@@ -67,38 +66,6 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
 _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
-_TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
-_TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
-
-
-@dataclass(frozen=True)
-class RawFormula:
-    """One formula as the author wrote it (TeX, possibly with `{{ … }}` quotes)."""
-
-    index: int
-    tex: str
-    display: bool
-    line: int          # 1-based line of the opening `$` / `$$`
-    tex_line: int = 0  # the line the TeX's first line is on (0: `line`, as for inline math)
-
-    @property
-    def first_line(self) -> int:
-        """The file line of the TeX's first line."""
-        return self.tex_line or self.line
-
-
-@dataclass
-class Masked:
-    """The source with math and code replaced by tokens; lines are where they were."""
-
-    text: str
-    formulas: list[RawFormula] = field(default_factory=list)
-    code: list[str] = field(default_factory=list)
-    fences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, info, code)
-
-    def restore_code(self, text: str) -> str:
-        """`text` with every code token replaced by the code it stands for."""
-        return CODE_RE.sub(lambda m: self.code[int(m.group(1))], text)
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -128,25 +95,14 @@ def _fence_closing(fence: str) -> re.Pattern[str]:
                       r",}[ \t]*$")
 
 
-class _Scanner:
+class _Scanner(InlineScanner):
+    """The article line by line: fences and display math are blocks of lines; the lines
+    between are paragraphs, whose inline math and code `InlineScanner` masks."""
+
     def __init__(self, path: Path, text: str, elements: frozenset[str]):
-        self.path, self.elements = path, elements
+        super().__init__(path, elements)
         self.lines = text.split("\n")
         self.out: list[str] = []
-        self.masked = Masked("")
-
-    def error(self, line: int, message: str) -> BuildError:
-        return BuildError(self.path, line, message)
-
-    def code(self, text: str) -> str:
-        """A code token for one line's worth of code (never containing a newline)."""
-        self.masked.code.append(text)
-        return code(len(self.masked.code) - 1)
-
-    def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
-        index = len(self.masked.formulas)
-        self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
-        return (display_math if display else inline_math)(index)
 
     def run(self) -> Masked:
         i = 0
@@ -313,118 +269,6 @@ class _Scanner:
         self.out += self.inline(text, first).split("\n")
         paragraph.clear()
 
-    def inline(self, text: str, first: int) -> str:
-        out: list[str] = []
-        i, n = 0, len(text)
-        while i < n:
-            c = text[i]
-            if c == "\\" and text.startswith("(", i + 1):
-                i = self.paren_math(text, i, first, out)
-            elif c == "\\":
-                out.append(text[i:i + 2])
-                i += 2
-            elif c == "`":
-                i = self.code_span(text, i, out)
-            elif c == "$":
-                i = self.inline_math(text, i, first, out)
-            elif c == "{" and _TEMPLATE_OPEN.match(text, i):
-                end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
-                end = n if end < 0 else end + 3    # unclosed: the template reports it
-                out.append(text[i:end])
-                i = end
-            elif c == "<":
-                start = i
-                written, i = angle_bracket(text, i, self.elements)
-                out.append(written)
-                if element := left_open(text, start, written):
-                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
-                         f"'{written[:30]}' opens the HTML element <{element}> (the text after "
-                         "it is inside it, up to its end tag or the block's end); for the "
-                         f"token, write `{written[:30]}` in code or &lt;{written[1:30]}; for the "
-                         + ("struck text, write <del>…</del>" if element == "s" else
-                            f"element, close it with </{element}>"))
-            else:
-                out.append(c)
-                i += 1
-        return "".join(out)
-
-    def code_span(self, text: str, i: int, out: list[str]) -> int:
-        rest = text[i:]
-        run = len(rest) - len(rest.lstrip("`"))
-        ticks = "`" * run
-        m = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, i + run)
-        if m is None:
-            out.append(ticks)
-            return i + run
-        span = text[i:m.end()]
-        out.append("\n".join(self.code(part) for part in span.split("\n")))
-        return m.end()
-
-    def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
-        line = first + text.count("\n", 0, i)
-        if text.startswith("$$", i):
-            raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
-                                   "own; inline math is '$…$'")
-        if i + 1 >= len(text) or text[i + 1].isspace():
-            raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
-                                   "character that is not a space); write '\\$' for a dollar "
-                                   "sign")
-        depth, j = 0, i + 1
-        while j < len(text):
-            c = text[j]
-            if c == "\\":
-                j += 2
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-            elif c == "\n" and text[j + 1:j + 2] == "\n":
-                break
-            elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
-                    and not text[j + 1:j + 2].isdigit():
-                tex = text[i + 1:j]
-                token = self.formula(tex, False, line)
-                lines = tex.count("\n")
-                out.append(token + ("\n" + FILLER) * lines)
-                return j + 1
-            j += 1
-        spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
-        if spaced and not depth:
-            before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]
-            raise self.error(line + text.count("\n", i, spaced.start()),
-                             f"the '$' after '{before[-30:]}' does not close the formula: a "
-                             "closing '$' follows a character that is not a space; remove the "
-                             f"space (write '{before[-30:]}$'), or write '\\$' for a dollar sign")
-        hint = " (its braces { } do not balance)" if depth else ""
-        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
-                               f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
-
-    def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
-        """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""
-        line = first + text.count("\n", 0, i)
-        j = i + 2
-        while j < len(text):
-            if text.startswith("\\)", j):
-                tex = text[i + 2:j]
-                if not tex.strip():
-                    raise self.error(line, "empty formula '\\(\\)'; put the TeX between "
-                                           "'\\(' and '\\)'")
-                lead = tex[:len(tex) - len(tex.lstrip())].count("\n")
-                out.append(self.formula(tex.strip(), False, line, line + lead) +
-                           ("\n" + FILLER) * tex.count("\n"))
-                return j + 2
-            if text[j] == "\\":
-                j += 2
-                continue
-            if text.startswith("\n\n", j):
-                break
-            j += 1
-        raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
-                               "closed; end it with '\\)' (for a plain parenthesis, write '(' "
-                               "without the backslash)")
-
-
 def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Masked:
     """`text` (an article without its front matter, lines kept) with its comments removed and
     its formulas and code replaced by tokens; `elements` are HTML's element names (default:
@@ -432,3 +276,6 @@ def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Maske
     fence or formula, or a `$` that starts no formula."""
     text = drop_comments(path, text, FILLER, fence_end)
     return _Scanner(path, text, element_names() if elements is None else elements).run()
+
+
+__all__ = ["ENVIRONMENTS", "Masked", "RawFormula", "fence_end", "mask"]

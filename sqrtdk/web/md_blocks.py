@@ -24,6 +24,7 @@ from pathlib import Path
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
+from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from ..errors import line_of
@@ -52,6 +53,39 @@ _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<opt
 _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+class RawHtmlEntries:
+    """Which entries of Markdown's stash hold raw HTML blocks (its `html_block` preprocessor
+    stashes them, priority 20), as opposed to the code superfences stashes (priority 25, and
+    later in lists): `register` puts a preprocessor on each side of it that notes the
+    stash's length."""
+
+    def __init__(self, md: Markdown):
+        self.md, self.start, self.entries = md, 0, range(0)
+
+    def register(self) -> None:
+        """Run around Markdown's `html_block` preprocessor (priority 20)."""
+        self.md.preprocessors.register(_Noting(self.md, self._before), "sqrtdk-stash-0", 20.5)
+        self.md.preprocessors.register(_Noting(self.md, self._after), "sqrtdk-stash-1", 19.5)
+
+    def _before(self) -> None:
+        self.start = len(self.md.htmlStash.rawHtmlBlocks)
+
+    def _after(self) -> None:
+        self.entries = range(self.start, len(self.md.htmlStash.rawHtmlBlocks))
+
+
+class _Noting(Preprocessor):
+    """A preprocessor that changes nothing and calls `note`."""
+
+    def __init__(self, md: Markdown, note: Callable[[], None]):
+        super().__init__(md)
+        self.note = note
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.note()
+        return lines
+
+
 class BlockStructure(Treeprocessor):
     """Compares the tree (after inline parsing, before footnotes are renumbered: priority
     19.8) with cmark-gfm's reading of the same text; warns or stops at the author's line
@@ -65,6 +99,7 @@ class BlockStructure(Treeprocessor):
         super().__init__(md)
         self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
                                                                   first_line)
+        self.raw_html = RawHtmlEntries(md)     # a raw `<pre>` block is HTML, not a fence
         self.heading_lines: dict[etree.Element, int] = {}
         self.block_lines: dict[etree.Element, int] = {}
         self.block_floors: dict[etree.Element, int] = {}
@@ -113,12 +148,14 @@ class BlockStructure(Treeprocessor):
         if el.tag != "p" or len(el) or not (m := _BLOCK_PLACEHOLDER.fullmatch(
                 (el.text or "").strip())):
             return None
-        stashed = str(self.md.htmlStash.rawHtmlBlocks[int(m.group(1))])
-        return "pre" if "<pre" in stashed else "html"
+        n = int(m.group(1))
+        stashed = str(self.md.htmlStash.rawHtmlBlocks[n])
+        return "pre" if "<pre" in stashed and n not in self.raw_html.entries else "html"
 
     def plain(self, text: str) -> str:
         """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
-        quotes: their characters; inline raw HTML: nothing)."""
+        quotes: their characters; inline raw HTML: its text). Entities and inline HTML are
+        in Markdown's stash under its block placeholder, smart quotes under the inline one."""
         def stashed(m: re.Match[str]) -> str:
             item = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
             if not isinstance(item, str):
@@ -126,6 +163,7 @@ class BlockStructure(Treeprocessor):
             return html_text(item) if "<" in item else unescape(item)
         text = _INLINE_PLACEHOLDER.sub(stashed, text.replace(NBSP_PLACEHOLDER, "")
                                        .replace(FN_BACKLINK_TEXT, ""))
+        text = _BLOCK_PLACEHOLDER.sub(stashed, text)
         return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
 
     def _headings(self, ours: Parse, alignment: Alignment, source: list[str]) -> None:

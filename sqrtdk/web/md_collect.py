@@ -45,9 +45,10 @@ class HeadingCollector(Treeprocessor):
     file line, as `md_blocks.BlockStructure` read it)."""
 
     def __init__(self, md: Markdown, permalink_title: str, text: Callable[[], str],
-                 lines: Mapping[etree.Element, int]):
+                 lines: Mapping[etree.Element, int], positions: LineMap | None = None):
         super().__init__(md)
         self.permalink_title, self.text, self.lines = permalink_title, text, lines
+        self.positions = LineMap() if positions is None else positions
         self.pending: list[tuple[int, str, int, etree.Element]] = []
         self.headings: list[Heading] = []
 
@@ -69,10 +70,18 @@ class HeadingCollector(Treeprocessor):
                 el.remove(child)
                 name.append(child)
             el.append(name)
+            self._moved(el, name)
             el.set("aria-labelledby", name.get("id", ""))
             link = etree.SubElement(el, "a", {"class": "headerlink", "href": f"#{el.get('id')}",
                                               "aria-label": self.permalink_title})
             link.text = "#"
+
+    def _moved(self, heading: etree.Element, name: etree.Element) -> None:
+        """`name` holds the heading's text now: its text starts where the heading's did,
+        with the line breaks a processor removed from it (see positions.LineMap)."""
+        at = self.positions
+        at.place(name, at.line(heading), parent=heading)
+        at.joined(name, "text", at.removed.pop((heading, "text"), []))
 
     def _without_id(self, text: str, occurrence: int, line: int) -> ContentError:
         """The error for heading `text`, the `occurrence`-th heading starting so: at its

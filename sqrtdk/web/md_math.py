@@ -73,51 +73,63 @@ class MathElements(Treeprocessor):
     def _plain(self, m: re.Match[str]) -> str:
         return self.formulas[int(m.group(1))].plain
 
-    def _pieces(self, text: str) -> list[str | etree.Element]:
-        out: list[str | etree.Element] = []
-        for piece in MATH_SPLIT_RE.split(text.replace(FILLER, "")):
-            m = ANY_MATH_RE.fullmatch(piece)
-            if m is None:
-                if piece:
-                    out.append(piece)
-                continue
-            n = int(m.group(1))
-            display = is_display(piece)
-            el = etree.Element("div" if display else "span",
-                               {"class": "math display" if display else "math"})
-            el.text = math_html(n)
-            line = self.formulas[n].line
-            self.positions.place(el, line, tail=line)   # its text goes on from the `$` line
-            self.used.append(n)
-            out.append(el)
+    def _pieces(self, text: str, joins: list[int]) -> list[tuple[str | etree.Element, list[int]]]:
+        """`text` split at its math tokens, each token made a math element; each piece of
+        text (FILLERs out) with the line breaks `CjkLineJoin` removed inside it (`joins`:
+        their offsets in `text`), as offsets in that piece."""
+        out: list[tuple[str | etree.Element, list[int]]] = []
+        start = 0
+        for m in [*MATH_SPLIT_RE.finditer(text), None]:
+            end = m.start() if m else len(text)
+            piece = text[start:end]
+            if piece.replace(FILLER, ""):
+                out.append((piece.replace(FILLER, ""),
+                            [j - start - piece.count(FILLER, 0, j - start) for j in joins
+                             if start <= j < end or (m is None and j == end)]))
+            if m is not None:
+                token = m.group(0)         # an opening marker, the formula's number, a closing
+                out.append((self._element(int(token[1:-1]), is_display(token)), []))
+                start = m.end()
         return out
+
+    def _element(self, n: int, display: bool) -> etree.Element:
+        el = etree.Element("div" if display else "span",
+                           {"class": "math display" if display else "math"})
+        el.text = math_html(n)
+        line = self.formulas[n].line
+        self.positions.place(el, line, tail=line)   # its text goes on from the `$` line
+        self.used.append(n)
+        return el
 
     def _text(self, el: etree.Element) -> None:
         if not el.text or not has_math(el.text):
             return
-        pieces = self._pieces(el.text)
+        pieces = self._pieces(el.text, self.positions.removed.pop((el, "text"), []))
         el.text = None
-        for i, piece in enumerate(pieces):
+        for i, (piece, joins) in enumerate(pieces):
             if isinstance(piece, str):
                 if i == 0:
                     el.text = piece
+                    self.positions.joined(el, "text", joins)
                 else:
-                    prev = pieces[i - 1]
+                    prev = pieces[i - 1][0]
                     assert isinstance(prev, etree.Element)
                     prev.tail = (prev.tail or "") + piece
+                    self.positions.joined(prev, "tail", joins)
             else:
-                el.insert(sum(1 for p in pieces[:i] if not isinstance(p, str)), piece)
+                el.insert(sum(1 for p, _ in pieces[:i] if not isinstance(p, str)), piece)
 
     def _tail(self, parent: etree.Element, child: etree.Element) -> None:
         if not child.tail or not has_math(child.tail):
             return
-        pieces = self._pieces(child.tail)
+        pieces = self._pieces(child.tail, self.positions.removed.pop((child, "tail"), []))
         child.tail = None
         at = list(parent).index(child) + 1
         last = child
-        for piece in pieces:
+        for piece, joins in pieces:
             if isinstance(piece, str):
                 last.tail = (last.tail or "") + piece
+                self.positions.joined(last, "tail", joins)
             else:
                 parent.insert(at, piece)
                 at += 1

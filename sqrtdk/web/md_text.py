@@ -242,7 +242,11 @@ class MathPunctuationGlue(Treeprocessor):
     """Chinese punctuation written right after an inline formula stays on the formula's line:
     the browser may break between KaTeX's box and the text after it, which would start a line
     with a full-width comma or full stop. The formula and the marks are wrapped in
-    `<span class="nobr">`."""
+    `<span class="nobr">`, which takes over the formula's tail and its place in `positions`."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
@@ -256,3 +260,15 @@ class MathPunctuationGlue(Treeprocessor):
                 parent.insert(i, glue)
                 glue.append(child)
                 child.tail, glue.tail = tail[:n], tail[n:]
+                self._moved(parent, child, glue, n)
+
+    def _moved(self, parent: etree.Element, child: etree.Element, glue: etree.Element,
+               n: int) -> None:
+        """The glue starts where the formula does; its tail is the formula's from offset n
+        (the marks stay the formula's tail, on its line)."""
+        at = self.positions
+        tail = at.tails.get(child, 0)
+        at.place(glue, at.line(child), tail=tail, parent=parent)
+        joins = at.removed.pop((child, "tail"), [])
+        at.joined(glue, "tail", [j - n for j in joins if j >= n])
+        at.joined(child, "tail", [j for j in joins if j < n])

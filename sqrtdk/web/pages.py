@@ -31,6 +31,7 @@ from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
 from .model import Conversion, Page, SvgPair
 from .quoting import Quoter
+from .raw_html import blank_lines
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 REQUIRED_META = ("title", "description")
@@ -149,7 +150,7 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     formulas = [quoter.render_formula(f) for f in masked.formulas]
     article = read_article(path, masked, rendered[len(rendered_front):], front.count("\n"))
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
-        lint_chinese(path, masked.text)
+        lint_chinese(path, blank_lines(masked.text, article.raw_html, ""))
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article)
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
@@ -176,11 +177,14 @@ def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
     parsers read differently), where its needle is in the article as written, from the line
     its block cannot be before (`e.after`), else in the article with its code back (text the
     lexer took for code, Markdown did not)."""
-    searchable = page.text.lines
     needles = e.needle if isinstance(e.needle, tuple) else (e.needle,)
-    line = e.line or next((found for n in needles if e.after and
-                           (found := line_of(searchable, n, start=e.after))), 0) or \
-        next((found for n in needles if (found := line_of(searchable, n, e.occurrence))), 0)
+    line, searchable = 0, page.text.lines
+    for searchable in (page.text.prose, page.text.lines):   # raw HTML last (RawHtmlGuard's)
+        line = e.line or next((found for n in needles if e.after and
+                               (found := line_of(searchable, n, start=e.after))), 0) or \
+            next((found for n in needles if (found := line_of(searchable, n, e.occurrence))), 0)
+        if line:
+            break
     message = page.readable(e.message)
     if not line:       # text the lexer took for code, which Markdown did not
         restored = masked.restore_code(searchable)

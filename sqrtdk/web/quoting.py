@@ -15,16 +15,16 @@ and no statements or comments; they come back as data (`Formula.parts`), not as 
 Honest rounding (issue 7): each quantity's bounds come from results.json (meta.bounds); a
 filter that would print a bound the value does not reach (0.9962 as "100%", 2.9997 bits as
 "3.00") shows more digits until the gap shows.
+
+Here: the page's `QuoteLog`, the filters and `claim`, and the `Quoter` that renders a page.
+The results as the templates see them are `result_nodes`; how a number prints, `numbers`;
+the two Jinja environments, `jinja_envs`; what a template error says, `quote_messages`.
 """
 from __future__ import annotations
 
-import fnmatch
 import functools
-import hashlib
 import logging
-import math
 import re
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,123 +34,15 @@ import jinja2
 
 from ..errors import BuildError, suggest
 from ..log import warn
+from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
-from .markers import CLAIM_RE, NEVER, QUOTE_RE, claim, line_of_marker, quote
+from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
 from .math.formula import Formula, Quote
+from .numbers import MAX_DIGITS, bounds_for, format_number, honest_digits, tex_number
+from .quote_messages import error_message, syntax_message, template_line, unclosed_block_line
+from .result_nodes import UnknownResultError, number_of, wrap
 
 LOGGER = logging.getLogger("sqrtdk.quoting")
-FILTERS = ("fixed", "pct", "sig", "grouped")
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-MAX_DIGITS = 12
-
-
-class UnknownResultError(Exception):
-    """A name that is not in results.json. Deliberately not a LookupError: Jinja turns those
-    into an Undefined whose message names our class instead of the missing result."""
-
-
-class Node:
-    """A branch of the results: attribute and index access return child Nodes or Quantities."""
-
-    __slots__ = ("path", "value")
-
-    def __init__(self, path: str, value: Any):
-        self.path, self.value = path, value
-
-    def _child(self, key: Any) -> Node:
-        v = self.value
-        if isinstance(v, dict) and isinstance(key, str) and key in v:
-            return wrap(f"{self.path}.{key}", v[key])
-        if isinstance(v, list) and isinstance(key, int) and -len(v) <= key < len(v):
-            return wrap(f"{self.path}.{key % len(v)}", v[key])
-        if isinstance(v, dict):
-            hint = suggest(str(key), v, f"results in {self.path}", prefix=f"{self.path}.")
-        else:
-            hint = f"{self.path} is a list with indices 0..{len(v) - 1}"
-        raise UnknownResultError(f"no result '{self.path}.{key}'; {hint}")
-
-    def __getattr__(self, key: str) -> Node:
-        if key.startswith("__"):
-            raise AttributeError(key)
-        return self._child(key)
-
-    def __getitem__(self, key: Any) -> Node:
-        return self._child(key)
-
-    def __str__(self) -> str:
-        raise TypeError(f"'{self.path}' is a group of results, not a value; pick one of its keys")
-
-
-class Quantity(Node):
-    """A leaf of the results: a number or a string, with its dotted path."""
-
-    def __str__(self) -> str:
-        if isinstance(self.value, str):
-            return self.value
-        raise TypeError(f"'{self.path}' is a number: quote it through a format filter, "
-                        f"e.g. {{{{ {self.path} | fixed(2) }}}}")
-
-
-def wrap(path: str, value: Any) -> Node:
-    """Wrap a results value at `path`: dicts and lists become Nodes, scalars Quantities."""
-    return Node(path, value) if isinstance(value, (dict, list)) else Quantity(path, value)
-
-
-def format_number(kind: str, value: float, digits: int = 0) -> str:
-    """`value` as the filters print it: fixed (`digits` decimals), pct (a share as a
-    percentage with `digits` decimals), sig (`digits` significant digits; a number with more
-    digits before the point is shown whole) or grouped (an integer). Every kind groups the
-    digits before the point in thousands with commas ("1,024", "1,024.50"): one rule for
-    every number the page shows, in both languages. Python rounds exact ties to even; a
-    negative number has a true minus sign (U+2212), and "× 10⁻⁵" is held to its number by
-    no-break spaces. Raises ValueError for another kind."""
-    text = _ascii_number(kind, value, digits)
-    return "−" + text[1:] if text.startswith("-") else text
-
-
-def tex_number(text: str) -> str:
-    """A formatted number as TeX text: ASCII minus and spaces (KaTeX draws its own minus)."""
-    return text.replace("−", "-").replace("\u00a0", " ")
-
-
-def _ascii_number(kind: str, value: float, digits: int) -> str:
-    if kind == "fixed":
-        return f"{value:,.{digits}f}"
-    if kind == "pct":
-        return f"{100 * value:,.{digits}f}%"
-    if kind == "sig":
-        if value == 0:
-            return "0"
-        # the exponent after rounding to `digits` figures (0.9996 -> 1.00, not 1.000)
-        mantissa, exp = f"{value:.{max(digits - 1, 0)}e}".split("e")
-        exponent = int(exp)
-        if exponent < -4:          # 1.87 × 10⁻¹⁰ rather than 0.000000000187
-            return f"{mantissa}\u00a0×\u00a010{str(exponent).translate(_SUPERSCRIPT)}"
-        return f"{value:,.{max(digits - 1 - exponent, 0)}f}"
-    if kind == "grouped":
-        return f"{round(value):,}"
-    raise ValueError(f"unknown number format '{kind}'")
-
-
-def honest_digits(kind: str, value: float, digits: int, bounds: tuple[float, float] | None
-                  ) -> int:
-    """The fewest digits ≥ `digits` with which `value` does not print as a bound it does not
-    reach (both ends of `bounds`); `digits` itself when there are no bounds."""
-    if bounds is None or kind == "grouped":
-        return digits
-    for d in range(digits, MAX_DIGITS + 1):
-        shown = format_number(kind, value, d)
-        if not any(b != value and shown == format_number(kind, b, d) for b in bounds):
-            return d
-    return MAX_DIGITS
-
-
-def bounds_for(path: str, patterns: Mapping[str, list[float]]) -> tuple[float, float] | None:
-    """The bounds of result `path` from results.json meta.bounds (fnmatch patterns)."""
-    for pattern, b in patterns.items():
-        if fnmatch.fnmatchcase(path, pattern):
-            return (float(b[0]), float(b[1]))
-    return None
 
 
 @dataclass
@@ -195,23 +87,6 @@ class QuoteLog:
                      if c == name and line), 0)
 
 
-def _number(q: Any, filter_name: str) -> tuple[str, float]:
-    if isinstance(q, jinja2.Undefined):
-        q._fail_with_undefined_error()
-    if not isinstance(q, Quantity) or isinstance(q.value, (str, bool)):
-        raise TypeError(f"filter '{filter_name}' formats a number from the results, "
-                        f"got {_describe(q)}; numbers are looked up, never typed")
-    return q.path, float(q.value)
-
-
-def _describe(q: Any) -> str:
-    if isinstance(q, Quantity):
-        return f"'{q.path}' = {q.value!r}"
-    if isinstance(q, Node):
-        return f"'{q.path}', a group of results"
-    return repr(q)
-
-
 QUOTER_KEY = "_sqrtdk_quoter"   # the render context's entry holding the page's Quoter
 
 
@@ -226,7 +101,7 @@ def _filters() -> dict[str, Callable[..., str]]:
                 raise TypeError(f"{kind}() takes a whole number of digits from 0 to "
                                 f"{MAX_DIGITS}, got {digits!r}")
             quoter: Quoter = ctx[QUOTER_KEY]
-            path, value = _number(q, kind)
+            path, value = number_of(q, kind)
             if kind == "pct" and not 0 <= value <= 1:   # 2.01 would print as 201 %
                 raise ValueError(f"pct() shows a share (0 to 1) as a percentage, and "
                                  f"'{path}' is {value:g}; use fixed() or sig() for it")
@@ -245,44 +120,12 @@ def _claim(ctx: jinja2.runtime.Context, name: Any) -> str:
     return quoter.claim(name)
 
 
-class _Sources(jinja2.BaseLoader):
-    """Template sources by name, each name the digest of its source: a text seen before (in
-    this process, or in Jinja's bytecode cache on disk) is never compiled again. The name is
-    also the compiled code's file name, which is how an error finds its line."""
-
-    def __init__(self) -> None:
-        self.sources: dict[str, str] = {}
-
-    def add(self, kind: str, source: str) -> str:
-        """Register `source`; returns its name."""
-        name = f"{kind}-{hashlib.sha256(source.encode('utf-8')).hexdigest()[:24]}"
-        if len(self.sources) > 20000:   # a long --serve session: forget old texts
-            self.sources.clear()
-        self.sources[name] = source
-        return name
-
-    def get_source(self, environment: jinja2.Environment, template: str
-                   ) -> tuple[str, str, Callable[[], bool]]:
-        if template not in self.sources:
-            raise jinja2.TemplateNotFound(template)
-        return self.sources[template], template, lambda: True
-
-
-@dataclass(frozen=True)
-class Environments:
-    """The prose and math environments of a process, sharing one loader."""
-
-    prose: jinja2.Environment
-    math: jinja2.Environment
-    sources: _Sources
-
-
 @functools.cache
 def environments(cache_dir: Path | None = None) -> Environments:
     """The two environments (built once a process), with Jinja's bytecode cache in
     `cache_dir/jinja` when there is a cache: a one-shot rebuild after a text edit compiles
     only the paragraphs and formulas whose text changed."""
-    sources = _Sources()
+    sources = Sources()
     bytecode = None
     if cache_dir is not None:
         (cache_dir / "jinja").mkdir(parents=True, exist_ok=True)
@@ -292,43 +135,6 @@ def environments(cache_dir: Path | None = None) -> Environments:
         env.filters.update(_filters())
     prose.globals["claim"] = _claim
     return Environments(prose, math, sources)
-
-
-def _finalize(value: Any) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        raise TypeError(f"the number {value!r} is typed into the text; numbers are looked up, "
-                        "never typed: quote a result")
-    return str(value)
-
-
-def prose_environment(loader: jinja2.BaseLoader | None = None,
-                      bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
-    """The strict environment for article prose: `{{ … }}`, `{% … %}`, `{# … #}` (the space
-    after `{#` keeps heading ids `{#id}` literal), only our filters and `claim`."""
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
-                             keep_trailing_newline=True, comment_start_string="{# ",
-                             comment_end_string="#}", finalize=_finalize, loader=loader,
-                             bytecode_cache=bytecode, cache_size=4096)
-    env.filters = {}
-    env.globals = {}
-    env.tests = {}
-    return env
-
-
-def math_environment(loader: jinja2.BaseLoader | None = None,
-                     bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
-    """Quotes inside TeX: `{{ ` and ` }}` with their spaces, no statements, no comments."""
-    never = NEVER
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
-                             keep_trailing_newline=True, variable_start_string="{{ ",
-                             variable_end_string="}}", block_start_string=never + "%",
-                             block_end_string="%" + never, comment_start_string=never + "#",
-                             comment_end_string="#" + never, finalize=_finalize,
-                             loader=loader, bytecode_cache=bytecode, cache_size=4096)
-    env.filters = {}
-    env.globals = {}
-    env.tests = {}
-    return env
 
 
 class Quoter:
@@ -371,14 +177,14 @@ class Quoter:
             except jinja2.TemplateSyntaxError as e:
                 line = e.lineno or 0
                 if "end of template" in (e.message or ""):
-                    line = _unclosed_block_line(self.prose, chunk) or line
+                    line = unclosed_block_line(self.prose, chunk) or line
                 raise BuildError(self.path, first_line + line - 1 if line else 0,
-                                 f"template syntax: {_syntax_message(e)}") from None
+                                 f"template syntax: {syntax_message(e)}") from None
             except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
                     jinja2.TemplateNotFound) as e:
-                line = _template_line(e, name)
+                line = template_line(e, name)
                 raise BuildError(self.path, first_line + line - 1 if line else 0,
-                                 _message(e, self.context)) from None
+                                 error_message(e, self.context)) from None
         return "".join(out)
 
     def render_formula(self, raw: RawFormula) -> Formula:
@@ -401,11 +207,11 @@ class Quoter:
             tex = self.math.get_template(name).render(self._render_context)
         except jinja2.TemplateSyntaxError as e:
             raise BuildError(self.path, raw.first_line + (e.lineno or 1) - 1,
-                             f"template syntax in a formula: {_syntax_message(e)}") from None
+                             f"template syntax in a formula: {syntax_message(e)}") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
-            line = _template_line(e, name)
+            line = template_line(e, name)
             raise BuildError(self.path, raw.first_line + max(line, 1) - 1,
-                             _message(e, self.context)) from None
+                             error_message(e, self.context)) from None
         parts: list[str | Quote] = []
         last = 0
         for m in QUOTE_RE.finditer(tex):
@@ -420,6 +226,7 @@ class Quoter:
         return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.first_line)
 
 
+_TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 
 
@@ -442,108 +249,6 @@ def _paragraphs(source: str) -> list[tuple[int, str]]:
     return pieces
 
 
-_UNKNOWN_TAG = re.compile(r"Encountered unknown tag '([^']+)'")
-_TEXT_KNOWS = ("the text knows quotes {{ name | fixed(2) }} and claims {{ claim(\"…\") }}; "
-               "for a link write [text](../en/), for a figure ![alt](NAME.svg \"Caption\"), "
-               "for a box '/// details | Title'")
-
-
-def _syntax_message(e: jinja2.TemplateSyntaxError) -> str:
-    msg = e.message or str(e)
-    lines = (e.source or "").split("\n")
-    written = lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else ""
-    if tag := _UNKNOWN_TAG.match(msg):
-        return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
-                f"Jekyll, or another tool's); {_TEXT_KNOWS}")
-    if "{{<" in written or "{{%" in written:
-        return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
-    if msg.startswith("No filter named"):
-        name = msg.split("'")[1] if "'" in msg else ""
-        return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
-    if "'}'" in msg or "end of print statement" in msg or "'end of template'" in msg:
-        return (f"{msg}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each side, "
-                "with its filter's digits in parentheses")
-    return msg
-
-
-_PAIRED_TAGS = ("if", "for", "raw", "macro", "call", "filter", "block", "with")
-
-
-def _unclosed_block_line(env: jinja2.Environment, source: str) -> int:
-    """Line of the innermost `{% tag %}` that is never closed (Jinja reports the file's end)."""
-    stack: list[tuple[str, int]] = []
-    expect_name = False
-    try:
-        for lineno, kind, value in env.lex(source):
-            if kind == "block_begin":
-                expect_name = True
-            elif kind == "name" and expect_name:
-                expect_name = False
-                if value.startswith("end") and stack and stack[-1][0] == value[3:]:
-                    stack.pop()
-                elif value in _PAIRED_TAGS:
-                    stack.append((value, lineno))
-            elif kind != "whitespace":
-                expect_name = False
-    except jinja2.TemplateSyntaxError:
-        pass
-    return stack[-1][1] if stack else 0
-
-
-_TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
-
-
-_TYPED_NUMBER = re.compile(r"^the number (\S+) is typed into the text")
-
-
-def _typed_number_hint(typed: str, known: Mapping[str, Any]) -> str:
-    """The results a typed number stands for: those equal to it at the digits typed."""
-    digits = len(typed.split(".", 1)[1]) if "." in typed else 0
-    target = round(float(typed), digits)
-    found: list[str] = []
-
-    def walk(node: Any, path: str) -> None:
-        node = getattr(node, "value", node)        # the raw result behind a wrapped one
-        if isinstance(node, Mapping):
-            for k, v in node.items():
-                if path or k not in ("claims", "meta", "sweep"):
-                    walk(v, f"{path}.{k}" if path else str(k))
-        elif isinstance(node, (int, float)) and not isinstance(node, bool) and \
-                math.isfinite(node) and round(float(node), digits) == target:
-            found.append(path)
-    walk(known, "")
-    if not found:
-        return ", e.g. {{ group.name | fixed(2) }} (see figures/results.json)"
-    also = f" (or {', '.join(found[1:3])})" if len(found) > 1 else ""
-    return f": {typed} is {{{{ {found[0]} | fixed({digits}) }}}}{also}"
-
-
-def _message(e: Exception, known: Mapping[str, Any]) -> str:
-    msg = str(e.args[0]) if e.args else str(e)
-    if isinstance(e, TypeError) and (typed := _TYPED_NUMBER.match(msg)):
-        return msg + _typed_number_hint(typed.group(1), known)
-    if isinstance(e, jinja2.UndefinedError):
-        name = re.search(r"'([^']+)' is undefined", msg)
-        hint = suggest(name.group(1), known, "result groups") if name else ""
-        return f"{msg}; {hint} (see figures/results.json)"
-    if isinstance(e, jinja2.TemplateNotFound):
-        return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
-                f"file ('{e.name}'), which an article cannot; write its text here")
-    if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
-        return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
-                "comparisons and arithmetic on them are not supported — add the value you need "
-                "as a result in sqrtdk/science/")
-    return msg
-
-
-def _template_line(e: BaseException, name: str) -> int:
-    line = 0
-    for frame, lineno in traceback.walk_tb(e.__traceback__):
-        if frame.f_code.co_filename == name:
-            line = lineno
-    return line
-
-
 def mark_quotes(html: str, log: QuoteLog) -> str:
     """Quote markers in HTML text become <span class="q" data-key=… data-format=…>; claim
     markers (invisible) are dropped."""
@@ -551,3 +256,7 @@ def mark_quotes(html: str, log: QuoteLog) -> str:
         path, fmt, _ = log.entries[int(m.group(1))]
         return f'<span class="q" data-key="{path}" data-format="{fmt}">{m.group(2)}</span>'
     return CLAIM_RE.sub("", QUOTE_RE.sub(span, html))
+
+
+__all__ = ["Formula", "Quote", "QuoteLog", "Quoter", "UnknownResultError", "bounds_for",
+           "environments", "format_number", "honest_digits", "mark_quotes", "tex_number"]

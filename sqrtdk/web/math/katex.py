@@ -191,8 +191,11 @@ class KatexRenderer:
     @staticmethod
     def _write(proc: subprocess.Popen[str], payload: str) -> None:
         assert proc.stdin is not None
-        proc.stdin.write(payload)
-        proc.stdin.flush()
+        try:
+            proc.stdin.write(payload)
+            proc.stdin.flush()
+        except BrokenPipeError:
+            pass        # the worker stopped: the reader reports it, with the worker's stderr
 
     def _worker(self) -> subprocess.Popen[str]:
         if self._proc is not None and self._proc.poll() is None:
@@ -203,9 +206,11 @@ class KatexRenderer:
                                               "the formulas")
         self.version()
         env = {**os.environ, "KATEX_MODULE": str(self.dist.parent)}
+        # a process group of its own: a terminal's Ctrl+C (SIGINT to its foreground group)
+        # reaches the build only, which stops it; the worker exits when its stdin closes
         self._proc = subprocess.Popen([node, str(WORKER)], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                      encoding="utf-8", env=env)
+                                      encoding="utf-8", env=env, process_group=0)
         return self._proc
 
     def _load(self) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,182 @@
+"""The lexer's reading of one paragraph's text (see `lexer`, whose rules it follows): code
+spans, inline math (`$…$`, `\\(…\\)`), template tags and angle brackets, each formula and
+piece of code replaced by a private-use token on its own line, and what the tokens stand for
+(`Masked`: the formulas as written, `RawFormula`, and the code)."""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import BuildError
+from ..log import warn
+from .html_names import angle_bracket, left_open
+from .markers import CODE_RE, FILLER, code, display_math, inline_math
+
+LOGGER = logging.getLogger("sqrtdk.web")
+_TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
+_TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
+
+
+@dataclass(frozen=True)
+class RawFormula:
+    """One formula as the author wrote it (TeX, possibly with `{{ … }}` quotes)."""
+
+    index: int
+    tex: str
+    display: bool
+    line: int          # 1-based line of the opening `$` / `$$`
+    tex_line: int = 0  # the line the TeX's first line is on (0: `line`, as for inline math)
+
+    @property
+    def first_line(self) -> int:
+        """The file line of the TeX's first line."""
+        return self.tex_line or self.line
+
+
+@dataclass
+class Masked:
+    """The source with math and code replaced by tokens; lines are where they were."""
+
+    text: str
+    formulas: list[RawFormula] = field(default_factory=list)
+    code: list[str] = field(default_factory=list)
+    fences: list[tuple[int, str, str]] = field(default_factory=list)  # (line, info, code)
+
+    def restore_code(self, text: str) -> str:
+        """`text` with every code token replaced by the code it stands for."""
+        return CODE_RE.sub(lambda m: self.code[int(m.group(1))], text)
+
+
+class InlineScanner:
+    """Masks the inline math and code of a paragraph's text; `masked` collects the formulas
+    and code it found (the block scanner, `lexer`, builds on it)."""
+
+    def __init__(self, path: Path, elements: frozenset[str]):
+        self.path, self.elements = path, elements
+        self.masked = Masked("")
+
+    def error(self, line: int, message: str) -> BuildError:
+        return BuildError(self.path, line, message)
+
+    def code(self, text: str) -> str:
+        """A code token for one line's worth of code (never containing a newline)."""
+        self.masked.code.append(text)
+        return code(len(self.masked.code) - 1)
+
+    def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
+        index = len(self.masked.formulas)
+        self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
+        return (display_math if display else inline_math)(index)
+
+    def inline(self, text: str, first: int) -> str:
+        out: list[str] = []
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c == "\\" and text.startswith("(", i + 1):
+                i = self.paren_math(text, i, first, out)
+            elif c == "\\":
+                out.append(text[i:i + 2])
+                i += 2
+            elif c == "`":
+                i = self.code_span(text, i, out)
+            elif c == "$":
+                i = self.inline_math(text, i, first, out)
+            elif c == "{" and _TEMPLATE_OPEN.match(text, i):
+                end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
+                end = n if end < 0 else end + 3    # unclosed: the template reports it
+                out.append(text[i:end])
+                i = end
+            elif c == "<":
+                start = i
+                written, i = angle_bracket(text, i, self.elements)
+                out.append(written)
+                if element := left_open(text, start, written):
+                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
+                         f"'{written[:30]}' opens the HTML element <{element}> (the text after "
+                         "it is inside it, up to its end tag or the block's end); for the "
+                         f"token, write `{written[:30]}` in code or &lt;{written[1:30]}; for the "
+                         + ("struck text, write <del>…</del>" if element == "s" else
+                            f"element, close it with </{element}>"))
+            else:
+                out.append(c)
+                i += 1
+        return "".join(out)
+
+    def code_span(self, text: str, i: int, out: list[str]) -> int:
+        rest = text[i:]
+        run = len(rest) - len(rest.lstrip("`"))
+        ticks = "`" * run
+        m = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, i + run)
+        if m is None:
+            out.append(ticks)
+            return i + run
+        span = text[i:m.end()]
+        out.append("\n".join(self.code(part) for part in span.split("\n")))
+        return m.end()
+
+    def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
+        line = first + text.count("\n", 0, i)
+        if text.startswith("$$", i):
+            raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
+                                   "own; inline math is '$…$'")
+        if i + 1 >= len(text) or text[i + 1].isspace():
+            raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
+                                   "character that is not a space); write '\\$' for a dollar "
+                                   "sign")
+        depth, j = 0, i + 1
+        while j < len(text):
+            c = text[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == "\n" and text[j + 1:j + 2] == "\n":
+                break
+            elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
+                    and not text[j + 1:j + 2].isdigit():
+                tex = text[i + 1:j]
+                token = self.formula(tex, False, line)
+                lines = tex.count("\n")
+                out.append(token + ("\n" + FILLER) * lines)
+                return j + 1
+            j += 1
+        spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
+        if spaced and not depth:
+            before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]
+            raise self.error(line + text.count("\n", i, spaced.start()),
+                             f"the '$' after '{before[-30:]}' does not close the formula: a "
+                             "closing '$' follows a character that is not a space; remove the "
+                             f"space (write '{before[-30:]}$'), or write '\\$' for a dollar sign")
+        hint = " (its braces { } do not balance)" if depth else ""
+        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
+                               f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+
+    def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
+        """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""
+        line = first + text.count("\n", 0, i)
+        j = i + 2
+        while j < len(text):
+            if text.startswith("\\)", j):
+                tex = text[i + 2:j]
+                if not tex.strip():
+                    raise self.error(line, "empty formula '\\(\\)'; put the TeX between "
+                                           "'\\(' and '\\)'")
+                lead = tex[:len(tex) - len(tex.lstrip())].count("\n")
+                out.append(self.formula(tex.strip(), False, line, line + lead) +
+                           ("\n" + FILLER) * tex.count("\n"))
+                return j + 2
+            if text[j] == "\\":
+                j += 2
+                continue
+            if text.startswith("\n\n", j):
+                break
+            j += 1
+        raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
+                               "closed; end it with '\\)' (for a plain parenthesis, write '(' "
+                               "without the backslash)")

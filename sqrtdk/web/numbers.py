@@ -1,0 +1,69 @@
+"""How the page prints a number from the results: the format filters' kinds (`FILTERS`),
+a number as each kind prints it (also as TeX text), and honest rounding (issue 7): the fewest
+digits with which a value does not print as a bound it does not reach (each quantity's
+bounds come from results.json, meta.bounds: 0.9962 is not "100%", 2.9997 bits not "3.00")."""
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+
+FILTERS = ("fixed", "pct", "sig", "grouped")
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+MAX_DIGITS = 12
+
+
+def format_number(kind: str, value: float, digits: int = 0) -> str:
+    """`value` as the filters print it: fixed (`digits` decimals), pct (a share as a
+    percentage with `digits` decimals), sig (`digits` significant digits; a number with more
+    digits before the point is shown whole) or grouped (an integer). Every kind groups the
+    digits before the point in thousands with commas ("1,024", "1,024.50"): one rule for
+    every number the page shows, in both languages. Python rounds exact ties to even; a
+    negative number has a true minus sign (U+2212), and "× 10⁻⁵" is held to its number by
+    no-break spaces. Raises ValueError for another kind."""
+    text = _ascii_number(kind, value, digits)
+    return "−" + text[1:] if text.startswith("-") else text
+
+
+def tex_number(text: str) -> str:
+    """A formatted number as TeX text: ASCII minus and spaces (KaTeX draws its own minus)."""
+    return text.replace("−", "-").replace("\u00a0", " ")
+
+
+def _ascii_number(kind: str, value: float, digits: int) -> str:
+    if kind == "fixed":
+        return f"{value:,.{digits}f}"
+    if kind == "pct":
+        return f"{100 * value:,.{digits}f}%"
+    if kind == "sig":
+        if value == 0:
+            return "0"
+        # the exponent after rounding to `digits` figures (0.9996 -> 1.00, not 1.000)
+        mantissa, exp = f"{value:.{max(digits - 1, 0)}e}".split("e")
+        exponent = int(exp)
+        if exponent < -4:          # 1.87 × 10⁻¹⁰ rather than 0.000000000187
+            return f"{mantissa}\u00a0×\u00a010{str(exponent).translate(_SUPERSCRIPT)}"
+        return f"{value:,.{max(digits - 1 - exponent, 0)}f}"
+    if kind == "grouped":
+        return f"{round(value):,}"
+    raise ValueError(f"unknown number format '{kind}'")
+
+
+def honest_digits(kind: str, value: float, digits: int, bounds: tuple[float, float] | None
+                  ) -> int:
+    """The fewest digits ≥ `digits` with which `value` does not print as a bound it does not
+    reach (both ends of `bounds`); `digits` itself when there are no bounds."""
+    if bounds is None or kind == "grouped":
+        return digits
+    for d in range(digits, MAX_DIGITS + 1):
+        shown = format_number(kind, value, d)
+        if not any(b != value and shown == format_number(kind, b, d) for b in bounds):
+            return d
+    return MAX_DIGITS
+
+
+def bounds_for(path: str, patterns: Mapping[str, list[float]]) -> tuple[float, float] | None:
+    """The bounds of result `path` from results.json meta.bounds (fnmatch patterns)."""
+    for pattern, b in patterns.items():
+        if fnmatch.fnmatchcase(path, pattern):
+            return (float(b[0]), float(b[1]))
+    return None

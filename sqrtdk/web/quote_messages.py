@@ -1,0 +1,117 @@
+"""What a template error in the text says: Jinja's message, made into the author's terms
+(another tool's syntax named, the filters suggested, a typed number's result found), and the
+line it is on."""
+from __future__ import annotations
+
+import math
+import re
+import traceback
+from collections.abc import Mapping
+from typing import Any
+
+import jinja2
+
+from ..errors import suggest
+from .numbers import FILTERS
+
+_UNKNOWN_TAG = re.compile(r"Encountered unknown tag '([^']+)'")
+_TEXT_KNOWS = ("the text knows quotes {{ name | fixed(2) }} and claims {{ claim(\"…\") }}; "
+               "for a link write [text](../en/), for a figure ![alt](NAME.svg \"Caption\"), "
+               "for a box '/// details | Title'")
+
+
+def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
+    """Jinja's message for a syntax error, with what the author most likely meant."""
+    msg = e.message or str(e)
+    lines = (e.source or "").split("\n")
+    written = lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else ""
+    if tag := _UNKNOWN_TAG.match(msg):
+        return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
+                f"Jekyll, or another tool's); {_TEXT_KNOWS}")
+    if "{{<" in written or "{{%" in written:
+        return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
+    if msg.startswith("No filter named"):
+        name = msg.split("'")[1] if "'" in msg else ""
+        return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
+    if "'}'" in msg or "end of print statement" in msg or "'end of template'" in msg:
+        return (f"{msg}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each side, "
+                "with its filter's digits in parentheses")
+    return msg
+
+
+_PAIRED_TAGS = ("if", "for", "raw", "macro", "call", "filter", "block", "with")
+
+
+def unclosed_block_line(env: jinja2.Environment, source: str) -> int:
+    """Line of the innermost `{% tag %}` that is never closed (Jinja reports the file's end)."""
+    stack: list[tuple[str, int]] = []
+    expect_name = False
+    try:
+        for lineno, kind, value in env.lex(source):
+            if kind == "block_begin":
+                expect_name = True
+            elif kind == "name" and expect_name:
+                expect_name = False
+                if value.startswith("end") and stack and stack[-1][0] == value[3:]:
+                    stack.pop()
+                elif value in _PAIRED_TAGS:
+                    stack.append((value, lineno))
+            elif kind != "whitespace":
+                expect_name = False
+    except jinja2.TemplateSyntaxError:
+        pass
+    return stack[-1][1] if stack else 0
+
+
+_TYPED_NUMBER = re.compile(r"^the number (\S+) is typed into the text")
+
+
+def _typed_number_hint(typed: str, known: Mapping[str, Any]) -> str:
+    """The results a typed number stands for: those equal to it at the digits typed."""
+    digits = len(typed.split(".", 1)[1]) if "." in typed else 0
+    target = round(float(typed), digits)
+    found: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        node = getattr(node, "value", node)        # the raw result behind a wrapped one
+        if isinstance(node, Mapping):
+            for k, v in node.items():
+                if path or k not in ("claims", "meta", "sweep"):
+                    walk(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and \
+                math.isfinite(node) and round(float(node), digits) == target:
+            found.append(path)
+    walk(known, "")
+    if not found:
+        return ", e.g. {{ group.name | fixed(2) }} (see figures/results.json)"
+    also = f" (or {', '.join(found[1:3])})" if len(found) > 1 else ""
+    return f": {typed} is {{{{ {found[0]} | fixed({digits}) }}}}{also}"
+
+
+def error_message(e: Exception, known: Mapping[str, Any]) -> str:
+    """The message for an error while rendering (`known`: the results, wrapped), with a hint
+    at the result meant."""
+    msg = str(e.args[0]) if e.args else str(e)
+    if isinstance(e, TypeError) and (typed := _TYPED_NUMBER.match(msg)):
+        return msg + _typed_number_hint(typed.group(1), known)
+    if isinstance(e, jinja2.UndefinedError):
+        name = re.search(r"'([^']+)' is undefined", msg)
+        hint = suggest(name.group(1), known, "result groups") if name else ""
+        return f"{msg}; {hint} (see figures/results.json)"
+    if isinstance(e, jinja2.TemplateNotFound):
+        return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
+                f"file ('{e.name}'), which an article cannot; write its text here")
+    if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
+        return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
+                "comparisons and arithmetic on them are not supported — add the value you need "
+                "as a result in sqrtdk/science/")
+    return msg
+
+
+def template_line(e: BaseException, name: str) -> int:
+    """The line of template `name` where `e` was raised, from its traceback (0: not known)."""
+    line = 0
+    for frame, lineno in traceback.walk_tb(e.__traceback__):
+        if frame.f_code.co_filename == name:
+            line = lineno
+    return line

@@ -1,0 +1,82 @@
+"""The results as a template sees them: `Node`s that remember their dotted path, so every
+number a page quotes is traced to its place in results.json, and a name that is not there
+is an error naming the results it could have meant."""
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+
+from ..errors import suggest
+
+
+class UnknownResultError(Exception):
+    """A name that is not in results.json. Deliberately not a LookupError: Jinja turns those
+    into an Undefined whose message names our class instead of the missing result."""
+
+
+class Node:
+    """A branch of the results: attribute and index access return child Nodes or Quantities."""
+
+    __slots__ = ("path", "value")
+
+    def __init__(self, path: str, value: Any):
+        self.path, self.value = path, value
+
+    def _child(self, key: Any) -> Node:
+        v = self.value
+        if isinstance(v, dict) and isinstance(key, str) and key in v:
+            return wrap(f"{self.path}.{key}", v[key])
+        if isinstance(v, list) and isinstance(key, int) and -len(v) <= key < len(v):
+            return wrap(f"{self.path}.{key % len(v)}", v[key])
+        if isinstance(v, dict):
+            hint = suggest(str(key), v, f"results in {self.path}", prefix=f"{self.path}.")
+        else:
+            hint = f"{self.path} is a list with indices 0..{len(v) - 1}"
+        raise UnknownResultError(f"no result '{self.path}.{key}'; {hint}")
+
+    def __getattr__(self, key: str) -> Node:
+        if key.startswith("__"):
+            raise AttributeError(key)
+        return self._child(key)
+
+    def __getitem__(self, key: Any) -> Node:
+        return self._child(key)
+
+    def __str__(self) -> str:
+        raise TypeError(f"'{self.path}' is a group of results, not a value; pick one of its keys")
+
+
+class Quantity(Node):
+    """A leaf of the results: a number or a string, with its dotted path."""
+
+    def __str__(self) -> str:
+        if isinstance(self.value, str):
+            return self.value
+        raise TypeError(f"'{self.path}' is a number: quote it through a format filter, "
+                        f"e.g. {{{{ {self.path} | fixed(2) }}}}")
+
+
+def wrap(path: str, value: Any) -> Node:
+    """Wrap a results value at `path`: dicts and lists become Nodes, scalars Quantities."""
+    return Node(path, value) if isinstance(value, (dict, list)) else Quantity(path, value)
+
+
+def number_of(q: Any, filter_name: str) -> tuple[str, float]:
+    """(dotted path, value) of the quantity a format filter was given; TypeError for
+    anything else (a group of results, a text, a number typed into the text)."""
+    if isinstance(q, jinja2.Undefined):
+        q._fail_with_undefined_error()
+    if not isinstance(q, Quantity) or isinstance(q.value, (str, bool)):
+        raise TypeError(f"filter '{filter_name}' formats a number from the results, "
+                        f"got {describe(q)}; numbers are looked up, never typed")
+    return q.path, float(q.value)
+
+
+def describe(q: Any) -> str:
+    """How a message names what a filter was given."""
+    if isinstance(q, Quantity):
+        return f"'{q.path}' = {q.value!r}"
+    if isinstance(q, Node):
+        return f"'{q.path}', a group of results"
+    return repr(q)
