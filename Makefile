@@ -11,7 +11,7 @@ site: $(VENV)/.installed node_modules/.installed
 
 # one worker per core, at most 4 (pytest-xdist); the session's site is built once for all.
 # worksteal: a worker that runs out of tests takes the ones still queued behind a long test
-# (the author's copy, tests/test_author_copy.py, collected first so that it starts first)
+# (the tests marked `slow` are put first, tests/conftest.py, so that none is left for the end)
 test: $(VENV)/.installed node_modules/.installed
 	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 

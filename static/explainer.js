@@ -316,7 +316,7 @@
         const at = k ? +x(z[edge > 0 ? edge - 1 : peak] * scale[k]) + 4 : +x(z[peak] * scale[k]) - 6;
         const tag = set(tags[k], { x: at });
         tag.style.textAnchor = k ? "start" : "end";       // style.css centres chart text
-        tag.textContent = "d = " + plain("grouped", D[i]);
+        tag.textContent = "dₖ = " + plain("grouped", D[i]);
         const w = tag.getBBox?.().width || 7.5 * tag.textContent.length;   // 0 while not laid out
         const [from, to] = k ? [at, at + w] : [at - w, at];
         const over = bins.filter(([l, r]) => r > from - 5 && l < to + 5).map((b) => b[2]);
@@ -463,7 +463,8 @@
     on(window, "hashchange", land);
     if (location.hash) land();
     // Theme: the system's until the reader picks one (theme.js applies it early, and says
-    // why a cookie: for the site's folder, a year; from file:, localStorage)
+    // why a cookie: for the site's folder, a year; from file:, localStorage); the button's
+    // words follow it in style.css
     const save = (theme) => {
       try {
         if (location.protocol === "file:") localStorage.setItem("theme", theme);
@@ -472,14 +473,10 @@
     };
     const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
     const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
-    const sync = () => btn && (btn.ariaPressed = dark());
     if (btn) on(btn, "click", () => {
       root.dataset.theme = dark() ? "light" : "dark";
       save(root.dataset.theme);
-      sync();
     });
-    on(mq, "change", sync);
-    sync();
     // Print every <details> open
     const boxes = (open) => () => $$(open ? "details:not([open])" : "[data-print]").forEach((d) => {
       d.open = open;

@@ -5,7 +5,10 @@ Whoever starts the suite (issue 18, item 7), the processes the tests start write
 output as UTF-8, which is how the tests read it (`encoding="utf-8"`): a caller's C or other
 non-UTF-8 locale changes nothing a test reads. Tests that send a signal to a process reset
 its disposition for it (helpers.default_signals); no test reads the working folder or needs
-a terminal (tests/test_author_copy.py runs the tests on the author's copy started that way).
+a terminal (tests/test_author_copy.py runs tests on the author's copy started that way).
+
+The author's copy (issue 19, item 5): `pytest_generate_tests` runs each `author` test that
+reads the built site through `site_build` on the project and on the copy, in this session.
 """
 from __future__ import annotations
 
@@ -16,11 +19,70 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from author_copy import GUARD  # set in the copy's own pytest runs (tests/test_author_copy.py)
 
 from sqrtdk.options import DEFAULT_SEED
 from sqrtdk.science.run import run_all
 
 os.environ["PYTHONIOENCODING"] = "utf-8"
+ON_COPY = "author-copy"     # site_build's parameter: the author's copy (tests/author_copy.py)
+
+
+def on_copy_in_session(item: pytest.Item | pytest.Function) -> bool:
+    """Whether this `author` test runs on the author's copy in this very session (through
+    `site_build`, parametrized) rather than in the copy's own pytest run: it reads the
+    author's files only through `site_build` (directly, or through `served` and `visit`), so
+    its module is not marked `author_own_run` (issue 19, item 5)."""
+    fixtures = getattr(item, "fixturenames", ())
+    return ("site_build" in fixtures and item.get_closest_marker("author") is not None
+            and item.get_closest_marker("author_own_run") is None)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test that may be marked `author` (itself, or one of its parameters) and reaches
+    `site_build` runs on the project and on the author's copy; `pytest_collection_modifyitems`
+    keeps the copy's run of exactly the `author` ones. The project's parameter is None, as
+    for an unparametrized test, so both share one `site_build` (pytest keys a fixture's
+    instance by its parameter)."""
+    if os.environ.get(GUARD) == "1" or not on_copy_in_session(metafunc.definition) \
+            and not _an_author_parameter(metafunc):
+        return
+    metafunc.parametrize("site_build", [None, ON_COPY], ids=["project", ON_COPY],
+                         indirect=True, scope="session")
+
+
+def _an_author_parameter(metafunc: pytest.Metafunc) -> bool:
+    """Whether one of the test's parameters is marked `author` (`pytest.param(marks=...)`)."""
+    from _pytest.mark import ParameterSet
+    if "site_build" not in metafunc.fixturenames or \
+            metafunc.definition.get_closest_marker("author_own_run"):
+        return False
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        values = mark.args[1] if len(mark.args) > 1 else mark.kwargs.get("argvalues", ())
+        if any(isinstance(v, ParameterSet) and any(m.name == "author" for m in v.marks)
+               for v in values):
+            return True
+    return False
+
+
+@pytest.hookimpl(trylast=True)      # after pytest has grouped the tests by their fixtures
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Runs on the author's copy are kept for the `author` tests (not screenshots) only. In
+    the copy's own pytest run (GUARD set), the `author` tests this session's caller runs on
+    the copy itself are left out. The tests marked `slow` go first (in their order), so no
+    worker of pytest-xdist is left running one while the others have nothing left to do."""
+    def drop(item: pytest.Item) -> bool:
+        if os.environ.get(GUARD) == "1":
+            return on_copy_in_session(item)
+        spec = getattr(item, "callspec", None)
+        return spec is not None and spec.params.get("site_build") == ON_COPY and (
+            not item.get_closest_marker("author") or bool(item.get_closest_marker("shots")))
+    dropped = [item for item in items if drop(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+    kept = [item for item in items if not drop(item)]
+    slow = [item for item in kept if item.get_closest_marker("slow")]
+    items[:] = slow + [item for item in kept if not item.get_closest_marker("slow")]
 
 
 @pytest.fixture(scope="session")
@@ -66,21 +128,27 @@ def _first_only(folder: Path) -> Iterator[bool]:
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
-               ) -> dict[str, Any]:
+def site_build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+               pytestconfig: pytest.Config) -> dict[str, Any]:
     """The whole site, built once per session into a temporary folder, read back for the
     checks. Its cache starts as a copy of the project's own `.cache` when there is one (what
     `make site` left; CI builds before it tests): entries are content-addressed over their
     code and inputs and checked against their digests, so a copy serves exactly what a cold
     build would make, and the tests that change files copy this cache in turn. A cold build
     is still made by the tests of a fresh clone (tests/test_mistakes_first.py), the `results`
-    fixture and `make site` in CI; the project's cache itself is never written."""
+    fixture and `make site` in CI; the project's cache itself is never written.
+
+    Parametrized `author-copy` (see `pytest_generate_tests`), and in the copy's own pytest
+    run: the author's copy's site, built by its `build.py --strict` (`author_copy`). Keys: root (its `site`, `figures` and
+    `cache` folders), project (the folder built from), site, opts, logs, settings,
+    languages, strings, results, html."""
     import json
     import shutil
 
     from sqrtdk.options import PROJECT_ROOT, BuildOptions
     from sqrtdk.pipeline import build
-    from sqrtdk.settings import load_settings, load_strings
+    if getattr(request, "param", None) == ON_COPY or os.environ.get(GUARD) == "1":
+        return _copy_site(request.getfixturevalue("author_copy"))
     root = _shared_folder(tmp_path_factory, pytestconfig, "site-build")
     opts = BuildOptions.for_project(PROJECT_ROOT, out=root / "site", figures_dir=root / "figures",
                                     cache_dir=root / "cache")
@@ -93,15 +161,56 @@ def site_build(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
             build(opts, log=logs.append)
             (root / "logs.json").write_text(json.dumps(logs), encoding="utf-8")
     logs = json.loads((root / "logs.json").read_text(encoding="utf-8"))
+    return _read_site(root, PROJECT_ROOT, opts, logs)
+
+
+def _read_site(root: Path, project: Path, opts: Any, logs: list[str]) -> dict[str, Any]:
+    """`site_build`'s dict for a site built from `project` with `opts`."""
+    import json
+
+    from sqrtdk.settings import load_settings, load_strings
     settings = load_settings(opts.content_dir)
     languages = list(settings.languages)
     return {
-        "root": root, "site": root / "site", "opts": opts, "logs": logs, "settings": settings,
-        "languages": languages, "strings": load_strings(opts.content_dir, settings.languages),
+        "root": root, "project": project, "site": opts.out, "opts": opts, "logs": logs,
+        "settings": settings, "languages": languages,
+        "strings": load_strings(opts.content_dir, settings.languages),
         "results": json.loads(opts.results_file.read_text(encoding="utf-8")),
-        "html": {lang: (root / "site" / lang / "index.html").read_text(encoding="utf-8")
+        "html": {lang: (opts.out / lang / "index.html").read_text(encoding="utf-8")
                  for lang in languages},
     }
+
+
+def _copy_site(folder: Path) -> dict[str, Any]:
+    """`site_build` of the author's copy in `folder` (made by `author_copy`): its own
+    `build.py --strict` wrote site/, figures/ and .cache/ in it, as `make site` does."""
+    from author_copy import built
+
+    from sqrtdk.options import BuildOptions
+    project = folder / "project"
+    done = built(folder)
+    if done["returncode"] != 0:
+        pytest.fail(f"the author's copy does not build with --strict:\n{done['stderr']}")
+    logs = [line for line in str(done["stdout"]).splitlines()
+            if line.split()[:1] != ["total"]]
+    return _read_site(folder / "layout", project, BuildOptions.for_project(project), logs)
+
+
+@pytest.fixture(scope="session")
+def author_copy(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
+    """The folder of the author's copy (tests/author_copy.py): `project` (the copy, built with
+    `build.py --strict`) and `build.json` (that build's outcome). Made once for all the
+    workers; in the copy's own pytest run (GUARD set), the folder holding this project."""
+    from author_copy import make_and_build
+
+    from sqrtdk.options import PROJECT_ROOT
+    if os.environ.get(GUARD) == "1":
+        return PROJECT_ROOT.parent
+    folder = _shared_folder(tmp_path_factory, pytestconfig, "author-copy")
+    with _first_only(folder) as first:
+        if first:
+            make_and_build(folder)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,12 @@ resolver, and `page()` to convert a Markdown body with the real pipeline."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
+import sys
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from html.parser import HTMLParser
@@ -22,7 +25,8 @@ FRONT = "---\ntitle: A title\ndescription: A description\n---\n"   # lines 1-4; 
 BODY_START = FRONT.count("\n") + 1
 
 UI = {"figure": "Fig {n}.", "backlink_title": "Back to note %d", "permalink": "Link",
-      "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source"}
+      "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source",
+      "reproduce_code": "Code"}
 LANGUAGE = {"en": {"html_lang": "en", "name": "English", "og_locale": "en_US", "script": "latin",
                    "other_lang": "zh-CN"},
             "zh": {"html_lang": "zh-CN", "name": "中文", "og_locale": "zh_CN", "script": "cjk",
@@ -139,6 +143,33 @@ def default_signals() -> None:
     ignored across exec, so the build would never see the test's SIGINT)."""
     for sig in CALLER_SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
+
+
+SERVING = re.compile(r"^serving .* at (http://127\.0\.0\.1:\d+)/", re.M)
+
+
+def start_server(project: Path, log: Path, timeout: float = 120
+                 ) -> tuple[subprocess.Popen[bytes], str]:
+    """`build.py --serve --port 0` in `project`, in a session of its own with its signals at
+    their defaults, its output (unbuffered) in `log`. Returns the process and the address it
+    says it serves (`http://127.0.0.1:PORT`) once it serves: the port is any free one, taken
+    by the server itself as it binds (a port picked here and handed over could be taken by
+    another process of the run in between). AssertionError if it does not come up."""
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "build.py", "--serve", "--port", "0"],
+                                cwd=project, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True, preexec_fn=default_signals,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        found = SERVING.search(log.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            return proc, found[1]
+        time.sleep(0.05)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    raise AssertionError("the server did not come up: " + log.read_text(encoding="utf-8"))
 
 
 @contextmanager

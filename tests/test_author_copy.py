@@ -1,100 +1,41 @@
-"""Tests that survive an author (issue 9, item 7): a copy of the project whose articles were
-reworded and extended the way the README tells an author to, and the tests that read the
-author's files run on it.
+"""Tests that survive an author (issue 9, item 7; issue 19, item 5): the author's copy
+(tests/author_copy.py: its first paragraph reworded in every language, a new section, and a
+new figure added by following README.md's "Add a figure" recipe to the letter) builds with
+`build.py --strict`, and every test marked `author` passes on it, in one of two ways:
 
-The copy gets: its first paragraph reworded in every language, a new section, and a new
-figure added by following README.md's "Add a figure" recipe to the letter (the blocks marked
-`<!-- recipe: … -->` are applied as written). Then `build.py --strict` and the tests marked
-`author` (those reading the articles, strings and labels; issue 19, item 5: not the whole
-suite again) must pass on the copy. They are started as a careless caller would start them
-(issue 18, item 7): from another working folder, with no terminal, SIGINT and SIGQUIT
-ignored (a script's `nohup make test &`), no TERM, and the C locale with Python's UTF-8 mode
-off (ASCII). The copy's own run of this file skips itself (SQRTDK_AUTHOR_COPY), and the copy
-sees the same `../shared/` corpus as the project.
+- those reading the author's files only through conftest's `site_build` (directly, or
+  through `served` and `visit`: the end-to-end and browser checks) run on the copy in this
+  very session, `site_build` parametrized `author-copy` (conftest's `pytest_generate_tests`),
+  spread over the workers like any other test;
+- the others (marked `author_own_run`: they read the project's folders or import its code,
+  which only a process started in the copy sees as the copy's) run in pytest runs of the
+  copy's own, one a test file, started as a careless caller would (issue 18, item 7): from another working folder,
+  with no terminal, SIGINT and SIGQUIT ignored (a script's `nohup make test &`), no TERM,
+  and the C locale with Python's UTF-8 mode off (ASCII).
+
+Together they are exactly the tests marked `author` (checked below). The copy's own run
+skips this file (SQRTDK_AUTHOR_COPY), and the copy sees the same `../shared/` corpus as the
+project.
 """
 from __future__ import annotations
 
+import inspect
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import git_copy
+from author_copy import GUARD, OPENING, OPENING_OTHER, SECTION_ID, built, recipes
+from conftest import ON_COPY, on_copy_in_session
 
-from sqrtdk.options import PROJECT_ROOT
-
-GUARD = "SQRTDK_AUTHOR_COPY"
-README = PROJECT_ROOT / "README.md"
-RECIPE = re.compile(r"<!-- recipe: (?P<what>[^>]*?) -->\s*\n\s*```\w*\n(?P<body>.*?)\n\s*```",
-                    re.S)
+THIS = Path(__file__).name
+# the test files marking `author` tests `author_own_run` (checked against the session below)
+OWN_RUN = sorted(p.name for p in Path(__file__).parent.glob("test_*.py")
+                 if p.name != THIS and "mark.author_own_run" in p.read_text(encoding="utf-8"))
 pytestmark = pytest.mark.skipif(os.environ.get(GUARD) == "1",
                                 reason="this is the author's copy already")
-
-
-def recipes() -> dict[str, str]:
-    """README's recipe blocks, by their label, de-indented as a reader would copy them."""
-    found = {}
-    for m in RECIPE.finditer(README.read_text(encoding="utf-8")):
-        lines = m["body"].split("\n")
-        indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
-        found[m["what"].strip()] = "\n".join(x[indent:] for x in lines) + "\n"
-    return found
-
-
-def front_matter_end(text: str) -> int:
-    """Offset just after the closing `---` line of the front matter (0 if there is none)."""
-    m = re.match(r"---\n.*?\n---\n", text, re.S)
-    return m.end() if m else 0
-
-
-def reword_first_paragraph(text: str, lang: str) -> str:
-    """The article's first paragraph said differently: a new opening clause, the old first
-    word lower-cased (what an author's edit of the opening words amounts to)."""
-    start = front_matter_end(text)
-    body = text[start:]
-    lead = len(body) - len(body.lstrip("\n"))
-    opening = {"zh": "先把背景交代清楚："}.get(lang, "To set the scene before anything else: ")
-    first = body[lead:]
-    if lang != "zh" and first[:1].isupper() and not first[1:2].isupper():
-        first = first[:1].lower() + first[1:]
-    return text[:start] + body[:lead] + opening + first
-
-
-def add_section(text: str, figure_paragraph: str) -> str:
-    """A new section, holding the README's figure paragraph, before the article's second `##`
-    heading (so both languages put it at the same place among their headings)."""
-    headings = [m.start() for m in re.finditer(r"^## ", text, re.M)]
-    at = headings[1] if len(headings) > 1 else len(text)
-    section = ("## A section an author added {#author-added}\n\n"
-               "One sentence of new prose.\n\n" + figure_paragraph + "\n")
-    return text[:at] + section + text[at:]
-
-
-@pytest.fixture(scope="module")
-def author_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The edited copy (see the module docstring), its cache a copy of the project's `.cache`
-    when there is one (what `make site` left): what the author's edits change is made anew,
-    the rest is served by content-addressed entries, so the copy is not built cold."""
-    root = git_copy(tmp_path_factory.mktemp("author") / "project")
-    project_cache = PROJECT_ROOT / ".cache"
-    if project_cache.is_dir():
-        shutil.copytree(project_cache, root / ".cache")
-    steps = recipes()
-    module_key = next(k for k in steps if k.startswith("figure module "))
-    module = root / module_key.split(" ", 2)[2]
-    assert not module.exists(), f"the recipe would overwrite {module}"
-    module.write_text(steps[module_key], encoding="utf-8")
-    for lang_dir in sorted(p for p in (root / "content").iterdir() if p.is_dir()):
-        labels = lang_dir / "figures.toml"
-        labels.write_text(labels.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
-                          + steps["figure labels"], encoding="utf-8")
-        article = lang_dir / "index.md"
-        text = reword_first_paragraph(article.read_text(encoding="utf-8"), lang_dir.name)
-        article.write_text(add_section(text, steps["figure paragraph"]), encoding="utf-8")
-    return root
 
 
 def test_the_readme_has_the_three_figure_recipes() -> None:
@@ -103,48 +44,110 @@ def test_the_readme_has_the_three_figure_recipes() -> None:
     assert any(k.startswith("figure module sqrtdk/figures/") for k in steps), steps.keys()
 
 
-@pytest.mark.slow
-def test_an_author_who_rewords_and_follows_the_recipes_still_gets_green_tests(
-        author_copy: Path, request: pytest.FixtureRequest) -> None:
-    env = {**os.environ, GUARD: "1"}   # the copy's own run seeds its build from the copy's .cache
-    build = subprocess.run([sys.executable, "build.py", "--strict"], cwd=author_copy,
-                           capture_output=True, encoding="utf-8", env=env)
-    assert build.returncode == 0, build.stderr
-    html = (author_copy / "site" / "en" / "index.html").read_text(encoding="utf-8")
-    assert "To set the scene before anything else" in html and 'id="author-added"' in html
+def test_the_copy_builds_with_strict_and_shows_the_author_s_edits(author_copy: Path) -> None:
+    done = built(author_copy)
+    assert done["returncode"] == 0, done["stderr"]
+    site = author_copy / "project" / "site"
     new_figure = re.search(r"\]\((\w+)\.svg", recipes()["figure paragraph"])
-    assert new_figure and re.search(rf"{new_figure[1]}\.en\.[0-9a-f]+\.svg", html)
-    report = author_copy.parent / "author-tests.xml"
-    # one worker per core as `make test` has them (pytest-xdist): the copy's tests are a long
-    # chain of their own, and this test starts first (its file is collected first)
+    assert new_figure
+    langs = sorted(p.parent.name for p in site.glob("*/index.html"))
+    assert len(langs) >= 2, langs
+    for lang in langs:
+        html = (site / lang / "index.html").read_text(encoding="utf-8")
+        opening = OPENING.get(lang, OPENING_OTHER).rstrip(": \uff1a")
+        assert opening in html and f'id="{SECTION_ID}"' in html, lang
+        assert re.search(rf"{new_figure[1]}\.{lang}\.[0-9a-f]+\.svg", html), lang
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", OWN_RUN)
+def test_the_author_tests_reading_the_project_s_folders_pass_on_the_copy_started_carelessly(
+        author_copy: Path, request: pytest.FixtureRequest, module: str) -> None:
+    """The copy's own pytest run of one test file marking tests `author_own_run`: the
+    `author` tests that this session cannot run on the copy (conftest's GUARD leaves the
+    others out of that run; it reads the copy's own build as its `site_build`), started as
+    a careless caller would. One file a run, so that each run is short and the runs spread
+    over the workers; one process each (the workers are this session's)."""
+    project = author_copy / "project"
+    assert built(author_copy)["returncode"] == 0
+    report = author_copy / f"own-run-{module}.xml"
     suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                            "-n", "auto", "--maxprocesses", "4", "--dist", "worksteal",
-                            "-m", "author and not shots", "--durations=12",
-                            f"--junitxml={report}", "--rootdir", str(author_copy),
-                            str(author_copy / "tests")],
-                           cwd=author_copy / "tests", capture_output=True, encoding="utf-8",
-                           errors="replace", env=careless_caller(env),
+                            "-n", "0", "-m", "author and not shots", "--durations=5",
+                            f"--junitxml={report}", "--rootdir", str(project),
+                            str(project / "tests" / module)],
+                           cwd=project / "tests", capture_output=True, encoding="utf-8",
+                           errors="replace", env=careless_caller({**os.environ, GUARD: "1"}),
                            stdin=subprocess.DEVNULL, preexec_fn=ignore_interrupts)
-    tail = "\n".join(suite.stdout.strip().splitlines()[-25:])
+    tail = "\n".join(suite.stdout.strip().splitlines()[-12:])
     print(tail)     # the copy's slowest tests (pytest -rP shows them)
     assert suite.returncode == 0, tail
-    marked, others = author_tests(request.session)
     got = ran(report)
-    assert got, tail                              # it ran
-    assert marked <= got, sorted(marked - got)[:5]     # every author test this session has...
-    assert not got & others, sorted(got & others)[:5]  # ...and only those: a selection
+    assert got, tail                                          # it ran
+    own, in_session, others = author_tests(request.session)
+    mine = {t for t in own if t.startswith(f"tests/{module}::")}
+    assert mine <= got, sorted(mine - got)[:5]                # every such test this session has
+    assert not got & (in_session | others), sorted(got & (in_session | others))[:5]
+    assert not [t for t in got if ON_COPY in t]               # nothing parametrized there
 
 
-def author_tests(session: pytest.Session) -> tuple[set[str], set[str]]:
-    """Node ids (`tests/test_x.py::test_y[param]`) of this session's tests marked `author`
-    (the tests that must run again on the author's copy), and of the others (screenshots
-    aside). Whatever part of the suite the session has: all of it under `make test`."""
-    marked: set[str] = set()
+def test_the_tests_run_on_the_copy_in_this_session_are_the_author_tests_that_can_be(
+        request: pytest.FixtureRequest) -> None:
+    """Each `author` test reaching `site_build` (not marked `author_own_run`) has a run on the
+    copy in this session, and no other test has; every other `author` test is in a file the
+    copy's own runs above collect."""
+    copy = set()
+    for item in request.session.items:
+        spec = getattr(item, "callspec", None)
+        if spec is not None and spec.params.get("site_build") == ON_COPY:
+            assert on_copy_in_session(item) and not item.get_closest_marker("shots"), item.nodeid
+            copy.add(base_id(item))
+    own, in_session, _ = author_tests(request.session)
+    assert copy == in_session, sorted(copy ^ in_session)[:5]
+    assert {t.split("::")[0] for t in own} <= {f"tests/{m}" for m in OWN_RUN}, OWN_RUN
+
+
+def test_the_tests_run_on_the_copy_in_this_session_read_it_through_site_build(
+        request: pytest.FixtureRequest) -> None:
+    """A test run on the copy in this session that read the project's own folders would pass
+    without reading the copy: no module holding such a test names them (the installed
+    packages in node_modules and the screenshots' folder aside, which an author does not
+    edit); its tests read what was built through `site_build` (its `project`, `opts`...)."""
+    project_paths = re.compile(r"\b(PROJECT_ROOT|PACKAGE_DIR|__file__)\b")
+    allowed = re.compile(r"^\s*(from|import) |node_modules|test-artifacts")
+    modules = {item.module for item in request.session.items
+               if getattr(item, "callspec", None) is not None
+               and item.callspec.params.get("site_build") == ON_COPY}
+    for module in modules:
+        for n, line in enumerate(inspect.getsource(module).splitlines(), 1):
+            assert not project_paths.search(line) or allowed.search(line), \
+                f"{module.__file__}:{n}: reads the project's folders: {line.strip()}"
+
+
+def base_id(item: pytest.Item) -> str:
+    """`item`'s node id without its project/author-copy parameter: `x.py::t[project-0]` and
+    `x.py::t[author-copy-0]` are `x.py::t[0]`, as the copy's own run names it."""
+    name, bracket, params = item.nodeid.partition("[")
+    if not bracket:
+        return name
+    left = re.sub(rf"(^|-)(project|{ON_COPY})(?=-|$)", "", params[:-1], count=1).lstrip("-")
+    return f"{name}[{left}]" if left else name
+
+
+def author_tests(session: pytest.Session) -> tuple[set[str], set[str], set[str]]:
+    """Base ids (see `base_id`) of this session's tests (screenshots aside): the `author`
+    tests the copy's own run has, those run on the copy in this session, and the others.
+    Whatever part of the suite the session has: all of it under `make test`."""
+    own: set[str] = set()
+    in_session: set[str] = set()
     others: set[str] = set()
     for item in session.items:
-        if not item.get_closest_marker("shots"):
-            (marked if item.get_closest_marker("author") else others).add(item.nodeid)
-    return marked, others
+        if item.get_closest_marker("shots"):
+            continue
+        if not item.get_closest_marker("author"):
+            others.add(base_id(item))
+        else:
+            (in_session if on_copy_in_session(item) else own).add(base_id(item))
+    return own, in_session, others
 
 
 def ran(junit_xml: Path) -> set[str]:

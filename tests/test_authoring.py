@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_project_files, default_signals, ignoring
+from helpers import copy_project_files, default_signals, ignoring, start_server
 
 from sqrtdk.options import PROJECT_ROOT
 
@@ -220,6 +220,7 @@ def test_a_killed_build_leaves_no_worker_and_the_site_as_it_was(project: Path,
     assert not [p for p in project.iterdir() if p.name.startswith(".site-")]
 
 
+@pytest.mark.slow
 def test_check_builds_twice_and_compares(project: Path) -> None:
     assert "byte-identical" in run(project, "--check").stdout
 
@@ -244,6 +245,7 @@ def test_out_inside_or_around_the_sources_is_refused(project: Path, folder: str)
         "refusing" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_another_seed_gives_other_numbers_the_same_claims_and_no_new_committed_figure(
         project: Path) -> None:
     before = tree(project / "figures")
@@ -285,6 +287,7 @@ def test_strict_turns_a_warning_into_an_error_and_writes_nothing(project: Path) 
     assert run(project).returncode == 0      # without --strict the warning does not stop it
 
 
+@pytest.mark.slow
 def test_a_third_language_is_its_folder_and_one_setting(project: Path) -> None:
     content = project / "content"
     shutil.copytree(content / "en", content / "fr")
@@ -385,12 +388,6 @@ def _get(url: str) -> str:
         return str(r.read().decode("utf-8"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _events(url: str) -> Iterator[tuple[str, str]]:
     stream = urllib.request.urlopen(url, timeout=60)
     name = ""
@@ -413,21 +410,8 @@ def _built(events: Iterator[tuple[str, str]]) -> tuple[str, str]:
 
 
 @pytest.fixture
-def server(project: Path) -> Iterator[tuple[Path, str, subprocess.Popen[str]]]:
-    port = _free_port()
-    proc = subprocess.Popen([PY, "build.py", "--serve", "--port", str(port)], cwd=project,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, encoding="utf-8",
-                            start_new_session=True, preexec_fn=default_signals)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            _get(f"{base}/en/index.html")
-            break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        raise AssertionError("the server did not come up")
+def server(project: Path, tmp_path: Path) -> Iterator[tuple[Path, str, subprocess.Popen[bytes]]]:
+    proc, base = start_server(project, tmp_path / "serve.log")
     try:
         yield project, base, proc
     finally:
@@ -436,7 +420,7 @@ def server(project: Path) -> Iterator[tuple[Path, str, subprocess.Popen[str]]]:
 
 
 def test_serve_reloads_on_edit_keeps_the_last_good_site_and_restarts_on_code(
-        server: tuple[Path, str, subprocess.Popen[str]]) -> None:
+        server: tuple[Path, str, subprocess.Popen[bytes]]) -> None:
     project, base, proc = server
     page = _get(f"{base}/en/index.html")
     assert "/__reload/client.js?token=" in page

@@ -14,7 +14,7 @@ import pytest
 from browser import PHONE, fmt, lay_out_everything
 from helpers import Tree
 
-from sqrtdk.web.embed import explainer_data
+from sqrtdk.web.embed import SLOTS, explainer_data
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -126,7 +126,8 @@ def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, bui
     assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", str(len(sa["scales"]) - 1))
     slider.fill(str(i))
     widget = page.locator("#fig-saturation-bars .widget")
-    assert widget.locator('[data-slot="share"]').text_content() == fmt("pct:2", sa["p_winner"][i])
+    assert widget.locator('[data-slot="share"]').text_content() == fmt(SLOTS["share"][1],
+                                                                       sa["p_winner"][i])
     assert widget.locator('[data-slot="sens"]').text_content() == fmt("sig:3", sa["sensitivity"][i])
     assert slider.get_attribute("aria-valuetext") == "×" + fmt("sig:3", 16.0)
     heights = widget.locator("rect.bar").evaluate_all("rs => rs.map(r => +r.getAttribute('height'))")
@@ -320,13 +321,13 @@ LIGHT_BG, DARK_BG = "rgb(253, 253, 252)", "rgb(22, 23, 27)"
 def test_dark_mode_follows_the_system_and_the_remembered_toggle(visit, lang):
     page = visit(color_scheme="dark").open(f"{lang}/index.html")
     assert _background(page) == DARK_BG
-    assert page.locator("[data-theme-toggle]").get_attribute("aria-pressed") == "true"
+    assert page.locator("[data-theme-toggle] .to-light").is_visible()   # it offers light
     v = visit(color_scheme="light")
     page = v.open(f"{lang}/index.html")
     toggle = page.locator("[data-theme-toggle]")
-    assert _background(page) == LIGHT_BG and toggle.get_attribute("aria-pressed") == "false"
+    assert _background(page) == LIGHT_BG and toggle.locator(".to-dark").is_visible()
     toggle.click()
-    assert _background(page) == DARK_BG and toggle.get_attribute("aria-pressed") == "true"
+    assert _background(page) == DARK_BG and toggle.locator(".to-light").is_visible()
     page.reload()   # remembered, and applied before the first paint (theme.js in <head>)
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert _background(page) == DARK_BG

@@ -240,3 +240,95 @@ def test_the_bar_beside_the_contents_covers_none_of_them(visit, width: int) -> N
     side_by_side = toc["x"] + toc["width"] <= bar["x"]
     apart = toc["y"] >= bar["y"] + bar["height"] or toc["y"] + toc["height"] <= bar["y"]
     assert side_by_side or apart, (bar, toc)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_theme_button_says_what_a_press_does(visit, site_build, lang, scheme) -> None:
+    """Its name (what a screen reader hears) and its visible words offer the theme the page is
+    not in, before and after a press; the words shown are part of the name (WCAG 2.5.3)."""
+    ui = site_build["strings"][lang].ui
+    page = visit(viewport=PHONE, color_scheme=scheme).open(f"{lang}/index.html")
+    button = page.locator("[data-theme-toggle]")
+    offers = "light" if scheme == "dark" else "dark"
+    for _ in range(2):
+        name, shown = ui[f"theme_{offers}_name"], ui[f"theme_{offers}"]
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, (offers, name)
+        assert shown in button.inner_text() and shown.lower() in name.lower()
+        other = "dark" if offers == "light" else "light"
+        assert ui[f"theme_{other}"] not in button.inner_text()
+        assert button.get_attribute("aria-pressed") is None    # a name that changes: no state
+        button.click()
+        offers = other
+
+
+# every element that scrolls sideways (its overflow lets it, and it is wider inside than out)
+SCROLLERS = """() => [...document.querySelectorAll('body *')].filter(e => {
+    const o = getComputedStyle(e).overflowX;
+    return (o === 'auto' || o === 'scroll') && e.scrollWidth > e.clientWidth + 1; })
+    .map((e, n) => { e.dataset.scroller = n; return [n, e.localName, e.className, e.tabIndex]; })"""
+
+
+def ax_name(cdp: Any, root: int, selector: str) -> str:
+    """The element's accessible name as the browser's accessibility tree gives it (what a
+    screen reader reads), through the CDP Accessibility domain."""
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    tree = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
+    return str(tree["nodes"][0].get("name", {}).get("value", ""))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_box_that_scrolls_sideways_on_a_phone_is_reached_by_the_keyboard_and_named(
+        visit, lang) -> None:
+    """axe's scrollable-region-focusable: a box that scrolls sideways at 360 px (code, a
+    figure's table, a formula) can be focused, so arrow keys scroll it, and has a name, so a
+    screen reader says what it reached (not "blank"). Every box open, every block laid out."""
+    from browser import lay_out_everything
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    scrollers = page.evaluate(SCROLLERS)
+    assert scrollers                                 # at 360 px something does scroll
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    for n, tag, cls, tab in scrollers:
+        assert tab >= 0, (tag, cls)
+        assert ax_name(cdp, root, f'[data-scroller="{n}"]').strip(), (tag, cls)
+        page.locator(f'[data-scroller="{n}"]').focus()
+        assert page.evaluate("document.activeElement.dataset.scroller") == str(n), (tag, cls)
+
+
+# Every inline formula, and every word of strings.toml's keep_whole in the article's and the
+# sheets' text: the tops of the lines it is laid out on (one top: it is whole on one line)
+WHOLE = """words => {
+    const lines = rects => new Set([...rects].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+    const formulas = [...document.querySelectorAll('article span.math')]
+        .filter(m => !m.closest('.math-scroll')).map(m => [m.textContent.slice(0, 30), lines(m.getClientRects()).size]);
+    const found = [], walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) for (const w of words) {
+        for (let at = n.data.indexOf(w); at >= 0; at = n.data.indexOf(w, at + 1)) {
+            const r = document.createRange(); r.setStart(n, at); r.setEnd(n, at + w.length);
+            found.push([w, lines(r.getClientRects()).size]);
+        }
+    }
+    return {formulas, words: found, wide: document.documentElement.scrollWidth - innerWidth}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_short_formulas_and_unit_words_stay_whole_on_a_phone(visit, site_build, lang) -> None:
+    """At 360 px no line breaks inside an inline formula (a break inside q·k/√dₖ) or inside a
+    word strings.toml keeps whole (the Chinese unit for bits split between its two characters), and nothing scrolls the page
+    sideways. The sheets are drawn at a dₖ whose numbers are long (the grid's largest)."""
+    from browser import lay_out_everything
+    words = site_build["strings"][lang].ui["keep_whole"].split()
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    seen = page.evaluate(WHOLE, words)
+    assert seen["formulas"] and seen["wide"] <= 0, seen["wide"]
+    assert not [f for f in seen["formulas"] if f[1] != 1], seen["formulas"]
+    if lang == "zh":
+        assert seen["words"]                               # the words are there to check
+    assert not [w for w in seen["words"] if w[1] != 1], seen["words"]

@@ -144,7 +144,8 @@ def test_the_scale_slider_never_shows_a_bound_the_share_does_not_reach(visit, si
     assert len(every) == len(sa["scales"])
     bounds = bounds_for("saturation.shares", results["meta"]["bounds"])
     assert bounds is not None
-    shown_bounds = {format_number("pct", b, n) for b in bounds for n in range(13)}
+    kind = SLOTS["share"][1].split(":")[0]
+    shown_bounds = {format_number(kind, b, n) for b in bounds for n in range(13)}
     for k, share, sens, labels in every:
         state = {**start_state(results), "k": k}
         assert share == slot_text("share", results, state)[0], k
@@ -204,7 +205,7 @@ def test_every_number_groups_its_thousands_with_commas(visit, lang: str) -> None
     assert not [t for t in texts if UNGROUPED.search(t)]
 
 
-# sheet 1's tags ("d = 64") and the bars of both histograms under each, in the chart's units
+# sheet 1's tags ("dₖ = 64") and the bars of both histograms under each, in the chart's units
 TAGS_AND_BARS = """() => {
     const chart = document.querySelector('#fig-spread-hist .widget svg.chart'), out = [];
     const bars = (path) => { const d = path.getAttribute('d'), re = /V(-?[\\d.]+)H(-?[\\d.]+)/g;
@@ -256,3 +257,44 @@ def test_the_slider_gives_assistive_technology_dk_not_its_grid_position(visit, s
         text = page.locator("#dk-input").get_attribute("aria-valuetext") or ""
         assert text == page.locator(".dk-bar output").text_content()
         assert text.endswith(format_number("grouped", d_k[i])), text
+
+
+def slider_ax(page: Any) -> dict[str, Any]:
+    """The dₖ slider's node in chromium's accessibility tree (CDP's Accessibility domain: what
+    the browser hands a screen reader): name, numeric value, bounds, value text, description."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#dk-input"})["nodeId"]
+    ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
+    n = ax["nodes"][0]
+    out = {p["name"]: p["value"].get("value") for p in n.get("properties", [])}
+    out.update(role=n["role"]["value"], name=n.get("name", {}).get("value", ""),
+               value=n.get("value", {}).get("value"),
+               description=n.get("description", {}).get("value", ""))
+    cdp.detach()
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_screen_reader_gets_dk_itself_from_the_slider(visit, site_build, lang: str) -> None:
+    """Chromium gives a native slider's own value (its step on the grid, "4") as its value text
+    whatever aria-valuetext says: what the accessibility tree carries for the dₖ slider is
+    dₖ itself, as a number (its value and bounds) and as the words shown beside it (its
+    description and aria-valuetext), before and after the keyboard steps it."""
+    d_k = site_build["results"]["spread"]["d_k"]
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    slider = page.locator("#dk-input")
+    slider.focus()
+    for press in ("", "ArrowRight", "ArrowLeft", "ArrowLeft"):
+        if press:
+            page.keyboard.press(press)
+        i = int(slider.input_value())
+        shown = page.locator(".dk-bar .dk-value").text_content()
+        ax = slider_ax(page)
+        assert ax["role"] == "slider" and ax["name"], ax
+        assert ax["value"] == d_k[i], (press, ax)                       # dₖ, not its step
+        assert ax["valuemax"] == d_k[-1] and ax["valuemin"] in d_k, ax
+        assert ax["description"] == shown == slider.get_attribute("aria-valuetext"), ax
+        assert format_number("grouped", d_k[i], 0) in shown, (shown, d_k[i])

@@ -308,7 +308,6 @@ def test_reproduce_boxes_show_the_code_that_ran(site_build: dict[str, Any]) -> N
 def test_published_experiment_sources_are_linked(site_build: dict[str, Any]) -> None:
     """Every link to an experiment's source (written in the article, or under a reproduce
     box) is on the page and reaches a published page that shows that module's code."""
-    from sqrtdk.options import PACKAGE_DIR
     snippets = site_build["results"]["reproduce"]
     checked = 0
     for lang in site_build["languages"]:
@@ -324,7 +323,8 @@ def test_published_experiment_sources_are_linked(site_build: dict[str, Any]) -> 
             assert published.is_file(), href
             shown = "".join(e["text"] for e in Tree(published.read_text("utf-8")).elements
                             if e["tag"] == "html")
-            module = PACKAGE_DIR / "science" / unhashed_name(href).rsplit("/", 1)[-1][:-len(".html")]
+            name = unhashed_name(href).rsplit("/", 1)[-1][:-len(".html")]
+            module = site_build["project"] / "sqrtdk" / "science" / name
             lines = [x.strip() for x in module.read_text("utf-8").splitlines() if x.strip()]
             assert lines and all(x in shown for x in lines), href
             checked += 1

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from helpers import copy_project_files
 
 from sqrtdk.errors import machine_fault
-from sqrtdk.options import PROJECT_ROOT
 
 
 @pytest.mark.parametrize("code, says", [
@@ -34,15 +36,19 @@ def test_other_os_errors_are_not_dressed_up() -> None:
     assert machine_fault(FileNotFoundError(errno.ENOENT, "No such file", "x")) is None
 
 
-def run_build(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "build.py", *args], cwd=PROJECT_ROOT,
+def run_build(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "build.py", *args], cwd=project,
                           capture_output=True, text=True, timeout=600, check=False)
 
 
 def test_a_full_disk_stops_with_one_line_and_leaves_nothing_half_written(
-        tmp_path: Path) -> None:
+        tmp_path: Path, site_build: dict[str, Any]) -> None:
     """A real full disk: a 256 KiB tmpfs as the output folder's disk (the site is megabytes).
-    Needs root's mount, as CI has; skipped where mounting is not allowed."""
+    Needs root's mount, as CI has; skipped where mounting is not allowed. Built in a copy of
+    the project with a copy of the session build's cache (the project's own cache is never
+    written, and no other test copies a cache while this build writes to it)."""
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
     disk = tmp_path / "disk"
     disk.mkdir()
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
@@ -50,7 +56,7 @@ def test_a_full_disk_stops_with_one_line_and_leaves_nothing_half_written(
     if mounted.returncode != 0:
         pytest.skip("cannot mount a small tmpfs here (needs root)")
     try:
-        done = run_build("--out", str(disk / "site"))
+        done = run_build(project, "--out", str(disk / "site"))
         assert done.returncode == 1, done.stderr
         lines = done.stderr.strip().split("\n")
         assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr

@@ -18,7 +18,10 @@ from sqrtdk import figures
 from sqrtdk.figures import draw
 from sqrtdk.options import PACKAGE_DIR
 
-pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+# reads the author's files: runs again on the author's copy. It reads the labels and figure
+# modules from the project's folders, so on the copy it runs in the copy's own pytest run
+# (tests/test_author_copy.py)
+pytestmark = [pytest.mark.author, pytest.mark.author_own_run]
 
 SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -157,12 +160,13 @@ def _drawing_keys(results: dict[str, Any], tables: dict[str, dict[str, Any]],
 
 
 def test_a_language_whose_labels_equal_another_s_shares_its_drawings(
-        results: dict[str, Any]) -> None:
+        site_build: dict[str, Any]) -> None:
     """Each drawing is keyed on what it is drawn from and the first language with the same
     labels (whose name salts the SVG ids): a copy of English's labels gets English's
     drawings; one label changed gives that figure alone drawings of its own."""
     import copy
     social = next(iter(SPECS))
+    results = site_build["results"]     # the built results.json (no experiment run again)
     tables = {"zh": labels("zh"), "en": labels("en"), "fr": copy.deepcopy(labels("en"))}
     keys = _drawing_keys(results, tables, social)
     drawings = {(n, layout) for n, _, layout in keys}

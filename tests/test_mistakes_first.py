@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from helpers import copy_project_files, git_copy
 
-pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+# reads the author's files: runs again on the author's copy. It clones the project's folder, so on
+# the copy it runs in the copy's own pytest run (tests/test_author_copy.py)
+pytestmark = [pytest.mark.author, pytest.mark.author_own_run]
 
 PY = sys.executable
 QUOTE = re.compile(r"\{\{ ([a-z_]+)\.")      # a quoted result: `{{ section.name | …`

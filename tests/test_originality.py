@@ -29,7 +29,9 @@ _CODE = re.compile(r"```.*?```|~~~.*?~~~|`[^`\n]*`", re.S)
 if not SEEDS.is_dir() and os.environ.get("CI"):
     raise RuntimeError(f"CI must run the originality tests, but {SEEDS} is missing")
 pytestmark = [pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are not beside the project"),
-              pytest.mark.author]   # reads the author's files: runs again on the author's copy
+              # reads the author's files: runs again on the author's copy, reading content/
+              # from the project's folder: in the copy's own pytest run (tests/test_author_copy.py)
+              pytest.mark.author, pytest.mark.author_own_run]
 
 
 def article_text(path: Path) -> str:

@@ -123,6 +123,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow
 def test_a_comment_in_one_experiment_module_reruns_only_what_reads_it(tmp_path: Path) -> None:
     """In a project copy: a comment added to the module of one experiment that no other
     module imports changes that experiment's key alone, a run with the cache filled before
@@ -165,8 +166,14 @@ def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
 def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any],
                                                        tmp_path: Path) -> None:
     """The 'unchanged' shortcut looks at every file of the output folder: an edited page is
-    written again as built, the write stage names it, and the next build is 'unchanged'."""
-    opts = dataclasses.replace(site_build["opts"], out=tmp_path / "site")
+    written again as built, the write stage names it, and the next build is 'unchanged'.
+    With copies of the session build's cache and figures (other workers copy those while
+    this build would write to them)."""
+    import shutil
+    shutil.copytree(site_build["opts"].cache_dir, tmp_path / "cache")
+    shutil.copytree(site_build["opts"].figures_dir, tmp_path / "figures")
+    opts = dataclasses.replace(site_build["opts"], out=tmp_path / "site",
+                               cache_dir=tmp_path / "cache", figures_dir=tmp_path / "figures")
     logs: list[str] = []
     builder = Builder(opts, log=logs.append)
     try:

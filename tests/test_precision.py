@@ -1,12 +1,14 @@
-"""One precision per quantity (issue 20's leftovers): a result shown in the prose (a quoted
-number), in a Try-it sheet (a slot) and in a figure's table is shown to the same precision
-everywhere, and each column of a table has one format. Read from the built pages and from
+"""One precision and one kind of number per quantity (issue 20's leftovers): a result shown in
+the prose (a quoted number), in a Try-it sheet (a slot) and in a figure's table is shown to the
+same precision everywhere, as a percent everywhere or nowhere (a share read 0.879 in a table
+and 87.9% in a figure's table), and each column of a table has one format. Read from the built pages and from
 the code's own registries (embed.FOLLOW and SLOTS, fig_tables.TABLES); nothing here depends
 on the article's wording or on how many figures or tables it has."""
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
 
@@ -69,7 +71,16 @@ def concrete(template: str, results: dict[str, Any]) -> set[str]:
             for values in itertools.product(*(fills[n] for n in names))}
 
 
-def shown_formats(site_build: dict[str, Any]) -> dict[str, set[tuple[str, int]]]:
+def kind_of(spec: str) -> tuple[str, int]:
+    """The kind of number a format shows: a percent (pct) or a plain number (fixed, sig,
+    grouped), with no precision: ("pct", 0) or ("number", 0)."""
+    return ("pct" if spec.startswith("pct") else "number", 0)
+
+
+def shown_formats(site_build: dict[str, Any], view: Callable[[str], tuple[str, int]] = resolution
+                  ) -> dict[str, set[tuple[str, int]]]:
+    """For every results path the pages show, what each place shows of it (`view` of its
+    format: its precision by default)."""
     results = site_build["results"]
     shown: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for page in site_build["html"].values():
@@ -77,18 +88,18 @@ def shown_formats(site_build: dict[str, Any]) -> dict[str, set[tuple[str, int]]]
         q.feed(page)
         for key, spec in q.quotes:
             for path in concrete(FOLLOW.get(key, key), results):
-                shown[path].add(resolution(spec))
+                shown[path].add(view(spec))
     for template, spec in SLOTS.values():
         if template.startswith("{"):
             continue                                   # the batch number itself
         for path in concrete(template, results):
-            shown[path].add(resolution(spec))
+            shown[path].add(view(spec))
     needs = figure_needs()
     for name, fn in TABLES.items():
         for row in fn(needed_results(results, needs[name])).rows:
             for _, spec, path in row:
                 if path:
-                    shown[path].add(resolution(spec))
+                    shown[path].add(view(spec))
     return shown
 
 
@@ -99,6 +110,13 @@ def test_one_precision_per_result_in_prose_sheets_and_figure_tables(site_build) 
     # an integer result (log₂ 8 = 3 bits) is exact: "3" and "3.00" say the same
     mixed = {path: specs for path, specs in shown.items()
              if len(specs) > 1 and not float(at(results, path)).is_integer()}
+    assert not mixed, mixed
+
+
+def test_one_kind_of_number_per_result_in_prose_sheets_and_figure_tables(site_build) -> None:
+    shown = shown_formats(site_build, kind_of)
+    assert len(shown) > 10
+    mixed = {path: kinds for path, kinds in shown.items() if len(kinds) > 1}
     assert not mixed, mixed
 
 

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_project_files
+from helpers import copy_project_files, start_server
 
 PY = sys.executable
 INSERTED = "Inserted by the serve test. " * 12   # a paragraph of several lines on a phone
@@ -51,26 +50,12 @@ def server(built_project: Path, tmp_path: Path) -> Iterator[Server]:
 
 
 class Server:
-    """`build.py --serve` started in `project` on a free port; its output in a log file."""
+    """`build.py --serve` started in `project` on a free port (helpers.start_server); its
+    output in a log file."""
 
     def __init__(self, project: Path):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        self.project, self.base = project, f"http://127.0.0.1:{port}"
-        self.log = project.parent / "serve.log"
-        with self.log.open("w") as out:
-            self.proc = subprocess.Popen([PY, "build.py", "--serve", "--port", str(port)],
-                                         cwd=project, stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                self.get("/en/index.html")
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not come up: " + self.log.read_text())
+        self.project, self.log = project, project.parent / "serve.log"
+        self.proc, self.base = start_server(project, self.log)
 
     def get(self, path: str) -> str:
         with urllib.request.urlopen(self.base + path, timeout=30) as r:

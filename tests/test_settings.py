@@ -14,7 +14,10 @@ from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.settings import load_settings, load_strings
 from sqrtdk.textfiles import load_toml
 
-pytestmark = pytest.mark.author    # reads the author's files: runs again on the author's copy
+# reads the author's files: runs again on the author's copy. It reads content/ and templates/ from
+# the project's folder, so on the copy it runs in the copy's own pytest run
+# (tests/test_author_copy.py)
+pytestmark = [pytest.mark.author, pytest.mark.author_own_run]
 
 CONTENT = PROJECT_ROOT / "content"
 

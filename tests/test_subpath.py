@@ -29,8 +29,10 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def subpath_site(site_build: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's content with base_url on a sub-path, built with the session's cache."""
+    """The project's content with base_url on a sub-path, built with a copy of the session
+    build's cache (its own: other workers copy the session's while this build writes)."""
     root = tmp_path_factory.mktemp("subpath")
+    shutil.copytree(site_build["opts"].cache_dir, root / "cache")
     content = root / "content"
     shutil.copytree(PROJECT_ROOT / "content", content)
     settings = content / "site.toml"
@@ -40,7 +42,7 @@ def subpath_site(site_build: dict[str, Any], tmp_path_factory: pytest.TempPathFa
     settings.write_text(text, "utf-8")
     opts = BuildOptions.for_project(PROJECT_ROOT, content_dir=content, out=root / "site",
                                     figures_dir=root / "figures",
-                                    cache_dir=site_build["opts"].cache_dir)
+                                    cache_dir=root / "cache")
     build(opts, log=lambda _: None)
     return root / "site"
 
@@ -111,6 +113,7 @@ def site_pages(site: Path) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
 
 
+@pytest.mark.slow
 def test_every_page_loads_everything_under_the_subpath(browser: Any, subpath_site: Path,
                                                        subpath_server: str) -> None:
     pages = site_pages(subpath_site)

@@ -28,6 +28,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
+| KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
@@ -82,7 +83,7 @@ from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuar
 from .md_math import MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
-from .md_text import CjkLineJoin, CjkQuotes, LangMarks, MathPunctuationGlue
+from .md_text import CjkLineJoin, CjkQuotes, KeepWhole, LangMarks, MathPunctuationGlue
 from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
 
@@ -142,6 +143,8 @@ class ArticleExtension(Extension):
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
             tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
+        tp.register(KeepWhole(md, p.ui.get("keep_whole", ""), self.positions),
+                    "sqrtdk-keep-whole", 3.94)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)

@@ -54,9 +54,13 @@ FOLLOW: dict[str, str] = {
 # An SD of the scores: three significant digits at every scale (7.94, 0.993, 0.124, 11.3),
 # in the prose (`sig(3)`), the sheets, the figures' tables and their labels (figures.toml)
 SD_FORMAT = "sig:3"
-# A share of the hand-picked row of sheet 2 (near 1 at large scales): two decimals of a
-# percent, in the sheet, its bars' labels and the figures' tables (the prose's fixed(4))
-SHARE_FORMAT = "pct:2"
+# A softmax share is a probability p, shown as the formulas write it (p = 0.879, p(1 − p)),
+# never as a percent: one kind of number per quantity in the prose, the sheets, the figures'
+# tables and their labels (figures.toml). The hand-picked row of sheet 2 (near 1 at large
+# scales) with four decimals, as the prose's fixed(4), in the sheet, its bars' labels and
+# the figures' tables; a mean winner's share (sheet 3, the rulers' tables) with three
+SHARE_FORMAT = "fixed:4"
+MEAN_SHARE_FORMAT = "fixed:3"
 # An entropy in bits: three decimals, the fewest with which no mean on the grid near the
 # uniform row's 3 bits needs an extra digit to stay honest (2.99938 reads 2.999, not 3.00)
 ENTROPY_FORMAT = "fixed:3"
@@ -81,13 +85,13 @@ SLOTS: dict[str, tuple[str, str]] = {
     "pairs": ("spread.n_pairs", "grouped"),
     "batch_pairs": ("spread.batch_pairs", "grouped"),
     "b": ("{b}", "grouped"),
-    **{f"win_{r}": (f"rulers.example.winner_share.{r}.{{i}}", "pct:1") for r in
+    **{f"win_{r}": (f"rulers.example.winner_share.{r}.{{i}}", MEAN_SHARE_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     **{f"ent_{r}": (f"rulers.example.entropy_bits.{r}.{{i}}", ENTROPY_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     # the mean over all rows beside the one example row (which is another random row at
     # each dₖ): the card's number moves with dₖ, the mean shows the trend
-    **{f"mwin_{r}": (f"rulers.winner_share.{r}.{{i}}", "pct:1") for r in
+    **{f"mwin_{r}": (f"rulers.winner_share.{r}.{{i}}", MEAN_SHARE_FORMAT) for r in
        ("raw", "sqrt", "linear")},
     **{f"ment_{r}": (f"rulers.entropy_bits.{r}.{{i}}", ENTROPY_FORMAT) for r in
        ("raw", "sqrt", "linear")},
@@ -255,8 +259,16 @@ def slot_filter(results: Mapping[str, Any], ui: Mapping[str, str]) -> Callable[[
     """Jinja filter `slots`: a UI string as HTML, escaped, each `{name}` replaced by its number
     (see SLOTS) in a `<span data-slot="name">` that explainer.js refills. A relation sign
     written just before a slot ("= {share}") goes in a `<span data-rel>` of its own, which
-    shows nothing while the number is a bound (`relation_text`)."""
+    shows nothing while the number is a bound (`relation_text`). The words of `keep_whole`
+    (a Chinese unit such as the word for bits) go in a `<span class="nobr">`, as in the
+    article (md_text.KeepWhole)."""
+    words = sorted(set(ui.get("keep_whole", "").split()), key=len, reverse=True)
+    whole = re.compile("|".join(re.escape(str(escape(w))) for w in words)) if words else None
+
     def slots(text: str) -> Markup:
+        html = str(escape(text))
+        if whole is not None:
+            html = whole.sub(lambda m: f'<span class="nobr">{m.group(0)}</span>', html)
         return Markup(_SLOT_RE.sub(lambda m: _slot(m.group(2), results, ui, m.group(1) or ""),
-                                   str(escape(text))))
+                                   html))
     return slots

@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .embed import ENTROPY_FORMAT as ENTROPY
+from .embed import MEAN_SHARE_FORMAT as MEAN_SHARE
 from .embed import SD_FORMAT as SD
 from .embed import SHARE_FORMAT as SHARE
 from .embed import is_open, widget_number
@@ -140,7 +141,7 @@ def _rulers_sd(r: Mapping[str, Any]) -> Table:
 
 @table("rulers_softmax")
 def _rulers_softmax(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("winner_share", "pct:1"), ("entropy_bits", ENTROPY)))
+    return _per_ruler("rulers", r, (("winner_share", MEAN_SHARE), ("entropy_bits", ENTROPY)))
 
 
 @table("gradient_q")
@@ -163,8 +164,10 @@ def _header(key: str | tuple[str, str], ui: Mapping[str, str]) -> str:
 def html(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> Markup:
     """The table inside a closed <details>, headers localized from `ui`; raises KeyError
     naming a missing ui key."""
-    out = [Markup('<details class="fig-data"><summary>{}</summary><div class="fig-data-scroll" '
-                  'tabindex="0"><table><thead>').format(ui["table_summary"])]
+    # the box scrolls sideways on a phone: the keyboard reaches it, and it is named
+    out = [Markup('<details class="fig-data"><summary>{0}</summary><div class="fig-data-scroll" '
+                  'tabindex="0" role="group" aria-label="{0}"><table><thead>'
+                  ).format(ui["table_summary"])]
     if t.groups:
         out.append(Markup("<tr>"))
         for key, span in t.groups:

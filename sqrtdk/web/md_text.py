@@ -272,3 +272,43 @@ class MathPunctuationGlue(Treeprocessor):
         joins = at.removed.pop((child, "tail"), [])
         at.joined(glue, "tail", [j - n for j in joins if j >= n])
         at.joined(child, "tail", [j for j in joins if j < n])
+
+
+class KeepWhole(Treeprocessor):
+    """Words a line must not split (strings.toml `keep_whole`, space-separated: a Chinese
+    unit such as the word for bits, which the browser may break between its characters) are
+    wrapped in `<span class="nobr">` wherever the prose has them (code and math left out);
+    each span and its tail keep their file lines in `positions`."""
+
+    def __init__(self, md: Markdown, words: str, positions: LineMap | None = None):
+        super().__init__(md)
+        self.words = sorted(set(words.split()), key=len, reverse=True)
+        self.positions = LineMap() if positions is None else positions
+
+    def run(self, root: etree.Element) -> None:
+        if not self.words:
+            return
+        pattern = re.compile("|".join(re.escape(w) for w in self.words))
+        for el, slot in list(_slots(root)):
+            found = list(pattern.finditer(_get(el, slot)))
+            if found:
+                self._wrap(root, el, slot, found)
+
+    def _wrap(self, root: etree.Element, el: etree.Element, slot: str,
+              found: list[re.Match[str]]) -> None:
+        text, at = _get(el, slot), self.positions
+        parent = el if slot == "text" else _parent(root, el)
+        if parent is None:
+            return
+        lines = [(at.at(el, slot, m.start()), at.at(el, slot, m.end())) for m in found]
+        joins = at.removed.pop((el, slot), [])
+        at.joined(el, slot, [j for j in joins if j < found[0].start()])
+        _set(el, slot, text[:found[0].start()])
+        start = 0 if slot == "text" else list(parent).index(el) + 1
+        for k, (m, (line, tail)) in enumerate(zip(found, lines)):
+            end = found[k + 1].start() if k + 1 < len(found) else len(text)
+            span = etree.Element("span", {"class": "nobr"})
+            span.text, span.tail = m.group(0), text[m.end():end]
+            parent.insert(start + k, span)
+            at.place(span, line, tail=tail, parent=parent)
+            at.joined(span, "tail", [j - m.end() for j in joins if m.end() <= j < end])

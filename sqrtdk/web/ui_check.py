@@ -36,6 +36,8 @@ READ_BY_CODE = {
     "built_with": "the page's footer",
     "reproduce_source": "the reproduce boxes",
     "reproduce_output": "the reproduce boxes",
+    "reproduce_code": "the reproduce boxes",
+    "keep_whole": "the article's words kept on one line (md_text.KeepWhole)",
     "ruler_raw": "the {ruler} slot",
     "table_summary": "the figures' tables (fig_tables)",
 }

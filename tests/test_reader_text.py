@@ -1,0 +1,187 @@
+"""What a first-time reader found in the words around the numbers (issue 20's leftovers): one
+quote style in the Chinese page, its interface strings and its figures; one name per ruler in
+each language wherever a ruler is named in the interface (the dₖ bar, the sheets, the figures'
+tables and the figures' own labels). Read from the built page and the content files; nothing
+here depends on the article's wording or on how many figures or sections it has."""
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from typing import Any
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+NOT_PROSE = {"script", "style", "code", "pre", "svg", "math", "template"}
+# the quote marks of each style Chinese text may use, opening and closing: corner brackets,
+# curly, straight
+STYLES = {"corner": (("「", "」"), ("『", "』")), "curly": (("“", "”"), ("‘", "’")),
+          "straight": (('"', '"'), ("'", "'"))}
+
+
+class ProseText(HTMLParser):
+    """The text a reader reads: formulas (class "math"), code and scripts left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipping: list[bool] = []
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        inside = bool(self.skipping and self.skipping[-1])
+        self.skipping.append(inside or tag in NOT_PROSE or "math" in classes)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.skipping:
+            self.skipping.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not (self.skipping and self.skipping[-1]):
+            self.parts.append(data)
+
+
+def strings_of(value: Any) -> Iterator[str]:
+    """Every string in a TOML value (tables and arrays walked)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings_of(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_of(v)
+
+
+def test_the_chinese_page_and_its_interface_use_one_quote_style(site_build) -> None:
+    lang = next(code for code in site_build["languages"]
+                if site_build["strings"][code].language["html_lang"].startswith("zh"))
+    page = ProseText()
+    page.feed(site_build["html"][lang])
+    content = site_build["opts"].content_dir / lang
+    figures = tomllib.loads((content / "figures.toml").read_text(encoding="utf-8"))
+    texts = {"the page": "".join(page.parts),
+             "strings.toml": "\n".join(site_build["strings"][lang].ui.values()),
+             "figures.toml": "\n".join(strings_of(figures))}
+    assert "\u3002" in texts["the page"]                 # the page's text was read (。)
+    used = {(where, style) for where, text in texts.items()
+            for style, pairs in STYLES.items() if any(m in text for pair in pairs for m in pair)}
+    assert len({style for _, style in used}) <= 1, sorted(used)
+    for where, text in texts.items():                    # and every quote closes
+        for opening, closing in (*STYLES["corner"], *STYLES["curly"]):
+            assert text.count(opening) == text.count(closing), (where, opening, closing)
+
+
+RULERS = ("raw", "sqrt", "linear")
+# the letter d standing alone (not in a word, a {field}, %d, or a name such as fig-d)
+BARE_D = re.compile(r"(?<![\w.%{\-’'\\])d(?![\w\u2096’'\-])")
+
+
+def test_each_ruler_has_one_name_in_each_language(site_build) -> None:
+    """The dₖ bar and the sheets (strings.toml ruler_*), the figures' tables (the same keys)
+    and the figures' own labels (figures.toml: each table's raw, sqrt and linear) name a
+    ruler by one set of names per language; a figure's label may follow the name with its
+    formula ("÷√dₖ: q·k/√dₖ")."""
+    for lang in site_build["languages"]:
+        ui = site_build["strings"][lang].ui
+        names = {r: ui[f"ruler_{r}"] for r in RULERS}
+        assert len(set(names.values())) == len(RULERS), names
+        figures = tomllib.loads((site_build["opts"].content_dir / lang / "figures.toml")
+                                .read_text(encoding="utf-8"))
+        labelled = [t for t in figures.values() if isinstance(t, dict)
+                    and all(r in t for r in RULERS)]
+        assert labelled                                   # some figure names the rulers
+        for table in labelled:
+            for r in RULERS:
+                label, name = table[r], names[r]
+                assert label == name or (label.startswith(name)
+                                         and not label[len(name)].isalnum()), (lang, label, name)
+        bar = BarLabels()
+        bar.feed(site_build["html"][lang])
+        assert bar.labels == [names[r] for r in RULERS], (lang, bar.labels)
+
+
+class BarLabels(HTMLParser):
+    """The words beside the dₖ bar's ruler buttons (the page's <template id="tpl-dk">)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.labels: list[str] = []
+        self.in_bar = self.in_label = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "template":
+            self.in_bar = a.get("id") == "tpl-dk"
+        elif self.in_bar and tag == "input" and a.get("type") == "radio":
+            self.in_label = True
+            self.labels.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("label", "template"):
+            self.in_label = False
+            if self.labels:
+                self.labels[-1] = self.labels[-1].strip()
+
+    def handle_data(self, data: str) -> None:
+        if self.in_label:
+            self.labels[-1] += data
+
+
+def test_the_key_dimension_is_called_dk_in_the_interface_figures_and_prose(site_build) -> None:
+    """Where the page means the keys' dimension it writes dₖ, never a bare d: every
+    strings.toml and figures.toml text (its {fields} aside) and the article's prose outside
+    formulas and code, in every language."""
+    for lang in site_build["languages"]:
+        content = site_build["opts"].content_dir / lang
+        figures = tomllib.loads((content / "figures.toml").read_text(encoding="utf-8"))
+        texts = [*site_build["strings"][lang].ui.values(), *strings_of(figures)]
+        bare = [t for t in texts if BARE_D.search(re.sub(r"\{[^}]*\}", "", t))]
+        assert not bare, (lang, bare)
+        page = ProseText()
+        page.feed(site_build["html"][lang])
+        prose = "".join(page.parts)
+        assert "d\u2096" in prose
+        assert not [prose[max(m.start() - 30, 0):m.end() + 30]
+                    for m in BARE_D.finditer(prose)], lang
+
+
+def test_keep_whole_wraps_each_listed_word_in_prose_only() -> None:
+    """md_text.KeepWhole: every occurrence of a listed word in text and tails becomes one
+    <span class="nobr">; code and formulas keep theirs as written."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import KeepWhole
+    bits = "\u6bd4\u7279"                              # the Chinese unit for bits
+    root = etree.fromstring(f'<div><p>H 0.5 {bits}, <em>x</em> 2 {bits}.<code>{bits}</code>'
+                            f'<span class="math">{bits}</span> 3 {bits}</p></div>')
+    KeepWhole(Markdown(), f"{bits}  ").run(root)
+    html = etree.tostring(root, encoding="unicode")
+    whole = f'<span class="nobr">{bits}</span>'
+    assert html == (f'<div><p>H 0.5 {whole}, <em>x</em> 2 {whole}.<code>{bits}</code>'
+                    f'<span class="math">{bits}</span> 3 {whole}</p></div>'), html
+
+
+def test_keep_whole_keeps_the_file_line_of_the_text_after_a_word() -> None:
+    """A span KeepWhole makes, and the text after it, keep their file lines (a fault reported
+    in that text names its own line, not the paragraph's first)."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import KeepWhole
+    from sqrtdk.web.positions import LineMap
+    bits = "\u6bd4\u7279"
+    root = etree.fromstring(f"<div><p>a\nb 1 {bits} c\nd {bits}\ne</p></div>")
+    p = root[0]
+    at = LineMap()
+    at.record(root, {p: 10}, lambda tag: tag == "p")
+    KeepWhole(Markdown(), bits, at).run(root)
+    first, second = list(p)
+    assert (at.line(first), at.line(second)) == (11, 12)
+    assert at.at(second, "tail", len(second.tail or "")) == 13      # the "e" on line 13
