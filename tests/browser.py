@@ -4,9 +4,16 @@
 (CSP violations included), uncaught exceptions, failed or off-site requests. Waiting is on
 the page's own signals (the `load` event, `html[data-ready]` set by explainer.js once its
 widgets exist, `document.fonts.ready`), never on network silence.
+
+`Pages` lets the read-only checks of one test module share one load of a page per (path,
+context options, laid out or not): loading a page costs about a second of chromium's CPU,
+most of a short check's cost. A test given a shared page must leave it as it found it, and
+`Pages.unchanged` proves it did after each test (it fails the test that did not).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqrtdk.web.quoting import format_number
@@ -66,6 +73,25 @@ class Visit:
         return bool(quotes) and all(text == fmt(spec, value) for spec, text in quotes)
 
 
+class Parts:
+    """The checks of a test that runs several on one page load, each judged whatever the
+    others found: `with parts("what it checks"): ...` records a failed assertion under that
+    name; `parts.done()` then fails the test naming every part that failed."""
+
+    def __init__(self) -> None:
+        self.failed: dict[str, str] = {}
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        try:
+            yield
+        except AssertionError as e:
+            self.failed[name] = str(e) or repr(e)
+
+    def done(self) -> None:
+        assert not self.failed, "failed: " + "; ".join(f"{k}: {v}" for k, v in self.failed.items())
+
+
 def lay_out_everything(page: Any) -> None:
     """Render every block and load every image now: content-visibility: auto skips blocks off
     screen and images load lazily, which a screenshot or a geometry check would see as empty."""
@@ -75,3 +101,66 @@ def lay_out_everything(page: Any) -> None:
         imgs.forEach(i => { i.loading = 'eager'; });
         await Promise.all(imgs.map(i => i.decode().catch(() => null)));
         await document.fonts.ready; }""")
+
+
+# what a test could leave behind on a shared page: its address, scroll position and focus,
+# and its whole document (attributes such as `open` and `style` included), hashed in the page
+_STATE = """() => { const html = document.documentElement.outerHTML; let h = 0;
+    for (let i = 0; i < html.length; i++) h = (Math.imul(h, 31) + html.charCodeAt(i)) | 0;
+    const a = document.activeElement;
+    return [location.href, scrollX, scrollY, a ? a.tagName + '#' + a.id : '', html.length, h]; }"""
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def settled_state(page: Any) -> Any:
+    """The page's _STATE once two readings a couple of frames apart agree (observers that
+    run late under load, such as the dₖ bar's, have had their say)."""
+    state = page.evaluate(_STATE)
+    for _ in range(20):
+        page.evaluate(FRAMES)
+        again = page.evaluate(_STATE)
+        if again == state:
+            return state
+        state = again
+    return state
+
+
+class Pages:
+    """Loaded pages shared by the tests of one module (a module-scoped fixture holds one):
+    `pages(path, laid_out=..., **context)` gives the `Visit` of that page, loaded once. Its
+    base URL is the `served` fixture's, so it follows whichever site the module runs on."""
+
+    def __init__(self, browser: Any, base: str):
+        self.browser, self.base = browser, base
+        self.visits: dict[str, tuple[Visit, Any]] = {}
+
+    def __call__(self, path: str, laid_out: bool = False, **context: Any) -> Visit:
+        key = repr((path, laid_out, sorted(context.items())))
+        if key not in self.visits:
+            v = Visit(self.browser, self.base, **context)
+            v.open(path)
+            if laid_out:
+                lay_out_everything(v.page)
+            self.visits[key] = (v, settled_state(v.page))
+        return self.visits[key][0]
+
+    def unchanged(self) -> Iterator[Pages]:
+        """Fixture body for a test's use of the shared pages: yields them, then fails the
+        test if any of them is not as it was when loaded (address, scroll, focus, document)."""
+        yield self
+        changed = [key for key, (v, state) in self.visits.items() if settled_state(v.page) != state]
+        for key in changed:          # the next test gets a fresh load, never a changed page
+            self.visits.pop(key)[0].context.close()
+        assert not changed, f"the test changed a shared page and did not restore it: {changed}"
+
+    def close(self) -> None:
+        for v, _ in self.visits.values():
+            v.context.close()
+        self.visits.clear()
+
+
+def shared_pages(browser: Any, served: str) -> Iterator[Pages]:
+    """Body of a module's `pages` fixture (module scope): the pages its read-only tests share."""
+    pages = Pages(browser, served)
+    yield pages
+    pages.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import PHONE, fmt, lay_out_everything
+from browser import PHONE, Parts, fmt, lay_out_everything
 from helpers import Tree
 
 from sqrtdk.web.embed import SLOTS, explainer_data
@@ -59,14 +59,23 @@ def test_embedded_data_is_the_results_subset(built, lang):
 @pytest.mark.author
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
-def test_page_loads_without_errors_or_outside_requests(visit, lang):
+def test_page_loads_without_errors_and_the_slider_at_16x_shows_the_results(visit, built, lang):
+    """Two checks on one load (one load instead of two): the page as loaded and laid out
+    (formulas, images, no console error, no failed or outside request), then scale slider
+    at ×16 (share and sensitivity as in results.json). Each is judged whatever the other
+    found."""
     v = visit()
     page = v.open(f"{lang}/index.html")
-    _lay_out_everything(page)
-    assert page.locator(".katex-error").count() == 0
-    assert page.locator(".katex").count() > 30
-    assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
-    assert v.problems == []
+    parts = Parts()
+    with parts("the page loads without errors or outside requests"):
+        _lay_out_everything(page)
+        assert page.locator(".katex-error").count() == 0
+        assert page.locator(".katex").count() > 30
+        assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        assert v.problems == []
+    with parts("the slider at ×16 shows the share and sensitivity of the results"):
+        slider_at_16x(v, built["results"]["saturation"])
+    parts.done()
 
 
 @pytest.mark.browser
@@ -112,13 +121,9 @@ def test_without_js_no_controls_show_and_every_number_is_there(visit, built):
 
 # ---------------------------------------------------------------- paper 2: the scale slider
 
-@pytest.mark.author
-@pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGS)
-def test_slider_at_16x_shows_the_share_and_sensitivity_of_the_results(visit, built, lang):
-    v = visit()
-    page = v.open(f"{lang}/index.html")
-    sa = built["results"]["saturation"]
+def slider_at_16x(v: Any, sa: dict[str, Any]) -> None:
+    """The scale slider moved to ×16 shows the share and sensitivity of the results."""
+    page = v.page
     i = sa["scales"].index(16.0)
     slider = page.get_by_role("slider", name=page.locator('label[for="scale-input"]').text_content(),
                               exact=True)
@@ -295,18 +300,30 @@ def test_language_switch_lands_on_the_same_section(visit):
 @pytest.mark.author
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_horizontal_scrolling_at_360px(visit, lang):
-    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+def test_at_360px_axe_finds_nothing_serious_and_nothing_scrolls_sideways(visit, lang):
+    """Two checks on one load of the phone's page (one load instead of two): axe as
+    test_axe_finds_no_serious_or_critical_violation runs it (the boxes closed, the scale at
+    ×4), then, every box opened and the scale at its largest, nothing wider than the screen.
+    Both are judged whatever the other found."""
+    v = visit(bypass_csp=True, viewport=PHONE)   # the CSP bypass lets axe in (see below)
+    page = v.open(f"{lang}/index.html")
     _lay_out_everything(page)
+    bad = axe_violations(page)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     page.locator("#scale-input").fill("32")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate("""[...document.querySelectorAll('article *')].filter(el => {
         const r = el.getBoundingClientRect();
         return r.right > innerWidth + 0.5 && !el.closest('.math.display, table, pre, .hide-tail, .katex-mathml')
             && !el.ownerSVGElement;  // KaTeX's long svg strokes are clipped by .hide-tail
     }).map(el => el.tagName + '.' + el.getAttribute('class')).slice(0, 5)""")
-    assert wide == []
+    parts = Parts()
+    with parts("axe: serious or critical violations"):
+        assert bad == []
+    with parts("no horizontal scrolling at 360 px"):
+        assert scroll_width <= PHONE["width"]
+        assert wide == []
+    parts.done()
 
 
 def _background(page: Any) -> str:
@@ -318,10 +335,25 @@ LIGHT_BG, DARK_BG = "rgb(253, 253, 252)", "rgb(22, 23, 27)"
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", LANGS)
-def test_dark_mode_follows_the_system_and_the_remembered_toggle(visit, lang):
-    page = visit(color_scheme="dark").open(f"{lang}/index.html")
-    assert _background(page) == DARK_BG
-    assert page.locator("[data-theme-toggle] .to-light").is_visible()   # it offers light
+def test_dark_system_gives_the_dark_page_and_axe_finds_nothing_serious_there(visit, lang):
+    """Two checks on one load of the page in a dark system (one load instead of two): it is
+    dark with the toggle offering light, and axe, run as on the light page, finds nothing serious.
+    Each is judged whatever the other found."""
+    page = visit(bypass_csp=True, color_scheme="dark").open(f"{lang}/index.html")
+    parts = Parts()
+    with parts("dark mode follows the system"):
+        assert _background(page) == DARK_BG
+        assert page.locator("[data-theme-toggle] .to-light").is_visible()   # it offers light
+    with parts("axe: serious or critical violations"):
+        _lay_out_everything(page)
+        assert axe_violations(page) == []
+    parts.done()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_dark_mode_follows_the_remembered_toggle(visit, lang):
+    # the system's dark: test_dark_system_gives_the_dark_page_and_axe_finds_nothing_serious_there
     v = visit(color_scheme="light")
     page = v.open(f"{lang}/index.html")
     toggle = page.locator("[data-theme-toggle]")
@@ -336,23 +368,27 @@ def test_dark_mode_follows_the_system_and_the_remembered_toggle(visit, lang):
     assert v.problems == []
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("scheme", [pytest.param("light", marks=pytest.mark.author), "dark",
-                                    pytest.param("phone", marks=pytest.mark.author)])
-@pytest.mark.parametrize("lang", LANGS)
-def test_axe_finds_no_serious_or_critical_violation(visit, lang, scheme):
-    # axe-core comes from node_modules (pinned in package-lock.json), never from the network;
-    # the page's CSP forbids inline scripts, so this context alone lets the injected one run
-    context = {"viewport": PHONE} if scheme == "phone" else {"color_scheme": scheme}
-    v = visit(bypass_csp=True, **context)
-    page = v.open(f"{lang}/index.html")
-    _lay_out_everything(page)     # every block laid out once, as a reader who scrolled has it
+def axe_violations(page: Any) -> list[Any]:
+    """axe's serious and critical violations on the page, the scale slider at ×4 first.
+    axe-core comes from node_modules (pinned in package-lock.json), never from the network;
+    the page's CSP forbids inline scripts, so only a context with bypass_csp lets it run."""
     page.locator("#scale-input").fill("4")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    bad = [(x["id"], x["impact"], [n["target"] for n in x["nodes"][:3]])
-           for x in result["violations"] if x["impact"] in ("serious", "critical")]
-    assert bad == []
+    return [(x["id"], x["impact"], [n["target"] for n in x["nodes"][:3]])
+            for x in result["violations"] if x["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.author
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_no_serious_or_critical_violation(visit, lang):
+    # the light page; the dark one: test_dark_system_gives_the_dark_page_and_axe_finds_nothing_serious_there,
+    # the phone's: test_at_360px_axe_finds_nothing_serious_and_nothing_scrolls_sideways
+    v = visit(bypass_csp=True, color_scheme="light")
+    page = v.open(f"{lang}/index.html")
+    _lay_out_everything(page)     # every block laid out once, as a reader who scrolled has it
+    assert axe_violations(page) == []
 
 
 @pytest.mark.browser

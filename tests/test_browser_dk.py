@@ -145,8 +145,9 @@ def test_the_url_keeps_the_view(visit, site_build) -> None:
     assert other.locator('.dk-bar input[value="sqrt"]').is_checked()
     widget = other.locator("#fig-rulers-softmax .widget")
     assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": i}))}
+    fresh = visit()       # each address loads a new document: nothing carries over but the tab
     for query in ("dk=5&ruler=cube", f"dk={results['spread']['d_small']}"):
-        bad = visit().open(f"en/index.html?{query}")   # off the grid, or the baseline: default
+        bad = fresh.open(f"en/index.html?{query}")    # off the grid, or the baseline: default
         assert bad.locator("#dk-input").input_value() == str(start_state(results)["i"])
 
 

@@ -2,10 +2,11 @@
 Nothing here depends on the article's wording or on how many formulas or figures it has."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE, lay_out_everything
+from browser import PHONE, Pages, lay_out_everything, shared_pages
 
 from sqrtdk.figures import load, needed_results
 from sqrtdk.web.fig_tables import TABLES, html
@@ -14,11 +15,23 @@ pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
 
 
+@pytest.fixture(scope="module")
+def pages(browser: Any, served: str) -> Iterator[Pages]:
+    """The pages this module's read-only checks share, one load each (browser.Pages)."""
+    yield from shared_pages(browser, served)
+
+
+@pytest.fixture
+def shared(pages: Pages) -> Iterator[Pages]:
+    """The shared pages, proven unchanged after the test."""
+    yield from pages.unchanged()
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_display_formula_scrolls_sideways_at_360_px(visit, lang: str) -> None:
-    page = visit(viewport=PHONE).open(f"{lang}/index.html")
-    lay_out_everything(page)
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+def test_no_display_formula_scrolls_sideways_at_360_px(visit, shared, lang: str) -> None:
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=PHONE).page
+    page.evaluate("""() => document.querySelectorAll('details:not([open])').forEach(d => {
+        d.open = true; d.dataset.openedByTest = ''; })""")
     wide = page.evaluate("""() => [...document.querySelectorAll(
             'article .math.display, article .math.display .math-scroll')]
         .filter(el => el.offsetWidth > 0 && el.scrollWidth > el.clientWidth)
@@ -33,6 +46,8 @@ def test_no_display_formula_scrolls_sideways_at_360_px(visit, lang: str) -> None
         .map(el => [el.querySelector('.math-wide annotation').textContent,
                     el.querySelector('.math-narrow annotation').textContent])""")
     assert all(a == b for a, b in pairs), pairs
+    page.evaluate("""() => document.querySelectorAll('[data-opened-by-test]').forEach(d => {
+        d.open = false; delete d.dataset.openedByTest; })""")
     wide_page = visit(viewport={"width": 1280, "height": 900}).open(f"{lang}/index.html")
     assert wide_page.evaluate("""() => [...document.querySelectorAll('.math-narrow')]
         .every(el => getComputedStyle(el).display === 'none')""")
@@ -82,12 +97,12 @@ def test_a_table_reads_only_what_its_figure_was_drawn_from(site_build: dict[str,
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_formulas_are_drawn_at_the_size_their_width_estimate_takes(visit, lang: str) -> None:
+def test_formulas_are_drawn_at_the_size_their_width_estimate_takes(shared, lang: str) -> None:
     """The phone layout's width estimate (Rendered.width_em, in the text's ems) scales the
     engine's measure by FONT_SCALE; a site rule that loses to the engine's own sheet (as a
     `font-size: 1.08em` did against KaTeX's 1.21em) leaves every estimate off by the ratio."""
     from sqrtdk.web.math.katex import FONT_SCALE, HOOKS
-    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=PHONE).page
     ratios = page.evaluate("""sel => [...document.querySelectorAll(sel)].map(el =>
         parseFloat(getComputedStyle(el).fontSize)
         / parseFloat(getComputedStyle(el.parentElement).fontSize))""", HOOKS["formula"])

@@ -6,14 +6,27 @@ article's wording or on how many figures, formulas or sections it has."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE
+from browser import PHONE, Pages, shared_pages
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
 DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Any, served: str) -> Iterator[Pages]:
+    """The pages this module's read-only checks share, one load each (browser.Pages)."""
+    yield from shared_pages(browser, served)
+
+
+@pytest.fixture
+def shared(pages: Pages) -> Iterator[Pages]:
+    """The shared pages, proven unchanged after the test."""
+    yield from pages.unchanged()
 
 
 def tab_to_bar(page: Any) -> None:
@@ -65,8 +78,8 @@ def test_contents_is_offered_once_at_the_top_of_a_phone(visit, lang) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_headings_are_named_by_their_words_not_by_their_section_link(visit, lang) -> None:
-    page = visit().open(f"{lang}/index.html")
+def test_headings_are_named_by_their_words_not_by_their_section_link(shared, lang) -> None:
+    page = shared(f"{lang}/index.html").page
     label = page.locator("article .headerlink").first.get_attribute("aria-label")
     assert label
     tree = page.locator("article").aria_snapshot()
@@ -140,8 +153,8 @@ def test_one_precision_rule_on_the_scale_slider(visit, lang) -> None:
             assert {decimals(t) for t in bounded} == {max(decimals(t) for t in exact)}, texts
 
 
-def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(visit) -> None:
-    page = visit().open("zh/index.html")
+def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(shared) -> None:
+    page = shared("zh/index.html").page
     page.evaluate("""() => { const s = document.createElement('span'); s.id = 'radical';
         s.textContent = '\\u221a'; document.querySelector('article p').append(s); }""")
     cdp = page.context.new_cdp_session(page)
@@ -151,6 +164,8 @@ def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(visit) -> N
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#radical"})["nodeId"]
     fonts = [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode",
                                                {"nodeId": node})["fonts"]]
+    cdp.detach()
+    page.evaluate("document.getElementById('radical').remove()")
     assert fonts and not [f for f in fonts if "CJK" in f or "Han" in f], fonts
 
 

@@ -5,10 +5,11 @@ TeX. Facts about the article come from the page itself."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE, lay_out_everything
+from browser import PHONE, Pages, lay_out_everything, shared_pages
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sqrtdk.web.publish import unhashed_name
@@ -21,13 +22,37 @@ pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
 CJK_FACE = re.compile(r"CJK|Hei|Song|Ming|Kai|Gothic|YaHei|PingFang|Hiragino|Source Han|"
                       r"WenQuanYi|SimSun|DengXian", re.I)
+# the phone the figure and formula checks read (2 device pixels a CSS pixel, as most phones)
+PHONE_2X = {"viewport": PHONE, "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Any, served: str) -> Iterator[Pages]:
+    """The pages this module's read-only checks share, one load each (browser.Pages)."""
+    yield from shared_pages(browser, served)
+
+
+@pytest.fixture
+def shared(pages: Pages) -> Iterator[Pages]:
+    """The shared pages, proven unchanged after the test."""
+    yield from pages.unchanged()
+
+
+def open_every_box(page: Any) -> Any:
+    """Opens every <details>; returns what undoes it (on a shared page)."""
+    opened = page.evaluate("""() => [...document.querySelectorAll('details:not([open])')]
+        .map((d, i) => { d.open = true; d.dataset.openedByTest = i; return i; })""")
+
+    def close() -> None:
+        page.evaluate("""n => document.querySelectorAll('[data-opened-by-test]').forEach(d => {
+            d.open = false; delete d.dataset.openedByTest; })""", len(opened))
+    return close
 
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(visit, lang: str) -> None:
-    page = visit(viewport=PHONE, device_scale_factor=2).open(f"{lang}/index.html")
-    lay_out_everything(page)
+def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(shared, lang: str) -> None:
+    page = shared(f"{lang}/index.html", laid_out=True, **PHONE_2X).page
     sizes = page.evaluate("""async () => {
         const out = [];
         for (const img of document.querySelectorAll('article figure img')) {
@@ -56,10 +81,9 @@ def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(visit, lang: str)
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_formula_is_cut_off_at_360_px(visit, lang: str) -> None:
-    page = visit(viewport=PHONE).open(f"{lang}/index.html")
-    lay_out_everything(page)
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+def test_no_formula_is_cut_off_at_360_px(shared, lang: str) -> None:
+    page = shared(f"{lang}/index.html", laid_out=True, **PHONE_2X).page
+    close = open_every_box(page)
     outside = page.evaluate("""() => {
         const column = document.querySelector('article').getBoundingClientRect();
         const scrolls = el => {
@@ -81,6 +105,7 @@ def test_no_formula_is_cut_off_at_360_px(visit, lang: str) -> None:
         return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }).length""")
     assert tags == 0       # an equation number never overlaps its formula
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -164,15 +189,14 @@ def test_a_page_opened_at_a_section_with_a_try_it_box_on_screen_lands_below_the_
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_first_click_on_a_note_reference_shows_the_note(visit, lang: str) -> None:
+def test_the_first_click_on_a_note_reference_shows_the_note(visit, shared, lang: str) -> None:
     """Each footnote reference, clicked on a freshly opened page at desktop size, scrolls its
     note into the window, and so does opening the page at a note's address: the article's
     blocks are laid out lazily (content-visibility), and without the script laying them all
     out first the blocks above the target keep a guessed height and the jump lands short."""
-    v = visit(viewport={"width": 1280, "height": 900})
-    page = v.open(f"{lang}/index.html")
-    count = page.locator("a.footnote-ref").count()
+    count = shared(f"{lang}/index.html").page.locator("a.footnote-ref").count()
     assert count
+    v = visit(viewport={"width": 1280, "height": 900})
     for i in range(count):
         page = v.open(f"{lang}/index.html")
         ref = page.locator("a.footnote-ref").nth(i)
@@ -224,6 +248,7 @@ def platform_fonts(page: Any, selector: str) -> list[set[str]]:
                   ".forEach(el => el.removeAttribute('data-font-probe'))")
     answers = [{f["familyName"] for f in client.send("CSS.getPlatformFontsForNode",
                                                      {"nodeId": node})["fonts"]} for node in ids]
+    client.detach()
     by_key = dict(zip(dict.fromkeys(keys), answers))   # first occurrences, in document order
     assert len(by_key) == len(answers), "the probe marks and the groups disagree"
     return [by_key[key] for key in keys]
@@ -231,10 +256,9 @@ def platform_fonts(page: Any, selector: str) -> list[set[str]]:
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
-def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(visit,
+def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(shared,
                                                                                 lang: str) -> None:
-    page = visit().open(f"{lang}/index.html")
-    lay_out_everything(page)
+    page = shared(f"{lang}/index.html", laid_out=True).page
     # chromium reports the fonts of an element's text with its inline descendants', so an
     # element holding a passage marked Chinese (full-width punctuation in English prose is
     # marked so) is left out: that passage rightly uses a CJK face
@@ -255,16 +279,17 @@ def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(
             : '<span lang="zh-CN">“引号”，逗号。冒号：「括号」！</span>';
         document.querySelector('article').prepend(p); }""")
     probe = platform_fonts(page, "#probe-zh")[0]
+    page.evaluate("document.getElementById('probe-zh').remove()")
     assert probe and all(CJK_FACE.search(f) for f in probe), probe
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_formula_in_a_passage_marked_with_the_other_language_keeps_its_fonts(
-        visit, lang: str) -> None:
+        shared, lang: str) -> None:
     """The faces chosen for a language (style.css) go to the passage marked with it and are
     inherited from there; a formula inside it keeps KaTeX's own faces on every part (they
     went to every element inside the passage, the formula's spans included)."""
-    page = visit().open(f"{lang}/index.html")
+    page = shared(f"{lang}/index.html").page
     fonts = page.evaluate("""() => {
         const formula = document.querySelector('article .katex');
         const other = document.documentElement.lang.startsWith('zh') ? 'en' : 'zh-CN';
@@ -274,16 +299,17 @@ def test_a_formula_in_a_passage_marked_with_the_other_language_keeps_its_fonts(
         document.querySelector('article').prepend(p);
         const faces = (f) => [...f.querySelectorAll('.katex-html *')]
             .map(el => getComputedStyle(el).fontFamily);
-        return [faces(formula), faces(p.firstElementChild)]; }""")
+        const both = [faces(formula), faces(p.firstElementChild)];
+        p.remove();
+        return both; }""")
     assert fonts[0] and fonts[1] == fonts[0]
 
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_visible_text_holds_a_raw_entity_or_template_syntax(visit, lang: str) -> None:
-    page = visit().open(f"{lang}/index.html")
-    lay_out_everything(page)
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+def test_no_visible_text_holds_a_raw_entity_or_template_syntax(shared, lang: str) -> None:
+    page = shared(f"{lang}/index.html", laid_out=True).page
+    close = open_every_box(page)
     # the page's text outside code, where an author may show `{{ x }}` or `&amp;` on purpose
     text = page.evaluate("""() => {
         const skip = 'code, pre, kbd, samp, script, style, annotation, .katex-mathml';
@@ -296,6 +322,7 @@ def test_no_visible_text_holds_a_raw_entity_or_template_syntax(visit, lang: str)
     assert not re.findall(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", text, re.I)
     assert "{{" not in text and "{%" not in text and "{#" not in text and "}}" not in text
     contents = page.locator("nav.toc").inner_text()
+    close()
     assert "&" not in contents.replace("& ", "") and "$" not in contents and "\\" not in contents
 
 
@@ -358,12 +385,13 @@ def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
-def test_nothing_around_a_numbered_equation_keeps_its_counter_to_itself(visit, lang: str) -> None:
+def test_nothing_around_a_numbered_equation_keeps_its_counter_to_itself(shared, lang: str) -> None:
     """KaTeX numbers \\begin{align} lines with one CSS counter across the page; an ancestor
     with style containment (contain: style, or content-visibility: auto, which implies it)
     would restart it, and every number would read (1). Equations are put where an author
-    would: a block of the article, a list item, a footnote."""
-    page = visit().open(f"{lang}/index.html")
+    would: a block of the article, a list item, a footnote. The page is not laid out ahead
+    (lay_out_everything lifts content-visibility: auto, which this looks for)."""
+    page = shared(f"{lang}/index.html").page
     contained = page.evaluate("""() => {
         const eq = () => { const d = document.createElement('div');
             d.className = 'math display';
@@ -375,12 +403,13 @@ def test_nothing_around_a_numbered_equation_keeps_its_counter_to_itself(visit, l
                         document.querySelector('.footnote li') || article];
         const found = [];
         for (const place of places) {
-            const num = place.appendChild(eq()).querySelector('.eqn-num');
+            const added = place.appendChild(eq()), num = added.querySelector('.eqn-num');
             for (let el = num; el; el = el.parentElement) {
                 const cs = getComputedStyle(el);
                 if (cs.contentVisibility === 'auto' || /style|content|strict/.test(cs.contain))
                     found.push(el.tagName + '.' + el.className);
             }
+            added.remove();
         }
         return found; }""")
     assert contained == []

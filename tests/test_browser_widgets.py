@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE
+from browser import PHONE, Parts, Visit
 
 from sqrtdk.web.embed import SLOTS, slot_text, start_state
 from sqrtdk.web.quoting import bounds_for, format_number
@@ -52,13 +53,11 @@ def test_every_try_it_box_leads_to_the_bar(visit, site_build, lang: str) -> None
         assert page.locator(".dk-bar").bounding_box()["height"] > 20
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_bar_and_the_sheets_start_at_the_papers_dk_with_one_number_for_slider_and_mark(
-        visit, site_build, lang: str) -> None:
-    results = site_build["results"]
+def the_bar_and_the_sheets_start_at_the_papers_dk(page: Any, results: dict[str, Any]) -> None:
+    """On a freshly loaded page: the bar and the sheets at the paper's dₖ, one number for
+    the scale slider and its mark."""
     start = start_state(results)
     assert results["spread"]["d_k"][start["i"]] == results["two_scores"]["d_k"]
-    page = visit().open(f"{lang}/index.html")
     assert page.locator("#dk-input").input_value() == str(start["i"])
     assert page.locator("#scale-input").input_value() == str(start["m"])
     sheet = page.locator("#scale-input").locator("xpath=ancestor::*[contains(@class,'widget')]")
@@ -68,9 +67,26 @@ def test_the_bar_and_the_sheets_start_at_the_papers_dk_with_one_number_for_slide
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_formulas_mathml_says_the_numbers_the_reader_sees(visit, site_build, lang: str) -> None:
+def test_the_bar_starts_at_the_papers_dk_and_formulas_mathml_says_the_numbers_shown(
+        visit, site_build, lang: str) -> None:
+    """Two checks on one load (one load instead of two): the page as loaded starts at the
+    paper's dₖ; then, the bar moved to its end, each formula's MathML says the numbers it
+    shows. Each is judged whatever the other found."""
     results = site_build["results"]
     page = visit().open(f"{lang}/index.html")
+    parts = Parts()
+    with parts("the bar and the sheets start at the paper's dk, one number for slider and mark"):
+        the_bar_and_the_sheets_start_at_the_papers_dk(page, results)
+    quoted = True
+    with parts("formulas' MathML says the numbers the reader sees"):
+        quoted = formulas_mathml_says_the_numbers_the_reader_sees(page, results)
+    parts.done()
+    if not quoted:
+        pytest.skip("no formula quotes a number that follows dₖ (the start was checked)")
+
+
+def formulas_mathml_says_the_numbers_the_reader_sees(page: Any, results: dict[str, Any]) -> bool:
+    """False when no formula quotes a number that follows dₖ (nothing to check)."""
     # the math engine's selectors, as the page gives them to its script (sqrtdk/web/math)
     check = """() => { const h = JSON.parse(document.getElementById('math-hooks').textContent);
         return [...document.querySelectorAll(h.formula)].filter(k => k.querySelector(`${h.drawn} [data-key]`))
@@ -78,7 +94,7 @@ def test_formulas_mathml_says_the_numbers_the_reader_sees(visit, site_build, lan
                    k.querySelector(h.speech).textContent.replace(/\\s/g, '')]); }"""
     before = page.evaluate(check)
     if not before:
-        pytest.skip("no formula quotes a number that follows dₖ")
+        return False
     page.locator("#dk-input").focus()
     page.locator("#dk-input").fill(str(len(results["spread"]["d_k"]) - 1))
     after = page.evaluate(check)
@@ -86,6 +102,7 @@ def test_formulas_mathml_says_the_numbers_the_reader_sees(visit, site_build, lan
     for quotes, mathml in after:
         for q in quotes:
             assert q.replace("\u00a0", "") in mathml, (q, mathml)
+    return True
 
 
 def tick_step(labels: list[str]) -> float:
@@ -180,27 +197,44 @@ RELATION_THEN_BOUND = re.compile(r"[=≈≤≥<>]\s*[<>≤≥]|[<>]\s*=")
 SHOWN_AS_BOUND = re.compile(r"[<>]\s\d")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_no_widget_writes_a_relation_before_a_bound(visit, lang: str) -> None:
-    """"pH = > 99.9999%" never: where a number is shown as a bound, its sign takes the place
-    of the relation written before it, at every dₖ, ruler and scale."""
-    page = visit().open(f"{lang}/index.html")
-    texts = page.evaluate(SWEEP)
-    assert [t for t in texts if SHOWN_AS_BOUND.search(t)]     # the sweep met bounds
-    assert not [t for t in texts if RELATION_THEN_BOUND.search(t)]
-
-
 UNGROUPED = re.compile(r"(?<![\d.,])\d{4,}")     # four digits or more with no comma among them
 QUOTED = """() => [...document.querySelectorAll('[data-key], .fig-data td, .fig-data th')]
     .map(e => e.textContent)"""
 
 
+@pytest.fixture(scope="module")
+def swept(browser: Any, served: str) -> Iterator[Callable[[str], tuple[list[str], list[str]]]]:
+    """swept(lang) -> (SWEEP's texts on a freshly loaded page, then QUOTED's on the page the
+    sweep left): one load and one sweep per language for the checks that read them (pure
+    data; the page is closed at once)."""
+    made: dict[str, tuple[list[str], list[str]]] = {}
+
+    def sweep(lang: str) -> tuple[list[str], list[str]]:
+        if lang not in made:
+            v = Visit(browser, served)
+            try:
+                page = v.open(f"{lang}/index.html")
+                made[lang] = (page.evaluate(SWEEP), page.evaluate(QUOTED))
+            finally:
+                v.context.close()
+        return made[lang]
+    yield sweep
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_number_groups_its_thousands_with_commas(visit, lang: str) -> None:
+def test_no_widget_writes_a_relation_before_a_bound(swept, lang: str) -> None:
+    """"pH = > 99.9999%" never: where a number is shown as a bound, its sign takes the place
+    of the relation written before it, at every dₖ, ruler and scale."""
+    texts = swept(lang)[0]
+    assert [t for t in texts if SHOWN_AS_BOUND.search(t)]     # the sweep met bounds
+    assert not [t for t in texts if RELATION_THEN_BOUND.search(t)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_number_groups_its_thousands_with_commas(swept, lang: str) -> None:
     """One rule in both languages: 1,024 in the prose's quoted numbers, the figures' tables,
     the sheets and the bar, at every state of the controls."""
-    page = visit().open(f"{lang}/index.html")
-    texts = page.evaluate(SWEEP) + page.evaluate(QUOTED)
+    texts = [*swept(lang)[0], *swept(lang)[1]]
     assert [t for t in texts if re.search(r"\d,\d{3}", t)]     # some number is that large
     assert not [t for t in texts if UNGROUPED.search(t)]
 
