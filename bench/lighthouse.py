@@ -5,8 +5,11 @@
 
 Installs npm `lighthouse@12.2.3` into bench/out/lh (throw-away, gitignored) on first use,
 serves site/ (build it first) from 127.0.0.1 and runs Lighthouse with Debian's chromium.
-The server compresses text (HTML, CSS, JS, SVG, JSON) with gzip as any static host does;
-`--plain` serves every file as it is on disk, to see what compression buys.
+The server answers as the published site's hosts do (deploy/nginx, site/_headers): each
+text file from its precompressed sibling (.br when the browser accepts Brotli, else .gz; a
+file without one is gzipped on the fly), with the headers `_headers` gives its address
+(Cache-Control: immutable for hashed assets, no-cache for pages; the CSP); `--plain` serves
+every file as it is on disk, without those headers, to see what they buy.
 
 Bytes, per page: "on load" is Lighthouse's total-byte-weight (every request made while the
 page loads: HTML, CSS, scripts, the KaTeX fonts the first screen's math uses); "read to end"
@@ -35,7 +38,7 @@ import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -50,25 +53,71 @@ COMPRESSIBLE = {".html", ".css", ".js", ".svg", ".json", ".txt", ".xml", ".ttf"}
 TARGET_SCORE, TARGET_BYTES = 100, 300 * 1024
 
 
+def read_headers_file(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The rules of a `_headers` file (Netlify's and Cloudflare Pages' format, as
+    sqrtdk/web/publish.py writes it): (address pattern, [(header, value), ...]) in order; an
+    unindented line starts a rule, an indented `Name: value` line adds to it."""
+    rules: ClassVar[list[tuple[str, list[tuple[str, str]]]]] = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            rules.append((line.strip(), []))
+        elif rules and ":" in line:
+            name, value = line.split(":", 1)
+            rules[-1][1].append((name.strip(), value.strip()))
+    return rules
+
+
+def headers_for(rules: list[tuple[str, list[tuple[str, str]]]], address: str
+                ) -> list[tuple[str, str]]:
+    """Every header of every rule whose pattern matches `address` (a trailing `*` matches
+    any rest, as both hosts read it), in the file's order."""
+    return [h for pattern, hs in rules
+            if (address.startswith(pattern[:-1]) if pattern.endswith("*") else address == pattern)
+            for h in hs]
+
+
 class Handler(SimpleHTTPRequestHandler):
-    """Static files, gzip-compressed when the client accepts it (unless `plain`)."""
+    """Static files as the published site's hosts send them (unless `plain`): the
+    precompressed sibling the client accepts (or gzip on the fly) and `_headers`' headers."""
 
     plain = False
+    rules: ClassVar[list[tuple[str, list[tuple[str, str]]]]] = []
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def end_headers(self) -> None:
+        if not self.plain:
+            # the site is served from the root here; its rules name addresses under the
+            # published folder (base_url's path: the first rule's, `<folder>*`)
+            folder = self.rules[0][0][:-1] if self.rules else "/"
+            address = folder + self.path.split("?", 1)[0].lstrip("/")
+            for name, value in headers_for(self.rules, address):
+                self.send_header(name, value)
+        super().end_headers()
 
     def do_GET(self) -> None:
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if self.plain or not accepts or path.suffix not in COMPRESSIBLE or not path.is_file():
+        accepts = [e.split(";")[0].strip() for e in self.headers.get("Accept-Encoding", "").split(",")]
+        if self.plain or path.suffix not in COMPRESSIBLE or not path.is_file():
             return super().do_GET()
-        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+            sibling = path.with_name(path.name + suffix)
+            if encoding in accepts and sibling.is_file():
+                return self._send(path, sibling.read_bytes(), encoding)
+        if "gzip" in accepts:
+            return self._send(path, gzip.compress(path.read_bytes(), compresslevel=6, mtime=0),
+                              "gzip")
+        return super().do_GET()
+
+    def _send(self, path: Path, body: bytes, encoding: str) -> None:
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Encoding", encoding)
         self.send_header("Vary", "Accept-Encoding")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -95,7 +144,10 @@ def ensure_lighthouse() -> None:
 
 def serve(site: Path, plain: bool) -> ThreadingHTTPServer:
     """Serve `site` on a free port of 127.0.0.1 from a daemon thread."""
-    handler = functools.partial(type("H", (Handler,), {"plain": plain}), directory=str(site))
+    headers = site / "_headers"
+    rules = read_headers_file(headers.read_text(encoding="utf-8")) if headers.is_file() else []
+    handler = functools.partial(type("H", (Handler,), {"plain": plain, "rules": rules}),
+                                directory=str(site))
     httpd = _QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
@@ -202,7 +254,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--site", type=Path, default=ROOT / "site", help="built site (default: site/)")
     ap.add_argument("--preset", choices=("mobile", "desktop"), default="mobile")
-    ap.add_argument("--plain", action="store_true", help="serve without gzip")
+    ap.add_argument("--plain", action="store_true",
+                    help="serve the files as they are on disk: no compression, no _headers")
     ap.add_argument("--runs", type=int, default=3,
                     help="Lighthouse runs per page; scores and metrics are their medians (default 3)")
     args = ap.parse_args()
@@ -230,7 +283,8 @@ def main() -> int:
     finally:
         httpd.shutdown()
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    print(f"Lighthouse {LH_VERSION}, {args.preset}, {'plain' if args.plain else 'gzip'} transfer, "
+    print(f"Lighthouse {LH_VERSION}, {args.preset}, "
+          f"{'plain' if args.plain else 'compressed (as published)'} transfer, "
           f"median of {max(args.runs, 1)} run(s)")
     print(f"{'page':<5} {'perf':>4} {'a11y':>4} {'best':>4} {'seo':>4} {'on load':>10} {'read to end':>12}")
     for lang, s in summary.items():

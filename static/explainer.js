@@ -4,6 +4,8 @@
 (() => {
   "use strict";
   const doc = document, root = doc.documentElement;
+  // the site's folder (this file is <site>/assets/explainer.<hash>.js): the theme cookie's path
+  const site = doc.currentScript ? new URL("..", doc.currentScript.src).pathname : "/";
   const $ = (sel, el) => (el || doc).querySelector(sel);
   const $$ = (sel, el) => [...(el || doc).querySelectorAll(sel)];
   const on = (el, types, fn) => types.split(" ").forEach((t) => el.addEventListener(t, fn));
@@ -138,7 +140,11 @@
   if (RULERS.includes(url.get("ruler"))) Object.assign(S, { r: url.get("ruler"), moved: true });
   S.m = at("saturation.scale_index")[S.r][S.i];
   const views = [];
-  const view = (fn) => { views.push(fn); fn(); };   // a part draws itself once when built
+  // a part draws itself once when built: at once, or while the page starts up, as the next
+  // idle task (`queue`, the start-up's steps): building a sheet and drawing it are two tasks
+  // of half the length (a task over 50 ms on a slow phone delays the reader's first tap)
+  let queue = null;
+  const view = (fn) => { views.push(fn); if (queue) queue.unshift(fn); else fn(); };
   function update(change) {
     Object.assign(S, change);
     S.m = at("saturation.scale_index")[S.r][S.i];
@@ -412,7 +418,8 @@
   const watch = bar();
   // the text already shows the page as built unless the address set dₖ or the ruler
   const steps = [batches, scales, rows, watch, ...(S.moved ? [follows] : []), ready];
-  const next = () => { steps.shift()(); if (steps.length) idle(next); };
+  const next = () => { steps.shift()(); if (steps.length) idle(next); else queue = null; };
+  queue = steps;
   chrome();
   idle(next);
   // `build.py --serve` patched the page in place after an edit: fill its numbers in again and
@@ -455,13 +462,20 @@
     };
     on(window, "hashchange", land);
     if (location.hash) land();
-    // Theme: the system's until the reader picks one (theme.js applies it early); the
-    // button's words follow it in style.css
+    // Theme: the system's until the reader picks one (theme.js applies it early, and says
+    // why a cookie: for the site's folder, a year; from file:, localStorage); the button's
+    // words follow it in style.css
+    const save = (theme) => {
+      try {
+        if (location.protocol === "file:") localStorage.setItem("theme", theme);
+        else doc.cookie = `theme=${theme}; path=${site}; max-age=31536000; samesite=lax${location.protocol === "https:" ? "; secure" : ""}`;
+      } catch (err) { /* unsaved */ }
+    };
     const btn = $("[data-theme-toggle]"), mq = matchMedia("(prefers-color-scheme: dark)");
     const dark = () => (root.dataset.theme ? root.dataset.theme === "dark" : mq.matches);
     if (btn) on(btn, "click", () => {
       root.dataset.theme = dark() ? "light" : "dark";
-      try { localStorage.setItem("theme", root.dataset.theme); } catch (err) { /* unsaved */ }
+      save(root.dataset.theme);
     });
     // Print every <details> open
     const boxes = (open) => () => $$(open ? "details:not([open])" : "[data-print]").forEach((d) => {
