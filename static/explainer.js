@@ -277,7 +277,16 @@
       const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
         .map((el) => el.closest("article > *")).filter(Boolean);
       new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
-      $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => input.focus()));
+      // "change dₖ" brings the focus here without moving the page; Escape takes it back to
+      // the button it came from, where the reader was
+      let from = null;
+      $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => { from = btn; input.focus({ preventScroll: true }); }));
+      on(b, "keydown", (e) => {
+        if (e.key !== "Escape" || !from) return;
+        e.preventDefault();
+        from.focus({ preventScroll: true });
+        from = null;
+      });
     };
   }
 

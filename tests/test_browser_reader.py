@@ -347,3 +347,60 @@ def test_short_formulas_and_unit_words_stay_whole_on_a_phone(visit, site_build, 
     if lang == "zh":
         assert seen["words"]                               # the words are there to check
     assert not [w for w in seen["words"] if w[1] != 1], seen["words"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_escape_from_the_bar_goes_back_to_the_box_that_sent_the_reader(visit, lang) -> None:
+    """From each box's "change dₖ" button the keyboard reaches the bar and, after changing
+    dₖ with the arrow keys, Escape brings the focus back to that same button, which is where
+    it was on screen (the page did not jump to the top or anywhere else)."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    jumps = page.locator(".widget button.dk-jump")
+    assert jumps.count() >= 1
+    for n in range(jumps.count()):
+        button = jumps.nth(n)
+        button.scroll_into_view_if_needed()
+        button.focus()
+        before = button.bounding_box()
+        value = page.locator("#dk-input").input_value()
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "dk-input", n
+        page.keyboard.press("ArrowRight" if value == page.locator("#dk-input").get_attribute("min")
+                            else "ArrowLeft")
+        assert page.locator("#dk-input").input_value() != value, n      # dₖ did change
+        page.keyboard.press("Escape")
+        assert button.evaluate("b => b === document.activeElement"), n
+        after = button.bounding_box()
+        assert after is not None and abs(after["y"] - before["y"]) < 4, (n, before, after)
+        assert 0 <= after["y"] < DESKTOP["height"], (n, after)
+
+
+def ax_node(page: Any, selector: str) -> dict[str, Any]:
+    """The element's node in chromium's accessibility tree (CDP's Accessibility domain): its
+    role, name, value and description as a screen reader gets them."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    n = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+    cdp.detach()
+    return {k: n.get(k, {}).get("value") for k in ("role", "name", "value", "description")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_scale_slider_gives_a_screen_reader_the_scale_it_shows(visit, lang) -> None:
+    """Chromium reads a native slider's value text as its step on the grid whatever
+    aria-valuetext says: the scale shown beside the slider ("×16.0") reaches the
+    accessibility tree as the slider's description, before and after a key moves it."""
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    slider = page.locator("#scale-input")
+    slider.focus()
+    for press in ("", "ArrowRight", "ArrowLeft", "ArrowLeft"):
+        if press:
+            page.keyboard.press(press)
+        shown = page.locator("#scale-input").evaluate(
+            "i => i.closest('.widget').querySelector('.widget-value').textContent")
+        ax = ax_node(page, "#scale-input")
+        assert ax["role"] == "slider" and ax["name"], ax
+        assert shown.startswith("×") and ax["description"] == shown, (press, ax, shown)
