@@ -278,15 +278,22 @@
         .map((el) => el.closest("article > *")).filter(Boolean);
       new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
       // "change dₖ" brings the focus here without moving the page; Escape takes it back to
-      // the button it came from, where the reader was
+      // the button it came from, where the reader was (so does the bar's "back" button, shown
+      // until the focus leaves the bar)
       let from = null;
-      $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => { from = btn; input.focus({ preventScroll: true }); }));
-      on(b, "keydown", (e) => {
-        if (e.key !== "Escape" || !from) return;
-        e.preventDefault();
-        from.focus({ preventScroll: true });
+      const back = $(".dk-back", b), away = (to) => {
         from = null;
-      });
+        back.hidden = true;
+        to?.focus({ preventScroll: true });
+      };
+      $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => {
+        from = btn;
+        back.hidden = false;
+        input.focus({ preventScroll: true });
+      }));
+      on(back, "click", () => away(from));
+      on(b, "keydown", (e) => { if (e.key === "Escape" && from) { e.preventDefault(); away(from); } });
+      on(b, "focusout", (e) => { if (from && !b.contains(e.relatedTarget)) away(); });
     };
   }
 

@@ -404,3 +404,28 @@ def test_the_scale_slider_gives_a_screen_reader_the_scale_it_shows(visit, lang) 
         ax = ax_node(page, "#scale-input")
         assert ax["role"] == "slider" and ax["name"], ax
         assert shown.startswith("×") and ax["description"] == shown, (press, ax, shown)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_bar_shows_a_way_back_to_the_box_only_after_a_box_sent_the_reader(visit, lang) -> None:
+    """The bar's "back" button is in sight (and in the tab order after the rulers) once a
+    box's "change dₖ" sent the reader there, takes the focus back to that button, and is
+    gone again when the bar was reached some other way."""
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    back = page.locator(".dk-bar .dk-back")
+    tab_to_bar(page)
+    assert back.is_hidden()
+    button = page.locator(".widget button.dk-jump").last
+    button.scroll_into_view_if_needed()
+    button.focus()
+    page.keyboard.press("Enter")
+    assert back.is_visible()
+    for _ in range(6):                               # the slider, the rulers, then the way back
+        page.keyboard.press("Tab")
+        if back.evaluate("b => b === document.activeElement"):
+            break
+    else:
+        raise AssertionError("the keyboard never reached the way back")
+    page.keyboard.press("Enter")
+    assert button.evaluate("b => b === document.activeElement")
+    assert back.is_hidden()
