@@ -442,9 +442,27 @@
   // bind what the patch added (a new footnote reference, contents link or formula)
   on(doc, "sqrtdk:morphed", () => { binders.forEach((bind) => bind()); update({}); });
 
+  // A formula's or a table's box is a tab stop (the build's tabindex="0", so a keyboard can
+  // scroll it without JavaScript) only while it scrolls sideways: one that fits is no stop
+  // (an unnamed stop that does nothing). Measured as laid out: a box not laid out yet
+  // (content-visibility: auto) reports no size and keeps its stop until it does.
+  function scrollStops() {
+    if (!window.ResizeObserver) return;
+    // the box and what it holds (a formula whose numbers follow dₖ widens inside its box)
+    const boxes = new Set($$(".math-scroll[tabindex], article > table[tabindex]"));
+    const ro = new ResizeObserver((es) => es.forEach(({ target }) => {
+      const el = boxes.has(target) ? target : target.parentElement;
+      if (!el.clientWidth) return;
+      if (el.scrollWidth > el.clientWidth + 1) el.tabIndex = 0;
+      else el.removeAttribute("tabindex");
+    }));
+    boxes.forEach((el) => [el, el.firstElementChild].forEach((e) => e && ro.observe(e)));
+  }
+
   // Everything that is not a widget: footnote popovers, language switch, theme, print, scrolling
   function chrome() {
     footnotes();
+    scrollStops();
     const toc = $("#toc"), nav = $(".toc");
     each(".toc-link", (a) => on(a, "click", () => { if (toc && a.matches(".toc-link")) toc.open = true; }));
     // the header's "Contents" link only while the contents themselves are off screen (on a

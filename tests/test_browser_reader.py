@@ -429,3 +429,34 @@ def test_the_bar_shows_a_way_back_to_the_box_only_after_a_box_sent_the_reader(vi
     page.keyboard.press("Enter")
     assert button.evaluate("b => b === document.activeElement")
     assert back.is_hidden()
+
+
+# every element made a tab stop by a tabindex (and rendered: under display: none it is none),
+# each marked for the accessibility tree's look-up
+TAB_STOPS = """() => [...document.querySelectorAll('[tabindex]')]
+    .filter(e => e.tabIndex >= 0 && e.getClientRects().length)
+    .map((e, n) => { e.dataset.stop = n; return [n, e.localName, e.className]; })"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_tab_stop_is_unnamed(visit, viewport, lang) -> None:
+    """Every element the tabindex attribute puts in the tab order (a box that scrolls: code,
+    a figure's table, an article's table, a formula) has a name in the accessibility tree:
+    a keyboard never stops on something a screen reader calls nothing. A box that fits its
+    column is no tab stop at all. Every box open and laid out."""
+    from browser import FRAMES, lay_out_everything
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.evaluate(FRAMES)                            # resize observers report after a frame
+    page.evaluate(FRAMES)
+    stops = page.evaluate(TAB_STOPS)
+    assert stops                                      # the page has boxes reached this way
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    unnamed = [(tag, cls) for n, tag, cls in stops
+               if not ax_name(cdp, root, f'[data-stop="{n}"]').strip()]
+    assert not unnamed, unnamed
