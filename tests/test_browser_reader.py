@@ -460,3 +460,15 @@ def test_no_tab_stop_is_unnamed(visit, viewport, lang) -> None:
     unnamed = [(tag, cls) for n, tag, cls in stops
                if not ax_name(cdp, root, f'[data-stop="{n}"]').strip()]
     assert not unnamed, unnamed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_print_leaves_out_the_footnotes_back_references(visit, lang) -> None:
+    """On paper a footnote's back-reference (the arrow back to where it was cited) leads
+    nowhere: it is not printed; the footnotes themselves are."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    backrefs = page.locator(".footnote-backref")
+    assert backrefs.count() and backrefs.first.is_visible()   # on screen they are there
+    page.emulate_media(media="print")
+    assert all(b.is_hidden() for b in backrefs.all())
+    assert page.locator(".footnote li").first.is_visible()
