@@ -31,6 +31,8 @@ REQUIRED_FIELDS = {"figure": ("n",)}
 # Python-Markdown's footnotes turn each %d of BACKLINK_TITLE into {} and call .format(number)
 PERCENT_D = ("backlink_title",)
 LANGUAGE_KEYS = ("html_lang", "name", "og_locale")
+# [ui] keys that are lists of words, where none at all is a fine value (not an empty label)
+MAY_BE_EMPTY = frozenset({"keep_whole"})
 
 
 @dataclass(frozen=True)
@@ -216,7 +218,7 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
             for key, value in toml.data[table].items():
                 if not isinstance(value, str):
                     raise toml.error(table, key, f"[{table}] {key} must be a string in quotes")
-                if not value.strip():
+                if not value.strip() and not (table == "ui" and key in MAY_BE_EMPTY):
                     raise toml.error(table, key, f"[{table}] {key} is empty; the page would show "
                                                  "nothing there (an empty heading or button "
                                                  "label, or no name for screen readers)")

@@ -1145,6 +1145,24 @@ def test_snippet_code_carries_the_seed_and_prints_its_stdout_in_a_fresh_python(n
     assert entry["stdout"].strip()
 
 
+# What each box's text puts it beside: the dimensions (or scales) of the numbers it sits under.
+# A snippet run elsewhere prints numbers nobody can compare with the page's.
+SNIPPET_SETTINGS = {
+    "sheet1": (r"\bd = (\d+)", lambda r: {r["spread"]["d_small"], r["spread"]["d_large"]}),
+    "sheet2": (r"^x(\d+):", lambda r: {r["saturation"]["shown_scales"][0],
+                                         r["saturation"]["quoted"]["scale"]}),
+    "sheet3": (r"\bd = (\d+)", lambda r: {r["rulers"]["quoted"]["d"]}),
+    "gradient": (r"\bd = +(\d+)", lambda r: {r["gradient"]["d_first"], r["gradient"]["d_last"]}),
+}
+
+
+@pytest.mark.parametrize("name", SNIPPETS.names())
+def test_snippet_runs_at_the_settings_of_the_experiment_it_reproduces(name, results):
+    pattern, expected = SNIPPET_SETTINGS[name]
+    printed = {float(m) for m in re.findall(pattern, results["reproduce"][name]["stdout"], re.M)}
+    assert printed == {float(v) for v in expected(results)}, name
+
+
 # --- claims and meta --------------------------------------------------------------------------
 
 def test_every_registered_claim_is_evaluated_and_holds_for_the_default_seed(results):

@@ -136,6 +136,18 @@ def test_a_ui_string_mistake_is_an_error_at_its_line(content: Path, lang: int, k
     assert (e.path, e.line) == (path, line) and all(s in e.message for s in says), e.message
 
 
+def test_a_list_of_words_may_be_empty_in_every_language(content: Path) -> None:
+    """`keep_whole` lists words (none is a fine list); any other [ui] string left empty is
+    refused above (an empty label)."""
+    from sqrtdk.settings import MAY_BE_EMPTY, load_strings
+    langs = languages(content)
+    for lang in langs:
+        for key in MAY_BE_EMPTY:
+            edit(content / lang / "strings.toml", re.compile(rf"^{key} = .*$", re.M), f'{key} = ""')
+    strings = load_strings(content, tuple(langs))
+    assert all(strings[lang].ui[key] == "" for lang in langs for key in MAY_BE_EMPTY)
+
+
 @pytest.mark.parametrize("setting, wrong, says", [
     ("script", "CJK", "did you mean 'cjk'"),            # read as Latin, silently, before
     ("html_lang", "english", "language tag"),

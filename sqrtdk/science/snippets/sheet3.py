@@ -1,12 +1,13 @@
-# Sheet 3: one query against 8 keys at d = 512, under three rulers.
+# Sheet 3: one query against 8 keys at d = 64, under three rulers.
 import numpy as np
 
 SEED = 20170612
 rng = np.random.default_rng(SEED)
-d = 512
+d = 64                                     # the dimension of experiment 3's table
 q = rng.standard_normal((1_000, 1, d))     # 1 000 rows: one query ...
 k = rng.standard_normal((1_000, 8, d))     # ... against 8 keys each
 raw = (q * k).sum(axis=2)                  # 1 000 rows of 8 scores q·k
+print(f"d = {d}, {raw.shape[0]} rows of {raw.shape[1]} scores")
 for name, divisor in (("1", 1), ("sqrt(d)", np.sqrt(d)), ("d", d)):
     s = raw / divisor
     p = np.exp(s - s.max(axis=1, keepdims=True))
