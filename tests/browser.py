@@ -161,10 +161,3 @@ class Pages:
         for v, _ in self.visits.values():
             v.context.close()
         self.visits.clear()
-
-
-def shared_pages(browser: Any, served: str) -> Iterator[Pages]:
-    """Body of a module's `pages` fixture (module scope): the pages its read-only tests share."""
-    pages = Pages(browser, served)
-    yield pages
-    pages.close()

@@ -268,6 +268,22 @@ def visit(browser: Any, served: str) -> Any:
         v.context.close()
 
 
+@pytest.fixture(scope="module")
+def pages(browser: Any, served: str) -> Any:
+    """The loaded pages a module's read-only browser checks share, one load each per module
+    (browser.Pages); through `served`, they follow the site a test is parametrized with."""
+    from browser import Pages
+    loaded = Pages(browser, served)
+    yield loaded
+    loaded.close()
+
+
+@pytest.fixture
+def shared(pages: Any) -> Any:
+    """The module's shared pages, proven unchanged after the test (Pages.unchanged)."""
+    yield from pages.unchanged()
+
+
 @pytest.fixture(autouse=True)
 def messages_show_only_what_the_author_wrote(monkeypatch: pytest.MonkeyPatch,
                                              caplog: pytest.LogCaptureFixture) -> Any:

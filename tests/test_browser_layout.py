@@ -2,29 +2,16 @@
 Nothing here depends on the article's wording or on how many formulas or figures it has."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE, Pages, lay_out_everything, shared_pages
+from browser import PHONE, lay_out_everything
 
 from sqrtdk.figures import load, needed_results
 from sqrtdk.web.fig_tables import TABLES, html
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
-
-
-@pytest.fixture(scope="module")
-def pages(browser: Any, served: str) -> Iterator[Pages]:
-    """The pages this module's read-only checks share, one load each (browser.Pages)."""
-    yield from shared_pages(browser, served)
-
-
-@pytest.fixture
-def shared(pages: Pages) -> Iterator[Pages]:
-    """The shared pages, proven unchanged after the test."""
-    yield from pages.unchanged()
 
 
 @pytest.mark.parametrize("lang", LANGS)

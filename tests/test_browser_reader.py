@@ -6,27 +6,14 @@ article's wording or on how many figures, formulas or sections it has."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE, Pages, shared_pages
+from browser import PHONE
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def pages(browser: Any, served: str) -> Iterator[Pages]:
-    """The pages this module's read-only checks share, one load each (browser.Pages)."""
-    yield from shared_pages(browser, served)
-
-
-@pytest.fixture
-def shared(pages: Pages) -> Iterator[Pages]:
-    """The shared pages, proven unchanged after the test."""
-    yield from pages.unchanged()
 
 
 def tab_to_bar(page: Any) -> None:

@@ -5,11 +5,10 @@ TeX. Facts about the article come from the page itself."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import PHONE, Pages, lay_out_everything, shared_pages
+from browser import PHONE, lay_out_everything
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sqrtdk.web.publish import unhashed_name
@@ -24,18 +23,6 @@ CJK_FACE = re.compile(r"CJK|Hei|Song|Ming|Kai|Gothic|YaHei|PingFang|Hiragino|Sou
                       r"WenQuanYi|SimSun|DengXian", re.I)
 # the phone the figure and formula checks read (2 device pixels a CSS pixel, as most phones)
 PHONE_2X = {"viewport": PHONE, "device_scale_factor": 2}
-
-
-@pytest.fixture(scope="module")
-def pages(browser: Any, served: str) -> Iterator[Pages]:
-    """The pages this module's read-only checks share, one load each (browser.Pages)."""
-    yield from shared_pages(browser, served)
-
-
-@pytest.fixture
-def shared(pages: Pages) -> Iterator[Pages]:
-    """The shared pages, proven unchanged after the test."""
-    yield from pages.unchanged()
 
 
 def open_every_box(page: Any) -> Any:
