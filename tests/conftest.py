@@ -218,12 +218,14 @@ def served(site_build: dict[str, Any]) -> Any:
     """Base URL of the session's site served on a free port of 127.0.0.1 (stdlib server)."""
     import functools
     import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import SimpleHTTPRequestHandler
+
+    from helpers import QuietServer
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             pass
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(
         Quiet, directory=str(site_build["site"])))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"

@@ -10,13 +10,14 @@ import re
 import shutil
 import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 from browser import lay_out_everything
+from helpers import QuietServer
 
 from sqrtdk.options import PROJECT_ROOT, BuildOptions
 from sqrtdk.pipeline import build
@@ -83,7 +84,7 @@ class _Body:
 
 @pytest.fixture(scope="module")
 def subpath_server(subpath_site: Path) -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(
         UnderPrefix, directory=str(subpath_site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}{PREFIX}"
