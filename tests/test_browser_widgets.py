@@ -299,7 +299,9 @@ def slider_ax(page: Any) -> dict[str, Any]:
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    # the document's node alone (depth 0): DOM.querySelector brings the node it finds; the
+    # whole tree (depth -1) cost chromium 1-4 s a call to serialize on a page of formulas
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#dk-input"})["nodeId"]
     ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
     n = ax["nodes"][0]
