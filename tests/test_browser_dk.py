@@ -35,8 +35,8 @@ def states(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 def set_state(page: Any, results: dict[str, Any], i: int, r: str) -> None:
     """Through the controls, as a reader would (the range input and the radio buttons); the
-    bar shows while it holds the focus."""
-    page.locator("#dk-input").focus()
+    bar shows while it holds the focus, which fill gives the range input before it sets its
+    value (Playwright's way with a range input), so no focus() of its own."""
     page.locator("#dk-input").fill(str(i))
     page.locator(f'.dk-bar input[type=radio][value="{r}"]').check()
 
