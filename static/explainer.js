@@ -27,6 +27,14 @@
     const tie = /^50*$/.test(exact.slice(cut)) && kept.slice(-1) % 2 === 0;
     return thousands(tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n));
   }
+  // `n` significant figures of a number with more digits before the point, the rest zeros
+  // (24,990 to 3 figures: "25,000"), exact ties to even as Python's rounding
+  function whole(v, n) {
+    const [int, frac] = Math.abs(v).toFixed(40).split("."), rest = int.slice(n) + frac;
+    const half = "5".padEnd(rest.length, "0"), last = +int[n - 1];
+    const up = rest > half || (rest === half && last % 2 === 1);
+    return thousands((v < 0 ? "-" : "") + String(+int.slice(0, n) + (up ? 1 : 0)) + "0".repeat(int.length - n));
+  }
   const plain = (kind, v, n) => ascii(kind, v, n).replace(/^-/, "−");   // a true minus sign
   function ascii(kind, v, n) {
     if (kind === "fixed") return fixed(v, n);
@@ -34,11 +42,14 @@
     if (kind === "sig") {
       const [m, e] = v.toExponential(Math.max(n - 1, 0)).split("e");
       if (v !== 0 && +e < -4) return m + "\u00a0×\u00a010" + [...String(+e)].map((c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]).join("");
+      if (v !== 0 && +e >= n) return whole(v, n);
       return v === 0 ? "0" : fixed(v, Math.max(n - 1 - +e, 0));
     }
     const r = Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
     return (r < 0 ? "-" : "") + String(Math.abs(r)).replace(/\B(?=(\d{3})+$)/g, ",");
   }
+  // the page's own formatting, for the test that holds it to sqrtdk.web.numbers.format_number
+  window.sqrtdkNumber = plain;
   let bounds = {}, extra = 2, open = [];
   const globs = new Map();   // each pattern compiled once (format() runs for every number drawn)
   const glob = (p) => globs.get(p) || globs.set(p, new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$")).get(p);
@@ -63,10 +74,10 @@
   // A quoted number: prose span, or the element with data-key the math engine drew around it;
   // in a formula, its MathML (what a screen reader reads) and its TeX annotation (what copying
   // the formula gives) get the same number
-  function show(el, v, path, widget) {
+  function show(el, v, path, widget, spec) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
-    const text = format(el.dataset.format, v, path, widget), formula = hooks && el.closest(hooks.formula);
+    const text = format(spec || el.dataset.format, v, path, widget), formula = hooks && el.closest(hooks.formula);
     if (leaf.textContent === text) return;
     if (formula) rewrite(formula, el, text);
     leaf.textContent = text;
@@ -165,10 +176,25 @@
     }
   }
   const move = (change) => update({ ...change, moved: true });   // a reader's action
-  function slot(w, name, s) {
+  // Two slots set side by side to be compared (data.compared, embed.COMPARED) take the fewest
+  // more digits (at most `extra`) with which they print differently: never "0.09 beside 0.09"
+  // for 0.0886 and 0.0884 (embed.compared_digits)
+  const pairs = new Map((data.compared || []).flatMap(([a, b]) => [[a, b], [b, a]]));
+  function compared(spec, v, other) {
+    const [kind, d] = spec.split(":"), n0 = +d || 0;
+    if (kind === "grouped" || v === other) return spec;
+    for (let n = n0; n <= n0 + extra; n++) if (plain(kind, v, n) !== plain(kind, other, n)) return kind + ":" + n;
+    return kind + ":" + (n0 + extra);
+  }
+  const slotValue = (name, s) => {
     const path = fill(s || S, slots[name][0]);
+    return [/^\d+$/.test(path) ? +path : at(path), path];
+  };
+  function slot(w, name, s) {
+    const [v, path] = slotValue(name, s), other = pairs.get(name);
+    const spec = other && compared(slots[name][1], v, slotValue(other, s)[0]);
     $$(`[data-slot="${name}"]`, w).forEach((el) => {
-      show(el, /^\d+$/.test(path) ? +path : at(path), path, true);
+      show(el, v, path, true, spec);
       // the relation written before it ("= ") gives way to a bound's own sign ("> 99.9999%"),
       // as sqrtdk.web.embed.relation_text does for the page as built
       const rel = el.previousElementSibling;

@@ -25,6 +25,7 @@ from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .embed_check import check_embed
 from .fig_tables import fill_tables
+from .md_text import lang_marked
 from .markers import MATH_HTML_RE
 from .math import Formula, MathRenderer, Rendered, page_head
 from .math.lines import narrow
@@ -245,7 +246,13 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
         site.files[f"{page.lang}/index.html"] = _fill(text, math_html[page.lang], page).encode()
         site.link_html[f"{page.lang}/index.html"] = text
     default = next(a for a in alternates if a["lang"] == s.default_language)
-    common = {"csp": CSP, "title": s.title, "base_url": s.base_url, "alternates": alternates,
+    # the title's words in the default language's `lang`, each run in the other script marked
+    # with its own (site.toml's title names the site in every language)
+    home = inputs.strings[s.default_language]
+    title_html = Markup(lang_marked(s.title, home.language["script"],
+                                    home.language.get("other_lang", "")))
+    common = {"csp": CSP, "title": s.title, "title_html": title_html, "base_url": s.base_url,
+              "alternates": alternates,
               "description": " / ".join(a["description"] for a in alternates),
               "html_lang": default["html_lang"], "og": None}
     site.files["index.html"] = _render(env, "index.html", {**common, "root": "",

@@ -225,6 +225,29 @@ class LangMarks(Treeprocessor):
                     parent.insert(at + k, span)
 
 
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’ ,-]*[A-Za-z]")
+
+
+def lang_marked(text: str, script: str, other_lang: str) -> str:
+    """`text` (plain, such as the root page's title in site.toml) as escaped HTML whose runs
+    in the other script carry their own `lang`, as the articles' (`LangMarks`): on a Latin
+    page each run of CJK characters, on a CJK page each run of three or more Latin words;
+    nothing without `other_lang`. A screen reader then reads each part in its own language."""
+    from markupsafe import escape
+    if not other_lang:
+        return str(escape(text))
+    if script == "cjk":
+        runs = [m for m in _LATIN_RUN.finditer(text) if len(_WORDS.findall(m.group(0))) >= 3]
+    else:
+        runs = list(_CJK_RUN.finditer(text))
+    out, at = [], 0
+    for m in runs:
+        out += [str(escape(text[at:m.start()])),
+                f'<span lang="{escape(other_lang)}">{escape(m.group(0))}</span>']
+        at = m.end()
+    return "".join(out) + str(escape(text[at:]))
+
+
 def _parent(root: etree.Element, child: etree.Element) -> etree.Element | None:
     for el in root.iter():
         if child in list(el):
