@@ -25,10 +25,10 @@ from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .embed_check import check_embed
 from .fig_tables import fill_tables
-from .md_text import lang_marked
 from .markers import MATH_HTML_RE
 from .math import Formula, MathRenderer, Rendered, page_head
 from .math.lines import narrow
+from .md_text import lang_marked
 from .model import Heading, Page
 from .output import Site
 from .quoting import mark_quotes

@@ -240,7 +240,8 @@ def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -
     n = int(digits or 0)
     other = partner(name)
     if other is not None:           # compared slots share one format (tests/test_embed.py)
-        n = compared_digits(kind, value, float(at(dict(results), resolve(SLOTS[other][0], state))), n)
+        other_value = float(at(dict(results), resolve(SLOTS[other][0], state)))
+        n = compared_digits(kind, value, other_value, n)
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
     return widget_number(kind, value, n, bounds, is_open(path)), spec
 
