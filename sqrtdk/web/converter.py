@@ -83,7 +83,14 @@ from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuar
 from .md_math import MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
-from .md_text import CjkLineJoin, CjkQuotes, KeepWhole, LangMarks, MathPunctuationGlue
+from .md_text import (
+    CjkLineJoin,
+    CjkQuotes,
+    KeepWhole,
+    LangMarks,
+    MathPunctuationGlue,
+    TupleGlue,
+)
 from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
 
@@ -145,6 +152,7 @@ class ArticleExtension(Extension):
             tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
         tp.register(KeepWhole(md, p.ui.get("keep_whole", ""), self.positions),
                     "sqrtdk-keep-whole", 3.94)
+        tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)

@@ -297,6 +297,23 @@ class MathPunctuationGlue(Treeprocessor):
         at.joined(child, "tail", [j for j in joins if j < n])
 
 
+# a short tuple in the prose: "(10, 5)", "(0.993, 0.007)", "(q, k)" (its items quoted numbers
+# or short words, up to four), which a line must not split after a comma
+_TUPLE = re.compile(r"[(（][^\s(),（），]{1,24}(?:, [^\s(),（），]{1,24}){1,3}[)）]")
+
+
+class TupleGlue(Treeprocessor):
+    """The space after each comma of a short tuple in the prose ("(10, 5)") becomes a no-break
+    space, so a phone's narrow column never breaks the tuple across lines (code and math left
+    out: a formula breaks only at its relations). Same length: `positions` stays right."""
+
+    def run(self, root: etree.Element) -> None:
+        for el, slot in list(_slots(root)):
+            text = _get(el, slot)
+            if ", " in text:
+                _set(el, slot, _TUPLE.sub(lambda m: m.group(0).replace(", ", ",\u00a0"), text))
+
+
 class KeepWhole(Treeprocessor):
     """Words a line must not split (strings.toml `keep_whole`, space-separated: a Chinese
     unit such as the word for bits, which the browser may break between its characters) are
