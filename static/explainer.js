@@ -332,6 +332,7 @@
     const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
+    const alt = chart.ariaLabel;   // its name for screen readers says the dₖ drawn and the ruler
     const button = $(".widget-button", w);
     on(button, "click", () => move({ b: (S.b + 1) % (n + 1) }));
     view(() => {
@@ -364,6 +365,7 @@
         const over = bins.filter(([l, r]) => r > from - 5 && l < to + 5).map((b) => b[2]);
         set(tag, { y: Math.max(Math.min(140, ...over) - 5, 12) });
       });
+      chart.ariaLabel = `${alt}: ${tags.map((t) => t.textContent).join(", ")} (${rulerName(S.r)})`;
       ticks.replaceChildren();
       ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
@@ -381,6 +383,8 @@
     const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
     const win = sa.labels.indexOf(sa.winner), bw = 300 / sa.labels.length, mark = $(".scale-mark", w);
     Object.assign(input, { min: 0, max: sa.scales.length - 1, step: 1 });
+    // as the dₖ slider: what assistive technology gets is the scale, never the step on the grid
+    set(input, { "aria-valuemin": sa.scales[0], "aria-valuemax": sa.scales[sa.scales.length - 1] });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
     const bars = sa.labels.map((l, i) => {
       svg(chart, "text", { x: 10 + (i + 0.5) * bw, y: 142 }, l);
@@ -401,6 +405,7 @@
       set(label, { x: Math.max(half, Math.min(mid, 320 - half)) });
       chart.ariaLabel = alt + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
       input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
+      input.ariaValueNow = sa.scales[S.k];
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
     }
     view(() => {

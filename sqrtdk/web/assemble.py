@@ -25,7 +25,7 @@ from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .embed_check import check_embed
 from .fig_tables import fill_tables
-from .markers import MATH_HTML_RE
+from .markers import MATH_HTML_RE, MATH_TEXT_RE
 from .math import Formula, MathRenderer, Rendered, page_head
 from .math.lines import narrow
 from .md_text import lang_marked
@@ -205,7 +205,17 @@ def _toc(headings: list[Heading]) -> list[dict[str, Any]]:
 
 
 def _fill(text: str, math_html: list[str], page: Page) -> str:
-    return mark_quotes(MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], text), page.quotes)
+    return mark_quotes(fill_math(text, math_html), page.quotes)
+
+
+def fill_math(text: str, math_html: list[str]) -> str:
+    """`text` with each formula's marker replaced by its HTML, and each marker of a formula's
+    plain text (an attribute's: md_math.HeaderNames) by that text, escaped for an attribute."""
+    from markupsafe import escape
+
+    from .math_text import mathml_text
+    text = MATH_TEXT_RE.sub(lambda m: str(escape(mathml_text(math_html[int(m.group(1))]))), text)
+    return MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], text)
 
 
 def _with_tables(body: str, st: Strings, results: Mapping[str, Any]) -> Markup:

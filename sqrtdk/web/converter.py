@@ -80,7 +80,7 @@ from .md_collect import (
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
-from .md_math import MathElements
+from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
 from .md_text import (
@@ -170,6 +170,7 @@ class ArticleExtension(Extension):
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
+        tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
 
 
 class PageContext:
