@@ -112,7 +112,7 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
                    # curve as it falls
                    xytext=(0, 6) if layout != NARROW else (4, 4), textcoords="offset points",
                    ha="center" if layout != NARROW else "left", va="bottom",
-                   bbox=dict(facecolor="white", edgecolor="none", pad=1.0)
+                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}
                    if layout != NARROW else None)
     left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1], title=t("left_title",
                                                                     label=sa["winner"]))
