@@ -425,9 +425,11 @@
     const w = widget("tpl-rows", "#fig-rulers-softmax");
     if (!w) return;
     const shares = at("rulers.example.shares"), cols = $$("[data-col]", w);
+    const alts = new Map(cols.map((col) => [col, $("svg", col).ariaLabel]));
     view(() => {
       cols.forEach((col) => {
         const r = col.dataset.col, chart = $("svg", col), p = shares[r][S.i], top = Math.max(...p);
+        chart.ariaLabel = `${alts.get(col)}, dₖ = ${plain("grouped", D[S.i])}`;   // the dₖ drawn
         chart.replaceChildren();
         svg(chart, "line", { x1: 4, x2: 156, y1: 100, y2: 100, class: "axis" });
         p.forEach((v, j) => svg(chart, "rect", { x: 6 + j * 19, width: 14, y: 100 - 90 * v, height: 90 * v, class: v === top ? "bar win" : "bar" }));
