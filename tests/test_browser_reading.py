@@ -66,6 +66,56 @@ def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(shared, lang: str
     assert small == [], small
 
 
+# Where the words of a figure's SVG collide, asked of chromium laid out at the SVG's own size:
+# two texts whose boxes overlap (more than 1 px across and 2 px up and down: the boxes are
+# the font's, taller than the ink, and tick labels at a corner touch), a text crossing an
+# axis line (matplotlib writes a spine as a two-point path in a `patch_` group), a text
+# reaching past the figure's edge.
+COLLISIONS = """() => [...document.querySelectorAll('body > svg')].map(svg => {
+    const edge = svg.getBoundingClientRect(), out = [];
+    const boxes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
+        .map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
+    const spines = [...svg.querySelectorAll('g[id^="patch_"] > path')]
+        .filter(p => /^\\s*M[^MLz]+L[^MLz]+$/.test(p.getAttribute('d')))
+        .map(p => p.getBoundingClientRect());
+    const across = (a0, a1, b0, b1) => Math.min(a1, b1) - Math.max(a0, b0);
+    boxes.forEach(([s, a], i) => {
+        if (a.left < edge.left - 0.5 || a.right > edge.right + 0.5 || a.top < edge.top - 0.5
+            || a.bottom > edge.bottom + 0.5) out.push(`${s} | the figure's edge`);
+        boxes.slice(i + 1).forEach(([z, b]) => {
+            if (across(a.left, a.right, b.left, b.right) > 1 && across(a.top, a.bottom, b.top, b.bottom) > 2)
+                out.push(`${s} | ${z}`); });
+        spines.forEach(l => {
+            const vertical = l.width < l.height;
+            if (vertical ? l.left > a.left + 1 && l.left < a.right - 1 && across(a.top, a.bottom, l.top, l.bottom) > 2
+                         : l.top > a.top + 2 && l.top < a.bottom - 2 && across(a.left, a.right, l.left, l.right) > 1)
+                out.push(`${s} | an axis line`); });
+    });
+    return [svg.dataset.name, out, spines.length]; })"""
+
+
+@pytest.mark.author
+def test_no_figure_text_runs_into_other_text_an_axis_or_the_edge(browser, site_build) -> None:
+    """Every SVG the build drew (each figure, language and layout), at its own size."""
+    svgs = sorted(site_build["opts"].figures_dir.glob("*.svg"))
+    assert svgs, "the build drew no SVG"
+    # each from its <svg on: no XML declaration or doctype inside a body
+    body = "".join("".join(svg.read_text(encoding="utf-8").partition("<svg")[1:])
+                   for svg in svgs)
+    names = [svg.name for svg in svgs]
+    page = browser.new_page()
+    try:
+        page.set_content("<body style='margin:0'>" + body)
+        page.evaluate("""names => document.querySelectorAll('body > svg')
+            .forEach((s, i) => { s.dataset.name = names[i]; })""", names)
+        found = page.evaluate(COLLISIONS)
+    finally:
+        page.close()
+    assert [name for name, _, _ in found] == names
+    assert all(spines for _, _, spines in found), "an SVG without axis lines: is it matplotlib's?"
+    assert {name: out for name, out, _ in found if out} == {}
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_formula_is_cut_off_at_360_px(shared, lang: str) -> None:

@@ -152,6 +152,38 @@ def test_a_comment_in_one_experiment_module_reruns_only_what_reads_it(tmp_path: 
     assert report["claims_changed_by_new_experiment"] == []
 
 
+@pytest.mark.slow
+def test_a_comment_in_one_figure_module_redraws_only_the_figures_it_registers(
+        site_build: dict[str, Any], tmp_path: Path) -> None:
+    """A project copy with the session build's cache: a comment added to one figure module
+    (one that does not draw the link-preview card) redraws exactly that module's figures,
+    in every language and layout, and takes every other figure from the cache. A property
+    of the cache keys, not of what an author writes: not run again on the author's copy."""
+    import re
+    import shutil
+
+    from sqrtdk import figures
+    specs = figures.load()
+    settings = site_build["settings"]
+    modules = sorted({spec.draw.__module__ for spec in specs.values()}
+                     - {specs[settings.social_figure].draw.__module__})
+    if not modules:
+        pytest.skip("every figure lives in the module of the social card's figure")
+    module = modules[0]
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["opts"].cache_dir, project / ".cache")
+    path = project.joinpath(*module.split(".")).with_suffix(".py")
+    path.write_text(path.read_text(encoding="utf-8") + "\n# an author's comment\n",
+                    encoding="utf-8")
+    done = subprocess.run([sys.executable, "build.py"], cwd=project, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    drawn = re.search(r"^figures .*\((\d+) drawn", done.stdout, re.M)
+    assert drawn, done.stdout
+    mine = [name for name, spec in specs.items() if spec.draw.__module__ == module]
+    assert int(drawn.group(1)) == len(mine) * len(site_build["languages"]) * len(figures.LAYOUTS)
+
+
 def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
     from sqrtdk.science import registry
     from sqrtdk.science.registry import CLAIMS, SECTIONS

@@ -106,10 +106,14 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
         top.set_xlabel(t("dk_axis"))
     right.annotate(t("peak", scale=pk["scale"], p=pk["p_winner"], dk=pk["equivalent_dk"]),
                    (pk["scale"], pk["sensitivity"]),
-                   # desktop: left of the peak, leaving the upper right to the legend; phone
-                   # (legend below): to its right, above the curve as it falls
-                   xytext=(-6, 2) if layout != NARROW else (4, 4), textcoords="offset points",
-                   ha="right" if layout != NARROW else "left", va="bottom")
+                   # desktop: centred over the peak, on a white ground where it crosses the
+                   # dotted line, under the legend (left of the peak, its second line ran
+                   # over this panel's y axis); phone (legend below): to its right, above the
+                   # curve as it falls
+                   xytext=(0, 6) if layout != NARROW else (4, 4), textcoords="offset points",
+                   ha="center" if layout != NARROW else "left", va="bottom",
+                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}
+                   if layout != NARROW else None)
     left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1], title=t("left_title",
                                                                     label=sa["winner"]))
     right.set(ylim=(0, 1.7 * pk["sensitivity"]), title=t("right_title"))   # room for the text
