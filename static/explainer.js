@@ -465,8 +465,30 @@
     if (t && before < 24) t.scrollIntoView();
   };
   const watch = bar();
+  // Placeholders of the right height (style.css, content-visibility): a block the browser
+  // skips off screen keeps a 7rem placeholder, yet what it holds is measured at its real size
+  // when asked (getBoundingClientRect, as axe and Lighthouse read a page), so a skipped
+  // figure's links and buttons hung over the next blocks' and seemed to cover theirs. Each
+  // block holding a target is drawn for one frame, one block a task, after the sheets are
+  // built inside their figures: `contain-intrinsic-size: auto` then keeps its real height,
+  // and the blocks still guessed hold no target. Again when the column's width changes.
+  const TARGETS = "a[href], summary, button, input, select, textarea";
+  const frame = (fn) => requestAnimationFrame(() => requestAnimationFrame(fn));
+  const fit = (el) => () => {
+    if (getComputedStyle(el).contentVisibility !== "auto") return;
+    el.style.contentVisibility = "visible";
+    frame(() => { el.style.contentVisibility = ""; if (!el.style.length) el.removeAttribute("style"); });
+  };
+  const fits = () => $$("article > *").filter((el) => el.querySelector(TARGETS)).map(fit);
+  const article = $("article");
+  let column = 0;
+  if (article && window.ResizeObserver) new ResizeObserver(([e]) => {
+    const w = Math.round(e.contentRect.width);
+    if (column && w !== column && !queue) { const later = fits(); const go = () => { later.shift()?.(); if (later.length) idle(go); }; idle(go); }
+    column = w;
+  }).observe(article);
   // the text already shows the page as built unless the address set dₖ or the ruler
-  const steps = [batches, scales, rows, watch, ...(S.moved ? [follows] : []), ready];
+  const steps = [batches, scales, rows, watch, ...(S.moved ? [follows] : []), ...fits(), ready];
   const next = () => { steps.shift()(); if (steps.length) idle(next); else queue = null; };
   queue = steps;
   chrome();

@@ -463,3 +463,37 @@ def test_nothing_around_a_numbered_equation_keeps_its_counter_to_itself(shared, 
         }
         return found; }""")
     assert contained == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_targets_of_two_blocks_never_overlap_on_a_page_not_scrolled_through(shared, lang: str
+                                                                           ) -> None:
+    """On a freshly loaded phone page, never scrolled (not laid out ahead: that is what
+    Lighthouse's axe reads), no link, summary or control of one block of the article overlaps
+    one of another block. The browser skips blocks off screen (content-visibility: auto) and
+    gives each a placeholder height, but measures what it holds at its real size when asked
+    (getBoundingClientRect): a skipped block holding a target would hang over the blocks
+    below, and its target seem to cover theirs (axe's target-size: a figure's "show the
+    numbers" under the next figure's link, a 1 px target). Targets inside closed boxes,
+    which nobody can reach, are left out (checkVisibility); overlaps inside one block are
+    real layout, not this."""
+    page = shared(f"{lang}/index.html", viewport=PHONE).page
+    targets, overlaps = page.evaluate("""() => {
+        const els = [...document.querySelectorAll(
+                'article :is(a[href], summary, button, input, select, textarea)')]
+            .filter(el => el.checkVisibility())
+            .map(el => ({el, block: el.closest('article > *'), r: el.getBoundingClientRect()}))
+            .filter(t => t.r.width > 0 && t.r.height > 0);
+        const name = t => `${t.block.tagName}#${t.block.id} ${t.el.tagName}.${t.el.className}`
+            + ` [${Math.round(t.r.top + scrollY)}, ${Math.round(t.r.bottom + scrollY)}]`;
+        const out = [];
+        for (const a of els) for (const b of els) {
+            if (a.block === b.block || a.el.compareDocumentPosition(b.el)
+                    !== Node.DOCUMENT_POSITION_FOLLOWING || a.el.contains(b.el)) continue;
+            const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+            const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+            if (w > 0.5 && h > 0.5) out.push(name(a) + ' / ' + name(b));
+        }
+        return [els.length, out]; }""")
+    assert targets, "the article has no link, summary or control"
+    assert overlaps == [], f"{len(overlaps)} overlapping pairs, e.g. {overlaps[:4]}"
