@@ -484,7 +484,9 @@
   let column = 0;
   if (article && window.ResizeObserver) new ResizeObserver(([e]) => {
     const w = Math.round(e.contentRect.width);
-    if (column && w !== column && !queue) { const later = fits(); const go = () => { later.shift()?.(); if (later.length) idle(go); }; idle(go); }
+    const later = column && w !== column && !queue ? fits() : [];
+    const go = () => { later.shift()?.(); if (later.length) idle(go); };
+    if (later.length) idle(go);
     column = w;
   }).observe(article);
   // the text already shows the page as built unless the address set dₖ or the ruler
