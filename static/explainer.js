@@ -190,9 +190,31 @@
     const path = fill(s || S, slots[name][0]);
     return [/^\d+$/.test(path) ? +path : at(path), path];
   };
+  // Two operands of a quotient the sentence shows (data.related, embed.RELATED: "1.004; 0.999;
+  // ratio 0.995") share one number of decimals, the fewest (at most `extra` more than their
+  // own formats show) with which the shown one over the shown other rounds to the shown
+  // quotient (embed.related_digits)
+  const related = data.related || [];
+  const decimals = (t) => (t.includes(".") ? t.split(".")[1].length : 0);
+  const num = (t) => +t.replace(/,/g, "").replace("−", "-");
+  function specOf(name, s) {
+    const [v] = slotValue(name, s), other = pairs.get(name);
+    if (other) return compared(slots[name][1], v, slotValue(other, s)[0]);
+    const triple = related.find((t) => t.indexOf(name) >= 0 && t.indexOf(name) < 2);
+    if (!triple) return slots[name][1];
+    const [a, b] = triple.slice(0, 2).map((x) => slotValue(x, s)[0]);
+    const own = (x, val) => { const [k, dd] = slots[x][1].split(":"); return plain(k, val, +dd || 0); };
+    const ta = own(triple[0], a), tb = own(triple[1], b);
+    const [kind, d] = specOf(triple[2], s).split(":"), q = slotValue(triple[2], s)[0], want = plain(kind, q, +d);
+    const first = Math.max(decimals(ta), decimals(tb));
+    for (let n = first; n <= first + extra; n++) {
+      const x = num(plain("fixed", a, n)), y = num(plain("fixed", b, n));
+      if (y && plain(kind, x / y, +d) === want) return "fixed:" + n;
+    }
+    return "fixed:" + (first + extra);
+  }
   function slot(w, name, s) {
-    const [v, path] = slotValue(name, s), other = pairs.get(name);
-    const spec = other && compared(slots[name][1], v, slotValue(other, s)[0]);
+    const [v, path] = slotValue(name, s), spec = specOf(name, s);
     $$(`[data-slot="${name}"]`, w).forEach((el) => {
       show(el, v, path, true, spec);
       // the relation written before it ("= ") gives way to a bound's own sign ("> 99.9999%"),

@@ -458,3 +458,58 @@ def test_labels_follow_the_state_numbers_match_the_build_and_print_drops_control
             assert not any(w.is_visible() for w in words.all())
             page.emulate_media(media="screen")
     parts.done()
+
+
+# Sheet 1's readout at every dₖ × ruler × batch: [i, ruler, batch, {slot: text}]
+READOUTS = """() => {
+    const dk = document.querySelector('#dk-input'), w = document.querySelector('#fig-spread-hist .widget');
+    const button = w.querySelector('.widget-button'), out = [];
+    const radios = [...document.querySelectorAll('.dk-bar input[type=radio]')];
+    const move = (el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); };
+    const n = window.sqrtdkData.results.spread.batches.n;
+    for (let i = +dk.min; i <= +dk.max; i++) for (const r of radios) {
+        move(dk, i);
+        r.checked = true; r.dispatchEvent(new Event('change', {bubbles: true}));
+        for (let b = 0; b <= n; b++) {
+            const shown = {};
+            w.querySelectorAll('.widget-readout [data-slot]').forEach(e => { shown[e.dataset.slot] = e.textContent; });
+            out.push([i, r.value, b, shown]);
+            button.click();
+        }
+    }
+    return out; }"""
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("−", "-"))
+
+
+def _decimals(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sheet_1s_shown_numbers_divide_out_at_every_dk_ruler_and_batch(visit, site_build,
+                                                                       lang: str) -> None:
+    """Numbers a sentence relates by division (embed.RELATED: a / b = ratio) agree as shown:
+    the shown numerator over the shown denominator rounds to the shown ratio at its decimals;
+    both operands share one precision, and so do the ratio and the theory it is compared
+    with; every text is what embed.slot_text gives in that state."""
+    from sqrtdk.web.embed import COMPARED, RELATED
+    results = site_build["results"]
+    page = visit().open(f"{lang}/index.html")
+    every = page.evaluate(READOUTS)
+    n = results["spread"]["batches"]["n"]
+    assert len(every) == (len(results["spread"]["d_k"]) - start_state(results)["s"] - 1) * 3 * (n + 1)
+    for i, r, b, shown in every:
+        state = {**start_state(results), "i": i, "r": r, "b": b,
+                 "m": results["saturation"]["scale_index"][r][i]}
+        for name, text in shown.items():
+            assert text == slot_text(name, results, state)[0], (name, i, r, b)
+        for num, den, quotient in RELATED:
+            a, d, q = shown[num], shown[den], shown[quotient]
+            assert _decimals(a) == _decimals(d), (i, r, b, a, d)
+            got = format_number("fixed", _number(a) / _number(d), _decimals(q))
+            assert got == q, (i, r, b, a, d, q)
+        for x, y in COMPARED:
+            assert _decimals(shown[x]) == _decimals(shown[y]), (i, r, b, shown)

@@ -109,6 +109,13 @@ OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
 # reads "0.09 beside 0.09" for 0.0886 and 0.0884 (`compared_digits`; static/explainer.js's
 # `slot` does the same). The two slots of a pair have one format.
 COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
+# Slots a sentence relates by division, (numerator, denominator, quotient): "SD at 4: 1.004;
+# at 8: 0.999; ratio 0.995". The two operands are shown with one number of decimals (one
+# precision in one sentence), the fewest from their own formats' on, plus at most
+# WIDGET_EXTRA_DIGITS, with which the shown numerator over the shown denominator rounds to
+# the quotient as shown (its format, or COMPARED's digits): a reader who divides the shown
+# numbers gets the shown ratio (`related_spec`; static/explainer.js's `specOf` does the same).
+RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
@@ -176,6 +183,33 @@ def compared_digits(kind: str, value: float, other: float, digits: int) -> int:
     return digits + WIDGET_EXTRA_DIGITS
 
 
+def decimals(text: str) -> int:
+    """How many decimals a formatted number shows ("0.502" 3, "32.0" 1, "1,024" 0)."""
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _as_float(text: str) -> float:
+    return float(text.replace(",", "").replace("\u2212", "-"))
+
+
+def related_digits(num: float, den: float, num_text: str, den_text: str, quotient: float,
+                   quotient_spec: str) -> int:
+    """The decimals of both operands of a RELATED triple: the most either shows in its own
+    format (`num_text`, `den_text`), or the fewest more (up to WIDGET_EXTRA_DIGITS) with which
+    the shown numerator over the shown denominator prints as the quotient does in
+    `quotient_spec` ("fixed:2"); the most digits if none agrees."""
+    kind, _, d = quotient_spec.partition(":")
+    q_digits = int(d or 0)
+    want = format_number(kind, quotient, q_digits)
+    first = max(decimals(num_text), decimals(den_text))
+    for n in range(first, first + WIDGET_EXTRA_DIGITS + 1):
+        a = _as_float(format_number("fixed", num, n))
+        b = _as_float(format_number("fixed", den, n))
+        if b and format_number(kind, a / b, q_digits) == want:
+            return n
+    return first + WIDGET_EXTRA_DIGITS
+
+
 def partner(name: str) -> str | None:
     """The slot that `name` is compared with (COMPARED), if any."""
     return next((b if a == name else a for a, b in COMPARED if name in (a, b)), None)
@@ -202,7 +236,8 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
             "state": default_state(results), "start": start_state(results),
             "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
-            "compared": [list(pair) for pair in COMPARED]}
+            "compared": [list(pair) for pair in COMPARED],
+            "related": [list(triple) for triple in RELATED]}
 
 
 def json_script(data: Any) -> Markup:
@@ -231,19 +266,46 @@ def read_data_script(text: str) -> Any:
     return json.loads(text[len(prefix):].rstrip().rstrip(";"))
 
 
-def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
-    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`)."""
-    template, spec = SLOTS[name]
-    path = resolve(template, state)
-    value = float(path) if path.isdigit() else float(at(dict(results), path))
+def _slot_value(name: str, results: Mapping[str, Any], state: Mapping[str, Any]
+                ) -> tuple[float, str]:
+    path = resolve(SLOTS[name][0], state)
+    return (float(path) if path.isdigit() else float(at(dict(results), path))), path
+
+
+def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """The format slot `name` is shown with in `state`: its own (SLOTS), with COMPARED's
+    digits beside the number it is compared with, or, for an operand of a RELATED triple,
+    `fixed` at `related_digits`."""
+    spec = SLOTS[name][1]
     kind, _, digits = spec.partition(":")
-    n = int(digits or 0)
+    value = _slot_value(name, results, state)[0]
     other = partner(name)
     if other is not None:           # compared slots share one format (tests/test_embed.py)
-        other_value = float(at(dict(results), resolve(SLOTS[other][0], state)))
-        n = compared_digits(kind, value, other_value, n)
+        other_value = _slot_value(other, results, state)[0]
+        return f"{kind}:{compared_digits(kind, value, other_value, int(digits or 0))}"
+    for num, den, quotient in RELATED:
+        if name in (num, den):
+            a, b = (_slot_value(x, results, state)[0] for x in (num, den))
+            texts = [format_number(_split(SLOTS[x][1])[0], v, _split(SLOTS[x][1])[1])
+                     for x, v in ((num, a), (den, b))]
+            q_spec = shown_spec(quotient, results, state)
+            q = _slot_value(quotient, results, state)[0]
+            return f"fixed:{related_digits(a, b, texts[0], texts[1], q, q_spec)}"
+    return spec
+
+
+def _split(spec: str) -> tuple[str, int]:
+    kind, _, digits = spec.partition(":")
+    return kind, int(digits or 0)
+
+
+def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
+    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`) with
+    the digits `shown_spec` gives it; the format returned is the slot's own (SLOTS)."""
+    value, path = _slot_value(name, results, state)
+    kind, n = _split(shown_spec(name, results, state))
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
-    return widget_number(kind, value, n, bounds, is_open(path)), spec
+    return widget_number(kind, value, n, bounds, is_open(path)), SLOTS[name][1]
 
 
 def is_open(path: str) -> bool:
