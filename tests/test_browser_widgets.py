@@ -513,3 +513,26 @@ def test_sheet_1s_shown_numbers_divide_out_at_every_dk_ruler_and_batch(visit, si
             assert got == q, (i, r, b, a, d, q)
         for x, y in COMPARED:
             assert _decimals(shown[x]) == _decimals(shown[y]), (i, r, b, shown)
+
+
+PROSE_AND_BOX = """() => [[...document.querySelectorAll('article [data-key]')]
+        .filter(e => !e.closest('.widget')).map(e => [e.dataset.key, e.textContent]),
+    [...document.querySelectorAll('#fig-spread-hist .widget .widget-readout [data-slot]')]
+        .map(e => e.textContent)]"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_text_describes_all_pairs_whichever_batch_the_box_shows(visit, site_build,
+                                                                    lang: str) -> None:
+    """The prose speaks of all the pairs: drawing another batch changes sheet 1's readout
+    (which then names its batch) and no quoted number of the text, at a dₖ the reader chose."""
+    results = site_build["results"]
+    d_k = results["spread"]["d_k"][start_state(results)["s"] + 1]
+    page = visit().open(f"{lang}/index.html?dk={d_k}&ruler=sqrt")
+    before, box = page.evaluate(PROSE_AND_BOX)
+    assert before
+    page.locator("#fig-spread-hist .widget-button").click()
+    after, box_after = page.evaluate(PROSE_AND_BOX)
+    assert box_after != box                        # the box shows the batch…
+    assert page.locator('#fig-spread-hist [data-batch="one"]').is_visible()
+    assert after == before                         # …the text does not follow it

@@ -5,7 +5,7 @@ state (the chosen dₖ, ruler and batch).
 One source of truth: the widgets only look values up in this slice of results.json, which
 keeps its dotted paths, and draw; nothing is computed in the browser. `FOLLOW` maps a quoted
 result to the path that holds its value in another state: `{i}` is the chosen dₖ's index on
-the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled), `{r}` the ruler. In
+the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled; the sheets only), `{r}` the ruler. In
 the default state (the page's own dₖ, no scaling, pooled) every path gives the number the page
 already shows. Sentences come from strings.toml, where `{name}` marks a slot: the build fills
 it with the default state's value, formatted as the prose formats it (quoting.format_number),
@@ -39,9 +39,10 @@ EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 FOLLOW: dict[str, str] = {
     "spread.d_large": "spread.d_k.{i}",
-    "spread.sd_small": "spread.grid.sd.raw.{s}.{b}",
-    "spread.sd_large": "spread.grid.sd.raw.{i}.{b}",
-    "spread.ratio": "spread.grid.ratio.raw.{i}.{b}",
+    # the prose speaks of all the pairs: it follows dₖ, never the batch a sheet shows (0: pooled)
+    "spread.sd_small": "spread.grid.sd.raw.{s}.0",
+    "spread.sd_large": "spread.grid.sd.raw.{i}.0",
+    "spread.ratio": "spread.grid.ratio.raw.{i}.0",
     "spread.d_ratio": "spread.grid.d_ratio.{i}",
     "spread.ratio_theory": "spread.grid.ratio_theory.raw.{i}",
     "spread.batches.ratio_min": "spread.grid.batch_ratio_min.{i}",
