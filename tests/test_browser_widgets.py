@@ -536,3 +536,49 @@ def test_the_text_describes_all_pairs_whichever_batch_the_box_shows(visit, site_
     assert box_after != box                        # the box shows the batch…
     assert page.locator('#fig-spread-hist [data-batch="one"]').is_visible()
     assert after == before                         # …the text does not follow it
+
+
+# every paragraph of the text quoting a prose slot (embed.PROSE_SLOTS), at every dₖ of the
+# bar: [i, [{slot: text} per paragraph]]
+PROSE_AT_EVERY_DK = """(prose) => {
+    const dk = document.querySelector('#dk-input'), out = [];
+    const move = (el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); };
+    const grab = () => {
+        const blocks = new Map();
+        document.querySelectorAll('article [data-key]').forEach(e => {
+            const name = prose[e.dataset.key], block = e.closest('article > *');
+            if (!name || !block || e.closest('.widget')) return;
+            if (!blocks.has(block)) blocks.set(block, {});
+            blocks.get(block)[name] = e.textContent;
+        });
+        return [...blocks.values()];
+    };
+    out.push([-1, grab()]);                    // the page as built
+    for (let i = +dk.min; i <= +dk.max; i++) { move(dk, i); out.push([i, grab()]); }
+    return out; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_texts_related_numbers_divide_out_as_built_and_at_every_dk(visit, site_build,
+                                                                       lang: str) -> None:
+    """A paragraph that quotes a whole RELATED triple shows numbers that divide out (the
+    shown numerator over the shown denominator rounds to the shown quotient), and one that
+    quotes a whole COMPARED pair shows both at one precision: as built and at every dₖ."""
+    from sqrtdk.web.embed import COMPARED, PROSE_SLOTS, RELATED
+    page = visit().open(f"{lang}/index.html")
+    every = page.evaluate(PROSE_AT_EVERY_DK, PROSE_SLOTS)
+    checked = 0
+    for i, blocks in every:
+        for shown in blocks:
+            for num, den, quotient in RELATED:
+                if all(x in shown for x in (num, den, quotient)):
+                    a, d, q = shown[num], shown[den], shown[quotient]
+                    assert _decimals(a) == _decimals(d), (i, shown)
+                    got = format_number("fixed", _number(a) / _number(d), _decimals(q))
+                    assert got == q, (i, shown)
+                    checked += 1
+            for x, y in COMPARED:
+                if x in shown and y in shown:
+                    assert _decimals(shown[x]) == _decimals(shown[y]), (i, shown)
+                    checked += 1
+    assert checked

@@ -5,11 +5,11 @@ state (the chosen dₖ, ruler and batch).
 One source of truth: the widgets only look values up in this slice of results.json, which
 keeps its dotted paths, and draw; nothing is computed in the browser. `FOLLOW` maps a quoted
 result to the path that holds its value in another state: `{i}` is the chosen dₖ's index on
-the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled; the sheets only), `{r}` the ruler. In
-the default state (the page's own dₖ, no scaling, pooled) every path gives the number the page
-already shows. Sentences come from strings.toml, where `{name}` marks a slot: the build fills
-it with the default state's value, formatted as the prose formats it (quoting.format_number),
-and the script refills it.
+the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled; the sheets only),
+`{r}` the ruler. In the default state (the page's own dₖ, no scaling, pooled) every path gives
+the number the page already shows. Sentences come from strings.toml, where `{name}` marks a
+slot: the build fills it with the default state's value, formatted as the prose formats it
+(quoting.format_number), and the script refills it.
 """
 from __future__ import annotations
 
@@ -117,6 +117,12 @@ COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
 # the quotient as shown (its format, or COMPARED's digits): a reader who divides the shown
 # numbers gets the shown ratio (`related_spec`; static/explainer.js's `specOf` does the same).
 RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
+# The quoted results of the prose that are the sheets' slots in the page as built: a
+# paragraph that quotes a whole COMPARED pair or RELATED triple of them shows its numbers as
+# the sheet would (`related_specs`), in the build (quoting.Quoter) and as they follow dₖ
+# (static/explainer.js's `follows`)
+PROSE_SLOTS: dict[str, str] = {"spread.sd_small": "sd_small", "spread.sd_large": "sd_large",
+                               "spread.ratio": "ratio", "spread.ratio_theory": "ratio_theory"}
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
@@ -238,7 +244,7 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
             "state": default_state(results), "start": start_state(results),
             "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
             "compared": [list(pair) for pair in COMPARED],
-            "related": [list(triple) for triple in RELATED]}
+            "related": [list(triple) for triple in RELATED], "prose": PROSE_SLOTS}
 
 
 def json_script(data: Any) -> Markup:
@@ -273,26 +279,49 @@ def _slot_value(name: str, results: Mapping[str, Any], state: Mapping[str, Any]
     return (float(path) if path.isdigit() else float(at(dict(results), path))), path
 
 
-def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    """The format slot `name` is shown with in `state`: its own (SLOTS), with COMPARED's
-    digits beside the number it is compared with, or, for an operand of a RELATED triple,
-    `fixed` at `related_digits`."""
-    spec = SLOTS[name][1]
-    kind, _, digits = spec.partition(":")
-    value = _slot_value(name, results, state)[0]
-    other = partner(name)
-    if other is not None:           # compared slots share one format (tests/test_embed.py)
-        other_value = _slot_value(other, results, state)[0]
-        return f"{kind}:{compared_digits(kind, value, other_value, int(digits or 0))}"
+def related_specs(values: Mapping[str, float], specs: Mapping[str, str]) -> dict[str, str]:
+    """The formats the numbers of one sentence are shown with: `specs` (name -> format, for
+    the slots or quoted results present, by slot name), with COMPARED's digits for a pair
+    that is there whole, then `fixed` at `related_digits` for the operands of a RELATED
+    triple that is there whole. `values`: name -> value, the same names."""
+    out = dict(specs)
+    for a, b in COMPARED:
+        if a in values and b in values:
+            for x, y in ((a, b), (b, a)):
+                kind, n = _split(specs[x])
+                out[x] = f"{kind}:{compared_digits(kind, values[x], values[y], n)}"
     for num, den, quotient in RELATED:
-        if name in (num, den):
-            a, b = (_slot_value(x, results, state)[0] for x in (num, den))
-            texts = [format_number(_split(SLOTS[x][1])[0], v, _split(SLOTS[x][1])[1])
-                     for x, v in ((num, a), (den, b))]
-            q_spec = shown_spec(quotient, results, state)
-            q = _slot_value(quotient, results, state)[0]
-            return f"fixed:{related_digits(a, b, texts[0], texts[1], q, q_spec)}"
-    return spec
+        if all(x in values for x in (num, den, quotient)):
+            texts = [format_number(*_kind_value_digits(specs[x], values[x])) for x in (num, den)]
+            d = related_digits(values[num], values[den], texts[0], texts[1],
+                               values[quotient], out[quotient])
+            out[num] = out[den] = f"fixed:{d}"
+    return out
+
+
+def _kind_value_digits(spec: str, value: float) -> tuple[str, float, int]:
+    kind, n = _split(spec)
+    return kind, value, n
+
+
+def _group(name: str) -> set[str]:
+    """`name` and every slot a COMPARED pair or RELATED triple joins to it, transitively."""
+    group, todo = {name}, [name]
+    links = [set(t) for t in (*COMPARED, *RELATED)]
+    while todo:
+        x = todo.pop()
+        for link in links:
+            if x in link:
+                todo.extend(link - group)
+                group |= link
+    return group
+
+
+def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """The format slot `name` is shown with in `state` (`related_specs` over its group)."""
+    group = _group(name)
+    values = {x: _slot_value(x, results, state)[0] for x in group}
+    return related_specs(values, {x: SLOTS[x][1] for x in group})[name]
 
 
 def _split(spec: str) -> tuple[str, int]:
