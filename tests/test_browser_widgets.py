@@ -582,3 +582,20 @@ def test_the_texts_related_numbers_divide_out_as_built_and_at_every_dk(visit, si
                     assert _decimals(shown[x]) == _decimals(shown[y]), (i, shown)
                     checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
+def test_a_line_of_a_box_that_starts_a_row_starts_at_the_boxs_text_edge(visit, viewport) -> None:
+    """Every line of text a Try-it box starts on a row of its own (a control row's text wrapped
+    under its button included) starts where the box's title does: no stray margin."""
+    page = visit(viewport=viewport).open("en/index.html")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.widget')].map(w => {
+        const edge = w.querySelector('.widget-title').getBoundingClientRect().left;
+        const lefts = [...w.querySelectorAll('.widget-controls > *:not([hidden])')]
+            .map(e => e.getBoundingClientRect().left);
+        const firsts = lefts.filter(l => l < edge + 40);   // the items that start a row
+        return [edge, firsts]; })""")
+    assert any(firsts for _, firsts in rows)          # some box has a row of controls
+    for edge, firsts in rows:
+        for left in firsts:
+            assert abs(left - edge) < 0.5, (edge, firsts)
