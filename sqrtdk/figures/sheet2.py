@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import NullLocator
 
 from . import NARROW, figure
@@ -26,6 +27,8 @@ from .draw import (
     panels,
     powers_of_two,
 )
+
+EDGE_ROOM = 8 / 72   # inches: the layout's padding at the figure's sides
 
 
 def _index(xs: list[float], x: float) -> int:
@@ -118,3 +121,8 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
                                                                     label=sa["winner"]))
     right.set(ylim=(0, 1.7 * pk["sensitivity"]), title=t("right_title"))   # room for the text
     legend(right, fig, layout, "upper right")
+    # the right panel's quoted value ends near the figure's right edge: more room at the sides
+    # than the layout's default padding (3 pt), so it does not end at the edge
+    engine = fig.get_layout_engine()
+    if isinstance(engine, ConstrainedLayoutEngine):
+        engine.set(w_pad=EDGE_ROOM)
