@@ -90,7 +90,11 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
     every = 2 if layout == NARROW else 1
     ticks = [v for v in powers_of_two(x) if v >= 1 / 8]
     for ax, y, text in zip((left, right), (q["p_winner"], q["sensitivity"]), texts):
-        ax.axvline(pk["scale"], color=GREY, linestyle=":", linewidth=1.2)
+        # the peak's scale: across the left panel; on the right, from the axis up to the peak
+        # only (above it sit the peak's label and, on a desktop, the legend)
+        ax.plot([pk["scale"]] * 2, [0, pk["sensitivity"]] if ax is right else [0, 1],
+                color=GREY, linestyle=":", linewidth=1.2,
+                transform=ax.transData if ax is right else ax.get_xaxis_transform())
         ax.plot(q["scale"], y, "o", color=INK)
         # left: centred above the dot, in the room left above the plateau; right: to its
         # right, above the flat tail (the curve falls into the dot from the left)
@@ -109,14 +113,11 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
         top.set_xlabel(t("dk_axis"))
     right.annotate(t("peak", scale=pk["scale"], p=pk["p_winner"], dk=pk["equivalent_dk"]),
                    (pk["scale"], pk["sensitivity"]),
-                   # desktop: centred over the peak, on a white ground where it crosses the
-                   # dotted line, under the legend (left of the peak, its second line ran
-                   # over this panel's y axis); phone (legend below): to its right, above the
-                   # curve as it falls
+                   # desktop: centred over the peak, under the legend (left of the peak, its
+                   # second line ran over this panel's y axis); phone (legend below): to its
+                   # right, above the curve as it falls
                    xytext=(0, 6) if layout != NARROW else (4, 4), textcoords="offset points",
-                   ha="center" if layout != NARROW else "left", va="bottom",
-                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}
-                   if layout != NARROW else None)
+                   ha="center" if layout != NARROW else "left", va="bottom")
     left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1], title=t("left_title",
                                                                     label=sa["winner"]))
     right.set(ylim=(0, 1.7 * pk["sensitivity"]), title=t("right_title"))   # room for the text
