@@ -102,7 +102,9 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
                     textcoords="offset points", ha="left" if ax is right else "center",
                     va="bottom")
         log2_axis(ax, "x", ticks, every)
-        ax.set(xlim=(ticks[0], x[-1]), xlabel=t("xlabel"))
+        # stacked on a phone, the panels share one x axis, labelled under the lower one
+        ax.set(xlim=(ticks[0], x[-1]), xlabel=t("xlabel") if ax is right or layout != NARROW
+               else "")
         top = ax.secondary_xaxis("top", functions=(lambda c: (c * sigma) ** 2,
                                                    lambda dk: np.sqrt(dk) / sigma))
         top.set_xscale("log", base=2)

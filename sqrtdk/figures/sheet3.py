@@ -66,7 +66,8 @@ def rulers_softmax(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> No
         ax.annotate(text, (0.02, y), xycoords=ax.get_yaxis_transform(), xytext=(0, dy),
                     textcoords="offset points", va="top" if dy < 0 else "bottom", color=GREY)
         log2_axis(ax, "x", [float(x) for x in d], every)
-        ax.set(xlabel=t("xlabel"))
+        # stacked on a phone, the panels share one x axis, labelled under the lower one
+        ax.set(xlabel=t("xlabel") if ax is right or layout != NARROW else "")
     left.set(ylim=(0, 1), title=t("left_title"))
     # room above the maximum for its label (a phone's panel is shorter: more of it)
     right.set(ylim=(0, (1.3 if layout == NARROW else 1.22) * ru["max_entropy_bits"]),
@@ -118,7 +119,8 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     every = 2 if layout == NARROW else 1
     for ax in (left, right):
         log2_axis(ax, "x", [float(x) for x in d], every)
-        ax.set(xlabel=t("xlabel"))
+        # stacked on a phone, the panels share one x axis, labelled under the lower one
+        ax.set(xlabel=t("xlabel") if ax is right or layout != NARROW else "")
     left.set(title=t("left_title"), ylabel=t("ylabel"))
     right.set(ylim=(-3, 103), title=t("right_title", threshold=g["threshold"]))
     right.yaxis.set_major_formatter("{x:g}%")
