@@ -27,6 +27,14 @@
     const tie = /^50*$/.test(exact.slice(cut)) && kept.slice(-1) % 2 === 0;
     return thousands(tie ? (v < 0 ? "-" : "") + kept : v.toFixed(n));
   }
+  // `n` significant figures of a number with more digits before the point, the rest zeros
+  // (24,990 to 3 figures: "25,000"), exact ties to even as Python's rounding
+  function whole(v, n) {
+    const [int, frac] = Math.abs(v).toFixed(40).split("."), rest = int.slice(n) + frac;
+    const half = "5".padEnd(rest.length, "0"), last = +int[n - 1];
+    const up = rest > half || (rest === half && last % 2 === 1);
+    return thousands((v < 0 ? "-" : "") + String(+int.slice(0, n) + (up ? 1 : 0)) + "0".repeat(int.length - n));
+  }
   const plain = (kind, v, n) => ascii(kind, v, n).replace(/^-/, "−");   // a true minus sign
   function ascii(kind, v, n) {
     if (kind === "fixed") return fixed(v, n);
@@ -34,11 +42,14 @@
     if (kind === "sig") {
       const [m, e] = v.toExponential(Math.max(n - 1, 0)).split("e");
       if (v !== 0 && +e < -4) return m + "\u00a0×\u00a010" + [...String(+e)].map((c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]).join("");
+      if (v !== 0 && +e >= n) return whole(v, n);
       return v === 0 ? "0" : fixed(v, Math.max(n - 1 - +e, 0));
     }
     const r = Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
     return (r < 0 ? "-" : "") + String(Math.abs(r)).replace(/\B(?=(\d{3})+$)/g, ",");
   }
+  // the page's own formatting, for the test that holds it to sqrtdk.web.numbers.format_number
+  window.sqrtdkNumber = plain;
   let bounds = {}, extra = 2, open = [];
   const globs = new Map();   // each pattern compiled once (format() runs for every number drawn)
   const glob = (p) => globs.get(p) || globs.set(p, new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$")).get(p);
@@ -63,10 +74,10 @@
   // A quoted number: prose span, or the element with data-key the math engine drew around it;
   // in a formula, its MathML (what a screen reader reads) and its TeX annotation (what copying
   // the formula gives) get the same number
-  function show(el, v, path, widget) {
+  function show(el, v, path, widget, spec) {
     let leaf = el;
     while (leaf.children.length === 1) leaf = leaf.firstElementChild;
-    const text = format(el.dataset.format, v, path, widget), formula = hooks && el.closest(hooks.formula);
+    const text = format(spec || el.dataset.format, v, path, widget), formula = hooks && el.closest(hooks.formula);
     if (leaf.textContent === text) return;
     if (formula) rewrite(formula, el, text);
     leaf.textContent = text;
@@ -165,10 +176,25 @@
     }
   }
   const move = (change) => update({ ...change, moved: true });   // a reader's action
-  function slot(w, name, s) {
+  // Two slots set side by side to be compared (data.compared, embed.COMPARED) take the fewest
+  // more digits (at most `extra`) with which they print differently: never "0.09 beside 0.09"
+  // for 0.0886 and 0.0884 (embed.compared_digits)
+  const pairs = new Map((data.compared || []).flatMap(([a, b]) => [[a, b], [b, a]]));
+  function compared(spec, v, other) {
+    const [kind, d] = spec.split(":"), n0 = +d || 0;
+    if (kind === "grouped" || v === other) return spec;
+    for (let n = n0; n <= n0 + extra; n++) if (plain(kind, v, n) !== plain(kind, other, n)) return kind + ":" + n;
+    return kind + ":" + (n0 + extra);
+  }
+  const slotValue = (name, s) => {
     const path = fill(s || S, slots[name][0]);
+    return [/^\d+$/.test(path) ? +path : at(path), path];
+  };
+  function slot(w, name, s) {
+    const [v, path] = slotValue(name, s), other = pairs.get(name);
+    const spec = other && compared(slots[name][1], v, slotValue(other, s)[0]);
     $$(`[data-slot="${name}"]`, w).forEach((el) => {
-      show(el, /^\d+$/.test(path) ? +path : at(path), path, true);
+      show(el, v, path, true, spec);
       // the relation written before it ("= ") gives way to a bound's own sign ("> 99.9999%"),
       // as sqrtdk.web.embed.relation_text does for the page as built
       const rel = el.previousElementSibling;
@@ -306,6 +332,7 @@
     const paths = ["small", "large"].map((k) => svg(chart, "path", { class: "hist hist-" + k }));
     svg(chart, "line", { x1: 10, x2: 390, y1: 140, y2: 140, class: "axis" });
     const ticks = svg(chart, "g", {}), tags = ["small", "large"].map((k) => svg(chart, "text", { class: "tag hist-" + k }));
+    const alt = chart.ariaLabel;   // its name for screen readers says the dₖ drawn and the ruler
     const button = $(".widget-button", w);
     on(button, "click", () => move({ b: (S.b + 1) % (n + 1) }));
     view(() => {
@@ -338,6 +365,7 @@
         const over = bins.filter(([l, r]) => r > from - 5 && l < to + 5).map((b) => b[2]);
         set(tag, { y: Math.max(Math.min(140, ...over) - 5, 12) });
       });
+      chart.ariaLabel = `${alt}: ${tags.map((t) => t.textContent).join(", ")} (${rulerName(S.r)})`;
       ticks.replaceChildren();
       ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
@@ -355,6 +383,8 @@
     const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
     const win = sa.labels.indexOf(sa.winner), bw = 300 / sa.labels.length, mark = $(".scale-mark", w);
     Object.assign(input, { min: 0, max: sa.scales.length - 1, step: 1 });
+    // as the dₖ slider: what assistive technology gets is the scale, never the step on the grid
+    set(input, { "aria-valuemin": sa.scales[0], "aria-valuemax": sa.scales[sa.scales.length - 1] });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
     const bars = sa.labels.map((l, i) => {
       svg(chart, "text", { x: 10 + (i + 0.5) * bw, y: 142 }, l);
@@ -375,6 +405,7 @@
       set(label, { x: Math.max(half, Math.min(mid, 320 - half)) });
       chart.ariaLabel = alt + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
       input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
+      input.ariaValueNow = sa.scales[S.k];
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
     }
     view(() => {
@@ -394,9 +425,11 @@
     const w = widget("tpl-rows", "#fig-rulers-softmax");
     if (!w) return;
     const shares = at("rulers.example.shares"), cols = $$("[data-col]", w);
+    const alts = new Map(cols.map((col) => [col, $("svg", col).ariaLabel]));
     view(() => {
       cols.forEach((col) => {
         const r = col.dataset.col, chart = $("svg", col), p = shares[r][S.i], top = Math.max(...p);
+        chart.ariaLabel = `${alts.get(col)}, dₖ = ${plain("grouped", D[S.i])}`;   // the dₖ drawn
         chart.replaceChildren();
         svg(chart, "line", { x1: 4, x2: 156, y1: 100, y2: 100, class: "axis" });
         p.forEach((v, j) => svg(chart, "rect", { x: 6 + j * 19, width: 14, y: 100 - 90 * v, height: 90 * v, class: v === top ? "bar win" : "bar" }));

@@ -336,14 +336,14 @@ def test_the_slider_gives_assistive_technology_dk_not_its_grid_position(visit, s
         assert text.endswith(format_number("grouped", d_k[i])), text
 
 
-def slider_ax(page: Any) -> dict[str, Any]:
+def slider_ax(page: Any, selector: str = "#dk-input") -> dict[str, Any]:
     """The dₖ slider's node in chromium's accessibility tree (CDP's Accessibility domain: what
     the browser hands a screen reader): name, numeric value, bounds, value text, description."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
     root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#dk-input"})["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
     ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
     n = ax["nodes"][0]
     out = {p["name"]: p["value"].get("value") for p in n.get("properties", [])}
@@ -375,3 +375,82 @@ def test_a_screen_reader_gets_dk_itself_from_the_slider(visit, site_build, lang:
         assert ax["valuemax"] == d_k[-1] and ax["valuemin"] in d_k, ax
         assert ax["description"] == shown == slider.get_attribute("aria-valuetext"), ax
         assert format_number("grouped", d_k[i], 0) in shown, (shown, d_k[i])
+
+
+# Every "dₖ = N" a sheet shows or names for screen readers (text and aria-label), sheet 1's
+# two tags and its chart's name, at every dₖ of the grid under every ruler; then the numbers
+# explainer.js formats for the given [kind, value, digits] (its twin of format_number)
+LABELS = """(cases) => {
+    const dk = document.querySelector('#dk-input');
+    const radios = [...document.querySelectorAll('.dk-bar input[type=radio]')];
+    const chart = document.querySelector('#fig-spread-hist .widget svg.chart');
+    const named = () => [...document.querySelectorAll('.widget')].flatMap(w => [w.textContent,
+        ...[...w.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label'))])
+        .flatMap(t => [...t.matchAll(/dₖ\\s*=\\s*(\\d{1,3}(?:,\\d{3})*)/g)].map(m => m[1]));
+    const states = [];
+    for (let i = +dk.min; i <= +dk.max; i++) for (const r of radios) {
+        dk.value = i; dk.dispatchEvent(new Event('input', {bubbles: true}));
+        r.checked = true; r.dispatchEvent(new Event('change', {bubbles: true}));
+        states.push([i, r.value, [...new Set(named())],
+                     [...chart.querySelectorAll('text.tag')].map(t => t.textContent),
+                     chart.getAttribute('aria-label')]);
+    }
+    return [states, cases.map(([k, v, n]) => window.sqrtdkNumber(k, v, n))]; }"""
+
+
+def number_cases() -> list[tuple[str, float, int]]:
+    """Values for both formatters: large ones at few figures (24,990 to 3 is 25,000), exact
+    ties at every place, small ones, negatives, and a seeded spread over 24 decades."""
+    import random
+    rng = random.Random(20)
+    cases = [("sig", v, n) for v in (24990.0, 1234.6, 999.6, -12345.0, 150.0, 250.0, 1235.0,
+                                     99999.0, 2.5e7, 0.000123456, 0.99962) for n in (1, 2, 3, 4)]
+    cases += [("sig", rng.choice((1, -1)) * 10 ** rng.uniform(-8, 15), rng.randint(1, 5))
+              for _ in range(300)]
+    cases += [("sig", 5.0 * rng.randint(1, 10 ** 6), rng.randint(1, 5)) for _ in range(100)]
+    cases += [(kind, rng.uniform(-2e4, 2e4), rng.randint(0, 4)) for kind in ("fixed", "pct")
+              for _ in range(50)]
+    return cases + [("grouped", float(rng.randint(0, 10 ** 7)), 0) for _ in range(20)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_labels_follow_the_state_numbers_match_the_build_and_print_drops_control_words(
+        visit, site_build, lang: str) -> None:
+    """One load, four checks, each judged whatever the others found. (1) At every dₖ and ruler
+    each dₖ a sheet names is the chosen one or sheet 1's fixed small one; sheet 1's tags are
+    exactly those two and its chart's name says them. (2) explainer.js's formatting gives
+    format_number's text for every kind, large and small, ties included. (3) The scale
+    slider gives assistive technology the scale as its value, not its step on the grid.
+    (4) What the article says about controls (.screen-only) shows on screen, not in print."""
+    results = site_build["results"]
+    d_k, s = results["spread"]["d_k"], start_state(results)["s"]
+    cases = number_cases()
+    page = visit().open(f"{lang}/index.html")
+    states, formatted = page.evaluate(LABELS, [list(c) for c in cases])
+    parts = Parts()
+    with parts("every label follows the state"):
+        assert len(states) == (len(d_k) - s - 1) * len(results["rulers"]["names"])
+        small = format_number("grouped", d_k[s])
+        for i, r, named, tags, name in states:
+            chosen = format_number("grouped", d_k[i])
+            assert set(named) <= {small, chosen} and chosen in named, (i, r, named)
+            assert tags == [f"dₖ = {small}", f"dₖ = {chosen}"], (i, r, tags)
+            assert all(t in name for t in tags), (i, r, name)
+    with parts("the script's numbers are format_number's"):
+        wrong = [(c, js, format_number(*c)) for c, js in zip(cases, formatted)
+                 if js != format_number(*c)]
+        assert not wrong, wrong[:5]
+    with parts("the scale slider's value is the scale"):
+        sa = results["saturation"]
+        slider = page.locator("#scale-input")
+        for k in (0, len(sa["scales"]) - 1):
+            slider.fill(str(k))
+            assert slider_ax(page, "#scale-input")["value"] == pytest.approx(sa["scales"][k]), k
+    with parts("words about controls show on screen only"):
+        words = page.locator("article .screen-only")
+        if words.count():
+            assert all(w.is_visible() for w in words.all())
+            page.emulate_media(media="print")
+            assert not any(w.is_visible() for w in words.all())
+            page.emulate_media(media="screen")
+    parts.done()

@@ -343,3 +343,44 @@ def test_the_project_settings_are_what_was_built(site_build: dict[str, Any]) -> 
              if e["tag"] == "link" and e["attrs"].get("rel") == "alternate"]
     offered = sorted(a["href"] for a in links if a.get("hreflang") != "x-default")
     assert offered == sorted(f"{settings.base_url}{lang}/" for lang in settings.languages)
+
+
+class _LangOfText(HTMLParser):
+    """Each character of the <h1>'s text with the `lang` it is read in (the nearest one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.langs: list[str] = []
+        self.chars: list[tuple[str, str]] = []
+        self.h1 = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("meta", "link", "br", "img", "input"):
+            return
+        a = dict(attrs)
+        self.langs.append(a.get("lang") or (self.langs[-1] if self.langs else ""))
+        self.h1 += tag == "h1"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.h1 -= tag == "h1"
+        self.langs.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.h1:
+            self.chars += [(c, self.langs[-1]) for c in data]
+
+
+@pytest.mark.parametrize("name", ["index.html", "404.html"])
+def test_the_root_pages_title_marks_each_language_with_its_own_lang(site_build, name) -> None:
+    """The language picker's <h1> (site.toml's title, naming the site in every language):
+    Chinese characters are read as Chinese, Latin letters as the page's language (issue 20)."""
+    strings = site_build["strings"]
+    by_script = {st.language.get("script", "latin"): st.html_lang for st in strings.values()}
+    if len(by_script) < 2:
+        pytest.skip("the site has one script")
+    p = _LangOfText()
+    p.feed((site_build["site"] / name).read_text("utf-8"))
+    cjk = [lang for c, lang in p.chars if "\u4e00" <= c <= "\u9fff"]
+    latin = [lang for c, lang in p.chars if c.isascii() and c.isalpha()]
+    assert set(cjk) <= {by_script["cjk"]}
+    assert set(latin) <= {by_script["latin"]}

@@ -8,10 +8,12 @@ import pytest
 
 from sqrtdk.science.results import at
 from sqrtdk.web.embed import (
+    COMPARED,
     EMBEDDED,
     FOLLOW,
     SLOTS,
     UnknownSlotError,
+    compared_digits,
     default_state,
     explainer_data,
     is_open,
@@ -201,3 +203,27 @@ def test_the_sheets_start_at_the_papers_dk_and_sheet_2_at_the_scale_it_gives(res
     assert results["spread"]["d_k"][start["i"]] == results["two_scores"]["d_k"]
     assert start["k"] == start["m"] == results["saturation"]["scale_index"]["raw"][start["i"]]
     assert slot_text("mark", results, start)[0] == slot_text("scale", results, start)[0]
+
+
+def test_two_numbers_set_side_by_side_never_read_alike_unless_they_agree_that_closely(results):
+    """The slots a sentence compares (COMPARED: "ratio 0.0886, beside its theory 0.0884"), at
+    every dₖ, ruler and batch: the two texts differ unless the values agree to the most digits
+    a sheet shows, and neither takes more digits than needed to tell them apart."""
+    assert compared_digits("fixed", 0.0886, 0.0884, 2) == 3         # 0.09 and 0.09: 0.089, 0.088
+    assert compared_digits("fixed", 0.08872, 0.08858, 2) == 4
+    assert compared_digits("fixed", 3.96, 4.0, 2) == 2
+    assert compared_digits("fixed", 1.414210, 1.414214, 2) == 4    # alike at the most digits
+    assert compared_digits("fixed", 1.0, 1.0, 2) == 2
+    for a, b in COMPARED:
+        assert SLOTS[a][1] == SLOTS[b][1], (a, b)      # one format for the pair
+        kind, _, digits = SLOTS[a][1].partition(":")
+        most = int(digits or 0) + 2
+        for state in _every_state(results, 1):
+            for batch in range(results["spread"]["batches"]["n"] + 1):
+                s = {**state, "b": batch}
+                va = float(_at(results, resolve(SLOTS[a][0], s)))
+                vb = float(_at(results, resolve(SLOTS[b][0], s)))
+                ta, tb = slot_text(a, results, s)[0], slot_text(b, results, s)[0]
+                if va != vb and format_number(kind, va, most) != format_number(kind, vb, most):
+                    assert ta != tb, (a, b, s, ta, tb)
+                assert decimals(ta) == decimals(tb), (ta, tb)      # one precision for both

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 
+import pytest
+
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
 NOT_PROSE = {"script", "style", "code", "pre", "svg", "math", "template"}
@@ -185,3 +187,38 @@ def test_keep_whole_keeps_the_file_line_of_the_text_after_a_word() -> None:
     first, second = list(p)
     assert (at.line(first), at.line(second)) == (11, 12)
     assert at.at(second, "tail", len(second.tail or "")) == 13      # the "e" on line 13
+
+
+def test_a_short_tuple_keeps_its_items_together_in_prose_only() -> None:
+    """md_text.TupleGlue: after each comma of a short tuple, "(10, 5)", a no-break space (a
+    phone's line never splits it); code, formulas and longer parentheses keep their spaces."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import TupleGlue
+    root = etree.fromstring('<div><p>turns (10, 5) into (0.993, 0.007, 1) <code>f(0, 1)</code>'
+                            '<span class="math">(a, b)</span> (see Smith et al., 2017)'
+                            ' （3, 4）</p></div>')
+    TupleGlue(Markdown()).run(root)
+    html = etree.tostring(root, encoding="unicode")
+    assert html == ('<div><p>turns (10,\u00a05) into (0.993,\u00a00.007,\u00a01) '
+                    '<code>f(0, 1)</code><span class="math">(a, b)</span> '
+                    '(see Smith et al., 2017) （3,\u00a04）</p></div>'), html
+
+
+def test_no_short_tuple_of_the_built_pages_can_break_after_a_comma(site_build) -> None:
+    """Every short tuple the prose of each page shows (its numbers quoted from the results)
+    holds no breakable space."""
+    from sqrtdk.web.md_text import _TUPLE
+    found = 0
+    for lang in site_build["languages"]:
+        page = ProseText()
+        page.feed(site_build["html"][lang])
+        prose = "".join(page.parts)
+        glued = re.compile(_TUPLE.pattern.replace(", ", "[,，][ \u00a0]"))
+        for m in glued.finditer(prose):
+            found += 1
+            assert " " not in m.group(0), (lang, m.group(0))
+    if not found:
+        pytest.skip("the prose quotes no tuple")

@@ -25,9 +25,10 @@ from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
 from .embed_check import check_embed
 from .fig_tables import fill_tables
-from .markers import MATH_HTML_RE
+from .markers import MATH_HTML_RE, MATH_TEXT_RE
 from .math import Formula, MathRenderer, Rendered, page_head
 from .math.lines import narrow
+from .md_text import lang_marked
 from .model import Heading, Page
 from .output import Site
 from .quoting import mark_quotes
@@ -204,7 +205,17 @@ def _toc(headings: list[Heading]) -> list[dict[str, Any]]:
 
 
 def _fill(text: str, math_html: list[str], page: Page) -> str:
-    return mark_quotes(MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], text), page.quotes)
+    return mark_quotes(fill_math(text, math_html), page.quotes)
+
+
+def fill_math(text: str, math_html: list[str]) -> str:
+    """`text` with each formula's marker replaced by its HTML, and each marker of a formula's
+    plain text (an attribute's: md_math.HeaderNames) by that text, escaped for an attribute."""
+    from markupsafe import escape
+
+    from .math_text import mathml_text
+    text = MATH_TEXT_RE.sub(lambda m: str(escape(mathml_text(math_html[int(m.group(1))]))), text)
+    return MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], text)
 
 
 def _with_tables(body: str, st: Strings, results: Mapping[str, Any]) -> Markup:
@@ -245,7 +256,13 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer)
         site.files[f"{page.lang}/index.html"] = _fill(text, math_html[page.lang], page).encode()
         site.link_html[f"{page.lang}/index.html"] = text
     default = next(a for a in alternates if a["lang"] == s.default_language)
-    common = {"csp": CSP, "title": s.title, "base_url": s.base_url, "alternates": alternates,
+    # the title's words in the default language's `lang`, each run in the other script marked
+    # with its own (site.toml's title names the site in every language)
+    home = inputs.strings[s.default_language]
+    title_html = Markup(lang_marked(s.title, home.language["script"],
+                                    home.language.get("other_lang", "")))
+    common = {"csp": CSP, "title": s.title, "title_html": title_html, "base_url": s.base_url,
+              "alternates": alternates,
               "description": " / ".join(a["description"] for a in alternates),
               "html_lang": default["html_lang"], "og": None}
     site.files["index.html"] = _render(env, "index.html", {**common, "root": "",

@@ -80,10 +80,17 @@ from .md_collect import (
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
-from .md_math import MathElements
+from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
 from .md_reproduce import reproduce_fence
-from .md_text import CjkLineJoin, CjkQuotes, KeepWhole, LangMarks, MathPunctuationGlue
+from .md_text import (
+    CjkLineJoin,
+    CjkQuotes,
+    KeepWhole,
+    LangMarks,
+    MathPunctuationGlue,
+    TupleGlue,
+)
 from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
 
@@ -145,6 +152,7 @@ class ArticleExtension(Extension):
             tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
         tp.register(KeepWhole(md, p.ui.get("keep_whole", ""), self.positions),
                     "sqrtdk-keep-whole", 3.94)
+        tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
@@ -162,6 +170,7 @@ class ArticleExtension(Extension):
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
+        tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
 
 
 class PageContext:

@@ -103,6 +103,12 @@ SLOTS: dict[str, tuple[str, str]] = {
 # rounded there by results.json's 6 significant digits, so a sheet shows "> 99.99%" for it.
 # (Counts, such as the share of rows below a threshold, can be 0 or 1: not listed.)
 OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
+# Slots a sentence sets side by side to be compared ("ratio 0.0886, beside its theory
+# 0.0884"): where their format rounds both to one text though they differ, both take the
+# fewest more digits (at most WIDGET_EXTRA_DIGITS) that tell them apart, so a sheet never
+# reads "0.09 beside 0.09" for 0.0886 and 0.0884 (`compared_digits`; static/explainer.js's
+# `slot` does the same). The two slots of a pair have one format.
+COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
@@ -157,6 +163,24 @@ def widget_number(kind: str, value: float, digits: int,
     return ">\u00a0" + format_number(kind, high - unit, most)
 
 
+def compared_digits(kind: str, value: float, other: float, digits: int) -> int:
+    """The digits with which `value` is shown beside `other`, a number it is compared with
+    (COMPARED): `digits`, or the fewest more (up to WIDGET_EXTRA_DIGITS) with which the two
+    print differently; two that still print alike at the most digits agree that closely and
+    are shown with them."""
+    if kind == "grouped" or value == other:
+        return digits
+    for n in range(digits, digits + WIDGET_EXTRA_DIGITS + 1):
+        if format_number(kind, value, n) != format_number(kind, other, n):
+            return n
+    return digits + WIDGET_EXTRA_DIGITS
+
+
+def partner(name: str) -> str | None:
+    """The slot that `name` is compared with (COMPARED), if any."""
+    return next((b if a == name else a for a, b in COMPARED if name in (a, b)), None)
+
+
 def resolve(template: str, state: Mapping[str, Any]) -> str:
     """A path template with the state filled in."""
     return template.format(**state)
@@ -177,7 +201,8 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
             dst[key] = src[key]
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
             "state": default_state(results), "start": start_state(results),
-            "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS)}
+            "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
+            "compared": [list(pair) for pair in COMPARED]}
 
 
 def json_script(data: Any) -> Markup:
@@ -212,8 +237,13 @@ def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -
     path = resolve(template, state)
     value = float(path) if path.isdigit() else float(at(dict(results), path))
     kind, _, digits = spec.partition(":")
+    n = int(digits or 0)
+    other = partner(name)
+    if other is not None:           # compared slots share one format (tests/test_embed.py)
+        other_value = float(at(dict(results), resolve(SLOTS[other][0], state)))
+        n = compared_digits(kind, value, other_value, n)
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
-    return widget_number(kind, value, int(digits or 0), bounds, is_open(path)), spec
+    return widget_number(kind, value, n, bounds, is_open(path)), spec
 
 
 def is_open(path: str) -> bool:

@@ -17,6 +17,7 @@ the names below.
 | quote(n, text)  | quoting        | quote n of the QuoteLog, shown text  | assemble, md_*   |
 | claim(n)        | quoting        | claim n of the QuoteLog              | assemble, md_*   |
 | math_html(n)    | md_math        | formula n's rendered HTML            | assemble         |
+| math_text(n)    | md_math        | formula n as plain text (a label)    | assemble         |
 | fig_data(name)  | md_figures     | figure NAME's table of numbers       | fig_tables       |
 | NEVER           | quoting        | nothing: delimiters no text holds    | (Jinja)          |
 
@@ -43,6 +44,7 @@ FILLER = "\U000f0014"        # keeps a line that held part of a formula or a com
 _HTML_OPEN, _HTML_CLOSE = "\U000f0015", "\U000f0016"
 _FIG_OPEN, _FIG_CLOSE = "\U000f0017", "\U000f0018"
 _CODE_OPEN, _CODE_CLOSE = "\U000f0020", "\U000f0021"
+_TEXT_OPEN, _TEXT_CLOSE = "\U000f0019", "\U000f001a"
 NEVER = "\U000f00ff\U000f00fe"   # a delimiter no text holds (Jinja options that must not match)
 
 QUOTE_RE = re.compile(f"{_QUOTE_OPEN}(\\d+){_QUOTE_MID}(.*?){_QUOTE_CLOSE}", re.S)
@@ -54,6 +56,7 @@ ANY_MATH_RE = re.compile(f"[{_MATH_OPENS}](\\d+)[{_MATH_CLOSES}]")
 MATH_SPLIT_RE = re.compile(f"([{_MATH_OPENS}]\\d+[{_MATH_CLOSES}])")   # keeps the markers
 CODE_RE = re.compile(f"{_CODE_OPEN}(\\d+){_CODE_CLOSE}")
 MATH_HTML_RE = re.compile(f"{_HTML_OPEN}(\\d+){_HTML_CLOSE}")
+MATH_TEXT_RE = re.compile(f"{_TEXT_OPEN}(\\d+){_TEXT_CLOSE}")
 FIG_DATA_RE = re.compile(f"{_FIG_OPEN}([a-z0-9_]+){_FIG_CLOSE}")
 # quote and claim markers without the quote's shown text (which stays)
 _QUOTE_OR_CLAIM_RE = re.compile(f"{_QUOTE_OPEN}\\d+{_QUOTE_MID}|{_QUOTE_CLOSE}|"
@@ -93,6 +96,11 @@ def claim(n: int) -> str:
 def math_html(n: int) -> str:
     """Where formula n's rendered HTML goes (inside its math element, until assembly)."""
     return f"{_HTML_OPEN}{n}{_HTML_CLOSE}"
+
+
+def math_text(n: int) -> str:
+    """Where formula n's plain text goes (in an attribute, such as a header cell's label)."""
+    return f"{_TEXT_OPEN}{n}{_TEXT_CLOSE}"
 
 
 def fig_data(name: str) -> str:

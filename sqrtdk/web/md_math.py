@@ -14,7 +14,16 @@ import xml.etree.ElementTree as etree
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 
-from .markers import ANY_MATH_RE, FILLER, MATH_SPLIT_RE, has_math, is_display, math_html
+from .markers import (
+    ANY_MATH_RE,
+    FILLER,
+    MATH_HTML_RE,
+    MATH_SPLIT_RE,
+    has_math,
+    is_display,
+    math_html,
+    math_text,
+)
 from .math.formula import Formula
 from .positions import LineMap
 
@@ -190,3 +199,20 @@ def _split(p: etree.Element, positions: LineMap) -> list[etree.Element]:
             current.append(child)
     blocks.append(current)
     return [b for b in blocks if b.tag != "p" or len(b) or (b.text or "").strip()]
+
+
+class HeaderNames(Treeprocessor):
+    """A formula in a table header cell is named by its plain text (markers.math_text, filled
+    in at assembly from the formula's MathML: sqrtdk.web.math_text): its element becomes
+    `role="math"` with that `aria-label`. A browser leaves MathML out of a name computed from
+    the cell's content, so "$\\sqrt{d_k}$" alone named its column "" (axe:
+    empty-table-header) and "$1$ (no scaling)" " (no scaling)"; a named math element counts.
+    Runs after the checks of attributes (the marker there is ours)."""
+
+    def run(self, root: etree.Element) -> None:
+        for th in root.iter("th"):
+            for el in th.iter():
+                m = MATH_HTML_RE.fullmatch(el.text or "")
+                if "math" in (el.get("class") or "").split() and m:
+                    el.set("role", "math")
+                    el.set("aria-label", math_text(int(m.group(1))))

@@ -225,6 +225,29 @@ class LangMarks(Treeprocessor):
                     parent.insert(at + k, span)
 
 
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’ ,-]*[A-Za-z]")
+
+
+def lang_marked(text: str, script: str, other_lang: str) -> str:
+    """`text` (plain, such as the root page's title in site.toml) as escaped HTML whose runs
+    in the other script carry their own `lang`, as the articles' (`LangMarks`): on a Latin
+    page each run of CJK characters, on a CJK page each run of three or more Latin words;
+    nothing without `other_lang`. A screen reader then reads each part in its own language."""
+    from markupsafe import escape
+    if not other_lang:
+        return str(escape(text))
+    if script == "cjk":
+        runs = [m for m in _LATIN_RUN.finditer(text) if len(_WORDS.findall(m.group(0))) >= 3]
+    else:
+        runs = list(_CJK_RUN.finditer(text))
+    out, at = [], 0
+    for m in runs:
+        out += [str(escape(text[at:m.start()])),
+                f'<span lang="{escape(other_lang)}">{escape(m.group(0))}</span>']
+        at = m.end()
+    return "".join(out) + str(escape(text[at:]))
+
+
 def _parent(root: etree.Element, child: etree.Element) -> etree.Element | None:
     for el in root.iter():
         if child in list(el):
@@ -272,6 +295,23 @@ class MathPunctuationGlue(Treeprocessor):
         joins = at.removed.pop((child, "tail"), [])
         at.joined(glue, "tail", [j - n for j in joins if j >= n])
         at.joined(child, "tail", [j for j in joins if j < n])
+
+
+# a short tuple in the prose: "(10, 5)", "(0.993, 0.007)", "(q, k)" (its items quoted numbers
+# or short words, up to four), which a line must not split after a comma
+_TUPLE = re.compile(r"[(（][^\s(),（），]{1,24}(?:, [^\s(),（），]{1,24}){1,3}[)）]")
+
+
+class TupleGlue(Treeprocessor):
+    """The space after each comma of a short tuple in the prose ("(10, 5)") becomes a no-break
+    space, so a phone's narrow column never breaks the tuple across lines (code and math left
+    out: a formula breaks only at its relations). Same length: `positions` stays right."""
+
+    def run(self, root: etree.Element) -> None:
+        for el, slot in list(_slots(root)):
+            text = _get(el, slot)
+            if ", " in text:
+                _set(el, slot, _TUPLE.sub(lambda m: m.group(0).replace(", ", ",\u00a0"), text))
 
 
 class KeepWhole(Treeprocessor):

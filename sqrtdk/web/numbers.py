@@ -14,10 +14,10 @@ MAX_DIGITS = 12
 
 def format_number(kind: str, value: float, digits: int = 0) -> str:
     """`value` as the filters print it: fixed (`digits` decimals), pct (a share as a
-    percentage with `digits` decimals), sig (`digits` significant digits; a number with more
-    digits before the point is shown whole) or grouped (an integer). Every kind groups the
-    digits before the point in thousands with commas ("1,024", "1,024.50"): one rule for
-    every number the page shows, in both languages. Python rounds exact ties to even; a
+    percentage with `digits` decimals), sig (`digits` significant digits, also before the
+    point: 24,990 to 3 figures is "25,000", to 1 "20,000") or grouped (an integer). Every
+    kind groups the digits before the point in thousands with commas ("1,024", "1,024.50"):
+    one rule for every number the page shows, in both languages. Python rounds exact ties to even; a
     negative number has a true minus sign (U+2212), and "× 10⁻⁵" is held to its number by
     no-break spaces. Raises ValueError for another kind."""
     text = _ascii_number(kind, value, digits)
@@ -42,6 +42,10 @@ def _ascii_number(kind: str, value: float, digits: int) -> str:
         exponent = int(exp)
         if exponent < -4:          # 1.87 × 10⁻¹⁰ rather than 0.000000000187
             return f"{mantissa}\u00a0×\u00a010{str(exponent).translate(_SUPERSCRIPT)}"
+        if exponent >= digits:     # 24,990 to 3 figures is 25,000: zeros after the figures
+            figures = mantissa.replace(".", "").lstrip("-")
+            whole = int(figures + "0" * (exponent + 1 - len(figures)))
+            return f"{'-' if value < 0 else ''}{whole:,}"
         return f"{value:,.{max(digits - 1 - exponent, 0)}f}"
     if kind == "grouped":
         return f"{round(value):,}"

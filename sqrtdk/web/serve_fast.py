@@ -106,11 +106,11 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
     figure tables, formulas and quotes filled in; None when converting it raised or warned."""
     from ..errors import BuildError
     from .article_text import read_article
-    from .assemble import typeset
+    from .assemble import fill_math, typeset
     from .converter import PageContext
     from .fig_tables import fill_tables
     from .lexer import mask
-    from .markers import FIG_DATA_RE, MATH_HTML_RE
+    from .markers import FIG_DATA_RE
     from .model import Page
     from .pages import convert
     from .quoting import Quoter, mark_quotes
@@ -132,8 +132,7 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
             html = conversion.html
             if FIG_DATA_RE.search(html):   # a figure's table of numbers (reads the registry)
                 html = fill_tables(html, st.ui, ctx.results)
-            html = mark_quotes(MATH_HTML_RE.sub(lambda m: math_html[int(m.group(1))], html),
-                               quoter.log)
+            html = mark_quotes(fill_math(html, math_html), quoter.log)
     except BuildError:
         return None
     return None if messages else html

@@ -1,0 +1,47 @@
+"""A formula as plain text, for the names MathML does not reach (issue 20: a table header
+holding only a formula had no name): sqrtdk.web.math_text and md_math.HeaderNames."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import Tree, page
+
+from sqrtdk.web.assemble import fill_math
+from sqrtdk.web.math_text import mathml_text
+
+M = '<span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML"><semantics>' \
+    '<mrow>{}</mrow><annotation encoding="application/x-tex">TeX</annotation></semantics>' \
+    '</math></span><span class="katex-html" aria-hidden="true">drawn</span>'
+
+
+@pytest.mark.parametrize("mathml, text", [
+    ("<msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt>", "√dₖ"),
+    ("<mn>1</mn><mi mathvariant='normal'>/</mi><msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt>",
+     "1/√dₖ"),
+    ("<mfrac><mrow><mi>q</mi><mo>⋅</mo><mi>k</mi></mrow><msqrt><mi>d</mi></msqrt></mfrac>",
+     "(q⋅k)/√d"),
+    ("<msup><mi>x</mi><mn>2</mn></msup>", "x²"),
+    ("<msup><mi>K</mi><mi mathvariant='normal'>⊤</mi></msup>", "K^⊤"),
+    ("<mi>Var</mi><mo>\u2061</mo><mo>(</mo><mi>X</mi><mo>)</mo>", "Var(X)"),
+    ("<msubsup><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></msubsup>",
+     "∑ᵢ₌₁ⁿ"),
+])
+def test_a_formula_reads_as_one_line_of_text(mathml: str, text: str) -> None:
+    assert mathml_text(M.format(mathml)) == text
+
+
+def test_no_math_no_text() -> None:
+    assert mathml_text("<span>x</span>") == ""
+
+
+def test_a_formula_in_a_header_cell_names_it_and_one_in_a_data_cell_is_left_alone(
+        tmp_path: Path) -> None:
+    p = page(tmp_path, "| by | $\\sqrt{d_k}$ | $1$ (none) |\n|---|---|---|\n| $a$ | b | c |\n",
+             {"meta": {"seed": 1, "bounds": {}}})
+    html = fill_math(p.body, [M.format("<msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt>"),
+                              M.format("<mn>1</mn>"), M.format("<mi>a</mi>")])
+    named = [(e["tag"], e["attrs"].get("aria-label"), e["ancestors"])
+             for e in Tree(html).elements if e["attrs"].get("role") == "math"]
+    assert [(tag, label) for tag, label, _ in named] == [("span", "√dₖ"), ("span", "1")]
+    assert all("th" in ancestors for _, _, ancestors in named)
