@@ -35,8 +35,8 @@ def states(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 def set_state(page: Any, results: dict[str, Any], i: int, r: str) -> None:
     """Through the controls, as a reader would (the range input and the radio buttons); the
-    bar shows while it holds the focus."""
-    page.locator("#dk-input").focus()
+    bar shows while it holds the focus, which fill gives the range input before it sets its
+    value (Playwright's way with a range input), so no focus() of its own."""
     page.locator("#dk-input").fill(str(i))
     page.locator(f'.dk-bar input[type=radio][value="{r}"]').check()
 
@@ -56,37 +56,58 @@ def full_state(results: dict[str, Any], change: dict[str, Any]) -> dict[str, Any
     return {**s, "m": results["saturation"]["scale_index"][s["r"]][s["i"]]}
 
 
+# what test_every_sheet_answers_for_the_chosen_dk_and_ruler reads after each move, in one
+# round trip (a locator call per slot cost chromium about 0.14 s each): the texts of each
+# sheet's slots by name, the large histogram's shape, the scale slider's value, the class of
+# each ruler's column in sheet 3, and (text, format) of every quote of each followed key
+_SHOWN = """({names, rulers, keys}) => {
+    const all = sel => [...document.querySelectorAll(sel)];
+    const slots = Object.fromEntries(Object.entries(names).map(([fig, list]) => [fig,
+        Object.fromEntries(list.map(n => [n, all(`${fig} .widget [data-slot="${n}"]`)
+            .map(e => e.textContent)]))]));
+    return {slots,
+        hist: all('#fig-spread-hist .widget path.hist-large').map(e => e.getAttribute('d')),
+        scale: all('#scale-input').map(e => e.value),
+        cols: Object.fromEntries(rulers.map(r => [r,
+            all(`#fig-rulers-softmax .widget [data-col="${r}"]`).map(e => e.getAttribute('class') || '')])),
+        quotes: Object.fromEntries(keys.map(k => [k, all(`[data-key="${k}"]`)
+            .map(e => [e.textContent, e.getAttribute('data-format')])]))}; }"""
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_sheet_answers_for_the_chosen_dk_and_ruler(visit, site_build, lang: str) -> None:
     results = site_build["results"]
     v = visit()
     page = v.open(f"{lang}/index.html")
-    sheet1 = page.locator("#fig-spread-hist .widget")
-    sheet2 = page.locator("#fig-saturation-bars .widget")
-    sheet3 = page.locator("#fig-rulers-softmax .widget")
+    rulers = results["rulers"]["names"]
+    names = {"#fig-spread-hist": ("sd_small", "sd_large", "ratio", "ratio_theory", "d"),
+             "#fig-saturation-bars": ("mark", "share", "sens"),
+             "#fig-rulers-softmax": tuple(f"{kind}_{r}" for r in rulers for kind in ("win", "ent"))}
     shapes = set()
     for change in states(results):
         set_state(page, results, **change)
         s = full_state(results, change)
-        for name in ("sd_small", "sd_large", "ratio", "ratio_theory", "d"):
-            assert slot_texts(sheet1, name) == {expected(results, name, s)}, (name, change)
-        shapes.add(sheet1.locator("path.hist-large").get_attribute("d"))
+        shown = page.evaluate(_SHOWN, {"names": names, "rulers": rulers, "keys": list(FOLLOW)})
+        for name in names["#fig-spread-hist"]:
+            assert set(shown["slots"]["#fig-spread-hist"][name]) == {expected(results, name, s)}, \
+                (name, change)
+        assert len(shown["hist"]) == 1, shown["hist"]          # one large histogram
+        shapes.add(shown["hist"][0])
         k = s["m"]
-        assert page.locator("#scale-input").input_value() == str(k)
+        assert shown["scale"] == [str(k)]
         s2 = {**s, "k": k}
-        for name in ("mark", "share", "sens"):
-            assert slot_texts(sheet2, name) == {expected(results, name, s2)}, (name, change)
-        for r in results["rulers"]["names"]:
-            assert slot_texts(sheet3, f"win_{r}") == {expected(results, f"win_{r}", s)}
-            assert slot_texts(sheet3, f"ent_{r}") == {expected(results, f"ent_{r}", s)}
-            col = sheet3.locator(f'[data-col="{r}"]')
-            assert ("chosen" in (col.get_attribute("class") or "")) == (r == s["r"])
+        for name in names["#fig-saturation-bars"]:
+            assert set(shown["slots"]["#fig-saturation-bars"][name]) == {expected(results, name, s2)}, \
+                (name, change)
+        for r in rulers:
+            for name in (f"win_{r}", f"ent_{r}"):
+                assert set(shown["slots"]["#fig-rulers-softmax"][name]) == {expected(results, name, s)}
+            assert len(shown["cols"][r]) == 1, (r, shown["cols"][r])   # one column a ruler
+            assert ("chosen" in shown["cols"][r][0].split()) == (r == s["r"])
         for key, template in FOLLOW.items():
             path = resolve(template, s)
-            for text, form in page.eval_on_selector_all(      # one round trip per key
-                    f'[data-key="{key}"]',
-                    "els => els.map(e => [e.textContent, e.getAttribute('data-format')])"):
+            for text, form in shown["quotes"][key]:
                 assert text == fmt(form, at(results, path), path, results), (key, change)
     assert len(shapes) > 1
     assert v.problems == []

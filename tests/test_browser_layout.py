@@ -48,15 +48,18 @@ def test_every_chart_has_its_numbers_as_a_closed_table_read_by_screen_readers(
     page = visit().open(f"{lang}/index.html")
     lay_out_everything(page)
     figures = page.locator("article figure")
-    assert figures.count() > 0
-    for n in range(figures.count()):
+    # each figure's id and its table boxes (open or not, the summary's words), in one round trip
+    boxes = figures.evaluate_all("""figs => figs.map(f => [f.id,
+        [...f.querySelectorAll('details.fig-data')].map(d => [d.hasAttribute('open'),
+            [...d.querySelectorAll('summary')].map(s => s.textContent)])])""")
+    assert len(boxes) > 0
+    for n, (fig_id, box) in enumerate(boxes):
         fig = figures.nth(n)
-        name = fig.get_attribute("id").removeprefix("fig-").replace("-", "_")
-        box = fig.locator("details.fig-data")
-        assert box.count() == 1, name
-        assert box.get_attribute("open") is None, name            # collapsed by default
-        assert box.locator("summary").text_content() == ui["table_summary"]
-        box.locator("summary").click()
+        name = fig_id.removeprefix("fig-").replace("-", "_")
+        assert len(box) == 1, name
+        assert box[0][0] is False, name                            # collapsed by default
+        assert box[0][1] == [ui["table_summary"]]
+        fig.locator("details.fig-data summary").click()
         table = fig.get_by_role("table")
         assert table.count() == 1, name
         headers = fig.get_by_role("columnheader").all_text_contents()

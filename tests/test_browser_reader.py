@@ -147,7 +147,7 @@ def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(shared) -> 
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#radical"})["nodeId"]
     fonts = [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode",
                                                {"nodeId": node})["fonts"]]
@@ -294,7 +294,7 @@ def test_every_box_that_scrolls_sideways_on_a_phone_is_reached_by_the_keyboard_a
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     for n, tag, cls, tab in scrollers:
         assert tab >= 0, (tag, cls)
         assert ax_name(cdp, root, f'[data-scroller="{n}"]').strip(), (tag, cls)
@@ -368,7 +368,9 @@ def ax_node(page: Any, selector: str) -> dict[str, Any]:
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    # the document's node alone (depth 0): DOM.querySelector brings the node it finds; the
+    # whole tree (depth -1) cost chromium 1-4 s a call to serialize on a page of formulas
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
     n = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
     cdp.detach()
@@ -443,7 +445,7 @@ def test_no_tab_stop_is_unnamed(visit, viewport, lang) -> None:
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     unnamed = [(tag, cls) for n, tag, cls in stops
                if not ax_name(cdp, root, f'[data-stop="{n}"]').strip()]
     assert not unnamed, unnamed

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from browser import PHONE, lay_out_everything
+from browser import FRAMES, PHONE, lay_out_everything
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sqrtdk.web.publish import unhashed_name
@@ -325,7 +325,9 @@ def platform_fonts(page: Any, selector: str) -> list[set[str]]:
     client = page.context.new_cdp_session(page)
     client.send("DOM.enable")
     client.send("CSS.enable")
-    root = client.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]["nodeId"]
+    # the document's root alone: querySelectorAll brings the matches (serializing the whole
+    # tree, depth -1, cost chromium a second or more on a page of formulas)
+    root = client.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     ids = client.send("DOM.querySelectorAll", {"nodeId": root,
                                                "selector": "[data-font-probe]"})["nodeIds"]
     page.evaluate("() => document.querySelectorAll('[data-font-probe]')"
@@ -454,10 +456,15 @@ def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang
             assert smaller, sizes     # at least the preloaded ones are cut down
         lay_out_everything(page)
         views = [platform_fonts(page, leaves)]
-        top = page.evaluate("() => window.sqrtdkData.results.spread.d_k.at(-1)")
-        page.goto(page.url.split("?")[0] + f"?dk={top}&ruler=raw", wait_until="load")
-        page.wait_for_selector("html[data-ready]", state="attached")
-        lay_out_everything(page)
+        # the largest dₖ under the raw ruler, set through the bar as a reader would (the same
+        # view as the address ?dk=…&ruler=raw gives, without a second load of the page)
+        page.locator("#dk-input").fill(page.locator("#dk-input").get_attribute("max"))
+        page.locator('.dk-bar input[type=radio][value="raw"]').check()
+        assert page.evaluate("""() => { const q = new URLSearchParams(location.search);
+            return [q.get('dk'), q.get('ruler')]; }""") == [
+            str(page.evaluate("() => window.sqrtdkData.results.spread.d_k.at(-1)")), "raw"]
+        page.evaluate(FRAMES)       # laid out once more, so the faces the new digits need are
+        lay_out_everything(page)    # asked for before it waits on document.fonts.ready
         views.append(platform_fonts(page, leaves))
         drawn[kind] = views
     assert drawn["cut down"][0], "no formula on the page"

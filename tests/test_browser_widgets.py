@@ -157,14 +157,15 @@ def tick_step(labels: list[str]) -> float:
 
 def check_sheets(page: Any, results: dict[str, Any], state: dict[str, Any]) -> None:
     """Every slot of every sheet as embed.slot_text gives it; sheet 1's ticks on a 1-2-5 step."""
-    shown = page.evaluate("""() => [...document.querySelectorAll('.widget [data-slot]')]
-        .map(el => [el.dataset.slot, el.textContent])""")
+    shown, ticks = page.evaluate("""() => [[...document.querySelectorAll('.widget [data-slot]')]
+        .map(el => [el.dataset.slot, el.textContent]),
+        [...document.querySelectorAll('#fig-spread-hist .widget svg.chart g text')]
+        .map(el => el.textContent)]""")              # one round trip for both
     assert shown
     for name, text in shown:
         if "{k}" in SLOTS[name][0]:
             continue                          # the scale slider's own sweep checks these
         assert text == slot_text(name, results, state)[0], (name, state)
-    ticks = page.locator("#fig-spread-hist .widget svg.chart g text").all_text_contents()
     assert "0" in ticks and all(re.fullmatch(r"−?[\d,]+(\.\d+)?", t) for t in ticks), ticks
     step = tick_step(ticks)
     mantissa = step / 10 ** math.floor(math.log10(step))
@@ -177,8 +178,7 @@ def test_every_sheet_is_honest_at_every_dk_and_ruler(visit, site_build, lang: st
     d_k, rulers = results["spread"]["d_k"], results["rulers"]["names"]
     page = visit().open(f"{lang}/index.html")
     for i in range(start_state(results)["s"] + 1, len(d_k)):
-        for r in rulers:
-            page.locator("#dk-input").focus()
+        for r in rulers:     # fill focuses the range input first: the bar shows for check
             page.locator("#dk-input").fill(str(i))
             page.locator(f'.dk-bar input[value="{r}"]').check()
             state = {**start_state(results), "i": i, "r": r,
@@ -322,11 +322,13 @@ def test_the_slider_gives_assistive_technology_dk_not_its_grid_position(visit, s
     page = visit().open(f"{lang}/index.html")
     name = page.locator(".dk-bar .dk-title").text_content().strip()
     cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     for i in range(s + 1, len(d_k)):
         page.locator("#dk-input").fill(str(i))
-        nodes = [n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]
-                 if n.get("role", {}).get("value") == "slider"
-                 and n.get("name", {}).get("value") == name]
+        # the tree's sliders of that name (chromium searches its whole tree, ignored nodes
+        # included; the same nodes as filtering getFullAXTree, without sending all of it)
+        nodes = cdp.send("Accessibility.queryAXTree", {"nodeId": root, "role": "slider",
+                                                       "accessibleName": name})["nodes"]
         assert len(nodes) == 1
         props = {p["name"]: p["value"].get("value") for p in nodes[0]["properties"]}
         assert nodes[0]["value"]["value"] == d_k[i], i
@@ -342,7 +344,9 @@ def slider_ax(page: Any, selector: str = "#dk-input") -> dict[str, Any]:
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    # the document's node alone (depth 0): DOM.querySelector brings the node it finds; the
+    # whole tree (depth -1) cost chromium 1-4 s a call to serialize on a page of formulas
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
     ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
     n = ax["nodes"][0]

@@ -246,6 +246,30 @@ def test_softmax_vjp_equals_the_jacobian_times_the_upstream_vector(scores):
     np.testing.assert_allclose(softmax_vjp(p, u), softmax_jacobian(p) @ u, rtol=0, atol=1e-13)
 
 
+@pytest.mark.parametrize("gap", [5.0, 40.0, 120.0])
+def test_softmax_vjp_keeps_its_precision_in_a_saturated_row(gap: float) -> None:
+    """Against the exact value (decimal arithmetic at 100 digits from the same float scores
+    and u): every entry within 1e-12 of its own size, also when the winner's share rounds to
+    1.0 (gap 40 and 120: the others' shares are below 1e-17), where p_i (u_i - p·u) leaves
+    float64 rounding of ~1e-16 in place of an entry of ~1e-18 or ~1e-52. The bound: each
+    entry is a sum of <= n products of a few float64 roundings each, so its relative error
+    stays within a small multiple of n * 2.2e-16 ≈ 2e-15 (no term cancels: the u_i - u_j of
+    one entry are weighted by positive shares)."""
+    from decimal import Decimal, localcontext
+    rng = np.random.default_rng(int(gap))
+    scores = np.concatenate([[gap], rng.normal(size=7)])
+    u = rng.normal(size=8)
+    with localcontext() as ctx:
+        ctx.prec = 100     # p·u agrees with the winner's u to ~52 digits at gap 120
+        e = [(Decimal(float(x)) - Decimal(float(scores.max()))).exp() for x in scores]
+        p_exact = [x / sum(e) for x in e]
+        pu = sum(pi * Decimal(float(ui)) for pi, ui in zip(p_exact, u))
+        exact = [pi * (Decimal(float(ui)) - pu) for pi, ui in zip(p_exact, u)]
+    got = softmax_vjp(softmax(scores), u)
+    for g, x in zip(got, exact):
+        assert abs(Decimal(float(g)) - x) <= abs(x) * Decimal("1e-12"), (g, x)
+
+
 def test_softmax_vjp_is_the_gradient_of_u_dot_softmax_and_works_on_a_batch():
     rng = np.random.default_rng(11)
     scores, u = rng.normal(size=(4, 8)), rng.normal(size=(4, 8))

@@ -26,11 +26,18 @@ def softmax_jacobian(p: np.ndarray) -> np.ndarray:
 
 
 def softmax_vjp(p: np.ndarray, upstream: np.ndarray) -> np.ndarray:
-    """J(p) @ upstream along the last axis without forming J: p ⊙ (u − p·u).
+    """J(p) @ u along the last axis without forming J, shape of `p` (..., n): the gradient of
+    L = u·p with respect to the scores (J is symmetric; seed 000, seed 002).
 
-    J is symmetric, so this is also the gradient of L = u·p with respect to the scores.
+    Written g_i = p_i sum_j p_j (u_i - u_j), which equals p_i (u_i - p·u) because the shares
+    sum to 1, but keeps its precision when one share rounds to 1: the textbook form then
+    subtracts two numbers that agree to the last bit, leaving float64 rounding of about
+    1e-16 in place of the winner's true entry (orders of magnitude smaller in a saturated
+    row). Every term here is a product of shares and differences of u, so each entry is
+    accurate to a few ulps of itself.
     """
-    out: np.ndarray = p * (upstream - (p * upstream).sum(axis=-1, keepdims=True))
+    spread = upstream[..., :, None] - upstream[..., None, :]            # u_i - u_j
+    out: np.ndarray = p * (spread * p[..., None, :]).sum(axis=-1)
     return out
 
 
