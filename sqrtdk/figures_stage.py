@@ -120,6 +120,17 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         raise
 
 
+def figures_code_digest() -> str:
+    """Digest of the code every drawing of the stage may run, for the manifest's key: the
+    figures package's files (a module added or removed changes it), the import closure of
+    each of its modules (`cache.import_closure`: a figure module importing, say,
+    `sqrtdk.web.numbers` is redrawn when that module changes, which the package and the
+    shared modules alone would miss) and this module."""
+    from .options import PACKAGE_DIR
+    modules = sorted(f"sqrtdk.figures.{p.stem}" for p in (PACKAGE_DIR / "figures").glob("*.py"))
+    return digest(code_digest("figures"), closure_digest(*modules, extra=[Path(__file__)]))
+
+
 class FigureStage:
     """Draws the figures of one build (see the module docstring)."""
 
@@ -130,7 +141,7 @@ class FigureStage:
         """Every figure file in figures_dir, from the cache or drawn."""
         settings = self.inputs.settings
         fonts = self._fonts()
-        key = key_for("manifest", code_digest("figures"), fonts,
+        key = key_for("manifest", figures_code_digest(), fonts,
                       json.dumps(self.inputs.labels, sort_keys=True), data,
                       json.dumps(results.get(SWEEP, {}), sort_keys=True),   # figures may need it
                       settings.social_figure, repr(settings.languages), packages=FIGURE_PACKAGES)
