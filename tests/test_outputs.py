@@ -184,7 +184,14 @@ def test_a_comment_in_one_figure_module_redraws_only_the_figures_it_registers(
     assert int(drawn.group(1)) == len(mine) * len(site_build["languages"]) * len(figures.LAYOUTS)
 
 
-_FIGURES_CODE = "from sqrtdk.figures_stage import figures_code_digest; print(figures_code_digest())"
+_FIGURES_CODE = """
+from pathlib import Path
+from sqrtdk.cache import Cache
+from sqrtdk.figures_stage import figures_code_digest
+kept = figures_code_digest(Cache(Path("keys-cache")))
+assert kept == figures_code_digest(), "the kept digest is not the one worked out anew"
+print(kept)
+"""
 
 
 def test_the_figures_manifest_follows_the_code_a_figure_module_imports(tmp_path: Path) -> None:
@@ -192,7 +199,8 @@ def test_the_figures_manifest_follows_the_code_a_figure_module_imports(tmp_path:
     author's new figure may, for a number format): a comment added to that module changes
     the key of the figures stage's manifest, so the build does not serve the old drawings;
     a comment in a module no figure module imports leaves the key as it was (one key for
-    the whole package would redraw everything on every code change)."""
+    the whole package would redraw everything on every code change). The digest kept in
+    the cache between builds is the one worked out anew each time."""
     from sqrtdk.cache import import_closure
     from sqrtdk.options import PACKAGE_DIR
     project = copy_project_files(tmp_path / "project")
