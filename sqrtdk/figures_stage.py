@@ -120,6 +120,32 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         raise
 
 
+def figures_code_digest(cache: Cache | None = None) -> str:
+    """Digest of the code every drawing of the stage may run, for the manifest's key: the
+    figures package's files (a module added or removed changes it), the import closure of
+    each of its modules (`cache.import_closure`: a figure module importing, say,
+    `sqrtdk.web.numbers` is redrawn when that module changes, which the package and the
+    shared modules alone would miss) and this module.
+
+    Reading the closure parses the figure modules (~50 ms), too slow for every text edit: with
+    a `cache`, the digest is kept under the digest of the whole package's code, so it is
+    worked out again only after some module of the package changed."""
+    from .options import PACKAGE_DIR
+    whole = ""
+    if cache is not None:
+        parts = sorted(p.name for p in PACKAGE_DIR.iterdir()      # web/ has no __init__.py
+                       if p.is_dir() and p.name != "__pycache__")
+        whole = key_for("manifest", "figures code", code_digest(*parts))   # this module too
+        kept = cache.get_object("manifest", whole)
+        if isinstance(kept, str):
+            return kept
+    modules = sorted(f"sqrtdk.figures.{p.stem}" for p in (PACKAGE_DIR / "figures").glob("*.py"))
+    made = digest(code_digest("figures"), closure_digest(*modules, extra=[Path(__file__)]))
+    if cache is not None:
+        cache.put_object("manifest", whole, made)
+    return made
+
+
 class FigureStage:
     """Draws the figures of one build (see the module docstring)."""
 
@@ -130,7 +156,7 @@ class FigureStage:
         """Every figure file in figures_dir, from the cache or drawn."""
         settings = self.inputs.settings
         fonts = self._fonts()
-        key = key_for("manifest", code_digest("figures"), fonts,
+        key = key_for("manifest", figures_code_digest(self.cache), fonts,
                       json.dumps(self.inputs.labels, sort_keys=True), data,
                       json.dumps(results.get(SWEEP, {}), sort_keys=True),   # figures may need it
                       settings.social_figure, repr(settings.languages), packages=FIGURE_PACKAGES)

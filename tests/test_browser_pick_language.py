@@ -24,7 +24,8 @@ def root_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   for lang, tag in LANGUAGES]
     env = template_env(PROJECT_ROOT / "templates")
     html = env.get_template("index.html").render(
-        csp="", title="A title", base_url="https://example.org/", alternates=alternates,
+        csp="", title="A title", title_html="A title", base_url="https://example.org/",
+        alternates=alternates,
         description="A description", html_lang=LANGUAGES[0][1], og=None, root="",
         canonical="https://example.org/")
     (folder / "index.html").write_text(html, encoding="utf-8")

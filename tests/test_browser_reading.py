@@ -94,6 +94,45 @@ COLLISIONS = """() => [...document.querySelectorAll('body > svg')].map(svg => {
     return [svg.dataset.name, out, spines.length]; })"""
 
 
+# Where a figure's words lie on its data: a text crossed by a data line (matplotlib's
+# `line2d_` groups outside the axes' ticks and the legend: curves, reference lines) where the
+# line is drawn, inside its clip rectangle, or overlapping a marker of one. The text's box is
+# the font's, so it is taken 1 px narrower and 2 px shorter at each side, as above. A text on
+# a white ground of its own (matplotlib's bbox, drawn after the lines) hides what it covers.
+LINE_COLLISIONS = """() => [...document.querySelectorAll('body > svg')].map(svg => {
+    const out = [];
+    const grounded = t => [...t.parentElement.querySelectorAll(':scope > g[id^="patch_"] > path')]
+        .some(p => /fill:\\s*#ffffff/.test(p.getAttribute('style') || ''));
+    const boxes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && !grounded(t))
+        .map(t => { const b = t.getBoundingClientRect();
+            return [t.textContent.trim(), new DOMRect(b.x + 1, b.y + 2, b.width - 2, b.height - 4)]; });
+    const inside = (p, b) => p.x > b.left && p.x < b.right && p.y > b.top && p.y < b.bottom;
+    const clipOf = el => {      // [x, y, width, height] in the element's user units, or null
+        const g = el.closest('[clip-path]'), id = g && /url\\(#([^)]+)\\)/.exec(g.getAttribute('clip-path'));
+        const r = id && svg.getElementById(id[1])?.querySelector('rect');
+        return r && ['x', 'y', 'width', 'height'].map(a => +r.getAttribute(a)); };
+    const shown = (x, y, c) => !c || (x >= c[0] && x <= c[0] + c[2] && y >= c[1] && y <= c[1] + c[3]);
+    const across = (a0, a1, b0, b1) => Math.min(a1, b1) - Math.max(a0, b0);
+    [...svg.querySelectorAll('g[id^="line2d_"]')]
+        .filter(g => !g.closest('g[id^="matplotlib.axis"], g[id^="legend"]')).forEach(g => {
+            g.querySelectorAll(':scope > path').forEach(path => {
+                const clip = clipOf(path), ctm = path.getScreenCTM(), length = path.getTotalLength();
+                for (let l = 0; l <= length; l += 0.5) {       // every half unit along the line
+                    const p = path.getPointAtLength(l);
+                    if (!shown(p.x, p.y, clip)) continue;
+                    const hit = boxes.find(([, b]) => inside(new DOMPoint(p.x, p.y).matrixTransform(ctm), b));
+                    if (hit) { out.push(`${hit[0]} | ${g.id}`); break; }
+                } });
+            g.querySelectorAll('use').forEach(marker => {
+                if (!shown(+marker.getAttribute('x'), +marker.getAttribute('y'), clipOf(marker))) return;
+                const m = marker.getBoundingClientRect();
+                boxes.forEach(([s, b]) => {
+                    if (across(m.left, m.right, b.left, b.right) > 0 && across(m.top, m.bottom, b.top, b.bottom) > 0)
+                        out.push(`${s} | a marker of ${g.id}`); }); });
+        });
+    return [svg.dataset.name, [...new Set(out)]]; })"""
+
+
 @pytest.mark.author
 def test_no_figure_text_runs_into_other_text_an_axis_or_the_edge(browser, site_build) -> None:
     """Every SVG the build drew (each figure, language and layout), at its own size."""
@@ -109,11 +148,13 @@ def test_no_figure_text_runs_into_other_text_an_axis_or_the_edge(browser, site_b
         page.evaluate("""names => document.querySelectorAll('body > svg')
             .forEach((s, i) => { s.dataset.name = names[i]; })""", names)
         found = page.evaluate(COLLISIONS)
+        on_data = page.evaluate(LINE_COLLISIONS)
     finally:
         page.close()
     assert [name for name, _, _ in found] == names
     assert all(spines for _, _, spines in found), "an SVG without axis lines: is it matplotlib's?"
     assert {name: out for name, out, _ in found if out} == {}
+    assert {name: out for name, out in on_data if out} == {}
 
 
 @pytest.mark.author

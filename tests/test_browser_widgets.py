@@ -458,3 +458,144 @@ def test_labels_follow_the_state_numbers_match_the_build_and_print_drops_control
             assert not any(w.is_visible() for w in words.all())
             page.emulate_media(media="screen")
     parts.done()
+
+
+# Sheet 1's readout at every dₖ × ruler × batch: [i, ruler, batch, {slot: text}]
+READOUTS = """() => {
+    const dk = document.querySelector('#dk-input'), w = document.querySelector('#fig-spread-hist .widget');
+    const button = w.querySelector('.widget-button'), out = [];
+    const radios = [...document.querySelectorAll('.dk-bar input[type=radio]')];
+    const move = (el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); };
+    const n = window.sqrtdkData.results.spread.batches.n;
+    for (let i = +dk.min; i <= +dk.max; i++) for (const r of radios) {
+        move(dk, i);
+        r.checked = true; r.dispatchEvent(new Event('change', {bubbles: true}));
+        for (let b = 0; b <= n; b++) {
+            const shown = {};
+            w.querySelectorAll('.widget-readout [data-slot]').forEach(e => { shown[e.dataset.slot] = e.textContent; });
+            out.push([i, r.value, b, shown]);
+            button.click();
+        }
+    }
+    return out; }"""
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("−", "-"))
+
+
+def _decimals(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sheet_1s_shown_numbers_divide_out_at_every_dk_ruler_and_batch(visit, site_build,
+                                                                       lang: str) -> None:
+    """Numbers a sentence relates by division (embed.RELATED: a / b = ratio) agree as shown:
+    the shown numerator over the shown denominator rounds to the shown ratio at its decimals;
+    both operands share one precision, and so do the ratio and the theory it is compared
+    with; every text is what embed.slot_text gives in that state."""
+    from sqrtdk.web.embed import COMPARED, RELATED
+    results = site_build["results"]
+    page = visit().open(f"{lang}/index.html")
+    every = page.evaluate(READOUTS)
+    n = results["spread"]["batches"]["n"]
+    assert len(every) == (len(results["spread"]["d_k"]) - start_state(results)["s"] - 1) * 3 * (n + 1)
+    for i, r, b, shown in every:
+        state = {**start_state(results), "i": i, "r": r, "b": b,
+                 "m": results["saturation"]["scale_index"][r][i]}
+        for name, text in shown.items():
+            assert text == slot_text(name, results, state)[0], (name, i, r, b)
+        for num, den, quotient in RELATED:
+            a, d, q = shown[num], shown[den], shown[quotient]
+            assert _decimals(a) == _decimals(d), (i, r, b, a, d)
+            got = format_number("fixed", _number(a) / _number(d), _decimals(q))
+            assert got == q, (i, r, b, a, d, q)
+        for x, y in COMPARED:
+            assert _decimals(shown[x]) == _decimals(shown[y]), (i, r, b, shown)
+
+
+PROSE_AND_BOX = """() => [[...document.querySelectorAll('article [data-key]')]
+        .filter(e => !e.closest('.widget')).map(e => [e.dataset.key, e.textContent]),
+    [...document.querySelectorAll('#fig-spread-hist .widget .widget-readout [data-slot]')]
+        .map(e => e.textContent)]"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_text_describes_all_pairs_whichever_batch_the_box_shows(visit, site_build,
+                                                                    lang: str) -> None:
+    """The prose speaks of all the pairs: drawing another batch changes sheet 1's readout
+    (which then names its batch) and no quoted number of the text, at a dₖ the reader chose."""
+    results = site_build["results"]
+    d_k = results["spread"]["d_k"][start_state(results)["s"] + 1]
+    page = visit().open(f"{lang}/index.html?dk={d_k}&ruler=sqrt")
+    before, box = page.evaluate(PROSE_AND_BOX)
+    assert before
+    page.locator("#fig-spread-hist .widget-button").click()
+    after, box_after = page.evaluate(PROSE_AND_BOX)
+    assert box_after != box                        # the box shows the batch…
+    assert page.locator('#fig-spread-hist [data-batch="one"]').is_visible()
+    assert after == before                         # …the text does not follow it
+
+
+# every paragraph of the text quoting a prose slot (embed.PROSE_SLOTS), at every dₖ of the
+# bar: [i, [{slot: text} per paragraph]]
+PROSE_AT_EVERY_DK = """(prose) => {
+    const dk = document.querySelector('#dk-input'), out = [];
+    const move = (el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); };
+    const grab = () => {
+        const blocks = new Map();
+        document.querySelectorAll('article [data-key]').forEach(e => {
+            const name = prose[e.dataset.key], block = e.closest('article > *');
+            if (!name || !block || e.closest('.widget')) return;
+            if (!blocks.has(block)) blocks.set(block, {});
+            blocks.get(block)[name] = e.textContent;
+        });
+        return [...blocks.values()];
+    };
+    out.push([-1, grab()]);                    // the page as built
+    for (let i = +dk.min; i <= +dk.max; i++) { move(dk, i); out.push([i, grab()]); }
+    return out; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_texts_related_numbers_divide_out_as_built_and_at_every_dk(visit, site_build,
+                                                                       lang: str) -> None:
+    """A paragraph that quotes a whole RELATED triple shows numbers that divide out (the
+    shown numerator over the shown denominator rounds to the shown quotient), and one that
+    quotes a whole COMPARED pair shows both at one precision: as built and at every dₖ."""
+    from sqrtdk.web.embed import COMPARED, PROSE_SLOTS, RELATED
+    page = visit().open(f"{lang}/index.html")
+    every = page.evaluate(PROSE_AT_EVERY_DK, PROSE_SLOTS)
+    checked = 0
+    for i, blocks in every:
+        for shown in blocks:
+            for num, den, quotient in RELATED:
+                if all(x in shown for x in (num, den, quotient)):
+                    a, d, q = shown[num], shown[den], shown[quotient]
+                    assert _decimals(a) == _decimals(d), (i, shown)
+                    got = format_number("fixed", _number(a) / _number(d), _decimals(q))
+                    assert got == q, (i, shown)
+                    checked += 1
+            for x, y in COMPARED:
+                if x in shown and y in shown:
+                    assert _decimals(shown[x]) == _decimals(shown[y]), (i, shown)
+                    checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
+def test_a_line_of_a_box_that_starts_a_row_starts_at_the_boxs_text_edge(visit, viewport) -> None:
+    """Every line of text a Try-it box starts on a row of its own (a control row's text wrapped
+    under its button included) starts where the box's title does: no stray margin."""
+    page = visit(viewport=viewport).open("en/index.html")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.widget')].map(w => {
+        const edge = w.querySelector('.widget-title').getBoundingClientRect().left;
+        const lefts = [...w.querySelectorAll('.widget-controls > *:not([hidden])')]
+            .map(e => e.getBoundingClientRect().left);
+        const firsts = lefts.filter(l => l < edge + 40);   // the items that start a row
+        return [edge, firsts]; })""")
+    assert any(firsts for _, firsts in rows)          # some box has a row of controls
+    for edge, firsts in rows:
+        for left in firsts:
+            assert abs(left - edge) < 0.5, (edge, firsts)

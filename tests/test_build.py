@@ -25,8 +25,8 @@ def quotes(html: str) -> list[tuple[str, str, str]]:
     out = []
     for el in Tree(html).elements:
         a = el["attrs"]
-        if "data-key" in a and "data-format" in a:
-            out.append((a["data-key"], a["data-format"], el["text"]))
+        if "data-key" in a and "data-format" in a:   # data-shown: the digits a paragraph
+            out.append((a["data-key"], a.get("data-shown") or a["data-format"], el["text"]))   # relating it gave
     return out
 
 

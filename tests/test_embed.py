@@ -227,3 +227,22 @@ def test_two_numbers_set_side_by_side_never_read_alike_unless_they_agree_that_cl
                 if va != vb and format_number(kind, va, most) != format_number(kind, vb, most):
                     assert ta != tb, (a, b, s, ta, tb)
                 assert decimals(ta) == decimals(tb), (ta, tb)      # one precision for both
+
+
+def test_related_operands_take_the_decimals_their_quotient_needs() -> None:
+    """RELATED: the shown operands divide out to the shown quotient; both share one number
+    of decimals, at most WIDGET_EXTRA_DIGITS more than their own formats show."""
+    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, related_digits, related_specs
+    # 1.00395 and 0.99934 print 1.00 and 0.999 (0.999 by hand), the ratio 0.995408 as 0.995
+    assert related_digits(0.99934, 1.00395, "0.999", "1.00", 0.995408, "fixed:3") == 3
+    specs = related_specs({"sd_large": 0.99934, "sd_small": 1.00395, "ratio": 0.995408,
+                           "ratio_theory": 1.0},
+                          {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:2",
+                           "ratio_theory": "fixed:2"})
+    assert specs == {"sd_large": "fixed:3", "sd_small": "fixed:3", "ratio": "fixed:3",
+                     "ratio_theory": "fixed:3"}
+    # already agreeing: the operands keep their own decimals (0.353 / 0.502 = 0.703 -> 0.70)
+    assert related_digits(0.35332, 0.501975, "0.353", "0.502", 0.70386, "fixed:2") == 3
+    # none agrees within the extra digits: the most
+    assert related_digits(1.0, 3.0, "1.00", "3.00", 0.5, "fixed:2") == 2 + WIDGET_EXTRA_DIGITS
+    assert all(len(t) == 3 for t in RELATED)

@@ -184,6 +184,53 @@ def test_a_comment_in_one_figure_module_redraws_only_the_figures_it_registers(
     assert int(drawn.group(1)) == len(mine) * len(site_build["languages"]) * len(figures.LAYOUTS)
 
 
+_FIGURES_CODE = """
+from pathlib import Path
+from sqrtdk.cache import Cache
+from sqrtdk.figures_stage import figures_code_digest
+kept = figures_code_digest(Cache(Path("keys-cache")))
+assert kept == figures_code_digest(), "the kept digest is not the one worked out anew"
+print(kept)
+"""
+
+
+def test_the_figures_manifest_follows_the_code_a_figure_module_imports(tmp_path: Path) -> None:
+    """In a project copy whose first figure module imports a module of sqrtdk/web (as an
+    author's new figure may, for a number format): a comment added to that module changes
+    the key of the figures stage's manifest, so the build does not serve the old drawings;
+    a comment in a module no figure module imports leaves the key as it was (one key for
+    the whole package would redraw everything on every code change). The digest kept in
+    the cache between builds is the one worked out anew each time."""
+    from sqrtdk.cache import import_closure
+    from sqrtdk.options import PACKAGE_DIR
+    project = copy_project_files(tmp_path / "project")
+    figure_modules = sorted((project / "sqrtdk" / "figures").glob("*.py"))
+    first = next(p for p in figure_modules if p.stem not in ("__init__", "draw"))
+    first.write_text(first.read_text(encoding="utf-8")
+                     + "\nfrom ..web import numbers as _numbers  # noqa: E402,F401\n",
+                     encoding="utf-8")
+    closure = {p.relative_to(PACKAGE_DIR) for p in import_closure(
+        *(PACKAGE_DIR / "figures").glob("*.py"), PACKAGE_DIR / "web" / "numbers.py")}
+    unrelated = next(p for p in sorted((PACKAGE_DIR / "web").glob("*.py"))
+                     if p.relative_to(PACKAGE_DIR) not in closure)
+
+    def key() -> str:
+        done = subprocess.run([sys.executable, "-c", _FIGURES_CODE], cwd=project,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def comment(relative: Path) -> None:
+        path = project / "sqrtdk" / relative
+        path.write_text(path.read_text(encoding="utf-8") + "\n# an author's comment\n",
+                        encoding="utf-8")
+    before = key()
+    comment(unrelated.relative_to(PACKAGE_DIR))
+    assert key() == before, unrelated.name
+    comment(Path("web") / "numbers.py")
+    assert key() != before
+
+
 def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
     from sqrtdk.science import registry
     from sqrtdk.science.registry import CLAIMS, SECTIONS

@@ -63,8 +63,10 @@ def spread_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     for dq in (sp["d_small"], sp["d_large"]):
         i = d.index(dq)
         ax.plot(dq, sd[i], "o", markersize=11, markerfacecolor="none", color=VERMILLION)
-        right = dq == sp["d_small"] or layout != NARROW   # on a phone the large one reads leftwards
-        offset = ((10, -9) if layout != NARROW else (9, 9)) if right else (-4, 12)
+        # below the line to the right (the line rises away from the text); on a phone the
+        # large one reads leftwards, above the line
+        right = dq == sp["d_small"] or layout != NARROW
+        offset = (10, -9) if right else (-4, 12)
         ax.annotate(t("point", d=dq, sd=sd[i]), (dq, sd[i]), xytext=offset,
                     textcoords="offset points", va="center", ha="left" if right else "right",
                     color=VERMILLION)

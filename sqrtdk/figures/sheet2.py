@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import NullLocator
 
 from . import NARROW, figure
@@ -26,6 +27,8 @@ from .draw import (
     panels,
     powers_of_two,
 )
+
+EDGE_ROOM = 8 / 72   # inches: the layout's padding at the figure's sides
 
 
 def _index(xs: list[float], x: float) -> int:
@@ -87,7 +90,11 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
     every = 2 if layout == NARROW else 1
     ticks = [v for v in powers_of_two(x) if v >= 1 / 8]
     for ax, y, text in zip((left, right), (q["p_winner"], q["sensitivity"]), texts):
-        ax.axvline(pk["scale"], color=GREY, linestyle=":", linewidth=1.2)
+        # the peak's scale: across the left panel; on the right, from the axis up to the peak
+        # only (above it sit the peak's label and, on a desktop, the legend)
+        ax.plot([pk["scale"]] * 2, [0, pk["sensitivity"]] if ax is right else [0, 1],
+                color=GREY, linestyle=":", linewidth=1.2,
+                transform=ax.transData if ax is right else ax.get_xaxis_transform())
         ax.plot(q["scale"], y, "o", color=INK)
         # left: centred above the dot, in the room left above the plateau; right: to its
         # right, above the flat tail (the curve falls into the dot from the left)
@@ -95,7 +102,9 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
                     textcoords="offset points", ha="left" if ax is right else "center",
                     va="bottom")
         log2_axis(ax, "x", ticks, every)
-        ax.set(xlim=(ticks[0], x[-1]), xlabel=t("xlabel"))
+        # stacked on a phone, the panels share one x axis, labelled under the lower one
+        ax.set(xlim=(ticks[0], x[-1]), xlabel=t("xlabel") if ax is right or layout != NARROW
+               else "")
         top = ax.secondary_xaxis("top", functions=(lambda c: (c * sigma) ** 2,
                                                    lambda dk: np.sqrt(dk) / sigma))
         top.set_xscale("log", base=2)
@@ -106,15 +115,17 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
         top.set_xlabel(t("dk_axis"))
     right.annotate(t("peak", scale=pk["scale"], p=pk["p_winner"], dk=pk["equivalent_dk"]),
                    (pk["scale"], pk["sensitivity"]),
-                   # desktop: centred over the peak, on a white ground where it crosses the
-                   # dotted line, under the legend (left of the peak, its second line ran
-                   # over this panel's y axis); phone (legend below): to its right, above the
-                   # curve as it falls
+                   # desktop: centred over the peak, under the legend (left of the peak, its
+                   # second line ran over this panel's y axis); phone (legend below): to its
+                   # right, above the curve as it falls
                    xytext=(0, 6) if layout != NARROW else (4, 4), textcoords="offset points",
-                   ha="center" if layout != NARROW else "left", va="bottom",
-                   bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0}
-                   if layout != NARROW else None)
+                   ha="center" if layout != NARROW else "left", va="bottom")
     left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1], title=t("left_title",
                                                                     label=sa["winner"]))
     right.set(ylim=(0, 1.7 * pk["sensitivity"]), title=t("right_title"))   # room for the text
     legend(right, fig, layout, "upper right")
+    # the right panel's quoted value ends near the figure's right edge: more room at the sides
+    # than the layout's default padding (3 pt), so it does not end at the edge
+    engine = fig.get_layout_engine()
+    if isinstance(engine, ConstrainedLayoutEngine):
+        engine.set(w_pad=EDGE_ROOM)

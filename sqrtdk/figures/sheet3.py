@@ -1,6 +1,7 @@
 """Sheet 3's figures: three rulers, what each does to softmax, and the gradient reaching q."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import NARROW, figure
@@ -14,6 +15,7 @@ from .draw import (
     log10_axis,
     panels,
     powers_of_two,
+    scientific,
 )
 
 
@@ -55,16 +57,21 @@ def rulers_softmax(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> No
         left.plot(d, ru["winner_share"][name], marker + "-", color=color, label=t(name))
         right.plot(d, ru["entropy_bits"][name], marker + "-", color=color)
     refs = ((left, ru["uniform_share"], t("uniform_share", n=ru["positions"]), -3),
-            (right, ru["max_entropy_bits"], t("max_entropy", bits=ru["max_entropy_bits"]), 3))
+            (right, ru["max_entropy_bits"], t("max_entropy", bits=ru["max_entropy_bits"]), 6))
     every = 2 if layout == NARROW else 1
-    for ax, y, text, dy in refs:  # label below the 1/8 line, above the 3-bit line
+    # each label on the empty side of its dotted line (no share is below 1/n, no entropy
+    # above its maximum), a few points off it: clear of the line and of the markers near it
+    for ax, y, text, dy in refs:
         ax.axhline(y, color=GREY, linestyle=":", linewidth=1.2)
         ax.annotate(text, (0.02, y), xycoords=ax.get_yaxis_transform(), xytext=(0, dy),
                     textcoords="offset points", va="top" if dy < 0 else "bottom", color=GREY)
         log2_axis(ax, "x", [float(x) for x in d], every)
-        ax.set(xlabel=t("xlabel"))
+        # stacked on a phone, the panels share one x axis, labelled under the lower one
+        ax.set(xlabel=t("xlabel") if ax is right or layout != NARROW else "")
     left.set(ylim=(0, 1), title=t("left_title"))
-    right.set(ylim=(0, 1.15 * ru["max_entropy_bits"]), title=t("right_title"))
+    # room above the maximum for its label (a phone's panel is shorter: more of it)
+    right.set(ylim=(0, (1.3 if layout == NARROW else 1.22) * ru["max_entropy_bits"]),
+              title=t("right_title"))
     fig.legend(handles=left.get_lines()[:3], loc="outside upper center",
                ncols=1 if layout == NARROW else 3)
 
@@ -73,10 +80,15 @@ def rulers_softmax(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> No
         needs=("gradient.d_k", "gradient.p10", "gradient.median", "gradient.p90",
                "gradient.below", "gradient.threshold"),
         labels={"left_title": (), "right_title": ("threshold",), "xlabel": (), "ylabel": (),
-                "band": (), "raw": (), "sqrt": (), "linear": ()})
+                "band": (), "raw": (), "sqrt": (), "linear": (), "band_below": ("value",)})
 def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     """Left: median ‖∂L/∂q‖ with its 10–90 % band against d, per ruler (log scale);
-    right: the share of rows whose gradient is below the threshold."""
+    right: the share of rows whose gradient is below the threshold.
+
+    The left axis stops two decades below the smallest median (the medians are what the
+    panel compares); a band whose lower edge goes further down is cut there, and an arrow
+    at the dₖ where it reaches lowest says how far (its value as the article's sig(2)
+    prints it: `draw.scientific`)."""
     g = r["gradient"]
     d = g["d_k"]
     left, right = panels(fig, 2, layout, sharex=True)
@@ -88,11 +100,31 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     # the band's key in the colour of the band a reader sees most of (no scaling spans decades)
     left.fill_between([], [], [], color=RULER_STYLE[0][1], alpha=0.15, label=t("band"))
     log10_axis(left, "y")
+    lowest = min(v for name in g["median"] for v in g["median"][name])
+    bottom = 10.0 ** (math.floor(math.log10(lowest)) - 2)
+    top = 10.0 ** math.ceil(math.log10(max(v for name in g["p90"] for v in g["p90"][name])))
+    left.set_ylim(bottom, top)
+    for name, color, _ in RULER_STYLE:
+        p10 = g["p10"][name]
+        if min(p10) < bottom:   # the band goes on below the axis: how far, where
+            i = p10.index(min(p10))   # the last dₖ here; the alt texts quote it there
+            left.annotate("", (d[i], bottom), xytext=(0, 20), textcoords="offset points",
+                          arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 1.2,
+                                      "shrinkA": 0, "shrinkB": 0})
+            left.annotate(t("band_below", value=scientific(min(p10), 2)),
+                          (d[i], bottom), xytext=(-5, 3), textcoords="offset points",
+                          ha="right", va="bottom", color=color,
+                          bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0,
+                                "alpha": 0.85})   # over the band it speaks of
     every = 2 if layout == NARROW else 1
     for ax in (left, right):
         log2_axis(ax, "x", [float(x) for x in d], every)
-        ax.set(xlabel=t("xlabel"))
+        # stacked on a phone, the panels share one x axis, labelled under the lower one
+        ax.set(xlabel=t("xlabel") if ax is right or layout != NARROW else "")
     left.set(title=t("left_title"), ylabel=t("ylabel"))
     right.set(ylim=(-3, 103), title=t("right_title", threshold=g["threshold"]))
     right.yaxis.set_major_formatter("{x:g}%")
-    legend(left, fig, layout, "lower left", framealpha=0.85, frameon=True, edgecolor="none")
+    if layout == NARROW:
+        legend(left, fig, layout, "lower left")
+    else:   # the right panel's upper left is empty; the left one's lower corners are not
+        right.legend(*left.get_legend_handles_labels(), loc="upper left")

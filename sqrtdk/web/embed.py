@@ -5,11 +5,11 @@ state (the chosen dₖ, ruler and batch).
 One source of truth: the widgets only look values up in this slice of results.json, which
 keeps its dotted paths, and draw; nothing is computed in the browser. `FOLLOW` maps a quoted
 result to the path that holds its value in another state: `{i}` is the chosen dₖ's index on
-the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled), `{r}` the ruler. In
-the default state (the page's own dₖ, no scaling, pooled) every path gives the number the page
-already shows. Sentences come from strings.toml, where `{name}` marks a slot: the build fills
-it with the default state's value, formatted as the prose formats it (quoting.format_number),
-and the script refills it.
+the grid, `{s}` the small dₖ's, `{b}` the batch (0: all batches pooled; the sheets only),
+`{r}` the ruler. In the default state (the page's own dₖ, no scaling, pooled) every path gives
+the number the page already shows. Sentences come from strings.toml, where `{name}` marks a
+slot: the build fills it with the default state's value, formatted as the prose formats it
+(quoting.format_number), and the script refills it.
 """
 from __future__ import annotations
 
@@ -39,9 +39,10 @@ EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 FOLLOW: dict[str, str] = {
     "spread.d_large": "spread.d_k.{i}",
-    "spread.sd_small": "spread.grid.sd.raw.{s}.{b}",
-    "spread.sd_large": "spread.grid.sd.raw.{i}.{b}",
-    "spread.ratio": "spread.grid.ratio.raw.{i}.{b}",
+    # the prose speaks of all the pairs: it follows dₖ, never the batch a sheet shows (0: pooled)
+    "spread.sd_small": "spread.grid.sd.raw.{s}.0",
+    "spread.sd_large": "spread.grid.sd.raw.{i}.0",
+    "spread.ratio": "spread.grid.ratio.raw.{i}.0",
     "spread.d_ratio": "spread.grid.d_ratio.{i}",
     "spread.ratio_theory": "spread.grid.ratio_theory.raw.{i}",
     "spread.batches.ratio_min": "spread.grid.batch_ratio_min.{i}",
@@ -109,6 +110,19 @@ OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
 # reads "0.09 beside 0.09" for 0.0886 and 0.0884 (`compared_digits`; static/explainer.js's
 # `slot` does the same). The two slots of a pair have one format.
 COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
+# Slots a sentence relates by division, (numerator, denominator, quotient): "SD at 4: 1.004;
+# at 8: 0.999; ratio 0.995". The two operands are shown with one number of decimals (one
+# precision in one sentence), the fewest from their own formats' on, plus at most
+# WIDGET_EXTRA_DIGITS, with which the shown numerator over the shown denominator rounds to
+# the quotient as shown (its format, or COMPARED's digits): a reader who divides the shown
+# numbers gets the shown ratio (`related_spec`; static/explainer.js's `specOf` does the same).
+RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
+# The quoted results of the prose that are the sheets' slots in the page as built: a
+# paragraph that quotes a whole COMPARED pair or RELATED triple of them shows its numbers as
+# the sheet would (`related_specs`), in the build (quoting.Quoter) and as they follow dₖ
+# (static/explainer.js's `follows`)
+PROSE_SLOTS: dict[str, str] = {"spread.sd_small": "sd_small", "spread.sd_large": "sd_large",
+                               "spread.ratio": "ratio", "spread.ratio_theory": "ratio_theory"}
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
@@ -176,6 +190,33 @@ def compared_digits(kind: str, value: float, other: float, digits: int) -> int:
     return digits + WIDGET_EXTRA_DIGITS
 
 
+def decimals(text: str) -> int:
+    """How many decimals a formatted number shows ("0.502" 3, "32.0" 1, "1,024" 0)."""
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _as_float(text: str) -> float:
+    return float(text.replace(",", "").replace("\u2212", "-"))
+
+
+def related_digits(num: float, den: float, num_text: str, den_text: str, quotient: float,
+                   quotient_spec: str) -> int:
+    """The decimals of both operands of a RELATED triple: the most either shows in its own
+    format (`num_text`, `den_text`), or the fewest more (up to WIDGET_EXTRA_DIGITS) with which
+    the shown numerator over the shown denominator prints as the quotient does in
+    `quotient_spec` ("fixed:2"); the most digits if none agrees."""
+    kind, _, d = quotient_spec.partition(":")
+    q_digits = int(d or 0)
+    want = format_number(kind, quotient, q_digits)
+    first = max(decimals(num_text), decimals(den_text))
+    for n in range(first, first + WIDGET_EXTRA_DIGITS + 1):
+        a = _as_float(format_number("fixed", num, n))
+        b = _as_float(format_number("fixed", den, n))
+        if b and format_number(kind, a / b, q_digits) == want:
+            return n
+    return first + WIDGET_EXTRA_DIGITS
+
+
 def partner(name: str) -> str | None:
     """The slot that `name` is compared with (COMPARED), if any."""
     return next((b if a == name else a for a, b in COMPARED if name in (a, b)), None)
@@ -202,7 +243,8 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
             "state": default_state(results), "start": start_state(results),
             "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
-            "compared": [list(pair) for pair in COMPARED]}
+            "compared": [list(pair) for pair in COMPARED],
+            "related": [list(triple) for triple in RELATED], "prose": PROSE_SLOTS}
 
 
 def json_script(data: Any) -> Markup:
@@ -231,19 +273,69 @@ def read_data_script(text: str) -> Any:
     return json.loads(text[len(prefix):].rstrip().rstrip(";"))
 
 
-def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
-    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`)."""
-    template, spec = SLOTS[name]
-    path = resolve(template, state)
-    value = float(path) if path.isdigit() else float(at(dict(results), path))
+def _slot_value(name: str, results: Mapping[str, Any], state: Mapping[str, Any]
+                ) -> tuple[float, str]:
+    path = resolve(SLOTS[name][0], state)
+    return (float(path) if path.isdigit() else float(at(dict(results), path))), path
+
+
+def related_specs(values: Mapping[str, float], specs: Mapping[str, str]) -> dict[str, str]:
+    """The formats the numbers of one sentence are shown with: `specs` (name -> format, for
+    the slots or quoted results present, by slot name), with COMPARED's digits for a pair
+    that is there whole, then `fixed` at `related_digits` for the operands of a RELATED
+    triple that is there whole. `values`: name -> value, the same names."""
+    out = dict(specs)
+    for a, b in COMPARED:
+        if a in values and b in values:
+            for x, y in ((a, b), (b, a)):
+                kind, n = _split(specs[x])
+                out[x] = f"{kind}:{compared_digits(kind, values[x], values[y], n)}"
+    for num, den, quotient in RELATED:
+        if all(x in values for x in (num, den, quotient)):
+            texts = [format_number(*_kind_value_digits(specs[x], values[x])) for x in (num, den)]
+            d = related_digits(values[num], values[den], texts[0], texts[1],
+                               values[quotient], out[quotient])
+            out[num] = out[den] = f"fixed:{d}"
+    return out
+
+
+def _kind_value_digits(spec: str, value: float) -> tuple[str, float, int]:
+    kind, n = _split(spec)
+    return kind, value, n
+
+
+def _group(name: str) -> set[str]:
+    """`name` and every slot a COMPARED pair or RELATED triple joins to it, transitively."""
+    group, todo = {name}, [name]
+    links = [set(t) for t in (*COMPARED, *RELATED)]
+    while todo:
+        x = todo.pop()
+        for link in links:
+            if x in link:
+                todo.extend(link - group)
+                group |= link
+    return group
+
+
+def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """The format slot `name` is shown with in `state` (`related_specs` over its group)."""
+    group = _group(name)
+    values = {x: _slot_value(x, results, state)[0] for x in group}
+    return related_specs(values, {x: SLOTS[x][1] for x in group})[name]
+
+
+def _split(spec: str) -> tuple[str, int]:
     kind, _, digits = spec.partition(":")
-    n = int(digits or 0)
-    other = partner(name)
-    if other is not None:           # compared slots share one format (tests/test_embed.py)
-        other_value = float(at(dict(results), resolve(SLOTS[other][0], state)))
-        n = compared_digits(kind, value, other_value, n)
+    return kind, int(digits or 0)
+
+
+def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
+    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`) with
+    the digits `shown_spec` gives it; the format returned is the slot's own (SLOTS)."""
+    value, path = _slot_value(name, results, state)
+    kind, n = _split(shown_spec(name, results, state))
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
-    return widget_number(kind, value, n, bounds, is_open(path)), spec
+    return widget_number(kind, value, n, bounds, is_open(path)), SLOTS[name][1]
 
 
 def is_open(path: str) -> bool:

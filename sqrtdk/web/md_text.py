@@ -298,8 +298,10 @@ class MathPunctuationGlue(Treeprocessor):
 
 
 # a short tuple in the prose: "(10, 5)", "(0.993, 0.007)", "(q, k)" (its items quoted numbers
-# or short words, up to four), which a line must not split after a comma
-_TUPLE = re.compile(r"[(（][^\s(),（），]{1,24}(?:, [^\s(),（），]{1,24}){1,3}[)）]")
+# or short words, up to four), which a line must not split after a comma; full-width
+# brackets (U+FF08, U+FF09) and comma (U+FF0C) count too, as written in Chinese text
+_ITEM = r"[^\s(),\uff08\uff09\uff0c]{1,24}"
+_TUPLE = re.compile(rf"[(\uff08]{_ITEM}(?:, {_ITEM}){{1,3}}[)\uff09]")
 
 
 class TupleGlue(Treeprocessor):

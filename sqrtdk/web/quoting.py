@@ -34,6 +34,8 @@ import jinja2
 
 from ..errors import BuildError, suggest
 from ..log import warn
+from ..science.results import at
+from .embed import PROSE_SLOTS, related_specs
 from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
@@ -52,6 +54,9 @@ class QuoteLog:
     and claim was written on (0 until the text around it is placed, see `place`)."""
 
     entries: list[tuple[str, str, str]] = field(default_factory=list)
+    # quote index -> the format it is shown with where a paragraph relates it to other quotes
+    # (embed.related_specs; its entry keeps the author's format, which the script starts from)
+    shown: dict[int, str] = field(default_factory=dict)
     claims: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     claim_lines: list[int] = field(default_factory=list)
@@ -148,6 +153,7 @@ class Quoter:
                  cache_dir: Path | None = None):
         self.path = path
         self.log = QuoteLog()
+        self.results = results
         self.bounds = results.get("meta", {}).get("bounds", {})
         self.context = {k: wrap(k, v) for k, v in results.items()}
         self.claims = claims
@@ -171,8 +177,10 @@ class Quoter:
         out = []
         for first_line, chunk in _paragraphs(source):
             name = self.envs.sources.add("prose", chunk)
+            first = len(self.log.entries)
             try:
-                out.append(self.prose.get_template(name).render(self._render_context))
+                out.append(self.relate(self.prose.get_template(name).render(self._render_context),
+                                       first))
                 self.log.place(out[-1], first_line)
             except jinja2.TemplateSyntaxError as e:
                 line = e.lineno or 0
@@ -186,6 +194,34 @@ class Quoter:
                 raise BuildError(self.path, first_line + line - 1 if line else 0,
                                  error_message(e, self.context)) from None
         return "".join(out)
+
+    def relate(self, text: str, first: int) -> str:
+        """`text`, a rendered paragraph whose quotes are entries `first`… of the log, with the
+        quotes it relates (embed.PROSE_SLOTS: a whole COMPARED pair or RELATED triple) shown
+        with the digits a sheet would give them (embed.related_specs), recorded in `shown`."""
+        mine = [(n, self.log.entries[n]) for n in range(first, len(self.log.entries))]
+        values: dict[str, float] = {}
+        specs: dict[str, str] = {}
+        for _, (path, fmt, _) in mine:
+            slot = PROSE_SLOTS.get(path)
+            if slot and slot not in specs:
+                specs[slot] = fmt
+                values[slot] = float(at(dict(self.results), path))
+        if not specs:
+            return text
+        wanted = related_specs(values, specs)
+        changed: dict[int, str] = {}
+        for n, (path, fmt, _) in mine:
+            slot = PROSE_SLOTS.get(path)
+            if slot and wanted[slot] != specs[slot]:
+                kind, _, digits = wanted[slot].partition(":")
+                changed[n] = format_number(kind, values[slot], int(digits or 0))
+                self.log.shown[n] = wanted[slot]
+                self.log.entries[n] = (path, fmt, changed[n])
+        if not changed:
+            return text
+        return QUOTE_RE.sub(lambda m: quote(int(m.group(1)), changed[int(m.group(1))])
+                            if int(m.group(1)) in changed else m.group(0), text)
 
     def render_formula(self, raw: RawFormula) -> Formula:
         """Evaluate the quotes inside one formula; BuildError at the formula's own line.
@@ -253,8 +289,11 @@ def mark_quotes(html: str, log: QuoteLog) -> str:
     """Quote markers in HTML text become <span class="q" data-key=… data-format=…>; claim
     markers (invisible) are dropped."""
     def span(m: re.Match[str]) -> str:
-        path, fmt, _ = log.entries[int(m.group(1))]
-        return f'<span class="q" data-key="{path}" data-format="{fmt}">{m.group(2)}</span>'
+        n = int(m.group(1))
+        path, fmt, _ = log.entries[n]
+        shown = f' data-shown="{log.shown[n]}"' if n in log.shown else ""
+        return (f'<span class="q" data-key="{path}" data-format="{fmt}"{shown}>'
+                f'{m.group(2)}</span>')
     return CLAIM_RE.sub("", QUOTE_RE.sub(span, html))
 
 

@@ -1,4 +1,4 @@
-# The gradient that reaches q: one query against 8 keys, a random linear read-out of the output.
+# The gradient experiment, what reaches q: one query against 8 keys, a random linear read-out of the output.
 import numpy as np
 
 SEED = 20170612

@@ -1,4 +1,4 @@
-# Sheet 1: how widely do dot products of random vectors scatter?
+# Experiment 1: how widely do dot products of random vectors scatter?
 import numpy as np
 
 SEED = 20170612

@@ -1,4 +1,4 @@
-# Sheet 2: one row of scores A ... H, multiplied by a scale.
+# Experiment 2: one row of scores A ... H, multiplied by a scale.
 import numpy as np
 
 s = np.array([-0.8, 0.1, -0.35, 0.3, -0.1, 0.2, 0.55, 0.9])   # H is the largest

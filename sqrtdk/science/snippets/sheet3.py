@@ -1,4 +1,4 @@
-# Sheet 3: one query against 8 keys at d = 64, under three rulers.
+# Experiment 3: one query against 8 keys at d = 64, under three rulers.
 import numpy as np
 
 SEED = 20170612
