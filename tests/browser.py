@@ -63,9 +63,11 @@ class Visit:
 
     def quoted(self, key: str) -> list[tuple[str, str]]:
         """(format, text) of every quoted number named `key` on the page: one result may be
-        quoted in several formats (`fixed(2)` here, `fixed(3)` there)."""
+        quoted in several formats (`fixed(2)` here, `fixed(3)` there). A quote given more
+        digits by the numbers its paragraph relates (`data-shown`, embed.RELATED) is read in
+        the format it shows."""
         return [tuple(pair) for pair in self.page.locator(f'[data-key="{key}"]').evaluate_all(
-            "els => els.map(el => [el.dataset.format, el.textContent])")]
+            "els => els.map(el => [el.dataset.shown || el.dataset.format, el.textContent])")]
 
     def shows(self, key: str, value: float) -> bool:
         """Whether every quote of `key` on the page shows `value` in its own format."""

@@ -155,8 +155,10 @@ def test_corrupt_cache_entries_are_rebuilt_not_used(project: Path) -> None:
         # and redrawing all of them would only make the test slower)
         entries = sorted(e for e in (project / ".cache" / kind).iterdir() if e.suffix != ".json")
         if kind == "figures":   # one the build reads (its bytes are a figure's), not a stale one
+            # (an entry of older figure code may hold the same bytes: the newest is current)
             drawn = {f.read_bytes() for f in (project / "figures").glob("*.svg")}
-            entries = [e for e in entries if e.read_bytes() in drawn][:1]
+            entries = sorted((e for e in entries if e.read_bytes() in drawn),
+                             key=lambda e: e.stat().st_mtime_ns)[-1:]
             assert entries, "no figure entry of the cache holds a figure the build wrote"
         for entry in entries:
             entry.write_bytes(entry.read_bytes()[:-10] + b"corrupted!")
