@@ -190,16 +190,6 @@ def test_the_social_cards_are_1200_by_630_png(site_build: dict[str, Any]) -> Non
         assert b"Software" not in png and b"matplotlib" not in png.lower()
 
 
-def test_a_figure_prints_a_tiny_number_as_the_article_does() -> None:
-    from sqrtdk.web.numbers import format_number
-    for value in (1.08146e-16, 9.4e-5, 2.63736e-11, 1.0e-7):
-        for digits in (1, 2, 3):
-            assert draw.scientific(value, digits) == format_number("sig", value, digits)
-    for value in (0.0, -1e-9, 1e-4, 0.5):
-        with pytest.raises(ValueError):
-            draw.scientific(value, 2)
-
-
 def test_no_chinese_in_python_files() -> None:
     for path in PACKAGE_DIR.rglob("*.py"):
         assert not CJK.search(path.read_text(encoding="utf-8")), path

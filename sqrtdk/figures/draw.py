@@ -178,17 +178,6 @@ def log10_axis(ax: Axes, which: str) -> None:
     axis.set_minor_locator(NullLocator())
 
 
-def scientific(value: float, digits: int) -> str:
-    """A positive `value` below 10⁻⁴ with `digits` significant digits as "1.1 × 10⁻¹⁶" (no-break
-    spaces around ×): how the article's `sig` filter prints such a number (sqrtdk.web.numbers,
-    not imported here: a figure's code is the figures package and the shared modules). Raises
-    ValueError for a value that filter prints otherwise (0, negative, 10⁻⁴ or more)."""
-    mantissa, exp = f"{value:.{max(digits - 1, 0)}e}".split("e")
-    if value <= 0 or int(exp) >= -4:
-        raise ValueError(f"{value} is not a positive number below 10⁻⁴")
-    return f"{mantissa}\u00a0×\u00a010{str(int(exp)).translate(_SUPERSCRIPT)}"
-
-
 def powers_of_two(values: list[float]) -> list[float]:
     """Powers of two covering `values`."""
     lo, hi = math.floor(math.log2(min(values))), math.ceil(math.log2(max(values)))
@@ -329,5 +318,4 @@ __all__ = [
     "render",
     "render_card",
     "save",
-    "scientific",
 ]

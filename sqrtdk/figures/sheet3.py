@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..web.numbers import format_number
 from . import NARROW, figure
 from .draw import (
     GREY,
@@ -15,7 +16,6 @@ from .draw import (
     log10_axis,
     panels,
     powers_of_two,
-    scientific,
 )
 
 
@@ -88,7 +88,8 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     The left axis stops two decades below the smallest median (the medians are what the
     panel compares); a band whose lower edge goes further down is cut there, and an arrow
     at the dₖ where it reaches lowest says how far (its value as the article's sig(2)
-    prints it: `draw.scientific`)."""
+    prints it: `format_number`, imported from the web code, which this module's cache
+    key then covers)."""
     g = r["gradient"]
     d = g["d_k"]
     left, right = panels(fig, 2, layout, sharex=True)
@@ -111,7 +112,7 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
             left.annotate("", (d[i], bottom), xytext=(0, 20), textcoords="offset points",
                           arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 1.2,
                                       "shrinkA": 0, "shrinkB": 0})
-            left.annotate(t("band_below", value=scientific(min(p10), 2)),
+            left.annotate(t("band_below", value=format_number("sig", min(p10), 2)),
                           (d[i], bottom), xytext=(-5, 3), textcoords="offset points",
                           ha="right", va="bottom", color=color,
                           bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0,
