@@ -205,8 +205,7 @@ def related_digits(num: float, den: float, num_text: str, den_text: str, quotien
     format (`num_text`, `den_text`), or the fewest more (up to WIDGET_EXTRA_DIGITS) with which
     the shown numerator over the shown denominator prints as the quotient does in
     `quotient_spec` ("fixed:2"); the most digits if none agrees."""
-    kind, _, d = quotient_spec.partition(":")
-    q_digits = int(d or 0)
+    kind, q_digits = split_spec(quotient_spec)
     want = format_number(kind, quotient, q_digits)
     first = max(decimals(num_text), decimals(den_text))
     for n in range(first, first + WIDGET_EXTRA_DIGITS + 1):
@@ -288,20 +287,15 @@ def related_specs(values: Mapping[str, float], specs: Mapping[str, str]) -> dict
     for a, b in COMPARED:
         if a in values and b in values:
             for x, y in ((a, b), (b, a)):
-                kind, n = _split(specs[x])
+                kind, n = split_spec(specs[x])
                 out[x] = f"{kind}:{compared_digits(kind, values[x], values[y], n)}"
     for num, den, quotient in RELATED:
         if all(x in values for x in (num, den, quotient)):
-            texts = [format_number(*_kind_value_digits(specs[x], values[x])) for x in (num, den)]
+            texts = [format_number(*_at(specs[x], values[x])) for x in (num, den)]
             d = related_digits(values[num], values[den], texts[0], texts[1],
                                values[quotient], out[quotient])
             out[num] = out[den] = f"fixed:{d}"
     return out
-
-
-def _kind_value_digits(spec: str, value: float) -> tuple[str, float, int]:
-    kind, n = _split(spec)
-    return kind, value, n
 
 
 def _group(name: str) -> set[str]:
@@ -324,16 +318,23 @@ def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) 
     return related_specs(values, {x: SLOTS[x][1] for x in group})[name]
 
 
-def _split(spec: str) -> tuple[str, int]:
+def split_spec(spec: str) -> tuple[str, int]:
+    """A format spec as the widgets and quotes write it ("fixed:3", "pct") as (kind, digits)."""
     kind, _, digits = spec.partition(":")
     return kind, int(digits or 0)
+
+
+def _at(spec: str, value: float) -> tuple[str, float, int]:
+    """format_number's arguments for `value` in `spec`."""
+    kind, n = split_spec(spec)
+    return kind, value, n
 
 
 def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
     """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`) with
     the digits `shown_spec` gives it; the format returned is the slot's own (SLOTS)."""
     value, path = _slot_value(name, results, state)
-    kind, n = _split(shown_spec(name, results, state))
+    kind, n = split_spec(shown_spec(name, results, state))
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
     return widget_number(kind, value, n, bounds, is_open(path)), SLOTS[name][1]
 

@@ -21,7 +21,7 @@ from .embed import ENTROPY_FORMAT as ENTROPY
 from .embed import MEAN_SHARE_FORMAT as MEAN_SHARE
 from .embed import SD_FORMAT as SD
 from .embed import SHARE_FORMAT as SHARE
-from .embed import is_open, widget_number
+from .embed import is_open, split_spec, widget_number
 from .markers import FIG_DATA_RE
 from .numbers import bounds_for
 
@@ -152,8 +152,8 @@ def _gradient_q(r: Mapping[str, Any]) -> Table:
 
 def _number(cell: Cell, bounds: Mapping[str, list[float]]) -> str:
     value, spec, path = cell
-    kind, _, digits = spec.partition(":")
-    return widget_number(kind, value, int(digits or 0), bounds_for(path, bounds) if path else None,
+    kind, digits = split_spec(spec)
+    return widget_number(kind, value, digits, bounds_for(path, bounds) if path else None,
                          is_open(path))
 
 

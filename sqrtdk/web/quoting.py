@@ -35,7 +35,7 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..science.results import at
-from .embed import PROSE_SLOTS, related_specs
+from .embed import PROSE_SLOTS, related_specs, split_spec
 from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
@@ -214,8 +214,8 @@ class Quoter:
         for n, (path, fmt, _) in mine:
             slot = PROSE_SLOTS.get(path)
             if slot and wanted[slot] != specs[slot]:
-                kind, _, digits = wanted[slot].partition(":")
-                changed[n] = format_number(kind, values[slot], int(digits or 0))
+                kind, digits = split_spec(wanted[slot])
+                changed[n] = format_number(kind, values[slot], digits)
                 self.log.shown[n] = wanted[slot]
                 self.log.entries[n] = (path, fmt, changed[n])
         if not changed:
