@@ -559,7 +559,7 @@
   function scrollStops() {
     if (!window.ResizeObserver) return;
     // the box and what it holds (a formula whose numbers follow dₖ widens inside its box)
-    const boxes = new Set($$(".math-scroll[tabindex], article > table[tabindex]"));
+    const boxes = new Set($$(".math-scroll[tabindex], article > table[tabindex], .fig-data-scroll[tabindex]"));
     const ro = new ResizeObserver((es) => es.forEach(({ target }) => {
       const el = boxes.has(target) ? target : target.parentElement;
       if (!el.clientWidth) return;
