@@ -559,9 +559,15 @@
   let column = 0;
   if (article && window.ResizeObserver) new ResizeObserver(([e]) => {
     const w = Math.round(e.contentRect.width);
-    const later = column && w !== column && !queue ? fits() : [];
-    const go = () => { later.shift()?.(); if (later.length) idle(go); };
-    if (later.length) idle(go);
+    if (column && w !== column) {
+      // while the start-up runs, the fits it already made are of the old width: all again,
+      // before `data-ready` (a phone turned while the page loads); later, one group a task
+      const later = fits();
+      const go = () => { later.shift()?.(); if (later.length) idle(go); };
+      const at = queue ? queue.indexOf(ready) : -1;
+      if (queue) queue.splice(at < 0 ? queue.length : at, 0, ...later);
+      else if (later.length) idle(go);
+    }
     column = w;
   }).observe(article);
   // the text already shows the page as built unless the address set dₖ or the ruler
