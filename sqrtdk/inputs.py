@@ -3,10 +3,12 @@ language's strings.toml and figures.toml), read and validated before any work st
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .options import BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
+from .textfiles import TomlFile, read_text
 
 
 @dataclass
@@ -17,6 +19,15 @@ class Inputs:
     strings: dict[str, Strings]
     labels: dict[str, dict[str, Any]]      # lang -> figures.toml data
     label_files: dict[str, Any]            # lang -> TomlFile
+
+
+def lint_words(article: Path, *files: TomlFile) -> None:
+    """Chinese spacing, punctuation and quote marks of a language's strings and figure labels
+    (web/cjk_lint.py), quotes as its article quotes (an article not there yet: no style)."""
+    from .web.cjk_lint import lint_strings, quote_style
+    quotes = quote_style(article, read_text(article)) if article.is_file() else None
+    for f in files:
+        lint_strings(f, quotes)
 
 
 def read_inputs(opts: BuildOptions) -> Inputs:
@@ -30,4 +41,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     files = {lang: load_toml(opts.content_dir / lang / "figures.toml")
              for lang in settings.languages}
     check_ui_strings(strings, opts.templates_dir, tuple(SLOTS))
+    for lang, st in strings.items():        # Chinese words around the article: warnings only
+        if st.language.get("script") == "cjk":
+            lint_words(opts.content_dir / lang / "index.md", st.file, files[lang])
     return Inputs(settings, strings, {k: f.data for k, f in files.items()}, files)

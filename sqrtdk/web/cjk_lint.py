@@ -6,14 +6,25 @@ and the like. It reads the article with its formulas and code masked by the lexe
 and code are never "corrected"; each line it would change is one warning,
 `path:line: warning: …`, quoting the first place that differs. Warnings, not errors: a rule
 can be wrong for a sentence, and the author decides (`--strict` turns them into errors).
+
+The words around the article are Chinese text too: every string of a Chinese strings.toml
+and figures.toml (`lint_strings`, at the string's line) gets autocorrect's rules, and two
+more that autocorrect cannot see in a string the page completes (its `{fields}` stand for
+Chinese words): no half-width comma, colon or semicolon before a space, no half-width
+parentheses around Chinese text or a field (`HALF`); and the article's quote marks (“” or
+「」, one style per language: `quote_style`).
 """
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..log import warn
+from ..textfiles import TomlFile
 from .markers import ANY_MATH_RE
 
 LOGGER = logging.getLogger("sqrtdk.web.cjk_lint")
@@ -57,3 +68,76 @@ def lint_chinese(path: Path, masked_text: str) -> int:
         warn(LOGGER, path, f.line, f"Chinese spacing or punctuation: '{was}' reads better as "
              f"'{wants}' (autocorrect's rules; fix the text, or ignore this warning)")
     return len(found)
+
+
+# Han characters (the unified blocks and their extension A, the compatibility block) and
+# CJK punctuation
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
+# half-width punctuation a Chinese string should not hold: a comma, colon or semicolon before
+# a space or at the end (parts joined as English joins them: "图: A, B"), and parentheses
+# after a space or Chinese, around Chinese text or a {field} ("份额 ({ruler})"); a number's
+# "1,024", a field's "{d:,}" and a formula's "p(1 − p)" or "{pH}(1 − {pH})" are not
+# punctuation of the sentence
+HALF = re.compile(rf"[,:;](?=\s|$)|(?:^|(?<=[\s{_CJK}]))\([^()]*(?:[{_CJK}]|\{{\w+\}})[^()]*\)")
+QUOTES = {"“”": "“”", "「」": "「」"}      # a style: the marks that make it
+
+
+def quote_styles(text: str) -> list[str]:
+    """The quote styles (QUOTES) `text` uses, in the order of their first mark."""
+    at = {style: min((i for i in (text.find(c) for c in marks) if i >= 0), default=-1)
+          for style, marks in QUOTES.items()}
+    return sorted((st for st, i in at.items() if i >= 0), key=lambda st: at[st])
+
+
+def quote_style(path: Path, text: str) -> str | None:
+    """The article's quote style (QUOTES), None if it quotes nothing; an article that uses
+    two is warned at the first line of the less used one (its majority style is returned)."""
+    counts = {st: sum(text.count(c) for c in marks) for st, marks in QUOTES.items()}
+    used = sorted((st for st in counts if counts[st]), key=lambda st: -counts[st])
+    for other in used[1:]:
+        line = 1 + text[:min(i for i in (text.find(c) for c in other) if i >= 0)].count("\n")
+        warn(LOGGER, path, line, f"Chinese quote marks: {other} here, {used[0]} elsewhere in "
+             f"the article; use one style ({used[0]}) in the article and the interface")
+    return used[0] if used else None
+
+
+def _strings_of(data: dict[str, Any]) -> Iterator[tuple[str | None, str, str]]:
+    """(table or None, key, text) of every string of a TOML file, one level of tables deep
+    (a list of strings: each of them)."""
+    for name, value in data.items():
+        items = value.items() if isinstance(value, dict) else [(name, value)]
+        for key, v in items:
+            table = name if isinstance(value, dict) else None
+            for text in v if isinstance(v, list) else [v]:
+                if isinstance(text, str):
+                    yield table, key, text
+
+
+def lint_strings(file: TomlFile, quotes: str | None) -> int:
+    """Warn at the line of every string of `file` (a Chinese strings.toml or figures.toml)
+    that autocorrect would change, that holds half-width punctuation (HALF), or that quotes
+    with other marks than the article's style `quotes` (None: the article quotes nothing);
+    returns how many."""
+    import autocorrect_py
+    found = 0
+    for table, key, text in _strings_of(file.data):
+        line = file.line_of(table, key)
+        name = f"[{table}] {key}" if table else key
+        wants = autocorrect_py.format(text)
+        half = HALF.search(text)
+        other = [st for st in quote_styles(text) if quotes and st != quotes]
+        if wants != text:
+            was, new = excerpt(text, wants)
+            warn(LOGGER, file.path, line, f"{name}: Chinese spacing or punctuation: '{was}' "
+                 f"reads better as '{new}' (autocorrect's rules; fix the text, or ignore this "
+                 "warning)")
+        elif half:
+            warn(LOGGER, file.path, line, f"{name}: half-width '{half.group(0).strip()}' in "
+                 "Chinese text; write full-width punctuation (，：；（）) with no space after it")
+        elif other:
+            warn(LOGGER, file.path, line, f"{name}: quote marks {other[0]}, but the article "
+                 f"quotes with {quotes}; use one style in the article and the interface")
+        else:
+            continue
+        found += 1
+    return found
