@@ -6,8 +6,8 @@ esbuild's transform (no bundling, no target: no syntax is rewritten for older br
 drops comments and white space, shortens names local to a function and writes shorter
 equivalent syntax; top-level names of a classic script, which other scripts may read, are
 kept, and so are a style sheet's url()s (the publish step rewrites them to hashed names
-afterwards). Its output depends on its input and version only (the cache key's parts).
-Files named `*.min.*` were minified by their authors and are left as they are.
+afterwards). Its output depends on its input, options and version only (the cache key's
+parts). Files named `*.min.*` were minified by their authors and are left as they are.
 """
 from __future__ import annotations
 
