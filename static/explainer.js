@@ -255,6 +255,11 @@
     });
   }
   // the ruler's name as the bar's template writes it (the sheets are drawn before the bar is)
+  // a chart's name for screen readers, put together as strings.toml says: its data-name's
+  // {fields} filled from `parts`, a list's items joined by its data-sep (each language its own
+  // punctuation: "A 0.25, B 0.10" and "A 0.25，B 0.10")
+  const named = (chart, parts) => chart.dataset.name.replace(/\{(\w+)\}/g, (m, k) => (k in parts ? parts[k] : m));
+  const listed = (chart, items) => items.join(chart.dataset.sep);
   const rulerName = (r) => $(`input[value="${r}"]`, $("#tpl-dk").content)?.parentNode.textContent.trim() || r;
   const names = (w) => $$("[data-ruler]", w).forEach((el) => { el.textContent = rulerName(S.r); });
 
@@ -418,7 +423,7 @@
         const over = bins.filter(([l, r]) => r > from - 5 && l < to + 5).map((b) => b[2]);
         set(tag, { y: Math.max(Math.min(140, ...over) - 5, 12) });
       });
-      chart.ariaLabel = `${alt}: ${tags.map((t) => t.textContent).join(", ")} (${rulerName(S.r)})`;
+      chart.ariaLabel = named(chart, { chart: alt, dks: listed(chart, tags.map((t) => t.textContent)), ruler: rulerName(S.r) });
       ticks.replaceChildren();
       ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
@@ -456,7 +461,7 @@
       // centred over the winner's bar, but never past the chart's edge ("> 99.9999%" is wide)
       const half = (label.getBBox?.().width || 0) / 2, mid = 10 + (win + 0.5) * bw;
       set(label, { x: Math.max(half, Math.min(mid, 320 - half)) });
-      chart.ariaLabel = alt + ": " + p.map((v, j) => sa.labels[j] + " " + pct(v)).join(", ");
+      chart.ariaLabel = named(chart, { chart: alt, shares: listed(chart, p.map((v, j) => sa.labels[j] + " " + pct(v))) });
       input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
       input.ariaValueNow = sa.scales[S.k];
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
@@ -482,7 +487,7 @@
     view(() => {
       cols.forEach((col) => {
         const r = col.dataset.col, chart = $("svg", col), p = shares[r][S.i], top = Math.max(...p);
-        chart.ariaLabel = `${alts.get(col)}, dₖ = ${plain("grouped", D[S.i])}`;   // the dₖ drawn
+        chart.ariaLabel = named(chart, { chart: alts.get(col), d: plain("grouped", D[S.i]) });   // the dₖ drawn
         chart.replaceChildren();
         svg(chart, "line", { x1: 4, x2: 156, y1: 100, y2: 100, class: "axis" });
         p.forEach((v, j) => svg(chart, "rect", { x: 6 + j * 19, width: 14, y: 100 - 90 * v, height: 90 * v, class: v === top ? "bar win" : "bar" }));
@@ -554,9 +559,15 @@
   let column = 0;
   if (article && window.ResizeObserver) new ResizeObserver(([e]) => {
     const w = Math.round(e.contentRect.width);
-    const later = column && w !== column && !queue ? fits() : [];
-    const go = () => { later.shift()?.(); if (later.length) idle(go); };
-    if (later.length) idle(go);
+    if (column && w !== column) {
+      // while the start-up runs, the fits it already made are of the old width: all again,
+      // before `data-ready` (a phone turned while the page loads); later, one group a task
+      const later = fits();
+      const go = () => { later.shift()?.(); if (later.length) idle(go); };
+      const at = queue ? queue.indexOf(ready) : -1;
+      if (queue) queue.splice(at < 0 ? queue.length : at, 0, ...later);
+      else if (later.length) idle(go);
+    }
     column = w;
   }).observe(article);
   // the text already shows the page as built unless the address set dₖ or the ruler
@@ -576,7 +587,7 @@
   function scrollStops() {
     if (!window.ResizeObserver) return;
     // the box and what it holds (a formula whose numbers follow dₖ widens inside its box)
-    const boxes = new Set($$(".math-scroll[tabindex], article > table[tabindex]"));
+    const boxes = new Set($$(".math-scroll[tabindex], article > table[tabindex], .fig-data-scroll[tabindex]"));
     const ro = new ResizeObserver((es) => es.forEach(({ target }) => {
       const el = boxes.has(target) ? target : target.parentElement;
       if (!el.clientWidth) return;

@@ -110,7 +110,7 @@ def lay_out_everything(page: Any) -> None:
 # but not the tab stops of formula and table boxes, which explainer.js sets as they are laid
 # out (a box is a stop only while it scrolls): opening a box lays out what it holds
 _STATE = """() => { const doc = document.documentElement.cloneNode(true);
-    doc.querySelectorAll('.math-scroll, article > table').forEach(e => e.removeAttribute('tabindex'));
+    doc.querySelectorAll('.math-scroll, article > table, .fig-data-scroll').forEach(e => e.removeAttribute('tabindex'));
     const html = doc.outerHTML; let h = 0;
     for (let i = 0; i < html.length; i++) h = (Math.imul(h, 31) + html.charCodeAt(i)) | 0;
     const a = document.activeElement;

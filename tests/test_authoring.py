@@ -506,3 +506,29 @@ def test_sweep_writes_how_often_each_claim_holds(project: Path) -> None:
         json.loads((project / "figures" / "results.json").read_text("utf-8"))["claims"])
     for name, claim in sweep["claims"].items():
         assert name in out and 0 <= claim["held"] <= 2
+
+
+def test_chinese_words_around_the_article_are_warned_at_their_lines(project: Path) -> None:
+    """The build's Chinese check (web/cjk_lint.py) reads the article's front matter, its
+    strings.toml and its figures.toml too: a Latin word glued to Chinese, or parts joined
+    with ", ", is one `path:line: warning:` at the line it is on."""
+    from sqrtdk.textfiles import load_toml
+    lang = next(p.parent.name for p in sorted((project / "content").glob("*/strings.toml"))
+                if load_toml(p).data["language"].get("script") == "cjk")
+    han = re.compile("[\u4e00-\u9fff]")
+    where: list[str] = []
+    for name in ("index.md", "strings.toml", "figures.toml"):
+        path = project / "content" / lang / name
+        lines = path.read_text(encoding="utf-8").split("\n")
+        # the first line of Chinese text given as a value (`title: …`, `key = "…"`)
+        n = next(i for i, line in enumerate(lines)
+                 if re.match(r"^\w+ *[:=] *\"?[^\"]*$|^\w+ *= *\"[^\"]*\"", line)
+                 and han.search(line.split("#")[0]))
+        at = han.search(lines[n]).end()           # glue a Latin word to its first Han one
+        lines[n] = lines[n][:at] + "numpy, x" + lines[n][at:]
+        path.write_text("\n".join(lines), encoding="utf-8")
+        where.append(f"content/{lang}/{name}:{n + 1}: warning: ")
+    proc = run(project, check=False)
+    assert proc.returncode == 0, proc.stderr
+    for w in where:
+        assert w in proc.stderr, (w, proc.stderr)

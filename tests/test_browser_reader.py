@@ -156,20 +156,6 @@ def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(shared) -> 
     assert fonts and not [f for f in fonts if "CJK" in f or "Han" in f], fonts
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_a_figure_table_wider_than_a_phone_shows_that_it_scrolls(visit, lang) -> None:
-    page = visit(viewport=PHONE).open(f"{lang}/index.html")
-    wide = page.evaluate("""() => [...document.querySelectorAll('.fig-data')].map(d => {
-        d.open = true; const s = d.querySelector('.fig-data-scroll');
-        return [s.scrollWidth > s.clientWidth, getComputedStyle(s).backgroundImage,
-                s.tabIndex]; })""")
-    assert wide
-    for scrolls, image, tab in wide:
-        assert tab == 0                               # the keyboard can scroll it
-        if scrolls:
-            assert image.count("gradient") >= 2, image  # the shadow at the side with more
-
-
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_bar_is_in_the_tab_order_as_soon_as_the_page_is_parsed(visit, viewport,

@@ -43,3 +43,64 @@ def test_the_excerpt_shows_the_first_difference_with_some_context():
     new = "a" * 30 + "Y Z" + "b" * 30
     was, wants = excerpt(old, new)
     assert was == "a" * 12 + "X" + "b" * 12 and wants == "a" * 12 + "Y Z" + "b" * 12
+
+
+# --- the words around the article: a Chinese strings.toml or figures.toml ------------------
+
+# "图" (figure), "份额" (share), "尺子" (ruler), and the two quote styles
+FIG, SHARE, RULER = "\u56fe", "\u4efd\u989d", "\u5c3a\u5b50"
+CURLY, CORNER = "\u201c{}\u201d", "\u300c{}\u300d"
+
+
+def toml_warnings(tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture,
+                  quotes: str | None = None) -> list[str]:
+    from sqrtdk.textfiles import load_toml
+    from sqrtdk.web.cjk_lint import lint_strings
+    path = tmp_path / "strings.toml"
+    path.write_text(text, encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk.web.cjk_lint"):
+        lint_strings(load_toml(path), quotes)
+    return [r.getMessage() for r in caplog.records]
+
+
+def test_a_string_joined_with_english_punctuation_is_warned_at_its_line(tmp_path, caplog):
+    """A chart's name the page puts together (its {fields} stand for Chinese words) with
+    ", ", ": " or " (…)" between its parts: autocorrect sees no Chinese beside them."""
+    text = (f'[ui]\nfine = "{FIG}{COMMA}{SHARE}"\njoined = "{{chart}}: {{parts}}"\n'
+            f'listed = "{FIG} {{a}}, {{b}}"\naside = "{{chart}} ({{ruler}})"\n'
+            f'han_aside = "{SHARE} ({RULER})"\n')
+    found = toml_warnings(tmp_path, text, caplog)
+    lines = [int(m.split(":")[1]) for m in found]
+    assert lines == [3, 4, 5, 6], found
+    assert all("[ui] " in m for m in found)
+
+
+def test_numbers_fields_and_formulas_in_a_string_are_not_punctuation(tmp_path, caplog):
+    text = (f'[ui]\na = "d = {{d:,}}{COMMA}{SHARE} 1,024"\nb = "{SHARE} p(1 \u2212 p)"\n'
+            f'c = "{{p}}(1 \u2212 {{p}}) = {{s}}"\n[fig]\nd = "{FIG}\\n{{n}}"\n')
+    assert toml_warnings(tmp_path, text, caplog) == []
+
+
+def test_autocorrect_rules_apply_to_every_table_and_list(tmp_path, caplog):
+    text = f'[a]\nx = "{ZH}numpy{TEST}"\n[b]\ny = ["ok", "{ZH},{TEST}"]\n'
+    found = toml_warnings(tmp_path, text, caplog)
+    assert [int(m.split(":")[1]) for m in found] == [2, 4], found
+
+
+def test_a_string_quoting_with_other_marks_than_the_article_is_warned(tmp_path, caplog):
+    text = (f'[ui]\nsame = "{CURLY.format(SHARE)}"\nother = "{CORNER.format(SHARE)}"\n')
+    found = toml_warnings(tmp_path, text, caplog, quotes="\u201c\u201d")
+    assert [int(m.split(":")[1]) for m in found] == [3], found
+    caplog.clear()
+    assert toml_warnings(tmp_path, text, caplog, quotes=None) == []    # the article quotes none
+
+
+def test_an_article_quoting_two_ways_is_warned_at_the_rarer_style(tmp_path, caplog):
+    from sqrtdk.web.cjk_lint import quote_style
+    path = tmp_path / "index.md"
+    text = (f"{CORNER.format(ZH)}\n\n{CURLY.format(TEST)}{CORNER.format(ZH)}\n"
+            f"{CORNER.format(TEST)}\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk.web.cjk_lint"):
+        assert quote_style(path, text) == "\u300c\u300d"
+    found = [r.getMessage() for r in caplog.records]
+    assert len(found) == 1 and found[0].startswith(f"{path}:3: warning: "), found

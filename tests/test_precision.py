@@ -96,10 +96,11 @@ def shown_formats(site_build: dict[str, Any], view: Callable[[str], tuple[str, i
             shown[path].add(view(spec))
     needs = figure_needs()
     for name, fn in TABLES.items():
-        for row in fn(needed_results(results, needs[name])).rows:
-            for _, spec, path in row:
-                if path:
-                    shown[path].add(view(spec))
+        for table in fn(needed_results(results, needs[name])):
+            for row in table.rows:
+                for cell in row:
+                    if isinstance(cell, tuple) and cell[2]:
+                        shown[cell[2]].add(view(cell[1]))
     return shown
 
 
@@ -124,11 +125,13 @@ def test_each_column_of_a_table_has_one_format(site_build) -> None:
     results = site_build["results"]
     needs = figure_needs()
     for name, fn in TABLES.items():
-        rows = fn(needed_results(results, needs[name])).rows
-        assert rows, name
-        for col in range(len(rows[0])):
-            specs = {resolution(row[col][1]) for row in rows}
-            assert len(specs) == 1, (name, col, specs)
+        for table in fn(needed_results(results, needs[name])):
+            rows = table.rows
+            assert rows, name
+            for col in range(len(rows[0])):
+                specs = {resolution(c[1]) if isinstance(c, tuple) else "text"
+                         for c in (row[col] for row in rows)}
+                assert len(specs) == 1, (name, col, specs)
     seen = 0
     for page in site_build["html"].values():
         q = Quotes()

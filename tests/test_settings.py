@@ -354,6 +354,24 @@ def test_a_widget_slot_mistake_is_an_error_at_its_line(content: Path, lang: int,
     assert says % slot in e.value.message, e.value.message
 
 
+@pytest.mark.parametrize("written", ["{%sx}", "{%s:>3}"], ids=["misspelt", "format spec"])
+def test_a_field_the_page_fills_with_words_is_checked_at_its_line(content: Path,
+                                                                  written: str) -> None:
+    """A chart's name for screen readers (ui_check.FILLED): only the fields its filler
+    fills in, without a spec (anything else would be read out as typed)."""
+    from sqrtdk.formats import fields_of
+    from sqrtdk.web.ui_check import FILLED
+    path = content / languages(content)[1] / "strings.toml"
+    ui = load_toml(path).data["ui"]
+    key, field = next((k, f.name) for k in sorted(FILLED) if k in ui
+                      for f in fields_of(ui[k]))
+    line = edit_in_key(path, key, "{" + field + "}", written % field)
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert (e.value.path, e.value.line) == (path, line), str(e.value)
+    assert "is not filled in by" in e.value.message, e.value.message
+
+
 def test_a_field_in_a_string_nothing_fills_in_is_an_error(content: Path) -> None:
     """`{n}` in switch_to was published as typed."""
     from sqrtdk.settings import FIELDS, PERCENT_D

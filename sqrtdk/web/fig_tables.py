@@ -2,11 +2,17 @@
 
 One function per figure, registered by the figure's name, reads the figure's own view of the
 results (`needed_results(results, spec.needs)`: the paths its registration declares, so a
-table cannot show a number the figure was not drawn from) and returns a `Table`: column
-headers as strings.toml [ui] keys (localized; `col_*`, the rulers' names, or a result's own
-text such as the positions' letters) and rows of (value, format). `html` writes it as a
-<table> in a closed <details> whose summary is `ui.table_summary`; numbers are formatted as
-the Try-it sheets format them (never a bound they do not reach).
+table cannot show a number the figure was not drawn from) and returns its tables, one per
+panel of the figure where the panels show different quantities (`Table`s): column headers as
+strings.toml [ui] keys (localized; `col_*`, the rulers' names), a result's own text (`Text`:
+the positions' letters) or a number (`Num`: a scale), and rows of cells (value, format,
+path). `html` writes them as <table>s in a closed <details> whose summary is
+`ui.table_summary`; numbers are formatted as the Try-it sheets format them (never a bound
+they do not reach).
+
+Narrow by design (issue 20): a table has at most four columns of numbers, or short whole
+numbers, so that it fits a 360 px phone's column without scrolling sideways (the quantity of
+a panel compared across the three rulers is that table's caption, not a column group).
 """
 from __future__ import annotations
 
@@ -30,22 +36,43 @@ RULERS = ("raw", "sqrt", "linear")
 
 
 @dataclass(frozen=True)
+class Text:
+    """A header shown as it is: a result's own text (a position's letter, a walk's number)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Num:
+    """A header that is a number (a scale), in the page's format, after `before` ("×")."""
+
+    cell: Cell
+    before: str = ""
+
+
+Header = str | Text | Num        # str: a strings.toml [ui] key
+
+
+@dataclass(frozen=True)
 class Table:
-    """Headers (each a ui key, or ("text", shown text)), optional column groups over them
-    ((ui key, span) pairs), and rows of cells; the first column heads each row."""
+    """Headers, rows of cells (the first heads its row: a number, or `Text`), optional column
+    groups over the headers ((ui key, span) pairs; a header under the key "" spans both
+    header rows) and an optional caption (a ui key: what the numbers are)."""
 
-    headers: tuple[str | tuple[str, str], ...]
-    rows: tuple[tuple[Cell, ...], ...]
+    headers: tuple[Header, ...]
+    rows: tuple[tuple[Cell | Text, ...], ...]
     groups: tuple[tuple[str, int], ...] = ()
+    caption: str = ""
 
 
-TABLES: dict[str, Callable[[Mapping[str, Any]], Table]] = {}
+Tables = tuple[Table, ...]
+TablesOf = Callable[[Mapping[str, Any]], Tables]   # a figure's view of the results -> its tables
+TABLES: dict[str, TablesOf] = {}
 
 
-def table(name: str) -> Callable[[Callable[[Mapping[str, Any]], Table]],
-                                  Callable[[Mapping[str, Any]], Table]]:
-    """Register the table of figure `name`."""
-    def register(fn: Callable[[Mapping[str, Any]], Table]) -> Callable[[Mapping[str, Any]], Table]:
+def table(name: str) -> Callable[[TablesOf], TablesOf]:
+    """Register the tables of figure `name`."""
+    def register(fn: TablesOf) -> TablesOf:
         TABLES[name] = fn
         return fn
     return register
@@ -58,131 +85,166 @@ def _c(r: Mapping[str, Any], path: str, spec: str) -> Cell:
     return (float(value), spec, path)
 
 
-def _per_ruler(name: str, r: Mapping[str, Any], kinds: tuple[tuple[str, str], ...]) -> Table:
-    """Rows per dₖ of `name`; for each (result, format) of `kinds`, one column per ruler."""
-    rows = tuple((_c(r, f"{name}.d_k.{i}", "grouped"),
-                  *(_c(r, f"{name}.{kind}.{ru}.{i}", spec)
-                    for kind, spec in kinds for ru in RULERS))
-                 for i in range(len(r[name]["d_k"])))
-    return Table(("col_d", *(f"ruler_{ru}" for _ in kinds for ru in RULERS)), rows,
-                 (("", 1), *((f"col_{kind}", len(RULERS)) for kind, _ in kinds)))
+def _per_ruler(name: str, r: Mapping[str, Any],
+               kinds: tuple[tuple[str, str, str], ...]) -> Tables:
+    """One table per (result, format, caption's ui key) of `kinds`: rows per dₖ of `name`,
+    one column per ruler."""
+    return tuple(Table(("col_d", *(f"ruler_{ru}" for ru in RULERS)), tuple(
+        (_c(r, f"{name}.d_k.{i}", "grouped"),
+         *(_c(r, f"{name}.{kind}.{ru}.{i}", spec) for ru in RULERS))
+        for i in range(len(r[name]["d_k"]))), caption=caption) for kind, spec, caption in kinds)
 
 
 @table("spread_hist")
-def _spread_hist(r: Mapping[str, Any]) -> Table:
-    return Table(("col_d", "col_sd", "col_pairs"), (
+def _spread_hist(r: Mapping[str, Any]) -> Tables:
+    return (Table(("col_d", "col_sd", "col_pairs"), (
         (_c(r, "spread.d_small", "grouped"), _c(r, "spread.sd_small", SD),
          _c(r, "spread.n_pairs", "grouped")),
         (_c(r, "spread.d_large", "grouped"), _c(r, "spread.sd_large", SD),
-         _c(r, "spread.n_pairs", "grouped"))))
+         _c(r, "spread.n_pairs", "grouped")))),)
 
 
 @table("spread_sd")
-def _spread_sd(r: Mapping[str, Any]) -> Table:
-    return Table(("col_d", "col_sd", "col_theory"), tuple(
+def _spread_sd(r: Mapping[str, Any]) -> Tables:
+    return (Table(("col_d", "col_sd", "col_theory"), tuple(
         (_c(r, f"spread.d_k.{i}", "grouped"), _c(r, f"spread.sd.{i}", SD),
-         _c(r, f"spread.sd_theory.{i}", SD)) for i in range(len(r["spread"]["d_k"]))))
+         _c(r, f"spread.sd_theory.{i}", SD)) for i in range(len(r["spread"]["d_k"])))),)
 
 
 @table("batches")
-def _batches(r: Mapping[str, Any]) -> Table:
+def _batches(r: Mapping[str, Any]) -> Tables:
     n = len(r["spread"]["batches"]["ratio"])
-    return Table(("col_batch", "col_ratio", "col_theory"), tuple(
+    return (Table(("col_batch", "col_ratio", "col_theory"), tuple(
         ((i + 1.0, "grouped", ""), _c(r, f"spread.batches.ratio.{i}", "fixed:2"),
-         _c(r, "spread.ratio_theory", "fixed:2")) for i in range(n)))
+         _c(r, "spread.ratio_theory", "fixed:2")) for i in range(n))),)
 
 
 @table("walk")
-def _walk(r: Mapping[str, Any]) -> Table:
+def _walk(r: Mapping[str, Any]) -> Tables:
+    # short whole numbers: a column per walk still fits a phone
     w = r["walk"]
     steps, paths = int(w["steps"]), w["paths"]
     every = max(steps // 10, 1)
-    return Table(("col_step", *(("text", str(j + 1)) for j in range(len(paths))), "col_theory"),
-                 tuple(((t * 1.0, "grouped", ""),
-                        *(_c(r, f"walk.paths.{j}.{t}", "grouped") for j in range(len(paths))),
-                        (t ** 0.5, "fixed:2", "")) for t in range(0, steps + 1, every)),
-                 (("", 1), ("col_walks", len(paths)), ("", 1)))
-
-
-def _scale_rows(r: Mapping[str, Any], picks: list[int], cols: Callable[[int], tuple[Cell, ...]]
-                ) -> tuple[tuple[Cell, ...], ...]:
-    return tuple((_c(r, f"saturation.scales.{k}", "sig:3"), *cols(k)) for k in picks)
+    return (Table(("col_step", *(Text(str(j + 1)) for j in range(len(paths))), "col_theory"),
+                  tuple(((t * 1.0, "grouped", ""),
+                         *(_c(r, f"walk.paths.{j}.{t}", "grouped") for j in range(len(paths))),
+                         (t ** 0.5, "fixed:2", "")) for t in range(0, steps + 1, every)),
+                  (("", 1), ("col_walks", len(paths)), ("", 1))),)
 
 
 @table("saturation_bars")
-def _saturation_bars(r: Mapping[str, Any]) -> Table:
+def _saturation_bars(r: Mapping[str, Any]) -> Tables:
+    # a row per position and a column per panel (scale): eight positions do not fit across
     sa = r["saturation"]
     picks = [min(range(len(sa["scales"])), key=lambda k: abs(sa["scales"][k] - s))
              for s in sa["shown_scales"]]
-    return Table(("scale_label", *(("text", label) for label in sa["labels"])), _scale_rows(
-        r, picks, lambda k: tuple(_c(r, f"saturation.shares.{k}.{j}", SHARE)
-                                  for j in range(len(sa["labels"])))))
+    return (Table(("col_position", *(Num(_c(r, f"saturation.scales.{k}", "sig:3"), "×")
+                                     for k in picks)),
+                  tuple((Text(label), *(_c(r, f"saturation.shares.{k}.{j}", SHARE)
+                                        for k in picks))
+                        for j, label in enumerate(sa["labels"])),
+                  (("", 1), ("scale_label", len(picks)))),)
 
 
 @table("saturation_sensitivity")
-def _saturation_sensitivity(r: Mapping[str, Any]) -> Table:
+def _saturation_sensitivity(r: Mapping[str, Any]) -> Tables:
     sa = r["saturation"]
     # one row per doubling of the scale (the chart's grid has many more points)
     first = min(range(len(sa["scales"])), key=lambda k: abs(sa["scales"][k] - 1.0))
     per_octave = next(k for k in range(1, len(sa["scales"]))
                       if sa["scales"][k] >= 2 * sa["scales"][0] * (1 - 1e-9))
-    picks = list(range(first % per_octave, len(sa["scales"]), per_octave))
-    return Table(("scale_label", "col_share", "col_sensitivity", "col_max_offdiag"),
-                 _scale_rows(r, picks, lambda k: (
-                     _c(r, f"saturation.p_winner.{k}", SHARE),
-                     _c(r, f"saturation.sensitivity.{k}", "sig:3"),
-                     _c(r, f"saturation.max_offdiag.{k}", "sig:3"))))
+    picks = range(first % per_octave, len(sa["scales"]), per_octave)
+    # a table per panel: the winner's share; how much the shares still respond
+    scale = {k: _c(r, f"saturation.scales.{k}", "sig:3") for k in picks}
+    return (Table(("scale_label", "col_share"), tuple(
+                (scale[k], _c(r, f"saturation.p_winner.{k}", SHARE)) for k in picks)),
+            Table(("scale_label", "col_sensitivity", "col_max_offdiag"), tuple(
+                (scale[k], _c(r, f"saturation.sensitivity.{k}", "sig:3"),
+                 _c(r, f"saturation.max_offdiag.{k}", "sig:3")) for k in picks),
+                caption="col_response"))
 
 
 @table("rulers_sd")
-def _rulers_sd(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("sd", SD),))
+def _rulers_sd(r: Mapping[str, Any]) -> Tables:
+    return _per_ruler("rulers", r, (("sd", SD, "col_sd_scaled"),))
 
 
 @table("rulers_softmax")
-def _rulers_softmax(r: Mapping[str, Any]) -> Table:
-    return _per_ruler("rulers", r, (("winner_share", MEAN_SHARE), ("entropy_bits", ENTROPY)))
+def _rulers_softmax(r: Mapping[str, Any]) -> Tables:
+    return _per_ruler("rulers", r, (("winner_share", MEAN_SHARE, "col_winner_share"),
+                                     ("entropy_bits", ENTROPY, "col_entropy_bits")))
 
 
 @table("gradient_q")
-def _gradient_q(r: Mapping[str, Any]) -> Table:
+def _gradient_q(r: Mapping[str, Any]) -> Tables:
     # the share of rows below the threshold as the prose quotes it, in whole percent
-    return _per_ruler("gradient", r, (("median", "sig:3"), ("below", "pct:0")))
+    return _per_ruler("gradient", r, (("median", "sig:3", "col_median"),
+                                        ("below", "pct:0", "col_below")))
 
 
-def _number(cell: Cell, bounds: Mapping[str, list[float]]) -> str:
+def _number(cell: Cell | Text, bounds: Mapping[str, list[float]]) -> str:
+    if isinstance(cell, Text):
+        return cell.text
     value, spec, path = cell
     kind, digits = split_spec(spec)
     return widget_number(kind, value, digits, bounds_for(path, bounds) if path else None,
                          is_open(path))
 
 
-def _header(key: str | tuple[str, str], ui: Mapping[str, str]) -> str:
-    return key[1] if isinstance(key, tuple) else ui[key]
+def _header(h: Header, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> str:
+    if isinstance(h, Num):
+        return h.before + _number(h.cell, bounds)
+    return _number(h, bounds) if isinstance(h, Text) else ui[h]
 
 
-def html(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> Markup:
-    """The table inside a closed <details>, headers localized from `ui`; raises KeyError
-    naming a missing ui key."""
-    # the box scrolls sideways on a phone: the keyboard reaches it, and it is named
-    out = [Markup('<details class="fig-data"><summary>{0}</summary><div class="fig-data-scroll" '
-                  'tabindex="0" role="group" aria-label="{0}"><table><thead>'
-                  ).format(ui["table_summary"])]
+def _table(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> Markup:
+    """One table in its scroll box. The box is a named tab stop (a keyboard can scroll it
+    without JavaScript); explainer.js takes the stop away while the table fits its column."""
+    name = ui[t.caption] if t.caption else ui["table_summary"]
+    out = [Markup('<div class="fig-data-scroll" tabindex="0" role="group" aria-label="{}">'
+                  '<table>').format(name)]
+    if t.caption:
+        out.append(Markup("<caption>{}</caption>").format(name))
+    th = Markup('<th scope="col">{}</th>')
     if t.groups:
-        out.append(Markup("<tr>"))
+        # a header under the empty group spans both header rows; the others sit under their
+        # group's header, which the <colgroup>s give its columns
+        out.extend(Markup('<colgroup span="{}"></colgroup>').format(span) for _, span in t.groups)
+        out.append(Markup("<thead><tr>"))
+        first: list[Markup] = []
+        second: list[Markup] = []
+        at = 0
         for key, span in t.groups:
-            out.append(Markup('<th scope="colgroup" colspan="{}">{}</th>').format(
-                span, ui[key] if key else ""))
-        out.append(Markup("</tr>"))
-    out.append(Markup("<tr>") + Markup("").join(
-        Markup('<th scope="col">{}</th>').format(_header(h, ui)) for h in t.headers)
-        + Markup("</tr></thead><tbody>"))
+            heads = [_header(h, ui, bounds) for h in t.headers[at:at + span]]
+            at += span
+            if key:
+                first.append(Markup('<th scope="colgroup" colspan="{}">{}</th>').format(
+                    span, ui[key]))
+                second.extend(th.format(h) for h in heads)
+            else:
+                first.extend(Markup('<th scope="col" rowspan="2">{}</th>').format(h)
+                             for h in heads)
+        out.append(Markup("").join(first) + Markup("</tr><tr>") + Markup("").join(second)
+                   + Markup("</tr></thead><tbody>"))
+    else:
+        out.append(Markup("<thead><tr>") + Markup("").join(
+            th.format(_header(h, ui, bounds)) for h in t.headers)
+            + Markup("</tr></thead><tbody>"))
     for row in t.rows:
         head, *cells = (_number(c, bounds) for c in row)
         out.append(Markup('<tr><th scope="row">{}</th>').format(head) + Markup("").join(
             Markup("<td>{}</td>").format(c) for c in cells) + Markup("</tr>"))
-    out.append(Markup("</tbody></table></div></details>"))
+    out.append(Markup("</tbody></table></div>"))
     return Markup("").join(out)
+
+
+def html(tables: Tables, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> Markup:
+    """A figure's tables inside one closed <details>, words localized from `ui`; raises
+    KeyError naming a missing ui key."""
+    return (Markup('<details class="fig-data"><summary>{}</summary><div class="fig-data-tables">'
+                   ).format(ui["table_summary"])
+            + Markup("").join(_table(t, ui, bounds) for t in tables)
+            + Markup("</div></details>"))
 
 
 def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) -> str:
@@ -204,7 +266,7 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
 _MADE: dict[tuple[Any, ...], str] = {}   # this process (--serve rebuilds): table HTML by input
 
 
-def _html_of(t: Table, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> str:
+def _html_of(t: Tables, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> str:
     """`html(t, ui, bounds)`, remembered by its inputs (a text edit fills the same tables)."""
     key = (t, tuple(sorted(ui.items())), repr(sorted(bounds.items())))
     made = _MADE.get(key)

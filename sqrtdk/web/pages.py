@@ -150,7 +150,9 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     formulas = [quoter.render_formula(f) for f in masked.formulas]
     article = read_article(path, masked, rendered[len(rendered_front):], front.count("\n"))
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
-        lint_chinese(path, blank_lines(masked.text, article.raw_html, ""))
+        # the front matter too (title and description: plain text, shown in previews)
+        linted = blank_lines(masked.text, article.raw_html, "")
+        lint_chinese(path, front + linted[len(blank_front):])
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article)
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),

@@ -45,6 +45,14 @@ READ_BY_CODE = {
 READ_BY_CODE_PREFIXES = ("col_",)
 # slots filled in besides embed.SLOTS (see embed._slot)
 EXTRA_SLOTS = ("pH", "ruler")
+# [ui] strings with {fields} the page fills in with words, not numbers (not slots): a chart's
+# name for screen readers, put together in each language's order and punctuation
+FILLED = {
+    "rows_chart": (("ruler",), "the template (each column's ruler)"),
+    "batch_chart_now": (("chart", "dks", "ruler"), "explainer.js"),
+    "scale_chart_now": (("chart", "shares"), "explainer.js"),
+    "rows_chart_now": (("chart", "d"), "explainer.js"),
+}
 
 
 @dataclass
@@ -127,7 +135,9 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
             line = st.file.line_of("ui", key)
             if key in FIELDS or key in PERCENT_D:
                 continue                            # checked by settings, with their kinds
-            if key in use.slotted:
+            if key in FILLED:
+                _check_filled(st, key, text)
+            elif key in use.slotted:
                 _check_slots(st, key, text, known_slots, use)
             elif key in READ_BY_CODE or key.startswith(READ_BY_CODE_PREFIXES) or \
                     use.reads(key):
@@ -162,6 +172,22 @@ def _check_plain(st: Strings, key: str, text: str) -> None:
                          "themselves (a brace as typed is fine on its own)")
 
 
+def _check_filled(st: Strings, key: str, text: str) -> None:
+    """A string whose `{fields}` the page fills in with words (FILLED): only those fields,
+    without a spec."""
+    line = st.file.line_of("ui", key)
+    known, filler = FILLED[key]
+    try:
+        found = fields_of(text)
+    except FormatError as e:
+        raise BuildError(st.path, line, f"[ui] {key}: {e}") from None
+    for f in found:
+        if f.name not in known or f.spec:
+            raise BuildError(st.path, line, f"[ui] {key}: {f} is not filled in by {filler}, "
+                             "which fills in " + ", ".join("{" + k + "}" for k in known)
+                             + " (without a format spec)")
+
+
 def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
                  use: TemplateUse) -> None:
     """A widget sentence: `{slot}` only, each a slot the page fills in, without a spec."""
@@ -184,4 +210,4 @@ def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
                              + ", ".join("{" + k + "}" for k in known))
 
 
-__all__ = ["READ_BY_CODE", "TemplateUse", "check_ui_strings", "template_use"]
+__all__ = ["FILLED", "READ_BY_CODE", "TemplateUse", "check_ui_strings", "template_use"]
