@@ -542,3 +542,19 @@ def test_targets_of_two_blocks_never_overlap_on_a_page_not_scrolled_through(shar
         return [els.length, out]; }""")
     assert targets, "the article has no link, summary or control"
     assert overlaps == [], f"{len(overlaps)} overlapping pairs, e.g. {overlaps[:4]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_blocks_holding_targets_are_never_skipped_only_without_scripts(visit, lang: str) -> None:
+    """Without scripts, every block of the article holding a link, summary or control is laid
+    out (content-visibility: visible; explainer.js, which otherwise draws such blocks for a
+    frame, is not there to do it); with scripts that rule does not apply (its :has() walk is
+    not even made: style.css), and the blocks below the first screen stay skippable."""
+    found = {}
+    for js in (False, True):
+        page = visit(java_script_enabled=js, viewport=PHONE).open(f"{lang}/index.html")
+        found[js] = page.evaluate("""() => [...document.querySelectorAll('article > *')]
+            .filter(b => b.querySelector('a[href], summary, button, input, select, textarea'))
+            .map(b => getComputedStyle(b).contentVisibility)""")
+    assert found[False] and set(found[False]) == {"visible"}, found[False]
+    assert "auto" in found[True], found[True]
