@@ -425,6 +425,18 @@ def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit)
     assert page.locator("figure img").first.is_visible()
     assert page.locator("section.footnote").is_visible()
     assert _background(page) == "rgb(255, 255, 255)"
+    # On paper nothing scrolls: at the text width of an A4 page (210 mm less the 2 × 15 mm
+    # margins of style.css's @page, at 96 px per inch) no box may hold more than it shows
+    # (a `pre` keeping its lines whole would be cut at the page's edge), and nothing may
+    # stick out of the page.
+    page.set_viewport_size({"width": round((210 - 2 * 15) / 25.4 * 96), "height": 1100})
+    cut = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(el => el.clientWidth > 1          // a 1 px box is for screen readers only
+                      && getComputedStyle(el).overflowX !== 'visible'
+                      && el.scrollWidth > el.clientWidth + 1)
+        .map(el => `${el.tagName.toLowerCase()}.${el.className}: ${el.scrollWidth} > ${el.clientWidth} px`)""")
+    assert cut == [], cut
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
 
 
 def png_size(path: Path) -> tuple[int, int]:

@@ -71,11 +71,25 @@ def test_every_figure_has_text_of_at_least_11_css_px_at_360_px(shared, lang: str
 # two texts whose boxes overlap (more than 1 px across and 2 px up and down: the boxes are
 # the font's, taller than the ink, and tick labels at a corner touch), a text crossing an
 # axis line (matplotlib writes a spine as a two-point path in a `patch_` group), a text
-# reaching past the figure's edge.
+# reaching past the figure's edge; and a panel's own words that are not an axis's (its title,
+# a note, a legend inside it) closer than a third of their line's height above or below the
+# words of an axis (a tick, an axis label) they share columns with: so close, a title and the
+# axis label under it read as one phrase ("how much the shares still respond unscaled scores
+# at dₖ ≈", figure 6 at 360 px).
 COLLISIONS = """() => [...document.querySelectorAll('body > svg')].map(svg => {
     const edge = svg.getBoundingClientRect(), out = [];
     const boxes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
         .map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
+    const axisWords = [...svg.querySelectorAll('g[id^="matplotlib.axis"] text')]
+        .filter(t => t.textContent.trim()).map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
+    [...svg.querySelectorAll('g[id^="axes_"] text')]
+        .filter(t => t.textContent.trim() && !t.closest('g[id^="matplotlib.axis"]')).forEach(t => {
+            const a = t.getBoundingClientRect();
+            axisWords.forEach(([z, b]) => {
+                const gap = Math.max(a.top, b.top) - Math.min(a.bottom, b.bottom);
+                if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && gap > -2
+                        && gap < a.height / 3)
+                    out.push(`${t.textContent.trim()} | ${z} (${gap.toFixed(1)} px apart: one phrase)`); }); });
     const spines = [...svg.querySelectorAll('g[id^="patch_"] > path')]
         .filter(p => /^\\s*M[^MLz]+L[^MLz]+$/.test(p.getAttribute('d')))
         .map(p => p.getBoundingClientRect());

@@ -29,6 +29,8 @@ from .draw import (
 )
 
 EDGE_ROOM = 8 / 72   # inches: the layout's padding at the figure's sides
+PANEL_GAP = 0.12    # stacked on a phone: room between the panels, in axes heights
+TITLE_PAD = 14.0     # points between a panel's title and the words of its top axis (default 6)
 
 
 def _index(xs: list[float], x: float) -> int:
@@ -120,12 +122,18 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
                    # right, above the curve as it falls
                    xytext=(0, 6) if layout != NARROW else (4, 4), textcoords="offset points",
                    ha="center" if layout != NARROW else "left", va="bottom")
-    left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1], title=t("left_title",
-                                                                    label=sa["winner"]))
-    right.set(ylim=(0, 1.7 * pk["sensitivity"]), title=t("right_title"))   # room for the text
+    left.set(ylim=(0, 1.22), yticks=[0, 0.25, 0.5, 0.75, 1])
+    right.set(ylim=(0, 1.7 * pk["sensitivity"]))   # room for the text
+    # each panel's title sits over its top axis (the dₖ scale): set in bold and a line's
+    # height above that axis's label, so that the two read as two things, not as one phrase
+    # ("how much the shares still respond unscaled scores at dₖ ≈")
+    for ax, title in ((left, t("left_title", label=sa["winner"])), (right, t("right_title"))):
+        ax.set_title(title, fontweight="bold", pad=TITLE_PAD)
     legend(right, fig, layout, "upper right")
     # the right panel's quoted value ends near the figure's right edge: more room at the sides
     # than the layout's default padding (3 pt), so it does not end at the edge
     engine = fig.get_layout_engine()
     if isinstance(engine, ConstrainedLayoutEngine):
         engine.set(w_pad=EDGE_ROOM)
+        if layout == NARROW:    # stacked: the lower title closer to its panel than to the upper one
+            engine.set(hspace=PANEL_GAP)

@@ -177,8 +177,11 @@ def _rulers_softmax(r: Mapping[str, Any]) -> Tables:
 
 @table("gradient_q")
 def _gradient_q(r: Mapping[str, Any]) -> Tables:
-    # the share of rows below the threshold as the prose quotes it, in whole percent
+    # the median line and the band's two edges (the 10th and 90th percentiles) the chart
+    # draws, then the share of rows below the threshold as the prose quotes it, in whole percent
     return _per_ruler("gradient", r, (("median", "sig:3", "col_median"),
+                                        ("p10", "sig:3", "col_p10"),
+                                        ("p90", "sig:3", "col_p90"),
                                         ("below", "pct:0", "col_below")))
 
 
