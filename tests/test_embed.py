@@ -13,7 +13,6 @@ from sqrtdk.web.embed import (
     FOLLOW,
     SLOTS,
     UnknownSlotError,
-    compared_digits,
     default_state,
     explainer_data,
     is_open,
@@ -205,44 +204,85 @@ def test_the_sheets_start_at_the_papers_dk_and_sheet_2_at_the_scale_it_gives(res
     assert slot_text("mark", results, start)[0] == slot_text("scale", results, start)[0]
 
 
-def test_two_numbers_set_side_by_side_never_read_alike_unless_they_agree_that_closely(results):
-    """The slots a sentence compares (COMPARED: "ratio 0.0886, beside its theory 0.0884"), at
-    every dₖ, ruler and batch: the two texts differ unless the values agree to the most digits
-    a sheet shows, and neither takes more digits than needed to tell them apart."""
-    assert compared_digits("fixed", 0.0886, 0.0884, 2) == 3         # 0.09 and 0.09: 0.089, 0.088
-    assert compared_digits("fixed", 0.08872, 0.08858, 2) == 4
-    assert compared_digits("fixed", 3.96, 4.0, 2) == 2
-    assert compared_digits("fixed", 1.414210, 1.414214, 2) == 4    # alike at the most digits
-    assert compared_digits("fixed", 1.0, 1.0, 2) == 2
-    for a, b in COMPARED:
-        assert SLOTS[a][1] == SLOTS[b][1], (a, b)      # one format for the pair
-        kind, _, digits = SLOTS[a][1].partition(":")
-        most = int(digits or 0) + 2
-        for state in _every_state(results, 1):
-            for batch in range(results["spread"]["batches"]["n"] + 1):
-                s = {**state, "b": batch}
-                va = float(_at(results, resolve(SLOTS[a][0], s)))
-                vb = float(_at(results, resolve(SLOTS[b][0], s)))
-                ta, tb = slot_text(a, results, s)[0], slot_text(b, results, s)[0]
-                if va != vb and format_number(kind, va, most) != format_number(kind, vb, most):
-                    assert ta != tb, (a, b, s, ta, tb)
-                assert decimals(ta) == decimals(tb), (ta, tb)      # one precision for both
+def figures(kind: str, text: str) -> int:
+    """The digits a formatted number shows in its kind: decimals for fixed, significant
+    digits for sig ("0.06229" 4, "15.94" 4, "2.00790" 6)."""
+    if kind != "sig":
+        return decimals(text)
+    mantissa = text.split("\u00a0")[0].replace(",", "").replace("\u2212", "").replace(".", "")
+    return len(mantissa.lstrip("0"))
 
 
-def test_related_operands_take_the_decimals_their_quotient_needs() -> None:
-    """RELATED: the shown operands divide out to the shown quotient; both share one number
-    of decimals, at most WIDGET_EXTRA_DIGITS more than their own formats show."""
-    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, related_digits, related_specs
-    # 1.00395 and 0.99934 print 1.00 and 0.999 (0.999 by hand), the ratio 0.995408 as 0.995
-    assert related_digits(0.99934, 1.00395, "0.999", "1.00", 0.995408, "fixed:3") == 3
-    specs = related_specs({"sd_large": 0.99934, "sd_small": 1.00395, "ratio": 0.995408,
-                           "ratio_theory": 1.0},
-                          {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:2",
-                           "ratio_theory": "fixed:2"})
-    assert specs == {"sd_large": "fixed:3", "sd_small": "fixed:3", "ratio": "fixed:3",
-                     "ratio_theory": "fixed:3"}
-    # already agreeing: the operands keep their own decimals (0.353 / 0.502 = 0.703 -> 0.70)
-    assert related_digits(0.35332, 0.501975, "0.353", "0.502", 0.70386, "fixed:2") == 3
-    # none agrees within the extra digits: the most
-    assert related_digits(1.0, 3.0, "1.00", "3.00", 0.5, "fixed:2") == 2 + WIDGET_EXTRA_DIGITS
-    assert all(len(t) == 3 for t in RELATED)
+def _sheet_texts(results):
+    """(state, {joined slot: shown text}, {slot: value}) at every state a sheet can show."""
+    from sqrtdk.web.embed import RELATED, sheet_states
+    joined = {x for link in (*COMPARED, *RELATED) for x in link}
+    for s in sheet_states(results):
+        yield (s, {x: slot_text(x, results, s)[0] for x in joined},
+               {x: float(_at(results, resolve(SLOTS[x][0], s))) for x in joined})
+
+
+def test_steady_specs_tell_compared_numbers_apart_in_every_state() -> None:
+    from sqrtdk.web.embed import steady_specs
+    rows = [{"ratio": 0.0886, "ratio_theory": 0.0884}, {"ratio": 3.96, "ratio_theory": 4.0}]
+    specs = {"ratio": "fixed:2", "ratio_theory": "fixed:2"}
+    # 0.09 beside 0.09 in the first state: both take three decimals in every state
+    assert steady_specs(rows, specs) == {"ratio": "fixed:3", "ratio_theory": "fixed:3"}
+    assert steady_specs(rows[1:], specs) == specs
+    # alike even at the most digits in some state: the fewest failing states, then digits
+    close = [{"ratio": 1.414210, "ratio_theory": 1.414214}, *rows]
+    assert steady_specs(close, specs) == {"ratio": "fixed:3", "ratio_theory": "fixed:3"}
+
+
+def test_steady_specs_give_operands_the_digits_that_divide_out_in_every_state() -> None:
+    from sqrtdk.web.embed import steady_specs
+    specs = {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:2"}
+    one = {"sd_large": 0.353320, "sd_small": 0.501975, "ratio": 0.703860}   # 0.353/0.502=0.703
+    two = {"sd_large": 7.94431, "sd_small": 2.00790, "ratio": 3.95653}     # 7.94/2.01=3.950
+    assert steady_specs([one], specs)["sd_large"] == "sig:3"
+    assert steady_specs([two], specs)["sd_large"] == "sig:4"    # 7.944/2.008 = 3.956
+    both = steady_specs([one, two], specs)
+    assert both["sd_large"] == both["sd_small"] == "sig:4" and both["ratio"] == "fixed:2"
+    # stored values that do not divide out themselves (6 significant digits) are not held
+    # against the digits: 5.63372 / 1.96674 is 2.864497, stored as 2.8645
+    odd = {"sd_large": 5.63372, "sd_small": 1.96674, "ratio": 2.8645}
+    four = {**specs, "ratio": "sig:4"}
+    assert steady_specs([odd, two], four) == steady_specs([two], four)
+    with pytest.raises(ValueError, match="two kinds"):
+        steady_specs([one], {**specs, "sd_small": "fixed:3"})
+
+
+def test_every_joined_slot_keeps_its_digits_and_its_relations_at_every_dk_ruler_and_batch(
+        results):
+    """The slots a sentence compares or relates (COMPARED, RELATED) show one number of digits
+    in every state a sheet can show (every dₖ the bar reaches × ruler × batch), while the
+    compared pair differs wherever the values differ beyond the most digits a sheet shows and
+    the shown operands divide out to the shown quotient wherever the results themselves do."""
+    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, sheet_specs, shown_value
+    specs = sheet_specs(results)
+    seen: dict[str, set[int]] = {}
+    checked = 0
+    for s, texts, values in _sheet_texts(results):
+        for name, text in texts.items():
+            seen.setdefault(name, set()).add(figures(split(specs[name])[0], text))
+        for a, b in COMPARED:
+            assert specs[a] == specs[b], (a, b)
+            kind, n = split(SLOTS[a][1])
+            most = n + WIDGET_EXTRA_DIGITS
+            if format_number(kind, values[a], most) != format_number(kind, values[b], most):
+                assert texts[a] != texts[b], (s, texts)
+        for num, den, q in RELATED:
+            assert specs[num] == specs[den], (num, den)
+            q_kind, q_n = split(specs[q])
+            if format_number(q_kind, values[num] / values[den], q_n) != texts[q]:
+                continue          # the stored results (6 figures) do not divide out here
+            got = shown_value(texts[num]) / shown_value(texts[den])
+            assert format_number(q_kind, got, q_n) == texts[q], (s, texts)
+            checked += 1
+    assert checked > len(seen)
+    assert all(len(n) == 1 for n in seen.values()), seen
+
+
+def split(spec: str) -> tuple[str, int]:
+    kind, _, digits = spec.partition(":")
+    return kind, int(digits or 0)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..science.results import at
-from .numbers import bounds_for, format_number, honest_digits
+from .numbers import MAX_DIGITS, bounds_for, format_number, honest_digits
 
 # results.json paths the page's script needs, as (group, keys); each keeps its place in the tree
 EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -55,6 +55,7 @@ FOLLOW: dict[str, str] = {
 # An SD of the scores: three significant digits at every scale (7.94, 0.993, 0.124, 11.3),
 # in the prose (`sig(3)`), the sheets, the figures' tables and their labels (figures.toml)
 SD_FORMAT = "sig:3"
+RATIO_FORMAT = "sig:3"
 # A softmax share is a probability p, shown as the formulas write it (p = 0.879, p(1 − p)),
 # never as a percent: one kind of number per quantity in the prose, the sheets, the figures'
 # tables and their labels (figures.toml). The hand-picked row of sheet 2 (near 1 at large
@@ -77,11 +78,12 @@ SLOTS: dict[str, tuple[str, str]] = {
     "d": ("spread.d_k.{i}", "grouped"),     # every integer grouped in thousands: "1,024"
     "d_small": ("spread.d_small", "grouped"),
     # an SD of the scores in SD_FORMAT wherever it is shown (prose, sheets, figure tables);
-    # ratios with two decimals, as the prose quotes them
+    # a ratio of two SDs in significant digits too: under the rulers it runs from 0.06 to 16,
+    # where a fixed number of decimals would be 1 figure at one end and 5 at the other
     "sd_small": ("spread.grid.sd.{r}.{s}.{b}", SD_FORMAT),
     "sd_large": ("spread.grid.sd.{r}.{i}.{b}", SD_FORMAT),
-    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", "fixed:2"),
-    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", "fixed:2"),
+    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", RATIO_FORMAT),
+    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", RATIO_FORMAT),
     "n": ("spread.batches.n", "grouped"),
     "pairs": ("spread.n_pairs", "grouped"),
     "batch_pairs": ("spread.batch_pairs", "grouped"),
@@ -106,21 +108,21 @@ SLOTS: dict[str, tuple[str, str]] = {
 OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
 # Slots a sentence sets side by side to be compared ("ratio 0.0886, beside its theory
 # 0.0884"): where their format rounds both to one text though they differ, both take the
-# fewest more digits (at most WIDGET_EXTRA_DIGITS) that tell them apart, so a sheet never
-# reads "0.09 beside 0.09" for 0.0886 and 0.0884 (`compared_digits`; static/explainer.js's
-# `slot` does the same). The two slots of a pair have one format.
+# fewest more digits (at most WIDGET_EXTRA_DIGITS) that tell them apart in every state the
+# slots can show, so a sheet never reads "0.09 beside 0.09" for 0.0886 and 0.0884, and a
+# number keeps its digits as the reader moves the controls (`steady_specs`). The two slots
+# of a pair have one format.
 COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
 # Slots a sentence relates by division, (numerator, denominator, quotient): "SD at 4: 1.004;
-# at 8: 0.999; ratio 0.995". The two operands are shown with one number of decimals (one
-# precision in one sentence), the fewest from their own formats' on, plus at most
-# WIDGET_EXTRA_DIGITS, with which the shown numerator over the shown denominator rounds to
-# the quotient as shown (its format, or COMPARED's digits): a reader who divides the shown
-# numbers gets the shown ratio (`related_spec`; static/explainer.js's `specOf` does the same).
+# at 8: 0.999; ratio 0.995". The two operands are shown in one format (one precision in one
+# sentence), their own kind with the fewest digits from their own on with which the shown
+# numerator over the shown denominator rounds to the quotient as shown, in every state: a
+# reader who divides the shown numbers gets the shown ratio (`steady_specs`).
 RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
-# The quoted results of the prose that are the sheets' slots in the page as built: a
-# paragraph that quotes a whole COMPARED pair or RELATED triple of them shows its numbers as
-# the sheet would (`related_specs`), in the build (quoting.Quoter) and as they follow dₖ
-# (static/explainer.js's `follows`)
+# The quoted results of the prose that are the sheets' slots: a paragraph that quotes a whole
+# COMPARED pair or RELATED triple of them shows them with digits fixed over every dₖ the text
+# can follow (`steady_specs` over `prose_rows`), chosen in the build (quoting.Quoter, which
+# writes them into the quote's data-shown, where static/explainer.js reads them)
 PROSE_SLOTS: dict[str, str] = {"spread.sd_small": "sd_small", "spread.sd_large": "sd_large",
                                "spread.ratio": "ratio", "spread.ratio_theory": "ratio_theory"}
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
@@ -177,43 +179,135 @@ def widget_number(kind: str, value: float, digits: int,
     return ">\u00a0" + format_number(kind, high - unit, most)
 
 
-def compared_digits(kind: str, value: float, other: float, digits: int) -> int:
-    """The digits with which `value` is shown beside `other`, a number it is compared with
-    (COMPARED): `digits`, or the fewest more (up to WIDGET_EXTRA_DIGITS) with which the two
-    print differently; two that still print alike at the most digits agree that closely and
-    are shown with them."""
-    if kind == "grouped" or value == other:
-        return digits
-    for n in range(digits, digits + WIDGET_EXTRA_DIGITS + 1):
-        if format_number(kind, value, n) != format_number(kind, other, n):
-            return n
-    return digits + WIDGET_EXTRA_DIGITS
-
-
 def decimals(text: str) -> int:
     """How many decimals a formatted number shows ("0.502" 3, "32.0" 1, "1,024" 0)."""
     return len(text.split(".")[1]) if "." in text else 0
 
 
-def _as_float(text: str) -> float:
-    return float(text.replace(",", "").replace("\u2212", "-"))
+def shown_value(text: str) -> float:
+    """The number a formatted text shows ("1,024.5" 1024.5, "−0.5" -0.5, "1.87 × 10⁻¹⁰")."""
+    mantissa, _, power = text.replace(",", "").replace("\u2212", "-").partition("\u00a0×\u00a010")
+    return float(mantissa) * 10.0 ** int(power.translate(_PLAIN_DIGITS)) if power else \
+        float(mantissa)
 
 
-def related_digits(num: float, den: float, num_text: str, den_text: str, quotient: float,
-                   quotient_spec: str) -> int:
-    """The decimals of both operands of a RELATED triple: the most either shows in its own
-    format (`num_text`, `den_text`), or the fewest more (up to WIDGET_EXTRA_DIGITS) with which
-    the shown numerator over the shown denominator prints as the quotient does in
-    `quotient_spec` ("fixed:2"); the most digits if none agrees."""
-    kind, q_digits = split_spec(quotient_spec)
-    want = format_number(kind, quotient, q_digits)
-    first = max(decimals(num_text), decimals(den_text))
-    for n in range(first, first + WIDGET_EXTRA_DIGITS + 1):
-        a = _as_float(format_number("fixed", num, n))
-        b = _as_float(format_number("fixed", den, n))
-        if b and format_number(kind, a / b, q_digits) == want:
-            return n
-    return first + WIDGET_EXTRA_DIGITS
+_PLAIN_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def compared_fails(kind: str, n: int, rows: Sequence[Mapping[str, float]], a: str, b: str
+                   ) -> int:
+    """In how many states (`rows`: slot -> value) the compared slots `a` and `b` differ but
+    print alike at `n` digits of `kind`."""
+    return sum(r[a] != r[b] and format_number(kind, r[a], n) == format_number(kind, r[b], n)
+               for r in rows)
+
+
+def related_fails(spec: str, quotient_spec: str, rows: Sequence[Mapping[str, float]],
+                  num: str, den: str, quotient: str) -> int:
+    """In how many states the operands `num` and `den` shown in `spec` do not divide out to
+    `quotient` as shown in `quotient_spec`, counting only the states where the results
+    themselves do (results.json keeps 6 significant digits: 5.63372 / 1.96674 is 2.864497,
+    stored as 2.8645, so no shown digits make the two agree at 4 figures there)."""
+    kind, n = split_spec(spec)
+    q_kind, q_n = split_spec(quotient_spec)
+    out = 0
+    for r in rows:
+        want = format_number(q_kind, r[quotient], q_n)
+        if not r[den] or format_number(q_kind, r[num] / r[den], q_n) != want:
+            continue
+        shown_den = shown_value(format_number(kind, r[den], n))
+        shown = shown_value(format_number(kind, r[num], n)) / shown_den if shown_den else None
+        out += shown is None or format_number(q_kind, shown, q_n) != want
+    return out
+
+
+def steady_specs(rows: Sequence[Mapping[str, float]], specs: Mapping[str, str]
+                 ) -> dict[str, str]:
+    """The format of each slot in `specs` (name -> its own format, "fixed:2") for every state
+    it can show, `rows` (one mapping name -> value per state): the digits are the slot's, not
+    the state's, so a number keeps one precision as the reader moves the controls. A COMPARED
+    pair present whole takes the fewest digits (its own, up to WIDGET_EXTRA_DIGITS more) with
+    which the two print differently in every state where they differ; then a RELATED triple
+    present whole gives its two operands one format, their own kind (one kind per quantity:
+    an SD has significant digits at every scale) with the fewest digits with which the shown
+    numerator over the shown denominator prints as the shown quotient in every state (up to
+    MAX_DIGITS). Where no digits satisfy every state, the fewest failing states win (the
+    tests then name them). Raises ValueError for operands of two kinds."""
+    out = dict(specs)
+    for a, b in COMPARED:
+        if a in specs and b in specs:
+            kind, first = split_spec(specs[a])
+            if kind == "grouped":
+                continue
+            tries = range(first, first + WIDGET_EXTRA_DIGITS + 1)
+            n = min(tries, key=lambda m: (compared_fails(kind, m, rows, a, b), m))
+            out[a] = out[b] = f"{kind}:{n}"
+    for num, den, quotient in RELATED:
+        if not all(x in specs for x in (num, den, quotient)):
+            continue
+        (kind, d1), (kind2, d2) = split_spec(specs[num]), split_spec(specs[den])
+        if kind != kind2:
+            raise ValueError(f"the operands {num} ({specs[num]}) and {den} ({specs[den]}) "
+                             "have two kinds of number; give them one")
+        tries = range(max(d1, d2), MAX_DIGITS + 1)
+
+        def fails(m: int) -> int:
+            return related_fails(f"{kind}:{m}", out[quotient], rows, num, den, quotient)
+        n = next((m for m in tries if not fails(m)), None)
+        if n is None:
+            n = min(tries, key=lambda m: (fails(m), m))
+        out[num] = out[den] = f"{kind}:{n}"
+    return out
+
+
+def sheet_states(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every state a Try-it sheet can show: each dₖ the bar reaches (those above the small
+    one, and the page's own) under each ruler, with each batch (0: pooled)."""
+    sp = results["spread"]
+    first = sp["d_k"].index(sp["d_small"]) + 1
+    wanted = sorted({*range(first, len(sp["d_k"])), default_state(results)["i"],
+                     start_state(results)["i"]})
+    out = []
+    for i in wanted:
+        for r in results["rulers"]["names"]:
+            for b in range(sp["batches"]["n"] + 1):
+                m = results["saturation"]["scale_index"][r][i]
+                out.append({**_state(results, i), "r": r, "b": b, "k": m, "m": m})
+    return out
+
+
+def _joined() -> set[str]:
+    return {x for link in (*COMPARED, *RELATED) for x in link}
+
+
+_SHEET_SPECS: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
+
+
+def sheet_specs(results: Mapping[str, Any]) -> dict[str, str]:
+    """Slot name -> the format the sheets show it with in every state (`steady_specs` over
+    `sheet_states`; the slots no pair or triple joins keep their own)."""
+    hit = _SHEET_SPECS.get(id(results))
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    joined = sorted(_joined() & set(SLOTS))
+    rows = [{x: _slot_value(x, results, st)[0] for x in joined} for st in sheet_states(results)]
+    specs = {**{x: spec for x, (_, spec) in SLOTS.items()},
+             **steady_specs(rows, {x: SLOTS[x][1] for x in joined})}
+    _SHEET_SPECS.clear()
+    _SHEET_SPECS[id(results)] = (results, specs)
+    return specs
+
+
+def prose_rows(results: Mapping[str, Any]) -> list[dict[str, float]]:
+    """The values of the prose's quotes that are sheet slots (PROSE_SLOTS, by slot name) in
+    every state the text can show: the page as built and each dₖ the bar reaches (the text
+    follows dₖ only, FOLLOW)."""
+    sp = results["spread"]
+    s = sp["d_k"].index(sp["d_small"])
+    built = sp["d_k"].index(sp["d_large"])
+    return [{name: float(at(dict(results), resolve(FOLLOW[path], {"i": i, "s": s})))
+             for path, name in PROSE_SLOTS.items()}
+            for i in sorted({built, *range(s + 1, len(sp["d_k"]))})]
 
 
 def partner(name: str) -> str | None:
@@ -242,8 +336,7 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
             "state": default_state(results), "start": start_state(results),
             "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
-            "compared": [list(pair) for pair in COMPARED],
-            "related": [list(triple) for triple in RELATED], "prose": PROSE_SLOTS}
+            "specs": sheet_specs(results)}
 
 
 def json_script(data: Any) -> Markup:
@@ -278,46 +371,6 @@ def _slot_value(name: str, results: Mapping[str, Any], state: Mapping[str, Any]
     return (float(path) if path.isdigit() else float(at(dict(results), path))), path
 
 
-def related_specs(values: Mapping[str, float], specs: Mapping[str, str]) -> dict[str, str]:
-    """The formats the numbers of one sentence are shown with: `specs` (name -> format, for
-    the slots or quoted results present, by slot name), with COMPARED's digits for a pair
-    that is there whole, then `fixed` at `related_digits` for the operands of a RELATED
-    triple that is there whole. `values`: name -> value, the same names."""
-    out = dict(specs)
-    for a, b in COMPARED:
-        if a in values and b in values:
-            for x, y in ((a, b), (b, a)):
-                kind, n = split_spec(specs[x])
-                out[x] = f"{kind}:{compared_digits(kind, values[x], values[y], n)}"
-    for num, den, quotient in RELATED:
-        if all(x in values for x in (num, den, quotient)):
-            texts = [format_number(*_at(specs[x], values[x])) for x in (num, den)]
-            d = related_digits(values[num], values[den], texts[0], texts[1],
-                               values[quotient], out[quotient])
-            out[num] = out[den] = f"fixed:{d}"
-    return out
-
-
-def _group(name: str) -> set[str]:
-    """`name` and every slot a COMPARED pair or RELATED triple joins to it, transitively."""
-    group, todo = {name}, [name]
-    links = [set(t) for t in (*COMPARED, *RELATED)]
-    while todo:
-        x = todo.pop()
-        for link in links:
-            if x in link:
-                todo.extend(link - group)
-                group |= link
-    return group
-
-
-def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    """The format slot `name` is shown with in `state` (`related_specs` over its group)."""
-    group = _group(name)
-    values = {x: _slot_value(x, results, state)[0] for x in group}
-    return related_specs(values, {x: SLOTS[x][1] for x in group})[name]
-
-
 def split_spec(spec: str) -> tuple[str, int]:
     """A format spec as the widgets and quotes write it ("fixed:3", "pct") as (kind, digits)."""
     kind, _, digits = spec.partition(":")
@@ -332,9 +385,9 @@ def _at(spec: str, value: float) -> tuple[str, float, int]:
 
 def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
     """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`) with
-    the digits `shown_spec` gives it; the format returned is the slot's own (SLOTS)."""
+    the digits `sheet_specs` gives it in every state; the format returned is the slot's own (SLOTS)."""
     value, path = _slot_value(name, results, state)
-    kind, n = split_spec(shown_spec(name, results, state))
+    kind, n = split_spec(sheet_specs(results)[name])
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
     return widget_number(kind, value, n, bounds, is_open(path)), SLOTS[name][1]
 
