@@ -50,13 +50,17 @@
   }
   // the page's own formatting, for the test that holds it to sqrtdk.web.numbers.format_number
   window.sqrtdkNumber = plain;
-  let bounds = {}, extra = 2, open = [];
+  let bounds = {}, extra = 2, open = [], small = [[], "sig:3"];
   const globs = new Map();   // each pattern compiled once (format() runs for every number drawn)
   const glob = (p) => globs.get(p) || globs.set(p, new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$")).get(p);
   // In a Try-it sheet (`widget`), at most `extra` more digits; a value still closer to a bound
   // reads as that bound with those most digits, "< 0.0001" or "> 99.9999%" (one precision
   // rule, sqrtdk.web.embed.widget_number)
+  // A share (embed.SMALL_SHARES) too small for its decimals to keep two significant digits
+  // reads in significant digits, "6.75 × 10⁻⁵", never "0.0001" (embed.small_spec)
   function format(spec, v, path, widget) {
+    if (widget && path && v && spec.startsWith("fixed:") && Math.abs(v) < 10 ** (1 - +spec.slice(6)) &&
+        small[0].some((p) => glob(p).test(path))) spec = small[1];
     const [kind, d] = spec.split(":"), n0 = +d || 0;
     let n = n0;
     const b = path && Object.keys(bounds).find((p) => glob(p).test(path));
@@ -138,6 +142,7 @@
   bounds = at("meta.bounds");
   extra = data.extra;
   open = data.open;
+  small = data.small || small;
   const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
   const D = at("spread.d_k"), RULERS = at("rulers.names");
 

@@ -286,3 +286,36 @@ def test_every_joined_slot_keeps_its_digits_and_its_relations_at_every_dk_ruler_
 def split(spec: str) -> tuple[str, int]:
     kind, _, digits = spec.partition(":")
     return kind, int(digits or 0)
+
+
+def test_a_tiny_share_reads_in_significant_digits_never_rounded_to_0_0001() -> None:
+    from sqrtdk.web.embed import is_small
+    share = (0.0, 1.0)
+    assert widget_number("fixed", 6.75e-5, 4, share, True, True) == "6.75\u00a0×\u00a010⁻⁵"
+    assert widget_number("fixed", 1.36e-5, 4, share, True, True) == "1.36\u00a0×\u00a010⁻⁵"
+    assert widget_number("fixed", 7.6e-4, 4, share, True, True) == "0.000760"
+    assert widget_number("fixed", 0.0046, 4, share, True, True) == "0.0046"   # two figures
+    assert widget_number("fixed", 0.9962, 4, share, True, True) == "0.9962"
+    assert widget_number("fixed", 6.75e-5, 4, share, True) == "0.0001"        # not a share
+    assert is_small("saturation.shares.3.4") and not is_small("spread.grid.sd.raw.1.0")
+
+
+def test_every_share_a_figure_table_shows_keeps_two_significant_digits(results) -> None:
+    """Every share in every figure's table (sqrtdk.web.fig_tables) keeps at least two
+    significant digits and so lies within 5 % of its value: one rule, whatever its size."""
+    from sqrtdk.web.embed import is_small, shown_value
+    from sqrtdk.web.fig_tables import TABLES, Text, _number
+    bounds = results["meta"]["bounds"]
+    seen = 0
+    for tables in TABLES.values():
+        for t in tables(results):
+            for row in t.rows:
+                for cell in row:
+                    if isinstance(cell, Text) or not is_small(cell[2]) or not cell[0]:
+                        continue
+                    text = _number(cell, bounds)
+                    if text.startswith(("<", ">")):
+                        continue
+                    assert abs(shown_value(text) / cell[0] - 1) < 0.05, (cell, text)
+                    seen += cell[0] < 1e-3
+    assert seen          # some share is that small

@@ -106,6 +106,12 @@ SLOTS: dict[str, tuple[str, str]] = {
 # rounded there by results.json's 6 significant digits, so a sheet shows "> 99.99%" for it.
 # (Counts, such as the share of rows below a threshold, can be 0 or 1: not listed.)
 OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
+# Softmax shares, whose small values a table or a sheet shows as the page shows every small
+# number: too small for their format's decimals to keep two significant digits (below 0.001
+# in fixed:4), in SMALL_FORMAT, significant digits and below 10⁻⁴ powers of ten ("6.75 × 10⁻⁵",
+# never "0.0001", 50 % too high, beside "0.00001" for 1.36 × 10⁻⁵; `small_spec`)
+SMALL_SHARES = ("saturation.shares*", "saturation.p_winner*", "rulers.*share*")
+SMALL_FORMAT = "sig:3"
 # Slots a sentence sets side by side to be compared ("ratio 0.0886, beside its theory
 # 0.0884"): where their format rounds both to one text though they differ, both take the
 # fewest more digits (at most WIDGET_EXTRA_DIGITS) that tell them apart in every state the
@@ -159,14 +165,31 @@ def _state(results: Mapping[str, Any], i: int) -> dict[str, Any]:
     return {"i": i, "s": sp["d_k"].index(sp["d_small"]), "b": 0, "r": "raw", "k": k, "m": k}
 
 
+def small_spec(kind: str, value: float, digits: int) -> tuple[str, int]:
+    """The format a share (SMALL_SHARES) is shown in: SMALL_FORMAT where `digits` decimals
+    of `kind` "fixed" keep fewer than two significant digits of it, else its own."""
+    if kind == "fixed" and value and abs(value) < 10.0 ** (1 - digits):
+        return split_spec(SMALL_FORMAT)
+    return kind, digits
+
+
+def is_small(path: str) -> bool:
+    """Whether result `path` is a share whose small values take SMALL_FORMAT (SMALL_SHARES)."""
+    return any(fnmatch.fnmatchcase(path, p) for p in SMALL_SHARES)
+
+
 def widget_number(kind: str, value: float, digits: int,
-                  bounds: tuple[float, float] | None, is_open: bool = False) -> str:
+                  bounds: tuple[float, float] | None, is_open: bool = False,
+                  small: bool = False) -> str:
     """`value` as a Try-it sheet shows it: as the prose would (quoting.honest_digits: never a
     bound it does not reach), but with at most WIDGET_EXTRA_DIGITS more digits; a value still
     closer to a bound than that is shown as a bound at those most digits, "< 0.0001" or
     "> 99.9999%" for `digits` 2 (one precision rule: the sheet never reads "99.9999%" and
     then "> 99.99%"; static/explainer.js's `format` does the same). With `is_open`
-    (OPEN_BOUNDS) a value stored at a bound is shown that way too."""
+    (OPEN_BOUNDS) a value stored at a bound is shown that way too; with `small`
+    (SMALL_SHARES) a value too small for the format's decimals is shown in `small_spec`'s."""
+    if small:
+        kind, digits = small_spec(kind, value, digits)
     n = honest_digits(kind, value, digits, bounds)
     at_open_bound = bounds is not None and is_open and value in bounds and kind != "grouped"
     if bounds is None or (n <= digits + WIDGET_EXTRA_DIGITS and not at_open_bound):
@@ -249,13 +272,9 @@ def steady_specs(rows: Sequence[Mapping[str, float]], specs: Mapping[str, str]
         if kind != kind2:
             raise ValueError(f"the operands {num} ({specs[num]}) and {den} ({specs[den]}) "
                              "have two kinds of number; give them one")
-        tries = range(max(d1, d2), MAX_DIGITS + 1)
-
-        def fails(m: int) -> int:
-            return related_fails(f"{kind}:{m}", out[quotient], rows, num, den, quotient)
-        n = next((m for m in tries if not fails(m)), None)
-        if n is None:
-            n = min(tries, key=lambda m: (fails(m), m))
+        failing = {m: related_fails(f"{kind}:{m}", out[quotient], rows, num, den, quotient)
+                   for m in range(max(d1, d2), MAX_DIGITS + 1)}
+        n = min(failing, key=lambda m: (failing[m], m))
         out[num] = out[den] = f"{kind}:{n}"
     return out
 
@@ -336,6 +355,7 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
             "state": default_state(results), "start": start_state(results),
             "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
+            "small": [list(SMALL_SHARES), SMALL_FORMAT],
             "specs": sheet_specs(results)}
 
 
@@ -384,12 +404,13 @@ def _at(spec: str, value: float) -> tuple[str, float, int]:
 
 
 def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
-    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`) with
-    the digits `sheet_specs` gives it in every state; the format returned is the slot's own (SLOTS)."""
+    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`)
+    with the digits `sheet_specs` gives it in every state; the format returned is the slot's
+    own (SLOTS)."""
     value, path = _slot_value(name, results, state)
     kind, n = split_spec(sheet_specs(results)[name])
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
-    return widget_number(kind, value, n, bounds, is_open(path)), SLOTS[name][1]
+    return widget_number(kind, value, n, bounds, is_open(path), is_small(path)), SLOTS[name][1]
 
 
 def is_open(path: str) -> bool:
