@@ -646,3 +646,38 @@ def test_a_line_of_a_box_that_starts_a_row_starts_at_the_boxs_text_edge(visit, v
     for edge, firsts in rows:
         for left in firsts:
             assert abs(left - edge) < 0.5, (edge, firsts)
+
+
+# the scale sheet's chart name at every scale of its slider: [k, aria-label]
+SCALE_NAMES = """() => {
+    const input = document.querySelector('#scale-input'), chart = input.closest('.widget').querySelector('svg');
+    const out = [];
+    for (let k = +input.min; k <= +input.max; k++) {
+        input.value = k; input.dispatchEvent(new Event('input', {bubbles: true}));
+        out.push([k, chart.getAttribute('aria-label')]);
+    }
+    return out; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_scale_sheets_chart_names_every_share_as_the_tables_do(visit, site_build,
+                                                                   lang: str) -> None:
+    """At every scale of sheet 2's slider its chart's name gives each position's share as the
+    figure tables print it (embed.widget_number with SMALL_SHARES: a tiny share in
+    significant digits, never "0.0001" for 6.75 × 10⁻⁵)."""
+    from sqrtdk.web.embed import SHARE_FORMAT, is_open, is_small, widget_number
+    results = site_build["results"]
+    sa = results["saturation"]
+    bounds = bounds_for("saturation.shares.0.0", results["meta"]["bounds"])
+    kind, _, digits = SHARE_FORMAT.partition(":")
+    page = visit().open(f"{lang}/index.html")
+    names = page.evaluate(SCALE_NAMES)
+    assert len(names) == len(sa["scales"])
+    tiny = 0
+    for k, name in names:
+        for label, v in zip(sa["labels"], sa["shares"][k]):
+            path = f"saturation.shares.{k}"
+            text = widget_number(kind, v, int(digits), bounds, is_open(path), is_small(path))
+            assert f"{label} {text}" in name, (k, label, v, name)
+            tiny += 0 < v < 1e-3
+    assert tiny
