@@ -319,3 +319,45 @@ def test_every_share_a_figure_table_shows_keeps_two_significant_digits(results) 
                     assert abs(shown_value(text) / cell[0] - 1) < 0.05, (cell, text)
                     seen += cell[0] < 1e-3
     assert seen          # some share is that small
+
+
+def test_a_quoted_spread_is_the_difference_of_its_operands_as_their_table_shows_them(
+        results) -> None:
+    """A quoted spread (SPANS) equals the largest minus the smallest of the numbers the
+    figure table shows, whatever the unrounded difference rounds to; the table does show
+    those operands in that format; and every result the results' schema calls a range is
+    one (a new one would otherwise be quoted from the unrounded values)."""
+    import ast
+    from pathlib import Path
+
+    from sqrtdk.web.embed import SPANS, shown_value, span_text
+    from sqrtdk.web.fig_tables import TABLES, Text, _number
+    cells = {cell[2]: cell for tables in TABLES.values() for t in tables(results)
+             for row in t.rows for cell in row if not isinstance(cell, Text)}
+    bounds = results["meta"]["bounds"]
+    for path, (pattern, spec) in SPANS.items():
+        group = pattern.rpartition(".")[0]
+        values = _at(results, group)
+        texts = []
+        for j in range(len(values)):
+            assert cells[f"{group}.{j}"][1] == spec, (path, j)       # the table shows it so
+            texts.append(_number(cells[f"{group}.{j}"], bounds))
+        shown = [shown_value(t) for t in texts]
+        for digits in (2, 3):
+            got = span_text(path, results, f"fixed:{digits}")
+            assert got == format_number("fixed", round(max(shown) - min(shown), 12), digits)
+    # shown 0.344 and 0.363: 0.019, though the unrounded spread 0.01802 reads 0.018
+    made = {"rulers": {"winner_share": {"sqrt": [0.34449, 0.36251]}}, "meta": {"bounds": {}}}
+    assert span_text("rulers.flat.share_range_sqrt", made, "fixed:3") == "0.019"
+    assert span_text("spread.ratio", made, "fixed:3") is None
+    schema = Path(__file__).parents[1] / "sqrtdk" / "science" / "outputs"
+    ranges = set()
+    for f in schema.glob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values):
+                    if (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple)
+                            and isinstance(v.elts[-1], ast.Constant)
+                            and str(v.elts[-1].value).startswith("range of")):
+                        ranges.add(k.value)
+    assert ranges and all(any(p.endswith("." + r) for p in SPANS) for r in ranges), ranges

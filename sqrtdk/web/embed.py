@@ -131,6 +131,14 @@ RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
 # writes them into the quote's data-shown, where static/explainer.js reads them)
 PROSE_SLOTS: dict[str, str] = {"spread.sd_small": "sd_small", "spread.sd_large": "sd_large",
                                "spread.ratio": "ratio", "spread.ratio_theory": "ratio_theory"}
+# Quoted results that are the spread (largest minus smallest) of results a figure's table
+# shows (its pattern, the table's format): the text quotes the difference of the numbers as
+# the table shows them, so a reader who subtracts them gets the quoted number ("0.344 to
+# 0.362" varies by 0.018, not by 0.019 from the unrounded 0.0185; `span_text`)
+SPANS: dict[str, tuple[str, str]] = {
+    "rulers.flat.share_range_sqrt": ("rulers.winner_share.sqrt.*", MEAN_SHARE_FORMAT),
+    "rulers.flat.entropy_range_sqrt": ("rulers.entropy_bits.sqrt.*", ENTROPY_FORMAT),
+}
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
@@ -411,6 +419,29 @@ def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -
     kind, n = split_spec(sheet_specs(results)[name])
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
     return widget_number(kind, value, n, bounds, is_open(path), is_small(path)), SLOTS[name][1]
+
+
+def span_text(path: str, results: Mapping[str, Any], spec: str) -> str | None:
+    """The text of result `path` (SPANS) quoted in `spec`: the largest minus the smallest of
+    its operands as their table shows them (`widget_number`), in `spec`; None for a path
+    that is no span, or operands shown as a bound ("> 0.9999"). KeyError for a pattern that
+    matches no result."""
+    if path not in SPANS:
+        return None
+    pattern, table_spec = SPANS[path]
+    group, _, _ = pattern.rpartition(".")
+    values = at(dict(results), group)
+    if not values:
+        raise KeyError(f"no results match {pattern!r}")
+    bounds = bounds_for(group + ".0", results.get("meta", {}).get("bounds", {}))
+    t_kind, t_digits = split_spec(table_spec)
+    texts = [widget_number(t_kind, float(v), t_digits, bounds, is_open(f"{group}.{j}"),
+                           is_small(f"{group}.{j}")) for j, v in enumerate(values)]
+    if any(t.startswith(BOUND_SIGNS) for t in texts):
+        return None
+    shown = [shown_value(t) for t in texts]
+    kind, digits = split_spec(spec)
+    return format_number(kind, round(max(shown) - min(shown), MAX_DIGITS), digits)
 
 
 def is_open(path: str) -> bool:

@@ -35,7 +35,7 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..science.results import at
-from .embed import PROSE_SLOTS, prose_rows, split_spec, steady_specs
+from .embed import PROSE_SLOTS, prose_rows, span_text, split_spec, steady_specs
 from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
@@ -201,8 +201,15 @@ class Quoter:
         """`text`, a rendered paragraph whose quotes are entries `first`… of the log, with the
         quotes it relates (embed.PROSE_SLOTS: a whole COMPARED pair or RELATED triple) shown
         with the digits the relation needs at every dₖ the text can follow
-        (embed.steady_specs over embed.prose_rows), recorded in `shown`."""
+        (embed.steady_specs over embed.prose_rows), recorded in `shown`; and a quoted spread
+        (embed.SPANS) as the difference of its operands as their table shows them."""
         mine = [(n, self.log.entries[n]) for n in range(first, len(self.log.entries))]
+        changed: dict[int, str] = {}
+        for n, (path, fmt, shown) in mine:
+            span = span_text(path, self.results, fmt)
+            if span is not None and span != shown:
+                changed[n] = span
+                self.log.entries[n] = (path, fmt, span)
         values: dict[str, float] = {}
         specs: dict[str, str] = {}
         for _, (path, fmt, _) in mine:
@@ -210,19 +217,17 @@ class Quoter:
             if slot and slot not in specs:
                 specs[slot] = fmt
                 values[slot] = float(at(dict(self.results), path))
-        if not specs:
-            return text
-        if self._prose_rows is None:
-            self._prose_rows = prose_rows(self.results)
-        wanted = steady_specs(self._prose_rows, specs)
-        changed: dict[int, str] = {}
-        for n, (path, fmt, _) in mine:
-            slot = PROSE_SLOTS.get(path)
-            if slot and wanted[slot] != specs[slot]:
-                kind, digits = split_spec(wanted[slot])
-                changed[n] = format_number(kind, values[slot], digits)
-                self.log.shown[n] = wanted[slot]
-                self.log.entries[n] = (path, fmt, changed[n])
+        if specs:
+            if self._prose_rows is None:
+                self._prose_rows = prose_rows(self.results)
+            wanted = steady_specs(self._prose_rows, specs)
+            for n, (path, fmt, _) in mine:
+                slot = PROSE_SLOTS.get(path)
+                if slot and wanted[slot] != specs[slot]:
+                    kind, digits = split_spec(wanted[slot])
+                    changed[n] = format_number(kind, values[slot], digits)
+                    self.log.shown[n] = wanted[slot]
+                    self.log.entries[n] = (path, fmt, changed[n])
         if not changed:
             return text
         return QUOTE_RE.sub(lambda m: quote(int(m.group(1)), changed[int(m.group(1))])
