@@ -22,7 +22,14 @@ from the tasks the page really ran), so each page runs `--runs` times (3 by defa
 scores and metrics printed are the medians; the main thread's breakdown and the long tasks come
 from the median run.
 Reports: bench/out/lighthouse/<lang>-<run>.json (Lighthouse's own), <lang>.json (the median
-run's) and summary.json.
+run's) and summary.json; each run's trace beside its report (<lang>-<run>-0.trace.json).
+On a loaded machine Lighthouse's timings say more about the other processes than about the
+page (a task's wall time, waiting for a core, is what Lantern scales by 4): so each run's
+trace is also read for the page's main-thread tasks by their thread time (CPU time, which
+waiting does not add to), times Lighthouse's mobile CPU slowdown (4): `cpu_tbt` (the blocking
+time those give after the first paint, as TBT counts it) and the longest of those tasks with
+what they are made of (the trace events with the most self time in them). Compare variants
+interleaved (A, B, A, B) all the same.
 """
 from __future__ import annotations
 
@@ -168,7 +175,8 @@ def serve(site: Path, plain: bool) -> ThreadingHTTPServer:
 def run_lighthouse(url: str, report: Path, chrome: str, preset: str) -> dict[str, Any]:
     """One Lighthouse run; returns its JSON report (also written to `report`)."""
     cmd = ["node", str(LH_CLI), url, "--output=json", f"--output-path={report}", "--quiet",
-           f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={CHROME_FLAGS}"]
+           "--save-assets", f"--only-categories={','.join(CATEGORIES)}",
+           f"--chrome-flags={CHROME_FLAGS}"]
     if preset == "desktop":
         cmd.append("--preset=desktop")
     subprocess.run(cmd, check=True, env={**os.environ, "CHROME_PATH": chrome})
@@ -238,7 +246,67 @@ def paint_held(lhr: dict[str, Any], idle_ms: float = 300) -> bool:
     return bool(busy < (fcp - load) / 2)
 
 
-def summarise(lhrs: list[dict[str, Any]], read: tuple[int, int]) -> dict[str, Any]:
+CPU_SLOWDOWN = 4            # Lighthouse's mobile preset: simulated CPU 4x slower than the host's
+LONG_TASK_MS = 50
+
+
+def trace_file(report: Path) -> Path:
+    """Where Lighthouse's --save-assets puts the trace of the run reported in `report`."""
+    return report.with_name(f"{report.stem}-0.trace.json")
+
+
+def cpu_tasks(trace: Path, page_url: str) -> dict[str, Any]:
+    """From one run's trace: the page's main-thread tasks by thread time (ms of CPU, times
+    CPU_SLOWDOWN): `cpu_tbt`, the sum over the tasks that start after the first contentful
+    paint of what exceeds LONG_TASK_MS (TBT's rule), and `long`, those long tasks, longest
+    first: (ms, ms after the first paint, [(trace event, its self time in ms), ...] top 3).
+    Raises ValueError if the trace has no main thread parsing `page_url`."""
+    events = json.loads(trace.read_text(encoding="utf-8"))
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = next(((e["pid"], e["tid"]) for e in events if e.get("name") == "ParseHTML"
+                 and str(e.get("args", {}).get("beginData", {}).get("url", "")) == page_url),
+                None)
+    if main is None:
+        raise ValueError(f"{trace}: no main thread parsing {page_url}")
+    fcp = min((e["ts"] for e in events if e.get("name") == "firstContentfulPaint"
+               and e.get("pid") == main[0]), default=0)
+    on_main = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main
+                      and e.get("ph") == "X" and "dur" in e and "tdur" in e),
+                     key=lambda e: (e["ts"], -e["dur"]))
+    tasks = [e for e in on_main if e["name"] == "RunTask" and e["ts"] >= fcp]
+    inner = [e for e in on_main if e["name"] != "RunTask"]
+    long = []
+    for task in tasks:
+        ms = CPU_SLOWDOWN * task["tdur"] / 1000
+        if ms > LONG_TASK_MS:
+            long.append((round(ms), round((task["ts"] - fcp) / 1000), _made_of(task, inner)))
+    return {"cpu_tbt": round(sum(max(0.0, ms - LONG_TASK_MS) for ms, _, _ in long)),
+            "long": sorted(long, key=lambda t: -t[0])}
+
+
+def _made_of(task: dict[str, Any], events: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """The 3 trace events with the most self thread time (x CPU_SLOWDOWN, ms) in `task`;
+    `events` sorted by start, the longer first."""
+    end = task["ts"] + task["dur"]
+    self_time: dict[str, float] = {}
+    stack: list[dict[str, Any]] = []
+    for e in events:
+        if e["ts"] < task["ts"]:
+            continue
+        if e["ts"] + e["dur"] > end:
+            break
+        while stack and e["ts"] >= stack[-1]["ts"] + stack[-1]["dur"]:
+            stack.pop()
+        if stack:
+            self_time[stack[-1]["name"]] = self_time.get(stack[-1]["name"], 0.0) - e["tdur"]
+        self_time[e["name"]] = self_time.get(e["name"], 0.0) + e["tdur"]
+        stack.append(e)
+    top = sorted(self_time.items(), key=lambda kv: -kv[1])[:3]
+    return [(name, round(CPU_SLOWDOWN * t / 1000)) for name, t in top]
+
+
+def summarise(lhrs: list[dict[str, Any]], read: tuple[int, int],
+              cpu: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Over the runs of one page: median scores and metrics (each metric's median value and
     its score, 0-1), bytes on load by resource type, bytes read to the end; and from the
     median run, where the main thread's time went and the long tasks (simulated ms)."""
@@ -254,6 +322,8 @@ def summarise(lhrs: list[dict[str, Any]], read: tuple[int, int]) -> dict[str, An
     failed = [a for a, v in audits.items()
               if v.get("score") is not None and v["score"] < 1
               and v.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings")]
+    cpu = cpu or []
+    cpu_mid = sorted(cpu, key=lambda c: c["cpu_tbt"])[(len(cpu) - 1) // 2] if cpu else None
     metrics = {k: {"value": statistics.median(r["audits"][k]["numericValue"] for r in lhrs),
                    "score": statistics.median(r["audits"][k]["score"] or 0 for r in lhrs)}
                for k in METRICS}
@@ -267,7 +337,9 @@ def summarise(lhrs: list[dict[str, Any]], read: tuple[int, int]) -> dict[str, An
                                audits["mainthread-work-breakdown"]["details"]["items"]},
             "long_tasks": [(i["url"].rsplit("/", 1)[-1], round(i["duration"])) for i in
                            audits["long-tasks"]["details"]["items"]][:8],
-            "dom_elements": int(audits["dom-size"]["numericValue"])}
+            "dom_elements": int(audits["dom-size"]["numericValue"]),
+            "cpu_tbt_runs": [c["cpu_tbt"] for c in cpu],
+            "cpu_long_tasks": cpu_mid["long"][:5] if cpu_mid else []}
 
 
 def metric_text(key: str, m: dict[str, float]) -> str:
@@ -305,7 +377,9 @@ def main() -> int:
             url = f"{base}{lang}/index.html"
             lhrs = runs(url, out / lang, chrome, args.preset, max(args.runs, 1))
             (out / f"{lang}.json").write_text(json.dumps(median_run(lhrs)), encoding="utf-8")
-            summary[lang] = s = summarise(lhrs, read_to_end(url, chrome))
+            cpu = [cpu_tasks(trace_file(out / f"{lang}-{i + 1}.json"), url)
+                   for i in range(len(lhrs))]
+            summary[lang] = s = summarise(lhrs, read_to_end(url, chrome), cpu)
             ok &= all(v >= TARGET_SCORE for v in s["scores"].values()) and \
                 s["read_to_end"] < TARGET_BYTES
     finally:
@@ -328,6 +402,10 @@ def main() -> int:
         print("      " + ", ".join(metric_text(k, m) for k, m in s["metrics"].items()))
         print("      main thread (ms): " + ", ".join(f"{k} {v}" for k, v in s["main_thread_ms"].items()))
         print("      long tasks (ms): " + ", ".join(f"{u or '?'} {d}" for u, d in s["long_tasks"]))
+        print(f"      by CPU time x{CPU_SLOWDOWN}: blocking after first paint per run "
+              f"{s['cpu_tbt_runs']} ms; long tasks of the median run: "
+              + ("; ".join(f"{ms} ms at FCP+{at} ms (" + ", ".join(f"{n} {t}" for n, t in parts)
+                           + ")" for ms, at, parts in s["cpu_long_tasks"]) or "none"))
         if s["below_1"]:
             print("      audits below 1: " + ", ".join(s["below_1"]))
     print(f"targets: {TARGET_SCORE} in every category, < {TARGET_BYTES // 1024} KB per page: "

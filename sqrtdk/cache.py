@@ -25,7 +25,7 @@ from .options import PACKAGE_DIR
 # Every kind of unit the build caches, one folder of the cache each ("jinja": Jinja's own
 # bytecode cache; "math" and "fonts": the math renderer's; the others through `Cache`).
 UNITS = ("results", "experiments", "sweep", "registry", "manifest", "figures", "pages", "links",
-         "published", "compressed", "build", "jinja", "math", "fonts")
+         "published", "compressed", "minified", "build", "jinja", "math", "fonts")
 
 Input = bytes | str | Path | Sequence[Path]
 

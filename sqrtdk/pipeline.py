@@ -116,7 +116,8 @@ class Builder:
                 site = self.site(inputs, results, pages, figures)
         with stage("publish", self.log) as note:
             counts = self.publish(inputs, site)
-            note(f"{counts['hashed']} hashed, {counts['compressed']} precompressed")
+            note(f"{counts['minified']} minified, {counts['hashed']} hashed, "
+                 f"{counts['compressed']} precompressed")
         if self.opts.strict and counter.count:
             raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
                              "--strict makes them errors; fix them (nothing was written)")
@@ -215,7 +216,8 @@ class Builder:
         file uncached): a text edit would wait for the edited page to be parsed again, and
         for Brotli."""
         from .site_stage import publish_site
-        return publish_site(self.cache, inputs, site, for_host=not self.memory)
+        return publish_site(self.cache, inputs, site, for_host=not self.memory,
+                            node_modules=self.opts.node_modules)
 
     def math(self, engine: str) -> MathRenderer:
         """The renderer of the math engine named `engine` (content/site.toml's `math`); its

@@ -81,9 +81,11 @@ def experiment_sources() -> dict[str, Path]:
     return {p.name: p for p in sorted(science.glob("*.py")) if not p.name.startswith("_")}
 
 
-def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool) -> dict[str, int]:
-    """`_headers` and (`for_host`) content-hashed asset names and the precompressed
-    siblings, see sqrtdk/web/publish.py; returns its counts."""
+def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool,
+                 node_modules: Path) -> dict[str, int]:
+    """`_headers` and (`for_host`) minified style sheets and scripts (esbuild, from
+    `node_modules`), content-hashed asset names and the precompressed siblings, see
+    sqrtdk/web/publish.py; returns its counts."""
     from .web.assemble import CSP
     from .web.publish import publish
 
@@ -103,8 +105,15 @@ def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool) -> di
                       data)
         return _cached(cache, "compressed", key, lambda: compress(encoding, data))
 
+    def minified(rel: str, data: bytes, source: Path) -> bytes:
+        """minify.minify, cached by the bytes, the loader, esbuild's options and version."""
+        from .web.minify import LOADERS, OPTIONS, esbuild_version, minify
+        key = key_for("minified", esbuild_version(node_modules), repr(OPTIONS),
+                      LOADERS[Path(rel).suffix], data)
+        return _cached(cache, "minified", key, lambda: minify(node_modules, rel, data, source))
+
     return publish(site, inputs.settings.base_url, CSP, compressed if for_host else None,
-                   rewritten, hashed=for_host)
+                   rewritten, hashed=for_host, minify=minified if for_host else None)
 
 
 def _cached(cache: Cache, unit: str, key: str, make: Callable[[], bytes]) -> bytes:

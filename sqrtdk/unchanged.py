@@ -20,20 +20,22 @@ def build_inputs(opts: BuildOptions, serve: bool) -> str | None:
     half, the library versions, the options (paths as messages show them: relative to the
     working folder, so a project copied elsewhere and built from its root still matches),
     whether it serves (--serve writes no precompressed files), and the bytes of every file
-    under content/, templates/ and static/, the sweep and the math engines' installed
-    versions. With the state of the figures folder (`build_key`) it keys the whole build, so
-    an unchanged rebuild reads no page, result or figure (cost measured by `make bench`: the
-    'unchanged rebuild' case)."""
+    under content/, templates/ and static/, the sweep and the installed versions of the math
+    engines and of esbuild (the minifier). With the state of the figures folder
+    (`build_key`) it keys the whole build, so an unchanged rebuild reads no page, result or
+    figure (cost measured by `make bench`: the 'unchanged rebuild' case)."""
     o = opts
     if o.cache_dir is None:
         return None
     from .web.math import identity_files
+    from .web.minify import esbuild_package
     where = [display_path(p) for p in (o.content_dir, o.templates_dir, o.static_dir,
                                         o.figures_dir, o.node_modules, o.out, o.sweep_file)]
     return key_for("build", code_digest("science", "figures", "web"),
                    repr((where, o.seed, o.strict, serve)),
                    tree_digest(o.content_dir, o.templates_dir, o.static_dir, suffixes=None),
-                   [o.sweep_file, *identity_files(o.node_modules)],
+                   [o.sweep_file, *identity_files(o.node_modules),
+                    esbuild_package(o.node_modules)],
                    packages=(*FIGURE_PACKAGES, *WEB_PACKAGES))
 
 

@@ -235,6 +235,55 @@
     return out;
   }
 
+  // A slider over the steps min…max of a grid (the WAI-ARIA APG slider pattern): the element
+  // with role="slider" is the whole track, a 24 px target or more (style.css, .slider); its
+  // thumb is drawn inside. What assistive technology gets (aria-valuenow, -min, -max,
+  // -valuetext) is set by the caller in the grid's own units ("dₖ = 64", never the step
+  // "4"). Arrow keys move one step (Right and Up increase), Page Up/Down `page` steps,
+  // Home and End to the ends; a pointer (mouse, pen, touch) drags the thumb anywhere on the
+  // track. Like a range input, `value`, `min` and `max` are the step and its bounds, and each
+  // move by the reader fires "input" (bubbling); setting `value` fires nothing.
+  function slider(el, page) {
+    let at = 0, lo = 0, hi = 1;
+    const thumb = () => el.style.setProperty("--at", hi > lo ? (at - lo) / (hi - lo) : 0);
+    const clamp = (v) => Math.min(hi, Math.max(lo, Math.round(+v) || 0));
+    Object.defineProperties(el, {
+      value: { get: () => String(at), set: (v) => { at = clamp(v); thumb(); }, configurable: true },
+      min: { get: () => String(lo), set: (v) => { lo = +v; at = clamp(at); thumb(); }, configurable: true },
+      max: { get: () => String(hi), set: (v) => { hi = +v; at = clamp(at); thumb(); }, configurable: true },
+    });
+    const go = (v) => {
+      const to = clamp(v);
+      if (to === at) return;
+      el.value = to;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    const keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: page, PageDown: -page };
+    on(el, "keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key in keys) go(at + keys[e.key]);
+      else if (e.key === "Home" || e.key === "End") go(e.key === "Home" ? lo : hi);
+      else return;
+      e.preventDefault();   // no scrolling of the page
+    });
+    // the thumb's centre runs from half its width to half its width before the end
+    const step = (e) => {
+      const r = el.getBoundingClientRect(), w = el.firstElementChild?.offsetWidth || 0;
+      const f = (e.clientX - r.left - w / 2) / Math.max(r.width - w, 1);
+      go(lo + f * (hi - lo));
+    };
+    let held = null;
+    on(el, "pointerdown", (e) => {
+      if (e.button !== 0) return;
+      held = e.pointerId;
+      try { el.setPointerCapture(held); } catch (err) { /* an event no pointer made */ }
+      step(e);
+    });
+    on(el, "pointermove", (e) => { if (e.pointerId === held) step(e); });
+    on(el, "pointerup pointercancel lostpointercapture", (e) => { if (e.pointerId === held) held = null; });
+    return el;
+  }
+
   // The bar that sets dₖ and the ruler: early in the tab order (right after the header), so
   // the keyboard reaches it in a few presses from the top, and from each sheet's "change dₖ"
   // button; on screen (fixed under the header) while a sheet, or text that follows it, is in
@@ -244,8 +293,9 @@
     if (!tpl) return () => {};
     const header = $(".site-header"), b = tpl.content.firstElementChild.cloneNode(true);
     header ? header.after(b) : doc.body.prepend(b);
-    const input = $("input[type=range]", b), out = $("output", b);
-    Object.assign(input, { min: S.s + 1, max: D.length - 1, step: 1 });   // d = 4 is the baseline
+    // Page Up/Down: the steps of a factor of 4 (the grid doubles dₖ at each step)
+    const input = slider($("[role=slider]", b), 2), out = $("output", b);
+    Object.assign(input, { min: S.s + 1, max: D.length - 1 });   // d = 4 is the baseline
     // what assistive technology gets is dₖ, never the position on the grid: the value, its
     // bounds and the value's text all name dimensions
     set(input, { "aria-valuemin": D[S.s + 1], "aria-valuemax": D[D.length - 1] });
@@ -278,8 +328,7 @@
     view(() => {
       input.value = S.i;
       out.textContent = "dₖ = " + plain("grouped", D[S.i]);
-      input.ariaValueText = out.textContent;
-      input.ariaValueNow = D[S.i];
+      set(input, { "aria-valuenow": D[S.i], "aria-valuetext": out.textContent });
       $$("input[type=radio]", b).forEach((r) => { r.checked = r.value === S.r; });
       $(".dk-note", b).hidden = !S.moved;       // the text follows, the figures do not
       $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
@@ -386,9 +435,11 @@
     const w = widget("tpl-scale", "#fig-saturation-bars");
     if (!w) return;
     const sa = { labels: at("saturation.labels"), winner: at("saturation.winner"), scales: at("saturation.scales"), shares: at("saturation.shares") };
-    const input = $("input", w), value = $(".widget-value", w), chart = $("svg", w);
+    // Page Up/Down: the steps of a factor of 4 on the log grid
+    const page = Math.max(1, at("saturation.scales").findIndex((v, k, all) => v >= 4 * all[0]));
+    const input = slider($("[role=slider]", w), page), value = $(".widget-value", w), chart = $("svg", w);
     const win = sa.labels.indexOf(sa.winner), bw = 300 / sa.labels.length, mark = $(".scale-mark", w);
-    Object.assign(input, { min: 0, max: sa.scales.length - 1, step: 1 });
+    Object.assign(input, { min: 0, max: sa.scales.length - 1 });
     // as the dₖ slider: what assistive technology gets is the scale, never the step on the grid
     set(input, { "aria-valuemin": sa.scales[0], "aria-valuemax": sa.scales[sa.scales.length - 1] });
     svg(chart, "line", { x1: 10, x2: 310, y1: 125, y2: 125, class: "axis" });
@@ -410,15 +461,14 @@
       const half = (label.getBBox?.().width || 0) / 2, mid = 10 + (win + 0.5) * bw;
       set(label, { x: Math.max(half, Math.min(mid, 320 - half)) });
       chart.ariaLabel = named(chart, { chart: alt, shares: listed(chart, p.map((v, j) => sa.labels[j] + " " + pct(v))) });
-      input.ariaValueText = value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
-      input.ariaValueNow = sa.scales[S.k];
+      value.textContent = "×" + plain("sig", sa.scales[S.k], 3);
+      set(input, { "aria-valuenow": sa.scales[S.k], "aria-valuetext": value.textContent });
       ["share", "sens", "scale"].forEach((k) => slot(w, k));
     }
     view(() => {
       const k = S.m, where = S.i + S.r;
       if (where !== last) { last = where; S.k = k; }
-      const f = k / (sa.scales.length - 1);   // the thumb's centre runs from 8 px to 8 px before the end
-      mark.style.left = 100 * f + "%";
+      const f = k / (sa.scales.length - 1);   // under the thumb's centre at that step (style.css)
       mark.style.setProperty("--at", f);
       ["mark", "d"].forEach((n) => slot(w, n));
       names(w);

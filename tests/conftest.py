@@ -255,6 +255,21 @@ def browser() -> Any:
         b.close()
 
 
+@pytest.fixture(scope="session")
+def platform_browser(browser: Any) -> Any:
+    """A chromium of its own (launched by the session's Playwright) in the accessibility mode
+    a screen reader turns on (`--force-renderer-accessibility`): it builds the whole tree the
+    platform's screen readers get (ATK / AT-SPI on Linux, what Orca reads), which headless
+    chromium otherwise builds only in part, on demand."""
+    import shutil
+
+    from browser import CHROMIUM_ARGS
+    b = browser.browser_type.launch(executable_path=shutil.which("chromium"),
+                                    args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"])
+    yield b
+    b.close()
+
+
 @pytest.fixture
 def visit(browser: Any, served: str) -> Any:
     """visit(**context options) -> Visit; the contexts close after the test."""

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sliders
 from browser import PHONE, Parts, fmt, lay_out_everything
 from helpers import Tree
 
@@ -125,11 +126,10 @@ def slider_at_16x(v: Any, sa: dict[str, Any]) -> None:
     """The scale slider moved to ×16 shows the share and sensitivity of the results."""
     page = v.page
     i = sa["scales"].index(16.0)
-    slider = page.get_by_role("slider", name=page.locator('label[for="scale-input"]').text_content(),
-                              exact=True)
-    assert slider.evaluate("el => el.type") == "range"
-    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", str(len(sa["scales"]) - 1))
-    slider.fill(str(i))
+    slider = page.get_by_role("slider", name=page.locator("#scale-label").text_content(), exact=True)
+    assert slider.count() == 1
+    assert sliders.bounds(page, "#scale-input") == (0, len(sa["scales"]) - 1)
+    sliders.move(page, "#scale-input", i)
     widget = page.locator("#fig-saturation-bars .widget")
     assert widget.locator('[data-slot="share"]').text_content() == fmt(SLOTS["share"][1],
                                                                        sa["p_winner"][i])
@@ -310,7 +310,7 @@ def test_at_360px_axe_finds_nothing_serious_and_nothing_scrolls_sideways(visit, 
     _lay_out_everything(page)
     bad = axe_violations(page)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-    page.locator("#scale-input").fill("32")
+    sliders.move(page, "#scale-input", 32)
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate("""[...document.querySelectorAll('article *')].filter(el => {
         const r = el.getBoundingClientRect();
@@ -377,7 +377,7 @@ def axe_violations(page: Any) -> list[Any]:
     """axe's serious and critical violations on the page, the scale slider at ×4 first.
     axe-core comes from node_modules (pinned in package-lock.json), never from the network;
     the page's CSP forbids inline scripts, so only a context with bypass_csp lets it run."""
-    page.locator("#scale-input").fill("4")
+    sliders.move(page, "#scale-input", 4)
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [(x["id"], x["impact"], [n["target"] for n in x["nodes"][:3]])
@@ -402,7 +402,8 @@ def test_controls_are_labelled_and_focus_is_visible(visit):
     page = visit().open("en/index.html")
     for sel in ("#scale-input", "#fig-spread-hist .widget .widget-button", "[data-theme-toggle]"):
         el = page.locator(sel)
-        assert el.evaluate("el => el.labels?.length || el.textContent.trim().length") > 0, sel
+        assert el.evaluate("""el => el.labels?.length || el.textContent.trim().length
+            || document.getElementById(el.getAttribute('aria-labelledby'))?.textContent.trim().length""") > 0, sel
         el.focus()
         page.keyboard.press("Shift+Tab")
         page.keyboard.press("Tab")

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import sliders
 from browser import PHONE, fmt, lay_out_everything
 
 from sqrtdk.science.results import at
@@ -34,10 +35,9 @@ def states(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def set_state(page: Any, results: dict[str, Any], i: int, r: str) -> None:
-    """Through the controls, as a reader would (the range input and the radio buttons); the
-    bar shows while it holds the focus, which fill gives the range input before it sets its
-    value (Playwright's way with a range input), so no focus() of its own."""
-    page.locator("#dk-input").fill(str(i))
+    """Through the controls, as a reader would (the slider and the radio buttons); the bar
+    shows while it holds the focus, which sliders.move gives the slider before it moves it."""
+    sliders.move(page, "#dk-input", i)
     page.locator(f'.dk-bar input[type=radio][value="{r}"]').check()
 
 
@@ -168,14 +168,14 @@ def test_the_url_keeps_the_view(visit, site_build) -> None:
     query = parse_qs(urlsplit(page.url).query)
     assert query == {"dk": [str(d[i])], "ruler": ["sqrt"]}
     other = visit().open(f"zh/index.html?{urlsplit(page.url).query}")
-    assert other.locator("#dk-input").input_value() == str(i)
+    assert sliders.step(other, "#dk-input") == i
     assert other.locator('.dk-bar input[value="sqrt"]').is_checked()
     widget = other.locator("#fig-rulers-softmax .widget")
     assert slot_texts(widget, "d") == {expected(results, "d", full_state(results, {"i": i}))}
     fresh = visit()       # each address loads a new document: nothing carries over but the tab
     for query in ("dk=5&ruler=cube", f"dk={results['spread']['d_small']}"):
         bad = fresh.open(f"en/index.html?{query}")    # off the grid, or the baseline: default
-        assert bad.locator("#dk-input").input_value() == str(start_state(results)["i"])
+        assert sliders.step(bad, "#dk-input") == start_state(results)["i"]
 
 
 def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
@@ -184,9 +184,9 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     dk = page.locator("#dk-input")
     dk.focus()
     page.keyboard.press("Home")
-    assert dk.input_value() == str(lowest(results)) and dk.get_attribute("aria-valuetext")
+    assert sliders.step(page, "#dk-input") == lowest(results) and dk.get_attribute("aria-valuetext")
     page.keyboard.press("End")
-    assert dk.input_value() == str(len(results["spread"]["d_k"]) - 1)
+    assert sliders.step(page, "#dk-input") == len(results["spread"]["d_k"]) - 1
     page.keyboard.press("Tab")               # into the rulers: arrows move the choice
     focused = page.evaluate("document.activeElement.name")
     assert focused == "dk-ruler"
@@ -200,9 +200,9 @@ def test_the_keyboard_alone_drives_every_control(visit, site_build) -> None:
     assert page.locator("#fig-spread-hist .widget [data-batch=one]").is_visible()
     scale = page.locator("#scale-input")
     scale.focus()
-    before = scale.input_value()
+    before = sliders.step(page, "#scale-input")
     page.keyboard.press("ArrowLeft")
-    assert int(scale.input_value()) == int(before) - 1
+    assert sliders.step(page, "#scale-input") == before - 1
 
 
 @pytest.mark.author

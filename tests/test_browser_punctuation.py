@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+import sliders
 
 pytestmark = pytest.mark.browser
 
@@ -28,9 +29,8 @@ def names_in_two_views(page: Any) -> tuple[list[str], list[str]]:
     """Every name on the page, and the charts' names, as built and after the reader moved
     the dₖ bar to its other end and picked another ruler, through the controls."""
     names, charts = page.evaluate(NAMES), page.evaluate(CHARTS)
-    dk = page.locator("#dk-input")
-    low, high, now = (dk.get_attribute("min"), dk.get_attribute("max"), dk.input_value())
-    dk.fill(low if now == high else high)
+    (low, high), now = sliders.bounds(page, "#dk-input"), sliders.step(page, "#dk-input")
+    sliders.move(page, "#dk-input", low if now == high else high)
     other = page.evaluate("""() => [...document.querySelectorAll('.dk-bar input[type=radio]')]
         .findIndex(r => !r.checked)""")
     page.locator(".dk-bar input[type=radio]").nth(other).check()

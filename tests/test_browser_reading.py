@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+import sliders
 from browser import FRAMES, PHONE, lay_out_everything
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -267,16 +268,19 @@ def test_a_page_opened_at_a_section_with_a_try_it_box_on_screen_lands_below_the_
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_first_click_on_a_note_reference_shows_the_note(visit, shared, lang: str) -> None:
+def test_the_first_click_on_a_note_reference_shows_the_note(visit, lang: str) -> None:
     """Each footnote reference, clicked on a freshly opened page at desktop size, scrolls its
     note into the window, and so does opening the page at a note's address: the article's
     blocks are laid out lazily (content-visibility), and without the script laying them all
-    out first the blocks above the target keep a guessed height and the jump lands short."""
-    count = shared(f"{lang}/index.html").page.locator("a.footnote-ref").count()
-    assert count
+    out first the blocks above the target keep a guessed height and the jump lands short.
+    The references are counted on the first of those fresh pages (no load of its own)."""
     v = visit(viewport={"width": 1280, "height": 900})
+    page = v.open(f"{lang}/index.html")
+    count = page.locator("a.footnote-ref").count()
+    assert count
     for i in range(count):
-        page = v.open(f"{lang}/index.html")
+        if i:
+            page = v.open(f"{lang}/index.html")
         ref = page.locator("a.footnote-ref").nth(i)
         href = ref.get_attribute("href")
         # where Playwright's click would scroll anyway; then the faces the newly shown text
@@ -458,7 +462,7 @@ def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang
         views = [platform_fonts(page, leaves)]
         # the largest dₖ under the raw ruler, set through the bar as a reader would (the same
         # view as the address ?dk=…&ruler=raw gives, without a second load of the page)
-        page.locator("#dk-input").fill(page.locator("#dk-input").get_attribute("max"))
+        sliders.move(page, "#dk-input", sliders.bounds(page, "#dk-input")[1])
         page.locator('.dk-bar input[type=radio][value="raw"]').check()
         assert page.evaluate("""() => { const q = new URLSearchParams(location.search);
             return [q.get('dk'), q.get('ruler')]; }""") == [
@@ -538,3 +542,19 @@ def test_targets_of_two_blocks_never_overlap_on_a_page_not_scrolled_through(shar
         return [els.length, out]; }""")
     assert targets, "the article has no link, summary or control"
     assert overlaps == [], f"{len(overlaps)} overlapping pairs, e.g. {overlaps[:4]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_blocks_holding_targets_are_never_skipped_only_without_scripts(visit, lang: str) -> None:
+    """Without scripts, every block of the article holding a link, summary or control is laid
+    out (content-visibility: visible; explainer.js, which otherwise draws such blocks for a
+    frame, is not there to do it); with scripts that rule does not apply (its :has() walk is
+    not even made: style.css), and the blocks below the first screen stay skippable."""
+    found = {}
+    for js in (False, True):
+        page = visit(java_script_enabled=js, viewport=PHONE).open(f"{lang}/index.html")
+        found[js] = page.evaluate("""() => [...document.querySelectorAll('article > *')]
+            .filter(b => b.querySelector('a[href], summary, button, input, select, textarea'))
+            .map(b => getComputedStyle(b).contentVisibility)""")
+    assert found[False] and set(found[False]) == {"visible"}, found[False]
+    assert "auto" in found[True], found[True]

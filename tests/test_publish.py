@@ -1,4 +1,4 @@
-"""Publishing (issue 22): content-hashed asset names with every reference rewritten, the
+"""Publishing (issue 22): minified style sheets and scripts, content-hashed asset names with every reference rewritten, the
 precompressed siblings and `_headers`. Unit tests on small inputs and on KaTeX's real style
 sheet, then the session's built site read as a browser and a static host would."""
 from __future__ import annotations
@@ -6,15 +6,17 @@ from __future__ import annotations
 import gzip
 import hashlib
 import posixpath
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import brotli
 import pytest
 from helpers import Tree
 
+from sqrtdk.errors import BuildError
 from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.web.assemble import CSP
+from sqrtdk.web.minify import minifiable, minify
 from sqrtdk.web.output import Site
 from sqrtdk.web.publish import (
     HASH_LENGTH,
@@ -24,6 +26,7 @@ from sqrtdk.web.publish import (
     fingerprint,
     headers_file,
     is_stable,
+    minify_assets,
     site_path,
     unhashed_name,
 )
@@ -140,6 +143,81 @@ def test_headers_rules_never_overlap_on_cache_control() -> None:
             (REVALIDATE if is_stable(rel) else IMMUTABLE), rel
 
 
+# ---------------------------------------------------------------- minified sheets and scripts
+
+NODE_MODULES = PROJECT_ROOT / "node_modules"
+SCRIPT = b"""// a comment esbuild drops
+(() => {
+  "use strict";
+  const longLocalName = [3, 1, 2];          // a local name it may shorten
+  window.kept = longLocalName.map((value) => value * 2).join(" ");
+})();
+globalThis.result = function topLevel(x) { return x + 1; }(41) + " " + window.kept;
+"""
+
+
+def run_node(script: bytes) -> str:
+    """What `script` leaves in globalThis.result, run by node."""
+    import subprocess
+    code = script.decode() + "\nprocess.stdout.write(String(globalThis.result));"
+    return subprocess.run(["node", "-e", "globalThis.window = globalThis;\n" + code],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def test_a_minified_script_is_smaller_and_computes_the_same() -> None:
+    small = minify(NODE_MODULES, "assets/x.js", SCRIPT)
+    assert len(small) < len(SCRIPT) * 0.8 and b"comment" not in small
+    assert run_node(small) == run_node(SCRIPT) == "42 6 2 4"
+
+
+def test_a_minified_sheet_is_smaller_and_keeps_its_rules_and_urls() -> None:
+    import tinycss2
+    sheet = ("/* a comment */\n.a  >  .b {\n  color : #ff0000 ;\n  margin: 0px 0px 0px 0px;\n}\n"
+             "@font-face {\n  src: url(fonts/f.woff2) format('woff2');\n}\n"
+             ":root:lang(zh) p { text-autospace: normal; content: \"「中」\"; }\n").encode()
+    small = minify(NODE_MODULES, "assets/x.css", sheet)
+    assert len(small) < len(sheet) * 0.8 and b"comment" not in small
+    text = small.decode()
+    assert css_references(text) == ["fonts/f.woff2"]          # the publish step rewrites it
+    assert "text-autospace" in text and "「中」" in text       # kept, as UTF-8
+    rules = tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True)
+    assert [r.type for r in rules] == ["qualified-rule", "at-rule", "qualified-rule"]
+    declarations = list(tinycss2.parse_declaration_list(rules[0].content, True, True))
+    assert [(d.type, d.lower_name) for d in declarations] == \
+        [("declaration", "color"), ("declaration", "margin")]
+
+
+@pytest.mark.parametrize("rel, data, line", [
+    ("assets/x.js", b"const a = 1;\nconst b = ;\n", 2),
+    ("assets/x.css", b"a { color: red }\nb { colr: red }\n", 2),      # a warning is an error too
+])
+def test_what_esbuild_reports_stops_the_build_at_the_line(rel: str, data: bytes, line: int,
+                                                           tmp_path: Path) -> None:
+    source = tmp_path / PurePosixPath(rel).name
+    with pytest.raises(BuildError) as e:
+        minify(NODE_MODULES, rel, data, source)
+    assert e.value.path == source and e.value.line == line
+    assert "esbuild" in e.value.message and "fix it" in e.value.message
+
+
+def test_only_copied_unminified_sheets_and_scripts_are_minified(tmp_path: Path) -> None:
+    files = {"assets/a.js": b"x", "assets/k/k.min.css": b"y", "assets/b.css": b"z",
+             "assets/f.svg": b"<svg/>"}
+    site = Site()
+    for rel, data in files.items():
+        (tmp_path / PurePosixPath(rel).name).write_bytes(data)
+        site.copies[rel] = tmp_path / PurePosixPath(rel).name
+    site.files["assets/data.js"] = b"generated"
+    site.files["en/index.html"] = b"<p>page</p>"
+    assert minify_assets(site, lambda rel, data, source: b"min:" + data) == 2
+    assert site.files["assets/a.js"] == b"min:x" and site.files["assets/b.css"] == b"min:z"
+    assert set(site.copies) == {"assets/k/k.min.css", "assets/f.svg"}
+    assert site.files["assets/data.js"] == b"generated"
+    assert site.files["en/index.html"] == b"<p>page</p>"
+    assert [minifiable(r) for r in ("a.css", "a.mjs", "a.min.js", "a.svg")] == \
+        [True, True, False, False]
+
+
 # ---------------------------------------------------------------- the built site
 
 def loaded_by(page: Path, site: Path, base_url: str) -> set[str]:
@@ -244,3 +322,26 @@ def test_headers_file_caches_hashed_files_forever_and_pages_never(site_build: di
         if p.is_file() and not p.name.startswith((".", "_")) and p.suffix not in (".br", ".gz"):
             expected = "no-cache" if is_stable(rel) else "public, max-age=31536000, immutable"
             assert cache_control(rules, prefix + rel) == expected, rel
+
+
+def test_published_sheets_and_scripts_are_minified_and_still_parse(site_build: dict[str, Any]
+                                                                   ) -> None:
+    """Every style sheet and script of static/ is published smaller than its source and
+    still parses (node's syntax check, tinycss2 without parse errors); what they do is what
+    the browser tests check, on these published files."""
+    import subprocess
+
+    import tinycss2
+    site, static = site_build["site"], site_build["opts"].static_dir
+    published = {unhashed_name(p.relative_to(site).as_posix()): p
+                 for p in (site / "assets").glob("*") if p.suffix in (".css", ".js")}
+    sources = [p for p in static.iterdir() if p.suffix in (".css", ".js")]
+    assert sources and any(p.suffix == ".css" for p in sources)
+    for source in sources:
+        out = published[f"assets/{source.name}"]
+        assert out.stat().st_size < 0.8 * source.stat().st_size, source.name
+        if source.suffix == ".js":
+            subprocess.run(["node", "--check", str(out)], check=True, capture_output=True)
+        else:
+            rules = tinycss2.parse_stylesheet(out.read_text("utf-8"))
+            assert [r for r in rules if r.type == "error"] == [], source.name

@@ -11,8 +11,8 @@ The words around the article are Chinese text too: every string of a Chinese str
 and figures.toml (`lint_strings`, at the string's line) gets autocorrect's rules, and two
 more that autocorrect cannot see in a string the page completes (its `{fields}` stand for
 Chinese words): no half-width comma, colon or semicolon before a space, no half-width
-parentheses around Chinese text or a field (`HALF`); and the article's quote marks (“” or
-「」, one style per language: `quote_style`).
+parentheses around Chinese text or a field (`HALF`); and the article's quote marks (curly
+quotes U+201C/U+201D or corner brackets U+300C/U+300D, one style per language: `quote_style`).
 """
 from __future__ import annotations
 
@@ -74,12 +74,13 @@ def lint_chinese(path: Path, masked_text: str) -> int:
 # CJK punctuation
 _CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
 # half-width punctuation a Chinese string should not hold: a comma, colon or semicolon before
-# a space or at the end (parts joined as English joins them: "图: A, B"), and parentheses
-# after a space or Chinese, around Chinese text or a {field} ("份额 ({ruler})"); a number's
+# a space or at the end (parts joined as English joins them: "<Chinese>: A, B"), and parentheses
+# after a space or Chinese, around Chinese text or a {field} ("<Chinese> ({ruler})"); a number's
 # "1,024", a field's "{d:,}" and a formula's "p(1 − p)" or "{pH}(1 − {pH})" are not
 # punctuation of the sentence
 HALF = re.compile(rf"[,:;](?=\s|$)|(?:^|(?<=[\s{_CJK}]))\([^()]*(?:[{_CJK}]|\{{\w+\}})[^()]*\)")
-QUOTES = {"“”": "“”", "「」": "「」"}      # a style: the marks that make it
+# a style: the marks that make it (curly quotes, corner brackets)
+QUOTES = {"\u201c\u201d": "\u201c\u201d", "\u300c\u300d": "\u300c\u300d"}
 
 
 def quote_styles(text: str) -> list[str]:
@@ -133,7 +134,8 @@ def lint_strings(file: TomlFile, quotes: str | None) -> int:
                  "warning)")
         elif half:
             warn(LOGGER, file.path, line, f"{name}: half-width '{half.group(0).strip()}' in "
-                 "Chinese text; write full-width punctuation (，：；（）) with no space after it")
+                 "Chinese text; write full-width punctuation (\uff0c\uff1a\uff1b\uff08\uff09) "
+                 "with no space after it")
         elif other:
             warn(LOGGER, file.path, line, f"{name}: quote marks {other[0]}, but the article "
                  f"quotes with {quotes}; use one style in the article and the interface")

@@ -1,5 +1,9 @@
 """The assembled site as a static host or a CDN wants it (issue 22), one pass before writing.
 
+0. Minified style sheets and scripts (`minify`, done by esbuild, sqrtdk/web/minify.py):
+   every .css and .js file copied from the project (static/), before it is hashed; not
+   those already minified (`*.min.*`, KaTeX's), nor generated ones (the embedded data is
+   compact JSON already, and tools read it back as JSON: embed.read_data_script).
 1. Content-hashed names: every file a page loads (style sheets, scripts, the embedded data,
    the math engine's CSS and fonts, figures, link-preview cards) is renamed
    `name.<hash>.ext`, the hash being the first HASH_LENGTH hex digits of the SHA-256 of its
@@ -21,7 +25,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from .output import Site
@@ -41,6 +45,8 @@ Compress = Callable[[str, bytes], bytes]      # (encoding, bytes) -> compressed 
 # (page, old path -> new path of every renamed file, rewrite) -> rewritten page: a cache may
 # answer for a page it has seen with the same names (--serve parses only an edited page)
 Rewrite = Callable[[bytes, dict[str, str], Callable[[], bytes]], bytes]
+# (site path, bytes, source file) -> minified bytes
+Minify = Callable[[str, bytes, Path], bytes]
 
 
 def is_stable(rel: str) -> bool:
@@ -152,6 +158,22 @@ def _mapper(rel: str, renamed: dict[str, str], base_url: str) -> Callable[[str],
     return new_url
 
 
+def minify_assets(site: Site, minify: Minify) -> int:
+    """Replace every copied style sheet and script of `site` that `minify.minifiable`
+    accepts by `minify(path, bytes, source file)` (see sqrtdk/web/minify.py; the build
+    caches it), in place; returns how many were minified. Generated files and pages are
+    untouched."""
+    from .minify import minifiable
+    done = 0
+    for rel in sorted(site.copies):
+        if is_stable(rel) or not minifiable(rel):
+            continue
+        source = site.copies.pop(rel)
+        site.files[rel] = minify(rel, source.read_bytes(), source)
+        done += 1
+    return done
+
+
 def precompress(site: Site, compress: Compress) -> int:
     """Add `x.br` and `x.gz` beside every text file `x` of `site`; returns how many files got
     siblings. `compress(encoding, data)` does the work (see `compressed`; the build caches
@@ -206,15 +228,18 @@ def headers_file(site: Site, base_url: str, csp: str) -> bytes:
 
 
 def publish(site: Site, base_url: str, csp: str, compress: Compress | None,
-            memo: Rewrite | None = None, hashed: bool = True) -> dict[str, int]:
-    """The three steps above on the assembled `site`, in place (`compress` None: no
-    precompressed siblings; `hashed` False: every file keeps its name, as `--serve` builds;
-    `memo`: see fingerprint); returns counts for the build's log line."""
+            memo: Rewrite | None = None, hashed: bool = True,
+            minify: Minify | None = None) -> dict[str, int]:
+    """The steps above on the assembled `site`, in place (`minify` None: style sheets and
+    scripts as written; `compress` None: no precompressed siblings; `hashed` False: every
+    file keeps its name, as `--serve` builds; `memo`: see fingerprint); returns counts for
+    the build's log line."""
+    minified = minify_assets(site, minify) if minify is not None else 0
     renamed = fingerprint(site, base_url, memo) if hashed else {}
     site.files["_headers"] = headers_file(site, base_url, csp)
     packed = precompress(site, compress) if compress is not None else 0
-    return {"hashed": len(renamed), "compressed": packed}
+    return {"minified": minified, "hashed": len(renamed), "compressed": packed}
 
 
 __all__ = ["compressed", "fingerprint", "hashed_name", "headers_file", "is_stable",
-           "precompress", "publish", "site_path", "unhashed_name"]
+           "minify_assets", "precompress", "publish", "site_path", "unhashed_name"]

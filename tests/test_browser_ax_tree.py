@@ -1,0 +1,45 @@
+"""What a screen reader gets of the article (issue 20: every reader). The style sheet lets
+the browser skip laying out blocks off screen (`content-visibility: auto`); their text must
+still be in the accessibility tree from the start, or a screen reader's "read all", its
+search and its list of links would end where the first screens end.
+
+Headless chromium builds its accessibility tree in part and on demand unless an assistive
+technology has turned its accessibility mode on (there, read through the DevTools protocol,
+the skipped blocks hold no text at all: that is chromium's laziness, not what a screen reader
+gets); `platform_browser` runs in that mode, as the browser does with a screen reader."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser import PHONE, Visit
+
+pytestmark = pytest.mark.browser
+
+BLOCKS = "article > *, .footnote"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_block_s_text_is_in_the_screen_reader_s_tree_before_any_scrolling(
+        platform_browser: Any, served: str, lang: str) -> None:
+    """On a phone-sized page just loaded and never scrolled, each block of the article and
+    of the notes that holds text has text nodes in the accessibility tree (not ignored ones):
+    skipped blocks included."""
+    v = Visit(platform_browser, served, viewport=PHONE)
+    try:
+        page = v.open(f"{lang}/index.html")
+        cdp = v.context.new_cdp_session(page)
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": BLOCKS})["nodeIds"]
+        blocks = page.evaluate(f"""() => [...document.querySelectorAll('{BLOCKS}')].map(e =>
+            [`${{e.tagName}}#${{e.id}}.${{e.className}}`, e.textContent.trim().length,
+             getComputedStyle(e).contentVisibility])""")
+        assert len(ids) == len(blocks) and any(cv == "auto" for _, _, cv in blocks), \
+            "no block is left to the browser to skip: this test checks nothing"
+        silent = [name for nid, (name, chars, _) in zip(ids, blocks) if chars and not [
+            n for n in cdp.send("Accessibility.queryAXTree", {"nodeId": nid, "role": "StaticText"}
+                                )["nodes"] if not n.get("ignored")]]
+        assert silent == [], f"{len(silent)} blocks with text give a screen reader none: {silent[:5]}"
+        assert v.problems == []
+    finally:
+        v.context.close()
