@@ -500,7 +500,7 @@ def _check_relations(shown: dict[str, str], specs: dict[str, str], values: dict[
     (wherever the stored results do: results.json keeps 6 figures), and a COMPARED pair
     differs wherever the values differ beyond the most digits a sheet shows; how many
     relations were checked."""
-    from sqrtdk.web.embed import COMPARED, RELATED, WIDGET_EXTRA_DIGITS, shown_value
+    from sqrtdk.web.embed import COMPARED, RELATED, WIDGET_EXTRA_DIGITS, divides_out, shown_value
     checked = 0
     for num, den, quotient in RELATED:
         if not all(x in shown for x in (num, den, quotient)):
@@ -510,7 +510,7 @@ def _check_relations(shown: dict[str, str], specs: dict[str, str], values: dict[
         if format_number(kind, values[num] / values[den], n) != shown[quotient]:
             continue
         got = shown_value(shown[num]) / shown_value(shown[den])
-        assert format_number(kind, got, n) == shown[quotient], (where, shown)
+        assert divides_out(got, shown[quotient], kind, n), (where, shown)
         checked += 1
     for x, y in COMPARED:
         if x in shown and y in shown:

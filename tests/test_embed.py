@@ -236,13 +236,15 @@ def test_steady_specs_tell_compared_numbers_apart_in_every_state() -> None:
 
 def test_steady_specs_give_operands_the_digits_that_divide_out_in_every_state() -> None:
     from sqrtdk.web.embed import steady_specs
-    specs = {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:2"}
+    specs = {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:3"}
     one = {"sd_large": 0.353320, "sd_small": 0.501975, "ratio": 0.703860}   # 0.353/0.502=0.703
     two = {"sd_large": 7.94431, "sd_small": 2.00790, "ratio": 3.95653}     # 7.94/2.01=3.950
-    assert steady_specs([one], specs)["sd_large"] == "sig:3"
+    assert steady_specs([one], specs)["sd_large"] == "sig:3"    # 0.703 beside 0.704: 1 unit
     assert steady_specs([two], specs)["sd_large"] == "sig:4"    # 7.944/2.008 = 3.956
     both = steady_specs([one, two], specs)
-    assert both["sd_large"] == both["sd_small"] == "sig:4" and both["ratio"] == "fixed:2"
+    assert both["sd_large"] == both["sd_small"] == "sig:4" and both["ratio"] == "fixed:3"
+    # a quotient of two decimals: 7.94/2.01 = 3.95 beside 3.96 is within its last digit
+    assert steady_specs([two], {**specs, "ratio": "fixed:2"})["sd_large"] == "sig:3"
     # stored values that do not divide out themselves (6 significant digits) are not held
     # against the digits: 5.63372 / 1.96674 is 2.864497, stored as 2.8645
     odd = {"sd_large": 5.63372, "sd_small": 1.96674, "ratio": 2.8645}
@@ -257,8 +259,9 @@ def test_every_joined_slot_keeps_its_digits_and_its_relations_at_every_dk_ruler_
     """The slots a sentence compares or relates (COMPARED, RELATED) show one number of digits
     in every state a sheet can show (every dₖ the bar reaches × ruler × batch), while the
     compared pair differs wherever the values differ beyond the most digits a sheet shows and
-    the shown operands divide out to the shown quotient wherever the results themselves do."""
-    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, sheet_specs, shown_value
+    the shown operands divide out to the shown quotient (to within its last digit) wherever
+    the results themselves do."""
+    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, divides_out, sheet_specs, shown_value
     specs = sheet_specs(results)
     seen: dict[str, set[int]] = {}
     checked = 0
@@ -277,7 +280,7 @@ def test_every_joined_slot_keeps_its_digits_and_its_relations_at_every_dk_ruler_
             if format_number(q_kind, values[num] / values[den], q_n) != texts[q]:
                 continue          # the stored results (6 figures) do not divide out here
             got = shown_value(texts[num]) / shown_value(texts[den])
-            assert format_number(q_kind, got, q_n) == texts[q], (s, texts)
+            assert divides_out(got, texts[q], q_kind, q_n), (s, texts)
             checked += 1
     assert checked > len(seen)
     assert all(len(n) == 1 for n in seen.values()), seen
@@ -361,3 +364,19 @@ def test_a_quoted_spread_is_the_difference_of_its_operands_as_their_table_shows_
                             and str(v.elts[-1].value).startswith("range of")):
                         ranges.add(k.value)
     assert ranges and all(any(p.endswith("." + r) for p in SPANS) for r in ranges), ranges
+
+
+def test_a_quotient_divides_out_to_within_its_last_digit_and_no_further() -> None:
+    """The reader's division of the shown operands lands on the shown quotient or next to it
+    in its last digit (2.008 and 7.944 give 3.956 beside a shown 3.957), never two units off
+    ("1.00; 0.999; ratio 0.995"), whatever the format's kind."""
+    from sqrtdk.web.embed import divides_out, last_digit_unit
+    assert last_digit_unit("3.957") == pytest.approx(0.001)
+    assert last_digit_unit("1,024") == 1
+    assert last_digit_unit("1.87\u00a0×\u00a010⁻¹⁰") == pytest.approx(1e-12)
+    assert divides_out(7.944 / 2.008, "3.957", "fixed", 3)
+    assert divides_out(7.944 / 2.008, "3.956", "fixed", 3)
+    assert not divides_out(7.944 / 2.008, "3.958", "fixed", 3)
+    assert not divides_out(0.999 / 1.00, "0.995", "fixed", 3)
+    assert divides_out(0.0310487 / 0.501975, "0.06185", "sig", 4)
+    assert not divides_out(0.0310 / 0.502, "0.06185", "sig", 4)

@@ -123,7 +123,8 @@ COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
 # at 8: 0.999; ratio 0.995". The two operands are shown in one format (one precision in one
 # sentence), their own kind with the fewest digits from their own on with which the shown
 # numerator over the shown denominator rounds to the quotient as shown, in every state: a
-# reader who divides the shown numbers gets the shown ratio (`steady_specs`).
+# reader who divides the shown numbers gets the shown ratio, or the number next to it in its
+# last digit (`divides_out`, `steady_specs`).
 RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
 # The quoted results of the prose that are the sheets' slots: a paragraph that quotes a whole
 # COMPARED pair or RELATED triple of them shows them with digits fixed over every dₖ the text
@@ -225,6 +226,25 @@ def shown_value(text: str) -> float:
 _PLAIN_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 
 
+def last_digit_unit(text: str) -> float:
+    """The place value of the last digit a formatted number shows ("3.957" 0.001, "1,024" 1,
+    "1.87 × 10⁻¹⁰" 10⁻¹²)."""
+    mantissa, _, power = text.replace(",", "").partition("\u00a0×\u00a010")
+    decimals = len(mantissa.partition(".")[2].rstrip(" %\u00a0"))
+    return 10.0 ** (int(power.translate(_PLAIN_DIGITS)) if power else 0) * 10.0 ** -decimals
+
+
+def divides_out(got: float, quotient_text: str, kind: str, n: int) -> bool:
+    """Whether `got` (the shown numerator over the shown denominator) printed as the quotient
+    is (`kind`, `n` digits) reads as `quotient_text` to within one unit of its last digit: a
+    reader who divides the shown numbers lands on the shown ratio or next to it ("2.008 and
+    7.944, a factor of 3.957": 3.956). Exactly, it would take six-figure SDs (their sampling
+    error is ~0.5 %: digits nobody should read), and one unit off is what rounding the
+    operands does to any quotient."""
+    mine = shown_value(format_number(kind, got, n))
+    return abs(mine - shown_value(quotient_text)) <= last_digit_unit(quotient_text) * 1.000001
+
+
 def compared_fails(kind: str, n: int, rows: Sequence[Mapping[str, float]], a: str, b: str
                    ) -> int:
     """In how many states (`rows`: slot -> value) the compared slots `a` and `b` differ but
@@ -236,9 +256,10 @@ def compared_fails(kind: str, n: int, rows: Sequence[Mapping[str, float]], a: st
 def related_fails(spec: str, quotient_spec: str, rows: Sequence[Mapping[str, float]],
                   num: str, den: str, quotient: str) -> int:
     """In how many states the operands `num` and `den` shown in `spec` do not divide out to
-    `quotient` as shown in `quotient_spec`, counting only the states where the results
-    themselves do (results.json keeps 6 significant digits: 5.63372 / 1.96674 is 2.864497,
-    stored as 2.8645, so no shown digits make the two agree at 4 figures there)."""
+    `quotient` as shown in `quotient_spec` (`divides_out`: to within its last digit),
+    counting only the states where the results themselves do (results.json keeps 6
+    significant digits: 5.63372 / 1.96674 is 2.864497, stored as 2.8645, so no shown digits
+    make the two agree at 4 figures there)."""
     kind, n = split_spec(spec)
     q_kind, q_n = split_spec(quotient_spec)
     out = 0
@@ -248,7 +269,7 @@ def related_fails(spec: str, quotient_spec: str, rows: Sequence[Mapping[str, flo
             continue
         shown_den = shown_value(format_number(kind, r[den], n))
         shown = shown_value(format_number(kind, r[num], n)) / shown_den if shown_den else None
-        out += shown is None or format_number(q_kind, shown, q_n) != want
+        out += shown is None or not divides_out(shown, want, q_kind, q_n)
     return out
 
 
@@ -261,7 +282,8 @@ def steady_specs(rows: Sequence[Mapping[str, float]], specs: Mapping[str, str]
     which the two print differently in every state where they differ; then a RELATED triple
     present whole gives its two operands one format, their own kind (one kind per quantity:
     an SD has significant digits at every scale) with the fewest digits with which the shown
-    numerator over the shown denominator prints as the shown quotient in every state (up to
+    numerator over the shown denominator prints as the shown quotient (to within its last digit,
+    `divides_out`) in every state (up to
     MAX_DIGITS). Where no digits satisfy every state, the fewest failing states win (the
     tests then name them). Raises ValueError for operands of two kinds."""
     out = dict(specs)
