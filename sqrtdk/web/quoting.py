@@ -218,9 +218,16 @@ class Quoter:
                 specs[slot] = fmt
                 values[slot] = float(at(dict(self.results), path))
         if specs:
-            if self._prose_rows is None:
-                self._prose_rows = prose_rows(self.results)
-            wanted = steady_specs(self._prose_rows, specs)
+            # the states the text can show: each dₖ the bar reaches, where the results hold
+            # the grid the text follows; else (results without one) the page as built
+            spread = self.results.get("spread", {})
+            if not {"d_k", "d_small", "d_large"} <= spread.keys():
+                rows: list[dict[str, float]] = [values]
+            else:
+                if self._prose_rows is None:
+                    self._prose_rows = prose_rows(self.results)
+                rows = self._prose_rows
+            wanted = steady_specs(rows, specs)
             for n, (path, fmt, _) in mine:
                 slot = PROSE_SLOTS.get(path)
                 if slot and wanted[slot] != specs[slot]:
