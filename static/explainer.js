@@ -529,10 +529,11 @@
   // are built inside their figures: `contain-intrinsic-size: auto` then keeps their real
   // height, and the blocks still guessed hold no target. Again when the column's width
   // changes. A group holds up to FIT_ELEMENTS elements (the whole page has ~13k, those blocks
-  // ~4.6k): one frame each was ~37 frames, ~0.5 s before `data-ready` and ~0.2 s more of
-  // the renderer's CPU per load; one frame for all would be one long layout on a slow phone.
-  const TARGETS = "a[href], summary, button, input, select, textarea";
-  const FIT_ELEMENTS = 1500;
+  // ~4.6k, the largest ~730): one block a frame was ~37 frames, ~0.5 s before `data-ready`;
+  // one frame for all, one long layout on a slow phone (Lighthouse's 4x slower CPU: groups of
+  // 1,500 gave frames of 60-143 ms there, long tasks; 600 keeps a frame near one block's).
+  const TARGETS = "a[href], summary, button, input, select, textarea, [role=slider]";
+  const FIT_ELEMENTS = 600;
   const frame = (fn) => requestAnimationFrame(() => requestAnimationFrame(fn));
   const fit = (group) => () => {
     const skipped = group.filter((el) => getComputedStyle(el).contentVisibility === "auto");

@@ -525,7 +525,7 @@ def test_targets_of_two_blocks_never_overlap_on_a_page_not_scrolled_through(shar
     page = shared(f"{lang}/index.html", viewport=PHONE).page
     targets, overlaps = page.evaluate("""() => {
         const els = [...document.querySelectorAll(
-                'article :is(a[href], summary, button, input, select, textarea)')]
+                'article :is(a[href], summary, button, input, select, textarea, [role=slider])')]
             .filter(el => el.checkVisibility())
             .map(el => ({el, block: el.closest('article > *'), r: el.getBoundingClientRect()}))
             .filter(t => t.r.width > 0 && t.r.height > 0);

@@ -6,13 +6,11 @@ formatting (sqrtdk.web.quoting); nothing depends on the article's wording."""
 from __future__ import annotations
 
 import re
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sliders
-from browser import CHROMIUM_ARGS, PHONE
+from browser import PHONE
 
 from sqrtdk.web.embed import start_state
 from sqrtdk.web.quoting import format_number
@@ -54,17 +52,6 @@ def cdp_node(page: Any, selector: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------- the tree a screen reader gets
-
-@pytest.fixture(scope="module")
-def platform_browser(browser: Any) -> Iterator[Any]:
-    """A chromium of its own (launched by the session's Playwright) that builds the platform's
-    accessibility tree (ATK / AT-SPI on Linux, what Orca reads), which headless chromium builds
-    only when forced to; its page chrome://accessibility prints that tree."""
-    b = browser.browser_type.launch(executable_path=shutil.which("chromium"),
-                                    args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"])
-    yield b
-    b.close()
-
 
 # one slider's line of chrome://accessibility's Linux tree, as chromium 156 prints it:
 # [slider] name='…' … valuetext:dₖ = 64 current=64.000000 minimum=8.000000 maximum=1024.000000
