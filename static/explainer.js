@@ -50,13 +50,17 @@
   }
   // the page's own formatting, for the test that holds it to sqrtdk.web.numbers.format_number
   window.sqrtdkNumber = plain;
-  let bounds = {}, extra = 2, open = [];
+  let bounds = {}, extra = 2, open = [], small = [[], "sig:3"];
   const globs = new Map();   // each pattern compiled once (format() runs for every number drawn)
   const glob = (p) => globs.get(p) || globs.set(p, new RegExp("^" + p.replace(/[.]/g, "\\.").replace(/\*/g, ".*") + "$")).get(p);
   // In a Try-it sheet (`widget`), at most `extra` more digits; a value still closer to a bound
   // reads as that bound with those most digits, "< 0.0001" or "> 99.9999%" (one precision
   // rule, sqrtdk.web.embed.widget_number)
+  // A share (embed.SMALL_SHARES) too small for its decimals to keep two significant digits
+  // reads in significant digits, "6.75 × 10⁻⁵", never "0.0001" (embed.small_spec)
   function format(spec, v, path, widget) {
+    if (widget && path && v && spec.startsWith("fixed:") && Math.abs(v) < 10 ** (1 - +spec.slice(6)) &&
+        small[0].some((p) => glob(p).test(path))) spec = small[1];
     const [kind, d] = spec.split(":"), n0 = +d || 0;
     let n = n0;
     const b = path && Object.keys(bounds).find((p) => glob(p).test(path));
@@ -138,6 +142,7 @@
   bounds = at("meta.bounds");
   extra = data.extra;
   open = data.open;
+  small = data.small || small;
   const fill = (s, path) => path.replace(/\{(\w)\}/g, (_, k) => s[k]);
   const D = at("spread.d_k"), RULERS = at("rulers.names");
 
@@ -167,85 +172,28 @@
     follows();
     views.forEach((v) => v());
   }
-  // the quoted numbers that follow the controls: the page as built until the reader moves one
-  // (a paragraph that quotes a whole compared pair or related triple of data.prose, the
-  // sheets' slots, shows them as the sheet would: relatedSpecs, as quoting.Quoter.relate)
+  // the quoted numbers that follow the controls: the page as built until the reader moves one;
+  // each in its own format, or the one the build chose for it where its paragraph relates it
+  // to other quotes (data-shown: the same digits at every dₖ, embed.steady_specs)
   function follows() {
-    const text = S.moved ? S : home, prose = data.prose || {}, blocks = new Map();
+    const text = S.moved ? S : home;
     for (const key in follow) {
       const path = fill(text, follow[key]);
-      $$(`[data-key="${key}"]`).forEach((el) => {
-        const block = prose[key] && el.closest("article > *");
-        if (!block) return show(el, at(path), path);
-        if (!blocks.has(block)) blocks.set(block, []);
-        blocks.get(block).push([el, prose[key], at(path), path]);
-      });
+      $$(`[data-key="${key}"]`).forEach((el) => show(el, at(path), path, false, el.dataset.shown));
     }
-    blocks.forEach((els) => {
-      const values = {}, specs = {};
-      els.forEach(([el, name, v]) => { values[name] = v; specs[name] = el.dataset.format; });
-      const shown = relatedSpecs(values, specs);
-      els.forEach(([el, name, v, path]) => show(el, v, path, false, shown[name]));
-    });
   }
   const move = (change) => update({ ...change, moved: true });   // a reader's action
-  // Two slots set side by side to be compared (data.compared, embed.COMPARED) take the fewest
-  // more digits (at most `extra`) with which they print differently: never "0.09 beside 0.09"
-  // for 0.0886 and 0.0884 (embed.compared_digits)
-  const pairs = new Map((data.compared || []).flatMap(([a, b]) => [[a, b], [b, a]]));
-  function compared(spec, v, other) {
-    const [kind, d] = spec.split(":"), n0 = +d || 0;
-    if (kind === "grouped" || v === other) return spec;
-    for (let n = n0; n <= n0 + extra; n++) if (plain(kind, v, n) !== plain(kind, other, n)) return kind + ":" + n;
-    return kind + ":" + (n0 + extra);
-  }
   const slotValue = (name, s) => {
     const path = fill(s || S, slots[name][0]);
     return [/^\d+$/.test(path) ? +path : at(path), path];
   };
-  // Two operands of a quotient the sentence shows (data.related, embed.RELATED: "1.004; 0.999;
-  // ratio 0.995") share one number of decimals, the fewest (at most `extra` more than their
-  // own formats show) with which the shown one over the shown other rounds to the shown
-  // quotient; a compared pair takes compared()'s digits (embed.related_specs). `values` and
-  // `specs`: name -> value and name -> format of the numbers of one sentence
-  const related = data.related || [];
-  const decimals = (t) => (t.includes(".") ? t.split(".")[1].length : 0);
-  const num = (t) => +t.replace(/,/g, "").replace("−", "-");
-  const own = (spec, v) => { const [k, d] = spec.split(":"); return plain(k, v, +d || 0); };
-  function relatedSpecs(values, specs) {
-    const out = { ...specs };
-    pairs.forEach((b, a) => { if (a in values && b in values) out[a] = compared(specs[a], values[a], values[b]); });
-    related.forEach(([n, d, q]) => {
-      if (!(n in values && d in values && q in values)) return;
-      const [kind, qd] = out[q].split(":"), want = plain(kind, values[q], +qd || 0);
-      const first = Math.max(decimals(own(specs[n], values[n])), decimals(own(specs[d], values[d])));
-      let at = first + extra;
-      for (let k = first; k <= first + extra; k++) {
-        const x = num(plain("fixed", values[n], k)), y = num(plain("fixed", values[d], k));
-        if (y && plain(kind, x / y, +qd || 0) === want) { at = k; break; }
-      }
-      out[n] = out[d] = "fixed:" + at;
-    });
-    return out;
-  }
-  // a slot's format in state `s`: relatedSpecs over the slots joined to it
-  // (transitively: an operand, its quotient, the quotient's compared partner; embed._group)
-  const links = [...(data.compared || []), ...related];
-  function joined(name) {
-    const group = new Set([name]);
-    for (let grew = true; grew;) {
-      grew = false;
-      links.forEach((l) => { if (l.some((x) => group.has(x)) && l.some((x) => !group.has(x))) { l.forEach((x) => group.add(x)); grew = true; } });
-    }
-    return [...group];
-  }
-  function specOf(name, s) {
-    const group = joined(name), values = {}, specs = {};
-    group.forEach((x) => { values[x] = slotValue(x, s)[0]; specs[x] = slots[x][1]; });
-    return relatedSpecs(values, specs)[name];
-  }
+  // a slot's format, the same in every state (data.specs, embed.sheet_specs: the digits a
+  // compared pair needs to tell its numbers apart and a quotient's operands need to divide
+  // out, at every dₖ, ruler and batch)
+  const specs = data.specs || {};
+  const specOf = (name) => specs[name] || slots[name][1];
   function slot(w, name, s) {
-    const [v, path] = slotValue(name, s), spec = specOf(name, s);
+    const [v, path] = slotValue(name, s), spec = specOf(name);
     $$(`[data-slot="${name}"]`, w).forEach((el) => {
       show(el, v, path, true, spec);
       // the relation written before it ("= ") gives way to a bound's own sign ("> 99.9999%"),

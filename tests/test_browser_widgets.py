@@ -480,39 +480,84 @@ READOUTS = """() => {
     return out; }"""
 
 
-def _number(text: str) -> float:
-    return float(text.replace(",", "").replace("−", "-"))
+def _figures(kind: str, text: str) -> int:
+    """The digits a formatted number shows in its kind: decimals for fixed, significant
+    digits for sig ("0.06229" 4, "2.00790" 6)."""
+    if kind != "sig":
+        return len(text.split(".")[1]) if "." in text else 0
+    return len(text.split("\u00a0")[0].replace(",", "").replace("−", "").replace(".", "")
+               .lstrip("0"))
 
 
-def _decimals(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
+def _kind(spec: str) -> tuple[str, int]:
+    kind, _, digits = spec.partition(":")
+    return kind, int(digits or 0)
+
+
+def _check_relations(shown: dict[str, str], specs: dict[str, str], values: dict[str, float],
+                     where: Any) -> int:
+    """The shown operands of each RELATED triple in `shown` divide out to the shown quotient
+    (wherever the stored results do: results.json keeps 6 figures), and a COMPARED pair
+    differs wherever the values differ beyond the most digits a sheet shows; how many
+    relations were checked."""
+    from sqrtdk.web.embed import COMPARED, RELATED, WIDGET_EXTRA_DIGITS, divides_out, shown_value
+    checked = 0
+    for num, den, quotient in RELATED:
+        if not all(x in shown for x in (num, den, quotient)):
+            continue
+        kind, n = _kind(specs[quotient])
+        assert _kind(specs[num]) == _kind(specs[den]), (where, specs)
+        if format_number(kind, values[num] / values[den], n) != shown[quotient]:
+            continue
+        got = shown_value(shown[num]) / shown_value(shown[den])
+        assert divides_out(got, shown[quotient], kind, n), (where, shown)
+        checked += 1
+    for x, y in COMPARED:
+        if x in shown and y in shown:
+            assert specs[x] == specs[y], (where, specs)
+            kind, n = _kind(SLOTS[x][1])
+            most = n + WIDGET_EXTRA_DIGITS
+            if format_number(kind, values[x], most) != format_number(kind, values[y], most):
+                assert shown[x] != shown[y], (where, shown)
+            checked += 1
+    return checked
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_sheet_1s_shown_numbers_divide_out_at_every_dk_ruler_and_batch(visit, site_build,
-                                                                       lang: str) -> None:
-    """Numbers a sentence relates by division (embed.RELATED: a / b = ratio) agree as shown:
-    the shown numerator over the shown denominator rounds to the shown ratio at its decimals;
-    both operands share one precision, and so do the ratio and the theory it is compared
-    with; every text is what embed.slot_text gives in that state."""
-    from sqrtdk.web.embed import COMPARED, RELATED
+def test_sheet_1s_numbers_keep_their_digits_and_relations_at_every_dk_ruler_and_batch(
+        visit, site_build, lang: str) -> None:
+    """Each number of sheet 1's readout shows one number of digits in every state (every dₖ
+    the bar reaches × ruler × batch): a quantity keeps its precision as the reader moves the
+    controls. In every state the shown operands of a quotient (embed.RELATED) divide out to
+    the shown quotient, the numbers compared (embed.COMPARED) differ where they differ, and
+    every text is what embed.slot_text gives."""
+    from sqrtdk.web.embed import sheet_specs
     results = site_build["results"]
+    specs = sheet_specs(results)
     page = visit().open(f"{lang}/index.html")
     every = page.evaluate(READOUTS)
     n = results["spread"]["batches"]["n"]
     assert len(every) == (len(results["spread"]["d_k"]) - start_state(results)["s"] - 1) * 3 * (n + 1)
+    digits: dict[str, set[int]] = {}
+    checked = 0
     for i, r, b, shown in every:
         state = {**start_state(results), "i": i, "r": r, "b": b,
                  "m": results["saturation"]["scale_index"][r][i]}
+        values = {}
         for name, text in shown.items():
             assert text == slot_text(name, results, state)[0], (name, i, r, b)
-        for num, den, quotient in RELATED:
-            a, d, q = shown[num], shown[den], shown[quotient]
-            assert _decimals(a) == _decimals(d), (i, r, b, a, d)
-            got = format_number("fixed", _number(a) / _number(d), _decimals(q))
-            assert got == q, (i, r, b, a, d, q)
-        for x, y in COMPARED:
-            assert _decimals(shown[x]) == _decimals(shown[y]), (i, r, b, shown)
+            digits.setdefault(name, set()).add(_figures(_kind(specs[name])[0], text))
+            path = SLOTS[name][0].format(**state)
+            values[name] = float(path) if path.isdigit() else float(
+                _result(results, path))
+        checked += _check_relations(shown, specs, values, (i, r, b))
+    assert checked
+    assert all(len(d) == 1 for d in digits.values()), digits
+
+
+def _result(results: dict[str, Any], path: str) -> Any:
+    from sqrtdk.science.results import at
+    return at(results, path)
 
 
 PROSE_AND_BOX = """() => [[...document.querySelectorAll('article [data-key]')]
@@ -539,7 +584,7 @@ def test_the_text_describes_all_pairs_whichever_batch_the_box_shows(visit, site_
 
 
 # every paragraph of the text quoting a prose slot (embed.PROSE_SLOTS), at every dₖ of the
-# bar: [i, [{slot: text} per paragraph]]
+# bar: [i, [{slot: [format shown, text]} per paragraph]]
 PROSE_AT_EVERY_DK = """(prose) => {
     const dk = document.querySelector('#dk-input'), out = [];
     const move = (el, v) => { el.value = v; el.dispatchEvent(new Event('input', {bubbles: true})); };
@@ -549,7 +594,7 @@ PROSE_AT_EVERY_DK = """(prose) => {
             const name = prose[e.dataset.key], block = e.closest('article > *');
             if (!name || !block || e.closest('.widget')) return;
             if (!blocks.has(block)) blocks.set(block, {});
-            blocks.get(block)[name] = e.textContent;
+            blocks.get(block)[name] = [e.dataset.shown || e.dataset.format, e.textContent];
         });
         return [...blocks.values()];
     };
@@ -559,29 +604,31 @@ PROSE_AT_EVERY_DK = """(prose) => {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_texts_related_numbers_divide_out_as_built_and_at_every_dk(visit, site_build,
-                                                                       lang: str) -> None:
-    """A paragraph that quotes a whole RELATED triple shows numbers that divide out (the
-    shown numerator over the shown denominator rounds to the shown quotient), and one that
-    quotes a whole COMPARED pair shows both at one precision: as built and at every dₖ."""
-    from sqrtdk.web.embed import COMPARED, PROSE_SLOTS, RELATED
+def test_the_texts_related_numbers_keep_their_digits_and_divide_out_at_every_dk(
+        visit, site_build, lang: str) -> None:
+    """Each quoted number of the text that follows dₖ shows one number of digits as built and
+    at every dₖ of the bar; a paragraph that quotes a whole RELATED triple shows numbers that
+    divide out, and one that quotes a whole COMPARED pair shows both at one precision and
+    apart where they differ."""
+    from sqrtdk.web.embed import FOLLOW, PROSE_SLOTS, default_state
+    results = site_build["results"]
     page = visit().open(f"{lang}/index.html")
     every = page.evaluate(PROSE_AT_EVERY_DK, PROSE_SLOTS)
+    by_slot = {name: path for path, name in PROSE_SLOTS.items()}
+    digits: dict[tuple[int, str], set[int]] = {}
     checked = 0
     for i, blocks in every:
-        for shown in blocks:
-            for num, den, quotient in RELATED:
-                if all(x in shown for x in (num, den, quotient)):
-                    a, d, q = shown[num], shown[den], shown[quotient]
-                    assert _decimals(a) == _decimals(d), (i, shown)
-                    got = format_number("fixed", _number(a) / _number(d), _decimals(q))
-                    assert got == q, (i, shown)
-                    checked += 1
-            for x, y in COMPARED:
-                if x in shown and y in shown:
-                    assert _decimals(shown[x]) == _decimals(shown[y]), (i, shown)
-                    checked += 1
+        state = {**default_state(results), **({} if i < 0 else {"i": i})}
+        for n, quoted in enumerate(blocks):
+            specs = {name: spec for name, (spec, _) in quoted.items()}
+            shown = {name: text for name, (_, text) in quoted.items()}
+            for name, text in shown.items():
+                digits.setdefault((n, name), set()).add(_figures(_kind(specs[name])[0], text))
+            values = {name: float(_result(results, FOLLOW[by_slot[name]].format(**state)))
+                      for name in shown}
+            checked += _check_relations(shown, specs, values, (i, n))
     assert checked
+    assert all(len(d) == 1 for d in digits.values()), digits
 
 
 @pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
@@ -599,3 +646,38 @@ def test_a_line_of_a_box_that_starts_a_row_starts_at_the_boxs_text_edge(visit, v
     for edge, firsts in rows:
         for left in firsts:
             assert abs(left - edge) < 0.5, (edge, firsts)
+
+
+# the scale sheet's chart name at every scale of its slider: [k, aria-label]
+SCALE_NAMES = """() => {
+    const input = document.querySelector('#scale-input'), chart = input.closest('.widget').querySelector('svg');
+    const out = [];
+    for (let k = +input.min; k <= +input.max; k++) {
+        input.value = k; input.dispatchEvent(new Event('input', {bubbles: true}));
+        out.push([k, chart.getAttribute('aria-label')]);
+    }
+    return out; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_scale_sheets_chart_names_every_share_as_the_tables_do(visit, site_build,
+                                                                   lang: str) -> None:
+    """At every scale of sheet 2's slider its chart's name gives each position's share as the
+    figure tables print it (embed.widget_number with SMALL_SHARES: a tiny share in
+    significant digits, never "0.0001" for 6.75 × 10⁻⁵)."""
+    from sqrtdk.web.embed import SHARE_FORMAT, is_open, is_small, widget_number
+    results = site_build["results"]
+    sa = results["saturation"]
+    bounds = bounds_for("saturation.shares.0.0", results["meta"]["bounds"])
+    kind, _, digits = SHARE_FORMAT.partition(":")
+    page = visit().open(f"{lang}/index.html")
+    names = page.evaluate(SCALE_NAMES)
+    assert len(names) == len(sa["scales"])
+    tiny = 0
+    for k, name in names:
+        for label, v in zip(sa["labels"], sa["shares"][k]):
+            path = f"saturation.shares.{k}"
+            text = widget_number(kind, v, int(digits), bounds, is_open(path), is_small(path))
+            assert f"{label} {text}" in name, (k, label, v, name)
+            tiny += 0 < v < 1e-3
+    assert tiny

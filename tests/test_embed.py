@@ -13,7 +13,6 @@ from sqrtdk.web.embed import (
     FOLLOW,
     SLOTS,
     UnknownSlotError,
-    compared_digits,
     default_state,
     explainer_data,
     is_open,
@@ -205,44 +204,179 @@ def test_the_sheets_start_at_the_papers_dk_and_sheet_2_at_the_scale_it_gives(res
     assert slot_text("mark", results, start)[0] == slot_text("scale", results, start)[0]
 
 
-def test_two_numbers_set_side_by_side_never_read_alike_unless_they_agree_that_closely(results):
-    """The slots a sentence compares (COMPARED: "ratio 0.0886, beside its theory 0.0884"), at
-    every dₖ, ruler and batch: the two texts differ unless the values agree to the most digits
-    a sheet shows, and neither takes more digits than needed to tell them apart."""
-    assert compared_digits("fixed", 0.0886, 0.0884, 2) == 3         # 0.09 and 0.09: 0.089, 0.088
-    assert compared_digits("fixed", 0.08872, 0.08858, 2) == 4
-    assert compared_digits("fixed", 3.96, 4.0, 2) == 2
-    assert compared_digits("fixed", 1.414210, 1.414214, 2) == 4    # alike at the most digits
-    assert compared_digits("fixed", 1.0, 1.0, 2) == 2
-    for a, b in COMPARED:
-        assert SLOTS[a][1] == SLOTS[b][1], (a, b)      # one format for the pair
-        kind, _, digits = SLOTS[a][1].partition(":")
-        most = int(digits or 0) + 2
-        for state in _every_state(results, 1):
-            for batch in range(results["spread"]["batches"]["n"] + 1):
-                s = {**state, "b": batch}
-                va = float(_at(results, resolve(SLOTS[a][0], s)))
-                vb = float(_at(results, resolve(SLOTS[b][0], s)))
-                ta, tb = slot_text(a, results, s)[0], slot_text(b, results, s)[0]
-                if va != vb and format_number(kind, va, most) != format_number(kind, vb, most):
-                    assert ta != tb, (a, b, s, ta, tb)
-                assert decimals(ta) == decimals(tb), (ta, tb)      # one precision for both
+def figures(kind: str, text: str) -> int:
+    """The digits a formatted number shows in its kind: decimals for fixed, significant
+    digits for sig ("0.06229" 4, "15.94" 4, "2.00790" 6)."""
+    if kind != "sig":
+        return decimals(text)
+    mantissa = text.split("\u00a0")[0].replace(",", "").replace("\u2212", "").replace(".", "")
+    return len(mantissa.lstrip("0"))
 
 
-def test_related_operands_take_the_decimals_their_quotient_needs() -> None:
-    """RELATED: the shown operands divide out to the shown quotient; both share one number
-    of decimals, at most WIDGET_EXTRA_DIGITS more than their own formats show."""
-    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, related_digits, related_specs
-    # 1.00395 and 0.99934 print 1.00 and 0.999 (0.999 by hand), the ratio 0.995408 as 0.995
-    assert related_digits(0.99934, 1.00395, "0.999", "1.00", 0.995408, "fixed:3") == 3
-    specs = related_specs({"sd_large": 0.99934, "sd_small": 1.00395, "ratio": 0.995408,
-                           "ratio_theory": 1.0},
-                          {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:2",
-                           "ratio_theory": "fixed:2"})
-    assert specs == {"sd_large": "fixed:3", "sd_small": "fixed:3", "ratio": "fixed:3",
-                     "ratio_theory": "fixed:3"}
-    # already agreeing: the operands keep their own decimals (0.353 / 0.502 = 0.703 -> 0.70)
-    assert related_digits(0.35332, 0.501975, "0.353", "0.502", 0.70386, "fixed:2") == 3
-    # none agrees within the extra digits: the most
-    assert related_digits(1.0, 3.0, "1.00", "3.00", 0.5, "fixed:2") == 2 + WIDGET_EXTRA_DIGITS
-    assert all(len(t) == 3 for t in RELATED)
+def _sheet_texts(results):
+    """(state, {joined slot: shown text}, {slot: value}) at every state a sheet can show."""
+    from sqrtdk.web.embed import RELATED, sheet_states
+    joined = {x for link in (*COMPARED, *RELATED) for x in link}
+    for s in sheet_states(results):
+        yield (s, {x: slot_text(x, results, s)[0] for x in joined},
+               {x: float(_at(results, resolve(SLOTS[x][0], s))) for x in joined})
+
+
+def test_steady_specs_tell_compared_numbers_apart_in_every_state() -> None:
+    from sqrtdk.web.embed import steady_specs
+    rows = [{"ratio": 0.0886, "ratio_theory": 0.0884}, {"ratio": 3.96, "ratio_theory": 4.0}]
+    specs = {"ratio": "fixed:2", "ratio_theory": "fixed:2"}
+    # 0.09 beside 0.09 in the first state: both take three decimals in every state
+    assert steady_specs(rows, specs) == {"ratio": "fixed:3", "ratio_theory": "fixed:3"}
+    assert steady_specs(rows[1:], specs) == specs
+    # alike even at the most digits in some state: the fewest failing states, then digits
+    close = [{"ratio": 1.414210, "ratio_theory": 1.414214}, *rows]
+    assert steady_specs(close, specs) == {"ratio": "fixed:3", "ratio_theory": "fixed:3"}
+
+
+def test_steady_specs_give_operands_the_digits_that_divide_out_in_every_state() -> None:
+    from sqrtdk.web.embed import steady_specs
+    specs = {"sd_large": "sig:3", "sd_small": "sig:3", "ratio": "fixed:3"}
+    one = {"sd_large": 0.353320, "sd_small": 0.501975, "ratio": 0.703860}   # 0.353/0.502=0.703
+    two = {"sd_large": 7.94431, "sd_small": 2.00790, "ratio": 3.95653}     # 7.94/2.01=3.950
+    assert steady_specs([one], specs)["sd_large"] == "sig:3"    # 0.703 beside 0.704: 1 unit
+    assert steady_specs([two], specs)["sd_large"] == "sig:4"    # 7.944/2.008 = 3.956
+    both = steady_specs([one, two], specs)
+    assert both["sd_large"] == both["sd_small"] == "sig:4" and both["ratio"] == "fixed:3"
+    # a quotient of two decimals: 7.94/2.01 = 3.95 beside 3.96 is within its last digit
+    assert steady_specs([two], {**specs, "ratio": "fixed:2"})["sd_large"] == "sig:3"
+    # stored values that do not divide out themselves (6 significant digits) are not held
+    # against the digits: 5.63372 / 1.96674 is 2.864497, stored as 2.8645
+    odd = {"sd_large": 5.63372, "sd_small": 1.96674, "ratio": 2.8645}
+    four = {**specs, "ratio": "sig:4"}
+    assert steady_specs([odd, two], four) == steady_specs([two], four)
+    with pytest.raises(ValueError, match="two kinds"):
+        steady_specs([one], {**specs, "sd_small": "fixed:3"})
+
+
+def test_every_joined_slot_keeps_its_digits_and_its_relations_at_every_dk_ruler_and_batch(
+        results):
+    """The slots a sentence compares or relates (COMPARED, RELATED) show one number of digits
+    in every state a sheet can show (every dₖ the bar reaches × ruler × batch), while the
+    compared pair differs wherever the values differ beyond the most digits a sheet shows and
+    the shown operands divide out to the shown quotient (to within its last digit) wherever
+    the results themselves do."""
+    from sqrtdk.web.embed import RELATED, WIDGET_EXTRA_DIGITS, divides_out, sheet_specs, shown_value
+    specs = sheet_specs(results)
+    seen: dict[str, set[int]] = {}
+    checked = 0
+    for s, texts, values in _sheet_texts(results):
+        for name, text in texts.items():
+            seen.setdefault(name, set()).add(figures(split(specs[name])[0], text))
+        for a, b in COMPARED:
+            assert specs[a] == specs[b], (a, b)
+            kind, n = split(SLOTS[a][1])
+            most = n + WIDGET_EXTRA_DIGITS
+            if format_number(kind, values[a], most) != format_number(kind, values[b], most):
+                assert texts[a] != texts[b], (s, texts)
+        for num, den, q in RELATED:
+            assert specs[num] == specs[den], (num, den)
+            q_kind, q_n = split(specs[q])
+            if format_number(q_kind, values[num] / values[den], q_n) != texts[q]:
+                continue          # the stored results (6 figures) do not divide out here
+            got = shown_value(texts[num]) / shown_value(texts[den])
+            assert divides_out(got, texts[q], q_kind, q_n), (s, texts)
+            checked += 1
+    assert checked > len(seen)
+    assert all(len(n) == 1 for n in seen.values()), seen
+
+
+def split(spec: str) -> tuple[str, int]:
+    kind, _, digits = spec.partition(":")
+    return kind, int(digits or 0)
+
+
+def test_a_tiny_share_reads_in_significant_digits_never_rounded_to_0_0001() -> None:
+    from sqrtdk.web.embed import is_small
+    share = (0.0, 1.0)
+    assert widget_number("fixed", 6.75e-5, 4, share, True, True) == "6.75\u00a0×\u00a010⁻⁵"
+    assert widget_number("fixed", 1.36e-5, 4, share, True, True) == "1.36\u00a0×\u00a010⁻⁵"
+    assert widget_number("fixed", 7.6e-4, 4, share, True, True) == "0.000760"
+    assert widget_number("fixed", 0.0046, 4, share, True, True) == "0.0046"   # two figures
+    assert widget_number("fixed", 0.9962, 4, share, True, True) == "0.9962"
+    assert widget_number("fixed", 6.75e-5, 4, share, True) == "0.0001"        # not a share
+    assert is_small("saturation.shares.3.4") and not is_small("spread.grid.sd.raw.1.0")
+
+
+def test_every_share_a_figure_table_shows_keeps_two_significant_digits(results) -> None:
+    """Every share in every figure's table (sqrtdk.web.fig_tables) keeps at least two
+    significant digits and so lies within 5 % of its value: one rule, whatever its size."""
+    from sqrtdk.web.embed import is_small, shown_value
+    from sqrtdk.web.fig_tables import TABLES, Text, _number
+    bounds = results["meta"]["bounds"]
+    seen = 0
+    for tables in TABLES.values():
+        for t in tables(results):
+            for row in t.rows:
+                for cell in row:
+                    if isinstance(cell, Text) or not is_small(cell[2]) or not cell[0]:
+                        continue
+                    text = _number(cell, bounds)
+                    if text.startswith(("<", ">")):
+                        continue
+                    assert abs(shown_value(text) / cell[0] - 1) < 0.05, (cell, text)
+                    seen += cell[0] < 1e-3
+    assert seen          # some share is that small
+
+
+def test_a_quoted_spread_is_the_difference_of_its_operands_as_their_table_shows_them(
+        results) -> None:
+    """A quoted spread (SPANS) equals the largest minus the smallest of the numbers the
+    figure table shows, whatever the unrounded difference rounds to; the table does show
+    those operands in that format; and every result the results' schema calls a range is
+    one (a new one would otherwise be quoted from the unrounded values)."""
+    import ast
+    from pathlib import Path
+
+    from sqrtdk.web.embed import SPANS, shown_value, span_text
+    from sqrtdk.web.fig_tables import TABLES, Text, _number
+    cells = {cell[2]: cell for tables in TABLES.values() for t in tables(results)
+             for row in t.rows for cell in row if not isinstance(cell, Text)}
+    bounds = results["meta"]["bounds"]
+    for path, (pattern, spec) in SPANS.items():
+        group = pattern.rpartition(".")[0]
+        values = _at(results, group)
+        texts = []
+        for j in range(len(values)):
+            assert cells[f"{group}.{j}"][1] == spec, (path, j)       # the table shows it so
+            texts.append(_number(cells[f"{group}.{j}"], bounds))
+        shown = [shown_value(t) for t in texts]
+        for digits in (2, 3):
+            got = span_text(path, results, f"fixed:{digits}")
+            assert got == format_number("fixed", round(max(shown) - min(shown), 12), digits)
+    # shown 0.344 and 0.363: 0.019, though the unrounded spread 0.01802 reads 0.018
+    made = {"rulers": {"winner_share": {"sqrt": [0.34449, 0.36251]}}, "meta": {"bounds": {}}}
+    assert span_text("rulers.flat.share_range_sqrt", made, "fixed:3") == "0.019"
+    assert span_text("spread.ratio", made, "fixed:3") is None
+    schema = Path(__file__).parents[1] / "sqrtdk" / "science" / "outputs"
+    ranges = set()
+    for f in schema.glob("*.py"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values):
+                    if (isinstance(k, ast.Constant) and isinstance(v, ast.Tuple)
+                            and isinstance(v.elts[-1], ast.Constant)
+                            and str(v.elts[-1].value).startswith("range of")):
+                        ranges.add(k.value)
+    assert ranges and all(any(p.endswith("." + r) for p in SPANS) for r in ranges), ranges
+
+
+def test_a_quotient_divides_out_to_within_its_last_digit_and_no_further() -> None:
+    """The reader's division of the shown operands lands on the shown quotient or next to it
+    in its last digit (2.008 and 7.944 give 3.956 beside a shown 3.957), never two units off
+    ("1.00; 0.999; ratio 0.995"), whatever the format's kind."""
+    from sqrtdk.web.embed import divides_out, last_digit_unit
+    assert last_digit_unit("3.957") == pytest.approx(0.001)
+    assert last_digit_unit("1,024") == 1
+    assert last_digit_unit("1.87\u00a0×\u00a010⁻¹⁰") == pytest.approx(1e-12)
+    assert divides_out(7.944 / 2.008, "3.957", "fixed", 3)
+    assert divides_out(7.944 / 2.008, "3.956", "fixed", 3)
+    assert not divides_out(7.944 / 2.008, "3.958", "fixed", 3)
+    assert not divides_out(0.999 / 1.00, "0.995", "fixed", 3)
+    assert divides_out(0.0310487 / 0.501975, "0.06185", "sig", 4)
+    assert not divides_out(0.0310 / 0.502, "0.06185", "sig", 4)

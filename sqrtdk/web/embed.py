@@ -16,13 +16,13 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..science.results import at
-from .numbers import bounds_for, format_number, honest_digits
+from .numbers import MAX_DIGITS, bounds_for, format_number, honest_digits
 
 # results.json paths the page's script needs, as (group, keys); each keeps its place in the tree
 EMBEDDED: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -55,6 +55,7 @@ FOLLOW: dict[str, str] = {
 # An SD of the scores: three significant digits at every scale (7.94, 0.993, 0.124, 11.3),
 # in the prose (`sig(3)`), the sheets, the figures' tables and their labels (figures.toml)
 SD_FORMAT = "sig:3"
+RATIO_FORMAT = "sig:3"
 # A softmax share is a probability p, shown as the formulas write it (p = 0.879, p(1 − p)),
 # never as a percent: one kind of number per quantity in the prose, the sheets, the figures'
 # tables and their labels (figures.toml). The hand-picked row of sheet 2 (near 1 at large
@@ -77,11 +78,12 @@ SLOTS: dict[str, tuple[str, str]] = {
     "d": ("spread.d_k.{i}", "grouped"),     # every integer grouped in thousands: "1,024"
     "d_small": ("spread.d_small", "grouped"),
     # an SD of the scores in SD_FORMAT wherever it is shown (prose, sheets, figure tables);
-    # ratios with two decimals, as the prose quotes them
+    # a ratio of two SDs in significant digits too: under the rulers it runs from 0.06 to 16,
+    # where a fixed number of decimals would be 1 figure at one end and 5 at the other
     "sd_small": ("spread.grid.sd.{r}.{s}.{b}", SD_FORMAT),
     "sd_large": ("spread.grid.sd.{r}.{i}.{b}", SD_FORMAT),
-    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", "fixed:2"),
-    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", "fixed:2"),
+    "ratio": ("spread.grid.ratio.{r}.{i}.{b}", RATIO_FORMAT),
+    "ratio_theory": ("spread.grid.ratio_theory.{r}.{i}", RATIO_FORMAT),
     "n": ("spread.batches.n", "grouped"),
     "pairs": ("spread.n_pairs", "grouped"),
     "batch_pairs": ("spread.batch_pairs", "grouped"),
@@ -104,25 +106,40 @@ SLOTS: dict[str, tuple[str, str]] = {
 # rounded there by results.json's 6 significant digits, so a sheet shows "> 99.99%" for it.
 # (Counts, such as the share of rows below a threshold, can be 0 or 1: not listed.)
 OPEN_BOUNDS = ("saturation.*", "rulers.*", "jacobian.*", "two_scores.*")
+# Softmax shares, whose small values a table or a sheet shows as the page shows every small
+# number: too small for their format's decimals to keep two significant digits (below 0.001
+# in fixed:4), in SMALL_FORMAT, significant digits and below 10⁻⁴ powers of ten ("6.75 × 10⁻⁵",
+# never "0.0001", 50 % too high, beside "0.00001" for 1.36 × 10⁻⁵; `small_spec`)
+SMALL_SHARES = ("saturation.shares*", "saturation.p_winner*", "rulers.*share*")
+SMALL_FORMAT = "sig:3"
 # Slots a sentence sets side by side to be compared ("ratio 0.0886, beside its theory
 # 0.0884"): where their format rounds both to one text though they differ, both take the
-# fewest more digits (at most WIDGET_EXTRA_DIGITS) that tell them apart, so a sheet never
-# reads "0.09 beside 0.09" for 0.0886 and 0.0884 (`compared_digits`; static/explainer.js's
-# `slot` does the same). The two slots of a pair have one format.
+# fewest more digits (at most WIDGET_EXTRA_DIGITS) that tell them apart in every state the
+# slots can show, so a sheet never reads "0.09 beside 0.09" for 0.0886 and 0.0884, and a
+# number keeps its digits as the reader moves the controls (`steady_specs`). The two slots
+# of a pair have one format.
 COMPARED: tuple[tuple[str, str], ...] = (("ratio", "ratio_theory"),)
 # Slots a sentence relates by division, (numerator, denominator, quotient): "SD at 4: 1.004;
-# at 8: 0.999; ratio 0.995". The two operands are shown with one number of decimals (one
-# precision in one sentence), the fewest from their own formats' on, plus at most
-# WIDGET_EXTRA_DIGITS, with which the shown numerator over the shown denominator rounds to
-# the quotient as shown (its format, or COMPARED's digits): a reader who divides the shown
-# numbers gets the shown ratio (`related_spec`; static/explainer.js's `specOf` does the same).
+# at 8: 0.999; ratio 0.995". The two operands are shown in one format (one precision in one
+# sentence), their own kind with the fewest digits from their own on with which the shown
+# numerator over the shown denominator rounds to the quotient as shown, in every state: a
+# reader who divides the shown numbers gets the shown ratio, or the number next to it in its
+# last digit (`divides_out`, `steady_specs`).
 RELATED: tuple[tuple[str, str, str], ...] = (("sd_large", "sd_small", "ratio"),)
-# The quoted results of the prose that are the sheets' slots in the page as built: a
-# paragraph that quotes a whole COMPARED pair or RELATED triple of them shows its numbers as
-# the sheet would (`related_specs`), in the build (quoting.Quoter) and as they follow dₖ
-# (static/explainer.js's `follows`)
+# The quoted results of the prose that are the sheets' slots: a paragraph that quotes a whole
+# COMPARED pair or RELATED triple of them shows them with digits fixed over every dₖ the text
+# can follow (`steady_specs` over `prose_rows`), chosen in the build (quoting.Quoter, which
+# writes them into the quote's data-shown, where static/explainer.js reads them)
 PROSE_SLOTS: dict[str, str] = {"spread.sd_small": "sd_small", "spread.sd_large": "sd_large",
                                "spread.ratio": "ratio", "spread.ratio_theory": "ratio_theory"}
+# Quoted results that are the spread (largest minus smallest) of results a figure's table
+# shows (its pattern, the table's format): the text quotes the difference of the numbers as
+# the table shows them, so a reader who subtracts them gets the quoted number ("0.344 to
+# 0.362" varies by 0.018, not by 0.019 from the unrounded 0.0185; `span_text`)
+SPANS: dict[str, tuple[str, str]] = {
+    "rulers.flat.share_range_sqrt": ("rulers.winner_share.sqrt.*", MEAN_SHARE_FORMAT),
+    "rulers.flat.entropy_range_sqrt": ("rulers.entropy_bits.sqrt.*", ENTROPY_FORMAT),
+}
 PAPER_DK = "two_scores.d_k"      # the paper's dₖ (§3.2.2: 64), where the bar and sheets start
 WIDGET_EXTRA_DIGITS = 2          # a widget number takes at most this many digits more than its
                                  # format before it is shown as "< 0.0001" / "> 99.9999%"
@@ -157,14 +174,31 @@ def _state(results: Mapping[str, Any], i: int) -> dict[str, Any]:
     return {"i": i, "s": sp["d_k"].index(sp["d_small"]), "b": 0, "r": "raw", "k": k, "m": k}
 
 
+def small_spec(kind: str, value: float, digits: int) -> tuple[str, int]:
+    """The format a share (SMALL_SHARES) is shown in: SMALL_FORMAT where `digits` decimals
+    of `kind` "fixed" keep fewer than two significant digits of it, else its own."""
+    if kind == "fixed" and value and abs(value) < 10.0 ** (1 - digits):
+        return split_spec(SMALL_FORMAT)
+    return kind, digits
+
+
+def is_small(path: str) -> bool:
+    """Whether result `path` is a share whose small values take SMALL_FORMAT (SMALL_SHARES)."""
+    return any(fnmatch.fnmatchcase(path, p) for p in SMALL_SHARES)
+
+
 def widget_number(kind: str, value: float, digits: int,
-                  bounds: tuple[float, float] | None, is_open: bool = False) -> str:
+                  bounds: tuple[float, float] | None, is_open: bool = False,
+                  small: bool = False) -> str:
     """`value` as a Try-it sheet shows it: as the prose would (quoting.honest_digits: never a
     bound it does not reach), but with at most WIDGET_EXTRA_DIGITS more digits; a value still
     closer to a bound than that is shown as a bound at those most digits, "< 0.0001" or
     "> 99.9999%" for `digits` 2 (one precision rule: the sheet never reads "99.9999%" and
     then "> 99.99%"; static/explainer.js's `format` does the same). With `is_open`
-    (OPEN_BOUNDS) a value stored at a bound is shown that way too."""
+    (OPEN_BOUNDS) a value stored at a bound is shown that way too; with `small`
+    (SMALL_SHARES) a value too small for the format's decimals is shown in `small_spec`'s."""
+    if small:
+        kind, digits = small_spec(kind, value, digits)
     n = honest_digits(kind, value, digits, bounds)
     at_open_bound = bounds is not None and is_open and value in bounds and kind != "grouped"
     if bounds is None or (n <= digits + WIDGET_EXTRA_DIGITS and not at_open_bound):
@@ -177,43 +211,152 @@ def widget_number(kind: str, value: float, digits: int,
     return ">\u00a0" + format_number(kind, high - unit, most)
 
 
-def compared_digits(kind: str, value: float, other: float, digits: int) -> int:
-    """The digits with which `value` is shown beside `other`, a number it is compared with
-    (COMPARED): `digits`, or the fewest more (up to WIDGET_EXTRA_DIGITS) with which the two
-    print differently; two that still print alike at the most digits agree that closely and
-    are shown with them."""
-    if kind == "grouped" or value == other:
-        return digits
-    for n in range(digits, digits + WIDGET_EXTRA_DIGITS + 1):
-        if format_number(kind, value, n) != format_number(kind, other, n):
-            return n
-    return digits + WIDGET_EXTRA_DIGITS
-
-
 def decimals(text: str) -> int:
     """How many decimals a formatted number shows ("0.502" 3, "32.0" 1, "1,024" 0)."""
     return len(text.split(".")[1]) if "." in text else 0
 
 
-def _as_float(text: str) -> float:
-    return float(text.replace(",", "").replace("\u2212", "-"))
+def shown_value(text: str) -> float:
+    """The number a formatted text shows ("1,024.5" 1024.5, "−0.5" -0.5, "1.87 × 10⁻¹⁰")."""
+    mantissa, _, power = text.replace(",", "").replace("\u2212", "-").partition("\u00a0×\u00a010")
+    return float(mantissa) * 10.0 ** int(power.translate(_PLAIN_DIGITS)) if power else \
+        float(mantissa)
 
 
-def related_digits(num: float, den: float, num_text: str, den_text: str, quotient: float,
-                   quotient_spec: str) -> int:
-    """The decimals of both operands of a RELATED triple: the most either shows in its own
-    format (`num_text`, `den_text`), or the fewest more (up to WIDGET_EXTRA_DIGITS) with which
-    the shown numerator over the shown denominator prints as the quotient does in
-    `quotient_spec` ("fixed:2"); the most digits if none agrees."""
-    kind, q_digits = split_spec(quotient_spec)
-    want = format_number(kind, quotient, q_digits)
-    first = max(decimals(num_text), decimals(den_text))
-    for n in range(first, first + WIDGET_EXTRA_DIGITS + 1):
-        a = _as_float(format_number("fixed", num, n))
-        b = _as_float(format_number("fixed", den, n))
-        if b and format_number(kind, a / b, q_digits) == want:
-            return n
-    return first + WIDGET_EXTRA_DIGITS
+_PLAIN_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def last_digit_unit(text: str) -> float:
+    """The place value of the last digit a formatted number shows ("3.957" 0.001, "1,024" 1,
+    "1.87 × 10⁻¹⁰" 10⁻¹²)."""
+    mantissa, _, power = text.replace(",", "").partition("\u00a0×\u00a010")
+    decimals = len(mantissa.partition(".")[2].rstrip(" %\u00a0"))
+    return 10.0 ** (int(power.translate(_PLAIN_DIGITS)) if power else 0) * 10.0 ** -decimals
+
+
+def divides_out(got: float, quotient_text: str, kind: str, n: int) -> bool:
+    """Whether `got` (the shown numerator over the shown denominator) printed as the quotient
+    is (`kind`, `n` digits) reads as `quotient_text` to within one unit of its last digit: a
+    reader who divides the shown numbers lands on the shown ratio or next to it ("2.008 and
+    7.944, a factor of 3.957": 3.956). Exactly, it would take six-figure SDs (their sampling
+    error is ~0.5 %: digits nobody should read), and one unit off is what rounding the
+    operands does to any quotient."""
+    mine = shown_value(format_number(kind, got, n))
+    return abs(mine - shown_value(quotient_text)) <= last_digit_unit(quotient_text) * 1.000001
+
+
+def compared_fails(kind: str, n: int, rows: Sequence[Mapping[str, float]], a: str, b: str
+                   ) -> int:
+    """In how many states (`rows`: slot -> value) the compared slots `a` and `b` differ but
+    print alike at `n` digits of `kind`."""
+    return sum(r[a] != r[b] and format_number(kind, r[a], n) == format_number(kind, r[b], n)
+               for r in rows)
+
+
+def related_fails(spec: str, quotient_spec: str, rows: Sequence[Mapping[str, float]],
+                  num: str, den: str, quotient: str) -> int:
+    """In how many states the operands `num` and `den` shown in `spec` do not divide out to
+    `quotient` as shown in `quotient_spec` (`divides_out`: to within its last digit),
+    counting only the states where the results themselves do (results.json keeps 6
+    significant digits: 5.63372 / 1.96674 is 2.864497, stored as 2.8645, so no shown digits
+    make the two agree at 4 figures there)."""
+    kind, n = split_spec(spec)
+    q_kind, q_n = split_spec(quotient_spec)
+    out = 0
+    for r in rows:
+        want = format_number(q_kind, r[quotient], q_n)
+        if not r[den] or format_number(q_kind, r[num] / r[den], q_n) != want:
+            continue
+        shown_den = shown_value(format_number(kind, r[den], n))
+        shown = shown_value(format_number(kind, r[num], n)) / shown_den if shown_den else None
+        out += shown is None or not divides_out(shown, want, q_kind, q_n)
+    return out
+
+
+def steady_specs(rows: Sequence[Mapping[str, float]], specs: Mapping[str, str]
+                 ) -> dict[str, str]:
+    """The format of each slot in `specs` (name -> its own format, "fixed:2") for every state
+    it can show, `rows` (one mapping name -> value per state): the digits are the slot's, not
+    the state's, so a number keeps one precision as the reader moves the controls. A COMPARED
+    pair present whole takes the fewest digits (its own, up to WIDGET_EXTRA_DIGITS more) with
+    which the two print differently in every state where they differ; then a RELATED triple
+    present whole gives its two operands one format, their own kind (one kind per quantity:
+    an SD has significant digits at every scale) with the fewest digits with which the shown
+    numerator over the shown denominator prints as the shown quotient (to within its last digit,
+    `divides_out`) in every state (up to
+    MAX_DIGITS). Where no digits satisfy every state, the fewest failing states win (the
+    tests then name them). Raises ValueError for operands of two kinds."""
+    out = dict(specs)
+    for a, b in COMPARED:
+        if a in specs and b in specs:
+            kind, first = split_spec(specs[a])
+            if kind == "grouped":
+                continue
+            tries = range(first, first + WIDGET_EXTRA_DIGITS + 1)
+            n = min(tries, key=lambda m: (compared_fails(kind, m, rows, a, b), m))
+            out[a] = out[b] = f"{kind}:{n}"
+    for num, den, quotient in RELATED:
+        if not all(x in specs for x in (num, den, quotient)):
+            continue
+        (kind, d1), (kind2, d2) = split_spec(specs[num]), split_spec(specs[den])
+        if kind != kind2:
+            raise ValueError(f"the operands {num} ({specs[num]}) and {den} ({specs[den]}) "
+                             "have two kinds of number; give them one")
+        failing = {m: related_fails(f"{kind}:{m}", out[quotient], rows, num, den, quotient)
+                   for m in range(max(d1, d2), MAX_DIGITS + 1)}
+        n = min(failing, key=lambda m: (failing[m], m))
+        out[num] = out[den] = f"{kind}:{n}"
+    return out
+
+
+def sheet_states(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every state a Try-it sheet can show: each dₖ the bar reaches (those above the small
+    one, and the page's own) under each ruler, with each batch (0: pooled)."""
+    sp = results["spread"]
+    first = sp["d_k"].index(sp["d_small"]) + 1
+    wanted = sorted({*range(first, len(sp["d_k"])), default_state(results)["i"],
+                     start_state(results)["i"]})
+    out = []
+    for i in wanted:
+        for r in results["rulers"]["names"]:
+            for b in range(sp["batches"]["n"] + 1):
+                m = results["saturation"]["scale_index"][r][i]
+                out.append({**_state(results, i), "r": r, "b": b, "k": m, "m": m})
+    return out
+
+
+def _joined() -> set[str]:
+    return {x for link in (*COMPARED, *RELATED) for x in link}
+
+
+_SHEET_SPECS: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
+
+
+def sheet_specs(results: Mapping[str, Any]) -> dict[str, str]:
+    """Slot name -> the format the sheets show it with in every state (`steady_specs` over
+    `sheet_states`; the slots no pair or triple joins keep their own)."""
+    hit = _SHEET_SPECS.get(id(results))
+    if hit is not None and hit[0] is results:
+        return hit[1]
+    joined = sorted(_joined() & set(SLOTS))
+    rows = [{x: _slot_value(x, results, st)[0] for x in joined} for st in sheet_states(results)]
+    specs = {**{x: spec for x, (_, spec) in SLOTS.items()},
+             **steady_specs(rows, {x: SLOTS[x][1] for x in joined})}
+    _SHEET_SPECS.clear()
+    _SHEET_SPECS[id(results)] = (results, specs)
+    return specs
+
+
+def prose_rows(results: Mapping[str, Any]) -> list[dict[str, float]]:
+    """The values of the prose's quotes that are sheet slots (PROSE_SLOTS, by slot name) in
+    every state the text can show: the page as built and each dₖ the bar reaches (the text
+    follows dₖ only, FOLLOW)."""
+    sp = results["spread"]
+    s = sp["d_k"].index(sp["d_small"])
+    built = sp["d_k"].index(sp["d_large"])
+    return [{name: float(at(dict(results), resolve(FOLLOW[path], {"i": i, "s": s})))
+             for path, name in PROSE_SLOTS.items()}
+            for i in sorted({built, *range(s + 1, len(sp["d_k"]))})]
 
 
 def partner(name: str) -> str | None:
@@ -242,8 +385,8 @@ def explainer_data(results: Mapping[str, Any]) -> dict[str, Any]:
     return {"results": out, "follow": FOLLOW, "slots": {k: list(v) for k, v in SLOTS.items()},
             "state": default_state(results), "start": start_state(results),
             "extra": WIDGET_EXTRA_DIGITS, "open": list(OPEN_BOUNDS),
-            "compared": [list(pair) for pair in COMPARED],
-            "related": [list(triple) for triple in RELATED], "prose": PROSE_SLOTS}
+            "small": [list(SMALL_SHARES), SMALL_FORMAT],
+            "specs": sheet_specs(results)}
 
 
 def json_script(data: Any) -> Markup:
@@ -278,46 +421,6 @@ def _slot_value(name: str, results: Mapping[str, Any], state: Mapping[str, Any]
     return (float(path) if path.isdigit() else float(at(dict(results), path))), path
 
 
-def related_specs(values: Mapping[str, float], specs: Mapping[str, str]) -> dict[str, str]:
-    """The formats the numbers of one sentence are shown with: `specs` (name -> format, for
-    the slots or quoted results present, by slot name), with COMPARED's digits for a pair
-    that is there whole, then `fixed` at `related_digits` for the operands of a RELATED
-    triple that is there whole. `values`: name -> value, the same names."""
-    out = dict(specs)
-    for a, b in COMPARED:
-        if a in values and b in values:
-            for x, y in ((a, b), (b, a)):
-                kind, n = split_spec(specs[x])
-                out[x] = f"{kind}:{compared_digits(kind, values[x], values[y], n)}"
-    for num, den, quotient in RELATED:
-        if all(x in values for x in (num, den, quotient)):
-            texts = [format_number(*_at(specs[x], values[x])) for x in (num, den)]
-            d = related_digits(values[num], values[den], texts[0], texts[1],
-                               values[quotient], out[quotient])
-            out[num] = out[den] = f"fixed:{d}"
-    return out
-
-
-def _group(name: str) -> set[str]:
-    """`name` and every slot a COMPARED pair or RELATED triple joins to it, transitively."""
-    group, todo = {name}, [name]
-    links = [set(t) for t in (*COMPARED, *RELATED)]
-    while todo:
-        x = todo.pop()
-        for link in links:
-            if x in link:
-                todo.extend(link - group)
-                group |= link
-    return group
-
-
-def shown_spec(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    """The format slot `name` is shown with in `state` (`related_specs` over its group)."""
-    group = _group(name)
-    values = {x: _slot_value(x, results, state)[0] for x in group}
-    return related_specs(values, {x: SLOTS[x][1] for x in group})[name]
-
-
 def split_spec(spec: str) -> tuple[str, int]:
     """A format spec as the widgets and quotes write it ("fixed:3", "pct") as (kind, digits)."""
     kind, _, digits = spec.partition(":")
@@ -331,12 +434,36 @@ def _at(spec: str, value: float) -> tuple[str, float, int]:
 
 
 def slot_text(name: str, results: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[str, str]:
-    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`) with
-    the digits `shown_spec` gives it; the format returned is the slot's own (SLOTS)."""
+    """(shown text, format) of slot `name` in `state`, rounded honestly (`widget_number`)
+    with the digits `sheet_specs` gives it in every state; the format returned is the slot's
+    own (SLOTS)."""
     value, path = _slot_value(name, results, state)
-    kind, n = split_spec(shown_spec(name, results, state))
+    kind, n = split_spec(sheet_specs(results)[name])
     bounds = bounds_for(path, results.get("meta", {}).get("bounds", {}))
-    return widget_number(kind, value, n, bounds, is_open(path)), SLOTS[name][1]
+    return widget_number(kind, value, n, bounds, is_open(path), is_small(path)), SLOTS[name][1]
+
+
+def span_text(path: str, results: Mapping[str, Any], spec: str) -> str | None:
+    """The text of result `path` (SPANS) quoted in `spec`: the largest minus the smallest of
+    its operands as their table shows them (`widget_number`), in `spec`; None for a path
+    that is no span, or operands shown as a bound ("> 0.9999"). KeyError for a pattern that
+    matches no result."""
+    if path not in SPANS:
+        return None
+    pattern, table_spec = SPANS[path]
+    group, _, _ = pattern.rpartition(".")
+    values = at(dict(results), group)
+    if not values:
+        raise KeyError(f"no results match {pattern!r}")
+    bounds = bounds_for(group + ".0", results.get("meta", {}).get("bounds", {}))
+    t_kind, t_digits = split_spec(table_spec)
+    texts = [widget_number(t_kind, float(v), t_digits, bounds, is_open(f"{group}.{j}"),
+                           is_small(f"{group}.{j}")) for j, v in enumerate(values)]
+    if any(t.startswith(BOUND_SIGNS) for t in texts):
+        return None
+    shown = [shown_value(t) for t in texts]
+    kind, digits = split_spec(spec)
+    return format_number(kind, round(max(shown) - min(shown), MAX_DIGITS), digits)
 
 
 def is_open(path: str) -> bool:

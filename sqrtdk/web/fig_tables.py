@@ -27,7 +27,7 @@ from .embed import ENTROPY_FORMAT as ENTROPY
 from .embed import MEAN_SHARE_FORMAT as MEAN_SHARE
 from .embed import SD_FORMAT as SD
 from .embed import SHARE_FORMAT as SHARE
-from .embed import is_open, split_spec, widget_number
+from .embed import is_open, is_small, split_spec, widget_number
 from .markers import FIG_DATA_RE
 from .numbers import bounds_for
 
@@ -191,7 +191,7 @@ def _number(cell: Cell | Text, bounds: Mapping[str, list[float]]) -> str:
     value, spec, path = cell
     kind, digits = split_spec(spec)
     return widget_number(kind, value, digits, bounds_for(path, bounds) if path else None,
-                         is_open(path))
+                         is_open(path), is_small(path))
 
 
 def _header(h: Header, ui: Mapping[str, str], bounds: Mapping[str, list[float]]) -> str:

@@ -35,7 +35,7 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..science.results import at
-from .embed import PROSE_SLOTS, related_specs, split_spec
+from .embed import PROSE_SLOTS, prose_rows, span_text, split_spec, steady_specs
 from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
@@ -55,7 +55,8 @@ class QuoteLog:
 
     entries: list[tuple[str, str, str]] = field(default_factory=list)
     # quote index -> the format it is shown with where a paragraph relates it to other quotes
-    # (embed.related_specs; its entry keeps the author's format, which the script starts from)
+    # (embed.steady_specs: the same at every dₖ the text follows; its entry keeps the
+    # author's format; static/explainer.js shows the quote in this one)
     shown: dict[int, str] = field(default_factory=dict)
     claims: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
@@ -160,6 +161,7 @@ class Quoter:
         self.envs = environments(cache_dir)
         self.prose, self.math = self.envs.prose, self.envs.math
         self._render_context = {**self.context, QUOTER_KEY: self}
+        self._prose_rows: list[dict[str, float]] | None = None
 
     def claim(self, name: Any) -> str:
         """`{{ claim("name") }}`: record that the sentence relies on a claim; its marker."""
@@ -198,8 +200,16 @@ class Quoter:
     def relate(self, text: str, first: int) -> str:
         """`text`, a rendered paragraph whose quotes are entries `first`… of the log, with the
         quotes it relates (embed.PROSE_SLOTS: a whole COMPARED pair or RELATED triple) shown
-        with the digits a sheet would give them (embed.related_specs), recorded in `shown`."""
+        with the digits the relation needs at every dₖ the text can follow
+        (embed.steady_specs over embed.prose_rows), recorded in `shown`; and a quoted spread
+        (embed.SPANS) as the difference of its operands as their table shows them."""
         mine = [(n, self.log.entries[n]) for n in range(first, len(self.log.entries))]
+        changed: dict[int, str] = {}
+        for n, (path, fmt, shown) in mine:
+            span = span_text(path, self.results, fmt)
+            if span is not None and span != shown:
+                changed[n] = span
+                self.log.entries[n] = (path, fmt, span)
         values: dict[str, float] = {}
         specs: dict[str, str] = {}
         for _, (path, fmt, _) in mine:
@@ -207,17 +217,24 @@ class Quoter:
             if slot and slot not in specs:
                 specs[slot] = fmt
                 values[slot] = float(at(dict(self.results), path))
-        if not specs:
-            return text
-        wanted = related_specs(values, specs)
-        changed: dict[int, str] = {}
-        for n, (path, fmt, _) in mine:
-            slot = PROSE_SLOTS.get(path)
-            if slot and wanted[slot] != specs[slot]:
-                kind, digits = split_spec(wanted[slot])
-                changed[n] = format_number(kind, values[slot], digits)
-                self.log.shown[n] = wanted[slot]
-                self.log.entries[n] = (path, fmt, changed[n])
+        if specs:
+            # the states the text can show: each dₖ the bar reaches, where the results hold
+            # the grid the text follows; else (results without one) the page as built
+            spread = self.results.get("spread", {})
+            if not {"d_k", "d_small", "d_large"} <= spread.keys():
+                rows: list[dict[str, float]] = [values]
+            else:
+                if self._prose_rows is None:
+                    self._prose_rows = prose_rows(self.results)
+                rows = self._prose_rows
+            wanted = steady_specs(rows, specs)
+            for n, (path, fmt, _) in mine:
+                slot = PROSE_SLOTS.get(path)
+                if slot and wanted[slot] != specs[slot]:
+                    kind, digits = split_spec(wanted[slot])
+                    changed[n] = format_number(kind, values[slot], digits)
+                    self.log.shown[n] = wanted[slot]
+                    self.log.entries[n] = (path, fmt, changed[n])
         if not changed:
             return text
         return QUOTE_RE.sub(lambda m: quote(int(m.group(1)), changed[int(m.group(1))])
