@@ -175,11 +175,15 @@
   // the quoted numbers that follow the controls: the page as built until the reader moves one;
   // each in its own format, or the one the build chose for it where its paragraph relates it
   // to other quotes (data-shown: the same digits at every dₖ, embed.steady_specs)
+  // A figure's own words (its caption, its table of numbers) describe it as drawn, at the dₖ
+  // the page was built at: they never follow (the bar says the figures do not).
   function follows() {
     const text = S.moved ? S : home;
     for (const key in follow) {
       const path = fill(text, follow[key]);
-      $$(`[data-key="${key}"]`).forEach((el) => show(el, at(path), path, false, el.dataset.shown));
+      $$(`[data-key="${key}"]`).forEach((el) => {
+        if (!el.closest("figure")) show(el, at(path), path, false, el.dataset.shown);
+      });
     }
   }
   const move = (change) => update({ ...change, moved: true });   // a reader's action

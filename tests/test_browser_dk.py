@@ -159,6 +159,31 @@ def test_the_bar_says_the_figures_stay_as_built_once_the_prose_moves(visit, site
     assert bar.get_by_role("status").count() == 0 and bar.locator("[aria-live]").count() == 0
 
 
+def test_a_figures_caption_keeps_the_numbers_it_was_drawn_with(visit, site_build) -> None:
+    """A number quoted in a figure's caption is the figure's as drawn (at the dₖ the page was
+    built at): when the text follows the bar, the caption does not. A quote of the text that
+    follows the bar is copied into the first caption, so this holds whatever the captions
+    quote now."""
+    results = site_build["results"]
+    home = default_state(results)
+    page = visit().open("en/index.html")
+    follow = page.evaluate("() => Object.keys(window.sqrtdkData.follow)")
+    copied = page.evaluate("""(keys) => {
+        const q = [...document.querySelectorAll('article p [data-key]')]
+            .find(e => keys.includes(e.dataset.key));
+        const cap = document.querySelector('article figure figcaption');
+        if (!q || !cap) return null;
+        const copy = q.cloneNode(true); copy.id = 'caption-copy'; cap.append(' ', copy);
+        return [q.dataset.key, copy.textContent]; }""", follow)
+    assert copied, "no caption, or no quote in the text"
+    texts = "els => els.map(e => e.textContent)"
+    prose_before = page.locator("article p [data-key]").evaluate_all(texts)
+    set_state(page, results, i=lowest(results), r=home["r"])
+    prose_after = page.locator("article p [data-key]").evaluate_all(texts)
+    assert prose_after != prose_before, "nothing in the text followed the bar: this checks nothing"
+    assert page.locator("#caption-copy").text_content() == copied[1]
+
+
 def test_the_url_keeps_the_view(visit, site_build) -> None:
     results = site_build["results"]
     d = results["spread"]["d_k"]
