@@ -75,6 +75,23 @@ class Visit:
         return bool(quotes) and all(text == fmt(spec, value) for spec, text in quotes)
 
 
+def ax_node(page: Any, selector: str) -> dict[str, Any]:
+    """The element's node in chromium's accessibility tree (CDP's Accessibility domain): its
+    role, name, value and description as a screen reader gets them. (CDP's `valuetext`
+    property, left out, is a control's own value string, never aria-valuetext: a range
+    input's step, "4"; empty for a role="slider": read aria-valuetext from the page.)"""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    # the document's node alone (depth 0): DOM.querySelector brings the node it finds; the
+    # whole tree (depth -1) cost chromium 1-4 s a call to serialize on a page of formulas
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    n = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+    cdp.detach()
+    return {k: n.get(k, {}).get("value") for k in ("role", "name", "value", "description")}
+
+
 class Parts:
     """The checks of a test that runs several on one page load, each judged whatever the
     others found: `with parts("what it checks"): ...` records a failed assertion under that

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import sliders
-from browser import PHONE
+from browser import PHONE, ax_node
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
@@ -346,21 +346,6 @@ def test_escape_from_the_bar_goes_back_to_the_box_that_sent_the_reader(visit, la
         after = button.bounding_box()
         assert after is not None and abs(after["y"] - before["y"]) < 4, (n, before, after)
         assert 0 <= after["y"] < DESKTOP["height"], (n, after)
-
-
-def ax_node(page: Any, selector: str) -> dict[str, Any]:
-    """The element's node in chromium's accessibility tree (CDP's Accessibility domain): its
-    role, name, value and description as a screen reader gets them."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("Accessibility.enable")
-    # the document's node alone (depth 0): DOM.querySelector brings the node it finds; the
-    # whole tree (depth -1) cost chromium 1-4 s a call to serialize on a page of formulas
-    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
-    n = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
-    cdp.detach()
-    return {k: n.get(k, {}).get("value") for k in ("role", "name", "value", "description")}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import sliders
-from browser import PHONE
+from browser import PHONE, ax_node
 
 from sqrtdk.web.embed import start_state
 from sqrtdk.web.quoting import format_number
@@ -33,22 +33,6 @@ def shown_as(results: dict[str, Any], selector: str, step: int) -> str:
     grouped, "×" and the scale to 3 significant figures)."""
     v = grid(results, selector)[step]
     return "dₖ = " + format_number("grouped", v) if selector == "#dk-input" else "×" + format_number("sig", v, 3)
-
-
-def cdp_node(page: Any, selector: str) -> dict[str, Any]:
-    """The slider's node in chromium's own accessibility tree (CDP): role, name, numeric value,
-    bounds, description. (CDP's `valuetext` property is the control's own value string, never
-    aria-valuetext: for a range input "4", its step; for these sliders, empty.)"""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("Accessibility.enable")
-    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
-    n = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
-    cdp.detach()
-    out = {p["name"]: p["value"].get("value") for p in n.get("properties", [])}
-    out.update({k: n.get(k, {}).get("value") for k in ("role", "name", "value", "description")})
-    return out
 
 
 # ------------------------------------------------------------- the tree a screen reader gets
@@ -184,7 +168,7 @@ def test_keys_move_each_slider_as_the_apg_says_and_the_tree_follows(visit, site_
             delta = {"+": 1, "-": -1, "++": page_step, "--": -page_step}.get(sign)
             want = (hi if sign == "end" else lo) if delta is None else min(hi, max(lo, want + delta))
             assert sliders.step(page, selector) == want, (selector, key)
-            node = cdp_node(page, selector)
+            node = ax_node(page, selector)
             assert node["role"] == "slider" and node["name"], node
             assert node["value"] == pytest.approx(values[want], rel=1e-6), (selector, key, node)
             assert not node["description"], node
@@ -226,7 +210,7 @@ def test_a_mouse_drags_and_clicks_each_slider(visit, site_build) -> None:
             page.mouse.move(to, y0 + 6, steps=4)
             page.mouse.up()
             assert sliders.step(page, selector) == want, (selector, to)
-            assert cdp_node(page, selector)["value"] == pytest.approx(grid(results, selector)[want])
+            assert ax_node(page, selector)["value"] == pytest.approx(grid(results, selector)[want])
         left, right, y = ends(page, selector)
         page.mouse.click((left + right) / 2, y)
         assert abs(sliders.step(page, selector) - (lo + hi) / 2) <= 1, selector
