@@ -285,6 +285,10 @@
     });
     on(el, "pointermove", (e) => { if (e.pointerId === held) step(e); });
     on(el, "pointerup pointercancel lostpointercapture", (e) => { if (e.pointerId === held) held = null; });
+    // its title, clicked, gives it the focus, as a <label> does for an input
+    const id = el.getAttribute("aria-labelledby");
+    const title = id && el.parentElement.closest(".dk-bar, .widget-controls")?.querySelector(`#${CSS.escape(id)}`);
+    if (title) on(title, "click", () => el.focus());
     return el;
   }
 

@@ -217,6 +217,11 @@ def test_a_mouse_drags_and_clicks_each_slider(visit, site_build) -> None:
         assert page.locator(SHOWN[selector]).text_content() == shown_as(
             results, selector, sliders.step(page, selector))
         assert page.evaluate("document.activeElement.id") == selector[1:]   # the click focused it
+        page.evaluate("document.activeElement.blur()")
+        assert page.evaluate("document.activeElement === document.body")
+        title = page.locator(selector).get_attribute("aria-labelledby")
+        page.locator(f"#{title}").click()                   # its title focuses it, as a label
+        assert page.evaluate("document.activeElement.id") == selector[1:], title
 
 
 def test_a_finger_drags_each_slider_on_a_phone(visit, site_build) -> None:
