@@ -186,3 +186,21 @@ def test_the_page_gets_every_hook_as_data_and_an_engine_missing_one_is_a_bug() -
 
     with pytest.raises(RuntimeError, match="speech"):
         page_head(Missing(PROJECT_ROOT, None), "../")
+
+
+def test_a_write_to_a_worker_the_build_closed_ends_quietly() -> None:
+    """Ctrl+C stops the build, which closes the KaTeX worker's stdin while the writer thread
+    may still be sending: the write ends without a traceback (the build's one line says it
+    was interrupted); a worker that stopped by itself still ends it quietly too."""
+    import subprocess
+    import sys
+
+    from sqrtdk.web.math.katex import KatexRenderer
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                            stdin=subprocess.PIPE, text=True, encoding="utf-8")
+    try:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        KatexRenderer._write(proc, '{"tex": "x"}\n')     # raised ValueError before
+    finally:
+        proc.wait(timeout=10)

@@ -190,12 +190,19 @@ class KatexRenderer:
 
     @staticmethod
     def _write(proc: subprocess.Popen[str], payload: str) -> None:
+        """Sends `payload` to the worker (a thread of its own, so that a payload larger than
+        the pipe cannot block both sides). A worker that stopped (BrokenPipeError) is reported
+        by the reader, with its stderr; a stdin the build closed meanwhile (`close`, as a
+        Ctrl+C stops the build) ends the write quietly: the interruption is the message."""
         assert proc.stdin is not None
         try:
             proc.stdin.write(payload)
             proc.stdin.flush()
         except BrokenPipeError:
-            pass        # the worker stopped: the reader reports it, with the worker's stderr
+            pass
+        except ValueError:      # "I/O operation on closed file", and nothing else
+            if not proc.stdin.closed:
+                raise
 
     def _worker(self) -> subprocess.Popen[str]:
         if self._proc is not None and self._proc.poll() is None:
