@@ -238,7 +238,7 @@ def browser() -> Any:
     """Debian's chromium through Playwright: skipped without it, except in CI, where it fails."""
     import shutil
 
-    from browser import CHROMIUM_ARGS
+    from browser import launch_chromium
     chromium = shutil.which("chromium")
     try:
         from playwright.sync_api import sync_playwright
@@ -250,7 +250,7 @@ def browser() -> Any:
             pytest.fail(f"CI must run the browser tests, but {missing} is missing")
         pytest.skip(f"{missing} is not installed")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        b = launch_chromium(pw.chromium, chromium)
         yield b
         b.close()
 
@@ -263,9 +263,9 @@ def platform_browser(browser: Any) -> Any:
     chromium otherwise builds only in part, on demand."""
     import shutil
 
-    from browser import CHROMIUM_ARGS
-    b = browser.browser_type.launch(executable_path=shutil.which("chromium"),
-                                    args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"])
+    from browser import launch_chromium
+    b = launch_chromium(browser.browser_type, shutil.which("chromium"),
+                        "--force-renderer-accessibility")
     yield b
     b.close()
 
