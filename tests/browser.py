@@ -151,6 +151,15 @@ class Parts:
         assert not self.failed, "failed: " + "; ".join(f"{k}: {v}" for k, v in self.failed.items())
 
 
+def lay_out_now(page: Any) -> None:
+    """Style and layout brought up to date now (a forced layout, `offsetHeight`). CDP's
+    CSS.getPlatformFontsForNode reads the fonts off the last layout and never lays out itself
+    (nor reads a block that content-visibility skips): a node inserted or changed just before
+    could otherwise answer no font at all, depending on whether a frame ran in between (two
+    such failures in one CI run)."""
+    page.evaluate("() => document.documentElement.offsetHeight > -1")
+
+
 def lay_out_everything(page: Any) -> None:
     """Render every block and load every image now: content-visibility: auto skips blocks off
     screen and images load lazily, which a screenshot or a geometry check would see as empty."""

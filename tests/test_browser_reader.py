@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import sliders
-from browser import PHONE, ax_node
+from browser import PHONE, ax_node, lay_out_now
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
@@ -144,6 +144,7 @@ def test_the_radical_sign_in_chinese_text_is_not_drawn_by_a_cjk_face(shared) -> 
     page = shared("zh/index.html").page
     page.evaluate("""() => { const s = document.createElement('span'); s.id = 'radical';
         s.textContent = '\\u221a'; document.querySelector('article p').append(s); }""")
+    lay_out_now(page)
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")

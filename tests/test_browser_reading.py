@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import sliders
-from browser import FRAMES, PHONE, lay_out_everything
+from browser import FRAMES, PHONE, lay_out_everything, lay_out_now
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sqrtdk.web.publish import unhashed_name
@@ -350,6 +350,7 @@ def platform_fonts(page: Any, selector: str) -> list[set[str]]:
                                                "selector": "[data-font-probe]"})["nodeIds"]
     page.evaluate("() => document.querySelectorAll('[data-font-probe]')"
                   ".forEach(el => el.removeAttribute('data-font-probe'))")
+    lay_out_now(page)
     answers = [{f["familyName"] for f in client.send("CSS.getPlatformFontsForNode",
                                                      {"nodeId": node})["fonts"]} for node in ids]
     client.detach()
@@ -379,6 +380,7 @@ def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(
     page.evaluate("""() => {
         const p = document.createElement('p');
         p.id = 'probe-zh';
+        p.style.contentVisibility = 'visible';   // a new block of the article is skipped until a frame
         p.innerHTML = document.documentElement.lang.startsWith('zh') ? '“引号”，逗号。冒号：「括号」！'
             : '<span lang="zh-CN">“引号”，逗号。冒号：「括号」！</span>';
         document.querySelector('article').prepend(p); }""")
