@@ -112,7 +112,8 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
             left.annotate("", (d[i], bottom), xytext=(0, 20), textcoords="offset points",
                           arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 1.2,
                                       "shrinkA": 0, "shrinkB": 0})
-            left.annotate(t("band_below", value=format_number("sig", min(p10), 2)),
+            # three figures, as the text and the figure's table quote this percentile
+            left.annotate(t("band_below", value=format_number("sig", min(p10), 3)),
                           (d[i], bottom), xytext=(-5, 3), textcoords="offset points",
                           ha="right", va="bottom", color=color,
                           bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0,
