@@ -206,3 +206,67 @@ def test_an_example_after_the_whole_article_reads_as_it_does_alone(
             alone = outcome(folder / "alone", example, lang, articles)
             after = outcome(folder / "after", example, lang, articles, whole=True)
             assert after == alone, (example["example"], lang, example["markdown"], after)
+
+
+LINK_SECTIONS = ("Autolinks", "Autolinks (extension)")
+
+
+class _Links(HTMLParser):
+    """The links of an HTML fragment: (href, text) each, in order."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.links: list[tuple[str, str]] = []
+        self._open: list[Any] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self._open.append([dict(attrs).get("href") or "", ""])
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self._open:
+            href, text = self._open.pop()
+            self.links.append((href, text))
+
+    def handle_data(self, data: str) -> None:
+        for link in self._open:
+            link[1] += data
+
+
+def test_every_autolink_example_gives_the_specs_links_or_names_its_line(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    """CommonMark's autolinks (`<https://…>`, `<me@example.org>`, any scheme) and GFM's
+    extended ones (bare `www.…`, `https://…`, e-mail addresses), from the corpus as they are:
+    each example gives the spec's links (address and text), or stops or warns at one of its
+    own lines. (The README promises `<https://…>` is a link; a warning on it would fail
+    `--strict`.)"""
+    data = json.loads(CORPUS.read_text(encoding="utf-8"))
+    chosen = [e for e in data["examples"] + data["gfm_extensions"]["examples"]
+              if e["section"] in LINK_SECTIONS]
+    assert {e["section"] for e in chosen} == set(LINK_SECTIONS)
+    failures = []
+    for example in chosen:
+        for lang in articles["fronts"]:
+            before = articles["fronts"][lang]
+            path = tmp_path / f"{example['example']}-{lang}" / lang / "index.md"
+            path.parent.mkdir(parents=True)
+            path.write_text(before + example["markdown"], encoding="utf-8")
+            first = before.count("\n") + 1
+            own = range(first, first + max(example["markdown"].count("\n"), 1))
+            try:
+                with captured() as messages:
+                    page = build_page(path, articles["strings"][lang], articles["results"],
+                                      any_figure, [], lambda module: module)
+            except BuildError as e:
+                if e.line not in own:
+                    failures.append(f"{example['example']} {lang}: stopped at {e.line}")
+                continue
+            lines = [int(m.group(1)) for m in
+                     map(re.compile(r":(\d+): warning:").search, messages) if m]
+            ours, spec = _Links(page.body).links, _Links(example["html"]).links
+            if ours != spec and not any(n in own for n in lines):
+                failures.append(f"example {example['example']} ({example['section']}, {lang}) "
+                                f"{example['markdown']!r}: ours {ours}, spec {spec}")
+    assert not failures, f"{len(failures)} example(s):\n" + "\n".join(failures)

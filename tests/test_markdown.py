@@ -393,3 +393,19 @@ def test_a_comment_line_inside_a_list_or_a_table_hides_only_itself(tmp_path: Pat
         ["first item", "second item"]
     rows = [e["text"].split() for e in tree.elements if e["tag"] == "tr"]
     assert rows == [["d", "SD"], ["4", "2.0"], ["64", "8.0"]]
+
+
+def test_an_autolink_is_a_link_and_warns_nothing(tmp_path: Path,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """README: `<https://…>` is a link. It is neither an element left open (a new author's
+    `<https://arxiv.org/…>` warned "opens the HTML element <https:>", which fails --strict)
+    nor read differently from GitHub, and neither is an e-mail autolink."""
+    import logging
+    body = ("The paper: <https://arxiv.org/abs/1706.03762>, and its authors' address "
+            "<someone@example.org>.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body))
+    assert [r.getMessage() for r in caplog.records] == []
+    hrefs = [e["attrs"].get("href", "") for e in tree.elements if e["tag"] == "a"]
+    assert "https://arxiv.org/abs/1706.03762" in hrefs
+    assert any("someone" in h or "&#" in h or h.startswith("mailto") for h in hrefs), hrefs

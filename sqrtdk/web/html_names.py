@@ -25,6 +25,12 @@ PACKAGE = "html-tag-names"
 _TAG = re.compile(HTML_RE, re.DOTALL)
 _AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
 _NAME = re.compile(r"</?([A-Za-z][^\s\"'<>@/]*)")
+# CommonMark's autolinks (spec 0.31, 6.5): `<` an absolute URI of any scheme, or an e-mail
+# address, `>`. GitHub links them all; Python-Markdown (`_AUTOLINK`) only http(s), ftp, e-mail
+COMMONMARK_AUTOLINK = re.compile(
+    r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\x00-\x20<>]*"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>")
 _LISTED = re.compile(r"^\s*'([a-z][a-z0-9]*)',?\s*$", re.M)   # one name a line in index.js
 # elements whose content is another vocabulary (SVG's <circle>, MathML's <mi>): kept whole
 FOREIGN_ROOTS = ("svg", "math")
@@ -79,7 +85,8 @@ def left_open(text: str, i: int, written: str) -> str:
     typed as a token would run to the end of the block: a warning's business. Void elements
     (`<br>`), block-level ones (`<details>`, which span paragraphs) and `<… />` open nothing."""
     name = _NAME.match(written)
-    if name is None or written.startswith("</") or written.rstrip(">").endswith("/"):
+    if name is None or written.startswith("</") or written.rstrip(">").endswith("/") \
+            or _AUTOLINK.fullmatch(written):      # `<https://…>` is a link, not an element
         return ""
     element = name.group(1).lower()
     if element in void_tags or element in BLOCK_LEVEL_ELEMENTS or element in FOREIGN_ROOTS:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import BuildError
 from ..log import warn
-from .html_names import angle_bracket, left_open
+from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open
 from .markers import CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -93,6 +93,12 @@ class InlineScanner:
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
                 out.append(written)
+                if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
+                    address = link.group(1)
+                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
+                         f"'<{address[:60]}>' is a link on GitHub (CommonMark's autolink), "
+                         "text here (this Markdown links only <http(s)://…>, <ftp://…> and "
+                         f"e-mail addresses): write [{address[:60]}]({address[:60]})")
                 if element := left_open(text, start, written):
                     warn(LOGGER, self.path, first + text.count("\n", 0, start),
                          f"'{written[:30]}' opens the HTML element <{element}> (the text after "

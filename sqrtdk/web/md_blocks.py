@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
+from collections import Counter
 from collections.abc import Callable
 from html import unescape
 from pathlib import Path
@@ -26,6 +27,7 @@ from markdown import Markdown
 from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import AMP_SUBSTITUTE
 
 from ..errors import line_of
 from ..log import warn
@@ -128,6 +130,7 @@ class BlockStructure(Treeprocessor):
         self._tables(tree, lines)
         self._fence_options(tree, lines)
         self._references(root)
+        self._links(tree, root, lines)
 
     def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
         """The file line of each block both parsers read alike."""
@@ -164,6 +167,8 @@ class BlockStructure(Treeprocessor):
         text = _INLINE_PLACEHOLDER.sub(stashed, text.replace(NBSP_PLACEHOLDER, "")
                                        .replace(FN_BACKLINK_TEXT, ""))
         text = _BLOCK_PLACEHOLDER.sub(stashed, text)
+        if AMP_SUBSTITUTE in text:      # an e-mail autolink's address, written as entities
+            text = unescape(text.replace(AMP_SUBSTITUTE, "&"))
         return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
 
     def _headings(self, ours: Parse, alignment: Alignment, source: list[str]) -> None:
@@ -248,6 +253,54 @@ class BlockStructure(Treeprocessor):
                          f"no line '[{label}]: address' defines '{label}', so it is published "
                          f"as typed; add that line, or write the link as [{m.group(1)}](address)"
                          " (text that is not a link, such as A[i][j], goes in `code`)")
+
+
+    def _links(self, tree: etree.Element, root: etree.Element, lines: list[str]) -> None:
+        """Links the two parsers make differently, each a warning at its line: GitHub links
+        a bare `https://…`, `www.…` or e-mail address (GFM's extended autolinks) and
+        `<scheme:…>` of any scheme, this Markdown only `<http(s)://…>`, `<ftp://…>` and
+        `<address@…>`; and it takes `<https://a b>` (a space inside) for a link, GitHub for
+        text. Links to this page (`#…`, footnote references among them) are left out."""
+        parents = {child: parent for parent in tree.iter() for child in parent}
+        theirs: list[tuple[str, str, int]] = []
+        for a in tree.iter("a"):
+            href = _same_address(a.get("href", ""))
+            if href.startswith("#") or not href:
+                continue
+            block: etree.Element | None = a
+            while block is not None and not sourcepos_line(block):
+                block = parents.get(block)
+            start = sourcepos_line(block) if block is not None else 1
+            text = "".join(a.itertext())
+            theirs.append((href, text, _line_from(lines, start, text) or start))
+        ours = [(_same_address(a.get("href", "")), self.plain("".join(a.itertext())))
+                for a in root.iter("a")]
+        ours = [(href, text) for href, text in ours if href and not href.startswith("#")]
+        left = Counter(href for href, _ in ours)
+        for href, text, line in theirs:
+            if left[href] > 0:
+                left[href] -= 1
+                continue
+            self._warn(line,
+                       f"GitHub makes '{text[:60]}' a link (to {href[:60]}), this Markdown "
+                       f"does not: the page shows it as text; write [{text[:60]}]({href[:60]})")
+        shown = Counter(href for href, _, _ in theirs)
+        for href, text in ours:
+            if shown[href] > 0:
+                shown[href] -= 1
+                continue
+            line = _line_from(lines, 1, text) or _line_from(lines, 1, href)
+            self._warn(line, f"this Markdown makes '{text[:60]}' a link and GitHub does not "
+                             "(an address in <…> has no spaces, and its scheme is followed by "
+                             "':'): write the address without spaces, or its '<' as '&lt;' "
+                             "if it is text")
+
+
+def _same_address(href: str) -> str:
+    """A link's address as both parsers' can be compared: entities (this Markdown writes an
+    e-mail address as entities) and %-escapes (cmark-gfm's) decoded."""
+    from urllib.parse import unquote
+    return unquote(unescape(href.replace(AMP_SUBSTITUTE, "&")))
 
 
 def _line_from(lines: list[str], start: int, text: str) -> int:
