@@ -409,3 +409,18 @@ def test_an_autolink_is_a_link_and_warns_nothing(tmp_path: Path,
     hrefs = [e["attrs"].get("href", "") for e in tree.elements if e["tag"] == "a"]
     assert "https://arxiv.org/abs/1706.03762" in hrefs
     assert any("someone" in h or "&#" in h or h.startswith("mailto") for h in hrefs), hrefs
+
+
+def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    """A task list warns that its `[x]` / `[ ]` are published as typed, on each item, and
+    nothing else: GitHub's reading (a checkbox) and this one (the characters) hold the same
+    text, so no "the two parsers split the lines differently" is added (a new author got
+    that second warning, whose advice did not apply)."""
+    import logging
+    body = ("Before you go on:\n\n- [x] Read the short answer\n- [ ] Run the experiments "
+            "yourself\n- [ ] Try other rulers\n\nAfter the list.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records]
+    assert got and all("task list item" in g for g in got), got
