@@ -424,3 +424,13 @@ def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
         html(tmp_path, body)
     got = [r.getMessage() for r in caplog.records]
     assert got and all("task list item" in g for g in got), got
+
+
+@pytest.mark.parametrize("src", ["https://example.org/x.png", "//example.org/x.png"])
+def test_a_picture_from_another_site_stops_at_its_line_saying_to_link_to_it(
+        tmp_path: Path, src: str) -> None:
+    """The pages load nothing from other sites (their Content-Security-Policy): an image from
+    elsewhere would be an empty box, so the build stops at its line and says what to write."""
+    e = error(tmp_path, f"First paragraph.\n\n![A picture]({src})\n")
+    assert e.line == BODY_START + 2, e
+    assert f"[what it shows]({src})" in e.message and "Content-Security-Policy" in e.message

@@ -100,9 +100,14 @@ class FigureProcessor(Treeprocessor):
         after = self.positions.floor(img)
         name = _figure_name(src)
         if not name:
+            elsewhere = "://" in src or src.startswith("//")
             raise ContentError(f"figure source '{src}' is not a figure name such as "
-                               "'spread_hist.svg' (figures are made by the build, in "
-                               "sqrtdk/figures/)", _needle(img), line=line, after=after)
+                               "'spread_hist.svg': the pages show only figures the build "
+                               "draws (sqrtdk/figures/; README, 'Add a figure')"
+                               + ("; a picture from another site cannot load here (the "
+                                  "pages' Content-Security-Policy), so link to it instead: "
+                                  f"[what it shows]({src})" if elsewhere else ""),
+                               _needle(img), line=line, after=after)
         if not (img.get("alt") or "").strip():
             raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
                                "between the brackets: ![what it shows](…)", _needle(img),
