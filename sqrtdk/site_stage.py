@@ -28,8 +28,15 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     BuildError at the author's line. `env` and `math` give the template environment
     (web.assemble.template_env) and the math renderer once the checks have passed."""
     from .web.assemble import SiteInputs, render_site
-    from .web.checks import check_claims, check_parity, check_site, check_unused_results
+    from .web.checks import (
+        check_claims,
+        check_parity,
+        check_precision,
+        check_site,
+        check_unused_results,
+    )
     check_parity(pages)
+    check_precision(pages)
     check_claims(pages, results)
     check_unused_results(results, used_results(results, pages, figures), opts.results_file)
     site = render_site(SiteInputs(

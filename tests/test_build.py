@@ -387,3 +387,39 @@ def test_the_root_pages_title_marks_each_language_with_its_own_lang(site_build, 
     latin = [lang for c, lang in p.chars if c.isascii() and c.isalpha()]
     assert set(cjk) <= {by_script["cjk"]}
     assert set(latin) <= {by_script["latin"]}
+
+
+@pytest.mark.parametrize("first, second, warned", [
+    (("fixed:4", "0.4996"), ("fixed:2", "0.50"), True),
+    (("sig:3", "1.45 × 10⁻¹⁶"), ("sig:2", "1.5 × 10⁻¹⁶"), True),
+    (("fixed:3", "0.879"), ("pct:1", "87.9%"), True),
+    (("fixed:0", "3"), ("fixed:3", "3.000"), False),
+    (("fixed:3", "0.879"), ("fixed:3", "0.879"), False),
+], ids=["fewer decimals", "fewer significant digits", "a share as a percent",
+        "an exact value", "the same format"])
+def test_one_result_at_two_precisions_warns_at_the_later_quote(
+        caplog: pytest.LogCaptureFixture, first: tuple[str, str], second: tuple[str, str],
+        warned: bool) -> None:
+    """README: one quantity at one precision everywhere. A page quoting one result at two
+    precisions (prose, alt texts and formulas alike) gets a warning at the later quote, naming
+    the earlier one's format and line; an exact value shown as 3 and as 3.000 is one number."""
+    import logging
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    from sqrtdk.web.quoting import QuoteLog
+    log = QuoteLog()
+    for (fmt, text), line in ((second, 20), (first, 10)):    # recorded out of reading order
+        log.emit("spread.slope", fmt, text)
+        log.lines[-1] = line
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    got = [r.getMessage() for r in caplog.records]
+    if not warned:
+        assert got == []
+        return
+    written = first[0].replace(":", "(") + ")"
+    assert len(got) == 1 and "index.md:20: warning: 'spread.slope'" in got[0], got
+    assert f"write {written} here" in got[0] and "at line 10" in got[0], got

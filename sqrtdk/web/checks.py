@@ -97,6 +97,53 @@ def _citation_line(page: Page, key: Citation) -> int:
     return recorded or heading
 
 
+def check_precision(pages: list[Page]) -> None:
+    """One quantity at one precision (README, "Show one quantity at one precision
+    everywhere"): within a page, every quote of a result, alt texts and captions included,
+    shows it as its first quote does: the same resolution (`fixed:3` shows thousandths, as
+    `pct:1` does; `sig:n` n significant digits) and a percent everywhere or nowhere. A warning
+    at each quote that differs, naming the first one's format and line."""
+    for page in pages:
+        first: dict[str, tuple[str, str, int]] = {}
+        quotes = sorted(zip(page.quotes.lines, page.quotes.entries, strict=True),
+                        key=lambda q: q[0])            # in reading order (alt texts too)
+        for line, (path, fmt, text) in quotes:
+            if path not in first:
+                first[path] = (fmt, text, line)
+                continue
+            was, was_text, at = first[path]
+            if (_resolution(fmt) != _resolution(was) or
+                    fmt.startswith("pct") != was.startswith("pct")) and \
+                    not _same_number(text, was_text):
+                warn(LOGGER, page.source, line,
+                     f"'{path}' is shown as {_written(fmt)} here and as {_written(was)} at "
+                     f"line {at}: a quantity is shown at one precision everywhere, so that "
+                     f"readers can compare; write {_written(was)} here (or change both)")
+
+
+def _same_number(a: str, b: str) -> bool:
+    """Whether two quotes show one number (an exact value: `3` and `3.000`); False when
+    either is not a plain decimal (a percentage, a power of ten)."""
+    try:
+        return float(a.replace(",", "")) == float(b.replace(",", ""))
+    except ValueError:
+        return False
+
+
+def _resolution(fmt: str) -> tuple[str, int]:
+    """What a quote's format shows: ("dec", decimals of the fraction) for fixed and pct
+    (`pct:1` shows what `fixed:3` shows) and grouped (0), ("sig", digits) for sig."""
+    kind, _, digits = fmt.partition(":")
+    n = int(digits or 0)
+    return ("sig", n) if kind == "sig" else ("dec", n + 2 if kind == "pct" else n)
+
+
+def _written(fmt: str) -> str:
+    """A quote's format as an author writes the filter: `fixed:2` -> `fixed(2)`."""
+    kind, _, digits = fmt.partition(":")
+    return f"{kind}({digits})" if digits else kind
+
+
 def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
     """Every claim a sentence relies on holds for this build's results; BuildError at the
     sentence otherwise. Claims relied on by no sentence get a warning."""
@@ -171,5 +218,5 @@ def _json_line(text: str, keys: list[str]) -> int:
     return line_at(text, offset) if keys else 0
 
 
-__all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_site",
+__all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_precision", "check_site",
            "check_unused_results", "display_path", "page_links"]
