@@ -423,3 +423,30 @@ def test_one_result_at_two_precisions_warns_at_the_later_quote(
     written = first[0].replace(":", "(") + ")"
     assert len(got) == 1 and "index.md:20: warning: 'spread.slope'" in got[0], got
     assert f"write {written} here" in got[0] and "at line 10" in got[0], got
+
+
+@pytest.mark.parametrize("written, shown, warned", [
+    ("fixed:1", "sig:4", True), ("sig:3", "sig:4", False)], ids=["another kind", "more digits"])
+def test_a_related_quote_shown_in_another_kind_than_written_warns(
+        caplog: pytest.LogCaptureFixture, written: str, shown: str, warned: bool) -> None:
+    """A quote its paragraph relates to others (a ratio and its two SDs) is shown with the
+    digits the relation needs (quoting.relate); shown in another kind than its filter says
+    (`fixed(1)` shown as `sig(4)`, a new author's surprise), it warns at its line with the
+    filter to write. More digits of the same kind are the README's documented rule."""
+    import logging
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    from sqrtdk.web.quoting import QuoteLog
+    log = QuoteLog()
+    log.emit("spread.sd_large", written, "7.944")
+    log.lines[-1] = 12
+    log.shown[0] = shown
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    got = [r.getMessage() for r in caplog.records]
+    assert (got != []) == warned, got
+    if warned:
+        assert "index.md:12: warning:" in got[0] and "write sig(4)" in got[0], got

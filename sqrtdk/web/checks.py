@@ -104,6 +104,14 @@ def check_precision(pages: list[Page]) -> None:
     `pct:1` does; `sig:n` n significant digits) and a percent everywhere or nowhere. A warning
     at each quote that differs, naming the first one's format and line."""
     for page in pages:
+        log = page.quotes
+        for n, shown in sorted(log.shown.items()):    # a related quote's digits (quoting.relate)
+            path, fmt, _ = log.entries[n]
+            if shown.partition(":")[0] != fmt.partition(":")[0]:
+                warn(LOGGER, page.source, log.lines[n],
+                     f"'{path}' is written {_written(fmt)} here but shown as {_written(shown)}: "
+                     "its paragraph relates it to other numbers, which need that format at "
+                     f"every dₖ the text follows; write {_written(shown)}")
         first: dict[str, tuple[str, str, int]] = {}
         quotes = sorted(zip(page.quotes.lines, page.quotes.entries, strict=True),
                         key=lambda q: q[0])            # in reading order (alt texts too)
