@@ -752,3 +752,24 @@ def test_a_fault_in_a_heading_is_at_the_heading_when_its_text_was_written_earlie
     body = 'A <abbr title="}}">word</abbr> here.\n\n## The }} heading {#h}\n\nText.\n'
     e = error(tmp_path, body)
     assert e.line == BODY_START + 2 and "left in the text" in e.message, str(e)
+
+
+def test_a_section_citing_results_more_often_names_every_citation_line_and_the_others(
+        tmp_path: Path) -> None:
+    """Which of a result's citations is the extra one only the author can tell: the message
+    gives the lines of every citation of it in both files, and names the other results the
+    section cites a different number of times (a new author added three at once and was
+    shown one, at a line that was not theirs)."""
+    one = "The SD {{ spread.sd_small | fixed(2) }} here."
+    two = "Pairs {{ spread.n_pairs | grouped }} and SD {{ spread.sd_small | fixed(2) }}."
+    section = "## One {#one}\n\n"
+    other = "\n## Two {#two}\n\nPairs: {{ spread.n_pairs | grouped }}.\n"
+    shorter = section + one + "\n" + other
+    longer = section + one + "\n\n" + two + "\n" + other
+    e = _parity_error(tmp_path, shorter, longer)
+    first, second = (BODY_START + longer.split("\n").index(x) for x in (one, two))
+    # the results in name order: n_pairs, whose one citation is the new sentence, then
+    # sd_small, cited on lines `first` and `second` here and once in the other file
+    assert e.line == second and f"(line {second})" in e.message, e.message
+    assert "'spread.n_pairs'" in e.message and "'spread.sd_small' differ too" in e.message
+    assert first < second

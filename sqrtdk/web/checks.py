@@ -73,16 +73,33 @@ def _nth(lines: list[int], i: int) -> int:
 
 
 def _check_citations(p1: Page, p2: Page) -> None:
+    """Each section cites each result, footnote and claim as often in both languages; else
+    BuildError naming the lines of every citation of the first differing one in both files
+    (which of them is the extra one, only the author can tell) and the others that differ."""
     a, b = Counter(p1.conversion.cited), Counter(p2.conversion.cited)
-    for key in sorted(set(a) | set(b)):
-        if a.get(key, 0) != b.get(key, 0):
-            section, kind, name = key
-            l1, l2 = _citation_line(p1, key), _citation_line(p2, key)
-            what = {"result": "the result", "footnote": "the footnote reference",
-                    "claim": "the claim"}[kind]
-            raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
-                             f"{a.get(key, 0)} time(s) here but {b.get(key, 0)} in "
-                             f"{where(p2.source, l2)}; every language must match")
+    differing = [key for key in sorted(set(a) | set(b)) if a.get(key, 0) != b.get(key, 0)]
+    if not differing:
+        return
+    key = differing[0]
+    section, kind, name = key
+    l1, l2 = _citation_line(p1, key), _citation_line(p2, key)
+    what = {"result": "the result", "footnote": "the footnote reference",
+            "claim": "the claim"}[kind]
+    others = ", ".join(f"'{k[2]}'" for k in differing[1:4] if k[0] == section)
+    raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
+                     f"{a.get(key, 0)} time(s) here{_at_lines(p1, key)} but {b.get(key, 0)} "
+                     f"in {where(p2.source, l2)}{_at_lines(p2, key)}; every language must "
+                     "match" + (f" ({others} differ too)" if others else ""))
+
+
+def _at_lines(page: Page, key: Citation) -> str:
+    """' (lines 3, 7)': where the page cites `key`, as recorded; '' if nowhere known."""
+    c = page.conversion
+    lines = sorted({line for k, line in zip(c.cited, c.cited_lines, strict=True)
+                    if k == key and line})
+    if not lines:
+        return ""
+    return f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})"
 
 
 def _citation_line(page: Page, key: Citation) -> int:
