@@ -5,9 +5,10 @@ here and kept as an object, not found again by its class name), smarty (English 
 CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
 notes; the `reproduce` fence; relaxed headers: a fence with options such as `title="…"` is
 still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks.details
-(`/// details` boxes). Math and code were taken out by `lexer` before Markdown runs; `$` is
-escapable (`\\$`). `md_blocks` reads the same text again with GitHub's parser (cmark-gfm) and
-warns wherever the two read the blocks differently.
+(`/// details` boxes), pymdownx.magiclink (a bare `https://…`, `www.…` or e-mail address is a
+link, as GitHub's extended autolinks make it). Math and code were taken out by `lexer` before
+Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with GitHub's
+parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
 
 Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
 into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
@@ -63,6 +64,7 @@ from markdown.extensions.tables import TableExtension
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
+from pymdownx.magiclink import MagiclinkExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .article_text import ArticleText
@@ -227,5 +229,8 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
         # relaxed headers: a fence with options (title="…") is still code; md_blocks warns
         SuperFencesCodeExtension(relaxed_headers=True, custom_fences=[reproduce_fence(
             page.snippets, page.ui, page.snippets_shown, page.source_url)]),
+        # GitHub's extended autolinks: a bare https://…, www.… or e-mail address is a link
+        MagiclinkExtension(hide_protocol=False, repo_url_shortener=False,
+                           social_url_shortener=False),
         DetailsExtension(), article])
     return md, article
