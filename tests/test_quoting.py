@@ -200,3 +200,66 @@ def test_a_result_name_in_double_braces_inside_math_is_tex_and_warned_about(
     assert f.plain == "m = {{spread.n_pairs}} + x^{{2}}"        # TeX, as written
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "{{ spread.n_pairs | fixed(2) }}" in said[0] and ":9:" in said[0]
+
+
+@pytest.mark.parametrize("first, second, warned", [
+    (("fixed:4", "0.4996"), ("fixed:2", "0.50"), True),
+    (("sig:3", "1.45 × 10⁻¹⁶"), ("sig:2", "1.5 × 10⁻¹⁶"), True),
+    (("fixed:3", "0.879"), ("pct:1", "87.9%"), True),
+    (("fixed:0", "3"), ("fixed:3", "3.000"), False),
+    (("fixed:3", "0.879"), ("fixed:3", "0.879"), False),
+], ids=["fewer decimals", "fewer significant digits", "a share as a percent",
+        "an exact value", "the same format"])
+def test_one_result_at_two_precisions_warns_at_the_later_quote(
+        caplog: pytest.LogCaptureFixture, first: tuple[str, str], second: tuple[str, str],
+        warned: bool) -> None:
+    """README: one quantity at one precision everywhere. A page quoting one result at two
+    precisions (prose, alt texts and formulas alike) gets a warning at the later quote, naming
+    the earlier one's format and line; an exact value shown as 3 and as 3.000 is one number."""
+    import logging
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    from sqrtdk.web.quoting import QuoteLog
+    log = QuoteLog()
+    for (fmt, text), line in ((second, 20), (first, 10)):    # recorded out of reading order
+        log.emit("spread.slope", fmt, text)
+        log.lines[-1] = line
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    got = [r.getMessage() for r in caplog.records]
+    if not warned:
+        assert got == []
+        return
+    written = first[0].replace(":", "(") + ")"
+    assert len(got) == 1 and "index.md:20: warning: 'spread.slope'" in got[0], got
+    assert f"write {written} here" in got[0] and "at line 10" in got[0], got
+
+
+@pytest.mark.parametrize("written, shown, warned", [
+    ("fixed:1", "sig:4", True), ("sig:3", "sig:4", False)], ids=["another kind", "more digits"])
+def test_a_related_quote_shown_in_another_kind_than_written_warns(
+        caplog: pytest.LogCaptureFixture, written: str, shown: str, warned: bool) -> None:
+    """A quote its paragraph relates to others (a ratio and its two SDs) is shown with the
+    digits the relation needs (quoting.relate); shown in another kind than its filter says
+    (`fixed(1)` shown as `sig(4)`, a new author's surprise), it warns at its line with the
+    filter to write. More digits of the same kind are the README's documented rule."""
+    import logging
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    from sqrtdk.web.quoting import QuoteLog
+    log = QuoteLog()
+    log.emit("spread.sd_large", written, "7.944")
+    log.lines[-1] = 12
+    log.shown[0] = shown
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    got = [r.getMessage() for r in caplog.records]
+    assert (got != []) == warned, got
+    if warned:
+        assert "index.md:12: warning:" in got[0] and "write sig(4)" in got[0], got
