@@ -13,6 +13,7 @@ from sqrtdk.web.lexer import RawFormula
 from sqrtdk.web.markers import strip_markers
 from sqrtdk.web.quoting import (
     Quote,
+    QuoteLog,
     Quoter,
     format_number,
     honest_digits,
@@ -202,6 +203,25 @@ def test_a_result_name_in_double_braces_inside_math_is_tex_and_warned_about(
     assert len(said) == 1 and "{{ spread.n_pairs | fixed(2) }}" in said[0] and ":9:" in said[0]
 
 
+
+def precision_warnings(caplog: pytest.LogCaptureFixture, quotes: list[tuple[str, str, str, int]],
+                       shown: dict[int, str] | None = None) -> list[str]:
+    """The warnings `check_precision` gives one page (content/en/index.md) holding `quotes`,
+    each (result path, format, shown text, line), and `shown` (QuoteLog.shown)."""
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    log = QuoteLog()
+    for path, fmt, text, line in quotes:
+        log.emit(path, fmt, text)
+        log.lines[-1] = line
+    log.shown.update(shown or {})
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    return [r.getMessage() for r in caplog.records]
+
+
 @pytest.mark.parametrize("first, second, warned", [
     (("fixed:4", "0.4996"), ("fixed:2", "0.50"), True),
     (("sig:3", "1.45 × 10⁻¹⁶"), ("sig:2", "1.5 × 10⁻¹⁶"), True),
@@ -216,20 +236,8 @@ def test_one_result_at_two_precisions_warns_at_the_later_quote(
     """README: one quantity at one precision everywhere. A page quoting one result at two
     precisions (prose, alt texts and formulas alike) gets a warning at the later quote, naming
     the earlier one's format and line; an exact value shown as 3 and as 3.000 is one number."""
-    import logging
-    from pathlib import Path
-    from types import SimpleNamespace
-
-    from sqrtdk.web.checks import check_precision
-    from sqrtdk.web.quoting import QuoteLog
-    log = QuoteLog()
-    for (fmt, text), line in ((second, 20), (first, 10)):    # recorded out of reading order
-        log.emit("spread.slope", fmt, text)
-        log.lines[-1] = line
-    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
-    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-        check_precision([page])   # type: ignore[list-item]
-    got = [r.getMessage() for r in caplog.records]
+    got = precision_warnings(caplog, [("spread.slope", *second, 20),    # recorded out of
+                                      ("spread.slope", *first, 10)])    # reading order
     if not warned:
         assert got == []
         return
@@ -246,20 +254,7 @@ def test_a_related_quote_shown_in_another_kind_than_written_warns(
     digits the relation needs (quoting.relate); shown in another kind than its filter says
     (`fixed(1)` shown as `sig(4)`, a new author's surprise), it warns at its line with the
     filter to write. More digits of the same kind are the README's documented rule."""
-    import logging
-    from pathlib import Path
-    from types import SimpleNamespace
-
-    from sqrtdk.web.checks import check_precision
-    from sqrtdk.web.quoting import QuoteLog
-    log = QuoteLog()
-    log.emit("spread.sd_large", written, "7.944")
-    log.lines[-1] = 12
-    log.shown[0] = shown
-    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=log)
-    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-        check_precision([page])   # type: ignore[list-item]
-    got = [r.getMessage() for r in caplog.records]
+    got = precision_warnings(caplog, [("spread.sd_large", written, "7.944", 12)], {0: shown})
     assert (got != []) == warned, got
     if warned:
         assert "index.md:12: warning:" in got[0] and "write sig(4)" in got[0], got

@@ -297,7 +297,7 @@ class BlockStructure(Treeprocessor):
 
 
 def _same_address(href: str) -> str:
-    """A link's address as both parsers' can be compared: entities (this Markdown writes an
+    """A link's address in a form both readings share: entities (this Markdown writes an
     e-mail address as entities) and %-escapes (cmark-gfm's) decoded."""
     from urllib.parse import unquote
     return unquote(unescape(href.replace(AMP_SUBSTITUTE, "&")))
