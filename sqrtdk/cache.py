@@ -27,6 +27,13 @@ from .options import PACKAGE_DIR
 UNITS = ("results", "experiments", "sweep", "registry", "manifest", "figures", "pages", "links",
          "published", "compressed", "minified", "build", "jinja", "math", "fonts")
 
+# The units whose entries every full build reads or writes again (the pages, the checked links,
+# what publish makes, the whole-build record): each text edit leaves one more generation of
+# them, so a build removes those it did not use (`Cache.prune`). Results, experiments and
+# figures cost seconds to make again (another seed's, a figure module checked out again) and
+# change only with code or seed: kept. Jinja, math and fonts keep their own folders.
+PRUNED_UNITS = ("pages", "links", "published", "compressed", "minified", "build")
+
 Input = bytes | str | Path | Sequence[Path]
 
 
@@ -202,11 +209,13 @@ class Cache:
     def __init__(self, root: Path | None, memory: bool = False):
         self.root = root
         self.memory: dict[tuple[str, str], object] | None = {} if memory else None
+        self.used: set[tuple[str, str]] = set()     # (kind, key) read (a hit) or written
 
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None when absent, unreadable or corrupt."""
         if self.memory is not None and (kind, key) in self.memory:
             value = self.memory[(kind, key)]
+            self.used.add((kind, key))
             return value if isinstance(value, bytes) else None
         if self.root is None:
             return None
@@ -218,12 +227,14 @@ class Cache:
             return None
         if meta.get("sha256") != hashlib.sha256(data).hexdigest():
             return None
+        self.used.add((kind, key))
         if self.memory is not None:
             self.memory[(kind, key)] = data
         return data
 
     def put(self, kind: str, key: str, data: bytes) -> None:
         """Store bytes atomically (write to a temporary file, then rename)."""
+        self.used.add((kind, key))
         if self.memory is not None:
             self.memory[(kind, key)] = data
         if self.root is None:
@@ -234,9 +245,37 @@ class Cache:
         atomic_write((folder / key).with_suffix(".json"),
                      json.dumps({"sha256": hashlib.sha256(data).hexdigest()}).encode())
 
+    def prune(self, units: Sequence[str] = PRUNED_UNITS) -> tuple[int, int]:
+        """Remove from disk every entry of `units` that this Cache object neither read nor
+        wrote: (entries, bytes) removed. Call it after a build that ran every stage, so what
+        it did not use is what no current input makes (the cache grew without bound before:
+        59 MB after a day of edits, 30 MB of it old pages' publish entries, against 5 MB on a
+        fresh clone; every test that copies the cache paid for it). Entries are
+        content-addressed: one removed too many is made again, never read wrong. A file being
+        written by another build (atomic_write's `.name.` temporary) is left alone."""
+        if self.root is None:
+            return 0, 0
+        entries = size = 0
+        for unit in units:
+            folder = self.root / unit
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                key = path.name[:-len(".json")] if path.name.endswith(".json") else path.name
+                if path.name.startswith(".") or (unit, key) in self.used:
+                    continue
+                try:
+                    size += path.stat().st_size
+                    path.unlink()
+                except OSError:
+                    continue
+                entries += path.name == key
+        return entries, size
+
     def get_object(self, kind: str, key: str) -> object | None:
         """An object stored with `put_object`, or None (a corrupt entry is a miss)."""
         if self.memory is not None and (kind, "obj:" + key) in self.memory:
+            self.used.add((kind, key))
             return self.memory[(kind, "obj:" + key)]
         data = self.get(kind, key)
         if data is None:

@@ -89,6 +89,8 @@ class Builder:
             fingerprint = self._full(counter)
         if inputs is not None:
             remember(self.opts, self.cache, inputs, fingerprint, list(messages))
+        if not self.memory:     # --serve keeps its entries in memory; `make site` prunes later
+            self.cache.prune()
 
     def _full(self, counter: _Counter) -> str:
         """Every stage; returns the written site's fingerprint. The pages and the site are

@@ -107,6 +107,33 @@ def test_a_text_edit_converts_one_page_and_imports_neither_numpy_nor_matplotlib(
     assert "One more sentence for the test." in html
 
 
+def test_text_edits_leave_the_cache_no_larger_and_the_next_build_unchanged(
+        project: Path) -> None:
+    """A build removes the entries of the units every build makes again (pages, links,
+    publish, the whole-build record) that it did not use: an edit replaces the edited page's
+    entries instead of adding a generation, the experiments' and figures' stay, and the
+    record the next build replays is kept."""
+    from sqrtdk.cache import PRUNED_UNITS
+
+    def entries(*units: str) -> set[str]:
+        return {f"{u}/{p.name}" for u in units if (project / ".cache" / u).is_dir()
+                for p in (project / ".cache" / u).iterdir()}
+    kept = entries("experiments", "figures", "results")
+    md = project / "content" / "en" / "index.md"
+    text = md.read_text(encoding="utf-8")
+    counts = []
+    for n in (1, 2):
+        md.write_text(text + f"\nEdit number {n} of the cache test.\n", encoding="utf-8")
+        before = entries(*PRUNED_UNITS)
+        run(project)
+        after = entries(*PRUNED_UNITS)
+        assert before - after and after - before, n      # the old generation went, a new came
+        counts.append(len(after))
+    assert counts[0] == counts[1], counts
+    assert kept <= entries("experiments", "figures", "results")
+    assert stage(run(project).stdout, "unchanged")
+
+
 def test_a_text_edit_parses_only_the_edited_page_for_its_links(
         project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sqrtdk.options import BuildOptions

@@ -32,6 +32,27 @@ def test_entry_round_trip_and_corruption(tmp_path):
     assert cache.get_object("pages", "p") is None
 
 
+def test_prune_removes_only_what_this_cache_object_did_not_use(tmp_path):
+    """Entries read or written stay (with their digests); the others of the pruned units go;
+    other units and a write in progress (atomic_write's dot file) are left alone."""
+    first = Cache(tmp_path)
+    for key in ("old", "read", "written"):
+        first.put("pages", key, key.encode())
+    first.put("figures", "drawn", b"<svg/>")
+    (tmp_path / "pages" / ".written.abc").write_bytes(b"half")
+    cache = Cache(tmp_path)                                 # the next build's
+    assert cache.get("pages", "read") == b"read"
+    cache.put("pages", "written", b"new")
+    assert cache.get("pages", "missing") is None
+    old_size = sum(p.stat().st_size for p in (tmp_path / "pages").glob("old*"))
+    assert cache.prune(("pages", "links")) == (1, old_size)
+    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == [
+        ".written.abc", "read", "read.json", "written", "written.json"]
+    assert cache.get("pages", "read") == b"read" and cache.get("pages", "written") == b"new"
+    assert Cache(tmp_path).get("figures", "drawn") == b"<svg/>"
+    assert Cache(None).prune() == (0, 0)
+
+
 def test_disabled_cache_always_misses(tmp_path):
     cache = Cache(None)
     cache.put("figures", "k", b"x")
