@@ -27,12 +27,15 @@ from .options import PACKAGE_DIR
 UNITS = ("results", "experiments", "sweep", "registry", "manifest", "figures", "pages", "links",
          "published", "compressed", "minified", "build", "jinja", "math", "fonts")
 
-# The units whose entries every full build reads or writes again (the pages, the checked links,
-# what publish makes, the whole-build record): each text edit leaves one more generation of
-# them, so a build removes those it did not use (`Cache.prune`). Results, experiments and
-# figures cost seconds to make again (another seed's, a figure module checked out again) and
-# change only with code or seed: kept. Jinja, math and fonts keep their own folders.
-PRUNED_UNITS = ("pages", "links", "published", "compressed", "minified", "build")
+# The units whose entries every full build reads, writes or keeps (`Cache.keep`) again: the
+# pages, the checked links, what publish makes, the whole-build record, and the figures (the
+# drawings of the current figure set, even those whose files are on disk untouched, and its
+# manifest). Each edit of text or figure code leaves one more generation of them, so a build
+# removes those it did not use (`Cache.prune`); another seed's figures are drawn again when
+# that seed is built again (seconds). Results and experiments are kept: `make sweep` caches
+# every seed's, which takes minutes to make again. Jinja, math and fonts keep their own folders.
+PRUNED_UNITS = ("pages", "links", "published", "compressed", "minified", "build", "figures",
+                "manifest")
 
 Input = bytes | str | Path | Sequence[Path]
 
@@ -244,6 +247,11 @@ class Cache:
         atomic_write(folder / key, data)
         atomic_write((folder / key).with_suffix(".json"),
                      json.dumps({"sha256": hashlib.sha256(data).hexdigest()}).encode())
+
+    def keep(self, kind: str, key: str) -> None:
+        """Count the entry as used by this build without reading it (`prune` keeps it): one
+        the build would read if an output it wrote were gone."""
+        self.used.add((kind, key))
 
     def prune(self, units: Sequence[str] = PRUNED_UNITS) -> tuple[int, int]:
         """Remove from disk every entry of `units` that this Cache object neither read nor

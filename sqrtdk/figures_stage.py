@@ -183,6 +183,7 @@ class FigureStage:
             if current == sha:
                 out.files[file] = path
                 out.sizes[file] = (int(size[0]), int(size[1]))
+                self.cache.keep("figures", entry)     # the drawing a deleted file comes back from
                 continue
             svg = self.cache.get("figures", entry)
             if svg is None:

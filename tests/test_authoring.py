@@ -110,9 +110,11 @@ def test_a_text_edit_converts_one_page_and_imports_neither_numpy_nor_matplotlib(
 def test_text_edits_leave_the_cache_no_larger_and_the_next_build_unchanged(
         project: Path) -> None:
     """A build removes the entries of the units every build makes again (pages, links,
-    publish, the whole-build record) that it did not use: an edit replaces the edited page's
-    entries instead of adding a generation, the experiments' and figures' stay, and the
-    record the next build replays is kept."""
+    publish, the whole-build record, figures) that it did not use: an edit replaces the edited
+    page's entries instead of adding a generation; the drawings of the current figures stay
+    (their files on disk untouched, they are read only to put a deleted file back) and a
+    drawing of older figure code goes; the experiments stay; the record the next build
+    replays is kept."""
     from sqrtdk.cache import PRUNED_UNITS
     from sqrtdk.options import BuildOptions
     from sqrtdk.pipeline import Builder
@@ -126,6 +128,8 @@ def test_text_edits_leave_the_cache_no_larger_and_the_next_build_unchanged(
         Builder(BuildOptions.for_project(project), log=logs.append).build()
         return logs
     kept = entries("experiments", "figures", "results")
+    from sqrtdk.cache import Cache
+    Cache(project / ".cache").put("figures", "0" * 64, b"<svg>older figure code</svg>")
     md = project / "content" / "en" / "index.md"
     text = md.read_text(encoding="utf-8")
     counts = []
@@ -138,6 +142,7 @@ def test_text_edits_leave_the_cache_no_larger_and_the_next_build_unchanged(
         counts.append(len(after))
     assert counts[0] == counts[1], counts
     assert kept <= entries("experiments", "figures", "results")
+    assert not {f"figures/{'0' * 64}", f"figures/{'0' * 64}.json"} & entries("figures")
     assert [line.split()[0] for line in build()] == ["unchanged"]
 
 
