@@ -9,9 +9,9 @@ BUILD_FLAGS ?=
 site: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py $(BUILD_FLAGS)
 
-# four workers (pytest-xdist), whatever the cores: a browser test spends much of its time
-# waiting on chromium's frames and idle callbacks, so on 2 cores two workers left a fifth of
-# the CPU idle (a fresh clone: 389 s with 2 workers, 322 s with 4, the CPU then ~95 % busy).
+# four workers (pytest-xdist), whatever the cores: a browser test spends part of its time
+# waiting on chromium's frames and idle callbacks, so on 2 cores two workers kept the CPU
+# 90 % busy and four 95 % (a fresh clone, back to back: 353 s with 2 workers, 321 s with 4).
 # The session's site is built once for all.
 # worksteal: a worker that runs out of tests takes the ones still queued behind a long test
 # (the tests marked `slow` are put first, tests/conftest.py, so that none is left for the end)

@@ -31,9 +31,10 @@ UNITS = ("results", "experiments", "sweep", "registry", "manifest", "figures", "
 # pages, the checked links, what publish makes, the whole-build record, and the figures (the
 # drawings of the current figure set, even those whose files are on disk untouched, and its
 # manifest). Each edit of text or figure code leaves one more generation of them, so a build
-# removes those it did not use (`Cache.prune`); another seed's figures are drawn again when
-# that seed is built again (seconds). Results and experiments are kept: `make sweep` caches
-# every seed's, which takes minutes to make again. Jinja, math and fonts keep their own folders.
+# removes those it did not use (`Cache.prune`, after each default-seed build but --serve's;
+# another seed's figures are drawn again when that seed is built again, in seconds). Results
+# and experiments are kept: `make sweep` caches every seed's, which takes minutes to make
+# again. Jinja, math and fonts keep their own folders.
 PRUNED_UNITS = ("pages", "links", "published", "compressed", "minified", "build", "figures",
                 "manifest")
 

@@ -24,7 +24,7 @@ from .cache import UNITS, Cache
 from .errors import BuildError
 from .inputs import Inputs, read_inputs
 from .log import captured, held, replay
-from .options import BuildOptions
+from .options import DEFAULT_SEED, BuildOptions
 
 if TYPE_CHECKING:
     from .early import Checked
@@ -89,7 +89,9 @@ class Builder:
             fingerprint = self._full(counter)
         if inputs is not None:
             remember(self.opts, self.cache, inputs, fingerprint, list(messages))
-        if not self.memory:     # --serve keeps its entries in memory; `make site` prunes later
+        # --serve keeps its entries in memory, and another seed's build is a side trip (it
+        # would prune the default seed's figures): the next default-seed build prunes
+        if not self.memory and self.opts.seed == DEFAULT_SEED:
             self.cache.prune()
 
     def _full(self, counter: _Counter) -> str:

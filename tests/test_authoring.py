@@ -295,8 +295,11 @@ def test_out_inside_or_around_the_sources_is_refused(project: Path, folder: str)
 def test_another_seed_gives_other_numbers_the_same_claims_and_no_new_committed_figure(
         project: Path) -> None:
     before = tree(project / "figures")
+    entries = {p.relative_to(project / ".cache") for p in (project / ".cache").rglob("*")}
     run(project, "--seed", "7", "--out", str(project / "site-seed-7"))
     assert tree(project / "figures") == before
+    # a side trip: the default seed's cache entries all stay (its figures not drawn again)
+    assert entries <= {p.relative_to(project / ".cache") for p in (project / ".cache").rglob("*")}
     other = json.loads((project / ".cache" / "seed-7" / "figures" / "results.json")
                        .read_text(encoding="utf-8"))
     results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
