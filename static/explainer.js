@@ -176,13 +176,16 @@
   // each in its own format, or the one the build chose for it where its paragraph relates it
   // to other quotes (data-shown: the same digits at every dₖ, embed.steady_specs)
   // A figure's own words (its caption, its table of numbers) describe it as drawn, at the dₖ
-  // the page was built at: they never follow (the bar says the figures do not).
+  // the page was built at: they never follow (the bar says the figures do not). Nor do the
+  // words of a box holding a reproduce snippet: they describe its code, which stays as built
+  // (a box that followed said "dₖ=8" above code drawing at 64).
+  const asBuilt = (el) => el.closest("figure") || el.closest("details")?.querySelector(".reproduce");
   function follows() {
     const text = S.moved ? S : home;
     for (const key in follow) {
       const path = fill(text, follow[key]);
       $$(`[data-key="${key}"]`).forEach((el) => {
-        if (!el.closest("figure")) show(el, at(path), path, false, el.dataset.shown);
+        if (!asBuilt(el)) show(el, at(path), path, false, el.dataset.shown);
       });
     }
   }
@@ -364,7 +367,7 @@
         place();
       });
       const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
-        .map((el) => el.closest("article > *")).filter(Boolean);
+        .filter((el) => !asBuilt(el)).map((el) => el.closest("article > *")).filter(Boolean);
       new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
       // "change dₖ" brings the focus here without moving the page; Escape takes it back to
       // the button it came from, where the reader was (so does the bar's "back" button, shown

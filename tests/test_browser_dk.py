@@ -71,6 +71,7 @@ _SHOWN = """({names, rulers, keys}) => {
         cols: Object.fromEntries(rulers.map(r => [r,
             all(`#fig-rulers-softmax .widget [data-col="${r}"]`).map(e => e.getAttribute('class') || '')])),
         quotes: Object.fromEntries(keys.map(k => [k, all(`[data-key="${k}"]`)
+            .filter(e => !e.closest('details')?.querySelector('.reproduce'))  // its code's, as built
             .map(e => [e.textContent, e.getAttribute('data-format')])]))}; }"""
 
 
@@ -182,6 +183,40 @@ def test_a_figures_caption_keeps_the_numbers_it_was_drawn_with(visit, site_build
     prose_after = page.locator("article p [data-key]").evaluate_all(texts)
     assert prose_after != prose_before, "nothing in the text followed the bar: this checks nothing"
     assert page.locator("#caption-copy").text_content() == copied[1]
+
+
+def test_a_reproduce_box_keeps_the_numbers_of_its_code(visit, site_build) -> None:
+    """The words of a box holding a numpy snippet describe its code, which stays as built: when
+    the text follows the bar, they do not (a box once said "dₖ=8" above code drawing at 64).
+    A quote of the text that follows the bar is copied into each such box, so this holds
+    whatever the boxes quote now; the quotes they hold themselves must not move either."""
+    results = site_build["results"]
+    home = default_state(results)
+    page = visit().open("en/index.html")
+    follow = page.evaluate("() => Object.keys(window.sqrtdkData.follow)")
+    copies = page.evaluate("""(keys) => {
+        const q = [...document.querySelectorAll('article p [data-key]')]
+            .find(e => keys.includes(e.dataset.key) && !e.closest('details'));
+        const boxes = [...document.querySelectorAll('article details')]
+            .filter(d => d.querySelector('.reproduce'));
+        if (!q || !boxes.length) return null;
+        boxes.forEach((d, i) => {
+            const copy = q.cloneNode(true); copy.classList.add('box-copy');
+            (d.querySelector('p') || d).append(' ', copy); });
+        return boxes.length; }""", follow)
+    assert copies, "no reproduce box, or no quote in the text"
+    texts = "els => els.map(e => e.textContent)"
+    in_boxes = """(keys) => [...document.querySelectorAll('article details')]
+        .filter(d => d.querySelector('.reproduce'))
+        .flatMap(d => [...d.querySelectorAll('[data-key]')].filter(e => keys.includes(e.dataset.key)))
+        .map(e => e.textContent)"""
+    prose_before = page.locator("article p [data-key]").evaluate_all(texts)
+    boxes_before = page.evaluate(in_boxes, follow)
+    set_state(page, results, i=lowest(results), r=home["r"])
+    prose_after = page.locator("article p [data-key]").evaluate_all(texts)
+    assert prose_after != prose_before, "nothing in the text followed the bar: this checks nothing"
+    assert page.evaluate(in_boxes, follow) == boxes_before
+    assert len(boxes_before) >= copies
 
 
 def test_the_url_keeps_the_view(visit, site_build) -> None:
