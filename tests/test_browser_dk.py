@@ -160,63 +160,45 @@ def test_the_bar_says_the_figures_stay_as_built_once_the_prose_moves(visit, site
     assert bar.get_by_role("status").count() == 0 and bar.locator("[aria-live]").count() == 0
 
 
-def test_a_figures_caption_keeps_the_numbers_it_was_drawn_with(visit, site_build) -> None:
-    """A number quoted in a figure's caption is the figure's as drawn (at the dₖ the page was
-    built at): when the text follows the bar, the caption does not. A quote of the text that
-    follows the bar is copied into the first caption, so this holds whatever the captions
-    quote now."""
+# the places whose words describe something drawn or written at build time, so never follow
+# the bar: a figure's caption (the figure as drawn), the text of a box holding a numpy snippet
+# (its code; a box once said "dₖ=8" above code drawing at 64)
+AS_BUILT = {
+    "caption": "[...document.querySelectorAll('article figure figcaption')]",
+    "reproduce box": "[...document.querySelectorAll('article details')]"
+                     ".filter(d => d.querySelector('.reproduce')).map(d => d.querySelector('p') || d)",
+}
+
+
+@pytest.mark.parametrize("place", AS_BUILT)
+def test_words_about_what_was_built_keep_their_numbers_when_the_text_follows(
+        visit, site_build, place: str) -> None:
+    """When the text follows the bar, the quotes of each AS_BUILT place do not. A quote of the
+    text that follows the bar is copied into every such place, so this holds whatever the
+    places quote now; the quotes they hold themselves must not move either."""
     results = site_build["results"]
     home = default_state(results)
     page = visit().open("en/index.html")
     follow = page.evaluate("() => Object.keys(window.sqrtdkData.follow)")
-    copied = page.evaluate("""(keys) => {
+    places = f"() => {AS_BUILT[place]}"
+    copies = page.evaluate(f"""(keys) => {{
         const q = [...document.querySelectorAll('article p [data-key]')]
-            .find(e => keys.includes(e.dataset.key));
-        const cap = document.querySelector('article figure figcaption');
-        if (!q || !cap) return null;
-        const copy = q.cloneNode(true); copy.id = 'caption-copy'; cap.append(' ', copy);
-        return [q.dataset.key, copy.textContent]; }""", follow)
-    assert copied, "no caption, or no quote in the text"
+            .find(e => keys.includes(e.dataset.key) && !e.closest('figure, details'));
+        const places = ({places})();
+        if (!q || !places.length) return 0;
+        places.forEach(p => p.append(' ', q.cloneNode(true)));
+        return places.length; }}""", follow)
+    assert copies, f"no {place}, or no quote in the text"
     texts = "els => els.map(e => e.textContent)"
+    held = f"""(keys) => ({places})().flatMap(p => [...p.querySelectorAll('[data-key]')])
+        .filter(e => keys.includes(e.dataset.key)).map(e => e.textContent)"""
     prose_before = page.locator("article p [data-key]").evaluate_all(texts)
+    held_before = page.evaluate(held, follow)
     set_state(page, results, i=lowest(results), r=home["r"])
     prose_after = page.locator("article p [data-key]").evaluate_all(texts)
     assert prose_after != prose_before, "nothing in the text followed the bar: this checks nothing"
-    assert page.locator("#caption-copy").text_content() == copied[1]
-
-
-def test_a_reproduce_box_keeps_the_numbers_of_its_code(visit, site_build) -> None:
-    """The words of a box holding a numpy snippet describe its code, which stays as built: when
-    the text follows the bar, they do not (a box once said "dₖ=8" above code drawing at 64).
-    A quote of the text that follows the bar is copied into each such box, so this holds
-    whatever the boxes quote now; the quotes they hold themselves must not move either."""
-    results = site_build["results"]
-    home = default_state(results)
-    page = visit().open("en/index.html")
-    follow = page.evaluate("() => Object.keys(window.sqrtdkData.follow)")
-    copies = page.evaluate("""(keys) => {
-        const q = [...document.querySelectorAll('article p [data-key]')]
-            .find(e => keys.includes(e.dataset.key) && !e.closest('details'));
-        const boxes = [...document.querySelectorAll('article details')]
-            .filter(d => d.querySelector('.reproduce'));
-        if (!q || !boxes.length) return null;
-        boxes.forEach((d, i) => {
-            const copy = q.cloneNode(true); copy.classList.add('box-copy');
-            (d.querySelector('p') || d).append(' ', copy); });
-        return boxes.length; }""", follow)
-    assert copies, "no reproduce box, or no quote in the text"
-    texts = "els => els.map(e => e.textContent)"
-    in_boxes = """(keys) => [...document.querySelectorAll('article details')]
-        .filter(d => d.querySelector('.reproduce'))
-        .flatMap(d => [...d.querySelectorAll('[data-key]')].filter(e => keys.includes(e.dataset.key)))
-        .map(e => e.textContent)"""
-    prose_before = page.locator("article p [data-key]").evaluate_all(texts)
-    boxes_before = page.evaluate(in_boxes, follow)
-    set_state(page, results, i=lowest(results), r=home["r"])
-    prose_after = page.locator("article p [data-key]").evaluate_all(texts)
-    assert prose_after != prose_before, "nothing in the text followed the bar: this checks nothing"
-    assert page.evaluate(in_boxes, follow) == boxes_before
-    assert len(boxes_before) >= copies
+    assert len(held_before) >= copies
+    assert page.evaluate(held, follow) == held_before
 
 
 def test_the_url_keeps_the_view(visit, site_build) -> None:
