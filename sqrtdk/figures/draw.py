@@ -35,9 +35,13 @@ from . import NARROW, WIDE, Registration, needed_results
 # "findfont: Font family 'X' not found" for every text drawn: the build warns once instead
 logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
-# Okabe & Ito (2008) colour-blind-safe palette, plus greys.
+# Okabe & Ito (2008) colour-blind-safe palette, plus greys. LIGHT fills a band behind lines;
+# the dark page shows each figure inverted (style.css's --fig-filter, invert(0.9)), so a
+# light grey there turns dark grey on near-black: #E4E4E4 read 1.3:1 against the background
+# in both themes (a reader lost figure 4's band in dark mode), #CCCCCC reads 1.6:1 light and
+# 1.7:1 dark (chromium's pixels), with the lines drawn over it still clear.
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
-SKY, PURPLE, GREY, LIGHT, INK = "#56B4E9", "#CC79A7", "#7F7F7F", "#E4E4E4", "#222222"
+SKY, PURPLE, GREY, LIGHT, INK = "#56B4E9", "#CC79A7", "#7F7F7F", "#CCCCCC", "#222222"
 CYCLE = (BLUE, VERMILLION, GREEN, ORANGE, SKY, PURPLE)
 RULER_STYLE = (("raw", VERMILLION, "o"), ("sqrt", BLUE, "s"), ("linear", GREEN, "^"))
 
