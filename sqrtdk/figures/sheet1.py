@@ -115,7 +115,10 @@ def walk(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     steps, theory = w["steps"], w["sd_theory"]
     ts = np.arange(steps + 1)
     (ax,) = panels(fig, 1, layout)
-    ax.fill_between(ts, -np.sqrt(ts), np.sqrt(ts), color=LIGHT, linewidth=0, label=t("band"))
+    # edged in GREY: the fill alone is a faint grey on the dark page, where the figure is shown
+    # inverted; its edges there are mid-grey on near-black
+    ax.fill_between(ts, -np.sqrt(ts), np.sqrt(ts), facecolor=LIGHT, edgecolor=GREY, linewidth=0.8,
+                    label=t("band"))
     for i, path in enumerate(w["paths"]):
         ax.plot(ts, path, color=CYCLE[i % len(CYCLE)], linewidth=1.0)
     ax.plot([], [], color=GREY, linewidth=1.0, label=t("paths", n=len(w["paths"])))
