@@ -264,3 +264,35 @@ def test_figures_are_the_committed_bytes_whatever_fonts_the_machine_has(tmp_path
     if not report["system_cjk"] and not os.environ.get("CI"):
         pytest.skip("no system CJK font installed: the check above could not tell")
     assert report["system_cjk"], "CI installs fonts-noto-cjk: matplotlib should list it"
+
+
+def test_a_table_of_scales_lists_the_scales_its_chart_shows() -> None:
+    """A figure's table whose rows are scales (first header `scale_label`) lists those the
+    chart's scale axis shows, from its first tick to its last, one per doubling: a reader
+    took a table starting two doublings before the axis for a second, different sample."""
+    import json
+    import math
+
+    from sqrtdk.web.fig_tables import TABLES
+    results = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
+    table = labels("en")
+    checked = 0
+    for name, tables_of in TABLES.items():
+        rows = [t.rows for t in tables_of(figures.needed_results(results, SPECS[name].needs))
+                if t.headers[0] == "scale_label"]
+        if not rows:
+            continue
+        fig = draw.draw(SPECS[name], results, table[name], table["style"]["font_family"],
+                        figures.WIDE)
+        for ax in fig.axes:
+            if ax.get_xscale() != "log" or not ax.get_xticks().size:
+                continue
+            ticks = [v for v in ax.get_xticks() if ax.get_xlim()[0] <= v <= ax.get_xlim()[1]]
+            for shown in rows:
+                scales = [row[0][0] for row in shown]
+                assert math.isclose(scales[0], min(ticks), rel_tol=1e-6), (name, scales, ticks)
+                assert math.isclose(scales[-1], max(ticks), rel_tol=1e-6), (name, scales, ticks)
+                assert all(math.isclose(b / a, 2, rel_tol=1e-6)
+                           for a, b in zip(scales, scales[1:])), (name, scales)
+                checked += 1
+    assert checked       # some figure has a table of scales

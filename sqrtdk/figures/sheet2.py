@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import NullLocator
 
+from ..figure_ranges import SCALE_FROM
 from . import NARROW, figure
 from .draw import (
     BLUE,
@@ -90,7 +91,7 @@ def saturation_sensitivity(fig: Canvas, r: dict[str, Any], t: Labels, layout: st
     texts = (t("quoted_left", scale=q["scale"], p=q["p_winner"]),
              t("quoted_right", scale=q["scale"], s=q["sensitivity"]))
     every = 2 if layout == NARROW else 1
-    ticks = [v for v in powers_of_two(x) if v >= 1 / 8]
+    ticks = [v for v in powers_of_two(x) if v >= SCALE_FROM]   # its table starts there too
     for ax, y, text in zip((left, right), (q["p_winner"], q["sensitivity"]), texts):
         # the peak's scale: across the left panel; on the right, from the axis up to the peak
         # only (above it sit the peak's label and, on a desktop, the legend)

@@ -4,6 +4,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.patches import Patch
+
 from ..web.numbers import format_number
 from . import NARROW, figure
 from .draw import (
@@ -17,6 +20,8 @@ from .draw import (
     panels,
     powers_of_two,
 )
+
+BAND_ALPHA = 0.15    # opacity of a ruler's 10–90 % band (and of its swatch in the key)
 
 
 @figure("rulers_sd",
@@ -93,13 +98,22 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     g = r["gradient"]
     d = g["d_k"]
     left, right = panels(fig, 2, layout, sharex=True)
+    # the key names every band and line drawn (one key in the no-scaling band's colour read
+    # as naming that band only): each ruler's line over a swatch of its band, then what the
+    # bands are beside a swatch of all three
+    handles: list[Any] = []
     for name, color, marker in RULER_STYLE:
-        left.fill_between(d, g["p10"][name], g["p90"][name], color=color, alpha=0.15,
+        left.fill_between(d, g["p10"][name], g["p90"][name], color=color, alpha=BAND_ALPHA,
                           linewidth=0)
-        left.plot(d, g["median"][name], marker + "-", color=color, label=t(name))
+        (line,) = left.plot(d, g["median"][name], marker + "-", color=color)
         right.plot(d, [100 * v for v in g["below"][name]], marker + "-", color=color)
-    # the band's key in the colour of the band a reader sees most of (no scaling spans decades)
-    left.fill_between([], [], [], color=RULER_STYLE[0][1], alpha=0.15, label=t("band"))
+        handles.append((Patch(facecolor=color, alpha=BAND_ALPHA, linewidth=0), line))
+    bands = tuple(h[0] for h in handles)
+    labels = [t(name) for name, _, _ in RULER_STYLE] + [t("band")]
+    # a (band, line) pair is drawn one over the other (HandlerTuple's default); the three
+    # bands side by side
+    key = {"handler_map": {bands: HandlerTuple(ndivide=None, pad=0)}}
+    handles.append(bands)
     log10_axis(left, "y")
     lowest = min(v for name in g["median"] for v in g["median"][name])
     bottom = 10.0 ** (math.floor(math.log10(lowest)) - 2)
@@ -126,7 +140,7 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
     left.set(title=t("left_title"), ylabel=t("ylabel"))
     right.set(ylim=(-3, 103), title=t("right_title", threshold=g["threshold"]))
     right.yaxis.set_major_formatter("{x:g}%")
-    if layout == NARROW:
-        legend(left, fig, layout, "lower left")
+    if layout == NARROW:   # below the figure, where it covers no data (draw.legend)
+        fig.legend(handles, labels, loc="outside lower center", ncols=1, **key)
     else:   # the right panel's upper left is empty; the left one's lower corners are not
-        right.legend(*left.get_legend_handles_labels(), loc="upper left")
+        right.legend(handles, labels, loc="upper left", **key)

@@ -23,6 +23,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..figure_ranges import SCALE_FROM
 from .embed import ENTROPY_FORMAT as ENTROPY
 from .embed import MEAN_SHARE_FORMAT as MEAN_SHARE
 from .embed import SD_FORMAT as SD
@@ -149,11 +150,13 @@ def _saturation_bars(r: Mapping[str, Any]) -> Tables:
 @table("saturation_sensitivity")
 def _saturation_sensitivity(r: Mapping[str, Any]) -> Tables:
     sa = r["saturation"]
-    # one row per doubling of the scale (the chart's grid has many more points)
+    # one row per doubling of the scale (the chart's grid has many more points), over the
+    # scales the chart's axis shows (it starts at SCALE_FROM, above the grid's first scale)
     first = min(range(len(sa["scales"])), key=lambda k: abs(sa["scales"][k] - 1.0))
     per_octave = next(k for k in range(1, len(sa["scales"]))
                       if sa["scales"][k] >= 2 * sa["scales"][0] * (1 - 1e-9))
-    picks = range(first % per_octave, len(sa["scales"]), per_octave)
+    picks = [k for k in range(first % per_octave, len(sa["scales"]), per_octave)
+             if sa["scales"][k] >= SCALE_FROM * (1 - 1e-9)]
     # a table per panel: the winner's share; how much the shares still respond
     scale = {k: _c(r, f"saturation.scales.{k}", "sig:3") for k in picks}
     return (Table(("scale_label", "col_share"), tuple(
