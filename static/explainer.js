@@ -625,6 +625,32 @@
       const above = $$("article :is(h2, h3)[id]").filter((h) => h.getBoundingClientRect().top < innerHeight / 3);
       return above.length ? above.pop().id : "";
     };
+    // The contents mark the section being read (aria-current="location"), by the same rule:
+    // the last of their headings above the top third of the window. Above every heading (the
+    // header's "Contents" link jumps there on a phone) the mark stays where the reader was. In
+    // the side column (wide screens) the marked entry is kept in the column's view.
+    let queued = false;
+    const mark = () => {
+      queued = false;
+      const links = $$('.toc a[href^="#"]'), ids = new Set(links.map((a) => decodeURIComponent(a.hash.slice(1))));
+      const above = $$("article :is(h2, h3)[id]").filter((h) => ids.has(h.id) && h.getBoundingClientRect().top < innerHeight / 3);
+      if (!above.length) return;
+      const id = above.pop().id;
+      links.forEach((a) => {
+        const now = decodeURIComponent(a.hash.slice(1)) === id;
+        if (now === a.hasAttribute("aria-current")) return;
+        if (!now) { a.removeAttribute("aria-current"); return; }
+        a.setAttribute("aria-current", "location");
+        if (nav && nav.scrollHeight > nav.clientHeight + 1) {
+          const r = a.getBoundingClientRect(), n = nav.getBoundingClientRect();
+          if (r.top < n.top || r.bottom > n.bottom) nav.scrollTop += r.top - n.top - n.height / 3;
+        }
+      });
+    };
+    const remark = () => { if (!queued) { queued = true; requestAnimationFrame(mark); } };
+    on(window, "scroll resize", remark);
+    on(doc, "sqrtdk:morphed", remark);
+    remark();
     $$("a[data-lang-switch]").forEach((a) => {
       const base = a.getAttribute("href").split(/[?#]/)[0];
       on(a, "pointerdown focus click", () => { const id = section(); a.href = base + location.search + (id ? "#" + id : ""); });

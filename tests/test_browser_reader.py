@@ -436,3 +436,61 @@ def test_print_leaves_out_the_footnotes_back_references(visit, lang) -> None:
     page.emulate_media(media="print")
     assert all(b.is_hidden() for b in backrefs.all())
     assert page.locator(".footnote li").first.is_visible()
+
+
+# The contents' rule, as a reader would state it: the entry marked is the last of the headings
+# they list whose top is above the top third of the window (none above: nothing to say).
+# Returns [wanted id or null, [ids marked]].
+MARKED = """() => {
+    const links = [...document.querySelectorAll('.toc a[href^="#"]')];
+    const ids = links.map(a => decodeURIComponent(a.hash.slice(1)));
+    const above = ids.map(id => document.getElementById(id))
+        .filter(h => h && h.getBoundingClientRect().top < innerHeight / 3);
+    return [above.length ? above.pop().id : null,
+            links.filter(a => a.getAttribute('aria-current') === 'location')
+                 .map(a => decodeURIComponent(a.hash.slice(1)))];
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_contents_mark_the_section_being_read(visit, viewport, lang) -> None:
+    """Brought in turn to a quarter of the way down the window, every heading the contents
+    list is the one entry they mark (aria-current="location"), unless a later heading is
+    above the top third too (then that one). On a wide screen the marked entry is in the side
+    column's view; on a phone, the header's "Contents" link lands on the contents with the
+    mark where the reader was."""
+    from browser import lay_out_everything
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    lay_out_everything(page)                  # blocks keep their real heights while scrolling
+    ids = page.eval_on_selector_all('.toc a[href^="#"]',
+                                    "as => as.map(a => decodeURIComponent(a.hash.slice(1)))")
+    assert len(ids) > 1
+    marked_alone = []
+    for id_ in ids:
+        page.evaluate("""id => { const h = document.getElementById(id);
+            scrollTo(0, h.getBoundingClientRect().top + scrollY - innerHeight / 4); }""", id_)
+        page.wait_for_function(f"() => {{ const [want, got] = ({MARKED})();"
+                               " return want === null || (got.length === 1 && got[0] === want); }",
+                               polling="raf", timeout=5000)
+        want, got = page.evaluate(MARKED)
+        if want == id_:
+            marked_alone.append(id_)
+        if viewport is DESKTOP and got:
+            link, column = (page.locator(s).bounding_box() for s in (
+                '.toc a[aria-current="location"]', ".toc"))
+            assert column["y"] <= link["y"] and \
+                link["y"] + link["height"] <= column["y"] + column["height"] + 1, (id_, link, column)
+    # each heading not followed at once by another (a section with some text) was the mark
+    assert len(marked_alone) >= len(ids) // 2, (marked_alone, ids)
+    if viewport is PHONE:
+        middle = marked_alone[len(marked_alone) // 2]
+        page.evaluate("""id => { const h = document.getElementById(id);
+            scrollTo(0, h.getBoundingClientRect().top + scrollY - innerHeight / 4); }""", middle)
+        page.wait_for_function(f"id => ({MARKED})()[1][0] === id", arg=middle, polling="raf")
+        page.locator(".toc-link").click()
+        page.wait_for_function("() => document.querySelector('#toc').open")
+        mark = page.locator('.toc a[aria-current="location"]')
+        assert mark.count() == 1 and mark.evaluate("a => a.hash.slice(1)") == middle
+        box = mark.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
