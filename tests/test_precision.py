@@ -39,7 +39,11 @@ class Quotes(HTMLParser):
         elif tag in ("td", "th"):
             self.col += 1
         if a.get("data-key") and a.get("data-format"):
-            self.quotes.append((str(a["data-key"]), str(a["data-format"])))
+            # a quote its paragraph relates to others (data-shown, quoting.relate: SD, SD and
+            # their ratio) is shown with the digits the relation needs, more than the
+            # quantity's own (README); the build warns where its filter asks for fewer
+            if not a.get("data-shown"):
+                self.quotes.append((str(a["data-key"]), str(a["data-format"])))
             if not self.in_fig_data and self.col >= 0:
                 self.columns[(self.table, self.col)].add(str(a["data-format"]))
 

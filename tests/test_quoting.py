@@ -246,15 +246,39 @@ def test_one_result_at_two_precisions_warns_at_the_later_quote(
     assert f"write {written} here" in got[0] and "at line 10" in got[0], got
 
 
-@pytest.mark.parametrize("written, shown, warned", [
-    ("fixed:1", "sig:4", True), ("sig:3", "sig:4", False)], ids=["another kind", "more digits"])
-def test_a_related_quote_shown_in_another_kind_than_written_warns(
-        caplog: pytest.LogCaptureFixture, written: str, shown: str, warned: bool) -> None:
-    """A quote its paragraph relates to others (a ratio and its two SDs) is shown with the
-    digits the relation needs (quoting.relate); shown in another kind than its filter says
-    (`fixed(1)` shown as `sig(4)`, a new author's surprise), it warns at its line with the
-    filter to write. More digits of the same kind are the README's documented rule."""
-    got = precision_warnings(caplog, [("spread.sd_large", written, "7.944", 12)], {0: shown})
-    assert (got != []) == warned, got
-    if warned:
-        assert "index.md:12: warning:" in got[0] and "write sig(4)" in got[0], got
+RELATED_RESULTS: dict[str, Any] = {
+    "spread": {"sd_small": 2.0104, "sd_large": 22.6183, "ratio": 11.2507,
+               "ratio_theory": 11.3137},
+    "meta": {"seed": 7, "bounds": {}},
+}
+
+
+@pytest.mark.parametrize("statement", ["", "{% if true %}{% endif %}"],
+                         ids=["paragraphs", "one template"])
+def test_a_related_quote_shown_with_more_digits_than_written_warns_at_its_line(
+        caplog: pytest.LogCaptureFixture, statement: str) -> None:
+    """A paragraph quoting an SD, another SD and their ratio shows the two SDs with the digits
+    with which they divide out to the ratio shown (quoting.relate): the author's sig(2) is
+    shown as sig(3). That is a warning at the quote's line saying what is shown, why and
+    what to write; a quote whose filter already asks for the digits shown gets none. Another
+    paragraph that relates nothing shows exactly what its filter asks, also when a statement
+    makes the article one template."""
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    q = Quoter(P, RELATED_RESULTS, CLAIMS)
+    text = q.render_prose(
+        statement + "From {{ spread.sd_small | sig(2) }} to {{ spread.sd_large | sig(3) }},\n"
+        "a factor {{ spread.ratio | sig(4) }}, near {{ spread.ratio_theory | sig(4) }}.\n\n"
+        "Alone: {{ spread.sd_small | sig(2) }}.\n")
+    shown = strip_markers(text).split("\n")
+    assert shown[:2] == ["From 2.01 to 22.6,", "a factor 11.25, near 11.31."], shown
+    assert shown[3] == "Alone: 2.0.", shown
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=q.log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1, said
+    assert said[0].startswith("content/en/index.md:1: warning: 'spread.sd_small' is written "
+                              "sig(2) here but shown as sig(3) (2.01)"), said
+    assert "'spread.ratio'" in said[0] and said[0].endswith("; write sig(3)"), said

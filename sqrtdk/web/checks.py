@@ -119,19 +119,24 @@ def check_precision(pages: list[Page]) -> None:
     everywhere"): within a page, every quote of a result, alt texts and captions included,
     shows it as its first quote does: the same resolution (`fixed:3` shows thousandths, as
     `pct:1` does; `sig:n` n significant digits) and a percent everywhere or nowhere. A warning
-    at each quote that differs, naming the first one's format and line."""
+    at each quote that differs, naming the first one's format and line. A quote its paragraph
+    relates to others (quoting.Quoter.relate: `shown`) is shown with the digits the relation
+    needs, which may be more than the quantity's own elsewhere, so it is left out of that
+    comparison; where those digits are not what its filter asks for, a warning at its line
+    says what is shown, why, and the filter to write."""
     for page in pages:
         log = page.quotes
-        for n, shown in sorted(log.shown.items()):    # a related quote's digits (quoting.relate)
-            path, fmt, _ = log.entries[n]
-            if shown.partition(":")[0] != fmt.partition(":")[0]:
-                warn(LOGGER, page.source, log.lines[n],
-                     f"'{path}' is written {_written(fmt)} here but shown as {_written(shown)}: "
-                     "its paragraph relates it to other numbers, which need that format at "
-                     f"every dₖ the text follows; write {_written(shown)}")
+        for n, why in sorted(log.why.items()):
+            path, fmt, text = log.entries[n]
+            shown = _written(log.shown[n])
+            warn(LOGGER, page.source, log.lines[n],
+                 f"'{path}' is written {_written(fmt)} here but shown as {shown} "
+                 f"({text}): {why}; write {shown}")
         first: dict[str, tuple[str, str, int]] = {}
-        quotes = sorted(zip(page.quotes.lines, page.quotes.entries, strict=True),
-                        key=lambda q: q[0])            # in reading order (alt texts too)
+        quotes = sorted(((line, entry) for n, (line, entry)
+                         in enumerate(zip(log.lines, log.entries, strict=True))
+                         if n not in log.shown),      # in reading order (alt texts too)
+                        key=lambda q: q[0])
         for line, (path, fmt, text) in quotes:
             if path not in first:
                 first[path] = (fmt, text, line)

@@ -309,6 +309,29 @@ def steady_specs(rows: Sequence[Mapping[str, float]], specs: Mapping[str, str]
     return out
 
 
+def relations(present: set[str]) -> dict[str, str]:
+    """Slot -> why a paragraph holding the slots `present` relates it (a COMPARED pair or a
+    RELATED triple present whole; by result path, PROSE_SLOTS), as a clause that ends "…
+    at {written}" filled in with the author's format ("its paragraph compares it with
+    'spread.ratio_theory', and the two would print alike at some dₖ the text follows at
+    sig(3)"). A slot in no relation present is left out."""
+    path = {slot: p for p, slot in PROSE_SLOTS.items()}
+    out: dict[str, str] = {}
+    for num, den, quotient in RELATED:
+        if {num, den, quotient} <= present:
+            for x in (num, den):
+                out[x] = (f"its paragraph divides '{path[num]}' by '{path[den]}' to give "
+                          f"'{path[quotient]}', and at {{written}} the numbers shown would not "
+                          "divide out to the ratio shown at some dₖ the text follows")
+    for a, b in COMPARED:
+        if {a, b} <= present:
+            for x, other in ((a, b), (b, a)):
+                out.setdefault(x, f"its paragraph compares it with '{path[other]}', and at "
+                                  "{written} the two would print alike at some dₖ the text "
+                                  "follows though they differ")
+    return out
+
+
 def sheet_states(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every state a Try-it sheet can show: each dₖ the bar reaches (those above the small
     one, and the page's own) under each ruler, with each batch (0: pooled)."""

@@ -22,6 +22,7 @@ the two Jinja environments, `jinja_envs`; what a template error says, `quote_mes
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import re
@@ -35,7 +36,7 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..science.results import at
-from .embed import PROSE_SLOTS, prose_rows, span_text, split_spec, steady_specs
+from .embed import PROSE_SLOTS, prose_rows, relations, span_text, split_spec, steady_specs
 from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
@@ -57,7 +58,10 @@ class QuoteLog:
     # quote index -> the format it is shown with where a paragraph relates it to other quotes
     # (embed.steady_specs: the same at every dₖ the text follows; its entry keeps the
     # author's format; static/explainer.js shows the quote in this one)
+    # (every quote a paragraph relates is here, also when its own format is the one shown)
     shown: dict[int, str] = field(default_factory=dict)
+    # quote index -> why it is shown in `shown`'s format and not in its own (embed.relations)
+    why: dict[int, str] = field(default_factory=dict)
     claims: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     claim_lines: list[int] = field(default_factory=list)
@@ -198,11 +202,14 @@ class Quoter:
         return "".join(out)
 
     def relate(self, text: str, first: int) -> str:
-        """`text`, a rendered paragraph whose quotes are entries `first`… of the log, with the
-        quotes it relates (embed.PROSE_SLOTS: a whole COMPARED pair or RELATED triple) shown
-        with the digits the relation needs at every dₖ the text can follow
-        (embed.steady_specs over embed.prose_rows), recorded in `shown`; and a quoted spread
-        (embed.SPANS) as the difference of its operands as their table shows them."""
+        """`text`, a rendered piece of the article whose quotes are entries `first`… of the
+        log, with the quotes each of its paragraphs relates (embed.PROSE_SLOTS: a whole
+        COMPARED pair or RELATED triple in one paragraph; a piece holds several when the
+        article has a statement) shown with the digits the relation needs at every dₖ the text
+        can follow (embed.steady_specs over embed.prose_rows), recorded in `shown` with the
+        reason in `why` (checks.check_precision warns where the author wrote fewer digits);
+        and a quoted spread (embed.SPANS) as the difference of its operands as their table
+        shows them."""
         mine = [(n, self.log.entries[n]) for n in range(first, len(self.log.entries))]
         changed: dict[int, str] = {}
         for n, (path, fmt, shown) in mine:
@@ -210,35 +217,56 @@ class Quoter:
             if span is not None and span != shown:
                 changed[n] = span
                 self.log.entries[n] = (path, fmt, span)
-        values: dict[str, float] = {}
-        specs: dict[str, str] = {}
-        for _, (path, fmt, _) in mine:
-            slot = PROSE_SLOTS.get(path)
-            if slot and slot not in specs:
-                specs[slot] = fmt
-                values[slot] = float(at(dict(self.results), path))
-        if specs:
-            # the states the text can show: each dₖ the bar reaches, where the results hold
-            # the grid the text follows; else (results without one) the page as built
-            spread = self.results.get("spread", {})
-            if not {"d_k", "d_small", "d_large"} <= spread.keys():
-                rows: list[dict[str, float]] = [values]
-            else:
-                if self._prose_rows is None:
-                    self._prose_rows = prose_rows(self.results)
-                rows = self._prose_rows
-            wanted = steady_specs(rows, specs)
-            for n, (path, fmt, _) in mine:
-                slot = PROSE_SLOTS.get(path)
-                if slot and wanted[slot] != specs[slot]:
-                    kind, digits = split_spec(wanted[slot])
-                    changed[n] = format_number(kind, values[slot], digits)
-                    self.log.shown[n] = wanted[slot]
-                    self.log.entries[n] = (path, fmt, changed[n])
+        breaks = [m.end() for m in _BLANK_LINES.finditer(text)]
+        paragraph = {int(m.group(1)): bisect.bisect_right(breaks, m.start())
+                     for m in QUOTE_RE.finditer(text)}
+        groups: dict[int, list[int]] = {}
+        for n, (path, _, _) in mine:
+            if path in PROSE_SLOTS:
+                groups.setdefault(paragraph.get(n, -1), []).append(n)
+        for group in groups.values():
+            self._relate_paragraph(group, changed)
         if not changed:
             return text
         return QUOTE_RE.sub(lambda m: quote(int(m.group(1)), changed[int(m.group(1))])
                             if int(m.group(1)) in changed else m.group(0), text)
+
+    def _relate_paragraph(self, group: list[int], changed: dict[int, str]) -> None:
+        """Show the quotes `group` (log indices of one paragraph's PROSE_SLOTS quotes) that
+        the paragraph relates with the digits the relation needs (`relate`); their new texts
+        go into `changed`."""
+        values: dict[str, float] = {}
+        specs: dict[str, str] = {}
+        for n in group:
+            path, fmt, _ = self.log.entries[n]
+            slot = PROSE_SLOTS[path]
+            if slot not in specs:
+                specs[slot] = fmt
+                values[slot] = float(at(dict(self.results), path))
+        why = relations(set(specs))
+        if not why:
+            return
+        # the states the text can show: each dₖ the bar reaches, where the results hold
+        # the grid the text follows; else (results without one) the page as built
+        spread = self.results.get("spread", {})
+        if not {"d_k", "d_small", "d_large"} <= spread.keys():
+            rows: list[dict[str, float]] = [values]
+        else:
+            if self._prose_rows is None:
+                self._prose_rows = prose_rows(self.results)
+            rows = self._prose_rows
+        wanted = steady_specs(rows, specs)
+        for n in group:
+            path, fmt, _ = self.log.entries[n]
+            slot = PROSE_SLOTS[path]
+            if slot not in why:
+                continue
+            self.log.shown[n] = wanted[slot]
+            if wanted[slot] != fmt:
+                self.log.why[n] = why[slot].format(written=_written(fmt))
+                kind, digits = split_spec(wanted[slot])
+                changed[n] = format_number(kind, values[slot], digits)
+                self.log.entries[n] = (path, fmt, changed[n])
 
     def render_formula(self, raw: RawFormula) -> Formula:
         """Evaluate the quotes inside one formula; BuildError at the formula's own line.
@@ -300,6 +328,12 @@ def _paragraphs(source: str) -> list[tuple[int, str]]:
     if start < len(source):
         pieces.append((line, source[start:]))
     return pieces
+
+
+def _written(fmt: str) -> str:
+    """A quote's format as an author writes the filter: `fixed:2` -> `fixed(2)`."""
+    kind, _, digits = fmt.partition(":")
+    return f"{kind}({digits})" if digits else kind
 
 
 def mark_quotes(html: str, log: QuoteLog) -> str:
