@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from .figures import Registration
 
 LOGGER = logging.getLogger("sqrtdk.figures")
+STYLE_KEYS = ("font_family",)          # [style]: what figures_stage and draw read
+CARD_KEYS = ("title", "subtitle")      # [card]: the link-preview card's words
 
 
 def check_fonts(toml: Any) -> None:
@@ -41,13 +43,15 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
     data = toml.data
     for table in data:
         if table not in specs and table not in ("style", "card"):
-            raise toml.error(table, None, f"[{table}] is not a figure; "
+            raise toml.error(None, table, f"[{table}] is not a figure; "
                              + suggest(table, [*specs, "style", "card"], "tables"))
+    for table, keys in (("style", STYLE_KEYS), ("card", CARD_KEYS)):
+        toml.check_known(table, keys)
     family = data.get("style", {}).get("font_family")
     if not isinstance(family, list) or not all(isinstance(f, str) for f in family):
         raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
                                                  "…], a list of font names")
-    for key in ("title", "subtitle"):
+    for key in CARD_KEYS:
         if not isinstance(data.get("card", {}).get(key), str):
             raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
         _check_label(toml, "card", key, data["card"][key], ())

@@ -30,7 +30,9 @@ FIELDS: dict[str, dict[str, Kind]] = {
 REQUIRED_FIELDS = {"figure": ("n",)}
 # Python-Markdown's footnotes turn each %d of BACKLINK_TITLE into {} and call .format(number)
 PERCENT_D = ("backlink_title",)
-LANGUAGE_KEYS = ("html_lang", "name", "og_locale")
+LANGUAGE_KEYS = ("html_lang", "name", "og_locale")                  # [language]'s required
+LANGUAGE_ALL = (*LANGUAGE_KEYS, "other_lang", "script")             # and all it may have
+STRINGS_TABLES = ("language", "ui")                                 # strings.toml's tables
 # [ui] keys that are lists of words, where none at all is a fine value (not an empty label)
 MAY_BE_EMPTY = frozenset({"keep_whole"})
 
@@ -72,10 +74,7 @@ def load_settings(content_dir: Path) -> Settings:
     data = toml.data
     known = {"base_url": str, "default_language": str, "title": str, "languages": list,
              "social_figure": str}
-    for key in data:
-        if key not in known and key != "math":
-            raise toml.error(None, key, f"unknown setting '{key}'; " + suggest(key, known,
-                                                                             "settings"))
+    toml.check_known(None, [*known, "math"])
     for key, kind in known.items():
         if key not in data:
             raise toml.error(None, None, f"missing setting '{key}'; add a line '{key} = …'")
@@ -127,10 +126,7 @@ def _math(toml: TomlFile) -> tuple[str, dict[str, str]]:
         raise toml.error(None, "math", "math must be the math engine's name in quotes, e.g. "
                                        f"math = \"{DEFAULT_ENGINE}\", or a table [math] with "
                                        "engine = \"…\" and a table [math.macros]")
-    for key in math:
-        if key not in MATH_KEYS:
-            raise BuildError(toml.path, _math_line(toml, key), f"unknown setting '{key}' in "
-                             "[math]; " + suggest(key, MATH_KEYS, "settings"))
+    toml.check_known("math", MATH_KEYS)
     engine = math.get("engine", DEFAULT_ENGINE)
     if not isinstance(engine, str):
         raise BuildError(toml.path, _math_line(toml, "engine"), "[math] engine must be the "
@@ -210,6 +206,9 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
     out: dict[str, Strings] = {}
     for lang in languages:
         toml = load_toml(content_dir / lang / "strings.toml")
+        toml.check_known(None, STRINGS_TABLES, "table")
+        if isinstance(toml.data.get("language"), dict):
+            toml.check_known("language", LANGUAGE_ALL)
         for table in ("language", "ui"):
             if not isinstance(toml.data.get(table), dict):
                 raise toml.error(None, None, f"missing table [{table}]; see "

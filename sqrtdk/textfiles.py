@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError
+from .errors import BuildError, suggest
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
-_TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
-_KEY_LINE = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*=")
+_TABLE_HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")   # [a.b], [[a]]
+_KEY_LINE = re.compile(r"^\s*((?:\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)"
+                       r"(?:\s*\.\s*(?:\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+))*)\s*=")
+_KEY_PART = re.compile(r"\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+")
+
+
+def _key_path(text: str) -> list[str]:
+    """The parts of a TOML key or table name: `a."b.c".d` -> ["a", "b.c", "d"]."""
+    return [p.strip("\"'") for p in _KEY_PART.findall(text)]
 
 
 def _lf(text: str) -> str:
@@ -53,23 +61,53 @@ class TomlFile:
     data: dict[str, Any]
 
     def line_of(self, table: str | None, key: str | None = None) -> int:
-        """Line of `[table]` (or of `key =` inside it; `table=None`: top level), 0 if absent."""
-        current: str | None = None
+        """Line of `[table]` (or of `key` inside it; `table=None`: top level), 0 if absent.
+
+        `table` is a dotted name ("math.macros"). A table is found at its header, or else
+        where a dotted key first defines it (`math.engine = …`); a key at its `key = …` line,
+        a dotted key starting with it (`key.sub = …`) or a header of a table under it
+        (`[table.key]`, `[table.key.sub]`, `[[table.key]]`); a key not found gives its
+        table's line."""
+        want = table.split(".") if table else []
+        current: list[str] = []
         header_line = 0
         for number, line in enumerate(self.text.split("\n"), 1):
             m = _TABLE_HEADER.match(line)
             if m:
-                current = m.group(1).strip().strip("\"'")
-                if current == table and key is None:
-                    return number
-                if current == table:
-                    header_line = number
-                continue
-            if key is not None and current == table:
+                current = _key_path(m.group(1))
+                full = current
+            else:
                 k = _KEY_LINE.match(line)
-                if k and k.group(1).strip("\"'") == key:
+                if not k:
+                    continue
+                full = current + _key_path(k.group(1))
+            if key is None:
+                if full == want or (not m and full[:len(want)] == want and len(full) > len(want)):
                     return number
+                continue
+            if full[:len(want) + 1] == [*want, key]:
+                return number
+            if not header_line and (full == want if m else
+                                    full[:len(want)] == want and len(full) > len(want)):
+                header_line = number if m or want else 0
         return header_line
+
+    def check_known(self, table: str | None, known: Iterable[str], what: str = "setting"
+                    ) -> None:
+        """BuildError at the line of the first key of `[table]` (None: the top level) that is
+        not in `known` (a key or a table: `[maths]`, `maths.engine = …`), with "did you mean"
+        a close known name, else the list of every known one. `what` names a key ("setting")."""
+        names = sorted(set(known))
+        values: Any = self.data
+        for part in table.split(".") if table else []:
+            values = values.get(part, {}) if isinstance(values, dict) else {}
+        if not isinstance(values, dict):
+            return
+        for key in values:
+            if key not in names:
+                where = f" in [{table}]" if table else ""
+                raise self.error(table, key, f"unknown {what} '{key}'{where}; "
+                                 + suggest(key, names, f"{what}s"))
 
     def error(self, table: str | None, key: str | None, message: str) -> BuildError:
         """A BuildError at the line of `[table]` / `key`."""

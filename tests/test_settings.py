@@ -204,6 +204,58 @@ def test_a_misspelled_setting_is_unknown_and_suggests_the_right_name(content: Pa
     assert "did you mean 'base_url'" in e.message
 
 
+def add(path: Path, after: str | None, text: str) -> int:
+    """Put `text` (whole lines) on the line after the line `after` of `path` (None: at the
+    end; "": at the start); returns the line its first line lands on."""
+    lines = path.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    at = len(lines) if after is None else lines.index(after) + 1 if after else 0
+    lines[at:at] = text.rstrip("\n").split("\n")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return at + 1
+
+
+@pytest.mark.parametrize("file, after, text, says", [
+    ("site.toml", None, '[maths]\nengine = "katex"', ("unknown setting 'maths'",
+                                                     "did you mean 'math'")),
+    ("site.toml", "", 'maths.engine = "katex"', ("unknown setting 'maths'",
+                                                 "did you mean 'math'")),
+    ("site.toml", None, "[colours]\nx = 1", ("unknown setting 'colours'", "known settings: "
+                                            "base_url, default_language, languages, math, "
+                                            "social_figure, title")),
+    ("site.toml", "[math]", 'engnie = "katex"', ("unknown setting 'engnie' in [math]",
+                                                 "did you mean 'engine'")),
+    ("strings.toml", None, '[uii]\nskip = "x"', ("unknown table 'uii'", "did you mean 'ui'")),
+    ("strings.toml", "[language]", 'scirpt = "cjk"', ("unknown setting 'scirpt' in [language]",
+                                                      "did you mean 'script'")),
+], ids=["a table", "a dotted key", "nothing close", "in [math]", "a strings table",
+        "in [language]"])
+def test_an_unknown_key_or_table_is_named_at_its_line_with_what_it_may_be(
+        content: Path, file: str, after: str | None, text: str, says: tuple[str, ...]) -> None:
+    """Every key and table of site.toml and strings.toml the build does not know is an error
+    at its own line (a table's header too), with "did you mean" for a close name or else the
+    whole list of what may be there."""
+    path = content / file if file == "site.toml" else content / languages(content)[1] / file
+    line = add(path, after, text)
+    e = error(content)
+    assert (e.path, e.line) == (path, line), e
+    assert all(s in e.message for s in says), e.message
+
+
+@pytest.mark.parametrize("table, text, says", [
+    ("[card]", 'subtitel = "x"', "did you mean 'subtitle'"),
+    ("[style]", 'font_familly = ["DejaVu Sans"]', "did you mean 'font_family'"),
+])
+def test_an_unknown_key_in_the_figures_card_or_style_is_named_at_its_line(
+        content: Path, table: str, text: str, says: str) -> None:
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    text_now = path.read_text(encoding="utf-8")
+    header = next(line for line in text_now.split("\n") if line.startswith(table))
+    line = add(path, header, text)
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and says in e.message, e
+
+
 def test_a_default_language_that_is_not_listed(content: Path) -> None:
     path = content / "site.toml"
     line = edit(path, re.compile(r'^default_language = "\w+"', re.M), 'default_language = "eng"')
