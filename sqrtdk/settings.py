@@ -308,9 +308,11 @@ def _same_keys(first: Strings, other: Strings) -> None:
                 raise other.file.error(table, close[0], f"[{table}] has '{close[0]}' where "
                                        f"{first_at} has '{key}'; one of the two is misspelt; "
                                        "rename it so both files use the same name")
-            raise other.file.error(table, None, f"[{table}] has no '{key}', which "
-                                   f"{first.path.parent.name}/strings.toml has; add "
-                                   f"{key} = \"…\" in this language")
+            # at the line the key is on (the author's own; the other file has none for it)
+            raise first.file.error(table, key, f"[{table}] {key} is not in "
+                                   f"{display_path(other.path)} (whose [{table}] starts at line "
+                                   f"{other.file.line_of(table)}); every language has the same "
+                                   "keys: add it there, or remove it here")
         for key in sorted(b - a):
             raise other.file.error(table, key, f"[{table}] {key} is not in "
                                    f"{display_path(first.path)} (the first language, which the "

@@ -80,13 +80,25 @@ def test_a_syntax_error_names_its_line(content: Path) -> None:
     assert (e.path, e.line) == (path, line)
 
 
-def test_a_key_missing_in_one_language(content: Path) -> None:
-    first, second = languages(content)[:2]
-    path = content / second / "strings.toml"
-    edit(path, re.compile(r"^skip = .*\n", re.M), "")
+@pytest.mark.parametrize("how", ["removed from another", "added to the first"])
+def test_a_key_missing_in_one_language_is_named_at_the_line_it_is_on(content: Path,
+                                                                      how: str) -> None:
+    """A key the first language has and another lacks (removed there, or added to the first
+    alone) is an error at its own line in the first language's file, which names the file
+    that lacks it and where its table starts; not at that file's table, which has no line
+    for it."""
+    first, second = (content / lang / "strings.toml" for lang in languages(content)[:2])
+    if how == "added to the first":
+        key, line = "extra_key", add(first, "[ui]", 'extra_key = "x"')
+    else:
+        edit(second, re.compile(r"^skip = .*\n", re.M), "")
+        key, line = "skip", load_toml(first).line_of("ui", "skip")
     e = error(content)
-    assert e.path == path and e.line == load_toml(path).line_of("ui")
-    assert "'skip'" in e.message and f"{first}/strings.toml" in e.message
+    assert (e.path, e.line) == (first, line), e
+    assert e.message.startswith(f"[ui] {key} is not in ") and \
+        f"{second.parent.name}/strings.toml (whose [ui] starts at line " \
+        f"{load_toml(second).line_of('ui')})" in e.message, e.message
+    assert e.message.endswith("add it there, or remove it here"), e.message
 
 
 def test_an_extra_key_suggests_the_right_name(content: Path) -> None:
