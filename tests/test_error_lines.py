@@ -45,6 +45,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
     "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
+    # raw HTML: Markdown stashes it, so no tree element holds its address
+    "missing anchor in raw HTML": ('see <a href="#nowhere-raw">x</a> now', "no anchor", "site"),
+    "missing image in raw HTML": ('an <img src="missing-raw.png" alt="x"> image',
+                                  "does not have", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
     "space before the closing dollar": ("where $x $ is", "closing '$' follows", "page"),
@@ -192,6 +196,21 @@ def test_a_missing_anchor_that_begins_an_id_names_the_link_not_the_heading(
                    if "(#paper-)" in text or "]: #paper-" in text)
     e = error(tmp_path, body, stage="site")
     assert e.line == BODY_START + written and "no anchor '#paper-'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("link, says", [
+    ("#Batch-Two", "did you mean '#batch-two'? (ids are case-sensitive)"),
+    ("#playground-for-github-markdown", "did you mean '#playground'? (the heading "
+                                        "'Playground for GitHub Markdown' has the id"),
+    ("#batch-tow", "did you mean '#batch-two'?"),
+    ("#zzzz", "link to an id the page has"),
+], ids=["case", "GitHub's slug of a heading", "close", "nothing close"])
+def test_a_missing_anchor_suggests_the_id_meant(tmp_path: Path, link: str, says: str) -> None:
+    body = ("## Playground for GitHub Markdown {#playground}\n\nText.\n\n"
+            "### Batch two {#batch-two}\n\nText.\n\n"
+            f"See [it]({link}) and <a href=\"{link}\">it</a>.\n")
+    e = error(tmp_path, body, stage="site")
+    assert e.line == BODY_START + 8 and f"no anchor '{link}'; {says}" in e.message, str(e)
 
 
 @pytest.mark.parametrize("body, says", [

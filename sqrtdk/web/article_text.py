@@ -25,7 +25,7 @@ from .line_reads import (
 )
 from .markers import strip_markers
 from .positions import BoxLines
-from .raw_html import blank_lines, raw_html_lines
+from .raw_html import blank_lines, raw_html_lines, raw_html_urls
 
 
 @dataclass
@@ -42,6 +42,7 @@ class ArticleText:
     notes: dict[str, int] = field(default_factory=dict)       # note label -> its definition
     boxes: BoxLines = field(default_factory=BoxLines)
     references: dict[str, int] = field(default_factory=dict)  # address -> `[ref]: address`
+    raw_urls: dict[str, int] = field(default_factory=dict)    # address -> raw HTML's tag
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
 
     def snippet_lines(self, shown: list[str]) -> list[int]:
@@ -71,6 +72,6 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     return ArticleText(
         markdown=masked.restore_code(body), lines=lines, prose=prose, raw_html=raw,
         first_line=first_line, notes=notes, boxes=BoxLines(openers, attrs),
-        references=reference_urls(prose),
+        references=reference_urls(prose), raw_urls=raw_html_urls(lines),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])

@@ -110,8 +110,9 @@ class ArticleExtension(Extension):
         gathered; the headings are serialised here, once Markdown's stash is complete."""
         self.headings.finish()
         p = self.page
+        urls = {**p.text.raw_urls, **self.links.lines, **p.text.references}
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
-                      boxes=self.boxes.lines, urls={**self.links.lines, **p.text.references},
+                      boxes=self.boxes.lines, urls=urls,
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,

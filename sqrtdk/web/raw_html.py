@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from html.parser import HTMLParser
 
 import markdown
 
@@ -45,6 +46,36 @@ def raw_html_lines(text: str) -> frozenset[int]:
         return frozenset()
     ours = _python_markdown(text)
     return frozenset(ours & _cmark(text)) if ours else frozenset()
+
+
+class _Addresses(HTMLParser):
+    """The line of each href, src and srcset address in the tags of a text (html.parser
+    reads Markdown's text between the tags as data)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: dict[str, int] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line = self.getpos()[0]
+        for name, value in attrs:
+            if name in ("href", "src") and value is not None:
+                self.lines.setdefault(value, line)
+            elif name == "srcset" and value:
+                for part in value.split(","):
+                    if part.split():
+                        self.lines.setdefault(part.split()[0], line)
+
+
+def raw_html_urls(text: str) -> dict[str, int]:
+    """The line of the first `<a href>`, `<img src>` (any tag's href, src or srcset) of the
+    raw HTML in `text`, an article's lines with its code masked, by address: Markdown
+    stashes raw HTML, blocks and inline tags alike, so the tree the collectors read never
+    holds them, and a broken address in one is reported at this line."""
+    parser = _Addresses()
+    parser.feed(text)
+    parser.close()
+    return parser.lines
 
 
 def blank_lines(text: str, numbers: frozenset[int], filler: str = FILLER) -> str:

@@ -3,6 +3,7 @@ resource of every page resolves (a page, a file, an anchor), nothing is loaded f
 site, no id is given twice, and no marker of the text protocol is left in a page."""
 from __future__ import annotations
 
+import difflib
 import posixpath
 import re
 from collections.abc import Mapping
@@ -106,7 +107,7 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
             parsed[rel] = links
     for rel, links in parsed.items():
         _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
-                    base_url)
+                    base_url, by_path)
     for rel, src in site.copies.items():
         if rel.endswith(".css"):
             for url in _CSS_URL.findall(src.read_text(encoding="utf-8")):
@@ -166,9 +167,32 @@ def _marker_line(page: Page, html: str, at: int) -> int:
     return 0
 
 
+def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None) -> str:
+    """What to write for a link to `#frag` that a page lacks, of all its `ids`: the id that
+    differs only in case (`#Batch-Two`); the id of the heading whose text GitHub would slug
+    to `frag` (`#playground-for-github-markdown` for `## Playground for GitHub Markdown
+    {#playground}`: an article's headings carry the ids written after them); the closest id
+    (difflib); else what an anchor may be."""
+    from pymdownx.slugs import slugify
+
+    names = sorted(ids)
+    same = [i for i in names if i.lower() == frag.lower()]
+    if same:
+        return f"did you mean '#{same[0]}'? (ids are case-sensitive)"
+    github = slugify(case="lower")
+    for h in target.conversion.headings if target is not None else ():
+        if frag.lower() in (github(h.text, "-"), github(h.text, "-").strip("-")):
+            return (f"did you mean '#{h.id}'? (the heading '{h.text}' has the id written after "
+                    f"it, {{#{h.id}}}, not the one GitHub would make of its text)")
+    close = difflib.get_close_matches(frag, names, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '#{close[0]}'?"
+    return "link to an id the page has (a heading's {#id}, a box's id, a figure's)"
+
+
 def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                 parsed: Mapping[str, PageLinks],
-                page: Page | None, base_url: str) -> None:
+                page: Page | None, base_url: str, by_path: Mapping[str, Page]) -> None:
     def fail(url: str, message: str) -> None:
         if page is None:
             raise BuildError(Path("templates"), 0, f"{rel}: {message}")
@@ -207,4 +231,5 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
             fail(url, f"link to '{url}', a file the site does not have")
         page_path = path if path in parsed else path.rstrip("/") + "/index.html"
         if frag and page_path in parsed and frag not in parsed[page_path].ids:
-            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'")
+            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'; "
+                 + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path)))
