@@ -72,6 +72,8 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "unclosed display formula": ("$$\n\\frac{a}{b}", "not closed", "page"),
     "unknown reproduce box": ("```reproduce\ndemx\n```", "did you mean 'demo'", "page"),
     "heading without a space or id": ("##Heading", "no explicit id", "page"),
+    # a hashtag (a paragraph on GitHub) is a level-1 heading to Python-Markdown
+    "a hashtag at a line's start": ("#hashtag is text.", "write '\\#hashtag'", "page"),
     "setext heading without id": ("A heading\n---------", "no explicit id", "page"),
     "unclosed HTML comment": ("<!-- TODO: cite\nthe paper", "never closed", "page"),
     "unclosed template comment": ("{# TODO: cite\nthe paper", "never closed", "page"),

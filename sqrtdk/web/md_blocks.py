@@ -184,7 +184,8 @@ class BlockStructure(Treeprocessor):
             line = matched if exact else _line_from(source, after, text) or matched
             at = line + self.first_line() if line else 0
             self.heading_lines[el] = at
-            problem = ("" if level > 1 else
+            written = source[line - 1] if 0 < line <= len(source) else ""
+            problem = ("" if level > 1 else hashtag_heading(written) or
                        f"level-1 heading '{text}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")
             if not problem and not _HEADING_ID.search(text):
@@ -301,6 +302,23 @@ def _same_address(href: str) -> str:
     e-mail address as entities) and %-escapes (cmark-gfm's) decoded."""
     from urllib.parse import unquote
     return unquote(unescape(href.replace(AMP_SUBSTITUTE, "&")))
+
+
+# a heading's hashes followed by a word with no space between (`#hashtag`), where GitHub
+# reads a paragraph: the hashes and the word
+_HASH_WORD = re.compile(r"^[ \t>]*(#{1,6}[^\s#]\S*)")
+
+
+def hashtag_heading(written: str) -> str | None:
+    """The message for a level-1 heading written as `#word` (no space after the '#', which
+    GitHub reads as a paragraph: a hashtag), `written` being its line; None for another."""
+    m = _HASH_WORD.match(written)
+    if not m:
+        return None
+    return (f"'{m.group(1)}…' starts a level-1 heading here: in this Markdown "
+            "(Python-Markdown) a '#' at the start of a line begins a heading even when a word "
+            "follows it without a space (GitHub reads it as text); for a literal #, write "
+            f"'\\{m.group(1)}'")
 
 
 def _line_from(lines: list[str], start: int, text: str) -> int:

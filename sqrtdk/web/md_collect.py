@@ -25,6 +25,7 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
+from .md_blocks import hashtag_heading
 from .md_math import ContentError
 from .model import Citation, Heading
 from .positions import BoxLines, LineMap
@@ -60,7 +61,7 @@ class HeadingCollector(Treeprocessor):
             texts.append(_text(el))
             if not el.get("id"):
                 raise self._without_id(texts[-1], sum(t.startswith(texts[-1][:40]) for t in texts),
-                                       self.lines.get(el, 0))
+                                       self.lines.get(el, 0), int(el.tag[1]))
             self.pending.append((int(el.tag[1]), el.get("id", ""), self.lines.get(el, 0),
                                  copy.deepcopy(el)))
             # the heading is named by its own words, not by its section link's label too
@@ -83,18 +84,21 @@ class HeadingCollector(Treeprocessor):
         at.place(name, at.line(heading), parent=heading)
         at.joined(name, "text", at.removed.pop((heading, "text"), []))
 
-    def _without_id(self, text: str, occurrence: int, line: int) -> ContentError:
-        """The error for heading `text`, the `occurrence`-th heading starting so: at its
-        `line` where known, else at that heading's line found by its words (an earlier heading
-        with the same words is not the one)."""
+    def _without_id(self, text: str, occurrence: int, line: int, level: int) -> ContentError:
+        """The error for heading `text` of `level`, the `occurrence`-th heading starting so:
+        at its `line` where known, else at that heading's line found by its words (an earlier
+        heading with the same words is not the one). A level-1 heading written `#word` (a
+        hashtag to GitHub: in a note, where md_blocks does not look) says so."""
         start = re.escape(text[:40])
         written = re.compile(r"^[ \t>]*#{1,6}[ \t]*" + start, re.M)     # ##Title too
         setext = re.compile(r"^[ \t>]*" + start + r"[^\n]*\n[ \t>]*(?:=+|-+)[ \t]*$", re.M)
         if occurrence > 1 and not line:
             line = line_of(self.text(), written, occurrence) or \
                 line_of(self.text(), setext, occurrence)
-        return ContentError(f"heading '{text}' has no explicit id; write it as '## Its title "
-                            "{#some-id}', with the same id in every language",
+        glued = re.compile(r"^[ \t>]*#(?!#)" + start + r"[^\n]*", re.M).search(self.text())
+        hashtag = hashtag_heading(glued.group(0)) if level == 1 and glued else None
+        return ContentError(hashtag or f"heading '{text}' has no explicit id; write it as '## "
+                            "Its title {#some-id}', with the same id in every language",
                             (written, setext, _HEADING_WITHOUT_ID), line=line)
 
     def finish(self) -> None:
