@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sqrtdk.errors import BuildError
-from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions
+from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions, seed_figures_dir
 
 
 def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
@@ -85,7 +85,7 @@ def options(args: argparse.Namespace) -> BuildOptions:
     root = PROJECT_ROOT
     # figures/ records the default seed (it is in git); other seeds keep theirs aside
     figures = root / "figures" if args.seed == DEFAULT_SEED else \
-        root / ".cache" / f"seed-{args.seed}" / "figures"
+        seed_figures_dir(root / ".cache", args.seed)
     changes: dict[str, object] = {"seed": args.seed, "figures_dir": figures,
                                   "strict": args.strict}
     if args.out is not None:

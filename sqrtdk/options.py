@@ -18,6 +18,18 @@ RESULTS_FILE = "results.json"
 SWEEP_FILE = "sweep.json"
 
 
+def seed_figures_dir(cache_dir: Path, seed: int) -> Path:
+    """Where a build of another seed than DEFAULT_SEED keeps its results and SVGs (figures/
+    holds the default seed's, which are in git): `seed-N/figures` in the cache folder."""
+    return cache_dir / f"seed-{seed}" / "figures"
+
+
+def is_seed_folder(path: Path) -> bool:
+    """Whether `path`, an entry of the cache folder, is one `seed_figures_dir` makes."""
+    name = path.name
+    return path.is_dir() and name.startswith("seed-") and name[5:].isdigit()
+
+
 @dataclass(frozen=True)
 class BuildOptions:
     """Every folder a build reads or writes, and the switches that change what it does.

@@ -292,20 +292,28 @@ def check_reproducible(opts: BuildOptions) -> str:
 
 
 def clean(opts: BuildOptions) -> list[str]:
-    """Delete the built site (only if it carries the build's marker) and the cache entries."""
+    """Delete the built site (only if it carries the build's marker) and everything the build
+    keeps in the cache folder: its units (cache.UNITS) and other seeds' figures
+    (options.seed_figures_dir). Returns what was done, one line each; an entry of the cache
+    folder the build did not make is kept and named."""
     import shutil
 
+    from .errors import display_path
+    from .options import is_seed_folder
     from .web.output import remove_built
     done = []
     if opts.out.exists():
         remove_built(opts.out)
-        done.append(f"removed {opts.out}")
+        done.append(f"removed {display_path(opts.out)}")
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
-        for unit in UNITS:
-            path = opts.cache_dir / unit
-            if path.is_dir():
-                shutil.rmtree(path)
-        done.append(f"emptied {opts.cache_dir}")
+        for entry in sorted(opts.cache_dir.iterdir()):
+            if (entry.name in UNITS and entry.is_dir()) or is_seed_folder(entry):
+                shutil.rmtree(entry)
+        kept = sorted(p.name for p in opts.cache_dir.iterdir())
+        where = display_path(opts.cache_dir)
+        done.append(f"emptied {where}" if not kept else
+                    f"emptied {where} of what the build keeps there; kept what it did not make: "
+                    + ", ".join(kept))
     return done
 
 

@@ -65,3 +65,49 @@ def test_a_full_disk_stops_with_one_line_and_leaves_nothing_half_written(
         assert not any(disk.iterdir()), list(disk.iterdir())   # no site, no temporary folder
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_clean_removes_everything_it_says_and_names_what_it_keeps(tmp_path: Path) -> None:
+    """`--clean` empties the cache of the units and of another seed's figures (a build with
+    --seed 7 keeps its SVGs in .cache/seed-7/figures/): it printed "emptied .cache" and left
+    those. An entry the build did not make is kept, and the line names it."""
+    from sqrtdk.cache import UNITS
+    from sqrtdk.options import BuildOptions, seed_figures_dir
+    from sqrtdk.pipeline import clean
+    cache = tmp_path / ".cache"
+    for unit in UNITS[:3]:
+        (cache / unit).mkdir(parents=True)
+        (cache / unit / "entry").write_text("x")
+    seed = seed_figures_dir(cache, 7)
+    seed.mkdir(parents=True)
+    (seed / "walk.en.svg").write_text("<svg/>")
+    opts = BuildOptions.for_project(tmp_path, out=tmp_path / "site", cache_dir=cache)
+    said = clean(opts)
+    assert not any(cache.iterdir()) and said[-1].startswith("emptied ") and \
+        said[-1].endswith(".cache"), said
+    (cache / "notes.txt").write_text("mine")
+    (cache / "results").mkdir()
+    said = clean(opts)
+    assert [p.name for p in cache.iterdir()] == ["notes.txt"], said
+    assert said[-1].endswith("kept what it did not make: notes.txt"), said
+
+
+@pytest.mark.parametrize("what", ["a folder of other files", "a file"])
+def test_out_refused_names_an_empty_or_new_folder_not_removing_it(tmp_path: Path,
+                                                                   what: str) -> None:
+    """`--out` at a folder holding files the build did not make (or at a file) is refused
+    with what to give instead: an empty or new folder; never "remove it yourself"."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web.output import check_out_dir
+    out = tmp_path / "out"
+    if what == "a file":
+        out.write_text("x")
+    else:
+        out.mkdir()
+        (out / "mine.txt").write_text("x")
+    with pytest.raises(BuildError) as e:
+        check_out_dir(out, ())
+    assert "give --out an empty or new folder" in e.value.message, e.value
+    assert "yourself" not in e.value.message, e.value
+    if what != "a file":
+        assert e.value.message.endswith(f"e.g. --out {(out / 'sqrtdk-site').as_posix()}")

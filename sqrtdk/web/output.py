@@ -61,10 +61,15 @@ def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:
     if built is not None:
         raise BuildError(out, 0, f"refusing to write the site inside the site this build made "
                                  f"({display_path(built)}); choose a folder outside it")
-    if target.exists() and (not target.is_dir() or
-                            (any(target.iterdir()) and not (target / MARKER).exists())):
-        raise BuildError(out, 0, f"refusing to replace '{out}': it was not made by this build "
-                                 f"(no {MARKER} file); remove it yourself or choose another --out")
+    if target.exists() and not target.is_dir():
+        raise BuildError(out, 0, f"refusing to write the site to '{out}': it is a file; give "
+                                 "--out an empty or new folder")
+    if target.exists() and any(target.iterdir()) and not (target / MARKER).exists():
+        new = target / "sqrtdk-site"
+        example = "" if new.exists() else f", e.g. --out {display_path(new)}"
+        raise BuildError(out, 0, f"refusing to replace '{out}': it holds files this build did "
+                                 f"not make (no {MARKER} file), which writing the site would "
+                                 f"delete; give --out an empty or new folder{example}")
     return target
 
 
@@ -150,5 +155,7 @@ def _swap(new: Path, target: Path) -> None:
 def remove_built(folder: Path) -> None:
     """Delete `folder` only if this build made it (it holds MARKER); otherwise raise."""
     if not (folder / MARKER).is_file():
-        raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file")
+        raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file, so "
+                                    "this build did not make it; --clean deletes only a site it "
+                                    "made: give --out the folder you built into")
     shutil.rmtree(folder)
