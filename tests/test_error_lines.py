@@ -791,6 +791,35 @@ def test_a_section_citing_results_more_often_names_every_citation_line_and_the_o
     first, second = (BODY_START + longer.split("\n").index(x) for x in (one, two))
     # the results in name order: n_pairs, whose one citation is the new sentence, then
     # sd_small, cited on lines `first` and `second` here and once in the other file
-    assert e.line == second and f"(line {second})" in e.message, e.message
+    assert e.line == second and "'spread.n_pairs' 1 time(s) here but 0 in" in e.message, \
+        e.message                             # its one line is the message's own, not again
     assert "'spread.n_pairs'" in e.message and "'spread.sd_small' differ too" in e.message
     assert first < second
+
+
+def test_a_citation_counted_differently_names_each_line_once(tmp_path: Path) -> None:
+    """The line a message starts with is not given again in it ('index.md:399 (line 399)');
+    the other lines of the same citation are ('also lines …')."""
+    quote = "The SD {{ spread.sd_small | fixed(2) }} here."
+    longer = f"## One {{#one}}\n\n{quote}\n\n{quote}\n\n{quote}\n"
+    e = _parity_error(tmp_path, f"## One {{#one}}\n\n{quote}\n", longer)
+    lines = [BODY_START + i for i, text in enumerate(longer.split("\n")) if text == quote]
+    assert e.line == lines[0], e
+    assert f"3 time(s) here (also lines {lines[1]}, {lines[2]}) but 1 in " in e.message, e.message
+    assert f"zh.md:{BODY_START + 2}; every" in e.message and "(line" not in e.message, e.message
+
+
+@pytest.mark.parametrize("what, zh_body, says", [
+    ("reproduce boxes", "Text.\n\n```reproduce\ndemo\n```\n",
+     "reproduce boxes differ at position 1: demo here, nothing in "),
+    ("quoted results", "Text.\n\nSD {{ spread.sd_small | fixed(2) }}.\n",
+     "quoted results differ: spread.sd_small only here, not in "),
+], ids=["reproduce boxes", "quoted results"])
+def test_an_item_only_another_language_has_is_at_its_line_there(
+        tmp_path: Path, what: str, zh_body: str, says: str) -> None:
+    """What the first language lacks has no line there: the error is at the line of the
+    other language that has it ("content/zh/index.md: reproduce boxes differ … nothing here"
+    had no line at all)."""
+    e = _parity_error(tmp_path, zh_body, "Text.\n")
+    assert e.path.name == "zh.md" and e.line == BODY_START + 2, e
+    assert e.message.startswith(says) and "en.md" in e.message, e.message

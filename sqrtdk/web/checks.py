@@ -47,8 +47,14 @@ def check_parity(pages: list[Page]) -> None:
                 y = b[i] if i < len(b) else None
                 l1 = _nth(lines(base), i) if x else 0
                 l2 = _nth(lines(other), i) if y else 0
+                if x is None:    # at the item the other file has (the first has none there)
+                    last = next((n for n in reversed(lines(base)[:i]) if n), 0)
+                    raise BuildError(other.source, l2, f"{kind} differ at position {i + 1}: "
+                                     f"{y} here, nothing in {display_path(base.source)}"
+                                     + (f" after line {last}" if last else "")
+                                     + "; every language must match")
                 raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
-                                 f"{x or 'nothing'} here, {y or 'nothing'} in "
+                                 f"{x} here, {y or 'nothing'} in "
                                  f"{where(other.source, l2)}; every language must match")
         sets: tuple[tuple[str, Callable[[Page], set[str]], Callable[[Page, str], int]], ...] = (
             ("quoted results", lambda p: {e[0] for e in p.quotes.entries},
@@ -61,6 +67,10 @@ def check_parity(pages: list[Page]) -> None:
                 here, there = sorted(sa - sb)[:1], sorted(sb - sa)[:1]
                 l1 = line(base, here[0]) if here else 0
                 l2 = line(other, there[0]) if there else 0
+                if not here:     # at the item only the other file has
+                    raise BuildError(other.source, l2, f"{what} differ: {there[0]} only here, "
+                                     f"not in {display_path(base.source)}; every language "
+                                     "must match")
                 raise BuildError(base.source, l1, f"{what} differ: "
                                  f"{here[0] if here else 'nothing'} only here, "
                                  f"{there[0] if there else 'nothing'} only in "
@@ -87,19 +97,20 @@ def _check_citations(p1: Page, p2: Page) -> None:
             "claim": "the claim"}[kind]
     others = ", ".join(f"'{k[2]}'" for k in differing[1:4] if k[0] == section)
     raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
-                     f"{a.get(key, 0)} time(s) here{_at_lines(p1, key)} but {b.get(key, 0)} "
-                     f"in {where(p2.source, l2)}{_at_lines(p2, key)}; every language must "
-                     "match" + (f" ({others} differ too)" if others else ""))
+                     f"{a.get(key, 0)} time(s) here{_at_lines(p1, key, l1)} but "
+                     f"{b.get(key, 0)} in {where(p2.source, l2)}{_at_lines(p2, key, l2)}; "
+                     "every language must match" + (f" ({others} differ too)" if others else ""))
 
 
-def _at_lines(page: Page, key: Citation) -> str:
-    """' (lines 3, 7)': where the page cites `key`, as recorded; '' if nowhere known."""
+def _at_lines(page: Page, key: Citation, named: int) -> str:
+    """' (also lines 3, 7)': where else the page cites `key`, as recorded, than the line
+    `named` the message already gives; '' if nowhere else known."""
     c = page.conversion
     lines = sorted({line for k, line in zip(c.cited, c.cited_lines, strict=True)
-                    if k == key and line})
+                    if k == key and line and line != named})
     if not lines:
         return ""
-    return f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})"
+    return f" (also line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})"
 
 
 def _citation_line(page: Page, key: Citation) -> int:
