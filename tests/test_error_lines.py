@@ -200,6 +200,15 @@ def test_a_missing_anchor_that_begins_an_id_names_the_link_not_the_heading(
     assert e.line == BODY_START + written and "no anchor '#paper-'" in e.message, str(e)
 
 
+def test_a_hashtag_heading_is_at_its_own_line_when_its_words_are_in_a_sentence_above(
+        tmp_path: Path) -> None:
+    """GitHub reads `#hashtag is text.` as a paragraph, so the heading's line is found by its
+    words: not in the sentence above that holds them after an 'A #'."""
+    body = "A #hashtag is text.\n\n#hashtag is text.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and "write '\\#hashtag'" in e.message, str(e)
+
+
 @pytest.mark.parametrize("link, says", [
     ("#Batch-Two", "did you mean '#batch-two'? (ids are case-sensitive)"),
     ("#playground-for-github-markdown", "did you mean '#playground'? (the heading "

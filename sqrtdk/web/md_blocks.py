@@ -181,7 +181,8 @@ class BlockStructure(Treeprocessor):
                 continue
             level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
             # where cmark-gfm reads no heading, the line that holds the heading's text
-            line = matched if exact else _line_from(source, after, text) or matched
+            line = matched if exact else _atx_line(source, after, text) or \
+                _line_from(source, after, text) or matched
             at = line + self.first_line() if line else 0
             self.heading_lines[el] = at
             written = source[line - 1] if 0 < line <= len(source) else ""
@@ -319,6 +320,15 @@ def hashtag_heading(written: str) -> str | None:
             "(Python-Markdown) a '#' at the start of a line begins a heading even when a word "
             "follows it without a space (GitHub reads it as text); for a literal #, write "
             f"'\\{m.group(1)}'")
+
+
+def _atx_line(lines: list[str], start: int, text: str) -> int:
+    """The first line from `start` (1-based) that starts with a heading's hashes and then
+    the start of `text` (`#hashtag is text.`, not `A #hashtag is text.` above it); 0 if
+    none."""
+    head = re.compile(r"[ \t>]*#{1,6}[ \t]*" + re.escape(text[:20].strip()))
+    return next((n for n in range(max(start, 1), len(lines) + 1)
+                 if text.strip() and head.match(lines[n - 1])), 0)
 
 
 def _line_from(lines: list[str], start: int, text: str) -> int:
