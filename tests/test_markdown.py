@@ -133,6 +133,19 @@ def test_headings_reach_the_contents_exactly(tmp_path: Path) -> None:
     assert "math" in h.html and "footnote" not in h.html and "fnref" not in h.html
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_dashes_stay_as_typed_and_quotes_curl(tmp_path: Path, lang: str) -> None:
+    """`--flag`, `1--5` and `---` are shown as typed, as GitHub shows them (smarty made them
+    – and —, corrupting a command's flag in prose); quotes still curl, `...` is an ellipsis."""
+    tree = Tree(html(tmp_path, 'Run "pip" with --no-cache, pages 1--5, a pause---then dots...\n',
+                     lang=lang))
+    text = next(e["text"] for e in tree.elements if e["tag"] == "p")
+    assert "--no-cache" in text and "1--5" in text and "pause---then" in text, text
+    assert "\u2013" not in text and "\u2014" not in text and "dots\u2026" in text, text
+    if lang == "en":
+        assert "\u201cpip\u201d" in text, text
+
+
 @pytest.mark.parametrize("source, expected", [
     ('for "large values of $d_k$", the', "for &ldquo;large values of ⟨m⟩&rdquo;, the"),
     ('a ("quote") b', "a (&ldquo;quote&rdquo;) b"),

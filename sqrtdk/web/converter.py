@@ -1,11 +1,11 @@
 """One fresh Python-Markdown instance per page, with the article's extensions.
 
 Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
-here and kept as an object, not found again by its class name), smarty (English quotes, dashes; on
-CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
-notes; the `reproduce` fence; relaxed headers: a fence with options such as `title="…"` is
-still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks.details
-(`/// details` boxes), pymdownx.magiclink (a bare `https://…`, `www.…` or e-mail address is a
+here and kept as an object, not found again by its class name), smarty (English quotes and the
+ellipsis; no dashes: `--` stays as typed, as on GitHub; on CJK pages without quotes),
+pymdownx.superfences (fences anywhere, also in list items and notes; the `reproduce`
+fence; relaxed headers: a fence with options such as `title="…"` is still code, and
+`md_blocks` warns that the options are dropped), pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink (a bare `https://…`, `www.…` or e-mail address is a
 link, as GitHub's extended autolinks make it). Math and code were taken out by `lexer` before
 Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with GitHub's
 parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
@@ -223,7 +223,10 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
     md = page.md = markdown.Markdown(extensions=[
         AttrListExtension(), TableExtension(), SaneListExtension(), DefListExtension(),
         page.footnotes,
-        SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False),
+        # no dashes: `--no-cache`, `1--5` and `---` stay as typed, as GitHub shows them (a
+        # dash is typed as – or —); curly quotes and the ellipsis stay
+        SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False,
+                        smart_dashes=False),
         # plain <pre><code class="language-…">: the same HTML with or without Pygments
         HighlightExtension(use_pygments=False),
         # relaxed headers: a fence with options (title="…") is still code; md_blocks warns
