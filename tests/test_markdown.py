@@ -268,6 +268,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("- [ ] an open task\n- plain item\n", "task list"),
     ("Some ~~struck~~ text.\n", "strikethrough"),
     ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
+    ("This is ~one tilde~ struck.\n", "strikethrough '~…~'"),
     ("line one\\\nline two.\n", "backslash hard line break"),
     ('=== "Python"\n\n    import numpy as np\n', "content tab"),
     (":::note\nA container's text.\n:::\n", "':::' container"),
@@ -280,7 +281,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("The 2^10^ pairs.\n", "superscript"),
     ("// details | Why?\n", "two slashes"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
-        "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
+        "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -374,8 +375,10 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
 @pytest.mark.parametrize("lang, text", [
     ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
+    ("en", "Copy ~/.config to ~/backup, about ~5 or ~ 6 files.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
-], ids=["chinese ranges", "comparisons and carets", "colons and braces"])
+], ids=["chinese ranges", "comparisons and carets", "home and about",
+                     "colons and braces"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging
