@@ -133,6 +133,30 @@ def test_headings_reach_the_contents_exactly(tmp_path: Path) -> None:
     assert "math" in h.html and "footnote" not in h.html and "fnref" not in h.html
 
 
+@pytest.mark.parametrize("link, words", [
+    ("a [link](#other)", "link"), ("https://example.com/x", "https://example.com/x"),
+    ('<a href="#other">raw link</a>', "raw link"), ("a [ref link][r]", "ref link"),
+], ids=["inline link", "bare URL", "raw HTML link", "reference link"])
+def test_a_link_in_a_heading_reaches_the_contents_as_its_text(tmp_path: Path, link: str,
+                                                               words: str) -> None:
+    """The contents entry is itself a link to the heading: a link inside it would be a link
+    in a link, which the browser splits. The entry keeps the link's words (and the heading's
+    code and math); the heading keeps its link. A footnote reference leaves no link either."""
+    body = (f"## With `code`, $x^2$ and {link}[^n] {{#h}}\n\nText.\n\n## Other {{#other}}\n\n"
+            "[r]: #other\n\n[^n]: A note.\n")
+    p = page(tmp_path, body, RESULTS)
+    entry = p.conversion.headings[0]
+    tags = [e["tag"] for e in Tree(entry.html).elements]
+    assert "a" not in tags and "code" in tags and "math" in entry.html, entry.html
+    assert entry.text.startswith("With code,") and "fnref" not in entry.html, entry
+    assert words in entry.text and words in entry.html, (words, entry.html)
+    heading = next(e for e in Tree(p.body).elements if e["tag"] == "h2")
+    links = [e for e in Tree(p.body).elements if e["tag"] == "a" and "h2" in e["ancestors"]
+             and "headerlink" not in e["attrs"].get("class", "")
+             and "footnote-ref" not in e["attrs"].get("class", "")]
+    assert [e["text"] for e in links] == [words], (heading, links)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_dashes_stay_as_typed_and_quotes_curl(tmp_path: Path, lang: str) -> None:
     """`--flag`, `1--5` and `---` are shown as typed, as GitHub shows them (smarty made them
