@@ -451,6 +451,39 @@ def test_an_autolink_is_a_link_and_warns_nothing(tmp_path: Path,
     assert any("someone" in h or "&#" in h or h.startswith("mailto") for h in hrefs), hrefs
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_bare_address_ends_before_chinese_punctuation_without_a_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """GitHub ends a bare address only at a space, so `…/path。后面` links the Chinese after
+    it too; here it ends where the author meant, before the fullwidth punctuation, and the
+    comparison with GitHub's reading does not report that deliberate difference."""
+    import logging
+    body = ("\u7f51\u5740 https://example.com/path\u3002\u540e\u9762\uff0c\u8fd8\u6709 "
+            "www.example.org\uff0c\u4ee5\u53ca<https://example.net>\u3002"
+            "\u53c2\u89c1\uff08https://example.com/x.\uff09\u3001\u300chttps://example.com/y\u300d"
+            "\n\nPlain https://example.com/z, at the end.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body, lang=lang))
+    hrefs = [e["attrs"]["href"] for e in tree.elements if e["tag"] == "a"]
+    assert hrefs == ["https://example.com/path", "http://www.example.org", "https://example.net",
+                     "https://example.com/x", "https://example.com/y", "https://example.com/z"], \
+        hrefs
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_bare_address_running_into_chinese_letters_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Letters may belong to an address, so `…/a后面` stays one link, as on GitHub, but the
+    author hears of it at its line, with the `<…>` form that ends it."""
+    import logging
+    body = "\u7b2c\u4e00\u6bb5\u3002\n\n\u7f51\u5740 https://example.com/a\u540e\u9762\u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "<https://example.com/a>" in got[0], got
+
+
 def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     """A task list warns that its `[x]` / `[ ]` are published as typed, on each item, and

@@ -3,12 +3,13 @@
 Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
 here and kept as an object, not found again by its class name), smarty (English quotes and the
 ellipsis; no dashes: `--` stays as typed, as on GitHub; on CJK pages without quotes),
-pymdownx.superfences (fences anywhere, also in list items and notes; the `reproduce`
-fence; relaxed headers: a fence with options such as `title="…"` is still code, and
-`md_blocks` warns that the options are dropped), pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink (a bare `https://…`, `www.…` or e-mail address is a
-link, as GitHub's extended autolinks make it). Math and code were taken out by `lexer` before
-Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with GitHub's
-parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
+pymdownx.superfences (fences anywhere, also in list items and notes; the `reproduce` fence;
+relaxed headers: a fence with options such as `title="…"` is still code, and `md_blocks` warns
+that the options are dropped), pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
+(a bare `https://…`, `www.…` or e-mail address is a link, as GitHub's extended autolinks make
+it; `md_autolink` ends it before CJK punctuation too). Math and code were taken out by `lexer`
+before Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with
+GitHub's parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
 
 Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
 into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
@@ -42,6 +43,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | RawHtmlGuard      | sqrtdk-raw-html    | 2.2  | the stash is complete after inline            |
 | MathInRawHtml     | sqrtdk-raw-math    | 2.15 | the stash is complete after inline            |
 | LeftoverCheck     | sqrtdk-leftovers   | 2.1  | after every text change                       |
+| AmbiguousAddresses | sqrtdk-cjk-addresses | 2.06 | after inline made the links (warnings only) |
 | ForeignSyntax     | sqrtdk-foreign     | 2.05 | after every text change (warnings only)       |
 | LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
 """
@@ -64,12 +66,12 @@ from markdown.extensions.tables import TableExtension
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
-from pymdownx.magiclink import MagiclinkExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .article_text import ArticleText
 from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
 from .math.formula import Formula
+from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension
 from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
@@ -168,6 +170,9 @@ class ArticleExtension(Extension):
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
         tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
+        tp.register(AmbiguousAddresses(md, p.magiclink.link_pattern, p.source,
+                                       lambda: text.prose, self.positions),
+                    "sqrtdk-cjk-addresses", 2.06)
         tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
@@ -194,6 +199,8 @@ class PageContext:
         self.footnotes = FootnoteExtension(
             SEPARATOR="-", BACKLINK_TEXT="↩\ufe0e", USE_DEFINITION_ORDER=False,
             BACKLINK_TITLE=ui["backlink_title"], SUPERSCRIPT_TEXT="{}")
+        self.magiclink = CjkMagiclinkExtension(hide_protocol=False, repo_url_shortener=False,
+                                               social_url_shortener=False)
 
 
     def readable(self, text: str) -> str:
@@ -233,7 +240,7 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
         SuperFencesCodeExtension(relaxed_headers=True, custom_fences=[reproduce_fence(
             page.snippets, page.ui, page.snippets_shown, page.source_url)]),
         # GitHub's extended autolinks: a bare https://…, www.… or e-mail address is a link
-        MagiclinkExtension(hide_protocol=False, repo_url_shortener=False,
-                           social_url_shortener=False),
+        # (md_autolink: ending before CJK punctuation too)
+        page.magiclink,
         DetailsExtension(), article])
     return md, article

@@ -42,6 +42,7 @@ from .blocks import (
     is_footnote_link,
     sourcepos_line,
 )
+from .md_autolink import address_as_meant
 from .md_math import ContentError
 from .positions import LineMap
 
@@ -285,9 +286,14 @@ class BlockStructure(Treeprocessor):
                        f"GitHub makes '{text[:60]}' a link (to {href[:60]}), this Markdown "
                        f"does not: the page shows it as text; write [{text[:60]}]({href[:60]})")
         shown = Counter(href for href, _, _ in theirs)
+        # the text GitHub linked past CJK punctuation, where this page ends an address and
+        # may start another (md_autolink): a link made there is no difference to report
+        swallowed = [text for _, text, _ in theirs if address_as_meant(text) != text]
         for href, text in ours:
             if shown[href] > 0:
                 shown[href] -= 1
+                continue
+            if text and any(text in t for t in swallowed):
                 continue
             line = _line_from(lines, 1, text) or _line_from(lines, 1, href)
             self._warn(line, f"this Markdown makes '{text[:60]}' a link and GitHub does not "
@@ -298,9 +304,10 @@ class BlockStructure(Treeprocessor):
 
 def _same_address(href: str) -> str:
     """A link's address in a form both readings share: entities (this Markdown writes an
-    e-mail address as entities) and %-escapes (cmark-gfm's) decoded."""
+    e-mail address as entities) and %-escapes (cmark-gfm's) decoded, cut before CJK
+    punctuation (where this page ends a bare address and GitHub does not: md_autolink)."""
     from urllib.parse import unquote
-    return unquote(unescape(href.replace(AMP_SUBSTITUTE, "&")))
+    return address_as_meant(unquote(unescape(href.replace(AMP_SUBSTITUTE, "&"))))
 
 
 def _line_from(lines: list[str], start: int, text: str) -> int:

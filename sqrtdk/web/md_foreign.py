@@ -2,13 +2,12 @@
 item 5): a warning at its line that names the tool's syntax and says what to write here.
 
 Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`=== "Python"`),
-GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress,
-Pandoc's fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two
-slashes. Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
+GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress, Pandoc's
+fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
+Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
 (pymdown's tilde and caret, Pandoc), a backslash line break, and a Sphinx or MyST role
 (`:numref:`, `{numref}`) written before a code span. Each is left as it is, with a warning:
-taking them as markup would change text that means something else (`3~5` is a range in
-Chinese).
+taking them as markup would change text that means something else (`3~5` is a range in Chinese).
 """
 from __future__ import annotations
 
