@@ -484,6 +484,19 @@ def test_a_bare_address_running_into_chinese_letters_warns_at_its_line(
     assert "<https://example.com/a>" in got[0], got
 
 
+def test_a_space_in_a_link_address_is_percent_encoded(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`[text](<address with a space>)` is a link on GitHub and here; GitHub writes the space
+    as %20, and an address with a raw space is not a valid URL."""
+    import logging
+    body = "A [spaced](<https://example.com/a b>) link and [plain](https://example.com/c%20d).\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body))
+    hrefs = [e["attrs"]["href"] for e in tree.elements if e["tag"] == "a"]
+    assert hrefs == ["https://example.com/a%20b", "https://example.com/c%20d"], hrefs
+    assert [r.getMessage() for r in caplog.records] == []
+
+
 def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     """A task list warns that its `[x]` / `[ ]` are published as typed, on each item, and

@@ -35,6 +35,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
 | BoxHeaderCheck    | sqrtdk-box-headers | 2.75 | any time after block parsing                  |
+| EncodedAddresses  | sqrtdk-encoded-addresses | 2.72 | before the links are collected     |
 | LinkCollector     | sqrtdk-links       | 2.7  | after figures added their links               |
 | CitationCollector | sqrtdk-citations   | 2.6  | after math; before AttributeMarkers           |
 | FootnoteChecks    | sqrtdk-note-checks | 2.5  | after Python-Markdown's footnote processors   |
@@ -71,7 +72,7 @@ from pymdownx.superfences import SuperFencesCodeExtension
 from .article_text import ArticleText
 from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
 from .math.formula import Formula
-from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension
+from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
 from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
@@ -162,6 +163,7 @@ class ArticleExtension(Extension):
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
         tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
                     "sqrtdk-box-headers", 2.75)
+        tp.register(EncodedAddresses(md), "sqrtdk-encoded-addresses", 2.72)
         tp.register(self.links, "sqrtdk-links", 2.7)
         tp.register(self.citations, "sqrtdk-citations", 2.6)
         tp.register(self.notes, "sqrtdk-note-checks", 2.5)

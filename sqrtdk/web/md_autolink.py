@@ -1,4 +1,5 @@
-"""Bare addresses (`https://…`, `www.…`) in text written with CJK punctuation.
+"""Link addresses: bare ones (`https://…`, `www.…`) in text written with CJK punctuation, and
+spaces in written ones.
 
 GitHub's extended autolinks, and pymdownx.magiclink, which makes them here, end a bare address
 only at whitespace or `<`: in `网址 https://example.com/path。后面是中文` both link
@@ -10,6 +11,9 @@ reading after the same cut (`address_as_meant`), so this deliberate difference i
 as one. An address that runs straight into CJK letters (`…/path后面`) is linked as both parsers
 read it (letters can belong to an internationalised address), with a warning at its line saying
 to write `<…>`.
+
+`EncodedAddresses`: a space in a link's address (`[text](<https://example.com/a b>)`) is
+written `%20`, as GitHub writes it.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
@@ -129,3 +134,19 @@ class AmbiguousAddresses(Treeprocessor):
                  "so GitHub and this page link them too; if the address ends before them, "
                  f"write it in angle brackets, <{meant[:60]}>, or put a space after it")
         self.pattern.ambiguous.clear()
+
+
+class EncodedAddresses(Treeprocessor):
+    """Spaces and other whitespace or control characters in a link's address (which
+    `[text](<https://example.com/a b>)` allows) percent-encoded, as GitHub writes them
+    (`%20`): a raw space is not valid in an address."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter("a"):
+            href = el.get("href")
+            if href is not None and any(_unsafe(c) for c in href):
+                el.set("href", "".join(quote(c) if _unsafe(c) else c for c in href))
+
+
+def _unsafe(c: str) -> bool:
+    return c.isspace() or unicodedata.category(c) == "Cc"
