@@ -137,16 +137,19 @@ class AmbiguousAddresses(Treeprocessor):
 
 
 class EncodedAddresses(Treeprocessor):
-    """Spaces and other whitespace or control characters in a link's address (which
+    """Spaces and other whitespace in a link's address (which
     `[text](<https://example.com/a b>)` allows) percent-encoded, as GitHub writes them
-    (`%20`): a raw space is not valid in an address."""
+    (`%20`): a raw space is not valid in an address. Links within the page (`#…`) are left
+    to the id checks (a note label with a space is an error there)."""
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter("a"):
             href = el.get("href")
-            if href is not None and any(_unsafe(c) for c in href):
+            if href is not None and not href.startswith("#") and any(_unsafe(c) for c in href):
                 el.set("href", "".join(quote(c) if _unsafe(c) else c for c in href))
 
 
 def _unsafe(c: str) -> bool:
-    return c.isspace() or unicodedata.category(c) == "Cc"
+    """Whitespace (not the control characters of Markdown's placeholders, such as the
+    e-mail address's `\x02amp\x03`, which its postprocessors turn back into `&`)."""
+    return c.isspace() and c not in "\x02\x03"
