@@ -1,0 +1,91 @@
+"""The messages of the comparison with GitHub's reading (cmark-gfm) and of the math scanner,
+as a new author met them: each names the author's own line, says what the page shows, and
+never sends the author to a text that is wrong too (a suggested `write …` is converted
+here and must give what it promises, without a message). The passages are small articles
+of our own."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import BODY_START, Tree, page
+
+from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
+
+RESULTS: dict[str, Any] = {"claims": {}, "meta": {"bounds": {}}}
+FILLER = "Some words.\n\n" * 6
+
+
+def convert(tmp_path: Path, body: str, lang: str = "en") -> tuple[list[str], str]:
+    """The warnings (file:line: warning: …) and the page's HTML."""
+    with captured() as messages:
+        html = page(tmp_path, body, RESULTS, lang=lang).body
+    return list(messages), html
+
+
+def line_of(body: str, words: str) -> int:
+    """The file line of the body's line holding `words`."""
+    return BODY_START + next(n for n, x in enumerate(body.split("\n")) if words in x)
+
+
+def at(messages: list[str], line: int) -> list[str]:
+    return [m for m in messages if f":{line}: warning:" in m]
+
+
+def links(html: str) -> list[tuple[str, str]]:
+    return [(el["attrs"].get("href", ""), el["text"]) for el in Tree(html).elements
+            if el["tag"] == "a" and not el["attrs"].get("href", "").startswith("#")]
+
+
+def suggestions(message: str) -> list[str]:
+    return re.findall(r"write (\[[^\]]*\]\(.*?\))(?:$|[;,:]? )", message) + \
+        re.findall(r"(<https?://\S+>)$", message)
+
+
+def test_links_are_paired_by_place_not_by_count(tmp_path: Path) -> None:
+    """A link both read alike and one each reads with another address: the warning is at
+    the second's line only, none at a line that merely holds the same word."""
+    body = ("A [spaced](<https://example.com/a b>) link.\n\n" + FILLER +
+            "Words about paren, no link.\n\n" + FILLER +
+            "See [paren](https://example.com/p (Paren title)) here.\n")
+    messages, html = convert(tmp_path, body)
+    assert not at(messages, line_of(body, "Words about paren")), messages
+    here = at(messages, line_of(body, "See [paren]"))
+    assert len(here) == 1 and len(messages) == 1, messages
+    # the page has a link, to the whole text in parentheses: the message says so
+    assert ("https://example.com/p (Paren title)", "paren") in links(html)
+    assert "as text" not in here[0] and "https://example.com/p (Paren title)" in here[0], here
+
+
+def test_an_escaped_character_in_an_address_is_the_same_link(tmp_path: Path) -> None:
+    body = ("Words with query.\n\n" + FILLER +
+            "A [query](https://example.com/?q=\\$a) and [u](https://example.com/a\\_b).\n")
+    messages, html = convert(tmp_path, body)
+    assert messages == []
+    assert ("https://example.com/?q=$a", "query") in links(html)
+
+
+@pytest.mark.parametrize("passage", [
+    "See [paren](https://example.com/p (Paren title)) here.\n",
+    "A link <irc://example.org/a> here.\n",
+    "A link <ssh://example.org/\\$a> here.\n",
+    "A link <https://example.org/a b> here.\n",
+], ids=["title in parentheses", "other scheme", "dollar in address", "space in address"])
+def test_a_suggested_link_is_accepted_and_read_alike(tmp_path: Path, passage: str) -> None:
+    """Every `write [text](address)` of a link message, put in the passage's place, converts
+    without an error or a warning about links."""
+    body = FILLER + passage
+    messages, _ = convert(tmp_path, body)
+    offered = [s for m in messages for s in suggestions(m)]
+    assert offered, messages
+    for n, text in enumerate(offered):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        try:
+            again, _ = convert(folder, FILLER + f"Now {text} here.\n")
+        except BuildError as e:
+            pytest.fail(f"the suggestion {text!r} stops the build: {e}")
+        assert not [m for m in again if "link" in m], (text, again)
