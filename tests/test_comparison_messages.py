@@ -89,3 +89,25 @@ def test_a_suggested_link_is_accepted_and_read_alike(tmp_path: Path, passage: st
         except BuildError as e:
             pytest.fail(f"the suggestion {text!r} stops the build: {e}")
         assert not [m for m in again if "link" in m], (text, again)
+
+
+@pytest.mark.parametrize("passage", [
+    '<div class="box">Words with $y^2$ and *stars*.</div>\n',
+    '<div class="box">Many more words here, then $y^2$ and *stars*.</div>\n',
+    '<div class="box">$y^2$ first.</div>\n',
+], ids=["formula at the cut", "formula after the cut", "formula first"])
+def test_a_formula_in_raw_html_is_quoted_as_written(tmp_path: Path, passage: str) -> None:
+    """The raw HTML is quoted as the author wrote it, never with the number that stood for
+    a formula while math was out of the way."""
+    body = FILLER + passage
+    with pytest.raises(BuildError) as e:
+        convert(tmp_path, body)
+    assert e.value.line == line_of(body, "<div")
+    quoted = re.search(r"\('(.*)…'\)", str(e.value))
+    assert quoted and passage.startswith(quoted.group(1)), str(e.value)
+
+
+def test_a_heading_with_a_formula_is_quoted_as_written(tmp_path: Path) -> None:
+    body = "## Start {#start}\n\n#### Heading about the scores of one query $q^2$ and more {#q}\n"
+    messages, _ = convert(tmp_path, body)
+    assert any("jumps from 2 to 4" in m for m in messages), messages

@@ -99,10 +99,12 @@ class BlockStructure(Treeprocessor):
     line from it, not by searching the text)."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
-                 searchable: Callable[[], str], first_line: Callable[[], int]):
+                 searchable: Callable[[], str], first_line: Callable[[], int],
+                 readable: Callable[[str], str] = str):
         super().__init__(md)
         self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
                                                                   first_line)
+        self.readable = readable      # text as the author wrote it (formulas back), for messages
         self.raw_html = RawHtmlEntries(md)     # a raw `<pre>` block is HTML, not a fence
         self.heading_lines: dict[etree.Element, int] = {}
         self.block_lines: dict[etree.Element, int] = {}
@@ -198,8 +200,8 @@ class BlockStructure(Treeprocessor):
                                                        re.escape(text[:40]), re.M), line=at)
             if level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
-                                 f"('{text[:40]}'), skipping a level readers of the contents "
-                                 f"and screen readers rely on; make it "
+                                 f"('{self._shown(text, 40)}'), skipping a level readers of "
+                                 "the contents and screen readers rely on; make it "
                                  f"'{'#' * (previous + 1)} …'")
             previous = level
 
@@ -293,7 +295,7 @@ class BlockStructure(Treeprocessor):
             if mine and github and mine.href != github.href:
                 self._warn(mine.line or github.line, self._other_address(mine, github))
             elif github and not mine:
-                self._warn(github.line, f"GitHub makes '{github.text[:60]}' a link (to "
+                self._warn(github.line, f"GitHub makes '{self._shown(github.text)}' a link (to "
                                         f"{github.href[:60]}), this Markdown does not: the page "
                                         f"shows it as text; {self._write(github)}")
             elif mine and not github:
@@ -302,13 +304,18 @@ class BlockStructure(Treeprocessor):
                        "write the address without spaces, or its '<' as '&lt;' if it is text"
                        if "<" in source else
                        f"if it should be a link on both, {self._write(mine)}")
-                self._warn(mine.line, f"this Markdown makes '{mine.text[:60]}' a link (to "
+                self._warn(mine.line, f"this Markdown makes '{self._shown(mine.text)}' a link (to "
                                       f"{mine.href[:60]}) and GitHub does not: the page shows a "
                                       f"link, GitHub text; {why}")
 
+    def _shown(self, text: str, most: int = 60) -> str:
+        """`text` as the author wrote it (formulas back), then cut to `most` characters."""
+        shown = " ".join(self.readable(text).split())
+        return shown if len(shown) <= most else shown[:most] + "…"
+
     def _other_address(self, mine: _Link, github: _Link) -> str:
         """The warning for a link both make, to different addresses."""
-        said = (f"the page links '{mine.text[:60]}' to '{mine.href[:80]}', GitHub to "
+        said = (f"the page links '{self._shown(mine.text)}' to '{mine.href[:80]}', GitHub to "
                 f"'{github.href[:80]}'" + (f" (with the title '{github.title[:60]}')"
                                            if github.title else ""))
         rest = mine.href[len(github.href):]

@@ -138,9 +138,10 @@ class MathInRawHtml(Treeprocessor):
     formula's own line (`RawFormula.line`); inside an indented code block under another tool's
     box line (MkDocs' `??? note`, `!!! tip`), at that line, naming it."""
 
-    def __init__(self, md: Markdown, text: Callable[[], str], formulas: list[Formula]):
+    def __init__(self, md: Markdown, text: Callable[[], str], formulas: list[Formula],
+                 readable: Callable[[str], str] = str):
         super().__init__(md)
-        self.text, self.formulas = text, formulas
+        self.text, self.formulas, self.readable = text, formulas, readable
 
     def run(self, root: etree.Element) -> None:
         for block in self.md.htmlStash.rawHtmlBlocks:
@@ -160,7 +161,8 @@ class MathInRawHtml(Treeprocessor):
                                    "line indented by four spaces is code); for code use a "
                                    "fence (```), for text and math remove the indent",
                                    m.group(0), line=at)
-            start = " ".join(str(block).split())[:30]
+            # the block as the author wrote it (its formulas back) before it is cut short
+            start = " ".join(self.readable(str(block)).split())[:30]
             raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
                                "Markdown leaves as written, so it is never typeset; write the "
                                "passage in Markdown (a '/// details' box for a collapsible "
