@@ -111,3 +111,42 @@ def test_a_heading_with_a_formula_is_quoted_as_written(tmp_path: Path) -> None:
     body = "## Start {#start}\n\n#### Heading about the scores of one query $q^2$ and more {#q}\n"
     messages, _ = convert(tmp_path, body)
     assert any("jumps from 2 to 4" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("code", [
+    "    echo $HOME and $PATH\n    for <b> and *stars*\n",
+    "    echo $HOME\n\n    cost: $5 and $ 6\n",
+    "\techo $HOME and {{ not_a_quote }}\n",
+], ids=["dollars and a tag", "two parts", "a tab"])
+def test_an_indented_code_block_is_code_as_markdown_reads_it(tmp_path: Path, code: str) -> None:
+    """Indented code (after a paragraph and a blank line) is code: its '$' is a dollar sign,
+    its '<b>' text, without an error or a warning; the page shows it as typed."""
+    body = "Run this:\n\n" + code + "\nAfter.\n"
+    messages, html = convert(tmp_path, body)
+    assert messages == []
+    shown = " ".join(el["text"] for el in Tree(html).elements if el["tag"] == "code")
+    for line in code.split("\n"):
+        assert line.strip() in shown, (line, shown)
+
+
+@pytest.mark.parametrize("where", [
+    "- an item\n\n    its $x$ continues\n",
+    "Text[^n].\n\n[^n]: A note.\n\n    its $x$ continues\n",
+], ids=["list item", "note"])
+def test_indented_lines_that_continue_a_block_keep_their_math(tmp_path: Path,
+                                                              where: str) -> None:
+    messages, html = convert(tmp_path, where)
+    assert messages == [] and 'class="math"' in html, messages
+
+
+def test_a_formula_in_a_raw_pre_block_is_said_to_be_in_raw_html(tmp_path: Path) -> None:
+    """A `<pre>` written as HTML is raw HTML, not an indented code block; the hint for a
+    dollar sign there ('&#36;') gives one."""
+    body = FILLER + "<pre>\npre *text* and $z$\n</pre>\n"
+    with pytest.raises(BuildError) as e:
+        convert(tmp_path, body)
+    assert e.value.line == line_of(body, "$z$")
+    assert "raw HTML" in str(e.value) and "indented code" not in str(e.value)
+    assert "&#36;" in str(e.value)
+    messages, html = convert(tmp_path, body.replace("$z$", "&#36;z&#36;"))
+    assert messages == [] and "&#36;z&#36;" in html

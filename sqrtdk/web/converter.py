@@ -172,7 +172,8 @@ class ArticleExtension(Extension):
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas, p.readable),
+        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas, p.readable,
+                                  lambda: self.blocks.raw_html.entries),
                     "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
         tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
