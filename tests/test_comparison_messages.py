@@ -150,3 +150,19 @@ def test_a_formula_in_a_raw_pre_block_is_said_to_be_in_raw_html(tmp_path: Path) 
     assert "&#36;" in str(e.value)
     messages, html = convert(tmp_path, body.replace("$z$", "&#36;z&#36;"))
     assert messages == [] and "&#36;z&#36;" in html
+
+
+@pytest.mark.parametrize("rows", [
+    ["| 1 | 2 | 3 |", "| `a|b` | c | 22 |"],
+    ["| `a|b` | c | 22 |", "| 1 | 2 | 3 |"],
+    ["| `a|b` | c | 22 |"],
+], ids=["last row", "first of two", "only row"])
+def test_a_pipe_in_code_in_a_table_row_warns_once_at_that_row(tmp_path: Path,
+                                                               rows: list[str]) -> None:
+    body = ("Intro.\n\n| x | y | z |\n|---|---|---|\n" + "\n".join(rows) +
+            "\n\nNext paragraph.\n")
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1, messages
+    assert at(messages, line_of(body, "`a|b`")) and "keep '|' out of `code`" in messages[0]
+    # what the two readings do, in words that do not contradict each other
+    assert not re.search(r"as (a [a-z ]+), GitHub \(CommonMark\) as \1", messages[0])

@@ -86,9 +86,12 @@ def align(ours: list[Block], theirs: list[Block]) -> Alignment:
             result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
             result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
             continue
-        # cmark-gfm's first block of the stretch; where it has none, the block after it
-        line = next((b.line for b in theirs[j1:] if b.line), 0) or \
-            next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        # cmark-gfm's first block of the stretch; where it has none, the block after it, but
+        # for cells (of a row cmark-gfm split into fewer) the block before: their row's
+        cells = all(b.kind in ("td", "th") for b in ours[i1:i2])
+        after = next((b.line for b in theirs[j1:] if b.line), 0)
+        before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        line = (before or after) if j1 == j2 and cells else (after or before)
         result.lines[i1:i2] = [line] * (i2 - i1)
         shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
         paired = i2 - i1 if [(b.kind, b.depth) for b in ours[i1:i2]] == shape else \
@@ -103,7 +106,10 @@ def align(ours: list[Block], theirs: list[Block]) -> Alignment:
 def difference(ours: list[Block], theirs: list[Block]) -> str:
     """The warning for a stretch the two parsers read differently."""
     what = describe(ours)
-    if not theirs:
+    if {b.kind for b in ours + theirs} <= {"td", "th"}:
+        said = ("this Markdown and GitHub (CommonMark) split this table row into cells "
+                "differently; the page shows this Markdown's cells")
+    elif not theirs:
         said = (f"this Markdown starts {what} here, GitHub (CommonMark) does not; the page "
                 "shows it")
     elif not ours:
@@ -114,6 +120,9 @@ def difference(ours: list[Block], theirs: list[Block]) -> str:
         said = (f"this Markdown and GitHub (CommonMark) {how} the lines here differently "
                 f"({what}{' at another level' if how == 'nest' else ', with other text'}); "
                 "the page shows this Markdown's reading")
+    elif what == describe(theirs):       # the same outer blocks, other blocks inside
+        said = (f"this Markdown and GitHub (CommonMark) both read {what} here, but with "
+                f"other blocks inside it; the page shows this Markdown's reading")
     else:
         said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
                 f"{describe(theirs)}; the page shows {what}")

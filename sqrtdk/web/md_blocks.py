@@ -129,7 +129,10 @@ class BlockStructure(Treeprocessor):
         self._headings(ours, main, lines)
         self.positions.record(root, {**self.block_lines, **self.heading_lines},
                               self.md.is_block_level, self.block_floors)
-        for line, message in sorted(dict(differences).items()):
+        first: dict[int, str] = {}       # one warning a line: its first stretch's
+        for line, message in differences:
+            first.setdefault(line, message)
+        for line, message in sorted(first.items()):
             self._warn(line, message)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
