@@ -166,3 +166,39 @@ def test_a_pipe_in_code_in_a_table_row_warns_once_at_that_row(tmp_path: Path,
     assert at(messages, line_of(body, "`a|b`")) and "keep '|' out of `code`" in messages[0]
     # what the two readings do, in words that do not contradict each other
     assert not re.search(r"as (a [a-z ]+), GitHub \(CommonMark\) as \1", messages[0])
+
+
+# passage (after "Intro.\n\n"), the words of the line the warning names, words its hint
+# must hold, words it must not (the hint that does not fit the cause)
+CAUSES: dict[str, tuple[str, str, str, str]] = {
+    "')' numbered list": ("1) first\n2) second\n\nNext.\n", "1) first", "write '1.'",
+                          "blank line"),
+    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "Steps:", "write '1.'",
+                                   "blank line"),
+    "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
+                     "Some *words*", "/// details", "4 spaces"),
+    "bullet changes": ("* a\n* b\n\n+ c\n", "+ c", "one bullet character", "4 spaces"),
+    "numbered right under a bullet": ("- bullet\n1. ordered\n", "- bullet",
+                                      "blank line between a bulleted and a numbered list",
+                                      "4 spaces"),
+    "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
+                                "'|---|---|---|'", "needs a line"),
+}
+
+
+@pytest.mark.parametrize("name", CAUSES)
+def test_a_hint_names_the_cause_of_the_difference(tmp_path: Path, name: str) -> None:
+    passage, where, says, not_says = CAUSES[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    here = at(messages, line_of(body, where))
+    assert here and says in here[0] and not_says not in here[0], messages
+
+
+def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path: Path) -> None:
+    body = "Intro.\n\n| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n"
+    messages, _ = convert(tmp_path, body)
+    fix = re.search(r"'(\|[-|]+)'$", messages[0])
+    assert fix, messages
+    messages, html = convert(tmp_path, body.replace("|---|---|", fix.group(1)))
+    assert messages == [] and "<table" in html

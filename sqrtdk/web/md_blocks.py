@@ -56,6 +56,7 @@ _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
 _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
+_DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 class RawHtmlEntries:
     """Which entries of Markdown's stash hold raw HTML blocks (its `html_block` preprocessor
@@ -118,12 +119,12 @@ class BlockStructure(Treeprocessor):
         theirs = cmark_reader(lines).read(tree)
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
                       lambda el: 0, self.plain).read(root)
-        main = align(ours.blocks, theirs.blocks)
+        main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
-                note = align(blocks, theirs.notes[label])
+                note = align(blocks, theirs.notes[label], lines)
                 self._keep_lines(ours.note_elements[label], note)
                 differences += note.differences
         self._headings(ours, main, lines)
@@ -227,6 +228,14 @@ class BlockStructure(Treeprocessor):
             first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
             own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []
             if len(own) > 1 and all(re.fullmatch(r"[ \t>]*\|.*\|[ \t]*", x) for x in own):
+                header, under = _cells(own[0].lstrip(" \t>")), own[1].lstrip(" \t>")
+                if _DELIMITER_ROW.fullmatch(under) and _cells(under) != header:
+                    self._warn(first + 1, f"the line under this table's header row has "
+                                          f"{_cells(under)} cells, the header {header}, so "
+                                          "no table is made: they are published as a "
+                                          "paragraph of pipes; write one '---' per header "
+                                          f"cell, '|{'---|' * header}'")
+                    continue
                 self._warn(first, "these lines look like a table, but a table needs a line "
                                   "like '|---|---|' right under its header row; without it "
                                   "they are published as a paragraph of pipes")
