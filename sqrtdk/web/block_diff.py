@@ -61,8 +61,8 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> str:
         return ("GitHub starts a new list where the bullet changes ('-', '*', '+'), this "
                 "Markdown goes on with the same list: use one bullet character for a list, and "
                 "put a paragraph between two lists")
-    for above, below in pairwise(region):
-        a, b = _BULLET.match(above), _BULLET.match(below)
+    for upper, lower in pairwise(region):
+        a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
                 b.group(2) in "-*+"):
             return ("put a blank line between a bulleted and a numbered list: here the "
