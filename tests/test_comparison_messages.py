@@ -181,6 +181,13 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "numbered right under a bullet": ("- bullet\n1. ordered\n", "- bullet",
                                       "blank line between a bulleted and a numbered list",
                                       "4 spaces"),
+    "nested list at 2 spaces": ("- outer\n  - inner two\n    - inner three\n- outer two\n",
+                                "  - inner two", "by 4 spaces", "blank line"),
+    "nested list at 3 spaces under a number": ("1. first\n   - detail a\n   - detail b\n"
+                                               "2. second\n", "1. first", "by 4 spaces",
+                                               "blank line"),
+    "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
+                              "blank lines"),
     "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
                                 "'|---|---|---|'", "needs a line"),
 }

@@ -61,6 +61,12 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> str:
         return ("GitHub starts a new list where the bullet changes ('-', '*', '+'), this "
                 "Markdown goes on with the same list: use one bullet character for a list, and "
                 "put a paragraph between two lists")
+    for upper, lower in pairwise(source[max(line - 2, 0):end]):
+        a, b = _BULLET.match(upper), _BULLET.match(lower)
+        if a and b and len(a.group(1)) < len(b.group(1)) < len(a.group(1)) + 4:
+            return ("indent a nested list by 4 spaces per level (this one is indented by "
+                    f"{len(b.group(1)) - len(a.group(1))}: here it is read as text of the item "
+                    "above, or as a sibling of it)")
     for upper, lower in pairwise(region):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
@@ -76,6 +82,11 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
     `line`: where the stretch starts, 1-based; without them the blocks alone tell)."""
     if cause := _cause(source, line, theirs):
         return cause
+    if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
+            any(b.kind in ("p", "li") for b in ours):
+        return ("only the words differ: one parser takes a character for markup ('_', '*', "
+                "'`', '<') that the other shows as typed; where it is text, write it with a "
+                "backslash ('\\_', '\\*')")
     top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
     first_new = next((b for b in theirs if b.depth == top and b.kind in _INTERRUPTERS), None)
