@@ -70,7 +70,13 @@ from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .article_text import ArticleText
-from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
+from .markers import (
+    ANY_MATH_RE,
+    BROKEN_MARKER_RE,
+    MATH_HTML_RE,
+    PRIVATE_USE_RE,
+    strip_markers,
+)
 from .math.formula import Formula
 from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
 from .md_blocks import BlockStructure
@@ -126,7 +132,7 @@ class ArticleExtension(Extension):
         p, text = self.page, self.page.text
         md.ESCAPED_CHARS.append("$")
         self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
-                                     lambda: text.prose, lambda: text.first_line)
+                                     lambda: text.prose, lambda: text.first_line, p.readable)
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
                                        text.markdown, [f.line for f in p.formulas], at,
@@ -170,7 +176,9 @@ class ArticleExtension(Extension):
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
+        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas, p.readable,
+                                  lambda: self.blocks.raw_html.entries),
+                    "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
         tp.register(AmbiguousAddresses(md, p.magiclink.link_pattern, p.source,
                                        lambda: text.prose, self.positions),
@@ -220,7 +228,8 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
-        return PRIVATE_USE_RE.sub("", text)
+        # a marker cut short (a bug: text sliced before this) never shows its number
+        return PRIVATE_USE_RE.sub("", BROKEN_MARKER_RE.sub("…", text))
 
 
 def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
