@@ -30,12 +30,14 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     from .web.assemble import SiteInputs, render_site
     from .web.checks import (
         check_claims,
+        check_figure_tables,
         check_parity,
         check_precision,
         check_site,
         check_unused_results,
     )
     check_parity(pages)
+    check_figure_tables(pages)
     check_precision(pages)
     check_claims(pages, results)
     check_unused_results(results, used_results(results, pages, figures), opts.results_file)

@@ -3,7 +3,7 @@ reworded and extended the way the README tells an author to, built with `build.p
 Made once per session (conftest's `author_copy`), for every pytest-xdist worker.
 
 The copy gets: its first paragraph reworded in every language, a new section, and a new
-figure added by following README.md's "Add a figure" recipe to the letter (the blocks marked
+figure (with its table of numbers) added by following README.md's "Add a figure" recipe to the letter (the blocks marked
 `<!-- recipe: … -->` are applied as written). Its cache starts as a copy of the project's
 `.cache` when there is one (what `make site` left): what the author's edits change is made
 anew, the rest is served by content-addressed entries, so the copy is not built cold.
@@ -83,6 +83,10 @@ def make(root: Path) -> Path:
     if module.exists():
         raise AssertionError(f"the recipe would overwrite {module}")
     module.write_text(steps[module_key], encoding="utf-8")
+    table_key = next(k for k in steps if k.startswith("figure table "))
+    tables = root / table_key.split(" ", 2)[2]            # step 4: appended at its end
+    tables.write_text(tables.read_text(encoding="utf-8").rstrip("\n") + "\n\n\n"
+                      + steps[table_key], encoding="utf-8")
     for lang_dir in sorted(p for p in (root / "content").iterdir() if p.is_dir()):
         labels = lang_dir / "figures.toml"
         labels.write_text(labels.read_text(encoding="utf-8").rstrip("\n") + "\n\n"

@@ -310,16 +310,27 @@ def messages_show_only_what_the_author_wrote(monkeypatch: pytest.MonkeyPatch,
     import re
 
     from sqrtdk.errors import BuildError
+    from sqrtdk.web.markers import BROKEN_MARKER_RE
+    from sqrtdk.web.md_math import ContentError
     made: list[str] = []
-    original = BuildError.__init__
+    drafts: list[str] = []      # messages before the page puts the author's text back
+    original, draft = BuildError.__init__, ContentError.__init__
 
     def recording(self: BuildError, path: Any, line: int, message: str) -> None:
         made.append(message)
         original(self, path, line, message)
+
+    def drafting(self: ContentError, message: str, *args: Any, **kwargs: Any) -> None:
+        drafts.append(message)
+        draft(self, message, *args, **kwargs)
     monkeypatch.setattr(BuildError, "__init__", recording)
+    monkeypatch.setattr(ContentError, "__init__", drafting)
     yield
     leaked = re.compile("wzxhzdk|[\x02\x03\ue000-\uf8ff\U000f0000-\U0010ffff]")
     logged = [r.getMessage() for when in ("setup", "call") for r in caplog.get_records(when)
               if r.name.startswith("sqrtdk")]
     bad = [m for m in made + logged if leaked.search(m)]
     assert not bad, f"a message shows an internal placeholder: {bad[0]!r}"
+    # a marker cut short before the author's text was put back: only its number would show
+    cut = [m for m in drafts + logged if BROKEN_MARKER_RE.search(m)]
+    assert not cut, f"a message quotes text cut inside a placeholder: {cut[0]!r}"

@@ -61,8 +61,15 @@ def page(folder: Path, body: str, results: Mapping[str, Any], lang: str = "en",
                       lambda module: f"../source/{module}.html")
 
 
+# HTML's void elements (the HTML standard, "Void elements"): no content, no end tag
+VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                  "source", "track", "wbr"))
+
+
 class Tree(HTMLParser):
-    """Every element of an HTML fragment: tag, attributes, enclosing tags and its own text."""
+    """Every element of an HTML fragment, in document order: tag, attributes, enclosing tags
+    (and their ids), its depth (its subtree: the elements after it that are deeper) and its
+    own text."""
 
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
@@ -73,15 +80,21 @@ class Tree(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         el = {"tag": tag, "attrs": {k: v or "" for k, v in attrs},
-              "ancestors": [e["tag"] for e in self.stack], "text": ""}
+              "ancestors": [e["tag"] for e in self.stack],
+              "ancestor_ids": [e["attrs"].get("id", "") for e in self.stack], "text": "",
+              "depth": len(self.stack)}
         self.elements.append(el)
-        if tag not in ("img", "br", "hr", "input", "source", "meta", "link", "wbr"):
+        if tag not in VOID:
             self.stack.append(el)
 
     def handle_endtag(self, tag: str) -> None:
-        while self.stack:
-            if self.stack.pop()["tag"] == tag:
-                break
+        # a void element's end (HTMLParser reports `<source … />` as a start and an end) and
+        # a stray end tag close nothing: popping to a tag never pushed emptied the stack, and
+        # every later element lost its ancestors (all those after a figure's <source>)
+        if tag in VOID or all(e["tag"] != tag for e in self.stack):
+            return
+        while self.stack.pop()["tag"] != tag:
+            pass
 
     def handle_data(self, data: str) -> None:
         for el in self.stack:

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from author_copy import GUARD, OPENING, OPENING_OTHER, SECTION_ID, built, recipes
 from conftest import ON_COPY, on_copy_in_session
+from helpers import Tree
 
 THIS = Path(__file__).name
 # the test files marking `author` tests `author_own_run` (checked against the session below)
@@ -38,10 +39,11 @@ pytestmark = pytest.mark.skipif(os.environ.get(GUARD) == "1",
                                 reason="this is the author's copy already")
 
 
-def test_the_readme_has_the_three_figure_recipes() -> None:
+def test_the_readme_has_the_four_figure_recipes() -> None:
     steps = recipes()
     assert {"figure labels", "figure paragraph"} <= set(steps)
     assert any(k.startswith("figure module sqrtdk/figures/") for k in steps), steps.keys()
+    assert "figure table sqrtdk/web/fig_tables.py" in steps, steps.keys()
 
 
 def test_the_copy_builds_with_strict_and_shows_the_author_s_edits(author_copy: Path) -> None:
@@ -57,6 +59,10 @@ def test_the_copy_builds_with_strict_and_shows_the_author_s_edits(author_copy: P
         opening = OPENING.get(lang, OPENING_OTHER).rstrip(": \uff1a")
         assert opening in html and f'id="{SECTION_ID}"' in html, lang
         assert re.search(rf"{new_figure[1]}\.{lang}\.[0-9a-f]+\.svg", html), lang
+        # its table of numbers (step 4), inside the new figure
+        fig_id = "fig-" + new_figure[1].replace("_", "-")
+        assert any(e["tag"] == "table" and fig_id in e["ancestor_ids"]
+                   for e in Tree(html).elements), lang
 
 
 @pytest.mark.slow

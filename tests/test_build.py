@@ -7,6 +7,7 @@ import json
 import re
 import xml.etree.ElementTree as etree
 from html.parser import HTMLParser
+from itertools import takewhile
 from typing import Any
 
 import pytest
@@ -279,9 +280,9 @@ def reproduce_boxes(html: str) -> list[dict[str, Any]]:
     boxes = [i for i, e in enumerate(tree) if e["tag"] == "div"
              and "reproduce" in e["attrs"].get("class", "").split()]
     out = []
-    for n, at in enumerate(boxes):
-        inside = tree[at + 1:boxes[n + 1] if n + 1 < len(boxes) else len(tree)]
-        inside = [e for e in inside if "div" in e["ancestors"]]
+    for at in boxes:
+        depth = tree[at]["depth"]
+        inside = list(takewhile(lambda e: e["depth"] > depth, tree[at + 1:]))
         out.append({"code": [e["text"] for e in inside if e["tag"] == "code"],
                     "output": [e["text"] for e in inside if e["tag"] == "samp"],
                     "links": [e["attrs"]["href"] for e in inside if e["tag"] == "a"]})

@@ -62,6 +62,7 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",
                         "page"),
     "figure without alt": ("![](spread_hist.svg \"Caption.\")", "no alt text", "page"),
+    "figure without caption": ("![A chart](spread_hist.svg)", "has no caption", "page"),
     "figure not made, its alt quoting a result": (
         "![SD {{ spread.sd_small | fixed(2) }}](spred_hist.svg \"C.\")", "did you mean", "page"),
     "formula in alt text": ("![The SD of $q \\cdot k$](spread_hist.svg \"C.\")",
@@ -241,7 +242,7 @@ def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
 
 
 def test_a_figure_twice(tmp_path: Path) -> None:
-    e = error(tmp_path, "![a](walk.svg)\n\nText.\n\n![b](walk.svg)\n")
+    e = error(tmp_path, '![a](walk.svg "C.")\n\nText.\n\n![b](walk.svg "C.")\n')
     assert e.line == BODY_START + 4 and "appears twice" in e.message
 
 
@@ -603,6 +604,8 @@ WRONG_FIRST: dict[str, tuple[str, str, str]] = {   # name -> (decoy, fault, what
                         '![A chart](spred_hist.svg "C.")', "did you mean"),
     "figure without alt": (_decoy_block('![](spread_hist.svg "C.")'),
                            '![](spread_hist.svg "C.")', "no alt text"),
+    "figure without caption": (_decoy_block("![A chart](spread_hist.svg)"),
+                               "![A chart](spread_hist.svg)", "has no caption"),
     "figure inside a sentence": (_decoy_block("See ![a](walk.svg) here."),
                                  "See ![a](walk.svg) here.", "inside a sentence"),
     "id with a space": (_decoy_block("{#bars note}"), "## A heading {#bars note}",
@@ -676,10 +679,10 @@ def test_an_id_the_layout_also_uses_is_at_the_heading_when_the_id_was_written_ea
 
 def test_figures_that_differ_are_at_the_figure_when_its_name_was_written_earlier(
         tmp_path: Path) -> None:
-    en = _decoy_block("(walk.svg)") + "![A walk](walk.svg)\n"
-    e = _parity_error(tmp_path, "![A chart](spread_hist.svg)\n", en)
+    en = _decoy_block("(walk.svg)") + '![A walk](walk.svg "C.")\n'
+    e = _parity_error(tmp_path, '![A chart](spread_hist.svg "C.")\n', en)
     assert "figures differ at position 1" in e.message
-    assert e.line == BODY_START + en.split("\n").index("![A walk](walk.svg)"), str(e)
+    assert e.line == BODY_START + en.split("\n").index('![A walk](walk.svg "C.")'), str(e)
 
 
 def test_note_labels_that_differ_are_at_the_definition_when_the_label_was_written_earlier(

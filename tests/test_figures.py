@@ -296,3 +296,24 @@ def test_a_table_of_scales_lists_the_scales_its_chart_shows() -> None:
                            for a, b in zip(scales, scales[1:])), (name, scales)
                 checked += 1
     assert checked       # some figure has a table of scales
+
+
+def test_a_figure_without_a_table_of_its_numbers_is_warned_at_the_line_showing_it(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """README's "Add a figure", step 4: a figure no `@table` is registered for is published
+    without its numbers; the build says so at the first article's line that shows it, and
+    says nothing about a figure that has one."""
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_figure_tables
+    from sqrtdk.web.fig_tables import TABLES
+    has_one = next(iter(TABLES))
+    conversion = SimpleNamespace(figures=[has_one, "no_table_here"],
+                                 lines=SimpleNamespace(figures=[12, 34]))
+    pages: Any = [SimpleNamespace(source=Path("content/xx/index.md"), conversion=conversion)]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_figure_tables(pages)
+    warned = [r.getMessage() for r in caplog.records]
+    assert len(warned) == 1, warned
+    assert warned[0].startswith(str(Path("content/xx/index.md")) + ":34: warning: ") and \
+        "'no_table_here'" in warned[0] and '@table("no_table_here")' in warned[0], warned

@@ -133,6 +133,45 @@ def test_headings_reach_the_contents_exactly(tmp_path: Path) -> None:
     assert "math" in h.html and "footnote" not in h.html and "fnref" not in h.html
 
 
+@pytest.mark.parametrize("link, words", [
+    ("a [link](#other)", "link"), ("https://example.com/x", "https://example.com/x"),
+    ('<a href="#other">raw link</a>', "raw link"), ("a [ref link][r]", "ref link"),
+], ids=["inline link", "bare URL", "raw HTML link", "reference link"])
+def test_a_link_in_a_heading_reaches_the_contents_as_its_text(tmp_path: Path, link: str,
+                                                               words: str) -> None:
+    """The contents entry is itself a link to the heading: a link inside it would be a link
+    in a link, which the browser splits. The entry keeps the link's words (and the heading's
+    code and math); the heading keeps its link. A footnote reference leaves no link either."""
+    body = (f"## With `code`, $x^2$ and {link}[^n] {{#h}}\n\nText.\n\n## Other {{#other}}\n\n"
+            "[r]: #other\n\n[^n]: A note.\n")
+    p = page(tmp_path, body, RESULTS)
+    entry = p.conversion.headings[0]
+    tags = [e["tag"] for e in Tree(entry.html).elements]
+    assert "a" not in tags and "code" in tags and "math" in entry.html, entry.html
+    assert entry.text.startswith("With code,") and "fnref" not in entry.html, entry
+    assert words in entry.text and words in entry.html, (words, entry.html)
+    heading = next(e for e in Tree(p.body).elements if e["tag"] == "h2")
+    links = [e for e in Tree(p.body).elements if e["tag"] == "a" and "h2" in e["ancestors"]
+             and "headerlink" not in e["attrs"].get("class", "")
+             and "footnote-ref" not in e["attrs"].get("class", "")]
+    assert [e["text"] for e in links] == [words], (heading, links)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_dashes_stay_as_typed_and_quotes_curl(tmp_path: Path, lang: str) -> None:
+    """`--flag`, `1--5` and `---` are shown as typed, as GitHub shows them (smarty made them
+    – and —, corrupting a command's flag in prose); quotes still curl, `...` is an ellipsis."""
+    body = ('Run "pip" with --no-cache, pages 1--5, a pause---then dots...\n\n'
+            "| a | b |\n|---|---|---|\n")    # a delimiter row that makes no table
+    tree = Tree(html(tmp_path, body, lang=lang))
+    text, pipes = (e["text"] for e in tree.elements if e["tag"] == "p")
+    assert "|---|---|---|" in pipes, pipes
+    assert "--no-cache" in text and "1--5" in text and "pause---then" in text, text
+    assert "\u2013" not in text and "\u2014" not in text and "dots\u2026" in text, text
+    if lang == "en":
+        assert "\u201cpip\u201d" in text, text
+
+
 @pytest.mark.parametrize("source, expected", [
     ('for "large values of $d_k$", the', "for &ldquo;large values of ⟨m⟩&rdquo;, the"),
     ('a ("quote") b', "a (&ldquo;quote&rdquo;) b"),
@@ -255,6 +294,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("- [ ] an open task\n- plain item\n", "task list"),
     ("Some ~~struck~~ text.\n", "strikethrough"),
     ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
+    ("This is ~one tilde~ struck.\n", "strikethrough '~…~'"),
     ("line one\\\nline two.\n", "backslash hard line break"),
     ('=== "Python"\n\n    import numpy as np\n', "content tab"),
     (":::note\nA container's text.\n:::\n", "':::' container"),
@@ -267,7 +307,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("The 2^10^ pairs.\n", "superscript"),
     ("// details | Why?\n", "two slashes"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
-        "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
+        "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -361,8 +401,10 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
 @pytest.mark.parametrize("lang, text", [
     ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
+    ("en", "Copy ~/.config to ~/backup, about ~5 or ~ 6 files.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
-], ids=["chinese ranges", "comparisons and carets", "colons and braces"])
+], ids=["chinese ranges", "comparisons and carets", "home and about",
+                     "colons and braces"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging
@@ -409,6 +451,52 @@ def test_an_autolink_is_a_link_and_warns_nothing(tmp_path: Path,
     hrefs = [e["attrs"].get("href", "") for e in tree.elements if e["tag"] == "a"]
     assert "https://arxiv.org/abs/1706.03762" in hrefs
     assert any("someone" in h or "&#" in h or h.startswith("mailto") for h in hrefs), hrefs
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_bare_address_ends_before_chinese_punctuation_without_a_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """GitHub ends a bare address only at a space, so `…/path。后面` links the Chinese after
+    it too; here it ends where the author meant, before the fullwidth punctuation, and the
+    comparison with GitHub's reading does not report that deliberate difference."""
+    import logging
+    body = ("\u7f51\u5740 https://example.com/path\u3002\u540e\u9762\uff0c\u8fd8\u6709 "
+            "www.example.org\uff0c\u4ee5\u53ca<https://example.net>\u3002"
+            "\u53c2\u89c1\uff08https://example.com/x.\uff09\u3001\u300chttps://example.com/y\u300d"
+            "\n\nPlain https://example.com/z, at the end.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body, lang=lang))
+    hrefs = [e["attrs"]["href"] for e in tree.elements if e["tag"] == "a"]
+    assert hrefs == ["https://example.com/path", "http://www.example.org", "https://example.net",
+                     "https://example.com/x", "https://example.com/y", "https://example.com/z"], \
+        hrefs
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_bare_address_running_into_chinese_letters_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Letters may belong to an address, so `…/a后面` stays one link, as on GitHub, but the
+    author hears of it at its line, with the `<…>` form that ends it."""
+    import logging
+    body = "\u7b2c\u4e00\u6bb5\u3002\n\n\u7f51\u5740 https://example.com/a\u540e\u9762\u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "<https://example.com/a>" in got[0], got
+
+
+def test_a_space_in_a_link_address_is_percent_encoded(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`[text](<address with a space>)` is a link on GitHub and here; GitHub writes the space
+    as %20, and an address with a raw space is not a valid URL."""
+    import logging
+    body = "A [spaced](<https://example.com/a b>) link and [plain](https://example.com/c%20d).\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body))
+    hrefs = [e["attrs"]["href"] for e in tree.elements if e["tag"] == "a"]
+    assert hrefs == ["https://example.com/a%20b", "https://example.com/c%20d"], hrefs
+    assert [r.getMessage() for r in caplog.records] == []
 
 
 def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,

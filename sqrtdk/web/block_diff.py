@@ -3,8 +3,11 @@
 write the passage so both read it alike (the warnings of `md_blocks`)."""
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from .blocks import Block
 
@@ -12,6 +15,9 @@ NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a l
          "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
          "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
 _TABLE = {"tr", "th", "td"}
+_PAREN_ITEM = re.compile(r"[ \t>]*\d{1,9}\)[ \t]")
+_DETAILS = re.compile(r"<details[\s>]", re.I)
+_BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
 
@@ -27,10 +33,68 @@ def describe(blocks: list[Block]) -> str:
     return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
 
 
-def advice(ours: list[Block], theirs: list[Block]) -> str:
-    """How to write a passage so that both parsers read it alike."""
+def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> str:
+    """A hint from the text of the stretch (the lines from `line`, 1-based, to one past
+    cmark-gfm's last block of it) where its blocks alone would mislead; '' if none."""
+    if not source or not line:
+        return ""
+    end = max([b.line for b in theirs if b.line] + [line]) + 1
+    region = list(source[line - 1:end])
+    k = line - 2                       # the block above, past blank lines
+    while k >= 0 and not source[k].strip():
+        k -= 1
+    while k >= 0 and source[k].strip():
+        k -= 1
+    above = list(source[k + 1:line - 1])
+    if any(_PAREN_ITEM.match(x) for x in region):
+        return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
+                "'1.'): write '1.', '2.', …")
+    opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
+    if any(_DETAILS.search(x) for x in region) or (opened and not any(
+            "</details" in x.lower() for x in source[opened[-1]:line - 1])):
+        return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
+                "write it as a '/// details | Its summary' box, closed by a line '///'")
+    here = _BULLET.match(region[0]) if region else None
+    if here and here.group(2) in "-*+" and any(
+            (m := _BULLET.match(x)) and m.group(1) == here.group(1) and m.group(2) in "-*+"
+            and m.group(2) != here.group(2) for x in above):
+        return ("GitHub starts a new list where the bullet changes ('-', '*', '+'), this "
+                "Markdown goes on with the same list: use one bullet character for a list, and "
+                "put a paragraph between two lists")
+    for upper, lower in pairwise(source[max(line - 2, 0):end]):
+        a, b = _BULLET.match(upper), _BULLET.match(lower)
+        if a and b and len(a.group(1)) < len(b.group(1)) < len(a.group(1)) + 4:
+            return ("indent a nested list by 4 spaces per level (this one is indented by "
+                    f"{len(b.group(1)) - len(a.group(1))}: here it is read as text of the item "
+                    "above, or as a sibling of it)")
+    for upper, lower in pairwise(region):
+        a, b = _BULLET.match(upper), _BULLET.match(lower)
+        if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
+                b.group(2) in "-*+"):
+            return ("put a blank line between a bulleted and a numbered list: here the "
+                    "second one's first line continues the other's last item")
+    return ""
+
+
+def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
+           line: int = 0) -> str:
+    """How to write a passage so that both parsers read it alike (`source`: the lines read,
+    `line`: where the stretch starts, 1-based; without them the blocks alone tell)."""
+    if cause := _cause(source, line, theirs):
+        return cause
+    if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
+            any(b.kind in ("p", "li") for b in ours):
+        return ("only the words differ: one parser takes a character for markup ('_', '*', "
+                "'`', '<') that the other shows as typed; where it is text, write it with a "
+                "backslash ('\\_', '\\*')")
     top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
+    first_new = next((b for b in theirs if b.depth == top and b.kind in _INTERRUPTERS), None)
+    # a blank line above it, and no paragraph of GitHub's before it: no blank line is missing
+    spaced = bool(source and first_new is not None and 1 < first_new.line <= len(source) + 1
+                  and not source[first_new.line - 2].strip(" \t>") and not any(
+                      b.kind == "p" and b.depth == top
+                      for b in theirs[:theirs.index(first_new)]))
     if "pre" in new:
         return ("put a blank line before the opening fence, and indent the closing fence as "
                 "the opening one (a fence inside a list item: both by the item's 4 spaces)")
@@ -38,7 +102,7 @@ def advice(ours: list[Block], theirs: list[Block]) -> str:
     if setext:
         return ("a heading underlined with '---' or '===' takes one line here: write it on one "
                 "line, as '## Its title {#some-id}'")
-    if new and any(b.kind == "p" and b.depth == top for b in ours):
+    if new and not spaced and any(b.kind == "p" and b.depth == top for b in ours):
         return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
                 "start right under a paragraph line")
     kinds = {b.kind for b in ours + theirs}
@@ -76,8 +140,9 @@ class Alignment:
     starts: list[bool] = field(default_factory=list)
 
 
-def align(ours: list[Block], theirs: list[Block]) -> Alignment:
-    """Align two readings as `diff` aligns lines (difflib, no junk heuristic)."""
+def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) -> Alignment:
+    """Align two readings as `diff` aligns lines (difflib, no junk heuristic); `source`, the
+    lines both read, lets a warning's hint name the cause it finds there."""
     matcher = SequenceMatcher(None, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours))
@@ -86,9 +151,12 @@ def align(ours: list[Block], theirs: list[Block]) -> Alignment:
             result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
             result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
             continue
-        # cmark-gfm's first block of the stretch; where it has none, the block after it
-        line = next((b.line for b in theirs[j1:] if b.line), 0) or \
-            next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        # cmark-gfm's first block of the stretch; where it has none, the block after it, but
+        # for cells (of a row cmark-gfm split into fewer) the block before: their row's
+        cells = all(b.kind in ("td", "th") for b in ours[i1:i2])
+        after = next((b.line for b in theirs[j1:] if b.line), 0)
+        before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
+        line = (before or after) if j1 == j2 and cells else (after or before)
         result.lines[i1:i2] = [line] * (i2 - i1)
         shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
         paired = i2 - i1 if [(b.kind, b.depth) for b in ours[i1:i2]] == shape else \
@@ -96,25 +164,34 @@ def align(ours: list[Block], theirs: list[Block]) -> Alignment:
         # the same blocks in place (only their words differ), or at least the first of each
         result.lines[i1:i1 + paired] = [b.line for b in theirs[j1:j1 + paired]]
         result.starts[i1:i1 + paired] = [True] * paired
-        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2])))
+        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2], source,
+                                                     line)))
     return result
 
 
-def difference(ours: list[Block], theirs: list[Block]) -> str:
-    """The warning for a stretch the two parsers read differently."""
+def difference(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
+               line: int = 0) -> str:
+    """The warning for a stretch the two parsers read differently (`source` and `line` as
+    for `advice`)."""
     what = describe(ours)
-    if not theirs:
+    if {b.kind for b in ours + theirs} <= {"td", "th"}:
+        said = ("this Markdown and GitHub (CommonMark) split this table row into cells "
+                "differently; the page shows this Markdown's cells")
+    elif not theirs:
         said = (f"this Markdown starts {what} here, GitHub (CommonMark) does not; the page "
                 "shows it")
     elif not ours:
         said = (f"GitHub (CommonMark) starts {describe(theirs)} here, this Markdown does not; "
-                "the page does not show it")
+                "the page keeps these lines in the block above")
     elif [b.kind for b in ours] == [b.kind for b in theirs]:
         how = "nest" if [b.depth for b in ours] != [b.depth for b in theirs] else "split"
         said = (f"this Markdown and GitHub (CommonMark) {how} the lines here differently "
                 f"({what}{' at another level' if how == 'nest' else ', with other text'}); "
                 "the page shows this Markdown's reading")
+    elif what == describe(theirs):       # the same outer blocks, other blocks inside
+        said = (f"this Markdown and GitHub (CommonMark) both read {what} here, but with "
+                f"other blocks inside it; the page shows this Markdown's reading")
     else:
         said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
                 f"{describe(theirs)}; the page shows {what}")
-    return f"{said}: {advice(ours, theirs)}"
+    return f"{said}: {advice(ours, theirs, source, line)}"

@@ -78,6 +78,21 @@ def check_parity(pages: list[Page]) -> None:
         _check_citations(base, other)
 
 
+def check_figure_tables(pages: list[Page]) -> None:
+    """Warn, at the line of the first language's article that shows it, about each figure
+    with no table of its numbers (`@table(name)` in web/fig_tables.py, README's "Add a
+    figure", step 4): a screen reader, or a reader who wants the values, would get only the
+    alt text. Raises nothing."""
+    from .fig_tables import TABLES
+    base = pages[0]
+    for name, line in zip(base.conversion.figures, base.conversion.lines.figures):
+        if name not in TABLES:
+            warn(LOGGER, base.source, line,
+                 f"figure '{name}' has no table of its numbers, so a screen reader gets only "
+                 f"its alt text; register one with @table(\"{name}\") in "
+                 "sqrtdk/web/fig_tables.py (README, 'Add a figure', step 4)")
+
+
 def _nth(lines: list[int], i: int) -> int:
     return lines[i] if i < len(lines) else 0
 

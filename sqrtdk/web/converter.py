@@ -1,14 +1,15 @@
 """One fresh Python-Markdown instance per page, with the article's extensions.
 
 Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
-here and kept as an object, not found again by its class name), smarty (English quotes, dashes; on
-CJK pages without quotes), pymdownx.superfences (fences anywhere, also in list items and
-notes; the `reproduce` fence; relaxed headers: a fence with options such as `title="…"` is
-still code, and `md_blocks` warns that the options are dropped), pymdownx.blocks.details
-(`/// details` boxes), pymdownx.magiclink (a bare `https://…`, `www.…` or e-mail address is a
-link, as GitHub's extended autolinks make it). Math and code were taken out by `lexer` before
-Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with GitHub's
-parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
+here and kept as an object, not found again by its class name), smarty (English quotes and the
+ellipsis; no dashes: `--` stays as typed, as on GitHub; on CJK pages without quotes),
+pymdownx.superfences (fences anywhere, also in list items and notes; the `reproduce` fence;
+relaxed headers: a fence with options such as `title="…"` is still code, and `md_blocks` warns
+that the options are dropped), pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
+(a bare `https://…`, `www.…` or e-mail address is a link, as GitHub's extended autolinks make
+it; `md_autolink` ends it before CJK punctuation too). Math and code were taken out by `lexer`
+before Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with
+GitHub's parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
 
 Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
 into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
@@ -34,6 +35,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
 | BoxHeaderCheck    | sqrtdk-box-headers | 2.75 | any time after block parsing                  |
+| EncodedAddresses  | sqrtdk-encoded-addresses | 2.72 | before the links are collected     |
 | LinkCollector     | sqrtdk-links       | 2.7  | after figures added their links               |
 | CitationCollector | sqrtdk-citations   | 2.6  | after math; before AttributeMarkers           |
 | FootnoteChecks    | sqrtdk-note-checks | 2.5  | after Python-Markdown's footnote processors   |
@@ -42,6 +44,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | RawHtmlGuard      | sqrtdk-raw-html    | 2.2  | the stash is complete after inline            |
 | MathInRawHtml     | sqrtdk-raw-math    | 2.15 | the stash is complete after inline            |
 | LeftoverCheck     | sqrtdk-leftovers   | 2.1  | after every text change                       |
+| AmbiguousAddresses | sqrtdk-cjk-addresses | 2.06 | after inline made the links (warnings only) |
 | ForeignSyntax     | sqrtdk-foreign     | 2.05 | after every text change (warnings only)       |
 | LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
 """
@@ -64,12 +67,18 @@ from markdown.extensions.tables import TableExtension
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
-from pymdownx.magiclink import MagiclinkExtension
 from pymdownx.superfences import SuperFencesCodeExtension
 
 from .article_text import ArticleText
-from .markers import ANY_MATH_RE, MATH_HTML_RE, PRIVATE_USE_RE, strip_markers
+from .markers import (
+    ANY_MATH_RE,
+    BROKEN_MARKER_RE,
+    MATH_HTML_RE,
+    PRIVATE_USE_RE,
+    strip_markers,
+)
 from .math.formula import Formula
+from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
 from .md_blocks import BlockStructure
 from .md_collect import (
     AttributeMarkers,
@@ -124,7 +133,7 @@ class ArticleExtension(Extension):
         p, text = self.page, self.page.text
         md.ESCAPED_CHARS.append("$")
         self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
-                                     lambda: text.prose, lambda: text.first_line)
+                                     lambda: text.prose, lambda: text.first_line, p.readable)
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
                                        text.markdown, [f.line for f in p.formulas], at,
@@ -161,14 +170,20 @@ class ArticleExtension(Extension):
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
         tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
                     "sqrtdk-box-headers", 2.75)
+        tp.register(EncodedAddresses(md), "sqrtdk-encoded-addresses", 2.72)
         tp.register(self.links, "sqrtdk-links", 2.7)
         tp.register(self.citations, "sqrtdk-citations", 2.6)
         tp.register(self.notes, "sqrtdk-note-checks", 2.5)
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
         tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
-        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas), "sqrtdk-raw-math", 2.15)
+        tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas, p.readable,
+                                  lambda: self.blocks.raw_html.entries),
+                    "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
+        tp.register(AmbiguousAddresses(md, p.magiclink.link_pattern, p.source,
+                                       lambda: text.prose, self.positions),
+                    "sqrtdk-cjk-addresses", 2.06)
         tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                     "sqrtdk-foreign", 2.05)
@@ -195,6 +210,8 @@ class PageContext:
         self.footnotes = FootnoteExtension(
             SEPARATOR="-", BACKLINK_TEXT="↩\ufe0e", USE_DEFINITION_ORDER=False,
             BACKLINK_TITLE=ui["backlink_title"], SUPERSCRIPT_TEXT="{}")
+        self.magiclink = CjkMagiclinkExtension(hide_protocol=False, repo_url_shortener=False,
+                                               social_url_shortener=False)
 
 
     def readable(self, text: str) -> str:
@@ -212,7 +229,8 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
-        return PRIVATE_USE_RE.sub("", text)
+        # a marker cut short (a bug: text sliced before this) never shows its number
+        return PRIVATE_USE_RE.sub("", BROKEN_MARKER_RE.sub("…", text))
 
 
 def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
@@ -224,14 +242,17 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
     md = page.md = markdown.Markdown(extensions=[
         AttrListExtension(), TableExtension(), SaneListExtension(), DefListExtension(),
         page.footnotes,
-        SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False),
+        # no dashes: `--no-cache`, `1--5` and `---` stay as typed, as GitHub shows them (a
+        # dash is typed as – or —); curly quotes and the ellipsis stay
+        SmartyExtension(smart_quotes=page.script != "cjk", smart_angled_quotes=False,
+                        smart_dashes=False),
         # plain <pre><code class="language-…">: the same HTML with or without Pygments
         HighlightExtension(use_pygments=False),
         # relaxed headers: a fence with options (title="…") is still code; md_blocks warns
         SuperFencesCodeExtension(relaxed_headers=True, custom_fences=[reproduce_fence(
             page.snippets, page.ui, page.snippets_shown, page.source_url)]),
         # GitHub's extended autolinks: a bare https://…, www.… or e-mail address is a link
-        MagiclinkExtension(hide_protocol=False, repo_url_shortener=False,
-                           social_url_shortener=False),
+        # (md_autolink: ending before CJK punctuation too)
+        page.magiclink,
         DetailsExtension(), article])
     return md, article

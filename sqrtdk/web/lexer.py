@@ -33,8 +33,10 @@ Rules (Pandoc's for `$`):
   written `&lt;` (see `html_names`).
 The tokens are the text protocol's markers (sqrtdk.web.markers); each formula keeps the line
 it was written on (`RawFormula.line`), so a message about it needs no search.
-Indented (4-space) code blocks cannot be told from list continuations here and are not
-protected: use fences for code.
+An indented (4-space) code block, as Python-Markdown reads one (after a blank line, under a
+block that is no list item, footnote or definition, whose continuation it would be), is code
+too, unless it holds what reads as a formula: that stays a formula, and the page stops at it
+saying it is inside an indented code block (`md_guards.MathInRawHtml`).
 
 This module reads the article's blocks (fences, display math); the text of each paragraph
 between them is read by `lexer_inline` (code spans, inline math, template tags, angle
@@ -66,6 +68,11 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
 _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+# a block whose indented lines continue it: a list item, a footnote, a definition
+_CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
+# what reads as a formula in a line of an indented code block: `$x$` (not `\$`), `\(x\)`
+_LOOKS_LIKE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)|"
+                              r"\\\(.*?\\\)")
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -261,13 +268,55 @@ class _Scanner(InlineScanner):
         raise self.error(i + 1, f"'\\begin{{{m['env']}}}' is never ended; end it with '{end}'")
 
     def flush(self, paragraph: list[tuple[int, str]]) -> None:
-        """Mask the inline math and code spans of consecutive non-blank lines."""
+        """Mask the inline math and code spans of consecutive non-blank lines; the lines of
+        an indented code block (`indented_code`) are code, unless they hold what reads as a
+        formula (then it is one, and the page says it is inside an indented code block)."""
         if not paragraph:
             return
-        first = paragraph[0][0]
-        text = "\n".join(line for _, line in paragraph)
-        self.out += self.inline(text, first).split("\n")
+        code = self.indented_code(paragraph)
+        if code and not any(_LOOKS_LIKE_MATH.search(line) for _, line in paragraph[:code]):
+            self.out += [self.code(line) for _, line in paragraph[:code]]
+            del paragraph[:code]
+        if paragraph:
+            first = paragraph[0][0]
+            text = "\n".join(line for _, line in paragraph)
+            self.out += self.inline(text, first).split("\n")
         paragraph.clear()
+
+    def indented_code(self, paragraph: list[tuple[int, str]]) -> int:
+        """How many of the paragraph's first lines Python-Markdown reads as an indented code
+        block: lines indented by 4 columns after a blank line, when the block before them
+        (the last one starting at the margin, left of 4 columns) is no list, footnote or
+        definition, whose content they would continue."""
+        first = paragraph[0][0]           # 1-based
+        if first > 1 and self.lines[first - 2].strip():
+            return 0
+        count = next((k for k, (_, line) in enumerate(paragraph) if _indent(line) < 4),
+                     len(paragraph))
+        if not count:
+            return 0
+        k = first - 2                      # back over blank and indented lines
+        while k >= 0 and (not self.lines[k].strip() or _indent(self.lines[k]) >= 4):
+            k -= 1
+        run = []                           # the lines of that block, up to a blank line
+        while k >= 0 and self.lines[k].strip():
+            run.append(self.lines[k])
+            k -= 1
+        continued = any(_CONTINUED.match(line) for line in run if _indent(line) < 4)
+        return 0 if continued else count
+
+
+def _indent(line: str) -> int:
+    """The columns of a line's leading whitespace (a tab to the next multiple of 4)."""
+    width = 0
+    for c in line:
+        if c == " ":
+            width += 1
+        elif c == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
 
 def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Masked:
     """`text` (an article without its front matter, lines kept) with its comments removed and

@@ -58,6 +58,13 @@ CODE_RE = re.compile(f"{_CODE_OPEN}(\\d+){_CODE_CLOSE}")
 MATH_HTML_RE = re.compile(f"{_HTML_OPEN}(\\d+){_HTML_CLOSE}")
 MATH_TEXT_RE = re.compile(f"{_TEXT_OPEN}(\\d+){_TEXT_CLOSE}")
 FIG_DATA_RE = re.compile(f"{_FIG_OPEN}([a-z0-9_]+){_FIG_CLOSE}")
+# a marker cut short (its opening and digits without its closing: text sliced before its
+# markers were replaced), which no message may show
+_OPENS = (_QUOTE_OPEN + _CLAIM_OPEN + _MATH_OPENS + _HTML_OPEN + _FIG_OPEN + _CODE_OPEN +
+          _TEXT_OPEN)
+BROKEN_MARKER_RE = re.compile(
+    f"[{_OPENS}]\\d*(?![\\d{_QUOTE_MID}{_CLAIM_CLOSE}{_MATH_CLOSES}{_HTML_CLOSE}"
+    f"{_CODE_CLOSE}{_TEXT_CLOSE}a-z0-9_{_FIG_CLOSE}])")
 # quote and claim markers without the quote's shown text (which stays)
 _QUOTE_OR_CLAIM_RE = re.compile(f"{_QUOTE_OPEN}\\d+{_QUOTE_MID}|{_QUOTE_CLOSE}|"
                                 f"{_CLAIM_OPEN}\\d+{_CLAIM_CLOSE}")

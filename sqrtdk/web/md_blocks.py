@@ -18,10 +18,11 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections import Counter
 from collections.abc import Callable
+from difflib import SequenceMatcher
 from html import unescape
 from pathlib import Path
+from typing import NamedTuple
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
@@ -29,7 +30,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 
-from ..errors import line_of
+from ..errors import BuildError, line_of
 from ..log import warn
 from .block_diff import Alignment, align
 from .blocks import (
@@ -40,8 +41,10 @@ from .blocks import (
     html_text,
     inline_text,
     is_footnote_link,
+    key,
     sourcepos_line,
 )
+from .md_autolink import address_as_meant
 from .md_math import ContentError
 from .positions import LineMap
 
@@ -54,6 +57,7 @@ _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
 _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
+_DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 class RawHtmlEntries:
     """Which entries of Markdown's stash hold raw HTML blocks (its `html_block` preprocessor
@@ -97,10 +101,12 @@ class BlockStructure(Treeprocessor):
     line from it, not by searching the text)."""
 
     def __init__(self, md: Markdown, path: Path, text: Callable[[], str],
-                 searchable: Callable[[], str], first_line: Callable[[], int]):
+                 searchable: Callable[[], str], first_line: Callable[[], int],
+                 readable: Callable[[str], str] = str):
         super().__init__(md)
         self.path, self.text, self.searchable, self.first_line = (path, text, searchable,
                                                                   first_line)
+        self.readable = readable      # text as the author wrote it (formulas back), for messages
         self.raw_html = RawHtmlEntries(md)     # a raw `<pre>` block is HTML, not a fence
         self.heading_lines: dict[etree.Element, int] = {}
         self.block_lines: dict[etree.Element, int] = {}
@@ -114,18 +120,21 @@ class BlockStructure(Treeprocessor):
         theirs = cmark_reader(lines).read(tree)
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
                       lambda el: 0, self.plain).read(root)
-        main = align(ours.blocks, theirs.blocks)
+        main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
-                note = align(blocks, theirs.notes[label])
+                note = align(blocks, theirs.notes[label], lines)
                 self._keep_lines(ours.note_elements[label], note)
                 differences += note.differences
         self._headings(ours, main, lines)
         self.positions.record(root, {**self.block_lines, **self.heading_lines},
                               self.md.is_block_level, self.block_floors)
-        for line, message in sorted(dict(differences).items()):
+        first: dict[int, str] = {}       # one warning a line: its first stretch's
+        for line, message in differences:
+            first.setdefault(line, message)
+        for line, message in sorted(first.items()):
             self._warn(line, message)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
@@ -198,8 +207,8 @@ class BlockStructure(Treeprocessor):
                                                        re.escape(text[:40]), re.M), line=at)
             if level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
-                                 f"('{text[:40]}'), skipping a level readers of the contents "
-                                 f"and screen readers rely on; make it "
+                                 f"('{self._shown(text, 40)}'), skipping a level readers of "
+                                 "the contents and screen readers rely on; make it "
                                  f"'{'#' * (previous + 1)} …'")
             previous = level
 
@@ -222,6 +231,14 @@ class BlockStructure(Treeprocessor):
             first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
             own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []
             if len(own) > 1 and all(re.fullmatch(r"[ \t>]*\|.*\|[ \t]*", x) for x in own):
+                header, under = _cells(own[0].lstrip(" \t>")), own[1].lstrip(" \t>")
+                if _DELIMITER_ROW.fullmatch(under) and _cells(under) != header:
+                    self._warn(first + 1, f"the line under this table's header row has "
+                                          f"{_cells(under)} cells, the header {header}, so "
+                                          "no table is made: they are published as a "
+                                          "paragraph of pipes; write one '---' per header "
+                                          f"cell, '|{'---|' * header}'")
+                    continue
                 self._warn(first, "these lines look like a table, but a table needs a line "
                                   "like '|---|---|' right under its header row; without it "
                                   "they are published as a paragraph of pipes")
@@ -261,10 +278,13 @@ class BlockStructure(Treeprocessor):
         """Links the two parsers make differently, each a warning at its line: GitHub links
         a bare `https://…`, `www.…` or e-mail address (GFM's extended autolinks) and
         `<scheme:…>` of any scheme, this Markdown only `<http(s)://…>`, `<ftp://…>` and
-        `<address@…>`; and it takes `<https://a b>` (a space inside) for a link, GitHub for
-        text. Links to this page (`#…`, footnote references among them) are left out."""
+        `<address@…>`; it takes `<https://a b>` (a space inside) for a link, GitHub for
+        text; and it keeps a title in parentheses, `[t](https://… (title))`, in the address.
+        The two readings' links are paired by place (their texts aligned as `diff` aligns
+        lines, then by line), never by count, so a link one reading lacks is named at its own
+        line. Links to this page (`#…`, footnote references among them) are left out."""
         parents = {child: parent for parent in tree.iter() for child in parent}
-        theirs: list[tuple[str, str, int]] = []
+        theirs: list[_Link] = []
         for a in tree.iter("a"):
             href = _same_address(a.get("href", ""))
             if href.startswith("#") or not href:
@@ -274,35 +294,146 @@ class BlockStructure(Treeprocessor):
                 block = parents.get(block)
             start = sourcepos_line(block) if block is not None else 1
             text = "".join(a.itertext())
-            theirs.append((href, text, _line_from(lines, start, text) or start))
-        ours = [(_same_address(a.get("href", "")), self.plain("".join(a.itertext())))
-                for a in root.iter("a")]
-        ours = [(href, text) for href, text in ours if href and not href.startswith("#")]
-        left = Counter(href for href, _ in ours)
-        for href, text, line in theirs:
-            if left[href] > 0:
-                left[href] -= 1
+            theirs.append(_Link(href, text, a.get("title", ""),
+                                _line_from(lines, start, text) or start))
+        ours: list[_Link] = []
+        for a in root.iter("a"):
+            href = _same_address(self.plain(a.get("href", "")))
+            if not href or href.startswith("#"):
                 continue
-            self._warn(line,
-                       f"GitHub makes '{text[:60]}' a link (to {href[:60]}), this Markdown "
-                       f"does not: the page shows it as text; write [{text[:60]}]({href[:60]})")
-        shown = Counter(href for href, _, _ in theirs)
-        for href, text in ours:
-            if shown[href] > 0:
-                shown[href] -= 1
+            text = self.plain("".join(a.itertext()))
+            line = self.positions.line(a)
+            line = line - self.first_line() if line else \
+                _line_from(lines, max(self.positions.floor(a) - self.first_line(), 1), text)
+            ours.append(_Link(href, text, self.plain(a.get("title", "")), line))
+        # the text GitHub linked past CJK punctuation, where this page ends an address and
+        # may start another (md_autolink): a link made inside it is no difference to report
+        swallowed = [x.text for x in theirs if address_as_meant(x.text) != x.text]
+        for mine, github in _paired(ours, theirs):
+            if mine and mine.text and any(mine.text in t for t in swallowed) and \
+                    (github is None or github.text in swallowed):
                 continue
-            line = _line_from(lines, 1, text) or _line_from(lines, 1, href)
-            self._warn(line, f"this Markdown makes '{text[:60]}' a link and GitHub does not "
-                             "(an address in <…> has no spaces, and its scheme is followed by "
-                             "':'): write the address without spaces, or its '<' as '&lt;' "
-                             "if it is text")
+            if mine and github and mine.href != github.href:
+                self._warn(mine.line or github.line, self._other_address(mine, github))
+            elif github and not mine:
+                self._warn(github.line, f"GitHub makes '{self._shown(github.text)}' a link (to "
+                                        f"{github.href[:60]}), this Markdown does not: the page "
+                                        f"shows it as text; {self._write(github)}")
+            elif mine and not github:
+                source = lines[mine.line - 1] if 0 < mine.line <= len(lines) else ""
+                why = ("an address in <…> has no spaces, and its scheme is followed by ':': "
+                       "write the address without spaces, or its '<' as '&lt;' if it is text"
+                       if "<" in source else
+                       f"if it should be a link on both, {self._write(mine)}")
+                self._warn(mine.line, f"this Markdown makes '{self._shown(mine.text)}' a link (to "
+                                      f"{mine.href[:60]}) and GitHub does not: the page shows a "
+                                      f"link, GitHub text; {why}")
+
+    def _shown(self, text: str, most: int = 60) -> str:
+        """`text` as the author wrote it (formulas back), then cut to `most` characters."""
+        shown = " ".join(self.readable(text).split())
+        return shown if len(shown) <= most else shown[:most] + "…"
+
+    def _other_address(self, mine: _Link, github: _Link) -> str:
+        """The warning for a link both make, to different addresses."""
+        said = (f"the page links '{self._shown(mine.text)}' to '{mine.href[:80]}', GitHub to "
+                f"'{github.href[:80]}'" + (f" (with the title '{github.title[:60]}')"
+                                           if github.title else ""))
+        rest = mine.href[len(github.href):]
+        if github.title and mine.href.startswith(github.href) and rest.strip() in (
+                f"({github.title})", f"'{github.title}'", f'"{github.title}"'):
+            return (f"{said}: this Markdown takes a title in parentheses for part of the "
+                    f"address; put the title in double quotes, {self._write(github)}")
+        if " " in mine.href and mine.text == mine.href:       # `<https://a b>`
+            spaced = mine.href.replace(" ", "%20").replace("$", "\\$")
+            return (f"{said}: GitHub ends an address at a space; write each space as "
+                    f"%20, <{spaced}>")
+        return f"{said}; {self._write(github)}"
+
+    def _write(self, link: _Link) -> str:
+        """'write [text](address)' for `link`, when that text is accepted by the build and
+        read as this link by both parsers; else a hint without a text to copy."""
+        # `\$` is a dollar sign here; GitHub keeps the backslash of one in `<…>`
+        link = link._replace(href=link.href.replace("\\$", "$"),
+                             text=link.text.replace("\\$", "$"),
+                             title=link.title.replace("\\$", "$"))
+        written = _written(link)
+        if _reads_as(written, link):
+            return f"write {written}"
+        return ("write it as [text](address), with each '$' written '\\$' and the address "
+                "without spaces")
+
+
+class _Link(NamedTuple):
+    """One link of one reading: its address (`_same_address`), its text, its title and its
+    line in the converted text (1-based; 0: not known)."""
+
+    href: str
+    text: str
+    title: str
+    line: int
+
+
+def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
+    """The two readings' links side by side: aligned by their texts' words (difflib), and
+    where the texts differ, paired when they are on the same line; the rest alone."""
+    matcher = SequenceMatcher(None, [key(x.text) for x in ours], [key(x.text) for x in theirs],
+                              autojunk=False)
+    pairs: list[tuple[_Link | None, _Link | None]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            pairs += zip(ours[i1:i2], theirs[j1:j2], strict=True)
+            continue
+        left = list(theirs[j1:j2])
+        for mine in ours[i1:i2]:
+            github = next((x for x in left if mine.line and x.line == mine.line), None)
+            if github is not None:
+                left.remove(github)
+            pairs.append((mine, github))
+        pairs += [(None, github) for github in left]
+    return pairs
+
+
+def _written(link: _Link) -> str:
+    """`link` as Markdown both parsers read alike: '$' as '\\$', brackets in the text
+    escaped, the address in <…> when it holds a space or a parenthesis, a title in
+    double quotes."""
+    text = re.sub(r"([\[\]\\$`*_])", r"\\\1", link.text)
+    href = link.href.replace("$", "\\$")
+    if re.search(r"[\s()<>]", href):
+        href = "<" + href.replace("<", "%3C").replace(">", "%3E") + ">"
+    title = ' "' + link.title.replace('"', '\\"').replace("$", "\\$") + '"' if link.title else ""
+    return f"[{text}]({href}{title})"
+
+
+def _reads_as(written: str, link: _Link) -> bool:
+    """Whether `written` passes the math scanner (no formula, no error) and both this
+    Markdown and cmark-gfm read it as one link to `link.href` with `link.text`."""
+    from markdown import markdown as convert
+
+    from .lexer import mask
+    try:
+        masked = mask(Path("suggestion.md"), written)
+    except BuildError:
+        return False
+    if masked.formulas or masked.code:
+        return False
+    ours = etree.fromstring(f"<r>{convert(written.replace(chr(92) + '$', '&#36;'))}</r>")  # noqa: S314
+    theirs = cmark_tree(written)
+    for tree in (ours, theirs):
+        found = [(_same_address(a.get("href", "")), "".join(a.itertext()),
+                  a.get("title", "")) for a in tree.iter("a")]
+        if found != [(link.href, link.text, link.title)]:
+            return False
+    return True
 
 
 def _same_address(href: str) -> str:
     """A link's address in a form both readings share: entities (this Markdown writes an
-    e-mail address as entities) and %-escapes (cmark-gfm's) decoded."""
+    e-mail address as entities) and %-escapes (cmark-gfm's) decoded, cut before CJK
+    punctuation (where this page ends a bare address and GitHub does not: md_autolink)."""
     from urllib.parse import unquote
-    return unquote(unescape(href.replace(AMP_SUBSTITUTE, "&")))
+    return address_as_meant(unquote(unescape(href.replace(AMP_SUBSTITUTE, "&"))))
 
 
 # a heading's hashes followed by a word with no space between (`#hashtag`), where GitHub

@@ -103,7 +103,8 @@ class HeadingCollector(Treeprocessor):
 
     def finish(self) -> None:
         """Serialise the headings as the page will show them (smart quotes, entities and math
-        placeholders resolved as in the body), without footnote references."""
+        placeholders resolved as in the body), without footnote references, and with each
+        link replaced by its words (the entry is a link itself)."""
         for level, ident, line, el in self.pending:
             for parent in list(el.iter()):
                 for child in list(parent):
@@ -116,6 +117,7 @@ class HeadingCollector(Treeprocessor):
             inner = serialized[len("<span>"):-len("</span>")]
             for pp in self.md.postprocessors:
                 inner = pp.run(inner)
+            inner = _without_links(inner)     # the entry is a link: none inside it
             text = strip_markers(_plain(MATH_HTML_RE.sub("", inner)))
             self.headings.append(Heading(level, ident, inner.strip(), text.strip(), line))
 
@@ -136,6 +138,47 @@ class _TextOnly(HTMLParser):
 def _plain(fragment: str) -> str:
     """The text of an HTML fragment, entities decoded."""
     parser = _TextOnly()
+    parser.feed(fragment)
+    parser.close()
+    return "".join(parser.parts)
+
+
+class _Unlinked(HTMLParser):
+    """An HTML fragment passed through as written, but for its `<a>` tags (their text and
+    inner elements kept); entities and character references are left as they were."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag != "a":
+            self.parts.append(self.get_starttag_text() or "")
+
+    handle_startendtag = handle_starttag
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag != "a":
+            self.parts.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.parts.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.parts.append(f"&#{name};")
+
+    def handle_comment(self, data: str) -> None:
+        self.parts.append(f"<!--{data}-->")
+
+
+def _without_links(fragment: str) -> str:
+    """`fragment` (a heading's inner HTML) with every link replaced by its content: a table
+    of contents entry is a link to its heading, and a link inside a link is invalid HTML,
+    which browsers split into two links."""
+    parser = _Unlinked()
     parser.feed(fragment)
     parser.close()
     return "".join(parser.parts)

@@ -95,7 +95,8 @@ class FigureProcessor(Treeprocessor):
 
     def _checked(self, img: etree.Element) -> tuple[str, SvgPair]:
         """(figure name, its files) of a lone image; ContentError at its line for an image
-        that is no figure of the build, has no alt text or TeX in it, or is shown twice."""
+        that is no figure of the build, has no alt text or TeX in it, has no caption (title),
+        or is shown twice."""
         src, line = img.get("src", ""), self.positions.line(img)
         after = self.positions.floor(img)
         name = _figure_name(src)
@@ -112,6 +113,11 @@ class FigureProcessor(Treeprocessor):
             raise ContentError(f"figure '{name}' has no alt text; say what the figure shows "
                                "between the brackets: ![what it shows](…)", _needle(img),
                                line=line, after=after)
+        if not (img.get("title") or "").strip():     # else "Figure 3." over nothing
+            raise ContentError(f"figure '{name}' has no caption; write one in quotes after "
+                               f"its address: ![{img.get('alt', '')[:40]}]({src} \"What the "
+                               "reader should see in it.\")", _needle(img), line=line,
+                               after=after)
         formula = ANY_MATH_RE.search(img.get("alt", ""))
         if formula:     # alt text is plain text: TeX would be read aloud letter by letter
             raise ContentError(f"figure '{name}': its alt text holds the formula "

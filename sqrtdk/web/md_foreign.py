@@ -2,13 +2,12 @@
 item 5): a warning at its line that names the tool's syntax and says what to write here.
 
 Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`=== "Python"`),
-GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress,
-Pandoc's fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two
-slashes. Anywhere in a block: `~~strike~~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
+GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress, Pandoc's
+fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
+Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
 (pymdown's tilde and caret, Pandoc), a backslash line break, and a Sphinx or MyST role
 (`:numref:`, `{numref}`) written before a code span. Each is left as it is, with a warning:
-taking them as markup would change text that means something else (`3~5` is a range in
-Chinese).
+taking them as markup would change text that means something else (`3~5` is a range in Chinese).
 """
 from __future__ import annotations
 
@@ -43,6 +42,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "'/// details | Title' (three slashes)"),
     (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
      "<del>…</del>, or leave the text out"),
+    # GitHub strikes a single tilde's pair too; one after a letter or digit is a subscript
+    # (below) or a range (`3~5`), which is never struck here
+    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~\n]*?(?<=[^~\s])~(?!~)"), False,
+     "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
     (re.compile(r"(?<![=\w])==[^=\s](?:[^=\n]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
      "<mark>…</mark>"),
     (re.compile(r"\^\^[^^\s](?:[^^\n]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",

@@ -138,17 +138,21 @@ class MathInRawHtml(Treeprocessor):
     formula's own line (`RawFormula.line`); inside an indented code block under another tool's
     box line (MkDocs' `??? note`, `!!! tip`), at that line, naming it."""
 
-    def __init__(self, md: Markdown, text: Callable[[], str], formulas: list[Formula]):
+    def __init__(self, md: Markdown, text: Callable[[], str], formulas: list[Formula],
+                 readable: Callable[[str], str] = str,
+                 raw_html: Callable[[], range] = lambda: range(0)):
         super().__init__(md)
-        self.text, self.formulas = text, formulas
+        self.text, self.formulas, self.readable = text, formulas, readable
+        self.raw_html = raw_html     # the stash's entries that are raw HTML blocks
 
     def run(self, root: etree.Element) -> None:
-        for block in self.md.htmlStash.rawHtmlBlocks:
+        for n, block in enumerate(self.md.htmlStash.rawHtmlBlocks):
             m = ANY_MATH_RE.search(str(block))
             if m is None:
                 continue
             at = self.formulas[int(m.group(1))].line
-            if str(block).lstrip().startswith("<pre"):   # Markdown's indented code
+            # Markdown's indented code (stashed by the highlighter), not a raw <pre> block
+            if str(block).lstrip().startswith("<pre") and n not in self.raw_html():
                 opener = self._box_line(at)
                 if opener:
                     number, written = opener
@@ -160,11 +164,15 @@ class MathInRawHtml(Treeprocessor):
                                    "line indented by four spaces is code); for code use a "
                                    "fence (```), for text and math remove the indent",
                                    m.group(0), line=at)
-            start = " ".join(str(block).split())[:30]
+            # the block as the author wrote it (its formulas back) before it is cut short
+            start = " ".join(self.readable(str(block)).split())[:30]
+            how = ("for code, use a fence (```), inside which '$' is a dollar sign"
+                   if str(block).lstrip().startswith("<pre") else
+                   "write the passage in Markdown (a '/// details' box for a collapsible one), "
+                   "or keep the formula out of the HTML")
             raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
-                               "Markdown leaves as written, so it is never typeset; write the "
-                               "passage in Markdown (a '/// details' box for a collapsible "
-                               "one), or keep the formula out of the HTML", m.group(0), line=at)
+                               f"Markdown leaves as written, so it is never typeset; {how} (a "
+                               "dollar sign inside HTML is written '&#36;')", m.group(0), line=at)
 
     def _box_line(self, at: int) -> tuple[int, str] | None:
         """(line, text) of an admonition line right above the indented block holding line

@@ -1,0 +1,212 @@
+"""The messages of the comparison with GitHub's reading (cmark-gfm) and of the math scanner,
+as a new author met them: each names the author's own line, says what the page shows, and
+never sends the author to a text that is wrong too (a suggested `write …` is converted
+here and must give what it promises, without a message). The passages are small articles
+of our own."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import BODY_START, Tree, page
+
+from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
+
+RESULTS: dict[str, Any] = {"claims": {}, "meta": {"bounds": {}}}
+FILLER = "Some words.\n\n" * 6
+
+
+def convert(tmp_path: Path, body: str, lang: str = "en") -> tuple[list[str], str]:
+    """The warnings (file:line: warning: …) and the page's HTML."""
+    with captured() as messages:
+        html = page(tmp_path, body, RESULTS, lang=lang).body
+    return list(messages), html
+
+
+def line_of(body: str, words: str) -> int:
+    """The file line of the body's line holding `words`."""
+    return BODY_START + next(n for n, x in enumerate(body.split("\n")) if words in x)
+
+
+def at(messages: list[str], line: int) -> list[str]:
+    return [m for m in messages if f":{line}: warning:" in m]
+
+
+def links(html: str) -> list[tuple[str, str]]:
+    return [(el["attrs"].get("href", ""), el["text"]) for el in Tree(html).elements
+            if el["tag"] == "a" and not el["attrs"].get("href", "").startswith("#")]
+
+
+def suggestions(message: str) -> list[str]:
+    return re.findall(r"write (\[[^\]]*\]\(.*?\))(?:$|[;,:]? )", message) + \
+        re.findall(r"(<https?://\S+>)$", message)
+
+
+def test_links_are_paired_by_place_not_by_count(tmp_path: Path) -> None:
+    """A link both read alike and one each reads with another address: the warning is at
+    the second's line only, none at a line that merely holds the same word."""
+    body = ("A [spaced](<https://example.com/a b>) link.\n\n" + FILLER +
+            "Words about paren, no link.\n\n" + FILLER +
+            "See [paren](https://example.com/p (Paren title)) here.\n")
+    messages, html = convert(tmp_path, body)
+    assert not at(messages, line_of(body, "Words about paren")), messages
+    here = at(messages, line_of(body, "See [paren]"))
+    assert len(here) == 1 and len(messages) == 1, messages
+    # the page has a link, to the whole text in parentheses (its spaces sent as %20,
+    # md_autolink): the message says so
+    assert ("https://example.com/p%20(Paren%20title)", "paren") in links(html)
+    assert "as text" not in here[0] and "https://example.com/p (Paren title)" in here[0], here
+
+
+def test_an_escaped_character_in_an_address_is_the_same_link(tmp_path: Path) -> None:
+    body = ("Words with query.\n\n" + FILLER +
+            "A [query](https://example.com/?q=\\$a) and [u](https://example.com/a\\_b).\n")
+    messages, html = convert(tmp_path, body)
+    assert messages == []
+    assert ("https://example.com/?q=$a", "query") in links(html)
+
+
+@pytest.mark.parametrize("passage", [
+    "See [paren](https://example.com/p (Paren title)) here.\n",
+    "A link <irc://example.org/a> here.\n",
+    "A link <ssh://example.org/\\$a> here.\n",
+    "A link <https://example.org/a b> here.\n",
+], ids=["title in parentheses", "other scheme", "dollar in address", "space in address"])
+def test_a_suggested_link_is_accepted_and_read_alike(tmp_path: Path, passage: str) -> None:
+    """Every `write [text](address)` of a link message, put in the passage's place, converts
+    without an error or a warning about links."""
+    body = FILLER + passage
+    messages, _ = convert(tmp_path, body)
+    offered = [s for m in messages for s in suggestions(m)]
+    assert offered, messages
+    for n, text in enumerate(offered):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        try:
+            again, _ = convert(folder, FILLER + f"Now {text} here.\n")
+        except BuildError as e:
+            pytest.fail(f"the suggestion {text!r} stops the build: {e}")
+        assert not [m for m in again if "link" in m], (text, again)
+
+
+@pytest.mark.parametrize("passage", [
+    '<div class="box">Words with $y^2$ and *stars*.</div>\n',
+    '<div class="box">Many more words here, then $y^2$ and *stars*.</div>\n',
+    '<div class="box">$y^2$ first.</div>\n',
+], ids=["formula at the cut", "formula after the cut", "formula first"])
+def test_a_formula_in_raw_html_is_quoted_as_written(tmp_path: Path, passage: str) -> None:
+    """The raw HTML is quoted as the author wrote it, never with the number that stood for
+    a formula while math was out of the way."""
+    body = FILLER + passage
+    with pytest.raises(BuildError) as e:
+        convert(tmp_path, body)
+    assert e.value.line == line_of(body, "<div")
+    quoted = re.search(r"\('(.*)…'\)", str(e.value))
+    assert quoted and passage.startswith(quoted.group(1)), str(e.value)
+
+
+def test_a_heading_with_a_formula_is_quoted_as_written(tmp_path: Path) -> None:
+    body = "## Start {#start}\n\n#### Heading about the scores of one query $q^2$ and more {#q}\n"
+    messages, _ = convert(tmp_path, body)
+    assert any("jumps from 2 to 4" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("code", [
+    "    echo $HOME and $PATH\n    for <b> and *stars*\n",
+    "    echo $HOME\n\n    cost: $5 and $ 6\n",
+    "\techo $HOME and {{ not_a_quote }}\n",
+], ids=["dollars and a tag", "two parts", "a tab"])
+def test_an_indented_code_block_is_code_as_markdown_reads_it(tmp_path: Path, code: str) -> None:
+    """Indented code (after a paragraph and a blank line) is code: its '$' is a dollar sign,
+    its '<b>' text, without an error or a warning; the page shows it as typed."""
+    body = "Run this:\n\n" + code + "\nAfter.\n"
+    messages, html = convert(tmp_path, body)
+    assert messages == []
+    shown = " ".join(el["text"] for el in Tree(html).elements if el["tag"] == "code")
+    for line in code.split("\n"):
+        assert line.strip() in shown, (line, shown)
+
+
+@pytest.mark.parametrize("where", [
+    "- an item\n\n    its $x$ continues\n",
+    "Text[^n].\n\n[^n]: A note.\n\n    its $x$ continues\n",
+], ids=["list item", "note"])
+def test_indented_lines_that_continue_a_block_keep_their_math(tmp_path: Path,
+                                                              where: str) -> None:
+    messages, html = convert(tmp_path, where)
+    assert messages == [] and 'class="math"' in html, messages
+
+
+def test_a_formula_in_a_raw_pre_block_is_said_to_be_in_raw_html(tmp_path: Path) -> None:
+    """A `<pre>` written as HTML is raw HTML, not an indented code block; the hint for a
+    dollar sign there ('&#36;') gives one."""
+    body = FILLER + "<pre>\npre *text* and $z$\n</pre>\n"
+    with pytest.raises(BuildError) as e:
+        convert(tmp_path, body)
+    assert e.value.line == line_of(body, "$z$")
+    assert "raw HTML" in str(e.value) and "indented code" not in str(e.value)
+    assert "&#36;" in str(e.value)
+    messages, html = convert(tmp_path, body.replace("$z$", "&#36;z&#36;"))
+    assert messages == [] and "&#36;z&#36;" in html
+
+
+@pytest.mark.parametrize("rows", [
+    ["| 1 | 2 | 3 |", "| `a|b` | c | 22 |"],
+    ["| `a|b` | c | 22 |", "| 1 | 2 | 3 |"],
+    ["| `a|b` | c | 22 |"],
+], ids=["last row", "first of two", "only row"])
+def test_a_pipe_in_code_in_a_table_row_warns_once_at_that_row(tmp_path: Path,
+                                                               rows: list[str]) -> None:
+    body = ("Intro.\n\n| x | y | z |\n|---|---|---|\n" + "\n".join(rows) +
+            "\n\nNext paragraph.\n")
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1, messages
+    assert at(messages, line_of(body, "`a|b`")) and "keep '|' out of `code`" in messages[0]
+    # what the two readings do, in words that do not contradict each other
+    assert not re.search(r"as (a [a-z ]+), GitHub \(CommonMark\) as \1", messages[0])
+
+
+# passage (after "Intro.\n\n"), the words of the line the warning names, words its hint
+# must hold, words it must not (the hint that does not fit the cause)
+CAUSES: dict[str, tuple[str, str, str, str]] = {
+    "')' numbered list": ("1) first\n2) second\n\nNext.\n", "1) first", "write '1.'",
+                          "blank line"),
+    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "Steps:", "write '1.'",
+                                   "blank line"),
+    "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
+                     "Some *words*", "/// details", "4 spaces"),
+    "bullet changes": ("* a\n* b\n\n+ c\n", "+ c", "one bullet character", "4 spaces"),
+    "numbered right under a bullet": ("- bullet\n1. ordered\n", "- bullet",
+                                      "blank line between a bulleted and a numbered list",
+                                      "4 spaces"),
+    "nested list at 2 spaces": ("- outer\n  - inner two\n    - inner three\n- outer two\n",
+                                "  - inner two", "by 4 spaces", "blank line"),
+    "nested list at 3 spaces under a number": ("1. first\n   - detail a\n   - detail b\n"
+                                               "2. second\n", "1. first", "by 4 spaces",
+                                               "blank line"),
+    "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
+                              "blank lines"),
+    "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
+                                "'|---|---|---|'", "needs a line"),
+}
+
+
+@pytest.mark.parametrize("name", CAUSES)
+def test_a_hint_names_the_cause_of_the_difference(tmp_path: Path, name: str) -> None:
+    passage, where, says, not_says = CAUSES[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    here = at(messages, line_of(body, where))
+    assert here and says in here[0] and not_says not in here[0], messages
+
+
+def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path: Path) -> None:
+    body = "Intro.\n\n| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n"
+    messages, _ = convert(tmp_path, body)
+    fix = re.search(r"'(\|[-|]+)'$", messages[0])
+    assert fix, messages
+    messages, html = convert(tmp_path, body.replace("|---|---|", fix.group(1)))
+    assert messages == [] and "<table" in html
