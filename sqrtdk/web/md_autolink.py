@@ -2,15 +2,15 @@
 spaces in written ones.
 
 GitHub's extended autolinks, and pymdownx.magiclink, which makes them here, end a bare address
-only at whitespace or `<`: in `网址 https://example.com/path。后面是中文` both link
-`https://example.com/path。后面是中文`. A Chinese sentence has no space after an address, so
-here the address also ends before the first CJK or fullwidth punctuation mark or space (see
+only at whitespace or `<`: an address followed by an ideographic full stop and more Chinese
+words is linked together with them. A Chinese sentence has no space after an address, so here
+the address also ends before the first CJK or fullwidth punctuation mark or space (see
 `ends_address`), as the author meant, and an `http(s)://` address also starts right after CJK
-punctuation or letters (`参见（https://…）`), as on GitHub; `md_blocks` compares links with GitHub's
-reading after the same cut (`address_as_meant`), so this deliberate difference is not reported
-as one. An address that runs straight into CJK letters (`…/path后面`) is linked as both parsers
-read it (letters can belong to an internationalised address), with a warning at its line saying
-to write `<…>`.
+punctuation or letters (inside fullwidth parentheses, say), as on GitHub. `md_blocks` compares
+links with GitHub's reading after the same cut (`address_as_meant`), so this deliberate
+difference is not reported as one. An address that runs straight into CJK letters is linked as
+both parsers read it (letters can belong to an internationalised address), with a warning at
+its line saying to write `<…>`.
 
 `EncodedAddresses`: a space in a link's address (`[text](<https://example.com/a b>)`) is
 written `%20`, as GitHub writes it.
@@ -51,15 +51,16 @@ _LOOKBEHIND = "(?<![^\\s*_~^[('\"\\x03])"
 if _LOOKBEHIND not in RE_LINK:
     raise ImportError("pymdownx.magiclink's RE_LINK changed: review sqrtdk.web.md_autolink")
 # ... and here also after CJK punctuation or letters, where GitHub starts an http(s) link too
-# (`参见（https://…）`, `看https://…`); checked in `CjkEndingLinkPattern.handleMatch`
+# (inside fullwidth parentheses, or right after a CJK letter); checked in
+# `CjkEndingLinkPattern.handleMatch`
 _RE_LINK = RE_LINK.replace(_LOOKBEHIND, "(?<![A-Za-z0-9])")
 
 
 def ends_address(c: str) -> bool:
     """Whether the character `c` ends a bare address: punctuation or a space of East Asian
-    width (wide, fullwidth or halfwidth: the CJK Symbols and Punctuation block, 。，、「」 and
-    the Halfwidth and Fullwidth Forms' ！（）：；？ ｡｢｣), or the quotes, ellipsis and dash
-    Chinese text writes with general punctuation (“ ” ‘ ’ … —)."""
+    width (wide, fullwidth or halfwidth: the CJK Symbols and Punctuation block, U+3000-303F,
+    and the punctuation of the Halfwidth and Fullwidth Forms, U+FF00-FFEF), or the quotes,
+    ellipsis and dash Chinese text writes with general punctuation (“ ” ‘ ’ … —)."""
     return (unicodedata.east_asian_width(c) in "WFH" and unicodedata.category(c)[0] in "PZ") \
         or c in _CJK_PUNCTUATION
 
