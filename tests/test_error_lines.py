@@ -3,6 +3,7 @@ start, in the middle, at the end, inside a list, a footnote, a box and a table, 
 the build with `path:line:` naming exactly the line the fault is on."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,27 @@ def test_a_missing_anchor_suggests_the_id_meant(tmp_path: Path, link: str, says:
             f"See [it]({link}) and <a href=\"{link}\">it</a>.\n")
     e = error(tmp_path, body, stage="site")
     assert e.line == BODY_START + 8 and f"no anchor '{link}'; {says}" in e.message, str(e)
+
+
+@pytest.mark.parametrize("link, here", [
+    ("http://localhost:8000/en/", True), ("http://127.0.0.1:8000/", True),
+    ("http://192.168.1.20/notes", True), ("http://dev.localhost/", True),
+    ("https://arxiv.org/abs/1706.03762", False), ("http://localhost.example.org/", False),
+])
+def test_a_link_that_works_only_on_the_author_s_machine_is_warned_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, link: str, here: bool) -> None:
+    """A reader following a link to localhost or a private address reaches nothing (the new
+    author's trial: `http://localhost:8000/` was accepted without comment)."""
+    body = f"Text.\n\nOpen [the page]({link}) to see it.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        run(tmp_path, body, "site", None)
+    warned = [r.getMessage() for r in caplog.records if "only works on your own" in r.getMessage()]
+    if not here:
+        assert not warned, warned
+        return
+    path = (tmp_path / "index.md").as_posix()
+    assert len(warned) == 1 and warned[0].startswith(f"{path}:{BODY_START + 2}: "), warned
+    assert f"(`{link}`)" in warned[0], warned
 
 
 @pytest.mark.parametrize("body, says", [

@@ -4,6 +4,8 @@ site, no id is given twice, and no marker of the text protocol is left in a page
 from __future__ import annotations
 
 import difflib
+import ipaddress
+import logging
 import posixpath
 import re
 from collections.abc import Mapping
@@ -15,12 +17,14 @@ from urllib.parse import unquote, urlsplit
 
 from ..cache import key_for
 from ..errors import BuildError
+from ..log import warn
 from .markers import ANY_MARKER_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .model import Page
 from .output import Site
 
 _CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
 _EXTERNAL = ("http://", "https://", "//")
+LOGGER = logging.getLogger("sqrtdk.web")
 
 
 class _Links(HTMLParser):
@@ -113,6 +117,22 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
             for url in _CSS_URL.findall(src.read_text(encoding="utf-8")):
                 if not url.startswith("data:") and _resolve(rel, url) not in site.paths():
                     raise BuildError(src, 0, f"url({url}) points to a file the site lacks")
+
+
+def _only_here(url: str) -> bool:
+    """Whether `url`'s host is this machine or a private network: `localhost` (and
+    `*.localhost`, RFC 6761), a loopback, unspecified, private or link-local address."""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_unspecified or ip.is_private or ip.is_link_local
 
 
 def _resolve(rel: str, url: str) -> str:
@@ -222,6 +242,11 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         if target is None:
             if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
                 fail(url, f"external resource '{url}': pages load nothing from other sites")
+            if tag == "a" and page is not None and _only_here(url):
+                warn(LOGGER, page.source, _link_line(page, url),
+                     f"link to '{url}', an address that only works on your own machine or "
+                     "network, not for a reader; if it is an instruction, write it as code "
+                     f"(`{url}`), which is no link")
             continue
         if tag == "link" and rel_attr in ("canonical", "alternate"):
             continue
