@@ -371,12 +371,20 @@
       new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
       // "change dₖ" brings the focus here without moving the page; Escape takes it back to
       // the button it came from, where the reader was (so does the bar's "back" button, shown
-      // until the focus leaves the bar)
+      // until the focus leaves the bar), and, if the box runs below the window (a keyboard
+      // leaves a button it tabbed to at the bottom edge), scrolls up just enough to show what
+      // the change did, never the button under the header and the bar
       let from = null;
       const back = $(".dk-back", b), away = (to) => {
         from = null;
         back.hidden = true;
         to?.focus({ preventScroll: true });
+        const box = to?.closest(".widget");
+        if (box) requestAnimationFrame(() => {
+          const cover = Math.max($(".site-header")?.getBoundingClientRect().bottom || 0, b.getBoundingClientRect().bottom);
+          const below = box.getBoundingClientRect().bottom - innerHeight, room = to.getBoundingClientRect().top - cover - 8;
+          if (below > 0 && room > 0) scrollBy(0, Math.min(below + 8, room));
+        });
       };
       $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => {
         from = btn;
