@@ -97,6 +97,7 @@ def load_settings(content_dir: Path) -> Settings:
         if not (content_dir / lang).is_dir():
             raise toml.error(None, "languages", f"language '{lang}' has no folder "
                                                 f"content/{lang}/; create it or remove '{lang}'")
+    _language_files(content_dir, toml, langs, data["default_language"])
     if data["default_language"] not in langs:
         raise toml.error(None, "default_language", f"default_language "
                          f"'{data['default_language']}' is not in languages; "
@@ -168,6 +169,27 @@ def _math_macros(toml: TomlFile, math: dict[str, Any]) -> dict[str, str]:
 
 
 LANGUAGE_FILES = ("index.md", "strings.toml", "figures.toml")   # what each language folder has
+_TRANSLATE = {"index.md": "translate the article (headings keep their {#ids})",
+              "strings.toml": "translate its strings (and set [language] for this language)",
+              "figures.toml": "translate its labels"}
+
+
+def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default: str) -> None:
+    """BuildError naming a language's missing file and the file to copy in its place (from
+    the default language, else the first that has it)."""
+    for lang in langs:
+        for name in LANGUAGE_FILES:
+            path = content_dir / lang / name
+            if path.is_file():
+                continue
+            sources = [x for x in (default, *langs)
+                       if x != lang and (content_dir / x / name).is_file()]
+            todo = (f"copy content/{sources[0]}/{name} to content/{lang}/ and "
+                    f"{_TRANSLATE[name]}") if sources else \
+                f"every language folder needs {name} (README: Add a language)"
+            raise BuildError(path, 0, f"file not found: '{lang}' is in languages "
+                             f"({where(toml.path, toml.line_of(None, 'languages'))}) and each "
+                             f"language has {', '.join(LANGUAGE_FILES)}; {todo}")
 _TEXT_SUFFIXES = (".md", ".markdown", ".toml", ".txt", ".html")
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from sqrtdk.errors import BuildError
 from sqrtdk.options import PROJECT_ROOT
-from sqrtdk.settings import DISTINCT, load_settings, load_strings
+from sqrtdk.settings import DISTINCT, LANGUAGE_FILES, load_settings, load_strings
 from sqrtdk.textfiles import load_toml
 
 # reads the author's files: runs again on the author's copy. It reads content/ and templates/ from
@@ -557,3 +557,14 @@ def test_two_languages_saying_they_are_the_same_one(content: Path, table: str,
     e = error(content)
     assert (e.path, e.line) == (strings, line), e
     assert f"{key} = '{value}' is also" in str(e) and "its own" in str(e), e
+
+
+@pytest.mark.parametrize("name", LANGUAGE_FILES)
+def test_a_new_language_without_one_of_its_files_says_which_to_copy(content: Path,
+                                                                    name: str) -> None:
+    default = load_settings(content).default_language
+    a_third_language(content, default, "xq")
+    (content / "xq" / name).unlink()
+    e = error(content)
+    assert e.path == content / "xq" / name, e
+    assert f"copy content/{default}/{name} to content/xq/ and translate" in e.message, e
