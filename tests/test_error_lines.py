@@ -3,6 +3,7 @@ start, in the middle, at the end, inside a list, a footnote, a box and a table, 
 the build with `path:line:` naming exactly the line the fault is on."""
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -908,3 +909,21 @@ def test_an_item_only_another_language_has_is_at_its_line_there(
     e = _parity_error(tmp_path, zh_body, "Text.\n")
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, e
     assert e.message.startswith(says) and "en.md" in e.message, e.message
+
+
+@pytest.mark.parametrize("typed", ["Sets {{a}, {b}} here.", "Sets \\{\\{a}, {b}} here.",
+                                   "Sets {a, {b}} here."])
+def test_two_braces_in_prose_say_how_literal_braces_are_written(tmp_path: Path,
+                                                                  typed: str) -> None:
+    e = error(tmp_path, f"{typed}\n")
+    assert e.line == BODY_START, str(e)
+    for way in ("for literal braces", "`code`", "math", "a space between two braces"):
+        assert way in e.message, str(e)
+
+
+@pytest.mark.parametrize("typed, shown", [("Sets `{{a}, {b}}` here.", "{{a}, {b}}"),
+                                          ("Sets { {a}, {b} } here.", "{ {a}, {b} }")])
+def test_literal_braces_written_as_the_message_says_are_published(tmp_path: Path, typed: str,
+                                                                   shown: str) -> None:
+    built = page(tmp_path, f"{typed}\n", RESULTS, figures=[])
+    assert shown in html.unescape(built.body), built.body
