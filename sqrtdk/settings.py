@@ -265,14 +265,15 @@ DISTINCT = (("language", "html_lang"), ("language", "name"), ("ui", "switch_to")
 
 def _distinct_languages(strings: dict[str, Strings]) -> None:
     """Each language says it is itself: html_lang's primary subtag is the folder's name
-    (when the folder is named by a language subtag: zh has zh-CN), and html_lang, [language]
+    (when the folder is named by a language subtag: zh has zh-CN; a folder named by the
+    region, cn with zh-CN, is accepted too), and html_lang, [language]
     name and [ui] switch_to differ between languages. A folder copied from another language
     (README's "Add a language") with these left as they were would publish `<html lang>`,
     hreflang alternates, switch links and root-picker entries of the other language.
     Raises BuildError at the line of the later language's value."""
     for st in strings.values():
-        primary = st.html_lang.split("-")[0]
-        if _FOLDER_TAG.fullmatch(st.lang) and primary.lower() != st.lang.lower():
+        subtags = [t.lower() for t in st.html_lang.split("-")]   # cn/ with zh-CN is fine too
+        if _FOLDER_TAG.fullmatch(st.lang) and st.lang.lower() not in subtags:
             raise st.file.error("language", "html_lang", f"[language] html_lang = "
                                 f"'{st.html_lang}' is not a tag of '{st.lang}', the folder "
                                 f"this file is in; write html_lang = \"{st.lang}\" (or "

@@ -568,3 +568,13 @@ def test_a_new_language_without_one_of_its_files_says_which_to_copy(content: Pat
     e = error(content)
     assert e.path == content / "xq" / name, e
     assert f"copy content/{default}/{name} to content/xq/ and translate" in e.message, e
+
+
+def test_a_folder_named_by_the_region_of_its_language_tag(content: Path) -> None:
+    first = languages(content)[0]
+    strings = a_third_language(content, first, "xq")
+    toml = load_toml(strings)
+    for table, key in DISTINCT:
+        new = "ab-XQ" if key == "html_lang" else "Q"
+        edit(strings, f'{key} = "{toml.data[table][key]}"', f'{key} = "{new}"')
+    load_all(content)
