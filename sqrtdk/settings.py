@@ -97,6 +97,7 @@ def load_settings(content_dir: Path) -> Settings:
         if not (content_dir / lang).is_dir():
             raise toml.error(None, "languages", f"language '{lang}' has no folder "
                                                 f"content/{lang}/; create it or remove '{lang}'")
+    _language_files(content_dir, toml, langs, data["default_language"])
     if data["default_language"] not in langs:
         raise toml.error(None, "default_language", f"default_language "
                          f"'{data['default_language']}' is not in languages; "
@@ -168,6 +169,27 @@ def _math_macros(toml: TomlFile, math: dict[str, Any]) -> dict[str, str]:
 
 
 LANGUAGE_FILES = ("index.md", "strings.toml", "figures.toml")   # what each language folder has
+_TRANSLATE = {"index.md": "translate the article (headings keep their {#ids})",
+              "strings.toml": "translate its strings (and set [language] for this language)",
+              "figures.toml": "translate its labels"}
+
+
+def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default: str) -> None:
+    """BuildError naming a language's missing file and the file to copy in its place (from
+    the default language, else the first that has it)."""
+    for lang in langs:
+        for name in LANGUAGE_FILES:
+            path = content_dir / lang / name
+            if path.is_file():
+                continue
+            sources = [x for x in (default, *langs)
+                       if x != lang and (content_dir / x / name).is_file()]
+            todo = (f"copy content/{sources[0]}/{name} to content/{lang}/ and "
+                    f"{_TRANSLATE[name]}") if sources else \
+                f"every language folder needs {name} (README: Add a language)"
+            raise BuildError(path, 0, f"file not found: '{lang}' is in languages "
+                             f"({where(toml.path, toml.line_of(None, 'languages'))}) and each "
+                             f"language has {', '.join(LANGUAGE_FILES)}; {todo}")
 _TEXT_SUFFIXES = (".md", ".markdown", ".toml", ".txt", ".html")
 
 
@@ -231,7 +253,47 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
     first = out[languages[0]]
     for other in list(out.values())[1:]:
         _same_keys(first, other)
+    _distinct_languages(out)
     return out
+
+
+_FOLDER_TAG = re.compile(r"[A-Za-z]{2,3}")     # a folder named by a language subtag (de, zh)
+# the [language] and [ui] values that say which language a page is in: two languages with the
+# same value publish two pages claiming one language (lang, hreflang, the switch, the root)
+DISTINCT = (("language", "html_lang"), ("language", "name"), ("ui", "switch_to"))
+
+
+def _distinct_languages(strings: dict[str, Strings]) -> None:
+    """Each language says it is itself: html_lang's primary subtag is the folder's name
+    (when the folder is named by a language subtag: zh has zh-CN; a folder named by the
+    region, cn with zh-CN, is accepted too), and html_lang, [language]
+    name and [ui] switch_to differ between languages. A folder copied from another language
+    (README's "Add a language") with these left as they were would publish `<html lang>`,
+    hreflang alternates, switch links and root-picker entries of the other language.
+    Raises BuildError at the line of the later language's value."""
+    for st in strings.values():
+        subtags = [t.lower() for t in st.html_lang.split("-")]   # cn/ with zh-CN is fine too
+        if _FOLDER_TAG.fullmatch(st.lang) and st.lang.lower() not in subtags:
+            raise st.file.error("language", "html_lang", f"[language] html_lang = "
+                                f"'{st.html_lang}' is not a tag of '{st.lang}', the folder "
+                                f"this file is in; write html_lang = \"{st.lang}\" (or "
+                                f"{st.lang} and a region, e.g. \"{st.lang}-"
+                                f"{st.lang.upper()}\")")
+    seen: dict[tuple[str, str, str], Strings] = {}
+    for st in strings.values():
+        for table, key in DISTINCT:
+            value = st.file.data[table][key]
+            norm = value.strip().lower() if key == "html_lang" else value.strip()
+            before = seen.setdefault((table, key, norm), st)
+            if before is not st:
+                at = where(before.path, before.file.line_of(table, key))
+                what = {"html_lang": "the language tag of its pages",
+                        "name": "its name in the language menu",
+                        "switch_to": "the link to it on the other pages"}[key]
+                raise st.file.error(table, key, f"[{table}] {key} = '{value}' is also "
+                                    f"{before.lang}'s ({at}); it is {what}, and each "
+                                    f"language needs its own: write {st.lang}'s, in its "
+                                    "own words")
 
 
 def straight_quote_warnings(toml: TomlFile, table: str, values: dict[str, Any]) -> None:

@@ -345,6 +345,7 @@ def test_a_third_language_is_its_folder_and_one_setting(project: Path) -> None:
     text = re.sub(r'^html_lang = "[^"]*"', 'html_lang = "fr"', text, flags=re.M)
     text = re.sub(r'^name = "[^"]*"', 'name = "Français"', text, flags=re.M)
     text = re.sub(r'^og_locale = "[^"]*"', 'og_locale = "fr_FR"', text, flags=re.M)
+    text = re.sub(r'^switch_to = "[^"]*"', 'switch_to = "Lire en français"', text, flags=re.M)
     strings.write_text(text, encoding="utf-8")
     site = content / "site.toml"
     site.write_text(re.sub(r"^languages = \[(.*)\]", r'languages = [\1, "fr"]',

@@ -40,8 +40,10 @@ def add_language(project: Path, lang: str, like: str) -> None:
     strings = content / lang / "strings.toml"
     text = re.sub(r'^html_lang = "[^"]*"', f'html_lang = "{lang}"',
                   strings.read_text(encoding="utf-8"), flags=re.M)
-    strings.write_text(re.sub(r'^og_locale = "[^"]*"', f'og_locale = "{lang}_XX"', text,
-                              flags=re.M), encoding="utf-8")
+    text = re.sub(r'^og_locale = "[^"]*"', f'og_locale = "{lang}_XX"', text, flags=re.M)
+    for key in ("name", "switch_to"):     # its own, as every language's (settings.DISTINCT)
+        text = re.sub(rf'^{key} = "[^"]*"', f'{key} = "{key} {lang}"', text, flags=re.M)
+    strings.write_text(text, encoding="utf-8")
     site = content / "site.toml"
     site.write_text(re.sub(r"^languages = \[(.*)\]", rf'languages = [\1, "{lang}"]',
                            site.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")

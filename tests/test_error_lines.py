@@ -3,6 +3,7 @@ start, in the middle, at the end, inside a list, a footnote, a box and a table, 
 the build with `path:line:` naming exactly the line the fault is on."""
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -285,6 +286,10 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: Why $d_k$\ndescription: D\n---\n", 2, "plain text"),
     ("---\ntitle: T\ndescription: Why divide by \\sqrt{d_k}\n---\n", 3, "plain text"),
     ("title: T\n", 1, "missing front matter"),
+    ("<!-- a comment -->\n---\ntitle: T\ndescription: D\n---\n", 1,
+     "the front matter must be the first thing in the file (found at line 2); move the comment"),
+    ("A line.\n\n---\ntitle: T\ndescription: D\n---\n", 1,
+     "the front matter must be the first thing in the file (found at line 3); move the text"),
     ("---\ntitel: T\ndescription: D\n---\n", 2, "'titel' here looks like it"),
     ("---\ntitle: Why: a question\ndescription: D\n---\n", 2, "in double quotes"),
     ("---\ntitle: T {{ spread.nope | fixed(2) }}\ndescription: D\n---\n", 2, "no result"),
@@ -327,6 +332,53 @@ def test_an_unused_front_matter_key_warns_at_its_line(
         build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     got = [r.getMessage() for r in caplog.records if "front matter" in r.getMessage()]
     assert len(got) == 1 and "index.md:3: warning:" in got[0] and "'author:'" in got[0], got
+
+
+def front_matter_warnings(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                          front: str) -> list[str]:
+    import logging
+
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text(f"---\n{front}---\n\nText.\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    return [r.getMessage() for r in caplog.records]
+
+
+@pytest.mark.parametrize("key, value, says", [
+    ("title", "A *b* c", "(*b*)"), ("title", "A __b__ c", "(__b__)"),
+    ("title", "A `b` c", "(`b`)"), ("title", "A [b](c) d", "([b](c))"),
+    ("title", "A &mdash; b", "character itself (— for &mdash;)"),
+    ("description", "A &#215; b", "character itself (× for &#215;)"),
+    ("description", "A <em>b</em> c", "(<em>, </em>)"),
+])
+def test_markup_in_the_title_or_description_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, key: str, value: str,
+        says: str) -> None:
+    fields = {"title": "T", "description": "D", key: value}
+    front = "".join(f"{k}: \"{v}\"\n" for k, v in fields.items())
+    got = front_matter_warnings(tmp_path, caplog, front)
+    line = 2 + list(fields).index(key)
+    assert len(got) == 1 and f"index.md:{line}: warning: the {key} holds markup" in got[0] \
+        and says in got[0] and "plain text" in got[0], got
+
+
+@pytest.mark.parametrize("value", ["A snake_case name", "2*3*4 and a < b > c", "R&D; 5 √dₖ — ×"])
+def test_plain_text_in_the_title_does_not_warn(tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture,
+                                               value: str) -> None:
+    assert front_matter_warnings(tmp_path, caplog, f"title: \"{value}\"\ndescription: D\n") \
+        == []
+
+
+def test_a_misspelt_front_matter_key_says_which_it_may_be(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    got = front_matter_warnings(tmp_path, caplog, "title: T\ndescription: D\ndescripton: E\n")
+    assert len(got) == 1 and "index.md:4: warning: front matter 'descripton:'" in got[0] \
+        and "did you mean 'description:'?" in got[0], got
 
 
 def test_not_utf8_names_the_line(tmp_path: Path) -> None:
@@ -857,3 +909,21 @@ def test_an_item_only_another_language_has_is_at_its_line_there(
     e = _parity_error(tmp_path, zh_body, "Text.\n")
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, e
     assert e.message.startswith(says) and "en.md" in e.message, e.message
+
+
+@pytest.mark.parametrize("typed", ["Sets {{a}, {b}} here.", "Sets \\{\\{a}, {b}} here.",
+                                   "Sets {a, {b}} here."])
+def test_two_braces_in_prose_say_how_literal_braces_are_written(tmp_path: Path,
+                                                                  typed: str) -> None:
+    e = error(tmp_path, f"{typed}\n")
+    assert e.line == BODY_START, str(e)
+    for way in ("for literal braces", "`code`", "math", "a space between two braces"):
+        assert way in e.message, str(e)
+
+
+@pytest.mark.parametrize("typed, shown", [("Sets `{{a}, {b}}` here.", "{{a}, {b}}"),
+                                          ("Sets { {a}, {b} } here.", "{ {a}, {b} }")])
+def test_literal_braces_written_as_the_message_says_are_published(tmp_path: Path, typed: str,
+                                                                   shown: str) -> None:
+    built = page(tmp_path, f"{typed}\n", RESULTS, figures=[])
+    assert shown in html.unescape(built.body), built.body

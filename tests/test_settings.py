@@ -11,7 +11,7 @@ import pytest
 
 from sqrtdk.errors import BuildError
 from sqrtdk.options import PROJECT_ROOT
-from sqrtdk.settings import load_settings, load_strings
+from sqrtdk.settings import DISTINCT, LANGUAGE_FILES, load_settings, load_strings
 from sqrtdk.textfiles import load_toml
 
 # reads the author's files: runs again on the author's copy. It reads content/ and templates/ from
@@ -524,3 +524,57 @@ def test_a_ui_key_missing_from_every_language_is_an_error_not_a_traceback(
         ui_check(content)
     toml = load_toml(e.value.path)
     assert e.value.line == toml.line_of("ui") and f"[ui] has no '{key}'" in e.value.message
+
+
+def a_third_language(content: Path, source: str, new: str) -> Path:
+    """content/<new>/ copied from content/<source>/ and added to languages (README's recipe),
+    nothing else changed."""
+    shutil.copytree(content / source, content / new)
+    edit(content / "site.toml", re.compile(r"^languages = \[(.*)\]", re.M),
+         "languages = [" + ", ".join(f'"{x}"' for x in [*languages(content), new]) + "]")
+    return content / new / "strings.toml"
+
+
+def test_a_copied_language_keeping_the_html_lang_of_its_source(content: Path) -> None:
+    source = languages(content)[-1]
+    strings = a_third_language(content, source, "xq")
+    line = load_toml(strings).line_of("language", "html_lang")
+    e = error(content)
+    assert (e.path, e.line) == (strings, line), e
+    assert "html_lang" in str(e) and 'html_lang = "xq"' in str(e), e
+
+
+@pytest.mark.parametrize("table, key", DISTINCT)
+def test_two_languages_saying_they_are_the_same_one(content: Path, table: str,
+                                                    key: str) -> None:
+    source = languages(content)[0]
+    strings = a_third_language(content, source, "copy")    # no language subtag: any tag fits
+    toml = load_toml(strings)
+    for t, k in DISTINCT[:DISTINCT.index((table, key))]:   # those checked first made its own
+        edit(strings, f'{k} = "{toml.data[t][k]}"', f'{k} = "{"xq" if k == "html_lang" else "X"}"')
+    value = toml.data[table][key]
+    line = load_toml(strings).line_of(table, key)
+    e = error(content)
+    assert (e.path, e.line) == (strings, line), e
+    assert f"{key} = '{value}' is also" in str(e) and "its own" in str(e), e
+
+
+@pytest.mark.parametrize("name", LANGUAGE_FILES)
+def test_a_new_language_without_one_of_its_files_says_which_to_copy(content: Path,
+                                                                    name: str) -> None:
+    default = load_settings(content).default_language
+    a_third_language(content, default, "xq")
+    (content / "xq" / name).unlink()
+    e = error(content)
+    assert e.path == content / "xq" / name, e
+    assert f"copy content/{default}/{name} to content/xq/ and translate" in e.message, e
+
+
+def test_a_folder_named_by_the_region_of_its_language_tag(content: Path) -> None:
+    first = languages(content)[0]
+    strings = a_third_language(content, first, "xq")
+    toml = load_toml(strings)
+    for table, key in DISTINCT:
+        new = "ab-XQ" if key == "html_lang" else "Q"
+        edit(strings, f'{key} = "{toml.data[table][key]}"', f'{key} = "{new}"')
+    load_all(content)

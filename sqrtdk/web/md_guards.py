@@ -17,6 +17,7 @@ from .math.formula import Formula
 from .md_foreign import STRAIGHT
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
+from .quote_messages import LITERAL_BRACES
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
 
@@ -207,8 +208,8 @@ class LeftoverCheck(Treeprocessor):
                     found = m.group(0)
                     hint = ("a template comment is written '{# … #}' with spaces"
                             if found.startswith("{#") else
-                            "quote a result as '{{ name | fixed(2) }}', or put literal braces "
-                            "in `code`")
+                            "quote a result as '{{ name | fixed(2) }}'; " + LITERAL_BRACES
+                            + " (a backslash does not escape them)")
                     raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
                                        found, line=self.positions.at(el, slot, m.start()),
                                        after=self.positions.floor(el))

@@ -9,9 +9,11 @@ and claim records the line it was written on.
 from __future__ import annotations
 
 import difflib
+import html
 import logging
 import re
 from collections.abc import Callable, Mapping
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,9 @@ from .quoting import Quoter
 from .raw_html import blank_lines
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
+# a front matter below the file's first line: '---', a title: or description: line, '---'
+_LATER_FRONT_MATTER = re.compile(r"^---[ \t]*\n(?:(?!---).*\n)*?(?:title|description):"
+                                 r".*\n(?:(?!---).*\n)*?---[ \t]*$", re.M)
 REQUIRED_META = ("title", "description")
 LOGGER = logging.getLogger("sqrtdk.web")
 
@@ -48,6 +53,14 @@ def split_front_matter(path: Path, text: str) -> tuple[str, str]:
         raise BuildError(path, 1, "the front matter opened here is never closed; end it with "
                                   "a line '---' after its 'description: …' line")
     if not m:
+        later = _LATER_FRONT_MATTER.search(text)
+        if later:       # a comment or a line above it: the block is then text, not settings
+            found = text.count("\n", 0, later.start()) + 1
+            first = text.lstrip("\ufeff").lstrip()
+            above = "the comment" if first.startswith(("<!--", "{#")) else "the text"
+            raise BuildError(path, 1, f"the front matter must be the first thing in the file "
+                                      f"(found at line {found}); move {above} above it below "
+                                      "its closing '---'")
         raise BuildError(path, 1, "missing front matter; start the file with '---', "
                                   "'title: …', 'description: …', '---'")
     return m.group(0), text[m.end():]
@@ -89,11 +102,61 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                              "the page's <title> and link previews, where TeX cannot show); write "
                              "math in Unicode, e.g. √dₖ (a dollar sign is '$5' or '\\$')")
         meta[key] = meta[key].replace("\\$", "$")
+        _shown_as_typed(path, _line_of_key(block, key), key, meta[key])
     for key in meta:
         if str(key) not in REQUIRED_META:   # date:, tags:, author: reach no page
+            close = difflib.get_close_matches(str(key), REQUIRED_META, n=1, cutoff=0.6)
             warn(LOGGER, path, _line_of_key(block, str(key)), f"front matter '{key}:' is not "
-                 "used: the page takes only title and description from it; remove the line")
+                 "used: the page takes only title and description from it; "
+                 + (f"did you mean '{close[0]}:'?" if close else "remove the line"))
     return {str(k): strip_markers(str(v)) for k, v in meta.items()}
+
+
+# Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
+# ~~x~~, `x`, [x](address)
+_MARKDOWN = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
+                       r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
+                       r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`|\[[^\]\n]+\]\([^)\n]*\)")
+
+
+class _Markup(HTMLParser):
+    """The HTML tags and entity or character references in a text (Python's HTML parser)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.found: list[tuple[str, str]] = []      # (as typed, what to write instead)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((self.get_starttag_text() or f"<{tag}>", ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.found.append((f"</{tag}>", ""))
+
+    def handle_entityref(self, name: str) -> None:
+        typed = f"&{name};"
+        if html.unescape(typed) != typed:
+            self.found.append((typed, html.unescape(typed)))
+
+    def handle_charref(self, name: str) -> None:
+        self.found.append((f"&#{name};", html.unescape(f"&#{name};")))
+
+
+def _shown_as_typed(path: Path, line: int, key: str, value: str) -> None:
+    """A warning when the title or description holds Markdown formatting or HTML (a tag, an
+    entity such as &mdash;): both are plain text, so the page's <title>, heading and link
+    previews would show the marks as typed."""
+    parser = _Markup()
+    parser.feed(value)
+    parser.close()
+    marks = [*parser.found, *((m.group(0), "") for m in _MARKDOWN.finditer(value))]
+    if not marks:
+        return
+    shown = ", ".join(typed for typed, _ in marks[:3])
+    chars = [f"{char} for {typed}" for typed, char in marks if char]
+    warn(LOGGER, path, line, f"the {key} holds markup ({shown}), which the page shows as typed: "
+         f"the {key} is plain text (the <title>, the heading and link previews); write the "
+         + (f"character itself ({chars[0]}) and the " if chars else "")
+         + "words without Markdown or HTML marks")
 
 
 class _DuplicateKeyError(Exception):

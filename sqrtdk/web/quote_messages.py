@@ -19,6 +19,13 @@ _TEXT_KNOWS = ("the text knows quotes {{ name | fixed(2) }} and claims {{ claim(
                "for a link write [text](../en/), for a figure ![alt](NAME.svg \"Caption\"), "
                "for a box '/// details | Title'")
 
+# how the text holds two braces side by side (the ways the build reads as braces, not as a
+# quote: code and math are out of the template's way, a space breaks the pair; a backslash
+# does not escape them, `{% raw %}` is not a statement here)
+LITERAL_BRACES = ("for literal braces, put them in `code` (`{{1}, {2}}`) or math "
+                  "($\\{\\{1\\}, \\{2\\}\\}$), or write a space between two braces "
+                  "({ {1}, {2} })")
+
 
 def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     """Jinja's message for a syntax error, with what the author most likely meant."""
@@ -35,7 +42,7 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
     if "'}'" in msg or "end of print statement" in msg or "'end of template'" in msg:
         return (f"{msg}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each side, "
-                "with its filter's digits in parentheses")
+                f"with its filter's digits in parentheses; {LITERAL_BRACES}")
     return msg
 
 
