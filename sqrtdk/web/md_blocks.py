@@ -44,6 +44,7 @@ from .blocks import (
     key,
     sourcepos_line,
 )
+from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
 from .positions import LineMap
@@ -223,6 +224,13 @@ class BlockStructure(Treeprocessor):
                     self._warn(line, "a '\\|' inside `code` in a table cell: GitHub shows '|', "
                                      "this Markdown the backslash too; here a '|' inside `code` "
                                      "needs no backslash (GitHub's tables need it)")
+                if line and any("\\|" in self.readable(m.group(0))
+                                for m in ANY_MATH_RE.finditer(text)):
+                    self._warn(line, "a '\\|' inside math in a table cell: GitHub's table "
+                                     "reads it as an escaped pipe and shows '|' (absolute "
+                                     "value), this page TeX's '\\|' (a double bar); write "
+                                     "'\\vert' for | or '\\Vert' for \u2016 (both read the "
+                                     "same everywhere)")
                 if cells > header:
                     self._warn(line, f"this table row has {cells} cells, its header {header}; "
                                      "the extra cells are dropped (on GitHub too): add header "
