@@ -263,6 +263,14 @@ def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message
 
 
+@pytest.mark.parametrize("alone", [True, False], ids=["alone", "in a sentence"])
+def test_a_figure_wrapped_in_a_link(tmp_path: Path, alone: bool) -> None:
+    fig = '[![A walk](walk.svg "The walk.")](https://example.org/walk)'
+    e = error(tmp_path, "One.\n\n" + (fig if alone else f"See {fig} here.") + "\n")
+    assert e.line == BODY_START + 2 and "wrapped in a link" in e.message, str(e)
+    assert "remove the link" in e.message and "inside a sentence" not in e.message
+
+
 def test_a_figure_twice(tmp_path: Path) -> None:
     e = error(tmp_path, '![a](walk.svg "C.")\n\nText.\n\n![b](walk.svg "C.")\n')
     assert e.line == BODY_START + 4 and "appears twice" in e.message
