@@ -123,6 +123,18 @@ def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
     assert not re.search(r"\[the paper\]|```|\| d \|", html)     # nothing published as typed
 
 
+@pytest.mark.parametrize("indent", ["\t", "    "], ids=["tab", "4 spaces"])
+def test_a_fence_right_under_a_list_item_s_line_is_the_item_s_code(tmp_path: Path,
+                                                                  indent: str) -> None:
+    """Both parsers read the item's words, then its code (the new author's trial was told
+    the page shows a paragraph)."""
+    fence = f"{indent}```python\n{indent}x = 1\n{indent}```\n"
+    messages, html = warnings(tmp_path, INTRO + "1. step\n" + fence + "\nAfter.\n", "en")
+    assert messages == []
+    code = [e for e in Tree(html).elements if e["tag"] == "code"]
+    assert len(code) == 1 and code[0]["ancestors"][-3:] == ["ol", "li", "pre"], code
+
+
 def test_fence_options_are_dropped_and_the_code_is_still_code(tmp_path: Path) -> None:
     _, html = warnings(tmp_path, BOTH_LOSE["fence options"][0], "en")
     code = [e for e in Tree(html).elements if e["tag"] == "code"]
