@@ -282,3 +282,34 @@ def test_a_related_quote_shown_with_more_digits_than_written_warns_at_its_line(
     assert said[0].startswith("content/en/index.md:1: warning: 'spread.sd_small' is written "
                               "sig(2) here but shown as sig(3) (2.01)"), said
     assert "'spread.ratio'" in said[0] and said[0].endswith("; write sig(3)"), said
+
+
+@pytest.mark.parametrize("statement", ["", "{% if true %}{% endif %}"],
+                         ids=["paragraphs", "one template"])
+def test_a_ratio_quoted_beside_one_operand_but_not_the_other_warns_at_the_ratio(
+        caplog: pytest.LogCaptureFixture, statement: str) -> None:
+    """The new author's second trial: a quote of one SD replaced by a typed number left
+    "from 2.5 to 22.62, a factor of 11.25", which divides to nothing, and no warning said so.
+    A paragraph quoting a ratio and one of its operands but not the other warns at the ratio,
+    naming the one left out and how to quote it; a paragraph with all three, or with the
+    two SDs and no ratio (an alt text's), gets no such warning."""
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    q = Quoter(P, RELATED_RESULTS, CLAIMS)
+    q.render_prose(
+        statement + "Both: {{ spread.sd_small | sig(4) }} and {{ spread.sd_large | sig(4) }}.\n\n"
+        "From 2.5 to {{ spread.sd_large | sig(4) }},\n"
+        "a factor of {{ spread.ratio | sig(4) }}.\n\n"
+        "All: {{ spread.sd_small | sig(4) }}, {{ spread.sd_large | sig(4) }}, "
+        "{{ spread.ratio | sig(4) }}.\n")
+    q.log.lines[:] = [1, 1, 3, 4, 6, 6, 6]
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=q.log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page])   # type: ignore[list-item]
+    said = [r.getMessage() for r in caplog.records if "typed" in r.getMessage()]
+    assert len(said) == 1, said
+    assert said[0].startswith("content/en/index.md:4: warning: 'spread.ratio' (11.25) is a "
+                              "ratio of two results"), said
+    assert "not 'spread.sd_small'" in said[0] and \
+        said[0].endswith("{{ spread.sd_small | sig(4) }}"), said

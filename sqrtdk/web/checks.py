@@ -166,9 +166,16 @@ def check_precision(pages: list[Page]) -> None:
     relates to others (quoting.Quoter.relate: `shown`) is shown with the digits the relation
     needs, which may be more than the quantity's own elsewhere, so it is left out of that
     comparison; where those digits are not what its filter asks for, a warning at its line
-    says what is shown, why, and the filter to write."""
+    says what is shown, why, and the filter to write. A paragraph quoting a ratio and one of
+    its two operands but not the other (QuoteLog.missing) gets a warning at the ratio."""
     for page in pages:
         log = page.quotes
+        for n, (left_out, fmt) in sorted(log.missing.items()):
+            path, _, text = log.entries[n]
+            warn(LOGGER, page.source, log.lines[n],
+                 f"'{path}' ({text}) is a ratio of two results, and its paragraph quotes one "
+                 f"but not '{left_out}': a number typed in its place follows neither the "
+                 f"results nor the dₖ bar; quote it, {{{{ {left_out} | {_written(fmt)} }}}}")
         for n, why in sorted(log.why.items()):
             path, fmt, text = log.entries[n]
             shown = _written(log.shown[n])

@@ -332,6 +332,19 @@ def relations(present: set[str]) -> dict[str, str]:
     return out
 
 
+def missing_operands(present: set[str]) -> dict[str, tuple[str, str]]:
+    """Quotient slot -> (the RELATED operand a paragraph holding the slots `present` leaves
+    out, the operand it quotes), where it quotes a relation's quotient and one operand only
+    ("the SD goes from 2.5 to {{ sd_large }}, a factor of {{ ratio }}": the 2.5 was typed by
+    hand, and follows neither the results nor the dₖ bar). Empty when every relation present
+    is whole or holds no quotient."""
+    out: dict[str, tuple[str, str]] = {}
+    for num, den, quotient in RELATED:
+        if quotient in present and len({num, den} & present) == 1:
+            out[quotient] = (den, num) if num in present else (num, den)
+    return out
+
+
 def sheet_states(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every state a Try-it sheet can show: each dₖ the bar reaches (those above the small
     one, and the page's own) under each ruler, with each batch (0: pooled)."""

@@ -36,7 +36,15 @@ import jinja2
 from ..errors import BuildError, suggest
 from ..log import warn
 from ..science.results import at
-from .embed import PROSE_SLOTS, prose_rows, relations, span_text, split_spec, steady_specs
+from .embed import (
+    PROSE_SLOTS,
+    missing_operands,
+    prose_rows,
+    relations,
+    span_text,
+    split_spec,
+    steady_specs,
+)
 from .jinja_envs import Environments, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
@@ -62,6 +70,9 @@ class QuoteLog:
     shown: dict[int, str] = field(default_factory=dict)
     # quote index -> why it is shown in `shown`'s format and not in its own (embed.relations)
     why: dict[int, str] = field(default_factory=dict)
+    # quote index (a RELATED quotient) -> (the path of the operand its paragraph leaves out
+    # while quoting the other, the other's format) (embed.missing_operands: typed by hand?)
+    missing: dict[int, tuple[str, str]] = field(default_factory=dict)
     claims: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     claim_lines: list[int] = field(default_factory=list)
@@ -243,6 +254,10 @@ class Quoter:
             if slot not in specs:
                 specs[slot] = fmt
                 values[slot] = float(at(dict(self.results), path))
+        path_of = {slot: p for p, slot in PROSE_SLOTS.items()}
+        for slot, (left_out, other) in missing_operands(set(specs)).items():
+            n = next(n for n in group if PROSE_SLOTS[self.log.entries[n][0]] == slot)
+            self.log.missing[n] = (path_of[left_out], specs[other])
         why = relations(set(specs))
         if not why:
             return
