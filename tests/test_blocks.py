@@ -62,6 +62,8 @@ BOTH_LOSE: dict[str, tuple[str, int, str]] = {
         "3 cells, its header 2"),
     "table without its delimiter row": (
         "| d | SD |\n| 4 | 2 |\n", 0, "'|---|---|'"),
+    "escaped pipe inside math in a table cell": (
+        "| norm | what |\n|---|---|\n| $\\|v\\|$ | length |\n", 2, "'\\vert' for |"),
     "undefined reference link": (
         "As [the paper][vaswani] says.\n", 0, "no line '[vaswani]: address'"),
     "fence options": (
@@ -110,13 +112,27 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     "/// details | Why?\n    attrs: {id: why}\n\nBecause.\n///\n",
     "Term\n:   Its definition.\n",
     "> > | d | SD |\n> > |---|---|\n> > | 4 | 2 |\n",
+    "| norm | what |\n|---|---|\n| $\\Vert v\\Vert$ | length |\n",
 ], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
-        "defined reference", "footnote", "box", "definition list", "table in a quote"])
+        "defined reference", "footnote", "box", "definition list", "table in a quote",
+        "norm in a table cell"])
 def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
         tmp_path: Path, passage: str) -> None:
     messages, html = warnings(tmp_path, INTRO + passage, "en")
     assert messages == []
     assert not re.search(r"\[the paper\]|```|\| d \|", html)     # nothing published as typed
+
+
+@pytest.mark.parametrize("indent", ["\t", "    "], ids=["tab", "4 spaces"])
+def test_a_fence_right_under_a_list_item_s_line_is_the_item_s_code(tmp_path: Path,
+                                                                  indent: str) -> None:
+    """Both parsers read the item's words, then its code (the new author's trial was told
+    the page shows a paragraph)."""
+    fence = f"{indent}```python\n{indent}x = 1\n{indent}```\n"
+    messages, html = warnings(tmp_path, INTRO + "1. step\n" + fence + "\nAfter.\n", "en")
+    assert messages == []
+    code = [e for e in Tree(html).elements if e["tag"] == "code"]
+    assert len(code) == 1 and code[0]["ancestors"][-3:] == ["ol", "li", "pre"], code
 
 
 def test_fence_options_are_dropped_and_the_code_is_still_code(tmp_path: Path) -> None:

@@ -104,3 +104,19 @@ def test_an_article_quoting_two_ways_is_warned_at_the_rarer_style(tmp_path, capl
         assert quote_style(path, text) == "\u300c\u300d"
     found = [r.getMessage() for r in caplog.records]
     assert len(found) == 1 and found[0].startswith(f"{path}:3: warning: "), found
+
+
+@pytest.mark.parametrize("where", ["plain", "link"])
+def test_a_note_reference_inside_a_link_s_text_is_read_as_in_plain_text(tmp_path, caplog,
+                                                                        where: str) -> None:
+    """The page moves the reference after the link (md_notes.NestedLinks); it is no word of
+    the sentence in either place, so no space is asked for before it."""
+    said = f"{ZH}[^n]" if where == "plain" else f"[{ZH}[^n]](https://example.org/p)"
+    text = f"{TEST}{COMMA}{said}{COMMA}{TEST}\u3002\n\n[^n]: {ZH}\u3002\n"
+    assert warnings(tmp_path, text, caplog) == []
+
+
+def test_a_missing_space_inside_a_link_with_a_note_is_still_warned(tmp_path, caplog):
+    text = f"{TEST}{COMMA}[{ZH}numpy[^n]](https://example.org/p)\u3002\n\n[^n]: {ZH}\u3002\n"
+    found = warnings(tmp_path, text, caplog)
+    assert len(found) == 1 and f"{ZH} numpy" in found[0], found

@@ -264,6 +264,14 @@ def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message
 
 
+@pytest.mark.parametrize("alone", [True, False], ids=["alone", "in a sentence"])
+def test_a_figure_wrapped_in_a_link(tmp_path: Path, alone: bool) -> None:
+    fig = '[![A walk](walk.svg "The walk.")](https://example.org/walk)'
+    e = error(tmp_path, "One.\n\n" + (fig if alone else f"See {fig} here.") + "\n")
+    assert e.line == BODY_START + 2 and "wrapped in a link" in e.message, str(e)
+    assert "remove the link" in e.message and "inside a sentence" not in e.message
+
+
 def test_a_figure_twice(tmp_path: Path) -> None:
     e = error(tmp_path, '![a](walk.svg "C.")\n\nText.\n\n![b](walk.svg "C.")\n')
     assert e.line == BODY_START + 4 and "appears twice" in e.message
@@ -763,8 +771,26 @@ def test_note_labels_that_differ_are_at_the_definition_when_the_label_was_writte
         tmp_path: Path) -> None:
     en = _title_decoy("[^b]:") + "A claim[^b].\n\n[^b]: A note.\n"
     e = _parity_error(tmp_path, "A claim[^a].\n\n[^a]: A note.\n", en)
-    assert "footnote labels differ at position 1" in e.message
+    assert "note 'b' is only in this language" in e.message and "zh.md" in e.message
     assert e.line == BODY_START + en.split("\n").index("[^b]: A note."), str(e)
+
+
+def test_notes_defined_in_another_order_in_one_language_are_the_same_notes(
+        tmp_path: Path) -> None:
+    """Definitions may stand anywhere (the page numbers notes by their references): one
+    language moving a definition to the end is no difference."""
+    from sqrtdk.web.checks import check_parity
+    refs = "One[^a], two[^b].\n\n"
+    zh = page(tmp_path, refs + "[^b]: B.\n\n[^a]: A.\n", RESULTS, lang="zh", name="zh.md")
+    en = page(tmp_path, refs + "[^a]: A.\n\n[^b]: B.\n", RESULTS, lang="en", name="en.md")
+    check_parity([en, zh])
+
+
+def test_a_note_only_the_second_language_has_is_at_its_definition(tmp_path: Path) -> None:
+    zh = "One[^a], two[^b].\n\n[^b]: B.\n\n[^a]: A.\n"
+    e = _parity_error(tmp_path, zh, "One[^a].\n\n[^a]: A.\n")
+    assert "note 'b' is only in this language" in e.message and "en.md" in e.message
+    assert e.path.name == "zh.md" and e.line == BODY_START + 2, str(e)
 
 
 def test_reproduce_boxes_that_differ_are_at_the_fence_when_the_name_was_written_earlier(

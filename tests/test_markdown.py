@@ -109,6 +109,31 @@ def test_footnotes_are_numbered_in_reading_order_inside_lists_quotes_and_tables(
     assert backrefs and all("4" in t for t in backrefs)    # "Back to note 4"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_note_referenced_inside_a_link_s_text_follows_the_link(tmp_path: Path,
+                                                                 lang: str) -> None:
+    """A link cannot hold a link: the note's number goes right after the link (with its
+    superscript), the link keeps its words, nothing is lost around it."""
+    body = ("Read [the *long[^a]* version[^b]](https://example.org/p), then stop.\n\n"
+            "[^a]: Note a.\n\n[^b]: Note b.\n")
+    elements = Tree(html(tmp_path, body, lang=lang)).elements
+    links = [e for e in elements if e["tag"] == "a" and "footnote" not in
+             e["attrs"].get("class", "")]
+    assert [e["text"] for e in links] == ["the long version"]
+    refs = [e for e in elements if "footnote-ref" in e["attrs"].get("class", "")]
+    assert [(e["text"], e["ancestors"][-1]) for e in refs] == [("1", "sup"), ("2", "sup")]
+    assert all("a" not in e["ancestors"] for e in refs)
+    para = next(e for e in elements if e["tag"] == "p")
+    assert para["text"].endswith("the long version12, then stop.")
+
+
+@pytest.mark.parametrize("inner", ['<a href="https://example.org/q">q</a>',
+                                   "<https://example.org/q>"], ids=["raw", "autolink"])
+def test_a_link_inside_a_link_s_text_stops_at_its_line(tmp_path: Path, inner: str) -> None:
+    e = error(tmp_path, f"One.\n\nTwo.\n\nRead [the {inner} page](https://example.org/p).\n")
+    assert e.line == BODY_START + 4 and "a link cannot hold another one" in e.message, str(e)
+
+
 def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_path: Path) -> None:
     out = html(tmp_path, "![What it shows](walk.svg \"A *walk*, $\\sqrt t$ wide, see [x](#x).\")\n"
                "\n## X {#x}\n")

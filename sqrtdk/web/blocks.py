@@ -167,6 +167,9 @@ def sourcepos_line(el: etree.Element) -> int:
 
 Classify = Callable[[etree.Element], str | None]
 TextOf = Callable[[etree.Element], str]
+# a tight list item's text cut where a block stands inside it: (kind, text) pieces, kind
+# "text" for inline text, else the block's kind (our fences are stashed in the item's text)
+Split = Callable[[str], list[tuple[str, str]]]
 
 
 class Reader:
@@ -174,8 +177,9 @@ class Reader:
     (our stashed fences and raw HTML blocks); `text_of` gives an inline element's text."""
 
     def __init__(self, classify: Classify, text_of: TextOf, line: Callable[[etree.Element], int],
-                 plain: Callable[[str], str] = str):
+                 plain: Callable[[str], str] = str, split: Split = lambda t: [("text", t)]):
         self.classify, self.text_of, self.line, self.plain = classify, text_of, line, plain
+        self.split = split
 
     def read(self, root: etree.Element) -> Parse:
         """The main flow and the footnotes of a tree."""
@@ -190,8 +194,10 @@ class Reader:
             parse.elements.append(el)
 
     def _walk(self, parent: etree.Element, depth: int, out: list[Block], parse: Parse) -> None:
-        run: list[str] = [parent.text or ""] if parent.tag == "li" else []
+        run: list[str] = []
         run_line = self.line(parent)
+        if parent.tag == "li":
+            self._item_text(parent.text, run, depth, out, parse)
         for child in parent:
             kind = self.classify(child) or child.tag
             if _is_notes(child):
@@ -205,8 +211,19 @@ class Reader:
             elif parent.tag == "li":       # inline content of a tight list item
                 run.append(self.text_of(child))
             if parent.tag == "li":
-                run.append(child.tail or "")
+                self._item_text(child.tail, run, depth, out, parse)
         self._flush(run, depth, out, run_line, parse)
+
+    def _item_text(self, text: str | None, run: list[str], depth: int, out: list[Block],
+                   parse: Parse) -> None:
+        """A tight list item's inline text joins `run`; a block inside it (`split`) ends
+        the run and is a block of its own."""
+        for kind, piece in self.split(text or ""):
+            if kind == "text":
+                run.append(piece)
+            else:
+                self._flush(run, depth, out, 0, parse)
+                self._add(out, Block(kind, depth, "", 0), None, parse)
 
     def _block(self, el: etree.Element, kind: str, depth: int, out: list[Block],
                parse: Parse) -> None:

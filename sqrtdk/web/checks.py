@@ -25,18 +25,17 @@ _PARITY: tuple[tuple[str, Items, ItemLines], ...] = (
     ("heading ids", lambda p: [h.id for h in p.conversion.headings],
      lambda p: [h.line for h in p.conversion.headings]),
     ("figures", lambda p: p.conversion.figures, lambda p: p.conversion.lines.figures),
-    ("footnote labels", lambda p: p.conversion.footnotes, lambda p: p.conversion.lines.footnotes),
     ("collapsible boxes", lambda p: p.conversion.boxes, lambda p: p.conversion.lines.boxes),
     ("reproduce boxes", lambda p: p.conversion.snippets, lambda p: p.conversion.lines.snippets),
 )
 
 
 def check_parity(pages: list[Page]) -> None:
-    """Every language has the first's heading ids (in order), figures, footnote labels,
-    boxes and reproduce boxes, quotes the same results and relies on the same claims, and
-    each section cites results, notes and claims as often. Raises BuildError naming both files
-    and the first difference, each at the line its item was written on (recorded when the
-    page was converted)."""
+    """Every language has the first's heading ids (in order), figures, notes (in any
+    order: `_check_notes`), boxes and reproduce boxes, quotes the same results and relies
+    on the same claims, and each section cites results, notes and claims as often. Raises
+    BuildError naming both files and the first difference, each at the line its item was
+    written on (recorded when the page was converted)."""
     base = pages[0]
     for other in pages[1:]:
         for kind, get, lines in _PARITY:
@@ -56,6 +55,7 @@ def check_parity(pages: list[Page]) -> None:
                 raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
                                  f"{x} here, {y or 'nothing'} in "
                                  f"{where(other.source, l2)}; every language must match")
+        _check_notes(base, other)
         sets: tuple[tuple[str, Callable[[Page], set[str]], Callable[[Page, str], int]], ...] = (
             ("quoted results", lambda p: {e[0] for e in p.quotes.entries},
              lambda p, x: p.quotes.line_of(x)),
@@ -76,6 +76,23 @@ def check_parity(pages: list[Page]) -> None:
                                  f"{there[0] if there else 'nothing'} only in "
                                  f"{where(other.source, l2)}; every language must match")
         _check_citations(base, other)
+
+
+def _check_notes(base: Page, other: Page) -> None:
+    """Both languages define the same notes, wherever their definitions stand (the page
+    numbers notes by their references; `_check_citations` compares the references, section
+    by section). A note only one language has: an error at its definition."""
+    def notes(page: Page) -> dict[str, int]:
+        c = page.conversion
+        return dict(zip(c.footnotes, c.lines.footnotes, strict=False))
+    a, b = notes(base), notes(other)
+    for here, there, only in ((base, other, [x for x in a if x not in b]),
+                              (other, base, [x for x in b if x not in a])):
+        if only:
+            raise BuildError(here.source, notes(here)[only[0]],
+                             f"note '{only[0]}' is only in this language; add it (its "
+                             f"'[^{only[0]}]: …' and its reference) to "
+                             f"{display_path(there.source)}, or remove it here")
 
 
 def check_figure_tables(pages: list[Page]) -> None:

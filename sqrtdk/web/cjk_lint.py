@@ -59,10 +59,24 @@ def excerpt(old: str, new: str) -> tuple[str, str]:
     return old[lo:end_old + _CONTEXT], new[lo:end_new + _CONTEXT]
 
 
+# a link whose text holds footnote references, `[words[^n] more](address)`: autocorrect reads
+# the reference there as words (plain text's `words[^n]` it knows); the page moves the
+# reference after the link (md_notes.NestedLinks), and so does what autocorrect reads
+_NOTE_REF = re.compile(r"\[\^[^\]\s]+\]")
+_NOTE_IN_LINK = re.compile(r"(?<!!)\[((?:[^\[\]\n]|\[\^[^\]\s]+\])*\[\^[^\]\s]+\]"
+                           r"(?:[^\[\]\n]|\[\^[^\]\s]+\])*)\](\([^()\n]*\))")
+
+
+def _note_after_link(m: re.Match[str]) -> str:
+    """`[words[^n] more](address)` as `[words more](address)[^n]` (the same length)."""
+    return (f"[{_NOTE_REF.sub('', m.group(1))}]{m.group(2)}"
+            + "".join(_NOTE_REF.findall(m.group(1))))
+
+
 def lint_chinese(path: Path, masked_text: str) -> int:
     """Warn at every line of `masked_text` (the lexer's masked article, lines as in the file
     at `path`) whose spacing or punctuation autocorrect would change; returns how many."""
-    found = findings(masked_text, path.name)
+    found = findings(_NOTE_IN_LINK.sub(_note_after_link, masked_text), path.name)
     for f in found:
         was, wants = excerpt(f.old, f.new)
         warn(LOGGER, path, f.line, f"Chinese spacing or punctuation: '{was}' reads better as "

@@ -92,7 +92,7 @@ from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import HeaderNames, MathElements
-from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection
+from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
 from .md_reproduce import reproduce_fence
 from .md_text import (
     CjkLineJoin,
@@ -151,6 +151,7 @@ class ArticleExtension(Extension):
         p, tp, text = self.page, md.treeprocessors, self.page.text
         self.blocks.raw_html.register()
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
+        tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)

@@ -44,6 +44,7 @@ from .blocks import (
     key,
     sourcepos_line,
 )
+from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
 from .positions import LineMap
@@ -119,7 +120,7 @@ class BlockStructure(Treeprocessor):
         tree = cmark_tree(source)
         theirs = cmark_reader(lines).read(tree)
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
-                      lambda el: 0, self.plain).read(root)
+                      lambda el: 0, self.plain, self._fences_in).read(root)
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences
@@ -163,6 +164,21 @@ class BlockStructure(Treeprocessor):
         n = int(m.group(1))
         stashed = str(self.md.htmlStash.rawHtmlBlocks[n])
         return "pre" if "<pre" in stashed and n not in self.raw_html.entries else "html"
+
+    def _fences_in(self, text: str) -> list[tuple[str, str]]:
+        """A tight list item's text cut at the fences stashed in it (a fence right under the
+        item's line, `1. step` then an indented fence: cmark-gfm reads the item's paragraph,
+        then the code, and so does the page): ("text", …) and ("pre", placeholder)."""
+        out: list[tuple[str, str]] = []
+        at = 0
+        for m in _BLOCK_PLACEHOLDER.finditer(text):
+            n = int(m.group(1))
+            stashed = self.md.htmlStash.rawHtmlBlocks[n]
+            if isinstance(stashed, str) and stashed.lstrip().startswith("<pre") and \
+                    n not in self.raw_html.entries:
+                out += [("text", text[at:m.start()]), ("pre", m.group(0))]
+                at = m.end()
+        return [*out, ("text", text[at:])]
 
     def plain(self, text: str) -> str:
         """Our tree's text with Markdown's placeholders resolved (escapes, entities, smart
@@ -223,6 +239,13 @@ class BlockStructure(Treeprocessor):
                     self._warn(line, "a '\\|' inside `code` in a table cell: GitHub shows '|', "
                                      "this Markdown the backslash too; here a '|' inside `code` "
                                      "needs no backslash (GitHub's tables need it)")
+                if line and any("\\|" in self.readable(m.group(0))
+                                for m in ANY_MATH_RE.finditer(text)):
+                    self._warn(line, "a '\\|' inside math in a table cell: GitHub's table "
+                                     "reads it as an escaped pipe and shows '|' (absolute "
+                                     "value), this page TeX's '\\|' (a double bar); write "
+                                     "'\\vert' for | or '\\Vert' for \u2016 (both read the "
+                                     "same everywhere)")
                 if cells > header:
                     self._warn(line, f"this table row has {cells} cells, its header {header}; "
                                      "the extra cells are dropped (on GitHub too): add header "

@@ -63,7 +63,15 @@ class FigureProcessor(Treeprocessor):
                     after.append(backref)
                     p[0].tail = None
                     parent.insert(at + 1, after)
-        for img in root.iter("img"):  # left over: an image inside a sentence
+        linked = {img for a in root.iter("a") for img in a.iter("img")}
+        for img in root.iter("img"):  # left over: an image inside a link or a sentence
+            if _figure_name(img.get("src", "")) and img in linked:
+                raise ContentError(f"figure '{img.get('src')}' is wrapped in a link; a figure "
+                                   "cannot be (the page links it to its full-size drawing "
+                                   "itself): remove the link, '[' before it and '](…)' after "
+                                   "it, and put the address in a sentence if it matters",
+                                   _needle(img), line=self.positions.line(img),
+                                   after=self.positions.floor(img))
             if _figure_name(img.get("src", "")):
                 raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
                                    "a paragraph of its own (blank lines around it)", _needle(img),

@@ -129,3 +129,78 @@ class FootnoteSection(Treeprocessor):
                 h.text = self.title
                 div.insert(0, h)
                 return
+
+
+_RAW_LINK = re.compile(r"<a[\s>/]", re.I)
+
+
+class NestedLinks(Treeprocessor):
+    """No link inside a link (HTML forbids it; a browser closes the outer link there, and
+    chromium moved a note's number out of its superscript: "see the paper9"). A footnote
+    reference inside a link's text (`[see the paper[^n]](address)`) is moved to just after
+    the link, where the author meant the note to be read; any other link inside a link's
+    text (raw `<a>`, a bare address, `<https://…>`) is an error at its line. Runs after
+    Markdown's inline patterns (the tree holds the references' `<sup>`) and after
+    `BlockStructure` has recorded the lines."""
+
+    def __init__(self, md: Markdown, positions: LineMap | None = None):
+        super().__init__(md)
+        self.positions = LineMap() if positions is None else positions
+
+    def run(self, root: etree.Element) -> None:
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for a in [el for el in root.iter("a") if not _is_note_ref(el)]:
+            inner = [el for el in a.iter() if el is not a]
+            refs = [el for el in inner if el.tag == "sup" and len(el) and _is_note_ref(el[0])]
+            after = a
+            for sup in refs:
+                _detach(sup, parents)
+                sup.tail, after.tail = after.tail, None
+                parent = parents[a]
+                parent.insert(list(parent).index(after) + 1, sup)
+                parents[sup] = parent
+                after = sup
+            for el in a.iter():
+                if el is a:
+                    continue
+                raw = self._raw_link(el.text) or self._raw_link(el.tail)
+                if el.tag == "a" or raw:
+                    self._refuse(a, el.get("href", "") if el.tag == "a" else raw)
+            if self._raw_link(a.text):
+                self._refuse(a, self._raw_link(a.text))
+
+    def _raw_link(self, text: str | None) -> str:
+        """The first raw `<a …>` tag Markdown stashed in `text` ('' if none)."""
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for m in re.finditer("\x02klzzwxh:(\\d+)\x03|\x02wzxhzdk:(\\d+)\x03", text or ""):
+            n = int(m.group(1) or m.group(2))
+            item = stash[n] if n < len(stash) else ""
+            if isinstance(item, str) and _RAW_LINK.match(item.lstrip()):
+                return item.strip()
+        return ""
+
+    def _refuse(self, a: etree.Element, inner: str) -> None:
+        href = a.get("href", "")
+        raise ContentError(
+            f"a link inside the text of the link to '{href}' ({inner[:60]}): a link cannot "
+            "hold another one (a browser ends the outer link there); keep one of them, or "
+            "put the inner one after the link's closing ')'",
+            re.compile(r"\]\(\s*<?" + re.escape(href)) if href else "",
+            line=self.positions.line(a), after=self.positions.floor(a))
+
+
+def _is_note_ref(el: etree.Element) -> bool:
+    return el.tag == "a" and "footnote-ref" in (el.get("class") or "").split()
+
+
+def _detach(el: etree.Element, parents: dict[etree.Element, etree.Element]) -> None:
+    """Remove `el` from its parent, keeping its tail text where it was."""
+    parent = parents[el]
+    at = list(parent).index(el)
+    if el.tail:
+        if at:
+            prev = parent[at - 1]
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
