@@ -620,6 +620,15 @@
     footnotes();
     scrollStops();
     const toc = $("#toc"), nav = $(".toc");
+    // in the side column (wide screens, style.css) the contents are always shown: their
+    // summary is no control there (open, out of the tab order), else a stop Enter does nothing
+    const wide = matchMedia("(min-width: 72rem)"), summary = $("summary", toc || undefined);
+    const side = () => {
+      if (!toc || !summary) return;
+      if (wide.matches) { toc.open = true; summary.tabIndex = -1; } else summary.removeAttribute("tabindex");
+    };
+    wide.addEventListener?.("change", side);
+    side();
     each(".toc-link", (a) => on(a, "click", () => { if (toc && a.matches(".toc-link")) toc.open = true; }));
     // the header's "Contents" link only while the contents themselves are off screen (on a
     // phone both would read "Contents" one above the other at the top of the page)

@@ -202,18 +202,22 @@ FOCUS_RING = """() => { const s = document.querySelector('.toc summary'), cs = g
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_contents_focus_ring_runs_round_its_box_and_is_not_cut(visit, viewport,
                                                                    lang) -> None:
+    """On a phone the contents' summary is a tab stop whose focus ring runs round its box. In
+    the side column (wide screens) the contents are always shown: the summary is open and no
+    tab stop (second newcomer pass: a stop where Enter did nothing)."""
     page = visit(viewport=viewport).open(f"{lang}/index.html")
+    stops = []
     for _ in range(12):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.localName") == "summary":
+        stops.append(page.evaluate("document.activeElement.localName"))
+        if stops[-1] == "summary":
             break
+    if viewport is DESKTOP:
+        assert "summary" not in stops and page.evaluate("document.getElementById('toc').open")
+        return
     f = page.evaluate(FOCUS_RING)
     assert f["focused"] and f["style"] != "none", f
-    if f["scrolls"] in ("auto", "scroll"):               # the sidebar: a ring outside is cut
-        left, top, right, _ = f["toc"]
-        assert f["ring"][0] >= left and f["ring"][1] >= top and f["ring"][2] <= right, f
-    else:                                                # the phone's box: the ring runs round it
-        assert all(abs(a - b) <= 2 for a, b in zip(f["summary"], f["box"])), f
+    assert all(abs(a - b) <= 2 for a, b in zip(f["summary"], f["box"])), f
 
 
 @pytest.mark.parametrize("width", [1280, 1600])
