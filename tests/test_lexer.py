@@ -156,7 +156,9 @@ def test_comments_go_with_everything_inside_and_their_lines_stay(source: str,
     "```html\n<!-- kept -->\n{# kept #}\n```\n",
     "Write `<!-- x -->` or `{# y #}` for a comment.\n",
     "An escaped \\<!-- is text, and so is \\{# .\n",
-], ids=["fence", "code span", "escaped"])
+    "Intro.\n\n    <p>an indented code block</p>\n    <!-- {# kept\n-->\n",
+    "    code <!-- and {# first\n\n    still code -->\n",
+], ids=["fence", "code span", "escaped", "indented code", "indented code at the start"])
 def test_comment_syntax_in_code_or_escaped_is_not_a_comment(source: str) -> None:
     m = mask(P, source)
     assert "<!--" in m.restore_code(m.text) and "{#" in m.restore_code(m.text)

@@ -409,6 +409,35 @@ def test_comments_never_reach_the_page_and_nothing_inside_is_read(tmp_path: Path
     assert built.formulas == [] and built.conversion.links == []
 
 
+def test_a_comment_opened_in_indented_code_is_code_as_on_github(tmp_path: Path) -> None:
+    """A real article's indented HTML (jalammar.github.io's transformer-activations post):
+    '<!--' on the last line of an indented code block, '-->' on the next line at the margin.
+    The comment step, which skipped only fences and code spans, took both as one comment and
+    left its placeholder inside the code: the build stopped with 'unprocessed text near' and
+    private-use characters, no line. GitHub shows the '<!--' in the code and '-->' as text;
+    a comment in a list item's indented paragraph is still a comment."""
+    body = ("Intro.\n\n    <p>Text here.</p>\n    <!--\n-->\n    <hr/>\n\n"
+            "- an item\n\n    its paragraph <!-- a note -->\n")
+    tree = Tree(html(tmp_path, body))
+    code = [e["text"].strip() for e in tree.elements if e["tag"] == "code"]
+    assert code == ["<p>Text here.</p>\n<!--"], code
+    paragraphs = [e["text"] for e in tree.elements if e["tag"] == "p"]
+    assert any(p.startswith("-->") for p in paragraphs), paragraphs
+    assert "a note" not in " ".join(paragraphs)
+
+
+def test_a_comment_inside_a_raw_html_block_leaves_nothing_on_the_page(tmp_path: Path) -> None:
+    """The same post's figures: a comment over lines inside a raw HTML block. The comment step
+    keeps such lines non-blank with a placeholder, which the math step removes from text but
+    a stashed raw block never passed through: the build stopped on the placeholder."""
+    from sqrtdk.web.markers import PRIVATE_USE_RE
+    body = ('Intro.\n\n<figure class="l-page">\n    <!--\n        a note -->\n'
+            '    <div id="viz-input">input</div>\n</figure>\n\nAfter.\n')
+    out = html(tmp_path, body)
+    assert '<div id="viz-input">input</div>' in out
+    assert "a note" not in out and "<!--" not in out and not PRIVATE_USE_RE.search(out)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: Path,
                                                                      lang: str) -> None:

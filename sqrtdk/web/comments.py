@@ -3,7 +3,8 @@
 An HTML comment `<!-- … -->` and a template comment `{# … #}` are the author's notes: they
 never reach the page, and nothing inside them is math, a quote, a link or a check. Both may
 span lines and blank lines. Code keeps them (a fence, or a code span, shows `<!--` as
-typed), and `\\<` or `\\{` is an escaped character, not a comment.
+typed, and so does an indented code block), and `\\<` or `\\{` is an escaped character,
+not a comment.
 
 Lines stay where they were, so every message still names the author's line: a comment on
 lines of its own, with a blank line (or the file's start or end) on one side, becomes blank
@@ -27,14 +28,14 @@ def drop_comments(path: Path, text: str, filler: str,
                   fence_end: Callable[[list[str], int], int | None]) -> str:
     """`text` without its comments, lines kept (see the module docstring).
 
-    `fence_end(lines, i)` is the lexer's: the index of the line closing a code fence opened
-    at line i, or None when line i opens no fence. Raises BuildError at the line of a comment
-    that is never closed."""
+    `fence_end(lines, i)` is the lexer's `code_block_end`: the index of the last line of the
+    code block (a fence, or indented code) that starts at line i, or None when none does.
+    Raises BuildError at the line of a comment that is never closed."""
     lines = text.split("\n")
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
-    code: list[tuple[int, int]] = []           # fenced code: character ranges to skip
+    code: list[tuple[int, int]] = []           # code blocks: character ranges to skip
     i = 0
     while i < len(lines):
         end = fence_end(lines, i)

@@ -97,6 +97,43 @@ def fence_end(lines: list[str], i: int) -> int | None:
                 len(lines) - 1)
 
 
+def code_block_end(lines: list[str], i: int) -> int | None:
+    """The index of the last line of the code block that starts at lines[i]: a fence
+    (`fence_end`), or an indented code block as Python-Markdown reads one (`_indented_at`;
+    up to its last indented line, over blank lines between them); None when lines[i] starts
+    no code block. What `comments.drop_comments` skips: `<!--` in code is text."""
+    end = fence_end(lines, i)
+    if end is not None or not _indented_at(lines, i):
+        return end
+    last = i
+    for j in range(i + 1, len(lines)):
+        if lines[j].strip() and _indent(lines[j]) < 4:
+            break
+        if lines[j].strip():
+            last = j
+    return last
+
+
+def _indented_at(lines: list[str], i: int) -> bool:
+    """Whether lines[i] starts an indented code block: indented by 4 columns, after a blank
+    line (or the file's start), under no block whose content it would continue."""
+    return (bool(lines[i].strip()) and _indent(lines[i]) >= 4
+            and (i == 0 or not lines[i - 1].strip()) and not _continues_a_block(lines, i - 1))
+
+
+def _continues_a_block(lines: list[str], k: int) -> bool:
+    """Whether indented lines just below lines[k] continue the block above them: back over
+    blank and indented lines to the last block starting at the margin (left of 4 columns),
+    whether it is a list item, a footnote or a definition."""
+    while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= 4):
+        k -= 1
+    run = []                           # the lines of that block, up to a blank line
+    while k >= 0 and lines[k].strip():
+        run.append(lines[k])
+        k -= 1
+    return any(_CONTINUED.match(line) for line in run if _indent(line) < 4)
+
+
 def _fence_closing(fence: str) -> re.Pattern[str]:
     return re.compile(r"^(?:[ \t]*>)*[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) +
                       r",}[ \t]*$")
@@ -295,15 +332,7 @@ class _Scanner(InlineScanner):
                      len(paragraph))
         if not count:
             return 0
-        k = first - 2                      # back over blank and indented lines
-        while k >= 0 and (not self.lines[k].strip() or _indent(self.lines[k]) >= 4):
-            k -= 1
-        run = []                           # the lines of that block, up to a blank line
-        while k >= 0 and self.lines[k].strip():
-            run.append(self.lines[k])
-            k -= 1
-        continued = any(_CONTINUED.match(line) for line in run if _indent(line) < 4)
-        return 0 if continued else count
+        return 0 if _continues_a_block(self.lines, first - 2) else count
 
 
 def _indent(line: str) -> int:
@@ -323,8 +352,8 @@ def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Maske
     its formulas and code replaced by tokens; `elements` are HTML's element names (default:
     `html_names.element_names()`). Raises BuildError at the line of an unclosed comment,
     fence or formula, or a `$` that starts no formula."""
-    text = drop_comments(path, text, FILLER, fence_end)
+    text = drop_comments(path, text, FILLER, code_block_end)
     return _Scanner(path, text, element_names() if elements is None else elements).run()
 
 
-__all__ = ["ENVIRONMENTS", "Masked", "RawFormula", "fence_end", "mask"]
+__all__ = ["ENVIRONMENTS", "Masked", "RawFormula", "code_block_end", "fence_end", "mask"]

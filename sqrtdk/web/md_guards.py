@@ -12,7 +12,7 @@ from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER
 
-from .markers import ANY_MATH_RE
+from .markers import ANY_MATH_RE, FILLER
 from .math.formula import Formula
 from .md_foreign import STRAIGHT
 from .md_math import ContentError
@@ -105,13 +105,19 @@ class RawHtmlGuard(Treeprocessor):
     """Raw HTML the page's Content-Security-Policy would block (scripts, inline event
     handlers, javascript: URLs, inline stylesheets, frames, plug-ins, <base>, forms) is
     refused at its line (where its placeholder stands in the tree, from `positions`), with
-    the policy's reason."""
+    the policy's reason. It also takes out of every raw block the FILLERs that stand on the
+    lines a comment held inside it (`comments`; the math step removes them from Markdown's
+    text, which a stashed block never passes through)."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
 
     def run(self, root: etree.Element) -> None:
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for n, block in enumerate(stash):
+            if isinstance(block, str) and FILLER in block:
+                stash[n] = block.replace(FILLER, "")
         for n, block in enumerate(self.md.htmlStash.rawHtmlBlocks):
             finder = _BlockedFinder()
             finder.feed(str(block))

@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 from ..cache import key_for
 from ..errors import BuildError
 from ..log import warn
-from .markers import ANY_MARKER_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
+from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .model import Page
 from .output import Site
 
@@ -222,10 +222,15 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         _duplicate_id(rel, dup, page)
     m = ANY_MARKER_RE.search(html)
     if m:
-        message = f"unprocessed text near '{html[max(m.start() - 30, 0):m.end() + 30]}'"
-        if page is None:
-            raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-        raise BuildError(page.source, _marker_line(page, html, m.start()), message)
+        line = _marker_line(page, html, m.start()) if page is not None else 0
+        near = ANY_MARKERS_RE.sub("…", html[max(m.start() - 30, 0):m.end() + 30])
+        if not line:
+            # a placeholder that stands for no quote, claim or formula of the author's is a
+            # bug of ours (a step that left its token behind): it keeps its traceback
+            raise RuntimeError(f"{rel}: a placeholder of the build was left on the page "
+                               f"near {near!r} ({html[m.start()]!r})")
+        assert page is not None
+        raise BuildError(page.source, line, f"unprocessed text near '{near}'")
     for style in links.styles:
         for url in _CSS_URL.findall(style):
             if url.startswith(_EXTERNAL):
