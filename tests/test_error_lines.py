@@ -953,3 +953,15 @@ def test_literal_braces_written_as_the_message_says_are_published(tmp_path: Path
                                                                    shown: str) -> None:
     built = page(tmp_path, f"{typed}\n", RESULTS, figures=[])
     assert shown in html.unescape(built.body), built.body
+
+
+def test_a_missing_anchor_in_an_indented_line_of_a_raw_html_block_is_at_its_line(
+        tmp_path: Path) -> None:
+    """A real post's table of contents (jalammar's transformer-activations): a raw <div> at
+    the margin whose links, after a blank line, are indented by 8 spaces. Markdown keeps the
+    whole block as raw HTML, but the line reads took those lines for indented code, so the
+    missing anchor was reported with no line at all."""
+    body = ('Intro.\n\n<div class="toc">\n    <h3>Contents</h3>\n\n        <ul><li>\n'
+            '        <a href="#nowhere-toc">Input Saliency</a>\n        </li></ul>\n</div>\n')
+    e = error(tmp_path, body, stage="site")
+    assert e.line == BODY_START + 6 and "no anchor '#nowhere-toc'" in e.message, str(e)

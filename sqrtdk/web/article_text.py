@@ -72,6 +72,10 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     return ArticleText(
         markdown=masked.restore_code(body), lines=lines, prose=prose, raw_html=raw,
         first_line=first_line, notes=notes, boxes=BoxLines(openers, attrs),
-        references=reference_urls(prose), raw_urls=raw_html_urls(lines),
+        references=reference_urls(prose),
+        # the code-restored read finds the tags of lines the lexer took for indented code
+        # that Markdown keeps in a raw HTML block (indented lines after a blank one in a
+        # <div> at the margin); the masked read wins where both have an address
+        raw_urls={**raw_html_urls(masked.restore_code(lines)), **raw_html_urls(lines)},
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])
