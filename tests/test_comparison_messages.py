@@ -189,6 +189,9 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
                                                "blank line"),
     "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
                               "blank lines"),
+    "closing fence indented under a paragraph": ("The code:\n```python\nx = 1\n  ```\n",
+                                                 "The code:", "indent the closing fence",
+                                                 "blank line"),
     "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
                                 "'|---|---|---|'", "needs a line"),
 }

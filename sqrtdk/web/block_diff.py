@@ -128,9 +128,9 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
                 "backslash ('\\_', '\\*')")
     top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
-    if "pre" in new:
-        return ("put a blank line before the opening fence, and indent the closing fence as "
-                "the opening one (a fence inside a list item: both by the item's 4 spaces)")
+    if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
+        return ("indent the closing fence as the opening one (a fence inside a list item: "
+                "both by the item's 4 spaces)")
     setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
     if setext:
         return ("a heading underlined with '---' or '===' takes one line here: write it on one "
