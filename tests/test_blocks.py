@@ -41,8 +41,6 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
     "paragraph at a nested item's content column": (
         "1. first\n\n    - nested item\n\n      Its second paragraph.\n\n2. second\n", 4,
         "4 spaces"),
-    "fence right under a paragraph": (
-        "The code:\n```python\nx = 1\n```\n", 0, "blank line before the opening fence"),
     "closing fence indented": (
         "```python\nx = 1\n  ```\n", 0, "closing fence"),
     "multi-line setext heading": (
@@ -133,6 +131,46 @@ def test_a_fence_right_under_a_list_item_s_line_is_the_item_s_code(tmp_path: Pat
     assert messages == []
     code = [e for e in Tree(html).elements if e["tag"] == "code"]
     assert len(code) == 1 and code[0]["ancestors"][-3:] == ["ol", "li", "pre"], code
+
+
+# a fence touching text, as GitHub reads it: a paragraph, the code, a paragraph (the same
+# inside a quote and a note); under a list item's or a quote's line at the margin, the fence
+# ends the item or the quote (lazy lines continue a paragraph, never a fence)
+FENCE = "```python\nx = 1\n```\n"
+TOUCHING: dict[str, tuple[str, list[str]]] = {
+    "under a paragraph line": (
+        "The sentence is:\n" + FENCE + "Its *it* is a pronoun.\n", ["p", "pre", "p"]),
+    "indented by 3 under a paragraph line": (
+        "The sentence is:\n" + re.sub("(?m)^(?=.)", "   ", FENCE) + "After *it*.\n",
+        ["p", "pre", "p"]),
+    "two fences in a row": ("Both:\n" + FENCE + FENCE + "After.\n", ["p", "pre", "pre", "p"]),
+    "in a quote": ("> The sentence is:\n" + re.sub("(?m)^(?=.)", "> ", FENCE) + "> After.\n",
+                   ["blockquote", "p", "pre", "p"]),
+    "at the margin under a list item": ("- an item\n" + FENCE + "After.\n",
+                                        ["ul", "li", "pre", "p"]),
+    "at the margin under a quote": ("> a quote\n" + FENCE, ["blockquote", "p", "pre"]),
+    "in a note": ("Text[^n].\n\n[^n]: The note:\n" + re.sub("(?m)^(?=.)", "    ", FENCE)
+                  + "    After.\n", ["p", "sup", "section", "li", "p", "pre", "p"]),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", TOUCHING)
+def test_a_fence_touching_text_is_a_block_of_its_own_as_on_github(
+        tmp_path: Path, name: str, lang: str) -> None:
+    """A fence right under a line of text (or text right under its closing fence) ends the
+    paragraph, as CommonMark reads it; the page held a <pre> inside a <p>, which a browser
+    closes early (the text after the code then stood in no paragraph), and warned that 'the
+    page shows a paragraph'."""
+    passage, blocks = TOUCHING[name]
+    messages, html = warnings(tmp_path, INTRO + passage, lang)
+    assert messages == []
+    elements = Tree(html).elements
+    assert not [e for e in elements if e["tag"] == "pre" and "p" in e["ancestors"]], html
+    shown = [e["tag"] for e in elements if e["tag"] in ("p", "pre", "ul", "li", "blockquote",
+                                                        "section", "sup")][1:]
+    assert shown == blocks, html
+    assert "x = 1" in html and "```" not in html
 
 
 def test_fence_options_are_dropped_and_the_code_is_still_code(tmp_path: Path) -> None:

@@ -175,7 +175,7 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "')' numbered list": ("1) first\n2) second\n\nNext.\n", "1) first", "write '1.'",
                           "blank line"),
     "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "Steps:", "write '1.'",
-                                   "blank line"),
+                                   "4 spaces"),
     "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
                      "Some *words*", "/// details", "4 spaces"),
     "bullet changes": ("* a\n* b\n\n+ c\n", "+ c", "one bullet character", "4 spaces"),
@@ -189,6 +189,9 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
                                                "blank line"),
     "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
                               "blank lines"),
+    "closing fence indented under a paragraph": ("The code:\n```python\nx = 1\n  ```\n",
+                                                 "The code:", "indent the closing fence",
+                                                 "blank line"),
     "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
                                 "'|---|---|---|'", "needs a line"),
 }
@@ -201,6 +204,35 @@ def test_a_hint_names_the_cause_of_the_difference(tmp_path: Path, name: str) -> 
     messages, _ = convert(tmp_path, body)
     here = at(messages, line_of(body, where))
     assert here and says in here[0] and not_says not in here[0], messages
+
+
+# a list right under a paragraph line, written wrong in a second way too: (passage, words of
+# the second fix, the passage with both fixes made)
+TWO_FIXES: dict[str, tuple[str, str, str]] = {
+    "nested at 2 spaces": ("The parts:\n- input\n  - words\n  - places\n- coder\n", "by 4 spaces",
+                           "The parts:\n\n- input\n    - words\n    - places\n- coder\n"),
+    "')' numbers": ("Steps:\n1) scale\n2) softmax\n", "write '1.'",
+                    "Steps:\n\n1. scale\n2. softmax\n"),
+    "numbered under a bullet": ("Kinds:\n- a bullet\n1. a number\n", "bulleted and a numbered",
+                                "Kinds:\n\n- a bullet\n\n1. a number\n"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", TWO_FIXES)
+def test_a_list_under_a_paragraph_written_wrong_twice_is_told_both_fixes_at_once(
+        tmp_path: Path, name: str, lang: str) -> None:
+    """The new author's trial (a list under a paragraph line, its nested items at 2 spaces)
+    was told to indent by 4; done, the same line's next warning said 'put a blank line
+    before a list', the fix that was needed first. One message names both; both made, the
+    passage warns nothing."""
+    passage, second, fixed = TWO_FIXES[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body, lang)
+    here = at(messages, line_of(body, passage.split("\n")[0]))
+    assert len(here) == 1 and "blank line before a" in here[0] and second in here[0], messages
+    messages, html = convert(tmp_path, "Intro.\n\n" + fixed, lang)
+    assert messages == [] and ("<ul>" in html or "<ol>" in html), messages
 
 
 def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path: Path) -> None:

@@ -1,8 +1,18 @@
 """Display formulas broken into lines for a phone (sqrtdk/web/math/lines.py): cuts only at
 top-level relations and wide spaces, never inside braces, \\left…\\right or environments; the
-author's own layout is left alone; quoted numbers travel as Quotes."""
+author's own layout is left alone; quoted numbers travel as Quotes. A formula the author broke
+into lines with \\\\ is drawn as those lines, without a warning, and is as wide as its widest
+line."""
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import page, site_renderer
+
+from sqrtdk.web.assemble import typeset
 from sqrtdk.web.math.lines import narrow, pieces
 from sqrtdk.web.quoting import Formula, Quote
 
@@ -42,3 +52,50 @@ def test_a_quoted_number_stays_a_quote_in_the_lines():
     lines = narrow(formula(r"\operatorname{SD}=", q, r"\qquad d=512"), by_length, 1.0)
     assert lines is not None and lines.quotes == [q]
     assert lines.plain == r"\begin{aligned}&\operatorname{SD}\\&\quad{}=22.77\\& d\\&\quad{}=512\end{aligned}"
+
+
+# four statements, each narrower than a phone's column (assemble: 1.2 x 328 px), together
+# four times as wide; the author put each on a line of its own
+LINES = [r"q_1 = X_1 W^Q, k_1 = X_1 W^K, v_1 = X_1 W^V",
+         r"s_{12} = \frac{q_1 \cdot k_2}{\sqrt{d_k}}, s_{11} = \frac{q_1 \cdot k_1}{\sqrt{d_k}}",
+         r"p_{11} = \frac{e^{s_{11}}}{e^{s_{11}} + e^{s_{12}}}",
+         r"z_1 = v_1 \times p_{11} + v_2 \times p_{12}"]
+
+
+@pytest.fixture(scope="module")
+def katex() -> Any:
+    renderer = site_renderer()
+    yield renderer
+    renderer.close()
+
+
+def test_a_formula_broken_by_the_author_is_drawn_in_lines_without_a_warning(
+        tmp_path: Path, katex: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """KaTeX draws a top-level \\\\ of a display formula as the line break the author meant
+    (LaTeX would ignore it; KaTeX's strict rule said so, with no advice, in a warning that
+    --strict made an error); the width that decides the phone layout is the widest line's,
+    not the lines' sum (which gave a false 'about 1300 px wide')."""
+    body = "Steps:\n\n$$\n" + " \\\\\n".join(LINES) + "\n$$\n"
+    built = page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html = typeset([built], katex)["en"]
+    assert [r.getMessage() for r in caplog.records] == []
+    assert html[0].count("katex-newline") == len(LINES) - 1
+    whole = katex.render(built.formulas)[0].width_em
+    alone = [r.width_em for r in katex.render([formula(t) for t in LINES])]
+    assert whole == pytest.approx(max(alone), abs=0.05), (whole, alone)
+
+
+def test_a_formula_with_one_line_too_wide_warns_of_that_line(
+        tmp_path: Path, katex: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The warning says the widest line is too wide (it said 'even broken at its relations',
+    which the build does not do to a formula the author laid out)."""
+    wide = ", ".join(LINES[:3])
+    body = "Steps:\n\n$$\n" + LINES[3] + " \\\\\n" + wide + "\n$$\n"
+    built = page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        typeset([built], katex)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and "wide, more than a phone's" in got[0], got
+    assert "in its widest line" in got[0] and "relations" not in got[0], got
+    assert "newLineInDisplayMode" not in got[0]

@@ -117,9 +117,12 @@ def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer) -> str:
         raise RuntimeError(f"the phone layout of {f.plain!r} is invalid: {narrow_r.error}")
     wide = narrow_r.width_em * TEXT_PX
     if wide > 1.2 * PHONE_COLUMN_PX:
+        # a formula with lines of its own (\\) is as wide as its widest line
+        how = (", even broken at its relations" if lines is not None else
+               " in its widest line" if "\\\\" in f.plain else "")
         warn(LOGGER, page.source, f.line, f"display formula about {wide:.0f} px wide, more "
-             f"than a phone's {PHONE_COLUMN_PX} px column, even broken at its relations: it "
-             "will scroll sideways there; consider splitting it into lines")
+             f"than a phone's {PHONE_COLUMN_PX} px column{how}: it will scroll sideways "
+             "there; consider splitting it into shorter lines with \\\\")
     if lines is None:
         return html
     return (f'<div class="math-wide">{html}</div>'

@@ -33,11 +33,13 @@ def describe(blocks: list[Block]) -> str:
     return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
 
 
-def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> str:
+def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, bool]:
     """A hint from the text of the stretch (the lines from `line`, 1-based, to one past
-    cmark-gfm's last block of it) where its blocks alone would mislead; '' if none."""
+    cmark-gfm's last block of it) where its blocks alone would mislead ('' if none), and
+    whether it is about how a list is written (a list right under a paragraph line then
+    needs a blank line above it as well)."""
     if not source or not line:
-        return ""
+        return "", False
     end = max([b.line for b in theirs if b.line] + [line]) + 1
     region = list(source[line - 1:end])
     k = line - 2                       # the block above, past blank lines
@@ -48,39 +50,76 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> str:
     above = list(source[k + 1:line - 1])
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
-                "'1.'): write '1.', '2.', …")
+                "'1.'): write '1.', '2.', …"), True
     opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
     if any(_DETAILS.search(x) for x in region) or (opened and not any(
             "</details" in x.lower() for x in source[opened[-1]:line - 1])):
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
-                "write it as a '/// details | Its summary' box, closed by a line '///'")
+                "write it as a '/// details | Its summary' box, closed by a line '///'"), False
     here = _BULLET.match(region[0]) if region else None
     if here and here.group(2) in "-*+" and any(
             (m := _BULLET.match(x)) and m.group(1) == here.group(1) and m.group(2) in "-*+"
             and m.group(2) != here.group(2) for x in above):
         return ("GitHub starts a new list where the bullet changes ('-', '*', '+'), this "
                 "Markdown goes on with the same list: use one bullet character for a list, and "
-                "put a paragraph between two lists")
+                "put a paragraph between two lists"), True
+    if nested := _nested_indent(source, line, end):
+        return nested, True
+    for upper, lower in pairwise(region):
+        a, b = _BULLET.match(upper), _BULLET.match(lower)
+        if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
+                b.group(2) in "-*+"):
+            return ("put a blank line between a bulleted and a numbered list: here the "
+                    "second one's first line continues the other's last item"), True
+    return "", False
+
+
+def _nested_indent(source: Sequence[str], line: int, end: int) -> str:
+    """The hint for a nested list indented by 1 to 3 spaces in the lines from `line` (and the
+    one above it) to `end`; '' if there is none."""
     for upper, lower in pairwise(source[max(line - 2, 0):end]):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and len(a.group(1)) < len(b.group(1)) < len(a.group(1)) + 4:
             return ("indent a nested list by 4 spaces per level (this one is indented by "
                     f"{len(b.group(1)) - len(a.group(1))}: here it is read as text of the item "
                     "above, or as a sibling of it)")
-    for upper, lower in pairwise(region):
-        a, b = _BULLET.match(upper), _BULLET.match(lower)
-        if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
-                b.group(2) in "-*+"):
-            return ("put a blank line between a bulleted and a numbered list: here the "
-                    "second one's first line continues the other's last item")
     return ""
+
+
+def _missing_blank_line(ours: list[Block], theirs: list[Block],
+                        source: Sequence[str]) -> Block | None:
+    """The block (a list, a table, …) GitHub starts right under a paragraph line of ours with
+    no blank line above it, where a blank line is missing; None where none is."""
+    top = min((b.depth for b in ours + theirs), default=0)
+    first_new = next((b for b in theirs if b.depth == top and b.kind in _INTERRUPTERS), None)
+    if first_new is None or not any(b.kind == "p" and b.depth == top for b in ours):
+        return None
+    # a blank line above it, and no paragraph of GitHub's before it: no blank line is missing
+    spaced = bool(source and 1 < first_new.line <= len(source) + 1
+                  and not source[first_new.line - 2].strip(" \t>") and not any(
+                      b.kind == "p" and b.depth == top
+                      for b in theirs[:theirs.index(first_new)]))
+    return None if spaced else first_new
+
+
+def _under_an_item(source: Sequence[str], block: Block) -> bool:
+    """Whether `block` starts right under a list item's first line (a nested list there
+    needs its 4 spaces, no blank line)."""
+    return 1 < block.line <= len(source) + 1 and bool(_BULLET.match(source[block.line - 2]))
 
 
 def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
            line: int = 0) -> str:
     """How to write a passage so that both parsers read it alike (`source`: the lines read,
     `line`: where the stretch starts, 1-based; without them the blocks alone tell)."""
-    if cause := _cause(source, line, theirs):
+    cause, of_list = _cause(source, line, theirs)
+    missing = _missing_blank_line(ours, theirs, source)
+    named = NAMES.get(missing.kind, "the heading") if missing else ""
+    if cause and of_list and missing and not _under_an_item(source, missing):
+        # two fixes, both needed (the second warning came once the first was made): both
+        return (f"two fixes: put a blank line before {named} (it cannot start right under "
+                f"a paragraph line); and {cause}")
+    if cause:
         return cause
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
@@ -89,22 +128,16 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
                 "backslash ('\\_', '\\*')")
     top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
-    first_new = next((b for b in theirs if b.depth == top and b.kind in _INTERRUPTERS), None)
-    # a blank line above it, and no paragraph of GitHub's before it: no blank line is missing
-    spaced = bool(source and first_new is not None and 1 < first_new.line <= len(source) + 1
-                  and not source[first_new.line - 2].strip(" \t>") and not any(
-                      b.kind == "p" and b.depth == top
-                      for b in theirs[:theirs.index(first_new)]))
-    if "pre" in new:
-        return ("put a blank line before the opening fence, and indent the closing fence as "
-                "the opening one (a fence inside a list item: both by the item's 4 spaces)")
+    if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
+        return ("indent the closing fence as the opening one (a fence inside a list item: "
+                "both by the item's 4 spaces)")
     setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
     if setext:
         return ("a heading underlined with '---' or '===' takes one line here: write it on one "
                 "line, as '## Its title {#some-id}'")
-    if new and not spaced and any(b.kind == "p" and b.depth == top for b in ours):
-        return (f"put a blank line before {NAMES.get(new[0], 'the heading')}: here it cannot "
-                "start right under a paragraph line")
+    if missing:
+        return (f"put a blank line before {named}: here it cannot start right under a "
+                "paragraph line")
     kinds = {b.kind for b in ours + theirs}
     if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
         return "this table has no row under its header, so an empty row is shown: add a row"

@@ -3,9 +3,11 @@
 Library extensions: attr_list (`{#id}`), tables, sane_lists, def_list, footnotes (configured
 here and kept as an object, not found again by its class name), smarty (English quotes and the
 ellipsis; no dashes: `--` stays as typed, as on GitHub; on CJK pages without quotes),
-pymdownx.superfences (fences anywhere, also in list items and notes; the `reproduce` fence;
-relaxed headers: a fence with options such as `title="…"` is still code, and `md_blocks` warns
-that the options are dropped), pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
+pymdownx.superfences (fences anywhere, also in list items and notes, and right under a line
+of text, which they end as GitHub does: `md_blocks.FenceBreaks`, a preprocessor at 24, and
+`FenceParagraphs`; the `reproduce` fence; relaxed headers: a fence with options such as
+`title="…"` is still code, and `md_blocks` warns that the options are dropped),
+pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
 (a bare `https://…`, `www.…` or e-mail address is a link, as GitHub's extended autolinks make
 it; `md_autolink` ends it before CJK punctuation too). Math and code were taken out by `lexer`
 before Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with
@@ -20,6 +22,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
+| FenceParagraphs   | sqrtdk-fence-paragraphs | 19.85 | after inline; before the comparison   |
 | BlockStructure    | sqrtdk-blocks      | 19.8 | after inline (text as the reader sees it);    |
 |                   |                    |      | before footnotes are renumbered               |
 | FootnoteNumbers   | sqrtdk-note-numbers| 19.5 | after inline made the references; before      |
@@ -79,7 +82,7 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
-from .md_blocks import BlockStructure
+from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -150,6 +153,8 @@ class ArticleExtension(Extension):
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
         self.blocks.raw_html.register()
+        md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
+        tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)

@@ -60,6 +60,103 @@ _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+# a line superfences left for a fence (its stash placeholder), at the margin or in a quote
+_FENCE_LINE = re.compile("(?P<quote>(?:[ ]{0,3}>[ ]?)*)\x02wzxhzdk:\\d+\x03[ \t]*")
+
+
+class FenceBreaks(Preprocessor):
+    """A code fence right under a line of text, or with text right under its closing fence,
+    is a block of its own, as on GitHub (CommonMark: a fence interrupts a paragraph). Runs
+    after superfences (priority 25), which leaves one placeholder line for each fence:
+    Markdown read that line as words of the paragraph around it, and the page held a
+    `<pre>` inside a `<p>`, which a browser closes early (the text after the code then sat
+    in no paragraph). A fence at the margin or in a quote gets a blank line (in a quote, an
+    empty `>` line) on each side where text touches it; above it, that also ends a list
+    item or a quote the text belonged to, as GitHub ends them. A fence inside a list item is
+    left in the item's text, where it is already a block of the item, as on GitHub.
+    Python-Markdown keeps no line numbers (superfences already turned each fence into one
+    line), and every line the build names comes from cmark-gfm's reading of the text as
+    written (`positions`), so the added lines move none."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        for i, line in enumerate(lines):
+            m = _FENCE_LINE.fullmatch(line)
+            if m is None:
+                out.append(line)
+                continue
+            blank = m["quote"].rstrip()
+            if out and out[-1].strip(" \t>"):
+                out.append(blank)
+            out.append(line)
+            after = lines[i + 1] if i + 1 < len(lines) else ""
+            if after.strip(" \t>"):
+                out.append(blank if after.lstrip().startswith(">") else "")
+        return out
+
+
+class FenceParagraphs(Treeprocessor):
+    """A fence still inside a paragraph after `FenceBreaks` (indented under a paragraph line
+    by 1 to 3 spaces, or inside a note under its text) ends the paragraph: the paragraph
+    becomes the text before the fence, the fence, and the text after it, as GitHub reads
+    them (a `<pre>` inside a `<p>` is no valid HTML). A tight list item's text holds no
+    paragraph and is left alone. Runs after inline patterns (20), before `BlockStructure`
+    (19.8) compares the blocks and records their lines. `is_fence`: whether stash entry n
+    holds a fence (superfences' output, stashed before any raw HTML block)."""
+
+    def __init__(self, md: Markdown, is_fence: Callable[[int], bool]):
+        super().__init__(md)
+        self.is_fence = is_fence
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for p in [c for c in parent if c.tag == "p"]:
+                if not any(self._fences(t) for t in (p.text, *(c.tail for c in p))):
+                    continue
+                at = list(parent).index(p)
+                parent.remove(p)
+                for block in self._split(p):
+                    parent.insert(at, block)
+                    at += 1
+
+    def _fences(self, text: str | None) -> list[re.Match[str]]:
+        return [m for m in _BLOCK_PLACEHOLDER.finditer(text or "")
+                if self.is_fence(int(m.group(1)))]
+
+    def _split(self, p: etree.Element) -> list[etree.Element]:
+        blocks = [etree.Element("p", p.attrib)]
+
+        def place(text: str | None, owner: etree.Element | None) -> None:
+            """Put `text` (p's text, or the tail of its child `owner`) in the current
+            paragraph, starting a new one after each fence in it."""
+            at, cut = 0, False
+            for m in self._fences(text):
+                assert text is not None
+                before = text[at:m.start()]
+                _put(blocks[-1], owner, (before.lstrip() if cut else before).rstrip())
+                fence = etree.Element("p")
+                fence.text = m.group(0)
+                blocks.extend((fence, etree.Element("p", p.attrib)))
+                owner, at, cut = None, m.end(), True
+            rest = text[at:] if text else None
+            _put(blocks[-1], owner, rest.lstrip() if cut and rest else rest)
+
+        place(p.text, None)
+        for child in list(p):
+            tail, child.tail = child.tail, None
+            blocks[-1].append(child)
+            place(tail, child)
+        return [b for b in blocks if len(b) or (b.text or "").strip()]
+
+
+def _put(p: etree.Element, owner: etree.Element | None, text: str | None) -> None:
+    """`text` as the text of paragraph `p` (owner None) or the tail of its child `owner`."""
+    if owner is None:
+        p.text = text or None
+    else:
+        owner.tail = text or None
+
+
 class RawHtmlEntries:
     """Which entries of Markdown's stash hold raw HTML blocks (its `html_block` preprocessor
     stashes them, priority 20), as opposed to the code superfences stashes (priority 25, and
@@ -165,6 +262,12 @@ class BlockStructure(Treeprocessor):
         stashed = str(self.md.htmlStash.rawHtmlBlocks[n])
         return "pre" if "<pre" in stashed and n not in self.raw_html.entries else "html"
 
+    def is_fence(self, n: int) -> bool:
+        """Whether entry n of Markdown's stash holds a code block (not raw HTML)."""
+        stashed = self.md.htmlStash.rawHtmlBlocks[n]
+        return isinstance(stashed, str) and stashed.lstrip().startswith("<pre") and \
+            n not in self.raw_html.entries
+
     def _fences_in(self, text: str) -> list[tuple[str, str]]:
         """A tight list item's text cut at the fences stashed in it (a fence right under the
         item's line, `1. step` then an indented fence: cmark-gfm reads the item's paragraph,
@@ -172,10 +275,7 @@ class BlockStructure(Treeprocessor):
         out: list[tuple[str, str]] = []
         at = 0
         for m in _BLOCK_PLACEHOLDER.finditer(text):
-            n = int(m.group(1))
-            stashed = self.md.htmlStash.rawHtmlBlocks[n]
-            if isinstance(stashed, str) and stashed.lstrip().startswith("<pre") and \
-                    n not in self.raw_html.entries:
+            if self.is_fence(int(m.group(1))):
                 out += [("text", text[at:m.start()]), ("pre", m.group(0))]
                 at = m.end()
         return [*out, ("text", text[at:])]

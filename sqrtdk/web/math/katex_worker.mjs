@@ -26,7 +26,9 @@ function ems(value) {
 
 // An estimate of the formula's width in em, from KaTeX's own box tree: glyph advances from
 // its font metrics, glue and kerns from margins; stacked boxes (fractions, scripts, matrix
-// columns) count their widest row. Stretchy SVG (clipped by .hide-tail) does not count.
+// columns) count their widest row, and so do the lines a top-level \\ starts (each
+// .katex-newline is a block of its own: the lines stand one under the other). Stretchy SVG
+// (clipped by .hide-tail) does not count.
 function width(node, scale) {
   if (!node) return 0;
   if (typeof node.text === "string" && node.width !== undefined && !node.children) {
@@ -41,20 +43,38 @@ function width(node, scale) {
   const style = node.style || {};
   const own = ems(style.width) * s;
   const margins = (ems(style.marginLeft) + ems(style.marginRight)) * s;
-  const kids = (node.children || []).map((c) => width(c, s));
+  const children = node.children || [];
+  const kids = children.map((c) => width(c, s));
   const stacked = classes.some((c) => c === "vlist" || c === "vlist-t");
-  const body = stacked ? Math.max(0, ...kids) : kids.reduce((a, b) => a + b, 0);
+  let body;
+  if (stacked) {
+    body = Math.max(0, ...kids);
+  } else {
+    const lines = [0];
+    children.forEach((c, i) => {
+      if ((c.classes || []).includes("katex-newline")) lines.push(0);
+      else lines[lines.length - 1] += kids[i];
+    });
+    body = Math.max(...lines);
+  }
   return Math.max(own, body) + margins;
 }
 
+const QUIET = new Set(["htmlExtension", "newLineInDisplayMode"]);
 const states = new Map();   // JSON of [macros, prelude] -> the macros after the prelude
 
 function options(display, macros, warnings, untrusted) {
   return {
     displayMode: display, throwOnError: true, output: "htmlAndMathml", macros,
     globalGroup: true,
-    // htmlExtension: the build's own \htmlData for quoted results (authors cannot use it)
-    strict: (code, message) => { if (code !== "htmlExtension") warnings.push(`${code}: ${message}`); return "ignore"; },
+    // not reported: htmlExtension, the build's own \htmlData for quoted results (authors
+    // cannot use it); newLineInDisplayMode, a \\ at a display formula's top level, which
+    // LaTeX ignores but KaTeX, told to "ignore" its strict rule, draws as the line break the
+    // author meant (its HTML puts each line in a block of its own, in every browser)
+    strict: (code, message) => {
+      if (!QUIET.has(code)) warnings.push(`${code}: ${message}`);
+      return "ignore";
+    },
     trust: (context) => {
       const ours = context.command === "\\htmlData" &&
         Object.keys(context.attributes || {}).every((k) => k === "data-key" || k === "data-format");
