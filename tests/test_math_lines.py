@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import page, site_renderer
+from helpers import BODY_START, page, site_renderer
 
 from sqrtdk.web.assemble import typeset
 from sqrtdk.web.math.lines import narrow, pieces
@@ -99,3 +99,38 @@ def test_a_formula_with_one_line_too_wide_warns_of_that_line(
     assert len(got) == 1 and "wide, more than a phone's" in got[0], got
     assert "in its widest line" in got[0] and "relations" not in got[0], got
     assert "newLineInDisplayMode" not in got[0]
+
+
+@pytest.mark.parametrize("tex, code", [
+    (r"x_{\textcircled{1}} = 1", "mathVsTextAccents"),      # a real textbook's (pumpkin-book)
+    ("x_{\u6837\u672c} = 1", "unicodeTextInMathMode"),     # Chinese words in math
+], ids=["text accent", "words"])
+def test_a_katex_warning_says_what_to_write(tmp_path: Path, katex: Any,
+                                            caplog: pytest.LogCaptureFixture, tex: str,
+                                            code: str) -> None:
+    """KaTeX's strict-mode warnings came with their code and LaTeX's complaint only
+    ('LaTeX's accent \\textcircled works only in text mode', 64 times in a real chapter):
+    each now says what to write, at the formula's line."""
+    built = page(tmp_path, f"Intro.\n\nThe term ${tex}$ here.\n", {"claims": {},
+                                                                   "meta": {"bounds": {}}})
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        typeset([built], katex)
+    got = [r.getMessage() for r in caplog.records if code in r.getMessage()]
+    line = f"index.md:{BODY_START + 2}: warning:"
+    assert got and all("\\text{" in m and line in m for m in got), got
+
+
+def test_every_katex_warning_code_has_advice() -> None:
+    """Each strict-mode code the pinned KaTeX can report (its katex.js) has advice in
+    ADVICE, except the two the worker leaves out (htmlExtension: our \\htmlData;
+    newLineInDisplayMode: the author's line breaks): a KaTeX upgrade adding a code fails
+    here until the code is given its advice."""
+    import re as regex
+
+    from sqrtdk.options import PROJECT_ROOT
+    from sqrtdk.web.math.katex import ADVICE
+    source = (PROJECT_ROOT / "node_modules" / "katex" / "dist" / "katex.js").read_text(
+        encoding="utf-8")
+    codes = set(regex.findall(r'errorCode: "(\w+)"', source))
+    assert codes, "no errorCode found in katex.js: the test's pattern is out of date"
+    assert codes - {"htmlExtension", "newLineInDisplayMode"} == set(ADVICE), codes

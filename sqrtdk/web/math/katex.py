@@ -70,6 +70,32 @@ HOOKS = {"formula": ".katex", "drawn": ".katex-html", "speech": ".katex-mathml m
 _ERROR_PARTS = (re.compile(r"at position (\d+)"),
                 re.compile(r"Undefined control sequence: (\\[A-Za-z]+)"),
                 re.compile(r"attempting to redefine (\\[A-Za-z]+)"))
+# What to write, for each of KaTeX's strict-mode warnings (its `handleStrict` codes, KaTeX
+# 0.19's katex.js). KaTeX draws the formula anyway; the warning says LaTeX, and the MathJax
+# that GitHub renders with, may read it otherwise. The code alone told the author nothing to do.
+ADVICE = {
+    "mathVsTextAccents": "the page draws it as text: put it inside \\text{…} (e.g. "
+                         "\\text{\\textcircled{1}}), or write the character itself",
+    "mathVsSout": "put it inside \\text{…}, or write \\cancel{…} for a struck formula",
+    "mathVsTextUnits": "in math, give the length in mu (\\mkern3mu) or write a space "
+                       "command (\\, \\; \\quad); em and pt go with \\kern and \\hspace",
+    "unicodeTextInMathMode": "put words inside \\text{…}, where they get the text font",
+    "unknownSymbol": "KaTeX has no such symbol, so the reader's own font draws it: write its "
+                     "TeX command, or put it inside \\text{…}",
+    "symbolNotInFont": "KaTeX's fonts lack it in that style: write it inside \\text{…} or "
+                       "use another command for it",
+    "commentAtEnd": "end the comment with a line break, or remove it",
+    "textEnv": "give the array one column letter for each of its columns ({ccc} for three)",
+}
+
+
+def advised(warning: str) -> str:
+    """KaTeX's warning `code: message` as the build prints it: 'KaTeX: ' first, and the
+    advice for its code (ADVICE) after, when there is one."""
+    code = warning.partition(":")[0].strip()
+    return f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
+
+
 # The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
 # explainer.js may write into a formula's quoted numbers when the reader changes dₖ
 NUMBER_CHARS = "0123456789.,%+-\u2212\u00d7 "
@@ -166,7 +192,7 @@ class KatexRenderer:
                                 f'<annotation encoding="application/x-tex">'
                                 f'{_escape(f.copy_text)}</annotation>', 1)
         return Rendered(html=html,
-                        warnings=tuple(f"KaTeX: {w}" for w in answer.get("warnings", ())),
+                        warnings=tuple(advised(str(w)) for w in answer.get("warnings", ())),
                         width_em=float(answer.get("width_em", 0.0)) * FONT_SCALE,
                         defines=tuple(answer.get("defines", ())),
                         conflict=str(answer.get("conflict", "")))
