@@ -921,6 +921,69 @@ def test_a_citation_counted_differently_names_each_line_once(tmp_path: Path) -> 
     assert f"zh.md:{BODY_START + 2}; every" in e.message and "(line" not in e.message, e.message
 
 
+@pytest.mark.parametrize("where", ["the last heading", "an inner heading"])
+@pytest.mark.parametrize("reference_level, other_level", [(2, 3), (3, 2)])
+def test_a_heading_of_another_level_than_the_reference_s_is_at_its_heading(
+        tmp_path: Path, where: str, reference_level: int, other_level: int) -> None:
+    """`###` in one language and `##` in the other, same id: two tables of contents, and
+    every citation below moved into another section. The error is at the heading of the
+    language that differs from the reference (the first), naming the reference's line and
+    level, whether or not the text below cites anything (it used to build silently, or to
+    blame results nobody touched)."""
+    def body(level: int) -> str:
+        text = (f"## One {{#one}}\n\nA claim[^a].\n\n{'#' * level} Two {{#two}}\n\n"
+                "Text.\n\n")
+        if where == "an inner heading":
+            text += "## Three {#three}\n\nText.\n\n"
+        return text + "[^a]: The SD {{ spread.sd_small | fixed(2) }}.\n"
+    reference, other = body(reference_level), body(other_level)
+    e = _parity_error(tmp_path, other, reference)       # en is the reference here
+    heading = BODY_START + other.split("\n").index(f"{'#' * other_level} Two {{#two}}")
+    assert e.path.name == "zh.md" and e.line == heading, str(e)
+    ref_line = BODY_START + reference.split("\n").index(f"{'#' * reference_level} Two {{#two}}")
+    assert (f"heading '#two' is level {other_level} ({'#' * other_level}) here but level "
+            f"{reference_level} ({'#' * reference_level}) in ") in e.message, e.message
+    assert f"en.md:{ref_line}," in e.message, e.message
+
+
+def test_a_result_a_note_quotes_more_often_is_named_in_that_note(tmp_path: Path) -> None:
+    """A note's text is listed after the last section, but it is no part of it: a quote in
+    a note is counted in the note, and the message names the note and, where the other
+    language's note does not quote it, that note's definition (it named the last section,
+    and that section's heading in the other file)."""
+    quote = "The SD {{ spread.sd_small | fixed(2) }} here."
+    sections = f"## One {{#one}}\n\n{quote} A claim[^a].\n\n## Two {{#two}}\n\nText.\n\n"
+    en = sections + f"[^a]: {quote}\n"
+    zh = sections + "[^a]: No number.\n"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == "en.md" and e.line == BODY_START + en.split("\n").index(f"[^a]: {quote}")
+    assert "note '[^a]' cites the result 'spread.sd_small' 1 time(s) here but 0 in " in e.message
+    assert f"zh.md:{BODY_START + zh.split(chr(10)).index('[^a]: No number.')};" in e.message, \
+        e.message
+    assert "#two" not in e.message, e.message
+
+
+def test_a_note_defined_in_another_section_cites_in_the_note_not_in_either_section(
+        tmp_path: Path) -> None:
+    """Where a note's definition is written (under its section, or at the end) does not
+    move its quotes into a section: the two languages agree."""
+    from sqrtdk.web.checks import check_parity
+    note = "[^a]: The SD {{ spread.sd_small | fixed(2) }}.\n\n"
+    one, two = "## One {#one}\n\nA claim[^a].\n\n", "## Two {#two}\n\nText.\n\n"
+    zh = page(tmp_path, one + note + two, RESULTS, lang="zh", name="zh.md")
+    en = page(tmp_path, one + two + note, RESULTS, lang="en", name="en.md")
+    check_parity([zh, en])
+    assert ("[^a]", "result", "spread.sd_small") in zh.conversion.cited
+
+
+def test_a_citation_before_the_first_section_names_that_place(tmp_path: Path) -> None:
+    quote = "The SD {{ spread.sd_small | fixed(2) }} here."
+    e = _parity_error(tmp_path, f"Text.\n\n## One {{#one}}\n\n{quote}\n",
+                      f"{quote}\n\n## One {{#one}}\n\nText.\n")
+    assert e.message.startswith("the text before the first section cites the result "
+                                "'spread.sd_small'"), e.message
+
+
 @pytest.mark.parametrize("what, zh_body, says", [
     ("reproduce boxes", "Text.\n\n```reproduce\ndemo\n```\n",
      "reproduce boxes differ at position 1: demo here, nothing in "),
@@ -935,6 +998,14 @@ def test_an_item_only_another_language_has_is_at_its_line_there(
     e = _parity_error(tmp_path, zh_body, "Text.\n")
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, e
     assert e.message.startswith(says) and "en.md" in e.message, e.message
+
+
+def test_an_item_only_the_first_language_has_says_not_in_the_other(tmp_path: Path) -> None:
+    """'… only here, nothing only in zh.md' read as if zh had an item of its own."""
+    e = _parity_error(tmp_path, "Text.\n", "Text.\n\nSD {{ spread.sd_small | fixed(2) }}.\n")
+    assert e.path.name == "en.md" and e.line == BODY_START + 2, e
+    assert e.message.startswith("quoted results differ: spread.sd_small only here, not in "), \
+        e.message
 
 
 @pytest.mark.parametrize("typed", ["Sets {{a}, {b}} here.", "Sets \\{\\{a}, {b}} here.",

@@ -27,7 +27,7 @@ from .markers import (
 from .math.formula import Formula
 from .md_blocks import hashtag_heading
 from .md_math import ContentError
-from .model import Citation, Heading
+from .model import NOTE_PLACE, Citation, Heading
 from .positions import BoxLines, LineMap
 from .quoting import QuoteLog
 
@@ -291,7 +291,9 @@ class LinkCollector(Treeprocessor):
 
 class CitationCollector(Treeprocessor):
     """What each section (h2 id) cites: quoted results (in prose and in formulas), footnote
-    references and claims; both languages must cite the same, as often. `cited` holds them
+    references and claims; both languages must cite the same, as often. A note's text is
+    its own place, `[^label]` (NOTE_PLACE), wherever its definition was written: the page
+    lists every note after the last section, which did not cite them. `cited` holds them
     in order; `lines` the file line each was written on, from the quote's, claim's or
     formula's own record, a footnote reference's from `positions` (0: not known)."""
 
@@ -308,26 +310,43 @@ class CitationCollector(Treeprocessor):
         self.lines.append(line)
 
     def run(self, root: etree.Element) -> None:
+        notes = next((el for el in root.iter()
+                      if "footnote" in (el.get("class") or "").split()), None)
+        in_notes = set(notes.iter()) if notes is not None else set()
         section = ""
         for el in root.iter():
+            if el in in_notes:
+                continue
             if el.tag == "h2" and el.get("id") and el.get("id") != "footnotes-title":
                 section = el.get("id", "")
-            for text in (el.text or "", el.tail or "", *el.attrib.values()):
-                for m in QUOTE_RE.finditer(text):
-                    n = int(m.group(1))
-                    self._cite(section, "result", self.quotes.entries[n][0], self.quotes.lines[n])
-                for m in CLAIM_RE.finditer(text):
-                    n = int(m.group(1))
-                    self._cite(section, "claim", self.quotes.claims[n], self.quotes.claim_lines[n])
-            if "math" in (el.get("class") or "").split() and el.text:
-                placeholder = MATH_HTML_RE.fullmatch(el.text)
-                if placeholder:
-                    formula = self.formulas[int(placeholder.group(1))]
-                    for q in formula.quotes:
-                        self._cite(section, "result", q.key, formula.line)
-            if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
-                self._cite(section, "footnote", el.get("href", "")[len("#fn-"):],
-                           self.positions.line(el))
+            self._read(el, section)
+        for item in notes.iter("li") if notes is not None else ():
+            ident = item.get("id") or ""
+            if ident.startswith(NOTE_ID):
+                for el in item.iter():
+                    self._read(el, NOTE_PLACE.format(ident[len(NOTE_ID):]))
+
+    def _read(self, el: etree.Element, section: str) -> None:
+        """The citations `el`'s own text, tail and attributes hold, cited by `section`."""
+        for text in (el.text or "", el.tail or "", *el.attrib.values()):
+            for m in QUOTE_RE.finditer(text):
+                n = int(m.group(1))
+                self._cite(section, "result", self.quotes.entries[n][0], self.quotes.lines[n])
+            for m in CLAIM_RE.finditer(text):
+                n = int(m.group(1))
+                self._cite(section, "claim", self.quotes.claims[n], self.quotes.claim_lines[n])
+        if "math" in (el.get("class") or "").split() and el.text:
+            placeholder = MATH_HTML_RE.fullmatch(el.text)
+            if placeholder:
+                formula = self.formulas[int(placeholder.group(1))]
+                for q in formula.quotes:
+                    self._cite(section, "result", q.key, formula.line)
+        if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
+            self._cite(section, "footnote", el.get("href", "")[len("#" + NOTE_ID):],
+                       self.positions.line(el))
+
+
+NOTE_ID = "fn-"    # a note's element id: its label after this (the SEPARATOR converter sets)
 
 
 class AttributeMarkers(Treeprocessor):
