@@ -1024,3 +1024,40 @@ def test_literal_braces_written_as_the_message_says_are_published(tmp_path: Path
                                                                    shown: str) -> None:
     built = page(tmp_path, f"{typed}\n", RESULTS, figures=[])
     assert shown in html.unescape(built.body), built.body
+
+
+# Chinese prose with code and a formula ("figure: `it`'s attention"), before a fault on its line
+WITH_CODE = "\u56fe\uff1a`it`\u7684attention $y$ "
+
+
+@pytest.mark.parametrize("name", [*INLINE, *BLOCK])
+def test_a_message_quoting_a_line_with_code_shows_the_code_as_written(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, name: str) -> None:
+    """Code and formulas are placeholders while the lexer, the templates and the line-by-line
+    reads see the text: the Chinese spacing lint quoted '\u56fe\uff1a\U000f0020 16\U000f0021
+    \u7684attention', and the autouse fixture, which scans every message for placeholders,
+    sees only what tests provoke: none had code on the line a message quotes. Each error
+    case, on a Chinese page (whose spacing lint quotes the line too), after code and a
+    formula: no message shows a placeholder, and one quoting the line shows the code."""
+    fault = {**INLINE, **BLOCK}[name][0]
+    first, _, rest = fault.partition("\n")
+    body = f"Paragraph.\n\n{WITH_CODE}{first}\n" + (f"{rest}\n" if rest else "")
+    messages: list[str] = []
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        try:
+            page(tmp_path, body, RESULTS, lang="zh")
+        except BuildError as e:
+            messages.append(e.message)
+    messages += [r.getMessage() for r in caplog.records]
+    for m in messages:
+        assert not PRIVATE_USE_RE.search(m), m
+        assert "attention" not in m or "`it`" in m, m
+
+
+@pytest.mark.parametrize("line", ["/// note | The `x` box", "/// `x` box"],
+                         ids=["an unknown kind", "no kind"])
+def test_a_box_not_understood_is_quoted_with_its_code(tmp_path: Path, line: str) -> None:
+    """Its line was quoted from the masked text ('/// note | The \U000f00200\U000f0021 box'),
+    or from the paragraph's own text, which stops at its first code span ('/// ')."""
+    e = error(tmp_path, f"Text.\n\n{line}\n\nMore text.\n")
+    assert e.line == BODY_START + 2 and f"box not understood: '{line}'" in e.message, str(e)

@@ -65,7 +65,8 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     lines = strip_markers("\n" * first_line + body)
     raw = raw_html_lines(lines)
     prose = blank_lines(lines, raw)
-    openers = check_blocks(path, prose)
+    written = masked.as_written(masked.text).split("\n")     # the lines as the author wrote them
+    openers = check_blocks(path, prose, lambda n: _nth_line(written, n))
     notes = check_footnote_definitions(path, prose)
     attrs = check_box_options(path, prose)
     check_note_continuations(path, prose)
@@ -75,3 +76,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         references=reference_urls(prose), raw_urls=raw_html_urls(lines),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])
+
+
+def _nth_line(lines: list[str], n: int) -> str:
+    return lines[n - 1] if 0 < n <= len(lines) else ""

@@ -25,7 +25,7 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
-from .md_blocks import hashtag_heading
+from .md_blocks import as_typed, hashtag_heading
 from .md_math import ContentError
 from .model import NOTE_PLACE, Citation, Heading
 from .positions import BoxLines, LineMap
@@ -35,7 +35,8 @@ LOGGER = logging.getLogger("sqrtdk.web")
 
 _HEADING = re.compile(r"h[1-6]")
 def _text(el: etree.Element) -> str:
-    return strip_markers("".join(el.itertext())).strip()
+    """An element's words as the author typed them, for a message: code in backticks."""
+    return strip_markers(as_typed(el)).strip()
 
 
 class HeadingCollector(Treeprocessor):
