@@ -557,6 +557,39 @@ def test_an_id_the_page_layout_also_uses_is_an_error_at_the_heading(tmp_path: Pa
     assert e.value.line == BODY_START + 2 and "'taken' is used twice" in e.value.message
 
 
+@pytest.mark.parametrize("first, second", [
+    ('<div id="x">A.</div>', '<div id="x">B.</div>'),
+    ('<div id="x">A.</div>', 'A <span id="x">word</span> here.'),
+    ("## A heading {#x}", '<div id="x">B.</div>'),
+    ('<div id="x">A.</div>', "## A heading {#x}"),
+    ("A note[^x].\n\n[^x]: The note.", '<p id="fn-x">B.</p>'),
+], ids=["raw HTML twice", "raw HTML, then inline raw HTML", "a heading, then raw HTML",
+        "raw HTML, then a heading", "a note, then raw HTML"])
+def test_a_duplicate_id_in_raw_html_names_both_lines(tmp_path: Path, first: str,
+                                                      second: str) -> None:
+    """Markdown keeps raw HTML out of the tree, so an id it repeats was found only in the
+    assembled page: 'index.md: the id 'x' is used twice in the page ; …', with no line (or
+    at a heading's line, blaming the page's layout)."""
+    body = f"{first}\n\nText.\n\n{second}\n"
+    e = error(tmp_path, body)
+    lines = body.split("\n")
+    at = BODY_START + next(i for i, text in enumerate(lines) if text == second)
+    other = BODY_START + next(i for i, text in enumerate(lines)
+                              if 'id="' in text or "{#" in text or text.startswith("[^"))
+    assert e.line == at and "duplicate id" in e.message, str(e)
+    assert f"(the other is at line {other})" in e.message and " ;" not in str(e), str(e)
+
+
+def test_a_raw_html_id_the_page_layout_also_uses_is_an_error_at_its_tag(tmp_path: Path) -> None:
+    built = page(tmp_path, 'Paragraph.\n\n<div id="taken">A.</div>\n\nText.\n', RESULTS)
+    html = '<nav id="taken"></nav>' + built.body       # the layout's element, then the article
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": html.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "'taken' is used twice" in e.value.message
+    assert " ;" not in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize("box, says", [
     ("/// details | Why?\n    attrs: {id: why}\n\nText.\n////\n\nThe rest of the article.\n",
      "does not close the '/// details' box opened at line"),

@@ -25,7 +25,7 @@ from .line_reads import (
 )
 from .markers import strip_markers
 from .positions import BoxLines
-from .raw_html import blank_lines, raw_html_lines, raw_html_urls
+from .raw_html import blank_lines, raw_html_ids, raw_html_lines, raw_html_urls
 
 
 @dataclass
@@ -43,6 +43,7 @@ class ArticleText:
     boxes: BoxLines = field(default_factory=BoxLines)
     references: dict[str, int] = field(default_factory=dict)  # address -> `[ref]: address`
     raw_urls: dict[str, int] = field(default_factory=dict)    # address -> raw HTML's tag
+    raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
 
     def snippet_lines(self, shown: list[str]) -> list[int]:
@@ -74,6 +75,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         markdown=masked.restore_code(body), lines=lines, prose=prose, raw_html=raw,
         first_line=first_line, notes=notes, boxes=BoxLines(openers, attrs),
         references=reference_urls(prose), raw_urls=raw_html_urls(lines),
+        raw_ids=raw_html_ids(lines),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])
 

@@ -199,13 +199,16 @@ def _remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
 class IdCollector(Treeprocessor):
     """Every id on the page (`ids`), with the file line it was written on (`lines`: 0 where
     not known); a duplicate is an error at its second occurrence. `boxes`: where the boxes'
-    opening and `attrs:` lines are (a box's id is written on the latter)."""
+    opening and `attrs:` lines are (a box's id is written on the latter); `raw_ids`: the ids
+    of raw HTML, `(id, line)` in order, which Markdown keeps out of the tree."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None,
-                 boxes: BoxLines | None = None):
+                 boxes: BoxLines | None = None,
+                 raw_ids: Callable[[], list[tuple[str, int]]] = list):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
         self.box_lines = BoxLines() if boxes is None else boxes
+        self.raw_ids = raw_ids
         self.ids: set[str] = set()
         self.lines: dict[str, int] = {}
 
@@ -217,14 +220,29 @@ class IdCollector(Treeprocessor):
             line = written_line(el, self.positions, self.box_lines, self.md.is_block_level)
             if ident in self.ids:
                 first = self.lines[ident]
-                raise ContentError(f"duplicate id '{ident}'; ids must be unique on the page"
-                                   + (f" (the other is at line {first})"
-                                      if line and first and first != line else ""),
+                raise ContentError(_duplicate(ident, first if line and first != line else 0),
                                    re.compile(r"[{\s]#" + re.escape(ident) + r"\b|"
                                               r"id:\s*" + re.escape(ident) + r"\b"),
                                    occurrence=2, line=line, after=self.positions.floor(el))
             self.ids.add(ident)
             self.lines[ident] = line
+        for ident, line in self.raw_ids():
+            if ident in self.ids:
+                first, second = sorted((self.lines[ident], line)) if self.lines[ident] else \
+                    (0, line)
+                raise ContentError(_duplicate(ident, first if first != second else 0),
+                                   re.compile(r"\bid\s*=\s*[\"']?" + re.escape(ident) + r"\b"),
+                                   line=second)
+            self.ids.add(ident)
+            self.lines[ident] = line
+
+
+def _duplicate(ident: str, first: int) -> str:
+    """The message for a second element with the id `ident` (the first at line `first`, 0:
+    not known)."""
+    return (f"duplicate id '{ident}'" + (f" (the other is at line {first})" if first else "")
+            + "; ids must be unique on the page, and a link to it would reach only the first: "
+            "choose another id for one of them")
 
 
 def written_line(el: etree.Element, positions: LineMap, boxes: BoxLines,
