@@ -142,3 +142,42 @@ def test_a_warning_quotes_code_and_formulas_as_written(tmp_path, caplog, near: s
     was = found[0].split(" reads better as ")[0].split(": ", 3)[-1]
     assert f"{OF} attention" in found[0] and f"{shown[-6:]}{OF}attention" in was, found
     assert was.startswith(f"'{FIGURE}{shown}") or len(shown) > 12, found
+
+
+@pytest.mark.parametrize("most", ["default", "all"])
+def test_a_file_s_many_spacing_warnings_are_summarised_and_the_others_stay_visible(
+        tmp_path, most: str) -> None:
+    """A pasted Chinese article gave 100 spacing warnings that buried 7 structural ones: the
+    printer shows a file's first MOST_OF_A_KIND, then (after the build) one line saying how
+    many more and how to see them all; every other warning, and another file's spacing
+    warnings, are printed; `--all-warnings` (most=None) prints every one."""
+    import io
+
+    from sqrtdk.log import LOGGER, MOST_OF_A_KIND, SPACING, WarningPrinter, warn
+    stream = io.StringIO()
+    printer = WarningPrinter(stream, MOST_OF_A_KIND if most == "default" else None)
+    extra = 5
+    pasted, other = tmp_path / "index.md", tmp_path / "strings.toml"
+    text = "\n\n".join(f"{ZH}{n}numpy{TEST}" for n in range(MOST_OF_A_KIND + extra)) + "\n"
+    pasted.write_text(text, encoding="utf-8")
+    LOGGER.addHandler(printer)
+    try:
+        masked = mask(pasted, text)
+        assert lint_chinese(pasted, masked.text, masked) == MOST_OF_A_KIND + extra
+        warn(LOGGER, pasted, 3, "a structural problem; fix it")
+        for n in range(2):
+            warn(LOGGER, other, n + 1, f"[ui] key{n}: {SPACING}: 'a' reads better as 'b'")
+        printer.summary()
+    finally:
+        LOGGER.removeHandler(printer)
+    out = stream.getvalue().splitlines()
+    spacing = [line for line in out if line.startswith(f"{pasted}:") and SPACING in line]
+    assert f"{pasted}:3: warning: a structural problem; fix it" in out, out
+    assert len([line for line in out if line.startswith(f"{other}:")]) == 2, out
+    if most == "all":
+        assert len(spacing) == MOST_OF_A_KIND + extra and "--all-warnings" not in out[-1], out
+        return
+    assert len(spacing) == MOST_OF_A_KIND + 1, out      # and the summary line, last
+    assert out[-1] == (f"{pasted}: warning: {extra} more '{SPACING}' warning(s) not shown (the "
+                       f"first {MOST_OF_A_KIND} are above); to see them all, build with "
+                       "--all-warnings"), out[-1]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..log import warn
+from ..log import SPACING, warn
 from ..textfiles import TomlFile
 from .lexer_inline import Masked
 
@@ -84,7 +84,7 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     found = findings(_NOTE_IN_LINK.sub(_note_after_link, masked_text), path.name)
     for f in found:
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(text, "$…$"))
-        warn(LOGGER, path, f.line, f"Chinese spacing or punctuation: '{was}' reads better as "
+        warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' (autocorrect's rules; fix the text, or ignore this warning)")
     return len(found)
 
@@ -148,7 +148,7 @@ def lint_strings(file: TomlFile, quotes: str | None) -> int:
         other = [st for st in quote_styles(text) if quotes and st != quotes]
         if wants != text:
             was, new = excerpt(text, wants)
-            warn(LOGGER, file.path, line, f"{name}: Chinese spacing or punctuation: '{was}' "
+            warn(LOGGER, file.path, line, f"{name}: {SPACING}: '{was}' "
                  f"reads better as '{new}' (autocorrect's rules; fix the text, or ignore this "
                  "warning)")
         elif half:
