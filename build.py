@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the √dₖ explainer: run the experiments, draw the figures, render every language to site/.
 
-Usage: python build.py [--seed N] [--out DIR] [--no-cache] [--strict]
+Usage: python build.py [--seed N] [--out DIR] [--no-cache] [--strict] [--all-warnings]
                        [--serve [--port P] | --check | --clean | --sweep [N] [--claims A,B]]
 Author mistakes print one line `path:line: message` and exit 1; the previous site/ stays as it was.
 """
@@ -58,6 +58,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-cache", action="store_true",
                    help="run every experiment, draw every figure and typeset every formula anew")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    p.add_argument("--all-warnings", action="store_true",
+                   help="print every warning (by default a file's Chinese spacing warnings "
+                        "stop after the first 10, with a line saying how many more)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--serve", action="store_true",
                       help="build, serve on 127.0.0.1, rebuild and reload the page on every change")
@@ -118,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from sqrtdk import log
     from sqrtdk.pipeline import build, check_reproducible, clean
-    log.install()
+    log.install(most=None if args.all_warnings else log.MOST_OF_A_KIND)
     opts = options(args)
     t0 = time.perf_counter()
     try:
@@ -137,7 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             print(check_reproducible(opts))
             return 0
-        build(opts)
+        try:
+            build(opts)
+        finally:
+            log.summarise()
     except BuildError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

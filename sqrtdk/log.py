@@ -4,11 +4,19 @@ Modules log through `logging.getLogger("sqrtdk.<module>")` with `warn(...)`; the
 installs `WarningPrinter`, which prints each warning once. A build counts its own warnings
 (pipeline.Builder), so `--strict` can turn them into a failed build (as MkDocs'
 `CountHandler` does).
+
+A kind of warning a file can hold by the hundred (`PLENTIFUL`: Chinese spacing, in an article
+pasted from elsewhere) would bury the others: the printer shows the first `MOST_OF_A_KIND` of
+it per file, and `summarise` (after each build) one line per file saying how many more there
+are and how to see them all (`build.py --all-warnings`). Only the printing changes: every
+warning is still logged and counted (`--strict`).
 """
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +25,12 @@ from typing import TextIO
 from .errors import where
 
 LOGGER = logging.getLogger("sqrtdk")
+# kinds of warning, by the words after `warning: ` (or after a TOML key's `name: `), that the
+# printer shows at most MOST_OF_A_KIND times per file
+SPACING = "Chinese spacing or punctuation"
+PLENTIFUL = (SPACING,)
+MOST_OF_A_KIND = 10
+_WARNING = re.compile(r"^(?P<path>.*?)(?::\d+)?: warning: (?P<text>.*)$", re.S)
 
 
 def warn(logger: logging.Logger, path: Path | str, line: int, message: str) -> None:
@@ -25,33 +39,70 @@ def warn(logger: logging.Logger, path: Path | str, line: int, message: str) -> N
 
 
 class WarningPrinter(logging.Handler):
-    """Prints warnings (once each, in order) to `stream`."""
+    """Prints warnings (once each, in order) to `stream`; of each PLENTIFUL kind, at most
+    `most` per file (None: all), the others counted for `summary`."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, most: int | None = MOST_OF_A_KIND) -> None:
         super().__init__(logging.WARNING)
-        self.stream = stream
-        self.seen: list[str] = []
+        self.stream, self.most = stream, most
+        self.seen: set[str] = set()
+        self.shown: Counter[tuple[str, str]] = Counter()     # (file, kind) -> printed
+        self.held: Counter[tuple[str, str]] = Counter()      # (file, kind) -> not printed
 
     def emit(self, record: logging.LogRecord) -> None:
         text = record.getMessage()
         if text in self.seen:
             return
-        self.seen.append(text)
+        self.seen.add(text)
+        key = _plentiful(text)
+        if key is not None and self.most is not None:
+            if self.shown[key] >= self.most:
+                self.held[key] += 1
+                return
+            self.shown[key] += 1
+        self._write(text)
+
+    def summary(self) -> None:
+        """One line per file and kind whose warnings were not all printed since the last
+        summary: how many more, and how to see them."""
+        for (path, kind), n in self.held.items():
+            self._write(f"{path}: warning: {n} more '{kind}' warning(s) not shown (the first "
+                        f"{self.most} are above); to see them all, build with --all-warnings")
+        self.held.clear()
+
+    def _write(self, text: str) -> None:
         stream = self.stream or sys.stderr
         stream.write(text + "\n")
         stream.flush()
 
 
-def install(stream: TextIO | None = None) -> WarningPrinter:
+def _plentiful(text: str) -> tuple[str, str] | None:
+    """(file, kind) of a warning of a PLENTIFUL kind, else None."""
+    m = _WARNING.match(text)
+    if m is None:
+        return None
+    kind = next((k for k in PLENTIFUL if m["text"].startswith(f"{k}:") or f": {k}:" in m["text"]),
+                None)
+    return (m["path"], kind) if kind else None
+
+
+def install(stream: TextIO | None = None, most: int | None = MOST_OF_A_KIND) -> WarningPrinter:
     """Route the package's warnings to a new WarningPrinter (replacing an earlier one)."""
     for h in list(LOGGER.handlers):
         if isinstance(h, WarningPrinter):
             LOGGER.removeHandler(h)
-    printer = WarningPrinter(stream)
+    printer = WarningPrinter(stream, most)
     LOGGER.addHandler(printer)
     LOGGER.setLevel(logging.WARNING)
     LOGGER.propagate = False
     return printer
+
+
+def summarise() -> None:
+    """The installed printer's `summary` (after a build): nothing when none is installed."""
+    for h in LOGGER.handlers:
+        if isinstance(h, WarningPrinter):
+            h.summary()
 
 
 class _Capture(logging.Handler):

@@ -20,7 +20,8 @@ def warnings(tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture) -> lis
     path = tmp_path / "index.md"
     path.write_text(text, encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="sqrtdk.web.cjk_lint"):
-        lint_chinese(path, mask(path, text).text)
+        masked = mask(path, text)
+        lint_chinese(path, masked.text, masked)
     return [r.getMessage() for r in caplog.records]
 
 
@@ -120,3 +121,63 @@ def test_a_missing_space_inside_a_link_with_a_note_is_still_warned(tmp_path, cap
     text = f"{TEST}{COMMA}[{ZH}numpy[^n]](https://example.org/p)\u3002\n\n[^n]: {ZH}\u3002\n"
     found = warnings(tmp_path, text, caplog)
     assert len(found) == 1 and f"{ZH} numpy" in found[0], found
+
+
+FIGURE = "\u56fe\uff1a"         # "figure" and a full-width colon
+OF = "\u7684"                   # a particle
+
+
+@pytest.mark.parametrize("near, shown", [
+    ("`it`", "`it`"), ("``a`b``", "``a`b``"), ("$x^2$", "$…$"), ("\\(y\\)", "$…$"),
+    ("`" + "long" * 10 + "`", "`" + "long" * 10 + "`"),
+], ids=["code", "code with a backtick", "formula", "LaTeX formula", "code longer than the "
+                                                                     "excerpt's context"])
+def test_a_warning_quotes_code_and_formulas_as_written(tmp_path, caplog, near: str,
+                                                       shown: str) -> None:
+    """The lint reads the text with code and formulas masked by placeholders; its warning
+    showed them ('{FIGURE}\\U000f0020 16\\U000f0021{OF}attention'): code is shown as written,
+    a formula as $…$, and the excerpt is cut after that, never inside a placeholder."""
+    found = warnings(tmp_path, f"{ZH}\n\n{FIGURE}{near}{OF}attention{TEST}\n", caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:3: "), found
+    was = found[0].split(" reads better as ")[0].split(": ", 3)[-1]
+    assert f"{OF} attention" in found[0] and f"{shown[-6:]}{OF}attention" in was, found
+    assert was.startswith(f"'{FIGURE}{shown}") or len(shown) > 12, found
+
+
+@pytest.mark.parametrize("most", ["default", "all"])
+def test_a_file_s_many_spacing_warnings_are_summarised_and_the_others_stay_visible(
+        tmp_path, most: str) -> None:
+    """A pasted Chinese article gave 100 spacing warnings that buried 7 structural ones: the
+    printer shows a file's first MOST_OF_A_KIND, then (after the build) one line saying how
+    many more and how to see them all; every other warning, and another file's spacing
+    warnings, are printed; `--all-warnings` (most=None) prints every one."""
+    import io
+
+    from sqrtdk.log import LOGGER, MOST_OF_A_KIND, SPACING, WarningPrinter, warn
+    stream = io.StringIO()
+    printer = WarningPrinter(stream, MOST_OF_A_KIND if most == "default" else None)
+    extra = 5
+    pasted, other = tmp_path / "index.md", tmp_path / "strings.toml"
+    text = "\n\n".join(f"{ZH}{n}numpy{TEST}" for n in range(MOST_OF_A_KIND + extra)) + "\n"
+    pasted.write_text(text, encoding="utf-8")
+    LOGGER.addHandler(printer)
+    try:
+        masked = mask(pasted, text)
+        assert lint_chinese(pasted, masked.text, masked) == MOST_OF_A_KIND + extra
+        warn(LOGGER, pasted, 3, "a structural problem; fix it")
+        for n in range(2):
+            warn(LOGGER, other, n + 1, f"[ui] key{n}: {SPACING}: 'a' reads better as 'b'")
+        printer.summary()
+    finally:
+        LOGGER.removeHandler(printer)
+    out = stream.getvalue().splitlines()
+    spacing = [line for line in out if line.startswith(f"{pasted}:") and SPACING in line]
+    assert f"{pasted}:3: warning: a structural problem; fix it" in out, out
+    assert len([line for line in out if line.startswith(f"{other}:")]) == 2, out
+    if most == "all":
+        assert len(spacing) == MOST_OF_A_KIND + extra and "--all-warnings" not in out[-1], out
+        return
+    assert len(spacing) == MOST_OF_A_KIND + 1, out      # and the summary line, last
+    assert out[-1] == (f"{pasted}: warning: {extra} more '{SPACING}' warning(s) not shown (the "
+                       f"first {MOST_OF_A_KIND} are above); to see them all, build with "
+                       "--all-warnings"), out[-1]

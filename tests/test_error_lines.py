@@ -557,6 +557,39 @@ def test_an_id_the_page_layout_also_uses_is_an_error_at_the_heading(tmp_path: Pa
     assert e.value.line == BODY_START + 2 and "'taken' is used twice" in e.value.message
 
 
+@pytest.mark.parametrize("first, second", [
+    ('<div id="x">A.</div>', '<div id="x">B.</div>'),
+    ('<div id="x">A.</div>', 'A <span id="x">word</span> here.'),
+    ("## A heading {#x}", '<div id="x">B.</div>'),
+    ('<div id="x">A.</div>', "## A heading {#x}"),
+    ("A note[^x].\n\n[^x]: The note.", '<p id="fn-x">B.</p>'),
+], ids=["raw HTML twice", "raw HTML, then inline raw HTML", "a heading, then raw HTML",
+        "raw HTML, then a heading", "a note, then raw HTML"])
+def test_a_duplicate_id_in_raw_html_names_both_lines(tmp_path: Path, first: str,
+                                                      second: str) -> None:
+    """Markdown keeps raw HTML out of the tree, so an id it repeats was found only in the
+    assembled page: 'index.md: the id 'x' is used twice in the page ; …', with no line (or
+    at a heading's line, blaming the page's layout)."""
+    body = f"{first}\n\nText.\n\n{second}\n"
+    e = error(tmp_path, body)
+    lines = body.split("\n")
+    at = BODY_START + next(i for i, text in enumerate(lines) if text == second)
+    other = BODY_START + next(i for i, text in enumerate(lines)
+                              if 'id="' in text or "{#" in text or text.startswith("[^"))
+    assert e.line == at and "duplicate id" in e.message, str(e)
+    assert f"(the other is at line {other})" in e.message and " ;" not in str(e), str(e)
+
+
+def test_a_raw_html_id_the_page_layout_also_uses_is_an_error_at_its_tag(tmp_path: Path) -> None:
+    built = page(tmp_path, 'Paragraph.\n\n<div id="taken">A.</div>\n\nText.\n', RESULTS)
+    html = '<nav id="taken"></nav>' + built.body       # the layout's element, then the article
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": html.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "'taken' is used twice" in e.value.message
+    assert " ;" not in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize("box, says", [
     ("/// details | Why?\n    attrs: {id: why}\n\nText.\n////\n\nThe rest of the article.\n",
      "does not close the '/// details' box opened at line"),
@@ -921,6 +954,69 @@ def test_a_citation_counted_differently_names_each_line_once(tmp_path: Path) -> 
     assert f"zh.md:{BODY_START + 2}; every" in e.message and "(line" not in e.message, e.message
 
 
+@pytest.mark.parametrize("where", ["the last heading", "an inner heading"])
+@pytest.mark.parametrize("reference_level, other_level", [(2, 3), (3, 2)])
+def test_a_heading_of_another_level_than_the_reference_s_is_at_its_heading(
+        tmp_path: Path, where: str, reference_level: int, other_level: int) -> None:
+    """`###` in one language and `##` in the other, same id: two tables of contents, and
+    every citation below moved into another section. The error is at the heading of the
+    language that differs from the reference (the first), naming the reference's line and
+    level, whether or not the text below cites anything (it used to build silently, or to
+    blame results nobody touched)."""
+    def body(level: int) -> str:
+        text = (f"## One {{#one}}\n\nA claim[^a].\n\n{'#' * level} Two {{#two}}\n\n"
+                "Text.\n\n")
+        if where == "an inner heading":
+            text += "## Three {#three}\n\nText.\n\n"
+        return text + "[^a]: The SD {{ spread.sd_small | fixed(2) }}.\n"
+    reference, other = body(reference_level), body(other_level)
+    e = _parity_error(tmp_path, other, reference)       # en is the reference here
+    heading = BODY_START + other.split("\n").index(f"{'#' * other_level} Two {{#two}}")
+    assert e.path.name == "zh.md" and e.line == heading, str(e)
+    ref_line = BODY_START + reference.split("\n").index(f"{'#' * reference_level} Two {{#two}}")
+    assert (f"heading '#two' is level {other_level} ({'#' * other_level}) here but level "
+            f"{reference_level} ({'#' * reference_level}) in ") in e.message, e.message
+    assert f"en.md:{ref_line}," in e.message, e.message
+
+
+def test_a_result_a_note_quotes_more_often_is_named_in_that_note(tmp_path: Path) -> None:
+    """A note's text is listed after the last section, but it is no part of it: a quote in
+    a note is counted in the note, and the message names the note and, where the other
+    language's note does not quote it, that note's definition (it named the last section,
+    and that section's heading in the other file)."""
+    quote = "The SD {{ spread.sd_small | fixed(2) }} here."
+    sections = f"## One {{#one}}\n\n{quote} A claim[^a].\n\n## Two {{#two}}\n\nText.\n\n"
+    en = sections + f"[^a]: {quote}\n"
+    zh = sections + "[^a]: No number.\n"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == "en.md" and e.line == BODY_START + en.split("\n").index(f"[^a]: {quote}")
+    assert "note '[^a]' cites the result 'spread.sd_small' 1 time(s) here but 0 in " in e.message
+    assert f"zh.md:{BODY_START + zh.split(chr(10)).index('[^a]: No number.')};" in e.message, \
+        e.message
+    assert "#two" not in e.message, e.message
+
+
+def test_a_note_defined_in_another_section_cites_in_the_note_not_in_either_section(
+        tmp_path: Path) -> None:
+    """Where a note's definition is written (under its section, or at the end) does not
+    move its quotes into a section: the two languages agree."""
+    from sqrtdk.web.checks import check_parity
+    note = "[^a]: The SD {{ spread.sd_small | fixed(2) }}.\n\n"
+    one, two = "## One {#one}\n\nA claim[^a].\n\n", "## Two {#two}\n\nText.\n\n"
+    zh = page(tmp_path, one + note + two, RESULTS, lang="zh", name="zh.md")
+    en = page(tmp_path, one + two + note, RESULTS, lang="en", name="en.md")
+    check_parity([zh, en])
+    assert ("[^a]", "result", "spread.sd_small") in zh.conversion.cited
+
+
+def test_a_citation_before_the_first_section_names_that_place(tmp_path: Path) -> None:
+    quote = "The SD {{ spread.sd_small | fixed(2) }} here."
+    e = _parity_error(tmp_path, f"Text.\n\n## One {{#one}}\n\n{quote}\n",
+                      f"{quote}\n\n## One {{#one}}\n\nText.\n")
+    assert e.message.startswith("the text before the first section cites the result "
+                                "'spread.sd_small'"), e.message
+
+
 @pytest.mark.parametrize("what, zh_body, says", [
     ("reproduce boxes", "Text.\n\n```reproduce\ndemo\n```\n",
      "reproduce boxes differ at position 1: demo here, nothing in "),
@@ -935,6 +1031,14 @@ def test_an_item_only_another_language_has_is_at_its_line_there(
     e = _parity_error(tmp_path, zh_body, "Text.\n")
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, e
     assert e.message.startswith(says) and "en.md" in e.message, e.message
+
+
+def test_an_item_only_the_first_language_has_says_not_in_the_other(tmp_path: Path) -> None:
+    """'… only here, nothing only in zh.md' read as if zh had an item of its own."""
+    e = _parity_error(tmp_path, "Text.\n", "Text.\n\nSD {{ spread.sd_small | fixed(2) }}.\n")
+    assert e.path.name == "en.md" and e.line == BODY_START + 2, e
+    assert e.message.startswith("quoted results differ: spread.sd_small only here, not in "), \
+        e.message
 
 
 @pytest.mark.parametrize("typed", ["Sets {{a}, {b}} here.", "Sets \\{\\{a}, {b}} here.",
@@ -965,3 +1069,40 @@ def test_a_missing_anchor_in_an_indented_line_of_a_raw_html_block_is_at_its_line
             '        <a href="#nowhere-toc">Input Saliency</a>\n        </li></ul>\n</div>\n')
     e = error(tmp_path, body, stage="site")
     assert e.line == BODY_START + 6 and "no anchor '#nowhere-toc'" in e.message, str(e)
+
+
+# Chinese prose with code and a formula ("figure: `it`'s attention"), before a fault on its line
+WITH_CODE = "\u56fe\uff1a`it`\u7684attention $y$ "
+
+
+@pytest.mark.parametrize("name", [*INLINE, *BLOCK])
+def test_a_message_quoting_a_line_with_code_shows_the_code_as_written(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, name: str) -> None:
+    """Code and formulas are placeholders while the lexer, the templates and the line-by-line
+    reads see the text: the Chinese spacing lint quoted '\u56fe\uff1a\U000f0020 16\U000f0021
+    \u7684attention', and the autouse fixture, which scans every message for placeholders,
+    sees only what tests provoke: none had code on the line a message quotes. Each error
+    case, on a Chinese page (whose spacing lint quotes the line too), after code and a
+    formula: no message shows a placeholder, and one quoting the line shows the code."""
+    fault = {**INLINE, **BLOCK}[name][0]
+    first, _, rest = fault.partition("\n")
+    body = f"Paragraph.\n\n{WITH_CODE}{first}\n" + (f"{rest}\n" if rest else "")
+    messages: list[str] = []
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        try:
+            page(tmp_path, body, RESULTS, lang="zh")
+        except BuildError as e:
+            messages.append(e.message)
+    messages += [r.getMessage() for r in caplog.records]
+    for m in messages:
+        assert not PRIVATE_USE_RE.search(m), m
+        assert "attention" not in m or "`it`" in m, m
+
+
+@pytest.mark.parametrize("line", ["/// note | The `x` box", "/// `x` box"],
+                         ids=["an unknown kind", "no kind"])
+def test_a_box_not_understood_is_quoted_with_its_code(tmp_path: Path, line: str) -> None:
+    """Its line was quoted from the masked text ('/// note | The \U000f00200\U000f0021 box'),
+    or from the paragraph's own text, which stops at its first code span ('/// ')."""
+    e = error(tmp_path, f"Text.\n\n{line}\n\nMore text.\n")
+    assert e.line == BODY_START + 2 and f"box not understood: '{line}'" in e.message, str(e)

@@ -25,7 +25,7 @@ from .line_reads import (
 )
 from .markers import strip_markers
 from .positions import BoxLines
-from .raw_html import blank_lines, raw_html_lines, raw_html_urls
+from .raw_html import blank_lines, raw_html_ids, raw_html_lines, raw_html_urls
 
 
 @dataclass
@@ -43,6 +43,7 @@ class ArticleText:
     boxes: BoxLines = field(default_factory=BoxLines)
     references: dict[str, int] = field(default_factory=dict)  # address -> `[ref]: address`
     raw_urls: dict[str, int] = field(default_factory=dict)    # address -> raw HTML's tag
+    raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
 
     def snippet_lines(self, shown: list[str]) -> list[int]:
@@ -65,7 +66,8 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     lines = strip_markers("\n" * first_line + body)
     raw = raw_html_lines(lines)
     prose = blank_lines(lines, raw)
-    openers = check_blocks(path, prose)
+    written = masked.as_written(masked.text).split("\n")     # the lines as the author wrote them
+    openers = check_blocks(path, prose, lambda n: _nth_line(written, n))
     notes = check_footnote_definitions(path, prose)
     attrs = check_box_options(path, prose)
     check_note_continuations(path, prose)
@@ -77,5 +79,10 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         # that Markdown keeps in a raw HTML block (indented lines after a blank one in a
         # <div> at the margin); the masked read wins where both have an address
         raw_urls={**raw_html_urls(masked.restore_code(lines)), **raw_html_urls(lines)},
+        raw_ids=raw_html_ids(lines),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])
+
+
+def _nth_line(lines: list[str], n: int) -> str:
+    return lines[n - 1] if 0 < n <= len(lines) else ""

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import BuildError, display_path, line_at, where
 from ..log import warn
-from .model import Citation, Page
+from .model import NOTE_PLACE, Citation, Page
 from .site_links import LinkMemo, PageLinks, check_site, page_links
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -38,6 +38,7 @@ def check_parity(pages: list[Page]) -> None:
     written on (recorded when the page was converted)."""
     base = pages[0]
     for other in pages[1:]:
+        _check_heading_levels(base, other)
         for kind, get, lines in _PARITY:
             a, b = get(base), get(other)
             if a != b:
@@ -71,11 +72,33 @@ def check_parity(pages: list[Page]) -> None:
                     raise BuildError(other.source, l2, f"{what} differ: {there[0]} only here, "
                                      f"not in {display_path(base.source)}; every language "
                                      "must match")
-                raise BuildError(base.source, l1, f"{what} differ: "
-                                 f"{here[0] if here else 'nothing'} only here, "
-                                 f"{there[0] if there else 'nothing'} only in "
-                                 f"{where(other.source, l2)}; every language must match")
+                raise BuildError(base.source, l1, f"{what} differ: {here[0]} only here, "
+                                 + (f"{there[0]} only in " if there else "not in ")
+                                 + f"{where(other.source, l2)}; every language must match")
         _check_citations(base, other)
+
+
+def _check_heading_levels(base: Page, other: Page) -> None:
+    """The headings both languages have at the same place (the same id, in the same order up
+    to the first id that differs, which the ids' own check reports) have the same level: a
+    `###` in one language and `##` in the other makes two different tables of contents and
+    moves every citation of the text below it into another section. Raises BuildError at the
+    heading of `other` (the language that differs from the reference `base`), naming the
+    reference's line and level."""
+    for mine, ref in zip(other.conversion.headings, base.conversion.headings):
+        if mine.id != ref.id:
+            return
+        if mine.level != ref.level:
+            raise BuildError(other.source, mine.line,
+                             f"heading '#{mine.id}' is {_level(mine.level)} here but "
+                             f"{_level(ref.level)} in {where(base.source, ref.line)}, the "
+                             "reference language; every language must have the same sections: "
+                             f"write it with {'#' * ref.level} here, or change both")
+
+
+def _level(level: int) -> str:
+    """'level 2 (##)'."""
+    return f"level {level} ({'#' * level})"
 
 
 def _check_notes(base: Page, other: Page) -> None:
@@ -128,10 +151,24 @@ def _check_citations(p1: Page, p2: Page) -> None:
     what = {"result": "the result", "footnote": "the footnote reference",
             "claim": "the claim"}[kind]
     others = ", ".join(f"'{k[2]}'" for k in differing[1:4] if k[0] == section)
-    raise BuildError(p1.source, l1, f"section '#{section}' cites {what} '{name}' "
+    raise BuildError(p1.source, l1, f"{_place(section)} cites {what} '{name}' "
                      f"{a.get(key, 0)} time(s) here{_at_lines(p1, key, l1)} but "
                      f"{b.get(key, 0)} in {where(p2.source, l2)}{_at_lines(p2, key, l2)}; "
                      "every language must match" + (f" ({others} differ too)" if others else ""))
+
+
+def _place(section: str) -> str:
+    """A citation's place as the author knows it: "section '#paper-1'", "note '[^a]'" (the
+    text of a note, wherever its definition stands) or the text before the first section."""
+    if _note_label(section) is not None:
+        return f"note '{section}'"
+    return f"section '#{section}'" if section else "the text before the first section"
+
+
+def _note_label(section: str) -> str | None:
+    """The label of the note whose text is the place `section`, or None (a section)."""
+    m = re.fullmatch(re.escape(NOTE_PLACE).replace(r"\{\}", "(.+)"), section)
+    return m.group(1) if m else None
 
 
 def _at_lines(page: Page, key: Citation, named: int) -> str:
@@ -148,13 +185,16 @@ def _at_lines(page: Page, key: Citation, named: int) -> str:
 def _citation_line(page: Page, key: Citation) -> int:
     """The line of the page's first citation `key`, as recorded where it was written (a quote,
     claim, formula or footnote reference); for a section that does not cite it, the line of
-    the section's heading (1 for the part before the first)."""
+    the section's heading (1 for the part before the first), for a note its definition's."""
     c = page.conversion
     recorded = next((line for k, line in zip(c.cited, c.cited_lines, strict=True)
                      if k == key and line), 0)
-    section = key[0]
-    heading = next((h.line for h in c.headings if h.id == section), 0) if section else 1
-    return recorded or heading
+    if recorded:
+        return recorded
+    section, label = key[0], _note_label(key[0])
+    if label is not None:
+        return dict(zip(c.footnotes, c.lines.footnotes, strict=False)).get(label, 0)
+    return next((h.line for h in c.headings if h.id == section), 0) if section else 1
 
 
 def check_precision(pages: list[Page]) -> None:

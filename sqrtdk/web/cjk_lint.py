@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..log import warn
+from ..log import SPACING, warn
 from ..textfiles import TomlFile
-from .markers import ANY_MATH_RE
+from .lexer_inline import Masked
 
 LOGGER = logging.getLogger("sqrtdk.web.cjk_lint")
 _CONTEXT = 12            # characters shown on each side of the first difference
@@ -47,10 +47,13 @@ def findings(text: str, name: str = "index.md") -> list[Finding]:
     return [Finding(int(r.line), str(r.old), str(r.new)) for r in result.lines]
 
 
-def excerpt(old: str, new: str) -> tuple[str, str]:
-    """The two texts around their first difference, `_CONTEXT` characters each side, with
-    masked formulas shown as `$…$`."""
-    old, new = ANY_MATH_RE.sub("$…$", old), ANY_MATH_RE.sub("$…$", new)
+def excerpt(old: str, new: str, written: Callable[[str], str] = lambda text: text
+            ) -> tuple[str, str]:
+    """The two texts around their first difference, `_CONTEXT` characters each side, as the
+    author wrote them: `written` turns masked text back (code as written, formulas as
+    `$…$`: `lexer_inline.Masked.as_written`), before the texts are cut, so no cut falls
+    inside a placeholder."""
+    old, new = written(old), written(new)
     start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     end_old, end_new = len(old), len(new)
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
@@ -73,13 +76,15 @@ def _note_after_link(m: re.Match[str]) -> str:
             + "".join(_NOTE_REF.findall(m.group(1))))
 
 
-def lint_chinese(path: Path, masked_text: str) -> int:
+def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     """Warn at every line of `masked_text` (the lexer's masked article, lines as in the file
-    at `path`) whose spacing or punctuation autocorrect would change; returns how many."""
+    at `path`) whose spacing or punctuation autocorrect would change; returns how many.
+    `masked`: the lexer's record of the code and formulas the text's tokens stand for, so
+    the warning quotes the text as written."""
     found = findings(_NOTE_IN_LINK.sub(_note_after_link, masked_text), path.name)
     for f in found:
-        was, wants = excerpt(f.old, f.new)
-        warn(LOGGER, path, f.line, f"Chinese spacing or punctuation: '{was}' reads better as "
+        was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(text, "$…$"))
+        warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' (autocorrect's rules; fix the text, or ignore this warning)")
     return len(found)
 
@@ -143,7 +148,7 @@ def lint_strings(file: TomlFile, quotes: str | None) -> int:
         other = [st for st in quote_styles(text) if quotes and st != quotes]
         if wants != text:
             was, new = excerpt(text, wants)
-            warn(LOGGER, file.path, line, f"{name}: Chinese spacing or punctuation: '{was}' "
+            warn(LOGGER, file.path, line, f"{name}: {SPACING}: '{was}' "
                  f"reads better as '{new}' (autocorrect's rules; fix the text, or ignore this "
                  "warning)")
         elif half:

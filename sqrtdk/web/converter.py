@@ -144,7 +144,7 @@ class ArticleExtension(Extension):
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
                                          self.blocks.heading_lines, at)
-        self.ids = IdCollector(md, at, text.boxes)
+        self.ids = IdCollector(md, at, text.boxes, lambda: text.raw_ids)
         self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
         self.notes = FootnoteChecks(md, p.footnotes, at, text.notes)

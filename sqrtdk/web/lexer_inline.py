@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import BuildError
 from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open
-from .markers import CODE_RE, FILLER, code, display_math, inline_math
+from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
@@ -47,6 +47,19 @@ class Masked:
     def restore_code(self, text: str) -> str:
         """`text` with every code token replaced by the code it stands for."""
         return CODE_RE.sub(lambda m: self.code[int(m.group(1))], text)
+
+    def as_written(self, text: str, math: str | None = None) -> str:
+        """`text` (a piece of the masked text) as the author wrote it, for a message: each
+        code token back to its code (backticks included), each formula token to its TeX
+        between `$` or `$$` on one line (or to `math`, a short stand-in, when given), a
+        FILLER (the rest of a formula or comment begun on an earlier line) as '…'."""
+        def formula(m: re.Match[str]) -> str:
+            if math is not None:
+                return math
+            f = self.formulas[int(m.group(1))]
+            fence = "$$" if f.display else "$"
+            return f"{fence}{' '.join(f.tex.split())}{fence}"
+        return self.restore_code(ANY_MATH_RE.sub(formula, text)).replace(FILLER, "…")
 
 
 class InlineScanner:

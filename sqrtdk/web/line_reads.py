@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import BuildError, line_at
@@ -18,11 +19,12 @@ _BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 
 
-def check_blocks(path: Path, masked: str) -> list[int]:
+def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list[int]:
     """`/// name` boxes must be closed by a line of as many slashes: an unclosed one, or one
     closed with another number (`////` under `///`, which pymdownx reads as text inside the
     box), would swallow the rest of the article. Raises BuildError at the opening line, or
-    at the closing line that closes nothing (code is masked, so it is never counted).
+    at the closing line that closes nothing (code is masked, so it is never counted), a
+    message quoting a line as the author wrote it (`written`: line number -> its text).
     Returns the line of every box's opening line, in order."""
     stack: list[tuple[int, str, str]] = []
     openers: list[int] = []
@@ -40,9 +42,10 @@ def check_blocks(path: Path, masked: str) -> list[int]:
             stack.pop()
         elif m := _BLOCK_OPEN.match(line):
             if m.group(2).lower() != "details":     # `/// end`, `/// note`: no box here
-                raise BuildError(path, number, f"box not understood: '{line.strip()[:40]}'; a "
-                                 "box opens with '/// details | Title' ('details' is the only "
-                                 "kind of box) and ends with a line of slashes alone, '///'")
+                typed = written(number).strip()
+                raise BuildError(path, number, f"box not understood: '{typed[:40]}'; a box opens "
+                                 "with '/// details | Title' ('details' is the only kind of box) "
+                                 "and ends with a line of slashes alone, '///'")
             stack.append((number, m.group(2), m.group(1)))
             openers.append(number)
     if stack:

@@ -311,11 +311,12 @@ class BlockStructure(Treeprocessor):
             at = line + self.first_line() if line else 0
             self.heading_lines[el] = at
             written = source[line - 1] if 0 < line <= len(source) else ""
+            typed = self.plain(as_typed(el)).strip()      # for the message: code in `…`
             problem = ("" if level > 1 else hashtag_heading(written) or
-                       f"level-1 heading '{text}': the page's title (from the front matter) is "
+                       f"level-1 heading '{typed}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")
             if not problem and not _HEADING_ID.search(text):
-                problem = (f"heading '{text}' has no explicit id; write it as "
+                problem = (f"heading '{typed}' has no explicit id; write it as "
                            f"'{'#' * level} Its title {{#some-id}}', with the same id in every "
                            "language")
             if problem:
@@ -562,6 +563,16 @@ def _same_address(href: str) -> str:
 # a heading's hashes followed by a word with no space between (`#hashtag`), where GitHub
 # reads a paragraph: the hashes and the word
 _HASH_WORD = re.compile(r"^[ \t>]*(#{1,6}[^\s#]\S*)")
+
+
+def as_typed(el: etree.Element) -> str:
+    """An element's words as the author typed them, for a message: its code in backticks
+    (`itertext` drops them: "the `x` axis" read "the x axis")."""
+    parts = [el.text or ""]
+    for child in el:
+        parts += [f"`{as_typed(child)}`" if child.tag == "code" else as_typed(child),
+                  child.tail or ""]
+    return "".join(parts)
 
 
 def hashtag_heading(written: str) -> str | None:

@@ -25,9 +25,9 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
-from .md_blocks import hashtag_heading
+from .md_blocks import as_typed, hashtag_heading
 from .md_math import ContentError
-from .model import Citation, Heading
+from .model import NOTE_PLACE, Citation, Heading
 from .positions import BoxLines, LineMap
 from .quoting import QuoteLog
 
@@ -35,7 +35,8 @@ LOGGER = logging.getLogger("sqrtdk.web")
 
 _HEADING = re.compile(r"h[1-6]")
 def _text(el: etree.Element) -> str:
-    return strip_markers("".join(el.itertext())).strip()
+    """An element's words as the author typed them, for a message: code in backticks."""
+    return strip_markers(as_typed(el)).strip()
 
 
 class HeadingCollector(Treeprocessor):
@@ -198,13 +199,16 @@ def _remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
 class IdCollector(Treeprocessor):
     """Every id on the page (`ids`), with the file line it was written on (`lines`: 0 where
     not known); a duplicate is an error at its second occurrence. `boxes`: where the boxes'
-    opening and `attrs:` lines are (a box's id is written on the latter)."""
+    opening and `attrs:` lines are (a box's id is written on the latter); `raw_ids`: the ids
+    of raw HTML, `(id, line)` in order, which Markdown keeps out of the tree."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None,
-                 boxes: BoxLines | None = None):
+                 boxes: BoxLines | None = None,
+                 raw_ids: Callable[[], list[tuple[str, int]]] = list):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
         self.box_lines = BoxLines() if boxes is None else boxes
+        self.raw_ids = raw_ids
         self.ids: set[str] = set()
         self.lines: dict[str, int] = {}
 
@@ -216,14 +220,29 @@ class IdCollector(Treeprocessor):
             line = written_line(el, self.positions, self.box_lines, self.md.is_block_level)
             if ident in self.ids:
                 first = self.lines[ident]
-                raise ContentError(f"duplicate id '{ident}'; ids must be unique on the page"
-                                   + (f" (the other is at line {first})"
-                                      if line and first and first != line else ""),
+                raise ContentError(_duplicate(ident, first if line and first != line else 0),
                                    re.compile(r"[{\s]#" + re.escape(ident) + r"\b|"
                                               r"id:\s*" + re.escape(ident) + r"\b"),
                                    occurrence=2, line=line, after=self.positions.floor(el))
             self.ids.add(ident)
             self.lines[ident] = line
+        for ident, line in self.raw_ids():
+            if ident in self.ids:
+                first, second = sorted((self.lines[ident], line)) if self.lines[ident] else \
+                    (0, line)
+                raise ContentError(_duplicate(ident, first if first != second else 0),
+                                   re.compile(r"\bid\s*=\s*[\"']?" + re.escape(ident) + r"\b"),
+                                   line=second)
+            self.ids.add(ident)
+            self.lines[ident] = line
+
+
+def _duplicate(ident: str, first: int) -> str:
+    """The message for a second element with the id `ident` (the first at line `first`, 0:
+    not known)."""
+    return (f"duplicate id '{ident}'" + (f" (the other is at line {first})" if first else "")
+            + "; ids must be unique on the page, and a link to it would reach only the first: "
+            "choose another id for one of them")
 
 
 def written_line(el: etree.Element, positions: LineMap, boxes: BoxLines,
@@ -291,7 +310,9 @@ class LinkCollector(Treeprocessor):
 
 class CitationCollector(Treeprocessor):
     """What each section (h2 id) cites: quoted results (in prose and in formulas), footnote
-    references and claims; both languages must cite the same, as often. `cited` holds them
+    references and claims; both languages must cite the same, as often. A note's text is
+    its own place, `[^label]` (NOTE_PLACE), wherever its definition was written: the page
+    lists every note after the last section, which did not cite them. `cited` holds them
     in order; `lines` the file line each was written on, from the quote's, claim's or
     formula's own record, a footnote reference's from `positions` (0: not known)."""
 
@@ -308,26 +329,43 @@ class CitationCollector(Treeprocessor):
         self.lines.append(line)
 
     def run(self, root: etree.Element) -> None:
+        notes = next((el for el in root.iter()
+                      if "footnote" in (el.get("class") or "").split()), None)
+        in_notes = set(notes.iter()) if notes is not None else set()
         section = ""
         for el in root.iter():
+            if el in in_notes:
+                continue
             if el.tag == "h2" and el.get("id") and el.get("id") != "footnotes-title":
                 section = el.get("id", "")
-            for text in (el.text or "", el.tail or "", *el.attrib.values()):
-                for m in QUOTE_RE.finditer(text):
-                    n = int(m.group(1))
-                    self._cite(section, "result", self.quotes.entries[n][0], self.quotes.lines[n])
-                for m in CLAIM_RE.finditer(text):
-                    n = int(m.group(1))
-                    self._cite(section, "claim", self.quotes.claims[n], self.quotes.claim_lines[n])
-            if "math" in (el.get("class") or "").split() and el.text:
-                placeholder = MATH_HTML_RE.fullmatch(el.text)
-                if placeholder:
-                    formula = self.formulas[int(placeholder.group(1))]
-                    for q in formula.quotes:
-                        self._cite(section, "result", q.key, formula.line)
-            if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
-                self._cite(section, "footnote", el.get("href", "")[len("#fn-"):],
-                           self.positions.line(el))
+            self._read(el, section)
+        for item in notes.iter("li") if notes is not None else ():
+            ident = item.get("id") or ""
+            if ident.startswith(NOTE_ID):
+                for el in item.iter():
+                    self._read(el, NOTE_PLACE.format(ident[len(NOTE_ID):]))
+
+    def _read(self, el: etree.Element, section: str) -> None:
+        """The citations `el`'s own text, tail and attributes hold, cited by `section`."""
+        for text in (el.text or "", el.tail or "", *el.attrib.values()):
+            for m in QUOTE_RE.finditer(text):
+                n = int(m.group(1))
+                self._cite(section, "result", self.quotes.entries[n][0], self.quotes.lines[n])
+            for m in CLAIM_RE.finditer(text):
+                n = int(m.group(1))
+                self._cite(section, "claim", self.quotes.claims[n], self.quotes.claim_lines[n])
+        if "math" in (el.get("class") or "").split() and el.text:
+            placeholder = MATH_HTML_RE.fullmatch(el.text)
+            if placeholder:
+                formula = self.formulas[int(placeholder.group(1))]
+                for q in formula.quotes:
+                    self._cite(section, "result", q.key, formula.line)
+        if el.tag == "a" and "footnote-ref" in (el.get("class") or "").split():
+            self._cite(section, "footnote", el.get("href", "")[len("#" + NOTE_ID):],
+                       self.positions.line(el))
+
+
+NOTE_ID = "fn-"    # a note's element id: its label after this (the SEPARATOR converter sets)
 
 
 class AttributeMarkers(Treeprocessor):

@@ -14,6 +14,7 @@ from markdown.util import HTML_PLACEHOLDER
 
 from .markers import ANY_MATH_RE, FILLER
 from .math.formula import Formula
+from .md_blocks import as_typed
 from .md_foreign import STRAIGHT
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
@@ -50,8 +51,10 @@ class BoxHeaderCheck(Treeprocessor):
             if first.startswith("///"):
                 shown = self.readable(first)              # smart quotes and entities back
                 typed = shown.translate(STRAIGHT)          # the quotes as the author typed
+                # the whole first line (the element's own text stops at its first code span)
+                whole = self.readable(as_typed(el).lstrip().split("\n", 1)[0]).translate(STRAIGHT)
                 raise ContentError(
-                    f"box not understood: '{typed[:40]}'; a box opens with '/// details | Title' "
+                    f"box not understood: '{whole[:40]}'; a box opens with '/// details | Title' "
                     "and its options follow on the next line, indented by four spaces, as "
                     "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
                     "starts with a letter); 'details' is the only kind of box",

@@ -34,6 +34,7 @@ class SvgPair:
 
 
 Citation = tuple[str, str, str]   # (section id, "result" | "footnote" | "claim", name)
+NOTE_PLACE = "[^{}]"    # the section of a citation in a note's text: its label in this form
 
 
 @dataclass(frozen=True)

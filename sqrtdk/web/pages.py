@@ -215,7 +215,7 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         # the front matter too (title and description: plain text, shown in previews)
         linted = blank_lines(masked.text, article.raw_html, "")
-        lint_chinese(path, front + linted[len(blank_front):])
+        lint_chinese(path, front + linted[len(blank_front):], masked)
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article)
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),

@@ -50,15 +50,18 @@ def raw_html_lines(text: str) -> frozenset[int]:
 
 class _Addresses(HTMLParser):
     """The line of each href, src and srcset address in the tags of a text (html.parser
-    reads Markdown's text between the tags as data)."""
+    reads Markdown's text between the tags as data), and each id with its line, in order."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lines: dict[str, int] = {}
+        self.ids: list[tuple[str, int]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
         for name, value in attrs:
+            if name == "id" and value:
+                self.ids.append((value, line))
             if name in ("href", "src") and value is not None:
                 self.lines.setdefault(value, line)
             elif name == "srcset" and value:
@@ -72,10 +75,21 @@ def raw_html_urls(text: str) -> dict[str, int]:
     raw HTML in `text`, an article's lines with its code masked, by address: Markdown
     stashes raw HTML, blocks and inline tags alike, so the tree the collectors read never
     holds them, and a broken address in one is reported at this line."""
+    return _read(text).lines
+
+
+def raw_html_ids(text: str) -> list[tuple[str, int]]:
+    """Every id of the raw HTML in `text` (as for `raw_html_urls`), with the line of its
+    tag, in order: the tree the collectors read never holds them (md_collect.IdCollector
+    checks them against the tree's and each other)."""
+    return _read(text).ids
+
+
+def _read(text: str) -> _Addresses:
     parser = _Addresses()
     parser.feed(text)
     parser.close()
-    return parser.lines
+    return parser
 
 
 def blank_lines(text: str, numbers: frozenset[int], filler: str = FILLER) -> str:

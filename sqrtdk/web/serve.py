@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BuildError, display_path
+from ..log import summarise
 from ..options import PACKAGE_DIR, BuildOptions
 from ..textfiles import read_text
 from .serve_code import import_problem, is_code, listen, restart, server_on
@@ -232,7 +233,10 @@ class _Loop:
         and the next build starts from a fresh Builder)."""
         self.started = t0 = time.perf_counter()
         try:
-            self.builder.build()
+            try:
+                self.builder.build()
+            finally:
+                summarise()
         except BuildError as e:
             self.log(f"error: {e}")
             return str(e)

@@ -165,8 +165,8 @@ def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
     if page is None:
         raise BuildError(Path("templates"), 0, f"{rel}: id '{id_}' is used twice in the page")
     line = page.conversion.lines.ids.get(id_, 0)
-    raise BuildError(page.source, line, f"the id '{id_}' is used twice in the page "
-                     + ("(the page's own layout has an element with this id: the contents, "
+    raise BuildError(page.source, line, f"the id '{id_}' is used twice in the page"
+                     + (" (the page's own layout has an element with this id: the contents, "
                         "the skip link's target, the notes …)" if line else "")
                      + "; links to it would reach only the first: choose another id")
 
