@@ -210,3 +210,122 @@ def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path
     assert fix, messages
     messages, html = convert(tmp_path, body.replace("|---|---|", fix.group(1)))
     assert messages == [] and "<table" in html
+
+
+@pytest.mark.parametrize("code", [
+    "    echo $HOME and $PATH\n    for <b> and *stars*\n",
+    "    echo $HOME\n\n    cost: $5 and $ 6\n",
+    "\techo $HOME and {{ not_a_quote }}\n",
+], ids=["dollars and a tag", "two parts", "a tab"])
+def test_an_indented_code_block_is_code_as_markdown_reads_it(tmp_path: Path, code: str) -> None:
+    """Indented code (after a paragraph and a blank line) is code: its '$' is a dollar sign,
+    its '<b>' text, without an error or a warning; the page shows it as typed."""
+    body = "Run this:\n\n" + code + "\nAfter.\n"
+    messages, html = convert(tmp_path, body)
+    assert messages == []
+    shown = " ".join(el["text"] for el in Tree(html).elements if el["tag"] == "code")
+    for line in code.split("\n"):
+        assert line.strip() in shown, (line, shown)
+
+
+@pytest.mark.parametrize("where", [
+    "- an item\n\n    its $x$ continues\n",
+    "Text[^n].\n\n[^n]: A note.\n\n    its $x$ continues\n",
+], ids=["list item", "note"])
+def test_indented_lines_that_continue_a_block_keep_their_math(tmp_path: Path,
+                                                              where: str) -> None:
+    messages, html = convert(tmp_path, where)
+    assert messages == [] and 'class="math"' in html, messages
+
+
+def test_a_formula_in_a_raw_pre_block_is_said_to_be_in_raw_html(tmp_path: Path) -> None:
+    """A `<pre>` written as HTML is raw HTML, not an indented code block; the hint for a
+    dollar sign there ('&#36;') gives one."""
+    body = FILLER + "<pre>\npre *text* and $z$\n</pre>\n"
+    with pytest.raises(BuildError) as e:
+        convert(tmp_path, body)
+    assert e.value.line == line_of(body, "$z$")
+    assert "raw HTML" in str(e.value) and "indented code" not in str(e.value)
+    assert "&#36;" in str(e.value)
+    messages, html = convert(tmp_path, body.replace("$z$", "&#36;z&#36;"))
+    assert messages == [] and "&#36;z&#36;" in html
+
+
+@pytest.mark.parametrize("rows", [
+    ["| 1 | 2 | 3 |", "| `a|b` | c | 22 |"],
+    ["| `a|b` | c | 22 |", "| 1 | 2 | 3 |"],
+    ["| `a|b` | c | 22 |"],
+], ids=["last row", "first of two", "only row"])
+def test_a_pipe_in_code_in_a_table_row_warns_once_at_that_row(tmp_path: Path,
+                                                               rows: list[str]) -> None:
+    body = ("Intro.\n\n| x | y | z |\n|---|---|---|\n" + "\n".join(rows) +
+            "\n\nNext paragraph.\n")
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1, messages
+    assert at(messages, line_of(body, "`a|b`")) and "keep '|' out of `code`" in messages[0]
+    # what the two readings do, in words that do not contradict each other
+    assert not re.search(r"as (a [a-z ]+), GitHub \(CommonMark\) as \1", messages[0])
+
+
+# passage (after "Intro.\n\n"), the words of the line the warning names, words its hint
+# must hold, words it must not (the hint that does not fit the cause)
+CAUSES: dict[str, tuple[str, str, str, str]] = {
+    "')' numbered list": ("1) first\n2) second\n\nNext.\n", "1) first", "write '1.'",
+                          "blank line"),
+    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "Steps:", "write '1.'",
+                                   "blank line"),
+    "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
+                     "Some *words*", "/// details", "4 spaces"),
+    "bullet changes": ("* a\n* b\n\n+ c\n", "+ c", "one bullet character", "4 spaces"),
+    "numbered right under a bullet": ("- bullet\n1. ordered\n", "- bullet",
+                                      "blank line between a bulleted and a numbered list",
+                                      "4 spaces"),
+    "nested list at 2 spaces": ("- outer\n  - inner two\n    - inner three\n- outer two\n",
+                                "  - inner two", "by 4 spaces", "blank line"),
+    "nested list at 3 spaces under a number": ("1. first\n   - detail a\n   - detail b\n"
+                                               "2. second\n", "1. first", "by 4 spaces",
+                                               "blank line"),
+    "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
+                              "blank lines"),
+    "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
+                                "'|---|---|---|'", "needs a line"),
+}
+
+
+@pytest.mark.parametrize("name", CAUSES)
+def test_a_hint_names_the_cause_of_the_difference(tmp_path: Path, name: str) -> None:
+    passage, where, says, not_says = CAUSES[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    here = at(messages, line_of(body, where))
+    assert here and says in here[0] and not_says not in here[0], messages
+
+
+def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path: Path) -> None:
+    body = "Intro.\n\n| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n"
+    messages, _ = convert(tmp_path, body)
+    fix = re.search(r"'(\|[-|]+)'$", messages[0])
+    assert fix, messages
+    messages, html = convert(tmp_path, body.replace("|---|---|", fix.group(1)))
+    assert messages == [] and "<table" in html
+
+
+def test_two_paragraphs_read_with_other_words_warn_each_at_its_line_naming_the_words(
+        tmp_path: Path) -> None:
+    """Two paragraphs in a row whose words differ were one stretch of the comparison, with
+    one warning at the first's line; each gets its own, saying which words differ."""
+    body = ("Intro.\n\nMath snake_$x$_case and $a$_b_.\n\nMath other_$y$_case and $c$_d_.\n\n"
+            "Last.\n")
+    messages, _ = convert(tmp_path, body)
+    first, second = line_of(body, "snake_"), line_of(body, "other_")
+    assert len(at(messages, first)) == 1 and len(at(messages, second)) == 1, messages
+    assert all("GitHub shows '_' where the page does not" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("code", ["`<b>`", "`a < b && c`", "`\\<eos>`", "`&ouml;`"])
+def test_code_holding_html_characters_is_read_alike(tmp_path: Path, code: str) -> None:
+    """A code span's `<` and `&` are the same characters in both readings (this Markdown keeps
+    them escaped in its tree, which the comparison took for other words)."""
+    messages, html = convert(tmp_path, f"Intro.\n\nThe code {code} here.\n")
+    assert messages == [], messages
+    assert [e["text"] for e in Tree(html).elements if e["tag"] == "code"] == [code.strip("`")]
