@@ -547,3 +547,67 @@ def test_a_picture_from_another_site_stops_at_its_line_saying_to_link_to_it(
     e = error(tmp_path, f"First paragraph.\n\n![A picture]({src})\n")
     assert e.line == BODY_START + 2, e
     assert f"[what it shows]({src})" in e.message and "Content-Security-Policy" in e.message
+
+
+ESCAPED_TOKENS = 'stops at "\\<eos>", pads with \\<pad>; a List\\<T> and 1\\<2'
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("where", [
+    "{t}.\n",
+    "- {t}.\n",
+    "| a | b |\n|---|---|\n| {t} | 1 |\n",
+    "A note[^n].\n\n[^n]: {t}.\n",
+    "## Heading {t} {{#h}}\n",
+    "/// details | Why {t}?\n    attrs: {{id: why}}\n\nText.\n///\n",
+], ids=["paragraph", "list", "table", "footnote", "heading", "box title"])
+def test_a_backslash_before_an_angle_bracket_shows_the_bracket(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, where: str) -> None:
+    """`\\<eos>` is GitHub's way to write a tag-like token as text (CommonMark escapes every
+    ASCII punctuation mark): the page shows `<eos>`, never a backslash and an element that
+    swallows the word, and the comparison with GitHub finds nothing to warn about."""
+    import logging
+    body = "First.\n\n" + where.format(t=ESCAPED_TOKENS)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body, lang=lang))
+    text = " ".join(e["text"] for e in tree.elements)
+    for token in ("<eos>", "<pad>", "List<T>", "1<2"):
+        assert token in text, (token, text)
+    assert "\\" not in text, text
+    assert not {"eos", "pad", "t"} & {e["tag"] for e in tree.elements}
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_backslash_makes_every_ascii_punctuation_mark_text_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """CommonMark's escapes (its example of all of them, less `\\(`, which opens a formula
+    here): each mark is shown without its backslash; `\\&ouml;` is the five characters, not
+    an entity; code and math keep the backslash."""
+    import logging
+    import string
+    marks = "".join(c for c in string.punctuation if c not in "()")
+    body = ("x " + "".join("\\" + c for c in marks) + " y\n\n"
+            "Not an entity: \\&ouml; and \\&amp; here.\n\n"
+            "Code `\\<b> \\&ouml;` and $a \\< b$.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        built = page(tmp_path, body, RESULTS)
+    paragraphs = [e["text"] for e in Tree(built.body).elements if e["tag"] == "p"]
+    assert paragraphs[0] == f"x {marks} y", paragraphs
+    assert paragraphs[1] == "Not an entity: &ouml; and &amp; here.", paragraphs
+    code = [e["text"] for e in Tree(built.body).elements if e["tag"] == "code"]
+    assert code == ["\\<b> \\&ouml;"] and built.formulas[0].plain == "a \\< b"
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_an_escaped_tilde_is_no_strikethrough_and_a_warning_quotes_escapes_as_typed(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`\\~\\~x\\~\\~` is text on GitHub too: no "strikethrough" warning; a warning about a
+    paragraph holding escapes quotes them as the author typed them, not Markdown's
+    placeholders."""
+    import logging
+    body = "Escaped \\~\\~not struck\\~\\~ here.\n\nA List\\<T> with ~~struck~~ text.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "List\\<T>" in got[0] and "\x02" not in got[0], got

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import html
 import re
+import string
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
+from markdown.treeprocessors import UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
@@ -131,7 +133,13 @@ class ArticleExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         p, text = self.page, self.page.text
-        md.ESCAPED_CHARS.append("$")
+        # CommonMark's escapes (spec 0.31, 2.4): a backslash makes any ASCII punctuation
+        # literal, as on GitHub; Python-Markdown's own list lacks '<', '~', '=', …, and
+        # `\<eos>` became a backslash and an unknown element (the word vanished). `\&` is
+        # the lexer's (`&amp;`): an escaped '&' reaching the serializer as '&' keeps
+        # `\&ouml;` an entity
+        md.ESCAPED_CHARS.extend(c for c in string.punctuation
+                                if c not in md.ESCAPED_CHARS and c != "&")
         self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
                                      lambda: text.prose, lambda: text.first_line, p.readable)
         at = self.positions = self.blocks.positions
@@ -230,6 +238,8 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
+        # a backslash escape (`\<`, `\~`) as typed: Markdown keeps it as a placeholder
+        text = UnescapeTreeprocessor.RE.sub(lambda m: "\\" + chr(int(m.group(1))), text)
         # a marker cut short (a bug: text sliced before this) never shows its number
         return PRIVATE_USE_RE.sub("", BROKEN_MARKER_RE.sub("…", text))
 

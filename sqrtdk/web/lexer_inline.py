@@ -78,7 +78,9 @@ class InlineScanner:
             if c == "\\" and text.startswith("(", i + 1):
                 i = self.paren_math(text, i, first, out)
             elif c == "\\":
-                out.append(text[i:i + 2])
+                # `\&` is an ampersand (CommonMark): written `&amp;`, or Markdown's
+                # serializer would keep `\&ouml;` as the entity, an 'o' with dots
+                out.append("&amp;" if text.startswith("&", i + 1) else text[i:i + 2])
                 i += 2
             elif c == "`":
                 i = self.code_span(text, i, out)
