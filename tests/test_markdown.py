@@ -202,7 +202,18 @@ def test_dashes_stay_as_typed_and_quotes_curl(tmp_path: Path, lang: str) -> None
     ('a ("quote") b', "a (&ldquo;quote&rdquo;) b"),
     ("the paper's footnote", "the paper&rsquo;s footnote"),
     ('"$x$" is', "&ldquo;⟨m⟩&rdquo; is"),
-])
+    # smarty alone curled these the wrong way round
+    ('a blank (" ") and " " or \' \' here', "a blank (&ldquo; &rdquo;) and &ldquo; &rdquo; or "
+     "&lsquo; &rsquo; here"),
+    ('say ("\\*") or (\'\\*\'), "a\\_", then', "say (&ldquo;*&rdquo;) or (&lsquo;*&rsquo;), "
+     "&ldquo;a_&rdquo;, then"),
+    ('("<b>x</b>"), "x<sub>2</sub>", ("&mdash;") and ("a<br>").',
+     "(&ldquo;<b>x</b>&rdquo;), &ldquo;x<sub>2</sub>&rdquo;, (&ldquo;&mdash;&rdquo;) and "
+     "(&ldquo;a<br>&rdquo;)."),
+    ('he wrote "x"/"y" here', "he wrote &ldquo;x&rdquo;/&ldquo;y&rdquo; here"),
+    ('stops at "\\<eos>".', "stops at &ldquo;&lt;eos&gt;&rdquo;."),
+], ids=["math", "brackets", "apostrophe", "math only", "blank", "after an escape",
+        "after inline html", "after a slash", "escaped token"])
 def test_english_quotes_open_and_close_around_math_and_brackets(tmp_path: Path, source: str,
                                                                  expected: str) -> None:
     out = html(tmp_path, source + "\n")
@@ -611,3 +622,18 @@ def test_an_escaped_tilde_is_no_strikethrough_and_a_warning_quotes_escapes_as_ty
     got = [r.getMessage() for r in caplog.records]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
     assert "List\\<T>" in got[0] and "\x02" not in got[0], got
+
+
+def test_english_quotes_that_cannot_be_paired_warn_at_their_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An odd number of '"' that smarty curls out of order (`"x"/"y`) warns at its line with
+    what the page shows; an inch mark (5") and a quote going on in the next paragraph do
+    not."""
+    import logging
+    body = ('A 5" screen and "a word".\n\n"A quote going on\n\n"and ending."\n\n'
+            'He wrote "x"/"y and went on.\n')
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 6}: warning:" in got[0], got
+    assert "odd number" in got[0] and "\u201c \u201d \u201d" in got[0], got

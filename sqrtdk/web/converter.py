@@ -28,6 +28,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
+| EnglishQuotes     | sqrtdk-english-quotes | 5.9 | Latin pages: right after smarty curled `"` |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
@@ -99,10 +100,12 @@ from .md_reproduce import reproduce_fence
 from .md_text import (
     CjkLineJoin,
     CjkQuotes,
+    EnglishQuotes,
     KeepWhole,
     LangMarks,
     MathPunctuationGlue,
     TupleGlue,
+    smarty_quote_patterns,
 )
 from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
@@ -163,6 +166,10 @@ class ArticleExtension(Extension):
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
+        if p.script != "cjk":
+            smarty_quote_patterns(md)
+            tp.register(EnglishQuotes(md, p.source, lambda: text.prose, p.readable,
+                                      self.positions), "sqrtdk-english-quotes", 5.9)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
             tp.register(CjkQuotes(md, p.source, lambda: text.prose, p.readable,
