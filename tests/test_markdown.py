@@ -342,9 +342,12 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Water is H~2~O.\n", "subscript"),
     ("The 2^10^ pairs.\n", "superscript"),
     ("// details | Why?\n", "two slashes"),
+    ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
+    ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
-        "mark", "insert", "subscript", "superscript", "two-slash box"])
+        "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
+        "kramdown attributes in a sentence"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -637,3 +640,25 @@ def test_english_quotes_that_cannot_be_paired_warn_at_their_line(
     got = [r.getMessage() for r in caplog.records]
     assert len(got) == 1 and f"index.md:{BODY_START + 6}: warning:" in got[0], got
     assert "odd number" in got[0] and "\u201c \u201d \u201d" in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("toc", ["* TOC\n{:toc}\n", "{:toc}\n", "Contents: {: toc }\n"],
+                         ids=["under its list item", "alone", "in a sentence"])
+def test_kramdown_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str,
+                                                        lang: str) -> None:
+    """`{:toc}` (Jekyll) is named as what it is, at its own line; it was 'toc is not an
+    attribute; write {#some-id-toc}', quoting text the author never wrote."""
+    e = error(tmp_path, "First paragraph.\n\n" + toc + "\nLast.\n", lang=lang)
+    line = next(n for n, x in enumerate(toc.split("\n")) if "toc" in x)
+    assert e.line == BODY_START + 2 + line, e
+    assert "kramdown" in e.message and "contents" in e.message and "some-id" not in e.message
+
+
+def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> None:
+    """kramdown's way to size a picture, on the line under it: the build names the
+    attribute line and says the figure is sized by the build (it said 'the figure sits
+    inside a sentence')."""
+    e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk")\n'
+                        '{: style="width: 100%;" class="center"}\n')
+    assert e.line == BODY_START + 3 and "kramdown" in e.message and "sentence" not in e.message

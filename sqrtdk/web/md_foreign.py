@@ -27,6 +27,17 @@ from .positions import LineMap
 LOGGER = logging.getLogger("sqrtdk.web")
 BOX = "a '/// details | Title' box"
 
+# kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
+# wherever it is (as a Liquid tag does: a directive of another tool, which would leave a
+# bullet 'TOC' on the page)
+KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
+KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
+                        "does not know; the page makes its own contents, from the '##' and "
+                        "'###' headings: remove the '{:toc}' line and the '* TOC' item above it")
+ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tables itself), or "
+                      "a class the stylesheet knows on the last line of its paragraph: "
+                      "'{: .screen-only }'")
+
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -56,6 +67,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
     (re.compile(r"\\\n"), False, "a backslash hard line break",
      "two spaces at the end of the line, or a new paragraph"),
+    # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
+    # its own, which kramdown applies to the block below, or one inside the text
+    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
+     "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
 )
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
