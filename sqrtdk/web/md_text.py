@@ -18,6 +18,7 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from markdown import Markdown
 from markdown.htmlparser import void_tags
@@ -209,7 +210,7 @@ class EnglishQuotes(_QuoteBlocks):
                      for m in HTML_PLACEHOLDER_RE.finditer(_get(el, s))
                      if int(m.group(1)) < len(stash) and stash[int(m.group(1))] in _DOUBLE]
             quotes = [n for n, _ in found]
-            shown = [stash[n] for n in quotes]
+            shown = [str(stash[n]) for n in quotes]
             paired = [_DOUBLE[k % 2] for k in range(len(quotes))]
             if shown == paired:
                 continue
@@ -231,7 +232,8 @@ def smarty_quote_patterns(md: Markdown) -> None:
     apostrophes, cannot be paired): a pair of quotes around blanks only (`(" ")`, `' '`)
     opens and closes, and a quote right after an escaped mark (`'\\*'`) or an end tag
     (`</sub>'`) closes when the mark would close it."""
-    patterns = md.treeprocessors["smarty"].inlinePatterns
+    smarty: Any = md.treeprocessors["smarty"]       # smarty's own InlineProcessor
+    patterns = smarty.inlinePatterns
     patterns.register(_BlankQuoted(md), "sqrtdk-blank-quoted", 31)
     patterns.register(_AfterPlaceholder(md), "sqrtdk-quote-after-placeholder", 20.5)
 
@@ -243,8 +245,7 @@ class _BlankQuoted(InlineProcessor):
     def __init__(self, md: Markdown):
         super().__init__(r"""(?:^|(?<=[\s(\[{]))(["'])(\s+)\1(?=$|[\s)\]}.,;:!?])""", md)
 
-    def handleMatch(self, m: re.Match[str], data: str  # type: ignore[override]
-                    ) -> tuple[str, int, int]:
+    def handleMatch(self, m: Any, data: str) -> Any:  # type: ignore[override]  # noqa: N802
         opening, closing = ("&ldquo;", "&rdquo;") if m.group(1) == '"' else ("&lsquo;", "&rsquo;")
         store = self.md.htmlStash.store
         return store(opening) + m.group(2) + store(closing), m.start(0), m.end(0)
@@ -258,12 +259,12 @@ class _AfterPlaceholder(InlineProcessor):
     def __init__(self, md: Markdown):
         super().__init__("(\x02(?:wzxhzdk:)?(\\d+)\x03)([\"'])", md)
 
-    def handleMatch(self, m: re.Match[str], data: str  # type: ignore[override]
-                    ) -> tuple[str | None, int, int]:
+    def handleMatch(self, m: Any, data: str) -> Any:  # type: ignore[override]  # noqa: N802
         n = int(m.group(2))
         if m.group(1).startswith("\x02wzxhzdk:"):
             blocks = self.md.htmlStash.rawHtmlBlocks
-            item = blocks[n] if n < len(blocks) and isinstance(blocks[n], str) else ""
+            stored = blocks[n] if n < len(blocks) else ""
+            item = stored if isinstance(stored, str) else ""
             tag = _TAG_NAME.match(item)
             shows = "a" if tag and (item.startswith("</") or tag.group(1).lower() in void_tags
                                     or item.rstrip(">").endswith("/")) else \
