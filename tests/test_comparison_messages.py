@@ -242,3 +242,24 @@ def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path
     assert fix, messages
     messages, html = convert(tmp_path, body.replace("|---|---|", fix.group(1)))
     assert messages == [] and "<table" in html
+
+
+def test_two_paragraphs_read_with_other_words_warn_each_at_its_line_naming_the_words(
+        tmp_path: Path) -> None:
+    """Two paragraphs in a row whose words differ were one stretch of the comparison, with
+    one warning at the first's line; each gets its own, saying which words differ."""
+    body = ("Intro.\n\nMath snake_$x$_case and $a$_b_.\n\nMath other_$y$_case and $c$_d_.\n\n"
+            "Last.\n")
+    messages, _ = convert(tmp_path, body)
+    first, second = line_of(body, "snake_"), line_of(body, "other_")
+    assert len(at(messages, first)) == 1 and len(at(messages, second)) == 1, messages
+    assert all("GitHub shows '_' where the page does not" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("code", ["`<b>`", "`a < b && c`", "`\\<eos>`", "`&ouml;`"])
+def test_code_holding_html_characters_is_read_alike(tmp_path: Path, code: str) -> None:
+    """A code span's `<` and `&` are the same characters in both readings (this Markdown keeps
+    them escaped in its tree, which the comparison took for other words)."""
+    messages, html = convert(tmp_path, f"Intro.\n\nThe code {code} here.\n")
+    assert messages == [], messages
+    assert [e["text"] for e in Tree(html).elements if e["tag"] == "code"] == [code.strip("`")]

@@ -202,7 +202,18 @@ def test_dashes_stay_as_typed_and_quotes_curl(tmp_path: Path, lang: str) -> None
     ('a ("quote") b', "a (&ldquo;quote&rdquo;) b"),
     ("the paper's footnote", "the paper&rsquo;s footnote"),
     ('"$x$" is', "&ldquo;⟨m⟩&rdquo; is"),
-])
+    # smarty alone curled these the wrong way round
+    ('a blank (" ") and " " or \' \' here', "a blank (&ldquo; &rdquo;) and &ldquo; &rdquo; or "
+     "&lsquo; &rsquo; here"),
+    ('say ("\\*") or (\'\\*\'), "a\\_", then', "say (&ldquo;*&rdquo;) or (&lsquo;*&rsquo;), "
+     "&ldquo;a_&rdquo;, then"),
+    ('("<b>x</b>"), "x<sub>2</sub>", ("&mdash;") and ("a<br>").',
+     "(&ldquo;<b>x</b>&rdquo;), &ldquo;x<sub>2</sub>&rdquo;, (&ldquo;&mdash;&rdquo;) and "
+     "(&ldquo;a<br>&rdquo;)."),
+    ('he wrote "x"/"y" here', "he wrote &ldquo;x&rdquo;/&ldquo;y&rdquo; here"),
+    ('stops at "\\<eos>".', "stops at &ldquo;&lt;eos&gt;&rdquo;."),
+], ids=["math", "brackets", "apostrophe", "math only", "blank", "after an escape",
+        "after inline html", "after a slash", "escaped token"])
 def test_english_quotes_open_and_close_around_math_and_brackets(tmp_path: Path, source: str,
                                                                  expected: str) -> None:
     out = html(tmp_path, source + "\n")
@@ -331,9 +342,12 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Water is H~2~O.\n", "subscript"),
     ("The 2^10^ pairs.\n", "superscript"),
     ("// details | Why?\n", "two slashes"),
+    ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
+    ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
-        "mark", "insert", "subscript", "superscript", "two-slash box"])
+        "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
+        "kramdown attributes in a sentence"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -576,3 +590,104 @@ def test_a_picture_from_another_site_stops_at_its_line_saying_to_link_to_it(
     e = error(tmp_path, f"First paragraph.\n\n![A picture]({src})\n")
     assert e.line == BODY_START + 2, e
     assert f"[what it shows]({src})" in e.message and "Content-Security-Policy" in e.message
+
+
+ESCAPED_TOKENS = 'stops at "\\<eos>", pads with \\<pad>; a List\\<T> and 1\\<2'
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("where", [
+    "{t}.\n",
+    "- {t}.\n",
+    "| a | b |\n|---|---|\n| {t} | 1 |\n",
+    "A note[^n].\n\n[^n]: {t}.\n",
+    "## Heading {t} {{#h}}\n",
+    "/// details | Why {t}?\n    attrs: {{id: why}}\n\nText.\n///\n",
+], ids=["paragraph", "list", "table", "footnote", "heading", "box title"])
+def test_a_backslash_before_an_angle_bracket_shows_the_bracket(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, where: str) -> None:
+    """`\\<eos>` is GitHub's way to write a tag-like token as text (CommonMark escapes every
+    ASCII punctuation mark): the page shows `<eos>`, never a backslash and an element that
+    swallows the word, and the comparison with GitHub finds nothing to warn about."""
+    import logging
+    body = "First.\n\n" + where.format(t=ESCAPED_TOKENS)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body, lang=lang))
+    text = " ".join(e["text"] for e in tree.elements)
+    for token in ("<eos>", "<pad>", "List<T>", "1<2"):
+        assert token in text, (token, text)
+    assert "\\" not in text, text
+    assert not {"eos", "pad", "t"} & {e["tag"] for e in tree.elements}
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_backslash_makes_every_ascii_punctuation_mark_text_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """CommonMark's escapes (its example of all of them, less `\\(`, which opens a formula
+    here): each mark is shown without its backslash; `\\&ouml;` is the five characters, not
+    an entity; code and math keep the backslash."""
+    import logging
+    import string
+    marks = "".join(c for c in string.punctuation if c not in "()")
+    body = ("x " + "".join("\\" + c for c in marks) + " y\n\n"
+            "Not an entity: \\&ouml; and \\&amp; here.\n\n"
+            "Code `\\<b> \\&ouml;` and $a \\< b$.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        built = page(tmp_path, body, RESULTS)
+    paragraphs = [e["text"] for e in Tree(built.body).elements if e["tag"] == "p"]
+    assert paragraphs[0] == f"x {marks} y", paragraphs
+    assert paragraphs[1] == "Not an entity: &ouml; and &amp; here.", paragraphs
+    code = [e["text"] for e in Tree(built.body).elements if e["tag"] == "code"]
+    assert code == ["\\<b> \\&ouml;"] and built.formulas[0].plain == "a \\< b"
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_an_escaped_tilde_is_no_strikethrough_and_a_warning_quotes_escapes_as_typed(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`\\~\\~x\\~\\~` is text on GitHub too: no "strikethrough" warning; a warning about a
+    paragraph holding escapes quotes them as the author typed them, not Markdown's
+    placeholders."""
+    import logging
+    body = "Escaped \\~\\~not struck\\~\\~ here.\n\nA List\\<T> with ~~struck~~ text.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "List\\<T>" in got[0] and "\x02" not in got[0], got
+
+
+def test_english_quotes_that_cannot_be_paired_warn_at_their_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An odd number of '"' that smarty curls out of order (`"x"/"y`) warns at its line with
+    what the page shows; an inch mark (5") and a quote going on in the next paragraph do
+    not."""
+    import logging
+    body = ('A 5" screen and "a word".\n\n"A quote going on\n\n"and ending."\n\n'
+            'He wrote "x"/"y and went on.\n')
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 6}: warning:" in got[0], got
+    assert "odd number" in got[0] and "\u201c \u201d \u201d" in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("toc", ["* TOC\n{:toc}\n", "{:toc}\n", "Contents: {: toc }\n"],
+                         ids=["under its list item", "alone", "in a sentence"])
+def test_kramdown_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str,
+                                                        lang: str) -> None:
+    """`{:toc}` (Jekyll) is named as what it is, at its own line; it was 'toc is not an
+    attribute; write {#some-id-toc}', quoting text the author never wrote."""
+    e = error(tmp_path, "First paragraph.\n\n" + toc + "\nLast.\n", lang=lang)
+    line = next(n for n, x in enumerate(toc.split("\n")) if "toc" in x)
+    assert e.line == BODY_START + 2 + line, e
+    assert "kramdown" in e.message and "contents" in e.message and "some-id" not in e.message
+
+
+def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> None:
+    """kramdown's way to size a picture, on the line under it: the build names the
+    attribute line and says the figure is sized by the build (it said 'the figure sits
+    inside a sentence')."""
+    e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk")\n'
+                        '{: style="width: 100%;" class="center"}\n')
+    assert e.line == BODY_START + 3 and "kramdown" in e.message and "sentence" not in e.message

@@ -108,6 +108,27 @@ def _under_an_item(source: Sequence[str], block: Block) -> bool:
     return 1 < block.line <= len(source) + 1 and bool(_BULLET.match(source[block.line - 2]))
 
 
+def _words_apart(ours: list[Block], theirs: list[Block]) -> str:
+    """' (GitHub shows 'eos', 'pad' where the page does not)': the letters and digits one
+    reading has and the other lacks, so the author sees where to look ('' if none)."""
+    mine, github = "".join(b.key for b in ours), "".join(b.key for b in theirs)
+    only_github: list[str] = []
+    only_mine: list[str] = []
+    matcher = SequenceMatcher(None, mine, github, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "delete") and mine[i1:i2] not in only_mine:
+            only_mine.append(mine[i1:i2])
+        if tag in ("replace", "insert") and github[j1:j2] not in only_github:
+            only_github.append(github[j1:j2])
+
+    def quoted(parts: list[str]) -> str:
+        return ", ".join(f"'{x[:20]}'" for x in parts[:3]) + (", …" if len(parts) > 3 else "")
+    said = [f"GitHub shows {quoted(only_github)} where the page does not"] if only_github \
+        else []
+    said += [f"the page shows {quoted(only_mine)} where GitHub does not"] if only_mine else []
+    return f" ({'; '.join(said)})" if said else ""
+
+
 def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
            line: int = 0) -> str:
     """How to write a passage so that both parsers read it alike (`source`: the lines read,
@@ -123,9 +144,10 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
         return cause
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
-        return ("only the words differ: one parser takes a character for markup ('_', '*', "
-                "'`', '<') that the other shows as typed; where it is text, write it with a "
-                "backslash ('\\_', '\\*')")
+        return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
+                "character for markup ('_', '*', '`', '<') that the other shows as typed; "
+                "where it is text, write it with a backslash ('\\_', '\\*', '\\<') or put "
+                "it in `code`")
     top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
     if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
@@ -197,8 +219,16 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         # the same blocks in place (only their words differ), or at least the first of each
         result.lines[i1:i1 + paired] = [b.line for b in theirs[j1:j1 + paired]]
         result.starts[i1:i1 + paired] = [True] * paired
-        result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2], source,
-                                                     line)))
+        if paired and paired == i2 - i1 == j2 - j1:
+            # each block whose words differ, at its own line: two such paragraphs in a row
+            # made one warning, at the first, and the second's line was never named
+            result.differences += [
+                (b.line or line, difference([a], [b], source, b.line or line))
+                for a, b in zip(ours[i1:i2], theirs[j1:j2], strict=True)
+                if a.signature != b.signature]
+        else:
+            result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2], source,
+                                                         line)))
     return result
 
 

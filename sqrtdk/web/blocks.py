@@ -267,13 +267,16 @@ def _is_notes(el: etree.Element) -> bool:
     return el.tag in ("div", "section") and el.get("class", "") in ("footnote", "footnotes")
 
 
-def inline_text(el: etree.Element, skip: Callable[[etree.Element], bool]) -> str:
-    """The text of an inline element, without the parts `skip` rejects (footnote links)."""
+def inline_text(el: etree.Element, skip: Callable[[etree.Element], bool],
+                code: Callable[[str], str] = str) -> str:
+    """The text of an inline element, without the parts `skip` rejects (footnote links);
+    `code` turns a `<code>`'s own text into its characters (Python-Markdown keeps a code
+    span's text escaped, `&lt;`, in its tree)."""
     if skip(el):
         return ""
-    parts = [el.text or ""]
+    parts = [code(el.text or "") if el.tag == "code" else el.text or ""]
     for child in el:
-        parts += [inline_text(child, skip), child.tail or ""]
+        parts += [inline_text(child, skip, code), child.tail or ""]
     return "".join(parts)
 
 

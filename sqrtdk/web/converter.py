@@ -31,6 +31,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
+| EnglishQuotes     | sqrtdk-english-quotes | 5.9 | Latin pages: right after smarty curled `"` |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
@@ -55,6 +56,7 @@ from __future__ import annotations
 
 import html
 import re
+import string
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
+from markdown.treeprocessors import UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
@@ -100,10 +103,12 @@ from .md_reproduce import reproduce_fence
 from .md_text import (
     CjkLineJoin,
     CjkQuotes,
+    EnglishQuotes,
     KeepWhole,
     LangMarks,
     MathPunctuationGlue,
     TupleGlue,
+    smarty_quote_patterns,
 )
 from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
@@ -134,7 +139,13 @@ class ArticleExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         p, text = self.page, self.page.text
-        md.ESCAPED_CHARS.append("$")
+        # CommonMark's escapes (spec 0.31, 2.4): a backslash makes any ASCII punctuation
+        # literal, as on GitHub; Python-Markdown's own list lacks '<', '~', '=', …, and
+        # `\<eos>` became a backslash and an unknown element (the word vanished). `\&` is
+        # the lexer's (`&amp;`): an escaped '&' reaching the serializer as '&' keeps
+        # `\&ouml;` an entity
+        md.ESCAPED_CHARS.extend(c for c in string.punctuation
+                                if c not in md.ESCAPED_CHARS and c != "&")
         self.blocks = BlockStructure(md, p.source, lambda: text.markdown,
                                      lambda: text.prose, lambda: text.first_line, p.readable)
         at = self.positions = self.blocks.positions
@@ -160,6 +171,10 @@ class ArticleExtension(Extension):
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
+        if p.script != "cjk":
+            smarty_quote_patterns(md)
+            tp.register(EnglishQuotes(md, p.source, lambda: text.prose, p.readable,
+                                      self.positions), "sqrtdk-english-quotes", 5.9)
         if p.script == "cjk":
             tp.register(CjkLineJoin(md, self.positions), "sqrtdk-cjk-join", 7.5)
             tp.register(CjkQuotes(md, p.source, lambda: text.prose, p.readable,
@@ -235,6 +250,8 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
+        # a backslash escape (`\<`, `\~`) as typed: Markdown keeps it as a placeholder
+        text = UnescapeTreeprocessor.RE.sub(lambda m: "\\" + chr(int(m.group(1))), text)
         # a marker cut short (a bug: text sliced before this) never shows its number
         return PRIVATE_USE_RE.sub("", BROKEN_MARKER_RE.sub("…", text))
 

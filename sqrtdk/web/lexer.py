@@ -30,7 +30,9 @@ Rules (Pandoc's for `$`):
   `comments`); nothing inside them is math, template or Markdown;
 - template tags (`{{ … }}`, `{% … %}`), autolinks and tags of HTML elements are skipped
   whole; a tag-like token whose name is no HTML element (`<eos>`, `<T>`) is text, its `<`
-  written `&lt;` (see `html_names`).
+  written `&lt;` (see `html_names`); a backslash escape is passed on to Markdown, which
+  takes every ASCII punctuation mark as CommonMark does (`converter`), except `\\&`, written
+  `&amp;` here.
 The tokens are the text protocol's markers (sqrtdk.web.markers); each formula keeps the line
 it was written on (`RawFormula.line`), so a message about it needs no search.
 An indented (4-space) code block, as Python-Markdown reads one (after a blank line, under a

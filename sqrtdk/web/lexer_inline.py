@@ -17,6 +17,9 @@ from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_ma
 LOGGER = logging.getLogger("sqrtdk.web")
 _TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
 _TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
+# MDX's math delimiters (a backslash doubled for JSX): `\\( … \\)`, `\\[ … \\]`
+_DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
+_DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,13 @@ class InlineScanner:
             c = text[i]
             if c == "\\" and text.startswith("(", i + 1):
                 i = self.paren_math(text, i, first, out)
+            elif c == "\\" and (doubled := _DOUBLED_OPEN.match(text, i)) and \
+                    _DOUBLED_CLOSE[doubled.group(1)] in text[i + 3:]:
+                raise self._doubled(text, i, first, doubled.group(1))
             elif c == "\\":
-                out.append(text[i:i + 2])
+                # `\&` is an ampersand (CommonMark): written `&amp;`, or Markdown's
+                # serializer would keep `\&ouml;` as the entity, an 'o' with dots
+                out.append("&amp;" if text.startswith("&", i + 1) else text[i:i + 2])
                 i += 2
             elif c == "`":
                 i = self.code_span(text, i, out)
@@ -123,6 +131,22 @@ class InlineScanner:
                 out.append(c)
                 i += 1
         return "".join(out)
+
+    def _doubled(self, text: str, i: int, first: int, bracket: str) -> BuildError:
+        """The error for MDX's `\\\\( … \\\\)` (`\\\\[ … \\\\]`) at text[i]: in Markdown
+        the two backslashes are one escaped backslash, so the formula would be text (and its
+        `}}` template syntax)."""
+        close = _DOUBLED_CLOSE[bracket]
+        end = text.find(close, i + 3)
+        written = " ".join(text[i:end + 3].split())
+        shown = written if len(written) <= 50 else f"{written[:30]}…{written[-12:]}"
+        single = shown.replace(f"\\\\{bracket}", f"\\{bracket}").replace(close, close[1:])
+        dollars = "'$…$'" if bracket == "(" else "'$$' lines around it"
+        return self.error(first + text.count("\n", 0, i),
+                          f"'{shown}' is written with MDX's doubled backslashes ('\\\\{bracket}' "
+                          f"… '{close}', as in the Hugging Face blog's sources): in Markdown "
+                          f"'\\\\' is one escaped backslash, so the formula would be text; write "
+                          f"'{single}' (one backslash), or {dollars}")
 
     def code_span(self, text: str, i: int, out: list[str]) -> int:
         rest = text[i:]

@@ -216,7 +216,7 @@ class BlockStructure(Treeprocessor):
         lines = source.split("\n")
         tree = cmark_tree(source)
         theirs = cmark_reader(lines).read(tree)
-        ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link),
+        ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link, unescape),
                       lambda el: 0, self.plain, self._fences_in).read(root)
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)

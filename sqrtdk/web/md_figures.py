@@ -21,6 +21,8 @@ from .model import SvgPair
 from .positions import LineMap
 
 NARROW_MEDIA = "(max-width: 40rem)"
+# an attribute list on the line under a picture: `{: style="width: 100%" class="center"}`
+_ATTRIBUTES = re.compile(r"[ \t]*\n[ \t]*(\{:?[^{}\n]*\})[ \t]*$")
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
 
 
@@ -72,6 +74,17 @@ class FigureProcessor(Treeprocessor):
                                    "it, and put the address in a sentence if it matters",
                                    _needle(img), line=self.positions.line(img),
                                    after=self.positions.floor(img))
+            attributes = _ATTRIBUTES.match(img.tail or "")
+            if _figure_name(img.get("src", "")) and attributes:
+                line = self.positions.line(img)
+                raise ContentError(
+                    f"the attribute list '{attributes.group(1)[:50]}' under figure "
+                    f"'{img.get('src')}' is kramdown's (Jekyll's) way to size or place a "
+                    "picture, which this Markdown would give to the paragraph; the build sizes "
+                    "and places figures itself: remove the line",
+                    re.compile(re.escape(attributes.group(1))),
+                    line=line + attributes.group(0).count("\n") if line else 0,
+                    after=self.positions.floor(img))
             if _figure_name(img.get("src", "")):
                 raise ContentError(f"figure '{img.get('src')}' sits inside a sentence; give it "
                                    "a paragraph of its own (blank lines around it)", _needle(img),

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from markdown import Markdown
-from markdown.treeprocessors import Treeprocessor
+from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 
 from ..errors import line_of
 from ..log import warn
@@ -26,6 +26,17 @@ from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
 BOX = "a '/// details | Title' box"
+
+# kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
+# wherever it is (as a Liquid tag does: a directive of another tool, which would leave a
+# bullet 'TOC' on the page)
+KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
+KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
+                        "does not know; the page makes its own contents, from the '##' and "
+                        "'###' headings: remove the '{:toc}' line and the '* TOC' item above it")
+ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tables itself), or "
+                      "a class the stylesheet knows on the last line of its paragraph: "
+                      "'{: .screen-only }'")
 
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
@@ -56,11 +67,17 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
     (re.compile(r"\\\n"), False, "a backslash hard line break",
      "two spaces at the end of the line, or a new paragraph"),
+    # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
+    # its own, which kramdown applies to the block below, or one inside the text
+    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
+     "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
 )
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
+_ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
+_INERT = "\x1a"
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
 
 
@@ -84,13 +101,16 @@ class ForeignSyntax(Treeprocessor):
             # its tail is prose, its text is not)
             slots = [(block, "text")] + [(child, "tail") for child in block]
             texts = [((el.text if s == "text" else el.tail) or "", el, s) for el, s in slots]
+            # an escaped character (`\~~`, `\==`) is text, never the start of markup: each
+            # placeholder is matched as characters no pattern takes (offsets kept for `at`)
+            matched = [_ESCAPE.sub(lambda m: _INERT * len(m.group(0)), own) for own, _, _ in texts]
             for pattern, at_start, what, instead in FOREIGN:
-                for own, el, slot in texts:
-                    m = pattern.search(own) if slot == "text" or not at_start else None
+                for (own, el, slot), inert in zip(texts, matched):
+                    m = pattern.search(inert) if slot == "text" or not at_start else None
                     if m is not None:
                         self._warn(block, (own, el, slot), m, what, instead)
-            for (own, el, slot), child in zip(texts, block):
-                role = _ROLE.search(own) if child.tag == "code" else None
+            for (own, el, slot), inert, child in zip(texts, matched, block):
+                role = _ROLE.search(inert) if child.tag == "code" else None
                 if role is not None:
                     self._warn(block, (own, el, slot), role,
                                f"a Sphinx or MyST role '{role.group(0)}`…`'",

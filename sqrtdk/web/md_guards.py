@@ -15,7 +15,7 @@ from markdown.util import HTML_PLACEHOLDER
 from .markers import ANY_MATH_RE, FILLER
 from .math.formula import Formula
 from .md_blocks import as_typed
-from .md_foreign import STRAIGHT
+from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE, STRAIGHT
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
 from .quote_messages import LITERAL_BRACES
@@ -212,7 +212,12 @@ class LeftoverCheck(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
-                m = _LITERAL_TEMPLATE.search((el.text if slot == "text" else el.tail) or "")
+                text = (el.text if slot == "text" else el.tail) or ""
+                if toc := KRAMDOWN_TOC.search(text):
+                    raise ContentError(KRAMDOWN_TOC_MESSAGE, KRAMDOWN_TOC,
+                                       line=self.positions.at(el, slot, toc.start()),
+                                       after=self.positions.floor(el))
+                m = _LITERAL_TEMPLATE.search(text)
                 if m:
                     found = m.group(0)
                     hint = ("a template comment is written '{# … #}' with spaces"

@@ -25,6 +25,7 @@ from .markers import (
     math_text,
 )
 from .math.formula import Formula
+from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE
 from .positions import LineMap
 
 
@@ -57,6 +58,10 @@ class MathElements(Treeprocessor):
         _drop_filler_rows(root)
         for parent in list(root.iter()):
             for key, value in list(parent.attrib.items()):
+                if value is None and key.lower() == "toc":     # kramdown's `{:toc}`
+                    raise ContentError(KRAMDOWN_TOC_MESSAGE, KRAMDOWN_TOC,
+                                       line=self._attributes_line(parent),
+                                       after=self.positions.floor(parent))
                 if value is None:      # attr_list read a bare word: `{#bars note}`
                     ident = parent.get("id") or "some-id"
                     raise ContentError(f"'{key}' in the attribute list '{{#{ident} {key}}}' is "

@@ -12,14 +12,19 @@ quotes in Chinese text, and `lang` on text in the other script.
 """
 from __future__ import annotations
 
+import html
 import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from markdown import Markdown
+from markdown.htmlparser import void_tags
+from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 
 from ..errors import line_of
 from ..log import warn
@@ -120,16 +125,24 @@ def _first(texts: list[str], i: int) -> str:
     return ""
 
 
-class CjkQuotes(Treeprocessor):
-    """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
-    apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages.
-    `positions`: where each element was written (md_blocks.BlockStructure)."""
+class _QuoteBlocks(Treeprocessor):
+    """What the quote processors share: a block's text slots and line, and the warning
+    for quotes that cannot be paired. `positions`: where each element was written
+    (md_blocks.BlockStructure)."""
 
     def __init__(self, md: Markdown, source: Path, markdown_source: Callable[[], str],
                  readable: Callable[[str], str] = str, positions: LineMap | None = None):
         super().__init__(md)
         self.source, self.markdown_source, self.readable = source, markdown_source, readable
         self.positions = LineMap() if positions is None else positions
+
+    def _blocks(self, root: etree.Element) -> Iterator[tuple[etree.Element,
+                                                             list[tuple[etree.Element, str]]]]:
+        """Each text block and its own text slots (not those of a block inside it)."""
+        for block in root.iter():
+            if block.tag in BLOCKS:
+                yield block, [(el, s) for el, s in _slots(block) if not (
+                    el is block and s == "tail") and not _inside_other_block(el, block)]
 
     def _line(self, block: etree.Element, text: str) -> int:
         """The file line of a block: where it was written, else found by its first words in
@@ -141,12 +154,22 @@ class CjkQuotes(Treeprocessor):
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
         return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
 
+    def _odd(self, block: etree.Element, slots: list[tuple[etree.Element, str]],
+             what: str) -> None:
+        """The warning for a block whose '"' cannot be paired: `what` says what the page
+        shows instead."""
+        text = "".join(_get(el, s) for el, s in slots).strip()
+        shown = " ".join(self.readable(text).split())     # one line
+        warn(LOGGER, self.source, self._line(block, text),
+             f"an odd number of '\"' in “{shown[:40]}…”; {what} (write “ ” yourself)")
+
+
+class CjkQuotes(_QuoteBlocks):
+    """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
+    apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages."""
+
     def run(self, root: etree.Element) -> None:
-        for block in root.iter():
-            if block.tag not in BLOCKS:
-                continue
-            slots = [(el, s) for el, s in _slots(block)
-                     if not (el is block and s == "tail") and not _inside_other_block(el, block)]
+        for block, slots in self._blocks(root):
             for el, s in slots:
                 if "'" in _get(el, s):
                     _set(el, s, _APOSTROPHE.sub("\u2019", _get(el, s)))
@@ -154,11 +177,7 @@ class CjkQuotes(Treeprocessor):
             if not count:
                 continue
             if count % 2:
-                text = "".join(_get(el, s) for el, s in slots).strip()
-                shown = " ".join(self.readable(text).split())     # one line
-                warn(LOGGER, self.source, self._line(block, text), f"an odd number of '\"' in "
-                                                          f"“{shown[:40]}…”; left "
-                                             "as they are (write “ ” yourself)")
+                self._odd(block, slots, "left as they are")
                 continue
             opening = True
             for el, s in slots:
@@ -173,6 +192,96 @@ class CjkQuotes(Treeprocessor):
                     else:
                         chars.append(c)
                 _set(el, s, "".join(chars))
+
+
+class EnglishQuotes(_QuoteBlocks):
+    """Latin pages: smarty curls each '"' by its neighbours alone, and gets some wrong: a
+    quote pair around a space (`(" ")` gave ” “), one after an escaped mark or inline HTML
+    followed by punctuation (`("\\*")`, `"x<sub>2</sub>",` gave a second “), one after a
+    slash (`"x"/"y"`). Its double quotes of each block must read “ ” “ ” …; where they do
+    not, they are paired in order (as on CJK pages), or, when their number is odd, left as
+    smarty made them with a warning at the block's line. Runs right after smarty, whose
+    quotes are still entities in Markdown's stash."""
+
+    def run(self, root: etree.Element) -> None:
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for block, slots in self._blocks(root):
+            found = [(int(m.group(1)), _get(el, s)[m.start() - 1:m.start()]) for el, s in slots
+                     for m in HTML_PLACEHOLDER_RE.finditer(_get(el, s))
+                     if int(m.group(1)) < len(stash) and stash[int(m.group(1))] in _DOUBLE]
+            quotes = [n for n, _ in found]
+            shown = [str(stash[n]) for n in quotes]
+            paired = [_DOUBLE[k % 2] for k in range(len(quotes))]
+            if shown == paired:
+                continue
+            if len(quotes) % 2:
+                # a closing one right after a digit is an inch mark (5"): the others pair
+                rest = [x for x, (_, before) in zip(shown, found, strict=True)
+                        if not (x == _DOUBLE[1] and before.isdigit())]
+                if rest != [_DOUBLE[k % 2] for k in range(len(rest))]:
+                    self._odd(block, slots, "they are curled as "
+                              + " ".join(_SHOWN[x] for x in shown))
+                continue
+            for n, entity in zip(quotes, paired, strict=True):
+                stash[n] = entity
+
+
+def smarty_quote_patterns(md: Markdown) -> None:
+    """Add to smarty's quote patterns (Latin pages) the cases its own rules curl the wrong
+    way round (`EnglishQuotes` pairs double quotes afterwards; single quotes, also
+    apostrophes, cannot be paired): a pair of quotes around blanks only (`(" ")`, `' '`)
+    opens and closes, and a quote right after an escaped mark (`'\\*'`) or an end tag
+    (`</sub>'`) closes when the mark would close it."""
+    smarty: Any = md.treeprocessors["smarty"]       # smarty's own InlineProcessor
+    patterns = smarty.inlinePatterns
+    patterns.register(_BlankQuoted(md), "sqrtdk-blank-quoted", 31)
+    patterns.register(_AfterPlaceholder(md), "sqrtdk-quote-after-placeholder", 20.5)
+
+
+class _BlankQuoted(InlineProcessor):
+    """`" "` or `' '` after a space, an opening bracket or the text's start, before a space,
+    a closing bracket or a sentence mark: an opening and a closing quote around the blank."""
+
+    def __init__(self, md: Markdown):
+        super().__init__(r"""(?:^|(?<=[\s(\[{]))(["'])(\s+)\1(?=$|[\s)\]}.,;:!?])""", md)
+
+    def handleMatch(self, m: Any, data: str) -> Any:  # type: ignore[override]  # noqa: N802
+        opening, closing = ("&ldquo;", "&rdquo;") if m.group(1) == '"' else ("&lsquo;", "&rsquo;")
+        store = self.md.htmlStash.store
+        return store(opening) + m.group(2) + store(closing), m.start(0), m.end(0)
+
+
+class _AfterPlaceholder(InlineProcessor):
+    """A quote right after Markdown's placeholder of an escaped mark, an entity or inline
+    HTML: closing when what the placeholder shows would close it (a mark smarty's closing
+    rule takes, an end tag, a void element); else left to smarty's remaining rule."""
+
+    def __init__(self, md: Markdown):
+        super().__init__("(\x02(?:wzxhzdk:)?(\\d+)\x03)([\"'])", md)
+
+    def handleMatch(self, m: Any, data: str) -> Any:  # type: ignore[override]  # noqa: N802
+        n = int(m.group(2))
+        if m.group(1).startswith("\x02wzxhzdk:"):
+            blocks = self.md.htmlStash.rawHtmlBlocks
+            stored = blocks[n] if n < len(blocks) else ""
+            item = stored if isinstance(stored, str) else ""
+            tag = _TAG_NAME.match(item)
+            shows = "a" if tag and (item.startswith("</") or tag.group(1).lower() in void_tags
+                                    or item.rstrip(">").endswith("/")) else \
+                "" if tag or item in _DOUBLE or item in _SINGLE else html.unescape(item)[-1:]
+        else:
+            shows = chr(n)
+        if not shows or shows in _NOT_CLOSING or shows.isspace():
+            return None, m.start(0), m.end(0)
+        closing = "&rdquo;" if m.group(3) == '"' else "&rsquo;"
+        return m.group(1) + self.md.htmlStash.store(closing), m.start(0), m.end(0)
+
+
+_DOUBLE = ("&ldquo;", "&rdquo;")
+_SINGLE = ("&lsquo;", "&rsquo;")
+_SHOWN = {"&ldquo;": "\u201c", "&rdquo;": "\u201d"}
+_NOT_CLOSING = "[{(-"                        # smarty's closeClass leaves these out
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
 
 
 def _inside_other_block(el: etree.Element, block: etree.Element) -> bool:
