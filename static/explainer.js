@@ -345,16 +345,22 @@
       $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
       if (written) room();
     });
-    const seen = new Set();
+    // Hysteresis: the bar comes when a box is on screen (`seen`) and goes only once no box is
+    // within a screen's height of the window (`near`), so it stays put across a short stretch
+    // of other text between two boxes (on a phone it went away and came back over the ~400 px
+    // between a table that follows dₖ and the next Try-it box). `sheets`: shown for a box.
+    const seen = new Set(), near = new Set();
+    let sheets = false;
     const place = () => {
-      b.classList.toggle("dk-away", !seen.size);
+      sheets = seen.size > 0 || (sheets && near.size > 0);
+      b.classList.toggle("dk-away", !sheets);
       if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
       const shown = b.matches(":not(.dk-away), :focus-within");
       if (shown) room();
       root.classList.toggle("dk-on", shown);
       // shown by the focus alone at the top of the page: the page moves down under it, so
       // the title is not covered (a sheet in view keeps the bar over the text, moving nothing)
-      const lift = shown && !seen.size && scrollY < b.offsetHeight;
+      const lift = shown && !sheets && scrollY < b.offsetHeight;
       if (layout && lift !== !!layout.style.paddingTop) layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
     };
     b.classList.add("dk-away");
@@ -362,13 +368,14 @@
     // later, once the sheets exist: watch them and the text that follows the bar, and wire
     // their "change dₖ" buttons
     return () => {
-      const io = new IntersectionObserver((es) => {
-        es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
+      const watcher = (set, rootMargin) => new IntersectionObserver((es) => {
+        es.forEach((e) => (e.isIntersecting ? set.add(e.target) : set.delete(e.target)));
         place();
-      });
+      }, { rootMargin });
+      const io = watcher(seen, "0px"), around = watcher(near, "100% 0px");
       const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
         .filter((el) => !asBuilt(el)).map((el) => el.closest("article > *")).filter(Boolean);
-      new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
+      new Set([...$$(".widget"), ...followers]).forEach((el) => { io.observe(el); around.observe(el); });
       // "change dₖ" brings the focus here without moving the page; Escape takes it back to
       // the button it came from, where the reader was (so does the bar's "back" button, shown
       // until the focus leaves the bar), and, if the box runs below the window (a keyboard
