@@ -380,7 +380,12 @@
       // the button it came from, where the reader was (so does the bar's "back" button, shown
       // until the focus leaves the bar), and, if the box runs below the window (a keyboard
       // leaves a button it tabbed to at the bottom edge), scrolls up just enough to show what
-      // the change did, never the button under the header and the bar
+      // the change did, never the box's top (its title, then the button) under the header
+      // and the bar. A box the reader scrolled away from meanwhile (up to the figure, down
+      // through its charts) comes back with its top just under the bar. The bar is counted
+      // as it will show over the box, not as it is now: out of sight while the reader was
+      // away from the boxes, it shows again once the box is back on screen (it covered the
+      // button the focus came back to).
       let from = null;
       const back = $(".dk-back", b), away = (to) => {
         from = null;
@@ -388,9 +393,11 @@
         to?.focus({ preventScroll: true });
         const box = to?.closest(".widget");
         if (box) requestAnimationFrame(() => {
-          const cover = Math.max($(".site-header")?.getBoundingClientRect().bottom || 0, b.getBoundingClientRect().bottom);
-          const below = box.getBoundingClientRect().bottom - innerHeight, room = to.getBoundingClientRect().top - cover - 8;
-          if (below > 0 && room > 0) scrollBy(0, Math.min(below + 8, room));
+          measure();
+          const top = header ? header.getBoundingClientRect().bottom : 0, cover = top + parseFloat(height);
+          const r = box.getBoundingClientRect(), below = r.bottom - innerHeight, room = r.top - cover - 8;
+          if (room < 0) scrollBy(0, room);
+          else if (below > 0) scrollBy(0, Math.min(below + 8, room));
         });
       };
       $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => {
