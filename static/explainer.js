@@ -643,7 +643,11 @@
     };
     wide.addEventListener?.("change", side);
     side();
-    each(".toc-link", (a) => on(a, "click", () => { if (toc && a.matches(".toc-link")) toc.open = true; }));
+    // the header's link leads into the list (article.html: without scripts the browser opens
+    // the box to show it); here it opens the box and lands on the box, its title included
+    each(".toc-link", (a) => on(a, "click", () => {
+      if (toc && a.matches(".toc-link")) { toc.open = true; a.hash = toc.id; }
+    }));
     // the header's "Contents" link only while the contents themselves are off screen (on a
     // phone both would read "Contents" one above the other at the top of the page)
     if (nav) new IntersectionObserver(([e]) => $$(".toc-link").forEach((a) => { a.style.visibility = e.isIntersecting ? "hidden" : ""; }),
