@@ -345,16 +345,22 @@
       $(".dk-start", b).hidden = S.moved;       // the text still shows the page as built
       if (written) room();
     });
-    const seen = new Set();
+    // Hysteresis: the bar comes when a box is on screen (`seen`) and goes only once no box is
+    // within a screen's height of the window (`near`), so it stays put across a short stretch
+    // of other text between two boxes (on a phone it went away and came back over the ~400 px
+    // between a table that follows dₖ and the next Try-it box). `sheets`: shown for a box.
+    const seen = new Set(), near = new Set();
+    let sheets = false;
     const place = () => {
-      b.classList.toggle("dk-away", !seen.size);
+      sheets = seen.size > 0 || (sheets && near.size > 0);
+      b.classList.toggle("dk-away", !sheets);
       if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
       const shown = b.matches(":not(.dk-away), :focus-within");
       if (shown) room();
       root.classList.toggle("dk-on", shown);
       // shown by the focus alone at the top of the page: the page moves down under it, so
       // the title is not covered (a sheet in view keeps the bar over the text, moving nothing)
-      const lift = shown && !seen.size && scrollY < b.offsetHeight;
+      const lift = shown && !sheets && scrollY < b.offsetHeight;
       if (layout && lift !== !!layout.style.paddingTop) layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
     };
     b.classList.add("dk-away");
@@ -362,18 +368,24 @@
     // later, once the sheets exist: watch them and the text that follows the bar, and wire
     // their "change dₖ" buttons
     return () => {
-      const io = new IntersectionObserver((es) => {
-        es.forEach((e) => (e.isIntersecting ? seen.add(e.target) : seen.delete(e.target)));
+      const watcher = (set, rootMargin) => new IntersectionObserver((es) => {
+        es.forEach((e) => (e.isIntersecting ? set.add(e.target) : set.delete(e.target)));
         place();
-      });
+      }, { rootMargin });
+      const io = watcher(seen, "0px"), around = watcher(near, "100% 0px");
       const followers = $$(Object.keys(follow).map((k) => `article [data-key="${k}"]`).join(", "))
         .filter((el) => !asBuilt(el)).map((el) => el.closest("article > *")).filter(Boolean);
-      new Set([...$$(".widget"), ...followers]).forEach((el) => io.observe(el));
+      new Set([...$$(".widget"), ...followers]).forEach((el) => { io.observe(el); around.observe(el); });
       // "change dₖ" brings the focus here without moving the page; Escape takes it back to
       // the button it came from, where the reader was (so does the bar's "back" button, shown
       // until the focus leaves the bar), and, if the box runs below the window (a keyboard
       // leaves a button it tabbed to at the bottom edge), scrolls up just enough to show what
-      // the change did, never the button under the header and the bar
+      // the change did, never the box's top (its title, then the button) under the header
+      // and the bar. A box the reader scrolled away from meanwhile (up to the figure, down
+      // through its charts) comes back with its top just under the bar. The bar is counted
+      // as it will show over the box, not as it is now: out of sight while the reader was
+      // away from the boxes, it shows again once the box is back on screen (it covered the
+      // button the focus came back to).
       let from = null;
       const back = $(".dk-back", b), away = (to) => {
         from = null;
@@ -381,9 +393,11 @@
         to?.focus({ preventScroll: true });
         const box = to?.closest(".widget");
         if (box) requestAnimationFrame(() => {
-          const cover = Math.max($(".site-header")?.getBoundingClientRect().bottom || 0, b.getBoundingClientRect().bottom);
-          const below = box.getBoundingClientRect().bottom - innerHeight, room = to.getBoundingClientRect().top - cover - 8;
-          if (below > 0 && room > 0) scrollBy(0, Math.min(below + 8, room));
+          measure();
+          const top = header ? header.getBoundingClientRect().bottom : 0, cover = top + parseFloat(height);
+          const r = box.getBoundingClientRect(), below = r.bottom - innerHeight, room = r.top - cover - 8;
+          if (room < 0) scrollBy(0, room);
+          else if (below > 0) scrollBy(0, Math.min(below + 8, room));
         });
       };
       $$("[data-dk-jump]").forEach((btn) => on(btn, "click", () => {
@@ -629,7 +643,11 @@
     };
     wide.addEventListener?.("change", side);
     side();
-    each(".toc-link", (a) => on(a, "click", () => { if (toc && a.matches(".toc-link")) toc.open = true; }));
+    // the header's link leads into the list (article.html: without scripts the browser opens
+    // the box to show it); here it opens the box and lands on the box, its title included
+    each(".toc-link", (a) => on(a, "click", () => {
+      if (toc && a.matches(".toc-link")) { toc.open = true; a.hash = toc.id; }
+    }));
     // the header's "Contents" link only while the contents themselves are off screen (on a
     // phone both would read "Contents" one above the other at the top of the page)
     if (nav) new IntersectionObserver(([e]) => $$(".toc-link").forEach((a) => { a.style.visibility = e.isIntersecting ? "hidden" : ""; }),

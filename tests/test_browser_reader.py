@@ -364,6 +364,38 @@ def test_escape_from_the_bar_goes_back_to_the_box_that_sent_the_reader(visit, la
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("went", [-1, 1], ids=["up", "down"])
+def test_back_from_the_bar_the_box_is_not_under_the_bar(visit, lang, went: int) -> None:
+    """A reader sent to the bar by a box's "change dₖ" scrolls a screen away (up to look at
+    the figure, or down) and comes back (Escape, or the bar's "back" button): the box comes
+    back with its top, and the button that has the focus, below the header and the bar. The
+    bar is counted as it shows over the box: out of sight while the reader was away from the
+    boxes, it came back over the button (third newcomer pass: the button at 57 px, under a
+    bar ending at 107)."""
+    page = visit(viewport=PHONE, is_mobile=True, has_touch=True).open(f"{lang}/index.html")
+    jumps = page.locator(".widget button.dk-jump")
+    assert jumps.count() >= 1
+    for n in range(jumps.count()):
+        button = jumps.nth(n)
+        button.evaluate("b => scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 2)")
+        page.evaluate(FRAMES)
+        button.focus()
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "dk-input", n
+        page.evaluate("d => scrollBy(0, d * innerHeight)", went)
+        page.evaluate(FRAMES)
+        page.keyboard.press("Escape")
+        assert button.evaluate("b => b === document.activeElement"), n
+        page.locator(".dk-bar:not(.dk-away)").wait_for()       # the box on screen shows it
+        page.evaluate(FRAMES)
+        box, at, cover = button.evaluate("""b => [b.closest('.widget').getBoundingClientRect().top,
+            b.getBoundingClientRect(), Math.max(...['.site-header', '.dk-bar'].map(s =>
+                document.querySelector(s).getBoundingClientRect().bottom))]""")
+        assert box >= cover - 1 and at["top"] >= cover - 1, (n, box, at["top"], cover)
+        assert at["bottom"] <= PHONE["height"], (n, at["bottom"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_scale_slider_gives_a_screen_reader_the_scale_it_shows(visit, lang) -> None:
     """The scale shown beside the slider ("×16.0") is the slider's value text, and the scale
     itself its value in chromium's accessibility tree, before and after a key moves it; it is

@@ -218,6 +218,33 @@ def test_the_contents_fold_away_on_a_phone_and_open_from_the_header(visit, lang:
     assert not wide.locator(".toc-link").is_visible()
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_without_scripts_the_headers_contents_link_leads_to_contents_that_are_open(
+        visit, lang: str) -> None:
+    """Without JavaScript a phone's "Contents" link in the header landed on the folded box:
+    its summary line alone, the entries out of sight (third newcomer pass). It now leads into
+    the list, which the browser opens to show it. With scripts the link still opens the box
+    and lands on the box itself, its summary line included."""
+    page = visit(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False
+                 ).open(f"{lang}/index.html")
+    assert page.locator("#toc").get_attribute("open") is None        # folded on arrival
+    page.locator("article h2").last.scroll_into_view_if_needed()
+    page.locator(".toc-link").tap()
+    entry = page.locator("#toc ol a").first
+    entry.wait_for(timeout=3000)
+    box = entry.bounding_box()
+    assert box is not None and 0 <= box["y"] < PHONE["height"], box     # in the window
+    title, header = page.locator("#toc summary").bounding_box(), page.locator(".site-header").bounding_box()
+    assert title["y"] >= header["y"] + header["height"] - 1, (title, header)   # and its title
+    page = visit(viewport=PHONE, is_mobile=True, has_touch=True).open(f"{lang}/index.html")
+    page.locator("article h2").last.scroll_into_view_if_needed()
+    page.locator(".toc-link").click()
+    page.wait_for_function("() => location.hash === '#toc' && document.querySelector('#toc').open")
+    page.wait_for_function("""() => { const s = document.querySelector('#toc summary').getBoundingClientRect();
+        return s.top >= document.querySelector('.site-header').getBoundingClientRect().bottom - 1
+            && s.bottom <= innerHeight; }""")
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}],
                          ids=["phone", "desktop"])

@@ -83,6 +83,55 @@ def test_the_bar_stays_small_and_labelled_on_a_phone_with_targets_of_24_px(visit
     parts.done()
 
 
+# The first and the last Try-it box brought a set distance apart: what lies between them (the
+# blocks between, and what comes before the last box inside its own block) is put out of the
+# page, and an empty block of the right height put in its place
+GAP = """stretch => {
+    const boxes = [...document.querySelectorAll('.widget')];
+    const [a, b] = [boxes[0], boxes[boxes.length - 1]].map(w => w.closest('article > *'));
+    let gap = document.getElementById('test-gap');
+    if (!gap) {
+        a.after(gap = Object.assign(document.createElement('div'), {id: 'test-gap'}));
+        for (let el = gap.nextElementSibling; el && el !== b; el = el.nextElementSibling) el.style.display = 'none';
+        [...b.children].filter(el => !el.contains(boxes[boxes.length - 1])).forEach(el => { el.style.display = 'none'; });
+    }
+    const apart = () => boxes[boxes.length - 1].getBoundingClientRect().top - boxes[0].getBoundingClientRect().bottom;
+    gap.style.height = '1px';       // margins no longer collapse through it
+    gap.style.height = Math.max(1, 1 + stretch + innerHeight - apart()) + 'px';
+    const top = boxes[0].getBoundingClientRect().bottom + scrollY;
+    return [top, top + apart(), apart() - innerHeight]; }"""
+AWAY = "() => document.querySelector('.dk-bar').classList.contains('dk-away')"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_bar_stays_put_across_a_short_stretch_of_text_between_two_boxes(visit, lang) -> None:
+    """On a phone the bar went away and came back over the ~400 px of text between a table
+    that follows dₖ and the next Try-it box (newcomer, third pass). Between two boxes whose
+    text apart takes less than a screen to scroll through, it now stays put all the way;
+    over a longer stretch (here two and a half screens) it still goes away, and comes back
+    with the next box."""
+    page = visit(viewport=PHONE, is_mobile=True, has_touch=True).open(f"{lang}/index.html")
+    if page.locator(".widget").count() < 2:
+        pytest.skip("one Try-it box: no stretch between two")
+    page.evaluate("document.documentElement.classList.add('laid-out')")
+    h = PHONE["height"]
+    above, below, stretch = page.evaluate(GAP, 0.6 * h)
+    assert abs(stretch - 0.6 * h) < 2, stretch
+    seen = []
+    for y in range(int(above - h / 2), int(below - h / 2) + 1, h // 10):
+        page.evaluate("y => scrollTo(0, y)", y)
+        page.evaluate(FRAMES)
+        if y == int(above - h / 2):
+            page.locator(".dk-bar:not(.dk-away)").wait_for()     # the first box shows it
+        seen.append((round(y - above), page.evaluate(AWAY)))
+    assert not [y for y, away in seen if away], f"away at {seen} (px past the first box)"
+    above, below, stretch = page.evaluate(GAP, 2.5 * h)
+    page.evaluate("y => scrollTo(0, y)", (above + below - h) / 2)
+    page.wait_for_function(AWAY, timeout=3000)                   # a long stretch: away
+    page.evaluate("y => scrollTo(0, y)", below - h / 2)
+    page.locator(".dk-bar:not(.dk-away)").wait_for(timeout=3000)   # the next box: back
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_try_it_box_leads_to_the_bar(visit, site_build, lang: str) -> None:
     page = visit().open(f"{lang}/index.html")
