@@ -567,8 +567,10 @@ def test_an_id_the_page_layout_also_uses_is_an_error_at_the_heading(tmp_path: Pa
     ("## A heading {#x}", '<div id="x">B.</div>'),
     ('<div id="x">A.</div>', "## A heading {#x}"),
     ("A note[^x].\n\n[^x]: The note.", '<p id="fn-x">B.</p>'),
+    ('<div id="x">A.</div>', '<div class="c">\n\n            <span id="x"></span>\n</div>'),
 ], ids=["raw HTML twice", "raw HTML, then inline raw HTML", "a heading, then raw HTML",
-        "raw HTML, then a heading", "a note, then raw HTML"])
+        "raw HTML, then a heading", "a note, then raw HTML",
+        "raw HTML, then an indented line of a raw block"])
 def test_a_duplicate_id_in_raw_html_names_both_lines(tmp_path: Path, first: str,
                                                       second: str) -> None:
     """Markdown keeps raw HTML out of the tree, so an id it repeats was found only in the
@@ -577,7 +579,7 @@ def test_a_duplicate_id_in_raw_html_names_both_lines(tmp_path: Path, first: str,
     body = f"{first}\n\nText.\n\n{second}\n"
     e = error(tmp_path, body)
     lines = body.split("\n")
-    at = BODY_START + next(i for i, text in enumerate(lines) if text == second)
+    at = BODY_START + max(i for i, text in enumerate(lines) if 'id="' in text or "{#" in text)
     other = BODY_START + next(i for i, text in enumerate(lines)
                               if 'id="' in text or "{#" in text or text.startswith("[^"))
     assert e.line == at and "duplicate id" in e.message, str(e)

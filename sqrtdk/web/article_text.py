@@ -25,7 +25,13 @@ from .line_reads import (
 )
 from .markers import strip_markers
 from .positions import BoxLines
-from .raw_html import blank_lines, raw_html_ids, raw_html_lines, raw_html_urls
+from .raw_html import (
+    blank_lines,
+    markdown_raw_lines,
+    raw_html_ids,
+    raw_html_lines,
+    raw_html_urls,
+)
 
 
 @dataclass
@@ -79,9 +85,19 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         # that Markdown keeps in a raw HTML block (indented lines after a blank one in a
         # <div> at the margin); the masked read wins where both have an address
         raw_urls={**raw_html_urls(masked.restore_code(lines)), **raw_html_urls(lines)},
-        raw_ids=raw_html_ids(lines),
+        raw_ids=_raw_ids(lines, masked.restore_code(lines)),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])
+
+
+def _raw_ids(lines: str, restored: str) -> list[tuple[str, int]]:
+    """(id, line) of the raw HTML's ids, in order: those read with code masked, and those of
+    lines the lexer took for indented code that Markdown keeps in a raw HTML block (a real
+    post's <span id> lines indented by 12 spaces inside a <div>: the page has them, and a
+    duplicate was blamed on the page's layout). An id shown in a code block is no id."""
+    masked = set(raw_html_ids(lines))
+    in_raw = markdown_raw_lines(lines)
+    return [(i, n) for i, n in raw_html_ids(restored) if (i, n) in masked or n in in_raw]
 
 
 def _nth_line(lines: list[str], n: int) -> str:

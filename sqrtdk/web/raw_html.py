@@ -48,6 +48,12 @@ def raw_html_lines(text: str) -> frozenset[int]:
     return frozenset(ours & _cmark(text)) if ours else frozenset()
 
 
+def markdown_raw_lines(text: str) -> frozenset[int]:
+    """The 1-based lines of `text` (as for `raw_html_lines`) that Python-Markdown alone reads
+    as a block of raw HTML: the page keeps them as HTML, whatever cmark-gfm reads."""
+    return frozenset(_python_markdown(text)) if "<" in text else frozenset()
+
+
 class _Addresses(HTMLParser):
     """The line of each href, src and srcset address in the tags of a text (html.parser
     reads Markdown's text between the tags as data), and each id with its line, in order."""
