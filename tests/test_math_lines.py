@@ -134,3 +134,19 @@ def test_every_katex_warning_code_has_advice() -> None:
     codes = set(regex.findall(r'errorCode: "(\w+)"', source))
     assert codes, "no errorCode found in katex.js: the test's pattern is out of date"
     assert codes - {"htmlExtension", "newLineInDisplayMode"} == set(ADVICE), codes
+
+
+def test_a_wide_space_cuts_only_after_a_statement():
+    """A real note wrote `\\ Max \\quad L(w,b,a) = +\\infty \\quad <reason in Chinese>`; a
+    phone showed a bare 'Max', then 'L(w,b,a)=+inf' as a claim of its own. A \\quad or
+    \\qquad cuts only where the text before it holds a relation and does not end with an
+    operator: a word, an operator or a term stays with what follows."""
+    reason = "\u56e0\u4e3aa_{i}\u53ef\u4ee5\u53d6\u5230\u65e0\u7a77"
+    f = formula(r"\ Max \quad L(w,b,a) = +\infty \quad " + reason)
+    assert [(kind, "".join(map(str, p)).strip()) for kind, p in pieces(f)] == [
+        ("start", r"\ Max \quad L(w,b,a)"), ("rel", r"= +\infty"), ("new", reason)]
+    for tex in (r"\max_x \qquad f(x) = x^2", r"\sum_i \quad a_i = 1", r"y = a + \qquad b = c",
+                r"x = \quad \lim_n a_n"):
+        assert all(kind != "new" for kind, _ in pieces(formula(tex))), tex
+    lines = narrow(f, by_length, 4.0)
+    assert lines is not None and lines.plain.startswith(r"\begin{aligned}&\ Max \quad L(w,b,a)")

@@ -2,8 +2,10 @@
 
 KaTeX cannot break display math, so a formula too wide for a phone's column gets a second,
 narrow rendering beside the wide one (the stylesheet shows one of them by the width): the
-formula's top level is cut before each relation (=, ≤, ⇒, …) and at wide spaces (\\qquad,
-\\quad) that separate two statements, and the pieces are packed greedily into lines of
+formula's top level is cut before each relation (=, ≤, ⇒, …) and at a wide space (\\qquad,
+\\quad) that ends a statement (the text since the last such cut holds a top-level relation:
+`\\max \\quad f(x)` or `\\text{Max} \\quad L=\\infty` stay together, an operator or a word is
+never parted from what it applies to), and the pieces are packed greedily into lines of
 `aligned`, each continuation indented and its relation kept (`{}=` keeps the spacing of a
 relation that starts a line). Nothing inside braces, \\left…\\right or an environment is cut,
 and a formula that already has lines (`\\\\`), an environment at its top or a `\\tag` is left
@@ -26,6 +28,11 @@ _CLOSE = {r"\right", r"\end"}
 _LAID_OUT = re.compile(r"\\\\|\\tag\b|\\begin\{(?:aligned|align|gathered|gather|split|multline|"
                        r"array|cases|matrix|pmatrix|bmatrix)")
 
+# a statement's last piece that is only its relation, or that ends with an operator or a
+# function waiting for its argument, is not yet a statement
+_OPERATOR_AT_END = re.compile(r"(?:^(?:" + "|".join(re.escape(r) for r in RELATIONS) + r")|"
+                              r"[-+*/]|\\(?:cdot|times|pm|mp|sum|prod|int|oint|max|min|arg|lim|"
+                              r"sup|inf|log|ln|exp|det|operatorname\*?))\s*$")
 Piece = list[str | Quote]
 
 
@@ -48,11 +55,24 @@ def pieces(formula: Formula) -> list[tuple[str, Piece]]:
                 depth -= 1
             if depth == 0 and tok in RELATIONS and _has_text(out[-1][1]):
                 out.append(("rel", [tok]))
-            elif depth == 0 and tok in SEPARATORS:
+            elif depth == 0 and tok in SEPARATORS and _statement_ends(out):
                 out.append(("new", []))
             else:
                 _append(out[-1][1], tok)
     return [(kind, p) for kind, p in out if _has_text(p)]
+
+
+def _statement_ends(out: list[tuple[str, Piece]]) -> bool:
+    """Whether the text since the last wide-space cut is a statement: it holds a top-level
+    relation (so the piece before a cut is never a bare operator, word or term)."""
+    since = next(i for i in range(len(out) - 1, -1, -1) if out[i][0] != "rel")
+    if len(out) - since < 2:
+        return False
+    last = out[-1][1]
+    if any(isinstance(p, Quote) for p in last):
+        return True
+    text = "".join(p for p in last if isinstance(p, str)).strip()
+    return not _OPERATOR_AT_END.search(text)
 
 
 def _append(piece: Piece, tok: str) -> None:
