@@ -150,3 +150,18 @@ def test_a_wide_space_cuts_only_after_a_statement():
         assert all(kind != "new" for kind, _ in pieces(formula(tex))), tex
     lines = narrow(f, by_length, 4.0)
     assert lines is not None and lines.plain.startswith(r"\begin{aligned}&\ Max \quad L(w,b,a)")
+
+
+def test_words_in_math_are_one_warning_per_formula(tmp_path: Path, katex: Any,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """KaTeX warns once per character: a real note's formula with a Chinese clause gave one
+    'unicodeTextInMathMode' line per character (68 of 118 lines of a --strict run). Now one
+    warning per formula and code names the characters as the runs they form."""
+    clause, word = "\u867d\u7136\u4e0d\u662f\u7b49\u4ef7\u95ee\u9898", "\u6837\u672c"
+    body = f"Intro.\n\n$$\nL = 1 \\quad {clause} \\quad x_{{{word}}}\n$$\n"
+    built = page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        typeset([built], katex)
+    got = [r.getMessage() for r in caplog.records if "unicodeTextInMathMode" in r.getMessage()]
+    assert len(got) == 1, got
+    assert f'"{clause}", "{word}"' in got[0] and "\\text{" in got[0], got

@@ -96,6 +96,40 @@ def advised(warning: str) -> str:
     return f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
 
 
+# KaTeX warns once per character (`unicodeTextInMathMode: Unicode text character "X" used in
+# math mode`, `unknownSymbol: Unrecognized Unicode character "X" (N)`): a formula with a
+# Chinese sentence in it gave one warning per character
+_ONE_CHARACTER = re.compile(r'^(?P<code>\w+): (?P<before>.*?)character "(?P<char>.)"'
+                            r"(?: \(\d+\))?(?P<after>.*)$", re.S)
+MOST_RUNS = 3
+
+
+def grouped(warnings: Sequence[str], tex: str) -> list[str]:
+    """KaTeX's warnings about single characters, one per code: the characters named as the
+    runs they form in `tex` (the first MOST_RUNS, then how many more), in the place of the
+    first one's warning; other warnings as they are."""
+    out: list[str] = []
+    chars: dict[str, list[str]] = {}
+    for w in warnings:
+        m = _ONE_CHARACTER.match(w)
+        if m is None:
+            out.append(w)
+            continue
+        if m["code"] not in chars:
+            chars[m["code"]] = []
+            out.append(f"{m['code']}: {m['before']}character(s) {{runs}}{m['after']}")
+        chars[m["code"]].append(m["char"])
+    for code, found in chars.items():
+        pattern = "[" + "".join(re.escape(c) for c in dict.fromkeys(found)) + "]+"
+        runs = list(dict.fromkeys(re.findall(pattern, tex))) or list(dict.fromkeys(found))
+        named = ", ".join(f'"{r}"' for r in runs[:MOST_RUNS])
+        if len(runs) > MOST_RUNS:
+            named += f" and {len(runs) - MOST_RUNS} more"
+        at = next(i for i, w in enumerate(out) if w.startswith(f"{code}: ") and "{runs}" in w)
+        out[at] = out[at].replace("{runs}", named)
+    return out
+
+
 # The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
 # explainer.js may write into a formula's quoted numbers when the reader changes dₖ
 NUMBER_CHARS = "0123456789.,%+-\u2212\u00d7 "
@@ -192,7 +226,8 @@ class KatexRenderer:
                                 f'<annotation encoding="application/x-tex">'
                                 f'{_escape(f.copy_text)}</annotation>', 1)
         return Rendered(html=html,
-                        warnings=tuple(advised(str(w)) for w in answer.get("warnings", ())),
+                        warnings=tuple(advised(w) for w in grouped(
+                            [str(w) for w in answer.get("warnings", ())], f.source)),
                         width_em=float(answer.get("width_em", 0.0)) * FONT_SCALE,
                         defines=tuple(answer.get("defines", ())),
                         conflict=str(answer.get("conflict", "")))
