@@ -86,6 +86,16 @@ def _plentiful(text: str) -> tuple[str, str] | None:
     return (m["path"], kind) if kind else None
 
 
+def counted(count: int) -> str:
+    """`count` warnings, as --strict's error names them: how many of them the installed
+    printer held back so far (shown later in its summary), so the number matches the lines."""
+    held = sum(sum(h.held.values()) for h in LOGGER.handlers if isinstance(h, WarningPrinter))
+    if not held:
+        return f"{count} warning(s) above"
+    return (f"{count} warning(s): {count - held} above, {held} not shown (see the 'not shown' "
+            "line(s); build with --all-warnings to see them)")
+
+
 def install(stream: TextIO | None = None, most: int | None = MOST_OF_A_KIND) -> WarningPrinter:
     """Route the package's warnings to a new WarningPrinter (replacing an earlier one)."""
     for h in list(LOGGER.handlers):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .cache import UNITS, Cache
 from .errors import BuildError
 from .inputs import Inputs, read_inputs
-from .log import captured, held, replay
+from .log import captured, counted, held, replay
 from .options import DEFAULT_SEED, BuildOptions
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class Builder:
             self.log(f"{'unchanged':<12} {time.perf_counter() - t0:6.3f} s  (sources, code, "
                      "figures and site as the last build left them)")
             if self.opts.strict and counter.count:
-                raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, "
+                raise BuildError(self.opts.content_dir, 0, f"{counted(counter.count)}, "
                                  "and --strict makes them errors; fix them")
             return
         with captured() as messages:
@@ -123,7 +123,7 @@ class Builder:
             note(f"{counts['minified']} minified, {counts['hashed']} hashed, "
                  f"{counts['compressed']} precompressed")
         if self.opts.strict and counter.count:
-            raise BuildError(self.opts.content_dir, 0, f"{counter.count} warning(s) above, and "
+            raise BuildError(self.opts.content_dir, 0, f"{counted(counter.count)}, and "
                              "--strict makes them errors; fix them (nothing was written)")
         if self.on_site is not None:
             self.on_site(site)
@@ -247,14 +247,18 @@ class Builder:
 
 
 class _Counter(logging.Handler):
-    """Counts the warnings of one build."""
+    """Counts the distinct warnings of one build (the printer shows a repeated one once)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
-        self.count = 0
+        self.seen: set[str] = set()
+
+    @property
+    def count(self) -> int:
+        return len(self.seen)
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
+        self.seen.add(record.getMessage())
 
 
 def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:

@@ -181,3 +181,31 @@ def test_a_file_s_many_spacing_warnings_are_summarised_and_the_others_stay_visib
     assert out[-1] == (f"{pasted}: warning: {extra} more '{SPACING}' warning(s) not shown (the "
                        f"first {MOST_OF_A_KIND} are above); to see them all, build with "
                        "--all-warnings"), out[-1]
+
+
+def test_strict_s_count_matches_the_lines_shown(tmp_path) -> None:
+    """--strict said '340 warning(s) above' when 120 were printed: the printer holds back a
+    file's spacing warnings after MOST_OF_A_KIND and shows a repeated warning once, while the
+    build counted every record. The count is of distinct warnings and says how many were not
+    shown."""
+    import io
+
+    from sqrtdk.log import LOGGER, MOST_OF_A_KIND, SPACING, WarningPrinter, counted, warn
+    from sqrtdk.pipeline import _Counter
+    stream, counter = io.StringIO(), _Counter()
+    printer = WarningPrinter(stream, MOST_OF_A_KIND)
+    extra, path = 5, tmp_path / "index.md"
+    LOGGER.addHandler(printer)
+    LOGGER.addHandler(counter)
+    try:
+        for n in range(MOST_OF_A_KIND + extra):
+            warn(LOGGER, path, n + 1, f"{SPACING}: 'a{n}' reads better as 'b'")
+        for _ in range(3):
+            warn(LOGGER, path, 99, "KaTeX: the same formula's warning")
+        said = counted(counter.count)
+    finally:
+        LOGGER.removeHandler(printer)
+        LOGGER.removeHandler(counter)
+    shown = len(stream.getvalue().splitlines())
+    total = MOST_OF_A_KIND + extra + 1
+    assert said.startswith(f"{total} warning(s): {shown} above, {extra} not shown"), said
