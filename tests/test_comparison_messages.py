@@ -263,3 +263,19 @@ def test_code_holding_html_characters_is_read_alike(tmp_path: Path, code: str) -
     messages, html = convert(tmp_path, f"Intro.\n\nThe code {code} here.\n")
     assert messages == [], messages
     assert [e["text"] for e in Tree(html).elements if e["tag"] == "code"] == [code.strip("`")]
+
+
+def test_links_in_html_details_already_warned_are_not_warned_each(tmp_path: Path) -> None:
+    """Markdown links inside a raw HTML `<details>` block with blank lines (GitHub reads the
+    Markdown inside, this Markdown keeps it as typed): one warning for the passage, none
+    per link, whose advice would be to write what is already written."""
+    body = ("Intro.\n\n<details>\n<summary>Sources</summary>\n\n"
+            "| Name | Where |\n|---|---|\n"
+            "| [First one](https://example.com/a%20b) | x |\n"
+            "| [Second one](https://example.com/c) | y |\n\n"
+            "- [Third one](https://example.com/d)\n\n</details>\n\n" + FILLER)
+    messages, _ = convert(tmp_path, body)
+    assert messages and any("/// details" in m for m in messages), messages
+    assert not [m for m in messages if "a link" in m], messages
+    details = next(m for m in messages if "/// details" in m)
+    assert "attrs: {id: some-id}" in details, details
