@@ -279,3 +279,15 @@ def test_links_in_html_details_already_warned_are_not_warned_each(tmp_path: Path
     assert not [m for m in messages if "a link" in m], messages
     details = next(m for m in messages if "/// details" in m)
     assert "attrs: {id: some-id}" in details, details
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_box_closing_line_right_under_a_table_is_no_difference(tmp_path: Path,
+                                                                  lang: str) -> None:
+    """GitHub reads a box's `///` right under a table's last row as one more row; this
+    Markdown closes the box there, as the author meant: nothing to warn about."""
+    body = ("Intro.\n\n/// details | Numbers\n    attrs: {id: nums}\n\n"
+            "| a | b |\n|---|---|\n| 1 | 2 |\n///\n\nAfter.\n")
+    messages, html = convert(tmp_path, body, lang=lang)
+    assert messages == [], messages
+    assert "///" not in html
