@@ -291,3 +291,14 @@ def test_a_box_closing_line_right_under_a_table_is_no_difference(tmp_path: Path,
     messages, html = convert(tmp_path, body, lang=lang)
     assert messages == [], messages
     assert "///" not in html
+
+
+def test_a_suggested_address_keeps_its_spaces_as_percent_20(tmp_path: Path) -> None:
+    """A link GitHub makes and this Markdown does not (a bare address is linked by both; a
+    `<scheme:…>` only by GitHub), its address holding %20: the suggestion writes %20, not
+    a literal space."""
+    body = FILLER + "A link <irc://example.org/a%20b> here.\n"
+    messages, _ = convert(tmp_path, body)
+    offered = [s for m in messages for s in suggestions(m)]
+    assert offered and all("%20" in s and " " not in s.split("](")[1] for s in offered), \
+        messages

@@ -544,10 +544,11 @@ def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, 
 
 def _written(link: _Link) -> str:
     """`link` as Markdown both parsers read alike: '$' as '\\$', brackets in the text
-    escaped, the address in <…> when it holds a space or a parenthesis, a title in
-    double quotes."""
+    escaped, a space of the address as %20, the address in <…> when it holds a parenthesis,
+    a title in double quotes."""
     text = re.sub(r"([\[\]\\$`*_])", r"\\\1", link.text)
-    href = link.href.replace("$", "\\$")
+    # a space as %20, as an address is mostly written (both read it as a space)
+    href = link.href.replace("$", "\\$").replace(" ", "%20")
     if re.search(r"[\s()<>]", href):
         href = "<" + href.replace("<", "%3C").replace(">", "%3E") + ">"
     title = ' "' + link.title.replace('"', '\\"').replace("$", "\\$") + '"' if link.title else ""
