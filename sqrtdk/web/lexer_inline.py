@@ -166,12 +166,12 @@ class InlineScanner:
             raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
                                    "own; inline math is '$…$'")
         if i + 1 >= len(text) or text[i + 1].isspace():
-            spaced = _spaced_formula(text, i)
-            if spaced:
-                raise self.error(line, f"'{spaced[0]}' is no formula: a formula's opening '$' "
+            written = _spaced_formula(text, i)
+            if written:
+                raise self.error(line, f"'{written[0]}' is no formula: a formula's opening '$' "
                                        "is followed, and its closing '$' preceded, by a "
                                        "character that is not a space; remove the spaces "
-                                       f"inside the '$'s, write '{spaced[1]}' (for a dollar "
+                                       f"inside the '$'s, write '{written[1]}' (for a dollar "
                                        "sign, write '\\$')")
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
