@@ -263,3 +263,42 @@ def test_code_holding_html_characters_is_read_alike(tmp_path: Path, code: str) -
     messages, html = convert(tmp_path, f"Intro.\n\nThe code {code} here.\n")
     assert messages == [], messages
     assert [e["text"] for e in Tree(html).elements if e["tag"] == "code"] == [code.strip("`")]
+
+
+def test_links_in_html_details_already_warned_are_not_warned_each(tmp_path: Path) -> None:
+    """Markdown links inside a raw HTML `<details>` block with blank lines (GitHub reads the
+    Markdown inside, this Markdown keeps it as typed): one warning for the passage, none
+    per link, whose advice would be to write what is already written."""
+    body = ("Intro.\n\n<details>\n<summary>Sources</summary>\n\n"
+            "| Name | Where |\n|---|---|\n"
+            "| [First one](https://example.com/a%20b) | x |\n"
+            "| [Second one](https://example.com/c) | y |\n\n"
+            "- [Third one](https://example.com/d)\n\n</details>\n\n" + FILLER)
+    messages, _ = convert(tmp_path, body)
+    assert messages and any("/// details" in m for m in messages), messages
+    assert not [m for m in messages if "a link" in m], messages
+    details = next(m for m in messages if "/// details" in m)
+    assert "attrs: {id: some-id}" in details, details
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_box_closing_line_right_under_a_table_is_no_difference(tmp_path: Path,
+                                                                  lang: str) -> None:
+    """GitHub reads a box's `///` right under a table's last row as one more row; this
+    Markdown closes the box there, as the author meant: nothing to warn about."""
+    body = ("Intro.\n\n/// details | Numbers\n    attrs: {id: nums}\n\n"
+            "| a | b |\n|---|---|\n| 1 | 2 |\n///\n\nAfter.\n")
+    messages, html = convert(tmp_path, body, lang=lang)
+    assert messages == [], messages
+    assert "///" not in html
+
+
+def test_a_suggested_address_keeps_its_spaces_as_percent_20(tmp_path: Path) -> None:
+    """A link GitHub makes and this Markdown does not (a bare address is linked by both; a
+    `<scheme:…>` only by GitHub), its address holding %20: the suggestion writes %20, not
+    a literal space."""
+    body = FILLER + "A link <irc://example.org/a%20b> here.\n"
+    messages, _ = convert(tmp_path, body)
+    offered = [s for m in messages for s in suggestions(m)]
+    assert offered and all("%20" in s and " " not in s.split("](")[1] for s in offered), \
+        messages

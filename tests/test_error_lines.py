@@ -54,7 +54,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     # raw HTML: Markdown stashes it, so no tree element holds its address
     "missing anchor in raw HTML": ('see <a href="#nowhere-raw">x</a> now', "no anchor", "site"),
     "missing image in raw HTML": ('an <img src="missing-raw.png" alt="x"> image',
-                                  "does not have", "site"),
+                                  "image 'missing-raw.png', a file the site does not have: "
+                                  "the pages show only the figures the build draws", "site"),
+    "external image in raw HTML": ('an <img src="https://example.org/x.png" alt="x"> image',
+                                   "link to it instead, [what it shows](https://example.org/"
+                                   "x.png), or draw it as a figure", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
     "space before the closing dollar": ("where $x $ is", "closing '$' follows", "page"),
@@ -1112,3 +1116,25 @@ def test_a_box_not_understood_is_quoted_with_its_code(tmp_path: Path, line: str)
     or from the paragraph's own text, which stops at its first code span ('/// ')."""
     e = error(tmp_path, f"Text.\n\n{line}\n\nMore text.\n")
     assert e.line == BODY_START + 2 and f"box not understood: '{line}'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("inside", ["", "<img src=\"figure-missing-alt.svg\" alt=\"\">", " "])
+def test_a_link_with_no_text_warns_at_its_line(tmp_path: Path, inside: str) -> None:
+    """`<a href>` around nothing (its image removed) has no name for a screen reader."""
+    from sqrtdk.log import captured
+    body = f"Paragraph one.\n\nSee <a href=\"https://a.example/x\">{inside}</a> here.\n"
+    built = page(tmp_path, body, RESULTS, figures=["spread_hist", "walk"])
+    files = {"en/index.html": built.body.encode("utf-8"),
+             "en/figure-missing-alt.svg": b"<svg/>"}
+    with captured() as messages:
+        check_site(Site(files=files), [built], "https://site.example/")
+    path = (tmp_path / "index.md").as_posix()
+    assert [m for m in messages if m.startswith(f"{path}:{BODY_START + 2}: warning:")
+            and "no text" in m], messages
+    # with words inside, no warning
+    again = page(tmp_path, body.replace(f">{inside}</a>", ">words</a>"), RESULTS,
+                 figures=["spread_hist", "walk"])
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": again.body.encode("utf-8")}), [again],
+                   "https://site.example/")
+    assert not messages, messages

@@ -279,3 +279,22 @@ def test_other_environments_and_mid_line_ones_are_not_math_here() -> None:
     assert tex("\\begin{itemize} is LaTeX, not math\n") == []
     assert tex("inline $\\begin{matrix}a\\end{matrix}$ stays inline\n") == \
         [("\\begin{matrix}a\\end{matrix}", False, 1)]
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("Value $ V(D, G) $ here.", "$V(D, G)$"),
+    ("So $ \\theta(w) = \\max_{a_{i}}$ holds.", "$\\theta(w) = \\max_{a_{i}}$"),
+])
+def test_a_formula_with_a_space_after_its_dollar_is_told_how_to_write_it(written: str,
+                                                                          meant: str) -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "one\n\n" + written + "\n")
+    assert e.value.line == 3 and f"write '{meant}'" in e.value.message, e.value.message
+    # the suggestion is a formula
+    assert tex(meant + "\n") == [(meant[1:-1], False, 1)]
+
+
+def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "It costs $ 5, and $ 6 with tax.\n")
+    assert "write '\\$' for a dollar sign" in e.value.message, e.value.message

@@ -55,7 +55,9 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     if any(_DETAILS.search(x) for x in region) or (opened and not any(
             "</details" in x.lower() for x in source[opened[-1]:line - 1])):
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
-                "write it as a '/// details | Its summary' box, closed by a line '///'"), False
+                "write it as a box, its first lines '/// details | Its summary' and "
+                "'    attrs: {id: some-id}' (a box needs an id), then the Markdown, closed "
+                "by a line '///'"), False
     here = _BULLET.match(region[0]) if region else None
     if here and here.group(2) in "-*+" and any(
             (m := _BULLET.match(x)) and m.group(1) == here.group(1) and m.group(2) in "-*+"

@@ -293,10 +293,15 @@ _DEFINITION_LINE = re.compile(r"[ \t>]*:[ \t]")
 def cmark_reader(lines: list[str]) -> Reader:
     """A Reader of cmark-gfm's tree of the text `lines`, each block with its line.
     Paragraphs that are our own syntax to cmark-gfm (a `///` box line, a definition list's
-    `:   …` line) are left out: their content is compared, not their markers."""
+    `:   …` line) are left out: their content is compared, not their markers. So is a table
+    row that is a `///` line: GitHub reads a box's closing line right under a table's last
+    row as one more row, and this Markdown closes the box there."""
 
     def classify(el: etree.Element) -> str | None:
         first, pos = sourcepos_line(el), el.get("data-sourcepos", "")
+        if el.tag == "tr" and first and 0 < first <= len(lines) and \
+                _BOX_LINE.match(lines[first - 1]):
+            return "skip"
         if el.tag != "p" or not first:
             return None
         last = int(pos.split("-", 1)[1].split(":", 1)[0])

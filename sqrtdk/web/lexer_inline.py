@@ -166,6 +166,13 @@ class InlineScanner:
             raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
                                    "own; inline math is '$…$'")
         if i + 1 >= len(text) or text[i + 1].isspace():
+            written = _spaced_formula(text, i)
+            if written:
+                raise self.error(line, f"'{written[0]}' is no formula: a formula's opening '$' "
+                                       "is followed, and its closing '$' preceded, by a "
+                                       "character that is not a space; remove the spaces "
+                                       f"inside the '$'s, write '{written[1]}' (for a dollar "
+                                       "sign, write '\\$')")
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
@@ -223,3 +230,21 @@ class InlineScanner:
         raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
                                "closed; end it with '\\)' (for a plain parenthesis, write '(' "
                                "without the backslash)")
+
+
+def _spaced_formula(text: str, i: int) -> tuple[str, str] | None:
+    """For a '$' at text[i] followed by a space: where a closing '$' follows on the same
+    line (not followed by a letter or digit, the contents not starting with a digit: no
+    price), the passage as written and as a formula ('$ V(G) $', '$V(G)$'); else None."""
+    j = i + 1
+    while j < len(text) and text[j] != "\n":
+        if text[j] == "\\":
+            j += 2
+            continue
+        if text[j] == "$":
+            inner = text[i + 1:j].strip()
+            if inner and not inner[0].isdigit() and not text[j + 1:j + 2].isalnum():
+                return text[i:j + 1], f"${inner}$"
+            return None
+        j += 1
+    return None

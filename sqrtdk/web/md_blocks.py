@@ -48,6 +48,7 @@ from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
 from .positions import LineMap
+from .raw_html import markdown_raw_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
@@ -210,6 +211,7 @@ class BlockStructure(Treeprocessor):
         self.block_lines: dict[etree.Element, int] = {}
         self.block_floors: dict[etree.Element, int] = {}
         self.positions = LineMap()
+        self.raw_warned: frozenset[int] = frozenset()
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -234,6 +236,7 @@ class BlockStructure(Treeprocessor):
             first.setdefault(line, message)
         for line, message in sorted(first.items()):
             self._warn(line, message)
+        self.raw_warned = _raw_runs_warned(source, first)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
         self._references(root)
@@ -439,6 +442,8 @@ class BlockStructure(Treeprocessor):
                 continue
             if mine and github and mine.href != github.href:
                 self._warn(mine.line or github.line, self._other_address(mine, github))
+            elif github and not mine and github.line in self.raw_warned:
+                continue     # in raw HTML the page keeps as typed, already warned as such
             elif github and not mine:
                 self._warn(github.line, f"GitHub makes '{self._shown(github.text)}' a link (to "
                                         f"{github.href[:60]}), this Markdown does not: the page "
@@ -498,6 +503,25 @@ class _Link(NamedTuple):
     line: int
 
 
+def _raw_runs_warned(source: str, warned: dict[int, str]) -> frozenset[int]:
+    """The lines (1-based) of each run of raw HTML lines this Markdown keeps as typed
+    (`raw_html.markdown_raw_lines`) where a difference of the readings was warned (at
+    `warned`'s lines): a link GitHub makes there is part of that warning."""
+    raw = markdown_raw_lines(source)
+    out: set[int] = set()
+    for line in sorted(raw):
+        if line - 1 in raw:
+            continue
+        run = set()
+        n = line
+        while n in raw:
+            run.add(n)
+            n += 1
+        if any(w in run for w in warned):
+            out |= run
+    return frozenset(out)
+
+
 def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
     """The two readings' links side by side: aligned by their texts' words (difflib), and
     where the texts differ, paired when they are on the same line; the rest alone."""
@@ -520,10 +544,11 @@ def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, 
 
 def _written(link: _Link) -> str:
     """`link` as Markdown both parsers read alike: '$' as '\\$', brackets in the text
-    escaped, the address in <…> when it holds a space or a parenthesis, a title in
-    double quotes."""
+    escaped, a space of the address as %20, the address in <…> when it holds a parenthesis,
+    a title in double quotes."""
     text = re.sub(r"([\[\]\\$`*_])", r"\\\1", link.text)
-    href = link.href.replace("$", "\\$")
+    # a space as %20, as an address is mostly written (both read it as a space)
+    href = link.href.replace("$", "\\$").replace(" ", "%20")
     if re.search(r"[\s()<>]", href):
         href = "<" + href.replace("<", "%3C").replace(">", "%3E") + ">"
     title = ' "' + link.title.replace('"', '\\"').replace("$", "\\$") + '"' if link.title else ""

@@ -36,6 +36,8 @@ class _Links(HTMLParser):
         self.duplicate_ids: list[str] = []
         self.urls: list[tuple[str, str, str, str]] = []
         self.styles: list[str] = []
+        self.empty_links: list[str] = []     # hrefs of <a>s with no text, nor alt, nor label
+        self.anchor: list[str] = []          # the open <a>'s href, while it has no name yet
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -52,10 +54,23 @@ class _Links(HTMLParser):
                     self.urls.append((tag, "srcset", part.strip().split()[0], ""))
         if a.get("style"):
             self.styles.append(a["style"])
+        if tag == "a":
+            named = a.get("aria-label", "").strip() or a.get("aria-labelledby")
+            self.anchor = [] if named or "href" not in a else [a["href"]]
+        elif self.anchor and (a.get("alt", "").strip() or a.get("aria-label", "").strip()):
+            self.anchor = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self.anchor:
+            self.empty_links.append(self.anchor[0])
+        if tag == "a":
+            self.anchor = []
 
     def handle_data(self, data: str) -> None:
         if self.lasttag == "style":
             self.styles.append(data)
+        if data.strip():
+            self.anchor = []
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,7 @@ class PageLinks:
     urls: tuple[tuple[str, str, str, str], ...]
     styles: tuple[str, ...]
     duplicate_ids: tuple[str, ...] = ()     # ids given to a second element of the page
+    empty_links: tuple[str, ...] = ()       # hrefs of links with no text: no name
 
 
 class LinkMemo(Protocol):
@@ -85,7 +101,7 @@ def page_links(html: str) -> PageLinks:
     parser.feed(html)
     parser.close()
     return PageLinks(frozenset(parser.ids), tuple(parser.urls), tuple(parser.styles),
-                     tuple(parser.duplicate_ids))
+                     tuple(parser.duplicate_ids), tuple(parser.empty_links))
 
 
 def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | None = None
@@ -177,6 +193,21 @@ def _link_line(page: Page, url: str) -> int:
     return page.conversion.lines.urls.get(url, 0)
 
 
+_IMAGE_TAGS = ("img", "picture", "source")
+_IMAGES = ("the pages show only the figures the build draws (a function in sqrtdk/figures/, "
+           "shown as ![what it shows](NAME.svg \"Caption\"); README, 'Add a figure')")
+
+
+def _external(tag: str, url: str) -> str:
+    """The error for a resource `url` of another site that a `<tag>` would load."""
+    said = f"external resource '{url}': pages load nothing from other sites"
+    if tag in _IMAGE_TAGS:
+        return (f"{said} (their Content-Security-Policy), so the image would be an empty box; "
+                f"link to it instead, [what it shows]({url}), or draw it as a figure: "
+                f"{_IMAGES}")
+    return f"{said} (their Content-Security-Policy); remove it, or link to it instead"
+
+
 def _marker_line(page: Page, html: str, at: int) -> int:
     """The line of the quote, claim or formula whose marker was left at `html[at]`."""
     for pattern, lines in ((QUOTE_RE, page.quotes.lines), (CLAIM_RE, page.quotes.claim_lines),
@@ -231,6 +262,12 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                                f"near {near!r} ({html[m.start()]!r})")
         assert page is not None
         raise BuildError(page.source, line, f"unprocessed text near '{near}'")
+    for href in links.empty_links:
+        if page is not None and _link_line(page, href):
+            warn(LOGGER, page.source, _link_line(page, href),
+                 f"the link to '{href}' has no text (an <a> around nothing, or around an image "
+                 "with no alt text): a screen reader finds a link with no name; put words "
+                 "between its <a …> and </a>, or remove the link")
     for style in links.styles:
         for url in _CSS_URL.findall(style):
             if url.startswith(_EXTERNAL):
@@ -246,7 +283,7 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         target = _internal(rel, url, base_url)
         if target is None:
             if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
-                fail(url, f"external resource '{url}': pages load nothing from other sites")
+                fail(url, _external(tag, url))
             if tag == "a" and page is not None and _only_here(url):
                 warn(LOGGER, page.source, _link_line(page, url),
                      f"link to '{url}', an address that only works on your own machine or "
@@ -258,7 +295,9 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         path, frag = target
         if path not in paths and path.rstrip("/") + "/index.html" not in paths \
                 and path + "/index.html" not in paths:
-            fail(url, f"link to '{url}', a file the site does not have")
+            fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
+                      "or link to where the image is published" if tag in _IMAGE_TAGS else
+                 f"link to '{url}', a file the site does not have")
         page_path = path if path in parsed else path.rstrip("/") + "/index.html"
         if frag and page_path in parsed and frag not in parsed[page_path].ids:
             fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'; "
