@@ -165,3 +165,18 @@ def test_words_in_math_are_one_warning_per_formula(tmp_path: Path, katex: Any,
     got = [r.getMessage() for r in caplog.records if "unicodeTextInMathMode" in r.getMessage()]
     assert len(got) == 1, got
     assert f'"{clause}", "{word}"' in got[0] and "\\text{" in got[0], got
+
+
+def test_a_run_of_letters_counts_every_letter_of_it(katex: Any) -> None:
+    """KaTeX joins a run of characters of one font into one symbol and keeps the first one's
+    width: a Chinese clause in math (a real note's '因为…可以取到无穷') was estimated at one
+    character, \\operatorname{softmax} at its 's', so formulas wider than a phone were not
+    warned. The run is now as wide as its characters set one by one (CJK exactly, Latin
+    letters within a fifth: the estimate counts half an em for each after the first)."""
+    def em(tex: str) -> float:
+        return float(katex.render([formula(tex)])[0].width_em)
+    words = "\u56e0\u4e3a\u53ef\u4ee5\u53d6\u5230\u65e0\u7a77"
+    assert em(f"\\text{{{words}}}") == pytest.approx(
+        sum(em(f"\\text{{{c}}}") for c in words), rel=0.02)
+    letters = sum(em(f"\\operatorname{{{c}}}") for c in "softmax")
+    assert em("\\operatorname{softmax}") == pytest.approx(letters, rel=0.2)
