@@ -327,6 +327,14 @@ def test_short_formulas_and_unit_words_stay_whole_on_a_phone(visit, site_build, 
     assert not [w for w in seen["words"] if w[1] != 1], seen["words"]
 
 
+def _focus_at_the_bottom_edge(page: Any, button: Any) -> None:
+    """The button scrolled to the window's bottom edge, where tabbing to it leaves it, and
+    focused there."""
+    button.evaluate("b => scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 2)")
+    page.evaluate(FRAMES)
+    button.focus()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_escape_from_the_bar_goes_back_to_the_box_that_sent_the_reader(visit, lang) -> None:
     """From each box's "change dₖ" button the keyboard reaches the bar and, after changing
@@ -340,10 +348,7 @@ def test_escape_from_the_bar_goes_back_to_the_box_that_sent_the_reader(visit, la
     assert jumps.count() >= 1
     for n in range(jumps.count()):
         button = jumps.nth(n)
-        # at the window's bottom edge, where tabbing to it leaves it
-        button.evaluate("b => scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 2)")
-        page.evaluate(FRAMES)
-        button.focus()
+        _focus_at_the_bottom_edge(page, button)
         before = button.bounding_box()
         value = sliders.step(page, "#dk-input")
         page.keyboard.press("Enter")
@@ -377,9 +382,7 @@ def test_back_from_the_bar_the_box_is_not_under_the_bar(visit, lang, went: int) 
     assert jumps.count() >= 1
     for n in range(jumps.count()):
         button = jumps.nth(n)
-        button.evaluate("b => scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 2)")
-        page.evaluate(FRAMES)
-        button.focus()
+        _focus_at_the_bottom_edge(page, button)
         page.keyboard.press("Enter")
         assert page.evaluate("document.activeElement.id") == "dk-input", n
         page.evaluate("d => scrollBy(0, d * innerHeight)", went)
