@@ -230,6 +230,12 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
                 f"a paragraph line); and {cause}")
     if cause:
         return cause
+    if any(b.kind == "html" and b.depth > 0 for b in theirs) and \
+            not any(b.kind == "html" for b in ours):
+        return ("raw HTML inside a list item or a quote is text of a paragraph here (this "
+                "Markdown reads a block of HTML only at the margin, outside lists and quotes): "
+                "write it in Markdown (a table as '| a | b |' rows, indented as the text "
+                "around it), or move it out of the list or quote")
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
         return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
