@@ -13,6 +13,7 @@ from helpers import BODY_START, Tree, page
 
 from sqrtdk.errors import BuildError
 from sqrtdk.log import captured
+from sqrtdk.web.block_diff import advice
 from sqrtdk.web.blocks import (
     _CMARK_EXTENSIONS,
     _CMARK_OPTIONS,
@@ -251,3 +252,14 @@ def test_inline_html_and_entities_read_alike_by_both_parsers_warn_nothing(
     line)."""
     messages, _ = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
     assert not messages, messages
+
+
+def test_a_tab_indents_a_nested_list_by_four_columns() -> None:
+    """A nested list indented by a tab is at 4 columns, as both parsers count it: a hint
+    about another difference in its lines never calls it 'indented by 1'."""
+    source = ["1. Given two sets:", "\t1. find their basis", "\t1. find their span"]
+    ours = [Block("ol", 0, ""), Block("li", 1, ""), Block("p", 2, "Giventwosetsfind")]
+    theirs = [Block("ol", 0, "", 1), Block("li", 1, "", 1), Block("p", 2, "Giventwosets", 1),
+              Block("ol", 2, "", 2)]
+    assert "indented by" not in advice(ours, theirs, source, 1)
+    assert "indented by 2" in advice(ours, theirs, ["1. a", "  1. b"], 1)

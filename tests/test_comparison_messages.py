@@ -302,3 +302,83 @@ def test_a_suggested_address_keeps_its_spaces_as_percent_20(tmp_path: Path) -> N
     offered = [s for m in messages for s in suggestions(m)]
     assert offered and all("%20" in s and " " not in s.split("](")[1] for s in offered), \
         messages
+
+
+# passages that each parser reads differently where the old hint sent the author to the
+# wrong fix ('indent by 4 spaces' for lines indented by 4, "start every line with '>'" for
+# quotes that do): (passage, words of the line the warning is at, words the warning says,
+# the passage with that fix made, which both parsers read alike)
+WRONG_HINT: dict[str, tuple[str, str, str, str]] = {
+    "item under an item's indented paragraph": (
+        "1. first\n\n    More about the first.\n2. second\n3. third\n", "2. second",
+        "blank line before", "1. first\n\n    More about the first.\n\n2. second\n3. third\n"),
+    "item under a tab-indented paragraph": (
+        "1. first\n\n\tMore about the first.\n2. second\n\t1. its part\n", "2. second",
+        "blank line before",
+        "1. first\n\n\tMore about the first.\n\n2. second\n\t1. its part\n"),
+    "bulleted item under an item's indented paragraph": (
+        "- first\n\n    More about the first.\n- second\n", "- second", "blank line before",
+        "- first\n\n    More about the first.\n\n- second\n"),
+    "nested numbers from 5 under an item's line": (
+        "1. Parent\n    5. child\n    6. child two\n2. next\n", "1. Parent", "'1.'",
+        "1. Parent\n    1. child\n    2. child two\n2. next\n"),
+    "list under a quote's line": (
+        "> A quote\nits lazy line:\n- item\n- item two\n", "> A quote", "blank line before",
+        "> A quote\nits lazy line:\n\n- item\n- item two\n"),
+    "quotes parted by a blank line": (
+        "> one\n\n> two\n\nAfter.\n", "> two", "'>' on the blank line", "> one\n>\n> two\n\nAfter.\n"),
+}
+
+
+@pytest.mark.parametrize("name", WRONG_HINT)
+def test_a_hint_names_a_fix_that_makes_both_readings_agree(tmp_path: Path, name: str) -> None:
+    """A real article's lists and quotes (a question list whose 'Hint' paragraphs swallowed
+    the next items into text) were warned with advice that did not apply: each warning is at
+    the line to change, and the fix it names, made, warns nothing."""
+    passage, where, says, fixed = WRONG_HINT[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    here = at(messages, line_of(body, where))
+    assert len(messages) == 1 and here and says in here[0], messages
+    assert "indented by 1" not in here[0] and "by 4 spaces per level" not in here[0], here
+    messages, _ = convert(tmp_path, "Intro.\n\n" + fixed)
+    assert messages == [], messages
+
+
+def test_each_item_read_as_text_warns_at_its_own_line(tmp_path: Path) -> None:
+    """Two items of one list, each right under an indented paragraph of the item above:
+    one stretch of the comparison, but each item's line gets its own warning."""
+    body = ("Intro.\n\n1. first\n\n    More about the first.\n2. second\n3. third\n\n"
+            "    More about the third.\n4. fourth\n5. fifth\n")
+    messages, _ = convert(tmp_path, body)
+    assert len(at(messages, line_of(body, "2. second"))) == 1, messages
+    assert len(at(messages, line_of(body, "4. fourth"))) == 1, messages
+    assert len(messages) == 2, messages
+
+
+# raw HTML inside a list item or a quote, as GitHub reads it (an HTML block) and as this
+# Markdown does (text of a paragraph): (passage, the passage written in Markdown)
+HTML_INSIDE: dict[str, tuple[str, str]] = {
+    "HTML table in a list item": (
+        "1. Given the scores:\n\n    <table>\n    <tr><td>4</td></tr>\n    </table>\n\n"
+        "2. next\n",
+        "1. Given the scores:\n\n    | d |\n    |---|\n    | 4 |\n\n2. next\n"),
+    "HTML table in a quote": (
+        "> Given the scores:\n>\n> <table>\n> <tr><td>4</td></tr>\n> </table>\n\nNext.\n",
+        "> Given the scores:\n>\n> | d |\n> |---|\n> | 4 |\n\nNext.\n"),
+}
+
+
+@pytest.mark.parametrize("name", HTML_INSIDE)
+def test_raw_html_inside_a_list_item_or_quote_is_told_to_be_written_in_markdown(
+        tmp_path: Path, name: str) -> None:
+    """An HTML table indented into a list item (a real article's confusion matrix) was told
+    to 'separate blocks by blank lines, indent by 4 spaces', which it was: the hint says
+    that this Markdown reads HTML blocks only at the margin, and its fix warns nothing.
+    (The warning's line is not asserted: cmark-gfm gives raw HTML no source position.)"""
+    passage, fixed = HTML_INSIDE[name]
+    messages, _ = convert(tmp_path, "Intro.\n\n" + passage)
+    assert len(messages) == 1 and "write it in Markdown" in messages[0], messages
+    assert "by 4 spaces" not in messages[0], messages
+    messages, html = convert(tmp_path, "Intro.\n\n" + fixed)
+    assert messages == [] and "<table" in html, messages

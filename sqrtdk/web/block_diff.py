@@ -18,6 +18,12 @@ _TABLE = {"tr", "th", "td"}
 _PAREN_ITEM = re.compile(r"[ \t>]*\d{1,9}\)[ \t]")
 _DETAILS = re.compile(r"<details[\s>]", re.I)
 _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
+_ITEM = re.compile(r"[ \t]*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)")
+_QUOTE = re.compile(r"[ \t]*>")
+ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
+                "it, GitHub (CommonMark) as a new item; the page shows it as text: put a blank "
+                "line before it: right under a paragraph indented into the item above, an "
+                "item needs a blank line above it")
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
 
@@ -40,7 +46,7 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     needs a blank line above it as well)."""
     if not source or not line:
         return "", False
-    end = max([b.line for b in theirs if b.line] + [line]) + 1
+    end = _stretch_end(theirs, line)
     region = list(source[line - 1:end])
     k = line - 2                       # the block above, past blank lines
     while k >= 0 and not source[k].strip():
@@ -67,6 +73,10 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
                 "put a paragraph between two lists"), True
     if nested := _nested_indent(source, line, end):
         return nested, True
+    if late := _late_start(source, line, end):
+        return late, True
+    if quoted := _quote_hint(source, line, end):
+        return quoted, False
     for upper, lower in pairwise(region):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
@@ -76,16 +86,92 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     return "", False
 
 
+def _stretch_end(theirs: list[Block], line: int) -> int:
+    """One past the line of cmark-gfm's last block of a stretch that starts at `line`."""
+    return max([b.line for b in theirs if b.line] + [line]) + 1
+
+
 def _nested_indent(source: Sequence[str], line: int, end: int) -> str:
     """The hint for a nested list indented by 1 to 3 spaces in the lines from `line` (and the
     one above it) to `end`; '' if there is none."""
     for upper, lower in pairwise(source[max(line - 2, 0):end]):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
-        if a and b and len(a.group(1)) < len(b.group(1)) < len(a.group(1)) + 4:
+        if a and b and _columns(a.group(1)) < _columns(b.group(1)) < _columns(a.group(1)) + 4:
             return ("indent a nested list by 4 spaces per level (this one is indented by "
-                    f"{len(b.group(1)) - len(a.group(1))}: here it is read as text of the item "
-                    "above, or as a sibling of it)")
+                    f"{_columns(b.group(1)) - _columns(a.group(1))}: here it is read as text "
+                    "of the item above, or as a sibling of it)")
     return ""
+
+
+def _columns(text: str) -> int:
+    """The columns of the spaces and tabs that start `text` (a tab reaches the next multiple
+    of 4, as both parsers count it)."""
+    wide = text.expandtabs(4)
+    return len(wide) - len(wide.lstrip(" "))
+
+
+def _late_start(source: Sequence[str], line: int, end: int) -> str:
+    """The hint for a nested numbered list that starts at another number than 1 right under
+    a line of text, in the lines from `line` (and the one above it) to `end`: GitHub takes
+    its lines for more text there ('' if there is none)."""
+    for upper, lower in pairwise(source[max(line - 2, 0):end]):
+        item = _ITEM.match(lower)
+        if item and item.group(1) and int(item.group(1)) != 1 and upper.strip() and \
+                _columns(lower) > _columns(upper):
+            return (f"GitHub starts a numbered list right under a line of text only at '1.' "
+                    f"(this one starts at {int(item.group(1))}: GitHub reads it as more text "
+                    "of the line above): start it at '1.', or leave a blank line before it "
+                    "and after it")
+    return ""
+
+
+def _paragraph_start(source: Sequence[str], n: int) -> int:
+    """The index (0-based) of the first line of the run of non-blank lines holding the
+    0-based line `n`."""
+    while n > 0 and source[n - 1].strip():
+        n -= 1
+    return n
+
+
+def _quote_hint(source: Sequence[str], line: int, end: int) -> str:
+    """The hint for a quote the two parsers end or join differently in the lines from
+    `line` to `end` ('' if there is none): a list right under a quote's last line, or two
+    quotes parted only by a blank line."""
+    region = range(max(line, 2), min(end, len(source)) + 1)
+    for n in region:
+        upper, lower = source[n - 2], source[n - 1]
+        if _ITEM.match(lower) and upper.strip() and not _ITEM.match(upper) and \
+                _QUOTE.match(source[_paragraph_start(source, n - 2)]):
+            return ("a list right under a quote's last line is text of the quote here, and "
+                    "a list after the quote on GitHub: put a blank line before the list (for "
+                    "a list inside the quote, make that line '>' and start each of its lines "
+                    "with '> ')")
+    first = source[line - 1] if 0 < line <= len(source) else ""
+    k = line - 2
+    while k >= 0 and not source[k].strip():
+        k -= 1
+    if _QUOTE.match(first) and 0 <= k < line - 2 and _QUOTE.match(source[k]):
+        return ("two quotes parted only by a blank line are one quote here and two on "
+                "GitHub: for one quote, write '>' on the blank line between them; for two, "
+                "put a paragraph between them")
+    return ""
+
+
+def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[int]:
+    """The lines (1-based) from `line` to `end` that start a list item right under a
+    paragraph indented into the item above (after a blank line): this Markdown reads such
+    an item as more text of that paragraph, GitHub (CommonMark) starts a new item there."""
+    found = []
+    for n in range(max(line, 2), min(end, len(source)) + 1):
+        upper, lower = source[n - 2], source[n - 1]
+        if not _ITEM.match(lower) or not upper.strip() or _ITEM.match(upper):
+            continue
+        start = _paragraph_start(source, n - 2)
+        first = source[start]
+        if start > 0 and not _ITEM.match(first) and not _QUOTE.match(first) and \
+                _columns(first) > _columns(lower):
+            found.append(n)
+    return found
 
 
 def _missing_blank_line(ours: list[Block], theirs: list[Block],
@@ -144,6 +230,12 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
                 f"a paragraph line); and {cause}")
     if cause:
         return cause
+    if any(b.kind == "html" and b.depth > 0 for b in theirs) and \
+            not any(b.kind == "html" for b in ours):
+        return ("raw HTML inside a list item or a quote is text of a paragraph here (this "
+                "Markdown reads a block of HTML only at the margin, outside lists and quotes): "
+                "write it in Markdown (a table as '| a | b |' rows, indented as the text "
+                "around it), or move it out of the list or quote")
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
         return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
@@ -228,6 +320,9 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                 (b.line or line, difference([a], [b], source, b.line or line))
                 for a, b in zip(ours[i1:i2], theirs[j1:j2], strict=True)
                 if a.signature != b.signature]
+        elif items := _items_read_as_text(source, line, _stretch_end(theirs[j1:j2], line)):
+            # items this Markdown read as text: each at its own line, where the fix goes
+            result.differences += [(n, ITEM_AS_TEXT) for n in items]
         else:
             result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2], source,
                                                          line)))
