@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import BuildError
 from ..log import warn
-from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open
+from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -110,6 +110,8 @@ class InlineScanner:
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
                 out.append(text[i:end])
                 i = end
+            elif c == "<" and (name := mdx_component(text, i, self.elements)):
+                raise self._component(text, i, first, name)
             elif c == "<":
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
@@ -131,6 +133,19 @@ class InlineScanner:
                 out.append(c)
                 i += 1
         return "".join(out)
+
+    def _component(self, text: str, i: int, first: int, name: str) -> BuildError:
+        """The error for an MDX (JSX) component's tag at text[i] (`<Tip>`, `<Youtube id=…/>`):
+        no Markdown knows it, and this one would publish it, props and all, as typed."""
+        end = text.find(">", i)
+        written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
+        shown = written if len(written) <= 50 else f"{written[:40]}…"
+        return self.error(first + text.count("\n", 0, i),
+                          f"'{shown}' is an MDX (JSX) component, <{name}>, which Markdown does "
+                          "not know: the page would show it as typed (GitHub hides it); write "
+                          "what it stands for in Markdown, or remove it (a video or notebook: "
+                          "a link, [its title](address); a tip or warning: a quote, '> …', or "
+                          "a '/// details | Title' box; a quiz: a list)")
 
     def _doubled(self, text: str, i: int, first: int, bracket: str) -> BuildError:
         """The error for MDX's `\\\\( … \\\\)` (`\\\\[ … \\\\]`) at text[i]: in Markdown
