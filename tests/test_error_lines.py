@@ -69,6 +69,8 @@ INLINE: dict[str, tuple[str, str, str]] = {
     # Markdown would publish them as typed (the quiz's props, JavaScript, as a paragraph)
     "MDX component": ('see <Youtube id="ftWlj4FBHTg"/> here', "MDX", "page"),
     "MDX component's end tag": ("the tip </Tip> here", "MDX", "page"),
+    "Svelte block": ("the {#if fw === 'pt'} PyTorch {:else} TensorFlow {/if} here", "Svelte",
+                     "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
@@ -96,6 +98,8 @@ BLOCK: dict[str, tuple[str, str, str]] = {
         '<CourseFloatingBanner\n    chapter={1}\n    classNames="absolute z-10"\n/>', "MDX",
         "page"),
     "MDX component around Markdown": ("<Tip>\n\nA hint.\n\n</Tip>", "MDX", "page"),
+    "Svelte blocks around Markdown": ("{#if fw === 'pt'}\n\nPyTorch.\n\n{:else}\n\nTF.\n\n{/if}",
+                                      "Svelte", "page"),
     "MkDocs admonition with math": ('??? note "Why"\n\n    The SD is $\\sqrt{d}$.',
                                     "MkDocs' admonition", "page"),
 }

@@ -20,6 +20,11 @@ _TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
 # MDX's math delimiters (a backslash doubled for JSX): `\\( … \\)`, `\\[ … \\]`
 _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
+# Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
+# `{#if fw === 'pt'}`, `{:else}`, `{/if}` (and `each`, `await`, `key`); a Jinja comment
+# is `{# …` with a space, a heading id `{#id}` has no space after its name
+_SVELTE = re.compile(r"\{(?:#(?:if|each|await|key)[ \t]|:(?:else|then|catch)\b[^}\n]*\}|"
+                     r"/(?:if|each|await|key)\})")
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,16 @@ class InlineScanner:
                 i = self.code_span(text, i, out)
             elif c == "$":
                 i = self.inline_math(text, i, first, out)
+            elif c == "{" and _SVELTE.match(text, i):
+                end = text.find("}", i)
+                written = text[i:end + 1 if end >= 0 else i + 30]
+                raise self.error(first + text.count("\n", 0, i),
+                                 f"'{written[:40]}' is a Svelte block (as in the Hugging Face "
+                                 "course's MDX sources), which Markdown does not know: every "
+                                 "branch would be published, each '{#if …}', '{:else}' and "
+                                 "'{/if}' as typed; keep the one branch this page shows and "
+                                 "remove those lines, or give each variant a heading or a "
+                                 "'/// details | Title' box of its own")
             elif c == "{" and _TEMPLATE_OPEN.match(text, i):
                 end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
