@@ -206,7 +206,7 @@ class InlineScanner:
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
-        depth, j = 0, i + 1
+        depth, j, before_digit = 0, i + 1, 0
         while j < len(text):
             c = text[j]
             if c == "\\":
@@ -219,13 +219,23 @@ class InlineScanner:
             elif c == "\n" and text[j + 1:j + 2] == "\n":
                 break
             elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
-                    and not text[j + 1:j + 2].isdigit():
+                    and text[j + 1:j + 2].isdigit():
+                before_digit = before_digit or j
+            elif c == "$" and depth <= 0 and not text[j - 1].isspace():
                 tex = text[i + 1:j]
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
                 out.append(token + ("\n" + FILLER) * lines)
                 return j + 1
             j += 1
+        tex = text[i + 1:before_digit]
+        if before_digit and not tex[0].isdigit() and "\n" not in tex:     # `$-$1`, no price
+            digits = re.match(r"\d+", text[before_digit + 1:])
+            number = digits.group(0) if digits else ""
+            raise self.error(line, f"the '$' after '${tex}' does not close the formula: a '$' "
+                                   "right before a digit never closes one (so '$5 and $10' "
+                                   "stays text); take the number in, write "
+                                   f"'${tex}{number}$', or write '\\$' for a dollar sign")
         spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
         if spaced and not depth:
             before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]
