@@ -112,9 +112,18 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     "Term\n:   Its definition.\n",
     "> > | d | SD |\n> > |---|---|\n> > | 4 | 2 |\n",
     "| norm | what |\n|---|---|\n| $\\Vert v\\Vert$ | length |\n",
+    # brackets in code and raw HTML are no reference links (a dict indexed twice)
+    "The code:\n\n```python\nx = data[\"train\"][\"s1\"]\n```\n",
+    "1. first\n\n    ```python\n    x = data[\"train\"][:8]\n    ```\n\n2. second\n",
+    "<div>\nA[i][j] in a block of raw HTML.\n</div>\n",
+    # an image's <div> and its caption's on the next line: one block to GitHub, two here
+    "<div align=center>\n<img src=\"#\" alt=\"x\"/>\n</div>\n<div align=center>Figure 1</div>\n"
+    "\nAfter.\n",
 ], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
         "defined reference", "footnote", "box", "definition list", "table in a quote",
-        "norm in a table cell"])
+        "norm in a table cell", "brackets in a fence", "brackets in a fence in a list",
+        "brackets in raw HTML",
+        "raw HTML blocks on adjacent lines"])
 def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
         tmp_path: Path, passage: str) -> None:
     messages, html = warnings(tmp_path, INTRO + passage, "en")

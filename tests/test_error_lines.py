@@ -65,6 +65,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
     "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
     "include": ('see {% include "footer.html" %} here', "would read another file", "page"),
+    # MDX (JSX) components, as in the Hugging Face course's sources: GitHub hides them, this
+    # Markdown would publish them as typed (the quiz's props, JavaScript, as a paragraph)
+    "MDX component": ('see <Youtube id="ftWlj4FBHTg"/> here', "MDX", "page"),
+    "MDX component's end tag": ("the tip </Tip> here", "MDX", "page"),
+    "Svelte block": ("the {#if fw === 'pt'} PyTorch {:else} TensorFlow {/if} here", "Svelte",
+                     "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
@@ -88,6 +94,12 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "setext heading without id": ("A heading\n---------", "no explicit id", "page"),
     "unclosed HTML comment": ("<!-- TODO: cite\nthe paper", "never closed", "page"),
     "unclosed template comment": ("{# TODO: cite\nthe paper", "never closed", "page"),
+    "MDX component over several lines": (
+        '<CourseFloatingBanner\n    chapter={1}\n    classNames="absolute z-10"\n/>', "MDX",
+        "page"),
+    "MDX component around Markdown": ("<Tip>\n\nA hint.\n\n</Tip>", "MDX", "page"),
+    "Svelte blocks around Markdown": ("{#if fw === 'pt'}\n\nPyTorch.\n\n{:else}\n\nTF.\n\n{/if}",
+                                      "Svelte", "page"),
     "MkDocs admonition with math": ('??? note "Why"\n\n    The SD is $\\sqrt{d}$.',
                                     "MkDocs' admonition", "page"),
 }

@@ -298,3 +298,21 @@ def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")
     assert "write '\\$' for a dollar sign" in e.value.message, e.value.message
+
+
+@pytest.mark.parametrize("source, written", [
+    ("first\nA step costs $-$1 and a fall $-$100.\n", "$-1$"),      # the erl notes' minus
+    # a '$' after a space further on, which the message blamed ('remove the space')
+    ("first\nA step costs $-$1\u5206 \u7684\u60e9\u7f5a\uff0c\u4f1a\u6709 $-$100 \u5206\n",
+     "$-1$"),
+    ("first\nThe value is $-$15 at the corner.\n", "$-15$"),
+])
+def test_a_closing_dollar_before_a_digit_is_told_to_take_the_digit_in(source: str,
+                                                                      written: str) -> None:
+    """A '$' right before a digit never closes a formula (so '$5 and $10' stays text); the
+    message says so and how to write the formula, not that it is never closed or that a
+    space should go."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == 2 and "before a digit" in e.value.message, e.value.message
+    assert f"'{written}'" in e.value.message and "remove the space" not in e.value.message

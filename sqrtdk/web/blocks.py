@@ -207,7 +207,12 @@ class Reader:
             elif kind in TRANSPARENT or kind in LEAVES | CONTAINERS | EMPTY | {"html"}:
                 self._flush(run, depth, out, run_line, parse)
                 run_line = self.line(child)
-                self._block(child, kind, depth, out, parse)
+                if not (kind == "html" and out and out[-1].kind == "html"
+                        and out[-1].depth == depth):
+                    # raw HTML right after raw HTML is one block, however each parser cuts
+                    # it (`<div>…</div>` then `<div>…</div>` on the next line: one to
+                    # cmark-gfm, which ends it at a blank line; two to Python-Markdown)
+                    self._block(child, kind, depth, out, parse)
             elif parent.tag == "li":       # inline content of a tight list item
                 run.append(self.text_of(child))
             if parent.tag == "li":

@@ -32,6 +32,13 @@ COMMONMARK_AUTOLINK = re.compile(
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>")
 _LISTED = re.compile(r"^\s*'([a-z][a-z0-9]*)',?\s*$", re.M)   # one name a line in index.js
+# an MDX (JSX) component's tag: a capitalised name with a lower-case letter (`<Tip>`,
+# `</Tip>`, `<Youtube id="…"/>`, `<CourseFloatingBanner`), not `<EOS>` or `<T>`
+_COMPONENT = re.compile(r"<(/?)([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*)"
+                        r"(?=[\s/>])")
+# what makes it a component rather than a token in prose (`a <Tensor> or List<Tensor>`):
+# attributes (`id="…"`, JSX's `{fw}`) or a self-closing end
+_COMPONENT_ATTRIBUTES = re.compile(r"\s*/>|\s+\{|\s+[A-Za-z_:][\w:.-]*\s*=")
 # elements whose content is another vocabulary (SVG's <circle>, MathML's <mi>): kept whole
 FOREIGN_ROOTS = ("svg", "math")
 # elements whose tag is also a well-known token (SentencePiece's sentence start `<s>`): always
@@ -77,6 +84,22 @@ def angle_bracket(text: str, i: int, elements: frozenset[str]) -> tuple[str, int
         if end:
             return text[i:end.end()], end.end()
     return tag.group(0), tag.end()
+
+
+def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
+    """The tag name when the `<` at text[i] starts an MDX (JSX) component's tag, else "".
+    A component is a capitalised name that is no HTML element, standing at the start of a
+    line (after indentation or a quote's `>`), or written with attributes or as `<Name/>`, or
+    an end tag `</Name>`; never right after a letter or digit (a generic type, `List<Tensor>`)."""
+    m = _COMPONENT.match(text, i)
+    if m is None or m.group(2).lower() in elements or (i and (text[i - 1].isalnum()
+                                                            or text[i - 1] == "_")):
+        return ""
+    line_start = text.rfind("\n", 0, i) + 1
+    alone = not text[line_start:i].replace(">", " ").strip()
+    if m.group(1) or alone or _COMPONENT_ATTRIBUTES.match(text, m.end()):
+        return m.group(2)
+    return ""
 
 
 def left_open(text: str, i: int, written: str) -> str:

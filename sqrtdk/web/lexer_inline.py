@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import BuildError
 from ..log import warn
-from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open
+from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -20,6 +20,11 @@ _TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
 # MDX's math delimiters (a backslash doubled for JSX): `\\( … \\)`, `\\[ … \\]`
 _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
+# Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
+# `{#if fw === 'pt'}`, `{:else}`, `{/if}` (and `each`, `await`, `key`); a Jinja comment
+# is `{# …` with a space, a heading id `{#id}` has no space after its name
+_SVELTE = re.compile(r"\{(?:#(?:if|each|await|key)[ \t]|:(?:else|then|catch)\b[^}\n]*\}|"
+                     r"/(?:if|each|await|key)\})")
 
 
 @dataclass(frozen=True)
@@ -105,11 +110,23 @@ class InlineScanner:
                 i = self.code_span(text, i, out)
             elif c == "$":
                 i = self.inline_math(text, i, first, out)
+            elif c == "{" and _SVELTE.match(text, i):
+                end = text.find("}", i)
+                written = text[i:end + 1 if end >= 0 else i + 30]
+                raise self.error(first + text.count("\n", 0, i),
+                                 f"'{written[:40]}' is a Svelte block (as in the Hugging Face "
+                                 "course's MDX sources), which Markdown does not know: every "
+                                 "branch would be published, each '{#if …}', '{:else}' and "
+                                 "'{/if}' as typed; keep the one branch this page shows and "
+                                 "remove those lines, or give each variant a heading or a "
+                                 "'/// details | Title' box of its own")
             elif c == "{" and _TEMPLATE_OPEN.match(text, i):
                 end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
                 out.append(text[i:end])
                 i = end
+            elif c == "<" and (name := mdx_component(text, i, self.elements)):
+                raise self._component(text, i, first, name)
             elif c == "<":
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
@@ -131,6 +148,19 @@ class InlineScanner:
                 out.append(c)
                 i += 1
         return "".join(out)
+
+    def _component(self, text: str, i: int, first: int, name: str) -> BuildError:
+        """The error for an MDX (JSX) component's tag at text[i] (`<Tip>`, `<Youtube id=…/>`):
+        no Markdown knows it, and this one would publish it, props and all, as typed."""
+        end = text.find(">", i)
+        written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
+        shown = written if len(written) <= 50 else f"{written[:40]}…"
+        return self.error(first + text.count("\n", 0, i),
+                          f"'{shown}' is an MDX (JSX) component, <{name}>, which Markdown does "
+                          "not know: the page would show it as typed (GitHub hides it); write "
+                          "what it stands for in Markdown, or remove it (a video or notebook: "
+                          "a link, [its title](address); a tip or warning: a quote, '> …', or "
+                          "a '/// details | Title' box; a quiz: a list)")
 
     def _doubled(self, text: str, i: int, first: int, bracket: str) -> BuildError:
         """The error for MDX's `\\\\( … \\\\)` (`\\\\[ … \\\\]`) at text[i]: in Markdown
@@ -176,7 +206,7 @@ class InlineScanner:
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
-        depth, j = 0, i + 1
+        depth, j, before_digit = 0, i + 1, 0
         while j < len(text):
             c = text[j]
             if c == "\\":
@@ -189,13 +219,23 @@ class InlineScanner:
             elif c == "\n" and text[j + 1:j + 2] == "\n":
                 break
             elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
-                    and not text[j + 1:j + 2].isdigit():
+                    and text[j + 1:j + 2].isdigit():
+                before_digit = before_digit or j
+            elif c == "$" and depth <= 0 and not text[j - 1].isspace():
                 tex = text[i + 1:j]
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
                 out.append(token + ("\n" + FILLER) * lines)
                 return j + 1
             j += 1
+        tex = text[i + 1:before_digit]
+        if before_digit and not tex[0].isdigit() and "\n" not in tex:     # `$-$1`, no price
+            digits = re.match(r"\d+", text[before_digit + 1:])
+            number = digits.group(0) if digits else ""
+            raise self.error(line, f"the '$' after '${tex}' does not close the formula: a '$' "
+                                   "right before a digit never closes one (so '$5 and $10' "
+                                   "stays text); take the number in, write "
+                                   f"'${tex}{number}$', or write '\\$' for a dollar sign")
         spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
         if spaced and not depth:
             before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]

@@ -55,6 +55,7 @@ _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
 _INLINE_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
 _ESCAPED = re.compile("\x02(\\d+)\x03")
 _HEADING_ID = re.compile(r"\{[^}\n]*#[\w-]+[^}\n]*\}\s*$")
+_STASHED = "\x1a"      # a stashed block left out of the text read (no bracket, no line)
 _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
 _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
@@ -383,11 +384,22 @@ class BlockStructure(Treeprocessor):
                                  "name the file in the sentence before the code if it matters")
 
     def _references(self, root: etree.Element) -> None:
-        """`[text][ref]` without a `[ref]: address` line is published as typed."""
+        """`[text][ref]` without a `[ref]: address` line is published as typed. Only
+        Markdown's text is read: a fence or a block of raw HTML stashed in it is neither
+        (`x["train"]["s1"]` in code is no reference)."""
+        def left_out(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            if not self.is_fence(n) and n not in self.raw_html.entries:
+                return m.group(0)
+            # its line breaks kept, so a line counted past it stays where it was
+            return _STASHED + "\n" * str(self.md.htmlStash.rawHtmlBlocks[n]).count("\n")
+
+        def prose(text: str) -> str:
+            return self.plain(_BLOCK_PLACEHOLDER.sub(left_out, text))
         for el in root.iter():
             slots = ["tail"] if el.tag in ("code", "pre") else ["text", "tail"]
             for slot in slots:
-                text = self.plain((el.text if slot == "text" else el.tail) or "")
+                text = prose((el.text if slot == "text" else el.tail) or "")
                 for m in _UNDEFINED_REFERENCE.finditer(text):
                     label = m.group(2) or m.group(1)
                     line = self.positions.at(el, slot, 0)
