@@ -458,11 +458,12 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
     body = ("The decoder stops at <eos>; <pad> positions get a score of $-\\infty$.\n\n"
             "| token | id |\n|---|---|\n| <unk> | 0 |\n\n"
             "A `Map<K, V>` in code, a generic List<T> in prose, H<sub>2</sub>O, and <br>.\n\n"
-            "A Dict<String, Tensor> and a <Tensor> or <EOS> token are no MDX components.\n")
+            "A Dict<String, Tensor> and a <Tensor> or <EOS> token are no MDX components.\n\n"
+            "<Enter> submits the form, and a line may start with a key's name.\n")
     tree = Tree(html(tmp_path, body, lang=lang))
     text = " ".join(e["text"] for e in tree.elements if e["tag"] in ("p", "td"))
     for token in ("<eos>", "<pad>", "<unk>", "List<T>", "Map<K, V>", "Dict<String, Tensor>",
-                  "<Tensor>", "<EOS>"):
+                  "<Tensor>", "<EOS>", "<Enter>"):
         assert token in text, (token, text)
     tags = {e["tag"] for e in tree.elements}
     assert not tags & {"eos", "pad", "unk", "t"} and {"sub", "br"} <= tags

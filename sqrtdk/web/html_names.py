@@ -96,7 +96,13 @@ def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
                                                             or text[i - 1] == "_")):
         return ""
     line_start = text.rfind("\n", 0, i) + 1
-    alone = not text[line_start:i].replace(">", " ").strip()
+    line_end = text.find("\n", i)
+    line_end = len(text) if line_end < 0 else line_end
+    closed = text.find(">", m.end(), line_end)
+    # alone on its line: nothing before it, and nothing after it but its own props (a tag
+    # whose props run on to the next lines); `<Enter> submits the form.` is prose
+    alone = not text[line_start:i].replace(">", " ").strip() and (
+        closed < 0 or not text[closed + 1:line_end].strip())
     if m.group(1) or alone or _COMPONENT_ATTRIBUTES.match(text, m.end()):
         return m.group(2)
     return ""
