@@ -22,6 +22,7 @@ from sqrtdk.web.blocks import (
     _TreeBuilder,
     cmark_tree,
 )
+from sqrtdk.web.cmark_html import place_raw_html
 from sqrtdk.web.md_blocks import align
 
 RESULTS: dict[str, Any] = {"claims": {}, "meta": {"bounds": {}}}
@@ -227,9 +228,11 @@ def test_githubs_reading_is_the_same_through_expat_and_through_html_parser() -> 
                                                           _CMARK_EXTENSIONS))
     builder.close()
     _mark_raw_html(builder.root)
+    place_raw_html(builder.root, source.split("\n"))
     shape = [(el.tag, el.get("data-sourcepos")) for el in fast.iter()]
     assert shape == [(el.tag, el.get("data-sourcepos")) for el in builder.root.iter()]
     assert [t for t, _ in shape].count("html") == 1 and [t for t, _ in shape].count("span") == 4
+    assert ("html", "6:1-8:6") in shape          # the lines of the raw block, <div> to </div>
     with_control = cmark_tree("A form\x0cfeed.\n\n<div>\nraw\n</div>\n")   # expat refuses it
     assert [el.tag for el in with_control] == ["p", "html"]
 

@@ -375,10 +375,38 @@ def test_raw_html_inside_a_list_item_or_quote_is_told_to_be_written_in_markdown(
     """An HTML table indented into a list item (a real article's confusion matrix) was told
     to 'separate blocks by blank lines, indent by 4 spaces', which it was: the hint says
     that this Markdown reads HTML blocks only at the margin, and its fix warns nothing.
-    (The warning's line is not asserted: cmark-gfm gives raw HTML no source position.)"""
+    The warning is at the `<table>` line (it was at the line of the block after it)."""
     passage, fixed = HTML_INSIDE[name]
-    messages, _ = convert(tmp_path, "Intro.\n\n" + passage)
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
     assert len(messages) == 1 and "write it in Markdown" in messages[0], messages
+    assert at(messages, line_of(body, "<table>")), messages
     assert "by 4 spaces" not in messages[0], messages
     messages, html = convert(tmp_path, "Intro.\n\n" + fixed)
     assert messages == [] and "<table" in html, messages
+
+
+# a block of raw HTML the two readings differ on (GitHub reads an HTML block, this Markdown
+# a paragraph): (passage, words of the block's first line)
+HTML_DIFFERS: dict[str, tuple[str, str]] = {
+    "inline tag alone on its line, at the margin": (
+        "<span>\nhello\n</span>\n\nNext.\n", "<span>"),
+    "on a list item's own line": ("- one\n- <div>\n  hello\n  </div>\n\nNext.\n", "- <div>"),
+    "last in a quote": ("> Quote.\n>\n> <table>\n> <tr><td>4</td></tr>\n> </table>\n",
+                        "> <table>"),
+    "under a paragraph of its item": (
+        "1. first\n\n    Its text.\n\n    <div>\n    hello\n    </div>\n\n2. next\n",
+        "    <div>"),
+}
+
+
+@pytest.mark.parametrize("name", HTML_DIFFERS)
+def test_a_raw_html_block_read_differently_is_warned_at_its_own_line(
+        tmp_path: Path, name: str) -> None:
+    """cmark-gfm writes no position for a raw HTML block: the warning about one was at the
+    line of the block after it (or, with none after it, of the block before it)."""
+    passage, where = HTML_DIFFERS[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    assert messages and at(messages, line_of(body, where)) == messages[:1], \
+        (line_of(body, where), messages)

@@ -9,8 +9,9 @@ not count, words do). Wrappers that carry no Markdown structure (a table's thead
 boxes' details/summary, divs) are transparent. Tight and loose lists read alike: the text of
 a tight item counts as a paragraph. Footnotes are compared note by note, by label.
 
-cmark-gfm gives each block its source position (`CMARK_OPT_SOURCEPOS`), so every Block from
-that side carries its line in the converted text (1-based); ours carry 0.
+cmark-gfm gives each block its source position (`CMARK_OPT_SOURCEPOS`; a raw HTML block's is
+found by `cmark_html`), so every Block from that side carries its line in the converted text
+(1-based); ours carry 0.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from html.parser import HTMLParser
 
 import cmarkgfm
 from cmarkgfm.cmark import Options
+
+from .cmark_html import place_raw_html
 
 LEAVES = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "th", "td"}
 CONTAINERS = {"ul", "ol", "li", "blockquote", "table", "tr"}
@@ -125,7 +128,8 @@ def cmark_tree(source: str) -> etree.Element:
     cmark-gfm writes XHTML (escaping only & < > " in text and attributes) except for three
     attributes without a value; with those given one, expat reads it in a fraction of the
     time html.parser takes. Anything expat refuses (a control character in the text) goes
-    through html.parser."""
+    through html.parser. A block of raw HTML, which cmark-gfm writes without a position,
+    gets the lines CommonMark gives it (`cmark_html`)."""
     html = cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS, _CMARK_EXTENSIONS)
     xhtml = html.replace(" data-footnotes>", ' data-footnotes="">').replace(
         " data-footnote-ref>", ' data-footnote-ref="">').replace(
@@ -141,6 +145,7 @@ def cmark_tree(source: str) -> etree.Element:
         builder.close()
         root = builder.root
     _mark_raw_html(root)
+    place_raw_html(root, source.split("\n"))
     return root
 
 
