@@ -174,7 +174,7 @@ def test_a_pipe_in_code_in_a_table_row_warns_once_at_that_row(tmp_path: Path,
 CAUSES: dict[str, tuple[str, str, str, str]] = {
     "')' numbered list": ("1) first\n2) second\n\nNext.\n", "1) first", "write '1.'",
                           "blank line"),
-    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "Steps:", "write '1.'",
+    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "1) first", "write '1.'",
                                    "4 spaces"),
     "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
                      "Some *words*", "/// details", "4 spaces"),
@@ -229,7 +229,7 @@ def test_a_list_under_a_paragraph_written_wrong_twice_is_told_both_fixes_at_once
     passage, second, fixed = TWO_FIXES[name]
     body = "Intro.\n\n" + passage
     messages, _ = convert(tmp_path, body, lang)
-    here = at(messages, line_of(body, passage.split("\n")[0]))
+    here = at(messages, line_of(body, passage.split("\n")[1]))      # the list's first line
     assert len(here) == 1 and "blank line before a" in here[0] and second in here[0], messages
     messages, html = convert(tmp_path, "Intro.\n\n" + fixed, lang)
     assert messages == [] and ("<ul>" in html or "<ol>" in html), messages

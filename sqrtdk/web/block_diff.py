@@ -221,58 +221,73 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
            line: int = 0) -> str:
     """How to write a passage so that both parsers read it alike (`source`: the lines read,
     `line`: where the stretch starts, 1-based; without them the blocks alone tell)."""
+    return _advice(ours, theirs, source, line)[0]
+
+
+def _advice(ours: list[Block], theirs: list[Block], source: Sequence[str],
+            line: int) -> tuple[str, int]:
+    """`advice`, and the line its fix goes at where that is not where the stretch starts (0
+    where it is): a blank line missing above a list (a table, …) goes at the list's first
+    line, which may be lines below the paragraph's first (the line the stretch starts at)."""
     cause, of_list = _cause(source, line, theirs)
     missing = _missing_blank_line(ours, theirs, source)
     named = NAMES.get(missing.kind, "the heading") if missing else ""
     if cause and of_list and missing and not _under_an_item(source, missing):
         # two fixes, both needed (the second warning came once the first was made): both
         return (f"two fixes: put a blank line before {named} (it cannot start right under "
-                f"a paragraph line); and {cause}")
+                f"a paragraph line); and {cause}", missing.line)
     if cause:
-        return cause
+        return cause, 0
+    return _shape_advice(ours, theirs, missing)
+
+
+def _shape_advice(ours: list[Block], theirs: list[Block],
+                  missing: Block | None) -> tuple[str, int]:
+    """`_advice` where the text of the stretch names no cause: from the blocks' shapes."""
+    named = NAMES.get(missing.kind, "the heading") if missing else ""
     if any(b.kind == "html" and b.depth > 0 for b in theirs) and \
             not any(b.kind == "html" for b in ours):
         return ("raw HTML inside a list item or a quote is text of a paragraph here (this "
                 "Markdown reads a block of HTML only at the margin, outside lists and quotes): "
                 "write it in Markdown (a table as '| a | b |' rows, indented as the text "
-                "around it), or move it out of the list or quote")
+                "around it), or move it out of the list or quote"), 0
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
         return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
                 "character for markup ('_', '*', '`', '<') that the other shows as typed; "
                 "where it is text, write it with a backslash ('\\_', '\\*', '\\<') or put "
-                "it in `code`")
+                "it in `code`"), 0
     top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
     if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
         return ("indent the closing fence as the opening one (a fence inside a list item: "
-                "both by the item's 4 spaces)")
+                "both by the item's 4 spaces)"), 0
     setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
     if setext:
         return ("a heading underlined with '---' or '===' takes one line here: write it on one "
-                "line, as '## Its title {#some-id}'")
+                "line, as '## Its title {#some-id}'"), 0
     if missing:
         return (f"put a blank line before {named}: here it cannot start right under a "
-                "paragraph line")
+                "paragraph line"), missing.line
     kinds = {b.kind for b in ours + theirs}
     if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
-        return "this table has no row under its header, so an empty row is shown: add a row"
+        return "this table has no row under its header, so an empty row is shown: add a row", 0
     if kinds & _TABLE and kinds - _TABLE - {"table"}:
         return ("put a blank line between the table and what follows it: a line right under a "
-                "table is read as one more row by one parser and not by the other")
+                "table is read as one more row by one parser and not by the other"), 0
     if kinds & {"blockquote"} and not kinds & {"ul", "ol", "li"}:
         return ("start every line of a quote with '>', and leave a blank line after it: a "
-                "line right under a quote is read as part of it by one parser only")
+                "line right under a quote is read as part of it by one parser only"), 0
     if kinds & _TABLE:
         return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
                 "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
-                "write '\\|')")
+                "write '\\|')"), 0
     if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
             [b.depth for b in ours] != [b.depth for b in theirs]:
         return ("indent a nested list, and any paragraph, formula or code inside a list item, "
-                "by 4 spaces per level (after a blank line)")
+                "by 4 spaces per level (after a blank line)"), 0
     return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
-            "spaces, and start fences and headings at the margin of their block")
+            "spaces, and start fences and headings at the margin of their block"), 0
 
 
 @dataclass
@@ -324,8 +339,8 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
             # items this Markdown read as text: each at its own line, where the fix goes
             result.differences += [(n, ITEM_AS_TEXT) for n in items]
         else:
-            result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2], source,
-                                                         line)))
+            message, fix = _difference(ours[i1:i2], theirs[j1:j2], source, line)
+            result.differences.append((fix or line, message))
     return result
 
 
@@ -333,6 +348,13 @@ def difference(ours: list[Block], theirs: list[Block], source: Sequence[str] = (
                line: int = 0) -> str:
     """The warning for a stretch the two parsers read differently (`source` and `line` as
     for `advice`)."""
+    return _difference(ours, theirs, source, line)[0]
+
+
+def _difference(ours: list[Block], theirs: list[Block], source: Sequence[str],
+                line: int) -> tuple[str, int]:
+    """`difference`, and the line its fix goes at (as for `_advice`; 0: where the stretch
+    starts)."""
     what = describe(ours)
     if {b.kind for b in ours + theirs} <= {"td", "th"}:
         said = ("this Markdown and GitHub (CommonMark) split this table row into cells "
@@ -354,4 +376,5 @@ def difference(ours: list[Block], theirs: list[Block], source: Sequence[str] = (
     else:
         said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
                 f"{describe(theirs)}; the page shows {what}")
-    return f"{said}: {advice(ours, theirs, source, line)}"
+    hint, fix = _advice(ours, theirs, source, line)
+    return f"{said}: {hint}", fix

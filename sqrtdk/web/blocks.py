@@ -145,8 +145,53 @@ def cmark_tree(source: str) -> etree.Element:
         builder.close()
         root = builder.root
     _mark_raw_html(root)
-    place_raw_html(root, source.split("\n"))
+    lines = source.split("\n")
+    _place_tables(root, lines)
+    place_raw_html(root, lines)
     return root
+
+
+def _place_tables(root: etree.Element, lines: list[str]) -> None:
+    """A table right under a paragraph line gets its header row's line: cmark-gfm gives
+    such a table, its header row and its header cells the paragraph's first line (and the
+    paragraph no position, '0:0-0:0'), so a message about the table named the paragraph's
+    first line, and a check of its header row read the paragraph's. The header row is the
+    line above the delimiter row, which is the line above the first body row (or the
+    table's last line). The paragraph gets its lines, up to the header row."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    for table in list(root.iter("table")):
+        (start, column), (end, end_column) = _span(table)
+        rows = [row for row in table.iter("tr") if _span(row)[0][0]]
+        if not start or not rows:
+            continue
+        header = (_span(rows[1])[0][0] if len(rows) > 1 else end + 1) - 2
+        if not start < header <= len(lines):
+            continue
+        line = lines[header - 1]
+        at, width = len(line) - len(line.lstrip(" \t>")) + 1, len(line.encode())
+        shift = _span(rows[0])[1][1] - width   # the cells' columns count from the paragraph's
+        _set(table, (header, at), (end, end_column))
+        _set(rows[0], (header, at), (header, width))
+        for cell in rows[0]:
+            (_, first), (_, last) = _span(cell)
+            _set(cell, (header, first - shift), (header, last - shift))
+        siblings = list(parents.get(table, root))
+        above = siblings[siblings.index(table) - 1] if siblings.index(table) else None
+        if above is not None and above.tag == "p" and not _span(above)[0][0]:
+            _set(above, (start, column), (header - 1, len(lines[header - 2].encode())))
+
+
+def _span(el: etree.Element) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((line, column), (line, column)) of an element's `data-sourcepos`; zeros without."""
+    pos = el.get("data-sourcepos", "")
+    if not pos[:1].isdigit():
+        return (0, 0), (0, 0)
+    first, last = ((int(n) for n in x.split(":", 1)) for x in pos.split("-", 1))
+    return (next(first), next(first)), (next(last), next(last))
+
+
+def _set(el: etree.Element, first: tuple[int, int], last: tuple[int, int]) -> None:
+    el.set("data-sourcepos", f"{first[0]}:{first[1]}-{last[0]}:{last[1]}")
 
 
 def _mark_raw_html(root: etree.Element) -> None:
