@@ -114,6 +114,25 @@ def test_a_heading_with_a_formula_is_quoted_as_written(tmp_path: Path) -> None:
     assert any("jumps from 2 to 4" in m for m in messages), messages
 
 
+@pytest.mark.parametrize("heading, level", [
+    ("#### Their `SD` and $q^2$ {#their-sd}", 4),
+    ("#### Their `SD` and $q^2$ {: #their-sd }", 4),
+    ("# Their `SD` and $q^2$ {#their-sd}", 1),
+], ids=["level jump", "attribute list", "level 1"])
+def test_a_heading_is_quoted_as_the_reader_sees_it(tmp_path: Path, heading: str,
+                                                     level: int) -> None:
+    """A message quoting a heading quotes its words (code in backticks, a formula as
+    written), not the {#id} written after them, which the reader never sees."""
+    body = "## Start {#start}\n\nSome words.\n\n" + heading + "\n"
+    if level == 1:
+        with pytest.raises(BuildError) as e:
+            convert(tmp_path, body)
+        messages = [e.value.message]
+    else:
+        messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and "'Their `SD` and $q^2$'" in messages[0], messages
+
+
 @pytest.mark.parametrize("code", [
     "    echo $HOME and $PATH\n    for <b> and *stars*\n",
     "    echo $HOME\n\n    cost: $5 and $ 6\n",
