@@ -429,3 +429,31 @@ def test_a_raw_html_block_read_differently_is_warned_at_its_own_line(
     messages, _ = convert(tmp_path, body)
     assert messages and at(messages, line_of(body, where)) == messages[:1], \
         (line_of(body, where), messages)
+
+
+# raw HTML the two readings differ on, whose hint was 'separate blocks by blank lines …' or
+# 'indent a nested list …': (passage, words of the line warned, words the hint says, the
+# passage with its fix made)
+HTML_HINTS: dict[str, tuple[str, str, str, str]] = {
+    "inline tag alone on its line": (
+        "<span>\nhello\n</span>\n\nNext.\n", "<span>", "on the line of the text",
+        "<span>hello</span>\n\nNext.\n"),
+    "Markdown after a blank line inside a div": (
+        "<div>\n\n*hello*\n\n</div>\n\nNext.\n", "*hello*", "write its inside in HTML",
+        "<div>\n<em>hello</em>\n</div>\n\nNext.\n"),
+    "a list inside a div": (
+        "<div>\n\n- one\n- two\n\n</div>\n", "- one", "write the Markdown outside",
+        "<div>\n<ul><li>one</li><li>two</li></ul>\n</div>\n"),
+}
+
+
+@pytest.mark.parametrize("name", HTML_HINTS)
+def test_a_raw_html_difference_is_told_its_cause(tmp_path: Path, name: str) -> None:
+    passage, where, says, fixed = HTML_HINTS[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    here = at(messages, line_of(body, where))
+    assert len(messages) == 1 and here and says in here[0], messages
+    assert "4 spaces" not in here[0] and "separate blocks" not in here[0], here
+    messages, _ = convert(tmp_path, "Intro.\n\n" + fixed)
+    assert messages == [], messages

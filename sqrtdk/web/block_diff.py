@@ -7,9 +7,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 from itertools import pairwise
 
 from .blocks import Block
+from .raw_html import markdown_raw_lines
 
 NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
          "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
@@ -64,6 +66,13 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
                 "write it as a box, its first lines '/// details | Its summary' and "
                 "'    attrs: {id: some-id}' (a box needs an id), then the Markdown, closed "
                 "by a line '///'"), False
+    if any(b.kind != "html" and b.line >= line for b in theirs) and \
+            line in _kept_raw("\n".join(source)):
+        return ("this Markdown keeps a block of HTML whole, as typed, up to its closing tag "
+                "(Markdown inside it is not read: '*a*' keeps its stars), GitHub reads "
+                "Markdown inside it after a blank line: write the Markdown outside the HTML "
+                "block, or write its inside in HTML (<em>a</em>, <p>…</p>) with no blank "
+                "line"), False
     here = _BULLET.match(region[0]) if region else None
     if here and here.group(2) in "-*+" and any(
             (m := _BULLET.match(x)) and m.group(1) == here.group(1) and m.group(2) in "-*+"
@@ -84,6 +93,12 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
             return ("put a blank line between a bulleted and a numbered list: here the "
                     "second one's first line continues the other's last item"), True
     return "", False
+
+
+@lru_cache(maxsize=2)
+def _kept_raw(text: str) -> frozenset[int]:
+    """`raw_html.markdown_raw_lines` of `text`, read once for all the stretches of a page."""
+    return markdown_raw_lines(text)
 
 
 def _stretch_end(theirs: list[Block], line: int) -> int:
@@ -251,13 +266,20 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
                 "Markdown reads a block of HTML only at the margin, outside lists and quotes): "
                 "write it in Markdown (a table as '| a | b |' rows, indented as the text "
                 "around it), or move it out of the list or quote"), 0
+    top = min((b.depth for b in ours + theirs), default=0)
+    if any(b.kind == "html" and b.depth == top for b in theirs) and \
+            not any(b.kind == "html" for b in ours):
+        return ("a line holding only a tag this Markdown reads as inline HTML (<span>, <b>, "
+                "<a …>, a tag of its own name) starts a block of raw HTML on GitHub (its "
+                "lines up to a blank line, their Markdown not read), text of a paragraph "
+                "here: write the tag on the line of the text it marks, as "
+                "'<span>words</span>', or use a <div>"), 0
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
         return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
                 "character for markup ('_', '*', '`', '<') that the other shows as typed; "
                 "where it is text, write it with a backslash ('\\_', '\\*', '\\<') or put "
                 "it in `code`"), 0
-    top = min((b.depth for b in ours + theirs), default=0)
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
     if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
         return ("indent the closing fence as the opening one (a fence inside a list item: "
