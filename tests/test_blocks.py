@@ -59,7 +59,7 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
     "quote right under a table": (
         "| d | SD |\n|---|---|\n| 4 | 2 |\n> a quote\n", 3, "blank line between the table"),
     "quote with a lazy list line": (
-        "> a quote\n- an item\n", 0, "GitHub (CommonMark) as a list"),
+        "> a quote\n- an item\n", 1, "GitHub (CommonMark) as a list"),
 }
 BOTH_LOSE: dict[str, tuple[str, int, str]] = {
     "table row with more cells than the header": (

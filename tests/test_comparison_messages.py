@@ -204,7 +204,7 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "nested list at 2 spaces": ("- outer\n  - inner two\n    - inner three\n- outer two\n",
                                 "  - inner two", "by 4 spaces", "blank line"),
     "nested list at 3 spaces under a number": ("1. first\n   - detail a\n   - detail b\n"
-                                               "2. second\n", "1. first", "by 4 spaces",
+                                               "2. second\n", "   - detail a", "by 4 spaces",
                                                "blank line"),
     "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
                               "blank lines"),
@@ -339,10 +339,10 @@ WRONG_HINT: dict[str, tuple[str, str, str, str]] = {
         "- first\n\n    More about the first.\n- second\n", "- second", "blank line before",
         "- first\n\n    More about the first.\n\n- second\n"),
     "nested numbers from 5 under an item's line": (
-        "1. Parent\n    5. child\n    6. child two\n2. next\n", "1. Parent", "'1.'",
+        "1. Parent\n    5. child\n    6. child two\n2. next\n", "    5. child", "'1.'",
         "1. Parent\n    1. child\n    2. child two\n2. next\n"),
     "list under a quote's line": (
-        "> A quote\nits lazy line:\n- item\n- item two\n", "> A quote", "blank line before",
+        "> A quote\nits lazy line:\n- item\n- item two\n", "- item", "blank line before",
         "> A quote\nits lazy line:\n\n- item\n- item two\n"),
     "quotes parted by a blank line": (
         "> one\n\n> two\n\nAfter.\n", "> two", "'>' on the blank line", "> one\n>\n> two\n\nAfter.\n"),
