@@ -39,6 +39,35 @@ def test_formulas_and_code_are_not_checked(tmp_path, caplog):
     assert warnings(tmp_path, text, caplog) == []
 
 
+# "监督学习", "无监督学习", "有标签": a table's cells, as a real article's row wrote them
+SUPERVISED, UNSUPERVISED, LABELLED = ("\u76d1\u7763\u5b66\u4e60",
+                                      "\u65e0\u76d1\u7763\u5b66\u4e60", "\u6709\u6807\u7b7e")
+
+
+@pytest.mark.parametrize("row", [
+    f"|{SUPERVISED}|{UNSUPERVISED}|{LABELLED}|",
+    f"|{SUPERVISED} | {UNSUPERVISED} | {LABELLED}|",
+    f"{SUPERVISED}|{UNSUPERVISED}|{LABELLED}",
+    f"| {SUPERVISED}{{{{ x | pct(0) }}}}|{UNSUPERVISED}|{LABELLED}|",
+], ids=["no spaces", "uneven spaces", "no outer pipes", "a filter's pipe in a cell"])
+def test_a_table_row_s_pipes_are_not_linted(tmp_path, caplog, row):
+    """A table's cells are separate on the page, however its pipes are spaced: autocorrect
+    read the row as a sentence and wanted spaces around the pipes between Chinese words."""
+    text = f"{ZH}{COMMA}{TEST}\n\n{row}\n|---|---|---|\n{row}\n\n> {row}\n> |---|---|---|\n"
+    assert warnings(tmp_path, text, caplog) == []
+
+
+def test_a_spacing_fault_in_a_table_cell_is_warned_at_its_row(tmp_path, caplog):
+    """Inside a cell the rules hold: a missing space is warned at its row's line (the
+    header's too, right under a paragraph line), quoting the cell, not the pipes."""
+    text = (f"{ZH}{COMMA}{TEST}\n\n{ZH}\n|{SUPERVISED}|{TEST}numpy|\n|---|---|\n"
+            f"|{LABELLED}|numpy{TEST}|\n")
+    found = warnings(tmp_path, text, caplog)
+    assert [int(m.split(":")[1]) for m in found] == [4, 6], found
+    assert f"'{TEST} numpy'" in found[0] and f"'numpy {TEST}'" in found[1], found
+    assert not any("| " in m or " |" in m for m in found), found
+
+
 def test_the_excerpt_shows_the_first_difference_with_some_context():
     old = "a" * 30 + "X" + "b" * 30
     new = "a" * 30 + "Y Z" + "b" * 30

@@ -114,6 +114,25 @@ def test_a_heading_with_a_formula_is_quoted_as_written(tmp_path: Path) -> None:
     assert any("jumps from 2 to 4" in m for m in messages), messages
 
 
+@pytest.mark.parametrize("heading, level", [
+    ("#### Their `SD` and $q^2$ {#their-sd}", 4),
+    ("#### Their `SD` and $q^2$ {: #their-sd }", 4),
+    ("# Their `SD` and $q^2$ {#their-sd}", 1),
+], ids=["level jump", "attribute list", "level 1"])
+def test_a_heading_is_quoted_as_the_reader_sees_it(tmp_path: Path, heading: str,
+                                                     level: int) -> None:
+    """A message quoting a heading quotes its words (code in backticks, a formula as
+    written), not the {#id} written after them, which the reader never sees."""
+    body = "## Start {#start}\n\nSome words.\n\n" + heading + "\n"
+    if level == 1:
+        with pytest.raises(BuildError) as e:
+            convert(tmp_path, body)
+        messages = [e.value.message]
+    else:
+        messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and "'Their `SD` and $q^2$'" in messages[0], messages
+
+
 @pytest.mark.parametrize("code", [
     "    echo $HOME and $PATH\n    for <b> and *stars*\n",
     "    echo $HOME\n\n    cost: $5 and $ 6\n",
@@ -174,7 +193,7 @@ def test_a_pipe_in_code_in_a_table_row_warns_once_at_that_row(tmp_path: Path,
 CAUSES: dict[str, tuple[str, str, str, str]] = {
     "')' numbered list": ("1) first\n2) second\n\nNext.\n", "1) first", "write '1.'",
                           "blank line"),
-    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "Steps:", "write '1.'",
+    "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "1) first", "write '1.'",
                                    "4 spaces"),
     "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
                      "Some *words*", "/// details", "4 spaces"),
@@ -185,7 +204,7 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "nested list at 2 spaces": ("- outer\n  - inner two\n    - inner three\n- outer two\n",
                                 "  - inner two", "by 4 spaces", "blank line"),
     "nested list at 3 spaces under a number": ("1. first\n   - detail a\n   - detail b\n"
-                                               "2. second\n", "1. first", "by 4 spaces",
+                                               "2. second\n", "   - detail a", "by 4 spaces",
                                                "blank line"),
     "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
                               "blank lines"),
@@ -229,7 +248,7 @@ def test_a_list_under_a_paragraph_written_wrong_twice_is_told_both_fixes_at_once
     passage, second, fixed = TWO_FIXES[name]
     body = "Intro.\n\n" + passage
     messages, _ = convert(tmp_path, body, lang)
-    here = at(messages, line_of(body, passage.split("\n")[0]))
+    here = at(messages, line_of(body, passage.split("\n")[1]))      # the list's first line
     assert len(here) == 1 and "blank line before a" in here[0] and second in here[0], messages
     messages, html = convert(tmp_path, "Intro.\n\n" + fixed, lang)
     assert messages == [] and ("<ul>" in html or "<ol>" in html), messages
@@ -320,10 +339,10 @@ WRONG_HINT: dict[str, tuple[str, str, str, str]] = {
         "- first\n\n    More about the first.\n- second\n", "- second", "blank line before",
         "- first\n\n    More about the first.\n\n- second\n"),
     "nested numbers from 5 under an item's line": (
-        "1. Parent\n    5. child\n    6. child two\n2. next\n", "1. Parent", "'1.'",
+        "1. Parent\n    5. child\n    6. child two\n2. next\n", "    5. child", "'1.'",
         "1. Parent\n    1. child\n    2. child two\n2. next\n"),
     "list under a quote's line": (
-        "> A quote\nits lazy line:\n- item\n- item two\n", "> A quote", "blank line before",
+        "> A quote\nits lazy line:\n- item\n- item two\n", "- item", "blank line before",
         "> A quote\nits lazy line:\n\n- item\n- item two\n"),
     "quotes parted by a blank line": (
         "> one\n\n> two\n\nAfter.\n", "> two", "'>' on the blank line", "> one\n>\n> two\n\nAfter.\n"),
@@ -375,10 +394,66 @@ def test_raw_html_inside_a_list_item_or_quote_is_told_to_be_written_in_markdown(
     """An HTML table indented into a list item (a real article's confusion matrix) was told
     to 'separate blocks by blank lines, indent by 4 spaces', which it was: the hint says
     that this Markdown reads HTML blocks only at the margin, and its fix warns nothing.
-    (The warning's line is not asserted: cmark-gfm gives raw HTML no source position.)"""
+    The warning is at the `<table>` line (it was at the line of the block after it)."""
     passage, fixed = HTML_INSIDE[name]
-    messages, _ = convert(tmp_path, "Intro.\n\n" + passage)
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
     assert len(messages) == 1 and "write it in Markdown" in messages[0], messages
+    assert at(messages, line_of(body, "<table>")), messages
     assert "by 4 spaces" not in messages[0], messages
     messages, html = convert(tmp_path, "Intro.\n\n" + fixed)
     assert messages == [] and "<table" in html, messages
+
+
+# a block of raw HTML the two readings differ on (GitHub reads an HTML block, this Markdown
+# a paragraph): (passage, words of the block's first line)
+HTML_DIFFERS: dict[str, tuple[str, str]] = {
+    "inline tag alone on its line, at the margin": (
+        "<span>\nhello\n</span>\n\nNext.\n", "<span>"),
+    "on a list item's own line": ("- one\n- <div>\n  hello\n  </div>\n\nNext.\n", "- <div>"),
+    "last in a quote": ("> Quote.\n>\n> <table>\n> <tr><td>4</td></tr>\n> </table>\n",
+                        "> <table>"),
+    "under a paragraph of its item": (
+        "1. first\n\n    Its text.\n\n    <div>\n    hello\n    </div>\n\n2. next\n",
+        "    <div>"),
+}
+
+
+@pytest.mark.parametrize("name", HTML_DIFFERS)
+def test_a_raw_html_block_read_differently_is_warned_at_its_own_line(
+        tmp_path: Path, name: str) -> None:
+    """cmark-gfm writes no position for a raw HTML block: the warning about one was at the
+    line of the block after it (or, with none after it, of the block before it)."""
+    passage, where = HTML_DIFFERS[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    assert messages and at(messages, line_of(body, where)) == messages[:1], \
+        (line_of(body, where), messages)
+
+
+# raw HTML the two readings differ on, whose hint was 'separate blocks by blank lines …' or
+# 'indent a nested list …': (passage, words of the line warned, words the hint says, the
+# passage with its fix made)
+HTML_HINTS: dict[str, tuple[str, str, str, str]] = {
+    "inline tag alone on its line": (
+        "<span>\nhello\n</span>\n\nNext.\n", "<span>", "on the line of the text",
+        "<span>hello</span>\n\nNext.\n"),
+    "Markdown after a blank line inside a div": (
+        "<div>\n\n*hello*\n\n</div>\n\nNext.\n", "*hello*", "write its inside in HTML",
+        "<div>\n<em>hello</em>\n</div>\n\nNext.\n"),
+    "a list inside a div": (
+        "<div>\n\n- one\n- two\n\n</div>\n", "- one", "write the Markdown outside",
+        "<div>\n<ul><li>one</li><li>two</li></ul>\n</div>\n"),
+}
+
+
+@pytest.mark.parametrize("name", HTML_HINTS)
+def test_a_raw_html_difference_is_told_its_cause(tmp_path: Path, name: str) -> None:
+    passage, where, says, fixed = HTML_HINTS[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    here = at(messages, line_of(body, where))
+    assert len(messages) == 1 and here and says in here[0], messages
+    assert "4 spaces" not in here[0] and "separate blocks" not in here[0], here
+    messages, _ = convert(tmp_path, "Intro.\n\n" + fixed)
+    assert messages == [], messages

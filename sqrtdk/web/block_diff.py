@@ -7,9 +7,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 from itertools import pairwise
 
 from .blocks import Block
+from .raw_html import markdown_raw_lines
 
 NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
          "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
@@ -39,13 +41,14 @@ def describe(blocks: list[Block]) -> str:
     return ", then ".join(unique[:3]) + (", …" if len(unique) > 3 else "")
 
 
-def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, bool]:
+def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, bool, int]:
     """A hint from the text of the stretch (the lines from `line`, 1-based, to one past
     cmark-gfm's last block of it) where its blocks alone would mislead ('' if none), and
     whether it is about how a list is written (a list right under a paragraph line then
-    needs a blank line above it as well)."""
+    needs a blank line above it as well), and the line its fix goes at where the text tells
+    (a nested list's first line; 0: where the stretch starts)."""
     if not source or not line:
-        return "", False
+        return "", False, 0
     end = _stretch_end(theirs, line)
     region = list(source[line - 1:end])
     k = line - 2                       # the block above, past blank lines
@@ -56,34 +59,50 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     above = list(source[k + 1:line - 1])
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
-                "'1.'): write '1.', '2.', …"), True
+                "'1.'): write '1.', '2.', …"), True, 0
     opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
     if any(_DETAILS.search(x) for x in region) or (opened and not any(
             "</details" in x.lower() for x in source[opened[-1]:line - 1])):
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
                 "write it as a box, its first lines '/// details | Its summary' and "
                 "'    attrs: {id: some-id}' (a box needs an id), then the Markdown, closed "
-                "by a line '///'"), False
+                "by a line '///'"), False, 0
+    if any(b.kind != "html" and b.line >= line for b in theirs) and \
+            line in _kept_raw("\n".join(source)):
+        return ("this Markdown keeps a block of HTML whole, as typed, up to its closing tag "
+                "(Markdown inside it is not read: '*a*' keeps its stars), GitHub reads "
+                "Markdown inside it after a blank line: write the Markdown outside the HTML "
+                "block, or write its inside in HTML (<em>a</em>, <p>…</p>) with no blank "
+                "line"), False, 0
     here = _BULLET.match(region[0]) if region else None
     if here and here.group(2) in "-*+" and any(
             (m := _BULLET.match(x)) and m.group(1) == here.group(1) and m.group(2) in "-*+"
             and m.group(2) != here.group(2) for x in above):
         return ("GitHub starts a new list where the bullet changes ('-', '*', '+'), this "
                 "Markdown goes on with the same list: use one bullet character for a list, and "
-                "put a paragraph between two lists"), True
-    if nested := _nested_indent(source, line, end):
-        return nested, True
-    if late := _late_start(source, line, end):
-        return late, True
-    if quoted := _quote_hint(source, line, end):
-        return quoted, False
+                "put a paragraph between two lists"), True, 0
+    nested, at = _nested_indent(source, line, end)
+    if nested:
+        return nested, True, at
+    late, at = _late_start(source, line, end)
+    if late:
+        return late, True, at
+    quoted, at = _quote_hint(source, line, end)
+    if quoted:
+        return quoted, False, at
     for upper, lower in pairwise(region):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
                 b.group(2) in "-*+"):
             return ("put a blank line between a bulleted and a numbered list: here the "
-                    "second one's first line continues the other's last item"), True
-    return "", False
+                    "second one's first line continues the other's last item"), True, 0
+    return "", False, 0
+
+
+@lru_cache(maxsize=2)
+def _kept_raw(text: str) -> frozenset[int]:
+    """`raw_html.markdown_raw_lines` of `text`, read once for all the stretches of a page."""
+    return markdown_raw_lines(text)
 
 
 def _stretch_end(theirs: list[Block], line: int) -> int:
@@ -91,16 +110,17 @@ def _stretch_end(theirs: list[Block], line: int) -> int:
     return max([b.line for b in theirs if b.line] + [line]) + 1
 
 
-def _nested_indent(source: Sequence[str], line: int, end: int) -> str:
+def _nested_indent(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     """The hint for a nested list indented by 1 to 3 spaces in the lines from `line` (and the
-    one above it) to `end`; '' if there is none."""
-    for upper, lower in pairwise(source[max(line - 2, 0):end]):
+    one above it) to `end`, and its first line; ('', 0) if there is none."""
+    first = max(line - 2, 0)
+    for n, (upper, lower) in enumerate(pairwise(source[first:end]), first + 2):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and _columns(a.group(1)) < _columns(b.group(1)) < _columns(a.group(1)) + 4:
             return ("indent a nested list by 4 spaces per level (this one is indented by "
                     f"{_columns(b.group(1)) - _columns(a.group(1))}: here it is read as text "
-                    "of the item above, or as a sibling of it)")
-    return ""
+                    "of the item above, or as a sibling of it)"), n
+    return "", 0
 
 
 def _columns(text: str) -> int:
@@ -110,19 +130,20 @@ def _columns(text: str) -> int:
     return len(wide) - len(wide.lstrip(" "))
 
 
-def _late_start(source: Sequence[str], line: int, end: int) -> str:
+def _late_start(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     """The hint for a nested numbered list that starts at another number than 1 right under
     a line of text, in the lines from `line` (and the one above it) to `end`: GitHub takes
-    its lines for more text there ('' if there is none)."""
-    for upper, lower in pairwise(source[max(line - 2, 0):end]):
+    its lines for more text there; and the list's first line (('', 0) if there is none)."""
+    first = max(line - 2, 0)
+    for n, (upper, lower) in enumerate(pairwise(source[first:end]), first + 2):
         item = _ITEM.match(lower)
         if item and item.group(1) and int(item.group(1)) != 1 and upper.strip() and \
                 _columns(lower) > _columns(upper):
             return (f"GitHub starts a numbered list right under a line of text only at '1.' "
                     f"(this one starts at {int(item.group(1))}: GitHub reads it as more text "
                     "of the line above): start it at '1.', or leave a blank line before it "
-                    "and after it")
-    return ""
+                    "and after it"), n
+    return "", 0
 
 
 def _paragraph_start(source: Sequence[str], n: int) -> int:
@@ -133,10 +154,11 @@ def _paragraph_start(source: Sequence[str], n: int) -> int:
     return n
 
 
-def _quote_hint(source: Sequence[str], line: int, end: int) -> str:
+def _quote_hint(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     """The hint for a quote the two parsers end or join differently in the lines from
-    `line` to `end` ('' if there is none): a list right under a quote's last line, or two
-    quotes parted only by a blank line."""
+    `line` to `end`, and the line its fix goes at (('', 0) if there is none): a list right
+    under a quote's last line (at the list's first line), or two quotes parted only by a
+    blank line (where the stretch starts)."""
     region = range(max(line, 2), min(end, len(source)) + 1)
     for n in region:
         upper, lower = source[n - 2], source[n - 1]
@@ -145,7 +167,7 @@ def _quote_hint(source: Sequence[str], line: int, end: int) -> str:
             return ("a list right under a quote's last line is text of the quote here, and "
                     "a list after the quote on GitHub: put a blank line before the list (for "
                     "a list inside the quote, make that line '>' and start each of its lines "
-                    "with '> ')")
+                    "with '> ')"), n
     first = source[line - 1] if 0 < line <= len(source) else ""
     k = line - 2
     while k >= 0 and not source[k].strip():
@@ -153,8 +175,8 @@ def _quote_hint(source: Sequence[str], line: int, end: int) -> str:
     if _QUOTE.match(first) and 0 <= k < line - 2 and _QUOTE.match(source[k]):
         return ("two quotes parted only by a blank line are one quote here and two on "
                 "GitHub: for one quote, write '>' on the blank line between them; for two, "
-                "put a paragraph between them")
-    return ""
+                "put a paragraph between them"), 0
+    return "", 0
 
 
 def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[int]:
@@ -221,58 +243,80 @@ def advice(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),
            line: int = 0) -> str:
     """How to write a passage so that both parsers read it alike (`source`: the lines read,
     `line`: where the stretch starts, 1-based; without them the blocks alone tell)."""
-    cause, of_list = _cause(source, line, theirs)
+    return _advice(ours, theirs, source, line)[0]
+
+
+def _advice(ours: list[Block], theirs: list[Block], source: Sequence[str],
+            line: int) -> tuple[str, int]:
+    """`advice`, and the line its fix goes at where that is not where the stretch starts (0
+    where it is): a blank line missing above a list (a table, …) goes at the list's first
+    line, which may be lines below the paragraph's first (the line the stretch starts at)."""
+    cause, of_list, at = _cause(source, line, theirs)
     missing = _missing_blank_line(ours, theirs, source)
     named = NAMES.get(missing.kind, "the heading") if missing else ""
     if cause and of_list and missing and not _under_an_item(source, missing):
         # two fixes, both needed (the second warning came once the first was made): both
         return (f"two fixes: put a blank line before {named} (it cannot start right under "
-                f"a paragraph line); and {cause}")
+                f"a paragraph line); and {cause}", missing.line)
     if cause:
-        return cause
+        return cause, at
+    return _shape_advice(ours, theirs, missing)
+
+
+def _shape_advice(ours: list[Block], theirs: list[Block],
+                  missing: Block | None) -> tuple[str, int]:
+    """`_advice` where the text of the stretch names no cause: from the blocks' shapes."""
+    named = NAMES.get(missing.kind, "the heading") if missing else ""
     if any(b.kind == "html" and b.depth > 0 for b in theirs) and \
             not any(b.kind == "html" for b in ours):
         return ("raw HTML inside a list item or a quote is text of a paragraph here (this "
                 "Markdown reads a block of HTML only at the margin, outside lists and quotes): "
                 "write it in Markdown (a table as '| a | b |' rows, indented as the text "
-                "around it), or move it out of the list or quote")
+                "around it), or move it out of the list or quote"), 0
+    top = min((b.depth for b in ours + theirs), default=0)
+    if any(b.kind == "html" and b.depth == top for b in theirs) and \
+            not any(b.kind == "html" for b in ours):
+        return ("a line holding only a tag this Markdown reads as inline HTML (<span>, <b>, "
+                "<a …>, a tag of its own name) starts a block of raw HTML on GitHub (its "
+                "lines up to a blank line, their Markdown not read), text of a paragraph "
+                "here: write the tag on the line of the text it marks, as "
+                "'<span>words</span>', or use a <div>"), 0
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
         return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
                 "character for markup ('_', '*', '`', '<') that the other shows as typed; "
                 "where it is text, write it with a backslash ('\\_', '\\*', '\\<') or put "
-                "it in `code`")
-    top = min((b.depth for b in ours + theirs), default=0)
+                "it in `code`"), 0
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
     if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
         return ("indent the closing fence as the opening one (a fence inside a list item: "
-                "both by the item's 4 spaces)")
+                "both by the item's 4 spaces)"), 0
     setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
     if setext:
         return ("a heading underlined with '---' or '===' takes one line here: write it on one "
-                "line, as '## Its title {#some-id}'")
+                "line, as '## Its title {#some-id}'"), 0
     if missing:
         return (f"put a blank line before {named}: here it cannot start right under a "
-                "paragraph line")
+                "paragraph line"), missing.line
     kinds = {b.kind for b in ours + theirs}
     if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
-        return "this table has no row under its header, so an empty row is shown: add a row"
+        return "this table has no row under its header, so an empty row is shown: add a row", 0
     if kinds & _TABLE and kinds - _TABLE - {"table"}:
         return ("put a blank line between the table and what follows it: a line right under a "
-                "table is read as one more row by one parser and not by the other")
+                "table is read as one more row by one parser and not by the other"), 0
     if kinds & {"blockquote"} and not kinds & {"ul", "ol", "li"}:
         return ("start every line of a quote with '>', and leave a blank line after it: a "
-                "line right under a quote is read as part of it by one parser only")
+                "line right under a quote is read as part of it by one parser only"), 0
     if kinds & _TABLE:
         return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
                 "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
-                "write '\\|')")
+                "write '\\|')"), 0
     if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
             [b.depth for b in ours] != [b.depth for b in theirs]:
         return ("indent a nested list, and any paragraph, formula or code inside a list item, "
-                "by 4 spaces per level (after a blank line)")
+                "by 4 spaces per level (after a blank line)"), 0
     return ("separate blocks by blank lines, indent what belongs inside a list item by 4 "
-            "spaces, and start fences and headings at the margin of their block")
+            "spaces, and start fences and headings at the margin of their block"), 0
 
 
 @dataclass
@@ -324,8 +368,8 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
             # items this Markdown read as text: each at its own line, where the fix goes
             result.differences += [(n, ITEM_AS_TEXT) for n in items]
         else:
-            result.differences.append((line, difference(ours[i1:i2], theirs[j1:j2], source,
-                                                         line)))
+            message, fix = _difference(ours[i1:i2], theirs[j1:j2], source, line)
+            result.differences.append((fix or line, message))
     return result
 
 
@@ -333,6 +377,13 @@ def difference(ours: list[Block], theirs: list[Block], source: Sequence[str] = (
                line: int = 0) -> str:
     """The warning for a stretch the two parsers read differently (`source` and `line` as
     for `advice`)."""
+    return _difference(ours, theirs, source, line)[0]
+
+
+def _difference(ours: list[Block], theirs: list[Block], source: Sequence[str],
+                line: int) -> tuple[str, int]:
+    """`difference`, and the line its fix goes at (as for `_advice`; 0: where the stretch
+    starts)."""
     what = describe(ours)
     if {b.kind for b in ours + theirs} <= {"td", "th"}:
         said = ("this Markdown and GitHub (CommonMark) split this table row into cells "
@@ -354,4 +405,5 @@ def difference(ours: list[Block], theirs: list[Block], source: Sequence[str] = (
     else:
         said = (f"this Markdown reads the lines here as {what}, GitHub (CommonMark) as "
                 f"{describe(theirs)}; the page shows {what}")
-    return f"{said}: {advice(ours, theirs, source, line)}"
+    hint, fix = _advice(ours, theirs, source, line)
+    return f"{said}: {hint}", fix

@@ -9,8 +9,9 @@ not count, words do). Wrappers that carry no Markdown structure (a table's thead
 boxes' details/summary, divs) are transparent. Tight and loose lists read alike: the text of
 a tight item counts as a paragraph. Footnotes are compared note by note, by label.
 
-cmark-gfm gives each block its source position (`CMARK_OPT_SOURCEPOS`), so every Block from
-that side carries its line in the converted text (1-based); ours carry 0.
+cmark-gfm gives each block its source position (`CMARK_OPT_SOURCEPOS`; a raw HTML block's is
+found by `cmark_html`), so every Block from that side carries its line in the converted text
+(1-based); ours carry 0.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from html.parser import HTMLParser
 
 import cmarkgfm
 from cmarkgfm.cmark import Options
+
+from .cmark_html import place_raw_html
 
 LEAVES = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "th", "td"}
 CONTAINERS = {"ul", "ol", "li", "blockquote", "table", "tr"}
@@ -125,7 +128,8 @@ def cmark_tree(source: str) -> etree.Element:
     cmark-gfm writes XHTML (escaping only & < > " in text and attributes) except for three
     attributes without a value; with those given one, expat reads it in a fraction of the
     time html.parser takes. Anything expat refuses (a control character in the text) goes
-    through html.parser."""
+    through html.parser. A block of raw HTML, which cmark-gfm writes without a position,
+    gets the lines CommonMark gives it (`cmark_html`)."""
     html = cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS, _CMARK_EXTENSIONS)
     xhtml = html.replace(" data-footnotes>", ' data-footnotes="">').replace(
         " data-footnote-ref>", ' data-footnote-ref="">').replace(
@@ -141,7 +145,53 @@ def cmark_tree(source: str) -> etree.Element:
         builder.close()
         root = builder.root
     _mark_raw_html(root)
+    lines = source.split("\n")
+    _place_tables(root, lines)
+    place_raw_html(root, lines)
     return root
+
+
+def _place_tables(root: etree.Element, lines: list[str]) -> None:
+    """A table right under a paragraph line gets its header row's line: cmark-gfm gives
+    such a table, its header row and its header cells the paragraph's first line (and the
+    paragraph no position, '0:0-0:0'), so a message about the table named the paragraph's
+    first line, and a check of its header row read the paragraph's. The header row is the
+    line above the delimiter row, which is the line above the first body row (or the
+    table's last line). The paragraph gets its lines, up to the header row."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    for table in list(root.iter("table")):
+        (start, column), (end, end_column) = _span(table)
+        rows = [row for row in table.iter("tr") if _span(row)[0][0]]
+        if not start or not rows:
+            continue
+        header = (_span(rows[1])[0][0] if len(rows) > 1 else end + 1) - 2
+        if not start < header <= len(lines):
+            continue
+        line = lines[header - 1]
+        at, width = len(line) - len(line.lstrip(" \t>")) + 1, len(line.encode())
+        shift = _span(rows[0])[1][1] - width   # the cells' columns count from the paragraph's
+        _set(table, (header, at), (end, end_column))
+        _set(rows[0], (header, at), (header, width))
+        for cell in rows[0]:
+            (_, first), (_, last) = _span(cell)
+            _set(cell, (header, first - shift), (header, last - shift))
+        siblings = list(parents.get(table, root))
+        above = siblings[siblings.index(table) - 1] if siblings.index(table) else None
+        if above is not None and above.tag == "p" and not _span(above)[0][0]:
+            _set(above, (start, column), (header - 1, len(lines[header - 2].encode())))
+
+
+def _span(el: etree.Element) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((line, column), (line, column)) of an element's `data-sourcepos`; zeros without."""
+    pos = el.get("data-sourcepos", "")
+    if not pos[:1].isdigit():
+        return (0, 0), (0, 0)
+    first, last = ((int(n) for n in x.split(":", 1)) for x in pos.split("-", 1))
+    return (next(first), next(first)), (next(last), next(last))
+
+
+def _set(el: etree.Element, first: tuple[int, int], last: tuple[int, int]) -> None:
+    el.set("data-sourcepos", f"{first[0]}:{first[1]}-{last[0]}:{last[1]}")
 
 
 def _mark_raw_html(root: etree.Element) -> None:

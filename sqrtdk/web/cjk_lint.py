@@ -76,12 +76,69 @@ def _note_after_link(m: re.Match[str]) -> str:
             + "".join(_NOTE_REF.findall(m.group(1))))
 
 
+# a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
+# {% %} (a filter: `{{ x | pct(0) }}`); code and formulas are masked already
+_CELL_PART = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\\.|[^|{\\]+|\{")
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def _cells(row: str) -> list[str]:
+    """The texts of a table row's cells (a quote's '>' and the indentation before it, and
+    the outer pipes, left out)."""
+    text = row.lstrip(" \t>").rstrip()
+    cells, cell, at = [], "", 0
+    while at < len(text):
+        if text[at] == "|":
+            cells.append(cell)
+            cell, at = "", at + 1
+            continue
+        part = _CELL_PART.match(text, at)
+        assert part is not None
+        cell, at = cell + part.group(0), part.end()
+    cells.append(cell)
+    if text.startswith("|"):
+        cells = cells[1:]
+    if text.endswith("|") and len(text) > 1:
+        cells = cells[:-1]
+    return [c.strip() for c in cells if c.strip()]
+
+
+def _table_rows(text: str) -> dict[int, list[str]]:
+    """The 1-based line of every table row of `text` as GitHub reads it (cmark-gfm), with
+    its cells' texts."""
+    if "|" not in text:
+        return {}
+    from .blocks import cmark_tree, sourcepos_line
+    lines = text.split("\n")
+    # the page's Markdown reads the template's output: a filter's '|' is no cell's end
+    plain = _TEMPLATE.sub(lambda m: re.sub("[^\n]", "x", m.group(0)), text)
+    rows = {sourcepos_line(tr) for tr in cmark_tree(plain).iter("tr")}
+    return {n: _cells(lines[n - 1]) for n in sorted(rows) if 0 < n <= len(lines)}
+
+
+def _table_findings(text: str, name: str) -> list[Finding]:
+    """`findings` of `text` with each table row read cell by cell: the page shows the cells
+    apart, however the pipes between them are spaced, and autocorrect read a row as one
+    sentence (a row of Chinese words between pipes with no spaces was to have spaces
+    around its inner pipes only: a change the page does not show).
+    A row's first cell that autocorrect would change is its line's finding."""
+    rows = _table_rows(text)
+    if not rows:
+        return findings(text, name)
+    outside = "\n".join("" if n in rows else line for n, line in enumerate(text.split("\n"), 1))
+    found = findings(outside, name)
+    for n, cells in rows.items():
+        inside = findings("\n\n".join(cells), name)
+        found += [Finding(n, inside[0].old, inside[0].new)] if inside else []
+    return sorted(found, key=lambda f: f.line)
+
+
 def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     """Warn at every line of `masked_text` (the lexer's masked article, lines as in the file
     at `path`) whose spacing or punctuation autocorrect would change; returns how many.
     `masked`: the lexer's record of the code and formulas the text's tokens stand for, so
-    the warning quotes the text as written."""
-    found = findings(_NOTE_IN_LINK.sub(_note_after_link, masked_text), path.name)
+    the warning quotes the text as written. A table row is read cell by cell."""
+    found = _table_findings(_NOTE_IN_LINK.sub(_note_after_link, masked_text), path.name)
     for f in found:
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(text, "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "

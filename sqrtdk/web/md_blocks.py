@@ -315,7 +315,8 @@ class BlockStructure(Treeprocessor):
             at = line + self.first_line() if line else 0
             self.heading_lines[el] = at
             written = source[line - 1] if 0 < line <= len(source) else ""
-            typed = self.plain(as_typed(el)).strip()      # for the message: code in `…`
+            # for a message: as the reader sees it (code in `…`, formulas as written, no {#id})
+            typed = self._shown(_HEADING_ID.sub("", self.plain(as_typed(el))).strip())
             problem = ("" if level > 1 else hashtag_heading(written) or
                        f"level-1 heading '{typed}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")
@@ -328,7 +329,7 @@ class BlockStructure(Treeprocessor):
                                                        re.escape(text[:40]), re.M), line=at)
             if level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
-                                 f"('{self._shown(text, 40)}'), skipping a level readers of "
+                                 f"('{typed}'), skipping a level readers of "
                                  "the contents and screen readers rely on; make it "
                                  f"'{'#' * (previous + 1)} …'")
             previous = level
