@@ -68,6 +68,22 @@ def test_a_spacing_fault_in_a_table_cell_is_warned_at_its_row(tmp_path, caplog):
     assert not any("| " in m or " |" in m for m in found), found
 
 
+@pytest.mark.parametrize("attrs", ["{{#{id}}}", "{{: #{id} }}", "{{ #{id} .wide }}"])
+def test_a_heading_s_id_is_not_linted_but_its_words_are(tmp_path, caplog, attrs):
+    """A heading's id is an address, not text: spaces autocorrect would put into
+    `{#words}` would make it an invalid id. The heading's words are still read."""
+    ident = f"{ZH}numpy{TEST}"          # an id mixing Chinese and Latin, as a real note had
+    heading = "## " + ZH + " " + attrs.format(id=ident)
+    assert warnings(tmp_path, f"{heading}\n\n{ZH}\n", caplog) == []
+    setext = f"{ZH} {attrs.format(id=ident)}\n---\n"        # underlined: its words' line
+    assert warnings(tmp_path, setext, caplog) == []
+    caplog.clear()
+    bad = "## " + ident + " " + attrs.format(id=ident)       # the words need spaces
+    found = warnings(tmp_path, f"{bad}\n", caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")
+    assert f"{ZH} numpy {TEST}" in found[0]
+
+
 def test_the_excerpt_shows_the_first_difference_with_some_context():
     old = "a" * 30 + "X" + "b" * 30
     new = "a" * 30 + "Y Z" + "b" * 30

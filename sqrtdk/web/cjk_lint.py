@@ -116,6 +116,33 @@ def _table_rows(text: str) -> dict[int, list[str]]:
     return {n: _cells(lines[n - 1]) for n in sorted(rows) if 0 < n <= len(lines)}
 
 
+# a heading's attribute list, `{#id}`, `{: #id .class }` (md_blocks' _HEADING_ID)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_HEADING_ATTRS = re.compile(r"\s*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$")
+
+
+def _without_heading_ids(text: str) -> str:
+    """`text` with the attribute list at the end of each heading's last line taken out: an
+    id is an address, and autocorrect would space its Chinese and Latin apart (`{#zh-and-latin}`
+    to an id with spaces, which the build refuses). The headings are those GitHub reads
+    (cmark-gfm), so a line that merely ends in braces inside code or a paragraph is kept."""
+    if "{" not in text:
+        return text
+    from .blocks import cmark_tree
+    lines = text.split("\n")
+    for h in (e for e in cmark_tree(text).iter() if e.tag in _HEADINGS):
+        pos = h.get("data-sourcepos", "")
+        if not pos[:1].isdigit():
+            continue
+        first, last = int(pos.split(":", 1)[0]), int(pos.split("-", 1)[1].split(":", 1)[0])
+        # a setext heading's underline is its last line: the words end on the line above
+        for n in (last, last - 1) if last > first else (last,):
+            if 0 < n <= len(lines) and _HEADING_ATTRS.search(lines[n - 1]):
+                lines[n - 1] = _HEADING_ATTRS.sub("", lines[n - 1])
+                break
+    return "\n".join(lines)
+
+
 def _table_findings(text: str, name: str) -> list[Finding]:
     """`findings` of `text` with each table row read cell by cell: the page shows the cells
     apart, however the pipes between them are spaced, and autocorrect read a row as one
@@ -137,8 +164,10 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     """Warn at every line of `masked_text` (the lexer's masked article, lines as in the file
     at `path`) whose spacing or punctuation autocorrect would change; returns how many.
     `masked`: the lexer's record of the code and formulas the text's tokens stand for, so
-    the warning quotes the text as written. A table row is read cell by cell."""
-    found = _table_findings(_NOTE_IN_LINK.sub(_note_after_link, masked_text), path.name)
+    the warning quotes the text as written. A table row is read cell by cell, a heading
+    without its `{#id}`."""
+    text = _without_heading_ids(_NOTE_IN_LINK.sub(_note_after_link, masked_text))
+    found = _table_findings(text, path.name)
     for f in found:
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(text, "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
