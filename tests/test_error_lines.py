@@ -279,6 +279,32 @@ def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, bod
     assert "invalid TeX" in e.message and says in e.message, str(e)
 
 
+@pytest.mark.parametrize("body, says, wrong", [
+    ("Costs $\\$5 + \\frac{a}$ here.\n", "invalid TeX", "left open"),    # TeX's dollar sign
+    ("It costs $5 and $10 for $x$ here.\n", "write '\\$'", "left open"),  # prices
+], ids=["escaped dollar", "prices before a formula"])
+def test_a_dollar_hint_fits_the_dollars_written(tmp_path: Path, katex: Any, body: str,
+                                                says: str, wrong: str) -> None:
+    e = error(tmp_path, body, stage="math", katex=katex)
+    assert says in e.message and wrong not in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang, body", [
+    ("zh", "\u8bbe $\\gamma \\in [0,1] $ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ "
+           "\u7684\u503c\n"),
+    ("en", "Let $\\gamma \\in [0,1] $ be the discount and $x$ the state.\n"),
+], ids=["zh", "en"])
+def test_a_space_before_a_closing_dollar_is_named_on_either_language_s_page(
+        tmp_path: Path, katex: Any, lang: str, body: str) -> None:
+    """The formula runs on to the next formula's '$': the message names the space and the
+    formula to write, not KaTeX's failure and a '$' left open."""
+    with pytest.raises(BuildError) as e:
+        typeset([page(tmp_path, "One.\n\n" + body, RESULTS, lang=lang)], katex)
+    assert e.value.line == BODY_START + 2, str(e.value)
+    assert "write '$\\gamma \\in [0,1]$'" in e.value.message, str(e.value)
+    assert "left open" not in e.value.message, str(e.value)
+
+
 def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     e = error(tmp_path, "One.\n\nSee ![a](walk.svg) here.\n")
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message
