@@ -1176,3 +1176,21 @@ def test_a_link_with_no_text_warns_at_its_line(tmp_path: Path, inside: str) -> N
         check_site(Site(files={"en/index.html": again.body.encode("utf-8")}), [again],
                    "https://site.example/")
     assert not messages, messages
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
+                                         ("zh", "\u5fae\u8c03\u6a21\u578b")])
+@pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
+@pytest.mark.parametrize("space", ["", " "], ids=["glued", "spaced"])
+def test_a_hugging_face_anchor_on_a_heading_is_told_to_become_its_id(
+        tmp_path: Path, lang: str, title: str, position: str, space: str) -> None:
+    """The Hugging Face course writes a heading's anchor `## Title[[anchor]]` (GitHub shows
+    it as text): the message says to write `{#anchor}` instead, and doing so builds."""
+    body = place(position, f"## {title}{space}[[fine-tuning]]", True)
+    assert body is not None
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    meant = f"## {title} {{#fine-tuning}}"
+    assert f"write '{meant}'" in e.value.message and "[[fine-tuning]]" in e.value.message, \
+        str(e.value)
+    page(tmp_path, body.replace(f"## {title}{space}[[fine-tuning]]", meant), RESULTS, lang=lang)

@@ -321,9 +321,7 @@ class BlockStructure(Treeprocessor):
                        f"level-1 heading '{typed}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")
             if not problem and not _HEADING_ID.search(text):
-                problem = (f"heading '{typed}' has no explicit id; write it as "
-                           f"'{'#' * level} Its title {{#some-id}}', with the same id in every "
-                           "language")
+                problem = without_id(typed, level)
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
                                                        re.escape(text[:40]), re.M), line=at)
@@ -611,6 +609,26 @@ def as_typed(el: etree.Element) -> str:
         parts += [f"`{as_typed(child)}`" if child.tag == "code" else as_typed(child),
                   child.tail or ""]
     return "".join(parts)
+
+
+# the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
+_BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
+
+
+def without_id(typed: str, level: int) -> str:
+    """The message for heading `typed` (its text as written) of `level`, which has no `{#id}`;
+    an anchor written as the Hugging Face course does, `Title[[anchor]]`, is named, with the
+    heading to write."""
+    hashes = "#" * level
+    m = _BRACKET_ANCHOR.fullmatch(typed)
+    if m and m.group(1).strip():
+        anchor = re.sub(r"[^\w-]+", "-", m.group(2)).strip("-") or "some-id"
+        return (f"heading '{typed}' has no explicit id: '[[{m.group(2)}]]' is the Hugging Face "
+                "course's anchor syntax, which this Markdown (and GitHub) shows as text; write "
+                f"'{hashes} {m.group(1).strip()} {{#{anchor}}}', with the same id in every "
+                "language")
+    return (f"heading '{typed}' has no explicit id; write it as '{hashes} Its title "
+            "{#some-id}', with the same id in every language")
 
 
 def hashtag_heading(written: str) -> str | None:
