@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BuildError
+from ..errors import BuildError, shortened
 from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
@@ -134,9 +134,9 @@ class InlineScanner:
                 if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
                     address = link.group(1)
                     warn(LOGGER, self.path, first + text.count("\n", 0, start),
-                         f"'<{address[:60]}>' is a link on GitHub (CommonMark's autolink), "
-                         "text here (this Markdown links only <http(s)://…>, <ftp://…> and "
-                         f"e-mail addresses): write [{address[:60]}]({address[:60]})")
+                         f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
+                         "autolink), text here (this Markdown links only <http(s)://…>, "
+                         f"<ftp://…> and e-mail addresses): write [{address}]({address})")
                 if element := left_open(text, start, written):
                     warn(LOGGER, self.path, first + text.count("\n", 0, start),
                          f"'{written[:30]}' opens the HTML element <{element}> (the text after "

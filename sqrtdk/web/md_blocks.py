@@ -30,7 +30,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 
-from ..errors import BuildError, line_of
+from ..errors import BuildError, line_of, shortened
 from ..log import warn
 from .block_diff import Alignment, align
 from .blocks import (
@@ -457,8 +457,8 @@ class BlockStructure(Treeprocessor):
                 continue     # in raw HTML the page keeps as typed, already warned as such
             elif github and not mine:
                 self._warn(github.line, f"GitHub makes '{self._shown(github.text)}' a link (to "
-                                        f"{github.href[:60]}), this Markdown does not: the page "
-                                        f"shows it as text; {self._write(github)}")
+                                        f"{shortened(github.href)}), this Markdown does not: the "
+                                        f"page shows it as text; {self._write(github)}")
             elif mine and not github:
                 source = lines[mine.line - 1] if 0 < mine.line <= len(lines) else ""
                 why = ("an address in <…> has no spaces, and its scheme is followed by ':': "
@@ -466,19 +466,18 @@ class BlockStructure(Treeprocessor):
                        if "<" in source else
                        f"if it should be a link on both, {self._write(mine)}")
                 self._warn(mine.line, f"this Markdown makes '{self._shown(mine.text)}' a link (to "
-                                      f"{mine.href[:60]}) and GitHub does not: the page shows a "
-                                      f"link, GitHub text; {why}")
+                                      f"{shortened(mine.href)}) and GitHub does not: the page "
+                                      f"shows a link, GitHub text; {why}")
 
     def _shown(self, text: str, most: int = 60) -> str:
-        """`text` as the author wrote it (formulas back), then cut to `most` characters."""
-        shown = " ".join(self.readable(text).split())
-        return shown if len(shown) <= most else shown[:most] + "…"
+        """`text` as the author wrote it (formulas back), shortened to `most` characters."""
+        return shortened(" ".join(self.readable(text).split()), most)
 
     def _other_address(self, mine: _Link, github: _Link) -> str:
         """The warning for a link both make, to different addresses."""
-        said = (f"the page links '{self._shown(mine.text)}' to '{mine.href[:80]}', GitHub to "
-                f"'{github.href[:80]}'" + (f" (with the title '{github.title[:60]}')"
-                                           if github.title else ""))
+        said = (f"the page links '{self._shown(mine.text)}' to '{shortened(mine.href, 80)}', "
+                f"GitHub to '{shortened(github.href, 80)}'" +
+                (f" (with the title '{github.title[:60]}')" if github.title else ""))
         rest = mine.href[len(github.href):]
         if github.title and mine.href.startswith(github.href) and rest.strip() in (
                 f"({github.title})", f"'{github.title}'", f'"{github.title}"'):
