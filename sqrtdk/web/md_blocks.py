@@ -376,11 +376,10 @@ class BlockStructure(Treeprocessor):
         for pre in tree.iter("pre"):
             line, fence = _source_of(pre, lines)
             m = _FENCE_INFO.match(fence)
-            if m and m.group("options").strip():
-                self._warn(line, f"code fence options '{m.group('options').strip()[:40]}' are "
-                                 "not supported here (no title bar, line numbers or marked "
-                                 "lines): the code is shown without them; remove them, and "
-                                 "name the file in the sentence before the code if it matters")
+            options = m.group("options").strip() if m else ""
+            if options:     # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
+                self._warn(line, fence_options(options + "}" * (options.count("{") -
+                                                                options.count("}"))))
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed. Only
@@ -612,6 +611,46 @@ def as_typed(el: etree.Element) -> str:
 
 # the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
 _BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
+
+
+# what a fence option asks for, by its name (pymdown's, MkDocs Material's, Docusaurus' and
+# Sphinx's spellings), which the page does not show
+_FENCE_OPTION_KINDS = {
+    "title": "title bar", "filename": "title bar",
+    "linenums": "line numbers", "linenostart": "line numbers", "lineno": "line numbers",
+    "linenos": "line numbers", "showlinenumbers": "line numbers", "line-numbers": "line numbers",
+    "hl_lines": "marked lines", "highlight": "marked lines", "emphasize-lines": "marked lines",
+    "mark": "marked lines",
+}
+_FENCE_OPTION = re.compile(
+    r"""([\w-]+)(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|\S+))?|\{[^}]*\}?|\S+""")
+_OUT = "'out' marks a program's output in the Hugging Face course, which this Markdown does not"
+
+
+def fence_options(options: str) -> str:
+    """The warning for a code fence's `options` after its language, which the page drops:
+    it names only what they would have shown (a title bar, line numbers, marked lines; the
+    Hugging Face course's `out`, a program's output)."""
+    found = list(_FENCE_OPTION.finditer(options))
+    kinds: list[str] = []
+    for m in found:
+        kind = (_FENCE_OPTION_KINDS.get((m.group(1) or "").lower()) or
+                ("marked lines" if re.fullmatch(r"\{[\d,\s-]*\}?", m.group(0)) else
+                 _OUT if m.group(0) == "out" else ""))
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    shown = [k for k in kinds if k != _OUT]
+    listed = " or ".join(shown) if len(shown) < 3 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    plural, it, are = ("s", "them", "are") if len(found) > 1 else ("", "it", "is")
+    why = ([f"no {listed}"] if shown else []) + ([_OUT] if _OUT in kinds else []) or \
+        [f"this Markdown does not know {it}"]
+    what = (f"code fence option{plural} '{shortened(options, 40)}' {are} not supported here "
+            f"({'; '.join(why)}): the code is shown without {it}; remove {it}")
+    if "title bar" in kinds:
+        what += ", and name the file in the sentence before the code if it matters"
+    if _OUT in kinds:
+        what += ", and say in the sentence before the code that it is what the program prints"
+    return what
 
 
 def without_id(typed: str, level: int) -> str:
