@@ -13,6 +13,7 @@ import pytest
 from helpers import BODY_START, page, site_renderer
 
 from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
 from sqrtdk.web.assemble import Site, typeset
 from sqrtdk.web.checks import check_site
 from sqrtdk.web.markers import PRIVATE_USE_RE
@@ -1194,3 +1195,20 @@ def test_a_hugging_face_anchor_on_a_heading_is_told_to_become_its_id(
     assert f"write '{meant}'" in e.value.message and "[[fine-tuning]]" in e.value.message, \
         str(e.value)
     page(tmp_path, body.replace(f"## {title}{space}[[fine-tuning]]", meant), RESULTS, lang=lang)
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
+                                         ("zh", "\u5fae\u8c03\u6a21\u578b")])
+def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
+        tmp_path: Path, lang: str, title: str) -> None:
+    """`## Title[[anchor]] {#anchor}`: the id is there, and the page (as GitHub) showed
+    '[[anchor]]' in the heading without a word; it warns at the heading's line, and the
+    heading without it has no warning."""
+    body = f"One.\n\n## {title}[[fine-tuning]] {{#fine-tuning}}\n\nText.\n"
+    with captured() as messages:
+        page(tmp_path, body, RESULTS, lang=lang)
+    said = [m for m in messages if "[[fine-tuning]]" in m]
+    assert len(said) == 1 and f":{BODY_START + 2}: " in said[0], messages
+    with captured() as messages:
+        page(tmp_path, body.replace("[[fine-tuning]]", ""), RESULTS, lang=lang)
+    assert list(messages) == [], messages

@@ -325,6 +325,12 @@ class BlockStructure(Treeprocessor):
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
                                                        re.escape(text[:40]), re.M), line=at)
+            anchor = _BRACKET_ANCHOR.fullmatch(_HEADING_ID.sub("", typed).strip())
+            if anchor and anchor.group(1).strip():       # `## Title[[anchor]] {#id}`
+                self._warn(line, f"heading '{self._shown(typed)}' ends with "
+                                 f"'[[{anchor.group(2)}]]', the Hugging Face course's anchor "
+                                 "syntax, which the page (and GitHub) shows as text; remove "
+                                 "it: the heading's id is the one in its {#…}")
             if level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
                                  f"('{typed}'), skipping a level readers of "
