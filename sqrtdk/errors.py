@@ -52,6 +52,15 @@ def suggest(name: str, known: Iterable[str], what: str = "names", prefix: str = 
     return f"known {what}: {shown}"
 
 
+def shortened(text: str, most: int = 60) -> str:
+    """`text` for a message that quotes it: whole when at most `most` characters, else its
+    start and its end around '…' (an address's host and its file name both recognisable)."""
+    if len(text) <= most:
+        return text
+    tail = most // 3
+    return f"{text[:most - tail - 1]}…{text[-tail:]}"
+
+
 def line_at(text: str, offset: int) -> int:
     """1-based line of character `offset` in `text`."""
     return text.count("\n", 0, max(offset, 0)) + 1

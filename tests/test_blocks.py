@@ -287,3 +287,23 @@ def test_a_tab_indents_a_nested_list_by_four_columns() -> None:
               Block("ol", 2, "", 2)]
     assert "indented by" not in advice(ours, theirs, source, 1)
     assert "indented by 2" in advice(ours, theirs, ["1. a", "  1. b"], 1)
+
+
+@pytest.mark.parametrize("info, says", [
+    ("python out", "output"),                          # the Hugging Face course's output
+    ('python title="spread.py"', "title bar"),
+    ('python linenums="1"', "line numbers"),
+    ('python hl_lines="2"', "marked lines"),
+    ("python {2}", "marked lines"),
+    ("python copy", "does not know"),
+], ids=["out", "title", "line numbers", "marked lines", "marked lines in braces", "unknown"])
+def test_the_fence_options_warning_names_only_what_applies(tmp_path: Path, info: str,
+                                                           says: str) -> None:
+    """A plain `out` after the language was told the page shows no 'title bar, line numbers
+    or marked lines': the warning names what the options would have shown, nothing else."""
+    messages, html = warnings(tmp_path, INTRO + f"```{info}\nx = 1\n```\n", "en")
+    assert len(messages) == 1 and f":{AT}: " in messages[0], messages
+    assert says in messages[0] and f"'{info.split(' ', 1)[1]}'" in messages[0], messages
+    others = {"title bar", "line numbers", "marked lines", "output"} - {says}
+    assert not [w for w in others if w in messages[0]], messages
+    assert "x = 1" in html

@@ -457,3 +457,45 @@ def test_a_raw_html_difference_is_told_its_cause(tmp_path: Path, name: str) -> N
     assert "4 spaces" not in here[0] and "separate blocks" not in here[0], here
     messages, _ = convert(tmp_path, "Intro.\n\n" + fixed)
     assert messages == [], messages
+
+
+NOTEBOOK = ("https://colab.research.google.com/github/huggingface/notebooks/blob/master/"
+            "course/en/chapter3/section2_pt.ipynb")
+
+
+def _quotes_whole_or_both_ends(message: str, address: str) -> bool:
+    """Every quote of `address` in `message` is whole, or its start (the host) and its end
+    (the file) around '…' (letters the address runs into may follow)."""
+    for m in re.finditer(re.escape(address[:20]) + r"[^\s'<>\]]*", message):
+        quoted = re.sub(r"[^\x00-\x7f]+$", "", m.group(0).rstrip("),;:")).replace("\\", "")
+        start, _, end = quoted.partition("\u2026")
+        if not (quoted == address or
+                (end and address.startswith(start) and address.endswith(end))):
+            return False
+    return True
+
+
+URN = "urn:isbn:0451450523-with-a-tail-long-enough-to-be-cut-in-a-message-" + "x" * 20
+
+
+@pytest.mark.parametrize("lang, body, address", [
+    ("zh", f"\u6253\u5f00 {NOTEBOOK}\u4e0b\u4e00\u6b65\u3002\n", NOTEBOOK),
+    ("en", f"Some words.\n\nA link <{NOTEBOOK.replace('https', 'irc')}> here.\n",
+     NOTEBOOK.replace("https", "irc")),
+    ("en", f"Some words.\n\nA book <{URN}> here.\n", URN),
+], ids=["bare address into CJK letters", "link GitHub makes", "CommonMark's autolink"])
+def test_a_long_address_is_quoted_so_the_author_recognises_it(tmp_path: Path, lang: str,
+                                                              body: str, address: str) -> None:
+    """A long address in a warning was cut in the middle ('(to https://…noteboo)'), its
+    advice too: it is quoted with its start and its end, and an address to write is whole
+    (following the advice links the whole address, without a warning)."""
+    messages, _ = convert(tmp_path, body, lang=lang)
+    about = [m for m in messages if address[:20] in m]
+    assert about and all(_quotes_whole_or_both_ends(m, address) for m in about), messages
+    offered = [s for m in about for s in suggestions(m) + re.findall(r"<https?://[^>\s]+>", m)]
+    assert offered and all(address in s for s in offered), messages
+    fixed = body.replace(address, offered[0]) if offered[0].startswith("<") else \
+        body.replace(f"<{address}>", offered[0])
+    messages, html = convert(tmp_path, fixed, lang=lang)
+    assert not [m for m in messages if address[:20] in m], messages
+    assert address in [href for href, _ in links(html)], html

@@ -13,6 +13,7 @@ import pytest
 from helpers import BODY_START, page, site_renderer
 
 from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
 from sqrtdk.web.assemble import Site, typeset
 from sqrtdk.web.checks import check_site
 from sqrtdk.web.markers import PRIVATE_USE_RE
@@ -277,6 +278,32 @@ def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, bod
                                                  says: str) -> None:
     e = error(tmp_path, body, stage="math", katex=katex)
     assert "invalid TeX" in e.message and says in e.message, str(e)
+
+
+@pytest.mark.parametrize("body, says, wrong", [
+    ("Costs $\\$5 + \\frac{a}$ here.\n", "invalid TeX", "left open"),    # TeX's dollar sign
+    ("It costs $5 and $10 for $x$ here.\n", "write '\\$'", "left open"),  # prices
+], ids=["escaped dollar", "prices before a formula"])
+def test_a_dollar_hint_fits_the_dollars_written(tmp_path: Path, katex: Any, body: str,
+                                                says: str, wrong: str) -> None:
+    e = error(tmp_path, body, stage="math", katex=katex)
+    assert says in e.message and wrong not in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang, body", [
+    ("zh", "\u8bbe $\\gamma \\in [0,1] $ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ "
+           "\u7684\u503c\n"),
+    ("en", "Let $\\gamma \\in [0,1] $ be the discount and $x$ the state.\n"),
+], ids=["zh", "en"])
+def test_a_space_before_a_closing_dollar_is_named_on_either_language_s_page(
+        tmp_path: Path, katex: Any, lang: str, body: str) -> None:
+    """The formula runs on to the next formula's '$': the message names the space and the
+    formula to write, not KaTeX's failure and a '$' left open."""
+    with pytest.raises(BuildError) as e:
+        typeset([page(tmp_path, "One.\n\n" + body, RESULTS, lang=lang)], katex)
+    assert e.value.line == BODY_START + 2, str(e.value)
+    assert "write '$\\gamma \\in [0,1]$'" in e.value.message, str(e.value)
+    assert "left open" not in e.value.message, str(e.value)
 
 
 def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
@@ -1150,3 +1177,38 @@ def test_a_link_with_no_text_warns_at_its_line(tmp_path: Path, inside: str) -> N
         check_site(Site(files={"en/index.html": again.body.encode("utf-8")}), [again],
                    "https://site.example/")
     assert not messages, messages
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
+                                         ("zh", "\u5fae\u8c03\u6a21\u578b")])
+@pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
+@pytest.mark.parametrize("space", ["", " "], ids=["glued", "spaced"])
+def test_a_hugging_face_anchor_on_a_heading_is_told_to_become_its_id(
+        tmp_path: Path, lang: str, title: str, position: str, space: str) -> None:
+    """The Hugging Face course writes a heading's anchor `## Title[[anchor]]` (GitHub shows
+    it as text): the message says to write `{#anchor}` instead, and doing so builds."""
+    body = place(position, f"## {title}{space}[[fine-tuning]]", True)
+    assert body is not None
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    meant = f"## {title} {{#fine-tuning}}"
+    assert f"write '{meant}'" in e.value.message and "[[fine-tuning]]" in e.value.message, \
+        str(e.value)
+    page(tmp_path, body.replace(f"## {title}{space}[[fine-tuning]]", meant), RESULTS, lang=lang)
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
+                                         ("zh", "\u5fae\u8c03\u6a21\u578b")])
+def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
+        tmp_path: Path, lang: str, title: str) -> None:
+    """`## Title[[anchor]] {#anchor}`: the id is there, and the page (as GitHub) showed
+    '[[anchor]]' in the heading without a word; it warns at the heading's line, and the
+    heading without it has no warning."""
+    body = f"One.\n\n## {title}[[fine-tuning]] {{#fine-tuning}}\n\nText.\n"
+    with captured() as messages:
+        page(tmp_path, body, RESULTS, lang=lang)
+    said = [m for m in messages if "[[fine-tuning]]" in m]
+    assert len(said) == 1 and f":{BODY_START + 2}: " in said[0], messages
+    with captured() as messages:
+        page(tmp_path, body.replace("[[fine-tuning]]", ""), RESULTS, lang=lang)
+    assert list(messages) == [], messages

@@ -306,6 +306,8 @@ def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     ("first\nA step costs $-$1\u5206 \u7684\u60e9\u7f5a\uff0c\u4f1a\u6709 $-$100 \u5206\n",
      "$-1$"),
     ("first\nThe value is $-$15 at the corner.\n", "$-15$"),
+    # a formula further on: the '$' before the digit was run through up to its '$'
+    ("first\nA step costs $-$1 and a state $s$ none.\n", "$-1$"),
 ])
 def test_a_closing_dollar_before_a_digit_is_told_to_take_the_digit_in(source: str,
                                                                       written: str) -> None:
@@ -316,3 +318,46 @@ def test_a_closing_dollar_before_a_digit_is_told_to_take_the_digit_in(source: st
         mask(P, source)
     assert e.value.line == 2 and "before a digit" in e.value.message, e.value.message
     assert f"'{written}'" in e.value.message and "remove the space" not in e.value.message
+
+
+@pytest.mark.parametrize("source, line, meant", [
+    # the easy-rl notes: the formula ran on to the next formula's '$' and KaTeX failed
+    ("one\n\n\u8bbe $\\gamma \\in [0,1] $ \u662f\u6298\u6263\u56e0\u5b50\uff0c\u72b6\u6001 $x$ "
+     "\u7684\u503c\u3002\n", 3, "$\\gamma \\in [0,1]$"),
+    ("one\n\n\u8bbe $\\gamma \\in [0,1] $\u662f\u6298\u6263\u56e0\u5b50\uff0c$x$\n", 3,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\nLet $\\gamma \\in [0,1] $ be the discount, and $x$ the state.\n", 3,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\nLet $\\gamma\n\\in [0,1] $ be the discount,\nand $x$ the state.\n", 4,
+     "$\\gamma \\in [0,1]$"),
+    # no formula after it: the formula is never closed
+    ("one\n\n\u8bbe $\\gamma \\in [0,1] $\u662f\u6298\u6263\u56e0\u5b50\u3002\n", 3,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\nLet $\\gamma \\in [0,1] $ be the discount.\n", 3, "$\\gamma \\in [0,1]$"),
+], ids=["zh, a formula after it", "zh, no space after it", "en, a formula after it",
+        "over two lines", "zh, never closed", "en, never closed"])
+def test_a_space_before_a_closing_dollar_is_named_with_the_formula_to_write(
+        source: str, line: int, meant: str) -> None:
+    """`$x $ is … $y$`: the '$' after the space closes nothing, so the formula runs on to the
+    next '$' (KaTeX then failed with 'a '$' before it may have been left open'); the message
+    names the space and the formula meant, at the line of that '$'."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    message = e.value.message
+    assert e.value.line == line and "space" in message and f"write '{meant}'" in message, \
+        message
+    assert "left open" not in message and "never closed; end it" not in message, message
+    assert tex(meant + "\n") == [(meant[1:-1], False, 1)]     # the suggestion is a formula
+
+
+@pytest.mark.parametrize("source", [
+    "See $a $b$ here.\n",                 # '$b' opens a formula: the fault is elsewhere
+    "See $x$ and $ y$ here.\n",
+    "It costs $5 and $10.\n",
+])
+def test_a_dollar_after_a_space_that_opens_a_formula_is_not_told_to_lose_the_space(
+        source: str) -> None:
+    try:
+        mask(P, source)
+    except BuildError as e:
+        assert "remove the space before it" not in e.message, e.message

@@ -134,10 +134,10 @@ def _dollar_hint(f: Formula) -> str:
     earlier ran into the next) or starts with a digit ($5: a price, not math)."""
     if f.display:
         return ""
-    if "$" in f.source:
-        return "; a '$' before it may have been left open (every inline formula ends with '$')"
-    if f.source[:1].isdigit():
+    if f.source[:1].isdigit():          # `$5 and $10 for $x$`: prices, the lexer let through
         return "; if this '$' is a dollar sign, write '\\$'"
+    if "$" in re.sub(r"\\.", "", f.source):      # `\$` is TeX's dollar sign
+        return "; a '$' before it may have been left open (every inline formula ends with '$')"
     return ""
 
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BuildError
+from ..errors import BuildError, shortened
 from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
@@ -134,9 +134,9 @@ class InlineScanner:
                 if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
                     address = link.group(1)
                     warn(LOGGER, self.path, first + text.count("\n", 0, start),
-                         f"'<{address[:60]}>' is a link on GitHub (CommonMark's autolink), "
-                         "text here (this Markdown links only <http(s)://…>, <ftp://…> and "
-                         f"e-mail addresses): write [{address[:60]}]({address[:60]})")
+                         f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
+                         "autolink), text here (this Markdown links only <http(s)://…>, "
+                         f"<ftp://…> and e-mail addresses): write [{address}]({address})")
                 if element := left_open(text, start, written):
                     warn(LOGGER, self.path, first + text.count("\n", 0, start),
                          f"'{written[:30]}' opens the HTML element <{element}> (the text after "
@@ -206,7 +206,7 @@ class InlineScanner:
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
-        depth, j, before_digit = 0, i + 1, 0
+        depth, j, before_digit, spaced = 0, i + 1, 0, 0
         while j < len(text):
             c = text[j]
             if c == "\\":
@@ -222,30 +222,52 @@ class InlineScanner:
                     and text[j + 1:j + 2].isdigit():
                 before_digit = before_digit or j
             elif c == "$" and depth <= 0 and not text[j - 1].isspace():
+                # a '$' the formula ran on through, which KaTeX refuses (math mode has no
+                # '$'): named here with the formula meant (`$x $ is … $y$`, `$-$1 … $y$`)
+                if spaced and (not before_digit or spaced < before_digit):
+                    raise self._spaced_close(text, i, spaced, line, "runs on to the next '$'")
+                if before_digit:
+                    self._before_digit(text, i, before_digit, line)
                 tex = text[i + 1:j]
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
                 out.append(token + ("\n" + FILLER) * lines)
                 return j + 1
+            elif c == "$" and depth <= 0 and not spaced and _CLOSING_SPACED.match(text, j):
+                spaced = j
             j += 1
-        tex = text[i + 1:before_digit]
-        if before_digit and not tex[0].isdigit() and "\n" not in tex:     # `$-$1`, no price
-            digits = re.match(r"\d+", text[before_digit + 1:])
-            number = digits.group(0) if digits else ""
-            raise self.error(line, f"the '$' after '${tex}' does not close the formula: a '$' "
-                                   "right before a digit never closes one (so '$5 and $10' "
-                                   "stays text); take the number in, write "
-                                   f"'${tex}{number}$', or write '\\$' for a dollar sign")
-        spaced = re.compile(r"[^\S\n]+\$(?![\w$])").search(text, i + 1, j)   # `$x $`
+        if before_digit:
+            self._before_digit(text, i, before_digit, line)
         if spaced and not depth:
-            before = text[i:spaced.start()].rsplit("\n", maxsplit=1)[-1]
-            raise self.error(line + text.count("\n", i, spaced.start()),
-                             f"the '$' after '{before[-30:]}' does not close the formula: a "
-                             "closing '$' follows a character that is not a space; remove the "
-                             f"space (write '{before[-30:]}$'), or write '\\$' for a dollar sign")
+            raise self._spaced_close(text, i, spaced, line, "is never closed")
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
                                f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+
+    def _before_digit(self, text: str, i: int, dollar: int, line: int) -> None:
+        """Raises the error for the formula opened at text[i] whose '$' at text[dollar], right
+        before a digit, closes nothing (`$-$1`), unless the formula is a price ('$5 and $10':
+        that message is another's)."""
+        tex = text[i + 1:dollar]
+        if tex[0].isdigit() or "\n" in tex:
+            return
+        digits = re.match(r"\d+", text[dollar + 1:])
+        number = digits.group(0) if digits else ""
+        raise self.error(line, f"the '$' after '${tex}' does not close the formula: a '$' right "
+                               "before a digit never closes one (so '$5 and $10' stays text); "
+                               f"take the number in, write '${tex}{number}$', or write '\\$' "
+                               "for a dollar sign")
+
+    def _spaced_close(self, text: str, i: int, dollar: int, line: int,
+                      so: str) -> BuildError:
+        """The error for the formula opened at text[i] whose '$' at text[dollar], after a
+        space, was meant to close it (`$x $`): it closes nothing, so the formula `so`."""
+        meant = " ".join(text[i:dollar].split())
+        return self.error(line + text.count("\n", i, dollar),
+                          f"the '$' after '{_shown(meant)} ' closes nothing: a closing '$' "
+                          f"follows a character that is not a space, so the formula {so}; "
+                          f"remove the space before it, write '{_shown(meant + '$')}', or "
+                          "write '\\$' for a dollar sign")
 
     def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""
@@ -270,6 +292,16 @@ class InlineScanner:
         raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
                                "closed; end it with '\\)' (for a plain parenthesis, write '(' "
                                "without the backslash)")
+
+
+# A '$' after a space that reads as a formula's end (`$x $ is`, `$x $,`, or before a CJK
+# character or mark), not as the start of the next one (`$y`, `$\alpha`, `${`, `$$`, `$5`)
+_CLOSING_SPACED = re.compile(r"(?<=[^\S\n])\$(?![A-Za-z0-9\\{$])")
+
+
+def _shown(written: str) -> str:
+    """`written` whole when short, else its start and end around '…' (both recognisable)."""
+    return written if len(written) <= 48 else f"{written[:28]}…{written[-16:]}"
 
 
 def _spaced_formula(text: str, i: int) -> tuple[str, str] | None:

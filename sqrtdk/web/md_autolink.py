@@ -38,7 +38,7 @@ from pymdownx.magiclink import (
     MagiclinkPattern,
 )
 
-from ..errors import line_of
+from ..errors import line_of, shortened
 from ..log import warn
 from .positions import LineMap
 
@@ -131,9 +131,9 @@ class AmbiguousAddresses(Treeprocessor):
             line = self.positions.line(el) or line_of(self.text(), link)
             meant = next((link[:i] for i, c in enumerate(link) if wide_letter(c)), link)
             warn(LOGGER, self.source, line,
-                 f"the bare address '{link[:60]}' runs straight into the letters after it, "
-                 "so GitHub and this page link them too; if the address ends before them, "
-                 f"write it in angle brackets, <{meant[:60]}>, or put a space after it")
+                 f"the bare address '{shortened(link)}' runs straight into the letters after "
+                 "it, so GitHub and this page link them too; if the address ends before them, "
+                 f"write it in angle brackets, <{meant}>, or put a space after it")
         self.pattern.ambiguous.clear()
 
 

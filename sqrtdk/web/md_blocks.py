@@ -30,7 +30,7 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 
-from ..errors import BuildError, line_of
+from ..errors import BuildError, line_of, shortened
 from ..log import warn
 from .block_diff import Alignment, align
 from .blocks import (
@@ -321,12 +321,16 @@ class BlockStructure(Treeprocessor):
                        f"level-1 heading '{typed}': the page's title (from the front matter) is "
                        "its only level-1 heading; start sections at level 2, '## …'")
             if not problem and not _HEADING_ID.search(text):
-                problem = (f"heading '{typed}' has no explicit id; write it as "
-                           f"'{'#' * level} Its title {{#some-id}}', with the same id in every "
-                           "language")
+                problem = without_id(typed, level)
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
                                                        re.escape(text[:40]), re.M), line=at)
+            anchor = _BRACKET_ANCHOR.fullmatch(_HEADING_ID.sub("", typed).strip())
+            if anchor and anchor.group(1).strip():       # `## Title[[anchor]] {#id}`
+                self._warn(line, f"heading '{self._shown(typed)}' ends with "
+                                 f"'[[{anchor.group(2)}]]', the Hugging Face course's anchor "
+                                 "syntax, which the page (and GitHub) shows as text; remove "
+                                 "it: the heading's id is the one in its {#…}")
             if level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
                                  f"('{typed}'), skipping a level readers of "
@@ -378,11 +382,10 @@ class BlockStructure(Treeprocessor):
         for pre in tree.iter("pre"):
             line, fence = _source_of(pre, lines)
             m = _FENCE_INFO.match(fence)
-            if m and m.group("options").strip():
-                self._warn(line, f"code fence options '{m.group('options').strip()[:40]}' are "
-                                 "not supported here (no title bar, line numbers or marked "
-                                 "lines): the code is shown without them; remove them, and "
-                                 "name the file in the sentence before the code if it matters")
+            options = m.group("options").strip() if m else ""
+            if options:     # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
+                self._warn(line, fence_options(options + "}" * (options.count("{") -
+                                                                options.count("}"))))
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed. Only
@@ -459,8 +462,8 @@ class BlockStructure(Treeprocessor):
                 continue     # in raw HTML the page keeps as typed, already warned as such
             elif github and not mine:
                 self._warn(github.line, f"GitHub makes '{self._shown(github.text)}' a link (to "
-                                        f"{github.href[:60]}), this Markdown does not: the page "
-                                        f"shows it as text; {self._write(github)}")
+                                        f"{shortened(github.href)}), this Markdown does not: the "
+                                        f"page shows it as text; {self._write(github)}")
             elif mine and not github:
                 source = lines[mine.line - 1] if 0 < mine.line <= len(lines) else ""
                 why = ("an address in <…> has no spaces, and its scheme is followed by ':': "
@@ -468,19 +471,18 @@ class BlockStructure(Treeprocessor):
                        if "<" in source else
                        f"if it should be a link on both, {self._write(mine)}")
                 self._warn(mine.line, f"this Markdown makes '{self._shown(mine.text)}' a link (to "
-                                      f"{mine.href[:60]}) and GitHub does not: the page shows a "
-                                      f"link, GitHub text; {why}")
+                                      f"{shortened(mine.href)}) and GitHub does not: the page "
+                                      f"shows a link, GitHub text; {why}")
 
     def _shown(self, text: str, most: int = 60) -> str:
-        """`text` as the author wrote it (formulas back), then cut to `most` characters."""
-        shown = " ".join(self.readable(text).split())
-        return shown if len(shown) <= most else shown[:most] + "…"
+        """`text` as the author wrote it (formulas back), shortened to `most` characters."""
+        return shortened(" ".join(self.readable(text).split()), most)
 
     def _other_address(self, mine: _Link, github: _Link) -> str:
         """The warning for a link both make, to different addresses."""
-        said = (f"the page links '{self._shown(mine.text)}' to '{mine.href[:80]}', GitHub to "
-                f"'{github.href[:80]}'" + (f" (with the title '{github.title[:60]}')"
-                                           if github.title else ""))
+        said = (f"the page links '{self._shown(mine.text)}' to '{shortened(mine.href, 80)}', "
+                f"GitHub to '{shortened(github.href, 80)}'" +
+                (f" (with the title '{github.title[:60]}')" if github.title else ""))
         rest = mine.href[len(github.href):]
         if github.title and mine.href.startswith(github.href) and rest.strip() in (
                 f"({github.title})", f"'{github.title}'", f'"{github.title}"'):
@@ -611,6 +613,66 @@ def as_typed(el: etree.Element) -> str:
         parts += [f"`{as_typed(child)}`" if child.tag == "code" else as_typed(child),
                   child.tail or ""]
     return "".join(parts)
+
+
+# the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
+_BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
+
+
+# what a fence option asks for, by its name (pymdown's, MkDocs Material's, Docusaurus' and
+# Sphinx's spellings), which the page does not show
+_FENCE_OPTION_KINDS = {
+    "title": "title bar", "filename": "title bar",
+    "linenums": "line numbers", "linenostart": "line numbers", "lineno": "line numbers",
+    "linenos": "line numbers", "showlinenumbers": "line numbers", "line-numbers": "line numbers",
+    "hl_lines": "marked lines", "highlight": "marked lines", "emphasize-lines": "marked lines",
+    "mark": "marked lines",
+}
+_FENCE_OPTION = re.compile(
+    r"""([\w-]+)(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|\S+))?|\{[^}]*\}?|\S+""")
+_OUT = "'out' marks a program's output in the Hugging Face course, which this Markdown does not"
+
+
+def fence_options(options: str) -> str:
+    """The warning for a code fence's `options` after its language, which the page drops:
+    it names only what they would have shown (a title bar, line numbers, marked lines; the
+    Hugging Face course's `out`, a program's output)."""
+    found = list(_FENCE_OPTION.finditer(options))
+    kinds: list[str] = []
+    for m in found:
+        kind = (_FENCE_OPTION_KINDS.get((m.group(1) or "").lower()) or
+                ("marked lines" if re.fullmatch(r"\{[\d,\s-]*\}?", m.group(0)) else
+                 _OUT if m.group(0) == "out" else ""))
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    shown = [k for k in kinds if k != _OUT]
+    listed = " or ".join(shown) if len(shown) < 3 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    plural, it, are = ("s", "them", "are") if len(found) > 1 else ("", "it", "is")
+    why = ([f"no {listed}"] if shown else []) + ([_OUT] if _OUT in kinds else []) or \
+        [f"this Markdown does not know {it}"]
+    what = (f"code fence option{plural} '{shortened(options, 40)}' {are} not supported here "
+            f"({'; '.join(why)}): the code is shown without {it}; remove {it}")
+    if "title bar" in kinds:
+        what += ", and name the file in the sentence before the code if it matters"
+    if _OUT in kinds:
+        what += ", and say in the sentence before the code that it is what the program prints"
+    return what
+
+
+def without_id(typed: str, level: int) -> str:
+    """The message for heading `typed` (its text as written) of `level`, which has no `{#id}`;
+    an anchor written as the Hugging Face course does, `Title[[anchor]]`, is named, with the
+    heading to write."""
+    hashes = "#" * level
+    m = _BRACKET_ANCHOR.fullmatch(typed)
+    if m and m.group(1).strip():
+        anchor = re.sub(r"[^\w-]+", "-", m.group(2)).strip("-") or "some-id"
+        return (f"heading '{typed}' has no explicit id: '[[{m.group(2)}]]' is the Hugging Face "
+                "course's anchor syntax, which this Markdown (and GitHub) shows as text; write "
+                f"'{hashes} {m.group(1).strip()} {{#{anchor}}}', with the same id in every "
+                "language")
+    return (f"heading '{typed}' has no explicit id; write it as '{hashes} Its title "
+            "{#some-id}', with the same id in every language")
 
 
 def hashtag_heading(written: str) -> str | None:

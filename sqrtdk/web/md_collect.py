@@ -25,7 +25,7 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
-from .md_blocks import as_typed, hashtag_heading
+from .md_blocks import as_typed, hashtag_heading, without_id
 from .md_math import ContentError
 from .model import NOTE_PLACE, Citation, Heading
 from .positions import BoxLines, LineMap
@@ -98,8 +98,7 @@ class HeadingCollector(Treeprocessor):
                 line_of(self.text(), setext, occurrence)
         glued = re.compile(r"^[ \t>]*#(?!#)" + start + r"[^\n]*", re.M).search(self.text())
         hashtag = hashtag_heading(glued.group(0)) if level == 1 and glued else None
-        return ContentError(hashtag or f"heading '{text}' has no explicit id; write it as '## "
-                            "Its title {#some-id}', with the same id in every language",
+        return ContentError(hashtag or without_id(text, level),
                             (written, setext, _HEADING_WITHOUT_ID), line=line)
 
     def finish(self) -> None:
