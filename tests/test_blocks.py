@@ -136,11 +136,13 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     "<div align=center>\n<img src=\"#\" alt=\"x\"/>\n</div>\n<div align=center>Figure 1</div>\n"
     "\nAfter.\n",
     "<div class=\"a\">\n\n<div class=\"b\">the scores</div>\n</div>\n",
+    "Text[^n].\n\n[^n]: A note.\n\n    ```python\n    x = 1\n    ```\n",
 ], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
         "defined reference", "footnote", "box", "definition list", "table in a quote",
         "norm in a table cell", "brackets in a fence", "brackets in a fence in a list",
         "brackets in raw HTML",
-        "raw HTML blocks on adjacent lines", "raw html with a blank line inside"])
+        "raw HTML blocks on adjacent lines", "raw html with a blank line inside",
+        "note ending with code"])
 def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
         tmp_path: Path, passage: str) -> None:
     messages, html = warnings(tmp_path, INTRO + passage, "en")
