@@ -60,6 +60,10 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
         "| d | SD |\n|---|---|\n| 4 | 2 |\n> a quote\n", 3, "blank line between the table"),
     "quote with a lazy list line": (
         "> a quote\n- an item\n", 1, "GitHub (CommonMark) as a list"),
+    "text right under raw HTML": (
+        "<div>a</div>\n*b* text\n", 1, "a blank line between the HTML and this line"),
+    "list right under raw HTML": (
+        "<p>x</p>\n* b\n", 1, "a blank line between the HTML and this line"),
 }
 BOTH_LOSE: dict[str, tuple[str, int, str]] = {
     "table row with more cells than the header": (
@@ -131,11 +135,14 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     # an image's <div> and its caption's on the next line: one block to GitHub, two here
     "<div align=center>\n<img src=\"#\" alt=\"x\"/>\n</div>\n<div align=center>Figure 1</div>\n"
     "\nAfter.\n",
+    "<div class=\"a\">\n\n<div class=\"b\">the scores</div>\n</div>\n",
+    "Text[^n].\n\n[^n]: A note.\n\n    ```python\n    x = 1\n    ```\n",
 ], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
         "defined reference", "footnote", "box", "definition list", "table in a quote",
         "norm in a table cell", "brackets in a fence", "brackets in a fence in a list",
         "brackets in raw HTML",
-        "raw HTML blocks on adjacent lines"])
+        "raw HTML blocks on adjacent lines", "raw html with a blank line inside",
+        "note ending with code"])
 def test_the_unambiguous_form_gives_the_same_structure_without_a_warning(
         tmp_path: Path, passage: str) -> None:
     messages, html = warnings(tmp_path, INTRO + passage, "en")

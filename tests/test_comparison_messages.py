@@ -150,6 +150,26 @@ def test_an_indented_code_block_is_code_as_markdown_reads_it(tmp_path: Path, cod
 
 
 @pytest.mark.parametrize("where", [
+    "1. An item:\n\n{code}\n2. The next.\n",
+    "- an item\n\n    its second paragraph\n\n{code}",
+    "- an item\n    - a nested one\n\n{code+4}",
+    "Text[^n].\n\n[^n]: A note.\n\n{code}",
+], ids=["list item", "after an item's paragraph", "nested item", "note"])
+def test_indented_code_inside_a_list_item_or_note_is_code(tmp_path: Path, where: str) -> None:
+    """Code indented by 4 columns more than a list item's or note's content is code, as
+    Python-Markdown reads it: its '<tok>' is shown once escaped (a real chapter's
+    '<prompt_1>' in a numbered item's code was shown as '&lt;prompt_1>', the lexer having
+    taken it for a token of the text), its '{% … %}' as typed (it was a template error)."""
+    code = "        input = <prompt_1><completion_1> {% if x %}\n        output = [MASK]<eos>\n"
+    deeper = "".join(f"    {line}\n" for line in code.splitlines())
+    messages, html = convert(tmp_path, where.replace("{code+4}", deeper).replace("{code}", code))
+    assert messages == []
+    shown = " ".join(el["text"] for el in Tree(html).elements if el["tag"] == "code")
+    for line in code.strip("\n").split("\n"):
+        assert line.strip() in shown, (line, shown)
+
+
+@pytest.mark.parametrize("where", [
     "- an item\n\n    its $x$ continues\n",
     "Text[^n].\n\n[^n]: A note.\n\n    its $x$ continues\n",
 ], ids=["list item", "note"])

@@ -51,7 +51,8 @@ INLINE: dict[str, tuple[str, str, str]] = {
               "page"),
     "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
-    "missing file": ("see [there](../nowhere.html) now", "does not have", "site"),
+    "missing file": ("see [there](../nowhere.html) now",
+                     "a file the site does not have; link to a page of this site", "site"),
     # raw HTML: Markdown stashes it, so no tree element holds its address
     "missing anchor in raw HTML": ('see <a href="#nowhere-raw">x</a> now', "no anchor", "site"),
     "missing image in raw HTML": ('an <img src="missing-raw.png" alt="x"> image',

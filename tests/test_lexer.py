@@ -294,6 +294,21 @@ def test_a_formula_with_a_space_after_its_dollar_is_told_how_to_write_it(written
     assert tex(meant + "\n") == [(meant[1:-1], False, 1)]
 
 
+@pytest.mark.parametrize(("written", "meant"), [
+    ("as \\\\( h\\_t = \\tanh ( W\\_{hh} h\\_{t-1} ) \\\\), where",
+     "\\( h_t = \\tanh ( W_{hh} h_{t-1} ) \\)"),
+    ("so \\\\[ a\\*b \\\\\\\\ c \\\\] is", "\\[ a*b \\\\ c \\]"),
+])
+def test_a_formula_with_doubled_backslashes_is_told_the_tex_its_markdown_meant(
+        written: str, meant: str) -> None:
+    """MDX's and kramdown's `\\\\( h\\_t \\\\)`: Markdown took every backslash escape out
+    before the TeX reached MathJax, `\\_` as `_` (a subscript) as well as `\\\\(` as `\\(`;
+    the formula to write is the TeX meant (it kept `h\\_t`, which KaTeX shows as h_t)."""
+    with pytest.raises(BuildError) as e:
+        mask(P, "one\n\n" + written + "\n")
+    assert e.value.line == 3 and f"write '{meant}'" in e.value.message, e.value.message
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")

@@ -474,8 +474,9 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
     ("en", "Copy ~/.config to ~/backup, about ~5 or ~ 6 files.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
+    ("en", "About O(~1e12) steps (~10,000X) and (~5) more.\n"),
 ], ids=["chinese ranges", "comparisons and carets", "home and about",
-                     "colons and braces"])
+                     "colons and braces", "tildes after brackets"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging

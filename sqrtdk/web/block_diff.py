@@ -260,6 +260,11 @@ def _advice(ours: list[Block], theirs: list[Block], source: Sequence[str],
                 f"a paragraph line); and {cause}", missing.line)
     if cause:
         return cause, at
+    if not theirs and 1 < line <= len(source) + 1 and \
+            source[line - 2].lstrip(" \t>").startswith("<"):
+        return ("GitHub reads a line right under a line of raw HTML as part of its HTML block "
+                "(up to a blank line, its Markdown not read), this Markdown as a block of its "
+                "own: put a blank line between the HTML and this line"), 0
     return _shape_advice(ours, theirs, missing)
 
 
@@ -319,6 +324,15 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
             "spaces, and start fences and headings at the margin of their block"), 0
 
 
+def _under_html(source: Sequence[str], first: int, after: int) -> int:
+    """The first line below line `first` (a block of raw HTML), and above line `after` (0:
+    the end), that holds text other than a tag: where this Markdown's block under the HTML
+    starts, which GitHub keeps in its HTML block; 0 if there is none."""
+    end = after - 1 if after else len(source)
+    return next((n for n in range(first + 1, end + 1) if source[n - 1].strip()
+                 and not source[n - 1].lstrip(" \t>").startswith("<")), 0) if first else 0
+
+
 @dataclass
 class Alignment:
     """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
@@ -350,6 +364,9 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         after = next((b.line for b in theirs[j1:] if b.line), 0)
         before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
         line = (before or after) if j1 == j2 and cells else (after or before)
+        if j1 == j2 and j1 and theirs[j1 - 1].kind == "html":
+            # blocks of ours that GitHub keeps in its raw HTML block above: where they start
+            line = _under_html(source, theirs[j1 - 1].line, after) or line
         result.lines[i1:i2] = [line] * (i2 - i1)
         shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
         paired = i2 - i1 if [(b.kind, b.depth) for b in ours[i1:i2]] == shape else \

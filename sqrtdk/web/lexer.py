@@ -107,9 +107,9 @@ def code_block_end(lines: list[str], i: int) -> int | None:
     end = fence_end(lines, i)
     if end is not None or not _indented_at(lines, i):
         return end
-    last = i
+    last, column = i, _content_column(lines, i) + 4
     for j in range(i + 1, len(lines)):
-        if lines[j].strip() and _indent(lines[j]) < 4:
+        if lines[j].strip() and _indent(lines[j]) < column:
             break
         if lines[j].strip():
             last = j
@@ -117,23 +117,34 @@ def code_block_end(lines: list[str], i: int) -> int | None:
 
 
 def _indented_at(lines: list[str], i: int) -> bool:
-    """Whether lines[i] starts an indented code block: indented by 4 columns, after a blank
-    line (or the file's start), under no block whose content it would continue."""
-    return (bool(lines[i].strip()) and _indent(lines[i]) >= 4
-            and (i == 0 or not lines[i - 1].strip()) and not _continues_a_block(lines, i - 1))
+    """Whether lines[i] starts an indented code block: indented by 4 columns more than the
+    content of the list item, footnote or definition holding it (if any), after a blank line
+    (or the file's start)."""
+    return (bool(lines[i].strip()) and (i == 0 or not lines[i - 1].strip())
+            and _indent(lines[i]) >= _content_column(lines, i) + 4)
 
 
-def _continues_a_block(lines: list[str], k: int) -> bool:
-    """Whether indented lines just below lines[k] continue the block above them: back over
-    blank and indented lines to the last block starting at the margin (left of 4 columns),
-    whether it is a list item, a footnote or a definition."""
-    while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= 4):
+def _content_column(lines: list[str], i: int) -> int:
+    """The column where the content of the innermost list item, footnote or definition
+    holding lines[i] starts, as Python-Markdown reads them (4 columns in from its marker's
+    line); 0 where none holds it. Back over blank lines and lines indented as far as lines[i]
+    to the block above, left of it: a run of lines holding such a marker (the innermost
+    whose content lines[i] reaches), or a paragraph, whose own container holds lines[i]."""
+    want, k = _indent(lines[i]), i - 1
+    while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= want):
         k -= 1
+    if k < 0:
+        return 0
     run = []                           # the lines of that block, up to a blank line
     while k >= 0 and lines[k].strip():
         run.append(lines[k])
         k -= 1
-    return any(_CONTINUED.match(line) for line in run if _indent(line) < 4)
+    markers = [_indent(line) for line in run if _CONTINUED.match(line)
+               and _indent(line) + 4 <= want]
+    if markers:
+        return max(markers) + 4
+    top = k + 1                        # the run's first line, a paragraph's
+    return _content_column(lines, top) if _indent(lines[top]) >= 4 else 0
 
 
 def _fence_closing(fence: str) -> re.Pattern[str]:
@@ -330,11 +341,9 @@ class _Scanner(InlineScanner):
         first = paragraph[0][0]           # 1-based
         if first > 1 and self.lines[first - 2].strip():
             return 0
-        count = next((k for k, (_, line) in enumerate(paragraph) if _indent(line) < 4),
-                     len(paragraph))
-        if not count:
-            return 0
-        return 0 if _continues_a_block(self.lines, first - 2) else count
+        column = _content_column(self.lines, first - 1) + 4
+        return next((k for k, (_, line) in enumerate(paragraph) if _indent(line) < column),
+                    len(paragraph))
 
 
 def _indent(line: str) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ _TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comme
 _TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
 # MDX's math delimiters (a backslash doubled for JSX): `\\( … \\)`, `\\[ … \\]`
 _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
+_MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 # Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
 # `{#if fw === 'pt'}`, `{:else}`, `{/if}` (and `each`, `await`, `key`); a Jinja comment
@@ -170,13 +172,16 @@ class InlineScanner:
         end = text.find(close, i + 3)
         written = " ".join(text[i:end + 3].split())
         shown = written if len(written) <= 50 else f"{written[:30]}…{written[-12:]}"
-        single = shown.replace(f"\\\\{bracket}", f"\\{bracket}").replace(close, close[1:])
+        # the TeX that MDX's (or kramdown's) Markdown handed on: every backslash escape of
+        # an ASCII punctuation mark resolved, `\\(` to `\(` and `h\_t` to `h_t` alike
+        single = _MARKDOWN_ESCAPE.sub(r"\1", shown)
         dollars = "'$…$'" if bracket == "(" else "'$$' lines around it"
         return self.error(first + text.count("\n", 0, i),
                           f"'{shown}' is written with MDX's doubled backslashes ('\\\\{bracket}' "
                           f"… '{close}', as in the Hugging Face blog's sources): in Markdown "
                           f"'\\\\' is one escaped backslash, so the formula would be text; write "
-                          f"'{single}' (one backslash), or {dollars}")
+                          f"'{single}' (one backslash, and '\\_', '\\*' as the '_', '*' "
+                          f"that Markdown made of them), or {dollars}")
 
     def code_span(self, text: str, i: int, out: list[str]) -> int:
         rest = text[i:]

@@ -259,6 +259,9 @@ class BlockStructure(Treeprocessor):
         definition lists and `///` lines are left out, as on cmark-gfm's side."""
         if el.tag == "dl" or (el.tag == "p" and (el.text or "").lstrip().startswith("///")):
             return "skip"             # ours (a `///` line not understood is BoxHeaderCheck's)
+        if el.tag == "p" and len(el) and all(is_footnote_link(c) for c in el) and not \
+                key(self.plain("".join([el.text or "", *(c.tail or "" for c in el)]))):
+            return "skip"             # a note's back link, in a paragraph of its own after code
         if el.tag != "p" or len(el) or not (m := _BLOCK_PLACEHOLDER.fullmatch(
                 (el.text or "").strip())):
             return None

@@ -54,8 +54,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
      "<del>…</del>, or leave the text out"),
     # GitHub strikes a single tilde's pair too; one after a letter or digit is a subscript
-    # (below) or a range (`3~5`), which is never struck here
-    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~\n]*?(?<=[^~\s])~(?!~)"), False,
+    # (below) or a range (`3~5`), which is never struck here. The closing one is right-
+    # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
+    # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
+    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~\n]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
+     False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
     (re.compile(r"(?<![=\w])==[^=\s](?:[^=\n]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
      "<mark>…</mark>"),

@@ -297,7 +297,9 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                 and path + "/index.html" not in paths:
             fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
                       "or link to where the image is published" if tag in _IMAGE_TAGS else
-                 f"link to '{url}', a file the site does not have")
+                 f"link to '{url}', a file the site does not have; link to a page of this "
+                 "site (its address as the browser shows it, such as '../en/' or "
+                 "'#some-id'), or to a full address ('https://…') for one elsewhere")
         page_path = path if path in parsed else path.rstrip("/") + "/index.html"
         if frag and page_path in parsed and frag not in parsed[page_path].ids:
             fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'; "
