@@ -130,7 +130,8 @@ class ArticleExtension(Extension):
         urls = {**p.text.raw_urls, **self.links.lines, **p.text.references}
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
                       boxes=self.boxes.lines, urls=urls,
-                      snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines)
+                      snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
+                      spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,
                           boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
