@@ -103,6 +103,7 @@ from .md_reproduce import reproduce_fence
 from .md_text import (
     CjkLineJoin,
     CjkQuotes,
+    CodeSpans,
     EnglishQuotes,
     KeepWhole,
     LangMarks,
@@ -165,6 +166,7 @@ class ArticleExtension(Extension):
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
         self.blocks.raw_html.register()
+        md.inlinePatterns.register(CodeSpans(), "backtick", 190)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
