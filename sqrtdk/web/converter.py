@@ -85,7 +85,7 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
-from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs
+from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs, LoneTags
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -213,6 +213,7 @@ class ArticleExtension(Extension):
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
+        tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
 
 
 class PageContext:

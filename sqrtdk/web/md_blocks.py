@@ -21,6 +21,7 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -179,6 +180,76 @@ class RawHtmlEntries:
 
     def _after(self) -> None:
         self.entries = range(self.start, len(self.md.htmlStash.rawHtmlBlocks))
+
+
+class LoneTags(Treeprocessor):
+    """A paragraph holding only one tag of inline HTML (a line of only `<br>`) is a block of
+    raw HTML on GitHub (CommonMark's kind 7, or part of the HTML block right above it: a real
+    post's `<hr …>` then `<br>`), written as typed; Python-Markdown makes a paragraph of it,
+    and the page showed an empty paragraph with its margins (`<p><br></p>`). The tag is put
+    in place of the paragraph, as GitHub writes it. (The comparison of the two readings
+    already reads such a paragraph as raw HTML: `BlockStructure._classify`.)"""
+
+    def run(self, root: etree.Element) -> None:
+        parents = [el for el in root.iter() if any(child.tag == "p" for child in el)]
+        for parent in parents:
+            for p in [child for child in parent if child.tag == "p"]:
+                if not len(p) and not p.attrib and self._lone_tag(p.text or ""):
+                    _replace_by_text(parent, p, (p.text or "").strip())
+
+    def _lone_tag(self, text: str) -> bool:
+        m = _BLOCK_PLACEHOLDER.fullmatch(text.strip())
+        if not m:
+            return False
+        stashed = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
+        return isinstance(stashed, str) and _one_tag(stashed)
+
+
+class _Tags(HTMLParser):
+    """The tags and the text of an HTML fragment, counted."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags = self.other = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        self.tags += 1
+
+    def handle_data(self, data: str) -> None:
+        self.other += bool(data.strip())
+
+    def handle_comment(self, data: str) -> None:
+        self.other += 1
+
+    def handle_decl(self, decl: str) -> None:
+        self.other += 1
+
+    def handle_pi(self, data: str) -> None:
+        self.other += 1
+
+
+def _one_tag(fragment: str) -> bool:
+    """Whether `fragment` is one start or end tag (`<br>`, `<a href="…">`, `</span>`) and
+    nothing else (no text, no entity, no comment)."""
+    parser = _Tags()
+    parser.feed(fragment)
+    parser.close()
+    return parser.tags == 1 and not parser.other and fragment.strip().startswith("<")
+
+
+def _replace_by_text(parent: etree.Element, el: etree.Element, text: str) -> None:
+    """`el` out of `parent`, `text` (and `el`'s tail) in its place, on lines of their own."""
+    at = list(parent).index(el)
+    put = "\n" + text + "\n" + (el.tail or "")
+    if at:
+        before = parent[at - 1]
+        before.tail = (before.tail or "") + put
+    else:
+        parent.text = (parent.text or "") + put
+    parent.remove(el)
 
 
 class _Noting(Preprocessor):
