@@ -314,3 +314,19 @@ def test_the_fence_options_warning_names_only_what_applies(tmp_path: Path, info:
     others = {"title bar", "line numbers", "marked lines", "output"} - {says}
     assert not [w for w in others if w in messages[0]], messages
     assert "x = 1" in html
+
+
+@pytest.mark.parametrize("passage", [
+    "<hr style=\"margin: 2em 0\">\n<br>\n\nAfter.\n",
+    "Before.\n\n<br>\n\nAfter.\n",
+    "- an item\n\n    <br>\n\n- another item\n",
+], ids=["right under raw HTML", "after a blank line", "in a list item"])
+def test_a_line_holding_only_an_inline_tag_is_raw_html_as_on_github(
+        tmp_path: Path, passage: str) -> None:
+    """A line of only `<br>` is a block of raw HTML to GitHub (CommonMark's kind 7, or part of
+    the HTML block right above it: a real post's `<hr …>` then `<br>`), not a paragraph: the
+    page showed an empty paragraph, <p><br></p>, with its margins, and the comparison, which
+    reads a paragraph holding only a tag as raw HTML, said nothing."""
+    messages, html = warnings(tmp_path, INTRO + passage, "en")
+    assert messages == []
+    assert "<br>" in html and "<p><br></p>" not in html and "<p><br>" not in html, html

@@ -272,3 +272,48 @@ def test_every_autolink_example_gives_the_specs_links_or_names_its_line(
                 failures.append(f"example {example['example']} ({example['section']}, {lang}) "
                                 f"{example['markdown']!r}: {result}")
     assert not failures, f"{len(failures)} example(s):\n" + "\n".join(failures)
+
+
+class _Code(HTMLParser):
+    """The text of each inline <code> of an HTML fragment, exactly (its spaces kept)."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.spans: list[str] = []
+        self._depth = 0
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "code":
+            self._depth += 1
+            self.spans.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "code" and self._depth:
+            self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._depth:
+            self.spans[-1] += data
+
+
+def test_every_code_span_example_keeps_the_specs_code_or_names_its_line(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    """CommonMark's code spans, from the corpus as they are: each gives the spec's code,
+    spaces included (a real post's `self.h = ... ` lost its trailing space: Python-Markdown
+    strips every space from both ends, CommonMark one from each end only when both ends have
+    one, and turns a line ending into a space), or stops or warns at one of its lines."""
+    data = json.loads(CORPUS.read_text(encoding="utf-8"))
+    chosen = [e for e in data["examples"] if e["section"] == "Code spans"
+              and not any(s in e["markdown"] for s in OWN_SYNTAX)]
+    assert chosen
+    failures = []
+    for example in chosen:
+        for lang in articles["fronts"]:
+            result = outcome(tmp_path / str(example["example"]), example, lang, articles,
+                             view=lambda html: _Code(html).spans)
+            if result not in ("same", "stopped", "warned"):
+                failures.append(f"example {example['example']} ({lang}) "
+                                f"{example['markdown']!r}: {result}")
+    assert not failures, f"{len(failures)} example(s):\n" + "\n".join(failures)

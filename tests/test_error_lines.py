@@ -1213,3 +1213,60 @@ def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
     with captured() as messages:
         page(tmp_path, body.replace("[[fine-tuning]]", ""), RESULTS, lang=lang)
     assert list(messages) == [], messages
+
+
+@pytest.mark.parametrize("exists", [False, True], ids=["no such file", "a file of the site"])
+def test_a_link_whose_address_has_spaces_gets_one_message_whose_advice_works(
+        tmp_path: Path, exists: bool) -> None:
+    """A real post's [You and Your Research](You and Your Research): a link here, text on
+    GitHub (an address has no spaces). It got two warnings at its line (the words differ;
+    the link, told to write the spaces as %20) and then the missing file's error, which
+    writing %20 did not fix. One message: where the site has no such file, the error, told
+    to link to a page of this site or to a full address; where it has, the %20 that works."""
+    target = "notes of the talk.txt"
+    body = f"Paragraph one.\n\nRead [the notes]({target}) now.\n"
+    built = page(tmp_path, body, RESULTS)
+    files = {"en/index.html": built.body.encode("utf-8")}
+    if exists:
+        files["en/" + target] = b"notes\n"
+    path = (tmp_path / "index.md").as_posix()
+    with captured() as messages:
+        try:
+            check_site(Site(files=files), [built], "https://site.example/")
+            stopped = ""
+        except BuildError as e:
+            stopped = str(e)
+    with captured() as page_messages:
+        page(tmp_path, body, RESULTS)
+    said = [*page_messages, *messages, *([stopped] if stopped else [])]
+    assert len(said) == 1 and said[0].startswith(f"{path}:{BODY_START + 2}: "), said
+    if not exists:
+        assert stopped and "%20" not in stopped and "full address" in stopped, said
+        return
+    written = "[the notes](notes%20of%20the%20talk.txt)"
+    assert not stopped and written in said[0], said
+    fixed = page(tmp_path, body.replace(f"[the notes]({target})", written), RESULTS)
+    with captured() as again:
+        check_site(Site(files={**files, "en/index.html": fixed.body.encode("utf-8")}), [fixed],
+                   "https://site.example/")
+    assert again == [], again
+
+
+@pytest.mark.parametrize("link, says", [
+    ("[the talk](https://example.org/you and your research)",
+     "write [the talk](https://example.org/you%20and%20your%20research)"),
+    ("[the talk](#you and your research)", "no anchor '#you and your research' (and GitHub "
+                                           "shows the link as text"),
+], ids=["full address", "anchor"])
+def test_a_link_whose_address_has_spaces_is_told_once_what_both_read_as_meant(
+        tmp_path: Path, link: str, says: str) -> None:
+    """Its words differ on GitHub only by that link: the link's message alone, not also
+    'only the words differ'; a full address is told its %20, not the part GitHub linked."""
+    body = f"Paragraph one.\n\nRead {link} now.\n"
+    with captured() as messages:
+        try:
+            run(tmp_path, body, "site", None)
+        except BuildError as e:
+            messages.append(str(e))
+    assert len(messages) == 1 and f":{BODY_START + 2}: " in messages[0], messages
+    assert says in messages[0], messages

@@ -26,6 +26,7 @@ ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the para
                 "it, GitHub (CommonMark) as a new item; the page shows it as text: put a blank "
                 "line before it: right under a paragraph indented into the item above, an "
                 "item needs a blank line above it")
+WORDS_ONLY = "only the words differ"    # the advice where the blocks are the same
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
 
@@ -288,7 +289,7 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
                 "'<span>words</span>', or use a <div>"), 0
     if [(b.kind, b.depth) for b in ours] == [(b.kind, b.depth) for b in theirs] and \
             any(b.kind in ("p", "li") for b in ours):
-        return (f"only the words differ{_words_apart(ours, theirs)}: one parser takes a "
+        return (f"{WORDS_ONLY}{_words_apart(ours, theirs)}: one parser takes a "
                 "character for markup ('_', '*', '`', '<') that the other shows as typed; "
                 "where it is text, write it with a backslash ('\\_', '\\*', '\\<') or put "
                 "it in `code`"), 0

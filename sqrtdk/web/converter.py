@@ -85,7 +85,7 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
-from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs
+from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs, LoneTags
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -103,6 +103,7 @@ from .md_reproduce import reproduce_fence
 from .md_text import (
     CjkLineJoin,
     CjkQuotes,
+    CodeSpans,
     EnglishQuotes,
     KeepWhole,
     LangMarks,
@@ -130,7 +131,8 @@ class ArticleExtension(Extension):
         urls = {**p.text.raw_urls, **self.links.lines, **p.text.references}
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
                       boxes=self.boxes.lines, urls=urls,
-                      snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines)
+                      snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
+                      spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,
                           boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
@@ -164,6 +166,7 @@ class ArticleExtension(Extension):
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
         self.blocks.raw_html.register()
+        md.inlinePatterns.register(CodeSpans(), "backtick", 190)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
@@ -210,6 +213,7 @@ class ArticleExtension(Extension):
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
+        tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
 
 
 class PageContext:

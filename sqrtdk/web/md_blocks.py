@@ -21,8 +21,10 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
@@ -32,7 +34,7 @@ from markdown.util import AMP_SUBSTITUTE
 
 from ..errors import BuildError, line_of, shortened
 from ..log import warn
-from .block_diff import Alignment, align
+from .block_diff import WORDS_ONLY, Alignment, align
 from .blocks import (
     Parse,
     Reader,
@@ -180,6 +182,76 @@ class RawHtmlEntries:
         self.entries = range(self.start, len(self.md.htmlStash.rawHtmlBlocks))
 
 
+class LoneTags(Treeprocessor):
+    """A paragraph holding only one tag of inline HTML (a line of only `<br>`) is a block of
+    raw HTML on GitHub (CommonMark's kind 7, or part of the HTML block right above it: a real
+    post's `<hr …>` then `<br>`), written as typed; Python-Markdown makes a paragraph of it,
+    and the page showed an empty paragraph with its margins (`<p><br></p>`). The tag is put
+    in place of the paragraph, as GitHub writes it. (The comparison of the two readings
+    already reads such a paragraph as raw HTML: `BlockStructure._classify`.)"""
+
+    def run(self, root: etree.Element) -> None:
+        parents = [el for el in root.iter() if any(child.tag == "p" for child in el)]
+        for parent in parents:
+            for p in [child for child in parent if child.tag == "p"]:
+                if not len(p) and not p.attrib and self._lone_tag(p.text or ""):
+                    _replace_by_text(parent, p, (p.text or "").strip())
+
+    def _lone_tag(self, text: str) -> bool:
+        m = _BLOCK_PLACEHOLDER.fullmatch(text.strip())
+        if not m:
+            return False
+        stashed = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
+        return isinstance(stashed, str) and _one_tag(stashed)
+
+
+class _Tags(HTMLParser):
+    """The tags and the text of an HTML fragment, counted."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags = self.other = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        self.tags += 1
+
+    def handle_data(self, data: str) -> None:
+        self.other += bool(data.strip())
+
+    def handle_comment(self, data: str) -> None:
+        self.other += 1
+
+    def handle_decl(self, decl: str) -> None:
+        self.other += 1
+
+    def handle_pi(self, data: str) -> None:
+        self.other += 1
+
+
+def _one_tag(fragment: str) -> bool:
+    """Whether `fragment` is one start or end tag (`<br>`, `<a href="…">`, `</span>`) and
+    nothing else (no text, no entity, no comment)."""
+    parser = _Tags()
+    parser.feed(fragment)
+    parser.close()
+    return parser.tags == 1 and not parser.other and fragment.strip().startswith("<")
+
+
+def _replace_by_text(parent: etree.Element, el: etree.Element, text: str) -> None:
+    """`el` out of `parent`, `text` (and `el`'s tail) in its place, on lines of their own."""
+    at = list(parent).index(el)
+    put = "\n" + text + "\n" + (el.tail or "")
+    if at:
+        before = parent[at - 1]
+        before.tail = (before.tail or "") + put
+    else:
+        parent.text = (parent.text or "") + put
+    parent.remove(el)
+
+
 class _Noting(Preprocessor):
     """A preprocessor that changes nothing and calls `note`."""
 
@@ -213,6 +285,8 @@ class BlockStructure(Treeprocessor):
         self.block_floors: dict[etree.Element, int] = {}
         self.positions = LineMap()
         self.raw_warned: frozenset[int] = frozenset()
+        # links to this site written with a space, text on GitHub: address -> 'write …'
+        self.spaced: dict[str, str] = {}
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -235,13 +309,18 @@ class BlockStructure(Treeprocessor):
         first: dict[int, str] = {}       # one warning a line: its first stretch's
         for line, message in differences:
             first.setdefault(line, message)
-        for line, message in sorted(first.items()):
-            self._warn(line, message)
         self.raw_warned = _raw_runs_warned(source, first)
+        links = self._link_warnings(tree, root, lines)
+        for line, message in sorted(first.items()):
+            # words that differ only by a link one reading makes: the link's warning says why
+            if not (line in {at for at, _ in links} and WORDS_ONLY in message):
+                self._warn(line, message)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
         self._references(root)
-        self._links(tree, root, lines)
+        for line, message in links:
+            if message:          # '': told once the site's files are known (`spaced`)
+                self._warn(line, message)
 
     def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
         """The file line of each block both parsers read alike."""
@@ -420,7 +499,8 @@ class BlockStructure(Treeprocessor):
                          " (text that is not a link, such as A[i][j], goes in `code`)")
 
 
-    def _links(self, tree: etree.Element, root: etree.Element, lines: list[str]) -> None:
+    def _link_warnings(self, tree: etree.Element, root: etree.Element, lines: list[str]
+                       ) -> _LineWarnings:
         """Links the two parsers make differently, each a warning at its line: GitHub links
         a bare `https://…`, `www.…` or e-mail address (GFM's extended autolinks) and
         `<scheme:…>` of any scheme, this Markdown only `<http(s)://…>`, `<ftp://…>` and
@@ -445,8 +525,8 @@ class BlockStructure(Treeprocessor):
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
-            if not href or href.startswith("#"):
-                continue
+            if not href or (href.startswith("#") and " " not in href):
+                continue     # a '#…' with a space: text on GitHub, no id here (`spaced`)
             text = self.plain("".join(a.itertext()))
             line = self.positions.line(a)
             line = line - self.first_line() if line else \
@@ -455,27 +535,34 @@ class BlockStructure(Treeprocessor):
         # the text GitHub linked past CJK punctuation, where this page ends an address and
         # may start another (md_autolink): a link made inside it is no difference to report
         swallowed = [x.text for x in theirs if address_as_meant(x.text) != x.text]
+        said: _LineWarnings = []
         for mine, github in _paired(ours, theirs):
             if mine and mine.text and any(mine.text in t for t in swallowed) and \
                     (github is None or github.text in swallowed):
                 continue
             if mine and github and mine.href != github.href:
-                self._warn(mine.line or github.line, self._other_address(mine, github))
+                said.append((mine.line or github.line, self._other_address(mine, github)))
             elif github and not mine and github.line in self.raw_warned:
                 continue     # in raw HTML the page keeps as typed, already warned as such
             elif github and not mine:
-                self._warn(github.line, f"GitHub makes '{self._shown(github.text)}' a link (to "
-                                        f"{shortened(github.href)}), this Markdown does not: the "
-                                        f"page shows it as text; {self._write(github)}")
+                said.append((github.line, f"GitHub makes '{self._shown(github.text)}' a link "
+                                          f"(to {shortened(github.href)}), this Markdown does "
+                                          "not: the page shows it as text; "
+                                          f"{self._write(github)}"))
+            elif mine and not github and _on_this_site(mine.href) and " " in mine.href:
+                # a file of this site, or none: the site's check knows which, and says it
+                self.spaced[mine.href] = self._write(mine)
+                said.append((mine.line, ""))
             elif mine and not github:
                 source = lines[mine.line - 1] if 0 < mine.line <= len(lines) else ""
                 why = ("an address in <…> has no spaces, and its scheme is followed by ':': "
                        "write the address without spaces, or its '<' as '&lt;' if it is text"
                        if "<" in source else
                        f"if it should be a link on both, {self._write(mine)}")
-                self._warn(mine.line, f"this Markdown makes '{self._shown(mine.text)}' a link (to "
-                                      f"{shortened(mine.href)}) and GitHub does not: the page "
-                                      f"shows a link, GitHub text; {why}")
+                said.append((mine.line, f"this Markdown makes '{self._shown(mine.text)}' a "
+                                        f"link (to {shortened(mine.href)}) and GitHub does "
+                                        f"not: the page shows a link, GitHub text; {why}"))
+        return said
 
     def _shown(self, text: str, most: int = 60) -> str:
         """`text` as the author wrote it (formulas back), shortened to `most` characters."""
@@ -495,6 +582,8 @@ class BlockStructure(Treeprocessor):
             spaced = mine.href.replace(" ", "%20").replace("$", "\\$")
             return (f"{said}: GitHub ends an address at a space; write each space as "
                     f"%20, <{spaced}>")
+        if " " in mine.href and github.href.startswith(mine.href.split(" ")[0]):
+            return f"{said}: GitHub ends an address at a space; {self._write(mine)}"
         return f"{said}; {self._write(github)}"
 
     def _write(self, link: _Link) -> str:
@@ -509,6 +598,15 @@ class BlockStructure(Treeprocessor):
             return f"write {written}"
         return ("write it as [text](address), with each '$' written '\\$' and the address "
                 "without spaces")
+
+
+_LineWarnings = list[tuple[int, str]]
+
+
+def _on_this_site(href: str) -> bool:
+    """Whether `href` (decoded) names a file of this site: no scheme, no host."""
+    parts = urlsplit(href)
+    return not (parts.scheme or parts.netloc or href.startswith("//"))
 
 
 class _Link(NamedTuple):

@@ -22,14 +22,16 @@ from typing import Any
 
 from markdown import Markdown
 from markdown.htmlparser import void_tags
-from markdown.inlinepatterns import InlineProcessor
+from markdown.inlinepatterns import BACKTICK_RE, BacktickInlineProcessor, InlineProcessor
 from markdown.treeprocessors import Treeprocessor
-from markdown.util import HTML_PLACEHOLDER_RE
+from markdown.util import HTML_PLACEHOLDER_RE, AtomicString, code_escape
 
 from ..errors import line_of
 from ..log import warn
 from .markers import ANY_MARKERS_RE, FILLER
 from .positions import LineMap
+
+_TICKS = re.compile("`+")
 
 LOGGER = logging.getLogger("sqrtdk.web")
 CJK = "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf" \
@@ -463,3 +465,30 @@ class KeepWhole(Treeprocessor):
             parent.insert(start + k, span)
             at.place(span, line, tail=tail, parent=parent)
             at.joined(span, "tail", [j - m.end() for j in joins if m.end() <= j < end])
+
+
+class CodeSpans(BacktickInlineProcessor):
+    """Code spans as CommonMark reads them (spec 0.31, 6.1), as on GitHub: a line ending
+    inside is a space, and one space is taken from each end only when both ends have one (and
+    not all is space); Python-Markdown strips every space (and no-break space) from both
+    ends, so a real post's `self.h = ... ` lost its trailing space and ` a` its leading one.
+    A run of backticks that no run of the same length closes is text (`` ```foo`` `` was
+    code holding '`foo' here)."""
+
+    def __init__(self) -> None:
+        super().__init__(BACKTICK_RE)
+
+    def handleMatch(self, m: Any, data: str) -> Any:  # type: ignore[override]  # noqa: N802
+        if m.group(1):               # backslashes before backticks: Markdown's own handling
+            return super().handleMatch(m, data)
+        begin = m.start(0)
+        ticks = len(data[begin:]) - len(data[begin:].lstrip("`"))
+        for closer in _TICKS.finditer(data, begin + ticks):
+            if len(closer.group(0)) == ticks:
+                code = data[begin + ticks:closer.start()].replace("\n", " ")
+                if code[:1] == code[-1:] == " " and code.strip(" "):
+                    code = code[1:-1]
+                el = etree.Element(self.tag)
+                el.text = AtomicString(code_escape(code))
+                return el, begin, closer.end()
+        return None, begin, begin + ticks

@@ -49,6 +49,9 @@ class Lines:
     urls: dict[str, int] = field(default_factory=dict)    # each link's or image's address
     snippets: list[int] = field(default_factory=list)     # each reproduce box's fence
     ids: dict[str, int] = field(default_factory=dict)     # each id's first element
+    # links to this site whose address was written with a space (GitHub shows text):
+    # the address (decoded) -> how to write it so both make the link ('write [t](a%20b)')
+    spaced: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

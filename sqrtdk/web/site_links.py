@@ -293,14 +293,24 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         if tag == "link" and rel_attr in ("canonical", "alternate"):
             continue
         path, frag = target
+        spaced = page.conversion.lines.spaced.get(unquote(url)) if page and tag == "a" else None
         if path not in paths and path.rstrip("/") + "/index.html" not in paths \
                 and path + "/index.html" not in paths:
             fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
                       "or link to where the image is published" if tag in _IMAGE_TAGS else
-                 f"link to '{url}', a file the site does not have; link to a page of this "
-                 "site (its address as the browser shows it, such as '../en/' or "
-                 "'#some-id'), or to a full address ('https://…') for one elsewhere")
+                 f"link to '{unquote(url) if spaced else url}', a file the site does not "
+                 "have" + (" (and GitHub shows the link as text: an address has no spaces)"
+                           if spaced else "") +
+                 "; link to a page of this site (its address as the browser shows it, such "
+                 "as '../en/' or '#some-id'), or to a full address ('https://…') for one "
+                 "elsewhere")
         page_path = path if path in parsed else path.rstrip("/") + "/index.html"
         if frag and page_path in parsed and frag not in parsed[page_path].ids:
-            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'; "
+            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'"
+                 + (" (and GitHub shows the link as text: an address has no spaces)"
+                    if spaced else "") + "; "
                  + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path)))
+        if spaced and page is not None:
+            warn(LOGGER, page.source, _link_line(page, url),
+                 f"link to '{unquote(url)}', an address written with spaces: GitHub ends an "
+                 f"address at a space and shows the link as text, the page links it; {spaced}")
