@@ -103,16 +103,24 @@ def _cells(row: str) -> list[str]:
     return [c.strip() for c in cells if c.strip()]
 
 
-def _table_rows(text: str) -> dict[int, list[str]]:
-    """The 1-based line of every table row of `text` as GitHub reads it (cmark-gfm), with
-    its cells' texts."""
-    if "|" not in text:
-        return {}
-    from .blocks import cmark_tree, sourcepos_line
-    lines = text.split("\n")
+def _github_reading(text: str) -> Any:
+    """`text` as GitHub reads it (cmark-gfm's tree with source positions), once for the table
+    rows and the headings; None when it can hold neither ('|' nor '{')."""
+    if "|" not in text and "{" not in text:
+        return None
+    from .blocks import cmark_tree
     # the page's Markdown reads the template's output: a filter's '|' is no cell's end
-    plain = _TEMPLATE.sub(lambda m: re.sub("[^\n]", "x", m.group(0)), text)
-    rows = {sourcepos_line(tr) for tr in cmark_tree(plain).iter("tr")}
+    return cmark_tree(_TEMPLATE.sub(lambda m: re.sub("[^\n]", "x", m.group(0)), text))
+
+
+def _table_rows(text: str, tree: Any) -> dict[int, list[str]]:
+    """The 1-based line of every table row of `text` as GitHub reads it (`tree`, from
+    `_github_reading`), with its cells' texts."""
+    if tree is None:
+        return {}
+    from .blocks import sourcepos_line
+    lines = text.split("\n")
+    rows = {sourcepos_line(tr) for tr in tree.iter("tr")}
     return {n: _cells(lines[n - 1]) for n in sorted(rows) if 0 < n <= len(lines)}
 
 
@@ -121,16 +129,16 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _HEADING_ATTRS = re.compile(r"\s*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$")
 
 
-def _without_heading_ids(text: str) -> str:
+def _without_heading_ids(text: str, tree: Any) -> str:
     """`text` with the attribute list at the end of each heading's last line taken out: an
     id is an address, and autocorrect would space its Chinese and Latin apart (`{#zh-and-latin}`
     to an id with spaces, which the build refuses). The headings are those GitHub reads
-    (cmark-gfm), so a line that merely ends in braces inside code or a paragraph is kept."""
-    if "{" not in text:
+    (cmark-gfm: `tree`, from `_github_reading`), so a line that merely ends in braces inside
+    code or a paragraph is kept."""
+    if tree is None or "{" not in text:
         return text
-    from .blocks import cmark_tree
     lines = text.split("\n")
-    for h in (e for e in cmark_tree(text).iter() if e.tag in _HEADINGS):
+    for h in (e for e in tree.iter() if e.tag in _HEADINGS):
         pos = h.get("data-sourcepos", "")
         if not pos[:1].isdigit():
             continue
@@ -143,13 +151,13 @@ def _without_heading_ids(text: str) -> str:
     return "\n".join(lines)
 
 
-def _table_findings(text: str, name: str) -> list[Finding]:
+def _table_findings(text: str, name: str, tree: Any) -> list[Finding]:
     """`findings` of `text` with each table row read cell by cell: the page shows the cells
     apart, however the pipes between them are spaced, and autocorrect read a row as one
     sentence (a row of Chinese words between pipes with no spaces was to have spaces
     around its inner pipes only: a change the page does not show).
     A row's first cell that autocorrect would change is its line's finding."""
-    rows = _table_rows(text)
+    rows = _table_rows(text, tree)
     if not rows:
         return findings(text, name)
     outside = "\n".join("" if n in rows else line for n, line in enumerate(text.split("\n"), 1))
@@ -166,8 +174,9 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     `masked`: the lexer's record of the code and formulas the text's tokens stand for, so
     the warning quotes the text as written. A table row is read cell by cell, a heading
     without its `{#id}`."""
-    text = _without_heading_ids(_NOTE_IN_LINK.sub(_note_after_link, masked_text))
-    found = _table_findings(text, path.name)
+    text = _NOTE_IN_LINK.sub(_note_after_link, masked_text)
+    tree = _github_reading(text)     # lines stay as they are: one reading serves both
+    found = _table_findings(_without_heading_ids(text, tree), path.name, tree)
     for f in found:
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(text, "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
