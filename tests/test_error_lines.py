@@ -1270,3 +1270,120 @@ def test_a_link_whose_address_has_spaces_is_told_once_what_both_read_as_meant(
             messages.append(str(e))
     assert len(messages) == 1 and f":{BODY_START + 2}: " in messages[0], messages
     assert says in messages[0], messages
+
+
+# an article of a few sections, the same in both languages (the words need not be
+# translated for the parity check); a note's definition at the end, as articles have them
+SECTIONS = ("Before the sections.\n\n"
+            "## One {#one}\n\nText of one.[^a]\n\n### One a {#one-a}\n\nMore of one.\n\n"
+            "## Two {#two}\n\nText of two.\n\n"
+            "## Three {#three}\n\nText of three.\n\n"
+            "[^a]: A note.\n")
+# what an author adds: a heading, paragraphs, a sub-heading, a formula and a note
+NEW_SECTION = ("## New {#new-id}\n\nWords of the new section, $x^2$.[^new]\n\n"
+               "[^new]: Its note.\n\n### New part {#new-part}\n\n$$\ny = x\n$$\n\n")
+
+
+def _insert(text: str, before: str | None, section: str) -> str:
+    """`text` with `section` before its line `before` (None: before the notes' definitions,
+    the end of the last section)."""
+    lines = text.split("\n")
+    at = (lines.index(before) if before is not None
+          else next(i for i, line in enumerate(lines) if line.startswith("[^")))
+    return "\n".join(lines[:at] + section.rstrip("\n").split("\n") + [""] + lines[at:])
+
+
+def _after_line(message: str, path: Path) -> int:
+    """The N of the message's 'add ... to <path> after line N'."""
+    import re
+
+    from sqrtdk.errors import display_path
+    m = re.search(re.escape(display_path(path)) + r" after line (\d+)", message)
+    assert m, message
+    return int(m.group(1))
+
+
+def _insert_after(path: Path, line: int, section: str) -> None:
+    """Follow the advice: write `section` into the file after its line `line`."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    path.write_text("\n".join(lines[:line] + [""] + section.rstrip("\n").split("\n") + [""]
+                              + lines[line:]), encoding="utf-8")
+
+
+@pytest.mark.parametrize("position", ["## One {#one}", "## Two {#two}", "## Three {#three}", None],
+                         ids=["first", "middle", "before the last", "end"])
+@pytest.mark.parametrize("only_in", ["en", "zh"])
+def test_a_section_only_one_language_has_names_where_it_belongs_in_the_other(
+        tmp_path: Path, only_in: str, position: str | None) -> None:
+    """A new section (heading, sub-heading, formula, note) in one language only: the error is
+    at its heading and names the line of the other file after which it belongs; following
+    the advice (the same section written there) makes the languages agree."""
+    from sqrtdk.web.checks import check_parity
+    longer = _insert(SECTIONS, position, NEW_SECTION)
+    bodies = {"zh": SECTIONS, "en": SECTIONS, only_in: longer}
+    e = _parity_error(tmp_path, bodies["zh"], bodies["en"])
+    mine, other = tmp_path / f"{only_in}.md", tmp_path / f"{'zh' if only_in == 'en' else 'en'}.md"
+    assert e.path == mine, str(e)
+    assert e.line == BODY_START + longer.split("\n").index("## New {#new-id}"), str(e)
+    assert "{#new-id}" in e.message and "remove it here" in e.message, str(e)
+    n = _after_line(e.message, other)
+    # the end of the section before it: the last line of text before the next heading, or
+    # before the notes' definitions at the end
+    shared = SECTIONS.split("\n")
+    end = (shared.index(position) if position is not None
+           else next(i for i, line in enumerate(shared) if line.startswith("[^")))
+    while not shared[end - 1].strip():
+        end -= 1
+    assert n == BODY_START + end - 1, str(e)
+    _insert_after(other, n, NEW_SECTION)
+    zh = page(tmp_path, (tmp_path / "zh.md").read_text(encoding="utf-8").split("---\n", 2)[2],
+              RESULTS, lang="zh", name="zh.md")
+    en = page(tmp_path, (tmp_path / "en.md").read_text(encoding="utf-8").split("---\n", 2)[2],
+              RESULTS, lang="en", name="en.md")
+    check_parity([zh, en])
+
+
+@pytest.mark.parametrize("removed_from", ["en", "zh"])
+def test_a_section_removed_from_one_language_is_told_where_to_put_it_back(
+        tmp_path: Path, removed_from: str) -> None:
+    """The section '## Two' deleted from one language: the error is at its heading in the
+    other, and names the line after which it goes back (the end of section one)."""
+    lines = SECTIONS.split("\n")
+    cut = "\n".join(lines[:lines.index("## Two {#two}")] + lines[lines.index("## Three {#three}"):])
+    bodies = {"zh": SECTIONS, "en": SECTIONS, removed_from: cut}
+    e = _parity_error(tmp_path, bodies["zh"], bodies["en"])
+    kept = "zh" if removed_from == "en" else "en"
+    assert e.path == tmp_path / f"{kept}.md", str(e)
+    assert e.line == BODY_START + lines.index("## Two {#two}"), str(e)
+    assert "{#two}" in e.message, str(e)
+    assert _after_line(e.message, tmp_path / f"{removed_from}.md") == \
+        BODY_START + lines.index("More of one."), str(e)
+
+
+@pytest.mark.parametrize("renamed_in", ["en", "zh"])
+def test_a_heading_renamed_in_one_language_is_told_both_ids_to_choose_from(
+        tmp_path: Path, renamed_in: str) -> None:
+    """Only the id of one section differs: not 'only in one language' (the section is in
+    both), but the two ids, either of which both languages can take."""
+    renamed = SECTIONS.replace("{#two}", "{#second}")
+    bodies = {"zh": SECTIONS, "en": SECTIONS, renamed_in: renamed}
+    e = _parity_error(tmp_path, bodies["zh"], bodies["en"])
+    assert e.line == BODY_START + SECTIONS.split("\n").index("## Two {#two}"), str(e)
+    assert "{#two}" in e.message and "{#second}" in e.message, str(e)
+    assert "remove it" not in e.message, str(e)
+    other = tmp_path / ("en.md" if e.path.name == "zh.md" else "zh.md")
+    from sqrtdk.errors import where
+    assert where(other, e.line) in e.message, str(e)
+
+
+def test_sections_in_another_order_are_told_where_each_heading_is(tmp_path: Path) -> None:
+    """Two sections swapped in one language: both sections are in both, so neither is 'only
+    in this language'; the message names both ids and the line of each."""
+    swapped = (SECTIONS.replace("{#two}", "{#swap}").replace("{#three}", "{#two}")
+               .replace("{#swap}", "{#three}"))
+    e = _parity_error(tmp_path, swapped, SECTIONS)
+    assert "{#two}" in e.message and "{#three}" in e.message, str(e)
+    assert "only in this language" not in e.message, str(e)
+    lines = SECTIONS.split("\n")
+    assert e.line == BODY_START + lines.index("## Two {#two}"), str(e)
+    assert f":{BODY_START + lines.index('## Three {#three}')}" in e.message, str(e)

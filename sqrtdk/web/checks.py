@@ -22,8 +22,6 @@ LOGGER = logging.getLogger("sqrtdk.web")
 Items = Callable[[Page], list[str]]
 ItemLines = Callable[[Page], list[int]]
 _PARITY: tuple[tuple[str, Items, ItemLines], ...] = (
-    ("heading ids", lambda p: [h.id for h in p.conversion.headings],
-     lambda p: [h.line for h in p.conversion.headings]),
     ("figures", lambda p: p.conversion.figures, lambda p: p.conversion.lines.figures),
     ("collapsible boxes", lambda p: p.conversion.boxes, lambda p: p.conversion.lines.boxes),
     ("reproduce boxes", lambda p: p.conversion.snippets, lambda p: p.conversion.lines.snippets),
@@ -39,6 +37,7 @@ def check_parity(pages: list[Page]) -> None:
     base = pages[0]
     for other in pages[1:]:
         _check_heading_levels(base, other)
+        _check_heading_ids(base, other)
         for kind, get, lines in _PARITY:
             a, b = get(base), get(other)
             if a != b:
@@ -94,6 +93,92 @@ def _check_heading_levels(base: Page, other: Page) -> None:
                              f"{_level(ref.level)} in {where(base.source, ref.line)}, the "
                              "reference language; every language must have the same sections: "
                              f"write it with {'#' * ref.level} here, or change both")
+
+
+def _check_heading_ids(base: Page, other: Page) -> None:
+    """Both languages have the same heading ids in the same order. At the first place they
+    part, tells which of three it is: a section only one language has (added to one, or
+    removed from the other: an error at its heading, naming the line of the other file after
+    which it belongs, the end of the section both have before it), a heading whose id alone
+    differs (the sections after it agree: both ids, either one will do) or sections in
+    another order."""
+    a, b = base.conversion.headings, other.conversion.headings
+    ids_a, ids_b = [h.id for h in a], [h.id for h in b]
+    if ids_a == ids_b:
+        return
+    i = next((i for i, (x, y) in enumerate(zip(ids_a, ids_b)) if x != y), min(len(a), len(b)))
+    x = a[i] if i < len(a) else None
+    y = b[i] if i < len(b) else None
+    if x is not None and y is not None and x.id not in ids_b and y.id not in ids_a \
+            and ids_a[i + 1:i + 2] == ids_b[i + 1:i + 2]:
+        raise BuildError(base.source, x.line,
+                         f"heading ids differ at position {i + 1}: {{#{x.id}}} here, "
+                         f"{{#{y.id}}} at the same place in {where(other.source, y.line)} (the "
+                         "headings around it agree); if it is the same section, give it one "
+                         f"id in every language: write {{#{x.id}}} there, or {{#{y.id}}} here "
+                         "(and in the links to it)")
+    if y is None or (x is not None and x.id not in ids_b):
+        raise _only_here(base, other, i)
+    if x is None or y.id not in ids_a:
+        raise _only_here(other, base, i)
+    # both ids are in both lists: the same sections in another order
+    there = b[ids_b.index(x.id)]
+    raise BuildError(other.source, y.line,
+                     f"sections in another order: heading {i + 1} is {{#{y.id}}} here but "
+                     f"{{#{x.id}}} in {where(base.source, x.line)}, the reference language "
+                     f"({{#{x.id}}} is at {where(other.source, there.line)} here); every "
+                     f"language has its sections in the same order: move section '#{x.id}' "
+                     f"here to before line {y.line}, or change the order in "
+                     f"{display_path(base.source)}")
+
+
+def _only_here(here: Page, there: Page, i: int) -> BuildError:
+    """The error for heading `i` of `here`, a section `there` lacks, whose headings before it
+    both pages share: at its heading, naming its sub-headings `there` lacks too and the line
+    of `there` after which the section belongs."""
+    mine, theirs = here.conversion.headings, there.conversion.headings
+    new = mine[i]
+    ids = {h.id for h in theirs}
+    subs: list[str] = []
+    for h in mine[i + 1:]:
+        if h.level <= new.level or h.id in ids:
+            break
+        subs.append(f"'#{h.id}'")
+    with_subs = f" (with its sub-heading{'s' if len(subs) > 1 else ''} {', '.join(subs)})" \
+        if subs else ""
+    before = theirs[i - 1] if i else None
+    start = before.line if before else 1
+    stop = theirs[i].line if i < len(theirs) else None
+    end = _section_end(there, start, stop) if stop != 0 else start
+    place = f"the end of section '#{before.id}'" if before else \
+        "the end of the text before the first section"
+    return BuildError(here.source, new.line,
+                      f"section '#{new.id}'{with_subs} is only in this language"
+                      + (" (the headings before it are in both)" if i else "")
+                      + f"; add the section to {display_path(there.source)} "
+                      f"after line {end}, {place} (a heading with the same id {{#{new.id}}}), "
+                      "or remove it here")
+
+
+def _section_end(page: Page, start: int, stop: int | None) -> int:
+    """The last line of text of the part of `page`'s file from line `start` up to the line
+    before `stop` (None: to the end of the file), the definitions of notes at its end left out
+    (articles keep them at the end: a section added after the last one goes before them);
+    `start` if the part holds no more."""
+    try:
+        lines = page.source.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return start
+    last = len(lines) if stop is None else stop - 1
+    notes = set(page.conversion.lines.footnotes)
+    cut = last + 1                    # the first line of the notes' definitions at the end
+    for n in range(last, start, -1):
+        text = lines[n - 1]
+        if n in notes:
+            cut = n
+        elif text.strip() and not text[:1].isspace():
+            break                     # text of the section (a note's lines are indented)
+    return next((n for n in range(cut - 1, start, -1) if lines[n - 1].strip()), start)
 
 
 def _level(level: int) -> str:
