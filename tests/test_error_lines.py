@@ -307,6 +307,23 @@ def test_a_space_before_a_closing_dollar_is_named_on_either_language_s_page(
     assert "left open" not in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("lang, body", [
+    ("zh", "\u8bbe $\\gamma \\in [0,1]\n$ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ "
+           "\u7684\u503c\n"),
+    ("en", "Let $\\gamma \\in [0,1]\n$ is the discount and $x$ the state.\n"),
+], ids=["zh", "en"])
+def test_a_line_break_before_a_closing_dollar_is_named_on_either_language_s_page(
+        tmp_path: Path, katex: Any, lang: str, body: str) -> None:
+    """The closing '$' at the start of the next line: the message names the line break and
+    the formula to write, not KaTeX's failure and a '$' left open."""
+    with pytest.raises(BuildError) as e:
+        typeset([page(tmp_path, "One.\n\n" + body, RESULTS, lang=lang)], katex)
+    assert e.value.line == BODY_START + 3, str(e.value)
+    assert "line break" in e.value.message, str(e.value)
+    assert "write '$\\gamma \\in [0,1]$'" in e.value.message, str(e.value)
+    assert "left open" not in e.value.message, str(e.value)
+
+
 def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     e = error(tmp_path, "One.\n\nSee ![a](walk.svg) here.\n")
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message
