@@ -1217,6 +1217,38 @@ def test_a_hugging_face_anchor_on_a_heading_is_told_to_become_its_id(
 
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
+@pytest.mark.parametrize("written, ident, position", [
+    (written, ident, position)
+    for written, ident in [("# {title}[[fine-tuning]]", "fine-tuning"),
+                           ("# {title} [[fine-tuning]] {{#fine-tuning}}", "fine-tuning"),
+                           ("# {title}", "some-id")]
+    # a note's heading with an id is not checked for its level (nor for a '[[…]]' left
+    # beside the id): no message there, before as now
+    for position in ["middle", "list", "footnote", "box"]
+    if not (position == "footnote" and "{#" in written)])
+def test_a_level_one_heading_is_told_every_fix_at_once(
+        tmp_path: Path, lang: str, title: str, position: str, written: str,
+        ident: str) -> None:
+    """`# Title[[anchor]]`: the level-1 heading's error came first, and only on the next build
+    the anchor's (write '{#anchor}'; or, beside an id, its warning). One message names both:
+    write '## Title {#anchor}', and doing so builds without a message."""
+    heading = written.format(title=title)
+    body = place(position, heading, True)
+    assert body is not None
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    meant = f"## {title} {{#{ident}}}"
+    assert f"'{meant}'" in e.value.message and "level-1" in e.value.message, str(e.value)
+    if "[[" in heading:
+        assert "[[fine-tuning]]" in e.value.message, str(e.value)
+    fixed = body.replace(heading, meant)
+    with captured() as messages:
+        page(tmp_path, fixed, RESULTS, lang=lang)
+    assert list(messages) == [], messages
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
+                                         ("zh", "\u5fae\u8c03\u6a21\u578b")])
 def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
         tmp_path: Path, lang: str, title: str) -> None:
     """`## Title[[anchor]] {#anchor}`: the id is there, and the page (as GitHub) showed
