@@ -519,3 +519,34 @@ def test_a_long_address_is_quoted_so_the_author_recognises_it(tmp_path: Path, la
     messages, html = convert(tmp_path, fixed, lang=lang)
     assert not [m for m in messages if address[:20] in m], messages
     assert address in [href for href, _ in links(html)], html
+
+
+IRC = "irc://irc.libera.chat/huggingface-with-a-channel-name-long-enough-to-be-cut"
+
+
+@pytest.mark.parametrize("body, address", [
+    (f"Some words.\n\nJoin us on the chat\nat <{IRC}> today.\n", IRC),
+    ("Some words.\n\nJoin <irc://irc.libera.chat/hf> today.\n", "irc://irc.libera.chat/hf"),
+    ("Some words.\n\nThe sources,\n<git://example.org/a/b_c_d.git>, are here.\n",
+     "git://example.org/a/b_c_d.git"),
+], ids=["long irc, on the paragraph's second line", "short irc", "git"])
+def test_an_autolink_of_another_scheme_gets_one_message_whose_advice_works(
+        tmp_path: Path, body: str, address: str) -> None:
+    """`<irc://…>`, a link on GitHub (CommonMark's autolink), was kept whole by the lexer as
+    an autolink of Markdown's, which magiclink (in its place here) does not make: published as
+    a tag the browser hid, with a second warning at the paragraph's line ('GitHub shows
+    'ircircliberachathugg'', write it with backslashes). One message, at the address's line,
+    whose advice followed links the address without a message; until then the page shows it
+    as typed."""
+    messages, html = convert(tmp_path, body)
+    assert len(messages) == 1 and address[:20] in messages[0], messages
+    assert f":{line_of(body, address)}: warning:" in messages[0], messages
+    assert "backslash" not in messages[0], messages
+    assert any(f"<{address}>" in el["text"] for el in Tree(html).elements
+               if el["tag"] == "p"), html
+    offered = suggestions(messages[0])
+    assert offered, messages
+    fixed = body.replace(f"<{address}>", offered[0])
+    messages, html = convert(tmp_path, fixed)
+    assert not messages, messages
+    assert address in [href for href, _ in links(html)], html

@@ -307,6 +307,23 @@ def test_a_space_before_a_closing_dollar_is_named_on_either_language_s_page(
     assert "left open" not in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("lang, body", [
+    ("zh", "\u8bbe $\\gamma \\in [0,1]\n$ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ "
+           "\u7684\u503c\n"),
+    ("en", "Let $\\gamma \\in [0,1]\n$ is the discount and $x$ the state.\n"),
+], ids=["zh", "en"])
+def test_a_line_break_before_a_closing_dollar_is_named_on_either_language_s_page(
+        tmp_path: Path, katex: Any, lang: str, body: str) -> None:
+    """The closing '$' at the start of the next line: the message names the line break and
+    the formula to write, not KaTeX's failure and a '$' left open."""
+    with pytest.raises(BuildError) as e:
+        typeset([page(tmp_path, "One.\n\n" + body, RESULTS, lang=lang)], katex)
+    assert e.value.line == BODY_START + 3, str(e.value)
+    assert "line break" in e.value.message, str(e.value)
+    assert "write '$\\gamma \\in [0,1]$'" in e.value.message, str(e.value)
+    assert "left open" not in e.value.message, str(e.value)
+
+
 def test_a_figure_inside_a_sentence(tmp_path: Path) -> None:
     e = error(tmp_path, "One.\n\nSee ![a](walk.svg) here.\n")
     assert e.line == BODY_START + 2 and "inside a sentence" in e.message
@@ -1196,6 +1213,38 @@ def test_a_hugging_face_anchor_on_a_heading_is_told_to_become_its_id(
     assert f"write '{meant}'" in e.value.message and "[[fine-tuning]]" in e.value.message, \
         str(e.value)
     page(tmp_path, body.replace(f"## {title}{space}[[fine-tuning]]", meant), RESULTS, lang=lang)
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
+                                         ("zh", "\u5fae\u8c03\u6a21\u578b")])
+@pytest.mark.parametrize("written, ident, position", [
+    (written, ident, position)
+    for written, ident in [("# {title}[[fine-tuning]]", "fine-tuning"),
+                           ("# {title} [[fine-tuning]] {{#fine-tuning}}", "fine-tuning"),
+                           ("# {title}", "some-id")]
+    # a note's heading with an id is not checked for its level (nor for a '[[…]]' left
+    # beside the id): no message there, before as now
+    for position in ["middle", "list", "footnote", "box"]
+    if not (position == "footnote" and "{#" in written)])
+def test_a_level_one_heading_is_told_every_fix_at_once(
+        tmp_path: Path, lang: str, title: str, position: str, written: str,
+        ident: str) -> None:
+    """`# Title[[anchor]]`: the level-1 heading's error came first, and only on the next build
+    the anchor's (write '{#anchor}'; or, beside an id, its warning). One message names both:
+    write '## Title {#anchor}', and doing so builds without a message."""
+    heading = written.format(title=title)
+    body = place(position, heading, True)
+    assert body is not None
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    meant = f"## {title} {{#{ident}}}"
+    assert f"'{meant}'" in e.value.message and "level-1" in e.value.message, str(e.value)
+    if "[[" in heading:
+        assert "[[fine-tuning]]" in e.value.message, str(e.value)
+    fixed = body.replace(heading, meant)
+    with captured() as messages:
+        page(tmp_path, fixed, RESULTS, lang=lang)
+    assert list(messages) == [], messages
 
 
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),

@@ -365,6 +365,33 @@ def test_a_space_before_a_closing_dollar_is_named_with_the_formula_to_write(
     assert tex(meant + "\n") == [(meant[1:-1], False, 1)]     # the suggestion is a formula
 
 
+@pytest.mark.parametrize("source, line, meant", [
+    # the closing '$' put at the start of the next line: a line break is a space
+    ("one\n\nLet $\\gamma \\in [0,1]\n$ be the discount, and $x$ the state.\n", 4,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\n\u8bbe $\\gamma \\in [0,1]\n$ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$\n", 4,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\nLet $\\gamma\n\\in [0,1]\n$, the discount, and $x$ the state.\n", 5,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\n- Let $\\gamma \\in [0,1]\n  $ be the discount, and $x$ the state.\n", 4,
+     "$\\gamma \\in [0,1]$"),
+    ("one\n\nLet $\\gamma \\in [0,1]\n$ be the discount.\n", 4, "$\\gamma \\in [0,1]$"),
+], ids=["en, a formula after it", "zh", "over three lines", "in a list item",
+        "never closed"])
+def test_a_line_break_before_a_closing_dollar_is_named_with_the_formula_to_write(
+        source: str, line: int, meant: str) -> None:
+    """`$x` + line break + `$ is … $y$`: the '$' after the line break closes nothing (it
+    follows a space to Markdown), so the formula runs on; the message names the line break
+    and the formula meant, not KaTeX's '$' left open or a space to remove."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    message = e.value.message
+    assert e.value.line == line and "line break" in message, message
+    assert f"write '{meant}'" in message and "remove the space" not in message, message
+    assert "left open" not in message and "never closed; end it" not in message, message
+    assert tex(meant + "\n") == [(meant[1:-1], False, 1)]
+
+
 @pytest.mark.parametrize("source", [
     "See $a $b$ here.\n",                 # '$b' opens a formula: the fault is elsewhere
     "See $x$ and $ y$ here.\n",

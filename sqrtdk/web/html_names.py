@@ -5,8 +5,9 @@ prose became unknown elements and vanished from the page. Here a tag is HTML onl
 name is an element of HTML: the list is npm's `html-tag-names` (Titus Wormer; generated from
 the WHATWG HTML standard and the W3C specs, obsolete elements included), pinned in
 package-lock.json and read from node_modules, where KaTeX comes from too. What counts as a
-tag, an autolink or an e-mail link is Python-Markdown's own patterns (`HTML_RE`,
-`AUTOLINK_RE`, `AUTOMAIL_RE`), so the lexer decides exactly on what Markdown would take.
+tag or an e-mail link is Python-Markdown's own patterns (`HTML_RE`, `AUTOMAIL_RE`), and an
+autolink pymdownx.magiclink's (`RE_AUTOLINK`, which takes the place of Markdown's in the
+converter), so the lexer decides exactly on what Markdown would take.
 """
 from __future__ import annotations
 
@@ -15,15 +16,19 @@ import re
 from pathlib import Path
 
 from markdown.htmlparser import void_tags
-from markdown.inlinepatterns import AUTOLINK_RE, AUTOMAIL_RE, HTML_RE
+from markdown.inlinepatterns import AUTOMAIL_RE, HTML_RE
 from markdown.util import BLOCK_LEVEL_ELEMENTS
+from pymdownx.magiclink import RE_AUTOLINK
 
 from ..errors import BuildError
 from ..options import PROJECT_ROOT
 
 PACKAGE = "html-tag-names"
 _TAG = re.compile(HTML_RE, re.DOTALL)
-_AUTOLINK = re.compile(f"{AUTOLINK_RE}|{AUTOMAIL_RE}")
+# the autolinks the converter makes: magiclink's `<http(s)://…>`, `<ftp(s)://…>` (not
+# Markdown's `AUTOLINK_RE`, any `<scheme://…>`: kept whole, `<irc://…>` reached Markdown as
+# a tag, published as raw HTML that the browser hid), and e-mail addresses
+_AUTOLINK = re.compile(f"{RE_AUTOLINK}|{AUTOMAIL_RE}")
 _NAME = re.compile(r"</?([A-Za-z][^\s\"'<>@/]*)")
 # CommonMark's autolinks (spec 0.31, 6.5): `<` an absolute URI of any scheme, or an e-mail
 # address, `>`. GitHub links them all; Python-Markdown (`_AUTOLINK`) only http(s), ftp, e-mail

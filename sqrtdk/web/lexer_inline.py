@@ -268,11 +268,19 @@ class InlineScanner:
         """The error for the formula opened at text[i] whose '$' at text[dollar], after a
         space, was meant to close it (`$x $`): it closes nothing, so the formula `so`."""
         meant = " ".join(text[i:dollar].split())
-        return self.error(line + text.count("\n", i, dollar),
-                          f"the '$' after '{_shown(meant)} ' closes nothing: a closing '$' "
-                          f"follows a character that is not a space, so the formula {so}; "
-                          f"remove the space before it, write '{_shown(meant + '$')}', or "
-                          "write '\\$' for a dollar sign")
+        at = line + text.count("\n", i, dollar)
+        if "\n" in text[len(text[:dollar].rstrip()):dollar]:
+            # `$x` at a line's end, `$ is` at the next line's start: the line break between
+            # them is a space to Markdown (and to GitHub)
+            return self.error(at, f"the '$' at the start of this line closes nothing: the line "
+                                  f"break before it is a space, and a closing '$' follows a "
+                                  f"character that is not a space, so the formula {so}; end "
+                                  f"the formula on the line before, write "
+                                  f"'{_shown(meant + '$')}', or write '\\$' for a dollar sign")
+        return self.error(at, f"the '$' after '{_shown(meant)} ' closes nothing: a closing '$' "
+                              f"follows a character that is not a space, so the formula {so}; "
+                              f"remove the space before it, write '{_shown(meant + '$')}', or "
+                              "write '\\$' for a dollar sign")
 
     def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""
@@ -299,9 +307,10 @@ class InlineScanner:
                                "without the backslash)")
 
 
-# A '$' after a space that reads as a formula's end (`$x $ is`, `$x $,`, or before a CJK
-# character or mark), not as the start of the next one (`$y`, `$\alpha`, `${`, `$$`, `$5`)
-_CLOSING_SPACED = re.compile(r"(?<=[^\S\n])\$(?![A-Za-z0-9\\{$])")
+# A '$' after a space or a line break that reads as a formula's end (`$x $ is`, `$x $,`,
+# `$x` + line break + `$ is`, or before a CJK character or mark), not as the start of the
+# next one (`$y`, `$\alpha`, `${`, `$$`, `$5`)
+_CLOSING_SPACED = re.compile(r"(?<=\s)\$(?![A-Za-z0-9\\{$])")
 
 
 def _shown(written: str) -> str:

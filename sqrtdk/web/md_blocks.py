@@ -399,11 +399,12 @@ class BlockStructure(Treeprocessor):
             written = source[line - 1] if 0 < line <= len(source) else ""
             # for a message: as the reader sees it (code in `…`, formulas as written, no {#id})
             typed = self._shown(_HEADING_ID.sub("", self.plain(as_typed(el))).strip())
-            problem = ("" if level > 1 else hashtag_heading(written) or
-                       f"level-1 heading '{typed}': the page's title (from the front matter) is "
-                       "its only level-1 heading; start sections at level 2, '## …'")
-            if not problem and not _HEADING_ID.search(text):
-                problem = without_id(typed, level)
+            ident = _HEADING_ID.search(text)
+            problem = "" if level > 1 else hashtag_heading(written)
+            if not problem and (level == 1 or not ident):
+                # a level-1 heading is told its level, its id and its anchor at once
+                problem = without_id(typed, level) if not ident else \
+                    level_one(typed, _ID_IN.search(ident.group(0)))
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
                                                        re.escape(text[:40]), re.M), line=at)
@@ -760,20 +761,42 @@ def fence_options(options: str) -> str:
     return what
 
 
+# a heading's id in its `{…}` (`{#id}`, `{: #id .class}`)
+_ID_IN = re.compile(r"#([\w-]+)")
+_LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is its only "
+              "level-1 heading: start sections at level 2, '## …')")
+
+
 def without_id(typed: str, level: int) -> str:
     """The message for heading `typed` (its text as written) of `level`, which has no `{#id}`;
     an anchor written as the Hugging Face course does, `Title[[anchor]]`, is named, with the
-    heading to write."""
-    hashes = "#" * level
+    heading to write. A level-1 heading is told to become level 2 in the same message (the
+    level's error came first, and the id's only on the next build)."""
+    hashes = "#" * max(level, 2)
+    one = f" and is {_LEVEL_ONE}" if level == 1 else ""
     m = _BRACKET_ANCHOR.fullmatch(typed)
     if m and m.group(1).strip():
         anchor = re.sub(r"[^\w-]+", "-", m.group(2)).strip("-") or "some-id"
-        return (f"heading '{typed}' has no explicit id: '[[{m.group(2)}]]' is the Hugging Face "
-                "course's anchor syntax, which this Markdown (and GitHub) shows as text; write "
-                f"'{hashes} {m.group(1).strip()} {{#{anchor}}}', with the same id in every "
+        return (f"heading '{typed}' has no explicit id{one}: '[[{m.group(2)}]]' is the Hugging "
+                "Face course's anchor syntax, which this Markdown (and GitHub) shows as text; "
+                f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}', with the same id in every "
                 "language")
-    return (f"heading '{typed}' has no explicit id; write it as '{hashes} Its title "
+    title = typed if level == 1 else "Its title"
+    return (f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {title} "
             "{#some-id}', with the same id in every language")
+
+
+def level_one(typed: str, ident: re.Match[str] | None) -> str:
+    """The message for level-1 heading `typed` (as written, without its `{…}`), whose `{…}`
+    gives the id `ident` names: the heading to write at level 2, without the Hugging Face
+    course's `[[anchor]]` where one is left beside the id (its warning came only once the
+    level was fixed)."""
+    m = _BRACKET_ANCHOR.fullmatch(typed)
+    title = m.group(1).strip() if m and m.group(1).strip() else typed
+    anchor = (f"; '[[{m.group(2)}]]' is the Hugging Face course's anchor syntax, which the page "
+              "(and GitHub) shows as text: remove it" if title != typed and m else "")
+    written = f"## {title} {{#{ident.group(1) if ident else 'some-id'}}}"
+    return f"heading '{typed}' is {_LEVEL_ONE}{anchor}; write '{written}'"
 
 
 def hashtag_heading(written: str) -> str | None:
