@@ -1484,3 +1484,31 @@ def test_an_item_removed_from_one_language_is_told_where_to_put_it_back(
     assert n == BODY_START + shared_end, str(e)
     _insert_after(tmp_path / f"{removed_from}.md", n, block)
     check_parity(_items_pages(tmp_path))
+
+
+@pytest.mark.parametrize("only_in", ["en", "zh"])
+def test_a_reproduce_box_only_one_language_has_inside_a_shared_box_belongs_inside_it(
+        tmp_path: Path, only_in: str) -> None:
+    """A reproduce box written inside a collapsible box both languages have (as the articles
+    hold them), with no other reproduce box in its section: the line named is inside that
+    box in the other file (before its closing `///`), not after it."""
+    from sqrtdk.web.checks import check_parity
+    shared = "## Two {#two}\n\nText of two.\n\n/// details | Run it\n    attrs: {id: run-it}\n\n" \
+             "Run box text.\n\n///\n\nAfter the box.\n\n"
+    base = ITEMS.replace("## Three {#three}", shared + "## Three {#three}")
+    base = base.replace("## Two {#two}\n\nText of two.\n\n", "", 1)
+    lines = base.split("\n")
+    close = lines.index("Run box text.") + 2
+    longer = "\n".join(lines[:close] + ["```reproduce", "other", "```", ""] + lines[close:])
+    other_lang = "zh" if only_in == "en" else "en"
+    for lang, body in ((only_in, longer), (other_lang, base)):
+        page(tmp_path, body, ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / f"{only_in}.md", str(e)
+    assert e.line == BODY_START + close, str(e)
+    n = _after_line(e.message, tmp_path / f"{other_lang}.md")
+    assert BODY_START + lines.index("/// details | Run it") < n < BODY_START + close, str(e)
+    _insert_after(tmp_path / f"{other_lang}.md", n, "```reproduce\nother\n```\n")
+    check_parity(_items_pages(tmp_path))

@@ -173,32 +173,59 @@ def _item_only_here(here: Page, there: Page, i: int,
     """The error for item `i` of `here` (a figure, a box, a reproduce box), one `there`
     lacks, whose items of its kind before it both pages share: at its own line, naming the
     line of `there` after which it belongs. That is the end of the item both have before it
-    when that one is in the same section; else, in the same section (the headings both pages
-    have, `_check_heading_ids`), the end of the text before the item both have after it, or
-    the end of the section."""
+    when that one is in the same place; else, in the same place, the end of the text before
+    the item both have after it, or the end of the place. The place is the section (the
+    headings both pages have, `_check_heading_ids`) or, for an item written inside a
+    collapsible box both have (a reproduce box in its box), that box."""
     one, name, get, lines = kind
     items, at, theirs_at = get(here), lines(here), lines(there)
     line = _nth(at, i)
     section = _section_index(here, line)
+    box = _enclosing_box(here, line)
+    theirs_box = there.conversion.boxes.index(box) if box in there.conversion.boxes else -1
+    if theirs_box < 0:
+        box = ""
+
+    def where_in(n: int) -> tuple[int, str]:
+        return _section_index(here, n), _enclosing_box(here, n) if box else ""
+
     heads = there.conversion.headings
     title = f"section '#{heads[section].id}'" if section >= 0 else \
         "the text before the first section"
-    start = heads[section].line if section >= 0 else 1
-    stop = heads[section + 1].line if section + 1 < len(heads) else None
+    stop: int | None
+    if box:          # inside a box both have: from its opening line up to its closing one
+        opened = there.conversion.lines.boxes[theirs_box]
+        start, stop = _item_start(there, opened), _item_end(there, opened)
+        title = f"the collapsible box '#{box}'"
+    else:
+        start = heads[section].line if section >= 0 else 1
+        stop = heads[section + 1].line if section + 1 < len(heads) else None
     prev, after = _nth(theirs_at, i - 1) if i else 0, _nth(theirs_at, i)
-    if prev and _section_index(here, _nth(at, i - 1)) == section:
+    if prev and where_in(_nth(at, i - 1)) == where_in(line):
         end = _item_end(there, prev)
         place = f"the end of the {one} {name(items[i - 1])} both have before it, in {title}"
-    elif after and i + 1 < len(at) and _section_index(here, at[i + 1]) == section:
+    elif after and i + 1 < len(at) and where_in(at[i + 1]) == where_in(line):
         end = _section_end(there, start, _item_start(there, after))
         place = f"in {title}, before the {one} {name(items[i + 1])} both have after it"
     else:
         end = _section_end(there, start, stop)
-        place = f"the end of {title}"
+        place = f"the end of {title}" if not box else f"the end of the text in {title}"
     return BuildError(here.source, line,
                       f"{one} {name(items[i])} is only in this language; add it to "
                       f"{display_path(there.source)} after line {end}, {place}, "
                       "or remove it here")
+
+
+def _enclosing_box(page: Page, line: int) -> str:
+    """The id of the innermost collapsible box of `page` whose text holds its line `line`
+    (not the box that opens there); '' if none does."""
+    found = ""
+    own = _item_start(page, line)
+    for ident, at in zip(page.conversion.boxes, page.conversion.lines.boxes, strict=False):
+        start = _item_start(page, at) if at else 0
+        if 0 < start < line and start != own and line < _item_end(page, at):
+            found = ident
+    return found
 
 
 def _section_index(page: Page, line: int) -> int:
