@@ -1086,7 +1086,7 @@ def test_a_citation_before_the_first_section_names_that_place(tmp_path: Path) ->
 
 @pytest.mark.parametrize("what, zh_body, says", [
     ("reproduce boxes", "Text.\n\n```reproduce\ndemo\n```\n",
-     "reproduce boxes differ at position 1: demo here, nothing in "),
+     "reproduce box 'demo' is only in this language; add it to "),
     ("quoted results", "Text.\n\nSD {{ spread.sd_small | fixed(2) }}.\n",
      "quoted results differ: spread.sd_small only here, not in "),
 ], ids=["reproduce boxes", "quoted results"])
@@ -1436,3 +1436,128 @@ def test_sections_in_another_order_are_told_where_each_heading_is(tmp_path: Path
     lines = SECTIONS.split("\n")
     assert e.line == BODY_START + lines.index("## Two {#two}"), str(e)
     assert f":{BODY_START + lines.index('## Three {#three}')}" in e.message, str(e)
+
+
+# an article with one figure, one collapsible box and one reproduce box in its first section;
+# what an author adds to one language only: another of each
+ITEMS = ("Before the sections.\n\n"
+         "## One {#one}\n\nText of one.\n\n"
+         "![A chart](spread_hist.svg \"C.\")\n\n"
+         "/// details | Why\n    attrs: {id: shared-box}\n\nBox text.\n\n///\n\n"
+         "```reproduce\ndemo\n```\n\n"
+         "More of one.\n\n"
+         "## Two {#two}\n\nText of two.\n\n"
+         "## Three {#three}\n\nText of three.\n")
+NEW_ITEM = {"figure": ('![A walk](walk.svg "W.")\n', '![A walk](walk.svg "W.")'),
+            "box": ("/// details | How\n    attrs: {id: new-box}\n\nNew box text.\n\n///\n",
+                    "    attrs: {id: new-box}"),
+            "reproduce box": ("```reproduce\nother\n```\n", "```reproduce")}
+ITEM_RESULTS = {**RESULTS, "reproduce": {"demo": RESULTS["reproduce"]["demo"],
+                                         "other": RESULTS["reproduce"]["demo"]}}
+
+
+def _items_pages(tmp_path: Path) -> list[Any]:
+    """The en and zh pages of tmp_path (en first: the reference), as the build reads them."""
+    return [page(tmp_path, (tmp_path / f"{lang}.md").read_text(encoding="utf-8")
+                 .split("---\n", 2)[2], ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+            for lang in ("en", "zh")]
+
+
+def _section_at(text: str, line: int) -> str:
+    """The id of the section of the file's line `line` ('' before the first)."""
+    import re
+    ids = [m.group(1) for m in (re.match(r"#+ .*\{#([\w-]+)\}$", t)
+                                for t in text.split("\n")[:line]) if m]
+    return ids[-1] if ids else ""
+
+
+@pytest.mark.parametrize("position", ["More of one.", "Text of one.", "## Three {#three}", None],
+                         ids=["after the shared ones", "before the shared ones",
+                              "in a later section", "at the end"])
+@pytest.mark.parametrize("only_in", ["en", "zh"])
+@pytest.mark.parametrize("kind", list(NEW_ITEM))
+def test_an_item_only_one_language_has_names_where_it_belongs_in_the_other(
+        tmp_path: Path, kind: str, only_in: str, position: str | None) -> None:
+    """A figure, box or reproduce box in one language only: the error is at its own line
+    and names the line of the other file after which it belongs; following the advice (the
+    same item written there) puts it in the same section and makes the languages agree."""
+    from sqrtdk.web.checks import check_parity
+    block, own_line = NEW_ITEM[kind]
+    lines = ITEMS.split("\n")
+    at = lines.index(position) if position is not None else len(lines)
+    longer = "\n".join(lines[:at] + block.rstrip("\n").split("\n") + [""] + lines[at:])
+    other_lang = "zh" if only_in == "en" else "en"
+    for lang, body in ((only_in, longer), (other_lang, ITEMS)):
+        page(tmp_path, body, ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    mine, other = tmp_path / f"{only_in}.md", tmp_path / f"{other_lang}.md"
+    assert e.path == mine, str(e)
+    assert e.line == BODY_START + longer.split("\n").index(own_line, at), str(e)
+    assert "only in this language" in e.message and "remove it here" in e.message, str(e)
+    assert "every language must match" not in e.message, str(e)
+    n = _after_line(e.message, other)
+    _insert_after(other, n, block)
+    check_parity(_items_pages(tmp_path))       # the advice followed: the languages agree
+    text = other.read_text(encoding="utf-8")
+    assert _section_at(text, n + 2) == _section_at(mine.read_text(encoding="utf-8"), e.line), \
+        (str(e), text)
+
+
+@pytest.mark.parametrize("removed_from", ["en", "zh"])
+@pytest.mark.parametrize("kind", list(NEW_ITEM))
+def test_an_item_removed_from_one_language_is_told_where_to_put_it_back(
+        tmp_path: Path, kind: str, removed_from: str) -> None:
+    """The second of two items of a kind in section one deleted from one language: the error
+    is at the item in the other, and names the end of the first (the line after which it
+    goes back); putting it back there makes the languages agree."""
+    from sqrtdk.web.checks import check_parity
+    block, own_line = NEW_ITEM[kind]
+    lines = ITEMS.split("\n")
+    at = lines.index("More of one.")
+    full = "\n".join(lines[:at] + block.rstrip("\n").split("\n") + [""] + lines[at:])
+    kept = "zh" if removed_from == "en" else "en"
+    for lang, body in ((kept, full), (removed_from, ITEMS)):
+        page(tmp_path, body, ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / f"{kept}.md", str(e)
+    assert e.line == BODY_START + full.split("\n").index(own_line, at), str(e)
+    assert "only in this language" in e.message and "remove it here" in e.message, str(e)
+    first = {"figure": '![A chart](spread_hist.svg "C.")', "box": "///",
+             "reproduce box": "```"}[kind]       # the last line of the one both have
+    shared_end = max(n for n, text in enumerate(lines[:at]) if text == first)
+    n = _after_line(e.message, tmp_path / f"{removed_from}.md")
+    assert n == BODY_START + shared_end, str(e)
+    _insert_after(tmp_path / f"{removed_from}.md", n, block)
+    check_parity(_items_pages(tmp_path))
+
+
+@pytest.mark.parametrize("only_in", ["en", "zh"])
+def test_a_reproduce_box_only_one_language_has_inside_a_shared_box_belongs_inside_it(
+        tmp_path: Path, only_in: str) -> None:
+    """A reproduce box written inside a collapsible box both languages have (as the articles
+    hold them), with no other reproduce box in its section: the line named is inside that
+    box in the other file (before its closing `///`), not after it."""
+    from sqrtdk.web.checks import check_parity
+    shared = "## Two {#two}\n\nText of two.\n\n/// details | Run it\n    attrs: {id: run-it}\n\n" \
+             "Run box text.\n\n///\n\nAfter the box.\n\n"
+    base = ITEMS.replace("## Three {#three}", shared + "## Three {#three}")
+    base = base.replace("## Two {#two}\n\nText of two.\n\n", "", 1)
+    lines = base.split("\n")
+    close = lines.index("Run box text.") + 2
+    longer = "\n".join(lines[:close] + ["```reproduce", "other", "```", ""] + lines[close:])
+    other_lang = "zh" if only_in == "en" else "en"
+    for lang, body in ((only_in, longer), (other_lang, base)):
+        page(tmp_path, body, ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / f"{only_in}.md", str(e)
+    assert e.line == BODY_START + close, str(e)
+    n = _after_line(e.message, tmp_path / f"{other_lang}.md")
+    assert BODY_START + lines.index("/// details | Run it") < n < BODY_START + close, str(e)
+    _insert_after(tmp_path / f"{other_lang}.md", n, "```reproduce\nother\n```\n")
+    check_parity(_items_pages(tmp_path))

@@ -18,13 +18,17 @@ from .site_links import LinkMemo, PageLinks, check_site, page_links
 
 LOGGER = logging.getLogger("sqrtdk.web")
 
-# what both languages must share, and the line each item was written on (0: not known)
+# what both languages must share, and the line each item was written on (0: not known):
+# (what the items are, one of them, its name as the author writes it, the items, their lines)
 Items = Callable[[Page], list[str]]
 ItemLines = Callable[[Page], list[int]]
-_PARITY: tuple[tuple[str, Items, ItemLines], ...] = (
-    ("figures", lambda p: p.conversion.figures, lambda p: p.conversion.lines.figures),
-    ("collapsible boxes", lambda p: p.conversion.boxes, lambda p: p.conversion.lines.boxes),
-    ("reproduce boxes", lambda p: p.conversion.snippets, lambda p: p.conversion.lines.snippets),
+_PARITY: tuple[tuple[str, str, Callable[[str], str], Items, ItemLines], ...] = (
+    ("figures", "figure", lambda x: f"'{x}.svg'", lambda p: p.conversion.figures,
+     lambda p: p.conversion.lines.figures),
+    ("collapsible boxes", "collapsible box", lambda x: f"'#{x}'", lambda p: p.conversion.boxes,
+     lambda p: p.conversion.lines.boxes),
+    ("reproduce boxes", "reproduce box", lambda x: f"'{x}'", lambda p: p.conversion.snippets,
+     lambda p: p.conversion.lines.snippets),
 )
 
 
@@ -38,12 +42,16 @@ def check_parity(pages: list[Page]) -> None:
     for other in pages[1:]:
         _check_heading_levels(base, other)
         _check_heading_ids(base, other)
-        for kind, get, lines in _PARITY:
+        for kind, one, name, get, lines in _PARITY:
             a, b = get(base), get(other)
             if a != b:
                 i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                 x = a[i] if i < len(a) else None
                 y = b[i] if i < len(b) else None
+                if x is not None and x not in b and (y is None or y in a):
+                    raise _item_only_here(base, other, i, (one, name, get, lines))
+                if y is not None and y not in a and (x is None or x in b):
+                    raise _item_only_here(other, base, i, (one, name, get, lines))
                 l1 = _nth(lines(base), i) if x else 0
                 l2 = _nth(lines(other), i) if y else 0
                 if x is None:    # at the item the other file has (the first has none there)
@@ -158,6 +166,122 @@ def _only_here(here: Page, there: Page, i: int) -> BuildError:
                       + f"; add the section to {display_path(there.source)} "
                       f"after line {end}, {place} (a heading with the same id {{#{new.id}}}), "
                       "or remove it here")
+
+
+def _item_only_here(here: Page, there: Page, i: int,
+                    kind: tuple[str, Callable[[str], str], Items, ItemLines]) -> BuildError:
+    """The error for item `i` of `here` (a figure, a box, a reproduce box), one `there`
+    lacks, whose items of its kind before it both pages share: at its own line, naming the
+    line of `there` after which it belongs. That is the end of the item both have before it
+    when that one is in the same place; else, in the same place, the end of the text before
+    the item both have after it, or the end of the place. The place is the section (the
+    headings both pages have, `_check_heading_ids`) or, for an item written inside a
+    collapsible box both have (a reproduce box in its box), that box."""
+    one, name, get, lines = kind
+    items, at, theirs_at = get(here), lines(here), lines(there)
+    line = _nth(at, i)
+    section = _section_index(here, line)
+    box = _enclosing_box(here, line)
+    theirs_box = there.conversion.boxes.index(box) if box in there.conversion.boxes else -1
+    if theirs_box < 0:
+        box = ""
+
+    def where_in(n: int) -> tuple[int, str]:
+        return _section_index(here, n), _enclosing_box(here, n) if box else ""
+
+    heads = there.conversion.headings
+    title = f"section '#{heads[section].id}'" if section >= 0 else \
+        "the text before the first section"
+    stop: int | None
+    if box:          # inside a box both have: from its opening line up to its closing one
+        opened = there.conversion.lines.boxes[theirs_box]
+        start, stop = _item_start(there, opened), _item_end(there, opened)
+        title = f"the collapsible box '#{box}'"
+    else:
+        start = heads[section].line if section >= 0 else 1
+        stop = heads[section + 1].line if section + 1 < len(heads) else None
+    prev, after = _nth(theirs_at, i - 1) if i else 0, _nth(theirs_at, i)
+    if prev and where_in(_nth(at, i - 1)) == where_in(line):
+        end = _item_end(there, prev)
+        place = f"the end of the {one} {name(items[i - 1])} both have before it, in {title}"
+    elif after and i + 1 < len(at) and where_in(at[i + 1]) == where_in(line):
+        end = _section_end(there, start, _item_start(there, after))
+        place = f"in {title}, before the {one} {name(items[i + 1])} both have after it"
+    else:
+        end = _section_end(there, start, stop)
+        place = f"the end of {title}" if not box else f"the end of the text in {title}"
+    return BuildError(here.source, line,
+                      f"{one} {name(items[i])} is only in this language; add it to "
+                      f"{display_path(there.source)} after line {end}, {place}, "
+                      "or remove it here")
+
+
+def _enclosing_box(page: Page, line: int) -> str:
+    """The id of the innermost collapsible box of `page` whose text holds its line `line`
+    (not the box that opens there); '' if none does."""
+    found = ""
+    own = _item_start(page, line)
+    for ident, at in zip(page.conversion.boxes, page.conversion.lines.boxes, strict=False):
+        start = _item_start(page, at) if at else 0
+        if 0 < start < line and start != own and line < _item_end(page, at):
+            found = ident
+    return found
+
+
+def _section_index(page: Page, line: int) -> int:
+    """The index of the heading of `page` whose section holds its line `line`; -1 before the
+    first heading."""
+    return sum(1 for h in page.conversion.headings if 0 < h.line <= line) - 1
+
+
+def _source_lines(page: Page) -> list[str]:
+    try:
+        return page.source.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+_BOX_OPEN = re.compile(r"^[ \t>]*(/{3,})[ \t]*details\b")
+
+
+def _item_start(page: Page, line: int) -> int:
+    """The first line of the block of the item recorded at `line`: a box's `/// details`
+    line (its id's line is recorded), else `line`."""
+    lines = _source_lines(page)
+    opener = next((n for n in range(line, max(line - 3, 0), -1)
+                   if n <= len(lines) and _BOX_OPEN.match(lines[n - 1])), 0)
+    return opener or line
+
+
+def _item_end(page: Page, line: int) -> int:
+    """The last line of the block of the item recorded at `line`: a box's closing `///`, a
+    code fence's closing fence, else the last line of the paragraph (a figure's)."""
+    from .lexer import fence_end
+    lines = _source_lines(page)
+    if not 0 < line <= len(lines):
+        return line
+    start = _item_start(page, line)
+    box = _BOX_OPEN.match(lines[start - 1])
+    if box:
+        slashes, depth, j = box.group(1), 0, start - 1
+        while j < len(lines):
+            fence = fence_end(lines, j)
+            if fence is not None:
+                j = fence + 1
+                continue
+            text = lines[j].strip().lstrip(">").strip()
+            if text == slashes:
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            elif text.startswith(slashes) and not text.startswith(slashes + "/"):
+                depth += 1
+            j += 1
+        return len(lines)
+    fence = fence_end(lines, line - 1)
+    if fence is not None:
+        return fence + 1
+    return next((n for n in range(line, len(lines)) if not lines[n].strip()), len(lines))
 
 
 def _section_end(page: Page, start: int, stop: int | None) -> int:
