@@ -404,7 +404,7 @@ class BlockStructure(Treeprocessor):
             if not problem and (level == 1 or not ident):
                 # a level-1 heading is told its level, its id and its anchor at once
                 problem = without_id(typed, level) if not ident else \
-                    level_one(typed, _ID_IN.search(ident.group(0)))
+                    level_one(typed, m.group(1) if (m := _ID_IN.search(ident.group(0))) else None)
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
                                                        re.escape(text[:40]), re.M), line=at)
@@ -786,16 +786,16 @@ def without_id(typed: str, level: int) -> str:
             "{#some-id}', with the same id in every language")
 
 
-def level_one(typed: str, ident: re.Match[str] | None) -> str:
+def level_one(typed: str, ident: str | None) -> str:
     """The message for level-1 heading `typed` (as written, without its `{…}`), whose `{…}`
-    gives the id `ident` names: the heading to write at level 2, without the Hugging Face
-    course's `[[anchor]]` where one is left beside the id (its warning came only once the
-    level was fixed)."""
+    gives the id `ident` (None: no id found in it): the heading to write at level 2, without
+    the Hugging Face course's `[[anchor]]` where one is left beside the id (its warning came
+    only once the level was fixed). Also for a note's heading (md_collect)."""
     m = _BRACKET_ANCHOR.fullmatch(typed)
     title = m.group(1).strip() if m and m.group(1).strip() else typed
     anchor = (f"; '[[{m.group(2)}]]' is the Hugging Face course's anchor syntax, which the page "
               "(and GitHub) shows as text: remove it" if title != typed and m else "")
-    written = f"## {title} {{#{ident.group(1) if ident else 'some-id'}}}"
+    written = f"## {title} {{#{ident or 'some-id'}}}"
     return f"heading '{typed}' is {_LEVEL_ONE}{anchor}; write '{written}'"
 
 

@@ -25,7 +25,7 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
-from .md_blocks import as_typed, hashtag_heading, without_id
+from .md_blocks import as_typed, hashtag_heading, level_one, without_id
 from .md_math import ContentError
 from .model import NOTE_PLACE, Citation, Heading
 from .positions import BoxLines, LineMap
@@ -63,6 +63,11 @@ class HeadingCollector(Treeprocessor):
             if not el.get("id"):
                 raise self._without_id(texts[-1], sum(t.startswith(texts[-1][:40]) for t in texts),
                                        self.lines.get(el, 0), int(el.tag[1]))
+            if el.tag == "h1":
+                # only a note's heading gets here (md_blocks stops at one in the text)
+                written = re.compile(r"^[ \t>]*#[ \t]*" + re.escape(texts[-1][:40]), re.M)
+                raise ContentError(level_one(texts[-1], el.get("id")),
+                                   written, line=self.lines.get(el, 0))
             self.pending.append((int(el.tag[1]), el.get("id", ""), self.lines.get(el, 0),
                                  copy.deepcopy(el)))
             # the heading is named by its own words, not by its section link's label too
