@@ -291,35 +291,27 @@ def test_a_dollar_hint_fits_the_dollars_written(tmp_path: Path, katex: Any, body
     assert says in e.message and wrong not in e.message, str(e)
 
 
-@pytest.mark.parametrize("lang, body", [
-    ("zh", "\u8bbe $\\gamma \\in [0,1] $ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ "
-           "\u7684\u503c\n"),
-    ("en", "Let $\\gamma \\in [0,1] $ be the discount and $x$ the state.\n"),
-], ids=["zh", "en"])
-def test_a_space_before_a_closing_dollar_is_named_on_either_language_s_page(
-        tmp_path: Path, katex: Any, lang: str, body: str) -> None:
-    """The formula runs on to the next formula's '$': the message names the space and the
-    formula to write, not KaTeX's failure and a '$' left open."""
-    with pytest.raises(BuildError) as e:
-        typeset([page(tmp_path, "One.\n\n" + body, RESULTS, lang=lang)], katex)
-    assert e.value.line == BODY_START + 2, str(e.value)
-    assert "write '$\\gamma \\in [0,1]$'" in e.value.message, str(e.value)
-    assert "left open" not in e.value.message, str(e.value)
+# (before the closing '$': the space, the line break; the '$' that closes nothing is on the
+# formula's line, or the next; what the message names)
+CLOSING_AFTER = {"space": (" $", 2, "space"), "line break": ("\n$", 3, "line break")}
 
 
-@pytest.mark.parametrize("lang, body", [
-    ("zh", "\u8bbe $\\gamma \\in [0,1]\n$ \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ "
-           "\u7684\u503c\n"),
-    ("en", "Let $\\gamma \\in [0,1]\n$ is the discount and $x$ the state.\n"),
+@pytest.mark.parametrize("lang, sentence", [
+    ("zh", "\u8bbe $\\gamma \\in [0,1]{gap} \u662f\u6298\u6263\u56e0\u5b50\uff0c$x$ \u7684\u503c\n"),
+    ("en", "Let $\\gamma \\in [0,1]{gap} be the discount and $x$ the state.\n"),
 ], ids=["zh", "en"])
-def test_a_line_break_before_a_closing_dollar_is_named_on_either_language_s_page(
-        tmp_path: Path, katex: Any, lang: str, body: str) -> None:
-    """The closing '$' at the start of the next line: the message names the line break and
-    the formula to write, not KaTeX's failure and a '$' left open."""
+@pytest.mark.parametrize("before", CLOSING_AFTER)
+def test_a_gap_before_a_closing_dollar_is_named_on_either_language_s_page(
+        tmp_path: Path, katex: Any, lang: str, sentence: str, before: str) -> None:
+    """A space or a line break before the closing '$' (`$x $`, `$x` + new line + `$`): the
+    formula runs on to the next formula's '$'; the message names the gap and the formula to
+    write, not KaTeX's failure and a '$' left open."""
+    gap, line, named = CLOSING_AFTER[before]
     with pytest.raises(BuildError) as e:
-        typeset([page(tmp_path, "One.\n\n" + body, RESULTS, lang=lang)], katex)
-    assert e.value.line == BODY_START + 3, str(e.value)
-    assert "line break" in e.value.message, str(e.value)
+        typeset([page(tmp_path, "One.\n\n" + sentence.format(gap=gap), RESULTS, lang=lang)],
+                katex)
+    assert e.value.line == BODY_START + line, str(e.value)
+    assert named in e.value.message, str(e.value)
     assert "write '$\\gamma \\in [0,1]$'" in e.value.message, str(e.value)
     assert "left open" not in e.value.message, str(e.value)
 
