@@ -225,6 +225,12 @@ def served(site_build: dict[str, Any]) -> Any:
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             pass
+
+        def end_headers(self) -> None:
+            # nothing kept between page loads: a tab the pool gives out again (browser.PagePool)
+            # fetches the page and its assets as a new context does
+            self.send_header("Cache-Control", "no-store")
+            super().end_headers()
     httpd = QuietServer(("127.0.0.1", 0), functools.partial(
         Quiet, directory=str(site_build["site"])))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -270,19 +276,29 @@ def platform_browser(browser: Any) -> Any:
     b.close()
 
 
+@pytest.fixture(scope="session")
+def page_pool(browser: Any) -> Any:
+    """The tabs this process's tests load their pages in (browser.PagePool)."""
+    from browser import PagePool
+    pool = PagePool(browser)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def visit(browser: Any, served: str) -> Any:
-    """visit(**context options) -> Visit; the contexts close after the test."""
+def visit(page_pool: Any, served: str) -> Any:
+    """visit(**context options) -> Visit, in a tab of the pool as a new context has it; after
+    the test each tab goes back to the pool or its context is closed (Visit.close)."""
     from browser import Visit
     visits: list[Any] = []
 
     def make(**context: Any) -> Any:
-        v = Visit(browser, served, **context)
+        v = Visit(page_pool.browser, served, pool=page_pool, **context)
         visits.append(v)
         return v
     yield make
     for v in visits:
-        v.context.close()
+        v.close()
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser import BROWSER_UI_FEATURES, disabled_features
+import pytest
+from browser import BROWSER_UI_FEATURES, PagePool, Visit, disabled_features
 
 
 def test_a_new_context_brings_no_window_ui_renderer(browser: Any) -> None:
@@ -43,3 +44,68 @@ def browser_executable(browser: Any) -> str:
     found = shutil.which("chromium")
     assert found is not None
     return found
+
+
+def test_a_tab_given_back_is_given_out_again_as_a_new_context_has_it(browser: Any,
+                                                                    served: str) -> None:
+    """browser.PagePool: the next test's page loads in the tab a test gave back (that is
+    the saving), with nothing of the last test left: no cookie, nothing stored for the
+    site, the top of the page, and the last test's problems listeners gone."""
+    pool = PagePool(browser)
+    try:
+        first = Visit(browser, served, pool=pool)
+        page = first.open("en/index.html")
+        page.evaluate("""() => { localStorage.setItem('k', '1'); sessionStorage.setItem('k', '1');
+            document.cookie = 'k=1; path=/'; scrollTo(0, 2000); }""")
+        assert page.evaluate("scrollY") > 0
+        first.close()
+        second = Visit(browser, served, pool=pool)
+        assert second.page is page and page.url == "about:blank"
+        second.open("en/index.html")
+        assert page.evaluate("""() => [localStorage.length, sessionStorage.length,
+            document.cookie, scrollY]""") == [0, 0, "", 0]
+        page.evaluate("console.error('only the second test made this')")
+        assert first.problems == [] and len(second.problems) == 1
+        second.close()
+    finally:
+        pool.close()
+
+
+CHANGES = {
+    "a route": lambda v: v.page.route("**/*.woff2", lambda route: route.abort()),
+    "an init script": lambda v: v.page.add_init_script("window.x = 1"),
+    "emulated media": lambda v: v.page.emulate_media(media="print"),
+    "a viewport": lambda v: v.page.set_viewport_size({"width": 500, "height": 500}),
+    "a listener": lambda v: v.page.on("dialog", lambda d: d.dismiss()),
+    "its context": lambda v: v.context.new_cdp_session(v.page).send("Accessibility.enable"),
+    "the page's context": lambda v: v.page.context.set_offline(True),
+    "a second tab": lambda v: _popup(v.page),
+    "another site": lambda v: v.page.goto("data:text/html,<p>elsewhere"),
+    "a closed tab": lambda v: v.page.close(),
+}
+
+
+def _popup(page: Any) -> None:
+    page.evaluate("""document.body.insertAdjacentHTML('afterbegin',
+        '<a id="pop" target="_blank" href="../404.html">new tab</a>')""")
+    with page.expect_popup():
+        page.click("#pop")
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_tab_a_test_changed_is_never_given_out_again(browser: Any, served: str,
+                                                      change: str) -> None:
+    """What a page load does not reset (browser._PAGE_CHANGES, a context taken, another tab
+    or site, a closed tab): the tab's context is closed, and the next test gets a new one."""
+    pool = PagePool(browser)
+    try:
+        v = Visit(browser, served, pool=pool)
+        v.open("en/index.html")
+        context, page = v._context, v.page
+        CHANGES[change](v)
+        v.close()
+        again = Visit(browser, served, pool=pool)
+        assert again.page is not page and context not in browser.contexts
+        again.close()
+    finally:
+        pool.close()
