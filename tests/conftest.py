@@ -197,6 +197,30 @@ def _copy_site(folder: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
+def built_project(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config,
+                  site_build: dict[str, Any]) -> Path:
+    """A copy of the project's files (tracked and new, not ignored), node_modules linked,
+    built once by `build.py` for all the workers, with a cache of its own: a copy of the
+    session build's (made from these files), so the experiments and figures are not made a
+    second time. Never changed: a test that builds copies it first (tests/test_authoring.py
+    `project`, tests/test_serve.py `server`)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers import copy_project_files
+    folder = _shared_folder(tmp_path_factory, pytestconfig, "built-project")
+    with _first_only(folder) as first:
+        if first:
+            dest = copy_project_files(folder / "p")
+            shutil.copytree(site_build["root"] / "cache", dest / ".cache")
+            done = subprocess.run([sys.executable, "build.py"], cwd=dest, capture_output=True,
+                                  encoding="utf-8")
+            assert done.returncode == 0, done.stderr
+    return folder / "p"
+
+
+@pytest.fixture(scope="session")
 def author_copy(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
     """The folder of the author's copy (tests/author_copy.py): `project` (the copy, built with
     `build.py --strict`) and `build.json` (that build's outcome). Made once for all the

@@ -17,10 +17,9 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers import copy_project_files, default_signals, ignoring, start_server
+from helpers import default_signals, ignoring, start_server
 
 from sqrtdk.options import PROJECT_ROOT
 
@@ -46,17 +45,6 @@ def stage(out: str, name: str) -> str:
     m = re.search(rf"^{name}\s+[\d.]+ s(?:\s+\((.*)\))?$", out, re.M)
     assert m, out
     return m.group(1) or ""
-
-
-@pytest.fixture(scope="session")
-def built_project(tmp_path_factory: pytest.TempPathFactory, site_build: dict[str, Any]) -> Path:
-    """A copy of the project's files (tracked and new, not ignored), node_modules linked,
-    built once with a cache of its own: a copy of the session build's (which was made from
-    these files), so the experiments and figures are not made a second time."""
-    dest = copy_project_files(tmp_path_factory.mktemp("project") / "p")
-    shutil.copytree(site_build["root"] / "cache", dest / ".cache")
-    run(dest)
-    return dest
 
 
 @pytest.fixture

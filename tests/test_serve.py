@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import time
 import urllib.request
@@ -23,19 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_project_files, start_server
+from helpers import start_server
 
 PY = sys.executable
 INSERTED = "Inserted by the serve test. " * 12   # a paragraph of several lines on a phone
-
-
-@pytest.fixture(scope="module")
-def built_project(tmp_path_factory: pytest.TempPathFactory, site_build: dict[str, Any]) -> Path:
-    """A copy of the project built once, with a copy of the session build's cache."""
-    dest = copy_project_files(tmp_path_factory.mktemp("serve") / "p")
-    shutil.copytree(site_build["root"] / "cache", dest / ".cache")
-    subprocess.run([PY, "build.py"], cwd=dest, capture_output=True, check=True)
-    return dest
 
 
 @pytest.fixture
