@@ -796,8 +796,6 @@ WRONG_FIRST: dict[str, tuple[str, str, str]] = {   # name -> (decoy, fault, what
 }
 
 
-
-
 @pytest.mark.parametrize("name", WRONG_FIRST)
 def test_a_fault_is_at_its_own_line_when_its_text_was_written_earlier(tmp_path: Path,
                                                                       name: str) -> None:
@@ -1550,3 +1548,68 @@ def test_a_reproduce_box_only_one_language_has_inside_a_shared_box_belongs_insid
     assert BODY_START + lines.index("/// details | Run it") < n < BODY_START + close, str(e)
     _insert_after(tmp_path / f"{other_lang}.md", n, "```reproduce\nother\n```\n")
     check_parity(_items_pages(tmp_path))
+
+
+# ---- every independent mistake of a build at once ---------------------------------------------
+# (a build used to stop at its first mistake: an article with six needed six builds)
+
+
+def _lines(e: BuildError, path: Path) -> list[int]:
+    """The line of each mistake `e` names (one per line of its text), all in `path`."""
+    import re
+    found = [re.match(rf"{re.escape(path.as_posix())}:(\d+): ", line)
+             for line in str(e).splitlines()]
+    assert all(found), str(e)
+    return [int(m.group(1)) for m in found if m]
+
+
+@pytest.mark.parametrize("statement", ["", "{% if true %}A statement.{% endif %}\n\n"],
+                         ids=["without", "with a statement"])
+def test_every_paragraph_s_and_formula_s_quote_mistake_is_at_its_line(
+        tmp_path: Path, statement: str) -> None:
+    """A mistake in the quotes of three places (two paragraphs, a formula) names all three,
+    each at its own line: each paragraph is a template of its own (also in an article that
+    holds a statement, as the project's does, whose block stays in its paragraph), and so is
+    each formula."""
+    body = ("One {{ spread.sd_smal | fixed(2) }} here.\n\nFine.\n\n" + statement +
+            "Two {{ spread.nope | fixed(2) }} there.\n\nSee $x = {{ spread.nah | fixed(2) }}$.\n")
+    e = error(tmp_path, body)
+    at = body.split("\n")
+    assert _lines(e, tmp_path / "index.md") == [
+        BODY_START + next(i for i, text in enumerate(at) if word in text)
+        for word in ("sd_smal", "spread.nope", "spread.nah")], str(e)
+    assert "did you mean 'spread.sd_small'" in str(e), str(e)
+
+
+def test_a_statement_never_closed_is_one_mistake_and_hides_what_it_swallows(
+        tmp_path: Path) -> None:
+    """An `{% if %}` never closed makes the rest of the text its block: the mistakes before it
+    are named, it is named at its line, and none inside what it swallowed is (a cascade)."""
+    body = ("One {{ spread.nope | fixed(2) }}.\n\n{% if true %}Open.\n\n"
+            "Inside {{ spread.nah | fixed(2) }}.\n")
+    e = error(tmp_path, body)
+    assert _lines(e, tmp_path / "index.md") == [BODY_START, BODY_START + 2], str(e)
+    assert "spread.nah" not in str(e), str(e)
+
+
+def test_an_unclosed_fence_stops_its_file_at_its_line(tmp_path: Path) -> None:
+    """A code fence never closed swallows the rest: one mistake, at the fence, and not the
+    mistakes written after it."""
+    body = "Before.\n\n```python\nx = 1\n\nAfter {{ spread.nope | fixed(2) }} and $\\fraq{1}$.\n"
+    e = error(tmp_path, body)
+    assert _lines(e, tmp_path / "index.md") == [BODY_START + 2], str(e)
+
+
+def test_a_failed_build_lists_at_most_twenty_and_says_how_many_more() -> None:
+    """errors.report: sorted by file then line, a mistake named twice listed once, the first
+    MOST_ERRORS, then one line saying how many more."""
+    from sqrtdk.errors import MOST_ERRORS, combined, report
+    made = [BuildError(f"{name}.md", line, f"mistake {name} {line}")
+            for line in range(MOST_ERRORS + 5, 0, -1) for name in ("zh", "en")]
+    said = report(combined([*made, made[0]]))
+    assert len(said) == MOST_ERRORS + 1, said
+    assert said[:3] == ["en.md:1: mistake en 1", "en.md:2: mistake en 2",
+                        "en.md:3: mistake en 3"], said
+    assert said[-1].startswith(f"{2 * (MOST_ERRORS + 5) - MOST_ERRORS} more mistake(s) not "
+                               "shown"), said
+    assert report(BuildError("en.md", 3, "one")) == ["en.md:3: one"]
