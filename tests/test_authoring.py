@@ -630,7 +630,7 @@ def _named(errors: list[str]) -> list[str]:
     return [e[len("error: "):].split(": ", 1)[0] for e in errors]
 
 
-@pytest.mark.parametrize("kind", ["quotes"])
+@pytest.mark.parametrize("kind", ["quotes", "formulas and links"])
 def test_one_build_names_every_independent_mistake_at_its_line(project: Path, kind: str
                                                                ) -> None:
     """Two mistakes in two places of one language and one in the other: one build names all
@@ -683,3 +683,23 @@ def test_a_build_with_many_mistakes_lists_twenty_and_says_how_many_more(project:
     assert len(errors) == MOST_ERRORS + 1, errors
     assert all(f"content/{first}/index.md:" in e for e in errors[:-1]), errors
     assert errors[-1].startswith(f"error: {extra} more mistake(s) not shown"), errors
+
+
+def test_a_heading_only_one_language_has_is_told_once_not_again_at_its_links(
+        project: Path) -> None:
+    """A heading whose id one language changed: the languages differ there (one mistake, at
+    the heading), and a link to the old id in that language, which would now miss, is not
+    told as a second mistake of its own."""
+    first, second = _languages(project)
+    md = _article(project, second)
+    lines = md.read_text(encoding="utf-8").split("\n")
+    n, m = next((i, m) for i, line in enumerate(lines)
+                if (m := re.match(r"^## .*\{#([\w-]+)\}\s*$", line)))
+    ident = m.group(1)
+    lines[n] = lines[n].replace(f"{{#{ident}}}", f"{{#{ident}-renamed}}")
+    md.write_text("\n".join(lines), encoding="utf-8")
+    for lang in (first, second):
+        _insert(_article(project, lang), "first", f"See [there](#{ident}).")
+    errors = _errors(run(project, check=False))
+    assert len(errors) == 1 and "heading ids differ" in errors[0], errors
+    assert "no anchor" not in errors[0], errors

@@ -796,6 +796,8 @@ WRONG_FIRST: dict[str, tuple[str, str, str]] = {   # name -> (decoy, fault, what
 }
 
 
+
+
 @pytest.mark.parametrize("name", WRONG_FIRST)
 def test_a_fault_is_at_its_own_line_when_its_text_was_written_earlier(tmp_path: Path,
                                                                       name: str) -> None:
@@ -1598,6 +1600,45 @@ def test_an_unclosed_fence_stops_its_file_at_its_line(tmp_path: Path) -> None:
     body = "Before.\n\n```python\nx = 1\n\nAfter {{ spread.nope | fixed(2) }} and $\\fraq{1}$.\n"
     e = error(tmp_path, body)
     assert _lines(e, tmp_path / "index.md") == [BODY_START + 2], str(e)
+
+
+def test_every_formula_the_engine_refuses_is_named_in_every_page(tmp_path: Path,
+                                                                 katex: Any) -> None:
+    """Two bad formulas in one page and one in another: three lines, by file then line."""
+    en = page(tmp_path, "A $\\fraq{1}{2}$ b.\n\nFine $x$.\n\nC $x^2^3$ d.\n", RESULTS,
+              name="en.md")
+    zh = page(tmp_path, "甲 $\\sqrt[}{2}$ 乙。\n", RESULTS, lang="zh", name="zh.md")
+    with pytest.raises(BuildError) as raised:
+        typeset([zh, en], katex)
+    lines = str(raised.value).splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        f"{(tmp_path / 'en.md').as_posix()}:{BODY_START}",
+        f"{(tmp_path / 'en.md').as_posix()}:{BODY_START + 4}",
+        f"{(tmp_path / 'zh.md').as_posix()}:{BODY_START}"], lines
+    assert all("invalid TeX" in line for line in lines), lines
+
+
+def test_a_formula_failing_as_it_defines_a_macro_hides_the_formulas_after_it(
+        tmp_path: Path, katex: Any) -> None:
+    """A formula that fails while it defines a macro: its use later fails too (the macro was
+    never defined), which is not a mistake of its own; the page names the first only."""
+    body = "A $\\fraq{1} \\gdef\\half{\\frac12}$ b.\n\nThen $\\half x$ c.\n"
+    with pytest.raises(BuildError) as raised:
+        typeset([page(tmp_path, body, RESULTS)], katex)
+    assert _lines(raised.value, tmp_path / "index.md") == [BODY_START], str(raised.value)
+
+
+def test_every_link_at_fault_is_named_at_its_line(tmp_path: Path, katex: Any) -> None:
+    body = ("See [a](#nowhere) now.\n\nFine [b](#bx) text.\n\n"
+            "Then [c](../nothing.html) and ![d](https://example.org/x.png) too.\n\n"
+            "/// details | Box\n    attrs: {id: bx}\n\nText.\n\n///\n")
+    with pytest.raises(BuildError) as raised:
+        run(tmp_path, body, "site", katex)
+    lines = str(raised.value).splitlines()
+    assert _lines(raised.value, tmp_path / "index.md") == [BODY_START, BODY_START + 4,
+                                                          BODY_START + 4], lines
+    assert "no anchor" in lines[0] and "external resource" in str(raised.value) and \
+        "a file the site does not have" in str(raised.value), lines
 
 
 def test_a_failed_build_lists_at_most_twenty_and_says_how_many_more() -> None:
