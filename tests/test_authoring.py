@@ -685,6 +685,29 @@ def test_a_build_with_many_mistakes_lists_twenty_and_says_how_many_more(project:
     assert errors[-1].startswith(f"error: {extra} more mistake(s) not shown"), errors
 
 
+@pytest.mark.parametrize("kind", ["TOML syntax", "a misspelt label"])
+def test_each_language_s_figures_toml_mistake_is_named_in_one_build(project: Path,
+                                                                     kind: str) -> None:
+    """The files around the articles are read on their own too: a mistake in each language's
+    figures.toml (a line TOML refuses, or a figure's label misspelt) names both files."""
+    wanted = []
+    for lang in sorted(_languages(project)):
+        toml = project / "content" / lang / "figures.toml"
+        text = toml.read_text(encoding="utf-8")
+        if kind == "TOML syntax":
+            text += "\nthis line = is not toml\n"
+            line = text.count("\n")
+        else:
+            m = re.search(r"^\[(?!style\]|card\])(\w+)\]\n(\w+) = ", text, re.M)
+            assert m, "figures.toml has no figure table"
+            text = text[:m.start(2)] + m[2] + "x" + text[m.end(2):]
+            line = text.count("\n", 0, m.start(2)) + 1
+        toml.write_text(text, encoding="utf-8")
+        wanted.append(f"content/{lang}/figures.toml:{line}")
+    errors = _errors(run(project, check=False))
+    assert _named(errors) == wanted, errors
+
+
 def test_a_heading_only_one_language_has_is_told_once_not_again_at_its_links(
         project: Path) -> None:
     """A heading whose id one language changed: the languages differ there (one mistake, at
