@@ -685,6 +685,37 @@ def test_a_build_with_many_mistakes_lists_twenty_and_says_how_many_more(project:
     assert errors[-1].startswith(f"error: {extra} more mistake(s) not shown"), errors
 
 
+def test_strict_lists_every_warning_as_an_error_at_its_line(project: Path) -> None:
+    """Three warnings in two files (two labels no figure draws, a front-matter key no page
+    reads): --strict names each as an error at its line, sorted, then says why; nothing is
+    written, and without --strict the build passes."""
+    before = tree(project / "site")
+    first, second = _languages(project)
+    toml = project / "content" / first / "figures.toml"
+    text = toml.read_text(encoding="utf-8")
+    tables = [m for m in re.finditer(r"^\[(\w+)\][ \t]*(?:#.*)?$", text, re.M)
+              if m.group(1) not in ("style", "card")][:2]
+    assert len(tables) == 2, "figures.toml has fewer than two figure tables"
+    for m in reversed(tables):
+        text = text[:m.end()] + "\nunused_by_the_test = \"x\"" + text[m.end():]
+    toml.write_text(text, encoding="utf-8")
+    labels = [n + 1 for n, line in enumerate(text.split("\n"))
+              if line.startswith("unused_by_the_test")]
+    md = _article(project, second)
+    md.write_text(md.read_text(encoding="utf-8").replace("---\n", "---\ndate: 2024-01-01\n", 1),
+                  encoding="utf-8")
+    errors = _errors(run(project, "--strict", check=False))
+    assert _named(errors[:3]) == sorted([f"content/{first}/figures.toml:{labels[0]}",
+                                         f"content/{first}/figures.toml:{labels[1]}",
+                                         f"content/{second}/index.md:2"]), errors
+    assert all(": warning: " in e for e in errors[:3]), errors
+    assert sum("unused_by_the_test" in e for e in errors) == 2, errors
+    assert sum("'date:'" in e for e in errors) == 1, errors
+    assert len(errors) == 4 and "--strict makes the 3 warning(s)" in errors[3], errors
+    assert tree(project / "site") == before
+    assert run(project).returncode == 0
+
+
 @pytest.mark.parametrize("kind", ["TOML syntax", "a misspelt label"])
 def test_each_language_s_figures_toml_mistake_is_named_in_one_build(project: Path,
                                                                      kind: str) -> None:
