@@ -3,7 +3,8 @@
 
 Usage: python build.py [--seed N] [--out DIR] [--no-cache] [--strict] [--all-warnings]
                        [--serve [--port P] | --check | --clean | --sweep [N] [--claims A,B]]
-Author mistakes print one line `path:line: message` and exit 1; the previous site/ stays as it was.
+Author mistakes print one line each, `path:line: message`, and exit 1; the previous site/ stays
+as it was.
 """
 from __future__ import annotations
 
@@ -144,8 +145,10 @@ def main(argv: list[str] | None = None) -> int:
             build(opts)
         finally:
             log.summarise()
-    except BuildError as e:
-        print(f"error: {e}", file=sys.stderr)
+    except BuildError as e:              # every mistake found, one line each (errors.report)
+        from sqrtdk.errors import report
+        for line in report(e):
+            print(f"error: {line}", file=sys.stderr)
         return 1
     except OSError as e:
         from sqrtdk.errors import machine_fault

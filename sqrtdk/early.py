@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, key_for, versions
-from .errors import BuildError, suggest
+from .errors import BuildError, Mistakes, suggest
 from .figure_labels import validate_labels
 from .figures_stage import CARD_PX, DrawnFigures, svg_size
 from .log import held
@@ -157,15 +157,19 @@ def _svg_size(path: Path) -> tuple[int, int]:
 
 def check_labels(inputs: Inputs, specs: dict[str, ParsedRegistration]) -> None:
     """Every figures.toml against the registrations, and site.toml's social figure: the
-    errors the figure stage would raise (its warnings are left to it)."""
+    errors the figure stage would raise (its warnings are left to it); each file's first,
+    all together (errors.Mistakes)."""
     registry: dict[str, Any] = dict(specs)
+    mistakes = Mistakes()
     with held():
         for lang in inputs.settings.languages:
-            validate_labels(inputs.label_files[lang], registry)
+            with mistakes.seam():
+                validate_labels(inputs.label_files[lang], registry)
     settings = inputs.settings
     if settings.social_figure not in specs:
-        raise BuildError(settings.path, settings.lines.get("social_figure", 0),
-                         f"social_figure '{settings.social_figure}' is not a figure; "
-                         + suggest(settings.social_figure, specs, "figures"))
+        mistakes.add(BuildError(settings.path, settings.lines.get("social_figure", 0),
+                                f"social_figure '{settings.social_figure}' is not a figure; "
+                                + suggest(settings.social_figure, specs, "figures")))
+    mistakes.raise_any()
 
 

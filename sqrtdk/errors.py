@@ -3,13 +3,22 @@
 Paths are shown relative to the current folder when they lie inside it (as compilers do), so
 a message never shows more of this machine than the author typed. Bugs in our own code are
 not BuildErrors and keep their traceback.
+
+A build reports every independent mistake it can (as a compiler does), not only the first:
+the checks are grouped at their natural seams (each language's article, each paragraph's
+quotes, each formula, each link, each settings file) and a `Mistakes` gathers what the seams
+of one pass raise; the pass then raises them together, a `GroupedBuildError` (one line each,
+sorted by file then line). A mistake that leaves the rest of its file unreadable (broken
+front matter, a fence or formula never closed) still stops that file: what a seam raises is
+its first mistake only, so nothing caused by an earlier one is reported.
 """
 from __future__ import annotations
 
 import difflib
 import errno
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -31,6 +40,95 @@ class BuildError(Exception):
     def __init__(self, path: Path | str, line: int, message: str):
         self.path, self.line, self.message = Path(path), line, message
         super().__init__(f"{where(path, line)}: {message}")
+
+    @property
+    def errors(self) -> list[BuildError]:
+        """The single mistakes this error stands for: itself (a `GroupedBuildError`: each)."""
+        return [self]
+
+
+MOST_ERRORS = 20    # mistakes a failed build lists; one more line says how many it left out
+
+
+class GroupedBuildError(BuildError):
+    """Several independent mistakes of one build, each a BuildError, sorted by file (as the
+    message shows it) then line; the same message twice is kept once. `path`, `line` and
+    `message` are the first's; `str()` is every line. `note` is a line said after them (why
+    they are errors: `--strict`)."""
+
+    def __init__(self, errors: Iterable[BuildError], note: str = ""):
+        unique: dict[str, BuildError] = {}
+        for e in errors:
+            for one in e.errors:
+                unique.setdefault(str(one), one)
+        found = sorted(unique.values(), key=lambda e: (display_path(e.path), e.line))
+        if not found:
+            raise ValueError("GroupedBuildError needs at least one error")
+        self.all, self.note = found, note
+        super().__init__(found[0].path, found[0].line, found[0].message)
+
+    @property
+    def errors(self) -> list[BuildError]:
+        return list(self.all)
+
+    def __str__(self) -> str:
+        return "\n".join([*map(str, self.all), *([self.note] if self.note else [])])
+
+
+def combined(errors: Iterable[BuildError], note: str = "") -> BuildError:
+    """One error for `errors` (at least one): a single mistake as itself, several (or any
+    with a `note`) as a `GroupedBuildError`."""
+    found = [one for e in errors for one in e.errors]
+    if len(found) == 1 and not note:
+        return found[0]
+    return GroupedBuildError(found, note)
+
+
+def report(e: BuildError, most: int = MOST_ERRORS) -> list[str]:
+    """The lines a failed build prints (and `--serve` shows over the page): one per mistake,
+    sorted, at most `most` of them, then one line saying how many more there are, then the
+    error's `note`."""
+    errors = e.errors
+    lines = [str(one) for one in errors[:most]]
+    hidden = errors[most:]
+    if hidden:
+        warnings = sum(1 for one in hidden if one.message.startswith(WARNING))
+        lines.append(f"{len(hidden)} more mistake(s) not shown; fix those above and build again"
+                     + (" (a build without --strict prints every warning)" if warnings else ""))
+    note = e.note if isinstance(e, GroupedBuildError) else ""
+    return lines + ([note] if note else [])
+
+
+WARNING = "warning: "     # how a warning's text starts (sqrtdk.log), also when --strict lists it
+
+
+class Mistakes:
+    """The author mistakes of one pass of independent checks: each check runs in `seam()`,
+    which keeps the BuildError it raises (a bug of ours, any other exception, goes on as it
+    is), and `raise_any()` ends the pass with all of them (`combined`)."""
+
+    def __init__(self) -> None:
+        self.found: list[BuildError] = []
+
+    @contextmanager
+    def seam(self) -> Iterator[None]:
+        """Run one independent check: its BuildError is kept, and the pass goes on."""
+        try:
+            yield
+        except BuildError as e:
+            self.found.extend(e.errors)
+
+    def add(self, e: BuildError) -> None:
+        """Keep a mistake found without raising it."""
+        self.found.extend(e.errors)
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def raise_any(self) -> None:
+        """Raise the mistakes found so far, if any."""
+        if self.found:
+            raise combined(self.found)
 
 
 def where(path: Path | str, line: int) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, closure_digest, code_digest, digest, key_for, write_if_changed
-from .errors import BuildError, suggest
+from .errors import BuildError, Mistakes, suggest
 from .figure_labels import check_fonts, validate_labels
 from .log import captured, replay
 from .options import BuildOptions
@@ -209,13 +209,17 @@ class FigureStage:
         from . import figures
         specs = figures.load()
         settings = self.inputs.settings
+        mistakes = Mistakes()       # each figures.toml's first mistake, all together
         for lang in settings.languages:
-            validate_labels(self.inputs.label_files[lang], specs)
-            check_fonts(self.inputs.label_files[lang])
+            with mistakes.seam():
+                validate_labels(self.inputs.label_files[lang], specs)
+                check_fonts(self.inputs.label_files[lang])
         if settings.social_figure not in specs:
-            raise BuildError(settings.path, settings.lines.get("social_figure", 0),
-                             f"social_figure '{settings.social_figure}' is not "
-                             "a figure; " + suggest(settings.social_figure, specs, "figures"))
+            mistakes.add(BuildError(settings.path, settings.lines.get("social_figure", 0),
+                                    f"social_figure '{settings.social_figure}' is not a "
+                                    "figure; " + suggest(settings.social_figure, specs,
+                                                         "figures")))
+        mistakes.raise_any()
         jobs = [FigureFile(name, lang, layout) for lang in settings.languages for name in specs
                 for layout in ("wide", "narrow")]
         jobs += [FigureFile(settings.social_figure, lang, "card") for lang in settings.languages]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .errors import Mistakes
 from .options import BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
 from .textfiles import TomlFile, read_text
@@ -32,15 +33,27 @@ def lint_words(article: Path, *files: TomlFile) -> None:
 
 def read_inputs(opts: BuildOptions) -> Inputs:
     """site.toml, every language's strings.toml and figures.toml, validated; raises
-    BuildError at the author's line for a mistake (see settings.py, web/ui_check.py)."""
+    BuildError at the author's line for a mistake (see settings.py, web/ui_check.py).
+    site.toml's first mistake stops at once (it names the languages); then the strings
+    files (with their [ui] texts) and every figures.toml are read on their own, and their
+    mistakes raised together (errors.Mistakes)."""
     from .textfiles import load_toml
     from .web.embed import SLOTS
     from .web.ui_check import check_ui_strings
     settings = load_settings(opts.content_dir)
-    strings = load_strings(opts.content_dir, settings.languages)
-    files = {lang: load_toml(opts.content_dir / lang / "figures.toml")
-             for lang in settings.languages}
-    check_ui_strings(strings, opts.templates_dir, tuple(SLOTS))
+    mistakes = Mistakes()
+    strings: dict[str, Strings] | None = None
+    with mistakes.seam():
+        strings = load_strings(opts.content_dir, settings.languages)
+    files: dict[str, TomlFile] = {}
+    for lang in settings.languages:
+        with mistakes.seam():
+            files[lang] = load_toml(opts.content_dir / lang / "figures.toml")
+    if strings is not None:
+        with mistakes.seam():
+            check_ui_strings(strings, opts.templates_dir, tuple(SLOTS))
+    mistakes.raise_any()
+    assert strings is not None
     for lang, st in strings.items():        # Chinese words around the article: warnings only
         if st.language.get("script") == "cjk":
             lint_words(opts.content_dir / lang / "index.md", st.file, files[lang])

@@ -3,13 +3,14 @@
 Modules log through `logging.getLogger("sqrtdk.<module>")` with `warn(...)`; the command line
 installs `WarningPrinter`, which prints each warning once. A build counts its own warnings
 (pipeline.Builder), so `--strict` can turn them into a failed build (as MkDocs'
-`CountHandler` does).
+`CountHandler` does): there they are not printed as they come (`unprinted`) but listed with
+the build's errors, each at its line (`as_error`).
 
 A kind of warning a file can hold by the hundred (`PLENTIFUL`: Chinese spacing, in an article
 pasted from elsewhere) would bury the others: the printer shows the first `MOST_OF_A_KIND` of
 it per file, and `summarise` (after each build) one line per file saying how many more there
 are and how to see them all (`build.py --all-warnings`). Only the printing changes: every
-warning is still logged and counted (`--strict`).
+warning is still logged and counted (`--strict` makes each an error).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from .errors import where
+from .errors import WARNING, BuildError, where
 
 LOGGER = logging.getLogger("sqrtdk")
 # kinds of warning, by the words after `warning: ` (or after a TOML key's `name: `), that the
@@ -30,7 +31,7 @@ LOGGER = logging.getLogger("sqrtdk")
 SPACING = "Chinese spacing or punctuation"
 PLENTIFUL = (SPACING,)
 MOST_OF_A_KIND = 10
-_WARNING = re.compile(r"^(?P<path>.*?)(?::\d+)?: warning: (?P<text>.*)$", re.S)
+_WARNING = re.compile(r"^(?P<path>.*?)(?::(?P<line>\d+))?: warning: (?P<text>.*)$", re.S)
 
 
 def warn(logger: logging.Logger, path: Path | str, line: int, message: str) -> None:
@@ -86,14 +87,27 @@ def _plentiful(text: str) -> tuple[str, str] | None:
     return (m["path"], kind) if kind else None
 
 
-def counted(count: int) -> str:
-    """`count` warnings, as --strict's error names them: how many of them the installed
-    printer held back so far (shown later in its summary), so the number matches the lines."""
-    held = sum(sum(h.held.values()) for h in LOGGER.handlers if isinstance(h, WarningPrinter))
-    if not held:
-        return f"{count} warning(s) above"
-    return (f"{count} warning(s): {count - held} above, {held} not shown (see the 'not shown' "
-            "line(s); build with --all-warnings to see them)")
+def as_error(text: str, path: Path) -> BuildError:
+    """A warning's line (`path:line: warning: …`) as the error `--strict` makes it, at its
+    file and line (`path` when the line names none), its words as they were."""
+    m = _WARNING.match(text)
+    if m is None:
+        return BuildError(path, 0, text)
+    return BuildError(m["path"], int(m["line"] or 0), WARNING + m["text"])
+
+
+@contextmanager
+def unprinted() -> Iterator[None]:
+    """The package's warnings of a block not printed (the WarningPrinter is taken off), but
+    still seen by every other handler: `--strict` lists them with the errors instead."""
+    printers = [h for h in LOGGER.handlers if isinstance(h, WarningPrinter)]
+    for h in printers:
+        LOGGER.removeHandler(h)
+    try:
+        yield
+    finally:
+        for h in printers:
+            LOGGER.addHandler(h)
 
 
 def install(stream: TextIO | None = None, most: int | None = MOST_OF_A_KIND) -> WarningPrinter:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, key_for
-from .errors import BuildError, display_path
+from .errors import BuildError, Mistakes, display_path
 from .log import captured, replay
 from .options import BuildOptions
 
@@ -39,27 +39,41 @@ def convert_pages(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
                   data: bytes, figures: DrawnFigures) -> tuple[list[Page], int]:
     """Convert every language's article, reusing a cached conversion (and replaying its
     warnings) when none of its inputs changed; returns (pages, number converted). Raises
-    BuildError for a missing article or an author's mistake in one."""
+    BuildError for a missing article or an author's mistake in one: each article is converted
+    on its own, so the mistakes of every language are raised together (each article's as
+    web.pages.build_page finds them)."""
     pages, converted = [], 0
     web_code = code_digest("web")
+    mistakes = Mistakes()
     for lang in inputs.settings.languages:
-        path = opts.content_dir / lang / "index.md"
-        if not path.is_file():
-            raise BuildError(path, 0, "missing article; every language needs "
-                                      "content/<lang>/index.md")
-        key = page_key(opts, lang, results, data, figures, web_code)
-        cached = cache.get_object("pages", key)
-        if isinstance(cached, tuple):
-            page, messages = cached
-            old, page.source = page.source, path   # the same article, wherever it now is
-            replay([m.replace(display_path(old), display_path(path)) for m in messages])
-        else:
-            from .web.pages import build_page  # Markdown is imported only here
-            with captured() as messages:
-                page = build_page(path, inputs.strings[lang], results, figures.resolver(lang),
-                                  figures.names, lambda module: f"../source/{module}.html",
-                                  opts.cache_dir, opts.node_modules)
-            cache.put_object("pages", key, (page, list(messages)))
-            converted += 1
-        pages.append(page)
+        with mistakes.seam():
+            page, made = _page(opts, cache, inputs, lang, results, data, figures, web_code)
+            pages.append(page)
+            converted += made
+    mistakes.raise_any()
     return pages, converted
+
+
+def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
+          results: Mapping[str, Any], data: bytes, figures: DrawnFigures, web_code: str
+          ) -> tuple[Page, bool]:
+    """One language's page, from the cache (its warnings replayed) or converted; and whether
+    it was converted."""
+    path = opts.content_dir / lang / "index.md"
+    if not path.is_file():
+        raise BuildError(path, 0, "missing article; every language needs "
+                                  "content/<lang>/index.md")
+    key = page_key(opts, lang, results, data, figures, web_code)
+    cached = cache.get_object("pages", key)
+    if isinstance(cached, tuple):
+        page, messages = cached
+        old, page.source = page.source, path   # the same article, wherever it now is
+        replay([m.replace(display_path(old), display_path(path)) for m in messages])
+        return page, False
+    from .web.pages import build_page  # Markdown is imported only here
+    with captured() as messages:
+        page = build_page(path, inputs.strings[lang], results, figures.resolver(lang),
+                          figures.names, lambda module: f"../source/{module}.html",
+                          opts.cache_dir, opts.node_modules)
+    cache.put_object("pages", key, (page, list(messages)))
+    return page, True

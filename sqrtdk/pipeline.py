@@ -16,14 +16,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import UNITS, Cache
-from .errors import BuildError
+from .errors import BuildError, combined, display_path
 from .inputs import Inputs, read_inputs
-from .log import captured, counted, held, replay
+from .log import as_error, captured, held, replay, unprinted
 from .options import DEFAULT_SEED, BuildOptions
 
 if TYPE_CHECKING:
@@ -64,15 +64,26 @@ class Builder:
 
     def build(self) -> None:
         """The whole build. Raises BuildError for author mistakes (and, with `strict`, for
-        warnings, before anything is written); the old site stays intact."""
+        warnings, before anything is written); the old site stays intact. With `strict` the
+        warnings are not printed as they come: every one is an error, listed with the
+        build's other errors (`_strict`)."""
         from .web.output import check_out_dir
         check_out_dir(self.opts.out, self.protected())   # before any work
         counter = _Counter()
         LOGGER.addHandler(counter)
         try:
-            self._stages(counter)
+            with unprinted() if self.opts.strict else nullcontext():
+                self._stages(counter)
+        except BuildError as e:
+            if self.opts.strict and counter.count:
+                raise self._strict(counter, e.errors) from None
+            raise
         finally:
             LOGGER.removeHandler(counter)
+
+    def _strict(self, counter: _Counter, errors: list[BuildError] | None = None) -> BuildError:
+        """`strict_failure` of this build's warnings so far and `errors`."""
+        return strict_failure(list(counter.seen), self.opts.content_dir, errors or [])
 
     def _stages(self, counter: _Counter) -> None:
         from .unchanged import build_inputs, remember, replayed
@@ -82,8 +93,7 @@ class Builder:
             self.log(f"{'unchanged':<12} {time.perf_counter() - t0:6.3f} s  (sources, code, "
                      "figures and site as the last build left them)")
             if self.opts.strict and counter.count:
-                raise BuildError(self.opts.content_dir, 0, f"{counted(counter.count)}, "
-                                 "and --strict makes them errors; fix them")
+                raise self._strict(counter)
             return
         with captured() as messages:
             fingerprint = self._full(counter)
@@ -123,8 +133,7 @@ class Builder:
             note(f"{counts['minified']} minified, {counts['hashed']} hashed, "
                  f"{counts['compressed']} precompressed")
         if self.opts.strict and counter.count:
-            raise BuildError(self.opts.content_dir, 0, f"{counted(counter.count)}, and "
-                             "--strict makes them errors; fix them (nothing was written)")
+            raise self._strict(counter)
         if self.on_site is not None:
             self.on_site(site)
         with stage("write", self.log) as note:
@@ -134,9 +143,10 @@ class Builder:
 
     def check_first(self, inputs: Inputs) -> Checked | None:
         """Labels, pages and site checked against the results and figures the build already
-        has (see sqrtdk/early.py), before the experiments and figures: raises their first
-        error; returns what it made (its warnings held back, for the build to use if the real
-        results and figures are the same), or None when no results are known to be current."""
+        has (see sqrtdk/early.py), before the experiments and figures: raises their errors
+        (every independent one the stages gather, see sqrtdk/errors.py); returns what it made
+        (its warnings held back, for the build to use if the real results and figures are
+        the same), or None when no results are known to be current."""
         from . import early
         from .figure_registrations import registered_figures
         from .science_stage import science_key, values_of
@@ -246,19 +256,30 @@ class Builder:
             self._math = None
 
 
+def strict_failure(warnings: list[str], content_dir: Path, errors: list[BuildError]
+                   ) -> BuildError:
+    """--strict's failure: the build's `errors` and its distinct `warnings` (as logged), each
+    an error at its own line, sorted together, and a last line saying why the warnings are
+    errors."""
+    return combined([*errors, *(as_error(text, content_dir) for text in warnings)], note=(
+        f"{display_path(content_dir)}: --strict makes the {len(warnings)} warning(s) listed "
+        "errors; fix them (nothing was written)"))
+
+
 class _Counter(logging.Handler):
-    """Counts the distinct warnings of one build (the printer shows a repeated one once)."""
+    """Counts the distinct warnings of one build (the printer shows a repeated one once) and
+    keeps them, in order, for --strict to list."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
-        self.seen: set[str] = set()
+        self.seen: dict[str, None] = {}
 
     @property
     def count(self) -> int:
         return len(self.seen)
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.seen.add(record.getMessage())
+        self.seen[record.getMessage()] = None
 
 
 def build(opts: BuildOptions, log: Callable[[str], None] = print) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import BuildError, display_path, suggest, where
+from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
 from .textfiles import TomlFile, load_toml
 
@@ -224,37 +224,47 @@ def _kind(kind: type) -> str:
 
 
 def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Strings]:
-    """Every language's strings.toml, checked against the first language's keys and FIELDS."""
+    """Every language's strings.toml, checked against the first language's keys and FIELDS.
+    Each file is read and checked on its own (its first mistake: a missing table would
+    cascade), the mistakes of every file raised together (errors.Mistakes); the files are
+    compared once each is read."""
     out: dict[str, Strings] = {}
+    mistakes = Mistakes()
     for lang in languages:
-        toml = load_toml(content_dir / lang / "strings.toml")
-        toml.check_known(None, STRINGS_TABLES, "table")
-        if isinstance(toml.data.get("language"), dict):
-            toml.check_known("language", LANGUAGE_ALL)
-        for table in ("language", "ui"):
-            if not isinstance(toml.data.get(table), dict):
-                raise toml.error(None, None, f"missing table [{table}]; see "
-                                             f"content/{languages[0]}/strings.toml")
-        for table in ("language", "ui"):
-            for key, value in toml.data[table].items():
-                if not isinstance(value, str):
-                    raise toml.error(table, key, f"[{table}] {key} must be a string in quotes")
-                if not value.strip() and not (table == "ui" and key in MAY_BE_EMPTY):
-                    raise toml.error(table, key, f"[{table}] {key} is empty; the page would show "
-                                                 "nothing there (an empty heading or button "
-                                                 "label, or no name for screen readers)")
-        for key in LANGUAGE_KEYS:
-            if key not in toml.data["language"]:
-                raise toml.error("language", None, f"[language] needs '{key} = …'")
-        _check_language(toml)
-        _check_fields(toml)
-        out[lang] = Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]),
-                            toml)
+        with mistakes.seam():
+            out[lang] = _load_strings_file(content_dir, lang, languages[0])
+    mistakes.raise_any()
     first = out[languages[0]]
     for other in list(out.values())[1:]:
         _same_keys(first, other)
     _distinct_languages(out)
     return out
+
+
+def _load_strings_file(content_dir: Path, lang: str, first_lang: str) -> Strings:
+    """One language's strings.toml, read and checked on its own (`load_strings`)."""
+    toml = load_toml(content_dir / lang / "strings.toml")
+    toml.check_known(None, STRINGS_TABLES, "table")
+    if isinstance(toml.data.get("language"), dict):
+        toml.check_known("language", LANGUAGE_ALL)
+    for table in ("language", "ui"):
+        if not isinstance(toml.data.get(table), dict):
+            raise toml.error(None, None, f"missing table [{table}]; see "
+                                         f"content/{first_lang}/strings.toml")
+    for table in ("language", "ui"):
+        for key, value in toml.data[table].items():
+            if not isinstance(value, str):
+                raise toml.error(table, key, f"[{table}] {key} must be a string in quotes")
+            if not value.strip() and not (table == "ui" and key in MAY_BE_EMPTY):
+                raise toml.error(table, key, f"[{table}] {key} is empty; the page would show "
+                                             "nothing there (an empty heading or button "
+                                             "label, or no name for screen readers)")
+    for key in LANGUAGE_KEYS:
+        if key not in toml.data["language"]:
+            raise toml.error("language", None, f"[language] needs '{key} = …'")
+    _check_language(toml)
+    _check_fields(toml)
+    return Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]), toml)
 
 
 _FOLDER_TAG = re.compile(r"[A-Za-z]{2,3}")     # a folder named by a language subtag (de, zh)

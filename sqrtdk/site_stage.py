@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, key_for
+from .errors import Mistakes
 from .options import PACKAGE_DIR, BuildOptions
 
 if TYPE_CHECKING:
@@ -26,7 +27,15 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
                   math: Callable[[], MathRenderer]) -> Site:
     """Check parity and claims, typeset, fill the templates, check the assembled site; raises
     BuildError at the author's line. `env` and `math` give the template environment
-    (web.assemble.template_env) and the math renderer once the checks have passed."""
+    (web.assemble.template_env) and the math renderer.
+
+    The checks are independent of each other, and each is a seam (errors.Mistakes): the
+    languages' parity (its first difference: the others shift with it), the claims (the
+    first that does not hold), every formula (web.assemble.typeset: a formula that fails
+    is left empty and the site is still assembled) and every link and id (checks.check_site;
+    not when the languages differ: a link to a heading, box or note only one of them has
+    would be told twice). Their mistakes are raised together once the site is assembled and
+    checked."""
     from .web.assemble import SiteInputs, render_site
     from .web.checks import (
         check_claims,
@@ -36,16 +45,26 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
         check_site,
         check_unused_results,
     )
-    check_parity(pages)
+    mistakes = Mistakes()
+    with mistakes.seam():
+        check_parity(pages)
+    same = not mistakes
     check_figure_tables(pages)
     check_precision(pages)
-    check_claims(pages, results)
+    with mistakes.seam():
+        check_claims(pages, results)
     check_unused_results(results, used_results(results, pages, figures), opts.results_file)
-    site = render_site(SiteInputs(
-        settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
-        figures=figures.files, static_dir=opts.static_dir,
-        sources=experiment_sources()), env(), math())
-    check_site(site, pages, inputs.settings.base_url, LinkCache(cache))
+    site = None
+    with mistakes.seam():
+        site = render_site(SiteInputs(
+            settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
+            figures=figures.files, static_dir=opts.static_dir,
+            sources=experiment_sources()), env(), math(), mistakes)
+    if site is not None and same:
+        with mistakes.seam():
+            check_site(site, pages, inputs.settings.base_url, LinkCache(cache))
+    mistakes.raise_any()
+    assert site is not None
     return site
 
 

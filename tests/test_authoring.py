@@ -563,3 +563,185 @@ def test_chinese_words_around_the_article_are_warned_at_their_lines(project: Pat
     assert proc.returncode == 0, proc.stderr
     for w in where:
         assert w in proc.stderr, (w, proc.stderr)
+
+
+# ---- every independent mistake of a build at once -------------------------------------------
+# Mistakes are written into the articles at places found by their structure: after the first
+# paragraph of prose (below the front matter), and before the last section's heading.
+
+_NOT_PROSE = re.compile(r"^(#|/|`|~|\||- |\* |\d+\. |<|\$\$|!\[|\[\^|\s)")
+
+
+def _insert(article: Path, where: str, paragraph: str) -> int:
+    """Write `paragraph` into `article` after its first paragraph of prose (`where` "first")
+    or before its last `## ` heading ("last"); returns the line it starts at."""
+    lines = article.read_text(encoding="utf-8").split("\n")
+    if where == "first":
+        at = lines.index("---", 1) + 1      # below the front matter
+        while not lines[at].strip() or _NOT_PROSE.match(lines[at]):
+            at += 1
+        while lines[at].strip():
+            at += 1
+    else:
+        at = max(i for i, line in enumerate(lines) if line.startswith("## "))
+    lines[at:at] = ["", *paragraph.split("\n"), ""]
+    article.write_text("\n".join(lines), encoding="utf-8")
+    return at + 2
+
+
+def _errors(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    assert proc.returncode == 1, proc.stderr
+    return [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+
+
+def _article(project: Path, lang: str) -> Path:
+    return project / "content" / lang / "index.md"
+
+
+def _languages(project: Path) -> list[str]:
+    """The first two languages of site.toml (the first is the reference of the others)."""
+    from sqrtdk.settings import load_settings
+    return list(load_settings(project / "content").languages[:2])
+
+
+def _placed(project: Path, mistakes: list[tuple[str, str, str, str]]) -> list[tuple[str, str]]:
+    """Write each mistake (language, where, paragraph, what the build says about it) into its
+    article (`_insert`, in this order: write a file's "first" one before its "last" one);
+    returns (`path:line`, what is said) of each, sorted as the build lists them."""
+    placed = [(f"content/{lang}/index.md", _insert(_article(project, lang), where, text), says)
+              for lang, where, text, says in mistakes]
+    return [(f"{path}:{line}", says) for path, line, says in sorted(placed)]
+
+
+def _named(errors: list[str]) -> list[str]:
+    """The `path:line` each error line names."""
+    return [e[len("error: "):].split(": ", 1)[0] for e in errors]
+
+
+@pytest.mark.parametrize("kind", ["quotes", "formulas and links"])
+def test_one_build_names_every_independent_mistake_at_its_line(project: Path, kind: str
+                                                               ) -> None:
+    """Two mistakes in two places of one language and one in the other: one build names all
+    three, each at its line, sorted by file then line, and writes nothing. `quotes`: an
+    unknown result in each (the articles are read on their own, each paragraph's quotes too);
+    `formulas and links`: invalid TeX and a link to no anchor (each formula and each link is
+    checked on its own)."""
+    before = tree(project / "site")
+    first, second = _languages(project)
+    if kind == "quotes":
+        mistakes = [(first, "first", "A {{ spread.sd_smal | fixed(2) }} here.",
+                     "did you mean 'spread.sd_small'"),
+                    (first, "last", "B {{ spread.nope | fixed(2) }} there.",
+                     "no result 'spread.nope'"),
+                    (second, "first", "C {{ spread.nah | fixed(2) }}.", "no result 'spread.nah'")]
+    else:
+        mistakes = [(first, "first", "A $\\fraq{1}{2}$ here.", "invalid TeX $\\fraq{1}{2}$"),
+                    (first, "last", "See [this](#no-such-anchor-here).",
+                     "has no anchor '#no-such-anchor-here'"),
+                    (second, "first", "C $x^2^3$.", "invalid TeX $x^2^3$")]
+    wanted = _placed(project, mistakes)
+    errors = _errors(run(project, check=False))
+    assert _named(errors) == [at for at, _ in wanted], errors
+    for line, (_, says) in zip(errors, wanted, strict=True):
+        assert says in line, errors
+    assert tree(project / "site") == before
+
+
+def test_a_mistake_that_swallows_the_rest_of_its_file_stops_that_file_only(project: Path
+                                                                          ) -> None:
+    """A code fence left open after the first paragraph swallows everything below it: the
+    fence is named, the mistake written below it in that file is not; the other file's
+    mistake still is."""
+    first, second = _languages(project)
+    wanted = _placed(project, [(first, "first", "```python\nx = 1", "is not closed"),
+                               (first, "last", "B {{ spread.nope | fixed(2) }}.", ""),
+                               (second, "first", "C {{ spread.nah | fixed(2) }}.", "spread.nah")])
+    errors = _errors(run(project, check=False))
+    assert _named(errors) == [at for at, says in wanted if says], errors
+    assert "spread.nope" not in "\n".join(errors), errors
+
+
+def test_a_build_with_many_mistakes_lists_twenty_and_says_how_many_more(project: Path) -> None:
+    from sqrtdk.errors import MOST_ERRORS
+    first = _languages(project)[0]
+    extra = 3
+    _insert(_article(project, first), "first", "\n\n".join(
+        f"Mistake {{{{ spread.nope{n} | fixed(2) }}}}." for n in range(MOST_ERRORS + extra)))
+    errors = _errors(run(project, check=False))
+    assert len(errors) == MOST_ERRORS + 1, errors
+    assert all(f"content/{first}/index.md:" in e for e in errors[:-1]), errors
+    assert errors[-1].startswith(f"error: {extra} more mistake(s) not shown"), errors
+
+
+def test_strict_lists_every_warning_as_an_error_at_its_line(project: Path) -> None:
+    """Three warnings in two files (two labels no figure draws, a front-matter key no page
+    reads): --strict names each as an error at its line, sorted, then says why; nothing is
+    written, and without --strict the build passes."""
+    before = tree(project / "site")
+    first, second = _languages(project)
+    toml = project / "content" / first / "figures.toml"
+    text = toml.read_text(encoding="utf-8")
+    tables = [m for m in re.finditer(r"^\[(\w+)\][ \t]*(?:#.*)?$", text, re.M)
+              if m.group(1) not in ("style", "card")][:2]
+    assert len(tables) == 2, "figures.toml has fewer than two figure tables"
+    for m in reversed(tables):
+        text = text[:m.end()] + "\nunused_by_the_test = \"x\"" + text[m.end():]
+    toml.write_text(text, encoding="utf-8")
+    labels = [n + 1 for n, line in enumerate(text.split("\n"))
+              if line.startswith("unused_by_the_test")]
+    md = _article(project, second)
+    md.write_text(md.read_text(encoding="utf-8").replace("---\n", "---\ndate: 2024-01-01\n", 1),
+                  encoding="utf-8")
+    errors = _errors(run(project, "--strict", check=False))
+    assert _named(errors[:3]) == sorted([f"content/{first}/figures.toml:{labels[0]}",
+                                         f"content/{first}/figures.toml:{labels[1]}",
+                                         f"content/{second}/index.md:2"]), errors
+    assert all(": warning: " in e for e in errors[:3]), errors
+    assert sum("unused_by_the_test" in e for e in errors) == 2, errors
+    assert sum("'date:'" in e for e in errors) == 1, errors
+    assert len(errors) == 4 and "--strict makes the 3 warning(s)" in errors[3], errors
+    assert tree(project / "site") == before
+    assert run(project).returncode == 0
+
+
+@pytest.mark.parametrize("kind", ["TOML syntax", "a misspelt label"])
+def test_each_language_s_figures_toml_mistake_is_named_in_one_build(project: Path,
+                                                                     kind: str) -> None:
+    """The files around the articles are read on their own too: a mistake in each language's
+    figures.toml (a line TOML refuses, or a figure's label misspelt) names both files."""
+    wanted = []
+    for lang in sorted(_languages(project)):
+        toml = project / "content" / lang / "figures.toml"
+        text = toml.read_text(encoding="utf-8")
+        if kind == "TOML syntax":
+            text += "\nthis line = is not toml\n"
+            line = text.count("\n")
+        else:
+            m = re.search(r"^\[(?!style\]|card\])(\w+)\]\n(\w+) = ", text, re.M)
+            assert m, "figures.toml has no figure table"
+            text = text[:m.start(2)] + m[2] + "x" + text[m.end(2):]
+            line = text.count("\n", 0, m.start(2)) + 1
+        toml.write_text(text, encoding="utf-8")
+        wanted.append(f"content/{lang}/figures.toml:{line}")
+    errors = _errors(run(project, check=False))
+    assert _named(errors) == wanted, errors
+
+
+def test_a_heading_only_one_language_has_is_told_once_not_again_at_its_links(
+        project: Path) -> None:
+    """A heading whose id one language changed: the languages differ there (one mistake, at
+    the heading), and a link to the old id in that language, which would now miss, is not
+    told as a second mistake of its own."""
+    first, second = _languages(project)
+    md = _article(project, second)
+    lines = md.read_text(encoding="utf-8").split("\n")
+    n, m = next((i, m) for i, line in enumerate(lines)
+                if (m := re.match(r"^## .*\{#([\w-]+)\}\s*$", line)))
+    ident = m.group(1)
+    lines[n] = lines[n].replace(f"{{#{ident}}}", f"{{#{ident}-renamed}}")
+    md.write_text("\n".join(lines), encoding="utf-8")
+    for lang in (first, second):
+        _insert(_article(project, lang), "first", f"See [there](#{ident}).")
+    errors = _errors(run(project, check=False))
+    assert len(errors) == 1 and "heading ids differ" in errors[0], errors
+    assert "no anchor" not in errors[0], errors

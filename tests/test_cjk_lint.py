@@ -228,29 +228,36 @@ def test_a_file_s_many_spacing_warnings_are_summarised_and_the_others_stay_visib
                        "--all-warnings"), out[-1]
 
 
-def test_strict_s_count_matches_the_lines_shown(tmp_path) -> None:
+def test_strict_lists_each_distinct_warning_once_and_counts_what_it_lists(tmp_path) -> None:
     """--strict said '340 warning(s) above' when 120 were printed: the printer holds back a
     file's spacing warnings after MOST_OF_A_KIND and shows a repeated warning once, while the
-    build counted every record. The count is of distinct warnings and says how many were not
-    shown."""
+    build counted every record. Now --strict prints none as it comes: it lists each distinct
+    warning once, as an error at its line, sorted, the first MOST_ERRORS of them and one line
+    for the others, and the count it gives is of those it lists."""
     import io
 
-    from sqrtdk.log import LOGGER, MOST_OF_A_KIND, SPACING, WarningPrinter, counted, warn
-    from sqrtdk.pipeline import _Counter
+    from sqrtdk.errors import MOST_ERRORS, report
+    from sqrtdk.log import LOGGER, MOST_OF_A_KIND, SPACING, WarningPrinter, unprinted, warn
+    from sqrtdk.pipeline import _Counter, strict_failure
     stream, counter = io.StringIO(), _Counter()
     printer = WarningPrinter(stream, MOST_OF_A_KIND)
-    extra, path = 5, tmp_path / "index.md"
+    extra, path = MOST_ERRORS, tmp_path / "index.md"
     LOGGER.addHandler(printer)
     LOGGER.addHandler(counter)
     try:
-        for n in range(MOST_OF_A_KIND + extra):
-            warn(LOGGER, path, n + 1, f"{SPACING}: 'a{n}' reads better as 'b'")
-        for _ in range(3):
-            warn(LOGGER, path, 99, "KaTeX: the same formula's warning")
-        said = counted(counter.count)
+        with unprinted():
+            for n in range(MOST_OF_A_KIND + extra):
+                warn(LOGGER, path, n + 1, f"{SPACING}: 'a{n}' reads better as 'b'")
+            for _ in range(3):
+                warn(LOGGER, path, 99, "KaTeX: the same formula's warning")
     finally:
         LOGGER.removeHandler(printer)
         LOGGER.removeHandler(counter)
-    shown = len(stream.getvalue().splitlines())
+    assert stream.getvalue() == ""
     total = MOST_OF_A_KIND + extra + 1
-    assert said.startswith(f"{total} warning(s): {shown} above, {extra} not shown"), said
+    said = report(strict_failure(list(counter.seen), tmp_path, []))
+    assert [line.split(": warning: ")[0] for line in said[:MOST_ERRORS]] == \
+        [f"{path.as_posix()}:{n}" for n in range(1, MOST_ERRORS + 1)], said
+    assert said[MOST_ERRORS].startswith(f"{total - MOST_ERRORS} more mistake(s) not shown") \
+        and "without --strict" in said[MOST_ERRORS], said
+    assert len(said) == MOST_ERRORS + 2 and f"--strict makes the {total} warning(s)" in said[-1]

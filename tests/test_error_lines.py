@@ -1550,3 +1550,107 @@ def test_a_reproduce_box_only_one_language_has_inside_a_shared_box_belongs_insid
     assert BODY_START + lines.index("/// details | Run it") < n < BODY_START + close, str(e)
     _insert_after(tmp_path / f"{other_lang}.md", n, "```reproduce\nother\n```\n")
     check_parity(_items_pages(tmp_path))
+
+
+# ---- every independent mistake of a build at once ---------------------------------------------
+# (a build used to stop at its first mistake: an article with six needed six builds)
+
+
+def _lines(e: BuildError, path: Path) -> list[int]:
+    """The line of each mistake `e` names (one per line of its text), all in `path`."""
+    import re
+    found = [re.match(rf"{re.escape(path.as_posix())}:(\d+): ", line)
+             for line in str(e).splitlines()]
+    assert all(found), str(e)
+    return [int(m.group(1)) for m in found if m]
+
+
+@pytest.mark.parametrize("statement", ["", "{% if true %}A statement.{% endif %}\n\n"],
+                         ids=["without", "with a statement"])
+def test_every_paragraph_s_and_formula_s_quote_mistake_is_at_its_line(
+        tmp_path: Path, statement: str) -> None:
+    """A mistake in the quotes of three places (two paragraphs, a formula) names all three,
+    each at its own line: each paragraph is a template of its own (also in an article that
+    holds a statement, as the project's does, whose block stays in its paragraph), and so is
+    each formula."""
+    body = ("One {{ spread.sd_smal | fixed(2) }} here.\n\nFine.\n\n" + statement +
+            "Two {{ spread.nope | fixed(2) }} there.\n\nSee $x = {{ spread.nah | fixed(2) }}$.\n")
+    e = error(tmp_path, body)
+    at = body.split("\n")
+    assert _lines(e, tmp_path / "index.md") == [
+        BODY_START + next(i for i, text in enumerate(at) if word in text)
+        for word in ("sd_smal", "spread.nope", "spread.nah")], str(e)
+    assert "did you mean 'spread.sd_small'" in str(e), str(e)
+
+
+def test_a_statement_never_closed_is_one_mistake_and_hides_what_it_swallows(
+        tmp_path: Path) -> None:
+    """An `{% if %}` never closed makes the rest of the text its block: the mistakes before it
+    are named, it is named at its line, and none inside what it swallowed is (a cascade)."""
+    body = ("One {{ spread.nope | fixed(2) }}.\n\n{% if true %}Open.\n\n"
+            "Inside {{ spread.nah | fixed(2) }}.\n")
+    e = error(tmp_path, body)
+    assert _lines(e, tmp_path / "index.md") == [BODY_START, BODY_START + 2], str(e)
+    assert "spread.nah" not in str(e), str(e)
+
+
+def test_an_unclosed_fence_stops_its_file_at_its_line(tmp_path: Path) -> None:
+    """A code fence never closed swallows the rest: one mistake, at the fence, and not the
+    mistakes written after it."""
+    body = "Before.\n\n```python\nx = 1\n\nAfter {{ spread.nope | fixed(2) }} and $\\fraq{1}$.\n"
+    e = error(tmp_path, body)
+    assert _lines(e, tmp_path / "index.md") == [BODY_START + 2], str(e)
+
+
+def test_every_formula_the_engine_refuses_is_named_in_every_page(tmp_path: Path,
+                                                                 katex: Any) -> None:
+    """Two bad formulas in one page and one in another: three lines, by file then line."""
+    en = page(tmp_path, "A $\\fraq{1}{2}$ b.\n\nFine $x$.\n\nC $x^2^3$ d.\n", RESULTS,
+              name="en.md")
+    zh = page(tmp_path, "甲 $\\sqrt[}{2}$ 乙。\n", RESULTS, lang="zh", name="zh.md")
+    with pytest.raises(BuildError) as raised:
+        typeset([zh, en], katex)
+    lines = str(raised.value).splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        f"{(tmp_path / 'en.md').as_posix()}:{BODY_START}",
+        f"{(tmp_path / 'en.md').as_posix()}:{BODY_START + 4}",
+        f"{(tmp_path / 'zh.md').as_posix()}:{BODY_START}"], lines
+    assert all("invalid TeX" in line for line in lines), lines
+
+
+def test_a_formula_failing_as_it_defines_a_macro_hides_the_formulas_after_it(
+        tmp_path: Path, katex: Any) -> None:
+    """A formula that fails while it defines a macro: its use later fails too (the macro was
+    never defined), which is not a mistake of its own; the page names the first only."""
+    body = "A $\\fraq{1} \\gdef\\half{\\frac12}$ b.\n\nThen $\\half x$ c.\n"
+    with pytest.raises(BuildError) as raised:
+        typeset([page(tmp_path, body, RESULTS)], katex)
+    assert _lines(raised.value, tmp_path / "index.md") == [BODY_START], str(raised.value)
+
+
+def test_every_link_at_fault_is_named_at_its_line(tmp_path: Path, katex: Any) -> None:
+    body = ("See [a](#nowhere) now.\n\nFine [b](#bx) text.\n\n"
+            "Then [c](../nothing.html) and ![d](https://example.org/x.png) too.\n\n"
+            "/// details | Box\n    attrs: {id: bx}\n\nText.\n\n///\n")
+    with pytest.raises(BuildError) as raised:
+        run(tmp_path, body, "site", katex)
+    lines = str(raised.value).splitlines()
+    assert _lines(raised.value, tmp_path / "index.md") == [BODY_START, BODY_START + 4,
+                                                          BODY_START + 4], lines
+    assert "no anchor" in lines[0] and "external resource" in str(raised.value) and \
+        "a file the site does not have" in str(raised.value), lines
+
+
+def test_a_failed_build_lists_at_most_twenty_and_says_how_many_more() -> None:
+    """errors.report: sorted by file then line, a mistake named twice listed once, the first
+    MOST_ERRORS, then one line saying how many more."""
+    from sqrtdk.errors import MOST_ERRORS, combined, report
+    made = [BuildError(f"{name}.md", line, f"mistake {name} {line}")
+            for line in range(MOST_ERRORS + 5, 0, -1) for name in ("zh", "en")]
+    said = report(combined([*made, made[0]]))
+    assert len(said) == MOST_ERRORS + 1, said
+    assert said[:3] == ["en.md:1: mistake en 1", "en.md:2: mistake en 2",
+                        "en.md:3: mistake en 3"], said
+    assert said[-1].startswith(f"{2 * (MOST_ERRORS + 5) - MOST_ERRORS} more mistake(s) not "
+                               "shown"), said
+    assert report(BuildError("en.md", 3, "one")) == ["en.md:3: one"]

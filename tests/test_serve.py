@@ -307,6 +307,41 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
         loop.builder.close()
 
 
+def test_a_failed_build_shows_every_mistake_it_found_one_line_each(built_project: Path,
+                                                                    tmp_path: Path) -> None:
+    """A rebuild that finds a mistake in each language tells the tabs both (the error they
+    show over the page), one line each as the build prints them, and the terminal each on
+    an `error:` line; the next good save clears it. (It told only the first.)"""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    articles = sorted((project / "content").glob("*/index.md"))[:2]
+    originals = [md.read_text("utf-8") for md in articles]
+    state, said = BuildState(), []
+    loop = _Loop(BuildOptions.for_project(project, out=tmp_path / "out"), state, said.append)
+    try:
+        loop.build(reload=True)
+        assert state.error == "", state.error
+        for n, md in enumerate(articles):
+            md.write_text(_insert_before_first_section(
+                md.read_text("utf-8"), f"Broken {{{{ spread.broken_by_test{n} | fixed(2) }}}}."),
+                "utf-8")
+        del said[:]
+        loop.build(reload=False)
+        shown = state.error.split("\n")
+        assert [re.search(r"content/\w+/index\.md:\d+: .*broken_by_test\d", line) is not None
+                for line in shown] == [True, True], shown
+        assert [f"error: {line}" for line in shown] == [s for s in said if s.startswith("error")]
+        for md, text in zip(articles, originals, strict=True):
+            md.write_text(text, "utf-8")
+        loop.build(reload=False)
+        assert state.error == "", state.error
+    finally:
+        loop.builder.close()
+
+
 # --- never dies ---------------------------------------------------------------------------------
 
 def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
@@ -447,18 +482,29 @@ def test_an_edit_arrives_in_place_keeping_scroll_open_box_and_dk(browser: Any,
 
 def test_a_broken_build_shows_in_open_and_new_tabs_and_a_good_save_clears_it(
         browser: Any, server: Server) -> None:
+    """A mistake in each of two articles: both are shown, each on a line of its own (a block
+    whose wrapped lines are indented under its first), in the open tab and in one opened
+    while the build is broken; the next good save clears them."""
     first = _open(browser.new_context(), server)
     first.evaluate("window.keptByTest = 1")
     md = _article(server.project)
-    original = md.read_text("utf-8")
+    other = next(p for p in sorted((server.project / "content").glob("*/index.md")) if p != md)
+    original, other_text = md.read_text("utf-8"), other.read_text("utf-8")
+    other.write_text(other_text + "\nBroken $\\frac{x$ here.\n", "utf-8")
     md.write_text(original + "\nBroken $\\frac{x$ here.\n", "utf-8")
     box = "[data-serve-error]"
     _wait(first, "(s) => !!document.querySelector(s)", box)
+    _wait(first, f"(s) => document.querySelector(s).textContent.includes('{other.parent.name}/')",
+          box)
     second = _open(first.context, server)    # opened while the build is broken
     for page in (first, second):
-        text = page.locator(box).text_content()
-        assert re.search(r"content/en/index\.md:\d+: ", text or ""), text
+        lines = page.eval_on_selector_all(f"{box} > div", "(ds) => ds.map((d) => [d.textContent,"
+                                          " getComputedStyle(d).textIndent])")
+        assert [bool(re.match(r"content/\w+/index\.md:\d+: ", text))
+                for text, _ in lines] == [False, True, True], lines
+        assert [indent.startswith("-") for _, indent in lines] == [False, True, True], lines
         assert "Broken" not in page.locator("main").text_content()
+    other.write_text(other_text, "utf-8")
     md.write_text(original + "\nMended by the serve test.\n", "utf-8")
     for page in (first, second):
         _wait(page, "(s) => document.body.textContent.includes(s)", "Mended by the serve test.")

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from ..errors import BuildError, suggest
+from ..errors import BuildError, Mistakes, suggest
 from ..log import warn
 from ..settings import Settings, Strings
 from .embed import DATA_FILE, UnknownSlotError, data_script, explainer_data, slot_filter
@@ -71,36 +71,57 @@ def template_env(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.E
                               keep_trailing_newline=True, bytecode_cache=bytecode)
 
 
-def typeset(pages: list[Page], math: MathRenderer,
-            macros: Mapping[str, str] | None = None) -> dict[str, list[str]]:
+def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | None = None,
+            mistakes: Mistakes | None = None) -> dict[str, list[str]]:
     """Every page's formulas, one call to the renderer per page (a page's macro definitions
     hold for its later formulas, never for another page's), starting from the site's
     `macros`; lang -> HTML per formula.
 
     Raises BuildError naming the file, the formula's line and the engine's message, or a
     macro given a second meaning; logs the engine's warnings and formulas wider than a
-    phone as `path:line: warning: …`.
+    phone as `path:line: warning: …`. The engine answers for each formula, so every one
+    that fails is named (all together); after one that fails defining or redefining a
+    macro, that page's later formulas are not (one may fail for want of its definition: a
+    cascade).
+    With `mistakes` (errors.Mistakes) they are kept there instead, and a formula that
+    failed is left empty, so the site can be assembled and checked further.
     """
+    found = Mistakes() if mistakes is None else mistakes
     out: dict[str, list[str]] = {}
     for page in pages:
         rendered: list[Rendered] = math.render(page.formulas, macros or {})
+        failed = [False] * len(rendered)
+        defining = False        # a formula that failed defining a macro: later ones may cascade
         for k, (f, r) in enumerate(zip(page.formulas, rendered)):
-            if r.error:
-                source = " ".join(f.source.split())
-                line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
-                raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
-                                 + " ".join(r.error.split()) + _dollar_hint(f)
-                                 + _command_hint(r, page.formulas, rendered, k)
-                                 + _site_macro_hint(f, macros or {}))
-            if r.conflict:
-                first = _defined_at(r.conflict, page, rendered, k)
-                raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
-                                 f"with another meaning ({first}); a macro keeps one meaning "
-                                 "in an article: give the new one another name")
-            for w in r.warnings:
+            failed[k] = bool(r.error or r.conflict)
+            if failed[k] and not defining:
+                with found.seam():
+                    _formula_fault(page, k, rendered, macros or {})
+                defining = bool(r.conflict or _DEFINES.search(f.source))
+            for w in () if failed[k] else r.warnings:
                 warn(LOGGER, page.source, f.line, w)
-        out[page.lang] = [_laid_out(page, f, r, math) for f, r in zip(page.formulas, rendered)]
+        out[page.lang] = ["" if bad else _laid_out(page, f, r, math)
+                          for f, r, bad in zip(page.formulas, rendered, failed)]
+    if mistakes is None:
+        found.raise_any()
     return out
+
+
+def _formula_fault(page: Page, k: int, rendered: list[Rendered],
+                   macros: Mapping[str, str]) -> None:
+    """The BuildError of formula `k` of `page`, which the engine refused (`rendered[k]`)."""
+    f, r = page.formulas[k], rendered[k]
+    if r.error:
+        source = " ".join(f.source.split())
+        line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
+        raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
+                         + " ".join(r.error.split()) + _dollar_hint(f)
+                         + _command_hint(r, page.formulas, rendered, k)
+                         + _site_macro_hint(f, macros))
+    first = _defined_at(r.conflict, page, rendered, k)
+    raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
+                     f"with another meaning ({first}); a macro keeps one meaning "
+                     "in an article: give the new one another name")
 
 
 def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer) -> str:
@@ -226,11 +247,14 @@ def _with_tables(body: str, st: Strings, results: Mapping[str, Any]) -> Markup:
     return Markup(fill_tables(body, st.ui, results))
 
 
-def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer) -> Site:
+def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
+                mistakes: Mistakes | None = None) -> Site:
     """Fill the templates for every article, the root page and the 404 page; add the
-    sitemap, robots.txt, the published experiment sources, assets and figures."""
+    sitemap, robots.txt, the published experiment sources, assets and figures. With
+    `mistakes`, the formulas that fail are kept there (`typeset`) and the site is made
+    without them, for the checks that follow; without, they are raised."""
     s, results = inputs.settings, inputs.results
-    math_html = typeset(inputs.pages, math, inputs.settings.macros)
+    math_html = typeset(inputs.pages, math, inputs.settings.macros, mistakes)
     alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],

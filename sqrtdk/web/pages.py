@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, line_of
+from ..errors import BuildError, Mistakes, line_of
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
@@ -29,6 +29,7 @@ from .converter import PageContext, markdown_for
 from .html_names import element_names
 from .lexer import Masked, mask
 from .markers import strip_markers
+from .math.formula import Formula
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
 from .model import Conversion, Page, SvgPair
@@ -200,17 +201,34 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.
     `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter);
-    `node_modules` holds the list of HTML's element names (default: the project's)."""
+    `node_modules` holds the list of HTML's element names (default: the project's).
+
+    A mistake that leaves the rest unreadable (the file, its front matter, a fence or formula
+    never closed: the lexer's) stops at once. The quotes are independent of each other: every
+    paragraph's and formula's first mistake, and the front matter's, are raised together
+    (errors.Mistakes), and the article is not converted further. Converting (Markdown)
+    stops at its first mistake."""
     text = read_text(path)
     front, body = split_front_matter(path, text)
     blank_front = "\n" * front.count("\n")
     elements = element_names(node_modules) if node_modules else element_names()
     masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
-    rendered = quoter.render_prose(front + masked.text[len(blank_front):])
+    mistakes = Mistakes()
+    rendered: str | None = None
+    meta: dict[str, str] = {}
+    formulas: list[Formula] = []
+    with mistakes.seam():
+        rendered = quoter.render_prose(front + masked.text[len(blank_front):])
+    if rendered is not None:        # its front matter is read once it is quoted
+        with mistakes.seam():
+            meta = parse_front_matter(path, _front_of(rendered))
+    for raw in masked.formulas:
+        with mistakes.seam():
+            formulas.append(quoter.render_formula(raw))
+    mistakes.raise_any()
+    assert rendered is not None
     rendered_front = _front_of(rendered)
-    meta = parse_front_matter(path, rendered_front)
-    formulas = [quoter.render_formula(f) for f in masked.formulas]
     article = read_article(path, masked, rendered[len(rendered_front):], front.count("\n"))
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         # the front matter too (title and description: plain text, shown in previews)

@@ -33,7 +33,7 @@ from typing import Any
 
 import jinja2
 
-from ..errors import BuildError, suggest
+from ..errors import BuildError, Mistakes, suggest
 from ..log import warn
 from ..science.results import at
 from .embed import (
@@ -190,27 +190,38 @@ class Quoter:
 
         Raises BuildError(path, line, …) for a syntax error (an unclosed `{% … %}` at the
         line where it opens), an unknown name, filter or claim, or a number without a filter.
+        Each piece (`_paragraphs`) is a template of its own, so the first mistake of every
+        piece is raised, all together (errors.Mistakes); a piece never ends inside a `{{ … }}`
+        and the text is one piece when it holds a statement, so none is another's cascade.
         """
         out = []
-        for first_line, chunk in _paragraphs(source):
-            name = self.envs.sources.add("prose", chunk)
-            first = len(self.log.entries)
-            try:
-                out.append(self.relate(self.prose.get_template(name).render(self._render_context),
-                                       first))
-                self.log.place(out[-1], first_line)
-            except jinja2.TemplateSyntaxError as e:
-                line = e.lineno or 0
-                if "end of template" in (e.message or ""):
-                    line = unclosed_block_line(self.prose, chunk) or line
-                raise BuildError(self.path, first_line + line - 1 if line else 0,
-                                 f"template syntax: {syntax_message(e)}") from None
-            except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
-                    jinja2.TemplateNotFound) as e:
-                line = template_line(e, name)
-                raise BuildError(self.path, first_line + line - 1 if line else 0,
-                                 error_message(e, self.context)) from None
+        mistakes = Mistakes()
+        for first_line, chunk in _paragraphs(source, self.prose):
+            with mistakes.seam():
+                out.append(self._render_piece(first_line, chunk))
+        mistakes.raise_any()
         return "".join(out)
+
+    def _render_piece(self, first_line: int, chunk: str) -> str:
+        """One piece of the prose, whose first line is the file's line `first_line`,
+        rendered (`render_prose`); BuildError at its first mistake."""
+        name = self.envs.sources.add("prose", chunk)
+        first = len(self.log.entries)
+        try:
+            text = self.relate(self.prose.get_template(name).render(self._render_context), first)
+            self.log.place(text, first_line)
+            return text
+        except jinja2.TemplateSyntaxError as e:
+            line = e.lineno or 0
+            if "end of template" in (e.message or ""):
+                line = unclosed_block_line(self.prose, chunk) or line
+            raise BuildError(self.path, first_line + line - 1 if line else 0,
+                             f"template syntax: {syntax_message(e)}") from None
+        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
+                jinja2.TemplateNotFound) as e:
+            line = template_line(e, name)
+            raise BuildError(self.path, first_line + line - 1 if line else 0,
+                             error_message(e, self.context)) from None
 
     def relate(self, text: str, first: int) -> str:
         """`text`, a rendered piece of the article whose quotes are entries `first`… of the
@@ -326,16 +337,22 @@ _TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 
 
-def _paragraphs(source: str) -> list[tuple[int, str]]:
+def _paragraphs(source: str, env: jinja2.Environment) -> list[tuple[int, str]]:
     """(first line, text) of the pieces of `source` to compile one by one: paragraphs, each
-    ending after the blank line(s) that follow it, so the pieces add up to the source. All of
-    it is one piece when it holds a statement, and a piece never ends inside `{{ … }}`."""
+    ending after the blank line(s) that follow it, so the pieces add up to the source. A
+    piece never ends inside `{{ … }}`, nor, when the text holds statements, inside a tag or
+    a block statement (`{% if %}` … `{% endif %}`: `_joined_lines`); the text is one piece
+    when its statements could reach beyond their block (`_joined_lines` gives None)."""
+    joined: set[int] = set()
     if "{%" in source:
-        return [(1, source)]
+        found = _joined_lines(source, env)
+        if found is None:
+            return [(1, source)]
+        joined = found
     pieces, start, line = [], 0, 1
     for m in _BLANK_LINES.finditer(source):
         piece = source[start:m.end()]
-        if piece.count("{{") != piece.count("}}"):
+        if piece.count("{{") != piece.count("}}") or line + piece.count("\n") in joined:
             continue
         pieces.append((line, piece))
         line += piece.count("\n")
@@ -343,6 +360,56 @@ def _paragraphs(source: str) -> list[tuple[int, str]]:
     if start < len(source):
         pieces.append((line, source[start:]))
     return pieces
+
+
+# statements a piece of the prose may hold: blocks that open and close in it, and what is
+# said inside them; any other (`set`, `macro`, `include`, `raw`, an unknown tag) leaves the
+# text one piece, as does whitespace control (`{%-` takes the blank lines before it)
+_BLOCKS = frozenset(("if", "for", "filter", "with", "autoescape"))
+_INSIDE = frozenset(("elif", "else"))
+_OPENING = ("block_begin", "variable_begin", "comment_begin")
+_CLOSING = ("block_end", "variable_end", "comment_end")
+
+
+def _joined_lines(source: str, env: jinja2.Environment) -> set[int] | None:
+    """The lines of `source` a piece may not start at (`_paragraphs`): inside a tag, or inside
+    a block statement from its opening tag to its end tag (to the end of the text when it is
+    never closed), read with Jinja's own lexer. None when the text must stay one piece: a
+    statement other than those blocks (or one out of place), whitespace control, or text the
+    lexer refuses (its error is then the template's)."""
+    joined: set[int] = set()
+    open_blocks: list[str] = []
+    opened = tag = 0
+    naming = False
+    try:
+        for line, kind, value in env.lex(source):
+            if kind in ("raw_begin", "raw_end"):
+                return None
+            if kind in _OPENING or kind in _CLOSING:
+                if "-" in value or "+" in value:
+                    return None
+                if kind in _OPENING:
+                    tag, naming = line, kind == "block_begin"
+                else:
+                    joined.update(range(tag + 1, line + 1))
+            elif naming and kind == "name":
+                naming = False
+                if value in _BLOCKS:
+                    opened = opened if open_blocks else line
+                    open_blocks.append(value)
+                elif open_blocks and value == "end" + open_blocks[-1]:
+                    open_blocks.pop()
+                    if not open_blocks:
+                        joined.update(range(opened + 1, line + 1))
+                elif not (open_blocks and value in _INSIDE):
+                    return None
+            elif naming and kind != "whitespace":
+                return None
+    except jinja2.TemplateSyntaxError:
+        return None
+    if open_blocks:         # never closed: the rest is one piece, whose error says so
+        joined.update(range(opened + 1, source.count("\n") + 2))
+    return joined
 
 
 def _written(fmt: str) -> str:

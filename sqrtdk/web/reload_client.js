@@ -40,7 +40,15 @@
       box.style.cssText = "position:fixed;left:0;right:0;bottom:0;margin:0;padding:1rem;max-height:50vh;overflow:auto;" +
         "background:#7f1d1d;color:#fff;font:14px/1.4 monospace;white-space:pre-wrap;z-index:99999";
     }
-    box.textContent = "build failed (still showing the last good site):\n" + message;
+    // a line per mistake (the server lists every one a build found), each its own block with
+    // a hanging indent, so a message that wraps is told from the next
+    box.replaceChildren(...["build failed (still showing the last good site):", ...message.split("\n")]
+      .map((text, i) => {
+        const line = doc.createElement("div");
+        line.textContent = text + "\n";     // a line break at a block's end adds no line
+        if (i) line.style.cssText = "padding-left:2ch;text-indent:-2ch";
+        return line;
+      }));
     if (!box.isConnected) doc.body.appendChild(box);
   }
 

@@ -8,10 +8,11 @@ open pages in place.
   serve_code), the server replaces itself with a fresh process (`os.execv`) that keeps the
   listening socket, so the address stays the same. Code that does not import is not loaded:
   the server goes on with the code it runs and says so over every page.
-- Never dies (issue 18): any exception in a rebuild, an author's mistake (BuildError, one line)
-  or a bug of ours (its traceback goes to the terminal), keeps the last good site served
-  (the site is written atomically) and shows the error over every open page and every page
-  opened while the build is broken; the next good save recovers.
+- Never dies (issue 18): any exception in a rebuild, an author's mistakes (a BuildError: a line
+  each, every one the build found) or a bug of ours (its traceback goes to the terminal),
+  keeps the last good site served (the site is written atomically) and shows the error over
+  every open page and every page opened while the build is broken; the next good save
+  recovers.
 - Watching is watchfiles' job. After an edit that changed only pages (content files in,
   nothing but HTML out), the event that announces the build carries the changed pages as soon
   as the build has checked them, before it writes the site (the Builder's `on_site` hook);
@@ -41,7 +42,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError, display_path
+from ..errors import BuildError, display_path, report
 from ..log import summarise
 from ..options import PACKAGE_DIR, BuildOptions
 from ..textfiles import read_text
@@ -229,17 +230,20 @@ class _Loop:
             self.after_write = pages
 
     def _build(self) -> str:
-        """Build; '' on success, else the line to show (a bug's traceback goes to stderr,
-        and the next build starts from a fresh Builder)."""
+        """Build; '' on success, else what to show: a line per mistake (errors.report), or
+        one for a bug (its traceback goes to stderr, and the next build starts from a fresh
+        Builder)."""
         self.started = t0 = time.perf_counter()
         try:
             try:
                 self.builder.build()
             finally:
                 summarise()
-        except BuildError as e:
-            self.log(f"error: {e}")
-            return str(e)
+        except BuildError as e:     # every mistake found, one line each, as build.py says them
+            lines = report(e)
+            for line in lines:
+                self.log(f"error: {line}")
+            return "\n".join(lines)
         except Exception as e:
             traceback.print_exc()
             self.log(f"error: {_bug_line(e)}")

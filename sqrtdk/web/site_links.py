@@ -16,7 +16,7 @@ from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..cache import key_for
-from ..errors import BuildError
+from ..errors import BuildError, Mistakes
 from ..log import warn
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .model import Page
@@ -112,7 +112,8 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
     markup holds no link, id or resource (\\href and \\includegraphics need `trust`, which
     only \\htmlData has), and it is most of the page. `memo` (the build's cache) keeps what
     each page's HTML held, so an unchanged page is not parsed again (a text edit parses the
-    edited language's page only). Raises BuildError at the first fault."""
+    edited language's page only). Raises BuildError for every link, id or leftover at fault
+    (errors.Mistakes: each is a fault of its own), together."""
     by_path = {f"{p.lang}/index.html": p for p in pages}
     parsed: dict[str, PageLinks] = {}
     for rel, data in site.files.items():
@@ -125,14 +126,17 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
                 if memo is not None:
                     memo.put(key, links)
             parsed[rel] = links
+    mistakes = Mistakes()
     for rel, links in parsed.items():
         _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
-                    base_url, by_path)
+                    base_url, by_path, mistakes)
     for rel, src in site.copies.items():
         if rel.endswith(".css"):
             for url in _CSS_URL.findall(src.read_text(encoding="utf-8")):
                 if not url.startswith("data:") and _resolve(rel, url) not in site.paths():
-                    raise BuildError(src, 0, f"url({url}) points to a file the site lacks")
+                    mistakes.add(BuildError(src, 0, f"url({url}) points to a file the site "
+                                                    "lacks"))
+    mistakes.raise_any()
 
 
 def _only_here(url: str) -> bool:
@@ -243,14 +247,13 @@ def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None) -> str:
 
 def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                 parsed: Mapping[str, PageLinks],
-                page: Page | None, base_url: str, by_path: Mapping[str, Page]) -> None:
-    def fail(url: str, message: str) -> None:
-        if page is None:
-            raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-        raise BuildError(page.source, _link_line(page, url), message)
-
+                page: Page | None, base_url: str, by_path: Mapping[str, Page],
+                mistakes: Mistakes) -> None:
+    """One page's ids, leftovers and links; each fault (the first of each link) is kept in
+    `mistakes`."""
     for dup in links.duplicate_ids:
-        _duplicate_id(rel, dup, page)
+        with mistakes.seam():
+            _duplicate_id(rel, dup, page)
     m = ANY_MARKER_RE.search(html)
     if m:
         line = _marker_line(page, html, m.start()) if page is not None else 0
@@ -261,7 +264,7 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
             raise RuntimeError(f"{rel}: a placeholder of the build was left on the page "
                                f"near {near!r} ({html[m.start()]!r})")
         assert page is not None
-        raise BuildError(page.source, line, f"unprocessed text near '{near}'")
+        mistakes.add(BuildError(page.source, line, f"unprocessed text near '{near}'"))
     for href in links.empty_links:
         if page is not None and _link_line(page, href):
             warn(LOGGER, page.source, _link_line(page, href),
@@ -271,46 +274,70 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
     for style in links.styles:
         for url in _CSS_URL.findall(style):
             if url.startswith(_EXTERNAL):
-                fail(url, f"external resource '{url}' in a style: pages load nothing from "
-                          "other sites")
+                with mistakes.seam():
+                    _fail(rel, page, url, f"external resource '{url}' in a style: pages load "
+                                          "nothing from other sites")
     paths = site.paths()
     for tag, _attr, url, rel_attr in links.urls:
-        if url.strip().lower().startswith("javascript:"):
-            fail(url, f"link '{url}' would run a script, which the page's "
-                      "Content-Security-Policy blocks; link to a page or an anchor instead")
-        if url.startswith(("mailto:", "data:")):
-            continue
-        target = _internal(rel, url, base_url)
-        if target is None:
-            if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
-                fail(url, _external(tag, url))
-            if tag == "a" and page is not None and _only_here(url):
-                warn(LOGGER, page.source, _link_line(page, url),
-                     f"link to '{url}', an address that only works on your own machine or "
-                     "network, not for a reader; if it is an instruction, write it as code "
-                     f"(`{url}`), which is no link")
-            continue
-        if tag == "link" and rel_attr in ("canonical", "alternate"):
-            continue
-        path, frag = target
-        spaced = page.conversion.lines.spaced.get(unquote(url)) if page and tag == "a" else None
-        if path not in paths and path.rstrip("/") + "/index.html" not in paths \
-                and path + "/index.html" not in paths:
-            fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
-                      "or link to where the image is published" if tag in _IMAGE_TAGS else
-                 f"link to '{unquote(url) if spaced else url}', a file the site does not "
-                 "have" + (" (and GitHub shows the link as text: an address has no spaces)"
-                           if spaced else "") +
-                 "; link to a page of this site (its address as the browser shows it, such "
-                 "as '../en/' or '#some-id'), or to a full address ('https://…') for one "
-                 "elsewhere")
-        page_path = path if path in parsed else path.rstrip("/") + "/index.html"
-        if frag and page_path in parsed and frag not in parsed[page_path].ids:
-            fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'"
-                 + (" (and GitHub shows the link as text: an address has no spaces)"
-                    if spaced else "") + "; "
-                 + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path)))
-        if spaced and page is not None:
+        with mistakes.seam():
+            _check_url(rel, page, (tag, url, rel_attr), paths, parsed, base_url, by_path)
+
+
+def _fail(rel: str, page: Page | None, url: str, message: str) -> None:
+    """The BuildError of a fault of link or resource `url` of page `rel`: at the article's
+    line of it, or the templates' when the page's layout has it."""
+    if page is None:
+        raise BuildError(Path("templates"), 0, f"{rel}: {message}")
+    raise BuildError(page.source, _link_line(page, url), message)
+
+
+def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: set[str],
+               parsed: Mapping[str, PageLinks], base_url: str, by_path: Mapping[str, Page]
+               ) -> None:
+    """One link or resource of page `rel` (`link`: its tag, address and rel=): BuildError at
+    its first fault; warnings for an address only the author's machine reaches or one with
+    spaces."""
+    tag, url, rel_attr = link
+
+    def fail(url: str, message: str) -> None:
+        _fail(rel, page, url, message)
+
+    if url.strip().lower().startswith("javascript:"):
+        fail(url, f"link '{url}' would run a script, which the page's "
+                  "Content-Security-Policy blocks; link to a page or an anchor instead")
+    if url.startswith(("mailto:", "data:")):
+        return
+    target = _internal(rel, url, base_url)
+    if target is None:
+        if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
+            fail(url, _external(tag, url))
+        if tag == "a" and page is not None and _only_here(url):
             warn(LOGGER, page.source, _link_line(page, url),
-                 f"link to '{unquote(url)}', an address written with spaces: GitHub ends an "
-                 f"address at a space and shows the link as text, the page links it; {spaced}")
+                 f"link to '{url}', an address that only works on your own machine or "
+                 "network, not for a reader; if it is an instruction, write it as code "
+                 f"(`{url}`), which is no link")
+        return
+    if tag == "link" and rel_attr in ("canonical", "alternate"):
+        return
+    path, frag = target
+    spaced = page.conversion.lines.spaced.get(unquote(url)) if page and tag == "a" else None
+    if path not in paths and path.rstrip("/") + "/index.html" not in paths \
+            and path + "/index.html" not in paths:
+        fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
+                  "or link to where the image is published" if tag in _IMAGE_TAGS else
+             f"link to '{unquote(url) if spaced else url}', a file the site does not "
+             "have" + (" (and GitHub shows the link as text: an address has no spaces)"
+                       if spaced else "") +
+             "; link to a page of this site (its address as the browser shows it, such "
+             "as '../en/' or '#some-id'), or to a full address ('https://…') for one "
+             "elsewhere")
+    page_path = path if path in parsed else path.rstrip("/") + "/index.html"
+    if frag and page_path in parsed and frag not in parsed[page_path].ids:
+        fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'"
+             + (" (and GitHub shows the link as text: an address has no spaces)"
+                if spaced else "") + "; "
+             + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path)))
+    if spaced and page is not None:
+        warn(LOGGER, page.source, _link_line(page, url),
+             f"link to '{unquote(url)}', an address written with spaces: GitHub ends an "
+             f"address at a space and shows the link as text, the page links it; {spaced}")

@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 from jinja2 import nodes
 
-from ..errors import BuildError, suggest
+from ..errors import BuildError, Mistakes, suggest
 from ..formats import FormatError, fields_of
 from ..log import warn
 from ..settings import FIELDS, PERCENT_D, Strings
@@ -125,28 +125,34 @@ def _filter_chain(node: nodes.Node) -> Iterator[nodes.Node]:
 def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
                      slots: tuple[str, ...]) -> None:
     """Check every language's [ui] strings against `templates_dir` and `slots` (the slot
-    names the page fills in). Raises BuildError at the string's line; warns for a key
-    nothing reads."""
+    names the page fills in). Raises BuildError at the string's line (every string at
+    fault, together); warns for a key nothing reads."""
     use = template_use(templates_dir)
     known_slots = (*EXTRA_SLOTS, *slots)
+    mistakes = Mistakes()       # each string is checked on its own: every one at fault
     for st in strings.values():
-        _check_present(st, use)
+        with mistakes.seam():
+            _check_present(st, use)
         for key, text in st.ui.items():
             line = st.file.line_of("ui", key)
             if key in FIELDS or key in PERCENT_D:
                 continue                            # checked by settings, with their kinds
             if key in FILLED:
-                _check_filled(st, key, text)
+                with mistakes.seam():
+                    _check_filled(st, key, text)
             elif key in use.slotted:
-                _check_slots(st, key, text, known_slots, use)
+                with mistakes.seam():
+                    _check_slots(st, key, text, known_slots, use)
             elif key in READ_BY_CODE or key.startswith(READ_BY_CODE_PREFIXES) or \
                     use.reads(key):
-                _check_plain(st, key, text)
+                with mistakes.seam():
+                    _check_plain(st, key, text)
             else:
                 readers = sorted(use.keys | set(READ_BY_CODE))
                 warn(LOGGER, st.path, line, f"[ui] {key} is not used by any template or by "
                      "the code, so it appears nowhere; " + suggest(key, readers, "ui strings")
                      + ", or remove it")
+    mistakes.raise_any()
 
 
 def _check_present(st: Strings, use: TemplateUse) -> None:
