@@ -1654,3 +1654,16 @@ def test_a_failed_build_lists_at_most_twenty_and_says_how_many_more() -> None:
     assert said[-1].startswith(f"{2 * (MOST_ERRORS + 5) - MOST_ERRORS} more mistake(s) not "
                                "shown"), said
     assert report(BuildError("en.md", 3, "one")) == ["en.md:3: one"]
+
+
+@pytest.mark.parametrize("body, token", [
+    ("where $\\fracc{1}{2}$ is\n", "\\fracc"),
+    ("where $x^2^3$ is\n", "^"),
+], ids=["undefined command", "double superscript"])
+def test_katex_s_fault_is_named_without_its_underline_marks(tmp_path: Path, katex: Any,
+                                                            body: str, token: str) -> None:
+    """KaTeX underlines the token at fault with combining marks (U+0332), which a terminal
+    shows as stray marks under the formula already quoted: the message names the token."""
+    e = error(tmp_path, body, stage="math", katex=katex)
+    assert "invalid TeX" in e.message and "\u0332" not in e.message, e.message
+    assert f"('{token}')" in e.message, e.message

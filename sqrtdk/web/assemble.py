@@ -107,6 +107,24 @@ def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | N
     return out
 
 
+# KaTeX's parse errors end with the formula around the fault, each character of the token at
+# fault followed by U+0332 (a combining low line): "at position 1: \\̲f̲o̲o̲{a}"
+_KATEX_CONTEXT = re.compile(r"(at position \d+): (.*)$", re.S)
+
+
+def katex_reason(error: str) -> str:
+    """KaTeX's error message on one line, its context (the formula around the fault, which
+    the message quotes already) cut down to the token at fault, named in quotes: the
+    combining underlines KaTeX marks it with show as stray marks in a terminal or a log.
+    `error`: KaTeX's ParseError message (katex/src/ParseError.js)."""
+    text = " ".join(error.split())
+    m = _KATEX_CONTEXT.search(text)
+    if not m or "\u0332" not in m[2]:
+        return text.replace("\u0332", "")
+    marked = "".join(ch for ch, after in zip(m[2], m[2][1:]) if after == "\u0332")
+    return text[:m.start()] + f"{m[1]} ('{marked}')"
+
+
 def _formula_fault(page: Page, k: int, rendered: list[Rendered],
                    macros: Mapping[str, str]) -> None:
     """The BuildError of formula `k` of `page`, which the engine refused (`rendered[k]`)."""
@@ -115,7 +133,7 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
         source = " ".join(f.source.split())
         line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
         raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
-                         + " ".join(r.error.split()) + _dollar_hint(f)
+                         + katex_reason(r.error) + _dollar_hint(f)
                          + _command_hint(r, page.formulas, rendered, k)
                          + _site_macro_hint(f, macros))
     first = _defined_at(r.conflict, page, rendered, k)
