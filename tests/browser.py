@@ -318,14 +318,14 @@ class Pages:
     `pages(path, laid_out=..., **context)` gives the `Visit` of that page, loaded once. Its
     base URL is the `served` fixture's, so it follows whichever site the module runs on."""
 
-    def __init__(self, browser: Any, base: str):
-        self.browser, self.base = browser, base
+    def __init__(self, browser: Any, base: str, pool: PagePool | None = None):
+        self.browser, self.base, self.pool = browser, base, pool
         self.visits: dict[str, tuple[Visit, Any]] = {}
 
     def __call__(self, path: str, laid_out: bool = False, **context: Any) -> Visit:
         key = repr((path, laid_out, sorted(context.items())))
         if key not in self.visits:
-            v = Visit(self.browser, self.base, **context)
+            v = Visit(self.browser, self.base, pool=self.pool, **context)
             v.open(path)
             if laid_out:
                 lay_out_everything(v.page)
@@ -338,10 +338,11 @@ class Pages:
         yield self
         changed = [key for key, (v, state) in self.visits.items() if settled_state(v.page) != state]
         for key in changed:          # the next test gets a fresh load, never a changed page
-            self.visits.pop(key)[0].context.close()
+            self.visits.pop(key)[0].context.close()      # never back to the pool
         assert not changed, f"the test changed a shared page and did not restore it: {changed}"
 
     def close(self) -> None:
+        """Each page back to the pool (Visit.close), or its context closed."""
         for v, _ in self.visits.values():
-            v.context.close()
+            v.close()
         self.visits.clear()

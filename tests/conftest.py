@@ -326,11 +326,11 @@ def visit(page_pool: Any, served: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def pages(browser: Any, served: str) -> Any:
+def pages(page_pool: Any, served: str) -> Any:
     """The loaded pages a module's read-only browser checks share, one load each per module
     (browser.Pages); through `served`, they follow the site a test is parametrized with."""
     from browser import Pages
-    loaded = Pages(browser, served)
+    loaded = Pages(page_pool.browser, served, page_pool)
     yield loaded
     loaded.close()
 
