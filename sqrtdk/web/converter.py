@@ -31,6 +31,9 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
+| CjkSingleQuotes   | sqrtdk-single-quotes | 6.95 | CJK pages: pairs `'`, curls apostrophes    |
+| SingleQuotes      | sqrtdk-single-quotes | 5.95 | Latin pages: right after smarty curled `'`; |
+|                   |                    |      | before EnglishQuotes counts the `"`           |
 | EnglishQuotes     | sqrtdk-english-quotes | 5.9 | Latin pages: right after smarty curled `"` |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
@@ -100,6 +103,7 @@ from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuar
 from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
 from .md_reproduce import reproduce_fence
+from .md_single_quotes import CjkSingleQuotes, SingleQuotes
 from .md_text import (
     CjkLineJoin,
     CjkQuotes,
@@ -176,6 +180,8 @@ class ArticleExtension(Extension):
         tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script != "cjk":
             smarty_quote_patterns(md)
+            tp.register(SingleQuotes(md, p.source, lambda: text.prose, p.readable,
+                                     self.positions), "sqrtdk-single-quotes", 5.95)
             tp.register(EnglishQuotes(md, p.source, lambda: text.prose, p.readable,
                                       self.positions), "sqrtdk-english-quotes", 5.9)
         if p.script == "cjk":
@@ -183,6 +189,8 @@ class ArticleExtension(Extension):
             tp.register(CjkQuotes(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                         "sqrtdk-cjk-quotes", 7)
+            tp.register(CjkSingleQuotes(md, p.source, lambda: text.prose, p.readable,
+                                        self.positions), "sqrtdk-single-quotes", 6.95)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
             tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
