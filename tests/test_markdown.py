@@ -52,6 +52,28 @@ def test_every_table_can_be_reached_and_scrolled_from_the_keyboard(tmp_path: Pat
     assert len(tables) == 3 and all(t["attrs"].get("tabindex") == "0" for t in tables)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_table_is_named_by_its_header_row_or_the_heading_above(tmp_path: Path,
+                                                                    lang: str) -> None:
+    """A table is a tab stop (it scrolls sideways), so it needs a name (WCAG 4.1.2; it had
+    none): its header row (aria-labelledby the row), or, when that row has no words, the
+    heading above it (its words, not its section link's name); each id is one no other element has, the author's `table-1-head`
+    included."""
+    body = ("## Numbers {#numbers}\n\n| size | $\\sqrt{d}$ |\n|---|---|\n| 1 | 2 |\n\n"
+            "|   |   |\n|---|---|\n| 3 | 4 |\n\n- item\n\n    | c |\n    |---|\n    | 5 |\n\n"
+            "## Other {#table-1-head}\n\nText[^n].\n\n[^n]: | d |\n    |---|\n    | 6 |\n")
+    elements = Tree(html(tmp_path, body, lang=lang)).elements
+    ids = [e["attrs"]["id"] for e in elements if e["attrs"].get("id")]
+    assert len(ids) == len(set(ids)), ids
+    by_id = {e["attrs"]["id"]: e for e in elements if e["attrs"].get("id")}
+    tables = [e for e in elements if e["tag"] == "table"]
+    named = [by_id[t["attrs"]["aria-labelledby"]] for t in tables]
+    assert [(n["tag"], n["text"].split()) for n in named] == [
+        ("tr", ["size", named[0]["text"].split()[1]]), ("span", ["Numbers"]), ("tr", ["c"]),
+        ("tr", ["d"])], named
+    assert all(t["attrs"].get("tabindex") == "0" for t in tables)
+
+
 def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path) -> None:
     body = "先看 $a$，再看 $b$。最后 $c$ 不接标点。\n"
     glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements

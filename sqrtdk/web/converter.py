@@ -28,7 +28,6 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | FootnoteNumbers   | sqrtdk-note-numbers| 19.5 | after inline made the references; before      |
 |                   |                    |      | footnote-reorder sorts the notes by them      |
 | FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
-| ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
 | CjkSingleQuotes   | sqrtdk-single-quotes | 6.95 | CJK pages: pairs `'`, curls apostrophes    |
@@ -40,6 +39,8 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
+| ScrollingTables   | sqrtdk-tables      | 2.85 | after the ids are known: names each table by  |
+|                   |                    |      | its header row (an id of its own) or heading  |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
 | BoxHeaderCheck    | sqrtdk-box-headers | 2.75 | any time after block parsing                  |
 | EncodedAddresses  | sqrtdk-encoded-addresses | 2.72 | before the links are collected     |
@@ -177,7 +178,6 @@ class ArticleExtension(Extension):
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
-        tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script != "cjk":
             smarty_quote_patterns(md)
             tp.register(SingleQuotes(md, p.source, lambda: text.prose, p.readable,
@@ -199,6 +199,7 @@ class ArticleExtension(Extension):
         tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
+        tp.register(ScrollingTables(md, lambda: self.ids.ids), "sqrtdk-tables", 2.85)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
         tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
                     "sqrtdk-box-headers", 2.75)
