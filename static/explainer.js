@@ -727,9 +727,11 @@
     });
     on(window, "beforeprint", boxes(true));
     on(window, "afterprint", boxes(false));
-    // Display formulas wider than the build estimated scroll in a box the keyboard must reach
+    // Display formulas wider than the build estimated scroll in a box the keyboard must reach,
+    // a stop named as the build names a formula's box (article.html: data-formula-box)
+    const boxName = $("article")?.dataset.formulaBox || "";
     const io = new IntersectionObserver((seen) => seen.forEach(({ target: el, isIntersecting }) => {
-      if (isIntersecting && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+      if (isIntersecting && el.scrollWidth > el.clientWidth) set(el, { tabindex: "0", role: "group", "aria-label": boxName });
     }));
     each("article .math.display", (el) => io.observe(el));
   }

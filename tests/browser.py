@@ -300,10 +300,14 @@ _STATE = """() => { const doc = document.documentElement.cloneNode(true);
 FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
-def settled_state(page: Any) -> Any:
+def settled_state(page: Any, scripts: bool = True) -> Any:
     """The page's _STATE once two readings a couple of frames apart agree (observers that
-    run late under load, such as the dₖ bar's, have had their say)."""
+    run late under load, such as the dₖ bar's, have had their say). A page without scripts
+    (`scripts` False) is read once: nothing of its own changes it, and with JavaScript off
+    chromium never runs a frame callback, so waiting for frames would never end."""
     state = page.evaluate(_STATE)
+    if not scripts:
+        return state
     for _ in range(20):
         page.evaluate(FRAMES)
         again = page.evaluate(_STATE)
@@ -329,14 +333,15 @@ class Pages:
             v.open(path)
             if laid_out:
                 lay_out_everything(v.page)
-            self.visits[key] = (v, settled_state(v.page))
+            self.visits[key] = (v, settled_state(v.page, v.js))
         return self.visits[key][0]
 
     def unchanged(self) -> Iterator[Pages]:
         """Fixture body for a test's use of the shared pages: yields them, then fails the
         test if any of them is not as it was when loaded (address, scroll, focus, document)."""
         yield self
-        changed = [key for key, (v, state) in self.visits.items() if settled_state(v.page) != state]
+        changed = [key for key, (v, state) in self.visits.items()
+                   if settled_state(v.page, v.js) != state]
         for key in changed:          # the next test gets a fresh load, never a changed page
             self.visits.pop(key)[0].context.close()      # never back to the pool
         assert not changed, f"the test changed a shared page and did not restore it: {changed}"

@@ -143,3 +143,28 @@ def test_formulas_are_drawn_at_the_size_their_width_estimate_takes(shared, lang:
     assert ratios
     # computed sizes are kept to 1/64 px: at 17 px text the ratio is exact to ±0.001
     assert all(abs(r - FONT_SCALE) < 0.002 for r in ratios), sorted(set(ratios))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_box_that_is_a_tab_stop_has_a_name(shared, lang: str) -> None:
+    """A box the build makes a tab stop so that a keyboard can scroll it (a formula's, an
+    article table, a figure's table) is named in the accessibility tree (WCAG 4.1.2; axe does
+    not check it): a Markdown table had no name, a formula's box was a generic element named
+    "". Read on the phone's page without JavaScript, where every such box keeps its stop (a
+    box hidden at this width is not in the tree and is left out)."""
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=PHONE,
+                  java_script_enabled=False).page
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        found = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": (
+            "article [tabindex='0']:not(a, button, summary, [role=slider])")})["nodeIds"]
+        nodes = [cdp.send("Accessibility.getPartialAXTree", {"nodeId": n, "fetchRelatives": False}
+                          )["nodes"][0] for n in found]
+    finally:
+        cdp.detach()
+    shown = [n for n in nodes if not n.get("ignored")]
+    assert shown, "no box is a tab stop: this test checks nothing"
+    unnamed = [(n["role"]["value"], n.get("name", {}).get("value")) for n in shown
+               if not (n.get("name") or {}).get("value", "").strip()]
+    assert unnamed == [], unnamed

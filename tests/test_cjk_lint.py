@@ -168,6 +168,29 @@ def test_a_missing_space_inside_a_link_with_a_note_is_still_warned(tmp_path, cap
     assert len(found) == 1 and f"{ZH} numpy" in found[0], found
 
 
+# "not", "link", "later", "note": the words of a sentence with a bracket GitHub reads as text
+NOT, LINK, LATER, NOTE = "\u4e0d\u662f", "\u94fe\u63a5", "\u540e\u6587", "\u9644\u6ce8"
+
+
+@pytest.mark.parametrize("bracket", [
+    f"[{NOT}`{LINK}](/foo`)", f"[{NOT}`{LINK}][ref]`", f"![{NOT}`](a.svg)`",
+    f"`[`{NOT}[{LINK}", "[0, 1)",
+], ids=["code hides a link's end", "code hides a reference's end", "code hides an image's end",
+        "code hides a bracket's pair", "an interval"])
+def test_a_bracket_github_reads_as_text_is_no_link_to_the_lint(tmp_path, caplog,
+                                                               bracket: str) -> None:
+    """CommonMark: a code span takes precedence over a link, so `[not a `link](/foo`)` is
+    no link (GitHub's cmark-gfm reads '[', code, ')'). With the code masked, autocorrect read
+    its '[' as a link's and warned: a space before that "link", and before every real link
+    after it, in later paragraphs too. A '[' GitHub reads as text is text to the lint now
+    (and its warnings quote it as written); a real link is still read as one."""
+    text = (f"{ZH}{bracket}{COMMA}{TEST}\u3002\n\n{LATER}[{NOTE}](#x)\u3002\n\n"
+            f"{ZH}{bracket}{COMMA}{TEST}numpy\u3002\n\n[ref]: /r\n")
+    found = warnings(tmp_path, text, caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:5: "), found
+    assert f"{TEST} numpy" in found[0], found      # (no placeholder in it: conftest checks)
+
+
 FIGURE = "\u56fe\uff1a"         # "figure" and a full-width colon
 OF = "\u7684"                   # a particle
 

@@ -1238,16 +1238,23 @@ def test_a_level_one_heading_is_told_every_fix_at_once(
 
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
+@pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
+@pytest.mark.parametrize("level", ["##", "###"])
 def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
-        tmp_path: Path, lang: str, title: str) -> None:
+        tmp_path: Path, lang: str, title: str, position: str, level: str) -> None:
     """`## Title[[anchor]] {#anchor}`: the id is there, and the page (as GitHub) showed
     '[[anchor]]' in the heading without a word; it warns at the heading's line, and the
-    heading without it has no warning."""
-    body = f"One.\n\n## {title}[[fine-tuning]] {{#fine-tuning}}\n\nText.\n"
+    heading without it has no warning. In a note too (it was not warned: only the text's
+    headings were read for it)."""
+    heading = f"{level} {title}[[fine-tuning]] {{#fine-tuning}}"
+    body = place(position, heading, True)
+    assert body is not None
+    body = "## A section {#a-section}\n\n" + body        # a level-3 heading jumps no level
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if "[[" in x)
     with captured() as messages:
         page(tmp_path, body, RESULTS, lang=lang)
     said = [m for m in messages if "[[fine-tuning]]" in m]
-    assert len(said) == 1 and f":{BODY_START + 2}: " in said[0], messages
+    assert len(said) == 1 and f":{line}: " in said[0] and "anchor syntax" in said[0], messages
     with captured() as messages:
         page(tmp_path, body.replace("[[fine-tuning]]", ""), RESULTS, lang=lang)
     assert list(messages) == [], messages

@@ -52,6 +52,28 @@ def test_every_table_can_be_reached_and_scrolled_from_the_keyboard(tmp_path: Pat
     assert len(tables) == 3 and all(t["attrs"].get("tabindex") == "0" for t in tables)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_table_is_named_by_its_header_row_or_the_heading_above(tmp_path: Path,
+                                                                    lang: str) -> None:
+    """A table is a tab stop (it scrolls sideways), so it needs a name (WCAG 4.1.2; it had
+    none): its header row (aria-labelledby the row), or, when that row has no words, the
+    heading above it (its words, not its section link's name); each id is one no other element has, the author's `table-1-head`
+    included."""
+    body = ("## Numbers {#numbers}\n\n| size | $\\sqrt{d}$ |\n|---|---|\n| 1 | 2 |\n\n"
+            "|   |   |\n|---|---|\n| 3 | 4 |\n\n- item\n\n    | c |\n    |---|\n    | 5 |\n\n"
+            "## Other {#table-1-head}\n\nText[^n].\n\n[^n]: | d |\n    |---|\n    | 6 |\n")
+    elements = Tree(html(tmp_path, body, lang=lang)).elements
+    ids = [e["attrs"]["id"] for e in elements if e["attrs"].get("id")]
+    assert len(ids) == len(set(ids)), ids
+    by_id = {e["attrs"]["id"]: e for e in elements if e["attrs"].get("id")}
+    tables = [e for e in elements if e["tag"] == "table"]
+    named = [by_id[t["attrs"]["aria-labelledby"]] for t in tables]
+    assert [(n["tag"], n["text"].split()) for n in named] == [
+        ("tr", ["size", named[0]["text"].split()[1]]), ("span", ["Numbers"]), ("tr", ["c"]),
+        ("tr", ["d"])], named
+    assert all(t["attrs"].get("tabindex") == "0" for t in tables)
+
+
 def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path) -> None:
     body = "先看 $a$，再看 $b$。最后 $c$ 不接标点。\n"
     glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements
@@ -219,6 +241,75 @@ def test_english_quotes_open_and_close_around_math_and_brackets(tmp_path: Path, 
     out = html(tmp_path, source + "\n")
     text = re.sub(r'<span class="math">[^<]*</span>', "⟨m⟩", out)
     assert expected in text
+
+
+def _text(body: str) -> str:
+    """A converted body's text as a reader sees it: each formula as `x`, code as typed."""
+    body = re.sub(r'<span class="math">[^<]*</span>', "x", body)
+    return "".join(e["text"] for e in Tree(body).elements if e["tag"] in ("p", "li", "h2"))
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("rock 'n' roll", "rock \u2019n\u2019 roll"),
+    ("'Tis so, tell 'em 'cause", "\u2019Tis so, tell \u2019em \u2019cause"),
+    ("he wrote 'x'/'y' here", "he wrote \u2018x\u2019/\u2018y\u2019 here"),
+    ("the labels 'x','y' and", "the labels \u2018x\u2019,\u2018y\u2019 and"),
+    ("see '[link](/a)'", "see \u2018link\u2019"),
+    ("the term \u6ce8\u610f'attention' here", "\u6ce8\u610f\u2018attention\u2019 here"),
+    # right before, and kept
+    ("An author's 'quoted word', the '90s, the students' 'x'.",
+     "An author\u2019s \u2018quoted word\u2019, the \u201990s, the students\u2019 "
+     "\u2018x\u2019."),
+    ("'$x$' and $f$'s '`y`' and `'z'`", "\u2018x\u2019 and x\u2019s \u2018y\u2019 and 'z'"),
+], ids=["rock n roll", "elisions", "after a slash", "after a comma", "around a link",
+        "after chinese", "kept", "math and code"])
+def test_english_single_quotes_open_and_close_and_apostrophes_are_apostrophes(
+        tmp_path: Path, source: str, expected: str) -> None:
+    """Single quotes: an opening and a closing one around a quotation, the closing one for an
+    apostrophe (rock 'n' roll, 'tis: smarty opened these), also where smarty's rules see the
+    wrong neighbour (after a slash or a comma, a link's end, a Chinese character); code keeps
+    its typewriter quotes."""
+    assert expected in _text(html(tmp_path, source + "\n")), source
+
+
+@pytest.mark.parametrize("source, expected", [
+    ('He said "\'Quoted\' words" here.', "\u201c\u2018Quoted\u2019 words\u201d"),
+    ("He said 'a \"b\"' here.", "\u2018a \u201cb\u201d\u2019"),
+], ids=["single inside double", "double inside single"])
+def test_a_quote_beside_a_quote_warns_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                              source: str, expected: str) -> None:
+    """smarty curls a double quote right beside a single one as one piece ("' -> \u201c\u2018),
+    which the pairing of double quotes did not count: an odd number was warned."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        out = html(tmp_path, source + "\n")
+    assert expected in _text(out)
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_chinese_single_quotes_are_paired_and_apostrophes_curled(tmp_path: Path) -> None:
+    """On a Chinese page (no smarty quotes) the ASCII single quotes of a block are paired
+    \u2018 \u2019 in order, as the double ones are; an apostrophe (it's, rock 'n' roll, the '90s)
+    is \u2019 and takes no part in the pairing; formulas and code keep theirs."""
+    body = ("\u4ed6\u8bf4'\u5148\u522b\u6025'\uff0c\u7136\u540e'\u518d\u770b'\u3002"
+            "rock 'n' roll \u5728 '90s\uff0cit's \u597d\uff0c$f'(x)$ \u548c `'c'`\u3002\n")
+    p = page(tmp_path, body, RESULTS, lang="zh")
+    assert _text(p.body) == ("\u4ed6\u8bf4\u2018\u5148\u522b\u6025\u2019\uff0c\u7136\u540e"
+                             "\u2018\u518d\u770b\u2019\u3002rock \u2019n\u2019 roll \u5728 "
+                             "\u201990s\uff0cit\u2019s \u597d\uff0cx \u548c 'c'\u3002")
+    assert [f.plain for f in p.formulas] == ["f'(x)"]
+
+
+def test_chinese_single_quotes_that_cannot_be_paired_warn_at_their_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    body = "\u7b2c\u4e00\u6bb5\u3002\n\n\u7b2c\u4e8c\u6bb5'\u5f15\u53f7\u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        out = html(tmp_path, body, lang="zh")
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "odd number of \"'\"" in got[0] and "\u2018 \u2019" in got[0], got
+    assert "\u6bb5'\u5f15" in out                     # left as written
 
 
 def test_chinese_ascii_quotes_are_paired(tmp_path: Path) -> None:

@@ -180,3 +180,21 @@ def test_a_run_of_letters_counts_every_letter_of_it(katex: Any) -> None:
         sum(em(f"\\text{{{c}}}") for c in words), rel=0.02)
     letters = sum(em(f"\\operatorname{{{c}}}") for c in "softmax")
     assert em("\\operatorname{softmax}") == pytest.approx(letters, rel=0.2)
+
+
+def test_a_formula_s_scrolling_box_is_a_group_named_by_the_formula(
+        tmp_path: Path, katex: Any) -> None:
+    """A formula too wide for a phone gets a box that scrolls and is a tab stop; a stop needs
+    a name (WCAG 4.1.2), which the box lacked (a generic element named ""): it is a group
+    named in the page's language (strings.toml `formula_box`), as the figures' tables and the
+    reproduce boxes are named groups. Display and inline, the wide one and its phone lines."""
+    from helpers import Tree
+    wide = ", ".join(LINES[:3])
+    body = f"Steps:\n\n$$\n{wide}\n$$\n\nInline ${wide}$ too.\n"
+    built = page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    html = "".join(typeset([built], katex, box_names={"en": "A box"})["en"])
+    boxes = [e for e in Tree(html).elements if "math-scroll" in e["attrs"].get("class", "")]
+    assert {e["tag"] for e in boxes} == {"div", "span"}, boxes
+    for box in boxes:
+        assert box["attrs"].get("tabindex") == "0" and box["attrs"].get("role") == "group"
+        assert box["attrs"].get("aria-label") == "A box", box["attrs"]

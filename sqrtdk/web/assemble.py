@@ -72,10 +72,12 @@ def template_env(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.E
 
 
 def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | None = None,
-            mistakes: Mistakes | None = None) -> dict[str, list[str]]:
+            mistakes: Mistakes | None = None, box_names: Mapping[str, str] | None = None
+            ) -> dict[str, list[str]]:
     """Every page's formulas, one call to the renderer per page (a page's macro definitions
     hold for its later formulas, never for another page's), starting from the site's
-    `macros`; lang -> HTML per formula.
+    `macros`; lang -> HTML per formula. `box_names`: lang -> the name of a formula's box
+    that scrolls (strings.toml `formula_box`).
 
     Raises BuildError naming the file, the formula's line and the engine's message, or a
     macro given a second meaning; logs the engine's warnings and formulas wider than a
@@ -100,7 +102,8 @@ def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | N
                 defining = bool(r.conflict or _DEFINES.search(f.source))
             for w in () if failed[k] else r.warnings:
                 warn(LOGGER, page.source, f.line, w)
-        out[page.lang] = ["" if bad else _laid_out(page, f, r, math)
+        name = (box_names or {}).get(page.lang, "")
+        out[page.lang] = ["" if bad else _laid_out(page, f, r, math, name)
                           for f, r, bad in zip(page.formulas, rendered, failed)]
     if mistakes is None:
         found.raise_any()
@@ -142,11 +145,11 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
                      "in an article: give the new one another name")
 
 
-def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer) -> str:
+def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer, name: str) -> str:
     """The formula's HTML; a display formula too wide for a phone also gets its lines
     (math/lines.py), shown instead on narrow screens (style.css: .math-wide, .math-narrow).
-    Warns when even that stays wider than a phone's column."""
-    html = _scroll_if_wide(f, r)
+    Warns when even that stays wider than a phone's column. `name`: a scrolling box's."""
+    html = _scroll_if_wide(f, r, name)
     if not f.display or r.width_em * TEXT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
         return html
     line_em = WIDE_SHARE * PHONE_COLUMN_PX / TEXT_PX
@@ -165,7 +168,7 @@ def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer) -> str:
     if lines is None:
         return html
     return (f'<div class="math-wide">{html}</div>'
-            f'<div class="math-narrow">{_scroll_if_wide(lines, narrow_r)}</div>')
+            f'<div class="math-narrow">{_scroll_if_wide(lines, narrow_r, name)}</div>')
 
 
 def _dollar_hint(f: Formula) -> str:
@@ -224,15 +227,18 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     return ""
 
 
-def _scroll_if_wide(f: Formula, r: Rendered) -> str:
+def _scroll_if_wide(f: Formula, r: Rendered, name: str) -> str:
     """A formula too wide for a phone's column gets a box of its own that scrolls and the
     keyboard can reach (an inline one is never cut off; a display one never pushes the page
-    sideways)."""
+    sideways). A tab stop needs a name (WCAG 4.1.2): the box is a group named `name` (the
+    page language's `formula_box`), as the figures' tables and the reproduce boxes are named
+    groups; not the formula's own text, which would go stale where its numbers follow dₖ."""
     if r.width_em * TEXT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
         return r.html
-    if f.display:
-        return f'<div class="math-scroll" tabindex="0">{r.html}</div>'
-    return f'<span class="math-scroll" tabindex="0">{r.html}</span>'
+    from markupsafe import escape
+    tag = "div" if f.display else "span"
+    return (f'<{tag} class="math-scroll" tabindex="0" role="group" aria-label="{escape(name)}">'
+            f'{r.html}</{tag}>')
 
 
 def _toc(headings: list[Heading]) -> list[dict[str, Any]]:
@@ -272,7 +278,8 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
     `mistakes`, the formulas that fail are kept there (`typeset`) and the site is made
     without them, for the checks that follow; without, they are raised."""
     s, results = inputs.settings, inputs.results
-    math_html = typeset(inputs.pages, math, inputs.settings.macros, mistakes)
+    math_html = typeset(inputs.pages, math, inputs.settings.macros, mistakes,
+                        {lang: st.ui["formula_box"] for lang, st in inputs.strings.items()})
     alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],

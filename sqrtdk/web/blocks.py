@@ -121,6 +121,12 @@ def html_text(fragment: str) -> str:
     return "".join(parser.parts)
 
 
+def cmark_html(source: str) -> str:
+    """`source` as cmark-gfm writes it in HTML with GitHub's extensions (`cmark_tree`'s)."""
+    return str(cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS,
+                                                         _CMARK_EXTENSIONS))
+
+
 def cmark_tree(source: str) -> etree.Element:
     """`source` parsed by cmark-gfm with GitHub's extensions (tables, autolinks,
     strikethrough, task lists, footnotes), as an element tree with `data-sourcepos`.
@@ -130,7 +136,7 @@ def cmark_tree(source: str) -> etree.Element:
     time html.parser takes. Anything expat refuses (a control character in the text) goes
     through html.parser. A block of raw HTML, which cmark-gfm writes without a position,
     gets the lines CommonMark gives it (`cmark_html`)."""
-    html = cmarkgfm.markdown_to_html_with_extensions(source, _CMARK_OPTIONS, _CMARK_EXTENSIONS)
+    html = cmark_html(source)
     xhtml = html.replace(" data-footnotes>", ' data-footnotes="">').replace(
         " data-footnote-ref>", ' data-footnote-ref="">').replace(
         " data-footnote-backref ", ' data-footnote-backref="" ')

@@ -25,7 +25,9 @@ from typing import Any
 
 from ..log import SPACING, warn
 from ..textfiles import TomlFile
+from .blocks import cmark_html
 from .lexer_inline import Masked
+from .markers import PROBE_RE, TEXT_BRACKET, probe
 
 LOGGER = logging.getLogger("sqrtdk.web.cjk_lint")
 _CONTEXT = 12            # characters shown on each side of the first difference
@@ -168,17 +170,53 @@ def _table_findings(text: str, name: str, tree: Any) -> list[Finding]:
     return sorted(found, key=lambda f: f.line)
 
 
+# a '[' to leave as it is: escaped (GitHub reads it as text: `_text_brackets`), right after
+# a ']' (a reference's label, `[text][ref]`: a mark between them would part them), or opening
+# a line that defines a reference or a note, `[ref]: address` (a mark would undo it)
+_ESCAPED_BRACKET = re.compile(r"(?<!\\)(?:\\\\)*\\\[")
+_DEFINITION = re.compile(r"^[ \t>]*(\[)[^\]\n]*\]:", re.M)
+
+
+def _text_brackets(text: str, masked: Masked) -> str:
+    """`text` (the masked article) with each '[' that GitHub reads as text, not as a link's,
+    an image's or a note reference's, as TEXT_BRACKET. The code masked, autocorrect took a
+    '[' whose ']( … )' a code span holds for a link's (CommonMark 0.31, 6.1: a code span
+    takes precedence, so `[not a `link](/foo`)` is none), as it did an interval's '[0, 1)',
+    and warned about that link and every real one after it. GitHub's reading decides: each
+    '[' gets a probe (markers.probe) in the text with its code restored, and cmark-gfm's
+    HTML shows which probes a link, an image or a note reference follows."""
+    plain = _TEMPLATE.sub(lambda m: re.sub("[^\n]", "x", m.group(0)), text)
+    escaped = {m.end() - 1 for m in _ESCAPED_BRACKET.finditer(plain)}
+    kept = escaped | {m.start(1) for m in _DEFINITION.finditer(plain)}
+    at = [i for i, c in enumerate(plain) if c == "[" and i not in kept
+          and plain[i - 1:i] != "]"]
+    if not at and not escaped:
+        return text
+    probed, last = [], 0
+    for n, i in enumerate(at):
+        start = i - 1 if plain[i - 1:i] == "!" else i      # an image's '!' stays with its '['
+        probed += [plain[last:start], probe(n)]
+        last = start
+    html = cmark_html(masked.restore_code("".join(probed) + plain[last:]))
+    # a probe in the text (one in an address is %-encoded, so not found: left as it is)
+    # that no link, image or note reference (<sup><a>) follows
+    text_at = {at[int(m.group(1))] for m in PROBE_RE.finditer(html)
+               if not html.startswith(("<a ", "<img ", "<sup "), m.end())} | escaped
+    return "".join(TEXT_BRACKET if i in text_at else c for i, c in enumerate(text))
+
+
 def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     """Warn at every line of `masked_text` (the lexer's masked article, lines as in the file
     at `path`) whose spacing or punctuation autocorrect would change; returns how many.
     `masked`: the lexer's record of the code and formulas the text's tokens stand for, so
     the warning quotes the text as written. A table row is read cell by cell, a heading
-    without its `{#id}`."""
-    text = _NOTE_IN_LINK.sub(_note_after_link, masked_text)
+    without its `{#id}`, a '[' GitHub reads as text as no link's (`_text_brackets`)."""
+    text = _text_brackets(_NOTE_IN_LINK.sub(_note_after_link, masked_text), masked)
     tree = _github_reading(text)     # lines stay as they are: one reading serves both
     found = _table_findings(_without_heading_ids(text, tree), path.name, tree)
     for f in found:
-        was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(text, "$…$"))
+        was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
+            text.replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' (autocorrect's rules; fix the text, or ignore this warning)")
     return len(found)

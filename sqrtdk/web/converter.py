@@ -28,15 +28,19 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | FootnoteNumbers   | sqrtdk-note-numbers| 19.5 | after inline made the references; before      |
 |                   |                    |      | footnote-reorder sorts the notes by them      |
 | FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
-| ScrollingTables   | sqrtdk-tables      | 17   | any time after block parsing                  |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
+| CjkSingleQuotes   | sqrtdk-single-quotes | 6.95 | CJK pages: pairs `'`, curls apostrophes    |
+| SingleQuotes      | sqrtdk-single-quotes | 5.95 | Latin pages: right after smarty curled `'`; |
+|                   |                    |      | before EnglishQuotes counts the `"`           |
 | EnglishQuotes     | sqrtdk-english-quotes | 5.9 | Latin pages: right after smarty curled `"` |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
+| ScrollingTables   | sqrtdk-tables      | 2.85 | after the ids are known: names each table by  |
+|                   |                    |      | its header row (an id of its own) or heading  |
 | BoxCollector      | sqrtdk-boxes       | 2.8  | any time after block parsing                  |
 | BoxHeaderCheck    | sqrtdk-box-headers | 2.75 | any time after block parsing                  |
 | EncodedAddresses  | sqrtdk-encoded-addresses | 2.72 | before the links are collected     |
@@ -100,6 +104,7 @@ from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuar
 from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
 from .md_reproduce import reproduce_fence
+from .md_single_quotes import CjkSingleQuotes, SingleQuotes
 from .md_text import (
     CjkLineJoin,
     CjkQuotes,
@@ -173,9 +178,10 @@ class ArticleExtension(Extension):
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
         tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
-        tp.register(ScrollingTables(md), "sqrtdk-tables", 17)
         if p.script != "cjk":
             smarty_quote_patterns(md)
+            tp.register(SingleQuotes(md, p.source, lambda: text.prose, p.readable,
+                                     self.positions), "sqrtdk-single-quotes", 5.95)
             tp.register(EnglishQuotes(md, p.source, lambda: text.prose, p.readable,
                                       self.positions), "sqrtdk-english-quotes", 5.9)
         if p.script == "cjk":
@@ -183,6 +189,8 @@ class ArticleExtension(Extension):
             tp.register(CjkQuotes(md, p.source, lambda: text.prose, p.readable,
                                   self.positions),
                         "sqrtdk-cjk-quotes", 7)
+            tp.register(CjkSingleQuotes(md, p.source, lambda: text.prose, p.readable,
+                                        self.positions), "sqrtdk-single-quotes", 6.95)
         tp.register(self.math, "sqrtdk-math", 4)
         if p.script == "cjk":
             tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
@@ -191,6 +199,7 @@ class ArticleExtension(Extension):
         tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
+        tp.register(ScrollingTables(md, lambda: self.ids.ids), "sqrtdk-tables", 2.85)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
         tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
                     "sqrtdk-box-headers", 2.75)

@@ -19,6 +19,8 @@ the names below.
 | math_html(n)    | md_math        | formula n's rendered HTML            | assemble         |
 | math_text(n)    | md_math        | formula n as plain text (a label)    | assemble         |
 | fig_data(name)  | md_figures     | figure NAME's table of numbers       | fig_tables       |
+| probe(n)        | cjk_lint       | the n-th '[', found in cmark's HTML  | cjk_lint         |
+| TEXT_BRACKET    | cjk_lint       | a '[' GitHub reads as text           | cjk_lint         |
 | NEVER           | quoting        | nothing: delimiters no text holds    | (Jinja)          |
 
 Each table entry that records where it came from (a formula's `RawFormula.line`, a quote's or
@@ -45,6 +47,8 @@ _HTML_OPEN, _HTML_CLOSE = "\U000f0015", "\U000f0016"
 _FIG_OPEN, _FIG_CLOSE = "\U000f0017", "\U000f0018"
 _CODE_OPEN, _CODE_CLOSE = "\U000f0020", "\U000f0021"
 _TEXT_OPEN, _TEXT_CLOSE = "\U000f0019", "\U000f001a"
+_PROBE_OPEN, _PROBE_CLOSE = "\U000f0022", "\U000f0023"
+TEXT_BRACKET = "\U000f0024"   # a '[' that is text, where a reader of links must not see one
 NEVER = "\U000f00ff\U000f00fe"   # a delimiter no text holds (Jinja options that must not match)
 
 QUOTE_RE = re.compile(f"{_QUOTE_OPEN}(\\d+){_QUOTE_MID}(.*?){_QUOTE_CLOSE}", re.S)
@@ -58,6 +62,7 @@ CODE_RE = re.compile(f"{_CODE_OPEN}(\\d+){_CODE_CLOSE}")
 MATH_HTML_RE = re.compile(f"{_HTML_OPEN}(\\d+){_HTML_CLOSE}")
 MATH_TEXT_RE = re.compile(f"{_TEXT_OPEN}(\\d+){_TEXT_CLOSE}")
 FIG_DATA_RE = re.compile(f"{_FIG_OPEN}([a-z0-9_]+){_FIG_CLOSE}")
+PROBE_RE = re.compile(f"{_PROBE_OPEN}(\\d+){_PROBE_CLOSE}")
 # a marker cut short (its opening and digits without its closing: text sliced before its
 # markers were replaced), which no message may show
 _OPENS = (_QUOTE_OPEN + _CLAIM_OPEN + _MATH_OPENS + _HTML_OPEN + _FIG_OPEN + _CODE_OPEN +
@@ -113,6 +118,11 @@ def math_text(n: int) -> str:
 def fig_data(name: str) -> str:
     """Where figure `name`'s table of numbers goes (filled at assembly by fig_tables)."""
     return f"{_FIG_OPEN}{name}{_FIG_CLOSE}"
+
+
+def probe(n: int) -> str:
+    """A mark put before the n-th '[' of a text, to find that bracket in a parser's output."""
+    return f"{_PROBE_OPEN}{n}{_PROBE_CLOSE}"
 
 
 def has_quote_or_claim(text: str) -> bool:

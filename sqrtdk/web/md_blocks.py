@@ -36,7 +36,7 @@ from ..errors import BuildError, line_of, shortened
 from ..log import warn
 from .block_diff import WORDS_ONLY, Alignment, align
 from .blocks import (
-    Parse,
+    Block,
     Reader,
     cmark_reader,
     cmark_tree,
@@ -298,12 +298,16 @@ class BlockStructure(Treeprocessor):
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences
+        notes = []
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
                 note = align(blocks, theirs.notes[label], lines)
                 self._keep_lines(ours.note_elements[label], note)
                 differences += note.differences
-        self._headings(ours, main, lines)
+                notes.append((blocks, ours.note_elements[label], note))
+        self._headings(ours.blocks, ours.elements, main, lines)
+        for blocks, elements, note in notes:      # a note's headings: no level to follow
+            self._headings(blocks, elements, note, lines, levels=False)
         self.positions.record(root, {**self.block_lines, **self.heading_lines},
                               self.md.is_block_level, self.block_floors)
         first: dict[int, str] = {}       # one warning a line: its first stretch's
@@ -382,9 +386,13 @@ class BlockStructure(Treeprocessor):
             text = unescape(text.replace(AMP_SUBSTITUTE, "&"))
         return _ESCAPED.sub(lambda m: chr(int(m.group(1))), text)
 
-    def _headings(self, ours: Parse, alignment: Alignment, source: list[str]) -> None:
+    def _headings(self, blocks: list[Block], elements: list[etree.Element | None],
+                  alignment: Alignment, source: list[str], levels: bool = True) -> None:
+        """The checks of the headings of `blocks` (the text's, or one note's: `elements`
+        theirs, `alignment` their match to cmark-gfm's reading): a level-1 heading, one
+        without an id, a `[[anchor]]` left beside an id; with `levels`, a level skipped."""
         previous, after = 1, 1
-        for block, el, matched, exact in zip(ours.blocks, ours.elements, alignment.lines,
+        for block, el, matched, exact in zip(blocks, elements, alignment.lines,
                                              alignment.exact, strict=True):
             if exact and matched:
                 after = matched
@@ -414,7 +422,7 @@ class BlockStructure(Treeprocessor):
                                  f"'[[{anchor.group(2)}]]', the Hugging Face course's anchor "
                                  "syntax, which the page (and GitHub) shows as text; remove "
                                  "it: the heading's id is the one in its {#…}")
-            if level > previous + 1:
+            if levels and level > previous + 1:
                 self._warn(line, f"heading level jumps from {previous} to {level} "
                                  f"('{typed}'), skipping a level readers of "
                                  "the contents and screen readers rely on; make it "

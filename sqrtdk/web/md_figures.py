@@ -198,8 +198,48 @@ def _needle(img: etree.Element) -> tuple[str | re.Pattern[str], ...]:
 class ScrollingTables(Treeprocessor):
     """Every table scrolls sideways inside itself when it is wider than the column (the
     stylesheet's `overflow-x: auto`); `tabindex="0"` lets a keyboard reach it and scroll it
-    (WCAG 2.1.1; axe's rule scrollable-region-focusable)."""
+    (WCAG 2.1.1; axe's rule scrollable-region-focusable). A tab stop needs a name (WCAG
+    4.1.2), which a Markdown table (no caption) lacked: it is `aria-labelledby` its header
+    row, or, when that row has no words, the heading above it (in the page's language
+    either way). The row gets an id no other element of the page has: `taken()` gives the
+    ids already on the page (md_collect.IdCollector's, raw HTML's included), so this runs
+    after that collector, once every heading has its id."""
+
+    def __init__(self, md: Markdown, taken: Callable[[], set[str]] = set):
+        super().__init__(md)
+        self.taken = taken
 
     def run(self, root: etree.Element) -> None:
-        for table in root.iter("table"):
-            table.set("tabindex", "0")
+        taken = set(self.taken()) | {el.get("id", "") for el in root.iter()}
+        heading: etree.Element | None = None
+        tables = 0
+        for el in root.iter():
+            if el.tag in _HEADINGS and el.get("id"):
+                heading = el
+            if el.tag != "table":
+                continue
+            el.set("tabindex", "0")
+            tables += 1
+            row = el.find("thead/tr")
+            if row is not None and "".join(row.itertext()).strip():
+                ident = row.get("id") or _free(f"table-{tables}-head", taken)
+                row.set("id", ident)
+                taken.add(ident)
+                el.set("aria-labelledby", ident)
+            elif heading is not None:
+                # the heading's words (md_collect.HeadingCollector names it by them), not
+                # its section link's name, which a name taken from the heading would hold
+                name = heading.get("aria-labelledby") or heading.get("id") or ""
+                el.set("aria-labelledby", name)
+
+
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
+def _free(ident: str, taken: set[str]) -> str:
+    """`ident`, or `ident-2`, `ident-3`, … : the first not in `taken`."""
+    n, free = 1, ident
+    while free in taken:
+        n += 1
+        free = f"{ident}-{n}"
+    return free

@@ -6,6 +6,7 @@ quotes in Chinese text, and `lang` on text in the other script.
 - `CjkQuotes`: on pages whose script is CJK, smarty's English rules would make both ASCII
   quotes around a word between Chinese characters closing quotes; instead the ASCII double
   quotes of each block are paired “…” in order (an odd number is left alone, with a warning).
+  (Single quotes and apostrophes, on both scripts: `md_single_quotes`.)
 - `LangMarks`: on a CJK page, a block with no CJK character and at least three Latin words
   (the quoted English sentence) gets the other language's `lang`; on a Latin page, each run
   of CJK characters is wrapped in `<span lang=…>`, so fonts and screen readers follow.
@@ -40,7 +41,6 @@ _CJK_CHAR = re.compile(f"[{CJK}]")
 _SOFT = "“”‘’"
 _CJK_RUN = re.compile(f"[{CJK}](?:[{CJK}{_SOFT}·]*[{CJK}])?")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[A-Za-z])")   # it's, don't: inside a word
 _SKIP = {"code", "pre", "script", "style", "math", "kbd", "samp"}
 # a line break with the spaces around it, and the filler of lines a comment or formula held
 _LINE_BREAK = re.compile(f"[ \t]*\n[ \t\n{FILLER}]*")
@@ -157,24 +157,23 @@ class _QuoteBlocks(Treeprocessor):
         return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
 
     def _odd(self, block: etree.Element, slots: list[tuple[etree.Element, str]],
-             what: str) -> None:
-        """The warning for a block whose '"' cannot be paired: `what` says what the page
-        shows instead."""
+             what: str, mark: str = '"') -> None:
+        """The warning for a block whose `mark`s (double or single quotes) cannot be
+        paired: `what` says what the page shows instead."""
         text = "".join(_get(el, s) for el, s in slots).strip()
         shown = " ".join(self.readable(text).split())     # one line
+        write = "“ ” yourself" if mark == '"' else "‘ ’ yourself, ’ for an apostrophe"
+        quoted = "'\"'" if mark == '"' else '"\'"'
         warn(LOGGER, self.source, self._line(block, text),
-             f"an odd number of '\"' in “{shown[:40]}…”; {what} (write “ ” yourself)")
+             f"an odd number of {quoted} in “{shown[:40]}…”; {what} (write {write})")
 
 
 class CjkQuotes(_QuoteBlocks):
-    """Pair the ASCII double quotes of each block as “ ” (CJK pages only), and curl the
-    apostrophe inside an English word (it's -> it’s), which smarty does on Latin pages."""
+    """Pair the ASCII double quotes of each block as “ ” (CJK pages only; the single ones:
+    md_single_quotes)."""
 
     def run(self, root: etree.Element) -> None:
         for block, slots in self._blocks(root):
-            for el, s in slots:
-                if "'" in _get(el, s):
-                    _set(el, s, _APOSTROPHE.sub("\u2019", _get(el, s)))
             count = sum(_get(el, s).count('"') for el, s in slots)
             if not count:
                 continue

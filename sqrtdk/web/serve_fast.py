@@ -128,7 +128,8 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
             conversion = convert(page, masked)
             done = Page(lang=st.lang, source=ctx.path, meta={}, conversion=conversion,
                         quotes=quoter.log, formulas=formulas)
-            math_html = typeset([done], ctx.math(), ctx.macros)[st.lang]
+            math_html = typeset([done], ctx.math(), ctx.macros,
+                                box_names={st.lang: st.ui["formula_box"]})[st.lang]
             html = conversion.html
             if FIG_DATA_RE.search(html):   # a figure's table of numbers (reads the registry)
                 html = fill_tables(html, st.ui, ctx.results)

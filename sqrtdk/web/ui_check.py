@@ -40,6 +40,7 @@ READ_BY_CODE = {
     "keep_whole": "the article's words kept on one line (md_text.KeepWhole)",
     "ruler_raw": "the {ruler} slot",
     "table_summary": "the figures' tables (fig_tables)",
+    "formula_box": "the formulas' scrolling boxes (assemble)",
 }
 # keys the code builds from a prefix: the figures' tables' column headers (fig_tables)
 READ_BY_CODE_PREFIXES = ("col_",)
