@@ -27,6 +27,7 @@ from sqrtdk.web.publish import (
     headers_file,
     is_stable,
     minify_assets,
+    publish,
     site_path,
     unhashed_name,
 )
@@ -141,6 +142,18 @@ def test_headers_rules_never_overlap_on_cache_control() -> None:
     for rel in site.paths():
         assert cache_control(rules, "/some/path/" + rel) == \
             (REVALIDATE if is_stable(rel) else IMMUTABLE), rel
+
+
+def test_a_site_whose_names_are_not_hashed_is_never_cached_for_long() -> None:
+    """`--serve` writes site/ with plain asset names (publish(hashed=False)): an edit puts new
+    bytes at the same address, so no file of it may be marked immutable in `_headers` (a
+    site/ copied to a host straight after serving would keep stale assets for a year)."""
+    site = small_site(b"f")
+    publish(site, BASE, CSP, compress=None, hashed=False)
+    rules = parse_headers(site.files["_headers"].decode())
+    for rel in site.paths():
+        if rel != "_headers":
+            assert cache_control(rules, "/some/path/" + rel) == REVALIDATE, rel
 
 
 # ---------------------------------------------------------------- minified sheets and scripts

@@ -199,9 +199,12 @@ def compressed(encoding: str, data: bytes) -> bytes:
     raise ValueError(f"unknown encoding {encoding!r}")
 
 
-def headers_file(site: Site, base_url: str, csp: str) -> bytes:
+def headers_file(site: Site, base_url: str, csp: str, hashed: bool = True) -> bytes:
     """`_headers` in the format Netlify and Cloudflare Pages read: the security headers for
-    every address, `Cache-Control` immutable for hashed files and `no-cache` for the others.
+    every address, `Cache-Control` immutable for hashed files and `no-cache` for the others;
+    with `hashed` False (`--serve`'s site, whose files keep their names: the next edit gives
+    new bytes at the same address), `no-cache` for every file, so that a `site/` copied to a
+    host straight after serving is never cached for a year under names that do not change.
     Rules never overlap on Cache-Control (both hosts join the values of overlapping rules):
     a folder of hashed files only gets one wildcard rule, any other file its own."""
     base = urlsplit(base_url).path or "/"
@@ -212,7 +215,8 @@ def headers_file(site: Site, base_url: str, csp: str) -> bytes:
     done: set[str] = set()          # files under a folder's wildcard rule
     for folder in sorted({posixpath.dirname(rel) for rel in paths}):
         subtree = [rel for rel in paths if rel.startswith(f"{folder}/")]
-        if folder and subtree[0] not in done and not any(is_stable(rel) for rel in subtree):
+        if hashed and folder and subtree[0] not in done \
+                and not any(is_stable(rel) for rel in subtree):
             lines += [f"{base}{folder}/*", f"  Cache-Control: {IMMUTABLE}", ""]
             done.update(subtree)
     for rel in paths:
@@ -221,7 +225,7 @@ def headers_file(site: Site, base_url: str, csp: str) -> bytes:
         addresses = [rel]
         if rel == "index.html" or rel.endswith("/index.html"):
             addresses.insert(0, rel[:-len("index.html")])
-        value = REVALIDATE if is_stable(rel) else IMMUTABLE
+        value = REVALIDATE if is_stable(rel) or not hashed else IMMUTABLE
         for address in addresses:         # one block each: a path line ends the block above
             lines += [f"{base}{address}", f"  Cache-Control: {value}", ""]
     return "\n".join(lines).encode("utf-8")
@@ -236,7 +240,7 @@ def publish(site: Site, base_url: str, csp: str, compress: Compress | None,
     the build's log line."""
     minified = minify_assets(site, minify) if minify is not None else 0
     renamed = fingerprint(site, base_url, memo) if hashed else {}
-    site.files["_headers"] = headers_file(site, base_url, csp)
+    site.files["_headers"] = headers_file(site, base_url, csp, hashed)
     packed = precompress(site, compress) if compress is not None else 0
     return {"minified": minified, "hashed": len(renamed), "compressed": packed}
 
