@@ -220,6 +220,79 @@ def test_the_contents_focus_ring_runs_round_its_box_and_is_not_cut(visit, viewpo
     assert all(abs(a - b) <= 2 for a, b in zip(f["summary"], f["box"])), f
 
 
+# Every tab stop of the article focused in turn (el.focus({focusVisible: true}), as a Tab
+# would show it): the rectangle its ring takes (its box grown by outline-offset and -width)
+# must lie inside every block around it that clips what it paints: a scroll box, a block
+# with paint containment (content-visibility: auto implies it), grown by the block's
+# overflow-clip-margin where that applies (not to a scroll box). Each cut ring: what, which
+# sides, by what.
+RINGS_CUT = """() => {
+  const clips = el => { const out = []; for (let a = el.parentElement; a; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible' || cs.contentVisibility === 'auto'
+          || /paint|strict|content/.test(cs.contain)) out.push(a); } return out; };
+  const cut = [];
+  for (const el of document.querySelectorAll('article a[href], article summary, article button, article input, article [tabindex="0"]')) {
+    if (!el.checkVisibility()) continue;
+    el.focus({focusVisible: true});
+    if (document.activeElement !== el) continue;
+    const cs = getComputedStyle(el);
+    if (cs.outlineStyle === 'none') continue;
+    const w = parseFloat(cs.outlineWidth), o = parseFloat(cs.outlineOffset), grow = o + w;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const ring = {l: r.left - grow, t: r.top - grow, r: r.right + grow, b: r.bottom + grow};
+    for (const a of clips(el)) {
+      const c = a.getBoundingClientRect();
+      const bl = a.clientLeft, bt = a.clientTop;
+      const ac = getComputedStyle(a);
+      const m = (ac.overflowX === 'visible' || ac.overflowX === 'clip') ? (parseFloat(ac.overflowClipMargin) || 0) : 0;
+      const box = {l: c.left + bl - m, t: c.top + bt - m, r: c.left + bl + a.clientWidth + m, b: c.top + bt + a.clientHeight + m};
+      const sides = [];
+      if (ring.l < box.l - 0.5) sides.push('left'); if (ring.t < box.t - 0.5) sides.push('top');
+      if (ring.r > box.r + 0.5) sides.push('right'); if (ring.b > box.b + 0.5) sides.push('bottom');
+      if (sides.length) { cut.push(`${el.localName}.${el.className} "${el.textContent.trim().slice(0,20)}" cut ${sides} by ${a.localName}.${a.className}`); break; }
+    }
+  }
+  document.activeElement.blur();
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_focus_ring_in_the_article_is_cut_by_a_block_around_it(visit, viewport,
+                                                                   lang) -> None:
+    """A newcomer tabbing through the page saw only the bottom edge of a figure's ring: the
+    figure (content-visibility: auto) clipped the rest; a formula's scrolling box showed no
+    ring at all inside its display box, and links at a line's start lost their left side."""
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    cut = page.evaluate(RINGS_CUT)
+    assert cut == [], f"{len(cut)} cut: " + "; ".join(cut[:6])
+
+
+# each display formula whose covers (the gradients at its ends that hide the scrolling
+# shadows while there is nothing to scroll) differ from the colour of what it sits on: the
+# first background colour found on it or above it
+COVERS_OFF = """() => [...document.querySelectorAll('.math.display')].map(el => {
+    const cover = getComputedStyle(el).backgroundImage.match(/rgba?\\([^)]*\\)/)?.[0];
+    let a = el.parentElement;
+    while (a && getComputedStyle(a).backgroundColor === 'rgba(0, 0, 0, 0)') a = a.parentElement;
+    const under = a ? getComputedStyle(a).backgroundColor : '';
+    return cover === under ? '' : `${el.textContent.trim().slice(0, 20)}: ${cover} on ${under}`;
+}).filter(Boolean)"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_formula_s_covers_are_the_colour_of_what_it_sits_on(shared, lang, scheme) -> None:
+    """A formula in a box, a quote or a note showed a band of the page's colour with shaded
+    ends under it (a newcomer, dark mode): its covers were the page's colour."""
+    page = shared(f"{lang}/index.html", color_scheme=scheme).page
+    off = page.evaluate(COVERS_OFF)
+    assert off == [], f"{len(off)}: " + "; ".join(off[:5])
+
+
 @pytest.mark.parametrize("width", [1280, 1600])
 def test_the_bar_beside_the_contents_covers_none_of_them(visit, width: int) -> None:
     """Where the contents sit beside the text, the dₖ bar (fixed under the header while a
