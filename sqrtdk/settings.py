@@ -69,26 +69,70 @@ class Strings:
 
 
 def load_settings(content_dir: Path) -> Settings:
-    """Read and check content/site.toml. Raises BuildError at the offending line."""
+    """Read and check content/site.toml. Raises BuildError at the offending line; every
+    independent mistake of the file at once (errors.Mistakes): an unknown key, each setting
+    missing or of the wrong kind, base_url, the languages and default_language, [math]. A
+    check that needs a setting another check refused is left for the next build."""
     toml = load_toml(content_dir / "site.toml")
     data = toml.data
     known = {"base_url": str, "default_language": str, "title": str, "languages": list,
              "social_figure": str}
-    toml.check_known(None, [*known, "math"])
+    mistakes = Mistakes()
+    with mistakes.seam():
+        toml.check_known(None, [*known, "math"])
+    misspelt = bool(mistakes)       # a misspelt key: the setting it meant is not missing too
+    good: set[str] = set()
     for key, kind in known.items():
-        if key not in data:
-            raise toml.error(None, None, f"missing setting '{key}'; add a line '{key} = …'")
-        if not isinstance(data[key], kind):
-            raise toml.error(None, key, f"'{key}' must be a {_kind(kind)}")
-    base = data["base_url"].strip()
+        with mistakes.seam():
+            if key not in data:
+                if misspelt:
+                    continue
+                raise toml.error(None, None, f"missing setting '{key}'; add a line '{key} = …'")
+            if not isinstance(data[key], kind):
+                raise toml.error(None, key, f"'{key}' must be a {_kind(kind)}")
+            good.add(key)
+    base = ""
+    if "base_url" in good:
+        with mistakes.seam():
+            base = _base_url(toml, data["base_url"])
+    langs: list[str] = data["languages"] if "languages" in good else []
+    if "languages" in good:
+        with mistakes.seam():
+            _languages(content_dir, toml, langs)
+            if "default_language" in good:
+                _language_files(content_dir, toml, langs, data["default_language"])
+                if data["default_language"] not in langs:
+                    raise toml.error(None, "default_language", f"default_language "
+                                     f"'{data['default_language']}' is not in languages; "
+                                     + suggest(data["default_language"], langs, "languages"))
+            _unread_content(content_dir, toml, langs)
+    math: str = ""
+    macros: dict[str, str] = {}
+    with mistakes.seam():
+        math, macros = _math(toml)
+    mistakes.raise_any()
+    return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
+                    title=data["title"], languages=tuple(langs),
+                    social_figure=data["social_figure"], math=math,
+                    lines={key: toml.line_of(None, key) for key in data}, macros=macros)
+
+
+def _base_url(toml: TomlFile, value: str) -> str:
+    """base_url as the folder's address (ending in '/'); BuildError at its line unless it is
+    an absolute http(s) address without a query or fragment."""
+    base = value.strip()
     parts = urlsplit(base)
     if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or \
             parts.fragment:
         raise toml.error(None, "base_url", "base_url must be the absolute http(s) address of "
                                            "the site's folder, e.g. 'https://example.org/sqrtdk/'")
-    if not base.endswith("/"):
-        base += "/"       # the folder the site is published in (MkDocs reads site_url so too)
-    langs = data["languages"]
+    # the folder the site is published in (MkDocs reads site_url so too)
+    return base if base.endswith("/") else base + "/"
+
+
+def _languages(content_dir: Path, toml: TomlFile, langs: list[str]) -> None:
+    """BuildError at `languages` unless it lists each language folder once, each a folder of
+    `content_dir`."""
     unique = len(set(langs)) == len(langs)
     if not langs or not all(isinstance(x, str) and x for x in langs) or not unique:
         raise toml.error(None, "languages", "languages must list each language folder once, "
@@ -97,17 +141,6 @@ def load_settings(content_dir: Path) -> Settings:
         if not (content_dir / lang).is_dir():
             raise toml.error(None, "languages", f"language '{lang}' has no folder "
                                                 f"content/{lang}/; create it or remove '{lang}'")
-    _language_files(content_dir, toml, langs, data["default_language"])
-    if data["default_language"] not in langs:
-        raise toml.error(None, "default_language", f"default_language "
-                         f"'{data['default_language']}' is not in languages; "
-                         + suggest(data["default_language"], langs, "languages"))
-    _unread_content(content_dir, toml, langs)
-    math, macros = _math(toml)
-    return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
-                    title=data["title"], languages=tuple(langs),
-                    social_figure=data["social_figure"], math=math,
-                    lines={key: toml.line_of(None, key) for key in data}, macros=macros)
 
 
 _MACRO_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")

@@ -208,6 +208,21 @@ def test_a_base_url_that_is_no_http_folder_is_an_error_at_its_line(content: Path
     assert (e.path, e.line) == (path, line) and "absolute http(s) address" in e.message
 
 
+def test_independent_site_toml_mistakes_are_named_in_one_build(content: Path) -> None:
+    """A new author's base_url, default_language and math engine mistakes took a build each;
+    a misspelt key is named once (the setting it meant is not also called missing)."""
+    path = content / "site.toml"
+    url = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), 'base_url = "example.org/"')
+    engine = edit(path, re.compile(r'^engine = ".*"', re.M), 'engine = "kattex"')
+    default = edit(path, re.compile(r"^default_language = ", re.M), "default_langauge = ")
+    e = error(content)
+    said = {one.line: one.message for one in e.errors if one.path == path}
+    assert sorted(said) == sorted((url, default, engine)) == [one.line for one in e.errors], str(e)
+    assert "absolute http(s) address" in said[url]
+    assert "did you mean 'default_language'" in said[default]
+    assert "kattex" in said[engine] and "missing setting" not in str(e)
+
+
 def test_a_misspelled_setting_is_unknown_and_suggests_the_right_name(content: Path) -> None:
     path = content / "site.toml"
     line = edit(path, re.compile(r"^base_url = ", re.M), "base_ur1 = ")
