@@ -10,6 +10,7 @@ import pytest
 from helpers import BODY_START, Tree, math_context, page
 
 from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
 from sqrtdk.web.markers import PRIVATE_USE_RE
 
 RESULTS: dict[str, Any] = {
@@ -786,3 +787,50 @@ def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> N
     e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk")\n'
                         '{: style="width: 100%;" class="center"}\n')
     assert e.line == BODY_START + 3 and "kramdown" in e.message and "sentence" not in e.message
+
+
+def _inside(container: str, block: str) -> str:
+    """An article body with `block` at the top, in a quote, a list item or a note."""
+    if container == "top":
+        return f"Before.\n\n{block}\n\nAfter.\n"
+    if container == "quote":
+        return "Before.\n\n" + "\n".join(f"> {x}".rstrip() for x in block.split("\n")) + \
+            "\n\nAfter.\n"
+    lines = "\n".join(f"    {x}".rstrip() for x in block.split("\n"))
+    if container == "list":
+        return f"Before.\n\n- outer item\n\n{lines}\n\nAfter.\n"
+    if container == "note":
+        return f"Before[^f].\n\n[^f]: The note.\n\n{lines}\n"
+    raise ValueError(container)
+
+
+CONTAINERS = ("top", "quote", "list", "note")
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("comment", ["<!-- end list -->", "<!--\nend\n\nlist -->",
+                                     "{# end list #}"], ids=["html", "lines", "template"])
+def test_a_comment_standing_as_a_block_keeps_two_lists_apart(tmp_path: Path, container: str,
+                                                             comment: str) -> None:
+    """GitHub reads a comment between blank lines as a block (an HTML block), which ends the
+    list above it: two tight lists. The build took comments out as blank lines, so the two
+    lists became one loose list of three paragraphs, and the GitHub comparison (which read the
+    same text) saw no difference."""
+    body = _inside(container, f"- list one a\n- list one b\n\n{comment}\n\n- list two c")
+    with captured() as warned:
+        elements = Tree(html(tmp_path, body)).elements
+    ours = [e for e in elements if "list" in e["text"] and "outer" not in e["text"]
+            and "note" not in e["text"]]
+    assert [e["text"].split() for e in ours if e["tag"] == "li"] == [
+        ["list", "one", "a"], ["list", "one", "b"], ["list", "two", "c"]]
+    assert len([e for e in ours if e["tag"] == "ul"]) == 2, ours
+    assert not any(e["tag"] == "p" and "li" in e["ancestors"] for e in ours), "a loose list"
+    assert not any(e["tag"] == "p" and not e["text"].strip() for e in elements)
+    assert warned == []
+
+
+def test_a_comment_between_paragraphs_leaves_no_empty_paragraph(tmp_path: Path) -> None:
+    body = "One.\n\n<!-- a note -->\n\nTwo.\n\n> Three.\n>\n> <!-- x -->\n>\n> Four.\n"
+    assert [(e["tag"], e["text"].strip()) for e in Tree(html(tmp_path, body)).elements
+            if e["tag"] == "p"] == [("p", "One."), ("p", "Two."), ("p", "Three."),
+                                    ("p", "Four.")]
