@@ -834,3 +834,23 @@ def test_a_comment_between_paragraphs_leaves_no_empty_paragraph(tmp_path: Path) 
     assert [(e["tag"], e["text"].strip()) for e in Tree(html(tmp_path, body)).elements
             if e["tag"] == "p"] == [("p", "One."), ("p", "Two."), ("p", "Three."),
                                     ("p", "Four.")]
+
+
+@pytest.mark.parametrize("reference", ["top", "list", "table"])
+@pytest.mark.parametrize("definition", ["[^n3]:", "[^n3]:   ", "[^n3]: <!-- todo -->"],
+                         ids=["bare", "spaces", "comment"])
+def test_an_empty_note_stops_at_its_definition(tmp_path: Path, reference: str,
+                                               definition: str) -> None:
+    """`[^n3]:` with nothing after it was published as an empty note, with no text and no
+    back-reference, and no message."""
+    ref = {"top": "A claim[^n3] here.", "list": "- a claim[^n3] here\n- another",
+           "table": "| a | b |\n|---|---|\n| 1 | x[^n3] |"}[reference]
+    body = f"{ref}\n\nMiddle.\n\n{definition}\n\nLast.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index(definition), e
+    assert "has no text" in e.message and "after the colon" in e.message, e
+
+
+def test_a_note_whose_text_starts_on_the_next_line_is_no_empty_note(tmp_path: Path) -> None:
+    body = "A claim[^n3] here.\n\n[^n3]:\n    The text, on the next line.\n"
+    assert "The text, on the next line." in html(tmp_path, body)
