@@ -854,3 +854,22 @@ def test_an_empty_note_stops_at_its_definition(tmp_path: Path, reference: str,
 def test_a_note_whose_text_starts_on_the_next_line_is_no_empty_note(tmp_path: Path) -> None:
     body = "A claim[^n3] here.\n\n[^n3]:\n    The text, on the next line.\n"
     assert "The text, on the next line." in html(tmp_path, body)
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+def test_github_s_math_syntax_is_a_formula(tmp_path: Path, container: str) -> None:
+    """GitHub's display math (a ```math fence) was a code block, and its inline math
+    ($`x^2`$) reached KaTeX with its backticks (quote marks on the page)."""
+    block = ("Inline $`x^2`$ and $`` a`b ``$, not `$c$`.\n\n```math\n\\sqrt{d_k}\n\\cdot 2\n```"
+             "\n\n~~~math\ny\n~~~")
+    with captured() as warned:
+        p = page(tmp_path, _inside(container, block), RESULTS)
+    assert warned == []
+    assert [(f.plain, f.display) for f in p.formulas] == [
+        ("x^2", False), ("a`b", False), ("\\sqrt{d_k}\n\\cdot 2", True), ("y", True)]
+    assert "<pre" not in p.body and "<code>$c$</code>" in p.body
+
+
+def test_a_math_fence_s_formula_names_its_lines(tmp_path: Path) -> None:
+    p = page(tmp_path, "Text.\n\n```math\nx^2\n```\n\nMore $`y`$.\n", RESULTS)
+    assert [f.line for f in p.formulas] == [BODY_START + 2, BODY_START + 6]

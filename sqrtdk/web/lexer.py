@@ -196,12 +196,27 @@ class _Scanner(InlineScanner):
         for j in range(i + 1, len(self.lines)):
             if closing.match(self.lines[j]):
                 self._no_fence_inside(i, j, m["fence"])
+                if m["info"].strip() == "math":
+                    return self.math_fence(i, j, m)
                 self.masked.fences.append((i + 1, m["info"].strip(), "\n".join(
                     line.lstrip(" \t>") for line in self.lines[i + 1:j])))
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
                 return j + 1
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
                                 f"a line '{m['fence']}'")
+
+    def math_fence(self, i: int, j: int, m: re.Match[str]) -> int:
+        """GitHub's display math, a fence ```` ```math ```` from line i to line j: the
+        display formula of its lines, as between two `$$` lines."""
+        prefix, cont = m["prefix"], _continuation_prefix(m["prefix"])
+        tex = "\n".join(_unprefixed(raw, cont) for raw in self.lines[i + 1:j])
+        if not tex.strip():
+            raise self.error(i + 1, "empty display formula; put the TeX between the "
+                                    f"'{m.group('fence')}math' line and the closing "
+                                    f"'{m.group('fence')}'")
+        self.out.append(prefix + self.formula(tex.strip("\n"), True, i + 1, i + 2))
+        self.out += [cont + FILLER] * (j - i)
+        return j + 1
 
     def _no_fence_inside(self, i: int, j: int, fence: str) -> None:
         """A line opening a fence of the same kind inside (```python, ```reproduce) means the
