@@ -873,3 +873,17 @@ def test_github_s_math_syntax_is_a_formula(tmp_path: Path, container: str) -> No
 def test_a_math_fence_s_formula_names_its_lines(tmp_path: Path) -> None:
     p = page(tmp_path, "Text.\n\n```math\nx^2\n```\n\nMore $`y`$.\n", RESULTS)
     assert [f.line for f in p.formulas] == [BODY_START + 2, BODY_START + 6]
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("kind", ["mermaid", "geojson", "topojson", "stl"])
+def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: str,
+                                                    kind: str) -> None:
+    """A ```mermaid fence is a diagram on GitHub and was a plain code block here, with no
+    message (so are GitHub's maps and 3D models)."""
+    body = _inside(container, f"Text.\n\n```{kind}\ngraph TD; A-->B\n```\n\nMore.")
+    with captured() as warned:
+        html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "does not draw" in warned[0] and "figure" in warned[0], warned
