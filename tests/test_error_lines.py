@@ -63,6 +63,9 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                    "x.png), or draw it as a figure", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
+    # GitHub's inline math goes through the checks of `$…$`
+    "invalid TeX in GitHub's inline math": ("where $`\\frac{a}`$ is", "invalid TeX", "math"),
+    "empty GitHub inline math": ("where $` `$ is", "empty formula", "page"),
     "space before the closing dollar": ("where $x $ is", "closing '$' follows", "page"),
     "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
     "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
@@ -89,6 +92,9 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "fence left open before another": ("```python\nx = 1\n\n```reproduce\ndemo\n```",
                                        "not closed before line", "page"),
     "unclosed display formula": ("$$\n\\frac{a}{b}", "not closed", "page"),
+    # GitHub's display math goes through the checks of `$$…$$`
+    "invalid TeX in a math fence": ("```math\n\\frac{a}\n```", "invalid TeX", "math"),
+    "empty math fence": ("```math\n```", "empty display formula", "page"),
     "unknown reproduce box": ("```reproduce\ndemx\n```", "did you mean 'demo'", "page"),
     "heading without a space or id": ("##Heading", "no explicit id", "page"),
     # a hashtag (a paragraph on GitHub) is a level-1 heading to Python-Markdown

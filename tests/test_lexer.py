@@ -132,7 +132,14 @@ def test_template_comments_go_and_their_lines_stay() -> None:
 
 COMMENTS = {
     "html, own lines": ("Intro.\n\n<!-- TODO: cite $\\sqrt{d_k}$ and\n{{ spread.nope }}\n\n"
-                        "[a link](#gone) -->\n\nAfter.\n", "Intro.\n\n\n\n\n\n\nAfter.\n"),
+                        "[a link](#gone) -->\n\nAfter.\n",
+                        f"Intro.\n\n{FILLER}\n{FILLER}\n{FILLER}\n{FILLER}\n\nAfter.\n"),
+    # a block of its own between two blocks stays one (a paragraph of FILLER, dropped later),
+    # as GitHub's HTML block ends a list; its lines keep their quote's '>'
+    "html, a block between blocks in a quote": ("> - a\n>\n> <!-- x\n>\n> y -->\n>\n> - b\n",
+                                                 f"> - a\n>\n> {FILLER}\n>{FILLER}\n> {FILLER}\n"
+                                                 ">\n> - b\n"),
+    "html, at the article's start": ("<!-- x -->\n\nOne.\n", "\n\nOne.\n"),
     "template, blank line inside": ("Intro.\n\n{# draft:\n\n$$\nx\n$$\n#}\nAfter.\n",
                                     "Intro.\n\n\n\n\n\n\n\nAfter.\n"),
     "html, inside a line": ("One <!-- $x$ --> two.\n", "One  two.\n"),

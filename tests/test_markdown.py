@@ -10,6 +10,7 @@ import pytest
 from helpers import BODY_START, Tree, math_context, page
 
 from sqrtdk.errors import BuildError
+from sqrtdk.log import captured
 from sqrtdk.web.markers import PRIVATE_USE_RE
 
 RESULTS: dict[str, Any] = {
@@ -786,3 +787,103 @@ def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> N
     e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk")\n'
                         '{: style="width: 100%;" class="center"}\n')
     assert e.line == BODY_START + 3 and "kramdown" in e.message and "sentence" not in e.message
+
+
+def _inside(container: str, block: str) -> str:
+    """An article body with `block` at the top, in a quote, a list item or a note."""
+    if container == "top":
+        return f"Before.\n\n{block}\n\nAfter.\n"
+    if container == "quote":
+        return "Before.\n\n" + "\n".join(f"> {x}".rstrip() for x in block.split("\n")) + \
+            "\n\nAfter.\n"
+    lines = "\n".join(f"    {x}".rstrip() for x in block.split("\n"))
+    if container == "list":
+        return f"Before.\n\n- outer item\n\n{lines}\n\nAfter.\n"
+    if container == "note":
+        return f"Before[^f].\n\n[^f]: The note.\n\n{lines}\n"
+    raise ValueError(container)
+
+
+CONTAINERS = ("top", "quote", "list", "note")
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("comment", ["<!-- end list -->", "<!--\nend\n\nlist -->",
+                                     "{# end list #}"], ids=["html", "lines", "template"])
+def test_a_comment_standing_as_a_block_keeps_two_lists_apart(tmp_path: Path, container: str,
+                                                             comment: str) -> None:
+    """GitHub reads a comment between blank lines as a block (an HTML block), which ends the
+    list above it: two tight lists. The build took comments out as blank lines, so the two
+    lists became one loose list of three paragraphs, and the GitHub comparison (which read the
+    same text) saw no difference."""
+    body = _inside(container, f"- list one a\n- list one b\n\n{comment}\n\n- list two c")
+    with captured() as warned:
+        elements = Tree(html(tmp_path, body)).elements
+    ours = [e for e in elements if "list" in e["text"] and "outer" not in e["text"]
+            and "note" not in e["text"]]
+    assert [e["text"].split() for e in ours if e["tag"] == "li"] == [
+        ["list", "one", "a"], ["list", "one", "b"], ["list", "two", "c"]]
+    assert len([e for e in ours if e["tag"] == "ul"]) == 2, ours
+    assert not any(e["tag"] == "p" and "li" in e["ancestors"] for e in ours), "a loose list"
+    assert not any(e["tag"] == "p" and not e["text"].strip() for e in elements)
+    assert warned == []
+
+
+def test_a_comment_between_paragraphs_leaves_no_empty_paragraph(tmp_path: Path) -> None:
+    body = "One.\n\n<!-- a note -->\n\nTwo.\n\n> Three.\n>\n> <!-- x -->\n>\n> Four.\n"
+    assert [(e["tag"], e["text"].strip()) for e in Tree(html(tmp_path, body)).elements
+            if e["tag"] == "p"] == [("p", "One."), ("p", "Two."), ("p", "Three."),
+                                    ("p", "Four.")]
+
+
+@pytest.mark.parametrize("reference", ["top", "list", "table"])
+@pytest.mark.parametrize("definition", ["[^n3]:", "[^n3]:   ", "[^n3]: <!-- todo -->"],
+                         ids=["bare", "spaces", "comment"])
+def test_an_empty_note_stops_at_its_definition(tmp_path: Path, reference: str,
+                                               definition: str) -> None:
+    """`[^n3]:` with nothing after it was published as an empty note, with no text and no
+    back-reference, and no message."""
+    ref = {"top": "A claim[^n3] here.", "list": "- a claim[^n3] here\n- another",
+           "table": "| a | b |\n|---|---|\n| 1 | x[^n3] |"}[reference]
+    body = f"{ref}\n\nMiddle.\n\n{definition}\n\nLast.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index(definition), e
+    assert "has no text" in e.message and "after the colon" in e.message, e
+
+
+def test_a_note_whose_text_starts_on_the_next_line_is_no_empty_note(tmp_path: Path) -> None:
+    body = "A claim[^n3] here.\n\n[^n3]:\n    The text, on the next line.\n"
+    assert "The text, on the next line." in html(tmp_path, body)
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+def test_github_s_math_syntax_is_a_formula(tmp_path: Path, container: str) -> None:
+    """GitHub's display math (a ```math fence) was a code block, and its inline math
+    ($`x^2`$) reached KaTeX with its backticks (quote marks on the page)."""
+    block = ("Inline $`x^2`$ and $`` a`b ``$, not `$c$`.\n\n```math\n\\sqrt{d_k}\n\\cdot 2\n```"
+             "\n\n~~~math\ny\n~~~")
+    with captured() as warned:
+        p = page(tmp_path, _inside(container, block), RESULTS)
+    assert warned == []
+    assert [(f.plain, f.display) for f in p.formulas] == [
+        ("x^2", False), ("a`b", False), ("\\sqrt{d_k}\n\\cdot 2", True), ("y", True)]
+    assert "<pre" not in p.body and "<code>$c$</code>" in p.body
+
+
+def test_a_math_fence_s_formula_names_its_lines(tmp_path: Path) -> None:
+    p = page(tmp_path, "Text.\n\n```math\nx^2\n```\n\nMore $`y`$.\n", RESULTS)
+    assert [f.line for f in p.formulas] == [BODY_START + 2, BODY_START + 6]
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("kind", ["mermaid", "geojson", "topojson", "stl"])
+def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: str,
+                                                    kind: str) -> None:
+    """A ```mermaid fence is a diagram on GitHub and was a plain code block here, with no
+    message (so are GitHub's maps and 3D models)."""
+    body = _inside(container, f"Text.\n\n```{kind}\ngraph TD; A-->B\n```\n\nMore.")
+    with captured() as warned:
+        html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "does not draw" in warned[0] and "figure" in warned[0], warned

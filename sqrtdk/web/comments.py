@@ -8,9 +8,12 @@ not a comment.
 
 Lines stay where they were, so every message still names the author's line: a comment on
 lines of its own, with a blank line (or the file's start or end) on one side, becomes blank
-lines; one between two lines of a paragraph or a list, or inside a line, leaves `FILLER`
-(a private-use character the math step removes) on each line it held, so the text around
-it stays one paragraph, as the author wrote it.
+lines, but one with a blank line on both sides and blocks before and after it leaves
+`FILLER` on each of its lines: a block of its own (GitHub's HTML block, which ends a list
+above it: two lists, not one loose list), which the math step drops after the conversion;
+one between two lines of a paragraph or a list, or inside a line, leaves `FILLER` (a
+private-use character the math step removes) on each line it held, so the text around it
+stays one paragraph, as the author wrote it.
 """
 from __future__ import annotations
 
@@ -116,8 +119,17 @@ def _replacement(text: str, start: int, end: int, filler: str) -> str:
         previous = text[text.rfind("\n", 0, max(line_start - 1, 0)) + 1:max(line_start - 1, 0)]
         following = text[line_end + 1:(text.find("\n", line_end + 1) + 1 or len(text) + 1) - 1]
         at_edge = line_start == 0 or line_end >= len(text)
+        alone = not text[:line_start].strip(" \t>\n") or not text[line_end:].strip(" \t>\n")
+        if not at_edge and not alone and not previous.strip(" \t>") and not following.strip(" \t>"):
+            # a block of its own between two blocks: on GitHub it ends a list (two lists, not
+            # one loose list) as any block does; `filler` on each of its lines (after their
+            # `>` and indentation: it stays in its quote, note or item) is a paragraph to
+            # both parsers, which the math step drops (`md_math`)
+            inner = text[start:end].split("\n")[1:]
+            return filler + "".join("\n" + x[:len(x) - len(x.lstrip(" \t>"))] + filler
+                                    for x in inner)
         if at_edge or not previous.strip(" \t>") or not following.strip(" \t>"):
-            return "\n" * breaks                       # a block of its own: blank lines
+            return "\n" * breaks                       # at a block's edge: blank lines
         return (filler + "\n") * breaks + filler
     first = filler if not before.strip(" \t>") else ""
     return first + ("\n" + filler) * breaks

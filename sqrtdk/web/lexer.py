@@ -46,13 +46,17 @@ brackets), which also holds what the tokens stand for (`Masked`, `RawFormula`).
 """
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
+from ..log import warn
 from .comments import drop_comments
 from .html_names import element_names
 from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
+
+LOGGER = logging.getLogger("sqrtdk.web")
 
 _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                          r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
@@ -75,6 +79,11 @@ _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]
 # what reads as a formula in a line of an indented code block: `$x$` (not `\$`), `\(x\)`
 _LOOKS_LIKE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)|"
                               r"\\\(.*?\\\)")
+
+
+# fences GitHub draws instead of showing their code: info string -> what it draws
+_GITHUB_DRAWN = {"mermaid": "a diagram", "geojson": "a map", "topojson": "a map",
+                 "stl": "a 3D model"}
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -196,12 +205,32 @@ class _Scanner(InlineScanner):
         for j in range(i + 1, len(self.lines)):
             if closing.match(self.lines[j]):
                 self._no_fence_inside(i, j, m["fence"])
+                if m["info"].strip() == "math":
+                    return self.math_fence(i, j, m)
+                if (kind := m["info"].strip().lower()) in _GITHUB_DRAWN:
+                    warn(LOGGER, self.path, i + 1,
+                         f"a '{m['fence']}{kind}' fence is {_GITHUB_DRAWN[kind]} on GitHub, "
+                         "but this site does not draw it: the page shows its source as code; "
+                         "make it a figure the build draws, or an image")
                 self.masked.fences.append((i + 1, m["info"].strip(), "\n".join(
                     line.lstrip(" \t>") for line in self.lines[i + 1:j])))
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
                 return j + 1
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
                                 f"a line '{m['fence']}'")
+
+    def math_fence(self, i: int, j: int, m: re.Match[str]) -> int:
+        """GitHub's display math, a fence ```` ```math ```` from line i to line j: the
+        display formula of its lines, as between two `$$` lines."""
+        prefix, cont = m["prefix"], _continuation_prefix(m["prefix"])
+        tex = "\n".join(_unprefixed(raw, cont) for raw in self.lines[i + 1:j])
+        if not tex.strip():
+            raise self.error(i + 1, "empty display formula; put the TeX between the "
+                                    f"'{m.group('fence')}math' line and the closing "
+                                    f"'{m.group('fence')}'")
+        self.out.append(prefix + self.formula(tex.strip("\n"), True, i + 1, i + 2))
+        self.out += [cont + FILLER] * (j - i)
+        return j + 1
 
     def _no_fence_inside(self, i: int, j: int, fence: str) -> None:
         """A line opening a fence of the same kind inside (```python, ```reproduce) means the

@@ -72,6 +72,11 @@ class Masked:
         return self.restore_code(ANY_MATH_RE.sub(formula, text)).replace(FILLER, "…")
 
 
+# GitHub's inline math: `$`, a code span, `$` (the span does not cross a blank line)
+_GITHUB_INLINE = re.compile(r"\$(?P<ticks>`+)(?!`)(?P<tex>(?:(?!\n[ \t>]*\n).)+?)(?<!`)"
+                            r"(?P=ticks)\$", re.S)
+
+
 class InlineScanner:
     """Masks the inline math and code of a paragraph's text; `masked` collects the formulas
     and code it found (the block scanner, `lexer`, builds on it)."""
@@ -110,6 +115,8 @@ class InlineScanner:
                 i += 2
             elif c == "`":
                 i = self.code_span(text, i, out)
+            elif c == "$" and (github := _GITHUB_INLINE.match(text, i)):
+                i = self.github_math(github, first, out)
             elif c == "$":
                 i = self.inline_math(text, i, first, out)
             elif c == "{" and _SVELTE.match(text, i):
@@ -193,6 +200,20 @@ class InlineScanner:
             return i + run
         span = text[i:m.end()]
         out.append("\n".join(self.code(part) for part in span.split("\n")))
+        return m.end()
+
+    def github_math(self, m: re.Match[str], first: int, out: list[str]) -> int:
+        """GitHub's inline math, `` $`x^2`$ ``: a code span between two `$` is the formula
+        `x^2` (without the backticks, which KaTeX would show as quote marks), as `$x^2$`."""
+        line = first + m.string.count("\n", 0, m.start())
+        tex = m["tex"]
+        if tex.startswith(" ") and tex.endswith(" ") and tex.strip():
+            tex = tex[1:-1]                   # a code span's content (CommonMark 6.1)
+        if not tex.strip():
+            raise self.error(line, f"empty formula '{m.group(0)}'; write the TeX between the "
+                                   "backticks, or '$…$'")
+        lines = tex.count("\n")
+        out.append(self.formula(tex, False, line) + ("\n" + FILLER) * lines)
         return m.end()
 
     def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:

@@ -56,6 +56,7 @@ class MathElements(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         _drop_filler_rows(root)
+        _drop_filler_paragraphs(root)
         for parent in list(root.iter()):
             for key, value in list(parent.attrib.items()):
                 if value is None and key.lower() == "toc":     # kramdown's `{:toc}`
@@ -161,6 +162,16 @@ class MathElements(Treeprocessor):
                 for block in _split(p, self.positions):
                     parent.insert(at, block)
                     at += 1
+
+
+def _drop_filler_paragraphs(root: etree.Element) -> None:
+    """A paragraph that only holds the filler of a comment standing as a block of its own
+    (`comments`: it keeps blocks apart, as on GitHub) is no paragraph: the author hid it."""
+    for parent in list(root.iter()):
+        for p in [c for c in parent if c.tag == "p"]:
+            if not len(p) and FILLER in (p.text or "") and not (p.text or "").replace(
+                    FILLER, "").strip():
+                parent.remove(p)
 
 
 def _drop_filler_rows(root: etree.Element) -> None:

@@ -1,6 +1,6 @@
 """The footnotes' own treeprocessors: references numbered in reading order
-(`FootnoteNumbers`), a reference without a note or a note never referenced refused at its
-line (`FootnoteChecks`), and the notes as a landmark section with a heading
+(`FootnoteNumbers`), a reference without a note, a note never referenced or one with no
+text refused at its line (`FootnoteChecks`), and the notes as a landmark section with a heading
 (`FootnoteSection`). See `converter` for their priorities."""
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
 from ..errors import suggest
+from .markers import FILLER
 from .md_math import ContentError
 from .positions import LineMap
 
@@ -81,6 +82,11 @@ class FootnoteChecks(Treeprocessor):
                                    "its references", f"[^{label}]",
                                    line=referenced[label] if label in referenced else
                                    self._literal(root, label) or self.definitions.get(label, 0))
+            if not self.footnotes.footnotes[label].replace(FILLER, "").strip():
+                # Python-Markdown publishes an empty note, with no back-reference either
+                raise ContentError(f"the note '[^{label}]' has no text; write it after the "
+                                   f"colon (or remove the reference '[^{label}]')",
+                                   f"[^{label}]:", line=self.definitions.get(label, 0))
             if label not in referenced:
                 raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
                                    "reference it in the text or delete it", f"[^{label}]:",
