@@ -33,6 +33,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "unknown claim": ("true{{ claim(\"a.c\") }} here", "no claim", "page"),
     "stray dollar": ("it costs $ 5", "starts no formula", "page"),
     "unclosed formula": ("where $x + y is", "never closed", "page"),
+    # the closing '$' is there, inside a '{' never closed: the fix is the '}'
+    "formula with a brace left open": ("so $\\frac{q\\cdot k}{\\sqrt{d_k}$ here",
+                                       "the '{' of '{\\sqrt{d_k}' is never closed", "page"),
+    "formula with a brace left open, no closing dollar": (
+        "so $\\frac{q}{\\sqrt{d_k} here", "end it with '$'", "page"),
     "unclosed LaTeX formula": ("where \\(x + y is", "never closed", "page"),
     "MDX's doubled backslashes": ("so \\\\( A_{\\text {mem }}=\\frac{a}{b_{s-1}} \\\\) is",
                                   "doubled backslashes", "page"),
@@ -1674,3 +1679,18 @@ def test_katex_s_fault_is_named_without_its_underline_marks(tmp_path: Path, kate
     e = error(tmp_path, body, stage="math", katex=katex)
     assert "invalid TeX" in e.message and "\u0332" not in e.message, e.message
     assert f"('{token}')" in e.message, e.message
+
+
+@pytest.mark.parametrize("formula, brace, add", [
+    ("$\\frac{q\\cdot k}{\\sqrt{d_k}$", "{\\sqrt{d_k}", "'}'"),
+    ("$x^{2 + y$", "{2 + y", "'}'"),
+    ("$\\frac{a{b}{c$", "{a{b}{c", "'}}'"),
+])
+def test_a_closing_dollar_inside_an_open_brace_asks_for_the_brace(
+        tmp_path: Path, formula: str, brace: str, add: str) -> None:
+    """A formula's '$' is there but a '{' before it is never closed: the message names that
+    '{' and asks for the '}' (it used to ask to end the formula with the '$' it has)."""
+    e = error(tmp_path, place("middle", f"so {formula} here", False) or "")
+    assert e.line == BODY_START + 2, str(e)
+    assert f"'{brace}'" in e.message and f"add the {add}" in e.message, e.message
+    assert "end it with '$'" not in e.message, e.message
