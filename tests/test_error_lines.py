@@ -39,6 +39,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "formula with a brace left open, no closing dollar": (
         "so $\\frac{q}{\\sqrt{d_k} here", "end it with '$'", "page"),
     "unclosed LaTeX formula": ("where \\(x + y is", "never closed", "page"),
+    # braces right after an inline element: attr_list's, quoted as typed (not '{#some-id x}')
+    "braces after bold text": ("a **bold text**{x} here",
+                               "'{x}' right after the bold text is read as an attribute list",
+                               "page"),
+    "braces after code": ("a `code`{a} here", "write '\\{a}'", "page"),
     "MDX's doubled backslashes": ("so \\\\( A_{\\text {mem }}=\\frac{a}{b_{s-1}} \\\\) is",
                                   "doubled backslashes", "page"),
     "MDX's doubled brackets": ("so \\\\[ x^{2} \\\\] is", "doubled backslashes", "page"),
@@ -1694,3 +1699,24 @@ def test_a_closing_dollar_inside_an_open_brace_asks_for_the_brace(
     assert e.line == BODY_START + 2, str(e)
     assert f"'{brace}'" in e.message and f"add the {add}" in e.message, e.message
     assert "end it with '$'" not in e.message, e.message
+
+
+@pytest.mark.parametrize("element, name", [("**bold text**", "the bold text"),
+                                           ("*italic*", "the italic text"),
+                                           ("`code`", "the code"),
+                                           ("[a link](https://example.org/)", "the link")])
+@pytest.mark.parametrize("braces", ["{x}", "{x y}"])
+def test_braces_right_after_an_inline_element_are_quoted_as_typed(
+        tmp_path: Path, element: str, name: str, braces: str) -> None:
+    """`**bold**{x}` is an attribute list to attr_list: the message quotes the braces the
+    author typed, names the element they follow and says how to write them as text (it used
+    to quote an id list, '{#some-id x}', nobody wrote)."""
+    e = error(tmp_path, place("middle", f"so {element}{braces} here", False) or "")
+    assert e.line == BODY_START + 2, str(e)
+    assert f"'{braces}' right after {name} is read as an attribute list" in e.message, e.message
+    assert f"write '\\{braces}'" in e.message and "some-id" not in e.message, e.message
+
+
+def test_braces_written_with_a_backslash_are_text(tmp_path: Path) -> None:
+    built = page(tmp_path, "Para.\n\nso **bold text**\\{x} here\n", RESULTS)
+    assert "<strong>bold text</strong>{x} here" in built.body
