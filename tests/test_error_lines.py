@@ -1720,3 +1720,32 @@ def test_braces_right_after_an_inline_element_are_quoted_as_typed(
 def test_braces_written_with_a_backslash_are_text(tmp_path: Path) -> None:
     built = page(tmp_path, "Para.\n\nso **bold text**\\{x} here\n", RESULTS)
     assert "<strong>bold text</strong>{x} here" in built.body
+
+
+@pytest.mark.parametrize("position", ["start", "middle", "end", "list", "footnote", "box"])
+@pytest.mark.parametrize("target", ['<a name="custom-anchor"></a>',
+                                    'A <a name="custom-anchor">named</a> word.'],
+                         ids=["a block", "inline"])
+def test_an_a_name_is_a_link_target(tmp_path: Path, position: str, target: str) -> None:
+    """`<a name="x">` is what '#x' scrolls to in browsers and on GitHub (the HTML standard's
+    indicated element: an id, else an <a> with that name): the link check said the page has
+    no anchor '#x'."""
+    body = place(position, target, True) or ""
+    built = page(tmp_path, body + "\nSee [x](#custom-anchor).\n", RESULTS)
+    check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+               "https://site.example/")
+
+
+@pytest.mark.parametrize("first, second", [
+    ("## A heading {#x}", '<a name="x"></a>'), ('<a name="x"></a>', '<div id="x">B.</div>'),
+    ('<a name="x"></a>', 'A <a name="x">word</a>.')])
+def test_an_a_name_an_id_also_has_is_a_duplicate_at_its_line(tmp_path: Path, first: str,
+                                                              second: str) -> None:
+    """A name is in the ids' namespace: a second target 'x' is a duplicate, at its line."""
+    e = error(tmp_path, f"{first}\n\nText.\n\n{second}\n")
+    assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message, str(e)
+
+
+def test_a_name_on_another_element_is_no_link_target(tmp_path: Path) -> None:
+    e = error(tmp_path, 'A <span name="y">word</span>; see [x](#y).\n', stage="site")
+    assert "no anchor '#y'" in e.message and "<a name=" in e.message, str(e)
