@@ -1749,3 +1749,25 @@ def test_an_a_name_an_id_also_has_is_a_duplicate_at_its_line(tmp_path: Path, fir
 def test_a_name_on_another_element_is_no_link_target(tmp_path: Path) -> None:
     e = error(tmp_path, 'A <span name="y">word</span>; see [x](#y).\n', stage="site")
     assert "no anchor '#y'" in e.message and "<a name=" in e.message, str(e)
+
+
+@pytest.mark.parametrize("position", ["start", "middle", "end", "list", "footnote", "box"])
+@pytest.mark.parametrize("underline, says", [
+    ("---", "a blank line before the '---' makes that line a horizontal rule"),
+    ("===", "put a blank line between them")])
+def test_a_setext_heading_without_id_says_what_makes_it_a_heading(
+        tmp_path: Path, position: str, underline: str, says: str) -> None:
+    """Text with a line of '---' under it is a heading to an author who meant a rule: the
+    message said only 'heading … has no explicit id', not why that line is a heading."""
+    body = place(position, f"Paragraph line\n{underline}", True) or ""
+    e = error(tmp_path, body)
+    line = BODY_START + next(i for i, text in enumerate(body.split("\n"))
+                             if "Paragraph line" in text)
+    assert e.line == line and ("no explicit id" in e.message or "level-1" in e.message), str(e)
+    assert f"the line '{underline}' under it makes it a heading" in e.message, e.message
+    assert says in e.message, e.message
+
+
+def test_a_heading_written_with_hashes_gets_no_underline_hint(tmp_path: Path) -> None:
+    e = error(tmp_path, place("middle", "## A heading\n---", True) or "")
+    assert "no explicit id" in e.message and "under it" not in e.message, e.message
