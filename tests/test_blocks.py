@@ -330,3 +330,17 @@ def test_a_line_holding_only_an_inline_tag_is_raw_html_as_on_github(
     messages, html = warnings(tmp_path, INTRO + passage, "en")
     assert messages == []
     assert "<br>" in html and "<p><br></p>" not in html and "<p><br>" not in html, html
+
+
+def test_a_list_both_parsers_nest_is_never_called_indented_too_little() -> None:
+    """An item at 2 columns and one at 4 under it: this Markdown (4 columns a level) nests
+    the second as GitHub does, so a hint about other lines never blames it ('indented by
+    2', said of a line indented by 4); one at 2 under one at 0, and one at 6 under one at
+    4, are nested only by GitHub, said with the columns as typed."""
+    ours = [Block("ul", 0, ""), Block("li", 1, ""), Block("p", 2, "ab")]
+    theirs = [Block("ul", 0, "", 1), Block("li", 1, "", 1), Block("p", 2, "a", 1),
+              Block("ol", 2, "", 2)]
+    assert "indented by" not in advice(ours, theirs, ["  - a", "    1. b"], 1)
+    assert "indented by 2:" in advice(ours, theirs, ["- a", "  1. b"], 1)
+    assert "indented by 2 more than the item above (6 in all)" in \
+        advice(ours, theirs, ["    - a", "      1. b"], 1)

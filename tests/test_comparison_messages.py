@@ -550,3 +550,25 @@ def test_an_autolink_of_another_scheme_gets_one_message_whose_advice_works(
     messages, html = convert(tmp_path, fixed)
     assert not messages, messages
     assert address in [href for href, _ in links(html)], html
+
+
+@pytest.mark.parametrize("before", ["", "Some text:\n\n"], ids=["at the top", "after text"])
+@pytest.mark.parametrize("blank", ["", "\n"], ids=["tight", "a blank line before the deep list"])
+@pytest.mark.parametrize("deep", [["1. deep numbered", "2. deep two"], ["- deep bullet"]],
+                         ids=["numbered", "bulleted"])
+def test_a_deep_list_the_page_nests_is_not_blamed_for_a_shallow_one_above(
+        tmp_path: Path, before: str, blank: str, deep: list[str]) -> None:
+    """A nested list indented by 2 (GitHub nests it, this Markdown does not), and under its
+    last item a list indented by 4, which both nest: one warning, at the 2-space list's
+    line. difflib matched a deep item of one reading to a shallow item of the other, and a
+    second warning at the deep list said 'the page shows a paragraph … (this one is indented
+    by 2)' where the page shows that list nested and its line is indented by 4."""
+    body = (f"{FILLER}{before}- item one\n- item two\n  - nested a\n  - nested b\n{blank}"
+            + "".join(f"    {x}\n" for x in deep) + f"\n{FILLER}")
+    messages, html = convert(tmp_path, body)
+    shallow = line_of(body, "  - nested a")
+    assert len(messages) == 1 and at(messages, shallow), messages
+    assert "indented by 2" in messages[0], messages
+    # the page: the deep list inside 'nested b's item
+    inner = "ol" if deep[0][0].isdigit() else "ul"
+    assert re.search(rf"nested b\s*(</p>\s*)?<{inner}>", html), html

@@ -33,7 +33,17 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "unknown claim": ("true{{ claim(\"a.c\") }} here", "no claim", "page"),
     "stray dollar": ("it costs $ 5", "starts no formula", "page"),
     "unclosed formula": ("where $x + y is", "never closed", "page"),
+    # the closing '$' is there, inside a '{' never closed: the fix is the '}'
+    "formula with a brace left open": ("so $\\frac{q\\cdot k}{\\sqrt{d_k}$ here",
+                                       "the '{' of '{\\sqrt{d_k}' is never closed", "page"),
+    "formula with a brace left open, no closing dollar": (
+        "so $\\frac{q}{\\sqrt{d_k} here", "end it with '$'", "page"),
     "unclosed LaTeX formula": ("where \\(x + y is", "never closed", "page"),
+    # braces right after an inline element: attr_list's, quoted as typed (not '{#some-id x}')
+    "braces after bold text": ("a **bold text**{x} here",
+                               "'{x}' right after the bold text is read as an attribute list",
+                               "page"),
+    "braces after code": ("a `code`{a} here", "write '\\{a}'", "page"),
     "MDX's doubled backslashes": ("so \\\\( A_{\\text {mem }}=\\frac{a}{b_{s-1}} \\\\) is",
                                   "doubled backslashes", "page"),
     "MDX's doubled brackets": ("so \\\\[ x^{2} \\\\] is", "doubled backslashes", "page"),
@@ -1680,3 +1690,90 @@ def test_katex_s_fault_is_named_without_its_underline_marks(tmp_path: Path, kate
     e = error(tmp_path, body, stage="math", katex=katex)
     assert "invalid TeX" in e.message and "\u0332" not in e.message, e.message
     assert f"('{token}')" in e.message, e.message
+
+
+@pytest.mark.parametrize("formula, brace, add", [
+    ("$\\frac{q\\cdot k}{\\sqrt{d_k}$", "{\\sqrt{d_k}", "'}'"),
+    ("$x^{2 + y$", "{2 + y", "'}'"),
+    ("$\\frac{a{b}{c$", "{a{b}{c", "'}}'"),
+])
+def test_a_closing_dollar_inside_an_open_brace_asks_for_the_brace(
+        tmp_path: Path, formula: str, brace: str, add: str) -> None:
+    """A formula's '$' is there but a '{' before it is never closed: the message names that
+    '{' and asks for the '}' (it used to ask to end the formula with the '$' it has)."""
+    e = error(tmp_path, place("middle", f"so {formula} here", False) or "")
+    assert e.line == BODY_START + 2, str(e)
+    assert f"'{brace}'" in e.message and f"add the {add}" in e.message, e.message
+    assert "end it with '$'" not in e.message, e.message
+
+
+@pytest.mark.parametrize("element, name", [("**bold text**", "the bold text"),
+                                           ("*italic*", "the italic text"),
+                                           ("`code`", "the code"),
+                                           ("[a link](https://example.org/)", "the link")])
+@pytest.mark.parametrize("braces", ["{x}", "{x y}"])
+def test_braces_right_after_an_inline_element_are_quoted_as_typed(
+        tmp_path: Path, element: str, name: str, braces: str) -> None:
+    """`**bold**{x}` is an attribute list to attr_list: the message quotes the braces the
+    author typed, names the element they follow and says how to write them as text (it used
+    to quote an id list, '{#some-id x}', nobody wrote)."""
+    e = error(tmp_path, place("middle", f"so {element}{braces} here", False) or "")
+    assert e.line == BODY_START + 2, str(e)
+    assert f"'{braces}' right after {name} is read as an attribute list" in e.message, e.message
+    assert f"write '\\{braces}'" in e.message and "some-id" not in e.message, e.message
+
+
+def test_braces_written_with_a_backslash_are_text(tmp_path: Path) -> None:
+    built = page(tmp_path, "Para.\n\nso **bold text**\\{x} here\n", RESULTS)
+    assert "<strong>bold text</strong>{x} here" in built.body
+
+
+@pytest.mark.parametrize("position", ["start", "middle", "end", "list", "footnote", "box"])
+@pytest.mark.parametrize("target", ['<a name="custom-anchor"></a>',
+                                    'A <a name="custom-anchor">named</a> word.'],
+                         ids=["a block", "inline"])
+def test_an_a_name_is_a_link_target(tmp_path: Path, position: str, target: str) -> None:
+    """`<a name="x">` is what '#x' scrolls to in browsers and on GitHub (the HTML standard's
+    indicated element: an id, else an <a> with that name): the link check said the page has
+    no anchor '#x'."""
+    body = place(position, target, True) or ""
+    built = page(tmp_path, body + "\nSee [x](#custom-anchor).\n", RESULTS)
+    check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+               "https://site.example/")
+
+
+@pytest.mark.parametrize("first, second", [
+    ("## A heading {#x}", '<a name="x"></a>'), ('<a name="x"></a>', '<div id="x">B.</div>'),
+    ('<a name="x"></a>', 'A <a name="x">word</a>.')])
+def test_an_a_name_an_id_also_has_is_a_duplicate_at_its_line(tmp_path: Path, first: str,
+                                                              second: str) -> None:
+    """A name is in the ids' namespace: a second target 'x' is a duplicate, at its line."""
+    e = error(tmp_path, f"{first}\n\nText.\n\n{second}\n")
+    assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message, str(e)
+
+
+def test_a_name_on_another_element_is_no_link_target(tmp_path: Path) -> None:
+    e = error(tmp_path, 'A <span name="y">word</span>; see [x](#y).\n', stage="site")
+    assert "no anchor '#y'" in e.message and "<a name=" in e.message, str(e)
+
+
+@pytest.mark.parametrize("position", ["start", "middle", "end", "list", "footnote", "box"])
+@pytest.mark.parametrize("underline, says", [
+    ("---", "a blank line before the '---' makes that line a horizontal rule"),
+    ("===", "put a blank line between them")])
+def test_a_setext_heading_without_id_says_what_makes_it_a_heading(
+        tmp_path: Path, position: str, underline: str, says: str) -> None:
+    """Text with a line of '---' under it is a heading to an author who meant a rule: the
+    message said only 'heading … has no explicit id', not why that line is a heading."""
+    body = place(position, f"Paragraph line\n{underline}", True) or ""
+    e = error(tmp_path, body)
+    line = BODY_START + next(i for i, text in enumerate(body.split("\n"))
+                             if "Paragraph line" in text)
+    assert e.line == line and ("no explicit id" in e.message or "level-1" in e.message), str(e)
+    assert f"the line '{underline}' under it makes it a heading" in e.message, e.message
+    assert says in e.message, e.message
+
+
+def test_a_heading_written_with_hashes_gets_no_underline_hint(tmp_path: Path) -> None:
+    e = error(tmp_path, place("middle", "## A heading\n---", True) or "")
+    assert "no explicit id" in e.message and "under it" not in e.message, e.message

@@ -117,10 +117,16 @@ def _nested_indent(source: Sequence[str], line: int, end: int) -> tuple[str, int
     first = max(line - 2, 0)
     for n, (upper, lower) in enumerate(pairwise(source[first:end]), first + 2):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
-        if a and b and _columns(a.group(1)) < _columns(b.group(1)) < _columns(a.group(1)) + 4:
+        if not (a and b):
+            continue
+        above, here = _columns(a.group(1)), _columns(b.group(1))
+        # nested for GitHub, not for this Markdown, whose levels are 4 columns each (an item
+        # at 2 columns, then one at 4: both nest it)
+        if above < here < above + 4 and above // 4 == here // 4:
+            typed = f" more than the item above ({here} in all)" if above else ""
             return ("indent a nested list by 4 spaces per level (this one is indented by "
-                    f"{_columns(b.group(1)) - _columns(a.group(1))}: here it is read as text "
-                    "of the item above, or as a sibling of it)"), n
+                    f"{here - above}{typed}: here it is read as text of the item above, or "
+                    "as a sibling of it)"), n
     return "", 0
 
 
@@ -354,7 +360,7 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
     matcher = SequenceMatcher(None, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours))
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _anchored(matcher.get_opcodes(), ours):
         if tag == "equal":
             result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
             result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
@@ -389,6 +395,29 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
             message, fix = _difference(ours[i1:i2], theirs[j1:j2], source, line)
             result.differences.append((fix or line, message))
     return result
+
+
+_Opcode = tuple[str, int, int, int, int]
+
+
+def _anchored(opcodes: Sequence[_Opcode], ours: list[Block]) -> list[_Opcode]:
+    """`opcodes` with each run of equal blocks that are only empty containers (a list item's
+    `li`, a list's `ul`) between two differing stretches taken into one stretch with them:
+    where a nested list's depth differs, difflib matched an item of one reading to an item
+    of the other at the same depth but another place (ours' third-level numbered item to
+    GitHub's second-level bulleted one), splitting one difference into several, each
+    described wrongly ('reads … as a paragraph, GitHub as a paragraph, then a numbered list'
+    where the page shows that numbered list)."""
+    out: list[_Opcode] = []
+    for n, op in enumerate(opcodes):
+        tag, i1, i2, _, j2 = op
+        between = tag == "equal" and not any(b.key for b in ours[i1:i2]) and \
+            n + 1 < len(opcodes) and opcodes[n + 1][0] != "equal"
+        if out and out[-1][0] != "equal" and (tag != "equal" or between):
+            out[-1] = ("replace", out[-1][1], i2, out[-1][3], j2)
+        else:
+            out.append(op)
+    return out
 
 
 def difference(ours: list[Block], theirs: list[Block], source: Sequence[str] = (),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from markdown.htmlparser import void_tags
@@ -129,3 +130,11 @@ def left_open(text: str, i: int, written: str) -> str:
     if element in TOKEN_LIKE:          # `<s> … </s>`: most likely the tokens, struck through
         return element
     return "" if closing.search(text, i + len(written)) else element
+
+
+def targets(tag: str, attrs: Mapping[str, str | None]) -> list[str]:
+    """The fragments a tag is the target of: its id, and an <a>'s name (the HTML standard's
+    "find a potential indicated element": an id, else an <a> with that name; browsers and
+    GitHub scroll to `<a name="x">` for '#x'), the same name once."""
+    found = [v for k in ("id", "name") if (v := attrs.get(k)) and (k == "id" or tag == "a")]
+    return list(dict.fromkeys(found))

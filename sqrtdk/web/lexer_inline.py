@@ -233,6 +233,10 @@ class InlineScanner:
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
         depth, j, before_digit, spaced = 0, i + 1, 0, 0
+        opened: list[int] = []          # the '{'s not yet closed, where they are
+        # the first '$' that would close the formula but for a '{' left open before it,
+        # and those '{'s
+        inside: tuple[int, list[int]] | None = None
         while j < len(text):
             c = text[j]
             if c == "\\":
@@ -240,8 +244,11 @@ class InlineScanner:
                 continue
             if c == "{":
                 depth += 1
+                opened.append(j)
             elif c == "}":
                 depth -= 1
+                if opened:
+                    opened.pop()
             elif c == "\n" and text[j + 1:j + 2] == "\n":
                 break
             elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
@@ -261,14 +268,34 @@ class InlineScanner:
                 return j + 1
             elif c == "$" and depth <= 0 and not spaced and _CLOSING_SPACED.match(text, j):
                 spaced = j
+            elif c == "$" and depth > 0 and inside is None and not text[j - 1].isspace():
+                inside = (j, list(opened))
             j += 1
         if before_digit:
             self._before_digit(text, i, before_digit, line)
         if spaced and not depth:
             raise self._spaced_close(text, i, spaced, line, "is never closed")
+        if depth > 0 and inside is not None:
+            raise self._brace_left_open(text, i, line, *inside)
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
                                f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+
+    def _brace_left_open(self, text: str, i: int, line: int, dollar: int,
+                         opened: list[int]) -> BuildError:
+        """The error for the formula opened at text[i] whose closing '$', at text[dollar],
+        falls inside braces: the '{'s at `opened` are never closed, so that '$' closes
+        nothing (`$\\frac{a}{\\sqrt{b}$`); named by the '{' and the TeX after it."""
+        formula = " ".join(text[i:dollar + 1].split())
+        first = " ".join(text[opened[0]:dollar].split())
+        which = (f"the '{{' of '{_shown(first)}'" if len(opened) == 1 else
+                 f"{len(opened)} '{{'s, the first that of '{_shown(first)}',")
+        add = "'}'" if len(opened) == 1 else f"'{'}' * len(opened)}'"
+        return self.error(line + text.count("\n", i, opened[0]),
+                          f"formula '{_shown(formula)}': {which} is never closed, so the '$' "
+                          f"after it closes nothing (a '$' inside braces is TeX's); add the "
+                          f"{add} where it belongs (before that '$'), or remove the "
+                          f"'{{'{'s' if len(opened) > 1 else ''} if it is one too many")
 
     def _before_digit(self, text: str, i: int, dollar: int, line: int) -> None:
         """Raises the error for the formula opened at text[i] whose '$' at text[dollar], right

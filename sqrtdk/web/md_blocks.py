@@ -411,8 +411,10 @@ class BlockStructure(Treeprocessor):
             problem = "" if level > 1 else hashtag_heading(written)
             if not problem and (level == 1 or not ident):
                 # a level-1 heading is told its level, its id and its anchor at once
-                problem = without_id(typed, level) if not ident else \
-                    level_one(typed, m.group(1) if (m := _ID_IN.search(ident.group(0))) else None)
+                setext = setext_hint(written, source[line] if 0 < line < len(source) else "")
+                problem = without_id(typed, level, setext) if not ident else \
+                    level_one(typed, m.group(1) if (m := _ID_IN.search(ident.group(0))) else
+                              None) + setext
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
                                                        re.escape(text[:40]), re.M), line=at)
@@ -775,13 +777,14 @@ _LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is it
               "level-1 heading: start sections at level 2, '## …')")
 
 
-def without_id(typed: str, level: int) -> str:
+def without_id(typed: str, level: int, why: str = "") -> str:
     """The message for heading `typed` (its text as written) of `level`, which has no `{#id}`;
     an anchor written as the Hugging Face course does, `Title[[anchor]]`, is named, with the
     heading to write. A level-1 heading is told to become level 2 in the same message (the
-    level's error came first, and the id's only on the next build)."""
+    level's error came first, and the id's only on the next build). `why`: what makes the
+    line a heading where the author may not see it (`setext_hint`), said after that."""
     hashes = "#" * max(level, 2)
-    one = f" and is {_LEVEL_ONE}" if level == 1 else ""
+    one = (f" and is {_LEVEL_ONE}" if level == 1 else "") + why
     m = _BRACKET_ANCHOR.fullmatch(typed)
     if m and m.group(1).strip():
         anchor = re.sub(r"[^\w-]+", "-", m.group(2)).strip("-") or "some-id"
@@ -792,6 +795,24 @@ def without_id(typed: str, level: int) -> str:
     title = typed if level == 1 else "Its title"
     return (f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {title} "
             "{#some-id}', with the same id in every language")
+
+
+_SETEXT_UNDERLINE = re.compile(r"[ \t>]*(=+|-+)[ \t]*")
+_ATX = re.compile(r"[ \t>]*#")
+
+
+def setext_hint(written: str, below: str) -> str:
+    """For a heading whose line, `written`, has no '#' and whose next line, `below`, is a
+    line of '-' or '=' (a setext heading, which an author may not know for one): why it is a
+    heading, and what a blank line before that line makes of it; '' for another."""
+    m = _SETEXT_UNDERLINE.fullmatch(below)
+    if not written.strip() or _ATX.match(written) or not m:
+        return ""
+    under = m.group(1)[:3]
+    rule = ("a blank line before the '---' makes that line a horizontal rule" if under[0] == "-"
+            else "for the text and a line of '=' as text, put a blank line between them")
+    return (f" (the line '{under}' under it makes it a heading: a line of '---' or '===' right "
+            f"under a line of text underlines that text as a heading; {rule})")
 
 
 def level_one(typed: str, ident: str | None) -> str:

@@ -235,7 +235,8 @@ class IdCollector(Treeprocessor):
                 first, second = sorted((self.lines[ident], line)) if self.lines[ident] else \
                     (0, line)
                 raise ContentError(_duplicate(ident, first if first != second else 0),
-                                   re.compile(r"\bid\s*=\s*[\"']?" + re.escape(ident) + r"\b"),
+                                   re.compile(r"\b(?:id|name)\s*=\s*[\"']?" +
+                                              re.escape(ident) + r"\b"),
                                    line=second)
             self.ids.add(ident)
             self.lines[ident] = line

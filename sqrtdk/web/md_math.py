@@ -43,6 +43,17 @@ class ContentError(Exception):
         self.after = after
 
 
+# the attributes an element's own Markdown gives it, before attr_list's (`[a](href "title")`)
+_OWN_ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title")}
+# an inline element attr_list can follow, in words
+_INLINE_NAMES = {"strong": "the bold text", "em": "the italic text", "b": "the bold text",
+                 "i": "the italic text", "code": "the code", "a": "the link",
+                 "img": "the image", "del": "the struck text", "mark": "the marked text",
+                 "sup": "the superscript", "sub": "the subscript"}
+_BLOCK_NAMES = {"p": "the paragraph", "li": "the list item", "td": "the table cell",
+                "th": "the table cell", "dt": "the term"}
+
+
 class MathElements(Treeprocessor):
     """Replace math tokens in text and tails by math elements; record which formulas the
     page shows (`used`), in order."""
@@ -64,10 +75,7 @@ class MathElements(Treeprocessor):
                                        line=self._attributes_line(parent),
                                        after=self.positions.floor(parent))
                 if value is None:      # attr_list read a bare word: `{#bars note}`
-                    ident = parent.get("id") or "some-id"
-                    raise ContentError(f"'{key}' in the attribute list '{{#{ident} {key}}}' is "
-                                       f"not an attribute; an id has no spaces: write "
-                                       f"'{{#{ident}-{key}}}'", re.compile(
+                    raise ContentError(self._bare_word(parent, key), re.compile(
                                            r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"),
                                        line=self._attributes_line(parent),
                                        after=self.positions.floor(parent))
@@ -77,6 +85,40 @@ class MathElements(Treeprocessor):
             for child in list(parent):
                 self._tail(parent, child)
         self._split_paragraphs(root)
+
+    def _bare_word(self, el: etree.Element, key: str) -> str:
+        """The message for `key`, a word attr_list read as an attribute with no value, in the
+        attribute list `{…}` that gave `el` its attributes: the list quoted as typed (its
+        entries in the order written, which is the order attr_list set them), what reads it
+        so, and the fix: an id with a space (`{#bars note}`), or braces meant as text right
+        after an inline element (`**bold**{x}`)."""
+        own = _OWN_ATTRIBUTES.get(el.tag, ())
+        written = []
+        for name, value in el.attrib.items():
+            if name in own:
+                continue
+            if name == "id":
+                written.append(f"#{value}")
+            elif name == "class":
+                written += [f".{c}" for c in (value or "").split()]
+            else:
+                written.append(name if value is None else f'{name}="{value}"')
+        typed = "{" + " ".join(written) + "}"
+        ident = el.get("id")
+        if ident:
+            return (f"'{key}' in the attribute list '{typed}' is not an attribute; an id has "
+                    f"no spaces: write '{{#{ident}-{key}}}'")
+        if self.md.is_block_level(el.tag):
+            block = "the heading" if re.fullmatch(r"h[1-6]", el.tag) else \
+                _BLOCK_NAMES.get(el.tag, "the block")
+            where = f"at the end of {block}"
+        else:
+            where = f"right after {_INLINE_NAMES.get(el.tag, f'the <{el.tag}> element')}"
+        said = (f"'{typed}' {where} is read as an attribute list (Python-Markdown's attr_list; "
+                f"GitHub shows it as text), and '{key}' in it is not an attribute")
+        literal = "\\" + typed
+        return (f"{said}: for the braces as text, write '{literal}' (a backslash before the "
+                "'{')")
 
     def _attributes_line(self, el: etree.Element) -> int:
         """The line of the attribute list `{…}` that gave `el` its attributes: written at the

@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 import markdown
 
 from .blocks import cmark_tree, sourcepos_line
+from .html_names import targets
 from .markers import FILLER
 
 
@@ -44,7 +45,8 @@ def markdown_raw_lines(text: str) -> frozenset[int]:
 
 class _Addresses(HTMLParser):
     """The line of each href, src and srcset address in the tags of a text (html.parser
-    reads Markdown's text between the tags as data), and each id with its line, in order."""
+    reads Markdown's text between the tags as data), and each id (an <a>'s name too: a
+    link's target as well, `html_names.targets`) with its line, in order."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -53,9 +55,8 @@ class _Addresses(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
+        self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         for name, value in attrs:
-            if name == "id" and value:
-                self.ids.append((value, line))
             if name in ("href", "src") and value is not None:
                 self.lines.setdefault(value, line)
             elif name == "srcset" and value:

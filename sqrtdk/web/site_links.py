@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 from ..cache import key_for
 from ..errors import BuildError, Mistakes
 from ..log import warn
+from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .model import Page
 from .output import Site
@@ -41,10 +42,10 @@ class _Links(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        if a.get("id"):
-            if a["id"] in self.ids:
-                self.duplicate_ids.append(a["id"])
-            self.ids.add(a["id"])
+        for target in targets(tag, a):
+            if target in self.ids:
+                self.duplicate_ids.append(target)
+            self.ids.add(target)
         for attr in ("href", "src"):
             if attr in a:
                 self.urls.append((tag, attr, a[attr], a.get("rel", "")))
@@ -242,7 +243,7 @@ def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None) -> str:
     close = difflib.get_close_matches(frag, names, n=1, cutoff=0.6)
     if close:
         return f"did you mean '#{close[0]}'?"
-    return "link to an id the page has (a heading's {#id}, a box's id, a figure's)"
+    return "link to an id the page has (a heading's {#id}, a box's id, a figure's, an <a name=…>)"
 
 
 def _check_page(rel: str, html: str, links: PageLinks, site: Site,
