@@ -887,3 +887,15 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
     assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
+
+
+@pytest.mark.parametrize("tag", ['<div\nclass="note">', '<details\nopen>', '<div\n>'])
+def test_a_block_tag_with_attributes_on_its_next_line_is_no_paragraph(tmp_path: Path,
+                                                                      tag: str) -> None:
+    """A raw `<div` whose attributes (or `>`) are on the next line was published inside a
+    `<p>` (Python-Markdown read the tag's name up to a space only, 'div\\nclass="note"', no
+    block element): a block inside a paragraph, where GitHub writes the HTML as typed."""
+    name = tag[1:].split()[0]
+    body = f"Before.\n\n{tag}\nText inside.\n</{name}>\n\nAfter.\n"
+    out = html(tmp_path, body)
+    assert f"{tag}\nText inside.\n</{name}>" in out and f"<p>{tag}" not in out, out

@@ -13,6 +13,10 @@ it; `md_autolink` ends it before CJK punctuation too). Math and code were taken 
 before Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with
 GitHub's parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
 
+Markdown's `raw_html` postprocessor is replaced by `md_blocks.BlockTags`, which reads a
+block's tag name up to any whitespace (a `<div` with its attributes on the next line is no
+paragraph).
+
 Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
 into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
 result). The processors that only refuse a mistake are in `md_guards`.
@@ -89,7 +93,7 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
-from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs, LoneTags
+from .md_blocks import BlockStructure, BlockTags, FenceBreaks, FenceParagraphs, LoneTags
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -223,6 +227,7 @@ class ArticleExtension(Extension):
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
         tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
+        md.postprocessors.register(BlockTags(md), "raw_html", 30)
 
 
 class PageContext:
