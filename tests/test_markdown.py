@@ -889,6 +889,61 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("body, comment", [
+    ("Line one.\n<!-- a note -->\nLine two.\n", 1),
+    ("- item\n<!-- - a hidden item -->\n- next\n", 1),
+    ("> Line one.\n> <!-- a note -->\n> Line two.\n", 1),
+    ("| d | SD |\n|---|---|\n| 4 | 2.0 |\n<!-- | 16 | 4.0 | -->\n| 64 | 8.0 |\n", 3),
+    ("- item\n\n    Its text.\n    <!-- a note -->\n    More text.\n", 3),
+    ("Line one.\n<!-- a note\n\nover lines -->\nLine two.\n", 1),
+], ids=["paragraph", "list", "quote", "table", "item's paragraph", "over lines"])
+def test_a_comment_line_right_under_text_warns_at_its_line(tmp_path: Path, lang: str,
+                                                           body: str, comment: int) -> None:
+    """A comment that starts a line is a block of raw HTML on GitHub (CommonMark's HTML block
+    of kind 2), which ends the paragraph, list, quote or table right above it: `Line one.`,
+    `<!-- … -->`, `Line two.` is two paragraphs there, `- item`, comment, `- next` two lists.
+    The build drops comments before anything reads the article (so the GitHub comparison,
+    reading the same text, saw nothing) and kept the lines together: one paragraph, one list,
+    silently."""
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    at = [w for w in warned if "this comment starts a line right under" in w]
+    assert len(at) == 1 and f"index.md:{BODY_START + comment}: warning:" in at[0], warned
+    assert "put a blank line before and after the comment" in at[0]
+
+
+@pytest.mark.parametrize("body", [
+    "Line one.\n\n<!-- a note -->\nLine two.\n",
+    "Line one.\n<!-- a note -->\n\nLine two.\n",
+    "Line one. <!-- a note -->\nLine two.\n",
+    "Line one.\n    <!-- a note, indented into the paragraph -->\nLine two.\n",
+    "## A heading {#a-heading}\n<!-- a note -->\nLine two.\n",
+    "Line one.\n\n<!-- a note -->\n\nLine two.\n",
+    "```\nLine one.\n<!-- code -->\nLine two.\n```\n",
+], ids=["blank above", "blank below", "inside the line", "indented", "under a heading",
+        "a block of its own", "in code"])
+def test_a_comment_both_parsers_read_alike_does_not_warn(tmp_path: Path, body: str) -> None:
+    with captured() as warned:
+        html(tmp_path, body)
+    assert warned == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("<!-- a note -->*Line one.*\n*Line two.*\n", 0),
+    ("Before.\n\n<!-- a note\nover lines --> Text.\n", 3),
+], ids=["one line", "over lines"])
+def test_text_after_a_comment_that_starts_a_line_warns_at_its_line(tmp_path: Path, body: str,
+                                                                   line: int) -> None:
+    """GitHub reads the rest of the line holding the `-->` of a comment that starts a line as
+    HTML (CommonMark's example 179: `*bar*` keeps its stars, and is no paragraph); the page
+    read it as Markdown, with no message."""
+    with captured() as warned:
+        html(tmp_path, body)
+    at = [w for w in warned if "text follows this comment's '-->'" in w]
+    assert len(at) == 1 and f"index.md:{BODY_START + line}: warning:" in at[0], warned
+
+
 @pytest.mark.parametrize("tag", ['<div\nclass="note">', '<details\nopen>', '<div\n>'])
 def test_a_block_tag_with_attributes_on_its_next_line_is_no_paragraph(tmp_path: Path,
                                                                       tag: str) -> None:
