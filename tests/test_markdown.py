@@ -954,3 +954,44 @@ def test_a_block_tag_with_attributes_on_its_next_line_is_no_paragraph(tmp_path: 
     body = f"Before.\n\n{tag}\nText inside.\n</{name}>\n\nAfter.\n"
     out = html(tmp_path, body)
     assert f"{tag}\nText inside.\n</{name}>" in out and f"<p>{tag}" not in out, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_emoji_shortcodes_are_shown_as_on_github(tmp_path: Path, lang: str) -> None:
+    """GitHub shows `:smile:`, `:+1:`, `:warning:` as the emoji; the page showed the
+    shortcodes as typed. Now pymdownx.emoji (gemoji's index, the character itself: no image,
+    no network), in text, headings, list items, table cells, quotes, links and notes, with
+    no message (the GitHub comparison reads the same emoji)."""
+    body = ("Done :smile: and :+1:, mind :warning:.\n\n## Next :tada: {#next}\n\n"
+            "- :heart: item\n\n| a | b |\n|---|---|\n| :x: | 1 |\n\n> :bulb: quoted\n\n"
+            "A [link :rocket:](#next) and a note[^n].\n\n[^n]: A note :smile:.\n")
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    for shown in ("Done \U0001f604 and \U0001f44d, mind \u26a0", "Next \U0001f389",
+                  "\u2764", "<td>\u274c</td>", "\U0001f4a1 quoted", "link \U0001f680",
+                  "A note \U0001f604"):
+        assert shown in out, (shown, out)
+    assert ":smile:" not in out and "<img" not in out and warned == []
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The ratio a:b:c is 1:2:3.", "a:b:c is 1:2:3"),
+    ("It ran from 10:30:00 to 12:100:5.", "10:30:00 to 12:100:5"),
+    ("An :not_an_emoji: stays, and :smile without its colon.", ":not_an_emoji: stays"),
+    ("In code `:smile:` stays.", "<code>:smile:</code>"),
+    ("In math $a:smile:b$ too.", 'class="math"'),
+    ("A ratio 1:{{ spread.n_pairs | grouped }}:smile.", ":smile."),
+    ("A :term: and a {: .screen-only } attribute.", ":term:"),
+], ids=["ratios", "times", "unknown names", "code", "math", "template", "colons"])
+def test_text_that_only_looks_like_a_shortcode_stays_as_typed(tmp_path: Path, text: str,
+                                                              kept: str) -> None:
+    out = html(tmp_path, text + "\n")
+    assert not re.search("[\U0001f300-\U0001faff\u2600-\u27bf]", out), out
+    assert kept in out, out
+
+
+def test_a_shortcode_in_a_code_block_stays_as_typed(tmp_path: Path) -> None:
+    body = "Before :smile:.\n\n```\nprint(':smile:')\n```\n\n    indented :smile:\n"
+    out = html(tmp_path, body)
+    assert "print(&#x27;:smile:&#x27;)" in out or "print(':smile:')" in out, out
+    assert "indented :smile:" in out and "Before \U0001f604." in out

@@ -9,7 +9,8 @@ of text, which they end as GitHub does: `md_blocks.FenceBreaks`, a preprocessor 
 `title="…"` is still code, and `md_blocks` warns that the options are dropped),
 pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
 (a bare `https://…`, `www.…` or e-mail address is a link, as GitHub's extended autolinks make
-it; `md_autolink` ends it before CJK punctuation too). Math and code were taken out by `lexer`
+it; `md_autolink` ends it before CJK punctuation too), pymdownx.emoji (GitHub's shortcodes,
+`:smile:`, as the emoji character: `md_emoji`). Math and code were taken out by `lexer`
 before Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with
 GitHub's parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
 
@@ -102,6 +103,7 @@ from .md_collect import (
     IdCollector,
     LinkCollector,
 )
+from .md_emoji import GitHubEmojiExtension
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
@@ -295,5 +297,7 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
         # GitHub's extended autolinks: a bare https://…, www.… or e-mail address is a link
         # (md_autolink: ending before CJK punctuation too)
         page.magiclink,
+        # GitHub's emoji shortcodes (`:smile:`), as the character itself (md_emoji)
+        GitHubEmojiExtension(),
         DetailsExtension(), article])
     return md, article
