@@ -344,3 +344,11 @@ def test_a_list_both_parsers_nest_is_never_called_indented_too_little() -> None:
     assert "indented by 2:" in advice(ours, theirs, ["- a", "  1. b"], 1)
     assert "indented by 2 more than the item above (6 in all)" in \
         advice(ours, theirs, ["    - a", "      1. b"], 1)
+
+
+def test_github_s_reading_shows_emoji_shortcodes_outside_code() -> None:
+    """GitHub shows `:smile:` as the emoji after cmark-gfm has read the text (not in code):
+    the comparison reads it so, as the page shows it (md_emoji), and warns at neither."""
+    root = cmark_tree("Done :smile: and `:smile:`, a:b:c and :nope:.\n\n    :+1: code\n")
+    assert "".join(root.find("p").itertext()) == "Done \U0001f604 and :smile:, a:b:c and :nope:."
+    assert "".join(root.find("pre").itertext()) == ":+1: code\n"

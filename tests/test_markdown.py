@@ -887,3 +887,111 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
     assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("body, comment", [
+    ("Line one.\n<!-- a note -->\nLine two.\n", 1),
+    ("- item\n<!-- - a hidden item -->\n- next\n", 1),
+    ("> Line one.\n> <!-- a note -->\n> Line two.\n", 1),
+    ("| d | SD |\n|---|---|\n| 4 | 2.0 |\n<!-- | 16 | 4.0 | -->\n| 64 | 8.0 |\n", 3),
+    ("- item\n\n    Its text.\n    <!-- a note -->\n    More text.\n", 3),
+    ("Line one.\n<!-- a note\n\nover lines -->\nLine two.\n", 1),
+], ids=["paragraph", "list", "quote", "table", "item's paragraph", "over lines"])
+def test_a_comment_line_right_under_text_warns_at_its_line(tmp_path: Path, lang: str,
+                                                           body: str, comment: int) -> None:
+    """A comment that starts a line is a block of raw HTML on GitHub (CommonMark's HTML block
+    of kind 2), which ends the paragraph, list, quote or table right above it: `Line one.`,
+    `<!-- … -->`, `Line two.` is two paragraphs there, `- item`, comment, `- next` two lists.
+    The build drops comments before anything reads the article (so the GitHub comparison,
+    reading the same text, saw nothing) and kept the lines together: one paragraph, one list,
+    silently."""
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    at = [w for w in warned if "this comment starts a line right under" in w]
+    assert len(at) == 1 and f"index.md:{BODY_START + comment}: warning:" in at[0], warned
+    assert "put a blank line before and after the comment" in at[0]
+
+
+@pytest.mark.parametrize("body", [
+    "Line one.\n\n<!-- a note -->\nLine two.\n",
+    "Line one.\n<!-- a note -->\n\nLine two.\n",
+    "Line one. <!-- a note -->\nLine two.\n",
+    "Line one.\n    <!-- a note, indented into the paragraph -->\nLine two.\n",
+    "## A heading {#a-heading}\n<!-- a note -->\nLine two.\n",
+    "Line one.\n\n<!-- a note -->\n\nLine two.\n",
+    "```\nLine one.\n<!-- code -->\nLine two.\n```\n",
+], ids=["blank above", "blank below", "inside the line", "indented", "under a heading",
+        "a block of its own", "in code"])
+def test_a_comment_both_parsers_read_alike_does_not_warn(tmp_path: Path, body: str) -> None:
+    with captured() as warned:
+        html(tmp_path, body)
+    assert warned == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("<!-- a note -->*Line one.*\n*Line two.*\n", 0),
+    ("Before.\n\n<!-- a note\nover lines --> Text.\n", 3),
+], ids=["one line", "over lines"])
+def test_text_after_a_comment_that_starts_a_line_warns_at_its_line(tmp_path: Path, body: str,
+                                                                   line: int) -> None:
+    """GitHub reads the rest of the line holding the `-->` of a comment that starts a line as
+    HTML (CommonMark's example 179: `*bar*` keeps its stars, and is no paragraph); the page
+    read it as Markdown, with no message."""
+    with captured() as warned:
+        html(tmp_path, body)
+    at = [w for w in warned if "text follows this comment's '-->'" in w]
+    assert len(at) == 1 and f"index.md:{BODY_START + line}: warning:" in at[0], warned
+
+
+@pytest.mark.parametrize("tag", ['<div\nclass="note">', '<details\nopen>', '<div\n>'])
+def test_a_block_tag_with_attributes_on_its_next_line_is_no_paragraph(tmp_path: Path,
+                                                                      tag: str) -> None:
+    """A raw `<div` whose attributes (or `>`) are on the next line was published inside a
+    `<p>` (Python-Markdown read the tag's name up to a space only, 'div\\nclass="note"', no
+    block element): a block inside a paragraph, where GitHub writes the HTML as typed."""
+    name = tag[1:].split()[0]
+    body = f"Before.\n\n{tag}\nText inside.\n</{name}>\n\nAfter.\n"
+    out = html(tmp_path, body)
+    assert f"{tag}\nText inside.\n</{name}>" in out and f"<p>{tag}" not in out, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_emoji_shortcodes_are_shown_as_on_github(tmp_path: Path, lang: str) -> None:
+    """GitHub shows `:smile:`, `:+1:`, `:warning:` as the emoji; the page showed the
+    shortcodes as typed. Now pymdownx.emoji (gemoji's index, the character itself: no image,
+    no network), in text, headings, list items, table cells, quotes, links and notes, with
+    no message (the GitHub comparison reads the same emoji)."""
+    body = ("Done :smile: and :+1:, mind :warning:.\n\n## Next :tada: {#next}\n\n"
+            "- :heart: item\n\n| a | b |\n|---|---|\n| :x: | 1 |\n\n> :bulb: quoted\n\n"
+            "A [link :rocket:](#next) and a note[^n].\n\n[^n]: A note :smile:.\n")
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    for shown in ("Done \U0001f604 and \U0001f44d, mind \u26a0", "Next \U0001f389",
+                  "\u2764", "<td>\u274c</td>", "\U0001f4a1 quoted", "link \U0001f680",
+                  "A note \U0001f604"):
+        assert shown in out, (shown, out)
+    assert ":smile:" not in out and "<img" not in out and warned == []
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The ratio a:b:c is 1:2:3.", "a:b:c is 1:2:3"),
+    ("It ran from 10:30:00 to 12:100:5.", "10:30:00 to 12:100:5"),
+    ("An :not_an_emoji: stays, and :smile without its colon.", ":not_an_emoji: stays"),
+    ("In code `:smile:` stays.", "<code>:smile:</code>"),
+    ("In math $a:smile:b$ too.", 'class="math"'),
+    ("A ratio 1:{{ spread.n_pairs | grouped }}:smile.", ":smile."),
+    ("A :term: and a {: .screen-only } attribute.", ":term:"),
+], ids=["ratios", "times", "unknown names", "code", "math", "template", "colons"])
+def test_text_that_only_looks_like_a_shortcode_stays_as_typed(tmp_path: Path, text: str,
+                                                              kept: str) -> None:
+    out = html(tmp_path, text + "\n")
+    assert not re.search("[\U0001f300-\U0001faff\u2600-\u27bf]", out), out
+    assert kept in out, out
+
+
+def test_a_shortcode_in_a_code_block_stays_as_typed(tmp_path: Path) -> None:
+    body = "Before :smile:.\n\n```\nprint(':smile:')\n```\n\n    indented :smile:\n"
+    out = html(tmp_path, body)
+    assert "print(&#x27;:smile:&#x27;)" in out or "print(':smile:')" in out, out
+    assert "indented :smile:" in out and "Before \U0001f604." in out

@@ -25,6 +25,7 @@ import cmarkgfm
 from cmarkgfm.cmark import Options
 
 from .cmark_html import place_raw_html
+from .md_emoji import emoji_text
 
 LEAVES = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "th", "td"}
 CONTAINERS = {"ul", "ol", "li", "blockquote", "table", "tr"}
@@ -135,7 +136,9 @@ def cmark_tree(source: str) -> etree.Element:
     attributes without a value; with those given one, expat reads it in a fraction of the
     time html.parser takes. Anything expat refuses (a control character in the text) goes
     through html.parser. A block of raw HTML, which cmark-gfm writes without a position,
-    gets the lines CommonMark gives it (`cmark_html`)."""
+    gets the lines CommonMark gives it (`cmark_html`). Emoji shortcodes outside code are
+    their characters, as GitHub shows them after cmark-gfm (`:smile:` as the emoji; the page's
+    `md_emoji`)."""
     html = cmark_html(source)
     xhtml = html.replace(" data-footnotes>", ' data-footnotes="">').replace(
         " data-footnote-ref>", ' data-footnote-ref="">').replace(
@@ -151,10 +154,21 @@ def cmark_tree(source: str) -> etree.Element:
         builder.close()
         root = builder.root
     _mark_raw_html(root)
+    _show_emoji(root)
     lines = source.split("\n")
     _place_tables(root, lines)
     place_raw_html(root, lines)
     return root
+
+
+def _show_emoji(el: etree.Element) -> None:
+    """Each shortcode in the text of `el` and its descendants, outside code, as its emoji."""
+    if el.tag in ("code", "pre"):
+        return
+    el.text = emoji_text(el.text) if el.text else el.text
+    for child in el:
+        _show_emoji(child)
+        child.tail = emoji_text(child.tail) if child.tail else child.tail
 
 
 def _place_tables(root: etree.Element, lines: list[str]) -> None:

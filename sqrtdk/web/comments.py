@@ -13,7 +13,8 @@ lines, but one with a blank line on both sides and blocks before and after it le
 above it: two lists, not one loose list), which the math step drops after the conversion;
 one between two lines of a paragraph or a list, or inside a line, leaves `FILLER` (a
 private-use character the math step removes) on each line it held, so the text around it
-stays one paragraph, as the author wrote it.
+stays one paragraph, as the author wrote it. (GitHub ends a paragraph at a comment that starts
+a line: `comment_blocks` warns where the two readings part.)
 """
 from __future__ import annotations
 
@@ -34,6 +35,20 @@ def drop_comments(path: Path, text: str, filler: str,
     `fence_end(lines, i)` is the lexer's `code_block_end`: the index of the last line of the
     code block (a fence, or indented code) that starts at line i, or None when none does.
     Raises BuildError at the line of a comment that is never closed."""
+    out: list[str] = []
+    pos = 0
+    for m in comment_spans(path, text, fence_end):
+        out.append(text[pos:m[0]])
+        out.append(_replacement(text, m[0], m[1], filler))
+        pos = m[1]
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def comment_spans(path: Path, text: str,
+                  fence_end: Callable[[list[str], int], int | None]) -> list[tuple[int, int]]:
+    """(start, end) of every comment of `text` outside code, in order (`fence_end` as for
+    `drop_comments`). Raises BuildError at the line of a comment that is never closed."""
     lines = text.split("\n")
     starts = [0]
     for line in lines:
@@ -47,14 +62,7 @@ def drop_comments(path: Path, text: str, filler: str,
             i = end + 1
         else:
             i += 1
-    out: list[str] = []
-    pos = 0
-    for m in _comments(path, text, code):
-        out.append(text[pos:m[0]])
-        out.append(_replacement(text, m[0], m[1], filler))
-        pos = m[1]
-    out.append(text[pos:])
-    return "".join(out)
+    return _comments(path, text, code)
 
 
 def _comments(path: Path, text: str, code: list[tuple[int, int]]) -> list[tuple[int, int]]:

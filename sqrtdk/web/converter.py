@@ -9,9 +9,14 @@ of text, which they end as GitHub does: `md_blocks.FenceBreaks`, a preprocessor 
 `title="…"` is still code, and `md_blocks` warns that the options are dropped),
 pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
 (a bare `https://…`, `www.…` or e-mail address is a link, as GitHub's extended autolinks make
-it; `md_autolink` ends it before CJK punctuation too). Math and code were taken out by `lexer`
+it; `md_autolink` ends it before CJK punctuation too), pymdownx.emoji (GitHub's shortcodes,
+`:smile:`, as the emoji character: `md_emoji`). Math and code were taken out by `lexer`
 before Markdown runs; `$` is escapable (`\\$`). `md_blocks` reads the same text again with
 GitHub's parser (cmark-gfm) and warns wherever the two read the blocks or the links differently.
+
+Markdown's `raw_html` postprocessor is replaced by `md_blocks.BlockTags`, which reads a
+block's tag name up to any whitespace (a `<div` with its attributes on the next line is no
+paragraph).
 
 Each collector keeps its result as an attribute; `ArticleExtension.conversion` gathers them
 into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeprocessor's
@@ -89,7 +94,7 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
-from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs, LoneTags
+from .md_blocks import BlockStructure, BlockTags, FenceBreaks, FenceParagraphs, LoneTags
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -98,6 +103,7 @@ from .md_collect import (
     IdCollector,
     LinkCollector,
 )
+from .md_emoji import GitHubEmojiExtension
 from .md_figures import FigureProcessor, ScrollingTables
 from .md_foreign import ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
@@ -223,6 +229,7 @@ class ArticleExtension(Extension):
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
         tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
+        md.postprocessors.register(BlockTags(md), "raw_html", 30)
 
 
 class PageContext:
@@ -290,5 +297,7 @@ def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:
         # GitHub's extended autolinks: a bare https://…, www.… or e-mail address is a link
         # (md_autolink: ending before CJK punctuation too)
         page.magiclink,
+        # GitHub's emoji shortcodes (`:smile:`), as the character itself (md_emoji)
+        GitHubEmojiExtension(),
         DetailsExtension(), article])
     return md, article

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
+from markdown.postprocessors import RawHtmlPostprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
@@ -203,6 +204,16 @@ class LoneTags(Treeprocessor):
             return False
         stashed = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))]
         return isinstance(stashed, str) and _one_tag(stashed)
+
+
+class BlockTags(RawHtmlPostprocessor):
+    """Markdown's own `raw_html` postprocessor (priority 30), reading a block's tag name up
+    to any whitespace: Python-Markdown's stops at a space only, so a block of raw HTML whose
+    first tag has its attributes on the next line (`<div`, then `class="x">`) had the name
+    'div\nclass="x"', no block-level element, and was wrapped in a `<p>` (a `<div>` inside a
+    paragraph, which GitHub writes as typed)."""
+
+    BLOCK_LEVEL_REGEX = re.compile(r"^</?([^\s>/]+)")
 
 
 class _Tags(HTMLParser):

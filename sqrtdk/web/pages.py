@@ -25,9 +25,10 @@ from ..settings import Strings
 from ..textfiles import read_text
 from .article_text import read_article
 from .cjk_lint import lint_chinese
+from .comment_blocks import comment_block_warnings
 from .converter import PageContext, markdown_for
 from .html_names import element_names
-from .lexer import Masked, mask
+from .lexer import Masked, code_block_end, mask
 from .markers import strip_markers
 from .math.formula import Formula
 from .md_math import ContentError
@@ -213,6 +214,8 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     blank_front = "\n" * front.count("\n")
     elements = element_names(node_modules) if node_modules else element_names()
     masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
+    for line, message in comment_block_warnings(path, blank_front + body, code_block_end):
+        warn(LOGGER, path, line, message)
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
     mistakes = Mistakes()
     rendered: str | None = None

@@ -1,0 +1,54 @@
+"""Emoji shortcodes as GitHub shows them: `:smile:`, `:+1:`, `:warning:` as the emoji.
+
+pymdownx.emoji with GitHub's own index (gemoji) and the `to_alt` generator: the emoji
+character itself, no image and no network. A shortcode is a name of the index between two
+colons; anything else between colons (`:not_an_emoji:`, Sphinx's `:numref:`) stays as typed.
+Code (spans, fences: the lexer's tokens) and math (its tokens) never reach the pattern.
+Unlike pymdownx's own pattern, a shortcode written against a letter, digit or `_`
+(`a:b:c`, `10:30:00`, `12:100:3`) is text: the colons there separate words or numbers.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from markdown import Markdown
+from pymdownx.emoji import EmojiExtension, gemoji, to_alt
+
+# a shortcode with no ASCII word character right before or after it (a CJK letter may touch
+# it, as in Chinese text, where no space separates words)
+SHORTCODE = re.compile(r"(?<![A-Za-z0-9_])(:[+\-\w]+:)(?![A-Za-z0-9_])")
+
+
+class GitHubEmojiExtension(EmojiExtension):  # type: ignore[misc]
+    """pymdownx.emoji: gemoji's index, the Unicode character, the pattern `SHORTCODE`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(emoji_index=gemoji, emoji_generator=to_alt, **kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        super().extendMarkdown(md)
+        md.inlinePatterns["emoji"].compiled_re = SHORTCODE
+
+
+@cache
+def _index() -> dict[str, Any]:
+    return dict(gemoji({}, None))
+
+
+def emoji_text(text: str) -> str:
+    """`text` with each shortcode of gemoji's index (`SHORTCODE`) as its character, as the
+    page shows it (for the comparison with GitHub's reading of the same text)."""
+    if ":" not in text:
+        return text
+    index = _index()
+
+    def character(m: re.Match[str]) -> str:
+        name = index["aliases"].get(m.group(1), m.group(1))
+        emoji = index["emoji"].get(name)
+        if not emoji:
+            return m.group(0)
+        code = emoji.get("unicode_alt", emoji.get("unicode"))
+        return "".join(chr(int(c, 16)) for c in code.split("-"))
+    return SHORTCODE.sub(character, text)
