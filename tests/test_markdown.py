@@ -887,3 +887,51 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
     assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
+
+
+def _links(body: str) -> list[tuple[str, str, str]]:
+    """(href, title, text) of each link of a page's HTML, notes' numbers left out."""
+    return [(e["attrs"]["href"], e["attrs"].get("title", ""), e["text"])
+            for e in Tree(body).elements if e["tag"] == "a" and "footnote" not in
+            e["attrs"].get("class", "")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_escaped_parentheses_in_a_link_address_are_parentheses_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """`\\(` and `\\)` in a link's address or title (a Wikipedia address) are escaped
+    parentheses, as on GitHub, in an inline link, a reference definition and a note; they
+    were read as a formula `\\(…\\)`, and the page linked `…/Python_programming_language`.
+    Outside a link's address `\\(x\\)` stays a formula."""
+    import logging
+    wiki = "https://en.wikipedia.org/wiki/Python_\\(programming_language\\)"
+    body = (f"See [Python]({wiki} \"the \\(language\\)\"), [it][ref] and \\(x^2\\)[^n].\n\n"
+            f"[ref]: {wiki} \"a \\(title\\)\"\n\n"
+            f"[^n]: A note: [Python]({wiki}).\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS, lang=lang)
+    meant = "https://en.wikipedia.org/wiki/Python_(programming_language)"
+    assert _links(p.body) == [(meant, "the (language)", "Python"), (meant, "a (title)", "it"),
+                              (meant, "", "Python")], p.body
+    assert [f.plain for f in p.formulas] == ["x^2"]
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_backslash_escape_in_a_reference_definition_is_the_mark_it_escapes(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """As in an inline link and on GitHub (Python-Markdown kept the backslash of a
+    reference definition's address and title, and the page linked `/bar%5C*`)."""
+    import logging
+    body = "[foo] and [bar](/bar\\* \"ti\\*tle\").\n\n[foo]: /bar\\* \"ti\\*tle\"\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        links = _links(html(tmp_path, body))
+    assert links == [("/bar*", "ti*tle", "foo"), ("/bar*", "ti*tle", "bar")]
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_backslash_in_a_link_address_is_sent_as_github_sends_it(tmp_path: Path) -> None:
+    """A browser takes a raw backslash in an address for a '/' (`foo\\bar` went to
+    `foo/bar`); GitHub writes it %5C, typed or escaped."""
+    body = "[a](foo\\bar), [b](foo\\\\bar) and <https://example.org/c\\d>.\n"
+    assert [h for h, _, _ in _links(html(tmp_path, body))] == [
+        "foo%5Cbar", "foo%5Cbar", "https://example.org/c%5Cd"]

@@ -22,6 +22,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
+| ReferenceEscapes  | sqrtdk-reference-escapes | 21 | after block parsing; before inline    |
 | FenceParagraphs   | sqrtdk-fence-paragraphs | 19.85 | after inline; before the comparison   |
 | BlockStructure    | sqrtdk-blocks      | 19.8 | after inline (text as the reader sees it);    |
 |                   |                    |      | before footnotes are renumbered               |
@@ -88,7 +89,12 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
-from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
+from .md_autolink import (
+    AmbiguousAddresses,
+    CjkMagiclinkExtension,
+    EncodedAddresses,
+    ReferenceEscapes,
+)
 from .md_blocks import BlockStructure, FenceBreaks, FenceParagraphs, LoneTags
 from .md_collect import (
     AttributeMarkers,
@@ -173,6 +179,7 @@ class ArticleExtension(Extension):
         self.blocks.raw_html.register()
         md.inlinePatterns.register(CodeSpans(), "backtick", 190)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
+        tp.register(ReferenceEscapes(md), "sqrtdk-reference-escapes", 21)
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
