@@ -935,3 +935,13 @@ def test_a_backslash_in_a_link_address_is_sent_as_github_sends_it(tmp_path: Path
     body = "[a](foo\\bar), [b](foo\\\\bar) and <https://example.org/c\\d>.\n"
     assert [h for h, _, _ in _links(html(tmp_path, body))] == [
         "foo%5Cbar", "foo%5Cbar", "https://example.org/c%5Cd"]
+
+
+def test_the_line_of_a_link_written_with_an_entity_or_escape_is_known(tmp_path: Path) -> None:
+    """The site's check looks a link's line up by its address as read from the page
+    (entities decoded): `[a](url &quot;t&quot;)` (a link here, text on GitHub: the check
+    warns) and `[b](/p\\*)` were looked up as written in the tree, and warned at line 0."""
+    p = page(tmp_path, "One.\n\n[a](url &quot;t&quot;) and [b](/p\\*).\n", RESULTS)
+    urls = p.conversion.lines.urls
+    assert urls.get('url%20"t"') == BODY_START + 2 and urls.get("/p*") == BODY_START + 2, urls
+    assert 'url "t"' in p.conversion.lines.spaced
