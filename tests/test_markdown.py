@@ -945,3 +945,12 @@ def test_the_line_of_a_link_written_with_an_entity_or_escape_is_known(tmp_path: 
     urls = p.conversion.lines.urls
     assert urls.get('url%20"t"') == BODY_START + 2 and urls.get("/p*") == BODY_START + 2, urls
     assert 'url "t"' in p.conversion.lines.spaced
+
+
+@pytest.mark.parametrize("body", ["[foo [bar](/uri)](/uri)\n", "[foo *[bar](/x)*](/uri)\n"])
+def test_a_link_written_inside_a_link_s_text_stops_at_its_line(tmp_path: Path,
+                                                               body: str) -> None:
+    """GitHub links only the inner one (the outer brackets are text); the page linked the
+    outer text, the inner link shown as typed (silently, when both go to one address)."""
+    e = error(tmp_path, "One.\n\n" + body)
+    assert e.line == BODY_START + 2 and "a link cannot hold another one" in e.message, str(e)
