@@ -954,3 +954,43 @@ def test_a_link_written_inside_a_link_s_text_stops_at_its_line(tmp_path: Path,
     outer text, the inner link shown as typed (silently, when both go to one address)."""
     e = error(tmp_path, "One.\n\n" + body)
     assert e.line == BODY_START + 2 and "a link cannot hold another one" in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("written, said", [
+    ('a*"foo"*', "the page shows '\"foo\"' in italics, GitHub as plain text"),
+    ('a**"foo"**', "the page shows '\"foo\"' in bold, GitHub as plain text"),
+    ("*(*foo)", "the page shows '(' in italics, GitHub as plain text"),
+    ("**(**foo)", "the page shows '(' in bold, GitHub as plain text"),
+    ("*(*foo*)*", "the page shows 'foo' as plain text, GitHub in italics"),
+])
+@pytest.mark.parametrize("where", ["paragraph", "item", "cell", "note"])
+def test_emphasis_github_reads_otherwise_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, written: str, said: str,
+        where: str) -> None:
+    """CommonMark opens and closes emphasis by what stands around each `*` (its flanking
+    rules), Python-Markdown does not: where the two read a block's emphasis differently, a
+    warning at the block's line says how each shows it."""
+    import logging
+    body = {"paragraph": f"One.\n\nWords {written} here.\n",
+            "item": f"One.\n\n- first\n- Words {written} here.\n",
+            "cell": f"One.\n\n| a | b |\n|---|---|\n| x | Words {written} |\n",
+            "note": f"One[^n].\n\n[^n]: Words {written} here.\n"}[where]
+    line = BODY_START + {"paragraph": 2, "item": 3, "cell": 4, "note": 2}[where]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0] and said in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
+                                                caplog: pytest.LogCaptureFixture,
+                                                lang: str) -> None:
+    import logging
+    body = ('Some *em*, **strong**, ***both***, _u_ and __uu__, *"quoted"* and a *(b)*, '
+            "snake_case_name, 2 * 3 * 4, a [*link*](https://example.org) and `*code*`.\n\n"
+            "- *item* **bold**\n- plain\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    assert [r.getMessage() for r in caplog.records] == []
