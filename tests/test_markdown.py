@@ -994,3 +994,22 @@ def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body, lang=lang)
     assert [r.getMessage() for r in caplog.records] == []
+
+
+@pytest.mark.parametrize("body, what", [
+    ("*foo\\\nbar*\n", "backslash hard line break"),
+    ("**a ~~b~~ c**\n", "strikethrough"),
+    ("[see ==this==](https://example.org)\n", "highlighting"),
+    ("*See :numref:`fig-walk`*.\n", "Sphinx or MyST role"),
+])
+def test_other_tools_syntax_inside_emphasis_or_a_link_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str, what: str) -> None:
+    """The check looked at a block's own text and what follows each inline element, never
+    inside emphasis or a link's text: GitHub's hard line break inside emphasis that spans
+    two lines was published with its backslash, silently."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "One.\n\n" + body)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got

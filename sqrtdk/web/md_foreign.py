@@ -82,6 +82,21 @@ STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 _INERT = "\x1a"
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
+_NOT_INLINE = {"code", "pre", "ul", "ol", "blockquote", "table", "div", "details", "dl",
+               "section", "figure", "script", "style", "math", "svg"}
+
+
+def _inline_slots(parent: etree.Element) -> list[tuple[etree.Element, str]]:
+    """(element, "text" | "tail") of the text inside `parent`'s inline children (emphasis,
+    links, spans, at any depth) and after each child, in document order; the text of code
+    and of nested blocks is not `parent`'s (a nested block is a block of its own here)."""
+    out: list[tuple[etree.Element, str]] = []
+    for child in parent:
+        if child.tag not in _TEXT_BLOCKS and child.tag not in _NOT_INLINE:
+            out.append((child, "text"))
+            out += _inline_slots(child)
+        out.append((child, "tail"))
+    return out
 
 
 class ForeignSyntax(Treeprocessor):
@@ -100,24 +115,34 @@ class ForeignSyntax(Treeprocessor):
         for block in root.iter():
             if block.tag not in _TEXT_BLOCKS:
                 continue
-            # the block's own text, and the text after each inline child (code is skipped:
-            # its tail is prose, its text is not)
-            slots = [(block, "text")] + [(child, "tail") for child in block]
+            # the block's own text, the text inside its inline children (emphasis, links:
+            # `*foo\` + a line break + `bar*` was never looked at) and the text after each
+            # (code and nested blocks are skipped: their tails are prose, their text is not)
+            slots = [(block, "text"), *_inline_slots(block)]
             texts = [((el.text if s == "text" else el.tail) or "", el, s) for el, s in slots]
             # an escaped character (`\~~`, `\==`) is text, never the start of markup: each
             # placeholder is matched as characters no pattern takes (offsets kept for `at`)
             matched = [_ESCAPE.sub(lambda m: _INERT * len(m.group(0)), own) for own, _, _ in texts]
             for pattern, at_start, what, instead in FOREIGN:
-                for (own, el, slot), inert in zip(texts, matched):
-                    m = pattern.search(inert) if slot == "text" or not at_start else None
+                for (own, el, slot), inert in zip(texts, matched, strict=True):
+                    start = el is block and slot == "text"
+                    m = pattern.search(inert) if start or not at_start else None
                     if m is not None:
                         self._warn(block, (own, el, slot), m, what, instead)
-            for (own, el, slot), inert, child in zip(texts, matched, block):
-                role = _ROLE.search(inert) if child.tag == "code" else None
-                if role is not None:
-                    self._warn(block, (own, el, slot), role,
-                               f"a Sphinx or MyST role '{role.group(0)}`…`'",
-                               "a link, [text](#id), for a reference, or the code alone")
+            inert_of = {(id(el), slot): inert
+                        for (_, el, slot), inert in zip(texts, matched, strict=True)}
+            for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
+                for k, child in enumerate(parent):
+                    if child.tag != "code":
+                        continue
+                    el, slot = (parent, "text") if k == 0 else (parent[k - 1], "tail")
+                    inert = inert_of.get((id(el), slot), "")
+                    role = _ROLE.search(inert)
+                    if role is not None:
+                        own = (el.text if slot == "text" else el.tail) or ""
+                        self._warn(block, (own, el, slot), role,
+                                   f"a Sphinx or MyST role '{role.group(0)}`…`'",
+                                   "a link, [text](#id), for a reference, or the code alone")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               m: re.Match[str], what: str, instead: str) -> None:
