@@ -1013,3 +1013,16 @@ def test_other_tools_syntax_inside_emphasis_or_a_link_warns_at_its_line(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and what in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+def test_bold_quoted_words_right_after_chinese_text_warn_saying_where_the_quotes_go(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`这是**“重点”**内容`: on GitHub a `**` between a Chinese letter and a quotation mark
+    opens no emphasis (the asterisks are shown), here it is bold; with the quotation marks
+    outside the emphasis both read it as bold."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "第一段。\n\n这是**“重点”**内容。\n\n这是“**重点**”内容。\n", lang="zh")
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "'“重点”' in bold, GitHub as plain text" in got[0] and "outside the emphasis" in got[0]

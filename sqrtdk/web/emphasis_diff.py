@@ -2,14 +2,15 @@
 cmark-gfm's (GitHub's). CommonMark opens and closes emphasis by rules about the characters
 around each `*` and `_` (left- and right-flanking delimiter runs, spec 0.31, 6.2) that
 Python-Markdown does not follow: `a*"foo"*` is emphasis here and text on GitHub, `*(*foo*)*`
-one emphasis here and a nested one there. `md_blocks` compares each block both read alike
-(its words are the same) character by character and warns at the block's line where a
-character is italic, bold or struck in one reading and not in the other.
+one emphasis here and a nested one there, and bold quoted words right after Chinese text
+(`**“…”**`) are bold here and asterisks on GitHub. `md_blocks` compares each block both read
+alike (its words are the same) character by character and warns at the block's line where
+a character is italic or bold in one reading and not in the other.
 
 A block's characters are its text outside code, nested blocks and footnote references, with
 whitespace and the delimiter characters (`*`, `_`) left out (one reading shows as text what
-the other takes for markup), curly quotes as straight ones; each character carries the set
-of formats around it (em, strong: a reader sees `<em>` inside `<em>` as italic, and
+the other takes for markup), curly quotes compared as straight ones; each character carries
+the set of formats around it (em, strong: a reader sees `<em>` inside `<em>` as italic, and
 `<em><strong>` as `<strong><em>`; struck text is no markup here, `md_foreign` warns at it).
 The two sequences are aligned as `diff` aligns them, and only the characters both show are
 compared.
@@ -29,10 +30,11 @@ _LEFT_OUT = set("*_") | {"\u00a0"}
 _STRAIGHT = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 _WORDS = {frozenset(): "as plain text", frozenset({"em"}): "in italics",
           frozenset({"strong"}): "in bold", frozenset({"em", "strong"}): "in bold italics"}
-HINT = ("GitHub opens or closes emphasis at a '*' or '_' by what stands on each side of it "
-        "(after a letter and before punctuation, as in `a*\"foo\"*`, a '*' opens none): put "
-        "a space before emphasis that follows a word, keep the punctuation inside the "
-        "emphasis with its words (`*(foo)*`), or write a '*' meant as text '\\*'")
+HINT = ("GitHub takes a '*' or '_' for emphasis only by what stands on each side of it: "
+        "between a letter and a punctuation mark (`a*\"foo\"*`, or a quotation mark right "
+        "after Chinese text) it opens or closes none; put the punctuation outside the "
+        "emphasis (`a \"*foo*\"`), or a space between the word and the '*', or write a '*' "
+        "meant as text '\\*'")
 
 Char = tuple[str, frozenset[str]]
 
@@ -45,7 +47,7 @@ def characters(el: etree.Element, text: Callable[[str], str],
     out: list[Char] = []
 
     def add(piece: str | None, formats: frozenset[str]) -> None:
-        for c in text(piece or "").translate(_STRAIGHT):
+        for c in text(piece or ""):
             if not c.isspace() and c not in _LEFT_OUT:
                 out.append((c, formats))
 
@@ -64,8 +66,8 @@ def characters(el: etree.Element, text: Callable[[str], str],
 def emphasis_difference(ours: list[Char], theirs: list[Char]) -> str:
     """'' where both readings show the same characters alike; else what the first stretch
     shown differently is, in words ("the page shows '(' in italics, GitHub as plain text")."""
-    matcher = SequenceMatcher(None, [c for c, _ in ours], [c for c, _ in theirs],
-                              autojunk=False)
+    matcher = SequenceMatcher(None, [c.translate(_STRAIGHT) for c, _ in ours],
+                              [c.translate(_STRAIGHT) for c, _ in theirs], autojunk=False)
     for tag, i1, i2, j1, _ in matcher.get_opcodes():
         if tag != "equal":
             continue
