@@ -423,7 +423,6 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Some ~~struck~~ text.\n", "strikethrough"),
     ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
     ("This is ~one tilde~ struck.\n", "strikethrough '~…~'"),
-    ("line one\\\nline two.\n", "backslash hard line break"),
     ('=== "Python"\n\n    import numpy as np\n', "content tab"),
     (":::note\nA container's text.\n:::\n", "':::' container"),
     ("See :numref:`fig-walk` for the walk.\n", "Sphinx or MyST role ':numref:"),
@@ -437,7 +436,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
-        "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
+        "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
         "kramdown attributes in a sentence"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
@@ -997,7 +996,7 @@ def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
 
 
 @pytest.mark.parametrize("body, what", [
-    ("*foo\\\nbar*\n", "backslash hard line break"),
+    ("*Water is H~2~O.*\n", "subscript"),
     ("**a ~~b~~ c**\n", "strikethrough"),
     ("[see ==this==](https://example.org)\n", "highlighting"),
     ("*See :numref:`fig-walk`*.\n", "Sphinx or MyST role"),
@@ -1005,8 +1004,8 @@ def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
 def test_other_tools_syntax_inside_emphasis_or_a_link_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str, what: str) -> None:
     """The check looked at a block's own text and what follows each inline element, never
-    inside emphasis or a link's text: GitHub's hard line break inside emphasis that spans
-    two lines was published with its backslash, silently."""
+    inside emphasis or a link's text: `*foo\\` + a line break + `bar*` was published with
+    its backslash, silently (now a line break: see the test below)."""
     import logging
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, "One.\n\n" + body)
@@ -1026,3 +1025,21 @@ def test_bold_quoted_words_right_after_chinese_text_warn_saying_where_the_quotes
     got = [r.getMessage() for r in caplog.records]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
     assert "'“重点”' in bold, GitHub as plain text" in got[0] and "outside the emphasis" in got[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_backslash_at_a_line_s_end_is_a_line_break_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """CommonMark's hard line break `\\` + line ending, in emphasis too (it was published as
+    typed, with a warning, and inside emphasis without one); an escaped backslash at a
+    line's end (`\\\\`) stays a backslash, and a paragraph's last backslash stays too."""
+    import logging
+    body = "One\\\ntwo, *foo\\\nbar* and c\\\\\nd.\n\nend\\\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body, lang=lang))
+    paragraphs = [e for e in tree.elements if e["tag"] == "p"]
+    brs = [e["ancestors"][-1] for e in tree.elements if e["tag"] == "br"]
+    assert brs == ["p", "em"], brs
+    assert "c\\" in paragraphs[0]["text"] and paragraphs[1]["text"] == "end\\"
+    assert "\\" not in paragraphs[0]["text"].replace("c\\", "")
+    assert [r.getMessage() for r in caplog.records] == []

@@ -74,6 +74,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
+from markdown.inlinepatterns import SubstituteTagInlineProcessor
 from markdown.treeprocessors import UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
@@ -178,6 +179,10 @@ class ArticleExtension(Extension):
         p, tp, text = self.page, md.treeprocessors, self.page.text
         self.blocks.raw_html.register()
         md.inlinePatterns.register(CodeSpans(), "backtick", 190)
+        # CommonMark's other hard line break, a backslash at a line's end, as on GitHub (after
+        # the escapes, 180, so that `\\` + a line break stays an escaped backslash)
+        md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"),
+                                   "sqrtdk-backslash-break", 99)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
         tp.register(ReferenceEscapes(md), "sqrtdk-reference-escapes", 21)
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)

@@ -4,10 +4,12 @@ item 5): a warning at its line that names the tool's syntax and says what to wri
 Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`=== "Python"`),
 GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress, Pandoc's
 fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
-Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
-(pymdown's tilde and caret, Pandoc), a backslash line break, and a Sphinx or MyST role
-(`:numref:`, `{numref}`) written before a code span. Each is left as it is, with a warning:
-taking them as markup would change text that means something else (`3~5` is a range in Chinese).
+Anywhere in a block, also inside emphasis and a link's text: `~~strike~~` and `~strike~`,
+`==mark==`, `^^insert^^`, `H~2~O` and `x^2^` (pymdown's tilde and caret, Pandoc), and a
+Sphinx or MyST role (`:numref:`, `{numref}`) written before a code span. Each is left as it
+is, with a warning: taking them as markup would change text that means something else (`3~5`
+is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
+`converter`.)
 """
 from __future__ import annotations
 
@@ -68,8 +70,6 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
-    (re.compile(r"\\\n"), False, "a backslash hard line break",
-     "two spaces at the end of the line, or a new paragraph"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
