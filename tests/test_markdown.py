@@ -1043,3 +1043,17 @@ def test_a_backslash_at_a_line_s_end_is_a_line_break_as_on_github(
     assert "c\\" in paragraphs[0]["text"] and paragraphs[1]["text"] == "end\\"
     assert "\\" not in paragraphs[0]["text"].replace("c\\", "")
     assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_an_address_in_angle_brackets_that_looks_like_a_tag_is_an_address(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`[b](<my file.html>)` (CommonMark's way to write an address with a space): the lexer
+    took `<my …>` for a tag-like token and wrote its `<` as `&lt;`, so the page linked
+    `<my%20file.html>` and GitHub's reading of the same text saw no link at all."""
+    import logging
+    body = 'A [b](<my file.html>) and [c](<docs/a b.html> "<b>t</b>") link, a <span>x</span>.\n'
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS)
+    assert _links(p.body) == [("my%20file.html", "", "b"), ("docs/a%20b.html", "<b>t</b>", "c")]
+    assert "<span>x</span>" in p.body and not p.conversion.lines.spaced
+    assert [r.getMessage() for r in caplog.records] == []

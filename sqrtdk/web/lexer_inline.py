@@ -109,7 +109,7 @@ class InlineScanner:
                     _DEFINITION.match(text, i)):
                 # a link's address and title, `](…)` or a reference definition's: `\(` and
                 # `\)` there are escaped parentheses, as on GitHub (a Wikipedia address,
-                # `Python_\(programming_language\)`), never a formula
+                # `Python_\(programming_language\)`), never a formula, and `<` no HTML
                 link_end = max(link_end, _address_end(text, i))
             if c == "\\" and text.startswith("(", i + 1) and i >= link_end:
                 i = self.paren_math(text, i, first, out)
@@ -142,6 +142,12 @@ class InlineScanner:
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
                 out.append(text[i:end])
                 i = end
+            elif c == "<" and i < link_end:
+                # the `<…>` around a link's address (`[a](<my file.html>)`), never HTML: it
+                # was written `&lt;`, so GitHub's reading saw no link and the page linked
+                # `<my%20file.html>`
+                out.append(c)
+                i += 1
             elif c == "<" and (name := mdx_component(text, i, self.elements)):
                 raise self._component(text, i, first, name)
             elif c == "<":
