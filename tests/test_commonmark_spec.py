@@ -9,6 +9,10 @@ Each example is converted on its own (not after the whole article): converting t
 adds to an example is only the text before it, and the front matter's end separates the
 example from what precedes it as the blank line after the article's last block would.
 
+The inline sections (emphasis, links, images, escapes, entities, line breaks, strikethrough)
+are compared by their inline structure (`inlines`) with GitHub's reading (`github_inlines`);
+autolinks by their links, code spans by their code. For the block sections:
+
 Compared: block elements (p, headings, lists, items, quotes, code, tables and their rows and
 cells, rules) and their text, whitespace collapsed, through an HTML parser. Tight and loose
 lists may differ (an item's paragraph counts as its text), as may a list's start number,
@@ -27,6 +31,7 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -166,6 +171,10 @@ def outcome(folder: Path, example: dict[str, Any], lang: str, articles: dict[str
     if ours == spec or whole and ours[len(ours) - len(spec) + 1:] == spec[1:]:
         return "same"
     lines = [int(m.group(1)) for m in map(re.compile(r":(\d+): warning:").search, messages) if m]
+    # a link to this site written with a space: the site's check warns at its line (or stops
+    # there, when no such file exists), once every page's files are known (site_links)
+    lines += [n for url, n in page.conversion.lines.urls.items()
+              if unquote(url) in page.conversion.lines.spaced]
     if any(n in own for n in lines):
         return "warned"
     return f"silent divergence\n  ours: {ours}\n  spec: {spec}\n  warnings: {messages}"
@@ -422,3 +431,128 @@ def test_every_code_span_example_keeps_the_specs_code_or_names_its_line(
                 failures.append(f"example {example['example']} ({lang}) "
                                 f"{example['markdown']!r}: {result}")
     assert not failures, f"{len(failures)} example(s):\n" + "\n".join(failures)
+
+
+INLINE_SECTIONS = ("Emphasis and strong emphasis", "Links", "Images", "Backslash escapes",
+                   "Entity and numeric character references", "Hard line breaks",
+                   "Strikethrough (extension)", "Textual content", "Soft line breaks",
+                   "Precedence", "Inlines")
+_FORMATS = {"em", "strong", "del", "code", "a"}
+
+
+class Inlines(HTMLParser):
+    """An HTML fragment's inline structure: runs of text, each with the formats around it
+    as a sorted tuple (em, strong, del, code, and a link as `a=href`, its address as sent:
+    `sent`), as a reader sees them (`<em><strong>` and `<strong><em>` alike, an `<em>`
+    inside an `<em>` as one), and between them a `br` and an image (`img=src|alt`). Blocks
+    are spaces; our section links and the notes are dropped."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.runs: list[tuple[tuple[str, ...], str]] = []
+        self.open: list[str] = []
+        self.skip = 0
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if self.skip or (tag == "a" and ("class", "headerlink") in attrs) or \
+                (tag in ("section", "div") and values.get("class") in ("footnote", "footnotes")):
+            self.skip += tag not in VOID
+        elif tag in _FORMATS:
+            self.open.append(f"a={sent(values.get('href') or '')}" if tag == "a" else tag)
+        elif tag in ("br", "img"):
+            mark = "br" if tag == "br" else f"img={values.get('src')}|{values.get('alt')}"
+            self.runs.append(((mark,), ""))
+        elif tag in BLOCKS:
+            self.handle_data(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip:
+            self.skip -= tag not in VOID
+        elif tag in _FORMATS:
+            for i in range(len(self.open) - 1, -1, -1):
+                if self.open[i].split("=", 1)[0] == tag:
+                    del self.open[i]
+                    break
+        elif tag in BLOCKS:
+            if tag == "pre" and self.runs and "code" in self.runs[-1][0]:
+                # the line ending that ends a code block's last line is no text
+                self.runs[-1] = (self.runs[-1][0], self.runs[-1][1].removesuffix("\n"))
+            self.handle_data(" ")
+
+    def handle_data(self, data: str) -> None:
+        if self.skip:
+            return
+        state = tuple(sorted(set(self.open)))
+        if self.runs and self.runs[-1][0] == state:
+            self.runs[-1] = (state, self.runs[-1][1] + data)
+        else:
+            self.runs.append((state, data))
+
+
+def sent(href: str) -> str:
+    """A link's address as a browser sends it: each space, control and non-ASCII character
+    percent-encoded (UTF-8), as cmark-gfm writes it (`/f%C3%B6%C3%B6`); a backslash is kept
+    (a browser takes it for a '/', GitHub sends `%5C`)."""
+    return quote(href, safe="".join(map(chr, range(33, 127))))
+
+
+def inlines(html: str) -> list[tuple[tuple[str, ...], str]]:
+    """`Inlines` of `html`, each run's text normalised, runs of only spaces outside any
+    format dropped (and what they separated joined when the formats are the same)."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    for state, text in Inlines(html).runs:
+        text = re.sub(r"\s+", " ", text.translate(TYPOGRAPHY))
+        if not text.strip() and not state:
+            continue
+        if out and out[-1][0] == state:
+            out[-1] = (state, out[-1][1] + text)
+        else:
+            out.append((state, text))
+    return [(state, text.strip() if not state or "code" not in state else text)
+            for state, text in out]
+
+
+def github_inlines(example: dict[str, Any]) -> str:
+    """The example as GitHub shows it: read by cmark-gfm, GitHub's own parser, with GitHub's
+    extensions. Under `inlines` it reads every inline example as the spec's HTML does but
+    one: `&#87654321;` (too long for a character reference) is U+FFFD on GitHub, text in the
+    spec."""
+    import cmarkgfm
+    return str(cmarkgfm.markdown_to_html_with_extensions(
+        example["markdown"], extensions=["table", "autolink", "strikethrough", "tasklist"]))
+
+
+def test_every_inline_example_gives_the_specs_inline_structure_or_names_its_line(
+        tmp_path: Path, articles: dict[str, Any]) -> None:
+    """CommonMark's inline sections (emphasis, links, images, escapes, entities, line
+    breaks, strikethrough), from the corpus as they are: each gives GitHub's emphasis, links
+    (address), images, code, deletions and line breaks, with the text between them
+    (`inlines`; GitHub's reading: `github_inlines`), or stops or warns at one of its own
+    lines. Skipped, as in the block test: examples holding the product's own syntax."""
+    data = json.loads(CORPUS.read_text(encoding="utf-8"))
+    chosen = [e for e in data["examples"] + data["gfm_extensions"]["examples"]
+              if e["section"] in INLINE_SECTIONS]
+    assert {e["section"] for e in chosen} == set(INLINE_SECTIONS)
+    counts: Counter[tuple[str, str]] = Counter()
+    failures = []
+    for example in chosen:
+        if any(s in example["markdown"] for s in OWN_SYNTAX):
+            counts[example["section"], "skipped"] += 2
+            continue
+        for lang in articles["fronts"]:
+            result = outcome(tmp_path / str(example["example"]), example, lang, articles,
+                             view=inlines, reference=github_inlines)
+            counts[example["section"], result if result in ("same", "stopped", "warned")
+                   else "wrong"] += 1
+            if result not in ("same", "stopped", "warned"):
+                failures.append(f"example {example['example']} ({example['section']}, {lang}) "
+                                f"{example['markdown']!r}: {result}")
+    table = "\n".join(f"{s:40} " + " ".join(f"{k}={counts[s, k]}" for k in
+                                              ("same", "stopped", "warned", "skipped", "wrong"))
+                      for s in INLINE_SECTIONS)
+    print(table)
+    assert not failures, f"{len(failures)} example(s) diverge silently:\n" + \
+        "\n".join(failures) + "\n" + table

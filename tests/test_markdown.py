@@ -423,7 +423,6 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Some ~~struck~~ text.\n", "strikethrough"),
     ("See [a link](#x) and ~~then~~ this.\n", "strikethrough"),
     ("This is ~one tilde~ struck.\n", "strikethrough '~…~'"),
-    ("line one\\\nline two.\n", "backslash hard line break"),
     ('=== "Python"\n\n    import numpy as np\n', "content tab"),
     (":::note\nA container's text.\n:::\n", "':::' container"),
     ("See :numref:`fig-walk` for the walk.\n", "Sphinx or MyST role ':numref:"),
@@ -437,7 +436,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
-        "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
+        "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
         "kramdown attributes in a sentence"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
@@ -995,3 +994,174 @@ def test_a_shortcode_in_a_code_block_stays_as_typed(tmp_path: Path) -> None:
     out = html(tmp_path, body)
     assert "print(&#x27;:smile:&#x27;)" in out or "print(':smile:')" in out, out
     assert "indented :smile:" in out and "Before \U0001f604." in out
+
+
+def _links(body: str) -> list[tuple[str, str, str]]:
+    """(href, title, text) of each link of a page's HTML, notes' numbers left out."""
+    return [(e["attrs"]["href"], e["attrs"].get("title", ""), e["text"])
+            for e in Tree(body).elements if e["tag"] == "a" and "footnote" not in
+            e["attrs"].get("class", "")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_escaped_parentheses_in_a_link_address_are_parentheses_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """`\\(` and `\\)` in a link's address or title (a Wikipedia address) are escaped
+    parentheses, as on GitHub, in an inline link, a reference definition and a note; they
+    were read as a formula `\\(…\\)`, and the page linked `…/Python_programming_language`.
+    Outside a link's address `\\(x\\)` stays a formula."""
+    import logging
+    wiki = "https://en.wikipedia.org/wiki/Python_\\(programming_language\\)"
+    body = (f"See [Python]({wiki} \"the \\(language\\)\"), [it][ref] and \\(x^2\\)[^n].\n\n"
+            f"[ref]: {wiki} \"a \\(title\\)\"\n\n"
+            f"[^n]: A note: [Python]({wiki}).\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS, lang=lang)
+    meant = "https://en.wikipedia.org/wiki/Python_(programming_language)"
+    assert _links(p.body) == [(meant, "the (language)", "Python"), (meant, "a (title)", "it"),
+                              (meant, "", "Python")], p.body
+    assert [f.plain for f in p.formulas] == ["x^2"]
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_backslash_escape_in_a_reference_definition_is_the_mark_it_escapes(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """As in an inline link and on GitHub (Python-Markdown kept the backslash of a
+    reference definition's address and title, and the page linked `/bar%5C*`)."""
+    import logging
+    body = "[foo] and [bar](/bar\\* \"ti\\*tle\").\n\n[foo]: /bar\\* \"ti\\*tle\"\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        links = _links(html(tmp_path, body))
+    assert links == [("/bar*", "ti*tle", "foo"), ("/bar*", "ti*tle", "bar")]
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_backslash_in_a_link_address_is_sent_as_github_sends_it(tmp_path: Path) -> None:
+    """A browser takes a raw backslash in an address for a '/' (`foo\\bar` went to
+    `foo/bar`); GitHub writes it %5C, typed or escaped."""
+    body = "[a](foo\\bar), [b](foo\\\\bar) and <https://example.org/c\\d>.\n"
+    assert [h for h, _, _ in _links(html(tmp_path, body))] == [
+        "foo%5Cbar", "foo%5Cbar", "https://example.org/c%5Cd"]
+
+
+def test_the_line_of_a_link_written_with_an_entity_or_escape_is_known(tmp_path: Path) -> None:
+    """The site's check looks a link's line up by its address as read from the page
+    (entities decoded): `[a](url &quot;t&quot;)` (a link here, text on GitHub: the check
+    warns) and `[b](/p\\*)` were looked up as written in the tree, and warned at line 0."""
+    p = page(tmp_path, "One.\n\n[a](url &quot;t&quot;) and [b](/p\\*).\n", RESULTS)
+    urls = p.conversion.lines.urls
+    assert urls.get('url%20"t"') == BODY_START + 2 and urls.get("/p*") == BODY_START + 2, urls
+    assert 'url "t"' in p.conversion.lines.spaced
+
+
+@pytest.mark.parametrize("body", ["[foo [bar](/uri)](/uri)\n", "[foo *[bar](/x)*](/uri)\n"])
+def test_a_link_written_inside_a_link_s_text_stops_at_its_line(tmp_path: Path,
+                                                               body: str) -> None:
+    """GitHub links only the inner one (the outer brackets are text); the page linked the
+    outer text, the inner link shown as typed (silently, when both go to one address)."""
+    e = error(tmp_path, "One.\n\n" + body)
+    assert e.line == BODY_START + 2 and "a link cannot hold another one" in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("written, said", [
+    ('a*"foo"*', "the page shows '\"foo\"' in italics, GitHub as plain text"),
+    ('a**"foo"**', "the page shows '\"foo\"' in bold, GitHub as plain text"),
+    ("*(*foo)", "the page shows '(' in italics, GitHub as plain text"),
+    ("**(**foo)", "the page shows '(' in bold, GitHub as plain text"),
+    ("*(*foo*)*", "the page shows 'foo' as plain text, GitHub in italics"),
+])
+@pytest.mark.parametrize("where", ["paragraph", "item", "cell", "note"])
+def test_emphasis_github_reads_otherwise_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, written: str, said: str,
+        where: str) -> None:
+    """CommonMark opens and closes emphasis by what stands around each `*` (its flanking
+    rules), Python-Markdown does not: where the two read a block's emphasis differently, a
+    warning at the block's line says how each shows it."""
+    import logging
+    body = {"paragraph": f"One.\n\nWords {written} here.\n",
+            "item": f"One.\n\n- first\n- Words {written} here.\n",
+            "cell": f"One.\n\n| a | b |\n|---|---|\n| x | Words {written} |\n",
+            "note": f"One[^n].\n\n[^n]: Words {written} here.\n"}[where]
+    line = BODY_START + {"paragraph": 2, "item": 3, "cell": 4, "note": 2}[where]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0] and said in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
+                                                caplog: pytest.LogCaptureFixture,
+                                                lang: str) -> None:
+    import logging
+    body = ('Some *em*, **strong**, ***both***, _u_ and __uu__, *"quoted"* and a *(b)*, '
+            "snake_case_name, 2 * 3 * 4, a [*link*](https://example.org) and `*code*`.\n\n"
+            "- *item* **bold**\n- plain\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+@pytest.mark.parametrize("body, what", [
+    ("*Water is H~2~O.*\n", "subscript"),
+    ("**a ~~b~~ c**\n", "strikethrough"),
+    ("[see ==this==](https://example.org)\n", "highlighting"),
+    ("*See :numref:`fig-walk`*.\n", "Sphinx or MyST role"),
+])
+def test_other_tools_syntax_inside_emphasis_or_a_link_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str, what: str) -> None:
+    """The check looked at a block's own text and what follows each inline element, never
+    inside emphasis or a link's text: `*foo\\` + a line break + `bar*` was published with
+    its backslash, silently (now a line break: see the test below)."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "One.\n\n" + body)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+def test_bold_quoted_words_right_after_chinese_text_warn_saying_where_the_quotes_go(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`这是**“重点”**内容`: on GitHub a `**` between a Chinese letter and a quotation mark
+    opens no emphasis (the asterisks are shown), here it is bold; with the quotation marks
+    outside the emphasis both read it as bold."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "第一段。\n\n这是**“重点”**内容。\n\n这是“**重点**”内容。\n", lang="zh")
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert "'“重点”' in bold, GitHub as plain text" in got[0] and "outside the emphasis" in got[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_backslash_at_a_line_s_end_is_a_line_break_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """CommonMark's hard line break `\\` + line ending, in emphasis too (it was published as
+    typed, with a warning, and inside emphasis without one); an escaped backslash at a
+    line's end (`\\\\`) stays a backslash, and a paragraph's last backslash stays too."""
+    import logging
+    body = "One\\\ntwo, *foo\\\nbar* and c\\\\\nd.\n\nend\\\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        tree = Tree(html(tmp_path, body, lang=lang))
+    paragraphs = [e for e in tree.elements if e["tag"] == "p"]
+    brs = [e["ancestors"][-1] for e in tree.elements if e["tag"] == "br"]
+    assert brs == ["p", "em"], brs
+    assert "c\\" in paragraphs[0]["text"] and paragraphs[1]["text"] == "end\\"
+    assert "\\" not in paragraphs[0]["text"].replace("c\\", "")
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_an_address_in_angle_brackets_that_looks_like_a_tag_is_an_address(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`[b](<my file.html>)` (CommonMark's way to write an address with a space): the lexer
+    took `<my …>` for a tag-like token and wrote its `<` as `&lt;`, so the page linked
+    `<my%20file.html>` and GitHub's reading of the same text saw no link at all."""
+    import logging
+    body = 'A [b](<my file.html>) and [c](<docs/a b.html> "<b>t</b>") link, a <span>x</span>.\n'
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS)
+    assert _links(p.body) == [("my%20file.html", "", "b"), ("docs/a%20b.html", "<b>t</b>", "c")]
+    assert "<span>x</span>" in p.body and not p.conversion.lines.spaced
+    assert [r.getMessage() for r in caplog.records] == []

@@ -346,12 +346,14 @@ class Alignment:
     the same block, else the line of the stretch where the readings part), `starts` where
     that line is where the block starts (read the same, or a block of the same kind and level
     in its place whose words differ, at least the first of a stretch read differently), and
-    each stretch read differently as (its line, the warning)."""
+    each stretch read differently as (its line, the warning); `partners`: the index of the
+    block cmark-gfm read the same, where there is one (-1 elsewhere)."""
 
     lines: list[int]
     exact: list[bool]
     differences: list[tuple[int, str]]
     starts: list[bool] = field(default_factory=list)
+    partners: list[int] = field(default_factory=list)
 
 
 def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) -> Alignment:
@@ -359,10 +361,12 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
     lines both read, lets a warning's hint name the cause it finds there."""
     matcher = SequenceMatcher(None, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
-    result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours))
+    result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
+                       [-1] * len(ours))
     for tag, i1, i2, j1, j2 in _anchored(matcher.get_opcodes(), ours):
         if tag == "equal":
             result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
+            result.partners[i1:i2] = range(j1, j2)
             result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
             continue
         # cmark-gfm's first block of the stretch; where it has none, the block after it, but

@@ -27,6 +27,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
+| ReferenceEscapes  | sqrtdk-reference-escapes | 21 | after block parsing; before inline    |
 | FenceParagraphs   | sqrtdk-fence-paragraphs | 19.85 | after inline; before the comparison   |
 | BlockStructure    | sqrtdk-blocks      | 19.8 | after inline (text as the reader sees it);    |
 |                   |                    |      | before footnotes are renumbered               |
@@ -78,6 +79,7 @@ from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
+from markdown.inlinepatterns import SubstituteTagInlineProcessor
 from markdown.treeprocessors import UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
@@ -93,7 +95,12 @@ from .markers import (
     strip_markers,
 )
 from .math.formula import Formula
-from .md_autolink import AmbiguousAddresses, CjkMagiclinkExtension, EncodedAddresses
+from .md_autolink import (
+    AmbiguousAddresses,
+    CjkMagiclinkExtension,
+    EncodedAddresses,
+    ReferenceEscapes,
+)
 from .md_blocks import BlockStructure, BlockTags, FenceBreaks, FenceParagraphs, LoneTags
 from .md_collect import (
     AttributeMarkers,
@@ -178,7 +185,12 @@ class ArticleExtension(Extension):
         p, tp, text = self.page, md.treeprocessors, self.page.text
         self.blocks.raw_html.register()
         md.inlinePatterns.register(CodeSpans(), "backtick", 190)
+        # CommonMark's other hard line break, a backslash at a line's end, as on GitHub (after
+        # the escapes, 180, so that `\\` + a line break stays an escaped backslash)
+        md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"),
+                                   "sqrtdk-backslash-break", 99)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
+        tp.register(ReferenceEscapes(md), "sqrtdk-reference-escapes", 21)
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)

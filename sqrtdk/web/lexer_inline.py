@@ -101,9 +101,17 @@ class InlineScanner:
     def inline(self, text: str, first: int) -> str:
         out: list[str] = []
         i, n = 0, len(text)
+        link_end = 0      # where the link address and title being read end (see below)
         while i < n:
             c = text[i]
-            if c == "\\" and text.startswith("(", i + 1):
+            if (c == "]" and text.startswith("(", i + 1)) or (
+                    c == "[" and not text[text.rfind("\n", 0, i) + 1:i].strip(" \t>") and
+                    _DEFINITION.match(text, i)):
+                # a link's address and title, `](…)` or a reference definition's: `\(` and
+                # `\)` there are escaped parentheses, as on GitHub (a Wikipedia address,
+                # `Python_\(programming_language\)`), never a formula, and `<` no HTML
+                link_end = max(link_end, _address_end(text, i))
+            if c == "\\" and text.startswith("(", i + 1) and i >= link_end:
                 i = self.paren_math(text, i, first, out)
             elif c == "\\" and (doubled := _DOUBLED_OPEN.match(text, i)) and \
                     _DOUBLED_CLOSE[doubled.group(1)] in text[i + 3:]:
@@ -134,6 +142,12 @@ class InlineScanner:
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
                 out.append(text[i:end])
                 i = end
+            elif c == "<" and i < link_end:
+                # the `<…>` around a link's address (`[a](<my file.html>)`), never HTML: it
+                # was written `&lt;`, so GitHub's reading saw no link and the page linked
+                # `<my%20file.html>`
+                out.append(c)
+                i += 1
             elif c == "<" and (name := mdx_component(text, i, self.elements)):
                 raise self._component(text, i, first, name)
             elif c == "<":
@@ -353,6 +367,66 @@ class InlineScanner:
         raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
                                "closed; end it with '\\)' (for a plain parenthesis, write '(' "
                                "without the backslash)")
+
+
+# a reference definition's label and colon at a line's start, after a quote's `>` or the
+# indentation of a list item (not a footnote's `[^label]:`)
+_DEFINITION = re.compile(r"\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:")
+_PUNCTUATION = frozenset(string.punctuation)
+
+
+def _address_end(text: str, i: int) -> int:
+    """Where the link address and optional title at text[i] end (CommonMark 6.3 and 4.7):
+    after the `)` of an inline link whose `](` is at text[i], or after the title (or the
+    address) of the reference definition whose `[` is at text[i]; i if there is none. The
+    address is `<…>`, or runs to a space or control character with its parentheses balanced;
+    a title is in "…", '…' or (…); a backslash escapes a punctuation mark in either."""
+    if text[i] == "]":
+        j = i + 2
+    else:
+        m = _DEFINITION.match(text, i)
+        j = m.end() if m else i
+    j = _skip_space(text, j)
+    if text.startswith("<", j):
+        j += 1
+        while j < len(text) and text[j] not in "<>\n":
+            j += 2 if text[j] == "\\" else 1
+        if not text.startswith(">", j):
+            return i
+        j += 1
+    else:
+        depth, start = 0, j
+        while j < len(text) and ord(text[j]) > 32 and not (text[j] == ")" and not depth):
+            if text[j] == "\\" and text[j + 1:j + 2] in _PUNCTUATION:
+                j += 2
+                continue
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        if depth or (j == start and text[i] == "["):
+            return i
+    k = _skip_space(text, j)
+    if k > j and k < len(text) and text[k] in "\"'(":
+        close = ")" if text[k] == "(" else text[k]
+        end = k + 1
+        while end < len(text) and text[end] != close and not text.startswith("\n\n", end):
+            end += 2 if text[end] == "\\" else 1
+        if end < len(text) and text[end] == close:
+            j = end + 1
+    if text[i] == "[":
+        return j
+    j = _skip_space(text, j)
+    return j + 1 if text.startswith(")", j) else i
+
+
+def _skip_space(text: str, j: int) -> int:
+    """Past the spaces, tabs and at most one line ending from text[j]."""
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    if text.startswith("\n", j):
+        j += 1
+        while j < len(text) and text[j] in " \t>":
+            j += 1
+    return j
 
 
 # A '$' after a space or a line break that reads as a formula's end (`$x $ is`, `$x $,`,

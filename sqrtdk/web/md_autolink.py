@@ -13,11 +13,14 @@ both parsers read it (letters can belong to an internationalised address), with 
 its line saying to write `<…>`.
 
 `EncodedAddresses`: a space in a link's address (`[text](<https://example.com/a b>)`) is
-written `%20`, as GitHub writes it.
+written `%20`, and a backslash `%5C`, as GitHub writes them. `ReferenceEscapes`: a backslash
+escape in a reference definition's address or title is the mark it escapes, as on GitHub.
 """
 from __future__ import annotations
 
 import logging
+import re
+import string
 import unicodedata
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
@@ -27,6 +30,7 @@ from urllib.parse import quote
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import ETX, STX
 from pymdownx.magiclink import (
     LINK_TRAILING,
     RE_AUTOLINK,
@@ -140,17 +144,41 @@ class AmbiguousAddresses(Treeprocessor):
 class EncodedAddresses(Treeprocessor):
     """Spaces and other whitespace in a link's address (which
     `[text](<https://example.com/a b>)` allows) percent-encoded, as GitHub writes them
-    (`%20`): a raw space is not valid in an address. Links within the page (`#…`) are left
-    to the id checks (a note label with a space is an error there)."""
+    (`%20`): a raw space is not valid in an address. So is a backslash (`%5C`), typed
+    (`[a](foo\\bar)`) or escaped (`foo\\\\bar`, still Markdown's placeholder here): a browser
+    takes a raw one for a '/' (`foo/bar`), GitHub sends it. Links within the page (`#…`)
+    are left to the id checks (a note label with a space is an error there)."""
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter("a"):
             href = el.get("href")
-            if href is not None and not href.startswith("#") and any(_unsafe(c) for c in href):
+            if href is None or href.startswith("#"):
+                continue
+            href = href.replace(_ESCAPED_BACKSLASH, "\\")
+            if any(_unsafe(c) for c in href):
                 el.set("href", "".join(quote(c) if _unsafe(c) else c for c in href))
 
 
+class ReferenceEscapes(Treeprocessor):
+    """A backslash escape in a reference definition's address or title (`[r]: /a\\(b\\)
+    "t\\*"`) is the punctuation mark it escapes, as in an inline link and on GitHub:
+    Python-Markdown kept the backslash there (the address `/a\\(b\\)`, sent as
+    `/a%5C(b%5C)`). Runs after block parsing collected the definitions, before the inline
+    patterns use them."""
+
+    def run(self, root: etree.Element) -> None:
+        references = self.md.references
+        for label, (href, title) in list(references.items()):
+            references[label] = (_BACKSLASH_ESCAPE.sub(r"\1", href),
+                                 None if title is None else _BACKSLASH_ESCAPE.sub(r"\1", title))
+
+
+_BACKSLASH_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
+_ESCAPED_BACKSLASH = f"{STX}92{ETX}"     # Markdown's placeholder of an escaped backslash
+
+
 def _unsafe(c: str) -> bool:
-    """Whitespace (not the control characters of Markdown's placeholders, such as the
-    e-mail address's `\x02amp\x03`, which its postprocessors turn back into `&`)."""
-    return c.isspace() and c not in "\x02\x03"
+    """A backslash, or whitespace (not the control characters of Markdown's placeholders,
+    such as the e-mail address's `\x02amp\x03`, which its postprocessors turn back into
+    `&`)."""
+    return c == "\\" or (c.isspace() and c not in "\x02\x03")

@@ -47,6 +47,7 @@ from .blocks import (
     key,
     sourcepos_line,
 )
+from .emphasis_diff import HINT, characters, emphasis_difference
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
@@ -65,6 +66,7 @@ _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_EMPHASIS_BLOCKS = {"p", "li", "th", "td", *_HEADINGS}
 # a line superfences left for a fence (its stash placeholder), at the margin or in a quote
 _FENCE_LINE = re.compile("(?P<quote>(?:[ ]{0,3}>[ ]?)*)\x02wzxhzdk:\\d+\x03[ \t]*")
 
@@ -308,13 +310,14 @@ class BlockStructure(Treeprocessor):
                       lambda el: 0, self.plain, self._fences_in).read(root)
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
-        differences = main.differences
+        differences = main.differences + self._emphasis(ours.elements, theirs.elements, main)
         notes = []
         for label, blocks in ours.notes.items():
             if label in theirs.notes:
                 note = align(blocks, theirs.notes[label], lines)
                 self._keep_lines(ours.note_elements[label], note)
-                differences += note.differences
+                differences += note.differences + self._emphasis(
+                    ours.note_elements[label], theirs.note_elements[label], note)
                 notes.append((blocks, ours.note_elements[label], note))
         self._headings(ours.blocks, ours.elements, main, lines)
         for blocks, elements, note in notes:      # a note's headings: no level to follow
@@ -336,6 +339,23 @@ class BlockStructure(Treeprocessor):
         for line, message in links:
             if message:          # '': told once the site's files are known (`spaced`)
                 self._warn(line, message)
+
+    def _emphasis(self, ours: list[etree.Element | None], theirs: list[etree.Element | None],
+                  alignment: Alignment) -> list[tuple[int, str]]:
+        """A warning at its line for each block both parsers read alike (a paragraph, a
+        heading, a cell, a list item's own text) whose emphasis they read differently
+        (`emphasis_diff`)."""
+        found = []
+        for el, partner in zip(ours, alignment.partners, strict=True):
+            github = theirs[partner] if partner >= 0 else None
+            if el is None or github is None or el.tag not in _EMPHASIS_BLOCKS:
+                continue
+            mine = characters(el, self.plain, is_footnote_link)
+            difference = emphasis_difference(mine, characters(github, str, is_footnote_link))
+            if difference:
+                found.append((sourcepos_line(github), f"this Markdown and GitHub (CommonMark) "
+                              f"read the emphasis here differently: {difference}; {HINT}"))
+        return found
 
     def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
         """The file line of each block both parsers read alike."""

@@ -7,6 +7,7 @@ except `HeadingCollector` (which adds the section link)."""
 from __future__ import annotations
 
 import copy
+import html
 import logging
 import re
 import xml.etree.ElementTree as etree
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping
 from html.parser import HTMLParser
 
 from markdown import Markdown
-from markdown.treeprocessors import Treeprocessor
+from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 
 from ..errors import line_of
 from .markers import (
@@ -306,11 +307,24 @@ class LinkCollector(Treeprocessor):
         for el in root.iter():
             url = el.get("href") if el.tag == "a" else el.get("src")
             if url is not None and self.positions.line(el):
-                self.lines.setdefault(url, self.positions.line(el))
+                self.lines.setdefault(_as_read(url), self.positions.line(el))
             cls = (el.get("class") or "").split()
             if el.tag == "a" and url is not None and not {"footnote-ref", "footnote-backref",
                                                           "headerlink"} & set(cls):
                 self.links.append(url)
+
+
+# an entity Markdown's serializer leaves as it is in an attribute (`&quot;` of
+# `[a](url &quot;x&quot;)`, which the tree keeps as typed)
+_KEPT_ENTITY = re.compile(r"&(?:#[0-9]+|#x[0-9a-f]+|[0-9a-z]+);", re.I)
+
+
+def _as_read(url: str) -> str:
+    """An address of the tree as the site's check reads it from the page (its backslash
+    escapes, still Markdown's placeholders, and its entities decoded), so that the check
+    finds the line of a link written with either."""
+    url = UnescapeTreeprocessor.RE.sub(lambda m: chr(int(m.group(1))), url)
+    return _KEPT_ENTITY.sub(lambda m: html.unescape(m.group(0)), url)
 
 
 class CitationCollector(Treeprocessor):

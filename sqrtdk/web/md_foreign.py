@@ -4,10 +4,12 @@ item 5): a warning at its line that names the tool's syntax and says what to wri
 Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`=== "Python"`),
 GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress, Pandoc's
 fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
-Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
-(pymdown's tilde and caret, Pandoc), a backslash line break, and a Sphinx or MyST role
-(`:numref:`, `{numref}`) written before a code span. Each is left as it is, with a warning:
-taking them as markup would change text that means something else (`3~5` is a range in Chinese).
+Anywhere in a block, also inside emphasis and a link's text: `~~strike~~` and `~strike~`,
+`==mark==`, `^^insert^^`, `H~2~O` and `x^2^` (pymdown's tilde and caret, Pandoc), and a
+Sphinx or MyST role (`:numref:`, `{numref}`) written before a code span. Each is left as it
+is, with a warning: taking them as markup would change text that means something else (`3~5`
+is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
+`converter`.)
 """
 from __future__ import annotations
 
@@ -68,8 +70,6 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
-    (re.compile(r"\\\n"), False, "a backslash hard line break",
-     "two spaces at the end of the line, or a new paragraph"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
@@ -82,6 +82,21 @@ STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 _INERT = "\x1a"
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
+_NOT_INLINE = {"code", "pre", "ul", "ol", "blockquote", "table", "div", "details", "dl",
+               "section", "figure", "script", "style", "math", "svg"}
+
+
+def _inline_slots(parent: etree.Element) -> list[tuple[etree.Element, str]]:
+    """(element, "text" | "tail") of the text inside `parent`'s inline children (emphasis,
+    links, spans, at any depth) and after each child, in document order; the text of code
+    and of nested blocks is not `parent`'s (a nested block is a block of its own here)."""
+    out: list[tuple[etree.Element, str]] = []
+    for child in parent:
+        if child.tag not in _TEXT_BLOCKS and child.tag not in _NOT_INLINE:
+            out.append((child, "text"))
+            out += _inline_slots(child)
+        out.append((child, "tail"))
+    return out
 
 
 class ForeignSyntax(Treeprocessor):
@@ -100,24 +115,34 @@ class ForeignSyntax(Treeprocessor):
         for block in root.iter():
             if block.tag not in _TEXT_BLOCKS:
                 continue
-            # the block's own text, and the text after each inline child (code is skipped:
-            # its tail is prose, its text is not)
-            slots = [(block, "text")] + [(child, "tail") for child in block]
+            # the block's own text, the text inside its inline children (emphasis, links:
+            # `*foo\` + a line break + `bar*` was never looked at) and the text after each
+            # (code and nested blocks are skipped: their tails are prose, their text is not)
+            slots = [(block, "text"), *_inline_slots(block)]
             texts = [((el.text if s == "text" else el.tail) or "", el, s) for el, s in slots]
             # an escaped character (`\~~`, `\==`) is text, never the start of markup: each
             # placeholder is matched as characters no pattern takes (offsets kept for `at`)
             matched = [_ESCAPE.sub(lambda m: _INERT * len(m.group(0)), own) for own, _, _ in texts]
             for pattern, at_start, what, instead in FOREIGN:
-                for (own, el, slot), inert in zip(texts, matched):
-                    m = pattern.search(inert) if slot == "text" or not at_start else None
+                for (own, el, slot), inert in zip(texts, matched, strict=True):
+                    start = el is block and slot == "text"
+                    m = pattern.search(inert) if start or not at_start else None
                     if m is not None:
                         self._warn(block, (own, el, slot), m, what, instead)
-            for (own, el, slot), inert, child in zip(texts, matched, block):
-                role = _ROLE.search(inert) if child.tag == "code" else None
-                if role is not None:
-                    self._warn(block, (own, el, slot), role,
-                               f"a Sphinx or MyST role '{role.group(0)}`…`'",
-                               "a link, [text](#id), for a reference, or the code alone")
+            inert_of = {(id(el), slot): inert
+                        for (_, el, slot), inert in zip(texts, matched, strict=True)}
+            for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
+                for k, child in enumerate(parent):
+                    if child.tag != "code":
+                        continue
+                    el, slot = (parent, "text") if k == 0 else (parent[k - 1], "tail")
+                    inert = inert_of.get((id(el), slot), "")
+                    role = _ROLE.search(inert)
+                    if role is not None:
+                        own = (el.text if slot == "text" else el.tail) or ""
+                        self._warn(block, (own, el, slot), role,
+                                   f"a Sphinx or MyST role '{role.group(0)}`…`'",
+                                   "a link, [text](#id), for a reference, or the code alone")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               m: re.Match[str], what: str, instead: str) -> None:

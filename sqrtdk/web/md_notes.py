@@ -174,6 +174,11 @@ class NestedLinks(Treeprocessor):
                     self._refuse(a, el.get("href", "") if el.tag == "a" else raw)
             if self._raw_link(a.text):
                 self._refuse(a, self._raw_link(a.text))
+            written = _WRITTEN_LINK.search("".join(_prose(a)))
+            if written:      # `[foo [bar](/uri)](/uri)`
+                self._refuse(a, written.group(0), "GitHub links only the inner one (the outer "
+                                                  "brackets are text), this page only the "
+                                                  "outer one")
 
     def _raw_link(self, text: str | None) -> str:
         """The first raw `<a …>` tag Markdown stashed in `text` ('' if none)."""
@@ -185,14 +190,29 @@ class NestedLinks(Treeprocessor):
                 return item.strip()
         return ""
 
-    def _refuse(self, a: etree.Element, inner: str) -> None:
+    def _refuse(self, a: etree.Element, inner: str,
+                why: str = "a browser ends the outer link there") -> None:
         href = a.get("href", "")
         raise ContentError(
             f"a link inside the text of the link to '{href}' ({inner[:60]}): a link cannot "
-            "hold another one (a browser ends the outer link there); keep one of them, or "
-            "put the inner one after the link's closing ')'",
+            f"hold another one ({why}); keep one of them, or put the inner one after the "
+            "link's closing ')'",
             re.compile(r"\]\(\s*<?" + re.escape(href)) if href else "",
             line=self.positions.line(a), after=self.positions.floor(a))
+
+
+# an inline link written inside a link's text, which Python-Markdown leaves as text there
+# (GitHub makes the inner one the link and the outer one text); an escaped bracket is
+# Markdown's placeholder, no '['
+_WRITTEN_LINK = re.compile(r"\[[^\[\]\n]*\]\([^()\s]*\)")
+
+
+def _prose(el: etree.Element) -> list[str]:
+    """The text of `el` and of its children outside code, in order."""
+    parts = [el.text or ""] if el.tag != "code" else []
+    for child in el:
+        parts += [*_prose(child), child.tail or ""]
+    return parts
 
 
 def _is_note_ref(el: etree.Element) -> bool:
