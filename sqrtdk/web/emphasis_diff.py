@@ -63,6 +63,12 @@ def characters(el: etree.Element, text: Callable[[str], str],
     return out
 
 
+def has_emphasis(el: etree.Element) -> bool:
+    """Whether block `el` holds italics or bold anywhere (if neither reading of a block
+    does, they cannot differ: most blocks, so the comparison is skipped for them)."""
+    return any(x.tag in FORMATS for x in el.iter())
+
+
 def emphasis_difference(ours: list[Char], theirs: list[Char]) -> str:
     """'' where both readings show the same characters alike; else what the first stretch
     shown differently is, in words ("the page shows '(' in italics, GitHub as plain text")."""

@@ -47,7 +47,7 @@ from .blocks import (
     key,
     sourcepos_line,
 )
-from .emphasis_diff import HINT, characters, emphasis_difference
+from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
@@ -348,7 +348,8 @@ class BlockStructure(Treeprocessor):
         found = []
         for el, partner in zip(ours, alignment.partners, strict=True):
             github = theirs[partner] if partner >= 0 else None
-            if el is None or github is None or el.tag not in _EMPHASIS_BLOCKS:
+            if el is None or github is None or el.tag not in _EMPHASIS_BLOCKS or \
+                    not (has_emphasis(el) or has_emphasis(github)):
                 continue
             mine = characters(el, self.plain, is_footnote_link)
             difference = emphasis_difference(mine, characters(github, str, is_footnote_link))
