@@ -436,10 +436,12 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
+    ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n",
+     "abbreviation's definition"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "backslash break", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
-        "kramdown attributes in a sentence"])
+        "kramdown attributes in a sentence", "abbreviation"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

@@ -5,9 +5,11 @@ Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`===
 GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress, Pandoc's
 fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
 Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2~O` and `x^2^`
-(pymdown's tilde and caret, Pandoc), a backslash line break, and a Sphinx or MyST role
-(`:numref:`, `{numref}`) written before a code span. Each is left as it is, with a warning:
-taking them as markup would change text that means something else (`3~5` is a range in Chinese).
+(pymdown's tilde and caret, Pandoc), a backslash line break, a Sphinx or MyST role
+(`:numref:`, `{numref}`) written before a code span, and an abbreviation's definition
+(`*[RoPE]: Rotary Position Embedding`, kramdown and PHP Markdown Extra). Each is left as it is,
+with a warning: taking them as markup would change text that means something else (`3~5` is
+a range in Chinese).
 """
 from __future__ import annotations
 
@@ -74,6 +76,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
+    # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
+    # which would title every 'term' of the page; here the line is text
+    (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
+     "an abbreviation's definition '*[…]: …' (kramdown, PHP Markdown Extra)",
+     "the term in full where it first appears, 'RoPE (Rotary Position Embedding)', or "
+     "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
 )
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
