@@ -680,6 +680,32 @@ def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
     assert got and all("task list item" in g for g in got), got
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("where", ["paragraph", "bold", "link", "heading", "table", "list", "quote",
+                                   "note", "box"])
+def test_a_github_emoji_shortcode_warns_at_its_line_with_the_emoji(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, where: str, lang: str) -> None:
+    """GitHub shows ':zap:' as the emoji; here it was published as typed, with no message.
+    Each shortcode of GitHub's list warns at its own line with the emoji to write; one in code
+    and a ':word:' GitHub does not know are text, as on GitHub."""
+    import logging
+    text = {"paragraph": "Fast :zap: here.", "bold": "It is **fast :zap:** here.",
+            "link": "See [fast :zap:](#a) here.", "heading": "## Fast :zap: {#a}",
+            "table": "| a | b |\n|---|---|\n| 1 | fast :zap: |",
+            "list": "- one\n- fast :zap:", "quote": "> Quoted.\n> Fast :zap: here.",
+            "note": "See[^n].\n\n[^n]: A note.\n    Fast :zap: here.",
+            "box": "/// details | Why?\n    attrs: {id: why}\n\nFast :zap: here.\n///"}[where]
+    body = ("Intro with `:zap:` in code and a :notanemoji: word.\n\n"
+            + "## Head {#a}\n\n" * (where != "heading") + text + "\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "emoji" in r.getMessage()]
+    line = BODY_START + body.split("\n").index(next(x for x in body.split("\n")
+                                                     if "fast :zap:" in x.lower()))
+    assert len(got) == 1 and f"index.md:{line}: warning: ':zap:'" in got[0], got
+    assert "\u26a1" in got[0], got
+
+
 @pytest.mark.parametrize("src", ["https://example.org/x.png", "//example.org/x.png"])
 def test_a_picture_from_another_site_stops_at_its_line_saying_to_link_to_it(
         tmp_path: Path, src: str) -> None:

@@ -9,7 +9,9 @@ Anywhere in a block: `~~strike~~` and `~strike~`, `==mark==`, `^^insert^^`, `H~2
 (`:numref:`, `{numref}`) written before a code span, and an abbreviation's definition
 (`*[RoPE]: Rotary Position Embedding`, kramdown and PHP Markdown Extra). Each is left as it is,
 with a warning: taking them as markup would change text that means something else (`3~5` is
-a range in Chinese).
+a range in Chinese). GitHub's emoji shortcodes (`:zap:`, the names GitHub knows, from
+pymdown-extensions' copy of its gemoji list) are warned wherever they stand in text, also
+inside emphasis or a link, with the emoji to write.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
+from pymdownx import gemoji_db
 
 from ..errors import line_of
 from ..log import warn
@@ -83,6 +86,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the term in full where it first appears, 'RoPE (Rotary Position Embedding)', or "
      "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
 )
+# GitHub's emoji shortcode, `:zap:` (a name of its gemoji list; other `:word:`s are text there)
+_SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
+_NOT_PROSE = ("code", "pre", "kbd", "samp", "script", "style")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
@@ -126,6 +132,38 @@ class ForeignSyntax(Treeprocessor):
                     self._warn(block, (own, el, slot), role,
                                f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                "a link, [text](#id), for a reference, or the code alone")
+        self._shortcodes(root)
+
+    def _shortcodes(self, root: etree.Element) -> None:
+        """GitHub's emoji shortcodes (`:zap:`) in any text of the page but code's, each a
+        warning at its line with the emoji GitHub shows for it."""
+        parents = {child: el for el in root.iter() for child in el}
+        for el in root.iter():
+            inside_code = any(p.tag in _NOT_PROSE for p in _ancestors(el, parents))
+            for slot in ("text", "tail"):
+                if slot == "text" and (inside_code or el.tag in _NOT_PROSE):
+                    continue
+                if slot == "tail" and inside_code:
+                    continue
+                # an escaped colon is a colon: GitHub's emoji filter reads the text after
+                # Markdown, so '\\:zap:' is the emoji there too (the placeholder's other
+                # characters made inert before it, so offsets stay those of the text)
+                own = _ESCAPE.sub(lambda m: _INERT * (len(m.group(0)) - 1) + chr(int(m.group(1))),
+                                  (el.text if slot == "text" else el.tail) or "")
+                for m in _SHORTCODE.finditer(own):
+                    emoji = gemoji_db.emoji.get(gemoji_db.aliases.get(m.group(0), m.group(0)))
+                    if emoji is None:
+                        continue
+                    code = emoji.get("unicode_alt") or emoji.get("unicode") or ""
+                    shown = "".join(chr(int(x, 16)) for x in code.split("-") if x)
+                    block = el if slot == "text" else parents.get(el, el)
+                    line = self.positions.at(el, slot, m.start()) or line_of(
+                        self.text(), m.group(0), start=self.positions.floor(block) or 1)
+                    write = (f"the emoji itself, {shown}" if shown else
+                             "a word for it (GitHub shows its own picture)")
+                    warn(LOGGER, self.source, line,
+                         f"'{m.group(0)}' is GitHub's emoji shortcode, which this Markdown does "
+                         f"not know: the page shows it as typed; write {write}")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               m: re.Match[str], what: str, instead: str) -> None:
@@ -142,3 +180,13 @@ class ForeignSyntax(Treeprocessor):
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
              f"typed ('{found[:30]}'); write {instead}")
+
+
+def _ancestors(el: etree.Element, parents: dict[etree.Element, etree.Element]
+               ) -> list[etree.Element]:
+    """`el`'s ancestors, nearest first, by `parents` (each child's parent)."""
+    found = []
+    while el in parents:
+        el = parents[el]
+        found.append(el)
+    return found
