@@ -808,6 +808,22 @@ def test_kramdown_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str
     assert "kramdown" in e.message and "contents" in e.message and "some-id" not in e.message
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("toc", ["[TOC]", "[toc]", "[[TOC]]", "[[_TOC_]]", "@[TOC](Contents)"])
+@pytest.mark.parametrize("where", ["top", "quote", "list"])
+def test_another_editor_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str,
+                                                               where: str, lang: str) -> None:
+    """A paragraph '[TOC]' (Typora, Zhihu and CSDN posts; '[[_TOC_]]' GitLab's, '@[TOC](…)'
+    CSDN's) was published as the text '[TOC]' (GitHub shows it so too), with no message,
+    where its author meant a table of contents: the build now stops at its line and says the
+    page makes its own. '[TOC]' inside a sentence is text."""
+    block = {"top": toc, "quote": f"> {toc}", "list": f"- item\n\n    {toc}"}[where]
+    body = "Write [TOC] in Typora for contents.\n\n## Head {#head}\n\n" + block + "\n\nLast.\n"
+    e = error(tmp_path, body, lang=lang)
+    assert e.line == BODY_START + body.split("\n").index(block.split("\n")[-1]), e
+    assert "contents" in e.message and "remove the line" in e.message, e
+
+
 def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> None:
     """kramdown's way to size a picture, on the line under it: the build names the
     attribute line and says the figure is sized by the build (it said 'the figure sits

@@ -39,6 +39,13 @@ KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
 KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
                         "does not know; the page makes its own contents, from the '##' and "
                         "'###' headings: remove the '{:toc}' line and the '* TOC' item above it")
+# the table-of-contents marker of other editors, a paragraph of its own: '[TOC]' (Typora,
+# Python-Markdown's toc, Zhihu and CSDN editors), '[[TOC]]', '[[_TOC_]]' (GitLab, Azure DevOps
+# wikis), CSDN's '@[TOC](title)' (read as '@' and a link 'TOC'); GitHub shows them as typed
+OTHER_TOC = re.compile(r"@\[?toc\]?|\[\[?_?toc_?\]\]?", re.I)
+OTHER_TOC_MESSAGE = ("'{}' is the table-of-contents marker of other Markdown editors (Typora, "
+                     "CSDN, GitLab), which this Markdown (and GitHub) shows as typed; the page "
+                     "makes its own contents, from the '##' and '###' headings: remove the line")
 ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tables itself), or "
                       "a class the stylesheet knows on the last line of its paragraph: "
                       "'{: .screen-only }'")
