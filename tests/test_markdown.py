@@ -914,6 +914,30 @@ def test_github_s_math_syntax_is_a_formula(tmp_path: Path, container: str) -> No
     assert "<pre" not in p.body and "<code>$c$</code>" in p.body
 
 
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("outer, inner", [("````", "```"), ("`````", "````"), ("~~~~", "~~~")])
+def test_a_shorter_fence_inside_a_longer_one_is_code(tmp_path: Path, container: str,
+                                                     outer: str, inner: str) -> None:
+    """A Markdown tutorial shows a fence as code inside a longer fence (CommonMark 4.5: only a
+    fence at least as long closes it); the build stopped at the outer fence saying it was
+    'not closed before line …, which opens another' and to 'open the outer one with' one more
+    backtick than it had. The page now shows the inner fence's lines as code, as GitHub does."""
+    block = f"{outer}markdown\n{inner}python\nx = 1\n{inner}\n{outer}"
+    body = _inside(container, block)
+    pres = [e for e in Tree(html(tmp_path, body)).elements if e["tag"] == "pre"]
+    assert len(pres) == 1 and pres[0]["text"].split() == [f"{inner}python", "x", "=", "1",
+                                                         inner], pres
+
+
+@pytest.mark.parametrize("outer, inner", [("```", "```"), ("```", "````")])
+def test_a_fence_as_long_inside_an_open_one_still_stops_at_its_line(
+        tmp_path: Path, outer: str, inner: str) -> None:
+    """The fence left open (its closing line forgotten) before another, whose closing line
+    then closes it, still stops at the opening line."""
+    e = error(tmp_path, f"Intro.\n\n{outer}python\nx = 1\n\n{inner}python\ny = 2\n{inner}\n")
+    assert e.line == BODY_START + 2 and "not closed before line" in e.message, e
+
+
 def test_a_math_fence_s_formula_names_its_lines(tmp_path: Path) -> None:
     p = page(tmp_path, "Text.\n\n```math\nx^2\n```\n\nMore $`y`$.\n", RESULTS)
     assert [f.line for f in p.formulas] == [BODY_START + 2, BODY_START + 6]

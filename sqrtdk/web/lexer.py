@@ -233,11 +233,14 @@ class _Scanner(InlineScanner):
         return j + 1
 
     def _no_fence_inside(self, i: int, j: int, fence: str) -> None:
-        """A line opening a fence of the same kind inside (```python, ```reproduce) means the
-        fence at line i + 1 was left open and swallowed text up to another fence's end."""
+        """A line opening a fence of the same kind inside (```python, ```reproduce) whose
+        closing line would close this one too (as long or longer) means the fence at line
+        i + 1 was left open and swallowed text up to another fence's end; a shorter one inside
+        a longer (```` ```` ```` around ```` ``` ````) is code shown as code, as on GitHub."""
         for k in range(i + 1, j):
             inner = _FENCE_OPEN.match(self.lines[k])
-            if inner and inner["fence"][0] == fence[0] and inner["info"].strip():
+            if inner and inner["fence"][0] == fence[0] and inner["info"].strip() and \
+                    len(inner["fence"]) >= len(fence):
                 raise self.error(i + 1, f"code fence '{fence}' is not closed before line "
                                  f"{k + 1}, which opens another ('{self.lines[k].strip()}'); end "
                                  f"the code with a line '{fence}' (to show a fence inside code, "
