@@ -316,6 +316,28 @@ def test_a_formula_with_doubled_backslashes_is_told_the_tex_its_markdown_meant(
     assert e.value.line == 3 and f"write '{meant}'" in e.value.message, e.value.message
 
 
+@pytest.mark.parametrize("after", ["", "\n```python\nx = 1\n"],
+                         ids=["alone", "before a fence never closed"])
+def test_every_formula_with_doubled_backslashes_is_named_in_one_build(after: str) -> None:
+    """A post pasted from a Jekyll site or the Hugging Face blog writes every formula
+    `\\\\( … \\\\)`: the build named only the first, one build each. Each such formula is now
+    named at its line in one build (a display one over several lines too), with a later
+    mistake that stops the scan (a fence never closed) after them; a plain `\\(…\\)`
+    between them is no mistake."""
+    source = ("Let \\\\(q\\_i\\\\) and \\\\(k\\_i\\\\) be keys.\n\n"
+              "Then \\(x\\) is fine and\n\n"
+              "\\\\[\nd\\_k\n\\\\]\n\nand \\\\(\\sqrt{d}\\\\) again.\n" + after)
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    doubled = [(line, m) for line, m in got if "doubled backslashes" in m]
+    assert [line for line, _ in doubled] == [1, 1, 5, 9], got
+    assert "'\\(q_i\\)'" in doubled[0][1] and "'\\(k_i\\)'" in doubled[1][1], got
+    assert len(got) == 4 + bool(after), got
+    if after:
+        assert got[-1][0] == 11 and "never closed" in got[-1][1], got
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")

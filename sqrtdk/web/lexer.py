@@ -50,6 +50,7 @@ import logging
 import re
 from pathlib import Path
 
+from ..errors import BuildError
 from ..log import warn
 from .comments import drop_comments
 from .html_names import element_names
@@ -396,7 +397,14 @@ def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Maske
     `html_names.element_names()`). Raises BuildError at the line of an unclosed comment,
     fence or formula, or a `$` that starts no formula."""
     text = drop_comments(path, text, FILLER, code_block_end)
-    return _Scanner(path, text, element_names() if elements is None else elements).run()
+    scanner = _Scanner(path, text, element_names() if elements is None else elements)
+    try:
+        masked = scanner.run()
+    except BuildError as e:
+        scanner.raise_doubled(e)
+        raise
+    scanner.raise_doubled()
+    return masked
 
 
 __all__ = ["ENVIRONMENTS", "Masked", "RawFormula", "code_block_end", "fence_end", "mask"]

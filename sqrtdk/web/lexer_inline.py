@@ -10,7 +10,7 @@ import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BuildError, shortened
+from ..errors import BuildError, combined, shortened
 from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
@@ -84,6 +84,17 @@ class InlineScanner:
     def __init__(self, path: Path, elements: frozenset[str]):
         self.path, self.elements = path, elements
         self.masked = Masked("")
+        # formulas written with MDX's doubled backslashes: each a mistake of its own line,
+        # all named at once (a post pasted from the Hugging Face blog or a Jekyll site has
+        # dozens), the scan going on past each as past a formula
+        self.doubled: list[BuildError] = []
+
+    def raise_doubled(self, first: BuildError | None = None) -> None:
+        """Raises the doubled-backslash mistakes found so far with `first` (the mistake that
+        stopped the scan), if there are any."""
+        found = [*self.doubled, *([first] if first else [])]
+        if found:
+            raise combined(found)
 
     def error(self, line: int, message: str) -> BuildError:
         return BuildError(self.path, line, message)
@@ -107,7 +118,13 @@ class InlineScanner:
                 i = self.paren_math(text, i, first, out)
             elif c == "\\" and (doubled := _DOUBLED_OPEN.match(text, i)) and \
                     _DOUBLED_CLOSE[doubled.group(1)] in text[i + 3:]:
-                raise self._doubled(text, i, first, doubled.group(1))
+                self.doubled.append(self._doubled(text, i, first, doubled.group(1)))
+                end = text.find(_DOUBLED_CLOSE[doubled.group(1)], i + 3) + 3
+                tex = text[i + 3:end - 3]
+                out.append(self.formula(tex.strip() or " ", False,
+                                        first + text.count("\n", 0, i)) +
+                           ("\n" + FILLER) * tex.count("\n"))
+                i = end
             elif c == "\\":
                 # `\&` is an ampersand (CommonMark): written `&amp;`, or Markdown's
                 # serializer would keep `\&ouml;` as the entity, an 'o' with dots
@@ -184,8 +201,9 @@ class InlineScanner:
         single = _MARKDOWN_ESCAPE.sub(r"\1", shown)
         dollars = "'$…$'" if bracket == "(" else "'$$' lines around it"
         return self.error(first + text.count("\n", 0, i),
-                          f"'{shown}' is written with MDX's doubled backslashes ('\\\\{bracket}' "
-                          f"… '{close}', as in the Hugging Face blog's sources): in Markdown "
+                          f"'{shown}' is written with doubled backslashes ('\\\\{bracket}' "
+                          f"… '{close}', as in the Hugging Face blog's MDX sources and Jekyll "
+                          f"posts for MathJax): in Markdown "
                           f"'\\\\' is one escaped backslash, so the formula would be text; write "
                           f"'{single}' (one backslash, and '\\_', '\\*' as the '_', '*' "
                           f"that Markdown made of them), or {dollars}")
