@@ -824,6 +824,24 @@ def test_another_editor_s_table_of_contents_stops_at_its_line(tmp_path: Path, to
     assert "contents" in e.message and "remove the line" in e.message, e
 
 
+@pytest.mark.parametrize("written, meant", [
+    ("{% highlight python %}\nx = 1\n{% endhighlight %}", "```python"),
+    ("{% katex %}\nx^2\n{% endkatex %}", "'$$' lines"),
+    ("See {% link _posts/2023-01-01-intro.md %} here.", "[its title](https://"),
+    ("![A diagram]({{ site.baseurl }}/assets/attn.png)", "Liquid (Jekyll) variable"),
+    ("Back to [{{ page.title }}](#top).", "Liquid (Jekyll) variable"),
+], ids=["highlight", "katex", "link", "site.baseurl", "page.title"])
+def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A post pasted from a Jekyll site: '{% highlight python %}' was told 'for a link write
+    [text](../en/), for a figure …, for a box …' (none of them a code fence), and
+    '{{ site.baseurl }}' that 'site' is undefined, with a list of result groups. Each is now
+    named as Liquid's, with what to write for it, at its line."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message, e
+    assert "result groups" not in e.message and "for a box" not in e.message, e
+
+
 def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> None:
     """kramdown's way to size a picture, on the line under it: the build names the
     attribute line and says the figure is sized by the build (it said 'the figure sits
