@@ -563,6 +563,28 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
     assert not tags & {"eos", "pad", "unk", "t"} and {"sub", "br"} <= tags
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
+        tmp_path: Path, lang: str) -> None:
+    """The Hugging Face docs' `<hfoptions id="usage">` / `<hfoption id="PyTorch">` and a
+    web component `<gradio-app …>` (lower-case names of no HTML element) were published as
+    typed, '<hfoption id=“PyTorch”>' on the page (GitHub hides them), with no message; and
+    of MDX components only the first was named, one build each. Each is now named at its line,
+    all in one build; tokens in prose (`<eos>`, `<pad>`, `a <mask> token`) stay text."""
+    body = ('The decoder stops at <eos>; <pad> and a <mask> token are text.\n\n'
+            '<hfoptions id="usage">\n<hfoption id="PyTorch">\n\nUse `torch`.\n\n'
+            '</hfoption>\n\n<Tip warning={true}>\n\nA hint.\n\n</Tip>\n\n'
+            '<gradio-app space="someone/demo"></gradio-app>\n\nEnd.\n')
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    lines = body.split("\n")
+    expected = [BODY_START + k for k, x in enumerate(lines)
+                if x.startswith(("<hf", "</hf", "<Tip", "</Tip", "<gradio"))]
+    got = sorted({x.line for x in e.value.errors})
+    assert got == expected, [str(x) for x in e.value.errors]
+    assert all("component" in x.message for x in e.value.errors), e.value
+
+
 @pytest.mark.parametrize("lang, text", [
     ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),

@@ -401,9 +401,9 @@ def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Maske
     try:
         masked = scanner.run()
     except BuildError as e:
-        scanner.raise_doubled(e)
+        scanner.raise_independent(e)
         raise
-    scanner.raise_doubled()
+    scanner.raise_independent()
     return masked
 
 

@@ -84,15 +84,16 @@ class InlineScanner:
     def __init__(self, path: Path, elements: frozenset[str]):
         self.path, self.elements = path, elements
         self.masked = Masked("")
-        # formulas written with MDX's doubled backslashes: each a mistake of its own line,
-        # all named at once (a post pasted from the Hugging Face blog or a Jekyll site has
-        # dozens), the scan going on past each as past a formula
-        self.doubled: list[BuildError] = []
+        # formulas written with MDX's doubled backslashes and MDX components: each a mistake
+        # of its own line, all named at once (a post pasted from the Hugging Face blog or a
+        # Jekyll site has dozens), the scan going on past each (as past a formula, or as
+        # past the text it is shown as)
+        self.independent: list[BuildError] = []
 
-    def raise_doubled(self, first: BuildError | None = None) -> None:
-        """Raises the doubled-backslash mistakes found so far with `first` (the mistake that
+    def raise_independent(self, first: BuildError | None = None) -> None:
+        """Raises the independent mistakes found so far with `first` (the mistake that
         stopped the scan), if there are any."""
-        found = [*self.doubled, *([first] if first else [])]
+        found = [*self.independent, *([first] if first else [])]
         if found:
             raise combined(found)
 
@@ -118,7 +119,7 @@ class InlineScanner:
                 i = self.paren_math(text, i, first, out)
             elif c == "\\" and (doubled := _DOUBLED_OPEN.match(text, i)) and \
                     _DOUBLED_CLOSE[doubled.group(1)] in text[i + 3:]:
-                self.doubled.append(self._doubled(text, i, first, doubled.group(1)))
+                self.independent.append(self._doubled(text, i, first, doubled.group(1)))
                 end = text.find(_DOUBLED_CLOSE[doubled.group(1)], i + 3) + 3
                 tex = text[i + 3:end - 3]
                 out.append(self.formula(tex.strip() or " ", False,
@@ -151,9 +152,9 @@ class InlineScanner:
                 end = n if end < 0 else end + 3    # unclosed: the template reports it
                 out.append(text[i:end])
                 i = end
-            elif c == "<" and (name := mdx_component(text, i, self.elements)):
-                raise self._component(text, i, first, name)
             elif c == "<":
+                if name := mdx_component(text, i, self.elements):
+                    self.independent.append(self._component(text, i, first, name))
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
                 out.append(written)
@@ -181,8 +182,11 @@ class InlineScanner:
         end = text.find(">", i)
         written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
         shown = written if len(written) <= 50 else f"{written[:40]}…"
+        what = (f"an MDX (JSX) component, <{name}>," if name[0].isupper() else
+                f"<{name}>, no HTML element but another tool's component (the Hugging Face "
+                "docs' <hfoption>, a web component such as <gradio-app>),")
         return self.error(first + text.count("\n", 0, i),
-                          f"'{shown}' is an MDX (JSX) component, <{name}>, which Markdown does "
+                          f"'{shown}' is {what} which Markdown does "
                           "not know: the page would show it as typed (GitHub hides it); write "
                           "what it stands for in Markdown, or remove it (a video or notebook: "
                           "a link, [its title](address); a tip or warning: a quote, '> …', or "
