@@ -864,6 +864,26 @@ def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
     assert "result groups" not in e.message and "for a box" not in e.message, e
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("title", ["# Scaled attention", "# Scaled attention {#top}",
+                                   "Scaled attention\n================",
+                                   "<!-- {blog_metadata} -->\n\n# Scaled attention"],
+                         ids=["atx", "with an id", "setext", "under a comment"])
+def test_a_title_over_the_text_is_told_to_go_not_to_become_level_two(
+        tmp_path: Path, title: str, lang: str) -> None:
+    """A Hugging Face blog post, a Jekyll post or a README opens with its title as '# …': the
+    build told it to become '## Scaled attention {#some-id}', a section heading repeating
+    the page's title. A level-1 heading that opens the article is now told that the page shows
+    the front matter's title there: remove the line. One further down keeps the advice to
+    write it at level 2."""
+    e = error(tmp_path, title + "\n\nBody.\n\n# Later\n\nMore.\n", lang=lang)
+    line = BODY_START + next(i for i, x in enumerate(title.split("\n")) if "Scaled" in x)
+    assert e.line == line and "is a title" in e.message and "remove this line" in e.message, e
+    assert "## " not in e.message, e
+    later = error(tmp_path, "Body.\n\n# Later\n\nMore.\n", lang=lang)
+    assert "is a title" not in later.message and "## Later" in later.message, later
+
+
 def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> None:
     """kramdown's way to size a picture, on the line under it: the build names the
     attribute line and says the figure is sized by the build (it said 'the figure sits
