@@ -338,6 +338,21 @@ def test_every_formula_with_doubled_backslashes_is_named_in_one_build(after: str
         assert got[-1][0] == 11 and "never closed" in got[-1][1], got
 
 
+def test_every_inline_double_dollar_formula_is_named_in_one_build() -> None:
+    """Zhihu's editor (and kramdown) writes an inline formula `$$x$$`: the build named only
+    the first, one build each, saying '$$' inside a line without the formula. Each is now
+    named at its line, all in one build, with the '$…$' to write; a `$$` never closed on its
+    paragraph keeps the old message."""
+    source = ("设 $$\\boldsymbol{q}$$ 与 $$k$$ 为向量。\n\n"
+              "Then $$d_k$$ grows.\n\nA lone $$ here.\n")
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    assert [line for line, _ in got] == [1, 1, 3, 5], got
+    assert "'$\\boldsymbol{q}$'" in got[0][1] and "'$k$'" in got[1][1], got
+    assert "'$d_k$'" in got[2][1] and all("inside a line" in m for _, m in got), got
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")

@@ -241,8 +241,19 @@ class InlineScanner:
     def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         line = first + text.count("\n", 0, i)
         if text.startswith("$$", i):
-            raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
-                                   "own; inline math is '$…$'")
+            # Zhihu's and kramdown's inline formula `$$x$$`: each one a mistake of its own,
+            # all named in one build, the scan going on past its closing `$$`
+            end = _INLINE_DOUBLE_CLOSE.search(text, i + 2)
+            if end is None or end.group(0) != "$$" or not text[i + 2:end.start()].strip():
+                raise self.error(line, "'$$' inside a line: display math needs '$$' lines of "
+                                       "its own; inline math is '$…$'")
+            tex = text[i + 2:end.start()]
+            self.independent.append(self.error(
+                line, f"'$$' inside a line ('{_shown('$$' + ' '.join(tex.split()) + '$$')}'): "
+                      "display math needs '$$' lines of its own; inline math is "
+                      f"'{_shown('$' + ' '.join(tex.split()) + '$')}'"))
+            out.append(self.formula(tex.strip(), False, line) + ("\n" + FILLER) * tex.count("\n"))
+            return end.end()
         if i + 1 >= len(text) or text[i + 1].isspace():
             written = _spaced_formula(text, i)
             if written:
@@ -377,6 +388,8 @@ class InlineScanner:
                                "without the backslash)")
 
 
+# the `$$` that closes an inline `$$…$$` (not across a blank line; `\$` is TeX's dollar)
+_INLINE_DOUBLE_CLOSE = re.compile(r"(?<!\\)\$\$|\n[ \t>]*\n")
 # A '$' after a space or a line break that reads as a formula's end (`$x $ is`, `$x $,`,
 # `$x` + line break + `$ is`, or before a CJK character or mark), not as the start of the
 # next one (`$y`, `$\alpha`, `${`, `$$`, `$5`)
