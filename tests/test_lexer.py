@@ -353,6 +353,17 @@ def test_every_inline_double_dollar_formula_is_named_in_one_build() -> None:
     assert "'$d_k$'" in got[2][1] and all("inside a line" in m for _, m in got), got
 
 
+def test_every_formula_with_spaces_inside_its_dollars_is_named_in_one_build() -> None:
+    """Typora and Zhihu take `$ x $` for a formula: the build named only the first, one build
+    each. Each is now named at its line in one build, with the formula to write."""
+    source = "设 $ q $ 与 $ k_i $ 为向量。\n\nThen $ d_k $ grows, and $x$ is fine.\n"
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    assert [line for line, _ in got] == [1, 1, 3], got
+    assert [m.split("write '")[1].split("'")[0] for _, m in got] == ["$q$", "$k_i$", "$d_k$"], got
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")

@@ -257,11 +257,15 @@ class InlineScanner:
         if i + 1 >= len(text) or text[i + 1].isspace():
             written = _spaced_formula(text, i)
             if written:
-                raise self.error(line, f"'{written[0]}' is no formula: a formula's opening '$' "
-                                       "is followed, and its closing '$' preceded, by a "
-                                       "character that is not a space; remove the spaces "
-                                       f"inside the '$'s, write '{written[1]}' (for a dollar "
-                                       "sign, write '\\$')")
+                # Typora's and Zhihu's `$ x $`: each one a mistake of its own, all named in
+                # one build, the scan going on past its closing `$`
+                self.independent.append(self.error(
+                    line, f"'{written[0]}' is no formula: a formula's opening '$' is followed, "
+                          "and its closing '$' preceded, by a character that is not a space; "
+                          f"remove the spaces inside the '$'s, write '{written[1]}' (for a "
+                          "dollar sign, write '\\$')"))
+                out.append(self.formula(written[1][1:-1], False, line))
+                return i + len(written[0])
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
