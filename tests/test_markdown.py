@@ -852,7 +852,11 @@ def test_another_editor_s_table_of_contents_stops_at_its_line(tmp_path: Path, to
     ("See {% link _posts/2023-01-01-intro.md %} here.", "[its title](https://"),
     ("![A diagram]({{ site.baseurl }}/assets/attn.png)", "Liquid (Jekyll) variable"),
     ("Back to [{{ page.title }}](#top).", "Liquid (Jekyll) variable"),
-], ids=["highlight", "katex", "link", "site.baseurl", "page.title"])
+    ('{% include figure.html path="assets/a.png" caption="A" %}', "included file's content"),
+    ("{% include_relative notes.md %}", "included file's content"),
+    ("As {% cite vaswani2017 %} put it.", "footnote"),
+], ids=["highlight", "katex", "link", "site.baseurl", "page.title", "include", "include_relative",
+        "cite"])
 def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
         tmp_path: Path, written: str, meant: str) -> None:
     """A post pasted from a Jekyll site: '{% highlight python %}' was told 'for a link write

@@ -31,7 +31,11 @@ LITERAL_BRACES = ("for literal braces, put them in `code` (`{{1}, {2}}`) or math
 _FENCE = "a code fence: '```python' for '{% highlight python %}', '```' for '{% endhighlight %}'"
 _FORMULA = "the formula between two '$$' lines ('$…$' in a sentence)"
 _LINK = "a link with the full address, [its title](https://…)"
+_INCLUDED = ("the included file's content itself (a picture: a figure the build draws, "
+             "![what it shows](NAME.svg \"Caption\"))")
 _LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
+                "include_relative": _INCLUDED,
+                "cite": "the reference in words, or a footnote '[^ref]' that gives it",
                 "katex": _FORMULA, "endkatex": _FORMULA, "latex": _FORMULA,
                 "endlatex": _FORMULA, "post_url": _LINK, "link": _LINK,
                 "youtube": _LINK, "gist": _LINK, "twitter": _LINK, "tweet": _LINK}
@@ -50,6 +54,9 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if tag:
         return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
                 f"Jekyll, or another tool's); {_TEXT_KNOWS}")
+    if re.search(r"\{%-?\s*include\s+[\w./-]+\.\w+", written):   # Jekyll's include
+        return ("'{% include … %}' is a Liquid (Jekyll) tag reading another file, which this "
+                f"text does not know; write {_INCLUDED}")
     if "{{<" in written or "{{%" in written:
         return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
     if msg.startswith("No filter named"):
