@@ -728,6 +728,53 @@ def test_a_github_emoji_shortcode_warns_at_its_line_with_the_emoji(
     assert "\u26a1" in got[0], got
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("written, line, classes", [
+    ("A notice.\n{: .notice--info}", 1, "'notice--info'"),
+    ("> A quoted notice.\n{: .notice--info}", 1, "'notice--info'"),
+    ("## A heading {#a-heading .fancy}", 0, "'fancy'"),
+    ("- An item.\n{: .center .wide}", 1, "'center', 'wide'"),
+    ("See [a link](#top){: .button} here.", 0, "'button'"),
+], ids=["paragraph", "quote", "heading", "list item", "link"])
+def test_a_class_no_style_knows_warns_at_its_attribute_list(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, written: str, line: int,
+        classes: str, lang: str) -> None:
+    """kramdown's '{: .notice--info}' (a Jekyll theme's notice box) was taken by attr_list,
+    its braces hidden and its class set, which no style of the site knows: the page showed a
+    plain paragraph with no message (GitHub shows the braces). Each such class now warns at
+    the attribute list's line; '{: .screen-only }' is the authors' class and stays quiet."""
+    import logging
+    body = ("## Top {#top}\n\nWords about the slider.\n{: .screen-only }\n\n" + written +
+            "\n\nLast.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "no style" in r.getMessage()]
+    at = BODY_START + body.split("\n").index(written.split("\n")[line])
+    assert len(got) == 1 and f"index.md:{at}: warning:" in got[0] and classes in got[0], got
+
+
+def test_the_authors_classes_are_the_stylesheet_s() -> None:
+    """Each class the build lets an author give is one the site's stylesheet styles."""
+    import tinycss2
+
+    from sqrtdk.web.md_foreign import AUTHOR_CLASSES
+    css = (Path(__file__).parent.parent / "static" / "style.css").read_text(encoding="utf-8")
+    found: set[str] = set()
+
+    def walk(tokens: list[Any]) -> None:
+        for a, b in zip(tokens, tokens[1:]):
+            if a.type == "literal" and a.value == "." and b.type == "ident":
+                found.add(b.value)
+        for t in tokens:
+            if getattr(t, "prelude", None):
+                walk(t.prelude)
+            if t.type == "at-rule" and t.content:
+                walk(tinycss2.parse_rule_list(t.content))
+
+    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
+    assert AUTHOR_CLASSES <= found, AUTHOR_CLASSES - found
+
+
 @pytest.mark.parametrize("src", ["https://example.org/x.png", "//example.org/x.png"])
 def test_a_picture_from_another_site_stops_at_its_line_saying_to_link_to_it(
         tmp_path: Path, src: str) -> None:

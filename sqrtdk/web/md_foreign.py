@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from markdown import Markdown
+from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from pymdownx import gemoji_db
 
@@ -93,6 +94,30 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the term in full where it first appears, 'RoPE (Rotary Position Embedding)', or "
      "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
 )
+# the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
+# stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
+# nothing on the page (tests check each is a class of static/style.css)
+AUTHOR_CLASSES = frozenset({"screen-only"})
+
+
+class AuthorClasses(AttrListTreeprocessor):
+    """attr_list's treeprocessor, which also records each element it gave classes and those
+    classes (`given`, one page's), for ForeignSyntax to warn about the ones no style knows."""
+
+    def run(self, doc: etree.Element) -> None:
+        self.given: list[tuple[etree.Element, list[str]]] = []
+        super().run(doc)
+
+    def assign_attrs(self, elem: etree.Element, attrs_string: str, *,
+                     strict: bool = False) -> str:
+        before = set((elem.get("class") or "").split())
+        rest = super().assign_attrs(elem, attrs_string, strict=strict)
+        added = [c for c in (elem.get("class") or "").split() if c not in before]
+        if added:
+            self.given.append((elem, added))
+        return rest
+
+
 # GitHub's emoji shortcode, `:zap:` (a name of its gemoji list; other `:word:`s are text there)
 _SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
 _NOT_PROSE = ("code", "pre", "kbd", "samp", "script", "style")
@@ -112,10 +137,12 @@ class ForeignSyntax(Treeprocessor):
     (`text`) from its block's line on."""
 
     def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
-                 readable: Callable[[str], str], positions: LineMap | None = None):
+                 readable: Callable[[str], str], positions: LineMap | None = None,
+                 classes: AuthorClasses | None = None):
         super().__init__(md)
         self.source, self.text, self.readable = source, text, readable
         self.positions = LineMap() if positions is None else positions
+        self.classes = classes
 
     def run(self, root: etree.Element) -> None:
         for block in root.iter():
@@ -140,6 +167,26 @@ class ForeignSyntax(Treeprocessor):
                                f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                "a link, [text](#id), for a reference, or the code alone")
         self._shortcodes(root)
+        self._classes()
+
+    def _classes(self) -> None:
+        """A class given by an attribute list that no style of the site knows: a warning at
+        the line of its `{…}` (the element's last line)."""
+        for el, added in getattr(self.classes, "given", []):
+            unknown = [c for c in added if c not in AUTHOR_CLASSES]
+            if not unknown:
+                continue
+            line = self.positions.end(el) or line_of(
+                self.text(), re.compile(r"\{[^}\n]*\." + re.escape(unknown[0]) + r"\b"),
+                start=self.positions.floor(el) or 1)
+            names = ", ".join(f"'{c}'" for c in unknown)
+            warn(LOGGER, self.source, line,
+                 f"the attribute list gives the class{'es' if len(unknown) > 1 else ''} "
+                 f"{names} (as kramdown's '{{: .{unknown[0]}}}' does), which no style of this "
+                 "site knows: it changes nothing on the page (GitHub shows the braces as "
+                 f"text); remove it (the class for authors is "
+                 f"{', '.join(sorted(AUTHOR_CLASSES))}: words about the controls, "
+                 "left out of print)")
 
     def _shortcodes(self, root: etree.Element) -> None:
         """GitHub's emoji shortcodes (`:zap:`) in any text of the page but code's, each a
