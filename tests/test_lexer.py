@@ -316,6 +316,54 @@ def test_a_formula_with_doubled_backslashes_is_told_the_tex_its_markdown_meant(
     assert e.value.line == 3 and f"write '{meant}'" in e.value.message, e.value.message
 
 
+@pytest.mark.parametrize("after", ["", "\n```python\nx = 1\n"],
+                         ids=["alone", "before a fence never closed"])
+def test_every_formula_with_doubled_backslashes_is_named_in_one_build(after: str) -> None:
+    """A post pasted from a Jekyll site or the Hugging Face blog writes every formula
+    `\\\\( … \\\\)`: the build named only the first, one build each. Each such formula is now
+    named at its line in one build (a display one over several lines too), with a later
+    mistake that stops the scan (a fence never closed) after them; a plain `\\(…\\)`
+    between them is no mistake."""
+    source = ("Let \\\\(q\\_i\\\\) and \\\\(k\\_i\\\\) be keys.\n\n"
+              "Then \\(x\\) is fine and\n\n"
+              "\\\\[\nd\\_k\n\\\\]\n\nand \\\\(\\sqrt{d}\\\\) again.\n" + after)
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    doubled = [(line, m) for line, m in got if "doubled backslashes" in m]
+    assert [line for line, _ in doubled] == [1, 1, 5, 9], got
+    assert "'\\(q_i\\)'" in doubled[0][1] and "'\\(k_i\\)'" in doubled[1][1], got
+    assert len(got) == 4 + bool(after), got
+    if after:
+        assert got[-1][0] == 11 and "never closed" in got[-1][1], got
+
+
+def test_every_inline_double_dollar_formula_is_named_in_one_build() -> None:
+    """Zhihu's editor (and kramdown) writes an inline formula `$$x$$`: the build named only
+    the first, one build each, saying '$$' inside a line without the formula. Each is now
+    named at its line, all in one build, with the '$…$' to write; a `$$` never closed on its
+    paragraph keeps the old message."""
+    source = ("设 $$\\boldsymbol{q}$$ 与 $$k$$ 为向量。\n\n"
+              "Then $$d_k$$ grows.\n\nA lone $$ here.\n")
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    assert [line for line, _ in got] == [1, 1, 3, 5], got
+    assert "'$\\boldsymbol{q}$'" in got[0][1] and "'$k$'" in got[1][1], got
+    assert "'$d_k$'" in got[2][1] and all("inside a line" in m for _, m in got), got
+
+
+def test_every_formula_with_spaces_inside_its_dollars_is_named_in_one_build() -> None:
+    """Typora and Zhihu take `$ x $` for a formula: the build named only the first, one build
+    each. Each is now named at its line in one build, with the formula to write."""
+    source = "设 $ q $ 与 $ k_i $ 为向量。\n\nThen $ d_k $ grows, and $x$ is fine.\n"
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    assert [line for line, _ in got] == [1, 1, 3], got
+    assert [m.split("write '")[1].split("'")[0] for _, m in got] == ["$q$", "$k_i$", "$d_k$"], got
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")

@@ -435,10 +435,12 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
+    ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n",
+     "abbreviation's definition"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
-        "kramdown attributes in a sentence"])
+        "kramdown attributes in a sentence", "abbreviation"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -560,6 +562,28 @@ def test_angle_bracket_tokens_that_are_not_html_are_shown_as_written(tmp_path: P
     assert not tags & {"eos", "pad", "unk", "t"} and {"sub", "br"} <= tags
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
+        tmp_path: Path, lang: str) -> None:
+    """The Hugging Face docs' `<hfoptions id="usage">` / `<hfoption id="PyTorch">` and a
+    web component `<gradio-app …>` (lower-case names of no HTML element) were published as
+    typed, '<hfoption id=“PyTorch”>' on the page (GitHub hides them), with no message; and
+    of MDX components only the first was named, one build each. Each is now named at its line,
+    all in one build; tokens in prose (`<eos>`, `<pad>`, `a <mask> token`) stay text."""
+    body = ('The decoder stops at <eos>; <pad> and a <mask> token are text.\n\n'
+            '<hfoptions id="usage">\n<hfoption id="PyTorch">\n\nUse `torch`.\n\n'
+            '</hfoption>\n\n<Tip warning={true}>\n\nA hint.\n\n</Tip>\n\n'
+            '<gradio-app space="someone/demo"></gradio-app>\n\nEnd.\n')
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    lines = body.split("\n")
+    expected = [BODY_START + k for k, x in enumerate(lines)
+                if x.startswith(("<hf", "</hf", "<Tip", "</Tip", "<gradio"))]
+    got = sorted({x.line for x in e.value.errors})
+    assert got == expected, [str(x) for x in e.value.errors]
+    assert all("component" in x.message for x in e.value.errors), e.value
+
+
 @pytest.mark.parametrize("lang, text", [
     ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
@@ -677,6 +701,75 @@ def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
     assert got and all("task list item" in g for g in got), got
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("where", ["paragraph", "bold", "link", "heading", "table", "list", "quote",
+                                   "note", "box"])
+def test_a_github_emoji_shortcode_is_the_emoji_wherever_it_stands(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, where: str, lang: str) -> None:
+    """GitHub shows ':zap:' as the emoji; so does the page, in every place text stands, with
+    no message; one in code and a ':word:' GitHub does not know stay text, as on GitHub."""
+    import logging
+    text = {"paragraph": "Fast :zap: here.", "bold": "It is **fast :zap:** here.",
+            "link": "See [fast :zap:](#a) here.", "heading": "## Fast :zap: {#a}",
+            "table": "| a | b |\n|---|---|\n| 1 | fast :zap: |",
+            "list": "- one\n- fast :zap:", "quote": "> Quoted.\n> Fast :zap: here.",
+            "note": "See[^n].\n\n[^n]: A note.\n    Fast :zap: here.",
+            "box": "/// details | Why?\n    attrs: {id: why}\n\nFast :zap: here.\n///"}[where]
+    body = ("Intro with `:zap:` in code and a :notanemoji: word.\n\n"
+            + "## Head {#a}\n\n" * (where != "heading") + text + "\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        out = html(tmp_path, body, lang=lang)
+    assert [r.getMessage() for r in caplog.records] == []
+    assert "\u26a1" in out and ":zap:</code>" in out and ":notanemoji:" in out, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("written, line, classes", [
+    ("A notice.\n{: .notice--info}", 1, "'notice--info'"),
+    ("> A quoted notice.\n{: .notice--info}", 1, "'notice--info'"),
+    ("## A heading {#a-heading .fancy}", 0, "'fancy'"),
+    ("- An item.\n{: .center .wide}", 1, "'center', 'wide'"),
+    ("See [a link](#top){: .button} here.", 0, "'button'"),
+], ids=["paragraph", "quote", "heading", "list item", "link"])
+def test_a_class_no_style_knows_warns_at_its_attribute_list(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, written: str, line: int,
+        classes: str, lang: str) -> None:
+    """kramdown's '{: .notice--info}' (a Jekyll theme's notice box) was taken by attr_list,
+    its braces hidden and its class set, which no style of the site knows: the page showed a
+    plain paragraph with no message (GitHub shows the braces). Each such class now warns at
+    the attribute list's line; '{: .screen-only }' is the authors' class and stays quiet."""
+    import logging
+    body = ("## Top {#top}\n\nWords about the slider.\n{: .screen-only }\n\n" + written +
+            "\n\nLast.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "no style" in r.getMessage()]
+    at = BODY_START + body.split("\n").index(written.split("\n")[line])
+    assert len(got) == 1 and f"index.md:{at}: warning:" in got[0] and classes in got[0], got
+
+
+def test_the_authors_classes_are_the_stylesheet_s() -> None:
+    """Each class the build lets an author give is one the site's stylesheet styles."""
+    import tinycss2
+
+    from sqrtdk.web.md_foreign import AUTHOR_CLASSES
+    css = (Path(__file__).parent.parent / "static" / "style.css").read_text(encoding="utf-8")
+    found: set[str] = set()
+
+    def walk(tokens: list[Any]) -> None:
+        for a, b in zip(tokens, tokens[1:]):
+            if a.type == "literal" and a.value == "." and b.type == "ident":
+                found.add(b.value)
+        for t in tokens:
+            if getattr(t, "prelude", None):
+                walk(t.prelude)
+            if t.type == "at-rule" and t.content:
+                walk(tinycss2.parse_rule_list(t.content))
+
+    walk(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
+    assert AUTHOR_CLASSES <= found, AUTHOR_CLASSES - found
+
+
 @pytest.mark.parametrize("src", ["https://example.org/x.png", "//example.org/x.png"])
 def test_a_picture_from_another_site_stops_at_its_line_saying_to_link_to_it(
         tmp_path: Path, src: str) -> None:
@@ -779,6 +872,64 @@ def test_kramdown_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str
     assert "kramdown" in e.message and "contents" in e.message and "some-id" not in e.message
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("toc", ["[TOC]", "[toc]", "[[TOC]]", "[[_TOC_]]", "@[TOC](Contents)"])
+@pytest.mark.parametrize("where", ["top", "quote", "list"])
+def test_another_editor_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str,
+                                                               where: str, lang: str) -> None:
+    """A paragraph '[TOC]' (Typora, Zhihu and CSDN posts; '[[_TOC_]]' GitLab's, '@[TOC](…)'
+    CSDN's) was published as the text '[TOC]' (GitHub shows it so too), with no message,
+    where its author meant a table of contents: the build now stops at its line and says the
+    page makes its own. '[TOC]' inside a sentence is text."""
+    block = {"top": toc, "quote": f"> {toc}", "list": f"- item\n\n    {toc}"}[where]
+    body = "Write [TOC] in Typora for contents.\n\n## Head {#head}\n\n" + block + "\n\nLast.\n"
+    e = error(tmp_path, body, lang=lang)
+    assert e.line == BODY_START + body.split("\n").index(block.split("\n")[-1]), e
+    assert "contents" in e.message and "remove the line" in e.message, e
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("{% highlight python %}\nx = 1\n{% endhighlight %}", "```python"),
+    ("{% katex %}\nx^2\n{% endkatex %}", "'$$' lines"),
+    ("See {% link _posts/2023-01-01-intro.md %} here.", "[its title](https://"),
+    ("![A diagram]({{ site.baseurl }}/assets/attn.png)", "Liquid (Jekyll) variable"),
+    ("Back to [{{ page.title }}](#top).", "Liquid (Jekyll) variable"),
+    ('{% include figure.html path="assets/a.png" caption="A" %}', "included file's content"),
+    ("{% include_relative notes.md %}", "included file's content"),
+    ("As {% cite vaswani2017 %} put it.", "footnote"),
+], ids=["highlight", "katex", "link", "site.baseurl", "page.title", "include", "include_relative",
+        "cite"])
+def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A post pasted from a Jekyll site: '{% highlight python %}' was told 'for a link write
+    [text](../en/), for a figure …, for a box …' (none of them a code fence), and
+    '{{ site.baseurl }}' that 'site' is undefined, with a list of result groups. Each is now
+    named as Liquid's, with what to write for it, at its line."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message, e
+    assert "result groups" not in e.message and "for a box" not in e.message, e
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("title", ["# Scaled attention", "# Scaled attention {#top}",
+                                   "Scaled attention\n================",
+                                   "<!-- {blog_metadata} -->\n\n# Scaled attention"],
+                         ids=["atx", "with an id", "setext", "under a comment"])
+def test_a_title_over_the_text_is_told_to_go_not_to_become_level_two(
+        tmp_path: Path, title: str, lang: str) -> None:
+    """A Hugging Face blog post, a Jekyll post or a README opens with its title as '# …': the
+    build told it to become '## Scaled attention {#some-id}', a section heading repeating
+    the page's title. A level-1 heading that opens the article is now told that the page shows
+    the front matter's title there: remove the line. One further down keeps the advice to
+    write it at level 2."""
+    e = error(tmp_path, title + "\n\nBody.\n\n# Later\n\nMore.\n", lang=lang)
+    line = BODY_START + next(i for i, x in enumerate(title.split("\n")) if "Scaled" in x)
+    assert e.line == line and "is a title" in e.message and "remove this line" in e.message, e
+    assert "## " not in e.message, e
+    later = error(tmp_path, "Body.\n\n# Later\n\nMore.\n", lang=lang)
+    assert "is a title" not in later.message and "## Later" in later.message, later
+
+
 def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> None:
     """kramdown's way to size a picture, on the line under it: the build names the
     attribute line and says the figure is sized by the build (it said 'the figure sits
@@ -867,6 +1018,30 @@ def test_github_s_math_syntax_is_a_formula(tmp_path: Path, container: str) -> No
     assert [(f.plain, f.display) for f in p.formulas] == [
         ("x^2", False), ("a`b", False), ("\\sqrt{d_k}\n\\cdot 2", True), ("y", True)]
     assert "<pre" not in p.body and "<code>$c$</code>" in p.body
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("outer, inner", [("````", "```"), ("`````", "````"), ("~~~~", "~~~")])
+def test_a_shorter_fence_inside_a_longer_one_is_code(tmp_path: Path, container: str,
+                                                     outer: str, inner: str) -> None:
+    """A Markdown tutorial shows a fence as code inside a longer fence (CommonMark 4.5: only a
+    fence at least as long closes it); the build stopped at the outer fence saying it was
+    'not closed before line …, which opens another' and to 'open the outer one with' one more
+    backtick than it had. The page now shows the inner fence's lines as code, as GitHub does."""
+    block = f"{outer}markdown\n{inner}python\nx = 1\n{inner}\n{outer}"
+    body = _inside(container, block)
+    pres = [e for e in Tree(html(tmp_path, body)).elements if e["tag"] == "pre"]
+    assert len(pres) == 1 and pres[0]["text"].split() == [f"{inner}python", "x", "=", "1",
+                                                         inner], pres
+
+
+@pytest.mark.parametrize("outer, inner", [("```", "```"), ("```", "````")])
+def test_a_fence_as_long_inside_an_open_one_still_stops_at_its_line(
+        tmp_path: Path, outer: str, inner: str) -> None:
+    """The fence left open (its closing line forgotten) before another, whose closing line
+    then closes it, still stops at the opening line."""
+    e = error(tmp_path, f"Intro.\n\n{outer}python\nx = 1\n\n{inner}python\ny = 2\n{inner}\n")
+    assert e.line == BODY_START + 2 and "not closed before line" in e.message, e
 
 
 def test_a_math_fence_s_formula_names_its_lines(tmp_path: Path) -> None:

@@ -112,7 +112,7 @@ from .md_collect import (
 )
 from .md_emoji import GitHubEmojiExtension
 from .md_figures import FigureProcessor, ScrollingTables
-from .md_foreign import ForeignSyntax
+from .md_foreign import AuthorClasses, ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
@@ -235,8 +235,10 @@ class ArticleExtension(Extension):
         tp.register(AmbiguousAddresses(md, p.magiclink.link_pattern, p.source,
                                        lambda: text.prose, self.positions),
                     "sqrtdk-cjk-addresses", 2.06)
+        classes = AuthorClasses(md)                      # attr_list's, recording classes
+        tp.register(classes, "attr_list", 8)
         tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
-                                  self.positions),
+                                  self.positions, classes),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)

@@ -44,6 +44,10 @@ _COMPONENT = re.compile(r"<(/?)([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:\.[A-Za-z0-
                         r"(?=[\s/>])")
 # what makes it a component rather than a token in prose (`a <Tensor> or List<Tensor>`):
 # attributes (`id="…"`, JSX's `{fw}`) or a self-closing end
+# another tool's component in lower case, no HTML element: the Hugging Face docs'
+# `<hfoption id="PyTorch">`, a web component `<gradio-app …>` (a custom element's name has a
+# hyphen)
+_LOWER_COMPONENT = re.compile(r"<(/?)([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?=[\s/>])")
 _COMPONENT_ATTRIBUTES = re.compile(r"\s*/>|\s+\{|\s+[A-Za-z_:][\w:.-]*\s*=")
 # elements whose content is another vocabulary (SVG's <circle>, MathML's <mi>): kept whole
 FOREIGN_ROOTS = ("svg", "math")
@@ -96,10 +100,27 @@ def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
     """The tag name when the `<` at text[i] starts an MDX (JSX) component's tag, else "".
     A component is a capitalised name that is no HTML element, standing at the start of a
     line (after indentation or a quote's `>`), or written with attributes or as `<Name/>`, or
-    an end tag `</Name>`; never right after a letter or digit (a generic type, `List<Tensor>`)."""
+    an end tag `</Name>`; never right after a letter or digit (a generic type, `List<Tensor>`).
+    A name in lower case that is no HTML element is another tool's component (the Hugging
+    Face docs' `<hfoption id="PyTorch">`, a web component `<gradio-app>`) when written with
+    attributes or as `<name/>`, as a custom element's name (with a hyphen), or as an end tag
+    alone on its line; a token in prose (`<eos>`, `<pad>`) is text."""
+    if i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+        return ""
+    lower = _LOWER_COMPONENT.match(text, i)
+    if lower is not None:
+        if lower.group(2) in elements:
+            return ""
+        line_end = text.find("\n", i)
+        rest = text[lower.end():len(text) if line_end < 0 else line_end]
+        alone = not text[text.rfind("\n", 0, i) + 1:i].replace(">", " ").strip() and \
+            rest.strip() == ">"
+        if _COMPONENT_ATTRIBUTES.match(text, lower.end()) or "-" in lower.group(2) or \
+                (lower.group(1) and alone):
+            return lower.group(2)
+        return ""
     m = _COMPONENT.match(text, i)
-    if m is None or m.group(2).lower() in elements or (i and (text[i - 1].isalnum()
-                                                            or text[i - 1] == "_")):
+    if m is None or m.group(2).lower() in elements:
         return ""
     line_start = text.rfind("\n", 0, i) + 1
     line_end = text.find("\n", i)

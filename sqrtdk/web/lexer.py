@@ -50,6 +50,7 @@ import logging
 import re
 from pathlib import Path
 
+from ..errors import BuildError
 from ..log import warn
 from .comments import drop_comments
 from .html_names import element_names
@@ -233,11 +234,14 @@ class _Scanner(InlineScanner):
         return j + 1
 
     def _no_fence_inside(self, i: int, j: int, fence: str) -> None:
-        """A line opening a fence of the same kind inside (```python, ```reproduce) means the
-        fence at line i + 1 was left open and swallowed text up to another fence's end."""
+        """A line opening a fence of the same kind inside (```python, ```reproduce) whose
+        closing line would close this one too (as long or longer) means the fence at line
+        i + 1 was left open and swallowed text up to another fence's end; a shorter one inside
+        a longer (```` ```` ```` around ```` ``` ````) is code shown as code, as on GitHub."""
         for k in range(i + 1, j):
             inner = _FENCE_OPEN.match(self.lines[k])
-            if inner and inner["fence"][0] == fence[0] and inner["info"].strip():
+            if inner and inner["fence"][0] == fence[0] and inner["info"].strip() and \
+                    len(inner["fence"]) >= len(fence):
                 raise self.error(i + 1, f"code fence '{fence}' is not closed before line "
                                  f"{k + 1}, which opens another ('{self.lines[k].strip()}'); end "
                                  f"the code with a line '{fence}' (to show a fence inside code, "
@@ -393,7 +397,14 @@ def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Maske
     `html_names.element_names()`). Raises BuildError at the line of an unclosed comment,
     fence or formula, or a `$` that starts no formula."""
     text = drop_comments(path, text, FILLER, code_block_end)
-    return _Scanner(path, text, element_names() if elements is None else elements).run()
+    scanner = _Scanner(path, text, element_names() if elements is None else elements)
+    try:
+        masked = scanner.run()
+    except BuildError as e:
+        scanner.raise_independent(e)
+        raise
+    scanner.raise_independent()
+    return masked
 
 
 __all__ = ["ENVIRONMENTS", "Masked", "RawFormula", "code_block_end", "fence_end", "mask"]

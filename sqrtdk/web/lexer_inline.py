@@ -10,7 +10,7 @@ import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import BuildError, shortened
+from ..errors import BuildError, combined, shortened
 from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
@@ -84,6 +84,18 @@ class InlineScanner:
     def __init__(self, path: Path, elements: frozenset[str]):
         self.path, self.elements = path, elements
         self.masked = Masked("")
+        # formulas written with MDX's doubled backslashes and MDX components: each a mistake
+        # of its own line, all named at once (a post pasted from the Hugging Face blog or a
+        # Jekyll site has dozens), the scan going on past each (as past a formula, or as
+        # past the text it is shown as)
+        self.independent: list[BuildError] = []
+
+    def raise_independent(self, first: BuildError | None = None) -> None:
+        """Raises the independent mistakes found so far with `first` (the mistake that
+        stopped the scan), if there are any."""
+        found = [*self.independent, *([first] if first else [])]
+        if found:
+            raise combined(found)
 
     def error(self, line: int, message: str) -> BuildError:
         return BuildError(self.path, line, message)
@@ -115,7 +127,13 @@ class InlineScanner:
                 i = self.paren_math(text, i, first, out)
             elif c == "\\" and (doubled := _DOUBLED_OPEN.match(text, i)) and \
                     _DOUBLED_CLOSE[doubled.group(1)] in text[i + 3:]:
-                raise self._doubled(text, i, first, doubled.group(1))
+                self.independent.append(self._doubled(text, i, first, doubled.group(1)))
+                end = text.find(_DOUBLED_CLOSE[doubled.group(1)], i + 3) + 3
+                tex = text[i + 3:end - 3]
+                out.append(self.formula(tex.strip() or " ", False,
+                                        first + text.count("\n", 0, i)) +
+                           ("\n" + FILLER) * tex.count("\n"))
+                i = end
             elif c == "\\":
                 # `\&` is an ampersand (CommonMark): written `&amp;`, or Markdown's
                 # serializer would keep `\&ouml;` as the entity, an 'o' with dots
@@ -148,9 +166,9 @@ class InlineScanner:
                 # `<my%20file.html>`
                 out.append(c)
                 i += 1
-            elif c == "<" and (name := mdx_component(text, i, self.elements)):
-                raise self._component(text, i, first, name)
             elif c == "<":
+                if name := mdx_component(text, i, self.elements):
+                    self.independent.append(self._component(text, i, first, name))
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
                 out.append(written)
@@ -178,8 +196,11 @@ class InlineScanner:
         end = text.find(">", i)
         written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
         shown = written if len(written) <= 50 else f"{written[:40]}…"
+        what = (f"an MDX (JSX) component, <{name}>," if name[0].isupper() else
+                f"<{name}>, no HTML element but another tool's component (the Hugging Face "
+                "docs' <hfoption>, a web component such as <gradio-app>),")
         return self.error(first + text.count("\n", 0, i),
-                          f"'{shown}' is an MDX (JSX) component, <{name}>, which Markdown does "
+                          f"'{shown}' is {what} which Markdown does "
                           "not know: the page would show it as typed (GitHub hides it); write "
                           "what it stands for in Markdown, or remove it (a video or notebook: "
                           "a link, [its title](address); a tip or warning: a quote, '> …', or "
@@ -198,8 +219,9 @@ class InlineScanner:
         single = _MARKDOWN_ESCAPE.sub(r"\1", shown)
         dollars = "'$…$'" if bracket == "(" else "'$$' lines around it"
         return self.error(first + text.count("\n", 0, i),
-                          f"'{shown}' is written with MDX's doubled backslashes ('\\\\{bracket}' "
-                          f"… '{close}', as in the Hugging Face blog's sources): in Markdown "
+                          f"'{shown}' is written with doubled backslashes ('\\\\{bracket}' "
+                          f"… '{close}', as in the Hugging Face blog's MDX sources and Jekyll "
+                          f"posts for MathJax): in Markdown "
                           f"'\\\\' is one escaped backslash, so the formula would be text; write "
                           f"'{single}' (one backslash, and '\\_', '\\*' as the '_', '*' "
                           f"that Markdown made of them), or {dollars}")
@@ -233,16 +255,31 @@ class InlineScanner:
     def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         line = first + text.count("\n", 0, i)
         if text.startswith("$$", i):
-            raise self.error(line, "'$$' inside a line: display math needs '$$' lines of its "
-                                   "own; inline math is '$…$'")
+            # Zhihu's and kramdown's inline formula `$$x$$`: each one a mistake of its own,
+            # all named in one build, the scan going on past its closing `$$`
+            end = _INLINE_DOUBLE_CLOSE.search(text, i + 2)
+            if end is None or end.group(0) != "$$" or not text[i + 2:end.start()].strip():
+                raise self.error(line, "'$$' inside a line: display math needs '$$' lines of "
+                                       "its own; inline math is '$…$'")
+            tex = text[i + 2:end.start()]
+            self.independent.append(self.error(
+                line, f"'$$' inside a line ('{_shown('$$' + ' '.join(tex.split()) + '$$')}'): "
+                      "display math needs '$$' lines of its own; inline math is "
+                      f"'{_shown('$' + ' '.join(tex.split()) + '$')}'"))
+            out.append(self.formula(tex.strip(), False, line) + ("\n" + FILLER) * tex.count("\n"))
+            return end.end()
         if i + 1 >= len(text) or text[i + 1].isspace():
             written = _spaced_formula(text, i)
             if written:
-                raise self.error(line, f"'{written[0]}' is no formula: a formula's opening '$' "
-                                       "is followed, and its closing '$' preceded, by a "
-                                       "character that is not a space; remove the spaces "
-                                       f"inside the '$'s, write '{written[1]}' (for a dollar "
-                                       "sign, write '\\$')")
+                # Typora's and Zhihu's `$ x $`: each one a mistake of its own, all named in
+                # one build, the scan going on past its closing `$`
+                self.independent.append(self.error(
+                    line, f"'{written[0]}' is no formula: a formula's opening '$' is followed, "
+                          "and its closing '$' preceded, by a character that is not a space; "
+                          f"remove the spaces inside the '$'s, write '{written[1]}' (for a "
+                          "dollar sign, write '\\$')"))
+                out.append(self.formula(written[1][1:-1], False, line))
+                return i + len(written[0])
             raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
                                    "character that is not a space); write '\\$' for a dollar "
                                    "sign")
@@ -429,6 +466,8 @@ def _skip_space(text: str, j: int) -> int:
     return j
 
 
+# the `$$` that closes an inline `$$…$$` (not across a blank line; `\$` is TeX's dollar)
+_INLINE_DOUBLE_CLOSE = re.compile(r"(?<!\\)\$\$|\n[ \t>]*\n")
 # A '$' after a space or a line break that reads as a formula's end (`$x $ is`, `$x $,`,
 # `$x` + line break + `$ is`, or before a CJK character or mark), not as the start of the
 # next one (`$y`, `$\alpha`, `${`, `$$`, `$5`)

@@ -423,11 +423,12 @@ class BlockStructure(Treeprocessor):
         """The checks of the headings of `blocks` (the text's, or one note's: `elements`
         theirs, `alignment` their match to cmark-gfm's reading): a level-1 heading, one
         without an id, a `[[anchor]]` left beside an id; with `levels`, a level skipped."""
-        previous, after = 1, 1
+        previous, after, first = 1, 1, levels
         for block, el, matched, exact in zip(blocks, elements, alignment.lines,
                                              alignment.exact, strict=True):
             if exact and matched:
                 after = matched
+            opens, first = first and el is not None, first and el is None
             if el is None or block.kind not in _HEADINGS:
                 continue
             level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
@@ -441,9 +442,16 @@ class BlockStructure(Treeprocessor):
             typed = self._shown(_HEADING_ID.sub("", self.plain(as_typed(el))).strip())
             ident = _HEADING_ID.search(text)
             problem = "" if level > 1 else hashtag_heading(written)
+            setext = setext_hint(written, source[line] if 0 < line < len(source) else "")
+            if not problem and level == 1 and opens:
+                # the post's own title over its text (a Hugging Face blog post, a Jekyll
+                # post, a README): the page shows the front matter's title there already
+                problem = (f"heading '{typed}' at the article's start is a title: the page "
+                           "shows the front matter's 'title:' as its only level-1 heading, "
+                           "above the text; remove this line (and put its words in 'title:' "
+                           f"if they differ){setext}")
             if not problem and (level == 1 or not ident):
                 # a level-1 heading is told its level, its id and its anchor at once
-                setext = setext_hint(written, source[line] if 0 < line < len(source) else "")
                 problem = without_id(typed, level, setext) if not ident else \
                     level_one(typed, m.group(1) if (m := _ID_IN.search(ident.group(0))) else
                               None) + setext

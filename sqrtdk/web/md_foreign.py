@@ -5,11 +5,12 @@ Block starts: MkDocs admonitions (`!!! note`, `??? note`) and content tabs (`===
 GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, VitePress, Pandoc's
 fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
 Anywhere in a block, also inside emphasis and a link's text: `~~strike~~` and `~strike~`,
-`==mark==`, `^^insert^^`, `H~2~O` and `x^2^` (pymdown's tilde and caret, Pandoc), and a
-Sphinx or MyST role (`:numref:`, `{numref}`) written before a code span. Each is left as it
+`==mark==`, `^^insert^^`, `H~2~O` and `x^2^` (pymdown's tilde and caret, Pandoc), a Sphinx or
+MyST role (`:numref:`, `{numref}`) written before a code span, and an abbreviation's definition
+(`*[RoPE]: Rotary Position Embedding`, kramdown and PHP Markdown Extra). Each is left as it
 is, with a warning: taking them as markup would change text that means something else (`3~5`
 is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
-`converter`.)
+`converter`; emoji shortcodes are shown as GitHub shows them: `md_emoji`.)
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from markdown import Markdown
+from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 
 from ..errors import line_of
@@ -36,6 +38,13 @@ KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
 KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
                         "does not know; the page makes its own contents, from the '##' and "
                         "'###' headings: remove the '{:toc}' line and the '* TOC' item above it")
+# the table-of-contents marker of other editors, a paragraph of its own: '[TOC]' (Typora,
+# Python-Markdown's toc, Zhihu and CSDN editors), '[[TOC]]', '[[_TOC_]]' (GitLab, Azure DevOps
+# wikis), CSDN's '@[TOC](title)' (read as '@' and a link 'TOC'); GitHub shows them as typed
+OTHER_TOC = re.compile(r"@\[?toc\]?|\[\[?_?toc_?\]\]?", re.I)
+OTHER_TOC_MESSAGE = ("'{}' is the table-of-contents marker of other Markdown editors (Typora, "
+                     "CSDN, GitLab), which this Markdown (and GitHub) shows as typed; the page "
+                     "makes its own contents, from the '##' and '###' headings: remove the line")
 ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tables itself), or "
                       "a class the stylesheet knows on the last line of its paragraph: "
                       "'{: .screen-only }'")
@@ -74,7 +83,37 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
+    # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
+    # which would title every 'term' of the page; here the line is text
+    (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
+     "an abbreviation's definition '*[…]: …' (kramdown, PHP Markdown Extra)",
+     "the term in full where it first appears, 'RoPE (Rotary Position Embedding)', or "
+     "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
 )
+# the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
+# stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
+# nothing on the page (tests check each is a class of static/style.css)
+AUTHOR_CLASSES = frozenset({"screen-only"})
+
+
+class AuthorClasses(AttrListTreeprocessor):
+    """attr_list's treeprocessor, which also records each element it gave classes and those
+    classes (`given`, one page's), for ForeignSyntax to warn about the ones no style knows."""
+
+    def run(self, doc: etree.Element) -> None:
+        self.given: list[tuple[etree.Element, list[str]]] = []
+        super().run(doc)
+
+    def assign_attrs(self, elem: etree.Element, attrs_string: str, *,
+                     strict: bool = False) -> str:
+        before = set((elem.get("class") or "").split())
+        rest = super().assign_attrs(elem, attrs_string, strict=strict)
+        added = [c for c in (elem.get("class") or "").split() if c not in before]
+        if added:
+            self.given.append((elem, added))
+        return rest
+
+
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
@@ -106,10 +145,12 @@ class ForeignSyntax(Treeprocessor):
     (`text`) from its block's line on."""
 
     def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
-                 readable: Callable[[str], str], positions: LineMap | None = None):
+                 readable: Callable[[str], str], positions: LineMap | None = None,
+                 classes: AuthorClasses | None = None):
         super().__init__(md)
         self.source, self.text, self.readable = source, text, readable
         self.positions = LineMap() if positions is None else positions
+        self.classes = classes
 
     def run(self, root: etree.Element) -> None:
         for block in root.iter():
@@ -143,6 +184,26 @@ class ForeignSyntax(Treeprocessor):
                         self._warn(block, (own, el, slot), role,
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
+        self._classes()
+
+    def _classes(self) -> None:
+        """A class given by an attribute list that no style of the site knows: a warning at
+        the line of its `{…}` (the element's last line)."""
+        for el, added in getattr(self.classes, "given", []):
+            unknown = [c for c in added if c not in AUTHOR_CLASSES]
+            if not unknown:
+                continue
+            line = self.positions.end(el) or line_of(
+                self.text(), re.compile(r"\{[^}\n]*\." + re.escape(unknown[0]) + r"\b"),
+                start=self.positions.floor(el) or 1)
+            names = ", ".join(f"'{c}'" for c in unknown)
+            warn(LOGGER, self.source, line,
+                 f"the attribute list gives the class{'es' if len(unknown) > 1 else ''} "
+                 f"{names} (as kramdown's '{{: .{unknown[0]}}}' does), which no style of this "
+                 "site knows: it changes nothing on the page (GitHub shows the braces as "
+                 f"text); remove it (the class for authors is "
+                 f"{', '.join(sorted(AUTHOR_CLASSES))}: words about the controls, "
+                 "left out of print)")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               m: re.Match[str], what: str, instead: str) -> None:
@@ -159,3 +220,4 @@ class ForeignSyntax(Treeprocessor):
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
              f"typed ('{found[:30]}'); write {instead}")
+

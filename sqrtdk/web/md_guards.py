@@ -15,7 +15,7 @@ from markdown.util import HTML_PLACEHOLDER
 from .markers import ANY_MATH_RE, FILLER
 from .math.formula import Formula
 from .md_blocks import as_typed
-from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE, STRAIGHT
+from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE, OTHER_TOC, OTHER_TOC_MESSAGE, STRAIGHT
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
 from .quote_messages import LITERAL_BRACES
@@ -202,7 +202,8 @@ _ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
 
 class LeftoverCheck(Treeprocessor):
     """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
-    code edit, `{#comment#}` without its spaces) is an error, not published, at its line
+    code edit, `{#comment#}` without its spaces), and another tool's table of contents
+    (kramdown's `{:toc}`, a paragraph `[TOC]`), are errors, not published, at their line
     (from `positions`)."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None):
@@ -211,6 +212,13 @@ class LeftoverCheck(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
+            whole = "".join(el.itertext()).strip() if el.tag == "p" else ""
+            if OTHER_TOC.fullmatch(whole):
+                typed = next((t for t in el.itertext() if t.strip()), whole).strip()
+                raise ContentError(OTHER_TOC_MESSAGE.format(whole if "@" not in whole
+                                                            else "@[TOC](…)"),
+                                   re.compile(re.escape(typed), re.I),
+                                   line=self.positions.line(el), after=self.positions.floor(el))
             for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
                 text = (el.text if slot == "text" else el.tail) or ""
                 if toc := KRAMDOWN_TOC.search(text):

@@ -27,14 +27,36 @@ LITERAL_BRACES = ("for literal braces, put them in `code` (`{{1}, {2}}`) or math
                   "({ {1}, {2} })")
 
 
+# what to write for Liquid's (Jekyll's) tags an article pasted from a Jekyll site holds
+_FENCE = "a code fence: '```python' for '{% highlight python %}', '```' for '{% endhighlight %}'"
+_FORMULA = "the formula between two '$$' lines ('$…$' in a sentence)"
+_LINK = "a link with the full address, [its title](https://…)"
+_INCLUDED = ("the included file's content itself (a picture: a figure the build draws, "
+             "![what it shows](NAME.svg \"Caption\"))")
+_LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
+                "include_relative": _INCLUDED,
+                "cite": "the reference in words, or a footnote '[^ref]' that gives it",
+                "katex": _FORMULA, "endkatex": _FORMULA, "latex": _FORMULA,
+                "endlatex": _FORMULA, "post_url": _LINK, "link": _LINK,
+                "youtube": _LINK, "gist": _LINK, "twitter": _LINK, "tweet": _LINK}
+# Jekyll's (Liquid's) variables: `{{ site.baseurl }}`, `{{ page.title }}`
+_LIQUID_NAMES = ("site", "page", "post", "paginator", "jekyll", "layout")
+
+
 def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     """Jinja's message for a syntax error, with what the author most likely meant."""
     msg = e.message or str(e)
     lines = (e.source or "").split("\n")
     written = lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else ""
-    if tag := _UNKNOWN_TAG.match(msg):
+    if (tag := _UNKNOWN_TAG.match(msg)) and tag.group(1) in _LIQUID_TAGS:
+        return (f"'{{% {tag.group(1)} … %}}' is a Liquid (Jekyll) tag, which this text does "
+                f"not know; write {_LIQUID_TAGS[tag.group(1)]}")
+    if tag:
         return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
                 f"Jekyll, or another tool's); {_TEXT_KNOWS}")
+    if re.search(r"\{%-?\s*include\s+[\w./-]+\.\w+", written):   # Jekyll's include
+        return ("'{% include … %}' is a Liquid (Jekyll) tag reading another file, which this "
+                f"text does not know; write {_INCLUDED}")
     if "{{<" in written or "{{%" in written:
         return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
     if msg.startswith("No filter named"):
@@ -103,6 +125,10 @@ def error_message(e: Exception, known: Mapping[str, Any]) -> str:
         return msg + _typed_number_hint(typed.group(1), known)
     if isinstance(e, jinja2.UndefinedError):
         name = re.search(r"'([^']+)' is undefined", msg)
+        if name and name.group(1) in _LIQUID_NAMES:
+            return (f"'{{{{ {name.group(1)}.… }}}}' is a Liquid (Jekyll) variable, which this "
+                    "text does not know; write what it stands for (an address: the address "
+                    "itself, or one relative to the page, such as '../en/')")
         hint = suggest(name.group(1), known, "result groups") if name else ""
         return f"{msg}; {hint} (see figures/results.json)"
     if isinstance(e, jinja2.TemplateNotFound):
