@@ -560,6 +560,29 @@ def test_print_leaves_out_the_footnotes_back_references(visit, lang) -> None:
     assert page.locator(".footnote li").first.is_visible()
 
 
+LOADED_FACES = """() => [...document.fonts].filter(f => f.status === 'loaded')
+    .map(f => `${f.family} ${f.style} ${f.weight}`)"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_printout_needs_no_font_the_idle_page_has_not_fetched(visit, lang) -> None:
+    """A browser fetches a web font when a block it lays out first needs it, and a printout
+    does not wait for one still on its way: a formula in a block the reader never scrolled to
+    (or in a closed box) printed without the glyphs of the math fonts only it uses (E in
+    \\mathbb, a large sum sign, tall brackets: blank on paper). Once the page is idle after
+    load, no font its printout draws with is still to be fetched."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.evaluate("() => new Promise(r => requestIdleCallback(() => r(true), {timeout: 2000}))")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    before = set(page.evaluate(LOADED_FACES))
+    page.emulate_media(media="print")
+    lay_out_now(page)                                # the print layout asks for its fonts
+    page.evaluate(FRAMES)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    printed = set(page.evaluate(LOADED_FACES))
+    assert before and printed - before == set(), sorted(printed - before)
+
+
 # The contents' rule, as a reader would state it: the entry marked is the last of the headings
 # they list whose top is above the top third of the window (none above: nothing to say).
 # Returns [wanted id or null, [ids marked]].
