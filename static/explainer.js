@@ -332,7 +332,7 @@
       measure();
       if (height === written) return;
       written = height;
-      if (rule) rule.replaceSync(`[data-ready] [id] { scroll-margin-top: calc(var(--header-h, 2.9rem) + ${height} + 0.6rem); }`);
+      if (rule) rule.replaceSync(`[data-ready] :is([id], main :is(a[href], button, summary, input, [tabindex])) { scroll-margin-top: calc(var(--header-h, 2.9rem) + ${height} + 0.6rem); }`);
       else root.style.setProperty("--dk-h", height);
     };
     const layout = $(".layout");

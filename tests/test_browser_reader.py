@@ -580,6 +580,51 @@ def test_a_screen_reader_hears_a_note_reference_as_a_note(visit, lang) -> None:
     assert all(shown in name and name != shown for shown, name in seen), seen
 
 
+COVERED = """() => {
+    const e = document.activeElement;
+    const toc = e && e.closest('.toc');             // the contents, where they scroll with the page
+    if (!e || !(e.closest('main') || (toc && getComputedStyle(toc).position !== 'sticky'))) return null;
+    let cover = 0;
+    for (const s of ['.site-header', '.dk-bar']) {
+        const x = document.querySelector(s);
+        if (!x || getComputedStyle(x).visibility === 'hidden' || x.classList.contains('dk-away')) continue;
+        cover = Math.max(cover, x.getBoundingClientRect().bottom);
+    }
+    const r = e.getBoundingClientRect();
+    return [e.localName + '.' + e.className, Math.round(r.top), Math.round(cover)];
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_tabbing_back_up_the_article_never_leaves_the_focus_under_the_header(visit, viewport,
+                                                                             lang) -> None:
+    """Shift+Tab from the end of the page up through the article: the browser brings each
+    link, button or box it focuses into view at the window's top edge, where the sticky
+    header and the dₖ bar lie over it (a box's title, a figure's table hidden whole). Each
+    focused element of the article, and of the contents where they scroll with the page,
+    starts below them (WCAG 2.4.11)."""
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    page.keyboard.press("End")
+    page.evaluate(FRAMES)
+    page.evaluate("() => document.activeElement.blur()")
+    covered, seen = [], 0
+    for _ in range(500):
+        page.keyboard.press("Shift+Tab")
+        page.evaluate(FRAMES)
+        page.evaluate(FRAMES)                        # the bar shows or goes after a scroll
+        at = page.evaluate(COVERED)
+        if at is None:
+            if seen:
+                break
+            continue
+        seen += 1
+        if at[1] < at[2] - 1:
+            covered.append(at)
+    assert seen > 1
+    assert covered == [], covered
+
+
 LOADED_FACES = """() => [...document.fonts].filter(f => f.status === 'loaded')
     .map(f => `${f.family} ${f.style} ${f.weight}`)"""
 
