@@ -25,9 +25,10 @@ STRAIGHT_QUOTE = re.compile(r"\w'|'\w|\"")   # an apostrophe or quote mark as ty
 # ui strings the code formats (str.format), with the fields each may use and what they hold
 FIELDS: dict[str, dict[str, Kind]] = {
     "figure": {"n": Kind.COUNT},                             # md_figures: the figure's number
+    "note_ref": {"n": Kind.COUNT},                           # md_notes: the note's number
     "built_with": {"seed": Kind.COUNT, "numpy": Kind.TEXT},  # assemble: the page's footer
 }
-REQUIRED_FIELDS = {"figure": ("n",)}
+REQUIRED_FIELDS = {"figure": ("n",), "note_ref": ("n",)}
 # Python-Markdown's footnotes turn each %d of BACKLINK_TITLE into {} and call .format(number)
 PERCENT_D = ("backlink_title",)
 LANGUAGE_KEYS = ("html_lang", "name", "og_locale")                  # [language]'s required

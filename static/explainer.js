@@ -332,7 +332,7 @@
       measure();
       if (height === written) return;
       written = height;
-      if (rule) rule.replaceSync(`[data-ready] [id] { scroll-margin-top: calc(var(--header-h, 2.9rem) + ${height} + 0.6rem); }`);
+      if (rule) rule.replaceSync(`[data-ready] :is([id], main :is(a[href], button, summary, input, [tabindex])) { scroll-margin-top: calc(var(--header-h, 2.9rem) + ${height} + 0.6rem); }`);
       else root.style.setProperty("--dk-h", height);
     };
     const layout = $(".layout");
@@ -727,6 +727,12 @@
     });
     on(window, "beforeprint", boxes(true));
     on(window, "afterprint", boxes(false));
+    // ...and with every web font it draws with: the browser fetches a font when a block it
+    // lays out first needs it, and a printout does not wait for one on its way, so a formula
+    // the reader never scrolled to (or in a closed box) printed without the glyphs of a math
+    // font only it uses (\mathbb's E, a large ∑, tall brackets). Once the page is idle, each
+    // web font that a style rule gives to an element of the page is fetched.
+    (window.requestIdleCallback || setTimeout)(printFonts, { timeout: 2000 });
     // Display formulas wider than the build estimated scroll in a box the keyboard must reach,
     // a stop named as the build names a formula's box (article.html: data-formula-box)
     const boxName = $("article")?.dataset.formulaBox || "";
@@ -734,6 +740,26 @@
       if (isIntersecting && el.scrollWidth > el.clientWidth) set(el, { tabindex: "0", role: "group", "aria-label": boxName });
     }));
     each("article .math.display", (el) => io.observe(el));
+  }
+
+  // The web fonts (@font-face) that the style sheets' rules give to elements on the page,
+  // fetched now: each rule's first family, in the rule's own style and weight
+  function printFonts() {
+    const faces = new Set([...doc.fonts].map((f) => f.family.replace(/^["']|["']$/g, "")));
+    const fonts = new Set();
+    const read = (rules) => [...rules].forEach((r) => {
+      if (!r.selectorText) { if (r.cssRules) read(r.cssRules); return; }   // @media, @supports
+      const family = (r.style.fontFamily || "").split(",")[0].trim().replace(/^["']|["']$/g, "");
+      if (!faces.has(family)) return;
+      try { if (!doc.querySelector(r.selectorText)) return; } catch (e) { return; }
+      const style = /^(italic|oblique)$/.test(r.style.fontStyle) ? r.style.fontStyle : "normal";
+      const weight = /^(bold|\d+)$/.test(r.style.fontWeight) ? r.style.fontWeight : "normal";
+      fonts.add(`${style} ${weight} 1em "${family}"`);
+    });
+    for (const sheet of doc.styleSheets) {
+      try { read(sheet.cssRules); } catch (e) { /* another origin's sheet */ }
+    }
+    fonts.forEach((font) => doc.fonts.load(font).catch(() => {}));
   }
 
   // Footnotes: hover or focus shows the note by its reference; on touch a tap toggles it

@@ -27,7 +27,7 @@ BODY_START = FRONT.count("\n") + 1
 
 UI = {"figure": "Fig {n}.", "backlink_title": "Back to note %d", "permalink": "Link",
       "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source",
-      "reproduce_code": "Code"}
+      "reproduce_code": "Code", "note_ref": "Footnote {n}"}
 LANGUAGE = {"en": {"html_lang": "en", "name": "English", "og_locale": "en_US", "script": "latin",
                    "other_lang": "zh-CN"},
             "zh": {"html_lang": "zh-CN", "name": "中文", "og_locale": "zh_CN", "script": "cjk",

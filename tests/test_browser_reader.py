@@ -560,6 +560,94 @@ def test_print_leaves_out_the_footnotes_back_references(visit, lang) -> None:
     assert page.locator(".footnote li").first.is_visible()
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_screen_reader_hears_a_note_reference_as_a_note(visit, lang) -> None:
+    """A note's reference shows a bare number, in sentences full of numbers: named by that
+    number alone, a screen reader read "σ = 0.493 3" (a link "3", its superscript unsaid).
+    Each reference's name says more than its number, and holds the number shown (so a
+    reader who says what they see to voice control reaches it). Every block laid out: headless
+    chromium leaves skipped blocks out of the tree it gives the DevTools protocol."""
+    from browser import lay_out_everything
+    page = visit().open(f"{lang}/index.html")
+    lay_out_everything(page)
+    sups = page.eval_on_selector_all("a.footnote-ref", "as => as.map(a => a.parentElement.id)")
+    assert sups and all(sups)
+    seen = []
+    for sup in sups:
+        ref = f"#{sup} > a.footnote-ref"
+        seen.append((page.locator(ref).text_content().strip(),
+                     (ax_node(page, ref)["name"] or "").strip()))
+    assert all(shown in name and name != shown for shown, name in seen), seen
+
+
+COVERED = """() => {
+    const e = document.activeElement;
+    const toc = e && e.closest('.toc');             // the contents, where they scroll with the page
+    if (!e || !(e.closest('main') || (toc && getComputedStyle(toc).position !== 'sticky'))) return null;
+    let cover = 0;
+    for (const s of ['.site-header', '.dk-bar']) {
+        const x = document.querySelector(s);
+        if (!x || getComputedStyle(x).visibility === 'hidden' || x.classList.contains('dk-away')) continue;
+        cover = Math.max(cover, x.getBoundingClientRect().bottom);
+    }
+    const r = e.getBoundingClientRect();
+    return [e.localName + '.' + e.className, Math.round(r.top), Math.round(cover)];
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_tabbing_back_up_the_article_never_leaves_the_focus_under_the_header(visit, viewport,
+                                                                             lang) -> None:
+    """Shift+Tab from the end of the page up through the article: the browser brings each
+    link, button or box it focuses into view at the window's top edge, where the sticky
+    header and the dₖ bar lie over it (a box's title, a figure's table hidden whole). Each
+    focused element of the article, and of the contents where they scroll with the page,
+    starts below them (WCAG 2.4.11)."""
+    page = visit(viewport=viewport).open(f"{lang}/index.html")
+    page.keyboard.press("End")
+    page.evaluate(FRAMES)
+    page.evaluate("() => document.activeElement.blur()")
+    covered, seen = [], 0
+    for _ in range(500):
+        page.keyboard.press("Shift+Tab")
+        page.evaluate(FRAMES)
+        page.evaluate(FRAMES)                        # the bar shows or goes after a scroll
+        at = page.evaluate(COVERED)
+        if at is None:
+            if seen:
+                break
+            continue
+        seen += 1
+        if at[1] < at[2] - 1:
+            covered.append(at)
+    assert seen > 1
+    assert covered == [], covered
+
+
+LOADED_FACES = """() => [...document.fonts].filter(f => f.status === 'loaded')
+    .map(f => `${f.family} ${f.style} ${f.weight}`)"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_printout_needs_no_font_the_idle_page_has_not_fetched(visit, lang) -> None:
+    """A browser fetches a web font when a block it lays out first needs it, and a printout
+    does not wait for one still on its way: a formula in a block the reader never scrolled to
+    (or in a closed box) printed without the glyphs of the math fonts only it uses (E in
+    \\mathbb, a large sum sign, tall brackets: blank on paper). Once the page is idle after
+    load, no font its printout draws with is still to be fetched."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.evaluate("() => new Promise(r => requestIdleCallback(() => r(true), {timeout: 2000}))")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    before = set(page.evaluate(LOADED_FACES))
+    page.emulate_media(media="print")
+    lay_out_now(page)                                # the print layout asks for its fonts
+    page.evaluate(FRAMES)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    printed = set(page.evaluate(LOADED_FACES))
+    assert before and printed - before == set(), sorted(printed - before)
+
+
 # The contents' rule, as a reader would state it: the entry marked is the last of the headings
 # they list whose top is above the top third of the window (none above: nothing to say).
 # Returns [wanted id or null, [ids marked]].

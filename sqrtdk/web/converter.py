@@ -194,7 +194,7 @@ class ArticleExtension(Extension):
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
-        tp.register(FootnoteNumbers(md, p.footnotes), "sqrtdk-note-numbers", 19.5)
+        tp.register(FootnoteNumbers(md, p.footnotes, p.ui["note_ref"]), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
         if p.script != "cjk":
             smarty_quote_patterns(md)

@@ -26,11 +26,14 @@ class FootnoteNumbers(Treeprocessor):
     table cells after the paragraphs around them, so a note referenced in a list could read 6
     before 1 (Python-Markdown issue #1561, open). This rebuilds the extension's
     `footnote_order` from the tree in document order and renumbers the references; its own
-    reordering of the notes (priority 19) then follows that order."""
+    reordering of the notes (priority 19) then follows that order. Each reference is named
+    for screen readers by `name` (strings.toml's note_ref, `{n}` the number): its text alone,
+    a bare number, was heard as one more number of the sentence ("is 0.493 3")."""
 
-    def __init__(self, md: Markdown, footnotes: FootnoteExtension):
+    def __init__(self, md: Markdown, footnotes: FootnoteExtension, name: str):
         super().__init__(md)
         self.footnotes = footnotes
+        self.name = name
 
     def run(self, root: etree.Element) -> None:
         refs = [a for a in root.iter("a") if "footnote-ref" in (a.get("class") or "").split()]
@@ -42,6 +45,7 @@ class FootnoteNumbers(Treeprocessor):
         text = self.footnotes.getConfig("SUPERSCRIPT_TEXT")
         for a, label in zip(refs, labels, strict=True):
             a.text = text.format(order.index(label) + 1)
+            a.set("aria-label", self.name.format(n=order.index(label) + 1))
 
 
 class FootnoteChecks(Treeprocessor):

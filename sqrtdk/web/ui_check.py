@@ -29,6 +29,7 @@ LOGGER = logging.getLogger("sqrtdk.web")
 READ_BY_CODE = {
     "figure": "md_figures (the caption's number)",
     "backlink_title": "the footnotes' back-references",
+    "note_ref": "the footnotes' references (their name for screen readers)",
     "permalink": "the headings' links",
     "footnotes": "the notes' heading",
     "switch_to": "the language switch of the other pages",
