@@ -275,7 +275,8 @@ def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
 def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any],
                                                        tmp_path: Path) -> None:
     """The 'unchanged' shortcut looks at every file of the output folder: an edited page is
-    written again as built, the write stage names it, and the next build is 'unchanged'.
+    written again as built, the write stage names it, and the next build is 'unchanged'; a
+    file added by hand is removed, and named as removed.
     With copies of the session build's cache and figures (other workers copy those while
     this build would write to them)."""
     import shutil
@@ -302,6 +303,8 @@ def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any
         logs.clear()
         builder.build()
         assert not (tmp_path / "site" / "extra.html").exists()
-        assert "extra.html" in next(line for line in logs if line.startswith("write"))
+        write = next(line for line in logs if line.startswith("write"))
+        # an added file is removed, and the line says so (not "put back")
+        assert "removed 1 file" in write and "extra.html" in write and "put back" not in write
     finally:
         builder.close()
