@@ -175,6 +175,34 @@ def test_a_new_module_of_the_science_half_is_part_of_the_cache_key(project: Path
     assert stage(run(project).stdout, "science") == "ran"
 
 
+def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project: Path) -> None:
+    """README's "Add an experiment", followed to the letter: its module and its declaration
+    written where the recipe names them, its paragraph in a new section of every language.
+    The build runs the new experiment, writes its section into results.json as declared, and
+    every page quotes it, with --strict (no warning either)."""
+    from author_copy import add_section, recipes
+    steps = recipes()
+    keys = [k for k in steps if k.startswith(("experiment module ", "experiment outputs "))]
+    assert len(keys) == 2 and "experiment paragraph" in steps, sorted(steps)
+    for key in keys:
+        path = project / key.split(" ", 2)[2]
+        assert not path.exists(), f"the recipe would overwrite {path}"
+        path.write_text(steps[key], encoding="utf-8")
+    for article in sorted(project.glob("content/*/index.md")):
+        article.write_text(add_section(article.read_text(encoding="utf-8"),
+                                       steps["experiment paragraph"]), encoding="utf-8")
+    done = run(project, "--strict", check=False)
+    assert done.returncode == 0, done.stderr
+    assert stage(done.stdout, "science") == "ran"
+    quoted = set(re.findall(r"\{\{ *(\w+(?:\.\w+)+)", steps["experiment paragraph"]))
+    results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
+    (section,) = {name.split(".")[0] for name in quoted}      # the new experiment's own
+    assert {f"{section}.{key}" for key in results[section]} == quoted   # every result quoted
+    for page in sorted((project / "site").glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        assert all(f'data-key="{name}"' in html for name in quoted), page
+
+
 def test_corrupt_cache_entries_are_rebuilt_not_used(project: Path) -> None:
     before = tree(project / "site")
     for kind in ("figures", "results", "build", "manifest"):
