@@ -558,6 +558,15 @@ def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
         "choose another --port, or 0 for any free port"]
 
 
+def test_make_serve_takes_another_port_when_8000_is_busy() -> None:
+    """`make serve` serves on 8000; on a busy port the build says to choose another, which
+    `make serve PORT=…` passes on (make -n: printed, not run)."""
+    done = subprocess.run(["make", "-n", "-C", str(PROJECT_ROOT), "serve", "PORT=0"],
+                          capture_output=True, encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"build\.py --serve --port 0$", done.stdout, re.M), done.stdout
+
+
 def test_sweep_writes_how_often_each_claim_holds(project: Path) -> None:
     out = run(project, "--sweep", "2").stdout
     sweep = json.loads((project / "figures" / "sweep.json").read_text(encoding="utf-8"))
