@@ -203,6 +203,63 @@ def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project
         assert all(f'data-key="{name}"' in html for name in quoted), page
 
 
+_READS_MORE = """\"\"\"A figure whose drawing or table reads more than its needs.\"\"\"
+from __future__ import annotations
+
+from typing import Any
+
+from . import figure
+from .draw import Canvas, Labels, panels
+
+
+@figure("reads_more", needs=("spread.d_k",), labels={"title": ()})
+def reads_more(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    (ax,) = panels(fig, 1, layout)
+    ax.plot(r["spread"]["d_k"], DRAWN)
+    ax.set(title=t("title"))
+"""
+_READS_MORE_TABLE = """
+
+@table("reads_more")
+def _reads_more(r: Mapping[str, Any]) -> Tables:
+    return (Table(("col_d", "col_sd"), (
+        (_c(r, "spread.d_k.0", "grouped"), _c(r, "spread.sd.0", SD)),)),)
+"""
+
+
+@pytest.mark.parametrize("reader", ["figure", "table"])
+def test_a_figure_or_table_reading_a_result_outside_its_needs_is_one_line_at_the_read(
+        project: Path, reader: str) -> None:
+    """A figure's drawing (in a worker) or its table's function reads a result its
+    `@figure(needs=…)` does not list: one line at the line that reads it, naming the path
+    and what to add, no traceback."""
+    from author_copy import add_section
+    drawn = 'r["spread"]["sd"]' if reader == "figure" else 'r["spread"]["d_k"]'
+    module = project / "sqrtdk" / "figures" / "reads_more.py"
+    module.write_text(_READS_MORE.replace("DRAWN", drawn), encoding="utf-8")
+    tables = project / "sqrtdk" / "web" / "fig_tables.py"
+    if reader == "table":
+        tables.write_text(tables.read_text(encoding="utf-8") + _READS_MORE_TABLE,
+                          encoding="utf-8")
+    for lang in sorted(p for p in (project / "content").iterdir() if p.is_dir()):
+        labels = lang / "figures.toml"
+        labels.write_text(labels.read_text(encoding="utf-8") + '\n[reads_more]\ntitle = "T"\n',
+                          encoding="utf-8")
+        article = lang / "index.md"
+        article.write_text(add_section(article.read_text(encoding="utf-8"),
+                                       '![A line](reads_more.svg "A line.")\n'),
+                           encoding="utf-8")
+    done = run(project, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    file = module if reader == "figure" else tables
+    read_at = next(i for i, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1)
+                   if ('"sd"' if reader == "figure" else "spread.sd.0") in line)
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {file.relative_to(project).as_posix()}:{read_at}: "), lines
+    assert "'spread.sd" in lines[0] and "needs" in lines[0], lines
+
+
 def test_corrupt_cache_entries_are_rebuilt_not_used(project: Path) -> None:
     before = tree(project / "site")
     for kind in ("figures", "results", "build", "manifest"):
