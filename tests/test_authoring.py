@@ -203,6 +203,42 @@ def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project
         assert all(f'data-key="{name}"' in html for name in quoted), page
 
 
+def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project: Path) -> None:
+    """README's "Show the code that ran", a new snippet followed to the letter: its script and
+    its registration where the recipe names them, and its fence in a new section of every
+    language. With --strict, every page shows the code as it ran (the build's seed on its
+    SEED line), what it printed, and the link to the experiment's source."""
+    from author_copy import add_section, recipes
+    steps = recipes()
+    script_key = next((k for k in steps if k.startswith("snippet script ")), None)
+    register_key = next((k for k in steps if k.startswith("snippet registration ")), None)
+    assert script_key and register_key, sorted(steps)
+    script = project / script_key.split(" ", 2)[2]
+    assert not script.exists(), f"the recipe would overwrite {script}"
+    script.write_text(steps[script_key], encoding="utf-8")
+    module = project / register_key.split(" ", 2)[2]     # appended at its end
+    module.write_text(module.read_text(encoding="utf-8").rstrip("\n") + "\n"
+                      + steps[register_key], encoding="utf-8")
+    name = re.search(r'Snippet\("([^"]+)"', steps[register_key])
+    assert name
+    for article in sorted(project.glob("content/*/index.md")):
+        article.write_text(add_section(article.read_text(encoding="utf-8"),
+                                       f"```reproduce\n{name[1]}\n```\n"), encoding="utf-8")
+    done = run(project, "--strict", check=False)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
+    ran = results["reproduce"][name[1]]
+    assert ran["stdout"].strip() and f"SEED = {results['meta']['seed']}\n" in ran["code"]
+    from helpers import Tree
+    for page in sorted((project / "site").glob("*/index.html")):
+        elements = Tree(page.read_text(encoding="utf-8")).elements
+        shown = [e["text"] for e in elements if e["tag"] == "pre"]
+        assert any(ran["code"].strip() == t.strip() for t in shown), page
+        assert any(ran["stdout"].strip() == t.strip() for t in shown), page
+        assert any(e["attrs"].get("href") == f"../source/{ran['source']}.html"
+                   for e in elements if e["tag"] == "a"), page
+
+
 _READS_MORE = """\"\"\"A figure whose drawing or table reads more than its needs.\"\"\"
 from __future__ import annotations
 
