@@ -297,6 +297,21 @@ def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, bod
     assert "invalid TeX" in e.message and says in e.message, str(e)
 
 
+@pytest.mark.parametrize("body, shown", [
+    ("Where $\\frac{a}$ is.\n", "$\\frac{a}$"),
+    ("Where\n\n$$\n\\frac{a}\n$$\n", "$$\\frac{a}$$"),
+    ("Where\n\n\\[\n\\frac{a}\n\\]\n", "$$\\frac{a}$$"),
+    ("Where $" + "x+" * 50 + "\\frac{a}$ is.\n", "$" + "x+" * 39 + "x…$"),
+], ids=["inline", "display", "LaTeX display", "long"])
+def test_invalid_tex_is_quoted_as_written_inline_or_display(tmp_path: Path, katex: Any,
+                                                            body: str, shown: str) -> None:
+    """The formula KaTeX refuses is quoted with the delimiters of its kind (a display
+    formula is not shown as an inline one), and a long one is cut with an ellipsis, not in
+    the middle of a command with nothing to say that it goes on."""
+    e = error(tmp_path, body, stage="math", katex=katex)
+    assert e.message.startswith(f"invalid TeX {shown}: "), e.message
+
+
 @pytest.mark.parametrize("body, says, wrong", [
     ("Costs $\\$5 + \\frac{a}$ here.\n", "invalid TeX", "left open"),    # TeX's dollar sign
     ("It costs $5 and $10 for $x$ here.\n", "write '\\$'", "left open"),  # prices
