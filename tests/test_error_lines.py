@@ -201,6 +201,19 @@ def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
     return e.value
 
 
+@pytest.mark.parametrize("body, written", [
+    ("## Where it goes\n", "## Where it goes {#some-id}"),
+    ("### Where it goes\n", "### Where it goes {#some-id}"),
+    ("Where it goes\n-------------\n", "## Where it goes {#some-id}"),
+], ids=["atx", "level 3", "setext"])
+def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body: str,
+                                                           written: str) -> None:
+    """The heading to write is the author's own, with an id: copied as it is, it only needs
+    the id chosen (it said '## Its title {#some-id}')."""
+    e = error(tmp_path, "Text.\n\n" + body)
+    assert "no explicit id" in e.message and f"'{written}'" in e.message, e.message
+
+
 def test_a_duplicate_id_names_its_second_occurrence(tmp_path: Path) -> None:
     e = error(tmp_path, "## A {#x}\n\nText.\n\n## B {#x}\n")
     assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message
