@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 BUILD_FLAGS ?=
+# make serve PORT=8001 when 8000 is taken (0: any free port)
+PORT   ?= 8000
 
 .PHONY: site test shots lint serve check sweep bench clean
 
@@ -30,7 +32,7 @@ sweep: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py --sweep 100
 
 serve: $(VENV)/.installed node_modules/.installed
-	$(PY) build.py --serve --port 8000
+	$(PY) build.py --serve --port $(PORT)
 
 check: $(VENV)/.installed node_modules/.installed
 	$(PY) build.py --check

@@ -29,7 +29,7 @@ from .errors import BuildError, Mistakes, suggest
 from .figure_labels import check_fonts, validate_labels
 from .log import captured, replay
 from .options import BuildOptions
-from .results_paths import SWEEP
+from .results_paths import SWEEP, NotNeededError
 
 if TYPE_CHECKING:
     from .figures import Registration
@@ -113,6 +113,8 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         if job.layout == "card":
             return draw.render_card(specs[social], job.lang, results, table, labels["card"], family)
         return draw.render(specs[job.name], job.lang, job.layout, results, table, family)
+    except NotNeededError as e:       # reported by the parent at the line that read the path
+        raise e.at_reader(specs[social if job.layout == "card" else job.name].draw) from None
     except (ValueError, KeyError, IndexError, AttributeError) as e:
         key = getattr(e, "label_key", "")
         if key:
@@ -259,6 +261,11 @@ class FigureStage:
                     toml = self.inputs.label_files[e.lang]
                     raise BuildError(toml.path, toml.line_of(e.figure, e.key),
                                      f"[{e.figure}] {e.key}: {e.message}") from None
+                except NotNeededError as e:
+                    job = missing[key]
+                    name = social if job.layout == "card" else job.name
+                    raise BuildError(e.file, e.line, e.message(name, f"figure '{name}'")
+                                     ) from None
                 self.cache.put("figures", key, drawn[key])
         return drawn
 

@@ -8,7 +8,8 @@ the experiments, numpy nor matplotlib."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+import traceback
+from collections.abc import Callable, Mapping
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -20,19 +21,62 @@ SWEEP = "sweep"     # the section of figures/sweep.json (declared in outputs/swe
 SWEEP_DECLARATION = OUTPUTS_DIR / "sweep.py"
 
 
+class NotNeededError(KeyError):
+    """A path read from a figure's view of the results (`needed_results`) that its `needs`
+    do not list; `file` and `line` are where the figure's drawing or table function read it
+    (`at_reader`), when known. Picklable: a figure is drawn in a worker process."""
+
+    def __init__(self, path: str, file: str = "", line: int = 0) -> None:
+        super().__init__(path, file, line)
+        self.path, self.file, self.line = path, file, line
+
+    def at_reader(self, reader: Callable[..., Any]) -> NotNeededError:
+        """This error at the line of `reader` (a figure's drawing or table function, or code
+        nested in it) that read the path: the last frame of the traceback inside it."""
+        code = reader.__code__
+        first = code.co_firstlineno
+        last = max((line for *_, line in code.co_lines() if line), default=first)
+        file, line = code.co_filename, first
+        for frame, at in traceback.walk_tb(self.__traceback__):
+            inner = frame.f_code
+            if inner.co_filename == file and first <= inner.co_firstlineno <= last:
+                line = at
+        return NotNeededError(self.path, file, line)
+
+    def message(self, figure: str, what: str) -> str:
+        """The author's message: `what` ("figure 'x'", "the table of figure 'x'") reads a
+        path outside the figure's needs."""
+        return (f"{what} reads '{self.path}', which @figure('{figure}', needs=…) does not list: "
+                "a figure and its table see only the results it needs; add "
+                f"'{self.path}' (or its group) to needs")
+
+
+class _View(dict):  # type: ignore[type-arg]
+    """A part of a figure's view of the results: a key it lacks raises NotNeededError with the
+    whole dotted path."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def __missing__(self, key: object) -> Any:
+        raise NotNeededError(f"{self.prefix}{key}")
+
+
 def needed_results(results: Mapping[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
     """The sub-tree of `results` holding only the dotted paths in `needs` (same nesting).
+    Reading a path outside them (one `needs` does not list) raises NotNeededError.
 
     Raises KeyError naming a path results.json does not have.
     """
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = _View("")
     for path in needs:
         src: Any = results
         dst = out
         parts = path.split(".")
-        for part in parts[:-1]:
+        for i, part in enumerate(parts[:-1]):
             src = src[part]
-            dst = dst.setdefault(part, {})
+            dst = dst.setdefault(part, _View(".".join(parts[:i + 1]) + "."))
         if parts[-1] not in src:
             raise KeyError(f"results.json has no '{path}'")
         dst[parts[-1]] = src[parts[-1]]
@@ -151,5 +195,5 @@ def check_sweep(summary: Mapping[str, Any], read_from: Path | None = None) -> No
                      "declared here")
 
 
-__all__ = ["SWEEP", "check_needs", "check_results", "check_sweep", "matches_schema",
-           "needed_results", "needs_declared", "results_sections"]
+__all__ = ["SWEEP", "NotNeededError", "check_needs", "check_results", "check_sweep",
+           "matches_schema", "needed_results", "needs_declared", "results_sections"]

@@ -155,7 +155,8 @@ def _cached(cache: Cache, unit: str, key: str, make: Callable[[], bytes]) -> byt
 def write_out(site: Site, out: Path, protected: tuple[Path, ...]) -> tuple[str, str]:
     """Swap the new site into `out`, unless the folder already holds exactly these bytes (its
     marker names this site and every file reads back as built); returns the site's
-    fingerprint and what was done ("written", "unchanged", or the files put back)."""
+    fingerprint and what was done ("written", "unchanged", or the files put back and the
+    files added by hand, removed)."""
     from .web.output import MARKER, edited_files, site_digest, write_site
     fingerprint = site_digest(site)
     marker = out / MARKER
@@ -164,9 +165,17 @@ def write_out(site: Site, out: Path, protected: tuple[Path, ...]) -> tuple[str, 
         if not edited:
             return fingerprint, "unchanged"
         write_site(site, out, protected, fingerprint)
-        shown = ", ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5
-                                          else "")
-        return fingerprint, f"put back {len(edited)} file(s) changed since the last " \
-                            f"build: {shown}"
+        added = [rel for rel in edited if rel not in site.paths()]
+        back = [rel for rel in edited if rel not in added]
+        told = ([f"put back {len(back)} file(s) changed or deleted since the last build: "
+                 + _some(back)] if back else []) \
+            + ([f"removed {len(added)} file(s) added since the last build: " + _some(added)]
+               if added else [])
+        return fingerprint, "; ".join(told)
     write_site(site, out, protected, fingerprint)
     return fingerprint, "written"
+
+
+def _some(names: list[str]) -> str:
+    """The first five of `names`, then how many more."""
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")

@@ -160,9 +160,14 @@ def table(summary: dict[str, Any], names: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
+BUILD_COMMAND = ".venv/bin/python build.py"   # as the README and the Makefile run it (build.py
+# is not executable, and the system's python lacks the pinned packages)
+
+
 def refresh_command(n_seeds: int, claims: list[str]) -> str:
-    """The command that recomputes only `claims` over `n_seeds` seeds."""
-    return f"build.py --sweep {n_seeds} --claims {','.join(claims)}"
+    """The command that recomputes only `claims` over `n_seeds` seeds, as an author types it
+    in the project folder."""
+    return f"{BUILD_COMMAND} --sweep {n_seeds} --claims {','.join(claims)}"
 
 
 def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
@@ -186,8 +191,8 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
         if old.get("n_seeds") != n:
             raise BuildError(opts.sweep_file, 0, f"--claims refreshes claims of a sweep over {n} "
                              f"seeds, but the file holds {old.get('n_seeds', 'no sweep')}; run "
-                             f"'build.py --sweep {old.get('n_seeds', n)} --claims …', or "
-                             f"'build.py --sweep {n}' for every claim")
+                             f"'{BUILD_COMMAND} --sweep {old.get('n_seeds', n)} --claims …', "
+                             f"or '{BUILD_COMMAND} --sweep {n}' for every claim")
     log(f"sweep: {n} seeds" + (f", claims {', '.join(claims)}" if claims else ""))
     summary = summarise(run_seeds(opts, list(range(1, n + 1)), log, claims))
     if claims is not None:
@@ -226,7 +231,7 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
     if sweep is None:
         warn(LOGGER, path, 0, "no sweep of the claims over many seeds; restore the "
              f"committed one (git checkout -- {display_path(path)}) or compute it ('make "
-             "sweep', build.py --sweep 100: a few minutes) and commit it")
+             f"sweep', {BUILD_COMMAND} --sweep 100: a few minutes) and commit it")
         return {}
     if not staleness:
         return sweep
@@ -236,7 +241,13 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
         stale = stale_claims(sweep)
         cache.put_object("sweep", key, stale)
     if stale:
-        warn(LOGGER, path, 0, f"the sweep of claim(s) {', '.join(stale)} was computed by "
-             "other code or results than today's; run '" + refresh_command(
-                 int(sweep.get("n_seeds", 100)), stale) + "' and commit the file")
+        entries = sweep.get("claims", {})
+        new = [c for c in stale if not isinstance(entries.get(c), dict)]
+        changed = [c for c in stale if c not in new]
+        told = ([f"claim(s) {', '.join(new)} have no entry in the sweep (registered since it "
+                 "was computed)"] if new else []) \
+            + ([f"the sweep of claim(s) {', '.join(changed)} was computed by other code or "
+                "results than today's"] if changed else [])
+        warn(LOGGER, path, 0, "; ".join(told) + "; run '" + refresh_command(
+            int(sweep.get("n_seeds", 100)), stale) + "' and commit the file")
     return sweep

@@ -114,6 +114,20 @@ class TomlFile:
         return BuildError(self.path, self.line_of(table, key), message)
 
 
+_KEY_VALUE = re.compile(r'\s*([\w.-]+|"[^"]*")\s*=\s*(\S)')
+_VALUE_START = re.compile(r'["\'\[{+\-\d]|(?:true|false|inf|nan)\b')
+
+
+def _bare_text(text: str, line: int) -> str:
+    """The hint for `key = words` at `line` (1-based), text typed without quotes, which TOML
+    calls an invalid value; "" for any other line."""
+    lines = text.splitlines()
+    m = _KEY_VALUE.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if m is None or _VALUE_START.match(lines[line - 1], m.start(2)):
+        return ""
+    return f'; text is written in double quotes: {m[1]} = "…"'
+
+
 def load_toml(path: Path) -> TomlFile:
     """Read and parse a TOML file; BuildError with the line for a syntax error, a duplicate
     table or key, or text that is not UTF-8."""
@@ -123,8 +137,9 @@ def load_toml(path: Path) -> TomlFile:
     except tomllib.TOMLDecodeError as e:
         m = _TOML_POSITION.search(str(e))
         message = _TOML_POSITION.sub("", str(e)).strip()
+        line = int(m.group(1)) if m else 0
         hint = ("; each table and key may appear once" if "twice" in message or
-                "overwrite" in message else "; see https://toml.io for the syntax")
-        raise BuildError(path, int(m.group(1)) if m else 0,
-                         f"invalid TOML: {message}{hint}") from None
+                "overwrite" in message else _bare_text(text, line) or
+                "; see https://toml.io for the syntax")
+        raise BuildError(path, line, f"invalid TOML: {message}{hint}") from None
     return TomlFile(path, text, data)

@@ -175,6 +175,127 @@ def test_a_new_module_of_the_science_half_is_part_of_the_cache_key(project: Path
     assert stage(run(project).stdout, "science") == "ran"
 
 
+def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project: Path) -> None:
+    """README's "Add an experiment", followed to the letter: its module and its declaration
+    written where the recipe names them, its paragraph in a new section of every language.
+    The build runs the new experiment, writes its section into results.json as declared, and
+    every page quotes it, with --strict (no warning either)."""
+    from author_copy import add_section, recipes
+    steps = recipes()
+    keys = [k for k in steps if k.startswith(("experiment module ", "experiment outputs "))]
+    assert len(keys) == 2 and "experiment paragraph" in steps, sorted(steps)
+    for key in keys:
+        path = project / key.split(" ", 2)[2]
+        assert not path.exists(), f"the recipe would overwrite {path}"
+        path.write_text(steps[key], encoding="utf-8")
+    for article in sorted(project.glob("content/*/index.md")):
+        article.write_text(add_section(article.read_text(encoding="utf-8"),
+                                       steps["experiment paragraph"]), encoding="utf-8")
+    done = run(project, "--strict", check=False)
+    assert done.returncode == 0, done.stderr
+    assert stage(done.stdout, "science") == "ran"
+    quoted = set(re.findall(r"\{\{ *(\w+(?:\.\w+)+)", steps["experiment paragraph"]))
+    results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
+    (section,) = {name.split(".")[0] for name in quoted}      # the new experiment's own
+    assert {f"{section}.{key}" for key in results[section]} == quoted   # every result quoted
+    for page in sorted((project / "site").glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        assert all(f'data-key="{name}"' in html for name in quoted), page
+
+
+def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project: Path) -> None:
+    """README's "Show the code that ran", a new snippet followed to the letter: its script and
+    its registration where the recipe names them, and its fence in a new section of every
+    language. With --strict, every page shows the code as it ran (the build's seed on its
+    SEED line), what it printed, and the link to the experiment's source."""
+    from author_copy import add_section, recipes
+    steps = recipes()
+    script_key = next((k for k in steps if k.startswith("snippet script ")), None)
+    register_key = next((k for k in steps if k.startswith("snippet registration ")), None)
+    assert script_key and register_key, sorted(steps)
+    script = project / script_key.split(" ", 2)[2]
+    assert not script.exists(), f"the recipe would overwrite {script}"
+    script.write_text(steps[script_key], encoding="utf-8")
+    module = project / register_key.split(" ", 2)[2]     # appended at its end
+    module.write_text(module.read_text(encoding="utf-8").rstrip("\n") + "\n"
+                      + steps[register_key], encoding="utf-8")
+    name = re.search(r'Snippet\("([^"]+)"', steps[register_key])
+    assert name
+    for article in sorted(project.glob("content/*/index.md")):
+        article.write_text(add_section(article.read_text(encoding="utf-8"),
+                                       f"```reproduce\n{name[1]}\n```\n"), encoding="utf-8")
+    done = run(project, "--strict", check=False)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
+    ran = results["reproduce"][name[1]]
+    assert ran["stdout"].strip() and f"SEED = {results['meta']['seed']}\n" in ran["code"]
+    from helpers import Tree
+    for page in sorted((project / "site").glob("*/index.html")):
+        elements = Tree(page.read_text(encoding="utf-8")).elements
+        shown = [e["text"] for e in elements if e["tag"] == "pre"]
+        assert any(ran["code"].strip() == t.strip() for t in shown), page
+        assert any(ran["stdout"].strip() == t.strip() for t in shown), page
+        assert any(e["attrs"].get("href") == f"../source/{ran['source']}.html"
+                   for e in elements if e["tag"] == "a"), page
+
+
+_READS_MORE = """\"\"\"A figure whose drawing or table reads more than its needs.\"\"\"
+from __future__ import annotations
+
+from typing import Any
+
+from . import figure
+from .draw import Canvas, Labels, panels
+
+
+@figure("reads_more", needs=("spread.d_k",), labels={"title": ()})
+def reads_more(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
+    (ax,) = panels(fig, 1, layout)
+    ax.plot(r["spread"]["d_k"], DRAWN)
+    ax.set(title=t("title"))
+"""
+_READS_MORE_TABLE = """
+
+@table("reads_more")
+def _reads_more(r: Mapping[str, Any]) -> Tables:
+    return (Table(("col_d", "col_sd"), (
+        (_c(r, "spread.d_k.0", "grouped"), _c(r, "spread.sd.0", SD)),)),)
+"""
+
+
+@pytest.mark.parametrize("reader", ["figure", "table"])
+def test_a_figure_or_table_reading_a_result_outside_its_needs_is_one_line_at_the_read(
+        project: Path, reader: str) -> None:
+    """A figure's drawing (in a worker) or its table's function reads a result its
+    `@figure(needs=…)` does not list: one line at the line that reads it, naming the path
+    and what to add, no traceback."""
+    from author_copy import add_section
+    drawn = 'r["spread"]["sd"]' if reader == "figure" else 'r["spread"]["d_k"]'
+    module = project / "sqrtdk" / "figures" / "reads_more.py"
+    module.write_text(_READS_MORE.replace("DRAWN", drawn), encoding="utf-8")
+    tables = project / "sqrtdk" / "web" / "fig_tables.py"
+    if reader == "table":
+        tables.write_text(tables.read_text(encoding="utf-8") + _READS_MORE_TABLE,
+                          encoding="utf-8")
+    for lang in sorted(p for p in (project / "content").iterdir() if p.is_dir()):
+        labels = lang / "figures.toml"
+        labels.write_text(labels.read_text(encoding="utf-8") + '\n[reads_more]\ntitle = "T"\n',
+                          encoding="utf-8")
+        article = lang / "index.md"
+        article.write_text(add_section(article.read_text(encoding="utf-8"),
+                                       '![A line](reads_more.svg "A line.")\n'),
+                           encoding="utf-8")
+    done = run(project, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    file = module if reader == "figure" else tables
+    read_at = next(i for i, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1)
+                   if ('"sd"' if reader == "figure" else "spread.sd.0") in line)
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {file.relative_to(project).as_posix()}:{read_at}: "), lines
+    assert "'spread.sd" in lines[0] and "needs" in lines[0], lines
+
+
 def test_corrupt_cache_entries_are_rebuilt_not_used(project: Path) -> None:
     before = tree(project / "site")
     for kind in ("figures", "results", "build", "manifest"):
@@ -528,6 +649,15 @@ def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
     assert proc.stderr.strip().splitlines() == [
         f"error: 127.0.0.1:{port}: cannot serve here (Address already in use); "
         "choose another --port, or 0 for any free port"]
+
+
+def test_make_serve_takes_another_port_when_8000_is_busy() -> None:
+    """`make serve` serves on 8000; on a busy port the build says to choose another, which
+    `make serve PORT=…` passes on (make -n: printed, not run)."""
+    done = subprocess.run(["make", "-n", "-C", str(PROJECT_ROOT), "serve", "PORT=0"],
+                          capture_output=True, encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"build\.py --serve --port 0$", done.stdout, re.M), done.stdout
 
 
 def test_sweep_writes_how_often_each_claim_holds(project: Path) -> None:

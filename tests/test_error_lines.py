@@ -201,6 +201,19 @@ def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
     return e.value
 
 
+@pytest.mark.parametrize("body, written", [
+    ("## Where it goes\n", "## Where it goes {#some-id}"),
+    ("### Where it goes\n", "### Where it goes {#some-id}"),
+    ("Where it goes\n-------------\n", "## Where it goes {#some-id}"),
+], ids=["atx", "level 3", "setext"])
+def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body: str,
+                                                           written: str) -> None:
+    """The heading to write is the author's own, with an id: copied as it is, it only needs
+    the id chosen (it said '## Its title {#some-id}')."""
+    e = error(tmp_path, "Text.\n\n" + body)
+    assert "no explicit id" in e.message and f"'{written}'" in e.message, e.message
+
+
 def test_a_duplicate_id_names_its_second_occurrence(tmp_path: Path) -> None:
     e = error(tmp_path, "## A {#x}\n\nText.\n\n## B {#x}\n")
     assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message
@@ -295,6 +308,21 @@ def test_a_latex_habit_katex_refuses_gets_a_hint(tmp_path: Path, katex: Any, bod
                                                  says: str) -> None:
     e = error(tmp_path, body, stage="math", katex=katex)
     assert "invalid TeX" in e.message and says in e.message, str(e)
+
+
+@pytest.mark.parametrize("body, shown", [
+    ("Where $\\frac{a}$ is.\n", "$\\frac{a}$"),
+    ("Where\n\n$$\n\\frac{a}\n$$\n", "$$\\frac{a}$$"),
+    ("Where\n\n\\[\n\\frac{a}\n\\]\n", "$$\\frac{a}$$"),
+    ("Where $" + "x+" * 50 + "\\frac{a}$ is.\n", "$" + "x+" * 39 + "x…$"),
+], ids=["inline", "display", "LaTeX display", "long"])
+def test_invalid_tex_is_quoted_as_written_inline_or_display(tmp_path: Path, katex: Any,
+                                                            body: str, shown: str) -> None:
+    """The formula KaTeX refuses is quoted with the delimiters of its kind (a display
+    formula is not shown as an inline one), and a long one is cut with an ellipsis, not in
+    the middle of a command with nothing to say that it goes on."""
+    e = error(tmp_path, body, stage="math", katex=katex)
+    assert e.message.startswith(f"invalid TeX {shown}: "), e.message
 
 
 @pytest.mark.parametrize("body, says, wrong", [

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +82,34 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     with pytest.raises(BuildError) as err:
         sweep_for_build(opts, cache)
     assert err.value.path == path and "git checkout" in str(err.value)
+
+
+def _makefile_python() -> str:
+    """The interpreter the Makefile builds with (`PY`, in the `.venv` it creates), which the
+    README's commands use: the command an author is told to run starts with it."""
+    text = (PROJECT_ROOT / "Makefile").read_text(encoding="utf-8")
+    values = dict(re.findall(r"^(\w+)\s*:=\s*(\S+)", text, re.M))
+    return re.sub(r"\$\((\w+)\)", lambda m: values[m[1]], values["PY"])
+
+
+def test_a_new_claim_is_told_missing_from_the_sweep_with_a_command_that_runs_as_written(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A claim the sweep has no entry for (an author just registered it) is told so, not
+    that other code computed it; the command the warning gives runs as written from the
+    project folder: the Makefile's interpreter, then build.py (which is not executable)."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None
+    name = sorted(committed["claims"])[0]
+    path = tmp_path / "sweep.json"
+    path.write_text(dumps_signed({**committed, "claims": {
+        k: v for k, v in committed["claims"].items() if k != name}}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
+    message = caplog.text
+    assert name in message and "no entry" in message and "other code" not in message
+    command = shlex.split(re.search(r"run '([^']*--claims[^']*)'", message)[1])
+    assert command[:2] == [_makefile_python(), "build.py"]
+    assert command[2:] == ["--sweep", str(committed["n_seeds"]), "--claims", name]
 
 
 _KEYS = """
@@ -245,7 +275,8 @@ def test_a_claim_key_is_its_own_code_not_every_experiments() -> None:
 def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any],
                                                        tmp_path: Path) -> None:
     """The 'unchanged' shortcut looks at every file of the output folder: an edited page is
-    written again as built, the write stage names it, and the next build is 'unchanged'.
+    written again as built, the write stage names it, and the next build is 'unchanged'; a
+    file added by hand is removed, and named as removed.
     With copies of the session build's cache and figures (other workers copy those while
     this build would write to them)."""
     import shutil
@@ -272,6 +303,8 @@ def test_a_hand_edit_to_the_site_is_put_back_and_named(site_build: dict[str, Any
         logs.clear()
         builder.build()
         assert not (tmp_path / "site" / "extra.html").exists()
-        assert "extra.html" in next(line for line in logs if line.startswith("write"))
+        write = next(line for line in logs if line.startswith("write"))
+        # an added file is removed, and the line says so (not "put back")
+        assert "removed 1 file" in write and "extra.html" in write and "put back" not in write
     finally:
         builder.close()

@@ -73,6 +73,19 @@ def test_a_duplicate_key_names_its_line(content: Path) -> None:
     assert (e.path, e.line) == (path, line + 1) and "invalid TOML" in e.message
 
 
+@pytest.mark.parametrize("file", ["site.toml", "strings.toml"])
+def test_text_without_quotes_is_told_to_take_quotes(content: Path, file: str) -> None:
+    """`base_url = https://…` or a translation typed bare: TOML's "Invalid value" alone does
+    not say that text goes in quotes; the message does, with the key."""
+    path = content / file if file == "site.toml" else \
+        content / languages(content)[-1] / file
+    key = "base_url" if file == "site.toml" else "toc"
+    line = edit(path, re.compile(rf'^{key} = "(.*)"', re.M), f"{key} = words typed bare")
+    e = error(content)
+    assert (e.path, e.line) == (path, line)
+    assert f'{key} = "' in e.message and "quotes" in e.message, e.message
+
+
 def test_a_syntax_error_names_its_line(content: Path) -> None:
     path = content / languages(content)[1] / "strings.toml"
     line = edit(path, re.compile(r"^toc = .*$", re.M), 'toc = "unclosed')

@@ -134,8 +134,10 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
     f, r = page.formulas[k], rendered[k]
     if r.error:
         source = " ".join(f.source.split())
+        source = source if len(source) <= 80 else source[:79] + "\u2026"
+        dollars = "$$" if f.display else "$"
         line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
-        raise BuildError(page.source, line, f"invalid TeX ${source[:80]}$: "
+        raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
                          + katex_reason(r.error) + _dollar_hint(f)
                          + _command_hint(r, page.formulas, rendered, k)
                          + _site_macro_hint(f, macros))

@@ -255,9 +255,10 @@ def html(tables: Tables, ui: Mapping[str, str], bounds: Mapping[str, list[float]
 
 def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) -> str:
     """`text` with each figure's table marker (markers.fig_data) replaced by its table
-    (figures without a registered table lose the marker). Raises KeyError for a path outside
-    the figure's `needs` (a bug in the table's function)."""
-    from ..results_paths import needed_results
+    (figures without a registered table lose the marker). A path the table's function reads
+    that the figure's `needs` do not list is a BuildError at the line that reads it."""
+    from ..errors import BuildError
+    from ..results_paths import NotNeededError, needed_results
     needs = figure_needs()
 
     def one(m: re.Match[str]) -> str:
@@ -265,7 +266,13 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
         if name not in TABLES or name not in needs:
             return ""
         view = needed_results(results, needs[name])
-        return _html_of(TABLES[name](view), ui, results.get("meta", {}).get("bounds", {}))
+        try:
+            tables = TABLES[name](view)
+        except NotNeededError as e:
+            at = e.at_reader(TABLES[name])
+            raise BuildError(at.file, at.line, at.message(name, f"the table of figure '{name}'")
+                             ) from None
+        return _html_of(tables, ui, results.get("meta", {}).get("bounds", {}))
     return FIG_DATA_RE.sub(one, text)
 
 

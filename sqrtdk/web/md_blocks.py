@@ -832,8 +832,7 @@ def without_id(typed: str, level: int, why: str = "") -> str:
                 "Face course's anchor syntax, which this Markdown (and GitHub) shows as text; "
                 f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}', with the same id in every "
                 "language")
-    title = typed if level == 1 else "Its title"
-    return (f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {title} "
+    return (f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {typed} "
             "{#some-id}', with the same id in every language")
 
 
