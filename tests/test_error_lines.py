@@ -214,6 +214,63 @@ def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body:
     assert "no explicit id" in e.message and f"'{written}'" in e.message, e.message
 
 
+def _converted(tmp_path: Path, bodies: dict[str, str]) -> BuildError:
+    """The error of the pages stage converting each language's article (`bodies`, the first
+    language first) as the build does, from content/<lang>/index.md under `tmp_path`."""
+    from types import SimpleNamespace
+
+    from helpers import FRONT, strings
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.figures_stage import DrawnFigures
+    from sqrtdk.options import PROJECT_ROOT, BuildOptions
+    from sqrtdk.pages_stage import convert_pages
+    for lang, body in bodies.items():
+        (tmp_path / "content" / lang).mkdir(parents=True)
+        (tmp_path / "content" / lang / "index.md").write_text(FRONT + body, encoding="utf-8")
+    opts = BuildOptions.for_project(tmp_path, node_modules=PROJECT_ROOT / "node_modules",
+                                    cache_dir=None)
+    inputs = SimpleNamespace(settings=SimpleNamespace(languages=list(bodies)),
+                             strings={lang: strings(lang) for lang in bodies})
+    with pytest.raises(BuildError) as e:
+        convert_pages(opts, Cache(None), inputs, RESULTS, b"", DrawnFigures())  # type: ignore[arg-type]
+    return e.value
+
+
+_OUTLINE = "## {} {{#one}}\n\nText.\n\n{}\n\nText.\n\n### {} {{#three}}\n\nText.\n"
+
+
+@pytest.mark.parametrize("missing_in", ["en", "zh"])
+def test_a_heading_without_id_is_told_the_id_the_other_language_gives_it_there(
+        tmp_path: Path, missing_in: str) -> None:
+    """Ids are shared by the languages: a heading without one, where the other language's
+    article has a heading at the same place (the headings around it agree), is told that
+    heading's id and where it is (it was told '{#some-id}', though the id was known)."""
+    with_id = {"zh": _OUTLINE.format("\u4e00", "## \u4e8c {#paper-3}", "\u4e09"),
+               "en": _OUTLINE.format("One", "## Two {#paper-3}", "Three")}
+    title = "\u4e8c" if missing_in == "zh" else "Two"
+    bodies = {**with_id, missing_in: with_id[missing_in].replace(" {#paper-3}", "")}
+    e = _converted(tmp_path, bodies)
+    other = "en" if missing_in == "zh" else "zh"
+    from sqrtdk.errors import where
+    there = where(tmp_path / "content" / other / "index.md", BODY_START + 4)
+    assert e.path.parts[-2] == missing_in and e.line == BODY_START + 4, str(e)
+    assert f"'## {title} {{#paper-3}}'" in e.message, str(e)
+    assert f"the {other} article's heading here ({there}) has {{#paper-3}}" in e.message, str(e)
+
+
+@pytest.mark.parametrize("outline", [
+    _OUTLINE.format("One", "## Two", "Three") + "\n## Four {#four}\n\nText.\n",
+    _OUTLINE.format("One", "## Two", "Three").replace("{#three}", "{#other}"),
+], ids=["a heading more", "another id around it"])
+def test_a_heading_without_id_is_told_no_other_language_s_id_where_the_headings_differ(
+        tmp_path: Path, outline: str) -> None:
+    """Where the headings around it do not agree, the place is not known: no id is guessed."""
+    e = _converted(tmp_path, {"zh": _OUTLINE.format("\u4e00", "## \u4e8c {#paper-3}",
+                                                    "\u4e09"), "en": outline})
+    assert "'## Two {#some-id}'" in e.message and "paper-3" not in e.message, str(e)
+
+
 def test_a_duplicate_id_names_its_second_occurrence(tmp_path: Path) -> None:
     e = error(tmp_path, "## A {#x}\n\nText.\n\n## B {#x}\n")
     assert e.line == BODY_START + 4 and "duplicate id 'x'" in e.message
