@@ -62,7 +62,7 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
     "missing file": ("see [there](../nowhere.html) now",
-                     "a file the site does not have; link to a page of this site", "site"),
+                     "a file the site does not have; ", "site"),
     # raw HTML: Markdown stashes it, so no tree element holds its address
     "missing anchor in raw HTML": ('see <a href="#nowhere-raw">x</a> now', "no anchor", "site"),
     "missing image in raw HTML": ('an <img src="missing-raw.png" alt="x"> image',
@@ -1359,6 +1359,35 @@ def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
     with captured() as messages:
         page(tmp_path, body.replace("[[fine-tuning]]", ""), RESULTS, lang=lang)
     assert list(messages) == [], messages
+
+
+_OTHER_PAGES = dict.fromkeys(("index.html", "zh/index.html", "404.html", "source/run.py.html"),
+                             b"<!doctype html><title>T</title><p>Text.</p>")
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("../fr/", ("../en/", "../zh/")), ("../en/index.htm", ("../en/index.html",)),
+    ("/fr/", ("/en/", "/zh/")), ("https://site.example/fr/", ("https://site.example/en/",)),
+    ("../source/rn.py.html", ("../source/run.py.html",)),
+], ids=["relative folder", "relative file", "from the root", "full address", "another page"])
+def test_a_link_to_a_page_the_site_lacks_is_told_the_closest_pages_as_it_was_written(
+        tmp_path: Path, written: str, meant: tuple[str, ...]) -> None:
+    """A link to a page the site does not have was told generic addresses ('../en/'): it is
+    told the site's own pages closest to what it wrote (difflib), addressed the same way
+    (relative, from the root, in full; a folder or a file), and the first of them works."""
+    body = f"Paragraph one.\n\nSee [there]({written}) now.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "a file the site does not have" in e.value.message
+    assert all(f"'{m}'" in e.value.message for m in meant), str(e.value)
+    assert "404" not in e.value.message, str(e.value)     # not a page to link to
+    fixed = page(tmp_path, body.replace(written, meant[0]), RESULTS)
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": fixed.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [fixed], "https://site.example/")
+    assert not [m for m in messages if "does not have" in m], messages
 
 
 @pytest.mark.parametrize("exists", [False, True], ids=["no such file", "a file of the site"])
