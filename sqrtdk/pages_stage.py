@@ -50,6 +50,9 @@ def convert_pages(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
             page, made = _page(opts, cache, inputs, lang, results, data, figures, web_code)
             pages.append(page)
             converted += made
+    if mistakes:      # a heading without an id: the id the other languages give it there
+        from .web.checks import with_shared_ids
+        mistakes.found[:] = with_shared_ids(mistakes.found, pages)
     mistakes.raise_any()
     return pages, converted
 

@@ -24,8 +24,9 @@ from sqrtdk.options import PROJECT_ROOT
 
 GUARD = "SQRTDK_AUTHOR_COPY"     # set in the copy's own pytest run (tests/test_author_copy.py)
 README = PROJECT_ROOT / "README.md"
-RECIPE = re.compile(r"<!-- recipe: (?P<what>[^>]*?) -->\s*\n\s*```\w*\n(?P<body>.*?)\n\s*```",
-                    re.S)
+# a recipe's block: fenced by ``` (or more backticks, for one that holds a fence itself)
+RECIPE = re.compile(r"<!-- recipe: (?P<what>[^>]*?) -->\s*\n\s*(?P<fence>```+)\w*\n(?P<body>.*?)"
+                    r"\n\s*(?P=fence)(?!`)", re.S)
 OPENING = {"zh": "\u5148\u628a\u80cc\u666f\u4ea4\u4ee3\u6e05\u695a\uff1a"}   # "first, the background:"
 OPENING_OTHER = "To set the scene before anything else: "
 SECTION_ID = "author-added"

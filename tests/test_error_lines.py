@@ -62,7 +62,7 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
     "missing file": ("see [there](../nowhere.html) now",
-                     "a file the site does not have; link to a page of this site", "site"),
+                     "a file the site does not have; ", "site"),
     # raw HTML: Markdown stashes it, so no tree element holds its address
     "missing anchor in raw HTML": ('see <a href="#nowhere-raw">x</a> now', "no anchor", "site"),
     "missing image in raw HTML": ('an <img src="missing-raw.png" alt="x"> image',
@@ -212,6 +212,63 @@ def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body:
     the id chosen (it said '## Its title {#some-id}')."""
     e = error(tmp_path, "Text.\n\n" + body)
     assert "no explicit id" in e.message and f"'{written}'" in e.message, e.message
+
+
+def _converted(tmp_path: Path, bodies: dict[str, str]) -> BuildError:
+    """The error of the pages stage converting each language's article (`bodies`, the first
+    language first) as the build does, from content/<lang>/index.md under `tmp_path`."""
+    from types import SimpleNamespace
+
+    from helpers import FRONT, strings
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.figures_stage import DrawnFigures
+    from sqrtdk.options import PROJECT_ROOT, BuildOptions
+    from sqrtdk.pages_stage import convert_pages
+    for lang, body in bodies.items():
+        (tmp_path / "content" / lang).mkdir(parents=True)
+        (tmp_path / "content" / lang / "index.md").write_text(FRONT + body, encoding="utf-8")
+    opts = BuildOptions.for_project(tmp_path, node_modules=PROJECT_ROOT / "node_modules",
+                                    cache_dir=None)
+    inputs = SimpleNamespace(settings=SimpleNamespace(languages=list(bodies)),
+                             strings={lang: strings(lang) for lang in bodies})
+    with pytest.raises(BuildError) as e:
+        convert_pages(opts, Cache(None), inputs, RESULTS, b"", DrawnFigures())  # type: ignore[arg-type]
+    return e.value
+
+
+_OUTLINE = "## {} {{#one}}\n\nText.\n\n{}\n\nText.\n\n### {} {{#three}}\n\nText.\n"
+
+
+@pytest.mark.parametrize("missing_in", ["en", "zh"])
+def test_a_heading_without_id_is_told_the_id_the_other_language_gives_it_there(
+        tmp_path: Path, missing_in: str) -> None:
+    """Ids are shared by the languages: a heading without one, where the other language's
+    article has a heading at the same place (the headings around it agree), is told that
+    heading's id and where it is (it was told '{#some-id}', though the id was known)."""
+    with_id = {"zh": _OUTLINE.format("\u4e00", "## \u4e8c {#paper-3}", "\u4e09"),
+               "en": _OUTLINE.format("One", "## Two {#paper-3}", "Three")}
+    title = "\u4e8c" if missing_in == "zh" else "Two"
+    bodies = {**with_id, missing_in: with_id[missing_in].replace(" {#paper-3}", "")}
+    e = _converted(tmp_path, bodies)
+    other = "en" if missing_in == "zh" else "zh"
+    from sqrtdk.errors import where
+    there = where(tmp_path / "content" / other / "index.md", BODY_START + 4)
+    assert e.path.parts[-2] == missing_in and e.line == BODY_START + 4, str(e)
+    assert f"'## {title} {{#paper-3}}'" in e.message, str(e)
+    assert f"the {other} article's heading here ({there}) has {{#paper-3}}" in e.message, str(e)
+
+
+@pytest.mark.parametrize("outline", [
+    _OUTLINE.format("One", "## Two", "Three") + "\n## Four {#four}\n\nText.\n",
+    _OUTLINE.format("One", "## Two", "Three").replace("{#three}", "{#other}"),
+], ids=["a heading more", "another id around it"])
+def test_a_heading_without_id_is_told_no_other_language_s_id_where_the_headings_differ(
+        tmp_path: Path, outline: str) -> None:
+    """Where the headings around it do not agree, the place is not known: no id is guessed."""
+    e = _converted(tmp_path, {"zh": _OUTLINE.format("\u4e00", "## \u4e8c {#paper-3}",
+                                                    "\u4e09"), "en": outline})
+    assert "'## Two {#some-id}'" in e.message and "paper-3" not in e.message, str(e)
 
 
 def test_a_duplicate_id_names_its_second_occurrence(tmp_path: Path) -> None:
@@ -1302,6 +1359,35 @@ def test_a_hugging_face_anchor_left_beside_an_id_is_warned_at_its_line(
     with captured() as messages:
         page(tmp_path, body.replace("[[fine-tuning]]", ""), RESULTS, lang=lang)
     assert list(messages) == [], messages
+
+
+_OTHER_PAGES = dict.fromkeys(("index.html", "zh/index.html", "404.html", "source/run.py.html"),
+                             b"<!doctype html><title>T</title><p>Text.</p>")
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("../fr/", ("../en/", "../zh/")), ("../en/index.htm", ("../en/index.html",)),
+    ("/fr/", ("/en/", "/zh/")), ("https://site.example/fr/", ("https://site.example/en/",)),
+    ("../source/rn.py.html", ("../source/run.py.html",)),
+], ids=["relative folder", "relative file", "from the root", "full address", "another page"])
+def test_a_link_to_a_page_the_site_lacks_is_told_the_closest_pages_as_it_was_written(
+        tmp_path: Path, written: str, meant: tuple[str, ...]) -> None:
+    """A link to a page the site does not have was told generic addresses ('../en/'): it is
+    told the site's own pages closest to what it wrote (difflib), addressed the same way
+    (relative, from the root, in full; a folder or a file), and the first of them works."""
+    body = f"Paragraph one.\n\nSee [there]({written}) now.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "a file the site does not have" in e.value.message
+    assert all(f"'{m}'" in e.value.message for m in meant), str(e.value)
+    assert "404" not in e.value.message, str(e.value)     # not a page to link to
+    fixed = page(tmp_path, body.replace(written, meant[0]), RESULTS)
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": fixed.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [fixed], "https://site.example/")
+    assert not [m for m in messages if "does not have" in m], messages
 
 
 @pytest.mark.parametrize("exists", [False, True], ids=["no such file", "a file of the site"])

@@ -337,6 +337,25 @@ def test_reproduce_box_shows_the_code_that_ran_and_its_output(tmp_path: Path) ->
     assert '../source/spread.py.html' in p.body and p.conversion.snippets == ["demo"]
 
 
+def test_the_readme_s_reproduce_box_is_a_box_closed_until_opened(tmp_path: Path) -> None:
+    """README's "Show the code that ran" called a bare reproduce fence a box, which the page
+    shows as an always-open block: its example is now written as the article does it, in a
+    collapsible box. Converted as written, the code that ran and its output are inside a
+    closed <details> with an id (and a summary), not in the text."""
+    from author_copy import recipes
+    box = next((v for k, v in recipes().items() if k.startswith("reproduce box")), "")
+    name = re.search(r"```reproduce\n(\S+)\n```", box)
+    assert name, "README has no reproduce box recipe"
+    results = {**RESULTS, "reproduce": {name[1]: RESULTS["reproduce"]["demo"]}}
+    elements = Tree(page(tmp_path, box, results).body).elements
+    shown = [e for e in elements if e["tag"] == "pre" and "print(1 < 2)" in e["text"]]
+    assert shown and all("details" in e["ancestors"] for e in shown), elements
+    details = [e for e in elements if e["tag"] == "details"]
+    assert len(details) == 1 and details[0]["attrs"].get("id") and \
+        "open" not in details[0]["attrs"], details
+    assert any(e["tag"] == "summary" for e in elements), elements
+
+
 def test_unknown_reproduce_box_names_its_line(tmp_path: Path) -> None:
     e = error(tmp_path, "a\n\n```reproduce\ndemo\n```\n\n```reproduce\ndemp\n```\n")
     assert e.line == BODY_START + 6 and "did you mean 'demo'" in e.message

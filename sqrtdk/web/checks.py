@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import BuildError, display_path, line_at, where
 from ..log import warn
-from .model import NOTE_PLACE, Citation, Page
+from .model import NOTE_PLACE, Citation, HeadingWithoutIdError, Page
 from .site_links import LinkMemo, PageLinks, check_site, page_links
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -83,6 +83,34 @@ def check_parity(pages: list[Page]) -> None:
                                  + (f"{there[0]} only in " if there else "not in ")
                                  + f"{where(other.source, l2)}; every language must match")
         _check_citations(base, other)
+
+
+def with_shared_ids(found: list[BuildError], pages: list[Page]) -> list[BuildError]:
+    """`found` (the mistakes of converting the articles), each heading without an id told
+    the id another language's article (of `pages`, those converted; the first language's
+    first) gives the heading at its place, as ids are shared by the languages: where that
+    article has as many headings, each with the id this one gives it (or none given), so the
+    place is the same section. Elsewhere, and for the other mistakes, as they are."""
+    return [_with_shared_id(e, pages) if isinstance(e, HeadingWithoutIdError) else e for e in found]
+
+
+def _with_shared_id(e: HeadingWithoutIdError, pages: list[Page]) -> BuildError:
+    from .md_blocks import without_id  # Markdown's: converting an article imported it
+    o = e.outline
+    for other in pages:
+        heads = other.conversion.headings
+        if other.source == e.path or len(heads) != len(o.ids) or any(
+                mine is not None and mine != h.id for mine, h in zip(o.ids, heads, strict=True)):
+            continue
+        there = heads[o.position]
+        if there.id in o.ids:
+            continue
+        said = without_id(o.typed, o.level, o.why)
+        here = f"the {other.lang} article's heading here ({where(other.source, there.line)})"
+        told = without_id(o.typed, o.level, o.why, (there.id, here))
+        if said in e.message:
+            return BuildError(e.path, e.line, e.message.replace(said, told, 1))
+    return e
 
 
 def _check_heading_levels(base: Page, other: Page) -> None:
@@ -548,4 +576,4 @@ def _json_line(text: str, keys: list[str]) -> int:
 
 
 __all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_precision", "check_site",
-           "check_unused_results", "display_path", "page_links"]
+           "check_unused_results", "display_path", "page_links", "with_shared_ids"]

@@ -51,6 +51,7 @@ from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
+from .model import Outline
 from .positions import LineMap
 from .raw_html import markdown_raw_lines
 
@@ -450,14 +451,18 @@ class BlockStructure(Treeprocessor):
                            "shows the front matter's 'title:' as its only level-1 heading, "
                            "above the text; remove this line (and put its words in 'title:' "
                            f"if they differ){setext}")
+            outline = None
             if not problem and (level == 1 or not ident):
                 # a level-1 heading is told its level, its id and its anchor at once
                 problem = without_id(typed, level, setext) if not ident else \
                     level_one(typed, m.group(1) if (m := _ID_IN.search(ident.group(0))) else
                               None) + setext
+                if not ident and levels:     # the text's, not a note's: its place is known
+                    outline = self._outline(blocks, elements, el, typed, level, setext)
             if problem:
                 raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
-                                                       re.escape(text[:40]), re.M), line=at)
+                                                       re.escape(text[:40]), re.M), line=at,
+                                   outline=outline)
             anchor = _BRACKET_ANCHOR.fullmatch(_HEADING_ID.sub("", typed).strip())
             if anchor and anchor.group(1).strip():       # `## Title[[anchor]] {#id}`
                 self._warn(line, f"heading '{self._shown(typed)}' ends with "
@@ -470,6 +475,17 @@ class BlockStructure(Treeprocessor):
                                  "the contents and screen readers rely on; make it "
                                  f"'{'#' * (previous + 1)} …'")
             previous = level
+
+    def _outline(self, blocks: list[Block], elements: list[etree.Element | None],
+                 heading: etree.Element, typed: str, level: int, why: str) -> Outline:
+        """The place of `heading` (without an id) among the headings of `blocks` (the text's,
+        `elements` theirs) and their ids, for the message naming another language's id."""
+        found = [el for block, el in zip(blocks, elements, strict=True)
+                 if el is not None and block.kind in _HEADINGS]
+        ids = tuple(m.group(1) if (written := _HEADING_ID.search(
+            self.plain("".join(el.itertext())).strip())) and (m := _ID_IN.search(
+                written.group(0))) else None for el in found)
+        return Outline(found.index(heading), ids, typed, level, why)
 
     def _tables(self, tree: etree.Element, lines: list[str]) -> None:
         """Rows with more cells than their header; lines of pipes without a `|---|` row."""
@@ -817,23 +833,30 @@ _LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is it
               "level-1 heading: start sections at level 2, '## …')")
 
 
-def without_id(typed: str, level: int, why: str = "") -> str:
+def without_id(typed: str, level: int, why: str = "",
+               shared: tuple[str, str] | None = None) -> str:
     """The message for heading `typed` (its text as written) of `level`, which has no `{#id}`;
     an anchor written as the Hugging Face course does, `Title[[anchor]]`, is named, with the
     heading to write. A level-1 heading is told to become level 2 in the same message (the
     level's error came first, and the id's only on the next build). `why`: what makes the
-    line a heading where the author may not see it (`setext_hint`), said after that."""
+    line a heading where the author may not see it (`setext_hint`), said after that.
+    `shared`: (the id, the heading that has it: "the zh article's heading here (path:line)")
+    where another language's article gives the heading at this place an id, which the
+    heading to write then has (ids are shared by the languages)."""
     hashes = "#" * max(level, 2)
     one = (f" and is {_LEVEL_ONE}" if level == 1 else "") + why
+    same = (f": {shared[1]} has {{#{shared[0]}}}, and a section has the same id in every "
+            "language") if shared else ", with the same id in every language"
     m = _BRACKET_ANCHOR.fullmatch(typed)
     if m and m.group(1).strip():
-        anchor = re.sub(r"[^\w-]+", "-", m.group(2)).strip("-") or "some-id"
+        anchor = shared[0] if shared else \
+            re.sub(r"[^\w-]+", "-", m.group(2)).strip("-") or "some-id"
         return (f"heading '{typed}' has no explicit id{one}: '[[{m.group(2)}]]' is the Hugging "
                 "Face course's anchor syntax, which this Markdown (and GitHub) shows as text; "
-                f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}', with the same id in every "
-                "language")
-    return (f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {typed} "
-            "{#some-id}', with the same id in every language")
+                f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}'{same}")
+    ident = shared[0] if shared else "some-id"
+    return f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {typed} " \
+        f"{{#{ident}}}'{same}"
 
 
 _SETEXT_UNDERLINE = re.compile(r"[ \t>]*(=+|-+)[ \t]*")

@@ -26,6 +26,7 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE
+from .model import Outline
 from .positions import LineMap
 
 
@@ -33,14 +34,16 @@ class ContentError(Exception):
     """An author mistake found while converting, at `line` (from the page's source
     positions, `positions.LineMap`). Where that is not known (0: a block the two parsers
     read differently), `needle` (text or regex) finds it in the article, from line `after`
-    (the line its block cannot be before, where known), else at its `occurrence`-th match."""
+    (the line its block cannot be before, where known), else at its `occurrence`-th match.
+    `outline`: for a heading without an id, where it stands among the article's headings."""
 
     def __init__(self, message: str,
                  needle: str | re.Pattern[str] | tuple[str | re.Pattern[str], ...] = "",
-                 occurrence: int = 1, line: int = 0, after: int = 0):
+                 occurrence: int = 1, line: int = 0, after: int = 0,
+                 outline: Outline | None = None):
         super().__init__(message)
         self.message, self.needle, self.occurrence, self.line = message, needle, occurrence, line
-        self.after = after
+        self.after, self.outline = after, outline
 
 
 # the attributes an element's own Markdown gives it, before attr_list's (`[a](href "title")`)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import BuildError
 from .math.formula import Formula
 from .quoting import QuoteLog
 
@@ -19,6 +20,29 @@ class Heading:
     html: str
     text: str
     line: int = 0
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A heading without an id (md_blocks) among the headings of its article's text: its
+    index (`position`), the ids of all of them in order (None: a heading without one), and
+    what its message was made from (`md_blocks.without_id`'s arguments), so that the pages
+    stage can name the id another language gives the heading at that place
+    (`checks.with_shared_ids`)."""
+
+    position: int
+    ids: tuple[str | None, ...]
+    typed: str
+    level: int
+    why: str = ""
+
+
+class HeadingWithoutIdError(BuildError):
+    """The BuildError of a heading without an id, with its `outline`."""
+
+    def __init__(self, path: Path | str, line: int, message: str, outline: Outline):
+        super().__init__(path, line, message)
+        self.outline = outline
 
 
 @dataclass(frozen=True)

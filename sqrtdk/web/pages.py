@@ -33,7 +33,7 @@ from .markers import strip_markers
 from .math.formula import Formula
 from .md_math import ContentError
 from .md_reproduce import UnknownSnippet
-from .model import Conversion, Page, SvgPair
+from .model import Conversion, HeadingWithoutIdError, Page, SvgPair
 from .quoting import Quoter
 from .raw_html import blank_lines
 
@@ -281,6 +281,8 @@ def _located(e: ContentError, page: PageContext, masked: Masked) -> BuildError:
         first = next((found for n in needles if (found := line_of(searchable, n))), 0)
         if first and first != line:
             message += f" (the other is at line {first})"
+    if e.outline:       # a heading without an id: the pages stage may name another's id
+        return HeadingWithoutIdError(page.source, line, message, e.outline)
     return BuildError(page.source, line, message)
 
 

@@ -8,7 +8,7 @@ import ipaddress
 import logging
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -292,6 +292,57 @@ def _fail(rel: str, page: Page | None, url: str, message: str) -> None:
     raise BuildError(page.source, _link_line(page, url), message)
 
 
+def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> list[str]:
+    """Every page of the site (`pages`: their paths in it; not the 404 page, which no link
+    needs) addressed from page `rel` as `written` is: relative to it, up as many folders
+    as it goes up first ('../en/' and '../zh/' from en/ for '../fr/'), from the site's root
+    ('/en/', under the base URL's path) or in full (the base URL's); a folder's index.html
+    as its folder ('../en/') unless `written` names a file ('../en/index.htm'). The
+    fragment of `written` is kept ('#intro')."""
+    parts = urlsplit(written)
+    fragment = f"#{parts.fragment}" if parts.fragment else ""
+    names_file = "." in posixpath.basename(parts.path)
+    prefix = base_url if written.startswith(base_url) else \
+        (urlsplit(base_url).path or "/") if written.startswith("/") else ""
+    here = posixpath.dirname(rel)
+    ups = next(n for n in range(len(parts.path) + 1) if not parts.path.startswith("../" * (n + 1)))
+    ups = min(ups, len(here.split("/")) if here else 0)     # no higher than the site's root
+    start = posixpath.normpath(posixpath.join(here, *[".."] * ups)) if here else "."
+    found = []
+    for path in pages:
+        name, folder = posixpath.basename(path), posixpath.dirname(path)
+        if not name.endswith(".html") or name == "404.html":
+            continue
+        as_folder = name == "index.html" and not names_file
+        if prefix:
+            address = prefix + ((folder + "/" if folder else "") if as_folder else path)
+        else:
+            below = posixpath.relpath(folder or ".", start) + "/" if as_folder else \
+                posixpath.relpath(path, start)
+            address = "../" * ups + below if below != "./" or not ups else "../" * ups
+        found.append(address + fragment)
+    return found
+
+
+def _closest_pages(written: str, addresses: list[str]) -> str:
+    """What to do about a link to `written`, a page the site lacks: "did you mean 'x'?" with
+    the `addresses` of the site's pages close to it (difflib's ratio, as errors.suggest),
+    closest first (of those as close, the ones as long first: '../en/' before '../' for
+    '../fr/'); else the pages, closest first. Or a full address, for a page elsewhere."""
+    def ratio(address: str) -> float:
+        return difflib.SequenceMatcher(None, written, address).ratio()
+    ranked = sorted(addresses, key=lambda a: (-ratio(a), abs(len(a) - len(written)), a))
+    close = [a for a in ranked[:3] if ratio(a) >= 0.6]
+    elsewhere = "a full address ('https://…') for a page elsewhere"
+    if close:
+        return ("did you mean " + " or ".join(f"'{a}'" for a in close) + "? (a page of this "
+                f"site, addressed as the browser shows it); or link to {elsewhere}")
+    shown = ", ".join(f"'{a}'" for a in ranked[:5]) + (", …" if len(ranked) > 5 else "")
+    return ("link to a page of this site, addressed as the browser shows it"
+            + (f" (its pages, closest first: {shown})" if ranked else "")
+            + f", or to {elsewhere}")
+
+
 def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: set[str],
                parsed: Mapping[str, PageLinks], base_url: str, by_path: Mapping[str, Page]
                ) -> None:
@@ -324,14 +375,13 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     spaced = page.conversion.lines.spaced.get(unquote(url)) if page and tag == "a" else None
     if path not in paths and path.rstrip("/") + "/index.html" not in paths \
             and path + "/index.html" not in paths:
+        written = unquote(url) if spaced else url
         fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
                   "or link to where the image is published" if tag in _IMAGE_TAGS else
-             f"link to '{unquote(url) if spaced else url}', a file the site does not "
+             f"link to '{written}', a file the site does not "
              "have" + (" (and GitHub shows the link as text: an address has no spaces)"
                        if spaced else "") +
-             "; link to a page of this site (its address as the browser shows it, such "
-             "as '../en/' or '#some-id'), or to a full address ('https://…') for one "
-             "elsewhere")
+             f"; {_closest_pages(written, _addresses(rel, written, base_url, parsed))}")
     page_path = path if path in parsed else path.rstrip("/") + "/index.html"
     if frag and page_path in parsed and frag not in parsed[page_path].ids:
         fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'"
