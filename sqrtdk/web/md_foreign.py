@@ -6,7 +6,10 @@ GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, Vite
 fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
 Anywhere in a block, also inside emphasis and a link's text: `~~strike~~` and `~strike~`,
 `==mark==`, `^^insert^^`, `H~2~O` and `x^2^` (pymdown's tilde and caret, Pandoc), a Sphinx or
-MyST role (`:numref:`, `{numref}`) written before a code span, and an abbreviation's definition
+MyST role (`:numref:`, `{numref}`) written before a code span, Obsidian's callouts
+(`> [!quote]`), wikilinks and embeds (`[[Page]]`, `![[image.png]]`), comments (`%%…%%`) and
+block ids (`^name`), Pandoc's citations (`[@key]`) and Quarto's cross-references (`@fig-x`),
+and an abbreviation's definition
 (`*[RoPE]: Rotary Position Embedding`, kramdown and PHP Markdown Extra). Each is left as it
 is, with a warning: taking them as markup would change text that means something else (`3~5`
 is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
@@ -54,7 +57,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     (re.compile(r"^===\+?[ \t]+\S[^\n]*"), True, "an MkDocs content tab ('=== \"Title\"')",
      f"the variants one after another, each under its own heading or in {BOX}"),
-    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), True, "a GitHub alert",
+    # GitHub's five alerts and Obsidian's callouts (`> [!quote]`, `> [!example]+ Title`,
+    # folded with '-' or open with '+'; any word is a callout type there)
+    (re.compile(r"^\[![A-Za-z][\w-]*\][+-]?"), True, "a GitHub alert or Obsidian callout",
      f"{BOX}, or a plain quote"),
     (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
     (re.compile(r"^:{3,}[ \t]*\{?[\w.-]*"), True,
@@ -83,6 +88,27 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
+    # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
+    # `![[image.png]]` (an embedded picture or note, which would not be shown); the
+    # table-of-contents markers `[[TOC]]`, `[[_TOC_]]` stop the build (OTHER_TOC)
+    (re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I), False,
+     "an Obsidian (wiki) link or embed '[[…]]'",
+     "[text](address) for a link, a figure the build draws for a picture, or the words alone"),
+    # Obsidian's comment `%%…%%` (the words inside would be published)
+    (re.compile(r"(?<!%)%%(?!%)"), False, "an Obsidian comment '%%…%%'",
+     "an HTML comment <!-- … -->, which the page leaves out"),
+    # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
+    (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
+     "an Obsidian block id '^…'", "a heading with an id ('## Title {#some-id}') to link to, "
+     "or remove it"),
+    # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
+    # `[@a; @b, p. 4]`, and Quarto's (pandoc-crossref's) cross-references `@fig-x`, `@eq:x`
+    (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]"), False,
+     "a Pandoc citation '[@…]' (Quarto, R Markdown)",
+     "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] holding it"),
+    (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
+     "a Quarto (pandoc-crossref) cross-reference '@…'",
+     "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
