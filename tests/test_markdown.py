@@ -1358,3 +1358,26 @@ def test_an_address_in_angle_brackets_that_looks_like_a_tag_is_an_address(
     assert _links(p.body) == [("my%20file.html", "", "b"), ("docs/a%20b.html", "<b>t</b>", "c")]
     assert "<span>x</span>" in p.body and not p.conversion.lines.spaced
     assert [r.getMessage() for r in caplog.records] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_definition_with_no_term_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """Pandoc's table caption ': Caption {#tbl-x}' was a <dl> with a bare <dd>, silently
+    (GitHub shows a paragraph ': Caption')."""
+    import logging
+    body = "First.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n: SD of the raw scores {#tbl-raw}\n\nLast.\n"
+    line = BODY_START + body.split("\n").index(": SD of the raw scores {#tbl-raw}")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "no term" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], got
+    assert "caption" in got[0]
+
+
+def test_a_definition_with_its_term_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "First.\n\nTerm\n:   Its definition.\n")
+    assert not [r for r in caplog.records if "no term" in r.getMessage()]

@@ -211,6 +211,25 @@ class ForeignSyntax(Treeprocessor):
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
         self._classes()
+        self._definitions_without_term(root)
+
+    def _definitions_without_term(self, root: etree.Element) -> None:
+        """A definition with no term above it (`: SD of the scores {#tbl-raw}` under a table,
+        Pandoc's and Quarto's table caption; a ': ' line after a blank line): def_list makes
+        a `<dl>` holding a bare `<dd>`, GitHub a paragraph ': …'; a warning at its line."""
+        for dl in root.iter("dl"):
+            first = next(iter(dl), None)
+            if first is None or first.tag != "dd":
+                continue
+            text = "".join(first.itertext()).strip()
+            line = self.positions.line(first) or line_of(
+                self.text(), re.compile(r"^[ \t]*:[ \t]+" + re.escape(text[:20]), re.M),
+                start=self.positions.floor(dl) or 1)
+            warn(LOGGER, self.source, line,
+                 f"':   {text[:30]}' is a definition with no term above it here (GitHub shows "
+                 "a paragraph starting with ':'); as a table's caption (Pandoc, Quarto) write "
+                 "it as a sentence of its own above the table; as a definition, put its term "
+                 "on the line right above it")
 
     def _classes(self) -> None:
         """A class given by an attribute list that no style of the site knows: a warning at
