@@ -1381,3 +1381,36 @@ def test_a_definition_with_its_term_does_not_warn(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, "First.\n\nTerm\n:   Its definition.\n")
     assert not [r for r in caplog.records if "no term" in r.getMessage()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("syntax, what", [
+    ("The ~~key $x$ idea~~ here.\n", "strikethrough"),
+    ("The ~~key `code` idea~~ here.\n", "strikethrough"),
+    ("==The sum of $d_k$ products.== It grows.\n", "highlighting"),
+    ("The ==key *idea*== here.\n", "highlighting"),
+    ("An ^^inserted [link](#x)^^ word.\n", "insertion"),
+], ids=["strike over math", "strike over code", "mark over math", "mark over emphasis",
+        "insert over link"])
+def test_other_tools_markup_around_math_code_or_emphasis_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
+        lang: str) -> None:
+    """Markup of other tools spanning an inline element (math, code, emphasis, a link) was
+    published as typed with no message (GitHub strikes '~~the $x$ term~~')."""
+    import logging
+    body = f"First paragraph.\n\n{syntax}\nLast paragraph.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("body", ["范围是 $a$~$b$，和 $c$~$d$ 一样。\n",
+                                  "From `a`~`b` and `c`~`d`.\n"])
+def test_a_tilde_range_between_math_or_code_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    assert not [r for r in caplog.records if "published as typed" in r.getMessage()]

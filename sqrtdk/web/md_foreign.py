@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
+from bisect import bisect_right
 from collections.abc import Callable
 from pathlib import Path
 
@@ -146,6 +147,8 @@ _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 _INERT = "\x1a"
+_EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
+# to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
 _NOT_INLINE = {"code", "pre", "ul", "ol", "blockquote", "table", "div", "details", "dl",
                "section", "figure", "script", "style", "math", "svg"}
@@ -190,12 +193,28 @@ class ForeignSyntax(Treeprocessor):
             # an escaped character (`\~~`, `\==`) is text, never the start of markup: each
             # placeholder is matched as characters no pattern takes (offsets kept for `at`)
             matched = [_ESCAPE.sub(lambda m: _INERT * len(m.group(0)), own) for own, _, _ in texts]
+            # the block's slots as one text, an element's edge as _EDGE: markup that spans
+            # math, code, emphasis or a link (`~~the $x$ term~~`, struck on GitHub) is
+            # found there when no one slot holds it
+            joined = _EDGE.join(matched)
+            offsets = [0]
+            for inert in matched:
+                offsets.append(offsets[-1] + len(inert) + len(_EDGE))
             for pattern, at_start, what, instead in FOREIGN:
+                found = False
                 for (own, el, slot), inert in zip(texts, matched, strict=True):
                     start = el is block and slot == "text"
                     m = pattern.search(inert) if start or not at_start else None
                     if m is not None:
-                        self._warn(block, (own, el, slot), m, what, instead)
+                        found = True
+                        self._warn(block, (own, el, slot), m.span(), what, instead)
+                if found or at_start or (m := pattern.search(joined)) is None:
+                    continue
+                k = bisect_right(offsets, m.start()) - 1
+                own, el, slot = texts[k]
+                local = m.start() - offsets[k]
+                end = min(len(own), local + m.end() - m.start())
+                self._warn(block, (own, el, slot), (local, end), what, instead)
             inert_of = {(id(el), slot): inert
                         for (_, el, slot), inert in zip(texts, matched, strict=True)}
             for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
@@ -207,7 +226,7 @@ class ForeignSyntax(Treeprocessor):
                     role = _ROLE.search(inert)
                     if role is not None:
                         own = (el.text if slot == "text" else el.tail) or ""
-                        self._warn(block, (own, el, slot), role,
+                        self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
         self._classes()
@@ -251,16 +270,16 @@ class ForeignSyntax(Treeprocessor):
                  "left out of print)")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
-              m: re.Match[str], what: str, instead: str) -> None:
+              span: tuple[int, int], what: str, instead: str) -> None:
         own, el, slot = where
-        start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
-        found = self.readable(own[start:m.end()]).rstrip("\n").strip()
+        start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
+        found = self.readable(own[start:span[1]]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
         start = self.positions.floor(block) or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
         tries = (found, found[:20], found[-12:])
-        line = self.positions.at(el, slot, m.start()) or \
+        line = self.positions.at(el, slot, span[0]) or \
             next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
