@@ -1414,3 +1414,17 @@ def test_a_tilde_range_between_math_or_code_does_not_warn(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body, lang="zh")
     assert not [r for r in caplog.records if "published as typed" in r.getMessage()]
+
+
+def test_a_stylesheet_in_a_raw_block_with_blank_lines_is_refused_at_its_line(
+        tmp_path: Path) -> None:
+    """nbconvert's pandas table, a <div> holding <style scoped> with blank lines, was refused
+    at the '</style>' line (where GitHub's last block of it starts)."""
+    raw = ("<div>\n<style scoped>\n    .dataframe th {\n        vertical-align: top;\n    }\n\n"
+           "    .dataframe td {\n        text-align: right;\n    }\n</style>\n"
+           "<table><tr><td>1</td></tr></table>\n</div>\n")
+    for above in ("", "```python\ndf\n```\n\n\n\n\n"):
+        body = "First.\n\n" + above + raw + "\nLast.\n"
+        e = error(tmp_path, body)
+        line = BODY_START + body.split("\n").index("<style scoped>")
+        assert e.line == line and "<style" in e.message, above
