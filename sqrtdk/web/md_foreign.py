@@ -53,6 +53,9 @@ ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tab
                       "a class the stylesheet knows on the last line of its paragraph: "
                       "'{: .screen-only }'")
 
+# Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
+WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I)
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -92,7 +95,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
     # `![[image.png]]` (an embedded picture or note, which would not be shown); the
     # table-of-contents markers `[[TOC]]`, `[[_TOC_]]` stop the build (OTHER_TOC)
-    (re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I), False,
+    (WIKILINK, False,
      "an Obsidian (wiki) link or embed '[[…]]'",
      "[text](address) for a link, a figure the build draws for a picture, or the words alone"),
     # Obsidian's comment `%%…%%` (the words inside would be published)
@@ -201,6 +204,8 @@ class ForeignSyntax(Treeprocessor):
             for inert in matched:
                 offsets.append(offsets[-1] + len(inert) + len(_EDGE))
             for pattern, at_start, what, instead in FOREIGN:
+                if pattern is WIKILINK and block.tag in _HEADINGS:
+                    continue        # Hugging Face's heading anchor, told by `HeadingCollector`
                 found = False
                 for (own, el, slot), inert in zip(texts, matched, strict=True):
                     start = el is block and slot == "text"
