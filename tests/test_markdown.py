@@ -1428,3 +1428,12 @@ def test_a_stylesheet_in_a_raw_block_with_blank_lines_is_refused_at_its_line(
         e = error(tmp_path, body)
         line = BODY_START + body.split("\n").index("<style scoped>")
         assert e.line == line and "<style" in e.message, above
+
+
+@pytest.mark.parametrize("ident", ["sec:related", "fig.1", "related"])
+def test_a_level_one_heading_is_told_the_heading_to_write_with_its_whole_id(
+        tmp_path: Path, ident: str) -> None:
+    """pandoc's '# Related work {#sec:related}' was told to write '## Related work {#sec}',
+    another id (the id was cut at its ':' or '.')."""
+    e = error(tmp_path, f"First.\n\n## A {{#a}}\n\nText.\n\n# Related work {{#{ident}}}\n\nMore.\n")
+    assert e.line == BODY_START + 6 and f"'## Related work {{#{ident}}}'" in e.message, e.message

@@ -812,7 +812,7 @@ def fence_options(options: str) -> str:
 
 
 # a heading's id in its `{…}` (`{#id}`, `{: #id .class}`)
-_ID_IN = re.compile(r"#([\w-]+)")
+_ID_IN = re.compile(r"#([^\s=}]+)")    # as attr_list reads it: `{#sec:intro}`, `{#fig.1}`
 _LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is its only "
               "level-1 heading: start sections at level 2, '## …')")
 
