@@ -452,13 +452,15 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
     ("See @fig-spread for the result.\n", "cross-reference"),
     ("As @eq:var predicts.\n", "cross-reference"),
+    ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
+     "Pandoc grid table"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
         "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
-        "crossref fig", "crossref eq"])
+        "crossref fig", "crossref eq", "grid table"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -1437,3 +1439,26 @@ def test_a_level_one_heading_is_told_the_heading_to_write_with_its_whole_id(
     another id (the id was cut at its ':' or '.')."""
     e = error(tmp_path, f"First.\n\n## A {{#a}}\n\nText.\n\n# Related work {{#{ident}}}\n\nMore.\n")
     assert e.line == BODY_START + 6 and f"'## Related work {{#{ident}}}'" in e.message, e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pandoc_simple_table_warns_at_its_rule(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """Pandoc's simple table (a header, dashes parted by spaces, rows) became a paragraph, a
+    rule and a definition list, with a warning about list indentation at a row."""
+    import logging
+    body = ("First.\n\n  Scale     SD\n  --------- -----\n  none      8\n  scaled    1\n\n"
+            "Last.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "simple table" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], got
+    assert "pipe table" in got[0]
+
+
+def test_a_rule_of_spaced_dashes_after_a_blank_line_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "First.\n\n- - -\n\n--- --- ---\n\nLast.\n")
+    assert not [r for r in caplog.records if "simple table" in r.getMessage()]

@@ -53,6 +53,10 @@ ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tab
                       "a class the stylesheet knows on the last line of its paragraph: "
                       "'{: .screen-only }'")
 
+PIPE_TABLE = "a pipe table: '| a | b |' over '|---|---|', then a line per row"
+# the rule under a Pandoc simple table's header: dashes parted by spaces, which GitHub and this
+# Markdown read as a horizontal rule (the header above a paragraph, the rows below another)
+_PANDOC_RULE = re.compile(r"[ \t]{0,3}-{3,}(?:[ \t]+-{3,})+[ \t]*")
 # Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
 WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -113,6 +117,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
+    # Pandoc's grid table, a paragraph here and on GitHub: `+-----+-----+` over `| a | b |`
+    (re.compile(r"^\+[-=:]{3,}\+(?:[-=:]+\+)*[ \t]*$", re.M), True, "a Pandoc grid table",
+     PIPE_TABLE),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
@@ -236,6 +243,21 @@ class ForeignSyntax(Treeprocessor):
                                    "a link, [text](#id), for a reference, or the code alone")
         self._classes()
         self._definitions_without_term(root)
+        self._simple_tables(root)
+
+    def _simple_tables(self, root: etree.Element) -> None:
+        """A horizontal rule written as dashes parted by spaces right under a line of text:
+        the rule under a Pandoc simple table's header, which is no table here or on GitHub;
+        a warning at its line."""
+        lines = self.text().split("\n")
+        for hr in root.iter("hr"):
+            line = self.positions.line(hr)
+            if 1 < line <= len(lines) and _PANDOC_RULE.fullmatch(lines[line - 1]) and \
+                    lines[line - 2].strip():
+                warn(LOGGER, self.source, line,
+                     "a line of dashes parted by spaces under a line of text is the rule under a "
+                     "Pandoc simple table's header, which is no table here (nor on GitHub: a "
+                     f"horizontal rule between paragraphs); write {PIPE_TABLE}")
 
     def _definitions_without_term(self, root: etree.Element) -> None:
         """A definition with no term above it (`: SD of the scores {#tbl-raw}` under a table,
