@@ -1462,3 +1462,17 @@ def test_a_rule_of_spaced_dashes_after_a_blank_line_does_not_warn(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, "First.\n\n- - -\n\n--- --- ---\n\nLast.\n")
     assert not [r for r in caplog.records if "simple table" in r.getMessage()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_emphasis_warning_quotes_a_formula_as_written(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """A CSDN post's '来了：**为什么要除以 $\\sqrt{d_k}$？**' was told 'the page shows
+    '为什么要除以\\U000f0010 2\\U000f0011？' in bold': the formula's private-use marker."""
+    import logging
+    body = "First.\n\n那么问题来了：**为什么要除以 $\\sqrt{d_k}$？**🤔\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "emphasis" in r.getMessage()]
+    assert len(got) == 1 and "$\\sqrt{d_k}$" in got[0], got
+    assert not PRIVATE_USE_RE.search(got[0]), got

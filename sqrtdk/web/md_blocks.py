@@ -355,7 +355,8 @@ class BlockStructure(Treeprocessor):
             difference = emphasis_difference(mine, characters(github, str, is_footnote_link))
             if difference:
                 found.append((sourcepos_line(github), f"this Markdown and GitHub (CommonMark) "
-                              f"read the emphasis here differently: {difference}; {HINT}"))
+                              f"read the emphasis here differently: "
+                              f"{self.readable(difference)}; {HINT}"))
         return found
 
     def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
