@@ -1476,3 +1476,20 @@ def test_the_emphasis_warning_quotes_a_formula_as_written(
     got = [r.getMessage() for r in caplog.records if "emphasis" in r.getMessage()]
     assert len(got) == 1 and "$\\sqrt{d_k}$" in got[0], got
     assert not PRIVATE_USE_RE.search(got[0]), got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("spacer", ["&nbsp;", "&emsp;&emsp;", "&#160;"])
+def test_a_paragraph_of_only_a_character_reference_is_a_paragraph_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, spacer: str, lang: str) -> None:
+    """CSDN's and Yuque's spacer paragraph '&nbsp;' was warned as raw HTML here and a
+    paragraph on GitHub (or, under a raw block, 'GitHub starts a paragraph here … indent a
+    nested list …'), though both show an empty line."""
+    import logging
+    for above in ("", "<center>x</center>\n\n"):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            out = html(tmp_path, f"First.\n\n{above}{spacer}\n\n## H {{#h}}\n\nText.\n", lang=lang)
+        assert [r.getMessage() for r in caplog.records] == [], above
+        assert "<p>" + spacer + "</p>" in out or "<p>\u00a0</p>" in out or \
+            "<p>\u2003\u2003</p>" in out, out
