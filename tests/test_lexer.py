@@ -458,3 +458,17 @@ def test_a_dollar_after_a_space_that_opens_a_formula_is_not_told_to_lose_the_spa
         mask(P, source)
     except BuildError as e:
         assert "remove the space before it" not in e.message, e.message
+
+
+@pytest.mark.parametrize(("source", "line"), [
+    ("a\n\n$$\nx^2\n$$ {#eq-var}\n\nmore\n", 5),
+    ("a\n\n$$ x^2 $$ {#eq:var}\n", 3),
+    ("- item\n\n    $$\n    x\n    $$ {#eq-x}\n", 5),
+])
+def test_a_label_after_a_display_formula_is_named_at_its_line(source: str, line: int) -> None:
+    """Quarto's and pandoc-crossref's '$$ {#eq-…}' was told the formula is not closed, at
+    its opening line."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and "labels a display formula" in e.value.message
+    assert "\\tag{1}" in e.value.message

@@ -456,10 +456,30 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
     ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n",
      "abbreviation's definition"),
+    ("> [!quote] Vaswani et al.\n> We suspect that…\n", "Obsidian callout"),
+    ("> [!example]+ Worked example\n> With four keys.\n", "Obsidian callout"),
+    ("> [!warning]- Folded\n> An assumption.\n", "Obsidian callout"),
+    ("Related: [[Softmax]] and more.\n", "Obsidian (wiki) link"),
+    ("See [[Multi-Head Attention#Heads|the heads]].\n", "Obsidian (wiki) link"),
+    ("![[attention-heatmap.png]]\n", "Obsidian (wiki) link or embed"),
+    ("- read [[Xiong 2020]]\n", "Obsidian (wiki) link"),
+    ("%%\nPrivate: vault notes\n%%\n", "Obsidian comment"),
+    ("Some text %% a private remark %% here.\n", "Obsidian comment"),
+    ("The gradient vanishes. ^saturation-claim\n", "Obsidian block id"),
+    ("As shown by Vaswani et al. [@vaswani2017].\n", "Pandoc citation"),
+    ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
+    ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
+    ("See @fig-spread for the result.\n", "cross-reference"),
+    ("As @eq:var predicts.\n", "cross-reference"),
+    ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
+     "Pandoc grid table"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
-        "kramdown attributes in a sentence", "abbreviation"])
+        "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
+        "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
+        "comment block", "comment inline", "block id", "citation", "citations", "citation year",
+        "crossref fig", "crossref eq", "grid table"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -1359,3 +1379,136 @@ def test_an_address_in_angle_brackets_that_looks_like_a_tag_is_an_address(
     assert _links(p.body) == [("my%20file.html", "", "b"), ("docs/a%20b.html", "<b>t</b>", "c")]
     assert "<span>x</span>" in p.body and not p.conversion.lines.spaced
     assert [r.getMessage() for r in caplog.records] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_definition_with_no_term_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """Pandoc's table caption ': Caption {#tbl-x}' was a <dl> with a bare <dd>, silently
+    (GitHub shows a paragraph ': Caption')."""
+    import logging
+    body = "First.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n: SD of the raw scores {#tbl-raw}\n\nLast.\n"
+    line = BODY_START + body.split("\n").index(": SD of the raw scores {#tbl-raw}")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "no term" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], got
+    assert "caption" in got[0]
+
+
+def test_a_definition_with_its_term_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "First.\n\nTerm\n:   Its definition.\n")
+    assert not [r for r in caplog.records if "no term" in r.getMessage()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("syntax, what", [
+    ("The ~~key $x$ idea~~ here.\n", "strikethrough"),
+    ("The ~~key `code` idea~~ here.\n", "strikethrough"),
+    ("==The sum of $d_k$ products.== It grows.\n", "highlighting"),
+    ("The ==key *idea*== here.\n", "highlighting"),
+    ("An ^^inserted [link](#x)^^ word.\n", "insertion"),
+], ids=["strike over math", "strike over code", "mark over math", "mark over emphasis",
+        "insert over link"])
+def test_other_tools_markup_around_math_code_or_emphasis_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
+        lang: str) -> None:
+    """Markup of other tools spanning an inline element (math, code, emphasis, a link) was
+    published as typed with no message (GitHub strikes '~~the $x$ term~~')."""
+    import logging
+    body = f"First paragraph.\n\n{syntax}\nLast paragraph.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("body", ["范围是 $a$~$b$，和 $c$~$d$ 一样。\n",
+                                  "From `a`~`b` and `c`~`d`.\n"])
+def test_a_tilde_range_between_math_or_code_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang="zh")
+    assert not [r for r in caplog.records if "published as typed" in r.getMessage()]
+
+
+def test_a_stylesheet_in_a_raw_block_with_blank_lines_is_refused_at_its_line(
+        tmp_path: Path) -> None:
+    """nbconvert's pandas table, a <div> holding <style scoped> with blank lines, was refused
+    at the '</style>' line (where GitHub's last block of it starts)."""
+    raw = ("<div>\n<style scoped>\n    .dataframe th {\n        vertical-align: top;\n    }\n\n"
+           "    .dataframe td {\n        text-align: right;\n    }\n</style>\n"
+           "<table><tr><td>1</td></tr></table>\n</div>\n")
+    for above in ("", "```python\ndf\n```\n\n\n\n\n"):
+        body = "First.\n\n" + above + raw + "\nLast.\n"
+        e = error(tmp_path, body)
+        line = BODY_START + body.split("\n").index("<style scoped>")
+        assert e.line == line and "<style" in e.message, above
+
+
+@pytest.mark.parametrize("ident", ["sec:related", "fig.1", "related"])
+def test_a_level_one_heading_is_told_the_heading_to_write_with_its_whole_id(
+        tmp_path: Path, ident: str) -> None:
+    """pandoc's '# Related work {#sec:related}' was told to write '## Related work {#sec}',
+    another id (the id was cut at its ':' or '.')."""
+    e = error(tmp_path, f"First.\n\n## A {{#a}}\n\nText.\n\n# Related work {{#{ident}}}\n\nMore.\n")
+    assert e.line == BODY_START + 6 and f"'## Related work {{#{ident}}}'" in e.message, e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pandoc_simple_table_warns_at_its_rule(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """Pandoc's simple table (a header, dashes parted by spaces, rows) became a paragraph, a
+    rule and a definition list, with a warning about list indentation at a row."""
+    import logging
+    body = ("First.\n\n  Scale     SD\n  --------- -----\n  none      8\n  scaled    1\n\n"
+            "Last.\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "simple table" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], got
+    assert "pipe table" in got[0]
+
+
+def test_a_rule_of_spaced_dashes_after_a_blank_line_does_not_warn(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, "First.\n\n- - -\n\n--- --- ---\n\nLast.\n")
+    assert not [r for r in caplog.records if "simple table" in r.getMessage()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_emphasis_warning_quotes_a_formula_as_written(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """A CSDN post's '来了：**为什么要除以 $\\sqrt{d_k}$？**' was told 'the page shows
+    '为什么要除以\\U000f0010 2\\U000f0011？' in bold': the formula's private-use marker."""
+    import logging
+    body = "First.\n\n那么问题来了：**为什么要除以 $\\sqrt{d_k}$？**🤔\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "emphasis" in r.getMessage()]
+    assert len(got) == 1 and "$\\sqrt{d_k}$" in got[0], got
+    assert not PRIVATE_USE_RE.search(got[0]), got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("spacer", ["&nbsp;", "&emsp;&emsp;", "&#160;"])
+def test_a_paragraph_of_only_a_character_reference_is_a_paragraph_as_on_github(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, spacer: str, lang: str) -> None:
+    """CSDN's and Yuque's spacer paragraph '&nbsp;' was warned as raw HTML here and a
+    paragraph on GitHub (or, under a raw block, 'GitHub starts a paragraph here … indent a
+    nested list …'), though both show an empty line."""
+    import logging
+    for above in ("", "<center>x</center>\n\n"):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            out = html(tmp_path, f"First.\n\n{above}{spacer}\n\n## H {{#h}}\n\nText.\n", lang=lang)
+        assert [r.getMessage() for r in caplog.records] == [], above
+        assert "<p>" + spacer + "</p>" in out or "<p>\u00a0</p>" in out or \
+            "<p>\u2003\u2003</p>" in out, out

@@ -227,7 +227,8 @@ class ArticleExtension(Extension):
         tp.register(self.notes, "sqrtdk-note-checks", 2.5)
         tp.register(FootnoteSection(md, p.ui["footnotes"]), "sqrtdk-notes", 2.4)
         tp.register(AttributeMarkers(md), "sqrtdk-attributes", 2.3)
-        tp.register(RawHtmlGuard(md, self.positions), "sqrtdk-raw-html", 2.2)
+        tp.register(RawHtmlGuard(md, self.positions, lambda: text.lines), "sqrtdk-raw-html",
+                    2.2)
         tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas, p.readable,
                                   lambda: self.blocks.raw_html.entries),
                     "sqrtdk-raw-math", 2.15)

@@ -73,6 +73,9 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
 # `\[ x^2 \].`: only sentence marks after the `\]`, and TeX (a command, a sub- or
 # superscript, a brace, an equals sign) before it; `\[1\]. Smith` is neither
 _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
+# a label after the `$$` closing a display formula: `$$ {#eq-var}` (Quarto), `$$ {#eq:var}`
+# (pandoc-crossref)
+_EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\})[ \t]*$")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
@@ -253,6 +256,7 @@ class _Scanner(InlineScanner):
         if rest.rstrip().endswith("$$") and rest.strip() != "$$" and len(rest.rstrip()) >= 2:
             self.out.append(prefix + self.formula(rest.rstrip()[:-2].strip(), True, i + 1))
             return i + 1
+        self._no_equation_label(i, rest)
         if rest.strip() == "$$":
             raise self.error(i + 1, "empty display formula '$$$$'; write the TeX between a "
                                     "'$$' line and a closing '$$' line")
@@ -260,6 +264,7 @@ class _Scanner(InlineScanner):
         for j in range(i + 1, len(self.lines)):
             raw = self.lines[j]
             text = _unprefixed(raw, cont)
+            self._no_equation_label(j, text)
             if text.rstrip().endswith("$$"):
                 last = text.rstrip()[:-2]
                 if last.strip():
@@ -279,6 +284,18 @@ class _Scanner(InlineScanner):
             body.append(text)
         raise self.error(i + 1, "display formula opened with '$$' is never closed; end it "
                                 "with a line '$$'")
+
+    def _no_equation_label(self, j: int, text: str) -> None:
+        """`$$ {#eq-var}` (Quarto, pandoc-crossref): a label after the `$$` that closes a
+        display formula, which this Markdown does not know (the formula would be read as
+        never closed): an error at line j saying what to write."""
+        label = _EQUATION_LABEL.search(text)
+        if label is not None:
+            raise self.error(j + 1, f"'$$ {label['label']}' labels a display formula (Quarto, "
+                                    "pandoc-crossref), which this Markdown does not know; end "
+                                    "the formula with '$$' alone, number it with "
+                                    "'\\tag{1}' inside if the text refers to it, and write "
+                                    "the reference as words ('equation (1)')")
 
     def bracket_end(self, i: int, m: re.Match[str]) -> int | None:
         """The line closing the `\\[` display formula opened at line i (itself, for a one-line

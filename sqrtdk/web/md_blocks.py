@@ -356,7 +356,8 @@ class BlockStructure(Treeprocessor):
             difference = emphasis_difference(mine, characters(github, str, is_footnote_link))
             if difference:
                 found.append((sourcepos_line(github), f"this Markdown and GitHub (CommonMark) "
-                              f"read the emphasis here differently: {difference}; {HINT}"))
+                              f"read the emphasis here differently: "
+                              f"{self.readable(difference)}; {HINT}"))
         return found
 
     def _keep_lines(self, elements: list[etree.Element | None], alignment: Alignment) -> None:
@@ -383,6 +384,8 @@ class BlockStructure(Treeprocessor):
             return None
         n = int(m.group(1))
         stashed = str(self.md.htmlStash.rawHtmlBlocks[n])
+        if _ENTITIES_ONLY.fullmatch(stashed):
+            return None     # `&nbsp;` alone (a spacer of CSDN's, Yuque's): a paragraph on GitHub
         return "pre" if "<pre" in stashed and n not in self.raw_html.entries else "html"
 
     def is_fence(self, n: int) -> bool:
@@ -827,8 +830,10 @@ def fence_options(options: str) -> str:
     return what
 
 
+# a stashed paragraph of nothing but character references: `&nbsp;`, `&emsp;&emsp;`, `&#160;`
+_ENTITIES_ONLY = re.compile(r"(?:&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);|\s)+")
 # a heading's id in its `{…}` (`{#id}`, `{: #id .class}`)
-_ID_IN = re.compile(r"#([\w-]+)")
+_ID_IN = re.compile(r"#([^\s=}]+)")    # as attr_list reads it: `{#sec:intro}`, `{#fig.1}`
 _LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is its only "
               "level-1 heading: start sections at level 2, '## …')")
 

@@ -6,7 +6,10 @@ GitHub alerts (`> [!NOTE]`), task list items, `:::` containers (Docusaurus, Vite
 fenced divs, MyST), reStructuredText directives (`.. note::`), a box opened with two slashes.
 Anywhere in a block, also inside emphasis and a link's text: `~~strike~~` and `~strike~`,
 `==mark==`, `^^insert^^`, `H~2~O` and `x^2^` (pymdown's tilde and caret, Pandoc), a Sphinx or
-MyST role (`:numref:`, `{numref}`) written before a code span, and an abbreviation's definition
+MyST role (`:numref:`, `{numref}`) written before a code span, Obsidian's callouts
+(`> [!quote]`), wikilinks and embeds (`[[Page]]`, `![[image.png]]`), comments (`%%…%%`) and
+block ids (`^name`), Pandoc's citations (`[@key]`) and Quarto's cross-references (`@fig-x`),
+and an abbreviation's definition
 (`*[RoPE]: Rotary Position Embedding`, kramdown and PHP Markdown Extra). Each is left as it
 is, with a warning: taking them as markup would change text that means something else (`3~5`
 is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
@@ -17,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
+from bisect import bisect_right
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,12 +53,21 @@ ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tab
                       "a class the stylesheet knows on the last line of its paragraph: "
                       "'{: .screen-only }'")
 
+PIPE_TABLE = "a pipe table: '| a | b |' over '|---|---|', then a line per row"
+# the rule under a Pandoc simple table's header: dashes parted by spaces, which GitHub and this
+# Markdown read as a horizontal rule (the header above a paragraph, the rows below another)
+_PANDOC_RULE = re.compile(r"[ \t]{0,3}-{3,}(?:[ \t]+-{3,})+[ \t]*")
+# Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
+WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I)
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     (re.compile(r"^===\+?[ \t]+\S[^\n]*"), True, "an MkDocs content tab ('=== \"Title\"')",
      f"the variants one after another, each under its own heading or in {BOX}"),
-    (re.compile(r"^\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.I), True, "a GitHub alert",
+    # GitHub's five alerts and Obsidian's callouts (`> [!quote]`, `> [!example]+ Title`,
+    # folded with '-' or open with '+'; any word is a callout type there)
+    (re.compile(r"^\[![A-Za-z][\w-]*\][+-]?"), True, "a GitHub alert or Obsidian callout",
      f"{BOX}, or a plain quote"),
     (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
     (re.compile(r"^:{3,}[ \t]*\{?[\w.-]*"), True,
@@ -83,6 +96,30 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
+    # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
+    # `![[image.png]]` (an embedded picture or note, which would not be shown); the
+    # table-of-contents markers `[[TOC]]`, `[[_TOC_]]` stop the build (OTHER_TOC)
+    (WIKILINK, False,
+     "an Obsidian (wiki) link or embed '[[…]]'",
+     "[text](address) for a link, a figure the build draws for a picture, or the words alone"),
+    # Obsidian's comment `%%…%%` (the words inside would be published)
+    (re.compile(r"(?<!%)%%(?!%)"), False, "an Obsidian comment '%%…%%'",
+     "an HTML comment <!-- … -->, which the page leaves out"),
+    # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
+    (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
+     "an Obsidian block id '^…'", "a heading with an id ('## Title {#some-id}') to link to, "
+     "or remove it"),
+    # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
+    # `[@a; @b, p. 4]`, and Quarto's (pandoc-crossref's) cross-references `@fig-x`, `@eq:x`
+    (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]"), False,
+     "a Pandoc citation '[@…]' (Quarto, R Markdown)",
+     "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] holding it"),
+    (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
+     "a Quarto (pandoc-crossref) cross-reference '@…'",
+     "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
+    # Pandoc's grid table, a paragraph here and on GitHub: `+-----+-----+` over `| a | b |`
+    (re.compile(r"^\+[-=:]{3,}\+(?:[-=:]+\+)*[ \t]*$", re.M), True, "a Pandoc grid table",
+     PIPE_TABLE),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
@@ -120,6 +157,8 @@ _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 _INERT = "\x1a"
+_EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
+# to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
 _NOT_INLINE = {"code", "pre", "ul", "ol", "blockquote", "table", "div", "details", "dl",
                "section", "figure", "script", "style", "math", "svg"}
@@ -164,12 +203,30 @@ class ForeignSyntax(Treeprocessor):
             # an escaped character (`\~~`, `\==`) is text, never the start of markup: each
             # placeholder is matched as characters no pattern takes (offsets kept for `at`)
             matched = [_ESCAPE.sub(lambda m: _INERT * len(m.group(0)), own) for own, _, _ in texts]
+            # the block's slots as one text, an element's edge as _EDGE: markup that spans
+            # math, code, emphasis or a link (`~~the $x$ term~~`, struck on GitHub) is
+            # found there when no one slot holds it
+            joined = _EDGE.join(matched)
+            offsets = [0]
+            for inert in matched:
+                offsets.append(offsets[-1] + len(inert) + len(_EDGE))
             for pattern, at_start, what, instead in FOREIGN:
+                if pattern is WIKILINK and block.tag in _HEADINGS:
+                    continue        # Hugging Face's heading anchor, told by `HeadingCollector`
+                found = False
                 for (own, el, slot), inert in zip(texts, matched, strict=True):
                     start = el is block and slot == "text"
                     m = pattern.search(inert) if start or not at_start else None
                     if m is not None:
-                        self._warn(block, (own, el, slot), m, what, instead)
+                        found = True
+                        self._warn(block, (own, el, slot), m.span(), what, instead)
+                if found or at_start or (m := pattern.search(joined)) is None:
+                    continue
+                k = bisect_right(offsets, m.start()) - 1
+                own, el, slot = texts[k]
+                local = m.start() - offsets[k]
+                end = min(len(own), local + m.end() - m.start())
+                self._warn(block, (own, el, slot), (local, end), what, instead)
             inert_of = {(id(el), slot): inert
                         for (_, el, slot), inert in zip(texts, matched, strict=True)}
             for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
@@ -181,10 +238,44 @@ class ForeignSyntax(Treeprocessor):
                     role = _ROLE.search(inert)
                     if role is not None:
                         own = (el.text if slot == "text" else el.tail) or ""
-                        self._warn(block, (own, el, slot), role,
+                        self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
         self._classes()
+        self._definitions_without_term(root)
+        self._simple_tables(root)
+
+    def _simple_tables(self, root: etree.Element) -> None:
+        """A horizontal rule written as dashes parted by spaces right under a line of text:
+        the rule under a Pandoc simple table's header, which is no table here or on GitHub;
+        a warning at its line."""
+        lines = self.text().split("\n")
+        for hr in root.iter("hr"):
+            line = self.positions.line(hr)
+            if 1 < line <= len(lines) and _PANDOC_RULE.fullmatch(lines[line - 1]) and \
+                    lines[line - 2].strip():
+                warn(LOGGER, self.source, line,
+                     "a line of dashes parted by spaces under a line of text is the rule under a "
+                     "Pandoc simple table's header, which is no table here (nor on GitHub: a "
+                     f"horizontal rule between paragraphs); write {PIPE_TABLE}")
+
+    def _definitions_without_term(self, root: etree.Element) -> None:
+        """A definition with no term above it (`: SD of the scores {#tbl-raw}` under a table,
+        Pandoc's and Quarto's table caption; a ': ' line after a blank line): def_list makes
+        a `<dl>` holding a bare `<dd>`, GitHub a paragraph ': …'; a warning at its line."""
+        for dl in root.iter("dl"):
+            first = next(iter(dl), None)
+            if first is None or first.tag != "dd":
+                continue
+            text = "".join(first.itertext()).strip()
+            line = self.positions.line(first) or line_of(
+                self.text(), re.compile(r"^[ \t]*:[ \t]+" + re.escape(text[:20]), re.M),
+                start=self.positions.floor(dl) or 1)
+            warn(LOGGER, self.source, line,
+                 f"':   {text[:30]}' is a definition with no term above it here (GitHub shows "
+                 "a paragraph starting with ':'); as a table's caption (Pandoc, Quarto) write "
+                 "it as a sentence of its own above the table; as a definition, put its term "
+                 "on the line right above it")
 
     def _classes(self) -> None:
         """A class given by an attribute list that no style of the site knows: a warning at
@@ -206,16 +297,16 @@ class ForeignSyntax(Treeprocessor):
                  "left out of print)")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
-              m: re.Match[str], what: str, instead: str) -> None:
+              span: tuple[int, int], what: str, instead: str) -> None:
         own, el, slot = where
-        start = own.rfind("\n", 0, m.start()) + 1     # the line of the match
-        found = self.readable(own[start:m.end()]).rstrip("\n").strip()
+        start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
+        found = self.readable(own[start:span[1]]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
         start = self.positions.floor(block) or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
         tries = (found, found[:20], found[-12:])
-        line = self.positions.at(el, slot, m.start()) or \
+        line = self.positions.at(el, slot, span[0]) or \
             next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "

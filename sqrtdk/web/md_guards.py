@@ -112,9 +112,11 @@ class RawHtmlGuard(Treeprocessor):
     lines a comment held inside it (`comments`; the math step removes them from Markdown's
     text, which a stashed block never passes through)."""
 
-    def __init__(self, md: Markdown, positions: LineMap | None = None):
+    def __init__(self, md: Markdown, positions: LineMap | None = None,
+                 text: Callable[[], str] | None = None):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
+        self.text = text        # the article's lines, to check the line found
 
     def run(self, root: etree.Element) -> None:
         stash = self.md.htmlStash.rawHtmlBlocks
@@ -127,8 +129,26 @@ class RawHtmlGuard(Treeprocessor):
             if finder.found:
                 what, why = finder.found[0]
                 line, after = self._line(root, n)
+                line = self._own_line(what, line, str(block))
                 raise ContentError(f"raw HTML '{what}…' {why}", re.compile(re.escape(what), re.I),
                                    line=line, after=after)
+
+    def _own_line(self, what: str, line: int, block: str) -> int:
+        """The line of `what` in the raw block whose placeholder is at `line`, which is the
+        block's first line, or, for a block that GitHub reads as several (nbconvert's
+        `<div>` holding `<style scoped>` and blank lines), the line of one of them: `what`'s
+        own line in the block counted from `line` when it holds `what`, else the first line
+        holding it from as many lines up as the block has."""
+        if self.text is None or not line:
+            return line
+        lines, found = self.text().split("\n"), re.compile(re.escape(what), re.I)
+        own = found.search(block)
+        below = line + (block[:own.start()].count("\n") if own else 0)
+        if below <= len(lines) and found.search(lines[below - 1]):
+            return below
+        span = block.count("\n") + 1
+        return next((k for k in range(max(1, line - span), min(line + span, len(lines)) + 1)
+                     if found.search(lines[k - 1])), line)
 
     def _line(self, root: etree.Element, n: int) -> tuple[int, int]:
         """(line, the line it cannot be before) of stash entry `n`'s placeholder in the tree
@@ -206,9 +226,11 @@ class LeftoverCheck(Treeprocessor):
     (kramdown's `{:toc}`, a paragraph `[TOC]`), are errors, not published, at their line
     (from `positions`)."""
 
-    def __init__(self, md: Markdown, positions: LineMap | None = None):
+    def __init__(self, md: Markdown, positions: LineMap | None = None,
+                 text: Callable[[], str] | None = None):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
+        self.text = text        # the article's lines, to check the line found
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
