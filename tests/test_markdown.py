@@ -1102,6 +1102,27 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
 
 
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("info", ["{python}", "{r}", "{python echo=FALSE}", "{julia}"])
+def test_a_chunk_quarto_would_run_is_warned_at_its_line(tmp_path: Path, container: str,
+                                                        info: str) -> None:
+    """A Quarto or R Markdown chunk (```` ```{python} ````) is code those tools run, showing
+    its output (a plot, a table) under it; here, as on GitHub, only its code was shown, with
+    no message, so the output the author meant was lost silently. A fence of a language
+    (```` ```python ````) or of pandoc's attributes (```` ```{.python} ````) stays quiet."""
+    body = _inside(container, f"Text.\n\n```{info}\nimport numpy as np\nprint(np.pi)\n```\n\n"
+                              "```python\nx = 1\n```\n\n```{.python}\ny = 2\n```\n\nMore.")
+    with captured() as warned:
+        out = html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if info in x)
+    # (a chunk's options, `echo=FALSE`, are also told to go, by the fence options' check)
+    chunk = [w for w in warned if "not run" in w]
+    assert len(chunk) == 1 and all(f"index.md:{line}: " in w for w in warned), warned
+    lang = info.strip("{}").split()[0]
+    assert f"write the fence as '```{lang}'" in chunk[0], warned
+    assert "print(np.pi)" in out, out
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("body, comment", [
     ("Line one.\n<!-- a note -->\nLine two.\n", 1),

@@ -88,6 +88,9 @@ _LOOKS_LIKE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\]
 # fences GitHub draws instead of showing their code: info string -> what it draws
 _GITHUB_DRAWN = {"mermaid": "a diagram", "geojson": "a map", "topojson": "a map",
                  "stl": "a 3D model"}
+# a code chunk Quarto, R Markdown or Jupyter Book runs (```{python}, ```{r echo=FALSE}), not
+# pandoc's attributes (```{.python}), whose output those tools show under the code
+_RUN_CHUNK = re.compile(r"\{\s*(?P<lang>[A-Za-z][\w+-]*)(?:[\s,][^}]*)?\}")
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -216,6 +219,14 @@ class _Scanner(InlineScanner):
                          f"a '{m['fence']}{kind}' fence is {_GITHUB_DRAWN[kind]} on GitHub, "
                          "but this site does not draw it: the page shows its source as code; "
                          "make it a figure the build draws, or an image")
+                if chunk := _RUN_CHUNK.fullmatch(m["info"].strip()):
+                    warn(LOGGER, self.path, i + 1,
+                         f"'{m['fence']}{m['info'].strip()}' is a code chunk Quarto or R "
+                         "Markdown runs, showing its output under it; this site does not run "
+                         "it: the page shows its code alone (as GitHub does), and its output "
+                         "is lost; put the output in the article (a figure the build draws, "
+                         "a number quoted from the results) and write the fence as "
+                         f"'{m['fence']}{chunk['lang'].lower()}'")
                 self.masked.fences.append((i + 1, m["info"].strip(), "\n".join(
                     line.lstrip(" \t>") for line in self.lines[i + 1:j])))
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
