@@ -1102,6 +1102,24 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("caption", [": Scores by head {#tbl-scores}", ": Scores by head",
+                                     "Table: Scores by head"])
+def test_a_pandoc_caption_right_under_a_table_warns_at_its_line(
+        tmp_path: Path, lang: str, caption: str) -> None:
+    """Pandoc's and Quarto's table caption written right under the table (`: Caption
+    {#tbl-x}`, or `Table: Caption`, no blank line) is one more row of the table, here and on
+    GitHub (its `{#…}` hidden here, shown there), with no message: the author meant a
+    caption. A warning at its line; a row that only starts with ':' among other cells
+    stays quiet."""
+    body = ("| a | b |\n|---|---|\n| 1 | 2 |\n| : x | 3 |\n" + caption + "\n\nAfter.\n")
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    line = BODY_START + 4
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "caption" in warned[0] and "above the table" in warned[0], warned
+
+
 @pytest.mark.parametrize("container", CONTAINERS)
 @pytest.mark.parametrize("info", ["{python}", "{r}", "{python echo=FALSE}", "{julia}"])
 def test_a_chunk_quarto_would_run_is_warned_at_its_line(tmp_path: Path, container: str,

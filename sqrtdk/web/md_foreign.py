@@ -151,6 +151,8 @@ class AuthorClasses(AttrListTreeprocessor):
         return rest
 
 
+# the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
+_PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
@@ -243,6 +245,7 @@ class ForeignSyntax(Treeprocessor):
                                    "a link, [text](#id), for a reference, or the code alone")
         self._classes()
         self._definitions_without_term(root)
+        self._caption_rows(root)
         self._simple_tables(root)
 
     def _simple_tables(self, root: etree.Element) -> None:
@@ -276,6 +279,28 @@ class ForeignSyntax(Treeprocessor):
                  "a paragraph starting with ':'); as a table's caption (Pandoc, Quarto) write "
                  "it as a sentence of its own above the table; as a definition, put its term "
                  "on the line right above it")
+
+    def _caption_rows(self, root: etree.Element) -> None:
+        """Pandoc's and Quarto's table caption written right under the table (`: Scores
+        {#tbl-x}`, `Table: Scores`): a last row of the table here and on GitHub, its text
+        in the first cell and the others empty; a warning at its line."""
+        for table in root.iter("table"):
+            rows = [tr for tr in table.iter("tr") if tr.find("td") is not None]
+            if not rows:
+                continue
+            cells = rows[-1].findall("td")
+            text = "".join(cells[0].itertext()).strip()
+            if not _PANDOC_CAPTION.match(text) or any("".join(c.itertext()).strip()
+                                                      for c in cells[1:]):
+                continue
+            words = _PANDOC_CAPTION.sub("", text)
+            line = self.positions.line(rows[-1]) or line_of(
+                self.text(), re.compile(r"^[ \t>]*(?:Table)?:[ \t]*" + re.escape(words[:20]),
+                                        re.M), start=self.positions.floor(table) or 1)
+            warn(LOGGER, self.source, line,
+                 f"'{text[:30]}' right under the table is one more row of it, here and on "
+                 "GitHub; as the table's caption (Pandoc, Quarto) write it as a sentence of its "
+                 "own above the table, with a blank line between")
 
     def _classes(self) -> None:
         """A class given by an attribute list that no style of the site knows: a warning at
