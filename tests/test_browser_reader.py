@@ -595,6 +595,14 @@ COVERED = """() => {
 }"""
 
 
+# COVERED once two FRAMES have run twice and the last frame's rendering step (its observers)
+# is over: in one round trip, not three (each Shift+Tab of the test reads it)
+AFTER_FRAMES_COVERED = f"""async () => {{
+    for (let i = 0; i < 2; i++) await ({FRAMES})();
+    await new Promise(r => setTimeout(r));
+    return ({COVERED})(); }}"""
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_tabbing_back_up_the_article_never_leaves_the_focus_under_the_header(visit, viewport,
@@ -611,9 +619,7 @@ def test_tabbing_back_up_the_article_never_leaves_the_focus_under_the_header(vis
     covered, seen = [], 0
     for _ in range(500):
         page.keyboard.press("Shift+Tab")
-        page.evaluate(FRAMES)
-        page.evaluate(FRAMES)                        # the bar shows or goes after a scroll
-        at = page.evaluate(COVERED)
+        at = page.evaluate(AFTER_FRAMES_COVERED)     # the bar shows or goes after a scroll
         if at is None:
             if seen:
                 break
@@ -662,6 +668,27 @@ MARKED = """() => {
 }"""
 
 
+# In one round trip (one a heading, not five): the heading brought a quarter of the way down
+# the window; then, read each frame for up to 5 s, MARKED once the contents mark what it
+# wants (or it wants none), with the boxes of the marked entries and of the contents, as
+# Playwright's bounding_box gives them (null for an element with no box); null if never.
+SCROLLED_TO = f"""async id => {{
+    const h = document.getElementById(id);
+    scrollTo(0, h.getBoundingClientRect().top + scrollY - innerHeight / 4);
+    const box = el => {{ if (!el || !el.getClientRects().length) return null;
+        const r = el.getBoundingClientRect();
+        return {{x: r.x, y: r.y, width: r.width, height: r.height}}; }};
+    const start = performance.now();
+    for (;;) {{
+        const [want, got] = ({MARKED})();
+        if (want === null || (got.length === 1 && got[0] === want))
+            return [[want, got], [...document.querySelectorAll('.toc a[aria-current="location"]')]
+                .map(box), box(document.querySelector('.toc'))];
+        if (performance.now() - start > 5000) return null;
+        await new Promise(r => requestAnimationFrame(r));
+    }} }}"""
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_contents_mark_the_section_being_read(visit, viewport, lang) -> None:
@@ -678,17 +705,14 @@ def test_the_contents_mark_the_section_being_read(visit, viewport, lang) -> None
     assert len(ids) > 1
     marked_alone = []
     for id_ in ids:
-        page.evaluate("""id => { const h = document.getElementById(id);
-            scrollTo(0, h.getBoundingClientRect().top + scrollY - innerHeight / 4); }""", id_)
-        page.wait_for_function(f"() => {{ const [want, got] = ({MARKED})();"
-                               " return want === null || (got.length === 1 && got[0] === want); }",
-                               polling="raf", timeout=5000)
-        want, got = page.evaluate(MARKED)
+        settled = page.evaluate(SCROLLED_TO, id_)
+        assert settled is not None, f"#{id_}: the contents never marked the heading's section"
+        (want, got), links, column = settled
         if want == id_:
             marked_alone.append(id_)
         if viewport is DESKTOP and got:
-            link, column = (page.locator(s).bounding_box() for s in (
-                '.toc a[aria-current="location"]', ".toc"))
+            assert len(links) == 1, (id_, links)
+            link = links[0]
             assert column["y"] <= link["y"] and \
                 link["y"] + link["height"] <= column["y"] + column["height"] + 1, (id_, link, column)
     # each heading not followed at once by another (a section with some text) was the mark

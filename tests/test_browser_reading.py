@@ -132,10 +132,21 @@ LINE_COLLISIONS = """() => [...document.querySelectorAll('body > svg')].map(svg 
         .filter(g => !g.closest('g[id^="matplotlib.axis"], g[id^="legend"]')).forEach(g => {
             g.querySelectorAll(':scope > path').forEach(path => {
                 const clip = clipOf(path), ctm = path.getScreenCTM(), length = path.getTotalLength();
+                // only the texts that reach the line's box (its tight geometry, in the window's
+                // pixels, 1 px wider each way) can hold a point of it: the others are not asked,
+                // and a line that reaches none is not walked (each step costs chromium a walk
+                // along the path from its start: most of the test's time)
+                const g0 = path.getBBox(), corners = [[g0.x, g0.y], [g0.x + g0.width, g0.y],
+                    [g0.x, g0.y + g0.height], [g0.x + g0.width, g0.y + g0.height]]
+                    .map(([x, y]) => new DOMPoint(x, y).matrixTransform(ctm));
+                const [x0, x1] = [Math.min(...corners.map(c => c.x)) - 1, Math.max(...corners.map(c => c.x)) + 1];
+                const [y0, y1] = [Math.min(...corners.map(c => c.y)) - 1, Math.max(...corners.map(c => c.y)) + 1];
+                const near = boxes.filter(([, b]) => b.right > x0 && b.left < x1 && b.bottom > y0 && b.top < y1);
+                if (!near.length) return;
                 for (let l = 0; l <= length; l += 0.5) {       // every half unit along the line
                     const p = path.getPointAtLength(l);
                     if (!shown(p.x, p.y, clip)) continue;
-                    const hit = boxes.find(([, b]) => inside(new DOMPoint(p.x, p.y).matrixTransform(ctm), b));
+                    const hit = near.find(([, b]) => inside(new DOMPoint(p.x, p.y).matrixTransform(ctm), b));
                     if (hit) { out.push(`${hit[0]} | ${g.id}`); break; }
                 } });
             g.querySelectorAll('use').forEach(marker => {
