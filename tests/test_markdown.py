@@ -1102,6 +1102,28 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
 
 
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("gap", ["", "\n"])
+def test_a_pandoc_caption_under_a_code_block_leaves_the_code_a_code_block(
+        tmp_path: Path, container: str, gap: str) -> None:
+    """Pandoc's and Quarto's listing caption under a fence (`: Listing 1 {#lst-x}`, right
+    under it or after a blank line) made the fence a definition's term: the code block inside
+    a <dt> (a <pre> in a term, no valid HTML, shown as a term), with a warning about the
+    closing fence's indentation, which was not the fault. GitHub shows the code, then a
+    paragraph ': Listing 1 …'. Now the code stays a code block, the caption a paragraph as
+    there, with one warning at its line: write it as a sentence above the code."""
+    block = f"Text.\n\n```python\nx = 1\n```\n{gap}: Listing 1 {{#lst-x}}\n\nMore."
+    body = _inside(container, block)
+    with captured() as warned:
+        out = html(tmp_path, body)
+    tree = Tree(out)
+    assert not [e for e in tree.elements if e["tag"] in ("dl", "dt", "dd")], out
+    assert any(e["tag"] == "pre" for e in tree.elements), out
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if "Listing 1" in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "caption" in warned[0] and "above the code" in warned[0], warned
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("caption", [": Scores by head {#tbl-scores}", ": Scores by head",
                                      "Table: Scores by head"])

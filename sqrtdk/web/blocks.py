@@ -363,6 +363,7 @@ def is_footnote_link(el: etree.Element) -> bool:
 
 _BOX_LINE = re.compile(r"[ \t>]*///")
 _DEFINITION_LINE = re.compile(r"[ \t>]*:[ \t]")
+_FENCE_LINE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*")
 
 
 def cmark_reader(lines: list[str]) -> Reader:
@@ -381,10 +382,21 @@ def cmark_reader(lines: list[str]) -> Reader:
             return None
         last = int(pos.split("-", 1)[1].split(":", 1)[0])
         own = lines[first - 1:last]
-        if _BOX_LINE.match(own[0]) or any(_DEFINITION_LINE.match(x) for x in own):
+        if _BOX_LINE.match(own[0]):
+            return "skip"
+        if any(_DEFINITION_LINE.match(x) for x in own) and not (
+                _DEFINITION_LINE.match(own[0]) and _after_fence(lines, first)):
             return "skip"
         return None
     return Reader(classify, _cmark_text, sourcepos_line)
+
+
+def _after_fence(lines: list[str], first: int) -> bool:
+    """Whether the last line with text above 1-based line `first` closes a code fence (a
+    fence is never a definition's term here, md_blocks.StashTermDefList: a `:   …` line
+    under one is a paragraph, as on GitHub)."""
+    above = next((x for x in reversed(lines[:first - 1]) if x.strip(" \t>")), "")
+    return bool(_FENCE_LINE.fullmatch(above))
 
 
 def _cmark_text(el: etree.Element) -> str:

@@ -101,7 +101,14 @@ from .md_autolink import (
     EncodedAddresses,
     ReferenceEscapes,
 )
-from .md_blocks import BlockStructure, BlockTags, FenceBreaks, FenceParagraphs, LoneTags
+from .md_blocks import (
+    BlockStructure,
+    BlockTags,
+    FenceBreaks,
+    FenceParagraphs,
+    LoneTags,
+    StashTermDefList,
+)
 from .md_collect import (
     AttributeMarkers,
     BoxCollector,
@@ -190,6 +197,9 @@ class ArticleExtension(Extension):
         md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"),
                                    "sqrtdk-backslash-break", 99)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
+        # def_list's, a fence or raw HTML block never a term (replaces its 'deflist')
+        md.parser.blockprocessors.register(StashTermDefList(md.parser, self.blocks.is_fence),
+                                           "deflist", 25)
         tp.register(ReferenceEscapes(md), "sqrtdk-reference-escapes", 21)
         tp.register(FenceParagraphs(md, self.blocks.is_fence), "sqrtdk-fence-paragraphs", 19.85)
         tp.register(self.blocks, "sqrtdk-blocks", 19.8)

@@ -23,10 +23,11 @@ from difflib import SequenceMatcher
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from markdown import Markdown
+from markdown.extensions.def_list import DefListProcessor
 from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER
 from markdown.postprocessors import RawHtmlPostprocessor
 from markdown.preprocessors import Preprocessor
@@ -941,3 +942,33 @@ def _cells(row: str) -> int:
     if text.endswith("|"):
         text = text[:-1]
     return text.count("|") + 1
+
+
+class StashTermDefList(DefListProcessor):
+    """def_list's processor, except that a fence is never a definition's term: Pandoc's and
+    Quarto's listing caption under a fence (`: Listing 1 {#lst-x}`, right under it or after
+    a blank line) made def_list put the code block in a <dt> (a <pre> inside a term);
+    GitHub shows the code, then a paragraph `: Listing 1 …`, and so does the page now
+    (`FenceParagraphs` parts the fence from the paragraph; md_foreign warns at the caption;
+    `blocks.cmark_reader` compares that paragraph). `is_fence`: whether stash entry n holds a
+    fence."""
+
+    def __init__(self, parser: Any, is_fence: Callable[[int], bool]):
+        super().__init__(parser)
+        self.is_fence = is_fence
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool | None:
+        m = self.RE.search(blocks[0])
+        terms = [t.strip() for t in blocks[0][:m.start()].split("\n") if t.strip()] if m \
+            else []
+        sibling = self.lastChild(parent)
+        if terms and all(self._fence(t) for t in terms):
+            return False
+        if not terms and sibling is not None and sibling.tag == "p" and not len(sibling) and \
+                self._fence((sibling.text or "").strip()):
+            return False
+        return super().run(parent, blocks)
+
+    def _fence(self, text: str) -> bool:
+        m = _BLOCK_PLACEHOLDER.fullmatch(text)
+        return m is not None and self.is_fence(int(m.group(1)))

@@ -151,6 +151,8 @@ class AuthorClasses(AttrListTreeprocessor):
         return rest
 
 
+# a paragraph that is only a stashed block (a fence, raw HTML), as the tree holds it here
+_STASHED = re.compile("\x02wzxhzdk:\\d+\x03")
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
@@ -246,6 +248,7 @@ class ForeignSyntax(Treeprocessor):
         self._classes()
         self._definitions_without_term(root)
         self._caption_rows(root)
+        self._code_captions(root)
         self._simple_tables(root)
 
     def _simple_tables(self, root: etree.Element) -> None:
@@ -301,6 +304,26 @@ class ForeignSyntax(Treeprocessor):
                  f"'{text[:30]}' right under the table is one more row of it, here and on "
                  "GitHub; as the table's caption (Pandoc, Quarto) write it as a sentence of its "
                  "own above the table, with a blank line between")
+
+    def _code_captions(self, root: etree.Element) -> None:
+        """Pandoc's and Quarto's listing caption under a code block (`: Listing 1 {#lst-x}`):
+        a paragraph starting with ':' here and on GitHub (md_blocks.StashTermDefList keeps
+        the fence out of a definition list); a warning at its line."""
+        for parent in root.iter():
+            previous = None
+            for el in parent:
+                text = (el.text or "").lstrip()
+                if el.tag == "p" and previous is not None and _PANDOC_CAPTION.match(text) and \
+                        _STASHED.fullmatch((previous.text or "").strip()) and not len(previous):
+                    line = self.positions.line(el) or line_of(
+                        self.text(), re.compile(r"^[ \t>]*:[ \t]*" + re.escape(
+                            _PANDOC_CAPTION.sub("", text)[:20]), re.M),
+                        start=self.positions.floor(el) or 1)
+                    warn(LOGGER, self.source, line,
+                         f"'{text[:30]}' under the code block is a paragraph starting with ':' "
+                         "(here and on GitHub); as the code's caption (Pandoc, Quarto) write it "
+                         "as a sentence of its own above the code, with a blank line between")
+                previous = el if el.tag == "p" else None
 
     def _classes(self) -> None:
         """A class given by an attribute list that no style of the site knows: a warning at
