@@ -473,13 +473,22 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As @eq:var predicts.\n", "cross-reference"),
     ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
      "Pandoc grid table"),
+    ("import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n",
+     "MDX (Docusaurus) 'import' line"),
+    ('import {Chart, Legend} from "../components/Chart";\n', "'import' line"),
+    ("import './attention.css';\n", "'import' line"),
+    ("export const Highlight = ({children}) => (\n  <span>{children}</span>\n);\n",
+     "MDX (Docusaurus) 'export' line"),
+    ("{/* TODO: add a benchmark table */}\n", "MDX comment"),
+    ("The kernel is fast {/* measured on an A100 */} in practice.\n", "MDX comment"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
         "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
-        "crossref fig", "crossref eq", "grid table"])
+        "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
+        "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

@@ -27,6 +27,7 @@ from pathlib import Path
 from markdown import Markdown
 from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
+from markdown.util import HTML_PLACEHOLDER
 
 from ..errors import line_of
 from ..log import warn
@@ -60,6 +61,9 @@ _PANDOC_RULE = re.compile(r"[ \t]{0,3}-{3,}(?:[ \t]+-{3,})+[ \t]*")
 # Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
 WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
+_QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
+          + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -120,6 +124,22 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Pandoc's grid table, a paragraph here and on GitHub: `+-----+-----+` over `| a | b |`
     (re.compile(r"^\+[-=:]{3,}\+(?:[-=:]+\+)*[ \t]*$", re.M), True, "a Pandoc grid table",
      PIPE_TABLE),
+    # MDX's (Docusaurus') module lines at a block's start, `import Tabs from '@theme/Tabs';`,
+    # `import './styles.css';`, `export const Highlight = …`: code MDX runs, a paragraph of
+    # text here and on GitHub (smarty has curled their quotes)
+    (re.compile(r"^import[ \t]+(?:(?:[\w$]+|\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)"
+                r"(?:[ \t]*,[ \t]*(?:[\w$]+|\{[^}\n]*\}))*[ \t]+from[ \t]+)?"
+                + _QUOTE + r"[^\s\"'\u2018\u2019\u201c\u201d]+" + _QUOTE + r";?[ \t]*$",
+                re.M), True,
+     "an MDX (Docusaurus) 'import' line",
+     "nothing: remove the line (what it imports does not exist here; a component it brings "
+     "is written in Markdown)"),
+    (re.compile(r"^export[ \t]+(?:const|let|var|function|default|class)\b"), True,
+     "an MDX (Docusaurus) 'export' line",
+     "nothing: remove its lines, and write what a component made of it shows in Markdown"),
+    # MDX's comment `{/* … */}` (the words inside would be published)
+    (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
+     "an HTML comment <!-- … -->, which the page leaves out"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
