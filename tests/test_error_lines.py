@@ -86,6 +86,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "MDX component's end tag": ("the tip </Tip> here", "MDX", "page"),
     "Svelte block": ("the {#if fw === 'pt'} PyTorch {:else} TensorFlow {/if} here", "Svelte",
                      "page"),
+    # any mistake inside two braces says what the text knows there and how to write braces
+    "Vue interpolation": ("the title {{ $frontmatter.title }} here", "Vue's", "page"),
+    "unexpected character in a quote": ("the SD {{ spread.sd_small ? }} here",
+                                        "a quote is written {{ name | fixed(2) }}", "page"),
+    "unexpected token in a quote": ("the SD {{ spread.sd_small | sig(3) | }} here",
+                                    "for literal braces", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
