@@ -481,6 +481,9 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
      "MDX (Docusaurus) 'export' line"),
     ("{/* TODO: add a benchmark table */}\n", "MDX comment"),
     ("The kernel is fast {/* measured on an A100 */} in practice.\n", "MDX comment"),
+    ("<<< @/snippets/attention.js{2-3}\n", "including another file"),
+    ('--8<-- "docs/snippets/attention.py"\n', "including another file"),
+    ("--8<--\nsnippets/attention.py\n--8<--\n", "including another file"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -488,7 +491,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
         "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
-        "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline"])
+        "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
+        "vitepress snippet", "mkdocs snippet", "mkdocs snippet block"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

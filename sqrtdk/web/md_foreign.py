@@ -137,6 +137,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^export[ \t]+(?:const|let|var|function|default|class)\b"), True,
      "an MDX (Docusaurus) 'export' line",
      "nothing: remove its lines, and write what a component made of it shows in Markdown"),
+    # a line that includes another file: VitePress' code snippet `<<< @/snippets/a.js{2-3}`,
+    # pymdown's Snippets `--8<-- "path"` (MkDocs); the file is never read here
+    (re.compile(r"^(?:<<<[ \t]+\S|-{1,2}8<-{1,2}(?:[ \t]|$))", re.M), True,
+     "a line including another file ('<<< @/…' of VitePress, '--8<--' of MkDocs' snippets)",
+     "what the file holds, code in a fenced block"),
     # MDX's comment `{/* … */}` (the words inside would be published)
     (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
      "an HTML comment <!-- … -->, which the page leaves out"),
