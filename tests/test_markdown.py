@@ -484,6 +484,13 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("<<< @/snippets/attention.js{2-3}\n", "including another file"),
     ('--8<-- "docs/snippets/attention.py"\n', "including another file"),
     ("--8<--\nsnippets/attention.py\n--8<--\n", "including another file"),
+    (":material-information-outline: This page is part of the guide.\n", "MkDocs Material icon"),
+    ("- Runs on :fontawesome-brands-nvidia: GPUs\n", "MkDocs Material icon"),
+    ("Press ++ctrl+alt+del++ to restart.\n", "key combination"),
+    ("Text can be {--deleted--} here.\n", "CriticMarkup"),
+    ("Text can be {++added++} here.\n", "CriticMarkup"),
+    ("The {~~old~>new~~} word.\n", "CriticMarkup"),
+    ("A remark {>>check this<<} here.\n", "CriticMarkup"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -492,7 +499,9 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
         "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
-        "vitepress snippet", "mkdocs snippet", "mkdocs snippet block"])
+        "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
+        "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
+        "critic comment"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

@@ -142,6 +142,20 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:<<<[ \t]+\S|-{1,2}8<-{1,2}(?:[ \t]|$))", re.M), True,
      "a line including another file ('<<< @/…' of VitePress, '--8<--' of MkDocs' snippets)",
      "what the file holds, code in a fenced block"),
+    # MkDocs Material's icon shortcodes (`:material-clock-fast:`, `:fontawesome-brands-python:`,
+    # `:octicons-heart-16:`, `:simple-pytorch:`), no emoji of GitHub's list: shown as typed
+    (re.compile(r"(?<![\w:]):(?:material|fontawesome|octicons|simple)-[\w-]+:(?![\w:])"), False,
+     "an MkDocs Material icon ':…-…:'",
+     "the words it stands for, or one of GitHub's emoji (':warning:', ':bulb:')"),
+    # pymdown's Keys `++ctrl+alt+del++`
+    (re.compile(r"(?<![\w+{])\+\+[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*\+\+(?![\w+}])"), False,
+     "a key combination '++…++' (pymdown's Keys)", "<kbd>Ctrl</kbd>+<kbd>K</kbd>"),
+    # CriticMarkup (pymdown's Critic, MultiMarkdown): `{++added++}`, `{--deleted--}`,
+    # `{~~old~>new~~}`, `{==marked==}`, `{>>comment<<}`
+    (re.compile(r"\{(?:\+\+|--|~~|==|>>)[^\n]*?(?:\+\+|--|~~|==|<<)\}"), False,
+     "CriticMarkup '{++…++}', '{--…--}', '{~~…~>…~~}', '{>>…<<}'",
+     "the text as it is meant to read (<ins>…</ins>, <del>…</del> for marked changes); an "
+     "HTML comment <!-- … --> for a remark"),
     # MDX's comment `{/* … */}` (the words inside would be published)
     (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
      "an HTML comment <!-- … -->, which the page leaves out"),
