@@ -514,6 +514,17 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_foreign_syntax_warning_quotes_the_syntax_not_the_start_of_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    import logging
+    body = "A long sentence that runs on for a while before it says that ==this== matters.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and "('==this==')" in got[0], got
+
+
 def test_a_definition_list_is_a_definition_list(tmp_path: Path) -> None:
     tree = Tree(html(tmp_path, "Term\n:   Its definition, with $x^2$.\n"))
     tags = [e["tag"] for e in tree.elements]
@@ -897,7 +908,7 @@ def test_an_escaped_tilde_is_no_strikethrough_and_a_warning_quotes_escapes_as_ty
     paragraph holding escapes quotes them as the author typed them, not Markdown's
     placeholders."""
     import logging
-    body = "Escaped \\~\\~not struck\\~\\~ here.\n\nA List\\<T> with ~~struck~~ text.\n"
+    body = "Escaped \\~\\~not struck\\~\\~ here.\n\nA ~~List\\<T> struck~~ text.\n"
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body)
     got = [r.getMessage() for r in caplog.records]

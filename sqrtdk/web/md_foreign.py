@@ -373,6 +373,12 @@ class ForeignSyntax(Treeprocessor):
         line = self.positions.at(el, slot, span[0]) or \
             next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+        # the message quotes the syntax itself, not the start of its line
+        shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
+        if not shown or shown not in found.translate(STRAIGHT):
+            shown = found
+        if len(shown) > 30:
+            shown = shown[:29] + "\u2026"
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
-             f"typed ('{found[:30]}'); write {instead}")
+             f"typed ('{shown}'); write {instead}")
 
