@@ -1898,3 +1898,16 @@ def test_a_setext_heading_without_id_says_what_makes_it_a_heading(
 def test_a_heading_written_with_hashes_gets_no_underline_hint(tmp_path: Path) -> None:
     e = error(tmp_path, place("middle", "## A heading\n---", True) or "")
     assert "no explicit id" in e.message and "under it" not in e.message, e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_formula_block_in_raw_html_is_named_in_one_build(tmp_path: Path,
+                                                               lang: str) -> None:
+    """A blog post's display formulas each wrapped in `<div>` (Hexo's, Hugo's way around
+    their Markdown): every such block is an error at its formula's line, in one build."""
+    body = "Intro.\n\n<div>\n$$\na = b\n$$\n</div>\n\nText.\n\n<div>\n$$\nc = d\n$$\n</div>\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    found = [(one.line, one.message) for one in e.value.errors]
+    assert [line for line, _ in found] == [BODY_START + 3, BODY_START + 11], found
+    assert all("inside raw HTML" in m for _, m in found), found

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, Mistakes, line_of
+from ..errors import BuildError, Mistakes, combined, line_of
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
@@ -251,7 +251,7 @@ def convert(page: PageContext, masked: Masked) -> Conversion:
     try:
         return article.conversion(md.convert(page.text.markdown))
     except ContentError as e:
-        raise _located(e, page, masked) from None
+        raise combined(_located(one, page, masked) for one in (e, *e.more)) from None
     except UnknownSnippet as e:     # the first reproduce fence naming it (the lexer's record)
         line = next((line for line, name in page.text.reproduce if name == e.name), 0)
         raise BuildError(page.source, line, str(e)) from None
