@@ -126,6 +126,8 @@ BLOCK: dict[str, tuple[str, str, str]] = {
                                       "Svelte", "page"),
     "MkDocs admonition with math": ('??? note "Why"\n\n    The SD is $\\sqrt{d}$.',
                                     "MkDocs' admonition", "page"),
+    "MkDocs content tab with math": ('=== "NumPy"\n\n    The SD is $\\sqrt{d}$.',
+                                     "an MkDocs content tab", "page"),
 }
 
 

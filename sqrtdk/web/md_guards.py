@@ -196,10 +196,13 @@ class MathInRawHtml(Treeprocessor):
             opener = self._box_line(at)
             if opener:
                 number, written = opener
-                raise ContentError(f"'{written}' is MkDocs' admonition syntax, which is not "
-                                   "understood here: its indented body, with the formula "
-                                   f"{m.group(0)}, would be published as a code block; "
-                                   "write a '/// details | Title' box", line=number)
+                tab = _CONTENT_TAB.match(written) is not None
+                what = "an MkDocs content tab" if tab else "MkDocs' admonition syntax"
+                instead = ("the variants one after another, each under its own heading or in "
+                           "a '/// details | Title' box" if tab else "a '/// details | Title' box")
+                raise ContentError(f"'{written}' is {what}, which is not understood here: its "
+                                   f"indented body, with the formula {m.group(0)}, would be "
+                                   f"published as a code block; write {instead}", line=number)
             raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
                                "line indented by four spaces is code); for code use a "
                                "fence (```), for text and math remove the indent",
@@ -215,19 +218,21 @@ class MathInRawHtml(Treeprocessor):
                            "dollar sign inside HTML is written '&#36;')", m.group(0), line=at)
 
     def _box_line(self, at: int) -> tuple[int, str] | None:
-        """(line, text) of an admonition line right above the indented block holding line
-        `at`, if there is one."""
+        """(line, text) of an admonition's or content tab's line right above the indented
+        block holding line `at`, if there is one."""
         lines = self.text().split("\n")
         indent = len(lines[at - 1]) - len(lines[at - 1].lstrip()) if at else 0
         k = at - 2
         while k >= 0 and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) >= indent):
             k -= 1
-        if at and k >= 0 and _ADMONITION.match(lines[k]):
+        if at and k >= 0 and (_ADMONITION.match(lines[k]) or _CONTENT_TAB.match(lines[k])):
             return k + 1, lines[k].strip()
         return None
 
 
 _ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
+# MkDocs' content tab, `=== "PyTorch"`, whose body is indented as an admonition's
+_CONTENT_TAB = re.compile(r"^[ \t>]*===\+?[ \t]+\S")
 
 
 class LeftoverCheck(Treeprocessor):
