@@ -87,6 +87,8 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "Svelte block": ("the {#if fw === 'pt'} PyTorch {:else} TensorFlow {/if} here", "Svelte",
                      "page"),
     # any mistake inside two braces says what the text knows there and how to write braces
+    "JSX object attribute": ("a <span style={{color: 'red'}}>red</span> word", "MDX's (JSX's)",
+                             "page"),
     "Vue interpolation": ("the title {{ $frontmatter.title }} here", "Vue's", "page"),
     "unexpected character in a quote": ("the SD {{ spread.sd_small ? }} here",
                                         "a quote is written {{ name | fixed(2) }}", "page"),

@@ -62,6 +62,13 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
+    # MDX (JSX): an object as an attribute's value, `<div style={{textAlign: 'center'}}>`, or
+    # a line of an `export const X = …` that holds one
+    if re.search(r"=\{\{", written) or re.match(r"\s*export\s", written):
+        return (f"{msg}: '{{{{' here is MDX's (JSX's) code, '={{{{…}}}}' an object as an "
+                "attribute's value or an 'export' line, which this text does not know; write "
+                "HTML attributes as text (style=\"text-align: center\") and remove 'export' "
+                f"lines; {LITERAL_BRACES}")
     # Vue's (VuePress', VitePress') `{{ $frontmatter.x }}`
     if re.search(r"\{\{-?\s*\$", written):
         return (f"{msg}: '{{{{ $… }}}}' is Vue's (VuePress', VitePress') interpolation, which is "
