@@ -63,6 +63,10 @@ def split_front_matter(path: Path, text: str) -> tuple[str, str]:
             raise BuildError(path, 1, f"the front matter must be the first thing in the file "
                                       f"(found at line {found}); move {above} above it below "
                                       "its closing '---'")
+        if re.match(r"\+{3}[ \t]*\n", text.lstrip("\ufeff")):     # Hugo's TOML front matter
+            raise BuildError(path, 1, "front matter between '+++' lines (Hugo's TOML) is not "
+                                      "read here; write it between '---' lines as YAML: "
+                                      "'title: …', 'description: …'")
         raise BuildError(path, 1, "missing front matter; start the file with '---', "
                                   "'title: …', 'description: …', '---'")
     return m.group(0), text[m.end():]
