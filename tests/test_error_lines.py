@@ -86,6 +86,14 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "MDX component's end tag": ("the tip </Tip> here", "MDX", "page"),
     "Svelte block": ("the {#if fw === 'pt'} PyTorch {:else} TensorFlow {/if} here", "Svelte",
                      "page"),
+    # any mistake inside two braces says what the text knows there and how to write braces
+    "JSX object attribute": ("a <span style={{color: 'red'}}>red</span> word", "MDX's (JSX's)",
+                             "page"),
+    "Vue interpolation": ("the title {{ $frontmatter.title }} here", "Vue's", "page"),
+    "unexpected character in a quote": ("the SD {{ spread.sd_small ? }} here",
+                                        "a quote is written {{ name | fixed(2) }}", "page"),
+    "unexpected token in a quote": ("the SD {{ spread.sd_small | sig(3) | }} here",
+                                    "for literal braces", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     "heading without id": ("## A heading", "no explicit id", "page"),
@@ -120,6 +128,8 @@ BLOCK: dict[str, tuple[str, str, str]] = {
                                       "Svelte", "page"),
     "MkDocs admonition with math": ('??? note "Why"\n\n    The SD is $\\sqrt{d}$.',
                                     "MkDocs' admonition", "page"),
+    "MkDocs content tab with math": ('=== "NumPy"\n\n    The SD is $\\sqrt{d}$.',
+                                     "an MkDocs content tab", "page"),
 }
 
 
@@ -452,6 +462,7 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: Why $d_k$\ndescription: D\n---\n", 2, "plain text"),
     ("---\ntitle: T\ndescription: Why divide by \\sqrt{d_k}\n---\n", 3, "plain text"),
     ("title: T\n", 1, "missing front matter"),
+    ('+++\ntitle = "T"\ndescription = "D"\n+++\n', 1, "(Hugo's TOML) is not read here"),
     ("<!-- a comment -->\n---\ntitle: T\ndescription: D\n---\n", 1,
      "the front matter must be the first thing in the file (found at line 2); move the comment"),
     ("A line.\n\n---\ntitle: T\ndescription: D\n---\n", 1,
@@ -1892,3 +1903,16 @@ def test_a_setext_heading_without_id_says_what_makes_it_a_heading(
 def test_a_heading_written_with_hashes_gets_no_underline_hint(tmp_path: Path) -> None:
     e = error(tmp_path, place("middle", "## A heading\n---", True) or "")
     assert "no explicit id" in e.message and "under it" not in e.message, e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_formula_block_in_raw_html_is_named_in_one_build(tmp_path: Path,
+                                                               lang: str) -> None:
+    """A blog post's display formulas each wrapped in `<div>` (Hexo's, Hugo's way around
+    their Markdown): every such block is an error at its formula's line, in one build."""
+    body = "Intro.\n\n<div>\n$$\na = b\n$$\n</div>\n\nText.\n\n<div>\n$$\nc = d\n$$\n</div>\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS, lang=lang)
+    found = [(one.line, one.message) for one in e.value.errors]
+    assert [line for line, _ in found] == [BODY_START + 3, BODY_START + 11], found
+    assert all("inside raw HTML" in m for _, m in found), found

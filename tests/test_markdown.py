@@ -473,13 +473,35 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As @eq:var predicts.\n", "cross-reference"),
     ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
      "Pandoc grid table"),
+    ("import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n",
+     "MDX (Docusaurus) 'import' line"),
+    ('import {Chart, Legend} from "../components/Chart";\n', "'import' line"),
+    ("import './attention.css';\n", "'import' line"),
+    ("export const Highlight = ({children}) => (\n  <span>{children}</span>\n);\n",
+     "MDX (Docusaurus) 'export' line"),
+    ("{/* TODO: add a benchmark table */}\n", "MDX comment"),
+    ("The kernel is fast {/* measured on an A100 */} in practice.\n", "MDX comment"),
+    ("<<< @/snippets/attention.js{2-3}\n", "including another file"),
+    ('--8<-- "docs/snippets/attention.py"\n', "including another file"),
+    ("--8<--\nsnippets/attention.py\n--8<--\n", "including another file"),
+    (":material-information-outline: This page is part of the guide.\n", "MkDocs Material icon"),
+    ("- Runs on :fontawesome-brands-nvidia: GPUs\n", "MkDocs Material icon"),
+    ("Press ++ctrl+alt+del++ to restart.\n", "key combination"),
+    ("Text can be {--deleted--} here.\n", "CriticMarkup"),
+    ("Text can be {++added++} here.\n", "CriticMarkup"),
+    ("The {~~old~>new~~} word.\n", "CriticMarkup"),
+    ("A remark {>>check this<<} here.\n", "CriticMarkup"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
         "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
-        "crossref fig", "crossref eq", "grid table"])
+        "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
+        "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
+        "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
+        "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
+        "critic comment"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -490,6 +512,17 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and what in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_foreign_syntax_warning_quotes_the_syntax_not_the_start_of_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    import logging
+    body = "A long sentence that runs on for a while before it says that ==this== matters.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and "('==this==')" in got[0], got
 
 
 def test_a_definition_list_is_a_definition_list(tmp_path: Path) -> None:
@@ -875,7 +908,7 @@ def test_an_escaped_tilde_is_no_strikethrough_and_a_warning_quotes_escapes_as_ty
     paragraph holding escapes quotes them as the author typed them, not Markdown's
     placeholders."""
     import logging
-    body = "Escaped \\~\\~not struck\\~\\~ here.\n\nA List\\<T> with ~~struck~~ text.\n"
+    body = "Escaped \\~\\~not struck\\~\\~ here.\n\nA ~~List\\<T> struck~~ text.\n"
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body)
     got = [r.getMessage() for r in caplog.records]

@@ -313,3 +313,14 @@ def test_a_ratio_quoted_beside_one_operand_but_not_the_other_warns_at_the_ratio(
                               "ratio of two results"), said
     assert "not 'spread.sd_small'" in said[0] and \
         said[0].endswith("{{ spread.sd_small | sig(4) }}"), said
+
+
+def test_every_tag_of_another_tool_is_named_in_one_build() -> None:
+    """Tags no Jinja statement knows (Hexo's, Liquid's), in three paragraphs: each is an error
+    at its line (the first of its paragraph), all in one build, not only the first."""
+    source = ("Intro.\n\n{% asset_img curve.png The curve %}\n\nText {{ share.p | fixed(2) }}.\n\n"
+              "{% blockquote Vaswani et al. %}\nWe suspect.\n{% endblockquote %}\n\n"
+              "{% katex %}\nx^2\n{% endkatex %}\n")
+    e = error(source)
+    lines = sorted(err.line for err in e.errors)
+    assert lines == [3, 7, 11], [str(x) for x in e.errors]     # the first of each paragraph

@@ -158,3 +158,18 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
                  RESULTS)
     first, second = typeset([built], katex)["en"]
     assert 'class="mord mathbf"' in first and 'class="mord mathbf"' in second    # a bold y
+
+
+@pytest.mark.parametrize("tex, hint", [
+    ("\\require{cancel} \\cancel{d_k}", "remove \\require{"),
+    ("\\bbox[yellow]{x}", "\\boxed{"),
+    ("\\vxx + 1", "define it, in a formula"),
+], ids=["require", "bbox", "unknown"])
+def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
+                                                hint: str) -> None:
+    """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any
+    other) stops at its line with what to write instead, not KaTeX's message alone."""
+    built = page(tmp_path, f"Intro.\n\n$${tex}$$\n", RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {})
+    assert e.value.line == BODY_START + 2 and hint in e.value.message, str(e.value)

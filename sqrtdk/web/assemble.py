@@ -220,13 +220,28 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")
+    if command in _MATHJAX_ONLY:
+        return f"; {command} is MathJax's: {_MATHJAX_ONLY[command]}"
     later = next((f for f in formulas[k + 1:]
                   if command in {a or b for a, b in _DEFINES.findall(f.source)}), None)
     if later is not None:
         return (f"; {command} is defined later, at line {later.line}, and a definition holds "
                 "from its formula on: move the definition up, into this formula or an "
                 "earlier one")
-    return ""
+    return (f"; {command} is no command KaTeX knows (a package's, or a macro of the site the post "
+            "was written for): write it with KaTeX's commands, or define it, in a formula "
+            "(\\newcommand) or in [math.macros] of content/site.toml")
+
+
+# commands of MathJax (which blog posts written for it use) that KaTeX does not have
+_MATHJAX_ONLY = {
+    "\\require": "KaTeX loads no extensions and has \\cancel and \\bm "
+                  "built in: remove \\require{…}",
+    "\\class": "remove it, keeping its second argument",
+    "\\cssId": "remove it, keeping its second argument",
+    "\\style": "remove it, keeping its second argument",
+    "\\bbox": "remove it, or write \\boxed{…} or \\colorbox{…}{…}",
+}
 
 
 def _scroll_if_wide(f: Formula, r: Rendered, name: str) -> str:

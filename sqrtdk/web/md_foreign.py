@@ -27,6 +27,7 @@ from pathlib import Path
 from markdown import Markdown
 from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
+from markdown.util import HTML_PLACEHOLDER
 
 from ..errors import line_of
 from ..log import warn
@@ -60,6 +61,9 @@ _PANDOC_RULE = re.compile(r"[ \t]{0,3}-{3,}(?:[ \t]+-{3,})+[ \t]*")
 # Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
 WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
+_QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
+          + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -120,6 +124,41 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Pandoc's grid table, a paragraph here and on GitHub: `+-----+-----+` over `| a | b |`
     (re.compile(r"^\+[-=:]{3,}\+(?:[-=:]+\+)*[ \t]*$", re.M), True, "a Pandoc grid table",
      PIPE_TABLE),
+    # MDX's (Docusaurus') module lines at a block's start, `import Tabs from '@theme/Tabs';`,
+    # `import './styles.css';`, `export const Highlight = …`: code MDX runs, a paragraph of
+    # text here and on GitHub (smarty has curled their quotes)
+    (re.compile(r"^import[ \t]+(?:(?:[\w$]+|\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)"
+                r"(?:[ \t]*,[ \t]*(?:[\w$]+|\{[^}\n]*\}))*[ \t]+from[ \t]+)?"
+                + _QUOTE + r"[^\s\"'\u2018\u2019\u201c\u201d]+" + _QUOTE + r";?[ \t]*$",
+                re.M), True,
+     "an MDX (Docusaurus) 'import' line",
+     "nothing: remove the line (what it imports does not exist here; a component it brings "
+     "is written in Markdown)"),
+    (re.compile(r"^export[ \t]+(?:const|let|var|function|default|class)\b"), True,
+     "an MDX (Docusaurus) 'export' line",
+     "nothing: remove its lines, and write what a component made of it shows in Markdown"),
+    # a line that includes another file: VitePress' code snippet `<<< @/snippets/a.js{2-3}`,
+    # pymdown's Snippets `--8<-- "path"` (MkDocs); the file is never read here
+    (re.compile(r"^(?:<<<[ \t]+\S|-{1,2}8<-{1,2}(?:[ \t]|$))", re.M), True,
+     "a line including another file ('<<< @/…' of VitePress, '--8<--' of MkDocs' snippets)",
+     "what the file holds, code in a fenced block"),
+    # MkDocs Material's icon shortcodes (`:material-clock-fast:`, `:fontawesome-brands-python:`,
+    # `:octicons-heart-16:`, `:simple-pytorch:`), no emoji of GitHub's list: shown as typed
+    (re.compile(r"(?<![\w:]):(?:material|fontawesome|octicons|simple)-[\w-]+:(?![\w:])"), False,
+     "an MkDocs Material icon ':…-…:'",
+     "the words it stands for, or one of GitHub's emoji (':warning:', ':bulb:')"),
+    # pymdown's Keys `++ctrl+alt+del++`
+    (re.compile(r"(?<![\w+{])\+\+[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*\+\+(?![\w+}])"), False,
+     "a key combination '++…++' (pymdown's Keys)", "<kbd>Ctrl</kbd>+<kbd>K</kbd>"),
+    # CriticMarkup (pymdown's Critic, MultiMarkdown): `{++added++}`, `{--deleted--}`,
+    # `{~~old~>new~~}`, `{==marked==}`, `{>>comment<<}`
+    (re.compile(r"\{(?:\+\+|--|~~|==|>>)[^\n]*?(?:\+\+|--|~~|==|<<)\}"), False,
+     "CriticMarkup '{++…++}', '{--…--}', '{~~…~>…~~}', '{>>…<<}'",
+     "the text as it is meant to read (<ins>…</ins>, <del>…</del> for marked changes); an "
+     "HTML comment <!-- … --> for a remark"),
+    # MDX's comment `{/* … */}` (the words inside would be published)
+    (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
+     "an HTML comment <!-- … -->, which the page leaves out"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
@@ -357,6 +396,12 @@ class ForeignSyntax(Treeprocessor):
         line = self.positions.at(el, slot, span[0]) or \
             next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
             or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+        # the message quotes the syntax itself, not the start of its line
+        shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
+        if not shown or shown not in found.translate(STRAIGHT):
+            shown = found
+        if len(shown) > 30:
+            shown = shown[:29] + "\u2026"
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
-             f"typed ('{found[:30]}'); write {instead}")
+             f"typed ('{shown}'); write {instead}")
 

@@ -176,48 +176,63 @@ class MathInRawHtml(Treeprocessor):
         self.raw_html = raw_html     # the stash's entries that are raw HTML blocks
 
     def run(self, root: etree.Element) -> None:
+        found: list[ContentError] = []      # every such block is told, in one build
         for n, block in enumerate(self.md.htmlStash.rawHtmlBlocks):
-            m = ANY_MATH_RE.search(str(block))
-            if m is None:
-                continue
-            at = self.formulas[int(m.group(1))].line
-            # Markdown's indented code (stashed by the highlighter), not a raw <pre> block
-            if str(block).lstrip().startswith("<pre") and n not in self.raw_html():
-                opener = self._box_line(at)
-                if opener:
-                    number, written = opener
-                    raise ContentError(f"'{written}' is MkDocs' admonition syntax, which is not "
-                                       "understood here: its indented body, with the formula "
-                                       f"{m.group(0)}, would be published as a code block; "
-                                       "write a '/// details | Title' box", line=number)
-                raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
-                                   "line indented by four spaces is code); for code use a "
-                                   "fence (```), for text and math remove the indent",
-                                   m.group(0), line=at)
-            # the block as the author wrote it (its formulas back) before it is cut short
-            start = " ".join(self.readable(str(block)).split())[:30]
-            how = ("for code, use a fence (```), inside which '$' is a dollar sign"
-                   if str(block).lstrip().startswith("<pre") else
-                   "write the passage in Markdown (a '/// details' box for a collapsible one), "
-                   "or keep the formula out of the HTML")
-            raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
-                               f"Markdown leaves as written, so it is never typeset; {how} (a "
-                               "dollar sign inside HTML is written '&#36;')", m.group(0), line=at)
+            try:
+                self._check(n, block)
+            except ContentError as e:
+                found.append(e)
+        if found:
+            raise ContentError.with_more(found)
+
+    def _check(self, n: int, block: str | etree.Element) -> None:
+        """ContentError when stashed block `n` holds a formula."""
+        m = ANY_MATH_RE.search(str(block))
+        if m is None:
+            return
+        at = self.formulas[int(m.group(1))].line
+        # Markdown's indented code (stashed by the highlighter), not a raw <pre> block
+        if str(block).lstrip().startswith("<pre") and n not in self.raw_html():
+            opener = self._box_line(at)
+            if opener:
+                number, written = opener
+                tab = _CONTENT_TAB.match(written) is not None
+                what = "an MkDocs content tab" if tab else "MkDocs' admonition syntax"
+                instead = ("the variants one after another, each under its own heading or in "
+                           "a '/// details | Title' box" if tab else "a '/// details | Title' box")
+                raise ContentError(f"'{written}' is {what}, which is not understood here: its "
+                                   f"indented body, with the formula {m.group(0)}, would be "
+                                   f"published as a code block; write {instead}", line=number)
+            raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
+                               "line indented by four spaces is code); for code use a "
+                               "fence (```), for text and math remove the indent",
+                               m.group(0), line=at)
+        # the block as the author wrote it (its formulas back) before it is cut short
+        start = " ".join(self.readable(str(block)).split())[:30]
+        how = ("for code, use a fence (```), inside which '$' is a dollar sign"
+               if str(block).lstrip().startswith("<pre") else
+               "write the passage in Markdown (a '/// details' box for a collapsible one), "
+               "or keep the formula out of the HTML")
+        raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
+                           f"Markdown leaves as written, so it is never typeset; {how} (a "
+                           "dollar sign inside HTML is written '&#36;')", m.group(0), line=at)
 
     def _box_line(self, at: int) -> tuple[int, str] | None:
-        """(line, text) of an admonition line right above the indented block holding line
-        `at`, if there is one."""
+        """(line, text) of an admonition's or content tab's line right above the indented
+        block holding line `at`, if there is one."""
         lines = self.text().split("\n")
         indent = len(lines[at - 1]) - len(lines[at - 1].lstrip()) if at else 0
         k = at - 2
         while k >= 0 and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) >= indent):
             k -= 1
-        if at and k >= 0 and _ADMONITION.match(lines[k]):
+        if at and k >= 0 and (_ADMONITION.match(lines[k]) or _CONTENT_TAB.match(lines[k])):
             return k + 1, lines[k].strip()
         return None
 
 
 _ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
+# MkDocs' content tab, `=== "PyTorch"`, whose body is indented as an admonition's
+_CONTENT_TAB = re.compile(r"^[ \t>]*===\+?[ \t]+\S")
 
 
 class LeftoverCheck(Treeprocessor):

@@ -44,6 +44,15 @@ class ContentError(Exception):
         super().__init__(message)
         self.message, self.needle, self.occurrence, self.line = message, needle, occurrence, line
         self.after, self.outline = after, outline
+        # further mistakes the same check found in the page (each told at its line, in one
+        # build): `with_more`
+        self.more: list[ContentError] = []
+
+    @staticmethod
+    def with_more(found: list[ContentError]) -> ContentError:
+        """The first of `found` (at least one), carrying the others."""
+        found[0].more = found[1:]
+        return found[0]
 
 
 # the attributes an element's own Markdown gives it, before attr_list's (`[a](href "title")`)

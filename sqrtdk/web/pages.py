@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, Mistakes, line_of
+from ..errors import BuildError, Mistakes, combined, line_of
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
@@ -63,6 +63,10 @@ def split_front_matter(path: Path, text: str) -> tuple[str, str]:
             raise BuildError(path, 1, f"the front matter must be the first thing in the file "
                                       f"(found at line {found}); move {above} above it below "
                                       "its closing '---'")
+        if re.match(r"\+{3}[ \t]*\n", text.lstrip("\ufeff")):     # Hugo's TOML front matter
+            raise BuildError(path, 1, "front matter between '+++' lines (Hugo's TOML) is not "
+                                      "read here; write it between '---' lines as YAML: "
+                                      "'title: …', 'description: …'")
         raise BuildError(path, 1, "missing front matter; start the file with '---', "
                                   "'title: …', 'description: …', '---'")
     return m.group(0), text[m.end():]
@@ -251,7 +255,7 @@ def convert(page: PageContext, masked: Masked) -> Conversion:
     try:
         return article.conversion(md.convert(page.text.markdown))
     except ContentError as e:
-        raise _located(e, page, masked) from None
+        raise combined(_located(one, page, masked) for one in (e, *e.more)) from None
     except UnknownSnippet as e:     # the first reproduce fence naming it (the lexer's record)
         line = next((line for line, name in page.text.reproduce if name == e.name), 0)
         raise BuildError(page.source, line, str(e)) from None

@@ -62,10 +62,21 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
-    if "'}'" in msg or "end of print statement" in msg or "'end of template'" in msg:
-        return (f"{msg}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each side, "
-                f"with its filter's digits in parentheses; {LITERAL_BRACES}")
-    return msg
+    # MDX (JSX): an object as an attribute's value, `<div style={{textAlign: 'center'}}>`, or
+    # a line of an `export const X = …` that holds one
+    if re.search(r"=\{\{", written) or re.match(r"\s*export\s", written):
+        return (f"{msg}: '{{{{' here is MDX's (JSX's) code, '={{{{…}}}}' an object as an "
+                "attribute's value or an 'export' line, which this text does not know; write "
+                "HTML attributes as text (style=\"text-align: center\") and remove 'export' "
+                f"lines; {LITERAL_BRACES}")
+    # Vue's (VuePress', VitePress') `{{ $frontmatter.x }}`
+    if re.search(r"\{\{-?\s*\$", written):
+        return (f"{msg}: '{{{{ $… }}}}' is Vue's (VuePress', VitePress') interpolation, which is "
+                f"not known here; write the words it stands for; {_TEXT_KNOWS}")
+    # any other mistake inside `{{ … }}` or `{% … %}` (an unexpected character, a missing
+    # comma): what the text knows there, and how to write braces that are text
+    return (f"{msg.rstrip('.')}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each "
+            f"side, with its filter's digits in parentheses; {LITERAL_BRACES}")
 
 
 _PAIRED_TAGS = ("if", "for", "raw", "macro", "call", "filter", "block", "with")

@@ -367,6 +367,14 @@ def _paragraphs(source: str, env: jinja2.Environment) -> list[tuple[int, str]]:
 # text one piece, as does whitespace control (`{%-` takes the blank lines before it)
 _BLOCKS = frozenset(("if", "for", "filter", "with", "autoescape"))
 _INSIDE = frozenset(("elif", "else"))
+# the statements this Jinja knows (its own and its extensions'): a tag naming none of them
+# (Liquid's `{% post_url … %}`, Hexo's `{% asset_img … %}`) is a syntax error of its own
+# paragraph, which cannot reach beyond it: the other paragraphs are still compiled, so every
+# such tag is named in one build
+_STATEMENTS = frozenset((
+    "for", "if", "block", "extends", "print", "macro", "include", "from", "import", "set",
+    "with", "autoescape", "filter", "call", "raw", "trans", "pluralize", "do", "break",
+    "continue", "elif", "else", "debug"))
 _OPENING = ("block_begin", "variable_begin", "comment_begin")
 _CLOSING = ("block_end", "variable_end", "comment_end")
 
@@ -401,6 +409,8 @@ def _joined_lines(source: str, env: jinja2.Environment) -> set[int] | None:
                     open_blocks.pop()
                     if not open_blocks:
                         joined.update(range(opened + 1, line + 1))
+                elif value.removeprefix("end") not in _STATEMENTS:
+                    continue        # no statement: an error of its own piece (`_STATEMENTS`)
                 elif not (open_blocks and value in _INSIDE):
                     return None
             elif naming and kind != "whitespace":
