@@ -27,7 +27,7 @@ from pathlib import Path
 from markdown import Markdown
 from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
-from markdown.util import HTML_PLACEHOLDER
+from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
 from ..errors import line_of
 from ..log import warn
@@ -190,8 +190,6 @@ class AuthorClasses(AttrListTreeprocessor):
         return rest
 
 
-# a paragraph that is only a stashed block (a fence, raw HTML), as the tree holds it here
-_STASHED = re.compile("\x02wzxhzdk:\\d+\x03")
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
@@ -352,8 +350,9 @@ class ForeignSyntax(Treeprocessor):
             previous = None
             for el in parent:
                 text = (el.text or "").lstrip()
-                if el.tag == "p" and previous is not None and _PANDOC_CAPTION.match(text) and \
-                        _STASHED.fullmatch((previous.text or "").strip()) and not len(previous):
+                if el.tag == "p" and previous is not None and not len(previous) and \
+                        _PANDOC_CAPTION.match(text) and \
+                        HTML_PLACEHOLDER_RE.fullmatch((previous.text or "").strip()):
                     line = self.positions.line(el) or line_of(
                         self.text(), re.compile(r"^[ \t>]*:[ \t]*" + re.escape(
                             _PANDOC_CAPTION.sub("", text)[:20]), re.M),
