@@ -1196,6 +1196,22 @@ def test_a_chunk_quarto_would_run_is_warned_at_its_line(tmp_path: Path, containe
     assert "print(np.pi)" in out, out
 
 
+@pytest.mark.parametrize("container", CONTAINERS)
+def test_docusaurus_s_mdx_wrapper_fence_is_warned_at_its_line(tmp_path: Path,
+                                                            container: str) -> None:
+    """Docusaurus' ```` ```mdx-code-block ```` fence wraps MDX (imports, components) that
+    Docusaurus reads as the page's own; here, as on GitHub, it was a block of code, with no
+    message. Its line now says so; a fence of a language stays quiet."""
+    body = _inside(container, "Text.\n\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\n"
+                              "```\n\n```python\nx = 1\n```\n\nMore.")
+    with captured() as warned:
+        out = html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if "mdx-code" in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "Docusaurus' MDX wrapper" in warned[0] and "as a block of code" in warned[0], warned
+    assert "@theme/Tabs" in out, out
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("body, comment", [
     ("Line one.\n<!-- a note -->\nLine two.\n", 1),
