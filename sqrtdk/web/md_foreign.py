@@ -85,12 +85,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (below) or a range (`3~5`), which is never struck here. The closing one is right-
     # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
     # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
-    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~\n]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
+    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
      False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
-    (re.compile(r"(?<![=\w])==[^=\s](?:[^=\n]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
+    (re.compile(r"(?<![=\w])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
      "<mark>…</mark>"),
-    (re.compile(r"\^\^[^^\s](?:[^^\n]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
+    (re.compile(r"\^\^[^^\s](?:[^^]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
      "<ins>…</ins>"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"), False,
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
@@ -399,6 +399,7 @@ class ForeignSyntax(Treeprocessor):
         shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
         if not shown or shown not in found.translate(STRAIGHT):
             shown = found
+        shown = " ".join(shown.split())            # one line, when it spans a line break
         if len(shown) > 30:
             shown = shown[:29] + "\u2026"
         warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
