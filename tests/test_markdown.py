@@ -473,6 +473,9 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As shown by Vaswani et al. [@vaswani2017].\n", "Pandoc citation"),
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
+    ("As @vaswani2017 showed, the scores grow.\n", "Pandoc citation '@…'"),
+    ("The rule of @Vaswani_2017attention holds.\n", "('@Vaswani_2017attention')"),
+    ("As argued [see @vaswani2017, p. 4].\n", "Pandoc citation '[@…]'"),
     ("See @fig-spread for the result.\n", "cross-reference"),
     ("As @eq:var predicts.\n", "cross-reference"),
     ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
@@ -502,6 +505,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
+        "bare citation", "bare citation key with a title", "citation with a prefix",
         "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
@@ -667,8 +671,10 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     ("en", "Copy ~/.config to ~/backup, about ~5 or ~ 6 files.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
     ("en", "About O(~1e12) steps (~10,000X) and (~5) more.\n"),
+    ("en", "Mail a2017@b.org or vaswani2017@b.org, ping @huggingface or @karpathy, see "
+           "medium.com/@jay2020/post and https://medium.com/@jay2020/post [@ 2017].\n"),
 ], ids=["chinese ranges", "comparisons and carets", "home and about",
-                     "colons and braces", "tildes after brackets"])
+                     "colons and braces", "tildes after brackets", "addresses and handles"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging

@@ -64,6 +64,11 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
 _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
           + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
+# a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
+# `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
+CITATION_KEY = r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-][\w:-]*)?(?![\w@])"
+CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
+                    "holding it")
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -115,9 +120,14 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "or remove it"),
     # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
     # `[@a; @b, p. 4]`, and Quarto's (pandoc-crossref's) cross-references `@fig-x`, `@eq:x`
-    (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]"), False,
-     "a Pandoc citation '[@…]' (Quarto, R Markdown)",
-     "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] holding it"),
+    (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]|\[[^\[\]@\n]*[ \t]-?@" + CITATION_KEY
+                + r"[^\[\]\n]*\]"), False,
+     "a Pandoc citation '[@…]' (Quarto, R Markdown)", CITATION_INSTEAD),
+    # a bare citation in running text, `@vaswani2017 shows`, only of a key that reads as one
+    # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
+    # and a bracketed citation (above) are not told here
+    (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
+     "a Pandoc citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
