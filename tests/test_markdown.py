@@ -665,6 +665,15 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     assert all("component" in x.message for x in e.value.errors), e.value
 
 
+@pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
+def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
+    """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)
+    components, a tool their author never used; the message now names both."""
+    e = error(tmp_path, f"Text.\n\n{tag}\n\nMore.\n")
+    assert [x.line for x in e.errors] == [BODY_START + 2], e
+    assert "is a Vue or MDX (JSX) component, <" in e.errors[0].message, e
+
+
 @pytest.mark.parametrize("lang, text", [
     ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
