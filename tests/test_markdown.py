@@ -480,6 +480,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As @eq:var predicts.\n", "cross-reference"),
     ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
      "Pandoc grid table"),
+    ("Some [small caps]{.smallcaps} here.\n", "bracketed span '[…]{…}'"),
+    ("[]{#tab:x}\n\n| a |\n|---|\n| 1 |\n", "('[]{#tab:x}')"),
     ("import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n",
      "MDX (Docusaurus) 'import' line"),
     ('import {Chart, Legend} from "../components/Chart";\n', "'import' line"),
@@ -506,7 +508,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
         "bare citation", "bare citation key with a title", "citation with a prefix",
-        "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
+        "crossref fig", "crossref eq", "grid table", "bracketed span", "pandoc anchor",
+        "mdx import", "mdx import named",
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
@@ -821,8 +824,7 @@ def test_a_github_emoji_shortcode_is_the_emoji_wherever_it_stands(
     ("> A quoted notice.\n{: .notice--info}", 1, "'notice--info'"),
     ("## A heading {#a-heading .fancy}", 0, "'fancy'"),
     ("- An item.\n{: .center .wide}", 1, "'center', 'wide'"),
-    ("See [a link](#top){: .button} here.", 0, "'button'"),
-], ids=["paragraph", "quote", "heading", "list item", "link"])
+], ids=["paragraph", "quote", "heading", "list item"])
 def test_a_class_no_style_knows_warns_at_its_attribute_list(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, written: str, line: int,
         classes: str, lang: str) -> None:
@@ -838,6 +840,29 @@ def test_a_class_no_style_knows_warns_at_its_attribute_list(
     got = [r.getMessage() for r in caplog.records if "no style" in r.getMessage()]
     at = BODY_START + body.split("\n").index(written.split("\n")[line])
     assert len(got) == 1 and f"index.md:{at}: warning:" in got[0] and classes in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("written, after", [
+    ('[the paper](https://arxiv.org/abs/1706.03762){target="_blank"}', "a link"),
+    ("[the paper](https://arxiv.org/abs/1706.03762){.external}", "a link"),
+    ("[the paper](#paper-3){: .button}", "a link"),
+    ('[Figure 1](#paper-3){reference-type="ref" reference="paper-3"}', "a link"),
+    ("![a logo](https://example.org/logo.png){width=50%}", "an image"),
+], ids=["target", "class", "kramdown class", "pandoc reference", "image width"])
+def test_an_attribute_list_after_a_link_or_image_warns_at_its_line(
+        tmp_path: Path, written: str, after: str, lang: str) -> None:
+    """attr_list gave a link or image the attributes of a `{…}` written right after it and hid
+    the braces, with no message, while GitHub shows them as text. Each now warns at the
+    line of its braces (a link broken over two lines: the second), quoting it as typed."""
+    body = f"## Paper {{#paper-3}}\n\nFirst words and\n{written} here.\n"
+    with captured() as warned:
+        page(tmp_path, body, RESULTS, lang=lang, figures=())
+    lists = [w for w in warned if "attribute list" in w]
+    shown = "{" + written.split("){", 1)[1]
+    assert len(lists) == 1 and f"index.md:{BODY_START + 3}: " in lists[0], warned
+    assert f"'{shown}' right after {after}" in lists[0] and "GitHub shows it as text" in \
+        lists[0], lists
 
 
 def test_the_authors_classes_are_the_stylesheet_s() -> None:
@@ -1029,6 +1054,10 @@ def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> N
     e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk")\n'
                         '{: style="width: 100%;" class="center"}\n')
     assert e.line == BODY_START + 3 and "kramdown" in e.message and "sentence" not in e.message
+    # Pandoc's (and attr_list's) `{width=50%}` right after it was told the same
+    e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk"){width=50%}\n')
+    assert e.line == BODY_START + 2 and "after figure" in e.message and \
+        "sentence" not in e.message, e
 
 
 def _inside(container: str, block: str) -> str:

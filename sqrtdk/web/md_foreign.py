@@ -131,6 +131,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
+    # Pandoc's bracketed span, `[Small Caps]{.smallcaps}`, `[]{#tab:x}` (an anchor), text
+    # here and on GitHub (attr_list takes a list only after an element)
+    (re.compile(r"\[[^\[\]\n]*\]\{(?:[#.][\w:.-]|[A-Za-z][\w-]*=)[^{}\n]*\}"), False,
+     "a Pandoc bracketed span '[…]{…}'",
+     "the words alone (an anchor to link to is a heading's id, '## Title {#some-id}')"),
     # Pandoc's grid table, a paragraph here and on GitHub: `+-----+-----+` over `| a | b |`
     (re.compile(r"^\+[-=:]{3,}\+(?:[-=:]+\+)*[ \t]*$", re.M), True, "a Pandoc grid table",
      PIPE_TABLE),
@@ -184,15 +189,22 @@ AUTHOR_CLASSES = frozenset({"screen-only"})
 
 class AuthorClasses(AttrListTreeprocessor):
     """attr_list's treeprocessor, which also records each element it gave classes and those
-    classes (`given`, one page's), for ForeignSyntax to warn about the ones no style knows."""
+    classes (`given`, one page's), for ForeignSyntax to warn about the ones no style knows,
+    and each inline element (a link, an image) it gave attributes from a `{…}` right after
+    it (`inline`: the element and the list as written), which GitHub shows as text."""
 
     def run(self, doc: etree.Element) -> None:
         self.given: list[tuple[etree.Element, list[str]]] = []
+        self.inline: list[tuple[etree.Element, str]] = []
         super().run(doc)
 
     def assign_attrs(self, elem: etree.Element, attrs_string: str, *,
                      strict: bool = False) -> str:
         before = set((elem.get("class") or "").split())
+        if not self.md.is_block_level(elem.tag):
+            self.inline.append((elem, attrs_string))
+            # its classes are told with the rest of the list (`ForeignSyntax._inline_lists`)
+            return super().assign_attrs(elem, attrs_string, strict=strict)
         rest = super().assign_attrs(elem, attrs_string, strict=strict)
         added = [c for c in (elem.get("class") or "").split() if c not in before]
         if added:
@@ -200,6 +212,12 @@ class AuthorClasses(AttrListTreeprocessor):
         return rest
 
 
+# what an attribute list right after an inline element is after, and what to write
+_INLINE_LISTS = {
+    "a": ("a link", " (a link here needs no attributes: it opens in the same tab; a "
+                    "cross-reference is the link alone, '[Figure 1](#id)')"),
+    "img": ("an image", " (the build sizes and places figures: draw the picture as a figure)"),
+}
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
@@ -293,6 +311,7 @@ class ForeignSyntax(Treeprocessor):
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
         self._classes()
+        self._inline_lists()
         self._definitions_without_term(root)
         self._caption_rows(root)
         self._code_captions(root)
@@ -391,6 +410,27 @@ class ForeignSyntax(Treeprocessor):
                  f"text); remove it (the class for authors is "
                  f"{', '.join(sorted(AUTHOR_CLASSES))}: words about the controls, "
                  "left out of print)")
+
+    def _inline_lists(self) -> None:
+        """An attribute list right after a link or an image (`[text](url){target="_blank"}`,
+        `![alt](a.png){width=50%}`, pandoc's `{reference-type="ref" …}`): attr_list gives the
+        element those attributes and hides the braces, GitHub shows them as text after it; a
+        warning at its line."""
+        for el, written in getattr(self.classes, "inline", []):
+            what, instead = _INLINE_LISTS.get(el.tag, (f"<{el.tag}>", ""))
+            shown = self.readable("{" + written + "}").translate(STRAIGHT)
+            line = self.positions.at(el, "tail", 0) or self.positions.end(el) or line_of(
+                self.text(), shown, start=self.positions.floor(el) or 1)
+            # as typed: kramdown's `{: .button}` reaches here as '.button'
+            typed = re.search(r"\{:?[ \t]*" + re.escape(shown[1:-1].strip()) + r"[ \t]*\}",
+                              (self.text().split("\n") + [""])[line - 1] if line else "")
+            shown = typed.group(0) if typed else shown
+            if len(shown) > 50:
+                shown = shown[:49] + "\u2026"
+            warn(LOGGER, self.source, line,
+                 f"the attribute list '{shown}' right after {what} is read here as its "
+                 "attributes, the braces hidden, while GitHub shows it as text after it; "
+                 f"remove it{instead}")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               span: tuple[int, int], what: str, instead: str) -> None:
