@@ -422,8 +422,9 @@ class ForeignSyntax(Treeprocessor):
             line = self.positions.at(el, "tail", 0) or self.positions.end(el) or line_of(
                 self.text(), shown, start=self.positions.floor(el) or 1)
             # as typed: kramdown's `{: .button}` reaches here as '.button'
+            lines = self.text().split("\n")
             typed = re.search(r"\{:?[ \t]*" + re.escape(shown[1:-1].strip()) + r"[ \t]*\}",
-                              (self.text().split("\n") + [""])[line - 1] if line else "")
+                              lines[line - 1] if 0 < line <= len(lines) else "")
             shown = typed.group(0) if typed else shown
             if len(shown) > 50:
                 shown = shown[:49] + "\u2026"
