@@ -1362,6 +1362,24 @@ def test_text_that_only_looks_like_a_shortcode_stays_as_typed(tmp_path: Path, te
     assert kept in out, out
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_shortcode_with_an_escaped_colon_warns_that_github_shows_the_emoji(
+        tmp_path: Path, lang: str) -> None:
+    """`\\:smile:` showed ':smile:' here, while GitHub, which reads shortcodes after Markdown
+    (the backslash gone), shows the emoji; the only message was the comparison's 'only the
+    words differ'. Each now warns at its own line, saying what GitHub shows and how to
+    write either; code and a name of no emoji stay quiet."""
+    body = ("First :tada: words.\n\nA \\:smile: and :smile\\: here, `\\:smile:` and "
+            "\\:notanemoji:.\n\n- item \\:warning\\:\n")
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    assert [w.split(": warning: ")[0].rsplit(":", 1)[1] for w in warned] == \
+        [str(BODY_START + 2)] * 2 + [str(BODY_START + 4)], warned
+    assert "'\\:smile:': GitHub shows the emoji \U0001f604" in warned[0], warned
+    assert "write it as code, `:warning:`" in warned[2], warned
+    assert out.count(":smile:") == 3 and "\U0001f604" not in out, out
+
+
 def test_a_shortcode_in_a_code_block_stays_as_typed(tmp_path: Path) -> None:
     body = "Before :smile:.\n\n```\nprint(':smile:')\n```\n\n    indented :smile:\n"
     out = html(tmp_path, body)

@@ -31,6 +31,7 @@ from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
 from ..errors import line_of
 from ..log import warn
+from .md_emoji import ESCAPED_COLON, ESCAPED_SHORTCODE, emoji_of
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -226,6 +227,7 @@ _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 _INERT = "\x1a"
+
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -310,6 +312,7 @@ class ForeignSyntax(Treeprocessor):
                         self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
+            self._escaped_emoji(block, texts)
         self._classes()
         self._inline_lists()
         self._definitions_without_term(root)
@@ -411,6 +414,23 @@ class ForeignSyntax(Treeprocessor):
                  f"{', '.join(sorted(AUTHOR_CLASSES))}: words about the controls, "
                  "left out of print)")
 
+    def _escaped_emoji(self, block: etree.Element,
+                       texts: list[tuple[str, etree.Element, str]]) -> None:
+        """An emoji shortcode with a backslash before a colon (`\\:smile:`): the page shows
+        ':smile:' as typed, GitHub the emoji all the same (it reads shortcodes after Markdown,
+        with the backslash gone); a warning at its line."""
+        for own, el, slot in texts:
+            for m in ESCAPED_SHORTCODE.finditer(own):
+                code = f":{m['name']}:"
+                if ESCAPED_COLON not in m.group(0) or not (emoji := emoji_of(code)):
+                    continue
+                self._warn_at(block, (own, el, slot), m.span(),
+                              f"'{self.readable(m.group(0))}': GitHub shows the emoji {emoji} "
+                              "here all the same (it reads shortcodes after Markdown, the "
+                              f"backslash gone), the page shows '{code}' as typed; for the "
+                              f"shortcode on both write it as code, `{code}`; for the emoji, "
+                              f"{code} without the backslash")
+
     def _inline_lists(self) -> None:
         """An attribute list right after a link or an image (`[text](url){target="_blank"}`,
         `![alt](a.png){width=50%}`, pandoc's `{reference-type="ref" …}`): attr_list gives the
@@ -435,6 +455,13 @@ class ForeignSyntax(Treeprocessor):
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               span: tuple[int, int], what: str, instead: str) -> None:
+        self._warn_at(block, where, span, f"{what} is not understood here and is published as "
+                      f"typed ('{{shown}}'); write {instead}")
+
+    def _warn_at(self, block: etree.Element, where: tuple[str, etree.Element, str],
+                 span: tuple[int, int], message: str) -> None:
+        """A warning at the line of `span` of a text slot (`where`); '{shown}' in `message`
+        is the syntax found there, as typed."""
         own, el, slot = where
         start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
         found = self.readable(own[start:span[1]]).rstrip("\n").strip()
@@ -453,6 +480,5 @@ class ForeignSyntax(Treeprocessor):
         shown = " ".join(shown.split())            # one line, when it spans a line break
         if len(shown) > 30:
             shown = shown[:29] + "\u2026"
-        warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
-             f"typed ('{shown}'); write {instead}")
+        warn(LOGGER, self.source, line, message.replace("{shown}", shown))
 
