@@ -572,3 +572,25 @@ def test_a_deep_list_the_page_nests_is_not_blamed_for_a_shallow_one_above(
     # the page: the deep list inside 'nested b's item
     inner = "ol" if deep[0][0].isdigit() else "ul"
     assert re.search(rf"nested b\s*(</p>\s*)?<{inner}>", html), html
+
+
+@pytest.mark.parametrize("note", ["[^a]: The note.\n",
+                                  "[^a]: The note.\n\n    Its second paragraph.\n"],
+                         ids=["one paragraph", "two paragraphs"])
+def test_a_list_after_the_notes_is_told_it_joins_the_list_above(tmp_path: Path,
+                                                               note: str) -> None:
+    """A list written after the notes' definitions, right after the article's last list:
+    GitHub ends that list at the definition and starts a new one, this Markdown takes the
+    definition out and goes on with the list above. The warning told to indent a nested list
+    by 4 spaces, which was no fix; it now says what happens and what to write, and the text
+    it asks for reads alike (no warning)."""
+    body = f"First[^a].\n\n- one\n- two\n\n{note}\n- three\n- four\n"
+    messages, html = convert(tmp_path, body)
+    here = at(messages, line_of(body, "- three"))
+    assert len(here) == 1 and len(messages) == 1, messages
+    assert "'[^a]: The note.'" in here[0] and "goes on with the list above" in here[0] and \
+        "4 spaces" not in here[0], here
+    fixed = f"First[^a].\n\n- one\n- two\n\nBetween them.\n\n- three\n- four\n\n{note}"
+    messages, html = convert(tmp_path, fixed)
+    assert messages == [], messages
+    assert html.count("<ul>") == 2, html

@@ -90,6 +90,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "JSX object attribute": ("a <span style={{color: 'red'}}>red</span> word", "MDX's (JSX's)",
                              "page"),
     "Vue interpolation": ("the title {{ $frontmatter.title }} here", "Vue's", "page"),
+    # a quoted string between two braces printed its words, silently (GitHub shows it as typed)
+    "interpolated text": ('the badge {{ "v2" }} here', "quoted string between two braces",
+                          "page"),
+    "interpolated joined text": ("the badge {{ 'v' ~ '2' }} here", "would show 'v2'", "page"),
     "unexpected character in a quote": ("the SD {{ spread.sd_small ? }} here",
                                         "a quote is written {{ name | fixed(2) }}", "page"),
     "unexpected token in a quote": ("the SD {{ spread.sd_small | sig(3) | }} here",

@@ -448,6 +448,10 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("See {numref}`fig-walk` for the walk.\n", "Sphinx or MyST role '{numref}"),
     (".. note::\n\n   A directive's text.\n", "reStructuredText directive"),
     ("The ==key idea== here.\n", "highlighting"),
+    ("The ==key\nidea== here.\n", "highlighting '==…==' is not understood here and is "
+     "published as typed ('==key idea==')"),
+    ("An ^^inserted\nword^^ here.\n", "('^^inserted word^^')"),
+    ("This is ~one\ntilde~ struck.\n", "('~one tilde~')"),
     ("An ^^inserted^^ word.\n", "insertion"),
     ("Water is H~2~O.\n", "subscript"),
     ("The 2^10^ pairs.\n", "superscript"),
@@ -469,10 +473,15 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As shown by Vaswani et al. [@vaswani2017].\n", "Pandoc citation"),
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
+    ("As @vaswani2017 showed, the scores grow.\n", "Pandoc citation '@…'"),
+    ("The rule of @Vaswani_2017attention holds.\n", "('@Vaswani_2017attention')"),
+    ("As argued [see @vaswani2017, p. 4].\n", "Pandoc citation '[@…]'"),
     ("See @fig-spread for the result.\n", "cross-reference"),
     ("As @eq:var predicts.\n", "cross-reference"),
     ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
      "Pandoc grid table"),
+    ("Some [small caps]{.smallcaps} here.\n", "bracketed span '[…]{…}'"),
+    ("[]{#tab:x}\n\n| a |\n|---|\n| 1 |\n", "('[]{#tab:x}')"),
     ("import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n",
      "MDX (Docusaurus) 'import' line"),
     ('import {Chart, Legend} from "../components/Chart";\n', "'import' line"),
@@ -493,11 +502,14 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("A remark {>>check this<<} here.\n", "CriticMarkup"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
-        "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
+        "mark", "mark over a line break", "insert over a line break",
+        "single tilde over a line break", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
         "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
-        "crossref fig", "crossref eq", "grid table", "mdx import", "mdx import named",
+        "bare citation", "bare citation key with a title", "citation with a prefix",
+        "crossref fig", "crossref eq", "grid table", "bracketed span", "pandoc anchor",
+        "mdx import", "mdx import named",
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
@@ -510,7 +522,7 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body, lang=lang)
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
-    assert len(got) == 1 and what in got[0], got
+    assert len(got) == 1 and what in got[0] and "\n" not in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
 
 
@@ -656,14 +668,25 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     assert all("component" in x.message for x in e.value.errors), e.value
 
 
+@pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
+def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
+    """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)
+    components, a tool their author never used; the message now names both."""
+    e = error(tmp_path, f"Text.\n\n{tag}\n\nMore.\n")
+    assert [x.line for x in e.errors] == [BODY_START + 2], e
+    assert "is a Vue or MDX (JSX) component, <" in e.errors[0].message, e
+
+
 @pytest.mark.parametrize("lang, text", [
     ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
     ("en", "Copy ~/.config to ~/backup, about ~5 or ~ 6 files.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
     ("en", "About O(~1e12) steps (~10,000X) and (~5) more.\n"),
+    ("en", "Mail a2017@b.org or vaswani2017@b.org, ping @huggingface or @karpathy, see "
+           "medium.com/@jay2020/post and https://medium.com/@jay2020/post [@ 2017].\n"),
 ], ids=["chinese ranges", "comparisons and carets", "home and about",
-                     "colons and braces", "tildes after brackets"])
+                     "colons and braces", "tildes after brackets", "addresses and handles"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging
@@ -801,8 +824,7 @@ def test_a_github_emoji_shortcode_is_the_emoji_wherever_it_stands(
     ("> A quoted notice.\n{: .notice--info}", 1, "'notice--info'"),
     ("## A heading {#a-heading .fancy}", 0, "'fancy'"),
     ("- An item.\n{: .center .wide}", 1, "'center', 'wide'"),
-    ("See [a link](#top){: .button} here.", 0, "'button'"),
-], ids=["paragraph", "quote", "heading", "list item", "link"])
+], ids=["paragraph", "quote", "heading", "list item"])
 def test_a_class_no_style_knows_warns_at_its_attribute_list(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, written: str, line: int,
         classes: str, lang: str) -> None:
@@ -818,6 +840,29 @@ def test_a_class_no_style_knows_warns_at_its_attribute_list(
     got = [r.getMessage() for r in caplog.records if "no style" in r.getMessage()]
     at = BODY_START + body.split("\n").index(written.split("\n")[line])
     assert len(got) == 1 and f"index.md:{at}: warning:" in got[0] and classes in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("written, after", [
+    ('[the paper](https://arxiv.org/abs/1706.03762){target="_blank"}', "a link"),
+    ("[the paper](https://arxiv.org/abs/1706.03762){.external}", "a link"),
+    ("[the paper](#paper-3){: .button}", "a link"),
+    ('[Figure 1](#paper-3){reference-type="ref" reference="paper-3"}', "a link"),
+    ("![a logo](https://example.org/logo.png){width=50%}", "an image"),
+], ids=["target", "class", "kramdown class", "pandoc reference", "image width"])
+def test_an_attribute_list_after_a_link_or_image_warns_at_its_line(
+        tmp_path: Path, written: str, after: str, lang: str) -> None:
+    """attr_list gave a link or image the attributes of a `{…}` written right after it and hid
+    the braces, with no message, while GitHub shows them as text. Each now warns at the
+    line of its braces (a link broken over two lines: the second), quoting it as typed."""
+    body = f"## Paper {{#paper-3}}\n\nFirst words and\n{written} here.\n"
+    with captured() as warned:
+        page(tmp_path, body, RESULTS, lang=lang, figures=())
+    lists = [w for w in warned if "attribute list" in w]
+    shown = "{" + written.split("){", 1)[1]
+    assert len(lists) == 1 and f"index.md:{BODY_START + 3}: " in lists[0], warned
+    assert f"'{shown}' right after {after}" in lists[0] and "GitHub shows it as text" in \
+        lists[0], lists
 
 
 def test_the_authors_classes_are_the_stylesheet_s() -> None:
@@ -1009,6 +1054,10 @@ def test_an_attribute_list_under_a_figure_stops_at_its_line(tmp_path: Path) -> N
     e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk")\n'
                         '{: style="width: 100%;" class="center"}\n')
     assert e.line == BODY_START + 3 and "kramdown" in e.message and "sentence" not in e.message
+    # Pandoc's (and attr_list's) `{width=50%}` right after it was told the same
+    e = error(tmp_path, 'First.\n\n![A walk](walk.svg "The walk"){width=50%}\n')
+    assert e.line == BODY_START + 2 and "after figure" in e.message and \
+        "sentence" not in e.message, e
 
 
 def _inside(container: str, block: str) -> str:
@@ -1196,6 +1245,22 @@ def test_a_chunk_quarto_would_run_is_warned_at_its_line(tmp_path: Path, containe
     assert "print(np.pi)" in out, out
 
 
+@pytest.mark.parametrize("container", CONTAINERS)
+def test_docusaurus_s_mdx_wrapper_fence_is_warned_at_its_line(tmp_path: Path,
+                                                            container: str) -> None:
+    """Docusaurus' ```` ```mdx-code-block ```` fence wraps MDX (imports, components) that
+    Docusaurus reads as the page's own; here, as on GitHub, it was a block of code, with no
+    message. Its line now says so; a fence of a language stays quiet."""
+    body = _inside(container, "Text.\n\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\n"
+                              "```\n\n```python\nx = 1\n```\n\nMore.")
+    with captured() as warned:
+        out = html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if "mdx-code" in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "Docusaurus' MDX wrapper" in warned[0] and "as a block of code" in warned[0], warned
+    assert "@theme/Tabs" in out, out
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("body, comment", [
     ("Line one.\n<!-- a note -->\nLine two.\n", 1),
@@ -1295,6 +1360,24 @@ def test_text_that_only_looks_like_a_shortcode_stays_as_typed(tmp_path: Path, te
     out = html(tmp_path, text + "\n")
     assert not re.search("[\U0001f300-\U0001faff\u2600-\u27bf]", out), out
     assert kept in out, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_shortcode_with_an_escaped_colon_warns_that_github_shows_the_emoji(
+        tmp_path: Path, lang: str) -> None:
+    """`\\:smile:` showed ':smile:' here, while GitHub, which reads shortcodes after Markdown
+    (the backslash gone), shows the emoji; the only message was the comparison's 'only the
+    words differ'. Each now warns at its own line, saying what GitHub shows and how to
+    write either; code and a name of no emoji stay quiet."""
+    body = ("First :tada: words.\n\nA \\:smile: and :smile\\: here, `\\:smile:` and "
+            "\\:notanemoji:.\n\n- item \\:warning\\:\n")
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    assert [w.split(": warning: ")[0].rsplit(":", 1)[1] for w in warned] == \
+        [str(BODY_START + 2)] * 2 + [str(BODY_START + 4)], warned
+    assert "'\\:smile:': GitHub shows the emoji \U0001f604" in warned[0], warned
+    assert "write it as code, `:warning:`" in warned[2], warned
+    assert out.count(":smile:") == 3 and "\U0001f604" not in out, out
 
 
 def test_a_shortcode_in_a_code_block_stays_as_typed(tmp_path: Path) -> None:
@@ -1426,7 +1509,7 @@ def test_other_tools_syntax_inside_emphasis_or_a_link_warns_at_its_line(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, "One.\n\n" + body)
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
-    assert len(got) == 1 and what in got[0], got
+    assert len(got) == 1 and what in got[0] and "\n" not in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
 
 
@@ -1517,7 +1600,7 @@ def test_other_tools_markup_around_math_code_or_emphasis_warns_at_its_line(
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body, lang=lang)
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
-    assert len(got) == 1 and what in got[0], got
+    assert len(got) == 1 and what in got[0] and "\n" not in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
 
 

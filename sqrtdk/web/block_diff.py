@@ -10,6 +10,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
 
+from ..errors import shortened
 from .blocks import Block
 from .raw_html import markdown_raw_lines
 
@@ -20,6 +21,7 @@ _TABLE = {"tr", "th", "td"}
 _PAREN_ITEM = re.compile(r"[ \t>]*\d{1,9}\)[ \t]")
 _DETAILS = re.compile(r"<details[\s>]", re.I)
 _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
+_NOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)")
 _QUOTE = re.compile(r"[ \t]*>")
 ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
@@ -82,6 +84,12 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
         return ("GitHub starts a new list where the bullet changes ('-', '*', '+'), this "
                 "Markdown goes on with the same list: use one bullet character for a list, and "
                 "put a paragraph between two lists"), True, 0
+    if here and not here.group(1) and (note := _note_above(source, line)):
+        return (f"the note's definition above ('{note}') ends the list before it on GitHub, "
+                "which starts this list anew; this Markdown takes the definition out of the "
+                "text and goes on with the list above (one list, its items spaced as "
+                "paragraphs): write the notes' definitions at the end of the article, after "
+                "its last list, and put a paragraph between two lists"), False, 0
     nested, at = _nested_indent(source, line, end)
     if nested:
         return nested, True, at
@@ -98,6 +106,25 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
             return ("put a blank line between a bulleted and a numbered list: here the "
                     "second one's first line continues the other's last item"), True, 0
     return "", False, 0
+
+
+def _note_above(source: Sequence[str], line: int) -> str:
+    """The start of the footnote definition (`[^a]: …`) that the text right above line
+    `line` (past blank lines) belongs to, its indented paragraphs included; '' if none."""
+    k = line - 2
+    while k >= 0:
+        while k >= 0 and not source[k].strip():
+            k -= 1
+        while k > 0 and source[k - 1].strip():
+            k -= 1
+        if k < 0:
+            return ""
+        if _NOTE_DEFINITION.match(source[k]):
+            return shortened(source[k].strip(), 30)
+        if source[k][:1] not in (" ", "\t"):
+            return ""
+        k -= 1
+    return ""
 
 
 @lru_cache(maxsize=2)

@@ -219,6 +219,12 @@ class _Scanner(InlineScanner):
                          f"a '{m['fence']}{kind}' fence is {_GITHUB_DRAWN[kind]} on GitHub, "
                          "but this site does not draw it: the page shows its source as code; "
                          "make it a figure the build draws, or an image")
+                if kind == "mdx-code-block":
+                    warn(LOGGER, self.path, i + 1,
+                         f"'{m['fence']}mdx-code-block' is Docusaurus' MDX wrapper: Docusaurus "
+                         "reads what it holds as MDX (JSX components, imports) and shows no "
+                         "code; here, as on GitHub, the page shows it as a block of code; "
+                         "write what it shows in Markdown, without the fence, or remove it")
                 if chunk := _RUN_CHUNK.fullmatch(m["info"].strip()):
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}{m['info'].strip()}' is a code chunk Quarto or R "

@@ -191,12 +191,12 @@ class InlineScanner:
         return "".join(out)
 
     def _component(self, text: str, i: int, first: int, name: str) -> BuildError:
-        """The error for an MDX (JSX) component's tag at text[i] (`<Tip>`, `<Youtube id=…/>`):
+        """The error for a Vue or MDX (JSX) component's tag at text[i] (`<Tip>`, `<Badge/>`):
         no Markdown knows it, and this one would publish it, props and all, as typed."""
         end = text.find(">", i)
         written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
         shown = written if len(written) <= 50 else f"{written[:40]}…"
-        what = (f"an MDX (JSX) component, <{name}>," if name[0].isupper() else
+        what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
                 f"<{name}>, no HTML element but another tool's component (the Hugging Face "
                 "docs' <hfoption>, a web component such as <gradio-app>),")
         return self.error(first + text.count("\n", 0, i),

@@ -51,6 +51,7 @@ from .blocks import (
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
+from .md_emoji import escaped_as_github
 from .md_math import ContentError
 from .model import Outline
 from .positions import LineMap
@@ -308,8 +309,11 @@ class BlockStructure(Treeprocessor):
         lines = source.split("\n")
         tree = cmark_tree(source)
         theirs = cmark_reader(lines).read(tree)
+        # a shortcode left as typed in our text is one written with a backslash (`\:smile:`),
+        # which GitHub shows as the emoji (told by `md_foreign`): its words are the emoji's
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link, unescape),
-                      lambda el: 0, self.plain, self._fences_in).read(root)
+                      lambda el: 0, lambda text: self.plain(escaped_as_github(text)),
+                      self._fences_in).read(root)
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences + self._emphasis(ours.elements, theirs.elements, main)

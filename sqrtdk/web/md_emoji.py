@@ -14,11 +14,17 @@ from functools import cache
 from typing import Any
 
 from markdown import Markdown
+from markdown.util import ETX, STX
 from pymdownx.emoji import EmojiExtension, gemoji, to_alt
 
 # a shortcode with no ASCII word character right before or after it (a CJK letter may touch
 # it, as in Chinese text, where no space separates words)
 SHORTCODE = re.compile(r"(?<![A-Za-z0-9_])(:[+\-\w]+:)(?![A-Za-z0-9_])")
+# a shortcode with a backslash before a colon, as Markdown's tree holds it (the escape's
+# placeholder): `\:smile:`, `\:smile\:`, `:smile\:` (or none: `:smile:`, see `ESCAPED_COLON`)
+ESCAPED_COLON = f"{STX}{ord(':')}{ETX}"
+ESCAPED_SHORTCODE = re.compile(f"(?<![A-Za-z0-9_])(?:{ESCAPED_COLON}|:)(?P<name>[+\\-\\w]+)"
+                               f"(?:{ESCAPED_COLON}|:)(?![A-Za-z0-9_])")
 
 
 class GitHubEmojiExtension(EmojiExtension):  # type: ignore[misc]
@@ -44,18 +50,36 @@ def _gemoji(options: Any, md: Markdown) -> dict[str, Any]:
     return _index()
 
 
+def emoji_of(shortcode: str) -> str:
+    """The character of a shortcode of gemoji's index (`:smile:`, colons included), else
+    ""."""
+    index = _index()
+    name = index["aliases"].get(shortcode, shortcode)
+    emoji = index["emoji"].get(name)
+    if not emoji:
+        return ""
+    code = emoji.get("unicode_alt", emoji.get("unicode"))
+    return "".join(chr(int(c, 16)) for c in code.split("-"))
+
+
+def escaped_as_github(text: str) -> str:
+    """`text`, of Markdown's tree, with each shortcode written with a backslash before a
+    colon (`\\:smile:`) as its emoji: GitHub reads shortcodes after Markdown, so the
+    backslash does not keep one from being an emoji there (the page shows it as typed, with
+    a warning: `md_foreign`)."""
+    if ESCAPED_COLON not in text:
+        return text
+
+    def github(m: re.Match[str]) -> str:
+        if ESCAPED_COLON not in m.group(0):
+            return m.group(0)
+        return emoji_of(f":{m['name']}:") or m.group(0)
+    return ESCAPED_SHORTCODE.sub(github, text)
+
+
 def emoji_text(text: str) -> str:
     """`text` with each shortcode of gemoji's index (`SHORTCODE`) as its character, as the
     page shows it (for the comparison with GitHub's reading of the same text)."""
     if ":" not in text:
         return text
-    index = _index()
-
-    def character(m: re.Match[str]) -> str:
-        name = index["aliases"].get(m.group(1), m.group(1))
-        emoji = index["emoji"].get(name)
-        if not emoji:
-            return m.group(0)
-        code = emoji.get("unicode_alt", emoji.get("unicode"))
-        return "".join(chr(int(c, 16)) for c in code.split("-"))
-    return SHORTCODE.sub(character, text)
+    return SHORTCODE.sub(lambda m: emoji_of(m.group(1)) or m.group(0), text)

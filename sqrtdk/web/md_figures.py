@@ -22,7 +22,8 @@ from .positions import LineMap
 
 NARROW_MEDIA = "(max-width: 40rem)"
 # an attribute list on the line under a picture: `{: style="width: 100%" class="center"}`
-_ATTRIBUTES = re.compile(r"[ \t]*\n[ \t]*(\{:?[^{}\n]*\})[ \t]*$")
+# (kramdown), or right after it: `{width=50%}` (Pandoc, attr_list)
+_ATTRIBUTES = re.compile(r"[ \t]*(?:\n[ \t]*)?(\{:?[^{}\n]*\})[ \t]*$")
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
 
 
@@ -78,10 +79,11 @@ class FigureProcessor(Treeprocessor):
             if _figure_name(img.get("src", "")) and attributes:
                 line = self.positions.line(img)
                 raise ContentError(
-                    f"the attribute list '{attributes.group(1)[:50]}' under figure "
-                    f"'{img.get('src')}' is kramdown's (Jekyll's) way to size or place a "
-                    "picture, which this Markdown would give to the paragraph; the build sizes "
-                    "and places figures itself: remove the line",
+                    f"the attribute list '{attributes.group(1)[:50]}' "
+                    f"{'under' if chr(10) in attributes.group(0) else 'after'} figure "
+                    f"'{img.get('src')}' is kramdown's (Jekyll's) or Pandoc's way to size or "
+                    "place a picture (GitHub shows it as text); the build sizes and places "
+                    "figures itself: remove it",
                     re.compile(re.escape(attributes.group(1))),
                     line=line + attributes.group(0).count("\n") if line else 0,
                     after=self.positions.floor(img))

@@ -31,6 +31,7 @@ from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
 from ..errors import line_of
 from ..log import warn
+from .md_emoji import ESCAPED_COLON, ESCAPED_SHORTCODE, emoji_of
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -64,6 +65,11 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
 _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
           + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
+# a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
+# `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
+CITATION_KEY = r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-][\w:-]*)?(?![\w@])"
+CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
+                    "holding it")
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -85,12 +91,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (below) or a range (`3~5`), which is never struck here. The closing one is right-
     # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
     # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
-    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~\n]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
+    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
      False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
-    (re.compile(r"(?<![=\w])==[^=\s](?:[^=\n]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
+    (re.compile(r"(?<![=\w])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
      "<mark>…</mark>"),
-    (re.compile(r"\^\^[^^\s](?:[^^\n]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
+    (re.compile(r"\^\^[^^\s](?:[^^]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
      "<ins>…</ins>"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"), False,
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
@@ -115,12 +121,22 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "or remove it"),
     # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
     # `[@a; @b, p. 4]`, and Quarto's (pandoc-crossref's) cross-references `@fig-x`, `@eq:x`
-    (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]"), False,
-     "a Pandoc citation '[@…]' (Quarto, R Markdown)",
-     "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] holding it"),
+    (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]|\[[^\[\]@\n]*[ \t]-?@" + CITATION_KEY
+                + r"[^\[\]\n]*\]"), False,
+     "a Pandoc citation '[@…]' (Quarto, R Markdown)", CITATION_INSTEAD),
+    # a bare citation in running text, `@vaswani2017 shows`, only of a key that reads as one
+    # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
+    # and a bracketed citation (above) are not told here
+    (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
+     "a Pandoc citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
+    # Pandoc's bracketed span, `[Small Caps]{.smallcaps}`, `[]{#tab:x}` (an anchor), text
+    # here and on GitHub (attr_list takes a list only after an element)
+    (re.compile(r"\[[^\[\]\n]*\]\{(?:[#.][\w:.-]|[A-Za-z][\w-]*=)[^{}\n]*\}"), False,
+     "a Pandoc bracketed span '[…]{…}'",
+     "the words alone (an anchor to link to is a heading's id, '## Title {#some-id}')"),
     # Pandoc's grid table, a paragraph here and on GitHub: `+-----+-----+` over `| a | b |`
     (re.compile(r"^\+[-=:]{3,}\+(?:[-=:]+\+)*[ \t]*$", re.M), True, "a Pandoc grid table",
      PIPE_TABLE),
@@ -174,15 +190,22 @@ AUTHOR_CLASSES = frozenset({"screen-only"})
 
 class AuthorClasses(AttrListTreeprocessor):
     """attr_list's treeprocessor, which also records each element it gave classes and those
-    classes (`given`, one page's), for ForeignSyntax to warn about the ones no style knows."""
+    classes (`given`, one page's), for ForeignSyntax to warn about the ones no style knows,
+    and each inline element (a link, an image) it gave attributes from a `{…}` right after
+    it (`inline`: the element and the list as written), which GitHub shows as text."""
 
     def run(self, doc: etree.Element) -> None:
         self.given: list[tuple[etree.Element, list[str]]] = []
+        self.inline: list[tuple[etree.Element, str]] = []
         super().run(doc)
 
     def assign_attrs(self, elem: etree.Element, attrs_string: str, *,
                      strict: bool = False) -> str:
         before = set((elem.get("class") or "").split())
+        if not self.md.is_block_level(elem.tag):
+            self.inline.append((elem, attrs_string))
+            # its classes are told with the rest of the list (`ForeignSyntax._inline_lists`)
+            return super().assign_attrs(elem, attrs_string, strict=strict)
         rest = super().assign_attrs(elem, attrs_string, strict=strict)
         added = [c for c in (elem.get("class") or "").split() if c not in before]
         if added:
@@ -190,6 +213,12 @@ class AuthorClasses(AttrListTreeprocessor):
         return rest
 
 
+# what an attribute list right after an inline element is after, and what to write
+_INLINE_LISTS = {
+    "a": ("a link", " (a link here needs no attributes: it opens in the same tab; a "
+                    "cross-reference is the link alone, '[Figure 1](#id)')"),
+    "img": ("an image", " (the build sizes and places figures: draw the picture as a figure)"),
+}
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
@@ -198,6 +227,7 @@ _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 _INERT = "\x1a"
+
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -282,7 +312,9 @@ class ForeignSyntax(Treeprocessor):
                         self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    "a link, [text](#id), for a reference, or the code alone")
+            self._escaped_emoji(block, texts)
         self._classes()
+        self._inline_lists()
         self._definitions_without_term(root)
         self._caption_rows(root)
         self._code_captions(root)
@@ -382,8 +414,54 @@ class ForeignSyntax(Treeprocessor):
                  f"{', '.join(sorted(AUTHOR_CLASSES))}: words about the controls, "
                  "left out of print)")
 
+    def _escaped_emoji(self, block: etree.Element,
+                       texts: list[tuple[str, etree.Element, str]]) -> None:
+        """An emoji shortcode with a backslash before a colon (`\\:smile:`): the page shows
+        ':smile:' as typed, GitHub the emoji all the same (it reads shortcodes after Markdown,
+        with the backslash gone); a warning at its line."""
+        for own, el, slot in texts:
+            for m in ESCAPED_SHORTCODE.finditer(own):
+                code = f":{m['name']}:"
+                if ESCAPED_COLON not in m.group(0) or not (emoji := emoji_of(code)):
+                    continue
+                self._warn_at(block, (own, el, slot), m.span(),
+                              f"'{self.readable(m.group(0))}': GitHub shows the emoji {emoji} "
+                              "here all the same (it reads shortcodes after Markdown, the "
+                              f"backslash gone), the page shows '{code}' as typed; for the "
+                              f"shortcode on both write it as code, `{code}`; for the emoji, "
+                              f"{code} without the backslash")
+
+    def _inline_lists(self) -> None:
+        """An attribute list right after a link or an image (`[text](url){target="_blank"}`,
+        `![alt](a.png){width=50%}`, pandoc's `{reference-type="ref" …}`): attr_list gives the
+        element those attributes and hides the braces, GitHub shows them as text after it; a
+        warning at its line."""
+        for el, written in getattr(self.classes, "inline", []):
+            what, instead = _INLINE_LISTS.get(el.tag, (f"<{el.tag}>", ""))
+            shown = self.readable("{" + written + "}").translate(STRAIGHT)
+            line = self.positions.at(el, "tail", 0) or self.positions.end(el) or line_of(
+                self.text(), shown, start=self.positions.floor(el) or 1)
+            # as typed: kramdown's `{: .button}` reaches here as '.button'
+            lines = self.text().split("\n")
+            typed = re.search(r"\{:?[ \t]*" + re.escape(shown[1:-1].strip()) + r"[ \t]*\}",
+                              lines[line - 1] if 0 < line <= len(lines) else "")
+            shown = typed.group(0) if typed else shown
+            if len(shown) > 50:
+                shown = shown[:49] + "\u2026"
+            warn(LOGGER, self.source, line,
+                 f"the attribute list '{shown}' right after {what} is read here as its "
+                 "attributes, the braces hidden, while GitHub shows it as text after it; "
+                 f"remove it{instead}")
+
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               span: tuple[int, int], what: str, instead: str) -> None:
+        self._warn_at(block, where, span, f"{what} is not understood here and is published as "
+                      f"typed ('{{shown}}'); write {instead}")
+
+    def _warn_at(self, block: etree.Element, where: tuple[str, etree.Element, str],
+                 span: tuple[int, int], message: str) -> None:
+        """A warning at the line of `span` of a text slot (`where`); '{shown}' in `message`
+        is the syntax found there, as typed."""
         own, el, slot = where
         start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
         found = self.readable(own[start:span[1]]).rstrip("\n").strip()
@@ -399,8 +477,8 @@ class ForeignSyntax(Treeprocessor):
         shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
         if not shown or shown not in found.translate(STRAIGHT):
             shown = found
+        shown = " ".join(shown.split())            # one line, when it spans a line break
         if len(shown) > 30:
             shown = shown[:29] + "\u2026"
-        warn(LOGGER, self.source, line, f"{what} is not understood here and is published as "
-             f"typed ('{shown}'); write {instead}")
+        warn(LOGGER, self.source, line, message.replace("{shown}", shown))
 

@@ -50,7 +50,13 @@ from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
 from .math.formula import Formula, Quote
 from .numbers import MAX_DIGITS, bounds_for, format_number, honest_digits, tex_number
-from .quote_messages import error_message, syntax_message, template_line, unclosed_block_line
+from .quote_messages import (
+    LITERAL_BRACES,
+    error_message,
+    syntax_message,
+    template_line,
+    unclosed_block_line,
+)
 from .result_nodes import UnknownResultError, number_of, wrap
 
 LOGGER = logging.getLogger("sqrtdk.quoting")
@@ -207,6 +213,8 @@ class Quoter:
         rendered (`render_prose`); BuildError at its first mistake."""
         name = self.envs.sources.add("prose", chunk)
         first = len(self.log.entries)
+        if _QUOTED_TEXT.search(chunk):
+            self._no_literal_text(first_line, chunk)
         try:
             text = self.relate(self.prose.get_template(name).render(self._render_context), first)
             self.log.place(text, first_line)
@@ -222,6 +230,31 @@ class Quoter:
             line = template_line(e, name)
             raise BuildError(self.path, first_line + line - 1 if line else 0,
                              error_message(e, self.context)) from None
+
+    def _no_literal_text(self, first_line: int, chunk: str) -> None:
+        """BuildError at the first `{{ "text" }}` of the piece (a quoted string between two
+        braces, Vue's or Jinja's interpolation of text, as pasted from a VitePress page):
+        Jinja prints the words, GitHub shows the braces and quotes as typed, and no result
+        is quoted. A syntax error is left to the rendering, which tells it."""
+        try:
+            tree = self.prose.parse(chunk)
+        except jinja2.TemplateSyntaxError:
+            return
+        for output in tree.find_all(jinja2.nodes.Output):
+            for node in output.nodes:
+                value = _literal_text(node)
+                if value is None:
+                    continue
+                line = first_line + node.lineno - 1
+                typed = chunk.split("\n")[node.lineno - 1]
+                shown = next((m.group(0) for m in _INTERPOLATION.finditer(typed)
+                              if _QUOTED_TEXT.match(m.group(0))), "{{ … }}")
+                raise BuildError(self.path, line,
+                                 f"'{shown}' is a quoted string between two braces (Vue's or "
+                                 f"Jinja's interpolation of text): the page would show "
+                                 f"{value!r} while GitHub shows the braces and quotes as typed, "
+                                 f"and it quotes no result; write the words themselves; "
+                                 f"{LITERAL_BRACES}")
 
     def relate(self, text: str, first: int) -> str:
         """`text`, a rendered piece of the article whose quotes are entries `first`… of the
@@ -335,6 +368,24 @@ class Quoter:
 
 _TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
+# `{{ "text" }}`, `{{ 'a' ~ 'b' }}`: an interpolation that starts with a quoted string
+_QUOTED_TEXT = re.compile(r"\{\{-?[ \t\n]*[\"']")
+_INTERPOLATION = re.compile(r"\{\{.*?\}\}")
+
+
+def _literal_text(node: jinja2.nodes.Node) -> str | None:
+    """The text an output expression prints when it is text alone (a string, or strings
+    joined with `~` or `+`), else None."""
+    if isinstance(node, jinja2.nodes.Const):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, jinja2.nodes.Concat):
+        parts = [_literal_text(n) for n in node.nodes]
+        return None if any(p is None for p in parts) else "".join(p or "" for p in parts)
+    if isinstance(node, jinja2.nodes.Add):
+        left, right = _literal_text(node.left), _literal_text(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
 
 
 def _paragraphs(source: str, env: jinja2.Environment) -> list[tuple[int, str]]:
