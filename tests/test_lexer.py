@@ -464,10 +464,13 @@ def test_a_dollar_after_a_space_that_opens_a_formula_is_not_told_to_lose_the_spa
     ("a\n\n$$\nx^2\n$$ {#eq-var}\n\nmore\n", 5),
     ("a\n\n$$ x^2 $$ {#eq:var}\n", 3),
     ("- item\n\n    $$\n    x\n    $$ {#eq-x}\n", 5),
+    ("a\n\n$$\nx^2\n$$ (eq-var)\n\nmore\n", 5),
+    ("a\n\n$$ x^2 $$ (eq:var)\n", 3),
+    ("> $$\n> x\n> $$ (my_label)\n", 3),
 ])
 def test_a_label_after_a_display_formula_is_named_at_its_line(source: str, line: int) -> None:
     """Quarto's and pandoc-crossref's '$$ {#eq-…}' was told the formula is not closed, at
-    its opening line."""
+    its opening line; so was MyST's (Jupyter Book's) '$$ (eq-…)'."""
     with pytest.raises(BuildError) as e:
         mask(P, source)
     assert e.value.line == line and "labels a display formula" in e.value.message

@@ -74,8 +74,9 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
 # superscript, a brace, an equals sign) before it; `\[1\]. Smith` is neither
 _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
 # a label after the `$$` closing a display formula: `$$ {#eq-var}` (Quarto), `$$ {#eq:var}`
-# (pandoc-crossref)
-_EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\})[ \t]*$")
+# (pandoc-crossref), `$$ (eq-var)` (MyST, Jupyter Book)
+_EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\}|\((?=[A-Za-z])[\w:.-]+\))"
+                             r"[ \t]*$")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
@@ -297,13 +298,15 @@ class _Scanner(InlineScanner):
                                 "with a line '$$'")
 
     def _no_equation_label(self, j: int, text: str) -> None:
-        """`$$ {#eq-var}` (Quarto, pandoc-crossref): a label after the `$$` that closes a
-        display formula, which this Markdown does not know (the formula would be read as
-        never closed): an error at line j saying what to write."""
+        """`$$ {#eq-var}` (Quarto, pandoc-crossref), `$$ (eq-var)` (MyST): a label after
+        the `$$` that closes a display formula, which this Markdown does not know (the formula
+        would be read as never closed): an error at line j saying what to write."""
         label = _EQUATION_LABEL.search(text)
         if label is not None:
-            raise self.error(j + 1, f"'$$ {label['label']}' labels a display formula (Quarto, "
-                                    "pandoc-crossref), which this Markdown does not know; end "
+            tools = "MyST, Jupyter Book" if label["label"].startswith("(") else \
+                "Quarto, pandoc-crossref"
+            raise self.error(j + 1, f"'$$ {label['label']}' labels a display formula ({tools}), "
+                                    "which this Markdown does not know; end "
                                     "the formula with '$$' alone, number it with "
                                     "'\\tag{1}' inside if the text refers to it, and write "
                                     "the reference as words ('equation (1)')")
