@@ -1606,3 +1606,30 @@ def test_a_paragraph_of_only_a_character_reference_is_a_paragraph_as_on_github(
         assert [r.getMessage() for r in caplog.records] == [], above
         assert "<p>" + spacer + "</p>" in out or "<p>\u00a0</p>" in out or \
             "<p>\u2003\u2003</p>" in out, out
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize(("info", "advice"), [
+    ("{note}", "'/// details | Title' box"),
+    ("{admonition} Assumption", "'/// details | Title' box"),
+    ("{dropdown} Derivation", "'/// details | Title' box"),
+    ("{math}", "two '$$' lines"),
+    ("{code-cell} ipython3", "write the fence as '```python'"),
+    ("{glue:figure} entropy_plot", "![what it shows](NAME.svg \"Caption\")"),
+    ("{list-table} Hyperparameters", "pipe table"),
+    ("{bibliography}", "in Markdown"),
+])
+def test_a_myst_directive_fence_is_warned_at_its_line_with_what_to_write(
+        tmp_path: Path, container: str, info: str, advice: str) -> None:
+    """MyST's (Jupyter Book's) directives are fences (```` ```{note} ````, ```` ```{math} ````,
+    ```` ```{admonition} Title ````): published as code, here as on GitHub. One without an
+    argument was told it is a Quarto chunk to write as ```` ```note ```` (a code block still);
+    one with an argument after its brace, or a ':' in its name, had no message at all (or
+    only a fence option ':figure' to remove), its box, formula, figure or table lost."""
+    body = _inside(container, f"Text.\n\n```{info}\n:label: x\n\nSome $x$ text.\n```\n\nMore.")
+    with captured() as warned:
+        html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if info in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "MyST" in warned[0] and "Quarto" not in warned[0], warned
+    assert advice in warned[0], warned

@@ -92,6 +92,61 @@ _GITHUB_DRAWN = {"mermaid": "a diagram", "geojson": "a map", "topojson": "a map"
 # a code chunk Quarto, R Markdown or Jupyter Book runs (```{python}, ```{r echo=FALSE}), not
 # pandoc's attributes (```{.python}), whose output those tools show under the code
 _RUN_CHUNK = re.compile(r"\{\s*(?P<lang>[A-Za-z][\w+-]*)(?:[\s,][^}]*)?\}")
+# a MyST (Jupyter Book, Sphinx) directive written as a fence: its name in braces, then any
+# argument (```{note}, ```{admonition} Title, ```{code-cell} ipython3, ```{glue:figure} name)
+_DIRECTIVE = re.compile(r"\{(?P<name>[A-Za-z][\w:.-]*)\}(?:[ \t]+(?P<arg>.*))?")
+# directives that are a box of text, and what MyST calls a figure, a table, a notebook cell
+_MYST_BOXES = frozenset((
+    "note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
+    "seealso", "admonition", "dropdown", "margin", "sidebar", "topic", "todo", "versionadded",
+    "versionchanged", "deprecated", "exercise", "solution", "epigraph", "pull-quote", "card",
+    "tab-set", "tab-item", "div", "aside", "proof", "theorem", "lemma", "definition",
+    "example", "remark"))
+_MYST_FIGURES = frozenset(("figure", "image", "glue:figure", "glue", "iframe"))
+_MYST_TABLES = frozenset(("list-table", "csv-table", "table", "glue:table"))
+_MYST_CELLS = frozenset(("code-cell", "jupyter-execute", "ipython", "exec"))
+_MYST_NAMES = _MYST_BOXES | _MYST_FIGURES | _MYST_TABLES | _MYST_CELLS | {"math", "bibliography"}
+
+
+def myst_directive(info: str) -> re.Match[str] | None:
+    """The fence's info string read as a MyST directive (`{name} argument`), or None: one
+    with an argument after its brace, a ':' or '-' in its name (`{prf:theorem}`,
+    `{code-cell}`) or a name MyST gives its directives (`{note}`, `{math}`); `{python}`,
+    `{r echo=FALSE}` are Quarto's chunks."""
+    m = _DIRECTIVE.fullmatch(info.strip())
+    if m is None:
+        return None
+    name = m["name"].lower()
+    return m if (m["arg"] or ":" in name or "-" in name or name in _MYST_NAMES) else None
+
+
+def directive_message(fence: str, info: str, m: re.Match[str]) -> str:
+    """What a MyST directive fence (`myst_directive`) becomes here, and what to write."""
+    name = m["name"].lower()
+    head = (f"'{fence}{info.strip()}' is a MyST (Jupyter Book, Sphinx) directive, which this "
+            "Markdown does not know: the page shows its lines as code, as GitHub does")
+    kind = name.rpartition(":")[2]
+    if name == "math":
+        return (f"'{fence}{{math}}' is a display formula in MyST (Jupyter Book), which this "
+                "Markdown does not know: the page shows its TeX as code, as GitHub does; "
+                "write the TeX between two '$$' lines (a ':label:' as '\\tag{1}' inside, "
+                "referred to in words)")
+    if name in _MYST_CELLS:
+        lang = (m["arg"] or "python").split()[0].lower()
+        lang = "python" if lang.startswith("ipython") or lang == "python3" else lang
+        return (f"'{fence}{info.strip()}' is a notebook cell MyST-NB (Jupyter Book) runs, "
+                "showing its output under it; this site does not run it: the page shows its "
+                "code alone (as GitHub does), and its output is lost; put the output in the "
+                "article (a figure the build draws, a number quoted from the results) and "
+                f"write the fence as '{fence}{lang}'")
+    if name in _MYST_FIGURES or kind == "figure":
+        return head + "; write a figure as a paragraph of its own, " \
+                      "![what it shows](NAME.svg \"Caption\")"
+    if name in _MYST_TABLES or kind == "table":
+        return head + "; write the table as a pipe table ('| a | b |' over '|---|---|')"
+    if name in _MYST_BOXES or kind in _MYST_BOXES:
+        return head + "; write a '/// details | Title' box, or a plain quote"
+    return head + "; write what it stands for in Markdown, or remove it"
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -220,7 +275,10 @@ class _Scanner(InlineScanner):
                          f"a '{m['fence']}{kind}' fence is {_GITHUB_DRAWN[kind]} on GitHub, "
                          "but this site does not draw it: the page shows its source as code; "
                          "make it a figure the build draws, or an image")
-                if chunk := _RUN_CHUNK.fullmatch(m["info"].strip()):
+                if directive := myst_directive(m["info"]):
+                    warn(LOGGER, self.path, i + 1,
+                         directive_message(m["fence"], m["info"], directive))
+                elif chunk := _RUN_CHUNK.fullmatch(m["info"].strip()):
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}{m['info'].strip()}' is a code chunk Quarto or R "
                          "Markdown runs, showing its output under it; this site does not run "

@@ -49,6 +49,7 @@ from .blocks import (
     sourcepos_line,
 )
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
+from .lexer import myst_directive
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_math import ContentError
@@ -536,7 +537,9 @@ class BlockStructure(Treeprocessor):
             line, fence = _source_of(pre, lines)
             m = _FENCE_INFO.match(fence)
             options = m.group("options").strip() if m else ""
-            if options:     # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
+            # a MyST directive's argument is no option: the lexer names the directive.
+            # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
+            if options and not myst_directive(fence.lstrip(" \t>`~")):
                 self._warn(line, fence_options(options + "}" * (options.count("{") -
                                                                 options.count("}"))))
 
