@@ -491,6 +491,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Text can be {++added++} here.\n", "CriticMarkup"),
     ("The {~~old~>new~~} word.\n", "CriticMarkup"),
     ("A remark {>>check this<<} here.\n", "CriticMarkup"),
+    ("(sec-variance)=\n", "a MyST target '(…)='"),
+    ("+++\n", "notebook cell break"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -501,7 +503,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
-        "critic comment"])
+        "critic comment", "myst target", "myst cell break"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -512,6 +514,25 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and what in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize(("role", "advice"), [
+    ("{math}`1/\\sqrt{d_k}`", "$1/\\sqrt{d_k}$"),
+    (":math:`1/\\sqrt{d_k}`", "$1/\\sqrt{d_k}$"),
+    ("{eq}`eq-var`", "\\tag{1}"),
+])
+def test_a_math_role_is_told_to_be_math(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                        role: str, advice: str) -> None:
+    """MyST's and Sphinx's math roles ({math}`…`, {eq}`label`) were told to become 'a link,
+    [text](#id), for a reference, or the code alone', which loses the formula: the warning
+    now says to write the TeX between dollars, or the equation's number."""
+    import logging
+    body = f"The scale is {role} here.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START}: warning:" in got[0], got
+    assert advice in got[0] and "the code alone" not in got[0], got
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

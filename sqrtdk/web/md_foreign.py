@@ -64,6 +64,20 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
 _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
           + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
+
+
+def _role_instead(role: str, code: str) -> str:
+    """What to write for a Sphinx or MyST role `role` (`{numref}`, `:math:`) on `code`:
+    a math role's TeX between dollars, an equation reference's number, else a link."""
+    name = role.strip("{}:").rpartition(":")[2]
+    if name == "math":
+        return f"the formula between dollars, ${code}$"
+    if name in ("eq", "eqref"):
+        return ("the equation's number in words ('equation (1)'), the formula numbered with "
+                "\\tag{1}")
+    return "a link, [text](#id), for a reference, or the code alone"
+
+
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -159,6 +173,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # MDX's comment `{/* … */}` (the words inside would be published)
     (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
      "an HTML comment <!-- … -->, which the page leaves out"),
+    # MyST's (Jupyter Book's) target `(sec-intro)=` on the line above a heading, and its
+    # notebook cell break `+++` (Jupytext's MyST notebooks), a line of text here and on GitHub
+    (re.compile(r"^\([\w:.-]+\)=[ \t]*$", re.M), False, "a MyST target '(…)='",
+     "an id on the heading below it ('## Title {#sec-intro}'), and remove the line"),
+    (re.compile(r"^\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$", re.M), False,
+     "a notebook cell break '+++' (MyST, Jupytext)", "nothing: remove the line"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
@@ -281,7 +301,7 @@ class ForeignSyntax(Treeprocessor):
                         own = (el.text if slot == "text" else el.tail) or ""
                         self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
-                                   "a link, [text](#id), for a reference, or the code alone")
+                                   _role_instead(role.group(0), child.text or ""))
         self._classes()
         self._definitions_without_term(root)
         self._caption_rows(root)
