@@ -493,6 +493,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("A remark {>>check this<<} here.\n", "CriticMarkup"),
     ("(sec-variance)=\n", "a MyST target '(…)='"),
     ("+++\n", "notebook cell break"),
+    (":::{figure} attention.png\n:name: fig-attention\n\nThe block.\n:::\n",
+     "a MyST figure ':::{figure}'"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -503,7 +505,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
-        "critic comment", "myst target", "myst cell break"])
+        "critic comment", "myst target", "myst cell break", "myst figure"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
