@@ -495,6 +495,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("+++\n", "notebook cell break"),
     (":::{figure} attention.png\n:name: fig-attention\n\nThe block.\n:::\n",
      "a MyST figure ':::{figure}'"),
+    ("Title: Why attention divides by sqrt(d_k)\nDate: 2023-04-18 10:20\nTags: attention\n",
+     "metadata lines"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -505,7 +507,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
-        "critic comment", "myst target", "myst cell break", "myst figure"])
+        "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -1656,3 +1658,25 @@ def test_a_myst_directive_fence_is_warned_at_its_line_with_what_to_write(
     assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
     assert "MyST" in warned[0] and "Quarto" not in warned[0], warned
     assert advice in warned[0], warned
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("header", [":::python", "#!python", ":::python hl_lines=\"1\""])
+@pytest.mark.parametrize("fenced", [False, True], ids=["indented", "fenced"])
+def test_a_codehilite_language_line_is_warned_at_its_line(
+        tmp_path: Path, container: str, header: str, fenced: bool) -> None:
+    """Python-Markdown's codehilite (Pelican, MkDocs) reads a code block's first line
+    ':::python' or '#!python' as the block's language; this build (and GitHub) shows it as
+    the code's first line, with no message. A warning at that line: write a fence. A real
+    shebang ('#!/usr/bin/env python') stays quiet."""
+    code = f"{header}\nimport numpy as np\nprint(np.pi)"
+    block = f"```\n{code}\n```" if fenced else "\n".join("    " + x for x in code.split("\n"))
+    shebang = "    #!/usr/bin/env python\n    print(1)"
+    body = _inside(container, f"Text.\n\n{block}\n\nMiddle.\n\n{shebang}\n\nMore.")
+    with captured() as warned:
+        out = html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if header in x)
+    got = [w for w in warned if "codehilite" in w]
+    assert len(got) == 1 and f"index.md:{line}: " in got[0], warned
+    assert "```python" in got[0], got
+    assert out.count("print(np.pi)") == 1 and out.count("print(1)") == 1, out

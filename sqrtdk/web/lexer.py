@@ -92,6 +92,12 @@ _GITHUB_DRAWN = {"mermaid": "a diagram", "geojson": "a map", "topojson": "a map"
 # a code chunk Quarto, R Markdown or Jupyter Book runs (```{python}, ```{r echo=FALSE}), not
 # pandoc's attributes (```{.python}), whose output those tools show under the code
 _RUN_CHUNK = re.compile(r"\{\s*(?P<lang>[A-Za-z][\w+-]*)(?:[\s,][^}]*)?\}")
+# the language line codehilite (Python-Markdown's, as Pelican and MkDocs use it) reads off a
+# code block's first line: `:::python` (with its options), `#!python` (also line numbers);
+# not a shebang (`#!/usr/bin/env python`)
+_CODEHILITE_HEADER = re.compile(r"(?::::|#!)(?P<lang>[A-Za-z][\w+#.-]*)(?:[ \t]+[^\n]*)?")
+# a line of an indented code block in a quote: its '>' markers, then 4 columns
+_QUOTED_CODE = re.compile(r"(?:[ \t]{0,3}>[ \t]?)+(?: {4}|\t)")
 # a MyST (Jupyter Book, Sphinx) directive written as a fence: its name in braces, then any
 # argument (```{note}, ```{admonition} Title, ```{code-cell} ipython3, ```{glue:figure} name)
 _DIRECTIVE = re.compile(r"\{(?P<name>[A-Za-z][\w:.-]*)\}(?:[ \t]+(?P<arg>.*))?")
@@ -286,12 +292,27 @@ class _Scanner(InlineScanner):
                          "is lost; put the output in the article (a figure the build draws, "
                          "a number quoted from the results) and write the fence as "
                          f"'{m['fence']}{chunk['lang'].lower()}'")
+                if not m["info"].strip() and j > i + 1:
+                    self._codehilite_header(i + 2, self.lines[i + 1])
                 self.masked.fences.append((i + 1, m["info"].strip(), "\n".join(
                     line.lstrip(" \t>") for line in self.lines[i + 1:j])))
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
                 return j + 1
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
                                 f"a line '{m['fence']}'")
+
+    def _codehilite_header(self, n: int, line: str) -> None:
+        """Line n (1-based), the first of a code block: codehilite's language line
+        (`:::python`, `#!python`) is a warning there, since the page shows it as code."""
+        header = _CODEHILITE_HEADER.fullmatch(line.lstrip(" \t>").rstrip())
+        if header is None:
+            return
+        typed = header.group(0)
+        warn(LOGGER, self.path, n,
+             f"'{typed}' on a code block's first line is the language line of Python-Markdown's "
+             "codehilite (Pelican, MkDocs), which this build does not read: the page shows it as "
+             "the code's first line, as GitHub does; remove the line and write the code in a "
+             f"fence, ```{header['lang'].lower()}")
 
     def math_fence(self, i: int, j: int, m: re.Match[str]) -> int:
         """GitHub's display math, a fence ```` ```math ```` from line i to line j: the
@@ -447,8 +468,12 @@ class _Scanner(InlineScanner):
             return
         code = self.indented_code(paragraph)
         if code and not any(_LOOKS_LIKE_MATH.search(line) for _, line in paragraph[:code]):
+            self._codehilite_header(*paragraph[0])
             self.out += [self.code(line) for _, line in paragraph[:code]]
             del paragraph[:code]
+        elif not code and _QUOTED_CODE.match(paragraph[0][1]) and \
+                (paragraph[0][0] == 1 or not self.lines[paragraph[0][0] - 2].strip(" \t>")):
+            self._codehilite_header(*paragraph[0])     # a quote's indented code block
         if paragraph:
             first = paragraph[0][0]
             text = "\n".join(line for _, line in paragraph)

@@ -175,6 +175,15 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # MDX's comment `{/* … */}` (the words inside would be published)
     (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
      "an HTML comment <!-- … -->, which the page leaves out"),
+    # Pelican's (Python-Markdown Meta-Data's, MultiMarkdown's) metadata lines at the top of a
+    # post, `Title: …`, `Date: …`, `Tags: …`: a paragraph of text here and on GitHub (two
+    # such lines at least, the first of a key those tools read)
+    (re.compile(r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
+                r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
+                r"[A-Z][\w-]*:[ \t]+\S"), True,
+     "Pelican's (Python-Markdown Meta-Data's) metadata lines 'Key: value'",
+     "the title and description in the front matter (title:, description:), and remove "
+     "the lines"),
     # MyST's (Jupyter Book's) target `(sec-intro)=` on the line above a heading, and its
     # notebook cell break `+++` (Jupytext's MyST notebooks), a line of text here and on GitHub
     (re.compile(r"^\([\w:.-]+\)=[ \t]*$", re.M), False, "a MyST target '(…)='",
