@@ -1680,3 +1680,22 @@ def test_a_codehilite_language_line_is_warned_at_its_line(
     assert len(got) == 1 and f"index.md:{line}: " in got[0], warned
     assert "```python" in got[0], got
     assert out.count("print(np.pi)") == 1 and out.count("print(1)") == 1, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("tag", ['<div markdown="1">', "<div markdown>", '<section markdown="block">'])
+def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
+        tmp_path: Path, lang: str, tag: str) -> None:
+    """`<div markdown="1">` asks md_in_html (Python-Markdown's extension, kramdown, PHP
+    Markdown Extra) to read the Markdown inside the block; this build does not use it, and
+    GitHub does not either: '**bold**' and '$x$' inside were published as typed, with no
+    message. A warning at the tag's line; an inline `<span markdown="1">` in a paragraph,
+    whose words Markdown reads anyway, stays quiet."""
+    name = tag[1:].split()[0]
+    body = (f"Text with <span markdown=\"1\">*inline*</span> here.\n\n{tag}\n"
+            f"This is **Markdown** inside.\n</{name}>\n\nAfter.\n")
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    got = [w for w in warned if "markdown=" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "published as typed" in got[0], got
