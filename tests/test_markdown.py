@@ -497,6 +497,11 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
      "a MyST figure ':::{figure}'"),
     ("Title: Why attention divides by sqrt(d_k)\nDate: 2023-04-18 10:20\nTags: attention\n",
      "metadata lines"),
+    ("Figure \\@ref(fig:hist) shows it.\n", "bookdown cross-reference"),
+    ("(ref:hist-cap) Histogram of the scores.\n", "bookdown text reference"),
+    ("Table: (\\#tab:sds) Standard deviations.\n", "bookdown label"),
+    ("Text^[An inline note, with $x$.] here.\n", "inline footnote"),
+    ("The SD is `r round(sd(x), 2)` here.\n", "R Markdown's inline code"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -507,7 +512,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
-        "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata"])
+        "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
+        "bookdown label", "inline footnote", "inline r"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

@@ -29,7 +29,7 @@ from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
-from ..errors import line_of
+from ..errors import line_of, shortened
 from ..log import warn
 from .positions import LineMap
 
@@ -78,6 +78,7 @@ def _role_instead(role: str, code: str) -> str:
     return "a link, [text](#id), for a reference, or the code alone"
 
 
+_INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -184,6 +185,22 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "Pelican's (Python-Markdown Meta-Data's) metadata lines 'Key: value'",
      "the title and description in the front matter (title:, description:), and remove "
      "the lines"),
+    # bookdown's (R Markdown's) cross-reference `\@ref(fig:hist)` (its `\@` an escape: the
+    # tree holds the escape's placeholder, matched as _INERT), text reference
+    # `(ref:hist-cap)` and label `(\#tab:sds)` (in a table's caption line)
+    (re.compile("(?:" + _INERT + r"+|(?<![\w@])@)ref\([\w.:-]+\)"), False,
+     "a bookdown cross-reference '\\@ref(…)'",
+     "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
+    (re.compile(r"\(ref:[\w.:-]+\)"), False, "a bookdown text reference '(ref:…)'",
+     "the text itself where it is used, and remove the line defining it"),
+    (re.compile(r"\((?:" + _INERT + r"+|\\#)[A-Za-z]+:[\w.:-]+\)"), False,
+     "a bookdown label '(\\#…:…)'",
+     "a caption as a sentence of its own, and remove the label (a heading's id is "
+     "'{#id}')"),
+    # Pandoc's (Quarto's, R Markdown's) inline footnote `^[the note's text]`
+    (re.compile(r"\^\[[^\[\]\n]*\]"), False, "an inline footnote '^[…]' (Pandoc, R Markdown)",
+     "a footnote: a reference [^name] in the text and, below the paragraph, "
+     "'[^name]: the note's text'"),
     # MyST's (Jupyter Book's) target `(sec-intro)=` on the line above a heading, and its
     # notebook cell break `+++` (Jupytext's MyST notebooks), a line of text here and on GitHub
     (re.compile(r"^\([\w:.-]+\)=[ \t]*$", re.M), False, "a MyST target '(…)='",
@@ -224,11 +241,12 @@ class AuthorClasses(AttrListTreeprocessor):
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
+# R Markdown's inline code, `` `r expr` ``: the code span's text
+_INLINE_R = re.compile(r"r[ \t]+\S")
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
-_INERT = "\x1a"
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -308,6 +326,15 @@ class ForeignSyntax(Treeprocessor):
                     el, slot = (parent, "text") if k == 0 else (parent[k - 1], "tail")
                     inert = inert_of.get((id(el), slot), "")
                     role = _ROLE.search(inert)
+                    if _INLINE_R.match(child.text or ""):
+                        own = (el.text if slot == "text" else el.tail) or ""
+                        line = self.positions.at(el, slot, len(own)) or line_of(
+                            self.text(), f"`{child.text}`",
+                            start=self.positions.floor(block) or 1)
+                        warn(LOGGER, self.source, line,
+                             f"R Markdown's inline code '`{shortened(child.text or '', 30)}`' "
+                             "is not run here and is published as typed, as code; write its "
+                             "value, quoted from the results ('{{ name | fixed(2) }}')")
                     if role is not None:
                         own = (el.text if slot == "text" else el.tail) or ""
                         self._warn(block, (own, el, slot), role.span(),
