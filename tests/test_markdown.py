@@ -1705,3 +1705,36 @@ def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
     got = [w for w in warned if "markdown=" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
     assert "published as typed" in got[0], got
+
+
+@pytest.mark.parametrize("level", ["#", "##", "###"])
+def test_a_pandoc_unnumbered_heading_is_told_the_heading_to_write(tmp_path: Path,
+                                                                   level: str) -> None:
+    """Pandoc's (bookdown's, Quarto's) unnumbered heading, '# References {-}', was told to
+    become '## References {-} {#some-id}', which publishes '{-}' as text. The heading to
+    write leaves it out and the message says what it was."""
+    e = error(tmp_path, f"Intro.\n\n{level} References {{-}}\n\nText.\n")
+    assert e.line == BODY_START + 2, e
+    assert "References {#some-id}" in e.message and "{-} {#" not in e.message, e.message
+    assert "unnumbered" in e.message, e.message
+
+
+def test_a_chunk_option_named_out_something_is_no_program_output() -> None:
+    """knitr's chunk options 'out.width', 'out.height' were read as the Hugging Face course's
+    'out' (a program's output), so the warning told an R Markdown author to say the code is
+    what a program prints."""
+    from sqrtdk.web.md_blocks import fence_options
+    assert "Hugging Face" not in fence_options("hist, fig.cap='x', out.width='80%'")
+    assert "Hugging Face" not in fence_options("out.height=\"4in\"")
+    assert "Hugging Face" in fence_options("out")
+
+
+@pytest.mark.parametrize("info", ["{block2, type='rmdtip'}", "{block, type='rmdnote'}"])
+def test_a_bookdown_block_is_told_to_be_a_box(tmp_path: Path, info: str) -> None:
+    """bookdown's custom block (```` ```{block2, type='rmdtip'} ````), a styled box of text,
+    was told as a chunk R runs, to write as ```` ```block2 ```` (a code block still)."""
+    with captured() as warned:
+        html(tmp_path, f"Text.\n\n```{info}\nUse `cache=TRUE` for slow chunks.\n```\n")
+    got = [w for w in warned if "custom block" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: " in got[0], warned
+    assert "'/// details | Title' box" in got[0] and "write the fence as" not in got[0], got

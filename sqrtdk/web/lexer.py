@@ -284,7 +284,14 @@ class _Scanner(InlineScanner):
                 if directive := myst_directive(m["info"]):
                     warn(LOGGER, self.path, i + 1,
                          directive_message(m["fence"], m["info"], directive))
-                elif chunk := _RUN_CHUNK.fullmatch(m["info"].strip()):
+                elif (chunk := _RUN_CHUNK.fullmatch(m["info"].strip())) and \
+                        chunk["lang"].lower() in ("block", "block2"):
+                    warn(LOGGER, self.path, i + 1,
+                         f"'{m['fence']}{m['info'].strip()}' is bookdown's custom block, a box "
+                         "of text this Markdown does not know: the page shows its lines as "
+                         "code, as GitHub does; write a '/// details | Title' box, or a plain "
+                         "quote")
+                elif chunk:
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}{m['info'].strip()}' is a code chunk Quarto or R "
                          "Markdown runs, showing its output under it; this site does not run "

@@ -790,6 +790,8 @@ def as_typed(el: etree.Element) -> str:
     return "".join(parts)
 
 
+# Pandoc's unnumbered heading, `## References {-}`
+_UNNUMBERED = re.compile(r"(.*?)[ \t]*\{-\}[ \t]*", re.S)
 # the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
 _BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
 
@@ -804,7 +806,7 @@ _FENCE_OPTION_KINDS = {
     "mark": "marked lines",
 }
 _FENCE_OPTION = re.compile(
-    r"""([\w-]+)(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|\S+))?|\{[^}]*\}?|\S+""")
+    r"""([\w.-]+)(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|\S+))?|\{[^}]*\}?|\S+""")
 _OUT = "'out' marks a program's output in the Hugging Face course, which this Markdown does not"
 
 
@@ -864,7 +866,12 @@ def without_id(typed: str, level: int, why: str = "",
                 "Face course's anchor syntax, which this Markdown (and GitHub) shows as text; "
                 f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}'{same}")
     ident = shared[0] if shared else "some-id"
-    return f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {typed} " \
+    written = typed
+    if m := _UNNUMBERED.fullmatch(typed):      # Pandoc's `{-}`, which attr_list leaves as text
+        written = m.group(1)
+        one += (" ('{-}' is Pandoc's mark of an unnumbered heading, which this Markdown shows "
+                "as text: no heading here is numbered)")
+    return f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {written} " \
         f"{{#{ident}}}'{same}"
 
 
