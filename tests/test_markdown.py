@@ -502,6 +502,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Table: (\\#tab:sds) Standard deviations.\n", "bookdown label"),
     ("Text^[An inline note, with $x$.] here.\n", "inline footnote"),
     ("The SD is `r round(sd(x), 2)` here.\n", "R Markdown's inline code"),
+    ("As @vaswani2017 [p. 4] argue.\n", "in-text citation"),
+    ("As @vaswani2017attention argue.\n", "in-text citation"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes",
@@ -513,7 +515,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
-        "bookdown label", "inline footnote", "inline r"])
+        "bookdown label", "inline footnote", "inline r", "in-text citation",
+        "in-text citation key"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -524,6 +527,14 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and what in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("text", ["Write to someone2017@example.org today.\n",
+                                  "Follow @karpathy for more.\n", "See @2017 here.\n"])
+def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "citation" in w], warned
 
 
 @pytest.mark.parametrize(("role", "advice"), [

@@ -135,6 +135,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"\[-?@[\w:.-]+[^\[\]\n]*\]"), False,
      "a Pandoc citation '[@…]' (Quarto, R Markdown)",
      "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] holding it"),
+    # an in-text citation `@vaswani2017`, `@vaswani2017attention` (a key holding a year;
+    # a handle, `@karpathy`, an e-mail address and a key inside `[@a; @b]` are left alone)
+    (re.compile(r"(?<![\w@\[;-])(?<!; )@[A-Za-z][A-Za-z_-]*(?:19|20)\d\d[\w:.-]*"), False,
+     "a Pandoc in-text citation '@…' (Quarto, R Markdown)",
+     "the reference in words ('Vaswani et al. (2017)'), or a footnote [^name] holding it"),
     (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
