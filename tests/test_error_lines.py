@@ -462,6 +462,7 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: Why $d_k$\ndescription: D\n---\n", 2, "plain text"),
     ("---\ntitle: T\ndescription: Why divide by \\sqrt{d_k}\n---\n", 3, "plain text"),
     ("title: T\n", 1, "missing front matter"),
+    ("Title: T\nDate: 2023-04-18\nSummary: S\n", 1, "(Pelican's, MultiMarkdown's) are not read"),
     ('+++\ntitle = "T"\ndescription = "D"\n+++\n', 1, "(Hugo's TOML) is not read here"),
     ("<!-- a comment -->\n---\ntitle: T\ndescription: D\n---\n", 1,
      "the front matter must be the first thing in the file (found at line 2); move the comment"),
