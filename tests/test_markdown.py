@@ -537,6 +537,13 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     assert not [w for w in warned if "citation" in w], warned
 
 
+@pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])
+def test_code_about_a_variable_r_is_no_inline_r_code(tmp_path: Path, code: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"Here `{code}` holds the ratio.\n")
+    assert not [w for w in warned if "inline code" in w], warned
+
+
 @pytest.mark.parametrize(("role", "advice"), [
     ("{math}`1/\\sqrt{d_k}`", "$1/\\sqrt{d_k}$"),
     (":math:`1/\\sqrt{d_k}`", "$1/\\sqrt{d_k}$"),

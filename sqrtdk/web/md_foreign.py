@@ -246,8 +246,9 @@ class AuthorClasses(AttrListTreeprocessor):
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
-# R Markdown's inline code, `` `r expr` ``: the code span's text
-_INLINE_R = re.compile(r"r[ \t]+\S")
+# R Markdown's inline code, `` `r expr` ``: the code span's text; not code about a variable
+# r (`r = q @ k`, `r += 1`, `r in rows`, `r.shape`)
+_INLINE_R = re.compile(r"r[ \t]+(?![=!<>+\-*/%&|^:.,)\]]|(?:in|is|for|and|or|if)\b)\S")
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
