@@ -1756,3 +1756,14 @@ def test_a_bookdown_block_is_told_to_be_a_box(tmp_path: Path, info: str) -> None
     got = [w for w in warned if "custom block" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: " in got[0], warned
     assert "'/// details | Title' box" in got[0] and "write the fence as" not in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rule_right_under_a_quote_is_told_to_be_a_rule(tmp_path: Path, lang: str) -> None:
+    """A chat answer's '---' right under a quote's last line: GitHub reads the quote, then a
+    rule; this Markdown underlines the quote's line as a heading, and the error told the
+    author to write '## > A quote line. {#some-id}'. It now says to put a blank line before
+    the '---'; a heading underlined inside the quote ('> ---') is still a heading."""
+    e = error(tmp_path, "Intro.\n\n> A quote line.\n---\n\nAfter.\n", lang=lang)
+    assert e.line == BODY_START + 2, e
+    assert "blank line before the '---'" in e.message and "## >" not in e.message, e.message

@@ -456,6 +456,14 @@ class BlockStructure(Treeprocessor):
                            "shows the front matter's 'title:' as its only level-1 heading, "
                            "above the text; remove this line (and put its words in 'title:' "
                            f"if they differ){setext}")
+            below = source[line] if 0 < line < len(source) else ""
+            if not problem and not ident and setext and written.lstrip().startswith(">") and \
+                    not below.lstrip().startswith(">"):
+                # `> A quote line.` over `---`: a quote, then a rule, on GitHub
+                problem = (f"the line '{below.strip()}' right under the quote's line "
+                           f"'{written.strip()}' makes that line a heading here (GitHub reads "
+                           "the quote, then a horizontal rule): put a blank line before the "
+                           f"'{below.strip()}'")
             outline = None
             if not problem and (level == 1 or not ident):
                 # a level-1 heading is told its level, its id and its anchor at once
