@@ -594,3 +594,16 @@ def test_a_list_after_the_notes_is_told_it_joins_the_list_above(tmp_path: Path,
     messages, html = convert(tmp_path, fixed)
     assert messages == [], messages
     assert html.count("<ul>") == 2, html
+
+
+def test_every_nested_list_indented_by_3_of_a_list_is_named_at_once(tmp_path: Path) -> None:
+    """A chat assistant's answer nests a bullet under each numbered item by 3 spaces (the
+    item's text column, where GitHub nests it). The comparison warned at the first such
+    list only: fixed, the next build warned at the second, and so on, one build per item."""
+    body = ("Intro.\n\n1. **First:** one.\n   - detail a\n2. **Second:** two.\n   - detail b\n"
+            "3. **Third:** three.\n   - detail c\n\nAfter.\n")
+    messages, _ = convert(tmp_path, body)
+    for nested in ("   - detail a", "   - detail b", "   - detail c"):
+        told = at(messages, line_of(body, nested))
+        assert len(told) == 1 and "by 4 spaces" in told[0], messages
+    assert len(messages) == 3, messages

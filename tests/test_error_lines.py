@@ -466,6 +466,7 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: Why $d_k$\ndescription: D\n---\n", 2, "plain text"),
     ("---\ntitle: T\ndescription: Why divide by \\sqrt{d_k}\n---\n", 3, "plain text"),
     ("title: T\n", 1, "missing front matter"),
+    ("Title: T\nDate: 2023-04-18\nSummary: S\n", 1, "(Pelican's, MultiMarkdown's) are not read"),
     ('+++\ntitle = "T"\ndescription = "D"\n+++\n', 1, "(Hugo's TOML) is not read here"),
     ("<!-- a comment -->\n---\ntitle: T\ndescription: D\n---\n", 1,
      "the front matter must be the first thing in the file (found at line 2); move the comment"),
@@ -1403,6 +1404,21 @@ def test_a_link_to_a_page_the_site_lacks_is_told_the_closest_pages_as_it_was_wri
         check_site(Site(files={"en/index.html": fixed.body.encode("utf-8"), **_OTHER_PAGES}),
                    [fixed], "https://site.example/")
     assert not [m for m in messages if "does not have" in m], messages
+
+
+@pytest.mark.parametrize("written", ["{filename}/2023/softmax.md", "{tag}attention",
+                                     "{static}/notes.pdf"])
+def test_a_pelican_link_is_told_what_it_is(tmp_path: Path, written: str) -> None:
+    """Pelican's links to its own files ('{filename}/post.md', '{static}/x.pdf', '{tag}x')
+    were told the site's pages closest to them ('../source/softmax.py.html'), as if a typo:
+    the error now says what the address is, and what to link to instead."""
+    body = f"Paragraph one.\n\nSee [there]({written}) now.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "Pelican" in e.value.message, str(e.value)
+    assert "source/run.py.html" not in e.value.message, str(e.value)
 
 
 @pytest.mark.parametrize("exists", [False, True], ids=["no such file", "a file of the site"])

@@ -464,11 +464,30 @@ def test_a_dollar_after_a_space_that_opens_a_formula_is_not_told_to_lose_the_spa
     ("a\n\n$$\nx^2\n$$ {#eq-var}\n\nmore\n", 5),
     ("a\n\n$$ x^2 $$ {#eq:var}\n", 3),
     ("- item\n\n    $$\n    x\n    $$ {#eq-x}\n", 5),
+    ("a\n\n$$\nx^2\n$$ (eq-var)\n\nmore\n", 5),
+    ("a\n\n$$ x^2 $$ (eq:var)\n", 3),
+    ("> $$\n> x\n> $$ (my_label)\n", 3),
 ])
 def test_a_label_after_a_display_formula_is_named_at_its_line(source: str, line: int) -> None:
     """Quarto's and pandoc-crossref's '$$ {#eq-…}' was told the formula is not closed, at
-    its opening line."""
+    its opening line; so was MyST's (Jupyter Book's) '$$ (eq-…)'."""
     with pytest.raises(BuildError) as e:
         mask(P, source)
     assert e.value.line == line and "labels a display formula" in e.value.message
     assert "\\tag{1}" in e.value.message
+
+
+@pytest.mark.parametrize(("source", "line", "said"), [
+    ("a\n\n\\begin{equation}\nx = y\n  (\\#eq:attn)\n\\end{equation}\n", 5, "\\tag{1}"),
+    ("a\n\n$$\nx = y (\\#eq:attn)\n$$\n", 4, "\\tag{1}"),
+    ("a\n\n\\begin{align}\nx &= 0 (\\#eq:mean) \\\\\ny &= 1 (\\#eq:var)\n\\end{align}\n", 4,
+     "\\tag{1}"),
+    ("With $d_k = `r d_k[2]`$, the SD.\n", 1, "R Markdown's inline code"),
+])
+def test_bookdown_in_a_formula_is_named_at_its_line(source: str, line: int, said: str) -> None:
+    """bookdown's equation label '(\\#eq:attn)' and R Markdown's inline code '`r x`' inside
+    a formula reached KaTeX, which drew them as text of the formula ('(#eq:attn)', quotes
+    around 'r d_k[2]'), silently. An error at the line of each, saying what to write."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and said in e.value.message, (e.value.line, e.value.message)

@@ -473,7 +473,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As shown by Vaswani et al. [@vaswani2017].\n", "Pandoc citation"),
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
-    ("As @vaswani2017 showed, the scores grow.\n", "Pandoc citation '@…'"),
+    ("As @vaswani2017 showed, the scores grow.\n", "Pandoc in-text citation '@…'"),
     ("The rule of @Vaswani_2017attention holds.\n", "('@Vaswani_2017attention')"),
     ("As argued [see @vaswani2017, p. 4].\n", "Pandoc citation '[@…]'"),
     ("See @fig-spread for the result.\n", "cross-reference"),
@@ -500,6 +500,19 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Text can be {++added++} here.\n", "CriticMarkup"),
     ("The {~~old~>new~~} word.\n", "CriticMarkup"),
     ("A remark {>>check this<<} here.\n", "CriticMarkup"),
+    ("(sec-variance)=\n", "a MyST target '(…)='"),
+    ("+++\n", "notebook cell break"),
+    (":::{figure} attention.png\n:name: fig-attention\n\nThe block.\n:::\n",
+     "a MyST figure ':::{figure}'"),
+    ("Title: Why attention divides by sqrt(d_k)\nDate: 2023-04-18 10:20\nTags: attention\n",
+     "metadata lines"),
+    ("Figure \\@ref(fig:hist) shows it.\n", "bookdown cross-reference"),
+    ("(ref:hist-cap) Histogram of the scores.\n", "bookdown text reference"),
+    ("Table: (\\#tab:sds) Standard deviations.\n", "bookdown label"),
+    ("Text^[An inline note, with $x$.] here.\n", "inline footnote"),
+    ("The SD is `r round(sd(x), 2)` here.\n", "R Markdown's inline code"),
+    ("As @vaswani2017 [p. 4] argue.\n", "in-text citation"),
+    ("As @vaswani2017attention argue.\n", "in-text citation"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -513,7 +526,9 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
-        "critic comment"])
+        "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
+        "bookdown label", "inline footnote", "inline r", "in-text citation",
+        "in-text citation key"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -524,6 +539,40 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and what in got[0] and "\n" not in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("text", ["Write to someone2017@example.org today.\n",
+                                  "Follow @karpathy for more.\n", "See @2017 here.\n"])
+def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "citation" in w], warned
+
+
+@pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])
+def test_code_about_a_variable_r_is_no_inline_r_code(tmp_path: Path, code: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"Here `{code}` holds the ratio.\n")
+    assert not [w for w in warned if "inline code" in w], warned
+
+
+@pytest.mark.parametrize(("role", "advice"), [
+    ("{math}`1/\\sqrt{d_k}`", "$1/\\sqrt{d_k}$"),
+    (":math:`1/\\sqrt{d_k}`", "$1/\\sqrt{d_k}$"),
+    ("{eq}`eq-var`", "\\tag{1}"),
+])
+def test_a_math_role_is_told_to_be_math(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                        role: str, advice: str) -> None:
+    """MyST's and Sphinx's math roles ({math}`…`, {eq}`label`) were told to become 'a link,
+    [text](#id), for a reference, or the code alone', which loses the formula: the warning
+    now says to write the TeX between dollars, or the equation's number."""
+    import logging
+    body = f"The scale is {role} here.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START}: warning:" in got[0], got
+    assert advice in got[0] and "the code alone" not in got[0], got
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1689,3 +1738,115 @@ def test_a_paragraph_of_only_a_character_reference_is_a_paragraph_as_on_github(
         assert [r.getMessage() for r in caplog.records] == [], above
         assert "<p>" + spacer + "</p>" in out or "<p>\u00a0</p>" in out or \
             "<p>\u2003\u2003</p>" in out, out
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize(("info", "advice"), [
+    ("{note}", "'/// details | Title' box"),
+    ("{admonition} Assumption", "'/// details | Title' box"),
+    ("{dropdown} Derivation", "'/// details | Title' box"),
+    ("{math}", "two '$$' lines"),
+    ("{code-cell} ipython3", "write the fence as '```python'"),
+    ("{glue:figure} entropy_plot", "![what it shows](NAME.svg \"Caption\")"),
+    ("{list-table} Hyperparameters", "pipe table"),
+    ("{bibliography}", "in Markdown"),
+])
+def test_a_myst_directive_fence_is_warned_at_its_line_with_what_to_write(
+        tmp_path: Path, container: str, info: str, advice: str) -> None:
+    """MyST's (Jupyter Book's) directives are fences (```` ```{note} ````, ```` ```{math} ````,
+    ```` ```{admonition} Title ````): published as code, here as on GitHub. One without an
+    argument was told it is a Quarto chunk to write as ```` ```note ```` (a code block still);
+    one with an argument after its brace, or a ':' in its name, had no message at all (or
+    only a fence option ':figure' to remove), its box, formula, figure or table lost."""
+    body = _inside(container, f"Text.\n\n```{info}\n:label: x\n\nSome $x$ text.\n```\n\nMore.")
+    with captured() as warned:
+        html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if info in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "MyST" in warned[0] and "Quarto" not in warned[0], warned
+    assert advice in warned[0], warned
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("header", [":::python", "#!python", ":::python hl_lines=\"1\""])
+@pytest.mark.parametrize("fenced", [False, True], ids=["indented", "fenced"])
+def test_a_codehilite_language_line_is_warned_at_its_line(
+        tmp_path: Path, container: str, header: str, fenced: bool) -> None:
+    """Python-Markdown's codehilite (Pelican, MkDocs) reads a code block's first line
+    ':::python' or '#!python' as the block's language; this build (and GitHub) shows it as
+    the code's first line, with no message. A warning at that line: write a fence. A real
+    shebang ('#!/usr/bin/env python') stays quiet."""
+    code = f"{header}\nimport numpy as np\nprint(np.pi)"
+    block = f"```\n{code}\n```" if fenced else "\n".join("    " + x for x in code.split("\n"))
+    shebang = "    #!/usr/bin/env python\n    print(1)"
+    body = _inside(container, f"Text.\n\n{block}\n\nMiddle.\n\n{shebang}\n\nMore.")
+    with captured() as warned:
+        out = html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if header in x)
+    got = [w for w in warned if "codehilite" in w]
+    assert len(got) == 1 and f"index.md:{line}: " in got[0], warned
+    assert "```python" in got[0], got
+    assert out.count("print(np.pi)") == 1 and out.count("print(1)") == 1, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("tag", ['<div markdown="1">', "<div markdown>", '<section markdown="block">'])
+def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
+        tmp_path: Path, lang: str, tag: str) -> None:
+    """`<div markdown="1">` asks md_in_html (Python-Markdown's extension, kramdown, PHP
+    Markdown Extra) to read the Markdown inside the block; this build does not use it, and
+    GitHub does not either: '**bold**' and '$x$' inside were published as typed, with no
+    message. A warning at the tag's line; an inline `<span markdown="1">` in a paragraph,
+    whose words Markdown reads anyway, stays quiet."""
+    name = tag[1:].split()[0]
+    body = (f"Text with <span markdown=\"1\">*inline*</span> here.\n\n{tag}\n"
+            f"This is **Markdown** inside.\n</{name}>\n\nAfter.\n")
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    got = [w for w in warned if "markdown=" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "published as typed" in got[0], got
+
+
+@pytest.mark.parametrize("level", ["#", "##", "###"])
+def test_a_pandoc_unnumbered_heading_is_told_the_heading_to_write(tmp_path: Path,
+                                                                   level: str) -> None:
+    """Pandoc's (bookdown's, Quarto's) unnumbered heading, '# References {-}', was told to
+    become '## References {-} {#some-id}', which publishes '{-}' as text. The heading to
+    write leaves it out and the message says what it was."""
+    e = error(tmp_path, f"Intro.\n\n{level} References {{-}}\n\nText.\n")
+    assert e.line == BODY_START + 2, e
+    assert "References {#some-id}" in e.message and "{-} {#" not in e.message, e.message
+    assert "unnumbered" in e.message, e.message
+
+
+def test_a_chunk_option_named_out_something_is_no_program_output() -> None:
+    """knitr's chunk options 'out.width', 'out.height' were read as the Hugging Face course's
+    'out' (a program's output), so the warning told an R Markdown author to say the code is
+    what a program prints."""
+    from sqrtdk.web.md_blocks import fence_options
+    assert "Hugging Face" not in fence_options("hist, fig.cap='x', out.width='80%'")
+    assert "Hugging Face" not in fence_options("out.height=\"4in\"")
+    assert "Hugging Face" in fence_options("out")
+
+
+@pytest.mark.parametrize("info", ["{block2, type='rmdtip'}", "{block, type='rmdnote'}"])
+def test_a_bookdown_block_is_told_to_be_a_box(tmp_path: Path, info: str) -> None:
+    """bookdown's custom block (```` ```{block2, type='rmdtip'} ````), a styled box of text,
+    was told as a chunk R runs, to write as ```` ```block2 ```` (a code block still)."""
+    with captured() as warned:
+        html(tmp_path, f"Text.\n\n```{info}\nUse `cache=TRUE` for slow chunks.\n```\n")
+    got = [w for w in warned if "custom block" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: " in got[0], warned
+    assert "'/// details | Title' box" in got[0] and "write the fence as" not in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rule_right_under_a_quote_is_told_to_be_a_rule(tmp_path: Path, lang: str) -> None:
+    """A chat answer's '---' right under a quote's last line: GitHub reads the quote, then a
+    rule; this Markdown underlines the quote's line as a heading, and the error told the
+    author to write '## > A quote line. {#some-id}'. It now says to put a blank line before
+    the '---'; a heading underlined inside the quote ('> ---') is still a heading."""
+    e = error(tmp_path, "Intro.\n\n> A quote line.\n---\n\nAfter.\n", lang=lang)
+    assert e.line == BODY_START + 2, e
+    assert "blank line before the '---'" in e.message and "## >" not in e.message, e.message

@@ -198,3 +198,24 @@ def test_a_formula_s_scrolling_box_is_a_group_named_by_the_formula(
     for box in boxes:
         assert box["attrs"].get("tabindex") == "0" and box["attrs"].get("role") == "group"
         assert box["attrs"].get("aria-label") == "A box", box["attrs"]
+
+
+@pytest.mark.parametrize("tex, drawn", [
+    (r"\mathbb{1}[j = y]", "1"),           # the indicator function, as ML posts write it
+    (r"\mathbb 1_{x > 0}", "1"),
+    (r"\mathbb{E}[x] + \mathbb{x}", "x"),
+], ids=["braced one", "bare one", "lower-case letter"])
+def test_a_blackboard_character_katex_lacks_is_a_warning(
+        tmp_path: Path, katex: Any, caplog: pytest.LogCaptureFixture, tex: str,
+        drawn: str) -> None:
+    """KaTeX's blackboard-bold font has the capital letters only (and k): '\\mathbb{1}',
+    the indicator function (GitHub's MathJax draws 𝟙), came out as a plain '1', with no
+    message. A warning at the formula's line naming what to write instead; '\\mathbb{R}'
+    stays quiet."""
+    built = page(tmp_path, f"Intro.\n\nThe term ${tex} + \\mathbb{{R}}^n$ here.\n",
+                 {"claims": {}, "meta": {"bounds": {}}})
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        typeset([built], katex)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert f"'{drawn}'" in got[0] and "\\mathbf{" in got[0] and "'R'" not in got[0], got

@@ -164,7 +164,11 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
     ("\\require{cancel} \\cancel{d_k}", "remove \\require{"),
     ("\\bbox[yellow]{x}", "\\boxed{"),
     ("\\vxx + 1", "define it, in a formula"),
-], ids=["require", "bbox", "unknown"])
+    ("\\mathbbm{1}[j = y]", "\\mathbf{1}"),
+    ("\\mathds{1}_{x>0}", "\\mathbf{1}"),
+    ("\\norm{q}_2", "\\lVert q \\rVert"),
+    ("\\abs{s}", "\\lvert s \\rvert"),
+], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

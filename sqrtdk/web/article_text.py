@@ -12,9 +12,11 @@ definition, each reproduce fence. The line of everything else comes from the tre
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..log import warn
 from .lexer import Masked
 from .line_reads import (
     check_blocks,
@@ -27,11 +29,14 @@ from .markers import strip_markers
 from .positions import BoxLines
 from .raw_html import (
     blank_lines,
+    markdown_attributes,
     markdown_raw_lines,
     raw_html_ids,
     raw_html_lines,
     raw_html_urls,
 )
+
+LOGGER = logging.getLogger("sqrtdk.web")
 
 
 @dataclass
@@ -77,6 +82,12 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     notes = check_footnote_definitions(path, prose)
     attrs = check_box_options(path, prose)
     check_note_continuations(path, prose)
+    for tag, line in markdown_attributes(lines):
+        warn(LOGGER, path, line,
+             f"<{tag} markdown=…> asks for the Markdown inside the HTML block to be read "
+             "(md_in_html, kramdown), which this Markdown does not do (nor GitHub): what is "
+             "inside is published as typed, '**' and '$' included; write the passage in "
+             "Markdown outside the HTML (a '/// details | Title' box for a box)")
     return ArticleText(
         markdown=masked.restore_code(body), lines=lines, prose=prose, raw_html=raw,
         first_line=first_line, notes=notes, boxes=BoxLines(openers, attrs),

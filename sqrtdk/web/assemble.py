@@ -222,6 +222,9 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
                 "with \\tag{…} and refer to it in words")
     if command in _MATHJAX_ONLY:
         return f"; {command} is MathJax's: {_MATHJAX_ONLY[command]}"
+    if command in _PACKAGE_ONLY:
+        return (f"; {command} is a LaTeX package's (machine-learning posts use it), which "
+                f"KaTeX does not have: {_PACKAGE_ONLY[command]}")
     later = next((f for f in formulas[k + 1:]
                   if command in {a or b for a, b in _DEFINES.findall(f.source)}), None)
     if later is not None:
@@ -233,6 +236,17 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
             "(\\newcommand) or in [math.macros] of content/site.toml")
 
 
+# commands of LaTeX packages that ML posts use (bbm, dsfont, physics, commath) and KaTeX lacks
+_PACKAGE_ONLY = {
+    "\\mathbbm": "write \\mathbf{1} for the indicator's 1 (KaTeX's \\mathbb has capitals "
+                  "only)",
+    "\\mathds": "write \\mathbf{1} for the indicator's 1 (KaTeX's \\mathbb has capitals "
+                 "only)",
+    "\\norm": "write \\lVert q \\rVert, or define it: "
+               "\\newcommand{\\norm}[1]{\\left\\lVert #1 \\right\\rVert}",
+    "\\abs": "write \\lvert s \\rvert, or define it: "
+              "\\newcommand{\\abs}[1]{\\left\\lvert #1 \\right\\rvert}",
+}
 # commands of MathJax (which blog posts written for it use) that KaTeX does not have
 _MATHJAX_ONLY = {
     "\\require": "KaTeX loads no extensions and has \\cancel and \\bm "

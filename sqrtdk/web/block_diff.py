@@ -141,20 +141,32 @@ def _stretch_end(theirs: list[Block], line: int) -> int:
 def _nested_indent(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     """The hint for a nested list indented by 1 to 3 spaces in the lines from `line` (and the
     one above it) to `end`, and its first line; ('', 0) if there is none."""
+    found = _nested_lists(source, line, end)
+    return (_nested_hint(*found[0][1:]), found[0][0]) if found else ("", 0)
+
+
+def _nested_lists(source: Sequence[str], line: int, end: int) -> list[tuple[int, int, int]]:
+    """(first line, its indent, the indent of the item above) of each nested list indented
+    by 1 to 3 spaces more than its item in the lines from `line` (and the one above it) to
+    `end`: nested for GitHub, not for this Markdown, whose levels are 4 columns each (an item
+    at 2 columns, then one at 4: both nest it)."""
     first = max(line - 2, 0)
+    found: list[tuple[int, int, int]] = []
     for n, (upper, lower) in enumerate(pairwise(source[first:end]), first + 2):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if not (a and b):
             continue
         above, here = _columns(a.group(1)), _columns(b.group(1))
-        # nested for GitHub, not for this Markdown, whose levels are 4 columns each (an item
-        # at 2 columns, then one at 4: both nest it)
         if above < here < above + 4 and above // 4 == here // 4:
-            typed = f" more than the item above ({here} in all)" if above else ""
-            return ("indent a nested list by 4 spaces per level (this one is indented by "
-                    f"{here - above}{typed}: here it is read as text of the item above, or "
-                    "as a sibling of it)"), n
-    return "", 0
+            found.append((n, here, above))
+    return found
+
+
+def _nested_hint(here: int, above: int) -> str:
+    typed = f" more than the item above ({here} in all)" if above else ""
+    return ("indent a nested list by 4 spaces per level (this one is indented by "
+            f"{here - above}{typed}: here it is read as text of the item above, or "
+            "as a sibling of it)")
 
 
 def _columns(text: str) -> int:
@@ -425,6 +437,13 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         else:
             message, fix = _difference(ours[i1:i2], theirs[j1:j2], source, line)
             result.differences.append((fix or line, message))
+            # a chat assistant's answer nests a list under every item by 3 spaces: each such
+            # list at its own line, in one build (the warning named the first only)
+            nested = _nested_lists(source, line, _stretch_end(theirs[j1:j2], line))
+            if nested and nested[0][0] == fix and _nested_hint(*nested[0][1:]) in message:
+                result.differences += [
+                    (n, message.replace(_nested_hint(*nested[0][1:]), _nested_hint(h, a)))
+                    for n, h, a in nested[1:]]
     return result
 
 

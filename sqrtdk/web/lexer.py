@@ -74,8 +74,9 @@ _ENV_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[
 # superscript, a brace, an equals sign) before it; `\[1\]. Smith` is neither
 _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u3001\uff09]+")
 # a label after the `$$` closing a display formula: `$$ {#eq-var}` (Quarto), `$$ {#eq:var}`
-# (pandoc-crossref)
-_EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\})[ \t]*$")
+# (pandoc-crossref), `$$ (eq-var)` (MyST, Jupyter Book)
+_EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\}|\((?=[A-Za-z])[\w:.-]+\))"
+                             r"[ \t]*$")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
@@ -91,6 +92,67 @@ _GITHUB_DRAWN = {"mermaid": "a diagram", "geojson": "a map", "topojson": "a map"
 # a code chunk Quarto, R Markdown or Jupyter Book runs (```{python}, ```{r echo=FALSE}), not
 # pandoc's attributes (```{.python}), whose output those tools show under the code
 _RUN_CHUNK = re.compile(r"\{\s*(?P<lang>[A-Za-z][\w+-]*)(?:[\s,][^}]*)?\}")
+# the language line codehilite (Python-Markdown's, as Pelican and MkDocs use it) reads off a
+# code block's first line: `:::python` (with its options), `#!python` (also line numbers);
+# not a shebang (`#!/usr/bin/env python`)
+_CODEHILITE_HEADER = re.compile(r"(?::::|#!)(?P<lang>[A-Za-z][\w+#.-]*)(?:[ \t]+[^\n]*)?")
+# a line of an indented code block in a quote: its '>' markers, then 4 columns
+_QUOTED_CODE = re.compile(r"(?:[ \t]{0,3}>[ \t]?)+(?: {4}|\t)")
+# a MyST (Jupyter Book, Sphinx) directive written as a fence: its name in braces, then any
+# argument (```{note}, ```{admonition} Title, ```{code-cell} ipython3, ```{glue:figure} name)
+_DIRECTIVE = re.compile(r"\{(?P<name>[A-Za-z][\w:.-]*)\}(?:[ \t]+(?P<arg>.*))?")
+# directives that are a box of text, and what MyST calls a figure, a table, a notebook cell
+_MYST_BOXES = frozenset((
+    "note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
+    "seealso", "admonition", "dropdown", "margin", "sidebar", "topic", "todo", "versionadded",
+    "versionchanged", "deprecated", "exercise", "solution", "epigraph", "pull-quote", "card",
+    "tab-set", "tab-item", "div", "aside", "proof", "theorem", "lemma", "definition",
+    "example", "remark"))
+_MYST_FIGURES = frozenset(("figure", "image", "glue:figure", "glue", "iframe"))
+_MYST_TABLES = frozenset(("list-table", "csv-table", "table", "glue:table"))
+_MYST_CELLS = frozenset(("code-cell", "jupyter-execute", "ipython", "exec"))
+_MYST_NAMES = _MYST_BOXES | _MYST_FIGURES | _MYST_TABLES | _MYST_CELLS | {"math", "bibliography"}
+
+
+def myst_directive(info: str) -> re.Match[str] | None:
+    """The fence's info string read as a MyST directive (`{name} argument`), or None: one
+    with an argument after its brace, a ':' or '-' in its name (`{prf:theorem}`,
+    `{code-cell}`) or a name MyST gives its directives (`{note}`, `{math}`); `{python}`,
+    `{r echo=FALSE}` are Quarto's chunks."""
+    m = _DIRECTIVE.fullmatch(info.strip())
+    if m is None:
+        return None
+    name = m["name"].lower()
+    return m if (m["arg"] or ":" in name or "-" in name or name in _MYST_NAMES) else None
+
+
+def directive_message(fence: str, info: str, m: re.Match[str]) -> str:
+    """What a MyST directive fence (`myst_directive`) becomes here, and what to write."""
+    name = m["name"].lower()
+    head = (f"'{fence}{info.strip()}' is a MyST (Jupyter Book, Sphinx) directive, which this "
+            "Markdown does not know: the page shows its lines as code, as GitHub does")
+    kind = name.rpartition(":")[2]
+    if name == "math":
+        return (f"'{fence}{{math}}' is a display formula in MyST (Jupyter Book), which this "
+                "Markdown does not know: the page shows its TeX as code, as GitHub does; "
+                "write the TeX between two '$$' lines (a ':label:' as '\\tag{1}' inside, "
+                "referred to in words)")
+    if name in _MYST_CELLS:
+        lang = (m["arg"] or "python").split()[0].lower()
+        lang = "python" if lang.startswith("ipython") or lang == "python3" else lang
+        return (f"'{fence}{info.strip()}' is a notebook cell MyST-NB (Jupyter Book) runs, "
+                "showing its output under it; this site does not run it: the page shows its "
+                "code alone (as GitHub does), and its output is lost; put the output in the "
+                "article (a figure the build draws, a number quoted from the results) and "
+                f"write the fence as '{fence}{lang}'")
+    if name in _MYST_FIGURES or kind == "figure":
+        return head + "; write a figure as a paragraph of its own, " \
+                      "![what it shows](NAME.svg \"Caption\")"
+    if name in _MYST_TABLES or kind == "table":
+        return head + "; write the table as a pipe table ('| a | b |' over '|---|---|')"
+    if name in _MYST_BOXES or kind in _MYST_BOXES:
+        return head + "; write a '/// details | Title' box, or a plain quote"
+    return head + "; write what it stands for in Markdown, or remove it"
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -225,7 +287,17 @@ class _Scanner(InlineScanner):
                          "reads what it holds as MDX (JSX components, imports) and shows no "
                          "code; here, as on GitHub, the page shows it as a block of code; "
                          "write what it shows in Markdown, without the fence, or remove it")
-                if chunk := _RUN_CHUNK.fullmatch(m["info"].strip()):
+                if directive := myst_directive(m["info"]):
+                    warn(LOGGER, self.path, i + 1,
+                         directive_message(m["fence"], m["info"], directive))
+                elif (chunk := _RUN_CHUNK.fullmatch(m["info"].strip())) and \
+                        chunk["lang"].lower() in ("block", "block2"):
+                    warn(LOGGER, self.path, i + 1,
+                         f"'{m['fence']}{m['info'].strip()}' is bookdown's custom block, a box "
+                         "of text this Markdown does not know: the page shows its lines as "
+                         "code, as GitHub does; write a '/// details | Title' box, or a plain "
+                         "quote")
+                elif chunk:
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}{m['info'].strip()}' is a code chunk Quarto or R "
                          "Markdown runs, showing its output under it; this site does not run "
@@ -233,12 +305,27 @@ class _Scanner(InlineScanner):
                          "is lost; put the output in the article (a figure the build draws, "
                          "a number quoted from the results) and write the fence as "
                          f"'{m['fence']}{chunk['lang'].lower()}'")
+                if not m["info"].strip() and j > i + 1:
+                    self._codehilite_header(i + 2, self.lines[i + 1])
                 self.masked.fences.append((i + 1, m["info"].strip(), "\n".join(
                     line.lstrip(" \t>") for line in self.lines[i + 1:j])))
                 self.out += [self.code(x) for x in self.lines[i:j + 1]]
                 return j + 1
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
                                 f"a line '{m['fence']}'")
+
+    def _codehilite_header(self, n: int, line: str) -> None:
+        """Line n (1-based), the first of a code block: codehilite's language line
+        (`:::python`, `#!python`) is a warning there, since the page shows it as code."""
+        header = _CODEHILITE_HEADER.fullmatch(line.lstrip(" \t>").rstrip())
+        if header is None:
+            return
+        typed = header.group(0)
+        warn(LOGGER, self.path, n,
+             f"'{typed}' on a code block's first line is the language line of Python-Markdown's "
+             "codehilite (Pelican, MkDocs), which this build does not read: the page shows it as "
+             "the code's first line, as GitHub does; remove the line and write the code in a "
+             f"fence, ```{header['lang'].lower()}")
 
     def math_fence(self, i: int, j: int, m: re.Match[str]) -> int:
         """GitHub's display math, a fence ```` ```math ```` from line i to line j: the
@@ -303,13 +390,15 @@ class _Scanner(InlineScanner):
                                 "with a line '$$'")
 
     def _no_equation_label(self, j: int, text: str) -> None:
-        """`$$ {#eq-var}` (Quarto, pandoc-crossref): a label after the `$$` that closes a
-        display formula, which this Markdown does not know (the formula would be read as
-        never closed): an error at line j saying what to write."""
+        """`$$ {#eq-var}` (Quarto, pandoc-crossref), `$$ (eq-var)` (MyST): a label after
+        the `$$` that closes a display formula, which this Markdown does not know (the formula
+        would be read as never closed): an error at line j saying what to write."""
         label = _EQUATION_LABEL.search(text)
         if label is not None:
-            raise self.error(j + 1, f"'$$ {label['label']}' labels a display formula (Quarto, "
-                                    "pandoc-crossref), which this Markdown does not know; end "
+            tools = "MyST, Jupyter Book" if label["label"].startswith("(") else \
+                "Quarto, pandoc-crossref"
+            raise self.error(j + 1, f"'$$ {label['label']}' labels a display formula ({tools}), "
+                                    "which this Markdown does not know; end "
                                     "the formula with '$$' alone, number it with "
                                     "'\\tag{1}' inside if the text refers to it, and write "
                                     "the reference as words ('equation (1)')")
@@ -392,8 +481,12 @@ class _Scanner(InlineScanner):
             return
         code = self.indented_code(paragraph)
         if code and not any(_LOOKS_LIKE_MATH.search(line) for _, line in paragraph[:code]):
+            self._codehilite_header(*paragraph[0])
             self.out += [self.code(line) for _, line in paragraph[:code]]
             del paragraph[:code]
+        elif not code and _QUOTED_CODE.match(paragraph[0][1]) and \
+                (paragraph[0][0] == 1 or not self.lines[paragraph[0][0] - 2].strip(" \t>")):
+            self._codehilite_header(*paragraph[0])     # a quote's indented code block
         if paragraph:
             first = paragraph[0][0]
             text = "\n".join(line for _, line in paragraph)

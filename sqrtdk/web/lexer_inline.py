@@ -20,6 +20,10 @@ _TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comme
 _TEMPLATE_CLOSE = {"{": " }}", "%": " %}"}
 # MDX's math delimiters (a backslash doubled for JSX): `\\( … \\)`, `\\[ … \\]`
 _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
+# bookdown's label of an equation inside its TeX, `(\#eq:attn)`, and R Markdown's inline
+# code `` `r expr` ``, neither of which KaTeX knows (it draws them as text of the formula)
+_BOOKDOWN_LABEL = re.compile(r"\(\\#[A-Za-z]+:[\w.:-]+\)")
+_INLINE_R = re.compile(r"`r[ \t][^`]*`")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 # Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
@@ -106,9 +110,26 @@ class InlineScanner:
         return code(len(self.masked.code) - 1)
 
     def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
+        self._knitr_in_tex(tex, tex_line or line)
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
+
+    def _knitr_in_tex(self, tex: str, first: int) -> None:
+        """bookdown's equation label and R Markdown's inline code in a formula's TeX (which
+        starts at line `first`): an error at the line of each, the scan going on."""
+        for m in _BOOKDOWN_LABEL.finditer(tex):
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, m.start()),
+                f"'{m.group(0)}' is bookdown's label of an equation, which KaTeX would draw as "
+                "text of the formula; remove it, number the equation with '\\tag{1}' if the "
+                "text refers to it, and write the reference in words ('equation (1)')"))
+        for m in _INLINE_R.finditer(tex):
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, m.start()),
+                f"'{m.group(0)}' inside a formula is R Markdown's inline code, which this site "
+                "does not run (KaTeX would draw its backticks); write the value, quoted from "
+                "the results ('{{ name | fixed(2) }}')"))
 
     def inline(self, text: str, first: int) -> str:
         out: list[str] = []

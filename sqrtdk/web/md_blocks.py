@@ -49,6 +49,7 @@ from .blocks import (
     sourcepos_line,
 )
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
+from .lexer import myst_directive
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_emoji import escaped_as_github
@@ -459,6 +460,14 @@ class BlockStructure(Treeprocessor):
                            "shows the front matter's 'title:' as its only level-1 heading, "
                            "above the text; remove this line (and put its words in 'title:' "
                            f"if they differ){setext}")
+            below = source[line] if 0 < line < len(source) else ""
+            if not problem and not ident and setext and written.lstrip().startswith(">") and \
+                    not below.lstrip().startswith(">"):
+                # `> A quote line.` over `---`: a quote, then a rule, on GitHub
+                problem = (f"the line '{below.strip()}' right under the quote's line "
+                           f"'{written.strip()}' makes that line a heading here (GitHub reads "
+                           "the quote, then a horizontal rule): put a blank line before the "
+                           f"'{below.strip()}'")
             outline = None
             if not problem and (level == 1 or not ident):
                 # a level-1 heading is told its level, its id and its anchor at once
@@ -540,7 +549,9 @@ class BlockStructure(Treeprocessor):
             line, fence = _source_of(pre, lines)
             m = _FENCE_INFO.match(fence)
             options = m.group("options").strip() if m else ""
-            if options:     # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
+            # a MyST directive's argument is no option: the lexer names the directive.
+            # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
+            if options and not myst_directive(fence.lstrip(" \t>`~")):
                 self._warn(line, fence_options(options + "}" * (options.count("{") -
                                                                 options.count("}"))))
 
@@ -791,6 +802,8 @@ def as_typed(el: etree.Element) -> str:
     return "".join(parts)
 
 
+# Pandoc's unnumbered heading, `## References {-}`
+_UNNUMBERED = re.compile(r"(.*?)[ \t]*\{-\}[ \t]*", re.S)
 # the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
 _BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
 
@@ -805,7 +818,7 @@ _FENCE_OPTION_KINDS = {
     "mark": "marked lines",
 }
 _FENCE_OPTION = re.compile(
-    r"""([\w-]+)(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|\S+))?|\{[^}]*\}?|\S+""")
+    r"""([\w.-]+)(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|\S+))?|\{[^}]*\}?|\S+""")
 _OUT = "'out' marks a program's output in the Hugging Face course, which this Markdown does not"
 
 
@@ -865,7 +878,12 @@ def without_id(typed: str, level: int, why: str = "",
                 "Face course's anchor syntax, which this Markdown (and GitHub) shows as text; "
                 f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}'{same}")
     ident = shared[0] if shared else "some-id"
-    return f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {typed} " \
+    written = typed
+    if m := _UNNUMBERED.fullmatch(typed):      # Pandoc's `{-}`, which attr_list leaves as text
+        written = m.group(1)
+        one += (" ('{-}' is Pandoc's mark of an unnumbered heading, which this Markdown shows "
+                "as text: no heading here is numbered)")
+    return f"heading '{typed}' has no explicit id{one}; write it as '{hashes} {written} " \
         f"{{#{ident}}}'{same}"
 
 

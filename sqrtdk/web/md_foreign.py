@@ -29,7 +29,7 @@ from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
-from ..errors import line_of
+from ..errors import line_of, shortened
 from ..log import warn
 from .md_emoji import ESCAPED_COLON, ESCAPED_SHORTCODE, emoji_of
 from .positions import LineMap
@@ -70,6 +70,21 @@ _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
 CITATION_KEY = r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-][\w:-]*)?(?![\w@])"
 CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
                     "holding it")
+
+
+def _role_instead(role: str, code: str) -> str:
+    """What to write for a Sphinx or MyST role `role` (`{numref}`, `:math:`) on `code`:
+    a math role's TeX between dollars, an equation reference's number, else a link."""
+    name = role.strip("{}:").rpartition(":")[2]
+    if name == "math":
+        return f"the formula between dollars, ${code}$"
+    if name in ("eq", "eqref"):
+        return ("the equation's number in words ('equation (1)'), the formula numbered with "
+                "\\tag{1}")
+    return "a link, [text](#id), for a reference, or the code alone"
+
+
+_INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -80,7 +95,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^\[![A-Za-z][\w-]*\][+-]?"), True, "a GitHub alert or Obsidian callout",
      f"{BOX}, or a plain quote"),
     (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
-    (re.compile(r"^:{3,}[ \t]*\{?[\w.-]*"), True,
+    (re.compile(r"^:{3,}[ \t]*\{(?:figure|image)\}"), True, "a MyST figure ':::{figure}'",
+     "the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\")"),
+    (re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*"), True,
      "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
     (re.compile(r"^\.\.[ \t]+[\w-]+::"), True, "a reStructuredText directive", BOX),
     (re.compile(r"^/{2}[ \t]*details\b"), True, "a box opened with two slashes",
@@ -128,7 +145,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
     # and a bracketed citation (above) are not told here
     (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
-     "a Pandoc citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
+     "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
@@ -175,6 +192,37 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # MDX's comment `{/* … */}` (the words inside would be published)
     (re.compile(r"\{/\*"), False, "an MDX comment '{/* … */}'",
      "an HTML comment <!-- … -->, which the page leaves out"),
+    # Pelican's (Python-Markdown Meta-Data's, MultiMarkdown's) metadata lines at the top of a
+    # post, `Title: …`, `Date: …`, `Tags: …`: a paragraph of text here and on GitHub (two
+    # such lines at least, the first of a key those tools read)
+    (re.compile(r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
+                r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
+                r"[A-Z][\w-]*:[ \t]+\S"), True,
+     "Pelican's (Python-Markdown Meta-Data's) metadata lines 'Key: value'",
+     "the title and description in the front matter (title:, description:), and remove "
+     "the lines"),
+    # bookdown's (R Markdown's) cross-reference `\@ref(fig:hist)` (its `\@` an escape: the
+    # tree holds the escape's placeholder, matched as _INERT), text reference
+    # `(ref:hist-cap)` and label `(\#tab:sds)` (in a table's caption line)
+    (re.compile("(?:" + _INERT + r"+|(?<![\w@])@)ref\([\w.:-]+\)"), False,
+     "a bookdown cross-reference '\\@ref(…)'",
+     "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
+    (re.compile(r"\(ref:[\w.:-]+\)"), False, "a bookdown text reference '(ref:…)'",
+     "the text itself where it is used, and remove the line defining it"),
+    (re.compile(r"\((?:" + _INERT + r"+|\\#)[A-Za-z]+:[\w.:-]+\)"), False,
+     "a bookdown label '(\\#…:…)'",
+     "a caption as a sentence of its own, and remove the label (a heading's id is "
+     "'{#id}')"),
+    # Pandoc's (Quarto's, R Markdown's) inline footnote `^[the note's text]`
+    (re.compile(r"\^\[[^\[\]\n]*\]"), False, "an inline footnote '^[…]' (Pandoc, R Markdown)",
+     "a footnote: a reference [^name] in the text and, below the paragraph, "
+     "'[^name]: the note's text'"),
+    # MyST's (Jupyter Book's) target `(sec-intro)=` on the line above a heading, and its
+    # notebook cell break `+++` (Jupytext's MyST notebooks), a line of text here and on GitHub
+    (re.compile(r"^\([\w:.-]+\)=[ \t]*$", re.M), False, "a MyST target '(…)='",
+     "an id on the heading below it ('## Title {#sec-intro}'), and remove the line"),
+    (re.compile(r"^\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$", re.M), False,
+     "a notebook cell break '+++' (MyST, Jupytext)", "nothing: remove the line"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
@@ -222,12 +270,13 @@ _INLINE_LISTS = {
 # the start of a Pandoc table caption (`: Scores`, `Table: Scores`)
 _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # a role before a code span: Sphinx's :numref:`fig-1`, :math:`x`; MyST's {numref}`fig-1`
+# R Markdown's inline code, `` `r expr` ``: the code span's text; not code about a variable
+# r (`r = q @ k`, `r += 1`, `r in rows`, `r.shape`)
+_INLINE_R = re.compile(r"r[ \t]+(?![=!<>+\-*/%&|^:.,)\]]|(?:in|is|for|and|or|if)\b)\S")
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
-_INERT = "\x1a"
-
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -307,11 +356,20 @@ class ForeignSyntax(Treeprocessor):
                     el, slot = (parent, "text") if k == 0 else (parent[k - 1], "tail")
                     inert = inert_of.get((id(el), slot), "")
                     role = _ROLE.search(inert)
+                    if _INLINE_R.match(child.text or ""):
+                        own = (el.text if slot == "text" else el.tail) or ""
+                        line = self.positions.at(el, slot, len(own)) or line_of(
+                            self.text(), f"`{child.text}`",
+                            start=self.positions.floor(block) or 1)
+                        warn(LOGGER, self.source, line,
+                             f"R Markdown's inline code '`{shortened(child.text or '', 30)}`' "
+                             "is not run here and is published as typed, as code; write its "
+                             "value, quoted from the results ('{{ name | fixed(2) }}')")
                     if role is not None:
                         own = (el.text if slot == "text" else el.tail) or ""
                         self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
-                                   "a link, [text](#id), for a reference, or the code alone")
+                                   _role_instead(role.group(0), child.text or ""))
             self._escaped_emoji(block, texts)
         self._classes()
         self._inline_lists()

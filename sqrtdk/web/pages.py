@@ -67,6 +67,12 @@ def split_front_matter(path: Path, text: str) -> tuple[str, str]:
             raise BuildError(path, 1, "front matter between '+++' lines (Hugo's TOML) is not "
                                       "read here; write it between '---' lines as YAML: "
                                       "'title: …', 'description: …'")
+        if re.match(r"Title:[ \t]*\S[^\n]*\n[A-Z][\w-]*:", text.lstrip("\ufeff")):
+            raise BuildError(path, 1, "missing front matter: metadata lines 'Title: …', "
+                                      "'Date: …' (Pelican's, MultiMarkdown's) are not read "
+                                      "here; write them as YAML between '---' lines: "
+                                      "'title: …', 'description: …' (a Summary: is the "
+                                      "description), and remove the others")
         raise BuildError(path, 1, "missing front matter; start the file with '---', "
                                   "'title: …', 'description: …', '---'")
     return m.group(0), text[m.end():]

@@ -52,9 +52,12 @@ class _Addresses(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.lines: dict[str, int] = {}
         self.ids: list[tuple[str, int]] = []
+        self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
+        if any(name == "markdown" for name, _ in attrs):
+            self.markdown.append((tag, line))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
@@ -78,6 +81,15 @@ def raw_html_ids(text: str) -> list[tuple[str, int]]:
     tag, in order: the tree the collectors read never holds them (md_collect.IdCollector
     checks them against the tree's and each other)."""
     return _read(text).ids
+
+
+def markdown_attributes(text: str) -> list[tuple[str, int]]:
+    """(tag, line) of each tag of a raw HTML block of `text` (as for `raw_html_urls`) that
+    asks for Markdown inside it (`<div markdown="1">`: md_in_html's, kramdown's, PHP
+    Markdown Extra's attribute), which neither this build nor GitHub reads: its lines are
+    published as typed."""
+    in_raw = markdown_raw_lines(text)
+    return [(tag, n) for tag, n in _read(text).markdown if n in in_raw]
 
 
 def _read(text: str) -> _Addresses:

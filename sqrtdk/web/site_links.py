@@ -324,6 +324,10 @@ def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> l
     return found
 
 
+# Pelican's links to the files of its blog, `{filename}/post.md`, `{static}/a.pdf`, `{tag}x`
+_PELICAN_LINK = re.compile(r"\{(?:filename|static|attach|tag|category|author|index|drafts)\}")
+
+
 def _closest_pages(written: str, addresses: list[str]) -> str:
     """What to do about a link to `written`, a page the site lacks: "did you mean 'x'?" with
     the `addresses` of the site's pages close to it (difflib's ratio, as errors.suggest),
@@ -376,6 +380,11 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     if path not in paths and path.rstrip("/") + "/index.html" not in paths \
             and path + "/index.html" not in paths:
         written = unquote(url) if spaced else url
+        if pelican := _PELICAN_LINK.match(unquote(url)):
+            fail(url, f"link to '{unquote(url)}': '{pelican.group(0)}' is Pelican's link to a "
+                      "file of its own blog, which this site does not have; link to a page "
+                      "of this site ('#id', '../en/'), or to the full address ('https://…') "
+                      "where that file is published")
         fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
                   "or link to where the image is published" if tag in _IMAGE_TAGS else
              f"link to '{written}', a file the site does not "

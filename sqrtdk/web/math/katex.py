@@ -89,6 +89,27 @@ ADVICE = {
 }
 
 
+# `\mathbb{…}` (or `\mathbb x`): KaTeX's blackboard-bold font (AMS) has the capitals and k
+# only; any other character KaTeX draws in the plain font, with no warning of its own
+_MATHBB = re.compile(r"\\mathbb\s*(?:\{(?P<braced>[^{}]*)\}|(?P<bare>[A-Za-z0-9]))")
+_IN_MATHBB = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZk ")
+
+
+def font_gaps(tex: str) -> list[str]:
+    """A warning for each `\\mathbb` of `tex` holding a character KaTeX's font lacks."""
+    out = []
+    for m in _MATHBB.finditer(tex):
+        lacking = "".join(dict.fromkeys(c for c in (m["braced"] or m["bare"] or "")
+                                        if c not in _IN_MATHBB))
+        if lacking:
+            out.append(f"KaTeX: '{m.group(0)}': KaTeX's blackboard-bold font has only the "
+                       f"capital letters (and k), so the page draws '{lacking}' in the plain "
+                       "font (MathJax, which GitHub uses, draws it double-struck); write "
+                       f"\\mathbf{{{lacking}}} or a capital (\\mathbb{{I}}), or define "
+                       "your symbol in [math.macros]")
+    return out
+
+
 def advised(warning: str) -> str:
     """KaTeX's warning `code: message` as the build prints it: 'KaTeX: ' first, and the
     advice for its code (ADVICE) after, when there is one."""
@@ -227,7 +248,8 @@ class KatexRenderer:
                                 f'{_escape(f.copy_text)}</annotation>', 1)
         return Rendered(html=html,
                         warnings=tuple(advised(w) for w in grouped(
-                            [str(w) for w in answer.get("warnings", ())], f.source)),
+                            [str(w) for w in answer.get("warnings", ())], f.source))
+                        + tuple(font_gaps(f.source)),
                         width_em=float(answer.get("width_em", 0.0)) * FONT_SCALE,
                         defines=tuple(answer.get("defines", ())),
                         conflict=str(answer.get("conflict", "")))
