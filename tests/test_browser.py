@@ -466,6 +466,13 @@ def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit)
     assert all(el.is_visible() for el in page.locator("table:not(figure table)").all())
     assert page.locator("figure img").first.is_visible()
     assert page.locator("section.footnote").is_visible()
+    # what introduces a block is kept on the page of the block: a box's title and the label
+    # over a program's output were each left alone at a page's foot, their block overleaf
+    alone = page.evaluate("""() => [...document.querySelectorAll(
+            'article :is(h2, h3, summary, .reproduce-label)')]
+        .filter(el => el.checkVisibility() && getComputedStyle(el).breakAfter !== 'avoid')
+        .map(el => el.tagName + '.' + el.className)""")
+    assert alone == [], sorted(set(alone))
     assert _background(page) == "rgb(255, 255, 255)"
     # On paper nothing scrolls: at the text width of an A4 page (210 mm less the 2 × 15 mm
     # margins of style.css's @page, at 96 px per inch) no box may hold more than it shows
