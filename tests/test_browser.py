@@ -461,7 +461,7 @@ def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit)
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     page.emulate_media(media="print")
     assert page.evaluate("[...document.querySelectorAll('details')].every(d => d.open)")
-    for sel in (".widget", "[data-theme-toggle]", ".site-header", ".toc", "figure table"):
+    for sel in (".widget", "[data-theme-toggle]", ".site-header", ".toc", "figure table", ".fig-open"):
         assert all(not el.is_visible() for el in page.locator(sel).all()), sel
     assert all(el.is_visible() for el in page.locator("table:not(figure table)").all())
     assert page.locator("figure img").first.is_visible()

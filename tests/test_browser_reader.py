@@ -66,6 +66,24 @@ def test_contents_is_offered_once_at_the_top_of_a_phone(visit, lang) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_figure_s_link_says_it_opens_the_full_size_figure(shared, site_build, lang) -> None:
+    """A figure's picture is a link to its drawing at full size (md_figures); the link said
+    only what the picture shows (its alt text), so a screen reader heard no destination and
+    a phone reader tapping the figure left the page unwarned. Each link now says where it
+    goes in the page's language (strings.toml's figure_open), in words shown with the
+    picture, and so in the link's name."""
+    words = site_build["strings"][lang].ui["figure_open"]
+    page = shared(f"{lang}/index.html").page
+    links = page.locator("figure a:has(img)")
+    assert links.count() > 0
+    assert page.get_by_role("link", name=words).count() == links.count()
+    hidden = links.evaluate_all("""(links, words) => links.filter(a => ![...a.querySelectorAll(
+        '*')].some(el => el.textContent.trim() === words && el.getClientRects().length
+            && getComputedStyle(el).visibility === 'visible')).map(a => a.href)""", words)
+    assert hidden == [], "the words are not shown with the picture"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_headings_are_named_by_their_words_not_by_their_section_link(shared, lang) -> None:
     page = shared(f"{lang}/index.html").page
     label = page.locator("article .headerlink").first.get_attribute("aria-label")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BODY_START, Tree, math_context, page
+from helpers import BODY_START, UI, Tree, math_context, page
 
 from sqrtdk.errors import BuildError
 from sqrtdk.log import captured
@@ -167,6 +167,7 @@ def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_pat
     src = next(e for e in tree.elements if e["tag"] == "source")
     img = next(e for e in tree.elements if e["tag"] == "img")
     assert a["attrs"]["href"] == img["attrs"]["src"] and src["attrs"]["media"].startswith("(max-width")
+    assert a["text"].strip() == UI["figure_open"]     # the link says where it goes
     assert img["attrs"]["alt"] == "What it shows" and "figcaption" not in img["ancestors"]
     caption = out[out.index("<figcaption>"):out.index("</figcaption>")]
     assert "Fig 1." in caption and "<em>walk</em>" in caption and 'class="math"' in caption

@@ -178,7 +178,7 @@ class ArticleExtension(Extension):
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
                                        text.markdown, [f.line for f in p.formulas], at,
-                                       text.first_line + 1)
+                                       text.first_line + 1, p.ui["figure_open"])
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
                                          self.blocks.heading_lines, at)
