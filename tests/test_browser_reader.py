@@ -83,6 +83,21 @@ def test_a_figure_s_link_says_it_opens_the_full_size_figure(shared, site_build, 
     assert hidden == [], "the words are not shown with the picture"
 
 
+def test_a_program_marked_english_keeps_its_monospace_face_on_every_page(shared) -> None:
+    """A snippet's code and output are marked English (md_reproduce); on the Chinese page a
+    rule giving English runs the Latin text face must not reach them: each language's page
+    draws them in the same face."""
+    faces = {}
+    for lang in LANGS:
+        page = shared(f"{lang}/index.html").page
+        found = page.locator(".reproduce :is(code, samp)[lang]").evaluate_all(
+            "els => [...new Set(els.map(el => el.localName + ': ' + getComputedStyle(el).fontFamily))]")
+        if not found:
+            pytest.skip("the article has no reproduce box")
+        faces[lang] = sorted(found)
+    assert len({tuple(f) for f in faces.values()}) == 1, faces
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_headings_are_named_by_their_words_not_by_their_section_link(shared, lang) -> None:
     page = shared(f"{lang}/index.html").page

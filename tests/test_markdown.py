@@ -334,8 +334,23 @@ def test_text_in_the_other_script_carries_its_lang(tmp_path: Path) -> None:
 
 def test_reproduce_box_shows_the_code_that_ran_and_its_output(tmp_path: Path) -> None:
     p = page(tmp_path, "Try it:\n\n```reproduce\ndemo\n```\n", RESULTS)
-    assert "print(1 &lt; 2)" in p.body and "<samp>True</samp>" in p.body
+    assert "print(1 &lt; 2)" in p.body and ">True</samp>" in p.body
     assert '../source/spread.py.html' in p.body and p.conversion.snippets == ["demo"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reproduce_box_marks_the_program_english_and_its_own_words_the_page_s(
+        tmp_path: Path, lang: str) -> None:
+    """A snippet's code and what it prints are the program's, in English (sqrtdk/science);
+    on the Chinese page they were not marked so, and a screen reader read "SD at d = 4" in
+    the page's Chinese voice. They now carry lang="en"; the box's own words (the label over
+    the output, the boxes' names) carry none, so they are the page's language."""
+    p = page(tmp_path, "Try it:\n\n```reproduce\ndemo\n```\n", RESULTS, lang=lang)
+    box = Tree(p.body).elements
+    program = [e for e in box if e["tag"] in ("code", "samp")]
+    assert [e["attrs"].get("lang") for e in program] == ["en", "en"]
+    own = [e for e in box if e["tag"] in ("pre", "p")]    # the named boxes, the label, the link
+    assert len(own) >= 3 and not [e["tag"] for e in own if "lang" in e["attrs"]]
 
 
 def test_the_readme_s_reproduce_box_is_a_box_closed_until_opened(tmp_path: Path) -> None:
