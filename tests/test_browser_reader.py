@@ -86,16 +86,19 @@ def test_a_figure_s_link_says_it_opens_the_full_size_figure(shared, site_build, 
 def test_a_program_marked_english_keeps_its_monospace_face_on_every_page(shared) -> None:
     """A snippet's code and output are marked English (md_reproduce); on the Chinese page a
     rule giving English runs the Latin text face must not reach them: each language's page
-    draws them in the same face."""
+    draws them in the same face. And the output is set as its code is: with the browser's
+    own `monospace` it was a size larger (and on a Mac in another face)."""
     faces = {}
     for lang in LANGS:
         page = shared(f"{lang}/index.html").page
         found = page.locator(".reproduce :is(code, samp)[lang]").evaluate_all(
-            "els => [...new Set(els.map(el => el.localName + ': ' + getComputedStyle(el).fontFamily))]")
+            "els => [...new Set(els.map(el => getComputedStyle(el).fontFamily + ' '"
+            " + getComputedStyle(el).fontSize))]")
         if not found:
             pytest.skip("the article has no reproduce box")
         faces[lang] = sorted(found)
-    assert len({tuple(f) for f in faces.values()}) == 1, faces
+    assert [len(f) for f in faces.values()] == [1] * len(faces), faces    # code = output
+    assert len({tuple(f) for f in faces.values()}) == 1, faces             # en = zh
 
 
 @pytest.mark.parametrize("lang", LANGS)
