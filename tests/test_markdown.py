@@ -85,6 +85,25 @@ def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path)
     assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
 
 
+@pytest.mark.parametrize("lang, body, marks", [
+    ("zh", "阈值（$d_k=1024$ 时为 0%），见「$a$」。\n", ["（", "「"]),
+    ("en", "The rulers (1, $\\sqrt{d_k}$ or $d_k$) and ($a$, “$b$”).\n", ["(", "“"]),
+], ids=["zh", "en"])
+def test_an_opening_bracket_before_inline_math_stays_on_its_line(
+        tmp_path: Path, lang: str, body: str, marks: list[str]) -> None:
+    """A 360 px phone ended a line with "（" and began the next with the formula it opens (and
+    an English one with "(" at 414 px): the browser may break before KaTeX's box. An opening
+    bracket or quote written right against a formula is now kept with it; one with a space or
+    words between is not."""
+    elements = Tree(html(tmp_path, body, lang=lang)).elements
+    glued = [i for i, e in enumerate(elements) if e["attrs"].get("class") == "nobr"
+             and e["text"][:1] in "([（「“"]
+    assert [elements[i]["text"][0] for i in glued] == marks, [e["text"] for e in elements]
+    # each holds the mark and, right after it, the formula
+    assert all(elements[i + 1]["attrs"].get("class") == "math"
+               and elements[i + 1]["depth"] == elements[i]["depth"] + 1 for i in glued)
+
+
 def test_display_math_written_inside_a_paragraph_is_a_block(tmp_path: Path) -> None:
     out = html(tmp_path, "Before\n$$\nx^2\n$$\nafter.\n")
     assert re.search(r"<p>Before</p>\s*<div class=\"math display\">.*</div>\s*<p>after.</p>", out,
