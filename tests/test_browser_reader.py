@@ -101,6 +101,33 @@ def test_a_program_marked_english_keeps_its_monospace_face_on_every_page(shared)
     assert len({tuple(f) for f in faces.values()}) == 1, faces             # en = zh
 
 
+# the advance (in ems) of a full-width opening mark starting a paragraph of the Chinese page:
+# a paragraph holding each in turn is put under the title, measured and taken out again
+OPENING_ADVANCE = """marks => {
+    const h1 = document.querySelector('article h1'), out = {};
+    for (const mark of marks) {
+        const p = document.createElement('p');
+        p.textContent = mark + '\u6d4b\u8bd5\u3002';
+        h1.after(p);
+        const range = document.createRange();
+        range.setStart(p.firstChild, 0);
+        range.setEnd(p.firstChild, 1);
+        out[mark] = range.getBoundingClientRect().width / parseFloat(getComputedStyle(p).fontSize);
+        p.remove();
+    }
+    return out; }"""
+
+
+def test_a_chinese_paragraph_opening_with_a_bracket_or_quote_starts_flush(shared) -> None:
+    """A paragraph of the Chinese page that opens with a full-width bracket or quote (《, “,
+    （, 「) began half an em in from the text's edge, as if indented: the style sheet's
+    `text-spacing-trim: normal` keeps the mark's blank half at a paragraph's first line
+    (every later line starts flush). The mark is now set solid at every line's start."""
+    page = shared("zh/index.html").page
+    advance = page.evaluate(OPENING_ADVANCE, ["\u300a", "\u201c", "\uff08", "\u300c"])
+    assert all(a <= 0.6 for a in advance.values()), advance
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_headings_are_named_by_their_words_not_by_their_section_link(shared, lang) -> None:
     page = shared(f"{lang}/index.html").page
