@@ -25,7 +25,7 @@ from sqrtdk.web.pages import build_page
 FRONT = "---\ntitle: A title\ndescription: A description\n---\n"   # lines 1-4; the body starts at 5
 BODY_START = FRONT.count("\n") + 1
 
-UI = {"figure": "Fig {n}.", "backlink_title": "Back to note %d", "permalink": "Link",
+UI = {"figure": "Fig {n}.", "figure_open": "Open the full-size figure", "backlink_title": "Back to note %d", "permalink": "Link",
       "footnotes": "Notes", "reproduce_output": "Prints:", "reproduce_source": "Source",
       "reproduce_code": "Code", "note_ref": "Footnote {n}"}
 LANGUAGE = {"en": {"html_lang": "en", "name": "English", "og_locale": "en_US", "script": "latin",

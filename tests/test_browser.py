@@ -454,14 +454,25 @@ def test_controls_are_labelled_and_focus_is_visible(visit):
 @pytest.mark.author
 @pytest.mark.browser
 def test_print_opens_the_boxes_hides_the_controls_keeps_figures_and_notes(visit):
+    """On paper every box is open, the controls are gone, and so are the figures' tables
+    (fig_tables): each repeated its printed figure, a third of the pages. The article's own
+    tables are printed."""
     page = visit().open("en/index.html")
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     page.emulate_media(media="print")
     assert page.evaluate("[...document.querySelectorAll('details')].every(d => d.open)")
-    for sel in (".widget", "[data-theme-toggle]", ".site-header", ".toc"):
+    for sel in (".widget", "[data-theme-toggle]", ".site-header", ".toc", "figure table", ".fig-open"):
         assert all(not el.is_visible() for el in page.locator(sel).all()), sel
+    assert all(el.is_visible() for el in page.locator("table:not(figure table)").all())
     assert page.locator("figure img").first.is_visible()
     assert page.locator("section.footnote").is_visible()
+    # what introduces a block is kept on the page of the block: a box's title and the label
+    # over a program's output were each left alone at a page's foot, their block overleaf
+    alone = page.evaluate("""() => [...document.querySelectorAll(
+            'article :is(h2, h3, summary, .reproduce-label)')]
+        .filter(el => el.checkVisibility() && getComputedStyle(el).breakAfter !== 'avoid')
+        .map(el => el.tagName + '.' + el.className)""")
+    assert alone == [], sorted(set(alone))
     assert _background(page) == "rgb(255, 255, 255)"
     # On paper nothing scrolls: at the text width of an A4 page (210 mm less the 2 × 15 mm
     # margins of style.css's @page, at 96 px per inch) no box may hold more than it shows

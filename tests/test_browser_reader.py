@@ -66,6 +66,69 @@ def test_contents_is_offered_once_at_the_top_of_a_phone(visit, lang) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_figure_s_link_says_it_opens_the_full_size_figure(shared, site_build, lang) -> None:
+    """A figure's picture is a link to its drawing at full size (md_figures); the link said
+    only what the picture shows (its alt text), so a screen reader heard no destination and
+    a phone reader tapping the figure left the page unwarned. Each link now says where it
+    goes in the page's language (strings.toml's figure_open), in words shown with the
+    picture, and so in the link's name."""
+    words = site_build["strings"][lang].ui["figure_open"]
+    page = shared(f"{lang}/index.html").page
+    links = page.locator("figure a:has(img)")
+    assert links.count() > 0
+    assert page.get_by_role("link", name=words).count() == links.count()
+    hidden = links.evaluate_all("""(links, words) => links.filter(a => ![...a.querySelectorAll(
+        '*')].some(el => el.textContent.trim() === words && el.getClientRects().length
+            && getComputedStyle(el).visibility === 'visible')).map(a => a.href)""", words)
+    assert hidden == [], "the words are not shown with the picture"
+
+
+def test_a_program_marked_english_keeps_its_monospace_face_on_every_page(shared) -> None:
+    """A snippet's code and output are marked English (md_reproduce); on the Chinese page a
+    rule giving English runs the Latin text face must not reach them: each language's page
+    draws them in the same face. And the output is set as its code is: with the browser's
+    own `monospace` it was a size larger (and on a Mac in another face)."""
+    faces = {}
+    for lang in LANGS:
+        page = shared(f"{lang}/index.html").page
+        found = page.locator(".reproduce :is(code, samp)[lang]").evaluate_all(
+            "els => [...new Set(els.map(el => getComputedStyle(el).fontFamily + ' '"
+            " + getComputedStyle(el).fontSize))]")
+        if not found:
+            pytest.skip("the article has no reproduce box")
+        faces[lang] = sorted(found)
+    assert [len(f) for f in faces.values()] == [1] * len(faces), faces    # code = output
+    assert len({tuple(f) for f in faces.values()}) == 1, faces             # en = zh
+
+
+# the advance (in ems) of a full-width opening mark starting a paragraph of the Chinese page:
+# a paragraph holding each in turn is put under the title, measured and taken out again
+OPENING_ADVANCE = """marks => {
+    const h1 = document.querySelector('article h1'), out = {};
+    for (const mark of marks) {
+        const p = document.createElement('p');
+        p.textContent = mark + '\u6d4b\u8bd5\u3002';
+        h1.after(p);
+        const range = document.createRange();
+        range.setStart(p.firstChild, 0);
+        range.setEnd(p.firstChild, 1);
+        out[mark] = range.getBoundingClientRect().width / parseFloat(getComputedStyle(p).fontSize);
+        p.remove();
+    }
+    return out; }"""
+
+
+def test_a_chinese_paragraph_opening_with_a_bracket_or_quote_starts_flush(shared) -> None:
+    """A paragraph of the Chinese page that opens with a full-width bracket or quote (《, “,
+    （, 「) began half an em in from the text's edge, as if indented: the style sheet's
+    `text-spacing-trim: normal` keeps the mark's blank half at a paragraph's first line
+    (every later line starts flush). The mark is now set solid at every line's start."""
+    page = shared("zh/index.html").page
+    advance = page.evaluate(OPENING_ADVANCE, ["\u300a", "\u201c", "\uff08", "\u300c"])
+    assert all(a <= 0.6 for a in advance.values()), advance
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_headings_are_named_by_their_words_not_by_their_section_link(shared, lang) -> None:
     page = shared(f"{lang}/index.html").page
     label = page.locator("article .headerlink").first.get_attribute("aria-label")

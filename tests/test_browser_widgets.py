@@ -49,12 +49,22 @@ BAR = """() => { const b = document.querySelector('.dk-bar'), r = b.getBoundingC
         .filter(e => e.checkVisibility()).map(e => { const q = e.getBoundingClientRect();
             return [e.tagName + ' ' + e.textContent.trim(), q.width, q.height]; });
     const title = b.querySelector('.dk-title').getBoundingClientRect();
-    return {share: r.height / innerHeight, top: r.top, controls, title: [title.width, title.height]}; }"""
+    // the words shown besides the controls' names and the value: what the bar says it is for
+    const said = [...b.querySelectorAll(':scope > p, :scope > p *')].filter(e => e.checkVisibility())
+        .flatMap(e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.data.trim()))
+        .filter(Boolean);
+    return {share: r.height / innerHeight, top: r.top, controls, title: [title.width, title.height],
+            said}; }"""
 
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_bar_stays_small_and_labelled_on_a_phone_with_targets_of_24_px(visit, lang) -> None:
+def test_the_bar_stays_small_labelled_and_explained_on_a_phone_with_targets_of_24_px(
+        visit, lang) -> None:
+    """In each state the bar says in words what it is for: shown by a sheet, before any tap,
+    it said nothing but its title and its controls' names on a phone (its notes show only
+    while it holds the focus; reader's pass), so a reader who saw it come did not know what
+    it does."""
     page = visit(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True
                  ).open(f"{lang}/index.html")
     jump = page.locator(".widget [data-dk-jump]").first
@@ -78,6 +88,7 @@ def test_the_bar_stays_small_and_labelled_on_a_phone_with_targets_of_24_px(visit
             assert bar["share"] <= BAR_SHARE, (state, round(bar["share"], 3))
             assert bar["top"] >= 0 and bar["title"][0] > 20 and bar["title"][1] > 0   # labelled
             assert len(bar["controls"]) >= 4, bar["controls"]    # slider and three rulers
+            assert bar["said"], "the bar does not say what it is for"
             small = [c for c in bar["controls"] if min(c[1], c[2]) < TARGET_PX]
             assert small == [], small
     parts.done()

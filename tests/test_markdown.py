@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BODY_START, Tree, math_context, page
+from helpers import BODY_START, UI, Tree, math_context, page
 
 from sqrtdk.errors import BuildError
 from sqrtdk.log import captured
@@ -83,6 +83,25 @@ def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path)
     assert all("math" in e["attrs"].get("class", "") for g in glued for e in
                Tree(html(tmp_path, body, lang="zh")).elements if "nobr" in e["ancestors"])
     assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
+
+
+@pytest.mark.parametrize("lang, body, marks", [
+    ("zh", "阈值（$d_k=1024$ 时为 0%），见「$a$」。\n", ["（", "「"]),
+    ("en", "The rulers (1, $\\sqrt{d_k}$ or $d_k$) and ($a$, “$b$”).\n", ["(", "“"]),
+], ids=["zh", "en"])
+def test_an_opening_bracket_before_inline_math_stays_on_its_line(
+        tmp_path: Path, lang: str, body: str, marks: list[str]) -> None:
+    """A 360 px phone ended a line with "（" and began the next with the formula it opens (and
+    an English one with "(" at 414 px): the browser may break before KaTeX's box. An opening
+    bracket or quote written right against a formula is now kept with it; one with a space or
+    words between is not."""
+    elements = Tree(html(tmp_path, body, lang=lang)).elements
+    glued = [i for i, e in enumerate(elements) if e["attrs"].get("class") == "nobr"
+             and e["text"][:1] in "([（「“"]
+    assert [elements[i]["text"][0] for i in glued] == marks, [e["text"] for e in elements]
+    # each holds the mark and, right after it, the formula
+    assert all(elements[i + 1]["attrs"].get("class") == "math"
+               and elements[i + 1]["depth"] == elements[i]["depth"] + 1 for i in glued)
 
 
 def test_display_math_written_inside_a_paragraph_is_a_block(tmp_path: Path) -> None:
@@ -167,6 +186,7 @@ def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_pat
     src = next(e for e in tree.elements if e["tag"] == "source")
     img = next(e for e in tree.elements if e["tag"] == "img")
     assert a["attrs"]["href"] == img["attrs"]["src"] and src["attrs"]["media"].startswith("(max-width")
+    assert a["text"].strip() == UI["figure_open"]     # the link says where it goes
     assert img["attrs"]["alt"] == "What it shows" and "figcaption" not in img["ancestors"]
     caption = out[out.index("<figcaption>"):out.index("</figcaption>")]
     assert "Fig 1." in caption and "<em>walk</em>" in caption and 'class="math"' in caption
@@ -333,8 +353,23 @@ def test_text_in_the_other_script_carries_its_lang(tmp_path: Path) -> None:
 
 def test_reproduce_box_shows_the_code_that_ran_and_its_output(tmp_path: Path) -> None:
     p = page(tmp_path, "Try it:\n\n```reproduce\ndemo\n```\n", RESULTS)
-    assert "print(1 &lt; 2)" in p.body and "<samp>True</samp>" in p.body
+    assert "print(1 &lt; 2)" in p.body and ">True</samp>" in p.body
     assert '../source/spread.py.html' in p.body and p.conversion.snippets == ["demo"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reproduce_box_marks_the_program_english_and_its_own_words_the_page_s(
+        tmp_path: Path, lang: str) -> None:
+    """A snippet's code and what it prints are the program's, in English (sqrtdk/science);
+    on the Chinese page they were not marked so, and a screen reader read "SD at d = 4" in
+    the page's Chinese voice. They now carry lang="en"; the box's own words (the label over
+    the output, the boxes' names) carry none, so they are the page's language."""
+    p = page(tmp_path, "Try it:\n\n```reproduce\ndemo\n```\n", RESULTS, lang=lang)
+    box = Tree(p.body).elements
+    program = [e for e in box if e["tag"] in ("code", "samp")]
+    assert [e["attrs"].get("lang") for e in program] == ["en", "en"]
+    own = [e for e in box if e["tag"] in ("pre", "p")]    # the named boxes, the label, the link
+    assert len(own) >= 3 and not [e["tag"] for e in own if "lang" in e["attrs"]]
 
 
 def test_the_readme_s_reproduce_box_is_a_box_closed_until_opened(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 |                   |                    |      | before EnglishQuotes counts the `"`           |
 | EnglishQuotes     | sqrtdk-english-quotes | 5.9 | Latin pages: right after smarty curled `"` |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
-| MathPunctuationGlue | sqrtdk-math-glue | 3.95 | CJK pages: right after the math elements exist |
+| MathPunctuationGlue | sqrtdk-math-glue | 3.95 | right after the math elements exist |
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
@@ -126,6 +126,7 @@ from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLi
 from .md_reproduce import reproduce_fence
 from .md_single_quotes import CjkSingleQuotes, SingleQuotes
 from .md_text import (
+    CJK_CLOSING,
     CjkLineJoin,
     CjkQuotes,
     CodeSpans,
@@ -178,7 +179,7 @@ class ArticleExtension(Extension):
         at = self.positions = self.blocks.positions
         self.figures = FigureProcessor(md, p.ui["figure"], p.resolve, p.known_figures,
                                        text.markdown, [f.line for f in p.formulas], at,
-                                       text.first_line + 1)
+                                       text.first_line + 1, p.ui["figure_open"])
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
                                          self.blocks.heading_lines, at)
@@ -220,8 +221,10 @@ class ArticleExtension(Extension):
             tp.register(CjkSingleQuotes(md, p.source, lambda: text.prose, p.readable,
                                         self.positions), "sqrtdk-single-quotes", 6.95)
         tp.register(self.math, "sqrtdk-math", 4)
-        if p.script == "cjk":
-            tp.register(MathPunctuationGlue(md, self.positions), "sqrtdk-math-glue", 3.95)
+        # every page: an opening bracket before a formula; CJK pages: closing marks after it
+        tp.register(MathPunctuationGlue(md, self.positions,
+                                        CJK_CLOSING if p.script == "cjk" else ""),
+                    "sqrtdk-math-glue", 3.95)
         tp.register(KeepWhole(md, p.ui.get("keep_whole", ""), self.positions),
                     "sqrtdk-keep-whole", 3.94)
         tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)

@@ -32,13 +32,16 @@ class FigureProcessor(Treeprocessor):
     or raises KeyError; `known` lists the figures the build makes (for "did you mean").
     `formula_lines`: the line of each formula (by its index). `figures`: the names of the
     page's figures, in order; `lines`: the line each was written on (from `positions`; 0:
-    not known)."""
+    not known). `open_words`: what the link around the picture says it does (it opens the
+    full-size figure), shown under the picture and so part of the link's name."""
 
     def __init__(self, md: Markdown, label: str, resolve: Callable[[str], SvgPair],
                  known: list[str], source: str = "", formula_lines: Sequence[int] = (),
-                 positions: LineMap | None = None, source_line: int = 1):
+                 positions: LineMap | None = None, source_line: int = 1,
+                 open_words: str = ""):
         super().__init__(md)
         self.label, self.resolve, self.known = label, resolve, known
+        self.open_words = open_words
         self.source, self.formula_lines = source, formula_lines
         self.source_line = source_line
         self.positions = LineMap() if positions is None else positions
@@ -106,6 +109,8 @@ class FigureProcessor(Treeprocessor):
         etree.SubElement(picture, "img", {
             "src": files.src, "alt": img.get("alt", ""), "width": str(files.width),
             "height": str(files.height), "loading": "lazy", "decoding": "async"})
+        if self.open_words:     # a link named by the picture alone did not say where it goes
+            etree.SubElement(link, "span", {"class": "fig-open"}).text = self.open_words
         cap = etree.SubElement(fig, "figcaption")
         num = etree.SubElement(cap, "span", {"class": "fig-num"})
         num.text = self.label.format(n=len(self.figures))

@@ -11,6 +11,11 @@ from pymdownx.superfences import SuperFencesException
 
 from ..errors import suggest
 
+# The language the snippets are written in: their code's comments and the words they print
+# (sqrtdk/science). Marked on their code and output, so that on a page in another language
+# a screen reader reads them as English and the page's own words stay the page's language.
+PROGRAM_LANG = "en"
+
 
 class UnknownSnippet(SuperFencesException):  # type: ignore[misc]
     """A reproduce box names no snippet (superfences lets only its own exception through)."""
@@ -40,8 +45,10 @@ def reproduce_fence(snippets: Mapping[str, Any], ui: Mapping[str, str], shown: l
         out_name = html.escape(ui["reproduce_output"].rstrip(":\uff1a "), quote=True)
         return (f'<div class="reproduce">'
                 f'<pre class="reproduce-code" tabindex="0" role="group" aria-label="{code_name}">'
-                f'<code class="language-python">{html.escape(s["code"].rstrip())}</code></pre>'
+                f'<code class="language-python" lang="{PROGRAM_LANG}">'
+                f'{html.escape(s["code"].rstrip())}</code></pre>'
                 f'<p class="reproduce-label">{html.escape(ui["reproduce_output"])}</p>'
                 f'<pre class="reproduce-output" tabindex="0" role="group" aria-label="{out_name}">'
-                f'<samp>{html.escape(s["stdout"].rstrip())}</samp></pre>{link}</div>')
+                f'<samp lang="{PROGRAM_LANG}">{html.escape(s["stdout"].rstrip())}</samp></pre>'
+                f'{link}</div>')
     return {"name": "reproduce", "class": "reproduce", "format": format_box}

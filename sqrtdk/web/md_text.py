@@ -371,37 +371,67 @@ CJK_CLOSING = ("\uff0c\u3002\u3001\uff1b\uff1a\uff1f\uff01\uff09\u300d\u300f\u30
                "\u3011\u3015\u2026\u2014")
 
 
+# Opening brackets and quotes (ASCII and full-width parentheses and square bracket, corner,
+# angle, lenticular and tortoise-shell brackets, curly quotes): never end a line
+OPENING = ("([\uff08\uff3b\u300c\u300e\u300a\u3008\u3010\u3014\u201c\u2018")
+
+
 class MathPunctuationGlue(Treeprocessor):
-    """Chinese punctuation written right after an inline formula stays on the formula's line:
-    the browser may break between KaTeX's box and the text after it, which would start a line
-    with a full-width comma or full stop. The formula and the marks are wrapped in
+    """Punctuation written right against an inline formula stays on the formula's line: the
+    browser may break between KaTeX's box and the text around it, which would start a line
+    with a full-width comma or full stop (Chinese, after the formula), or end one with an
+    opening bracket or quote, its formula on the next line (any language, before it: "（" left
+    at a line's end on a 360 px phone). The formula and the marks are wrapped in
     `<span class="nobr">`, which takes over the formula's tail and its place in `positions`."""
 
-    def __init__(self, md: Markdown, positions: LineMap | None = None):
+    def __init__(self, md: Markdown, positions: LineMap | None = None, closing: str = CJK_CLOSING):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
+        self.closing = closing
 
     def run(self, root: etree.Element) -> None:
         for parent in list(root.iter()):
             for i, child in enumerate(list(parent)):
-                tail = child.tail or ""
-                if child.get("class") != "math" or not tail or tail[0] not in CJK_CLOSING:
+                if child.get("class") != "math":
                     continue
-                n = len(tail) - len(tail.lstrip(CJK_CLOSING))
+                tail = child.tail or ""
+                after = len(tail) - len(tail.lstrip(self.closing)) if self.closing else 0
+                owner, slot = (parent[i - 1], "tail") if i else (parent, "text")
+                text = (owner.tail if slot == "tail" else owner.text) or ""
+                before = len(text) - len(text.rstrip(OPENING))
+                if not after and not before:
+                    continue
                 glue = etree.Element("span", {"class": "nobr"})
+                start = self.positions.at(owner, slot, len(text) - before) if before else 0
+                if before:
+                    self._took(owner, slot, text, before)
+                    glue.text = text[len(text) - before:]
                 parent.remove(child)
                 parent.insert(i, glue)
                 glue.append(child)
-                child.tail, glue.tail = tail[:n], tail[n:]
-                self._moved(parent, child, glue, n)
+                child.tail, glue.tail = tail[:after], tail[after:]
+                self._moved(parent, child, glue, after, start)
+
+    def _took(self, owner: etree.Element, slot: str, text: str, n: int) -> None:
+        """The last `n` characters of `owner`'s text or tail go to the glue: its line breaks
+        removed after them are dropped with them."""
+        kept = text[:len(text) - n]
+        if slot == "tail":
+            owner.tail = kept
+        else:
+            owner.text = kept
+        key = (owner, "tail" if slot == "tail" else "text")
+        joins = self.positions.removed.pop(key, [])
+        self.positions.joined(owner, key[1], [j for j in joins if j <= len(kept)])
 
     def _moved(self, parent: etree.Element, child: etree.Element, glue: etree.Element,
-               n: int) -> None:
-        """The glue starts where the formula does; its tail is the formula's from offset n
-        (the marks stay the formula's tail, on its line)."""
+               n: int, start: int = 0) -> None:
+        """The glue starts where the formula does, or at `start` (the line of the marks it
+        took from before the formula); its tail is the formula's from offset n (the marks
+        stay the formula's tail, on its line)."""
         at = self.positions
         tail = at.tails.get(child, 0)
-        at.place(glue, at.line(child), tail=tail, parent=parent)
+        at.place(glue, start or at.line(child), tail=tail, parent=parent)
         joins = at.removed.pop((child, "tail"), [])
         at.joined(glue, "tail", [j - n for j in joins if j >= n])
         at.joined(child, "tail", [j for j in joins if j < n])

@@ -28,6 +28,7 @@ LOGGER = logging.getLogger("sqrtdk.web")
 # [ui] keys the Python code reads (the templates' are found by parsing them), and where
 READ_BY_CODE = {
     "figure": "md_figures (the caption's number)",
+    "figure_open": "md_figures (the words of a figure's link to its full-size drawing)",
     "backlink_title": "the footnotes' back-references",
     "note_ref": "the footnotes' references (their name for screen readers)",
     "permalink": "the headings' links",
