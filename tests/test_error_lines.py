@@ -1920,3 +1920,32 @@ def test_every_formula_block_in_raw_html_is_named_in_one_build(tmp_path: Path,
     found = [(one.line, one.message) for one in e.value.errors]
     assert [line for line, _ in found] == [BODY_START + 3, BODY_START + 11], found
     assert all("inside raw HTML" in m for _, m in found), found
+
+
+BOX_TITLES = {"inline formula": "Why $x$ agrees", "LaTeX delimiters": "Why \\(x\\) agrees",
+              "formula and code": "Why `a` and $x$ agree"}
+
+
+@pytest.mark.parametrize("where", ["first box", "after another box", "inside another box"])
+@pytest.mark.parametrize("title", list(BOX_TITLES.values()), ids=list(BOX_TITLES))
+def test_a_box_with_a_formula_in_its_title_is_at_its_own_line(
+        tmp_path: Path, title: str, where: str) -> None:
+    """A box whose `/// details |` title holds a formula: the formula is an element on the
+    opening line itself, which the line lookup took for content of the box opened before it
+    (a first box got no line at all). Every box's line is its own `attrs:` line, and a box
+    only one language has is told at that line."""
+    new = f"/// details | {title}\n    attrs: {{id: new-box}}\n\nNew box text.\n\n///\n"
+    other = "/// details | Other\n    attrs: {id: other-box}\n\nOther text.\n\n{inner}///\n"
+    head = "## One {#one}\n\nText.\n\n"
+    shorter = head + other.replace("{inner}", "")
+    longer = {"first box": head + new + "\n" + other.replace("{inner}", ""),
+              "after another box": shorter + "\n" + new,
+              "inside another box": head + other.replace("{inner}", new + "\n")}[where]
+    lines = longer.split("\n")
+    own = {ident: BODY_START + lines.index(f"    attrs: {{id: {ident}}}")
+           for ident in ("new-box", "other-box")}
+    p = page(tmp_path, longer, RESULTS, lang="zh", name="zh.md")
+    assert dict(zip(p.conversion.boxes, p.conversion.lines.boxes, strict=True)) == own
+    e = _parity_error(tmp_path, longer, shorter)
+    assert e.path == tmp_path / "zh.md" and e.line == own["new-box"], str(e)
+    assert "'#new-box' is only in this language" in e.message, str(e)
