@@ -370,6 +370,24 @@ def check_figure_tables(pages: list[Page]) -> None:
                  "sqrtdk/web/fig_tables.py (README, 'Add a figure', step 4)")
 
 
+def check_unshown_figures(pages: list[Page], names: list[str], social: str) -> None:
+    """Warn, at its `@figure` line, about each registered figure (`names`) that no article
+    shows and that is not the link-preview card (`social`): it is still drawn and published,
+    and the results it reads count as used, as if it were on the page (an author who took a
+    figure out of every article is told what is left). Raises nothing."""
+    from ..figure_registrations import registration_line
+    shown = {name for p in pages for name in p.conversion.figures} | {social}
+    for name in names:
+        if name not in shown:
+            path, line = registration_line(name)
+            warn(LOGGER, path, line,
+                 f"figure '{name}' is shown by no article, yet it is drawn and published and "
+                 "the results it reads count as used; show it in every article (a paragraph "
+                 f"'![what it shows]({name}.svg \"Caption\")'), or remove its @figure "
+                 "function here, its table in figures.toml and its @table in "
+                 "sqrtdk/web/fig_tables.py")
+
+
 def _nth(lines: list[int], i: int) -> int:
     return lines[i] if i < len(lines) else 0
 
