@@ -1949,3 +1949,35 @@ def test_a_box_with_a_formula_in_its_title_is_at_its_own_line(
     e = _parity_error(tmp_path, longer, shorter)
     assert e.path == tmp_path / "zh.md" and e.line == own["new-box"], str(e)
     assert "'#new-box' is only in this language" in e.message, str(e)
+
+
+@pytest.mark.parametrize("where", ["Text of two.", "Text of one.", "Text."],
+                         ids=["a later section", "the first section", "before the sections"])
+def test_a_note_only_one_language_has_names_its_reference_and_the_place_in_the_other(
+        tmp_path: Path, where: str) -> None:
+    """A note (reference and definition) only one language has was told 'add it to <file>',
+    with no place: it now names its reference's line and section here and that section's
+    lines in the other file; a reference written there (at the section's last line) and the
+    definition at the end make the languages agree."""
+    import re
+
+    from sqrtdk.web.checks import check_parity
+    base = "Text.\n\n## One {#one}\n\nText of one.\n\n## Two {#two}\n\nText of two.\n"
+    longer = base.replace(where, where[:-1] + "[^extra].", 1) + "\n[^extra]: The note.\n"
+    e = _parity_error(tmp_path, longer, base)
+    lines = longer.split("\n")
+    assert e.path == tmp_path / "zh.md" and e.line == BODY_START + lines.index(
+        "[^extra]: The note."), str(e)
+    ref = next(n for n, t in enumerate(lines) if "[^extra]." in t)
+    assert f"its reference is at line {BODY_START + ref}" in e.message, str(e)
+    m = re.search(r"\(lines (\d+)–(\d+) there\)", e.message)
+    assert m, str(e)
+    en = tmp_path / "en.md"
+    text = en.read_text(encoding="utf-8").split("\n")
+    last = int(m.group(2)) - 1
+    assert text[last].strip(), str(e)        # the section's last line of text
+    text[last] = text[last] + "[^extra]"
+    en.write_text("\n".join(text) + "\n[^extra]: The note.\n", encoding="utf-8")
+    pages = [page(tmp_path, p.read_text(encoding="utf-8").split("---\n", 2)[2], RESULTS,
+                  lang=p.stem, name=p.name) for p in (en, tmp_path / "zh.md")]
+    check_parity(pages)

@@ -349,10 +349,46 @@ def _check_notes(base: Page, other: Page) -> None:
     for here, there, only in ((base, other, [x for x in a if x not in b]),
                               (other, base, [x for x in b if x not in a])):
         if only:
-            raise BuildError(here.source, notes(here)[only[0]],
-                             f"note '{only[0]}' is only in this language; add it (its "
-                             f"'[^{only[0]}]: …' and its reference) to "
-                             f"{display_path(there.source)}, or remove it here")
+            label = only[0]
+            found = _note_place(here, there, label)
+            if found is None:
+                raise BuildError(here.source, notes(here)[label],
+                                 f"note '{label}' is only in this language; add it (its "
+                                 f"'[^{label}]: …' and its reference) to "
+                                 f"{display_path(there.source)}, or remove it here")
+            line, place, span = found
+            raise BuildError(here.source, notes(here)[label],
+                             f"note '{label}' is only in this language (its reference is at "
+                             f"line {line}, in {place}); add it to "
+                             f"{display_path(there.source)}: the reference in {place}{span} and "
+                             f"'[^{label}]: …' with the other notes' definitions, or remove it "
+                             "here")
+
+
+def _note_place(here: Page, there: Page, label: str) -> tuple[int, str, str] | None:
+    """Where a note only `here` has goes in `there`: the line of its first reference here,
+    that reference's place (a section, the text before the first one, or another note's
+    text) and the lines of `there` that place spans (' (lines a–b there)', '' when not
+    known); None when no reference of it is recorded or `there` lacks its section."""
+    cited = next((k for k in here.conversion.cited if k[1] == "footnote" and k[2] == label),
+                 None)
+    if cited is None:
+        return None
+    section = cited[0]
+    heads = there.conversion.headings
+    outer = _note_label(section)
+    if outer is not None:
+        start = dict(zip(there.conversion.footnotes, there.conversion.lines.footnotes,
+                         strict=False)).get(outer, 0)
+        span = f" (its definition is at line {start} there)" if start else ""
+    else:
+        at = next((n for n, h in enumerate(heads) if h.id == section), -1) if section else -1
+        if section and at < 0:
+            return None
+        start = heads[at].line if at >= 0 else 1
+        stop = heads[at + 1].line if at + 1 < len(heads) else None
+        span = f" (lines {start}–{_section_end(there, start, stop)} there)"
+    return _citation_line(here, cited), _place(section), span
 
 
 def check_figure_tables(pages: list[Page]) -> None:
