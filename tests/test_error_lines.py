@@ -1981,3 +1981,53 @@ def test_a_note_only_one_language_has_names_its_reference_and_the_place_in_the_o
     pages = [page(tmp_path, p.read_text(encoding="utf-8").split("---\n", 2)[2], RESULTS,
                   lang=p.stem, name=p.name) for p in (en, tmp_path / "zh.md")]
     check_parity(pages)
+
+
+TWO_ITEMS = {
+    "figure": ('![A chart](spread_hist.svg "C.")\n', '![A walk](walk.svg "W.")\n',
+               "'spread_hist.svg'", "'walk.svg'"),
+    "box": ("/// details | A\n    attrs: {id: box-a}\n\nText a.\n\n///\n",
+            "/// details | B\n    attrs: {id: box-b}\n\nText b.\n\n///\n", "'#box-a'", "'#box-b'"),
+    "reproduce box": ("```reproduce\ndemo\n```\n", "```reproduce\nother\n```\n", "'demo'",
+                      "'other'"),
+}
+
+
+@pytest.mark.parametrize("kind", list(TWO_ITEMS))
+def test_items_in_another_order_are_told_where_each_is(tmp_path: Path, kind: str) -> None:
+    """Two figures, boxes or reproduce boxes swapped in one language were told only '… differ
+    at position 1: x here, y in <file>; every language must match': now, as for sections, the
+    error is at the item out of place in the second language, names where the reference
+    language has it and where the one meant there is, and says to move it."""
+    first, second, one, two = TWO_ITEMS[kind]
+    body = "## One {#one}\n\nText.\n\n{a}\nMiddle.\n\n{b}\nEnd.\n"
+    en = body.replace("{a}", first).replace("{b}", second)
+    zh = body.replace("{a}", second).replace("{b}", first)
+    for lang, text in (("en", en), ("zh", zh)):
+        page(tmp_path, text, ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    from sqrtdk.web.checks import check_parity
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / "zh.md" and "in another order" in e.message, str(e)
+    assert f"is {two} here but {one} in " in e.message and "move" in e.message, str(e)
+    assert "every language must match" not in e.message, str(e)
+
+
+@pytest.mark.parametrize("kind", list(TWO_ITEMS))
+def test_an_item_renamed_in_one_language_is_told_both_names(tmp_path: Path, kind: str) -> None:
+    """A figure, box id or reproduce box that differs at one place, the others agreeing: told
+    both names, either of which both languages can take; writing the one named makes them
+    agree."""
+    first, second, one, two = TWO_ITEMS[kind]
+    body = "## One {#one}\n\nText.\n\n{a}\nEnd.\n"
+    for lang, item in (("en", first), ("zh", second)):
+        page(tmp_path, body.replace("{a}", item), ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    from sqrtdk.web.checks import check_parity
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / "en.md", str(e)
+    assert f"write {one} there, or {two} here" in e.message, str(e)
+    page(tmp_path, body.replace("{a}", first), ITEM_RESULTS, lang="zh", name="zh.md")
+    check_parity(_items_pages(tmp_path))

@@ -60,6 +60,22 @@ def check_parity(pages: list[Page]) -> None:
                                      f"{y} here, nothing in {display_path(base.source)}"
                                      + (f" after line {last}" if last else "")
                                      + "; every language must match")
+                if x is not None and y is not None and x not in b and y not in a:
+                    same = "the same id" if one == "collapsible box" else "the same one"
+                    raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
+                                     f"{name(x)} here, {name(y)} at the same place in "
+                                     f"{where(other.source, l2)}; if it is the same {one}, give "
+                                     f"every language {same}: write {name(x)} there, or "
+                                     f"{name(y)} here")
+                if x is not None and y is not None and x in b and y in a:
+                    moved = _nth(lines(other), b.index(x))
+                    raise BuildError(other.source, l2, f"{kind} in another order: {one} "
+                                     f"{i + 1} is {name(y)} here but {name(x)} in "
+                                     f"{where(base.source, l1)}, the reference language "
+                                     f"({name(x)} is at line {moved} here); every language has "
+                                     f"them in the same order: move {name(x)} here to before "
+                                     f"line {l2}, or change the order in "
+                                     f"{display_path(base.source)}")
                 raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
                                  f"{x} here, {y or 'nothing'} in "
                                  f"{where(other.source, l2)}; every language must match")
