@@ -92,3 +92,18 @@ def _literal_registration(call: ast.Call) -> ParsedRegistration | None:
     if not isinstance(name, str) or not isinstance(labels, dict):
         return None
     return ParsedRegistration(name, tuple(needs), {str(k): tuple(v) for k, v in labels.items()})
+
+
+def registration_line(name: str, folder: Path = PACKAGE_DIR / "figures") -> tuple[Path, int]:
+    """The module of `folder` and the line of its `@figure(name, …)` call (read with `ast`,
+    nothing imported); (the folder, 0) where no such literal call is found."""
+    for path in sorted(folder.glob("*.py")):
+        try:
+            tree = ast.parse(path.read_bytes(), str(path))
+        except (SyntaxError, ValueError):
+            continue
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "figure" \
+                    and n.args and isinstance(n.args[0], ast.Constant) and n.args[0].value == name:
+                return path, n.lineno
+    return folder, 0

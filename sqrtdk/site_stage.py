@@ -43,6 +43,7 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
         check_parity,
         check_precision,
         check_site,
+        check_unshown_figures,
         check_unused_results,
     )
     mistakes = Mistakes()
@@ -50,6 +51,7 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
         check_parity(pages)
     same = not mistakes
     check_figure_tables(pages)
+    check_unshown_figures(pages, figures.names, inputs.settings.social_figure)
     check_precision(pages)
     with mistakes.seam():
         check_claims(pages, results)

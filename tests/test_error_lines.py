@@ -1936,3 +1936,114 @@ def test_every_formula_block_in_raw_html_is_named_in_one_build(tmp_path: Path,
     found = [(one.line, one.message) for one in e.value.errors]
     assert [line for line, _ in found] == [BODY_START + 3, BODY_START + 11], found
     assert all("inside raw HTML" in m for _, m in found), found
+
+
+BOX_TITLES = {"inline formula": "Why $x$ agrees", "LaTeX delimiters": "Why \\(x\\) agrees",
+              "formula and code": "Why `a` and $x$ agree"}
+
+
+@pytest.mark.parametrize("where", ["first box", "after another box", "inside another box"])
+@pytest.mark.parametrize("title", list(BOX_TITLES.values()), ids=list(BOX_TITLES))
+def test_a_box_with_a_formula_in_its_title_is_at_its_own_line(
+        tmp_path: Path, title: str, where: str) -> None:
+    """A box whose `/// details |` title holds a formula: the formula is an element on the
+    opening line itself, which the line lookup took for content of the box opened before it
+    (a first box got no line at all). Every box's line is its own `attrs:` line, and a box
+    only one language has is told at that line."""
+    new = f"/// details | {title}\n    attrs: {{id: new-box}}\n\nNew box text.\n\n///\n"
+    other = "/// details | Other\n    attrs: {id: other-box}\n\nOther text.\n\n{inner}///\n"
+    head = "## One {#one}\n\nText.\n\n"
+    shorter = head + other.replace("{inner}", "")
+    longer = {"first box": head + new + "\n" + other.replace("{inner}", ""),
+              "after another box": shorter + "\n" + new,
+              "inside another box": head + other.replace("{inner}", new + "\n")}[where]
+    lines = longer.split("\n")
+    own = {ident: BODY_START + lines.index(f"    attrs: {{id: {ident}}}")
+           for ident in ("new-box", "other-box")}
+    p = page(tmp_path, longer, RESULTS, lang="zh", name="zh.md")
+    assert dict(zip(p.conversion.boxes, p.conversion.lines.boxes, strict=True)) == own
+    e = _parity_error(tmp_path, longer, shorter)
+    assert e.path == tmp_path / "zh.md" and e.line == own["new-box"], str(e)
+    assert "'#new-box' is only in this language" in e.message, str(e)
+
+
+@pytest.mark.parametrize("where", ["Text of two.", "Text of one.", "Text."],
+                         ids=["a later section", "the first section", "before the sections"])
+def test_a_note_only_one_language_has_names_its_reference_and_the_place_in_the_other(
+        tmp_path: Path, where: str) -> None:
+    """A note (reference and definition) only one language has was told 'add it to <file>',
+    with no place: it now names its reference's line and section here and that section's
+    lines in the other file; a reference written there (at the section's last line) and the
+    definition at the end make the languages agree."""
+    import re
+
+    from sqrtdk.web.checks import check_parity
+    base = "Text.\n\n## One {#one}\n\nText of one.\n\n## Two {#two}\n\nText of two.\n"
+    longer = base.replace(where, where[:-1] + "[^extra].", 1) + "\n[^extra]: The note.\n"
+    e = _parity_error(tmp_path, longer, base)
+    lines = longer.split("\n")
+    assert e.path == tmp_path / "zh.md" and e.line == BODY_START + lines.index(
+        "[^extra]: The note."), str(e)
+    ref = next(n for n, t in enumerate(lines) if "[^extra]." in t)
+    assert f"its reference is at line {BODY_START + ref}" in e.message, str(e)
+    m = re.search(r"\(lines (\d+)–(\d+) there\)", e.message)
+    assert m, str(e)
+    en = tmp_path / "en.md"
+    text = en.read_text(encoding="utf-8").split("\n")
+    last = int(m.group(2)) - 1
+    assert text[last].strip(), str(e)        # the section's last line of text
+    text[last] = text[last] + "[^extra]"
+    en.write_text("\n".join(text) + "\n[^extra]: The note.\n", encoding="utf-8")
+    pages = [page(tmp_path, p.read_text(encoding="utf-8").split("---\n", 2)[2], RESULTS,
+                  lang=p.stem, name=p.name) for p in (en, tmp_path / "zh.md")]
+    check_parity(pages)
+
+
+TWO_ITEMS = {
+    "figure": ('![A chart](spread_hist.svg "C.")\n', '![A walk](walk.svg "W.")\n',
+               "'spread_hist.svg'", "'walk.svg'"),
+    "box": ("/// details | A\n    attrs: {id: box-a}\n\nText a.\n\n///\n",
+            "/// details | B\n    attrs: {id: box-b}\n\nText b.\n\n///\n", "'#box-a'", "'#box-b'"),
+    "reproduce box": ("```reproduce\ndemo\n```\n", "```reproduce\nother\n```\n", "'demo'",
+                      "'other'"),
+}
+
+
+@pytest.mark.parametrize("kind", list(TWO_ITEMS))
+def test_items_in_another_order_are_told_where_each_is(tmp_path: Path, kind: str) -> None:
+    """Two figures, boxes or reproduce boxes swapped in one language were told only '… differ
+    at position 1: x here, y in <file>; every language must match': now, as for sections, the
+    error is at the item out of place in the second language, names where the reference
+    language has it and where the one meant there is, and says to move it."""
+    first, second, one, two = TWO_ITEMS[kind]
+    body = "## One {#one}\n\nText.\n\n{a}\nMiddle.\n\n{b}\nEnd.\n"
+    en = body.replace("{a}", first).replace("{b}", second)
+    zh = body.replace("{a}", second).replace("{b}", first)
+    for lang, text in (("en", en), ("zh", zh)):
+        page(tmp_path, text, ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    from sqrtdk.web.checks import check_parity
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / "zh.md" and "in another order" in e.message, str(e)
+    assert f"is {two} here but {one} in " in e.message and "move" in e.message, str(e)
+    assert "every language must match" not in e.message, str(e)
+
+
+@pytest.mark.parametrize("kind", list(TWO_ITEMS))
+def test_an_item_renamed_in_one_language_is_told_both_names(tmp_path: Path, kind: str) -> None:
+    """A figure, box id or reproduce box that differs at one place, the others agreeing: told
+    both names, either of which both languages can take; writing the one named makes them
+    agree."""
+    first, second, one, two = TWO_ITEMS[kind]
+    body = "## One {#one}\n\nText.\n\n{a}\nEnd.\n"
+    for lang, item in (("en", first), ("zh", second)):
+        page(tmp_path, body.replace("{a}", item), ITEM_RESULTS, lang=lang, name=f"{lang}.md")
+    from sqrtdk.web.checks import check_parity
+    with pytest.raises(BuildError) as raised:
+        check_parity(_items_pages(tmp_path))
+    e = raised.value
+    assert e.path == tmp_path / "en.md", str(e)
+    assert f"write {one} there, or {two} here" in e.message, str(e)
+    page(tmp_path, body.replace("{a}", first), ITEM_RESULTS, lang="zh", name="zh.md")
+    check_parity(_items_pages(tmp_path))

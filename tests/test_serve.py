@@ -512,6 +512,38 @@ def test_a_broken_build_shows_in_open_and_new_tabs_and_a_good_save_clears_it(
     assert first.evaluate("window.keptByTest") == 1
 
 
+SAME_TITLE = "".join(f"/// details | A box of the serve test\n    attrs: {{id: serve-test-{x}}}\n\n"
+                     f"Box {x} of the serve test.\n\n///\n\n" for x in "ab")
+OPEN_BOXES = "() => [...document.querySelectorAll('details')].filter(d => d.open).map(d => d.id)"
+
+
+def test_boxes_of_one_title_are_reopened_one_by_one(browser: Any, server: Server) -> None:
+    """Two boxes with the same title (as every figure's table box has), the first opened by
+    the reader: an edit patched in, and a style sheet edit that reloads the page, leave the
+    first open and the second closed (the boxes were found again by their title, which
+    opened both)."""
+    for md in sorted((server.project / "content").glob("*/index.md")):
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), SAME_TITLE), "utf-8")
+    page = _open(browser.new_context(), server)
+    _wait(page, "() => !!document.getElementById('serve-test-b')")
+    page.evaluate("document.getElementById('serve-test-a').open = true")
+    opened = page.evaluate(OPEN_BOXES)
+    assert "serve-test-a" in opened and "serve-test-b" not in opened, opened
+    page.evaluate("window.keptByTest = 1")
+    md = _article(server.project)
+    md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+    _wait(page, "(s) => document.body.textContent.includes(s)", INSERTED.strip())
+    time.sleep(0.3)
+    assert page.evaluate("window.keptByTest") == 1, "reloaded"
+    assert page.evaluate(OPEN_BOXES) == opened, "after an edit patched in"
+    css = server.project / "static" / "style.css"
+    css.write_text(css.read_text("utf-8") + "\n/* edited by the serve test */\n", "utf-8")
+    _wait(page, "() => window.keptByTest === undefined && document.readyState === 'complete'")
+    page.wait_for_selector("html[data-ready]", state="attached")
+    time.sleep(0.3)
+    assert page.evaluate(OPEN_BOXES) == opened, "after a reload"
+
+
 def test_a_style_sheet_edit_reloads_at_the_same_place(browser: Any, server: Server) -> None:
     page = _open(browser.new_context(), server)
     page.evaluate("window.keptByTest = 1; document.querySelector('#toc').open = true;"

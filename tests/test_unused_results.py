@@ -42,3 +42,40 @@ def test_a_result_used_anywhere_or_below_a_used_table_is_not_reported(
     assert warnings(tmp_path, {"spread"}, caplog) == []
     assert warnings(tmp_path, {"spread.sd[0]", "spread.grid", "spread.unused",
                                "spread.n_pairs"}, caplog) == []
+
+
+def test_a_figure_no_article_shows_is_told_at_its_figure_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A figure taken out of every article was still drawn and published, the results it
+    reads still counted as used, and nothing said so. Each registered figure that no page
+    shows and that is not the link-preview card is now a warning at its `@figure` line; one
+    shown by any page, or the card, is not."""
+    from helpers import page
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.figure_registrations import registered_figures
+    from sqrtdk.web.checks import check_unshown_figures
+    found = registered_figures(Cache(None))
+    assert found is not None and len(found) >= 2
+    names = list(found)
+    shown, card = names[0], names[1]
+    body = f'Text.\n\n![A figure]({shown}.svg "Shown.")\n'
+    pages = [page(tmp_path, body, {}, lang=lang, figures=names, name=f"{lang}.md")
+             for lang in ("en", "zh")]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_unshown_figures(pages, names, card)
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == len(names) - 2, got
+    for name, message in zip(names[2:], got, strict=True):
+        where, _, text = message.partition(": warning: ")
+        path, line = where.rsplit(":", 1)
+        assert f"figure '{name}' is shown by no article" in text and "show it" in text, message
+        source = Path(path) if Path(path).is_absolute() else Path.cwd() / path
+        assert f'@figure("{name}"' in source.read_text(encoding="utf-8").split("\n")[int(line) - 1]
+    caplog.clear()
+    everything = "".join(f'![Figure {n}]({n}.svg "Caption {n}.")\n\n' for n in names[2:])
+    pages = [page(tmp_path, body + "\n" + everything, {}, lang=lang, figures=names,
+                  name=f"{lang}.md") for lang in ("en", "zh")]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_unshown_figures(pages, names, card)
+    assert not caplog.records, [r.getMessage() for r in caplog.records]

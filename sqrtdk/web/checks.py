@@ -60,6 +60,22 @@ def check_parity(pages: list[Page]) -> None:
                                      f"{y} here, nothing in {display_path(base.source)}"
                                      + (f" after line {last}" if last else "")
                                      + "; every language must match")
+                if x is not None and y is not None and x not in b and y not in a:
+                    same = "the same id" if one == "collapsible box" else "the same one"
+                    raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
+                                     f"{name(x)} here, {name(y)} at the same place in "
+                                     f"{where(other.source, l2)}; if it is the same {one}, give "
+                                     f"every language {same}: write {name(x)} there, or "
+                                     f"{name(y)} here")
+                if x is not None and y is not None and x in b and y in a:
+                    moved = _nth(lines(other), b.index(x))
+                    raise BuildError(other.source, l2, f"{kind} in another order: {one} "
+                                     f"{i + 1} is {name(y)} here but {name(x)} in "
+                                     f"{where(base.source, l1)}, the reference language "
+                                     f"({name(x)} is at line {moved} here); every language has "
+                                     f"them in the same order: move {name(x)} here to before "
+                                     f"line {l2}, or change the order in "
+                                     f"{display_path(base.source)}")
                 raise BuildError(base.source, l1, f"{kind} differ at position {i + 1}: "
                                  f"{x} here, {y or 'nothing'} in "
                                  f"{where(other.source, l2)}; every language must match")
@@ -349,10 +365,46 @@ def _check_notes(base: Page, other: Page) -> None:
     for here, there, only in ((base, other, [x for x in a if x not in b]),
                               (other, base, [x for x in b if x not in a])):
         if only:
-            raise BuildError(here.source, notes(here)[only[0]],
-                             f"note '{only[0]}' is only in this language; add it (its "
-                             f"'[^{only[0]}]: …' and its reference) to "
-                             f"{display_path(there.source)}, or remove it here")
+            label = only[0]
+            found = _note_place(here, there, label)
+            if found is None:
+                raise BuildError(here.source, notes(here)[label],
+                                 f"note '{label}' is only in this language; add it (its "
+                                 f"'[^{label}]: …' and its reference) to "
+                                 f"{display_path(there.source)}, or remove it here")
+            line, place, span = found
+            raise BuildError(here.source, notes(here)[label],
+                             f"note '{label}' is only in this language (its reference is at "
+                             f"line {line}, in {place}); add it to "
+                             f"{display_path(there.source)}: the reference in {place}{span} and "
+                             f"'[^{label}]: …' with the other notes' definitions, or remove it "
+                             "here")
+
+
+def _note_place(here: Page, there: Page, label: str) -> tuple[int, str, str] | None:
+    """Where a note only `here` has goes in `there`: the line of its first reference here,
+    that reference's place (a section, the text before the first one, or another note's
+    text) and the lines of `there` that place spans (' (lines a–b there)', '' when not
+    known); None when no reference of it is recorded or `there` lacks its section."""
+    cited = next((k for k in here.conversion.cited if k[1] == "footnote" and k[2] == label),
+                 None)
+    if cited is None:
+        return None
+    section = cited[0]
+    heads = there.conversion.headings
+    outer = _note_label(section)
+    if outer is not None:
+        start = dict(zip(there.conversion.footnotes, there.conversion.lines.footnotes,
+                         strict=False)).get(outer, 0)
+        span = f" (its definition is at line {start} there)" if start else ""
+    else:
+        at = next((n for n, h in enumerate(heads) if h.id == section), -1) if section else -1
+        if section and at < 0:
+            return None
+        start = heads[at].line if at >= 0 else 1
+        stop = heads[at + 1].line if at + 1 < len(heads) else None
+        span = f" (lines {start}–{_section_end(there, start, stop)} there)"
+    return _citation_line(here, cited), _place(section), span
 
 
 def check_figure_tables(pages: list[Page]) -> None:
@@ -368,6 +420,24 @@ def check_figure_tables(pages: list[Page]) -> None:
                  f"figure '{name}' has no table of its numbers, so a screen reader gets only "
                  f"its alt text; register one with @table(\"{name}\") in "
                  "sqrtdk/web/fig_tables.py (README, 'Add a figure', step 4)")
+
+
+def check_unshown_figures(pages: list[Page], names: list[str], social: str) -> None:
+    """Warn, at its `@figure` line, about each registered figure (`names`) that no article
+    shows and that is not the link-preview card (`social`): it is still drawn and published,
+    and the results it reads count as used, as if it were on the page (an author who took a
+    figure out of every article is told what is left). Raises nothing."""
+    from ..figure_registrations import registration_line
+    shown = {name for p in pages for name in p.conversion.figures} | {social}
+    for name in names:
+        if name not in shown:
+            path, line = registration_line(name)
+            warn(LOGGER, path, line,
+                 f"figure '{name}' is shown by no article, yet it is drawn and published and "
+                 "the results it reads count as used; show it in every article (a paragraph "
+                 f"'![what it shows]({name}.svg \"Caption\")'), or remove its @figure "
+                 "function here, its table in figures.toml and its @table in "
+                 "sqrtdk/web/fig_tables.py")
 
 
 def _nth(lines: list[int], i: int) -> int:

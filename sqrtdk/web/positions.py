@@ -15,7 +15,7 @@ text (see `pages._located`).
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -104,9 +104,10 @@ class LineMap:
 
     def box_line(self, details: etree.Element, openers: Sequence[int]) -> int:
         """The line of the `/// details` line that opened box `details`, from `openers`
-        (the line of every box's opening line, in order): the last one before the box's first
-        line of content, less one for each box nested before that content; 0 if the box
-        has no content of known line."""
+        (the line of every box's opening line, in order): the last one at or before the box's
+        first element of known line (a formula in its title is on the opening line itself),
+        less one for each box nested before that element; 0 if the box has no element of
+        known line."""
         nested, first = 0, 0
         for el in details.iter():
             if el is not details and el.tag == "details":
@@ -114,7 +115,7 @@ class LineMap:
             elif el is not details and self.starts.get(el):
                 first = self.starts[el]
                 break
-        at = bisect_left(openers, first) - 1 - nested if first else -1
+        at = bisect_right(openers, first) - 1 - nested if first else -1
         return openers[at] if at >= 0 else 0
 
     def place(self, el: etree.Element, line: int, tail: int = 0,

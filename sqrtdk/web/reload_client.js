@@ -58,6 +58,18 @@
   const blocks = () => [...doc.querySelectorAll("main " + BLOCK)].filter(served);
   const boxes = () => [...doc.querySelectorAll("details")].filter(served);
   const title = (d) => d.querySelector("summary")?.textContent || "";
+  // Each box by its id, else (a figure's table) by the id of the element around it, its title
+  // and how many boxes there had that title before it: boxes of one title (every figure's
+  // table) are told apart, so opening one reopens that one only
+  function boxKeys() {
+    const seen = new Map();
+    return boxes().map((d) => {
+      if (d.id) return [d, "#" + d.id];
+      const k = (d.parentElement?.closest("[id]")?.id || "") + "\n" + title(d);
+      seen.set(k, (seen.get(k) || 0) + 1);
+      return [d, k + "\n" + seen.get(k)];
+    });
+  }
   // The first block at the window's top edge or below it, found by hit testing down the
   // middle of the text: asking every block above for its box would lay out each one the
   // style sheet lets the browser skip off screen (content-visibility), hundreds of ms
@@ -75,7 +87,7 @@
     const all = blocks(), i = firstShown(all);
     return { x: scrollX, y: scrollY, i, text: i < 0 ? "" : all[i].textContent,
       top: i < 0 ? 0 : all[i].getBoundingClientRect().top,
-      open: boxes().filter((d) => d.open).map(title), focus: doc.activeElement?.id || "" };
+      open: boxKeys().filter(([d]) => d.open).map(([, k]) => k), focus: doc.activeElement?.id || "" };
   }
   function settle(p) {
     const all = blocks();
@@ -91,7 +103,7 @@
     else scrollTo(p.x, p.y);
   }
   function reopen(p) {
-    boxes().forEach((d) => { if (p.open.includes(title(d))) d.open = true; });
+    boxKeys().forEach(([d, k]) => { if (p.open.includes(k)) d.open = true; });
     if (p.focus && doc.activeElement?.id !== p.focus) doc.getElementById(p.focus)?.focus({ preventScroll: true });
   }
   function reload() {
