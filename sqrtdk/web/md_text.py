@@ -380,7 +380,7 @@ class MathPunctuationGlue(Treeprocessor):
     """Punctuation written right against an inline formula stays on the formula's line: the
     browser may break between KaTeX's box and the text around it, which would start a line
     with a full-width comma or full stop (Chinese, after the formula), or end one with an
-    opening bracket or quote, its formula on the next line (any language, before it: "（" left
+    opening bracket or quote, its formula on the next line (any language, before it: "\uff08" left
     at a line's end on a 360 px phone). The formula and the marks are wrapped in
     `<span class="nobr">`, which takes over the formula's tail and its place in `positions`."""
 
