@@ -606,3 +606,105 @@ def test_a_folder_named_by_the_region_of_its_language_tag(content: Path) -> None
         new = "ab-XQ" if key == "html_lang" else "Q"
         edit(strings, f'{key} = "{toml.data[table][key]}"', f'{key} = "{new}"')
     load_all(content)
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    ("https://u:p@example.org/", "user name or password"),
+    ("https://example.org:99999/", "port"),
+    ("https://example.org:x/", "port"),
+    ("https://:80/", "absolute http(s) address"),
+    ("https://exa mple.org/", "' '"),
+    ("https://example.org/a b/", "' '"),
+    ("https://example.org/<x>/", "'<'"),
+    ("https://example.org/\\t/", "'\\t'"),
+    ("https://example.org/\u200b/", "'https://example.org/%E2%80%8B/'"),
+    ("https://\u4f8b\u5b50.\u6d4b\u8bd5/", "'https://xn--fsqu00a.xn--0zwm56d/'"),
+    ("https://example.org/%zz/", "'%25'"),
+    ("https://example.org/a/../b/", "'..'"),
+])
+def test_a_base_url_no_page_could_publish_is_an_error_at_its_line(content: Path, url: str,
+                                                                   says: str) -> None:
+    """Such an address was published as typed in every page's canonical link, the sitemap
+    and the link previews: a password, a port that does not exist, a space, an unescaped
+    character, a broken escape."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "base_url" in e.message, e
+    assert says in e.message, e
+
+
+@pytest.mark.parametrize("url", ["https://example.org/  ", "  https://example.org/",
+                                 "https://example.org:8443/x/", "http://example.org/a%20b/"])
+def test_a_base_url_with_spaces_around_or_a_port_or_escapes_is_taken(content: Path,
+                                                                     url: str) -> None:
+    edit(content / "site.toml", re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
+    assert load_settings(content).base_url == url.strip()
+
+
+@pytest.mark.parametrize("title", ['""', '"   "'])
+def test_an_empty_site_title_is_an_error_at_its_line(content: Path, title: str) -> None:
+    """It published an empty <title> on the root page."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^title = .*$", re.M), f"title = {title}")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "title is empty" in e.message, e
+
+
+def rename_language(content: Path, old: str, new: str) -> int:
+    """Move content/<old>/ to content/<new>/ and name it so in site.toml; the line of
+    `languages`."""
+    path = content / "site.toml"
+    listed = ", ".join(f'"{new if c == old else c}"' for c in languages(content))
+    (content / old).rename(content / new)
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
+    edit(path, re.compile(r'^default_language = "\w+"', re.M), f'default_language = "{new}"')
+    return line
+
+
+@pytest.mark.parametrize(("folder", "says"), [
+    ("source", "site's own folder site/source/"), ("Assets", "site's own folder site/assets/"),
+    ("figures", "site's own folder site/figures/"), ("index.html", "not a folder name"),
+    ("a b", "not a folder name"), ("-x", "not a folder name")])
+def test_a_language_folder_that_is_no_folder_of_its_own_in_site_is_an_error(
+        content: Path, folder: str, says: str) -> None:
+    """'source' merged the article into site/source/ with the code pages, 'index.html'
+    stopped the build with a traceback (FileExistsError), a space split the figure names."""
+    first = languages(content)[-1]
+    line = rename_language(content, first, folder)
+    e = error(content)
+    assert (e.path, e.line) == (content / "site.toml", line) and says in e.message, e
+
+
+@pytest.mark.parametrize("listed", ['["zh", ["en"]]', '["zh", {a = 1}]'])
+def test_a_language_that_is_a_list_or_table_is_an_error_not_a_traceback(content: Path,
+                                                                         listed: str) -> None:
+    """A list inside `languages` raised TypeError: unhashable type: 'list'."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = {listed}")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "each language folder once" in e.message, e
+
+
+@pytest.mark.parametrize("how", [".", "..", "./{}", "{}/", "../content/{}"])
+def test_a_language_named_by_a_path_is_an_error_at_its_line(content: Path, how: str) -> None:
+    """'.' was told 'content/index.md: file not found', '../content/en' built links to
+    '../figures/x.../content/en.svg'."""
+    path = content / "site.toml"
+    first = languages(content)[0]
+    name = how.format(first)
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f'languages = ["{name}"]')
+    edit(path, re.compile(r'^default_language = "\w+"', re.M), f'default_language = "{name}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "not a folder name" in e.message, e
+
+
+def test_two_languages_told_apart_by_case_only_are_an_error(content: Path) -> None:
+    """On Windows and macOS 'zh' and 'ZH' are one folder."""
+    path = content / "site.toml"
+    first = languages(content)[0]
+    (content / first.upper()).symlink_to(first)
+    listed = ", ".join(f'"{c}"' for c in [*languages(content), first.upper()])
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "each language folder once" in e.message, e
