@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.exceptions
 
 from ..errors import BuildError, Mistakes, suggest
 from ..log import warn
@@ -45,7 +46,7 @@ from .embed import (
     split_spec,
     steady_specs,
 )
-from .jinja_envs import Environments, Sources, math_environment, prose_environment
+from .jinja_envs import Environments, SandboxBytecode, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
 from .math.formula import Formula, Quote
@@ -150,7 +151,7 @@ def environments(cache_dir: Path | None = None) -> Environments:
     bytecode = None
     if cache_dir is not None:
         (cache_dir / "jinja").mkdir(parents=True, exist_ok=True)
-        bytecode = jinja2.FileSystemBytecodeCache(str(cache_dir / "jinja"))
+        bytecode = SandboxBytecode(str(cache_dir / "jinja"))
     prose, math = prose_environment(sources, bytecode), math_environment(sources, bytecode)
     for env in (prose, math):
         env.filters.update(_filters())
@@ -218,7 +219,7 @@ class Quoter:
             raise BuildError(self.path, first_line + line - 1 if line else 0,
                              f"template syntax: {syntax_message(e)}") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
-                jinja2.TemplateNotFound) as e:
+                jinja2.TemplateNotFound, jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
             raise BuildError(self.path, first_line + line - 1 if line else 0,
                              error_message(e, self.context)) from None
@@ -315,7 +316,8 @@ class Quoter:
         except jinja2.TemplateSyntaxError as e:
             raise BuildError(self.path, raw.first_line + (e.lineno or 1) - 1,
                              f"template syntax in a formula: {syntax_message(e)}") from None
-        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
+        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
+                jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
             raise BuildError(self.path, raw.first_line + max(line, 1) - 1,
                              error_message(e, self.context)) from None
