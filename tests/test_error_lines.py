@@ -470,6 +470,13 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitel: T\ndescription: D\n---\n", 2, "'titel' here looks like it"),
     ("---\ntitle: Why: a question\ndescription: D\n---\n", 2, "in double quotes"),
     ("---\ntitle: T {{ spread.nope | fixed(2) }}\ndescription: D\n---\n", 2, "no result"),
+    # a title or description that is there but no text was told to add the line it is on
+    ("---\ntitle:\ndescription: D\n---\n", 2, "front matter 'title:' is empty"),
+    ("---\ntitle: T\ndescription: ''\n---\n", 3, "front matter 'description:' is empty"),
+    ("---\ntitle: [a, b]\ndescription: D\n---\n", 2, "'title:' is not text (YAML reads"),
+    ("---\ntitle: 2017\ndescription: D\n---\n", 2, "as a number"),
+    ("---\ntitle: T\ndescription: 2020-01-01\n---\n", 3, "as a date"),
+    ("---\ntitle: {a: 1}\ndescription: D\n---\n", 2, "as a table of keys"),
 ])
 def test_front_matter_mistakes(tmp_path: Path, front: str, line: int, says: str) -> None:
     from helpers import resolver, strings

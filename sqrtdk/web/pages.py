@@ -95,6 +95,13 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
     if not isinstance(meta, dict):
         raise BuildError(path, 2, "front matter must be 'key: value' lines")
     for key in REQUIRED_META:
+        if key in meta and not (isinstance(meta[key], str) and meta[key].strip()):
+            value = meta[key]
+            what = ("is empty" if value is None or (isinstance(value, str) and not value.strip())
+                    else f"is not text (YAML reads {value!r} as a {_yaml_kind(value)})")
+            raise BuildError(path, _line_of_key(block, key), f"front matter '{key}:' {what}; "
+                             f"write its text after '{key}: ', in double quotes if it starts "
+                             "with a bracket or holds ': '")
         if not isinstance(meta.get(key), str) or not meta[key].strip():
             others = [str(k) for k in meta if str(k) not in REQUIRED_META]
             close = difflib.get_close_matches(key, others, n=1, cutoff=0.6)
@@ -116,6 +123,14 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                  "used: the page takes only title and description from it; "
                  + (f"did you mean '{close[0]}:'?" if close else "remove the line"))
     return {str(k): strip_markers(str(v)) for k, v in meta.items()}
+
+
+def _yaml_kind(value: object) -> str:
+    """What YAML read a value as, in words ("list", "number", "date", …)."""
+    kinds = {list: "list", dict: "table of keys", bool: "yes/no value", int: "number",
+             float: "number"}
+    return next((word for kind, word in kinds.items() if isinstance(value, kind)),
+                "date" if type(value).__name__ in ("date", "datetime") else type(value).__name__)
 
 
 # Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
