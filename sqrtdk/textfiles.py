@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError, suggest
+from .errors import BuildError, deepest_line, suggest, too_deep
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
 _TABLE_HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")   # [a.b], [[a]]
@@ -164,4 +164,6 @@ def load_toml(path: Path) -> TomlFile:
                 "overwrite" in message else _bare_text(text, line) or
                 "; see https://toml.io for the syntax")
         raise BuildError(path, line, f"invalid TOML: {message}{hint}") from None
+    except RecursionError:      # tomllib reads nested arrays and inline tables recursively
+        raise too_deep(path, deepest_line(text), "brackets or braces") from None
     return TomlFile(path, text, data)

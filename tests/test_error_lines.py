@@ -1923,3 +1923,34 @@ def test_every_formula_block_in_raw_html_is_named_in_one_build(tmp_path: Path,
     found = [(one.line, one.message) for one in e.value.errors]
     assert [line for line, _ in found] == [BODY_START + 3, BODY_START + 11], found
     assert all("inside raw HTML" in m for _, m in found), found
+
+
+@pytest.mark.parametrize("body, line, says", [
+    ("One.\n\n" + ">" * 1000 + " deep\n", 3, "lists or quotes (1000 levels)"),
+    ("One.\n\n" + "\n".join("    " * i + "- x" for i in range(300)) + "\n", 302,
+     "lists or quotes (300 levels)"),
+    ("One.\n\nA {{ " + "(" * 200 + "spread" + ")" * 200 + " }} quote.\n", 3,
+     "a quote's parentheses, brackets or {% … %} blocks"),
+    ("One.\n\n$x = {{ " + "(" * 200 + "spread" + ")" * 200 + " }}$\n", 3,
+     "a quote's parentheses, brackets or {% … %} blocks"),
+], ids=["quotes", "lists", "quote", "quote in a formula"])
+def test_nesting_too_deep_for_the_parsers_is_an_error_at_its_line(
+        tmp_path: Path, body: str, line: int, says: str) -> None:
+    """A thousand nested quotes or three hundred nested list items raised RecursionError
+    (a walk of cmark-gfm's tree; Python-Markdown's lists), two hundred parentheses in a quote
+    too (Jinja's parser): a traceback."""
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + line - 1 and says in e.message, e
+    assert "nested too deeply" in e.message, e
+
+
+def test_front_matter_nested_too_deep_is_an_error_at_its_line(tmp_path: Path) -> None:
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text("---\ntitle: T\nx: " + "[" * 1000 + "]" * 1000 + "\ndescription: D\n---\n"
+                    "\nText.\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from sqrtdk.errors import BuildError
-from sqrtdk.textfiles import read_text
+from sqrtdk.textfiles import load_toml, read_text
 
 TEXT = "---\ntitle: T\n---\nfirst line\nsecond, with 中文\n\nlast\n"
 LINE_ENDS = {"LF": "\n", "CRLF": "\r\n", "CR": "\r", "mixed": None}
@@ -55,3 +55,14 @@ def test_tabs_form_feeds_and_line_separators_are_text(tmp_path: Path) -> None:
     path = tmp_path / "index.md"
     path.write_text("a\tb\x0cc\u2028d\u00a0e\n", encoding="utf-8")
     assert read_text(path) == "a\tb\x0cc\u2028d\u00a0e\n"
+
+
+@pytest.mark.parametrize("value", ["[" * 1000 + "]" * 1000, "{a=" * 1000 + "1" + "}" * 1000])
+def test_a_toml_value_nested_too_deep_is_an_error_at_its_line(tmp_path: Path,
+                                                              value: str) -> None:
+    """tomllib reads nested arrays and inline tables recursively: a RecursionError."""
+    path = tmp_path / "site.toml"
+    path.write_text(f'a = "x"\n\nb = {value}\n', encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_toml(path)
+    assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value

@@ -19,11 +19,12 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, Mistakes, combined, line_of
+from ..errors import BuildError, Mistakes, combined, deepest_line, line_of, too_deep
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
 from .article_text import read_article
+from .blocks import deepest_block
 from .cjk_lint import lint_chinese
 from .comment_blocks import comment_block_warnings
 from .converter import PageContext, markdown_for
@@ -82,6 +83,9 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
         raise BuildError(path, e.line + 2, f"front matter has '{e.key}:' twice (also at line "
                          f"{e.first + 2}); YAML would keep the last one silently: keep one "
                          "line") from None
+    except RecursionError:      # YAML reads nested brackets recursively
+        raise too_deep(path, deepest_line(inner, 2), "the front matter's brackets or "
+                       "braces") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise BuildError(path, (mark.line + 2) if mark else 1,
@@ -219,6 +223,25 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                resolve: Callable[[str], SvgPair], known_figures: list[str],
                source_url: Callable[[str], str], cache_dir: Path | None = None,
                node_modules: Path | None = None) -> Page:
+    """Read, quote and convert one article (`_build_page`). Raises BuildError with the file
+    and line; also where the article nests blocks or brackets deeper than a recursive part of
+    the conversion can follow (a RecursionError: Python-Markdown's lists, a walk of the
+    tree), at the line where they nest deepest."""
+    try:
+        return _build_page(path, strings, results, resolve, known_figures, source_url,
+                           cache_dir, node_modules)
+    except RecursionError:
+        text = read_text(path)
+        depth, line = deepest_block(text)
+        if depth >= 50:
+            raise too_deep(path, line, f"lists or quotes ({depth} levels)") from None
+        raise too_deep(path, deepest_line(text), "brackets or emphasis") from None
+
+
+def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
+                resolve: Callable[[str], SvgPair], known_figures: list[str],
+                source_url: Callable[[str], str], cache_dir: Path | None = None,
+                node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.
     `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter);
     `node_modules` holds the list of HTML's element names (default: the project's).

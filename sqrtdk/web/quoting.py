@@ -34,7 +34,7 @@ from typing import Any
 import jinja2
 import jinja2.exceptions
 
-from ..errors import BuildError, Mistakes, suggest
+from ..errors import BuildError, Mistakes, deepest_line, suggest, too_deep
 from ..log import warn
 from ..science.results import at
 from .embed import (
@@ -218,6 +218,9 @@ class Quoter:
                 line = unclosed_block_line(self.prose, chunk) or line
             raise BuildError(self.path, first_line + line - 1 if line else 0,
                              f"template syntax: {syntax_message(e)}") from None
+        except RecursionError:      # Jinja parses nested parentheses recursively
+            raise too_deep(self.path, deepest_line(chunk, first_line),
+                           "a quote's parentheses, brackets or {% … %} blocks") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
                 jinja2.TemplateNotFound, jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
@@ -316,6 +319,9 @@ class Quoter:
         except jinja2.TemplateSyntaxError as e:
             raise BuildError(self.path, raw.first_line + (e.lineno or 1) - 1,
                              f"template syntax in a formula: {syntax_message(e)}") from None
+        except RecursionError:
+            raise too_deep(self.path, deepest_line(raw.tex, raw.first_line),
+                           "a quote's parentheses, brackets or {% … %} blocks") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
                 jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
