@@ -150,9 +150,12 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
     (0, "backlink_title", "Back to the note", ("exactly once", "it has 0")),
     (1, "built_with", "Seed {seed:.1%}, numpy {numpy}", ("seed is a count",)),
     (0, "built_with", "Seed {seed}, numpy {numpy:.2f}", ("not a format for text",)),
+    # a billion spaces: the check itself filled the memory
+    (1, "figure", "Figure {n:>999999999}.", ("more than a label can show",)),
 ], ids=["empty", "figure without its number", "unknown field", "bad format spec",
         "lone brace", "conversion", "decimals on a count", "attribute", "two %d",
-        "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text"])
+        "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text",
+        "huge width"])
 def test_a_ui_string_mistake_is_an_error_at_its_line(content: Path, lang: int, key: str,
                                                      wrong: str, says: tuple[str, ...]) -> None:
     path = content / languages(content)[lang] / "strings.toml"
@@ -367,6 +370,22 @@ def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, line) and f"unknown field {{{fields[0]}x}}" in e.message
     assert f"did you mean '{fields[0]}'" in e.message
+
+
+@pytest.mark.parametrize("spec", [">999999999", ".999"])
+def test_a_label_field_asking_for_more_than_a_label_shows_names_its_line(content: Path,
+                                                                        spec: str) -> None:
+    """'{d:>999999999}' made a string of a billion spaces, which matplotlib failed to lay
+    out: a RuntimeError traceback from the figures' worker."""
+    name, key, fields = a_figure_and_label()
+    lang = languages(content)[1]
+    path = content / lang / "figures.toml"
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "x {{{fields[0]}:{spec}}}"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "more than a label can show" in e.message, e
 
 
 def test_a_field_in_the_card_labels_which_have_none(content: Path) -> None:
