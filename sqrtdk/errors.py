@@ -27,7 +27,7 @@ def display_path(path: Path | str) -> str:
     p = Path(path)
     try:
         return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):     # RuntimeError: a symlink loop (3.11)
         return p.as_posix()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,6 +283,7 @@ def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default
             path = content_dir / lang / name
             if path.is_file():
                 continue
+            _not_a_file(path)
             sources = [x for x in (default, *langs)
                        if x != lang and (content_dir / x / name).is_file()]
             todo = (f"copy content/{sources[0]}/{name} to content/{lang}/ and "
@@ -290,6 +292,31 @@ def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default
             raise BuildError(path, 0, f"file not found: '{lang}' is in languages "
                              f"({where(toml.path, toml.line_of(None, 'languages'))}) and each "
                              f"language has {', '.join(LANGUAGE_FILES)}; {todo}")
+
+
+def _not_a_file(path: Path) -> None:
+    """BuildError for a language file that is there but is no file the build can read (a
+    folder, a link to nothing, a pipe), or is missing while a file named almost so is there
+    (Index.md, index.markdown, index.md.txt): each was told only 'file not found' and to
+    copy another language's file."""
+    if path.is_symlink() and not path.exists():
+        raise BuildError(path, 0, f"is a link to '{os.readlink(path)}', which does not exist "
+                                  "(or links back to itself); point it at the file, or put "
+                                  "the file itself here")
+    if path.exists():
+        kind = "a folder" if path.is_dir() else "not a regular file"
+        raise BuildError(path, 0, f"is {kind}; the build reads the file {path.name} here: "
+                                  f"replace it with the file")
+    stem = path.name.split(".")[0].casefold()
+    near = sorted(p.name for p in path.parent.iterdir() if p.name != path.name and
+                  (p.name.casefold() == path.name.casefold() or
+                   (p.name.casefold().startswith(stem + ".") and p.is_file())))
+    if near:
+        raise BuildError(path, 0, f"file not found, but {near[0]} is there; rename it to "
+                                  f"{path.name} (the build reads that name only, in lower "
+                                  "case)")
+
+
 _TEXT_SUFFIXES = (".md", ".markdown", ".toml", ".txt", ".html")
 
 

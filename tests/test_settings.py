@@ -3,9 +3,11 @@ anything is drawn (issue 9). Each test copies the project's content folder and b
 thing, so the tests follow the files as they are, whatever their words."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -727,3 +729,26 @@ def test_two_languages_told_apart_by_case_only_are_an_error(content: Path) -> No
     line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
     e = error(content)
     assert (e.path, e.line) == (path, line) and "each language folder once" in e.message, e
+
+
+@pytest.mark.parametrize("name", LANGUAGE_FILES)
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda p: p.mkdir(), "is a folder; the build reads the file"),
+    (lambda p: os.mkfifo(p), "is not a regular file"),
+    (lambda p: p.symlink_to(p.parent / "nowhere"), "is a link to '"),
+    (lambda p: p.symlink_to(p), "is a link to '"),
+    (lambda p: p.with_name(p.name.capitalize()).write_text("x"), "rename it to"),
+    (lambda p: p.with_name(p.name + ".txt").write_text("x"), "rename it to"),
+], ids=["folder", "pipe", "dangling link", "link loop", "capitalised", "extra suffix"])
+def test_a_language_file_that_is_there_but_no_file_says_what_it_is(
+        content: Path, name: str, make: Any, says: str) -> None:
+    """Each was told 'file not found' and to copy another language's file over it; a link
+    that loops raised RuntimeError while the message was written."""
+    lang = languages(content)[-1]
+    path = content / lang / name
+    path.unlink()
+    make(path)
+    e = error(content)
+    assert e.path == path and says in e.message, e
+    assert "copy content/" not in e.message, e
+    str(e)      # the message can be written (a loop resolved in display_path raised)
