@@ -111,3 +111,53 @@ def test_out_refused_names_an_empty_or_new_folder_not_removing_it(tmp_path: Path
     assert "yourself" not in e.value.message, e.value
     if what != "a file":
         assert e.value.message.endswith(f"e.g. --out {(out / 'sqrtdk-site').as_posix()}")
+
+
+_HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from sqrtdk.web.output import out_lock
+with out_lock(Path(sys.argv[1]), Path(sys.argv[3]), print):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_a_build_waits_for_another_build_into_the_same_folder(
+        tmp_path: Path, site_build: dict[str, Any]) -> None:
+    """Two builds of one checkout at once raced: one stat'ed site/ while the other swapped
+    it in, and stopped with a FileNotFoundError traceback (about one run in 25 here). Now the
+    second says it waits, and builds when the first is done. Also `--clean`."""
+    import time
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(project / "site"), "3",
+                               str(project / ".cache")],
+                              cwd=project, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        done = run_build(project)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert "waiting      for another build of site to finish" in done.stdout, done.stdout
+        assert time.monotonic() - start >= 1.0          # it did wait for the holder
+    finally:
+        holder.wait(timeout=60)
+    assert (project / "site" / "index.html").is_file()
+    assert not [p.name for p in project.iterdir() if p.name.startswith(".site")]
+
+
+def test_builds_started_together_all_finish(tmp_path: Path,
+                                            site_build: dict[str, Any]) -> None:
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    article = project / "content" / "en" / "index.md"
+    for n in range(3):
+        article.write_text(article.read_text(encoding="utf-8") + f"\nMore words {n}.\n",
+                           encoding="utf-8")
+        runs = [subprocess.Popen([sys.executable, "build.py"], cwd=project, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                for _ in range(3)]
+        for run in runs:
+            out, err = run.communicate(timeout=600)
+            assert run.returncode == 0 and "Traceback" not in err, err
