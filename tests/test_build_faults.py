@@ -161,3 +161,23 @@ def test_builds_started_together_all_finish(tmp_path: Path,
         for run in runs:
             out, err = run.communicate(timeout=600)
             assert run.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.2, 0.3, 0.45])
+def test_ctrl_c_while_the_build_starts_is_one_line(tmp_path: Path, delay: float,
+                                                   site_build: dict[str, Any]) -> None:
+    """Ctrl+C in the first few tenths of a second (Python importing the modules, before
+    main's handler) printed a KeyboardInterrupt traceback from inside an import, exit -2."""
+    import signal
+    import time
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    run = subprocess.Popen([sys.executable, "build.py"], cwd=project, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=300)
+    assert "Traceback" not in err, err
+    if run.returncode != 0:     # a machine fast enough may have finished the build
+        assert run.returncode == 130 and len(err.strip().split("\n")) == 1, err
+        assert err.startswith("interrupted (Ctrl+C): stopped"), err
