@@ -166,7 +166,10 @@ class _Loop:
         """After a save of one article, send the open tabs its edited blocks' HTML before
         the build (serve_fast), where they can be made on their own."""
         t0 = time.perf_counter()
-        found = {p.resolve() for p in paths if p.resolve() in self.contexts}
+        try:
+            found = {p.resolve() for p in paths if p.resolve() in self.contexts}
+        except (OSError, RuntimeError):      # a link that loops: the build says so
+            return
         if self.state.error or len(found) != 1 or len(set(paths)) != 1:   # one article saved
             return
         path = found.pop()
