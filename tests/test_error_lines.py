@@ -73,6 +73,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                    "x.png), or draw it as a figure", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
+    # links a reader's browser does not open were published with a warning about GitHub only
+    "data: link": ("see [x](data:text/html,hi) now", "browsers refuse to open a data:", "site"),
+    "file: link": ("see [x](file:///etc/hosts) now", "on the reader's own machine", "site"),
+    "vbscript: link": ("see [x](vbscript:msgbox) now", "no browser runs VBScript", "site"),
     # GitHub's inline math goes through the checks of `$…$`
     "invalid TeX in GitHub's inline math": ("where $`\\frac{a}`$ is", "invalid TeX", "math"),
     "empty GitHub inline math": ("where $` `$ is", "empty formula", "page"),
