@@ -21,7 +21,8 @@ def _interrupted_early(signum: int, frame: object) -> None:
     os._exit(130)
 
 
-if __name__ == "__main__":
+# not when Ctrl+C is ignored (`nohup … &`: the build then keeps ignoring it)
+if __name__ == "__main__" and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _interrupted_early)
 
 import argparse  # noqa: E402 (after the early Ctrl+C handler)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import copy_project_files
+from helpers import SERVING, copy_project_files, default_signals
 
 from sqrtdk.errors import machine_fault
 
@@ -173,7 +173,8 @@ def test_ctrl_c_while_the_build_starts_is_one_line(tmp_path: Path, delay: float,
     project = copy_project_files(tmp_path / "project")
     shutil.copytree(site_build["root"] / "cache", project / ".cache")
     run = subprocess.Popen([sys.executable, "build.py"], cwd=project, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           preexec_fn=default_signals)
     time.sleep(delay)
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=300)
@@ -181,3 +182,48 @@ def test_ctrl_c_while_the_build_starts_is_one_line(tmp_path: Path, delay: float,
     if run.returncode != 0:     # a machine fast enough may have finished the build
         assert run.returncode == 130 and len(err.strip().split("\n")) == 1, err
         assert err.startswith("interrupted (Ctrl+C): stopped"), err
+
+
+def test_ctrl_c_ignored_by_the_caller_stays_ignored(tmp_path: Path,
+                                                    site_build: dict[str, Any]) -> None:
+    """A build started with SIGINT ignored (a script's `nohup python build.py &`) keeps
+    ignoring it, also while it starts (build.py's early Ctrl+C handler is not set then)."""
+    import signal
+    import time
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+
+    def ignoring() -> None:
+        default_signals()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    run = subprocess.Popen([sys.executable, "build.py"], cwd=project, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ignoring)
+    time.sleep(0.1)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0 and "interrupted" not in err, err
+
+
+def test_ctrl_c_of_an_idle_server_is_the_builds_one_line(tmp_path: Path,
+                                                         site_build: dict[str, Any]) -> None:
+    """Ctrl+C while --serve waited for a save exited 0 with watchfiles' own
+    'KeyboardInterrupt caught, stopping watch'; in a rebuild it exited 130 with the build's
+    line. Now always the build's line and 130."""
+    import re
+    import signal
+    import time
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    log = tmp_path / "serve.log"
+    with log.open("w") as sink:
+        run = subprocess.Popen([sys.executable, "build.py", "--serve", "--port", "0"],
+                               cwd=project, text=True, stdout=sink, stderr=subprocess.PIPE,
+                               preexec_fn=default_signals)
+        deadline = time.monotonic() + 120
+        while not SERVING.search(log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)              # idle: the watcher waits for a save
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, (run.returncode, err)
+    assert re.fullmatch(r"interrupted \(Ctrl\+C\): stopped[^\n]*\n", err), err
