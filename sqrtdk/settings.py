@@ -308,7 +308,12 @@ def _not_a_file(path: Path) -> None:
         raise BuildError(path, 0, f"is {kind}; the build reads the file {path.name} here: "
                                   f"replace it with the file")
     stem = path.name.split(".")[0].casefold()
-    near = sorted(p.name for p in path.parent.iterdir() if p.name != path.name and
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError as e:        # a folder the build may not read (chmod 000)
+        raise BuildError(path.parent, 0, f"cannot read the folder ({e.strerror}); make it "
+                                         "readable") from None
+    near = sorted(p.name for p in entries if p.name != path.name and
                   (p.name.casefold() == path.name.casefold() or
                    (p.name.casefold().startswith(stem + ".") and p.is_file())))
     if near:

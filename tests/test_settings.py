@@ -752,3 +752,22 @@ def test_a_language_file_that_is_there_but_no_file_says_what_it_is(
     assert e.path == path and says in e.message, e
     assert "copy content/" not in e.message, e
     str(e)      # the message can be written (a loop resolved in display_path raised)
+
+
+def test_a_language_folder_that_cannot_be_read_says_so(content: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder chmod 000 (its files cannot even be stat'ed: not files) raised
+    PermissionError from listing it for a near name. (Tests run as root, which reads any
+    folder: the listing is made to fail as it does for another user.)"""
+    lang = languages(content)[-1]
+    folder = content / lang
+    real_iterdir = Path.iterdir
+
+    def refused(self: Path) -> Any:
+        if self == folder:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+    (folder / "index.md").unlink()
+    monkeypatch.setattr(Path, "iterdir", refused)
+    e = error(content)
+    assert e.path == folder and "cannot read the folder (Permission denied)" in e.message, e
