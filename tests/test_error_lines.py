@@ -77,6 +77,8 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "data: link": ("see [x](data:text/html,hi) now", "browsers refuse to open a data:", "site"),
     "file: link": ("see [x](file:///etc/hosts) now", "on the reader's own machine", "site"),
     "vbscript: link": ("see [x](vbscript:msgbox) now", "no browser runs VBScript", "site"),
+    "link with no host": ("see [x](https:///page) now", "names no site after 'https://'",
+                          "site"),
     # GitHub's inline math goes through the checks of `$…$`
     "invalid TeX in GitHub's inline math": ("where $`\\frac{a}`$ is", "invalid TeX", "math"),
     "empty GitHub inline math": ("where $` `$ is", "empty formula", "page"),

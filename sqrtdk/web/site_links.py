@@ -355,6 +355,14 @@ def url_scheme(url: str) -> str:
     return m.group(1).lower() if m else ""
 
 
+def _host(url: str) -> str:
+    """The host of an absolute `url` ('' for none, or for an address urlsplit refuses)."""
+    try:
+        return urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return ""
+
+
 # schemes a link of a web page cannot open for a reader, and why
 _DEAD_SCHEMES = {
     "data": "browsers refuse to open a data: address from a link",
@@ -378,6 +386,10 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     if scheme == "javascript":
         fail(url, f"link '{url}' would run a script, which the page's "
                   "Content-Security-Policy blocks; link to a page or an anchor instead")
+    if scheme in ("http", "https") and not _host(url):
+        fail(url, f"link '{url}' names no site after '{scheme}://' (a reader's browser "
+                  f"cannot open it); write the whole address, e.g. '{scheme}://example.org/"
+                  "page', or a link to a page of this site such as '../en/'")
     if tag == "a" and scheme in _DEAD_SCHEMES:
         fail(url, f"link '{url}' leads nowhere for a reader: {_DEAD_SCHEMES[scheme]}; link "
                   "to a page, or write the address as code (`…`), which is no link")
