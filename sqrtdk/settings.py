@@ -52,6 +52,7 @@ class Settings:
     math: str                                             # the math engine's name
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
     macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
+    macro_lines: dict[str, int] = field(default_factory=dict)   # [math.macros]: name -> line
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,9 @@ def load_settings(content_dir: Path) -> Settings:
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
                     social_figure=data["social_figure"], math=math,
-                    lines={key: toml.line_of(None, key) for key in data}, macros=macros)
+                    lines={key: toml.line_of(None, key) for key in data}, macros=macros,
+                    macro_lines={name: toml.line_of("math.macros", name) or
+                                 _math_line(toml, "macros") for name in macros})
 
 
 def _base_url(toml: TomlFile, value: str) -> str:
