@@ -8,14 +8,30 @@ as it was.
 """
 from __future__ import annotations
 
-import argparse
+import os
+import signal
 import sys
-import time
-from collections.abc import Callable
-from pathlib import Path
 
-from sqrtdk.errors import BuildError
-from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions, seed_figures_dir
+
+def _interrupted_early(signum: int, frame: object) -> None:
+    """Ctrl+C before main() takes over (while Python imports the modules): the same one
+    line as later, not a KeyboardInterrupt traceback from inside an import."""
+    sys.stderr.write("interrupted (Ctrl+C): stopped before the build began; nothing was "
+                     "written\n")
+    os._exit(130)
+
+
+# not when Ctrl+C is ignored (`nohup … &`: the build then keeps ignoring it)
+if __name__ == "__main__" and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_early)
+
+import argparse  # noqa: E402 (after the early Ctrl+C handler)
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from sqrtdk.errors import BuildError  # noqa: E402
+from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions, seed_figures_dir  # noqa: E402
 
 
 def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
@@ -113,6 +129,18 @@ def missing_packages(serve: bool) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the build; returns the process exit code."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:   # before the build's own handler below: nothing began yet
+        print("interrupted (Ctrl+C): stopped before the build began; nothing was written",
+              file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
+    """`main`: Ctrl+C from here on is a KeyboardInterrupt (Python's own handler again)."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_early:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     args = parse_args(sys.argv[1:] if argv is None else argv)
     missing = missing_packages(args.serve)
     if missing:

@@ -27,7 +27,7 @@ def display_path(path: Path | str) -> str:
     p = Path(path)
     try:
         return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):     # RuntimeError: a symlink loop (3.11)
         return p.as_posix()
 
 
@@ -205,3 +205,29 @@ def machine_fault(e: OSError) -> str | None:
     path = e.filename if e.filename is not None else "(the build)"
     return f"{display_path(path) if isinstance(path, str | Path) else path}: cannot write " \
            f"({e.strerror or e}); {hint}; the previous site is left as it was"
+
+
+def deepest_line(text: str, first_line: int = 1) -> int:
+    """The line of `text` (its first being `first_line`) where the brackets, braces and
+    parentheses opened and not yet closed run deepest: where a parser of `text` that gave up
+    with a RecursionError was (tomllib, YAML and Jinja read nested brackets recursively)."""
+    depth = deepest = 0
+    line, found = first_line, first_line
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        elif ch in "([{":
+            depth += 1
+            if depth > deepest:
+                deepest, found = depth, line
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+    return found
+
+
+def too_deep(path: Path | str, line: int, what: str) -> BuildError:
+    """The mistake a RecursionError of a parser of author text stands for: `what` nested
+    hundreds of levels deep, at `line`."""
+    return BuildError(path, line, f"{what} nested too deeply to be read (hundreds of levels, "
+                                  "each inside the one before); write them one after another, "
+                                  "or close the ones left open")

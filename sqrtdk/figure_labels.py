@@ -24,7 +24,8 @@ CARD_KEYS = ("title", "subtitle")      # [card]: the link-preview card's words
 
 def check_fonts(toml: Any) -> None:
     """A warning at [style] font_family for each family matplotlib has no font for (it falls
-    back to the next one, in the end to DejaVu Sans, which has no Chinese)."""
+    back to the next one, in the end to DejaVu Sans, which has no Chinese); BuildError at
+    the first label with a character none of the families' fonts has (drawn as a box)."""
     from .figures import draw
     families = toml.data["style"]["font_family"]
     missing = draw.missing_fonts(families)
@@ -33,6 +34,17 @@ def check_fonts(toml: Any) -> None:
         warn(LOGGER, toml.path, toml.line_of("style", "font_family"),
              f"[style] font_family: no font '{name}' is installed for the figures; "
              + suggest(name, known, "fonts"))
+    for table, labels in toml.data.items():
+        if table == "style" or not isinstance(labels, dict):
+            continue
+        for key, text in labels.items():
+            char = draw.missing_glyph(families, text) if isinstance(text, str) else None
+            if char is not None:
+                raise toml.error(table, key, f"[{table}] {key}: '{char}' (U+{ord(char):04X}) "
+                                 "is in none of the fonts of [style] font_family ("
+                                 + ", ".join(families) + "), so the figure would show a box "
+                                 "for it; add a font that has it to font_family (e.g. 'Noto "
+                                 "Sans CJK SC' for Chinese), or write another character")
 
 
 def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistration]
@@ -48,7 +60,8 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
     for table, keys in (("style", STYLE_KEYS), ("card", CARD_KEYS)):
         toml.check_known(table, keys)
     family = data.get("style", {}).get("font_family")
-    if not isinstance(family, list) or not all(isinstance(f, str) for f in family):
+    if not isinstance(family, list) or not family or \
+            not all(isinstance(f, str) and f.strip() for f in family):
         raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
                                                  "…], a list of font names")
     for key in CARD_KEYS:

@@ -36,6 +36,10 @@ class FormatError(ValueError):
 _SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<z>z)?(?P<alt>#)?"
                    r"(?P<zero>0)?(?P<width>\d+)?(?P<grouping>[,_])?(?:\.(?P<precision>\d+))?"
                    r"(?P<type>[bcdeEfFgGnosxX%])?", re.S)
+# the largest width and precision a spec may ask for: a label has no room for more, a double
+# no more digits, and `{d:>999999999}` made a string of a billion spaces (matplotlib then
+# failed to lay it out, with a traceback)
+MAX_WIDTH, MAX_PRECISION = 40, 17
 _SAMPLES: dict[Kind, tuple[Any, ...]] = {
     Kind.COUNT: (1234,), Kind.SHARE: (0.5,), Kind.NUMBER: (2.5,), Kind.TEXT: ("x",),
     Kind.ANY: (2.5, 1234, "x"),
@@ -83,10 +87,16 @@ def fields_of(text: str) -> list[Field]:
 def check_spec(field: Field, kind: Kind) -> None:
     """Whether `field`'s spec is valid Python and sensible for a value of `kind`.
 
-    Raises FormatError: a spec Python rejects for every value of that kind, a percentage
+    Raises FormatError: a width or precision beyond MAX_WIDTH or MAX_PRECISION, a spec
+    Python rejects for every value of that kind, a percentage
     or decimals on a count, a percentage on a number that is not a share, a numeric spec on
     text."""
     m = _SPEC.fullmatch(field.spec)
+    if m is not None and (int(m.group("width") or 0) > MAX_WIDTH or
+                          int(m.group("precision") or 0) > MAX_PRECISION):
+        raise FormatError(f"{field}: '{field.spec}' asks for more than a label can show (a "
+                          f"width above {MAX_WIDTH} characters or more than {MAX_PRECISION} "
+                          "digits); write e.g. {sd:.2f}")
     if m is None or not any(_formats(sample, field.spec) for sample in _SAMPLES[kind]):
         example = {Kind.COUNT: "{n} or {n:,}", Kind.TEXT: "{name}"}.get(kind, "{sd:.2f}")
         raise FormatError(f"{field}: '{field.spec}' is not a format for {kind.value}; "

@@ -67,12 +67,13 @@ class Builder:
         warnings, before anything is written); the old site stays intact. With `strict` the
         warnings are not printed as they come: every one is an error, listed with the
         build's other errors (`_strict`)."""
-        from .web.output import check_out_dir
+        from .web.output import check_out_dir, out_lock
         check_out_dir(self.opts.out, self.protected())   # before any work
         counter = _Counter()
         LOGGER.addHandler(counter)
         try:
-            with unprinted() if self.opts.strict else nullcontext():
+            with unprinted() if self.opts.strict else nullcontext(), \
+                    out_lock(self.opts.out, self.opts.cache_dir, self.log):
                 self._stages(counter)
         except BuildError as e:
             if self.opts.strict and counter.count:
@@ -319,8 +320,16 @@ def check_reproducible(opts: BuildOptions) -> str:
 def clean(opts: BuildOptions) -> list[str]:
     """Delete the built site (only if it carries the build's marker) and everything the build
     keeps in the cache folder: its units (cache.UNITS) and other seeds' figures
-    (options.seed_figures_dir). Returns what was done, one line each; an entry of the cache
-    folder the build did not make is kept and named."""
+    (options.seed_figures_dir), holding the lock of builds into the output folder (a build
+    running meanwhile finishes first). Returns what was done, one line each; an entry of the
+    cache folder the build did not make is kept and named."""
+    from .web.output import out_lock
+    with out_lock(opts.out, opts.cache_dir, lambda _: None):
+        return _clean(opts)
+
+
+def _clean(opts: BuildOptions) -> list[str]:
+    """`clean`'s work."""
     import shutil
 
     from .errors import display_path

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import difflib
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, quote, urlsplit
 
 from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
@@ -51,6 +52,7 @@ class Settings:
     math: str                                             # the math engine's name
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
     macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
+    macro_lines: dict[str, int] = field(default_factory=dict)   # [math.macros]: name -> line
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,10 @@ def load_settings(content_dir: Path) -> Settings:
             if not isinstance(data[key], kind):
                 raise toml.error(None, key, f"'{key}' must be a {_kind(kind)}")
             good.add(key)
+    if "title" in good and not data["title"].strip():
+        with mistakes.seam():
+            raise toml.error(None, "title", "title is empty; the root page's title would be "
+                                            "blank: write the site's name")
     base = ""
     if "base_url" in good:
         with mistakes.seam():
@@ -115,33 +121,97 @@ def load_settings(content_dir: Path) -> Settings:
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
                     social_figure=data["social_figure"], math=math,
-                    lines={key: toml.line_of(None, key) for key in data}, macros=macros)
+                    lines={key: toml.line_of(None, key) for key in data}, macros=macros,
+                    macro_lines={name: toml.line_of("math.macros", name) or
+                                 _math_line(toml, "macros") for name in macros})
 
 
 def _base_url(toml: TomlFile, value: str) -> str:
     """base_url as the folder's address (ending in '/'); BuildError at its line unless it is
-    an absolute http(s) address without a query or fragment."""
+    an absolute http(s) address without a query or fragment, a user name or password, an
+    invalid port, a character an address cannot hold as typed (a space, `<`, a non-ASCII
+    letter: the message gives the address to write), a broken %-escape or a `.`/`..` segment:
+    every page, the sitemap and the link previews publish it as written."""
     base = value.strip()
     parts = urlsplit(base)
-    if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or \
+
+    def refuse(what: str) -> BuildError:
+        return toml.error(None, "base_url", f"base_url {what}")
+
+    if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or \
             parts.fragment:
-        raise toml.error(None, "base_url", "base_url must be the absolute http(s) address of "
-                                           "the site's folder, e.g. 'https://example.org/sqrtdk/'")
+        raise refuse("must be the absolute http(s) address of the site's folder, e.g. "
+                     "'https://example.org/sqrtdk/'")
+    if parts.username is not None or parts.password is not None:
+        raise refuse("holds a user name or password (before '@'), which every page would "
+                     "publish; remove it")
+    try:
+        port_ok = parts.port != 0       # urlsplit raises ValueError beyond 65535
+    except ValueError:
+        port_ok = False
+    if not port_ok:
+        raise refuse(f"has no valid port after '{parts.hostname}:' (a number from 1 to "
+                     "65535); correct it or remove it")
+    typed = next((c for c in base if c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F
+                  or c in '<>"{}|\\^`'), None)
+    if typed is not None:
+        raise refuse(f"holds {typed!r}, which an address cannot hold as typed; remove it, "
+                     f"or write it %-escaped ('%{ord(typed):02X}')")
+    if not base.isascii():
+        raise refuse("holds characters an address cannot hold as typed; write it "
+                     + (f"as '{ascii_form}'" if (ascii_form := _ascii_url(parts)) else
+                        "in ASCII (the host in its xn-- form, the path %-escaped)"))
+    if re.search(r"%(?![0-9A-Fa-f]{2})", base):
+        raise refuse("holds a '%' that starts no %-escape (two hex digits); write '%25' "
+                     "for a percent sign")
+    if any(segment in (".", "..") for segment in parts.path.split("/")):
+        raise refuse("has a '.' or '..' folder in its path; write the folder's own address")
     # the folder the site is published in (MkDocs reads site_url so too)
     return base if base.endswith("/") else base + "/"
 
 
-def _languages(content_dir: Path, toml: TomlFile, langs: list[str]) -> None:
-    """BuildError at `languages` unless it lists each language folder once, each a folder of
-    `content_dir`."""
-    unique = len(set(langs)) == len(langs)
-    if not langs or not all(isinstance(x, str) and x for x in langs) or not unique:
-        raise toml.error(None, "languages", "languages must list each language folder once, "
-                                            "e.g. languages = [\"zh\", \"en\"]")
+def _ascii_url(parts: SplitResult) -> str:
+    """`parts` with its host in IDNA (xn--) form and its path %-escaped as UTF-8, or "" when
+    the host has no IDNA form."""
+    try:
+        host = (parts.hostname or "").encode("idna").decode("ascii")
+    except UnicodeError:
+        return ""
+    port = f":{parts.port}" if parts.port else ""
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~")
+    return f"{parts.scheme}://{host}{port}{path}"
+
+
+# a language's folder name: it is also a folder of site/ and a part of the pages' addresses
+_LANGUAGE_FOLDER = re.compile(r"[^\W_][\w-]*")
+# the folders of site/ the build fills itself (web.assemble), which no language may take
+SITE_FOLDERS = ("assets", "figures", "source")
+
+
+def _languages(content_dir: Path, toml: TomlFile, langs: list[Any]) -> None:
+    """BuildError at `languages` unless it lists each language folder once (also when told
+    apart by case only, as Windows and macOS do not), each a folder of `content_dir` whose
+    name is a plain folder name (no '/', '.', space) that is none of site/'s own folders."""
+    def refuse(message: str) -> BuildError:
+        return toml.error(None, "languages", message)
+
+    if not langs or not all(isinstance(x, str) and x for x in langs) or \
+            len({x.casefold() for x in langs}) != len(langs):
+        raise refuse("languages must list each language folder once, e.g. "
+                     "languages = [\"zh\", \"en\"]")
     for lang in langs:
+        if not _LANGUAGE_FOLDER.fullmatch(lang):
+            raise refuse(f"language '{lang}' is not a folder name of content/ (letters, "
+                         "digits and '-', e.g. \"en\" or \"pt-BR\": it is also the folder "
+                         "of its pages in site/ and in their address); write the folder's "
+                         "name")
+        if lang.casefold() in SITE_FOLDERS:
+            raise refuse(f"language '{lang}' has the name of the site's own folder "
+                         f"site/{lang.casefold()}/; name the language's folder by its "
+                         "language tag, e.g. \"fr\"")
         if not (content_dir / lang).is_dir():
-            raise toml.error(None, "languages", f"language '{lang}' has no folder "
-                                                f"content/{lang}/; create it or remove '{lang}'")
+            raise refuse(f"language '{lang}' has no folder content/{lang}/; create it or "
+                         f"remove '{lang}'")
 
 
 _MACRO_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")
@@ -216,6 +286,7 @@ def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default
             path = content_dir / lang / name
             if path.is_file():
                 continue
+            _not_a_file(path)
             sources = [x for x in (default, *langs)
                        if x != lang and (content_dir / x / name).is_file()]
             todo = (f"copy content/{sources[0]}/{name} to content/{lang}/ and "
@@ -224,6 +295,36 @@ def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default
             raise BuildError(path, 0, f"file not found: '{lang}' is in languages "
                              f"({where(toml.path, toml.line_of(None, 'languages'))}) and each "
                              f"language has {', '.join(LANGUAGE_FILES)}; {todo}")
+
+
+def _not_a_file(path: Path) -> None:
+    """BuildError for a language file that is there but is no file the build can read (a
+    folder, a link to nothing, a pipe), or is missing while a file named almost so is there
+    (Index.md, index.markdown, index.md.txt): each was told only 'file not found' and to
+    copy another language's file."""
+    if path.is_symlink() and not path.exists():
+        raise BuildError(path, 0, f"is a link to '{os.readlink(path)}', which does not exist "
+                                  "(or links back to itself); point it at the file, or put "
+                                  "the file itself here")
+    if path.exists():
+        kind = "a folder" if path.is_dir() else "not a regular file"
+        raise BuildError(path, 0, f"is {kind}; the build reads the file {path.name} here: "
+                                  f"replace it with the file")
+    stem = path.name.split(".")[0].casefold()
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError as e:        # a folder the build may not read (chmod 000)
+        raise BuildError(path.parent, 0, f"cannot read the folder ({e.strerror}); make it "
+                                         "readable") from None
+    near = sorted(p.name for p in entries if p.name != path.name and
+                  (p.name.casefold() == path.name.casefold() or
+                   (p.name.casefold().startswith(stem + ".") and p.is_file())))
+    if near:
+        raise BuildError(path, 0, f"file not found, but {near[0]} is there; rename it to "
+                                  f"{path.name} (the build reads that name only, in lower "
+                                  "case)")
+
+
 _TEXT_SUFFIXES = (".md", ".markdown", ".toml", ".txt", ".html")
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError, suggest
+from .errors import BuildError, deepest_line, suggest, too_deep
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
 _TABLE_HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")   # [a.b], [[a]]
@@ -31,12 +31,33 @@ def _lf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+# characters no page may hold (HTML's "control" and "noncharacter" parse errors, NUL): C0
+# controls but tab, line feed, form feed and carriage return; DEL; C1 controls (U+0080 to
+# U+009F, which a Windows-1252 quote or dash read as Latin-1 becomes); U+FFFE, U+FFFF
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+def _no_control(path: Path, text: str) -> str:
+    """`text`, or BuildError at the line of its first control character (`_CONTROL`), which
+    the page would publish invisible or as a box (a NUL was dropped)."""
+    m = _CONTROL.search(text)
+    if m is None:
+        return text
+    line = text.count("\n", 0, m.start()) + 1
+    column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    code = ord(m.group(0))
+    hint = (" (a Windows quote or dash read as Latin-1 becomes one: type the character meant)"
+            if 0x80 <= code <= 0x9F else "")
+    raise BuildError(path, line, f"control character U+{code:04X} at column {column}, which "
+                                 f"a page shows as nothing or a box{hint}; delete it")
+
+
 def read_text(path: Path) -> str:
     """Read a UTF-8 text file; a BOM is dropped, and every line end (LF, CRLF, or a lone CR
     as old Mac editors save) becomes LF, as Python's universal newlines read them.
 
-    Raises BuildError naming the line of the first byte that is not UTF-8, or the file when
-    it cannot be read.
+    Raises BuildError naming the line of the first byte that is not UTF-8 or of the first
+    control character (`_CONTROL`), or the file when it cannot be read.
     """
     try:
         data = path.read_bytes()
@@ -45,11 +66,12 @@ def read_text(path: Path) -> str:
     except OSError as e:
         raise BuildError(path, 0, f"cannot read the file ({e.strerror})") from None
     try:
-        return _lf(data.decode("utf-8").removeprefix("\ufeff"))
+        text = _lf(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError as e:
         line = _lf(data[:e.start].decode("utf-8", errors="replace")).count("\n") + 1
         raise BuildError(path, line, f"not UTF-8 (byte 0x{data[e.start]:02x}); "
                                      "save the file as UTF-8") from None
+    return _no_control(path, text)
 
 
 @dataclass(frozen=True)
@@ -142,4 +164,6 @@ def load_toml(path: Path) -> TomlFile:
                 "overwrite" in message else _bare_text(text, line) or
                 "; see https://toml.io for the syntax")
         raise BuildError(path, line, f"invalid TOML: {message}{hint}") from None
+    except RecursionError:      # tomllib reads nested arrays and inline tables recursively
+        raise too_deep(path, deepest_line(text), "brackets or braces") from None
     return TomlFile(path, text, data)

@@ -15,10 +15,27 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
+_THREAD_HOOK = threading.excepthook
+
+
+def _quiet_cancelled_in_a_broken_pool(args: threading.ExceptHookArgs) -> None:
+    """threading.excepthook, minus one error of CPython's ProcessPoolExecutor (3.11): when
+    the pool breaks (`Pool.close(wait=False)` kills its workers on Ctrl+C), its manager
+    thread marks every pending job failed, also one already cancelled (`Executor.map`
+    cancels the rest when the loop over it stops), and dies of InvalidStateError, printed
+    as a traceback after the build's one line about Ctrl+C. The job was cancelled: nothing
+    is lost."""
+    if isinstance(args.exc_value, InvalidStateError) and \
+            type(args.thread).__name__ == "_ExecutorManagerThread":
+        return
+    _THREAD_HOOK(args)
+
+
+threading.excepthook = _quiet_cancelled_in_a_broken_pool
 
 
 def _die_with_parent(parent: int) -> None:

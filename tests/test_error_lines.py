@@ -73,6 +73,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                    "x.png), or draw it as a figure", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
+    # links a reader's browser does not open were published with a warning about GitHub only
+    "data: link": ("see [x](data:text/html,hi) now", "browsers refuse to open a data:", "site"),
+    "file: link": ("see [x](file:///etc/hosts) now", "on the reader's own machine", "site"),
+    "vbscript: link": ("see [x](vbscript:msgbox) now", "no browser runs VBScript", "site"),
+    "link with no host": ("see [x](https:///page) now", "names no site after 'https://'",
+                          "site"),
     # GitHub's inline math goes through the checks of `$…$`
     "invalid TeX in GitHub's inline math": ("where $`\\frac{a}`$ is", "invalid TeX", "math"),
     "empty GitHub inline math": ("where $` `$ is", "empty formula", "page"),
@@ -475,6 +481,13 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitel: T\ndescription: D\n---\n", 2, "'titel' here looks like it"),
     ("---\ntitle: Why: a question\ndescription: D\n---\n", 2, "in double quotes"),
     ("---\ntitle: T {{ spread.nope | fixed(2) }}\ndescription: D\n---\n", 2, "no result"),
+    # a title or description that is there but no text was told to add the line it is on
+    ("---\ntitle:\ndescription: D\n---\n", 2, "front matter 'title:' is empty"),
+    ("---\ntitle: T\ndescription: ''\n---\n", 3, "front matter 'description:' is empty"),
+    ("---\ntitle: [a, b]\ndescription: D\n---\n", 2, "'title:' is not text (YAML reads"),
+    ("---\ntitle: 2017\ndescription: D\n---\n", 2, "as a number"),
+    ("---\ntitle: T\ndescription: 2020-01-01\n---\n", 3, "as a date"),
+    ("---\ntitle: {a: 1}\ndescription: D\n---\n", 2, "as a table of keys"),
 ])
 def test_front_matter_mistakes(tmp_path: Path, front: str, line: int, says: str) -> None:
     from helpers import resolver, strings
@@ -2047,3 +2060,34 @@ def test_an_item_renamed_in_one_language_is_told_both_names(tmp_path: Path, kind
     assert f"write {one} there, or {two} here" in e.message, str(e)
     page(tmp_path, body.replace("{a}", first), ITEM_RESULTS, lang="zh", name="zh.md")
     check_parity(_items_pages(tmp_path))
+
+
+@pytest.mark.parametrize("body, line, says", [
+    ("One.\n\n" + ">" * 1000 + " deep\n", 3, "lists or quotes (1000 levels)"),
+    ("One.\n\n" + "\n".join("    " * i + "- x" for i in range(300)) + "\n", 302,
+     "lists or quotes (300 levels)"),
+    ("One.\n\nA {{ " + "(" * 200 + "spread" + ")" * 200 + " }} quote.\n", 3,
+     "a quote's parentheses, brackets or {% … %} blocks"),
+    ("One.\n\n$x = {{ " + "(" * 200 + "spread" + ")" * 200 + " }}$\n", 3,
+     "a quote's parentheses, brackets or {% … %} blocks"),
+], ids=["quotes", "lists", "quote", "quote in a formula"])
+def test_nesting_too_deep_for_the_parsers_is_an_error_at_its_line(
+        tmp_path: Path, body: str, line: int, says: str) -> None:
+    """A thousand nested quotes or three hundred nested list items raised RecursionError
+    (a walk of cmark-gfm's tree; Python-Markdown's lists), two hundred parentheses in a quote
+    too (Jinja's parser): a traceback."""
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + line - 1 and says in e.message, e
+    assert "nested too deeply" in e.message, e
+
+
+def test_front_matter_nested_too_deep_is_an_error_at_its_line(tmp_path: Path) -> None:
+    from helpers import resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    path = tmp_path / "index.md"
+    path.write_text("---\ntitle: T\nx: " + "[" * 1000 + "]" * 1000 + "\ndescription: D\n---\n"
+                    "\nText.\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value

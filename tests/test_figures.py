@@ -317,3 +317,54 @@ def test_a_figure_without_a_table_of_its_numbers_is_warned_at_the_line_showing_i
     assert len(warned) == 1, warned
     assert warned[0].startswith(str(Path("content/xx/index.md")) + ":34: warning: ") and \
         "'no_table_here'" in warned[0] and '@table("no_table_here")' in warned[0], warned
+
+
+def _labels_with(tmp_path: Path, lang: str, family: str, label: str | None = None) -> Any:
+    """A copy of `lang`'s figures.toml with font_family = `family` and, when given, the
+    first figure's first label replaced by `label`; its TomlFile and that label's line."""
+    from sqrtdk.textfiles import load_toml
+    text = (PACKAGE_DIR.parent / "content" / lang / "figures.toml").read_text("utf-8")
+    text = re.sub(r"^font_family = .*$", f"font_family = {family}", text, count=1, flags=re.M)
+    path = tmp_path / "figures.toml"
+    path.write_text(text, encoding="utf-8")
+    name = next(iter(SPECS))
+    key = next(iter(SPECS[name].labels))
+    line = load_toml(path).line_of(name, key)
+    if label is not None:
+        lines = text.split("\n")
+        lines[line - 1] = f'{key} = "{label}"'
+        path.write_text("\n".join(lines), encoding="utf-8")
+    return load_toml(path), name, key, line
+
+
+def test_a_character_no_listed_font_has_is_an_error_at_its_label(tmp_path: Path) -> None:
+    """Chinese labels with font_family = ["DejaVu Sans"] were drawn as boxes in the card's
+    PNG, with build exit 0 and hundreds of matplotlib warnings in the terminal."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.figure_labels import check_fonts
+    toml, name, key, line = _labels_with(tmp_path, "en", '["DejaVu Sans"]',
+                                         "\\u4e2d\\u6587 label")
+    with pytest.raises(BuildError) as e:
+        check_fonts(toml)
+    assert e.value.line == line and "'\u4e2d' (U+4E2D) is in none of the fonts" in e.value.message
+    assert f"[{name}] {key}" in e.value.message
+
+
+@pytest.mark.parametrize("family", ["[]", '[""]'])
+def test_an_empty_font_family_is_an_error_at_its_line(tmp_path: Path, family: str) -> None:
+    """font_family = [] drew every figure in matplotlib's default font, silently."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.figure_labels import validate_labels
+    toml, *_ = _labels_with(tmp_path, "en", family)
+    with pytest.raises(BuildError) as e:
+        validate_labels(toml, SPECS)
+    assert e.value.line == toml.line_of("style", "font_family")
+    assert "a list of font names" in e.value.message
+
+
+def test_the_project_labels_have_every_character_in_their_fonts() -> None:
+    from sqrtdk.figure_labels import check_fonts
+    from sqrtdk.textfiles import load_toml
+    for folder in (PACKAGE_DIR.parent / "content").iterdir():
+        if (folder / "figures.toml").is_file():
+            check_fonts(load_toml(folder / "figures.toml"))

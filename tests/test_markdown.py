@@ -408,7 +408,13 @@ def test_unclosed_box_names_its_opening_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("raw, what", [("<script>alert(1)</script>", "<script"),
                                         ('<div onclick="x()">a</div>', "onclick"),
-                                        ('<a href="javascript:x()">a</a>', "javascript:")])
+                                        ('<a href="javascript:x()">a</a>', "javascript:"),
+                                        # a browser removes the tab: javascript: (was published)
+                                        ('<a href="java&#9;script:x()">a</a>', "href="),
+                                        ('<a href=" JAVASCRIPT:x()">a</a>', "javascript:"),
+                                        # sent the reader elsewhere at once (was published)
+                                        ('<meta http-equiv="refresh" content="0;url=https://'
+                                         'example.org/">', "<meta")])
 def test_raw_html_that_the_csp_would_block_is_refused(tmp_path: Path, raw: str, what: str) -> None:
     e = error(tmp_path, "First.\n\n" + raw + "\n")
     assert e.line == BODY_START + 2 and what in e.message

@@ -324,3 +324,30 @@ def test_every_tag_of_another_tool_is_named_in_one_build() -> None:
     e = error(source)
     lines = sorted(err.line for err in e.errors)
     assert lines == [3, 7, 11], [str(x) for x in e.errors]     # the first of each paragraph
+
+
+@pytest.mark.parametrize(("quote", "says"), [
+    ("{{ 'a' * 1000000000 }}", "'*' is arithmetic"),        # filled the memory as it compiled
+    ("{{ 'ab'.ljust(1000000000) }}", "calls something other than claim()"),
+    ("{{ ''.__class__.__mro__ }}", "'.__class__' is no result"),   # was published as typed out
+    ("{{ spread.sd_small + 1 }}", "'+' is arithmetic"),
+    ("{{ (spread.n_pairs ** 99999999) | grouped }}", "'**' is arithmetic"),
+    ("{{ '{}'.format(1) }}", "calls something other than claim()"),
+])
+def test_a_quote_that_computes_is_an_error_at_its_line(quote: str, says: str) -> None:
+    """A quote names a result and formats it; a template that computes published what no
+    result holds, ran any Python reachable from a string, or (arithmetic on a string) took
+    all the machine's memory before any message."""
+    e = error(f"a\n\nthe text {quote} here")
+    assert e.line == 3 and says in e.message and "add the value you need" in e.message, e
+
+
+def test_a_quote_in_a_formula_that_computes_is_an_error_at_its_line() -> None:
+    q = Quoter(P, RESULTS, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_formula(RawFormula(0, "a\n+ {{ 'x' * 99 }}", True, 20))
+    assert e.value.line == 21 and "'*' is arithmetic" in e.value.message
+
+
+def test_an_undefined_function_is_still_named_undefined() -> None:
+    assert "'range' is undefined" in error("{{ range(3) }}").message

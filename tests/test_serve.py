@@ -344,6 +344,52 @@ def test_a_failed_build_shows_every_mistake_it_found_one_line_each(built_project
 
 # --- never dies ---------------------------------------------------------------------------------
 
+def _nest_quotes(text: str) -> str:
+    return _insert_before_first_section(text, ">" * 1000 + " nested by the serve test")
+
+
+def _loop_link(text: str) -> str:
+    return text      # the file itself is replaced by a link to itself (below)
+
+
+@pytest.mark.parametrize("edit", [_nest_quotes, _loop_link], ids=["nested quotes", "link loop"])
+def test_an_author_mistake_that_broke_the_fast_path_is_the_builds_line(
+        built_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        edit: Callable[[str], str]) -> None:
+    """The save's fast patch (serve_fast) printed a RecursionError traceback as a bug of ours
+    for a thousand nested quotes; an article made a link to itself raised RuntimeError
+    (Symlink loop) before the build, so the tabs showed a bug and not the author's line.
+    Each is now the build's one line; the next good save clears it."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    md = _article(project)
+    original = md.read_text("utf-8")
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(project, out=tmp_path / "out"), state,
+                 lambda line: None)
+    try:
+        loop.build(reload=True)
+        assert state.error == "", state.error
+        if edit is _loop_link:
+            md.unlink()
+            md.symlink_to(md)
+        else:
+            md.write_text(edit(original), "utf-8")
+        loop._fast([md])
+        loop.build(reload=False)
+        assert re.search(r"content/en/index\.md(:\d+)?: ", state.error), state.error
+        assert "Traceback" not in capsys.readouterr().err
+        md.unlink()
+        md.write_text(original, "utf-8")
+        loop.build(reload=False)
+        assert state.error == "", state.error
+    finally:
+        loop.builder.close()
+
+
 def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
         server: Server) -> None:
     events = server.events()

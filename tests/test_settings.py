@@ -3,9 +3,11 @@ anything is drawn (issue 9). Each test copies the project's content folder and b
 thing, so the tests follow the files as they are, whatever their words."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,9 +152,12 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
     (0, "backlink_title", "Back to the note", ("exactly once", "it has 0")),
     (1, "built_with", "Seed {seed:.1%}, numpy {numpy}", ("seed is a count",)),
     (0, "built_with", "Seed {seed}, numpy {numpy:.2f}", ("not a format for text",)),
+    # a billion spaces: the check itself filled the memory
+    (1, "figure", "Figure {n:>999999999}.", ("more than a label can show",)),
 ], ids=["empty", "figure without its number", "unknown field", "bad format spec",
         "lone brace", "conversion", "decimals on a count", "attribute", "two %d",
-        "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text"])
+        "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text",
+        "huge width"])
 def test_a_ui_string_mistake_is_an_error_at_its_line(content: Path, lang: int, key: str,
                                                      wrong: str, says: tuple[str, ...]) -> None:
     path = content / languages(content)[lang] / "strings.toml"
@@ -367,6 +372,22 @@ def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, line) and f"unknown field {{{fields[0]}x}}" in e.message
     assert f"did you mean '{fields[0]}'" in e.message
+
+
+@pytest.mark.parametrize("spec", [">999999999", ".999"])
+def test_a_label_field_asking_for_more_than_a_label_shows_names_its_line(content: Path,
+                                                                        spec: str) -> None:
+    """'{d:>999999999}' made a string of a billion spaces, which matplotlib failed to lay
+    out: a RuntimeError traceback from the figures' worker."""
+    name, key, fields = a_figure_and_label()
+    lang = languages(content)[1]
+    path = content / lang / "figures.toml"
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "x {{{fields[0]}:{spec}}}"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "more than a label can show" in e.message, e
 
 
 def test_a_field_in_the_card_labels_which_have_none(content: Path) -> None:
@@ -606,3 +627,147 @@ def test_a_folder_named_by_the_region_of_its_language_tag(content: Path) -> None
         new = "ab-XQ" if key == "html_lang" else "Q"
         edit(strings, f'{key} = "{toml.data[table][key]}"', f'{key} = "{new}"')
     load_all(content)
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    ("https://u:p@example.org/", "user name or password"),
+    ("https://example.org:99999/", "port"),
+    ("https://example.org:x/", "port"),
+    ("https://:80/", "absolute http(s) address"),
+    ("https://exa mple.org/", "' '"),
+    ("https://example.org/a b/", "' '"),
+    ("https://example.org/<x>/", "'<'"),
+    ("https://example.org/\\t/", "'\\t'"),
+    ("https://example.org/\u200b/", "'https://example.org/%E2%80%8B/'"),
+    ("https://\u4f8b\u5b50.\u6d4b\u8bd5/", "'https://xn--fsqu00a.xn--0zwm56d/'"),
+    ("https://example.org/%zz/", "'%25'"),
+    ("https://example.org/a/../b/", "'..'"),
+])
+def test_a_base_url_no_page_could_publish_is_an_error_at_its_line(content: Path, url: str,
+                                                                   says: str) -> None:
+    """Such an address was published as typed in every page's canonical link, the sitemap
+    and the link previews: a password, a port that does not exist, a space, an unescaped
+    character, a broken escape."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "base_url" in e.message, e
+    assert says in e.message, e
+
+
+@pytest.mark.parametrize("url", ["https://example.org/  ", "  https://example.org/",
+                                 "https://example.org:8443/x/", "http://example.org/a%20b/"])
+def test_a_base_url_with_spaces_around_or_a_port_or_escapes_is_taken(content: Path,
+                                                                     url: str) -> None:
+    edit(content / "site.toml", re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
+    assert load_settings(content).base_url == url.strip()
+
+
+@pytest.mark.parametrize("title", ['""', '"   "'])
+def test_an_empty_site_title_is_an_error_at_its_line(content: Path, title: str) -> None:
+    """It published an empty <title> on the root page."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^title = .*$", re.M), f"title = {title}")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "title is empty" in e.message, e
+
+
+def rename_language(content: Path, old: str, new: str) -> int:
+    """Move content/<old>/ to content/<new>/ and name it so in site.toml; the line of
+    `languages`."""
+    path = content / "site.toml"
+    listed = ", ".join(f'"{new if c == old else c}"' for c in languages(content))
+    (content / old).rename(content / new)
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
+    edit(path, re.compile(r'^default_language = "\w+"', re.M), f'default_language = "{new}"')
+    return line
+
+
+@pytest.mark.parametrize(("folder", "says"), [
+    ("source", "site's own folder site/source/"), ("Assets", "site's own folder site/assets/"),
+    ("figures", "site's own folder site/figures/"), ("index.html", "not a folder name"),
+    ("a b", "not a folder name"), ("-x", "not a folder name")])
+def test_a_language_folder_that_is_no_folder_of_its_own_in_site_is_an_error(
+        content: Path, folder: str, says: str) -> None:
+    """'source' merged the article into site/source/ with the code pages, 'index.html'
+    stopped the build with a traceback (FileExistsError), a space split the figure names."""
+    first = languages(content)[-1]
+    line = rename_language(content, first, folder)
+    e = error(content)
+    assert (e.path, e.line) == (content / "site.toml", line) and says in e.message, e
+
+
+@pytest.mark.parametrize("listed", ['["zh", ["en"]]', '["zh", {a = 1}]'])
+def test_a_language_that_is_a_list_or_table_is_an_error_not_a_traceback(content: Path,
+                                                                         listed: str) -> None:
+    """A list inside `languages` raised TypeError: unhashable type: 'list'."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = {listed}")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "each language folder once" in e.message, e
+
+
+@pytest.mark.parametrize("how", [".", "..", "./{}", "{}/", "../content/{}"])
+def test_a_language_named_by_a_path_is_an_error_at_its_line(content: Path, how: str) -> None:
+    """'.' was told 'content/index.md: file not found', '../content/en' built links to
+    '../figures/x.../content/en.svg'."""
+    path = content / "site.toml"
+    first = languages(content)[0]
+    name = how.format(first)
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f'languages = ["{name}"]')
+    edit(path, re.compile(r'^default_language = "\w+"', re.M), f'default_language = "{name}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "not a folder name" in e.message, e
+
+
+def test_two_languages_told_apart_by_case_only_are_an_error(content: Path) -> None:
+    """On Windows and macOS 'zh' and 'ZH' are one folder."""
+    path = content / "site.toml"
+    first = languages(content)[0]
+    (content / first.upper()).symlink_to(first)
+    listed = ", ".join(f'"{c}"' for c in [*languages(content), first.upper()])
+    line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "each language folder once" in e.message, e
+
+
+@pytest.mark.parametrize("name", LANGUAGE_FILES)
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda p: p.mkdir(), "is a folder; the build reads the file"),
+    (lambda p: os.mkfifo(p), "is not a regular file"),
+    (lambda p: p.symlink_to(p.parent / "nowhere"), "is a link to '"),
+    (lambda p: p.symlink_to(p), "is a link to '"),
+    (lambda p: p.with_name(p.name.capitalize()).write_text("x"), "rename it to"),
+    (lambda p: p.with_name(p.name + ".txt").write_text("x"), "rename it to"),
+], ids=["folder", "pipe", "dangling link", "link loop", "capitalised", "extra suffix"])
+def test_a_language_file_that_is_there_but_no_file_says_what_it_is(
+        content: Path, name: str, make: Any, says: str) -> None:
+    """Each was told 'file not found' and to copy another language's file over it; a link
+    that loops raised RuntimeError while the message was written."""
+    lang = languages(content)[-1]
+    path = content / lang / name
+    path.unlink()
+    make(path)
+    e = error(content)
+    assert e.path == path and says in e.message, e
+    assert "copy content/" not in e.message, e
+    str(e)      # the message can be written (a loop resolved in display_path raised)
+
+
+def test_a_language_folder_that_cannot_be_read_says_so(content: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder chmod 000 (its files cannot even be stat'ed: not files) raised
+    PermissionError from listing it for a near name. (Tests run as root, which reads any
+    folder: the listing is made to fail as it does for another user.)"""
+    lang = languages(content)[-1]
+    folder = content / lang
+    real_iterdir = Path.iterdir
+
+    def refused(self: Path) -> Any:
+        if self == folder:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+    (folder / "index.md").unlink()
+    monkeypatch.setattr(Path, "iterdir", refused)
+    e = error(content)
+    assert e.path == folder and "cannot read the folder (Permission denied)" in e.message, e

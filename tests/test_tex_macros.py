@@ -177,3 +177,26 @@ def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: 
     with pytest.raises(BuildError) as e:
         typeset([built], katex, {})
     assert e.value.line == BODY_START + 2 and hint in e.value.message, str(e.value)
+
+
+def test_a_site_macro_no_formula_uses_that_cannot_be_typeset_warns_at_its_line(
+        tmp_path: Path, content: Path, katex: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """'\\broken' = '\\frac{' in [math.macros] passed every build in silence until a formula
+    used it, and then failed at that formula, far from the line at fault. A macro no
+    formula uses is tried (with {x} for each argument): a warning at its own line if the
+    engine refuses it; one that works, or a formula that uses it, says nothing here."""
+    import logging
+
+    from sqrtdk.web.assemble import check_unused_macros
+    site = content / "site.toml"
+    before = site.read_text(encoding="utf-8") + "\n[math.macros]\n"
+    site.write_text(before + "'\\broken' = '\\frac{'\n'\\fine' = '\\mathbb{#1}'\n"
+                    "'\\usedbad' = '\\frac{'\n", encoding="utf-8")
+    settings = load_settings(content)
+    built = page(tmp_path, "A formula $\\usedbad$ here.\n", RESULTS)
+    with caplog.at_level(logging.WARNING):
+        check_unused_macros([built], katex, settings)
+    said = [r.getMessage() for r in caplog.records]
+    line = before.count("\n") + 1
+    assert len(said) == 1, said
+    assert f"site.toml:{line}: warning: [math.macros] \\broken cannot be typeset" in said[0], said

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from sqrtdk.errors import BuildError
-from sqrtdk.textfiles import read_text
+from sqrtdk.textfiles import load_toml, read_text
 
 TEXT = "---\ntitle: T\n---\nfirst line\nsecond, with 中文\n\nlast\n"
 LINE_ENDS = {"LF": "\n", "CRLF": "\r\n", "CR": "\r", "mixed": None}
@@ -36,3 +36,33 @@ def test_a_byte_that_is_not_utf8_is_reported_on_its_line_whatever_the_line_ends(
     with pytest.raises(BuildError) as e:
         read_text(path)
     assert e.value.line == 4 and "0xe9" in e.value.message
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x01", "\x0b", "\x1b", "\x7f", "\x93", "\ufffe"])
+@pytest.mark.parametrize("newline", LINE_ENDS.values(), ids=LINE_ENDS.keys())
+def test_a_control_character_is_an_error_at_its_line_and_column(
+        tmp_path: Path, newline: str | None, char: str) -> None:
+    """A NUL was dropped from the page silently, ESC, DEL or a C1 control (a Windows quote
+    read as Latin-1) published as typed: invisible, or a box."""
+    path = tmp_path / "index.md"
+    path.write_bytes(saved(f"one\ntwo\nab{char}c\n", newline).encode("utf-8"))
+    with pytest.raises(BuildError) as e:
+        read_text(path)
+    assert e.value.line == 3 and f"U+{ord(char):04X} at column 3" in e.value.message, e.value
+
+
+def test_tabs_form_feeds_and_line_separators_are_text(tmp_path: Path) -> None:
+    path = tmp_path / "index.md"
+    path.write_text("a\tb\x0cc\u2028d\u00a0e\n", encoding="utf-8")
+    assert read_text(path) == "a\tb\x0cc\u2028d\u00a0e\n"
+
+
+@pytest.mark.parametrize("value", ["[" * 1000 + "]" * 1000, "{a=" * 1000 + "1" + "}" * 1000])
+def test_a_toml_value_nested_too_deep_is_an_error_at_its_line(tmp_path: Path,
+                                                              value: str) -> None:
+    """tomllib reads nested arrays and inline tables recursively: a RecursionError."""
+    path = tmp_path / "site.toml"
+    path.write_text(f'a = "x"\n\nb = {value}\n', encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_toml(path)
+    assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value

@@ -109,6 +109,29 @@ def missing_fonts(families: list[str]) -> list[str]:
     return [f for f in families if f not in installed and f.lower() not in GENERIC_FAMILIES]
 
 
+def missing_glyph(families: list[str], text: str) -> str | None:
+    """The first character of `text` (not a space) that none of the fonts `families` name
+    has a glyph for, or None: matplotlib would draw a box for it (and warn in the terminal
+    for every drawing). Families with no font are left out (`missing_fonts` warns of them)."""
+    register_cjk_font()
+    covered: set[int] = set()
+    for family in families:
+        try:
+            path = font_manager.findfont(font_manager.FontProperties(family=family),
+                                         fallback_to_default=False)
+        except ValueError:
+            continue
+        covered |= _charmap(path)
+    return next((c for c in text if not c.isspace() and ord(c) not in covered), None)
+
+
+@cache
+def _charmap(path: str) -> frozenset[int]:
+    """The code points the font file at `path` has glyphs for."""
+    from matplotlib.ft2font import FT2Font
+    return frozenset(FT2Font(path).get_charmap())
+
+
 def installed_fonts() -> list[str]:
     """The font family names matplotlib can use, sorted."""
     register_cjk_font()

@@ -188,6 +188,27 @@ def _dollar_hint(f: Formula) -> str:
 _DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
+def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Settings) -> None:
+    """A warning at each macro of [math.macros] that no formula uses and the engine cannot
+    typeset (`\\frac{` as its TeX): its fault showed only once a formula used it, far from
+    the line where it was written. Each is tried with `{x}` for every argument it takes."""
+    used = " ".join(f.source for page in pages for f in page.formulas)
+    unused = [name for name in settings.macros
+              if not re.search(re.escape(name) + r"(?![A-Za-z])", used)]
+    if not unused:
+        return
+    probes = []
+    for name in unused:
+        args = max((int(n) for n in re.findall(r"#([1-9])", settings.macros[name])), default=0)
+        tex = name + "{x}" * args
+        probes.append(Formula((tex,), False, 0, tex, 0))
+    for name, rendered in zip(unused, math.render(probes, settings.macros), strict=True):
+        if rendered.error:
+            warn(LOGGER, settings.path, settings.macro_lines.get(name, 0),
+                 f"[math.macros] {name} cannot be typeset ({rendered.error}); no formula uses "
+                 "it yet, so no page shows the fault: correct its TeX, or remove it")
+
+
 def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:
     """The site's macros an invalid formula uses: the fault may be in their TeX."""
     used = [n for n in macros if re.search(re.escape(n) + r"(?![A-Za-z])", f.source)]
@@ -311,6 +332,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
     s, results = inputs.settings, inputs.results
     math_html = typeset(inputs.pages, math, inputs.settings.macros, mistakes,
                         {lang: st.ui["formula_box"] for lang, st in inputs.strings.items()})
+    check_unused_macros(inputs.pages, math, inputs.settings)
     alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],

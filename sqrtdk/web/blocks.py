@@ -161,6 +161,37 @@ def cmark_tree(source: str) -> etree.Element:
     return root
 
 
+_CONTAINERS = frozenset({"blockquote", "li"})
+
+
+def deepest_block(source: str) -> tuple[int, int]:
+    """How deep cmark-gfm's quotes, lists and list items nest in `source` at most, and the
+    first line where they do (0 when none nests): where the recursive parts of the
+    conversion give up (Python-Markdown's lists at a few hundred levels). cmark-gfm itself
+    parses and writes them without recursion, and html.parser reads its output as a stream."""
+    found = [0, 0]
+    depth = 0
+
+    class Depth(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            nonlocal depth
+            if tag in _CONTAINERS:
+                depth += 1
+                pos = dict(attrs).get("data-sourcepos") or ""
+                if depth > found[0] and (m := re.match(r"(\d+):", pos)):
+                    found[:] = [depth, int(m.group(1))]
+
+        def handle_endtag(self, tag: str) -> None:
+            nonlocal depth
+            if tag in _CONTAINERS:
+                depth = max(depth - 1, 0)
+
+    parser = Depth(convert_charrefs=True)
+    parser.feed(cmark_html(source))
+    parser.close()
+    return found[0], found[1]
+
+
 def _show_emoji(el: etree.Element) -> None:
     """Each shortcode in the text of `el` and its descendants, outside code, as its emoji."""
     if el.tag in ("code", "pre"):

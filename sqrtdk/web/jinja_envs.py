@@ -1,7 +1,8 @@
 """The two Jinja environments of the article's text: the prose's (`{{ … }}`, `{% … %}`,
 `{# … #}`) and the one for quotes inside formulas (`{{ ` and ` }}` with their spaces only),
-both strict, without Jinja's own filters, globals and tests, and refusing a number typed into
-the text; and the loader that names each template source by its digest."""
+both strict, without Jinja's own filters, globals and tests, refusing a number typed into
+the text, and sandboxed (no arithmetic, no call but `claim(…)`, no attribute of Python's own);
+and the loader that names each template source by its digest."""
 from __future__ import annotations
 
 import hashlib
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+import jinja2.sandbox
 
 from .markers import NEVER
 
@@ -46,6 +48,37 @@ class Environments:
     sources: Sources
 
 
+class QuoteEnvironment(jinja2.sandbox.ImmutableSandboxedEnvironment):
+    """Jinja's sandbox, tighter: a quote names a result and formats it (`{{ a.b | sig(3) }}`),
+    or states a claim (`{{ claim("…") }}`); anything else a template could run would publish
+    something no result holds, or stop the build in a way no message explains. So arithmetic
+    (`'a' * 1000000000` filled the memory while Jinja compiled it) and every call but the
+    environment's globals (a string's `ljust`, `format`) are refused, and so are the names
+    Jinja's sandbox refuses (`__class__`, …) and any other starting with '_'."""
+
+    intercepted_binops = frozenset({"+", "-", "*", "/", "//", "%", "**"})
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any,
+                   right: Any) -> Any:
+        raise jinja2.exceptions.SecurityError(f"'{operator}' is arithmetic")
+
+    def is_safe_callable(self, obj: Any) -> bool:
+        # an Undefined is called to say it is undefined (StrictUndefined raises)
+        return isinstance(obj, jinja2.Undefined) or any(obj is f for f in self.globals.values())
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        return not attr.startswith("_") and super().is_safe_attribute(obj, attr, value)
+
+
+class SandboxBytecode(jinja2.FileSystemBytecodeCache):
+    """Jinja's bytecode cache for QuoteEnvironment's templates, in files of their own: the
+    code compiled for an environment without the sandbox (cached by an earlier version) does
+    its arithmetic itself."""
+
+    def __init__(self, directory: str) -> None:
+        super().__init__(directory, "quote-sandboxed-%s.cache")
+
+
 def _finalize(value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         raise TypeError(f"the number {value!r} is typed into the text; numbers are looked up, "
@@ -57,9 +90,9 @@ def prose_environment(loader: jinja2.BaseLoader | None = None,
                       bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """The strict environment for article prose: `{{ … }}`, `{% … %}`, `{# … #}` (the space
     after `{#` keeps heading ids `{#id}` literal), only our filters and `claim`."""
-    env = jinja2.Environment(
+    env = QuoteEnvironment(
         undefined=jinja2.StrictUndefined,
-        autoescape=False,  # noqa: S701 (it renders Markdown source, not HTML)
+        autoescape=False,  # (it renders Markdown source, not HTML)
         keep_trailing_newline=True, comment_start_string="{# ", comment_end_string="#}",
         finalize=_finalize, loader=loader, bytecode_cache=bytecode, cache_size=4096)
     env.filters = {}
@@ -72,9 +105,9 @@ def math_environment(loader: jinja2.BaseLoader | None = None,
                      bytecode: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """Quotes inside TeX: `{{ ` and ` }}` with their spaces, no statements, no comments."""
     never = NEVER
-    env = jinja2.Environment(
+    env = QuoteEnvironment(
         undefined=jinja2.StrictUndefined,
-        autoescape=False,  # noqa: S701 (it renders TeX, not HTML)
+        autoescape=False,  # (it renders TeX, not HTML)
         keep_trailing_newline=True, variable_start_string="{{ ", variable_end_string="}}",
         block_start_string=never + "%", block_end_string="%" + never,
         comment_start_string=never + "#", comment_end_string="#" + never,

@@ -83,8 +83,17 @@ _BLOCKED_TAGS = {
             "Content-Security-Policy blocks (base-uri 'none'); remove it",
     "form": "would submit nowhere: the page's Content-Security-Policy blocks form submission "
             "(form-action 'none'); remove it",
+    "meta": "belongs in a page's head, which the build writes: in the text it shows nothing, "
+            "or (http-equiv=\"refresh\") sends the reader to another address at once; "
+            "remove it",
 }
 _RUNS_SCRIPT = _BLOCKED_TAGS["script"]
+
+
+def url_scheme(url: str) -> str:
+    """site_links.url_scheme (imported when used: site_links reads the converted pages)."""
+    from .site_links import url_scheme as scheme
+    return scheme(url)
 
 
 class _BlockedFinder(HTMLParser):
@@ -100,8 +109,11 @@ class _BlockedFinder(HTMLParser):
         for name, value in attrs:
             if name.startswith("on"):
                 self.found.append((name, _RUNS_SCRIPT))
-            if name in ("href", "src") and (value or "").strip().lower().startswith("javascript:"):
-                self.found.append((f"{name}=\"javascript:", _RUNS_SCRIPT))
+            if name in ("href", "src", "action", "formaction", "data") and \
+                    url_scheme(value or "") == "javascript":
+                plain = (value or "").strip().lower().startswith("javascript:")
+                self.found.append((f"{name}=\"javascript:" if plain else f"{name}=\"",
+                                   _RUNS_SCRIPT))
 
 
 class RawHtmlGuard(Treeprocessor):

@@ -10,6 +10,8 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +36,45 @@ class Site:
     def paths(self) -> set[str]:
         """Every file the site will have."""
         return set(self.files) | set(self.copies)
+
+
+def lock_path(out: Path, cache: Path | None) -> Path:
+    """The lock file of the builds that share `cache` (the checkout's cache folder; without
+    one, of the builds into `out`): a file of the system's temporary folder named by the
+    folder's digest, so that no folder of the author's gets a file of it."""
+    key = hashlib.sha256(str(cache or out).encode("utf-8")).hexdigest()[:20]
+    return Path(tempfile.gettempdir()) / f"sqrtdk-build-{key}.lock"
+
+
+@contextmanager
+def out_lock(out: Path, cache: Path | None, log: Callable[[str], None]) -> Iterator[None]:
+    """Hold the lock of the builds sharing `cache` (or writing `out`: `lock_path`) while the
+    block runs; if another process holds it, say so with `log` and wait for it. Two builds
+    of one checkout at once (a second terminal, an editor's build-on-save beside `--serve`)
+    raced: one stat'ed site/ while the other swapped it in (a FileNotFoundError traceback),
+    and one pruned the cache the other read. A POSIX record lock (lockf): the processes a
+    build forks do not hold it, and it goes with the process that took it, also when killed.
+    Where there is none (Windows), or the file cannot be opened, the build goes on
+    unlocked."""
+    try:
+        import fcntl
+    except ImportError:         # Windows: no lockf
+        yield
+        return
+    try:
+        fd = os.open(lock_path(out, cache), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            log(f"{'waiting':<12} for another build of {display_path(out)} to finish")
+            fcntl.lockf(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)        # releases the lock
 
 
 def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:

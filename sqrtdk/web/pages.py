@@ -19,11 +19,12 @@ from typing import Any
 
 import yaml
 
-from ..errors import BuildError, Mistakes, combined, line_of
+from ..errors import BuildError, Mistakes, combined, deepest_line, line_of, too_deep
 from ..log import warn
 from ..settings import Strings
 from ..textfiles import read_text
 from .article_text import read_article
+from .blocks import deepest_block
 from .cjk_lint import lint_chinese
 from .comment_blocks import comment_block_warnings
 from .converter import PageContext, markdown_for
@@ -88,6 +89,9 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
         raise BuildError(path, e.line + 2, f"front matter has '{e.key}:' twice (also at line "
                          f"{e.first + 2}); YAML would keep the last one silently: keep one "
                          "line") from None
+    except RecursionError:      # YAML reads nested brackets recursively
+        raise too_deep(path, deepest_line(inner, 2), "the front matter's brackets or "
+                       "braces") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise BuildError(path, (mark.line + 2) if mark else 1,
@@ -101,6 +105,13 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
     if not isinstance(meta, dict):
         raise BuildError(path, 2, "front matter must be 'key: value' lines")
     for key in REQUIRED_META:
+        if key in meta and not (isinstance(meta[key], str) and meta[key].strip()):
+            value = meta[key]
+            what = ("is empty" if value is None or (isinstance(value, str) and not value.strip())
+                    else f"is not text (YAML reads {value!r} as a {_yaml_kind(value)})")
+            raise BuildError(path, _line_of_key(block, key), f"front matter '{key}:' {what}; "
+                             f"write its text after '{key}: ', in double quotes if it starts "
+                             "with a bracket or holds ': '")
         if not isinstance(meta.get(key), str) or not meta[key].strip():
             others = [str(k) for k in meta if str(k) not in REQUIRED_META]
             close = difflib.get_close_matches(key, others, n=1, cutoff=0.6)
@@ -122,6 +133,14 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
                  "used: the page takes only title and description from it; "
                  + (f"did you mean '{close[0]}:'?" if close else "remove the line"))
     return {str(k): strip_markers(str(v)) for k, v in meta.items()}
+
+
+def _yaml_kind(value: object) -> str:
+    """What YAML read a value as, in words ("list", "number", "date", …)."""
+    kinds = {list: "list", dict: "table of keys", bool: "yes/no value", int: "number",
+             float: "number"}
+    return next((word for kind, word in kinds.items() if isinstance(value, kind)),
+                "date" if type(value).__name__ in ("date", "datetime") else type(value).__name__)
 
 
 # Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
@@ -210,6 +229,25 @@ def build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                resolve: Callable[[str], SvgPair], known_figures: list[str],
                source_url: Callable[[str], str], cache_dir: Path | None = None,
                node_modules: Path | None = None) -> Page:
+    """Read, quote and convert one article (`_build_page`). Raises BuildError with the file
+    and line; also where the article nests blocks or brackets deeper than a recursive part of
+    the conversion can follow (a RecursionError: Python-Markdown's lists, a walk of the
+    tree), at the line where they nest deepest."""
+    try:
+        return _build_page(path, strings, results, resolve, known_figures, source_url,
+                           cache_dir, node_modules)
+    except RecursionError:
+        text = read_text(path)
+        depth, line = deepest_block(text)
+        if depth >= 50:
+            raise too_deep(path, line, f"lists or quotes ({depth} levels)") from None
+        raise too_deep(path, deepest_line(text), "brackets or emphasis") from None
+
+
+def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
+                resolve: Callable[[str], SvgPair], known_figures: list[str],
+                source_url: Callable[[str], str], cache_dir: Path | None = None,
+                node_modules: Path | None = None) -> Page:
     """Read, quote and convert one article. Raises BuildError with the file and line.
     `cache_dir` keeps the compiled templates of its quotes (see quoting.Quoter);
     `node_modules` holds the list of HTML's element names (default: the project's).

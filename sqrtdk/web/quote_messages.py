@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import jinja2
+import jinja2.exceptions
 
 from ..errors import suggest
 from .numbers import FILTERS
@@ -145,11 +146,25 @@ def error_message(e: Exception, known: Mapping[str, Any]) -> str:
     if isinstance(e, jinja2.TemplateNotFound):
         return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
                 f"file ('{e.name}'), which an article cannot; write its text here")
+    if isinstance(e, jinja2.exceptions.SecurityError):
+        return (f"a quote names a result and formats it ({{{{ group.name | fixed(2) }}}}) or "
+                f"states a claim ({{{{ claim(\"group.name\") }}}}); {_sandboxed(msg)}: "
+                "add the value you need as a result in sqrtdk/science/")
     if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
         return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
                 "comparisons and arithmetic on them are not supported — add the value you need "
                 "as a result in sqrtdk/science/")
     return msg
+
+
+def _sandboxed(msg: str) -> str:
+    """What Jinja's sandbox (jinja_envs.QuoteEnvironment) refused, in words."""
+    if "is arithmetic" in msg:
+        return f"{msg.split(' is ', 1)[0]} is arithmetic, which a quote does not do"
+    attr = re.search(r"access to attribute '([^']+)'", msg)
+    if attr:
+        return f"'.{attr.group(1)}' is no result"
+    return "it calls something other than claim()"
 
 
 def template_line(e: BaseException, name: str) -> int:

@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.exceptions
 
-from ..errors import BuildError, Mistakes, suggest
+from ..errors import BuildError, Mistakes, deepest_line, suggest, too_deep
 from ..log import warn
 from ..science.results import at
 from .embed import (
@@ -45,7 +46,7 @@ from .embed import (
     split_spec,
     steady_specs,
 )
-from .jinja_envs import Environments, Sources, math_environment, prose_environment
+from .jinja_envs import Environments, SandboxBytecode, Sources, math_environment, prose_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
 from .math.formula import Formula, Quote
@@ -156,7 +157,7 @@ def environments(cache_dir: Path | None = None) -> Environments:
     bytecode = None
     if cache_dir is not None:
         (cache_dir / "jinja").mkdir(parents=True, exist_ok=True)
-        bytecode = jinja2.FileSystemBytecodeCache(str(cache_dir / "jinja"))
+        bytecode = SandboxBytecode(str(cache_dir / "jinja"))
     prose, math = prose_environment(sources, bytecode), math_environment(sources, bytecode)
     for env in (prose, math):
         env.filters.update(_filters())
@@ -225,8 +226,11 @@ class Quoter:
                 line = unclosed_block_line(self.prose, chunk) or line
             raise BuildError(self.path, first_line + line - 1 if line else 0,
                              f"template syntax: {syntax_message(e)}") from None
+        except RecursionError:      # Jinja parses nested parentheses recursively
+            raise too_deep(self.path, deepest_line(chunk, first_line),
+                           "a quote's parentheses, brackets or {% … %} blocks") from None
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
-                jinja2.TemplateNotFound) as e:
+                jinja2.TemplateNotFound, jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
             raise BuildError(self.path, first_line + line - 1 if line else 0,
                              error_message(e, self.context)) from None
@@ -348,7 +352,11 @@ class Quoter:
         except jinja2.TemplateSyntaxError as e:
             raise BuildError(self.path, raw.first_line + (e.lineno or 1) - 1,
                              f"template syntax in a formula: {syntax_message(e)}") from None
-        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError) as e:
+        except RecursionError:
+            raise too_deep(self.path, deepest_line(raw.tex, raw.first_line),
+                           "a quote's parentheses, brackets or {% … %} blocks") from None
+        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
+                jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
             raise BuildError(self.path, raw.first_line + max(line, 1) - 1,
                              error_message(e, self.context)) from None

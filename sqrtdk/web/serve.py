@@ -80,7 +80,7 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
     # changed within RUST_TIMEOUT_MS): only then is the page served, so a save made as soon as
     # the page shows is never missed (it was, when serving started first).
     saves = watchfiles.watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
-                             step=STEP_MS, stop_event=stop, raise_interrupt=False,
+                             step=STEP_MS, stop_event=stop, raise_interrupt=True,
                              rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
                              watch_filter=functools.partial(_relevant, opts))
     first = next(saves, set())
@@ -166,7 +166,10 @@ class _Loop:
         """After a save of one article, send the open tabs its edited blocks' HTML before
         the build (serve_fast), where they can be made on their own."""
         t0 = time.perf_counter()
-        found = {p.resolve() for p in paths if p.resolve() in self.contexts}
+        try:
+            found = {p.resolve() for p in paths if p.resolve() in self.contexts}
+        except (OSError, RuntimeError):      # a link that loops: the build says so
+            return
         if self.state.error or len(found) != 1 or len(set(paths)) != 1:   # one article saved
             return
         path = found.pop()

@@ -134,7 +134,7 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
             if FIG_DATA_RE.search(html):   # a figure's table of numbers (reads the registry)
                 html = fill_tables(html, st.ui, ctx.results)
             html = mark_quotes(fill_math(html, math_html), quoter.log)
-    except BuildError:
+    except (BuildError, RecursionError):     # the build says it, at its line (pages.build_page)
         return None
     return None if messages else html
 
@@ -202,7 +202,7 @@ def articles(content_dir: Path) -> dict[Path, str]:
     for path in sorted(content_dir.glob("*/index.md")):
         try:
             found[path.resolve()] = read_text(path)
-        except (BuildError, OSError):
+        except (BuildError, OSError, RuntimeError):    # RuntimeError: a link loop (3.11)
             continue
     return found
 

@@ -347,6 +347,34 @@ def _closest_pages(written: str, addresses: list[str]) -> str:
             + f", or to {elsewhere}")
 
 
+_URL_SPACE = "".join(chr(c) for c in range(0x21))       # C0 controls and the space
+
+
+def url_scheme(url: str) -> str:
+    """The scheme of `url` as a browser reads it, lower case ('' for none): the URL standard
+    removes ASCII tabs and newlines anywhere and C0 controls and spaces at either end, so
+    `java&#9;script:` and ` JAVASCRIPT:` are javascript: to a browser."""
+    cleaned = re.sub(r"[\t\n\r]", "", url).strip(_URL_SPACE)
+    m = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", cleaned)
+    return m.group(1).lower() if m else ""
+
+
+def _host(url: str) -> str:
+    """The host of an absolute `url` ('' for none, or for an address urlsplit refuses)."""
+    try:
+        return urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return ""
+
+
+# schemes a link of a web page cannot open for a reader, and why
+_DEAD_SCHEMES = {
+    "data": "browsers refuse to open a data: address from a link",
+    "file": "it names a file on the reader's own machine, which a web page may not open",
+    "vbscript": "no browser runs VBScript",
+}
+
+
 def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: set[str],
                parsed: Mapping[str, PageLinks], base_url: str, by_path: Mapping[str, Page]
                ) -> None:
@@ -358,9 +386,17 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     def fail(url: str, message: str) -> None:
         _fail(rel, page, url, message)
 
-    if url.strip().lower().startswith("javascript:"):
+    scheme = url_scheme(url)
+    if scheme == "javascript":
         fail(url, f"link '{url}' would run a script, which the page's "
                   "Content-Security-Policy blocks; link to a page or an anchor instead")
+    if scheme in ("http", "https") and not _host(url):
+        fail(url, f"link '{url}' names no site after '{scheme}://' (a reader's browser "
+                  f"cannot open it); write the whole address, e.g. '{scheme}://example.org/"
+                  "page', or a link to a page of this site such as '../en/'")
+    if tag == "a" and scheme in _DEAD_SCHEMES:
+        fail(url, f"link '{url}' leads nowhere for a reader: {_DEAD_SCHEMES[scheme]}; link "
+                  "to a page, or write the address as code (`…`), which is no link")
     if url.startswith(("mailto:", "data:")):
         return
     target = _internal(rel, url, base_url)
