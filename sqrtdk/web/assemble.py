@@ -46,8 +46,8 @@ WIDE_SHARE = 0.55
 # A display formula estimated wider than this share of a phone's column gets a layout the page
 # may break at its relations (math/lines.py runs), which it does only where the whole does not
 # fit: the estimate ran 0.99-1.51 x short of chromium's width on the articles' display formulas
-# and under 3 x on all but 3 of the 120 KaTeX screenshot cases measured (nested roots and rules, which it
-# does not see), so a formula left whole here fits a phone's column
+# and under 3 x on all but 3 of the 120 KaTeX screenshot cases measured (nested roots and
+# rules, which it does not see), so a formula left whole here fits a phone's column
 BREAKABLE_SHARE = 1 / 3
 MIN_RUN_EM = 2.5                 # a narrower piece stays on its neighbour's line (in text ems)
 CARD_SIZE = (1200, 630)
