@@ -467,10 +467,14 @@ class KeepWhole(Treeprocessor):
         self.words = sorted(set(words.split()), key=len, reverse=True)
         self.positions = LineMap() if positions is None else positions
 
+    def pattern(self) -> re.Pattern[str] | None:
+        """What a span keeps whole (None: nothing)."""
+        return re.compile("|".join(re.escape(w) for w in self.words)) if self.words else None
+
     def run(self, root: etree.Element) -> None:
-        if not self.words:
+        pattern = self.pattern()
+        if pattern is None:
             return
-        pattern = re.compile("|".join(re.escape(w) for w in self.words))
         for el, slot in list(_slots(root)):
             found = list(pattern.finditer(_get(el, slot)))
             if found:
@@ -494,6 +498,25 @@ class KeepWhole(Treeprocessor):
             parent.insert(start + k, span)
             at.place(span, line, tail=tail, parent=parent)
             at.joined(span, "tail", [j - m.end() for j in joins if m.end() <= j < end])
+
+
+class LabelGlue(KeepWhole):
+    """A label and the number it names ("footnote 4", "Figure 3", "§ 3.2.1": strings.toml
+    `number_labels`, space-separated) are never split across lines: each label followed by a
+    number (with a space, a no-break space or none between) is wrapped in
+    `<span class="nobr">`, as KeepWhole's words (code and math left out). A label of Latin
+    letters matches in any case, and only as a word's start ("footnote", not "afootnote")."""
+
+    def __init__(self, md: Markdown, labels: str, positions: LineMap | None = None):
+        super().__init__(md, "", positions)
+        self.labels = sorted(set(labels.split()), key=len, reverse=True)
+
+    def pattern(self) -> re.Pattern[str] | None:
+        if not self.labels:
+            return None
+        names = "|".join(("(?<![A-Za-z])" if w[:1].isascii() and w[:1].isalpha() else "")
+                         + re.escape(w) for w in self.labels)
+        return re.compile(rf"(?:{names})[ \u00a0]?\d+(?:\.\d+)*", re.IGNORECASE)
 
 
 class CodeSpans(BacktickInlineProcessor):
