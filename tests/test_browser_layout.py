@@ -223,3 +223,27 @@ def test_every_box_that_is_a_tab_stop_has_a_name(shared, lang: str) -> None:
     unnamed = [(n["role"]["value"], n.get("name", {}).get("value")) for n in shown
                if not (n.get("name") or {}).get("value", "").strip()]
     assert unnamed == [], unnamed
+
+
+# the width in ems of each sign of `signs` in the page's text, as drawn
+_SIGN_WIDTHS = """signs => {
+    const out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) for (const s of signs) {
+        for (let at = n.data.indexOf(s); at >= 0; at = n.data.indexOf(s, at + 1)) {
+            const r = document.createRange(); r.setStart(n, at); r.setEnd(n, at + 1);
+            const w = r.getBoundingClientRect().width;
+            if (w > 0) out.push([s, w / parseFloat(getComputedStyle(n.parentElement).fontSize)]);
+        }
+    }
+    return out; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_section_and_root_signs_are_drawn_narrow_in_every_language(shared, lang: str) -> None:
+    """A CJK face draws § and √ full-width: the Chinese page showed "§ 3.2.1" with a gap.
+    Every § and √ of the page's text (formulas have their own fonts) is at most 0.7 em wide."""
+    page = shared(f"{lang}/index.html", laid_out=True).page
+    widths = page.evaluate(_SIGN_WIDTHS, ["\u00a7", "\u221a"])
+    if not widths:
+        pytest.skip("the page's text has no section or root sign")
+    assert [(s, round(w, 2)) for s, w in widths if w > 0.7] == []
