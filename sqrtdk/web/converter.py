@@ -184,7 +184,8 @@ class ArticleExtension(Extension):
                                        text.first_line + 1, p.ui["figure_open"])
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
-                                         self.blocks.heading_lines, at)
+                                         self.blocks.heading_lines, at,
+                                         LangMarks(md, p.script, p.other_lang).run)
         self.ids = IdCollector(md, at, text.boxes, lambda: text.raw_ids)
         self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
