@@ -36,7 +36,7 @@ LANGUAGE_KEYS = ("html_lang", "name", "og_locale")                  # [language]
 LANGUAGE_ALL = (*LANGUAGE_KEYS, "other_lang", "script")             # and all it may have
 STRINGS_TABLES = ("language", "ui")                                 # strings.toml's tables
 # [ui] keys that are lists of words, where none at all is a fine value (not an empty label)
-MAY_BE_EMPTY = frozenset({"keep_whole"})
+MAY_BE_EMPTY = frozenset({"keep_whole", "number_labels"})
 
 
 @dataclass(frozen=True)

@@ -341,7 +341,9 @@ def test_chinese_ascii_quotes_are_paired(tmp_path: Path) -> None:
 def test_a_line_break_inside_a_chinese_sentence_is_not_a_space(tmp_path: Path) -> None:
     out = html(tmp_path, "第一行的句子\n接着第二行，\n**粗体**\n继续。Latin words\nstay apart.\n",
                lang="zh")
-    assert "第一行的句子接着第二行，<strong>粗体</strong>继续。Latin words\nstay apart." in out
+    # (the English phrase carries its lang: md_text.LangMarks)
+    assert ('第一行的句子接着第二行，<strong>粗体</strong>继续。<span lang="en">Latin words\n'
+            'stay apart.</span>') in out
 
 
 def test_text_in_the_other_script_carries_its_lang(tmp_path: Path) -> None:

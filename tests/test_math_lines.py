@@ -13,7 +13,7 @@ import pytest
 from helpers import BODY_START, page, site_renderer
 
 from sqrtdk.web.assemble import typeset
-from sqrtdk.web.math.lines import narrow, pieces
+from sqrtdk.web.math.lines import pieces, runs
 from sqrtdk.web.quoting import Formula, Quote
 
 
@@ -36,22 +36,15 @@ def test_cuts_before_relations_and_at_wide_spaces_only_at_the_top_level():
 def test_a_formula_the_author_laid_out_or_numbered_is_left_as_written():
     for tex in (r"a=b\\c=d", r"\begin{aligned}a&=b\end{aligned}", r"a=b \tag{1}"):
         assert len(pieces(formula(tex))) == 1
-        assert narrow(formula(tex), by_length, 1.0) is None
+        assert runs(formula(tex), by_length, 0.0) is None
 
 
-def test_lines_are_packed_greedily_and_continuations_are_indented():
-    f = formula(r"aaaa=bbbb=cccc=dddd")
-    lines = narrow(f, by_length, 2.5)         # "aaaa" is 1 em, "=bbbb" 1.25 em
-    assert lines is not None
-    assert lines.plain == (r"\begin{aligned}&aaaa=bbbb\\&\quad{}=cccc=dddd\end{aligned}")
-    assert narrow(f, by_length, 100.0) is None    # fits on one line: nothing to break
-
-
-def test_a_quoted_number_stays_a_quote_in_the_lines():
+def test_a_quoted_number_stays_a_quote_in_the_pieces():
     q = Quote("spread.sd_large", "fixed:2", "22.77")
-    lines = narrow(formula(r"\operatorname{SD}=", q, r"\qquad d=512"), by_length, 1.0)
-    assert lines is not None and lines.quotes == [q]
-    assert lines.plain == r"\begin{aligned}&\operatorname{SD}\\&\quad{}=22.77\\& d\\&\quad{}=512\end{aligned}"
+    cut = runs(formula(r"\operatorname{SD}=", q, r"\qquad d=512"), by_length, 0.0)
+    assert cut is not None and [f.quotes for f, _ in cut] == [[], [q], [], []]
+    assert [(f.plain, sep) for f, sep in cut] == [(r"\operatorname{SD}", ""), ("{}=22.77", ""),
+                                                  (" d", r"\qquad"), ("{}=512", "")]
 
 
 # four statements, each narrower than a phone's column (assemble: 1.2 x 328 px), together
@@ -148,8 +141,8 @@ def test_a_wide_space_cuts_only_after_a_statement():
     for tex in (r"\max_x \qquad f(x) = x^2", r"\sum_i \quad a_i = 1", r"y = a + \qquad b = c",
                 r"x = \quad \lim_n a_n"):
         assert all(kind != "new" for kind, _ in pieces(formula(tex))), tex
-    lines = narrow(f, by_length, 4.0)
-    assert lines is not None and lines.plain.startswith(r"\begin{aligned}&\ Max \quad L(w,b,a)")
+    cut = runs(f, by_length, 0.0)
+    assert cut is not None and cut[0][0].plain == r"\ Max \quad L(w,b,a) "
 
 
 def test_words_in_math_are_one_warning_per_formula(tmp_path: Path, katex: Any,
@@ -219,3 +212,18 @@ def test_a_blackboard_character_katex_lacks_is_a_warning(
     got = [r.getMessage() for r in caplog.records]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], got
     assert f"'{drawn}'" in got[0] and "\\mathbf{" in got[0] and "'R'" not in got[0], got
+
+
+def test_runs_keep_a_short_piece_with_its_neighbour_and_copy_as_written():
+    """The phone's pieces (lines.runs): a piece narrower than the least width stays with the
+    next or the one before (`o` of `o = …` was once alone on a phone's line); a relation that
+    starts a piece keeps its spacing (`{}=`); a wide space between statements is the gap the
+    page may break at; the pieces copy, one after the other, as the author's TeX."""
+    tex = r"o=\operatorname{softmax}(x)=y_1+y_2 \qquad z=w"
+    cut = runs(formula(tex), by_length, 2.0)        # "o" 0.25 em, "=w" 0.5 em
+    assert cut is not None
+    assert [(f.plain, sep) for f, sep in cut] == [
+        (r"o=\operatorname{softmax}(x)", ""), (r"{}=y_1+y_2 ", ""), (" z=w", r"\qquad")]
+    assert "".join(f.copy_text for f, _ in cut) == tex
+    assert runs(formula(r"o=\operatorname{softmax}(x)"), by_length, 2.0) is None
+    assert runs(formula(r"a=b\\c=d"), by_length, 0.0) is None

@@ -222,3 +222,143 @@ def test_no_short_tuple_of_the_built_pages_can_break_after_a_comma(site_build) -
             assert " " not in m.group(0), (lang, m.group(0))
     if not found:
         pytest.skip("the prose quotes no tuple")
+
+
+def test_a_label_and_its_number_are_one_unbreakable_span_in_prose_only() -> None:
+    """md_text.LabelGlue: "footnote 4", "Figure\u00a03", "§3.2.1" (any case, any space or none
+    between) each become one <span class="nobr">; a label inside a longer word, code and
+    formulas keep their text as written; Chinese labels match without a word boundary."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import LabelGlue
+    note = "\u6ce8"                                       # the Chinese label for a note
+    root = etree.fromstring(f'<div><p>see footnote 4 and <em>Figure\u00a03</em>, §3.2.1; '
+                            f'afootnote 5 <code>footnote 6</code><span class="math">fig. 7'
+                            f'</span> \u8bf7\u770b{note} 8</p></div>')
+    LabelGlue(Markdown(), f"footnote figure fig. §  {note}").run(root)
+    html = etree.tostring(root, encoding="unicode")
+    assert html == ('<div><p>see <span class="nobr">footnote 4</span> and <em><span class="nobr">'
+                    'Figure\u00a03</span></em>, <span class="nobr">§3.2.1</span>; afootnote 5 '
+                    '<code>footnote 6</code><span class="math">fig. 7</span> \u8bf7\u770b'
+                    f'<span class="nobr">{note} 8</span></p></div>'), html
+
+
+class Unglued(HTMLParser):
+    """Each label-and-number of the prose (`pattern`) outside a <span class="nobr"> and not
+    joined by a no-break space (as an interface string from strings.toml may be)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        super().__init__()
+        self.pattern, self.stack, self.found, self.loose = pattern, [], 0, []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in VOID:
+            classes = (dict(attrs).get("class") or "").split()
+            inside = self.stack[-1] if self.stack else ""
+            self.stack.append("skip" if inside == "skip" or tag in NOT_PROSE or "math" in classes
+                              else "nobr" if inside == "nobr" or "nobr" in classes else "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        where = self.stack[-1] if self.stack else ""
+        for m in self.pattern.finditer(data):
+            if where != "skip":
+                self.found += 1
+                if where != "nobr" and "\u00a0" not in m.group(0):   # a no-break space holds
+                    self.loose.append(data[max(m.start() - 20, 0):m.end() + 5])
+
+
+def test_no_label_of_the_built_pages_can_break_from_its_number(site_build) -> None:
+    """Every label of strings.toml's `number_labels` the prose of each page shows followed by
+    a number ("footnote 4", the figures' captions, "§3.2.1") is one unbreakable span: a phone
+    once set "footnote" at a line's end and "4" on the next."""
+    from sqrtdk.web.md_text import LabelGlue
+    found = 0
+    for lang in site_build["languages"]:
+        labels = site_build["strings"][lang].ui.get("number_labels", "")
+        pattern = LabelGlue(None, labels).pattern()     # type: ignore[arg-type]
+        if pattern is None:
+            continue
+        page = Unglued(pattern)
+        page.feed(site_build["html"][lang])
+        assert page.loose == [], lang
+        found += page.found
+    if not found:
+        pytest.skip("the prose has no label followed by a number")
+
+
+def test_english_phrases_in_chinese_text_are_marked_english() -> None:
+    """md_text.LangMarks on a CJK page: each English phrase inside Chinese text (a quote, a
+    title, a reference) gets its own <span lang="en">, so a screen reader reads it in an
+    English voice; a single word, a file name, symbols, code, formulas and text already
+    marked keep theirs as written."""
+    import xml.etree.ElementTree as etree
+
+    from markdown import Markdown
+
+    from sqrtdk.web.md_text import LangMarks
+    zh = "\u8bba\u6587\u5199\u9053"                          # Chinese words around them
+    root = etree.fromstring(
+        f'<div><p>{zh}\u201cWe suspect\u201d{zh}\u300aAttention Is All You Need\u300b{zh}'
+        f' softmax {zh} rulers.py {zh} Q, K, V {zh}<code>foo bar baz</code>'
+        f'<span class="math">a b c</span><em lang="en">in magnitude</em>{zh}'
+        f'\uff08Vaswani, A., &amp; Le, Q. (2017)\uff09</p></div>')
+    LangMarks(Markdown(), "cjk", "en").run(root)
+    html = etree.tostring(root, encoding="unicode")
+    assert html == (
+        f'<div><p>{zh}\u201c<span lang="en">We suspect</span>\u201d{zh}\u300a<span lang="en">'
+        f'Attention Is All You Need</span>\u300b{zh} softmax {zh} rulers.py {zh} Q, K, V {zh}'
+        f'<code>foo bar baz</code><span class="math">a b c</span><em lang="en">in magnitude'
+        f'</em>{zh}\uff08<span lang="en">Vaswani, A., &amp; Le, Q. (2017)</span>\uff09</p>'
+        '</div>'), html
+
+
+class LatinOutsideEnglish(HTMLParser):
+    """The English phrases (md_text.latin_phrases) of a page's prose outside an element
+    marked with a Latin language."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.loose: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        a = dict(attrs)
+        inside = self.stack[-1] if self.stack else ""
+        self.stack.append("skip" if inside == "skip" or tag in NOT_PROSE or "math" in
+                          (a.get("class") or "").split() else a.get("lang") or inside)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        from sqrtdk.web.md_text import latin_phrases
+        where = self.stack[-1] if self.stack else ""
+        if where != "skip" and not where.startswith("en"):
+            self.loose += [data[a:b] for a, b in latin_phrases(data)]
+
+
+def test_every_english_phrase_of_a_chinese_page_is_marked_english(site_build) -> None:
+    """On each CJK page, no English phrase of the text (the paper's quoted words and title
+    inside Chinese sentences, the references) is left in the page's language: a screen
+    reader read them in a Chinese voice."""
+    checked = 0
+    for lang in site_build["languages"]:
+        if site_build["strings"][lang].language.get("script") != "cjk":
+            continue
+        html = site_build["html"][lang]
+        body = html[html.index("<body"):]
+        page = LatinOutsideEnglish()
+        page.feed(body)
+        assert page.loose == [], lang
+        checked += 1
+    if not checked:
+        pytest.skip("no page in a CJK script")

@@ -27,7 +27,7 @@ from .embed_check import check_embed
 from .fig_tables import fill_tables
 from .markers import MATH_HTML_RE, MATH_TEXT_RE
 from .math import Formula, MathRenderer, Rendered, page_head
-from .math.lines import narrow
+from .math.lines import runs
 from .md_text import lang_marked
 from .model import Heading, Page
 from .output import Site
@@ -43,6 +43,13 @@ TEXT_PX = 17                     # body text 1.0625 rem (a formula's width_em is
 # short of the width chromium lays out (measured on the articles' display formulas): a
 # formula estimated wider than this share of a phone's column is treated as wide
 WIDE_SHARE = 0.55
+# A display formula estimated wider than this share of a phone's column gets a layout the page
+# may break at its relations (math/lines.py runs), which it does only where the whole does not
+# fit: the estimate ran 0.99-1.51 x short of chromium's width on the articles' display formulas
+# and under 3 x on all but 3 of the 120 KaTeX screenshot cases measured (nested roots and
+# rules, which it does not see), so a formula left whole here fits a phone's column
+BREAKABLE_SHARE = 1 / 3
+MIN_RUN_EM = 2.5                 # a narrower piece stays on its neighbour's line (in text ems)
 CARD_SIZE = (1200, 630)
 
 
@@ -103,7 +110,7 @@ def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | N
             for w in () if failed[k] else r.warnings:
                 warn(LOGGER, page.source, f.line, w)
         name = (box_names or {}).get(page.lang, "")
-        out[page.lang] = ["" if bad else _laid_out(page, f, r, math, name)
+        out[page.lang] = ["" if bad else _laid_out(page, f, r, math, name, macros)
                           for f, r, bad in zip(page.formulas, rendered, failed)]
     if mistakes is None:
         found.raise_any()
@@ -147,30 +154,42 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
                      "in an article: give the new one another name")
 
 
-def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer, name: str) -> str:
-    """The formula's HTML; a display formula too wide for a phone also gets its lines
-    (math/lines.py), shown instead on narrow screens (style.css: .math-wide, .math-narrow).
-    Warns when even that stays wider than a phone's column. `name`: a scrolling box's."""
+def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer, name: str,
+              macros: Mapping[str, str] | None = None) -> str:
+    """The formula's HTML; a display formula that may be too wide for a phone also gets a
+    layout cut where it may break (math/lines.py runs), shown instead on narrow screens
+    (style.css: .math-wide, .math-narrow), which the page breaks only where the whole does
+    not fit its column. Warns when even its widest piece is wider than a phone's column.
+    `name`: a scrolling box's."""
     html = _scroll_if_wide(f, r, name)
-    if not f.display or r.width_em * TEXT_PX <= WIDE_SHARE * PHONE_COLUMN_PX:
+    if not f.display or r.width_em * TEXT_PX <= BREAKABLE_SHARE * PHONE_COLUMN_PX:
         return html
-    line_em = WIDE_SHARE * PHONE_COLUMN_PX / TEXT_PX
-    lines = narrow(f, lambda fs: [x.width_em for x in math.render(fs)], line_em)
-    narrow_r = math.render([lines])[0] if lines else r
-    if narrow_r.error:                       # our own TeX failed: a bug, not the author's
-        raise RuntimeError(f"the phone layout of {f.plain!r} is invalid: {narrow_r.error}")
-    wide = narrow_r.width_em * TEXT_PX
+    cut = runs(f, lambda fs: [x.width_em for x in math.render(fs, macros)], MIN_RUN_EM)
+    pieces = [p for p, _ in cut] if cut else []
+    shown = math.render(pieces, macros) if cut else [r]
+    for x in shown:
+        if x.error:                       # our own TeX failed: a bug, not the author's
+            raise RuntimeError(f"the phone layout of {f.plain!r} is invalid: {x.error}")
+    wide = max(x.width_em for x in shown) * TEXT_PX
     if wide > 1.2 * PHONE_COLUMN_PX:
         # a formula with lines of its own (\\) is as wide as its widest line
-        how = (", even broken at its relations" if lines is not None else
+        how = (", even broken at its relations" if cut is not None else
                " in its widest line" if "\\\\" in f.plain else "")
         warn(LOGGER, page.source, f.line, f"display formula about {wide:.0f} px wide, more "
              f"than a phone's {PHONE_COLUMN_PX} px column{how}: it will scroll sideways "
              "there; consider splitting it into shorter lines with \\\\")
-    if lines is None:
+    if cut is None:
         return html
-    return (f'<div class="math-wide">{html}</div>'
-            f'<div class="math-narrow">{_scroll_if_wide(lines, narrow_r, name)}</div>')
+    gaps = {"": "", "\\quad": '<span class="math-gap quad"> </span>',
+            "\\qquad": '<span class="math-gap qquad"> </span>'}
+    body = "<wbr>".join(f'{gaps[sep]}<span class="math-run">{x.html}</span>'
+                        for (_, sep), x in zip(cut, shown))
+    narrow_html = f'<div class="math-runs">{body}</div>'
+    if wide > WIDE_SHARE * PHONE_COLUMN_PX:
+        from markupsafe import escape
+        narrow_html = (f'<div class="math-scroll" tabindex="0" role="group" '
+                       f'aria-label="{escape(name)}">{narrow_html}</div>')
+    return f'<div class="math-wide">{html}</div><div class="math-narrow">{narrow_html}</div>'
 
 
 def _dollar_hint(f: Formula) -> str:

@@ -43,6 +43,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | right after the math elements exist |
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
+| LabelGlue | sqrtdk-label-glue | 3.935 | the same; a label and its number ("footnote 4") |
 | HeadingCollector  | sqrtdk-headings    | 3    | after attr_list's ids and the math elements   |
 | IdCollector       | sqrtdk-ids         | 2.9  | after every id exists (headings, notes)       |
 | ScrollingTables   | sqrtdk-tables      | 2.85 | after the ids are known: names each table by  |
@@ -132,6 +133,7 @@ from .md_text import (
     CodeSpans,
     EnglishQuotes,
     KeepWhole,
+    LabelGlue,
     LangMarks,
     MathPunctuationGlue,
     TupleGlue,
@@ -182,7 +184,8 @@ class ArticleExtension(Extension):
                                        text.first_line + 1, p.ui["figure_open"])
         self.math = MathElements(md, p.formulas, at)
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
-                                         self.blocks.heading_lines, at)
+                                         self.blocks.heading_lines, at,
+                                         LangMarks(md, p.script, p.other_lang).run)
         self.ids = IdCollector(md, at, text.boxes, lambda: text.raw_ids)
         self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
@@ -227,6 +230,8 @@ class ArticleExtension(Extension):
                     "sqrtdk-math-glue", 3.95)
         tp.register(KeepWhole(md, p.ui.get("keep_whole", ""), self.positions),
                     "sqrtdk-keep-whole", 3.94)
+        tp.register(LabelGlue(md, p.ui.get("number_labels", ""), self.positions),
+                    "sqrtdk-label-glue", 3.935)
         tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)

@@ -48,9 +48,11 @@ class HeadingCollector(Treeprocessor):
     file line, as `md_blocks.BlockStructure` read it)."""
 
     def __init__(self, md: Markdown, permalink_title: str, text: Callable[[], str],
-                 lines: Mapping[etree.Element, int], positions: LineMap | None = None):
+                 lines: Mapping[etree.Element, int], positions: LineMap | None = None,
+                 mark: Callable[[etree.Element], None] | None = None):
         super().__init__(md)
         self.permalink_title, self.text, self.lines = permalink_title, text, lines
+        self.mark = mark          # what the page's last processors do to text (its `lang`s)
         self.positions = LineMap() if positions is None else positions
         self.pending: list[tuple[int, str, int, etree.Element]] = []
         self.headings: list[Heading] = []
@@ -110,7 +112,7 @@ class HeadingCollector(Treeprocessor):
     def finish(self) -> None:
         """Serialise the headings as the page will show them (smart quotes, entities and math
         placeholders resolved as in the body), without footnote references, and with each
-        link replaced by its words (the entry is a link itself)."""
+        link replaced by its words (the entry is a link itself), and `mark` run on each."""
         for level, ident, line, el in self.pending:
             for parent in list(el.iter()):
                 for child in list(parent):
@@ -119,6 +121,8 @@ class HeadingCollector(Treeprocessor):
                         _remove_keeping_tail(parent, child)
             el.tag, el.tail = "span", None
             el.attrib.clear()
+            if self.mark is not None:      # the copy was taken before they ran on the page
+                self.mark(el)
             serialized = self.md.serializer(el)
             inner = serialized[len("<span>"):-len("</span>")]
             for pp in self.md.postprocessors:

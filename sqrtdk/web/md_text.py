@@ -8,8 +8,10 @@ quotes in Chinese text, and `lang` on text in the other script.
   quotes of each block are paired “…” in order (an odd number is left alone, with a warning).
   (Single quotes and apostrophes, on both scripts: `md_single_quotes`.)
 - `LangMarks`: on a CJK page, a block with no CJK character and at least three Latin words
-  (the quoted English sentence) gets the other language's `lang`; on a Latin page, each run
-  of CJK characters is wrapped in `<span lang=…>`, so fonts and screen readers follow.
+  (the quoted English sentence) gets the other language's `lang`, and so does each English
+  phrase inside Chinese text (`latin_phrases`: “We suspect”, a title, a reference), wrapped in
+  `<span lang=…>`; on a Latin page, each run of CJK characters is wrapped so. Fonts and screen
+  readers follow.
 """
 from __future__ import annotations
 
@@ -299,8 +301,9 @@ class LangMarks(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         if self.script == "cjk":
             self._latin_blocks(root)
+            self._wrap_runs(root, latin_phrases)
         else:
-            self._cjk_runs(root)
+            self._wrap_runs(root, lambda text: [m.span() for m in _CJK_RUN.finditer(text)])
 
     def _latin_blocks(self, root: etree.Element) -> None:
         for block in root.iter():
@@ -311,18 +314,21 @@ class LangMarks(Treeprocessor):
             if not _CJK_CHAR.search(text) and len(_WORDS.findall(text)) >= 3:
                 block.set("lang", self.other_lang)
 
-    def _cjk_runs(self, root: etree.Element) -> None:
-        for el, slot in list(_slots(root)):
+    def _wrap_runs(self, root: etree.Element,
+                   find: Callable[[str], list[tuple[int, int]]]) -> None:
+        """Each run `find` gives (start, end) in a text slot of the prose outside any element
+        that has a `lang` already, wrapped in `<span lang=…>` (other_lang)."""
+        for el, slot in list(_unmarked_slots(root)):
             text = _get(el, slot)
-            if not _CJK_CHAR.search(text) or el.get("lang"):
+            runs = find(text)
+            if not runs:
                 continue
-            pieces = _CJK_RUN.split(text)
-            runs = _CJK_RUN.findall(text)
-            _set(el, slot, pieces[0])
+            _set(el, slot, text[:runs[0][0]])
             spans = []
-            for run, after in zip(runs, pieces[1:]):
+            for k, (start, end) in enumerate(runs):
                 span = etree.Element("span", {"lang": self.other_lang})
-                span.text, span.tail = run, after
+                span.text = text[start:end]
+                span.tail = text[end:runs[k + 1][0] if k + 1 < len(runs) else len(text)]
                 spans.append(span)
             if slot == "text":
                 for k, span in enumerate(spans):
@@ -335,26 +341,62 @@ class LangMarks(Treeprocessor):
                     parent.insert(at + k, span)
 
 
-_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’ ,-]*[A-Za-z]")
+def _unmarked_slots(root: etree.Element) -> Iterator[tuple[etree.Element, str]]:
+    """_slots, without the text inside an element that has a `lang` (its tail is prose)."""
+    def walk(el: etree.Element) -> Iterator[tuple[etree.Element, str]]:
+        if not (el.tag in _SKIP or _is_math(el) or (el is not root and el.get("lang"))):
+            yield el, "text"
+            for child in el:
+                yield from walk(child)
+        if el is not root:
+            yield el, "tail"
+    yield from walk(root)
+
+
+_LATIN = "A-Za-z\u00c0-\u024f"
+# Latin text between other script: words, numbers and the punctuation inside a phrase or a
+# reference ("We suspect", "Vaswani, A., Shazeer, N. (2017)"); it ends with a letter, digit,
+# full stop or closing parenthesis
+_LATIN_RUN = re.compile(rf"[{_LATIN}][{_LATIN}0-9'\u2019\s,.:;&()\-]*[{_LATIN}0-9.)]")
+_LONG_WORD = re.compile(rf"[{_LATIN}]{{2,}}")
+# Python-Markdown's placeholders (STX … ETX: stashed HTML, the footnotes' back-link and
+# no-break space), which hold Latin letters of their own
+_STASHED = re.compile("\x02[^\x03]*\x03")
+
+
+def latin_phrases(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each English phrase in `text` from a CJK page: a run of Latin text with
+    at least two words (parted by spaces) with two letters or more (a quote, a title, a
+    reference; not a single word or file name such as "softmax" or "rulers.py", nor symbols
+    such as "Q, K, V"; Python-Markdown's placeholders left out). A closing
+    parenthesis the run does not open is left to the text around it."""
+    out = []
+    for m in _LATIN_RUN.finditer(_STASHED.sub(lambda s: "\0" * len(s.group(0)), text)):
+        frag = m.group(0)
+        while frag.endswith(")") and frag.count(")") > frag.count("("):
+            frag = frag[:-1].rstrip(" ,;:")
+        if sum(bool(_LONG_WORD.search(w)) for w in frag.split()) >= 2:
+            out.append((m.start(), m.start() + len(frag)))
+    return out
 
 
 def lang_marked(text: str, script: str, other_lang: str) -> str:
     """`text` (plain, such as the root page's title in site.toml) as escaped HTML whose runs
     in the other script carry their own `lang`, as the articles' (`LangMarks`): on a Latin
-    page each run of CJK characters, on a CJK page each run of three or more Latin words;
+    page each run of CJK characters, on a CJK page each English phrase (`latin_phrases`);
     nothing without `other_lang`. A screen reader then reads each part in its own language."""
     from markupsafe import escape
     if not other_lang:
         return str(escape(text))
     if script == "cjk":
-        runs = [m for m in _LATIN_RUN.finditer(text) if len(_WORDS.findall(m.group(0))) >= 3]
+        runs = latin_phrases(text)
     else:
-        runs = list(_CJK_RUN.finditer(text))
+        runs = [m.span() for m in _CJK_RUN.finditer(text)]
     out, at = [], 0
-    for m in runs:
-        out += [str(escape(text[at:m.start()])),
-                f'<span lang="{escape(other_lang)}">{escape(m.group(0))}</span>']
-        at = m.end()
+    for start, end in runs:
+        out += [str(escape(text[at:start])),
+                f'<span lang="{escape(other_lang)}">{escape(text[start:end])}</span>']
+        at = end
     return "".join(out) + str(escape(text[at:]))
 
 
@@ -467,10 +509,14 @@ class KeepWhole(Treeprocessor):
         self.words = sorted(set(words.split()), key=len, reverse=True)
         self.positions = LineMap() if positions is None else positions
 
+    def pattern(self) -> re.Pattern[str] | None:
+        """What a span keeps whole (None: nothing)."""
+        return re.compile("|".join(re.escape(w) for w in self.words)) if self.words else None
+
     def run(self, root: etree.Element) -> None:
-        if not self.words:
+        pattern = self.pattern()
+        if pattern is None:
             return
-        pattern = re.compile("|".join(re.escape(w) for w in self.words))
         for el, slot in list(_slots(root)):
             found = list(pattern.finditer(_get(el, slot)))
             if found:
@@ -494,6 +540,25 @@ class KeepWhole(Treeprocessor):
             parent.insert(start + k, span)
             at.place(span, line, tail=tail, parent=parent)
             at.joined(span, "tail", [j - m.end() for j in joins if m.end() <= j < end])
+
+
+class LabelGlue(KeepWhole):
+    """A label and the number it names ("footnote 4", "Figure 3", "§ 3.2.1": strings.toml
+    `number_labels`, space-separated) are never split across lines: each label followed by a
+    number (with a space, a no-break space or none between) is wrapped in
+    `<span class="nobr">`, as KeepWhole's words (code and math left out). A label of Latin
+    letters matches in any case, and only as a word's start ("footnote", not "afootnote")."""
+
+    def __init__(self, md: Markdown, labels: str, positions: LineMap | None = None):
+        super().__init__(md, "", positions)
+        self.labels = sorted(set(labels.split()), key=len, reverse=True)
+
+    def pattern(self) -> re.Pattern[str] | None:
+        if not self.labels:
+            return None
+        names = "|".join(("(?<![A-Za-z])" if w[:1].isascii() and w[:1].isalpha() else "")
+                         + re.escape(w) for w in self.labels)
+        return re.compile(rf"(?:{names})[ \u00a0]?\d+(?:\.\d+)*", re.IGNORECASE)
 
 
 class CodeSpans(BacktickInlineProcessor):

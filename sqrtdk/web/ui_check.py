@@ -40,6 +40,7 @@ READ_BY_CODE = {
     "reproduce_output": "the reproduce boxes",
     "reproduce_code": "the reproduce boxes",
     "keep_whole": "the article's words kept on one line (md_text.KeepWhole)",
+    "number_labels": "the labels kept on one line with their numbers (md_text.LabelGlue)",
     "ruler_raw": "the {ruler} slot",
     "table_summary": "the figures' tables (fig_tables)",
     "formula_box": "the formulas' scrolling boxes (assemble)",

@@ -1,15 +1,16 @@
-"""Display formulas laid out for a phone: the author's TeX, broken into lines at its relations.
+"""Display formulas laid out for a phone: the author's TeX, cut into pieces at its relations.
 
-KaTeX cannot break display math, so a formula too wide for a phone's column gets a second,
-narrow rendering beside the wide one (the stylesheet shows one of them by the width): the
+KaTeX cannot break display math, so a formula that may be too wide for a phone's column gets a
+second rendering beside the wide one (the stylesheet shows one of them by the width): the
 formula's top level is cut before each relation (=, ≤, ⇒, …) and at a wide space (\\qquad,
 \\quad) that ends a statement (the text since the last such cut holds a top-level relation:
 `\\max \\quad f(x)` or `\\text{Max} \\quad L=\\infty` stay together, an operator or a word is
-never parted from what it applies to), and the pieces are packed greedily into lines of
-`aligned`, each continuation indented and its relation kept (`{}=` keeps the spacing of a
-relation that starts a line). Nothing inside braces, \\left…\\right or an environment is cut,
-and a formula that already has lines (`\\\\`), an environment at its top or a `\\tag` is left
-as written. The TeX the author wrote stays the source: this only adds `&`, `\\\\` and `\\quad`.
+never parted from what it applies to), and each piece is rendered on its own (`{}=` keeps the
+spacing of a relation that starts one). The page sets the pieces side by side and starts a new
+line only where the whole does not fit (style.css .math-runs), by the browser's own widths.
+Nothing inside braces, \\left…\\right or an environment is cut, and a formula that already
+has lines (`\\\\`), an environment at its top or a `\\tag` is left as written. The TeX the author
+wrote stays the source: this only adds `{}`.
 """
 from __future__ import annotations
 
@@ -40,9 +41,15 @@ def pieces(formula: Formula) -> list[tuple[str, Piece]]:
     """The formula's top level cut into (kind, parts): kind is "start" for the first piece,
     "rel" for a piece that starts with a relation, "new" after a separator (dropped).
     One piece when nothing can be cut or the author laid the formula out already."""
+    return [(kind, p) for kind, p, _ in _cut(formula)]
+
+
+def _cut(formula: Formula) -> list[tuple[str, Piece, str]]:
+    """pieces(), each with the separator (\\quad, \\qquad) before it ("" for none)."""
     if _LAID_OUT.search(formula.plain):
-        return [("start", list(formula.parts))]
+        return [("start", list(formula.parts), "")]
     out: list[tuple[str, Piece]] = [("start", [])]
+    seps = [""]
     depth = 0
     for part in formula.parts:
         if isinstance(part, Quote):
@@ -55,11 +62,13 @@ def pieces(formula: Formula) -> list[tuple[str, Piece]]:
                 depth -= 1
             if depth == 0 and tok in RELATIONS and _has_text(out[-1][1]):
                 out.append(("rel", [tok]))
+                seps.append("")
             elif depth == 0 and tok in SEPARATORS and _statement_ends(out):
                 out.append(("new", []))
+                seps.append(tok)
             else:
                 _append(out[-1][1], tok)
-    return [(kind, p) for kind, p in out if _has_text(p)]
+    return [(kind, p, sep) for (kind, p), sep in zip(out, seps) if _has_text(p)]
 
 
 def _statement_ends(out: list[tuple[str, Piece]]) -> bool:
@@ -86,32 +95,39 @@ def _has_text(piece: Piece) -> bool:
     return any(isinstance(p, Quote) or p.strip() for p in piece)
 
 
-def narrow(formula: Formula, measure: Callable[[Sequence[Formula]], list[float]],
-           width_em: float) -> Formula | None:
-    """`formula` as lines no wider than `width_em` where it can be cut (`measure` gives each
-    formula's width in em); None when it has only one piece."""
-    cut = pieces(formula)
-    if len(cut) < 2:
-        return None
-    widths = measure([_as_formula(formula, p) for _, p in cut])
-    lines: list[tuple[str, Piece, float]] = []
-    for (kind, piece), w in zip(cut, widths):
-        if lines and kind == "rel" and lines[-1][2] + w <= width_em:
-            last = lines[-1]
-            lines[-1] = (last[0], last[1] + piece, last[2] + w)
-        else:
-            lines.append((kind, list(piece), w))
-    if len(lines) < 2:
-        return None
-    parts: list[str | Quote] = [r"\begin{aligned}"]
-    for n, (kind, piece, _) in enumerate(lines):
-        lead = "&" if kind != "rel" else r"&\quad{}"
-        parts += [(r"\\" if n else "") + lead, *piece]
-    parts.append(r"\end{aligned}")
-    return _as_formula(formula, parts)
-
-
 def _as_formula(formula: Formula, parts: Sequence[str | Quote]) -> Formula:
     """`parts` as a display formula at `formula`'s place, copied as `formula` is."""
     return Formula(tuple(parts), True, formula.line, formula.source, formula.tex_line,
                    formula.copy_text)
+
+
+def runs(formula: Formula, measure: Callable[[Sequence[Formula]], list[float]],
+         min_em: float) -> list[tuple[Formula, str]] | None:
+    """`formula` cut where a phone may start a new line (the page breaks there only when the
+    whole does not fit its column, style.css .math-runs): each piece as a display formula of
+    its own, with the separator the author wrote before it ("" before a relation). A piece
+    narrower than `min_em` (`measure`: each formula's width in em) is kept with its neighbour,
+    so a symbol (`o` of `o = …`, `=0`) never stands alone on a line. Each copies as the author
+    wrote it; a relation that starts a piece keeps its spacing (`{}=`). None when it cannot be
+    cut in two."""
+    cut = _cut(formula)
+    if len(cut) < 2:
+        return None
+    widths = measure([_as_formula(formula, p) for _, p, _ in cut])
+    kept: list[tuple[str, Piece, str, float]] = []
+    for (kind, piece, sep), w in zip(cut, widths):
+        if kept and kind == "rel" and min(w, kept[-1][3]) < min_em:
+            k, p, s, before = kept[-1]
+            kept[-1] = (k, p + piece, s, before + w)
+        else:
+            kept.append((kind, list(piece), sep, w))
+    if len(kept) < 2:
+        return None
+    out: list[tuple[Formula, str]] = []
+    for kind, piece, sep, _ in kept:
+        text = Formula(tuple(piece), True, 0, "", 0).copy_text
+        copied = sep + (" " if sep and text[:1].isalnum() else "") + text
+        parts = [r"{}", *piece] if kind == "rel" else piece
+        out.append((Formula(tuple(parts), True, formula.line, formula.source,
+                            formula.tex_line, copied), sep))
+    return out
