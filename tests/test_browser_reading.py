@@ -430,6 +430,29 @@ def test_latin_text_is_never_drawn_with_a_cjk_face_nor_chinese_with_a_latin_one(
     assert probe and all(CJK_FACE.search(f) for f in probe), probe
 
 
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phrase_marked_with_another_language_keeps_its_sentences_style(shared,
+                                                                        lang: str) -> None:
+    """A phrase inside a sentence marked with another language than the page's (English
+    words in a Chinese sentence, md_text) is drawn in that language's faces but in the style
+    of the sentence around it: sans in a sans sentence, serif in a serif one (a quoted 'we
+    suspect' was set in the serif inside the Chinese page's sans). Code, a program's output
+    and keys keep their monospace face and are not counted."""
+    page = shared(f"{lang}/index.html").page
+    pairs = page.evaluate("""() => {
+        const generic = el => getComputedStyle(el).fontFamily.split(',').pop().trim();
+        const page = document.documentElement.lang;
+        return [...document.querySelectorAll('article [lang]')]
+            .filter(el => el.lang !== page && !el.closest('code, samp, kbd, pre')
+                          && getComputedStyle(el).display === 'inline'
+                          && getComputedStyle(el.parentElement).display !== 'inline-block')
+            .map(el => [el.textContent.slice(0, 40), generic(el), generic(el.parentElement)]);
+    }""")
+    assert all(own == around for _, own, around in pairs), \
+        [p for p in pairs if p[1] != p[2]]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_formula_in_a_passage_marked_with_the_other_language_keeps_its_fonts(
         shared, lang: str) -> None:
