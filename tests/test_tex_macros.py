@@ -95,6 +95,19 @@ def test_a_second_meaning_stops_at_its_line(tmp_path: Path, katex: Any, body: st
     assert e.value.line == BODY_START + last and says in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("name", ["\\R", "\\N", "\\Z", "\\bold"])
+def test_redefining_a_command_katex_has_says_so_not_the_site_table(
+        tmp_path: Path, katex: Any, name: str) -> None:
+    """Scribe notes open with `\\newcommand{\\R}{\\mathbb{R}}`; KaTeX has \\R already. The
+    message said it was defined in site.toml's [math.macros], which had no such table."""
+    built = page(tmp_path, f"Text.\n\n$\\newcommand{{{name}}}{{\\mathbb{{R}}}} {name}^n$\n", RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {})
+    message = e.value.message
+    assert e.value.line == BODY_START + 2 and "site.toml" not in message, message
+    assert f"{name} is one of KaTeX's own commands" in message and "\\renewcommand" in message
+
+
 def test_the_same_definition_again_is_not_a_conflict(tmp_path: Path, katex: Any) -> None:
     built = page(tmp_path, "$\\gdef\\vx{\\mathbf{x}}\\vx$\n\n$\\gdef\\vx{ \\mathbf{x} }\\vx$\n",
                  RESULTS)

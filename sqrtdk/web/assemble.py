@@ -139,7 +139,7 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
         line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
         raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
                          + katex_reason(r.error) + _dollar_hint(f)
-                         + _command_hint(r, page.formulas, rendered, k)
+                         + _command_hint(r, page.formulas, rendered, k, macros)
                          + _site_macro_hint(f, macros))
     first = _defined_at(r.conflict, page, rendered, k)
     raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
@@ -204,14 +204,20 @@ def _defined_at(name: str, page: Page, rendered: list[Rendered], k: int) -> str:
 
 
 def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered],
-                  k: int) -> str:
+                  k: int, macros: Mapping[str, str]) -> str:
     """Why a TeX command is unknown or refused (`r`, formula k's failure) when LaTeX habit
     explains it: equation references, a macro used before the formula that defines it, a
-    macro defined twice."""
+    macro defined twice, or a \\newcommand of a command KaTeX has itself (`\\R`, `\\N`:
+    course notes define them for LaTeX, which lacks them). `macros`: the site's."""
     if r.redefined:
         where = next((f"at line {formulas[j].line}" for j in range(k - 1, -1, -1)
-                      if r.redefined in rendered[j].defines), "in [math.macros] of "
-                     "content/site.toml")
+                      if r.redefined in rendered[j].defines),
+                     "in [math.macros] of content/site.toml" if r.redefined in macros else "")
+        if not where:
+            return (f"; {r.redefined} is one of KaTeX's own commands: remove this definition "
+                    f"if KaTeX's {r.redefined} means what it says (KaTeX's list of supported "
+                    f"functions has it), or write \\renewcommand{{{r.redefined}}} to replace "
+                    "it for the rest of the article")
         return (f"; {r.redefined} is already defined {where}, and a definition holds for the "
                 "rest of the article: remove this one, or give it another name")
     if not r.undefined:
