@@ -181,7 +181,12 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
     ("\\mathds{1}_{x>0}", "\\mathbf{1}"),
     ("\\norm{q}_2", "\\lVert q \\rVert"),
     ("\\abs{s}", "\\lvert s \\rvert"),
-], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs"])
+    ("\\DeclareMathOperator*{\\argmax}{arg\\,max} \\argmax_i s_i",
+     "\\newcommand{\\argmax}{\\operatorname*{arg\\,max}}"),
+    ("\\DeclareMathOperator{\\Var}{Var} \\Var(x)", "\\newcommand{\\Var}{\\operatorname{Var}}"),
+    ("\\DeclareMathOperator\\Tr{tr} \\Tr A", "\\newcommand{\\Tr}{\\operatorname{tr}}"),
+], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs", "DeclareMathOperator*",
+        "DeclareMathOperator", "DeclareMathOperator no braces"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

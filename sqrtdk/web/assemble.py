@@ -226,6 +226,8 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")
+    if command == "\\DeclareMathOperator":
+        return _operator_hint(formulas[k].source)
     if command in _MATHJAX_ONLY:
         return f"; {command} is MathJax's: {_MATHJAX_ONLY[command]}"
     if command in _PACKAGE_ONLY:
@@ -240,6 +242,21 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     return (f"; {command} is no command KaTeX knows (a package's, or a macro of the site the post "
             "was written for): write it with KaTeX's commands, or define it, in a formula "
             "(\\newcommand) or in [math.macros] of content/site.toml")
+
+
+# amsmath's preamble command, written into a formula by course notes: its name, its TeX
+_DECLARE_OPERATOR = re.compile(
+    r"\\DeclareMathOperator(\*?)\s*(?:\{\s*(\\[A-Za-z]+)\s*\}|(\\[A-Za-z]+))\s*\{([^{}]*)\}")
+
+
+def _operator_hint(source: str) -> str:
+    """What to write for amsmath's \\DeclareMathOperator (a preamble command KaTeX lacks):
+    the \\newcommand that defines the same operator, from the formula's own first one."""
+    m = _DECLARE_OPERATOR.search(source)
+    star, name, text = (m[1], m[2] or m[3], m[4]) if m else ("", "\\name", "text")
+    return (f"; \\DeclareMathOperator is a LaTeX preamble command, which KaTeX does not have: "
+            f"write \\newcommand{{{name}}}{{\\operatorname{star}{{{text}}}}} instead (it holds "
+            "for the later formulas too)")
 
 
 # commands of LaTeX packages that ML posts use (bbm, dsfont, physics, commath) and KaTeX lacks
