@@ -114,10 +114,12 @@ def test_the_same_definition_again_is_not_a_conflict(tmp_path: Path, katex: Any)
     assert len(typeset([built], katex)["en"]) == 2
 
 
+@pytest.mark.parametrize("definition", ["\\gdef\\vx{\\mathbf{x}}",
+                                        "\\providecommand{\\vx}{\\mathbf{x}}",
+                                        "\\renewcommand{\\vx}{\\mathbf{x}}"])
 def test_a_macro_used_before_its_definition_says_where_the_definition_is(
-        tmp_path: Path, katex: Any) -> None:
-    built = page(tmp_path, "First $\\vx$ here.\n\nThen $\\gdef\\vx{\\mathbf{x}}\\vx$.\n",
-                 RESULTS)
+        tmp_path: Path, katex: Any, definition: str) -> None:
+    built = page(tmp_path, f"First $\\vx$ here.\n\nThen ${definition}\\vx$.\n", RESULTS)
     with pytest.raises(BuildError) as e:
         typeset([built], katex)
     assert e.value.line == BODY_START and f"defined later, at line {BODY_START + 2}" in \
@@ -164,7 +166,9 @@ def test_an_invalid_site_macro_is_named_at_the_formula_that_uses_it(tmp_path: Pa
 
 @pytest.mark.parametrize("definition", ["\\global\\def\\vy{\\mathbf{y}}", "\\def\\vy{\\mathbf{y}}",
                                         "\\gdef\\vy{\\mathbf{y}}",
-                                        "\\newcommand{\\vy}{\\mathbf{y}}"])
+                                        "\\newcommand{\\vy}{\\mathbf{y}}",
+                                        "\\providecommand{\\vy}{\\mathbf{y}}",
+                                        "\\newcommand\\vy{\\mathbf{y}}"])
 def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex: Any,
                                                            definition: str) -> None:
     built = page(tmp_path, f"Let ${definition} \\vy$ be a key.\n\nThen $\\vy^\\top q$ is a score.\n",

@@ -38,7 +38,7 @@ OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
            "trust=htmlData(key,format);globalGroup=true;macros")
 # a TeX command that may define a macro (in KaTeX: \def \gdef \edef \xdef \global \let
 # \futurelet \newcommand \renewcommand \providecommand)
-_DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re|provide)?newcommand)"
+_DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re)?newcommand|providecommand)"
                        r"(?![A-Za-z])")
 FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 # the formula's font size in ems of the text around it, as the width estimate takes it
