@@ -1850,3 +1850,45 @@ def test_a_rule_right_under_a_quote_is_told_to_be_a_rule(tmp_path: Path, lang: s
     e = error(tmp_path, "Intro.\n\n> A quote line.\n---\n\nAfter.\n", lang=lang)
     assert e.line == BODY_START + 2, e
     assert "blank line before the '---'" in e.message and "## >" not in e.message, e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("syntax, what, shown", [
+    ("\\begin{theorem}[Footnote 4]\nLet $q$ be a query.\n\\end{theorem}\n",
+     "a LaTeX environment is", "('\\begin{theorem}')"),
+    ("\\begin{proof}\nBy linearity.\n\\end{proof}\n", "a LaTeX environment is", "('\\begin{proof}')"),
+    ("\\begin{itemize}\n\\item First\n\\end{itemize}\n", "a LaTeX environment is", "('\\begin{itemize}')"),
+    ("We have \\begin{equation} x = 1 \\end{equation} here.\n",
+     "a LaTeX math environment inside a line of text", "\\begin{"),
+    ("Also \\begin{align*} a &= b \\end{align*}\n",
+     "a LaTeX math environment inside a line of text", "\\begin{"),
+    ("This is \\textbf{bold} text.\n", "LaTeX's text command", "('\\textbf{bold}')"),
+    ("As shown by \\cite{vaswani2017}.\n", "LaTeX's text command", "('\\cite{vaswani2017}')"),
+    ("See equation \\eqref{eq:attn}.\n", "LaTeX's text command", "('\\eqref{eq:attn}')"),
+    ("An *\\emph{inner}* word.\n", "LaTeX's text command", "('\\emph{inner}')"),
+], ids=["theorem", "proof", "itemize", "equation in a sentence", "align* in a sentence",
+        "textbf", "cite", "eqref", "emph in emphasis"])
+def test_latex_outside_math_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str, shown: str,
+        lang: str) -> None:
+    """Course notes pasted from LaTeX: an environment or text command outside a formula is
+    shown as typed (here and on GitHub), the author meant a theorem, a list, bold."""
+    import logging
+    body = f"First paragraph.\n\n{syntax}\nLast paragraph.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0] and shown in got[0] and "\n" not in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "First.\n\n\\begin{align}\na &= b\n\\end{align}\n\nAfter.\n",
+    "Write `\\textbf{x}` and `\\begin{theorem}` in LaTeX.\n",
+    "```latex\n\\begin{theorem}\n\\textbf{x}\n\\end{theorem}\n```\n",
+    "In $\\text{\\textbf{x}}$ and $\\begin{aligned}a\\end{aligned}$.\n",
+])
+def test_latex_in_math_or_code_is_not_told(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "LaTeX" in w], warned

@@ -185,7 +185,8 @@ def _dollar_hint(f: Formula) -> str:
     return ""
 
 
-_DEFINES = re.compile(r"\\(?:(?:re)?new|provide)command\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
+_DEFINES = re.compile(r"\\(?:(?:re)?new|provide)command\s*\{?(\\[A-Za-z]+)"
+                      r"|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
 def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:

@@ -223,6 +223,26 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an id on the heading below it ('## Title {#sec-intro}'), and remove the line"),
     (re.compile(r"^\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$", re.M), False,
      "a notebook cell break '+++' (MyST, Jupytext)", "nothing: remove the line"),
+    # LaTeX outside a formula (course notes, a paper's source): a math environment inside a
+    # line of text (one at a line's start is a display formula), any other environment
+    # (`\begin{theorem}`, `\begin{itemize}`) and the text commands; its '*' may be emphasis
+    (re.compile(r"\\begin\{(?:equation|align|alignat|gather|multline|flalign|eqnarray|CD)"
+                r"(?![A-Za-z])"), False,
+     "a LaTeX math environment inside a line of text ('\\begin{…}')",
+     "it on lines of its own: a line that starts with '\\begin{align}' opens a display "
+     "formula up to its '\\end{align}'"),
+    (re.compile(r"\\begin\{(?!(?:equation|align|alignat|gather|multline|flalign|eqnarray|CD)"
+                r"(?![A-Za-z]))[A-Za-z]+\*?\}"), False,
+     "a LaTeX environment",
+     "it in Markdown and remove the '\\begin{…}' and '\\end{…}' lines: a bold lead-in "
+     "('**Theorem 1.** …', '*Proof.* …') for a theorem, proof or definition, a list ('- …', "
+     "'1. …') for itemize or enumerate, a figure for a figure"),
+    (re.compile(r"\\(?:text(?:bf|it|tt|sc)|emph|underline|cite[pt]?|eqref|[cC]?ref|autoref|"
+                r"label|(?:sub)*section\*?|paragraph|footnote|url|href)\{[^{}\n]*\}?"),
+     False,
+     "LaTeX's text command",
+     "Markdown: **bold**, *italic*, `code`, [text](address), a footnote [^name], a heading "
+     "'## …' with its {#id}, a reference in words or as a link [Figure 1](#id)"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
