@@ -24,6 +24,9 @@ _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
 # code `` `r expr` ``, neither of which KaTeX knows (it draws them as text of the formula)
 _BOOKDOWN_LABEL = re.compile(r"\(\\#[A-Za-z]+:[\w.:-]+\)")
 _INLINE_R = re.compile(r"`r[ \t][^`]*`")
+# a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
+# a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
+_DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 # Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
@@ -111,9 +114,29 @@ class InlineScanner:
 
     def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
         self._knitr_in_tex(tex, tex_line or line)
+        self._doubled_in_tex(tex, display, tex_line or line)
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
+
+    def _doubled_in_tex(self, tex: str, display: bool, first: int) -> None:
+        """A backslash doubled for Markdown in a formula's TeX (which starts at line
+        `first`): `\\\\{…\\\\}` (a set's braces), `\\\\,`, `\\\\;`, `\\\\!` in inline math, and
+        a pair `\\\\{`…`\\\\}` in a display formula (where a lone `\\\\` before a group is a
+        line break): an error at the line of the first, the scan going on."""
+        found = list(_DOUBLED_IN_TEX.finditer(tex))
+        if display:
+            opens = [m for m in found if m[1] == "{"]
+            found = opens[:1] if opens and any(m[1] == "}" and m.start() > opens[0].start()
+                                                  for m in found) else []
+        if not found:
+            return
+        m = found[0]
+        self.independent.append(self.error(
+            first + tex.count("\n", 0, m.start()),
+            f"'\\\\{m[1]}' in a formula is a line break ('\\\\') and a '{m[1]}' to KaTeX, which "
+            f"gets the TeX as written (a post written for MathJax behind Markdown doubles the "
+            f"backslash, which Markdown halves there); write '\\{m[1]}'"))
 
     def _knitr_in_tex(self, tex: str, first: int) -> None:
         """bookdown's equation label and R Markdown's inline code in a formula's TeX (which
