@@ -1076,6 +1076,28 @@ def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
     assert "result groups" not in e.message and "for a box" not in e.message, e
 
 
+@pytest.mark.parametrize("written, meant", [
+    ('{{ figure(src="attention.png", caption="Scores, shares.", width=600) }}',
+     '![what it shows](NAME.svg "Caption")'),
+    ('{{ youtube(id="dQw4w9WgXcQ", autoplay=false) }}', "[its title](https://"),
+    ('{{ gist(url="https://gist.github.com/someone/abc123") }}', "[its title](https://"),
+    ('{{ admonition(type="tip", text="Short.") }}', "'/// details | Title'"),
+    ('{% note(kind="info") %}\nIf you have never seen softmax.\n{% end %}',
+     "'/// details | Title'"),
+    ('{% quote(author="Vaswani et al.") %}\nWe suspect.\n{% end %}', "'> ' lines"),
+    ('{% details(summary="Show the output") %}\nOutput.\n{% end %}', "'/// details | Title'"),
+], ids=["figure", "youtube", "gist", "admonition", "note with a body", "quote with a body",
+        "details with a body"])
+def test_a_zola_shortcode_is_told_what_to_write_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A post pasted from a Zola site: '{{ figure(src=…) }}' was told that 'figure' is
+    undefined, with a list of result groups, and '{% note() %}' that it is Liquid's; each is
+    now named as a shortcode, with what to write for it, at its line."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message and "shortcode" in e.message, e
+    assert "result groups" not in e.message and "Liquid" not in e.message, e
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("title", ["# Scaled attention", "# Scaled attention {#top}",
                                    "Scaled attention\n================",
