@@ -380,6 +380,11 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     if path not in paths and path.rstrip("/") + "/index.html" not in paths \
             and path + "/index.html" not in paths:
         written = unquote(url) if spaced else url
+        if unquote(url).startswith("@/"):
+            fail(url, f"link to '{unquote(url)}': '@/' is Zola's link to a file of its own "
+                      "content, which this site does not have; link to a page of this site "
+                      "('#id', '../en/'), or to the full address ('https://…') where that "
+                      "page is published")
         if pelican := _PELICAN_LINK.match(unquote(url)):
             fail(url, f"link to '{unquote(url)}': '{pelican.group(0)}' is Pelican's link to a "
                       "file of its own blog, which this site does not have; link to a page "
