@@ -49,6 +49,19 @@ _ZOLA = {"figure": _FIGURE, "image": _FIGURE, "img": _FIGURE, "resize_image": _F
          "quote": _QUOTE, "blockquote": _QUOTE, "note": _BOX, "admonition": _BOX,
          "callout": _BOX, "alert": _BOX, "details": _BOX, "spoiler": _BOX, "tip": _BOX,
          "warning": _BOX, "info": _BOX}
+# Hugo's (and Wowchemy's) shortcodes, `{{< name … >}}` and `{{% name … %}}`: what to write
+_HUGO_SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([A-Za-z_][\w-]*)")
+_FOOTNOTE = "the reference in words, or a footnote '[^ref]' that gives it"
+_REF = _LINK + ", or a link to a part of this page, [text](#id)"
+_CODE = "a code fence ('```python' … '```')"
+_HUGO = {"math": "nothing: remove the '{{< math >}}' and '{{< /math >}}' lines (a formula "
+                 "between '$$' lines needs no shortcode here)",
+         "katex": "nothing: remove the shortcode's lines (a formula between '$$' lines needs "
+                  "no shortcode here)",
+         "cite": _FOOTNOTE, "sidenote": _FOOTNOTE, "marginnote": _FOOTNOTE,
+         "ref": _REF, "relref": _REF, "highlight": _CODE, "code": _CODE,
+         "icon": "the emoji itself (:snake:), or nothing", "mention": "the name as text",
+         "toc": "nothing: the page makes its own contents, from the '##' and '###' headings"}
 _SHORTCODE_CALL = re.compile(r"\{([{%])-?\s*([A-Za-z_]\w*)\s*\(")
 
 
@@ -86,8 +99,12 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if re.search(r"\{%-?\s*include\s+[\w./-]+\.\w+", written):   # Jekyll's include
         return ("'{% include … %}' is a Liquid (Jekyll) tag reading another file, which this "
                 f"text does not know; write {_INCLUDED}")
-    if "{{<" in written or "{{%" in written:
-        return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
+    if hugo := _HUGO_SHORTCODE.search(written):
+        name, mark = hugo[1], hugo[0][2]
+        instead = _HUGO.get(name) or _ZOLA.get(name)
+        shown = f"{{{{{mark} {name} … {'>' if mark == '<' else '%'}}}}}"
+        return (f"'{shown}' is a Hugo shortcode, which this text does not know; "
+                + (f"write {instead}" if instead else _TEXT_KNOWS))
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
