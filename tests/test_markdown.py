@@ -717,6 +717,26 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     assert all("component" in x.message for x in e.value.errors), e.value
 
 
+@pytest.mark.parametrize("written, meant", [
+    ('Transformers <d-cite key="vaswani2017"></d-cite> compute it.', "footnote"),
+    ("The score <d-math>s = q^\\top k</d-math> is scaled.", "'$…$'"),
+    ("<d-math block>\np_j = e^{s_j}\n</d-math>", "'$$' lines"),
+    ("Large.<d-footnote>Under the assumption.</d-footnote> Then.", "[^name]"),
+    ('<d-code block language="python">\nx = 1\n</d-code>', "```python"),
+    ("<d-byline></d-byline>", "remove it"),
+    ("<d-appendix>\n<p>Thanks.</p>\n</d-appendix>", "remove it"),
+], ids=["d-cite", "d-math", "d-math block", "d-footnote", "d-code", "d-byline", "d-appendix"])
+def test_a_distill_component_says_what_to_write_once_a_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A Distill article's components were each told the Hugging Face docs' advice ('a
+    video or notebook: a link; a tip: a quote; a quiz: a list'), and an opening and end tag
+    on one line made two errors of one line. One error a line now, saying what to write."""
+    e = error(tmp_path, f"Text.\n\n{written}\n\nMore.\n")
+    first = [x for x in e.errors if x.line == BODY_START + 2]
+    assert len(first) == 1 and "Distill" in first[0].message, [str(x) for x in e.errors]
+    assert meant in first[0].message and "hfoption" not in first[0].message, first[0]
+
+
 @pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
 def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
     """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)

@@ -24,6 +24,22 @@ _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
 # code `` `r expr` ``, neither of which KaTeX knows (it draws them as text of the formula)
 _BOOKDOWN_LABEL = re.compile(r"\(\\#[A-Za-z]+:[\w.:-]+\)")
 _INLINE_R = re.compile(r"`r[ \t][^`]*`")
+# Distill's (distill.pub's template) components: what to write for each
+_DISTILL_FRAME = ("nothing: remove it (the front matter gives the title and description; "
+                  "the page lays out the article, its notes and contents)")
+_DISTILL = {
+    "d-cite": "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
+              "holding it",
+    "d-math": "the formula between dollars, '$…$' (with 'block', between two '$$' lines)",
+    "d-footnote": "a footnote: a reference [^name] in the text and '[^name]: the note' "
+                  "below the paragraph",
+    "d-code": "a code fence, '```python' … '```'",
+    "d-figure": "a figure the build draws, ![what it shows](NAME.svg \"Caption\")",
+    "d-hover-box": "a footnote [^name]",
+    **dict.fromkeys(("d-front-matter", "d-title", "d-byline", "d-article", "d-appendix",
+                     "d-toc", "d-bibliography", "d-footnote-list", "d-citation-list",
+                     "d-abstract", "d-references"), _DISTILL_FRAME),
+}
 # a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
 # a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
 _DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
@@ -96,6 +112,7 @@ class InlineScanner:
         # Jekyll site has dozens), the scan going on past each (as past a formula, or as
         # past the text it is shown as)
         self.independent: list[BuildError] = []
+        self._named: set[tuple[str, int]] = set()   # (component, line) told: one error a line
 
     def raise_independent(self, first: BuildError | None = None) -> None:
         """Raises the independent mistakes found so far with `first` (the mistake that
@@ -211,7 +228,9 @@ class InlineScanner:
                 out.append(c)
                 i += 1
             elif c == "<":
-                if name := mdx_component(text, i, self.elements):
+                if (name := mdx_component(text, i, self.elements)) and \
+                        (name, first + text.count("\n", 0, i)) not in self._named:
+                    self._named.add((name, first + text.count("\n", 0, i)))
                     self.independent.append(self._component(text, i, first, name))
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
@@ -240,6 +259,11 @@ class InlineScanner:
         end = text.find(">", i)
         written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
         shown = written if len(written) <= 50 else f"{written[:40]}…"
+        if name in _DISTILL:
+            return self.error(first + text.count("\n", 0, i),
+                              f"'{shown}' is Distill's component <{name}>, which Markdown does "
+                              "not know: the page would show it as typed (GitHub hides it); "
+                              f"write {_DISTILL[name]}")
         what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
                 f"<{name}>, no HTML element but another tool's component (the Hugging Face "
                 "docs' <hfoption>, a web component such as <gradio-app>),")
