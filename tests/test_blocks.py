@@ -271,6 +271,29 @@ def test_raw_pre_html_and_code_fences_read_alike_by_both_parsers_warn_nothing(
     assert "<pre" in html
 
 
+@pytest.mark.parametrize("passage", [
+    "<details>\n<summary>Full traceback</summary>\n\n```\nRuntimeError: nan\n```\n\n</details>\n",
+    "<details>\n<summary>Output</summary>\n\n```python\nx = 1\n```\n\n```text\n1\n```\n\n"
+    "</details>\n",
+    "```python\nx = 1\n```\n\n<details>\n<summary>Log</summary>\n\n```\nlog\n```\n\n</details>\n",
+], ids=["one fence", "two fences", "a fence before"])
+def test_code_in_an_html_details_box_reads_alike_by_both_parsers_warn_nothing(
+        tmp_path: Path, passage: str) -> None:
+    """A GitHub issue's traceback in '<details><summary>…</summary>' and a fence, after a
+    blank line: the page shows the code as code, as GitHub does, yet the build warned that
+    the box keeps the Markdown inside it as typed (at the fence's line, or at an earlier
+    fence's)."""
+    messages, html = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
+    assert not messages, messages
+    assert "<details>" in html and "<pre" in html and "```" not in html
+
+
+def test_text_in_an_html_details_box_is_still_warned(tmp_path: Path) -> None:
+    passage = "<details>\n<summary>More</summary>\n\nSome *text*.\n\n```\ncode\n```\n\n</details>\n"
+    messages, _ = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
+    assert any("<details> box written in HTML" in m for m in messages), messages
+
+
 @pytest.mark.parametrize("passage", ["H<sub>2</sub>O and CO<sub>2</sub> are molecules.\n",
                                      "Scores &amp; logits, <b>both</b> unscaled.\n",
                                      "- an item with <abbr title=\"scaled\">SDP</abbr>\n"],

@@ -314,7 +314,7 @@ class BlockStructure(Treeprocessor):
         # which GitHub shows as the emoji (told by `md_foreign`): its words are the emoji's
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link, unescape),
                       lambda el: 0, lambda text: self.plain(escaped_as_github(text)),
-                      self._fences_in).read(root)
+                      self._fences_in, self._fences_inside).read(root)
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences + self._emphasis(ours.elements, theirs.elements, main)
@@ -399,6 +399,15 @@ class BlockStructure(Treeprocessor):
         stashed = self.md.htmlStash.rawHtmlBlocks[n]
         return isinstance(stashed, str) and stashed.lstrip().startswith("<pre") and \
             n not in self.raw_html.entries
+
+    def _fences_inside(self, el: etree.Element) -> int:
+        """The fences stashed inside the raw HTML block `el` stands for (a traceback in a
+        `<details>` box, after a blank line): the page shows each as code, as GitHub does."""
+        m = _BLOCK_PLACEHOLDER.fullmatch((el.text or "").strip())
+        stashed = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))] if m else ""
+        if not isinstance(stashed, str):
+            return 0
+        return sum(self.is_fence(int(n.group(1))) for n in _BLOCK_PLACEHOLDER.finditer(stashed))
 
     def _fences_in(self, text: str) -> list[tuple[str, str]]:
         """A tight list item's text cut at the fences stashed in it (a fence right under the
