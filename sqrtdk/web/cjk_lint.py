@@ -214,12 +214,26 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     text = _text_brackets(_NOTE_IN_LINK.sub(_note_after_link, masked_text), masked)
     tree = _github_reading(text)     # lines stay as they are: one reading serves both
     found = _table_findings(_without_heading_ids(text, tree), path.name, tree)
+    lines = text.split("\n")
     for f in found:
+        line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        if f.old == f.new:
+            # autocorrect reports the line without the spaces around its text: its one
+            # change, full-width spaces made ASCII, would not show in the two texts
+            where = "starts" if line.lstrip(" \t>").startswith(_FULL_WIDTH_SPACE) else "ends"
+            warn(LOGGER, path, f.line, f"{SPACING}: the line {where} with full-width spaces "
+                 "(U+3000, as a Word or WPS paragraph indent), which the page shows as wide "
+                 "blank space, as GitHub does, where the site's paragraphs have none; remove "
+                 "them (autocorrect's rules would make them ASCII spaces)")
+            continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
             text.replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' (autocorrect's rules; fix the text, or ignore this warning)")
     return len(found)
+
+
+_FULL_WIDTH_SPACE = "\u3000"
 
 
 # Han characters (the unified blocks and their extension A, the compatibility block) and
