@@ -1953,3 +1953,30 @@ def test_latex_in_math_or_code_is_not_told(tmp_path: Path, text: str) -> None:
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "LaTeX" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "1\u3001\u70b9\u79ef\uff1b\n2\u3001\u65b9\u5dee\uff1b\n3\u3001\u68af\u5ea6\u3002\n",
+    "\uff081\uff09\u70b9\u79ef\uff1b\n\uff082\uff09\u65b9\u5dee\u3002\n",
+    "(1) the dot product grows;\n(2) softmax saturates.\n",
+], ids=["1\u3001", "\uff081\uff09", "(1)"])
+def test_numbered_lines_of_a_word_list_warn_at_their_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lines: str, lang: str) -> None:
+    """A list converted from Word or WPS, '1\u3001\u2026' or '\uff081\uff09\u2026' on lines
+    under each other, is one paragraph here and on GitHub: the lines ran together into one,
+    silently, where the author meant a list."""
+    import logging
+    body = f"First paragraph.\n\n{lines}\nLast paragraph.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and "numbered list" in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+def test_a_numbered_line_in_a_sentence_is_no_list(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "See point (1) here and\n(2) there in one sentence.\n\n"
+                       "(1) A single line.\n")
+    assert not [w for w in warned if "numbered" in w], warned

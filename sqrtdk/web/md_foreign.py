@@ -84,6 +84,8 @@ def _role_instead(role: str, code: str) -> str:
     return "a link, [text](#id), for a reference, or the code alone"
 
 
+# the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`
+_WORD_ITEM = re.compile(r"[ \t>]*(?:\d{1,3}\u3001|[(\uff08]\d{1,3}[)\uff09])")
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
@@ -397,6 +399,29 @@ class ForeignSyntax(Treeprocessor):
         self._caption_rows(root)
         self._code_captions(root)
         self._simple_tables(root)
+        self._word_lists(root)
+
+    def _word_lists(self, root: etree.Element) -> None:
+        """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09` or `(1)`
+        under each other: one paragraph here and on GitHub, its lines run together (on a
+        Chinese page with no space between them); a warning at the first such line. Read
+        from the article's lines, which a Chinese page's line joining leaves as written."""
+        lines = self.text().split("\n")
+        for p in root.iter("p"):
+            first, last = self.positions.line(p), self.positions.end(p)
+            if not first or last <= first:
+                continue
+            numbered = [bool(_WORD_ITEM.match(x)) for x in lines[first - 1:last]]
+            k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
+                     None)
+            if k is not None:
+                shown = shortened(lines[first - 1 + k].strip(), 30)
+                warn(LOGGER, self.source, first + k,
+                     "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09' "
+                     "or '(1)') is not understood here and is published as typed "
+                     f"('{shown}'), its lines run together into one paragraph, here and on "
+                     "GitHub; write a numbered list: '1. ' at the start of each item's line, "
+                     "after a blank line")
 
     def _simple_tables(self, root: etree.Element) -> None:
         """A horizontal rule written as dashes parted by spaces right under a line of text:
