@@ -32,6 +32,11 @@ AT = BODY_START + 2
 # name -> (passage, the line of the passage the warning names (0-based), words the message
 # must hold)
 DIVERGENT: dict[str, tuple[str, int, str]] = {
+    # a spacer line of Word, WPS or an online editor: a paragraph on GitHub, a blank line here
+    # (it was told to indent a nested list by 4 spaces)
+    "a line of a non-breaking space": ("Text.\n\n\u00a0\n\nMore.\n", 2, "remove the line"),
+    "a line of a non-breaking space between items": (
+        "- one\n\n\u00a0\n\n- two\n", 2, "only a non-breaking or full-width space"),
     "list under a paragraph": (
         "Three steps:\n- scale the scores\n- take the softmax\n", 1, "blank line before a list"),
     "numbered list under a paragraph": (

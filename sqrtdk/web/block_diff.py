@@ -60,6 +60,10 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     while k >= 0 and source[k].strip():
         k -= 1
     above = list(source[k + 1:line - 1])
+    if region and not region[0].strip() and region[0].strip(" \t"):
+        return ("the line holds only a non-breaking or full-width space (a spacer of Word, "
+                "WPS or an online editor), an empty paragraph on GitHub and a blank line "
+                "here: remove the line"), False, 0
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
                 "'1.'): write '1.', '2.', …"), True, 0
