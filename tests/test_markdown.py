@@ -1960,7 +1960,8 @@ def test_latex_in_math_or_code_is_not_told(tmp_path: Path, text: str) -> None:
     "1\u3001\u70b9\u79ef\uff1b\n2\u3001\u65b9\u5dee\uff1b\n3\u3001\u68af\u5ea6\u3002\n",
     "\uff081\uff09\u70b9\u79ef\uff1b\n\uff082\uff09\u65b9\u5dee\u3002\n",
     "(1) the dot product grows;\n(2) softmax saturates.\n",
-], ids=["1\u3001", "\uff081\uff09", "(1)"])
+    "(1) at $d_k = 64$ the SD is 8;\n(2) at $d_k = 512$ it is 22.6.\n",
+], ids=["1\u3001", "\uff081\uff09", "(1)", "with a formula"])
 def test_numbered_lines_of_a_word_list_warn_at_their_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lines: str, lang: str) -> None:
     """A list converted from Word or WPS, '1\u3001\u2026' or '\uff081\uff09\u2026' on lines
@@ -1973,6 +1974,7 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and "numbered list" in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert f"('{lines.split(chr(10))[0][:20]}" in got[0], got       # as written
 
 
 def test_a_numbered_line_in_a_sentence_is_no_list(tmp_path: Path) -> None:

@@ -415,7 +415,7 @@ class ForeignSyntax(Treeprocessor):
             k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
                      None)
             if k is not None:
-                shown = shortened(lines[first - 1 + k].strip(), 30)
+                shown = shortened(self.readable(lines[first - 1 + k]).strip(), 30)
                 warn(LOGGER, self.source, first + k,
                      "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09' "
                      "or '(1)') is not understood here and is published as typed "
