@@ -108,6 +108,19 @@ def test_redefining_a_command_katex_has_says_so_not_the_site_table(
     assert f"{name} is one of KaTeX's own commands" in message and "\\renewcommand" in message
 
 
+def test_a_redefinition_in_a_display_formula_names_its_own_line(tmp_path: Path,
+                                                               katex: Any) -> None:
+    """Scribe notes define their macros in one display formula, a definition a line; a
+    \\newcommand of a command KaTeX has was named at the formula's '$$' line, not its own."""
+    body = ("Text.\n\n$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\newcommand{\\R}{\\mathbb{R}}\n"
+            "\\newcommand{\\Var}{\\operatorname{Var}}\n$$\n")
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {})
+    assert e.value.line == BODY_START + 4 and "\\R is one of KaTeX's own" in e.value.message, \
+        (e.value.line, e.value.message)
+
+
 def test_the_same_definition_again_is_not_a_conflict(tmp_path: Path, katex: Any) -> None:
     built = page(tmp_path, "$\\gdef\\vx{\\mathbf{x}}\\vx$\n\n$\\gdef\\vx{ \\mathbf{x} }\\vx$\n",
                  RESULTS)

@@ -137,6 +137,10 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
         source = source if len(source) <= 80 else source[:79] + "\u2026"
         dollars = "$$" if f.display else "$"
         line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
+        if r.redefined and r.error_at < 0 and (defined := re.search(
+                r"\\(?:re)?newcommand\s*\{?\s*" + re.escape(r.redefined) + r"(?![A-Za-z])",
+                f.source)):
+            line = f.line_at(defined.start())     # its own line, in a formula of many lines
         raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
                          + katex_reason(r.error) + _dollar_hint(f)
                          + _command_hint(r, page.formulas, rendered, k, macros)
