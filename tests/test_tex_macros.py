@@ -202,8 +202,13 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
      "\\newcommand{\\argmax}{\\operatorname*{arg\\,max}}"),
     ("\\DeclareMathOperator{\\Var}{Var} \\Var(x)", "\\newcommand{\\Var}{\\operatorname{Var}}"),
     ("\\DeclareMathOperator\\Tr{tr} \\Tr A", "\\newcommand{\\Tr}{\\operatorname{tr}}"),
+    ("a \\unicode{x2248} b", "the character itself, '\u2248'"),
+    ("a \\unicode{8776} b", "the character itself, '\u2248'"),
+    ("\\enclose{circle}{x}", "\\boxed{"),
+    ("\\ce{H2O}", "\\mathrm{H_2O}"),
 ], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs", "DeclareMathOperator*",
-        "DeclareMathOperator", "DeclareMathOperator no braces"])
+        "DeclareMathOperator", "DeclareMathOperator no braces", "unicode hex", "unicode decimal",
+        "enclose", "mhchem"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

@@ -233,6 +233,8 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
                 "with \\tag{…} and refer to it in words")
     if command == "\\DeclareMathOperator":
         return _operator_hint(formulas[k].source)
+    if command == "\\unicode":
+        return _unicode_hint(formulas[k].source)
     if command in _MATHJAX_ONLY:
         return f"; {command} is MathJax's: {_MATHJAX_ONLY[command]}"
     if command in _PACKAGE_ONLY:
@@ -283,7 +285,26 @@ _MATHJAX_ONLY = {
     "\\cssId": "remove it, keeping its second argument",
     "\\style": "remove it, keeping its second argument",
     "\\bbox": "remove it, or write \\boxed{…} or \\colorbox{…}{…}",
+    "\\enclose": "write \\boxed{…}, \\cancel{…} or \\bcancel{…} for its notation",
+    "\\ce": "its mhchem extension, which this site does not load; write the formula with "
+           "\\mathrm: $\\mathrm{H_2O}$",
+    "\\pu": "its mhchem extension, which this site does not load; write the unit with "
+           "\\mathrm: $5\\,\\mathrm{mol/L}$",
 }
+# MathJax's \unicode{x2248} (a character by its code point, hexadecimal or decimal)
+_UNICODE = re.compile(r"\\unicode\s*(?:\[[^\]]*\])?\s*\{\s*(x?)([0-9A-Fa-f]+)\s*\}")
+
+
+def _unicode_hint(source: str) -> str:
+    """What to write for MathJax's \\unicode{…}: the character it stands for, itself."""
+    m = _UNICODE.search(source)
+    try:
+        char = chr(int(m[2], 16 if m[1] else 10)) if m else ""
+    except (ValueError, OverflowError):
+        char = ""
+    shown = f"the character itself, '{char}'" if char.isprintable() and char else \
+        "the character itself"
+    return f"; \\unicode is MathJax's: write {shown}, or the KaTeX command that draws it"
 
 
 def _scroll_if_wide(f: Formula, r: Rendered, name: str) -> str:
