@@ -1982,3 +1982,24 @@ def test_a_numbered_line_in_a_sentence_is_no_list(tmp_path: Path) -> None:
         html(tmp_path, "See point (1) here and\n(2) there in one sentence.\n\n"
                        "(1) A single line.\n")
     assert not [w for w in warned if "numbered" in w], warned
+
+
+@pytest.mark.parametrize("line", ["\t\u8868 1\u3000\u4e0d\u540c\u7f29\u653e\u65b9\u5f0f\u7684\u6bd4\u8f83",
+                                  "\t\u3000\u3000\u8fd9\u662f\u4e00\u6bb5\u6b63\u6587\u3002"],
+                         ids=["a caption", "a paragraph"])
+def test_a_line_of_chinese_text_indented_by_a_tab_is_warned(tmp_path: Path, line: str) -> None:
+    """A document converted from Word or WPS indents a caption or a paragraph with a tab:
+    after a blank line it is an indented code block here and on GitHub, the words shown as
+    code, silently. A warning at its line."""
+    with captured() as warned:
+        html(tmp_path, f"Text.\n\n{line}\n\nMore.\n")
+    got = [w for w in warned if "indented by a tab" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: " in got[0], warned
+
+
+@pytest.mark.parametrize("code", ["\tprint('\u4f60\u597d')", "    \u8bad\u7ec3\u5b8c\u6210",
+                                  "\t# \u8ba1\u7b97\u6ce8\u610f\u529b\n\tx = q @ k"])
+def test_indented_code_with_chinese_is_not_told(tmp_path: Path, code: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"Text.\n\n{code}\n\nMore.\n")
+    assert not [w for w in warned if "indented by a tab" in w], warned
