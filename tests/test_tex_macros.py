@@ -206,9 +206,14 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
     ("a \\unicode{8776} b", "the character itself, '\u2248'"),
     ("\\enclose{circle}{x}", "\\boxed{"),
     ("\\ce{H2O}", "\\mathrm{H_2O}"),
+    ("\\begin{aligned} a &= b \\\\ \\intertext{so} c &= d \\end{aligned}",
+     "write the words as a paragraph between two formulas"),
+    ("x = 1 \\qedhere", "\\blacksquare"),
+    ("\\hfill y", "\\qquad"),
+    ("z \\numberthis", "\\tag{1}"),
 ], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs", "DeclareMathOperator*",
         "DeclareMathOperator", "DeclareMathOperator no braces", "unicode hex", "unicode decimal",
-        "enclose", "mhchem"])
+        "enclose", "mhchem", "intertext", "qedhere", "hfill", "numberthis"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

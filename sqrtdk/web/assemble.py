@@ -237,6 +237,9 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
         return _unicode_hint(formulas[k].source)
     if command in _MATHJAX_ONLY:
         return f"; {command} is MathJax's: {_MATHJAX_ONLY[command]}"
+    if command in _LATEX_ONLY:
+        return f"; {command} is LaTeX's (amsmath's, amsthm's), which KaTeX does not have: " \
+            + _LATEX_ONLY[command]
     if command in _PACKAGE_ONLY:
         return (f"; {command} is a LaTeX package's (machine-learning posts use it), which "
                 f"KaTeX does not have: {_PACKAGE_ONLY[command]}")
@@ -264,6 +267,18 @@ def _operator_hint(source: str) -> str:
     return (f"; \\DeclareMathOperator is a LaTeX preamble command, which KaTeX does not have: "
             f"write \\newcommand{{{name}}}{{\\operatorname{star}{{{text}}}}} instead (it holds "
             "for the later formulas too)")
+
+
+# LaTeX's (amsmath's, amsthm's) commands of course notes that KaTeX lacks
+_INTERTEXT = ("end the formula there, write the words as a paragraph between two formulas, "
+              "and open the next one")
+_LATEX_ONLY = {
+    "\\intertext": _INTERTEXT, "\\shortintertext": _INTERTEXT,
+    "\\qedhere": "remove it, and end the proof with \\blacksquare (\u220e) or \\square "
+                  "(\u25a1), in the formula or after it",
+    "\\hfill": "remove it, or space with \\qquad or \\hspace{2em}",
+    "\\numberthis": "number the formula with \\tag{1} and refer to it in words",
+}
 
 
 # commands of LaTeX packages that ML posts use (bbm, dsfont, physics, commath) and KaTeX lacks
