@@ -220,11 +220,12 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
         if f.old == f.new:
             # autocorrect reports the line without the spaces around its text: its one
             # change, full-width spaces made ASCII, would not show in the two texts
-            where = "starts" if line.lstrip(" \t>").startswith(_FULL_WIDTH_SPACE) else "ends"
-            warn(LOGGER, path, f.line, f"{SPACING}: the line {where} with full-width spaces "
-                 "(U+3000, as a Word or WPS paragraph indent), which the page shows as wide "
-                 "blank space, as GitHub does, where the site's paragraphs have none; remove "
-                 "them (autocorrect's rules would make them ASCII spaces)")
+            starts = line.lstrip(" \t>").startswith(_FULL_WIDTH_SPACE)
+            shown = ("starts with full-width spaces (U+3000, a Word or WPS paragraph indent), "
+                     "which the page leaves out and GitHub shows as an indent" if starts else
+                     "ends with full-width spaces (U+3000), which the page leaves out")
+            warn(LOGGER, path, f.line, f"{SPACING}: the line {shown}; remove them "
+                 "(autocorrect's rules would make them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
             text.replace(TEXT_BRACKET, "["), "$…$"))
