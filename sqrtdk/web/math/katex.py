@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import threading
+import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,19 @@ def advised(warning: str) -> str:
     """KaTeX's warning `code: message` as the build prints it: 'KaTeX: ' first, and the
     advice for its code (ADVICE) after, when there is one."""
     code = warning.partition(":")[0].strip()
-    return f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
+    said = f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
+    # an invisible character (a no-break, zero-width or full-width space pasted from a web
+    # page or Word) named by its code point: quoted as itself it shows as nothing
+    invisible = [c for c in dict.fromkeys(warning) if c != " " and
+                 unicodedata.category(c) in ("Zs", "Zl", "Zp", "Cf")]
+    for c in invisible:
+        said = said.replace(c, f"U+{ord(c):04X}")
+    if invisible:
+        names = ", ".join(f"U+{ord(c):04X} ({unicodedata.name(c, 'a space').lower()})"
+                          for c in invisible)
+        said += (f"; {names} is an invisible character pasted with the text: delete it "
+                 "(type a plain space where one is meant)")
+    return said
 
 
 # KaTeX warns once per character (`unicodeTextInMathMode: Unicode text character "X" used in
