@@ -2003,3 +2003,18 @@ def test_indented_code_with_chinese_is_not_told(tmp_path: Path, code: str) -> No
     with captured() as warned:
         html(tmp_path, f"Text.\n\n{code}\n\nMore.\n")
     assert not [w for w in warned if "indented by a tab" in w], warned
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_toml_front_matter_block_below_the_front_matter_is_named(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """A Zola or Hugo post's own '+++' TOML block left under the front matter was told to be a
+    notebook cell break: 'remove the line', which left its 'title = …' lines on the page."""
+    import logging
+    body = 'First paragraph.\n\n+++\ntitle = "Scaled attention"\ndate = 2023-04-01\n+++\n\nLast.\n'
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and "TOML front matter" in got[0] and "cell break" not in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0] and "remove the block" in got[0], got

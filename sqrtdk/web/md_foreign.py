@@ -86,6 +86,8 @@ def _role_instead(role: str, code: str) -> str:
 
 # the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`
 _WORD_ITEM = re.compile(r"[ \t>]*(?:\d{1,3}\u3001|[(\uff08]\d{1,3}[)\uff09])")
+# a line of TOML, `key = value` (a Zola or Hugo post's front matter)
+_TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
@@ -223,8 +225,15 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # notebook cell break `+++` (Jupytext's MyST notebooks), a line of text here and on GitHub
     (re.compile(r"^\([\w:.-]+\)=[ \t]*$", re.M), False, "a MyST target '(…)='",
      "an id on the heading below it ('## Title {#sec-intro}'), and remove the line"),
-    (re.compile(r"^\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$", re.M), False,
+    (re.compile(r"^(?<![^\n]\n)\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$(?!\n" + _TOML_KEY + ")",
+                re.M), False,
      "a notebook cell break '+++' (MyST, Jupytext)", "nothing: remove the line"),
+    # a Zola or Hugo post's own front matter, `+++` over `title = "…"` lines, left under the
+    # front matter: a paragraph of text here and on GitHub
+    (re.compile(r"^\+\+\+[ \t]*\n" + _TOML_KEY, re.M), False,
+     "a TOML front matter block '+++ … +++' (Zola's, Hugo's)",
+     "the title and description in the front matter at the top (title:, description:), and "
+     "remove the block"),
     # LaTeX outside a formula (course notes, a paper's source): a math environment inside a
     # line of text (one at a line's start is a display formula), any other environment
     # (`\begin{theorem}`, `\begin{itemize}`) and the text commands; its '*' may be emphasis
