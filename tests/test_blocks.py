@@ -32,6 +32,11 @@ AT = BODY_START + 2
 # name -> (passage, the line of the passage the warning names (0-based), words the message
 # must hold)
 DIVERGENT: dict[str, tuple[str, int, str]] = {
+    # a pasted post's own front matter under the article's (it was told to be a heading
+    # written on two lines: 'write it on one line, as ## Its title')
+    "a second front matter block": (
+        "---\nlayout: post\ntitle: \"Scaled attention\"\ndate: 2023-04-01\n---\n", 1,
+        "another front matter block"),
     # a spacer line of Word, WPS or an online editor: a paragraph on GitHub, a blank line here
     # (it was told to indent a nested list by 4 spaces)
     "a line of a non-breaking space": ("Text.\n\n\u00a0\n\nMore.\n", 2, "remove the line"),
