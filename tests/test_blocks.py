@@ -237,6 +237,16 @@ def test_a_heading_without_an_id_stops_at_its_line(tmp_path: Path, heading: str)
     assert e.value.line == AT, e.value
 
 
+def test_every_heading_without_an_id_is_named_in_one_build(tmp_path: Path) -> None:
+    """A pasted post has a dozen headings and none has an id: only the first was named, so
+    its author rebuilt once per heading. Each is now an error at its line, all in one build."""
+    body = INTRO + "## Why it hurts\n\nText.\n\n### The assumptions\n\nMore.\n\n## Summary\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS)
+    lines = sorted(x.line for x in getattr(e.value, "errors", [e.value]))
+    assert lines == [AT, AT + 4, AT + 8], [str(x) for x in getattr(e.value, "errors", [e.value])]
+
+
 def test_alignment_names_the_line_of_githubs_block_where_the_readings_part() -> None:
     ours = [Block("p", 0, "Intro"), Block("p", 0, "Stepsab")]
     theirs = [Block("p", 0, "Intro", 1), Block("p", 0, "Steps", 3), Block("ul", 0, "", 4),

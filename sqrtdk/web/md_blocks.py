@@ -443,6 +443,7 @@ class BlockStructure(Treeprocessor):
         theirs, `alignment` their match to cmark-gfm's reading): a level-1 heading, one
         without an id, a `[[anchor]]` left beside an id; with `levels`, a level skipped."""
         previous, after, first = 1, 1, levels
+        found: list[ContentError] = []    # every heading's mistake, each at its line, at once
         for block, el, matched, exact in zip(blocks, elements, alignment.lines,
                                              alignment.exact, strict=True):
             if exact and matched:
@@ -486,9 +487,9 @@ class BlockStructure(Treeprocessor):
                 if not ident and levels:     # the text's, not a note's: its place is known
                     outline = self._outline(blocks, elements, el, typed, level, setext)
             if problem:
-                raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
-                                                       re.escape(text[:40]), re.M), line=at,
-                                   outline=outline)
+                found.append(ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
+                                                              re.escape(text[:40]), re.M),
+                                          line=at, outline=outline))
             anchor = _BRACKET_ANCHOR.fullmatch(_HEADING_ID.sub("", typed).strip())
             if anchor and anchor.group(1).strip():       # `## Title[[anchor]] {#id}`
                 self._warn(line, f"heading '{self._shown(typed)}' ends with "
@@ -501,6 +502,8 @@ class BlockStructure(Treeprocessor):
                                  "the contents and screen readers rely on; make it "
                                  f"'{'#' * (previous + 1)} …'")
             previous = level
+        if found:
+            raise ContentError.with_more(found)
 
     def _outline(self, blocks: list[Block], elements: list[etree.Element | None],
                  heading: etree.Element, typed: str, level: int, why: str) -> Outline:
