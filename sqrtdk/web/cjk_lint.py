@@ -220,12 +220,12 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
         if f.old == f.new:
             # autocorrect reports the line without the spaces around its text: its one
             # change, full-width spaces made ASCII, would not show in the two texts
-            starts = line.lstrip(" \t>").startswith(_FULL_WIDTH_SPACE)
-            shown = ("starts with full-width spaces (U+3000, a Word or WPS paragraph indent), "
-                     "which the page leaves out and GitHub shows as an indent" if starts else
-                     "ends with full-width spaces (U+3000), which the page leaves out")
-            warn(LOGGER, path, f.line, f"{SPACING}: the line {shown}; remove them "
-                 "(autocorrect's rules would make them ASCII spaces)")
+            where = "starts" if _INDENTED.match(line) else "ends"
+            warn(LOGGER, path, f.line, f"{SPACING}: the line's text {where} with full-width "
+                 "spaces (U+3000, as a Word or WPS paragraph indent), which Markdown does not "
+                 "read as an indent (GitHub shows them as blank space, the page leaves them "
+                 "out at a paragraph's start); remove them (autocorrect's rules would make "
+                 "them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
             text.replace(TEXT_BRACKET, "["), "$…$"))
@@ -234,7 +234,8 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     return len(found)
 
 
-_FULL_WIDTH_SPACE = "\u3000"
+# full-width spaces at the start of a line's text, after a quote's '>' or a list's marker
+_INDENTED = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?\u3000")
 
 
 # Han characters (the unified blocks and their extension A, the compatibility block) and
