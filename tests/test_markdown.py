@@ -1961,7 +1961,10 @@ def test_latex_in_math_or_code_is_not_told(tmp_path: Path, text: str) -> None:
     "\uff081\uff09\u70b9\u79ef\uff1b\n\uff082\uff09\u65b9\u5dee\u3002\n",
     "(1) the dot product grows;\n(2) softmax saturates.\n",
     "(1) at $d_k = 64$ the SD is 8;\n(2) at $d_k = 512$ it is 22.6.\n",
-], ids=["1\u3001", "\uff081\uff09", "(1)", "with a formula"])
+    "\u4e00\u3001\u65b9\u5dee\uff1b\n\u4e8c\u3001\u68af\u5ea6\u3002\n",
+    "\uff08\u4e00\uff09\u65b9\u5dee\uff1b\n\uff08\u4e8c\uff09\u68af\u5ea6\u3002\n",
+], ids=["1\u3001", "\uff081\uff09", "(1)", "with a formula", "\u4e00\u3001",
+        "\uff08\u4e00\uff09"])
 def test_numbered_lines_of_a_word_list_warn_at_their_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lines: str, lang: str) -> None:
     """A list converted from Word or WPS, '1\u3001\u2026' or '\uff081\uff09\u2026' on lines

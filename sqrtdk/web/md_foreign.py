@@ -85,7 +85,9 @@ def _role_instead(role: str, code: str) -> str:
 
 
 # the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`
-_WORD_ITEM = re.compile(r"[ \t>]*(?:\d{1,3}\u3001|[(\uff08]\d{1,3}[)\uff09])")
+_CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}"
+_WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
+                        rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09])")
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
