@@ -32,6 +32,16 @@ AT = BODY_START + 2
 # name -> (passage, the line of the passage the warning names (0-based), words the message
 # must hold)
 DIVERGENT: dict[str, tuple[str, int, str]] = {
+    # a pasted post's own front matter under the article's (it was told to be a heading
+    # written on two lines: 'write it on one line, as ## Its title')
+    "a second front matter block": (
+        "---\nlayout: post\ntitle: \"Scaled attention\"\ndate: 2023-04-01\n---\n", 1,
+        "another front matter block"),
+    # a spacer line of Word, WPS or an online editor: a paragraph on GitHub, a blank line here
+    # (it was told to indent a nested list by 4 spaces)
+    "a line of a non-breaking space": ("Text.\n\n\u00a0\n\nMore.\n", 2, "remove the line"),
+    "a line of a non-breaking space between items": (
+        "- one\n\n\u00a0\n\n- two\n", 2, "only a non-breaking or full-width space"),
     "list under a paragraph": (
         "Three steps:\n- scale the scores\n- take the softmax\n", 1, "blank line before a list"),
     "numbered list under a paragraph": (
@@ -227,6 +237,16 @@ def test_a_heading_without_an_id_stops_at_its_line(tmp_path: Path, heading: str)
     assert e.value.line == AT, e.value
 
 
+def test_every_heading_without_an_id_is_named_in_one_build(tmp_path: Path) -> None:
+    """A pasted post has a dozen headings and none has an id: only the first was named, so
+    its author rebuilt once per heading. Each is now an error at its line, all in one build."""
+    body = INTRO + "## Why it hurts\n\nText.\n\n### The assumptions\n\nMore.\n\n## Summary\n"
+    with pytest.raises(BuildError) as e:
+        page(tmp_path, body, RESULTS)
+    lines = sorted(x.line for x in getattr(e.value, "errors", [e.value]))
+    assert lines == [AT, AT + 4, AT + 8], [str(x) for x in getattr(e.value, "errors", [e.value])]
+
+
 def test_alignment_names_the_line_of_githubs_block_where_the_readings_part() -> None:
     ours = [Block("p", 0, "Intro"), Block("p", 0, "Stepsab")]
     theirs = [Block("p", 0, "Intro", 1), Block("p", 0, "Steps", 3), Block("ul", 0, "", 4),
@@ -269,6 +289,29 @@ def test_raw_pre_html_and_code_fences_read_alike_by_both_parsers_warn_nothing(
     messages, html = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
     assert not messages, messages
     assert "<pre" in html
+
+
+@pytest.mark.parametrize("passage", [
+    "<details>\n<summary>Full traceback</summary>\n\n```\nRuntimeError: nan\n```\n\n</details>\n",
+    "<details>\n<summary>Output</summary>\n\n```python\nx = 1\n```\n\n```text\n1\n```\n\n"
+    "</details>\n",
+    "```python\nx = 1\n```\n\n<details>\n<summary>Log</summary>\n\n```\nlog\n```\n\n</details>\n",
+], ids=["one fence", "two fences", "a fence before"])
+def test_code_in_an_html_details_box_reads_alike_by_both_parsers_warn_nothing(
+        tmp_path: Path, passage: str) -> None:
+    """A GitHub issue's traceback in '<details><summary>…</summary>' and a fence, after a
+    blank line: the page shows the code as code, as GitHub does, yet the build warned that
+    the box keeps the Markdown inside it as typed (at the fence's line, or at an earlier
+    fence's)."""
+    messages, html = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
+    assert not messages, messages
+    assert "<details>" in html and "<pre" in html and "```" not in html
+
+
+def test_text_in_an_html_details_box_is_still_warned(tmp_path: Path) -> None:
+    passage = "<details>\n<summary>More</summary>\n\nSome *text*.\n\n```\ncode\n```\n\n</details>\n"
+    messages, _ = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
+    assert any("<details> box written in HTML" in m for m in messages), messages
 
 
 @pytest.mark.parametrize("passage", ["H<sub>2</sub>O and CO<sub>2</sub> are molecules.\n",

@@ -284,3 +284,21 @@ def test_strict_lists_each_distinct_warning_once_and_counts_what_it_lists(tmp_pa
     assert said[MOST_ERRORS].startswith(f"{total - MOST_ERRORS} more mistake(s) not shown") \
         and "without --strict" in said[MOST_ERRORS], said
     assert len(said) == MOST_ERRORS + 2 and f"--strict makes the {total} warning(s)" in said[-1]
+
+
+@pytest.mark.parametrize("where, prefix", [("starts", ""), ("ends", ""), ("starts", "- "),
+                                           ("starts", "> ")], ids=["starts", "ends", "item",
+                                                                   "quote"])
+def test_a_full_width_indent_is_named_not_quoted_as_no_change(tmp_path, caplog, where, prefix):
+    """A paragraph pasted from Word or WPS starts with '\u3000\u3000' (full-width spaces, its
+    indent). autocorrect reports the line without its leading spaces, so the warning quoted
+    two equal texts ('… reads better as …' the same words); it now names the indent, also
+    in a list item or a quote."""
+    indent = "\u3000\u3000"
+    line = prefix + (f"{indent}{ZH}{COMMA}{TEST}" if where == "starts" else
+                     f"{ZH}{COMMA}{TEST}{indent}")
+    found = warnings(tmp_path, f"{ZH}{COMMA}{TEST}\n\n{line}\n", caplog)
+    assert len(found) == 1 and "index.md:3: warning:" in found[0], found
+    assert f"text {where} with full-width space" in found[0] and "U+3000" in found[0], found
+    was, _, wants = found[0].partition(" reads better as ")
+    assert not wants or was.rsplit("'", 2)[-2] != wants.split("'")[1], found

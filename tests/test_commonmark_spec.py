@@ -260,6 +260,7 @@ class _Inline(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.seen: list[str] = []
         self.skip = 0
+        self.spans: list[bool] = []      # each open <span>: only the page's language mark?
         self.feed(html)
         self.close()
 
@@ -273,12 +274,18 @@ class _Inline(HTMLParser):
         if self.skip or (tag == "a" and ("class", "headerlink") in attrs) or \
                 (tag == "section" and ("class", "footnote") in attrs):
             self.skip += tag not in VOID
+        elif tag == "span" and [name for name, _ in attrs] == ["lang"]:
+            self.spans.append(True)      # Latin words on a Chinese page marked English (md_text)
         else:
+            if tag == "span":
+                self.spans.append(False)
             self.seen.append(f"<{tag}>")
 
     def handle_endtag(self, tag: str) -> None:
         if self.skip:
             self.skip -= tag not in VOID
+        elif tag == "span" and self.spans and self.spans.pop():
+            return
         elif tag not in VOID:
             self.seen.append(f"</{tag}>")
 

@@ -1419,6 +1419,36 @@ def test_a_link_to_a_page_the_site_lacks_is_told_the_closest_pages_as_it_was_wri
     assert not [m for m in messages if "does not have" in m], messages
 
 
+@pytest.mark.parametrize("tag", ['<video controls src="demo.mp4"></video>',
+                                 '<audio controls src="talk.mp3"></audio>'])
+def test_a_missing_video_is_told_as_a_video_not_a_link(tmp_path: Path, tag: str) -> None:
+    """'<video src="demo.mp4">' of a pasted post was told 'link to demo.mp4, a file the site
+    does not have', with the site's pages closest to it, as if a typo of a link."""
+    body = f"Paragraph one.\n\n{tag}\n\nMore.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2, str(e.value)
+    assert e.value.message.startswith(("video ", "audio ")), str(e.value)
+    assert "source/run.py.html" not in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize("written, tool", [("@/blog/softmax.md", "Zola"),
+                                           ("@/blog/softmax.md#heads", "Zola")])
+def test_a_zola_internal_link_is_told_what_it_is(tmp_path: Path, written: str,
+                                                 tool: str) -> None:
+    """Zola's links to its own content files ('@/blog/post.md') were told the site's pages
+    closest to them, as if a typo; the error now says what the address is."""
+    body = f"Paragraph one.\n\nSee [there]({written}) now.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8"), **_OTHER_PAGES}),
+                   [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2 and tool in e.value.message, str(e.value)
+    assert "source/run.py.html" not in e.value.message, str(e.value)
+
+
 @pytest.mark.parametrize("written", ["{filename}/2023/softmax.md", "{tag}attention",
                                      "{static}/notes.pdf"])
 def test_a_pelican_link_is_told_what_it_is(tmp_path: Path, written: str) -> None:

@@ -491,3 +491,33 @@ def test_bookdown_in_a_formula_is_named_at_its_line(source: str, line: int, said
     with pytest.raises(BuildError) as e:
         mask(P, source)
     assert e.value.line == line and said in e.value.message, (e.value.line, e.value.message)
+
+
+@pytest.mark.parametrize(("source", "line", "said"), [
+    ("The set $\\\\{1,\\dots,d_k\\\\}$ of indices.\n", 1, "\\{"),
+    ("a\n\nThe set\n$S = \\\\{ i : p_i > 0 \\\\}$ here.\n", 4, "\\{"),
+    ("a\n\n$$\nA = \\\\{ x \\in \\mathbb R^d : \\|x\\| = 1 \\\\}\n$$\n", 4, "\\{"),
+    ("a\n\n$$\nS = \\left\\{ x \\right.\n\\\\{ y \\\\}\n$$\n", 5, "\\{"),
+    ("A thin space $a\\\\,b$ here.\n", 1, "\\,"),
+    ("No space $a\\\\!b$ here.\n", 1, "\\!"),
+])
+def test_a_backslash_doubled_for_markdown_in_a_formula_is_named(source: str, line: int,
+                                                                said: str) -> None:
+    """A post written for MathJax behind Markdown (a Jekyll or Hexo blog, an answer pasted
+    from one) doubles the backslash of '\\{' (Markdown halves it there); here the TeX reaches
+    KaTeX as written, so '\\\\{1, 2\\\\}' drew a line break and a group: the set's braces were
+    lost, silently. An error at its line, giving the TeX to write."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and f"write '{said}'" in e.value.message, (e.value.line,
+                                                                            e.value.message)
+
+
+@pytest.mark.parametrize("source", [
+    "a\n\n$$\n\\begin{aligned}\nx &= 1 \\\\\n{}&= 2\n\\end{aligned}\n$$\n",
+    "a\n\n$$\n\\begin{cases} 1 & x \\\\ 0 & \\text{else} \\end{cases}\n$$\n",
+    "a\n\n$$\n\\begin{aligned} a &= b \\\\{}&= c \\end{aligned}\n$$\n",
+    "The set $\\{1, 2\\}$ and $\\left\\{ x \\right\\}$.\n",
+])
+def test_a_line_break_in_a_display_formula_is_no_doubled_backslash(source: str) -> None:
+    mask(P, source)

@@ -760,6 +760,26 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     assert all("component" in x.message for x in e.value.errors), e.value
 
 
+@pytest.mark.parametrize("written, meant", [
+    ('Transformers <d-cite key="vaswani2017"></d-cite> compute it.', "footnote"),
+    ("The score <d-math>s = q^\\top k</d-math> is scaled.", "'$…$'"),
+    ("<d-math block>\np_j = e^{s_j}\n</d-math>", "'$$' lines"),
+    ("Large.<d-footnote>Under the assumption.</d-footnote> Then.", "[^name]"),
+    ('<d-code block language="python">\nx = 1\n</d-code>', "```python"),
+    ("<d-byline></d-byline>", "remove it"),
+    ("<d-appendix>\n<p>Thanks.</p>\n</d-appendix>", "remove it"),
+], ids=["d-cite", "d-math", "d-math block", "d-footnote", "d-code", "d-byline", "d-appendix"])
+def test_a_distill_component_says_what_to_write_once_a_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A Distill article's components were each told the Hugging Face docs' advice ('a
+    video or notebook: a link; a tip: a quote; a quiz: a list'), and an opening and end tag
+    on one line made two errors of one line. One error a line now, saying what to write."""
+    e = error(tmp_path, f"Text.\n\n{written}\n\nMore.\n")
+    first = [x for x in e.errors if x.line == BODY_START + 2]
+    assert len(first) == 1 and "Distill" in first[0].message, [str(x) for x in e.errors]
+    assert meant in first[0].message and "hfoption" not in first[0].message, first[0]
+
+
 @pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
 def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
     """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)
@@ -1117,6 +1137,48 @@ def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
     e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
     assert e.line == BODY_START + 2 and meant in e.message, e
     assert "result groups" not in e.message and "for a box" not in e.message, e
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("{{< math >}}\n$$\nx = 1\n$$\n{{< /math >}}", "remove the '{{< math >}}'"),
+    ('As {{< cite page="/publication/vaswani-2017" >}} shows.', "footnote"),
+    ('{{% callout note %}}\nThe factor is 8.\n{{% /callout %}}', "'/// details | Title'"),
+    ('{{< figure src="softmax.png" caption="Softmax." >}}', '![what it shows](NAME.svg'),
+    ('Read [the next]({{< ref "posts/rope.md" >}}).', "[its title](https://"),
+    ('Note{{% sidenote %}}Aside.{{% /sidenote %}} here.', "footnote"),
+], ids=["math", "cite", "callout", "figure", "ref", "sidenote"])
+def test_a_hugo_shortcode_is_told_what_to_write_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A Wowchemy (Hugo Academic) post: every shortcode was told the same 'for a link write
+    [text](../en/), for a figure …, for a box …', '{{< math >}}' around a formula too (which
+    needs none here). Each now says what to write for it."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message and "Hugo" in e.message, e
+    opening = written.split("{{")[1][0]
+    assert f" … {'>' if opening == '<' else '%'}}}}}' is a Hugo shortcode" in e.message, e
+
+
+@pytest.mark.parametrize("written, meant", [
+    ('{{ figure(src="attention.png", caption="Scores, shares.", width=600) }}',
+     '![what it shows](NAME.svg "Caption")'),
+    ('{{ youtube(id="dQw4w9WgXcQ", autoplay=false) }}', "[its title](https://"),
+    ('{{ gist(url="https://gist.github.com/someone/abc123") }}', "[its title](https://"),
+    ('{{ admonition(type="tip", text="Short.") }}', "'/// details | Title'"),
+    ('{% note(kind="info") %}\nIf you have never seen softmax.\n{% end %}',
+     "'/// details | Title'"),
+    ('{% quote(author="Vaswani et al.") %}\nWe suspect.\n{% end %}', "'> ' lines"),
+    ('{% details(summary="Show the output") %}\nOutput.\n{% end %}', "'/// details | Title'"),
+    ('{{ mermaid(code="graph TD") }}', "this text does not know"),
+], ids=["figure", "youtube", "gist", "admonition", "note with a body", "quote with a body",
+        "details with a body", "a theme's own, with keyword arguments"])
+def test_a_zola_shortcode_is_told_what_to_write_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A post pasted from a Zola site: '{{ figure(src=…) }}' was told that 'figure' is
+    undefined, with a list of result groups, and '{% note() %}' that it is Liquid's; each is
+    now named as a shortcode, with what to write for it, at its line."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message and "shortcode" in e.message, e
+    assert "result groups" not in e.message and "Liquid" not in e.message, e
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1893,3 +1955,113 @@ def test_a_rule_right_under_a_quote_is_told_to_be_a_rule(tmp_path: Path, lang: s
     e = error(tmp_path, "Intro.\n\n> A quote line.\n---\n\nAfter.\n", lang=lang)
     assert e.line == BODY_START + 2, e
     assert "blank line before the '---'" in e.message and "## >" not in e.message, e.message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("syntax, what, shown", [
+    ("\\begin{theorem}[Footnote 4]\nLet $q$ be a query.\n\\end{theorem}\n",
+     "a LaTeX environment is", "('\\begin{theorem}')"),
+    ("\\begin{proof}\nBy linearity.\n\\end{proof}\n", "a LaTeX environment is", "('\\begin{proof}')"),
+    ("\\begin{itemize}\n\\item First\n\\end{itemize}\n", "a LaTeX environment is", "('\\begin{itemize}')"),
+    ("We have \\begin{equation} x = 1 \\end{equation} here.\n",
+     "a LaTeX math environment inside a line of text", "\\begin{"),
+    ("Also \\begin{align*} a &= b \\end{align*}\n",
+     "a LaTeX math environment inside a line of text", "\\begin{"),
+    ("This is \\textbf{bold} text.\n", "LaTeX's text command", "('\\textbf{bold}')"),
+    ("As shown by \\cite{vaswani2017}.\n", "LaTeX's text command", "('\\cite{vaswani2017}')"),
+    ("See equation \\eqref{eq:attn}.\n", "LaTeX's text command", "('\\eqref{eq:attn}')"),
+    ("An *\\emph{inner}* word.\n", "LaTeX's text command", "('\\emph{inner}')"),
+], ids=["theorem", "proof", "itemize", "equation in a sentence", "align* in a sentence",
+        "textbf", "cite", "eqref", "emph in emphasis"])
+def test_latex_outside_math_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str, shown: str,
+        lang: str) -> None:
+    """Course notes pasted from LaTeX: an environment or text command outside a formula is
+    shown as typed (here and on GitHub), the author meant a theorem, a list, bold."""
+    import logging
+    body = f"First paragraph.\n\n{syntax}\nLast paragraph.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and what in got[0] and shown in got[0] and "\n" not in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "First.\n\n\\begin{align}\na &= b\n\\end{align}\n\nAfter.\n",
+    "Write `\\textbf{x}` and `\\begin{theorem}` in LaTeX.\n",
+    "```latex\n\\begin{theorem}\n\\textbf{x}\n\\end{theorem}\n```\n",
+    "In $\\text{\\textbf{x}}$ and $\\begin{aligned}a\\end{aligned}$.\n",
+])
+def test_latex_in_math_or_code_is_not_told(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "LaTeX" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "1\u3001\u70b9\u79ef\uff1b\n2\u3001\u65b9\u5dee\uff1b\n3\u3001\u68af\u5ea6\u3002\n",
+    "\uff081\uff09\u70b9\u79ef\uff1b\n\uff082\uff09\u65b9\u5dee\u3002\n",
+    "(1) the dot product grows;\n(2) softmax saturates.\n",
+    "(1) at $d_k = 64$ the SD is 8;\n(2) at $d_k = 512$ it is 22.6.\n",
+    "\u4e00\u3001\u65b9\u5dee\uff1b\n\u4e8c\u3001\u68af\u5ea6\u3002\n",
+    "\uff08\u4e00\uff09\u65b9\u5dee\uff1b\n\uff08\u4e8c\uff09\u68af\u5ea6\u3002\n",
+], ids=["1\u3001", "\uff081\uff09", "(1)", "with a formula", "\u4e00\u3001",
+        "\uff08\u4e00\uff09"])
+def test_numbered_lines_of_a_word_list_warn_at_their_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lines: str, lang: str) -> None:
+    """A list converted from Word or WPS, '1\u3001\u2026' or '\uff081\uff09\u2026' on lines
+    under each other, is one paragraph here and on GitHub: the lines ran together into one,
+    silently, where the author meant a list."""
+    import logging
+    body = f"First paragraph.\n\n{lines}\nLast paragraph.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and "numbered list" in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
+    assert f"('{lines.split(chr(10))[0][:20]}" in got[0], got       # as written
+
+
+def test_a_numbered_line_in_a_sentence_is_no_list(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "See point (1) here and\n(2) there in one sentence.\n\n"
+                       "(1) A single line.\n")
+    assert not [w for w in warned if "numbered" in w], warned
+
+
+@pytest.mark.parametrize("line", ["\t\u8868 1\u3000\u4e0d\u540c\u7f29\u653e\u65b9\u5f0f\u7684\u6bd4\u8f83",
+                                  "\t\u3000\u3000\u8fd9\u662f\u4e00\u6bb5\u6b63\u6587\u3002"],
+                         ids=["a caption", "a paragraph"])
+def test_a_line_of_chinese_text_indented_by_a_tab_is_warned(tmp_path: Path, line: str) -> None:
+    """A document converted from Word or WPS indents a caption or a paragraph with a tab:
+    after a blank line it is an indented code block here and on GitHub, the words shown as
+    code, silently. A warning at its line."""
+    with captured() as warned:
+        html(tmp_path, f"Text.\n\n{line}\n\nMore.\n")
+    got = [w for w in warned if "indented by a tab" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: " in got[0], warned
+
+
+@pytest.mark.parametrize("code", ["\tprint('\u4f60\u597d')", "    \u8bad\u7ec3\u5b8c\u6210",
+                                  "\t# \u8ba1\u7b97\u6ce8\u610f\u529b\n\tx = q @ k"])
+def test_indented_code_with_chinese_is_not_told(tmp_path: Path, code: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"Text.\n\n{code}\n\nMore.\n")
+    assert not [w for w in warned if "indented by a tab" in w], warned
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_toml_front_matter_block_below_the_front_matter_is_named(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str) -> None:
+    """A Zola or Hugo post's own '+++' TOML block left under the front matter was told to be a
+    notebook cell break: 'remove the line', which left its 'title = …' lines on the page."""
+    import logging
+    body = 'First paragraph.\n\n+++\ntitle = "Scaled attention"\ndate = 2023-04-01\n+++\n\nLast.\n'
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert len(got) == 1 and "TOML front matter" in got[0] and "cell break" not in got[0], got
+    assert f"index.md:{BODY_START + 2}: warning:" in got[0] and "remove the block" in got[0], got

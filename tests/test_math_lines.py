@@ -227,3 +227,21 @@ def test_runs_keep_a_short_piece_with_its_neighbour_and_copy_as_written():
     assert "".join(f.copy_text for f, _ in cut) == tex
     assert runs(formula(r"o=\operatorname{softmax}(x)"), by_length, 2.0) is None
     assert runs(formula(r"a=b\\c=d"), by_length, 0.0) is None
+
+
+@pytest.mark.parametrize("char, name", [("\u00a0", "U+00A0"), ("\u200b", "U+200B"),
+                                        ("\u3000", "U+3000")],
+                         ids=["no-break space", "zero-width space", "full-width space"])
+def test_an_invisible_character_in_a_formula_is_named(
+        tmp_path: Path, katex: Any, caplog: pytest.LogCaptureFixture, char: str,
+        name: str) -> None:
+    """A no-break or zero-width space pasted into a formula (from a web page or Word) was
+    warned as 'Unrecognized Unicode character(s) " "': the character itself, which shows as
+    nothing. The warning now names it by its code and says to delete it."""
+    built = page(tmp_path, f"Intro.\n\nThe score $q{char}k$ here.\n",
+                 {"claims": {}, "meta": {"bounds": {}}})
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        typeset([built], katex)
+    got = [r.getMessage() for r in caplog.records]
+    assert got and all(char not in g for g in got), got
+    assert any(name in g and "delete it" in g for g in got), got

@@ -95,16 +95,44 @@ def test_a_second_meaning_stops_at_its_line(tmp_path: Path, katex: Any, body: st
     assert e.value.line == BODY_START + last and says in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("name", ["\\R", "\\N", "\\Z", "\\bold"])
+def test_redefining_a_command_katex_has_says_so_not_the_site_table(
+        tmp_path: Path, katex: Any, name: str) -> None:
+    """Scribe notes open with `\\newcommand{\\R}{\\mathbb{R}}`; KaTeX has \\R already. The
+    message said it was defined in site.toml's [math.macros], which had no such table."""
+    built = page(tmp_path, f"Text.\n\n$\\newcommand{{{name}}}{{\\mathbb{{R}}}} {name}^n$\n", RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {})
+    message = e.value.message
+    assert e.value.line == BODY_START + 2 and "site.toml" not in message, message
+    assert f"{name} is one of KaTeX's own commands" in message and "\\renewcommand" in message
+
+
+def test_a_redefinition_in_a_display_formula_names_its_own_line(tmp_path: Path,
+                                                               katex: Any) -> None:
+    """Scribe notes define their macros in one display formula, a definition a line; a
+    \\newcommand of a command KaTeX has was named at the formula's '$$' line, not its own."""
+    body = ("Text.\n\n$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\newcommand{\\R}{\\mathbb{R}}\n"
+            "\\newcommand{\\Var}{\\operatorname{Var}}\n$$\n")
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        typeset([built], katex, {})
+    assert e.value.line == BODY_START + 4 and "\\R is one of KaTeX's own" in e.value.message, \
+        (e.value.line, e.value.message)
+
+
 def test_the_same_definition_again_is_not_a_conflict(tmp_path: Path, katex: Any) -> None:
     built = page(tmp_path, "$\\gdef\\vx{\\mathbf{x}}\\vx$\n\n$\\gdef\\vx{ \\mathbf{x} }\\vx$\n",
                  RESULTS)
     assert len(typeset([built], katex)["en"]) == 2
 
 
+@pytest.mark.parametrize("definition", ["\\gdef\\vx{\\mathbf{x}}",
+                                        "\\providecommand{\\vx}{\\mathbf{x}}",
+                                        "\\renewcommand{\\vx}{\\mathbf{x}}"])
 def test_a_macro_used_before_its_definition_says_where_the_definition_is(
-        tmp_path: Path, katex: Any) -> None:
-    built = page(tmp_path, "First $\\vx$ here.\n\nThen $\\gdef\\vx{\\mathbf{x}}\\vx$.\n",
-                 RESULTS)
+        tmp_path: Path, katex: Any, definition: str) -> None:
+    built = page(tmp_path, f"First $\\vx$ here.\n\nThen ${definition}\\vx$.\n", RESULTS)
     with pytest.raises(BuildError) as e:
         typeset([built], katex)
     assert e.value.line == BODY_START and f"defined later, at line {BODY_START + 2}" in \
@@ -151,7 +179,9 @@ def test_an_invalid_site_macro_is_named_at_the_formula_that_uses_it(tmp_path: Pa
 
 @pytest.mark.parametrize("definition", ["\\global\\def\\vy{\\mathbf{y}}", "\\def\\vy{\\mathbf{y}}",
                                         "\\gdef\\vy{\\mathbf{y}}",
-                                        "\\newcommand{\\vy}{\\mathbf{y}}"])
+                                        "\\newcommand{\\vy}{\\mathbf{y}}",
+                                        "\\providecommand{\\vy}{\\mathbf{y}}",
+                                        "\\newcommand\\vy{\\mathbf{y}}"])
 def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex: Any,
                                                            definition: str) -> None:
     built = page(tmp_path, f"Let ${definition} \\vy$ be a key.\n\nThen $\\vy^\\top q$ is a score.\n",
@@ -168,7 +198,22 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
     ("\\mathds{1}_{x>0}", "\\mathbf{1}"),
     ("\\norm{q}_2", "\\lVert q \\rVert"),
     ("\\abs{s}", "\\lvert s \\rvert"),
-], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs"])
+    ("\\DeclareMathOperator*{\\argmax}{arg\\,max} \\argmax_i s_i",
+     "\\newcommand{\\argmax}{\\operatorname*{arg\\,max}}"),
+    ("\\DeclareMathOperator{\\Var}{Var} \\Var(x)", "\\newcommand{\\Var}{\\operatorname{Var}}"),
+    ("\\DeclareMathOperator\\Tr{tr} \\Tr A", "\\newcommand{\\Tr}{\\operatorname{tr}}"),
+    ("a \\unicode{x2248} b", "the character itself, '\u2248'"),
+    ("a \\unicode{8776} b", "the character itself, '\u2248'"),
+    ("\\enclose{circle}{x}", "\\boxed{"),
+    ("\\ce{H2O}", "\\mathrm{H_2O}"),
+    ("\\begin{aligned} a &= b \\\\ \\intertext{so} c &= d \\end{aligned}",
+     "write the words as a paragraph between two formulas"),
+    ("x = 1 \\qedhere", "\\blacksquare"),
+    ("\\hfill y", "\\qquad"),
+    ("z \\numberthis", "\\tag{1}"),
+], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs", "DeclareMathOperator*",
+        "DeclareMathOperator", "DeclareMathOperator no braces", "unicode hex", "unicode decimal",
+        "enclose", "mhchem", "intertext", "qedhere", "hfill", "numberthis"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

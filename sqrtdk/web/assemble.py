@@ -144,9 +144,13 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
         source = source if len(source) <= 80 else source[:79] + "\u2026"
         dollars = "$$" if f.display else "$"
         line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
+        if r.redefined and r.error_at < 0 and (defined := re.search(
+                r"\\(?:re)?newcommand\s*\{?\s*" + re.escape(r.redefined) + r"(?![A-Za-z])",
+                f.source)):
+            line = f.line_at(defined.start())     # its own line, in a formula of many lines
         raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
                          + katex_reason(r.error) + _dollar_hint(f)
-                         + _command_hint(r, page.formulas, rendered, k)
+                         + _command_hint(r, page.formulas, rendered, k, macros)
                          + _site_macro_hint(f, macros))
     first = _defined_at(r.conflict, page, rendered, k)
     raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
@@ -204,7 +208,8 @@ def _dollar_hint(f: Formula) -> str:
     return ""
 
 
-_DEFINES = re.compile(r"\\(?:re)?newcommand\s*\{?(\\[A-Za-z]+)|\\[gex]?def\s*(\\[A-Za-z]+)")
+_DEFINES = re.compile(r"\\(?:(?:re)?new|provide)command\s*\{?(\\[A-Za-z]+)"
+                      r"|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
 def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Settings) -> None:
@@ -244,14 +249,20 @@ def _defined_at(name: str, page: Page, rendered: list[Rendered], k: int) -> str:
 
 
 def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered],
-                  k: int) -> str:
+                  k: int, macros: Mapping[str, str]) -> str:
     """Why a TeX command is unknown or refused (`r`, formula k's failure) when LaTeX habit
     explains it: equation references, a macro used before the formula that defines it, a
-    macro defined twice."""
+    macro defined twice, or a \\newcommand of a command KaTeX has itself (`\\R`, `\\N`:
+    course notes define them for LaTeX, which lacks them). `macros`: the site's."""
     if r.redefined:
         where = next((f"at line {formulas[j].line}" for j in range(k - 1, -1, -1)
-                      if r.redefined in rendered[j].defines), "in [math.macros] of "
-                     "content/site.toml")
+                      if r.redefined in rendered[j].defines),
+                     "in [math.macros] of content/site.toml" if r.redefined in macros else "")
+        if not where:
+            return (f"; {r.redefined} is one of KaTeX's own commands: remove this definition "
+                    f"if KaTeX's {r.redefined} means what it says (KaTeX's list of supported "
+                    f"functions has it), or write \\renewcommand{{{r.redefined}}} to replace "
+                    "it for the rest of the article")
         return (f"; {r.redefined} is already defined {where}, and a definition holds for the "
                 "rest of the article: remove this one, or give it another name")
     if not r.undefined:
@@ -260,8 +271,15 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")
+    if command == "\\DeclareMathOperator":
+        return _operator_hint(formulas[k].source)
+    if command == "\\unicode":
+        return _unicode_hint(formulas[k].source)
     if command in _MATHJAX_ONLY:
         return f"; {command} is MathJax's: {_MATHJAX_ONLY[command]}"
+    if command in _LATEX_ONLY:
+        return f"; {command} is LaTeX's (amsmath's, amsthm's), which KaTeX does not have: " \
+            + _LATEX_ONLY[command]
     if command in _PACKAGE_ONLY:
         return (f"; {command} is a LaTeX package's (machine-learning posts use it), which "
                 f"KaTeX does not have: {_PACKAGE_ONLY[command]}")
@@ -274,6 +292,33 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     return (f"; {command} is no command KaTeX knows (a package's, or a macro of the site the post "
             "was written for): write it with KaTeX's commands, or define it, in a formula "
             "(\\newcommand) or in [math.macros] of content/site.toml")
+
+
+# amsmath's preamble command, written into a formula by course notes: its name, its TeX
+_DECLARE_OPERATOR = re.compile(
+    r"\\DeclareMathOperator(\*?)\s*(?:\{\s*(\\[A-Za-z]+)\s*\}|(\\[A-Za-z]+))\s*\{([^{}]*)\}")
+
+
+def _operator_hint(source: str) -> str:
+    """What to write for amsmath's \\DeclareMathOperator (a preamble command KaTeX lacks):
+    the \\newcommand that defines the same operator, from the formula's own first one."""
+    m = _DECLARE_OPERATOR.search(source)
+    star, name, text = (m[1], m[2] or m[3], m[4]) if m else ("", "\\name", "text")
+    return (f"; \\DeclareMathOperator is a LaTeX preamble command, which KaTeX does not have: "
+            f"write \\newcommand{{{name}}}{{\\operatorname{star}{{{text}}}}} instead (it holds "
+            "for the later formulas too)")
+
+
+# LaTeX's (amsmath's, amsthm's) commands of course notes that KaTeX lacks
+_INTERTEXT = ("end the formula there, write the words as a paragraph between two formulas, "
+              "and open the next one")
+_LATEX_ONLY = {
+    "\\intertext": _INTERTEXT, "\\shortintertext": _INTERTEXT,
+    "\\qedhere": "remove it, and end the proof with \\blacksquare (\u220e) or \\square "
+                  "(\u25a1), in the formula or after it",
+    "\\hfill": "remove it, or space with \\qquad or \\hspace{2em}",
+    "\\numberthis": "number the formula with \\tag{1} and refer to it in words",
+}
 
 
 # commands of LaTeX packages that ML posts use (bbm, dsfont, physics, commath) and KaTeX lacks
@@ -295,7 +340,26 @@ _MATHJAX_ONLY = {
     "\\cssId": "remove it, keeping its second argument",
     "\\style": "remove it, keeping its second argument",
     "\\bbox": "remove it, or write \\boxed{…} or \\colorbox{…}{…}",
+    "\\enclose": "write \\boxed{…}, \\cancel{…} or \\bcancel{…} for its notation",
+    "\\ce": "its mhchem extension, which this site does not load; write the formula with "
+           "\\mathrm: $\\mathrm{H_2O}$",
+    "\\pu": "its mhchem extension, which this site does not load; write the unit with "
+           "\\mathrm: $5\\,\\mathrm{mol/L}$",
 }
+# MathJax's \unicode{x2248} (a character by its code point, hexadecimal or decimal)
+_UNICODE = re.compile(r"\\unicode\s*(?:\[[^\]]*\])?\s*\{\s*(x?)([0-9A-Fa-f]+)\s*\}")
+
+
+def _unicode_hint(source: str) -> str:
+    """What to write for MathJax's \\unicode{…}: the character it stands for, itself."""
+    m = _UNICODE.search(source)
+    try:
+        char = chr(int(m[2], 16 if m[1] else 10)) if m else ""
+    except (ValueError, OverflowError):
+        char = ""
+    shown = f"the character itself, '{char}'" if char.isprintable() and char else \
+        "the character itself"
+    return f"; \\unicode is MathJax's: write {shown}, or the KaTeX command that draws it"
 
 
 def _scroll_if_wide(f: Formula, r: Rendered, name: str) -> str:

@@ -24,6 +24,7 @@ _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
 _NOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)")
 _QUOTE = re.compile(r"[ \t]*>")
+_YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")       # a line of YAML front matter
 ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
                 "it, GitHub (CommonMark) as a new item; the page shows it as text: put a blank "
                 "line before it: right under a paragraph indented into the item above, an "
@@ -60,6 +61,16 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     while k >= 0 and source[k].strip():
         k -= 1
     above = list(source[k + 1:line - 1])
+    if region and all(_YAML_KEY.match(x) for x in region if x.strip() and x.strip() != "---") \
+            and any(x.strip() == "---" for x in [*region, *source[line - 2:line - 1]]):
+        return ("these lines are another front matter block (the pasted post's own YAML, "
+                "'title: …', 'date: …'), a paragraph here: put its title and description in "
+                "the front matter at the top of the file, and remove the block with its '---' "
+                "lines"), False, 0
+    if region and not region[0].strip() and region[0].strip(" \t"):
+        return ("the line holds only a non-breaking or full-width space (a spacer of Word, "
+                "WPS or an online editor), an empty paragraph on GitHub and a blank line "
+                "here: remove the line"), False, 0
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
                 "'1.'): write '1.', '2.', …"), True, 0

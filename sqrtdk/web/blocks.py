@@ -278,9 +278,13 @@ class Reader:
     (our stashed fences and raw HTML blocks); `text_of` gives an inline element's text."""
 
     def __init__(self, classify: Classify, text_of: TextOf, line: Callable[[etree.Element], int],
-                 plain: Callable[[str], str] = str, split: Split = lambda t: [("text", t)]):
+                 plain: Callable[[str], str] = str, split: Split = lambda t: [("text", t)],
+                 code_inside: Callable[[etree.Element], int] = lambda el: 0):
         self.classify, self.text_of, self.line, self.plain = classify, text_of, line, plain
         self.split = split
+        # the code blocks inside a raw HTML block (ours: fences stashed in it, which the page
+        # shows as code; cmark-gfm reads each as a block of its own between raw HTML)
+        self.code_inside = code_inside
 
     def read(self, root: etree.Element) -> Parse:
         """The main flow and the footnotes of a tree."""
@@ -343,6 +347,10 @@ class Reader:
             self._walk(el, depth + 1, out, parse)
         else:
             self._add(out, Block(kind, depth, "", self.line(el)), el, parse)
+            if kind == "html" and (fences := self.code_inside(el)):
+                for _ in range(fences):
+                    self._add(out, Block("pre", depth, "", 0), None, parse)
+                self._add(out, Block("html", depth, "", 0), None, parse)
 
     def inline_text(self, el: etree.Element) -> str:
         parts = [el.text or ""]

@@ -214,12 +214,28 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
     text = _text_brackets(_NOTE_IN_LINK.sub(_note_after_link, masked_text), masked)
     tree = _github_reading(text)     # lines stay as they are: one reading serves both
     found = _table_findings(_without_heading_ids(text, tree), path.name, tree)
+    lines = text.split("\n")
     for f in found:
+        line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        if f.old == f.new:
+            # autocorrect reports the line without the spaces around its text: its one
+            # change, full-width spaces made ASCII, would not show in the two texts
+            where = "starts" if _INDENTED.match(line) else "ends"
+            warn(LOGGER, path, f.line, f"{SPACING}: the line's text {where} with full-width "
+                 "spaces (U+3000, as a Word or WPS paragraph indent), which Markdown does not "
+                 "read as an indent (GitHub shows them as blank space, the page leaves them "
+                 "out at a paragraph's start); remove them (autocorrect's rules would make "
+                 "them ASCII spaces)")
+            continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
             text.replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' (autocorrect's rules; fix the text, or ignore this warning)")
     return len(found)
+
+
+# full-width spaces at the start of a line's text, after a quote's '>' or a list's marker
+_INDENTED = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?\u3000")
 
 
 # Han characters (the unified blocks and their extension A, the compatibility block) and

@@ -58,6 +58,9 @@ from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
 
 LOGGER = logging.getLogger("sqrtdk.web")
+# a Han character, and what marks a line as code (not a Chinese caption converted from Word)
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_CODE_MARKS = re.compile(r"[=(){}\[\];<>#/\\'\"`|@$]")
 
 _FENCE_OPEN = re.compile(r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)"
                          r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
@@ -314,6 +317,20 @@ class _Scanner(InlineScanner):
         raise self.error(i + 1, f"code fence '{m['fence']}' is never closed; end the code with "
                                 f"a line '{m['fence']}'")
 
+    def _tab_indented_text(self, block: list[tuple[int, str]]) -> None:
+        """An indented code block of one line, indented by a tab, that holds Chinese words
+        and no code: a caption or paragraph of a document converted from Word or WPS, which
+        indent with a tab; code here and on GitHub. A warning at its line."""
+        if len(block) != 1 or not block[0][1].startswith("\t"):
+            return
+        n, line = block[0]
+        words = line.strip(" \t\u3000")
+        if _HAN.search(words) and not _CODE_MARKS.search(words):
+            warn(LOGGER, self.path, n,
+                 f"'{words[:30]}', indented by a tab after a blank line, is a code block here "
+                 "and on GitHub, its words shown as code (a Word or WPS indent, as of a caption?); "
+                 "remove the tab for a paragraph, or write code in a fence (```)")
+
     def _codehilite_header(self, n: int, line: str) -> None:
         """Line n (1-based), the first of a code block: codehilite's language line
         (`:::python`, `#!python`) is a warning there, since the page shows it as code."""
@@ -482,6 +499,7 @@ class _Scanner(InlineScanner):
         code = self.indented_code(paragraph)
         if code and not any(_LOOKS_LIKE_MATH.search(line) for _, line in paragraph[:code]):
             self._codehilite_header(*paragraph[0])
+            self._tab_indented_text(paragraph[:code])
             self.out += [self.code(line) for _, line in paragraph[:code]]
             del paragraph[:code]
         elif not code and _QUOTED_CODE.match(paragraph[0][1]) and \

@@ -24,6 +24,25 @@ _DOUBLED_OPEN = re.compile(r"\\\\([(\[])")
 # code `` `r expr` ``, neither of which KaTeX knows (it draws them as text of the formula)
 _BOOKDOWN_LABEL = re.compile(r"\(\\#[A-Za-z]+:[\w.:-]+\)")
 _INLINE_R = re.compile(r"`r[ \t][^`]*`")
+# Distill's (distill.pub's template) components: what to write for each
+_DISTILL_FRAME = ("nothing: remove it (the front matter gives the title and description; "
+                  "the page lays out the article, its notes and contents)")
+_DISTILL = {
+    "d-cite": "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
+              "holding it",
+    "d-math": "the formula between dollars, '$…$' (with 'block', between two '$$' lines)",
+    "d-footnote": "a footnote: a reference [^name] in the text and '[^name]: the note' "
+                  "below the paragraph",
+    "d-code": "a code fence, '```python' … '```'",
+    "d-figure": "a figure the build draws, ![what it shows](NAME.svg \"Caption\")",
+    "d-hover-box": "a footnote [^name]",
+    **dict.fromkeys(("d-front-matter", "d-title", "d-byline", "d-article", "d-appendix",
+                     "d-toc", "d-bibliography", "d-footnote-list", "d-citation-list",
+                     "d-abstract", "d-references"), _DISTILL_FRAME),
+}
+# a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
+# a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
+_DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 # Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
@@ -93,6 +112,7 @@ class InlineScanner:
         # Jekyll site has dozens), the scan going on past each (as past a formula, or as
         # past the text it is shown as)
         self.independent: list[BuildError] = []
+        self._named: set[tuple[str, int]] = set()   # (component, line) told: one error a line
 
     def raise_independent(self, first: BuildError | None = None) -> None:
         """Raises the independent mistakes found so far with `first` (the mistake that
@@ -111,9 +131,29 @@ class InlineScanner:
 
     def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
         self._knitr_in_tex(tex, tex_line or line)
+        self._doubled_in_tex(tex, display, tex_line or line)
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
+
+    def _doubled_in_tex(self, tex: str, display: bool, first: int) -> None:
+        """A backslash doubled for Markdown in a formula's TeX (which starts at line
+        `first`): `\\\\{…\\\\}` (a set's braces), `\\\\,`, `\\\\;`, `\\\\!` in inline math, and
+        a pair `\\\\{`…`\\\\}` in a display formula (where a lone `\\\\` before a group is a
+        line break): an error at the line of the first, the scan going on."""
+        found = list(_DOUBLED_IN_TEX.finditer(tex))
+        if display:
+            opens = [m for m in found if m[1] == "{"]
+            found = opens[:1] if opens and any(m[1] == "}" and m.start() > opens[0].start()
+                                                  for m in found) else []
+        if not found:
+            return
+        m = found[0]
+        self.independent.append(self.error(
+            first + tex.count("\n", 0, m.start()),
+            f"'\\\\{m[1]}' in a formula is a line break ('\\\\') and a '{m[1]}' to KaTeX, which "
+            f"gets the TeX as written (a post written for MathJax behind Markdown doubles the "
+            f"backslash, which Markdown halves there); write '\\{m[1]}'"))
 
     def _knitr_in_tex(self, tex: str, first: int) -> None:
         """bookdown's equation label and R Markdown's inline code in a formula's TeX (which
@@ -188,7 +228,9 @@ class InlineScanner:
                 out.append(c)
                 i += 1
             elif c == "<":
-                if name := mdx_component(text, i, self.elements):
+                if (name := mdx_component(text, i, self.elements)) and \
+                        (name, first + text.count("\n", 0, i)) not in self._named:
+                    self._named.add((name, first + text.count("\n", 0, i)))
                     self.independent.append(self._component(text, i, first, name))
                 start = i
                 written, i = angle_bracket(text, i, self.elements)
@@ -217,6 +259,11 @@ class InlineScanner:
         end = text.find(">", i)
         written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
         shown = written if len(written) <= 50 else f"{written[:40]}…"
+        if name in _DISTILL:
+            return self.error(first + text.count("\n", 0, i),
+                              f"'{shown}' is Distill's component <{name}>, which Markdown does "
+                              "not know: the page would show it as typed (GitHub hides it); "
+                              f"write {_DISTILL[name]}")
         what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
                 f"<{name}>, no HTML element but another tool's component (the Hugging Face "
                 "docs' <hfoption>, a web component such as <gradio-app>),")

@@ -314,7 +314,7 @@ class BlockStructure(Treeprocessor):
         # which GitHub shows as the emoji (told by `md_foreign`): its words are the emoji's
         ours = Reader(self._classify, lambda el: inline_text(el, is_footnote_link, unescape),
                       lambda el: 0, lambda text: self.plain(escaped_as_github(text)),
-                      self._fences_in).read(root)
+                      self._fences_in, self._fences_inside).read(root)
         main = align(ours.blocks, theirs.blocks, lines)
         self._keep_lines(ours.elements, main)
         differences = main.differences + self._emphasis(ours.elements, theirs.elements, main)
@@ -400,6 +400,15 @@ class BlockStructure(Treeprocessor):
         return isinstance(stashed, str) and stashed.lstrip().startswith("<pre") and \
             n not in self.raw_html.entries
 
+    def _fences_inside(self, el: etree.Element) -> int:
+        """The fences stashed inside the raw HTML block `el` stands for (a traceback in a
+        `<details>` box, after a blank line): the page shows each as code, as GitHub does."""
+        m = _BLOCK_PLACEHOLDER.fullmatch((el.text or "").strip())
+        stashed = self.md.htmlStash.rawHtmlBlocks[int(m.group(1))] if m else ""
+        if not isinstance(stashed, str):
+            return 0
+        return sum(self.is_fence(int(n.group(1))) for n in _BLOCK_PLACEHOLDER.finditer(stashed))
+
     def _fences_in(self, text: str) -> list[tuple[str, str]]:
         """A tight list item's text cut at the fences stashed in it (a fence right under the
         item's line, `1. step` then an indented fence: cmark-gfm reads the item's paragraph,
@@ -434,6 +443,7 @@ class BlockStructure(Treeprocessor):
         theirs, `alignment` their match to cmark-gfm's reading): a level-1 heading, one
         without an id, a `[[anchor]]` left beside an id; with `levels`, a level skipped."""
         previous, after, first = 1, 1, levels
+        found: list[ContentError] = []    # every heading's mistake, each at its line, at once
         for block, el, matched, exact in zip(blocks, elements, alignment.lines,
                                              alignment.exact, strict=True):
             if exact and matched:
@@ -477,9 +487,9 @@ class BlockStructure(Treeprocessor):
                 if not ident and levels:     # the text's, not a note's: its place is known
                     outline = self._outline(blocks, elements, el, typed, level, setext)
             if problem:
-                raise ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
-                                                       re.escape(text[:40]), re.M), line=at,
-                                   outline=outline)
+                found.append(ContentError(problem, re.compile(r"^[ \t>]*#{1,6}[ \t]+" +
+                                                              re.escape(text[:40]), re.M),
+                                          line=at, outline=outline))
             anchor = _BRACKET_ANCHOR.fullmatch(_HEADING_ID.sub("", typed).strip())
             if anchor and anchor.group(1).strip():       # `## Title[[anchor]] {#id}`
                 self._warn(line, f"heading '{self._shown(typed)}' ends with "
@@ -492,6 +502,8 @@ class BlockStructure(Treeprocessor):
                                  "the contents and screen readers rely on; make it "
                                  f"'{'#' * (previous + 1)} …'")
             previous = level
+        if found:
+            raise ContentError.with_more(found)
 
     def _outline(self, blocks: list[Block], elements: list[etree.Element | None],
                  heading: etree.Element, typed: str, level: int, why: str) -> Outline:

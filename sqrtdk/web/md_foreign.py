@@ -84,6 +84,12 @@ def _role_instead(role: str, code: str) -> str:
     return "a link, [text](#id), for a reference, or the code alone"
 
 
+# the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`
+_CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}"
+_WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
+                        rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09])")
+# a line of TOML, `key = value` (a Zola or Hugo post's front matter)
+_TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
@@ -221,8 +227,35 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # notebook cell break `+++` (Jupytext's MyST notebooks), a line of text here and on GitHub
     (re.compile(r"^\([\w:.-]+\)=[ \t]*$", re.M), False, "a MyST target '(…)='",
      "an id on the heading below it ('## Title {#sec-intro}'), and remove the line"),
-    (re.compile(r"^\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$", re.M), False,
+    (re.compile(r"^(?<![^\n]\n)\+\+\+(?:[ \t]*\{[^\n]*\})?[ \t]*$(?!\n" + _TOML_KEY + ")",
+                re.M), False,
      "a notebook cell break '+++' (MyST, Jupytext)", "nothing: remove the line"),
+    # a Zola or Hugo post's own front matter, `+++` over `title = "…"` lines, left under the
+    # front matter: a paragraph of text here and on GitHub
+    (re.compile(r"^\+\+\+[ \t]*\n" + _TOML_KEY, re.M), False,
+     "a TOML front matter block '+++ … +++' (Zola's, Hugo's)",
+     "the title and description in the front matter at the top (title:, description:), and "
+     "remove the block"),
+    # LaTeX outside a formula (course notes, a paper's source): a math environment inside a
+    # line of text (one at a line's start is a display formula), any other environment
+    # (`\begin{theorem}`, `\begin{itemize}`) and the text commands; its '*' may be emphasis
+    (re.compile(r"\\begin\{(?:equation|align|alignat|gather|multline|flalign|eqnarray|CD)"
+                r"(?![A-Za-z])"), False,
+     "a LaTeX math environment inside a line of text ('\\begin{…}')",
+     "it on lines of its own: a line that starts with '\\begin{align}' opens a display "
+     "formula up to its '\\end{align}'"),
+    (re.compile(r"\\begin\{(?!(?:equation|align|alignat|gather|multline|flalign|eqnarray|CD)"
+                r"(?![A-Za-z]))[A-Za-z]+\*?\}"), False,
+     "a LaTeX environment",
+     "it in Markdown and remove the '\\begin{…}' and '\\end{…}' lines: a bold lead-in "
+     "('**Theorem 1.** …', '*Proof.* …') for a theorem, proof or definition, a list ('- …', "
+     "'1. …') for itemize or enumerate, a figure for a figure"),
+    (re.compile(r"\\(?:text(?:bf|it|tt|sc)|emph|underline|cite[pt]?|eqref|[cC]?ref|autoref|"
+                r"label|(?:sub)*section\*?|paragraph|footnote|url|href)\{[^{}\n]*\}?"),
+     False,
+     "LaTeX's text command",
+     "Markdown: **bold**, *italic*, `code`, [text](address), a footnote [^name], a heading "
+     "'## …' with its {#id}, a reference in words or as a link [Figure 1](#id)"),
     # kramdown's (PHP Markdown Extra's) abbreviation: a line `*[term]: what it stands for`,
     # which would title every 'term' of the page; here the line is text
     (re.compile(r"^\*\[[^\]\n]+\]:", re.M), False,
@@ -377,6 +410,29 @@ class ForeignSyntax(Treeprocessor):
         self._caption_rows(root)
         self._code_captions(root)
         self._simple_tables(root)
+        self._word_lists(root)
+
+    def _word_lists(self, root: etree.Element) -> None:
+        """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09` or `(1)`
+        under each other: one paragraph here and on GitHub, its lines run together (on a
+        Chinese page with no space between them); a warning at the first such line. Read
+        from the article's lines, which a Chinese page's line joining leaves as written."""
+        lines = self.text().split("\n")
+        for p in root.iter("p"):
+            first, last = self.positions.line(p), self.positions.end(p)
+            if not first or last <= first:
+                continue
+            numbered = [bool(_WORD_ITEM.match(x)) for x in lines[first - 1:last]]
+            k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
+                     None)
+            if k is not None:
+                shown = shortened(self.readable(lines[first - 1 + k]).strip(), 30)
+                warn(LOGGER, self.source, first + k,
+                     "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09' "
+                     "or '(1)') is not understood here and is published as typed "
+                     f"('{shown}'), its lines run together into one paragraph, here and on "
+                     "GitHub; write a numbered list: '1. ' at the start of each item's line, "
+                     "after a blank line")
 
     def _simple_tables(self, root: etree.Element) -> None:
         """A horizontal rule written as dashes parted by spaces right under a line of text:

@@ -40,6 +40,47 @@ _LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
                 "katex": _FORMULA, "endkatex": _FORMULA, "latex": _FORMULA,
                 "endlatex": _FORMULA, "post_url": _LINK, "link": _LINK,
                 "youtube": _LINK, "gist": _LINK, "twitter": _LINK, "tweet": _LINK}
+# Zola's (Tera's) shortcodes, a call with keyword arguments: `{{ figure(src="a.png") }}`, or
+# with a body closed by `{% end %}`: `{% note(kind="info") %}…{% end %}`; what to write
+_BOX = "a box, '/// details | Title' … '///' (or a quote, '> ' lines)"
+_FIGURE = "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"
+_QUOTE = "a quote, '> ' lines"
+_ZOLA = {"figure": _FIGURE, "image": _FIGURE, "img": _FIGURE, "resize_image": _FIGURE,
+         "youtube": _LINK, "vimeo": _LINK, "gist": _LINK, "tweet": _LINK, "streamable": _LINK,
+         "quote": _QUOTE, "blockquote": _QUOTE, "note": _BOX, "admonition": _BOX,
+         "callout": _BOX, "alert": _BOX, "details": _BOX, "spoiler": _BOX, "tip": _BOX,
+         "warning": _BOX, "info": _BOX}
+# Hugo's (and Wowchemy's) shortcodes, `{{< name … >}}` and `{{% name … %}}`: what to write
+_HUGO_SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([A-Za-z_][\w-]*)")
+_FOOTNOTE = "the reference in words, or a footnote '[^ref]' that gives it"
+_REF = _LINK + ", or a link to a part of this page, [text](#id)"
+_CODE = "a code fence ('```python' … '```')"
+_HUGO = {"math": "nothing: remove the '{{< math >}}' and '{{< /math >}}' lines (a formula "
+                 "between '$$' lines needs no shortcode here)",
+         "katex": "nothing: remove the shortcode's lines (a formula between '$$' lines needs "
+                  "no shortcode here)",
+         "cite": _FOOTNOTE, "sidenote": _FOOTNOTE, "marginnote": _FOOTNOTE,
+         "ref": _REF, "relref": _REF, "highlight": _CODE, "code": _CODE,
+         "icon": "the emoji itself (:snake:), or nothing", "mention": "the name as text",
+         "toc": "nothing: the page makes its own contents, from the '##' and '###' headings"}
+_SHORTCODE_CALL = re.compile(r"\{([{%])-?\s*([A-Za-z_]\w*)\s*\((\s*\w+\s*=(?!=))?")
+
+
+def _shortcode(written: str, name: str) -> str:
+    """The message for a Zola (Tera) shortcode `name` called on the line `written`, or ''
+    when the line holds no call of it, or a call of a name Zola's themes do not use without
+    keyword arguments (`range(3)` is told it is undefined, as Jinja says)."""
+    call = next((m for m in _SHORTCODE_CALL.finditer(written) if m[2] == name), None)
+    if call is None or (name not in _ZOLA and not call[3]):
+        return ""               # `{{ range(3) }}`: a function called as Jinja calls one
+    shown = (f"{{{{ {name}(…) }}}}" if call[1] == "{" else
+             f"{{% {name}(…) %}}…{{% end %}}")
+    return (f"'{shown}' is a shortcode of another tool (Zola's), which this text does not "
+            f"know; write {_ZOLA[name]}" if name in _ZOLA else
+            f"'{shown}' is a shortcode of another tool (Zola's), which this text does not "
+            f"know; {_TEXT_KNOWS}")
+
+
 # Jekyll's (Liquid's) variables: `{{ site.baseurl }}`, `{{ page.title }}`
 _LIQUID_NAMES = ("site", "page", "post", "paginator", "jekyll", "layout")
 
@@ -52,14 +93,20 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if (tag := _UNKNOWN_TAG.match(msg)) and tag.group(1) in _LIQUID_TAGS:
         return (f"'{{% {tag.group(1)} … %}}' is a Liquid (Jekyll) tag, which this text does "
                 f"not know; write {_LIQUID_TAGS[tag.group(1)]}")
+    if tag and (zola := _shortcode(written, tag.group(1))):
+        return zola
     if tag:
         return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
                 f"Jekyll, or another tool's); {_TEXT_KNOWS}")
     if re.search(r"\{%-?\s*include\s+[\w./-]+\.\w+", written):   # Jekyll's include
         return ("'{% include … %}' is a Liquid (Jekyll) tag reading another file, which this "
                 f"text does not know; write {_INCLUDED}")
-    if "{{<" in written or "{{%" in written:
-        return f"{msg}: a Hugo shortcode ('{{{{< … >}}}}') is not known here; {_TEXT_KNOWS}"
+    if hugo := _HUGO_SHORTCODE.search(written):
+        name, mark = hugo[1], hugo[0][2]
+        instead = _HUGO.get(name) or _ZOLA.get(name)
+        shown = f"{{{{{mark} {name} … {'>' if mark == '<' else '%'}}}}}"
+        return (f"'{shown}' is a Hugo shortcode, which this text does not know; "
+                + (f"write {instead}" if instead else _TEXT_KNOWS))
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
@@ -129,9 +176,9 @@ def _typed_number_hint(typed: str, known: Mapping[str, Any]) -> str:
     return f": {typed} is {{{{ {found[0]} | fixed({digits}) }}}}{also}"
 
 
-def error_message(e: Exception, known: Mapping[str, Any]) -> str:
+def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> str:
     """The message for an error while rendering (`known`: the results, wrapped), with a hint
-    at the result meant."""
+    at the result meant; `written`: the line of the text it is on, when known."""
     msg = str(e.args[0]) if e.args else str(e)
     if isinstance(e, TypeError) and (typed := _TYPED_NUMBER.match(msg)):
         return msg + _typed_number_hint(typed.group(1), known)
@@ -141,6 +188,8 @@ def error_message(e: Exception, known: Mapping[str, Any]) -> str:
             return (f"'{{{{ {name.group(1)}.… }}}}' is a Liquid (Jekyll) variable, which this "
                     "text does not know; write what it stands for (an address: the address "
                     "itself, or one relative to the page, such as '../en/')")
+        if name and (zola := _shortcode(written, name.group(1))):
+            return zola
         hint = suggest(name.group(1), known, "result groups") if name else ""
         return f"{msg}; {hint} (see figures/results.json)"
     if isinstance(e, jinja2.TemplateNotFound):

@@ -232,8 +232,10 @@ class Quoter:
         except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
                 jinja2.TemplateNotFound, jinja2.exceptions.SecurityError) as e:
             line = template_line(e, name)
+            lines = chunk.split("\n")
+            written = lines[line - 1] if 0 < line <= len(lines) else ""
             raise BuildError(self.path, first_line + line - 1 if line else 0,
-                             error_message(e, self.context)) from None
+                             error_message(e, self.context, written)) from None
 
     def _no_literal_text(self, first_line: int, chunk: str) -> None:
         """BuildError at the first `{{ "text" }}` of the piece (a quoted string between two

@@ -199,6 +199,7 @@ def _link_line(page: Page, url: str) -> int:
 
 
 _IMAGE_TAGS = ("img", "picture", "source")
+_MEDIA_TAGS = ("video", "audio")
 _IMAGES = ("the pages show only the figures the build draws (a function in sqrtdk/figures/, "
            "shown as ![what it shows](NAME.svg \"Caption\"); README, 'Add a figure')")
 
@@ -416,11 +417,20 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     if path not in paths and path.rstrip("/") + "/index.html" not in paths \
             and path + "/index.html" not in paths:
         written = unquote(url) if spaced else url
+        if unquote(url).startswith("@/"):
+            fail(url, f"link to '{unquote(url)}': '@/' is Zola's link to a file of its own "
+                      "content, which this site does not have; link to a page of this site "
+                      "('#id', '../en/'), or to the full address ('https://…') where that "
+                      "page is published")
         if pelican := _PELICAN_LINK.match(unquote(url)):
             fail(url, f"link to '{unquote(url)}': '{pelican.group(0)}' is Pelican's link to a "
                       "file of its own blog, which this site does not have; link to a page "
                       "of this site ('#id', '../en/'), or to the full address ('https://…') "
                       "where that file is published")
+        if tag in _MEDIA_TAGS:
+            fail(url, f"{tag} '{url}', a file the site does not have: the site publishes no "
+                      f"{tag} files; remove the <{tag}>, or link to where it is published, "
+                      "[what it shows](https://…)")
         fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
                   "or link to where the image is published" if tag in _IMAGE_TAGS else
              f"link to '{written}', a file the site does not "

@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import threading
+import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
            "trust=htmlData(key,format);globalGroup=true;macros")
 # a TeX command that may define a macro (in KaTeX: \def \gdef \edef \xdef \global \let
 # \futurelet \newcommand \renewcommand \providecommand)
-_DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re|provide)?newcommand)"
+_DEFINING = re.compile(r"\\(?:[gex]?def|global|let|futurelet|(?:re)?newcommand|providecommand)"
                        r"(?![A-Za-z])")
 FONTS_PRELOADED = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 # the formula's font size in ems of the text around it, as the width estimate takes it
@@ -48,7 +49,8 @@ FONT_SCALE = 1.21
 # The site's rules for KaTeX's HTML, written before KaTeX's own style sheet in the one sheet
 # the pages load (after the site's style.css): display formulas sit in the site's
 # `.math.display` box, an equation number follows its formula instead of sitting on top of
-# it, and a block holding a numbered equation (.eqn-num) is laid out even off screen (the
+# it, a piece of the phone's layout (.math-run, assemble.py) sits on its neighbour's line,
+# and a block holding a numbered equation (.eqn-num) is laid out even off screen (the
 # site's content-visibility contains style, which would keep each block's CSS counters to
 # itself, so \begin{align} numbers would all read (1)). The formulas' size is KaTeX's own
 # (FONT_SCALE). Chromium matches a compound's parts in the order written: `:is(article > *)`
@@ -58,6 +60,8 @@ FONT_SCALE = 1.21
 # selectors at load)
 STYLE = """\
 .math.display .katex-display { margin: 0; }
+.math-run > .katex-display, .math-run > .katex-display > .katex {
+  display: inline-block; margin: 0; }
 .math.display .katex-display > .katex > .katex-html > .katex-tag {
   position: static; margin-left: 1.5em; }
 :is(article > *):not(h1, h2, h3, table, .widget):has(.eqn-num) {
@@ -114,7 +118,19 @@ def advised(warning: str) -> str:
     """KaTeX's warning `code: message` as the build prints it: 'KaTeX: ' first, and the
     advice for its code (ADVICE) after, when there is one."""
     code = warning.partition(":")[0].strip()
-    return f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
+    said = f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
+    # an invisible character (a no-break, zero-width or full-width space pasted from a web
+    # page or Word) named by its code point: quoted as itself it shows as nothing
+    invisible = [c for c in dict.fromkeys(warning) if c != " " and
+                 unicodedata.category(c) in ("Zs", "Zl", "Zp", "Cf")]
+    for c in invisible:
+        said = said.replace(c, f"U+{ord(c):04X}")
+    if invisible:
+        names = ", ".join(f"U+{ord(c):04X} ({unicodedata.name(c, 'a space').lower()})"
+                          for c in invisible)
+        said += (f"; {names} is an invisible character pasted with the text: delete it "
+                 "(type a plain space where one is meant)")
+    return said
 
 
 # KaTeX warns once per character (`unicodeTextInMathMode: Unicode text character "X" used in
