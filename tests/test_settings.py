@@ -686,7 +686,10 @@ def rename_language(content: Path, old: str, new: str) -> int:
 @pytest.mark.parametrize(("folder", "says"), [
     ("source", "site's own folder site/source/"), ("Assets", "site's own folder site/assets/"),
     ("figures", "site's own folder site/figures/"), ("index.html", "not a folder name"),
-    ("a b", "not a folder name"), ("-x", "not a folder name")])
+    ("a b", "not a folder name"), ("-x", "not a folder name")],
+    # ids of their own: one starting with '-' was read back from the author copy's
+    # junit report under another name (test_author_copy compares the two)
+    ids=["source", "Assets", "figures", "index.html", "a space", "a leading dash"])
 def test_a_language_folder_that_is_no_folder_of_its_own_in_site_is_an_error(
         content: Path, folder: str, says: str) -> None:
     """'source' merged the article into site/source/ with the code pages, 'index.html'
