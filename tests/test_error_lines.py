@@ -484,6 +484,8 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     # a title or description that is there but no text was told to add the line it is on
     ("---\ntitle:\ndescription: D\n---\n", 2, "front matter 'title:' is empty"),
     ("---\ntitle: T\ndescription: ''\n---\n", 3, "front matter 'description:' is empty"),
+    # a title of zero-width spaces was published as an empty-looking <title> and heading
+    ('---\ntitle: "\u200b\u2060"\ndescription: D\n---\n', 2, "only invisible characters"),
     ("---\ntitle: [a, b]\ndescription: D\n---\n", 2, "'title:' is not text (YAML reads"),
     ("---\ntitle: 2017\ndescription: D\n---\n", 2, "as a number"),
     ("---\ntitle: T\ndescription: 2020-01-01\n---\n", 3, "as a date"),
