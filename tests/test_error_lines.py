@@ -234,6 +234,29 @@ def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body:
     assert "no explicit id" in e.message and f"'{written}'" in e.message, e.message
 
 
+@pytest.mark.parametrize("heading", ["##", "## ", "###### ", "## {#x}", "## \u200b\u2060"],
+                         ids=["bare", "space", "level 6", "only an id", "invisible"])
+def test_a_heading_without_words_is_told_to_write_words_not_to_add_an_id(
+        tmp_path: Path, heading: str) -> None:
+    """An empty heading has no words to link: it was told "write it as '##  {#some-id}'"
+    (for `## {#x}`, "'## {#x} {#some-id}'"), a heading still without words."""
+    e = error(tmp_path, "Text.\n\n" + heading + "\n\nMore text.\n")
+    assert e.line == BODY_START + 2 and "has no words" in e.message, str(e)
+    assert "Its words {#" in e.message and "delete the line" in e.message, str(e)
+    assert "#x" not in heading or "{#x}'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("line", ["####### Seven", "####### Seven {#seven}", "######## Eight"])
+def test_seven_hashes_are_told_that_headings_stop_at_six(tmp_path: Path, line: str) -> None:
+    """GitHub reads seven '#' as a paragraph, Python-Markdown as a level-6 heading '# …':
+    it was told "write it as '###### # Seven {#some-id}'" (or, with an id, that the section
+    is only in one language)."""
+    e = error(tmp_path, "## One {#one}\n\nText.\n\n" + line + "\n\nMore text.\n")
+    words = line.lstrip("#").replace(" {#seven}", "").strip()
+    assert e.line == BODY_START + 4 and "six levels at most" in e.message, str(e)
+    assert f"'### {words} {{#" in e.message and "# #" not in e.message, str(e)
+
+
 def _converted(tmp_path: Path, bodies: dict[str, str]) -> BuildError:
     """The error of the pages stage converting each language's article (`bodies`, the first
     language first) as the build does, from content/<lang>/index.md under `tmp_path`."""
