@@ -2116,3 +2116,24 @@ def test_front_matter_nested_too_deep_is_an_error_at_its_line(tmp_path: Path) ->
     with pytest.raises(BuildError) as e:
         build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("target", ["inside", "outside"])
+def test_an_error_in_a_linked_article_names_the_link_not_its_target(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str) -> None:
+    """content/en/index.md, a symbolic link to a draft, was named by the draft's path
+    (drafts/en.md), or by its absolute path when the draft lies outside the project."""
+    from helpers import FRONT, resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    project = tmp_path / "project"
+    draft = (project / "drafts" if target == "inside" else tmp_path / "elsewhere") / "en.md"
+    draft.parent.mkdir(parents=True)
+    draft.write_text(FRONT + "Text {{ nope.x }}.\n", encoding="utf-8")
+    link = project / "content" / "en" / "index.md"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(draft)
+    monkeypatch.chdir(project)
+    with pytest.raises(BuildError) as e:
+        build_page(link, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert str(e.value).startswith(f"content/en/index.md:{BODY_START}: "), str(e.value)
