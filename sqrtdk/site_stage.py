@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, key_for
 from .errors import Mistakes
-from .options import PACKAGE_DIR, BuildOptions
+from .options import DEFAULT_SEED, PACKAGE_DIR, BuildOptions
 
 if TYPE_CHECKING:
     from .figures_stage import DrawnFigures
@@ -52,7 +52,7 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     same = not mistakes
     check_figure_tables(pages)
     check_unshown_figures(pages, figures.names, inputs.settings.social_figure)
-    check_precision(pages)
+    check_precision(pages, opts.seed if opts.seed != DEFAULT_SEED else None)
     with mistakes.seam():
         check_claims(pages, results)
     check_unused_results(results, used_results(results, pages, figures), opts.results_file)
