@@ -22,6 +22,14 @@ if TYPE_CHECKING:
     from .web.output import Site
 
 
+def _previous_page(path: Path) -> str | None:
+    """The text of a page of the previous build (the site on disk), None without one."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Mapping[str, Any],
                   pages: list[Page], figures: DrawnFigures, env: Callable[[], Any],
                   math: Callable[[], MathRenderer]) -> Site:
@@ -64,7 +72,8 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
             sources=experiment_sources()), env(), math(), mistakes)
     if site is not None and same:
         with mistakes.seam():
-            check_site(site, pages, inputs.settings.base_url, LinkCache(cache))
+            check_site(site, pages, inputs.settings.base_url, LinkCache(cache),
+                       lambda rel: _previous_page(opts.out / rel))
     mistakes.raise_any()
     assert site is not None
     return site

@@ -2137,3 +2137,29 @@ def test_an_error_in_a_linked_article_names_the_link_not_its_target(
     with pytest.raises(BuildError) as e:
         build_page(link, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     assert str(e.value).startswith(f"content/en/index.md:{BODY_START}: "), str(e.value)
+
+
+_OLD_PAGE = ('<h2 id="toc-title">Contents</h2>'
+             '<h2 aria-labelledby="intro-name" id="intro"><span id="intro-name">Intro</span>'
+             '<a class="headerlink" href="#intro">#</a></h2><p>Text.</p>'
+             '<h2 aria-labelledby="gradient-name" id="gradient"><span id="gradient-name">The '
+             'gradient <span class="katex"><math><mi>q</mi></math><span>q</span></span></span>'
+             '<a class="headerlink" href="#gradient">#</a></h2>')
+
+
+@pytest.mark.parametrize("words", ["The gradient q", "Renamed too"], ids=["same words", "new words"])
+def test_a_link_to_a_renamed_id_is_told_the_id_of_the_heading_now_at_its_place(
+        words: str) -> None:
+    """'{#gradient}' renamed '{#grad-q}' in every language: a link to '#gradient' was told
+    "did you mean '#fig-gradient-q'?" (the closest id by spelling, a figure's). With the
+    previous build's page it is told the heading there now (by its words, or else by its
+    place among as many sections)."""
+    from sqrtdk.web.model import Heading
+    from sqrtdk.web.site_links import _anchor_hint
+    headings = [Heading(2, "intro", "Intro", "Intro"), Heading(2, "grad-q", words, words)]
+    page: Any = type("P", (), {"conversion": type("C", (), {"headings": headings})()})()
+    ids = frozenset({"intro", "grad-q", "fig-gradient-q"})
+    assert "did you mean '#fig-gradient-q'" in _anchor_hint("gradient", ids, page)
+    said = _anchor_hint("gradient", ids, page, _OLD_PAGE)
+    assert "'#gradient' is gone" in said and "is now '#grad-q'" in said, said
+    assert "fig-gradient-q" not in said and f"'{words}'" in said, said
