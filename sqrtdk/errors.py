@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import os
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -23,10 +24,17 @@ from pathlib import Path
 
 
 def display_path(path: Path | str) -> str:
-    """`path` relative to the current folder when inside it, else as given (POSIX form)."""
+    """`path` relative to the current folder when inside it, else as given (POSIX form). A
+    symbolic link is named as the author knows it (content/en/index.md), not by its target;
+    only the folders above it are resolved, when the path is not below the current folder
+    as written."""
     p = Path(path)
     try:
-        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        cwd = Path.cwd()
+        for whole in (Path(os.path.abspath(p)), p.absolute().parent.resolve() / p.name):
+            if whole.is_relative_to(cwd):
+                return whole.relative_to(cwd).as_posix()
+        return p.resolve().relative_to(cwd.resolve()).as_posix()
     except (ValueError, OSError, RuntimeError):     # RuntimeError: a symlink loop (3.11)
         return p.as_posix()
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import figure_fit
 from .cache import Cache, closure_digest, code_digest, digest, key_for, write_if_changed
 from .errors import BuildError, Mistakes, suggest
 from .figure_labels import check_fonts, validate_labels
@@ -103,23 +104,66 @@ def load_drawing() -> None:
 
 def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, Any],
              social: str) -> bytes:
-    """Worker task: one file's bytes (matplotlib is imported here, in the worker)."""
+    """Worker task: one file's bytes (matplotlib is imported here, in the worker). A warning
+    while drawing or a text past the figure's edge (figure_fit) is a LabelError at the label
+    that causes it, or else a FigureCodeError at the figure's `@figure` line."""
     from . import figures
     from .figures import draw
     specs = figures.load()
-    table = labels[job.name if job.layout != "card" else social]
+    name = social if job.layout == "card" else job.name
     family = labels["style"]["font_family"]
-    try:
+
+    def drawn(table: Mapping[str, str]) -> tuple[bytes, Any]:
+        mine = {k: v for k, v in table.items() if not k.startswith(_CARD)}
         if job.layout == "card":
-            return draw.render_card(specs[social], job.lang, results, table, labels["card"], family)
-        return draw.render(specs[job.name], job.lang, job.layout, results, table, family)
+            card = {k[len(_CARD):]: v for k, v in table.items() if k.startswith(_CARD)}
+            return draw.card_figure(specs[name], job.lang, results, mine, card, family)
+        fig = draw.draw(specs[name], results, mine, family, job.layout)
+        return draw.save(fig, f"{name}.{job.lang}.{job.layout}", layout=job.layout), fig
+
+    table = dict(labels[name])
+    if job.layout == "card":
+        table.update({_CARD + k: v for k, v in labels["card"].items()})
+    try:
+        blob, problem = figure_fit.checked(drawn, table)
+        if problem is None:
+            return blob
+        found = figure_fit.culprit(drawn, table)
     except NotNeededError as e:       # reported by the parent at the line that read the path
-        raise e.at_reader(specs[social if job.layout == "card" else job.name].draw) from None
+        raise e.at_reader(specs[name].draw) from None
     except (ValueError, KeyError, IndexError, AttributeError) as e:
         key = getattr(e, "label_key", "")
         if key:
-            raise LabelError(job.lang, job.name, key, str(e)) from None
+            raise LabelError(job.lang, name, key, str(e)) from None
         raise
+    if found is None:
+        raise FigureCodeError.at(specs[name].draw, f"figure '{name}' ({job.lang}, {job.layout}) "
+                              f"does not draw as meant: {problem}; fix its code")
+    key, fits = found
+    figure = "card" if key.startswith(_CARD) else name
+    raise LabelError(job.lang, figure, key.removeprefix(_CARD),
+                     f"too long for its place in the {_LAYOUTS[job.layout]} ({problem}); at "
+                     f"most {fits} of its {len(table[key])} characters fit: shorten it")
+
+
+_CARD = "card."             # the social card's own labels, beside its figure's
+_LAYOUTS = {"wide": "figure", "narrow": "phone's figure", "card": "link-preview card"}
+
+
+class FigureCodeError(Exception):
+    """A drawing that goes wrong with every label short: its figure's code is at fault,
+    reported at its `@figure` line by the parent (raised in a worker)."""
+
+    def __init__(self, file: str, line: int, message: str):
+        super().__init__(file, line, message)     # args as given: it is pickled back
+        self.file, self.line, self.message = file, line, message
+
+    @classmethod
+    def at(cls, drawer: Callable[..., None], message: str) -> FigureCodeError:
+        """The error at the `@figure` line of `drawer`, the registered function."""
+        import inspect
+        return cls(inspect.getsourcefile(drawer) or "", inspect.getsourcelines(drawer)[1],
+                   message)
 
 
 def figures_code_digest(cache: Cache | None = None) -> str:
@@ -261,6 +305,8 @@ class FigureStage:
                     toml = self.inputs.label_files[e.lang]
                     raise BuildError(toml.path, toml.line_of(e.figure, e.key),
                                      f"[{e.figure}] {e.key}: {e.message}") from None
+                except FigureCodeError as e:
+                    raise BuildError(e.file, e.line, e.message) from None
                 except NotNeededError as e:
                     job = missing[key]
                     name = social if job.layout == "card" else job.name

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, closure_digest, key_for, tree_digest, write_if_changed
+from .errors import BuildError
 from .options import PACKAGE_DIR, BuildOptions
 
 if TYPE_CHECKING:
@@ -102,13 +103,43 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
     from .workers import Pool
 
     def map_then_wait(fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        outputs = pool.map(fn, jobs)     # every job is with the workers now
+        outputs = pool.map(functools.partial(without_warnings, fn), jobs)   # all with workers
         meanwhile()
         return outputs
     with Pool(opts.jobs) as pool:
         results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
     check_results(results)               # as sqrtdk/science/outputs/ declares them
     return dumps_signed(results).encode("utf-8")
+
+
+def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
+    """`fn(job)` for a science.registry.Job (in a worker). A warning while it runs (numpy's
+    RuntimeWarning for an overflow or a division by zero: an inf or nan in the results) is
+    not printed raw: it is a BuildError at the line of the job's function, naming the job
+    and where the warning came from."""
+    import inspect
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        output = fn(job)
+    if not caught:
+        return output
+    code = inspect.unwrap(job.fn)
+    first = caught[0]
+    said = " ".join(str(first.message).split())
+    raise JobWarningError(inspect.getsourcefile(code) or "", inspect.getsourcelines(code)[1],
+                          f"{first.category.__name__} in job {job.key!r} of "
+                          f"'{code.__name__}' ({said}, at line {first.lineno} of "
+                          f"{Path(first.filename).name}): the results may hold an inf or nan; "
+                          "fix the computation (a seed or a parameter reaches it)")
+
+
+class JobWarningError(BuildError):
+    """A warning raised while a job ran, as a BuildError that crosses back from a worker
+    (pickled as its three arguments)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self.path), self.line, self.message))
 
 
 def refuse_edited(path: Path, rerun: str) -> str | None:

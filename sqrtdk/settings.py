@@ -18,7 +18,7 @@ from urllib.parse import SplitResult, quote, urlsplit
 
 from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
-from .textfiles import TomlFile, load_toml
+from .textfiles import TomlFile, load_toml, visible
 
 LOGGER = logging.getLogger("sqrtdk.settings")
 STRAIGHT_QUOTE = re.compile(r"\w'|'\w|\"")   # an apostrophe or quote mark as typed
@@ -94,10 +94,10 @@ def load_settings(content_dir: Path) -> Settings:
             if not isinstance(data[key], kind):
                 raise toml.error(None, key, f"'{key}' must be a {_kind(kind)}")
             good.add(key)
-    if "title" in good and not data["title"].strip():
+    if "title" in good and not visible(data["title"]):
         with mistakes.seam():
-            raise toml.error(None, "title", "title is empty; the root page's title would be "
-                                            "blank: write the site's name")
+            raise toml.error(None, "title", "title is empty or invisible; the root page's "
+                                            "title would be blank: write the site's name")
     base = ""
     if "base_url" in good:
         with mistakes.seam():
@@ -390,8 +390,9 @@ def _load_strings_file(content_dir: Path, lang: str, first_lang: str) -> Strings
         for key, value in toml.data[table].items():
             if not isinstance(value, str):
                 raise toml.error(table, key, f"[{table}] {key} must be a string in quotes")
-            if not value.strip() and not (table == "ui" and key in MAY_BE_EMPTY):
-                raise toml.error(table, key, f"[{table}] {key} is empty; the page would show "
+            if not visible(value) and not (table == "ui" and key in MAY_BE_EMPTY):
+                empty = "is empty" if not value.strip() else "holds only invisible characters"
+                raise toml.error(table, key, f"[{table}] {key} {empty}; the page would show "
                                              "nothing there (an empty heading or button "
                                              "label, or no name for screen readers)")
     for key in LANGUAGE_KEYS:

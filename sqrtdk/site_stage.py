@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, key_for
 from .errors import Mistakes
-from .options import PACKAGE_DIR, BuildOptions
+from .options import DEFAULT_SEED, PACKAGE_DIR, BuildOptions
 
 if TYPE_CHECKING:
     from .figures_stage import DrawnFigures
@@ -20,6 +20,14 @@ if TYPE_CHECKING:
     from .web.math import MathRenderer
     from .web.model import Page
     from .web.output import Site
+
+
+def _previous_page(path: Path) -> str | None:
+    """The text of a page of the previous build (the site on disk), None without one."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Mapping[str, Any],
@@ -52,7 +60,7 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     same = not mistakes
     check_figure_tables(pages)
     check_unshown_figures(pages, figures.names, inputs.settings.social_figure)
-    check_precision(pages)
+    check_precision(pages, opts.seed if opts.seed != DEFAULT_SEED else None)
     with mistakes.seam():
         check_claims(pages, results)
     check_unused_results(results, used_results(results, pages, figures), opts.results_file)
@@ -64,7 +72,8 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
             sources=experiment_sources()), env(), math(), mistakes)
     if site is not None and same:
         with mistakes.seam():
-            check_site(site, pages, inputs.settings.base_url, LinkCache(cache))
+            check_site(site, pages, inputs.settings.base_url, LinkCache(cache),
+                       lambda rel: _previous_page(opts.out / rel))
     mistakes.raise_any()
     assert site is not None
     return site

@@ -52,12 +52,54 @@ def _no_control(path: Path, text: str) -> str:
                                  f"a page shows as nothing or a box{hint}; delete it")
 
 
+# bidi embeddings, overrides and isolates (U+202A to U+202E, U+2066 to U+2069): they reorder
+# the characters a reader sees, so the page (and an editor) can show other words than the
+# file holds ("Trojan Source"); a BOM (U+FEFF) after the file's start, left by joining files
+_HIDDEN = re.compile("[\u202a-\u202e\u2066-\u2069\ufeff]")
+# invisible characters a line of text can be made of: format characters (zero-width space,
+# joiners, marks, word joiner, invisible operators, a BOM) and the soft hyphen
+_INVISIBLE = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+_INVISIBLE_LINE = re.compile(f"^[ \t\f{_INVISIBLE}]*[{_INVISIBLE}][ \t\f{_INVISIBLE}]*$", re.M)
+
+
+def visible(text: str) -> str:
+    """`text` without the invisible characters of `_INVISIBLE` and outer white space: ''
+    for a title, heading or paragraph that a reader sees as nothing."""
+    return re.sub(f"[{_INVISIBLE}]+", "", text).strip()
+
+
+def _no_hidden(path: Path, text: str) -> str:
+    """`text`, or BuildError at the line of its first bidi control or mid-text BOM
+    (`_HIDDEN`), or of its first line made of invisible characters only (a paragraph, a
+    title or a heading a reader sees as nothing)."""
+    found = [m for m in (_HIDDEN.search(text), _INVISIBLE_LINE.search(text)) if m]
+    if not found:
+        return text
+    m = min(found, key=lambda m: m.start())
+    line = text.count("\n", 0, m.start()) + 1
+    if m.re is _INVISIBLE_LINE:
+        codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X}" for c in m.group(0) if not c.isspace()))
+        raise BuildError(path, line, f"the line holds only invisible characters ({codes}), "
+                                     "which make an empty paragraph, heading or value a reader "
+                                     "cannot see; delete them (a blank line separates blocks)")
+    column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    code = ord(m.group(0))
+    if code == 0xFEFF:
+        what = "a byte-order mark in the middle of the text (left by joining files), invisible"
+    else:
+        what = ("a bidi control, which reorders the characters a reader sees around it: the "
+                "page would show other text than the file holds; right-to-left words need "
+                "none, the browser orders them")
+    raise BuildError(path, line, f"U+{code:04X} at column {column} is {what}; delete it")
+
+
 def read_text(path: Path) -> str:
     """Read a UTF-8 text file; a BOM is dropped, and every line end (LF, CRLF, or a lone CR
     as old Mac editors save) becomes LF, as Python's universal newlines read them.
 
-    Raises BuildError naming the line of the first byte that is not UTF-8 or of the first
-    control character (`_CONTROL`), or the file when it cannot be read.
+    Raises BuildError naming the line of the first byte that is not UTF-8, of the first
+    control character (`_CONTROL`), bidi control or mid-text BOM (`_HIDDEN`) or line of
+    invisible characters only, or the file when it cannot be read.
     """
     try:
         data = path.read_bytes()
@@ -71,7 +113,7 @@ def read_text(path: Path) -> str:
         line = _lf(data[:e.start].decode("utf-8", errors="replace")).count("\n") + 1
         raise BuildError(path, line, f"not UTF-8 (byte 0x{data[e.start]:02x}); "
                                      "save the file as UTF-8") from None
-    return _no_control(path, text)
+    return _no_hidden(path, _no_control(path, text))
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,29 @@ def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body:
     assert "no explicit id" in e.message and f"'{written}'" in e.message, e.message
 
 
+@pytest.mark.parametrize("heading", ["##", "## ", "###### ", "## {#x}", "## \u200b\u2060"],
+                         ids=["bare", "space", "level 6", "only an id", "invisible"])
+def test_a_heading_without_words_is_told_to_write_words_not_to_add_an_id(
+        tmp_path: Path, heading: str) -> None:
+    """An empty heading has no words to link: it was told "write it as '##  {#some-id}'"
+    (for `## {#x}`, "'## {#x} {#some-id}'"), a heading still without words."""
+    e = error(tmp_path, "Text.\n\n" + heading + "\n\nMore text.\n")
+    assert e.line == BODY_START + 2 and "has no words" in e.message, str(e)
+    assert "Its words {#" in e.message and "delete the line" in e.message, str(e)
+    assert "#x" not in heading or "{#x}'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("line", ["####### Seven", "####### Seven {#seven}", "######## Eight"])
+def test_seven_hashes_are_told_that_headings_stop_at_six(tmp_path: Path, line: str) -> None:
+    """GitHub reads seven '#' as a paragraph, Python-Markdown as a level-6 heading '# …':
+    it was told "write it as '###### # Seven {#some-id}'" (or, with an id, that the section
+    is only in one language)."""
+    e = error(tmp_path, "## One {#one}\n\nText.\n\n" + line + "\n\nMore text.\n")
+    words = line.lstrip("#").replace(" {#seven}", "").strip()
+    assert e.line == BODY_START + 4 and "six levels at most" in e.message, str(e)
+    assert f"'### {words} {{#" in e.message and "# #" not in e.message, str(e)
+
+
 def _converted(tmp_path: Path, bodies: dict[str, str]) -> BuildError:
     """The error of the pages stage converting each language's article (`bodies`, the first
     language first) as the build does, from content/<lang>/index.md under `tmp_path`."""
@@ -484,6 +507,8 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     # a title or description that is there but no text was told to add the line it is on
     ("---\ntitle:\ndescription: D\n---\n", 2, "front matter 'title:' is empty"),
     ("---\ntitle: T\ndescription: ''\n---\n", 3, "front matter 'description:' is empty"),
+    # a title of zero-width spaces was published as an empty-looking <title> and heading
+    ('---\ntitle: "\u200b\u2060"\ndescription: D\n---\n', 2, "only invisible characters"),
     ("---\ntitle: [a, b]\ndescription: D\n---\n", 2, "'title:' is not text (YAML reads"),
     ("---\ntitle: 2017\ndescription: D\n---\n", 2, "as a number"),
     ("---\ntitle: T\ndescription: 2020-01-01\n---\n", 3, "as a date"),
@@ -2121,3 +2146,50 @@ def test_front_matter_nested_too_deep_is_an_error_at_its_line(tmp_path: Path) ->
     with pytest.raises(BuildError) as e:
         build_page(path, strings("en"), RESULTS, resolver([]), [], lambda m: m)
     assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("target", ["inside", "outside"])
+def test_an_error_in_a_linked_article_names_the_link_not_its_target(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str) -> None:
+    """content/en/index.md, a symbolic link to a draft, was named by the draft's path
+    (drafts/en.md), or by its absolute path when the draft lies outside the project."""
+    from helpers import FRONT, resolver, strings
+
+    from sqrtdk.web.pages import build_page
+    project = tmp_path / "project"
+    draft = (project / "drafts" if target == "inside" else tmp_path / "elsewhere") / "en.md"
+    draft.parent.mkdir(parents=True)
+    draft.write_text(FRONT + "Text {{ nope.x }}.\n", encoding="utf-8")
+    link = project / "content" / "en" / "index.md"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(draft)
+    monkeypatch.chdir(project)
+    with pytest.raises(BuildError) as e:
+        build_page(link, strings("en"), RESULTS, resolver([]), [], lambda m: m)
+    assert str(e.value).startswith(f"content/en/index.md:{BODY_START}: "), str(e.value)
+
+
+_OLD_PAGE = ('<h2 id="toc-title">Contents</h2>'
+             '<h2 aria-labelledby="intro-name" id="intro"><span id="intro-name">Intro</span>'
+             '<a class="headerlink" href="#intro">#</a></h2><p>Text.</p>'
+             '<h2 aria-labelledby="gradient-name" id="gradient"><span id="gradient-name">The '
+             'gradient <span class="katex"><math><mi>q</mi></math><span>q</span></span></span>'
+             '<a class="headerlink" href="#gradient">#</a></h2>')
+
+
+@pytest.mark.parametrize("words", ["The gradient q", "Renamed too"], ids=["same words", "new words"])
+def test_a_link_to_a_renamed_id_is_told_the_id_of_the_heading_now_at_its_place(
+        words: str) -> None:
+    """'{#gradient}' renamed '{#grad-q}' in every language: a link to '#gradient' was told
+    "did you mean '#fig-gradient-q'?" (the closest id by spelling, a figure's). With the
+    previous build's page it is told the heading there now (by its words, or else by its
+    place among as many sections)."""
+    from sqrtdk.web.model import Heading
+    from sqrtdk.web.site_links import _anchor_hint
+    headings = [Heading(2, "intro", "Intro", "Intro"), Heading(2, "grad-q", words, words)]
+    page: Any = type("P", (), {"conversion": type("C", (), {"headings": headings})()})()
+    ids = frozenset({"intro", "grad-q", "fig-gradient-q"})
+    assert "did you mean '#fig-gradient-q'" in _anchor_hint("gradient", ids, page)
+    said = _anchor_hint("gradient", ids, page, _OLD_PAGE)
+    assert "'#gradient' is gone" in said and "is now '#grad-q'" in said, said
+    assert "fig-gradient-q" not in said and f"'{words}'" in said, said

@@ -368,3 +368,71 @@ def test_the_project_labels_have_every_character_in_their_fonts() -> None:
     for folder in (PACKAGE_DIR.parent / "content").iterdir():
         if (folder / "figures.toml").is_file():
             check_fonts(load_toml(folder / "figures.toml"))
+
+
+def _results() -> dict[str, Any]:
+    import json
+    return json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_project_figures_draw_with_no_warning_squeeze_or_cut_text(lang: str) -> None:
+    """The checks below (figure_fit) find nothing in the figures as their labels are."""
+    from sqrtdk import figure_fit
+    results, table = _results(), labels(lang)
+    for name, spec in SPECS.items():
+        for layout in sorted(figures.LAYOUTS):
+            def drawn(t: Any, spec: Any = spec, layout: str = layout) -> tuple[bytes, Any]:
+                fig = draw.draw(spec, results, t, table["style"]["font_family"], layout)
+                return draw.save(fig, "x", layout=layout), fig
+            assert figure_fit.checked(drawn, table[name])[1] is None, (name, layout)
+
+
+def _text_label(lang: str) -> tuple[str, str]:
+    """(figure, label) of the first figure's first label that has no fields."""
+    name, spec = next(iter(SPECS.items()))
+    return name, next(k for k, fields in spec.labels.items() if not fields)
+
+
+@pytest.mark.parametrize("layout", ["wide", "narrow", "card"])
+def test_a_label_too_long_for_its_figure_is_an_error_at_it_saying_how_long_it_may_be(
+        layout: str) -> None:
+    """A 2 000-character label collapsed the figure's axes (matplotlib's UserWarning printed
+    raw in the terminal) or ran past its edge, cut off, and the build exited 0. Now the
+    drawing names the label and how many of its characters fit."""
+    from sqrtdk.figures_stage import FigureFile, LabelError, draw_job
+    name, key = _text_label("en")
+    table = labels("en")
+    figure = "card" if layout == "card" else name
+    if layout == "card":
+        key = "subtitle"
+    table[figure] = {**table[figure], key: "long words " * 200}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")       # nothing reaches the terminal
+        with pytest.raises(LabelError) as e:
+            draw_job(FigureFile(name, "en", layout), _results(), table, name)
+    assert (e.value.figure, e.value.key) == (figure, key), e.value
+    m = re.search(r"at most (\d+) of its (\d+) characters fit", e.value.message)
+    assert m and 0 < int(m.group(1)) < int(m.group(2)) == 2200, e.value.message
+
+
+def test_a_warning_no_label_causes_is_an_error_at_the_figure_s_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warning the figure's code raises whatever its labels is reported at its @figure
+    line, not printed raw."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+
+    def noisy(fig: Any, results: Any, words: Any, layout: str) -> None:
+        warnings.warn("invalid value encountered in divide", RuntimeWarning, stacklevel=1)
+        spec.draw(fig, results, words, layout)
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, noisy, spec.needs, spec.labels))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FigureCodeError) as e:
+            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    assert e.value.line == inspect.getsourcelines(noisy)[1], e.value
+    assert "RuntimeWarning: invalid value encountered in divide" in e.value.message

@@ -351,3 +351,23 @@ def test_a_quote_in_a_formula_that_computes_is_an_error_at_its_line() -> None:
 
 def test_an_undefined_function_is_still_named_undefined() -> None:
     assert "'range' is undefined" in error("{{ range(3) }}").message
+
+
+def test_a_related_quote_s_digits_at_another_seed_are_told_to_be_that_seed_s(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`--seed 2` warned "write sig(5)" as if for the article, though the default seed's page
+    needs fewer digits and following it changes that page too: at another seed the warning
+    says the digits are that seed's and what writing them does."""
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_precision
+    q = Quoter(P, RELATED_RESULTS, CLAIMS)
+    q.render_prose("From {{ spread.sd_small | sig(2) }} to {{ spread.sd_large | sig(3) }},\n"
+                   "a factor {{ spread.ratio | sig(4) }}, near {{ spread.ratio_theory | sig(4) }}.\n")
+    page = SimpleNamespace(source=Path("content/en/index.md"), quotes=q.log)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_precision([page], seed=2)   # type: ignore[list-item]
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "shown as sig(3)" in said[0], said
+    assert "this page of seed 2 shows sig(3) either way" in said[0], said
+    assert "write sig(3) only to show them at every seed" in said[0], said

@@ -1221,3 +1221,31 @@ def test_every_bounds_pattern_matches_a_result_and_every_match_stays_inside(resu
         assert matched, f"bounds pattern {pattern!r} matches no result"
         for p in matched:
             assert low <= paths[p] <= high, (pattern, p, paths[p])
+
+
+def _overflows(x: float) -> float:
+    import numpy as np
+    return float(np.exp(np.float64(x)))
+
+
+def test_a_warning_in_an_experiment_s_job_is_an_error_at_its_function_not_raw_output() -> None:
+    """numpy's 'RuntimeWarning: overflow encountered in exp' in a worker was printed raw in
+    the build's terminal (and an inf reached the results): it is a BuildError at the line
+    of the job's function, that crosses back from a worker process intact."""
+    import inspect
+    import pickle
+    import warnings
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    assert without_warnings(_call, Job("fine", _overflows, (1.0,))) == pytest.approx(2.718281828)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")       # nothing reaches the terminal
+        with pytest.raises(BuildError) as e:
+            without_warnings(_call, Job("big", _overflows, (1e6,)))
+    assert e.value.line == inspect.getsourcelines(_overflows)[1], str(e.value)
+    assert "RuntimeWarning" in e.value.message and "overflow" in e.value.message, e.value
+    back = pickle.loads(pickle.dumps(e.value))
+    assert str(back) == str(e.value) and isinstance(back, BuildError)

@@ -139,6 +139,7 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
 
 @pytest.mark.parametrize("lang, key, wrong, says", [
     (1, "toc", "  ", ("[ui] toc is empty",)),
+    (0, "toc", "\\u200b", ("[ui] toc holds only invisible characters",)),
     (0, "figure", "Figure", ("{n}",)),                   # every caption would be unnumbered
     (0, "figure", "Figure {num}", ("unknown field {num}", "known fields: n")),
     (0, "figure", "Figure {n:.2q}", ("is not a format for a count",)),
@@ -154,7 +155,7 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
     (0, "built_with", "Seed {seed}, numpy {numpy:.2f}", ("not a format for text",)),
     # a billion spaces: the check itself filled the memory
     (1, "figure", "Figure {n:>999999999}.", ("more than a label can show",)),
-], ids=["empty", "figure without its number", "unknown field", "bad format spec",
+], ids=["empty", "invisible", "figure without its number", "unknown field", "bad format spec",
         "lone brace", "conversion", "decimals on a count", "attribute", "two %d",
         "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text",
         "huge width"])
@@ -663,7 +664,7 @@ def test_a_base_url_with_spaces_around_or_a_port_or_escapes_is_taken(content: Pa
     assert load_settings(content).base_url == url.strip()
 
 
-@pytest.mark.parametrize("title", ['""', '"   "'])
+@pytest.mark.parametrize("title", ['""', '"   "', '"\u200b"', '" \\u200b\\u2060 "'])
 def test_an_empty_site_title_is_an_error_at_its_line(content: Path, title: str) -> None:
     """It published an empty <title> on the root page."""
     path = content / "site.toml"

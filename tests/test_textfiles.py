@@ -66,3 +66,35 @@ def test_a_toml_value_nested_too_deep_is_an_error_at_its_line(tmp_path: Path,
     with pytest.raises(BuildError) as e:
         load_toml(path)
     assert e.value.line == 3 and "nested too deeply" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("char", ["\u202a", "\u202e", "\u2066", "\u2069", "\ufeff"])
+def test_a_bidi_control_or_a_bom_inside_the_text_is_an_error_at_its_line_and_column(
+        tmp_path: Path, char: str) -> None:
+    """A bidi override reorders what the reader sees (the page shows other text than the
+    file holds, a known spoofing trick); a BOM mid-text is invisible. Both were published."""
+    path = tmp_path / "index.md"
+    path.write_text(f"one\ntwo\nab{char}c `x{char}y`\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        read_text(path)
+    assert e.value.line == 3 and f"U+{ord(char):04X} at column 3" in e.value.message, e.value
+    assert "delete it" in e.value.message
+
+
+@pytest.mark.parametrize("line", ["\u200b", "\u200b \u200b", "\u2060\u00ad", " \u200d\t"])
+def test_a_line_of_only_invisible_characters_is_an_error_at_its_line(
+        tmp_path: Path, line: str) -> None:
+    """A paragraph of zero-width spaces was published as an empty-looking paragraph."""
+    path = tmp_path / "index.md"
+    path.write_text(f"one\n\n{line}\n\nlast\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        read_text(path)
+    assert e.value.line == 3 and "only invisible characters" in e.value.message, e.value
+
+
+def test_invisible_characters_inside_words_are_text(tmp_path: Path) -> None:
+    """Joiners inside words (emoji, Persian) and a soft hyphen are left as they are."""
+    path = tmp_path / "index.md"
+    text = "a\u200db \U0001f469\u200d\U0001f4bb hyph\u00aden \u200e\n"
+    path.write_text(text, encoding="utf-8")
+    assert read_text(path) == text

@@ -308,6 +308,13 @@ def render_card(spec: Registration, lang: str, results: Mapping[str, Any],
                 ) -> bytes:
     """The social card of language `lang`: the article's title and subtitle above figure
     `spec`, as a 1200 × 630 PNG (what link previews show)."""
+    return card_figure(spec, lang, results, table, card, font_family)[0]
+
+
+def card_figure(spec: Registration, lang: str, results: Mapping[str, Any],
+                table: Mapping[str, str], card: Mapping[str, str], font_family: list[str]
+                ) -> tuple[bytes, Figure]:
+    """`render_card`'s bytes and the figure they were saved from."""
     register_cjk_font()
     with mpl.rc_context(_rc({**style(WIDE), "font.family": font_family, "font.size": 16,
                              "axes.titlesize": 17, "axes.labelsize": 16, "xtick.labelsize": 14,
@@ -320,7 +327,7 @@ def render_card(spec: Registration, lang: str, results: Mapping[str, Any],
         spec.draw(body, needed_results(results, spec.needs), Labels(table, spec), WIDE)
         lay_out(fig)
         keep_layout(fig)
-        return save(fig, f"card.{lang}", fmt="png")
+        return save(fig, f"card.{lang}", fmt="png"), fig
 
 
 __all__ = [
@@ -336,6 +343,7 @@ __all__ = [
     "VERMILLION",
     "WIDE",
     "Labels",
+    "card_figure",
     "draw",
     "legend",
     "log2_axis",

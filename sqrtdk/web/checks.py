@@ -504,7 +504,7 @@ def _citation_line(page: Page, key: Citation) -> int:
     return next((h.line for h in c.headings if h.id == section), 0) if section else 1
 
 
-def check_precision(pages: list[Page]) -> None:
+def check_precision(pages: list[Page], seed: int | None = None) -> None:
     """One quantity at one precision (README, "Show one quantity at one precision
     everywhere"): within a page, every quote of a result, alt texts and captions included,
     shows it as its first quote does: the same resolution (`fixed:3` shows thousandths, as
@@ -514,7 +514,10 @@ def check_precision(pages: list[Page]) -> None:
     needs, which may be more than the quantity's own elsewhere, so it is left out of that
     comparison; where those digits are not what its filter asks for, a warning at its line
     says what is shown, why, and the filter to write. A paragraph quoting a ratio and one of
-    its two operands but not the other (QuoteLog.missing) gets a warning at the ratio."""
+    its two operands but not the other (QuoteLog.missing) gets a warning at the ratio.
+    `seed`: the build's, when not the default one: the digits a relation needs depend on
+    the seed's numbers, so that warning says the filter it names is for that seed (written,
+    it changes the default seed's page too, which may not need the digits)."""
     for page in pages:
         log = page.quotes
         for n, (left_out, fmt) in sorted(log.missing.items()):
@@ -526,9 +529,14 @@ def check_precision(pages: list[Page]) -> None:
         for n, why in sorted(log.why.items()):
             path, fmt, text = log.entries[n]
             shown = _written(log.shown[n])
+            advice = f"write {shown}" if seed is None else (
+                f"this page of seed {seed} shows {shown} either way; the digits a relation "
+                "needs depend on the seed's numbers (the default seed's build warns where it "
+                f"needs more): write {shown} only to show them at every seed, the default "
+                "seed's page included")
             warn(LOGGER, page.source, log.lines[n],
                  f"'{path}' is written {_written(fmt)} here but shown as {shown} "
-                 f"({text}): {why}; write {shown}")
+                 f"({text}): {why}; {advice}")
         first: dict[str, tuple[str, str, int]] = {}
         quotes = sorted(((line, entry) for n, (line, entry)
                          in enumerate(zip(log.lines, log.entries, strict=True))

@@ -36,6 +36,7 @@ from markdown.util import AMP_SUBSTITUTE
 
 from ..errors import BuildError, line_of, shortened
 from ..log import warn
+from ..textfiles import visible
 from .block_diff import WORDS_ONLY, Alignment, align
 from .blocks import (
     Block,
@@ -461,7 +462,8 @@ class BlockStructure(Treeprocessor):
             # for a message: as the reader sees it (code in `…`, formulas as written, no {#id})
             typed = self._shown(_HEADING_ID.sub("", self.plain(as_typed(el))).strip())
             ident = _HEADING_ID.search(text)
-            problem = "" if level > 1 else hashtag_heading(written)
+            problem = (seven_hashes(written, previous + 1) if level == 6 else
+                       hashtag_heading(written) if level == 1 else None) or ""
             setext = setext_hint(written, source[line] if 0 < line < len(source) else "")
             if not problem and level == 1 and opens:
                 # the post's own title over its text (a Hugging Face blog post, a Jekyll
@@ -864,6 +866,10 @@ def fence_options(options: str) -> str:
 _ENTITIES_ONLY = re.compile(r"(?:&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);|\s)+")
 # a heading's id in its `{…}` (`{#id}`, `{: #id .class}`)
 _ID_IN = re.compile(r"#([^\s=}]+)")    # as attr_list reads it: `{#sec:intro}`, `{#fig.1}`
+# a `{…}` attribute list as a heading's whole text (`## {#x}`: attr_list needs words before it)
+_ATTR_LIST = re.compile(r"\{[^}\n]*\}")
+# a line of seven or more '#' and its words (GitHub: a paragraph; Python-Markdown: level 6)
+_SEVEN = re.compile(r"[ \t>]*(#{7,})(?:[ \t]+(.*?))?[ \t]*")
 _LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is its only "
               "level-1 heading: start sections at level 2, '## …')")
 
@@ -882,6 +888,16 @@ def without_id(typed: str, level: int, why: str = "",
     one = (f" and is {_LEVEL_ONE}" if level == 1 else "") + why
     same = (f": {shared[1]} has {{#{shared[0]}}}, and a section has the same id in every "
             "language") if shared else ", with the same id in every language"
+    if not visible(_ATTR_LIST.sub("", typed)):     # `##`, `## {#x}`: no words to link
+        ident = shared[0] if shared else (m.group(1) if (m := _ID_IN.search(typed)) else
+                                          "some-id")
+        codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X}" for c in typed if not c.isspace()))
+        only = ("" if not typed.strip() else f" (only invisible characters, {codes})"
+                if not visible(typed) else f" (only '{typed}', which this Markdown shows as text)")
+        return (f"heading '{hashes}' has no words{only}: a heading names its section in the "
+                "contents and in links to it; write its words and an id, "
+                f"'{hashes} Its words {{#{ident}}}'{same}, or delete the line if no section "
+                "starts here")
     m = _BRACKET_ANCHOR.fullmatch(typed)
     if m and m.group(1).strip():
         anchor = shared[0] if shared else \
@@ -901,6 +917,22 @@ def without_id(typed: str, level: int, why: str = "",
 
 _SETEXT_UNDERLINE = re.compile(r"[ \t>]*(=+|-+)[ \t]*")
 _ATX = re.compile(r"[ \t>]*#")
+
+
+def seven_hashes(written: str, deeper: int) -> str | None:
+    """The message for a heading line `written` that starts with seven or more '#' (None for
+    another): GitHub reads it as a paragraph, this Markdown as a level-6 heading whose text
+    starts with the rest of the hashes; `deeper`: the level one below the heading before."""
+    m = _SEVEN.fullmatch(written)
+    if not m:
+        return None
+    words = _HEADING_ID.sub("", m.group(2) or "").strip() or "Its words"
+    ident = m2.group(1) if (m2 := _ID_IN.search(m.group(2) or "")) else "some-id"
+    hashes = "#" * min(max(deeper, 2), 6)
+    return (f"'{m.group(1)}' is {len(m.group(1))} '#', and headings have six levels at most: "
+            "GitHub (CommonMark) reads the line as a paragraph, this Markdown as a level-6 "
+            f"heading starting with '{m.group(1)[6:]}'; for a heading write at most six, e.g. "
+            f"'{hashes} {words} {{#{ident}}}', for a paragraph start it with '\\#'")
 
 
 def setext_hint(written: str, below: str) -> str:

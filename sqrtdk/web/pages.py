@@ -22,7 +22,7 @@ import yaml
 from ..errors import BuildError, Mistakes, combined, deepest_line, line_of, too_deep
 from ..log import warn
 from ..settings import Strings
-from ..textfiles import read_text
+from ..textfiles import read_text, visible
 from .article_text import read_article
 from .blocks import deepest_block
 from .cjk_lint import lint_chinese
@@ -105,14 +105,15 @@ def parse_front_matter(path: Path, block: str) -> dict[str, str]:
     if not isinstance(meta, dict):
         raise BuildError(path, 2, "front matter must be 'key: value' lines")
     for key in REQUIRED_META:
-        if key in meta and not (isinstance(meta[key], str) and meta[key].strip()):
+        if key in meta and not (isinstance(meta[key], str) and visible(meta[key])):
             value = meta[key]
             what = ("is empty" if value is None or (isinstance(value, str) and not value.strip())
+                    else "holds only invisible characters" if isinstance(value, str)
                     else f"is not text (YAML reads {value!r} as a {_yaml_kind(value)})")
             raise BuildError(path, _line_of_key(block, key), f"front matter '{key}:' {what}; "
                              f"write its text after '{key}: ', in double quotes if it starts "
                              "with a bracket or holds ': '")
-        if not isinstance(meta.get(key), str) or not meta[key].strip():
+        if not isinstance(meta.get(key), str) or not visible(meta[key]):
             others = [str(k) for k in meta if str(k) not in REQUIRED_META]
             close = difflib.get_close_matches(key, others, n=1, cutoff=0.6)
             if close:

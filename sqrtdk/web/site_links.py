@@ -8,7 +8,7 @@ import ipaddress
 import logging
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -105,15 +105,17 @@ def page_links(html: str) -> PageLinks:
                      tuple(parser.duplicate_ids), tuple(parser.empty_links))
 
 
-def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | None = None
-               ) -> None:
+def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | None = None,
+               previous: Callable[[str], str | None] | None = None) -> None:
     """Links, resources and leftovers of every generated HTML page; url()s of copied CSS.
 
     A page is parsed as it was before its formulas were filled in (`Site.link_html`): KaTeX's
     markup holds no link, id or resource (\\href and \\includegraphics need `trust`, which
     only \\htmlData has), and it is most of the page. `memo` (the build's cache) keeps what
     each page's HTML held, so an unchanged page is not parsed again (a text edit parses the
-    edited language's page only). Raises BuildError for every link, id or leftover at fault
+    edited language's page only). `previous`: a page's HTML in the previous build (path in
+    the site -> its text, None if there is none), read for a link to an id that is gone
+    (renamed_ids). Raises BuildError for every link, id or leftover at fault
     (errors.Mistakes: each is a fault of its own), together."""
     by_path = {f"{p.lang}/index.html": p for p in pages}
     parsed: dict[str, PageLinks] = {}
@@ -130,7 +132,7 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
     mistakes = Mistakes()
     for rel, links in parsed.items():
         _check_page(rel, site.files[rel].decode("utf-8"), links, site, parsed, by_path.get(rel),
-                    base_url, by_path, mistakes)
+                    base_url, by_path, mistakes, previous)
     for rel, src in site.copies.items():
         if rel.endswith(".css"):
             for url in _CSS_URL.findall(src.read_text(encoding="utf-8")):
@@ -224,18 +226,25 @@ def _marker_line(page: Page, html: str, at: int) -> int:
     return 0
 
 
-def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None) -> str:
+def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
+                 old_html: str | None = None) -> str:
     """What to write for a link to `#frag` that a page lacks, of all its `ids`: the id that
     differs only in case (`#Batch-Two`); the id of the heading whose text GitHub would slug
     to `frag` (`#playground-for-github-markdown` for `## Playground for GitHub Markdown
     {#playground}`: an article's headings carry the ids written after them); the closest id
-    (difflib); else what an anchor may be."""
+    (difflib); else what an anchor may be. Before all but the first: the id now of the
+    heading that had `frag` in the page's previous HTML, `old_html` (a renamed id)."""
     from pymdownx.slugs import slugify
 
     names = sorted(ids)
     same = [i for i in names if i.lower() == frag.lower()]
     if same:
         return f"did you mean '#{same[0]}'? (ids are case-sensitive)"
+    if old_html is not None and target is not None:
+        from .renamed_ids import renamed_to
+        renamed = renamed_to(frag, old_html, target.conversion.headings)
+        if renamed:
+            return renamed
     github = slugify(case="lower")
     for h in target.conversion.headings if target is not None else ():
         if frag.lower() in (github(h.text, "-"), github(h.text, "-").strip("-")):
@@ -250,7 +259,8 @@ def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None) -> str:
 def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                 parsed: Mapping[str, PageLinks],
                 page: Page | None, base_url: str, by_path: Mapping[str, Page],
-                mistakes: Mistakes) -> None:
+                mistakes: Mistakes, previous: Callable[[str], str | None] | None = None
+                ) -> None:
     """One page's ids, leftovers and links; each fault (the first of each link) is kept in
     `mistakes`."""
     for dup in links.duplicate_ids:
@@ -282,7 +292,8 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
     paths = site.paths()
     for tag, _attr, url, rel_attr in links.urls:
         with mistakes.seam():
-            _check_url(rel, page, (tag, url, rel_attr), paths, parsed, base_url, by_path)
+            _check_url(rel, page, (tag, url, rel_attr), paths, parsed, base_url, by_path,
+                       previous)
 
 
 def _fail(rel: str, page: Page | None, url: str, message: str) -> None:
@@ -377,11 +388,11 @@ _DEAD_SCHEMES = {
 
 
 def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: set[str],
-               parsed: Mapping[str, PageLinks], base_url: str, by_path: Mapping[str, Page]
-               ) -> None:
+               parsed: Mapping[str, PageLinks], base_url: str, by_path: Mapping[str, Page],
+               previous: Callable[[str], str | None] | None = None) -> None:
     """One link or resource of page `rel` (`link`: its tag, address and rel=): BuildError at
     its first fault; warnings for an address only the author's machine reaches or one with
-    spaces."""
+    spaces. `previous`: as check_site's."""
     tag, url, rel_attr = link
 
     def fail(url: str, message: str) -> None:
@@ -442,7 +453,8 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
         fail(url, f"link to '{url}': {page_path} has no anchor '#{frag}'"
              + (" (and GitHub shows the link as text: an address has no spaces)"
                 if spaced else "") + "; "
-             + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path)))
+             + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path),
+                            previous(page_path) if previous is not None else None))
     if spaced and page is not None:
         warn(LOGGER, page.source, _link_line(page, url),
              f"link to '{unquote(url)}', an address written with spaces: GitHub ends an "
