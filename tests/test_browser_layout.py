@@ -43,6 +43,74 @@ def test_no_display_formula_scrolls_sideways_at_360_px(visit, shared, lang: str)
         .every(el => getComputedStyle(el).display === 'none')""")
 
 
+
+# what a screen reader reads of a <math> element (its token leaves; not the TeX annotation)
+# and which display formula of the article it is in (-1: none)
+_READ = """function () {
+    const all = [...document.querySelectorAll('article .math.display')];
+    const leaves = [...this.querySelectorAll('*')].filter(e => !e.children.length && !e.closest('annotation'));
+    return [all.indexOf(this.closest('.math.display')), leaves.map(e => e.textContent).join('')]; }"""
+
+
+@pytest.mark.parametrize("viewport, js", [(PHONE, True), (PHONE, False), (DESKTOP, True)],
+                         ids=["360px", "360px-no-js", "1280px"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_screen_reader_meets_each_display_formula_once_and_whole(shared, lang: str,
+                                                                   viewport: Any,
+                                                                   js: bool) -> None:
+    """The accessibility tree holds each display formula shown as one formula: one MathML
+    tree, the whole formula's (as the wide layout has it), on a phone too, where the page
+    draws it cut into pieces that wrap (each piece's own MathML read as a formula of its own,
+    "o", then "= softmax(...)V", and the whole one's out of the tree, was the fault)."""
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=viewport,
+                  java_script_enabled=js).page
+    cdp = page.context.new_cdp_session(page)
+    try:
+        read: dict[int, list[str]] = {}
+        for node in cdp.send("Accessibility.getFullAXTree")["nodes"]:
+            if node.get("ignored") or node.get("role", {}).get("value") != "MathMLMath":
+                continue
+            obj = cdp.send("DOM.resolveNode", {"backendNodeId": node["backendDOMNodeId"]})
+            at, text = cdp.send("Runtime.callFunctionOn", {
+                "objectId": obj["object"]["objectId"], "functionDeclaration": _READ,
+                "returnByValue": True})["result"]["value"]
+            read.setdefault(at, []).append(text)
+    finally:
+        cdp.detach()
+    read.pop(-1, None)                  # inline formulas, outside the display ones
+    wholes = page.evaluate("""() => [...document.querySelectorAll('article .math.display')]
+        .map(el => {
+            if (!el.checkVisibility()) return null;     // in a closed box, say
+            const whole = (el.querySelector('.math-wide') || el).querySelector('math');
+            return [...whole.querySelectorAll('*')]
+                .filter(e => !e.children.length && !e.closest('annotation'))
+                .map(e => e.textContent).join(''); })""")
+    assert any(w is not None for w in wholes)
+    for k, whole in enumerate(wholes):
+        assert read.get(k, []) == ([] if whole is None else [whole]), (k, whole, read.get(k))
+
+
+
+def test_a_formula_cut_for_a_phone_copies_as_its_tex_once(visit) -> None:
+    """Copying a display formula the phone shows cut into pieces gives the author's TeX, the
+    formula's once (each piece copied as a formula of its own was the fault: `$$o$$$${}=…$$`)."""
+    page = visit(viewport=PHONE, permissions=["clipboard-read", "clipboard-write"]).open(
+        "en/index.html")
+    lay_out_everything(page)
+    tex = page.evaluate("""() => {
+        const el = [...document.querySelectorAll('article .math.display')]
+            .find(el => el.querySelector('.math-narrow') && el.querySelector('.math-narrow').checkVisibility());
+        if (!el) return null;
+        const range = document.createRange();
+        range.selectNodeContents(el.querySelector('.math-narrow'));
+        const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+        return el.querySelector('.math-wide annotation').textContent; }""")
+    if tex is None:
+        pytest.skip("no display formula is cut into pieces on a phone")
+    page.keyboard.press("Control+c")
+    assert page.evaluate("navigator.clipboard.readText()").strip() == f"$${tex}$$"
+
+
 # Each display formula shown on the page, measured: `natural`, its width and height on one
 # line (its wide layout copied into the same column, unconstrained); `height`, the height of
 # what the page shows (its .katex boxes, padding aside); `lines`, the width of each line of a

@@ -245,3 +245,30 @@ def test_an_invisible_character_in_a_formula_is_named(
     got = [r.getMessage() for r in caplog.records]
     assert got and all(char not in g for g in got), got
     assert any(name in g and "delete it" in g for g in got), got
+
+
+def test_the_phone_layout_is_one_formula_for_a_screen_reader_and_for_copying(
+        tmp_path: Path, katex: Any) -> None:
+    """A formula cut into pieces for a phone was as many formulas as pieces: each piece had
+    its own MathML (a screen reader read "o", then "= softmax(…)V", as formulas of their own)
+    and its own TeX. Now the phone's layout holds one MathML, the whole formula's, with its
+    TeX, and the pieces only as drawings inside the part hidden from assistive technology."""
+    from helpers import Tree
+    body = f"Steps:\n\n$$\n{', '.join(LINES[:3])}\n$$\n"
+    built = page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    els = Tree("".join(typeset([built], katex, box_names={"en": "A box"})["en"])).elements
+
+    def inside(cls: str) -> list[dict[str, Any]]:
+        k = next(i for i, e in enumerate(els) if cls in e["attrs"].get("class", "").split())
+        end = next((j for j in range(k + 1, len(els)) if els[j]["depth"] <= els[k]["depth"]),
+                   len(els))
+        return els[k:end]
+
+    wide, narrow = inside("math-wide"), inside("math-narrow")
+    assert [e["tag"] for e in narrow].count("math") == 1
+    notes = [[e["text"] for e in part if e["tag"] == "annotation"] for part in (wide, narrow)]
+    assert notes[0] == notes[1] and len(notes[1]) == 1
+    runs_at = [e["depth"] for e in narrow if "math-run" in e["attrs"].get("class", "").split()]
+    assert len(runs_at) > 1
+    hidden = [e["depth"] for e in narrow if e["attrs"].get("aria-hidden") == "true"]
+    assert hidden and min(hidden) < min(runs_at)     # drawn part, around every piece

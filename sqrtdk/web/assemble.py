@@ -27,7 +27,7 @@ from .embed_check import check_embed
 from .fig_tables import fill_tables
 from .markers import MATH_HTML_RE, MATH_TEXT_RE
 from .math import Formula, MathRenderer, Rendered, page_head
-from .math.lines import runs
+from .math.lines import drawn_as_runs, runs
 from .md_text import lang_marked
 from .model import Heading, Page
 from .output import Site
@@ -163,7 +163,8 @@ def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer, name: str
     """The formula's HTML; a display formula that may be too wide for a phone also gets a
     layout cut where it may break (math/lines.py runs), shown instead on narrow screens
     (style.css: .math-wide, .math-narrow), which the page breaks only where the whole does
-    not fit its column. Warns when even its widest piece is wider than a phone's column.
+    not fit its column: one formula still, the whole one's MathML and TeX drawn by the
+    pieces (lines.drawn_as_runs). Warns when even its widest piece is wider than a phone's column.
     `name`: a scrolling box's."""
     html = _scroll_if_wide(f, r, name)
     if not f.display or r.width_em * TEXT_PX <= BREAKABLE_SHARE * PHONE_COLUMN_PX:
@@ -186,9 +187,10 @@ def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer, name: str
         return html
     gaps = {"": "", "\\quad": '<span class="math-gap quad"> </span>',
             "\\qquad": '<span class="math-gap qquad"> </span>'}
-    body = "<wbr>".join(f'{gaps[sep]}<span class="math-run">{x.html}</span>'
-                        for (_, sep), x in zip(cut, shown))
-    narrow_html = f'<div class="math-runs">{body}</div>'
+    # one formula for a screen reader and for copying (the whole one's MathML and TeX), its
+    # drawing the pieces': each piece's own MathML would be read as a formula of its own
+    narrow_html = drawn_as_runs(r.html, [x.html for x in shown], [gaps[sep] for _, sep in cut],
+                                math.hooks()["drawn"])
     if wide > WIDE_SHARE * PHONE_COLUMN_PX:
         from markupsafe import escape
         narrow_html = (f'<div class="math-scroll" tabindex="0" role="group" '

@@ -49,7 +49,7 @@ FONT_SCALE = 1.21
 # The site's rules for KaTeX's HTML, written before KaTeX's own style sheet in the one sheet
 # the pages load (after the site's style.css): display formulas sit in the site's
 # `.math.display` box, an equation number follows its formula instead of sitting on top of
-# it, a piece of the phone's layout (.math-run, assemble.py) sits on its neighbour's line,
+# it, a piece of the phone's layout (.math-run, assemble.py) is set as KaTeX sets a formula,
 # and a block holding a numbered equation (.eqn-num) is laid out even off screen (the
 # site's content-visibility contains style, which would keep each block's CSS counters to
 # itself, so \begin{align} numbers would all read (1)). The formulas' size is KaTeX's own
@@ -60,8 +60,8 @@ FONT_SCALE = 1.21
 # selectors at load)
 STYLE = """\
 .math.display .katex-display { margin: 0; }
-.math-run > .katex-display, .math-run > .katex-display > .katex {
-  display: inline-block; margin: 0; }
+.math-narrow .katex-display > .katex { line-height: inherit; }
+.math-run { font: normal 121% KaTeX_Main, math, Times New Roman, serif; line-height: 1.2; }
 .math.display .katex-display > .katex > .katex-html > .katex-tag {
   position: static; margin-left: 1.5em; }
 :is(article > *):not(h1, h2, h3, table, .widget):has(.eqn-num) {

@@ -8,6 +8,8 @@ formula's top level is cut before each relation (=, ≤, ⇒, …) and at a wide
 never parted from what it applies to), and each piece is rendered on its own (`{}=` keeps the
 spacing of a relation that starts one). The page sets the pieces side by side and starts a new
 line only where the whole does not fit (style.css .math-runs), by the browser's own widths.
+That layout is still one formula (`drawn_as_runs`): the whole one's rendering, its MathML read
+once by a screen reader and its TeX copied once, with the pieces' drawings as its drawn part.
 Nothing inside braces, \\left…\\right or an environment is cut, and a formula that already
 has lines (`\\\\`), an environment at its top or a `\\tag` is left as written. The TeX the author
 wrote stays the source: this only adds `{}`.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from html.parser import HTMLParser
 
 from .formula import Formula, Quote
 
@@ -131,3 +134,66 @@ def runs(formula: Formula, measure: Callable[[Sequence[Formula]], list[float]],
         out.append((Formula(tuple(parts), True, formula.line, formula.source,
                             formula.tex_line, copied), sep))
     return out
+
+
+class _Element(HTMLParser):
+    """Where the first element with class `cls` sits in an HTML fragment: the offsets of its
+    start tag's first character, of its content's first and last + 1 (its end tag's `<`)."""
+
+    def __init__(self, html: str, cls: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.cls, self.tag, self.depth = cls, "", 0
+        self.found: tuple[int, int, int] | None = None
+        self._start = self._inner = 0
+        # where each line starts, as getpos counts lines: after each "\n" only
+        self._lines = [0, *(k + 1 for k, ch in enumerate(html) if ch == "\n")]
+        self.feed(html)
+        self.close()
+
+    def _at(self) -> int:
+        line, col = self.getpos()
+        return self._lines[line - 1] + col
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.found is not None:
+            return
+        if self.depth:
+            self.depth += tag == self.tag
+        elif self.cls in (dict(attrs).get("class") or "").split():
+            self.tag, self.depth, self._start = tag, 1, self._at()
+            self._inner = self._start + len(self.get_starttag_text() or "")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        pass            # <path …/> inside an SVG: no content, never the element sought
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.found is None and self.depth and tag == self.tag:
+            self.depth -= 1
+            if not self.depth:
+                self.found = (self._start, self._inner, self._at())
+
+
+def _element(html: str, hook: str) -> tuple[int, int, int]:
+    """_Element's offsets for `hook`, a CSS selector of one class (an engine's hook)."""
+    if not re.fullmatch(r"\.[A-Za-z][\w-]*", hook):
+        raise ValueError(f"the hook {hook!r} is not one class")
+    found = _Element(html, hook[1:]).found
+    if found is None:
+        raise ValueError(f"no {hook} in the rendered formula")
+    return found
+
+
+def drawn_as_runs(whole: str, pieces: Sequence[str], gaps: Sequence[str], drawn: str) -> str:
+    """The formula rendered whole (`whole`: its HTML, with its MathML, what a screen reader
+    reads and copying gives as TeX), with its drawn part (`drawn`, the engine's hook: a CSS
+    class) replaced by each piece's drawn part side by side in a `.math-run`, a line break
+    allowed between two, `gaps[k]` (HTML) before piece k: one formula for assistive
+    technology and for copying, the pieces for the eye (the drawn part is aria-hidden)."""
+    _, inner, end = _element(whole, drawn)
+    shown = []
+    for gap, piece in zip(gaps, pieces, strict=True):
+        p_start, _, p_end = _element(piece, drawn)
+        p_close = piece.index(">", p_end) + 1
+        shown.append(f'{gap}<span class="math-run">{piece[p_start:p_close]}</span>')
+    return (whole[:inner] + '<span class="math-runs">' + "<wbr>".join(shown) + "</span>"
+            + whole[end:])
