@@ -54,11 +54,14 @@ def _is_math(el: etree.Element) -> bool:
     return "math" in (el.get("class") or "").split()
 
 
-def _slots(root: etree.Element) -> Iterator[tuple[etree.Element, str]]:
+def _slots(root: etree.Element, *, unmarked: bool = False
+           ) -> Iterator[tuple[etree.Element, str]]:
     """(element, "text" | "tail") for every text slot in document order, code and math
-    contents left out (their tails are prose again)."""
+    contents left out (their tails are prose again); `unmarked`: the text inside an element
+    that has a `lang` too (its tail is prose)."""
     def walk(el: etree.Element) -> Iterator[tuple[etree.Element, str]]:
-        skip = el.tag in _SKIP or _is_math(el)
+        skip = el.tag in _SKIP or _is_math(el) or (
+            unmarked and el is not root and bool(el.get("lang")))
         if not skip:
             yield el, "text"
             for child in el:
@@ -318,7 +321,7 @@ class LangMarks(Treeprocessor):
                    find: Callable[[str], list[tuple[int, int]]]) -> None:
         """Each run `find` gives (start, end) in a text slot of the prose outside any element
         that has a `lang` already, wrapped in `<span lang=…>` (other_lang)."""
-        for el, slot in list(_unmarked_slots(root)):
+        for el, slot in list(_slots(root, unmarked=True)):
             text = _get(el, slot)
             runs = find(text)
             if not runs:
@@ -339,18 +342,6 @@ class LangMarks(Treeprocessor):
                 at = list(parent).index(el) + 1
                 for k, span in enumerate(spans):
                     parent.insert(at + k, span)
-
-
-def _unmarked_slots(root: etree.Element) -> Iterator[tuple[etree.Element, str]]:
-    """_slots, without the text inside an element that has a `lang` (its tail is prose)."""
-    def walk(el: etree.Element) -> Iterator[tuple[etree.Element, str]]:
-        if not (el.tag in _SKIP or _is_math(el) or (el is not root and el.get("lang"))):
-            yield el, "text"
-            for child in el:
-                yield from walk(child)
-        if el is not root:
-            yield el, "tail"
-    yield from walk(root)
 
 
 _LATIN = "A-Za-z\u00c0-\u024f"
