@@ -653,22 +653,27 @@
     if (nav) new IntersectionObserver(([e]) => $$(".toc-link").forEach((a) => { a.style.visibility = e.isIntersecting ? "hidden" : ""; }),
       { rootMargin: "-48px 0px 0px 0px" }).observe(nav);
     // Language switch to the same place (and the same dₖ): a visible #target, else the last
-    // heading in the top third of the window (shared ids)
+    // heading in the top third of the window (shared ids); at the page's very top the reader
+    // is at the title and the opening, in no section (a tall window holds the first heading
+    // in its top third: the other page's top, not that section)
+    const atTop = () => scrollY < 1;
     const section = () => {
       const t = doc.getElementById(decodeURIComponent(location.hash.slice(1))), r = t?.getBoundingClientRect();
       if (r?.bottom > 0 && r.top < innerHeight) return t.id;
+      if (atTop()) return "";
       const above = $$("article :is(h2, h3)[id]").filter((h) => h.getBoundingClientRect().top < innerHeight / 3);
       return above.length ? above.pop().id : "";
     };
     // The contents mark the section being read (aria-current="location"), by the same rule:
-    // the last of their headings above the top third of the window. Above every heading (the
+    // the last of their headings above the top third of the window. At the page's very top
+    // (atTop) or above every heading (the
     // header's "Contents" link jumps there on a phone) the mark stays where the reader was. In
     // the side column (wide screens) the marked entry is kept in the column's view.
     let queued = false;
     const mark = () => {
       queued = false;
       const links = $$('.toc a[href^="#"]'), ids = new Set(links.map((a) => decodeURIComponent(a.hash.slice(1))));
-      const above = $$("article :is(h2, h3)[id]").filter((h) => ids.has(h.id) && h.getBoundingClientRect().top < innerHeight / 3);
+      const above = atTop() ? [] : $$("article :is(h2, h3)[id]").filter((h) => ids.has(h.id) && h.getBoundingClientRect().top < innerHeight / 3);
       if (!above.length) return;
       const id = above.pop().id;
       links.forEach((a) => {

@@ -718,13 +718,14 @@ def test_a_printout_needs_no_font_the_idle_page_has_not_fetched(visit, lang) -> 
 
 
 # The contents' rule, as a reader would state it: the entry marked is the last of the headings
-# they list whose top is above the top third of the window (none above: nothing to say).
+# they list whose top is above the top third of the window (none above, or the page at its
+# very top, at the title: nothing to say).
 # Returns [wanted id or null, [ids marked]].
 MARKED = """() => {
     const links = [...document.querySelectorAll('.toc a[href^="#"]')];
     const ids = links.map(a => decodeURIComponent(a.hash.slice(1)));
     const above = ids.map(id => document.getElementById(id))
-        .filter(h => h && h.getBoundingClientRect().top < innerHeight / 3);
+        .filter(h => h && scrollY >= 1 && h.getBoundingClientRect().top < innerHeight / 3);
     return [above.length ? above.pop().id : null,
             links.filter(a => a.getAttribute('aria-current') === 'location')
                  .map(a => decodeURIComponent(a.hash.slice(1)))];

@@ -638,3 +638,23 @@ def test_blocks_holding_targets_are_never_skipped_only_without_scripts(visit, la
             .map(b => getComputedStyle(b).contentVisibility)""")
     assert found[False] and set(found[False]) == {"visible"}, found[False]
     assert "auto" in found[True], found[True]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_at_the_top_of_the_page_no_section_is_being_read(shared, lang: str) -> None:
+    """At the page's very top the reader is at the title and the opening: the contents mark no
+    section and the language switch leads to the other page's top, even when the window is
+    tall enough for the first section's heading to sit in its top third (a zh page at
+    1280x900 marked its first section and sent "Read in English" to it, skipping the title
+    and the opening; the en page at the same size did not)."""
+    page = shared(f"{lang}/index.html", viewport={"width": 1280, "height": 3000}).page
+    got = page.evaluate("""() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
+        const a = document.querySelector('a[data-lang-switch]'), href = a.getAttribute('href');
+        a.dispatchEvent(new Event('pointerdown'));
+        const after = a.getAttribute('href');
+        a.setAttribute('href', href);
+        done([scrollY, after, [...document.querySelectorAll('.toc a[aria-current]')]
+              .map(x => x.getAttribute("href"))]); })))""")
+    top, href, marked = got
+    assert top == 0
+    assert "#" not in href and marked == [], (href, marked)
