@@ -812,4 +812,30 @@
     on(doc, "keydown", (ev) => ev.key === "Escape" && close());
     on(doc, "pointerdown", (ev) => current && !current.contains(ev.target) && !pop.contains(ev.target) && close());
   }
+
+  // A display formula with a phone layout holds two (.math-wide, .math-narrow; the width
+  // hides one): a selection over it holds both, and KaTeX's copy-tex (on the document,
+  // bubbling) would copy its TeX twice. For the copy only, the hidden layout leaves the page
+  // (on the window, capturing: before copy-tex) and comes back at the event's end (on the
+  // window, bubbling), before anything is drawn again.
+  {
+    const parked = [];
+    window.addEventListener("copy", () => {
+      const sel = getSelection();
+      if (sel.isCollapsed || !sel.rangeCount) return;
+      const range = sel.getRangeAt(0);
+      for (const el of $$(".math-wide, .math-narrow")) {
+        if (getComputedStyle(el).display === "none" && range.intersectsNode(el)) {
+          parked.push([el, el.parentNode, el.nextSibling]);
+          el.remove();
+        }
+      }
+    }, true);
+    window.addEventListener("copy", () => {
+      while (parked.length) {
+        const [el, parent, next] = parked.pop();
+        parent.insertBefore(el, next);
+      }
+    });
+  }
 })();

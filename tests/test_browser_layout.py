@@ -111,6 +111,37 @@ def test_a_formula_cut_for_a_phone_copies_as_its_tex_once(visit) -> None:
     assert page.evaluate("navigator.clipboard.readText()").strip() == f"$${tex}$$"
 
 
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_selection_over_a_formula_with_two_layouts_copies_its_tex_once(visit,
+                                                                         viewport: Any) -> None:
+    """A display formula with a phone layout holds two (one hidden by the width): a selection
+    from the text above over the formula held both, and KaTeX's copy-tex copied the formula's
+    TeX twice. The copy gives the text and the formula's TeX once, at either width, and the
+    page keeps both layouts afterwards."""
+    page = visit(viewport=viewport, permissions=["clipboard-read", "clipboard-write"]).open(
+        "en/index.html")
+    lay_out_everything(page)
+    found = page.evaluate("""() => {
+        const el = [...document.querySelectorAll('article .math.display')]
+            .find(el => el.querySelector('.math-narrow') && el.previousElementSibling);
+        if (!el) return null;
+        const range = document.createRange();
+        range.setStartBefore(el.previousElementSibling);
+        range.setEndAfter(el);
+        const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+        return [el.querySelector('.math-wide annotation').textContent,
+                el.querySelectorAll('.math-wide, .math-narrow').length]; }""")
+    if found is None:
+        pytest.skip("no display formula has a phone layout")
+    tex, layouts = found
+    page.keyboard.press("Control+c")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.count(f"$${tex}$$") == 1, copied
+    assert page.evaluate("""() => [...document.querySelectorAll('article .math.display')]
+        .find(el => el.querySelector('.math-narrow') && el.previousElementSibling)
+        .querySelectorAll('.math-wide, .math-narrow').length""") == layouts
+
+
 # Each display formula shown on the page, measured: `natural`, its width and height on one
 # line (its wide layout copied into the same column, unconstrained); `height`, the height of
 # what the page shows (its .katex boxes, padding aside); `lines`, the width of each line of a
