@@ -1122,18 +1122,20 @@ def test_another_editor_s_table_of_contents_stops_at_its_line(tmp_path: Path, to
     ("{% katex %}\nx^2\n{% endkatex %}", "'$$' lines"),
     ("See {% link _posts/2023-01-01-intro.md %} here.", "[its title](https://"),
     ("![A diagram]({{ site.baseurl }}/assets/attn.png)", "Liquid (Jekyll) variable"),
-    ("Back to [{{ page.title }}](#top).", "Liquid (Jekyll) variable"),
+    ("Back to [{{ page.title }}](#top).", "a Liquid (Jekyll) or a Tera (Zola) variable"),
+    ("![A diagram]({{ config.base_url }}/attn.png)", "a Tera (Zola) variable"),
     ('{% include figure.html path="assets/a.png" caption="A" %}', "included file's content"),
     ("{% include_relative notes.md %}", "included file's content"),
     ("As {% cite vaswani2017 %} put it.", "footnote"),
-], ids=["highlight", "katex", "link", "site.baseurl", "page.title", "include", "include_relative",
-        "cite"])
+], ids=["highlight", "katex", "link", "site.baseurl", "page.title", "config.base_url", "include",
+        "include_relative", "cite"])
 def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
         tmp_path: Path, written: str, meant: str) -> None:
     """A post pasted from a Jekyll site: '{% highlight python %}' was told 'for a link write
     [text](../en/), for a figure …, for a box …' (none of them a code fence), and
     '{{ site.baseurl }}' that 'site' is undefined, with a list of result groups. Each is now
-    named as Liquid's, with what to write for it, at its line."""
+    named as Liquid's, with what to write for it, at its line; a Zola post's variables
+    ('{{ config.base_url }}', and 'page', which both tools have) as Tera's."""
     e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
     assert e.line == BODY_START + 2 and meant in e.message, e
     assert "result groups" not in e.message and "for a box" not in e.message, e

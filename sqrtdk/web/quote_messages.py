@@ -83,6 +83,9 @@ def _shortcode(written: str, name: str) -> str:
 
 # Jekyll's (Liquid's) variables: `{{ site.baseurl }}`, `{{ page.title }}`
 _LIQUID_NAMES = ("site", "page", "post", "paginator", "jekyll", "layout")
+# Zola's (Tera's) page variables: `{{ config.base_url }}`, `{{ section.title }}`; `page` is
+# both tools'
+_TERA_NAMES = ("config", "section", "page")
 
 
 def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
@@ -184,8 +187,11 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
         return msg + _typed_number_hint(typed.group(1), known)
     if isinstance(e, jinja2.UndefinedError):
         name = re.search(r"'([^']+)' is undefined", msg)
-        if name and name.group(1) in _LIQUID_NAMES:
-            return (f"'{{{{ {name.group(1)}.… }}}}' is a Liquid (Jekyll) variable, which this "
+        if name and (name.group(1) in _LIQUID_NAMES or name.group(1) in _TERA_NAMES):
+            tool = " or ".join(t for t, names in (("a Liquid (Jekyll)", _LIQUID_NAMES),
+                                                  ("a Tera (Zola)", _TERA_NAMES))
+                               if name.group(1) in names)
+            return (f"'{{{{ {name.group(1)}.… }}}}' is {tool} variable, which this "
                     "text does not know; write what it stands for (an address: the address "
                     "itself, or one relative to the page, such as '../en/')")
         if name and (zola := _shortcode(written, name.group(1))):
