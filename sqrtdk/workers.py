@@ -85,6 +85,12 @@ class Pool:
             if not wait:    # concurrent.futures has no public way to stop a running job
                 for process in list((self.executor._processes or {}).values()):
                     process.kill()
+                # the jobs queued for the killed workers are dropped: the queue's feeder
+                # thread, which may be blocked writing them into a full pipe no worker reads
+                # now, is not joined at exit (a Ctrl+C'd build could hang there)
+                queue = getattr(self.executor, "_call_queue", None)
+                if queue is not None:
+                    queue.cancel_join_thread()
             self.executor.shutdown(wait=wait, cancel_futures=True)
             self.executor = None
 
