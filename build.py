@@ -138,9 +138,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    """`main`: Ctrl+C from here on is a KeyboardInterrupt (Python's own handler again)."""
+    """`main`: Ctrl+C from here on is a KeyboardInterrupt, raised outside imports (see
+    sqrtdk/interrupt.py)."""
     if signal.getsignal(signal.SIGINT) is _interrupted_early:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        from sqrtdk import interrupt
+        interrupt.install()
     args = parse_args(sys.argv[1:] if argv is None else argv)
     missing = missing_packages(args.serve)
     if missing:
@@ -194,4 +196,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    # done: a Ctrl+C that an import delayed (sqrtdk/interrupt.py) has nothing left to stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)

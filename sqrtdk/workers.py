@@ -61,10 +61,12 @@ class Pool:
     def __init__(self, jobs: int = 0) -> None:
         self.jobs = jobs or os.cpu_count() or 1
         self.executor: ProcessPoolExecutor | None = None
+        self._children_before: set[Any] = set()
 
     def _get(self) -> ProcessPoolExecutor:
         if self.executor is None:
             import multiprocessing
+            self._children_before = set(multiprocessing.active_children())
             self.executor = ProcessPoolExecutor(
                 max_workers=self.jobs, mp_context=multiprocessing.get_context("fork"),
                 initializer=_die_with_parent, initargs=(os.getpid(),))
@@ -83,7 +85,12 @@ class Pool:
         finish, or (`wait` False) at once, killing them mid-job."""
         if self.executor is not None:
             if not wait:    # concurrent.futures has no public way to stop a running job
-                for process in list((self.executor._processes or {}).values()):
+                import multiprocessing
+                # also a worker forked while Ctrl+C struck, before the executor noted it in
+                # `_processes`: multiprocessing joins every child at exit, and an idle worker
+                # of a live parent never ends (the build would hang there)
+                new = set(multiprocessing.active_children()) - self._children_before
+                for process in new | set((self.executor._processes or {}).values()):
                     process.kill()
                 # the jobs queued for the killed workers are dropped: the queue's feeder
                 # thread, which may be blocked writing them into a full pipe no worker reads

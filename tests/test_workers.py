@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from sqrtdk.options import PROJECT_ROOT
@@ -71,3 +72,68 @@ def test_a_cancelled_job_in_a_broken_pool_prints_no_traceback() -> None:
     done = subprocess.run([sys.executable, "-c", _CANCEL_THEN_BREAK], cwd=PROJECT_ROOT,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+SLOW_MODULE = """
+import builtins, os, signal, time
+os.kill(os.getpid(), signal.SIGINT)   # Ctrl+C halfway through this module's body
+start = time.monotonic()
+while time.monotonic() - start < 0.2:
+    pass
+builtins.SLOW_MODULE_DONE = True      # the body's last line ran
+"""
+
+IMPORTS_IT = """
+import builtins, sys, time
+sys.path.insert(0, sys.argv[1])
+from sqrtdk import interrupt
+interrupt.install()
+try:
+    import slow_module
+    time.sleep(30)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted; import complete:", getattr(builtins, "SLOW_MODULE_DONE", False))
+"""
+
+
+def test_ctrl_c_inside_an_import_arrives_after_it() -> None:
+    """Python's handler raised KeyboardInterrupt inside whatever the main thread imported:
+    inside a C extension's initialisation (matplotlib, while the experiments run) that was an
+    ImportError or a RuntimeError traceback, exit 1, and once a fatal error (SIGABRT). The
+    interrupt must come, after the import is complete (long before the 30 s sleep ends)."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "slow_module.py").write_text(SLOW_MODULE, encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-c", IMPORTS_IT, folder], cwd=root,
+                              capture_output=True, text=True, timeout=20, check=False)
+    assert proc.stdout == "interrupted; import complete: True\n", proc.stdout + proc.stderr
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+
+
+FORKED_UNNOTED = """
+import os, time
+from sqrtdk.workers import Pool
+
+try:
+    with Pool(2) as pool:
+        pool.submit(os.getpid).result()
+        processes = pool.executor._processes
+        while len(processes) < 2:
+            time.sleep(0.01)
+        # Ctrl+C struck inside `_spawn_process`, after the fork (multiprocessing knows the
+        # child) and before the executor wrote it into its dict of workers
+        processes.pop(max(processes))
+        raise KeyboardInterrupt
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+def test_ctrl_c_between_a_workers_fork_and_its_notice_still_ends_the_build() -> None:
+    """multiprocessing joins every child it started when the process exits: a worker the
+    executor never noted was not killed, idled, and the build hung at exit."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", FORKED_UNNOTED], cwd=root,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.stdout == "interrupted\n" and proc.returncode == 0, proc.stderr
