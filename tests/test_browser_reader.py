@@ -792,3 +792,46 @@ def test_the_contents_mark_the_section_being_read(visit, viewport, lang) -> None
         assert mark.count() == 1 and mark.evaluate("a => a.hash.slice(1)") == middle
         box = mark.bounding_box()
         assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+
+
+# The block of the article just under the header, found at the middle of the column 4 px
+# below the header's bottom edge: marked, and its top in the window returned
+UNDER_HEADER = """() => {
+    const h = document.querySelector('.site-header').getBoundingClientRect().bottom;
+    const a = document.querySelector('article').getBoundingClientRect();
+    const e = document.elementFromPoint(a.left + a.width / 2, h + 4)?.closest('article > *');
+    if (!e) return null;
+    e.dataset.underHeader = '';
+    return [h, e.getBoundingClientRect().top]; }"""
+MARKED_TOP = "() => document.querySelector('[data-under-header]').getBoundingClientRect().top"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_tabbing_into_the_dk_bar_mid_page_covers_no_text(visit, lang: str) -> None:
+    """A phone, read down to a heading far from any Try-it box (the dₖ bar out of sight);
+    Tab from the header's last button reaches the bar's slider and the bar shows: it pushes
+    the text down by its height instead of lying over it (the heading under the header was
+    half hidden, the focus's context hidden, WCAG 2.4.11). Focus going back to the header
+    puts the text back where it was."""
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    found = False
+    for i in range(1, page.locator("article h2").count()):
+        page.evaluate("i => document.querySelectorAll('article h2')[i].scrollIntoView()", i)
+        page.evaluate(AFTER_FRAMES_COVERED)
+        if page.evaluate("() => document.querySelector('.dk-bar').classList.contains('dk-away')"):
+            found = True
+            break
+    assert found, "no heading far from every Try-it box"
+    before = page.evaluate(UNDER_HEADER)
+    assert before is not None
+    header, top = before
+    page.evaluate("() => document.querySelector('[data-theme-toggle]').focus()")
+    page.keyboard.press("Tab")
+    page.evaluate(AFTER_FRAMES_COVERED)
+    assert page.evaluate("() => document.activeElement.closest('.dk-bar') !== null")
+    bar = page.evaluate("() => document.querySelector('.dk-bar').getBoundingClientRect().bottom")
+    moved = page.evaluate(MARKED_TOP) - top
+    assert moved >= bar - header - 1, (moved, bar - header)
+    page.keyboard.press("Shift+Tab")
+    page.evaluate(AFTER_FRAMES_COVERED)
+    assert abs(page.evaluate(MARKED_TOP) - top) < 2
