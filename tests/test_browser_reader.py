@@ -835,3 +835,40 @@ def test_tabbing_into_the_dk_bar_mid_page_covers_no_text(visit, lang: str) -> No
     page.keyboard.press("Shift+Tab")
     page.evaluate(AFTER_FRAMES_COVERED)
     assert abs(page.evaluate(MARKED_TOP) - top) < 2
+
+
+# The lines of each shown note of the dₖ bar: the width of the text on each line (the text
+# nodes' boxes grouped by their top)
+BAR_NOTE_LINES = """() => [...document.querySelectorAll('.dk-bar :is(.dk-note, .dk-hint)')]
+    .filter(p => p.getClientRects().length && getComputedStyle(p).display !== 'none')
+    .map(p => { const lines = new Map(), walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+        for (let t; (t = walk.nextNode());) {
+            if (!t.parentElement.getClientRects().length) continue;
+            const r = document.createRange(); r.selectNodeContents(t);
+            for (const b of r.getClientRects()) {
+                const key = Math.round(b.top / 4);
+                lines.set(key, (lines.get(key) || 0) + b.width); } }
+        return [p.className, [...lines.entries()].sort((a, b) => a[0] - b[0]).map(e => e[1])]; })"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dk_bar_notes_never_end_with_a_word_or_two_alone(visit, lang: str) -> None:
+    """The dₖ bar's notes, at the widths of a desktop, a tablet and a phone: a note on two
+    lines or more has a last line at least a third as long as its longest (the Chinese note
+    ended with "dₖ = 64）。" alone under a full line on a desktop)."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    short = []
+    # as the page opens, then with dₖ moved and the focus on the bar (its other notes)
+    for moved in (False, True):
+        if moved:
+            page.focus("#dk-input")
+            page.keyboard.press("ArrowRight")
+        for width in (1280, 1100, 900, 700, 360):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate("() => document.querySelector('.widget').scrollIntoView({block: 'center'})")
+            page.evaluate(AFTER_FRAMES_COVERED)
+            notes = page.evaluate(BAR_NOTE_LINES)
+            assert notes, "no note of the bar shows"
+            short += [(moved, width, name, [round(w) for w in lines]) for name, lines in notes
+                      if len(lines) > 1 and lines[-1] < max(lines) / 3]
+    assert short == [], short
