@@ -872,3 +872,21 @@ def test_the_dk_bar_notes_never_end_with_a_word_or_two_alone(visit, lang: str) -
             short += [(moved, width, name, [round(w) for w in lines]) for name, lines in notes
                       if len(lines) > 1 and lines[-1] < max(lines) / 3]
     assert short == [], short
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_to_another_site_shows_its_address_and_no_other_link_does(
+        visit, lang: str) -> None:
+    """Printed, a link to another site is followed by its address (a reader on paper cannot
+    click "the paper"); a link inside the page (a section, a note's reference, its way back)
+    is not: its address would be a "#..." the paper cannot use."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.emulate_media(media="print")
+    links = page.evaluate("""() => [...document.querySelectorAll('article a[href]')]
+        .filter(a => a.getClientRects().length)
+        .map(a => [a.getAttribute('href'), getComputedStyle(a, '::after').content])""")
+    outside = [(href, after) for href, after in links if re.match(r"https?://", href)]
+    assert outside, "no link to another site is printed"
+    assert all(href in after for href, after in outside), outside
+    inside = [(href, after) for href, after in links if href.startswith("#")]
+    assert inside and all(after in ("none", "normal", "") for _, after in inside), inside
