@@ -890,3 +890,23 @@ def test_on_paper_a_link_to_another_site_shows_its_address_and_no_other_link_doe
     assert all(href in after for href, after in outside), outside
     inside = [(href, after) for href, after in links if href.startswith("#")]
     assert inside and all(after in ("none", "normal", "") for _, after in inside), inside
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dk_bar_s_title_is_spoken_as_the_bar_s_and_the_slider_s_name_only(visit,
+                                                                             lang: str) -> None:
+    """A screen reader going through the bar heard its title three times in a row: as the
+    landmark's name, as text, and as the slider's name. The title names both; as text it is
+    not in the accessibility tree (a click on it still gives the slider the focus)."""
+    page = visit().open(f"{lang}/index.html")
+    name = page.locator(".dk-bar .dk-title").text_content().strip()
+    cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    bar = cdp.send("DOM.querySelector", {"nodeId": root, "selector": ".dk-bar"})["nodeId"]
+    nodes = cdp.send("Accessibility.queryAXTree", {"nodeId": bar, "accessibleName": name})["nodes"]
+    spoken = sorted(n["role"]["value"] for n in nodes if not n.get("ignored"))
+    assert spoken == ["complementary", "slider"], spoken
+    page.evaluate("() => document.querySelector('.widget').scrollIntoView({block: 'center'})")
+    page.evaluate(AFTER_FRAMES_COVERED)                 # the bar shows beside a Try-it box
+    page.locator(".dk-bar .dk-title").click()
+    assert page.evaluate("() => document.activeElement.id") == "dk-input"
