@@ -358,10 +358,20 @@
       const shown = b.matches(":not(.dk-away), :focus-within");
       if (shown) room();
       root.classList.toggle("dk-on", shown);
-      // shown by the focus alone at the top of the page: the page moves down under it, so
-      // the title is not covered (a sheet in view keeps the bar over the text, moving nothing)
-      const lift = shown && !sheets && scrollY < b.offsetHeight;
-      if (layout && lift !== !!layout.style.paddingTop) layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
+      // shown by the focus alone (Tab from the header), anywhere on the page: the text moves
+      // down under it by its height, so what was under the header (a section's title) is
+      // not covered; it moves back when the bar goes (a sheet in view keeps the bar over the
+      // text, moving nothing). The scroll position is kept as it was: the browser's scroll
+      // anchoring would otherwise keep the text in place, under the bar, and leave the page
+      // scrolled by the bar's height each time it goes. The focus moving on from the bar into
+      // the text was brought into view below the bar (scroll-margin-top): the text moving up
+      // by the bar's height leaves it below the header.
+      const lift = shown && !sheets;
+      if (layout && lift !== !!layout.style.paddingTop) {
+        const y = scrollY;
+        layout.style.paddingTop = lift ? b.offsetHeight + "px" : "";
+        scrollTo(scrollX, y);
+      }
     };
     b.classList.add("dk-away");
     on(b, "focusin focusout", () => setTimeout(place));

@@ -792,3 +792,121 @@ def test_the_contents_mark_the_section_being_read(visit, viewport, lang) -> None
         assert mark.count() == 1 and mark.evaluate("a => a.hash.slice(1)") == middle
         box = mark.bounding_box()
         assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+
+
+# The block of the article just under the header, found at the middle of the column 4 px
+# below the header's bottom edge: marked, and its top in the window returned
+UNDER_HEADER = """() => {
+    const h = document.querySelector('.site-header').getBoundingClientRect().bottom;
+    const a = document.querySelector('article').getBoundingClientRect();
+    const e = document.elementFromPoint(a.left + a.width / 2, h + 4)?.closest('article > *');
+    if (!e) return null;
+    e.dataset.underHeader = '';
+    return [h, e.getBoundingClientRect().top]; }"""
+MARKED_TOP = "() => document.querySelector('[data-under-header]').getBoundingClientRect().top"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_tabbing_into_the_dk_bar_mid_page_covers_no_text(visit, lang: str) -> None:
+    """A phone, read down to a heading far from any Try-it box (the dₖ bar out of sight);
+    Tab from the header's last button reaches the bar's slider and the bar shows: it pushes
+    the text down by its height instead of lying over it (the heading under the header was
+    half hidden, the focus's context hidden, WCAG 2.4.11). Focus going back to the header
+    puts the text back where it was."""
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    found = False
+    for i in range(1, page.locator("article h2").count()):
+        page.evaluate("i => document.querySelectorAll('article h2')[i].scrollIntoView()", i)
+        page.evaluate(AFTER_FRAMES_COVERED)
+        if page.evaluate("() => document.querySelector('.dk-bar').classList.contains('dk-away')"):
+            found = True
+            break
+    assert found, "no heading far from every Try-it box"
+    before = page.evaluate(UNDER_HEADER)
+    assert before is not None
+    header, top = before
+    page.evaluate("() => document.querySelector('[data-theme-toggle]').focus()")
+    page.keyboard.press("Tab")
+    page.evaluate(AFTER_FRAMES_COVERED)
+    assert page.evaluate("() => document.activeElement.closest('.dk-bar') !== null")
+    bar = page.evaluate("() => document.querySelector('.dk-bar').getBoundingClientRect().bottom")
+    moved = page.evaluate(MARKED_TOP) - top
+    assert moved >= bar - header - 1, (moved, bar - header)
+    page.keyboard.press("Shift+Tab")
+    page.evaluate(AFTER_FRAMES_COVERED)
+    assert abs(page.evaluate(MARKED_TOP) - top) < 2
+
+
+# The lines of each shown note of the dₖ bar: the width of the text on each line (the text
+# nodes' boxes grouped by their top)
+BAR_NOTE_LINES = """() => [...document.querySelectorAll('.dk-bar :is(.dk-note, .dk-hint)')]
+    .filter(p => p.getClientRects().length && getComputedStyle(p).display !== 'none')
+    .map(p => { const lines = new Map(), walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+        for (let t; (t = walk.nextNode());) {
+            if (!t.parentElement.getClientRects().length) continue;
+            const r = document.createRange(); r.selectNodeContents(t);
+            for (const b of r.getClientRects()) {
+                const key = Math.round(b.top / 4);
+                lines.set(key, (lines.get(key) || 0) + b.width); } }
+        return [p.className, [...lines.entries()].sort((a, b) => a[0] - b[0]).map(e => e[1])]; })"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dk_bar_notes_never_end_with_a_word_or_two_alone(visit, lang: str) -> None:
+    """The dₖ bar's notes, at the widths of a desktop, a tablet and a phone: a note on two
+    lines or more has a last line at least a third as long as its longest (the Chinese note
+    ended with "dₖ = 64）。" alone under a full line on a desktop)."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    short = []
+    # as the page opens, then with dₖ moved and the focus on the bar (its other notes)
+    for moved in (False, True):
+        if moved:
+            page.focus("#dk-input")
+            page.keyboard.press("ArrowRight")
+        for width in (1280, 1100, 900, 700, 360):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate("() => document.querySelector('.widget').scrollIntoView({block: 'center'})")
+            page.evaluate(AFTER_FRAMES_COVERED)
+            notes = page.evaluate(BAR_NOTE_LINES)
+            assert notes, "no note of the bar shows"
+            short += [(moved, width, name, [round(w) for w in lines]) for name, lines in notes
+                      if len(lines) > 1 and lines[-1] < max(lines) / 3]
+    assert short == [], short
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_to_another_site_shows_its_address_and_no_other_link_does(
+        visit, lang: str) -> None:
+    """Printed, a link to another site is followed by its address (a reader on paper cannot
+    click "the paper"); a link inside the page (a section, a note's reference, its way back)
+    is not: its address would be a "#..." the paper cannot use."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.emulate_media(media="print")
+    links = page.evaluate("""() => [...document.querySelectorAll('article a[href]')]
+        .filter(a => a.getClientRects().length)
+        .map(a => [a.getAttribute('href'), getComputedStyle(a, '::after').content])""")
+    outside = [(href, after) for href, after in links if re.match(r"https?://", href)]
+    assert outside, "no link to another site is printed"
+    assert all(href in after for href, after in outside), outside
+    inside = [(href, after) for href, after in links if href.startswith("#")]
+    assert inside and all(after in ("none", "normal", "") for _, after in inside), inside
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dk_bar_s_title_is_spoken_as_the_bar_s_and_the_slider_s_name_only(visit,
+                                                                             lang: str) -> None:
+    """A screen reader going through the bar heard its title three times in a row: as the
+    landmark's name, as text, and as the slider's name. The title names both; as text it is
+    not in the accessibility tree (a click on it still gives the slider the focus)."""
+    page = visit().open(f"{lang}/index.html")
+    name = page.locator(".dk-bar .dk-title").text_content().strip()
+    cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    bar = cdp.send("DOM.querySelector", {"nodeId": root, "selector": ".dk-bar"})["nodeId"]
+    nodes = cdp.send("Accessibility.queryAXTree", {"nodeId": bar, "accessibleName": name})["nodes"]
+    spoken = sorted(n["role"]["value"] for n in nodes if not n.get("ignored"))
+    assert spoken == ["complementary", "slider"], spoken
+    page.evaluate("() => document.querySelector('.widget').scrollIntoView({block: 'center'})")
+    page.evaluate(AFTER_FRAMES_COVERED)                 # the bar shows beside a Try-it box
+    page.locator(".dk-bar .dk-title").click()
+    assert page.evaluate("() => document.activeElement.id") == "dk-input"

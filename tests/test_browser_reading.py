@@ -658,3 +658,34 @@ def test_at_the_top_of_the_page_no_section_is_being_read(shared, lang: str) -> N
     top, href, marked = got
     assert top == 0
     assert "#" not in href and marked == [], (href, marked)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_variable_in_a_try_it_box_is_set_as_the_formulas_set_it(shared, lang: str) -> None:
+    """A variable the Try-it boxes' sentences name (a <var>: the winner's share p with its
+    subscript) is the formulas' variable: the same face and style as the math engine's
+    italic letters (KaTeX's .mathnormal), at the size a formula's letters have beside the
+    text around it. It was the box's sans italic beside the formulas' math italic."""
+    page = shared(f"{lang}/index.html", laid_out=True).page
+    got = page.evaluate("""() => {
+        const style = el => { const s = getComputedStyle(el);
+            return [s.fontFamily.split(',')[0].trim().replace(/"/g, ''), s.fontStyle]; };
+        const math = document.querySelector('article .katex .mathnormal');
+        const vars = [...document.querySelectorAll('.widget var')];
+        const size = el => parseFloat(getComputedStyle(el).fontSize)
+            / parseFloat(getComputedStyle(el.parentElement).fontSize);
+        const katex = document.querySelector('article .katex');
+        return [style(math), vars.map(style), vars.map(size),
+                parseFloat(getComputedStyle(katex).fontSize)
+                / parseFloat(getComputedStyle(katex.parentElement).fontSize)]; }""")
+    math, vars_, sizes, katex = got
+    assert vars_, "no Try-it box names a variable"
+    assert all(v == math for v in vars_), (math, vars_)
+    assert all(abs(s - katex) < 0.01 for s in sizes), (sizes, katex)
+    # drawn with the math engine's face itself (its letter is among the formulas' letters)
+    letters = page.evaluate("""() => [...document.querySelectorAll('article .katex .mathnormal')]
+        .map(e => e.textContent).join('')""")
+    drawn = [f for f, text in zip(platform_fonts(page, ".widget var"),
+                                  page.locator(".widget var").all_text_contents())
+             if set(text) <= set(letters)]
+    assert all(f == {math[0]} for f in drawn), drawn
