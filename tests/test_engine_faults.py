@@ -50,13 +50,13 @@ def add_language(project: Path, lang: str, like: str) -> None:
 
 
 def test_a_new_language_whose_labels_equal_anothers_converts_its_pages_once(
-        tmp_path: Path, site_build: dict[str, Any]) -> None:
+        tmp_path: Path, site_build: dict[str, Any], built_project: Path) -> None:
     """Its figures are the other language's drawings (figures_stage), so the check before
     the figures (early.figures_on_disk) knows their sizes: the pages it made are the build's,
-    not made a second time once the figures are drawn."""
-    project = copy_project_files(tmp_path / "p")
-    shutil.copytree(site_build["root"] / "cache", project / ".cache")
-    build(project)
+    not made a second time once the figures are drawn. In a copy of the session's built
+    project (conftest's `built_project`: the files, the session build's cache, one build)."""
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
     like = site_build["languages"][-1]
     add_language(project, "fr", like)
     out = build(project)
@@ -123,12 +123,13 @@ def _state(pid: int) -> str:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
 def test_ctrl_c_while_typesetting_stops_with_one_line(tmp_path: Path,
-                                                      site_build: dict[str, Any]) -> None:
+                                                      site_build: dict[str, Any],
+                                                      built_project: Path) -> None:
     """Ctrl+C (SIGINT to the build's process group) while KaTeX typesets every formula anew:
-    exit 130, one line, no traceback, site/ as it was and no temporary folder left."""
-    project = copy_project_files(tmp_path / "p")
-    shutil.copytree(site_build["root"] / "cache", project / ".cache")
-    build(project)
+    exit 130, one line, no traceback, site/ as it was and no temporary folder left. In a
+    copy of the session's built project (conftest's `built_project`)."""
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
     before = {p.relative_to(project).as_posix(): p.read_bytes()
               for p in sorted((project / "site").rglob("*")) if p.is_file()}
     shutil.rmtree(project / ".cache" / "math")           # every formula typeset again
