@@ -86,6 +86,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
     "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
     "include": ('see {% include "footer.html" %} here', "would read another file", "page"),
+    # al-folio's collapsible tag and Jekyll's address filters, as a pasted post holds them
+    "al-folio details": ("{% details More %}\nhidden\n{% enddetails %}",
+                         "write a box, '/// details | Title'", "page"),
+    "Jekyll filter": ("see [x]({{ '/a.html' | relative_url }}) now",
+                      "'relative_url' is a Jekyll (Liquid) filter", "page"),
     # MDX (JSX) components, as in the Hugging Face course's sources: GitHub hides them, this
     # Markdown would publish them as typed (the quiz's props, JavaScript, as a paragraph)
     "MDX component": ('see <Youtube id="ftWlj4FBHTg"/> here', "MDX", "page"),
