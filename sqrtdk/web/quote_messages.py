@@ -101,11 +101,12 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     msg = e.message or str(e)
     lines = (e.source or "").split("\n")
     written = lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else ""
-    if (tag := _UNKNOWN_TAG.match(msg)) and tag.group(1) in _LIQUID_TAGS:
+    tag = _UNKNOWN_TAG.match(msg)
+    if tag and (zola := _shortcode(written, tag.group(1))):     # `{% details(…) %}`: Zola's
+        return zola
+    if tag and tag.group(1) in _LIQUID_TAGS:
         return (f"'{{% {tag.group(1)} … %}}' is a Liquid (Jekyll) tag, which this text does "
                 f"not know; write {_LIQUID_TAGS[tag.group(1)]}")
-    if tag and (zola := _shortcode(written, tag.group(1))):
-        return zola
     if tag:
         return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
                 f"Jekyll, or another tool's); {_TEXT_KNOWS}")
