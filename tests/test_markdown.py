@@ -556,6 +556,10 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("The SD is `r round(sd(x), 2)` here.\n", "R Markdown's inline code"),
     ("As @vaswani2017 [p. 4] argue.\n", "in-text citation"),
     ("As @vaswani2017attention argue.\n", "in-text citation"),
+    ("The ending >!they all die!< is sad.\n", "Reddit spoiler"),
+    (">!Spoiler: it hardly matters.!< I trained without it.\n", "Reddit spoiler"),
+    ("Edit: thanks. ^(didn't expect this)\n", "Reddit superscript"),
+    ("^I ^am ^a ^bot, ^beep ^boop.\n", "Reddit superscript"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -571,7 +575,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
-        "in-text citation key"])
+        "in-text citation key", "reddit spoiler", "reddit spoiler in a quote",
+        "reddit superscript words", "reddit superscript run"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -590,6 +595,15 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "citation" in w], warned
+
+
+@pytest.mark.parametrize("text", ["The variance is d_k/c^2 here.\n",
+                                  "It grows as O(n^(1/2)) steps.\n",
+                                  "Press ^C to stop.\n", "A caret ^ alone.\n"])
+def test_a_caret_of_plain_text_is_no_reddit_superscript(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "superscript" in w], warned
 
 
 @pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])

@@ -91,6 +91,7 @@ _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
+_SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -125,6 +126,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
+    # Reddit's spoiler `>!…!<` (at a line's start its '>' opens a quote, whose text then
+    # starts with '!') and superscript, `^(a few words)` or `^word` after a space (`^I ^am
+    # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
+    (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
+    (re.compile(r"^!(?=\S)[^\n]*?(?<=\S)!<"), True, "a Reddit spoiler '>!…!<'", _SPOILER),
+    (re.compile(r"(?<!\S)\^(?:\([^()\n]+\)|[A-Za-z][\w'/-]+(?![\w'/-])(?![ \t]*$))", re.M),
+     False, "a Reddit superscript '^(…)'", "<sup>…</sup>, or plain words"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
