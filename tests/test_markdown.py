@@ -597,6 +597,27 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     assert not [w for w in warned if "citation" in w], warned
 
 
+@pytest.mark.parametrize("text", ["&gt; Why sqrt and not d_k?\n\nBecause.\n",
+                                  "A reply:\n&gt; quoted words\n",
+                                  "&#62; Why sqrt?\n"])
+def test_a_quote_escaped_as_html_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """Reddit's and Hacker News's pages hold a quote as `&gt; …`: shown as '>' and text
+    here and on GitHub, where a quote was meant, with no word."""
+    with captured() as warned:
+        html(tmp_path, text)
+    got = [w for w in warned if "escaped as HTML" in w]
+    line = BODY_START + text.split("&")[0].count("\n")
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["a &gt; b here.\n", "`&gt; code`\n", "> a real quote\n",
+                                  "&amp;gt; typed\n"])
+def test_a_greater_than_sign_of_text_is_no_escaped_quote(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "escaped as HTML" in w], warned
+
+
 @pytest.mark.parametrize("text", ["The variance is d_k/c^2 here.\n",
                                   "It grows as O(n^(1/2)) steps.\n",
                                   "Press ^C to stop.\n", "A caret ^ alone.\n"])

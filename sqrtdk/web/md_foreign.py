@@ -318,6 +318,9 @@ _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
+# a raw-HTML placeholder of Markdown's stash at a line's start, and the entities of '>'
+_STASHED_LINE_START = re.compile(r"(?:^|(?<=\n))\x02wzxhzdk:(?P<index>\d+)\x03(?=[ \t])")
+_GREATER_THAN = frozenset(("&gt;", "&#62;", "&#x3e;", "&#x003e;", "&#062;"))
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -412,6 +415,8 @@ class ForeignSyntax(Treeprocessor):
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    _role_instead(role.group(0), child.text or ""))
             self._escaped_emoji(block, texts)
+            if block.tag == "p":
+                self._escaped_quote(block)
         self._classes()
         self._inline_lists()
         self._definitions_without_term(root)
@@ -552,6 +557,20 @@ class ForeignSyntax(Treeprocessor):
                               f"backslash gone), the page shows '{code}' as typed; for the "
                               f"shortcode on both write it as code, `{code}`; for the emoji, "
                               f"{code} without the backslash")
+
+    def _escaped_quote(self, block: etree.Element) -> None:
+        """A line of a paragraph starting `&gt; ` (a quote as Reddit's and Hacker News's
+        pages hold it, HTML-escaped): shown as '>' and text, here and on GitHub, where the
+        author meant a quote; a warning at the line."""
+        own = block.text or ""
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for m in _STASHED_LINE_START.finditer(own):
+            k = int(m["index"])
+            if k < len(stash) and str(stash[k]).lower() in _GREATER_THAN:
+                self._warn_at(block, (own, block, "text"), m.span(),
+                              f"'{str(stash[k])} ' at a line's start (a quote as Reddit's or "
+                              "Hacker News's pages hold it, escaped as HTML) is shown as '>' "
+                              "and text, not as a quote; write '> ' at the line's start")
 
     def _inline_lists(self) -> None:
         """An attribute list right after a link or an image (`[text](url){target="_blank"}`,
