@@ -568,7 +568,7 @@ class ForeignSyntax(Treeprocessor):
             k = int(m["index"])
             if k < len(stash) and str(stash[k]).lower() in _GREATER_THAN:
                 self._warn_at(block, (own, block, "text"), m.span(),
-                              f"'{str(stash[k])} ' at a line's start (a quote as Reddit's or "
+                              f"'{stash[k]} ' at a line's start (a quote as Reddit's or "
                               "Hacker News's pages hold it, escaped as HTML) is shown as '>' "
                               "and text, not as a quote; write '> ' at the line's start")
 
