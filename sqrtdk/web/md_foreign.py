@@ -132,7 +132,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
     (re.compile(r"^!(?=\S)[^\n]*?(?<=\S)!<"), True, "a Reddit spoiler '>!…!<'", _SPOILER),
     (re.compile(r"(?<!\S)\^(?:\([^()\n]+\)|[A-Za-z][\w'/-]+(?![\w'/-])(?![ \t]*$))", re.M),
-     False, "a Reddit superscript '^(…)'", "<sup>…</sup>, or plain words"),
+     False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
