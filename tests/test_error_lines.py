@@ -72,6 +72,13 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                    "link to it instead, [what it shows](https://example.org/"
                                    "x.png), or draw it as a figure", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
+    # a formula drawn as a picture by another site (a Zhihu answer saved as Markdown): the
+    # TeX is in the address; linking to the picture was the advice
+    "formula image in raw HTML": ('where <img src="https://www.zhihu.com/equation?tex='
+                                  '%5Csqrt%7Bd_k%7D" alt="x"> is', "write the formula as "
+                                  "math, $\\sqrt{d_k}$ in a sentence", "site"),
+    "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
+                      "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
     # links a reader's browser does not open were published with a warning about GitHub only
     "data: link": ("see [x](data:text/html,hi) now", "browsers refuse to open a data:", "site"),
