@@ -560,6 +560,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     (">!Spoiler: it hardly matters.!< I trained without it.\n", "Reddit spoiler"),
     ("Edit: thanks. ^(didn't expect this)\n", "Reddit superscript"),
     ("^I ^am ^a ^bot, ^beep ^boop.\n", "Reddit superscript"),
+    ("1. ^Attention Is All You Need https://arxiv.org/abs/1706.03762\n",
+     "Zhihu reference's back-mark"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -576,7 +578,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
         "in-text citation key", "reddit spoiler", "reddit spoiler in a quote",
-        "reddit superscript words", "reddit superscript run"])
+        "reddit superscript words", "reddit superscript run", "zhihu back-mark"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

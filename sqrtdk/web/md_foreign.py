@@ -131,8 +131,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
     (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
     (re.compile(r"^!(?=\S)[^\n]*?(?<=\S)!<"), True, "a Reddit spoiler '>!…!<'", _SPOILER),
-    (re.compile(r"(?<!\S)\^(?:\([^()\n]+\)|[A-Za-z][\w'/-]+(?![\w'/-])(?![ \t]*$))", re.M),
+    (re.compile(r"(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
+                r"(?![ \t]*$)", re.M),
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
+    # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
+    # `1. ^Attention Is All You Need https://…` (not a line of Reddit's `^a ^b`)
+    (re.compile(r"^\^(?=[^\s^(\[])(?![^\n]*\s\^)"), True, "a Zhihu reference's back-mark '^'",
+     "the reference without it"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
