@@ -118,6 +118,9 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                     "for literal braces", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
+    # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link
+    "formula picture as a figure": ("![d_k](https://www.zhihu.com/equation?tex=%5Csqrt%7Bd_k%7D)",
+                                    "write the formula as math, $\\sqrt{d_k}$", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",

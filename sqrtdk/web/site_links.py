@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ..cache import key_for
 from ..errors import BuildError, Mistakes
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
+from .md_figures import FORMULA_AS_MATH, formula_of_picture
 from .model import Page
 from .output import Site
 
@@ -206,27 +207,12 @@ _IMAGES = ("the pages show only the figures the build draws (a function in sqrtd
            "shown as ![what it shows](NAME.svg \"Caption\"); README, 'Add a figure')")
 
 
-def _formula_of(url: str) -> str | None:
-    """The TeX of a formula drawn as a picture by another site, as a pasted post holds it
-    (Zhihu's `…/equation?tex=…`, CodeCogs' `…/svg.latex?…`, GitHub's old
-    `render/math?math=…`, Google Charts' `chl=…`), else None."""
-    parts = urlsplit(url)
-    query = parse_qs(parts.query)
-    for key in ("tex", "math", "chl"):
-        if query.get(key) and (key != "chl" or query.get("cht") == ["tx"]):
-            return query[key][0].strip()
-    if "codecogs" in parts.netloc and parts.query:
-        return unquote(parts.query).strip()
-    return None
-
-
 def _external(tag: str, url: str) -> str:
     """The error for a resource `url` of another site that a `<tag>` would load."""
     said = f"external resource '{url}': pages load nothing from other sites"
-    if tag in _IMAGE_TAGS and (tex := _formula_of(url)):
-        return (f"{said} (their Content-Security-Policy), and this one is a formula drawn as "
-                f"a picture (as Zhihu and CodeCogs draw them); write the formula as math, "
-                f"${tex}$ in a sentence, or between two '$$' lines for a display formula")
+    if tag in _IMAGE_TAGS and (tex := formula_of_picture(url)):
+        return (f"{said} (their Content-Security-Policy), and this one is "
+                + FORMULA_AS_MATH.format(tex=tex))
     if tag in _IMAGE_TAGS:
         return (f"{said} (their Content-Security-Policy), so the image would be an empty box; "
                 f"link to it instead, [what it shows]({url}), or draw it as a figure: "
