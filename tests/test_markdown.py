@@ -557,7 +557,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("As @vaswani2017 [p. 4] argue.\n", "in-text citation"),
     ("As @vaswani2017attention argue.\n", "in-text citation"),
     ("The ending >!they all die!< is sad.\n", "Reddit spoiler"),
-    (">!Spoiler: it hardly matters.!< I trained without it.\n", "Reddit spoiler"),
+    (">!Spoiler: it hardly matters.!< I trained without it.\n", "spoiler '>!'"),
+    (">! The answer is that it hardly matters.\n>! Second line.\n", "spoiler '>!'"),
     ("Edit: thanks. ^(didn't expect this)\n", "Reddit superscript"),
     ("^I ^am ^a ^bot, ^beep ^boop.\n", "Reddit superscript"),
     ("1. ^Attention Is All You Need https://arxiv.org/abs/1706.03762\n",
@@ -577,7 +578,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
-        "in-text citation key", "reddit spoiler", "reddit spoiler in a quote",
+        "in-text citation key", "reddit spoiler", "reddit spoiler in a quote", "lesswrong spoiler block",
         "reddit superscript words", "reddit superscript run", "zhihu back-mark"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -597,6 +598,13 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "citation" in w], warned
+
+
+def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
+        tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "> ! Not a spoiler, a quote.\n")
+    assert not [w for w in warned if "spoiler" in w], warned
 
 
 @pytest.mark.parametrize("text", ["&gt; Why sqrt and not d_k?\n\nBecause.\n",

@@ -126,11 +126,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
-    # Reddit's spoiler `>!…!<` (at a line's start its '>' opens a quote, whose text then
-    # starts with '!') and superscript, `^(a few words)` or `^word` after a space (`^I ^am
+    # Reddit's spoiler `>!…!<` inside a line (at a line's start: `_spoiler_quotes`) and
+    # superscript, `^(a few words)` or `^word` after a space (`^I ^am
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
     (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
-    (re.compile(r"^!(?=\S)[^\n]*?(?<=\S)!<"), True, "a Reddit spoiler '>!…!<'", _SPOILER),
     (re.compile(r"(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
                 r"(?![ \t]*$)", re.M),
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
@@ -325,6 +324,7 @@ STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
 # a raw-HTML placeholder of Markdown's stash at a line's start, and the entities of '>'
 _STASHED_LINE_START = re.compile(r"(?:^|(?<=\n))\x02wzxhzdk:(?P<index>\d+)\x03(?=[ \t])")
+_SPOILER_LINE = re.compile(r"[ \t]*(?:>[ \t]?)*>!")   # a line opening a spoiler quote
 _GREATER_THAN = frozenset(("&gt;", "&#62;", "&#x3e;", "&#x003e;", "&#062;"))
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
@@ -362,6 +362,8 @@ class ForeignSyntax(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         for block in root.iter():
+            if block.tag == "blockquote":
+                self._spoiler_quote(block)
             if block.tag not in _TEXT_BLOCKS:
                 continue
             # the block's own text, the text inside its inline children (emphasis, links:
@@ -576,6 +578,20 @@ class ForeignSyntax(Treeprocessor):
                               f"'{stash[k]} ' at a line's start (a quote as Reddit's or "
                               "Hacker News's pages hold it, escaped as HTML) is shown as '>' "
                               "and text, not as a quote; write '> ' at the line's start")
+
+    def _spoiler_quote(self, quote: etree.Element) -> None:
+        """A quote written `>!` (a spoiler block of LessWrong's and Reddit's, `>! hidden` or
+        `>!hidden!<`): here and on GitHub a quote whose text starts with '!', shown to every
+        reader; a warning at its line. `> !` with a space is a quote of its own choosing."""
+        lines = self.text().split("\n")
+        for p in quote:
+            own = p.text or ""
+            line = self.positions.line(p)
+            if p.tag != "p" or not own.startswith("!") or not 0 < line <= len(lines):
+                continue
+            if _SPOILER_LINE.match(lines[line - 1]):
+                self._warn(p, (own, p, "text"), (0, len(own.split("\n")[0])),
+                           "a spoiler '>!' (LessWrong's, Reddit's)", _SPOILER)
 
     def _inline_lists(self) -> None:
         """An attribute list right after a link or an image (`[text](url){target="_blank"}`,
