@@ -61,6 +61,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
               "page"),
     "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
+    # a pasted post's own footnote links (Substack's), told to be footnotes, not "did you
+    # mean '#fn-1'" (a note's own id on the page)
+    "pasted footnote link": ("see[1](#footnote-1) now", "write it as a footnote", "site"),
+    "pasted footnote back-link": ("[1](#footnote-anchor-1) the note", "write it as a footnote",
+                                  "site"),
     "missing file": ("see [there](../nowhere.html) now",
                      "a file the site does not have; ", "site"),
     # raw HTML: Markdown stashes it, so no tree element holds its address

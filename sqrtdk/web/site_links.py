@@ -230,6 +230,13 @@ def _marker_line(page: Page, html: str, at: int) -> int:
     return 0
 
 
+# a footnote's anchor of another tool, as a pasted post links it: Substack's `#footnote-1`
+# and `#footnote-anchor-1`, Word's `#_ftn1` / `#_ftnref1`, Wikipedia's `#cite_note-…`,
+# kramdown's and others' `#fn:1`, `#fnref:1`, `#fn1`
+_PASTED_NOTE = re.compile(r"footnote(?:-anchor)?-\d+|_ftn(?:ref)?\d+|cite_(?:note|ref)-[\w.-]+|"
+                          r"fn(?:ref)?(?::[\w-]+|-?\d+)")
+
+
 def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
                  old_html: str | None = None) -> str:
     """What to write for a link to `#frag` that a page lacks, of all its `ids`: the id that
@@ -254,6 +261,11 @@ def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
         if frag.lower() in (github(h.text, "-"), github(h.text, "-").strip("-")):
             return (f"did you mean '#{h.id}'? (the heading '{h.text}' has the id written after "
                     f"it, {{#{h.id}}}, not the one GitHub would make of its text)")
+    if _PASTED_NOTE.fullmatch(frag):      # not "did you mean '#fn-1'", a note's own id
+        return ("it is a footnote of the pasted post (Substack's '#footnote-1', Word's "
+                "'#_ftn1', Wikipedia's '#cite_note-…'): write it as a footnote, a reference "
+                "[^1] in the text and '[^1]: the note' below, and remove the link and the "
+                "note's own number")
     close = difflib.get_close_matches(frag, names, n=1, cutoff=0.6)
     if close:
         return f"did you mean '#{close[0]}'?"
