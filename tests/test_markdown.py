@@ -561,6 +561,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     (">! The answer is that it hardly matters.\n>! Second line.\n", "spoiler '>!'"),
     ("Edit: thanks. ^(didn't expect this)\n", "Reddit superscript"),
     ("^I ^am ^a ^bot, ^beep ^boop.\n", "Reddit superscript"),
+    ("+++ Click to see the derivation\nThe variance is $d_k$.\n+++\n", "'+++ Title'"),
     ("1. ^Attention Is All You Need https://arxiv.org/abs/1706.03762\n",
      "Zhihu reference's back-mark"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
@@ -579,7 +580,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
         "in-text citation key", "reddit spoiler", "reddit spoiler in a quote", "lesswrong spoiler block",
-        "reddit superscript words", "reddit superscript run", "zhihu back-mark"])
+        "reddit superscript words", "reddit superscript run", "lesswrong collapsible", "zhihu back-mark"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:

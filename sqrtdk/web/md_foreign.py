@@ -107,6 +107,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*"), True,
      "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
     (re.compile(r"^\.\.[ \t]+[\w-]+::"), True, "a reStructuredText directive", BOX),
+    # LessWrong's collapsible section, `+++ Its title` … `+++`
+    (re.compile(r"^\+\+\+[ \t]+[^\s{][^\n]*"), True,
+     "a collapsible section '+++ Title' (LessWrong's)", BOX),
     (re.compile(r"^/{2}[ \t]*details\b"), True, "a box opened with two slashes",
      "'/// details | Title' (three slashes)"),
     (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
