@@ -562,6 +562,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("Edit: thanks. ^(didn't expect this)\n", "Reddit superscript"),
     ("^I ^am ^a ^bot, ^beep ^boop.\n", "Reddit superscript"),
     ("+++ Click to see the derivation\nThe variance is $d_k$.\n+++\n", "'+++ Title'"),
+    ('{::options parse_block_html="true" /}\n', "kramdown's (Jekyll's) extension"),
+    ("Some text {::nomarkdown}<b>raw</b>{:/} here.\n", "kramdown's (Jekyll's) extension"),
     ("1. ^Attention Is All You Need https://arxiv.org/abs/1706.03762\n",
      "Zhihu reference's back-mark"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
@@ -580,7 +582,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
         "in-text citation key", "reddit spoiler", "reddit spoiler in a quote", "lesswrong spoiler block",
-        "reddit superscript words", "reddit superscript run", "lesswrong collapsible", "zhihu back-mark"])
+        "reddit superscript words", "reddit superscript run", "lesswrong collapsible", "kramdown options", "kramdown nomarkdown", "zhihu back-mark"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -599,6 +601,17 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "citation" in w], warned
+
+
+def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> None:
+    """`{::comment}` … `{:/comment}`: its end, at the paragraph's end, was read as an
+    attribute list and told as "'{_comment}' … is not an attribute", a name the author
+    never wrote."""
+    with pytest.raises(BuildError) as e:
+        html(tmp_path, "Intro.\n\n{::comment}\nA hidden remark.\n{:/comment}\n")
+    assert e.value.line == BODY_START + 4, str(e.value)
+    assert "kramdown's (Jekyll's) extension" in e.value.message and "<!--" in e.value.message
+    assert "_comment" not in e.value.message, str(e.value)
 
 
 def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(

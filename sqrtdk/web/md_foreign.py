@@ -40,6 +40,9 @@ BOX = "a '/// details | Title' box"
 # kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
 # wherever it is (as a Liquid tag does: a directive of another tool, which would leave a
 # bullet 'TOC' on the page)
+KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+\b[^{}\n]*\}|\{:/[a-z]*\}")
+KRAMDOWN_EXTENSION_INSTEAD = ("a comment as <!-- … -->, HTML as it is (without '{::nomarkdown}' "
+                              "and '{:/}'), and no '{::options …}'")
 KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
 KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
                         "does not know; the page makes its own contents, from the '##' and "
@@ -142,7 +145,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the reference without it"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
-    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
+    # kramdown's extensions: `{::comment}` … `{:/comment}`, `{::nomarkdown}` … `{:/}`,
+    # `{::options parse_block_html="true" /}`
+    (KRAMDOWN_EXTENSION, False, "kramdown's (Jekyll's) extension '{::…}'",
+     KRAMDOWN_EXTENSION_INSTEAD),
+    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})(?![:/])[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
     # `![[image.png]]` (an embedded picture or note, which would not be shown); the
