@@ -61,6 +61,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
               "page"),
     "plug-in object": ("a <object data=\"x.swf\"></object> b", "object-src 'none'", "page"),
     "missing anchor": ("see [there](#nowhere) now", "no anchor", "site"),
+    # a pasted post's own footnote links (Substack's), told to be footnotes, not "did you
+    # mean '#fn-1'" (a note's own id on the page)
+    "pasted footnote link": ("see[1](#footnote-1) now", "write it as a footnote", "site"),
+    "pasted footnote back-link": ("[1](#footnote-anchor-1) the note", "write it as a footnote",
+                                  "site"),
     "missing file": ("see [there](../nowhere.html) now",
                      "a file the site does not have; ", "site"),
     # raw HTML: Markdown stashes it, so no tree element holds its address
@@ -72,6 +77,13 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                    "link to it instead, [what it shows](https://example.org/"
                                    "x.png), or draw it as a figure", "site"),
     "external resource": ("an ![x](https://example.org/x.png) image", "external resource", "site"),
+    # a formula drawn as a picture by another site (a Zhihu answer saved as Markdown): the
+    # TeX is in the address; linking to the picture was the advice
+    "formula image in raw HTML": ('where <img src="https://www.zhihu.com/equation?tex='
+                                  '%5Csqrt%7Bd_k%7D" alt="x"> is', "write the formula as "
+                                  "math, $\\sqrt{d_k}$ in a sentence", "site"),
+    "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
+                      "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
     # links a reader's browser does not open were published with a warning about GitHub only
     "data: link": ("see [x](data:text/html,hi) now", "browsers refuse to open a data:", "site"),
@@ -86,6 +98,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "Liquid tag": ("see {% post_url 2010-07-21-name %} here", "Liquid", "page"),
     "Hugo shortcode": ('see {{< figure src="x.png" >}} here', "Hugo shortcode", "page"),
     "include": ('see {% include "footer.html" %} here', "would read another file", "page"),
+    # al-folio's collapsible tag and Jekyll's address filters, as a pasted post holds them
+    "al-folio details": ("{% details More %}\nhidden\n{% enddetails %}",
+                         "write a box, '/// details | Title'", "page"),
+    "Jekyll filter": ("see [x]({{ '/a.html' | relative_url }}) now",
+                      "'relative_url' is a Jekyll (Liquid) filter", "page"),
     # MDX (JSX) components, as in the Hugging Face course's sources: GitHub hides them, this
     # Markdown would publish them as typed (the quiz's props, JavaScript, as a paragraph)
     "MDX component": ('see <Youtube id="ftWlj4FBHTg"/> here', "MDX", "page"),
@@ -106,6 +123,9 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                     "for literal braces", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
+    # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link
+    "formula picture as a figure": ("![d_k](https://www.zhihu.com/equation?tex=%5Csqrt%7Bd_k%7D)",
+                                    "write the formula as math, $\\sqrt{d_k}$", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",

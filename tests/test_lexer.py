@@ -45,6 +45,28 @@ def test_prices_without_escapes_are_an_error_not_a_formula() -> None:
     assert e.value.line == 2 and "never closed" in e.value.message
 
 
+@pytest.mark.parametrize("text", ["Price: US$20, or 20$ in some locales.\n",
+                                  "The fee is $3 per month, or 30$ a year.\n"])
+def test_two_prices_read_as_one_formula_warn_at_the_line(text: str) -> None:
+    """Two dollar signs of prices around words ('US$20, or 20$') were typeset as the formula
+    '20, or 20', in italics, with no word."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, "first\n\n" + text)
+    got = [w for w in warned if "dollar signs of prices" in w]
+    assert len(got) == 1 and got[0].startswith("a.md:3: warning:"), warned
+
+
+@pytest.mark.parametrize("text", ["$2 x + 1$", "$10^3$", "$3 \\text{ or } 4$", "$x or y$",
+                                  "$1, 2, \\dots, n$", "$2k$",
+                                  "$1/{{ rulers.positions | grouped }}$", "$2 x_i$"])
+def test_a_formula_of_a_number_and_tex_is_no_price(text: str) -> None:
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, text + "\n")
+    assert not [w for w in warned if "prices" in w], warned
+
+
 def test_dollar_inside_braces_does_not_close_the_formula() -> None:
     assert tex("$\\text{for $a<b$ only}$\n") == [("\\text{for $a<b$ only}", False, 1)]
 

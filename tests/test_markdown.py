@@ -556,6 +556,16 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("The SD is `r round(sd(x), 2)` here.\n", "R Markdown's inline code"),
     ("As @vaswani2017 [p. 4] argue.\n", "in-text citation"),
     ("As @vaswani2017attention argue.\n", "in-text citation"),
+    ("The ending >!they all die!< is sad.\n", "Reddit spoiler"),
+    (">!Spoiler: it hardly matters.!< I trained without it.\n", "spoiler '>!'"),
+    (">! The answer is that it hardly matters.\n>! Second line.\n", "spoiler '>!'"),
+    ("Edit: thanks. ^(didn't expect this)\n", "Reddit superscript"),
+    ("^I ^am ^a ^bot, ^beep ^boop.\n", "Reddit superscript"),
+    ("+++ Click to see the derivation\nThe variance is $d_k$.\n+++\n", "'+++ Title'"),
+    ('{::options parse_block_html="true" /}\n', "kramdown's (Jekyll's) extension"),
+    ("Some text {::nomarkdown}<b>raw</b>{:/} here.\n", "kramdown's (Jekyll's) extension"),
+    ("1. ^Attention Is All You Need https://arxiv.org/abs/1706.03762\n",
+     "Zhihu reference's back-mark"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -571,7 +581,8 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         "material icon in a list", "keys", "critic deleted", "critic added", "critic substituted",
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
-        "in-text citation key"])
+        "in-text citation key", "reddit spoiler", "reddit spoiler in a quote", "lesswrong spoiler block",
+        "reddit superscript words", "reddit superscript run", "lesswrong collapsible", "kramdown options", "kramdown nomarkdown", "zhihu back-mark"])
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -590,6 +601,54 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "citation" in w], warned
+
+
+def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> None:
+    """`{::comment}` … `{:/comment}`: its end, at the paragraph's end, was read as an
+    attribute list and told as "'{_comment}' … is not an attribute", a name the author
+    never wrote."""
+    with pytest.raises(BuildError) as e:
+        html(tmp_path, "Intro.\n\n{::comment}\nA hidden remark.\n{:/comment}\n")
+    assert e.value.line == BODY_START + 4, str(e.value)
+    assert "kramdown's (Jekyll's) extension" in e.value.message and "<!--" in e.value.message
+    assert "_comment" not in e.value.message, str(e.value)
+
+
+def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
+        tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "> ! Not a spoiler, a quote.\n")
+    assert not [w for w in warned if "spoiler" in w], warned
+
+
+@pytest.mark.parametrize("text", ["&gt; Why sqrt and not d_k?\n\nBecause.\n",
+                                  "A reply:\n&gt; quoted words\n",
+                                  "&#62; Why sqrt?\n"])
+def test_a_quote_escaped_as_html_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """Reddit's and Hacker News's pages hold a quote as `&gt; …`: shown as '>' and text
+    here and on GitHub, where a quote was meant, with no word."""
+    with captured() as warned:
+        html(tmp_path, text)
+    got = [w for w in warned if "escaped as HTML" in w]
+    line = BODY_START + text.split("&")[0].count("\n")
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["a &gt; b here.\n", "`&gt; code`\n", "> a real quote\n",
+                                  "&amp;gt; typed\n"])
+def test_a_greater_than_sign_of_text_is_no_escaped_quote(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "escaped as HTML" in w], warned
+
+
+@pytest.mark.parametrize("text", ["The variance is d_k/c^2 here.\n",
+                                  "It grows as O(n^(1/2)) steps.\n",
+                                  "Press ^C to stop.\n", "A caret ^ alone.\n"])
+def test_a_caret_of_plain_text_is_no_reddit_superscript(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "superscript" in w], warned
 
 
 @pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])

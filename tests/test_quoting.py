@@ -326,6 +326,18 @@ def test_every_tag_of_another_tool_is_named_in_one_build() -> None:
     assert lines == [3, 7, 11], [str(x) for x in e.errors]     # the first of each paragraph
 
 
+def test_a_jekyll_include_does_not_hide_the_other_tags_of_the_text() -> None:
+    """An al-folio post's `{% include figure.html … %}` beside `{% cite … %}` tags: an include
+    cannot reach beyond its paragraph, so each tag is an error at its own line in one build
+    (the include made the text one template, and only its first tag was named)."""
+    source = ("Scaled {% cite vaswani2017 %}.\n\n"
+              "{% include figure.html path=\"assets/img/a.png\" class=\"img-fluid\" %}\n\n"
+              "See {% cite yang2022 kaplan2020 %} and {% include \"footer.html\" %}.\n")
+    e = error(source)
+    lines = sorted(err.line for err in e.errors)
+    assert lines == [1, 3, 5], [str(x) for x in e.errors]
+
+
 @pytest.mark.parametrize(("quote", "says"), [
     ("{{ 'a' * 1000000000 }}", "'*' is arithmetic"),        # filled the memory as it compiled
     ("{{ 'ab'.ljust(1000000000) }}", "calls something other than claim()"),

@@ -211,9 +211,10 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
     ("x = 1 \\qedhere", "\\blacksquare"),
     ("\\hfill y", "\\qquad"),
     ("z \\numberthis", "\\tag{1}"),
+    ("\\textsc{Softmax}(s)", "no small capitals"),
 ], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs", "DeclareMathOperator*",
         "DeclareMathOperator", "DeclareMathOperator no braces", "unicode hex", "unicode decimal",
-        "enclose", "mhchem", "intertext", "qedhere", "hfill", "numberthis"])
+        "enclose", "mhchem", "intertext", "qedhere", "hfill", "numberthis", "textsc"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

@@ -320,6 +320,11 @@ _LATEX_ONLY = {
                   "(\u25a1), in the formula or after it",
     "\\hfill": "remove it, or space with \\qquad or \\hspace{2em}",
     "\\numberthis": "number the formula with \\tag{1} and refer to it in words",
+    # LaTeX's small capitals (an algorithm's name, \textsc{Softmax}): KaTeX has none
+    "\\textsc": "KaTeX has no small capitals: write \\text{Softmax} or "
+                  "\\operatorname{softmax}",
+    "\\scshape": "KaTeX has no small capitals: write \\text{Softmax} or "
+                   "\\operatorname{softmax}",
 }
 
 

@@ -132,6 +132,13 @@ class InlineScanner:
     def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
         self._knitr_in_tex(tex, tex_line or line)
         self._doubled_in_tex(tex, display, tex_line or line)
+        if not display and _PRICE_TEXT.fullmatch(tex) and \
+                (word := _PRICE_WORD.search(tex)):
+            warn(LOGGER, self.path, tex_line or line,
+                 f"formula '${_shown(tex)}$' starts with a number and holds the word "
+                 f"'{word.group(1)}', which reads as two dollar signs of prices ('US$20, or "
+                 "20$'), typeset as one formula: write '\\$' for a dollar sign; a formula's "
+                 "words go in \\text{…}")
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
@@ -540,6 +547,14 @@ _INLINE_DOUBLE_CLOSE = re.compile(r"(?<!\\)\$\$|\n[ \t>]*\n")
 # `$x` + line break + `$ is`, or before a CJK character or mark), not as the start of the
 # next one (`$y`, `$\alpha`, `${`, `$$`, `$5`)
 _CLOSING_SPACED = re.compile(r"(?<=\s)\$(?![A-Za-z0-9\\{$])")
+
+
+# a word of plain text in a formula's TeX, which, in one that starts with a number and holds
+# nothing of TeX (_PRICE_TEXT), is a price's words between two dollar signs
+_PRICE_WORD = re.compile(r"(?:^|\s)([A-Za-z]{2,})(?=\s|[,.;:!?]|$)")
+# what such a formula holds: a number first, then only words, digits and punctuation of
+# prose (no command, brace, quote of a result, script or relation)
+_PRICE_TEXT = re.compile(r"\d[\w\s.,;:!?'()%\u2013-]*")
 
 
 def _shown(written: str) -> str:

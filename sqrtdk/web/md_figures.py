@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Sequence
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
@@ -25,6 +26,27 @@ NARROW_MEDIA = "(max-width: 40rem)"
 # (kramdown), or right after it: `{width=50%}` (Pandoc, attr_list)
 _ATTRIBUTES = re.compile(r"[ \t]*(?:\n[ \t]*)?(\{:?[^{}\n]*\})[ \t]*$")
 _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders for stashed HTML
+
+
+# what to write for a formula drawn as a picture by another site (formula_of_picture)
+FORMULA_AS_MATH = ("a formula drawn as a picture (as Zhihu and CodeCogs draw them); write the "
+                   "formula as math, ${tex}$ in a sentence, or between two '$$' lines for a "
+                   "display formula")
+
+
+def formula_of_picture(url: str) -> str | None:
+    """The TeX of a formula drawn as a picture by another site, as a pasted post holds it
+    (Zhihu's `…/equation?tex=…`, CodeCogs' `…/svg.latex?…`, GitHub's old
+    `render/math?math=…`, Google Charts' `chl=…`), else None."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    for key in ("tex", "math", "chl"):
+        if query.get(key) and (key != "chl" or query.get("cht") == ["tx"]):
+            return query[key][0].strip()
+    if "codecogs" in parts.netloc and parts.query:
+        return unquote(parts.query).strip()
+    return None
+
 
 
 class FigureProcessor(Treeprocessor):
@@ -133,7 +155,9 @@ class FigureProcessor(Treeprocessor):
             raise ContentError(f"figure source '{src}' is not a figure name such as "
                                "'spread_hist.svg': the pages show only figures the build "
                                "draws (sqrtdk/figures/; README, 'Add a figure')"
-                               + ("; a picture from another site cannot load here (the "
+                               + (f"; and it is {FORMULA_AS_MATH.format(tex=tex)}"
+                                  if elsewhere and (tex := formula_of_picture(src)) else
+                                  "; a picture from another site cannot load here (the "
                                   "pages' Content-Security-Policy), so link to it instead: "
                                   f"[what it shows]({src})" if elsewhere else ""),
                                _needle(img), line=line, after=after)

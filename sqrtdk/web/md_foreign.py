@@ -40,6 +40,9 @@ BOX = "a '/// details | Title' box"
 # kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
 # wherever it is (as a Liquid tag does: a directive of another tool, which would leave a
 # bullet 'TOC' on the page)
+KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+\b[^{}\n]*\}|\{:/[a-z]*\}")
+KRAMDOWN_EXTENSION_INSTEAD = ("a comment as <!-- … -->, HTML as it is (without '{::nomarkdown}' "
+                              "and '{:/}'), and no '{::options …}'")
 KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
 KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
                         "does not know; the page makes its own contents, from the '##' and "
@@ -91,6 +94,7 @@ _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
+_SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -106,6 +110,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*"), True,
      "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
     (re.compile(r"^\.\.[ \t]+[\w-]+::"), True, "a reStructuredText directive", BOX),
+    # LessWrong's collapsible section, `+++ Its title` … `+++`
+    (re.compile(r"^\+\+\+[ \t]+[^\s{][^\n]*"), True,
+     "a collapsible section '+++ Title' (LessWrong's)", BOX),
     (re.compile(r"^/{2}[ \t]*details\b"), True, "a box opened with two slashes",
      "'/// details | Title' (three slashes)"),
     (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
@@ -125,9 +132,24 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
+    # Reddit's spoiler `>!…!<` inside a line (at a line's start: `_spoiler_quotes`) and
+    # superscript, `^(a few words)` or `^word` after a space (`^I ^am
+    # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
+    (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
+    (re.compile(r"(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
+                r"(?![ \t]*$)", re.M),
+     False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
+    # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
+    # `1. ^Attention Is All You Need https://…` (not a line of Reddit's `^a ^b`)
+    (re.compile(r"^\^(?=[^\s^(\[])(?![^\n]*\s\^)"), True, "a Zhihu reference's back-mark '^'",
+     "the reference without it"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
-    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})[^{}\n]*\}"), False,
+    # kramdown's extensions: `{::comment}` … `{:/comment}`, `{::nomarkdown}` … `{:/}`,
+    # `{::options parse_block_html="true" /}`
+    (KRAMDOWN_EXTENSION, False, "kramdown's (Jekyll's) extension '{::…}'",
+     KRAMDOWN_EXTENSION_INSTEAD),
+    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})(?![:/])[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
     # `![[image.png]]` (an embedded picture or note, which would not be shown); the
@@ -310,6 +332,10 @@ _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
+# a raw-HTML placeholder of Markdown's stash at a line's start, and the entities of '>'
+_STASHED_LINE_START = re.compile(r"(?:^|(?<=\n))\x02wzxhzdk:(?P<index>\d+)\x03(?=[ \t])")
+_SPOILER_LINE = re.compile(r"[ \t]*(?:>[ \t]?)*>!")   # a line opening a spoiler quote
+_GREATER_THAN = frozenset(("&gt;", "&#62;", "&#x3e;", "&#x003e;", "&#062;"))
 _EDGE = "\u00aa"   # an inline element's edge in a block's joined text: a letter, as math is text
 # to GitHub ($a$~$b$ is a range, no strikethrough)
 _TEXT_BLOCKS = ("p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -346,6 +372,8 @@ class ForeignSyntax(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         for block in root.iter():
+            if block.tag == "blockquote":
+                self._spoiler_quote(block)
             if block.tag not in _TEXT_BLOCKS:
                 continue
             # the block's own text, the text inside its inline children (emphasis, links:
@@ -404,6 +432,8 @@ class ForeignSyntax(Treeprocessor):
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    _role_instead(role.group(0), child.text or ""))
             self._escaped_emoji(block, texts)
+            if block.tag == "p":
+                self._escaped_quote(block)
         self._classes()
         self._inline_lists()
         self._definitions_without_term(root)
@@ -544,6 +574,34 @@ class ForeignSyntax(Treeprocessor):
                               f"backslash gone), the page shows '{code}' as typed; for the "
                               f"shortcode on both write it as code, `{code}`; for the emoji, "
                               f"{code} without the backslash")
+
+    def _escaped_quote(self, block: etree.Element) -> None:
+        """A line of a paragraph starting `&gt; ` (a quote as Reddit's and Hacker News's
+        pages hold it, HTML-escaped): shown as '>' and text, here and on GitHub, where the
+        author meant a quote; a warning at the line."""
+        own = block.text or ""
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for m in _STASHED_LINE_START.finditer(own):
+            k = int(m["index"])
+            if k < len(stash) and str(stash[k]).lower() in _GREATER_THAN:
+                self._warn_at(block, (own, block, "text"), m.span(),
+                              f"'{stash[k]} ' at a line's start (a quote as Reddit's or "
+                              "Hacker News's pages hold it, escaped as HTML) is shown as '>' "
+                              "and text, not as a quote; write '> ' at the line's start")
+
+    def _spoiler_quote(self, quote: etree.Element) -> None:
+        """A quote written `>!` (a spoiler block of LessWrong's and Reddit's, `>! hidden` or
+        `>!hidden!<`): here and on GitHub a quote whose text starts with '!', shown to every
+        reader; a warning at its line. `> !` with a space is a quote of its own choosing."""
+        lines = self.text().split("\n")
+        for p in quote:
+            own = p.text or ""
+            line = self.positions.line(p)
+            if p.tag != "p" or not own.startswith("!") or not 0 < line <= len(lines):
+                continue
+            if _SPOILER_LINE.match(lines[line - 1]):
+                self._warn(p, (own, p, "text"), (0, len(own.split("\n")[0])),
+                           "a spoiler '>!' (LessWrong's, Reddit's)", _SPOILER)
 
     def _inline_lists(self) -> None:
         """An attribute list right after a link or an image (`[text](url){target="_blank"}`,

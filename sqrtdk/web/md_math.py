@@ -25,7 +25,12 @@ from .markers import (
     math_text,
 )
 from .math.formula import Formula
-from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE
+from .md_foreign import (
+    KRAMDOWN_EXTENSION,
+    KRAMDOWN_EXTENSION_INSTEAD,
+    KRAMDOWN_TOC,
+    KRAMDOWN_TOC_MESSAGE,
+)
 from .model import Outline
 from .positions import LineMap
 
@@ -86,6 +91,12 @@ class MathElements(Treeprocessor):
                     raise ContentError(KRAMDOWN_TOC_MESSAGE, KRAMDOWN_TOC,
                                        line=self._attributes_line(parent),
                                        after=self.positions.floor(parent))
+                if value is None and key.startswith("_"):   # kramdown's `{:/comment}`
+                    raise ContentError(
+                        "kramdown's (Jekyll's) extension '{::…}' … '{:/…}' is not understood "
+                        f"here (its end '{{:/…}}' would be read as an attribute list); write "
+                        f"{KRAMDOWN_EXTENSION_INSTEAD}", KRAMDOWN_EXTENSION,
+                        line=self._attributes_line(parent), after=self.positions.floor(parent))
                 if value is None:      # attr_list read a bare word: `{#bars note}`
                     raise ContentError(self._bare_word(parent, key), re.compile(
                                            r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"),

@@ -39,7 +39,15 @@ _LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
                 "cite": "the reference in words, or a footnote '[^ref]' that gives it",
                 "katex": _FORMULA, "endkatex": _FORMULA, "latex": _FORMULA,
                 "endlatex": _FORMULA, "post_url": _LINK, "link": _LINK,
-                "youtube": _LINK, "gist": _LINK, "twitter": _LINK, "tweet": _LINK}
+                "youtube": _LINK, "gist": _LINK, "twitter": _LINK, "tweet": _LINK,
+                # al-folio's collapsible section
+                "details": "a box, '/// details | Title' … '///'",
+                "enddetails": "a box, '/// details | Title' … '///'"}
+# Jekyll's (Liquid's) filters of an address or a date: `{{ '/a.html' | relative_url }}`
+_LIQUID_FILTERS = frozenset((
+    "relative_url", "absolute_url", "prepend", "append", "date_to_string", "date",
+    "date_to_long_string", "date_to_xmlschema", "markdownify", "jsonify", "slugify",
+    "xml_escape", "cgi_escape", "uri_escape", "url_encode", "smartify", "number_of_words"))
 # Zola's (Tera's) shortcodes, a call with keyword arguments: `{{ figure(src="a.png") }}`, or
 # with a body closed by `{% end %}`: `{% note(kind="info") %}…{% end %}`; what to write
 _BOX = "a box, '/// details | Title' … '///' (or a quote, '> ' lines)"
@@ -93,11 +101,12 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     msg = e.message or str(e)
     lines = (e.source or "").split("\n")
     written = lines[e.lineno - 1] if e.lineno and e.lineno <= len(lines) else ""
-    if (tag := _UNKNOWN_TAG.match(msg)) and tag.group(1) in _LIQUID_TAGS:
+    tag = _UNKNOWN_TAG.match(msg)
+    if tag and (zola := _shortcode(written, tag.group(1))):     # `{% details(…) %}`: Zola's
+        return zola
+    if tag and tag.group(1) in _LIQUID_TAGS:
         return (f"'{{% {tag.group(1)} … %}}' is a Liquid (Jekyll) tag, which this text does "
                 f"not know; write {_LIQUID_TAGS[tag.group(1)]}")
-    if tag and (zola := _shortcode(written, tag.group(1))):
-        return zola
     if tag:
         return (f"'{{% {tag.group(1)} … %}}' is not a statement here (it is Liquid's, as in "
                 f"Jekyll, or another tool's); {_TEXT_KNOWS}")
@@ -112,6 +121,10 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
                 + (f"write {instead}" if instead else _TEXT_KNOWS))
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
+        if name in _LIQUID_FILTERS:
+            return (f"'{name}' is a Jekyll (Liquid) filter, which this text does not know: "
+                    "write the address or the words themselves (a link to another page of "
+                    "this site is relative, [text](../en/))")
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
     # MDX (JSX): an object as an attribute's value, `<div style={{textAlign: 'center'}}>`, or
     # a line of an `export const X = …` that holds one

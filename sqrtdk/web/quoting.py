@@ -424,10 +424,13 @@ def _paragraphs(source: str, env: jinja2.Environment) -> list[tuple[int, str]]:
 
 
 # statements a piece of the prose may hold: blocks that open and close in it, and what is
-# said inside them; any other (`set`, `macro`, `include`, `raw`, an unknown tag) leaves the
-# text one piece, as does whitespace control (`{%-` takes the blank lines before it)
+# said inside them, and `include`, which sets nothing the text after it could read (Jekyll's
+# `{% include figure.html … %}`, an error of its own paragraph, must not hide the `{% cite %}`
+# tags of the others); any other (`set`, `macro`, `raw`) leaves the text one piece, as does
+# whitespace control (`{%-` takes the blank lines before it)
 _BLOCKS = frozenset(("if", "for", "filter", "with", "autoescape"))
 _INSIDE = frozenset(("elif", "else"))
+_LOCAL = frozenset(("include",))
 # the statements this Jinja knows (its own and its extensions'): a tag naming none of them
 # (Liquid's `{% post_url … %}`, Hexo's `{% asset_img … %}`) is a syntax error of its own
 # paragraph, which cannot reach beyond it: the other paragraphs are still compiled, so every
@@ -470,7 +473,7 @@ def _joined_lines(source: str, env: jinja2.Environment) -> set[int] | None:
                     open_blocks.pop()
                     if not open_blocks:
                         joined.update(range(opened + 1, line + 1))
-                elif value.removeprefix("end") not in _STATEMENTS:
+                elif value.removeprefix("end") not in _STATEMENTS or value in _LOCAL:
                     continue        # no statement: an error of its own piece (`_STATEMENTS`)
                 elif not (open_blocks and value in _INSIDE):
                     return None

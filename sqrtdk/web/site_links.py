@@ -20,6 +20,7 @@ from ..errors import BuildError, Mistakes
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
+from .md_figures import FORMULA_AS_MATH, formula_of_picture
 from .model import Page
 from .output import Site
 
@@ -209,6 +210,9 @@ _IMAGES = ("the pages show only the figures the build draws (a function in sqrtd
 def _external(tag: str, url: str) -> str:
     """The error for a resource `url` of another site that a `<tag>` would load."""
     said = f"external resource '{url}': pages load nothing from other sites"
+    if tag in _IMAGE_TAGS and (tex := formula_of_picture(url)):
+        return (f"{said} (their Content-Security-Policy), and this one is "
+                + FORMULA_AS_MATH.format(tex=tex))
     if tag in _IMAGE_TAGS:
         return (f"{said} (their Content-Security-Policy), so the image would be an empty box; "
                 f"link to it instead, [what it shows]({url}), or draw it as a figure: "
@@ -224,6 +228,13 @@ def _marker_line(page: Page, html: str, at: int) -> int:
         if m and int(m.group(1)) < len(lines):
             return lines[int(m.group(1))]
     return 0
+
+
+# a footnote's anchor of another tool, as a pasted post links it: Substack's `#footnote-1`
+# and `#footnote-anchor-1`, Word's `#_ftn1` / `#_ftnref1`, Wikipedia's `#cite_note-…`,
+# kramdown's and others' `#fn:1`, `#fnref:1`, `#fn1`
+_PASTED_NOTE = re.compile(r"footnote(?:-anchor)?-\d+|_ftn(?:ref)?\d+|cite_(?:note|ref)-[\w.-]+|"
+                          r"fn(?:ref)?(?::[\w-]+|-?\d+)")
 
 
 def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
@@ -250,6 +261,11 @@ def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
         if frag.lower() in (github(h.text, "-"), github(h.text, "-").strip("-")):
             return (f"did you mean '#{h.id}'? (the heading '{h.text}' has the id written after "
                     f"it, {{#{h.id}}}, not the one GitHub would make of its text)")
+    if _PASTED_NOTE.fullmatch(frag):      # not "did you mean '#fn-1'", a note's own id
+        return ("it is a footnote of the pasted post (Substack's '#footnote-1', Word's "
+                "'#_ftn1', Wikipedia's '#cite_note-…'): write it as a footnote, a reference "
+                "[^1] in the text and '[^1]: the note' below, and remove the link and the "
+                "note's own number")
     close = difflib.get_close_matches(frag, names, n=1, cutoff=0.6)
     if close:
         return f"did you mean '#{close[0]}'?"
