@@ -689,3 +689,33 @@ def test_a_variable_in_a_try_it_box_is_set_as_the_formulas_set_it(shared, lang: 
                                   page.locator(".widget var").all_text_contents())
              if set(text) <= set(letters)]
     assert all(f == {math[0]} for f in drawn), drawn
+
+
+# ---------------------------------------------------------------- for a screen reader
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
+    """Each button, link, slider and other control, every widget built, is named by chromium's
+    accessibility tree without a space (any white space) at its start or end: a screen reader
+    reads the name as given ("␣Switch to dark mode")."""
+    page = shared(f"{lang}/index.html", laid_out=True).page
+    selector = ("a[href], button, input, select, textarea, summary, [role=slider], "
+                "[role=button], [role=link], [tabindex]")
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+        named = []
+        for nid in ids:
+            node = cdp.send("Accessibility.getPartialAXTree",
+                            {"nodeId": nid, "fetchRelatives": False})["nodes"][0]
+            if not node.get("ignored"):
+                named.append((node.get("role", {}).get("value"),
+                              node.get("name", {}).get("value", "")))
+    finally:
+        cdp.detach()
+    roles = {role for role, _ in named}
+    assert {"button", "link", "slider"} <= roles, roles
+    untrimmed = [(role, name) for role, name in named if name != name.strip()]
+    assert untrimmed == [], untrimmed
