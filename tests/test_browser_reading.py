@@ -691,7 +691,54 @@ def test_a_variable_in_a_try_it_box_is_set_as_the_formulas_set_it(shared, lang: 
     assert all(f == {math[0]} for f in drawn), drawn
 
 
-# ---------------------------------------------------------------- for a screen reader
+# ---------------------------------------------------------------- on paper, for a screen reader
+
+@pytest.fixture
+def printed(shared: Any) -> Any:
+    """printed(lang) -> the shared page of `lang`, laid out as for print (page.pdf's media)
+    until the test ends."""
+    emulated: list[Any] = []
+
+    def make(lang: str) -> Any:
+        page = shared(f"{lang}/index.html", laid_out=True).page
+        page.emulate_media(media="print")
+        emulated.append(page)
+        return page
+    yield make
+    for page in emulated:
+        page.emulate_media(media="null")
+
+
+# each printed link of the article with its words (a figure's link is the printed figure):
+# its href, the address the page would open, what prints after it, its underline and the
+# display of what follows it
+PRINTED_LINKS = """() => [...document.querySelectorAll('article a[href]')]
+    .filter(a => a.getClientRects().length && a.textContent.trim() && !a.querySelector('img'))
+    .map(a => { const after = getComputedStyle(a, '::after');
+        return [a.getAttribute('href'), a.href, after.content,
+                getComputedStyle(a).textDecorationLine, after.display,
+                after.textDecorationLine]; })"""
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_to_another_page_of_the_site_shows_its_full_address(
+        printed, lang: str) -> None:
+    """Printed, a link to one of the site's own pages (an experiment's source, the other
+    language: its href is relative) is followed by its full address under the site's address
+    (the page's canonical link), which a reader on paper can type; a link inside the page
+    shows none."""
+    page = printed(lang)
+    canonical = page.evaluate("() => document.querySelector('link[rel=canonical]').href")
+    links = page.evaluate(PRINTED_LINKS)
+    own = [(href, after, page.evaluate("([h, c]) => new URL(h, c).href", [href, canonical]))
+           for href, _, after, *_ in links
+           if not href.startswith("#") and not re.match(r"[a-z][a-z0-9+.-]*:|//", href, re.I)]
+    assert own, "no printed link to another page of the site"
+    missing = [(href, after) for href, after, full in own
+               if not full.startswith(canonical.rsplit("/", 2)[0]) or full not in after]
+    assert missing == [], missing
+
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
