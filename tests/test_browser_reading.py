@@ -742,6 +742,20 @@ def test_on_paper_a_link_to_another_page_of_the_site_shows_its_full_address(
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_s_address_is_not_underlined(printed, lang: str) -> None:
+    """The address printed after a link is not underlined with the link's words: an underline
+    (a text decoration) reaches an inline child such as ::after whatever that child's own
+    text-decoration says, and reaches no inline-block one (CSS Text Decoration 3, 2)."""
+    links = [row for row in printed(lang).evaluate(PRINTED_LINKS)
+             if row[2] not in ("none", "normal", "")]
+    assert links, "no printed link shows an address"
+    underlined = [(href, display, own) for href, _, _, line, display, own in links
+                  if "underline" in line and (display == "inline" or "underline" in own)]
+    assert underlined == [], underlined
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
     """Each button, link, slider and other control, every widget built, is named by chromium's
     accessibility tree without a space (any white space) at its start or end: a screen reader
