@@ -689,3 +689,94 @@ def test_a_variable_in_a_try_it_box_is_set_as_the_formulas_set_it(shared, lang: 
                                   page.locator(".widget var").all_text_contents())
              if set(text) <= set(letters)]
     assert all(f == {math[0]} for f in drawn), drawn
+
+
+# ---------------------------------------------------------------- on paper, for a screen reader
+
+@pytest.fixture
+def printed(shared: Any) -> Any:
+    """printed(lang) -> the shared page of `lang`, laid out as for print (page.pdf's media)
+    until the test ends."""
+    emulated: list[Any] = []
+
+    def make(lang: str) -> Any:
+        page = shared(f"{lang}/index.html", laid_out=True).page
+        page.emulate_media(media="print")
+        emulated.append(page)
+        return page
+    yield make
+    for page in emulated:
+        page.emulate_media(media="null")
+
+
+# each printed link of the article with its words (a figure's link is the printed figure):
+# its href, the address the page would open, what prints after it, its underline and the
+# display of what follows it
+PRINTED_LINKS = """() => [...document.querySelectorAll('article a[href]')]
+    .filter(a => a.getClientRects().length && a.textContent.trim() && !a.querySelector('img'))
+    .map(a => { const after = getComputedStyle(a, '::after');
+        return [a.getAttribute('href'), a.href, after.content,
+                getComputedStyle(a).textDecorationLine, after.display,
+                after.textDecorationLine]; })"""
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_to_another_page_of_the_site_shows_its_full_address(
+        printed, lang: str) -> None:
+    """Printed, a link to one of the site's own pages (an experiment's source, the other
+    language: its href is relative) is followed by its full address under the site's address
+    (the page's canonical link), which a reader on paper can type; a link inside the page
+    shows none."""
+    page = printed(lang)
+    canonical = page.evaluate("() => document.querySelector('link[rel=canonical]').href")
+    links = page.evaluate(PRINTED_LINKS)
+    own = [(href, after, page.evaluate("([h, c]) => new URL(h, c).href", [href, canonical]))
+           for href, _, after, *_ in links
+           if not href.startswith("#") and not re.match(r"[a-z][a-z0-9+.-]*:|//", href, re.I)]
+    assert own, "no printed link to another page of the site"
+    missing = [(href, after) for href, after, full in own
+               if not full.startswith(canonical.rsplit("/", 2)[0]) or full not in after]
+    assert missing == [], missing
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_s_address_is_not_underlined(printed, lang: str) -> None:
+    """The address printed after a link is not underlined with the link's words: an underline
+    (a text decoration) reaches an inline child such as ::after whatever that child's own
+    text-decoration says, and reaches no inline-block one (CSS Text Decoration 3, 2)."""
+    links = [row for row in printed(lang).evaluate(PRINTED_LINKS)
+             if row[2] not in ("none", "normal", "")]
+    assert links, "no printed link shows an address"
+    underlined = [(href, display, own) for href, _, _, line, display, own in links
+                  if "underline" in line and (display == "inline" or "underline" in own)]
+    assert underlined == [], underlined
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
+    """Each button, link, slider and other control, every widget built, is named by chromium's
+    accessibility tree without a space (any white space) at its start or end: a screen reader
+    reads the name as given ("␣Switch to dark mode")."""
+    page = shared(f"{lang}/index.html", laid_out=True).page
+    selector = ("a[href], button, input, select, textarea, summary, [role=slider], "
+                "[role=button], [role=link], [tabindex]")
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
+        named = []
+        for nid in ids:
+            node = cdp.send("Accessibility.getPartialAXTree",
+                            {"nodeId": nid, "fetchRelatives": False})["nodes"][0]
+            if not node.get("ignored"):
+                named.append((node.get("role", {}).get("value"),
+                              node.get("name", {}).get("value", "")))
+    finally:
+        cdp.detach()
+    roles = {role for role, _ in named}
+    assert {"button", "link", "slider"} <= roles, roles
+    untrimmed = [(role, name) for role, name in named if name != name.strip()]
+    assert untrimmed == [], untrimmed

@@ -18,6 +18,7 @@ from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.web.assemble import CSP
 from sqrtdk.web.minify import minifiable, minify
 from sqrtdk.web.output import Site
+from sqrtdk.web.print_addresses import with_print_addresses
 from sqrtdk.web.publish import (
     HASH_LENGTH,
     IMMUTABLE,
@@ -358,3 +359,31 @@ def test_published_sheets_and_scripts_are_minified_and_still_parse(site_build: d
         else:
             rules = tinycss2.parse_stylesheet(out.read_text("utf-8"))
             assert [r for r in rules if r.type == "error"] == [], source.name
+
+
+def test_a_link_to_another_page_of_the_site_gets_its_full_address_for_paper() -> None:
+    """Each link of the article to another page of the site (a relative href) gets its full
+    address under base_url in data-print-href (the print style sheet shows it); a link inside
+    the page, to another site, a figure's link and a link outside <article> get none; every
+    other byte stays as it was. Without a base_url the page is left alone."""
+    page = ('<nav><a href="../zh/index.html">zh</a></nav>\n<article><p><a href="#s1">s</a> '
+            '<a href="../source/run.py.html#L2">run.py</a> <a href="https://x.org/">x</a> '
+            "<A class='fig-link big' href=../figures/f.svg><img src=../figures/f.svg alt=f></A> "
+            "<a\nhref='../zh/index.html'>zh</a></p></article>")
+    out = with_print_addresses(page, "en/index.html", BASE)
+    assert out == page.replace('<a href="../source', f'<a data-print-href="{BASE}source/run.py'
+                               '.html#L2" href="../source') \
+        .replace("<a\nhref='../zh", f'<a data-print-href="{BASE}zh/index.html"\nhref=\'../zh')
+    assert with_print_addresses(page, "en/index.html", "") == page
+
+
+def test_a_link_s_printed_address_follows_its_renamed_file() -> None:
+    """Publishing renames a file and rewrites the address printed for a link to it too."""
+    site = Site()
+    site.files["figures/f.svg"] = b"<svg/>"
+    site.files["en/index.html"] = with_print_addresses(
+        '<article><a href="../figures/f.svg">f</a></article>', "en/index.html", BASE).encode()
+    renamed = fingerprint(site, BASE)
+    name = renamed["figures/f.svg"]
+    assert site.files["en/index.html"].decode() == (
+        f'<article><a data-print-href="{BASE}{name}" href="../{name}">f</a></article>')

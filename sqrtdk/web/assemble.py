@@ -31,6 +31,7 @@ from .math.lines import drawn_as_runs, runs
 from .md_text import lang_marked
 from .model import Heading, Page
 from .output import Site
+from .print_addresses import with_print_addresses
 from .quoting import mark_quotes
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -448,7 +449,9 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
                                                      numpy=results["meta"]["numpy"]),
         }
         text = _render(env, "article.html", context, st)
-        site.files[f"{page.lang}/index.html"] = _fill(text, math_html[page.lang], page).encode()
+        filled = with_print_addresses(_fill(text, math_html[page.lang], page),
+                                      f"{page.lang}/index.html", s.base_url)
+        site.files[f"{page.lang}/index.html"] = filled.encode()
         site.link_html[f"{page.lang}/index.html"] = text
     default = next(a for a in alternates if a["lang"] == s.default_language)
     # the title's words in the default language's `lang`, each run in the other script marked

@@ -19,7 +19,9 @@ from tinycss2.serializer import serialize_string_value, serialize_url
 Map = Callable[[str], str | None]          # reference as written -> new reference, or None
 
 # attributes whose whole value is one URL (a <meta content> only when it is an absolute URL)
-URL_ATTRS = frozenset({"href", "src", "poster", "data", "action", "formaction"})
+# (data-print-href: a link's address on paper, print_addresses)
+URL_ATTRS = frozenset({"href", "src", "poster", "data", "action", "formaction",
+                       "data-print-href"})
 SRCSET_ATTRS = frozenset({"srcset", "imagesrcset"})
 _NEWLINES = re.compile(r"\r\n|\r|\n|\f")    # CSS Syntax 3.3: what tinycss2 counts as a line end
 
