@@ -775,3 +775,46 @@ def test_a_language_folder_that_cannot_be_read_says_so(content: Path,
     monkeypatch.setattr(Path, "iterdir", refused)
     e = error(content)
     assert e.path == folder and "cannot read the folder (Permission denied)" in e.message, e
+
+
+def test_every_widget_sentence_says_which_slots_it_needs() -> None:
+    """A new widget sentence (read through `| slots`) or chart name (FILLED) declares the
+    slots it is there to show (ui_check.REQUIRED), so a translation without them is caught."""
+    from sqrtdk.web.ui_check import FILLED, REQUIRED, template_use
+    use = template_use(PROJECT_ROOT / "templates")
+    assert use.slotted | set(FILLED) <= set(REQUIRED), sorted(use.slotted | set(FILLED))
+
+
+@pytest.mark.parametrize("lang", [0, 1])
+def test_a_widget_sentence_without_its_slots_is_an_error_at_its_line(content: Path,
+                                                                     lang: int) -> None:
+    """`batch_readout = "nothing"` built silently and the widget showed no number: every
+    string of ui_check.REQUIRED (widget sentences, chart names) missing a slot it needs is
+    an error at its line naming the slots it needs, every such string in one build."""
+    from sqrtdk.web.ui_check import REQUIRED
+    path = content / languages(content)[lang] / "strings.toml"
+    ui = load_toml(path).data["ui"]
+    keys = sorted(k for k in REQUIRED if k in ui)
+    lines = {}
+    for key in keys:
+        lines[key] = edit(path, re.compile(rf"^{key} = .*$", re.M), f'{key} = "nothing"')
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    found = e.value.errors
+    assert sorted((x.path, x.line) for x in found) == sorted((path, n) for n in lines.values())
+    for x in found:
+        key = next(k for k, n in lines.items() if n == x.line)
+        assert f"[ui] {key} has no " in x.message, x.message
+        assert "it needs " + ", ".join("{" + s + "}" for s in REQUIRED[key]) in x.message
+
+
+def test_a_misspelt_slot_is_told_the_slots_of_its_sentence(content: Path) -> None:
+    from sqrtdk.web.ui_check import REQUIRED
+    key, slot = a_slotted_key(content)
+    path = content / languages(content)[0] / "strings.toml"
+    line = edit_in_key(path, key, "{" + slot + "}", "{" + slot[:-1] + "q}" if len(slot) > 2
+                       else "{" + slot + "q}")
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert e.value.line == line, str(e.value)
+    assert "needs " + ", ".join("{" + s + "}" for s in REQUIRED[key]) in e.value.message
