@@ -477,6 +477,44 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         [str(BODY_START), str(BODY_START + 4)], got
 
 
+def test_each_line_of_foreign_syntax_in_one_paragraph_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two abbreviation definitions on consecutive lines (one paragraph) were told at the
+    first only; an Obsidian comment over three lines is one warning, not one per '%%'."""
+    import logging
+    body = ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n\n"
+            "%%\nPrivate: vault notes\n%%\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert [g.split(": warning:")[0].rsplit(":", 1)[1] for g in got] == \
+        [str(BODY_START), str(BODY_START + 1), str(BODY_START + 3)], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("first, second, what", [
+    ("\\@ref(fig:hist)", "\\@ref(tab:sds)", "bookdown cross-reference"),
+    ("==one==", "==two==", "highlight"),
+    ("[[Page]]", "[[Other page]]", "wiki"),
+    ("[@vaswani2017]", "[@bahdanau2015]", "Pandoc citation"),
+    ("\\cite{vaswani}", "\\ref{fig:x}", "LaTeX's text command"),
+], ids=["bookdown", "mark", "wikilink", "citation", "latex"])
+def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, first: str, second: str,
+        what: str) -> None:
+    """Two bookdown `\\@ref(…)` on one line were told one per build (the pattern's first
+    match in the text only): every one is told, each quoting its own syntax, at its line."""
+    import logging
+    body = f"Words {first} and {second} here.\n\nOther words.\n\nAnd {first} again.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert [g.split(": warning:")[0].rsplit(":", 1)[1] for g in got] == \
+        [str(BODY_START)] * 2 + [str(BODY_START + 4)], got
+    assert [g.split("('")[1].split("')")[0] for g in got] == [first, second, first], got
+    assert all(what in g for g in got), got
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("syntax, what", [
     ('!!! note "A note"\n    Body of the note.\n', "admonition"),
@@ -501,7 +539,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
-    ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n",
+    ("*[RoPE]: Rotary Position Embedding\n",
      "abbreviation's definition"),
     ("> [!quote] Vaswani et al.\n> We suspect that…\n", "Obsidian callout"),
     ("> [!example]+ Worked example\n> With four keys.\n", "Obsidian callout"),
