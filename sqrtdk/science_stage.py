@@ -116,22 +116,31 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     """`fn(job)` for a science.registry.Job (in a worker). A warning while it runs (numpy's
     RuntimeWarning for an overflow or a division by zero: an inf or nan in the results) is
     not printed raw: it is a BuildError at the line of the job's function, naming the job
-    and where the warning came from."""
+    and where the warning came from (`warned_at`)."""
+    import inspect
+    name = inspect.unwrap(job.fn).__name__
+    return warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+
+
+def warned_at(code: Callable[..., Any], what: str, call: Callable[[], Any]) -> Any:
+    """`call()`; a warning while it runs is a JobWarningError at the line of `code` (the
+    function of the job, the experiment's assembly, the section or the claim that `what`
+    names), saying where the warning came from, instead of Python's two raw lines."""
     import inspect
     import warnings
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        output = fn(job)
+        output = call()
     if not caught:
         return output
-    code = inspect.unwrap(job.fn)
+    code = inspect.unwrap(code)
     first = caught[0]
     said = " ".join(str(first.message).split())
     raise JobWarningError(inspect.getsourcefile(code) or "", inspect.getsourcelines(code)[1],
-                          f"{first.category.__name__} in job {job.key!r} of "
-                          f"'{code.__name__}' ({said}, at line {first.lineno} of "
-                          f"{Path(first.filename).name}): the results may hold an inf or nan; "
-                          "fix the computation (a seed or a parameter reaches it)")
+                          f"{first.category.__name__} in {what} ({said}, at line "
+                          f"{first.lineno} of {Path(first.filename).name}): the results may "
+                          "hold an inf or nan; fix the computation (a seed or a parameter "
+                          "reaches it)")
 
 
 class JobWarningError(BuildError):
