@@ -375,6 +375,24 @@ def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
     assert f"did you mean '{fields[0]}'" in e.message
 
 
+@pytest.mark.parametrize("lang", [0, 1])
+def test_a_figure_label_without_its_fields_is_an_error_at_its_line(content: Path,
+                                                                   lang: int) -> None:
+    """`legend = "nothing"` built silently: both histograms were labelled alike, without
+    their dₖ or SD. A label lacking a field its figure registers (a value shown with these
+    words) is an error at its line naming the fields it needs."""
+    name, key, fields = a_figure_and_label()
+    path = content / languages(content)[lang] / "figures.toml"
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "nothing"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, languages(content)[lang])
+    assert (e.path, e.line) == (path, line), str(e)
+    assert f"[{name}] {key} has no " in e.message and \
+        "it needs " + ", ".join("{" + f + "}" for f in fields) in e.message, e.message
+
+
 @pytest.mark.parametrize("spec", [">999999999", ".999"])
 def test_a_label_field_asking_for_more_than_a_label_shows_names_its_line(content: Path,
                                                                         spec: str) -> None:
