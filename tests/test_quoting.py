@@ -163,6 +163,15 @@ def test_unknown_filter_suggests() -> None:
     assert e.line == 2 and "No filter named 'fxed'" in e.message and "'fixed'" in e.message
 
 
+@pytest.mark.parametrize("written, meant", [("round(3)", "fixed(n)"), ("int", "grouped"),
+                                             ("percent(1)", "pct(n)"), ("format(3)", "fixed(n)")])
+def test_a_filter_of_jinja_or_python_is_told_the_one_meant(written: str, meant: str) -> None:
+    """`| round(3)` was told "did you mean 'grouped'?", which prints no decimals: a filter a
+    newcomer knows from Jinja or Python is told which of ours does its work."""
+    e = error("x\n{{ spread.sd_small | " + written + " }}")
+    assert e.line == 2 and f"write {meant}" in e.message and "grouped'?" not in e.message, e
+
+
 def test_number_without_filter_and_typed_numbers() -> None:
     assert "through a format filter" in error("{{ spread.sd_small }}").message
     assert "typed into the text" in error("{{ 42 }}").message

@@ -112,6 +112,9 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
                 + (f"write {instead}" if instead else _TEXT_KNOWS))
     if msg.startswith("No filter named"):
         name = msg.split("'")[1] if "'" in msg else ""
+        if name in _FILTER_HABITS:      # Jinja's own `round`, `int`, `format` (not here)
+            return (f"{msg.rstrip('.')}; {_FILTER_HABITS[name]}; the filters are "
+                    + _FILTERS_TOLD)
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
     # MDX (JSX): an object as an attribute's value, `<div style={{textAlign: 'center'}}>`, or
     # a line of an `export const X = …` that holds one
@@ -128,6 +131,22 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     # comma): what the text knows there, and how to write braces that are text
     return (f"{msg.rstrip('.')}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each "
             f"side, with its filter's digits in parentheses; {LITERAL_BRACES}")
+
+
+_FILTERS_TOLD = ("fixed(n) (n decimals), sig(n) (n significant digits), pct(n) (a share as a "
+                 "percentage with n decimals) and grouped (an integer)")
+# filters of Jinja, Python or other templates a newcomer reaches for, and which of ours is meant
+# (a close name alone would offer 'grouped' for 'round')
+_FILTER_HABITS = {
+    "round": "write fixed(n) for n decimals, or sig(n) for n significant digits",
+    "float": "write fixed(n) for n decimals",
+    "format": "write fixed(n) for n decimals, or sig(n) for n significant digits",
+    "int": "write grouped for an integer",
+    "percent": "write pct(n) for a share from 0 to 1 as a percentage",
+    "percentage": "write pct(n) for a share from 0 to 1 as a percentage",
+    "sigfig": "write sig(n) for n significant digits",
+    "precision": "write sig(n) for n significant digits",
+}
 
 
 _PAIRED_TAGS = ("if", "for", "raw", "macro", "call", "filter", "block", "with")
