@@ -172,6 +172,13 @@ def test_a_filter_of_jinja_or_python_is_told_the_one_meant(written: str, meant: 
     assert e.line == 2 and f"write {meant}" in e.message and "grouped'?" not in e.message, e
 
 
+def test_a_claim_named_without_quotes_is_told_to_quote_it() -> None:
+    """`{{ claim(spread.x) }}` was told "no result 'spread.x'" and the results of spread."""
+    name = "spread.grows"                    # a claim of the test's results
+    e = error("x\n\nIt holds.{{ claim(" + name + ") }}")
+    assert e.line == 3 and f'write {{{{ claim("{name}") }}}}' in e.message, e
+
+
 def test_number_without_filter_and_typed_numbers() -> None:
     assert "through a format filter" in error("{{ spread.sd_small }}").message
     assert "typed into the text" in error("{{ 42 }}").message

@@ -224,6 +224,12 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
         return (f"a quote names a result and formats it ({{{{ group.name | fixed(2) }}}}) or "
                 f"states a claim ({{{{ claim(\"group.name\") }}}}); {_sandboxed(msg)}: "
                 "add the value you need as a result in sqrtdk/science/")
+    # `{{ claim(spread.x) }}`: the claim's name without its quotes is read as a result
+    unquoted = re.match(r"no (?:result|claim) '([\w.]+)'", msg)
+    if unquoted and re.search(r"\bclaim\(\s*" + re.escape(unquoted.group(1)) + r"\s*\)",
+                              written):
+        return (f"claim({unquoted.group(1)}) names the claim without quotes, which reads it "
+                f"as a result; write {{{{ claim(\"{unquoted.group(1)}\") }}}}")
     if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
         return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
                 "comparisons and arithmetic on them are not supported — add the value you need "
