@@ -176,6 +176,16 @@ def test_a_link_inside_a_link_s_text_stops_at_its_line(tmp_path: Path, inner: st
     assert e.line == BODY_START + 4 and "a link cannot hold another one" in e.message, str(e)
 
 
+def test_a_figure_not_registered_yet_says_how_to_make_it(tmp_path: Path) -> None:
+    """A new author who wrote the figure's paragraph before its drawing (README's "Add a
+    figure", step 3 first) was told only "did you mean 'spread_hist'?": the message says no
+    drawing is registered under that name, and to write and register one first."""
+    e = error(tmp_path, "Text.\n\n![Bars](spread_bars.svg \"The bars.\")\n")
+    assert e.line == BODY_START + 2, str(e)
+    assert "no function of sqrtdk/figures/ is registered as @figure(\"spread_bars\", …)" in \
+        e.message and "write and register its drawing first" in e.message, e.message
+
+
 def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_path: Path) -> None:
     out = html(tmp_path, "![What it shows](walk.svg \"A *walk*, $\\sqrt t$ wide, see [x](#x).\")\n"
                "\n## X {#x}\n")
