@@ -179,6 +179,18 @@ def test_a_claim_named_without_quotes_is_told_to_quote_it() -> None:
     assert e.line == 3 and f'write {{{{ claim("{name}") }}}}' in e.message, e
 
 
+def test_a_filter_given_a_list_a_group_or_a_text_says_what_to_quote() -> None:
+    """`{{ spread.sd | sig(3) }}` (a list) and `{{ x.text | fixed(2) }}` were told only
+    "numbers are looked up, never typed", which the author had done."""
+    n = len(RESULTS["spread"]["d_k"])
+    e = error("{{ spread.d_k | sig(3) }}")
+    assert f"spread.d_k[0] to spread.d_k[{n - 1}]" in e.message, e
+    e = error("{{ spread | fixed(2) }}")
+    assert "quote one of its results: spread." in e.message, e
+    e = error("{{ spread.name | fixed(2) }}")
+    assert "write {{ spread.name }}, without a filter" in e.message, e
+
+
 def test_number_without_filter_and_typed_numbers() -> None:
     assert "through a format filter" in error("{{ spread.sd_small }}").message
     assert "typed into the text" in error("{{ 42 }}").message
