@@ -232,6 +232,22 @@ def test_a_result_name_in_double_braces_inside_math_is_tex_and_warned_about(
 
 
 
+@pytest.mark.parametrize("tex, meant", [
+    ("m = {{spread.n_pairs|grouped}}", "{{ spread.n_pairs | grouped }}"),
+    ("m = {{spread.sd_small | fixed(3)}}", "{{ spread.sd_small | fixed(3) }}"),
+    ("m = {{spread.d_k[0]|grouped}}", "{{ spread.d_k[0] | grouped }}"),
+], ids=["filter", "spaced filter", "index"])
+def test_a_quote_without_its_first_space_inside_math_is_warned_about(
+        caplog: pytest.LogCaptureFixture, tex: str, meant: str) -> None:
+    """`$d = {{spread.d_small|grouped}}$` built silently, the formula showing the letters
+    'spread.d_small∣grouped': only `{{name}}` alone was told to be TeX."""
+    q = Quoter(P, RESULTS, CLAIMS)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        q.render_formula(RawFormula(0, tex, False, 9))
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and f"write '{meant}'" in said[0] and ":9:" in said[0], said
+
+
 def precision_warnings(caplog: pytest.LogCaptureFixture, quotes: list[tuple[str, str, str, int]],
                        shown: dict[int, str] | None = None) -> list[str]:
     """The warnings `check_precision` gives one page (content/en/index.md) holding `quotes`,
