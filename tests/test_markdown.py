@@ -698,6 +698,11 @@ def test_a_box_header_that_is_not_understood_is_an_error_at_its_line(tmp_path: P
     e = error(tmp_path, "Intro.\n\n" + box)
     first = next(i for i, line in enumerate(box.split("\n")) if "///" in line)
     assert e.line == BODY_START + 2 + first and "box not understood" in e.message
+    # what is wrong on the option line is named (it was left to the author to compare)
+    told = {"attr:": "'attr:' on the line under it is no option of a box: write 'attrs:'",
+            "bad id": "the id 'bad id' is no id", "a.b": "the id 'a.b' is no id",
+            "9lives": "the id '9lives' is no id"}
+    assert all(said in e.message for typed, said in told.items() if typed in box), e.message
 
 
 @pytest.mark.parametrize("html", [
