@@ -836,3 +836,25 @@ def test_a_misspelt_slot_is_told_the_slots_of_its_sentence(content: Path) -> Non
         ui_check(content)
     assert e.value.line == line, str(e.value)
     assert "needs " + ", ".join("{" + s + "}" for s in REQUIRED[key]) in e.value.message
+
+
+def test_a_ui_key_misspelt_in_every_language_is_one_error_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`batch_redout` in every strings.toml was a warning at its line ("appears nowhere")
+    and an error at the [ui] line ("has no 'batch_readout'"): one mistake told twice, the
+    error not where it was made. It is one error at the misspelt key's line."""
+    import logging
+
+    from sqrtdk.web.ui_check import template_use
+    key = next(k for k in sorted(template_use(PROJECT_ROOT / "templates").keys)
+               if k[-1] != k[-2])
+    typo = key[:-2] + key[-1] + key[-2]            # the last two letters swapped
+    lines = {}
+    for lang in languages(content):
+        path = content / lang / "strings.toml"
+        lines[path] = edit(path, re.compile(rf"^{key} =", re.M), f"{typo} =")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"), pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert sorted((x.path, x.line) for x in e.value.errors) == sorted(lines.items())
+    assert all(f"did you mean '{key}'? rename it" in x.message for x in e.value.errors)
+    assert not [r for r in caplog.records if typo in r.getMessage()], caplog.records

@@ -171,7 +171,7 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
                     use.reads(key):
                 with mistakes.seam():
                     _check_plain(st, key, text)
-            else:
+            elif not _misspelt_for(st, use, key):   # (else told as the missing key's error)
                 readers = sorted(use.keys | set(READ_BY_CODE))
                 warn(LOGGER, st.path, line, f"[ui] {key} is not used by any template or by "
                      "the code, so it appears nowhere; " + suggest(key, readers, "ui strings")
@@ -182,12 +182,34 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
 def _check_present(st: Strings, use: TemplateUse) -> None:
     """Every [ui] key the code or the templates read is in this language's file (a key
     missing from every language passes the comparison between languages)."""
-    needed = {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+    needed = _needed(use)
     for key, reader in needed.items():
         if key not in st.ui:
+            typo = next((k for k in st.ui if _misspelt_for(st, use, k) == key), None)
+            if typo is not None:    # `batch_redout = …`: at the line the author wrote
+                raise BuildError(st.path, st.file.line_of("ui", typo), f"[ui] has "
+                                 f"'{typo}', which nothing reads, and no '{key}', which "
+                                 f"{reader} reads; did you mean '{key}'? rename it")
             raise BuildError(st.path, st.file.line_of("ui"), f"[ui] has no '{key}', which "
                              f"{reader} reads; add {key} = \"…\" under [ui] in every "
                              "language (" + suggest(key, st.ui, "ui strings") + ")")
+
+
+def _needed(use: TemplateUse) -> dict[str, str]:
+    """Every [ui] key the templates or the code read, and what reads it."""
+    return {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+
+
+def _misspelt_for(st: Strings, use: TemplateUse, key: str) -> str | None:
+    """The key that [ui] `key` misspells: one nothing reads, close to a read key this file
+    lacks (`batch_redout` for `batch_readout`), else None."""
+    needed = _needed(use)
+    if key in needed or key in FIELDS or key in PERCENT_D or key in FILLED or \
+            key in use.slotted or key.startswith(READ_BY_CODE_PREFIXES) or use.reads(key):
+        return None
+    missing = [k for k in needed if k not in st.ui]
+    close = difflib.get_close_matches(key, missing, n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _check_plain(st: Strings, key: str, text: str) -> None:
