@@ -209,6 +209,8 @@ def test_a_language_without_its_folder(content: Path) -> None:
     line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
     e = error(content)
     assert (e.path, e.line) == (path, line) and f"content/{new}/" in e.message
+    # an empty folder would be the next error: the message says what goes into it
+    assert "copy of another language's folder" in e.message and "Add a language" in e.message
 
 
 def test_a_base_url_without_its_slash_is_its_folder(content: Path) -> None:
