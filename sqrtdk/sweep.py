@@ -27,6 +27,7 @@ from .cache import Cache, closure_digest, key_for, stamp, tree_digest, write_if_
 from .errors import display_path
 from .options import PACKAGE_DIR, BuildOptions
 from .results_paths import check_sweep
+from .science.warned import ScienceWarningError
 from .science_stage import (
     SCIENCE_PACKAGES,
     ExperimentCache,
@@ -126,10 +127,10 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
 def _of_seed(seed: int) -> Iterator[None]:
     """A warning raised by a job (in a worker) or by an experiment's assembly, a section or
     a claim (here) of `seed` is an error at that code's line, as in a build
-    (science_stage.warned_at), which also names the seed and how to run it alone."""
+    (science.warned.warned_at), which also names the seed and how to run it alone."""
     try:
         yield
-    except JobWarningError as e:
+    except (JobWarningError, ScienceWarningError) as e:
         raise JobWarningError(e.path, e.line, f"{e.message}; seed {seed} of the sweep: "
                               f"'{BUILD_COMMAND} --seed {seed}' builds it alone") from None
 

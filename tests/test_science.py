@@ -1302,14 +1302,14 @@ def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
     import inspect
     import warnings
 
-    from sqrtdk.errors import BuildError
     from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
     fn = {"assemble": _assemble_warns, "section": _section_warns, "claim": _claim_warns}[part]
     name = _only_walk(monkeypatch, **{part: fn})
     run = Run(DEFAULT_SEED, None, {"walk"})
     with warnings.catch_warnings():
         warnings.simplefilter("error")       # nothing reaches the terminal
-        with pytest.raises(BuildError) as e:
+        with pytest.raises(ScienceWarningError) as e:
             for exp, job in run.jobs:
                 run.done(exp, job.key, _call(job))
             run.results([name])
@@ -1346,3 +1346,23 @@ def test_a_warning_in_a_sweep_is_an_error_at_its_function_naming_the_seed(
     m = re.search(r"seed (\d) of the sweep: '.*--seed (\d)' builds it alone", e.value.message)
     assert m and m.group(1) == m.group(2), e.value.message
     assert where == "claim" or m.group(1) == "2", e.value.message   # the claim: every seed
+
+
+def test_a_warning_in_a_build_s_own_process_stops_it_at_the_function_s_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build's science stage: a section's warning (in the build's process, not a worker)
+    is a BuildError at the section function's line, results.json left unwritten."""
+    import inspect
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science_stage import run_science
+    _only_walk(monkeypatch, section=_section_warns)
+    opts = BuildOptions.for_project(tmp_path, jobs=2)
+    opts.figures_dir.mkdir(parents=True)
+    with pytest.raises(BuildError) as e:
+        run_science(opts, Cache(opts.cache_dir))
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(_section_warns)[1]), str(e.value)
+    assert "section 'walk'" in e.value.message and not opts.results_file.exists()

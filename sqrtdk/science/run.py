@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from . import registry
 from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Experiment, Job
 from .results import SCHEMA, canonical
+from .warned import warned_at
 
 
 class ExperimentStore(Protocol):
@@ -150,8 +151,7 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
 def _placed(fn: Callable[..., Any], what: str, *args: Any) -> Any:
     """`fn(*args)`, run in the build's process; a warning while it runs (numpy's
     RuntimeWarning: an inf or nan in the results) is an error at `fn`'s line
-    (science_stage.warned_at), as a job's is, not Python's raw lines without the place."""
-    from ..science_stage import warned_at
+    (warned.warned_at), as a job's is, not Python's raw lines without the place."""
     return warned_at(fn, what, lambda: fn(*args))
 
 
