@@ -82,7 +82,7 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
                                      f"the figure does not use, and no '{key}'; did you mean "
                                      f"'{key}'?")
                 raise toml.error(name, None, f"[{name}] has no label '{key}'; add {key} = \"…\""
-                                 + (f" (it can use {', '.join('{' + f + '}' for f in fields)})"
+                                 + (f" (it needs {', '.join('{' + f + '}' for f in fields)})"
                                     if fields else ""))
             _check_label(toml, name, key, table[key], fields)
         straight_quote_warnings(toml, name, table)
@@ -93,12 +93,21 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
 
 
 def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, ...]) -> None:
-    """A label: a string whose fields are the registered ones, with valid specs (their kinds
-    are known only when drawing, where `Labels` checks them against the values)."""
+    """A label: a string whose fields are the registered ones, every one of them (a value the
+    figure shows with these words), with valid specs (their kinds are known only when
+    drawing, where `Labels` checks them against the values)."""
     from .formats import FormatError, Kind, check_format
     if not isinstance(text, str):
         raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
     try:
-        check_format(text, dict.fromkeys(fields, Kind.ANY))
+        found = {f.name for f in check_format(text, dict.fromkeys(fields, Kind.ANY))}
     except FormatError as e:
         raise toml.error(name, key, f"[{name}] {key}: {e}") from None
+    missing = [f for f in fields if f not in found]
+    if missing:     # `legend = "nothing"`: every series of the figure would be told alike
+        braces = ", ".join("{" + f + "}" for f in missing)
+        raise toml.error(name, key, f"[{name}] {key} has no {braces}, so the figure would show "
+                         f"it without {'that value' if len(missing) == 1 else 'those values'}"
+                         "; it needs " + ", ".join("{" + f + "}" for f in fields)
+                         + " (in any order, each with a format if wanted, as in the other "
+                         "language's file): write each into the label")

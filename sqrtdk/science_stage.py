@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .cache import Cache, closure_digest, key_for, tree_digest, write_if_changed
 from .errors import BuildError
 from .options import PACKAGE_DIR, BuildOptions
+from .science.warned import ScienceWarningError, warned_at
 
 if TYPE_CHECKING:
     from .science.registry import Experiment
@@ -107,7 +108,10 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
         meanwhile()
         return outputs
     with Pool(opts.jobs) as pool:
-        results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
+        try:
+            results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
+        except ScienceWarningError as e:    # an assembly, a section or a claim (here)
+            raise JobWarningError(e.path, e.line, e.message) from None
     check_results(results)               # as sqrtdk/science/outputs/ declares them
     return dumps_signed(results).encode("utf-8")
 
@@ -116,27 +120,18 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     """`fn(job)` for a science.registry.Job (in a worker). A warning while it runs (numpy's
     RuntimeWarning for an overflow or a division by zero: an inf or nan in the results) is
     not printed raw: it is a BuildError at the line of the job's function, naming the job
-    and where the warning came from."""
+    and where the warning came from (science.warned.warned_at)."""
     import inspect
-    import warnings
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        output = fn(job)
-    if not caught:
-        return output
-    code = inspect.unwrap(job.fn)
-    first = caught[0]
-    said = " ".join(str(first.message).split())
-    raise JobWarningError(inspect.getsourcefile(code) or "", inspect.getsourcelines(code)[1],
-                          f"{first.category.__name__} in job {job.key!r} of "
-                          f"'{code.__name__}' ({said}, at line {first.lineno} of "
-                          f"{Path(first.filename).name}): the results may hold an inf or nan; "
-                          "fix the computation (a seed or a parameter reaches it)")
+    name = inspect.unwrap(job.fn).__name__
+    try:
+        return warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+    except ScienceWarningError as e:
+        raise JobWarningError(e.path, e.line, e.message) from None
 
 
 class JobWarningError(BuildError):
-    """A warning raised while a job ran, as a BuildError that crosses back from a worker
-    (pickled as its three arguments)."""
+    """A warning raised while science code ran (science.warned), as a BuildError that
+    crosses back from a worker (pickled as its three arguments)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self.path), self.line, self.message))

@@ -210,8 +210,9 @@ def _languages(content_dir: Path, toml: TomlFile, langs: list[Any]) -> None:
                          f"site/{lang.casefold()}/; name the language's folder by its "
                          "language tag, e.g. \"fr\"")
         if not (content_dir / lang).is_dir():
-            raise refuse(f"language '{lang}' has no folder content/{lang}/; create it or "
-                         f"remove '{lang}'")
+            raise refuse(f"language '{lang}' has no folder content/{lang}/; create it as a "
+                         f"copy of another language's folder, its three files translated "
+                         f"(README, \"Add a language\"), or remove '{lang}'")
 
 
 _MACRO_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")

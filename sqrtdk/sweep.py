@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,15 @@ from .cache import Cache, closure_digest, key_for, stamp, tree_digest, write_if_
 from .errors import display_path
 from .options import PACKAGE_DIR, BuildOptions
 from .results_paths import check_sweep
-from .science_stage import SCIENCE_PACKAGES, ExperimentCache, refuse_edited, science_key
+from .science.warned import ScienceWarningError
+from .science_stage import (
+    SCIENCE_PACKAGES,
+    ExperimentCache,
+    JobWarningError,
+    refuse_edited,
+    science_key,
+    without_warnings,
+)
 
 LOGGER = logging.getLogger("sqrtdk")
 
@@ -83,10 +92,12 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
         if data is not None:
             found[seed] = _pick(json.loads(data)["claims"], claims)
         else:
-            runs[seed] = Run(seed, store, only)
+            with _of_seed(seed):            # experiments the cache held are assembled here
+                runs[seed] = Run(seed, store, only)
     for seed, run in list(runs.items()):
         if run.finished:                    # every experiment it needs was cached
-            found[seed] = _finish(cache, run, claims, dumps_signed)
+            with _of_seed(seed):
+                found[seed] = _finish(cache, run, claims, dumps_signed)
             del runs[seed]
     if not runs:
         return found
@@ -98,16 +109,30 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
 
     from .workers import Pool
     with Pool(opts.jobs) as pool:
-        futures = {pool.submit(_call, job): (seed, name, job) for seed, name, job in jobs}
+        futures = {pool.submit(without_warnings, _call, job): (seed, name, job)
+                   for seed, name, job in jobs}
         for future in as_completed(futures):
             seed, name, job = futures[future]
             run = runs[seed]
-            run.done(name, job.key, future.result())
-            if run.finished:
-                found[seed] = _finish(cache, run, claims, dumps_signed)
-                if len(found) % 10 == 0:
-                    log(f"  {len(found)} of {len(seeds)} seeds ({time.perf_counter() - t0:.0f} s)")
+            with _of_seed(seed):
+                run.done(name, job.key, future.result())
+                if run.finished:
+                    found[seed] = _finish(cache, run, claims, dumps_signed)
+            if run.finished and len(found) % 10 == 0:
+                log(f"  {len(found)} of {len(seeds)} seeds ({time.perf_counter() - t0:.0f} s)")
     return found
+
+
+@contextmanager
+def _of_seed(seed: int) -> Iterator[None]:
+    """A warning raised by a job (in a worker) or by an experiment's assembly, a section or
+    a claim (here) of `seed` is an error at that code's line, as in a build
+    (science.warned.warned_at), which also names the seed and how to run it alone."""
+    try:
+        yield
+    except (JobWarningError, ScienceWarningError) as e:
+        raise JobWarningError(e.path, e.line, f"{e.message}; seed {seed} of the sweep: "
+                              f"'{BUILD_COMMAND} --seed {seed}' builds it alone") from None
 
 
 def _pick(claims: dict[str, Any], names: list[str] | None) -> dict[str, Any]:

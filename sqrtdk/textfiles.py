@@ -62,6 +62,25 @@ _INVISIBLE = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u
 _INVISIBLE_LINE = re.compile(f"^[ \t\f{_INVISIBLE}]*[{_INVISIBLE}][ \t\f{_INVISIBLE}]*$", re.M)
 
 
+_ONLY = f"[ \t\f{_INVISIBLE}]*[{_INVISIBLE}][ \t\f{_INVISIBLE}]*"
+# the other blocks of a Markdown article a line of invisible characters can make, after their
+# mark: a list item, a quote line, a note's definition, a definition (`:   `), a table cell
+# or a box's title (between pipes, or after one to the line's end), a figure's caption (a
+# link's or image's title), an image's alt text or a link's text
+_INVISIBLE_BLOCK = re.compile(
+    f"^[ \t]*(?:>[ \t]?)*[ \t]*(?P<item>(?:[-*+]|\\d{{1,9}}[.)])[ \t]+){_ONLY}$"
+    f"|^[ \t]*(?P<quote>(?:>[ \t]?)+){_ONLY}$"
+    f"|^[ \t]*(?:>[ \t]?)*[ \t]*(?P<note>\\[\\^[^\\]\n]+\\]:[ \t]*){_ONLY}$"
+    f"|^[ \t]*(?:>[ \t]?)*[ \t]*(?P<definition>:[ \t]+){_ONLY}$"
+    f"|(?P<cell>^|(?<!\\\\)\\|){_ONLY}(?=(?<!\\\\)\\||$)"
+    f"|(?P<caption>\\]\\([^()\\s]*[ \t]+\"){_ONLY}\"[ \t]*\\)"
+    f"|(?P<text>!?\\[){_ONLY}\\]\\(", re.M)
+_BLOCK_KIND = {"item": "a list item", "quote": "a quote's line", "note": "a note's definition",
+               "definition": "a definition", "cell": "a table cell or a box's title",
+               "caption": "a caption (a figure's or link's title)",
+               "text": "a link's text or an image's alt text"}
+
+
 def visible(text: str) -> str:
     """`text` without the invisible characters of `_INVISIBLE` and outer white space: ''
     for a title, heading or paragraph that a reader sees as nothing."""
@@ -93,6 +112,23 @@ def _no_hidden(path: Path, text: str) -> str:
     raise BuildError(path, line, f"U+{code:04X} at column {column} is {what}; delete it")
 
 
+def _no_invisible_block(path: Path, text: str) -> str:
+    """`text`, or BuildError at the line of its first Markdown block (`_INVISIBLE_BLOCK`: a
+    list item, quote line, note, table cell, caption, ...) made of invisible characters only,
+    which a reader sees as empty, as a paragraph of them (`_no_hidden`)."""
+    m = _INVISIBLE_BLOCK.search(text)
+    if m is None:
+        return text
+    line = text.count("\n", 0, m.start()) + 1
+    kind = next(k for k, v in m.groupdict().items() if v is not None)
+    rest = m.group(0)[len(m.group(kind)):]
+    codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X}" for c in rest if not visible(c)
+                                    and not c.isspace()))
+    raise BuildError(path, line, f"{_BLOCK_KIND[kind]} holds only invisible characters "
+                                 f"({codes}), which a reader sees as empty; delete them, or "
+                                 "write its words")
+
+
 def read_text(path: Path) -> str:
     """Read a UTF-8 text file; a BOM is dropped, and every line end (LF, CRLF, or a lone CR
     as old Mac editors save) becomes LF, as Python's universal newlines read them.
@@ -113,7 +149,8 @@ def read_text(path: Path) -> str:
         line = _lf(data[:e.start].decode("utf-8", errors="replace")).count("\n") + 1
         raise BuildError(path, line, f"not UTF-8 (byte 0x{data[e.start]:02x}); "
                                      "save the file as UTF-8") from None
-    return _no_hidden(path, _no_control(path, text))
+    text = _no_hidden(path, _no_control(path, text))
+    return _no_invisible_block(path, text) if path.suffix == ".md" else text
 
 
 @dataclass(frozen=True)

@@ -1176,6 +1176,38 @@ def test_a_section_citing_results_more_often_names_every_citation_line_and_the_o
     assert first < second
 
 
+@pytest.mark.parametrize("extra_in", ["en", "zh"])
+def test_a_citation_in_one_language_only_says_where_to_add_it(tmp_path: Path,
+                                                              extra_in: str) -> None:
+    """A claim relied on in one language only was told "every language must match", not
+    what to do: the message says which file lacks it (add it there, to the same sentence)
+    or has one extra (remove it)."""
+    claim = '{{ claim("a.b") }}'
+    two = f"\n## Two {{#two}}\n\nIt holds.{claim}\n"
+    with_claim = f"## One {{#one}}\n\nIt grows like the root.{claim}\n" + two
+    without = "## One {#one}\n\nIt grows like the root.\n" + two
+    en, zh = (with_claim, without) if extra_in == "en" else (without, with_claim)
+    e = _parity_error(tmp_path, zh, en)          # en is the reference: the error is at en.md
+    assert e.path.name == "en.md", str(e)
+    told = ("add it there, to the sentence that says what this one does, or remove the extra "
+            "one here" if extra_in == "en" else "add it here, to the sentence that says what "
+            "that one does, or remove the extra one there")
+    assert told in e.message, e.message
+
+
+@pytest.mark.parametrize("extra_in", ["en", "zh"])
+def test_a_claim_relied_on_in_one_language_only_says_to_add_it_there(tmp_path: Path,
+                                                                     extra_in: str) -> None:
+    claim = '{{ claim("a.b") }}'
+    with_claim = f"## One {{#one}}\n\nIt grows like the root.{claim}\n"
+    without = "## One {#one}\n\nIt grows like the root.\n"
+    en, zh = (with_claim, without) if extra_in == "en" else (without, with_claim)
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == f"{extra_in}.md" and "only here" in e.message, str(e)
+    assert "add it there, to the sentence that says what this one does, or remove it here" \
+        in e.message, e.message
+
+
 def test_a_citation_counted_differently_names_each_line_once(tmp_path: Path) -> None:
     """The line a message starts with is not given again in it ('index.md:399 (line 399)');
     the other lines of the same citation are ('also lines …')."""

@@ -176,6 +176,16 @@ def test_a_link_inside_a_link_s_text_stops_at_its_line(tmp_path: Path, inner: st
     assert e.line == BODY_START + 4 and "a link cannot hold another one" in e.message, str(e)
 
 
+def test_a_figure_not_registered_yet_says_how_to_make_it(tmp_path: Path) -> None:
+    """A new author who wrote the figure's paragraph before its drawing (README's "Add a
+    figure", step 3 first) was told only "did you mean 'spread_hist'?": the message says no
+    drawing is registered under that name, and to write and register one first."""
+    e = error(tmp_path, "Text.\n\n![Bars](spread_bars.svg \"The bars.\")\n")
+    assert e.line == BODY_START + 2, str(e)
+    assert "no function of sqrtdk/figures/ is registered as @figure(\"spread_bars\", …)" in \
+        e.message and "write and register its drawing first" in e.message, e.message
+
+
 def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_path: Path) -> None:
     out = html(tmp_path, "![What it shows](walk.svg \"A *walk*, $\\sqrt t$ wide, see [x](#x).\")\n"
                "\n## X {#x}\n")
@@ -477,6 +487,44 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
         [str(BODY_START), str(BODY_START + 4)], got
 
 
+def test_each_line_of_foreign_syntax_in_one_paragraph_warns_at_its_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two abbreviation definitions on consecutive lines (one paragraph) were told at the
+    first only; an Obsidian comment over three lines is one warning, not one per '%%'."""
+    import logging
+    body = ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n\n"
+            "%%\nPrivate: vault notes\n%%\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert [g.split(": warning:")[0].rsplit(":", 1)[1] for g in got] == \
+        [str(BODY_START), str(BODY_START + 1), str(BODY_START + 3)], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("first, second, what", [
+    ("\\@ref(fig:hist)", "\\@ref(tab:sds)", "bookdown cross-reference"),
+    ("==one==", "==two==", "highlight"),
+    ("[[Page]]", "[[Other page]]", "wiki"),
+    ("[@vaswani2017]", "[@bahdanau2015]", "Pandoc citation"),
+    ("\\cite{vaswani}", "\\ref{fig:x}", "LaTeX's text command"),
+], ids=["bookdown", "mark", "wikilink", "citation", "latex"])
+def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, first: str, second: str,
+        what: str) -> None:
+    """Two bookdown `\\@ref(…)` on one line were told one per build (the pattern's first
+    match in the text only): every one is told, each quoting its own syntax, at its line."""
+    import logging
+    body = f"Words {first} and {second} here.\n\nOther words.\n\nAnd {first} again.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body, lang=lang)
+    got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
+    assert [g.split(": warning:")[0].rsplit(":", 1)[1] for g in got] == \
+        [str(BODY_START)] * 2 + [str(BODY_START + 4)], got
+    assert [g.split("('")[1].split("')")[0] for g in got] == [first, second, first], got
+    assert all(what in g for g in got), got
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("syntax, what", [
     ('!!! note "A note"\n    Body of the note.\n', "admonition"),
@@ -501,7 +549,7 @@ def test_the_same_foreign_syntax_in_two_paragraphs_warns_at_each_ones_line(
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
-    ("*[RoPE]: Rotary Position Embedding\n*[MQA]: Multi-query attention\n",
+    ("*[RoPE]: Rotary Position Embedding\n",
      "abbreviation's definition"),
     ("> [!quote] Vaswani et al.\n> We suspect that…\n", "Obsidian callout"),
     ("> [!example]+ Worked example\n> With four keys.\n", "Obsidian callout"),
@@ -709,6 +757,11 @@ def test_a_box_header_that_is_not_understood_is_an_error_at_its_line(tmp_path: P
     e = error(tmp_path, "Intro.\n\n" + box)
     first = next(i for i, line in enumerate(box.split("\n")) if "///" in line)
     assert e.line == BODY_START + 2 + first and "box not understood" in e.message
+    # what is wrong on the option line is named (it was left to the author to compare)
+    told = {"attr:": "'attr:' on the line under it is no option of a box: write 'attrs:'",
+            "bad id": "the id 'bad id' is no id", "a.b": "the id 'a.b' is no id",
+            "9lives": "the id '9lives' is no id"}
+    assert all(said in e.message for typed, said in told.items() if typed in box), e.message
 
 
 @pytest.mark.parametrize("html", [

@@ -163,6 +163,34 @@ def test_unknown_filter_suggests() -> None:
     assert e.line == 2 and "No filter named 'fxed'" in e.message and "'fixed'" in e.message
 
 
+@pytest.mark.parametrize("written, meant", [("round(3)", "fixed(n)"), ("int", "grouped"),
+                                             ("percent(1)", "pct(n)"), ("format(3)", "fixed(n)")])
+def test_a_filter_of_jinja_or_python_is_told_the_one_meant(written: str, meant: str) -> None:
+    """`| round(3)` was told "did you mean 'grouped'?", which prints no decimals: a filter a
+    newcomer knows from Jinja or Python is told which of ours does its work."""
+    e = error("x\n{{ spread.sd_small | " + written + " }}")
+    assert e.line == 2 and f"write {meant}" in e.message and "grouped'?" not in e.message, e
+
+
+def test_a_claim_named_without_quotes_is_told_to_quote_it() -> None:
+    """`{{ claim(spread.x) }}` was told "no result 'spread.x'" and the results of spread."""
+    name = "spread.grows"                    # a claim of the test's results
+    e = error("x\n\nIt holds.{{ claim(" + name + ") }}")
+    assert e.line == 3 and f'write {{{{ claim("{name}") }}}}' in e.message, e
+
+
+def test_a_filter_given_a_list_a_group_or_a_text_says_what_to_quote() -> None:
+    """`{{ spread.sd | sig(3) }}` (a list) and `{{ x.text | fixed(2) }}` were told only
+    "numbers are looked up, never typed", which the author had done."""
+    n = len(RESULTS["spread"]["d_k"])
+    e = error("{{ spread.d_k | sig(3) }}")
+    assert f"spread.d_k[0] to spread.d_k[{n - 1}]" in e.message, e
+    e = error("{{ spread | fixed(2) }}")
+    assert "quote one of its results: spread." in e.message, e
+    e = error("{{ spread.name | fixed(2) }}")
+    assert "write {{ spread.name }}, without a filter" in e.message, e
+
+
 def test_number_without_filter_and_typed_numbers() -> None:
     assert "through a format filter" in error("{{ spread.sd_small }}").message
     assert "typed into the text" in error("{{ 42 }}").message
@@ -202,6 +230,22 @@ def test_a_result_name_in_double_braces_inside_math_is_tex_and_warned_about(
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "{{ spread.n_pairs | fixed(2) }}" in said[0] and ":9:" in said[0]
 
+
+
+@pytest.mark.parametrize("tex, meant", [
+    ("m = {{spread.n_pairs|grouped}}", "{{ spread.n_pairs | grouped }}"),
+    ("m = {{spread.sd_small | fixed(3)}}", "{{ spread.sd_small | fixed(3) }}"),
+    ("m = {{spread.d_k[0]|grouped}}", "{{ spread.d_k[0] | grouped }}"),
+], ids=["filter", "spaced filter", "index"])
+def test_a_quote_without_its_first_space_inside_math_is_warned_about(
+        caplog: pytest.LogCaptureFixture, tex: str, meant: str) -> None:
+    """`$d = {{spread.d_small|grouped}}$` built silently, the formula showing the letters
+    'spread.d_small∣grouped': only `{{name}}` alone was told to be TeX."""
+    q = Quoter(P, RESULTS, CLAIMS)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        q.render_formula(RawFormula(0, tex, False, 9))
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and f"write '{meant}'" in said[0] and ":9:" in said[0], said
 
 
 def precision_warnings(caplog: pytest.LogCaptureFixture, quotes: list[tuple[str, str, str, int]],

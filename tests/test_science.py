@@ -1249,3 +1249,120 @@ def test_a_warning_in_an_experiment_s_job_is_an_error_at_its_function_not_raw_ou
     assert "RuntimeWarning" in e.value.message and "overflow" in e.value.message, e.value
     back = pickle.loads(pickle.dumps(e.value))
     assert str(back) == str(e.value) and isinstance(back, BuildError)
+
+
+def _warns() -> None:
+    import numpy as np
+    np.log(np.zeros(1))              # RuntimeWarning: divide by zero encountered in log
+
+
+def _walk_warning_at_seed_2(p: Any, seed: int) -> Any:
+    if seed == 2:
+        _warns()
+    return spread.walk(p, seed)
+
+
+def _assemble_warns(p: Any, out: Any) -> Any:
+    _warns()
+    return out["walk"]
+
+
+def _section_warns(data: Any) -> Any:
+    _warns()
+    return spread.walk_section(data)
+
+
+def _claim_warns(s: Any) -> float:
+    _warns()
+    return 1.0
+
+
+def _only_walk(monkeypatch: pytest.MonkeyPatch, *, jobs: Any = None, assemble: Any = None,
+               section: Any = None, claim: Any = None) -> str:
+    """The walk experiment, its section and a claim on it with parts replaced (for a
+    warning), registered in place of the real ones for this test; returns the claim's
+    name."""
+    import dataclasses
+    exp, sec = EXPERIMENTS["walk"], SECTIONS["walk"]
+    monkeypatch.setitem(EXPERIMENTS._items, "walk", dataclasses.replace(
+        exp, jobs=jobs or exp.jobs, assemble=assemble or exp.assemble))
+    monkeypatch.setitem(SECTIONS._items, "walk", dataclasses.replace(
+        sec, build=section or sec.build))
+    monkeypatch.setitem(CLAIMS._items, "walk.test", Claim(
+        "walk.test", "walk", "a test claim", claim or (lambda s: 1.0), "<=", 2.0))
+    return "walk.test"
+
+
+@pytest.mark.parametrize("part", ["assemble", "section", "claim"])
+def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    """A warning raised in the build's own process (an experiment's assembly, a results
+    section, a claim) was printed raw, as Python's two lines with the machine's path: it is
+    an error at the line of that function, naming it, as a job's warning is."""
+    import inspect
+    import warnings
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    fn = {"assemble": _assemble_warns, "section": _section_warns, "claim": _claim_warns}[part]
+    name = _only_walk(monkeypatch, **{part: fn})
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")       # nothing reaches the terminal
+        with pytest.raises(ScienceWarningError) as e:
+            for exp, job in run.jobs:
+                run.done(exp, job.key, _call(job))
+            run.results([name])
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(fn)[1]), str(e.value)
+    assert "RuntimeWarning in " in e.value.message and "divide by zero" in e.value.message
+    assert {"assemble": "experiment 'walk'", "section": "section 'walk'",
+            "claim": f"claim '{name}'"}[part] in e.value.message, e.value.message
+
+
+@pytest.mark.parametrize("where", ["job", "claim"])
+def test_a_warning_in_a_sweep_is_an_error_at_its_function_naming_the_seed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """`--sweep`: a job's warning (in a worker) and a claim's (in the sweep's process) were
+    printed raw, without the place, and the sweep went on and wrote its file: each is an
+    error at the line of its function, as in a build, naming the seed to build alone."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science.registry import Job
+    from sqrtdk.sweep import run_seeds
+    if where == "job":
+        fn: Any = _walk_warning_at_seed_2
+        name = _only_walk(monkeypatch, jobs=lambda p, seed: [Job("walk", fn, (p, seed))])
+    else:
+        fn = _claim_warns
+        name = _only_walk(monkeypatch, claim=fn)
+    opts = BuildOptions.for_project(tmp_path, jobs=2)
+    with pytest.raises(BuildError) as e:
+        run_seeds(opts, [1, 2, 3], lambda line: None, [name])
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(fn)[1]), str(e.value)
+    m = re.search(r"seed (\d) of the sweep: '.*--seed (\d)' builds it alone", e.value.message)
+    assert m and m.group(1) == m.group(2), e.value.message
+    assert where == "claim" or m.group(1) == "2", e.value.message   # the claim: every seed
+
+
+def test_a_warning_in_a_build_s_own_process_stops_it_at_the_function_s_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build's science stage: a section's warning (in the build's process, not a worker)
+    is a BuildError at the section function's line, results.json left unwritten."""
+    import inspect
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science_stage import run_science
+    _only_walk(monkeypatch, section=_section_warns)
+    opts = BuildOptions.for_project(tmp_path, jobs=2)
+    opts.figures_dir.mkdir(parents=True)
+    with pytest.raises(BuildError) as e:
+        run_science(opts, Cache(opts.cache_dir))
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(_section_warns)[1]), str(e.value)
+    assert "section 'walk'" in e.value.message and not opts.results_file.exists()

@@ -209,6 +209,8 @@ def test_a_language_without_its_folder(content: Path) -> None:
     line = edit(path, re.compile(r"^languages = .*$", re.M), f"languages = [{listed}]")
     e = error(content)
     assert (e.path, e.line) == (path, line) and f"content/{new}/" in e.message
+    # an empty folder would be the next error: the message says what goes into it
+    assert "copy of another language's folder" in e.message and "Add a language" in e.message
 
 
 def test_a_base_url_without_its_slash_is_its_folder(content: Path) -> None:
@@ -373,6 +375,24 @@ def test_an_unknown_field_in_a_label_names_its_line(content: Path) -> None:
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, line) and f"unknown field {{{fields[0]}x}}" in e.message
     assert f"did you mean '{fields[0]}'" in e.message
+
+
+@pytest.mark.parametrize("lang", [0, 1])
+def test_a_figure_label_without_its_fields_is_an_error_at_its_line(content: Path,
+                                                                   lang: int) -> None:
+    """`legend = "nothing"` built silently: both histograms were labelled alike, without
+    their dₖ or SD. A label lacking a field its figure registers (a value shown with these
+    words) is an error at its line naming the fields it needs."""
+    name, key, fields = a_figure_and_label()
+    path = content / languages(content)[lang] / "figures.toml"
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "nothing"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, languages(content)[lang])
+    assert (e.path, e.line) == (path, line), str(e)
+    assert f"[{name}] {key} has no " in e.message and \
+        "it needs " + ", ".join("{" + f + "}" for f in fields) in e.message, e.message
 
 
 @pytest.mark.parametrize("spec", [">999999999", ".999"])
@@ -775,3 +795,68 @@ def test_a_language_folder_that_cannot_be_read_says_so(content: Path,
     monkeypatch.setattr(Path, "iterdir", refused)
     e = error(content)
     assert e.path == folder and "cannot read the folder (Permission denied)" in e.message, e
+
+
+def test_every_widget_sentence_says_which_slots_it_needs() -> None:
+    """A new widget sentence (read through `| slots`) or chart name (FILLED) declares the
+    slots it is there to show (ui_check.REQUIRED), so a translation without them is caught."""
+    from sqrtdk.web.ui_check import FILLED, REQUIRED, template_use
+    use = template_use(PROJECT_ROOT / "templates")
+    assert use.slotted | set(FILLED) <= set(REQUIRED), sorted(use.slotted | set(FILLED))
+
+
+@pytest.mark.parametrize("lang", [0, 1])
+def test_a_widget_sentence_without_its_slots_is_an_error_at_its_line(content: Path,
+                                                                     lang: int) -> None:
+    """`batch_readout = "nothing"` built silently and the widget showed no number: every
+    string of ui_check.REQUIRED (widget sentences, chart names) missing a slot it needs is
+    an error at its line naming the slots it needs, every such string in one build."""
+    from sqrtdk.web.ui_check import REQUIRED
+    path = content / languages(content)[lang] / "strings.toml"
+    ui = load_toml(path).data["ui"]
+    keys = sorted(k for k in REQUIRED if k in ui)
+    lines = {}
+    for key in keys:
+        lines[key] = edit(path, re.compile(rf"^{key} = .*$", re.M), f'{key} = "nothing"')
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    found = e.value.errors
+    assert sorted((x.path, x.line) for x in found) == sorted((path, n) for n in lines.values())
+    for x in found:
+        key = next(k for k, n in lines.items() if n == x.line)
+        assert f"[ui] {key} has no " in x.message, x.message
+        assert "it needs " + ", ".join("{" + s + "}" for s in REQUIRED[key]) in x.message
+
+
+def test_a_misspelt_slot_is_told_the_slots_of_its_sentence(content: Path) -> None:
+    from sqrtdk.web.ui_check import REQUIRED
+    key, slot = a_slotted_key(content)
+    path = content / languages(content)[0] / "strings.toml"
+    line = edit_in_key(path, key, "{" + slot + "}", "{" + slot[:-1] + "q}" if len(slot) > 2
+                       else "{" + slot + "q}")
+    with pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert e.value.line == line, str(e.value)
+    assert "needs " + ", ".join("{" + s + "}" for s in REQUIRED[key]) in e.value.message
+
+
+def test_a_ui_key_misspelt_in_every_language_is_one_error_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`batch_redout` in every strings.toml was a warning at its line ("appears nowhere")
+    and an error at the [ui] line ("has no 'batch_readout'"): one mistake told twice, the
+    error not where it was made. It is one error at the misspelt key's line."""
+    import logging
+
+    from sqrtdk.web.ui_check import template_use
+    key = next(k for k in sorted(template_use(PROJECT_ROOT / "templates").keys)
+               if k[-1] != k[-2])
+    typo = key[:-2] + key[-1] + key[-2]            # the last two letters swapped
+    lines = {}
+    for lang in languages(content):
+        path = content / lang / "strings.toml"
+        lines[path] = edit(path, re.compile(rf"^{key} =", re.M), f"{typo} =")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"), pytest.raises(BuildError) as e:
+        ui_check(content)
+    assert sorted((x.path, x.line) for x in e.value.errors) == sorted(lines.items())
+    assert all(f"did you mean '{key}'? rename it" in x.message for x in e.value.errors)
+    assert not [r for r in caplog.records if typo in r.getMessage()], caplog.records

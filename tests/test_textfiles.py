@@ -98,3 +98,33 @@ def test_invisible_characters_inside_words_are_text(tmp_path: Path) -> None:
     text = "a\u200db \U0001f469\u200d\U0001f4bb hyph\u00aden \u200e\n"
     path.write_text(text, encoding="utf-8")
     assert read_text(path) == text
+
+
+@pytest.mark.parametrize("block, kind", [
+    ("- \u200b", "a list item"), ("3. \u2060\u200e", "a list item"),
+    ("> \u200b", "a quote's line"), ("> - \u200b", "a list item"),
+    ("| a | \u200b |", "a table cell"), ("\u200b | a", "a table cell"),
+    ("[^n]: \u200b\u200c", "a note's definition"), (":   \u2060", "a definition"),
+    ('![alt](fig.svg "\u200b")', "a caption"), ("/// details | \u200b", "a box's title"),
+    ("![\u200b](fig.svg \"Cap\")", "alt text"), ("see [\u200b \u200b](https://a.b/)", "link's text"),
+], ids=["item", "numbered item", "quote", "item in a quote", "cell", "last cell", "note",
+        "definition", "caption", "box title", "alt text", "link text"])
+def test_a_block_of_only_invisible_characters_is_an_error_at_its_line(
+        tmp_path: Path, block: str, kind: str) -> None:
+    """A list item, table cell, quote line, note, caption or box title of zero-width spaces
+    (or U+2060, a BOM, bidi marks) was published empty, silently; a paragraph of them was
+    already an error at its line."""
+    path = tmp_path / "index.md"
+    path.write_text(f"one\n\n{block}\n\nlast\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        read_text(path)
+    assert e.value.line == 3 and kind in e.value.message, e.value
+    assert "only invisible characters" in e.value.message and "delete them" in e.value.message
+
+
+@pytest.mark.parametrize("block", ["- a\u200bb", "| a | |", "- ", "> ", "[^n]: x\u200d",
+                                   '![alt](fig.svg "Cap\u00adtion")', "a\u200b|b"])
+def test_blocks_with_visible_words_or_empty_are_left_alone(tmp_path: Path, block: str) -> None:
+    path = tmp_path / "index.md"
+    path.write_text(f"one\n\n{block}\n", encoding="utf-8")
+    assert read_text(path) == f"one\n\n{block}\n"

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from . import registry
 from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Experiment, Job
 from .results import SCHEMA, canonical
+from .warned import warned_at
 
 
 class ExperimentStore(Protocol):
@@ -85,14 +86,17 @@ class Run:
     def _assemble(self, experiment: str) -> list[str]:
         exp = EXPERIMENTS[experiment]
         if experiment not in self.assembled:
-            self.assembled[experiment] = exp.assemble(exp.params, self.outputs.pop(experiment))
+            outputs = self.outputs.pop(experiment)
+            self.assembled[experiment] = _placed(exp.assemble, f"the assembly of experiment "
+                                                 f"'{experiment}'", exp.params, outputs)
             if self.store is not None:
                 self.store.put(exp, self.seed, self.assembled[experiment])
         built = []
         for section in (SECTIONS[name] for name in self.wanted):
             ready = all(n in self.assembled for n in section.needs)
             if section.name not in self.sections and ready:
-                self.sections[section.name] = canonical(section.build(self.assembled))
+                self.sections[section.name] = canonical(_placed(
+                    section.build, f"results section '{section.name}'", self.assembled))
                 built.append(section.name)
         return built
 
@@ -132,8 +136,8 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
         if claim.section not in sections:
             raise ValueError(f"claim '{claim.name}' reads unknown section '{claim.section}'")
         reads: set[str] = set()
-        value = canonical(float(claim.value(_Reads(sections[claim.section], claim.section,
-                                                   reads))))  # as stored
+        value = canonical(float(_placed(claim.value, f"claim '{claim.name}'", _Reads(
+            sections[claim.section], claim.section, reads))))  # as stored
         if not math.isfinite(value):
             raise ValueError(f"claim '{claim.name}' computed {value!r}")
         out[claim.name] = {"held": claim.holds(value), "value": value, "op": claim.op,
@@ -142,6 +146,13 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
                            "reads": sorted(reads)}
     result: dict[str, Any] = canonical(out)
     return result
+
+
+def _placed(fn: Callable[..., Any], what: str, *args: Any) -> Any:
+    """`fn(*args)`, run in the build's process; a warning while it runs (numpy's
+    RuntimeWarning: an inf or nan in the results) is an error at `fn`'s line
+    (warned.warned_at), as a job's is, not Python's raw lines without the place."""
+    return warned_at(fn, what, lambda: fn(*args))
 
 
 def _call(job: Job) -> Any:

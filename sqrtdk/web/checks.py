@@ -91,13 +91,17 @@ def check_parity(pages: list[Page]) -> None:
                 here, there = sorted(sa - sb)[:1], sorted(sb - sa)[:1]
                 l1 = line(base, here[0]) if here else 0
                 l2 = line(other, there[0]) if there else 0
+                add = ("every language must match: add it there, to the sentence that says "
+                       "what this one does, or remove it here")
                 if not here:     # at the item only the other file has
                     raise BuildError(other.source, l2, f"{what} differ: {there[0]} only here, "
-                                     f"not in {display_path(base.source)}; every language "
-                                     "must match")
+                                     f"not in {display_path(base.source)}; {add}")
                 raise BuildError(base.source, l1, f"{what} differ: {here[0]} only here, "
                                  + (f"{there[0]} only in " if there else "not in ")
-                                 + f"{where(other.source, l2)}; every language must match")
+                                 + f"{where(other.source, l2)}; "
+                                 + ("every language must match: if they are one, write "
+                                    "one name in both; else add each where it is missing"
+                                    if there else add))
         _check_citations(base, other)
 
 
@@ -458,10 +462,16 @@ def _check_citations(p1: Page, p2: Page) -> None:
     what = {"result": "the result", "footnote": "the footnote reference",
             "claim": "the claim"}[kind]
     others = ", ".join(f"'{k[2]}'" for k in differing[1:4] if k[0] == section)
+    n1, n2 = a.get(key, 0), b.get(key, 0)
+    # what to do: the text that cites it less lacks a citation, or the other has one extra
+    todo = ("every language must match: add it "
+            + ("there, to the sentence that says what this one does, or remove the extra one "
+               "here" if n1 > n2 else "here, to the sentence that says what that one does, or "
+               "remove the extra one there"))
     raise BuildError(p1.source, l1, f"{_place(section)} cites {what} '{name}' "
-                     f"{a.get(key, 0)} time(s) here{_at_lines(p1, key, l1)} but "
-                     f"{b.get(key, 0)} in {where(p2.source, l2)}{_at_lines(p2, key, l2)}; "
-                     "every language must match" + (f" ({others} differ too)" if others else ""))
+                     f"{n1} time(s) here{_at_lines(p1, key, l1)} but "
+                     f"{n2} in {where(p2.source, l2)}{_at_lines(p2, key, l2)}; "
+                     + todo + (f" ({others} differ too)" if others else ""))
 
 
 def _place(section: str) -> str:

@@ -187,9 +187,11 @@ class FigureProcessor(Treeprocessor):
         try:
             return name, self.resolve(name)
         except KeyError:
-            raise ContentError(f"figure '{name}' is not made by the build; "
-                               + suggest(name, self.known, "figures"), _needle(img),
-                               line=line, after=after) from None
+            raise ContentError(f"figure '{name}' is not made by the build (no function of "
+                               f"sqrtdk/figures/ is registered as @figure(\"{name}\", …)); "
+                               + suggest(name, self.known, "figures") + "; for a new figure, "
+                               "write and register its drawing first (README, \"Add a figure\")",
+                               _needle(img), line=line, after=after) from None
 
 
     def _raw_title(self, img: etree.Element) -> str:

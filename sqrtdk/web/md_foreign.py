@@ -158,7 +158,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an Obsidian (wiki) link or embed '[[…]]'",
      "[text](address) for a link, a figure the build draws for a picture, or the words alone"),
     # Obsidian's comment `%%…%%` (the words inside would be published)
-    (re.compile(r"(?<!%)%%(?!%)"), False, "an Obsidian comment '%%…%%'",
+    # (opener to closer, or to the text's end: one comment is one warning)
+    (re.compile(r"(?<!%)%%(?!%)(?:[^%]|%(?!%))*?(?:(?<!%)%%(?!%)|\Z)"), False,
+     "an Obsidian comment '%%…%%'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
     (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
@@ -397,10 +399,14 @@ class ForeignSyntax(Treeprocessor):
                 found = False
                 for (own, el, slot), inert in zip(texts, matched, strict=True):
                     start = el is block and slot == "text"
-                    m = pattern.search(inert) if start or not at_start else None
-                    if m is not None:
+                    if at_start and not start:
+                        continue
+                    # every one in the slot, not only its first: two on one line are two
+                    # places to fix, told in one build
+                    spans = [m.span() for m in pattern.finditer(inert)]
+                    for span in spans[:1] if at_start else spans:
                         found = True
-                        self._warn(block, (own, el, slot), m.span(), what, instead)
+                        self._warn(block, (own, el, slot), span, what, instead)
                 if found or at_start or (m := pattern.search(joined)) is None:
                     continue
                 k = bisect_right(offsets, m.start()) - 1

@@ -52,15 +52,36 @@ class BoxHeaderCheck(Treeprocessor):
                 shown = self.readable(first)              # smart quotes and entities back
                 typed = shown.translate(STRAIGHT)          # the quotes as the author typed
                 # the whole first line (the element's own text stops at its first code span)
-                whole = self.readable(as_typed(el).lstrip().split("\n", 1)[0]).translate(STRAIGHT)
+                lines = as_typed(el).lstrip().split("\n")
+                whole = self.readable(lines[0]).translate(STRAIGHT)
                 raise ContentError(
-                    f"box not understood: '{whole[:40]}'; a box opens with '/// details | Title' "
+                    f"box not understood: '{whole[:40]}'; " + _option_hint(lines[1:2])
+                    + "a box opens with '/// details | Title' "
                     "and its options follow on the next line, indented by four spaces, as "
                     "'    attrs: {id: some-id}' (an id is letters, digits, '-' and '_', and "
                     "starts with a letter); 'details' is the only kind of box",
                     (typed[:30], shown[:30], typed[:12]),
                     line=self.positions.at(el, "text", len(text) - len(text.lstrip()))
                     or next(iter(self._not_taken(root)), 0), after=self.positions.floor(el))
+
+
+_OPTION = re.compile(r"[ \t]*([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)")
+_BOX_ID = re.compile(r"\{[ \t]*id[ \t]*:[ \t]*([^{}]*?)[ \t]*\}")
+
+
+def _option_hint(second: list[str]) -> str:
+    """What is wrong on a box's option line (the line under its `///` line), when it is one:
+    a misspelt `attrs:` or an id that is no id; '' otherwise."""
+    m = _OPTION.fullmatch(second[0]) if second else None
+    if m is None:
+        return ""
+    if m.group(1) != "attrs":
+        return f"'{m.group(1)}:' on the line under it is no option of a box: write 'attrs:'; "
+    found = _BOX_ID.search(m.group(2))
+    if found and not re.fullmatch(r"[A-Za-z][\w-]*", found.group(1)):
+        return (f"the id '{found.group(1)}' is no id (a space, a dot or another character "
+                "an id cannot hold): write it with letters, digits, '-' and '_'; ")
+    return ""
 
 
 # what the page's Content-Security-Policy (assemble.CSP) blocks, and why, by tag

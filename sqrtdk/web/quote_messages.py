@@ -125,6 +125,9 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
             return (f"'{name}' is a Jekyll (Liquid) filter, which this text does not know: "
                     "write the address or the words themselves (a link to another page of "
                     "this site is relative, [text](../en/))")
+        if name in _FILTER_HABITS:      # Jinja's own `round`, `int`, `format` (not here)
+            return (f"{msg.rstrip('.')}; {_FILTER_HABITS[name]}; the filters are "
+                    + _FILTERS_TOLD)
         return f"{msg.rstrip('.')}; " + suggest(name, FILTERS, "filters")
     # MDX (JSX): an object as an attribute's value, `<div style={{textAlign: 'center'}}>`, or
     # a line of an `export const X = …` that holds one
@@ -141,6 +144,22 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     # comma): what the text knows there, and how to write braces that are text
     return (f"{msg.rstrip('.')}; a quote is written {{{{ name | fixed(2) }}}}, two braces on each "
             f"side, with its filter's digits in parentheses; {LITERAL_BRACES}")
+
+
+_FILTERS_TOLD = ("fixed(n) (n decimals), sig(n) (n significant digits), pct(n) (a share as a "
+                 "percentage with n decimals) and grouped (an integer)")
+# filters of Jinja, Python or other templates a newcomer reaches for, and which of ours is meant
+# (a close name alone would offer 'grouped' for 'round')
+_FILTER_HABITS = {
+    "round": "write fixed(n) for n decimals, or sig(n) for n significant digits",
+    "float": "write fixed(n) for n decimals",
+    "format": "write fixed(n) for n decimals, or sig(n) for n significant digits",
+    "int": "write grouped for an integer",
+    "percent": "write pct(n) for a share from 0 to 1 as a percentage",
+    "percentage": "write pct(n) for a share from 0 to 1 as a percentage",
+    "sigfig": "write sig(n) for n significant digits",
+    "precision": "write sig(n) for n significant digits",
+}
 
 
 _PAIRED_TAGS = ("if", "for", "raw", "macro", "call", "filter", "block", "with")
@@ -218,6 +237,12 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
         return (f"a quote names a result and formats it ({{{{ group.name | fixed(2) }}}}) or "
                 f"states a claim ({{{{ claim(\"group.name\") }}}}); {_sandboxed(msg)}: "
                 "add the value you need as a result in sqrtdk/science/")
+    # `{{ claim(spread.x) }}`: the claim's name without its quotes is read as a result
+    unquoted = re.match(r"no (?:result|claim) '([\w.]+)'", msg)
+    if unquoted and re.search(r"\bclaim\(\s*" + re.escape(unquoted.group(1)) + r"\s*\)",
+                              written):
+        return (f"claim({unquoted.group(1)}) names the claim without quotes, which reads it "
+                f"as a result; write {{{{ claim(\"{unquoted.group(1)}\") }}}}")
     if isinstance(e, TypeError) and ("Quantity" in msg or "Node" in msg):
         return ("results can only be shown through a format filter (fixed, pct, sig, grouped); "
                 "comparisons and arithmetic on them are not supported — add the value you need "

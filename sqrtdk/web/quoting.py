@@ -340,11 +340,12 @@ class Quoter:
         back unchanged (keep_trailing_newline is on; newlines are already "\\n"), so it is
         not compiled."""
         for m in _TEX_BRACES.finditer(raw.tex):
-            if m.group(1).split(".")[0] in self.context:
+            if m.group(2).split(".")[0] in self.context:
                 warn(LOGGER, self.path, raw.first_line + raw.tex.count("\n", 0, m.start()),
-                     f"'{m.group(0)}' in a formula is TeX (braces in braces), not a quote; "
-                     f"to quote the result write '{{{{ {m.group(1)} | fixed(2) }}}}' (with the "
-                     "spaces and a format filter)")
+                     f"'{m.group(0)}' in a formula is TeX (braces in braces), not a quote: "
+                     "the page would show its letters; to quote the result write "
+                     f"'{{{{ {m.group(1)} | {m.group(3) or 'fixed(2)'} }}}}' (with the spaces"
+                     + (")" if m.group(3) else " and a format filter)"))
         if "{{ " not in raw.tex and "\r" not in raw.tex:
             return Formula((raw.tex,) if raw.tex else (), raw.display, raw.line, raw.tex,
                            raw.first_line)
@@ -376,7 +377,10 @@ class Quoter:
         return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.first_line)
 
 
-_TEX_BRACES = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")   # {{name}}: TeX, unless spaced
+# {{name}}, {{name|grouped}}, {{name[0] | fixed(2)}}: TeX (a group in a group), not a quote,
+# unless written with the space after '{{' (the formula is then a template)
+_TEX_BRACES = re.compile(r"\{\{(?![ ])(([A-Za-z_][\w.]*)(?:\[\d+\])*)[ \t]*"
+                         r"(?:\|[ \t]*(\w+(?:\([^(){}\n]*\))?)[ \t]*)?\}\}")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 # `{{ "text" }}`, `{{ 'a' ~ 'b' }}`: an interpolation that starts with a quoted string
 _QUOTED_TEXT = re.compile(r"\{\{-?[ \t\n]*[\"']")

@@ -69,8 +69,25 @@ def number_of(q: Any, filter_name: str) -> tuple[str, float]:
         q._fail_with_undefined_error()
     if not isinstance(q, Quantity) or isinstance(q.value, (str, bool)):
         raise TypeError(f"filter '{filter_name}' formats a number from the results, "
-                        f"got {describe(q)}; numbers are looked up, never typed")
+                        f"got {describe(q)}; {_instead(q)}")
     return q.path, float(q.value)
+
+
+def _instead(q: Any) -> str:
+    """What to write for a quote whose filter got no number (`number_of`)."""
+    if isinstance(q, Quantity) and isinstance(q.value, str):
+        return f"a text prints as it is: write {{{{ {q.path} }}}}, without a filter"
+    if isinstance(q, Node) and not isinstance(q, Quantity):
+        v = q.value
+        if isinstance(v, list) and v:
+            return (f"quote one of its {len(v)} numbers, {q.path}[0] to "
+                    f"{q.path}[{len(v) - 1}]")
+        if isinstance(v, dict) and v:
+            keys = sorted(v)
+            shown = ", ".join(f"{q.path}.{k}" for k in keys[:6]) + (", …" if len(keys) > 6
+                                                                   else "")
+            return f"quote one of its results: {shown}"
+    return "numbers are looked up, never typed"
 
 
 def describe(q: Any) -> str:

@@ -58,6 +58,26 @@ FILLED = {
     "rows_chart_now": (("chart", "d"), "explainer.js"),
 }
 
+# the slots (or FILLED fields) each widget sentence and chart name must hold: the numbers or
+# words it is there to show. Without one the widget shows no number (a readout set to
+# "nothing"), or every chart is read out under one name; the order of words is free
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "dk_note_start": ("d_built",),
+    "dk_change": ("d",),
+    "batch_readout": ("d_small", "sd_small", "d", "sd_large", "ratio", "ratio_theory"),
+    "batch_all": ("n", "pairs"),
+    "batch_one": ("b", "n", "batch_pairs"),
+    "scale_readout": ("share", "sens"),
+    "scale_mark": ("d", "ruler", "mark"),
+    "rows_title": ("d",),
+    "rows_readout": ("win", "ent"),
+    "rows_mean": ("rows", "mwin", "ment"),
+    "rows_chart": ("ruler",),
+    "batch_chart_now": ("chart", "dks", "ruler"),
+    "scale_chart_now": ("chart", "shares"),
+    "rows_chart_now": ("chart", "d"),
+}
+
 
 @dataclass
 class TemplateUse:
@@ -151,7 +171,7 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
                     use.reads(key):
                 with mistakes.seam():
                     _check_plain(st, key, text)
-            else:
+            elif not _misspelt_for(st, use, key):   # (else told as the missing key's error)
                 readers = sorted(use.keys | set(READ_BY_CODE))
                 warn(LOGGER, st.path, line, f"[ui] {key} is not used by any template or by "
                      "the code, so it appears nowhere; " + suggest(key, readers, "ui strings")
@@ -162,12 +182,34 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
 def _check_present(st: Strings, use: TemplateUse) -> None:
     """Every [ui] key the code or the templates read is in this language's file (a key
     missing from every language passes the comparison between languages)."""
-    needed = {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+    needed = _needed(use)
     for key, reader in needed.items():
         if key not in st.ui:
+            typo = next((k for k in st.ui if _misspelt_for(st, use, k) == key), None)
+            if typo is not None:    # `batch_redout = …`: at the line the author wrote
+                raise BuildError(st.path, st.file.line_of("ui", typo), f"[ui] has "
+                                 f"'{typo}', which nothing reads, and no '{key}', which "
+                                 f"{reader} reads; did you mean '{key}'? rename it")
             raise BuildError(st.path, st.file.line_of("ui"), f"[ui] has no '{key}', which "
                              f"{reader} reads; add {key} = \"…\" under [ui] in every "
                              "language (" + suggest(key, st.ui, "ui strings") + ")")
+
+
+def _needed(use: TemplateUse) -> dict[str, str]:
+    """Every [ui] key the templates or the code read, and what reads it."""
+    return {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+
+
+def _misspelt_for(st: Strings, use: TemplateUse, key: str) -> str | None:
+    """The key that [ui] `key` misspells: one nothing reads, close to a read key this file
+    lacks (`batch_redout` for `batch_readout`), else None."""
+    needed = _needed(use)
+    if key in needed or key in FIELDS or key in PERCENT_D or key in FILLED or \
+            key in use.slotted or key.startswith(READ_BY_CODE_PREFIXES) or use.reads(key):
+        return None
+    missing = [k for k in needed if k not in st.ui]
+    close = difflib.get_close_matches(key, missing, n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _check_plain(st: Strings, key: str, text: str) -> None:
@@ -196,6 +238,21 @@ def _check_filled(st: Strings, key: str, text: str) -> None:
             raise BuildError(st.path, line, f"[ui] {key}: {f} is not filled in by {filler}, "
                              "which fills in " + ", ".join("{" + k + "}" for k in known)
                              + " (without a format spec)")
+    _check_required(st, key, [f.name for f in found])
+
+
+def _check_required(st: Strings, key: str, names: list[str]) -> None:
+    """BuildError at the string's line when it lacks a slot it is there to show
+    (`REQUIRED`): the widget would show the words without the number."""
+    need = REQUIRED.get(key, ())
+    missing = [n for n in need if n not in names]
+    if missing:
+        braces = ", ".join("{" + n + "}" for n in missing)
+        those = "that value" if len(missing) == 1 else "those values"
+        raise BuildError(st.path, st.file.line_of("ui", key), f"[ui] {key} has no {braces}, "
+                         f"so the page would show it without {those}; it needs "
+                         + ", ".join("{" + n + "}" for n in need)
+                         + " (in any order): write each into the sentence")
 
 
 def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
@@ -213,11 +270,15 @@ def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
                              "slot's number is formatted by the page (as the text quotes it); "
                              f"write {{{f.name}}}")
         if f.name not in known and not renamed:
-            close = difflib.get_close_matches(f.name, known, n=1, cutoff=0.6)
+            takes = REQUIRED.get(key, ())
+            close = (difflib.get_close_matches(f.name, takes, n=1, cutoff=0.6)
+                     or difflib.get_close_matches(f.name, known, n=1, cutoff=0.6))
+            offer = (("this sentence needs " + ", ".join("{" + n + "}" for n in takes))
+                     if takes else "the slots are " + ", ".join("{" + k + "}" for k in known))
             raise BuildError(st.path, line, f"[ui] {key}: {{{f.name}}} is not a number the "
                              "page can fill in; " + (f"did you mean {{{close[0]}}}? " if close
-                                                     else "") + "the slots are "
-                             + ", ".join("{" + k + "}" for k in known))
+                                                     else "") + offer)
+    _check_required(st, key, [f.name for f in found])
 
 
-__all__ = ["FILLED", "READ_BY_CODE", "TemplateUse", "check_ui_strings", "template_use"]
+__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings", "template_use"]
