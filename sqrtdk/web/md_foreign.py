@@ -40,7 +40,11 @@ BOX = "a '/// details | Title' box"
 # kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
 # wherever it is (as a Liquid tag does: a directive of another tool, which would leave a
 # bullet 'TOC' on the page)
-KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+\b[^{}\n]*\}|\{:/[a-z]*\}")
+# (`{::name}` … `{:/name}` or `{:/}`, opener to closer, is one: one warning, as one
+# Obsidian comment is)
+KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+\b[^{}\n]*?/\}"
+                                r"|\{::([a-z]+)\b[^{}\n]*\}(?:(?:(?!\{::).)*?\{:/(?:\1)?\})?"
+                                r"|\{:/[a-z]*\}", re.S)
 KRAMDOWN_EXTENSION_INSTEAD = ("a comment as <!-- … -->, HTML as it is (without '{::nomarkdown}' "
                               "and '{:/}'), and no '{::options …}'")
 KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
@@ -136,8 +140,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # superscript, `^(a few words)` or `^word` after a space (`^I ^am
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
     (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
-    (re.compile(r"(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
-                r"(?![ \t]*$)", re.M),
+    # (a run of them, `^I ^am ^a ^bot`, is one warning)
+    (re.compile(r"(?:(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
+                r"(?![ \t]*$))(?:[ \t]+\^[\w(][^\s]*)*", re.M),
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
     # `1. ^Attention Is All You Need https://…` (not a line of Reddit's `^a ^b`)
