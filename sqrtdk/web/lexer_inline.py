@@ -113,6 +113,10 @@ class InlineScanner:
         # past the text it is shown as)
         self.independent: list[BuildError] = []
         self._named: set[tuple[str, int]] = set()   # (component, line) told: one error a line
+        # where the paragraph's last formula that starts with a number ('$5 … $') opened: a
+        # price's '$' that took the next formula's '$' as its partner, named by the error
+        # about the '$' left over further on
+        self._price: tuple[int, int] | None = None
 
     def raise_independent(self, first: BuildError | None = None) -> None:
         """Raises the independent mistakes found so far with `first` (the mistake that
@@ -181,6 +185,7 @@ class InlineScanner:
     def inline(self, text: str, first: int) -> str:
         out: list[str] = []
         i, n = 0, len(text)
+        self._price = None
         link_end = 0      # where the link address and title being read end (see below)
         while i < n:
             c = text[i]
@@ -355,8 +360,9 @@ class InlineScanner:
                           "dollar sign, write '\\$')"))
                 out.append(self.formula(written[1][1:-1], False, line))
                 return i + len(written[0])
-            raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
-                                   "character that is not a space); write '\\$' for a dollar "
+            raise self.error(line, f"a '$' that starts no formula, at {self._at(text, i)} (a "
+                                   "formula starts '$' + a character that is not a space)"
+                                   f"{self._price_hint(text, i)}; write '\\$' for a dollar "
                                    "sign")
         depth, j, before_digit, spaced = 0, i + 1, 0, 0
         opened: list[int] = []          # the '{'s not yet closed, where they are
@@ -388,6 +394,8 @@ class InlineScanner:
                 if before_digit:
                     self._before_digit(text, i, before_digit, line)
                 tex = text[i + 1:j]
+                if tex[0].isdigit():
+                    self._price = (i, j)
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
                 out.append(token + ("\n" + FILLER) * lines)
@@ -404,8 +412,31 @@ class InlineScanner:
         if depth > 0 and inside is not None:
             raise self._brace_left_open(text, i, line, *inside)
         hint = " (its braces { } do not balance)" if depth else ""
-        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
-                               f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' at "
+                               f"{self._at(text, i)} is never closed{hint}"
+                               f"{self._price_hint(text, i)}; end it with '$', or write '\\$' "
+                               "for a dollar sign")
+
+    def _price_hint(self, text: str, i: int) -> str:
+        """What to add to the error about the '$' at text[i] that has no partner when a
+        formula before it in the paragraph starts with a number (`costs $5–$10 per run
+        ($d_k$-independent)`): that price's '$' may be the one with no partner, which took
+        the next formula's opening '$' as its closing one."""
+        if self._price is None or self._price[0] >= i:
+            return ""
+        start, end = self._price
+        number = re.match(r"\d[\d.,]*", text[start + 1:])
+        price = "$" + (number.group(0).rstrip(".,") if number else "")
+        read = " ".join(text[start:end + 1].split())
+        at = self._at(text, start)
+        return (f"; the '$' with no partner may be the price '{price}' at {at}, whose '$' "
+                f"opened the formula '{_shown(read)}' (closed by another formula's '$'): "
+                f"write '\\{price}' for a price")
+
+    @staticmethod
+    def _at(text: str, i: int) -> str:
+        """'column N' of text[i] within its line (the paragraph's lines are whole)."""
+        return f"column {i - text.rfind(chr(10), 0, i)}"
 
     def _brace_left_open(self, text: str, i: int, line: int, dollar: int,
                          opened: list[int]) -> BuildError:
