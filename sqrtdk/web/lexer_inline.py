@@ -27,6 +27,24 @@ _INLINE_R = re.compile(r"`r[ \t][^`]*`")
 # Distill's (distill.pub's template) components: what to write for each
 _DISTILL_FRAME = ("nothing: remove it (the front matter gives the title and description; "
                   "the page lays out the article, its notes and contents)")
+# another tool's components whose tool is known by their name: (whose, what to write)
+_BOX_TO_WRITE = ("a box, '/// details | Title' … '///' with its id (see the README's boxes), "
+                 "or a quote, '> …'")
+_TOOL_COMPONENTS = {
+    "callout": ("Feishu's (Lark's) callout", _BOX_TO_WRITE),
+    "hfoptions": ("the Hugging Face docs' framework switch",
+                  "the one variant this page shows, or a heading or a '/// details | Title' "
+                  "box for each variant"),
+    "gradio-app": ("Gradio's web component (a live demo)", "a link to the demo, "
+                   "[its title](address)"),
+    "Tabs": ("an MDX docs site's tabs (Docusaurus' <Tabs>)",
+             "the one tab this page shows, or a heading or a '/// details | Title' box for "
+             "each tab"),
+    "CourseFloatingBanner": ("the Hugging Face course's notebook banner",
+                             "a link to the notebook, [its title](address), or remove it"),
+}
+_TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
+_TOOL_COMPONENTS["TabItem"] = ("Docusaurus' tab", _TOOL_COMPONENTS["Tabs"][1])
 _DISTILL = {
     "d-cite": "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
               "holding it",
@@ -276,6 +294,13 @@ class InlineScanner:
                               f"'{shown}' is Distill's component <{name}>, which Markdown does "
                               "not know: the page would show it as typed (GitHub hides it); "
                               f"write {_DISTILL[name]}")
+        if name in _TOOL_COMPONENTS:
+            whose, meant = _TOOL_COMPONENTS[name]
+            return self.error(first + text.count("\n", 0, i),
+                              f"'{shown}' is {whose}, <{name}>, a component of another tool, which "
+                              "Markdown does not know: "
+                              "the page would show it as typed (GitHub hides it); write "
+                              f"{meant}")
         what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
                 f"<{name}>, no HTML element but another tool's component (the Hugging Face "
                 "docs' <hfoption>, a web component such as <gradio-app>),")
