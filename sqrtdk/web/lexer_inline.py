@@ -297,8 +297,9 @@ class InlineScanner:
         if name in _TOOL_COMPONENTS:
             whose, meant = _TOOL_COMPONENTS[name]
             return self.error(first + text.count("\n", 0, i),
-                              f"'{shown}' is {whose}, <{name}>, a component of another tool, which "
-                              "Markdown does not know: "
+                              f"'{shown}' is {whose}, <{name}>, "
+                              f"{'an MDX (JSX)' if name[0].isupper() else 'a'} component of "
+                              "another tool, which Markdown does not know: "
                               "the page would show it as typed (GitHub hides it); write "
                               f"{meant}")
         what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
@@ -386,9 +387,9 @@ class InlineScanner:
                 out.append(self.formula(written[1][1:-1], False, line))
                 return i + len(written[0])
             raise self.error(line, f"a '$' that starts no formula, at {self._at(text, i)} (a "
-                                   "formula starts '$' + a character that is not a space)"
-                                   f"{self._price_hint(text, i)}; write '\\$' for a dollar "
-                                   "sign")
+                                   "formula starts '$' + a character that is not a space); "
+                                   "write '\\$' for a dollar sign"
+                                   f"{self._price_hint(text, i)}")
         depth, j, before_digit, spaced = 0, i + 1, 0, 0
         opened: list[int] = []          # the '{'s not yet closed, where they are
         # the first '$' that would close the formula but for a '{' left open before it,
@@ -438,9 +439,9 @@ class InlineScanner:
             raise self._brace_left_open(text, i, line, *inside)
         hint = " (its braces { } do not balance)" if depth else ""
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' at "
-                               f"{self._at(text, i)} is never closed{hint}"
-                               f"{self._price_hint(text, i)}; end it with '$', or write '\\$' "
-                               "for a dollar sign")
+                               f"{self._at(text, i)} is never closed{hint}; end it with '$', "
+                               "or write '\\$' for a dollar sign"
+                               f"{self._price_hint(text, i)}")
 
     def _price_hint(self, text: str, i: int) -> str:
         """What to add to the error about the '$' at text[i] that has no partner when a
@@ -456,7 +457,7 @@ class InlineScanner:
         at = self._at(text, start)
         return (f"; the '$' with no partner may be the price '{price}' at {at}, whose '$' "
                 f"opened the formula '{_shown(read)}' (closed by another formula's '$'): "
-                f"write '\\{price}' for a price")
+                f"write '\\{price}' for the price")
 
     @staticmethod
     def _at(text: str, i: int) -> str:
