@@ -304,7 +304,11 @@ def test_a_tagged_formula_keeps_its_number_on_a_phone_s_screen(
             const tag = d.querySelector('.katex-tag').getBoundingClientRect();
             const base = d.querySelector('.katex-html > .katex-base').getBoundingClientRect();
             const html = d.querySelector('.katex-html');
-            return {left: tag.left - box.left, right: box.right - tag.right,
+            const over = [...d.querySelectorAll('.katex-html > .katex-base')].some(b => {
+                const r = b.getBoundingClientRect();
+                return tag.left < r.right && r.left < tag.right && tag.top < r.bottom &&
+                    r.top < tag.bottom; });
+            return {left: tag.left - box.left, right: box.right - tag.right, over,
                     below: tag.top >= base.bottom - 1, wide: html.scrollWidth > box.width};
         })""")
     finally:
@@ -312,4 +316,5 @@ def test_a_tagged_formula_keeps_its_number_on_a_phone_s_screen(
     assert any(g["wide"] for g in got) and not all(g["wide"] for g in got), got
     for g in got:
         assert g["left"] >= -0.5 and g["right"] >= -0.5, got      # on screen, in the column
+        assert not g["over"], got                                  # never over the formula
     assert not got[0]["below"] and all(g["below"] for g in got if g["wide"]), got
