@@ -45,6 +45,23 @@ def test_prices_without_escapes_are_an_error_not_a_formula() -> None:
     assert e.value.line == 2 and "never closed" in e.value.message
 
 
+@pytest.mark.parametrize("source, price, column", [
+    ("first\nIt costs $5\u2013$10 per run ($d_k$-independent).\n", "$5", 10),
+    ("first\nIt costs $5 per run ($d_k$ here).\n", "$5", 10),
+    ("first\nA fee of $12.50 per call ($n$ calls) and $m$ more.\n", "$12.50", 10),
+])
+def test_a_price_that_pairs_the_dollars_wrongly_is_named(source: str, price: str,
+                                                         column: int) -> None:
+    """A price's '$' ('costs $5') opened a formula closed by the next formula's '$', so the
+    error fell on a later '$' ('$-independent)' is never closed), quoting a dollar sign that
+    has a partner and not the price's, which has none; the price is named with its column."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == 2, e.value.message
+    assert f"'{price}' at column {column}" in e.value.message, e.value.message
+    assert f"'\\{price}'" in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize("text", ["Price: US$20, or 20$ in some locales.\n",
                                   "The fee is $3 per month, or 30$ a year.\n"])
 def test_two_prices_read_as_one_formula_warn_at_the_line(text: str) -> None:

@@ -892,6 +892,27 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     assert meant in first[0].message and "hfoption" not in first[0].message, first[0]
 
 
+@pytest.mark.parametrize("written, tool, meant", [
+    ('<callout emoji="\U0001f4a1">\nA tip.\n</callout>', "Feishu", "/// details"),
+    ('<callout emoji="bulb" background-color="light-blue">', "Feishu", "/// details"),
+    ('<hfoption id="PyTorch">\n\nUse it.\n\n</hfoption>', "Hugging Face", "variant"),
+    ('<gradio-app space="someone/demo"></gradio-app>', "Gradio", "[its title](address)"),
+    ('<TabItem value="py" label="Python">\n\nUse it.\n\n</TabItem>', "Docusaurus", "tab"),
+], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem"])
+def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
+        tmp_path: Path, written: str, tool: str, meant: str) -> None:
+    """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave
+    the Hugging Face docs' and a web component as examples, a tool the author never used, and
+    no word of a box. A component whose tool is known by its name now names that tool and
+    says what to write; every tag of it is told at its own line."""
+    e = error(tmp_path, f"Text.\n\n{written}\n\nMore.\n")
+    first = [x for x in e.errors if x.line == BODY_START + 2]
+    assert len(first) == 1 and tool in first[0].message, [str(x) for x in e.errors]
+    assert meant in first[0].message, first[0]
+    others = ("Feishu", "Hugging Face", "Gradio", "Docusaurus")
+    assert not [t for t in others if t != tool and t in first[0].message], first[0]
+
+
 @pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
 def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
     """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)

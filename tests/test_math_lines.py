@@ -272,3 +272,49 @@ def test_the_phone_layout_is_one_formula_for_a_screen_reader_and_for_copying(
     assert len(runs_at) > 1
     hidden = [e["depth"] for e in narrow if e["attrs"].get("aria-hidden") == "true"]
     assert hidden and min(hidden) < min(runs_at)     # drawn part, around every piece
+
+
+def test_a_tagged_formula_keeps_its_number_on_a_phone_s_screen(
+        tmp_path: Path, katex: Any, browser: Any) -> None:
+    """A display formula with \\tag{…} a little wider than a 360 px phone's column scrolled
+    sideways with its equation number past the column's edge, off screen, and without a
+    warning (that starts at 1.2 x the column, the width estimate being rough). On a phone the
+    number now stands at the column's right edge: beside a formula that fits, under one that
+    does not (as LaTeX sets a long equation's number)."""
+    from sqrtdk.options import PROJECT_ROOT
+    from sqrtdk.web.math.katex import STYLE
+    letters = "abcdefghijklmnopqrstuvwxy"
+    blocks = []
+    for n in range(3, 12):
+        tex = " + ".join(f"{c}_1" for c in letters[:n]) + r" = z_1 \tag{3.14}"
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        built = page(folder, f"Steps:\n\n$$\n{tex}\n$$\n", {"claims": {}, "meta": {"bounds": {}}})
+        html = "".join(typeset([built], katex)["en"])
+        blocks.append(f'<div class="math display">{html}</div>')
+    # as the pages load them: the site's sheet, then the site's rules for KaTeX and KaTeX's
+    sheet = ((PROJECT_ROOT / "static/style.css").read_text() + STYLE
+             + (PROJECT_ROOT / "node_modules/katex/dist/katex.min.css").read_text())
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        tab = context.new_page()
+        tab.set_content(f"<style>{sheet}</style><body style='margin:0 16px'>{''.join(blocks)}")
+        got = tab.evaluate("""() => [...document.querySelectorAll('div.math.display')].map(d => {
+            const box = d.getBoundingClientRect();
+            const tag = d.querySelector('.katex-tag').getBoundingClientRect();
+            const base = d.querySelector('.katex-html > .katex-base').getBoundingClientRect();
+            const html = d.querySelector('.katex-html');
+            const over = [...d.querySelectorAll('.katex-html > .katex-base')].some(b => {
+                const r = b.getBoundingClientRect();
+                return tag.left < r.right && r.left < tag.right && tag.top < r.bottom &&
+                    r.top < tag.bottom; });
+            return {left: tag.left - box.left, right: box.right - tag.right, over,
+                    below: tag.top >= base.bottom - 1, wide: html.scrollWidth > box.width};
+        })""")
+    finally:
+        context.close()
+    assert any(g["wide"] for g in got) and not all(g["wide"] for g in got), got
+    for g in got:
+        assert g["left"] >= -0.5 and g["right"] >= -0.5, got      # on screen, in the column
+        assert not g["over"], got                                  # never over the formula
+    assert not got[0]["below"] and all(g["below"] for g in got if g["wide"]), got

@@ -27,6 +27,24 @@ _INLINE_R = re.compile(r"`r[ \t][^`]*`")
 # Distill's (distill.pub's template) components: what to write for each
 _DISTILL_FRAME = ("nothing: remove it (the front matter gives the title and description; "
                   "the page lays out the article, its notes and contents)")
+# another tool's components whose tool is known by their name: (whose, what to write)
+_BOX_TO_WRITE = ("a box, '/// details | Title' … '///' with its id (see the README's boxes), "
+                 "or a quote, '> …'")
+_TOOL_COMPONENTS = {
+    "callout": ("Feishu's (Lark's) callout", _BOX_TO_WRITE),
+    "hfoptions": ("the Hugging Face docs' framework switch",
+                  "the one variant this page shows, or a heading or a '/// details | Title' "
+                  "box for each variant"),
+    "gradio-app": ("Gradio's web component (a live demo)", "a link to the demo, "
+                   "[its title](address)"),
+    "Tabs": ("an MDX docs site's tabs (Docusaurus' <Tabs>)",
+             "the one tab this page shows, or a heading or a '/// details | Title' box for "
+             "each tab"),
+    "CourseFloatingBanner": ("the Hugging Face course's notebook banner",
+                             "a link to the notebook, [its title](address), or remove it"),
+}
+_TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
+_TOOL_COMPONENTS["TabItem"] = ("Docusaurus' tab", _TOOL_COMPONENTS["Tabs"][1])
 _DISTILL = {
     "d-cite": "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
               "holding it",
@@ -113,6 +131,10 @@ class InlineScanner:
         # past the text it is shown as)
         self.independent: list[BuildError] = []
         self._named: set[tuple[str, int]] = set()   # (component, line) told: one error a line
+        # where the paragraph's last formula that starts with a number ('$5 … $') opened: a
+        # price's '$' that took the next formula's '$' as its partner, named by the error
+        # about the '$' left over further on
+        self._price: tuple[int, int] | None = None
 
     def raise_independent(self, first: BuildError | None = None) -> None:
         """Raises the independent mistakes found so far with `first` (the mistake that
@@ -181,6 +203,7 @@ class InlineScanner:
     def inline(self, text: str, first: int) -> str:
         out: list[str] = []
         i, n = 0, len(text)
+        self._price = None
         link_end = 0      # where the link address and title being read end (see below)
         while i < n:
             c = text[i]
@@ -271,6 +294,14 @@ class InlineScanner:
                               f"'{shown}' is Distill's component <{name}>, which Markdown does "
                               "not know: the page would show it as typed (GitHub hides it); "
                               f"write {_DISTILL[name]}")
+        if name in _TOOL_COMPONENTS:
+            whose, meant = _TOOL_COMPONENTS[name]
+            return self.error(first + text.count("\n", 0, i),
+                              f"'{shown}' is {whose}, <{name}>, "
+                              f"{'an MDX (JSX)' if name[0].isupper() else 'a'} component of "
+                              "another tool, which Markdown does not know: "
+                              "the page would show it as typed (GitHub hides it); write "
+                              f"{meant}")
         what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
                 f"<{name}>, no HTML element but another tool's component (the Hugging Face "
                 "docs' <hfoption>, a web component such as <gradio-app>),")
@@ -355,9 +386,10 @@ class InlineScanner:
                           "dollar sign, write '\\$')"))
                 out.append(self.formula(written[1][1:-1], False, line))
                 return i + len(written[0])
-            raise self.error(line, "a '$' that starts no formula (a formula starts '$' + a "
-                                   "character that is not a space); write '\\$' for a dollar "
-                                   "sign")
+            raise self.error(line, f"a '$' that starts no formula, at {self._at(text, i)} (a "
+                                   "formula starts '$' + a character that is not a space); "
+                                   "write '\\$' for a dollar sign"
+                                   f"{self._price_hint(text, i)}")
         depth, j, before_digit, spaced = 0, i + 1, 0, 0
         opened: list[int] = []          # the '{'s not yet closed, where they are
         # the first '$' that would close the formula but for a '{' left open before it,
@@ -388,6 +420,8 @@ class InlineScanner:
                 if before_digit:
                     self._before_digit(text, i, before_digit, line)
                 tex = text[i + 1:j]
+                if tex[0].isdigit():
+                    self._price = (i, j)
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
                 out.append(token + ("\n" + FILLER) * lines)
@@ -404,8 +438,31 @@ class InlineScanner:
         if depth > 0 and inside is not None:
             raise self._brace_left_open(text, i, line, *inside)
         hint = " (its braces { } do not balance)" if depth else ""
-        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' is never "
-                               f"closed{hint}; end it with '$', or write '\\$' for a dollar sign")
+        raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' at "
+                               f"{self._at(text, i)} is never closed{hint}; end it with '$', "
+                               "or write '\\$' for a dollar sign"
+                               f"{self._price_hint(text, i)}")
+
+    def _price_hint(self, text: str, i: int) -> str:
+        """What to add to the error about the '$' at text[i] that has no partner when a
+        formula before it in the paragraph starts with a number (`costs $5–$10 per run
+        ($d_k$-independent)`): that price's '$' may be the one with no partner, which took
+        the next formula's opening '$' as its closing one."""
+        if self._price is None or self._price[0] >= i:
+            return ""
+        start, end = self._price
+        number = re.match(r"\d[\d.,]*", text[start + 1:])
+        price = "$" + (number.group(0).rstrip(".,") if number else "")
+        read = " ".join(text[start:end + 1].split())
+        at = self._at(text, start)
+        return (f"; the '$' with no partner may be the price '{price}' at {at}, whose '$' "
+                f"opened the formula '{_shown(read)}' (closed by another formula's '$'): "
+                f"write '\\{price}' for the price")
+
+    @staticmethod
+    def _at(text: str, i: int) -> str:
+        """'column N' of text[i] within its line (the paragraph's lines are whole)."""
+        return f"column {i - text.rfind(chr(10), 0, i)}"
 
     def _brace_left_open(self, text: str, i: int, line: int, dollar: int,
                          opened: list[int]) -> BuildError:

@@ -49,7 +49,10 @@ FONT_SCALE = 1.21
 # The site's rules for KaTeX's HTML, written before KaTeX's own style sheet in the one sheet
 # the pages load (after the site's style.css): display formulas sit in the site's
 # `.math.display` box, an equation number follows its formula instead of sitting on top of
-# it, a piece of the phone's layout (.math-run, assemble.py) is set as KaTeX sets a formula,
+# it (on a phone it stands at the column's right edge: beside its formula where both fit,
+# under it where not, as LaTeX sets a long equation's number, never scrolled off with a
+# formula a little too wide for the column, which the build does not warn of), a piece of
+# the phone's layout (.math-run, assemble.py) is set as KaTeX sets a formula,
 # and a block holding a numbered equation (.eqn-num) is laid out even off screen (the
 # site's content-visibility contains style, which would keep each block's CSS counters to
 # itself, so \begin{align} numbers would all read (1)). The formulas' size is KaTeX's own
@@ -65,6 +68,9 @@ STYLE = """\
 .math-run { font: normal 121% KaTeX_Main, math, Times New Roman, serif; line-height: 1.2; }
 .math.display .katex-display > .katex > .katex-html > .katex-tag {
   position: static; margin-left: 1.5em; }
+@media (max-width: 40rem) {
+  .math.display .katex-display > .katex > .katex-html { display: flow-root; }
+  .math.display .katex-display > .katex > .katex-html > .katex-tag { float: right; } }
 :is(article > *):not(h1, h2, h3, table, .widget):has(.eqn-num) {
   content-visibility: visible; contain-intrinsic-size: none; }
 :root var { font: italic 400 121% KaTeX_Math, var(--serif-latin); line-height: 1; }
