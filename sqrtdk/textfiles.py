@@ -67,11 +67,14 @@ _ONLY = f"[ \t\f{_INVISIBLE}]*[{_INVISIBLE}][ \t\f{_INVISIBLE}]*"
 # mark: a list item, a quote line, a note's definition, a definition (`:   `), a table cell
 # or a box's title (between pipes, or after one to the line's end), a figure's caption (a
 # link's or image's title), an image's alt text or a link's text
+# (the quote marks' prefix written `(?:>[ \t]*)*` after the indent, not `(?:>[ \t]?)*[ \t]*`:
+# two runs of spaces that could split one indent between them made each deep list line
+# quadratic in its indent: 300 nested items took 6.4 s here, now milliseconds)
 _INVISIBLE_BLOCK = re.compile(
-    f"^[ \t]*(?:>[ \t]?)*[ \t]*(?P<item>(?:[-*+]|\\d{{1,9}}[.)])[ \t]+){_ONLY}$"
+    f"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\\d{{1,9}}[.)])[ \t]+){_ONLY}$"
     f"|^[ \t]*(?P<quote>(?:>[ \t]?)+){_ONLY}$"
-    f"|^[ \t]*(?:>[ \t]?)*[ \t]*(?P<note>\\[\\^[^\\]\n]+\\]:[ \t]*){_ONLY}$"
-    f"|^[ \t]*(?:>[ \t]?)*[ \t]*(?P<definition>:[ \t]+){_ONLY}$"
+    f"|^[ \t]*(?:>[ \t]*)*(?P<note>\\[\\^[^\\]\n]+\\]:[ \t]*){_ONLY}$"
+    f"|^[ \t]*(?:>[ \t]*)*(?P<definition>:[ \t]+){_ONLY}$"
     f"|(?P<cell>^|(?<!\\\\)\\|){_ONLY}(?=(?<!\\\\)\\||$)"
     f"|(?P<caption>\\]\\([^()\\s]*[ \t]+\"){_ONLY}\"[ \t]*\\)"
     f"|(?P<text>!?\\[){_ONLY}\\]\\(", re.M)
