@@ -2245,3 +2245,13 @@ def test_a_link_to_a_renamed_id_is_told_the_id_of_the_heading_now_at_its_place(
     said = _anchor_hint("gradient", ids, page, _OLD_PAGE)
     assert "'#gradient' is gone" in said and "is now '#grad-q'" in said, said
     assert "fig-gradient-q" not in said and f"'{words}'" in said, said
+
+
+@pytest.mark.timeout(120)
+def test_many_nested_quotes_written_with_spaces_build(tmp_path: Path) -> None:
+    """`> > > … x`: the pattern for an indented code block in a quote let the space after each
+    `>` go to that marker or to the next one's indent, 2 ** n ways to fail: 28 levels took
+    44 s, 40 would take a day (1000 levels written `>>>…` were fine)."""
+    built = page(tmp_path, "One.\n\n" + "> " * 40 + "deep\n", RESULTS,
+                 figures=["spread_hist", "walk"])
+    assert built.body.count("<blockquote") == 40 and "deep" in built.body

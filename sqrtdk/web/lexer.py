@@ -99,8 +99,11 @@ _RUN_CHUNK = re.compile(r"\{\s*(?P<lang>[A-Za-z][\w+-]*)(?:[\s,][^}]*)?\}")
 # code block's first line: `:::python` (with its options), `#!python` (also line numbers);
 # not a shebang (`#!/usr/bin/env python`)
 _CODEHILITE_HEADER = re.compile(r"(?::::|#!)(?P<lang>[A-Za-z][\w+#.-]*)(?:[ \t]+[^\n]*)?")
-# a line of an indented code block in a quote: its '>' markers, then 4 columns
-_QUOTED_CODE = re.compile(r"(?:[ \t]{0,3}>[ \t]?)+(?: {4}|\t)")
+# a line of an indented code block in a quote: its '>' markers, then 4 columns. Each marker
+# is an atomic group, as Python-Markdown strips one (`>` and one optional space): written as a
+# plain group, the space after a `>` could go to it or to the next marker's indent, and a line
+# of 30 nested quotes `> > > … x` took minutes to fail (2 ** 30 ways)
+_QUOTED_CODE = re.compile(r"(?>[ \t]{0,3}>[ \t]?)+(?: {4}|\t)")
 # a MyST (Jupyter Book, Sphinx) directive written as a fence: its name in braces, then any
 # argument (```{note}, ```{admonition} Title, ```{code-cell} ipython3, ```{glue:figure} name)
 _DIRECTIVE = re.compile(r"\{(?P<name>[A-Za-z][\w:.-]*)\}(?:[ \t]+(?P<arg>.*))?")

@@ -73,7 +73,8 @@ _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _EMPHASIS_BLOCKS = {"p", "li", "th", "td", *_HEADINGS}
 # a line superfences left for a fence (its stash placeholder), at the margin or in a quote
-_FENCE_LINE = re.compile("(?P<quote>(?:[ ]{0,3}>[ ]?)*)\x02wzxhzdk:\\d+\x03[ \t]*")
+# (each marker an atomic group: see lexer._QUOTED_CODE)
+_FENCE_LINE = re.compile("(?P<quote>(?>[ ]{0,3}>[ ]?)*)\x02wzxhzdk:\\d+\x03[ \t]*")
 
 
 class FenceBreaks(Preprocessor):
