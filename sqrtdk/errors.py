@@ -177,14 +177,23 @@ def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1,
     """1-based line of the `occurrence`-th match of `needle` (a literal string or a compiled
     pattern) in `text` from line `start` on (the line a block was read at: the same text
     earlier is another's); the last match if there are fewer; 0 if none."""
-    pattern = needle if isinstance(needle, re.Pattern) else re.compile(re.escape(needle))
     offset = 0
     for _ in range(start - 1):
         offset = text.find("\n", offset) + 1
         if not offset:
             return 0
-    starts = [m.start() for m in pattern.finditer(text, offset)]
-    if not starts or not needle:
+    if not needle:
+        return 0
+    if isinstance(needle, re.Pattern):
+        starts = [m.start() for m in needle.finditer(text, offset)]
+    else:   # str.find, not a pattern compiled from it: a paragraph-long needle cost a
+        # compile per call (1000 warnings in one paragraph took 10 s)
+        starts = []
+        at = text.find(needle, offset)
+        while at >= 0 and len(starts) < occurrence:
+            starts.append(at)
+            at = text.find(needle, at + len(needle))
+    if not starts:
         return 0
     return line_at(text, starts[min(occurrence, len(starts)) - 1])
 
