@@ -8,6 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from helpers import default_signals
+
 from sqrtdk.options import PROJECT_ROOT
 
 INTERRUPTED = """
@@ -105,8 +107,11 @@ def test_ctrl_c_inside_an_import_arrives_after_it() -> None:
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "slow_module.py").write_text(SLOW_MODULE, encoding="utf-8")
+        # SIGINT at its default, whatever the suite's caller left it at: under `nohup make
+        # test &` it is ignored, the child would inherit that and never see its own Ctrl+C
         proc = subprocess.run([sys.executable, "-c", IMPORTS_IT, folder], cwd=root,
-                              capture_output=True, text=True, timeout=20, check=False)
+                              capture_output=True, text=True, timeout=20, check=False,
+                              preexec_fn=default_signals)
     assert proc.stdout == "interrupted; import complete: True\n", proc.stdout + proc.stderr
     assert proc.returncode == 0 and not proc.stderr, proc.stderr
 
