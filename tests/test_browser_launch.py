@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import BROWSER_UI_FEATURES, PagePool, Visit, disabled_features
+from browser import BROWSER_UI_FEATURES, PagePool, Pages, Visit, disabled_features
 
 
 def test_a_new_context_brings_no_window_ui_renderer(browser: Any) -> None:
@@ -107,3 +107,27 @@ def test_a_tab_a_test_changed_is_never_given_out_again(browser: Any, served: str
         assert not any(pool.idle.values()) and context not in browser.contexts
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize("change", ["scroll", "an opened box", "focus"])
+def test_a_shared_page_a_test_changed_fails_that_test_and_is_loaded_anew(
+        browser: Any, served: str, change: str) -> None:
+    """browser.Pages.unchanged: a test that leaves a shared page other than it found it fails,
+    whichever test of the module asked for the page before, and the next test that asks for
+    the page gets a new load, never the changed one."""
+    pages = Pages(browser, served)
+    try:
+        for step in pages.unchanged():                  # an earlier test loads both pages
+            step("en/index.html")
+            step("404.html")
+        test = pages.unchanged()
+        v = next(test)("en/index.html")                 # this test asks for one of them
+        v.page.evaluate({
+            "scroll": "scrollTo(0, 1500)",
+            "an opened box": "document.querySelector('article details:not([open])').open = true",
+            "focus": "document.querySelector('a[href]').focus()"}[change])
+        with pytest.raises(AssertionError, match="did not restore"):
+            next(test, None)
+        assert pages("en/index.html") is not v
+    finally:
+        pages.close()
