@@ -343,7 +343,8 @@ class Pages:
         test if any of them is not as it was when loaded (address, scroll, focus, document).
         Only the pages handed to this test are read again: a test reaches a shared page only
         by asking for it (each is a tab of its own context), and reading every page of the
-        module after every test cost its browser tests about a fifth of their time."""
+        module after every test cost a quarter of the wall time of test_browser_reading and
+        test_browser_layout (195.8 s against 142.5 s, one process)."""
         self.given = set()
         yield self
         changed = [key for key, (v, state) in self.visits.items()
