@@ -62,6 +62,38 @@ def test_a_price_that_pairs_the_dollars_wrongly_is_named(source: str, price: str
     assert f"'\\{price}'" in e.value.message, e.value.message
 
 
+@pytest.mark.parametrize("source, named, write", [
+    ("first\nA $5 fee and $x$ is small.\n", "'$5' at column 3", "'\\$5'"),
+    ("first\nIt costs $3.50 while $d_k$ grows.\n", "'$3.50' at column 10", "'\\$3.50'"),
+    # two prices before the formula: both named, or the fix of one finds the other
+    ("first\nIt costs $5 and $10 for $x$ here.\n",
+     "'$5' at column 10 and '$10' at column 17", "'\\$5' and '\\$10'"),
+    ("first\nIt costs $5\u2013$10 and $x$ here.\n",
+     "'$5' at column 10 and '$10' at column 13", "'\\$5' and '\\$10'"),
+    # the price at a line's end, the formula on the paragraph's next line
+    ("first\nA price of $5\nwhile $d_k$ grows.\n", "'$5' at column 12", "'\\$5'"),
+    ("first\n\u4ef7\u683c $5\uff0c\u800c $d_k$ \u589e\u957f\u3002\n", "'$5' at column 4",
+     "'\\$5'"),
+], ids=["fee", "decimals", "two prices", "price range", "next line", "zh spaced"])
+def test_a_price_whose_dollar_a_later_formula_closes_is_named(source: str, named: str,
+                                                             write: str) -> None:
+    """A price's '$' ('A $5 fee and $x$') opened a formula that the next formula's '$' closed,
+    '5 fee and $x': the lexer let it through and KaTeX's refusal ('Can't use function '$' in
+    math mode', at the formula's last line) said nothing of the price; it is named at its
+    line, with what to write."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == 2, e.value.message
+    assert f"price{'s' if ' and ' in named else ''} {named}" in e.value.message, e.value.message
+    assert f"write {write} for the price" in e.value.message, e.value.message
+
+
+def test_every_price_closed_by_a_formula_is_named_in_one_build() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "A $5 fee and $x$ here.\n\nA $6 fee and $y$ here.\n\nAnd $z$.\n")
+    assert [x.line for x in e.value.errors] == [1, 3], e.value.errors
+
+
 @pytest.mark.parametrize("text", ["Price: US$20, or 20$ in some locales.\n",
                                   "The fee is $3 per month, or 30$ a year.\n"])
 def test_two_prices_read_as_one_formula_warn_at_the_line(text: str) -> None:

@@ -392,6 +392,7 @@ class InlineScanner:
                                    f"{self._price_hint(text, i)}")
         depth, j, before_digit, spaced = 0, i + 1, 0, 0
         opened: list[int] = []          # the '{'s not yet closed, where they are
+        through: list[int] = []         # the '$'s outside braces the formula ran on through
         # the first '$' that would close the formula but for a '{' left open before it,
         # and those '{'s
         inside: tuple[int, list[int]] | None = None
@@ -412,6 +413,7 @@ class InlineScanner:
             elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
                     and text[j + 1:j + 2].isdigit():
                 before_digit = before_digit or j
+                through.append(j)
             elif c == "$" and depth <= 0 and not text[j - 1].isspace():
                 # a '$' the formula ran on through, which KaTeX refuses (math mode has no
                 # '$'): named here with the formula meant (`$x $ is … $y$`, `$-$1 … $y$`)
@@ -420,7 +422,11 @@ class InlineScanner:
                 if before_digit:
                     self._before_digit(text, i, before_digit, line)
                 tex = text[i + 1:j]
-                if tex[0].isdigit():
+                if tex[0].isdigit() and through:
+                    # a price's '$' closed by the '$' of a formula after it (`A $5 fee and
+                    # $x$`): KaTeX would refuse the '$' inside, a message about TeX
+                    self.independent.append(self._price_run_on(text, i, j, through, line))
+                elif tex[0].isdigit():
                     self._price = (i, j)
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
@@ -430,6 +436,8 @@ class InlineScanner:
                 spaced = j
             elif c == "$" and depth > 0 and inside is None and not text[j - 1].isspace():
                 inside = (j, list(opened))
+            elif c == "$" and depth <= 0:
+                through.append(j)       # `$x` after a space: the next formula's opening '$'
             j += 1
         if before_digit:
             self._before_digit(text, i, before_digit, line)
@@ -458,6 +466,29 @@ class InlineScanner:
         return (f"; the '$' with no partner may be the price '{price}' at {at}, whose '$' "
                 f"opened the formula '{_shown(read)}' (closed by another formula's '$'): "
                 f"write '\\{price}' for the price")
+
+    def _price_run_on(self, text: str, i: int, j: int, through: list[int],
+                      line: int) -> BuildError:
+        """The error for the formula opened at text[i] by a price's '$' (its TeX starts with
+        a number) and closed at text[j], past the '$'s at `through` (a formula's opening '$',
+        a price's): `A $5 fee and $x$ is small` typesets '5 fee and $x' or nothing, and the
+        formula meant is lost. Names the prices in it, each with where it is."""
+        prices = [(k, "$" + number.group(0).rstrip(".,")) for k in (i, *through)
+                  if (number := re.match(r"\d[\d.,]*", text[k + 1:]))]
+        def where(k: int) -> str:
+            below = text.count("\n", i, k)
+            return self._at(text, k) if not below else f"line {line + below}, {self._at(text, k)}"
+        named = " and ".join(f"'{price}' at {where(k)}" for k, price in prices)
+        written = " and ".join(f"'\\{price}'" for _, price in prices)
+        read = _shown(" ".join(text[i:j + 1].split()))
+        if len(prices) == 1:
+            what = f"the price {named} opens a formula, '{read}', closed by the '$' of the next"
+        else:
+            what = (f"the prices {named} are read as one formula, '{read}', closed by the '$' "
+                    "of the next")
+        return self.error(line, f"{what} formula: it cannot be typeset (a formula holds no "
+                                f"'$') and the formula meant is lost; write {written} for the "
+                                f"price{'s' if len(prices) > 1 else ''}")
 
     @staticmethod
     def _at(text: str, i: int) -> str:
