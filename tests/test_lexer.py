@@ -2,6 +2,7 @@
 line stays where it was, so every message names the author's line."""
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -592,3 +593,28 @@ def test_a_backslash_doubled_for_markdown_in_a_formula_is_named(source: str, lin
 ])
 def test_a_line_break_in_a_display_formula_is_no_doubled_backslash(source: str) -> None:
     mask(P, source)
+
+
+# (what is repeated in one paragraph, how often): each was read from every opener to the
+# paragraph's end (or from its line's start), so the paragraph's time grew with the square
+# of its length: 3000 unclosed links took 9 s of an article's build
+LONG_PARAGRAPHS = {
+    "unclosed link addresses": ("[a](", 20000),
+    "links inside unclosed addresses": ("]([a](", 20000),
+    "unclosed link titles": ("[a](x (t ", 20000),
+    "GitHub math never closed": ("$`a$ ", 30000),
+    "code spans": ("`a` $x$ ", 100000),
+    "svg elements never closed": ("<svg>x ", 100000),
+    "doubled backslashes never closed": ("\\\\(x ", 100000),
+    "tokens in angle brackets": ("a <Tensor> <eos> ", 50000),
+}
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("repeated, times", LONG_PARAGRAPHS.values(), ids=LONG_PARAGRAPHS)
+def test_a_long_paragraph_is_read_in_linear_time(repeated: str, times: int) -> None:
+    """Each opener's search is kept for the openers after it (a failing search answers
+    theirs), so a paragraph of `times` openers takes a second or less, not minutes."""
+    from sqrtdk.log import captured
+    with captured(), contextlib.suppress(BuildError):      # the time is what is tested
+        mask(P, "first\n\n" + repeated * times + "\n")
