@@ -520,12 +520,11 @@ class InlineScanner:
         written = " and ".join(f"'\\{price}'" for _, price in prices)
         read = _shown(" ".join(text[i:j + 1].split()))
         if len(prices) == 1:
-            what = f"the price {named} opens a formula, '{read}', closed by the '$' of the next"
+            what = f"the price {named} opens a formula that a later '$' closes, '{read}'"
         else:
-            what = (f"the prices {named} are read as one formula, '{read}', closed by the '$' "
-                    "of the next")
-        return self.error(line, f"{what} formula: it cannot be typeset (a formula holds no "
-                                f"'$') and the formula meant is lost; write {written} for the "
+            what = f"the prices {named} are read as one formula, '{read}'"
+        return self.error(line, f"{what}: it cannot be typeset (a formula holds no '$') and a "
+                                f"formula in it is lost; write {written} for the "
                                 f"price{'s' if len(prices) > 1 else ''}")
 
     @staticmethod
