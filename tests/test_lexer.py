@@ -436,6 +436,15 @@ def test_every_formula_with_spaces_inside_its_dollars_is_named_in_one_build() ->
     assert [m.split("write '")[1].split("'")[0] for _, m in got] == ["$q$", "$k_i$", "$d_k$"], got
 
 
+@pytest.mark.parametrize("source", ["a \\(\n", "\\(\n", "a \\(\n\nb\n", "> a \\(\n"])
+def test_a_paren_formula_opened_at_a_paragraph_s_end_is_named(source: str) -> None:
+    """`\\(` at the end of a paragraph: the message quoted the TeX's first line, and there
+    was none (an IndexError, a traceback, not the author's line)."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == 1 and "'\\(…' is never closed" in e.value.message, e.value.message
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")

@@ -601,7 +601,8 @@ class InlineScanner:
             if text.startswith("\n\n", j):
                 break
             j += 1
-        raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
+        after = (text[i + 2:i + 30].splitlines() or [""])[0]    # `\\(` may end the text
+        raise self.error(line, f"formula '\\({after}…' is never "
                                "closed; end it with '\\)' (for a plain parenthesis, write '(' "
                                "without the backslash)")
 
