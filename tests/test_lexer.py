@@ -2,6 +2,7 @@
 line stays where it was, so every message names the author's line."""
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,38 @@ def test_a_price_that_pairs_the_dollars_wrongly_is_named(source: str, price: str
     assert e.value.line == 2, e.value.message
     assert f"'{price}' at column {column}" in e.value.message, e.value.message
     assert f"'\\{price}'" in e.value.message, e.value.message
+
+
+@pytest.mark.parametrize("source, named, write", [
+    ("first\nA $5 fee and $x$ is small.\n", "'$5' at column 3", "'\\$5'"),
+    ("first\nIt costs $3.50 while $d_k$ grows.\n", "'$3.50' at column 10", "'\\$3.50'"),
+    # two prices before the formula: both named, or the fix of one finds the other
+    ("first\nIt costs $5 and $10 for $x$ here.\n",
+     "'$5' at column 10 and '$10' at column 17", "'\\$5' and '\\$10'"),
+    ("first\nIt costs $5\u2013$10 and $x$ here.\n",
+     "'$5' at column 10 and '$10' at column 13", "'\\$5' and '\\$10'"),
+    # the price at a line's end, the formula on the paragraph's next line
+    ("first\nA price of $5\nwhile $d_k$ grows.\n", "'$5' at column 12", "'\\$5'"),
+    ("first\n\u4ef7\u683c $5\uff0c\u800c $d_k$ \u589e\u957f\u3002\n", "'$5' at column 4",
+     "'\\$5'"),
+], ids=["fee", "decimals", "two prices", "price range", "next line", "zh spaced"])
+def test_a_price_whose_dollar_a_later_formula_closes_is_named(source: str, named: str,
+                                                             write: str) -> None:
+    """A price's '$' ('A $5 fee and $x$') opened a formula that the next formula's '$' closed,
+    '5 fee and $x': the lexer let it through and KaTeX's refusal ('Can't use function '$' in
+    math mode', at the formula's last line) said nothing of the price; it is named at its
+    line, with what to write."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == 2, e.value.message
+    assert f"price{'s' if ' and ' in named else ''} {named}" in e.value.message, e.value.message
+    assert f"write {write} for the price" in e.value.message, e.value.message
+
+
+def test_every_price_closed_by_a_formula_is_named_in_one_build() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "A $5 fee and $x$ here.\n\nA $6 fee and $y$ here.\n\nAnd $z$.\n")
+    assert [x.line for x in e.value.errors] == [1, 3], e.value.errors
 
 
 @pytest.mark.parametrize("text", ["Price: US$20, or 20$ in some locales.\n",
@@ -403,6 +436,15 @@ def test_every_formula_with_spaces_inside_its_dollars_is_named_in_one_build() ->
     assert [m.split("write '")[1].split("'")[0] for _, m in got] == ["$q$", "$k_i$", "$d_k$"], got
 
 
+@pytest.mark.parametrize("source", ["a \\(\n", "\\(\n", "a \\(\n\nb\n", "> a \\(\n"])
+def test_a_paren_formula_opened_at_a_paragraph_s_end_is_named(source: str) -> None:
+    """`\\(` at the end of a paragraph: the message quoted the TeX's first line, and there
+    was none (an IndexError, a traceback, not the author's line)."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == 1 and "'\\(…' is never closed" in e.value.message, e.value.message
+
+
 def test_a_lone_dollar_before_a_price_is_told_to_escape() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "It costs $ 5, and $ 6 with tax.\n")
@@ -560,3 +602,28 @@ def test_a_backslash_doubled_for_markdown_in_a_formula_is_named(source: str, lin
 ])
 def test_a_line_break_in_a_display_formula_is_no_doubled_backslash(source: str) -> None:
     mask(P, source)
+
+
+# (what is repeated in one paragraph, how often): each was read from every opener to the
+# paragraph's end (or from its line's start), so the paragraph's time grew with the square
+# of its length: 3000 unclosed links took 9 s of an article's build
+LONG_PARAGRAPHS = {
+    "unclosed link addresses": ("[a](", 20000),
+    "links inside unclosed addresses": ("]([a](", 20000),
+    "unclosed link titles": ("[a](x (t ", 20000),
+    "GitHub math never closed": ("$`a$ ", 30000),
+    "code spans": ("`a` $x$ ", 100000),
+    "svg elements never closed": ("<svg>x ", 100000),
+    "doubled backslashes never closed": ("\\\\(x ", 100000),
+    "tokens in angle brackets": ("a <Tensor> <eos> ", 50000),
+}
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("repeated, times", LONG_PARAGRAPHS.values(), ids=LONG_PARAGRAPHS)
+def test_a_long_paragraph_is_read_in_linear_time(repeated: str, times: int) -> None:
+    """Each opener's search is kept for the openers after it (a failing search answers
+    theirs), so a paragraph of `times` openers takes a second or less, not minutes."""
+    from sqrtdk.log import captured
+    with captured(), contextlib.suppress(BuildError):      # the time is what is tested
+        mask(P, "first\n\n" + repeated * times + "\n")

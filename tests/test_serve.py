@@ -262,6 +262,10 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
         ("a formula", _add_paragraph("A formula by the serve test: $\\sqrt{d_k}+x^2_{7}$."),
          True),
         ("a heading", _edit_heading, True),
+        # printed, a link to the site's own page shows its address (data-print-href): the
+        # patch had the link without it
+        ("a link to the site's page",
+         _add_paragraph("A link by the serve test to [the other page](../zh/)."), True),
         ("a footnote reference", _edit_citing_paragraph, False),
         ("a removed paragraph", _remove("A paragraph added by the serve test."), True),
         ("appended at the end", lambda t: t + "\n\nAppended by the serve test.\n", True),
@@ -294,6 +298,14 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
             assert sent["new"] in built, kind     # the blocks as the build makes them
             if kind != "a heading":               # (the contents list follows with the build)
                 assert patched == built, kind
+        # every attribute the build gives the article's elements, the fast path gives too:
+        # the whole article converted by the fast path's steps is the built page's article
+        # (the edits above try a few kinds of block; this tries every kind the article has)
+        from sqrtdk.web.pages import split_front_matter
+        from sqrtdk.web.serve_fast import convert_blocks
+        whole = convert_blocks(loop.contexts[md], split_front_matter(md, md.read_text("utf-8"))[1])
+        assert whole is not None and built.count(whole) == 1, \
+            _first_difference(whole or "", built)
         fresh = Builder(BuildOptions.for_project(project, out=tmp_path / "fresh"),
                         lambda line: None, memory=True)
         fresh.on_site = lambda site: fresh_pages.update(site.files)
@@ -305,6 +317,18 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
         assert fresh_pages["en/index.html"] == state.pages["en/index.html"]
     finally:
         loop.builder.close()
+
+
+def _first_difference(part: str, page: str) -> str:
+    """Where `part` (HTML) stops matching `page` from the start of its first line found in
+    it, for an assertion's message."""
+    first = part.split("\n", 1)[0]
+    at = page.find(first)
+    if at < 0:
+        return f"first line not in the page: {first[:200]!r}"
+    n = next((k for k, (a, b) in enumerate(zip(part, page[at:], strict=False)) if a != b),
+             min(len(part), len(page) - at))
+    return f"differs at {n}: part {part[max(n - 80, 0):n + 80]!r}, page {page[at + max(n - 80, 0):at + n + 80]!r}"
 
 
 def test_a_failed_build_shows_every_mistake_it_found_one_line_each(built_project: Path,

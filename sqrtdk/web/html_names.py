@@ -56,6 +56,30 @@ FOREIGN_ROOTS = ("svg", "math")
 TOKEN_LIKE = ("s",)
 
 
+class Ahead:
+    """The first match of a pattern at or after a position of one paragraph's text, each
+    search's answer kept while it still answers: the scan asks for positions that grow, so
+    each pattern reads the text about once (a failing search from every opener read it to
+    the end each time)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        # (searched from, found at) for each pattern (its text and flags: re.compile's cache
+        # may make it anew)
+        self._found: dict[tuple[str, int], tuple[int, int]] = {}
+
+    def find(self, pattern: re.Pattern[str], pos: int) -> int:
+        """Where the first match of `pattern` at or after text[pos] starts; len(text) if
+        there is none."""
+        known = self._found.get((pattern.pattern, pattern.flags))
+        if known is not None and known[0] <= pos <= known[1]:
+            return known[1]
+        m = pattern.search(self.text, pos)
+        at = m.start() if m else len(self.text)
+        self._found[pattern.pattern, pattern.flags] = (pos, at)
+        return at
+
+
 @functools.cache
 def element_names(node_modules: Path = PROJECT_ROOT / "node_modules") -> frozenset[str]:
     """The lower-case names of HTML's elements (about 150). Raises BuildError, saying what to
@@ -71,14 +95,16 @@ def element_names(node_modules: Path = PROJECT_ROOT / "node_modules") -> frozens
     return names
 
 
-def angle_bracket(text: str, i: int, elements: frozenset[str]) -> tuple[str, int]:
+def angle_bracket(text: str, i: int, elements: frozenset[str],
+                  ahead: Ahead | None = None) -> tuple[str, int]:
     """What the `<` at text[i] is, as (what to write, where to go on).
 
     An autolink (`<https://…>`, `<me@example.org>`) and a tag of an HTML element (`<br>`,
     `</sub>`, `<span class="x">`) are kept whole; an `<svg>` or `<math>` element is kept up
     to its end tag. A tag-like token whose name is no HTML element (`<eos>`, `<pad>`,
     `<T>`, `</s>` is an element, `<x+y>` is not) is text: its `<` is written `&lt;`, so
-    Markdown shows it as typed. Any other `<` (`a < b`) is left to Markdown."""
+    Markdown shows it as typed. Any other `<` (`a < b`) is left to Markdown. `ahead`: the
+    text's searches so far (a scan of a paragraph)."""
     link = _AUTOLINK.match(text, i)
     if link:
         return link.group(0), link.end()
@@ -90,8 +116,10 @@ def angle_bracket(text: str, i: int, elements: frozenset[str]) -> tuple[str, int
     if element not in elements:
         return "&lt;", i + 1
     if element in FOREIGN_ROOTS and not text.startswith("</", i):
-        end = re.compile(rf"</{element}\s*>", re.I).search(text, tag.end())
-        if end:
+        closing = re.compile(rf"</{element}\s*>", re.I)
+        if (ahead or Ahead(text)).find(closing, tag.end()) < len(text):
+            end = closing.search(text, tag.end())
+            assert end is not None
             return text[i:end.end()], end.end()
     return tag.group(0), tag.end()
 
@@ -111,10 +139,8 @@ def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
     if lower is not None:
         if lower.group(2) in elements:
             return ""
-        line_end = text.find("\n", i)
-        rest = text[lower.end():len(text) if line_end < 0 else line_end]
-        alone = not text[text.rfind("\n", 0, i) + 1:i].replace(">", " ").strip() and \
-            rest.strip() == ">"
+        alone = _quote_marks_before(text, i) and \
+            _TAG_END_ALONE.match(text, lower.end()) is not None
         if _COMPONENT_ATTRIBUTES.match(text, lower.end()) or "-" in lower.group(2) or \
                 (lower.group(1) and alone):
             return lower.group(2)
@@ -122,24 +148,39 @@ def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
     m = _COMPONENT.match(text, i)
     if m is None or m.group(2).lower() in elements:
         return ""
-    line_start = text.rfind("\n", 0, i) + 1
-    line_end = text.find("\n", i)
-    line_end = len(text) if line_end < 0 else line_end
-    closed = text.find(">", m.end(), line_end)
+    closed = _TO_TAG_END.match(text, m.end())
     # alone on its line: nothing before it, and nothing after it but its own props (a tag
     # whose props run on to the next lines); `<Enter> submits the form.` is prose
-    alone = not text[line_start:i].replace(">", " ").strip() and (
-        closed < 0 or not text[closed + 1:line_end].strip())
+    alone = _quote_marks_before(text, i) and (
+        closed is None or _SPACES_TO_LINE_END.match(text, closed.end()) is not None)
     if m.group(1) or alone or _COMPONENT_ATTRIBUTES.match(text, m.end()):
         return m.group(2)
     return ""
 
 
-def left_open(text: str, i: int, written: str) -> str:
+# what follows a tag's name up to its line's end: its '>' alone, or its props and '>', then
+# nothing but spaces (each read from the tag on, not as the rest of the line: a long line's
+# every '<' copied the line)
+_TAG_END_ALONE = re.compile(r"[^\S\n]*>[^\S\n]*(?:\n|\Z)")
+_TO_TAG_END = re.compile(r"[^>\n]*>")
+_SPACES_TO_LINE_END = re.compile(r"[^\S\n]*(?:\n|\Z)")
+
+
+def _quote_marks_before(text: str, i: int) -> bool:
+    """Whether only spaces and quote markers ('>') stand between text[i] and its line's
+    start, read back from text[i] (each '<' of a long line read the line from its start)."""
+    k = i
+    while k and text[k - 1] != "\n" and (text[k - 1] == ">" or text[k - 1].isspace()):
+        k -= 1
+    return not k or text[k - 1] == "\n"
+
+
+def left_open(text: str, i: int, written: str, ahead: Ahead | None = None) -> str:
     """The element name when `written` (kept at text[i]) opens an inline element that nothing
     after it in `text` (one paragraph) closes, or one in TOKEN_LIKE, else "". `<b>` or `<i>`
     typed as a token would run to the end of the block: a warning's business. Void elements
-    (`<br>`), block-level ones (`<details>`, which span paragraphs) and `<… />` open nothing."""
+    (`<br>`), block-level ones (`<details>`, which span paragraphs) and `<… />` open nothing.
+    `ahead`: the text's searches so far (a scan of a paragraph)."""
     name = _NAME.match(written)
     if name is None or written.startswith("</") or written.rstrip(">").endswith("/") \
             or _AUTOLINK.fullmatch(written):      # `<https://…>` is a link, not an element
@@ -150,7 +191,7 @@ def left_open(text: str, i: int, written: str) -> str:
     closing = re.compile(rf"</{re.escape(element)}\s*>", re.I)
     if element in TOKEN_LIKE:          # `<s> … </s>`: most likely the tokens, struck through
         return element
-    return "" if closing.search(text, i + len(written)) else element
+    return "" if (ahead or Ahead(text)).find(closing, i + len(written)) < len(text) else element
 
 
 def targets(tag: str, attrs: Mapping[str, str | None]) -> list[str]:

@@ -4,6 +4,8 @@ piece of code replaced by a private-use token on its own line, and what the toke
 (`Masked`: the formulas as written, `RawFormula`, and the code)."""
 from __future__ import annotations
 
+import bisect
+import functools
 import logging
 import re
 import string
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from ..errors import BuildError, combined, shortened
 from ..log import warn
-from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
+from .html_names import COMMONMARK_AUTOLINK, Ahead, angle_bracket, left_open, mdx_component
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -63,6 +65,7 @@ _DISTILL = {
 _DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
+_DOUBLED_CLOSE_RE = {k: re.compile(re.escape(v)) for k, v in _DOUBLED_CLOSE.items()}
 # Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
 # `{#if fw === 'pt'}`, `{:else}`, `{/if}` (and `each`, `await`, `key`); a Jinja comment
 # is `{# …` with a space, a heading id `{#id}` has no space after its name
@@ -118,6 +121,30 @@ _GITHUB_INLINE = re.compile(r"\$(?P<ticks>`+)(?!`)(?P<tex>(?:(?!\n[ \t>]*\n).)+?
                             r"(?P=ticks)\$", re.S)
 
 
+# a blank line inside a paragraph's text (after a quote's '>'s), which no inline span crosses
+_BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+_TICKS = re.compile("`+")
+_LINE_BREAK = re.compile("\n")
+
+
+@functools.cache
+def _github_close(ticks: int) -> re.Pattern[str]:
+    """The end of GitHub's inline math opened by '$' and `ticks` backticks: as many, '$'."""
+    return re.compile(r"(?<!`)" + "`" * ticks + r"\$")
+
+
+def _github_may_close(ahead: Ahead, i: int) -> bool:
+    """Whether the '$' at text[i] may open GitHub's inline math, `` $`x`$ ``: a backtick
+    after it, and its closing backticks and '$' further on before a blank line. Checked
+    first because _GITHUB_INLINE, failing, reads to the paragraph's end, and did so from
+    every '$`' (10000 '$`a$' in a paragraph: 10 s)."""
+    ticks = _TICKS.match(ahead.text, i + 1)
+    if ticks is None:
+        return False
+    return ahead.find(_github_close(len(ticks[0])), ticks.end() + 1) < \
+        ahead.find(_BLANK_LINE, ticks.end())
+
+
 class InlineScanner:
     """Masks the inline math and code of a paragraph's text; `masked` collects the formulas
     and code it found (the block scanner, `lexer`, builds on it)."""
@@ -135,6 +162,15 @@ class InlineScanner:
         # price's '$' that took the next formula's '$' as its partner, named by the error
         # about the '$' left over further on
         self._price: tuple[int, int] | None = None
+        self._breaks: tuple[str | None, list[int]] = (None, [])   # a text, its line breaks
+
+    def line_at(self, text: str, first: int, i: int) -> int:
+        """The file line of text[i], the text's first line being `first`: looked up among
+        the text's line breaks, found once (counting them from the start for each formula
+        took a paragraph's length each time)."""
+        if self._breaks[0] is not text:
+            self._breaks = (text, [m.start() for m in _LINE_BREAK.finditer(text)])
+        return first + bisect.bisect_left(self._breaks[1], i)
 
     def raise_independent(self, first: BuildError | None = None) -> None:
         """Raises the independent mistakes found so far with `first` (the mistake that
@@ -205,24 +241,24 @@ class InlineScanner:
         i, n = 0, len(text)
         self._price = None
         link_end = 0      # where the link address and title being read end (see below)
+        links, ahead = _Links(text), Ahead(text)
         while i < n:
             c = text[i]
             if (c == "]" and text.startswith("(", i + 1)) or (
-                    c == "[" and not text[text.rfind("\n", 0, i) + 1:i].strip(" \t>") and
-                    _DEFINITION.match(text, i)):
+                    c == "[" and _DEFINITION.match(text, i) and _line_lead(text, i)):
                 # a link's address and title, `](…)` or a reference definition's: `\(` and
                 # `\)` there are escaped parentheses, as on GitHub (a Wikipedia address,
                 # `Python_\(programming_language\)`), never a formula, and `<` no HTML
-                link_end = max(link_end, _address_end(text, i))
+                link_end = max(link_end, links.end(i))
             if c == "\\" and text.startswith("(", i + 1) and i >= link_end:
                 i = self.paren_math(text, i, first, out)
             elif c == "\\" and (doubled := _DOUBLED_OPEN.match(text, i)) and \
-                    _DOUBLED_CLOSE[doubled.group(1)] in text[i + 3:]:
+                    ahead.find(_DOUBLED_CLOSE_RE[doubled.group(1)], i + 3) < n:
                 self.independent.append(self._doubled(text, i, first, doubled.group(1)))
                 end = text.find(_DOUBLED_CLOSE[doubled.group(1)], i + 3) + 3
                 tex = text[i + 3:end - 3]
                 out.append(self.formula(tex.strip() or " ", False,
-                                        first + text.count("\n", 0, i)) +
+                                        self.line_at(text, first, i)) +
                            ("\n" + FILLER) * tex.count("\n"))
                 i = end
             elif c == "\\":
@@ -232,14 +268,15 @@ class InlineScanner:
                 i += 2
             elif c == "`":
                 i = self.code_span(text, i, out)
-            elif c == "$" and (github := _GITHUB_INLINE.match(text, i)):
+            elif c == "$" and _github_may_close(ahead, i) and \
+                    (github := _GITHUB_INLINE.match(text, i)):
                 i = self.github_math(github, first, out)
             elif c == "$":
                 i = self.inline_math(text, i, first, out)
             elif c == "{" and _SVELTE.match(text, i):
                 end = text.find("}", i)
                 written = text[i:end + 1 if end >= 0 else i + 30]
-                raise self.error(first + text.count("\n", 0, i),
+                raise self.error(self.line_at(text, first, i),
                                  f"'{written[:40]}' is a Svelte block (as in the Hugging Face "
                                  "course's MDX sources), which Markdown does not know: every "
                                  "branch would be published, each '{#if …}', '{:else}' and "
@@ -259,20 +296,20 @@ class InlineScanner:
                 i += 1
             elif c == "<":
                 if (name := mdx_component(text, i, self.elements)) and \
-                        (name, first + text.count("\n", 0, i)) not in self._named:
-                    self._named.add((name, first + text.count("\n", 0, i)))
+                        (name, self.line_at(text, first, i)) not in self._named:
+                    self._named.add((name, self.line_at(text, first, i)))
                     self.independent.append(self._component(text, i, first, name))
                 start = i
-                written, i = angle_bracket(text, i, self.elements)
+                written, i = angle_bracket(text, i, self.elements, ahead)
                 out.append(written)
                 if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
                     address = link.group(1)
-                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
+                    warn(LOGGER, self.path, self.line_at(text, first, start),
                          f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
                          "autolink), text here (this Markdown links only <http(s)://…>, "
                          f"<ftp://…> and e-mail addresses): write [{address}]({address})")
-                if element := left_open(text, start, written):
-                    warn(LOGGER, self.path, first + text.count("\n", 0, start),
+                if element := left_open(text, start, written, ahead):
+                    warn(LOGGER, self.path, self.line_at(text, first, start),
                          f"'{written[:30]}' opens the HTML element <{element}> (the text after "
                          "it is inside it, up to its end tag or the block's end); for the "
                          f"token, write `{written[:30]}` in code or &lt;{written[1:30]}; for the "
@@ -290,13 +327,13 @@ class InlineScanner:
         written = " ".join(text[i:end + 1 if end >= 0 else i + 40].split())
         shown = written if len(written) <= 50 else f"{written[:40]}…"
         if name in _DISTILL:
-            return self.error(first + text.count("\n", 0, i),
+            return self.error(self.line_at(text, first, i),
                               f"'{shown}' is Distill's component <{name}>, which Markdown does "
                               "not know: the page would show it as typed (GitHub hides it); "
                               f"write {_DISTILL[name]}")
         if name in _TOOL_COMPONENTS:
             whose, meant = _TOOL_COMPONENTS[name]
-            return self.error(first + text.count("\n", 0, i),
+            return self.error(self.line_at(text, first, i),
                               f"'{shown}' is {whose}, <{name}>, "
                               f"{'an MDX (JSX)' if name[0].isupper() else 'a'} component of "
                               "another tool, which Markdown does not know: "
@@ -305,7 +342,7 @@ class InlineScanner:
         what = (f"a Vue or MDX (JSX) component, <{name}>," if name[0].isupper() else
                 f"<{name}>, no HTML element but another tool's component (the Hugging Face "
                 "docs' <hfoption>, a web component such as <gradio-app>),")
-        return self.error(first + text.count("\n", 0, i),
+        return self.error(self.line_at(text, first, i),
                           f"'{shown}' is {what} which Markdown does "
                           "not know: the page would show it as typed (GitHub hides it); write "
                           "what it stands for in Markdown, or remove it (a video or notebook: "
@@ -324,7 +361,7 @@ class InlineScanner:
         # an ASCII punctuation mark resolved, `\\(` to `\(` and `h\_t` to `h_t` alike
         single = _MARKDOWN_ESCAPE.sub(r"\1", shown)
         dollars = "'$…$'" if bracket == "(" else "'$$' lines around it"
-        return self.error(first + text.count("\n", 0, i),
+        return self.error(self.line_at(text, first, i),
                           f"'{shown}' is written with doubled backslashes ('\\\\{bracket}' "
                           f"… '{close}', as in the Hugging Face blog's MDX sources and Jekyll "
                           f"posts for MathJax): in Markdown "
@@ -333,8 +370,9 @@ class InlineScanner:
                           f"that Markdown made of them), or {dollars}")
 
     def code_span(self, text: str, i: int, out: list[str]) -> int:
-        rest = text[i:]
-        run = len(rest) - len(rest.lstrip("`"))
+        opening = _TICKS.match(text, i)       # (not text[i:]: a copy of the rest each time)
+        assert opening is not None, "a code span starts at a backtick"
+        run = len(opening[0])
         ticks = "`" * run
         m = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, i + run)
         if m is None:
@@ -347,7 +385,7 @@ class InlineScanner:
     def github_math(self, m: re.Match[str], first: int, out: list[str]) -> int:
         """GitHub's inline math, `` $`x^2`$ ``: a code span between two `$` is the formula
         `x^2` (without the backticks, which KaTeX would show as quote marks), as `$x^2$`."""
-        line = first + m.string.count("\n", 0, m.start())
+        line = self.line_at(m.string, first, m.start())
         tex = m["tex"]
         if tex.startswith(" ") and tex.endswith(" ") and tex.strip():
             tex = tex[1:-1]                   # a code span's content (CommonMark 6.1)
@@ -359,7 +397,7 @@ class InlineScanner:
         return m.end()
 
     def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
-        line = first + text.count("\n", 0, i)
+        line = self.line_at(text, first, i)
         if text.startswith("$$", i):
             # Zhihu's and kramdown's inline formula `$$x$$`: each one a mistake of its own,
             # all named in one build, the scan going on past its closing `$$`
@@ -392,6 +430,7 @@ class InlineScanner:
                                    f"{self._price_hint(text, i)}")
         depth, j, before_digit, spaced = 0, i + 1, 0, 0
         opened: list[int] = []          # the '{'s not yet closed, where they are
+        through: list[int] = []         # the '$'s outside braces the formula ran on through
         # the first '$' that would close the formula but for a '{' left open before it,
         # and those '{'s
         inside: tuple[int, list[int]] | None = None
@@ -412,6 +451,7 @@ class InlineScanner:
             elif c == "$" and depth <= 0 and not text[j - 1].isspace() \
                     and text[j + 1:j + 2].isdigit():
                 before_digit = before_digit or j
+                through.append(j)
             elif c == "$" and depth <= 0 and not text[j - 1].isspace():
                 # a '$' the formula ran on through, which KaTeX refuses (math mode has no
                 # '$'): named here with the formula meant (`$x $ is … $y$`, `$-$1 … $y$`)
@@ -420,7 +460,11 @@ class InlineScanner:
                 if before_digit:
                     self._before_digit(text, i, before_digit, line)
                 tex = text[i + 1:j]
-                if tex[0].isdigit():
+                if tex[0].isdigit() and through:
+                    # a price's '$' closed by the '$' of a formula after it (`A $5 fee and
+                    # $x$`): KaTeX would refuse the '$' inside, a message about TeX
+                    self.independent.append(self._price_run_on(text, i, j, through, line))
+                elif tex[0].isdigit():
                     self._price = (i, j)
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
@@ -430,6 +474,8 @@ class InlineScanner:
                 spaced = j
             elif c == "$" and depth > 0 and inside is None and not text[j - 1].isspace():
                 inside = (j, list(opened))
+            elif c == "$" and depth <= 0:
+                through.append(j)       # `$x` after a space: the next formula's opening '$'
             j += 1
         if before_digit:
             self._before_digit(text, i, before_digit, line)
@@ -458,6 +504,28 @@ class InlineScanner:
         return (f"; the '$' with no partner may be the price '{price}' at {at}, whose '$' "
                 f"opened the formula '{_shown(read)}' (closed by another formula's '$'): "
                 f"write '\\{price}' for the price")
+
+    def _price_run_on(self, text: str, i: int, j: int, through: list[int],
+                      line: int) -> BuildError:
+        """The error for the formula opened at text[i] by a price's '$' (its TeX starts with
+        a number) and closed at text[j], past the '$'s at `through` (a formula's opening '$',
+        a price's): `A $5 fee and $x$ is small` typesets '5 fee and $x' or nothing, and the
+        formula meant is lost. Names the prices in it, each with where it is."""
+        prices = [(k, "$" + number.group(0).rstrip(".,")) for k in (i, *through)
+                  if (number := re.match(r"\d[\d.,]*", text[k + 1:]))]
+        def where(k: int) -> str:
+            below = text.count("\n", i, k)
+            return self._at(text, k) if not below else f"line {line + below}, {self._at(text, k)}"
+        named = " and ".join(f"'{price}' at {where(k)}" for k, price in prices)
+        written = " and ".join(f"'\\{price}'" for _, price in prices)
+        read = _shown(" ".join(text[i:j + 1].split()))
+        if len(prices) == 1:
+            what = f"the price {named} opens a formula that a later '$' closes, '{read}'"
+        else:
+            what = f"the prices {named} are read as one formula, '{read}'"
+        return self.error(line, f"{what}: it cannot be typeset (a formula holds no '$') and a "
+                                f"formula in it is lost; write {written} for the "
+                                f"price{'s' if len(prices) > 1 else ''}")
 
     @staticmethod
     def _at(text: str, i: int) -> str:
@@ -515,7 +583,7 @@ class InlineScanner:
 
     def paren_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         """Inline math `\\( … \\)` opened at text[i]; it does not cross a blank line."""
-        line = first + text.count("\n", 0, i)
+        line = self.line_at(text, first, i)
         j = i + 2
         while j < len(text):
             if text.startswith("\\)", j):
@@ -533,7 +601,8 @@ class InlineScanner:
             if text.startswith("\n\n", j):
                 break
             j += 1
-        raise self.error(line, f"formula '\\({text[i + 2:i + 30].splitlines()[0]}…' is never "
+        after = (text[i + 2:i + 30].splitlines() or [""])[0]    # `\\(` may end the text
+        raise self.error(line, f"formula '\\({after}…' is never "
                                "closed; end it with '\\)' (for a plain parenthesis, write '(' "
                                "without the backslash)")
 
@@ -544,47 +613,108 @@ _DEFINITION = re.compile(r"\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:")
 _PUNCTUATION = frozenset(string.punctuation)
 
 
-def _address_end(text: str, i: int) -> int:
-    """Where the link address and optional title at text[i] end (CommonMark 6.3 and 4.7):
-    after the `)` of an inline link whose `](` is at text[i], or after the title (or the
-    address) of the reference definition whose `[` is at text[i]; i if there is none. The
-    address is `<…>`, or runs to a space or control character with its parentheses balanced;
-    a title is in "…", '…' or (…); a backslash escapes a punctuation mark in either."""
-    if text[i] == "]":
-        j = i + 2
-    else:
-        m = _DEFINITION.match(text, i)
-        j = m.end() if m else i
-    j = _skip_space(text, j)
-    if text.startswith("<", j):
-        j += 1
-        while j < len(text) and text[j] not in "<>\n":
-            j += 2 if text[j] == "\\" else 1
-        if not text.startswith(">", j):
-            return i
-        j += 1
-    else:
-        depth, start = 0, j
-        while j < len(text) and ord(text[j]) > 32 and not (text[j] == ")" and not depth):
-            if text[j] == "\\" and text[j + 1:j + 2] in _PUNCTUATION:
-                j += 2
-                continue
-            depth += {"(": 1, ")": -1}.get(text[j], 0)
+class _Links:
+    """The link addresses and titles of one paragraph's text (`end`), every stretch of it
+    scanned once: a paragraph of 3000 unclosed `[a](` (or `[a](x (t`) was read from each
+    opener to its end, 9 s; now each address scan's result is kept for every position it
+    passed, and each title scan's for every position it stepped on."""
+
+    def __init__(self, text: str):
+        self.text = text
+        # for each position of a stretch of characters above a space that an address scan
+        # reached: where a scan starting there stops (a ')' that closes nothing, or the
+        # stretch's end) and the '(' still open there (0 at a ')')
+        self._stops: dict[int, tuple[int, int]] = {}
+        self._titles: dict[str, dict[int, int]] = {'"': {}, "'": {}, ")": {}}
+
+    def end(self, i: int) -> int:
+        """Where the link address and optional title at text[i] end (CommonMark 6.3 and 4.7):
+        after the `)` of an inline link whose `](` is at text[i], or after the title (or the
+        address) of the reference definition whose `[` is at text[i]; i if there is none.
+        The address is `<…>`, or runs to a space or control character with its parentheses
+        balanced; a title is in "…", '…' or (…); a backslash escapes a punctuation mark in
+        either."""
+        text = self.text
+        if text[i] == "]":
+            j = i + 2
+        else:
+            m = _DEFINITION.match(text, i)
+            j = m.end() if m else i
+        j = _skip_space(text, j)
+        if text.startswith("<", j):
             j += 1
-        if depth or (j == start and text[i] == "["):
-            return i
-    k = _skip_space(text, j)
-    if k > j and k < len(text) and text[k] in "\"'(":
-        close = ")" if text[k] == "(" else text[k]
-        end = k + 1
-        while end < len(text) and text[end] != close and not text.startswith("\n\n", end):
-            end += 2 if text[end] == "\\" else 1
-        if end < len(text) and text[end] == close:
-            j = end + 1
-    if text[i] == "[":
-        return j
-    j = _skip_space(text, j)
-    return j + 1 if text.startswith(")", j) else i
+            while j < len(text) and text[j] not in "<>\n":
+                j += 2 if text[j] == "\\" else 1
+            if not text.startswith(">", j):
+                return i
+            j += 1
+        else:
+            start = j
+            j, depth = self._address_stop(j)
+            if depth or (j == start and text[i] == "["):
+                return i
+        k = _skip_space(text, j)
+        if k > j and k < len(text) and text[k] in "\"'(":
+            close = ")" if text[k] == "(" else text[k]
+            end = self._title_stop(k + 1, close)
+            if end < len(text) and text[end] == close:
+                j = end + 1
+        if text[i] == "[":
+            return j
+        j = _skip_space(text, j)
+        return j + 1 if text.startswith(")", j) else i
+
+    def _address_stop(self, j: int) -> tuple[int, int]:
+        """Where an address scan from text[j] stops (a ')' with no '(' open since j, or the
+        first space or control character) and how many '(' are open there. Computed for the
+        whole stretch of characters above a space around j, from its end back: a '(' stops
+        where the scan after its own ')' stops."""
+        if j in self._stops or j >= len(self.text) or ord(self.text[j]) <= 32:
+            return self._stops.get(j, (j, 0))
+        text, stops = self.text, self._stops
+        end = _SPACE_OR_CONTROL.search(text, j)
+        last = end.start() if end else len(text)
+        first = j
+        while first > 0 and ord(text[first - 1]) > 32:
+            first -= 1
+        stops[last] = (last, 0)
+        for p in range(last - 1, first - 1, -1):
+            c = text[p]
+            if c == "\\" and text[p + 1:p + 2] in _PUNCTUATION:
+                stops[p] = stops[p + 2]
+            elif c == ")":
+                stops[p] = (p, 0)
+            elif c == "(":
+                closed, depth = stops[p + 1]
+                stops[p] = stops[closed + 1] if closed < last else (last, depth + 1)
+            else:
+                stops[p] = stops[p + 1]
+        return stops[j]
+
+    def _title_stop(self, j: int, close: str) -> int:
+        """Where a title's scan from text[j] stops: at its closing mark `close`, a blank line
+        or the text's end (a backslash skips the character after it)."""
+        text, known = self.text, self._titles[close]
+        passed = []
+        while j < len(text) and j not in known and text[j] != close and \
+                not text.startswith("\n\n", j):
+            passed.append(j)
+            j += 2 if text[j] == "\\" else 1
+        stop = known.get(j, j)
+        known.update(dict.fromkeys(passed, stop))
+        return stop
+
+
+_SPACE_OR_CONTROL = re.compile(r"[\x00-\x20]")
+
+
+def _line_lead(text: str, i: int) -> bool:
+    """Whether only spaces, tabs and quote markers ('>') stand between text[i] and its line's
+    start, read back from text[i] (each '[' of a long line copied the line)."""
+    k = i
+    while k and text[k - 1] in " \t>":
+        k -= 1
+    return not k or text[k - 1] == "\n"
 
 
 def _skip_space(text: str, j: int) -> int:

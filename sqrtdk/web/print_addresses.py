@@ -19,12 +19,13 @@ ATTRIBUTE = "data-print-href"
 _SKIPPED_CLASSES = frozenset({"fig-link"})
 
 
-def with_print_addresses(page: str, rel: str, base_url: str) -> str:
+def with_print_addresses(page: str, rel: str, base_url: str, article: bool = False) -> str:
     """`page` (the site path `rel`) with `data-print-href` on each link of its <article> to
-    another page of the site, the link's full address under `base_url`."""
+    another page of the site, the link's full address under `base_url`. `article`: `page` is
+    a part of the article's HTML (`--serve`'s fast patch, serve_fast), every link in it."""
     if not base_url:
         return page
-    parser = _Links(page, urljoin(base_url, rel))
+    parser = _Links(page, urljoin(base_url, rel), article)
     parser.feed(page)
     parser.close()
     out, at = [], 0
@@ -35,12 +36,12 @@ def with_print_addresses(page: str, rel: str, base_url: str) -> str:
 
 
 class _Links(html.parser.HTMLParser):
-    def __init__(self, page: str, address: str):
+    def __init__(self, page: str, address: str, article: bool):
         super().__init__(convert_charrefs=True)
         self.page, self.address = page, address
         self.starts = [0] + [m.end() for m in re.finditer("\n", page)]
         self.inserts: list[tuple[int, str]] = []
-        self.depth = 0                      # open <article> elements
+        self.depth = int(article)           # open <article> elements
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "article":

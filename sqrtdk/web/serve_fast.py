@@ -3,9 +3,10 @@
 After a save of an article, the blocks (runs of lines between blank lines) that changed are
 converted on their own, by the same steps as the whole article (pages.build_page: the lexer,
 the quoted results, Python-Markdown with the article's extensions; then the site's: figure
-tables, the formulas' HTML and the quotes' spans, see assemble.render_site), and their HTML
-replaces the same blocks' HTML in the page the last full build made. The full build then runs
-as before and its page replaces the patched one (a morph of an equal page changes nothing).
+tables, the formulas' HTML, the quotes' spans and the printed addresses of links to the site's
+pages, see assemble.render_site), and their HTML replaces the same blocks' HTML in the page
+the last full build made. The full build then runs as before and its page replaces the patched
+one (a morph of an equal page changes nothing).
 
 The patch is made only where it is known to be right: the blocks' old text, converted the
 same way, must give HTML found exactly once in the last built page (so a block whose HTML
@@ -54,6 +55,7 @@ class ArticleContext:
     node_modules: Path
     macros: Mapping[str, str]
     math: Callable[[], Any]      # the MathRenderer (the Builder's, warm)
+    base_url: str                # the site's (settings.base_url), for the printed addresses
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,7 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
     from .markers import FIG_DATA_RE
     from .model import Page
     from .pages import convert
+    from .print_addresses import with_print_addresses
     from .quoting import Quoter, mark_quotes
     try:
         with held() as messages:
@@ -134,6 +137,7 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
             if FIG_DATA_RE.search(html):   # a figure's table of numbers (reads the registry)
                 html = fill_tables(html, st.ui, ctx.results)
             html = mark_quotes(fill_math(html, math_html), quoter.log)
+            html = with_print_addresses(html, ctx.rel, ctx.base_url, article=True)
     except (BuildError, RecursionError):     # the build says it, at its line (pages.build_page)
         return None
     return None if messages else html
@@ -218,5 +222,5 @@ def contexts(builder: Any, inputs: Any, results: Mapping[str, Any],
         known_figures=figures.names,
         source_url=lambda module: f"../source/{module}.html", cache_dir=opts.cache_dir,
         node_modules=opts.node_modules, macros=inputs.settings.macros,
-        math=lambda: builder.math(inputs.settings.math))
+        math=lambda: builder.math(inputs.settings.math), base_url=inputs.settings.base_url)
         for lang in inputs.settings.languages}
