@@ -61,6 +61,11 @@ _DISTILL = {
 # a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
 # a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
 _DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
+# a command written with a doubled backslash (`\\sqrt`, `\\operatorname`): a formula escaped
+# for Markdown whole, as Google Docs' Markdown export writes one (`$\\sqrt{d\_k}$`); KaTeX
+# reads a line break and the command's name as letters
+_DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\([A-Za-z]+)")
+_SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 # Svelte's blocks, as the Hugging Face course's MDX writes its framework switch:
@@ -169,7 +174,23 @@ class InlineScanner:
         """A backslash doubled for Markdown in a formula's TeX (which starts at line
         `first`): `\\\\{…\\\\}` (a set's braces), `\\\\,`, `\\\\;`, `\\\\!` in inline math, and
         a pair `\\\\{`…`\\\\}` in a display formula (where a lone `\\\\` before a group is a
-        line break): an error at the line of the first, the scan going on."""
+        line break): an error at the line of the first, the scan going on. So is a command
+        written `\\\\sqrt` in inline math, and in a display formula whose every command is
+        written so (a line break before a letter, `a \\\\b`, sits among single-backslash
+        commands): the message gives the formula with Markdown's escapes resolved."""
+        commands = list(_DOUBLED_COMMAND.finditer(tex))
+        if commands and (not display or not _SINGLE_COMMAND.search(tex)):
+            m = commands[0]
+            meant = _MARKDOWN_ESCAPE.sub(r"\1", " ".join(tex.split()))
+            written = f"'${_shown(meant)}$'" if not display else \
+                f"'{_shown(meant)}' between its '$$' lines"
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, m.start()),
+                f"'\\\\{m[1]}' in a formula is a line break ('\\\\') and the letters "
+                f"'{m[1]}' to KaTeX, which gets the TeX as written: the formula is escaped for "
+                "Markdown (every backslash doubled, '\\_' for '_', as Google Docs' Markdown "
+                f"export and posts written for MathJax behind Markdown write it); write {written}"))
+            return
         found = list(_DOUBLED_IN_TEX.finditer(tex))
         if display:
             opens = [m for m in found if m[1] == "{"]
