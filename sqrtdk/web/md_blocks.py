@@ -588,6 +588,8 @@ class BlockStructure(Treeprocessor):
             for slot in slots:
                 text = prose((el.text if slot == "text" else el.tail) or "")
                 for m in _UNDEFINED_REFERENCE.finditer(text):
+                    if text[m.start() - 1:m.start()] == "[" and text[m.end():m.end() + 1] == "]":
+                        continue     # an org-mode link `[[address][text]]`: md_foreign's
                     label = m.group(2) or m.group(1)
                     line = self.positions.at(el, slot, 0)
                     after = self.positions.floor(el) or 1    # where it cannot be before
@@ -641,6 +643,8 @@ class BlockStructure(Treeprocessor):
             if mine and mine.text and any(mine.text in t for t in swallowed) and \
                     (github is None or github.text in swallowed):
                 continue
+            if any(x and _foreign_link(x, lines) for x in (mine, github)):
+                continue     # another tool's link, told as such (md_foreign)
             if mine and github and mine.href != github.href:
                 said.append((mine.line or github.line, self._other_address(mine, github)))
             elif github and not mine and github.line in self.raw_warned:
@@ -702,6 +706,21 @@ class BlockStructure(Treeprocessor):
 
 
 _LineWarnings = list[tuple[int, str]]
+
+
+# an address as another tool's link syntax leaves it in an autolink: Slack's
+# `<https://…|text>`, org-mode's `[[https://…][text]]`, AsciiDoc's `https://…[text]`
+_FOREIGN_IN_ADDRESS = re.compile(r"\|(?=\S)|\]\[|(?<![/\[\\])\[[^\[\]\\]*\]?$")
+
+
+def _foreign_link(link: _Link, lines: list[str]) -> bool:
+    """Whether `link` (an address linked by either reading) is part of another tool's link
+    syntax, which md_foreign tells as such (a difference of the two readings there is no
+    advice to follow): the forms of `_FOREIGN_IN_ADDRESS`, or MediaWiki's `[https://… text]`
+    on its line."""
+    source = lines[link.line - 1] if 0 < link.line <= len(lines) else ""
+    return bool(_FOREIGN_IN_ADDRESS.search(link.href)) or \
+        re.search(r"\[" + re.escape(link.text) + r"[ \t]+[^\]\n]+\]", source) is not None
 
 
 def _on_this_site(href: str) -> bool:
