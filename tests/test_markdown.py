@@ -845,6 +845,25 @@ def test_a_line_starting_with_three_quote_marks_warns_once_at_its_line(
     assert len(got) == 1 and f"index.md:{BODY_START + line}: warning:" in got[0], warned
 
 
+@pytest.mark.parametrize("text, said", [
+    ("#+TITLE: Why attention divides by sqrt(d_k)\n", "'#+TITLE' is an org-mode keyword line"),
+    ("#+OPTIONS: toc:nil num:nil\n", "remove the line"),
+    ("#+BEGIN_SRC python\nx = 1\n#+END_SRC\n", "org-mode block, whose lines this Markdown"),
+    ("#+BEGIN_QUOTE\nWe suspect that…\n#+END_QUOTE\n", "'> ' at the start of each"),
+    ("- a list\n- #[[open question]] does it hold?\n", "for a literal #, write '\\#[[open'"),
+    ("1. #tag here\n", "for a literal #, write '\\#tag'"),
+])
+def test_a_heading_of_org_keywords_or_a_hashtag_in_a_list_says_what_was_meant(
+        tmp_path: Path, text: str, said: str) -> None:
+    """Org-mode's `#+TITLE:` and `#+BEGIN_SRC python` lines (level-1 headings here, text on
+    GitHub) were told to be written '\\#+TITLE:', and a Logseq tag `- #[[open question]]` in a
+    list item was told to be a heading '## [[open question]] … {#some-id}': the error names
+    the org-mode line and what to write for it, and the hashtag as a hashtag."""
+    e = error(tmp_path, "Intro.\n\n" + text)
+    assert e.line == BODY_START + 2 + text.split("#")[0].count("\n"), str(e)
+    assert said in e.message, str(e)
+
+
 def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "> > > deep\n")

@@ -822,8 +822,39 @@ def _same_address(href: str) -> str:
 
 
 # a heading's hashes followed by a word with no space between (`#hashtag`), where GitHub
-# reads a paragraph: the hashes and the word
-_HASH_WORD = re.compile(r"^[ \t>]*(#{1,6}[^\s#]\S*)")
+# reads a paragraph: the hashes and the word; also as a list item's first word (`- #tag`,
+# Logseq's `- #[[open question]]`), which Python-Markdown reads as a heading inside the item
+_HASH_WORD = re.compile(r"^(?:[ \t>]|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*(#{1,6}[^\s#]\S*)")
+# org-mode's keyword line, `#+TITLE: …`, `#+BEGIN_SRC python`, `#+END_SRC`
+_ORG_KEYWORD = re.compile(r"#\+(?P<end>END_)?(?P<begin>BEGIN_)?(?P<name>[A-Za-z_]+)(?::|\b)",
+                          re.I)
+_ORG_FENCE = "a code fence, '```python' … '```'"
+_ORG_BLOCKS = {"src": _ORG_FENCE, "example": _ORG_FENCE,
+               "quote": "'> ' at the start of each quoted line",
+               "equation": "the formula between two '$$' lines",
+               "latex": "the formula between two '$$' lines",
+               "export": "what it holds in Markdown, or nothing"}
+_ORG_LINES = {"title": "the title in the front matter (title:), and remove the line",
+              "caption": "the caption as a sentence of its own, and remove the line"}
+
+
+def _org_keyword(word: str) -> str | None:
+    """The message for org-mode's keyword line starting with `word` (`#+BEGIN_SRC`,
+    `#+TITLE:`), or None for another word."""
+    m = _ORG_KEYWORD.match(word)
+    if m is None:
+        return None
+    name = m["name"].lower()
+    if m["begin"] or m["end"]:
+        instead = _ORG_BLOCKS.get(name, "a box, '/// details | Title' … '///'")
+        shown = f"#+BEGIN_{m['name']} … #+END_{m['name']}"
+        return (f"'{shown}' is an org-mode block, whose lines this Markdown (Python-Markdown) "
+                "reads as level-1 headings (GitHub as text); write " + instead +
+                ", without its '#+' lines")
+    instead = _ORG_LINES.get(name, "nothing: remove the line (the title and description go "
+                                   "in the front matter)")
+    return (f"'#+{m['name']}' is an org-mode keyword line, which this Markdown "
+            f"(Python-Markdown) reads as a level-1 heading (GitHub as text); write {instead}")
 
 
 def as_typed(el: etree.Element) -> str:
@@ -988,6 +1019,8 @@ def hashtag_heading(written: str) -> str | None:
     m = _HASH_WORD.match(written)
     if not m:
         return None
+    if org := _org_keyword(m.group(1)):
+        return org
     return (f"'{m.group(1)}…' starts a level-1 heading here: in this Markdown "
             "(Python-Markdown) a '#' at the start of a line begins a heading even when a word "
             "follows it without a space (GitHub reads it as text); for a literal #, write "
