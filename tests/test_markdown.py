@@ -864,6 +864,37 @@ def test_a_heading_of_org_keywords_or_a_hashtag_in_a_list_says_what_was_meant(
     assert said in e.message, str(e)
 
 
+def test_a_jupytext_script_is_told_at_its_first_cell_marker(tmp_path: Path) -> None:
+    """A jupytext percent-format script pasted whole (`# %% [markdown]`, then '# ' comment
+    lines) was told "'$$' inside a line ('$$# p_j = … #$$')" with an inline formula to write
+    that held the '#'s, or a level-1 heading per line: now its first cell marker, saying what
+    the file is. A '# %%' inside a code fence is code."""
+    body = ("# %% [markdown]\n# ## Why divide {#why}\n#\n# $$\n# p_j = e^{s_j}\n# $$\n\n"
+            "# %%\nimport numpy as np\n")
+    e = error(tmp_path, "Intro.\n\n```python\n# %%\nx = 1\n```\n\n" + body)
+    assert e.line == BODY_START + 7 and "jupytext" in e.message, str(e)
+    html(tmp_path, "Intro.\n\n```python\n# %%\nx = 1\n```\n")
+
+
+def test_an_asciidoc_comment_block_is_told_as_one(tmp_path: Path) -> None:
+    """AsciiDoc's comment block, `////` … `////`, was told "'////' closes no box; remove
+    it, or open the box with '/// details | Title'"."""
+    e = error(tmp_path, "Intro.\n\n////\nA remark to remove.\n////\n")
+    assert e.line == BODY_START + 2 and "AsciiDoc's comment block" in e.message, str(e)
+    assert "<!-- … -->" in e.message, str(e)
+
+
+def test_a_picture_embedded_as_data_is_told_shortly_as_google_docs_writes_it(
+        tmp_path: Path) -> None:
+    """Google Docs' Markdown export embeds each picture as a data: address of its bytes; the
+    error quoted the whole address (tens of kilobytes on one line): now its start and end,
+    and what the reference is."""
+    data = "data:image/png;base64," + "iVBORw0KGgo" + "A" * 5000
+    e = error(tmp_path, f"Intro.\n\n![][image1]\n\n[image1]: <{data}>\n")
+    assert e.line == BODY_START + 2 and "Google Docs" in e.message, str(e)
+    assert len(str(e)) < 800, len(str(e))
+
+
 def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "> > > deep\n")

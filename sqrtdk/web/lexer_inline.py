@@ -42,7 +42,18 @@ _TOOL_COMPONENTS = {
              "each tab"),
     "CourseFloatingBanner": ("the Hugging Face course's notebook banner",
                              "a link to the notebook, [its title](address), or remove it"),
+    "ref": ("MediaWiki's (Wikipedia's) reference",
+            "a footnote: a reference [^name] in the text and '[^name]: the reference' below "
+            "the paragraph"),
+    "references": ("MediaWiki's (Wikipedia's) list of references",
+                   "nothing: remove it (the page lists the notes itself)"),
 }
+# MediaWiki's tags, another tool's whatever they hold (`<ref>Vaswani, 2017.</ref>` has no
+# attribute, which `mdx_component` asks of a lower-case name)
+_MEDIAWIKI_TAG = re.compile(r"<(ref|references)(?=[\s/>])")
+# MediaWiki's (Wikipedia's) formula, `<math>\sqrt{d_k}</math>`: TeX inside HTML's <math>,
+# which holds MathML elements (a browser shows the TeX as typed)
+_MEDIAWIKI_MATH = re.compile(r"<math(?P<attrs>\s[^<>]*)?>(?P<tex>[^<]*?\S[^<]*?)</math>")
 _TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
 _TOOL_COMPONENTS["TabItem"] = ("Docusaurus' tab", _TOOL_COMPONENTS["Tabs"][1])
 _DISTILL = {
@@ -279,7 +290,18 @@ class InlineScanner:
                 out.append(c)
                 i += 1
             elif c == "<":
-                if (name := mdx_component(text, i, self.elements)) and \
+                if wiki := _MEDIAWIKI_MATH.match(text, i):
+                    block = "block" in (wiki["attrs"] or "") or \
+                        text[text.rfind("\n", 0, i) + 1:i].strip() == ":"
+                    tex = " ".join(wiki["tex"].split())
+                    self.independent.append(self.error(
+                        first + text.count("\n", 0, i),
+                        f"'{_shown(wiki.group(0))}' is MediaWiki's (Wikipedia's) formula: TeX "
+                        "inside HTML's <math>, which holds MathML, so a browser would show the "
+                        "TeX as typed; write " + (f"'{_shown(tex)}' between two '$$' lines"
+                                                  if block else f"'${_shown(tex)}$'")))
+                if (name := mdx_component(text, i, self.elements) or
+                        ((tag := _MEDIAWIKI_TAG.match(text, i)) and tag[1])) and \
                         (name, first + text.count("\n", 0, i)) not in self._named:
                     self._named.add((name, first + text.count("\n", 0, i)))
                     self.independent.append(self._component(text, i, first, name))
