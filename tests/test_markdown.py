@@ -80,6 +80,8 @@ def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path)
     glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements
              if e["attrs"].get("class") == "nobr"]
     assert [e["text"][-1] for e in glued] == ["，", "。"]
+    # the number of marks each holds, which the style sheet leaves room for
+    assert [e["attrs"].get("style") for e in glued] == ["--marks: 1", "--marks: 1"]
     assert all("math" in e["attrs"].get("class", "") for g in glued for e in
                Tree(html(tmp_path, body, lang="zh")).elements if "nobr" in e["ancestors"])
     assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
@@ -99,6 +101,8 @@ def test_an_opening_bracket_before_inline_math_stays_on_its_line(
     glued = [i for i, e in enumerate(elements) if e["attrs"].get("class") == "nobr"
              and e["text"][:1] in "([（「“"]
     assert [elements[i]["text"][0] for i in glued] == marks, [e["text"] for e in elements]
+    assert [elements[i]["attrs"].get("style") for i in glued] == \
+        (["--marks: 1", "--marks: 3"] if lang == "zh" else ["--marks: 1", "--marks: 1"])
     # each holds the mark and, right after it, the formula
     assert all(elements[i + 1]["attrs"].get("class") == "math"
                and elements[i + 1]["depth"] == elements[i]["depth"] + 1 for i in glued)
