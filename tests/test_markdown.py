@@ -899,6 +899,34 @@ def test_a_picture_embedded_as_data_is_told_shortly_as_google_docs_writes_it(
     assert len(str(e)) < 800, len(str(e))
 
 
+@pytest.mark.parametrize("text, mark", [
+    ("<center><font color=red>**Original, please credit**</font></center>\n", "bold"),
+    ('<div align="center">\n  See [the paper](https://arxiv.org/abs/1706.03762).\n</div>\n',
+     "a link"),
+])
+def test_markdown_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str,
+                                                               mark: str) -> None:
+    """A cnblogs or CSDN post's `<center><font …>**…**</font></center>` showed its asterisks,
+    here and on GitHub, with no word: Markdown is not read inside a block of raw HTML."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "inside a block of raw HTML" in w]
+    line = BODY_START + 2 + text.split("\n").index(next(x for x in text.split("\n")
+                                                       if "**" in x or "](" in x))
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+    assert f"HTML for {mark}" in got[0], got
+
+
+@pytest.mark.parametrize("text", ["<pre>def f(**kwargs): pass</pre>\n",
+                                  "Some **bold** and <span>**this**</span> text.\n",
+                                  "<div>\n<code>a**b**c</code>\n</div>\n"])
+def test_markdown_marks_read_as_markdown_or_in_code_stay_quiet(tmp_path: Path,
+                                                               text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "raw HTML" in w], warned
+
+
 def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "> > > deep\n")
