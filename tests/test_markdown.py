@@ -927,6 +927,23 @@ def test_markdown_marks_read_as_markdown_or_in_code_stay_quiet(tmp_path: Path,
     assert not [w for w in warned if "raw HTML" in w], warned
 
 
+@pytest.mark.parametrize("text, warned", [
+    ("Example::\n\n    >>> import torch\n    >>> torch.randn(3)\n", True),
+    ("The same in a code block::\n\n```python\nx = 1\n```\n", True),
+    ("The ratio a::b here::\n\nA paragraph.\n", False),
+    ("A container:::\n\n    code\n", False),
+])
+def test_a_restructuredtext_literal_marker_above_code_warns_at_its_line(
+        tmp_path: Path, text: str, warned: bool) -> None:
+    """reStructuredText's `Example::` over indented code (shown as 'Example:' there) showed
+    its '::', here and on GitHub, with no word."""
+    with captured() as said:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in said if "marker of the literal block" in w]
+    assert len(got) == warned and all(f"index.md:{BODY_START + 2}: warning:" in g
+                                      for g in got), said
+
+
 def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "> > > deep\n")

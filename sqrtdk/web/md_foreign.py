@@ -609,6 +609,7 @@ class ForeignSyntax(Treeprocessor):
         self._code_captions(root)
         self._simple_tables(root)
         self._wiki_tables(root)
+        self._literal_markers(root)
         self._word_lists(root)
 
     def _rest_link(self, code: etree.Element, after: etree.Element | None) -> None:
@@ -665,6 +666,26 @@ class ForeignSyntax(Treeprocessor):
                      "a line of dashes parted by spaces under a line of text is the rule under a "
                      "Pandoc simple table's header, which is no table here (nor on GitHub: a "
                      f"horizontal rule between paragraphs); write {PIPE_TABLE}")
+
+    def _literal_markers(self, root: etree.Element) -> None:
+        """A paragraph ending in '::' right above a code block (`Example::` over indented
+        lines): reStructuredText's marker of a literal block, which reST shows as one ':';
+        here and on GitHub the paragraph shows both. A warning at its line."""
+        for parent in root.iter():
+            for k, el in enumerate(parent[:-1]):
+                nxt = parent[k + 1]
+                own = (el[-1].tail if len(el) else el.text) or ""
+                if el.tag != "p" or not own.rstrip().endswith("::") or \
+                        own.rstrip().endswith(":::") or \
+                        not HTML_PLACEHOLDER_RE.fullmatch((nxt.text or "").strip()) or len(nxt):
+                    continue
+                line = self.positions.end(el) or self.positions.line(el)
+                shown = shortened(" ".join(self.readable(own).split()), 30)
+                warn(LOGGER, self.source, line,
+                     f"'{shown}' ends with '::', reStructuredText's marker of the literal "
+                     "block below it (which reST shows as one ':'); here and on GitHub the "
+                     "paragraph shows '::'; write one ':' (and the code below in a '```' "
+                     "fence)")
 
     def _wiki_tables(self, root: etree.Element) -> None:
         """MediaWiki's (Wikipedia's) table, `{| class="wikitable"` … `|}`: a paragraph of its
