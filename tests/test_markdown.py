@@ -975,6 +975,7 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "Use x << y >> z and <<EOF lines.\n", "An '' empty pair and it's the '90s.\n",
     "Write \"'quoted'\" words.\n", "The ratio is 1/√d_k / 2 here.\n",
     "Use a||b or a || b in C.\n", "| a | b |\n|---|---|\n| 1 || 2 |\n",
+    "The norms ||q - k|| and ||W_Q|| grow.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's

@@ -424,8 +424,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"<(?:[@#][A-Z0-9]{6,}|@!?\d{15,}|#\d{15,}|!(?:here|channel|everyone)|"
                 r"!subteam\^[A-Z0-9]+|a?:\w+:\d{15,})(?:\|[^<>\n]*)?>"), False,
      "a Slack or Discord mention '<@…>'", "the name in words ('@Priya'), or nothing"),
-    (re.compile(r"(?<!\|)\|\|(?=[^\s|])[^|\n]*?(?<=[^\s|])\|\|(?!\|)"), False,
-     "a Discord spoiler '||…||'", _SPOILER),
+    # (words, not a norm written without math: `||q - k||`, `||W_Q||`)
+    (re.compile(r"(?<!\|)\|\|(?=[^\s|])(?=[^|\n]*[ \t])(?=[^|\n]*[^\W\d_]{3})[^|\n]*?"
+                r"(?<=[^\s|])\|\|(?!\|)"), False, "a Discord spoiler '||…||'", _SPOILER),
     # MediaWiki's (Wikipedia's) external link `[https://… its text]` (its address linked by
     # MagicLink, after an element's edge); its table is `_wiki_tables`
     (re.compile(r"\[\u00aa?(?:https?|ftp)://[^\s\]]+[ \t]+[^\]\n]+\]"), False,
