@@ -2448,6 +2448,30 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
     assert f"('{lines.split(chr(10))[0][:20]}" in got[0], got       # as written
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "\u2022 Does it hold after training?\n\u2022 What about RoPE?\n",
+    "\u25cf \u70b9\u79ef\uff1b\n\u25cf \u65b9\u5dee\u3002\n",
+    "Open questions:\n\u25e6 the first one\n\u25e6 the second one\n",
+], ids=["bullet", "black circle", "under a line"])
+def test_lines_starting_with_a_bullet_character_warn_at_their_line(
+        tmp_path: Path, lines: str, lang: str) -> None:
+    """A list copied from Slack, Word or a web page keeps its bullet characters ('\u2022 …'
+    lines): one paragraph here and on GitHub, its items run together, with no word."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "lines starting with" in w]
+    line = BODY_START + 2 + next(k for k, x in enumerate(lines.split("\n")) if x[:1] in
+                                 "\u2022\u25cf\u25e6")
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+
+
+def test_a_bullet_character_in_a_sentence_is_no_list(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "A \u2022 in a sentence and\n\u2022 one line only.\n")
+    assert not [w for w in warned if "lines starting with" in w], warned
+
+
 def test_a_numbered_line_in_a_sentence_is_no_list(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "See point (1) here and\n(2) there in one sentence.\n\n"

@@ -97,6 +97,9 @@ def _role_instead(role: str, code: str) -> str:
 _CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}"
 _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
                         rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09])")
+# a bullet character at a line's start, as a list copied from Slack, Word or a web page
+# holds it: '\u2022 item', '\u25cf', '\u25cb', '\u25e6', '\u25aa', '\u2023', '\u2043'
+_BULLET_ITEM = re.compile(r"[ \t>]*([\u2022\u25cf\u25cb\u25e6\u25aa\u25ab\u2023\u2043])[ \t]")
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
@@ -645,6 +648,16 @@ class ForeignSyntax(Treeprocessor):
             numbered = [bool(_WORD_ITEM.match(x)) for x in lines[first - 1:last]]
             k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
                      None)
+            bullets = [_BULLET_ITEM.match(x) for x in lines[first - 1:last]]
+            b = next((b for b in range(len(bullets) - 1) if bullets[b] and bullets[b + 1]), None)
+            if b is not None and (k is None or b < k):
+                mark = bullets[b].group(1)   # type: ignore[union-attr]
+                warn(LOGGER, self.source, first + b,
+                     f"lines starting with '{mark}' (a list copied from Slack, Word or a web "
+                     "page) are no list here nor on GitHub: they run together into one "
+                     "paragraph; write '- ' at the start of each item's line, after a blank "
+                     "line")
+                continue
             if k is not None:
                 shown = shortened(self.readable(lines[first - 1 + k]).strip(), 30)
                 warn(LOGGER, self.source, first + k,
