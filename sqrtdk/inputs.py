@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Mistakes
+from .errors import Mistakes, display_path
 from .options import BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
 from .textfiles import TomlFile, read_text
@@ -25,10 +25,12 @@ class Inputs:
 def lint_words(article: Path, *files: TomlFile) -> None:
     """Chinese spacing, punctuation and quote marks of a language's strings and figure labels
     (web/cjk_lint.py), quotes as its article quotes (an article not there yet: no style)."""
-    from .web.cjk_lint import lint_strings, quote_style
-    quotes = quote_style(article, read_text(article)) if article.is_file() else None
+    from .web.cjk_lint import lint_strings, quote_line, quote_style
+    text = read_text(article) if article.is_file() else ""
+    quotes = quote_style(article, text) if article.is_file() else None
+    where = f"{display_path(article)}:{quote_line(text, quotes)}" if quotes else ""
     for f in files:
-        lint_strings(f, quotes)
+        lint_strings(f, quotes, where)
 
 
 def read_inputs(opts: BuildOptions) -> Inputs:

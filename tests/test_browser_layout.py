@@ -346,3 +346,29 @@ def test_section_and_root_signs_are_drawn_narrow_in_every_language(shared, lang:
     if not widths:
         pytest.skip("the page's text has no section or root sign")
     assert [(s, round(w, 2)) for s, w in widths if w > 0.7] == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_scrolling_inline_formula_glued_to_its_punctuation_stays_in_the_column(
+        visit, lang: str) -> None:
+    """An inline formula wider than a phone's column scrolls in its own box, the column's
+    width; glued to the full-width comma after it (a Chinese sentence, MathPunctuationGlue's
+    `.nobr`), the comma stood past the column's edge and the whole page scrolled sideways at
+    360 px. The formula is made here, as the page's own markup for one (the article needs
+    none that wide)."""
+    page = visit(viewport=PHONE).open(f"{lang}/index.html")
+    got = page.evaluate("""() => {
+        const p = document.createElement('p');
+        p.innerHTML = '\u5b9a\u4e49\u4e3a\uff1a<span class="nobr" style="--marks: 3">' +
+            '\uff08<span class="math">' +
+            '<span class="math-scroll" tabindex="0"><span class="katex" style="display:' +
+            'inline-block;width:2000px">x</span></span></span>\uff09\uff0c</span>\u5176\u4e2d';
+        const article = document.querySelector('article');
+        article.querySelector('h1').after(p);   // the title: every page has it
+        const column = article.getBoundingClientRect();
+        const glue = p.querySelector('.nobr').getBoundingClientRect();
+        const out = [glue.right - column.right, document.documentElement.scrollWidth,
+                     document.documentElement.clientWidth];
+        p.remove();
+        return out; }""")
+    assert got[0] <= 0.5 and got[1] <= got[2], got

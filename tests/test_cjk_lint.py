@@ -302,3 +302,23 @@ def test_a_full_width_indent_is_named_not_quoted_as_no_change(tmp_path, caplog, 
     assert f"text {where} with full-width space" in found[0] and "U+3000" in found[0], found
     was, _, wants = found[0].partition(" reads better as ")
     assert not wants or was.rsplit("'", 2)[-2] != wants.split("'")[1], found
+
+
+def test_a_string_quoting_otherwise_than_the_article_names_the_article_s_quote(
+        tmp_path, caplog) -> None:
+    """An article pasted from a blog that quotes with corner brackets (one licence line)
+    made every curly-quoted interface string warn "but the article quotes with 「」", at
+    strings.toml's lines, which the author never touched, with no word of where the
+    article's quote is: the warning names the article's line of its first such mark."""
+    from sqrtdk.errors import display_path
+    from sqrtdk.inputs import lint_words
+    from sqrtdk.textfiles import load_toml
+    article = tmp_path / "index.md"
+    article.write_text(f"---\ntitle: x\n---\n\n{ZH}\n\n{CORNER.format(TEST)}\n",
+                       encoding="utf-8")
+    strings = tmp_path / "strings.toml"
+    strings.write_text(f'[ui]\nother = "{CURLY.format(SHARE)}"\n', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk.web.cjk_lint"):
+        lint_words(article, load_toml(strings))
+    found = [r.getMessage() for r in caplog.records]
+    assert len(found) == 1 and f"(first at {display_path(article)}:7)" in found[0], found

@@ -121,6 +121,21 @@ INLINE: dict[str, tuple[str, str, str]] = {
                                         "a quote is written {{ name | fixed(2) }}", "page"),
     "unexpected token in a quote": ("the SD {{ spread.sd_small | sig(3) | }} here",
                                     "for literal braces", "page"),
+    # another tool's double braces and tags, as pasted Logseq pages and Wikipedia articles
+    # hold them, were told as a template's syntax error or a Hugging Face component
+    "Logseq macro": ("see {{embed ((6475a1b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b))}} here",
+                     "Logseq (Roam) macro", "page"),
+    "MediaWiki template": ("see {{cite journal |last=Vaswani |year=2017}} here",
+                           "MediaWiki (Wikipedia) template", "page"),
+    "MediaWiki template alone": ("see {{Reflist}} here", "MediaWiki (Wikipedia) template",
+                                 "page"),
+    "MediaWiki reference": ("see<ref>Vaswani et al., 2017.</ref> here",
+                            "MediaWiki's (Wikipedia's) reference", "page"),
+    # TeX in MediaWiki's <math> reached the page as typed, or as "'}}' left in the text"
+    "MediaWiki formula": ("where <math>\\frac{q}{\\sqrt{d_k}}</math> is",
+                          "write '$\\frac{q}{\\sqrt{d_k}}$'", "page"),
+    "TeX outside a formula": ("so \\frac{q \\cdot k}{\\sqrt{d_k}} here",
+                              "TeX outside a formula", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link

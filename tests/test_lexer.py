@@ -594,6 +594,25 @@ def test_a_backslash_doubled_for_markdown_in_a_formula_is_named(source: str, lin
                                                                             e.value.message)
 
 
+@pytest.mark.parametrize(("source", "line", "meant"), [
+    ("In LaTeX: $\\\\operatorname{Var}(q \\\\cdot k) = d\\_k$.\n", 1,
+     "'$\\operatorname{Var}(q \\cdot k) = d_k$'"),
+    ("a\n\nso $\\\\sqrt{d\\_k}$ grows\n", 3, "'$\\sqrt{d_k}$'"),
+    ("a\n\n$$\np\\_j \\= \\\\frac{e^{s\\_j}}{\\\\sum\\_l e^{s\\_l}}\n$$\n", 4,
+     "'p_j = \\frac{e^{s_j}}{\\sum_l e^{s_l}}' between its '$$' lines"),
+])
+def test_a_formula_escaped_for_markdown_is_told_the_tex_it_means(source: str, line: int,
+                                                                  meant: str) -> None:
+    """Google Docs' Markdown export escapes a formula typed in the document as text: every
+    backslash doubled, '\\_' for '_'. KaTeX drew '$\\\\sqrt{d\\_k}$' as a line break and
+    the letters 'sqrt' and 'd_k', silently. An error at its line, giving the formula meant."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and f"write {meant}" in e.value.message, (e.value.line,
+                                                                           e.value.message)
+    assert "Google Docs" in e.value.message
+
+
 @pytest.mark.parametrize("source", [
     "a\n\n$$\n\\begin{aligned}\nx &= 1 \\\\\n{}&= 2\n\\end{aligned}\n$$\n",
     "a\n\n$$\n\\begin{cases} 1 & x \\\\ 0 & \\text{else} \\end{cases}\n$$\n",

@@ -80,6 +80,8 @@ def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path)
     glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements
              if e["attrs"].get("class") == "nobr"]
     assert [e["text"][-1] for e in glued] == ["，", "。"]
+    # the number of marks each holds, which the style sheet leaves room for
+    assert [e["attrs"].get("style") for e in glued] == ["--marks: 1", "--marks: 1"]
     assert all("math" in e["attrs"].get("class", "") for g in glued for e in
                Tree(html(tmp_path, body, lang="zh")).elements if "nobr" in e["ancestors"])
     assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
@@ -99,6 +101,8 @@ def test_an_opening_bracket_before_inline_math_stays_on_its_line(
     glued = [i for i, e in enumerate(elements) if e["attrs"].get("class") == "nobr"
              and e["text"][:1] in "([（「“"]
     assert [elements[i]["text"][0] for i in glued] == marks, [e["text"] for e in elements]
+    assert [elements[i]["attrs"].get("style") for i in glued] == \
+        (["--marks: 1", "--marks: 3"] if lang == "zh" else ["--marks: 1", "--marks: 1"])
     # each holds the mark and, right after it, the formula
     assert all(elements[i + 1]["attrs"].get("class") == "math"
                and elements[i + 1]["depth"] == elements[i]["depth"] + 1 for i in glued)
@@ -614,6 +618,54 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("Some text {::nomarkdown}<b>raw</b>{:/} here.\n", "kramdown's (Jekyll's) extension"),
     ("1. ^Attention Is All You Need https://arxiv.org/abs/1706.03762\n",
      "Zhihu reference's back-mark"),
+    ("== Variants ==\n", "MediaWiki (Wikipedia) heading"),
+    ("=== Motivation for the scale ===\n", "MediaWiki (Wikipedia) heading"),
+    (".. math::\n\n   x^2\n", "('.. math::'); write the formula between two '$$' lines"),
+    (".. code-block:: python\n\n   x = 1\n", "('.. code-block::'); write a code fence"),
+    (".. contents:: On this page\n", "the page makes its own contents"),
+    (".. _sdpa-intro:\n", "reStructuredText target"),
+    (".. |sdpa| replace:: ``sdpa``\n", "substitution definition"),
+    (".. [#f1] A note.\n", "reStructuredText footnote '.. [#…]'"),
+    ("It saturates [#f1]_ here.\n", "reStructuredText footnote reference"),
+    ("PyTorch's |sdpa|_ function.\n", "reStructuredText substitution '|name|_'"),
+    ("==========  =====\nParameter   Meaning\n==========  =====\n", "simple table"),
+    ("The scale is stem:[\\sqrt{d_k}] here.\n", "AsciiDoc formula 'stem:[…]'"),
+    ("So latexmath:[d_k] grows.\n", "('latexmath:[d_k]')"),
+    ("[stem]\n++++\nx^2\n++++\n", "AsciiDoc formula block"),
+    ("[NOTE]\nThe paper never measures it.\n", "AsciiDoc block attribute line"),
+    ("|===\n| a | b\n|===\n", "AsciiDoc table"),
+    ("See link:https://arxiv.org/abs/1706.03762[the paper].\n", "AsciiDoc link"),
+    ("See https://arxiv.org/abs/1706.03762[the paper].\n", "AsciiDoc link 'https://…[text]'"),
+    ("See xref:masking.adoc[the masking page].\n", "AsciiDoc link"),
+    ("As <<variance>> shows.\n", "('<<variance>>')"),
+    ("As <<variance,the variance>> shows.\n", "AsciiDoc cross-reference"),
+    ("A note.footnote:[Only independence is needed.]\n", "AsciiDoc footnote"),
+    ("image::attention-heatmap.png[Attention weights,400]\n", "AsciiDoc image"),
+    ("= Why attention divides\n", "AsciiDoc document title"),
+    (":author: A. Researcher\n:stem: latexmath\n", "AsciiDoc's attribute entries"),
+    (". Ordered one\n. Ordered two\n", "AsciiDoc numbered list"),
+    ("** Second level of a list\n", "'** …' at a line's start"),
+    ("** TODO Check with numpy\n", "an org-mode heading"),
+    ("Then[fn:1] it holds.\n", "org-mode footnote"),
+    ("[fn:1] Only independence is needed.\n", "org-mode footnote"),
+    ("See [[https://arxiv.org/abs/1706.03762][the paper]].\n", "org-mode link"),
+    ("See [[*Variance][the variance section]].\n", "org-mode link"),
+    (":PROPERTIES:\n:CUSTOM_ID: variance\n:END:\n", "drawer"),
+    ("- :LOGBOOK:\n  CLOCK: [2026-12-03 Thu 21:10]\n  :END:\n", "drawer"),
+    ("SCHEDULED: <2026-12-05 Sat>\n", "planning line"),
+    ("where =Q= is a matrix.\n", "org-mode's verbatim"),
+    ("The /Attention Is All You Need/ paper.\n", "org-mode's italic"),
+    ("- title:: Scaled dot-product attention\n", "Logseq (Roam) property"),
+    ("alias:: SDPA\n", "Logseq (Roam) property"),
+    ("- footnote 4 ((6475a1b2-3c4d-4e5f-8a9b-0c1d2e3f4a5b))\n", "block reference"),
+    ("See <https://arxiv.org/abs/1706.03762|the paper> now.\n", "Slack link"),
+    ("<@U02ABCDEF> short version.\n", "('<@U02ABCDEF>')"),
+    ("cc <!here> please.\n", "Slack or Discord mention"),
+    ("It is ||because variance adds up|| here.\n", "Discord spoiler"),
+    ('{| class="wikitable"\n|-\n| 64 || 8.0\n|}\n', "MediaWiki (Wikipedia) table"),
+    ("* [https://arxiv.org/abs/1706.03762 The original paper]\n", "MediaWiki external link"),
+    ("'''Scaled attention''' is here.\n", "MediaWiki's (Wikipedia's) bold"),
+    ("The ''q'' vector.\n", "MediaWiki's (Wikipedia's) italic"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -630,7 +682,21 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "critic comment", "myst target", "myst cell break", "myst figure", "pelican metadata", "bookdown ref", "bookdown text ref",
         "bookdown label", "inline footnote", "inline r", "in-text citation",
         "in-text citation key", "reddit spoiler", "reddit spoiler in a quote", "lesswrong spoiler block",
-        "reddit superscript words", "reddit superscript run", "lesswrong collapsible", "kramdown options", "kramdown nomarkdown", "zhihu back-mark"])
+        "reddit superscript words", "reddit superscript run", "lesswrong collapsible", "kramdown options", "kramdown nomarkdown", "zhihu back-mark",
+        "mediawiki heading", "mediawiki heading 3", "rst math", "rst code", "rst contents",
+        "rst target", "rst substitution definition", "rst footnote", "rst footnote reference",
+        "rst substitution", "rst simple table", "asciidoc stem", "asciidoc latexmath",
+        "asciidoc stem block", "asciidoc attribute line", "asciidoc table", "asciidoc link",
+        "asciidoc url link", "asciidoc xref", "asciidoc cross-reference",
+        "asciidoc cross-reference text", "asciidoc footnote", "asciidoc image",
+        "asciidoc title", "asciidoc attributes", "asciidoc numbered list",
+        "asciidoc nested item", "org heading", "org footnote", "org footnote definition",
+        "org link", "org internal link", "org drawer", "logseq logbook", "org planning",
+        "org verbatim", "org italic", "logseq property in a list", "logseq property",
+        "logseq block reference", "slack link", "slack mention", "slack here",
+        "discord spoiler", "mediawiki table", "mediawiki external link", "mediawiki bold",
+        "mediawiki italic"])
+
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
         lang: str) -> None:
@@ -697,6 +763,227 @@ def test_a_caret_of_plain_text_is_no_reddit_superscript(tmp_path: Path, text: st
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "superscript" in w], warned
+
+
+@pytest.mark.parametrize("text, link", [
+    ("The scaling follows `Vaswani et al. (2017) <https://arxiv.org/abs/1706.03762>`_, "
+     "section 3.2.1, and PyTorch's |sdpa|_.\n",
+     "[Vaswani et al. (2017)](https://arxiv.org/abs/1706.03762)"),
+    ("See `the paper <https://arxiv.org/abs/1706.03762>`__ here.\n",
+     "[the paper](https://arxiv.org/abs/1706.03762)"),
+    ("- See `Attention`_ for more.\n", "[Attention](address)"),
+])
+def test_a_restructuredtext_link_warns_at_its_line_with_the_link_to_write(
+        tmp_path: Path, text: str, link: str) -> None:
+    """reStructuredText's link `` `text <address>`_ `` was code and an underscore, which
+    opened emphasis up to a later '_' (here and on GitHub): the address shown as code, the
+    rest of the sentence in italics, with no word."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "reStructuredText link" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert got[0].endswith(f"write {link}"), got
+
+
+@pytest.mark.parametrize("text, close", [
+    ("hey team, why sqrt? :thinking_face:\n", ":thinking:"),
+    ("Thanks! :slightly_smiling_face: and :not_an_emoji_at_all: here.\n", ""),
+])
+def test_a_shortcode_of_no_github_emoji_warns_at_its_line(tmp_path: Path, text: str,
+                                                          close: str) -> None:
+    """Slack's and Discord's emoji names that GitHub's list lacks (`:thinking_face:`) were
+    shown as typed, here and on GitHub, with no word; now a warning at the line naming
+    GitHub's closest names (`:slightly_smiling_face:` is on GitHub's list: no warning)."""
+    with captured() as warned:
+        out = html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "names no emoji" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert close in got[0] and "\U0001f642" in out if "slightly" in text else close in got[0]
+
+
+@pytest.mark.parametrize("text", [
+    ":param q: the query, a vector.\n", "See :class:`Attention` and :func:`sdpa`.\n",
+    "The ratio 1:2:3 at 10:30:00.\n", ":toc: left\n", "A :smile: and :+1: here.\n",
+])
+def test_a_colon_word_that_is_no_shortcode_stays_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "names no emoji" in w], warned
+
+
+@pytest.mark.parametrize("text, meant", [
+    ("**Observation: ** the unscaled SD grows.\n", "'**Observation:** '"),
+    ("The SD grows like √d, **not **like d.\n", "'**not** '"),
+    ("The ** scaled** column.\n", "'**scaled**'"),
+])
+def test_bold_with_a_space_inside_its_marks_warns_at_its_line(tmp_path: Path, text: str,
+                                                              meant: str) -> None:
+    """Google Docs' Markdown export writes bold text that ends in a space as `**text **`:
+    no bold here nor on GitHub, the asterisks shown, with no word."""
+    with captured() as warned:
+        out = html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "is no bold" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"write {meant}" in got[0] and "<strong>" not in out, got
+
+
+@pytest.mark.parametrize("text", ["2 ** 10 ** 3 pairs.\n", "**fine** and __fine__.\n",
+                                  "a**b** c\n", "x ** 2\n"])
+def test_asterisks_of_plain_text_are_no_spaced_bold(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "is no bold" in w], warned
+
+
+@pytest.mark.parametrize("text, line", [
+    (">>> from the paper: we suspect the dot products grow large.\n", 0),
+    ("An example:\n\n>>> import torch\n>>> torch.randn(3)\n", 2),
+])
+def test_a_line_starting_with_three_quote_marks_warns_once_at_its_line(
+        tmp_path: Path, text: str, line: int) -> None:
+    """Slack's `>>>` (a quote of every line below) and Python's prompt `>>> ` are three
+    quotes nested, here and on GitHub, with no word; one warning, not one per level."""
+    with captured() as warned:
+        html(tmp_path, text)
+    got = [w for w in warned if "starts three quotes" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + line}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text, said", [
+    ("#+TITLE: Why attention divides by sqrt(d_k)\n", "'#+TITLE' is an org-mode keyword line"),
+    ("#+OPTIONS: toc:nil num:nil\n", "remove the line"),
+    ("#+BEGIN_SRC python\nx = 1\n#+END_SRC\n", "org-mode block, whose lines this Markdown"),
+    ("#+BEGIN_QUOTE\nWe suspect that…\n#+END_QUOTE\n", "'> ' at the start of each"),
+    ("- a list\n- #[[open question]] does it hold?\n", "for a literal #, write '\\#[[open'"),
+    ("1. #tag here\n", "for a literal #, write '\\#tag'"),
+])
+def test_a_heading_of_org_keywords_or_a_hashtag_in_a_list_says_what_was_meant(
+        tmp_path: Path, text: str, said: str) -> None:
+    """Org-mode's `#+TITLE:` and `#+BEGIN_SRC python` lines (level-1 headings here, text on
+    GitHub) were told to be written '\\#+TITLE:', and a Logseq tag `- #[[open question]]` in a
+    list item was told to be a heading '## [[open question]] … {#some-id}': the error names
+    the org-mode line and what to write for it, and the hashtag as a hashtag."""
+    e = error(tmp_path, "Intro.\n\n" + text)
+    assert e.line == BODY_START + 2 + text.split("#")[0].count("\n"), str(e)
+    assert said in e.message, str(e)
+
+
+def test_a_jupytext_script_is_told_at_its_first_cell_marker(tmp_path: Path) -> None:
+    """A jupytext percent-format script pasted whole (`# %% [markdown]`, then '# ' comment
+    lines) was told "'$$' inside a line ('$$# p_j = … #$$')" with an inline formula to write
+    that held the '#'s, or a level-1 heading per line: now its first cell marker, saying what
+    the file is. A '# %%' inside a code fence is code."""
+    body = ("# %% [markdown]\n# ## Why divide {#why}\n#\n# $$\n# p_j = e^{s_j}\n# $$\n\n"
+            "# %%\nimport numpy as np\n")
+    e = error(tmp_path, "Intro.\n\n```python\n# %%\nx = 1\n```\n\n" + body)
+    assert e.line == BODY_START + 7 and "jupytext" in e.message, str(e)
+    html(tmp_path, "Intro.\n\n```python\n# %%\nx = 1\n```\n")
+
+
+def test_an_asciidoc_comment_block_is_told_as_one(tmp_path: Path) -> None:
+    """AsciiDoc's comment block, `////` … `////`, was told "'////' closes no box; remove
+    it, or open the box with '/// details | Title'"."""
+    e = error(tmp_path, "Intro.\n\n////\nA remark to remove.\n////\n")
+    assert e.line == BODY_START + 2 and "AsciiDoc's comment block" in e.message, str(e)
+    assert "<!-- … -->" in e.message, str(e)
+
+
+def test_a_picture_embedded_as_data_is_told_shortly_as_google_docs_writes_it(
+        tmp_path: Path) -> None:
+    """Google Docs' Markdown export embeds each picture as a data: address of its bytes; the
+    error quoted the whole address (tens of kilobytes on one line): now its start and end,
+    and what the reference is."""
+    data = "data:image/png;base64," + "iVBORw0KGgo" + "A" * 5000
+    e = error(tmp_path, f"Intro.\n\n![][image1]\n\n[image1]: <{data}>\n")
+    assert e.line == BODY_START + 2 and "Google Docs" in e.message, str(e)
+    assert len(str(e)) < 800, len(str(e))
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("<center><font color=red>**Original, please credit**</font></center>\n", "bold"),
+    ('<div align="center">\n  See [the paper](https://arxiv.org/abs/1706.03762).\n</div>\n',
+     "a link"),
+])
+def test_markdown_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str,
+                                                               mark: str) -> None:
+    """A cnblogs or CSDN post's `<center><font …>**…**</font></center>` showed its asterisks,
+    here and on GitHub, with no word: Markdown is not read inside a block of raw HTML."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "inside a block of raw HTML" in w]
+    line = BODY_START + 2 + text.split("\n").index(next(x for x in text.split("\n")
+                                                       if "**" in x or "](" in x))
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+    assert f"HTML for {mark}" in got[0], got
+
+
+@pytest.mark.parametrize("text", ["<pre>def f(**kwargs): pass</pre>\n",
+                                  "Some **bold** and <span>**this**</span> text.\n",
+                                  "<div>\n<code>a**b**c</code>\n</div>\n"])
+def test_markdown_marks_read_as_markdown_or_in_code_stay_quiet(tmp_path: Path,
+                                                               text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "raw HTML" in w], warned
+
+
+@pytest.mark.parametrize("text, warned", [
+    ("Example::\n\n    >>> import torch\n    >>> torch.randn(3)\n", True),
+    ("The same in a code block::\n\n```python\nx = 1\n```\n", True),
+    ("The ratio a::b here::\n\nA paragraph.\n", False),
+    ("A container:::\n\n    code\n", False),
+])
+def test_a_restructuredtext_literal_marker_above_code_warns_at_its_line(
+        tmp_path: Path, text: str, warned: bool) -> None:
+    """reStructuredText's `Example::` over indented code (shown as 'Example:' there) showed
+    its '::', here and on GitHub, with no word."""
+    with captured() as said:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in said if "marker of the literal block" in w]
+    assert len(got) == warned and all(f"index.md:{BODY_START + 2}: warning:" in g
+                                      for g in got), said
+
+
+def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "> > > deep\n")
+    assert not [w for w in warned if "three quotes" in w], warned
+
+
+@pytest.mark.parametrize("text, said", [
+    ("See <https://arxiv.org/abs/1706.03762|the paper, §3.2.1> and more.\n", "Slack link"),
+    ("See [[https://arxiv.org/abs/1706.03762][the paper]] and [[*Variance][the section]].\n",
+     "org-mode link"),
+    ("See https://arxiv.org/abs/1706.03762[Vaswani et al.] here.\n", "AsciiDoc link"),
+    ("* [https://arxiv.org/abs/1706.03762 The original paper]\n", "MediaWiki external link"),
+])
+def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
+        tmp_path: Path, text: str, said: str) -> None:
+    """Slack's `<address|text>` was told 'GitHub ends an address at a space; write each space
+    as %20', an org-mode link 'a reference link … add that line', AsciiDoc's 'write
+    [https://…\\[Vaswani](…)': advice about the two readings' links for a link of another
+    tool, which neither reads; now only that tool's link is told, with what to write."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert warned and all(said in w for w in warned), warned
+
+
+@pytest.mark.parametrize("text", [
+    "Set a = b, x=1 and y == z here.\n", "Run with --lr=3e-4 --wd=0.1 now.\n",
+    "Paths like /usr/bin/ and /etc/hosts.\n", "It runs at 10 km/h or 3 m/s, and/or w/o.\n",
+    "The C++ std::vector and a::b types.\n", "It costs (1) and ((2)) here.\n",
+    "Use x << y >> z and <<EOF lines.\n", "An '' empty pair and it's the '90s.\n",
+    "Write \"'quoted'\" words.\n", "The ratio is 1/√d_k / 2 here.\n",
+    "Use a||b or a || b in C.\n", "| a | b |\n|---|---|\n| 1 || 2 |\n",
+    "The norms ||q - k|| and ||W_Q|| grow.\n",
+])
+def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
+    """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's
+    properties or block references, AsciiDoc's cross-references, Discord's spoiler or
+    MediaWiki's quotes."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "published as typed" in w], warned
 
 
 @pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])
@@ -1047,7 +1334,8 @@ def test_a_task_list_gets_the_task_list_warning_alone(tmp_path: Path,
 def test_a_github_emoji_shortcode_is_the_emoji_wherever_it_stands(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, where: str, lang: str) -> None:
     """GitHub shows ':zap:' as the emoji; so does the page, in every place text stands, with
-    no message; one in code and a ':word:' GitHub does not know stay text, as on GitHub."""
+    no message; one in code and a ':word:' GitHub does not know stay text, as on GitHub (the
+    latter with a warning of its own, the only message)."""
     import logging
     text = {"paragraph": "Fast :zap: here.", "bold": "It is **fast :zap:** here.",
             "link": "See [fast :zap:](#a) here.", "heading": "## Fast :zap: {#a}",
@@ -1059,7 +1347,8 @@ def test_a_github_emoji_shortcode_is_the_emoji_wherever_it_stands(
             + "## Head {#a}\n\n" * (where != "heading") + text + "\n")
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         out = html(tmp_path, body, lang=lang)
-    assert [r.getMessage() for r in caplog.records] == []
+    got = [r.getMessage() for r in caplog.records]
+    assert len(got) == 1 and "':notanemoji:' names no emoji" in got[0], got
     assert "\u26a1" in out and ":zap:</code>" in out and ":notanemoji:" in out, out
 
 
@@ -2157,6 +2446,30 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
     assert len(got) == 1 and "numbered list" in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
     assert f"('{lines.split(chr(10))[0][:20]}" in got[0], got       # as written
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "\u2022 Does it hold after training?\n\u2022 What about RoPE?\n",
+    "\u25cf \u70b9\u79ef\uff1b\n\u25cf \u65b9\u5dee\u3002\n",
+    "Open questions:\n\u25e6 the first one\n\u25e6 the second one\n",
+], ids=["bullet", "black circle", "under a line"])
+def test_lines_starting_with_a_bullet_character_warn_at_their_line(
+        tmp_path: Path, lines: str, lang: str) -> None:
+    """A list copied from Slack, Word or a web page keeps its bullet characters ('\u2022 …'
+    lines): one paragraph here and on GitHub, its items run together, with no word."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "lines starting with" in w]
+    line = BODY_START + 2 + next(k for k, x in enumerate(lines.split("\n")) if x[:1] in
+                                 "\u2022\u25cf\u25e6")
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+
+
+def test_a_bullet_character_in_a_sentence_is_no_list(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "A \u2022 in a sentence and\n\u2022 one line only.\n")
+    assert not [w for w in warned if "lines starting with" in w], warned
 
 
 def test_a_numbered_line_in_a_sentence_is_no_list(tmp_path: Path) -> None:

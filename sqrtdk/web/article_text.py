@@ -30,6 +30,7 @@ from .positions import BoxLines
 from .raw_html import (
     blank_lines,
     markdown_attributes,
+    markdown_in_raw_html,
     markdown_raw_lines,
     raw_html_ids,
     raw_html_lines,
@@ -88,6 +89,14 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
              "(md_in_html, kramdown), which this Markdown does not do (nor GitHub): what is "
              "inside is published as typed, '**' and '$' included; write the passage in "
              "Markdown outside the HTML (a '/// details | Title' box for a box)")
+    for mark, line in markdown_in_raw_html(lines):
+        shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
+        what = ("bold, <strong>…</strong>" if mark[0] in "*_" else
+                "a link, <a href=\"…\">…</a>" if mark[0] == "[" else "code, <code>…</code>")
+        warn(LOGGER, path, line,
+             f"'{shown}' inside a block of raw HTML is shown as typed: Markdown is not read "
+             f"inside an HTML block (here nor on GitHub); write the HTML for {what}, or the "
+             "passage in Markdown outside the HTML")
     return ArticleText(
         markdown=masked.restore_code(body), lines=lines, prose=prose, raw_html=raw,
         first_line=first_line, notes=notes, boxes=BoxLines(openers, attrs),

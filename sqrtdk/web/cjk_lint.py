@@ -282,10 +282,18 @@ def _strings_of(data: dict[str, Any]) -> Iterator[tuple[str | None, str, str]]:
                     yield table, key, text
 
 
-def lint_strings(file: TomlFile, quotes: str | None) -> int:
+def quote_line(text: str, style: str) -> int:
+    """The 1-based line of the first mark of quote style `style` in `text` (0: none)."""
+    at = [i for i in (text.find(c) for c in QUOTES[style]) if i >= 0]
+    return 1 + text.count("\n", 0, min(at)) if at else 0
+
+
+def lint_strings(file: TomlFile, quotes: str | None, where: str = "") -> int:
     """Warn at the line of every string of `file` (a Chinese strings.toml or figures.toml)
     that autocorrect would change, that holds half-width punctuation (HALF), or that quotes
-    with other marks than the article's style `quotes` (None: the article quotes nothing);
+    with other marks than the article's style `quotes` (None: the article quotes nothing;
+    `where`: the article's path and line of its first such mark, which the warning names:
+    an article pasted in with another style than the interface's is told where it is);
     returns how many."""
     import autocorrect_py
     found = 0
@@ -305,8 +313,9 @@ def lint_strings(file: TomlFile, quotes: str | None) -> int:
                  "Chinese text; write full-width punctuation (\uff0c\uff1a\uff1b\uff08\uff09) "
                  "with no space after it")
         elif other:
+            seen = f" (first at {where})" if where else ""
             warn(LOGGER, file.path, line, f"{name}: quote marks {other[0]}, but the article "
-                 f"quotes with {quotes}; use one style in the article and the interface")
+                 f"quotes with {quotes}{seen}; use one style in the article and the interface")
         else:
             continue
         found += 1

@@ -236,6 +236,10 @@ def _fence_closing(fence: str) -> re.Pattern[str]:
                       r",}[ \t]*$")
 
 
+# jupytext's cell marker, `# %%`, `# %% [markdown]`, `# %% tags=["hide-input"]`
+_PERCENT_CELL = re.compile(r"#[ \t]*%%(?:[ \t]|$)")
+
+
 class _Scanner(InlineScanner):
     """The article line by line: fences and display math are blocks of lines; the lines
     between are paragraphs, whose inline math and code `InlineScanner` masks."""
@@ -269,11 +273,24 @@ class _Scanner(InlineScanner):
                 self.out.append(line)
                 i += 1
             else:
+                if _PERCENT_CELL.match(line):
+                    self._percent_script(i + 1, line)
                 paragraph.append((i + 1, line))
                 i += 1
         self.flush(paragraph)
         self.masked.text = "\n".join(self.out)
         return self.masked
+
+    def _percent_script(self, n: int, line: str) -> None:
+        """Line n, `line`, of text (not code) is a cell marker of a script in jupytext's
+        percent format (`# %% [markdown]` over `# ` comment lines, `# %%` over code), pasted
+        whole: every '# ' line is a level-1 heading here, its math and code mangled; an
+        error at the first marker, with the mistakes found before it."""
+        raise self.error(n, f"'{line.strip()[:30]}' is a cell marker of a jupytext script "
+                            "(percent format): a Python file, whose Markdown cells are '# ' "
+                            "comments, which this Markdown reads as level-1 headings; convert "
+                            "it first (jupytext --to md), or write its Markdown cells without "
+                            "the '# ' and its code cells in '```python' fences")
 
     def fenced(self, i: int, m: re.Match[str]) -> int:
         closing = _fence_closing(m["fence"])

@@ -44,7 +44,18 @@ _TOOL_COMPONENTS = {
              "each tab"),
     "CourseFloatingBanner": ("the Hugging Face course's notebook banner",
                              "a link to the notebook, [its title](address), or remove it"),
+    "ref": ("MediaWiki's (Wikipedia's) reference",
+            "a footnote: a reference [^name] in the text and '[^name]: the reference' below "
+            "the paragraph"),
+    "references": ("MediaWiki's (Wikipedia's) list of references",
+                   "nothing: remove it (the page lists the notes itself)"),
 }
+# MediaWiki's tags, another tool's whatever they hold (`<ref>Vaswani, 2017.</ref>` has no
+# attribute, which `mdx_component` asks of a lower-case name)
+_MEDIAWIKI_TAG = re.compile(r"<(ref|references)(?=[\s/>])")
+# MediaWiki's (Wikipedia's) formula, `<math>\sqrt{d_k}</math>`: TeX inside HTML's <math>,
+# which holds MathML elements (a browser shows the TeX as typed)
+_MEDIAWIKI_MATH = re.compile(r"<math(?P<attrs>\s[^<>]*)?>(?P<tex>[^<]*?\S[^<]*?)</math>")
 _TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
 _TOOL_COMPONENTS["TabItem"] = ("Docusaurus' tab", _TOOL_COMPONENTS["Tabs"][1])
 _DISTILL = {
@@ -63,6 +74,11 @@ _DISTILL = {
 # a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
 # a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
 _DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
+# a command written with a doubled backslash (`\\sqrt`, `\\operatorname`): a formula escaped
+# for Markdown whole, as Google Docs' Markdown export writes one (`$\\sqrt{d\_k}$`); KaTeX
+# reads a line break and the command's name as letters
+_DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\([A-Za-z]+)")
+_SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 _DOUBLED_CLOSE_RE = {k: re.compile(re.escape(v)) for k, v in _DOUBLED_CLOSE.items()}
@@ -205,7 +221,23 @@ class InlineScanner:
         """A backslash doubled for Markdown in a formula's TeX (which starts at line
         `first`): `\\\\{…\\\\}` (a set's braces), `\\\\,`, `\\\\;`, `\\\\!` in inline math, and
         a pair `\\\\{`…`\\\\}` in a display formula (where a lone `\\\\` before a group is a
-        line break): an error at the line of the first, the scan going on."""
+        line break): an error at the line of the first, the scan going on. So is a command
+        written `\\\\sqrt` in inline math, and in a display formula whose every command is
+        written so (a line break before a letter, `a \\\\b`, sits among single-backslash
+        commands): the message gives the formula with Markdown's escapes resolved."""
+        commands = list(_DOUBLED_COMMAND.finditer(tex))
+        if commands and (not display or not _SINGLE_COMMAND.search(tex)):
+            m = commands[0]
+            meant = _MARKDOWN_ESCAPE.sub(r"\1", " ".join(tex.split()))
+            written = f"'${_shown(meant)}$'" if not display else \
+                f"'{_shown(meant)}' between its '$$' lines"
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, m.start()),
+                f"'\\\\{m[1]}' in a formula is a line break ('\\\\') and the letters "
+                f"'{m[1]}' to KaTeX, which gets the TeX as written: the formula is escaped for "
+                "Markdown (every backslash doubled, '\\_' for '_', as Google Docs' Markdown "
+                f"export and posts written for MathJax behind Markdown write it); write {written}"))
+            return
         found = list(_DOUBLED_IN_TEX.finditer(tex))
         if display:
             opens = [m for m in found if m[1] == "{"]
@@ -295,7 +327,18 @@ class InlineScanner:
                 out.append(c)
                 i += 1
             elif c == "<":
-                if (name := mdx_component(text, i, self.elements)) and \
+                if wiki := _MEDIAWIKI_MATH.match(text, i):
+                    block = "block" in (wiki["attrs"] or "") or \
+                        text[text.rfind("\n", 0, i) + 1:i].strip() == ":"
+                    tex = " ".join(wiki["tex"].split())
+                    self.independent.append(self.error(
+                        self.line_at(text, first, i),
+                        f"'{_shown(wiki.group(0))}' is MediaWiki's (Wikipedia's) formula: TeX "
+                        "inside HTML's <math>, which holds MathML, so a browser would show the "
+                        "TeX as typed; write " + (f"'{_shown(tex)}' between two '$$' lines"
+                                                  if block else f"'${_shown(tex)}$'")))
+                if (name := mdx_component(text, i, self.elements) or
+                        ((tag := _MEDIAWIKI_TAG.match(text, i)) and tag[1])) and \
                         (name, self.line_at(text, first, i)) not in self._named:
                     self._named.add((name, self.line_at(text, first, i)))
                     self.independent.append(self._component(text, i, first, name))

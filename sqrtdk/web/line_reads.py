@@ -32,8 +32,11 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
         if close := _BLOCK_CLOSE.match(line):
             slashes = close.group(1)
             if not stack:
+                comment = (" ('////' … '////' is AsciiDoc's comment block: write the comment "
+                           "as <!-- … -->, which the page leaves out)" if len(slashes) >= 4
+                           else "")
                 raise BuildError(path, number, f"'{slashes}' closes no box; remove it, or open "
-                                               "the box with '/// details | Title'")
+                                               f"the box with '/// details | Title'{comment}")
             opened, name, fence = stack[-1]
             if slashes != fence:
                 raise BuildError(path, number, f"'{slashes}' does not close the '{fence} {name}' "

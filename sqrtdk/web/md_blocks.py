@@ -588,6 +588,8 @@ class BlockStructure(Treeprocessor):
             for slot in slots:
                 text = prose((el.text if slot == "text" else el.tail) or "")
                 for m in _UNDEFINED_REFERENCE.finditer(text):
+                    if text[m.start() - 1:m.start()] == "[" and text[m.end():m.end() + 1] == "]":
+                        continue     # an org-mode link `[[address][text]]`: md_foreign's
                     label = m.group(2) or m.group(1)
                     line = self.positions.at(el, slot, 0)
                     after = self.positions.floor(el) or 1    # where it cannot be before
@@ -641,6 +643,8 @@ class BlockStructure(Treeprocessor):
             if mine and mine.text and any(mine.text in t for t in swallowed) and \
                     (github is None or github.text in swallowed):
                 continue
+            if any(x and _foreign_link(x, lines) for x in (mine, github)):
+                continue     # another tool's link, told as such (md_foreign)
             if mine and github and mine.href != github.href:
                 said.append((mine.line or github.line, self._other_address(mine, github)))
             elif github and not mine and github.line in self.raw_warned:
@@ -702,6 +706,21 @@ class BlockStructure(Treeprocessor):
 
 
 _LineWarnings = list[tuple[int, str]]
+
+
+# an address as another tool's link syntax leaves it in an autolink: Slack's
+# `<https://…|text>`, org-mode's `[[https://…][text]]`, AsciiDoc's `https://…[text]`
+_FOREIGN_IN_ADDRESS = re.compile(r"\|(?=\S)|\]\[|(?<![/\[\\])\[[^\[\]\\]*\]?$")
+
+
+def _foreign_link(link: _Link, lines: list[str]) -> bool:
+    """Whether `link` (an address linked by either reading) is part of another tool's link
+    syntax, which md_foreign tells as such (a difference of the two readings there is no
+    advice to follow): the forms of `_FOREIGN_IN_ADDRESS`, or MediaWiki's `[https://… text]`
+    on its line."""
+    source = lines[link.line - 1] if 0 < link.line <= len(lines) else ""
+    return bool(_FOREIGN_IN_ADDRESS.search(link.href)) or \
+        re.search(r"\[" + re.escape(link.text) + r"[ \t]+[^\]\n]+\]", source) is not None
 
 
 def _on_this_site(href: str) -> bool:
@@ -803,8 +822,39 @@ def _same_address(href: str) -> str:
 
 
 # a heading's hashes followed by a word with no space between (`#hashtag`), where GitHub
-# reads a paragraph: the hashes and the word
-_HASH_WORD = re.compile(r"^[ \t>]*(#{1,6}[^\s#]\S*)")
+# reads a paragraph: the hashes and the word; also as a list item's first word (`- #tag`,
+# Logseq's `- #[[open question]]`), which Python-Markdown reads as a heading inside the item
+_HASH_WORD = re.compile(r"^(?:[ \t>]|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*(#{1,6}[^\s#]\S*)")
+# org-mode's keyword line, `#+TITLE: …`, `#+BEGIN_SRC python`, `#+END_SRC`
+_ORG_KEYWORD = re.compile(r"#\+(?P<end>END_)?(?P<begin>BEGIN_)?(?P<name>[A-Za-z_]+)(?::|\b)",
+                          re.I)
+_ORG_FENCE = "a code fence, '```python' … '```'"
+_ORG_BLOCKS = {"src": _ORG_FENCE, "example": _ORG_FENCE,
+               "quote": "'> ' at the start of each quoted line",
+               "equation": "the formula between two '$$' lines",
+               "latex": "the formula between two '$$' lines",
+               "export": "what it holds in Markdown, or nothing"}
+_ORG_LINES = {"title": "the title in the front matter (title:), and remove the line",
+              "caption": "the caption as a sentence of its own, and remove the line"}
+
+
+def _org_keyword(word: str) -> str | None:
+    """The message for org-mode's keyword line starting with `word` (`#+BEGIN_SRC`,
+    `#+TITLE:`), or None for another word."""
+    m = _ORG_KEYWORD.match(word)
+    if m is None:
+        return None
+    name = m["name"].lower()
+    if m["begin"] or m["end"]:
+        instead = _ORG_BLOCKS.get(name, "a box, '/// details | Title' … '///'")
+        shown = f"#+BEGIN_{m['name']} … #+END_{m['name']}"
+        return (f"'{shown}' is an org-mode block, whose lines this Markdown (Python-Markdown) "
+                "reads as level-1 headings (GitHub as text); write " + instead +
+                ", without its '#+' lines")
+    instead = _ORG_LINES.get(name, "nothing: remove the line (the title and description go "
+                                   "in the front matter)")
+    return (f"'#+{m['name']}' is an org-mode keyword line, which this Markdown "
+            f"(Python-Markdown) reads as a level-1 heading (GitHub as text); write {instead}")
 
 
 def as_typed(el: etree.Element) -> str:
@@ -969,6 +1019,8 @@ def hashtag_heading(written: str) -> str | None:
     m = _HASH_WORD.match(written)
     if not m:
         return None
+    if org := _org_keyword(m.group(1)):
+        return org
     return (f"'{m.group(1)}…' starts a level-1 heading here: in this Markdown "
             "(Python-Markdown) a '#' at the start of a line begins a heading even when a word "
             "follows it without a space (GitHub reads it as text); for a literal #, write "

@@ -104,7 +104,8 @@ class HeadingCollector(Treeprocessor):
         if occurrence > 1 and not line:
             line = line_of(self.text(), written, occurrence) or \
                 line_of(self.text(), setext, occurrence)
-        glued = re.compile(r"^[ \t>]*#(?!#)" + start + r"[^\n]*", re.M).search(self.text())
+        glued = re.compile(r"^(?:[ \t>]|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*#(?!#)" + start
+                           + r"[^\n]*", re.M).search(self.text())
         hashtag = hashtag_heading(glued.group(0)) if level == 1 and glued else None
         return ContentError(hashtag or without_id(text, level),
                             (written, setext, _HEADING_WITHOUT_ID), line=line)

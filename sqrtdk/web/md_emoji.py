@@ -62,6 +62,13 @@ def emoji_of(shortcode: str) -> str:
     return "".join(chr(int(c, 16)) for c in code.split("-"))
 
 
+@cache
+def emoji_names() -> tuple[str, ...]:
+    """Every name of gemoji's index and its aliases, without colons."""
+    index = _index()
+    return tuple(sorted({n.strip(":") for n in (*index["emoji"], *index["aliases"])}))
+
+
 def escaped_as_github(text: str) -> str:
     """`text`, of Markdown's tree, with each shortcode written with a backslash before a
     colon (`\\:smile:`) as its emoji: GitHub reads shortcodes after Markdown, so the

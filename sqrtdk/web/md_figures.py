@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
 
-from ..errors import suggest
+from ..errors import shortened, suggest
 from .markers import ANY_MATH_RE, fig_data
 from .md_math import ContentError
 from .model import SvgPair
@@ -152,9 +152,13 @@ class FigureProcessor(Treeprocessor):
         name = _figure_name(src)
         if not name:
             elsewhere = "://" in src or src.startswith("//")
-            raise ContentError(f"figure source '{src}' is not a figure name such as "
+            embedded = (" (a picture embedded as data, as Google Docs' Markdown export "
+                        "writes each one: '![][image1]' and, at the end, '[image1]: "
+                        "<data:image/png;base64,…>'; draw it as a figure, or leave it out)"
+                        if src.lower().startswith("data:") else "")
+            raise ContentError(f"figure source '{shortened(src, 60)}' is not a figure name such as "
                                "'spread_hist.svg': the pages show only figures the build "
-                               "draws (sqrtdk/figures/; README, 'Add a figure')"
+                               "draws (sqrtdk/figures/; README, 'Add a figure')" + embedded
                                + (f"; and it is {FORMULA_AS_MATH.format(tex=tex)}"
                                   if elsewhere and (tex := formula_of_picture(src)) else
                                   "; a picture from another site cannot load here (the "

@@ -17,6 +17,8 @@ is a range in Chinese). (A backslash at a line's end is a line break here, as on
 """
 from __future__ import annotations
 
+import difflib
+import html
 import logging
 import re
 import xml.etree.ElementTree as etree
@@ -31,7 +33,7 @@ from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
 from ..errors import line_of, shortened
 from ..log import warn
-from .md_emoji import ESCAPED_COLON, ESCAPED_SHORTCODE, emoji_of
+from .md_emoji import ESCAPED_COLON, ESCAPED_SHORTCODE, SHORTCODE, emoji_names, emoji_of
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -95,6 +97,9 @@ def _role_instead(role: str, code: str) -> str:
 _CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}"
 _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
                         rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09])")
+# a bullet character at a line's start, as a list copied from Slack, Word or a web page
+# holds it: '\u2022 item', '\u25cf', '\u25cb', '\u25e6', '\u25aa', '\u2023', '\u2043'
+_BULLET_ITEM = re.compile(r"[ \t>]*([\u2022\u25cf\u25cb\u25e6\u25aa\u25ab\u2023\u2043])[ \t]")
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
@@ -102,7 +107,12 @@ _SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' tha
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
-    (re.compile(r"^===\+?[ \t]+\S[^\n]*"), True, "an MkDocs content tab ('=== \"Title\"')",
+    # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
+    (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
+     "a MediaWiki (Wikipedia) heading '== … =='",
+     "'## Its title {#some-id}' ('##' for '==', '###' for '===')"),
+    (re.compile(r"^===\+?[ \t]+(?![^\n]*[ \t]===[ \t]*$)\S[^\n]*"), True,
+     "an MkDocs content tab ('=== \"Title\"')",
      f"the variants one after another, each under its own heading or in {BOX}"),
     # GitHub's five alerts and Obsidian's callouts (`> [!quote]`, `> [!example]+ Title`,
     # folded with '-' or open with '+'; any word is a callout type there)
@@ -113,7 +123,46 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\")"),
     (re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*"), True,
      "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
-    (re.compile(r"^\.\.[ \t]+[\w-]+::"), True, "a reStructuredText directive", BOX),
+    (re.compile(r"^\.\.[ \t]+math::"), True, "a reStructuredText directive",
+     "the formula between two '$$' lines (a ':label:' as '\\tag{1}' inside, referred to in "
+     "words)"),
+    (re.compile(r"^\.\.[ \t]+(?:code-block|code|sourcecode|literalinclude)::"), True,
+     "a reStructuredText directive", "a code fence, '```python' … '```'"),
+    (re.compile(r"^\.\.[ \t]+(?:image|figure)::"), True, "a reStructuredText directive",
+     "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
+    (re.compile(r"^\.\.[ \t]+(?:list-table|csv-table|table)::"), True,
+     "a reStructuredText directive", PIPE_TABLE),
+    (re.compile(r"^\.\.[ \t]+(?:contents|toctree|sectnum)::"), True,
+     "a reStructuredText directive",
+     "nothing: remove it (the page makes its own contents, from the '##' and '###' headings)"),
+    (re.compile(r"^\.\.[ \t]+rubric::"), True, "a reStructuredText directive",
+     "a heading, '## Its title {#some-id}'"),
+    (re.compile(r"^\.\.[ \t]+(?!(?:math|code-block|code|sourcecode|literalinclude|image|figure|"
+                r"list-table|csv-table|table|contents|toctree|sectnum|rubric)::)[\w-]+::"),
+     True, "a reStructuredText directive", BOX),
+    # reStructuredText's target `.. _name:` (`.. _name: https://…`), substitution
+    # definition `.. |name| replace:: …` and footnote `.. [#f1] …`, each a line of text here
+    (re.compile(r"^\.\.[ \t]+_[^:\n]+:(?=[ \t]|$)", re.M), False,
+     "a reStructuredText target '.. _name:'",
+     "an id on the heading it marks ('## Title {#name}'), or the address in a link "
+     "[text](address) where it is used; remove the line"),
+    (re.compile(r"^\.\.[ \t]+\|[^|\n]+\|[ \t]+[\w-]+::", re.M), False,
+     "a reStructuredText substitution definition '.. |name| …::'",
+     "what it stands for where it is used (a link: [text](address)); remove the line"),
+    (re.compile(r"^\.\.[ \t]+\[(?:#[\w-]*|\d+|\*)\]", re.M), False,
+     "a reStructuredText footnote '.. [#…]'", "a footnote, '[^name]: the note's text'"),
+    # reStructuredText's footnote reference `[#f1]_`, `[1]_`, and substitution reference
+    # `|name|_` (a link) in a sentence
+    (re.compile(r"\[(?:#[\w-]*|\d+|\*)\]_(?![\w])"), False,
+     "a reStructuredText footnote reference '[#…]_'",
+     "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
+    (re.compile(r"(?<![\w|])\|[\w][\w .-]*\|__?(?![\w])"), False,
+     "a reStructuredText substitution '|name|_'",
+     "the words or the link it stands for, [text](address)"),
+    # reStructuredText's simple table: rows between lines of '=' runs parted by spaces
+    # (one warning a table: its first such line, of the block's own text)
+    (re.compile(r"^[ \t]*={2,}(?:[ \t]+={2,})+[ \t]*$", re.M), True,
+     "a reStructuredText simple table ('=====  =====')", PIPE_TABLE),
     # LessWrong's collapsible section, `+++ Its title` … `+++`
     (re.compile(r"^\+\+\+[ \t]+[^\s{][^\n]*"), True,
      "a collapsible section '+++ Title' (LessWrong's)", BOX),
@@ -291,6 +340,100 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an abbreviation's definition '*[…]: …' (kramdown, PHP Markdown Extra)",
      "the term in full where it first appears, 'RoPE (Rotary Position Embedding)', or "
      "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
+    # AsciiDoc: a formula `stem:[\sqrt{d_k}]` (`latexmath:[…]`, `asciimath:[…]`), shown as
+    # raw TeX, and its display block `[stem]` over `++++` … `++++`
+    (re.compile(r"(?<![\w:])(?:stem|latexmath|asciimath):\[[^\]\n]*\]"), False,
+     "an AsciiDoc formula 'stem:[…]'",
+     "the formula between dollars, $…$ (the TeX between the brackets)"),
+    (re.compile(r"^\[(?:stem|latexmath|asciimath)\][ \t]*$", re.M), False,
+     "an AsciiDoc formula block '[stem]' over '++++'",
+     "the formula between two '$$' lines, without the '[stem]' and '++++' lines"),
+    # AsciiDoc's block attribute line, `[source,python]`, `[NOTE]`, `[quote, Author]`,
+    # `[cols="1,1"]`, `[#id]`, `[.role]`, `[%header]`: a line of text here
+    (re.compile(r"^\[(?:(?:source|listing|literal|NOTE|TIP|IMPORTANT|WARNING|CAUTION|quote|"
+                r"verse|example|sidebar|abstract|appendix|bibliography|glossary|partintro|"
+                r"horizontal|qanda)(?:[,\s][^\]\n]*)?|(?:cols|options|format|separator|frame|"
+                r"grid|width|caption|title)=[^\]\n]*|[#.%][\w-][^\]\n]*)\][ \t]*$", re.M),
+     False, "an AsciiDoc block attribute line '[…]'",
+     "the block in Markdown and remove the line (for '[source,python]' over '----' lines, "
+     "a '```python' fence; '[NOTE]', a '/// details | Title' box; '[quote, …]', '> ' "
+     "lines; a table, a pipe table)"),
+    (re.compile(r"^\|={3,}[ \t]*$", re.M), True, "an AsciiDoc table '|==='", PIPE_TABLE),
+    # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
+    # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
+    # placeholder in the tree); an address linked by MagicLink sits after an element's edge
+    (re.compile(r"(?<![\w/])(?:link|xref):[^\s\[\]]+\[[^\]\n]*\]"), False,
+     "an AsciiDoc link 'link:…[…]'",
+     "[text](address); for a part of this page, [text](#id)"),
+    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
+     False, "an AsciiDoc link 'https://…[text]'", "[text](address)"),
+    (re.compile("<(?:<|" + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+")
+                + r")[A-Za-z_][\w:.-]*(?:,[^<>\n]*)?>>"), False,
+     "an AsciiDoc cross-reference '<<…>>'", "a link to what it names, [text](#id)"),
+    (re.compile(r"(?<![\w:])footnote(?:ref)?:[\w-]*\[[^\]\n]*\]"), False,
+     "an AsciiDoc footnote 'footnote:[…]'",
+     "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
+    (re.compile(r"(?<![\w:])image::?[^\s\[\]]+\[[^\]\n]*\]"), False,
+     "an AsciiDoc image 'image::…[…]'",
+     "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
+    # AsciiDoc's document title and attribute entries at its top (`= Title`, `:toc: left`
+    # lines: one warning a run), and its numbered list, lines starting '. '
+    (re.compile(r"^=[ \t]+[^=\s][^\n]*$", re.M), True, "an AsciiDoc document title '= …'",
+     "the title in the front matter (title:), and remove the line"),
+    (re.compile(r"^:[a-z][\w-]*:(?:[ \t][^\n]*)?(?:\n:[a-z][\w-]*:(?:[ \t][^\n]*)?)+", re.M),
+     False,
+     "AsciiDoc's attribute entries ':name: value'",
+     "nothing: remove the lines (the title and description go in the front matter)"),
+    (re.compile(r"^\.[ \t]+\S[^\n]*(?:\n\.[ \t]+\S[^\n]*)+", re.M), False,
+     "an AsciiDoc numbered list ('. item' lines)",
+     "'1. ' at the start of each item's line, after a blank line"),
+    # a line starting '** ' (or more stars): a nested list item of AsciiDoc or MediaWiki, an
+    # org-mode heading (`** TODO Check`); text here and on GitHub
+    (re.compile(r"^[ \t]*\*{2,}[ \t]+\S[^\n]*", re.M), False,
+     "'** …' at a line's start (a nested list item of AsciiDoc or MediaWiki, an org-mode "
+     "heading)",
+     "a list item indented by 4 spaces per level ('    - …'), or a heading, "
+     "'### Its title {#some-id}'"),
+    # org-mode: footnotes `[fn:1]` (and `[fn:name:text]`), links `[[address][text]]`,
+    # drawers (`:PROPERTIES:` … `:END:`, Logseq's `:LOGBOOK:`), planning lines
+    # (`SCHEDULED: <2026-12-05 Sat>`), verbatim `=code=` and italic `/some words/`
+    (re.compile(r"\[fn:[\w-]*(?::[^\]\n]*)?\]"), False, "an org-mode footnote '[fn:…]'",
+     "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
+    (re.compile(r"\[\[[^\[\]\n]+\]\[[^\[\]\n]+\]\]"), False,
+     "an org-mode link '[[address][text]]'", "[text](address)"),
+    (re.compile(r"^[ \t]*:[A-Z][A-Z_]*:[ \t]*$"
+                r"(?:(?:\n(?![ \t]*:END:)[^\n]*)*\n[ \t]*:END:[ \t]*$)?", re.M), False,
+     "an org-mode (Logseq) drawer ':NAME:' … ':END:'",
+     "nothing: remove its lines (a heading's id is written '## Title {#some-id}')"),
+    (re.compile(r"^[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):[ \t]*\S[^\n]*", re.M), False,
+     "an org-mode (Logseq) planning line 'SCHEDULED: …'",
+     "nothing: remove the line, or the date in words"),
+    (re.compile(r"(?<![\w=])=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?![\w=])"), False,
+     "org-mode's verbatim '=…='", "`code`"),
+    (re.compile(r"(?<![\w/:.<])/(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+/(?![\w/])"),
+     False, "org-mode's italic '/…/'", "*italic*"),
+    # Logseq's (Roam's) properties `alias:: SDPA` and block references `((uuid))`
+    (re.compile(r"^[ \t]*[A-Za-z][\w-]*::[ \t]+\S[^\n]*", re.M), False,
+     "a Logseq (Roam) property 'name:: value'",
+     "nothing: remove the line (the title and description go in the front matter)"),
+    (re.compile(r"\(\((?=[\w-]*\d)[\w-]{9,}\)\)"), False,
+     "a Logseq (Roam) block reference '((…))'",
+     "the words of the block it refers to, or a link to a heading of this page, [text](#id)"),
+    # Slack's link `<https://…|text>` (an autolink whose address holds '|text' here), and
+    # Slack's and Discord's mentions `<@U02ABCDEF>`, `<#C01ML2READ|name>`, `<!here>`,
+    # Discord's `<@123…>`, custom emoji `<:name:123…>` and spoiler `||…||`
+    (re.compile(r"(?:https?|ftp|mailto):[^\s|<>]*\|(?=\S)[^\n>]*"), False,
+     "a Slack link '<address|text>'", "[text](address)"),
+    (re.compile(r"<(?:[@#][A-Z0-9]{6,}|@!?\d{15,}|#\d{15,}|!(?:here|channel|everyone)|"
+                r"!subteam\^[A-Z0-9]+|a?:\w+:\d{15,})(?:\|[^<>\n]*)?>"), False,
+     "a Slack or Discord mention '<@…>'", "the name in words ('@Priya'), or nothing"),
+    # (words, not a norm written without math: `||q - k||`, `||W_Q||`)
+    (re.compile(r"(?<!\|)\|\|(?=[^\s|])(?=[^|\n]*[ \t])(?=[^|\n]*[^\W\d_]{3})[^|\n]*?"
+                r"(?<=[^\s|])\|\|(?!\|)"), False, "a Discord spoiler '||…||'", _SPOILER),
+    # MediaWiki's (Wikipedia's) external link `[https://… its text]` (its address linked by
+    # MagicLink, after an element's edge); its table is `_wiki_tables`
+    (re.compile(r"\[\u00aa?(?:https?|ftp)://[^\s\]]+[ \t]+[^\]\n]+\]"), False,
+     "a MediaWiki external link '[address text]'", "[text](address)"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
@@ -350,6 +493,16 @@ _NOT_INLINE = {"code", "pre", "ul", "ol", "blockquote", "table", "div", "details
                "section", "figure", "script", "style", "math", "svg"}
 
 
+# smarty's single quotes as the stash holds them (unescaped), and the typewriter one
+_SINGLE_QUOTES = frozenset(("'", "\u2018", "\u2019"))
+# MediaWiki's bold and italic: three or two single quotes on each side of the words (the
+# quotes read as `_wiki_quotes` reads them)
+_WIKI_QUOTES = re.compile(r"(?<!')('{3}|'{2})(?=[^'\s])[^'\n]*?(?<=[^'\s])\1(?!')")
+# a pair of '**' (or '__') with a space on an inner side: `**bold **`, `** bold**`
+_SPACED_STRONG = re.compile(r"(?<![*_\w])(\*\*|__)([ \t]+[^*_\s](?:[^*_\n]*?[^*_\s])?"
+                            r"|[^*_\s](?:[^*_\n]*?[^*_\s])?[ \t]+)\1(?![*_])")
+
+
 def _inline_slots(parent: etree.Element) -> list[tuple[etree.Element, str]]:
     """(element, "text" | "tail") of the text inside `parent`'s inline children (emphasis,
     links, spans, at any depth) and after each child, in document order; the text of code
@@ -378,9 +531,11 @@ class ForeignSyntax(Treeprocessor):
         self.classes = classes
 
     def run(self, root: etree.Element) -> None:
+        self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
         for block in root.iter():
             if block.tag == "blockquote":
                 self._spoiler_quote(block)
+                self._prompt_quote(block)
             if block.tag not in _TEXT_BLOCKS:
                 continue
             # the block's own text, the text inside its inline children (emphasis, links:
@@ -418,7 +573,9 @@ class ForeignSyntax(Treeprocessor):
                 own, el, slot = texts[k]
                 local = m.start() - offsets[k]
                 end = min(len(own), local + m.end() - m.start())
-                self._warn(block, (own, el, slot), (local, end), what, instead)
+                # the message quotes the whole match, across the elements' edges
+                whole = self.readable(m.group(0).replace(_EDGE, ""))
+                self._warn(block, (own, el, slot), (local, end), what, instead, whole)
             inert_of = {(id(el), slot): inert
                         for (_, el, slot), inert in zip(texts, matched, strict=True)}
             for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
@@ -442,7 +599,11 @@ class ForeignSyntax(Treeprocessor):
                         self._warn(block, (own, el, slot), role.span(),
                                    f"a Sphinx or MyST role '{role.group(0)}`…`'",
                                    _role_instead(role.group(0), child.text or ""))
+                    self._rest_link(child, parent[k + 1] if k + 1 < len(parent) else None)
             self._escaped_emoji(block, texts)
+            self._unknown_emoji(block, texts)
+            self._wiki_quotes(block, texts)
+            self._unclosed_strong(block, texts)
             if block.tag == "p":
                 self._escaped_quote(block)
         self._classes()
@@ -451,7 +612,28 @@ class ForeignSyntax(Treeprocessor):
         self._caption_rows(root)
         self._code_captions(root)
         self._simple_tables(root)
+        self._wiki_tables(root)
+        self._literal_markers(root)
         self._word_lists(root)
+
+    def _rest_link(self, code: etree.Element, after: etree.Element | None) -> None:
+        """A code span followed by '_', `` `text <address>`_ `` (or `` `text`_ ``,
+        `` `text <address>`__ ``): a reStructuredText link, which Markdown reads as code
+        and an underscore, or as code and emphasis the '_' opens (`after`, the element next
+        to it, when the code names an address); a warning at its line, giving the link."""
+        written, tail = html.unescape(code.text or ""), code.tail or ""   # code_escape'd
+        target = re.fullmatch(r"(.*?)\s*<([^<>\s]+)>", written, re.S)
+        if not re.match(r"__?(?!\w)", tail) and not (
+                target and not tail and after is not None and after.tag == "em"):
+            return
+        line = self.positions.at(code, "tail", 0) or self.positions.end(code)
+        link = (f"[{' '.join(target[1].split()) or target[2]}]({target[2]})" if target else
+                f"[{' '.join(written.split())}](address)")
+        shown = shortened(f"`{' '.join(written.split())}`_", 40)
+        warn(LOGGER, self.source, line,
+             f"'{shown}' is a reStructuredText link, which this Markdown (and GitHub) reads "
+             "as code followed by '_' (which may start emphasis up to a later '_'); write "
+             f"{link}")
 
     def _word_lists(self, root: etree.Element) -> None:
         """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09` or `(1)`
@@ -466,6 +648,16 @@ class ForeignSyntax(Treeprocessor):
             numbered = [bool(_WORD_ITEM.match(x)) for x in lines[first - 1:last]]
             k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
                      None)
+            bullets = [_BULLET_ITEM.match(x) for x in lines[first - 1:last]]
+            b = next((b for b in range(len(bullets) - 1) if bullets[b] and bullets[b + 1]), None)
+            if b is not None and (k is None or b < k):
+                mark = bullets[b].group(1)   # type: ignore[union-attr]
+                warn(LOGGER, self.source, first + b,
+                     f"lines starting with '{mark}' (a list copied from Slack, Word or a web "
+                     "page) are no list here nor on GitHub: they run together into one "
+                     "paragraph; write '- ' at the start of each item's line, after a blank "
+                     "line")
+                continue
             if k is not None:
                 shown = shortened(self.readable(lines[first - 1 + k]).strip(), 30)
                 warn(LOGGER, self.source, first + k,
@@ -488,6 +680,40 @@ class ForeignSyntax(Treeprocessor):
                      "a line of dashes parted by spaces under a line of text is the rule under a "
                      "Pandoc simple table's header, which is no table here (nor on GitHub: a "
                      f"horizontal rule between paragraphs); write {PIPE_TABLE}")
+
+    def _literal_markers(self, root: etree.Element) -> None:
+        """A paragraph ending in '::' right above a code block (`Example::` over indented
+        lines): reStructuredText's marker of a literal block, which reST shows as one ':';
+        here and on GitHub the paragraph shows both. A warning at its line."""
+        for parent in root.iter():
+            for k, el in enumerate(parent[:-1]):
+                nxt = parent[k + 1]
+                own = (el[-1].tail if len(el) else el.text) or ""
+                if el.tag != "p" or not own.rstrip().endswith("::") or \
+                        own.rstrip().endswith(":::") or \
+                        not HTML_PLACEHOLDER_RE.fullmatch((nxt.text or "").strip()) or len(nxt):
+                    continue
+                line = self.positions.end(el) or self.positions.line(el)
+                shown = shortened(" ".join(self.readable(own).split()), 30)
+                warn(LOGGER, self.source, line,
+                     f"'{shown}' ends with '::', reStructuredText's marker of the literal "
+                     "block below it (which reST shows as one ':'); here and on GitHub the "
+                     "paragraph shows '::'; write one ':' (and the code below in a '```' "
+                     "fence)")
+
+    def _wiki_tables(self, root: etree.Element) -> None:
+        """MediaWiki's (Wikipedia's) table, `{| class="wikitable"` … `|}`: a paragraph of its
+        lines here and on GitHub, or (with a '|-' row under its first line) a table of
+        stray cells here; a warning at its first line."""
+        lines = self.text().split("\n")
+        for el in root.iter():
+            line = (self.positions.line(el) or self.positions.floor(el)) \
+                if el.tag in ("p", "table") else 0
+            if 0 < line <= len(lines) and re.match(r"[ \t>]*\{\|", lines[line - 1]):
+                warn(LOGGER, self.source, line,
+                     "a MediaWiki (Wikipedia) table '{| … |}' is not understood here and is "
+                     f"published as typed ('{shortened(lines[line - 1].strip(), 30)}'); "
+                     f"write {PIPE_TABLE}")
 
     def _definitions_without_term(self, root: etree.Element) -> None:
         """A definition with no term above it (`: SD of the scores {#tbl-raw}` under a table,
@@ -586,6 +812,92 @@ class ForeignSyntax(Treeprocessor):
                               f"shortcode on both write it as code, `{code}`; for the emoji, "
                               f"{code} without the backslash")
 
+    def _unknown_emoji(self, block: etree.Element,
+                       texts: list[tuple[str, etree.Element, str]]) -> None:
+        """A shortcode that names no emoji of GitHub's list (`:thinking_face:`, Slack's and
+        Discord's names): shown as typed, here and on GitHub; a warning at its line naming
+        GitHub's closest names. Not a role before code (`:class:` then a backtick, told by
+        `run`), nor a field or attribute at a line's start (`:param q: …`, `:toc: left`)."""
+        for k, (own, el, slot) in enumerate(texts):
+            for m in SHORTCODE.finditer(own):
+                code = m.group(1)
+                name = code[1:-1]
+                after = own[m.end():m.end() + 1]
+                if not after and k + 1 < len(texts) and texts[k + 1][1].tag == "code":
+                    after = "`"     # right before a code span: a role's
+                if emoji_of(code) or not re.search("[a-z]", name) or after == "`" or \
+                        (after in (" ", "\t") and
+                         not own[:m.start()].rpartition("\n")[2].strip()):
+                    continue
+                close = difflib.get_close_matches(name, emoji_names(), 3, 0.6)
+                like = (f" (GitHub's closest: {', '.join(f':{c}:' for c in close)})"
+                        if close else "")
+                self._warn_at(block, (own, el, slot), m.span(1),
+                              f"'{{shown}}' names no emoji of GitHub's list{like} (Slack's, "
+                              "Discord's or another tool's name?), so it is shown as typed, "
+                              "here and on GitHub; write the emoji itself, a name of GitHub's "
+                              "list, or the words")
+
+    def _wiki_quotes(self, block: etree.Element,
+                     texts: list[tuple[str, etree.Element, str]]) -> None:
+        """MediaWiki's (Wikipedia's) bold and italic, three or two typewriter single quotes
+        on each side of the words: curled by smarty into runs of quote marks here, shown as
+        typed on GitHub; a warning at its line. The tree holds smarty's quotes as stash
+        placeholders: each is read as the quote it stands for."""
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for own, el, slot in texts:
+            units: list[tuple[str, int, int]] = []    # (character, start, end) in `own`
+            pos = 0
+            for m in HTML_PLACEHOLDER_RE.finditer(own):
+                units += [(c, k, k + 1) for k, c in enumerate(own[pos:m.start()], pos)]
+                n = int(m.group(1))
+                held = html.unescape(str(stash[n])) if n < len(stash) else ""
+                units += [("'" if c in _SINGLE_QUOTES else "\x00", m.start(), m.end())
+                          for c in held or "\x00"]
+                pos = m.end()
+            units += [(c, k, k + 1) for k, c in enumerate(own[pos:], pos)]
+            chars = "".join("'" if c in _SINGLE_QUOTES else c for c, _, _ in units)
+            for q in _WIKI_QUOTES.finditer(chars):
+                bold = len(q.group(1)) == 3
+                self._warn(block, (own, el, slot), (units[q.start()][1], units[q.end() - 1][2]),
+                           "MediaWiki's (Wikipedia's) " + ("bold" if bold else "italic") +
+                           " (" + q.group(1) + "…" + q.group(1) + ")",
+                           "**…**" if bold else "*…*")
+
+    def _unclosed_strong(self, block: etree.Element,
+                         texts: list[tuple[str, etree.Element, str]]) -> None:
+        """`**bold **` or `** bold**`: a space inside a pair of '**' (or '__'), as Google
+        Docs' Markdown export writes bold text that ends in a space: no bold here nor on
+        GitHub (a closing '**' must follow a non-space), the asterisks shown; a warning at
+        its line, giving the bold to write."""
+        for own, el, slot in texts:
+            for m in _SPACED_STRONG.finditer(own):
+                mark, inner = m.group(1), m.group(2)
+                meant = f"{mark}{inner.strip()}{mark}" + (" " if inner != inner.rstrip() else "")
+                self._warn_at(block, (own, el, slot), m.span(),
+                              f"'{{shown}}' is no bold here nor on GitHub (a '{mark}' with a "
+                              "space on its inner side neither opens nor closes it: Google "
+                              "Docs' Markdown export writes bold so), so the asterisks are "
+                              f"shown; write '{self.readable(meant)}'")
+
+    def _prompt_quote(self, quote: etree.Element) -> None:
+        """A line starting '>>>': three quotes nested, here and on GitHub, where Slack's
+        '>>>' quotes every line below it, and '>>> ' is Python's prompt in a pasted session;
+        a warning at its line (once, for the outermost of the three)."""
+        if any(quote in parent for parent in self._quotes):
+            self._quotes.append(quote)
+            return
+        self._quotes.append(quote)
+        lines = self.text().split("\n")
+        line = self.positions.line(quote)
+        if 0 < line <= len(lines) and re.match(r"[ \t]*>>>(?!>)", lines[line - 1]):
+            shown = shortened(lines[line - 1].strip(), 30)
+            warn(LOGGER, self.source, line,
+                 f"'{shown}' starts three quotes, one inside the other, here and on GitHub "
+                 "(Slack's '>>>' quotes all the lines below it; '>>> ' is Python's prompt); "
+                 "for a quote write '> ' at the start of each quoted line, for a Python "
+                 "session a '```python' fence, for three levels of quotes '> > >'")
+
     def _escaped_quote(self, block: etree.Element) -> None:
         """A line of a paragraph starting `&gt; ` (a quote as Reddit's and Hacker News's
         pages hold it, HTML-escaped): shown as '>' and text, here and on GitHub, where the
@@ -637,14 +949,14 @@ class ForeignSyntax(Treeprocessor):
                  f"remove it{instead}")
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
-              span: tuple[int, int], what: str, instead: str) -> None:
+              span: tuple[int, int], what: str, instead: str, whole: str = "") -> None:
         self._warn_at(block, where, span, f"{what} is not understood here and is published as "
-                      f"typed ('{{shown}}'); write {instead}")
+                      f"typed ('{{shown}}'); write {instead}", whole)
 
     def _warn_at(self, block: etree.Element, where: tuple[str, etree.Element, str],
-                 span: tuple[int, int], message: str) -> None:
+                 span: tuple[int, int], message: str, whole: str = "") -> None:
         """A warning at the line of `span` of a text slot (`where`); '{shown}' in `message`
-        is the syntax found there, as typed."""
+        is the syntax found there, as typed (`whole`, when it spans elements' edges)."""
         own, el, slot = where
         start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
         found = self.readable(own[start:span[1]]).rstrip("\n").strip()
@@ -660,6 +972,8 @@ class ForeignSyntax(Treeprocessor):
         shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
         if not shown or shown not in found.translate(STRAIGHT):
             shown = found
+        if whole.strip():
+            shown = whole.strip().translate(STRAIGHT)
         shown = " ".join(shown.split())            # one line, when it spans a line break
         if len(shown) > 30:
             shown = shown[:29] + "\u2026"

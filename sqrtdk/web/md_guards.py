@@ -268,6 +268,10 @@ _ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")
 _CONTENT_TAB = re.compile(r"^[ \t>]*===\+?[ \t]+\S")
 
 
+# a TeX command with an argument, `\frac{`, `\sqrt{`, `\operatorname{`
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+\{")
+
+
 class LeftoverCheck(Treeprocessor):
     """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
     code edit, `{#comment#}` without its spaces), and another tool's table of contents
@@ -302,6 +306,13 @@ class LeftoverCheck(Treeprocessor):
                             if found.startswith("{#") else
                             "quote a result as '{{ name | fixed(2) }}'; " + LITERAL_BRACES
                             + " (a backslash does not escape them)")
+                    if _TEX_COMMAND.search(text):
+                        # `\frac{a}{\sqrt{d_k}}` outside math: a formula another tool
+                        # marked (reStructuredText's `.. math::`, AsciiDoc's `[stem]`)
+                        hint = ("it stands in TeX outside a formula (a reStructuredText "
+                                "'.. math::' block, AsciiDoc's '[stem]' block, a formula "
+                                "without its dollars?): write the formula between two '$$' "
+                                "lines, or '$…$' in a sentence; else " + hint)
                     raise ContentError(f"template syntax '{found[:20]}' left in the text; {hint}",
                                        found, line=self.positions.at(el, slot, m.start()),
                                        after=self.positions.floor(el))

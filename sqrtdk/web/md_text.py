@@ -415,7 +415,8 @@ class MathPunctuationGlue(Treeprocessor):
     with a full-width comma or full stop (Chinese, after the formula), or end one with an
     opening bracket or quote, its formula on the next line (any language, before it: "\uff08" left
     at a line's end on a 360 px phone). The formula and the marks are wrapped in
-    `<span class="nobr">`, which takes over the formula's tail and its place in `positions`."""
+    `<span class="nobr">`, which takes over the formula's tail and its place in `positions`,
+    and says how many marks it holds (`--marks`, for the style sheet)."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None, closing: str = CJK_CLOSING):
         super().__init__(md)
@@ -434,7 +435,10 @@ class MathPunctuationGlue(Treeprocessor):
                 before = len(text) - len(text.rstrip(OPENING))
                 if not after and not before:
                     continue
-                glue = etree.Element("span", {"class": "nobr"})
+                # the marks' number (`--marks`): the style sheet leaves the column room for
+                # them beside a formula that scrolls in a box of the column's width
+                glue = etree.Element("span", {"class": "nobr",
+                                              "style": f"--marks: {before + after}"})
                 start = self.positions.at(owner, slot, len(text) - before) if before else 0
                 if before:
                     self._took(owner, slot, text, before)

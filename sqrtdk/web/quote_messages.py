@@ -96,6 +96,41 @@ _LIQUID_NAMES = ("site", "page", "post", "paginator", "jekyll", "layout")
 _TERA_NAMES = ("config", "section", "page")
 
 
+# Logseq's (Roam's) macros, `{{embed ((uuid))}}`, `{{query (task TODO)}}`, `{{video url}}`,
+# and Roam's `{{[[TODO]]}}`: what they show, and what to write instead
+_LOGSEQ_MACRO = re.compile(r"\{\{\s*(?:\[\[)?(embed|query|video|youtube|youtube-timestamp|"
+                           r"tweet|twitter|renderer|cloze|pdf|namespace|function|calc|zotero|"
+                           r"TODO|DONE|table|kanban|mentions|attr|word-count)\b", re.I)
+# MediaWiki's (Wikipedia's) templates, `{{cite journal |last=Vaswani |year=2017}}`,
+# `{{Reflist}}`, `{{Short description|…}}`, `{{harvnb|Vaswani et al.|2017|p=4}}`: a name (a
+# capital, a space, or one of the names below) and arguments after '|' that are no filter
+_WIKI_TEMPLATE = re.compile(r"\{\{\s*([A-Za-z][\w ]*?)\s*(?:\|([^{}\n]*))?\}\}")
+_WIKI_NAMES = frozenset(("cite", "sfn", "harvnb", "harv", "reflist", "efn", "main", "see also",
+                         "citation", "cn", "citation needed", "lang", "math", "mvar", "nowrap",
+                         "convert", "short description", "notelist", "refn", "anchor",
+                         "further", "about", "infobox", "val"))
+
+
+def _foreign_braces(written: str) -> str:
+    """The message for another tool's double braces on the line `written`: a Logseq (Roam)
+    macro or a MediaWiki (Wikipedia) template; '' for neither."""
+    if macro := _LOGSEQ_MACRO.search(written):
+        return (f"'{{{{{macro[1]} …}}}}' is a Logseq (Roam) macro, which this text does not "
+                "know; write what it shows: the words of the block or page it embeds, a link "
+                "to a video, [its title](address), or nothing for a query")
+    for m in _WIKI_TEMPLATE.finditer(written):
+        name, args = m[1], m[2] or ""
+        first = args.split("|")[0].strip()
+        if " " in name or name[0].isupper() or name.split()[0].lower() in _WIKI_NAMES or \
+                (args and ("=" in args or first.split("(")[0].strip() not in FILTERS)):
+            return (f"'{{{{{name}{'|…' if args else ''}}}}}' is a MediaWiki (Wikipedia) "
+                    "template, which this text does not know; write what it stands for: a "
+                    "reference as a footnote, [^name] in the text and '[^name]: Vaswani et "
+                    "al., 2017' below it, or nothing ({{Reflist}}: the page lists the notes "
+                    "itself; {{Short description|…}}: the front matter's description)")
+    return ""
+
+
 def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     """Jinja's message for a syntax error, with what the author most likely meant."""
     msg = e.message or str(e)
@@ -113,6 +148,8 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if re.search(r"\{%-?\s*include\s+[\w./-]+\.\w+", written):   # Jekyll's include
         return ("'{% include … %}' is a Liquid (Jekyll) tag reading another file, which this "
                 f"text does not know; write {_INCLUDED}")
+    if foreign := _foreign_braces(written):
+        return foreign
     if hugo := _HUGO_SHORTCODE.search(written):
         name, mark = hugo[1], hugo[0][2]
         instead = _HUGO.get(name) or _ZOLA.get(name)
@@ -228,6 +265,9 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
                     "itself, or one relative to the page, such as '../en/')")
         if name and (zola := _shortcode(written, name.group(1))):
             return zola
+        if name and name.group(1).lower() not in {str(k).lower() for k in known} and \
+                (foreign := _foreign_braces(written)):
+            return foreign
         hint = suggest(name.group(1), known, "result groups") if name else ""
         return f"{msg}; {hint} (see figures/results.json)"
     if isinstance(e, jinja2.TemplateNotFound):

@@ -19,6 +19,7 @@ check never skips a line the page's Markdown reads as Markdown.
 """
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import markdown
@@ -43,6 +44,13 @@ def markdown_raw_lines(text: str) -> frozenset[int]:
     return frozenset(_python_markdown(text)) if "<" in text else frozenset()
 
 
+# Markdown's marks that a block of raw HTML shows as typed: bold, a link, a code span
+_MARKDOWN_MARK = re.compile(r"(\*\*|__)(?=[^\s*_])[^*_\n]*?(?<=[^\s*_])\1"
+                            r"|\[[^\[\]\n]+\]\([^()\s]+\)|`[^`\n]+`")
+_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "script", "style", "textarea", "math",
+                        "svg"))
+
+
 class _Addresses(HTMLParser):
     """The line of each href, src and srcset address in the tags of a text (html.parser
     reads Markdown's text between the tags as data), and each id (an <a>'s name too: a
@@ -53,9 +61,25 @@ class _Addresses(HTMLParser):
         self.lines: dict[str, int] = {}
         self.ids: list[tuple[str, int]] = []
         self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
+        # (Markdown's mark as written, line) in the text between the tags, not in code
+        self.marks: list[tuple[str, int]] = []
+        self._code = 0      # how many <pre>, <code>, <script>, … the text is inside
+
+    def handle_data(self, data: str) -> None:
+        if self._code:
+            return
+        line = self.getpos()[0]
+        for m in _MARKDOWN_MARK.finditer(data):
+            self.marks.append((m.group(0), line + data.count("\n", 0, m.start())))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _CODE_TAGS and self._code:
+            self._code -= 1
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
+        if tag in _CODE_TAGS:
+            self._code += 1
         if any(name == "markdown" for name, _ in attrs):
             self.markdown.append((tag, line))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
@@ -90,6 +114,15 @@ def markdown_attributes(text: str) -> list[tuple[str, int]]:
     published as typed."""
     in_raw = markdown_raw_lines(text)
     return [(tag, n) for tag, n in _read(text).markdown if n in in_raw]
+
+
+def markdown_in_raw_html(text: str) -> list[tuple[str, int]]:
+    """(mark, line) of Markdown's bold, links and code spans written between the tags of a
+    raw HTML block of `text` (as for `raw_html_urls`; `<center>**bold**</center>`, as a
+    cnblogs or CSDN post holds it): Markdown does not read them there, here nor on GitHub,
+    and the page shows the asterisks, brackets and backticks."""
+    in_raw = raw_html_lines(text)
+    return [(mark, n) for mark, n in _read(text).marks if n in in_raw]
 
 
 def _read(text: str) -> _Addresses:
