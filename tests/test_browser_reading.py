@@ -796,56 +796,6 @@ def test_on_paper_a_link_s_address_is_not_underlined(printed, lang: str) -> None
     assert underlined == [], underlined
 
 
-# the leftmost dark pixel of each line of text in a PNG (rows of ink taller than `least`
-# pixels: an underline's few rows are no line), top to bottom
-def _line_starts(png: bytes, least: int = 8) -> list[int]:
-    import io
-
-    from PIL import Image
-    image = Image.open(io.BytesIO(png)).convert("L")
-    width, height = image.size
-    pixels = image.load()
-    lines: list[tuple[int, int]] = []            # (rows, leftmost x)
-    rows, left = 0, width
-    for y in range(height):
-        ink = next((x for x in range(width) if pixels[x, y] < 128), None)
-        if ink is not None:
-            rows, left = rows + 1, min(left, ink)
-        elif rows:
-            lines.append((rows, left))
-            rows, left = 0, width
-    if rows:
-        lines.append((rows, left))
-    return [left for rows, left in lines if rows > least]
-
-
-def test_on_paper_an_address_that_starts_a_line_starts_with_its_parenthesis(browser) -> None:
-    """A link's printed address, too long for what is left of its line, starts the next
-    line with its '(' where a line of text starts: it began with a gap, the space before the
-    '(' (an inline-block that went to the next line whole, its leading space kept). Drawn
-    large, against a line that is the address alone, for both kinds of printed address."""
-    from sqrtdk.options import PROJECT_ROOT
-    sheet = (PROJECT_ROOT / "static" / "style.css").read_text(encoding="utf-8")
-    address = "https://example.org/" + "a-long-part-of-the-path/" * 5 + "end.html"
-    links = {"another site's": f'<a href="{address}">a link</a>',
-             "the site's own": f'<a href="../zh/" data-print-href="{address}">a link</a>'}
-    tab = browser.new_page(viewport={"width": 500, "height": 900})
-    try:
-        tab.set_content(
-            f"<style>{sheet}</style><style>article p {{ font-size: 40px; margin: 0 }}</style>"
-            "<body style='margin: 0 10px'><article>"
-            + "".join(f"<p>Words and {link} then words.</p>" for link in links.values())
-            + f'<p><span style="font-size: 0.85em">({address})</span></p></article>')
-        tab.emulate_media(media="print")
-        shots = [_line_starts(p.screenshot()) for p in tab.locator("article p").all()]
-    finally:
-        tab.close()
-    *printed, alone = shots
-    for kind, lines in zip(links, printed, strict=True):
-        # the first line: the words; the next: the address from its '('
-        assert len(lines) > 2 and abs(lines[1] - alone[0]) <= 1, (kind, lines, alone)
-
-
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
