@@ -70,6 +70,19 @@ def stale_claims(summary: dict[str, Any]) -> list[str]:
                   or entries[c.name].get("code") != claim_code(c.name))
 
 
+def claim_line(name: str) -> tuple[str, int]:
+    """Where claim `name` is computed: the file and first line of its `value` function (in
+    sqrtdk/science/, registered beside its experiment), the line a stale sweep entry is
+    warned at. Loads the registry (imports the experiments)."""
+    import inspect
+
+    from .science import registry
+    from .science.registry import CLAIMS
+    registry.load()
+    value = inspect.unwrap(CLAIMS[name].value)
+    return inspect.getsourcefile(value) or "", inspect.getsourcelines(value)[1]
+
+
 def _call(job: Any) -> Any:
     return job.fn(*job.args)
 
@@ -267,12 +280,12 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
         cache.put_object("sweep", key, stale)
     if stale:
         entries = sweep.get("claims", {})
-        new = [c for c in stale if not isinstance(entries.get(c), dict)]
-        changed = [c for c in stale if c not in new]
-        told = ([f"claim(s) {', '.join(new)} have no entry in the sweep (registered since it "
-                 "was computed)"] if new else []) \
-            + ([f"the sweep of claim(s) {', '.join(changed)} was computed by other code or "
-                "results than today's"] if changed else [])
-        warn(LOGGER, path, 0, "; ".join(told) + "; run '" + refresh_command(
-            int(sweep.get("n_seeds", 100)), stale) + "' and commit the file")
+        command = refresh_command(int(sweep.get("n_seeds", 100)), stale)
+        for name in stale:
+            told = (f"claim '{name}' has no entry in {path.name} (registered since the sweep "
+                    "was computed)" if not isinstance(entries.get(name), dict) else
+                    f"the sweep of claim '{name}' in {path.name} was computed by other code "
+                    "or results than today's")
+            warn(LOGGER, *claim_line(name), f"{told}; run '{command}' and commit "
+                 f"{display_path(path)}")
     return sweep

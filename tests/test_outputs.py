@@ -18,11 +18,11 @@ import pytest
 from helpers import copy_project_files
 
 from sqrtdk.cache import Cache
-from sqrtdk.errors import BuildError
+from sqrtdk.errors import BuildError, where
 from sqrtdk.options import PROJECT_ROOT, BuildOptions
 from sqrtdk.pipeline import Builder
 from sqrtdk.science.results import dumps, dumps_signed, is_signed
-from sqrtdk.sweep import claim_code, read_sweep, stale_claims, sweep_for_build
+from sqrtdk.sweep import claim_code, claim_line, read_sweep, stale_claims, sweep_for_build
 
 
 def test_a_signed_file_reads_back_and_any_edit_breaks_its_digest() -> None:
@@ -77,6 +77,11 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     others = [c for c in committed["claims"] if c != name]
     assert f"--sweep {committed['n_seeds']} --claims {name}'" in caplog.text
     assert not any(other in caplog.text for other in others)
+    # told at the line computing the claim, in the science code an author changed
+    source, line = claim_line(name)
+    [told] = [r.getMessage() for r in caplog.records]
+    assert told.startswith(f"{where(source, line)}: warning: ") and line > 0, told
+    assert Path(source).read_text(encoding="utf-8").splitlines()[line - 1].strip(), told
     path.write_text(dumps_signed(committed).replace(f'"n_seeds": {committed["n_seeds"]}',
                                                     '"n_seeds": 1000'), encoding="utf-8")
     with pytest.raises(BuildError) as err:
