@@ -474,6 +474,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
     for name, path in sorted(inputs.sources.items()):
         site.files[f"source/{name}.html"] = _render(env, "source.html", {
             **common, "root": "../", "canonical": "", "name": name,
+            "title": f"{name} \u00b7 {s.title}",   # named by its module: one tab from the next
             "code": path.read_text(encoding="utf-8")}).encode()
     _add_assets(site, inputs, math, [h for page in math_html.values() for h in page])
     return site
