@@ -364,6 +364,20 @@ def test_every_page_s_title_holds_the_words_of_its_heading(site_build: dict[str,
                                           headings[0])
 
 
+def test_no_two_pages_share_a_title(site_build: dict[str, Any]) -> None:
+    """Each published page has a <title> no other page has: the 404 page, reached from a
+    mistyped address, was titled as the site's root page, so the tab and a screen reader
+    gave no hint that the address had no page."""
+    by_title: dict[str, list[str]] = {}
+    for page in sorted(site_build["site"].rglob("*.html")):
+        titles = [" ".join(e["text"].split()) for e in Tree(page.read_text("utf-8")).elements
+                  if e["tag"] == "title"]
+        by_title.setdefault(titles[0] if titles else "", []).append(
+            str(page.relative_to(site_build["site"])))
+    assert by_title and "" not in by_title
+    assert not {t: p for t, p in by_title.items() if len(p) > 1}, by_title
+
+
 class _LangOfText(HTMLParser):
     """Each character of the <h1>'s text with the `lang` it is read in (the nearest one)."""
 
