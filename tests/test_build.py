@@ -349,6 +349,35 @@ def test_the_project_settings_are_what_was_built(site_build: dict[str, Any]) -> 
     assert offered == sorted(f"{settings.base_url}{lang}/" for lang in settings.languages)
 
 
+def test_every_page_s_title_holds_the_words_of_its_heading(site_build: dict[str, Any]) -> None:
+    """A browser tab, a bookmark and a screen reader's list of windows tell pages apart by
+    their <title>: each published page's title holds its <h1>'s words (the pages of the
+    experiments' sources were all titled with the site's name alone, one like the next)."""
+    pages = sorted(site_build["site"].rglob("*.html"))
+    assert pages
+    for page in pages:
+        elements = Tree(page.read_text("utf-8")).elements
+        titles = [" ".join(e["text"].split()) for e in elements if e["tag"] == "title"]
+        headings = [" ".join(e["text"].split()) for e in elements if e["tag"] == "h1"]
+        assert len(titles) == 1 and headings, page
+        assert headings[0] in titles[0], (str(page.relative_to(site_build["site"])), titles[0],
+                                          headings[0])
+
+
+def test_no_two_pages_share_a_title(site_build: dict[str, Any]) -> None:
+    """Each published page has a <title> no other page has: the 404 page, reached from a
+    mistyped address, was titled as the site's root page, so the tab and a screen reader
+    gave no hint that the address had no page."""
+    by_title: dict[str, list[str]] = {}
+    for page in sorted(site_build["site"].rglob("*.html")):
+        titles = [" ".join(e["text"].split()) for e in Tree(page.read_text("utf-8")).elements
+                  if e["tag"] == "title"]
+        by_title.setdefault(titles[0] if titles else "", []).append(
+            str(page.relative_to(site_build["site"])))
+    assert by_title and "" not in by_title
+    assert not {t: p for t, p in by_title.items() if len(p) > 1}, by_title
+
+
 class _LangOfText(HTMLParser):
     """Each character of the <h1>'s text with the `lang` it is read in (the nearest one)."""
 

@@ -429,6 +429,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
                    "og_locale": inputs.strings[p.lang].language["og_locale"],
                    "switch_to": inputs.strings[p.lang].ui["switch_to"],   # in its own language
                    "not_found": inputs.strings[p.lang].ui["not_found"],   # the 404 page
+                   "not_found_title": inputs.strings[p.lang].ui["not_found_title"],
                    "description": p.meta["description"]} for p in inputs.pages]
     site = Site()
     check_embed(inputs.static_dir)     # every path the script reads is declared and embedded
@@ -466,14 +467,17 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
     site.files["index.html"] = _render(env, "index.html", {**common, "root": "",
                                                            "canonical": s.base_url}).encode()
     base_path = urlsplit(s.base_url).path or "/"
+    # its title says what the page is, in every language: not the root page's title alone
+    lost = " / ".join(a["not_found_title"] for a in alternates) + f" \u00b7 {s.title}"
     site.files["404.html"] = _render(env, "404.html", {**common, "root": base_path,
-                                                       "canonical": ""}).encode()
+                                                       "canonical": "", "title": lost}).encode()
     site.files["sitemap.xml"] = sitemap(s.base_url, alternates)
     site.files["robots.txt"] = f"User-agent: *\nAllow: /\n\nSitemap: {s.base_url}sitemap.xml\n" \
         .encode()
     for name, path in sorted(inputs.sources.items()):
         site.files[f"source/{name}.html"] = _render(env, "source.html", {
             **common, "root": "../", "canonical": "", "name": name,
+            "title": f"{name} \u00b7 {s.title}",   # named by its module: one tab from the next
             "code": path.read_text(encoding="utf-8")}).encode()
     _add_assets(site, inputs, math, [h for page in math_html.values() for h in page])
     return site

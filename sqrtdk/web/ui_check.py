@@ -35,6 +35,7 @@ READ_BY_CODE = {
     "footnotes": "the notes' heading",
     "switch_to": "the language switch of the other pages",
     "not_found": "the 404 page",
+    "not_found_title": "the 404 page's title",
     "built_with": "the page's footer",
     "reproduce_source": "the reproduce boxes",
     "reproduce_output": "the reproduce boxes",
