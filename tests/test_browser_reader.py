@@ -139,6 +139,14 @@ def test_headings_are_named_by_their_words_not_by_their_section_link(shared, lan
     assert not [h for h in headings if label in h or not h.strip()], headings
     links = page.locator("article .headerlink").count()
     assert page.get_by_role("link", name=label).count() == links > 0      # the links remain
+    # each link is named by its label and its heading's words: one name per section in a
+    # screen reader's list of links (all eleven were the label alone)
+    ids = page.eval_on_selector_all("article .headerlink",
+                                    "links => links.map(a => CSS.escape(a.parentElement.id))")
+    named = [(" ".join(ax_node(page, f"#{i} > .headerlink")["name"].split()),
+              " ".join(ax_node(page, f"#{i}")["name"].split())) for i in ids]
+    assert all(link == f"{label} {heading}" for link, heading in named), named
+    assert len({link for link, _ in named}) == len(named) == links, named
 
 
 def move_bar_to_the_end(page: Any) -> None:
