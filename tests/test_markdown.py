@@ -1564,6 +1564,27 @@ def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
 
 
 @pytest.mark.parametrize("written, meant", [
+    ('{% hint style="info" %}\nA tip.\n{% endhint %}', "GitBook tag"),
+    ('{% tabs %}\n{% tab title="PyTorch" %}\nx\n{% endtab %}\n{% endtabs %}', "one after"),
+    ('{% content-ref url="grads.md" %}\n[grads.md](grads.md)\n{% endcontent-ref %}',
+     "'{% content-ref … %}' is a GitBook tag"),
+    ('{% embed url="https://www.youtube.com/watch?v=x" %}', "[its title](https://"),
+    ('{% code title="a.py" %}\n```python\nx = 1\n```\n{% endcode %}', "code fence alone"),
+    ("{%youtube iDulhoQ2pro %}", "HackMD (CodiMD)"),
+    ("{%speakerdeck someone/attention-talk %}", "HackMD (CodiMD)"),
+], ids=["hint", "tabs", "content-ref", "embed", "code", "hackmd youtube", "hackmd speakerdeck"])
+def test_a_gitbook_or_hackmd_tag_is_told_as_that_tools_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A GitBook page's '{% hint style="info" %}' and a HackMD note's '{%speakerdeck … %}'
+    were told 'not a statement here (it is Liquid's, as in Jekyll, or another tool's)', with
+    advice about links, figures and boxes whatever the tag, and '{% content-ref %}' was
+    named '{% content … %}'. Each is now named as its tool's, whole, with what to write."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message, e
+    assert "result groups" not in e.message and "or another tool's" not in e.message, e
+
+
+@pytest.mark.parametrize("written, meant", [
     ("{{< math >}}\n$$\nx = 1\n$$\n{{< /math >}}", "remove the '{{< math >}}'"),
     ('As {{< cite page="/publication/vaswani-2017" >}} shows.', "footnote"),
     ('{{% callout note %}}\nThe factor is 8.\n{{% /callout %}}', "'/// details | Title'"),
