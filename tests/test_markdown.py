@@ -1784,6 +1784,20 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
 
 
 @pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("kind", ["sequence", "flow", "graphviz", "abc"])
+def test_a_fence_hackmd_draws_is_warned_at_its_line(tmp_path: Path, container: str,
+                                                    kind: str) -> None:
+    """A HackMD note's ```sequence (```flow, ```graphviz, ```abc) fence is a diagram there
+    and was a plain code block here, with no message."""
+    body = _inside(container, f"Text.\n\n```{kind}\nAlice->Bob: hi\n```\n\nMore.")
+    with captured() as warned:
+        html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "HackMD" in warned[0] and "figure" in warned[0], warned
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
 @pytest.mark.parametrize("gap", ["", "\n"])
 def test_a_pandoc_caption_under_a_code_block_leaves_the_code_a_code_block(
         tmp_path: Path, container: str, gap: str) -> None:
