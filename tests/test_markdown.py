@@ -666,6 +666,29 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("* [https://arxiv.org/abs/1706.03762 The original paper]\n", "MediaWiki external link"),
     ("'''Scaled attention''' is here.\n", "MediaWiki's (Wikipedia's) bold"),
     ("The ''q'' vector.\n", "MediaWiki's (Wikipedia's) italic"),
+    ("h2. Background\n", "Confluence (Jira, Textile) heading"),
+    ("bq. A quote pasted from Confluence.\n", "quote 'bq. …'"),
+    ("||d_k||SD raw||SD scaled||\n", "Confluence (Jira) table"),
+    ("See [the paper|https://arxiv.org/abs/1706.03762] now.\n", "Confluence (Jira) link"),
+    ("Ask [~alice.chen] about it.\n", "Confluence (Jira) link"),
+    ("!attention-diagram.png|thumbnail!\n", "Confluence (Jira, Textile) image"),
+    ("{noformat}\nsd=8.01\n{noformat} done.\n", "Confluence (Jira) macro"),
+    ("A {color:red}red warning{color} here.\n", "Confluence (Jira) macro"),
+    ("[b]Bold[/b] words.\n", "BBCode"),
+    ("See [url=https://arxiv.org/abs/1706.03762]the paper[/url].\n", "BBCode"),
+    ("[list]\n[*]first\n[*]second\n[/list]\n", "BBCode"),
+    ('See "the paper":https://arxiv.org/abs/1706.03762 now.\n', "Textile link"),
+    ("Agreed. [name=Alice Chen]\n", "HackMD (CodiMD) tag"),
+    ("::Scaling keeps the logits at unit variance.:: Yes.\n", "Bear (Ulysses) highlight"),
+    ("The ::crucial:: point.\n", "Bear (Ulysses) highlight"),
+    ("It divides by //the square root// of d.\n", "DokuWiki's italic"),
+    ("% TODO: shorten this section\n", "LaTeX comment"),
+    ("We call it ``Scaled Dot-Product Attention'' here.\n", "LaTeX's quotes"),
+    ("As Eq.~(1) shows.\n", "LaTeX's tie"),
+    ("As Vaswani~et~al. argue.\n", "LaTeX's tie"),
+    ("Typed the \\LaTeX{} way.\n", "a LaTeX command"),
+    ("It is negligible, i.e.\\ small.\n", "a LaTeX command"),
+    ("\\bibliography{refs}\n", "a LaTeX command"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -695,7 +718,12 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "org verbatim", "org italic", "logseq property in a list", "logseq property",
         "logseq block reference", "slack link", "slack mention", "slack here",
         "discord spoiler", "mediawiki table", "mediawiki external link", "mediawiki bold",
-        "mediawiki italic"])
+        "mediawiki italic", "confluence heading", "confluence quote", "confluence table",
+        "confluence link", "confluence mention", "confluence image", "confluence noformat",
+        "confluence color", "bbcode bold", "bbcode url", "bbcode list", "textile link",
+        "hackmd name", "bear highlight", "bear highlight word", "dokuwiki italic",
+        "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
+        "latex logo", "latex control space", "latex bibliography"])
 
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -976,6 +1004,13 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "Write \"'quoted'\" words.\n", "The ratio is 1/√d_k / 2 here.\n",
     "Use a||b or a || b in C.\n", "| a | b |\n|---|---|\n| 1 || 2 |\n",
     "The norms ||q - k|| and ||W_Q|| grow.\n",
+    "Products a*b*c and x_i_j stay, and ||x|| too.\n",
+    "The heading tag h2. is named inside a sentence.\n",
+    "The C++ std::vector and a::b, and x[::2] slices.\n",
+    "Addresses https://example.org//a// and a // b // c.\n",
+    "A share of 50% and 10%.\n",
+    "See [1] and x[i] and [b] alone.\n", "A set {a, b}, a {note} alone and {x: 1}.\n",
+    "Quote \"x\": then.\n", "A ``code span`` here.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's
@@ -984,6 +1019,25 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "published as typed" in w], warned
+
+
+@pytest.mark.parametrize(("text", "said", "not_said"), [
+    ("Mirror: [url]https://example.com/a[/url] here.\n", "BBCode", "AsciiDoc"),
+    ("||d_k||SD raw||SD scaled||\n|64|8.0|1.0|\n", "Confluence (Jira) table", "Discord"),
+    ("As Eq.~(1) shows, see Section~2 for more.\n", "LaTeX's tie", "strikethrough"),
+    ("See [[https://arxiv.org/abs/1706.03762|the paper]].\n", "", "Confluence"),
+])
+def test_another_tools_construct_is_told_once_as_its_own(tmp_path: Path, text: str, said: str,
+                                                        not_said: str) -> None:
+    """A BBCode '[url]https://…[/url]' was told as an AsciiDoc link 'https://…[text]',
+    Confluence's table header '||d_k||SD raw||' as a Discord spoiler, LaTeX's ties
+    'Eq.~(1) … Section~2' as GitHub's strikethrough: each is now told as its own tool's
+    only (and a DokuWiki link '[[address|text]]' is no Confluence link)."""
+    with captured() as warned:
+        html(tmp_path, text)
+    typed = [w for w in warned if "published as typed" in w]
+    assert not [w for w in typed if not_said in w], typed
+    assert not said or [w for w in typed if said in w], typed
 
 
 @pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])
@@ -2370,6 +2424,47 @@ def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
     got = [w for w in warned if "markdown=" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
     assert "published as typed" in got[0], got
+
+
+@pytest.mark.parametrize("lines", ["# First point\n# Second point",
+                                   "Steps:\n\n# Collect\n# Scale\n# Normalise"])
+def test_a_confluence_numbered_list_is_told_to_be_a_list_not_headings(tmp_path: Path,
+                                                                      lines: str) -> None:
+    """'# item' lines one under another (a numbered list of Confluence, Jira and Textile)
+    were told to become '## First point {#some-id}', a section each; now they are told to
+    be a list, '1. ' at each line's start, at the first such line."""
+    body = f"Intro.\n\n{lines}\n\nText.\n"
+    e = error(tmp_path, body)
+    first = next(n for n, x in enumerate(body.split("\n")) if x.startswith("# "))
+    assert e.line == BODY_START + first, e
+    assert "numbered list in Confluence" in e.message and "'1. '" in e.message, e.message
+    assert "{#some-id}" not in e.message, e.message
+
+
+def test_one_level_one_heading_is_still_told_to_be_a_section(tmp_path: Path) -> None:
+    e = error(tmp_path, "Intro.\n\n# Results\n\nText.\n")
+    assert "## Results {#some-id}" in e.message and "Confluence" not in e.message, e.message
+
+
+def test_a_hackmd_tags_line_is_told_as_hackmds(tmp_path: Path) -> None:
+    """HackMD's '###### tags: `a` `b`' line was told to get an id, '###### tags: … {#some-id}'
+    (and warned as a jump of heading levels); it is now told to be HackMD's tags line, to
+    remove."""
+    e = error(tmp_path, "###### tags: `reading-group` `attention`\n\nText.\n")
+    assert e.line == BODY_START, e
+    assert "HackMD" in e.message and "remove it" in e.message, e.message
+
+
+@pytest.mark.parametrize("macro", ["{code}", "{noformat}", "{latex}", "{info}"])
+def test_a_confluence_macro_ending_a_paragraph_is_told_as_confluences(tmp_path: Path,
+                                                                      macro: str) -> None:
+    """'{code:python}' … '{code}' pasted from Confluence: attr_list reads the closing
+    '{code}' as an attribute list, and the error said to write '\\{code}' for braces as text;
+    it now names Confluence's macro and what to write for it."""
+    body = f"Intro.\n\n{macro}\nx = q @ k\n{macro}\n\nText.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 4, e
+    assert "Confluence (Jira) macro" in e.message and "```python" in e.message, e.message
 
 
 @pytest.mark.parametrize("level", ["#", "##", "###"])

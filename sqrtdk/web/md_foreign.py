@@ -105,7 +105,86 @@ _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
 _SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
+_CONFLUENCE_MACROS = ("code|noformat|latex|mathblock|mathinline|math|info|note|tip|warning|"
+                      "quote|panel|expand|color|excerpt|tasklist")
+CONFLUENCE_MACRO_INSTEAD = (
+    "Markdown: a '```python' fence for {code:python} … {code} and {noformat}; a formula "
+    "between '$$' lines for {latex} and {mathblock}, $…$ for {mathinline}; a '/// details | "
+    "Title' box for {info}, {note}, {tip}, {warning}, {panel} and {expand}; '> ' lines for "
+    "{quote}; the words alone for {color}")
+# a Confluence macro's name, as attr_list reads `{code}` at a paragraph's end
+CONFLUENCE_MACRO = re.compile(r"(?:" + _CONFLUENCE_MACROS + r")(?::.*)?", re.S)
+_MARKUP_INSTEAD = ("Markdown: **bold**, *italic*, [text](address), '> ' lines for a quote, a "
+                   "'```python' fence for code, $…$ for a formula, a figure the build draws "
+                   "for a picture")
+# Rules for the whole of another tool's construct, first in FOREIGN: a later rule's match
+# that overlaps one of theirs in the same block is not told again, as another tool's (a
+# BBCode '[url]https://…[/url]' is no AsciiDoc link, Confluence's '||head||' row no Discord
+# spoiler, LaTeX's 'Eq.~\ref{…} … Section~' no strikethrough)
+_CLAIMING: list[re.Pattern[str]] = [
+    # Confluence's (Jira's) wiki markup, pasted: headings `h2. Title` (Textile's too), quotes
+    # `bq. …`, the header row of a table `||a||b||`, links `[text|https://…]`,
+    # `[mailto:…]`, `[~user]`, images `!diagram.png|thumbnail!` and macros `{code:python}`,
+    # `{noformat}`, `{latex}`, `{info}` (the ones attr_list reads at a paragraph's end stop
+    # the build: md_math)
+    re.compile(r"^h[1-6]\.[ \t]+\S[^\n]*", re.M),
+    re.compile(r"^bq\.[ \t]+\S[^\n]*", re.M),
+    re.compile(r"^\|\|[^|\n]+\|\|(?:[^|\n]+\|\|)*[ \t]*$", re.M),
+    re.compile(r"(?<!\[)\[(?:[^\[\]|\n]+\|\u00aa?(?:https?://|ftp://|mailto:)[^\[\]\s|]*"
+               r"|mailto:[^\[\]\s|]+|~[\w.@-]+)\](?![(\[:])"),
+    re.compile(r"(?<![\w!\]])!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!"
+               r"(?![\w(\[])", re.I),
+    # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
+    re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}.*?"
+               r"\{\1\}", re.S),
+    # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
+    # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
+    re.compile(r"\[(b|i|u|s|url|img|quote|code|list|math|tex|latex|color|size|center|spoiler|"
+               r"sub|sup|youtube)(?:=[^\]\n]*)?\].*?\[/\1\]", re.S | re.I),
+    # Textile's link `"text":https://…` (its quotes curled by smarty)
+    re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
+               + r":\u00aa?(?:https?://|www\.|/)[^\s]*"),
+    # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
+    re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"),
+    # Bear's and Ulysses' highlight `::words::`
+    re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"),
+    # DokuWiki's italic `//words//`
+    re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"),
+    # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
+    # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
+    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
+    re.compile(r"^%(?!%)[^\n]*", re.M),
+    re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"),
+    re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
+               r"|(?<=(?<![~\w])et)~(?=al\b)"),
+    re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
+               r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
+               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<![\w.])(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"),
+]
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
+    (_CLAIMING[0], False, "a Confluence (Jira, Textile) heading 'h2. …'",
+     "'## Its title {#some-id}' ('##' for 'h2.', '###' for 'h3.')"),
+    (_CLAIMING[1], False, "a Confluence (Jira, Textile) quote 'bq. …'",
+     "'> ' at the start of each quoted line"),
+    (_CLAIMING[2], False, "the header row '||…||' of a Confluence (Jira) table", PIPE_TABLE),
+    (_CLAIMING[3], False, "a Confluence (Jira) link '[text|address]'",
+     "[text](address) (a mention '[~name]' as the name in words)"),
+    (_CLAIMING[4], False, "a Confluence (Jira, Textile) image '!…!'",
+     "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
+    (_CLAIMING[5], False, "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
+    (_CLAIMING[6], False, "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
+    (_CLAIMING[7], False, "a Textile link '\"text\":address'", "[text](address)"),
+    (_CLAIMING[8], False, "a HackMD (CodiMD) tag '[name=…]'",
+     "the words ('(Alice Chen)'), or nothing"),
+    (_CLAIMING[9], False, "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
+    (_CLAIMING[10], False, "DokuWiki's italic '//…//'", "*italic*"),
+    (_CLAIMING[11], False, "a LaTeX comment '% …'",
+     "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
+    (_CLAIMING[12], False, "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
+    (_CLAIMING[13], False, "LaTeX's tie '~' (a space that does not break)", "a space"),
+    (_CLAIMING[14], False, "a LaTeX command",
+     "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
+     "layout commands (\\noindent, \\centering) and bibliography lines"),
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
     (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
@@ -503,6 +582,11 @@ _SPACED_STRONG = re.compile(r"(?<![*_\w])(\*\*|__)([ \t]+[^*_\s](?:[^*_\n]*?[^*_
                             r"|[^*_\s](?:[^*_\n]*?[^*_\s])?[ \t]+)\1(?![*_])")
 
 
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """Whether `span` shares a character with one of `spans`."""
+    return any(span[0] < end and start < span[1] for start, end in spans)
+
+
 def _inline_slots(parent: etree.Element) -> list[tuple[etree.Element, str]]:
     """(element, "text" | "tail") of the text inside `parent`'s inline children (emphasis,
     links, spans, at any depth) and after each child, in document order; the text of code
@@ -553,11 +637,13 @@ class ForeignSyntax(Treeprocessor):
             offsets = [0]
             for inert in matched:
                 offsets.append(offsets[-1] + len(inert) + len(_EDGE))
+            claimed: list[tuple[int, int]] = []     # in `joined`: see _CLAIMING
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
                 found = False
-                for (own, el, slot), inert in zip(texts, matched, strict=True):
+                claims = pattern in _CLAIMING
+                for k, ((own, el, slot), inert) in enumerate(zip(texts, matched, strict=True)):
                     start = el is block and slot == "text"
                     if at_start and not start:
                         continue
@@ -565,10 +651,21 @@ class ForeignSyntax(Treeprocessor):
                     # places to fix, told in one build
                     spans = [m.span() for m in pattern.finditer(inert)]
                     for span in spans[:1] if at_start else spans:
+                        where = (offsets[k] + span[0], offsets[k] + span[1])
+                        if _overlaps(where, claimed):
+                            continue
                         found = True
+                        if claims:
+                            claimed.append(where)
                         self._warn(block, (own, el, slot), span, what, instead)
-                if found or at_start or (m := pattern.search(joined)) is None:
+                if found or at_start:
                     continue
+                m = next((m for m in pattern.finditer(joined)
+                          if not _overlaps(m.span(), claimed)), None)
+                if m is None:
+                    continue
+                if claims:
+                    claimed.append(m.span())
                 k = bisect_right(offsets, m.start()) - 1
                 own, el, slot = texts[k]
                 local = m.start() - offsets[k]
@@ -825,6 +922,9 @@ class ForeignSyntax(Treeprocessor):
                 after = own[m.end():m.end() + 1]
                 if not after and k + 1 < len(texts) and texts[k + 1][1].tag == "code":
                     after = "`"     # right before a code span: a role's
+                before = own[m.start() - 1:m.start()]
+                if (before == ":" and after == ":") or own.startswith("//", m.end()):
+                    continue        # Bear's highlight '::word::', an address' ':https://'
                 if emoji_of(code) or not re.search("[a-z]", name) or after == "`" or \
                         (after in (" ", "\t") and
                          not own[:m.start()].rpartition("\n")[2].strip()):

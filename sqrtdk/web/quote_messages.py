@@ -300,6 +300,13 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
                 (foreign := _foreign_braces(written)):
             return foreign
         hint = suggest(name.group(1), known, "result groups") if name else ""
+        if name and re.search(r"\{\{" + re.escape(name.group(1)) + r"\}\}", written):
+            # `{{text}}`, braces against a word: Confluence's (Jira's) monospace
+            return (f"'{{{{{name.group(1)}}}}}' is read as a quote of a result named "
+                    f"'{name.group(1)}', which does not exist; for code (Confluence's and "
+                    f"Jira's monospace '{{{{…}}}}') write `{name.group(1)}`; a quote is "
+                    f"written {{{{ group.name | fixed(2) }}}}: {hint} (see "
+                    "figures/results.json)")
         return f"{msg}; {hint} (see figures/results.json)"
     if isinstance(e, jinja2.TemplateNotFound):
         return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
