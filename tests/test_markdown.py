@@ -689,6 +689,8 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("Typed the \\LaTeX{} way.\n", "a LaTeX command"),
     ("It is negligible, i.e.\\ small.\n", "a LaTeX command"),
     ("\\bibliography{refs}\n", "a LaTeX command"),
+    ("?> **Tip** The scale is a constant.\n", "Docsify tip or warning"),
+    ("!> Do not confuse $d_k$ with the model's width.\n", "Docsify tip or warning"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -723,7 +725,8 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "confluence color", "bbcode bold", "bbcode url", "bbcode list", "textile link",
         "hackmd name", "bear highlight", "bear highlight word", "dokuwiki italic",
         "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
-        "latex logo", "latex control space", "latex bibliography"])
+        "latex logo", "latex control space", "latex bibliography", "docsify tip",
+        "docsify warning"])
 
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -1038,6 +1041,24 @@ def test_another_tools_construct_is_told_once_as_its_own(tmp_path: Path, text: s
     typed = [w for w in warned if "published as typed" in w]
     assert not [w for w in typed if not_said in w], typed
     assert not said or [w for w in typed if said in w], typed
+
+
+def test_a_docsify_link_option_is_warned_at_its_line(tmp_path: Path) -> None:
+    """Docsify's options written as a link's title, `[notes](https://…/a.pdf ':ignore')`,
+    `[code](https://…/a.js ':include :type=code')`, were published as the link's tooltip with
+    no message, and an ':include' embeds nothing here; each is a warning at its line now (a
+    title of words stays quiet)."""
+    body = ("Text with [a](https://example.com/a \"A title: the paper\").\n\n"
+            "- [The paper](https://example.com/a.pdf ':ignore')\n"
+            "- [Open](https://arxiv.org/abs/1706.03762 ':target=_blank')\n\n"
+            "[code](https://example.com/a.js ':include :type=code')\n")
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "Docsify" in w]
+    lines = [BODY_START + n for n, x in enumerate(body.split("\n")) if "':" in x]
+    assert len(got) == 3 and all(f"index.md:{n}: warning:" in w
+                                 for n, w in zip(lines, got, strict=True)), got
+    assert "embeds nothing" in got[2], got
 
 
 @pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])

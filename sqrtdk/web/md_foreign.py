@@ -103,6 +103,10 @@ _BULLET_ITEM = re.compile(r"[ \t>]*([\u2022\u25cf\u25cb\u25e6\u25aa\u25ab\u2023\
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
+# a link's or image's title that is a Docsify option (`':ignore'`, `':include :type=code'`,
+# `':target=_blank'`, `':size=100'`)
+_DOCSIFY_TITLE = re.compile(r":(?:ignore|include|target=|disabled|size=|class=|id=|no-zoom|"
+                            r"type=|fragment=|crossorigin)")
 _SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 _CONFLUENCE_MACROS = ("code|noformat|latex|mathblock|mathinline|math|info|note|tip|warning|"
@@ -144,6 +148,8 @@ _CLAIMING: list[re.Pattern[str]] = [
     # Textile's link `"text":https://…` (its quotes curled by smarty)
     re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
                + r":\u00aa?(?:https?://|www\.|/)[^\s]*"),
+    # Docsify's tip and warning paragraphs, `?> …` and `!> …` at a line's start
+    re.compile(r"^[?!]>[ \t]+\S[^\n]*", re.M),
     # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
     re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"),
     # Bear's and Ulysses' highlight `::words::`
@@ -174,15 +180,17 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (_CLAIMING[5], False, "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     (_CLAIMING[6], False, "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
     (_CLAIMING[7], False, "a Textile link '\"text\":address'", "[text](address)"),
-    (_CLAIMING[8], False, "a HackMD (CodiMD) tag '[name=…]'",
+    (_CLAIMING[8], False, "a Docsify tip or warning ('?> …', '!> …')",
+     f"{BOX}, or a quote, '> **Tip:** …'"),
+    (_CLAIMING[9], False, "a HackMD (CodiMD) tag '[name=…]'",
      "the words ('(Alice Chen)'), or nothing"),
-    (_CLAIMING[9], False, "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    (_CLAIMING[10], False, "DokuWiki's italic '//…//'", "*italic*"),
-    (_CLAIMING[11], False, "a LaTeX comment '% …'",
+    (_CLAIMING[10], False, "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
+    (_CLAIMING[11], False, "DokuWiki's italic '//…//'", "*italic*"),
+    (_CLAIMING[12], False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
-    (_CLAIMING[12], False, "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
-    (_CLAIMING[13], False, "LaTeX's tie '~' (a space that does not break)", "a space"),
-    (_CLAIMING[14], False, "a LaTeX command",
+    (_CLAIMING[13], False, "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
+    (_CLAIMING[14], False, "LaTeX's tie '~' (a space that does not break)", "a space"),
+    (_CLAIMING[15], False, "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering) and bibliography lines"),
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -712,6 +720,30 @@ class ForeignSyntax(Treeprocessor):
         self._wiki_tables(root)
         self._literal_markers(root)
         self._word_lists(root)
+        self._docsify_titles(root)
+
+    def _docsify_titles(self, root: etree.Element) -> None:
+        """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
+        `[f](a.md ':include')`, `![logo](a.png ':size=100')`, `':target=_blank'`): a
+        tooltip ':ignore' here and on GitHub, and an ':include' embeds nothing; a warning at
+        its line."""
+        for block in root.iter():
+            if block.tag not in _TEXT_BLOCKS:
+                continue
+            for el in block.iter():
+                title = el.get("title") or ""
+                if el.tag not in ("a", "img") or not _DOCSIFY_TITLE.match(title):
+                    continue
+                line = line_of(self.text(), re.compile(
+                    r"\][ \t]*\([^()\n]*?[\"']" + re.escape(title) + r"[\"']"),
+                    start=self.positions.floor(block) or 1) or self.positions.line(block)
+                embed = title.startswith(":include")
+                warn(LOGGER, self.source, line,
+                     f"the title '{title}' of the {'image' if el.tag == 'img' else 'link'} "
+                     "is Docsify's option, which this Markdown (and GitHub) shows as its "
+                     "tooltip" + (" and embeds nothing: write the file's content itself here "
+                                  "(code in a fence)" if embed else
+                                  "; remove it (a link here opens in the same tab)"))
 
     def _rest_link(self, code: etree.Element, after: etree.Element | None) -> None:
         """A code span followed by '_', `` `text <address>`_ `` (or `` `text`_ ``,
