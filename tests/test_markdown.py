@@ -691,6 +691,8 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("\\bibliography{refs}\n", "a LaTeX command"),
     ("?> **Tip** The scale is a constant.\n", "Docsify tip or warning"),
     ("!> Do not confuse $d_k$ with the model's width.\n", "Docsify tip or warning"),
+    ("--\n\n### Below it {#below}\n", "slide deck's marker"),
+    ("???\n\nPresenter notes: pause here.\n", "slide deck's marker"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -726,7 +728,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "hackmd name", "bear highlight", "bear highlight word", "dokuwiki italic",
         "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
         "latex logo", "latex control space", "latex bibliography", "docsify tip",
-        "docsify warning"])
+        "docsify warning", "reveal.js vertical slide", "remark presenter notes"])
 
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -1013,7 +1015,7 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "Addresses https://example.org//a// and a // b // c.\n",
     "A share of 50% and 10%.\n",
     "See [1] and x[i] and [b] alone.\n", "A set {a, b}, a {note} alone and {x: 1}.\n",
-    "Quote \"x\": then.\n", "A ``code span`` here.\n",
+    "Quote \"x\": then.\n", "A ``code span`` here.\n", "What now???\n", "Yes -- no.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's

@@ -148,6 +148,9 @@ _CLAIMING: list[re.Pattern[str]] = [
     # Textile's link `"text":https://…` (its quotes curled by smarty)
     re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
                + r":\u00aa?(?:https?://|www\.|/)[^\s]*"),
+    # a slide deck's markers alone on their line: reveal.js' vertical slide separator `--`,
+    # remark's presenter notes `???` (Marp's and reveal.js' `---` is a rule, as on GitHub)
+    re.compile(r"^(?:--|\?\?\?)[ \t]*$", re.M),
     # Docsify's tip and warning paragraphs, `?> …` and `!> …` at a line's start
     re.compile(r"^[?!]>[ \t]+\S[^\n]*", re.M),
     # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
@@ -180,17 +183,22 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (_CLAIMING[5], False, "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     (_CLAIMING[6], False, "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
     (_CLAIMING[7], False, "a Textile link '\"text\":address'", "[text](address)"),
-    (_CLAIMING[8], False, "a Docsify tip or warning ('?> …', '!> …')",
+    (_CLAIMING[8], False,
+     "a slide deck's marker ('--' between reveal.js' vertical slides, '???' over remark's "
+     "presenter notes)",
+     "nothing: remove the line (a presenter's notes under '???' are text of the page too: "
+     "remove them, or write them as its text)"),
+    (_CLAIMING[9], False, "a Docsify tip or warning ('?> …', '!> …')",
      f"{BOX}, or a quote, '> **Tip:** …'"),
-    (_CLAIMING[9], False, "a HackMD (CodiMD) tag '[name=…]'",
+    (_CLAIMING[10], False, "a HackMD (CodiMD) tag '[name=…]'",
      "the words ('(Alice Chen)'), or nothing"),
-    (_CLAIMING[10], False, "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    (_CLAIMING[11], False, "DokuWiki's italic '//…//'", "*italic*"),
-    (_CLAIMING[12], False, "a LaTeX comment '% …'",
+    (_CLAIMING[11], False, "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
+    (_CLAIMING[12], False, "DokuWiki's italic '//…//'", "*italic*"),
+    (_CLAIMING[13], False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
-    (_CLAIMING[13], False, "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
-    (_CLAIMING[14], False, "LaTeX's tie '~' (a space that does not break)", "a space"),
-    (_CLAIMING[15], False, "a LaTeX command",
+    (_CLAIMING[14], False, "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
+    (_CLAIMING[15], False, "LaTeX's tie '~' (a space that does not break)", "a space"),
+    (_CLAIMING[16], False, "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering) and bibliography lines"),
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
