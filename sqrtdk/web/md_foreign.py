@@ -121,86 +121,83 @@ CONFLUENCE_MACRO = re.compile(r"(?:" + _CONFLUENCE_MACROS + r")(?::.*)?", re.S)
 _MARKUP_INSTEAD = ("Markdown: **bold**, *italic*, [text](address), '> ' lines for a quote, a "
                    "'```python' fence for code, $…$ for a formula, a figure the build draws "
                    "for a picture")
-# Rules for the whole of another tool's construct, first in FOREIGN: a later rule's match
+# Rules for the whole of another tool's construct (pattern, at a block's start only, what it
+# is, what to write), first in FOREIGN: a later rule's match
 # that overlaps one of theirs in the same block is not told again, as another tool's (a
 # BBCode '[url]https://…[/url]' is no AsciiDoc link, Confluence's '||head||' row no Discord
 # spoiler, LaTeX's 'Eq.~\ref{…} … Section~' no strikethrough)
-_CLAIMING: list[re.Pattern[str]] = [
+_CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Confluence's (Jira's) wiki markup, pasted: headings `h2. Title` (Textile's too), quotes
     # `bq. …`, the header row of a table `||a||b||`, links `[text|https://…]`,
     # `[mailto:…]`, `[~user]`, images `!diagram.png|thumbnail!` and macros `{code:python}`,
     # `{noformat}`, `{latex}`, `{info}` (the ones attr_list reads at a paragraph's end stop
     # the build: md_math)
-    re.compile(r"^h[1-6]\.[ \t]+\S[^\n]*", re.M),
-    re.compile(r"^bq\.[ \t]+\S[^\n]*", re.M),
-    re.compile(r"^\|\|[^|\n]+\|\|(?:[^|\n]+\|\|)*[ \t]*$", re.M),
-    re.compile(r"(?<!\[)\[(?:[^\[\]|\n]+\|\u00aa?(?:https?://|ftp://|mailto:)[^\[\]\s|]*"
-               r"|mailto:[^\[\]\s|]+|~[\w.@-]+)\](?![(\[:])"),
-    re.compile(r"(?<![\w!\]])!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!"
-               r"(?![\w(\[])", re.I),
+    (re.compile(r"^h[1-6]\.[ \t]+\S[^\n]*", re.M), False,
+     "a Confluence (Jira, Textile) heading 'h2. …'",
+     "'## Its title {#some-id}' ('##' for 'h2.', '###' for 'h3.')"),
+    (re.compile(r"^bq\.[ \t]+\S[^\n]*", re.M), False, "a Confluence (Jira, Textile) quote 'bq. …'",
+     "'> ' at the start of each quoted line"),
+    (re.compile(r"^\|\|[^|\n]+\|\|(?:[^|\n]+\|\|)*[ \t]*$", re.M), False,
+     "the header row '||…||' of a Confluence (Jira) table", PIPE_TABLE),
+    (re.compile(r"(?<!\[)\[(?:[^\[\]|\n]+\|\u00aa?(?:https?://|ftp://|mailto:)[^\[\]\s|]*"
+               r"|mailto:[^\[\]\s|]+|~[\w.@-]+)\](?![(\[:])"), False,
+     "a Confluence (Jira) link '[text|address]'",
+     "[text](address) (a mention '[~name]' as the name in words)"),
+    (re.compile(r"(?<![\w!\]])!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!"
+               r"(?![\w(\[])", re.I), False, "a Confluence (Jira, Textile) image '!…!'",
+     "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
-    re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}.*?"
-               r"\{\1\}", re.S),
+    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}.*?"
+               r"\{\1\}", re.S), False,
+     "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
     # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
-    re.compile(r"\[(b|i|u|s|url|img|quote|code|list|math|tex|latex|color|size|center|spoiler|"
-               r"sub|sup|youtube)(?:=[^\]\n]*)?\].*?\[/\1\]", re.S | re.I),
+    (re.compile(r"\[(b|i|u|s|url|img|quote|code|list|math|tex|latex|color|size|center|spoiler|"
+               r"sub|sup|youtube)(?:=[^\]\n]*)?\].*?\[/\1\]", re.S | re.I), False,
+     "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
     # Textile's link `"text":https://…` (its quotes curled by smarty)
-    re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
-               + r":\u00aa?(?:https?://|www\.|/)[^\s]*"),
+    (re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
+               + r":\u00aa?(?:https?://|www\.|/)[^\s]*"), False,
+     "a Textile link '\"text\":address'", "[text](address)"),
     # a slide deck's markers alone on their line: reveal.js' vertical slide separator `--`,
     # remark's presenter notes `???` (Marp's and reveal.js' `---` is a rule, as on GitHub)
-    re.compile(r"^(?:--|\?\?\?)[ \t]*$", re.M),
-    # Docsify's tip and warning paragraphs, `?> …` and `!> …` at a line's start
-    re.compile(r"^[?!]>[ \t]+\S[^\n]*", re.M),
-    # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
-    re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"),
-    # Bear's and Ulysses' highlight `::words::`
-    re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"),
-    # DokuWiki's italic `//words//`
-    re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"),
-    # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
-    # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
-    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
-    re.compile(r"^%(?!%)[^\n]*", re.M),
-    re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"),
-    re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
-               r"|(?<=(?<![~\w])et)~(?=al\b)"),
-    re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
-               r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
-               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<![\w.])(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"),
-]
-FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
-    (_CLAIMING[0], False, "a Confluence (Jira, Textile) heading 'h2. …'",
-     "'## Its title {#some-id}' ('##' for 'h2.', '###' for 'h3.')"),
-    (_CLAIMING[1], False, "a Confluence (Jira, Textile) quote 'bq. …'",
-     "'> ' at the start of each quoted line"),
-    (_CLAIMING[2], False, "the header row '||…||' of a Confluence (Jira) table", PIPE_TABLE),
-    (_CLAIMING[3], False, "a Confluence (Jira) link '[text|address]'",
-     "[text](address) (a mention '[~name]' as the name in words)"),
-    (_CLAIMING[4], False, "a Confluence (Jira, Textile) image '!…!'",
-     "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
-    (_CLAIMING[5], False, "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
-    (_CLAIMING[6], False, "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
-    (_CLAIMING[7], False, "a Textile link '\"text\":address'", "[text](address)"),
-    (_CLAIMING[8], False,
+    (re.compile(r"^(?:--|\?\?\?)[ \t]*$", re.M), False,
      "a slide deck's marker ('--' between reveal.js' vertical slides, '???' over remark's "
      "presenter notes)",
      "nothing: remove the line (a presenter's notes under '???' are text of the page too: "
      "remove them, or write them as its text)"),
-    (_CLAIMING[9], False, "a Docsify tip or warning ('?> …', '!> …')",
+    # Docsify's tip and warning paragraphs, `?> …` and `!> …` at a line's start
+    (re.compile(r"^[?!]>[ \t]+\S[^\n]*", re.M), False, "a Docsify tip or warning ('?> …', '!> …')",
      f"{BOX}, or a quote, '> **Tip:** …'"),
-    (_CLAIMING[10], False, "a HackMD (CodiMD) tag '[name=…]'",
+    # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
+    (re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"), False, "a HackMD (CodiMD) tag '[name=…]'",
      "the words ('(Alice Chen)'), or nothing"),
-    (_CLAIMING[11], False, "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    (_CLAIMING[12], False, "DokuWiki's italic '//…//'", "*italic*"),
-    (_CLAIMING[13], False, "a LaTeX comment '% …'",
+    # Bear's and Ulysses' highlight `::words::`
+    (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
+     "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
+    # DokuWiki's italic `//words//`
+    (re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"), False,
+     "DokuWiki's italic '//…//'", "*italic*"),
+    # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
+    # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
+    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
+    (re.compile(r"^%(?!%)[^\n]*", re.M), False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
-    (_CLAIMING[14], False, "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
-    (_CLAIMING[15], False, "LaTeX's tie '~' (a space that does not break)", "a space"),
-    (_CLAIMING[16], False, "a LaTeX command",
+    (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
+     "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
+    (re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
+               r"|(?<=(?<![~\w])et)~(?=al\b)"), False,
+     "LaTeX's tie '~' (a space that does not break)", "a space"),
+    (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
+               r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
+               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<![\w.])(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
+     "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering) and bibliography lines"),
+)
+_CLAIMING = frozenset(rule[0] for rule in _CLAIMED)
+FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
+    *_CLAIMED,
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
     (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
