@@ -175,9 +175,16 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Bear's and Ulysses' highlight `::words::`
     (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
      "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    # DokuWiki's italic `//words//`
+    # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
+    # `((uuid))`) and a table's header row `^ a ^ b ^`
     (re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"), False,
      "DokuWiki's italic '//…//'", "*italic*"),
+    (re.compile(r"(?<=[\w.,;:!?])\(\((?=[^()\n]*?[A-Za-z]{2}[^()\n]*?\s[^()\n]*?[A-Za-z]{2})"
+                r"[^()\n]+\)\)"), False,
+     "a DokuWiki footnote '((…))'",
+     "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
+    (re.compile(r"^\^[ \t][^\n]*[ \t]\^[ \t]*$", re.M), False,
+     "the header row '^ … ^' of a DokuWiki table", PIPE_TABLE),
     # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
     # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
     # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
@@ -201,8 +208,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
     (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
-     "a MediaWiki (Wikipedia) heading '== … =='",
-     "'## Its title {#some-id}' ('##' for '==', '###' for '===')"),
+     "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
+     "'## Its title {#some-id}' ('##' for MediaWiki's '==' and DokuWiki's '=====', '###' "
+     "for MediaWiki's '===' and DokuWiki's '====')"),
     (re.compile(r"^===\+?[ \t]+(?![^\n]*[ \t]===[ \t]*$)\S[^\n]*"), True,
      "an MkDocs content tab ('=== \"Title\"')",
      f"the variants one after another, each under its own heading or in {BOX}"),
