@@ -897,8 +897,12 @@ def fence_options(options: str) -> str:
     found = list(_FENCE_OPTION.finditer(options))
     kinds: list[str] = []
     for m in found:
+        # HackMD's line numbers `python=`, `python=12`, `python=+`; reveal.js' steps of
+        # marked lines `[1|2-3]`
         kind = (_FENCE_OPTION_KINDS.get((m.group(1) or "").lower()) or
-                ("marked lines" if re.fullmatch(r"\{[\d,\s-]*\}?", m.group(0)) else
+                ("marked lines" if re.fullmatch(r"\{[\d,\s-]*\}?|\[[\d|,\s-]*\]?",
+                                                m.group(0)) else
+                 "line numbers" if re.fullmatch(r"=\d*\+?", m.group(0)) else
                  _OUT if m.group(0) == "out" else ""))
         if kind and kind not in kinds:
             kinds.append(kind)
