@@ -1228,6 +1228,7 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     of MDX components only the first was named, one build each. Each is now named at its line,
     all in one build; tokens in prose (`<eos>`, `<pad>`, `a <mask> token`) stay text."""
     body = ('The decoder stops at <eos>; <pad> and a <mask> token are text.\n\n'
+            '<pad> <pad> tokens fill a row.\n\n'
             '<hfoptions id="usage">\n<hfoption id="PyTorch">\n\nUse `torch`.\n\n'
             '</hfoption>\n\n<Tip warning={true}>\n\nA hint.\n\n</Tip>\n\n'
             '<gradio-app space="someone/demo"></gradio-app>\n\nEnd.\n')
@@ -1267,7 +1268,9 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     ('<hfoption id="PyTorch">\n\nUse it.\n\n</hfoption>', "Hugging Face", "variant"),
     ('<gradio-app space="someone/demo"></gradio-app>', "Gradio", "[its title](address)"),
     ('<TabItem value="py" label="Python">\n\nUse it.\n\n</TabItem>', "Docusaurus", "tab"),
-], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem"])
+    ("<file text output.txt>\nsd raw 8.01\n</file>", "DokuWiki", "```text"),
+], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem",
+        "dokuwiki file"])
 def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
         tmp_path: Path, written: str, tool: str, meant: str) -> None:
     """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave
