@@ -1608,6 +1608,14 @@ def test_kramdown_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str
     assert "kramdown" in e.message and "contents" in e.message and "some-id" not in e.message
 
 
+def test_confluence_s_table_of_contents_is_told_as_confluence_s(tmp_path: Path) -> None:
+    """Confluence's (Jira's) '{toc}' was told to be kramdown's, with 'remove the {:toc} line
+    and the * TOC item above it', neither of which the author wrote."""
+    e = error(tmp_path, "First paragraph.\n\n{toc}\n\nLast.\n")
+    assert e.line == BODY_START + 2, e
+    assert "'{toc}', Confluence's" in e.message and "remove the line" in e.message, e
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("toc", ["[TOC]", "[toc]", "[[TOC]]", "[[_TOC_]]", "@[TOC](Contents)"])
 @pytest.mark.parametrize("where", ["top", "quote", "list"])

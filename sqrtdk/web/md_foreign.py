@@ -50,9 +50,10 @@ KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+\b[^{}\n]*?/\}"
 KRAMDOWN_EXTENSION_INSTEAD = ("a comment as <!-- … -->, HTML as it is (without '{::nomarkdown}' "
                               "and '{:/}'), and no '{::options …}'")
 KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
-KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
-                        "does not know; the page makes its own contents, from the '##' and "
-                        "'###' headings: remove the '{:toc}' line and the '* TOC' item above it")
+KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents ('{toc}', "
+                        "Confluence's and Jira's), which this Markdown does not know; the page "
+                        "makes its own contents, from the '##' and '###' headings: remove the "
+                        "line (and kramdown's '* TOC' item above it)")
 # the table-of-contents marker of other editors, a paragraph of its own: '[TOC]' (Typora,
 # Python-Markdown's toc, Zhihu and CSDN editors), '[[TOC]]', '[[_TOC_]]' (GitLab, Azure DevOps
 # wikis), CSDN's '@[TOC](title)' (read as '@' and a link 'TOC'); GitHub shows them as typed
