@@ -512,12 +512,17 @@ def test_each_line_of_foreign_syntax_in_one_paragraph_warns_at_its_line(
     ("[[Page]]", "[[Other page]]", "wiki"),
     ("[@vaswani2017]", "[@bahdanau2015]", "Pandoc citation"),
     ("\\cite{vaswani}", "\\ref{fig:x}", "LaTeX's text command"),
-], ids=["bookdown", "mark", "wikilink", "citation", "latex"])
+    ("[a|https://x.org/a]", "[b|https://x.org/b]", "Confluence (Jira) link"),
+    ("~~the $x$ term~~", "~~the $y$ term~~", "strikethrough"),
+], ids=["bookdown", "mark", "wikilink", "citation", "latex", "across a link",
+        "across math"])
 def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, first: str, second: str,
         what: str) -> None:
     """Two bookdown `\\@ref(…)` on one line were told one per build (the pattern's first
-    match in the text only): every one is told, each quoting its own syntax, at its line."""
+    match in the text only): every one is told, each quoting its own syntax, at its line;
+    also two that span an element's edges (a Confluence link, its address linked; a
+    strikethrough around math), of which only the first was told."""
     import logging
     body = f"Words {first} and {second} here.\n\nOther words.\n\nAnd {first} again.\n"
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):

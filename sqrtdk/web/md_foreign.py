@@ -682,19 +682,20 @@ class ForeignSyntax(Treeprocessor):
                         self._warn(block, (own, el, slot), span, what, instead)
                 if found or at_start:
                     continue
-                m = next((m for m in pattern.finditer(joined)
-                          if not _overlaps(m.span(), claimed)), None)
-                if m is None:
-                    continue
-                if claims:
-                    claimed.append(m.span())
-                k = bisect_right(offsets, m.start()) - 1
-                own, el, slot = texts[k]
-                local = m.start() - offsets[k]
-                end = min(len(own), local + m.end() - m.start())
-                # the message quotes the whole match, across the elements' edges
-                whole = self.readable(m.group(0).replace(_EDGE, ""))
-                self._warn(block, (own, el, slot), (local, end), what, instead, whole)
+                # every one across the edges, as in a slot (two Confluence links, each
+                # with its address linked, on one line)
+                for m in pattern.finditer(joined):
+                    if _overlaps(m.span(), claimed):
+                        continue
+                    if claims:
+                        claimed.append(m.span())
+                    k = bisect_right(offsets, m.start()) - 1
+                    own, el, slot = texts[k]
+                    local = m.start() - offsets[k]
+                    end = min(len(own), local + m.end() - m.start())
+                    # the message quotes the whole match, across the elements' edges
+                    whole = self.readable(m.group(0).replace(_EDGE, ""))
+                    self._warn(block, (own, el, slot), (local, end), what, instead, whole)
             inert_of = {(id(el), slot): inert
                         for (_, el, slot), inert in zip(texts, matched, strict=True)}
             for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
