@@ -1036,6 +1036,30 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
     assert not [w for w in warned if "published as typed" in w], warned
 
 
+def test_a_warning_quoting_an_e_mail_address_shows_it_as_typed(tmp_path: Path) -> None:
+    """A strikethrough around an e-mail address ('~~mail alice@example.com now~~') was
+    quoted with Markdown's internal '&' placeholder and the address as entities, '~~mail
+    \\x02amp\\x03#97;…', MagicLink's hidden e-mail address; it is quoted as typed now."""
+    with captured() as warned:
+        html(tmp_path, "Text ~~mail alice@example.com now~~ here.\n")
+    assert [w for w in warned if "('~~mail alice@example.com now~~')" in w], warned
+
+
+@pytest.mark.parametrize("text", [
+    "Mail [mailto:alice@example.com] or see [ticket|https://x.org/t] now.\n",
+    "See [ticket|https://x.org/t] or mail [mailto:alice@example.com] now.\n",
+])
+def test_foreign_syntax_in_one_slot_and_across_an_edge_are_both_told(tmp_path: Path,
+                                                                     text: str) -> None:
+    """A Confluence link held in one text slot was told, and then one that spans an element
+    (its e-mail address linked) on the same line was not looked for: the second of the two
+    was published as typed with no message. Both are told now."""
+    with captured() as warned:
+        html(tmp_path, text)
+    got = [w for w in warned if "Confluence (Jira) link" in w]
+    assert len(got) == 2 and all(f"index.md:{BODY_START}: " in w for w in got), warned
+
+
 @pytest.mark.parametrize(("text", "said", "not_said"), [
     ("Mirror: [url]https://example.com/a[/url] here.\n", "BBCode", "AsciiDoc"),
     ("||d_k||SD raw||SD scaled||\n|64|8.0|1.0|\n", "Confluence (Jira) table", "Discord"),

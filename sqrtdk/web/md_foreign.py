@@ -663,7 +663,7 @@ class ForeignSyntax(Treeprocessor):
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
-                found = False
+                told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
                 claims = pattern in _CLAIMING
                 for k, ((own, el, slot), inert) in enumerate(zip(texts, matched, strict=True)):
                     start = el is block and slot == "text"
@@ -676,16 +676,16 @@ class ForeignSyntax(Treeprocessor):
                         where = (offsets[k] + span[0], offsets[k] + span[1])
                         if _overlaps(where, claimed):
                             continue
-                        found = True
+                        told.append(where)
                         if claims:
                             claimed.append(where)
                         self._warn(block, (own, el, slot), span, what, instead)
-                if found or at_start:
+                if at_start:
                     continue
                 # every one across the edges, as in a slot (two Confluence links, each
-                # with its address linked, on one line)
+                # with its address linked, on one line), beside those one slot holds
                 for m in pattern.finditer(joined):
-                    if _overlaps(m.span(), claimed):
+                    if _overlaps(m.span(), claimed) or _overlaps(m.span(), told):
                         continue
                     if claims:
                         claimed.append(m.span())
