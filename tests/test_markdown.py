@@ -701,6 +701,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("A note((Vaswani et al., 2017.)) in DokuWiki.\n", "DokuWiki footnote"),
     ("^ d_k ^ SD raw ^\n| 16 | 4.0 |\n", "DokuWiki table"),
     ("====== Scaled attention ======\n", "DokuWiki's '====='"),
+    ("The scale ++check this number++ holds.\n", "Ulysses comment"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -737,7 +738,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
         "latex logo", "latex control space", "latex bibliography", "docsify tip",
         "docsify warning", "reveal.js vertical slide", "remark presenter notes",
-        "dokuwiki footnote", "dokuwiki table", "dokuwiki heading"])
+        "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment"])
 
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -1025,7 +1026,8 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "A share of 50% and 10%.\n",
     "See [1] and x[i] and [b] alone.\n", "A set {a, b}, a {note} alone and {x: 1}.\n",
     "Quote \"x\": then.\n", "A ``code span`` here.\n", "What now???\n", "Yes -- no.\n",
-    "A function f((x)) and g((a, b)) here, and ((2 + 3)).\n", "The power 2^ 3 ^ 4.\n",
+    "A function f((x)) and g((a, b)) here, and ((2 + 3)).\n",
+    "Both C++ and C++17 work, i++ and j++ too.\n", "The power 2^ 3 ^ 4.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's

@@ -173,9 +173,13 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
     (re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"), False, "a HackMD (CodiMD) tag '[name=…]'",
      "the words ('(Alice Chen)'), or nothing"),
-    # Bear's and Ulysses' highlight `::words::`
+    # Bear's and Ulysses' highlight `::words::`, and Ulysses' comment `++words++` (words with
+    # a space: pymdown's keys, `++ctrl+k++`, are told below; `C++` and `i++` stay quiet)
     (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
      "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
+    (re.compile(r"(?<![\w+{])\+\+(?=[^\s+])(?=[^+\n]*[ \t])[^+\n]*?(?<=[^\s+])\+\+(?![\w+}])"),
+     False, "a Ulysses comment '++…++'",
+     "an HTML comment <!-- … -->, which the page leaves out"),
     # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
     # `((uuid))`) and a table's header row `^ a ^ b ^`
     (re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"), False,
