@@ -999,6 +999,7 @@ def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None
      "org-mode link"),
     ("See https://arxiv.org/abs/1706.03762[Vaswani et al.] here.\n", "AsciiDoc link"),
     ("* [https://arxiv.org/abs/1706.03762 The original paper]\n", "MediaWiki external link"),
+    ("See [[https://arxiv.org/abs/1706.03762|the paper]] here.\n", "(wiki) link"),
 ])
 def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
         tmp_path: Path, text: str, said: str) -> None:

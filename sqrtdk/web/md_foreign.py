@@ -207,7 +207,8 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering) and bibliography lines"),
 )
-_CLAIMING = frozenset(rule[0] for rule in _CLAIMED)
+# (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
+_CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     *_CLAIMED,
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
