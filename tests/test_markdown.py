@@ -702,6 +702,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("^ d_k ^ SD raw ^\n| 16 | 4.0 |\n", "DokuWiki table"),
     ("====== Scaled attention ======\n", "DokuWiki's '====='"),
     ("The scale ++check this number++ holds.\n", "Ulysses comment"),
+    ("A delay of $10^{-3}$~s here.\n", "LaTeX's tie"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -738,7 +739,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
         "latex logo", "latex control space", "latex bibliography", "docsify tip",
         "docsify warning", "reveal.js vertical slide", "remark presenter notes",
-        "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment"])
+        "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula"])
 
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -1028,7 +1029,7 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "See [1] and x[i] and [b] alone.\n", "A set {a, b}, a {note} alone and {x: 1}.\n",
     "Quote \"x\": then.\n", "A ``code span`` here.\n", "What now???\n", "Yes -- no.\n",
     "A function f((x)) and g((a, b)) here, and ((2 + 3)).\n",
-    "Both C++ and C++17 work, i++ and j++ too.\n", "The power 2^ 3 ^ 4.\n",
+    "Both C++ and C++17 work, i++ and j++ too.\n", "Ranges $a$~$b$ and $3$~5 here.\n", "The power 2^ 3 ^ 4.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's

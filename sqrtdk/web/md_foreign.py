@@ -197,8 +197,9 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
     (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
      "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
+    # (after a formula, `$10^{-3}$~s`: the formula's edge, _EDGE, before the tie)
     (re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
-               r"|(?<=(?<![~\w])et)~(?=al\b)"), False,
+               r"|(?<=(?<![~\w])et)~(?=al\b)|(?<=\u00aa)~(?=[A-Za-z])"), False,
      "LaTeX's tie '~' (a space that does not break)", "a space"),
     (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
                r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
