@@ -346,7 +346,9 @@ def test_a_tab_indents_a_nested_list_by_four_columns() -> None:
     ('python hl_lines="2"', "marked lines"),
     ("python {2}", "marked lines"),
     ("python copy", "does not know"),
-], ids=["out", "title", "line numbers", "marked lines", "marked lines in braces", "unknown"])
+    ("python [1|2-3]", "marked lines"),                # reveal.js' steps of marked lines
+], ids=["out", "title", "line numbers", "marked lines", "marked lines in braces", "unknown",
+        "reveal.js steps"])
 def test_the_fence_options_warning_names_only_what_applies(tmp_path: Path, info: str,
                                                            says: str) -> None:
     """A plain `out` after the language was told the page shows no 'title bar, line numbers
@@ -356,6 +358,18 @@ def test_the_fence_options_warning_names_only_what_applies(tmp_path: Path, info:
     assert says in messages[0] and f"'{info.split(' ', 1)[1]}'" in messages[0], messages
     others = {"title bar", "line numbers", "marked lines", "output"} - {says}
     assert not [w for w in others if w in messages[0]], messages
+    assert "x = 1" in html
+
+
+@pytest.mark.parametrize("info", ["python=", "python=12", "python=+"])
+def test_hackmd_s_line_numbers_are_named_in_the_fence_options_warning(tmp_path: Path,
+                                                                     info: str) -> None:
+    """HackMD's line numbers, ```` ```python= ```` (from line 12: `=12`; continuing: `=+`),
+    were told "code fence option '=' is not supported here (this Markdown does not know
+    it)"; the warning now says what it would have shown, line numbers."""
+    messages, html = warnings(tmp_path, INTRO + f"```{info}\nx = 1\n```\n", "en")
+    assert len(messages) == 1 and f":{AT}: " in messages[0], messages
+    assert "line numbers" in messages[0] and "does not know" not in messages[0], messages
     assert "x = 1" in html
 
 

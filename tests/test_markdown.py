@@ -512,12 +512,17 @@ def test_each_line_of_foreign_syntax_in_one_paragraph_warns_at_its_line(
     ("[[Page]]", "[[Other page]]", "wiki"),
     ("[@vaswani2017]", "[@bahdanau2015]", "Pandoc citation"),
     ("\\cite{vaswani}", "\\ref{fig:x}", "LaTeX's text command"),
-], ids=["bookdown", "mark", "wikilink", "citation", "latex"])
+    ("[a|https://x.org/a]", "[b|https://x.org/b]", "Confluence (Jira) link"),
+    ("~~the $x$ term~~", "~~the $y$ term~~", "strikethrough"),
+], ids=["bookdown", "mark", "wikilink", "citation", "latex", "across a link",
+        "across math"])
 def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, first: str, second: str,
         what: str) -> None:
     """Two bookdown `\\@ref(…)` on one line were told one per build (the pattern's first
-    match in the text only): every one is told, each quoting its own syntax, at its line."""
+    match in the text only): every one is told, each quoting its own syntax, at its line;
+    also two that span an element's edges (a Confluence link, its address linked; a
+    strikethrough around math), of which only the first was told."""
     import logging
     body = f"Words {first} and {second} here.\n\nOther words.\n\nAnd {first} again.\n"
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
@@ -666,6 +671,38 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("* [https://arxiv.org/abs/1706.03762 The original paper]\n", "MediaWiki external link"),
     ("'''Scaled attention''' is here.\n", "MediaWiki's (Wikipedia's) bold"),
     ("The ''q'' vector.\n", "MediaWiki's (Wikipedia's) italic"),
+    ("h2. Background\n", "Confluence (Jira, Textile) heading"),
+    ("bq. A quote pasted from Confluence.\n", "quote 'bq. …'"),
+    ("||d_k||SD raw||SD scaled||\n", "Confluence (Jira) table"),
+    ("See [the paper|https://arxiv.org/abs/1706.03762] now.\n", "Confluence (Jira) link"),
+    ("Ask [~alice.chen] about it.\n", "Confluence (Jira) link"),
+    ("!attention-diagram.png|thumbnail!\n", "Confluence (Jira, Textile) image"),
+    ("{noformat}\nsd=8.01\n{noformat} done.\n", "Confluence (Jira) macro"),
+    ("A {color:red}red warning{color} here.\n", "Confluence (Jira) macro"),
+    ("[b]Bold[/b] words.\n", "BBCode"),
+    ("See [url=https://arxiv.org/abs/1706.03762]the paper[/url].\n", "BBCode"),
+    ("[list]\n[*]first\n[*]second\n[/list]\n", "BBCode"),
+    ('See "the paper":https://arxiv.org/abs/1706.03762 now.\n', "Textile link"),
+    ("Agreed. [name=Alice Chen]\n", "HackMD (CodiMD) tag"),
+    ("::Scaling keeps the logits at unit variance.:: Yes.\n", "Bear (Ulysses) highlight"),
+    ("The ::crucial:: point.\n", "Bear (Ulysses) highlight"),
+    ("It divides by //the square root// of d.\n", "DokuWiki's italic"),
+    ("% TODO: shorten this section\n", "LaTeX comment"),
+    ("We call it ``Scaled Dot-Product Attention'' here.\n", "LaTeX's quotes"),
+    ("As Eq.~(1) shows.\n", "LaTeX's tie"),
+    ("As Vaswani~et~al. argue.\n", "LaTeX's tie"),
+    ("Typed the \\LaTeX{} way.\n", "a LaTeX command"),
+    ("It is negligible, i.e.\\ small.\n", "a LaTeX command"),
+    ("\\bibliography{refs}\n", "a LaTeX command"),
+    ("?> **Tip** The scale is a constant.\n", "Docsify tip or warning"),
+    ("!> Do not confuse $d_k$ with the model's width.\n", "Docsify tip or warning"),
+    ("--\n\n### Below it {#below}\n", "slide deck's marker"),
+    ("???\n\nPresenter notes: pause here.\n", "slide deck's marker"),
+    ("A note((Vaswani et al., 2017.)) in DokuWiki.\n", "DokuWiki footnote"),
+    ("^ d_k ^ SD raw ^\n| 16 | 4.0 |\n", "DokuWiki table"),
+    ("====== Scaled attention ======\n", "DokuWiki's '====='"),
+    ("The scale ++check this number++ holds.\n", "Ulysses comment"),
+    ("A delay of $10^{-3}$~s here.\n", "LaTeX's tie"),
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
@@ -695,7 +732,14 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "org verbatim", "org italic", "logseq property in a list", "logseq property",
         "logseq block reference", "slack link", "slack mention", "slack here",
         "discord spoiler", "mediawiki table", "mediawiki external link", "mediawiki bold",
-        "mediawiki italic"])
+        "mediawiki italic", "confluence heading", "confluence quote", "confluence table",
+        "confluence link", "confluence mention", "confluence image", "confluence noformat",
+        "confluence color", "bbcode bold", "bbcode url", "bbcode list", "textile link",
+        "hackmd name", "bear highlight", "bear highlight word", "dokuwiki italic",
+        "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
+        "latex logo", "latex control space", "latex bibliography", "docsify tip",
+        "docsify warning", "reveal.js vertical slide", "remark presenter notes",
+        "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula"])
 
 def test_syntax_of_other_markdown_tools_warns_at_its_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, syntax: str, what: str,
@@ -956,6 +1000,7 @@ def test_three_levels_of_quotes_written_apart_stay_quiet(tmp_path: Path) -> None
      "org-mode link"),
     ("See https://arxiv.org/abs/1706.03762[Vaswani et al.] here.\n", "AsciiDoc link"),
     ("* [https://arxiv.org/abs/1706.03762 The original paper]\n", "MediaWiki external link"),
+    ("See [[https://arxiv.org/abs/1706.03762|the paper]] here.\n", "(wiki) link"),
 ])
 def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
         tmp_path: Path, text: str, said: str) -> None:
@@ -976,6 +1021,15 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "Write \"'quoted'\" words.\n", "The ratio is 1/√d_k / 2 here.\n",
     "Use a||b or a || b in C.\n", "| a | b |\n|---|---|\n| 1 || 2 |\n",
     "The norms ||q - k|| and ||W_Q|| grow.\n",
+    "Products a*b*c and x_i_j stay, and ||x|| too.\n",
+    "The heading tag h2. is named inside a sentence.\n",
+    "The C++ std::vector and a::b, and x[::2] slices.\n",
+    "Addresses https://example.org//a// and a // b // c.\n",
+    "A share of 50% and 10%.\n",
+    "See [1] and x[i] and [b] alone.\n", "A set {a, b}, a {note} alone and {x: 1}.\n",
+    "Quote \"x\": then.\n", "A ``code span`` here.\n", "What now???\n", "Yes -- no.\n",
+    "A function f((x)) and g((a, b)) here, and ((2 + 3)).\n",
+    "Both C++ and C++17 work, i++ and j++ too.\n", "Ranges $a$~$b$ and $3$~5 here.\n", "The power 2^ 3 ^ 4.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's
@@ -984,6 +1038,67 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "published as typed" in w], warned
+
+
+def test_a_warning_quoting_an_e_mail_address_shows_it_as_typed(tmp_path: Path) -> None:
+    """A strikethrough around an e-mail address ('~~mail alice@example.com now~~') was
+    quoted with Markdown's internal '&' placeholder and the address as entities, '~~mail
+    \\x02amp\\x03#97;…', MagicLink's hidden e-mail address; it is quoted as typed now."""
+    with captured() as warned:
+        html(tmp_path, "Text ~~mail alice@example.com now~~ here.\n")
+    assert [w for w in warned if "('~~mail alice@example.com now~~')" in w], warned
+
+
+@pytest.mark.parametrize("text", [
+    "Mail [mailto:alice@example.com] or see [ticket|https://x.org/t] now.\n",
+    "See [ticket|https://x.org/t] or mail [mailto:alice@example.com] now.\n",
+])
+def test_foreign_syntax_in_one_slot_and_across_an_edge_are_both_told(tmp_path: Path,
+                                                                     text: str) -> None:
+    """A Confluence link held in one text slot was told, and then one that spans an element
+    (its e-mail address linked) on the same line was not looked for: the second of the two
+    was published as typed with no message. Both are told now."""
+    with captured() as warned:
+        html(tmp_path, text)
+    got = [w for w in warned if "Confluence (Jira) link" in w]
+    assert len(got) == 2 and all(f"index.md:{BODY_START}: " in w for w in got), warned
+
+
+@pytest.mark.parametrize(("text", "said", "not_said"), [
+    ("Mirror: [url]https://example.com/a[/url] here.\n", "BBCode", "AsciiDoc"),
+    ("||d_k||SD raw||SD scaled||\n|64|8.0|1.0|\n", "Confluence (Jira) table", "Discord"),
+    ("As Eq.~(1) shows, see Section~2 for more.\n", "LaTeX's tie", "strikethrough"),
+    ("See [[https://arxiv.org/abs/1706.03762|the paper]].\n", "", "Confluence"),
+])
+def test_another_tools_construct_is_told_once_as_its_own(tmp_path: Path, text: str, said: str,
+                                                        not_said: str) -> None:
+    """A BBCode '[url]https://…[/url]' was told as an AsciiDoc link 'https://…[text]',
+    Confluence's table header '||d_k||SD raw||' as a Discord spoiler, LaTeX's ties
+    'Eq.~(1) … Section~2' as GitHub's strikethrough: each is now told as its own tool's
+    only (and a DokuWiki link '[[address|text]]' is no Confluence link)."""
+    with captured() as warned:
+        html(tmp_path, text)
+    typed = [w for w in warned if "published as typed" in w]
+    assert not [w for w in typed if not_said in w], typed
+    assert not said or [w for w in typed if said in w], typed
+
+
+def test_a_docsify_link_option_is_warned_at_its_line(tmp_path: Path) -> None:
+    """Docsify's options written as a link's title, `[notes](https://…/a.pdf ':ignore')`,
+    `[code](https://…/a.js ':include :type=code')`, were published as the link's tooltip with
+    no message, and an ':include' embeds nothing here; each is a warning at its line now (a
+    title of words stays quiet)."""
+    body = ("Text with [a](https://example.com/a \"A title: the paper\").\n\n"
+            "- [The paper](https://example.com/a.pdf ':ignore')\n"
+            "- [Open](https://arxiv.org/abs/1706.03762 ':target=_blank')\n\n"
+            "[code](https://example.com/a.js ':include :type=code')\n")
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "Docsify" in w]
+    lines = [BODY_START + n for n, x in enumerate(body.split("\n")) if "':" in x]
+    assert len(got) == 3 and all(f"index.md:{n}: warning:" in w
+                                 for n, w in zip(lines, got, strict=True)), got
+    assert "embeds nothing" in got[2], got
 
 
 @pytest.mark.parametrize("code", ["r = q @ k", "r += 1", "r in rows", "r.shape", "r < 0"])
@@ -1146,6 +1261,7 @@ def test_every_component_of_another_tool_stops_at_its_line_in_one_build(
     of MDX components only the first was named, one build each. Each is now named at its line,
     all in one build; tokens in prose (`<eos>`, `<pad>`, `a <mask> token`) stay text."""
     body = ('The decoder stops at <eos>; <pad> and a <mask> token are text.\n\n'
+            '<pad> <pad> tokens fill a row.\n\n'
             '<hfoptions id="usage">\n<hfoption id="PyTorch">\n\nUse `torch`.\n\n'
             '</hfoption>\n\n<Tip warning={true}>\n\nA hint.\n\n</Tip>\n\n'
             '<gradio-app space="someone/demo"></gradio-app>\n\nEnd.\n')
@@ -1185,7 +1301,9 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     ('<hfoption id="PyTorch">\n\nUse it.\n\n</hfoption>', "Hugging Face", "variant"),
     ('<gradio-app space="someone/demo"></gradio-app>', "Gradio", "[its title](address)"),
     ('<TabItem value="py" label="Python">\n\nUse it.\n\n</TabItem>', "Docusaurus", "tab"),
-], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem"])
+    ("<file text output.txt>\nsd raw 8.01\n</file>", "DokuWiki", "```text"),
+], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem",
+        "dokuwiki file"])
 def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
         tmp_path: Path, written: str, tool: str, meant: str) -> None:
     """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave
@@ -1523,6 +1641,14 @@ def test_kramdown_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str
     assert "kramdown" in e.message and "contents" in e.message and "some-id" not in e.message
 
 
+def test_confluence_s_table_of_contents_is_told_as_confluence_s(tmp_path: Path) -> None:
+    """Confluence's (Jira's) '{toc}' was told to be kramdown's, with 'remove the {:toc} line
+    and the * TOC item above it', neither of which the author wrote."""
+    e = error(tmp_path, "First paragraph.\n\n{toc}\n\nLast.\n")
+    assert e.line == BODY_START + 2, e
+    assert "'{toc}', Confluence's" in e.message and "remove the line" in e.message, e
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("toc", ["[TOC]", "[toc]", "[[TOC]]", "[[_TOC_]]", "@[TOC](Contents)"])
 @pytest.mark.parametrize("where", ["top", "quote", "list"])
@@ -1561,6 +1687,27 @@ def test_a_jekyll_tag_or_variable_is_told_what_to_write_at_its_line(
     e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
     assert e.line == BODY_START + 2 and meant in e.message, e
     assert "result groups" not in e.message and "for a box" not in e.message, e
+
+
+@pytest.mark.parametrize("written, meant", [
+    ('{% hint style="info" %}\nA tip.\n{% endhint %}', "GitBook tag"),
+    ('{% tabs %}\n{% tab title="PyTorch" %}\nx\n{% endtab %}\n{% endtabs %}', "one after"),
+    ('{% content-ref url="grads.md" %}\n[grads.md](grads.md)\n{% endcontent-ref %}',
+     "'{% content-ref … %}' is a GitBook tag"),
+    ('{% embed url="https://www.youtube.com/watch?v=x" %}', "[its title](https://"),
+    ('{% code title="a.py" %}\n```python\nx = 1\n```\n{% endcode %}', "code fence alone"),
+    ("{%youtube iDulhoQ2pro %}", "HackMD (CodiMD)"),
+    ("{%speakerdeck someone/attention-talk %}", "HackMD (CodiMD)"),
+], ids=["hint", "tabs", "content-ref", "embed", "code", "hackmd youtube", "hackmd speakerdeck"])
+def test_a_gitbook_or_hackmd_tag_is_told_as_that_tools_at_its_line(
+        tmp_path: Path, written: str, meant: str) -> None:
+    """A GitBook page's '{% hint style="info" %}' and a HackMD note's '{%speakerdeck … %}'
+    were told 'not a statement here (it is Liquid's, as in Jekyll, or another tool's)', with
+    advice about links, figures and boxes whatever the tag, and '{% content-ref %}' was
+    named '{% content … %}'. Each is now named as its tool's, whole, with what to write."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and meant in e.message, e
+    assert "result groups" not in e.message and "or another tool's" not in e.message, e
 
 
 @pytest.mark.parametrize("written, meant", [
@@ -1760,6 +1907,20 @@ def test_a_fence_github_draws_is_warned_at_its_line(tmp_path: Path, container: s
     line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
     assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
     assert "does not draw" in warned[0] and "figure" in warned[0], warned
+
+
+@pytest.mark.parametrize("container", CONTAINERS)
+@pytest.mark.parametrize("kind", ["sequence", "flow", "graphviz", "abc"])
+def test_a_fence_hackmd_draws_is_warned_at_its_line(tmp_path: Path, container: str,
+                                                    kind: str) -> None:
+    """A HackMD note's ```sequence (```flow, ```graphviz, ```abc) fence is a diagram there
+    and was a plain code block here, with no message."""
+    body = _inside(container, f"Text.\n\n```{kind}\nAlice->Bob: hi\n```\n\nMore.")
+    with captured() as warned:
+        html(tmp_path, body)
+    line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if kind in x)
+    assert len(warned) == 1 and f"index.md:{line}: " in warned[0], warned
+    assert "HackMD" in warned[0] and "figure" in warned[0], warned
 
 
 @pytest.mark.parametrize("container", CONTAINERS)
@@ -2335,6 +2496,47 @@ def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
     got = [w for w in warned if "markdown=" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
     assert "published as typed" in got[0], got
+
+
+@pytest.mark.parametrize("lines", ["# First point\n# Second point",
+                                   "Steps:\n\n# Collect\n# Scale\n# Normalise"])
+def test_a_confluence_numbered_list_is_told_to_be_a_list_not_headings(tmp_path: Path,
+                                                                      lines: str) -> None:
+    """'# item' lines one under another (a numbered list of Confluence, Jira and Textile)
+    were told to become '## First point {#some-id}', a section each; now they are told to
+    be a list, '1. ' at each line's start, at the first such line."""
+    body = f"Intro.\n\n{lines}\n\nText.\n"
+    e = error(tmp_path, body)
+    first = next(n for n, x in enumerate(body.split("\n")) if x.startswith("# "))
+    assert e.line == BODY_START + first, e
+    assert "numbered list in Confluence" in e.message and "'1. '" in e.message, e.message
+    assert "{#some-id}" not in e.message, e.message
+
+
+def test_one_level_one_heading_is_still_told_to_be_a_section(tmp_path: Path) -> None:
+    e = error(tmp_path, "Intro.\n\n# Results\n\nText.\n")
+    assert "## Results {#some-id}" in e.message and "Confluence" not in e.message, e.message
+
+
+def test_a_hackmd_tags_line_is_told_as_hackmds(tmp_path: Path) -> None:
+    """HackMD's '###### tags: `a` `b`' line was told to get an id, '###### tags: … {#some-id}'
+    (and warned as a jump of heading levels); it is now told to be HackMD's tags line, to
+    remove."""
+    e = error(tmp_path, "###### tags: `reading-group` `attention`\n\nText.\n")
+    assert e.line == BODY_START, e
+    assert "HackMD" in e.message and "remove it" in e.message, e.message
+
+
+@pytest.mark.parametrize("macro", ["{code}", "{noformat}", "{latex}", "{info}"])
+def test_a_confluence_macro_ending_a_paragraph_is_told_as_confluences(tmp_path: Path,
+                                                                      macro: str) -> None:
+    """'{code:python}' … '{code}' pasted from Confluence: attr_list reads the closing
+    '{code}' as an attribute list, and the error said to write '\\{code}' for braces as text;
+    it now names Confluence's macro and what to write for it."""
+    body = f"Intro.\n\n{macro}\nx = q @ k\n{macro}\n\nText.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 4, e
+    assert "Confluence (Jira) macro" in e.message and "```python" in e.message, e.message
 
 
 @pytest.mark.parametrize("level", ["#", "##", "###"])

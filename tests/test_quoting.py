@@ -409,6 +409,17 @@ def test_an_undefined_function_is_still_named_undefined() -> None:
     assert "'range' is undefined" in error("{{ range(3) }}").message
 
 
+@pytest.mark.parametrize("source", ["Text with {{monospace}} code.",
+                                    "a\n\n{{sd_small}} and more"])
+def test_braces_against_a_word_are_told_as_confluence_monospace(source: str) -> None:
+    """Confluence's and Jira's monospace, '{{text}}', was told "'monospace' is undefined;
+    known result groups: …", as if a result were meant; it is now told to be code, at its
+    line, with how a quote is written."""
+    e = error(source)
+    assert e.line == source.count("\n") + 1, e
+    assert "Confluence" in e.message and "`" in e.message and "fixed(2)" in e.message, e
+
+
 def test_a_related_quote_s_digits_at_another_seed_are_told_to_be_that_seed_s(
         caplog: pytest.LogCaptureFixture) -> None:
     """`--seed 2` warned "write sig(5)" as if for the article, though the default seed's page

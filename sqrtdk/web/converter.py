@@ -82,7 +82,7 @@ from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
 from markdown.inlinepatterns import SubstituteTagInlineProcessor
 from markdown.treeprocessors import UnescapeTreeprocessor
-from markdown.util import HTML_PLACEHOLDER_RE
+from markdown.util import AMP_SUBSTITUTE, HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
 from pymdownx.superfences import SuperFencesCodeExtension
@@ -303,10 +303,16 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
+        # an entity Markdown wrote itself (MagicLink's e-mail address, `&#97;…`), its '&' held
+        # as Markdown's placeholder
+        text = _AMP_ENTITY.sub(lambda m: html.unescape("&" + m.group(1)), text)
         # a backslash escape (`\<`, `\~`) as typed: Markdown keeps it as a placeholder
         text = UnescapeTreeprocessor.RE.sub(lambda m: "\\" + chr(int(m.group(1))), text)
         # a marker cut short (a bug: text sliced before this) never shows its number
         return PRIVATE_USE_RE.sub("", BROKEN_MARKER_RE.sub("…", text))
+
+
+_AMP_ENTITY = re.compile(re.escape(AMP_SUBSTITUTE) + r"(#?\w+;)")
 
 
 def markdown_for(page: PageContext) -> tuple[Markdown, ArticleExtension]:

@@ -141,8 +141,11 @@ def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
             return ""
         alone = _quote_marks_before(text, i) and \
             _TAG_END_ALONE.match(text, lower.end()) is not None
+        # (or a start tag alone on its line with bare words, DokuWiki's `<file text a.txt>`)
         if _COMPONENT_ATTRIBUTES.match(text, lower.end()) or "-" in lower.group(2) or \
-                (lower.group(1) and alone):
+                (lower.group(1) and alone) or (
+                    not lower.group(1) and _quote_marks_before(text, i) and
+                    _BARE_WORDS_ALONE.match(text, lower.end()) is not None):
             return lower.group(2)
         return ""
     m = _COMPONENT.match(text, i)
@@ -162,6 +165,7 @@ def mdx_component(text: str, i: int, elements: frozenset[str]) -> str:
 # nothing but spaces (each read from the tag on, not as the rest of the line: a long line's
 # every '<' copied the line)
 _TAG_END_ALONE = re.compile(r"[^\S\n]*>[^\S\n]*(?:\n|\Z)")
+_BARE_WORDS_ALONE = re.compile(r"(?:[^\S\n]+[^\s<>=\"']+)+[^\S\n]*>[^\S\n]*(?:\n|\Z)")
 _TO_TAG_END = re.compile(r"[^>\n]*>")
 _SPACES_TO_LINE_END = re.compile(r"[^\S\n]*(?:\n|\Z)")
 

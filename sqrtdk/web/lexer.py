@@ -92,6 +92,10 @@ _LOOKS_LIKE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\]
 # fences GitHub draws instead of showing their code: info string -> what it draws
 _GITHUB_DRAWN = {"mermaid": "a diagram", "geojson": "a map", "topojson": "a map",
                  "stl": "a 3D model"}
+# fences HackMD (CodiMD) draws, which GitHub shows as code as this site does
+_HACKMD_DRAWN = {"sequence": "a sequence diagram", "flow": "a flowchart",
+                 "graphviz": "a graph", "abc": "a music score", "vega": "a chart",
+                 "plantuml": "a diagram", "markmap": "a mind map", "fretboard": "a fretboard"}
 # a code chunk Quarto, R Markdown or Jupyter Book runs (```{python}, ```{r echo=FALSE}), not
 # pandoc's attributes (```{.python}), whose output those tools show under the code
 _RUN_CHUNK = re.compile(r"\{\s*(?P<lang>[A-Za-z][\w+-]*)(?:[\s,][^}]*)?\}")
@@ -304,6 +308,11 @@ class _Scanner(InlineScanner):
                          f"a '{m['fence']}{kind}' fence is {_GITHUB_DRAWN[kind]} on GitHub, "
                          "but this site does not draw it: the page shows its source as code; "
                          "make it a figure the build draws, or an image")
+                if kind in _HACKMD_DRAWN:
+                    warn(LOGGER, self.path, i + 1,
+                         f"a '{m['fence']}{kind}' fence is {_HACKMD_DRAWN[kind]} in HackMD "
+                         "(CodiMD), which neither this site nor GitHub draws: the page shows "
+                         "its source as code; make it a figure the build draws, or an image")
                 if kind == "mdx-code-block":
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}mdx-code-block' is Docusaurus' MDX wrapper: Docusaurus "

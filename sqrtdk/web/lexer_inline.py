@@ -57,6 +57,8 @@ _MEDIAWIKI_TAG = re.compile(r"<(ref|references)(?=[\s/>])")
 # which holds MathML elements (a browser shows the TeX as typed)
 _MEDIAWIKI_MATH = re.compile(r"<math(?P<attrs>\s[^<>]*)?>(?P<tex>[^<]*?\S[^<]*?)</math>")
 _TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
+_TOOL_COMPONENTS["file"] = ("DokuWiki's file block", "a code fence, '```text' … '```' (the "
+                            "file's name in the sentence above it)")
 _TOOL_COMPONENTS["TabItem"] = ("Docusaurus' tab", _TOOL_COMPONENTS["Tabs"][1])
 _DISTILL = {
     "d-cite": "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "

@@ -465,6 +465,9 @@ class BlockStructure(Treeprocessor):
             ident = _HEADING_ID.search(text)
             problem = (seven_hashes(written, previous + 1) if level == 6 else
                        hashtag_heading(written) if level == 1 else None) or ""
+            problem = problem or other_tools_heading(
+                written, source[line - 2] if 1 < line <= len(source) else "",
+                source[line] if 0 < line < len(source) else "")
             setext = setext_hint(written, source[line] if 0 < line < len(source) else "")
             if not problem and level == 1 and opens:
                 # the post's own title over its text (a Hugging Face blog post, a Jekyll
@@ -894,8 +897,12 @@ def fence_options(options: str) -> str:
     found = list(_FENCE_OPTION.finditer(options))
     kinds: list[str] = []
     for m in found:
+        # HackMD's line numbers `python=`, `python=12`, `python=+`; reveal.js' steps of
+        # marked lines `[1|2-3]`
         kind = (_FENCE_OPTION_KINDS.get((m.group(1) or "").lower()) or
-                ("marked lines" if re.fullmatch(r"\{[\d,\s-]*\}?", m.group(0)) else
+                ("marked lines" if re.fullmatch(r"\{[\d,\s-]*\}?|\[[\d|,\s-]*\]?",
+                                                m.group(0)) else
+                 "line numbers" if re.fullmatch(r"=\d*\+?", m.group(0)) else
                  _OUT if m.group(0) == "out" else ""))
         if kind and kind not in kinds:
             kinds.append(kind)
@@ -1011,6 +1018,24 @@ def level_one(typed: str, ident: str | None) -> str:
               "(and GitHub) shows as text: remove it" if title != typed and m else "")
     written = f"## {title} {{#{ident or 'some-id'}}}"
     return f"heading '{typed}' is {_LEVEL_ONE}{anchor}; write '{written}'"
+
+
+_LIST_HASH = re.compile(r"[ \t]*#[ \t]+\S")
+
+
+def other_tools_heading(written: str, above: str, below: str) -> str:
+    """The message for a heading line `written` (between the lines `above` and `below`) that
+    is another tool's syntax, not a heading meant: HackMD's (CodiMD's) tags line, `######
+    tags: `a` `b``, and a numbered list of Confluence (Jira) or Textile, `# item` lines one
+    under another; '' for another heading."""
+    if re.match(r"[ \t]*######[ \t]+tags[ \t]*:", written, re.I):
+        return (f"'{shortened(written.strip(), 30)}' is HackMD's (CodiMD's) tags line, a "
+                "level-6 heading here and on GitHub; remove it (the page shows no tags)")
+    if _LIST_HASH.match(written) and (_LIST_HASH.match(above) or _LIST_HASH.match(below)):
+        return (f"'{shortened(written.strip(), 30)}' and the '# ' line next to it are a "
+                "numbered list in Confluence (Jira) and Textile, but level-1 headings here "
+                "and on GitHub; write '1. ' at the start of each item's line")
+    return ""
 
 
 def hashtag_heading(written: str) -> str | None:

@@ -50,9 +50,10 @@ KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+\b[^{}\n]*?/\}"
 KRAMDOWN_EXTENSION_INSTEAD = ("a comment as <!-- … -->, HTML as it is (without '{::nomarkdown}' "
                               "and '{:/}'), and no '{::options …}'")
 KRAMDOWN_TOC = re.compile(r"\{:?[ \t]*toc[ \t]*\}")
-KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents, which this Markdown "
-                        "does not know; the page makes its own contents, from the '##' and "
-                        "'###' headings: remove the '{:toc}' line and the '* TOC' item above it")
+KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents ('{toc}', "
+                        "Confluence's and Jira's), which this Markdown does not know; the page "
+                        "makes its own contents, from the '##' and '###' headings: remove the "
+                        "line (and kramdown's '* TOC' item above it)")
 # the table-of-contents marker of other editors, a paragraph of its own: '[TOC]' (Typora,
 # Python-Markdown's toc, Zhihu and CSDN editors), '[[TOC]]', '[[_TOC_]]' (GitLab, Azure DevOps
 # wikis), CSDN's '@[TOC](title)' (read as '@' and a link 'TOC'); GitHub shows them as typed
@@ -103,14 +104,120 @@ _BULLET_ITEM = re.compile(r"[ \t>]*([\u2022\u25cf\u25cb\u25e6\u25aa\u25ab\u2023\
 # a line of TOML, `key = value` (a Zola or Hugo post's front matter)
 _TOML_KEY = r"[ \t]*[A-Za-z_][\w.-]*[ \t]*="
 _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern takes but these
+# a link's or image's title that is a Docsify option (`':ignore'`, `':include :type=code'`,
+# `':target=_blank'`, `':size=100'`)
+_DOCSIFY_TITLE = re.compile(r":(?:ignore|include|target=|disabled|size=|class=|id=|no-zoom|"
+                            r"type=|fragment=|crossorigin)")
 _SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
+_CONFLUENCE_MACROS = ("code|noformat|latex|mathblock|mathinline|math|info|note|tip|warning|"
+                      "quote|panel|expand|color|excerpt|tasklist")
+CONFLUENCE_MACRO_INSTEAD = (
+    "Markdown: a '```python' fence for {code:python} … {code} and {noformat}; a formula "
+    "between '$$' lines for {latex} and {mathblock}, $…$ for {mathinline}; a '/// details | "
+    "Title' box for {info}, {note}, {tip}, {warning}, {panel} and {expand}; '> ' lines for "
+    "{quote}; the words alone for {color}")
+# a Confluence macro's name, as attr_list reads `{code}` at a paragraph's end
+CONFLUENCE_MACRO = re.compile(r"(?:" + _CONFLUENCE_MACROS + r")(?::.*)?", re.S)
+_MARKUP_INSTEAD = ("Markdown: **bold**, *italic*, [text](address), '> ' lines for a quote, a "
+                   "'```python' fence for code, $…$ for a formula, a figure the build draws "
+                   "for a picture")
+# Rules for the whole of another tool's construct (pattern, at a block's start only, what it
+# is, what to write), first in FOREIGN: a later rule's match
+# that overlaps one of theirs in the same block is not told again, as another tool's (a
+# BBCode '[url]https://…[/url]' is no AsciiDoc link, Confluence's '||head||' row no Discord
+# spoiler, LaTeX's 'Eq.~\ref{…} … Section~' no strikethrough)
+_CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
+    # Confluence's (Jira's) wiki markup, pasted: headings `h2. Title` (Textile's too), quotes
+    # `bq. …`, the header row of a table `||a||b||`, links `[text|https://…]`,
+    # `[mailto:…]`, `[~user]`, images `!diagram.png|thumbnail!` and macros `{code:python}`,
+    # `{noformat}`, `{latex}`, `{info}` (the ones attr_list reads at a paragraph's end stop
+    # the build: md_math)
+    (re.compile(r"^h[1-6]\.[ \t]+\S[^\n]*", re.M), False,
+     "a Confluence (Jira, Textile) heading 'h2. …'",
+     "'## Its title {#some-id}' ('##' for 'h2.', '###' for 'h3.')"),
+    (re.compile(r"^bq\.[ \t]+\S[^\n]*", re.M), False, "a Confluence (Jira, Textile) quote 'bq. …'",
+     "'> ' at the start of each quoted line"),
+    (re.compile(r"^\|\|[^|\n]+\|\|(?:[^|\n]+\|\|)*[ \t]*$", re.M), False,
+     "the header row '||…||' of a Confluence (Jira) table", PIPE_TABLE),
+    (re.compile(r"(?<!\[)\[(?:[^\[\]|\n]+\|\u00aa?(?:https?://|ftp://|mailto:)[^\[\]\s|]*"
+               r"|mailto:[^\[\]\s|]+|~[\w.@-]+)\](?![(\[:])"), False,
+     "a Confluence (Jira) link '[text|address]'",
+     "[text](address) (a mention '[~name]' as the name in words)"),
+    (re.compile(r"(?<![\w!\]])!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!"
+               r"(?![\w(\[])", re.I), False, "a Confluence (Jira, Textile) image '!…!'",
+     "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
+    # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
+    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}.*?"
+               r"\{\1\}", re.S), False,
+     "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
+    # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
+    # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
+    (re.compile(r"\[(b|i|u|s|url|img|quote|code|list|math|tex|latex|color|size|center|spoiler|"
+               r"sub|sup|youtube)(?:=[^\]\n]*)?\].*?\[/\1\]", re.S | re.I), False,
+     "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
+    # Textile's link `"text":https://…` (its quotes curled by smarty)
+    (re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
+               + r":\u00aa?(?:https?://|www\.|/)[^\s]*"), False,
+     "a Textile link '\"text\":address'", "[text](address)"),
+    # a slide deck's markers alone on their line: reveal.js' vertical slide separator `--`,
+    # remark's presenter notes `???` (Marp's and reveal.js' `---` is a rule, as on GitHub)
+    (re.compile(r"^(?:--|\?\?\?)[ \t]*$", re.M), False,
+     "a slide deck's marker ('--' between reveal.js' vertical slides, '???' over remark's "
+     "presenter notes)",
+     "nothing: remove the line (a presenter's notes under '???' are text of the page too: "
+     "remove them, or write them as its text)"),
+    # Docsify's tip and warning paragraphs, `?> …` and `!> …` at a line's start
+    (re.compile(r"^[?!]>[ \t]+\S[^\n]*", re.M), False, "a Docsify tip or warning ('?> …', '!> …')",
+     f"{BOX}, or a quote, '> **Tip:** …'"),
+    # HackMD's (CodiMD's) tags `[name=Alice]`, `[time=Sun, Dec 4]`, `[color=#907bf7]`
+    (re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"), False, "a HackMD (CodiMD) tag '[name=…]'",
+     "the words ('(Alice Chen)'), or nothing"),
+    # Bear's and Ulysses' highlight `::words::`, and Ulysses' comment `++words++` (words with
+    # a space: pymdown's keys, `++ctrl+k++`, are told below; `C++` and `i++` stay quiet)
+    (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
+     "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
+    (re.compile(r"(?<![\w+{])\+\+(?=[^\s+])(?=[^+\n]*[ \t])[^+\n]*?(?<=[^\s+])\+\+(?![\w+}])"),
+     False, "a Ulysses comment '++…++'",
+     "an HTML comment <!-- … -->, which the page leaves out"),
+    # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
+    # `((uuid))`) and a table's header row `^ a ^ b ^`
+    (re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"), False,
+     "DokuWiki's italic '//…//'", "*italic*"),
+    (re.compile(r"(?<=[\w.,;:!?])\(\((?=[^()\n]*?[A-Za-z]{2}[^()\n]*?\s[^()\n]*?[A-Za-z]{2})"
+                r"[^()\n]+\)\)"), False,
+     "a DokuWiki footnote '((…))'",
+     "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
+    (re.compile(r"^\^[ \t][^\n]*[ \t]\^[ \t]*$", re.M), False,
+     "the header row '^ … ^' of a DokuWiki table", PIPE_TABLE),
+    # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
+    # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
+    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
+    (re.compile(r"^%(?!%)[^\n]*", re.M), False, "a LaTeX comment '% …'",
+     "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
+    (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
+     "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
+    # (after a formula, `$10^{-3}$~s`: the formula's edge, _EDGE, before the tie)
+    (re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
+               r"|(?<=(?<![~\w])et)~(?=al\b)|(?<=\u00aa)~(?=[A-Za-z])"), False,
+     "LaTeX's tie '~' (a space that does not break)", "a space"),
+    (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
+               r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
+               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<![\w.])(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
+     "a LaTeX command",
+     "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
+     "layout commands (\\noindent, \\centering) and bibliography lines"),
+)
+# (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
+_CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
+    *_CLAIMED,
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
     (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
-     "a MediaWiki (Wikipedia) heading '== … =='",
-     "'## Its title {#some-id}' ('##' for '==', '###' for '===')"),
+     "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
+     "'## Its title {#some-id}' ('##' for MediaWiki's '==' and DokuWiki's '=====', '###' "
+     "for MediaWiki's '===' and DokuWiki's '====')"),
     (re.compile(r"^===\+?[ \t]+(?![^\n]*[ \t]===[ \t]*$)\S[^\n]*"), True,
      "an MkDocs content tab ('=== \"Title\"')",
      f"the variants one after another, each under its own heading or in {BOX}"),
@@ -503,6 +610,11 @@ _SPACED_STRONG = re.compile(r"(?<![*_\w])(\*\*|__)([ \t]+[^*_\s](?:[^*_\n]*?[^*_
                             r"|[^*_\s](?:[^*_\n]*?[^*_\s])?[ \t]+)\1(?![*_])")
 
 
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """Whether `span` shares a character with one of `spans`."""
+    return any(span[0] < end and start < span[1] for start, end in spans)
+
+
 def _inline_slots(parent: etree.Element) -> list[tuple[etree.Element, str]]:
     """(element, "text" | "tail") of the text inside `parent`'s inline children (emphasis,
     links, spans, at any depth) and after each child, in document order; the text of code
@@ -553,11 +665,13 @@ class ForeignSyntax(Treeprocessor):
             offsets = [0]
             for inert in matched:
                 offsets.append(offsets[-1] + len(inert) + len(_EDGE))
+            claimed: list[tuple[int, int]] = []     # in `joined`: see _CLAIMING
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
-                found = False
-                for (own, el, slot), inert in zip(texts, matched, strict=True):
+                told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
+                claims = pattern in _CLAIMING
+                for k, ((own, el, slot), inert) in enumerate(zip(texts, matched, strict=True)):
                     start = el is block and slot == "text"
                     if at_start and not start:
                         continue
@@ -565,17 +679,29 @@ class ForeignSyntax(Treeprocessor):
                     # places to fix, told in one build
                     spans = [m.span() for m in pattern.finditer(inert)]
                     for span in spans[:1] if at_start else spans:
-                        found = True
+                        where = (offsets[k] + span[0], offsets[k] + span[1])
+                        if _overlaps(where, claimed):
+                            continue
+                        told.append(where)
+                        if claims:
+                            claimed.append(where)
                         self._warn(block, (own, el, slot), span, what, instead)
-                if found or at_start or (m := pattern.search(joined)) is None:
+                if at_start:
                     continue
-                k = bisect_right(offsets, m.start()) - 1
-                own, el, slot = texts[k]
-                local = m.start() - offsets[k]
-                end = min(len(own), local + m.end() - m.start())
-                # the message quotes the whole match, across the elements' edges
-                whole = self.readable(m.group(0).replace(_EDGE, ""))
-                self._warn(block, (own, el, slot), (local, end), what, instead, whole)
+                # every one across the edges, as in a slot (two Confluence links, each
+                # with its address linked, on one line), beside those one slot holds
+                for m in pattern.finditer(joined):
+                    if _overlaps(m.span(), claimed) or _overlaps(m.span(), told):
+                        continue
+                    if claims:
+                        claimed.append(m.span())
+                    k = bisect_right(offsets, m.start()) - 1
+                    own, el, slot = texts[k]
+                    local = m.start() - offsets[k]
+                    end = min(len(own), local + m.end() - m.start())
+                    # the message quotes the whole match, across the elements' edges
+                    whole = self.readable(m.group(0).replace(_EDGE, ""))
+                    self._warn(block, (own, el, slot), (local, end), what, instead, whole)
             inert_of = {(id(el), slot): inert
                         for (_, el, slot), inert in zip(texts, matched, strict=True)}
             for parent in [block, *(el for el, slot in slots[1:] if slot == "text")]:
@@ -615,6 +741,30 @@ class ForeignSyntax(Treeprocessor):
         self._wiki_tables(root)
         self._literal_markers(root)
         self._word_lists(root)
+        self._docsify_titles(root)
+
+    def _docsify_titles(self, root: etree.Element) -> None:
+        """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
+        `[f](a.md ':include')`, `![logo](a.png ':size=100')`, `':target=_blank'`): a
+        tooltip ':ignore' here and on GitHub, and an ':include' embeds nothing; a warning at
+        its line."""
+        for block in root.iter():
+            if block.tag not in _TEXT_BLOCKS:
+                continue
+            for el in block.iter():
+                title = el.get("title") or ""
+                if el.tag not in ("a", "img") or not _DOCSIFY_TITLE.match(title):
+                    continue
+                line = line_of(self.text(), re.compile(
+                    r"\][ \t]*\([^()\n]*?[\"']" + re.escape(title) + r"[\"']"),
+                    start=self.positions.floor(block) or 1) or self.positions.line(block)
+                embed = title.startswith(":include")
+                warn(LOGGER, self.source, line,
+                     f"the title '{title}' of the {'image' if el.tag == 'img' else 'link'} "
+                     "is Docsify's option, which this Markdown (and GitHub) shows as its "
+                     "tooltip" + (" and embeds nothing: write the file's content itself here "
+                                  "(code in a fence)" if embed else
+                                  "; remove it (a link here opens in the same tab)"))
 
     def _rest_link(self, code: etree.Element, after: etree.Element | None) -> None:
         """A code span followed by '_', `` `text <address>`_ `` (or `` `text`_ ``,
@@ -825,6 +975,9 @@ class ForeignSyntax(Treeprocessor):
                 after = own[m.end():m.end() + 1]
                 if not after and k + 1 < len(texts) and texts[k + 1][1].tag == "code":
                     after = "`"     # right before a code span: a role's
+                before = own[m.start() - 1:m.start()]
+                if (before == ":" and after == ":") or own.startswith("//", m.end()):
+                    continue        # Bear's highlight '::word::', an address' ':https://'
                 if emoji_of(code) or not re.search("[a-z]", name) or after == "`" or \
                         (after in (" ", "\t") and
                          not own[:m.start()].rpartition("\n")[2].strip()):

@@ -26,6 +26,8 @@ from .markers import (
 )
 from .math.formula import Formula
 from .md_foreign import (
+    CONFLUENCE_MACRO,
+    CONFLUENCE_MACRO_INSTEAD,
     KRAMDOWN_EXTENSION,
     KRAMDOWN_EXTENSION_INSTEAD,
     KRAMDOWN_TOC,
@@ -139,6 +141,10 @@ class MathElements(Treeprocessor):
             where = f"right after {_INLINE_NAMES.get(el.tag, f'the <{el.tag}> element')}"
         said = (f"'{typed}' {where} is read as an attribute list (Python-Markdown's attr_list; "
                 f"GitHub shows it as text), and '{key}' in it is not an attribute")
+        if len(written) == 1 and CONFLUENCE_MACRO.fullmatch(key):
+            return (f"'{typed}' {where} is a Confluence (Jira) macro, which this Markdown reads "
+                    "as an attribute list (Python-Markdown's attr_list; GitHub shows it as "
+                    f"text); write {CONFLUENCE_MACRO_INSTEAD}")
         literal = "\\" + typed
         return (f"{said}: for the braces as text, write '{literal}' (a backslash before the "
                 "'{')")

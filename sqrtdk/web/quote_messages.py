@@ -34,6 +34,13 @@ _FORMULA = "the formula between two '$$' lines ('$…$' in a sentence)"
 _LINK = "a link with the full address, [its title](https://…)"
 _INCLUDED = ("the included file's content itself (a picture: a figure the build draws, "
              "![what it shows](NAME.svg \"Caption\"))")
+_BOX_TAG = "a box, '/// details | Title' … '///' (or a quote, '> ' lines)"
+_TABS = ("the variants one after another, each under its own heading or in a box "
+         "'/// details | Title' … '///'")
+_LINK_HERE = "a link, [its title](address) (a part of this page: [text](#id))"
+_CODE_TAG = ("the code fence alone, without '{% code … %}' and '{% endcode %}' (a file name "
+             "as a sentence above it)")
+_STEPS = "the steps or columns one after another, as paragraphs, a list or headings"
 _LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
                 "include_relative": _INCLUDED,
                 "cite": "the reference in words, or a footnote '[^ref]' that gives it",
@@ -43,6 +50,21 @@ _LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
                 # al-folio's collapsible section
                 "details": "a box, '/// details | Title' … '///'",
                 "enddetails": "a box, '/// details | Title' … '///'"}
+# the tags of GitBook's pages (`{% hint style="info" %}`, `{% tabs %}`, `{% content-ref %}`) and
+# HackMD's (CodiMD's) embeds (`{%youtube id %}`, `{%speakerdeck user/deck %}`): the tool that
+# knows them and what to write; told before Liquid's own (HackMD's `youtube` is Jekyll's too)
+_GITBOOK_TAGS = {"hint": _BOX_TAG, "endhint": _BOX_TAG,
+                 "tabs": _TABS, "endtabs": _TABS, "tab": _TABS, "endtab": _TABS,
+                 "content-ref": _LINK_HERE, "endcontent-ref": _LINK_HERE,
+                 "embed": _LINK, "endembed": _LINK, "file": _LINK, "endfile": _LINK,
+                 "code": _CODE_TAG, "endcode": _CODE_TAG,
+                 "swagger": _LINK, "endswagger": _LINK, "openapi": _LINK,
+                 "endopenapi": _LINK, "stepper": _STEPS, "endstepper": _STEPS,
+                 "step": _STEPS, "endstep": _STEPS, "columns": _STEPS,
+                 "endcolumns": _STEPS, "column": _STEPS, "endcolumn": _STEPS}
+_HACKMD_TAGS = frozenset(("youtube", "vimeo", "gist", "slideshare", "speakerdeck", "pdf",
+                          "figma"))
+_WRITTEN_TAG = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)")
 # Jekyll's (Liquid's) filters of an address or a date: `{{ '/a.html' | relative_url }}`
 _LIQUID_FILTERS = frozenset((
     "relative_url", "absolute_url", "prepend", "append", "date_to_string", "date",
@@ -139,6 +161,15 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     tag = _UNKNOWN_TAG.match(msg)
     if tag and (zola := _shortcode(written, tag.group(1))):     # `{% details(…) %}`: Zola's
         return zola
+    typed = _WRITTEN_TAG.search(written)
+    name = typed.group(1).lower() if typed and tag and \
+        typed.group(1).startswith(tag.group(1)) else ""
+    if name in _GITBOOK_TAGS:
+        return (f"'{{% {name} … %}}' is a GitBook tag, which this text does not know (nor "
+                f"does GitHub); write {_GITBOOK_TAGS[name]}")
+    if name in _HACKMD_TAGS:
+        return (f"'{{%{name} … %}}' is a HackMD (CodiMD) or Liquid (Jekyll) embed, which "
+                f"this text does not know; write {_LINK}")
     if tag and tag.group(1) in _LIQUID_TAGS:
         return (f"'{{% {tag.group(1)} … %}}' is a Liquid (Jekyll) tag, which this text does "
                 f"not know; write {_LIQUID_TAGS[tag.group(1)]}")
@@ -269,6 +300,13 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
                 (foreign := _foreign_braces(written)):
             return foreign
         hint = suggest(name.group(1), known, "result groups") if name else ""
+        if name and re.search(r"\{\{" + re.escape(name.group(1)) + r"\}\}", written):
+            # `{{text}}`, braces against a word: Confluence's (Jira's) monospace
+            return (f"'{{{{{name.group(1)}}}}}' is read as a quote of a result named "
+                    f"'{name.group(1)}', which does not exist; for code (Confluence's and "
+                    f"Jira's monospace '{{{{…}}}}') write `{name.group(1)}`; a quote is "
+                    f"written {{{{ group.name | fixed(2) }}}}: {hint} (see "
+                    "figures/results.json)")
         return f"{msg}; {hint} (see figures/results.json)"
     if isinstance(e, jinja2.TemplateNotFound):
         return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
