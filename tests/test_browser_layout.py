@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import PHONE, lay_out_everything
+from browser import PHONE, ax_names, lay_out_everything
 
 from sqrtdk.figures import load, needed_results
 from sqrtdk.web.fig_tables import TABLES, html
@@ -89,6 +89,51 @@ def test_a_screen_reader_meets_each_display_formula_once_and_whole(shared, lang:
     for k, whole in enumerate(wholes):
         assert read.get(k, []) == ([] if whole is None else [whole]), (k, whole, read.get(k))
 
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360px", "1280px"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_screen_reader_meets_each_figure_by_its_caption_and_its_picture_by_its_alt(
+        shared, lang: str, viewport: Any) -> None:
+    """Each figure of the article is a figure named by its caption: its number, then every
+    word of the caption (a formula read as its plain text), in order; the picture in it an
+    image named by its alt text, what it shows. A figure's caption is not its last child (the
+    table of numbers and the Try-it box follow it), so chromium named every figure ""."""
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=viewport,
+                  java_script_enabled=True).page
+    figures = page.evaluate("""() => [...document.querySelectorAll('article figure')].map(f => {
+        const cap = f.querySelector('figcaption').cloneNode(true);
+        cap.querySelectorAll('.katex').forEach(k => k.replaceWith('\\u0000'));
+        cap.querySelectorAll('sup[id^="fnref"]').forEach(s => s.remove());
+        return ['#' + f.id, f.querySelector('.fig-num').textContent, cap.textContent,
+                f.querySelector('img').alt]; })""")
+    assert figures, "the article has no figure: this test checks nothing"
+    cdp = page.context.new_cdp_session(page)
+    try:
+        names = ax_names(cdp)
+        found: dict[str, list[tuple[str, str]]] = {}
+        for node, (role, name, _) in names.items():
+            if role in ("figure", "image"):
+                obj = cdp.send("DOM.resolveNode", {"backendNodeId": node})
+                where = cdp.send("Runtime.callFunctionOn", {
+                    "objectId": obj["object"]["objectId"], "returnByValue": True,
+                    "functionDeclaration": "function () { return '#' + this.closest('figure')?.id; }"
+                })["result"]["value"]
+                found.setdefault(where, []).append((role, name))
+    finally:
+        cdp.detach()
+    for fig_id, number, caption, alt in figures:
+        got = found.get(fig_id, [])
+        named = [name for role, name in got if role == "figure"]
+        assert len(named) == 1, (fig_id, got)
+        name = named[0]
+        assert name.startswith(" ".join(number.split())), (fig_id, name)
+        at = 0
+        for piece in (" ".join(p.split()) for p in caption.split("\u0000")):
+            at = name.find(piece, at)
+            assert at >= 0, (fig_id, piece, name)
+            at += len(piece)
+        assert ("image", alt) in got, (fig_id, alt, got)
 
 
 def test_a_formula_cut_for_a_phone_copies_as_its_tex_once(visit) -> None:
