@@ -330,11 +330,8 @@
       rule = new CSSStyleSheet();
       doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, rule];
     } catch (e) { rule = null; }   // no constructed style sheets: the root's property after all
-    const measure = () => {   // its height as it shows, out of sight or not
-      const away = b.classList.contains("dk-away");
-      if (away) b.classList.remove("dk-away");
+    const measure = () => {   // its height as it shows: out of sight, it is laid out the same
       height = b.offsetHeight + "px";
-      if (away) b.classList.add("dk-away");
     };
     room = () => {
       measure();
