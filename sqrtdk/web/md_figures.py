@@ -16,8 +16,8 @@ from markdown import Markdown
 from markdown.treeprocessors import InlineProcessor, Treeprocessor
 
 from ..errors import shortened, suggest
-from .markers import ANY_MATH_RE, MATH_HTML_RE, fig_data, math_text, strip_markers
-from .md_math import ContentError
+from .markers import ANY_MATH_RE, fig_data
+from .md_math import ContentError, spoken_text
 from .model import SvgPair
 from .positions import LineMap
 
@@ -229,26 +229,16 @@ class FigureNames(Treeprocessor):
     block is skipped off screen (content-visibility) chromium puts a space at every element
     edge ("Figure 1 ."). The label is the caption's text on one line, each formula as its
     plain text (markers.math_text, filled in at assembly), a quote as its shown text, a note's
-    reference left out. Runs after the checks of attributes (the marker there is ours)."""
+    reference left out (md_math.spoken_text). Runs after the checks of attributes (the
+    marker there is ours)."""
 
     def run(self, root: etree.Element) -> None:
         for fig in root.iter("figure"):
             cap = fig.find("figcaption")
             if cap is not None and fig.get("aria-label") is None:
-                text = re.sub(r"[ \t\n\r\f]+", " ", strip_markers(_spoken_text(cap))).strip()
+                text = spoken_text(cap)
                 if text:
                     fig.set("aria-label", text)
-
-
-def _spoken_text(el: etree.Element) -> str:
-    """`el`'s text as the caption reads: a formula as its plain-text marker, no footnote
-    reference (its number would run into the word before it)."""
-    if el.tag == "sup" and (el.get("id") or "").startswith("fnref"):
-        return ""
-    m = MATH_HTML_RE.fullmatch(el.text or "")
-    if m and "math" in (el.get("class") or "").split():
-        return math_text(int(m.group(1)))
-    return (el.text or "") + "".join(_spoken_text(c) + (c.tail or "") for c in el)
 
 
 def _figure_name(src: str) -> str:
