@@ -208,7 +208,15 @@
       const rel = el.previousElementSibling;
       if (rel?.hasAttribute("data-rel")) rel.textContent = /^[<>]/.test(el.textContent) ? "" : rel.dataset.rel;
     });
+    spoken(w);
   }
+  // A name holding a number, as its text shows it (article.html, `data-spoken`): read from
+  // content while its box is skipped off screen, chromium put a space at each element's edge
+  // ("(now 64 )"). Only HTML's own white space is folded: a no-break space stays.
+  const spoken = (w) => [w, ...$$("[data-spoken]", w)].filter((el) => el.matches("[data-spoken]")).forEach((el) => {
+    const from = el.dataset.spoken ? $("#" + CSS.escape(el.dataset.spoken), w) : el;
+    if (from) el.setAttribute("aria-label", from.textContent.replace(/[ \t\n\r\f]+/g, " ").trim());
+  });
   // the ruler's name as the bar's template writes it (the sheets are drawn before the bar is)
   // a chart's name for screen readers, put together as strings.toml says: its data-name's
   // {fields} filled from `parts`, a list's items joined by its data-sep (each language its own
@@ -223,7 +231,7 @@
   // sheets at load restyles and lays out nothing of the long page
   function widget(name, inside) {
     const tpl = $("#" + name), fig = $(inside), w = tpl && fig && tpl.content.firstElementChild.cloneNode(true);
-    if (w) fig.append(w);
+    if (w) { fig.append(w); spoken(w); }
     return w;
   }
   // 1-2-5 ticks about `reach` on each side of 0: positions k·step, labels written from the
@@ -322,11 +330,8 @@
       rule = new CSSStyleSheet();
       doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, rule];
     } catch (e) { rule = null; }   // no constructed style sheets: the root's property after all
-    const measure = () => {   // its height as it shows, out of sight or not
-      const away = b.classList.contains("dk-away");
-      if (away) b.classList.remove("dk-away");
+    const measure = () => {   // its height as it shows: out of sight, it is laid out the same
       height = b.offsetHeight + "px";
-      if (away) b.classList.add("dk-away");
     };
     room = () => {
       measure();

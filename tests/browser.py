@@ -248,6 +248,26 @@ def ax_node(page: Any, selector: str) -> dict[str, Any]:
     return {k: n.get(k, {}).get("value") for k in ("role", "name", "value", "description")}
 
 
+# roles whose name is their own text, which their element's name already holds
+TEXT_ROLES = ("StaticText", "InlineTextBox", "ListMarker")
+
+
+def ax_names(cdp: Any) -> dict[int, tuple[str, str, str]]:
+    """Every named node of chromium's accessibility tree (not ignored, not text itself), by its
+    DOM node (backendDOMNodeId): (role, name, where the name came from: the attribute that
+    gave it, such as "aria-label" or "alt", or "contents"). A list marker's name is chromium's
+    own ("1. ")."""
+    names: dict[int, tuple[str, str, str]] = {}
+    for n in cdp.send("Accessibility.getFullAXTree")["nodes"]:
+        role, name = n.get("role", {}).get("value"), n.get("name", {}).get("value")
+        if n.get("ignored") or not name or role in TEXT_ROLES or "backendDOMNodeId" not in n:
+            continue
+        used = next((s for s in n["name"].get("sources", [])
+                     if "value" in s and not s.get("superseded")), {})
+        names[n["backendDOMNodeId"]] = (role, name, used.get("attribute") or used.get("type", ""))
+    return names
+
+
 class Parts:
     """The checks of a test that runs several on one page load, each judged whatever the
     others found: `with parts("what it checks"): ...` records a failed assertion under that

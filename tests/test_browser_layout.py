@@ -2,10 +2,11 @@
 Nothing here depends on the article's wording or on how many formulas or figures it has."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from browser import PHONE, lay_out_everything
+from browser import PHONE, ax_names, lay_out_everything
 
 from sqrtdk.figures import load, needed_results
 from sqrtdk.web.fig_tables import TABLES, html
@@ -89,6 +90,114 @@ def test_a_screen_reader_meets_each_display_formula_once_and_whole(shared, lang:
     for k, whole in enumerate(wholes):
         assert read.get(k, []) == ([] if whole is None else [whole]), (k, whole, read.get(k))
 
+
+
+# A space a screen reader reads as a pause where the text has none, in a name: at either end,
+# two in a row (a no-break space counts), before a closing mark or after an opening one; and,
+# in a name that is one text (an attribute's, or one read from inline content), between two
+# Chinese characters or beside a full-width mark. A name read from the content of several
+# blocks or cells joins their texts with a space, a pause between them (a picture's alt and
+# the link's words under it; a table's column headers), so there only the first rules apply.
+_CJK = "\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
+_FULL_WIDTH_MARK = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f"
+STRAY_SPACES = {
+    "at an end": re.compile(r"^\s|\s$"),
+    "two in a row": re.compile(r"\s\s"),
+    "before a closing mark": re.compile(r"\s[,.;:!?)\]}]"),
+    "after an opening mark": re.compile(r"[(\[{]\s"),
+}
+STRAY_IN_ONE_TEXT = {
+    "between Chinese characters": re.compile(f"[{_CJK}]\\s+[{_CJK}]"),
+    "beside a full-width mark": re.compile(f"\\s[{_FULL_WIDTH_MARK}]|[{_FULL_WIDTH_MARK}]\\s"),
+}
+# for a name read from content: [whether it leaves out a formula (MathML that no aria-label
+# names, which chromium leaves out of such a name), whether its text is one text (no block,
+# cell or picture of its own: a formula's drawing and what is hidden do not count)]
+_CONTENT = """function () {
+    const inFormula = (e) => e.closest('.katex, math, [aria-hidden="true"]');
+    const parts = [...this.querySelectorAll('*')].filter((e) => !inFormula(e) && e.checkVisibility());
+    return [[...this.querySelectorAll('math')].some((m) => !m.closest('[aria-label]')),
+            parts.every((e) => /^inline/.test(getComputedStyle(e).display) && e.localName !== 'img')]; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360px", "1280px"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_name_holds_a_stray_space(shared, lang: str, viewport: Any) -> None:
+    """Every name of the page (STRAY_SPACES) as a screen reader gets it, the page laid out. A
+    Chinese header cell "$1$（不缩放）" was named "1 （不缩放）": chromium puts a space beside a
+    name an attribute gives (its formula's). A name read from content that leaves out a
+    formula is left to the tests of formulas: chromium leaves MathML out of such a name
+    ("Gradient reaching , one layer": the cell's content, which a screen reader reads,
+    holds the formula)."""
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=viewport,
+                  java_script_enabled=True).page
+    cdp = page.context.new_cdp_session(page)
+    try:
+        names = ax_names(cdp)
+        stray = []
+        for node, (role, name, source) in names.items():
+            one_text = True
+            if source in ("contents", "aria-labelledby"):
+                obj = cdp.send("DOM.resolveNode", {"backendNodeId": node})
+                drops_formula, one_text = cdp.send("Runtime.callFunctionOn", {
+                    "objectId": obj["object"]["objectId"], "functionDeclaration": _CONTENT,
+                    "returnByValue": True})["result"]["value"]
+                if drops_formula:
+                    continue
+                one_text = one_text and source == "contents"
+            rules = {**STRAY_SPACES, **(STRAY_IN_ONE_TEXT if one_text else {})}
+            found = [what for what, rule in rules.items() if rule.search(name)]
+            if found:
+                stray.append((role, source, name[:80], found))
+    finally:
+        cdp.detach()
+    assert len(names) > 20
+    assert stray == [], f"{len(stray)} names with a stray space: {stray[:6]}"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360px", "1280px"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_screen_reader_meets_each_figure_by_its_caption_and_its_picture_by_its_alt(
+        shared, lang: str, viewport: Any) -> None:
+    """Each figure of the article is a figure named by its caption: its number, then every
+    word of the caption (a formula read as its plain text), in order; the picture in it an
+    image named by its alt text, what it shows. A figure's caption is not its last child (the
+    table of numbers and the Try-it box follow it), so chromium named every figure ""."""
+    page = shared(f"{lang}/index.html", laid_out=True, viewport=viewport,
+                  java_script_enabled=True).page
+    figures = page.evaluate("""() => [...document.querySelectorAll('article figure')].map(f => {
+        const cap = f.querySelector('figcaption').cloneNode(true);
+        cap.querySelectorAll('.katex').forEach(k => k.replaceWith('\\u0000'));
+        cap.querySelectorAll('sup[id^="fnref"]').forEach(s => s.remove());
+        return ['#' + f.id, f.querySelector('.fig-num').textContent, cap.textContent,
+                f.querySelector('img').alt]; })""")
+    assert figures, "the article has no figure: this test checks nothing"
+    cdp = page.context.new_cdp_session(page)
+    try:
+        names = ax_names(cdp)
+        found: dict[str, list[tuple[str, str]]] = {}
+        for node, (role, name, _) in names.items():
+            if role in ("figure", "image"):
+                obj = cdp.send("DOM.resolveNode", {"backendNodeId": node})
+                where = cdp.send("Runtime.callFunctionOn", {
+                    "objectId": obj["object"]["objectId"], "returnByValue": True,
+                    "functionDeclaration": "function () { return '#' + this.closest('figure')?.id; }"
+                })["result"]["value"]
+                found.setdefault(where, []).append((role, name))
+    finally:
+        cdp.detach()
+    for fig_id, number, caption, alt in figures:
+        got = found.get(fig_id, [])
+        named = [name for role, name in got if role == "figure"]
+        assert len(named) == 1, (fig_id, got)
+        name = named[0]
+        assert name.startswith(" ".join(number.split())), (fig_id, name)
+        at = 0
+        for piece in (" ".join(p.split()) for p in caption.split("\u0000")):
+            at = name.find(piece, at)
+            assert at >= 0, (fig_id, piece, name)
+            at += len(piece)
+        assert ("image", alt) in got, (fig_id, alt, got)
 
 
 def test_a_formula_cut_for_a_phone_copies_as_its_tex_once(visit) -> None:

@@ -143,6 +143,44 @@ def test_the_bar_stays_put_across_a_short_stretch_of_text_between_two_boxes(visi
     page.locator(".dk-bar:not(.dk-away)").wait_for(timeout=3000)   # the next box: back
 
 
+# every layout shift of the page from its start, each with whether any of the boxes it moved
+# belongs to the dₖ bar (a text node's box: its element's)
+SHIFTS = """window.__sqrtdkShifts = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__sqrtdkShifts.push(
+        [e.value, e.sources.some((s) => {
+            const el = s.node && (s.node.nodeType === 1 ? s.node : s.node.parentElement);
+            return !!el?.closest('.dk-bar'); })])))
+    .observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "desktop"])
+def test_the_bar_comes_with_a_box_without_a_layout_shift(visit, viewport) -> None:
+    """The bar, out of sight, then shown by a Try-it box scrolled into view, moves nothing:
+    no layout shift (CLS) has a box of the bar among those it moved. Out of sight it was kept
+    in a 1 px box that stacked its parts in a column, and their move to their places counted
+    as a shift of 0.04 to 0.07 each time it came. Out of sight it takes no click: what is
+    under it gets it."""
+    v = visit(viewport=viewport)
+    v.page.add_init_script(SHIFTS)
+    page = v.open("en/index.html")
+    assert page.evaluate(AWAY)
+    under = page.evaluate("""() => { const r = document.querySelector('.dk-bar').getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height, 10) / 2);
+        return at && !at.closest('.dk-bar'); }""")
+    assert under, "a click where the bar is out of sight reaches the bar"
+    box = page.locator(".widget").first
+    for _ in range(5):      # blocks above it laid out on the way (content-visibility) move it
+        box.scroll_into_view_if_needed()
+        page.evaluate(FRAMES)
+        if 0 <= box.bounding_box()["y"] < viewport["height"]:
+            break
+    page.locator(".dk-bar:not(.dk-away)").wait_for()
+    page.evaluate(FRAMES)
+    shifts = page.evaluate("window.__sqrtdkShifts")
+    assert [value for value, bar in shifts if bar] == [], shifts
+    assert v.problems == []
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_try_it_box_leads_to_the_bar(visit, site_build, lang: str) -> None:
     page = visit().open(f"{lang}/index.html")

@@ -207,6 +207,19 @@ def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_pat
     assert '<a href="#x">x</a>' in caption
 
 
+def test_a_figure_is_named_by_its_caption_as_one_line_of_text(tmp_path: Path) -> None:
+    """A figure's name (aria-label) is its caption as text: its number, its words without
+    markup, a formula as its plain text (the marker assembly fills in), a quoted number as
+    shown, no note reference. Its caption is not its last child (the table of numbers follows
+    it), so chromium named no figure."""
+    from sqrtdk.web.markers import MATH_TEXT_RE
+    out = html(tmp_path, '![What it shows](walk.svg "A *walk*, $\\sqrt t$ wide, SD '
+               '{{ spread.sd_small | fixed(2) }}[^n].")\n\n[^n]: A note.\n')
+    fig = next(e for e in Tree(out).elements if e["tag"] == "figure")
+    sd = f"{RESULTS['spread']['sd_small']:.2f}"
+    assert MATH_TEXT_RE.sub("(F)", fig["attrs"]["aria-label"]) == f"Fig 1. A walk, (F) wide, SD {sd}."
+
+
 def test_headings_reach_the_contents_exactly(tmp_path: Path) -> None:
     p = page(tmp_path, '## "Why" x < y & $d_k$[^a] {#why}\n\nText.\n\n[^a]: A note.\n', RESULTS)
     (h,) = p.conversion.headings

@@ -45,3 +45,14 @@ def test_a_formula_in_a_header_cell_names_it_and_one_in_a_data_cell_is_left_alon
              for e in Tree(html).elements if e["attrs"].get("role") == "math"]
     assert [(tag, label) for tag, label, _ in named] == [("span", "√dₖ"), ("span", "1")]
     assert all("th" in ancestors for _, _, ancestors in named)
+
+
+def test_a_header_cell_holding_a_formula_is_named_by_its_whole_text(tmp_path: Path) -> None:
+    """The cell's own name is its text with the formula's plain text in place: chromium puts
+    a space beside a name an attribute gives (the formula's), so a header "$1$（不缩放）" was
+    named "1 （不缩放）", a pause before the bracket. A cell without a formula keeps its name."""
+    p = page(tmp_path, "| by | $1$（不缩放） | $1$ (none) |\n|---|---|---|\n| a | b | c |\n",
+             {"meta": {"seed": 1, "bounds": {}}})
+    html = fill_math(p.body, [M.format("<mn>1</mn>")] * 2)
+    cells = [e["attrs"].get("aria-label") for e in Tree(html).elements if e["tag"] == "th"]
+    assert cells == [None, "1（不缩放）", "1 (none)"]

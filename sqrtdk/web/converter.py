@@ -62,6 +62,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | AmbiguousAddresses | sqrtdk-cjk-addresses | 2.06 | after inline made the links (warnings only) |
 | ForeignSyntax     | sqrtdk-foreign     | 2.05 | after every text change (warnings only)       |
 | LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
+| FigureNames       | sqrtdk-figure-names | 1.89 | after the attribute checks; the text is final |
 """
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ from .md_collect import (
     LinkCollector,
 )
 from .md_emoji import GitHubEmojiExtension
-from .md_figures import FigureProcessor, ScrollingTables
+from .md_figures import FigureNames, FigureProcessor, ScrollingTables
 from .md_foreign import AuthorClasses, ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import HeaderNames, MathElements
@@ -261,6 +262,7 @@ class ArticleExtension(Extension):
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
+        tp.register(FigureNames(md), "sqrtdk-figure-names", 1.89)
         tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
         md.postprocessors.register(BlockTags(md), "raw_html", 30)
 

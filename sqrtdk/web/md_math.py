@@ -23,6 +23,7 @@ from .markers import (
     is_display,
     math_html,
     math_text,
+    strip_markers,
 )
 from .math.formula import Formula
 from .md_foreign import (
@@ -298,8 +299,31 @@ class HeaderNames(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         for th in root.iter("th"):
+            named = False
             for el in th.iter():
                 m = MATH_HTML_RE.fullmatch(el.text or "")
                 if "math" in (el.get("class") or "").split() and m:
                     el.set("role", "math")
                     el.set("aria-label", math_text(int(m.group(1))))
+                    named = True
+            # ...and the cell by its whole text: chromium puts a space between a name given
+            # by an attribute and the text beside it, so a Chinese header "$1$" + "(no
+            # scaling)" in full-width brackets was named "1 (...": a pause before the bracket
+            if named:
+                th.set("aria-label", spoken_text(th))
+
+
+def spoken_text(el: etree.Element) -> str:
+    """`el`'s text on one line, as a name for screen readers (an attribute's): each formula
+    as its plain text (markers.math_text, filled in at assembly), a quote as shown, a note's
+    reference left out (its number would run into the word before it)."""
+    return re.sub(r"[ \t\n\r\f]+", " ", strip_markers(_spoken(el))).strip()
+
+
+def _spoken(el: etree.Element) -> str:
+    if el.tag == "sup" and (el.get("id") or "").startswith("fnref"):
+        return ""
+    m = MATH_HTML_RE.fullmatch(el.text or "")
+    if m and "math" in (el.get("class") or "").split():
+        return math_text(int(m.group(1)))
+    return (el.text or "") + "".join(_spoken(c) + (c.tail or "") for c in el)
