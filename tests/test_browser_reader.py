@@ -651,25 +651,6 @@ def test_a_screen_reader_hears_a_note_reference_as_a_note(visit, lang) -> None:
     assert all(shown in name and name != shown for shown, name in seen), seen
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_a_screen_reader_hears_each_figure_named_by_words_its_caption_shows(visit, lang) -> None:
-    """Chromium names a <figure> by nothing from its <figcaption>: a screen reader met each
-    figure as a bare "figure", one like the next. Each figure's accessible name is not empty
-    and is words its caption shows (so it says which figure this is). Every block laid out:
-    headless chromium leaves skipped blocks out of the tree it gives the DevTools protocol."""
-    from browser import lay_out_everything
-    page = visit().open(f"{lang}/index.html")
-    lay_out_everything(page)
-    captions = page.eval_on_selector_all("figure", """fs => fs.map((f, i) => {
-        f.dataset.probe = i;
-        const c = f.querySelector('figcaption');
-        return c ? c.textContent : ''; })""")
-    assert captions                                   # the page has figures
-    named = [(" ".join((ax_node(page, f'figure[data-probe="{i}"]')["name"] or "").split()),
-              " ".join(caption.split())) for i, caption in enumerate(captions)]
-    assert all(name and name in caption for name, caption in named), named
-
-
 COVERED = """() => {
     const e = document.activeElement;
     const toc = e && e.closest('.toc');             // the contents, where they scroll with the page

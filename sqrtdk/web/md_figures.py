@@ -133,11 +133,8 @@ class FigureProcessor(Treeprocessor):
             "height": str(files.height), "loading": "lazy", "decoding": "async"})
         if self.open_words:     # a link named by the picture alone did not say where it goes
             etree.SubElement(link, "span", {"class": "fig-open"}).text = self.open_words
-        # named by its number: chromium gives a figure no name from its figcaption, so a
-        # screen reader announced each one as a bare "figure" (the caption is read after)
-        fig.set("aria-labelledby", f"{fig.get('id')}-num")
         cap = etree.SubElement(fig, "figcaption")
-        num = etree.SubElement(cap, "span", {"class": "fig-num", "id": f"{fig.get('id')}-num"})
+        num = etree.SubElement(cap, "span", {"class": "fig-num"})
         num.text = self.label.format(n=len(self.figures))
         num.tail = " "
         caption = etree.SubElement(cap, "span", {"class": "fig-caption"})
