@@ -133,11 +133,16 @@ def _base_url(toml: TomlFile, value: str) -> str:
     letter: the message gives the address to write), a broken %-escape or a `.`/`..` segment:
     every page, the sitemap and the link previews publish it as written."""
     base = value.strip()
-    parts = urlsplit(base)
 
     def refuse(what: str) -> BuildError:
         return toml.error(None, "base_url", f"base_url {what}")
 
+    try:
+        parts = urlsplit(base)
+    except ValueError:      # a '[' or ']' around no IPv6 address: "https://[::1/", "[x]"
+        raise refuse("has a '[' or ']' in its host around no IPv6 address; write the host "
+                     "as a name ('example.org') or an IPv6 address in brackets "
+                     "('https://[2001:db8::1]/')") from None
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or \
             parts.fragment:
         raise refuse("must be the absolute http(s) address of the site's folder, e.g. "
@@ -166,8 +171,17 @@ def _base_url(toml: TomlFile, value: str) -> str:
                      "for a percent sign")
     if any(segment in (".", "..") for segment in parts.path.split("/")):
         raise refuse("has a '.' or '..' folder in its path; write the folder's own address")
+    last = parts.path.rsplit("/", 1)[-1]
+    if _PAGE_FILE.search(last):     # `…/index.html`: every address would be `…/index.html/en/`
+        folder = base[:len(base) - len(last)]
+        raise refuse(f"names a page, '{last}', not the site's folder; write the folder's "
+                     f"address, '{folder}'")
     # the folder the site is published in (MkDocs reads site_url so too)
     return base if base.endswith("/") else base + "/"
+
+
+# the last part of an address that names a page rather than a folder (index.html, home.php)
+_PAGE_FILE = re.compile(r"\.(?:html?|xhtml|php|aspx?|jsp|md)$", re.I)
 
 
 def _ascii_url(parts: SplitResult) -> str:

@@ -663,12 +663,19 @@ def test_a_folder_named_by_the_region_of_its_language_tag(content: Path) -> None
     ("https://\u4f8b\u5b50.\u6d4b\u8bd5/", "'https://xn--fsqu00a.xn--0zwm56d/'"),
     ("https://example.org/%zz/", "'%25'"),
     ("https://example.org/a/../b/", "'..'"),
+    ("https://[::1/", "IPv6"),
+    ("https://example.org]/", "IPv6"),
+    ("https://[example.org]/", "IPv6"),
+    ("https://example.org/sub/index.html", "'https://example.org/sub/'"),
+    ("https://example.org/Home.PHP", "'https://example.org/'"),
 ])
 def test_a_base_url_no_page_could_publish_is_an_error_at_its_line(content: Path, url: str,
                                                                    says: str) -> None:
     """Such an address was published as typed in every page's canonical link, the sitemap
     and the link previews: a password, a port that does not exist, a space, an unescaped
-    character, a broken escape."""
+    character, a broken escape, a page's address (`…/index.html` became the folder
+    `…/index.html/`, every page's address below it). A '[' around no IPv6 address stopped
+    the build with urllib's ValueError traceback."""
     path = content / "site.toml"
     line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
     e = error(content)
@@ -677,7 +684,9 @@ def test_a_base_url_no_page_could_publish_is_an_error_at_its_line(content: Path,
 
 
 @pytest.mark.parametrize("url", ["https://example.org/  ", "  https://example.org/",
-                                 "https://example.org:8443/x/", "http://example.org/a%20b/"])
+                                 "https://example.org:8443/x/", "http://example.org/a%20b/",
+                                 "https://[2001:db8::1]/", "https://example.org/v1.2/",
+                                 "https://example.org/index.html/"])
 def test_a_base_url_with_spaces_around_or_a_port_or_escapes_is_taken(content: Path,
                                                                      url: str) -> None:
     edit(content / "site.toml", re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
