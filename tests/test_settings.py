@@ -869,3 +869,31 @@ def test_a_ui_key_misspelt_in_every_language_is_one_error_at_its_line(
     assert sorted((x.path, x.line) for x in e.value.errors) == sorted(lines.items())
     assert all(f"did you mean '{key}'? rename it" in x.message for x in e.value.errors)
     assert not [r for r in caplog.records if typo in r.getMessage()], caplog.records
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("default_language", '"""\nen\nzh"""'), ("engine", '"a\\rb"'),
+    ("languages", '["a\\u2028b"]')])
+def test_a_value_with_line_breaks_is_quoted_on_the_message_s_one_line(
+        content: Path, key: str, value: str) -> None:
+    """`default_language = \"\"\"…\"\"\"` (a multi-line string) was quoted as it was in the
+    message, which then took two lines, the second with no path: every mistake is one
+    line, its value's line breaks written as their escapes."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(rf"^{key} = .*$", re.M), f"{key} = {value}")
+    with pytest.raises(BuildError) as caught:
+        load_settings(content)
+    e = caught.value
+    assert (e.path, e.line) == (path, line), e
+    assert len(str(e).splitlines()) == 1, repr(str(e))
+
+
+def test_a_warning_quoting_line_breaks_is_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    """The same for a warning (sqrtdk.log.warn), which quotes the author's words too."""
+    import logging
+
+    from sqrtdk.log import warn
+    with caplog.at_level(logging.WARNING):
+        warn(logging.getLogger("sqrtdk.test"), "content/x.toml", 3, "'a\nb\r\nc' is odd; fix it")
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["content/x.toml:3: warning: 'a\\nb\\r\\nc' is odd; fix it"], said
