@@ -58,6 +58,9 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
             raise toml.error(None, table, f"[{table}] is not a figure; "
                              + suggest(table, [*specs, "style", "card"], "tables"))
     for table, keys in (("style", STYLE_KEYS), ("card", CARD_KEYS)):
+        if not isinstance(data.get(table, {}), dict):   # `card = "…"` at the top of the file
+            raise toml.error(None, table, f"{table} must be a table: a line [{table}] with "
+                             + ", ".join(f"{k} = …" for k in keys) + " under it")
         toml.check_known(table, keys)
     family = data.get("style", {}).get("font_family")
     if not isinstance(family, list) or not family or \
@@ -65,7 +68,7 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
         raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
                                                  "…], a list of font names")
     for key in CARD_KEYS:
-        if not isinstance(data.get("card", {}).get(key), str):
+        if key not in data.get("card", {}):
             raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
         _check_label(toml, "card", key, data["card"][key], ())
     for name, spec in specs.items():

@@ -897,3 +897,32 @@ def test_a_warning_quoting_line_breaks_is_one_line(caplog: pytest.LogCaptureFixt
         warn(logging.getLogger("sqrtdk.test"), "content/x.toml", 3, "'a\nb\r\nc' is odd; fix it")
     said = [r.getMessage() for r in caplog.records]
     assert said == ["content/x.toml:3: warning: 'a\\nb\\r\\nc' is odd; fix it"], said
+
+
+@pytest.mark.parametrize("value", ["42", "true", '["a", "b"]', "{ a = \"b\" }"])
+def test_a_card_label_that_is_no_text_is_named_at_its_own_line(content: Path,
+                                                                value: str) -> None:
+    """`[card] title = 42` was told "[card] needs title = …" at the [card] line, as if the
+    label were missing, not at the line that has it."""
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    line = load_toml(path).line_of("card", "title")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f"title = {value}"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "must be a string in quotes" in e.message, e
+
+
+@pytest.mark.parametrize("table", ["style", "card"])
+def test_a_style_or_card_that_is_no_table_is_an_error_at_its_line(content: Path,
+                                                                  table: str) -> None:
+    """`card = "title subtitle"` (or `style = …`) above every table stopped the build with
+    an AttributeError traceback."""
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(rf"^\[{table}\][^\n]*\n(?:(?!\[)[^\n]*\n)*", "", text, flags=re.M)
+    path.write_text(f'{table} = "title subtitle"\n' + text, encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, 1) and f"{table} must be a table" in e.message, e
