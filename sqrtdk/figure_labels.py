@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import suggest
 from .log import warn
 from .settings import straight_quote_warnings
+from .textfiles import visible
 
 if TYPE_CHECKING:
     from .figure_registrations import ParsedRegistration
@@ -102,6 +103,10 @@ def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, .
     from .formats import FormatError, Kind, check_format
     if not isinstance(text, str):
         raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
+    if not visible(text):       # as an empty [ui] string (settings.py): a blank title or axis
+        empty = "is empty" if not text.strip() else "holds only invisible characters"
+        raise toml.error(name, key, f"[{name}] {key} {empty}; the figure would show nothing "
+                         "there (no title, an unnamed axis or series): write its words")
     try:
         found = {f.name for f in check_format(text, dict.fromkeys(fields, Kind.ANY))}
     except FormatError as e:

@@ -926,3 +926,23 @@ def test_a_style_or_card_that_is_no_table_is_an_error_at_its_line(content: Path,
     path.write_text(f'{table} = "title subtitle"\n' + text, encoding="utf-8")
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, 1) and f"{table} must be a table" in e.message, e
+
+
+@pytest.mark.parametrize("value", ['""', '"  "', '"\\u200b"', '"\\n"'])
+def test_an_empty_figure_label_is_an_error_at_its_line(content: Path, value: str) -> None:
+    """An empty label (a figure's title, axis or series name; the card's title) was drawn as
+    nothing, in silence: an empty [ui] string was an error already."""
+    from sqrtdk import figures
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    plain = next((name, key) for name, spec in figures.load().items()
+                 for key, fields in spec.labels.items() if not fields)
+    for table, key in (plain, ("card", "title")):
+        shutil.copy(CONTENT / lang / "figures.toml", path)
+        line = load_toml(path).line_of(table, key)
+        lines = path.read_text(encoding="utf-8").split("\n")
+        lines[line - 1] = f"{key} = {value}"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        e = figure_error(content, lang)
+        assert (e.path, e.line) == (path, line) and f"[{table}] {key} " in e.message, e
+        assert "would show nothing" in e.message, e
