@@ -98,6 +98,9 @@ def load_settings(content_dir: Path) -> Settings:
         with mistakes.seam():
             raise toml.error(None, "title", "title is empty or invisible; the root page's "
                                             "title would be blank: write the site's name")
+    if "title" in good:
+        with mistakes.seam():
+            shown_as_typed(toml, None, "title")
     base = ""
     if "base_url" in good:
         with mistakes.seam():
@@ -368,6 +371,22 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
                      "text into index.md, or remove it")
 
 
+def shown_as_typed(toml: TomlFile, table: str | None, key: str) -> None:
+    """BuildError at `key` when its text (a string the pages show as it is, as the site's
+    title and a language's name) holds a `{field}`, which nothing fills in: it would be
+    published as typed (web/ui_check.py says the same of a [ui] string)."""
+    values = toml.data if table is None else toml.data[table]
+    try:
+        found = fields_of(values[key])
+    except FormatError:
+        return                      # a lone brace: shown as typed, which is what it says
+    if found:
+        name = f"[{table}] {key}" if table else key
+        raise toml.error(table, key, f"{name}: {found[0]} would be shown as typed: nothing "
+                         "fills in this string; write the words themselves (a brace as "
+                         "typed is fine on its own)")
+
+
 def _kind(kind: type) -> str:
     names: dict[type, str] = {str: "string in quotes", list: "list such as [\"a\", \"b\"]"}
     return names.get(kind, kind.__name__)
@@ -413,6 +432,7 @@ def _load_strings_file(content_dir: Path, lang: str, first_lang: str) -> Strings
     for key in LANGUAGE_KEYS:
         if key not in toml.data["language"]:
             raise toml.error("language", None, f"[language] needs '{key} = …'")
+    shown_as_typed(toml, "language", "name")
     _check_language(toml)
     _check_fields(toml)
     return Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]), toml)

@@ -946,3 +946,26 @@ def test_an_empty_figure_label_is_an_error_at_its_line(content: Path, value: str
         e = figure_error(content, lang)
         assert (e.path, e.line) == (path, line) and f"[{table}] {key} " in e.message, e
         assert "would show nothing" in e.message, e
+
+
+@pytest.mark.parametrize("text", ["Site {name}", "Site {}", "Site {0:>3}"])
+def test_a_field_in_the_site_title_or_a_language_name_is_an_error_at_its_line(
+        content: Path, text: str) -> None:
+    """`title = "… {name}"` in site.toml or `[language] name = "{lang}"` was published as
+    typed, braces and all, exit 0: nothing fills these strings in (a [ui] string with a
+    field was an error already). A lone brace stays what it says."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^title = .*$", re.M), f'title = "{text}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "title: {" in e.message, e
+    assert "shown as typed" in e.message, e
+    shutil.copy(CONTENT / "site.toml", path)
+    strings = content / languages(content)[-1] / "strings.toml"
+    line = edit(strings, re.compile(r"^name = .*$", re.M), f'name = "{text}"')
+    e = error(content)
+    assert (e.path, e.line) == (strings, line) and "[language] name: {" in e.message, e
+
+
+def test_a_lone_brace_in_the_site_title_is_taken(content: Path) -> None:
+    edit(content / "site.toml", re.compile(r"^title = .*$", re.M), 'title = "Sets {a, b"')
+    assert load_settings(content).title == "Sets {a, b"
