@@ -76,7 +76,10 @@ def load_settings(content_dir: Path) -> Settings:
     independent mistake of the file at once (errors.Mistakes): an unknown key, each setting
     missing or of the wrong kind, base_url, the languages and default_language, [math]. A
     check that needs a setting another check refused is left for the next build."""
-    toml = load_toml(content_dir / "site.toml")
+    path = content_dir / "site.toml"
+    if not path.is_file():
+        _no_settings(content_dir, path)
+    toml = load_toml(path)
     data = toml.data
     known = {"base_url": str, "default_language": str, "title": str, "languages": list,
              "social_figure": str}
@@ -313,6 +316,23 @@ def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default
             raise BuildError(path, 0, f"file not found: '{lang}' is in languages "
                              f"({where(toml.path, toml.line_of(None, 'languages'))}) and each "
                              f"language has {', '.join(LANGUAGE_FILES)}; {todo}")
+
+
+def _no_settings(content_dir: Path, path: Path) -> None:
+    """BuildError for a site.toml that is not there as a file: what is there instead (a
+    folder, a link to nothing, Site.toml: `_not_a_file`), or that it, or the whole content
+    folder, is missing, with what to do (it was 'file not found' alone, or a traceback-free
+    'cannot read the file (Is a directory)')."""
+    if not content_dir.is_dir():
+        raise BuildError(content_dir, 0, "the content folder is missing (or is not a "
+                                         "folder); it holds site.toml and one folder per "
+                                         "language: restore it (git checkout -- content), "
+                                         "or build from the project's folder")
+    _not_a_file(path)
+    raise BuildError(path, 0, "file not found: the build reads the site's settings here "
+                              "(base_url, languages, title, …); restore it (git checkout -- "
+                              "content/site.toml) or write it as README's \"Where things "
+                              "live\" describes")
 
 
 def _not_a_file(path: Path) -> None:

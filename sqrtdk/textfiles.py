@@ -143,9 +143,18 @@ def read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise BuildError(path, 0, "file not found") from None
+        raise BuildError(path, 0, "file not found; restore it (it was there when the build "
+                                  "began, or another file names it)") \
+            from None
+    except IsADirectoryError:
+        raise BuildError(path, 0, f"is a folder; the build reads the file {path.name} here: "
+                                  "replace it with the file") from None
+    except PermissionError as e:
+        raise BuildError(path, 0, f"cannot read the file ({e.strerror}); make it readable "
+                                  "for you (chmod u+r)") from None
     except OSError as e:
-        raise BuildError(path, 0, f"cannot read the file ({e.strerror})") from None
+        raise BuildError(path, 0, f"cannot read the file ({e.strerror}); check the file and "
+                                  "the disk, then build again") from None
     try:
         text = _lf(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError as e:

@@ -969,3 +969,29 @@ def test_a_field_in_the_site_title_or_a_language_name_is_an_error_at_its_line(
 def test_a_lone_brace_in_the_site_title_is_taken(content: Path) -> None:
     edit(content / "site.toml", re.compile(r"^title = .*$", re.M), 'title = "Sets {a, b"')
     assert load_settings(content).title == "Sets {a, b"
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda p: None, "restore it"),
+    (lambda p: p.mkdir(), "is a folder"),
+    (lambda p: p.symlink_to(p.parent / "nowhere"), "is a link to '"),
+    (lambda p: p.with_name("Site.toml").write_text("x"), "rename it to site.toml"),
+    (lambda p: p.with_name("site.toml.bak").write_text("x"), "rename it to site.toml"),
+], ids=["missing", "folder", "dangling link", "capitalised", "extra suffix"])
+def test_a_site_toml_that_is_not_there_as_a_file_says_what_to_do(
+        content: Path, make: Any, says: str) -> None:
+    """It was 'content/site.toml: file not found' or 'cannot read the file (Is a
+    directory)', with nothing to do; a Site.toml beside it was not named."""
+    path = content / "site.toml"
+    path.unlink()
+    make(path)
+    with pytest.raises(BuildError) as e:
+        load_settings(content)
+    assert e.value.path == path and says in e.value.message, e.value
+    assert ";" in e.value.message, e.value
+
+
+def test_a_missing_content_folder_says_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(BuildError) as e:
+        load_settings(tmp_path / "content")
+    assert e.value.path == tmp_path / "content" and "restore it" in e.value.message, e.value

@@ -156,3 +156,26 @@ def test_tabs_line_breaks_and_no_break_spaces_written_as_escapes_are_text(
     path = tmp_path / "figures.toml"
     path.write_text('[a]\ntitle = "one\\ntwo\\tthree\\u00a0four\\u2096"\n', encoding="utf-8")
     assert load_toml(path).data == {"a": {"title": "one\ntwo\tthree\u00a0four\u2096"}}
+
+
+@pytest.mark.parametrize(("fault", "says"), [
+    (PermissionError(13, "Permission denied"), "make it readable"),
+    (IsADirectoryError(21, "Is a directory"), "replace it with the file"),
+    (FileNotFoundError(2, "No such file or directory"), "restore it"),
+    (OSError(5, "Input/output error"), "check the file and the disk"),
+], ids=["unreadable", "folder", "gone", "disk"])
+def test_a_file_that_cannot_be_read_says_what_to_do(tmp_path: Path, fault: OSError,
+                                                    says: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """'cannot read the file (Permission denied)' and 'file not found' said what was wrong
+    only. (Tests run as root, which reads a file chmod 000: the read is made to fail.)"""
+    path = tmp_path / "strings.toml"
+    path.write_text("a = 1\n", encoding="utf-8")
+
+    def refused(self: Path) -> bytes:
+        raise fault
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    with pytest.raises(BuildError) as e:
+        read_text(path)
+    assert e.value.path == path and e.value.line == 0, e.value
+    assert says in e.value.message and ";" in e.value.message, e.value
