@@ -995,3 +995,23 @@ def test_a_missing_content_folder_says_what_to_do(tmp_path: Path) -> None:
     with pytest.raises(BuildError) as e:
         load_settings(tmp_path / "content")
     assert e.value.path == tmp_path / "content" and "restore it" in e.value.message, e.value
+
+
+@pytest.mark.parametrize(("html_lang", "other_lang"), [("en", "en"), ("en-GB", "EN-us"),
+                                                       ("zh-CN", "zh")])
+def test_other_lang_that_is_the_page_s_own_language_is_an_error_at_its_line(
+        content: Path, html_lang: str, other_lang: str) -> None:
+    """`other_lang = "en"` on the English page tagged its runs of Chinese as English, for
+    screen readers and fonts, exit 0."""
+    strings = content / languages(content)[-1] / "strings.toml"
+    text = strings.read_text(encoding="utf-8")
+    text = re.sub(r"^other_lang = .*\n", "", text, flags=re.M)
+    text = re.sub(r"^html_lang = .*$", f'html_lang = "{html_lang}"\nother_lang = "{other_lang}"',
+                  text, count=1, flags=re.M)
+    strings.write_text(text, encoding="utf-8")
+    line = load_toml(strings).line_of("language", "other_lang")
+    from sqrtdk.settings import _load_strings_file
+    with pytest.raises(BuildError) as e:
+        _load_strings_file(content, strings.parent.name, strings.parent.name)
+    assert (e.value.path, e.value.line) == (strings, line), e.value
+    assert "this page's own language" in e.value.message, e.value
