@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import suggest
 from .log import warn
-from .settings import straight_quote_warnings
+from .settings import no_tex, straight_quote_warnings
 from .textfiles import visible
 
 if TYPE_CHECKING:
@@ -107,6 +107,7 @@ def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, .
         empty = "is empty" if not text.strip() else "holds only invisible characters"
         raise toml.error(name, key, f"[{name}] {key} {empty}; the figure would show nothing "
                          "there (no title, an unnamed axis or series): write its words")
+    no_tex(toml, name, key, text, "the figure")
     try:
         found = {f.name for f in check_format(text, dict.fromkeys(fields, Kind.ANY))}
     except FormatError as e:

@@ -103,6 +103,7 @@ def load_settings(content_dir: Path) -> Settings:
                                             "title would be blank: write the site's name")
     if "title" in good:
         with mistakes.seam():
+            no_tex(toml, None, "title", data["title"], "the root page")   # before: {d_k}
             shown_as_typed(toml, None, "title")
     base = ""
     if "base_url" in good:
@@ -391,6 +392,23 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
                      "text into index.md, or remove it")
 
 
+# a formula in TeX: `$…$` (or `\(…\)`) holding a command such as \cdot or \sqrt
+_TEX = re.compile(r"\$[^$\n]*\\[A-Za-z]+[^$\n]*\$|\\\(.*?\\[A-Za-z]+.*?\\\)")
+
+
+def no_tex(toml: TomlFile, table: str | None, key: str, text: str, where: str) -> None:
+    """BuildError at `key` when its text holds a TeX formula (`$q\\cdot k$`): `where` (the
+    page, a figure) shows it as typed, dollars and backslashes; only the article's text is
+    typeset."""
+    m = _TEX.search(text)
+    if m is None:
+        return
+    name = f"[{table}] {key}" if table else key
+    raise toml.error(table, key, f"{name}: '{m.group(0)}' is TeX, which {where} shows as "
+                     "typed (only the article's formulas are typeset); write it in Unicode "
+                     "(q·k, √dₖ, ÷, pᵢ)")
+
+
 def shown_as_typed(toml: TomlFile, table: str | None, key: str) -> None:
     """BuildError at `key` when its text (a string the pages show as it is, as the site's
     title and a language's name) holds a `{field}`, which nothing fills in: it would be
@@ -449,6 +467,7 @@ def _load_strings_file(content_dir: Path, lang: str, first_lang: str) -> Strings
                 raise toml.error(table, key, f"[{table}] {key} {empty}; the page would show "
                                              "nothing there (an empty heading or button "
                                              "label, or no name for screen readers)")
+            no_tex(toml, table, key, value, "the page")
     for key in LANGUAGE_KEYS:
         if key not in toml.data["language"]:
             raise toml.error("language", None, f"[language] needs '{key} = …'")

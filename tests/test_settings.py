@@ -1015,3 +1015,36 @@ def test_other_lang_that_is_the_page_s_own_language_is_an_error_at_its_line(
         _load_strings_file(content, strings.parent.name, strings.parent.name)
     assert (e.value.path, e.value.line) == (strings, line), e.value
     assert "this page's own language" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("tex", ["$q\\\\cdot k$", "\\\\(\\\\sqrt{d_k}\\\\)"])
+def test_tex_in_a_label_a_ui_string_or_the_title_is_an_error_at_its_line(
+        content: Path, tex: str) -> None:
+    """A figure label, a [ui] string or the site's title is text, drawn or shown as typed:
+    `xlabel = "dot product $q\\cdot k$"` published the dollars and the backslash, exit 0.
+    Dollar signs of prices ('$5 and $10') are text and stay."""
+    from sqrtdk import figures
+    lang = languages(content)[-1]
+    path = content / lang / "figures.toml"
+    name, key = next((n, k) for n, spec in figures.load().items()
+                     for k, fields in spec.labels.items() if not fields)
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "the {tex} here"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "is TeX, which the figure shows" in e.message, e
+    lines[line - 1] = f'{key} = "costs $5 and $10"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    from sqrtdk.figure_labels import validate_labels
+    validate_labels(load_toml(path), figures.load())
+
+    strings = content / lang / "strings.toml"
+    line = edit(strings, re.compile(r"^toc = .*$", re.M), f'toc = "The {tex}"')
+    e = error(content)
+    assert (e.path, e.line) == (strings, line) and "is TeX, which the page" in e.message, e
+    shutil.copy(CONTENT / lang / "strings.toml", strings)
+    site = content / "site.toml"
+    line = edit(site, re.compile(r"^title = .*$", re.M), f'title = "Why {tex}"')
+    e = error(content)
+    assert (e.path, e.line) == (site, line) and "is TeX, which the root page" in e.message, e
