@@ -499,6 +499,15 @@ def _distinct_languages(strings: dict[str, Strings]) -> None:
                                 f"this file is in; write html_lang = \"{st.lang}\" (or "
                                 f"{st.lang} and a region, e.g. \"{st.lang}-"
                                 f"{st.lang.upper()}\")")
+    for st in strings.values():     # after html_lang is known to be the folder's language
+        other = st.language.get("other_lang")
+        if other is not None and \
+                other.split("-")[0].lower() == st.html_lang.split("-")[0].lower():
+            raise st.file.error("language", "other_lang", f"[language] other_lang = '{other}' "
+                                f"is this page's own language (html_lang = '{st.html_lang}'); "
+                                "it tags the runs of another language on this page (Chinese "
+                                "words on an English page, English ones on a Chinese page): "
+                                "write that language's tag, or remove the line")
     seen: dict[tuple[str, str, str], Strings] = {}
     for st in strings.values():
         for table, key in DISTINCT:
@@ -539,14 +548,6 @@ def _check_language(toml: TomlFile) -> None:
         if key in language and not _LANGUAGE_TAG.fullmatch(language[key]):
             raise toml.error("language", key, f"[language] {key} = '{language[key]}' is not a "
                              "language tag; write one such as en, en-GB, zh-CN (BCP 47)")
-    other = language.get("other_lang")
-    if other is not None and \
-            other.split("-")[0].lower() == language["html_lang"].split("-")[0].lower():
-        raise toml.error("language", "other_lang", f"[language] other_lang = '{other}' is "
-                         f"this page's own language (html_lang = '{language['html_lang']}'); "
-                         "it tags the runs of another language on this page (Chinese words "
-                         "on an English page, English ones on a Chinese page): write that "
-                         "language's tag, or remove the line")
     if not _OG_LOCALE.fullmatch(language["og_locale"]):
         raise toml.error("language", "og_locale", f"[language] og_locale = "
                          f"'{language['og_locale']}' is not an Open Graph locale; write "

@@ -997,24 +997,24 @@ def test_a_missing_content_folder_says_what_to_do(tmp_path: Path) -> None:
     assert e.value.path == tmp_path / "content" and "restore it" in e.value.message, e.value
 
 
-@pytest.mark.parametrize(("html_lang", "other_lang"), [("en", "en"), ("en-GB", "EN-us"),
-                                                       ("zh-CN", "zh")])
+@pytest.mark.parametrize("same", ["tag", "subtag"])
 def test_other_lang_that_is_the_page_s_own_language_is_an_error_at_its_line(
-        content: Path, html_lang: str, other_lang: str) -> None:
+        content: Path, same: str) -> None:
     """`other_lang = "en"` on the English page tagged its runs of Chinese as English, for
-    screen readers and fonts, exit 0."""
+    screen readers and fonts, exit 0. (A html_lang of another folder's language is told at
+    html_lang, not here.)"""
     strings = content / languages(content)[-1] / "strings.toml"
+    own = load_toml(strings).data["language"]["html_lang"]
+    other = own if same == "tag" else own.split("-")[0].upper() + "-XQ"
     text = strings.read_text(encoding="utf-8")
     text = re.sub(r"^other_lang = .*\n", "", text, flags=re.M)
-    text = re.sub(r"^html_lang = .*$", f'html_lang = "{html_lang}"\nother_lang = "{other_lang}"',
-                  text, count=1, flags=re.M)
+    text = re.sub(r"^html_lang = .*$", f'html_lang = "{own}"\nother_lang = "{other}"', text,
+                  count=1, flags=re.M)
     strings.write_text(text, encoding="utf-8")
     line = load_toml(strings).line_of("language", "other_lang")
-    from sqrtdk.settings import _load_strings_file
-    with pytest.raises(BuildError) as e:
-        _load_strings_file(content, strings.parent.name, strings.parent.name)
-    assert (e.value.path, e.value.line) == (strings, line), e.value
-    assert "this page's own language" in e.value.message, e.value
+    e = error(content)
+    assert (e.path, e.line) == (strings, line), e
+    assert "this page's own language" in e.message, e
 
 
 @pytest.mark.parametrize("tex", ["$q\\\\cdot k$", "\\\\(\\\\sqrt{d_k}\\\\)"])
@@ -1048,3 +1048,18 @@ def test_tex_in_a_label_a_ui_string_or_the_title_is_an_error_at_its_line(
     line = edit(site, re.compile(r"^title = .*$", re.M), f'title = "Why {tex}"')
     e = error(content)
     assert (e.path, e.line) == (site, line) and "is TeX, which the root page" in e.message, e
+
+
+def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
+        content: Path) -> None:
+    """html_lang copied from the other language equals that file's other_lang: the mistake
+    is html_lang's (not a tag of the folder), and is told there."""
+    first, last = languages(content)[0], languages(content)[-1]
+    strings = content / last / "strings.toml"
+    theirs = load_toml(content / first / "strings.toml").data["language"]["html_lang"]
+    mine = load_toml(strings).data["language"]
+    if mine.get("other_lang", "").split("-")[0].lower() != theirs.split("-")[0].lower():
+        pytest.skip("this language's other_lang is not the first language's")
+    line = edit(strings, re.compile(r"^html_lang = .*$", re.M), f'html_lang = "{theirs}"')
+    e = error(content)
+    assert (e.path, e.line) == (strings, line) and "is not a tag of" in e.message, e
