@@ -69,7 +69,7 @@ def claim_list(text: str) -> list[str]:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line; argparse exits with status 2 and a usage line on a bad option."""
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    p.add_argument("--seed", type=whole_number(0, 2**63 - 1, "a seed"), default=DEFAULT_SEED,
+    p.add_argument("--seed", type=whole_number(0, 2**63 - 1, "a seed"), default=None,
                    help=f"seed of the experiments (default {DEFAULT_SEED})")
     p.add_argument("--out", type=Path, default=None, help="output folder (default site/)")
     p.add_argument("--no-cache", action="store_true",
@@ -93,11 +93,41 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--claims", type=claim_list, default=None, metavar="A,B",
                    help="with --sweep: recompute only these claims (comma-separated names, as "
                         "a build names stale ones) and keep the others' entries")
-    p.add_argument("--port", type=port_arg, default=8000, help="port for --serve (default 8000)")
+    p.add_argument("--port", type=port_arg, default=None, help="port for --serve (default 8000)")
     args = p.parse_args(argv)
     if args.claims is not None and args.sweep is None:
         p.error("--claims goes with --sweep N (e.g. --sweep 100 --claims spread.sqrt_not_linear)")
+    unread = _unread_option(args)
+    if unread:
+        p.error(unread)
+    args.seed = DEFAULT_SEED if args.seed is None else args.seed
+    args.port = 8000 if args.port is None else args.port
     return args
+
+
+def _unread_option(args: argparse.Namespace) -> str:
+    """What to leave out when an option was given that the chosen mode does not read (it was
+    accepted and ignored: `--port 8001` without --serve built and served nothing on 8001,
+    `--check --out DIR` wrote nothing there); "" when every option given is read."""
+    if args.port is not None and not args.serve:
+        return "--port goes with --serve (e.g. --serve --port 8001); leave it out"
+    mode = "--check" if args.check else "--clean" if args.clean else \
+        "--sweep" if args.sweep is not None else ""
+    unread = {"--check": {"--out": "it builds into temporary folders"},
+              "--clean": {"--seed": "it removes every seed's files",
+                          "--no-cache": "it removes the cache too",
+                          "--strict": "it builds nothing", "--all-warnings": "it builds nothing"},
+              "--sweep": {"--out": "it writes figures/sweep.json and no site",
+                          "--seed": "it runs seeds 1 to N",
+                          "--strict": "it builds no pages",
+                          "--all-warnings": "it builds no pages"}}.get(mode, {})
+    given = {"--out": args.out is not None, "--seed": args.seed is not None,
+             "--no-cache": args.no_cache, "--strict": args.strict,
+             "--all-warnings": args.all_warnings}
+    for option, why in unread.items():
+        if given[option]:
+            return f"{mode} does not read {option} ({why}); leave it out"
+    return ""
 
 
 def options(args: argparse.Namespace) -> BuildOptions:

@@ -22,6 +22,19 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+# what ends a line in a terminal or an editor; a message quoting an author's value that holds
+# one (a TOML multi-line string, "a\nb") was printed as two lines, the second without a path
+_LINE_BREAKS = {"\r\n": "\\r\\n", "\n": "\\n", "\r": "\\r", "\v": "\\v", "\f": "\\f",
+                "\x1c": "\\x1c", "\x1d": "\\x1d", "\x1e": "\\x1e", "\x85": "\\x85",
+                "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_LINE_BREAK = re.compile("|".join(map(re.escape, _LINE_BREAKS)))
+
+
+def one_line(message: str) -> str:
+    """`message` with each line break written as its escape (`\\n`), so that a message
+    quoting an author's value with line breaks in it stays one line."""
+    return _LINE_BREAK.sub(lambda m: _LINE_BREAKS[m.group(0)], message)
+
 
 def display_path(path: Path | str) -> str:
     """`path` relative to the current folder when inside it, else as given (POSIX form). A
@@ -46,6 +59,7 @@ class BuildError(Exception):
     """
 
     def __init__(self, path: Path | str, line: int, message: str):
+        message = one_line(message)
         self.path, self.line, self.message = Path(path), line, message
         super().__init__(f"{where(path, line)}: {message}")
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import suggest
 from .log import warn
-from .settings import straight_quote_warnings
+from .settings import no_tex, straight_quote_warnings
+from .textfiles import visible
 
 if TYPE_CHECKING:
     from .figure_registrations import ParsedRegistration
@@ -58,6 +59,9 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
             raise toml.error(None, table, f"[{table}] is not a figure; "
                              + suggest(table, [*specs, "style", "card"], "tables"))
     for table, keys in (("style", STYLE_KEYS), ("card", CARD_KEYS)):
+        if not isinstance(data.get(table, {}), dict):   # `card = "…"` at the top of the file
+            raise toml.error(None, table, f"{table} must be a table: a line [{table}] with "
+                             + ", ".join(f"{k} = …" for k in keys) + " under it")
         toml.check_known(table, keys)
     family = data.get("style", {}).get("font_family")
     if not isinstance(family, list) or not family or \
@@ -65,7 +69,7 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
         raise toml.error("style", "font_family", "[style] needs font_family = [\"DejaVu Sans\", "
                                                  "…], a list of font names")
     for key in CARD_KEYS:
-        if not isinstance(data.get("card", {}).get(key), str):
+        if key not in data.get("card", {}):
             raise toml.error("card", None, f"[card] needs {key} = \"…\" (the link-preview card)")
         _check_label(toml, "card", key, data["card"][key], ())
     for name, spec in specs.items():
@@ -99,6 +103,11 @@ def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, .
     from .formats import FormatError, Kind, check_format
     if not isinstance(text, str):
         raise toml.error(name, key, f"[{name}] {key} must be a string in quotes")
+    if not visible(text):       # as an empty [ui] string (settings.py): a blank title or axis
+        empty = "is empty" if not text.strip() else "holds only invisible characters"
+        raise toml.error(name, key, f"[{name}] {key} {empty}; the figure would show nothing "
+                         "there (no title, an unnamed axis or series): write its words")
+    no_tex(toml, name, key, text, "the figure")
     try:
         found = {f.name for f in check_format(text, dict.fromkeys(fields, Kind.ANY))}
     except FormatError as e:

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from .errors import WARNING, BuildError, where
+from .errors import WARNING, BuildError, one_line, where
 
 LOGGER = logging.getLogger("sqrtdk")
 # kinds of warning, by the words after `warning: ` (or after a TOML key's `name: `), that the
@@ -36,7 +36,7 @@ _WARNING = re.compile(r"^(?P<path>.*?)(?::(?P<line>\d+))?: warning: (?P<text>.*)
 
 def warn(logger: logging.Logger, path: Path | str, line: int, message: str) -> None:
     """Log an author-facing warning about `path:line` (line 0: the whole file)."""
-    logger.warning("%s: warning: %s", where(path, line), message)
+    logger.warning("%s: warning: %s", where(path, line), one_line(message))
 
 
 class WarningPrinter(logging.Handler):

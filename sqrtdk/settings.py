@@ -76,7 +76,10 @@ def load_settings(content_dir: Path) -> Settings:
     independent mistake of the file at once (errors.Mistakes): an unknown key, each setting
     missing or of the wrong kind, base_url, the languages and default_language, [math]. A
     check that needs a setting another check refused is left for the next build."""
-    toml = load_toml(content_dir / "site.toml")
+    path = content_dir / "site.toml"
+    if not path.is_file():
+        _no_settings(content_dir, path)
+    toml = load_toml(path)
     data = toml.data
     known = {"base_url": str, "default_language": str, "title": str, "languages": list,
              "social_figure": str}
@@ -98,6 +101,10 @@ def load_settings(content_dir: Path) -> Settings:
         with mistakes.seam():
             raise toml.error(None, "title", "title is empty or invisible; the root page's "
                                             "title would be blank: write the site's name")
+    if "title" in good:
+        with mistakes.seam():
+            no_tex(toml, None, "title", data["title"], "the root page")   # before: {d_k}
+            shown_as_typed(toml, None, "title")
     base = ""
     if "base_url" in good:
         with mistakes.seam():
@@ -133,11 +140,16 @@ def _base_url(toml: TomlFile, value: str) -> str:
     letter: the message gives the address to write), a broken %-escape or a `.`/`..` segment:
     every page, the sitemap and the link previews publish it as written."""
     base = value.strip()
-    parts = urlsplit(base)
 
     def refuse(what: str) -> BuildError:
         return toml.error(None, "base_url", f"base_url {what}")
 
+    try:
+        parts = urlsplit(base)
+    except ValueError:      # a '[' or ']' around no IPv6 address: "https://[::1/", "[x]"
+        raise refuse("has a '[' or ']' in its host around no IPv6 address; write the host "
+                     "as a name ('example.org') or an IPv6 address in brackets "
+                     "('https://[2001:db8::1]/')") from None
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or \
             parts.fragment:
         raise refuse("must be the absolute http(s) address of the site's folder, e.g. "
@@ -166,8 +178,17 @@ def _base_url(toml: TomlFile, value: str) -> str:
                      "for a percent sign")
     if any(segment in (".", "..") for segment in parts.path.split("/")):
         raise refuse("has a '.' or '..' folder in its path; write the folder's own address")
+    last = parts.path.rsplit("/", 1)[-1]
+    if _PAGE_FILE.search(last):     # `…/index.html`: every address would be `…/index.html/en/`
+        folder = base[:len(base) - len(last)]
+        raise refuse(f"names a page, '{last}', not the site's folder; write the folder's "
+                     f"address, '{folder}'")
     # the folder the site is published in (MkDocs reads site_url so too)
     return base if base.endswith("/") else base + "/"
+
+
+# the last part of an address that names a page rather than a folder (index.html, home.php)
+_PAGE_FILE = re.compile(r"\.(?:html?|xhtml|php|aspx?|jsp|md)$", re.I)
 
 
 def _ascii_url(parts: SplitResult) -> str:
@@ -298,6 +319,23 @@ def _language_files(content_dir: Path, toml: TomlFile, langs: list[str], default
                              f"language has {', '.join(LANGUAGE_FILES)}; {todo}")
 
 
+def _no_settings(content_dir: Path, path: Path) -> None:
+    """BuildError for a site.toml that is not there as a file: what is there instead (a
+    folder, a link to nothing, Site.toml: `_not_a_file`), or that it, or the whole content
+    folder, is missing, with what to do (it was 'file not found' alone, or a traceback-free
+    'cannot read the file (Is a directory)')."""
+    if not content_dir.is_dir():
+        raise BuildError(content_dir, 0, "the content folder is missing (or is not a "
+                                         "folder); it holds site.toml and one folder per "
+                                         "language: restore it (git checkout -- content), "
+                                         "or build from the project's folder")
+    _not_a_file(path)
+    raise BuildError(path, 0, "file not found: the build reads the site's settings here "
+                              "(base_url, languages, title, …); restore it (git checkout -- "
+                              "content/site.toml) or write it as README's \"Where things "
+                              "live\" describes")
+
+
 def _not_a_file(path: Path) -> None:
     """BuildError for a language file that is there but is no file the build can read (a
     folder, a link to nothing, a pipe), or is missing while a file named almost so is there
@@ -354,6 +392,39 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
                      "text into index.md, or remove it")
 
 
+# a formula in TeX: `$…$` (or `\(…\)`) holding a command such as \cdot or \sqrt
+_TEX = re.compile(r"\$[^$\n]*\\[A-Za-z]+[^$\n]*\$|\\\(.*?\\[A-Za-z]+.*?\\\)")
+
+
+def no_tex(toml: TomlFile, table: str | None, key: str, text: str, where: str) -> None:
+    """BuildError at `key` when its text holds a TeX formula (`$q\\cdot k$`): `where` (the
+    page, a figure) shows it as typed, dollars and backslashes; only the article's text is
+    typeset."""
+    m = _TEX.search(text)
+    if m is None:
+        return
+    name = f"[{table}] {key}" if table else key
+    raise toml.error(table, key, f"{name}: '{m.group(0)}' is TeX, which {where} shows as "
+                     "typed (only the article's formulas are typeset); write it in Unicode "
+                     "(q·k, √dₖ, ÷, pᵢ)")
+
+
+def shown_as_typed(toml: TomlFile, table: str | None, key: str) -> None:
+    """BuildError at `key` when its text (a string the pages show as it is, as the site's
+    title and a language's name) holds a `{field}`, which nothing fills in: it would be
+    published as typed (web/ui_check.py says the same of a [ui] string)."""
+    values = toml.data if table is None else toml.data[table]
+    try:
+        found = fields_of(values[key])
+    except FormatError:
+        return                      # a lone brace: shown as typed, which is what it says
+    if found:
+        name = f"[{table}] {key}" if table else key
+        raise toml.error(table, key, f"{name}: {found[0]} would be shown as typed: nothing "
+                         "fills in this string; write the words themselves (a brace as "
+                         "typed is fine on its own)")
+
+
 def _kind(kind: type) -> str:
     names: dict[type, str] = {str: "string in quotes", list: "list such as [\"a\", \"b\"]"}
     return names.get(kind, kind.__name__)
@@ -396,9 +467,11 @@ def _load_strings_file(content_dir: Path, lang: str, first_lang: str) -> Strings
                 raise toml.error(table, key, f"[{table}] {key} {empty}; the page would show "
                                              "nothing there (an empty heading or button "
                                              "label, or no name for screen readers)")
+            no_tex(toml, table, key, value, "the page")
     for key in LANGUAGE_KEYS:
         if key not in toml.data["language"]:
             raise toml.error("language", None, f"[language] needs '{key} = …'")
+    shown_as_typed(toml, "language", "name")
     _check_language(toml)
     _check_fields(toml)
     return Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]), toml)
@@ -426,6 +499,15 @@ def _distinct_languages(strings: dict[str, Strings]) -> None:
                                 f"this file is in; write html_lang = \"{st.lang}\" (or "
                                 f"{st.lang} and a region, e.g. \"{st.lang}-"
                                 f"{st.lang.upper()}\")")
+    for st in strings.values():     # after html_lang is known to be the folder's language
+        other = st.language.get("other_lang")
+        if other is not None and \
+                other.split("-")[0].lower() == st.html_lang.split("-")[0].lower():
+            raise st.file.error("language", "other_lang", f"[language] other_lang = '{other}' "
+                                f"is this page's own language (html_lang = '{st.html_lang}'); "
+                                "it tags the runs of another language on this page (Chinese "
+                                "words on an English page, English ones on a Chinese page): "
+                                "write that language's tag, or remove the line")
     seen: dict[tuple[str, str, str], Strings] = {}
     for st in strings.values():
         for table, key in DISTINCT:

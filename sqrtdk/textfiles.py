@@ -143,9 +143,18 @@ def read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise BuildError(path, 0, "file not found") from None
+        raise BuildError(path, 0, "file not found; restore it (it was there when the build "
+                                  "began, or another file names it)") \
+            from None
+    except IsADirectoryError:
+        raise BuildError(path, 0, f"is a folder; the build reads the file {path.name} here: "
+                                  "replace it with the file") from None
+    except PermissionError as e:
+        raise BuildError(path, 0, f"cannot read the file ({e.strerror}); make it readable "
+                                  "for you (chmod u+r)") from None
     except OSError as e:
-        raise BuildError(path, 0, f"cannot read the file ({e.strerror})") from None
+        raise BuildError(path, 0, f"cannot read the file ({e.strerror}); check the file and "
+                                  "the disk, then build again") from None
     try:
         text = _lf(data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError as e:
@@ -248,4 +257,39 @@ def load_toml(path: Path) -> TomlFile:
         raise BuildError(path, line, f"invalid TOML: {message}{hint}") from None
     except RecursionError:      # tomllib reads nested arrays and inline tables recursively
         raise too_deep(path, deepest_line(text), "brackets or braces") from None
-    return TomlFile(path, text, data)
+    toml = TomlFile(path, text, data)
+    _no_hidden_values(toml, data, ())
+    return toml
+
+
+_HIDDEN_OR_CONTROL = re.compile(f"{_CONTROL.pattern}|{_HIDDEN.pattern}")
+
+
+def _no_hidden_values(toml: TomlFile, values: Any, at: tuple[str, ...]) -> None:
+    """BuildError at the line of the first key or string (in a table, an inline table or a
+    list, at any depth) that holds a control character (`_CONTROL`), a bidi control or a
+    byte-order mark (`_HIDDEN`) written as a TOML escape (`"\\u0007"`, `"\\u202E"`):
+    `read_text` refuses them typed into the file, and the escape put them on the page."""
+    items = values.items() if isinstance(values, dict) else \
+        ((None, v) for v in values) if isinstance(values, list) else ()
+    for key, value in items:
+        where = (*at, key) if key is not None else at
+        for text in (key, value):
+            m = (_CONTROL.search(text) or _HIDDEN.search(text)) if isinstance(text, str) \
+                else None
+            if m is None:
+                continue
+            code = ord(m.group(0))
+            what = ("a control character, which a page shows as nothing or a box"
+                    if _CONTROL.match(m.group(0)) else "a byte-order mark, invisible"
+                    if code == 0xFEFF else "a bidi control, which reorders the characters a "
+                    "reader sees around it")
+            shown = [_HIDDEN_OR_CONTROL.sub(lambda c: f"\\u{ord(c.group(0)):04X}", part)
+                     for part in where]
+            name = (f"[{'.'.join(shown[:-1])}] " if len(shown) > 1 else "") + shown[-1]
+            line = next((n for i in range(len(where), 0, -1)    # an inline table's: its key's
+                         if (n := toml.line_of(".".join(where[:i - 1]) or None, where[i - 1]))),
+                        0)
+            raise BuildError(toml.path, line, f"{name} holds U+{code:04X} (written as an "
+                             f"escape), {what}; delete it")
+        _no_hidden_values(toml, value, where)

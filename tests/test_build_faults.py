@@ -113,6 +113,37 @@ def test_out_refused_names_an_empty_or_new_folder_not_removing_it(tmp_path: Path
         assert e.value.message.endswith(f"e.g. --out {(out / 'sqrtdk-site').as_posix()}")
 
 
+@pytest.mark.parametrize("below", ["notes.txt/site", "notes.txt/a/b"])
+def test_out_below_a_file_is_refused_before_any_work(tmp_path: Path, below: str) -> None:
+    """`--out notes.txt/site` (a file where a folder must be) passed the checks and stopped
+    the build at its end with a FileExistsError or NotADirectoryError traceback."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web.output import check_out_dir
+    (tmp_path / "notes.txt").write_text("x")
+    with pytest.raises(BuildError) as e:
+        check_out_dir(tmp_path / below, ())
+    assert "notes.txt is a file, not a folder" in e.value.message, e.value
+
+
+def test_out_where_no_folder_can_be_made_is_one_line(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder in which no file can be made (`--out /proc/site`: mkdtemp's FileNotFoundError)
+    was a traceback; it is an error naming --out, and nothing is left behind."""
+    import tempfile
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web.output import Site, write_site
+
+    def refuse(**_: Any) -> str:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), "x")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    with pytest.raises(BuildError) as e:
+        write_site(Site(), tmp_path / "site", ())
+    assert "cannot make the folder" in e.value.message and "--out" in e.value.message, e.value
+    assert list(tmp_path.iterdir()) == []
+
+
 _HOLD_LOCK = """
 import sys, time
 from pathlib import Path

@@ -663,12 +663,19 @@ def test_a_folder_named_by_the_region_of_its_language_tag(content: Path) -> None
     ("https://\u4f8b\u5b50.\u6d4b\u8bd5/", "'https://xn--fsqu00a.xn--0zwm56d/'"),
     ("https://example.org/%zz/", "'%25'"),
     ("https://example.org/a/../b/", "'..'"),
+    ("https://[::1/", "IPv6"),
+    ("https://example.org]/", "IPv6"),
+    ("https://[example.org]/", "IPv6"),
+    ("https://example.org/sub/index.html", "'https://example.org/sub/'"),
+    ("https://example.org/Home.PHP", "'https://example.org/'"),
 ])
 def test_a_base_url_no_page_could_publish_is_an_error_at_its_line(content: Path, url: str,
                                                                    says: str) -> None:
     """Such an address was published as typed in every page's canonical link, the sitemap
     and the link previews: a password, a port that does not exist, a space, an unescaped
-    character, a broken escape."""
+    character, a broken escape, a page's address (`…/index.html` became the folder
+    `…/index.html/`, every page's address below it). A '[' around no IPv6 address stopped
+    the build with urllib's ValueError traceback."""
     path = content / "site.toml"
     line = edit(path, re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
     e = error(content)
@@ -677,7 +684,9 @@ def test_a_base_url_no_page_could_publish_is_an_error_at_its_line(content: Path,
 
 
 @pytest.mark.parametrize("url", ["https://example.org/  ", "  https://example.org/",
-                                 "https://example.org:8443/x/", "http://example.org/a%20b/"])
+                                 "https://example.org:8443/x/", "http://example.org/a%20b/",
+                                 "https://[2001:db8::1]/", "https://example.org/v1.2/",
+                                 "https://example.org/index.html/"])
 def test_a_base_url_with_spaces_around_or_a_port_or_escapes_is_taken(content: Path,
                                                                      url: str) -> None:
     edit(content / "site.toml", re.compile(r'^base_url = "(.*)/"', re.M), f'base_url = "{url}"')
@@ -860,3 +869,197 @@ def test_a_ui_key_misspelt_in_every_language_is_one_error_at_its_line(
     assert sorted((x.path, x.line) for x in e.value.errors) == sorted(lines.items())
     assert all(f"did you mean '{key}'? rename it" in x.message for x in e.value.errors)
     assert not [r for r in caplog.records if typo in r.getMessage()], caplog.records
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("default_language", '"""\nen\nzh"""'), ("engine", '"a\\rb"'),
+    ("languages", '["a\\u2028b"]')])
+def test_a_value_with_line_breaks_is_quoted_on_the_message_s_one_line(
+        content: Path, key: str, value: str) -> None:
+    """`default_language = \"\"\"…\"\"\"` (a multi-line string) was quoted as it was in the
+    message, which then took two lines, the second with no path: every mistake is one
+    line, its value's line breaks written as their escapes."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(rf"^{key} = .*$", re.M), f"{key} = {value}")
+    with pytest.raises(BuildError) as caught:
+        load_settings(content)
+    e = caught.value
+    assert (e.path, e.line) == (path, line), e
+    assert len(str(e).splitlines()) == 1, repr(str(e))
+
+
+def test_a_warning_quoting_line_breaks_is_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    """The same for a warning (sqrtdk.log.warn), which quotes the author's words too."""
+    import logging
+
+    from sqrtdk.log import warn
+    with caplog.at_level(logging.WARNING):
+        warn(logging.getLogger("sqrtdk.test"), "content/x.toml", 3, "'a\nb\r\nc' is odd; fix it")
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["content/x.toml:3: warning: 'a\\nb\\r\\nc' is odd; fix it"], said
+
+
+@pytest.mark.parametrize("value", ["42", "true", '["a", "b"]', "{ a = \"b\" }"])
+def test_a_card_label_that_is_no_text_is_named_at_its_own_line(content: Path,
+                                                                value: str) -> None:
+    """`[card] title = 42` was told "[card] needs title = …" at the [card] line, as if the
+    label were missing, not at the line that has it."""
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    line = load_toml(path).line_of("card", "title")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f"title = {value}"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "must be a string in quotes" in e.message, e
+
+
+@pytest.mark.parametrize("table", ["style", "card"])
+def test_a_style_or_card_that_is_no_table_is_an_error_at_its_line(content: Path,
+                                                                  table: str) -> None:
+    """`card = "title subtitle"` (or `style = …`) above every table stopped the build with
+    an AttributeError traceback."""
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(rf"^\[{table}\][^\n]*\n(?:(?!\[)[^\n]*\n)*", "", text, flags=re.M)
+    path.write_text(f'{table} = "title subtitle"\n' + text, encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, 1) and f"{table} must be a table" in e.message, e
+
+
+@pytest.mark.parametrize("value", ['""', '"  "', '"\\u200b"', '"\\n"'])
+def test_an_empty_figure_label_is_an_error_at_its_line(content: Path, value: str) -> None:
+    """An empty label (a figure's title, axis or series name; the card's title) was drawn as
+    nothing, in silence: an empty [ui] string was an error already."""
+    from sqrtdk import figures
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    plain = next((name, key) for name, spec in figures.load().items()
+                 for key, fields in spec.labels.items() if not fields)
+    for table, key in (plain, ("card", "title")):
+        shutil.copy(CONTENT / lang / "figures.toml", path)
+        line = load_toml(path).line_of(table, key)
+        lines = path.read_text(encoding="utf-8").split("\n")
+        lines[line - 1] = f"{key} = {value}"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        e = figure_error(content, lang)
+        assert (e.path, e.line) == (path, line) and f"[{table}] {key} " in e.message, e
+        assert "would show nothing" in e.message, e
+
+
+@pytest.mark.parametrize("text", ["Site {name}", "Site {}", "Site {0:>3}"])
+def test_a_field_in_the_site_title_or_a_language_name_is_an_error_at_its_line(
+        content: Path, text: str) -> None:
+    """`title = "… {name}"` in site.toml or `[language] name = "{lang}"` was published as
+    typed, braces and all, exit 0: nothing fills these strings in (a [ui] string with a
+    field was an error already). A lone brace stays what it says."""
+    path = content / "site.toml"
+    line = edit(path, re.compile(r"^title = .*$", re.M), f'title = "{text}"')
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and "title: {" in e.message, e
+    assert "shown as typed" in e.message, e
+    shutil.copy(CONTENT / "site.toml", path)
+    strings = content / languages(content)[-1] / "strings.toml"
+    line = edit(strings, re.compile(r"^name = .*$", re.M), f'name = "{text}"')
+    e = error(content)
+    assert (e.path, e.line) == (strings, line) and "[language] name: {" in e.message, e
+
+
+def test_a_lone_brace_in_the_site_title_is_taken(content: Path) -> None:
+    edit(content / "site.toml", re.compile(r"^title = .*$", re.M), 'title = "Sets {a, b"')
+    assert load_settings(content).title == "Sets {a, b"
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda p: None, "restore it"),
+    (lambda p: p.mkdir(), "is a folder"),
+    (lambda p: p.symlink_to(p.parent / "nowhere"), "is a link to '"),
+    (lambda p: p.with_name("Site.toml").write_text("x"), "rename it to site.toml"),
+    (lambda p: p.with_name("site.toml.bak").write_text("x"), "rename it to site.toml"),
+], ids=["missing", "folder", "dangling link", "capitalised", "extra suffix"])
+def test_a_site_toml_that_is_not_there_as_a_file_says_what_to_do(
+        content: Path, make: Any, says: str) -> None:
+    """It was 'content/site.toml: file not found' or 'cannot read the file (Is a
+    directory)', with nothing to do; a Site.toml beside it was not named."""
+    path = content / "site.toml"
+    path.unlink()
+    make(path)
+    with pytest.raises(BuildError) as e:
+        load_settings(content)
+    assert e.value.path == path and says in e.value.message, e.value
+    assert ";" in e.value.message, e.value
+
+
+def test_a_missing_content_folder_says_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(BuildError) as e:
+        load_settings(tmp_path / "content")
+    assert e.value.path == tmp_path / "content" and "restore it" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("same", ["tag", "subtag"])
+def test_other_lang_that_is_the_page_s_own_language_is_an_error_at_its_line(
+        content: Path, same: str) -> None:
+    """`other_lang = "en"` on the English page tagged its runs of Chinese as English, for
+    screen readers and fonts, exit 0. (A html_lang of another folder's language is told at
+    html_lang, not here.)"""
+    strings = content / languages(content)[-1] / "strings.toml"
+    own = load_toml(strings).data["language"]["html_lang"]
+    other = own if same == "tag" else own.split("-")[0].upper() + "-XQ"
+    text = strings.read_text(encoding="utf-8")
+    text = re.sub(r"^other_lang = .*\n", "", text, flags=re.M)
+    text = re.sub(r"^html_lang = .*$", f'html_lang = "{own}"\nother_lang = "{other}"', text,
+                  count=1, flags=re.M)
+    strings.write_text(text, encoding="utf-8")
+    line = load_toml(strings).line_of("language", "other_lang")
+    e = error(content)
+    assert (e.path, e.line) == (strings, line), e
+    assert "this page's own language" in e.message, e
+
+
+@pytest.mark.parametrize("tex", ["$q\\\\cdot k$", "\\\\(\\\\sqrt{d_k}\\\\)"])
+def test_tex_in_a_label_a_ui_string_or_the_title_is_an_error_at_its_line(
+        content: Path, tex: str) -> None:
+    """A figure label, a [ui] string or the site's title is text, drawn or shown as typed:
+    `xlabel = "dot product $q\\cdot k$"` published the dollars and the backslash, exit 0.
+    Dollar signs of prices ('$5 and $10') are text and stay."""
+    from sqrtdk import figures
+    lang = languages(content)[-1]
+    path = content / lang / "figures.toml"
+    name, key = next((n, k) for n, spec in figures.load().items()
+                     for k, fields in spec.labels.items() if not fields)
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "the {tex} here"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    assert (e.path, e.line) == (path, line) and "is TeX, which the figure shows" in e.message, e
+    lines[line - 1] = f'{key} = "costs $5 and $10"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    from sqrtdk.figure_labels import validate_labels
+    validate_labels(load_toml(path), figures.load())
+
+    strings = content / lang / "strings.toml"
+    line = edit(strings, re.compile(r"^toc = .*$", re.M), f'toc = "The {tex}"')
+    e = error(content)
+    assert (e.path, e.line) == (strings, line) and "is TeX, which the page" in e.message, e
+    shutil.copy(CONTENT / lang / "strings.toml", strings)
+    site = content / "site.toml"
+    line = edit(site, re.compile(r"^title = .*$", re.M), f'title = "Why {tex}"')
+    e = error(content)
+    assert (e.path, e.line) == (site, line) and "is TeX, which the root page" in e.message, e
+
+
+def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
+        content: Path) -> None:
+    """html_lang copied from the other language equals that file's other_lang: the mistake
+    is html_lang's (not a tag of the folder), and is told there."""
+    first, last = languages(content)[0], languages(content)[-1]
+    strings = content / last / "strings.toml"
+    theirs = load_toml(content / first / "strings.toml").data["language"]["html_lang"]
+    mine = load_toml(strings).data["language"]
+    if mine.get("other_lang", "").split("-")[0].lower() != theirs.split("-")[0].lower():
+        pytest.skip("this language's other_lang is not the first language's")
+    line = edit(strings, re.compile(r"^html_lang = .*$", re.M), f'html_lang = "{theirs}"')
+    e = error(content)
+    assert (e.path, e.line) == (strings, line) and "is not a tag of" in e.message, e

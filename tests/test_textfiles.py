@@ -128,3 +128,54 @@ def test_blocks_with_visible_words_or_empty_are_left_alone(tmp_path: Path, block
     path = tmp_path / "index.md"
     path.write_text(f"one\n\n{block}\n", encoding="utf-8")
     assert read_text(path) == f"one\n\n{block}\n"
+
+
+@pytest.mark.parametrize(("toml", "line", "code"), [
+    ('[ui]\ntoc = "Con\\u0007tents"\n', 2, "U+0007"),
+    ('[ui]\ntoc = "C\\u202eon"\n', 2, "U+202E"),
+    ('title = "x\\uFEFF"\n', 1, "U+FEFF"),
+    ('[style]\nfonts = ["A", "B\\u0000"]\n', 2, "U+0000"),
+    ('[a]\nb = 1\n[a.c]\nd = { e = "\\u0085" }\n', 4, "U+0085"),
+    ("[ui]\nx = '''\nok\n'''\ny = \"\\u001b[31m\"\n", 5, "U+001B"),
+])
+def test_a_control_or_bidi_character_written_as_a_toml_escape_is_an_error_at_its_line(
+        tmp_path: Path, toml: str, line: int, code: str) -> None:
+    """The file's text is refused with a control character or a bidi control typed into
+    it, but `"\\u0007"` or `"\\u202E"` in a TOML string made the same character after
+    parsing, and it reached the page (exit 0, no warning)."""
+    path = tmp_path / "strings.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_toml(path)
+    assert e.value.line == line and code in e.value.message, e.value
+    assert "written as an escape" in e.value.message and "delete it" in e.value.message
+
+
+def test_tabs_line_breaks_and_no_break_spaces_written_as_escapes_are_text(
+        tmp_path: Path) -> None:
+    path = tmp_path / "figures.toml"
+    path.write_text('[a]\ntitle = "one\\ntwo\\tthree\\u00a0four\\u2096"\n', encoding="utf-8")
+    assert load_toml(path).data == {"a": {"title": "one\ntwo\tthree\u00a0four\u2096"}}
+
+
+@pytest.mark.parametrize(("fault", "says"), [
+    (PermissionError(13, "Permission denied"), "make it readable"),
+    (IsADirectoryError(21, "Is a directory"), "replace it with the file"),
+    (FileNotFoundError(2, "No such file or directory"), "restore it"),
+    (OSError(5, "Input/output error"), "check the file and the disk"),
+], ids=["unreadable", "folder", "gone", "disk"])
+def test_a_file_that_cannot_be_read_says_what_to_do(tmp_path: Path, fault: OSError,
+                                                    says: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """'cannot read the file (Permission denied)' and 'file not found' said what was wrong
+    only. (Tests run as root, which reads a file chmod 000: the read is made to fail.)"""
+    path = tmp_path / "strings.toml"
+    path.write_text("a = 1\n", encoding="utf-8")
+
+    def refused(self: Path) -> bytes:
+        raise fault
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    with pytest.raises(BuildError) as e:
+        read_text(path)
+    assert e.value.path == path and e.value.line == 0, e.value
+    assert says in e.value.message and ";" in e.value.message, e.value

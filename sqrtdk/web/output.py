@@ -105,6 +105,11 @@ def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:
     if target.exists() and not target.is_dir():
         raise BuildError(out, 0, f"refusing to write the site to '{out}': it is a file; give "
                                  "--out an empty or new folder")
+    above = next((p for p in target.parents if p.exists()), None)
+    if above is not None and not above.is_dir():    # `--out notes.txt/site`
+        raise BuildError(out, 0, f"cannot make the folder '{display_path(out)}': "
+                                 f"{display_path(above)} is a file, not a folder; give "
+                                 "--out a folder outside it")
     if target.exists() and any(target.iterdir()) and not (target / MARKER).exists():
         new = target / "sqrtdk-site"
         example = "" if new.exists() else f", e.g. --out {display_path(new)}"
@@ -141,8 +146,14 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
     """Write `site` into `out`, replacing a previous build there atomically; the marker file
     records `fingerprint` (see site_digest)."""
     target = check_out_dir(out, sources)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+    except (FileNotFoundError, FileExistsError, NotADirectoryError) as e:
+        # a folder no file can be made in (`--out /proc/site`), or one made a file meanwhile
+        raise BuildError(out, 0, f"cannot make the folder '{display_path(out)}' "
+                                 f"({e.strerror}); give --out a folder you can create files "
+                                 "in, e.g. 'site'") from None
     try:
         (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
                                   encoding="utf-8")

@@ -1,0 +1,51 @@
+"""build.py's command line: an option the chosen mode does not read is refused with a usage
+line and status 2, not accepted and ignored. Only the parser runs: nothing is built."""
+from __future__ import annotations
+
+import importlib.util
+from types import ModuleType
+
+import pytest
+
+from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT
+
+
+def build_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("build_script", PROJECT_ROOT / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--port", "8001"], "--port goes with --serve"),
+    (["--port", "0", "--check"], "--port goes with --serve"),
+    (["--check", "--out", "elsewhere"], "--check does not read --out"),
+    (["--sweep", "3", "--out", "elsewhere"], "--sweep does not read --out"),
+    (["--sweep", "--seed", "4"], "--sweep does not read --seed"),
+    (["--sweep", "2", "--strict"], "--sweep does not read --strict"),
+    (["--clean", "--seed", "4"], "--clean does not read --seed"),
+    (["--clean", "--no-cache"], "--clean does not read --no-cache"),
+    (["--clean", "--all-warnings"], "--clean does not read --all-warnings"),
+])
+def test_an_option_the_mode_does_not_read_is_refused(
+        args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`build.py --port 8001` built the site and served nothing, `--check --out DIR` wrote
+    nothing into DIR, `--sweep --seed 4` ran seeds 1 to 100: each exited 0 with the option
+    ignored."""
+    with pytest.raises(SystemExit) as e:
+        build_script().parse_args(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and says in err and "usage:" in err and "leave it out" in err, err
+
+
+@pytest.mark.parametrize("args", [[], ["--serve"], ["--serve", "--port", "0", "--strict"],
+                                  ["--check", "--seed", "3", "--no-cache"],
+                                  ["--clean", "--out", "elsewhere"],
+                                  ["--sweep", "2", "--no-cache"], ["--seed", "5", "--out", "x"]])
+def test_the_options_each_mode_reads_are_taken(args: list[str]) -> None:
+    parsed = build_script().parse_args(args)
+    assert parsed.port == (0 if "0" in args else 8000)
+    assert parsed.seed == (int(args[args.index("--seed") + 1]) if "--seed" in args
+                           else DEFAULT_SEED)
