@@ -365,11 +365,26 @@ def _not_a_file(path: Path) -> None:
 
 
 _TEXT_SUFFIXES = (".md", ".markdown", ".toml", ".txt", ".html")
+# an editor's or a merge tool's leftovers beside a file (index.md~, #index.md#, .orig, .rej):
+# no author text of the page's, never warned
+_LEFTOVER = re.compile(r"^#.*#$|~$|\.(?:bak|orig|rej|swp|tmp)$", re.I)
+
+
+def _named_almost(name: str, expected: tuple[str, ...]) -> str | None:
+    """The file of `expected` that `name` is a slip of (strings.tml, string.toml,
+    Figures.toml, index.mdown), or None; an editor's leftover is none."""
+    import difflib
+    if _LEFTOVER.search(name):
+        return None
+    near = difflib.get_close_matches(name.casefold(), expected, n=1, cutoff=0.8)
+    return near[0] if near else None
 
 
 def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None:
     """A warning for each author file the build would not read: a language folder not in
-    `languages`, an article or settings file beside the ones each language has."""
+    `languages`, an article or settings file beside the ones each language has, a file named
+    almost as one the build reads (`strings.tml` beside strings.toml: edits made there were
+    silently not published)."""
     from .log import warn
     for entry in sorted(content_dir.iterdir()):
         if entry.name.startswith("."):
@@ -379,14 +394,24 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
                  f"has an article, but '{entry.name}' is not in languages, so it is not "
                  f"published; add \"{entry.name}\" to languages, or remove the folder")
         elif entry.is_file() and entry.name != "site.toml" and \
+                (near := _named_almost(entry.name, ("site.toml",))):
+            warn(LOGGER, entry, 1, f"the build does not read this file, named almost as "
+                 f"{near}, which it reads; move what you wrote here into {near}, or remove "
+                 "this file")
+        elif entry.is_file() and entry.name != "site.toml" and \
                 entry.suffix.lower() in _TEXT_SUFFIXES:
             warn(LOGGER, entry, 1, "the build does not read this file (content/ holds site.toml "
                  "and one folder per language); move its text into a language's index.md, or "
                  "remove it")
     for lang in langs:
         for entry in sorted((content_dir / lang).iterdir()):
-            if entry.is_file() and entry.name not in LANGUAGE_FILES and \
-                    entry.suffix.lower() in _TEXT_SUFFIXES:
+            if not entry.is_file() or entry.name in LANGUAGE_FILES or entry.name.startswith("."):
+                continue
+            if near := _named_almost(entry.name, LANGUAGE_FILES):
+                warn(LOGGER, entry, 1, f"the build does not read this file, named almost as "
+                     f"{near}, which it reads; move what you wrote here into {near}, or "
+                     "remove this file")
+            elif entry.suffix.lower() in _TEXT_SUFFIXES:
                 warn(LOGGER, entry, 1, "the build does not read this file: each language has "
                      "one article, index.md (with strings.toml and figures.toml); move its "
                      "text into index.md, or remove it")

@@ -538,10 +538,25 @@ def test_a_ui_key_nothing_reads_warns_at_its_line(
 
 # --- files the build would not read --------------------------------------------------------
 
+@pytest.mark.parametrize("name", ["index.md~", "#index.md#", "strings.toml.orig", "notes.png"])
+def test_an_editor_s_leftover_beside_a_language_s_file_stays_quiet(
+        content: Path, caplog: pytest.LogCaptureFixture, name: str) -> None:
+    import logging
+    (content / languages(content)[-1] / name).write_text("x\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        load_settings(content)
+    assert [r.getMessage() for r in caplog.records] == []
+
+
 @pytest.mark.parametrize("where, says", [
     ("{new}/index.md", "'{new}' is not in languages"),
     ("{lang}/about.md", "does not read this file"),
     ("notes.md", "does not read this file"),
+    # named almost as a file the build reads, beside it: what was written there was lost
+    ("{lang}/strings.tml", "named almost as strings.toml"),
+    ("{lang}/figure.toml", "named almost as figures.toml"),
+    ("{lang}/Index.md", "named almost as index.md"),
+    ("site.tml", "named almost as site.toml"),
 ])
 def test_a_content_file_the_build_does_not_read_warns(
         content: Path, caplog: pytest.LogCaptureFixture, where: str, says: str) -> None:
