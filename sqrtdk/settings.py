@@ -18,6 +18,7 @@ from urllib.parse import SplitResult, quote, urlsplit
 
 from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
+from .markup import markup_told
 from .textfiles import TomlFile, load_toml, visible
 
 LOGGER = logging.getLogger("sqrtdk.settings")
@@ -437,17 +438,21 @@ def no_tex(toml: TomlFile, table: str | None, key: str, text: str, where: str) -
 def shown_as_typed(toml: TomlFile, table: str | None, key: str) -> None:
     """BuildError at `key` when its text (a string the pages show as it is, as the site's
     title and a language's name) holds a `{field}`, which nothing fills in: it would be
-    published as typed (web/ui_check.py says the same of a [ui] string)."""
+    published as typed (web/ui_check.py says the same of a [ui] string); a warning when it
+    holds markup (HTML, an entity, Markdown's marks, Jinja: sqrtdk.markup), shown as typed."""
     values = toml.data if table is None else toml.data[table]
+    name = f"[{table}] {key}" if table else key
     try:
         found = fields_of(values[key])
     except FormatError:
-        return                      # a lone brace: shown as typed, which is what it says
+        found = []                  # a lone brace: shown as typed, which is what it says
     if found:
-        name = f"[{table}] {key}" if table else key
         raise toml.error(table, key, f"{name}: {found[0]} would be shown as typed: nothing "
                          "fills in this string; write the words themselves (a brace as "
                          "typed is fine on its own)")
+    if told := markup_told(values[key], name, "the pages show it as it is"):
+        from .log import warn
+        warn(LOGGER, toml.path, toml.line_of(table, key), told)
 
 
 def _kind(kind: type) -> str:

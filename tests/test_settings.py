@@ -981,6 +981,48 @@ def test_a_field_in_the_site_title_or_a_language_name_is_an_error_at_its_line(
     assert (e.path, e.line) == (strings, line) and "[language] name: {" in e.message, e
 
 
+@pytest.mark.parametrize("text, shown", [
+    ("Why <em>divide</em>", "<em>"), ("Attention &mdash; why", "&mdash;"),
+    ("Why *divide* by it", "*divide*"), ("Why `sqrt` at all", "`sqrt`"),
+    ("{{ site.title }} notes", "{{ site.title }}")])
+def test_markup_in_a_string_shown_as_typed_is_a_warning_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture, text: str, shown: str) -> None:
+    """HTML, an entity, Markdown's marks or a Jinja expression in site.toml's title, a
+    language's name or a [ui] string shown as it is reached the page as typed, exit 0, no
+    word (the article's title and description were warned already)."""
+    import logging
+
+    from sqrtdk.settings import FIELDS, PERCENT_D
+    from sqrtdk.web.ui_check import READ_BY_CODE
+    site = content / "site.toml"
+    strings = content / languages(content)[-1] / "strings.toml"
+    ui = load_toml(strings).data["ui"]
+    key = next(k for k in sorted(READ_BY_CODE) if k in ui and "{" not in ui[k]
+               and k not in FIELDS and k not in PERCENT_D)
+    lines = [(site, edit(site, re.compile(r"^title = .*$", re.M), f'title = "{text}"')),
+             (strings, edit(strings, re.compile(r"^name = .*$", re.M), f'name = "{text}"')),
+             (strings, edit(strings, re.compile(rf"^{key} = .*$", re.M), f'{key} = "{text}"'))]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        ui_check(content)           # (the printer shows a warning logged twice once)
+    got = list(dict.fromkeys(r.getMessage() for r in caplog.records
+                             if "holds markup" in r.getMessage()))
+    assert len(got) == len(lines), got
+    for (path, line), message in zip(lines, got, strict=True):
+        assert message.startswith(f"{path.as_posix()}:{line}: warning: ") and shown in message, got
+
+
+def test_a_string_without_markup_stays_quiet(content: Path,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Snake case, a product, a lone asterisk, a price and angle brackets around no tag stay
+    quiet."""
+    import logging
+    site = content / "site.toml"
+    edit(site, re.compile(r"^title = .*$", re.M), 'title = "d_k and a*b: 2 < 3 > 1, $5 {a"')
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        load_settings(content)
+    assert [r.getMessage() for r in caplog.records] == []
+
+
 def test_a_lone_brace_in_the_site_title_is_taken(content: Path) -> None:
     edit(content / "site.toml", re.compile(r"^title = .*$", re.M), 'title = "Sets {a, b"')
     assert load_settings(content).title == "Sets {a, b"

@@ -9,11 +9,9 @@ and claim records the line it was written on.
 from __future__ import annotations
 
 import difflib
-import html
 import logging
 import re
 from collections.abc import Callable, Mapping
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ import yaml
 
 from ..errors import BuildError, Mistakes, combined, deepest_line, line_of, too_deep
 from ..log import warn
+from ..markup import markup_told
 from ..settings import Strings
 from ..textfiles import read_text, visible
 from .article_text import read_article
@@ -144,51 +143,12 @@ def _yaml_kind(value: object) -> str:
                 "date" if type(value).__name__ in ("date", "datetime") else type(value).__name__)
 
 
-# Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
-# ~~x~~, `x`, [x](address)
-_MARKDOWN = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
-                       r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
-                       r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`|\[[^\]\n]+\]\([^)\n]*\)")
-
-
-class _Markup(HTMLParser):
-    """The HTML tags and entity or character references in a text (Python's HTML parser)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=False)
-        self.found: list[tuple[str, str]] = []      # (as typed, what to write instead)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.found.append((self.get_starttag_text() or f"<{tag}>", ""))
-
-    def handle_endtag(self, tag: str) -> None:
-        self.found.append((f"</{tag}>", ""))
-
-    def handle_entityref(self, name: str) -> None:
-        typed = f"&{name};"
-        if html.unescape(typed) != typed:
-            self.found.append((typed, html.unescape(typed)))
-
-    def handle_charref(self, name: str) -> None:
-        self.found.append((f"&#{name};", html.unescape(f"&#{name};")))
-
-
 def _shown_as_typed(path: Path, line: int, key: str, value: str) -> None:
     """A warning when the title or description holds Markdown formatting or HTML (a tag, an
     entity such as &mdash;): both are plain text, so the page's <title>, heading and link
     previews would show the marks as typed."""
-    parser = _Markup()
-    parser.feed(value)
-    parser.close()
-    marks = [*parser.found, *((m.group(0), "") for m in _MARKDOWN.finditer(value))]
-    if not marks:
-        return
-    shown = ", ".join(typed for typed, _ in marks[:3])
-    chars = [f"{char} for {typed}" for typed, char in marks if char]
-    warn(LOGGER, path, line, f"the {key} holds markup ({shown}), which the page shows as typed: "
-         f"the {key} is plain text (the <title>, the heading and link previews); write the "
-         + (f"character itself ({chars[0]}) and the " if chars else "")
-         + "words without Markdown or HTML marks")
+    if told := markup_told(value, f"the {key}", "the <title>, the heading and link previews"):
+        warn(LOGGER, path, line, told)
 
 
 class _DuplicateKeyError(Exception):

@@ -21,6 +21,7 @@ from jinja2 import nodes
 from ..errors import BuildError, Mistakes, suggest
 from ..formats import FormatError, fields_of
 from ..log import warn
+from ..markup import markup_told
 from ..settings import FIELDS, PERCENT_D, Strings
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -214,7 +215,10 @@ def _misspelt_for(st: Strings, use: TemplateUse, key: str) -> str | None:
 
 
 def _check_plain(st: Strings, key: str, text: str) -> None:
-    """A string shown as it is: a `{field}` in it would be published as typed."""
+    """A string shown as it is: a `{field}` in it would be published as typed (an error);
+    so would markup (HTML, an entity, Markdown's marks, Jinja: a warning, sqrtdk.markup)."""
+    if told := markup_told(text, f"[ui] {key}", "the pages show it as it is"):
+        warn(LOGGER, st.path, st.file.line_of("ui", key), told)
     try:
         found = fields_of(text)
     except FormatError:
