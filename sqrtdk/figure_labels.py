@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import suggest
 from .log import warn
+from .markup import markup_told
 from .settings import no_tex, straight_quote_warnings
 from .textfiles import visible
 
@@ -108,6 +109,9 @@ def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, .
         raise toml.error(name, key, f"[{name}] {key} {empty}; the figure would show nothing "
                          "there (no title, an unnamed axis or series): write its words")
     no_tex(toml, name, key, text, "the figure")
+    if told := markup_told(text, f"[{name}] {key}", "the figure draws it as it is",
+                           jinja=False):
+        warn(LOGGER, toml.path, toml.line_of(name, key), told)
     try:
         found = {f.name for f in check_format(text, dict.fromkeys(fields, Kind.ANY))}
     except FormatError as e:

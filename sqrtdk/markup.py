@@ -39,16 +39,16 @@ class _Markup(HTMLParser):
         self.found.append((f"&#{name};", html.unescape(f"&#{name};")))
 
 
-def markup_told(value: str, what: str, where: str) -> str | None:
+def markup_told(value: str, what: str, where: str, jinja: bool = True) -> str | None:
     """The words of a warning when `value` (the text of `what`, e.g. "the title", shown as
     plain text in `where`) holds an HTML tag, an entity or character reference (told the
-    character to write), Markdown's emphasis, code or link marks, or a Jinja expression;
-    None when it holds none."""
+    character to write), Markdown's emphasis, code or link marks, or (`jinja`; not in a
+    format string, where `{{` is a brace) a Jinja expression; None when it holds none."""
     parser = _Markup()
     parser.feed(value)
     parser.close()
     marks = [*parser.found, *((m.group(0), "") for m in _MARKDOWN.finditer(value)),
-             *((m.group(0), "") for m in _JINJA.finditer(value))]
+             *((m.group(0), "") for m in (_JINJA.finditer(value) if jinja else ()))]
     if not marks:
         return None
     shown = ", ".join(typed for typed, _ in marks[:3])

@@ -1120,3 +1120,33 @@ def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
     line = edit(strings, re.compile(r"^html_lang = .*$", re.M), f'html_lang = "{theirs}"')
     e = error(content)
     assert (e.path, e.line) == (strings, line) and "is not a tag of" in e.message, e
+
+
+@pytest.mark.parametrize("text, warned", [
+    ("the <b>raw</b> scores", "<b>"), ("SD &times; 2", "&times;"), ("the *raw* scores", "*raw*"),
+    ("{{braces}} drawn as one", ""), ("p < 0.001 and d_k", "")])
+def test_markup_in_a_figure_label_is_a_warning_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture, text: str, warned: str) -> None:
+    """A label is drawn as typed: HTML, an entity or Markdown's marks in it reached the figure
+    as they were written, exit 0, no word. A doubled brace is a brace in a label (a format
+    string), no Jinja; '<' before a number is no tag."""
+    import logging
+
+    from sqrtdk import figures
+    from sqrtdk.figure_labels import validate_labels
+    lang = languages(content)[-1]
+    path = content / lang / "figures.toml"
+    name, key = next((n, k) for n, spec in figures.load().items()
+                     for k, fields in spec.labels.items() if not fields)
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "{text}"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        validate_labels(load_toml(path), figures.load())
+    got = [r.getMessage() for r in caplog.records if "holds markup" in r.getMessage()]
+    if not warned:
+        assert got == []
+        return
+    assert len(got) == 1 and warned in got[0], got
+    assert got[0].startswith(f"{path.as_posix()}:{line}: warning: [{name}] {key} holds"), got
