@@ -69,7 +69,7 @@ def claim_list(text: str) -> list[str]:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line; argparse exits with status 2 and a usage line on a bad option."""
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    p.add_argument("--seed", type=whole_number(0, 2**63 - 1, "a seed"), default=DEFAULT_SEED,
+    p.add_argument("--seed", type=whole_number(0, 2**63 - 1, "a seed"), default=None,
                    help=f"seed of the experiments (default {DEFAULT_SEED})")
     p.add_argument("--out", type=Path, default=None, help="output folder (default site/)")
     p.add_argument("--no-cache", action="store_true",
@@ -93,10 +93,27 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--claims", type=claim_list, default=None, metavar="A,B",
                    help="with --sweep: recompute only these claims (comma-separated names, as "
                         "a build names stale ones) and keep the others' entries")
-    p.add_argument("--port", type=port_arg, default=8000, help="port for --serve (default 8000)")
+    p.add_argument("--port", type=port_arg, default=None, help="port for --serve (default 8000)")
     args = p.parse_args(argv)
     if args.claims is not None and args.sweep is None:
         p.error("--claims goes with --sweep N (e.g. --sweep 100 --claims spread.sqrt_not_linear)")
+    # an option the chosen mode does not read was dropped without a word (`--port 8001`
+    # without --serve built and served nothing; `--sweep 100 --seed 5` swept seeds 1…100)
+    mode = next((f"--{m}" for m in ("serve", "check", "clean") if getattr(args, m)),
+                "--sweep" if args.sweep is not None else None)
+    if args.port is not None and mode != "--serve":
+        p.error(f"--port goes with --serve (e.g. --serve --port {args.port})")
+    if args.seed is not None and mode in ("--sweep", "--clean"):
+        p.error(f"--seed does nothing with {mode}" + (
+            ", which runs seeds 1 to N: leave --seed out" if mode == "--sweep" else
+            ", which removes every seed's files: leave --seed out"))
+    if args.out is not None and mode in ("--sweep", "--check"):
+        p.error(f"--out does nothing with {mode}" + (
+            ", which writes figures/sweep.json and no site: leave --out out"
+            if mode == "--sweep" else
+            ", which builds into temporary folders and keeps neither: leave --out out"))
+    args.seed = DEFAULT_SEED if args.seed is None else args.seed
+    args.port = 8000 if args.port is None else args.port
     return args
 
 

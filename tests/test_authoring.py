@@ -424,8 +424,20 @@ def test_another_seed_gives_other_numbers_the_same_claims_and_no_new_committed_f
                                         (["--seed", "x"], "not a whole number"),
                                         (["--port", "80", "--serve"], "not a port"),
                                         (["--sweep", "0"], "not a number of seeds"),
-                                        (["--nope"], "unrecognized arguments")])
+                                        (["--nope"], "unrecognized arguments"),
+                                        # an option the mode does not read: it was dropped
+                                        (["--port", "8001"], "--port goes with --serve"),
+                                        (["--claims", "a"], "--claims goes with --sweep"),
+                                        (["--sweep", "3", "--seed", "5"], "--seed does nothing"),
+                                        (["--clean", "--seed", "5"], "--seed does nothing"),
+                                        (["--check", "--out", "elsewhere"],
+                                         "--out does nothing"),
+                                        (["--sweep", "3", "--out", "elsewhere"],
+                                         "--out does nothing")])
 def test_bad_options_print_usage_and_exit_2(project: Path, args: list[str], says: str) -> None:
+    """Also an option the chosen mode does not read (`--port` without `--serve`, `--seed`
+    with `--sweep`): it was dropped without a word, and the build did something else than
+    the author asked (served nothing, swept seeds 1 to N, built into temporary folders)."""
     proc = run(project, *args, check=False)
     assert proc.returncode == 2 and says in proc.stderr and "usage:" in proc.stderr
 
