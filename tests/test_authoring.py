@@ -205,9 +205,11 @@ def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project
 
 def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project: Path) -> None:
     """README's "Show the code that ran", a new snippet followed to the letter: its script and
-    its registration where the recipe names them, and its fence in a new section of every
-    language. With --strict, every page shows the code as it ran (the build's seed on its
-    SEED line), what it printed, and the link to the experiment's source."""
+    its registration where the recipe names them, and its fence, in the recipe's box (the
+    article's own snippet's name replaced by the new one's, as the recipe says), in a new
+    section of every language. With --strict, every page shows the code as it ran (the
+    build's seed on its SEED line), what it printed, and the link to the experiment's
+    source, inside the box."""
     from author_copy import add_section, recipes
     steps = recipes()
     script_key = next((k for k in steps if k.startswith("snippet script ")), None)
@@ -221,9 +223,14 @@ def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project:
                       + steps[register_key], encoding="utf-8")
     name = re.search(r'Snippet\("([^"]+)"', steps[register_key])
     assert name
+    shown = re.search(r"```reproduce\n(\w+)\n```", steps["reproduce box"])
+    assert shown, steps["reproduce box"]
+    box = steps["reproduce box"].replace(shown[1], name[1])
+    box_id = re.search(r"attrs: \{id: ([\w-]+)\}", box)
+    assert box_id, box
     for article in sorted(project.glob("content/*/index.md")):
-        article.write_text(add_section(article.read_text(encoding="utf-8"),
-                                       f"```reproduce\n{name[1]}\n```\n"), encoding="utf-8")
+        article.write_text(add_section(article.read_text(encoding="utf-8"), box),
+                           encoding="utf-8")
     done = run(project, "--strict", check=False)
     assert done.returncode == 0, done.stderr
     results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
@@ -232,9 +239,10 @@ def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project:
     from helpers import Tree
     for page in sorted((project / "site").glob("*/index.html")):
         elements = Tree(page.read_text(encoding="utf-8")).elements
-        shown = [e["text"] for e in elements if e["tag"] == "pre"]
-        assert any(ran["code"].strip() == t.strip() for t in shown), page
-        assert any(ran["stdout"].strip() == t.strip() for t in shown), page
+        in_box = [e["text"] for e in elements
+                  if e["tag"] == "pre" and box_id[1] in e["ancestor_ids"]]
+        assert any(ran["code"].strip() == t.strip() for t in in_box), page
+        assert any(ran["stdout"].strip() == t.strip() for t in in_box), page
         assert any(e["attrs"].get("href") == f"../source/{ran['source']}.html"
                    for e in elements if e["tag"] == "a"), page
 
