@@ -203,6 +203,50 @@ def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project
         assert all(f'data-key="{name}"' in html for name in quoted), page
 
 
+def test_the_readme_s_quoting_examples_print_what_it_says_with_the_committed_results(
+        tmp_path: Path) -> None:
+    """README's quoting examples, converted as the build converts an article with the
+    committed results and sweep: "Quote a result in the prose" (its lines, and the sentence
+    it says they print) and "Rely on a claim" (its sentence with the claim marker, and the
+    sweep's quotes). A result, claim or sweep path renamed in the code, or a number the
+    experiments now give otherwise, left README's examples stale with no test noticing."""
+    from helpers import page
+
+    from sqrtdk.science.results import DIGEST
+    from sqrtdk.sweep import read_sweep
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+
+    def section(title: str) -> str:
+        assert f"\n### {title}\n" in readme, title
+        return readme.split(f"\n### {title}\n", 1)[1].split("\n### ", 1)[0]
+
+    def block(text: str) -> str:
+        found = re.search(r"^```\n(.*?)\n```$", text, re.S | re.M)
+        assert found, text[:200]
+        return found[1]
+    quote, claim = section("Quote a result in the prose"), section("Rely on a claim")
+    said = re.search(r'prints \(with the committed results\) "([^"]+)"', quote)
+    sweep_quotes = re.findall(r"`(\{\{ sweep\.[^`]*\}\})`", claim)
+    assert said and len(sweep_quotes) >= 2, (quote, claim)
+    results = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text(encoding="utf-8"))
+    results.pop(DIGEST, None)
+    results["sweep"] = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    body = f"{block(quote)}\n\n{block(claim)}\n\n{', '.join(sweep_quotes)}.\n"
+    from html.parser import HTMLParser
+
+    from sqrtdk.web.markers import strip_markers
+
+    class Words(HTMLParser):
+        words = ""
+
+        def handle_data(self, data: str) -> None:
+            self.words += data
+    reader = Words()
+    reader.feed(page(tmp_path, body, results).body)
+    text = " ".join(strip_markers(reader.words).split())
+    assert said[1] in text, text
+
+
 def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project: Path) -> None:
     """README's "Show the code that ran", a new snippet followed to the letter: its script and
     its registration where the recipe names them, and its fence, in the recipe's box (the
