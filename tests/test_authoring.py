@@ -707,6 +707,8 @@ def test_a_misspelt_slot_in_a_widget_sentence_is_one_line_at_its_key(project: Pa
 
 
 def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
+    """The line also tells `make serve`'s user how to choose the port (README: `make serve
+    PORT=8001`): it named only --port, which `make serve` does not take."""
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -715,7 +717,7 @@ def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
         f"error: 127.0.0.1:{port}: cannot serve here (Address already in use); "
-        "choose another --port, or 0 for any free port"]
+        "choose another --port (with make: make serve PORT=8001), or 0 for any free port"]
 
 
 def test_make_serve_takes_another_port_when_8000_is_busy() -> None:
