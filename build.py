@@ -99,18 +99,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--claims goes with --sweep N (e.g. --sweep 100 --claims spread.sqrt_not_linear)")
     # an option the chosen mode does not read was dropped without a word (`--port 8001`
     # without --serve built and served nothing; `--sweep 100 --seed 5` swept seeds 1…100)
-    mode = next((f"--{m}" for m in ("serve", "check", "clean") if getattr(args, m)),
-                "--sweep" if args.sweep is not None else None)
-    if args.port is not None and mode != "--serve":
+    chosen = next((f"--{m}" for m in ("serve", "check", "clean") if getattr(args, m)),
+                  "--sweep" if args.sweep is not None else None)
+    if args.port is not None and chosen != "--serve":
         p.error(f"--port goes with --serve (e.g. --serve --port {args.port})")
-    if args.seed is not None and mode in ("--sweep", "--clean"):
-        p.error(f"--seed does nothing with {mode}" + (
-            ", which runs seeds 1 to N: leave --seed out" if mode == "--sweep" else
+    if args.seed is not None and chosen in ("--sweep", "--clean"):
+        p.error(f"--seed does nothing with {chosen}" + (
+            ", which runs seeds 1 to N: leave --seed out" if chosen == "--sweep" else
             ", which removes every seed's files: leave --seed out"))
-    if args.out is not None and mode in ("--sweep", "--check"):
-        p.error(f"--out does nothing with {mode}" + (
+    if args.out is not None and chosen in ("--sweep", "--check"):
+        p.error(f"--out does nothing with {chosen}" + (
             ", which writes figures/sweep.json and no site: leave --out out"
-            if mode == "--sweep" else
+            if chosen == "--sweep" else
             ", which builds into temporary folders and keeps neither: leave --out out"))
     args.seed = DEFAULT_SEED if args.seed is None else args.seed
     args.port = 8000 if args.port is None else args.port
