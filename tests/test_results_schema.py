@@ -462,3 +462,25 @@ def test_a_misspelt_path_in_a_test_is_found_at_its_line() -> None:
     found = result_paths_in(source, set(schema.sections))
     assert sorted(line for line, path in found if misspelt(path, schema)) == [2, 4, 5]
     assert "did you mean 'spread.sd_small'" in (misspelt("spread.sd_smal", schema) or "")  # misspelt on purpose
+
+
+def test_every_result_path_the_readme_names_is_declared() -> None:
+    """README names results in code spans (`spread.d_large`, `{{ spread.sd_small | sig(3) }}`);
+    it named `rulers.quoted_d`, a parameter of the experiment, for the result
+    `rulers.quoted.d`, so an author quoting it as written was told there is no such result.
+    Every dotted name of a code span that starts with a section of the results or the sweep
+    is a declared result or group, or a claim (named like its section); file names
+    (`spread.py`) and patterns (`sweep.*`, `{ruler}`) aside."""
+    schema = declared()
+    sections = {name.split(".")[0] for name in schema.names()}
+    claims = set(json.loads((PROJECT_ROOT / "figures" / "sweep.json")
+                            .read_text(encoding="utf-8"))["claims"])
+    files = {".py", ".js", ".mjs", ".json", ".toml", ".md", ".css", ".html", ".svg", ".png",
+             ".txt", ".xml"}
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    named = {m[1] for span in re.findall(r"`([^`\n]+)`", readme)
+             for m in re.finditer(r"(?<![\w./-])([a-z_]+(?:\.[\w{}*]+)+)(?![\w/(-])", span)}
+    checked = [n for n in named if n.split(".")[0] in sections and not set("{*") & set(n)
+               and Path(n).suffix not in files and n not in claims]
+    assert checked, named
+    assert not {n: schema.unknown(n) for n in checked if schema.unknown(n)}
