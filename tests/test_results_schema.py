@@ -86,6 +86,25 @@ def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaratio
     assert not matches_schema(changed)        # the early check would not trust such a file
 
 
+def test_a_result_unlike_its_declaration_names_its_experiments_in_a_fresh_process() -> None:
+    """The message names the experiments the section is built from, read from the registry:
+    in a process that had not imported the experiment modules it named none, so the test
+    above failed or passed by which tests its pytest-xdist worker ran first."""
+    code = ("import json, sys\n"
+            "from sqrtdk.errors import BuildError\n"
+            "from sqrtdk.results_paths import check_results\n"
+            "r = json.loads(open('figures/results.json', encoding='utf-8').read())\n"
+            "r['gradient']['d_first'] = [4]\n"
+            "try:\n    check_results(r)\n"
+            "except BuildError as e:\n    print(e.message)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True,
+                          encoding="utf-8", check=False)
+    assert done.returncode == 0, done.stderr
+    registry.load()
+    assert "holds more levels" in done.stdout, done.stdout
+    assert all(n in done.stdout for n in registry.SECTIONS["gradient"].needs), done.stdout
+
+
 def test_the_build_checks_the_experiments_results_as_soon_as_they_ran(
         results: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     from sqrtdk import science_stage
