@@ -112,6 +112,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             ", which writes figures/sweep.json and no site: leave --out out"
             if chosen == "--sweep" else
             ", which builds into temporary folders and keeps neither: leave --out out"))
+    if args.no_cache and chosen in ("--check", "--clean"):
+        p.error(f"--no-cache does nothing with {chosen}" + (
+            ", which builds once with the cache and once without: leave --no-cache out"
+            if chosen == "--check" else
+            ", which empties the cache (with --no-cache it left the cache as it was): leave "
+            "--no-cache out"))
     args.seed = DEFAULT_SEED if args.seed is None else args.seed
     args.port = 8000 if args.port is None else args.port
     return args

@@ -485,7 +485,9 @@ def test_another_seed_gives_other_numbers_the_same_claims_and_no_new_committed_f
                                         (["--check", "--out", "elsewhere"],
                                          "--out does nothing"),
                                         (["--sweep", "3", "--out", "elsewhere"],
-                                         "--out does nothing")])
+                                         "--out does nothing"),
+                                        (["--check", "--no-cache"], "--no-cache does nothing"),
+                                        (["--clean", "--no-cache"], "--no-cache does nothing")])
 def test_bad_options_print_usage_and_exit_2(project: Path, args: list[str], says: str) -> None:
     """Also an option the chosen mode does not read (`--port` without `--serve`, `--seed`
     with `--sweep`): it was dropped without a word, and the build did something else than
