@@ -113,7 +113,8 @@ def _unread_option(args: argparse.Namespace) -> str:
         return "--port goes with --serve (e.g. --serve --port 8001); leave it out"
     mode = "--check" if args.check else "--clean" if args.clean else \
         "--sweep" if args.sweep is not None else ""
-    unread = {"--check": {"--out": "it builds into temporary folders"},
+    unread = {"--check": {"--out": "it builds into temporary folders",
+                          "--no-cache": "it builds once with the cache and once without"},
               "--clean": {"--seed": "it removes every seed's files",
                           "--no-cache": "it removes the cache too",
                           "--strict": "it builds nothing", "--all-warnings": "it builds nothing"},

@@ -73,7 +73,7 @@ class Builder:
         LOGGER.addHandler(counter)
         try:
             with unprinted() if self.opts.strict else nullcontext(), \
-                    out_lock(self.opts.out, self.opts.cache_dir, self.log):
+                    out_lock(self.opts.out, self.opts.cache_dir, self.log, self.opts.figures_dir):
                 self._stages(counter)
         except BuildError as e:
             if self.opts.strict and counter.count:

@@ -106,13 +106,14 @@ def check_results(results: Mapping[str, Any]) -> None:
     experiments the section is built from. Then a section's bounds pattern that matches no
     declared result, or evidence path not declared, is an error at the experiment module's
     line. Call it right after the experiments ran."""
-    from .science.registry import SECTIONS
+    from .science.registry import SECTIONS, load
     schema = declared()
     body = {k: v for k, v in results.items() if k != "sha256"}
     found = schema.located_problems(body, sorted(set(results_sections(schema)) | set(body)))
     if not found:
         _check_section_paths(body.get("meta", {}))
         return
+    load()      # the sections and their experiments, also where none was imported yet
     text, out = found[0]
     section = text.strip("'").split(".", 1)[0].split("'", 1)[0]
     module = SECTIONS[section].build.__module__ if section in SECTIONS else "sqrtdk.science.run"

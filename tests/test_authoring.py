@@ -203,11 +203,57 @@ def test_the_readme_s_experiment_recipe_builds_with_strict_and_is_quoted(project
         assert all(f'data-key="{name}"' in html for name in quoted), page
 
 
+def test_the_readme_s_quoting_examples_print_what_it_says_with_the_committed_results(
+        tmp_path: Path) -> None:
+    """README's quoting examples, converted as the build converts an article with the
+    committed results and sweep: "Quote a result in the prose" (its lines, and the sentence
+    it says they print) and "Rely on a claim" (its sentence with the claim marker, and the
+    sweep's quotes). A result, claim or sweep path renamed in the code, or a number the
+    experiments now give otherwise, left README's examples stale with no test noticing."""
+    from helpers import page
+
+    from sqrtdk.science.results import DIGEST
+    from sqrtdk.sweep import read_sweep
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+
+    def section(title: str) -> str:
+        assert f"\n### {title}\n" in readme, title
+        return readme.split(f"\n### {title}\n", 1)[1].split("\n### ", 1)[0]
+
+    def block(text: str) -> str:
+        found = re.search(r"^```\n(.*?)\n```$", text, re.S | re.M)
+        assert found, text[:200]
+        return found[1]
+    quote, claim = section("Quote a result in the prose"), section("Rely on a claim")
+    said = re.search(r'prints \(with the committed results\) "([^"]+)"', quote)
+    sweep_quotes = re.findall(r"`(\{\{ sweep\.[^`]*\}\})`", claim)
+    assert said and len(sweep_quotes) >= 2, (quote, claim)
+    results = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text(encoding="utf-8"))
+    results.pop(DIGEST, None)
+    results["sweep"] = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    body = f"{block(quote)}\n\n{block(claim)}\n\n{', '.join(sweep_quotes)}.\n"
+    from html.parser import HTMLParser
+
+    from sqrtdk.web.markers import strip_markers
+
+    class Words(HTMLParser):
+        words = ""
+
+        def handle_data(self, data: str) -> None:
+            self.words += data
+    reader = Words()
+    reader.feed(page(tmp_path, body, results).body)
+    text = " ".join(strip_markers(reader.words).split())
+    assert said[1] in text, text
+
+
 def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project: Path) -> None:
     """README's "Show the code that ran", a new snippet followed to the letter: its script and
-    its registration where the recipe names them, and its fence in a new section of every
-    language. With --strict, every page shows the code as it ran (the build's seed on its
-    SEED line), what it printed, and the link to the experiment's source."""
+    its registration where the recipe names them, and its fence, in the recipe's box (the
+    article's own snippet's name replaced by the new one's, as the recipe says), in a new
+    section of every language. With --strict, every page shows the code as it ran (the
+    build's seed on its SEED line), what it printed, and the link to the experiment's
+    source, inside the box."""
     from author_copy import add_section, recipes
     steps = recipes()
     script_key = next((k for k in steps if k.startswith("snippet script ")), None)
@@ -221,9 +267,14 @@ def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project:
                       + steps[register_key], encoding="utf-8")
     name = re.search(r'Snippet\("([^"]+)"', steps[register_key])
     assert name
+    shown = re.search(r"```reproduce\n(\w+)\n```", steps["reproduce box"])
+    assert shown, steps["reproduce box"]
+    box = steps["reproduce box"].replace(shown[1], name[1])
+    box_id = re.search(r"attrs: \{id: ([\w-]+)\}", box)
+    assert box_id, box
     for article in sorted(project.glob("content/*/index.md")):
-        article.write_text(add_section(article.read_text(encoding="utf-8"),
-                                       f"```reproduce\n{name[1]}\n```\n"), encoding="utf-8")
+        article.write_text(add_section(article.read_text(encoding="utf-8"), box),
+                           encoding="utf-8")
     done = run(project, "--strict", check=False)
     assert done.returncode == 0, done.stderr
     results = json.loads((project / "figures" / "results.json").read_text(encoding="utf-8"))
@@ -232,9 +283,10 @@ def test_the_readme_s_snippet_recipe_shows_its_code_and_what_it_printed(project:
     from helpers import Tree
     for page in sorted((project / "site").glob("*/index.html")):
         elements = Tree(page.read_text(encoding="utf-8")).elements
-        shown = [e["text"] for e in elements if e["tag"] == "pre"]
-        assert any(ran["code"].strip() == t.strip() for t in shown), page
-        assert any(ran["stdout"].strip() == t.strip() for t in shown), page
+        in_box = [e["text"] for e in elements
+                  if e["tag"] == "pre" and box_id[1] in e["ancestor_ids"]]
+        assert any(ran["code"].strip() == t.strip() for t in in_box), page
+        assert any(ran["stdout"].strip() == t.strip() for t in in_box), page
         assert any(e["attrs"].get("href") == f"../source/{ran['source']}.html"
                    for e in elements if e["tag"] == "a"), page
 
@@ -424,8 +476,17 @@ def test_another_seed_gives_other_numbers_the_same_claims_and_no_new_committed_f
                                         (["--seed", "x"], "not a whole number"),
                                         (["--port", "80", "--serve"], "not a port"),
                                         (["--sweep", "0"], "not a number of seeds"),
-                                        (["--nope"], "unrecognized arguments")])
+                                        (["--nope"], "unrecognized arguments"),
+                                        # an option the mode does not read: it was dropped
+                                        # (every such pair: tests/test_command_line.py)
+                                        (["--port", "8001"], "--port goes with --serve"),
+                                        (["--claims", "a"], "--claims goes with --sweep"),
+                                        (["--sweep", "3", "--seed", "5"],
+                                         "--sweep does not read --seed")])
 def test_bad_options_print_usage_and_exit_2(project: Path, args: list[str], says: str) -> None:
+    """Also an option the chosen mode does not read (`--port` without `--serve`, `--seed`
+    with `--sweep`): it was dropped without a word, and the build did something else than
+    the author asked (served nothing, swept seeds 1 to N, built into temporary folders)."""
     proc = run(project, *args, check=False)
     assert proc.returncode == 2 and says in proc.stderr and "usage:" in proc.stderr
 
@@ -643,6 +704,8 @@ def test_a_misspelt_slot_in_a_widget_sentence_is_one_line_at_its_key(project: Pa
 
 
 def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
+    """The line also tells `make serve`'s user how to choose the port (README: `make serve
+    PORT=8001`): it named only --port, which `make serve` does not take."""
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -651,7 +714,7 @@ def test_serve_on_a_busy_port_is_one_line(project: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
         f"error: 127.0.0.1:{port}: cannot serve here (Address already in use); "
-        "choose another --port, or 0 for any free port"]
+        "choose another --port (with make: make serve PORT=8001), or 0 for any free port"]
 
 
 def test_make_serve_takes_another_port_when_8000_is_busy() -> None:

@@ -148,22 +148,27 @@ _HOLD_LOCK = """
 import sys, time
 from pathlib import Path
 from sqrtdk.web.output import out_lock
-with out_lock(Path(sys.argv[1]), Path(sys.argv[3]), print):
+with out_lock(Path(sys.argv[1]), Path(sys.argv[3]) if sys.argv[3] else None, print):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))
 """
 
 
+@pytest.mark.parametrize("holder_cache", ["cache", "no cache"])
 def test_a_build_waits_for_another_build_into_the_same_folder(
-        tmp_path: Path, site_build: dict[str, Any]) -> None:
+        tmp_path: Path, site_build: dict[str, Any], holder_cache: str) -> None:
     """Two builds of one checkout at once raced: one stat'ed site/ while the other swapped
     it in, and stopped with a FileNotFoundError traceback (about one run in 25 here). Now the
-    second says it waits, and builds when the first is done. Also `--clean`."""
+    second says it waits, and builds when the first is done. Also `--clean`. The holder may
+    be a `--no-cache` build (README's "take turns" holds for every flag): its lock was keyed
+    on the output folder alone, a cached build's on the cache folder alone, so the two wrote
+    site/ and figures/ at once without a word."""
     import time
     project = copy_project_files(tmp_path / "project")
     shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    cache = str(project / ".cache") if holder_cache == "cache" else ""
     holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(project / "site"), "3",
-                               str(project / ".cache")],
+                               cache],
                               cwd=project, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"

@@ -33,6 +33,14 @@ def test_a_missing_space_and_a_half_width_comma_are_warned_at_their_lines(tmp_pa
     assert f" numpy {TEST}{COMMA}" in found[0]      # what it would read as
 
 
+def test_a_spacing_warning_does_not_tell_the_author_to_ignore_it(tmp_path, caplog):
+    """It said "fix the text, or ignore this warning", but a `--strict` build (CI's, the
+    GitHub Pages workflow's) stops at every warning: an author who ignored it had a site
+    that built on their machine and never published. It says so now."""
+    (found,) = warnings(tmp_path, f"{ZH}numpy{TEST}\n", caplog)
+    assert "ignore" not in found and "--strict" in found, found
+
+
 def test_formulas_and_code_are_not_checked(tmp_path, caplog):
     text = (f"{ZH} $x,y=1$ {TEST}{COMMA}{ZH}\n\n```\n{ZH}numpy,{TEST}\n```\n\n"
             f"$$\n{ZH}a,b\n$$\n")

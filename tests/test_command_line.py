@@ -27,6 +27,7 @@ def build_script() -> ModuleType:
     (["--sweep", "2", "--strict"], "--sweep does not read --strict"),
     (["--clean", "--seed", "4"], "--clean does not read --seed"),
     (["--clean", "--no-cache"], "--clean does not read --no-cache"),
+    (["--check", "--no-cache"], "--check does not read --no-cache"),
     (["--clean", "--all-warnings"], "--clean does not read --all-warnings"),
 ])
 def test_an_option_the_mode_does_not_read_is_refused(
@@ -41,7 +42,7 @@ def test_an_option_the_mode_does_not_read_is_refused(
 
 
 @pytest.mark.parametrize("args", [[], ["--serve"], ["--serve", "--port", "0", "--strict"],
-                                  ["--check", "--seed", "3", "--no-cache"],
+                                  ["--check", "--seed", "3"],
                                   ["--clean", "--out", "elsewhere"],
                                   ["--sweep", "2", "--no-cache"], ["--seed", "5", "--out", "x"]])
 def test_the_options_each_mode_reads_are_taken(args: list[str]) -> None:

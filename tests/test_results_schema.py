@@ -86,6 +86,25 @@ def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaratio
     assert not matches_schema(changed)        # the early check would not trust such a file
 
 
+def test_a_result_unlike_its_declaration_names_its_experiments_in_a_fresh_process() -> None:
+    """The message names the experiments the section is built from, read from the registry:
+    in a process that had not imported the experiment modules it named none, so the test
+    above failed or passed by which tests its pytest-xdist worker ran first."""
+    code = ("import json, sys\n"
+            "from sqrtdk.errors import BuildError\n"
+            "from sqrtdk.results_paths import check_results\n"
+            "r = json.loads(open('figures/results.json', encoding='utf-8').read())\n"
+            "r['gradient']['d_first'] = [4]\n"
+            "try:\n    check_results(r)\n"
+            "except BuildError as e:\n    print(e.message)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True,
+                          encoding="utf-8", check=False)
+    assert done.returncode == 0, done.stderr
+    registry.load()
+    assert "holds more levels" in done.stdout, done.stdout
+    assert all(n in done.stdout for n in registry.SECTIONS["gradient"].needs), done.stdout
+
+
 def test_the_build_checks_the_experiments_results_as_soon_as_they_ran(
         results: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     from sqrtdk import science_stage
@@ -462,3 +481,25 @@ def test_a_misspelt_path_in_a_test_is_found_at_its_line() -> None:
     found = result_paths_in(source, set(schema.sections))
     assert sorted(line for line, path in found if misspelt(path, schema)) == [2, 4, 5]
     assert "did you mean 'spread.sd_small'" in (misspelt("spread.sd_smal", schema) or "")  # misspelt on purpose
+
+
+def test_every_result_path_the_readme_names_is_declared() -> None:
+    """README names results in code spans (`spread.d_large`, `{{ spread.sd_small | sig(3) }}`);
+    it named `rulers.quoted_d`, a parameter of the experiment, for the result
+    `rulers.quoted.d`, so an author quoting it as written was told there is no such result.
+    Every dotted name of a code span that starts with a section of the results or the sweep
+    is a declared result or group, or a claim (named like its section); file names
+    (`spread.py`) and patterns (`sweep.*`, `{ruler}`) aside."""
+    schema = declared()
+    sections = {name.split(".")[0] for name in schema.names()}
+    claims = set(json.loads((PROJECT_ROOT / "figures" / "sweep.json")
+                            .read_text(encoding="utf-8"))["claims"])
+    files = {".py", ".js", ".mjs", ".json", ".toml", ".md", ".css", ".html", ".svg", ".png",
+             ".txt", ".xml"}
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    named = {m[1] for span in re.findall(r"`([^`\n]+)`", readme)
+             for m in re.finditer(r"(?<![\w./-])([a-z_]+(?:\.[\w{}*]+)+)(?![\w/(-])", span)}
+    checked = [n for n in named if n.split(".")[0] in sections and not set("{*") & set(n)
+               and Path(n).suffix not in files and n not in claims]
+    assert checked, named
+    assert not {n: schema.unknown(n) for n in checked if schema.unknown(n)}

@@ -464,21 +464,29 @@ def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
     assert "Mended by the serve test." in server.get("/en/index.html")
 
 
-def test_code_that_does_not_import_is_not_loaded_and_the_server_says_so(server: Server) -> None:
-    """README's 'Add a figure' recipe makes a new module under sqrtdk/figures/: one with a
-    SyntaxError leaves the server on its old code (the same process) until it is fixed."""
+@pytest.mark.parametrize("half", ["figures", "science"])
+def test_code_that_does_not_import_is_not_loaded_and_the_server_says_so(
+        server: Server, half: str) -> None:
+    """README's 'Add a figure' and 'Add an experiment' recipes make a new module under
+    sqrtdk/figures/ or sqrtdk/science/: one with a SyntaxError leaves the server on its old
+    code (the same process) until it is fixed, and the error shown is the author's, never "a
+    bug in the build, not in your files": the old code's rebuild, which reads the package's
+    modules from disk (the figures' cache key parses them, a new experiment is found and
+    imported by itself), stopped on the new module and said the SyntaxError was a bug of
+    ours. Where the old code cannot build with it, the line now says so."""
     events = server.events()
     run = _next(events, "hello")["token"].split(".")[0]
-    module = server.project / "sqrtdk" / "figures" / "extra_by_test.py"
-    module.write_text('"""A figure module with a typo."""\ndef broken(:\n    pass\n',
+    module = server.project / "sqrtdk" / half / "extra_by_test.py"
+    module.write_text('"""A module with a typo."""\ndef broken(:\n    pass\n',
                       encoding="utf-8")
     error = next(events)[1]["error"]         # 'failed', or 'update' if nothing it drew changed
-    assert error.startswith("sqrtdk/figures/extra_by_test.py:2: SyntaxError"), error
-    assert "not loaded" in error
+    assert error.startswith(f"sqrtdk/{half}/extra_by_test.py:2: SyntaxError"), error
+    assert "not loaded" in error and "a bug in the build" not in error, error
     md = _article(server.project)
     md.write_text(md.read_text(encoding="utf-8") + "\nStill served.\n", encoding="utf-8")
     name, data = next(events)   # the rebuild, on the old code (its figure workers may not be)
     assert data["error"].startswith(error.splitlines()[0]), data
+    assert "a bug in the build" not in data["error"], data
     assert name == "failed" or "Still served." in server.get("/en/index.html")
     assert server.proc.poll() is None
     assert next(server.events())[1]["token"].split(".")[0] == run   # the same process

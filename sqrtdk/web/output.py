@@ -38,43 +38,54 @@ class Site:
         return set(self.files) | set(self.copies)
 
 
-def lock_path(out: Path, cache: Path | None) -> Path:
-    """The lock file of the builds that share `cache` (the checkout's cache folder; without
-    one, of the builds into `out`): a file of the system's temporary folder named by the
-    folder's digest, so that no folder of the author's gets a file of it."""
-    key = hashlib.sha256(str(cache or out).encode("utf-8")).hexdigest()[:20]
+def lock_path(folder: Path) -> Path:
+    """The lock file of the builds that write `folder`: a file of the system's temporary
+    folder named by the folder's digest, so that no folder of the author's gets a file of
+    it."""
+    key = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:20]
     return Path(tempfile.gettempdir()) / f"sqrtdk-build-{key}.lock"
 
 
 @contextmanager
-def out_lock(out: Path, cache: Path | None, log: Callable[[str], None]) -> Iterator[None]:
-    """Hold the lock of the builds sharing `cache` (or writing `out`: `lock_path`) while the
-    block runs; if another process holds it, say so with `log` and wait for it. Two builds
-    of one checkout at once (a second terminal, an editor's build-on-save beside `--serve`)
-    raced: one stat'ed site/ while the other swapped it in (a FileNotFoundError traceback),
-    and one pruned the cache the other read. A POSIX record lock (lockf): the processes a
-    build forks do not hold it, and it goes with the process that took it, also when killed.
-    Where there is none (Windows), or the file cannot be opened, the build goes on
-    unlocked."""
+def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
+             *also: Path) -> Iterator[None]:
+    """Hold the lock of every folder the block writes (`out`, `cache` when there is one, and
+    `also`: the figures folder) while it runs; if another process holds one, say so with `log`
+    and wait for it. Two builds of one checkout at once (a second terminal, an editor's
+    build-on-save beside `--serve`) raced: one stat'ed site/ while the other swapped it in (a
+    FileNotFoundError traceback), and one pruned the cache the other read. One lock per
+    folder, not one per build: a `--no-cache` build shares no cache with a cached one but
+    writes the same site/ and figures/. The locks are taken in one order (their paths'), so
+    two builds never each hold one the other waits for. POSIX record locks (lockf): the
+    processes a build forks do not hold them, and they go with the process that took them,
+    also when killed. Where there are none (Windows), or a file cannot be opened, the build
+    goes on without that lock."""
     try:
         import fcntl
     except ImportError:         # Windows: no lockf
         yield
         return
+    paths = sorted({lock_path(folder) for folder in (out, cache, *also) if folder is not None})
+    fds: list[int] = []
     try:
-        fd = os.open(lock_path(out, cache), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
-    except OSError:
-        yield
-        return
-    try:
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            log(f"{'waiting':<12} for another build of {display_path(out)} to finish")
-            fcntl.lockf(fd, fcntl.LOCK_EX)
+        told = False
+        for path in paths:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            except OSError:
+                continue
+            fds.append(fd)
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                if not told:
+                    log(f"{'waiting':<12} for another build of {display_path(out)} to finish")
+                    told = True
+                fcntl.lockf(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)        # releases the lock
+        for fd in fds:
+            os.close(fd)        # releases its lock
 
 
 def check_out_dir(out: Path, sources: tuple[Path, ...]) -> Path:

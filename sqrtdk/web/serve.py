@@ -249,11 +249,14 @@ class _Loop:
             return "\n".join(lines)
         except Exception as e:
             traceback.print_exc()
-            self.log(f"error: {_bug_line(e)}")
+            # with code on disk that does not import, the old code's build may stop on it
+            # (a new experiment module is found, and imported, by itself): not a bug of ours
+            line = _unloaded_line(e) if self.code_error else _bug_line(e)
+            self.log(f"error: {line}")
             self.builder.close()
             self.builder = self._builder()
             self.shared = None
-            return _bug_line(e)
+            return line
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
 
@@ -277,6 +280,12 @@ def _join(*errors: str) -> str:
 def _bug_line(e: BaseException | None) -> str:
     return (f"a bug in the build, not in your files: {type(e).__name__}: {e} (the traceback is "
             "in the terminal); the last good site is still served")
+
+
+def _unloaded_line(e: BaseException | None) -> str:
+    return (f"the build stopped on the code change that was not loaded ({type(e).__name__}: "
+            f"{e}); it builds again once that code imports; the last good site is still "
+            "served")
 
 
 def _shared(site: Any) -> dict[str, Any]:

@@ -77,7 +77,8 @@ def listen(port: int) -> socket.socket:
         except OSError as e:
             sock.close()
             raise BuildError(Path(f"127.0.0.1:{port}"), 0, f"cannot serve here ({e.strerror}); "
-                             "choose another --port, or 0 for any free port") from None
+                             "choose another --port (with make: make serve PORT=8001), or 0 "
+                             "for any free port") from None
         sock.listen(64)
     return sock
 
