@@ -29,6 +29,7 @@ import argparse  # noqa: E402 (after the early Ctrl+C handler)
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 from sqrtdk.errors import BuildError  # noqa: E402
 from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions, seed_figures_dir  # noqa: E402
@@ -66,12 +67,29 @@ def claim_list(text: str) -> list[str]:
     return names
 
 
+class Once(argparse.Action):
+    """argparse action for an option with a value: given twice (`--seed 1 … --seed 2`, a
+    command edited from the shell's history), argparse kept the last without a word; it is
+    a usage error naming both values."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        given: dict[str, Any] = namespace.__dict__.setdefault("_given", {})
+        if self.dest in given:
+            parser.error(f"{option_string} is given twice ({given[self.dest]} and {values}); "
+                         "give it once")
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line; argparse exits with status 2 and a usage line on a bad option."""
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    p.add_argument("--seed", type=whole_number(0, 2**63 - 1, "a seed"), default=None,
+    p.add_argument("--seed", action=Once, type=whole_number(0, 2**63 - 1, "a seed"),
+                   default=None,
                    help=f"seed of the experiments (default {DEFAULT_SEED})")
-    p.add_argument("--out", type=Path, default=None, help="output folder (default site/)")
+    p.add_argument("--out", action=Once, type=Path, default=None,
+                   help="output folder (default site/)")
     p.add_argument("--no-cache", action="store_true",
                    help="run every experiment, draw every figure and typeset every formula anew")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
@@ -86,15 +104,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                            "fail if any byte differs")
     mode.add_argument("--clean", action="store_true",
                       help="delete the built site (only if this build made it) and the cache")
-    mode.add_argument("--sweep", type=whole_number(1, 100_000, "a number of seeds"), nargs="?",
+    mode.add_argument("--sweep", action=Once, type=whole_number(1, 100_000, "a number of seeds"),
+                      nargs="?",
                       const=100, default=None, metavar="N",
                       help="run the experiments for N seeds (default 100) and write "
                            "figures/sweep.json: how often each claim holds")
-    p.add_argument("--claims", type=claim_list, default=None, metavar="A,B",
+    p.add_argument("--claims", action=Once, type=claim_list, default=None, metavar="A,B",
                    help="with --sweep: recompute only these claims (comma-separated names, as "
                         "a build names stale ones) and keep the others' entries")
-    p.add_argument("--port", type=port_arg, default=None, help="port for --serve (default 8000)")
+    p.add_argument("--port", action=Once, type=port_arg, default=None,
+                   help="port for --serve (default 8000)")
     args = p.parse_args(argv)
+    args.__dict__.pop("_given", None)
     if args.claims is not None and args.sweep is None:
         p.error("--claims goes with --sweep N (e.g. --sweep 100 --claims spread.sqrt_not_linear)")
     unread = _unread_option(args)

@@ -50,3 +50,24 @@ def test_the_options_each_mode_reads_are_taken(args: list[str]) -> None:
     assert parsed.port == (0 if "0" in args else 8000)
     assert parsed.seed == (int(args[args.index("--seed") + 1]) if "--seed" in args
                            else DEFAULT_SEED)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--seed", "1", "--strict", "--seed", "2"], "--seed is given twice (1 and 2)"),
+    (["--out", "a", "--out", "b"], "--out is given twice (a and b)"),
+    (["--serve", "--port", "8001", "--port", "8002"], "--port is given twice (8001 and 8002)"),
+    (["--sweep", "3", "--sweep", "4"], "--sweep is given twice (3 and 4)"),
+])
+def test_an_option_given_twice_is_refused(
+        args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--seed 1 … --seed 2` (a command from the shell's history, edited at its end) kept the
+    last value without a word: the build ran a seed the author may not have meant."""
+    with pytest.raises(SystemExit) as e:
+        build_script().parse_args(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and says in err and "give it once" in err, err
+
+
+def test_a_flag_given_twice_means_it_once() -> None:
+    parsed = build_script().parse_args(["--strict", "--strict", "--seed", "3"])
+    assert parsed.strict and parsed.seed == 3 and "_given" not in vars(parsed)
