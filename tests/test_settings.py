@@ -1074,6 +1074,20 @@ def test_other_lang_that_is_the_page_s_own_language_is_an_error_at_its_line(
     assert "this page's own language" in e.message, e
 
 
+def set_label(content: Path, lang: str, text: str) -> tuple[Path, str, str, int]:
+    """The first label without fields of the first registered figure that has one set to
+    `text` in `lang`'s figures.toml: (the file, the figure, the label's key, its line)."""
+    from sqrtdk import figures
+    path = content / lang / "figures.toml"
+    name, key = next((n, k) for n, spec in figures.load().items()
+                     for k, fields in spec.labels.items() if not fields)
+    line = load_toml(path).line_of(name, key)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = f'{key} = "{text}"'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path, name, key, line
+
+
 @pytest.mark.parametrize("tex", ["$q\\\\cdot k$", "\\\\(\\\\sqrt{d_k}\\\\)"])
 def test_tex_in_a_label_a_ui_string_or_the_title_is_an_error_at_its_line(
         content: Path, tex: str) -> None:
@@ -1082,17 +1096,10 @@ def test_tex_in_a_label_a_ui_string_or_the_title_is_an_error_at_its_line(
     Dollar signs of prices ('$5 and $10') are text and stay."""
     from sqrtdk import figures
     lang = languages(content)[-1]
-    path = content / lang / "figures.toml"
-    name, key = next((n, k) for n, spec in figures.load().items()
-                     for k, fields in spec.labels.items() if not fields)
-    line = load_toml(path).line_of(name, key)
-    lines = path.read_text(encoding="utf-8").split("\n")
-    lines[line - 1] = f'{key} = "the {tex} here"'
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path, _, _, line = set_label(content, lang, f"the {tex} here")
     e = figure_error(content, lang)
     assert (e.path, e.line) == (path, line) and "is TeX, which the figure shows" in e.message, e
-    lines[line - 1] = f'{key} = "costs $5 and $10"'
-    path.write_text("\n".join(lines), encoding="utf-8")
+    set_label(content, lang, "costs $5 and $10")
     from sqrtdk.figure_labels import validate_labels
     validate_labels(load_toml(path), figures.load())
 
@@ -1134,14 +1141,7 @@ def test_markup_in_a_figure_label_is_a_warning_at_its_line(
 
     from sqrtdk import figures
     from sqrtdk.figure_labels import validate_labels
-    lang = languages(content)[-1]
-    path = content / lang / "figures.toml"
-    name, key = next((n, k) for n, spec in figures.load().items()
-                     for k, fields in spec.labels.items() if not fields)
-    line = load_toml(path).line_of(name, key)
-    lines = path.read_text(encoding="utf-8").split("\n")
-    lines[line - 1] = f'{key} = "{text}"'
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path, name, key, line = set_label(content, languages(content)[-1], text)
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         validate_labels(load_toml(path), figures.load())
     got = [r.getMessage() for r in caplog.records if "holds markup" in r.getMessage()]
