@@ -319,6 +319,39 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
         loop.builder.close()
 
 
+def test_an_edit_after_a_start_on_an_unchanged_site_morphs(built_project: Path,
+                                                            tmp_path: Path) -> None:
+    """A server started again on the site the last one left (its first build is the cache's
+    'unchanged' replay, which makes no site): the first edit of an article is patched ahead of
+    the build and morphed in, as every later one is (found by servefuzz: it reloaded the tab,
+    losing its open boxes and dₖ state, and had no fast patch)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    opts = BuildOptions.for_project(project, out=tmp_path / "out")
+    first = _Loop(opts, BuildState(), lambda line: None)    # the server that built the site
+    try:
+        first.build(reload=True)
+    finally:
+        first.builder.close()
+    md = _article(project).resolve()
+    state = BuildState()
+    loop = _Loop(opts, state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        patches = state.patches
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+        loop._fast([md])
+        assert state.patches == patches + 1, "no fast patch"
+        good = state.good
+        loop.build(reload=False)
+        assert state.error == "" and state.since(good) == ("morph", {"en/index.html"})
+    finally:
+        loop.builder.close()
+
+
 def _first_difference(part: str, page: str) -> str:
     """Where `part` (HTML) stops matching `page` from the start of its first line found in
     it, for an assertion's message."""

@@ -201,6 +201,10 @@ class _Loop:
         changed, only the error state."""
         self.reload, self.after_write, self.sent = reload, None, False
         self.pending = None
+        # a site made in this process, which the next is compared to (`_ready`), else the
+        # build makes one: the cache's 'unchanged' replay of a site left by another process
+        # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
+        self.builder.replay = self.shared is not None
         error = self._build()
         self.patch = None
         if not error and self.pending is not None:   # the pages served now are made of these
