@@ -352,6 +352,40 @@ def test_an_edit_after_a_start_on_an_unchanged_site_morphs(built_project: Path,
         loop.builder.close()
 
 
+def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
+        tmp_path: Path) -> None:
+    """A language's folder moved out of content/ and back (watchfiles names only the folder,
+    which has no suffix, as a scratch file has) or renamed to a dot name starts a build;
+    editors' scratch files still do not (found by servefuzz: the moved folder was taken for a
+    scratch file, and the site went on showing the language that was gone)."""
+    from watchfiles import Change
+
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Relevant
+    project = tmp_path / "p"
+    for lang in ("en", "zh"):
+        (project / "content" / lang).mkdir(parents=True)
+        (project / "content" / lang / "index.md").write_text("# T\n", "utf-8")
+    opts = BuildOptions.for_project(project, out=tmp_path / "out")
+    relevant = _Relevant(opts, [opts.content_dir])
+    zh, away = opts.content_dir / "zh", tmp_path / "away"
+    zh.rename(away)
+    assert relevant(Change.deleted, str(zh)), "moved away"
+    away.rename(zh)
+    assert relevant(Change.added, str(zh)), "moved back"
+    hidden = opts.content_dir / ".zh"
+    zh.rename(hidden)
+    assert relevant(Change.deleted, str(zh)) and relevant(Change.added, str(hidden))
+    hidden.rename(zh)
+    en = opts.content_dir / "en"
+    for name in ("4913", "sedAb12Cd", "index.md~", ".index.md.swp", "index.md.tmp"):
+        (en / name).write_text("", "utf-8")
+        assert not relevant(Change.added, str(en / name)), name
+        (en / name).unlink()
+        assert not relevant(Change.deleted, str(en / name)), name
+    assert relevant(Change.modified, str(en / "index.md"))
+
+
 def _first_difference(part: str, page: str) -> str:
     """Where `part` (HTML) stops matching `page` from the start of its first line found in
     it, for an assertion's message."""
