@@ -386,6 +386,33 @@ def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
     assert relevant(Change.modified, str(en / "index.md"))
 
 
+@pytest.mark.parametrize("broken", ["{% if %}", "{{ x ", "{% for x in y %}", "{% endblock %}"])
+def test_a_template_that_does_not_parse_is_the_authors_line(built_project: Path,
+                                                           tmp_path: Path, broken: str) -> None:
+    """A template saved with a Jinja syntax error is the author's mistake at its line (as
+    build.py says it), not a bug of ours with a traceback; the next good save clears it (found
+    by servefuzz: 'a bug in the build: TemplateSyntaxError', traceback in the terminal)."""
+    from sqrtdk.errors import BuildError, report
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    template = project / "templates" / "article.html"
+    good = template.read_text("utf-8")
+    template.write_text(good.rstrip("\n") + "\n" + broken + "\n", "utf-8")
+    line = good.rstrip("\n").count("\n") + 2
+    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
+                      lambda line: None, memory=True)
+    try:
+        with pytest.raises(BuildError) as caught:
+            builder.build()
+        lines = report(caught.value)
+        assert len(lines) == 1 and re.search(
+            rf"templates/article\.html:{line}: [^;]*[^.]; fix the template's syntax", lines[0]), lines
+    finally:
+        builder.close()
+
+
 def _first_difference(part: str, page: str) -> str:
     """Where `part` (HTML) stops matching `page` from the start of its first line found in
     it, for an assertion's message."""
