@@ -413,6 +413,34 @@ def test_a_template_that_does_not_parse_is_the_authors_line(built_project: Path,
         builder.close()
 
 
+@pytest.mark.parametrize("broken", ["{{ nope.x }}", "{{ 1 / 0 }}", '{% include "nope.html" %}'])
+def test_a_template_that_fails_to_render_is_the_authors_line(built_project: Path,
+                                                            tmp_path: Path, broken: str) -> None:
+    """A template whose expression fails as the page is made (an undefined name, a template
+    it includes that is not there, a division by zero) is the author's mistake at its line,
+    not a bug of ours with a traceback."""
+    from sqrtdk.errors import BuildError, report
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    template = project / "templates" / "article.html"
+    good = template.read_text("utf-8")
+    at = good.index("%}", good.index("{% block")) + 2      # inside the first block
+    template.write_text(good[:at] + "\n" + broken + good[at:], "utf-8")
+    line = good[:at].count("\n") + 2
+    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
+                      lambda line: None, memory=True)
+    try:
+        with pytest.raises(BuildError) as caught:
+            builder.build()
+        lines = report(caught.value)
+        assert re.search(rf"templates/article\.html:{line}: \w+: [^;]*; fix the template$",
+                         lines[0]) and str(project) not in lines[0].split(": ", 1)[1], lines
+    finally:
+        builder.close()
+
+
 def _first_difference(part: str, page: str) -> str:
     """Where `part` (HTML) stops matching `page` from the start of its first line found in
     it, for an assertion's message."""
