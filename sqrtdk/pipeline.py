@@ -59,6 +59,9 @@ class Builder:
         self._env: Any = None
         # --serve's hook: the site, checked and published, just before it is written
         self.on_site: Callable[[Any], None] | None = None
+        # False: make the site even when the last build left it as these inputs make it
+        # (--serve's first build: its pages and other files are what later builds compare to)
+        self.replay = True
 
     # ---------------------------------------------------------------- the stages
 
@@ -90,7 +93,7 @@ class Builder:
         from .unchanged import build_inputs, remember, replayed
         t0 = time.perf_counter()
         inputs = build_inputs(self.opts, serve=self.memory)
-        if inputs is not None and replayed(self.opts, self.cache, inputs):
+        if inputs is not None and self.replay and replayed(self.opts, self.cache, inputs):
             self.log(f"{'unchanged':<12} {time.perf_counter() - t0:6.3f} s  (sources, code, "
                      "figures and site as the last build left them)")
             if self.opts.strict and counter.count:

@@ -241,6 +241,19 @@ def _bare_text(text: str, line: int) -> str:
     return f'; text is written in double quotes: {m[1]} = "…"'
 
 
+_TOML_END = "(at end of document)"
+
+
+def _last_begun(text: str) -> int:
+    """The line (1-based) of the last key or table header, else of the last line with text:
+    where a value or table the file ends inside began."""
+    lines = text.splitlines()
+    filled = [n for n, line in enumerate(lines, 1) if line.strip()]
+    begun = [n for n in filled if _KEY_VALUE.match(lines[n - 1]) or
+             lines[n - 1].lstrip().startswith("[")]
+    return (begun or filled or [1])[-1]
+
+
 def load_toml(path: Path) -> TomlFile:
     """Read and parse a TOML file; BuildError with the line for a syntax error, a duplicate
     table or key, or text that is not UTF-8."""
@@ -251,6 +264,10 @@ def load_toml(path: Path) -> TomlFile:
         m = _TOML_POSITION.search(str(e))
         message = _TOML_POSITION.sub("", str(e)).strip()
         line = int(m.group(1)) if m else 0
+        if m is None and _TOML_END in message:      # no line: the last key or table begun
+            line, message = _last_begun(text), message.replace(
+                _TOML_END, "at the end of the file: what begins at this line is not closed "
+                "(a quote, ] or } is missing)")
         hint = ("; each table and key may appear once" if "twice" in message or
                 "overwrite" in message else _bare_text(text, line) or
                 "; see https://toml.io for the syntax")

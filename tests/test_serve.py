@@ -319,6 +319,128 @@ def test_the_fast_patch_is_the_page_the_build_then_makes(built_project: Path,
         loop.builder.close()
 
 
+def test_an_edit_after_a_start_on_an_unchanged_site_morphs(built_project: Path,
+                                                            tmp_path: Path) -> None:
+    """A server started again on the site the last one left (its first build is the cache's
+    'unchanged' replay, which makes no site): the first edit of an article is patched ahead of
+    the build and morphed in, as every later one is (found by servefuzz: it reloaded the tab,
+    losing its open boxes and dₖ state, and had no fast patch)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    opts = BuildOptions.for_project(project, out=tmp_path / "out")
+    first = _Loop(opts, BuildState(), lambda line: None)    # the server that built the site
+    try:
+        first.build(reload=True)
+    finally:
+        first.builder.close()
+    md = _article(project).resolve()
+    state = BuildState()
+    loop = _Loop(opts, state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        patches = state.patches
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+        loop._fast([md])
+        assert state.patches == patches + 1, "no fast patch"
+        good = state.good
+        loop.build(reload=False)
+        assert state.error == "" and state.since(good) == ("morph", {"en/index.html"})
+    finally:
+        loop.builder.close()
+
+
+def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
+        tmp_path: Path) -> None:
+    """A language's folder moved out of content/ and back (watchfiles names only the folder,
+    which has no suffix, as a scratch file has) or renamed to a dot name starts a build;
+    editors' scratch files still do not (found by servefuzz: the moved folder was taken for a
+    scratch file, and the site went on showing the language that was gone)."""
+    from watchfiles import Change
+
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Relevant
+    project = tmp_path / "p"
+    for lang in ("en", "zh"):
+        (project / "content" / lang).mkdir(parents=True)
+        (project / "content" / lang / "index.md").write_text("# T\n", "utf-8")
+    opts = BuildOptions.for_project(project, out=tmp_path / "out")
+    relevant = _Relevant(opts, [opts.content_dir])
+    zh, away = opts.content_dir / "zh", tmp_path / "away"
+    zh.rename(away)
+    assert relevant(Change.deleted, str(zh)), "moved away"
+    away.rename(zh)
+    assert relevant(Change.added, str(zh)), "moved back"
+    hidden = opts.content_dir / ".zh"
+    zh.rename(hidden)
+    assert relevant(Change.deleted, str(zh)) and relevant(Change.added, str(hidden))
+    hidden.rename(zh)
+    en = opts.content_dir / "en"
+    for name in ("4913", "sedAb12Cd", "index.md~", ".index.md.swp", "index.md.tmp"):
+        (en / name).write_text("", "utf-8")
+        assert not relevant(Change.added, str(en / name)), name
+        (en / name).unlink()
+        assert not relevant(Change.deleted, str(en / name)), name
+    assert relevant(Change.modified, str(en / "index.md"))
+
+
+@pytest.mark.parametrize("broken", ["{% if %}", "{{ x ", "{% for x in y %}", "{% endblock %}"])
+def test_a_template_that_does_not_parse_is_the_authors_line(built_project: Path,
+                                                           tmp_path: Path, broken: str) -> None:
+    """A template saved with a Jinja syntax error is the author's mistake at its line (as
+    build.py says it), not a bug of ours with a traceback; the next good save clears it (found
+    by servefuzz: 'a bug in the build: TemplateSyntaxError', traceback in the terminal)."""
+    from sqrtdk.errors import BuildError, report
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    template = project / "templates" / "article.html"
+    good = template.read_text("utf-8")
+    template.write_text(good.rstrip("\n") + "\n" + broken + "\n", "utf-8")
+    line = good.rstrip("\n").count("\n") + 2
+    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
+                      lambda line: None, memory=True)
+    try:
+        with pytest.raises(BuildError) as caught:
+            builder.build()
+        lines = report(caught.value)
+        assert len(lines) == 1 and re.search(
+            rf"templates/article\.html:{line}: [^;]*[^.]; fix the template's syntax", lines[0]), lines
+    finally:
+        builder.close()
+
+
+@pytest.mark.parametrize("broken", ["{{ nope.x }}", "{{ 1 / 0 }}", '{% include "nope.html" %}'])
+def test_a_template_that_fails_to_render_is_the_authors_line(built_project: Path,
+                                                            tmp_path: Path, broken: str) -> None:
+    """A template whose expression fails as the page is made (an undefined name, a template
+    it includes that is not there, a division by zero) is the author's mistake at its line,
+    not a bug of ours with a traceback."""
+    from sqrtdk.errors import BuildError, report
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    template = project / "templates" / "article.html"
+    good = template.read_text("utf-8")
+    at = good.index("%}", good.index("{% block")) + 2      # inside the first block
+    template.write_text(good[:at] + "\n" + broken + good[at:], "utf-8")
+    line = good[:at].count("\n") + 2
+    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
+                      lambda line: None, memory=True)
+    try:
+        with pytest.raises(BuildError) as caught:
+            builder.build()
+        lines = report(caught.value)
+        assert re.search(rf"templates/article\.html:{line}: \w+: [^;]*; fix the template$",
+                         lines[0]) and str(project) not in lines[0].split(": ", 1)[1], lines
+    finally:
+        builder.close()
+
+
 def _first_difference(part: str, page: str) -> str:
     """Where `part` (HTML) stops matching `page` from the start of its first line found in
     it, for an assertion's message."""

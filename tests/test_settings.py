@@ -76,6 +76,21 @@ def test_a_duplicate_key_names_its_line(content: Path) -> None:
 
 
 @pytest.mark.parametrize("file", ["site.toml", "strings.toml"])
+@pytest.mark.parametrize("tail", ["broken = [\n", 'broken = "x', "broken = {a = 1\n\n", "[broken"])
+def test_a_file_that_ends_inside_a_value_names_the_line_it_began(content: Path, file: str,
+                                                                   tail: str) -> None:
+    """A TOML file cut off inside a value or a table header ('at end of document', tomllib
+    says, with no line) is an error at the line where that began (found by servefuzz: the
+    error had no line)."""
+    path = content / ("site.toml" if file == "site.toml" else f"{languages(content)[0]}/{file}")
+    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    path.write_text(text + tail, encoding="utf-8")
+    e = error(content)
+    assert (e.path, e.line) == (path, text.count("\n") + 1), (e.line, str(e))
+    assert "invalid TOML" in e.message and "end of document" not in e.message, e.message
+
+
+@pytest.mark.parametrize("file", ["site.toml", "strings.toml"])
 def test_text_without_quotes_is_told_to_take_quotes(content: Path, file: str) -> None:
     """`base_url = https://…` or a translation typed bare: TOML's "Invalid value" alone does
     not say that text goes in quotes; the message does, with the key."""

@@ -507,7 +507,10 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
                              f"the page templates use ui string '{key}', which this file does "
                              f"not have; add {key} = \"…\" under [ui] ("
                              + suggest(key, strings.ui, "ui strings") + ")") from None
-        raise
+        mistake = _template_mistake(env, e)
+        if mistake is None:
+            raise
+        raise mistake from None
     except UnknownSlotError as e:
         if strings is None:
             raise
@@ -521,7 +524,35 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
                          "the page can fill in; "
                          + (f"did you mean {{{close[0]}}}? " if close else "")
                          + "the slots are " + ", ".join("{" + k + "}" for k in known)) from None
+    except Exception as e:
+        mistake = _template_mistake(env, e)
+        if mistake is None:
+            raise
+        raise mistake from None
 
+
+def _template_mistake(env: jinja2.Environment, e: Exception) -> BuildError | None:
+    """A template's own mistake, at its line: an error Jinja raised while rendering it (an
+    undefined name, a template it includes that is not there) or one its expression raised
+    (`{{ 1 / 0 }}`); None for one raised in our code it called (a filter's bug)."""
+    folders = [Path(p).resolve() for p in getattr(env.loader, "searchpath", [])]
+    frames = []
+    tb = e.__traceback__
+    while tb is not None:
+        frames.append((Path(tb.tb_frame.f_code.co_filename).resolve(), tb.tb_lineno))
+        tb = tb.tb_next
+    ours = [(path, line) for path, line in frames if any(f in path.parents for f in folders)]
+    if not ours or not frames:
+        return None
+    inner = frames[-1][0]
+    if inner != ours[-1][0] and not (isinstance(e, jinja2.TemplateError)
+                                     and Path(jinja2.__file__).resolve().parent in inner.parents):
+        return None
+    what = f"no template '{e.name}' in the templates folder" \
+        if isinstance(e, jinja2.TemplateNotFound) else \
+        e.message if isinstance(e, jinja2.TemplateError) and e.message else str(e)
+    return BuildError(ours[-1][0], ours[-1][1],
+                      f"{type(e).__name__}: {what.rstrip('.')}; fix the template")
 
 def sitemap(base_url: str, alternates: list[dict[str, Any]]) -> bytes:
     """sitemap.xml: one <url> per language, each listing every language as an alternate."""

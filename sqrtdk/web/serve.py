@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import os
 import socket
 import sys
 import threading
@@ -82,7 +83,7 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
     saves = watchfiles.watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
                              step=STEP_MS, stop_event=stop, raise_interrupt=True,
                              rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
-                             watch_filter=functools.partial(_relevant, opts))
+                             watch_filter=_Relevant(opts, watched))
     first = next(saves, set())
     threading.Thread(target=server.serve_forever, daemon=True).start()
     log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
@@ -201,6 +202,10 @@ class _Loop:
         changed, only the error state."""
         self.reload, self.after_write, self.sent = reload, None, False
         self.pending = None
+        # a site made in this process, which the next is compared to (`_ready`), else the
+        # build makes one: the cache's 'unchanged' replay of a site left by another process
+        # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
+        self.builder.replay = self.shared is not None
         error = self._build()
         self.patch = None
         if not error and self.pending is not None:   # the pages served now are made of these
@@ -302,11 +307,26 @@ def _shared(site: Any) -> dict[str, Any]:
     return found
 
 
-def _relevant(opts: BuildOptions, change: Any, path: str) -> bool:
-    p = Path(path)
-    if "__pycache__" in p.parts or p.name.startswith(".") or p.name.endswith("~") \
-            or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"):
-        return False        # editors' scratch files (sed's sedXXXXXX, vim's 4913, backups)
-    if p.parent == opts.sweep_file.parent:
-        return p == opts.sweep_file
-    return True
+class _Relevant:
+    """watchfiles' filter: which changes start a build. Editors' scratch files do not (sed's
+    sedXXXXXX, vim's 4913, backups, swap files); a folder does, whatever its name: one moved
+    away or back (a language's, renamed in a file manager) is a single event naming the
+    folder, which has no suffix (it was taken for a scratch file: the site went on showing a
+    language that was gone). A folder deleted or moved away is no longer one on disk, so the
+    folders are known from the start and as they come."""
+
+    def __init__(self, opts: BuildOptions, roots: list[Path]):
+        self.opts = opts
+        self.folders = {Path(d) for root in roots if root.is_dir() for d, _, _ in os.walk(root)}
+
+    def __call__(self, change: Any, path: str) -> bool:
+        p = Path(path)
+        if "__pycache__" in p.parts:
+            return False
+        if p.parent == self.opts.sweep_file.parent:
+            return p == self.opts.sweep_file
+        if p in self.folders or p.is_dir():
+            self.folders.add(p)
+            return True
+        return not (p.name.startswith(".") or p.name.endswith("~")
+                    or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))

@@ -102,7 +102,12 @@ def template_use(templates_dir: Path) -> TemplateUse:
     use = TemplateUse()
     for name in env.list_templates(extensions=["html", "xml", "txt"]):
         source = env.loader.get_source(env, name)[0]   # type: ignore[union-attr]
-        ast = env.parse(source, name=name)
+        try:
+            ast = env.parse(source, name=name)
+        except jinja2.TemplateSyntaxError as e:    # the first reader of the templates
+            what = (e.message or "not a Jinja template").rstrip(".")
+            raise BuildError(templates_dir / name, e.lineno, f"{what}; fix the template's "
+                             "syntax (Jinja's template designer documentation)") from None
         for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
             key = _ui_key(node)
             if isinstance(key, str):
