@@ -2272,3 +2272,17 @@ def test_many_nested_quotes_written_with_spaces_build(tmp_path: Path) -> None:
     built = page(tmp_path, "One.\n\n" + "> " * 40 + "deep\n", RESULTS,
                  figures=["spread_hist", "walk"])
     assert built.body.count("<blockquote") == 40 and "deep" in built.body
+
+
+@pytest.mark.parametrize("close", [" ```", "  ```", "   ```"])
+def test_a_reproduce_box_running_past_an_indented_closing_fence_is_at_its_fence(
+        tmp_path: Path, close: str) -> None:
+    """A reproduce box whose closing fence is indented runs on to the next fence: the
+    error is at the box's fence and says to write its closing fence at the line's start,
+    not a snippet 'name' made of the swallowed lines (with the page's private markers)."""
+    body = (f"Some words.\n\n```reproduce\ndemo\n{close}\n\nA paragraph with $x$ in it.\n\n"
+            "```python\ny = 2\n```\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index("```reproduce"), str(e)
+    assert "closing" in e.message and "start of its line" in e.message, str(e)
+    assert "\n" not in str(e) and not PRIVATE_USE_RE.search(str(e)), str(e)
