@@ -2286,3 +2286,13 @@ def test_a_reproduce_box_running_past_an_indented_closing_fence_is_at_its_fence(
     assert e.line == BODY_START + body.split("\n").index("```reproduce"), str(e)
     assert "closing" in e.message and "start of its line" in e.message, str(e)
     assert "\n" not in str(e) and not PRIVATE_USE_RE.search(str(e)), str(e)
+
+
+@pytest.mark.parametrize("fence", ["```reproduce demo\n```", "```reproduce\n```"])
+def test_a_reproduce_box_naming_no_snippet_is_at_its_fence(tmp_path: Path, fence: str) -> None:
+    """The snippet's name joined to the fence's line (or left out): the error named no
+    line and the snippet ''."""
+    body = f"Some words.\n\n{fence}\n\nMore words.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2, str(e)
+    assert "names no snippet" in e.message and "line under" in e.message, str(e)
