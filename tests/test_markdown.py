@@ -2757,3 +2757,29 @@ def test_bold_marks_read_as_bold_or_in_code_stay_quiet(tmp_path: Path, text: str
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text)
     assert not [w for w in warned if "bold mark" in w], warned
+
+
+@pytest.mark.parametrize("text", [
+    "See [the paper]](https://example.org/paper) now.\n",
+    "See the paper](https://example.org/paper) now.\n",
+    "\u89c1[\u8bba\u6587]](https://example.org/paper)\u3002\n",
+])
+def test_a_link_with_unpaired_brackets_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """A ']' doubled or a '[' lost at a link showed '](' and the bare address, exit 0,
+    no word (found by mdfuzz)."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "'](' without its pair of brackets" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "; write [text](address)" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "See [the paper](https://example.org/paper) and [a [nested] one](https://example.org).\n",
+    "Code `f[0](x)` and math $[0](1)$ and an escaped \\](x).\n",
+    "```python\nxs[0](1)\n```\n",
+])
+def test_links_written_whole_or_in_code_stay_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if "'](' without" in w], warned

@@ -547,6 +547,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<!\*)(?!(?<![^\n])\*+[ \t])\*\*+(?!\*)"), False,
      "a bold mark '**' without its pair (or with a space inside it)",
      "**bold words**, a pair with no space inside it, or '\\*\\*' for asterisks as text"),
+    # a link whose brackets do not pair (`[text]](address)`: a ']' doubled, or a '[' lost):
+    # its '](' shown, the address linked alone or not at all
+    (re.compile(r"\]\("), False, "a link's '](' without its pair of brackets",
+     "[text](address), one '[' before the text and one ']' after it"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
