@@ -2296,3 +2296,13 @@ def test_a_reproduce_box_naming_no_snippet_is_at_its_fence(tmp_path: Path, fence
     e = error(tmp_path, body)
     assert e.line == BODY_START + 2, str(e)
     assert "names no snippet" in e.message and "line under" in e.message, str(e)
+
+
+@pytest.mark.parametrize("ref", ["[^a", "^a]", "[a]"])
+def test_a_note_reference_missing_a_mark_is_at_the_reference(tmp_path: Path, ref: str) -> None:
+    """A reference with its ']', '[' or '^' lost was told at the note's definition ('defined
+    but never referenced'), far from the slip, which the page showed as typed."""
+    body = f"One claim{ref} here.\n\nMore words.\n\n[^a]: A note.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START, str(e)
+    assert f"'{ref}' is missing a mark" in e.message and "write it '[^a]'" in e.message, str(e)
