@@ -2306,3 +2306,15 @@ def test_a_note_reference_missing_a_mark_is_at_the_reference(tmp_path: Path, ref
     e = error(tmp_path, body)
     assert e.line == BODY_START, str(e)
     assert f"'{ref}' is missing a mark" in e.message and "write it '[^a]'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\u00a0", "\ufeff", "\u3000"])
+def test_a_box_closing_line_with_an_invisible_space_is_at_that_line(tmp_path: Path,
+                                                                   hidden: str) -> None:
+    """'///' with a zero-width or no-break space closes no box: it was told as the box
+    'never closed', at its opening line, far from the closing line that looks right."""
+    body = ("/// details | More\n    attrs: {id: more}\n\nInside.\n\nStill inside.\n\n"
+            f"///{hidden}\n\nAfter the box.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 7, str(e)
+    assert f"U+{ord(hidden):04X}" in e.message and "delete it" in e.message, str(e)
