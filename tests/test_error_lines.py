@@ -2318,3 +2318,17 @@ def test_a_box_closing_line_with_an_invisible_space_is_at_that_line(tmp_path: Pa
     e = error(tmp_path, body)
     assert e.line == BODY_START + 7, str(e)
     assert f"U+{ord(hidden):04X}" in e.message and "delete it" in e.message, str(e)
+
+
+@pytest.mark.parametrize("broken", ["    ![Bars](walk.svg \"Walk.\")",
+                                    "![Bars]walk.svg \"Walk.\")",
+                                    "![Bars]\u200b(walk.svg \"Walk.\")"])
+def test_a_figure_not_read_as_one_in_one_language_is_at_its_own_line(tmp_path: Path,
+                                                                    broken: str) -> None:
+    """A figure indented or with a bracket lost in one language was told as 'only in' the
+    other language, at the other's line, with advice to add what is already there."""
+    en = "Intro.\n\n![Bars](walk.svg \"Walk.\")\n\nAfter.\n"
+    zh = f"Intro.\n\n{broken}\n\nAfter.\n"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == "zh.md" and e.line == BODY_START + 2, str(e)
+    assert "not read as a figure" in e.message, str(e)
