@@ -2272,3 +2272,63 @@ def test_many_nested_quotes_written_with_spaces_build(tmp_path: Path) -> None:
     built = page(tmp_path, "One.\n\n" + "> " * 40 + "deep\n", RESULTS,
                  figures=["spread_hist", "walk"])
     assert built.body.count("<blockquote") == 40 and "deep" in built.body
+
+
+@pytest.mark.parametrize("close", [" ```", "  ```", "   ```"])
+def test_a_reproduce_box_running_past_an_indented_closing_fence_is_at_its_fence(
+        tmp_path: Path, close: str) -> None:
+    """A reproduce box whose closing fence is indented runs on to the next fence: the
+    error is at the box's fence and says to write its closing fence at the line's start,
+    not a snippet 'name' made of the swallowed lines (with the page's private markers)."""
+    body = (f"Some words.\n\n```reproduce\ndemo\n{close}\n\nA paragraph with $x$ in it.\n\n"
+            "```python\ny = 2\n```\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + body.split("\n").index("```reproduce"), str(e)
+    assert "closing" in e.message and "start of its line" in e.message, str(e)
+    assert "\n" not in str(e) and not PRIVATE_USE_RE.search(str(e)), str(e)
+
+
+@pytest.mark.parametrize("fence", ["```reproduce demo\n```", "```reproduce\n```"])
+def test_a_reproduce_box_naming_no_snippet_is_at_its_fence(tmp_path: Path, fence: str) -> None:
+    """The snippet's name joined to the fence's line (or left out): the error named no
+    line and the snippet ''."""
+    body = f"Some words.\n\n{fence}\n\nMore words.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2, str(e)
+    assert "names no snippet" in e.message and "line under" in e.message, str(e)
+
+
+@pytest.mark.parametrize("ref", ["[^a", "^a]", "[a]"])
+def test_a_note_reference_missing_a_mark_is_at_the_reference(tmp_path: Path, ref: str) -> None:
+    """A reference with its ']', '[' or '^' lost was told at the note's definition ('defined
+    but never referenced'), far from the slip, which the page showed as typed."""
+    body = f"One claim{ref} here.\n\nMore words.\n\n[^a]: A note.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START, str(e)
+    assert f"'{ref}' is missing a mark" in e.message and "write it '[^a]'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\u00a0", "\ufeff", "\u3000"])
+def test_a_box_closing_line_with_an_invisible_space_is_at_that_line(tmp_path: Path,
+                                                                   hidden: str) -> None:
+    """'///' with a zero-width or no-break space closes no box: it was told as the box
+    'never closed', at its opening line, far from the closing line that looks right."""
+    body = ("/// details | More\n    attrs: {id: more}\n\nInside.\n\nStill inside.\n\n"
+            f"///{hidden}\n\nAfter the box.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 7, str(e)
+    assert f"U+{ord(hidden):04X}" in e.message and "delete it" in e.message, str(e)
+
+
+@pytest.mark.parametrize("broken", ["    ![Bars](walk.svg \"Walk.\")",
+                                    "![Bars]walk.svg \"Walk.\")",
+                                    "![Bars]\u200b(walk.svg \"Walk.\")"])
+def test_a_figure_not_read_as_one_in_one_language_is_at_its_own_line(tmp_path: Path,
+                                                                    broken: str) -> None:
+    """A figure indented or with a bracket lost in one language was told as 'only in' the
+    other language, at the other's line, with advice to add what is already there."""
+    en = "Intro.\n\n![Bars](walk.svg \"Walk.\")\n\nAfter.\n"
+    zh = f"Intro.\n\n{broken}\n\nAfter.\n"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == "zh.md" and e.line == BODY_START + 2, str(e)
+    assert "not read as a figure" in e.message, str(e)

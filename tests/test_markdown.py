@@ -2728,3 +2728,58 @@ def test_a_toml_front_matter_block_below_the_front_matter_is_named(
     got = [r.getMessage() for r in caplog.records if "published as typed" in r.getMessage()]
     assert len(got) == 1 and "TOML front matter" in got[0] and "cell break" not in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0] and "remove the block" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "The **scaled score is here.\n",
+    "The scaled** score.\n",
+    "The ** scaled ** score.\n",
+    "\u7528\u76f8\u4e92\u72ec\u7acb\u7684**\u6807\u51c6\u6b63\u6001*\u5206\u91cf\u3002\n",
+])
+def test_a_bold_mark_without_its_pair_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """A '*' lost or doubled at a bold pair (`**bold*`) showed '**' on the page, exit 0,
+    no word (found by mdfuzz)."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "bold mark '**' without its pair" in w]
+    assert got and all(f"index.md:{BODY_START + 2}: warning:" in g for g in got), warned
+    assert "; write **bold words**" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "Some **bold** and ***bold italic*** and *italic* words.\n",
+    "Asterisks as text: \\*\\* here, and `a**b` in code.\n",
+    "Math $a^{**}$ keeps its stars.\n",
+    "```python\nf(**kwargs)\n```\n",
+    "A product, 3 * 4, stays text.\n",
+])
+def test_bold_marks_read_as_bold_or_in_code_stay_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if "bold mark" in w], warned
+
+
+@pytest.mark.parametrize("text", [
+    "See [the paper]](https://example.org/paper) now.\n",
+    "See the paper](https://example.org/paper) now.\n",
+    "\u89c1[\u8bba\u6587]](https://example.org/paper)\u3002\n",
+])
+def test_a_link_with_unpaired_brackets_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """A ']' doubled or a '[' lost at a link showed '](' and the bare address, exit 0,
+    no word (found by mdfuzz)."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "'](' without its pair of brackets" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "; write [text](address)" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "See [the paper](https://example.org/paper) and [a [nested] one](https://example.org).\n",
+    "Code `f[0](x)` and math $[0](1)$ and an escaped \\](x).\n",
+    "```python\nxs[0](1)\n```\n",
+])
+def test_links_written_whole_or_in_code_stay_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if "'](' without" in w], warned

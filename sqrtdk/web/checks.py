@@ -258,10 +258,25 @@ def _item_only_here(here: Page, there: Page, i: int,
     else:
         end = _section_end(there, start, stop)
         place = f"the end of {title}" if not box else f"the end of the text in {title}"
+    if one == "figure" and (written := _figure_written(there, f"{items[i]}.svg", start)):
+        # there, but not read as a figure (indented, a bracket lost): at that line
+        return BuildError(there.source, written,
+                          f"'{items[i]}.svg' is named here but not read as a figure (it is one "
+                          f"at {display_path(here.source)}:{line}); write it as a paragraph of "
+                          "its own, unindented: ![what it shows](NAME.svg \"Caption\")")
     return BuildError(here.source, line,
                       f"{one} {name(items[i])} is only in this language; add it to "
                       f"{display_path(there.source)} after line {end}, {place}, "
                       "or remove it here")
+
+
+def _figure_written(page: Page, file: str, start: int) -> int:
+    """The line of `page`'s article, from line `start` on (else anywhere), that names the
+    figure's file `file` (one the page did not read as a figure); 0 if none."""
+    lines = page.source.read_text(encoding="utf-8").split("\n")
+    found = [n for n, text in enumerate(lines, 1)
+             if re.search(r"(?<![\w./-])" + re.escape(file), text)]
+    return next((n for n in found if n >= start), found[0] if found else 0)
 
 
 def _enclosing_box(page: Page, line: int) -> str:

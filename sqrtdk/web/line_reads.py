@@ -17,6 +17,10 @@ LOGGER = logging.getLogger("sqrtdk.web")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
 _BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
+# a closing line with a space no one sees (no-break, zero-width, a byte-order mark): text
+# inside the box for pymdownx, which then swallows the rest of the article
+_INVISIBLE = "\u00a0\u200b\u200c\u200d\u2060\ufeff\u3000"
+_BLOCK_CLOSE_HIDDEN = re.compile(rf"^[ \t{_INVISIBLE}]*/{{3,}}[ \t{_INVISIBLE}]*$")
 
 
 def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list[int]:
@@ -29,6 +33,11 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
     stack: list[tuple[int, str, str]] = []
     openers: list[int] = []
     for number, line in enumerate(masked.split("\n"), 1):
+        if stack and not _BLOCK_CLOSE.match(line) and _BLOCK_CLOSE_HIDDEN.match(line):
+            hidden = ", ".join(sorted({f"U+{ord(c):04X}" for c in line if c in _INVISIBLE}))
+            raise BuildError(path, number, f"this line of slashes holds an invisible space "
+                                           f"({hidden}), so it closes no box; delete it, leaving "
+                                           f"'{stack[-1][2]}' alone on the line")
         if close := _BLOCK_CLOSE.match(line):
             slashes = close.group(1)
             if not stack:

@@ -541,6 +541,16 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # MagicLink, after an element's edge); its table is `_wiki_tables`
     (re.compile(r"\[\u00aa?(?:https?|ftp)://[^\s\]]+[ \t]+[^\]\n]+\]"), False,
      "a MediaWiki external link '[address text]'", "[text](address)"),
+    # a bold mark without its pair (a '*' lost or doubled: `**bold*`, `*bold**`, `**bold`),
+    # or with a space inside it: neither here nor on GitHub bold, its asterisks shown
+    # (not '** ' at a line's start: an Org heading or AsciiDoc item, told above)
+    (re.compile(r"(?<!\*)(?!(?<![^\n])\*+[ \t])\*\*+(?!\*)"), False,
+     "a bold mark '**' without its pair (or with a space inside it)",
+     "**bold words**, a pair with no space inside it, or '\\*\\*' for asterisks as text"),
+    # a link whose brackets do not pair (`[text]](address)`: a ']' doubled, or a '[' lost):
+    # its '](' shown, the address linked alone or not at all
+    (re.compile(r"\]\("), False, "a link's '](' without its pair of brackets",
+     "[text](address), one '[' before the text and one ']' after it"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes

@@ -91,12 +91,28 @@ class FootnoteChecks(Treeprocessor):
                 raise ContentError(f"the note '[^{label}]' has no text; write it after the "
                                    f"colon (or remove the reference '[^{label}]')",
                                    f"[^{label}]:", line=self.definitions.get(label, 0))
+            if label not in referenced and (broken := self._broken(root, label)):
+                raise ContentError(f"footnote reference '{broken[0]}' is missing a mark, shown "
+                                   f"as typed, and its note '[^{label}]' is referenced nowhere "
+                                   f"else; write it '[^{label}]'", broken[0], line=broken[1])
             if label not in referenced:
                 raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
                                    "reference it in the text or delete it", f"[^{label}]:",
                                    line=self.definitions.get(label, 0))
         self.labels = defined
         self.lines = [self.definitions.get(label, 0) for label in defined]
+
+    def _broken(self, root: etree.Element, label: str) -> tuple[str, int] | None:
+        """A reference to `label` with a mark lost (`[^label`, `^label]`, `[label]`), as
+        typed and at its line, from where that text stands in the tree; None if none."""
+        name = re.escape(label)
+        pattern = re.compile(rf"\[\^{name}(?![\w\]-])|(?<!\[)\^{name}\]|\[{name}\](?![(\[:])")
+        for el in root.iter():
+            for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
+                m = pattern.search((el.text if slot == "text" else el.tail) or "")
+                if m:
+                    return m.group(0), self.positions.at(el, slot, m.start())
+        return None
 
     def _literal(self, root: etree.Element, label: str) -> int:
         """The line of the first reference `[^label]` Markdown left as text (a label with a

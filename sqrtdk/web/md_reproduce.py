@@ -32,6 +32,16 @@ def reproduce_fence(snippets: Mapping[str, Any], ui: Mapping[str, str], shown: l
     def format_box(source: str, language: str, class_name: str, options: Any, md: Any,
                    **kwargs: Any) -> str:
         name = source.strip()
+        if "\n" in name:   # its closing fence, indented, closes no fence here: a later one did
+            raise UnknownSnippet(name.split("\n")[0].strip(),
+                                 "this reproduce box runs on past its closing fence to a later "
+                                 "one, taking the lines between as its snippet's name (a closing "
+                                 "``` indented, its opening one not?); write the box's closing "
+                                 "``` at the start of its line, as its opening one")
+        if not name:
+            raise UnknownSnippet(name, "this reproduce box names no snippet; write the "
+                                 "snippet's name on the line under its '```reproduce' line, "
+                                 "and nothing after 'reproduce' on that line")
         if name not in snippets:
             raise UnknownSnippet(name, f"no snippet '{name}' for a reproduce box; "
                                  + suggest(name, snippets, "snippets"))

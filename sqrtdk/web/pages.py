@@ -262,7 +262,10 @@ def convert(page: PageContext, masked: Masked) -> Conversion:
     except ContentError as e:
         raise combined(_located(one, page, masked) for one in (e, *e.more)) from None
     except UnknownSnippet as e:     # the first reproduce fence naming it (the lexer's record)
-        line = next((line for line, name in page.text.reproduce if name == e.name), 0)
+        line = next((line for line, name in page.text.reproduce if name == e.name), 0) or \
+            next((line for line, info, code in masked.fences   # '```reproduce demo', code ''
+                  if info.split()[:1] == ["reproduce"]
+                  and code.strip().split("\n")[0].strip() == e.name), 0)
         raise BuildError(page.source, line, str(e)) from None
 
 
