@@ -1042,7 +1042,9 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "See [1] and x[i] and [b] alone.\n", "A set {a, b}, a {note} alone and {x: 1}.\n",
     "Quote \"x\": then.\n", "A ``code span`` here.\n", "What now???\n", "Yes -- no.\n",
     "A function f((x)) and g((a, b)) here, and ((2 + 3)).\n",
-    "Both C++ and C++17 work, i++ and j++ too.\n", "Ranges $a$~$b$ and $3$~5 here.\n", "The power 2^ 3 ^ 4.\n",
+    "Both C++ and C++17 work, i++ and j++ too.\n",
+    "Use ++i or i++ here.\n", "First ++count is done, then count++ again.\n",
+    "Write ++x_1 or y++ and ++arr[i] or j++.\n", "Ranges $a$~$b$ and $3$~5 here.\n", "The power 2^ 3 ^ 4.\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's
@@ -1051,6 +1053,16 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "published as typed" in w], warned
+
+
+@pytest.mark.parametrize("text", ["The scale ++a note to self++ holds.\n",
+                                  "The scale ++I should check++ holds.\n"])
+def test_a_ulysses_comment_opening_with_a_or_i_is_told(tmp_path: Path, text: str) -> None:
+    """Prose about increments ('++i or i++') stays quiet, so one-letter words do not open
+    a comment; but 'a' and 'I' are words, and a comment starting with one is still told."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert [w for w in warned if "Ulysses comment" in w], warned
 
 
 def test_a_warning_quoting_an_e_mail_address_shows_it_as_typed(tmp_path: Path) -> None:

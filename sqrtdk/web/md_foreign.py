@@ -174,10 +174,15 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"\[(?:name|time|color)=[^\]\n]*\]"), False, "a HackMD (CodiMD) tag '[name=…]'",
      "the words ('(Alice Chen)'), or nothing"),
     # Bear's and Ulysses' highlight `::words::`, and Ulysses' comment `++words++` (words with
-    # a space: pymdown's keys, `++ctrl+k++`, are told below; `C++` and `i++` stay quiet)
+    # a space: pymdown's keys, `++ctrl+k++`, are told below; `C++` and `i++` stay quiet, and
+    # so does prose about increments, "use ++i or i++", "++count … count++", "++x_1 or y++":
+    # not when the first or last word is one letter (but 'a', 'I'), or the first holds a
+    # digit, '_', '.', '[', '(' or ';', or the two are the same word)
     (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
      "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    (re.compile(r"(?<![\w+{])\+\+(?=[^\s+])(?=[^+\n]*[ \t])[^+\n]*?(?<=[^\s+])\+\+(?![\w+}])"),
+    (re.compile(r"(?<![\w+{])\+\+(?![^\WaAI]\b)(?![^\s+]*[\d_.\[\]();])(?=[^\s+])"
+                r"(?=[^+\n]*[ \t])(?!(\w+)\b[^+\n]*\b\1\+\+)[^+\n]*?(?<=[^\s+])"
+                r"(?<!\b[^\WaAI])\+\+(?![\w+}])"),
      False, "a Ulysses comment '++…++'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
