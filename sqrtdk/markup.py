@@ -13,8 +13,9 @@ from html.parser import HTMLParser
 _MARKDOWN = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
                        r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
                        r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`|\[[^\]\n]+\]\([^)\n]*\)")
-# a Jinja expression or statement, which only the article's text runs
-_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{\{|\{%", re.S)
+# a Jinja expression or statement, which only the article's text runs; each opener reaches
+# only to the next brace (a lazy `.*?` scanned to the end from every `{{`: quadratic)
+_JINJA = re.compile(r"\{\{[^{}]*\}\}|\{%[^{}]*%\}|\{\{|\{%")
 
 
 class _Markup(HTMLParser):

@@ -419,18 +419,38 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
 
 
 # a formula in TeX: `$…$` (or `\(…\)`) holding a command such as \cdot or \sqrt
-_TEX = re.compile(r"\$[^$\n]*\\[A-Za-z]+[^$\n]*\$|\\\(.*?\\[A-Za-z]+.*?\\\)")
+_DOLLARS = re.compile(r"\$[^$\n]*\$")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+def _tex(text: str) -> str | None:
+    """The first `$…$` or `\\(…\\)` on one line of `text` that holds a TeX command, or
+    None. Linear in the length: each opener is paired with the next closer, found once (a
+    lazy `\\(.*?\\)` scanned to the end from every opener, quadratic in a long value)."""
+    found = [(m.start(), m.group(0)) for m in _DOLLARS.finditer(text)
+             if _COMMAND.search(m.group(0), 1)]
+    opener, closer = text.find("\\("), -1
+    while opener >= 0:
+        if closer < opener:
+            closer = text.find("\\)", opener + 2)
+            if closer < 0:
+                break
+        if "\n" not in text[opener:closer] and _COMMAND.search(text, opener + 2, closer):
+            found.append((opener, text[opener:closer + 2]))
+            break
+        opener = text.find("\\(", opener + 2)
+    return min(found)[1] if found else None
 
 
 def no_tex(toml: TomlFile, table: str | None, key: str, text: str, where: str) -> None:
     """BuildError at `key` when its text holds a TeX formula (`$q\\cdot k$`): `where` (the
     page, a figure) shows it as typed, dollars and backslashes; only the article's text is
     typeset."""
-    m = _TEX.search(text)
-    if m is None:
+    tex = _tex(text)
+    if tex is None:
         return
     name = f"[{table}] {key}" if table else key
-    raise toml.error(table, key, f"{name}: '{m.group(0)}' is TeX, which {where} shows as "
+    raise toml.error(table, key, f"{name}: '{tex}' is TeX, which {where} shows as "
                      "typed (only the article's formulas are typeset); write it in Unicode "
                      "(q·k, √dₖ, ÷, pᵢ)")
 

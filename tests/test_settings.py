@@ -1129,6 +1129,17 @@ def test_tex_in_a_label_a_ui_string_or_the_title_is_an_error_at_its_line(
     assert (e.path, e.line) == (site, line) and "is TeX, which the root page" in e.message, e
 
 
+def test_tex_told_quotes_only_the_formula_with_the_command(content: Path) -> None:
+    """'\\(x\\) and \\(\\sqrt{d}\\)' in the title was quoted from the first '\\(' to the
+    last '\\)', both formulas and the words between; each '\\(' pairs with its own '\\)'."""
+    site = content / "site.toml"
+    line = edit(site, re.compile(r"^title = .*$", re.M),
+                'title = "Why \\\\(x\\\\) and \\\\(\\\\sqrt{d}\\\\) here"')
+    e = error(content)
+    assert (e.path, e.line) == (site, line), e
+    assert "'\\(\\sqrt{d}\\)' is TeX" in e.message and "and \\(" not in e.message, e
+
+
 def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
         content: Path) -> None:
     """html_lang copied from the other language equals that file's other_lang: the mistake
