@@ -2772,6 +2772,35 @@ def test_bold_marks_read_as_bold_or_in_code_stay_quiet(tmp_path: Path, text: str
 
 
 @pytest.mark.parametrize("text", [
+    "The *scaled score is here.\n",
+    "A share (*not a score) here.\n",
+    "\u7528\u76f8\u4e92\u72ec\u7acb\u7684*\u6807\u51c6\u6b63\u6001\u5206\u91cf\u3002\n",
+])
+def test_an_emphasis_mark_without_its_pair_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """A '*' opening italics that never closes (the other one lost) showed the asterisk
+    before the word, exit 0, no word; neither reading makes italics of it."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "emphasis mark '*' without its pair" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "; write *italic words*" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "Some *italic*, **bold**, ***both*** and \u7684*\u6807\u51c6*\u5206 words.\n",
+    "An escaped \\*star, `*code` and $a^*$ math.\n",
+    "Products 2*3 and a*b, 3 * 4, and a note mark: significant*.\n",
+    "```python\nf(*args)\n```\n",
+    "* a list item\n* another\n",
+    "| a | b |\n|---|---|\n| *x* | 1 |\n",
+])
+def test_emphasis_marks_in_pairs_or_as_text_stay_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if "emphasis mark '*'" in w], warned
+
+
+@pytest.mark.parametrize("text", [
     "See [the paper]](https://example.org/paper) now.\n",
     "See the paper](https://example.org/paper) now.\n",
     "\u89c1[\u8bba\u6587]](https://example.org/paper)\u3002\n",

@@ -556,6 +556,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its '](' shown, the address linked alone or not at all
     (re.compile(r"\]\("), False, "a link's '](' without its pair of brackets",
      "[text](address), one '[' before the text and one ']' after it"),
+    # an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
+    # neither here nor on GitHub italic, the asterisk shown before the word; not one after a
+    # Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
+    # (`significant*`, a mark of its own), nor org-mode's `[[*Heading]]`, told as its link
+    (re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])"), False,
+     "an emphasis mark '*' without its pair",
+     "*italic words*, the pair around the words, or '\\*' for an asterisk as text"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
