@@ -14,9 +14,15 @@ order (KaTeX's `globalGroup`); nothing carries over to another call (another lan
 build). A formula's cache key holds the site's macros and the TeX of every earlier formula
 of the article that may define one (`_DEFINING`), so its HTML never depends on which
 articles or builds came before.
+
+A formula KaTeX refuses comes back with the place of the fault in the TeX as written and what
+to write (katex_faults.py); an unknown command or environment with the nearest names, from
+KaTeX's own (`names`, read from the installed package and checked with KaTeX), the site's
+macros and the article's.
 """
 from __future__ import annotations
 
+import difflib
 import html as html_lib
 import json
 import os
@@ -31,6 +37,7 @@ from typing import Any
 
 from ...cache import atomic_write, key_for, stamp
 from ...errors import BuildError
+from . import katex_faults
 from .engine import Engine, register
 from .formula import Formula, Quote, Rendered
 
@@ -227,6 +234,7 @@ class KatexRenderer:
         self._memory: dict[str, dict[str, Any]] | None = None
         self._proc: subprocess.Popen[str] | None = None
         self._lock = threading.Lock()
+        self._names: tuple[list[str], list[str]] | None = None
 
     def version(self) -> str:
         """The installed KaTeX version; BuildError with what to run when it is missing."""
@@ -254,15 +262,62 @@ class KatexRenderer:
             for (k, _), answer in zip(todo, self._ask([r for _, r in todo])):
                 cache[k] = answer
             self._save(cache)
-        return [self._rendered(cache[k], f) for k, f in zip(keys, formulas)]
+        out: list[Rendered] = []
+        for k, f in zip(keys, formulas):
+            answer = cache[k]
+            out.append(self._fault(answer, f, site, out) if "error" in answer
+                       else self._rendered(answer, f))
+        return out
+
+    def names(self) -> tuple[list[str], list[str]]:
+        """Every command and environment the installed KaTeX knows (from its own code, each
+        checked with KaTeX: katex_worker.mjs `names`), kept with the formulas' cache."""
+        if self._names is None:
+            cache = self._load()
+            k = key_for("math", self.key(), "names")
+            if not isinstance(cache.get(k), dict):
+                cache[k] = self._ask([{"names": True}])[0]
+                self._save(cache)
+            self._names = ([str(c) for c in cache[k].get("commands", ())],
+                           [str(e) for e in cache[k].get("environments", ())])
+        return self._names
+
+    def _fault(self, answer: dict[str, Any], f: Formula, macros: Mapping[str, str],
+               before: Sequence[Rendered]) -> Rendered:
+        """The Rendered of a formula KaTeX refused: where in the TeX as written, and what to
+        do (katex_faults); an unknown command or environment with the nearest names KaTeX,
+        the site's macros or the article's earlier formulas have."""
+        error = str(answer["error"])
+        raw = str(answer.get("raw", ""))
+        _, undefined, redefined = (p.search(error) for p in _ERROR_PARTS)
+        tex = tex_for_katex(f)
+        at, length = -1, 0
+        if isinstance(answer.get("position"), int) and katex_faults.in_formula(
+                error, tex, answer["position"], int(answer.get("length", 0))):
+            at = katex_faults.at_source(f, tex, answer["position"])
+            end = katex_faults.at_source(f, tex, answer["position"] + int(answer["length"]))
+            length = max(end - at, 0) if at >= 0 else 0
+        elif "position" not in answer and raw:
+            at, length = katex_faults.locate(raw, f.source)
+        nearest: list[str] = []
+        unknown_env = re.match(r"No such environment: (.*)$", raw, re.S)
+        if undefined or unknown_env:
+            commands, environments = self.names()
+            defined = [n for r in before for n in r.defines]
+            known = environments if unknown_env else [*macros, *defined, *commands]
+            name = unknown_env[1].strip() if unknown_env else undefined.group(1) if undefined \
+                else ""
+            nearest = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=2,
+                                                cutoff=0.75)
+        source, display = f.source, f.display
+        return Rendered(error=error, error_at=at, error_length=length, reason=raw,
+                        undefined=undefined.group(1) if undefined else "",
+                        redefined=redefined.group(1) if redefined else "",
+                        nearest=tuple(nearest),
+                        advice=(lambda place: katex_faults.advice(
+                            raw, source, at, display, place, nearest)) if raw else None)
 
     def _rendered(self, answer: dict[str, Any], f: Formula) -> Rendered:
-        if "error" in answer:
-            error = str(answer["error"])
-            at, undefined, redefined = (p.search(error) for p in _ERROR_PARTS)
-            return Rendered(error=error, error_at=int(at.group(1)) - 1 if at else -1,
-                            undefined=undefined.group(1) if undefined else "",
-                            redefined=redefined.group(1) if redefined else "")
         html = str(answer["html"])
         written = tex_for_katex(f)
         if written != f.copy_text:   # the copied TeX: numbers, not \htmlData wrappers

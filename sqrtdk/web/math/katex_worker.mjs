@@ -3,7 +3,12 @@
 //   request:  {"tex": "...", "display": true|false, "macros": {...}, "prelude": ["...", ...]}
 //   answer:   {"html": "...", "warnings": [...], "width_em": 12.3, "defines": ["\\vx"],
 //              "conflict": "\\vx" (only when a definition changes an earlier one's meaning)}
-//          or {"error": "KaTeX's message"}
+//          or {"error": "KaTeX's message", "raw": "without its place", "position": 3, "length": 6}
+//             (position and length: where KaTeX's ParseError puts the fault, in the TeX it read)
+//   request:  {"names": true}
+//   answer:   {"commands": ["\\sqrt", …], "environments": ["aligned", …]}: every command and
+//             environment KaTeX knows, for suggestions: each name written as a string in
+//             KaTeX's own code that KaTeX, asked, does not call undefined
 // TeX macros: `macros` are the site's ([math.macros] in content/site.toml); `prelude` is the
 // TeX of the earlier formulas of the same article that may define macros, in order. KaTeX
 // runs with globalGroup, so `\gdef`, `\def` and `\newcommand` at a formula's top level go
@@ -14,6 +19,7 @@
 // red text in the page. Strict-mode warnings are returned, never printed.
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { readFileSync } from "node:fs";
 
 const require = createRequire(import.meta.url);
 const katex = require(process.env.KATEX_MODULE || "katex");
@@ -147,15 +153,48 @@ function render({ tex, display, macros = {}, prelude = [] }) {
     return { html, warnings, width_em: Math.round(width_em * 100) / 100, defines,
              ...(conflict ? { conflict } : {}) };
   } catch (err) {
-    return { error: String(err && err.message ? err.message : err) };
+    const answer = { error: String(err && err.message ? err.message : err) };
+    if (err instanceof katex.ParseError) {
+      answer.raw = err.rawMessage;
+      if (typeof err.position === "number") {
+        answer.position = err.position;
+        answer.length = err.length || 0;
+      }
+    }
+    return answer;
   }
+}
+
+// KaTeX's names, read from its own code and kept when KaTeX knows them: a command it does
+// not call an undefined control sequence, an environment it does not call no such one
+function names() {
+  const code = readFileSync(require.resolve(process.env.KATEX_MODULE || "katex"), "utf8");
+  const quiet = { throwOnError: true, strict: "ignore", displayMode: true };
+  const known = (tex, refusal) => {
+    try { katex.renderToString(tex, quiet); return true; }
+    catch (e) { return !(e instanceof katex.ParseError && refusal.test(e.rawMessage)); }
+  };
+  const commands = new Set(), environments = new Set();
+  for (const m of code.matchAll(/"\\\\([A-Za-z]+)"/g)) {
+    const name = "\\" + m[1];
+    if (!commands.has(name) && known(name, /^Undefined control sequence/)) commands.add(name);
+  }
+  for (const m of code.matchAll(/"([A-Za-z]{2,16}\*?)"/g)) {
+    const name = m[1];
+    if (!environments.has(name) &&
+        known(`\\begin{${name}}\\end{${name}}`, /^No such environment/)) {
+      environments.add(name);
+    }
+  }
+  return { commands: [...commands].sort(), environments: [...environments].sort() };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on("line", (line) => {
   if (!line.trim()) return;
   const request = JSON.parse(line);
-  const answer = request.version ? { version: katex.version } : render(request);
+  const answer = request.version ? { version: katex.version }
+    : request.names ? names() : render(request);
   process.stdout.write(JSON.stringify(answer) + "\n");
 });
 lines.on("close", () => process.exit(0));
