@@ -4,6 +4,7 @@ the fault in the Markdown file, with the TeX around it (KaTeX's own message said
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,41 @@ def test_each_kind_of_katex_error_says_what_to_write_at_its_line_and_column(
 def test_a_misspelt_site_macro_is_named_with_the_macro_meant(tmp_path: Path, katex: Any) -> None:
     e = fault(tmp_path, katex, "so $\\vqq \\cdot k$ ends\n", {"\\vq": "\\mathbf{q}"})
     assert "did you mean \\vq (from [math.macros]" in e.message, e.message
+
+
+@pytest.mark.parametrize("body, macro, says", [
+    ("x^^", "x^^", "in \\m from [math.macros] in content/site.toml, at column 2 of its "
+                   "TeX ('x^^'): '^^' is two superscript marks"),
+    ("\\frac{#1", "\\frac{#1", "in \\m from [math.macros] in content/site.toml: the '{' "
+                             "at column 6 of its TeX ('{#1') is never closed"),
+    ("a}", "a}", "at column 2 of its TeX ('a}'): this '}' closes no '{'"),
+], ids=["carets", "brace never closed", "brace too many"])
+def test_a_fault_in_a_site_macro_s_tex_is_told_in_that_tex(tmp_path: Path, katex: Any, body: str,
+                                                           macro: str, says: str) -> None:
+    """KaTeX's position is then in the macro's TeX: the advice is about that TeX, not about
+    the formula that uses it (it said the formula's \\m lacked an argument)."""
+    e = fault(tmp_path, katex, "so $y + \\m{x} + 1$ ends\n", {"\\m": body})
+    assert says in e.message, e.message
+
+
+def test_an_unused_site_macro_that_cannot_be_typeset_says_what_to_write(
+        tmp_path: Path, katex: Any, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from sqrtdk.options import PROJECT_ROOT
+    from sqrtdk.settings import load_settings
+    from sqrtdk.web.assemble import check_unused_macros
+    content = tmp_path / "content"
+    shutil.copytree(PROJECT_ROOT / "content", content)
+    site = content / "site.toml"
+    site.write_text(site.read_text(encoding="utf-8") + "\n[math.macros]\n'\\broken' = '\\frac{'\n",
+                    encoding="utf-8")
+    built = page(tmp_path, "A formula $x$ here.\n", RESULTS)
+    with caplog.at_level(logging.WARNING):
+        check_unused_macros([built], katex, load_settings(content))
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "\u0332" not in said[0], said
+    assert "in \\broken from [math.macros] in content/site.toml: the '{' at column 6" in said[0], said
 
 
 def test_a_misspelt_macro_of_the_article_is_named_with_the_macro_meant(

@@ -157,7 +157,7 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
         raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
                          + said + (f"; {advice}" if advice else "") + _dollar_hint(f)
                          + _command_hint(r, page.formulas, rendered, k, macros)
-                         + _site_macro_hint(f, macros))
+                         + ("" if "[math.macros]" in advice else _site_macro_hint(f, macros)))
     first = _defined_at(r.conflict, page, rendered, k)
     raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
                      f"with another meaning ({first}); a macro keeps one meaning "
@@ -289,9 +289,13 @@ def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Setting
         probes.append(Formula((tex,), False, 0, tex, 0))
     for name, rendered in zip(unused, math.render(probes, settings.macros), strict=True):
         if rendered.error:
+            reason = (f"KaTeX: {' '.join(rendered.reason.split()).rstrip('.')}"
+                      if rendered.reason else katex_reason(rendered.error))
+            advice = rendered.advice(lambda o: "its end") if rendered.advice else ""
             warn(LOGGER, settings.path, settings.macro_lines.get(name, 0),
-                 f"[math.macros] {name} cannot be typeset ({rendered.error}); no formula uses "
-                 "it yet, so no page shows the fault: correct its TeX, or remove it")
+                 f"[math.macros] {name} cannot be typeset ({reason}"
+                 + (f"; {advice}" if advice else "") + "); no formula uses it yet, so no "
+                 "page shows the fault: correct its TeX, or remove it")
 
 
 def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:

@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import threading
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -299,6 +299,12 @@ class KatexRenderer:
             length = max(end - at, 0) if at >= 0 else 0
         elif "position" not in answer and raw:
             at, length = katex_faults.locate(raw, f.source)
+        used = {n: b for n, b in macros.items()
+                if re.search(re.escape(n) + r"(?![A-Za-z])", f.source)}
+        # a fault inside a site macro's TeX: KaTeX's position is in that TeX
+        inside = next(((n, b) for n, b in used.items() if isinstance(answer.get("position"), int)
+                       and at < 0 and katex_faults.in_formula(
+                           error, b, answer["position"], int(answer.get("length", 0)))), None)
         nearest: list[str] = []
         unknown_env = re.match(r"No such environment: (.*)$", raw, re.S)
         if undefined or unknown_env:
@@ -310,12 +316,19 @@ class KatexRenderer:
             nearest = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=2,
                                                 cutoff=0.75)
         source, display = f.source, f.display
+
+        def advice(place: Callable[[int], str]) -> str:
+            if inside is None:
+                return katex_faults.advice(raw, source, at, display, place, nearest, used)
+            name, body = inside
+            pos = int(answer["position"])
+            return (f"the fault is in {name} from [math.macros] in content/site.toml, at "
+                    f"column {pos + 1} of its TeX ('{body}'): " + katex_faults.advice(
+                        raw, body, pos, display, lambda o: f"its column {o + 1}", nearest))
         return Rendered(error=error, error_at=at, error_length=length, reason=raw,
                         undefined=undefined.group(1) if undefined else "",
                         redefined=redefined.group(1) if redefined else "",
-                        nearest=tuple(nearest),
-                        advice=(lambda place: katex_faults.advice(
-                            raw, source, at, display, place, nearest)) if raw else None)
+                        nearest=tuple(nearest), advice=advice if raw else None)
 
     def _rendered(self, answer: dict[str, Any], f: Formula) -> Rendered:
         html = str(answer["html"])

@@ -11,7 +11,7 @@ offset in the TeX as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .formula import Formula
 
@@ -135,11 +135,21 @@ Place = Callable[[int], str]      # an offset of the TeX as written -> "line 12,
 
 
 def advice(raw: str, tex: str, at: int, display: bool, place: Place,
-           nearest: Sequence[str] = ()) -> str:
+           nearest: Sequence[str] = (), macros: Mapping[str, str] | None = None) -> str:
     """What to write, for KaTeX's parse error `raw` (its message without its place) in
     `tex` (as written) at offset `at` (-1: unknown; len(tex): its end); `place` names an
     offset's line and column; `nearest`: KaTeX's or the site's names close to an unknown
-    one. "" for an undefined command (assemble's hint covers those) and our own errors."""
+    one; `macros`: the site's macros the formula uses (name -> TeX), whose '{' never closed
+    ends the formula inside a group too. "" for an undefined command (assemble's hint
+    covers those) and our own errors."""
+    if raw.startswith(("Unexpected end of input in a macro argument", "Expected '}'")) and \
+            _hiding_comment(tex) < 0 and _unclosed_brace(tex) is None:
+        for name, body in (macros or {}).items():
+            if (brace := _unclosed_brace(body)) is not None:
+                return (f"the fault is in {name} from [math.macros] in content/site.toml: "
+                        f"the '{brace[1]}' at column {brace[0] + 1} of its TeX "
+                        f"('{body[brace[0]:][:12]}') is never closed: add the "
+                        f"'{'}' if brace[1] == '{' else ']'}' there")
     said = _advice(raw, tex, at, display, place, nearest)
     return said if said is not None else (
         "correct the TeX there as KaTeX's message says, or see KaTeX's list of supported "
