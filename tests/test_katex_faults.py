@@ -232,3 +232,23 @@ def test_show_in_a_formula_does_not_break_the_renderer(katex: Any) -> None:
     answers: the build failed to read them (a traceback). Now it is a formula like any."""
     rendered = katex.render([formula("\\show\\alpha x"), formula("y")])
     assert all(r.html and not r.error for r in rendered), rendered
+
+
+@pytest.mark.parametrize("body, line, piece", [
+    ("so $x — y$ ends\n", 0, "—"),
+    ("Text.\n\n$$\na = b\n+ c — d\n$$\n", 4, "—"),
+    ("so $x = \\text{é} + \\mathbb{1}$ ends\n", 0, "\\mathbb{1}"),
+    ("- an item: $a_{\\text{max}} = 最大$ ends\n", 0, "最大"),
+], ids=["inline", "display line", "blackboard bold", "Chinese in math"])
+def test_a_katex_warning_is_at_its_line_and_column(tmp_path: Path, katex: Any, body: str,
+                                                   line: int, piece: str) -> None:
+    """KaTeX's strict-mode warnings (a character its fonts lack, text in math) were told at
+    the formula's first line: now at the character's line and column (with --strict they
+    are the build's errors)."""
+    from sqrtdk.log import captured
+    built = page(tmp_path, body, RESULTS)
+    with captured() as said:
+        typeset([built], katex, {})
+    text = body.split("\n")[line]
+    at = f"index.md:{BODY_START + line}: warning: "
+    assert any(at in s and f" at column {column_of(text, piece)}; " in s for s in said), said

@@ -108,8 +108,8 @@ def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | N
                 with found.seam():
                     _formula_fault(page, k, rendered, macros or {})
                 defining = bool(r.conflict or _DEFINES.search(f.source))
-            for w in () if failed[k] else r.warnings:
-                warn(LOGGER, page.source, f.line, w)
+            if not failed[k] and r.warnings:
+                _warn_at(page, k, r)
         name = (box_names or {}).get(page.lang, "")
         out[page.lang] = ["" if bad else _laid_out(page, f, r, math, name, macros)
                           for f, r, bad in zip(page.formulas, rendered, failed)]
@@ -162,6 +162,22 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
     raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
                      f"with another meaning ({first}); a macro keeps one meaning "
                      "in an article: give the new one another name")
+
+
+def _warn_at(page: Page, k: int, r: Rendered) -> None:
+    """The engine's warnings of formula k, each at the line of its token and with its column
+    when the engine says where it is (else at the formula's line)."""
+    f = page.formulas[k]
+    place = _placer(page, k)
+    places = [*r.warnings_at, *[-1] * (len(r.warnings) - len(r.warnings_at))]
+    for w, at in zip(r.warnings, places):
+        if at < 0:
+            warn(LOGGER, page.source, f.line, w)
+            continue
+        column = place(at).split(", ")[-1]
+        head, sep, rest = w.partition("; ")
+        said = f"{head} at {column}{sep}{rest}" if column.startswith("column") else w
+        warn(LOGGER, page.source, f.line_at(at), said)
 
 
 def _fault_reason(r: Rendered, f: Formula, place: Callable[[int], str]) -> str:

@@ -61,9 +61,10 @@ class Rendered:
     says the formula may not define again; `defines` are the TeX macros it defined or
     changed, `conflict` one of them that already had another meaning. For an error:
     `error_length` is the length of the TeX at fault from `error_at`, `reason` the engine's
-    message without its place, `nearest` the known names closest to an
-    unknown one, and `advice(place)` says what to write, in the build's words
-    (`place` names an offset of the TeX as written by its file line and column)."""
+    message without its place, `nearest` the known names closest to an unknown one, and
+    `advice(place)` says what to write, in the build's words (`place` names an offset of the
+    TeX as written by its file line and column). `warnings_at`: where each warning's token
+    starts in the TeX as written (-1: unknown)."""
 
     html: str = ""
     error: str = ""
@@ -71,6 +72,7 @@ class Rendered:
     undefined: str = ""
     redefined: str = ""
     warnings: tuple[str, ...] = ()
+    warnings_at: tuple[int, ...] = ()
     width_em: float = 0.0
     defines: tuple[str, ...] = ()
     conflict: str = ""

@@ -40,6 +40,7 @@ from ...errors import BuildError
 from . import katex_faults
 from .engine import Engine, register
 from .formula import Formula, Quote, Rendered
+from .katex_faults import at_source
 
 WORKER = Path(__file__).resolve().parent / "katex_worker.mjs"
 OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
@@ -114,12 +115,17 @@ _MATHBB = re.compile(r"\\mathbb\s*(?:\{(?P<braced>[^{}]*)\}|(?P<bare>[A-Za-z0-9]
 _IN_MATHBB = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZk ")
 
 
+def _lacking(m: re.Match[str]) -> str:
+    """The characters of an `\\mathbb` match that KaTeX's blackboard-bold font lacks."""
+    return "".join(dict.fromkeys(c for c in (m["braced"] or m["bare"] or "")
+                                 if c not in _IN_MATHBB))
+
+
 def font_gaps(tex: str) -> list[str]:
     """A warning for each `\\mathbb` of `tex` holding a character KaTeX's font lacks."""
     out = []
     for m in _MATHBB.finditer(tex):
-        lacking = "".join(dict.fromkeys(c for c in (m["braced"] or m["bare"] or "")
-                                        if c not in _IN_MATHBB))
+        lacking = _lacking(m)
         if lacking:
             out.append(f"KaTeX: '{m.group(0)}': KaTeX's blackboard-bold font has only the "
                        f"capital letters (and k), so the page draws '{lacking}' in the plain "
@@ -179,6 +185,19 @@ def grouped(warnings: Sequence[str], tex: str) -> list[str]:
             named += f" and {len(runs) - MOST_RUNS} more"
         at = next(i for i, w in enumerate(out) if w.startswith(f"{code}: ") and "{runs}" in w)
         out[at] = out[at].replace("{runs}", named)
+    return out
+
+
+def first_places(warnings: Sequence[str], places: Sequence[int]) -> list[int]:
+    """The place of each warning `grouped` gives: a character warning's is its code's first."""
+    out: list[int] = []
+    seen: set[str] = set()
+    for w, at in zip(warnings, places, strict=True):
+        m = _ONE_CHARACTER.match(w)
+        if m is None or m["code"] not in seen:
+            out.append(at)
+        if m is not None:
+            seen.add(m["code"])
     return out
 
 
@@ -338,10 +357,16 @@ class KatexRenderer:
                                 "</annotation>",
                                 f'<annotation encoding="application/x-tex">'
                                 f'{_escape(f.copy_text)}</annotation>', 1)
+        said = [str(w) for w in answer.get("warnings", ())]
+        places = [int(p) for p in answer.get("warning_at", ())]
+        places += [-1] * (len(said) - len(places))
+        first = [at_source(f, written, at) if at >= 0 else -1
+                 for at in first_places(said, places)]
         return Rendered(html=html,
-                        warnings=tuple(advised(w) for w in grouped(
-                            [str(w) for w in answer.get("warnings", ())], f.source))
+                        warnings=tuple(advised(w) for w in grouped(said, f.source))
                         + tuple(font_gaps(f.source)),
+                        warnings_at=(*first, *(m.start() for m in _MATHBB.finditer(f.source)
+                                               if _lacking(m))),
                         width_em=float(answer.get("width_em", 0.0)) * FONT_SCALE,
                         defines=tuple(answer.get("defines", ())),
                         conflict=str(answer.get("conflict", "")))

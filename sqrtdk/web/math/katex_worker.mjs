@@ -1,7 +1,8 @@
 // A long-lived KaTeX worker: one JSON request per line on stdin, one JSON answer per line on
 // stdout, in order. It exits when stdin closes (so it never outlives the build).
 //   request:  {"tex": "...", "display": true|false, "macros": {...}, "prelude": ["...", ...]}
-//   answer:   {"html": "...", "warnings": [...], "width_em": 12.3, "defines": ["\\vx"],
+//   answer:   {"html": "...", "warnings": [...], "warning_at": [4, …] (where in the TeX each
+//              warning's token starts, -1 when in a macro's TeX), "width_em": 12.3, "defines": ["\\vx"],
 //              "conflict": "\\vx" (only when a definition changes an earlier one's meaning)}
 //          or {"error": "KaTeX's message", "raw": "without its place", "position": 3, "length": 6}
 //             (position and length: where KaTeX's ParseError puts the fault, in the TeX it read)
@@ -82,7 +83,7 @@ function width(node, scale) {
 const QUIET = new Set(["htmlExtension", "newLineInDisplayMode"]);
 const states = new Map();   // JSON of [macros, prelude] -> the macros after the prelude
 
-function options(display, macros, warnings, untrusted) {
+function options(display, macros, warnings, untrusted, places = [], tex = null) {
   return {
     displayMode: display, throwOnError: true, output: "htmlAndMathml", macros,
     globalGroup: true,
@@ -90,8 +91,13 @@ function options(display, macros, warnings, untrusted) {
     // cannot use it); newLineInDisplayMode, a \\ at a display formula's top level, which
     // LaTeX ignores but KaTeX, told to "ignore" its strict rule, draws as the line break the
     // author meant (its HTML puts each line in a block of its own, in every browser)
-    strict: (code, message) => {
-      if (!QUIET.has(code)) warnings.push(`${code}: ${message}`);
+    // each warning's place: where its token starts in the formula (-1: in a macro's TeX)
+    strict: (code, message, token) => {
+      if (!QUIET.has(code)) {
+        warnings.push(`${code}: ${message}`);
+        const loc = token && token.loc;
+        places.push(loc && loc.lexer && loc.lexer.input === tex ? loc.start : -1);
+      }
       return "ignore";
     },
     trust: (context) => {
@@ -131,11 +137,12 @@ function stateAfter(macros, prelude) {
 }
 
 function render({ tex, display, macros = {}, prelude = [] }) {
-  const warnings = [], untrusted = [];
+  const warnings = [], untrusted = [], places = [];
   const before = stateAfter(macros, prelude);
   const mine = { ...before };
   try {
-    const html = katex.renderToString(tex, options(display, mine, warnings, untrusted));
+    const html = katex.renderToString(tex, options(display, mine, warnings, untrusted, places,
+                                                   tex));
     if (untrusted.length) {
       return { error: `${untrusted[0]} needs KaTeX's trust option, which this site does not ` +
         "give (it would let a formula add links, classes or images the checks cannot see); " +
@@ -150,7 +157,7 @@ function render({ tex, display, macros = {}, prelude = [] }) {
       (!(name in before) || meaning(mine[name]) !== meaning(before[name])));
     const conflict = defines.find((name) => name in before);
     if (defines.length) states.set(JSON.stringify([macros, [...prelude, tex]]), mine);
-    return { html, warnings, width_em: Math.round(width_em * 100) / 100, defines,
+    return { html, warnings, warning_at: places, width_em: Math.round(width_em * 100) / 100, defines,
              ...(conflict ? { conflict } : {}) };
   } catch (err) {
     const answer = { error: String(err && err.message ? err.message : err) };
