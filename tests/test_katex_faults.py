@@ -117,7 +117,10 @@ def test_each_kind_of_katex_error_says_what_to_write_at_its_line_and_column(
         assert f"at column {column_of(text, piece, int(nth or 1))} ('{piece}')" in e.message, \
             e.message
     else:
-        assert "at the formula's end" in e.message, e.message
+        # just after the TeX: its closing '$' (or '$$')
+        end = (text.rindex("$$") if text.startswith("$$") else
+               text.index("$", text.index("$") + 1)) + 1
+        assert f"at the formula's end (line {line}, column {end})" in e.message, e.message
     assert "\u0332" not in e.message and "at position" not in e.message, e.message
 
 

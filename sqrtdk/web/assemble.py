@@ -184,12 +184,13 @@ def _fault_reason(r: Rendered, f: Formula, place: Callable[[int], str]) -> str:
     """The engine's message without its place (`r.reason`), then the place in the author's
     file, the column on the error's line (the line alone when the file does not show the
     formula as written), the token at fault, and the TeX around it when the formula is longer
-    than that; "at the formula's end" for an error there (its advice names what is open)."""
+    than that; "at the formula's end" and that place for an error there (its advice names
+    what is open)."""
     said = f"KaTeX: {' '.join(r.reason.split()).rstrip('.')}"
     if r.error_at < 0:
         return said
     if r.error_at >= len(f.source.rstrip()):
-        return said + " at the formula's end"
+        return f"{said} at the formula's end ({place(len(f.source.rstrip()))})"
     token = f.source[r.error_at:r.error_at + r.error_length]
     start, end = max(r.error_at - 15, 0), min(r.error_at + r.error_length + 15, len(f.source))
     around = (("\u2026" if start else "") + f.source[start:end]
