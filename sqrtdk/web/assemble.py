@@ -10,7 +10,7 @@ import difflib
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,8 +108,8 @@ def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | N
                 with found.seam():
                     _formula_fault(page, k, rendered, macros or {})
                 defining = bool(r.conflict or _DEFINES.search(f.source))
-            for w in () if failed[k] else r.warnings:
-                warn(LOGGER, page.source, f.line, w)
+            if not failed[k] and r.warnings:
+                _warn_at(page, k, r)
         name = (box_names or {}).get(page.lang, "")
         out[page.lang] = ["" if bad else _laid_out(page, f, r, math, name, macros)
                           for f, r, bad in zip(page.formulas, rendered, failed)]
@@ -138,25 +138,100 @@ def katex_reason(error: str) -> str:
 
 def _formula_fault(page: Page, k: int, rendered: list[Rendered],
                    macros: Mapping[str, str]) -> None:
-    """The BuildError of formula `k` of `page`, which the engine refused (`rendered[k]`)."""
+    """The BuildError of formula `k` of `page`, which the engine refused (`rendered[k]`): at
+    the line of the fault, its column and the TeX around it named, and what to write."""
     f, r = page.formulas[k], rendered[k]
     if r.error:
         source = " ".join(f.source.split())
         source = source if len(source) <= 80 else source[:79] + "\u2026"
         dollars = "$$" if f.display else "$"
-        line = f.line_at(r.error_at) if r.error_at >= 0 else f.line
+        at_end = r.error_at >= len(f.source.rstrip())
+        line = f.line_at(r.error_at) if r.error_at >= 0 and not at_end else f.line
         if r.redefined and r.error_at < 0 and (defined := re.search(
                 r"\\(?:re)?newcommand\s*\{?\s*" + re.escape(r.redefined) + r"(?![A-Za-z])",
                 f.source)):
             line = f.line_at(defined.start())     # its own line, in a formula of many lines
+        place = _placer(page, k)
+        said = _fault_reason(r, f, place) if r.reason else katex_reason(r.error)
+        advice = r.advice(place) if r.advice is not None else ""
         raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
-                         + katex_reason(r.error) + _dollar_hint(f)
+                         + said + (f"; {advice}" if advice else "") + _dollar_hint(f)
                          + _command_hint(r, page.formulas, rendered, k, macros)
-                         + _site_macro_hint(f, macros))
+                         + ("" if "[math.macros]" in advice else _site_macro_hint(f, macros)))
     first = _defined_at(r.conflict, page, rendered, k)
     raise BuildError(page.source, f.line, f"{r.conflict} is defined again here "
                      f"with another meaning ({first}); a macro keeps one meaning "
                      "in an article: give the new one another name")
+
+
+def _warn_at(page: Page, k: int, r: Rendered) -> None:
+    """The engine's warnings of formula k, each at the line of its token and with its column
+    when the engine says where it is (else at the formula's line)."""
+    f = page.formulas[k]
+    place = _placer(page, k)
+    places = [*r.warnings_at, *[-1] * (len(r.warnings) - len(r.warnings_at))]
+    for w, at in zip(r.warnings, places):
+        if at < 0:
+            warn(LOGGER, page.source, f.line, w)
+            continue
+        column = place(at).split(", ")[-1]
+        head, sep, rest = w.partition("; ")
+        said = f"{head} at {column}{sep}{rest}" if column.startswith("column") else w
+        warn(LOGGER, page.source, f.line_at(at), said)
+
+
+def _fault_reason(r: Rendered, f: Formula, place: Callable[[int], str]) -> str:
+    """The engine's message without its place (`r.reason`), then the place in the author's
+    file, the column on the error's line (the line alone when the file does not show the
+    formula as written), the token at fault, and the TeX around it when the formula is longer
+    than that; "at the formula's end" and that place for an error there (its advice names
+    what is open)."""
+    said = f"KaTeX: {' '.join(r.reason.split()).rstrip('.')}"
+    if r.error_at < 0:
+        return said
+    if r.error_at >= len(f.source.rstrip()):
+        return f"{said} at the formula's end ({place(len(f.source.rstrip()))})"
+    token = f.source[r.error_at:r.error_at + r.error_length]
+    start, end = max(r.error_at - 15, 0), min(r.error_at + r.error_length + 15, len(f.source))
+    around = (("\u2026" if start else "") + f.source[start:end]
+              + ("\u2026" if end < len(f.source) else ""))
+    around = " ".join(around.split())
+    shown = f" ('{' '.join(token.split())}')" if token.strip() else ""
+    if around != " ".join(f.source.split()):
+        shown += f", in '{around}'"
+    return f"{said} at {place(r.error_at).split(', ')[-1]}{shown}"
+
+
+def _placer(page: Page, k: int) -> Callable[[int], str]:
+    """`place(offset)`: 'line L, column C' of an offset of formula k's TeX as written, in
+    its Markdown file (the formula may start in the middle of a line, a list item's or a
+    quote's prefix before each of its lines); 'line L' when the file does not show it."""
+    f = page.formulas[k]
+    try:
+        lines = page.source.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        lines = []
+
+    def place(offset: int) -> str:
+        offset = max(0, min(offset, len(f.source)))
+        line = f.line_at(offset)
+        first = f.source.rfind("\n", 0, offset) + 1
+        piece = f.source[first:].split("\n")[0]
+        text = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
+        after = 0
+        if first == 0:      # the formula's first line: past the formulas before it there
+            for g in page.formulas[:k]:
+                if g.line_at(len(g.source)) == line and g.source:
+                    last = g.source.split("\n")[-1]
+                    found = text.find(last, after)
+                    after = found + len(last) if found >= 0 else after
+        column = text.find(piece, after)
+        if column < 0:
+            column = text.find(piece)
+        if column < 0 or not piece:
+            return f"line {line}"
+        return f"line {line}, column {column + offset - first + 1}"
+    return place
 
 
 def _laid_out(page: Page, f: Formula, r: Rendered, math: MathRenderer, name: str,
@@ -231,9 +306,13 @@ def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Setting
         probes.append(Formula((tex,), False, 0, tex, 0))
     for name, rendered in zip(unused, math.render(probes, settings.macros), strict=True):
         if rendered.error:
+            reason = (f"KaTeX: {' '.join(rendered.reason.split()).rstrip('.')}"
+                      if rendered.reason else katex_reason(rendered.error))
+            advice = rendered.advice(lambda o: "its end") if rendered.advice else ""
             warn(LOGGER, settings.path, settings.macro_lines.get(name, 0),
-                 f"[math.macros] {name} cannot be typeset ({rendered.error}); no formula uses "
-                 "it yet, so no page shows the fault: correct its TeX, or remove it")
+                 f"[math.macros] {name} cannot be typeset ({reason}"
+                 + (f"; {advice}" if advice else "") + "); no formula uses it yet, so no "
+                 "page shows the fault: correct its TeX, or remove it")
 
 
 def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:
@@ -292,6 +371,12 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
         return (f"; {command} is defined later, at line {later.line}, and a definition holds "
                 "from its formula on: move the definition up, into this formula or an "
                 "earlier one")
+    if r.nearest:
+        named = " or ".join(n + (" (from [math.macros] in content/site.toml)" if n in macros
+                                 else "") for n in r.nearest)
+        return (f"; {command} is no command KaTeX knows: did you mean {named}? If not, "
+                "write it with KaTeX's commands, or define it, in a formula (\\newcommand) or "
+                "in [math.macros] of content/site.toml")
     return (f"; {command} is no command KaTeX knows (a package's, or a macro of the site the post "
             "was written for): write it with KaTeX's commands, or define it, in a formula "
             "(\\newcommand) or in [math.macros] of content/site.toml")

@@ -2,7 +2,8 @@
 rest of the site (the quoting module makes `Formula`s, an engine renders them)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,12 @@ class Rendered:
     it (0: unknown); `error_at` is the error's character offset in the formula's TeX (-1:
     unknown); `undefined` is a command the error says is not defined, `redefined` a macro it
     says the formula may not define again; `defines` are the TeX macros it defined or
-    changed, `conflict` one of them that already had another meaning."""
+    changed, `conflict` one of them that already had another meaning. For an error:
+    `error_length` is the length of the TeX at fault from `error_at`, `reason` the engine's
+    message without its place, `nearest` the known names closest to an unknown one, and
+    `advice(place)` says what to write, in the build's words (`place` names an offset of the
+    TeX as written by its file line and column). `warnings_at`: where each warning's token
+    starts in the TeX as written (-1: unknown)."""
 
     html: str = ""
     error: str = ""
@@ -66,6 +72,11 @@ class Rendered:
     undefined: str = ""
     redefined: str = ""
     warnings: tuple[str, ...] = ()
+    warnings_at: tuple[int, ...] = ()
     width_em: float = 0.0
     defines: tuple[str, ...] = ()
     conflict: str = ""
+    error_length: int = 0
+    reason: str = ""
+    nearest: tuple[str, ...] = ()
+    advice: Callable[[Callable[[int], str]], str] | None = field(default=None, compare=False)

@@ -14,9 +14,15 @@ order (KaTeX's `globalGroup`); nothing carries over to another call (another lan
 build). A formula's cache key holds the site's macros and the TeX of every earlier formula
 of the article that may define one (`_DEFINING`), so its HTML never depends on which
 articles or builds came before.
+
+A formula KaTeX refuses comes back with the place of the fault in the TeX as written and what
+to write (katex_faults.py); an unknown command or environment with the nearest names, from
+KaTeX's own (`names`, read from the installed package and checked with KaTeX), the site's
+macros and the article's.
 """
 from __future__ import annotations
 
+import difflib
 import html as html_lib
 import json
 import os
@@ -25,14 +31,16 @@ import shutil
 import subprocess
 import threading
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ...cache import atomic_write, key_for, stamp
 from ...errors import BuildError
+from . import katex_faults
 from .engine import Engine, register
 from .formula import Formula, Quote, Rendered
+from .katex_faults import at_source
 
 WORKER = Path(__file__).resolve().parent / "katex_worker.mjs"
 OPTIONS = ("displayMode;throwOnError=true;output=htmlAndMathml;strict=collect;"
@@ -107,12 +115,17 @@ _MATHBB = re.compile(r"\\mathbb\s*(?:\{(?P<braced>[^{}]*)\}|(?P<bare>[A-Za-z0-9]
 _IN_MATHBB = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZk ")
 
 
+def _lacking(m: re.Match[str]) -> str:
+    """The characters of an `\\mathbb` match that KaTeX's blackboard-bold font lacks."""
+    return "".join(dict.fromkeys(c for c in (m["braced"] or m["bare"] or "")
+                                 if c not in _IN_MATHBB))
+
+
 def font_gaps(tex: str) -> list[str]:
     """A warning for each `\\mathbb` of `tex` holding a character KaTeX's font lacks."""
     out = []
     for m in _MATHBB.finditer(tex):
-        lacking = "".join(dict.fromkeys(c for c in (m["braced"] or m["bare"] or "")
-                                        if c not in _IN_MATHBB))
+        lacking = _lacking(m)
         if lacking:
             out.append(f"KaTeX: '{m.group(0)}': KaTeX's blackboard-bold font has only the "
                        f"capital letters (and k), so the page draws '{lacking}' in the plain "
@@ -175,6 +188,19 @@ def grouped(warnings: Sequence[str], tex: str) -> list[str]:
     return out
 
 
+def first_places(warnings: Sequence[str], places: Sequence[int]) -> list[int]:
+    """The place of each warning `grouped` gives: a character warning's is its code's first."""
+    out: list[int] = []
+    seen: set[str] = set()
+    for w, at in zip(warnings, places, strict=True):
+        m = _ONE_CHARACTER.match(w)
+        if m is None or m["code"] not in seen:
+            out.append(at)
+        if m is not None:
+            seen.add(m["code"])
+    return out
+
+
 # The preloaded fonts are served cut down to what the formulas draw (see fonts.py), plus what
 # explainer.js may write into a formula's quoted numbers when the reader changes dₖ
 NUMBER_CHARS = "0123456789.,%+-\u2212\u00d7 "
@@ -227,6 +253,7 @@ class KatexRenderer:
         self._memory: dict[str, dict[str, Any]] | None = None
         self._proc: subprocess.Popen[str] | None = None
         self._lock = threading.Lock()
+        self._names: tuple[list[str], list[str]] | None = None
 
     def version(self) -> str:
         """The installed KaTeX version; BuildError with what to run when it is missing."""
@@ -254,15 +281,75 @@ class KatexRenderer:
             for (k, _), answer in zip(todo, self._ask([r for _, r in todo])):
                 cache[k] = answer
             self._save(cache)
-        return [self._rendered(cache[k], f) for k, f in zip(keys, formulas)]
+        out: list[Rendered] = []
+        for k, f in zip(keys, formulas):
+            answer = cache[k]
+            out.append(self._fault(answer, f, site, out) if "error" in answer
+                       else self._rendered(answer, f))
+        return out
+
+    def names(self) -> tuple[list[str], list[str]]:
+        """Every command and environment the installed KaTeX knows (from its own code, each
+        checked with KaTeX: katex_worker.mjs `names`), kept with the formulas' cache."""
+        if self._names is None:
+            cache = self._load()
+            k = key_for("math", self.key(), "names")
+            if not isinstance(cache.get(k), dict):
+                cache[k] = self._ask([{"names": True}])[0]
+                self._save(cache)
+            self._names = ([str(c) for c in cache[k].get("commands", ())],
+                           [str(e) for e in cache[k].get("environments", ())])
+        return self._names
+
+    def _fault(self, answer: dict[str, Any], f: Formula, macros: Mapping[str, str],
+               before: Sequence[Rendered]) -> Rendered:
+        """The Rendered of a formula KaTeX refused: where in the TeX as written, and what to
+        do (katex_faults); an unknown command or environment with the nearest names KaTeX,
+        the site's macros or the article's earlier formulas have."""
+        error = str(answer["error"])
+        raw = str(answer.get("raw", ""))
+        _, undefined, redefined = (p.search(error) for p in _ERROR_PARTS)
+        tex = tex_for_katex(f)
+        at, length = -1, 0
+        if isinstance(answer.get("position"), int) and katex_faults.in_formula(
+                error, tex, answer["position"], int(answer.get("length", 0))):
+            at = katex_faults.at_source(f, tex, answer["position"])
+            end = katex_faults.at_source(f, tex, answer["position"] + int(answer["length"]))
+            length = max(end - at, 0) if at >= 0 else 0
+        elif "position" not in answer and raw:
+            at, length = katex_faults.locate(raw, f.source)
+        used = {n: b for n, b in macros.items()
+                if re.search(re.escape(n) + r"(?![A-Za-z])", f.source)}
+        # a fault inside a site macro's TeX: KaTeX's position is in that TeX
+        inside = next(((n, b) for n, b in used.items() if isinstance(answer.get("position"), int)
+                       and at < 0 and katex_faults.in_formula(
+                           error, b, answer["position"], int(answer.get("length", 0)))), None)
+        nearest: list[str] = []
+        unknown_env = re.match(r"No such environment: (.*)$", raw, re.S)
+        if undefined or unknown_env:
+            commands, environments = self.names()
+            defined = [n for r in before for n in r.defines]
+            known = environments if unknown_env else [*macros, *defined, *commands]
+            name = unknown_env[1].strip() if unknown_env else undefined.group(1) if undefined \
+                else ""
+            nearest = difflib.get_close_matches(name, list(dict.fromkeys(known)), n=2,
+                                                cutoff=0.75)
+        source, display = f.source, f.display
+
+        def advice(place: Callable[[int], str]) -> str:
+            if inside is None:
+                return katex_faults.advice(raw, source, at, display, place, nearest, used)
+            name, body = inside
+            pos = int(answer["position"])
+            return (f"the fault is in {name} from [math.macros] in content/site.toml, at "
+                    f"column {pos + 1} of its TeX ('{body}'): " + katex_faults.advice(
+                        raw, body, pos, display, lambda o: f"its column {o + 1}", nearest))
+        return Rendered(error=error, error_at=at, error_length=length, reason=raw,
+                        undefined=undefined.group(1) if undefined else "",
+                        redefined=redefined.group(1) if redefined else "",
+                        nearest=tuple(nearest), advice=advice if raw else None)
 
     def _rendered(self, answer: dict[str, Any], f: Formula) -> Rendered:
-        if "error" in answer:
-            error = str(answer["error"])
-            at, undefined, redefined = (p.search(error) for p in _ERROR_PARTS)
-            return Rendered(error=error, error_at=int(at.group(1)) - 1 if at else -1,
-                            undefined=undefined.group(1) if undefined else "",
-                            redefined=redefined.group(1) if redefined else "")
         html = str(answer["html"])
         written = tex_for_katex(f)
         if written != f.copy_text:   # the copied TeX: numbers, not \htmlData wrappers
@@ -270,10 +357,16 @@ class KatexRenderer:
                                 "</annotation>",
                                 f'<annotation encoding="application/x-tex">'
                                 f'{_escape(f.copy_text)}</annotation>', 1)
+        said = [str(w) for w in answer.get("warnings", ())]
+        places = [int(p) for p in answer.get("warning_at", ())]
+        places += [-1] * (len(said) - len(places))
+        first = [at_source(f, written, at) if at >= 0 else -1
+                 for at in first_places(said, places)]
         return Rendered(html=html,
-                        warnings=tuple(advised(w) for w in grouped(
-                            [str(w) for w in answer.get("warnings", ())], f.source))
+                        warnings=tuple(advised(w) for w in grouped(said, f.source))
                         + tuple(font_gaps(f.source)),
+                        warnings_at=(*first, *(m.start() for m in _MATHBB.finditer(f.source)
+                                               if _lacking(m))),
                         width_em=float(answer.get("width_em", 0.0)) * FONT_SCALE,
                         defines=tuple(answer.get("defines", ())),
                         conflict=str(answer.get("conflict", "")))

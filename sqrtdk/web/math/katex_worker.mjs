@@ -1,9 +1,15 @@
 // A long-lived KaTeX worker: one JSON request per line on stdin, one JSON answer per line on
 // stdout, in order. It exits when stdin closes (so it never outlives the build).
 //   request:  {"tex": "...", "display": true|false, "macros": {...}, "prelude": ["...", ...]}
-//   answer:   {"html": "...", "warnings": [...], "width_em": 12.3, "defines": ["\\vx"],
+//   answer:   {"html": "...", "warnings": [...], "warning_at": [4, …] (where in the TeX each
+//              warning's token starts, -1 when in a macro's TeX), "width_em": 12.3, "defines": ["\\vx"],
 //              "conflict": "\\vx" (only when a definition changes an earlier one's meaning)}
-//          or {"error": "KaTeX's message"}
+//          or {"error": "KaTeX's message", "raw": "without its place", "position": 3, "length": 6}
+//             (position and length: where KaTeX's ParseError puts the fault, in the TeX it read)
+//   request:  {"names": true}
+//   answer:   {"commands": ["\\sqrt", …], "environments": ["aligned", …]}: every command and
+//             environment KaTeX knows, for suggestions: each name written as a string in
+//             KaTeX's own code that KaTeX, asked, does not call undefined
 // TeX macros: `macros` are the site's ([math.macros] in content/site.toml); `prelude` is the
 // TeX of the earlier formulas of the same article that may define macros, in order. KaTeX
 // runs with globalGroup, so `\gdef`, `\def` and `\newcommand` at a formula's top level go
@@ -14,9 +20,13 @@
 // red text in the page. Strict-mode warnings are returned, never printed.
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { readFileSync } from "node:fs";
 
 const require = createRequire(import.meta.url);
 const katex = require(process.env.KATEX_MODULE || "katex");
+// stdout carries the answers only: KaTeX's \show and \message print with console.log, and
+// a formula holding one made an answer line the build could not read
+console.log = () => {};
 const SIZES = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.44, 1.728, 2.074, 2.488];
 
 function ems(value) {
@@ -73,7 +83,7 @@ function width(node, scale) {
 const QUIET = new Set(["htmlExtension", "newLineInDisplayMode"]);
 const states = new Map();   // JSON of [macros, prelude] -> the macros after the prelude
 
-function options(display, macros, warnings, untrusted) {
+function options(display, macros, warnings, untrusted, places = [], tex = null) {
   return {
     displayMode: display, throwOnError: true, output: "htmlAndMathml", macros,
     globalGroup: true,
@@ -81,8 +91,13 @@ function options(display, macros, warnings, untrusted) {
     // cannot use it); newLineInDisplayMode, a \\ at a display formula's top level, which
     // LaTeX ignores but KaTeX, told to "ignore" its strict rule, draws as the line break the
     // author meant (its HTML puts each line in a block of its own, in every browser)
-    strict: (code, message) => {
-      if (!QUIET.has(code)) warnings.push(`${code}: ${message}`);
+    // each warning's place: where its token starts in the formula (-1: in a macro's TeX)
+    strict: (code, message, token) => {
+      if (!QUIET.has(code)) {
+        warnings.push(`${code}: ${message}`);
+        const loc = token && token.loc;
+        places.push(loc && loc.lexer && loc.lexer.input === tex ? loc.start : -1);
+      }
       return "ignore";
     },
     trust: (context) => {
@@ -122,11 +137,12 @@ function stateAfter(macros, prelude) {
 }
 
 function render({ tex, display, macros = {}, prelude = [] }) {
-  const warnings = [], untrusted = [];
+  const warnings = [], untrusted = [], places = [];
   const before = stateAfter(macros, prelude);
   const mine = { ...before };
   try {
-    const html = katex.renderToString(tex, options(display, mine, warnings, untrusted));
+    const html = katex.renderToString(tex, options(display, mine, warnings, untrusted, places,
+                                                   tex));
     if (untrusted.length) {
       return { error: `${untrusted[0]} needs KaTeX's trust option, which this site does not ` +
         "give (it would let a formula add links, classes or images the checks cannot see); " +
@@ -141,18 +157,51 @@ function render({ tex, display, macros = {}, prelude = [] }) {
       (!(name in before) || meaning(mine[name]) !== meaning(before[name])));
     const conflict = defines.find((name) => name in before);
     if (defines.length) states.set(JSON.stringify([macros, [...prelude, tex]]), mine);
-    return { html, warnings, width_em: Math.round(width_em * 100) / 100, defines,
+    return { html, warnings, warning_at: places, width_em: Math.round(width_em * 100) / 100, defines,
              ...(conflict ? { conflict } : {}) };
   } catch (err) {
-    return { error: String(err && err.message ? err.message : err) };
+    const answer = { error: String(err && err.message ? err.message : err) };
+    if (err instanceof katex.ParseError) {
+      answer.raw = err.rawMessage;
+      if (typeof err.position === "number") {
+        answer.position = err.position;
+        answer.length = err.length || 0;
+      }
+    }
+    return answer;
   }
+}
+
+// KaTeX's names, read from its own code and kept when KaTeX knows them: a command it does
+// not call an undefined control sequence, an environment it does not call no such one
+function names() {
+  const code = readFileSync(require.resolve(process.env.KATEX_MODULE || "katex"), "utf8");
+  const quiet = { throwOnError: true, strict: "ignore", displayMode: true };
+  const known = (tex, refusal) => {
+    try { katex.renderToString(tex, quiet); return true; }
+    catch (e) { return !(e instanceof katex.ParseError && refusal.test(e.rawMessage)); }
+  };
+  const commands = new Set(), environments = new Set();
+  for (const m of code.matchAll(/"\\\\([A-Za-z]+)"/g)) {
+    const name = "\\" + m[1];
+    if (!commands.has(name) && known(name, /^Undefined control sequence/)) commands.add(name);
+  }
+  for (const m of code.matchAll(/"([A-Za-z]{2,16}\*?)"/g)) {
+    const name = m[1];
+    if (!environments.has(name) &&
+        known(`\\begin{${name}}\\end{${name}}`, /^No such environment/)) {
+      environments.add(name);
+    }
+  }
+  return { commands: [...commands].sort(), environments: [...environments].sort() };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on("line", (line) => {
   if (!line.trim()) return;
   const request = JSON.parse(line);
-  const answer = request.version ? { version: katex.version } : render(request);
+  const answer = request.version ? { version: katex.version }
+    : request.names ? names() : render(request);
   process.stdout.write(JSON.stringify(answer) + "\n");
 });
 lines.on("close", () => process.exit(0));
