@@ -54,6 +54,9 @@ class Settings:
     lines: dict[str, int] = field(default_factory=dict)   # setting -> its line in site.toml
     macros: dict[str, str] = field(default_factory=dict)  # [math.macros]: TeX name -> body
     macro_lines: dict[str, int] = field(default_factory=dict)   # [math.macros]: name -> line
+    # the names of `macros` from [math.renew]: KaTeX's own commands given a new meaning on
+    # purpose (a name of [math.macros] that is one of them is warned)
+    renewed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -123,15 +126,19 @@ def load_settings(content_dir: Path) -> Settings:
             _unread_content(content_dir, toml, langs)
     math: str = ""
     macros: dict[str, str] = {}
+    renew: dict[str, str] = {}
     with mistakes.seam():
-        math, macros = _math(toml)
+        math, macros, renew = _math(toml)
     mistakes.raise_any()
     return Settings(path=toml.path, base_url=base, default_language=data["default_language"],
                     title=data["title"], languages=tuple(langs),
                     social_figure=data["social_figure"], math=math,
-                    lines={key: toml.line_of(None, key) for key in data}, macros=macros,
-                    macro_lines={name: toml.line_of("math.macros", name) or
-                                 _math_line(toml, "macros") for name in macros})
+                    lines={key: toml.line_of(None, key) for key in data},
+                    macros={**macros, **renew}, renewed=frozenset(renew),
+                    macro_lines={**{name: toml.line_of("math.macros", name) or
+                                    _math_line(toml, "macros") for name in macros},
+                                 **{name: toml.line_of("math.renew", name) or
+                                    _math_line(toml, "renew") for name in renew}})
 
 
 def _base_url(toml: TomlFile, value: str) -> str:
@@ -238,18 +245,21 @@ def _languages(content_dir: Path, toml: TomlFile, langs: list[Any]) -> None:
 
 
 _MACRO_NAME = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")
-MATH_KEYS = ("engine", "macros")
+MATH_KEYS = ("engine", "macros", "renew")
 
 
-def _math(toml: TomlFile) -> tuple[str, dict[str, str]]:
+def _math(toml: TomlFile) -> tuple[str, dict[str, str], dict[str, str]]:
     """The math engine and the site's TeX macros: `math = "<engine>"`, or a table `[math]`
     with `engine = "<engine>"` and `[math.macros]`, TeX macros every formula knows, as the
-    engine's `macros` option takes them (`'\\R' = '\\mathbb{R}'`, `#1` for an argument).
-    The engine is one sqrtdk.web.math registers (its DEFAULT_ENGINE when none is named)."""
+    engine's `macros` option takes them (`'\\R' = '\\mathbb{R}'`, `#1` for an argument),
+    and `[math.renew]`, the same for the engine's own commands given a new meaning on
+    purpose (`'\\epsilon' = '\\varepsilon'`; LaTeX's \\renewcommand). BuildError at the
+    second line of a name in both. The engine is one sqrtdk.web.math registers (its
+    DEFAULT_ENGINE when none is named)."""
     from .web.math import DEFAULT_ENGINE
     math = toml.data.get("math", {})
     if isinstance(math, str):
-        return _engine(toml, None, math), {}
+        return _engine(toml, None, math), {}, {}
     if not isinstance(math, dict):
         raise toml.error(None, "math", "math must be the math engine's name in quotes, e.g. "
                                        f"math = \"{DEFAULT_ENGINE}\", or a table [math] with "
@@ -259,7 +269,12 @@ def _math(toml: TomlFile) -> tuple[str, dict[str, str]]:
     if not isinstance(engine, str):
         raise BuildError(toml.path, _math_line(toml, "engine"), "[math] engine must be the "
                          f"math engine's name in quotes, e.g. engine = \"{DEFAULT_ENGINE}\"")
-    return _engine(toml, "engine", engine), _math_macros(toml, math)
+    macros, renew = _math_macros(toml, math, "macros"), _math_macros(toml, math, "renew")
+    for name in renew.keys() & macros.keys():
+        raise toml.error("math.renew", name, f"{name} is in [math.macros] and in [math.renew]; "
+                         "keep it in one: [math.renew] when it gives one of the engine's own "
+                         "commands a new meaning, [math.macros] otherwise")
+    return _engine(toml, "engine", engine), macros, renew
 
 
 def _math_line(toml: TomlFile, key: str) -> int:
@@ -279,19 +294,20 @@ def _engine(toml: TomlFile, key: str | None, name: str) -> str:
     return name
 
 
-def _math_macros(toml: TomlFile, math: dict[str, Any]) -> dict[str, str]:
-    """The optional `[math.macros]` table, checked: TeX macro names, TeX text."""
-    macros = math.get("macros", {})
+def _math_macros(toml: TomlFile, math: dict[str, Any], table: str) -> dict[str, str]:
+    """The optional `[math.<table>]` table ("macros" or "renew"), checked: TeX macro names,
+    TeX text; BuildError at the line of the first that is not."""
+    macros = math.get(table, {})
     if not isinstance(macros, dict):
-        raise toml.error("math", "macros", "[math] macros must be a table of TeX macros, "
-                                           "e.g. macros = { '\\R' = '\\mathbb{R}' }")
+        raise toml.error("math", table, f"[math] {table} must be a table of TeX macros, "
+                                        f"e.g. {table} = {{ '\\R' = '\\mathbb{{R}}' }}")
     for name, body in macros.items():
         if not _MACRO_NAME.fullmatch(name):
-            raise toml.error("math.macros", name, f"'{name}' is not a TeX macro name; write "
-                             "a backslash and letters in single quotes, e.g. '\\R'")
+            raise toml.error(f"math.{table}", name, f"'{name}' is not a TeX macro name; "
+                             "write a backslash and letters in single quotes, e.g. '\\R'")
         if not isinstance(body, str):
-            raise toml.error("math.macros", name, f"the macro {name} must be TeX in single "
-                                                  "quotes, e.g. '\\mathbb{R}'")
+            raise toml.error(f"math.{table}", name, f"the macro {name} must be TeX in single "
+                                                    "quotes, e.g. '\\mathbb{R}'")
     return dict(macros)
 
 

@@ -129,6 +129,9 @@ class FakeRenderer:
     def hooks(self) -> dict[str, str]:
         return {"formula": ".fake-math", "drawn": ".fake-math", "speech": ".fake-math math"}
 
+    def commands(self) -> list[str]:
+        return ["\\sqrt"]
+
     def close(self) -> None:
         self.closed = True
 

@@ -246,3 +246,39 @@ def test_a_site_macro_no_formula_uses_that_cannot_be_typeset_warns_at_its_line(
     line = before.count("\n") + 1
     assert len(said) == 1, said
     assert f"site.toml:{line}: warning: [math.macros] \\broken cannot be typeset" in said[0], said
+
+
+def test_a_site_macro_named_as_a_katex_command_warns_unless_in_math_renew(
+        content: Path, katex: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """'\\sqrt' = '\\surd' in [math.macros] gave every √ of the site a new meaning without a
+    word (an article's \\newcommand of a KaTeX command is refused, the site table's was
+    not). It is a warning at its line now; [math.renew] holds a deliberate one, and a name
+    there that KaTeX lacks is told to move to [math.macros]; a name in both is an error."""
+    import logging
+
+    from sqrtdk.web.assemble import check_renewed_macros
+    site = content / "site.toml"
+    before = site.read_text(encoding="utf-8")
+    site.write_text(before + "\n[math.macros]\n'\\sqrt' = '\\surd'\n'\\vq' = '\\mathbf{q}'\n"
+                    "'\\R' = '\\mathbb{R}'\n"
+                    "\n[math.renew]\n'\\epsilon' = '\\varepsilon'\n'\\myown' = 'x'\n",
+                    encoding="utf-8")
+    settings = load_settings(content)
+    assert settings.renewed == {"\\epsilon", "\\myown"} and settings.macros["\\epsilon"]
+    with caplog.at_level(logging.WARNING):
+        check_renewed_macros(katex, settings)
+    said = sorted(r.getMessage() for r in caplog.records)
+    start = before.count("\n") + 1
+    assert len(said) == 3, said
+    assert f"site.toml:{start + 2}: warning: [math.macros] \\sqrt gives the math engine's " \
+        "own \\sqrt" in said[0] and "move it to [math.renew]" in said[0], said
+    assert f"site.toml:{start + 4}: warning: [math.macros] \\R is a command the math " \
+        "engine has itself, with the same meaning: remove the line" in said[1], said
+    assert f"site.toml:{start + 8}: warning: [math.renew] \\myown: the math engine has no " \
+        "command" in said[2] and "move it to [math.macros]" in said[2], said
+
+    site.write_text(before + "\n[math.macros]\n'\\R' = '\\mathbb{R}'\n\n[math.renew]\n"
+                    "'\\R' = '\\mathbb{R}'\n", encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_settings(content)
+    assert e.value.line == start + 5 and "in [math.macros] and in [math.renew]" in e.value.message

@@ -315,6 +315,40 @@ def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Setting
                  "page shows the fault: correct its TeX, or remove it")
 
 
+def check_renewed_macros(math: MathRenderer, settings: Settings) -> None:
+    """A warning at each macro of [math.macros] named as one of the engine's own commands:
+    `'\\sqrt' = '\\surd'` gives every formula of the site that uses \\sqrt a new meaning
+    (LaTeX's \\newcommand refuses it, and an article's \\newcommand here too), so a
+    deliberate one goes in [math.renew]; one whose formula typesets as the engine's own
+    (course notes' `'\\R' = '\\mathbb{R}'`) is told to be removed. And a warning at each
+    macro of [math.renew] that names no command of the engine (nothing to give a new
+    meaning to: it belongs in [math.macros]). Each is tried with `{x}` for every argument."""
+    if not settings.macros:
+        return
+    own = set(math.commands())
+    clashing = [n for n in settings.macros if n in own and n not in settings.renewed]
+    probes = []
+    for name in clashing:
+        args = max((int(n) for n in re.findall(r"#([1-9])", settings.macros[name])), default=0)
+        tex = name + "{x}" * args
+        probes.append(Formula((tex,), False, 0, tex, 0))
+    plain = math.render(probes, {})
+    meant = math.render(probes, {n: settings.macros[n] for n in clashing})
+    for name, a, b in zip(clashing, plain, meant, strict=True):
+        where = (settings.path, settings.macro_lines.get(name, 0))
+        if a.html == b.html and not a.error:
+            warn(LOGGER, *where, f"[math.macros] {name} is a command the math engine has "
+                 f"itself, with the same meaning: remove the line")
+        else:
+            warn(LOGGER, *where, f"[math.macros] {name} gives the math engine's own {name} a "
+                 f"new meaning ('{settings.macros[name]}') in every formula of the site; if "
+                 "that is meant, move it to [math.renew], else give the macro a name of its own")
+    for name in sorted(settings.renewed - own):
+        warn(LOGGER, settings.path, settings.macro_lines.get(name, 0), f"[math.renew] {name}: "
+             f"the math engine has no command {name} to give a new meaning to; move it to "
+             "[math.macros]")
+
+
 def _site_macro_hint(f: Formula, macros: Mapping[str, str]) -> str:
     """The site's macros an invalid formula uses: the fault may be in their TeX."""
     used = [n for n in macros if re.search(re.escape(n) + r"(?![A-Za-z])", f.source)]
@@ -509,6 +543,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
     math_html = typeset(inputs.pages, math, inputs.settings.macros, mistakes,
                         {lang: st.ui["formula_box"] for lang, st in inputs.strings.items()})
     check_unused_macros(inputs.pages, math, inputs.settings)
+    check_renewed_macros(math, inputs.settings)
     alternates = [{"lang": p.lang, "html_lang": inputs.strings[p.lang].html_lang,
                    "name": inputs.strings[p.lang].language["name"], "title": p.meta["title"],
                    "og_locale": inputs.strings[p.lang].language["og_locale"],

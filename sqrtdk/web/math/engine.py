@@ -36,6 +36,10 @@ class MathRenderer(Protocol):
         raised. The formulas start from `macros` (name -> TeX), and a macro one of them
         defines holds for the later ones (never for another call)."""
 
+    def commands(self) -> Sequence[str]:
+        """The TeX commands the engine knows by itself ("\\sqrt", …), without any macro:
+        a site macro named as one gives it a new meaning in every formula."""
+
     def assets(self, rendered: Sequence[str]) -> dict[str, Path | bytes]:
         """Site-relative path -> file to copy (or bytes to write), for every file the
         rendered HTML needs (its stylesheet, with the site's rules for the engine's HTML,

@@ -301,6 +301,10 @@ class KatexRenderer:
                            [str(e) for e in cache[k].get("environments", ())])
         return self._names
 
+    def commands(self) -> list[str]:
+        """KaTeX's own commands (`names`)."""
+        return self.names()[0]
+
     def _fault(self, answer: dict[str, Any], f: Formula, macros: Mapping[str, str],
                before: Sequence[Rendered]) -> Rendered:
         """The Rendered of a formula KaTeX refused: where in the TeX as written, and what to
