@@ -32,7 +32,13 @@ from sqrtdk.web.publish import (
     site_path,
     unhashed_name,
 )
-from sqrtdk.web.rewrite import css_references, rewrite_css, rewrite_html, rewrite_srcset
+from sqrtdk.web.rewrite import (
+    css_references,
+    may_reference,
+    rewrite_css,
+    rewrite_html,
+    rewrite_srcset,
+)
 
 BASE = "https://example.org/some/path/"
 
@@ -88,6 +94,41 @@ def test_html_only_reference_values_change() -> None:
         .replace('href="q.pdf?x=1&amp;y=2#f"', 'href="q.NEW.pdf?x=1&amp;y=2#f"') \
         .replace("url(b.png)", "url(b.NEW.png)").replace("url(s.png)", "url(s.NEW.png)") \
         .replace(f'{BASE}c.png"', f'{BASE.replace(".", ".NEW.", 1)}c.png"')
+
+
+@pytest.mark.parametrize("page, expected", [
+    ('<style>@IMPORT "a.css";</style>', '<style>@IMPORT "a.NEW.css";</style>'),
+    ("<style>i{background:u\\72l(s.png)}</style>", "<style>i{background:url(s.NEW.png)}</style>"),
+    ('<p style="background:u\\72l(b.png)">x</p>', '<p style="background:url(b.NEW.png)">x</p>'),
+    ('<p style="BACKGROUND:URL( b.png )">x</p>', '<p style="BACKGROUND:url(b.NEW.png)">x</p>'),
+    ("<style>@font-face{src:src('f.woff')}</style>", "<style>@font-face{src:src(\"f.NEW.woff\")}</style>"),
+])
+def test_a_page_s_css_is_rewritten_whatever_the_case_or_escapes(page: str, expected: str
+                                                                  ) -> None:
+    """A `<style>` sheet's @import in capitals, or a url( spelled with an escape, was left
+    pointing at the unhashed name (or, in a style attribute, stopped the build with a
+    RuntimeError)."""
+    assert rewrite_html(page, mark, lambda url: False) == expected
+
+
+def test_style_attributes_that_cannot_point_at_a_file_are_not_tokenized(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A formula's layout is thousands of style attributes (`height:0.8em`); the page is
+    rewritten without tokenizing them (it took a third of the edited page's rewrite), and
+    `may_reference` says no only where tinycss2 finds nothing."""
+    import tinycss2
+    calls: list[str] = []
+    tokenize = tinycss2.parse_component_value_list
+    monkeypatch.setattr(tinycss2, "parse_component_value_list",
+                        lambda css, *a, **k: calls.append(css) or tokenize(css, *a, **k))
+    layout = '<span style="height:0.8em;vertical-align:-0.2em">x</span>' * 50
+    page = f'<p>{layout}<i style="background:url(b.png)"></i></p>'
+    assert rewrite_html(page, mark, lambda url: False) == page.replace("b.png", "b.NEW.png")
+    assert calls == ["background:url(b.png)"]
+    katex = (PROJECT_ROOT / "node_modules" / "katex" / "dist" / "katex.min.css").read_text("utf-8")
+    pieces = [*katex.split("}"), "a{background:u\\72l(x)}", "@IMPORT 'a.css'", "src('f')",
+              "a{background:Url(x)}", "@\\69mport 'a.css'"]
+    assert all(may_reference(css) for css in pieces if css_references(css))
 
 
 @pytest.mark.parametrize("srcset, expected", [
