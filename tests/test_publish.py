@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import posixpath
 from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
 from typing import Any
 
 import brotli
@@ -271,6 +272,88 @@ def test_only_copied_unminified_sheets_and_scripts_are_minified(tmp_path: Path) 
     assert site.files["en/index.html"] == b"<p>page</p>"
     assert [minifiable(r) for r in ("a.css", "a.mjs", "a.min.js", "a.svg")] == \
         [True, True, False, False]
+
+
+def text_site(word: str, sheet: bytes = b"@font-face{src:url(fonts/f.woff2)}") -> Site:
+    """Two pages, one of them ending in `word`, a style sheet loading a font, a figure."""
+    site = Site()
+    site.files["assets/k/fonts/f.woff2"] = b"font"
+    site.files["assets/k/k.css"] = sheet
+    site.files["figures/f.svg"] = b"<svg/>"
+    for lang in ("en", "zh"):
+        site.files[f"{lang}/index.html"] = (
+            '<link rel="stylesheet" href="../assets/k/k.css"><img src="../figures/f.svg">'
+            f'<p>{lang}: {"the same text " * 40}{word if lang == "en" else ""}</p>').encode()
+    site.files["sitemap.xml"] = b"<urlset/>"
+    return site
+
+
+def publish_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: Site, second: Site
+                  ) -> tuple[dict[str, int], list[bytes], list[str]]:
+    """`second` published with the cache `first` left: its counts, the bytes compressed
+    (each encoding) and the style sheets tokenized while publishing it."""
+    import tinycss2
+
+    import sqrtdk.web.publish as publish_module
+    from sqrtdk.cache import Cache
+    from sqrtdk.site_stage import publish_site
+    inputs: Any = SimpleNamespace(settings=SimpleNamespace(base_url=BASE))
+    cache = Cache(tmp_path / "cache")
+    publish_site(cache, inputs, first, True, PROJECT_ROOT / "node_modules")
+    compressed: list[bytes] = []
+    tokenized: list[str] = []
+    compress, tokenize = publish_module.compressed, tinycss2.parse_component_value_list
+    monkeypatch.setattr(publish_module, "compressed",
+                        lambda encoding, data: compressed.append(data) or compress(encoding, data))
+    monkeypatch.setattr(tinycss2, "parse_component_value_list",
+                        lambda css, *a, **k: tokenized.append(css) or tokenize(css, *a, **k))
+    counts = publish_site(cache, inputs, second, True, PROJECT_ROOT / "node_modules")
+    return counts, compressed, tokenized
+
+
+def test_a_one_word_edit_makes_only_the_edited_page_again(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The second build after a one-word edit takes every file whose bytes did not change
+    from the cache: it rewrites and compresses the edited page only, reads no style sheet
+    again (each build tokenized every sheet twice, to order and to rewrite them), says so on
+    the publish line, and publishes the bytes a build without a cache does."""
+    from sqrtdk.cache import Cache
+    from sqrtdk.pipeline import publish_note
+    from sqrtdk.site_stage import publish_site
+    counts, compressed, tokenized = publish_twice(tmp_path, monkeypatch, text_site("one"),
+                                                  edited := text_site("two"))
+    page = edited.files["en/index.html"]
+    assert compressed == [page, page] and tokenized == []
+    assert (counts["made rewritten"], counts["made compressed"], counts["made minified"]) \
+        == (1, 2, 0)
+    assert "made: 1 rewritten, 2 compressed, the rest cached" in publish_note(counts)
+    clean = text_site("two")
+    publish_site(Cache(None), SimpleNamespace(settings=SimpleNamespace(base_url=BASE)), clean,
+                 True, PROJECT_ROOT / "node_modules")
+    assert clean.files == edited.files and clean.copies == edited.copies == {}
+
+
+def test_a_changed_file_is_published_with_its_new_bytes(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page or style sheet whose bytes changed is rewritten, renamed and compressed
+    again: every .br and .gz holds its file's new bytes (a cache that answered by the
+    file's name, or kept the sheet's old references, would publish the old ones)."""
+    counts, compressed, tokenized = publish_twice(
+        tmp_path, monkeypatch, text_site("one"),
+        second := text_site("two", b"@font-face{src:url(fonts/f.woff2)}i{color:red}"))
+    assert counts["made rewritten"] == 3          # the sheet and both pages, which load it
+    assert b"two" in second.files["en/index.html"]
+    sheet = next(rel for rel in second.files if rel.endswith(".css"))
+    assert second.files[sheet].endswith(b"i{color:red}") and tokenized
+    assert sum(data == second.files[sheet] for data in compressed) == 2
+    for rel, data in second.files.items():
+        if rel.endswith(".br"):
+            assert brotli.decompress(data) == second.files[rel[:-3]], rel
+        if rel.endswith(".gz"):
+            assert gzip.decompress(data) == second.files[rel[:-3]], rel
+    assert all(sheet.split("/")[-1].encode() in second.files[f"{lang}/index.html"]
+               for lang in ("en", "zh"))
 
 
 # ---------------------------------------------------------------- the built site
