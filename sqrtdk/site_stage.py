@@ -71,7 +71,7 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
         site = render_site(SiteInputs(
             settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
             figures=figures.files, static_dir=opts.static_dir,
-            sources=experiment_sources()), env(), math(), mistakes)
+            sources=experiment_sources(), memo=TextCache(cache)), env(), math(), mistakes)
     if site is not None and same:
         with mistakes.seam():
             check_site(site, pages, inputs.settings.base_url, LinkCache(cache),
@@ -79,6 +79,20 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     mistakes.raise_any()
     assert site is not None
     return site
+
+
+class TextCache:
+    """assemble.SiteInputs.memo over the build's cache: text made by the site half's code
+    from text, kept by what it is, those inputs and the code (so an edit to the code makes
+    it again)."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache, self.code = cache, code_digest("web")
+
+    def __call__(self, what: str, inputs: str, make: Callable[[], str]) -> str:
+        key = key_for("published", what, self.code, inputs)
+        return _cached(self.cache, "published", key, lambda: make().encode("utf-8"),
+                       lambda: None).decode("utf-8")
 
 
 class LinkCache:
