@@ -132,6 +132,24 @@ def test_style_attributes_that_cannot_point_at_a_file_are_not_tokenized(
     assert all(may_reference(css) for css in pieces if css_references(css))
 
 
+def test_only_tags_that_may_hold_a_reference_are_read_again(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Each start tag was read a second time (its attributes' exact spans, to edit them in
+    place), most of them a formula's spans with nothing to rewrite; now only a tag with an
+    attribute that may hold a reference is, and every one of those still is."""
+    import sqrtdk.web.rewrite as rewrite_module
+    read: list[str] = []
+    real = rewrite_module._attributes
+    monkeypatch.setattr(rewrite_module, "_attributes", lambda raw: read.append(raw) or real(raw))
+    spans = '<span class="mord" style="height:0.8em" aria-hidden="true">x</span>' * 30
+    links = ['<a href="p.pdf">', '<img alt="" srcset="n.svg 1x">', '<i style="background:url(b.png)">',
+             f'<meta property="og:image" content="{BASE}c.png">']
+    page = f'<p>{spans}{"".join(links)}</p>'
+    out = rewrite_html(page, mark, lambda url: url.startswith(BASE))
+    assert read == links
+    assert out.count(".NEW.") == 4
+
+
 @pytest.mark.parametrize("srcset, expected", [
     ("a.svg", "a.NEW.svg"),
     ("a.svg 320w,b.svg 640w", "a.NEW.svg 320w,b.NEW.svg 640w"),

@@ -173,6 +173,8 @@ class _References(html.parser.HTMLParser):
         return self.starts[line - 1] + column
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not any(value is not None and _may_change(tag, name, value) for name, value in attrs):
+            return          # most tags (a formula's thousands of spans): nothing to find
         raw = self.get_starttag_text() or ""
         start = self._offset()
         if self.page[start:start + len(raw)] != raw:
@@ -213,6 +215,13 @@ class _References(html.parser.HTMLParser):
         if tag == "meta" and name == "content" and self.absolute(value):
             return self.new_url(value)
         return None
+
+
+def _may_change(tag: str, name: str, value: str) -> bool:
+    """Whether `_References._new_value` may give the attribute another value."""
+    return name in URL_ATTRS or name in SRCSET_ATTRS or (name == "style" and
+                                                         may_reference(value)) \
+        or (tag == "meta" and name == "content")
 
 
 def _attributes(raw: str) -> Iterator[tuple[str, str | None, tuple[int, int]]]:
