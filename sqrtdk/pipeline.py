@@ -46,6 +46,16 @@ def stage(name: str, log: Callable[[str], None]) -> Iterator[Callable[[str], Non
     log(f"{name:<12} {time.perf_counter() - t0:6.3f} s{extra}")
 
 
+def publish_note(counts: Mapping[str, int]) -> str:
+    """The publish line's note: what the site has, then what this build made of it rather
+    than took from the cache (site_stage.publish_site)."""
+    made = [f"{counts[f'made {what}']} {what}" for what in ("minified", "rewritten", "compressed")
+            if counts.get(f"made {what}")]
+    return (f"{counts['minified']} minified, {counts['hashed']} hashed, "
+            f"{counts['compressed']} precompressed; "
+            + (f"made: {', '.join(made)}, the rest cached" if made else "all cached"))
+
+
 class Builder:
     """Builds the site for `opts`; keeps imports, caches and the math worker between builds
     (`memory=True` keeps cache entries in memory too, for --serve)."""
@@ -134,8 +144,7 @@ class Builder:
                 site = self.site(inputs, results, pages, figures)
         with stage("publish", self.log) as note:
             counts = self.publish(inputs, site)
-            note(f"{counts['minified']} minified, {counts['hashed']} hashed, "
-                 f"{counts['compressed']} precompressed")
+            note(publish_note(counts))
         if self.opts.strict and counter.count:
             raise self._strict(counter)
         if self.on_site is not None:

@@ -6,6 +6,8 @@ The site stage produces a `Site` (sqrtdk/web/output.py), which `write_out` swaps
 from __future__ import annotations
 
 import json
+import threading
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,7 +71,7 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
         site = render_site(SiteInputs(
             settings=inputs.settings, strings=inputs.strings, pages=pages, results=results,
             figures=figures.files, static_dir=opts.static_dir,
-            sources=experiment_sources()), env(), math(), mistakes)
+            sources=experiment_sources(), memo=TextCache(cache)), env(), math(), mistakes)
     if site is not None and same:
         with mistakes.seam():
             check_site(site, pages, inputs.settings.base_url, LinkCache(cache),
@@ -77,6 +79,20 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
     mistakes.raise_any()
     assert site is not None
     return site
+
+
+class TextCache:
+    """assemble.SiteInputs.memo over the build's cache: text made by the site half's code
+    from text, kept by what it is, those inputs and the code (so an edit to the code makes
+    it again)."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache, self.code = cache, code_digest("web")
+
+    def __call__(self, what: str, inputs: str, make: Callable[[], str]) -> str:
+        key = key_for("published", what, self.code, inputs)
+        return _cached(self.cache, "published", key, lambda: make().encode("utf-8"),
+                       lambda: None).decode("utf-8")
 
 
 class LinkCache:
@@ -124,15 +140,29 @@ def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool,
                  node_modules: Path) -> dict[str, int]:
     """`_headers` and (`for_host`) minified style sheets and scripts (esbuild, from
     `node_modules`), content-hashed asset names and the precompressed siblings, see
-    sqrtdk/web/publish.py; returns its counts."""
+    sqrtdk/web/publish.py; returns its counts, with how many of them this build made
+    rather than took from the cache (`made minified`, `made rewritten`: pages and style
+    sheets whose references were rewritten, `made compressed`: .br and .gz files)."""
     from .web.assemble import CSP
     from .web.publish import publish
+    web_code = code_digest("web")          # read once: it reads every module of the half
+    made: Counter[str] = Counter()
+    lock = threading.Lock()        # publish.precompress compresses in threads
 
-    def rewritten(page: bytes, names: dict[str, str], rewrite: Callable[[], bytes]) -> bytes:
-        """A page with its references rewritten, cached by its bytes, the names and the
-        site half's code (see publish.fingerprint)."""
-        key = key_for("published", code_digest("web"), json.dumps(names, sort_keys=True), page)
-        return _cached(cache, "published", key, rewrite)
+    def count(what: str) -> Callable[[], None]:
+        def one() -> None:
+            with lock:
+                made[f"made {what}"] += 1
+        return one
+
+    def rewritten(what: str, data: bytes, names: dict[str, str],
+                  make: Callable[[], bytes]) -> bytes:
+        """A page or style sheet with its references rewritten, or the references of a
+        sheet, cached by `what`, its bytes, the names and the site half's code (see
+        publish.fingerprint)."""
+        key = key_for("published", what, web_code, json.dumps(names, sort_keys=True), data)
+        return _cached(cache, "published", key, make,
+                       count("rewritten") if what == "rewrite" else lambda: None)
 
     def compressed(encoding: str, data: bytes) -> bytes:
         """publish.compressed, cached by the bytes, the encoding and Brotli's version."""
@@ -142,23 +172,30 @@ def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool,
         from .web.publish import compressed as compress
         key = key_for("compressed", encoding, brotli.version, str((BROTLI_QUALITY, GZIP_LEVEL)),
                       data)
-        return _cached(cache, "compressed", key, lambda: compress(encoding, data))
+        return _cached(cache, "compressed", key, lambda: compress(encoding, data),
+                       count("compressed"))
 
     def minified(rel: str, data: bytes, source: Path) -> bytes:
         """minify.minify, cached by the bytes, the loader, esbuild's options and version."""
         from .web.minify import LOADERS, OPTIONS, esbuild_version, minify
         key = key_for("minified", esbuild_version(node_modules), repr(OPTIONS),
                       LOADERS[Path(rel).suffix], data)
-        return _cached(cache, "minified", key, lambda: minify(node_modules, rel, data, source))
+        return _cached(cache, "minified", key, lambda: minify(node_modules, rel, data, source),
+                       count("minified"))
 
-    return publish(site, inputs.settings.base_url, CSP, compressed if for_host else None,
-                   rewritten, hashed=for_host, minify=minified if for_host else None)
+    counts = publish(site, inputs.settings.base_url, CSP, compressed if for_host else None,
+                     rewritten, hashed=for_host, minify=minified if for_host else None)
+    return counts | {name: made[name] for name in
+                     ("made minified", "made rewritten", "made compressed")}
 
 
-def _cached(cache: Cache, unit: str, key: str, make: Callable[[], bytes]) -> bytes:
+def _cached(cache: Cache, unit: str, key: str, make: Callable[[], bytes],
+            count: Callable[[], None]) -> bytes:
+    """The cache's entry for `key`, else what `make` makes (then `count` is called), kept."""
     found = cache.get(unit, key)
     if found is None:
         found = make()
+        count()
         cache.put(unit, key, found)
     return found
 

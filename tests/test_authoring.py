@@ -17,6 +17,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import default_signals, ignoring, start_server
@@ -150,6 +151,43 @@ def test_a_text_edit_parses_only_the_edited_page_for_its_links(
                         lambda html: parsed.append(html) or real(html))
     Builder(opts, log=lambda _: None).build()       # a new process would find the same cache
     assert len(parsed) == 1 and "A sentence the link check sees." in parsed[0]
+
+
+def test_a_text_edit_publishes_only_the_edited_page_again(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a one-word edit the site and publish stages take every file whose bytes did not
+    change from the cache: only the edited page gets its printed addresses, its references
+    rewritten and its .br and .gz made; no style sheet is read; the publish line says so."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web import assemble, publish
+    opts = BuildOptions.for_project(project)
+    Builder(opts, log=lambda _: None).build()
+    md = project / "content" / "en" / "index.md"
+    text = md.read_text(encoding="utf-8")
+    paragraph = next(line for line in text.splitlines() if line[:1].isalpha()
+                     and line.rstrip().endswith("."))
+    md.write_text(text.replace(paragraph, paragraph + " Indeed.", 1), encoding="utf-8")
+    seen: dict[str, list[str]] = {"addresses": [], "rewritten": [], "compressed": [],
+                                  "sheets": []}
+
+    def counting(module: Any, name: str, kind: str, text_of: Any) -> None:
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, **k: seen[kind].append(text_of(*a)) or
+                            real(*a, **k))
+    counting(assemble, "with_print_addresses", "addresses", lambda page, *_: page)
+    counting(publish, "rewrite_html", "rewritten", lambda page, *_: page)
+    counting(publish, "compressed", "compressed", lambda _, data: data.decode())
+    counting(publish, "rewrite_css", "sheets", lambda css, *_: css)
+    counting(publish, "css_references", "sheets", lambda css: css)
+    logs: list[str] = []
+    Builder(opts, log=logs.append).build()          # a new process would find the same cache
+    assert [len(seen[k]) for k in seen] == [1, 1, 2, 0], {k: len(v) for k, v in seen.items()}
+    assert all("Indeed." in page for k in ("addresses", "rewritten", "compressed")
+               for page in seen[k])
+    assert stage("\n".join(logs), "publish").endswith("; made: 1 rewritten, 2 compressed, "
+                                                     "the rest cached")
+    assert "Indeed." in (project / "site" / "en" / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_rebuild_writes_only_what_changed_and_never_edits_the_old_site(project: Path) -> None:

@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import posixpath
 from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
 from typing import Any
 
 import brotli
@@ -32,7 +33,13 @@ from sqrtdk.web.publish import (
     site_path,
     unhashed_name,
 )
-from sqrtdk.web.rewrite import css_references, rewrite_css, rewrite_html, rewrite_srcset
+from sqrtdk.web.rewrite import (
+    css_references,
+    may_reference,
+    rewrite_css,
+    rewrite_html,
+    rewrite_srcset,
+)
 
 BASE = "https://example.org/some/path/"
 
@@ -88,6 +95,59 @@ def test_html_only_reference_values_change() -> None:
         .replace('href="q.pdf?x=1&amp;y=2#f"', 'href="q.NEW.pdf?x=1&amp;y=2#f"') \
         .replace("url(b.png)", "url(b.NEW.png)").replace("url(s.png)", "url(s.NEW.png)") \
         .replace(f'{BASE}c.png"', f'{BASE.replace(".", ".NEW.", 1)}c.png"')
+
+
+@pytest.mark.parametrize("page, expected", [
+    ('<style>@IMPORT "a.css";</style>', '<style>@IMPORT "a.NEW.css";</style>'),
+    ("<style>i{background:u\\72l(s.png)}</style>", "<style>i{background:url(s.NEW.png)}</style>"),
+    ('<p style="background:u\\72l(b.png)">x</p>', '<p style="background:url(b.NEW.png)">x</p>'),
+    ('<p style="BACKGROUND:URL( b.png )">x</p>', '<p style="BACKGROUND:url(b.NEW.png)">x</p>'),
+    ("<style>@font-face{src:src('f.woff')}</style>", "<style>@font-face{src:src(\"f.NEW.woff\")}</style>"),
+])
+def test_a_page_s_css_is_rewritten_whatever_the_case_or_escapes(page: str, expected: str
+                                                                  ) -> None:
+    """A `<style>` sheet's @import in capitals, or a url( spelled with an escape, was left
+    pointing at the unhashed name (or, in a style attribute, stopped the build with a
+    RuntimeError)."""
+    assert rewrite_html(page, mark, lambda url: False) == expected
+
+
+def test_style_attributes_that_cannot_point_at_a_file_are_not_tokenized(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A formula's layout is thousands of style attributes (`height:0.8em`); the page is
+    rewritten without tokenizing them (it took a third of the edited page's rewrite), and
+    `may_reference` says no only where tinycss2 finds nothing."""
+    import tinycss2
+    calls: list[str] = []
+    tokenize = tinycss2.parse_component_value_list
+    monkeypatch.setattr(tinycss2, "parse_component_value_list",
+                        lambda css, *a, **k: calls.append(css) or tokenize(css, *a, **k))
+    layout = '<span style="height:0.8em;vertical-align:-0.2em">x</span>' * 50
+    page = f'<p>{layout}<i style="background:url(b.png)"></i></p>'
+    assert rewrite_html(page, mark, lambda url: False) == page.replace("b.png", "b.NEW.png")
+    assert calls == ["background:url(b.png)"]
+    katex = (PROJECT_ROOT / "node_modules" / "katex" / "dist" / "katex.min.css").read_text("utf-8")
+    pieces = [*katex.split("}"), "a{background:u\\72l(x)}", "@IMPORT 'a.css'", "src('f')",
+              "a{background:Url(x)}", "@\\69mport 'a.css'"]
+    assert all(may_reference(css) for css in pieces if css_references(css))
+
+
+def test_only_tags_that_may_hold_a_reference_are_read_again(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Each start tag was read a second time (its attributes' exact spans, to edit them in
+    place), most of them a formula's spans with nothing to rewrite; now only a tag with an
+    attribute that may hold a reference is, and every one of those still is."""
+    import sqrtdk.web.rewrite as rewrite_module
+    read: list[str] = []
+    real = rewrite_module._attributes
+    monkeypatch.setattr(rewrite_module, "_attributes", lambda raw: read.append(raw) or real(raw))
+    spans = '<span class="mord" style="height:0.8em" aria-hidden="true">x</span>' * 30
+    links = ['<a href="p.pdf">', '<img alt="" srcset="n.svg 1x">', '<i style="background:url(b.png)">',
+             f'<meta property="og:image" content="{BASE}c.png">']
+    page = f'<p>{spans}{"".join(links)}</p>'
+    out = rewrite_html(page, mark, lambda url: url.startswith(BASE))
+    assert read == links
+    assert out.count(".NEW.") == 4
 
 
 @pytest.mark.parametrize("srcset, expected", [
@@ -230,6 +290,88 @@ def test_only_copied_unminified_sheets_and_scripts_are_minified(tmp_path: Path) 
     assert site.files["en/index.html"] == b"<p>page</p>"
     assert [minifiable(r) for r in ("a.css", "a.mjs", "a.min.js", "a.svg")] == \
         [True, True, False, False]
+
+
+def text_site(word: str, sheet: bytes = b"@font-face{src:url(fonts/f.woff2)}") -> Site:
+    """Two pages, one of them ending in `word`, a style sheet loading a font, a figure."""
+    site = Site()
+    site.files["assets/k/fonts/f.woff2"] = b"font"
+    site.files["assets/k/k.css"] = sheet
+    site.files["figures/f.svg"] = b"<svg/>"
+    for lang in ("en", "zh"):
+        site.files[f"{lang}/index.html"] = (
+            '<link rel="stylesheet" href="../assets/k/k.css"><img src="../figures/f.svg">'
+            f'<p>{lang}: {"the same text " * 40}{word if lang == "en" else ""}</p>').encode()
+    site.files["sitemap.xml"] = b"<urlset/>"
+    return site
+
+
+def publish_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: Site, second: Site
+                  ) -> tuple[dict[str, int], list[bytes], list[str]]:
+    """`second` published with the cache `first` left: its counts, the bytes compressed
+    (each encoding) and the style sheets tokenized while publishing it."""
+    import tinycss2
+
+    import sqrtdk.web.publish as publish_module
+    from sqrtdk.cache import Cache
+    from sqrtdk.site_stage import publish_site
+    inputs: Any = SimpleNamespace(settings=SimpleNamespace(base_url=BASE))
+    cache = Cache(tmp_path / "cache")
+    publish_site(cache, inputs, first, True, PROJECT_ROOT / "node_modules")
+    compressed: list[bytes] = []
+    tokenized: list[str] = []
+    compress, tokenize = publish_module.compressed, tinycss2.parse_component_value_list
+    monkeypatch.setattr(publish_module, "compressed",
+                        lambda encoding, data: compressed.append(data) or compress(encoding, data))
+    monkeypatch.setattr(tinycss2, "parse_component_value_list",
+                        lambda css, *a, **k: tokenized.append(css) or tokenize(css, *a, **k))
+    counts = publish_site(cache, inputs, second, True, PROJECT_ROOT / "node_modules")
+    return counts, compressed, tokenized
+
+
+def test_a_one_word_edit_makes_only_the_edited_page_again(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The second build after a one-word edit takes every file whose bytes did not change
+    from the cache: it rewrites and compresses the edited page only, reads no style sheet
+    again (each build tokenized every sheet twice, to order and to rewrite them), says so on
+    the publish line, and publishes the bytes a build without a cache does."""
+    from sqrtdk.cache import Cache
+    from sqrtdk.pipeline import publish_note
+    from sqrtdk.site_stage import publish_site
+    counts, compressed, tokenized = publish_twice(tmp_path, monkeypatch, text_site("one"),
+                                                  edited := text_site("two"))
+    page = edited.files["en/index.html"]
+    assert compressed == [page, page] and tokenized == []
+    assert (counts["made rewritten"], counts["made compressed"], counts["made minified"]) \
+        == (1, 2, 0)
+    assert "made: 1 rewritten, 2 compressed, the rest cached" in publish_note(counts)
+    clean = text_site("two")
+    publish_site(Cache(None), SimpleNamespace(settings=SimpleNamespace(base_url=BASE)), clean,
+                 True, PROJECT_ROOT / "node_modules")
+    assert clean.files == edited.files and clean.copies == edited.copies == {}
+
+
+def test_a_changed_file_is_published_with_its_new_bytes(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page or style sheet whose bytes changed is rewritten, renamed and compressed
+    again: every .br and .gz holds its file's new bytes (a cache that answered by the
+    file's name, or kept the sheet's old references, would publish the old ones)."""
+    counts, compressed, tokenized = publish_twice(
+        tmp_path, monkeypatch, text_site("one"),
+        second := text_site("two", b"@font-face{src:url(fonts/f.woff2)}i{color:red}"))
+    assert counts["made rewritten"] == 3          # the sheet and both pages, which load it
+    assert b"two" in second.files["en/index.html"]
+    sheet = next(rel for rel in second.files if rel.endswith(".css"))
+    assert second.files[sheet].endswith(b"i{color:red}") and tokenized
+    assert sum(data == second.files[sheet] for data in compressed) == 2
+    for rel, data in second.files.items():
+        if rel.endswith(".br"):
+            assert brotli.decompress(data) == second.files[rel[:-3]], rel
+        if rel.endswith(".gz"):
+            assert gzip.decompress(data) == second.files[rel[:-3]], rel
+    assert all(sheet.split("/")[-1].encode() in second.files[f"{lang}/index.html"]
+               for lang in ("en", "zh"))
 
 
 # ---------------------------------------------------------------- the built site

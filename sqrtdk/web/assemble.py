@@ -65,6 +65,9 @@ class SiteInputs:
     figures: Mapping[str, Path]          # file name -> path of every figure file
     static_dir: Path
     sources: Mapping[str, Path]          # experiment module name -> file (published)
+    # (what, its inputs, make) -> what `make` makes: a cache may answer for inputs it has
+    # seen (the printed addresses of a page whose HTML did not change); None: made each time
+    memo: Callable[[str, str, Callable[[], str]], str] | None = None
 
 
 def template_env(templates_dir: Path, cache_dir: Path | None = None) -> jinja2.Environment:
@@ -570,8 +573,8 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
                                                      numpy=results["meta"]["numpy"]),
         }
         text = _render(env, "article.html", context, st)
-        filled = with_print_addresses(_fill(text, math_html[page.lang], page),
-                                      f"{page.lang}/index.html", s.base_url)
+        filled = _printed(inputs, _fill(text, math_html[page.lang], page),
+                          f"{page.lang}/index.html")
         site.files[f"{page.lang}/index.html"] = filled.encode()
         site.link_html[f"{page.lang}/index.html"] = text
     default = next(a for a in alternates if a["lang"] == s.default_language)
@@ -601,6 +604,16 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
             "code": path.read_text(encoding="utf-8")}).encode()
     _add_assets(site, inputs, math, [h for page in math_html.values() for h in page])
     return site
+
+
+def _printed(inputs: SiteInputs, page: str, rel: str) -> str:
+    """`with_print_addresses` of the page `rel`, through `inputs.memo` when there is one (it
+    parses the whole page: a text edit changes one language's only)."""
+    base_url = inputs.settings.base_url
+    if inputs.memo is None:
+        return with_print_addresses(page, rel, base_url)
+    return inputs.memo("print addresses", "\0".join((rel, base_url, page)),
+                       lambda: with_print_addresses(page, rel, base_url))
 
 
 def _og(s: Settings, st: Strings, page: Page, alternates: list[dict[str, Any]]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
 import posixpath
 import re
@@ -42,9 +43,11 @@ REVALIDATE = "no-cache"
 REFERRER_POLICY = "strict-origin-when-cross-origin"
 
 Compress = Callable[[str, bytes], bytes]      # (encoding, bytes) -> compressed bytes
-# (page, old path -> new path of every renamed file, rewrite) -> rewritten page: a cache may
-# answer for a page it has seen with the same names (--serve parses only an edited page)
-Rewrite = Callable[[bytes, dict[str, str], Callable[[], bytes]], bytes]
+# (what, a page's or a style sheet's bytes, old path -> new path of every renamed file, make)
+# -> what `make` returns: a cache may answer for bytes it has seen with the same names and
+# `what` ("rewrite": the file with its references rewritten; "references": the site paths a
+# style sheet refers to, one a line), so that only a changed file is parsed again
+Rewrite = Callable[[str, bytes, dict[str, str], Callable[[], bytes]], bytes]
 # (site path, bytes, source file) -> minified bytes
 Minify = Callable[[str, bytes, Path], bytes]
 
@@ -72,22 +75,32 @@ _HASHED = re.compile(rf"\.[0-9a-f]{{{HASH_LENGTH}}}(?=\.[^./]+$)")
 def fingerprint(site: Site, base_url: str, memo: Rewrite | None = None) -> dict[str, str]:
     """Rename every asset of `site` to its content-hashed name and rewrite every reference to
     it, in place; returns old path -> new path. Copied files are read, generated files
-    replaced; HTML pages, sitemap.xml and robots.txt keep their paths. `memo` may keep the
-    rewritten pages (parsing a page is most of the cost)."""
+    replaced; HTML pages, sitemap.xml and robots.txt keep their paths. `memo` may keep what
+    is read from the pages and style sheets (parsing them is most of the cost; see Rewrite)."""
+    def remembered(what: str, data: bytes, names: dict[str, str],
+                   make: Callable[[], bytes]) -> bytes:
+        return memo(what, data, names, make) if memo is not None else make()
+
     renamed: dict[str, str] = {}
     assets = sorted(rel for rel in site.paths() if not is_stable(rel))
     sheets = [rel for rel in assets if rel.endswith(".css")]
     for rel in assets:                                   # files that reference nothing
         if rel not in sheets:
             renamed[rel] = _rename(site, rel, _bytes(site, rel))
+    targets = {rel: _css_targets(rel, _bytes(site, rel), remembered) for rel in sheets}
     pending = list(sheets)
     while pending:                                       # a sheet after the sheets it imports
-        ready = [rel for rel in pending if not _css_targets(site, rel) & set(pending)]
+        ready = [rel for rel in pending if not targets[rel] & set(pending)]
         if not ready:
             raise RuntimeError(f"style sheets import each other: {pending}")
         for rel in ready:
-            css = _bytes(site, rel).decode("utf-8")
-            data = rewrite_css(css, _mapper(rel, renamed, base_url)).encode("utf-8")
+            sheet = _bytes(site, rel)
+
+            def rewrite_sheet(sheet: bytes = sheet, rel: str = rel) -> bytes:
+                return rewrite_css(sheet.decode("utf-8"),
+                                   _mapper(rel, renamed, base_url)).encode("utf-8")
+            data = remembered("rewrite", sheet, {"": rel, "base": base_url, **renamed},
+                              rewrite_sheet)
             renamed[rel] = _rename(site, rel, data)
             pending.remove(rel)
     for rel in sorted(site.files):
@@ -97,8 +110,8 @@ def fingerprint(site: Site, base_url: str, memo: Rewrite | None = None) -> dict[
             def rewrite(page: bytes = page, rel: str = rel) -> bytes:
                 return rewrite_html(page.decode("utf-8"), _mapper(rel, renamed, base_url),
                                     lambda url: url.startswith(base_url)).encode("utf-8")
-            site.files[rel] = memo(page, {"": rel, "base": base_url, **renamed}, rewrite) \
-                if memo is not None else rewrite()
+            site.files[rel] = remembered("rewrite", page, {"": rel, "base": base_url, **renamed},
+                                         rewrite)
     return renamed
 
 
@@ -119,10 +132,13 @@ def _rename(site: Site, rel: str, data: bytes) -> str:
     return new
 
 
-def _css_targets(site: Site, rel: str) -> set[str]:
-    """Site paths a style sheet refers to."""
-    urls = css_references(_bytes(site, rel).decode("utf-8"))
-    return {target for url in urls if (target := site_path(rel, url, "")) is not None}
+def _css_targets(rel: str, data: bytes, memo: Rewrite) -> set[str]:
+    """Site paths the style sheet `rel` (its bytes `data`) refers to."""
+    def read() -> bytes:
+        urls = css_references(data.decode("utf-8"))
+        found = {target for url in urls if (target := site_path(rel, url, "")) is not None}
+        return json.dumps(sorted(found)).encode("utf-8")
+    return set(json.loads(memo("references", data, {"": rel}, read)))
 
 
 def site_path(rel: str, url: str, base_url: str) -> str | None:

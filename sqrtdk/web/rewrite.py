@@ -50,6 +50,15 @@ def rewrite_css(css: str, new_url: Map) -> str:
     return _apply(css, edits)
 
 
+def may_reference(css: str) -> bool:
+    """Whether `css` may hold a reference `rewrite_css` rewrites, without tokenizing it: a
+    url( or src( function or an @import (any case), or an escape, which may spell one
+    (`u\\72l(`). False is certain, so the style attributes of a page (thousands, the
+    formulas' layout) are tokenized only when one of them may point at a file."""
+    lower = css.lower()
+    return "\\" in css or "url(" in lower or "src(" in lower or "@import" in lower
+
+
 def css_references(css: str) -> list[str]:
     """Every url() and @import reference of a style sheet, as written (escapes decoded)."""
     return [str(token.value) for token, _ in _url_tokens(tinycss2.parse_component_value_list(css))]
@@ -80,10 +89,15 @@ def _url_tokens(tokens: list[tinycss2.ast.Node]
 
 
 def _url_end(css: str, start: int) -> int:
-    """End of the unquoted url(…) token starting at `start` (after its closing parenthesis)."""
-    if css[start:start + 4].lower() != "url(":
+    """End of the unquoted url(…) token starting at `start` (after its closing parenthesis);
+    its name may be written with escapes (`u\\72l(`)."""
+    i = start
+    while i < len(css) and css[i] != "(":
+        i += 2 if css[i] == "\\" else 1
+    name = css[start:i]
+    if i == len(css) or (name.lower() != "url" and "\\" not in name):
         raise RuntimeError(f"no url( at offset {start}: {css[start:start + 20]!r}")
-    i = start + 4
+    i += 1
     while i < len(css) and css[i] != ")":
         i += 2 if css[i] == "\\" else 1
     return i + 1
@@ -159,6 +173,8 @@ class _References(html.parser.HTMLParser):
         return self.starts[line - 1] + column
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not any(value is not None and _may_change(tag, name, value) for name, value in attrs):
+            return          # most tags (a formula's thousands of spans): nothing to find
         raw = self.get_starttag_text() or ""
         start = self._offset()
         if self.page[start:start + len(raw)] != raw:
@@ -179,7 +195,7 @@ class _References(html.parser.HTMLParser):
     handle_startendtag = handle_starttag
 
     def handle_data(self, data: str) -> None:
-        if self.cdata_elem != "style" or ("url(" not in data.lower() and "@import" not in data):
+        if self.cdata_elem != "style" or not may_reference(data):
             return
         start = self._offset()
         if self.page[start:start + len(data)] != data:
@@ -195,10 +211,17 @@ class _References(html.parser.HTMLParser):
         if name in SRCSET_ATTRS:
             return rewrite_srcset(value, self.new_url)
         if name == "style":
-            return rewrite_css(value, self.new_url)
+            return rewrite_css(value, self.new_url) if may_reference(value) else None
         if tag == "meta" and name == "content" and self.absolute(value):
             return self.new_url(value)
         return None
+
+
+def _may_change(tag: str, name: str, value: str) -> bool:
+    """Whether `_References._new_value` may give the attribute another value."""
+    return name in URL_ATTRS or name in SRCSET_ATTRS or (name == "style" and
+                                                         may_reference(value)) \
+        or (tag == "meta" and name == "content")
 
 
 def _attributes(raw: str) -> Iterator[tuple[str, str | None, tuple[int, int]]]:
@@ -223,4 +246,4 @@ def _attributes(raw: str) -> Iterator[tuple[str, str | None, tuple[int, int]]]:
         k = m.end()
 
 
-__all__ = ["css_references", "rewrite_css", "rewrite_html", "rewrite_srcset"]
+__all__ = ["css_references", "may_reference", "rewrite_css", "rewrite_html", "rewrite_srcset"]
