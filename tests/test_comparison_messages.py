@@ -366,6 +366,25 @@ WRONG_HINT: dict[str, tuple[str, str, str, str]] = {
         "> A quote\nits lazy line:\n\n- item\n- item two\n"),
     "quotes parted by a blank line": (
         "> one\n\n> two\n\nAfter.\n", "> two", "'>' on the blank line", "> one\n>\n> two\n\nAfter.\n"),
+    # an item right under a nested list that follows a blank line (4 spaces, as the other
+    # hint asks): this Markdown takes it into the nested list, as text of its last item or
+    # as one more of its items; the hint was to indent by 4 spaces, which it was
+    "item under a nested list's wrapped item": (
+        "1. Draw:\n\n    - then score\n      each pair\n2. Compare\n", "2. Compare",
+        "the nested list above it",
+        "1. Draw:\n\n    - then score\n      each pair\n\n2. Compare\n"),
+    "bulleted item under a nested list": (
+        "- first\n\n    - its part\n- second\n", "- second", "the nested list above it",
+        "- first\n\n    - its part\n\n- second\n"),
+    "numbered items under a nested numbered list": (
+        "1. first\n\n    1. its part\n2. second\n3. third\n", "2. second",
+        "the nested list above it", "1. first\n\n    1. its part\n\n2. second\n3. third\n"),
+    "nested item under a list nested once more": (
+        "- a\n    - b\n\n        - c\n    - d\n", "    - d", "the nested list above it",
+        "- a\n    - b\n\n        - c\n\n    - d\n"),
+    "item under code in an item": (
+        "1. Run:\n\n    ```\n    x = 1\n    ```\n2. Then\n", "2. Then", "blank line before",
+        "1. Run:\n\n    ```\n    x = 1\n    ```\n\n2. Then\n"),
 }
 
 

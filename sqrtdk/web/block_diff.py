@@ -27,8 +27,14 @@ _QUOTE = re.compile(r"[ \t]*>")
 _YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")       # a line of YAML front matter
 ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
                 "it, GitHub (CommonMark) as a new item; the page shows it as text: put a blank "
-                "line before it: right under a paragraph indented into the item above, an "
-                "item needs a blank line above it")
+                "line before it: right under a paragraph (code, a formula) indented into the "
+                "item above, an item needs a blank line above it")
+ITEM_IN_NESTED_LIST = (
+    "this Markdown reads the list item here as part of the nested list above it (more text of "
+    "its last item, or one more item of it), GitHub (CommonMark) as an item of the outer list; "
+    "the page shows it inside the nested list: put a blank line before it: right under a "
+    "nested list that follows a blank line, an item of an outer list needs a blank line above "
+    "it")
 WORDS_ONLY = "only the words differ"    # the advice where the blocks are the same
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
@@ -236,21 +242,37 @@ def _quote_hint(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     return "", 0
 
 
-def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[int]:
-    """The lines (1-based) from `line` to `end` that start a list item right under a
-    paragraph indented into the item above (after a blank line): this Markdown reads such
-    an item as more text of that paragraph, GitHub (CommonMark) starts a new item there."""
+def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[tuple[int, str]]:
+    """The lines (1-based) from `line` to `end` that start a list item right under a block
+    indented into the item above (after a blank line), each with its warning: this Markdown
+    reads such an item as more text of that paragraph (code, formula), or as part of that
+    nested list (text of its last item, or one more of its items, whatever its own indent),
+    where GitHub (CommonMark) starts an item of the outer list."""
     found = []
     for n in range(max(line, 2), min(end, len(source)) + 1):
         upper, lower = source[n - 2], source[n - 1]
-        if not _ITEM.match(lower) or not upper.strip() or _ITEM.match(upper):
+        if not _ITEM.match(lower) or not upper.strip():
             continue
         start = _paragraph_start(source, n - 2)
         first = source[start]
-        if start > 0 and not _ITEM.match(first) and not _QUOTE.match(first) and \
-                _columns(first) > _columns(lower):
-            found.append(n)
+        if start == 0 or _QUOTE.match(first) or _columns(first) <= _columns(lower):
+            continue
+        if not _ITEM.match(first):
+            if not _ITEM.match(upper):
+                found.append((n, ITEM_AS_TEXT))
+        elif _columns(lower) + 4 <= _columns(first) < _content_column(lower) + 4 and not (
+                _ITEM.match(upper) and _columns(upper) <= _columns(lower)):
+            # a nested list after a blank line, by the 4 spaces a level takes here and less
+            # than GitHub's code indent (an item right under an item of its own level or less
+            # was told already: the fix is one)
+            found.append((n, ITEM_IN_NESTED_LIST))
     return found
+
+
+def _content_column(item: str) -> int:
+    """The column where the text of the list item on line `item` starts."""
+    found = _BULLET.match(item)
+    return len(found.group(0).expandtabs(4)) if found else _columns(item)
 
 
 def _missing_blank_line(ours: list[Block], theirs: list[Block],
@@ -444,7 +466,7 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                 if a.signature != b.signature]
         elif items := _items_read_as_text(source, line, _stretch_end(theirs[j1:j2], line)):
             # items this Markdown read as text: each at its own line, where the fix goes
-            result.differences += [(n, ITEM_AS_TEXT) for n in items]
+            result.differences += items
         else:
             message, fix = _difference(ours[i1:i2], theirs[j1:j2], source, line)
             result.differences.append((fix or line, message))
