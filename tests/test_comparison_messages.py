@@ -6,6 +6,7 @@ of our own."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -626,3 +627,23 @@ def test_every_nested_list_indented_by_3_of_a_list_is_named_at_once(tmp_path: Pa
         told = at(messages, line_of(body, nested))
         assert len(told) == 1 and "by 4 spaces" in told[0], messages
     assert len(messages) == 3, messages
+
+
+@pytest.mark.parametrize(("cell", "shown"), [("`x \\| y`", "x | y"), ("`a|b`", "a|b")],
+                         ids=["escaped pipe", "bare pipe"])
+def test_a_pipe_in_code_in_a_table_is_told_a_form_both_read_alike(
+        tmp_path: Path, cell: str, shown: str) -> None:
+    """A '\\|' in code in a table cell was told to drop the backslash, and a '|' in code to
+    keep it out of code: the first advice, followed, gave the second warning, and neither
+    named a way to show code that holds a pipe. Each names code written as HTML with the
+    pipe as '&#124;', which, written in the cell, warns nothing and shows the code."""
+    body = f"Intro.\n\n| code | what |\n|---|---|\n| {cell} | two |\n"
+    messages, _ = convert(tmp_path, body)
+    assert messages and all("&#124;" in m for m in messages), messages
+    assert not any("needs no backslash" in m for m in messages), messages
+    suggested = re.findall(r"<code>[^<]*</code>", messages[0])
+    assert suggested, messages
+    messages, html = convert(tmp_path, body.replace(cell, suggested[0]))
+    assert messages == [], messages
+    code = re.search(r"<td><code>([^<]*)</code></td>", html)
+    assert code and unescape(code.group(1)) == shown, html

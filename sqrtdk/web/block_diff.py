@@ -394,7 +394,8 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
     if kinds & _TABLE:
         return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
                 "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
-                "write '\\|')"), 0
+                "write '\\|'); for code that holds one, write the code as HTML, "
+                "'<code>a&#124;b</code>', which both show as a|b"), 0
     if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
             [b.depth for b in ours] != [b.depth for b in theirs]:
         return ("indent a nested list, and any paragraph, formula or code inside a list item, "
