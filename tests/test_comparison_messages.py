@@ -318,7 +318,7 @@ def test_links_in_html_details_already_warned_are_not_warned_each(tmp_path: Path
     assert messages and any("/// details" in m for m in messages), messages
     assert not [m for m in messages if "a link" in m], messages
     details = next(m for m in messages if "/// details" in m)
-    assert "attrs: {id: some-id}" in details, details
+    assert "attrs: {id: sources}" in details, details
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -647,3 +647,27 @@ def test_a_pipe_in_code_in_a_table_is_told_a_form_both_read_alike(
     assert messages == [], messages
     code = re.search(r"<td><code>([^<]*)</code></td>", html)
     assert code and unescape(code.group(1)) == shown, html
+
+
+@pytest.mark.parametrize(("summary", "title", "box_id"), [
+    ("Why <code>sqrt</code>?", "Why `sqrt`?", "why-sqrt"),
+    ("Why is the <b>variance</b> 1", "Why is the variance 1", "why-is-the-variance-1"),
+], ids=["code in the summary", "bold in the summary"])
+def test_a_details_box_in_html_is_told_the_box_lines_of_its_own_summary(
+        tmp_path: Path, summary: str, title: str, box_id: str) -> None:
+    """GitHub's collapsible section, `<details>` with a `<summary>` and Markdown inside, was
+    told to write a box whose first lines were '/// details | Its summary' and an id
+    'some-id': the author had to work out both. The warning gives the lines for this box,
+    its summary's words (code as `code`) and an id made of them; written, they warn
+    nothing, and the page's box shows that summary."""
+    body = (f"Intro.\n\n<details>\n<summary>{summary}</summary>\n\nBecause **it** is.\n\n"
+            "</details>\n\nAfter.\n")
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1, messages
+    assert f"'/// details | {title}'" in messages[0], messages
+    assert f"'    attrs: {{id: {box_id}}}'" in messages[0], messages
+    fixed = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+             "Because **it** is.\n\n///\n\nAfter.\n")
+    messages, html = convert(tmp_path, fixed)
+    assert messages == [], messages
+    assert f'<details id="{box_id}">' in html and "<strong>it</strong>" in html, html

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
+from html.parser import HTMLParser
 from itertools import pairwise
 
 from ..errors import shortened
@@ -83,10 +84,11 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
     if any(_DETAILS.search(x) for x in region) or (opened and not any(
             "</details" in x.lower() for x in source[opened[-1]:line - 1])):
+        title, box_id = _box_lines(source, opened[-1] if opened else line - 1)
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
-                "write it as a box, its first lines '/// details | Its summary' and "
-                "'    attrs: {id: some-id}' (a box needs an id), then the Markdown, closed "
-                "by a line '///'"), False, 0
+                f"write it as a box, its first lines '/// details | {title}' and "
+                f"'    attrs: {{id: {box_id}}}' (a box needs an id), then the Markdown, "
+                "closed by a line '///'"), False, 0
     if any(b.kind != "html" and b.line >= line for b in theirs) and \
             line in _kept_raw("\n".join(source)):
         return ("this Markdown keeps a block of HTML whole, as typed, up to its closing tag "
@@ -148,6 +150,42 @@ def _note_above(source: Sequence[str], line: int) -> str:
 def _kept_raw(text: str) -> frozenset[int]:
     """`raw_html.markdown_raw_lines` of `text`, read once for all the stretches of a page."""
     return markdown_raw_lines(text)
+
+
+class _Summary(HTMLParser):
+    """The words of the first `<summary>` of some HTML, its code as `code`."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.inside, self.done = False, False
+        self.words: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "summary" and not self.done:
+            self.inside = True
+        elif tag == "code" and self.inside:
+            self.words.append("`")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "summary" and self.inside:
+            self.inside, self.done = False, True
+        elif tag == "code" and self.inside:
+            self.words.append("`")
+
+    def handle_data(self, data: str) -> None:
+        if self.inside:
+            self.words.append(data)
+
+
+def _box_lines(source: Sequence[str], first: int) -> tuple[str, str]:
+    """The title and an id for the box to write for the `<details>` opened on the 0-based
+    line `first` of `source`: its summary's words (code as `code`) and their slug; a
+    placeholder for each where there is no summary, or no Latin word to make an id of."""
+    parser = _Summary()
+    parser.feed("\n".join(source[first:first + 12]))
+    title = " ".join("".join(parser.words).split())
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return title or "Its summary", slug or "some-id"
 
 
 def _stretch_end(theirs: list[Block], line: int) -> int:
