@@ -383,6 +383,10 @@ WRONG_HINT: dict[str, tuple[str, str, str, str]] = {
     "nested item under a list nested once more": (
         "- a\n    - b\n\n        - c\n    - d\n", "    - d", "the nested list above it",
         "- a\n    - b\n\n        - c\n\n    - d\n"),
+    "item under a table in an item": (
+        "1. Scores:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 |\n2. Then\n", "2. Then",
+        "the table above it",
+        "1. Scores:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 |\n\n2. Then\n"),
     "item under code in an item": (
         "1. Run:\n\n    ```\n    x = 1\n    ```\n2. Then\n", "2. Then", "blank line before",
         "1. Run:\n\n    ```\n    x = 1\n    ```\n\n2. Then\n"),

@@ -25,11 +25,17 @@ _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
 _NOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)")
 _QUOTE = re.compile(r"[ \t]*>")
+_DELIMITER = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")   # |---|:-:|
 _YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")       # a line of YAML front matter
 ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
                 "it, GitHub (CommonMark) as a new item; the page shows it as text: put a blank "
                 "line before it: right under a paragraph (code, a formula) indented into the "
                 "item above, an item needs a blank line above it")
+ITEM_UNDER_TABLE = ("this Markdown reads the list item here as more text of the table above "
+                    "it, and the table's rows as text too, GitHub (CommonMark) as a table and "
+                    "a new item; the page shows the table and the item as text: put a blank "
+                    "line before it: right under a table indented into the item above, an "
+                    "item needs a blank line above it")
 ITEM_IN_NESTED_LIST = (
     "this Markdown reads the list item here as part of the nested list above it (more text of "
     "its last item, or one more item of it), GitHub (CommonMark) as an item of the outer list; "
@@ -297,7 +303,9 @@ def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[tupl
             continue
         if not _ITEM.match(first):
             if not _ITEM.match(upper):
-                found.append((n, ITEM_AS_TEXT))
+                table = first.lstrip().startswith("|") or any(
+                    _DELIMITER.fullmatch(x.strip()) for x in source[start:n - 1])
+                found.append((n, ITEM_UNDER_TABLE if table else ITEM_AS_TEXT))
         elif _columns(lower) + 4 <= _columns(first) < _content_column(lower) + 4 and not (
                 _ITEM.match(upper) and _columns(upper) <= _columns(lower)):
             # a nested list after a blank line, by the 4 spaces a level takes here and less
