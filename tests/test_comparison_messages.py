@@ -6,6 +6,7 @@ of our own."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -317,7 +318,7 @@ def test_links_in_html_details_already_warned_are_not_warned_each(tmp_path: Path
     assert messages and any("/// details" in m for m in messages), messages
     assert not [m for m in messages if "a link" in m], messages
     details = next(m for m in messages if "/// details" in m)
-    assert "attrs: {id: some-id}" in details, details
+    assert "attrs: {id: sources}" in details, details
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -366,6 +367,29 @@ WRONG_HINT: dict[str, tuple[str, str, str, str]] = {
         "> A quote\nits lazy line:\n\n- item\n- item two\n"),
     "quotes parted by a blank line": (
         "> one\n\n> two\n\nAfter.\n", "> two", "'>' on the blank line", "> one\n>\n> two\n\nAfter.\n"),
+    # an item right under a nested list that follows a blank line (4 spaces, as the other
+    # hint asks): this Markdown takes it into the nested list, as text of its last item or
+    # as one more of its items; the hint was to indent by 4 spaces, which it was
+    "item under a nested list's wrapped item": (
+        "1. Draw:\n\n    - then score\n      each pair\n2. Compare\n", "2. Compare",
+        "the nested list above it",
+        "1. Draw:\n\n    - then score\n      each pair\n\n2. Compare\n"),
+    "bulleted item under a nested list": (
+        "- first\n\n    - its part\n- second\n", "- second", "the nested list above it",
+        "- first\n\n    - its part\n\n- second\n"),
+    "numbered items under a nested numbered list": (
+        "1. first\n\n    1. its part\n2. second\n3. third\n", "2. second",
+        "the nested list above it", "1. first\n\n    1. its part\n\n2. second\n3. third\n"),
+    "nested item under a list nested once more": (
+        "- a\n    - b\n\n        - c\n    - d\n", "    - d", "the nested list above it",
+        "- a\n    - b\n\n        - c\n\n    - d\n"),
+    "item under a table in an item": (
+        "1. Scores:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 |\n2. Then\n", "2. Then",
+        "the table above it",
+        "1. Scores:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 |\n\n2. Then\n"),
+    "item under code in an item": (
+        "1. Run:\n\n    ```\n    x = 1\n    ```\n2. Then\n", "2. Then", "blank line before",
+        "1. Run:\n\n    ```\n    x = 1\n    ```\n\n2. Then\n"),
 }
 
 
@@ -607,3 +631,47 @@ def test_every_nested_list_indented_by_3_of_a_list_is_named_at_once(tmp_path: Pa
         told = at(messages, line_of(body, nested))
         assert len(told) == 1 and "by 4 spaces" in told[0], messages
     assert len(messages) == 3, messages
+
+
+@pytest.mark.parametrize(("cell", "shown"), [("`x \\| y`", "x | y"), ("`a|b`", "a|b")],
+                         ids=["escaped pipe", "bare pipe"])
+def test_a_pipe_in_code_in_a_table_is_told_a_form_both_read_alike(
+        tmp_path: Path, cell: str, shown: str) -> None:
+    """A '\\|' in code in a table cell was told to drop the backslash, and a '|' in code to
+    keep it out of code: the first advice, followed, gave the second warning, and neither
+    named a way to show code that holds a pipe. Each names code written as HTML with the
+    pipe as '&#124;', which, written in the cell, warns nothing and shows the code."""
+    body = f"Intro.\n\n| code | what |\n|---|---|\n| {cell} | two |\n"
+    messages, _ = convert(tmp_path, body)
+    assert messages and all("&#124;" in m for m in messages), messages
+    assert not any("needs no backslash" in m for m in messages), messages
+    suggested = re.findall(r"<code>[^<]*</code>", messages[0])
+    assert suggested, messages
+    messages, html = convert(tmp_path, body.replace(cell, suggested[0]))
+    assert messages == [], messages
+    code = re.search(r"<td><code>([^<]*)</code></td>", html)
+    assert code and unescape(code.group(1)) == shown, html
+
+
+@pytest.mark.parametrize(("summary", "title", "box_id"), [
+    ("Why <code>sqrt</code>?", "Why `sqrt`?", "why-sqrt"),
+    ("Why is the <b>variance</b> 1", "Why is the variance 1", "why-is-the-variance-1"),
+], ids=["code in the summary", "bold in the summary"])
+def test_a_details_box_in_html_is_told_the_box_lines_of_its_own_summary(
+        tmp_path: Path, summary: str, title: str, box_id: str) -> None:
+    """GitHub's collapsible section, `<details>` with a `<summary>` and Markdown inside, was
+    told to write a box whose first lines were '/// details | Its summary' and an id
+    'some-id': the author had to work out both. The warning gives the lines for this box,
+    its summary's words (code as `code`) and an id made of them; written, they warn
+    nothing, and the page's box shows that summary."""
+    body = (f"Intro.\n\n<details>\n<summary>{summary}</summary>\n\nBecause **it** is.\n\n"
+            "</details>\n\nAfter.\n")
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1, messages
+    assert f"'/// details | {title}'" in messages[0], messages
+    assert f"'    attrs: {{id: {box_id}}}'" in messages[0], messages
+    fixed = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+             "Because **it** is.\n\n///\n\nAfter.\n")
+    messages, html = convert(tmp_path, fixed)
+    assert messages == [], messages
+    assert f'<details id="{box_id}">' in html and "<strong>it</strong>" in html, html

@@ -404,7 +404,12 @@ def test_a_hashtag_heading_is_at_its_own_line_when_its_words_are_in_a_sentence_a
                                         "'Playground for GitHub Markdown' has the id"),
     ("#batch-tow", "did you mean '#batch-two'?"),
     ("#zzzz", "link to an id the page has"),
-], ids=["case", "GitHub's slug of a heading", "close", "nothing close"])
+    # copied from GitHub's rendered page, which puts 'user-content-' before every id
+    ("#user-content-batch-two", "did you mean '#batch-two'? (GitHub's pages put "),
+    ("#user-content-playground-for-github-markdown", "did you mean '#playground'? (GitHub's "
+                                                     "pages put "),
+], ids=["case", "GitHub's slug of a heading", "close", "nothing close", "GitHub's prefix",
+        "GitHub's prefix and slug"])
 def test_a_missing_anchor_suggests_the_id_meant(tmp_path: Path, link: str, says: str) -> None:
     body = ("## Playground for GitHub Markdown {#playground}\n\nText.\n\n"
             "### Batch two {#batch-two}\n\nText.\n\n"

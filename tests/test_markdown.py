@@ -858,6 +858,21 @@ def test_a_shortcode_of_no_github_emoji_warns_at_its_line(tmp_path: Path, text: 
     assert close in got[0] and "\U0001f642" in out if "slightly" in text else close in got[0]
 
 
+@pytest.mark.parametrize("code", [":shipit:", ":octocat:", ":squirrel:", ":trollface:"])
+def test_github_s_picture_emoji_is_told_as_github_s(tmp_path: Path, code: str) -> None:
+    """GitHub's own emoji that have no character (`:shipit:`, `:octocat:`: GitHub draws a
+    picture) were told to name 'no emoji of GitHub's list', 'shown as typed, here and on
+    GitHub', and :shipit: to be GitHub's closest ':shit:'. The warning says GitHub shows a
+    picture the page cannot, and suggests no other name."""
+    with captured() as warned:
+        out = html(tmp_path, f"Intro.\n\nShip it {code} today.\n")
+    got = [w for w in warned if code in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "picture" in got[0] and "here and on GitHub" not in got[0], got
+    assert "closest" not in got[0], got
+    assert code in out
+
+
 @pytest.mark.parametrize("text", [
     ":param q: the query, a vector.\n", "See :class:`Attention` and :func:`sdpa`.\n",
     "The ratio 1:2:3 at 10:30:00.\n", ":toc: left\n", "A :smile: and :+1: here.\n",

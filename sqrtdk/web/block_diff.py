@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
+from html.parser import HTMLParser
 from itertools import pairwise
 
 from ..errors import shortened
@@ -24,11 +25,23 @@ _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
 _NOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)")
 _QUOTE = re.compile(r"[ \t]*>")
+_DELIMITER = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")   # |---|:-:|
 _YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")       # a line of YAML front matter
 ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
                 "it, GitHub (CommonMark) as a new item; the page shows it as text: put a blank "
-                "line before it: right under a paragraph indented into the item above, an "
-                "item needs a blank line above it")
+                "line before it: right under a paragraph (code, a formula) indented into the "
+                "item above, an item needs a blank line above it")
+ITEM_UNDER_TABLE = ("this Markdown reads the list item here as more text of the table above "
+                    "it, and the table's rows as text too, GitHub (CommonMark) as a table and "
+                    "a new item; the page shows the table and the item as text: put a blank "
+                    "line before it: right under a table indented into the item above, an "
+                    "item needs a blank line above it")
+ITEM_IN_NESTED_LIST = (
+    "this Markdown reads the list item here as part of the nested list above it (more text of "
+    "its last item, or one more item of it), GitHub (CommonMark) as an item of the outer list; "
+    "the page shows it inside the nested list: put a blank line before it: right under a "
+    "nested list that follows a blank line, an item of an outer list needs a blank line above "
+    "it")
 WORDS_ONLY = "only the words differ"    # the advice where the blocks are the same
 _INTERRUPTERS = {"ul", "ol", "table", "pre", "blockquote", "hr", "h1", "h2", "h3", "h4", "h5",
                  "h6"}
@@ -77,10 +90,11 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
     if any(_DETAILS.search(x) for x in region) or (opened and not any(
             "</details" in x.lower() for x in source[opened[-1]:line - 1])):
+        title, box_id = _box_lines(source, opened[-1] if opened else line - 1)
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
-                "write it as a box, its first lines '/// details | Its summary' and "
-                "'    attrs: {id: some-id}' (a box needs an id), then the Markdown, closed "
-                "by a line '///'"), False, 0
+                f"write it as a box, its first lines '/// details | {title}' and "
+                f"'    attrs: {{id: {box_id}}}' (a box needs an id), then the Markdown, "
+                "closed by a line '///'"), False, 0
     if any(b.kind != "html" and b.line >= line for b in theirs) and \
             line in _kept_raw("\n".join(source)):
         return ("this Markdown keeps a block of HTML whole, as typed, up to its closing tag "
@@ -142,6 +156,42 @@ def _note_above(source: Sequence[str], line: int) -> str:
 def _kept_raw(text: str) -> frozenset[int]:
     """`raw_html.markdown_raw_lines` of `text`, read once for all the stretches of a page."""
     return markdown_raw_lines(text)
+
+
+class _Summary(HTMLParser):
+    """The words of the first `<summary>` of some HTML, its code as `code`."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.inside, self.done = False, False
+        self.words: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "summary" and not self.done:
+            self.inside = True
+        elif tag == "code" and self.inside:
+            self.words.append("`")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "summary" and self.inside:
+            self.inside, self.done = False, True
+        elif tag == "code" and self.inside:
+            self.words.append("`")
+
+    def handle_data(self, data: str) -> None:
+        if self.inside:
+            self.words.append(data)
+
+
+def _box_lines(source: Sequence[str], first: int) -> tuple[str, str]:
+    """The title and an id for the box to write for the `<details>` opened on the 0-based
+    line `first` of `source`: its summary's words (code as `code`) and their slug; a
+    placeholder for each where there is no summary, or no Latin word to make an id of."""
+    parser = _Summary()
+    parser.feed("\n".join(source[first:first + 12]))
+    title = " ".join("".join(parser.words).split())
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return title or "Its summary", slug or "some-id"
 
 
 def _stretch_end(theirs: list[Block], line: int) -> int:
@@ -236,21 +286,39 @@ def _quote_hint(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     return "", 0
 
 
-def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[int]:
-    """The lines (1-based) from `line` to `end` that start a list item right under a
-    paragraph indented into the item above (after a blank line): this Markdown reads such
-    an item as more text of that paragraph, GitHub (CommonMark) starts a new item there."""
+def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[tuple[int, str]]:
+    """The lines (1-based) from `line` to `end` that start a list item right under a block
+    indented into the item above (after a blank line), each with its warning: this Markdown
+    reads such an item as more text of that paragraph (code, formula), or as part of that
+    nested list (text of its last item, or one more of its items, whatever its own indent),
+    where GitHub (CommonMark) starts an item of the outer list."""
     found = []
     for n in range(max(line, 2), min(end, len(source)) + 1):
         upper, lower = source[n - 2], source[n - 1]
-        if not _ITEM.match(lower) or not upper.strip() or _ITEM.match(upper):
+        if not _ITEM.match(lower) or not upper.strip():
             continue
         start = _paragraph_start(source, n - 2)
         first = source[start]
-        if start > 0 and not _ITEM.match(first) and not _QUOTE.match(first) and \
-                _columns(first) > _columns(lower):
-            found.append(n)
+        if start == 0 or _QUOTE.match(first) or _columns(first) <= _columns(lower):
+            continue
+        if not _ITEM.match(first):
+            if not _ITEM.match(upper):
+                table = first.lstrip().startswith("|") or any(
+                    _DELIMITER.fullmatch(x.strip()) for x in source[start:n - 1])
+                found.append((n, ITEM_UNDER_TABLE if table else ITEM_AS_TEXT))
+        elif _columns(lower) + 4 <= _columns(first) < _content_column(lower) + 4 and not (
+                _ITEM.match(upper) and _columns(upper) <= _columns(lower)):
+            # a nested list after a blank line, by the 4 spaces a level takes here and less
+            # than GitHub's code indent (an item right under an item of its own level or less
+            # was told already: the fix is one)
+            found.append((n, ITEM_IN_NESTED_LIST))
     return found
+
+
+def _content_column(item: str) -> int:
+    """The column where the text of the list item on line `item` starts."""
+    found = _BULLET.match(item)
+    return len(found.group(0).expandtabs(4)) if found else _columns(item)
 
 
 def _missing_blank_line(ours: list[Block], theirs: list[Block],
@@ -372,7 +440,8 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
     if kinds & _TABLE:
         return ("a '|' inside a table cell ends the cell on GitHub, also inside `code`, where "
                 "'\\|' keeps its backslash here: keep '|' out of `code` in a table (in text, "
-                "write '\\|')"), 0
+                "write '\\|'); for code that holds one, write the code as HTML, "
+                "'<code>a&#124;b</code>', which both show as a|b"), 0
     if any(b.kind in ("ul", "ol", "li") for b in ours + theirs) or \
             [b.depth for b in ours] != [b.depth for b in theirs]:
         return ("indent a nested list, and any paragraph, formula or code inside a list item, "
@@ -444,7 +513,7 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                 if a.signature != b.signature]
         elif items := _items_read_as_text(source, line, _stretch_end(theirs[j1:j2], line)):
             # items this Markdown read as text: each at its own line, where the fix goes
-            result.differences += [(n, ITEM_AS_TEXT) for n in items]
+            result.differences += items
         else:
             message, fix = _difference(ours[i1:i2], theirs[j1:j2], source, line)
             result.differences.append((fix or line, message))

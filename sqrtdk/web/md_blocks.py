@@ -20,7 +20,7 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from difflib import SequenceMatcher
-from html import unescape
+from html import escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -161,6 +161,16 @@ class FenceParagraphs(Treeprocessor):
             place(tail, child)
         return [b for b in blocks if len(b) or (b.text or "").strip()]
 
+
+
+def _code_as_html(span: str) -> str:
+    """A code span of a table cell (`x \\| y`) as the HTML both parsers show alike in a
+    cell, its pipes as '&#124;' (<code>x &#124; y</code>)."""
+    ticks = len(span) - len(span.lstrip("`"))
+    inner = span[ticks:len(span) - ticks].replace("\\|", "|")
+    if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+        inner = inner[1:-1]          # CommonMark strips one space from each side
+    return f"<code>{escape(inner, quote=False).replace('|', '&#124;')}</code>"
 
 def _put(p: etree.Element, owner: etree.Element | None, text: str | None) -> None:
     """`text` as the text of paragraph `p` (owner None) or the tail of its child `owner`."""
@@ -529,10 +539,13 @@ class BlockStructure(Treeprocessor):
             for row in table.iter("tr"):
                 line, text = _source_of(row, lines)
                 cells = _cells(text) if line else 0
-                if line and _ESCAPED_PIPE_IN_CODE.search(text):
+                if line and (escaped := _ESCAPED_PIPE_IN_CODE.search(text)):
+                    # not "drop the backslash": a bare '|' in code ends the cell on GitHub
                     self._warn(line, "a '\\|' inside `code` in a table cell: GitHub shows '|', "
-                                     "this Markdown the backslash too; here a '|' inside `code` "
-                                     "needs no backslash (GitHub's tables need it)")
+                                     "this Markdown the backslash too; write the code as HTML, "
+                                     f"'{_code_as_html(escaped.group(0))}', which both show "
+                                     "with its '|' (a bare '|' in `code` ends the cell on "
+                                     "GitHub)")
                 if line and any("\\|" in self.readable(m.group(0))
                                 for m in ANY_MATH_RE.finditer(text)):
                     self._warn(line, "a '\\|' inside math in a table cell: GitHub's table "

@@ -25,6 +25,12 @@ SHORTCODE = re.compile(r"(?<![A-Za-z0-9_])(:[+\-\w]+:)(?![A-Za-z0-9_])")
 ESCAPED_COLON = f"{STX}{ord(':')}{ETX}"
 ESCAPED_SHORTCODE = re.compile(f"(?<![A-Za-z0-9_])(?:{ESCAPED_COLON}|:)(?P<name>[+\\-\\w]+)"
                                f"(?:{ESCAPED_COLON}|:)(?![A-Za-z0-9_])")
+# GitHub's own emoji that have no character (its "custom" emoji, drawn as a picture:
+# `:shipit:`, alias `:squirrel:`, `:octocat:`, ...): gemoji's index has no entry for them
+PICTURE_ONLY = frozenset((
+    "atom", "basecamp", "basecampy", "bowtie", "electron", "feelsgood", "finnadie",
+    "goberserk", "godmode", "hurtrealbad", "neckbeard", "octocat", "rage1", "rage2", "rage3",
+    "rage4", "shipit", "squirrel", "suspect", "trollface"))
 
 
 class GitHubEmojiExtension(EmojiExtension):  # type: ignore[misc]

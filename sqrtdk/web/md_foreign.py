@@ -33,7 +33,14 @@ from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
 from ..errors import line_of, shortened
 from ..log import warn
-from .md_emoji import ESCAPED_COLON, ESCAPED_SHORTCODE, SHORTCODE, emoji_names, emoji_of
+from .md_emoji import (
+    ESCAPED_COLON,
+    ESCAPED_SHORTCODE,
+    PICTURE_ONLY,
+    SHORTCODE,
+    emoji_names,
+    emoji_of,
+)
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -1003,6 +1010,14 @@ class ForeignSyntax(Treeprocessor):
                 if emoji_of(code) or not re.search("[a-z]", name) or after == "`" or \
                         (after in (" ", "\t") and
                          not own[:m.start()].rpartition("\n")[2].strip()):
+                    continue
+                if name in PICTURE_ONLY:
+                    self._warn_at(block, (own, el, slot), m.span(1),
+                                  "'{shown}' is one of GitHub's own emoji that have no "
+                                  "character: GitHub draws it as a picture, the page shows "
+                                  "it as typed (it draws emoji as characters only); write "
+                                  "the words, or an emoji of GitHub's list that is a "
+                                  "character")
                     continue
                 close = difflib.get_close_matches(name, emoji_names(), 3, 0.6)
                 like = (f" (GitHub's closest: {', '.join(f':{c}:' for c in close)})"

@@ -237,6 +237,9 @@ _PASTED_NOTE = re.compile(r"footnote(?:-anchor)?-\d+|_ftn(?:ref)?\d+|cite_(?:not
                           r"fn(?:ref)?(?::[\w-]+|-?\d+)")
 
 
+_GITHUB_PREFIX = "user-content-"
+
+
 def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
                  old_html: str | None = None) -> str:
     """What to write for a link to `#frag` that a page lacks, of all its `ids`: the id that
@@ -256,6 +259,16 @@ def _anchor_hint(frag: str, ids: frozenset[str], target: Page | None,
         renamed = renamed_to(frag, old_html, target.conversion.headings)
         if renamed:
             return renamed
+    if frag.startswith(_GITHUB_PREFIX) and len(frag) > len(_GITHUB_PREFIX):
+        # copied from GitHub's rendered page, which puts 'user-content-' before every id
+        meant = frag[len(_GITHUB_PREFIX):]
+        inner = f"did you mean '#{meant}'?" if meant in ids else _anchor_hint(meant, ids, target)
+        if inner.startswith("did you mean '#"):
+            named, _, why = inner.partition("?")
+            why = why.strip()
+            more = f"; {why[1:-1]}" if why.startswith("(") and why.endswith(")") else ""
+            return (f"{named}? (GitHub's pages put '{_GITHUB_PREFIX}' before every id of a "
+                    f"document; here an id is as written{more})")
     github = slugify(case="lower")
     for h in target.conversion.headings if target is not None else ():
         if frag.lower() in (github(h.text, "-"), github(h.text, "-").strip("-")):
