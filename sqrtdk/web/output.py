@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -140,17 +141,37 @@ def site_digest(site: Site) -> str:
 
 
 def edited_files(site: Site, out: Path) -> list[str]:
-    """The files of `out` that differ from `site`: edited, deleted or added since (relative
-    paths, sorted; the MARKER file aside). Reads every byte: called only when a build went
-    through its stages anyway."""
-    found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
-                   if p.is_file() and p.name != MARKER)
-    differ = sorted(set(found) ^ site.paths())
-    for rel in sorted(set(found) & site.paths()):
-        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
-        if (out / rel).read_bytes() != data:
-            differ.append(rel)
-    return sorted(differ)
+    """The entries of `out` that differ from `site`: files edited, deleted or added since,
+    and anything else the build never makes there, each named as added: a symbolic link (to
+    a file, a folder or nothing), a folder no file of the site is in (relative paths, a
+    folder's ending in '/', sorted; the MARKER file aside). Reads every byte: called only
+    when a build went through its stages anyway."""
+    wanted = site.paths()
+    folders = {parent.as_posix() for rel in wanted for parent in Path(rel).parents}
+    found, differ = set(), []
+    for folder, dirs, files in os.walk(out):     # links to folders are listed, not entered
+        base = Path(folder)
+        for name in dirs:
+            rel = (base / name).relative_to(out).as_posix()
+            if (base / name).is_symlink() or rel not in folders:
+                differ.append(rel + "/")
+        dirs[:] = [d for d in dirs if (base / d).relative_to(out).as_posix() in folders
+                   and not (base / d).is_symlink()]
+        for name in files:
+            rel = (base / name).relative_to(out).as_posix()
+            if rel == MARKER:
+                continue
+            found.add(rel)
+            if (base / name).is_symlink() or not (base / name).is_file():
+                differ.append(rel)
+            elif rel in wanted:
+                data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
+                if (base / name).read_bytes() != data:
+                    differ.append(rel)
+            else:
+                differ.append(rel)
+    differ += [rel for rel in wanted if rel not in found]
+    return sorted(set(differ))
 
 
 def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: str = "") -> None:
@@ -189,9 +210,14 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
 def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
     """Hard-link `old` (the previous build's file) to `dest` when it already holds the new
     bytes (`data`, or the bytes of `src`): unchanged files are not written again. The
-    previous site is never edited in place, only swapped out, so sharing is safe."""
+    previous site is never edited in place, only swapped out, so sharing is safe. A link
+    there (put by hand) is not the build's file: linking it put the link, or what it points
+    to, an author's file, into the new site."""
     try:
-        size = old.stat().st_size
+        st = old.lstat()
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        size = st.st_size
         if size != (len(data) if data is not None else src.stat().st_size if src else -1):
             return False
         if old.read_bytes() != (data if data is not None else src.read_bytes() if src else b""):

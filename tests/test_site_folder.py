@@ -1,0 +1,82 @@
+"""The output folder holds the site as built and nothing else: what a build finds there that
+it did not make is removed and named, without building the whole site (small sites, written
+by `site_stage.write_out` as a build writes its own)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sqrtdk.options import PROJECT_ROOT, BuildOptions
+from sqrtdk.site_stage import write_out
+from sqrtdk.unchanged import site_state
+from sqrtdk.web.output import Site
+
+SITE = Site(files={"index.html": b"<p>a</p>", "en/index.html": b"<p>b</p>",
+                   "assets/site.css": b"p{}"})
+
+
+def _link_to_nothing(out: Path) -> str:
+    os.symlink(out / "gone.html", out / "stray.html")
+    return "stray.html"
+
+
+def _link_to_a_folder(out: Path) -> str:
+    os.symlink(out.parent / "elsewhere", out / "notes")
+    (out.parent / "elsewhere").mkdir()
+    (out.parent / "elsewhere" / "keep.txt").write_text("not the site's", encoding="utf-8")
+    return "notes/"
+
+
+def _empty_folder(out: Path) -> str:
+    (out / "drafts").mkdir()
+    return "drafts/"
+
+
+def _link_to_a_page(out: Path) -> str:
+    (out.parent / "draft.html").write_bytes(b"<p>b</p>")     # the page's bytes, for now
+    (out / "en" / "index.html").unlink()
+    os.symlink(out.parent / "draft.html", out / "en" / "index.html")
+    return "en/index.html"
+
+
+ADDED: dict[str, Callable[[Path], str]] = {
+    "a link to nothing": _link_to_nothing, "a link to a folder": _link_to_a_folder,
+    "an empty folder": _empty_folder, "a page made a link": _link_to_a_page}
+
+
+@pytest.mark.parametrize("add", ADDED.values(), ids=ADDED)
+def test_what_the_build_did_not_make_does_not_survive_a_build(tmp_path: Path,
+                                                              add: Callable[[Path], str]) -> None:
+    """A build finding the folder's marker naming this very site compared only its regular
+    files: a symbolic link (to nothing, or to a folder), an empty folder, or a page replaced
+    by a link to a file of the author's survived it, the build saying 'unchanged'. Each is removed now
+    and named; what a link points to is left alone."""
+    out = tmp_path / "site"
+    assert write_out(SITE, out, ())[1] == "written"
+    name = add(out)
+    told = write_out(SITE, out, ())[1]
+    assert told != "unchanged" and name in told, told
+    found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    assert found == [".sqrtdk-site", "assets", "assets/site.css", "en", "en/index.html",
+                     "index.html"]
+    assert not any(p.is_symlink() for p in out.rglob("*"))
+    assert (out / "en" / "index.html").read_bytes() == b"<p>b</p>"
+    assert write_out(SITE, out, ())[1] == "unchanged"
+    if (tmp_path / "elsewhere").exists():
+        assert (tmp_path / "elsewhere" / "keep.txt").is_file()
+
+
+@pytest.mark.parametrize("add", ADDED.values(), ids=ADDED)
+def test_the_unchanged_shortcut_sees_what_was_added(tmp_path: Path,
+                                                    add: Callable[[Path], str]) -> None:
+    """The whole-build shortcut's state of the folder (stat only) stat'ed what a link points
+    to: a link to nothing stopped the build with a FileNotFoundError traceback, and a folder
+    or a link to one, not a file, was not in it. Each changes the state now."""
+    opts = BuildOptions.for_project(PROJECT_ROOT, out=tmp_path / "site")
+    write_out(SITE, opts.out, ())
+    before = site_state(opts)
+    add(opts.out)
+    assert site_state(opts) != before
