@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +81,30 @@ def test_the_unchanged_shortcut_sees_what_was_added(tmp_path: Path,
     before = site_state(opts)
     add(opts.out)
     assert site_state(opts) != before
+
+
+@pytest.mark.parametrize("fault", [KeyboardInterrupt, OSError])
+def test_an_interrupted_swap_leaves_the_previous_site(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      fault: type[BaseException]) -> None:
+    """The new site is swapped in with two renames: the old folder aside, the new one in its
+    place. A Ctrl+C (or an error) between them left no site at all, the previous one in a
+    hidden '.site-old-…' folder, while the build said the site was as the last build left
+    it. The previous site is put back."""
+    out = tmp_path / "site"
+    write_out(SITE, out, ())
+    rename = Path.rename
+
+    def interrupted(self: Path, target: Any) -> Any:
+        if Path(target) == out and self.name.startswith(".site-new-"):
+            raise fault
+        return rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", interrupted)
+    changed = Site(files={**SITE.files, "index.html": b"<p>new</p>"})
+    with pytest.raises(fault):
+        write_out(changed, out, ())
+    monkeypatch.undo()
+    assert (out / "index.html").read_bytes() == b"<p>a</p>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert write_out(SITE, out, ())[1] == "unchanged"

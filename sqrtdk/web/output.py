@@ -229,11 +229,20 @@ def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
 
 
 def _swap(new: Path, target: Path) -> None:
+    """Put `new` in the place of `target`, whose folder is deleted after. Between the two
+    renames there is no `target`: when the second fails (Ctrl+C, a full disk), the old
+    folder is put back, so an error leaves the previous site where it was (it left it in a
+    hidden `.site-old-…` folder, and no site)."""
     old = None
     if target.exists():
         old = target.with_name(f".{target.name}-old-{os.getpid()}")
         target.rename(old)
-    new.rename(target)
+    try:
+        new.rename(target)
+    except BaseException:
+        if old is not None and not target.exists():
+            old.rename(target)
+        raise
     if old is not None:
         if any(old.iterdir()):
             remove_built(old)
