@@ -635,6 +635,8 @@ LONG_PARAGRAPHS = {
     "svg elements never closed": ("<svg>x ", 100000),
     "doubled backslashes never closed": ("\\\\(x ", 100000),
     "tokens in angle brackets": ("a <Tensor> <eos> ", 50000),
+    # each '<Name' read to its line's end for its '>'
+    "capitalised names after '<' on one line": ("x <Ab y ", 60000),
 }
 
 

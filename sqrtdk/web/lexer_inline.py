@@ -341,7 +341,7 @@ class InlineScanner:
                         "inside HTML's <math>, which holds MathML, so a browser would show the "
                         "TeX as typed; write " + (f"'{_shown(tex)}' between two '$$' lines"
                                                   if block else f"'${_shown(tex)}$'")))
-                if (name := mdx_component(text, i, self.elements) or
+                if (name := mdx_component(text, i, self.elements, ahead) or
                         ((tag := _MEDIAWIKI_TAG.match(text, i)) and tag[1])) and \
                         (name, self.line_at(text, first, i)) not in self._named:
                     self._named.add((name, self.line_at(text, first, i)))
