@@ -167,9 +167,11 @@ def options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions.for_project(root, **changes)
 
 
-# what requirements.txt installs, by import name
-PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml", "brotli",
-            "tinycss2")
+# what requirements.txt installs, by import name: every package sqrtdk/ imports, and mplfonts,
+# whose font the figures load by path (tests/test_command_line.py keeps the list whole: one
+# missing here was an ImportError traceback halfway through the build)
+PACKAGES = ("numpy", "matplotlib", "cycler", "mplfonts", "fontTools", "markdown", "pymdownx",
+            "cmarkgfm", "autocorrect_py", "jinja2", "markupsafe", "yaml", "brotli", "tinycss2")
 
 
 def missing_packages(serve: bool) -> list[str]:
