@@ -8,6 +8,7 @@ CI). Edits are made relative to the article's structure (before its first `## ` 
 appended at its end), never to its wording."""
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -584,6 +585,32 @@ def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
     md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
     assert _next(events, "update")["error"] == ""
     assert "Mended by the serve test." in server.get("/en/index.html")
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])
+def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
+                                                                 code: int) -> None:
+    """A rebuild stopped by the machine (a full disk, a folder made read-only) was shown over
+    the pages as "a bug in the build, not in your files: OSError …", with a traceback; the
+    build alone says it as errors.machine_fault does: the path, what to do, no traceback."""
+    from sqrtdk.options import PROJECT_ROOT as ROOT
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    said: list[str] = []
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(ROOT, out=tmp_path / "out"), state, said.append)
+
+    def full(*_: Any) -> None:
+        raise OSError(code, os.strerror(code), str(tmp_path / "out"))
+
+    loop.builder.build = full
+    try:
+        loop.build(reload=True)
+    finally:
+        loop.builder.close()
+    assert "bug" not in state.error and "cannot write" in state.error, state.error
+    assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
 @pytest.mark.parametrize("half", ["figures", "science"])
