@@ -108,3 +108,48 @@ def test_an_interrupted_swap_leaves_the_previous_site(tmp_path: Path,
     assert (out / "index.html").read_bytes() == b"<p>a</p>"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
     assert write_out(SITE, out, ())[1] == "unchanged"
+
+
+def test_a_previous_site_left_half_deleted_is_no_obstacle_and_goes(tmp_path: Path) -> None:
+    """A build swaps the previous site out to '.site-old-<pid>' and deletes it; a Ctrl+C
+    while it deletes left that folder, and the next build by a process of the same id (a
+    container's build runs as the same pid each time) could not rename site/ there: an
+    OSError traceback at every build. Left over folders holding the build's marker are
+    removed; anything else is left alone."""
+    out = tmp_path / "site"
+    write_out(SITE, out, ())
+    leftover = tmp_path / f".site-old-{os.getpid()}"
+    (leftover / "en").mkdir(parents=True)
+    (leftover / ".sqrtdk-site").write_text("made by build.py", encoding="utf-8")
+    (leftover / "en" / "index.html").write_bytes(b"<p>old</p>")
+    mine = tmp_path / ".site-old-notes"
+    mine.mkdir()
+    changed = Site(files={**SITE.files, "index.html": b"<p>new</p>"})
+    assert write_out(changed, out, ())[1] == "written"
+    assert (out / "index.html").read_bytes() == b"<p>new</p>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site-old-notes", "site"]
+
+
+def test_a_deletion_stopped_halfway_leaves_the_marker(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The previous site's marker is deleted last, so a folder whose deletion stopped is still
+    known as the build's (and removed by the next build)."""
+    import shutil
+
+    from sqrtdk.web.output import MARKER, remove_built
+    out = tmp_path / "site"
+    write_out(SITE, out, ())
+    real = shutil.rmtree
+    calls: list[Path] = []
+
+    def stopped(path: Any, *args: Any, **kwargs: Any) -> None:
+        calls.append(Path(path))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real(path, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "rmtree", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        remove_built(out)
+    monkeypatch.undo()
+    assert (out / MARKER).is_file()

@@ -6,8 +6,10 @@ holds the MARKER file that this module writes.
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
+import secrets
 import shutil
 import stat
 import tempfile
@@ -187,6 +189,7 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
                                  f"({e.strerror}); give --out a folder you can create files "
                                  "in, e.g. 'site'") from None
     try:
+        _remove_leftovers(target)
         (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
                                   encoding="utf-8")
         previous = target if (target / MARKER).is_file() else None
@@ -235,7 +238,10 @@ def _swap(new: Path, target: Path) -> None:
     hidden `.site-old-…` folder, and no site)."""
     old = None
     if target.exists():
-        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        # a name of its own: a leftover of an earlier build's (see `_remove_leftovers`) by a
+        # process of the same id (a container's build runs as the same pid each time) made
+        # the rename fail, an OSError traceback at every build
+        old = target.with_name(f".{target.name}-old-{os.getpid()}-{secrets.token_hex(4)}")
         target.rename(old)
     try:
         new.rename(target)
@@ -251,9 +257,27 @@ def _swap(new: Path, target: Path) -> None:
 
 
 def remove_built(folder: Path) -> None:
-    """Delete `folder` only if this build made it (it holds MARKER); otherwise raise."""
+    """Delete `folder` only if this build made it (it holds MARKER); otherwise raise. The
+    MARKER goes last, so a deletion stopped halfway (Ctrl+C) leaves a folder still known as
+    the build's (`_remove_leftovers`)."""
     if not (folder / MARKER).is_file():
         raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file, so "
                                     "this build did not make it; --clean deletes only a site it "
                                     "made: give --out the folder you built into")
+    for entry in folder.iterdir():
+        if entry.name == MARKER:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
     shutil.rmtree(folder)
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Delete the previous sites beside `target` that a build swapped out and was stopped
+    while deleting (`.site-old-…`, holding MARKER); they piled up, hidden, a whole site
+    each. Another build's folder being written (`.site-new-…`) is never touched."""
+    for folder in target.parent.glob(f".{glob.escape(target.name)}-old-*"):
+        if folder.is_dir() and not folder.is_symlink() and (folder / MARKER).is_file():
+            shutil.rmtree(folder, ignore_errors=True)
