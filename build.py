@@ -31,7 +31,7 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-from sqrtdk.errors import BuildError  # noqa: E402
+from sqrtdk.errors import BuildError, display_path  # noqa: E402
 from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions, seed_figures_dir  # noqa: E402
 
 
@@ -242,7 +242,10 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {fault}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:            # Ctrl+C: one line, no traceback (workers ignore it)
-        kept = "" if args.clean else f"; {opts.out} is as the last complete build left it"
+        # what is as it was: a sweep writes its file, not the site, once every seed has run
+        kept = "" if args.clean else \
+            f"; {display_path(opts.sweep_file)} is as it was (written once every seed has run)" \
+            if args.sweep is not None else f"; {opts.out} is as the last complete build left it"
         print(f"interrupted (Ctrl+C): stopped{kept}", file=sys.stderr)
         return 130
     print(f"{'total':<12} {time.perf_counter() - t0:6.3f} s -> {opts.out}")

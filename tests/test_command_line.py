@@ -94,3 +94,22 @@ def test_every_package_the_build_imports_is_looked_up_first() -> None:
     script = build_script()
     assert third_party - set(script.PACKAGES) == {"watchfiles"}      # --serve's alone
     assert "watchfiles" not in script.missing_packages(serve=True)
+
+
+def test_ctrl_c_of_a_sweep_names_the_sweeps_file_not_the_site(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl+C during `--sweep N` said the site folder was as the last build left it: the
+    sweep writes no site, and the file it does write, figures/sweep.json, was not named."""
+    import sqrtdk.log
+    import sqrtdk.sweep
+
+    def interrupted(*_: object, **__: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sqrtdk.sweep, "sweep", interrupted)
+    # the package's logger as other tests find it (install stops its propagation)
+    monkeypatch.setattr(sqrtdk.log, "install", lambda **_: None)
+    assert build_script().main(["--sweep", "2"]) == 130
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("interrupted (Ctrl+C)") and "sweep.json is as it was" in line, line
+    assert "site" not in line.replace("sweep", ""), line
