@@ -17,6 +17,7 @@ import shutil
 import signal
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -585,6 +586,43 @@ def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
     md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
     assert _next(events, "update")["error"] == ""
     assert "Mended by the serve test." in server.get("/en/index.html")
+
+
+def test_a_tab_dropping_a_file_half_sent_prints_no_traceback(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A tab reloaded or closed while a file was on its way (a large figure, a font) made the
+    server print 'Exception occurred during processing of request' and a
+    ConnectionResetError traceback in the author's terminal, as if it had failed (the
+    tests' own server was quiet about it; the dev server was not). It goes on serving."""
+    import socket
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    (tmp_path / "big.bin").write_bytes(b"a" * 20_000_000)
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": BuildState(), "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                client.recv(100)
+                # closed with data unread: a reset, as a browser's tab drops a download
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                  (1).to_bytes(4, sys.byteorder) + bytes(4))
+            time.sleep(0.3)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/missing.html", timeout=10) as r:
+            raise AssertionError(r.status)
+    except urllib.error.HTTPError as e:
+        assert e.code == 404               # still serving
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception occurred" not in err, err
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])

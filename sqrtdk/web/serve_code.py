@@ -83,9 +83,20 @@ def listen(port: int) -> socket.socket:
     return sock
 
 
+class QuietServer(ThreadingHTTPServer):
+    """The stdlib's threading HTTP server, silent when a client drops a request half sent (a
+    tab reloaded or closed while a file was on its way): a BrokenPipeError or
+    ConnectionResetError is the browser's doing, and its traceback in the terminal read as
+    the server failing. Any other error still prints its traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def server_on(sock: socket.socket, handler: Any) -> ThreadingHTTPServer:
     """A threading HTTP server on the socket `sock` (already listening)."""
-    server = ThreadingHTTPServer(sock.getsockname()[:2], handler, bind_and_activate=False)
+    server = QuietServer(sock.getsockname()[:2], handler, bind_and_activate=False)
     server.socket.close()
     server.socket = sock
     server.daemon_threads = True
