@@ -625,6 +625,31 @@ def test_a_tab_dropping_a_file_half_sent_prints_no_traceback(
     assert "Traceback" not in err and "Exception occurred" not in err, err
 
 
+def test_an_address_holding_a_null_byte_is_not_found_without_a_traceback(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """'/a%00b' made the file lookup raise ValueError (embedded null byte): a traceback in the
+    terminal and the connection dropped without an answer. It is a 404 like any address
+    naming no file."""
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": BuildState(), "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for address in ("/a%00b", "/a%00b.html", "/en%00/"):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}{address}",
+                                       timeout=10)
+            assert e.value.code == 404, address
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])
 def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
                                                                  code: int) -> None:
