@@ -650,6 +650,20 @@ def test_an_address_holding_a_null_byte_is_not_found_without_a_traceback(
     assert "Traceback" not in capfd.readouterr().err
 
 
+def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
+    """The server imports changed code in a child process before loading it; a module whose
+    import never finished (a loop at its top level) made that check raise subprocess's
+    TimeoutExpired, shown over the pages as 'a bug in the build, not in your files'. It is
+    the module's line, where the import was running."""
+    from sqrtdk.web.serve_code import import_problem
+    (tmp_path / "sqrtdk").mkdir()
+    (tmp_path / "sqrtdk" / "__init__.py").write_text(
+        "import time\n\nwhile True:\n    time.sleep(0.05)\n", encoding="utf-8")
+    said = import_problem(tmp_path, timeout=2)
+    assert re.match(r".*sqrtdk/__init__\.py:[34]: importing the code did not finish", said), said
+    assert "bug" not in said, said
+
+
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])
 def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
                                                                  code: int) -> None:
