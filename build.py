@@ -31,7 +31,7 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-from sqrtdk.errors import BuildError  # noqa: E402
+from sqrtdk.errors import BuildError, display_path  # noqa: E402
 from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT, BuildOptions, seed_figures_dir  # noqa: E402
 
 
@@ -167,9 +167,11 @@ def options(args: argparse.Namespace) -> BuildOptions:
     return BuildOptions.for_project(root, **changes)
 
 
-# what requirements.txt installs, by import name
-PACKAGES = ("numpy", "matplotlib", "markdown", "pymdownx", "jinja2", "yaml", "brotli",
-            "tinycss2")
+# what requirements.txt installs, by import name: every package sqrtdk/ imports, and mplfonts,
+# whose font the figures load by path (tests/test_command_line.py keeps the list whole: one
+# missing here was an ImportError traceback halfway through the build)
+PACKAGES = ("numpy", "matplotlib", "cycler", "mplfonts", "fontTools", "markdown", "pymdownx",
+            "cmarkgfm", "autocorrect_py", "jinja2", "markupsafe", "yaml", "brotli", "tinycss2")
 
 
 def missing_packages(serve: bool) -> list[str]:
@@ -240,7 +242,10 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {fault}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:            # Ctrl+C: one line, no traceback (workers ignore it)
-        kept = "" if args.clean else f"; {opts.out} is as the last complete build left it"
+        # what is as it was: a sweep writes its file, not the site, once every seed has run
+        kept = "" if args.clean else \
+            f"; {display_path(opts.sweep_file)} is as it was (written once every seed has run)" \
+            if args.sweep is not None else f"; {opts.out} is as the last complete build left it"
         print(f"interrupted (Ctrl+C): stopped{kept}", file=sys.stderr)
         return 130
     print(f"{'total':<12} {time.perf_counter() - t0:6.3f} s -> {opts.out}")

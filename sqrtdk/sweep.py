@@ -226,10 +226,14 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
                 raise BuildError(opts.sweep_file, 0, f"--claims: no claim '{name}'; "
                                  + suggest(name, CLAIMS.names(), "claims"))
         old = read_sweep(opts.sweep_file) or {}
+        if not old:         # `--sweep N --claims …` again would only say this again
+            raise BuildError(opts.sweep_file, 0, f"--claims refreshes claims of a sweep over {n} "
+                             "seeds, but there is no sweep; run "
+                             f"'{BUILD_COMMAND} --sweep {n}' for every claim")
         if old.get("n_seeds") != n:
             raise BuildError(opts.sweep_file, 0, f"--claims refreshes claims of a sweep over {n} "
-                             f"seeds, but the file holds {old.get('n_seeds', 'no sweep')}; run "
-                             f"'{BUILD_COMMAND} --sweep {old.get('n_seeds', n)} --claims …', "
+                             f"seeds, but the file holds {old['n_seeds']}; run "
+                             f"'{BUILD_COMMAND} --sweep {old['n_seeds']} --claims …', "
                              f"or '{BUILD_COMMAND} --sweep {n}' for every claim")
     log(f"sweep: {n} seeds" + (f", claims {', '.join(claims)}" if claims else ""))
     summary = summarise(run_seeds(opts, list(range(1, n + 1)), log, claims))

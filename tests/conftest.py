@@ -244,7 +244,7 @@ def served(site_build: dict[str, Any]) -> Any:
     import threading
     from http.server import SimpleHTTPRequestHandler
 
-    from helpers import QuietServer
+    from sqrtdk.web.serve_code import QuietServer
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002

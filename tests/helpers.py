@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from html.parser import HTMLParser
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -206,13 +205,3 @@ def site_renderer(cache_dir: Path | None = None) -> Any:
     engine = load_settings(PROJECT_ROOT / "content").math
     return renderer(engine, PROJECT_ROOT / "node_modules", cache_dir)
 
-
-class QuietServer(ThreadingHTTPServer):
-    """The stdlib's threading HTTP server, silent when a client drops a request half sent
-    (a browser that navigated on): BrokenPipeError and ConnectionResetError are the client's
-    doing, and their tracebacks in the test output read as a failure. Any other error still
-    prints its traceback."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-            super().handle_error(request, client_address)

@@ -71,3 +71,45 @@ def test_an_option_given_twice_is_refused(
 def test_a_flag_given_twice_means_it_once() -> None:
     parsed = build_script().parse_args(["--strict", "--strict", "--seed", "3"])
     assert parsed.strict and parsed.seed == 3 and "_given" not in vars(parsed)
+
+
+def test_every_package_the_build_imports_is_looked_up_first() -> None:
+    """build.py looks up the installed packages before it imports any, so a Python without
+    them (the system's, not .venv's) is one line saying what to run. cmarkgfm, autocorrect_py,
+    fontTools and mplfonts were not on its list: a build stopped with an ImportError (or,
+    for mplfonts, a FileNotFoundError) traceback in the middle, after its first stages."""
+    import ast
+    import sys
+
+    from sqrtdk.figures_stage import FIGURE_PACKAGES
+    imported = set(FIGURE_PACKAGES)
+    for path in [*(PROJECT_ROOT / "sqrtdk").rglob("*.py"), PROJECT_ROOT / "build.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = {name for name in imported if name not in sys.stdlib_module_names
+                   and name not in ("sqrtdk", "build", "__future__")}
+    script = build_script()
+    assert third_party - set(script.PACKAGES) == {"watchfiles"}      # --serve's alone
+    assert "watchfiles" not in script.missing_packages(serve=True)
+
+
+def test_ctrl_c_of_a_sweep_names_the_sweeps_file_not_the_site(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl+C during `--sweep N` said the site folder was as the last build left it: the
+    sweep writes no site, and the file it does write, figures/sweep.json, was not named."""
+    import sqrtdk.log
+    import sqrtdk.sweep
+
+    def interrupted(*_: object, **__: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sqrtdk.sweep, "sweep", interrupted)
+    # the package's logger as other tests find it (install stops its propagation)
+    monkeypatch.setattr(sqrtdk.log, "install", lambda **_: None)
+    assert build_script().main(["--sweep", "2"]) == 130
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("interrupted (Ctrl+C)") and "sweep.json is as it was" in line, line
+    assert "site" not in line.replace("sweep", ""), line

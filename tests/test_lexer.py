@@ -635,6 +635,8 @@ LONG_PARAGRAPHS = {
     "svg elements never closed": ("<svg>x ", 100000),
     "doubled backslashes never closed": ("\\\\(x ", 100000),
     "tokens in angle brackets": ("a <Tensor> <eos> ", 50000),
+    # each '<Name' read to its line's end for its '>'
+    "capitalised names after '<' on one line": ("x <Ab y ", 60000),
 }
 
 
@@ -646,3 +648,24 @@ def test_a_long_paragraph_is_read_in_linear_time(repeated: str, times: int) -> N
     from sqrtdk.log import captured
     with captured(), contextlib.suppress(BuildError):      # the time is what is tested
         mask(P, "first\n\n" + repeated * times + "\n")
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("opener", ["<math>", "<math display=\"block\">"])
+def test_text_after_an_unclosed_math_tag_is_read_in_linear_time(opener: str) -> None:
+    """MediaWiki's `<math>TeX</math>` was looked for with `[^<]*?\\S[^<]*?`, which, after a
+    `<math>` that nothing closes, tried every split of the text up to the next '<': 7 s for
+    20,000 characters, a minute for 60,000 (the test's timeout). Read once now."""
+    from sqrtdk.log import captured
+    with captured(), contextlib.suppress(BuildError):
+        mask(P, "first\n\nBrowsers draw " + opener + " " + "x " * 30000 + "\n")
+
+
+@pytest.mark.parametrize("tex", ["", " ", "\n"])
+def test_an_empty_mediawiki_math_tag_is_not_told_as_a_formula(tex: str) -> None:
+    """Only a `<math>` holding TeX is told as MediaWiki's formula (as before the regex read
+    its text once)."""
+    try:
+        mask(P, f"first\n\nan empty <math>{tex}</math> element\n")
+    except BuildError as e:
+        assert "MediaWiki" not in e.message, e.message

@@ -89,6 +89,23 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     assert err.value.path == path and "git checkout" in str(err.value)
 
 
+def test_claims_without_a_sweep_name_the_command_that_makes_one(tmp_path: Path) -> None:
+    """`--sweep N --claims a` with no sweep file told to run '--sweep N --claims …', which
+    only said the same again; it gives the command that computes every claim. Refused
+    before any seed runs."""
+    from sqrtdk.science import registry
+    from sqrtdk.science.registry import CLAIMS
+    from sqrtdk.sweep import sweep
+    registry.load()
+    name = next(iter(CLAIMS)).name
+    opts = _opts(tmp_path, tmp_path / "sweep.json")
+    with pytest.raises(BuildError) as err:
+        sweep(opts, 3, log=lambda _: None, claims=[name])
+    assert "--sweep 3'" in err.value.message and "--claims" not in \
+        err.value.message.split("run ", 1)[1], err.value.message
+    assert not (tmp_path / "sweep.json").exists() and not (tmp_path / "cache").exists()
+
+
 def _makefile_python() -> str:
     """The interpreter the Makefile builds with (`PY`, in the `.venv` it creates), which the
     README's commands use: the command an author is told to run starts with it."""

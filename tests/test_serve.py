@@ -8,6 +8,7 @@ CI). Edits are made relative to the article's structure (before its first `## ` 
 appended at its end), never to its wording."""
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -16,6 +17,7 @@ import shutil
 import signal
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -584,6 +586,108 @@ def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
     md.write_text(original + "\nMended by the serve test.\n", encoding="utf-8")
     assert _next(events, "update")["error"] == ""
     assert "Mended by the serve test." in server.get("/en/index.html")
+
+
+def test_a_tab_dropping_a_file_half_sent_prints_no_traceback(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A tab reloaded or closed while a file was on its way (a large figure, a font) made the
+    server print 'Exception occurred during processing of request' and a
+    ConnectionResetError traceback in the author's terminal, as if it had failed (the
+    tests' own server was quiet about it; the dev server was not). It goes on serving."""
+    import socket
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    (tmp_path / "big.bin").write_bytes(b"a" * 20_000_000)
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": BuildState(), "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                client.recv(100)
+                # closed with data unread: a reset, as a browser's tab drops a download
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                  (1).to_bytes(4, sys.byteorder) + bytes(4))
+            time.sleep(0.3)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/missing.html", timeout=10) as r:
+            raise AssertionError(r.status)
+    except urllib.error.HTTPError as e:
+        assert e.code == 404               # still serving
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception occurred" not in err, err
+
+
+def test_an_address_holding_a_null_byte_is_not_found_without_a_traceback(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """'/a%00b' made the file lookup raise ValueError (embedded null byte): a traceback in the
+    terminal and the connection dropped without an answer. It is a 404 like any address
+    naming no file."""
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": BuildState(), "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for address in ("/a%00b", "/a%00b.html", "/en%00/"):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}{address}",
+                                       timeout=10)
+            assert e.value.code == 404, address
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
+    """The server imports changed code in a child process before loading it; a module whose
+    import never finished (a loop at its top level) made that check raise subprocess's
+    TimeoutExpired, shown over the pages as 'a bug in the build, not in your files'. It is
+    the module's line, where the import was running."""
+    from sqrtdk.web.serve_code import import_problem
+    (tmp_path / "sqrtdk").mkdir()
+    (tmp_path / "sqrtdk" / "__init__.py").write_text(
+        "import time\n\nwhile True:\n    time.sleep(0.05)\n", encoding="utf-8")
+    said = import_problem(tmp_path, timeout=2)
+    assert re.match(r".*sqrtdk/__init__\.py:[34]: importing the code did not finish", said), said
+    assert "bug" not in said, said
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])
+def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
+                                                                 code: int) -> None:
+    """A rebuild stopped by the machine (a full disk, a folder made read-only) was shown over
+    the pages as "a bug in the build, not in your files: OSError …", with a traceback; the
+    build alone says it as errors.machine_fault does: the path, what to do, no traceback."""
+    from sqrtdk.options import PROJECT_ROOT as ROOT
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    said: list[str] = []
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(ROOT, out=tmp_path / "out"), state, said.append)
+
+    def full(*_: Any) -> None:
+        raise OSError(code, os.strerror(code), str(tmp_path / "out"))
+
+    loop.builder.build = full
+    try:
+        loop.build(reload=True)
+    finally:
+        loop.builder.close()
+    assert "bug" not in state.error and "cannot write" in state.error, state.error
+    assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
 @pytest.mark.parametrize("half", ["figures", "science"])

@@ -17,10 +17,10 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from browser import lay_out_everything
-from helpers import QuietServer
 
 from sqrtdk.options import PROJECT_ROOT, BuildOptions
 from sqrtdk.pipeline import build
+from sqrtdk.web.serve_code import QuietServer
 
 PREFIX = "/some/path/"
 BASE_URL = f"https://example.org{PREFIX}"

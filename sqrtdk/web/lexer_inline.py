@@ -54,8 +54,10 @@ _TOOL_COMPONENTS = {
 # attribute, which `mdx_component` asks of a lower-case name)
 _MEDIAWIKI_TAG = re.compile(r"<(ref|references)(?=[\s/>])")
 # MediaWiki's (Wikipedia's) formula, `<math>\sqrt{d_k}</math>`: TeX inside HTML's <math>,
-# which holds MathML elements (a browser shows the TeX as typed)
-_MEDIAWIKI_MATH = re.compile(r"<math(?P<attrs>\s[^<>]*)?>(?P<tex>[^<]*?\S[^<]*?)</math>")
+# which holds MathML elements (a browser shows the TeX as typed); one holding only spaces is
+# not told. Its TeX is `[^<]*`, read once: `[^<]*?\S[^<]*?` tried every split of the text after
+# an unclosed `<math>` (20,000 characters: 7 s)
+_MEDIAWIKI_MATH = re.compile(r"<math(?P<attrs>\s[^<>]*)?>(?P<tex>[^<]*)</math>")
 _TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
 _TOOL_COMPONENTS["file"] = ("DokuWiki's file block", "a code fence, '```text' … '```' (the "
                             "file's name in the sentence above it)")
@@ -329,7 +331,7 @@ class InlineScanner:
                 out.append(c)
                 i += 1
             elif c == "<":
-                if wiki := _MEDIAWIKI_MATH.match(text, i):
+                if (wiki := _MEDIAWIKI_MATH.match(text, i)) and wiki["tex"].strip():
                     block = "block" in (wiki["attrs"] or "") or \
                         text[text.rfind("\n", 0, i) + 1:i].strip() == ":"
                     tex = " ".join(wiki["tex"].split())
@@ -339,7 +341,7 @@ class InlineScanner:
                         "inside HTML's <math>, which holds MathML, so a browser would show the "
                         "TeX as typed; write " + (f"'{_shown(tex)}' between two '$$' lines"
                                                   if block else f"'${_shown(tex)}$'")))
-                if (name := mdx_component(text, i, self.elements) or
+                if (name := mdx_component(text, i, self.elements, ahead) or
                         ((tag := _MEDIAWIKI_TAG.match(text, i)) and tag[1])) and \
                         (name, self.line_at(text, first, i)) not in self._named:
                     self._named.add((name, self.line_at(text, first, i)))

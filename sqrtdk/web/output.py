@@ -6,9 +6,12 @@ holds the MARKER file that this module writes.
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
+import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -140,17 +143,37 @@ def site_digest(site: Site) -> str:
 
 
 def edited_files(site: Site, out: Path) -> list[str]:
-    """The files of `out` that differ from `site`: edited, deleted or added since (relative
-    paths, sorted; the MARKER file aside). Reads every byte: called only when a build went
-    through its stages anyway."""
-    found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
-                   if p.is_file() and p.name != MARKER)
-    differ = sorted(set(found) ^ site.paths())
-    for rel in sorted(set(found) & site.paths()):
-        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
-        if (out / rel).read_bytes() != data:
-            differ.append(rel)
-    return sorted(differ)
+    """The entries of `out` that differ from `site`: files edited, deleted or added since,
+    and anything else the build never makes there, each named as added: a symbolic link (to
+    a file, a folder or nothing), a folder no file of the site is in (relative paths, a
+    folder's ending in '/', sorted; the MARKER file aside). Reads every byte: called only
+    when a build went through its stages anyway."""
+    wanted = site.paths()
+    folders = {parent.as_posix() for rel in wanted for parent in Path(rel).parents}
+    found, differ = set(), []
+    for folder, dirs, files in os.walk(out):     # links to folders are listed, not entered
+        base = Path(folder)
+        for name in dirs:
+            rel = (base / name).relative_to(out).as_posix()
+            if (base / name).is_symlink() or rel not in folders:
+                differ.append(rel + "/")
+        dirs[:] = [d for d in dirs if (base / d).relative_to(out).as_posix() in folders
+                   and not (base / d).is_symlink()]
+        for name in files:
+            rel = (base / name).relative_to(out).as_posix()
+            if rel == MARKER:
+                continue
+            found.add(rel)
+            if (base / name).is_symlink() or not (base / name).is_file():
+                differ.append(rel)
+            elif rel in wanted:
+                data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
+                if (base / name).read_bytes() != data:
+                    differ.append(rel)
+            else:
+                differ.append(rel)
+    differ += [rel for rel in wanted if rel not in found]
+    return sorted(set(differ))
 
 
 def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: str = "") -> None:
@@ -166,6 +189,7 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
                                  f"({e.strerror}); give --out a folder you can create files "
                                  "in, e.g. 'site'") from None
     try:
+        _remove_leftovers(target)
         (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
                                   encoding="utf-8")
         previous = target if (target / MARKER).is_file() else None
@@ -189,9 +213,14 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
 def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
     """Hard-link `old` (the previous build's file) to `dest` when it already holds the new
     bytes (`data`, or the bytes of `src`): unchanged files are not written again. The
-    previous site is never edited in place, only swapped out, so sharing is safe."""
+    previous site is never edited in place, only swapped out, so sharing is safe. A link
+    there (put by hand) is not the build's file: linking it put the link, or what it points
+    to, an author's file, into the new site."""
     try:
-        size = old.stat().st_size
+        st = old.lstat()
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        size = st.st_size
         if size != (len(data) if data is not None else src.stat().st_size if src else -1):
             return False
         if old.read_bytes() != (data if data is not None else src.read_bytes() if src else b""):
@@ -203,11 +232,23 @@ def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
 
 
 def _swap(new: Path, target: Path) -> None:
+    """Put `new` in the place of `target`, whose folder is deleted after. Between the two
+    renames there is no `target`: when the second fails (Ctrl+C, a full disk), the old
+    folder is put back, so an error leaves the previous site where it was (it left it in a
+    hidden `.site-old-…` folder, and no site)."""
     old = None
     if target.exists():
-        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        # a name of its own: a leftover of an earlier build's (see `_remove_leftovers`) by a
+        # process of the same id (a container's build runs as the same pid each time) made
+        # the rename fail, an OSError traceback at every build
+        old = target.with_name(f".{target.name}-old-{os.getpid()}-{secrets.token_hex(4)}")
         target.rename(old)
-    new.rename(target)
+    try:
+        new.rename(target)
+    except BaseException:
+        if old is not None and not target.exists():
+            old.rename(target)
+        raise
     if old is not None:
         if any(old.iterdir()):
             remove_built(old)
@@ -216,9 +257,27 @@ def _swap(new: Path, target: Path) -> None:
 
 
 def remove_built(folder: Path) -> None:
-    """Delete `folder` only if this build made it (it holds MARKER); otherwise raise."""
+    """Delete `folder` only if this build made it (it holds MARKER); otherwise raise. The
+    MARKER goes last, so a deletion stopped halfway (Ctrl+C) leaves a folder still known as
+    the build's (`_remove_leftovers`)."""
     if not (folder / MARKER).is_file():
         raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file, so "
                                     "this build did not make it; --clean deletes only a site it "
                                     "made: give --out the folder you built into")
+    for entry in folder.iterdir():
+        if entry.name == MARKER:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
     shutil.rmtree(folder)
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Delete the previous sites beside `target` that a build swapped out and was stopped
+    while deleting (`.site-old-…`, holding MARKER); they piled up, hidden, a whole site
+    each. Another build's folder being written (`.site-new-…`) is never touched."""
+    for folder in target.parent.glob(f".{glob.escape(target.name)}-old-*"):
+        if folder.is_dir() and not folder.is_symlink() and (folder / MARKER).is_file():
+            shutil.rmtree(folder, ignore_errors=True)

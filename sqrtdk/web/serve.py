@@ -43,7 +43,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError, display_path, report
+from ..errors import BuildError, display_path, machine_fault, report
 from ..log import summarise
 from ..options import PACKAGE_DIR, BuildOptions
 from ..textfiles import read_text
@@ -238,9 +238,9 @@ class _Loop:
             self.after_write = pages
 
     def _build(self) -> str:
-        """Build; '' on success, else what to show: a line per mistake (errors.report), or
-        one for a bug (its traceback goes to stderr, and the next build starts from a fresh
-        Builder)."""
+        """Build; '' on success, else what to show: a line per mistake (errors.report), one
+        for a fault of the machine (errors.machine_fault: a full disk), or one for a bug (its
+        traceback goes to stderr, and the next build starts from a fresh Builder)."""
         self.started = t0 = time.perf_counter()
         try:
             try:
@@ -253,6 +253,10 @@ class _Loop:
                 self.log(f"error: {line}")
             return "\n".join(lines)
         except Exception as e:
+            fault = machine_fault(e) if isinstance(e, OSError) else None
+            if fault is not None:   # a full disk, a folder made read-only: said as build.py does
+                self.log(f"error: {fault}")
+                return fault
             traceback.print_exc()
             # with code on disk that does not import, the old code's build may stop on it
             # (a new experiment module is found, and imported, by itself): not a bug of ours

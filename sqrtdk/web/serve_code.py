@@ -19,12 +19,16 @@ from ..errors import BuildError, display_path
 from ..options import PACKAGE_DIR
 
 SOCKET_ENV = "SQRTDK_SERVE_FD"
-# Imports every module of the package, then build.py (as a module: its main() does not run)
-_IMPORT_ALL = ("import importlib, pkgutil, sqrtdk\n"
+# Imports every module of the package, then build.py (as a module: its main() does not run);
+# one that does not finish within the seconds given (argv[1]) has its stack printed and ends
+_IMPORT_ALL = ("import faulthandler, sys\n"
+               "faulthandler.dump_traceback_later(float(sys.argv[1]), exit=True)\n"
+               "import importlib, pkgutil, sqrtdk\n"
                "for m in pkgutil.walk_packages(sqrtdk.__path__, 'sqrtdk.'):\n"
                "    importlib.import_module(m.name)\n"
                "import build\n")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
+_TIMED_OUT = re.compile(r"^Timeout \(", re.M)    # faulthandler's, before the stack it prints
 
 
 def is_code(path: Path) -> bool:
@@ -36,12 +40,21 @@ def is_code(path: Path) -> bool:
 def import_problem(project: Path, timeout: float = 120) -> str:
     """'' if every module of the package and build.py import in a fresh interpreter started in
     `project`; else `path:line: ErrorType: message` of the failure (innermost frame), its
-    whole traceback printed to stderr (the terminal)."""
-    proc = subprocess.run([sys.executable, "-c", _IMPORT_ALL], cwd=project, capture_output=True,
-                          text=True, timeout=timeout, check=False)
+    whole traceback printed to stderr (the terminal). An import still running after
+    `timeout` seconds (a loop at a new module's top level) is named at the line it was
+    running (it was subprocess's TimeoutExpired, shown over the pages as a bug of ours)."""
+    proc = subprocess.run([sys.executable, "-c", _IMPORT_ALL, str(timeout)], cwd=project,
+                          capture_output=True, text=True, timeout=timeout + 60, check=False)
     if proc.returncode == 0:
         return ""
     sys.stderr.write(proc.stderr)
+    if _TIMED_OUT.search(proc.stderr):      # most recent call first: the module's own line
+        hung = [f for f in _FRAME.findall(proc.stderr) if not f[0].startswith("<")]
+        where = f"{display_path(hung[0][0])}:{hung[0][1]}" if hung else \
+            display_path(project / "build.py")
+        return (f"{where}: importing the code did not finish within {timeout:g} s (a loop "
+                "that never ends, or work done at a module's top level, which belongs in a "
+                "function)")
     lines = proc.stderr.strip().splitlines()
     frames = _FRAME.findall(proc.stderr)
     last = lines[-1] if lines else f"exit status {proc.returncode}"
@@ -83,9 +96,20 @@ def listen(port: int) -> socket.socket:
     return sock
 
 
+class QuietServer(ThreadingHTTPServer):
+    """The stdlib's threading HTTP server, silent when a client drops a request half sent (a
+    tab reloaded or closed while a file was on its way): a BrokenPipeError or
+    ConnectionResetError is the browser's doing, and its traceback in the terminal read as
+    the server failing. Any other error still prints its traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def server_on(sock: socket.socket, handler: Any) -> ThreadingHTTPServer:
     """A threading HTTP server on the socket `sock` (already listening)."""
-    server = ThreadingHTTPServer(sock.getsockname()[:2], handler, bind_and_activate=False)
+    server = QuietServer(sock.getsockname()[:2], handler, bind_and_activate=False)
     server.socket.close()
     server.socket = sock
     server.daemon_threads = True

@@ -132,6 +132,8 @@ class Handler(SimpleHTTPRequestHandler):
             return self._send(self.morph_js, "text/javascript; charset=utf-8")
         if path == EVENTS_PATH:
             return self._events()
+        if "\0" in unquote(path):    # no file's name: os.stat raised ValueError, a traceback
+            return self.send_error(HTTPStatus.NOT_FOUND, "no such file")
         rel = site_path(path)
         with self.state.changed:
             page = self.state.pages.get(rel)
