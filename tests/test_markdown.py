@@ -1055,6 +1055,33 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
     assert not [w for w in warned if "published as typed" in w], warned
 
 
+@pytest.mark.parametrize("text", [
+    "The rate is 3 /s and 5 m/ here.\n", "A fraction 1 /n of 2/ here.\n",
+    "Per 5 /sec or per km/ too.\n", "So 10 /min or km2/ here.\n",
+    "Copy /data or my_runs/ there.\n", "Read /notes.md or the drafts/ folder.\n",
+    "Set /home then ~/ and x=/ here.\n",
+])
+def test_units_and_paths_are_not_taken_for_org_mode_italic(tmp_path: Path, text: str) -> None:
+    """Org-mode's italic '/…/' fired on units and paths in prose: '/s and 5 m/' (per second,
+    then metres), '/n of 2/', '/min or km2/', '/notes.md or the drafts/'. A one-letter word
+    (but 'a', 'I') or a number at either end, a number before the opening '/', and a word
+    holding a file's marks ('_', '~', '=', a dot between letters) stay quiet now."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "org-mode's italic" in w], warned
+
+
+@pytest.mark.parametrize("text", ["The /Attention Is All You Need/ paper.\n",
+                                  "Read /a note to self/ first.\n",
+                                  "The /scale is needed/.\n"])
+def test_org_mode_italic_of_words_is_told(tmp_path: Path, text: str) -> None:
+    """Words between slashes, which org-mode reads as italic, are told, also when the first
+    word is 'a' or 'I'."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert [w for w in warned if "org-mode's italic" in w], warned
+
+
 @pytest.mark.parametrize("text", ["The scale ++a note to self++ holds.\n",
                                   "The scale ++I should check++ holds.\n"])
 def test_a_ulysses_comment_opening_with_a_or_i_is_told(tmp_path: Path, text: str) -> None:

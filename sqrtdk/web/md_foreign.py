@@ -522,7 +522,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "nothing: remove the line, or the date in words"),
     (re.compile(r"(?<![\w=])=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?![\w=])"), False,
      "org-mode's verbatim '=…='", "`code`"),
-    (re.compile(r"(?<![\w/:.<])/(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+/(?![\w/])"),
+    # (not units, '3 /s and 5 m/', '/min or km2/': a one-letter word, but 'a' and 'I', or a
+    # number at either end, or a number before it; nor paths, '/data or my_runs/', '/notes.md
+    # or drafts/': a word holding '_', '~', '=', '\\' or a dot between letters)
+    (re.compile(r"(?<![\w/:.<])(?<!\d[ \t])/(?![^\WaAI]\b)(?![^/\s]*\d)"
+                r"(?![^/\n]*(?:[_~=\\]|\w\.\w))(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+"
+                r"(?<!\d)(?<!\b[^\WaAI])/(?![\w/])"),
      False, "org-mode's italic '/…/'", "*italic*"),
     # Logseq's (Roam's) properties `alias:: SDPA` and block references `((uuid))`
     (re.compile(r"^[ \t]*[A-Za-z][\w-]*::[ \t]+\S[^\n]*", re.M), False,
