@@ -18,6 +18,7 @@ from urllib.parse import SplitResult, quote, urlsplit
 
 from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
+from .log import warn
 from .markup import markup_told
 from .textfiles import TomlFile, load_toml, visible
 
@@ -374,7 +375,6 @@ _LEFTOVER = re.compile(r"^#.*#$|~$|\.(?:bak|orig|rej|swp|tmp)$", re.I)
 def _named_almost(name: str, expected: tuple[str, ...]) -> str | None:
     """The file of `expected` that `name` is a slip of (strings.tml, string.toml,
     Figures.toml, index.mdown), or None; an editor's leftover is none."""
-    import difflib
     if _LEFTOVER.search(name):
         return None
     near = difflib.get_close_matches(name.casefold(), expected, n=1, cutoff=0.8)
@@ -386,7 +386,6 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
     `languages`, an article or settings file beside the ones each language has, a file named
     almost as one the build reads (`strings.tml` beside strings.toml: edits made there were
     silently not published)."""
-    from .log import warn
     for entry in sorted(content_dir.iterdir()):
         if entry.name.startswith("."):
             continue
@@ -471,7 +470,6 @@ def shown_as_typed(toml: TomlFile, table: str | None, key: str) -> None:
                          "fills in this string; write the words themselves (a brace as "
                          "typed is fine on its own)")
     if told := markup_told(values[key], name, "the pages show it as it is"):
-        from .log import warn
         warn(LOGGER, toml.path, toml.line_of(table, key), told)
 
 
@@ -578,7 +576,6 @@ def _distinct_languages(strings: dict[str, Strings]) -> None:
 def straight_quote_warnings(toml: TomlFile, table: str, values: dict[str, Any]) -> None:
     """A warning for each string with a typewriter apostrophe or quote: these texts reach the
     page as they are (the prose gets curly quotes from Markdown, TOML strings do not)."""
-    from .log import warn
     for key, text in values.items():
         if isinstance(text, str) and STRAIGHT_QUOTE.search(text):
             warn(LOGGER, toml.path, toml.line_of(table, key), f"[{table}] {key} has a straight "
