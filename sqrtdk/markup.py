@@ -8,11 +8,13 @@ import html
 import re
 from html.parser import HTMLParser
 
-# Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
-# ~~x~~, `x`, [x](address)
-_MARKDOWN = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
-                       r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
-                       r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`|\[[^\]\n]+\]\([^)\n]*\)")
+# Markdown's marks where Markdown is not read (a title, a block of raw HTML): *x*, **x**, _x_
+# (not inside a word: snake_case, my__init__, x**2 + y**2), ~~x~~, `x`, [x](address) (its
+# parentheses paired, '[x](f(y))'); sqrtdk.web.raw_html tells the bold, code and links of these
+MARKDOWN_MARKS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
+                            r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
+                            r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`"
+                            r"|\[[^\[\]\n]+\]\((?:[^()\n]|\([^()\n]*\))*\)")
 # a Jinja expression or statement, which only the article's text runs; each opener reaches
 # only to the next brace (a lazy `.*?` scanned to the end from every `{{`: quadratic)
 _JINJA = re.compile(r"\{\{[^{}]*\}\}|\{%[^{}]*%\}|\{\{|\{%")
@@ -48,7 +50,7 @@ def markup_told(value: str, what: str, where: str, jinja: bool = True) -> str | 
     parser = _Markup()
     parser.feed(value)
     parser.close()
-    marks = [*parser.found, *((m.group(0), "") for m in _MARKDOWN.finditer(value)),
+    marks = [*parser.found, *((m.group(0), "") for m in MARKDOWN_MARKS.finditer(value)),
              *((m.group(0), "") for m in (_JINJA.finditer(value) if jinja else ()))]
     if not marks:
         return None

@@ -960,6 +960,8 @@ def test_a_picture_embedded_as_data_is_told_shortly_as_google_docs_writes_it(
     ("<center><font color=red>**Original, please credit**</font></center>\n", "bold"),
     ('<div align="center">\n  See [the paper](https://arxiv.org/abs/1706.03762).\n</div>\n',
      "a link"),
+    ("<div>\n  The **scaled_dot** product.\n</div>\n", "bold"),
+    ('<div>\n  See [the paper](https://arxiv.org/abs/1706.03762 "Vaswani").\n</div>\n', "a link"),
 ])
 def test_markdown_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str,
                                                                mark: str) -> None:
@@ -976,9 +978,14 @@ def test_markdown_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, t
 
 @pytest.mark.parametrize("text", ["<pre>def f(**kwargs): pass</pre>\n",
                                   "Some **bold** and <span>**this**</span> text.\n",
-                                  "<div>\n<code>a**b**c</code>\n</div>\n"])
+                                  "<div>\n<code>a**b**c</code>\n</div>\n",
+                                  "<div>\nThe norm x**2 + y**2 and 2**10.\n</div>\n",
+                                  "<div>\nIn the my__init__file name.\n</div>\n"])
 def test_markdown_marks_read_as_markdown_or_in_code_stay_quiet(tmp_path: Path,
                                                                text: str) -> None:
+    """Python's power ('x**2 + y**2') and a name's inner '__' were told as bold inside raw
+    HTML, which Markdown does not read as bold anywhere (no '**' or '__' pair inside a word
+    here: the marks the title checks read, markup.MARKDOWN_MARKS)."""
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "raw HTML" in w], warned
