@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
 
 # Markdown's marks where Markdown is not read (a title, a block of raw HTML): *x*, **x**, _x_
@@ -18,6 +19,26 @@ MARKDOWN_MARKS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
 # a Jinja expression or statement, which only the article's text runs; each opener reaches
 # only to the next brace (a lazy `.*?` scanned to the end from every `{{`: quadratic)
 _JINJA = re.compile(r"\{\{[^{}]*\}\}|\{%[^{}]*%\}|\{\{|\{%")
+
+
+def paren_formulas(text: str) -> Iterator[tuple[int, int]]:
+    """The span of each `\\(…\\)` on one line of `text`, in order: each '\\(' with the
+    first '\\)' after it (the settings' TeX check, the lexer's indented code). One pass: a
+    lazy `\\(.*?\\)` scanned to the end from every opener, and slicing each opener's span
+    to a far closer, were quadratic in a long line."""
+    closer = newline = -1
+    opener = text.find("\\(")
+    while opener >= 0:
+        if closer < opener + 2:
+            closer = text.find("\\)", opener + 2)
+            if closer < 0:
+                return
+        if newline < opener:
+            newline = text.find("\n", opener)
+            newline = len(text) if newline < 0 else newline
+        if closer < newline:
+            yield opener, closer + 2
+        opener = text.find("\\(", opener + 2)
 
 
 class _Markup(HTMLParser):

@@ -11,6 +11,7 @@ import difflib
 import logging
 import os
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from urllib.parse import SplitResult, quote, urlsplit
 from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
 from .log import warn
-from .markup import markup_told
+from .markup import markup_told, paren_formulas
 from .textfiles import TomlFile, load_toml, visible
 
 LOGGER = logging.getLogger("sqrtdk.settings")
@@ -424,20 +425,15 @@ _COMMAND = re.compile(r"\\[A-Za-z]+")
 
 def _tex(text: str) -> str | None:
     """The first `$…$` or `\\(…\\)` on one line of `text` that holds a TeX command, or
-    None. Linear in the length: each opener is paired with the next closer, found once (a
-    lazy `\\(.*?\\)` scanned to the end from every opener, quadratic in a long value)."""
+    None, in one pass (the commands' starts found once, each formula's first by bisection)."""
     found = [(m.start(), m.group(0)) for m in _DOLLARS.finditer(text)
              if _COMMAND.search(m.group(0), 1)]
-    opener, closer = text.find("\\("), -1
-    while opener >= 0:
-        if closer < opener:
-            closer = text.find("\\)", opener + 2)
-            if closer < 0:
-                break
-        if "\n" not in text[opener:closer] and _COMMAND.search(text, opener + 2, closer):
-            found.append((opener, text[opener:closer + 2]))
+    commands = [m.start() for m in _COMMAND.finditer(text)]
+    for start, end in paren_formulas(text):
+        k = bisect_left(commands, start + 2)
+        if k < len(commands) and commands[k] + 2 <= end - 2:
+            found.append((start, text[start:end]))
             break
-        opener = text.find("\\(", opener + 2)
     return min(found)[1] if found else None
 
 

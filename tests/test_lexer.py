@@ -3,6 +3,7 @@ line stays where it was, so every message names the author's line."""
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 
 import pytest
@@ -646,3 +647,13 @@ def test_a_long_paragraph_is_read_in_linear_time(repeated: str, times: int) -> N
     from sqrtdk.log import captured
     with captured(), contextlib.suppress(BuildError):      # the time is what is tested
         mask(P, "first\n\n" + repeated * times + "\n")
+
+
+def test_a_code_line_of_many_paren_openers_is_read_in_linear_time() -> None:
+    """Whether a line of an indented code block holds a formula was a lazy '\\(.*?\\)',
+    which scanned to the line's end from every '\\(': 30,000 of them with no '\\)' took
+    seconds; the line is code, read in one pass (markup.paren_formulas)."""
+    start = time.perf_counter()
+    m = mask(P, "Intro.\n\n    " + "\\( " * 30000 + "\n")
+    assert time.perf_counter() - start < 1.5, "quadratic"
+    assert m.formulas == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -1138,6 +1139,20 @@ def test_tex_told_quotes_only_the_formula_with_the_command(content: Path) -> Non
     e = error(content)
     assert (e.path, e.line) == (site, line), e
     assert "'\\(\\sqrt{d}\\)' is TeX" in e.message and "and \\(" not in e.message, e
+
+
+def test_tex_after_many_openers_before_one_closer_is_found_in_linear_time(
+        content: Path) -> None:
+    """Each '\\(' sliced and searched the text up to the same '\\)': a title of 30,000
+    '\\(' before one '\\)', no command between, took seconds (markup.paren_formulas pairs
+    them in one pass)."""
+    site = content / "site.toml"
+    edit(site, re.compile(r"^title = .*$", re.M),
+         'title = "' + "\\\\( " * 30000 + '\\\\) and \\\\(\\\\sqrt{d}\\\\) here"')
+    start = time.perf_counter()
+    e = error(content)
+    assert time.perf_counter() - start < 1.5, "quadratic"
+    assert "'\\(\\sqrt{d}\\)' is TeX" in e.message, e
 
 
 def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
