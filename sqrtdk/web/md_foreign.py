@@ -14,6 +14,14 @@ and an abbreviation's definition
 is, with a warning: taking them as markup would change text that means something else (`3~5`
 is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
 `converter`; emoji shortcodes are shown as GitHub shows them: `md_emoji`.)
+
+`FOREIGN` reads a block's text in the converted tree. Other tools' syntax that never reaches
+that text is told where its input is, each table beside the one function that reads it:
+a fence's info string (`lexer`: GitHub's and HackMD's drawn fences, MyST directives, Quarto
+chunks), `{{…}}` and `{%…%}` that stop Jinja before Markdown runs (`quote_messages`: Liquid,
+GitBook, HackMD embeds, Hugo, Zola, Logseq macros, MediaWiki templates, Confluence's
+monospace), and a block read from its source lines (`md_blocks`: HackMD's tags line,
+Confluence's '# item' list, org-mode's '#+' lines, another tool's link not told twice).
 """
 from __future__ import annotations
 
