@@ -6,16 +6,39 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
 
-# Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
-# ~~x~~, `x`, [x](address)
-_MARKDOWN = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
-                       r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
-                       r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`|\[[^\]\n]+\]\([^)\n]*\)")
+# Markdown's marks where Markdown is not read (a title, a block of raw HTML): *x*, **x**, _x_
+# (not inside a word: snake_case, my__init__, x**2 + y**2), ~~x~~, `x`, [x](address) (its
+# parentheses paired, '[x](f(y))'); sqrtdk.web.raw_html tells the bold, code and links of these
+MARKDOWN_MARKS = re.compile(r"(?<![\w*])(\*{1,3})(?=\S)[^*\n]+?(?<=\S)\1(?!\*)"
+                            r"|(?<![\w_])(_{1,3})(?=\S)[^_\n]+?(?<=\S)\2(?![\w_])"
+                            r"|~~(?=\S)[^~\n]+?(?<=\S)~~|`[^`\n]+`"
+                            r"|\[[^\[\]\n]+\]\((?:[^()\n]|\([^()\n]*\))*\)")
 # a Jinja expression or statement, which only the article's text runs; each opener reaches
 # only to the next brace (a lazy `.*?` scanned to the end from every `{{`: quadratic)
 _JINJA = re.compile(r"\{\{[^{}]*\}\}|\{%[^{}]*%\}|\{\{|\{%")
+
+
+def paren_formulas(text: str) -> Iterator[tuple[int, int]]:
+    """The span of each `\\(…\\)` on one line of `text`, in order: each '\\(' with the
+    first '\\)' after it (the settings' TeX check, the lexer's indented code). One pass: a
+    lazy `\\(.*?\\)` scanned to the end from every opener, and slicing each opener's span
+    to a far closer, were quadratic in a long line."""
+    closer = newline = -1
+    opener = text.find("\\(")
+    while opener >= 0:
+        if closer < opener + 2:
+            closer = text.find("\\)", opener + 2)
+            if closer < 0:
+                return
+        if newline < opener:
+            newline = text.find("\n", opener)
+            newline = len(text) if newline < 0 else newline
+        if closer < newline:
+            yield opener, closer + 2
+        opener = text.find("\\(", opener + 2)
 
 
 class _Markup(HTMLParser):
@@ -48,7 +71,7 @@ def markup_told(value: str, what: str, where: str, jinja: bool = True) -> str | 
     parser = _Markup()
     parser.feed(value)
     parser.close()
-    marks = [*parser.found, *((m.group(0), "") for m in _MARKDOWN.finditer(value)),
+    marks = [*parser.found, *((m.group(0), "") for m in MARKDOWN_MARKS.finditer(value)),
              *((m.group(0), "") for m in (_JINJA.finditer(value) if jinja else ()))]
     if not marks:
         return None

@@ -11,6 +11,7 @@ import difflib
 import logging
 import os
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,8 @@ from urllib.parse import SplitResult, quote, urlsplit
 
 from .errors import BuildError, Mistakes, display_path, suggest, where
 from .formats import FormatError, Kind, check_format, fields_of
-from .markup import markup_told
+from .log import warn
+from .markup import markup_told, paren_formulas
 from .textfiles import TomlFile, load_toml, visible
 
 LOGGER = logging.getLogger("sqrtdk.settings")
@@ -390,7 +392,6 @@ _LEFTOVER = re.compile(r"^#.*#$|~$|\.(?:bak|orig|rej|swp|tmp)$", re.I)
 def _named_almost(name: str, expected: tuple[str, ...]) -> str | None:
     """The file of `expected` that `name` is a slip of (strings.tml, string.toml,
     Figures.toml, index.mdown), or None; an editor's leftover is none."""
-    import difflib
     if _LEFTOVER.search(name):
         return None
     near = difflib.get_close_matches(name.casefold(), expected, n=1, cutoff=0.8)
@@ -402,7 +403,6 @@ def _unread_content(content_dir: Path, toml: TomlFile, langs: list[str]) -> None
     `languages`, an article or settings file beside the ones each language has, a file named
     almost as one the build reads (`strings.tml` beside strings.toml: edits made there were
     silently not published)."""
-    from .log import warn
     for entry in sorted(content_dir.iterdir()):
         if entry.name.startswith("."):
             continue
@@ -441,20 +441,15 @@ _COMMAND = re.compile(r"\\[A-Za-z]+")
 
 def _tex(text: str) -> str | None:
     """The first `$…$` or `\\(…\\)` on one line of `text` that holds a TeX command, or
-    None. Linear in the length: each opener is paired with the next closer, found once (a
-    lazy `\\(.*?\\)` scanned to the end from every opener, quadratic in a long value)."""
+    None, in one pass (the commands' starts found once, each formula's first by bisection)."""
     found = [(m.start(), m.group(0)) for m in _DOLLARS.finditer(text)
              if _COMMAND.search(m.group(0), 1)]
-    opener, closer = text.find("\\("), -1
-    while opener >= 0:
-        if closer < opener:
-            closer = text.find("\\)", opener + 2)
-            if closer < 0:
-                break
-        if "\n" not in text[opener:closer] and _COMMAND.search(text, opener + 2, closer):
-            found.append((opener, text[opener:closer + 2]))
+    commands = [m.start() for m in _COMMAND.finditer(text)]
+    for start, end in paren_formulas(text):
+        k = bisect_left(commands, start + 2)
+        if k < len(commands) and commands[k] + 2 <= end - 2:
+            found.append((start, text[start:end]))
             break
-        opener = text.find("\\(", opener + 2)
     return min(found)[1] if found else None
 
 
@@ -487,7 +482,6 @@ def shown_as_typed(toml: TomlFile, table: str | None, key: str) -> None:
                          "fills in this string; write the words themselves (a brace as "
                          "typed is fine on its own)")
     if told := markup_told(values[key], name, "the pages show it as it is"):
-        from .log import warn
         warn(LOGGER, toml.path, toml.line_of(table, key), told)
 
 
@@ -594,7 +588,6 @@ def _distinct_languages(strings: dict[str, Strings]) -> None:
 def straight_quote_warnings(toml: TomlFile, table: str, values: dict[str, Any]) -> None:
     """A warning for each string with a typewriter apostrophe or quote: these texts reach the
     page as they are (the prose gets curly quotes from Markdown, TOML strings do not)."""
-    from .log import warn
     for key, text in values.items():
         if isinstance(text, str) and STRAIGHT_QUOTE.search(text):
             warn(LOGGER, toml.path, toml.line_of(table, key), f"[{table}] {key} has a straight "

@@ -669,3 +669,13 @@ def test_an_empty_mediawiki_math_tag_is_not_told_as_a_formula(tex: str) -> None:
         mask(P, f"first\n\nan empty <math>{tex}</math> element\n")
     except BuildError as e:
         assert "MediaWiki" not in e.message, e.message
+
+
+@pytest.mark.timeout(10)
+def test_a_code_line_of_many_paren_openers_is_read_in_linear_time() -> None:
+    """Whether a line of an indented code block holds a formula was a lazy '\\(.*?\\)',
+    which scanned to the line's end from every '\\(': 30,000 of them with no '\\)' took
+    seconds, 100,000 of them minutes (the test's timeout); the line is code, read in one
+    pass (markup.paren_formulas)."""
+    m = mask(P, "Intro.\n\n    " + "\\( " * 100000 + "\n")
+    assert m.formulas == []

@@ -975,6 +975,8 @@ def test_a_picture_embedded_as_data_is_told_shortly_as_google_docs_writes_it(
     ("<center><font color=red>**Original, please credit**</font></center>\n", "bold"),
     ('<div align="center">\n  See [the paper](https://arxiv.org/abs/1706.03762).\n</div>\n',
      "a link"),
+    ("<div>\n  The **scaled_dot** product.\n</div>\n", "bold"),
+    ('<div>\n  See [the paper](https://arxiv.org/abs/1706.03762 "Vaswani").\n</div>\n', "a link"),
 ])
 def test_markdown_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str,
                                                                mark: str) -> None:
@@ -991,9 +993,14 @@ def test_markdown_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, t
 
 @pytest.mark.parametrize("text", ["<pre>def f(**kwargs): pass</pre>\n",
                                   "Some **bold** and <span>**this**</span> text.\n",
-                                  "<div>\n<code>a**b**c</code>\n</div>\n"])
+                                  "<div>\n<code>a**b**c</code>\n</div>\n",
+                                  "<div>\nThe norm x**2 + y**2 and 2**10.\n</div>\n",
+                                  "<div>\nIn the my__init__file name.\n</div>\n"])
 def test_markdown_marks_read_as_markdown_or_in_code_stay_quiet(tmp_path: Path,
                                                                text: str) -> None:
+    """Python's power ('x**2 + y**2') and a name's inner '__' were told as bold inside raw
+    HTML, which Markdown does not read as bold anywhere (no '**' or '__' pair inside a word
+    here: the marks the title checks read, markup.MARKDOWN_MARKS)."""
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "raw HTML" in w], warned
@@ -1068,6 +1075,33 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "published as typed" in w], warned
+
+
+@pytest.mark.parametrize("text", [
+    "The rate is 3 /s and 5 m/ here.\n", "A fraction 1 /n of 2/ here.\n",
+    "Per 5 /sec or per km/ too.\n", "So 10 /min or km2/ here.\n",
+    "Copy /data or my_runs/ there.\n", "Read /notes.md or the drafts/ folder.\n",
+    "Set /home then ~/ and x=/ here.\n",
+])
+def test_units_and_paths_are_not_taken_for_org_mode_italic(tmp_path: Path, text: str) -> None:
+    """Org-mode's italic '/…/' fired on units and paths in prose: '/s and 5 m/' (per second,
+    then metres), '/n of 2/', '/min or km2/', '/notes.md or the drafts/'. A one-letter word
+    (but 'a', 'I') or a number at either end, a number before the opening '/', and a word
+    holding a file's marks ('_', '~', '=', a dot between letters) stay quiet now."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "org-mode's italic" in w], warned
+
+
+@pytest.mark.parametrize("text", ["The /Attention Is All You Need/ paper.\n",
+                                  "Read /a note to self/ first.\n",
+                                  "The /scale is needed/.\n"])
+def test_org_mode_italic_of_words_is_told(tmp_path: Path, text: str) -> None:
+    """Words between slashes, which org-mode reads as italic, are told, also when the first
+    word is 'a' or 'I'."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert [w for w in warned if "org-mode's italic" in w], warned
 
 
 @pytest.mark.parametrize("text", ["The scale ++a note to self++ holds.\n",

@@ -1140,6 +1140,19 @@ def test_tex_told_quotes_only_the_formula_with_the_command(content: Path) -> Non
     assert "'\\(\\sqrt{d}\\)' is TeX" in e.message and "and \\(" not in e.message, e
 
 
+@pytest.mark.timeout(10)
+def test_tex_after_many_openers_before_one_closer_is_found_in_linear_time(
+        content: Path) -> None:
+    """Each '\\(' sliced and searched the text up to the same '\\)': a title of 30,000
+    '\\(' before one '\\)', no command between, took seconds, 100,000 far longer than the
+    test's timeout (markup.paren_formulas pairs them in one pass)."""
+    site = content / "site.toml"
+    edit(site, re.compile(r"^title = .*$", re.M),
+         'title = "' + "\\\\( " * 100000 + '\\\\) and \\\\(\\\\sqrt{d}\\\\) here"')
+    e = error(content)
+    assert "'\\(\\sqrt{d}\\)' is TeX" in e.message, e
+
+
 def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
         content: Path) -> None:
     """html_lang copied from the other language equals that file's other_lang: the mistake

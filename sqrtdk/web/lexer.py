@@ -52,6 +52,7 @@ from pathlib import Path
 
 from ..errors import BuildError
 from ..log import warn
+from ..markup import paren_formulas
 from .comments import drop_comments
 from .html_names import element_names
 from .lexer_inline import InlineScanner, Masked, RawFormula
@@ -84,9 +85,9 @@ _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
-# what reads as a formula in a line of an indented code block: `$x$` (not `\$`), `\(x\)`
-_LOOKS_LIKE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)|"
-                              r"\\\(.*?\\\)")
+# what reads as a formula in a line of an indented code block: `$x$` (not `\$`), or `\(x\)`
+# (`_looks_like_math`)
+_DOLLAR_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
 
 
 # fences GitHub draws instead of showing their code: info string -> what it draws
@@ -122,6 +123,11 @@ _MYST_FIGURES = frozenset(("figure", "image", "glue:figure", "glue", "iframe"))
 _MYST_TABLES = frozenset(("list-table", "csv-table", "table", "glue:table"))
 _MYST_CELLS = frozenset(("code-cell", "jupyter-execute", "ipython", "exec"))
 _MYST_NAMES = _MYST_BOXES | _MYST_FIGURES | _MYST_TABLES | _MYST_CELLS | {"math", "bibliography"}
+
+
+def _looks_like_math(line: str) -> bool:
+    """Whether a line of an indented code block holds what reads as a formula."""
+    return bool(_DOLLAR_MATH.search(line)) or next(paren_formulas(line), None) is not None
 
 
 def myst_directive(info: str) -> re.Match[str] | None:
@@ -526,7 +532,7 @@ class _Scanner(InlineScanner):
         if not paragraph:
             return
         code = self.indented_code(paragraph)
-        if code and not any(_LOOKS_LIKE_MATH.search(line) for _, line in paragraph[:code]):
+        if code and not any(_looks_like_math(line) for _, line in paragraph[:code]):
             self._codehilite_header(*paragraph[0])
             self._tab_indented_text(paragraph[:code])
             self.out += [self.code(line) for _, line in paragraph[:code]]

@@ -14,6 +14,14 @@ and an abbreviation's definition
 is, with a warning: taking them as markup would change text that means something else (`3~5`
 is a range in Chinese). (A backslash at a line's end is a line break here, as on GitHub:
 `converter`; emoji shortcodes are shown as GitHub shows them: `md_emoji`.)
+
+`FOREIGN` reads a block's text in the converted tree. Other tools' syntax that never reaches
+that text is told where its input is, each table beside the one function that reads it:
+a fence's info string (`lexer`: GitHub's and HackMD's drawn fences, MyST directives, Quarto
+chunks), `{{…}}` and `{%…%}` that stop Jinja before Markdown runs (`quote_messages`: Liquid,
+GitBook, HackMD embeds, Hugo, Zola, Logseq macros, MediaWiki templates, Confluence's
+monospace), and a block read from its source lines (`md_blocks`: HackMD's tags line,
+Confluence's '# item' list, org-mode's '#+' lines, another tool's link not told twice).
 """
 from __future__ import annotations
 
@@ -529,7 +537,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "nothing: remove the line, or the date in words"),
     (re.compile(r"(?<![\w=])=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?![\w=])"), False,
      "org-mode's verbatim '=…='", "`code`"),
-    (re.compile(r"(?<![\w/:.<])/(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+/(?![\w/])"),
+    # (not units, '3 /s and 5 m/', '/min or km2/': a one-letter word, but 'a' and 'I', or a
+    # number at either end, or a number before it; nor paths, '/data or my_runs/', '/notes.md
+    # or drafts/': a word holding '_', '~', '=', '\\' or a dot between letters)
+    (re.compile(r"(?<![\w/:.<])(?<!\d[ \t])/(?![^\WaAI]\b)(?![^/\s]*\d)"
+                r"(?![^/\n]*(?:[_~=\\]|\w\.\w))(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+"
+                r"(?<!\d)(?<!\b[^\WaAI])/(?![\w/])"),
      False, "org-mode's italic '/…/'", "*italic*"),
     # Logseq's (Roam's) properties `alias:: SDPA` and block references `((uuid))`
     (re.compile(r"^[ \t]*[A-Za-z][\w-]*::[ \t]+\S[^\n]*", re.M), False,
@@ -673,7 +686,12 @@ class ForeignSyntax(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
+        # the one walk of the tree: the passes after it read what they need from here
+        elements: list[etree.Element] = []
+        by_tag: dict[str, list[etree.Element]] = {}
         for block in root.iter():
+            elements.append(block)
+            by_tag.setdefault(block.tag, []).append(block)
             if block.tag == "blockquote":
                 self._spoiler_quote(block)
                 self._prompt_quote(block)
@@ -694,16 +712,17 @@ class ForeignSyntax(Treeprocessor):
             offsets = [0]
             for inert in matched:
                 offsets.append(offsets[-1] + len(inert) + len(_EDGE))
+            # the slots a pattern is matched in (no pattern matches an empty text), and the
+            # block's own text, where the patterns of a block's start look
+            live = [(k, texts[k], inert) for k, inert in enumerate(matched) if inert]
+            own_text = live[:1] if matched[0] else []
             claimed: list[tuple[int, int]] = []     # in `joined`: see _CLAIMING
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
                 told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
                 claims = pattern in _CLAIMING
-                for k, ((own, el, slot), inert) in enumerate(zip(texts, matched, strict=True)):
-                    start = el is block and slot == "text"
-                    if at_start and not start:
-                        continue
+                for k, (own, el, slot), inert in own_text if at_start else live:
                     # every one in the slot, not only its first: two on one line are two
                     # places to fix, told in one build
                     spans = [m.span() for m in pattern.finditer(inert)]
@@ -715,8 +734,8 @@ class ForeignSyntax(Treeprocessor):
                         if claims:
                             claimed.append(where)
                         self._warn(block, (own, el, slot), span, what, instead)
-                if at_start:
-                    continue
+                if at_start or len(texts) == 1:
+                    continue        # (one slot and no edge: `joined` is that slot's text)
                 # every one across the edges, as in a slot (two Confluence links, each
                 # with its address linked, on one line), beside those one slot holds
                 for m in pattern.finditer(joined):
@@ -763,21 +782,21 @@ class ForeignSyntax(Treeprocessor):
                 self._escaped_quote(block)
         self._classes()
         self._inline_lists()
-        self._definitions_without_term(root)
-        self._caption_rows(root)
-        self._code_captions(root)
-        self._simple_tables(root)
-        self._wiki_tables(root)
-        self._literal_markers(root)
-        self._word_lists(root)
-        self._docsify_titles(root)
+        self._definitions_without_term(by_tag.get("dl", []))
+        self._caption_rows(by_tag.get("table", []))
+        self._code_captions(elements)
+        self._simple_tables(by_tag.get("hr", []))
+        self._wiki_tables(elements)
+        self._literal_markers(elements)
+        self._word_lists(by_tag.get("p", []))
+        self._docsify_titles(elements)
 
-    def _docsify_titles(self, root: etree.Element) -> None:
+    def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
         `[f](a.md ':include')`, `![logo](a.png ':size=100')`, `':target=_blank'`): a
         tooltip ':ignore' here and on GitHub, and an ':include' embeds nothing; a warning at
         its line."""
-        for block in root.iter():
+        for block in elements:
             if block.tag not in _TEXT_BLOCKS:
                 continue
             for el in block.iter():
@@ -814,13 +833,13 @@ class ForeignSyntax(Treeprocessor):
              "as code followed by '_' (which may start emphasis up to a later '_'); write "
              f"{link}")
 
-    def _word_lists(self, root: etree.Element) -> None:
+    def _word_lists(self, paragraphs: list[etree.Element]) -> None:
         """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09` or `(1)`
         under each other: one paragraph here and on GitHub, its lines run together (on a
         Chinese page with no space between them); a warning at the first such line. Read
         from the article's lines, which a Chinese page's line joining leaves as written."""
         lines = self.text().split("\n")
-        for p in root.iter("p"):
+        for p in paragraphs:
             first, last = self.positions.line(p), self.positions.end(p)
             if not first or last <= first:
                 continue
@@ -846,12 +865,12 @@ class ForeignSyntax(Treeprocessor):
                      "GitHub; write a numbered list: '1. ' at the start of each item's line, "
                      "after a blank line")
 
-    def _simple_tables(self, root: etree.Element) -> None:
+    def _simple_tables(self, rules: list[etree.Element]) -> None:
         """A horizontal rule written as dashes parted by spaces right under a line of text:
         the rule under a Pandoc simple table's header, which is no table here or on GitHub;
         a warning at its line."""
         lines = self.text().split("\n")
-        for hr in root.iter("hr"):
+        for hr in rules:
             line = self.positions.line(hr)
             if 1 < line <= len(lines) and _PANDOC_RULE.fullmatch(lines[line - 1]) and \
                     lines[line - 2].strip():
@@ -860,11 +879,11 @@ class ForeignSyntax(Treeprocessor):
                      "Pandoc simple table's header, which is no table here (nor on GitHub: a "
                      f"horizontal rule between paragraphs); write {PIPE_TABLE}")
 
-    def _literal_markers(self, root: etree.Element) -> None:
+    def _literal_markers(self, elements: list[etree.Element]) -> None:
         """A paragraph ending in '::' right above a code block (`Example::` over indented
         lines): reStructuredText's marker of a literal block, which reST shows as one ':';
         here and on GitHub the paragraph shows both. A warning at its line."""
-        for parent in root.iter():
+        for parent in elements:
             for k, el in enumerate(parent[:-1]):
                 nxt = parent[k + 1]
                 own = (el[-1].tail if len(el) else el.text) or ""
@@ -880,12 +899,12 @@ class ForeignSyntax(Treeprocessor):
                      "paragraph shows '::'; write one ':' (and the code below in a '```' "
                      "fence)")
 
-    def _wiki_tables(self, root: etree.Element) -> None:
+    def _wiki_tables(self, elements: list[etree.Element]) -> None:
         """MediaWiki's (Wikipedia's) table, `{| class="wikitable"` … `|}`: a paragraph of its
         lines here and on GitHub, or (with a '|-' row under its first line) a table of
         stray cells here; a warning at its first line."""
         lines = self.text().split("\n")
-        for el in root.iter():
+        for el in elements:
             line = (self.positions.line(el) or self.positions.floor(el)) \
                 if el.tag in ("p", "table") else 0
             if 0 < line <= len(lines) and re.match(r"[ \t>]*\{\|", lines[line - 1]):
@@ -894,11 +913,11 @@ class ForeignSyntax(Treeprocessor):
                      f"published as typed ('{shortened(lines[line - 1].strip(), 30)}'); "
                      f"write {PIPE_TABLE}")
 
-    def _definitions_without_term(self, root: etree.Element) -> None:
+    def _definitions_without_term(self, lists: list[etree.Element]) -> None:
         """A definition with no term above it (`: SD of the scores {#tbl-raw}` under a table,
         Pandoc's and Quarto's table caption; a ': ' line after a blank line): def_list makes
         a `<dl>` holding a bare `<dd>`, GitHub a paragraph ': …'; a warning at its line."""
-        for dl in root.iter("dl"):
+        for dl in lists:
             first = next(iter(dl), None)
             if first is None or first.tag != "dd":
                 continue
@@ -912,11 +931,11 @@ class ForeignSyntax(Treeprocessor):
                  "it as a sentence of its own above the table; as a definition, put its term "
                  "on the line right above it")
 
-    def _caption_rows(self, root: etree.Element) -> None:
+    def _caption_rows(self, tables: list[etree.Element]) -> None:
         """Pandoc's and Quarto's table caption written right under the table (`: Scores
         {#tbl-x}`, `Table: Scores`): a last row of the table here and on GitHub, its text
         in the first cell and the others empty; a warning at its line."""
-        for table in root.iter("table"):
+        for table in tables:
             rows = [tr for tr in table.iter("tr") if tr.find("td") is not None]
             if not rows:
                 continue
@@ -934,11 +953,11 @@ class ForeignSyntax(Treeprocessor):
                  "GitHub; as the table's caption (Pandoc, Quarto) write it as a sentence of its "
                  "own above the table, with a blank line between")
 
-    def _code_captions(self, root: etree.Element) -> None:
+    def _code_captions(self, elements: list[etree.Element]) -> None:
         """Pandoc's and Quarto's listing caption under a code block (`: Listing 1 {#lst-x}`):
         a paragraph starting with ':' here and on GitHub (md_blocks.StashTermDefList keeps
         the fence out of a definition list); a warning at its line."""
-        for parent in root.iter():
+        for parent in elements:
             previous = None
             for el in parent:
                 text = (el.text or "").lstrip()

@@ -19,11 +19,11 @@ check never skips a line the page's Markdown reads as Markdown.
 """
 from __future__ import annotations
 
-import re
 from html.parser import HTMLParser
 
 import markdown
 
+from ..markup import MARKDOWN_MARKS
 from .blocks import cmark_tree, sourcepos_line
 from .html_names import targets
 from .markers import FILLER
@@ -44,9 +44,6 @@ def markdown_raw_lines(text: str) -> frozenset[int]:
     return frozenset(_python_markdown(text)) if "<" in text else frozenset()
 
 
-# Markdown's marks that a block of raw HTML shows as typed: bold, a link, a code span
-_MARKDOWN_MARK = re.compile(r"(\*\*|__)(?=[^\s*_])[^*_\n]*?(?<=[^\s*_])\1"
-                            r"|\[[^\[\]\n]+\]\([^()\s]+\)|`[^`\n]+`")
 _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "script", "style", "textarea", "math",
                         "svg"))
 
@@ -69,8 +66,9 @@ class _Addresses(HTMLParser):
         if self._code:
             return
         line = self.getpos()[0]
-        for m in _MARKDOWN_MARK.finditer(data):
-            self.marks.append((m.group(0), line + data.count("\n", 0, m.start())))
+        for m in MARKDOWN_MARKS.finditer(data):
+            if m.group(0)[:2] in ("**", "__") or m.group(0)[0] in "[`":   # bold, link, code
+                self.marks.append((m.group(0), line + data.count("\n", 0, m.start())))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _CODE_TAGS and self._code:
