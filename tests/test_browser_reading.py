@@ -798,6 +798,22 @@ def test_on_paper_a_link_s_address_is_not_underlined(printed, lang: str) -> None
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_s_address_runs_on_after_its_words_with_a_space(printed,
+                                                                         lang: str) -> None:
+    """The printed address is an inline ::after that starts with a space. A link laid out as
+    a flex or grid box on screen (a reproduce box's link to the full source is an inline-flex
+    box, tall enough to tap) makes its ::after a flex item, which is blockified and loses its
+    leading space: "The experiment's full source(https://...)". On paper every such link is
+    inline, so the address reads "source (https://...)"."""
+    links = [row for row in printed(lang).evaluate(PRINTED_LINKS)
+             if row[2] not in ("none", "normal", "")]
+    assert links, "no printed link shows an address"
+    not_inline = [(href, display) for href, _, _, _, display, _ in links if display != "inline"]
+    assert not_inline == [], not_inline
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
     """Each button, link, slider and other control, every widget built, is named by chromium's
     accessibility tree without a space (any white space) at its start or end: a screen reader
