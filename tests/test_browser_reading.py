@@ -814,6 +814,24 @@ def test_on_paper_a_link_s_address_runs_on_after_its_words_with_a_space(printed,
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_displayed_formula_stays_on_the_page_of_the_words_that_lead_into_it(
+        printed, lang: str) -> None:
+    """A displayed formula is introduced by the block before it ("... so", "the chain rule
+    gives", a sentence ending in a colon); printed, a page break between the two left the
+    lead-in alone at a page's foot and the formula at the next page's head. No break is
+    allowed between a displayed formula and the block before it."""
+    kept = printed(lang).evaluate("""() => [...document.querySelectorAll('article .math.display')]
+        .filter(m => m.previousElementSibling && m.getClientRects().length)
+        .map(m => [m.textContent.slice(0, 30), getComputedStyle(m).breakBefore,
+                   getComputedStyle(m.previousElementSibling).breakAfter])""")
+    assert kept, "no displayed formula after a block"
+    apart = [(tex, before, after) for tex, before, after in kept
+             if "avoid" not in (before, after)]
+    assert apart == [], apart
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
     """Each button, link, slider and other control, every widget built, is named by chromium's
     accessibility tree without a space (any white space) at its start or end: a screen reader
