@@ -830,6 +830,43 @@ def test_on_paper_a_displayed_formula_stays_on_the_page_of_the_words_that_lead_i
     assert apart == [], apart
 
 
+# each control's generated text (a ::before or ::after with a string, its own or a
+# descendant's), in the order of CONTROLS
+CONTROLS = "a[href], button, summary, label"
+GENERATED = """(sel) => [...document.querySelectorAll(sel)].map(c =>
+    [c, ...c.querySelectorAll('*')].flatMap(e => ['::before', '::after'].map(p =>
+        getComputedStyle(e, p).content))
+      .map(v => (v.match(/^"((?:[^"\\\\]|\\\\.)*)"/) || [])[1] || '')
+      .map(v => v.trim()).filter(v => v))"""
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_control_s_decorative_mark_is_not_part_of_its_accessible_name(shared, lang: str) -> None:
+    """A marker drawn by CSS (the contents box's "▸") is read out with the control's words
+    unless its content gives an empty alternative text: a screen reader said "black
+    right-pointing small triangle, Contents". No control's name holds its generated text."""
+    drawn, read_out = [], []
+    for context in ({}, PHONE_2X):             # the phone's layout draws marks the desk's does not
+        page = shared(f"{lang}/index.html", laid_out=True, **context).page
+        generated = page.evaluate(GENERATED, CONTROLS)
+        cdp = page.context.new_cdp_session(page)
+        try:
+            root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+            ids = cdp.send("DOM.querySelectorAll",
+                           {"nodeId": root, "selector": CONTROLS})["nodeIds"]
+            names = [cdp.send("Accessibility.getPartialAXTree",
+                              {"nodeId": nid, "fetchRelatives": False})["nodes"][0]
+                     .get("name", {}).get("value", "") for nid in ids]
+        finally:
+            cdp.detach()
+        drawn += [marks for marks in generated if marks]
+        read_out += [(name, marks) for name, marks in zip(names, generated, strict=True)
+                     if any(mark in name for mark in marks)]
+    assert drawn, "no control draws a generated mark"
+    assert read_out == [], read_out
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_control_s_accessible_name_has_no_space_at_either_end(shared, lang: str) -> None:
