@@ -814,6 +814,20 @@ def test_on_paper_a_link_s_address_runs_on_after_its_words_with_a_space(printed,
 
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_link_within_the_page_reads_as_plain_words(printed, lang: str) -> None:
+    """A link to a place on the same page ('new to attention?', 'the box on real queries
+    and keys') prints no address (paper cannot jump), yet it printed underlined: a mark
+    that promises a link the reader cannot follow. Its words print as plain text (the box
+    or section it names is printed too)."""
+    inside = [(href, line) for href, _, _, line, _, _ in printed(lang).evaluate(PRINTED_LINKS)
+              if href.startswith("#")]
+    assert inside, "no link within the page"
+    underlined = [(href, line) for href, line in inside if "underline" in line]
+    assert underlined == [], underlined
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
 def test_on_paper_a_displayed_formula_stays_on_the_page_of_the_words_that_lead_into_it(
         printed, lang: str) -> None:
     """A displayed formula is introduced by the block before it ("... so", "the chain rule
