@@ -191,3 +191,9 @@ CLAIMS.register(Claim(
     "gradient.sqrt_steady", "gradient",
     "divided by √d, the median gradient reaching q stays within a factor of 2 across d",
     lambda s: s["sqrt_drift"], "<=", 2.0, "largest ÷ smallest median over d"))
+CLAIMS.register(Claim(
+    "gradient.linear_shrinks", "gradient",
+    "divided by d, the median gradient reaching q falls at every step from the smallest to "
+    "the largest d",
+    lambda s: max(b / a for a, b in zip(s["median"]["linear"], s["median"]["linear"][1:])),
+    "<=", 0.9, "largest ratio of one d's median to the one before, /d"))
