@@ -199,6 +199,62 @@ def test_builds_started_together_all_finish(tmp_path: Path,
             assert run.returncode == 0 and "Traceback" not in err, err
 
 
+def test_builds_with_different_temporary_folders_take_turns(tmp_path: Path) -> None:
+    """The lock was a file of the system's temporary folder: a terminal with another TMPDIR
+    took another file, and the two builds wrote site/ at once. The lock lives beside the
+    folder it guards."""
+    import time
+
+    from sqrtdk.web.output import out_lock
+    (tmp_path / "tmp-a").mkdir()
+    (tmp_path / "tmp-b").mkdir()
+    site = tmp_path / "project" / "site"
+    root = Path(__file__).resolve().parents[1]
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(site), "2", ""],
+                              cwd=root, stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "TMPDIR": str(tmp_path / "tmp-a")})
+    said: list[str] = []
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        os.environ["TMPDIR"], before = str(tmp_path / "tmp-b"), os.environ.get("TMPDIR")
+        import tempfile
+        tempfile.tempdir = None         # read TMPDIR again
+        start = time.monotonic()
+        try:
+            with out_lock(site, None, said.append):
+                waited = time.monotonic() - start
+        finally:
+            if before is None:
+                del os.environ["TMPDIR"]
+            else:
+                os.environ["TMPDIR"] = before
+            tempfile.tempdir = None
+    finally:
+        holder.wait(timeout=60)
+    assert said and said[0].startswith("waiting") and waited >= 0.5, (said, waited)
+    assert not list((tmp_path / "tmp-b").iterdir())
+
+
+def test_a_folder_without_locks_builds_without_the_lock(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the filesystem refuses record locks (ENOLCK: some network or temporary folders)
+    taking the lock was an OSError traceback, though the build is meant to go on without
+    it."""
+    import fcntl
+
+    from sqrtdk.web.output import out_lock
+
+    def refuse(*_: Any) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "lockf", refuse)
+    said: list[str] = []
+    ran = False
+    with out_lock(tmp_path / "site", tmp_path / ".cache", said.append):
+        ran = True
+    assert ran and said == [], said
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.1, 0.2, 0.3, 0.45])
 def test_ctrl_c_while_the_build_starts_is_one_line(tmp_path: Path, delay: float,
                                                    site_build: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ holds the MARKER file that this module writes.
 """
 from __future__ import annotations
 
+import errno
 import glob
 import hashlib
 import os
@@ -42,11 +43,12 @@ class Site:
 
 
 def lock_path(folder: Path) -> Path:
-    """The lock file of the builds that write `folder`: a file of the system's temporary
-    folder named by the folder's digest, so that no folder of the author's gets a file of
-    it."""
-    key = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:20]
-    return Path(tempfile.gettempdir()) / f"sqrtdk-build-{key}.lock"
+    """The lock file of the builds that write `folder`: a hidden file beside it
+    (`.sqrtdk-site.lock` for site/), so every process that writes the folder finds the same
+    file, whatever its temporary folder (one in the system's temporary folder, named by the
+    folder's digest, was another file for a terminal with another TMPDIR: two builds at once
+    again)."""
+    return folder.with_name(f".sqrtdk-{folder.name.lstrip('.')}.lock")
 
 
 @contextmanager
@@ -62,7 +64,8 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
     two builds never each hold one the other waits for. POSIX record locks (lockf): the
     processes a build forks do not hold them, and they go with the process that took them,
     also when killed. Where there are none (Windows), or a file cannot be opened, the build
-    goes on without that lock."""
+    goes on without that lock, as where locks are refused (a filesystem without them:
+    ENOLCK)."""
     try:
         import fcntl
     except ImportError:         # Windows: no lockf
@@ -74,17 +77,23 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
         told = False
         for path in paths:
             try:
+                path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
             except OSError:
                 continue
             fds.append(fd)
             try:
                 fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+            except OSError as e:
+                if e.errno not in (errno.EACCES, errno.EAGAIN):   # no locks here: without
+                    continue
                 if not told:
                     log(f"{'waiting':<12} for another build of {display_path(out)} to finish")
                     told = True
-                fcntl.lockf(fd, fcntl.LOCK_EX)
+                try:
+                    fcntl.lockf(fd, fcntl.LOCK_EX)
+                except OSError:     # refused now (ENOLCK, EDEADLK): on without it
+                    continue
         yield
     finally:
         for fd in fds:
