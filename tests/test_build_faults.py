@@ -92,6 +92,23 @@ def test_clean_removes_everything_it_says_and_names_what_it_keeps(tmp_path: Path
     assert said[-1].endswith("kept what it did not make: notes.txt"), said
 
 
+def test_clean_removes_the_previous_sites_a_stopped_build_left(tmp_path: Path) -> None:
+    """A build stopped while deleting the site it swapped out leaves it hidden beside site/
+    ('.site-old-…', holding the marker); `--clean` removed site/ and left those, a whole site
+    each, until the next build. Another folder of that name without the marker is kept."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import clean
+    from sqrtdk.web.output import MARKER
+    old = tmp_path / ".site-old-123-abcd"
+    (old / "en").mkdir(parents=True)
+    (old / MARKER).write_text("made by build.py")
+    (old / "en" / "index.html").write_text("<p>old</p>")
+    mine = tmp_path / ".site-old-notes"
+    mine.mkdir()
+    clean(BuildOptions.for_project(tmp_path, out=tmp_path / "site", cache_dir=None))
+    assert not old.exists() and mine.is_dir()
+
+
 @pytest.mark.parametrize("what", ["a folder of other files", "a file"])
 def test_out_refused_names_an_empty_or_new_folder_not_removing_it(tmp_path: Path,
                                                                    what: str) -> None:

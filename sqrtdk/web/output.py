@@ -198,7 +198,7 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
                                  f"({e.strerror}); give --out a folder you can create files "
                                  "in, e.g. 'site'") from None
     try:
-        _remove_leftovers(target)
+        remove_leftovers(target)
         (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
                                   encoding="utf-8")
         previous = target if (target / MARKER).is_file() else None
@@ -247,7 +247,7 @@ def _swap(new: Path, target: Path) -> None:
     hidden `.site-old-…` folder, and no site)."""
     old = None
     if target.exists():
-        # a name of its own: a leftover of an earlier build's (see `_remove_leftovers`) by a
+        # a name of its own: a leftover of an earlier build's (see `remove_leftovers`) by a
         # process of the same id (a container's build runs as the same pid each time) made
         # the rename fail, an OSError traceback at every build
         old = target.with_name(f".{target.name}-old-{os.getpid()}-{secrets.token_hex(4)}")
@@ -268,7 +268,7 @@ def _swap(new: Path, target: Path) -> None:
 def remove_built(folder: Path) -> None:
     """Delete `folder` only if this build made it (it holds MARKER); otherwise raise. The
     MARKER goes last, so a deletion stopped halfway (Ctrl+C) leaves a folder still known as
-    the build's (`_remove_leftovers`)."""
+    the build's (`remove_leftovers`)."""
     if not (folder / MARKER).is_file():
         raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file, so "
                                     "this build did not make it; --clean deletes only a site it "
@@ -283,7 +283,7 @@ def remove_built(folder: Path) -> None:
     shutil.rmtree(folder)
 
 
-def _remove_leftovers(target: Path) -> None:
+def remove_leftovers(target: Path) -> None:
     """Delete the previous sites beside `target` that a build swapped out and was stopped
     while deleting (`.site-old-…`, holding MARKER); they piled up, hidden, a whole site
     each. Another build's folder being written (`.site-new-…`) is never touched."""
