@@ -228,12 +228,12 @@ def _remove(line: str) -> Callable[[str], str]:
 def test_the_client_scripts_go_before_the_page_end_not_an_earlier_body_tag() -> None:
     """The scripts went before the first `</body>`: one in the article (raw HTML, a comment,
     a script's string) put them inside it, and the page's own end had none. They go before
-    the last; a page without one gets them at its end."""
+    the last; a page without one is sent as it is."""
     from sqrtdk.web.serve_http import served
     page = b"<html><body><!-- ends with </body> --><p>x</p></body></html>"
     assert served(page, "<s></s>") == \
         b"<html><body><!-- ends with </body> --><p>x</p><s></s></body></html>"
-    assert served(b"<p>x</p>", "<s></s>") == b"<p>x</p><s></s>"
+    assert served(b"<p>x</p>", "<s></s>") == b"<p>x</p>"
 
 
 def test_the_fast_path_takes_one_changed_place_with_a_neighbour_that_shows() -> None:
