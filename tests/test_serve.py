@@ -661,6 +661,43 @@ def test_an_address_holding_a_null_byte_is_not_found_without_a_traceback(
     assert "Traceback" not in capfd.readouterr().err
 
 
+@pytest.mark.parametrize("error", [
+    OSError("OS file watch limit reached."),
+    RuntimeError("Error in underlying watcher: OS file watch limit reached."),
+    OSError(errno.ENOSPC, "No space left on device"),
+    KeyError("a bug in the watch filter"),
+], ids=["limit", "limit wrapped", "inotify's ENOSPC", "another error"])
+def test_an_error_of_the_file_watcher_does_not_stop_the_server(
+        tmp_path: Path, error: Exception, capfd: pytest.CaptureFixture[str]) -> None:
+    """The watcher (watchfiles) raised outside the loop's `try`: the inotify watch limit
+    reached, or any error of the watcher or its filter, ended the server with a traceback.
+    The limit is one line naming it (fs.inotify.max_user_watches) and what to do, and saves
+    are found by polling; another error restarts the watcher. (A test double for watchfiles:
+    the limit cannot be reached on purpose here.)"""
+    import threading
+
+    from sqrtdk.web.serve import _changes
+    calls: list[dict[str, Any]] = []
+    stop = threading.Event()
+
+    def watch(*_: Any, **kwargs: Any) -> Iterator[set[tuple[int, str]]]:
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise error
+        yield {(1, str(tmp_path / "a.md"))}
+        stop.set()
+
+    said: list[str] = []
+    got = list(_changes([tmp_path], lambda *_: True, stop, said.append, watch=watch))
+    assert got == [{(1, str(tmp_path / "a.md"))}] and len(calls) == 2, (got, calls)
+    assert len(said) == 1 and said[0].startswith("warning: "), said
+    if isinstance(error, KeyError):
+        assert "Traceback" in capfd.readouterr().err and "KeyError" in said[0], said
+    else:
+        assert "fs.inotify.max_user_watches" in said[0] and calls[1]["force_polling"], said
+        assert "Traceback" not in capfd.readouterr().err
+
+
 def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
     """The server imports changed code in a child process before loading it; a module whose
     import never finished (a loop at its top level) made that check raise subprocess's
