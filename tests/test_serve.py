@@ -738,6 +738,40 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
+@pytest.mark.parametrize("where", ["the changed file", "our own code"])
+def test_only_a_failure_through_the_unloaded_code_is_blamed_on_it(tmp_path: Path,
+                                                                  where: str) -> None:
+    """While a code change that does not import was pending, every exception of a rebuild,
+    a bug of ours in a file nobody changed too, was shown as "the build stopped on the code
+    change that was not loaded". Only one whose traceback passes through a changed file is;
+    any other is a bug line."""
+    from sqrtdk.options import PROJECT_ROOT as ROOT
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    changed = tmp_path / "extra_by_test.py"
+    changed.write_text("def fail():\n    raise KeyError('in the changed file')\n",
+                       encoding="utf-8")
+    namespace: dict[str, Any] = {}
+    exec(compile(changed.read_text(encoding="utf-8"), str(changed), "exec"), namespace)
+
+    def ours(*_: Any) -> None:
+        raise KeyError("a bug of ours")
+
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(ROOT, out=tmp_path / "out"), state, lambda _: None)
+    loop.code_error = f"{changed}:2: SyntaxError; the code change was not loaded"
+    loop.code_changed = {changed}
+    loop.builder.build = namespace["fail"] if where == "the changed file" else ours
+    try:
+        loop.build(reload=True)
+    finally:
+        loop.builder.close()
+    blamed = "stopped on the code change that was not loaded" in state.error
+    assert blamed == (where == "the changed file"), state.error
+    assert ("a bug in the build" in state.error) == (where != "the changed file"), state.error
+
+
 @pytest.mark.parametrize("half", ["figures", "science"])
 def test_code_that_does_not_import_is_not_loaded_and_the_server_says_so(
         server: Server, half: str) -> None:

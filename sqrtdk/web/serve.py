@@ -169,6 +169,7 @@ class _Loop:
         self.builder = self._builder()
         self.shared: dict[str, Any] | None = None   # `_shared` of the last site made
         self.code_error = ""
+        self.code_changed: set[Path] = set()   # the code files changed since this process began
         self.reload = True
         self.after_write: dict[str, bytes] | None = None   # a reload's pages, once written
         self.sent = False
@@ -201,6 +202,7 @@ class _Loop:
         self.log(f"changed: {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")
         self.log(f"{'watch':<12} {_since_saved(paths):6.3f} s  (the last save -> now)")
         if any(is_code(p) for p in paths):
+            self.code_changed |= {p for p in paths if is_code(p)}
             problem = import_problem(PACKAGE_DIR.parent)
             if not problem:
                 self.builder.close()
@@ -309,8 +311,10 @@ class _Loop:
                 return fault
             traceback.print_exc()
             # with code on disk that does not import, the old code's build may stop on it
-            # (a new experiment module is found, and imported, by itself): not a bug of ours
-            line = _unloaded_line(e) if self.code_error else _bug_line(e)
+            # (a new experiment module is found, and imported, by itself): not a bug of ours,
+            # when the traceback passes through a changed file (any other still is one)
+            line = _unloaded_line(e) if self.code_error and _through(e, self.code_changed) \
+                else _bug_line(e)
             self.log(f"error: {line}")
             self.builder.close()
             self.builder = self._builder()
@@ -345,6 +349,28 @@ def _unloaded_line(e: BaseException | None) -> str:
     return (f"the build stopped on the code change that was not loaded ({type(e).__name__}: "
             f"{e}); it builds again once that code imports; the last good site is still "
             "served")
+
+
+def _through(e: BaseException, paths: set[Path]) -> bool:
+    """Whether `e`, or an exception it was raised from or while handling, passed through one
+    of `paths`: a frame of its traceback there, or a SyntaxError's file."""
+    def key(name: str) -> str:
+        try:
+            return os.path.realpath(name)
+        except (OSError, ValueError):
+            return name
+    wanted = {key(str(p)) for p in paths}
+    seen: set[int] = set()
+    at: BaseException | None = e
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        files = [frame.filename for frame in traceback.extract_tb(at.__traceback__)]
+        if isinstance(at, SyntaxError) and at.filename:
+            files.append(at.filename)
+        if any(key(f) in wanted for f in files):
+            return True
+        at = at.__cause__ or at.__context__
+    return False
 
 
 def _shared(site: Any) -> dict[str, Any]:
