@@ -41,6 +41,10 @@ class Site:
         """Every file the site will have."""
         return set(self.files) | set(self.copies)
 
+    def data(self, rel: str) -> bytes:
+        """The bytes of the site's file `rel`: generated, or read from the file copied."""
+        return self.files[rel] if rel in self.files else self.copies[rel].read_bytes()
+
 
 def lock_path(folder: Path) -> Path:
     """The lock file of the builds that write `folder`: a hidden file beside it
@@ -146,8 +150,7 @@ def site_digest(site: Site) -> str:
     """A digest of every path and byte of `site` (to skip writing an unchanged site)."""
     h = hashlib.sha256()
     for rel in sorted(site.paths()):
-        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
-        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+        h.update(rel.encode() + b"\0" + hashlib.sha256(site.data(rel)).digest())
     return h.hexdigest()
 
 
@@ -176,8 +179,7 @@ def edited_files(site: Site, out: Path) -> list[str]:
             if (base / name).is_symlink() or not (base / name).is_file():
                 differ.append(rel)
             elif rel in wanted:
-                data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
-                if (base / name).read_bytes() != data:
+                if (base / name).read_bytes() != site.data(rel):
                     differ.append(rel)
             else:
                 differ.append(rel)
@@ -205,11 +207,10 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
         for rel in sorted(site.paths()):
             dest = tmp / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            data = site.files.get(rel)
-            if previous is not None and _reuse(previous / rel, dest, data, site.copies.get(rel)):
+            if previous is not None and _reuse(previous / rel, dest, site, rel):
                 continue
-            if data is not None:
-                dest.write_bytes(data)
+            if rel in site.files:
+                dest.write_bytes(site.files[rel])
             else:
                 shutil.copyfile(site.copies[rel], dest)
         os.chmod(tmp, 0o755)  # noqa: S103 - a web folder: readable by the server
@@ -219,20 +220,20 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
         raise
 
 
-def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
-    """Hard-link `old` (the previous build's file) to `dest` when it already holds the new
-    bytes (`data`, or the bytes of `src`): unchanged files are not written again. The
-    previous site is never edited in place, only swapped out, so sharing is safe. A link
-    there (put by hand) is not the build's file: linking it put the link, or what it points
-    to, an author's file, into the new site."""
+def _reuse(old: Path, dest: Path, site: Site, rel: str) -> bool:
+    """Hard-link `old` (the previous build's file) to `dest` when it already holds the bytes
+    of the site's file `rel`: unchanged files are not written again. The previous site is
+    never edited in place, only swapped out, so sharing is safe. A link there (put by hand)
+    is not the build's file: linking it put the link, or what it points to, an author's
+    file, into the new site."""
     try:
         st = old.lstat()
         if not stat.S_ISREG(st.st_mode):
             return False
-        size = st.st_size
-        if size != (len(data) if data is not None else src.stat().st_size if src else -1):
+        data = site.files.get(rel)
+        if st.st_size != (len(data) if data is not None else site.copies[rel].stat().st_size):
             return False
-        if old.read_bytes() != (data if data is not None else src.read_bytes() if src else b""):
+        if old.read_bytes() != site.data(rel):
             return False
         os.link(old, dest)
     except OSError:      # no such file, or a filesystem without hard links: write it
