@@ -12,12 +12,14 @@ import os
 import signal
 import sys
 
+# Ctrl+C before the build began, said by the early handler and by main() alike
+EARLY_INTERRUPT = "interrupted (Ctrl+C): stopped before the build began; nothing was written"
+
 
 def _interrupted_early(signum: int, frame: object) -> None:
     """Ctrl+C before main() takes over (while Python imports the modules): the same one
     line as later, not a KeyboardInterrupt traceback from inside an import."""
-    sys.stderr.write("interrupted (Ctrl+C): stopped before the build began; nothing was "
-                     "written\n")
+    sys.stderr.write(EARLY_INTERRUPT + "\n")
     os._exit(130)
 
 
@@ -186,8 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:   # before the build's own handler below: nothing began yet
-        print("interrupted (Ctrl+C): stopped before the build began; nothing was written",
-              file=sys.stderr)
+        print(EARLY_INTERRUPT, file=sys.stderr)
         return 130
 
 

@@ -148,7 +148,7 @@ def _imported_by(path: Path, source: bytes) -> tuple[Path, ...]:
         for name in names:                      # `from . import m`: m may be a module
             found.extend([(target / name).with_suffix(".py"), target / name / "__init__.py"])
 
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(source, str(path))):
         if isinstance(node, ast.ImportFrom):
             parts = (node.module or "").split(".") if node.module else []
             if node.level:

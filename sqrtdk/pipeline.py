@@ -346,11 +346,12 @@ def _clean(opts: BuildOptions) -> list[str]:
 
     from .errors import display_path
     from .options import is_seed_folder
-    from .web.output import remove_built
+    from .web.output import remove_built, remove_leftovers
     done = []
     if opts.out.exists():
         remove_built(opts.out)
         done.append(f"removed {display_path(opts.out)}")
+    remove_leftovers(opts.out)      # previous sites a stopped build left beside it
     if opts.cache_dir is not None and opts.cache_dir.is_dir():
         for entry in sorted(opts.cache_dir.iterdir()):
             if (entry.name in UNITS and entry.is_dir()) or is_seed_folder(entry):

@@ -62,7 +62,10 @@ def test_a_full_disk_stops_with_one_line_and_leaves_nothing_half_written(
         assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
         assert lines[0].startswith("error: ") and "cannot write" in lines[0]
         assert os.strerror(errno.ENOSPC) in lines[0] and "free some disk space" in lines[0]
-        assert not any(disk.iterdir()), list(disk.iterdir())   # no site, no temporary folder
+        # no site, no temporary folder (the builds' empty lock file beside site/ stays)
+        from sqrtdk.web.output import lock_path
+        left = [p for p in disk.iterdir() if p != lock_path(disk / "site")]
+        assert not left, left
     finally:
         subprocess.run(["umount", str(disk)], check=False)
 
@@ -90,6 +93,23 @@ def test_clean_removes_everything_it_says_and_names_what_it_keeps(tmp_path: Path
     said = clean(opts)
     assert [p.name for p in cache.iterdir()] == ["notes.txt"], said
     assert said[-1].endswith("kept what it did not make: notes.txt"), said
+
+
+def test_clean_removes_the_previous_sites_a_stopped_build_left(tmp_path: Path) -> None:
+    """A build stopped while deleting the site it swapped out leaves it hidden beside site/
+    ('.site-old-…', holding the marker); `--clean` removed site/ and left those, a whole site
+    each, until the next build. Another folder of that name without the marker is kept."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import clean
+    from sqrtdk.web.output import MARKER
+    old = tmp_path / ".site-old-123-abcd"
+    (old / "en").mkdir(parents=True)
+    (old / MARKER).write_text("made by build.py")
+    (old / "en" / "index.html").write_text("<p>old</p>")
+    mine = tmp_path / ".site-old-notes"
+    mine.mkdir()
+    clean(BuildOptions.for_project(tmp_path, out=tmp_path / "site", cache_dir=None))
+    assert not old.exists() and mine.is_dir()
 
 
 @pytest.mark.parametrize("what", ["a folder of other files", "a file"])
@@ -197,6 +217,62 @@ def test_builds_started_together_all_finish(tmp_path: Path,
         for run in runs:
             out, err = run.communicate(timeout=600)
             assert run.returncode == 0 and "Traceback" not in err, err
+
+
+def test_builds_with_different_temporary_folders_take_turns(tmp_path: Path) -> None:
+    """The lock was a file of the system's temporary folder: a terminal with another TMPDIR
+    took another file, and the two builds wrote site/ at once. The lock lives beside the
+    folder it guards."""
+    import time
+
+    from sqrtdk.web.output import out_lock
+    (tmp_path / "tmp-a").mkdir()
+    (tmp_path / "tmp-b").mkdir()
+    site = tmp_path / "project" / "site"
+    root = Path(__file__).resolve().parents[1]
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(site), "2", ""],
+                              cwd=root, stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "TMPDIR": str(tmp_path / "tmp-a")})
+    said: list[str] = []
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        os.environ["TMPDIR"], before = str(tmp_path / "tmp-b"), os.environ.get("TMPDIR")
+        import tempfile
+        tempfile.tempdir = None         # read TMPDIR again
+        start = time.monotonic()
+        try:
+            with out_lock(site, None, said.append):
+                waited = time.monotonic() - start
+        finally:
+            if before is None:
+                del os.environ["TMPDIR"]
+            else:
+                os.environ["TMPDIR"] = before
+            tempfile.tempdir = None
+    finally:
+        holder.wait(timeout=60)
+    assert said and said[0].startswith("waiting") and waited >= 0.5, (said, waited)
+    assert not list((tmp_path / "tmp-b").iterdir())
+
+
+def test_a_folder_without_locks_builds_without_the_lock(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the filesystem refuses record locks (ENOLCK: some network or temporary folders)
+    taking the lock was an OSError traceback, though the build is meant to go on without
+    it."""
+    import fcntl
+
+    from sqrtdk.web.output import out_lock
+
+    def refuse(*_: Any) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "lockf", refuse)
+    said: list[str] = []
+    ran = False
+    with out_lock(tmp_path / "site", tmp_path / ".cache", said.append):
+        ran = True
+    assert ran and said == [], said
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.1, 0.2, 0.3, 0.45])

@@ -65,6 +65,16 @@ def test_a_table_row_s_pipes_are_not_linted(tmp_path, caplog, row):
     assert warnings(tmp_path, text, caplog) == []
 
 
+def test_an_unclosed_template_opener_masks_no_text_after_it(tmp_path, caplog):
+    """The template pattern read from every `{{` to the next `}}` anywhere after it (and
+    lazily to the end when there was none: quadratic in a long article): an opener written as
+    text hid every line up to a later template, here a table, whose row autocorrect then read
+    as a sentence. An opener reaches only to the next brace."""
+    row = f"|{SUPERVISED}|{UNSUPERVISED}|{LABELLED}|"
+    text = f"{ZH} {{{{ open\n\n{row}\n|---|---|---|\n{row}\n\n{ZH} {{{{ x | pct(0) }}}}\n"
+    assert warnings(tmp_path, text, caplog) == []
+
+
 def test_a_spacing_fault_in_a_table_cell_is_warned_at_its_row(tmp_path, caplog):
     """Inside a cell the rules hold: a missing space is warned at its row's line (the
     header's too, right under a paragraph line), quoting the cell, not the pipes."""

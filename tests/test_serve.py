@@ -225,6 +225,17 @@ def _remove(line: str) -> Callable[[str], str]:
     return lambda text: text.replace(f"{line}\n\n", "", 1)
 
 
+def test_the_client_scripts_go_before_the_page_end_not_an_earlier_body_tag() -> None:
+    """The scripts went before the first `</body>`: one in the article (raw HTML, a comment,
+    a script's string) put them inside it, and the page's own end had none. They go before
+    the last; a page without one is sent as it is."""
+    from sqrtdk.web.serve_http import served
+    page = b"<html><body><!-- ends with </body> --><p>x</p></body></html>"
+    assert served(page, "<s></s>") == \
+        b"<html><body><!-- ends with </body> --><p>x</p><s></s></body></html>"
+    assert served(b"<p>x</p>", "<s></s>") == b"<p>x</p>"
+
+
 def test_the_fast_path_takes_one_changed_place_with_a_neighbour_that_shows() -> None:
     """What the fast path converts: the changed blocks; an added or removed block with the
     nearest block that shows in the text (definitions skipped, the one before first); nothing
@@ -650,6 +661,43 @@ def test_an_address_holding_a_null_byte_is_not_found_without_a_traceback(
     assert "Traceback" not in capfd.readouterr().err
 
 
+@pytest.mark.parametrize("error", [
+    OSError("OS file watch limit reached."),
+    RuntimeError("Error in underlying watcher: OS file watch limit reached."),
+    OSError(errno.ENOSPC, "No space left on device"),
+    KeyError("a bug in the watch filter"),
+], ids=["limit", "limit wrapped", "inotify's ENOSPC", "another error"])
+def test_an_error_of_the_file_watcher_does_not_stop_the_server(
+        tmp_path: Path, error: Exception, capfd: pytest.CaptureFixture[str]) -> None:
+    """The watcher (watchfiles) raised outside the loop's `try`: the inotify watch limit
+    reached, or any error of the watcher or its filter, ended the server with a traceback.
+    The limit is one line naming it (fs.inotify.max_user_watches) and what to do, and saves
+    are found by polling; another error restarts the watcher. (A test double for watchfiles:
+    the limit cannot be reached on purpose here.)"""
+    import threading
+
+    from sqrtdk.web.serve import _changes
+    calls: list[dict[str, Any]] = []
+    stop = threading.Event()
+
+    def watch(*_: Any, **kwargs: Any) -> Iterator[set[tuple[int, str]]]:
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise error
+        yield {(1, str(tmp_path / "a.md"))}
+        stop.set()
+
+    said: list[str] = []
+    got = list(_changes([tmp_path], lambda *_: True, stop, said.append, watch=watch))
+    assert got == [{(1, str(tmp_path / "a.md"))}] and len(calls) == 2, (got, calls)
+    assert len(said) == 1 and said[0].startswith("warning: "), said
+    if isinstance(error, KeyError):
+        assert "Traceback" in capfd.readouterr().err and "KeyError" in said[0], said
+    else:
+        assert "fs.inotify.max_user_watches" in said[0] and calls[1]["force_polling"], said
+        assert "Traceback" not in capfd.readouterr().err
+
+
 def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
     """The server imports changed code in a child process before loading it; a module whose
     import never finished (a loop at its top level) made that check raise subprocess's
@@ -688,6 +736,40 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
         loop.builder.close()
     assert "bug" not in state.error and "cannot write" in state.error, state.error
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
+
+
+@pytest.mark.parametrize("where", ["the changed file", "our own code"])
+def test_only_a_failure_through_the_unloaded_code_is_blamed_on_it(tmp_path: Path,
+                                                                  where: str) -> None:
+    """While a code change that does not import was pending, every exception of a rebuild,
+    a bug of ours in a file nobody changed too, was shown as "the build stopped on the code
+    change that was not loaded". Only one whose traceback passes through a changed file is;
+    any other is a bug line."""
+    from sqrtdk.options import PROJECT_ROOT as ROOT
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    changed = tmp_path / "extra_by_test.py"
+    changed.write_text("def fail():\n    raise KeyError('in the changed file')\n",
+                       encoding="utf-8")
+    namespace: dict[str, Any] = {}
+    exec(compile(changed.read_text(encoding="utf-8"), str(changed), "exec"), namespace)
+
+    def ours(*_: Any) -> None:
+        raise KeyError("a bug of ours")
+
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(ROOT, out=tmp_path / "out"), state, lambda _: None)
+    loop.code_error = f"{changed}:2: SyntaxError; the code change was not loaded"
+    loop.code_changed = {changed}
+    loop.builder.build = namespace["fail"] if where == "the changed file" else ours
+    try:
+        loop.build(reload=True)
+    finally:
+        loop.builder.close()
+    blamed = "stopped on the code change that was not loaded" in state.error
+    assert blamed == (where == "the changed file"), state.error
+    assert ("a bug in the build" in state.error) == (where != "the changed file"), state.error
 
 
 @pytest.mark.parametrize("half", ["figures", "science"])

@@ -82,9 +82,11 @@ def _note_after_link(m: re.Match[str]) -> str:
 
 
 # a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
-# {% %} (a filter: `{{ x | pct(0) }}`); code and formulas are masked already
-_CELL_PART = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\\.|[^|{\\]+|\{")
-_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+# {% %} (a filter: `{{ x | pct(0) }}`); code and formulas are masked already. An opener
+# reaches only to the next brace: one written as text masks nothing after it (it read to a
+# `}}` anywhere later, and, with none, to the end from every opener: quadratic)
+_CELL_PART = re.compile(r"\{\{[^{}]*\}\}|\{%[^{}]*%\}|\\.|[^|{\\]+|\{")
+_TEMPLATE = re.compile(r"\{\{[^{}]*\}\}|\{%[^{}]*%\}")
 
 
 def _cells(row: str) -> list[str]:

@@ -23,6 +23,7 @@ from pymdownx.magiclink import RE_AUTOLINK
 
 from ..errors import BuildError
 from ..options import PROJECT_ROOT
+from .lexer_ahead import Ahead, line_lead
 
 PACKAGE = "html-tag-names"
 _TAG = re.compile(HTML_RE, re.DOTALL)
@@ -54,30 +55,6 @@ FOREIGN_ROOTS = ("svg", "math")
 # elements whose tag is also a well-known token (SentencePiece's sentence start `<s>`): always
 # a warning, opened or closed; struck text is written <del>…</del>
 TOKEN_LIKE = ("s",)
-
-
-class Ahead:
-    """The first match of a pattern at or after a position of one paragraph's text, each
-    search's answer kept while it still answers: the scan asks for positions that grow, so
-    each pattern reads the text about once (a failing search from every opener read it to
-    the end each time)."""
-
-    def __init__(self, text: str):
-        self.text = text
-        # (searched from, found at) for each pattern (its text and flags: re.compile's cache
-        # may make it anew)
-        self._found: dict[tuple[str, int], tuple[int, int]] = {}
-
-    def find(self, pattern: re.Pattern[str], pos: int) -> int:
-        """Where the first match of `pattern` at or after text[pos] starts; len(text) if
-        there is none."""
-        known = self._found.get((pattern.pattern, pattern.flags))
-        if known is not None and known[0] <= pos <= known[1]:
-            return known[1]
-        m = pattern.search(self.text, pos)
-        at = m.start() if m else len(self.text)
-        self._found[pattern.pattern, pattern.flags] = (pos, at)
-        return at
 
 
 @functools.cache
@@ -117,9 +94,8 @@ def angle_bracket(text: str, i: int, elements: frozenset[str],
         return "&lt;", i + 1
     if element in FOREIGN_ROOTS and not text.startswith("</", i):
         closing = re.compile(rf"</{element}\s*>", re.I)
-        if (ahead or Ahead(text)).find(closing, tag.end()) < len(text):
-            end = closing.search(text, tag.end())
-            assert end is not None
+        end = closing.match(text, (ahead or Ahead(text)).find(closing, tag.end()))
+        if end is not None:     # (found once: where the search found it, read again)
             return text[i:end.end()], end.end()
     return tag.group(0), tag.end()
 
@@ -141,12 +117,12 @@ def mdx_component(text: str, i: int, elements: frozenset[str],
     if lower is not None:
         if lower.group(2) in elements:
             return ""
-        alone = _quote_marks_before(text, i) and \
+        alone = line_lead(text, i) and \
             _TAG_END_ALONE.match(text, lower.end()) is not None
         # (or a start tag alone on its line with bare words, DokuWiki's `<file text a.txt>`)
         if _COMPONENT_ATTRIBUTES.match(text, lower.end()) or "-" in lower.group(2) or \
                 (lower.group(1) and alone) or (
-                    not lower.group(1) and _quote_marks_before(text, i) and
+                    not lower.group(1) and line_lead(text, i) and
                     _BARE_WORDS_ALONE.match(text, lower.end()) is not None):
             return lower.group(2)
         return ""
@@ -159,7 +135,7 @@ def mdx_component(text: str, i: int, elements: frozenset[str],
     closed = stop < len(text) and text[stop] == ">"
     # alone on its line: nothing before it, and nothing after it but its own props (a tag
     # whose props run on to the next lines); `<Enter> submits the form.` is prose
-    alone = _quote_marks_before(text, i) and (
+    alone = line_lead(text, i) and (
         not closed or _SPACES_TO_LINE_END.match(text, stop + 1) is not None)
     if m.group(1) or alone or _COMPONENT_ATTRIBUTES.match(text, m.end()):
         return m.group(2)
@@ -173,15 +149,6 @@ _TAG_END_ALONE = re.compile(r"[^\S\n]*>[^\S\n]*(?:\n|\Z)")
 _BARE_WORDS_ALONE = re.compile(r"(?:[^\S\n]+[^\s<>=\"']+)+[^\S\n]*>[^\S\n]*(?:\n|\Z)")
 _TAG_END_OR_LINE_END = re.compile(r"[>\n]")
 _SPACES_TO_LINE_END = re.compile(r"[^\S\n]*(?:\n|\Z)")
-
-
-def _quote_marks_before(text: str, i: int) -> bool:
-    """Whether only spaces and quote markers ('>') stand between text[i] and its line's
-    start, read back from text[i] (each '<' of a long line read the line from its start)."""
-    k = i
-    while k and text[k - 1] != "\n" and (text[k - 1] == ">" or text[k - 1].isspace()):
-        k -= 1
-    return not k or text[k - 1] == "\n"
 
 
 def left_open(text: str, i: int, written: str, ahead: Ahead | None = None) -> str:

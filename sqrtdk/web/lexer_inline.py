@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..errors import BuildError, combined, shortened
 from ..log import warn
-from .html_names import COMMONMARK_AUTOLINK, Ahead, angle_bracket, left_open, mdx_component
+from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
+from .lexer_ahead import Ahead, line_lead
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -32,16 +33,21 @@ _DISTILL_FRAME = ("nothing: remove it (the front matter gives the title and desc
 # another tool's components whose tool is known by their name: (whose, what to write)
 _BOX_TO_WRITE = ("a box, '/// details | Title' … '///' with its id (see the README's boxes), "
                  "or a quote, '> …'")
+_HF_SWITCH = ("the Hugging Face docs' framework switch",
+              "the one variant this page shows, or a heading or a '/// details | Title' box "
+              "for each variant")
+_ONE_TAB = ("the one tab this page shows, or a heading or a '/// details | Title' box for "
+            "each tab")
 _TOOL_COMPONENTS = {
     "callout": ("Feishu's (Lark's) callout", _BOX_TO_WRITE),
-    "hfoptions": ("the Hugging Face docs' framework switch",
-                  "the one variant this page shows, or a heading or a '/// details | Title' "
-                  "box for each variant"),
+    "hfoptions": _HF_SWITCH,
+    "hfoption": _HF_SWITCH,
     "gradio-app": ("Gradio's web component (a live demo)", "a link to the demo, "
                    "[its title](address)"),
-    "Tabs": ("an MDX docs site's tabs (Docusaurus' <Tabs>)",
-             "the one tab this page shows, or a heading or a '/// details | Title' box for "
-             "each tab"),
+    "Tabs": ("an MDX docs site's tabs (Docusaurus' <Tabs>)", _ONE_TAB),
+    "TabItem": ("Docusaurus' tab", _ONE_TAB),
+    "file": ("DokuWiki's file block", "a code fence, '```text' … '```' (the file's name in the "
+             "sentence above it)"),
     "CourseFloatingBanner": ("the Hugging Face course's notebook banner",
                              "a link to the notebook, [its title](address), or remove it"),
     "ref": ("MediaWiki's (Wikipedia's) reference",
@@ -58,10 +64,6 @@ _MEDIAWIKI_TAG = re.compile(r"<(ref|references)(?=[\s/>])")
 # not told. Its TeX is `[^<]*`, read once: `[^<]*?\S[^<]*?` tried every split of the text after
 # an unclosed `<math>` (20,000 characters: 7 s)
 _MEDIAWIKI_MATH = re.compile(r"<math(?P<attrs>\s[^<>]*)?>(?P<tex>[^<]*)</math>")
-_TOOL_COMPONENTS["hfoption"] = _TOOL_COMPONENTS["hfoptions"]
-_TOOL_COMPONENTS["file"] = ("DokuWiki's file block", "a code fence, '```text' … '```' (the "
-                            "file's name in the sentence above it)")
-_TOOL_COMPONENTS["TabItem"] = ("Docusaurus' tab", _TOOL_COMPONENTS["Tabs"][1])
 _DISTILL = {
     "d-cite": "the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
               "holding it",
@@ -281,7 +283,7 @@ class InlineScanner:
         while i < n:
             c = text[i]
             if (c == "]" and text.startswith("(", i + 1)) or (
-                    c == "[" and _DEFINITION.match(text, i) and _line_lead(text, i)):
+                    c == "[" and _DEFINITION.match(text, i) and line_lead(text, i)):
                 # a link's address and title, `](…)` or a reference definition's: `\(` and
                 # `\)` there are escaped parentheses, as on GitHub (a Wikipedia address,
                 # `Python_\(programming_language\)`), never a formula, and `<` no HTML
@@ -755,13 +757,6 @@ class _Links:
 _SPACE_OR_CONTROL = re.compile(r"[\x00-\x20]")
 
 
-def _line_lead(text: str, i: int) -> bool:
-    """Whether only spaces, tabs and quote markers ('>') stand between text[i] and its line's
-    start, read back from text[i] (each '[' of a long line copied the line)."""
-    k = i
-    while k and text[k - 1] in " \t>":
-        k -= 1
-    return not k or text[k - 1] == "\n"
 
 
 def _skip_space(text: str, j: int) -> int:

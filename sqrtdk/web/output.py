@@ -6,6 +6,7 @@ holds the MARKER file that this module writes.
 """
 from __future__ import annotations
 
+import errno
 import glob
 import hashlib
 import os
@@ -40,13 +41,18 @@ class Site:
         """Every file the site will have."""
         return set(self.files) | set(self.copies)
 
+    def data(self, rel: str) -> bytes:
+        """The bytes of the site's file `rel`: generated, or read from the file copied."""
+        return self.files[rel] if rel in self.files else self.copies[rel].read_bytes()
+
 
 def lock_path(folder: Path) -> Path:
-    """The lock file of the builds that write `folder`: a file of the system's temporary
-    folder named by the folder's digest, so that no folder of the author's gets a file of
-    it."""
-    key = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:20]
-    return Path(tempfile.gettempdir()) / f"sqrtdk-build-{key}.lock"
+    """The lock file of the builds that write `folder`: a hidden file beside it
+    (`.sqrtdk-site.lock` for site/), so every process that writes the folder finds the same
+    file, whatever its temporary folder (one in the system's temporary folder, named by the
+    folder's digest, was another file for a terminal with another TMPDIR: two builds at once
+    again)."""
+    return folder.with_name(f".sqrtdk-{folder.name.lstrip('.')}.lock")
 
 
 @contextmanager
@@ -62,7 +68,8 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
     two builds never each hold one the other waits for. POSIX record locks (lockf): the
     processes a build forks do not hold them, and they go with the process that took them,
     also when killed. Where there are none (Windows), or a file cannot be opened, the build
-    goes on without that lock."""
+    goes on without that lock, as where locks are refused (a filesystem without them:
+    ENOLCK)."""
     try:
         import fcntl
     except ImportError:         # Windows: no lockf
@@ -74,17 +81,23 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
         told = False
         for path in paths:
             try:
+                path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
             except OSError:
                 continue
             fds.append(fd)
             try:
                 fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+            except OSError as e:
+                if e.errno not in (errno.EACCES, errno.EAGAIN):   # no locks here: without
+                    continue
                 if not told:
                     log(f"{'waiting':<12} for another build of {display_path(out)} to finish")
                     told = True
-                fcntl.lockf(fd, fcntl.LOCK_EX)
+                try:
+                    fcntl.lockf(fd, fcntl.LOCK_EX)
+                except OSError:     # refused now (ENOLCK, EDEADLK): on without it
+                    continue
         yield
     finally:
         for fd in fds:
@@ -137,8 +150,7 @@ def site_digest(site: Site) -> str:
     """A digest of every path and byte of `site` (to skip writing an unchanged site)."""
     h = hashlib.sha256()
     for rel in sorted(site.paths()):
-        data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
-        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+        h.update(rel.encode() + b"\0" + hashlib.sha256(site.data(rel)).digest())
     return h.hexdigest()
 
 
@@ -167,8 +179,7 @@ def edited_files(site: Site, out: Path) -> list[str]:
             if (base / name).is_symlink() or not (base / name).is_file():
                 differ.append(rel)
             elif rel in wanted:
-                data = site.files[rel] if rel in site.files else site.copies[rel].read_bytes()
-                if (base / name).read_bytes() != data:
+                if (base / name).read_bytes() != site.data(rel):
                     differ.append(rel)
             else:
                 differ.append(rel)
@@ -189,18 +200,17 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
                                  f"({e.strerror}); give --out a folder you can create files "
                                  "in, e.g. 'site'") from None
     try:
-        _remove_leftovers(target)
+        remove_leftovers(target)
         (tmp / MARKER).write_text(f"made by build.py; safe to delete\n{fingerprint}\n",
                                   encoding="utf-8")
         previous = target if (target / MARKER).is_file() else None
         for rel in sorted(site.paths()):
             dest = tmp / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            data = site.files.get(rel)
-            if previous is not None and _reuse(previous / rel, dest, data, site.copies.get(rel)):
+            if previous is not None and _reuse(previous / rel, dest, site, rel):
                 continue
-            if data is not None:
-                dest.write_bytes(data)
+            if rel in site.files:
+                dest.write_bytes(site.files[rel])
             else:
                 shutil.copyfile(site.copies[rel], dest)
         os.chmod(tmp, 0o755)  # noqa: S103 - a web folder: readable by the server
@@ -210,20 +220,20 @@ def write_site(site: Site, out: Path, sources: tuple[Path, ...], fingerprint: st
         raise
 
 
-def _reuse(old: Path, dest: Path, data: bytes | None, src: Path | None) -> bool:
-    """Hard-link `old` (the previous build's file) to `dest` when it already holds the new
-    bytes (`data`, or the bytes of `src`): unchanged files are not written again. The
-    previous site is never edited in place, only swapped out, so sharing is safe. A link
-    there (put by hand) is not the build's file: linking it put the link, or what it points
-    to, an author's file, into the new site."""
+def _reuse(old: Path, dest: Path, site: Site, rel: str) -> bool:
+    """Hard-link `old` (the previous build's file) to `dest` when it already holds the bytes
+    of the site's file `rel`: unchanged files are not written again. The previous site is
+    never edited in place, only swapped out, so sharing is safe. A link there (put by hand)
+    is not the build's file: linking it put the link, or what it points to, an author's
+    file, into the new site."""
     try:
         st = old.lstat()
         if not stat.S_ISREG(st.st_mode):
             return False
-        size = st.st_size
-        if size != (len(data) if data is not None else src.stat().st_size if src else -1):
+        data = site.files.get(rel)
+        if st.st_size != (len(data) if data is not None else site.copies[rel].stat().st_size):
             return False
-        if old.read_bytes() != (data if data is not None else src.read_bytes() if src else b""):
+        if old.read_bytes() != site.data(rel):
             return False
         os.link(old, dest)
     except OSError:      # no such file, or a filesystem without hard links: write it
@@ -238,7 +248,7 @@ def _swap(new: Path, target: Path) -> None:
     hidden `.site-old-…` folder, and no site)."""
     old = None
     if target.exists():
-        # a name of its own: a leftover of an earlier build's (see `_remove_leftovers`) by a
+        # a name of its own: a leftover of an earlier build's (see `remove_leftovers`) by a
         # process of the same id (a container's build runs as the same pid each time) made
         # the rename fail, an OSError traceback at every build
         old = target.with_name(f".{target.name}-old-{os.getpid()}-{secrets.token_hex(4)}")
@@ -259,7 +269,7 @@ def _swap(new: Path, target: Path) -> None:
 def remove_built(folder: Path) -> None:
     """Delete `folder` only if this build made it (it holds MARKER); otherwise raise. The
     MARKER goes last, so a deletion stopped halfway (Ctrl+C) leaves a folder still known as
-    the build's (`_remove_leftovers`)."""
+    the build's (`remove_leftovers`)."""
     if not (folder / MARKER).is_file():
         raise BuildError(folder, 0, f"not deleting '{folder}': it has no {MARKER} file, so "
                                     "this build did not make it; --clean deletes only a site it "
@@ -274,7 +284,7 @@ def remove_built(folder: Path) -> None:
     shutil.rmtree(folder)
 
 
-def _remove_leftovers(target: Path) -> None:
+def remove_leftovers(target: Path) -> None:
     """Delete the previous sites beside `target` that a build swapped out and was stopped
     while deleting (`.site-old-…`, holding MARKER); they piled up, hidden, a whole site
     each. Another build's folder being written (`.site-new-…`) is never touched."""

@@ -29,6 +29,7 @@ open pages in place.
 """
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import itertools
@@ -38,7 +39,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,6 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
     """Build, then serve `opts.out` on 127.0.0.1:`port` and rebuild on every change, until
     `stop` is set or Ctrl+C. Raises BuildError for a port that cannot be used; nothing a
     rebuild raises stops it (see the module's docstring)."""
-    import watchfiles
     state = BuildState()
     sock = listen(port)
     morph_file = opts.node_modules / MORPHDOM
@@ -80,15 +80,12 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
     # The watches are in place once the generator has yielded (an empty set when nothing
     # changed within RUST_TIMEOUT_MS): only then is the page served, so a save made as soon as
     # the page shows is never missed (it was, when serving started first).
-    saves = watchfiles.watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
-                             step=STEP_MS, stop_event=stop, raise_interrupt=True,
-                             rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
-                             watch_filter=_Relevant(opts, watched))
-    first = next(saves, set())
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
-        "(Ctrl+C stops)")
+    saves = _changes(watched, _Relevant(opts, watched), stop, log)
     try:
+        first = next(saves, set())
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
+            "(Ctrl+C stops)")
         for changes in itertools.chain([first], saves):
             if not changes:      # the watcher's timeout: nothing changed
                 continue
@@ -101,6 +98,59 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
         loop.builder.close()
         server.shutdown()
         server.server_close()
+
+
+WATCH_LIMIT = ("the system's limit of watched files is reached, so saves are found by "
+               "reading the folders every {ms} ms (slower): raise the limit, e.g. 'sudo sysctl "
+               "fs.inotify.max_user_watches=524288' (add it to /etc/sysctl.conf to keep it), "
+               "or close programs that watch many files, then start the server again")
+POLL_MS = 300
+
+
+def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
+             stop: threading.Event | None, log: Callable[[str], None],
+             watch: Callable[..., Any] | None = None) -> Iterator[set[tuple[Any, str]]]:
+    """watchfiles' change sets of `watched` (an empty set after RUST_TIMEOUT_MS without a
+    change) until `stop` is set. An error of the watcher itself did not stop at the loop's
+    `try` and ended the server with a traceback: the limit of inotify watches reached is now
+    one line naming the limit and how to raise it, and saves are found by polling; any other
+    error of the watcher (its traceback in the terminal) starts it again, polling from the
+    second error in a row."""
+    if watch is None:
+        import watchfiles
+        watch = watchfiles.watch
+    polling, failures, said = False, 0, ""
+    while stop is None or not stop.is_set():
+        try:
+            for changes in watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
+                                 step=STEP_MS, stop_event=stop, raise_interrupt=True,
+                                 rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
+                                 watch_filter=relevant, force_polling=polling or None,
+                                 poll_delay_ms=POLL_MS):
+                failures = 0
+                yield changes
+            return
+        except Exception as e:     # the watcher's own error: the server goes on
+            failures += 1
+            if _watch_limit(e):
+                line = "warning: " + WATCH_LIMIT.format(ms=POLL_MS)
+                polling = True
+            else:
+                traceback.print_exc()
+                polling = polling or failures > 1
+                line = (f"warning: watching the files failed ({type(e).__name__}: {e}); it starts "
+                        f"again{', polling' if polling else ''}")
+            if line != said:
+                log(line)
+                said = line
+            if failures > 1:
+                time.sleep(1)      # failing again at once: not in a busy loop
+
+
+def _watch_limit(e: BaseException) -> bool:
+    """Whether `e` is the watcher's 'OS file watch limit reached' (inotify_add_watch's
+    ENOSPC), which watchfiles raises as an OSError, or wrapped in its internal error."""
+    return "watch limit" in str(e).lower() or getattr(e, "errno", None) == errno.ENOSPC
 
 
 class _Loop:
@@ -119,6 +169,7 @@ class _Loop:
         self.builder = self._builder()
         self.shared: dict[str, Any] | None = None   # `_shared` of the last site made
         self.code_error = ""
+        self.code_changed: set[Path] = set()   # the code files changed since this process began
         self.reload = True
         self.after_write: dict[str, bytes] | None = None   # a reload's pages, once written
         self.sent = False
@@ -151,6 +202,7 @@ class _Loop:
         self.log(f"changed: {', '.join(names[:5])}{' …' if len(names) > 5 else ''}")
         self.log(f"{'watch':<12} {_since_saved(paths):6.3f} s  (the last save -> now)")
         if any(is_code(p) for p in paths):
+            self.code_changed |= {p for p in paths if is_code(p)}
             problem = import_problem(PACKAGE_DIR.parent)
             if not problem:
                 self.builder.close()
@@ -259,8 +311,10 @@ class _Loop:
                 return fault
             traceback.print_exc()
             # with code on disk that does not import, the old code's build may stop on it
-            # (a new experiment module is found, and imported, by itself): not a bug of ours
-            line = _unloaded_line(e) if self.code_error else _bug_line(e)
+            # (a new experiment module is found, and imported, by itself): not a bug of ours,
+            # when the traceback passes through a changed file (any other still is one)
+            line = _unloaded_line(e) if self.code_error and _through(e, self.code_changed) \
+                else _bug_line(e)
             self.log(f"error: {line}")
             self.builder.close()
             self.builder = self._builder()
@@ -295,6 +349,28 @@ def _unloaded_line(e: BaseException | None) -> str:
     return (f"the build stopped on the code change that was not loaded ({type(e).__name__}: "
             f"{e}); it builds again once that code imports; the last good site is still "
             "served")
+
+
+def _through(e: BaseException, paths: set[Path]) -> bool:
+    """Whether `e`, or an exception it was raised from or while handling, passed through one
+    of `paths`: a frame of its traceback there, or a SyntaxError's file."""
+    def key(name: str) -> str:
+        try:
+            return os.path.realpath(name)
+        except (OSError, ValueError):
+            return name
+    wanted = {key(str(p)) for p in paths}
+    seen: set[int] = set()
+    at: BaseException | None = e
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        files = [frame.filename for frame in traceback.extract_tb(at.__traceback__)]
+        if isinstance(at, SyntaxError) and at.filename:
+            files.append(at.filename)
+        if any(key(f) in wanted for f in files):
+            return True
+        at = at.__cause__ or at.__context__
+    return False
 
 
 def _shared(site: Any) -> dict[str, Any]:

@@ -112,8 +112,11 @@ def client_tags(token: str, error: str, morph: bool) -> str:
 
 
 def served(page: bytes, tags: str) -> bytes:
-    """A page as the server sends it: the client scripts added before its `</body>`."""
-    return page.replace(b"</body>", tags.encode() + b"</body>", 1)
+    """A page as the server sends it: the client scripts added before its last `</body>`
+    (an earlier one is in the article: raw HTML, a comment, a script's string); a page
+    without one is sent as it is."""
+    head, end, tail = page.rpartition(b"</body>")
+    return head + tags.encode() + end + tail if end else page
 
 
 class Handler(SimpleHTTPRequestHandler):
