@@ -142,6 +142,9 @@ def spread_section(data: Mapping[str, Any]) -> dict[str, Any]:
         "batch_pairs": p.n_pairs // p.n_batches,
         "sd": pooled, "sd_theory": [math.sqrt(d) for d in p.d_k],
         "slope": _slope(list(p.d_k), pooled),
+        "mean_max": max(abs(sum(b.total for b in bs) / sum(b.n for b in bs)) / math.sqrt(d)
+                        for d, bs in zip(p.d_k, s.batches)),
+        "sd_max_rel_dev": max(abs(v / math.sqrt(d) - 1) for v, d in zip(pooled, p.d_k)),
         "d_small": p.d_small, "d_large": p.d_large, "d_ratio": p.d_large // p.d_small,
         "sd_small": pooled[i_small], "sd_large": pooled[i_large],
         "ratio": pooled[i_large] / pooled[i_small], "ratio_theory": ratio_theory,
@@ -169,6 +172,26 @@ CLAIMS.register(Claim(
     "every batch's ratio SD(d_large)/SD(d_small) stays near √(d_large/d_small), far from the "
     "dimension ratio itself",
     lambda s: s["batches"]["worst_rel_dev"], "<=", 0.12, "largest |ratio/√(d_large/d_small) − 1|"))
+# "At every dimension measured, the SD follows √d": each pooled SD (20 000 pairs) has a
+# relative SE of sqrt((κ − 1)/(4n)), largest at the smallest d: 0.66 % at d = 4, so 5 SE is
+# 3.3 % and the bound 3.5 %.
+CLAIMS.register(Claim(
+    "spread.every_d_near_sqrt", "spread",
+    "at every d of the grid the pooled SD of q·k lies within 3.5 % of √d",
+    lambda s: s["sd_max_rel_dev"], "<=", 0.035, "largest |SD/√d − 1| over d"))
+# "That factor sits next to √(d_large/d_small), not next to d_large/d_small": the pooled
+# ratio's relative SE is that of the two pooled SDs combined, 0.84 %; 5 SE is 4.2 %.
+CLAIMS.register(Claim(
+    "spread.ratio_near_sqrt", "spread",
+    "the pooled ratio SD(d_large)/SD(d_small) lies within 5 % of √(d_large/d_small)",
+    lambda s: abs(s["ratio"] / s["ratio_theory"] - 1), "<=", 0.05,
+    "|ratio/√(d_large/d_small) − 1|"))
+# "The mean stays near zero": the pooled mean of q·k in units of its SD √d has an SE of
+# 1/√20 000 = 0.71 %; 5 SE is 3.5 %.
+CLAIMS.register(Claim(
+    "spread.mean_near_zero", "spread",
+    "at every d of the grid the pooled mean of q·k lies within 0.035 √d of zero",
+    lambda s: s["mean_max"], "<=", 0.035, "largest |mean|/√d over d"))
 
 
 @dataclass(frozen=True)
