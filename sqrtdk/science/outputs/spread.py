@@ -44,6 +44,7 @@ RESULTS = {
         "n_walks": ("count", "", "walks simulated"),
         "sd": ("steps", "", "sample SD of the final displacement"),
         "sd_theory": ("steps", "", "√steps"),
+        "mean_distance": ("steps", "", "mean distance of the final position from the start"),
         "paths": ("steps", "[path][step]", "a few whole walks, positions 0…steps"),
     },
 }
