@@ -150,6 +150,52 @@ CLAIMS.register(Claim(
     lambda s: s["quoted"]["sensitivity"], "<=", 0.01, "p(1 − p) at 16×"))
 
 
+def _sensitivity_at(s: Mapping[str, Any], scale: float) -> float:
+    """The winner's sensitivity p(1 − p) for the section's row multiplied by `scale`, at any
+    scale (not only on the grid)."""
+    shares = softmax(np.asarray(s["scores"], dtype=np.float64) * scale)
+    p = float(shares[s["labels"].index(s["winner"])])
+    return p * (1 - p)
+
+
+# The row is fixed and nothing here is random: these hold on every seed or on none, and they
+# fail only when the row, the grid or the rulers change.
+# "Unscaled, even the smallest dimension of experiment 1 corresponds to a scale already past
+# the peak."
+CLAIMS.register(Claim(
+    "saturation.raw_past_peak", "saturation",
+    "unscaled, the row's scale at the smallest d of experiment 1 lies past the sensitivity's "
+    "peak",
+    lambda s: s["scale_for"]["raw"][0] / s["peak"]["scale"], ">=", 1.0,
+    "scale of unscaled scores at the smallest d ÷ scale at the peak"))
+# "Divided by √d, ... the scale 1/σ whatever d is: a little below the peak, on the
+# responsive part of the curve": below the peak, and with a sensitivity there of at least
+# 80 % of its ceiling ¼.
+CLAIMS.register(Claim(
+    "saturation.sqrt_below_peak", "saturation",
+    "divided by √d, the row's scale 1/σ lies below the sensitivity's peak",
+    lambda s: s["scale_for"]["sqrt"][0] / s["peak"]["scale"], "<=", 1.0,
+    "scale 1/σ ÷ scale at the peak"))
+CLAIMS.register(Claim(
+    "saturation.sqrt_responsive", "saturation",
+    "at the scale 1/σ (scores divided by √d) the winner's sensitivity is at least 0.2, "
+    "80 % of its ceiling ¼",
+    lambda s: _sensitivity_at(s, s["scale_for"]["sqrt"][0]), ">=", 0.2,
+    "p(1 − p) at the scale 1/σ"))
+# "The cross terms vanish as well": at the quoted scale the largest p_i p_j is as small as
+# saturation.collapses asks of the sensitivity.
+CLAIMS.register(Claim(
+    "saturation.cross_terms_vanish", "saturation",
+    "at the quoted scale the largest cross term p_i p_j is tiny",
+    lambda s: s["quoted"]["max_offdiag"], "<=", 0.01, "largest p_i p_j at 16×"))
+# "The scale 16× corresponds to d ≈ (16σ)², close to the base model's d_k = 64": within 10 %.
+CLAIMS.register(Claim(
+    "saturation.quoted_near_base", "saturation",
+    "the quoted scale stands for a d within 10 % of the paper's base model's d_k",
+    lambda s: abs(s["quoted"]["equivalent_dk"] / TwoScoresParams().d_k - 1), "<=", 0.1,
+    "|(16σ)² ÷ the base model's d_k − 1|"))
+
+
 @dataclass(frozen=True)
 class JacobianParams:
     """Softmax Jacobian norm for rows of scores with a small and a large variance (seed 002)."""
@@ -235,3 +281,16 @@ def two_scores_section(data: Mapping[str, Any]) -> dict[str, Any]:
 SECTIONS.register(Section("two_scores", ("two_scores",), two_scores_section,
                           bounds={"plain*": (0.0, 1.0), "scaled*": (0.0, 1.0),
                                   "sensitivity_*": (0.0, 0.25)}))
+
+# Deterministic, like the saturation claims. "Divided first by √d_k, ... the first position
+# still clearly leads": its share stays at least 1.5 times the second's. "... the sensitivity
+# goes to 0.227, near its ceiling of ¼": at least 0.2, 80 % of the ceiling, the bound
+# saturation.sqrt_responsive uses.
+CLAIMS.register(Claim(
+    "two_scores.scaled_still_leads", "two_scores",
+    "divided by √d_k, the first score's share is still at least 1.5 times the second's",
+    lambda s: s["scaled"][0] / s["scaled"][1], ">=", 1.5, "first share ÷ second, scaled"))
+CLAIMS.register(Claim(
+    "two_scores.scaled_near_ceiling", "two_scores",
+    "divided by √d_k, the two-score sensitivity p₁p₂ is at least 0.2, near its ceiling ¼",
+    lambda s: s["sensitivity_scaled"], ">=", 0.2, "p₁p₂, scaled"))

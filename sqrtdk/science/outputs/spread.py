@@ -13,6 +13,8 @@ RESULTS = {
         "sd": ("score", "[d_k]", "sample SD of q·k at each d, batches pooled"),
         "sd_theory": ("score", "[d_k]", "√d, the SD footnote 4 predicts"),
         "slope": ("", "", "least-squares slope of log SD against log d (√d: ½)"),
+        "mean_max": ("", "", "largest |pooled mean of q·k| ÷ √d over d"),
+        "sd_max_rel_dev": ("", "", "largest |pooled SD ÷ √d − 1| over d"),
         "d_small": ("dimension", "", "the smaller d the text compares"),
         "d_large": ("dimension", "", "the larger d the text compares"),
         "d_ratio": ("", "", "d_large ÷ d_small"),
@@ -42,6 +44,7 @@ RESULTS = {
         "n_walks": ("count", "", "walks simulated"),
         "sd": ("steps", "", "sample SD of the final displacement"),
         "sd_theory": ("steps", "", "√steps"),
+        "mean_distance": ("steps", "", "mean distance of the final position from the start"),
         "paths": ("steps", "[path][step]", "a few whole walks, positions 0…steps"),
     },
 }
