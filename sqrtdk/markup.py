@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import html
 import re
-from html.parser import HTMLParser
+
+from .html_parsing import HTMLParser
 
 # Markdown a reader of the title would take for formatting: *x*, **x**, _x_ (not snake_case),
 # ~~x~~, `x`, [x](address)

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
-from html.parser import HTMLParser
 from itertools import pairwise
 
 from ..errors import shortened
+from ..html_parsing import HTMLParser
 from .blocks import Block
 from .raw_html import markdown_raw_lines
 

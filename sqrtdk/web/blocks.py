@@ -19,11 +19,11 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 
 import cmarkgfm
 from cmarkgfm.cmark import Options
 
+from ..html_parsing import HTMLParser
 from .cmark_html import place_raw_html
 from .md_emoji import emoji_text
 

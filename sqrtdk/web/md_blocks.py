@@ -21,7 +21,6 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from html import escape, unescape
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -35,6 +34,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 
 from ..errors import BuildError, line_of, shortened
+from ..html_parsing import HTMLParser
 from ..log import warn
 from ..textfiles import visible
 from .block_diff import WORDS_ONLY, Alignment, align

@@ -12,12 +12,12 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping
-from html.parser import HTMLParser
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 
 from ..errors import line_of
+from ..html_parsing import HTMLParser
 from .markers import (
     CLAIM_RE,
     MATH_HTML_RE,

@@ -20,10 +20,10 @@ check never skips a line the page's Markdown reads as Markdown.
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import markdown
 
+from ..html_parsing import HTMLParser
 from .blocks import cmark_tree, sourcepos_line
 from .html_names import targets
 from .markers import FILLER

@@ -10,13 +10,13 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..cache import key_for
 from ..errors import BuildError, Mistakes
+from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
