@@ -82,6 +82,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "formula image in raw HTML": ('where <img src="https://www.zhihu.com/equation?tex='
                                   '%5Csqrt%7Bd_k%7D" alt="x"> is', "write the formula as "
                                   "math, $\\sqrt{d_k}$ in a sentence", "site"),
+    # Zhihu ends a display formula's TeX with '\\': told '$a=b\\$' in a sentence, a line break
+    "Zhihu display formula image": ("where ![f](https://www.zhihu.com/equation?tex=a%3Db%5C%5C) "
+                                    "is", "between two '$$' lines, without that '\\\\': "
+                                    "'$$', 'a=b', '$$'", "site"),
     "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
                       "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
@@ -141,6 +145,9 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link
     "formula picture as a figure": ("![d_k](https://www.zhihu.com/equation?tex=%5Csqrt%7Bd_k%7D)",
                                     "write the formula as math, $\\sqrt{d_k}$", "page"),
+    "Zhihu display formula picture": ("![f](https://www.zhihu.com/equation?tex=a%3Db+%5C%5C)",
+                                      "between two '$$' lines, without that '\\\\': '$$', "
+                                      "'a=b', '$$'", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",

@@ -29,9 +29,20 @@ _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders fo
 
 
 # what to write for a formula drawn as a picture by another site (formula_of_picture)
-FORMULA_AS_MATH = ("a formula drawn as a picture (as Zhihu and CodeCogs draw them); write the "
-                   "formula as math, ${tex}$ in a sentence, or between two '$$' lines for a "
-                   "display formula")
+def formula_as_math(tex: str) -> str:
+    """What a formula drawn as a picture by another site (TeX `tex`) is, and what to write for
+    it. Zhihu's editor ends a display formula's TeX with `\\\\` (its only mark of one: the
+    picture of `a=b\\\\` is set on a line of its own); written as `$a=b\\\\$` in a sentence
+    that would be a line break in a formula, so such a one is told as the display formula
+    it is, without the mark."""
+    display = tex.rstrip()
+    if display.endswith("\\\\") and display[:-2].rstrip():
+        return ("a display formula drawn as a picture (as Zhihu draws them: its TeX ends with "
+                "'\\\\', Zhihu's mark of a display formula); write it as math between two "
+                f"'$$' lines, without that '\\\\': '$$', '{display[:-2].rstrip()}', '$$'")
+    return ("a formula drawn as a picture (as Zhihu and CodeCogs draw them); write the "
+            f"formula as math, ${tex}$ in a sentence, or between two '$$' lines for a "
+            "display formula")
 
 
 def formula_of_picture(url: str) -> str | None:
@@ -159,7 +170,7 @@ class FigureProcessor(Treeprocessor):
             raise ContentError(f"figure source '{shortened(src, 60)}' is not a figure name such as "
                                "'spread_hist.svg': the pages show only figures the build "
                                "draws (sqrtdk/figures/; README, 'Add a figure')" + embedded
-                               + (f"; and it is {FORMULA_AS_MATH.format(tex=tex)}"
+                               + (f"; and it is {formula_as_math(tex)}"
                                   if elsewhere and (tex := formula_of_picture(src)) else
                                   "; a picture from another site cannot load here (the "
                                   "pages' Content-Security-Policy), so link to it instead: "

@@ -20,7 +20,7 @@ from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
-from .md_figures import FORMULA_AS_MATH, formula_of_picture
+from .md_figures import formula_as_math, formula_of_picture
 from .model import Page
 from .output import Site
 
@@ -212,7 +212,7 @@ def _external(tag: str, url: str) -> str:
     said = f"external resource '{url}': pages load nothing from other sites"
     if tag in _IMAGE_TAGS and (tex := formula_of_picture(url)):
         return (f"{said} (their Content-Security-Policy), and this one is "
-                + FORMULA_AS_MATH.format(tex=tex))
+                + formula_as_math(tex))
     if tag in _IMAGE_TAGS:
         return (f"{said} (their Content-Security-Policy), so the image would be an empty box; "
                 f"link to it instead, [what it shows]({url}), or draw it as a figure: "
