@@ -86,6 +86,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "Zhihu display formula image": ("where ![f](https://www.zhihu.com/equation?tex=a%3Db%5C%5C) "
                                     "is", "between two '$$' lines, without that '\\\\': "
                                     "'$$', 'a=b', '$$'", "site"),
+    # Markdown Nice's footnote, a link whose address is the note: told to link a page
+    "note as an address": ("a [term](是一种写法，不是文件。 \"名\") here",
+                           "Markdown Nice's footnote", "site"),
+    "note as an address, no mark": ("a [term](这是一个很长的注释文字) here",
+                                    "'[^name]: 这是一个很长的注释文字'", "site"),
     "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
                       "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),

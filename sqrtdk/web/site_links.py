@@ -365,6 +365,13 @@ def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> l
     return found
 
 
+# Markdown Nice's (the WeChat editor's) footnote: a link whose address is the note's text,
+# `[term](the note, a sentence "its title")`: Chinese text with a full-width sentence mark,
+# or 8 characters or more of Chinese text that name no file (no '/', no '.')
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_NOTE_AS_ADDRESS = re.compile(f"(?=.*[{_CJK}])(?:.*[\uff0c\u3002\uff1b\uff01\uff1f\uff1a\u3001]"
+                              "|[^/.]{8,}$)")
+
 # Pelican's links to the files of its blog, `{filename}/post.md`, `{static}/a.pdf`, `{tag}x`
 _PELICAN_LINK = re.compile(r"\{(?:filename|static|attach|tag|category|author|index|drafts)\}")
 
@@ -467,6 +474,12 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
                       "file of its own blog, which this site does not have; link to a page "
                       "of this site ('#id', '../en/'), or to the full address ('https://…') "
                       "where that file is published")
+        if tag == "a" and _NOTE_AS_ADDRESS.match(unquote(url)):
+            fail(url, f"link to '{unquote(url)}', a file the site does not have: an address "
+                      "that reads as a sentence is Markdown Nice's footnote (the WeChat "
+                      "editor writes a note as a link whose address is the note, [term](the "
+                      "note \"its title\")); write it as a footnote: the linked words with a "
+                      f"reference [^name] after them, and '[^name]: {unquote(url)}' below")
         if tag in _MEDIA_TAGS:
             fail(url, f"{tag} '{url}', a file the site does not have: the site publishes no "
                       f"{tag} files; remove the <{tag}>, or link to where it is published, "
