@@ -91,6 +91,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
                            "Markdown Nice's footnote", "site"),
     "note as an address, no mark": ("a [term](这是一个很长的注释文字) here",
                                     "'[^name]: 这是一个很长的注释文字'", "site"),
+    # Markdown Nice's picture size: told to link '[what it shows](x.png =40%x)'
+    "picture size in a sentence": ("an ![a](https://example.org/x.png =40%x) image",
+                                   "'=40%x' after its address is Markdown Nice's picture size",
+                                   "site"),
     "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
                       "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
@@ -153,6 +157,10 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "Zhihu display formula picture": ("![f](https://www.zhihu.com/equation?tex=a%3Db+%5C%5C)",
                                       "between two '$$' lines, without that '\\\\': '$$', "
                                       "'a=b', '$$'", "page"),
+    "picture size": ("![a](https://example.org/x.png =150x150)", "'=150x150' after its "
+                     "address is Markdown Nice's picture size", "page"),
+    "figure with a size": ("![A chart](walk.svg =50%x \"Caption.\")", "'=50%x' after its "
+                           "address is Markdown Nice's picture size", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",

@@ -45,6 +45,24 @@ def formula_as_math(tex: str) -> str:
             "display formula")
 
 
+# Markdown Nice's (markdown-it-imsize's) picture size after the address, `![a](x.png =150x150)`,
+# `=40%x`: GitHub shows the whole image as text; Python-Markdown takes it as part of the address
+IMAGE_SIZE = re.compile(r"\s+=\d*(?:\.\d+)?(?:%|px)?x\d*(?:\.\d+)?(?:%|px)?$")
+
+
+def size_told(src: str) -> str | None:
+    """The message for a picture whose address `src` ends with Markdown Nice's size, else
+    None."""
+    sized = IMAGE_SIZE.search(unquote(src))
+    if not sized:
+        return None
+    return (f"picture '{shortened(unquote(src), 60)}': '{sized.group(0).strip()}' after its "
+            "address is Markdown Nice's picture size (markdown-it-imsize's), which neither "
+            "this Markdown nor GitHub reads (GitHub shows the whole picture as text, this "
+            "Markdown takes the size for part of the address); remove it: the build sizes "
+            "the figures it draws")
+
+
 def formula_of_picture(url: str) -> str | None:
     """The TeX of a formula drawn as a picture by another site, as a pasted post holds it
     (Zhihu's `…/equation?tex=…`, CodeCogs' `…/svg.latex?…`, GitHub's old
@@ -161,6 +179,8 @@ class FigureProcessor(Treeprocessor):
         src, line = img.get("src", ""), self.positions.line(img)
         after = self.positions.floor(img)
         name = _figure_name(src)
+        if (sized := size_told(src)) is not None:
+            raise ContentError(sized, _needle(img), line=line, after=after)
         if not name:
             elsewhere = "://" in src or src.startswith("//")
             embedded = (" (a picture embedded as data, as Google Docs' Markdown export "

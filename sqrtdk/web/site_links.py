@@ -20,7 +20,7 @@ from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
-from .md_figures import formula_as_math, formula_of_picture
+from .md_figures import formula_as_math, formula_of_picture, size_told
 from .model import Page
 from .output import Site
 
@@ -447,6 +447,8 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
                   "to a page, or write the address as code (`…`), which is no link")
     if url.startswith(("mailto:", "data:")):
         return
+    if tag in _IMAGE_TAGS and (sized := size_told(url)) is not None:
+        fail(url, sized)
     target = _internal(rel, url, base_url)
     if target is None:
         if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
