@@ -2839,3 +2839,25 @@ def test_links_written_whole_or_in_code_stay_quiet(tmp_path: Path, text: str) ->
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text)
     assert not [w for w in warned if "'](' without" in w], warned
+
+
+@pytest.mark.parametrize("text", ["简直是{喜大普奔|hē hē hē hē}呀！\n",
+                                  "读作{漢字|かん|じ}。\n",
+                                  "An *{拼音|pīn yīn}* here.\n"])
+def test_a_markdown_nice_ruby_annotation_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """Markdown Nice's ruby `{words|reading}` (the WeChat editor's): shown as typed here and
+    on GitHub, the braces and the bar with it, with no word."""
+    body = "Intro.\n\n" + text
+    with captured() as warned:
+        html(tmp_path, body, lang="zh")
+    got = [w for w in warned if "ruby annotation" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "<ruby>" in got[0]
+
+
+@pytest.mark.parametrize("text", ["The set {x | x > 0} here.\n", "A {{ spread.sd_small | sig(3) }} value.\n",
+                                  "集合 $\\{x|x>0\\}$ 中。\n", "`{中|文}` 代码。\n"])
+def test_braces_with_a_bar_that_are_no_ruby_stay_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "ruby annotation" in w], warned

@@ -570,6 +570,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])"), False,
      "an emphasis mark '*' without its pair",
      "*italic words*, the pair around the words, or '\\*' for an asterisk as text"),
+    # Markdown Nice's (markdown-it-ruby's) annotation over Chinese words, `{words|reading}`
+    # (a reading after each '|'): shown as typed here and on GitHub; not a quote `{{ a | f }}`
+    (re.compile(r"(?<![{\\$])\{(?!\{)[^{}|\n]*[\u3400-\u9fff\uf900-\ufaff][^{}|\n]*"
+                r"\|[^{}\n]*[^{}\s|][^{}\n]*\}(?!\})"), False,
+     "a Markdown Nice ruby annotation '{words|reading}'",
+     "HTML's annotation, <ruby>words<rt>reading</rt></ruby> (GitHub shows it alike), or the "
+     "reading in parentheses after the words"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
