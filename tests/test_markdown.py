@@ -2861,3 +2861,25 @@ def test_braces_with_a_bar_that_are_no_ruby_stay_quiet(tmp_path: Path, text: str
     with captured() as warned:
         html(tmp_path, text, lang="zh")
     assert not [w for w in warned if "ruby annotation" in w], warned
+
+
+@pytest.mark.parametrize("alert, title, box_id", [
+    ("> [!TIP]\n> Scale by the root of the width.\n", "Tip", "tip"),
+    ("> [!example]+ Worked example\n> Scale by the root of the width.\n", "Worked example",
+     "worked-example"),
+])
+def test_a_github_alert_is_told_the_lines_of_its_box(tmp_path: Path, alert: str, title: str,
+                                                    box_id: str) -> None:
+    """GitHub's alert (and Obsidian's callout) was told to become "a '/// details | Title'
+    box", leaving the author to work out its lines; the warning now gives them, and the
+    lines it gives make the box, with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + alert)
+    got = [w for w in warned if "GitHub alert" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+           "Scale by the root of the width.\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned

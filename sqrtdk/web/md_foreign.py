@@ -222,6 +222,26 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
 )
 # (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
 _CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
+# GitHub's alert `> [!NOTE]` and Obsidian's callout `> [!example]+ Its title`, at the start of
+# a quote's first paragraph: told the lines of the box to write (`_alert_instead`)
+ALERT = re.compile(r"^\[![A-Za-z][\w-]*\][+-]?")
+_ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
+
+
+def _alert_instead(text: str) -> str:
+    """What to write for the alert or callout that starts `text` (its paragraph's text): the
+    lines of a box titled as the callout is (its own title, else its kind's name: 'Note' for
+    `[!NOTE]`), with an id made of that title, the quote's text inside without its '> '."""
+    m = _ALERT_LINE.match(text)
+    kind, own = (m.group(1), m.group(2).strip()) if m else ("note", "")
+    title = own or kind.replace("-", " ").capitalize()
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    return (f"a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the quote's text without its '> ' "
+            f"(and without the '[!{kind}]' line), then '///'; or a plain quote, the "
+            f"'[!{kind}]' line left out")
+
+
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     *_CLAIMED,
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
@@ -235,8 +255,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      f"the variants one after another, each under its own heading or in {BOX}"),
     # GitHub's five alerts and Obsidian's callouts (`> [!quote]`, `> [!example]+ Title`,
     # folded with '-' or open with '+'; any word is a callout type there)
-    (re.compile(r"^\[![A-Za-z][\w-]*\][+-]?"), True, "a GitHub alert or Obsidian callout",
-     f"{BOX}, or a plain quote"),
+    (ALERT, True, "a GitHub alert or Obsidian callout", f"{BOX}, or a plain quote"),
     (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
     (re.compile(r"^:{3,}[ \t]*\{(?:figure|image)\}"), True, "a MyST figure ':::{figure}'",
      "the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\")"),
@@ -721,7 +740,9 @@ class ForeignSyntax(Treeprocessor):
                         told.append(where)
                         if claims:
                             claimed.append(where)
-                        self._warn(block, (own, el, slot), span, what, instead)
+                        self._warn(block, (own, el, slot), span, what,
+                                   _alert_instead(own[span[0]:]) if pattern is ALERT
+                                   else instead)
                 if at_start:
                     continue
                 # every one across the edges, as in a slot (two Confluence links, each
