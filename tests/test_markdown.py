@@ -2883,3 +2883,27 @@ def test_a_github_alert_is_told_the_lines_of_its_box(tmp_path: Path, alert: str,
     with captured() as warned:
         made = html(tmp_path, box)
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("text, what", [
+    ("这里是==高亮==的词。\n", "highlighting '==…=='"),          # Typora's, after Chinese
+    ("这是~删除~的词。\n", "strikethrough '~…~'"),              # GitHub strikes it
+    ("周一~周五，周六~周日。\n", "strikethrough '~…~'"),        # a range GitHub strikes
+])
+def test_marks_right_after_a_chinese_character_warn_at_their_line(tmp_path: Path, text: str,
+                                                                  what: str) -> None:
+    """`==mark==` and a single tilde's pair right after a Chinese character were left out
+    with the letters and digits before them (`a==b`, `3~5`): published as typed with no
+    word, where Typora highlights and GitHub strikes."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh")
+    got = [w for w in warned if what in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["温度在 20~30 度之间。\n", "（~5）和（~6）。\n", "约 ~5 个。\n"])
+def test_a_tilde_github_strikes_nothing_with_stays_quiet_after_chinese(tmp_path: Path,
+                                                                       text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "strikethrough" in w], warned

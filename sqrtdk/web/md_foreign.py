@@ -596,6 +596,17 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a Markdown Nice ruby annotation '{words|reading}'",
      "HTML's annotation, <ruby>words<rt>reading</rt></ruby> (GitHub shows it alike), or the "
      "reading in parentheses after the words"),
+    # the marks above right after a Chinese character, which their patterns leave out with
+    # the letters and digits before them (`a==b`, `3~5`): Typora's `\u662f==\u9ad8\u4eae==`, and a
+    # single tilde's pair GitHub strikes (GFM 6.5: a Chinese character is no punctuation),
+    # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice
+    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
+     "highlighting '==…=='", "<mark>…</mark>"),
+    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s])~(?![~\w])"
+                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s\W])~(?!~)"),
+     False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
+     "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
+     "strikes"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
