@@ -2357,3 +2357,18 @@ def test_a_figure_not_read_as_one_in_one_language_is_at_its_own_line(tmp_path: P
     e = _parity_error(tmp_path, zh, en)
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, str(e)
     assert "not read as a figure" in e.message, str(e)
+
+
+@pytest.mark.parametrize("link", ["[jump](#nowhere)", "[jump](<#nowhere>)",
+                                  "![a chart](https://example.org/c.png)"])
+def test_a_link_in_a_block_the_parsers_read_differently_is_named_at_its_line(
+        tmp_path: Path, link: str) -> None:
+    """A paragraph indented by 2 spaces under a list item (as Typora writes one: a paragraph
+    of the item on GitHub, one after the list here) has no line from the source positions:
+    a broken link in it was told as 'index.md: link to …', with no line at all."""
+    body = f"Intro.\n\n- An item\n\n  See {link} here.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert e.value.line == BODY_START + 4, str(e.value)
