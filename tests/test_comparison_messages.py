@@ -675,3 +675,13 @@ def test_a_details_box_in_html_is_told_the_box_lines_of_its_own_summary(
     messages, html = convert(tmp_path, fixed)
     assert messages == [], messages
     assert f'<details id="{box_id}">' in html and "<strong>it</strong>" in html, html
+
+
+@pytest.mark.parametrize("items", ["- [x] Drawn\n\n- [ ] Scored\n",
+                                   "1. [x] Drawn\n\n2. [ ] Scored\n"])
+def test_a_loose_task_list_is_told_as_a_task_list_only(tmp_path: Path, items: str) -> None:
+    """cmark-gfm writes a loose task item's checkbox before its paragraph: the item was
+    also told to be 'a paragraph ... with other blocks inside it', to be indented by 4
+    spaces, advice that changes nothing; only the task list's own warning is right."""
+    messages, _ = convert(tmp_path, "Intro.\n\n" + items)
+    assert len(messages) == 2 and all("task list item" in m for m in messages), messages
