@@ -2907,3 +2907,22 @@ def test_a_tilde_github_strikes_nothing_with_stays_quiet_after_chinese(tmp_path:
     with captured() as warned:
         html(tmp_path, text, lang="zh")
     assert not [w for w in warned if "strikethrough" in w], warned
+
+
+@pytest.mark.parametrize("text", ["其中＄x_k＄是变量。\n", "其中＄x＄是变量。\n",
+                                  "可以看到＄\\frac{1}{2}＄成立。\n"])
+def test_a_full_width_dollar_around_a_formula_warns_at_its_line(tmp_path: Path,
+                                                                text: str) -> None:
+    """A Chinese input method's full-width '＄' around TeX: text here and on GitHub, where a
+    formula was meant, with no word."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh")
+    got = [w for w in warned if "full-width dollar sign" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["价格在 ＄5 到 ＄10 之间。\n", "约 ＄38,250,000。\n"])
+def test_a_full_width_dollar_of_a_price_stays_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "full-width dollar sign" in w], warned

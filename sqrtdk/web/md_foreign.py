@@ -607,6 +607,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
      "strikes"),
+    # the full-width dollar sign of a Chinese input method as a formula's delimiter: a pair
+    # around TeX (`\uff04x_k\uff04`, `\uff04\\alpha\uff04`, a lone letter `\uff04x\uff04`), or one
+    # right before a command (`\uff04\\frac`); text here and on GitHub (a price, `\uff045`, stays
+    # quiet)
+    (re.compile(r"\uff04(?=\S)(?:[^\uff04\n]*?[\\_^{}][^\uff04\n]*?|[A-Za-z])\uff04|\uff04(?=\\)"),
+     False, "a full-width dollar sign '\uff04' as a formula's delimiter",
+     "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
