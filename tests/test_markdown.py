@@ -2926,3 +2926,21 @@ def test_a_full_width_dollar_of_a_price_stays_quiet(tmp_path: Path, text: str) -
     with captured() as warned:
         html(tmp_path, text, lang="zh")
     assert not [w for w in warned if "full-width dollar sign" in w], warned
+
+
+@pytest.mark.parametrize("block", ["---\ntheme: smartblue\n---\n", "---\nhighlight: darcula\n---\n"])
+def test_a_one_line_front_matter_in_the_text_is_told_as_one(tmp_path: Path, block: str) -> None:
+    """A Juejin post's own front matter (`theme: smartblue` between '---' lines) pasted
+    below the article's first paragraph is a rule and a heading, here and on GitHub: it was
+    told to be written '## theme: smartblue {#some-id}'."""
+    with pytest.raises(BuildError) as e:
+        html(tmp_path, "Intro.\n\n" + block + "\nMore text.\n")
+    assert e.value.line == BODY_START + 3, str(e.value)
+    assert "pasted post's own front matter" in e.value.message
+    assert "{#some-id}" not in e.value.message
+
+
+def test_a_capitalised_heading_under_a_rule_is_still_a_heading(tmp_path: Path) -> None:
+    with pytest.raises(BuildError) as e:
+        html(tmp_path, "Intro.\n\n---\nNote: a heading\n---\n\nMore text.\n")
+    assert "has no explicit id" in e.value.message, str(e.value)
