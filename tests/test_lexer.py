@@ -669,3 +669,23 @@ def test_an_empty_mediawiki_math_tag_is_not_told_as_a_formula(tex: str) -> None:
         mask(P, f"first\n\nan empty <math>{tex}</math> element\n")
     except BuildError as e:
         assert "MediaWiki" not in e.message, e.message
+
+
+@pytest.mark.parametrize("source, line", [
+    ("text\n\n\\[\n= \\frac{1}{2}, \\text{where} x\n\nNext.\n", 3),      # its '\]' lost
+    ("text\n\n\\[ x^2 + y^2\n\nNext.\n", 3),
+    ("> \\[\n> \\sqrt{d_k}\n", 1),
+])
+def test_a_display_bracket_never_closed_is_an_error_at_its_line(source: str, line: int) -> None:
+    """A `\\[` over lines of TeX that no `\\]` closes (a copied solution whose closing line
+    was lost) was Markdown's escaped bracket: the page showed '[' and the TeX as text, and
+    a line starting '= \\frac' was told as an AsciiDoc title."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and "no line ending with '\\]' closes" in e.value.message
+
+
+@pytest.mark.parametrize("source", ["\\[1] see file_name.py\n\nNext.\n",
+                                    "\\[\nnot a formula\n\nNext.\n"])
+def test_an_escaped_bracket_over_words_is_no_formula_never_closed(source: str) -> None:
+    assert mask(P, source).formulas == []
