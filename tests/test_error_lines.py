@@ -95,6 +95,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "picture size in a sentence": ("an ![a](https://example.org/x.png =40%x) image",
                                    "'=40%x' after its address is Markdown Nice's picture size",
                                    "site"),
+    # Typora's pasted picture, a Windows path: told to be linked as an address elsewhere
+    "windows path picture": ('an <img src="C:\\Users\\me\\AppData\\Roaming\\Typora\\typora-user-'
+                             'images\\image-1.png" alt="x"> here', "a file on your own machine",
+                             "site"),
+    "windows path image": ("an ![x](C:\\Users\\me\\Pictures\\a.png) here",
+                           "a file on your own machine", "site"),
     "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
                       "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
