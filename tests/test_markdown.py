@@ -2944,3 +2944,26 @@ def test_a_capitalised_heading_under_a_rule_is_still_a_heading(tmp_path: Path) -
     with pytest.raises(BuildError) as e:
         html(tmp_path, "Intro.\n\n---\nNote: a heading\n---\n\nMore text.\n")
     assert "has no explicit id" in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize("container, title, box_id", [
+    ("::: {.callout-tip}\nScale by the root of the width.\n:::\n", "Tip", "tip"),
+    ("::: callout-caution\nScale by the root of the width.\n:::\n", "Caution", "caution"),
+    (":::tip[Why the root]\nScale by the root of the width.\n:::\n", "Why the root",
+     "why-the-root"),
+])
+def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str, title: str,
+                                                  box_id: str) -> None:
+    """A ':::' container (Quarto's callout, Docusaurus' admonition) was told to become "a
+    '/// details | Title' box", no lines to copy; the warning now gives them, and the lines
+    it gives make the box, with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + container)
+    got = [w for w in warned if "':::' container" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+           "Scale by the root of the width.\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made, warned

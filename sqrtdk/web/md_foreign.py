@@ -228,6 +228,31 @@ ALERT = re.compile(r"^\[![A-Za-z][\w-]*\][+-]?")
 _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
 
 
+# a `:::` container (Docusaurus' `:::tip Title`, VitePress' `::: warning`, Pandoc's and
+# Quarto's `::: {.callout-note}`, MyST's `:::{note}`): told the lines of its box
+CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*")
+_CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\n]*)\])?"
+                             r"[ \t]*([^\n]*)")
+
+
+def _container_instead(text: str) -> str:
+    """What to write for the `:::` container that starts `text`: the lines of a box titled
+    as the container is (its own title, else its kind's name: 'Tip' for `::: tip`,
+    `::: {.callout-tip}`), with an id made of that title, its closing ':::' as '///'."""
+    m = _CONTAINER_LINE.match(text)
+    braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
+    words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
+    kind = (bare or next((w.lstrip(".") for w in words), "")).lower()
+    kind = re.sub(r"^callout-", "", kind) or "note"
+    titled = re.search(r'title="([^"]*)"', braced)
+    title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
+        kind.replace("-", " ").capitalize()
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind
+    return (f"a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
+            "in place of its closing ':::'")
+
+
 def _alert_instead(text: str) -> str:
     """What to write for the alert or callout that starts `text` (its paragraph's text): the
     lines of a box titled as the callout is (its own title, else its kind's name: 'Note' for
@@ -259,8 +284,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
     (re.compile(r"^:{3,}[ \t]*\{(?:figure|image)\}"), True, "a MyST figure ':::{figure}'",
      "the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\")"),
-    (re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*"), True,
-     "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
+    (CONTAINER, True, "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
     (re.compile(r"^\.\.[ \t]+math::"), True, "a reStructuredText directive",
      "the formula between two '$$' lines (a ':label:' as '\\tag{1}' inside, referred to in "
      "words)"),
@@ -760,7 +784,8 @@ class ForeignSyntax(Treeprocessor):
                             claimed.append(where)
                         self._warn(block, (own, el, slot), span, what,
                                    _alert_instead(own[span[0]:]) if pattern is ALERT
-                                   else instead)
+                                   else _container_instead(own[span[0]:])
+                                   if pattern is CONTAINER else instead)
                 if at_start:
                     continue
                 # every one across the edges, as in a slot (two Confluence links, each
