@@ -2378,3 +2378,26 @@ def test_a_link_in_a_block_the_parsers_read_differently_is_named_at_its_line(
         check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
                    "https://site.example/")
     assert e.value.line == BODY_START + 4, str(e.value)
+
+
+@pytest.mark.parametrize("link, target", [
+    ("https://link.zhihu.com/?target=http%3A//citeseerx.ist.psu.edu/viewdoc/a%3Fdoi%3D1",
+     "http://citeseerx.ist.psu.edu/viewdoc/a?doi=1"),
+    ("https://link.juejin.cn/?target=https%3A%2F%2Fgithub.com%2Fa%2Fb", "https://github.com/a/b"),
+    ("https://arxiv.org/abs/1706.03762?target=x", None),
+])
+def test_a_link_through_a_chinese_site_s_redirect_names_its_address(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, link: str, target: str | None) -> None:
+    """A Zhihu or Juejin post copied with its links holds each outside link as the site's
+    redirect page (`link.zhihu.com/?target=…`): a reader meets that site's notice first, with
+    no word to the author."""
+    body = f"Text.\n\nSee [the paper]({link}) here.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        run(tmp_path, body, "site", None)
+    warned = [r.getMessage() for r in caplog.records if "redirect page" in r.getMessage()]
+    if target is None:
+        assert not warned, warned
+        return
+    path = (tmp_path / "index.md").as_posix()
+    assert len(warned) == 1 and warned[0].startswith(f"{path}:{BODY_START + 2}: "), warned
+    assert warned[0].endswith(target), warned

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..cache import key_for
 from ..errors import BuildError, Mistakes
@@ -141,6 +141,23 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
                     mistakes.add(BuildError(src, 0, f"url({url}) points to a file the site "
                                                     "lacks"))
     mistakes.raise_any()
+
+
+# the redirect pages Chinese sites put before every outside link of a post (Zhihu's
+# `link.zhihu.com/?target=…`, Juejin's, CSDN's, Jianshu's), copied with the post's links
+_REDIRECTS = ("link.zhihu.com", "link.juejin.cn", "link.csdn.net", "links.jianshu.com")
+
+
+def _redirect_target(url: str) -> str | None:
+    """The address a Chinese site's redirect link `url` leads to, else None."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if (parts.hostname or "") not in _REDIRECTS:
+        return None
+    target = parse_qs(parts.query).get("target") or parse_qs(parts.query).get("to")
+    return target[0] if target else None
 
 
 def _only_here(url: str) -> bool:
@@ -466,6 +483,11 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     if target is None:
         if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
             fail(url, _external(tag, url))
+        if tag == "a" and page is not None and (meant := _redirect_target(url)):
+            warn(LOGGER, page.source, _link_line(page, url),
+                 f"link through {urlsplit(url).hostname}'s redirect page (as a post copied from "
+                 "that site holds every outside link), which shows the reader that site's "
+                 f"notice before the address; link to the address itself, {meant}")
         if tag == "a" and page is not None and _only_here(url):
             warn(LOGGER, page.source, _link_line(page, url),
                  f"link to '{url}', an address that only works on your own machine or "
