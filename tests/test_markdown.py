@@ -2967,3 +2967,16 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
     with captured() as warned:
         made = html(tmp_path, box)
     assert warned == [] and f'id="{box_id}"' in made, warned
+
+
+@pytest.mark.parametrize("text", ["<div>\nCall `softmax` on each row.\n</div>\n",
+                                  "<aside>\nCall `softmax` on each row.\n\n</aside>\n"])
+def test_code_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """A code span inside a raw HTML block (a Notion callout's `<aside>`) shows its
+    backticks, here and on GitHub: the lexer had masked it as code before the raw HTML's
+    Markdown was looked for, so it went unwarned where bold and links were told."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "inside a block of raw HTML" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], warned
+    assert "HTML for code, <code>" in got[0], got
