@@ -685,3 +685,14 @@ def test_a_loose_task_list_is_told_as_a_task_list_only(tmp_path: Path, items: st
     spaces, advice that changes nothing; only the task list's own warning is right."""
     messages, _ = convert(tmp_path, "Intro.\n\n" + items)
     assert len(messages) == 2 and all("task list item" in m for m in messages), messages
+
+
+def test_a_one_cell_table_without_rows_is_told_as_a_boxed_block(tmp_path: Path) -> None:
+    """A Yuque export holds a boxed block of commands as a table of one cell with no row
+    (`| yum install -y wget<br/>yum install -y vim |` over `| --- |`); it was told only to
+    'add a row', a table nobody meant."""
+    messages, _ = convert(tmp_path, "Intro.\n\n| yum install -y wget<br/>yum install -y vim |\n"
+                                    "| --- |\n")
+    assert len(messages) == 1 and "'```' fence" in messages[0], messages
+    two, _ = convert(tmp_path, "Intro.\n\n| a | b |\n| --- | --- |\n")
+    assert len(two) == 1 and "fence" not in two[0] and "add a row" in two[0], two
