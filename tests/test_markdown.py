@@ -2980,3 +2980,14 @@ def test_code_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text:
     got = [w for w in warned if "inside a block of raw HTML" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], warned
     assert "HTML for code, <code>" in got[0], got
+
+
+def test_a_note_defined_in_a_list_item_and_again_is_defined_twice(tmp_path: Path) -> None:
+    """Typora writes a note's definition as a list item (`- [^a]: …`), which both parsers read
+    as the definition; the line-by-line read looked only at the margin, so a second
+    definition of the label went unnamed (the page kept the last, GitHub the first)."""
+    body = "A claim[^a].\n\n- An item\n- [^a]: One.\n\n[^a]: Two.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 5 and "defined twice" in e.message, str(e)
+    assert f"line {BODY_START + 3}" in e.message, str(e)
+
