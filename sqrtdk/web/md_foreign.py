@@ -222,6 +222,10 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
 )
 # (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
 _CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
+# MediaWiki's (Wikipedia's) heading, `== Variants ==`, `==\u5386\u53f2==`; never inside a list item,
+# where `==\u9ad8\u4eae==` is Typora's highlighting (told as that)
+WIKI_HEADING = re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$")
+
 # GitHub's alert `> [!NOTE]` and Obsidian's callout `> [!example]+ Its title`, at the start of
 # a quote's first paragraph: told the lines of the box to write (`_alert_instead`)
 ALERT = re.compile(r"^\[![A-Za-z][\w-]*\][+-]?")
@@ -271,8 +275,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     *_CLAIMED,
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
-    (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
-     "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
+    (WIKI_HEADING, True, "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
      "'## Its title {#some-id}' ('##' for MediaWiki's '==' and DokuWiki's '=====', '###' "
      "for MediaWiki's '===' and DokuWiki's '====')"),
     (re.compile(r"^===\+?[ \t]+(?![^\n]*[ \t]===[ \t]*$)\S[^\n]*"), True,
@@ -741,6 +744,14 @@ class ForeignSyntax(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
+        parents = {child: parent for parent in root.iter() for child in parent}
+
+        def in_item(el: etree.Element) -> bool:
+            here: etree.Element | None = el
+            while here is not None and here.tag != "li":
+                here = parents.get(here)
+            return here is not None
+
         for block in root.iter():
             if block.tag == "blockquote":
                 self._spoiler_quote(block)
@@ -766,6 +777,8 @@ class ForeignSyntax(Treeprocessor):
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
+                if pattern is WIKI_HEADING and in_item(block):
+                    continue        # no heading in a list item: Typora's `==mark==` there
                 told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
                 claims = pattern in _CLAIMING
                 for k, ((own, el, slot), inert) in enumerate(zip(texts, matched, strict=True)):
