@@ -17,8 +17,8 @@ LOGGER = logging.getLogger("sqrtdk.web")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
 # ... also inside a list item or a quote, where both parsers read one too (Typora's
 # `- [^1]: the note`, a note written as a list item)
-_FOOTNOTE_DEF_IN = re.compile(r"^(?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+|[ \t]*>[ \t]?)*"
-                              r" {0,3}\[\^([^\]]+)\]:", re.M)
+_FOOTNOTE_DEF_IN = re.compile(r"^(?:[ \t]*+(?:[-*+]|\d{1,9}[.)])[ \t]++|[ \t]*+>[ \t]?+)*+"
+                              r" {0,3}\[\^([^\]]+)\]:", re.M)     # possessive: no backtracking
 _BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 # a closing line with a space no one sees (no-break, zero-width, a byte-order mark): text

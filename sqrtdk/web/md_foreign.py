@@ -618,8 +618,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "*italic words*, the pair around the words, or '\\*' for an asterisk as text"),
     # Markdown Nice's (markdown-it-ruby's) annotation over Chinese words, `{words|reading}`
     # (a reading after each '|'): shown as typed here and on GitHub; not a quote `{{ a | f }}`
-    (re.compile(r"(?<![{\\$])\{(?!\{)[^{}|\n]*[\u3400-\u9fff\uf900-\ufaff][^{}|\n]*"
-                r"\|[^{}\n]*[^{}\s|][^{}\n]*\}(?!\})"), False,
+    (re.compile(r"(?<![{\\$])\{(?!\{)(?=[^{}|\n]*[\u3400-\u9fff\uf900-\ufaff])[^{}|\n]*"
+                r"\|(?=[^{}\n]*[^{}\s|])[^{}\n]*\}(?!\})"), False,
      "a Markdown Nice ruby annotation '{words|reading}'",
      "HTML's annotation, <ruby>words<rt>reading</rt></ruby> (GitHub shows it alike), or the "
      "reading in parentheses after the words"),
@@ -638,7 +638,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # around TeX (`\uff04x_k\uff04`, `\uff04\\alpha\uff04`, a lone letter `\uff04x\uff04`), or one
     # right before a command (`\uff04\\frac`); text here and on GitHub (a price, `\uff045`, stays
     # quiet)
-    (re.compile(r"\uff04(?=\S)(?:[^\uff04\n]*?[\\_^{}][^\uff04\n]*?|[A-Za-z])\uff04|\uff04(?=\\)"),
+    (re.compile(r"\uff04(?=\S)(?:(?=[^\uff04\n]*[\\_^{}])[^\uff04\n]*|[A-Za-z])\uff04"
+                r"|\uff04(?=\\)"),
      False, "a full-width dollar sign '\uff04' as a formula's delimiter",
      "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
 )
