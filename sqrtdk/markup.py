@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
+
+from .html_parsing import HTMLParser
 
 # Markdown's marks where Markdown is not read (a title, a block of raw HTML): *x*, **x**, _x_
 # (not inside a word: snake_case, my__init__, x**2 + y**2), ~~x~~, `x`, [x](address) (its

@@ -675,3 +675,24 @@ def test_a_details_box_in_html_is_told_the_box_lines_of_its_own_summary(
     messages, html = convert(tmp_path, fixed)
     assert messages == [], messages
     assert f'<details id="{box_id}">' in html and "<strong>it</strong>" in html, html
+
+
+@pytest.mark.parametrize("items", ["- [x] Drawn\n\n- [ ] Scored\n",
+                                   "1. [x] Drawn\n\n2. [ ] Scored\n"])
+def test_a_loose_task_list_is_told_as_a_task_list_only(tmp_path: Path, items: str) -> None:
+    """cmark-gfm writes a loose task item's checkbox before its paragraph: the item was
+    also told to be 'a paragraph ... with other blocks inside it', to be indented by 4
+    spaces, advice that changes nothing; only the task list's own warning is right."""
+    messages, _ = convert(tmp_path, "Intro.\n\n" + items)
+    assert len(messages) == 2 and all("task list item" in m for m in messages), messages
+
+
+def test_a_one_cell_table_without_rows_is_told_as_a_boxed_block(tmp_path: Path) -> None:
+    """A Yuque export holds a boxed block of commands as a table of one cell with no row
+    (`| yum install -y wget<br/>yum install -y vim |` over `| --- |`); it was told only to
+    'add a row', a table nobody meant."""
+    messages, _ = convert(tmp_path, "Intro.\n\n| yum install -y wget<br/>yum install -y vim |\n"
+                                    "| --- |\n")
+    assert len(messages) == 1 and "'```' fence" in messages[0], messages
+    two, _ = convert(tmp_path, "Intro.\n\n| a | b |\n| --- | --- |\n")
+    assert len(two) == 1 and "fence" not in two[0] and "add a row" in two[0], two

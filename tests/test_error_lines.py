@@ -82,6 +82,25 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "formula image in raw HTML": ('where <img src="https://www.zhihu.com/equation?tex='
                                   '%5Csqrt%7Bd_k%7D" alt="x"> is', "write the formula as "
                                   "math, $\\sqrt{d_k}$ in a sentence", "site"),
+    # Zhihu ends a display formula's TeX with '\\': told '$a=b\\$' in a sentence, a line break
+    "Zhihu display formula image": ("where ![f](https://www.zhihu.com/equation?tex=a%3Db%5C%5C) "
+                                    "is", "between two '$$' lines, without that '\\\\': "
+                                    "'$$', 'a=b', '$$'", "site"),
+    # Markdown Nice's footnote, a link whose address is the note: told to link a page
+    "note as an address": ("a [term](是一种写法，不是文件。 \"名\") here",
+                           "Markdown Nice's footnote", "site"),
+    "note as an address, no mark": ("a [term](这是一个很长的注释文字) here",
+                                    "'[^name]: 这是一个很长的注释文字'", "site"),
+    # Markdown Nice's picture size: told to link '[what it shows](x.png =40%x)'
+    "picture size in a sentence": ("an ![a](https://example.org/x.png =40%x) image",
+                                   "'=40%x' after its address is Markdown Nice's picture size",
+                                   "site"),
+    # Typora's pasted picture, a Windows path: told to be linked as an address elsewhere
+    "windows path picture": ('an <img src="C:\\Users\\me\\AppData\\Roaming\\Typora\\typora-user-'
+                             'images\\image-1.png" alt="x"> here', "a file on your own machine",
+                             "site"),
+    "windows path image": ("an ![x](C:\\Users\\me\\Pictures\\a.png) here",
+                           "a file on your own machine", "site"),
     "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
                       "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
@@ -141,6 +160,13 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link
     "formula picture as a figure": ("![d_k](https://www.zhihu.com/equation?tex=%5Csqrt%7Bd_k%7D)",
                                     "write the formula as math, $\\sqrt{d_k}$", "page"),
+    "Zhihu display formula picture": ("![f](https://www.zhihu.com/equation?tex=a%3Db+%5C%5C)",
+                                      "between two '$$' lines, without that '\\\\': '$$', "
+                                      "'a=b', '$$'", "page"),
+    "picture size": ("![a](https://example.org/x.png =150x150)", "'=150x150' after its "
+                     "address is Markdown Nice's picture size", "page"),
+    "figure with a size": ("![A chart](walk.svg =50%x \"Caption.\")", "'=50%x' after its "
+                           "address is Markdown Nice's picture size", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",
@@ -2337,3 +2363,41 @@ def test_a_figure_not_read_as_one_in_one_language_is_at_its_own_line(tmp_path: P
     e = _parity_error(tmp_path, zh, en)
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, str(e)
     assert "not read as a figure" in e.message, str(e)
+
+
+@pytest.mark.parametrize("link", ["[jump](#nowhere)", "[jump](<#nowhere>)",
+                                  "![a chart](https://example.org/c.png)"])
+def test_a_link_in_a_block_the_parsers_read_differently_is_named_at_its_line(
+        tmp_path: Path, link: str) -> None:
+    """A paragraph indented by 2 spaces under a list item (as Typora writes one: a paragraph
+    of the item on GitHub, one after the list here) has no line from the source positions:
+    a broken link in it was told as 'index.md: link to …', with no line at all."""
+    body = f"Intro.\n\n- An item\n\n  See {link} here.\n"
+    built = page(tmp_path, body, RESULTS)
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert e.value.line == BODY_START + 4, str(e.value)
+
+
+@pytest.mark.parametrize("link, target", [
+    ("https://link.zhihu.com/?target=http%3A//citeseerx.ist.psu.edu/viewdoc/a%3Fdoi%3D1",
+     "http://citeseerx.ist.psu.edu/viewdoc/a?doi=1"),
+    ("https://link.juejin.cn/?target=https%3A%2F%2Fgithub.com%2Fa%2Fb", "https://github.com/a/b"),
+    ("https://arxiv.org/abs/1706.03762?target=x", None),
+])
+def test_a_link_through_a_chinese_site_s_redirect_names_its_address(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, link: str, target: str | None) -> None:
+    """A Zhihu or Juejin post copied with its links holds each outside link as the site's
+    redirect page (`link.zhihu.com/?target=…`): a reader meets that site's notice first, with
+    no word to the author."""
+    body = f"Text.\n\nSee [the paper]({link}) here.\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        run(tmp_path, body, "site", None)
+    warned = [r.getMessage() for r in caplog.records if "redirect page" in r.getMessage()]
+    if target is None:
+        assert not warned, warned
+        return
+    path = (tmp_path / "index.md").as_posix()
+    assert len(warned) == 1 and warned[0].startswith(f"{path}:{BODY_START + 2}: "), warned
+    assert warned[0].endswith(target), warned

@@ -255,3 +255,22 @@ def test_a_katex_warning_is_at_its_line_and_column(tmp_path: Path, katex: Any, b
     text = body.split("\n")[line]
     at = f"index.md:{BODY_START + line}: warning: "
     assert any(at in s and f" at column {column_of(text, piece)}; " in s for s in said), said
+
+
+@pytest.mark.parametrize("body, ascii_, words", [
+    ("设函数 $f（x）= x^2$ 成立\n", "'(' for '（', ')' for '）'", False),
+    ("若 $a：b = 1：2$ 则\n", "':' for '：'", False),
+    ("且 $欧式距离：loss=1$ 时\n", "':' for '：'", True),
+])
+def test_full_width_punctuation_in_math_is_told_its_ascii(tmp_path: Path, katex: Any, body: str,
+                                                          ascii_: str, words: bool) -> None:
+    """A Chinese input method's '（x）' or '：' in a formula (`$f（x）$`, as Chinese notes
+    hold it) was told "put words inside \\text{…}", advice for words: the ASCII character
+    is what was meant."""
+    from sqrtdk.log import captured
+    built = page(tmp_path, body, RESULTS, lang="zh")
+    with captured() as said:
+        typeset([built], katex, {})
+    told = [s for s in said if "unicodeTextInMathMode" in s]
+    assert len(told) == 1 and ascii_ in told[0], said
+    assert ("\\text{" in told[0]) == words, told

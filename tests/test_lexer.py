@@ -679,3 +679,23 @@ def test_a_code_line_of_many_paren_openers_is_read_in_linear_time() -> None:
     pass (markup.paren_formulas)."""
     m = mask(P, "Intro.\n\n    " + "\\( " * 100000 + "\n")
     assert m.formulas == []
+
+
+@pytest.mark.parametrize("source, line", [
+    ("text\n\n\\[\n= \\frac{1}{2}, \\text{where} x\n\nNext.\n", 3),      # its '\]' lost
+    ("text\n\n\\[ x^2 + y^2\n\nNext.\n", 3),
+    ("> \\[\n> \\sqrt{d_k}\n", 1),
+])
+def test_a_display_bracket_never_closed_is_an_error_at_its_line(source: str, line: int) -> None:
+    """A `\\[` over lines of TeX that no `\\]` closes (a copied solution whose closing line
+    was lost) was Markdown's escaped bracket: the page showed '[' and the TeX as text, and
+    a line starting '= \\frac' was told as an AsciiDoc title."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and "no line ending with '\\]' closes" in e.value.message
+
+
+@pytest.mark.parametrize("source", ["\\[1] see file_name.py\n\nNext.\n",
+                                    "\\[\nnot a formula\n\nNext.\n"])
+def test_an_escaped_bracket_over_words_is_no_formula_never_closed(source: str) -> None:
+    assert mask(P, source).formulas == []

@@ -2873,3 +2873,182 @@ def test_links_written_whole_or_in_code_stay_quiet(tmp_path: Path, text: str) ->
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text)
     assert not [w for w in warned if "'](' without" in w], warned
+
+
+@pytest.mark.parametrize("text", ["简直是{喜大普奔|hē hē hē hē}呀！\n",
+                                  "读作{漢字|かん|じ}。\n",
+                                  "An *{拼音|pīn yīn}* here.\n"])
+def test_a_markdown_nice_ruby_annotation_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """Markdown Nice's ruby `{words|reading}` (the WeChat editor's): shown as typed here and
+    on GitHub, the braces and the bar with it, with no word."""
+    body = "Intro.\n\n" + text
+    with captured() as warned:
+        html(tmp_path, body, lang="zh")
+    got = [w for w in warned if "ruby annotation" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "<ruby>" in got[0]
+
+
+@pytest.mark.parametrize("text", ["The set {x | x > 0} here.\n", "A {{ spread.sd_small | sig(3) }} value.\n",
+                                  "集合 $\\{x|x>0\\}$ 中。\n", "`{中|文}` 代码。\n"])
+def test_braces_with_a_bar_that_are_no_ruby_stay_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "ruby annotation" in w], warned
+
+
+@pytest.mark.parametrize("alert, title, box_id", [
+    ("> [!TIP]\n> Scale by the root of the width.\n", "Tip", "tip"),
+    ("> [!example]+ Worked example\n> Scale by the root of the width.\n", "Worked example",
+     "worked-example"),
+])
+def test_a_github_alert_is_told_the_lines_of_its_box(tmp_path: Path, alert: str, title: str,
+                                                    box_id: str) -> None:
+    """GitHub's alert (and Obsidian's callout) was told to become "a '/// details | Title'
+    box", leaving the author to work out its lines; the warning now gives them, and the
+    lines it gives make the box, with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + alert)
+    got = [w for w in warned if "GitHub alert" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+           "Scale by the root of the width.\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("text, what", [
+    ("这里是==高亮==的词。\n", "highlighting '==…=='"),          # Typora's, after Chinese
+    ("这是~删除~的词。\n", "strikethrough '~…~'"),              # GitHub strikes it
+    ("周一~周五，周六~周日。\n", "strikethrough '~…~'"),        # a range GitHub strikes
+])
+def test_marks_right_after_a_chinese_character_warn_at_their_line(tmp_path: Path, text: str,
+                                                                  what: str) -> None:
+    """`==mark==` and a single tilde's pair right after a Chinese character were left out
+    with the letters and digits before them (`a==b`, `3~5`): published as typed with no
+    word, where Typora highlights and GitHub strikes."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh")
+    got = [w for w in warned if what in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["温度在 20~30 度之间。\n", "（~5）和（~6）。\n", "约 ~5 个。\n"])
+def test_a_tilde_github_strikes_nothing_with_stays_quiet_after_chinese(tmp_path: Path,
+                                                                       text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "strikethrough" in w], warned
+
+
+@pytest.mark.parametrize("text", ["其中＄x_k＄是变量。\n", "其中＄x＄是变量。\n",
+                                  "可以看到＄\\frac{1}{2}＄成立。\n"])
+def test_a_full_width_dollar_around_a_formula_warns_at_its_line(tmp_path: Path,
+                                                                text: str) -> None:
+    """A Chinese input method's full-width '＄' around TeX: text here and on GitHub, where a
+    formula was meant, with no word."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh")
+    got = [w for w in warned if "full-width dollar sign" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["价格在 ＄5 到 ＄10 之间。\n", "约 ＄38,250,000。\n"])
+def test_a_full_width_dollar_of_a_price_stays_quiet(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "full-width dollar sign" in w], warned
+
+
+@pytest.mark.parametrize("block", ["---\ntheme: smartblue\n---\n", "---\nhighlight: darcula\n---\n"])
+def test_a_one_line_front_matter_in_the_text_is_told_as_one(tmp_path: Path, block: str) -> None:
+    """A Juejin post's own front matter (`theme: smartblue` between '---' lines) pasted
+    below the article's first paragraph is a rule and a heading, here and on GitHub: it was
+    told to be written '## theme: smartblue {#some-id}'."""
+    with pytest.raises(BuildError) as e:
+        html(tmp_path, "Intro.\n\n" + block + "\nMore text.\n")
+    assert e.value.line == BODY_START + 3, str(e.value)
+    assert "pasted post's own front matter" in e.value.message
+    assert "{#some-id}" not in e.value.message
+
+
+def test_a_capitalised_heading_under_a_rule_is_still_a_heading(tmp_path: Path) -> None:
+    with pytest.raises(BuildError) as e:
+        html(tmp_path, "Intro.\n\n---\nNote: a heading\n---\n\nMore text.\n")
+    assert "has no explicit id" in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize("container, title, box_id", [
+    ("::: {.callout-tip}\nScale by the root of the width.\n:::\n", "Tip", "tip"),
+    ("::: callout-caution\nScale by the root of the width.\n:::\n", "Caution", "caution"),
+    (":::tip[Why the root]\nScale by the root of the width.\n:::\n", "Why the root",
+     "why-the-root"),
+])
+def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str, title: str,
+                                                  box_id: str) -> None:
+    """A ':::' container (Quarto's callout, Docusaurus' admonition) was told to become "a
+    '/// details | Title' box", no lines to copy; the warning now gives them, and the lines
+    it gives make the box, with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + container)
+    got = [w for w in warned if "':::' container" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+           "Scale by the root of the width.\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made, warned
+
+
+@pytest.mark.parametrize("text", ["<div>\nCall `softmax` on each row.\n</div>\n",
+                                  "<aside>\nCall `softmax` on each row.\n\n</aside>\n"])
+def test_code_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str) -> None:
+    """A code span inside a raw HTML block (a Notion callout's `<aside>`) shows its
+    backticks, here and on GitHub: the lexer had masked it as code before the raw HTML's
+    Markdown was looked for, so it went unwarned where bold and links were told."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "inside a block of raw HTML" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], warned
+    assert "HTML for code, <code>" in got[0], got
+
+
+def test_a_note_defined_in_a_list_item_and_again_is_defined_twice(tmp_path: Path) -> None:
+    """Typora writes a note's definition as a list item (`- [^a]: …`), which both parsers read
+    as the definition; the line-by-line read looked only at the margin, so a second
+    definition of the label went unnamed (the page kept the last, GitHub the first)."""
+    body = "A claim[^a].\n\n- An item\n- [^a]: One.\n\n[^a]: Two.\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 5 and "defined twice" in e.message, str(e)
+    assert f"line {BODY_START + 3}" in e.message, str(e)
+
+
+@pytest.mark.parametrize("text", ["- ==高亮功能==\n- 其他\n", "- 一项\n\n- ==高亮功能==\n"])
+def test_a_highlight_in_a_list_item_is_no_mediawiki_heading(tmp_path: Path, text: str) -> None:
+    """Typora's `- ==highlight==` was told twice, as highlighting and as a MediaWiki heading
+    '== … ==' to be written '## Its title {#some-id}': no heading stands in a list item."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh")
+    assert not [w for w in warned if "MediaWiki" in w], warned
+    assert [w for w in warned if "highlighting" in w], warned
+
+
+@pytest.mark.parametrize("line", ["-  " * 40 + "x", ">  " * 40 + "x",
+                                  "{" + "\u4e2d" * 3000 + "|" + "a " * 3000,
+                                  "\uff04" + "x_" * 3000])
+def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) -> None:
+    """The readings added for Typora's and Markdown Nice's habits (a note defined in a list
+    item, a ruby annotation, a full-width dollar) backtracked without end on a line of many
+    list markers or quote marks parted by two spaces, or a long brace never closed: the build
+    stalled. Each is read at once now."""
+    import time
+
+    from sqrtdk.web.line_reads import check_footnote_definitions
+    started = time.process_time()
+    check_footnote_definitions(tmp_path / "index.md", line + "\n")
+    with captured():
+        html(tmp_path, "Intro.\n\n" + line + "\n", lang="zh")
+    assert time.process_time() - started < 20, "a reading backtracked"

@@ -139,3 +139,37 @@ def _bare(line: str) -> str:
 
 def test_raw_html_lines_of_a_plain_article_are_none() -> None:
     assert raw_html_lines("# A\n\nText with <b>bold</b> inline.\n") == frozenset()
+
+
+@pytest.mark.parametrize("text", [
+    "A row of pictures <![one](a.jpg),![two](b.jpg)> in a sentence.\n",   # Markdown Nice's
+    "<![one](a.jpg),![two](b.jpg)>\n",
+    div("<![x] not a marked section >"),
+    "Text <![1 and <![ at the end\n",
+])
+def test_a_bracket_after_less_than_bang_is_read_without_a_traceback(tmp_path: Path,
+                                                                    text: str) -> None:
+    """`<![` that opens no CDATA section (Markdown Nice's slide row `<![a](x),![b](y)>`: text
+    here and on GitHub) made Python's html.parser raise AssertionError in the build's own
+    checks, a traceback instead of the page. Read as a browser reads it, it converts, and the
+    site's checks tell the pictures the site lacks, at their line."""
+    body = "Before.\n\n" + text + "\nAfter.\n"
+    built = page(tmp_path, body, RESULTS)
+    assert "After." in built.body
+    site = Site(files={"en/index.html": built.body.encode("utf-8")})
+    if "a.jpg" not in text:
+        check_site(site, [built], "https://site.example/")
+        return
+    with pytest.raises(BuildError) as e:
+        check_site(site, [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2 and "'a.jpg'" in e.value.message, str(e.value)
+
+
+def test_no_module_reads_html_with_html_parser_s_own_class() -> None:
+    """Every HTML parser of the build is sqrtdk.html_parsing's, which reads `<![` as a
+    browser does (the test above): html.parser's own would raise at `<![x]`."""
+    own = [p.relative_to(PROJECT_ROOT).as_posix() for p in (PROJECT_ROOT / "sqrtdk").rglob("*.py")
+           if p.name != "html_parsing.py"
+           and ("from html.parser import HTMLParser" in p.read_text(encoding="utf-8")
+                or "(html.parser.HTMLParser)" in p.read_text(encoding="utf-8"))]
+    assert own == []

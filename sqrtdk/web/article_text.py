@@ -89,7 +89,8 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
              "(md_in_html, kramdown), which this Markdown does not do (nor GitHub): what is "
              "inside is published as typed, '**' and '$' included; write the passage in "
              "Markdown outside the HTML (a '/// details | Title' box for a box)")
-    for mark, line in markdown_in_raw_html(lines):
+    # with the code the lexer masked back: `x` inside a raw HTML block is no code span
+    for mark, line in markdown_in_raw_html(masked.restore_code(lines)):
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
         what = ("bold, <strong>…</strong>" if mark[0] in "*_" else
                 "a link, <a href=\"…\">…</a>" if mark[0] == "[" else "code, <code>…</code>")

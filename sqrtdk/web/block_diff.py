@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
-from html.parser import HTMLParser
 from itertools import pairwise
 
 from ..errors import shortened
+from ..html_parsing import HTMLParser
 from .blocks import Block
 from .raw_html import markdown_raw_lines
 
@@ -430,6 +430,12 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
                 "paragraph line"), missing.line
     kinds = {b.kind for b in ours + theirs}
     if not theirs and {b.kind for b in ours} <= _TABLE and not any(b.key for b in ours):
+        if sum(b.kind == "td" for b in ours) == 1:      # the empty row of one column
+            # Yuque's export of a boxed block: `| yum install -y wget && … |` over `| --- |`
+            return ("this table of one cell has no row under its header, so an empty row is "
+                    "shown under it: where the cell is a boxed block of text or commands (as "
+                    "a Yuque export holds one), write commands as a '```' fence and text as a "
+                    "paragraph (a '<br/>' in the cell is a line of its own), or add a row"), 0
         return "this table has no row under its header, so an empty row is shown: add a row", 0
     if kinds & _TABLE and kinds - _TABLE - {"table"}:
         return ("put a blank line between the table and what follows it: a line right under a "

@@ -19,11 +19,11 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 
 import cmarkgfm
 from cmarkgfm.cmark import Options
 
+from ..html_parsing import HTMLParser
 from .cmark_html import place_raw_html
 from .md_emoji import emoji_text
 
@@ -155,10 +155,29 @@ def cmark_tree(source: str) -> etree.Element:
         root = builder.root
     _mark_raw_html(root)
     _show_emoji(root)
+    _checkbox_into_paragraph(root)
     lines = source.split("\n")
     _place_tables(root, lines)
     place_raw_html(root, lines)
     return root
+
+
+def _checkbox_into_paragraph(root: etree.Element) -> None:
+    """A task item of a loose list (items parted by blank lines) holds its checkbox before
+    its paragraph in cmark-gfm's output (`<li><input …/> <p>done</p>`), a tight one inside
+    its text: the checkbox goes to the start of that paragraph, so that `_cmark_text` reads
+    the item's words as typed, `[x] done`, in one paragraph, as this Markdown does (md_foreign
+    warns about the task list; the item was also told to be 'a paragraph with other blocks
+    inside it', to be indented by 4 spaces)."""
+    for li in root.iter("li"):
+        if len(li) < 2 or li[0].tag != "input" or li[0].get("type") != "checkbox" \
+                or li[1].tag != "p" or (li.text or "").strip():
+            continue
+        box, para = li[0], li[1]
+        li.remove(box)
+        box.tail = " " + (para.text or "").lstrip()
+        para.text = ""
+        para.insert(0, box)
 
 
 _CONTAINERS = frozenset({"blockquote", "li"})

@@ -188,7 +188,8 @@ class ArticleExtension(Extension):
                                          self.blocks.heading_lines, at,
                                          LangMarks(md, p.script, p.other_lang).run)
         self.ids = IdCollector(md, at, text.boxes, lambda: text.raw_ids)
-        self.boxes, self.links = BoxCollector(md, at, text.boxes), LinkCollector(md, at)
+        self.boxes = BoxCollector(md, at, text.boxes)
+        self.links = LinkCollector(md, at, lambda: text.prose)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
         self.notes = FootnoteChecks(md, p.footnotes, at, text.notes)
         self._register(md)

@@ -82,6 +82,12 @@ _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u30
 _EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\}|\((?=[A-Za-z])[\w:.-]+\))"
                              r"[ \t]*$")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
+# a TeX command, subscript or superscript: what a `\\[` never closed holds when a formula
+# was meant (an escaped bracket's text, `\\[1] Smith`, holds none)
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]|[\^_]")
+# ... and on the `\\[` line itself, where a word such as 'file_name' may follow an escaped
+# bracket: a command, or a sub- or superscript of a group or after '^'
+_TEX_AFTER_BRACKET = re.compile(r"\\[A-Za-z]|[\^_]\{|\^")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
@@ -470,12 +476,28 @@ class _Scanner(InlineScanner):
             raw = self.lines[j]
             text = _unprefixed(raw, cont).rstrip()
             if not raw.strip(" \t>"):
+                self._never_closed(i, rest, self.lines[i + 1:j])
                 return None
             if text.endswith("\\]") and not text.endswith("\\\\]"):
                 return j
             if "\\]" in text:
                 self._text_after_close(j, text, "\n".join(self.lines[i:j + 1]))
+        self._never_closed(i, rest, self.lines[i + 1:])
         return None
+
+    def _never_closed(self, i: int, rest: str, below: list[str]) -> None:
+        """A `\\[` that opens line i, alone or before TeX (`\\[ x^2`), over lines of TeX that
+        no `\\]` closes before the blank line: a display formula whose `\\]` was lost (a
+        copied solution's), which Markdown would show as '[' and its TeX as text; an error at
+        line i. An escaped bracket's text (`\\[1] Smith`, `\\[see below]`) stays text."""
+        if rest.strip() and not _TEX_AFTER_BRACKET.search(rest):
+            return
+        if not _TEX_COMMAND.search(rest + "\n" + "\n".join(below)):
+            return
+        raise self.error(i + 1, "'\\[' opens a display formula that no line ending with "
+                                "'\\]' closes before the blank line under it: the page would "
+                                "show '[' and its TeX as text; end the formula's last line with "
+                                "'\\]' (or write it between two '$$' lines)")
 
     def _text_after_close(self, j: int, line: str, tex: str) -> None:
         """`\\[ x^2 \\].`: punctuation after the `\\]` of what is plainly TeX would leave

@@ -15,6 +15,10 @@ from ..log import warn
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _FOOTNOTE_DEF = re.compile(r"^ {0,3}\[\^([^\]]+)\]:", re.M)
+# ... also inside a list item or a quote, where both parsers read one too (Typora's
+# `- [^1]: the note`, a note written as a list item)
+_FOOTNOTE_DEF_IN = re.compile(r"^(?:[ \t]*+(?:[-*+]|\d{1,9}[.)])[ \t]++|[ \t]*+>[ \t]?+)*+"
+                              r" {0,3}\[\^([^\]]+)\]:", re.M)     # possessive: no backtracking
 _BLOCK_OPEN = re.compile(r"^[ \t]*(/{3,})[ \t]*([A-Za-z][\w-]*)")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 # a closing line with a space no one sees (no-break, zero-width, a byte-order mark): text
@@ -124,7 +128,7 @@ def check_footnote_definitions(path: Path, masked: str) -> dict[str, int]:
     """A label defined twice: Python-Markdown would silently keep the last definition.
     Returns the line of each label's definition."""
     seen: dict[str, int] = {}
-    for m in _FOOTNOTE_DEF.finditer(masked):
+    for m in _FOOTNOTE_DEF_IN.finditer(masked):
         line = line_at(masked, m.start())
         if m.group(1) in seen:
             raise BuildError(path, line, f"footnote '[^{m.group(1)}]' is defined twice, here "

@@ -5,8 +5,9 @@ a formula was named ""). The TeX is never read here: the MathML has the structur
 """
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from typing import Any
+
+from ..html_parsing import HTMLParser
 
 Node = list[Any]      # [tag, child, ...], a child a Node or text
 

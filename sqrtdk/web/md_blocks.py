@@ -21,7 +21,6 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from html import escape, unescape
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -35,6 +34,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AMP_SUBSTITUTE
 
 from ..errors import BuildError, line_of, shortened
+from ..html_parsing import HTMLParser
 from ..log import warn
 from ..textfiles import visible
 from .block_diff import WORDS_ONLY, Alignment, align
@@ -1036,6 +1036,10 @@ def level_one(typed: str, ident: str | None) -> str:
 _LIST_HASH = re.compile(r"[ \t]*#[ \t]+\S")
 
 
+# a line of YAML front matter, `key: value` (`theme: smartblue`, `date: 2023-01-01`)
+_YAML_KEY = re.compile(r"[ \t]*[a-z_][a-z0-9_-]*:(?:[ \t]|$)")
+
+
 def other_tools_heading(written: str, above: str, below: str) -> str:
     """The message for a heading line `written` (between the lines `above` and `below`) that
     is another tool's syntax, not a heading meant: HackMD's (CodiMD's) tags line, `######
@@ -1044,6 +1048,15 @@ def other_tools_heading(written: str, above: str, below: str) -> str:
     if re.match(r"[ \t]*######[ \t]+tags[ \t]*:", written, re.I):
         return (f"'{shortened(written.strip(), 30)}' is HackMD's (CodiMD's) tags line, a "
                 "level-6 heading here and on GitHub; remove it (the page shows no tags)")
+    if re.fullmatch(r"[ \t]*---[ \t]*", above) and _YAML_KEY.match(written):
+        # a pasted post's own front matter (Juejin's `theme: smartblue`, Hexo's, Jekyll's)
+        # away from the article's top: its `key: value` lines over the closing '---' are a
+        # heading here and on GitHub, the opening '---' a horizontal rule
+        return (f"'{shortened(written.strip(), 30)}' is a line of a pasted post's own front "
+                "matter (the '---' lines around 'key: value' lines, as Juejin's 'theme: "
+                "smartblue' and Hexo's or Jekyll's posts start), a horizontal rule and a "
+                "heading here and on GitHub; remove the block from '---' to '---' (the "
+                "page's title and description are in the front matter at the top)")
     if _LIST_HASH.match(written) and (_LIST_HASH.match(above) or _LIST_HASH.match(below)):
         return (f"'{shortened(written.strip(), 30)}' and the '# ' line next to it are a "
                 "numbered list in Confluence (Jira) and Textile, but level-1 headings here "

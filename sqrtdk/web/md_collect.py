@@ -12,12 +12,12 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping
-from html.parser import HTMLParser
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 
 from ..errors import line_of
+from ..html_parsing import HTMLParser
 from .markers import (
     CLAIM_RE,
     MATH_HTML_RE,
@@ -305,23 +305,41 @@ class BoxCollector(Treeprocessor):
 class LinkCollector(Treeprocessor):
     """Every href on the page, in order (`links`; checked against the site once it is
     assembled), and the line each link's or image's address was first written on (`lines`:
-    address -> line, where known)."""
+    address -> line, where known). A link inside a block the two parsers read differently
+    has no line from the positions (a paragraph indented by 2 spaces under a list item, as
+    Typora writes one): its address is looked for in the article, `text()`, from the line
+    its block cannot be before, as `[…](address`, `<address` or the address alone."""
 
-    def __init__(self, md: Markdown, positions: LineMap | None = None):
+    def __init__(self, md: Markdown, positions: LineMap | None = None,
+                 text: Callable[[], str] = lambda: ""):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
+        self.text = text
         self.links: list[str] = []
         self.lines: dict[str, int] = {}
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             url = el.get("href") if el.tag == "a" else el.get("src")
-            if url is not None and self.positions.line(el):
-                self.lines.setdefault(_as_read(url), self.positions.line(el))
+            if url is not None and _as_read(url) not in self.lines:
+                line = self.positions.line(el) or self._written(_as_read(url), el)
+                if line:
+                    self.lines[_as_read(url)] = line
             cls = (el.get("class") or "").split()
             if el.tag == "a" and url is not None and not {"footnote-ref", "footnote-backref",
                                                           "headerlink"} & set(cls):
                 self.links.append(url)
+
+    def _written(self, url: str, el: etree.Element) -> int:
+        """The line `url` of `el`, an element of no known line, was written on: found in the
+        article from its block's floor on (else anywhere); 0 if not found."""
+        text = self.text()
+        if not text or not url:
+            return 0
+        needles = (f"]({url}", f"](<{url}", f"<{url}", url)
+        floor = self.positions.floor(el) or 1
+        return next((n for start in (floor, 1) for needle in needles
+                     if (n := line_of(text, needle, start=start))), 0)
 
 
 # an entity Markdown's serializer leaves as it is in an attribute (`&quot;` of

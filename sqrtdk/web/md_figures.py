@@ -29,9 +29,38 @@ _STASHED = re.compile("\x02[^\x03]*\x03")    # Python-Markdown's placeholders fo
 
 
 # what to write for a formula drawn as a picture by another site (formula_of_picture)
-FORMULA_AS_MATH = ("a formula drawn as a picture (as Zhihu and CodeCogs draw them); write the "
-                   "formula as math, ${tex}$ in a sentence, or between two '$$' lines for a "
-                   "display formula")
+def formula_as_math(tex: str) -> str:
+    """What a formula drawn as a picture by another site (TeX `tex`) is, and what to write for
+    it. Zhihu's editor ends a display formula's TeX with `\\\\` (its only mark of one: the
+    picture of `a=b\\\\` is set on a line of its own); written as `$a=b\\\\$` in a sentence
+    that would be a line break in a formula, so such a one is told as the display formula
+    it is, without the mark."""
+    display = tex.rstrip()
+    if display.endswith("\\\\") and display[:-2].rstrip():
+        return ("a display formula drawn as a picture (as Zhihu draws them: its TeX ends with "
+                "'\\\\', Zhihu's mark of a display formula); write it as math between two "
+                f"'$$' lines, without that '\\\\': '$$', '{display[:-2].rstrip()}', '$$'")
+    return ("a formula drawn as a picture (as Zhihu and CodeCogs draw them); write the "
+            f"formula as math, ${tex}$ in a sentence, or between two '$$' lines for a "
+            "display formula")
+
+
+# Markdown Nice's (markdown-it-imsize's) picture size after the address, `![a](x.png =150x150)`,
+# `=40%x`: GitHub shows the whole image as text; Python-Markdown takes it as part of the address
+IMAGE_SIZE = re.compile(r"\s+=\d*(?:\.\d+)?(?:%|px)?x\d*(?:\.\d+)?(?:%|px)?$")
+
+
+def size_told(src: str) -> str | None:
+    """The message for a picture whose address `src` ends with Markdown Nice's size, else
+    None."""
+    sized = IMAGE_SIZE.search(unquote(src))
+    if not sized:
+        return None
+    return (f"picture '{shortened(unquote(src), 60)}': '{sized.group(0).strip()}' after its "
+            "address is Markdown Nice's picture size (markdown-it-imsize's), which neither "
+            "this Markdown nor GitHub reads (GitHub shows the whole picture as text, this "
+            "Markdown takes the size for part of the address); remove it: the build sizes "
+            "the figures it draws")
 
 
 def formula_of_picture(url: str) -> str | None:
@@ -150,6 +179,8 @@ class FigureProcessor(Treeprocessor):
         src, line = img.get("src", ""), self.positions.line(img)
         after = self.positions.floor(img)
         name = _figure_name(src)
+        if (sized := size_told(src)) is not None:
+            raise ContentError(sized, _needle(img), line=line, after=after)
         if not name:
             elsewhere = "://" in src or src.startswith("//")
             embedded = (" (a picture embedded as data, as Google Docs' Markdown export "
@@ -159,7 +190,7 @@ class FigureProcessor(Treeprocessor):
             raise ContentError(f"figure source '{shortened(src, 60)}' is not a figure name such as "
                                "'spread_hist.svg': the pages show only figures the build "
                                "draws (sqrtdk/figures/; README, 'Add a figure')" + embedded
-                               + (f"; and it is {FORMULA_AS_MATH.format(tex=tex)}"
+                               + (f"; and it is {formula_as_math(tex)}"
                                   if elsewhere and (tex := formula_of_picture(src)) else
                                   "; a picture from another site cannot load here (the "
                                   "pages' Content-Security-Policy), so link to it instead: "

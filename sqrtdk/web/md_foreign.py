@@ -230,12 +230,60 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
 )
 # (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
 _CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
+# MediaWiki's (Wikipedia's) heading, `== Variants ==`, `==\u5386\u53f2==`; never inside a list item,
+# where `==\u9ad8\u4eae==` is Typora's highlighting (told as that)
+WIKI_HEADING = re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$")
+
+# GitHub's alert `> [!NOTE]` and Obsidian's callout `> [!example]+ Its title`, at the start of
+# a quote's first paragraph: told the lines of the box to write (`_alert_instead`)
+ALERT = re.compile(r"^\[![A-Za-z][\w-]*\][+-]?")
+_ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
+
+
+# a `:::` container (Docusaurus' `:::tip Title`, VitePress' `::: warning`, Pandoc's and
+# Quarto's `::: {.callout-note}`, MyST's `:::{note}`): told the lines of its box
+CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*")
+_CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\n]*)\])?"
+                             r"[ \t]*([^\n]*)")
+
+
+def _container_instead(text: str) -> str:
+    """What to write for the `:::` container that starts `text`: the lines of a box titled
+    as the container is (its own title, else its kind's name: 'Tip' for `::: tip`,
+    `::: {.callout-tip}`), with an id made of that title, its closing ':::' as '///'."""
+    m = _CONTAINER_LINE.match(text)
+    braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
+    words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
+    kind = (bare or next((w.lstrip(".") for w in words), "")).lower()
+    kind = re.sub(r"^callout-", "", kind) or "note"
+    titled = re.search(r'title="([^"]*)"', braced)
+    title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
+        kind.replace("-", " ").capitalize()
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind
+    return (f"a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
+            "in place of its closing ':::'")
+
+
+def _alert_instead(text: str) -> str:
+    """What to write for the alert or callout that starts `text` (its paragraph's text): the
+    lines of a box titled as the callout is (its own title, else its kind's name: 'Note' for
+    `[!NOTE]`), with an id made of that title, the quote's text inside without its '> '."""
+    m = _ALERT_LINE.match(text)
+    kind, own = (m.group(1), m.group(2).strip()) if m else ("note", "")
+    title = own or kind.replace("-", " ").capitalize()
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    return (f"a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the quote's text without its '> ' "
+            f"(and without the '[!{kind}]' line), then '///'; or a plain quote, the "
+            f"'[!{kind}]' line left out")
+
+
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     *_CLAIMED,
     (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
-    (re.compile(r"^(={2,6})[ \t]*[^=\s][^\n]*?[ \t]*\1[ \t]*$"), True,
-     "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
+    (WIKI_HEADING, True, "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
      "'## Its title {#some-id}' ('##' for MediaWiki's '==' and DokuWiki's '=====', '###' "
      "for MediaWiki's '===' and DokuWiki's '====')"),
     (re.compile(r"^===\+?[ \t]+(?![^\n]*[ \t]===[ \t]*$)\S[^\n]*"), True,
@@ -243,13 +291,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      f"the variants one after another, each under its own heading or in {BOX}"),
     # GitHub's five alerts and Obsidian's callouts (`> [!quote]`, `> [!example]+ Title`,
     # folded with '-' or open with '+'; any word is a callout type there)
-    (re.compile(r"^\[![A-Za-z][\w-]*\][+-]?"), True, "a GitHub alert or Obsidian callout",
-     f"{BOX}, or a plain quote"),
+    (ALERT, True, "a GitHub alert or Obsidian callout", f"{BOX}, or a plain quote"),
     (re.compile(r"^\[[ xX]\][ \t]"), True, "a task list item", "a plain list item"),
     (re.compile(r"^:{3,}[ \t]*\{(?:figure|image)\}"), True, "a MyST figure ':::{figure}'",
      "the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\")"),
-    (re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*"), True,
-     "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
+    (CONTAINER, True, "a ':::' container (Docusaurus, VitePress, Pandoc, MyST)", BOX),
     (re.compile(r"^\.\.[ \t]+math::"), True, "a reStructuredText directive",
      "the formula between two '$$' lines (a ':label:' as '\\tag{1}' inside, referred to in "
      "words)"),
@@ -583,6 +629,32 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])"), False,
      "an emphasis mark '*' without its pair",
      "*italic words*, the pair around the words, or '\\*' for an asterisk as text"),
+    # Markdown Nice's (markdown-it-ruby's) annotation over Chinese words, `{words|reading}`
+    # (a reading after each '|'): shown as typed here and on GitHub; not a quote `{{ a | f }}`
+    (re.compile(r"(?<![{\\$])\{(?!\{)(?=[^{}|\n]*[\u3400-\u9fff\uf900-\ufaff])[^{}|\n]*"
+                r"\|(?=[^{}\n]*[^{}\s|])[^{}\n]*\}(?!\})"), False,
+     "a Markdown Nice ruby annotation '{words|reading}'",
+     "HTML's annotation, <ruby>words<rt>reading</rt></ruby> (GitHub shows it alike), or the "
+     "reading in parentheses after the words"),
+    # the marks above right after a Chinese character, which their patterns leave out with
+    # the letters and digits before them (`a==b`, `3~5`): Typora's `\u662f==\u9ad8\u4eae==`, and a
+    # single tilde's pair GitHub strikes (GFM 6.5: a Chinese character is no punctuation),
+    # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice
+    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
+     "highlighting '==…=='", "<mark>…</mark>"),
+    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s])~(?![~\w])"
+                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s\W])~(?!~)"),
+     False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
+     "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
+     "strikes"),
+    # the full-width dollar sign of a Chinese input method as a formula's delimiter: a pair
+    # around TeX (`\uff04x_k\uff04`, `\uff04\\alpha\uff04`, a lone letter `\uff04x\uff04`), or one
+    # right before a command (`\uff04\\frac`); text here and on GitHub (a price, `\uff045`, stays
+    # quiet)
+    (re.compile(r"\uff04(?=\S)(?:(?=[^\uff04\n]*[\\_^{}])[^\uff04\n]*|[A-Za-z])\uff04"
+                r"|\uff04(?=\\)"),
+     False, "a full-width dollar sign '\uff04' as a formula's delimiter",
+     "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
@@ -689,9 +761,18 @@ class ForeignSyntax(Treeprocessor):
         # the one walk of the tree: the passes after it read what they need from here
         elements: list[etree.Element] = []
         by_tag: dict[str, list[etree.Element]] = {}
+        parents: dict[etree.Element, etree.Element] = {}    # filled as the walk goes down
+
+        def in_item(el: etree.Element) -> bool:
+            here: etree.Element | None = el
+            while here is not None and here.tag != "li":
+                here = parents.get(here)
+            return here is not None
+
         for block in root.iter():
             elements.append(block)
             by_tag.setdefault(block.tag, []).append(block)
+            parents.update((child, block) for child in block)
             if block.tag == "blockquote":
                 self._spoiler_quote(block)
                 self._prompt_quote(block)
@@ -720,6 +801,8 @@ class ForeignSyntax(Treeprocessor):
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
+                if pattern is WIKI_HEADING and in_item(block):
+                    continue        # no heading in a list item: Typora's `==mark==` there
                 told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
                 claims = pattern in _CLAIMING
                 for k, (own, el, slot), inert in own_text if at_start else live:
@@ -733,7 +816,10 @@ class ForeignSyntax(Treeprocessor):
                         told.append(where)
                         if claims:
                             claimed.append(where)
-                        self._warn(block, (own, el, slot), span, what, instead)
+                        self._warn(block, (own, el, slot), span, what,
+                                   _alert_instead(own[span[0]:]) if pattern is ALERT
+                                   else _container_instead(own[span[0]:])
+                                   if pattern is CONTAINER else instead)
                 if at_start or len(texts) == 1:
                     continue        # (one slot and no edge: `joined` is that slot's text)
                 # every one across the edges, as in a slot (two Confluence links, each

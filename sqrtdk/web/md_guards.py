@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
-from html.parser import HTMLParser
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER
 
+from ..html_parsing import HTMLParser
 from .markers import ANY_MATH_RE, FILLER
 from .math.formula import Formula
 from .md_blocks import as_typed

@@ -15,6 +15,8 @@ import html.parser
 import re
 from urllib.parse import urljoin, urlsplit
 
+from ..html_parsing import HTMLParser
+
 ATTRIBUTE = "data-print-href"
 _SKIPPED_CLASSES = frozenset({"fig-link"})
 
@@ -35,7 +37,7 @@ def with_print_addresses(page: str, rel: str, base_url: str, article: bool = Fal
     return "".join(out) + page[at:]
 
 
-class _Links(html.parser.HTMLParser):
+class _Links(HTMLParser):
     def __init__(self, page: str, address: str, article: bool):
         super().__init__(convert_charrefs=True)
         self.page, self.address = page, address

@@ -19,10 +19,9 @@ check never skips a line the page's Markdown reads as Markdown.
 """
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import markdown
 
+from ..html_parsing import HTMLParser
 from ..markup import MARKDOWN_MARKS
 from .blocks import cmark_tree, sourcepos_line
 from .html_names import targets

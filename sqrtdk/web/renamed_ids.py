@@ -5,8 +5,8 @@ spelling. Read only for a link that fails (one page parsed, Python's html.parser
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html.parser import HTMLParser
 
+from ..html_parsing import HTMLParser
 from .model import Heading
 
 _HEADINGS = {"h2", "h3", "h4", "h5", "h6"}

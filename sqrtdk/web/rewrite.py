@@ -16,6 +16,8 @@ import tinycss2
 import tinycss2.ast
 from tinycss2.serializer import serialize_string_value, serialize_url
 
+from ..html_parsing import HTMLParser
+
 Map = Callable[[str], str | None]          # reference as written -> new reference, or None
 
 # attributes whose whole value is one URL (a <meta content> only when it is an absolute URL)
@@ -161,7 +163,7 @@ def rewrite_srcset(srcset: str, new_url: Map) -> str:
     return _apply(srcset, edits)
 
 
-class _References(html.parser.HTMLParser):
+class _References(HTMLParser):
     def __init__(self, page: str, new_url: Map, absolute: Callable[[str], bool]):
         super().__init__(convert_charrefs=True)
         self.page, self.new_url, self.absolute = page, new_url, absolute

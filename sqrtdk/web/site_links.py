@@ -10,17 +10,17 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..cache import key_for
 from ..errors import BuildError, Mistakes
+from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
-from .md_figures import FORMULA_AS_MATH, formula_of_picture
+from .md_figures import formula_as_math, formula_of_picture, size_told
 from .model import Page
 from .output import Site
 
@@ -143,6 +143,23 @@ def check_site(site: Site, pages: list[Page], base_url: str, memo: LinkMemo | No
     mistakes.raise_any()
 
 
+# the redirect pages Chinese sites put before every outside link of a post (Zhihu's
+# `link.zhihu.com/?target=…`, Juejin's, CSDN's, Jianshu's), copied with the post's links
+_REDIRECTS = ("link.zhihu.com", "link.juejin.cn", "link.csdn.net", "links.jianshu.com")
+
+
+def _redirect_target(url: str) -> str | None:
+    """The address a Chinese site's redirect link `url` leads to, else None."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if (parts.hostname or "") not in _REDIRECTS:
+        return None
+    target = parse_qs(parts.query).get("target") or parse_qs(parts.query).get("to")
+    return target[0] if target else None
+
+
 def _only_here(url: str) -> bool:
     """Whether `url`'s host is this machine or a private network: `localhost` (and
     `*.localhost`, RFC 6761), a loopback, unspecified, private or link-local address."""
@@ -212,7 +229,7 @@ def _external(tag: str, url: str) -> str:
     said = f"external resource '{url}': pages load nothing from other sites"
     if tag in _IMAGE_TAGS and (tex := formula_of_picture(url)):
         return (f"{said} (their Content-Security-Policy), and this one is "
-                + FORMULA_AS_MATH.format(tex=tex))
+                + formula_as_math(tex))
     if tag in _IMAGE_TAGS:
         return (f"{said} (their Content-Security-Policy), so the image would be an empty box; "
                 f"link to it instead, [what it shows]({url}), or draw it as a figure: "
@@ -365,6 +382,13 @@ def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> l
     return found
 
 
+# Markdown Nice's (the WeChat editor's) footnote: a link whose address is the note's text,
+# `[term](the note, a sentence "its title")`: Chinese text with a full-width sentence mark,
+# or 8 characters or more of Chinese text that name no file (no '/', no '.')
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_NOTE_AS_ADDRESS = re.compile(f"(?=.*[{_CJK}])(?:.*[\uff0c\u3002\uff1b\uff01\uff1f\uff1a\u3001]"
+                              "|[^/.]{8,}$)")
+
 # Pelican's links to the files of its blog, `{filename}/post.md`, `{static}/a.pdf`, `{tag}x`
 _PELICAN_LINK = re.compile(r"\{(?:filename|static|attach|tag|category|author|index|drafts)\}")
 
@@ -408,6 +432,11 @@ def _host(url: str) -> str:
         return ""
 
 
+# a Windows path, `C:\Users\…\image.png` (Typora's pasted picture), which a browser reads
+# as an address of the scheme 'c:'
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+
+
 # schemes a link of a web page cannot open for a reader, and why
 _DEAD_SCHEMES = {
     "data": "browsers refuse to open a data: address from a link",
@@ -440,10 +469,25 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
                   "to a page, or write the address as code (`…`), which is no link")
     if url.startswith(("mailto:", "data:")):
         return
+    if _WINDOWS_PATH.match(unquote(url)):
+        what = "image" if tag in _IMAGE_TAGS else tag if tag in _MEDIA_TAGS else "link"
+        fail(url, f"{what} '{unquote(url)}' is a file on your own machine (a Windows path, as "
+                  "Typora writes a pasted picture's, in typora-user-images), which no reader's "
+                  "browser can open; " + (f"draw it as a figure ({_IMAGES}), or leave it out"
+                                          if what != "link" else
+                                          "link to where the file is published, or leave "
+                                          "the link out"))
+    if tag in _IMAGE_TAGS and (sized := size_told(url)) is not None:
+        fail(url, sized)
     target = _internal(rel, url, base_url)
     if target is None:
         if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
             fail(url, _external(tag, url))
+        if tag == "a" and page is not None and (meant := _redirect_target(url)):
+            warn(LOGGER, page.source, _link_line(page, url),
+                 f"link through {urlsplit(url).hostname}'s redirect page (as a post copied from "
+                 "that site holds every outside link), which shows the reader that site's "
+                 f"notice before the address; link to the address itself, {meant}")
         if tag == "a" and page is not None and _only_here(url):
             warn(LOGGER, page.source, _link_line(page, url),
                  f"link to '{url}', an address that only works on your own machine or "
@@ -467,6 +511,12 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
                       "file of its own blog, which this site does not have; link to a page "
                       "of this site ('#id', '../en/'), or to the full address ('https://…') "
                       "where that file is published")
+        if tag == "a" and _NOTE_AS_ADDRESS.match(unquote(url)):
+            fail(url, f"link to '{unquote(url)}', a file the site does not have: an address "
+                      "that reads as a sentence is Markdown Nice's footnote (the WeChat "
+                      "editor writes a note as a link whose address is the note, [term](the "
+                      "note \"its title\")); write it as a footnote: the linked words with a "
+                      f"reference [^name] after them, and '[^name]: {unquote(url)}' below")
         if tag in _MEDIA_TAGS:
             fail(url, f"{tag} '{url}', a file the site does not have: the site publishes no "
                       f"{tag} files; remove the <{tag}>, or link to where it is published, "

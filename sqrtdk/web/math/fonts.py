@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
-from html.parser import HTMLParser
 from pathlib import Path
 
 from ...cache import atomic_write, key_for
+from ...html_parsing import HTMLParser
 
 # HTML elements without an end tag (the HTML standard's void elements)
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",

@@ -135,11 +135,39 @@ def font_gaps(tex: str) -> list[str]:
     return out
 
 
+# a Chinese input method's full-width punctuation, and the ASCII a formula means by it
+# (`$f\uff08x\uff09$` for `$f(x)$`): KaTeX draws it as text, with text spacing
+FULL_WIDTH = {"\uff08": "(", "\uff09": ")", "\uff0c": ",", "\uff1a": ":", "\uff1b": ";",
+              "\uff01": "!", "\uff1f": "?", "\uff3b": "[", "\uff3d": "]", "\uff5b": "\\{",
+              "\uff5d": "\\}", "\uff1d": "=", "\uff0b": "+", "\uff0d": "-", "\uff1c": "<",
+              "\uff1e": ">", "\uff5c": "|", "\uff0e": ".", "\u3001": ","}
+
+
+def _full_width(warning: str) -> str:
+    """For a warning naming characters as text in math (KaTeX's `"\uff08", "\uff09"`): the
+    ASCII to write for those that are full-width punctuation, as advice ('' if none is),
+    starting 'these are' when all the characters named are such."""
+    named = "".join(re.findall(r'"([^"]+)"', warning.partition("used in math mode")[0]))
+    wide = list(dict.fromkeys(c for c in named if c in FULL_WIDTH))
+    if not wide:
+        return ""
+    pairs = ", ".join(f"'{FULL_WIDTH[c]}' for '{c}'" for c in wide)
+    if set(named) <= set(FULL_WIDTH):
+        return ("these are a Chinese input method's full-width punctuation, which the formula "
+                f"draws as text: write the ASCII ones, {pairs}")
+    return (f"and write the full-width punctuation of a Chinese input method as ASCII, "
+            f"{pairs}")
+
+
 def advised(warning: str) -> str:
     """KaTeX's warning `code: message` as the build prints it: 'KaTeX: ' first, and the
-    advice for its code (ADVICE) after, when there is one."""
+    advice for its code (ADVICE) after, when there is one (for a full-width parenthesis or
+    comma in math, a Chinese input method's, the ASCII one to write)."""
     code = warning.partition(":")[0].strip()
-    said = f"KaTeX: {warning}" + (f"; {ADVICE[code]}" if code in ADVICE else "")
+    advice = ADVICE.get(code, "")
+    if code == "unicodeTextInMathMode" and (wide := _full_width(warning)):
+        advice = wide if wide.startswith("these") else f"{advice}; {wide}"
+    said = f"KaTeX: {warning}" + (f"; {advice}" if advice else "")
     # an invisible character (a no-break, zero-width or full-width space pasted from a web
     # page or Word) named by its code point: quoted as itself it shows as nothing
     invisible = [c for c in dict.fromkeys(warning) if c != " " and

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from html.parser import HTMLParser
 
+from ...html_parsing import HTMLParser
 from .formula import Formula, Quote
 
 RELATIONS = ("=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\approx", r"\sim", r"\simeq",
