@@ -1114,6 +1114,16 @@ def test_a_ulysses_comment_opening_with_a_or_i_is_told(tmp_path: Path, text: str
     assert [w for w in warned if "Ulysses comment" in w], warned
 
 
+@pytest.mark.parametrize("text", ["So the sum\n\n= \\frac{1}{2} + x here.\n",
+                                  "The total\n\n= a + b, as shown.\n"])
+def test_a_line_of_math_going_on_is_no_asciidoc_title(tmp_path: Path, text: str) -> None:
+    """A paragraph going on with '= \\frac{1}{2} …' (an equation's next line, its formula
+    marks lost) was told as AsciiDoc's document title; a title holds no TeX or operators."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "AsciiDoc document title" in w], warned
+
+
 def test_a_warning_quoting_an_e_mail_address_shows_it_as_typed(tmp_path: Path) -> None:
     """A strikethrough around an e-mail address ('~~mail alice@example.com now~~') was
     quoted with Markdown's internal '&' placeholder and the address as entities, '~~mail
@@ -3052,3 +3062,25 @@ def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) 
     with captured():
         html(tmp_path, "Intro.\n\n" + line + "\n", lang="zh")
     assert time.process_time() - started < 20, "a reading backtracked"
+
+
+@pytest.mark.parametrize("admonition, title, box_id", [
+    ('!!! note\n    Scale by the root of the width.\n', "Note", "note"),
+    ('??? tip "Why the root"\n    Scale by the root of the width.\n', "Why the root",
+     "why-the-root"),
+])
+def test_an_mkdocs_admonition_is_told_the_lines_of_its_box(tmp_path: Path, admonition: str,
+                                                           title: str, box_id: str) -> None:
+    """MkDocs' admonition was told to become "a '/// details | Title' box", leaving the
+    author to work out its lines (GitHub's alerts and ':::' containers got them); the
+    warning now gives them, and the lines it gives make the box, with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + admonition)
+    got = [w for w in warned if "MkDocs' admonition" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n"
+           "Scale by the root of the width.\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned

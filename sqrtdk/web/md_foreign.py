@@ -279,9 +279,29 @@ def _alert_instead(text: str) -> str:
             f"'[!{kind}]' line left out")
 
 
+# MkDocs' admonition (pymdown's Details): `!!! note`, `??? tip "Its title"`, `???+ warning`
+ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+")
+# (its title's quotes as typed, or as the page's typography made them)
+_ADMONITION_LINE = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)"
+                              r"(?:[ \t]+[\"\u201c]([^\"\u201c\u201d\n]*)[\"\u201d])?")
+
+
+def _admonition_instead(text: str) -> str:
+    """What to write for the MkDocs admonition that starts `text`: the lines of a box titled
+    as the admonition is (its own quoted title, else its kind's name: 'Note' for `!!! note`),
+    with an id made of that title, its indented text without the indent inside."""
+    m = _ADMONITION_LINE.match(text)
+    kind, own = (m.group(1), (m.group(2) or "").strip()) if m else ("note", "")
+    title = own or kind.replace("-", " ").capitalize()
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    return (f"a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the admonition's text without its "
+            "4-space indent, then '///'")
+
+
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     *_CLAIMED,
-    (re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w+"), True, "MkDocs' admonition syntax", BOX),
+    (ADMONITION, True, "MkDocs' admonition syntax", BOX),
     # MediaWiki's (Wikipedia's) heading, `== Variants ==`, `=== Motivation ===`
     (WIKI_HEADING, True, "a MediaWiki (Wikipedia) heading '== … ==' (or DokuWiki's)",
      "'## Its title {#some-id}' ('##' for MediaWiki's '==' and DokuWiki's '=====', '###' "
@@ -550,8 +570,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an AsciiDoc image 'image::…[…]'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # AsciiDoc's document title and attribute entries at its top (`= Title`, `:toc: left`
-    # lines: one warning a run), and its numbered list, lines starting '. '
-    (re.compile(r"^=[ \t]+[^=\s][^\n]*$", re.M), True, "an AsciiDoc document title '= …'",
+    # lines: one warning a run), and its numbered list, lines starting '. ' (not a line of
+    # math going on from the one above, `= \frac{1}{2}` or `= x + y`: a title has no TeX or
+    # operators)
+    (re.compile(r"^=[ \t]+(?![^\n]*[\\^_{}=+<>])[^=\s][^\n]*$", re.M), True,
+     "an AsciiDoc document title '= …'",
      "the title in the front matter (title:), and remove the line"),
     (re.compile(r"^:[a-z][\w-]*:(?:[ \t][^\n]*)?(?:\n:[a-z][\w-]*:(?:[ \t][^\n]*)?)+", re.M),
      False,
@@ -819,7 +842,10 @@ class ForeignSyntax(Treeprocessor):
                         self._warn(block, (own, el, slot), span, what,
                                    _alert_instead(own[span[0]:]) if pattern is ALERT
                                    else _container_instead(own[span[0]:])
-                                   if pattern is CONTAINER else instead)
+                                   if pattern is CONTAINER
+                                   else _admonition_instead(  # its title's quotes
+                                       self.readable(own[span[0]:].split("\n", 1)[0]))
+                                   if pattern is ADMONITION else instead)
                 if at_start or len(texts) == 1:
                     continue        # (one slot and no edge: `joined` is that slot's text)
                 # every one across the edges, as in a slot (two Confluence links, each
