@@ -293,6 +293,13 @@ _DEFINES = re.compile(r"\\(?:(?:re)?new|provide)command\s*\{?(\\[A-Za-z]+)"
                       r"|\\[gex]?def\s*(\\[A-Za-z]+)")
 
 
+def _macro_probe(name: str, body: str) -> Formula:
+    """A formula using the macro `name` (TeX `body`) with `{x}` for each argument it takes."""
+    args = max((int(n) for n in re.findall(r"#([1-9])", body)), default=0)
+    tex = name + "{x}" * args
+    return Formula((tex,), False, 0, tex, 0)
+
+
 def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Settings) -> None:
     """A warning at each macro of [math.macros] that no formula uses and the engine cannot
     typeset (`\\frac{` as its TeX): its fault showed only once a formula used it, far from
@@ -302,11 +309,7 @@ def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Setting
               if not re.search(re.escape(name) + r"(?![A-Za-z])", used)]
     if not unused:
         return
-    probes = []
-    for name in unused:
-        args = max((int(n) for n in re.findall(r"#([1-9])", settings.macros[name])), default=0)
-        tex = name + "{x}" * args
-        probes.append(Formula((tex,), False, 0, tex, 0))
+    probes = [_macro_probe(name, settings.macros[name]) for name in unused]
     for name, rendered in zip(unused, math.render(probes, settings.macros), strict=True):
         if rendered.error:
             reason = (f"KaTeX: {' '.join(rendered.reason.split()).rstrip('.')}"
@@ -330,11 +333,7 @@ def check_renewed_macros(math: MathRenderer, settings: Settings) -> None:
         return
     own = set(math.commands())
     clashing = [n for n in settings.macros if n in own and n not in settings.renewed]
-    probes = []
-    for name in clashing:
-        args = max((int(n) for n in re.findall(r"#([1-9])", settings.macros[name])), default=0)
-        tex = name + "{x}" * args
-        probes.append(Formula((tex,), False, 0, tex, 0))
+    probes = [_macro_probe(name, settings.macros[name]) for name in clashing]
     plain = math.render(probes, {})
     meant = math.render(probes, {n: settings.macros[n] for n in clashing})
     for name, a, b in zip(clashing, plain, meant, strict=True):
