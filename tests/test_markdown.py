@@ -3084,3 +3084,26 @@ def test_an_mkdocs_admonition_is_told_the_lines_of_its_box(tmp_path: Path, admon
     with captured() as warned:
         made = html(tmp_path, box)
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("row", ["<![a](x.jpg),![b](y.jpg)>\n",
+                                 "<![第一张](https://example.org/a.png)，![第二张](b.png)>\n",
+                                 "- <![a](x.jpg), ![b](y.jpg)>\n"])
+def test_a_markdown_nice_slide_row_is_told_as_one(tmp_path: Path, row: str) -> None:
+    """Markdown Nice's slide row was told only picture by picture (a file the site lacks,
+    an external resource), never as the row it is; now it stops the build once, at its
+    line, naming it and what to write."""
+    e = error(tmp_path, "Intro.\n\n" + row)
+    assert e.line == BODY_START + 2 and "Markdown Nice's slide row" in e.message, str(e)
+    assert "a paragraph of its own" in e.message, str(e)
+
+
+@pytest.mark.parametrize("body", ["Some ![a](https://example.org/a.png) here.\n",
+                                  "See <![a](x.jpg) and more.\n",
+                                  "<![a](https://example.org/a.png)\n"])
+def test_pictures_that_are_no_slide_row_are_not_told_as_one(tmp_path: Path, body: str) -> None:
+    with captured():
+        try:
+            html(tmp_path, "Intro.\n\n" + body)
+        except BuildError as e:
+            assert "slide row" not in e.message, str(e)
