@@ -3068,3 +3068,72 @@ def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) 
         html(tmp_path, "Intro.\n\n" + line + "\n", lang="zh")
     assert time.process_time() - started < 20, "a reading backtracked"
 
+
+@pytest.mark.parametrize("row", ["<![a](x.jpg),![b](y.jpg)>\n",
+                                 "<![第一张](https://example.org/a.png)，![第二张](b.png)>\n",
+                                 "- <![a](x.jpg), ![b](y.jpg)>\n"])
+def test_a_markdown_nice_slide_row_is_told_as_one(tmp_path: Path, row: str) -> None:
+    """Markdown Nice's slide row was told only picture by picture (a file the site lacks,
+    an external resource), never as the row it is; now it stops the build once, at its
+    line, naming it and what to write."""
+    e = error(tmp_path, "Intro.\n\n" + row)
+    assert e.line == BODY_START + 2 and "Markdown Nice's slide row" in e.message, str(e)
+    assert "a paragraph of its own" in e.message, str(e)
+
+
+@pytest.mark.parametrize("body", ["Some ![a](https://example.org/a.png) here.\n",
+                                  "See <![a](x.jpg) and more.\n",
+                                  "<![a](https://example.org/a.png)\n"])
+def test_pictures_that_are_no_slide_row_are_not_told_as_one(tmp_path: Path, body: str) -> None:
+    with captured():
+        try:
+            html(tmp_path, "Intro.\n\n" + body)
+        except BuildError as e:
+            assert "slide row" not in e.message, str(e)
+
+
+@pytest.mark.parametrize("opener, closer", [("<!-- TOC -->", "<!-- /TOC -->"),
+                                            ("<!-- toc -->", "<!-- tocstop -->"),
+                                            ("<!-- TOC depthFrom:2 -->", "<!-- /TOC -->")])
+def test_a_generated_contents_list_is_told_once_at_its_first_line(
+        tmp_path: Path, opener: str, closer: str) -> None:
+    """A contents list VS Code's Markdown All in One or markdown-toc generated links to the
+    ids GitHub makes of the headings' text: each link was told as a link to a missing
+    anchor, never the block as what it is; now one error at its first line says to remove
+    it."""
+    body = (f"Intro.\n\n{opener}\n\n- [Why scale](#why-scale)\n  - [The walk](#the-walk)\n\n"
+            f"{closer}\n\n## Why scale {{#why}}\n\nText.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and "generated contents list" in e.message, str(e)
+    assert "remove the block" in e.message and closer in e.message, str(e)
+    assert "#why-scale" not in str(e) and "#the-walk" not in str(e), str(e)
+
+
+def test_a_lone_contents_comment_is_no_contents_list(tmp_path: Path) -> None:
+    with captured() as warned:
+        made = html(tmp_path, "Intro.\n\n<!-- TOC -->\n\nText.\n")
+    assert "Text." in made and not [w for w in warned if "contents list" in w], warned
+
+
+@pytest.mark.parametrize("callout", ["<aside>\n💡 Scale by the root of the width.\n</aside>\n",
+                                     "<aside>\nℹ️ Scale by the root of the width.\n</aside>\n"])
+def test_a_notion_callout_is_told_the_lines_of_its_box(tmp_path: Path, callout: str) -> None:
+    """Notion's callout (its export's `<aside>`, an emoji, the text, `</aside>`) was
+    published as a plain aside with no word; it is told as Notion's, with the lines of the
+    box to write, and those lines make the box with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + callout + "\nMore.\n")
+    got = [w for w in warned if "Notion's callout" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "'/// details | Note', '    attrs: {id: note}'" in got[0], got[0]
+    box = ("Intro.\n\n/// details | Note\n    attrs: {id: note}\n\n"
+           "Scale by the root of the width.\n///\n\nMore.\n")
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and 'id="note"' in made and "<details" in made, warned
+
+
+def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n<aside>\nScale by the root.\n</aside>\n\nMore.\n")
+    assert not [w for w in warned if "Notion" in w], warned

@@ -272,6 +272,26 @@ _CONTENT_TAB = re.compile(r"^[ \t>]*===\+?[ \t]+\S")
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]+\{")
 
 
+SLIDE_ROW = ("'<![a](x.jpg),![b](y.jpg)>' is Markdown Nice's slide row (pictures that slide "
+             "sideways in a WeChat post), which this Markdown and GitHub show as '<', the "
+             "pictures and '>'; write each picture as a paragraph of its own, a figure the "
+             "build draws (![what it shows](NAME.svg \"Caption\")) or a link to where it is "
+             "published, [what it shows](address), without the '<', the commas and the '>'")
+# the commas between a slide row's pictures: typed, or full-width
+_SLIDE_COMMAS = frozenset({",", "\uff0c"})
+
+
+def _slide_row(p: etree.Element) -> bool:
+    """Whether paragraph (or tight list item) `p` is Markdown Nice's slide row,
+    `<![a](x.jpg),![b](y.jpg)>`: pictures only, after a '<', parted by commas, before a '>'."""
+    pictures = list(p)
+    if not pictures or any(child.tag != "img" for child in pictures):
+        return False
+    between = [(child.tail or "").strip() for child in pictures]
+    return ((p.text or "").strip() == "<" and between[-1] == ">"
+            and all(comma in _SLIDE_COMMAS for comma in between[:-1]))
+
+
 class LeftoverCheck(Treeprocessor):
     """Template syntax that reached the text unevaluated (`{{x}}` without spaces after a
     code edit, `{#comment#}` without its spaces), and another tool's table of contents
@@ -287,6 +307,9 @@ class LeftoverCheck(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             whole = "".join(el.itertext()).strip() if el.tag == "p" else ""
+            if el.tag in ("p", "li") and _slide_row(el):
+                raise ContentError(SLIDE_ROW, re.compile(r"<!\["), line=self.positions.line(el),
+                                   after=self.positions.floor(el))
             if OTHER_TOC.fullmatch(whole):
                 typed = next((t for t in el.itertext() if t.strip()), whole).strip()
                 raise ContentError(OTHER_TOC_MESSAGE.format(whole if "@" not in whole

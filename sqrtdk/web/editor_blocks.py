@@ -1,0 +1,107 @@
+"""Blocks other editors write into an article's Markdown, read from the article as written
+(its comments still in it, so before `comments.drop_comments` takes them out).
+
+- A generated contents list: VS Code's Markdown All in One and Markdown TOC write
+  `<!-- TOC -->` … `<!-- /TOC -->`, markdown-toc `<!-- toc -->` … `<!-- tocstop -->`, doctoc
+  `<!-- START doctoc … -->` … `<!-- END doctoc … -->`, around a list of links to the ids
+  GitHub makes of the headings' text. The page draws its own contents, and the headings here
+  carry the ids written after them, so each of its links would be told only as a link to a
+  missing anchor: the block is told once, at its first line, as what it is (an error).
+- Notion's callout: its Markdown export writes `<aside>`, an emoji (or its icon's `<img>`)
+  and the text, `</aside>`, which the page shows as an unstyled aside and GitHub as bare
+  text: a warning at its line giving the exact lines of the box to write.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import BuildError
+from ..html_parsing import HTMLParser
+from .blocks import cmark_tree, sourcepos_line
+from .comments import comment_spans
+
+_TOC_OPEN = re.compile(r"<!--[ \t]*(?:TOC\b[^\n]*?|START[ \t]+doctoc\b[^\n]*?)[ \t]*-->",
+                       re.I)
+_TOC_CLOSE = re.compile(r"<!--[ \t]*(?:/TOC|tocstop|END[ \t]+doctoc\b[^\n]*?)[ \t]*-->", re.I)
+
+
+def generated_contents(path: Path, text: str,
+                       fence_end: Callable[[list[str], int], int | None]) -> BuildError | None:
+    """The error for the first generated contents list of `text` (an article, its front
+    matter as blank lines: see the module docstring), at its opening comment's line; None
+    when it has none. `fence_end` as for `comments.drop_comments`."""
+    spans = comment_spans(path, text, fence_end)
+    for n, (start, end) in enumerate(spans):
+        opener = _TOC_OPEN.fullmatch(text, start, end)
+        if opener is None:
+            continue
+        closer = next((text[s:e] for s, e in spans[n + 1:] if _TOC_CLOSE.fullmatch(text, s, e)),
+                      None)
+        if closer is None:
+            continue
+        return BuildError(path, text.count("\n", 0, start) + 1,
+                          f"'{opener.group(0)}' … '{closer}' is a generated contents list "
+                          "(VS Code's Markdown All in One, markdown-toc, doctoc), whose links "
+                          "go to the ids GitHub makes of the headings' text; the page draws "
+                          "its own contents, from the '##' and '###' headings (with the ids "
+                          f"written after them): remove the block, from this line to its "
+                          f"'{closer}' line")
+    return None
+
+
+def _emoji(text: str) -> bool:
+    """Whether `text` starts with an emoji: a symbol ('\U0001f4a1'), or a character shown as
+    an emoji by the variation selector after it ('\u2139\ufe0f')."""
+    return unicodedata.category(text[0]) in ("So", "Sm", "Sk") or text[1:2] == "\ufe0f"
+
+
+class _Callout(HTMLParser):
+    """A raw HTML block's first element's name, and whether its text starts with an emoji
+    or an icon's `<img>` (Notion's callout)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.first = ""
+        self.marked = False
+        self.text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.first:
+            self.first = tag
+        elif tag == "img" and not self.text.strip():
+            self.marked = True
+
+    def handle_data(self, data: str) -> None:
+        if self.first and not self.text.strip() and data.strip():
+            self.marked = self.marked or _emoji(data.strip())
+        self.text += data
+
+
+NOTION_CALLOUT = ("'<aside>' with an emoji is Notion's callout (as its Markdown export writes "
+                  "it), which the page shows as a plain aside, not a box, and GitHub as its "
+                  "bare text; write a box in its place, these lines: '/// details | Note', "
+                  "'    attrs: {id: note}', a blank line, the callout's text without its emoji "
+                  "and without '<aside>', then '///' in place of '</aside>'")
+
+
+def notion_callouts(text: str) -> list[int]:
+    """The line of each Notion callout in `text` (an article, lines as in the file): a raw
+    HTML block (as cmark-gfm, GitHub's parser, reads it) that starts with `<aside>` and an
+    emoji or an icon."""
+    if "<aside" not in text.lower():
+        return []
+    lines = text.split("\n")
+    found = []
+    for el in cmark_tree(text).iter("html"):
+        first = sourcepos_line(el)
+        span = el.get("data-sourcepos", "")
+        last = int(span.split("-")[1].split(":")[0]) if "-" in span else first
+        parser = _Callout()
+        parser.feed("\n".join(lines[first - 1:last]))
+        parser.close()
+        if parser.first == "aside" and parser.marked:
+            found.append(first)
+    return found
