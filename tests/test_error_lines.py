@@ -167,6 +167,13 @@ BLOCK: dict[str, tuple[str, str, str]] = {
                      "address is Markdown Nice's picture size", "page"),
     "figure with a size": ("![A chart](walk.svg =50%x \"Caption.\")", "'=50%x' after its "
                            "address is Markdown Nice's picture size", "page"),
+    # Typora's pasted picture alone on its line was only 'not a figure name', never told that
+    # the file is on the author's machine (the same picture in a sentence was)
+    "windows path picture as a figure": (
+        "![x](C:\\Users\\me\\AppData\\Roaming\\Typora\\typora-user-images\\a.png)",
+        "a file on your own machine", "page"),
+    "windows path picture as a figure, forward slashes": (
+        "![x](D:/notes/assets/a.png \"A caption.\")", "a file on your own machine", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",

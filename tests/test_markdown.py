@@ -2817,6 +2817,25 @@ def test_a_bold_mark_without_its_pair_warns_at_its_line(tmp_path: Path, text: st
     assert "; write **bold words**" in got[0], got
 
 
+@pytest.mark.parametrize(("text", "words"), [
+    ("The **scaled score* is here.\n", "scaled score"),
+    ("The *scaled score** is here.\n", "scaled score"),
+    ("A list:\n\n- the **scaled score* here\n", "scaled score"),
+])
+def test_a_bold_pair_with_a_star_lost_is_told_the_bold_to_write(tmp_path: Path, text: str,
+                                                                words: str) -> None:
+    """`**bold*` (README: 'a `*` lost') was told to write *italic words*, and `*bold**` was
+    not warned at all: both show an asterisk beside italic words, here and on GitHub."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "one '*' lost" in w]
+    assert len(got) == text.count("**"), warned
+    line = BODY_START + 2 + text[:text.index("*")].count("\n")
+    assert all(f"index.md:{line}: warning:" in g for g in got), warned
+    assert f"write **{words}**" in got[0], got
+    assert not [w for w in warned if "*italic words*" in w], warned
+
+
 @pytest.mark.parametrize("text", [
     "Some **bold** and ***bold italic*** and *italic* words.\n",
     "Asterisks as text: \\*\\* here, and `a**b` in code.\n",

@@ -63,6 +63,20 @@ def size_told(src: str) -> str | None:
             "the figures it draws")
 
 
+# a Windows path, `C:\Users\…\image.png` (Typora's pasted picture), which a browser reads
+# as an address of the scheme 'c:'
+WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+
+
+def on_own_machine(url: str) -> str | None:
+    """What to say of an address that is a Windows path (Typora's pasted picture, a file of
+    the author's machine), else None; the caller adds what to do."""
+    if not WINDOWS_PATH.match(unquote(url)):
+        return None
+    return ("is a file on your own machine (a Windows path, as Typora writes a pasted "
+            "picture's, in typora-user-images), which no reader's browser can open")
+
+
 def formula_of_picture(url: str) -> str | None:
     """The TeX of a formula drawn as a picture by another site, as a pasted post holds it
     (Zhihu's `…/equation?tex=…`, CodeCogs' `…/svg.latex?…`, GitHub's old
@@ -181,6 +195,10 @@ class FigureProcessor(Treeprocessor):
         name = _figure_name(src)
         if (sized := size_told(src)) is not None:
             raise ContentError(sized, _needle(img), line=line, after=after)
+        if not name and (own := on_own_machine(src)):
+            raise ContentError(f"picture '{shortened(unquote(src), 60)}' {own}; draw it as a "
+                               "figure (README, 'Add a figure'), or leave it out",
+                               _needle(img), line=line, after=after)
         if not name:
             elsewhere = "://" in src or src.startswith("//")
             embedded = (" (a picture embedded as data, as Google Docs' Markdown export "

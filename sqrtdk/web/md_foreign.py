@@ -820,7 +820,8 @@ class ForeignSyntax(Treeprocessor):
             # block's own text, where the patterns of a block's start look
             live = [(k, texts[k], inert) for k, inert in enumerate(matched) if inert]
             own_text = live[:1] if matched[0] else []
-            claimed: list[tuple[int, int]] = []     # in `joined`: see _CLAIMING
+            # in `joined`: see _CLAIMING (a lost star's asterisk is told once, as bold)
+            claimed: list[tuple[int, int]] = self._lost_stars(block, texts, matched, offsets)
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
@@ -1200,6 +1201,33 @@ class ForeignSyntax(Treeprocessor):
                               "space on its inner side neither opens nor closes it: Google "
                               "Docs' Markdown export writes bold so), so the asterisks are "
                               f"shown; write '{self.readable(meant)}'")
+
+    def _lost_stars(self, block: etree.Element, texts: list[tuple[str, etree.Element, str]],
+                    matched: list[str], offsets: list[int]) -> list[tuple[int, int]]:
+        """`**bold*` or `*bold**`: a bold pair with one '*' lost, which this Markdown and
+        GitHub read as italic words with an asterisk shown before or after them (the
+        emphasis pattern told the first to write *italic words*, and missed the second); a
+        warning at its line giving the bold to write. The asterisks' spans in the block's
+        joined text, so that no pattern tells them again."""
+        spans: list[tuple[int, int]] = []
+        tails = {id(el): k for k, (_, el, slot) in enumerate(texts) if slot == "tail"}
+        for k, (_, el, slot) in enumerate(texts):
+            if el.tag != "em" or slot != "text" or k == 0 or id(el) not in tails:
+                continue
+            before, after = matched[k - 1], matched[tails[id(el)]]
+            lost_before = before.endswith("*") and not before.endswith("**")
+            lost_after = after.startswith("*") and not after.startswith("**")
+            if lost_before == lost_after:
+                continue
+            j = k - 1 if lost_before else tails[id(el)]
+            at = len(before) - 1 if lost_before else 0
+            words = self.readable("".join(el.itertext())).strip()
+            self._warn_at(block, (texts[j][0], texts[j][1], texts[j][2]), (at, at + 1),
+                          "a bold pair with one '*' lost ('**' on one side of the words, '*' "
+                          "on the other) shows an asterisk beside italic words, here and on "
+                          f"GitHub; write **{words}**, or *{words}* for italics")
+            spans.append((offsets[j] + at, offsets[j] + at + 1))
+        return spans
 
     def _prompt_quote(self, quote: etree.Element) -> None:
         """A line starting '>>>': three quotes nested, here and on GitHub, where Slack's

@@ -20,7 +20,7 @@ from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
-from .md_figures import formula_as_math, formula_of_picture, size_told
+from .md_figures import formula_as_math, formula_of_picture, on_own_machine, size_told
 from .model import Page
 from .output import Site
 
@@ -432,11 +432,6 @@ def _host(url: str) -> str:
         return ""
 
 
-# a Windows path, `C:\Users\…\image.png` (Typora's pasted picture), which a browser reads
-# as an address of the scheme 'c:'
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
-
-
 # schemes a link of a web page cannot open for a reader, and why
 _DEAD_SCHEMES = {
     "data": "browsers refuse to open a data: address from a link",
@@ -469,14 +464,11 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
                   "to a page, or write the address as code (`…`), which is no link")
     if url.startswith(("mailto:", "data:")):
         return
-    if _WINDOWS_PATH.match(unquote(url)):
+    if (own := on_own_machine(url)) is not None:
         what = "image" if tag in _IMAGE_TAGS else tag if tag in _MEDIA_TAGS else "link"
-        fail(url, f"{what} '{unquote(url)}' is a file on your own machine (a Windows path, as "
-                  "Typora writes a pasted picture's, in typora-user-images), which no reader's "
-                  "browser can open; " + (f"draw it as a figure ({_IMAGES}), or leave it out"
-                                          if what != "link" else
-                                          "link to where the file is published, or leave "
-                                          "the link out"))
+        fail(url, f"{what} '{unquote(url)}' {own}; "
+                  + (f"draw it as a figure ({_IMAGES}), or leave it out" if what != "link" else
+                     "link to where the file is published, or leave the link out"))
     if tag in _IMAGE_TAGS and (sized := size_told(url)) is not None:
         fail(url, sized)
     target = _internal(rel, url, base_url)
