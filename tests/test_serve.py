@@ -399,31 +399,36 @@ def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
     assert relevant(Change.modified, str(en / "index.md"))
 
 
+def _template_error(built_project: Path, tmp_path: Path, template: str) -> list[str]:
+    """The lines a build of a copy of the project (at tmp_path/p) reports when its
+    templates/article.html is `template` (the build must fail)."""
+    from sqrtdk.errors import BuildError, report
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    (project / "templates" / "article.html").write_text(template, "utf-8")
+    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
+                      lambda line: None, memory=True)
+    try:
+        with pytest.raises(BuildError) as caught:
+            builder.build()
+        return report(caught.value)
+    finally:
+        builder.close()
+
+
 @pytest.mark.parametrize("broken", ["{% if %}", "{{ x ", "{% for x in y %}", "{% endblock %}"])
 def test_a_template_that_does_not_parse_is_the_authors_line(built_project: Path,
                                                            tmp_path: Path, broken: str) -> None:
     """A template saved with a Jinja syntax error is the author's mistake at its line (as
     build.py says it), not a bug of ours with a traceback; the next good save clears it (found
     by servefuzz: 'a bug in the build: TemplateSyntaxError', traceback in the terminal)."""
-    from sqrtdk.errors import BuildError, report
-    from sqrtdk.options import BuildOptions
-    from sqrtdk.pipeline import Builder
-    project = tmp_path / "p"
-    shutil.copytree(built_project, project, symlinks=True)
-    template = project / "templates" / "article.html"
-    good = template.read_text("utf-8")
-    template.write_text(good.rstrip("\n") + "\n" + broken + "\n", "utf-8")
+    good = (built_project / "templates" / "article.html").read_text("utf-8")
+    lines = _template_error(built_project, tmp_path, good.rstrip("\n") + "\n" + broken + "\n")
     line = good.rstrip("\n").count("\n") + 2
-    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
-                      lambda line: None, memory=True)
-    try:
-        with pytest.raises(BuildError) as caught:
-            builder.build()
-        lines = report(caught.value)
-        assert len(lines) == 1 and re.search(
-            rf"templates/article\.html:{line}: [^;]*[^.]; fix the template's syntax", lines[0]), lines
-    finally:
-        builder.close()
+    assert len(lines) == 1 and re.search(
+        rf"templates/article\.html:{line}: [^;]*[^.]; fix the template's syntax", lines[0]), lines
 
 
 @pytest.mark.parametrize("broken", ["{{ nope.x }}", "{{ 1 / 0 }}", '{% include "nope.html" %}'])
@@ -432,26 +437,12 @@ def test_a_template_that_fails_to_render_is_the_authors_line(built_project: Path
     """A template whose expression fails as the page is made (an undefined name, a template
     it includes that is not there, a division by zero) is the author's mistake at its line,
     not a bug of ours with a traceback."""
-    from sqrtdk.errors import BuildError, report
-    from sqrtdk.options import BuildOptions
-    from sqrtdk.pipeline import Builder
-    project = tmp_path / "p"
-    shutil.copytree(built_project, project, symlinks=True)
-    template = project / "templates" / "article.html"
-    good = template.read_text("utf-8")
+    good = (built_project / "templates" / "article.html").read_text("utf-8")
     at = good.index("%}", good.index("{% block")) + 2      # inside the first block
-    template.write_text(good[:at] + "\n" + broken + good[at:], "utf-8")
+    lines = _template_error(built_project, tmp_path, good[:at] + "\n" + broken + good[at:])
     line = good[:at].count("\n") + 2
-    builder = Builder(BuildOptions.for_project(project, out=tmp_path / "out"),
-                      lambda line: None, memory=True)
-    try:
-        with pytest.raises(BuildError) as caught:
-            builder.build()
-        lines = report(caught.value)
-        assert re.search(rf"templates/article\.html:{line}: \w+: [^;]*; fix the template$",
-                         lines[0]) and str(project) not in lines[0].split(": ", 1)[1], lines
-    finally:
-        builder.close()
+    assert re.search(rf"templates/article\.html:{line}: \w+: [^;]*; fix the template$",
+                     lines[0]) and str(tmp_path / "p") not in lines[0].split(": ", 1)[1], lines
 
 
 def _first_difference(part: str, page: str) -> str:
