@@ -2801,20 +2801,75 @@ def test_a_toml_front_matter_block_below_the_front_matter_is_named(
     assert f"index.md:{BODY_START + 2}: warning:" in got[0] and "remove the block" in got[0], got
 
 
-@pytest.mark.parametrize("text", [
-    "The **scaled score is here.\n",
-    "The scaled** score.\n",
-    "The ** scaled ** score.\n",
-    "\u7528\u76f8\u4e92\u72ec\u7acb\u7684**\u6807\u51c6\u6b63\u6001*\u5206\u91cf\u3002\n",
-])
-def test_a_bold_mark_without_its_pair_warns_at_its_line(tmp_path: Path, text: str) -> None:
-    """A '*' lost or doubled at a bold pair (`**bold*`) showed '**' on the page, exit 0,
-    no word (found by mdfuzz)."""
+# a mark without its pair (found by mdfuzz): its case, the warning's words, what it says to
+# write, and whether a case gives one warning (an unpaired bold mark may give one per '**')
+UNPAIRED = {
+    "bold opened": ("The **scaled score is here.\n", "bold mark '**' without its pair",
+                    "**bold words**", False),
+    "bold closed": ("The scaled** score.\n", "bold mark '**' without its pair",
+                    "**bold words**", False),
+    "bold spaced": ("The ** scaled ** score.\n", "bold mark '**' without its pair",
+                    "**bold words**", False),
+    "bold in Chinese": ("\u7528\u76f8\u4e92\u72ec\u7acb\u7684**\u6807\u51c6\u6b63\u6001*"
+                        "\u5206\u91cf\u3002\n", "bold mark '**' without its pair",
+                        "**bold words**", False),
+    "italic opened": ("The *scaled score is here.\n", "emphasis mark '*' without its pair",
+                      "*italic words*", True),
+    "italic in brackets": ("A share (*not a score) here.\n",
+                           "emphasis mark '*' without its pair", "*italic words*", True),
+    "italic in Chinese": ("\u7528\u76f8\u4e92\u72ec\u7acb\u7684*\u6807\u51c6\u6b63\u6001"
+                          "\u5206\u91cf\u3002\n", "emphasis mark '*' without its pair",
+                          "*italic words*", True),
+    "link ']' doubled": ("See [the paper]](https://example.org/paper) now.\n",
+                         "'](' without its pair of brackets", "[text](address)", True),
+    "link '[' lost": ("See the paper](https://example.org/paper) now.\n",
+                      "'](' without its pair of brackets", "[text](address)", True),
+    "link in Chinese": ("\u89c1[\u8bba\u6587]](https://example.org/paper)\u3002\n",
+                        "'](' without its pair of brackets", "[text](address)", True),
+}
+
+
+@pytest.mark.parametrize("text, said, write, once", UNPAIRED.values(), ids=UNPAIRED)
+def test_a_mark_without_its_pair_warns_at_its_line(tmp_path: Path, text: str, said: str,
+                                                   write: str, once: bool) -> None:
+    """A '*' lost or doubled at a bold pair (`**bold*`), an italic '*' never closed, a ']'
+    doubled or a '[' lost at a link: each showed its marks on the page, exit 0, no word;
+    neither reading makes bold, italics or a link of it."""
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text)
-    got = [w for w in warned if "bold mark '**' without its pair" in w]
+    got = [w for w in warned if said in w]
     assert got and all(f"index.md:{BODY_START + 2}: warning:" in g for g in got), warned
-    assert "; write **bold words**" in got[0], got
+    assert len(got) == 1 or not once, got
+    assert f"; write {write}" in got[0], got
+
+
+# marks in pairs, in code or math, or as text: (case, the warning that must not come)
+PAIRED = [
+    ("Some **bold** and ***bold italic*** and *italic* words.\n", "bold mark"),
+    ("Asterisks as text: \\*\\* here, and `a**b` in code.\n", "bold mark"),
+    ("Math $a^{**}$ keeps its stars.\n", "bold mark"),
+    ("```python\nf(**kwargs)\n```\n", "bold mark"),
+    ("A product, 3 * 4, stays text.\n", "bold mark"),
+    ("Some *italic*, **bold**, ***both*** and \u7684*\u6807\u51c6*\u5206 words.\n",
+     "emphasis mark '*'"),
+    ("An escaped \\*star, `*code` and $a^*$ math.\n", "emphasis mark '*'"),
+    ("Products 2*3 and a*b, 3 * 4, and a note mark: significant*.\n", "emphasis mark '*'"),
+    ("```python\nf(*args)\n```\n", "emphasis mark '*'"),
+    ("* a list item\n* another\n", "emphasis mark '*'"),
+    ("| a | b |\n|---|---|\n| *x* | 1 |\n", "emphasis mark '*'"),
+    ("See [the paper](https://example.org/paper) and [a [nested] one](https://example.org).\n",
+     "'](' without"),
+    ("Code `f[0](x)` and math $[0](1)$ and an escaped \\](x).\n", "'](' without"),
+    ("```python\nxs[0](1)\n```\n", "'](' without"),
+]
+
+
+@pytest.mark.parametrize("text, said", PAIRED)
+def test_marks_in_pairs_in_code_or_as_text_stay_quiet(tmp_path: Path, text: str,
+                                                      said: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if said in w], warned
 
 
 @pytest.mark.parametrize(("text", "words"), [
@@ -2834,74 +2889,6 @@ def test_a_bold_pair_with_a_star_lost_is_told_the_bold_to_write(tmp_path: Path, 
     assert all(f"index.md:{line}: warning:" in g for g in got), warned
     assert f"write **{words}**" in got[0], got
     assert not [w for w in warned if "*italic words*" in w], warned
-
-
-@pytest.mark.parametrize("text", [
-    "Some **bold** and ***bold italic*** and *italic* words.\n",
-    "Asterisks as text: \\*\\* here, and `a**b` in code.\n",
-    "Math $a^{**}$ keeps its stars.\n",
-    "```python\nf(**kwargs)\n```\n",
-    "A product, 3 * 4, stays text.\n",
-])
-def test_bold_marks_read_as_bold_or_in_code_stay_quiet(tmp_path: Path, text: str) -> None:
-    with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + text)
-    assert not [w for w in warned if "bold mark" in w], warned
-
-
-@pytest.mark.parametrize("text", [
-    "The *scaled score is here.\n",
-    "A share (*not a score) here.\n",
-    "\u7528\u76f8\u4e92\u72ec\u7acb\u7684*\u6807\u51c6\u6b63\u6001\u5206\u91cf\u3002\n",
-])
-def test_an_emphasis_mark_without_its_pair_warns_at_its_line(tmp_path: Path, text: str) -> None:
-    """A '*' opening italics that never closes (the other one lost) showed the asterisk
-    before the word, exit 0, no word; neither reading makes italics of it."""
-    with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + text)
-    got = [w for w in warned if "emphasis mark '*' without its pair" in w]
-    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
-    assert "; write *italic words*" in got[0], got
-
-
-@pytest.mark.parametrize("text", [
-    "Some *italic*, **bold**, ***both*** and \u7684*\u6807\u51c6*\u5206 words.\n",
-    "An escaped \\*star, `*code` and $a^*$ math.\n",
-    "Products 2*3 and a*b, 3 * 4, and a note mark: significant*.\n",
-    "```python\nf(*args)\n```\n",
-    "* a list item\n* another\n",
-    "| a | b |\n|---|---|\n| *x* | 1 |\n",
-])
-def test_emphasis_marks_in_pairs_or_as_text_stay_quiet(tmp_path: Path, text: str) -> None:
-    with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + text)
-    assert not [w for w in warned if "emphasis mark '*'" in w], warned
-
-
-@pytest.mark.parametrize("text", [
-    "See [the paper]](https://example.org/paper) now.\n",
-    "See the paper](https://example.org/paper) now.\n",
-    "\u89c1[\u8bba\u6587]](https://example.org/paper)\u3002\n",
-])
-def test_a_link_with_unpaired_brackets_warns_at_its_line(tmp_path: Path, text: str) -> None:
-    """A ']' doubled or a '[' lost at a link showed '](' and the bare address, exit 0,
-    no word (found by mdfuzz)."""
-    with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + text)
-    got = [w for w in warned if "'](' without its pair of brackets" in w]
-    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
-    assert "; write [text](address)" in got[0], got
-
-
-@pytest.mark.parametrize("text", [
-    "See [the paper](https://example.org/paper) and [a [nested] one](https://example.org).\n",
-    "Code `f[0](x)` and math $[0](1)$ and an escaped \\](x).\n",
-    "```python\nxs[0](1)\n```\n",
-])
-def test_links_written_whole_or_in_code_stay_quiet(tmp_path: Path, text: str) -> None:
-    with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + text)
-    assert not [w for w in warned if "'](' without" in w], warned
 
 
 @pytest.mark.parametrize("text", ["简直是{喜大普奔|hē hē hē hē}呀！\n",
