@@ -3060,19 +3060,16 @@ def test_a_highlight_in_a_list_item_is_no_mediawiki_heading(tmp_path: Path, text
 @pytest.mark.parametrize("line", ["-  " * 40 + "x", ">  " * 40 + "x",
                                   "{" + "\u4e2d" * 3000 + "|" + "a " * 3000,
                                   "\uff04" + "x_" * 3000])
+@pytest.mark.timeout(60)    # read at once it takes well under a second; backtracking, hours
 def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) -> None:
     """The readings added for Typora's and Markdown Nice's habits (a note defined in a list
     item, a ruby annotation, a full-width dollar) backtracked without end on a line of many
     list markers or quote marks parted by two spaces, or a long brace never closed: the build
     stalled. Each is read at once now."""
-    import time
-
     from sqrtdk.web.line_reads import check_footnote_definitions
-    started = time.process_time()
     check_footnote_definitions(tmp_path / "index.md", line + "\n")
     with captured():
         html(tmp_path, "Intro.\n\n" + line + "\n", lang="zh")
-    assert time.process_time() - started < 20, "a reading backtracked"
 
 
 @pytest.mark.parametrize("row", ["<![a](x.jpg),![b](y.jpg)>\n",
