@@ -458,3 +458,104 @@ def test_a_translucent_area_is_outlined(site_build: dict[str, Any]) -> None:
             stroke = style.get("stroke", "none").strip()
             seen = min(float(style.get("stroke-opacity", 1)), float(style.get("opacity", 1)))
             assert stroke != "none" and seen >= 0.5, (path.name, el.get("style"))
+
+
+def _fig_filters() -> list[list[Any]]:
+    """Every value but `none` that static/style.css gives `--fig-filter` (the dark page's
+    view of a figure), as its filter functions (tinycss2 FunctionBlock tokens)."""
+    import tinycss2
+    sheet = (PACKAGE_DIR.parent / "static" / "style.css").read_text(encoding="utf-8")
+    found: list[list[Any]] = []
+
+    def walk(tokens: Any) -> None:
+        for node in tokens:
+            content = getattr(node, "content", None)
+            if node.type in ("qualified-rule", "at-rule") and content:
+                for decl in tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True):
+                    if decl.type == "declaration" and decl.name == "--fig-filter":
+                        funcs = [t for t in decl.value if t.type == "function"]
+                        if funcs:
+                            found.append(funcs)
+                walk(tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True))
+    walk(tinycss2.parse_stylesheet(sheet, skip_comments=True, skip_whitespace=True))
+    return found
+
+
+def _filtered(rgb: tuple[float, float, float], funcs: list[Any]) -> tuple[float, float, float]:
+    """`rgb` (sRGB, 0-1) through CSS filter functions, in sRGB as filter functions work
+    (Filter Effects 1, section 13: invert is the transfer table [a, 1 - a], hue-rotate the
+    feColorMatrix hueRotate matrix)."""
+    import math
+    r, g, b = rgb
+    for f in funcs:
+        arg = next(t for t in f.arguments if t.type in ("number", "percentage", "dimension"))
+        if f.lower_name == "invert":
+            a = arg.value / (100 if arg.type == "percentage" else 1)
+            r, g, b = (a + c * (1 - 2 * a) for c in (r, g, b))
+        elif f.lower_name == "hue-rotate":
+            t = math.radians(arg.value) if arg.unit == "deg" else float(arg.value)
+            cos, sin = math.cos(t), math.sin(t)
+            m = ((0.213 + cos * 0.787 - sin * 0.213, 0.715 - cos * 0.715 - sin * 0.715,
+                  0.072 - cos * 0.072 + sin * 0.928),
+                 (0.213 - cos * 0.213 + sin * 0.143, 0.715 + cos * 0.285 + sin * 0.140,
+                  0.072 - cos * 0.072 - sin * 0.283),
+                 (0.213 - cos * 0.213 - sin * 0.787, 0.715 - cos * 0.715 + sin * 0.715,
+                  0.072 + cos * 0.928 + sin * 0.072))
+            r, g, b = (min(1.0, max(0.0, row[0] * r + row[1] * g + row[2] * b)) for row in m)
+        else:
+            raise AssertionError(f"--fig-filter uses {f.name}(): add its matrix to this test")
+    return r, g, b
+
+
+def _text_fills(svg: Path) -> list[tuple[str, str]]:
+    """(text, fill) of every <text>: its own style's fill, else the nearest ancestor's, else
+    SVG's initial black."""
+    root = ET.parse(svg).getroot()
+    out: list[tuple[str, str]] = []
+
+    def walk(el: ET.Element, fill: str) -> None:
+        style = dict(_STYLE.findall(el.get("style", "")))
+        fill = style.get("fill", el.get("fill", fill)).strip()
+        if el.tag == f"{SVG}text":
+            out.append(("".join(el.itertext()), fill))
+        for child in el:
+            walk(child, fill)
+    walk(root, "#000000")
+    return out
+
+
+def test_every_figure_text_stands_4_5_to_1_on_the_light_and_the_dark_page(
+        site_build: dict[str, Any]) -> None:
+    """WCAG 2.2 SC 1.4.3: figure text (all under 18 pt once shown) has 4.5:1 against the
+    figure's white ground, and again on the dark page, which shows the figure through
+    style.css's --fig-filter. Labels drawn in a line's colour stood 3.4:1 (green), 3.9:1
+    (vermillion) and 4.0:1 (grey): now draw.text_ink's darker shade of the same hue."""
+    from matplotlib.colors import to_hex, to_rgb
+    filters = _fig_filters()
+    assert filters, "style.css gives the dark page no --fig-filter: this test reads it"
+    for name, lang, layout, path in files(site_build):
+        for text, fill in _text_fills(path):
+            if fill == "none" or not text.strip():
+                continue
+            grounds = [("light", fill, "#ffffff")] + [
+                ("dark", to_hex(_filtered(to_rgb(fill), f)), to_hex(_filtered((1, 1, 1), f)))
+                for f in filters]
+            for page, ink, ground in grounds:
+                ratio = draw.contrast(ink, ground)
+                assert ratio >= 4.5, (path.name, text, fill, page, round(ratio, 2))
+
+
+def test_text_ink_keeps_a_readable_colour_and_darkens_a_faint_one() -> None:
+    import colorsys
+
+    from matplotlib.colors import to_hex, to_rgb
+    assert draw.text_ink("#0072B2") == "#0072B2"         # 5.2:1 already
+    for faint in ("#D55E00", "#009E73", "#7F7F7F", "#E69F00", "#56B4E9"):
+        ink = draw.text_ink(faint)
+        assert draw.contrast(faint, "white") < 4.5 <= draw.contrast(ink, "white"), faint
+        # no darker than it must be: a step (1 % of lightness, and the hex rounding) lighter
+        # does not read; the hue stays
+        h, light, s = colorsys.rgb_to_hls(*to_rgb(ink))
+        lighter = to_hex(colorsys.hls_to_rgb(h, light + 0.012, s))
+        assert draw.contrast(lighter, "white") < 4.5, faint
+        assert abs(h - colorsys.rgb_to_hls(*to_rgb(faint))[0]) < 0.01, faint

@@ -43,6 +43,42 @@ logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
 SKY, PURPLE, GREY, LIGHT, INK = "#56B4E9", "#CC79A7", "#7F7F7F", "#CCCCCC", "#222222"
 CYCLE = (BLUE, VERMILLION, GREEN, ORANGE, SKY, PURPLE)
+TEXT_CONTRAST = 4.5     # WCAG 2.2 SC 1.4.3: text under 18 pt against its background
+
+
+def relative_luminance(color: str) -> float:
+    """WCAG 2.x relative luminance (0 black .. 1 white) of an sRGB colour such as '#D55E00'."""
+    from matplotlib.colors import to_rgb
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in to_rgb(color))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2.x contrast ratio of two colours, 1 (same) to 21 (black on white)."""
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@cache
+def text_ink(color: str, background: str = "white") -> str:
+    """`color` for text: the same hue and saturation (HLS), darkened in steps of 1 % of
+    lightness until it stands TEXT_CONTRAST (4.5:1) against `background`; `color` itself
+    when it already does. A line keeps its colour (3:1 is enough for a graphic, SC 1.4.11),
+    the words naming it take this one: the palette's vermillion stood 3.9:1 on white, its
+    green 3.4:1, the grey 4.0:1. Returns '#rrggbb'. The dark page shows the figure through
+    style.css's filter; tests/test_figures.py checks the text there too."""
+    import colorsys
+
+    from matplotlib.colors import to_hex, to_rgb
+    h, lightness, sat = colorsys.rgb_to_hls(*to_rgb(color))
+    ink = to_hex(to_rgb(color))
+    while contrast(ink, background) < TEXT_CONTRAST and lightness > 0:
+        lightness = max(0.0, lightness - 0.01)
+        ink = to_hex(colorsys.hls_to_rgb(h, lightness, sat))
+    return ink.upper()
 RULER_STYLE = (("raw", VERMILLION, "o"), ("sqrt", BLUE, "s"), ("linear", GREEN, "^"))
 
 WIDTH = {WIDE: 7.0, NARROW: 3.6}                    # inches
@@ -323,7 +359,8 @@ def card_figure(spec: Registration, lang: str, results: Mapping[str, Any],
         head, body = fig.subfigures(2, 1, height_ratios=(1, 3.2))  # type: ignore[misc]
         # labels without fields, formatted like every other label ({{ is a literal brace)
         head.text(0.03, 0.62, card["title"].format(), fontsize=32, va="center")
-        head.text(0.03, 0.18, card["subtitle"].format(), fontsize=17, color=GREY, va="center")
+        head.text(0.03, 0.18, card["subtitle"].format(), fontsize=17, color=text_ink(GREY),
+                  va="center")
         spec.draw(body, needed_results(results, spec.needs), Labels(table, spec), WIDE)
         lay_out(fig)
         keep_layout(fig)
@@ -339,11 +376,13 @@ __all__ = [
     "LIGHT",
     "NARROW",
     "RULER_STYLE",
+    "TEXT_CONTRAST",
     "TYPE",
     "VERMILLION",
     "WIDE",
     "Labels",
     "card_figure",
+    "contrast",
     "draw",
     "legend",
     "log2_axis",
@@ -353,4 +392,5 @@ __all__ = [
     "render",
     "render_card",
     "save",
+    "text_ink",
 ]

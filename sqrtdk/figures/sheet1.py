@@ -21,6 +21,7 @@ from .draw import (
     log2_axis,
     panels,
     powers_of_two,
+    text_ink,
 )
 
 
@@ -69,7 +70,7 @@ def spread_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
         offset = (10, -9) if right else (-4, 12)
         ax.annotate(t("point", d=dq, sd=sd[i]), (dq, sd[i]), xytext=offset,
                     textcoords="offset points", va="center", ha="left" if right else "right",
-                    color=VERMILLION)
+                    color=text_ink(VERMILLION))
     every = 2 if layout == NARROW else 1
     log2_axis(ax, "x", [float(x) for x in d], every)
     log2_axis(ax, "y", powers_of_two(sd + sp["sd_theory"]), every)
@@ -98,7 +99,7 @@ def batches(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
            ylabel=t("ylabel"), title=t("title", n=len(ratios), pairs=sp["batch_pairs"], **sizes))
     ax.annotate(t("offchart", ratio=sp["d_ratio"], **sizes),  # the ratio itself sits far above
                 xy=(0.7, 1.0), xycoords="axes fraction", xytext=(0.7, 0.8),
-                textcoords="axes fraction", ha="center", va="center", color=VERMILLION,
+                textcoords="axes fraction", ha="center", va="center", color=text_ink(VERMILLION),
                 arrowprops={"arrowstyle": "-|>", "color": VERMILLION, "linewidth": 1.2})
     if layout == NARROW:
         legend(ax, fig, layout, "lower left")

@@ -27,6 +27,7 @@ from .draw import (
     log2_axis,
     panels,
     powers_of_two,
+    text_ink,
 )
 
 EDGE_ROOM = 8 / 72   # inches: the layout's padding at the figure's sides
@@ -61,7 +62,7 @@ def saturation_bars(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> N
                     (w - 0.35 if tall else w, shares[w]),     # the bar's left edge, or its top
                     xytext=(-4, -2) if tall else (0, 3), textcoords="offset points",
                     ha="right" if tall else "center", va="top" if tall else "bottom",
-                    color=VERMILLION)
+                    color=text_ink(VERMILLION))
         ax.set(xticks=range(len(names)), xticklabels=names, ylim=(0, 1),
                title=t("panel", scale=scale, dk=(scale * sa["row_sd"]) ** 2))
     for ax in axes:

@@ -20,6 +20,7 @@ from .draw import (
     log10_axis,
     panels,
     powers_of_two,
+    text_ink,
 )
 
 BAND_ALPHA = 0.15    # opacity of a ruler's 10–90 % band (and of its swatch in the key)
@@ -42,7 +43,7 @@ def rulers_sd(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
         ax.plot(d, theory, color=color, linewidth=1.1, alpha=0.8)
         ax.plot(d, ru["sd"][name], marker, color=color, label=t(name))
         ax.annotate(t(f"theory_{name}"), (d[-1], theory[-1]), xytext=(8, 0),
-                    textcoords="offset points", va="center", color=color)
+                    textcoords="offset points", va="center", color=text_ink(color))
     every = 2 if layout == NARROW else 1
     log2_axis(ax, "x", [float(x) for x in d], every)
     log2_axis(ax, "y", powers_of_two([v for name in ru["sd"] for v in ru["sd"][name]]), every)
@@ -73,7 +74,8 @@ def rulers_softmax(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> No
     for ax, y, text, dy in refs:
         ax.axhline(y, color=GREY, linestyle=":", linewidth=1.2)
         ax.annotate(text, (0.02, y), xycoords=ax.get_yaxis_transform(), xytext=(0, dy),
-                    textcoords="offset points", va="top" if dy < 0 else "bottom", color=GREY)
+                    textcoords="offset points", va="top" if dy < 0 else "bottom",
+                    color=text_ink(GREY))
         log2_axis(ax, "x", [float(x) for x in d], every)
         # stacked on a phone, the panels share one x axis, labelled under the lower one
         ax.set(xlabel=t("xlabel") if ax is right or layout != NARROW else "")
@@ -135,7 +137,7 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
             # three figures, as the text and the figure's table quote this percentile
             left.annotate(t("band_below", value=format_number("sig", min(p10), 3)),
                           (d[i], bottom), xytext=(-5, 3), textcoords="offset points",
-                          ha="right", va="bottom", color=color,
+                          ha="right", va="bottom", color=text_ink(color),
                           bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0,
                                 "alpha": 0.85})   # over the band it speaks of
     every = 2 if layout == NARROW else 1
