@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sqrtdk.web.cjk_lint import excerpt, lint_chinese
+from sqrtdk.web.cjk_lint import excerpt, lint_chinese, switched_off
 from sqrtdk.web.lexer import mask
 
 # Chinese text as \u escapes (no Chinese in .py files): "这是一个" and "测试"
@@ -21,7 +21,7 @@ def warnings(tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture) -> lis
     path.write_text(text, encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="sqrtdk.web.cjk_lint"):
         masked = mask(path, text)
-        lint_chinese(path, masked.text, masked)
+        lint_chinese(path, masked.text, masked, switched_off(path, text))
     return [r.getMessage() for r in caplog.records]
 
 
@@ -340,3 +340,27 @@ def test_a_string_quoting_otherwise_than_the_article_names_the_article_s_quote(
         lint_words(article, load_toml(strings))
     found = [r.getMessage() for r in caplog.records]
     assert len(found) == 1 and f"(first at {display_path(article)}:7)" in found[0], found
+
+
+@pytest.mark.parametrize(("off", "on"), [
+    ("<!-- autocorrect-disable -->", "<!-- autocorrect-enable -->"),
+    ("<!-- autocorrect: false -->", "<!-- autocorrect: true -->"),
+    ("{# autocorrect-disable: a product's name as its maker writes it #}",
+     "{# autocorrect-enable #}")])
+def test_autocorrect_s_own_comments_turn_its_rules_off_and_on(tmp_path, caplog, off, on):
+    """autocorrect's switches (its documentation's "Disable with inline comment", as MDN's
+    Chinese pages write them) were dropped with the other comments before the lint read the
+    text: a sentence the author had switched off was still warned, and --strict stopped.
+    The lines from the switch off to the switch on are quiet; the rest is still read."""
+    bad = f"{ZH}numpy{TEST}"
+    text = f"{bad}\n\n{off}\n\n{bad}\n\n{bad}\n\n{on}\n\n{bad}\n"
+    found = warnings(tmp_path, text, caplog)
+    assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["1", "11"], found
+
+
+def test_a_switch_off_never_switched_on_holds_to_the_end_and_code_holds_no_switch(
+        tmp_path, caplog):
+    bad = f"{ZH}numpy{TEST}"
+    shown = f"```\n<!-- autocorrect-disable -->\n```\n\n{bad}\n\n<!-- autocorrect: false -->\n\n{bad}\n"
+    found = warnings(tmp_path, shown, caplog)
+    assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["5"], found

@@ -210,15 +210,51 @@ def _text_brackets(text: str, masked: Masked) -> str:
     return "".join(TEXT_BRACKET if i in text_at else c for i, c in enumerate(text))
 
 
-def lint_chinese(path: Path, masked_text: str, masked: Masked) -> int:
+# autocorrect's own switches, in a comment (its documentation, "Disable with inline comment":
+# a comment holding `autocorrect-disable` or `autocorrect: false` turns the rules off until
+# one holding `autocorrect-enable` or `autocorrect: true`); MDN's Chinese pages use them
+_SWITCH = re.compile(r"autocorrect(?:-(disable|enable)\b|\s*:\s*(false|true)\b)")
+
+
+def switched_off(path: Path, text: str) -> set[int]:
+    """The 1-based lines of `text` (an article, lines as in the file at `path`) where the
+    author turned autocorrect's rules off: from the line of a comment (`<!-- … -->` or
+    `{# … #}`, outside code) holding `autocorrect-disable` or `autocorrect: false` to the
+    line of the next one holding `autocorrect-enable` or `autocorrect: true`, both
+    included, or to the end. The lexer drops comments before the text is linted, so
+    autocorrect never sees its switches itself. Raises BuildError as `comment_spans`."""
+    from .comments import comment_spans
+    from .lexer import code_block_end
+    off: set[int] = set()
+    start: int | None = None
+    for begin, end in comment_spans(path, text, code_block_end):
+        m = _SWITCH.search(text, begin, end)
+        if m is None:
+            continue
+        line = text.count("\n", 0, begin) + 1
+        disable = (m.group(1) or m.group(2)) in ("disable", "false")
+        if disable and start is None:
+            start = line
+        elif not disable and start is not None:
+            off.update(range(start, text.count("\n", 0, end) + 2))
+            start = None
+    if start is not None:
+        off.update(range(start, text.count("\n") + 2))
+    return off
+
+
+def lint_chinese(path: Path, masked_text: str, masked: Masked,
+                 off: set[int] | frozenset[int] = frozenset()) -> int:
     """Warn at every line of `masked_text` (the lexer's masked article, lines as in the file
     at `path`) whose spacing or punctuation autocorrect would change; returns how many.
     `masked`: the lexer's record of the code and formulas the text's tokens stand for, so
     the warning quotes the text as written. A table row is read cell by cell, a heading
-    without its `{#id}`, a '[' GitHub reads as text as no link's (`_text_brackets`)."""
+    without its `{#id}`, a '[' GitHub reads as text as no link's (`_text_brackets`). `off`:
+    the lines the author turned the rules off for (`switched_off`)."""
     text = _text_brackets(_NOTE_IN_LINK.sub(_note_after_link, masked_text), masked)
     tree = _github_reading(text)     # lines stay as they are: one reading serves both
-    found = _table_findings(_without_heading_ids(text, tree), path.name, tree)
+    found = [f for f in _table_findings(_without_heading_ids(text, tree), path.name, tree)
+             if f.line not in off]
     lines = text.split("\n")
     for f in found:
         line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""

@@ -24,7 +24,7 @@ from ..settings import Strings
 from ..textfiles import read_text, visible
 from .article_text import read_article
 from .blocks import deepest_block
-from .cjk_lint import lint_chinese
+from .cjk_lint import lint_chinese, switched_off
 from .comment_blocks import comment_block_warnings
 from .converter import PageContext, markdown_for
 from .editor_blocks import NOTION_CALLOUT, generated_contents, notion_callouts
@@ -251,7 +251,8 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     if strings.language.get("script") == "cjk":     # spacing and punctuation: warnings only
         # the front matter too (title and description: plain text, shown in previews)
         linted = blank_lines(masked.text, article.raw_html, "")
-        lint_chinese(path, front + linted[len(blank_front):], masked)
+        lint_chinese(path, front + linted[len(blank_front):], masked,
+                     switched_off(path, blank_front + body))
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article)
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
