@@ -11,13 +11,24 @@ The handler here lets an import finish first: a thread sends the signal to the m
 again every 20 ms (`signal.pthread_kill`, which runs this handler again there) until the
 handler finds the main thread outside importlib's frames and raises KeyboardInterrupt as
 Python's would.
+
+A KeyboardInterrupt raised where CPython swallows exceptions is lost the same way: in a
+callback `os.register_at_fork` runs after a fork (logging's `_releaseLock`, while the build
+starts its workers), a `__del__`, a weakref or garbage-collector callback. CPython prints
+"Exception ignored in: …" with a traceback and goes on: the build finished, exit 0, as if
+Ctrl+C had never been pressed (seen once in CI). Such an exception goes through
+`sys.unraisablehook`; the hook installed here takes a KeyboardInterrupt and delivers the
+interrupt again, as after an import.
 """
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
+from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 RETRY_S = 0.02
 """How long an interrupt that arrived inside an import waits before it asks again (s)."""
@@ -74,8 +85,23 @@ def interrupt_when_safe(signum: int, frame: FrameType | None) -> None:
     _RETRY.ask(signum)
 
 
+def _redelivering(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """`sys.unraisablehook` that delivers a swallowed KeyboardInterrupt again (see the
+    module's docstring) and passes every other unraisable exception to `hook`."""
+    def handle(unraisable: Any) -> object:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            _RETRY.ask(signal.SIGINT)
+            return None
+        return hook(unraisable)
+    handle.redelivers = True    # type: ignore[attr-defined]
+    return handle
+
+
 def install() -> None:
     """Use `interrupt_when_safe` for SIGINT in this process, unless SIGINT is ignored (a
-    build started by `nohup … &` keeps ignoring it). Call it from the main thread."""
+    build started by `nohup … &` keeps ignoring it), and a `sys.unraisablehook` that
+    delivers a KeyboardInterrupt CPython swallowed again. Call it from the main thread."""
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, interrupt_when_safe)
+        if not getattr(sys.unraisablehook, "redelivers", False):
+            sys.unraisablehook = _redelivering(sys.unraisablehook)

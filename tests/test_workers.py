@@ -8,6 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from helpers import default_signals
 
 from sqrtdk.options import PROJECT_ROOT
@@ -142,3 +143,50 @@ def test_ctrl_c_between_a_workers_fork_and_its_notice_still_ends_the_build() -> 
     proc = subprocess.run([sys.executable, "-c", FORKED_UNNOTED], cwd=root,
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.stdout == "interrupted\n" and proc.returncode == 0, proc.stderr
+
+
+SWALLOWED = """
+import os, signal, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from sqrtdk import interrupt
+interrupt.install()
+where = sys.argv[2]
+
+
+def slow():                     # Ctrl+C strikes in here
+    start = time.monotonic()
+    while time.monotonic() - start < 0.5:
+        pass
+
+
+class Slow:
+    def __del__(self):
+        slow()
+
+
+threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    if where == "fork":         # logging's _releaseLock runs there after each fork
+        os.register_at_fork(after_in_parent=slow)
+        if os.fork() == 0:
+            os._exit(0)
+    else:
+        Slow()                  # dropped at once: __del__ runs
+    time.sleep(10)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+@pytest.mark.parametrize("where", ["fork", "del"])
+def test_ctrl_c_where_python_swallows_exceptions_still_interrupts(where: str) -> None:
+    """Ctrl+C inside a callback run after a fork (logging's `_releaseLock`, as the build
+    starts its workers) or a `__del__` was printed as 'Exception ignored in: …' with a
+    traceback, and the build went on to exit 0 (a CI run). The interrupt comes again, at
+    once: one line, no traceback."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", SWALLOWED, str(root), where], cwd=root,
+                          capture_output=True, text=True, timeout=20, check=False,
+                          preexec_fn=default_signals)
+    assert proc.stdout == "interrupted\n" and not proc.stderr, proc.stdout + proc.stderr
