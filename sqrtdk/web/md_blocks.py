@@ -54,7 +54,7 @@ from .lexer import myst_directive
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_emoji import escaped_as_github
-from .md_figures import IMAGE_SIZE, size_told
+from .md_figures import IMAGE_SIZE, on_own_machine, size_told
 from .md_math import ContentError
 from .model import Outline
 from .positions import LineMap
@@ -317,8 +317,8 @@ class BlockStructure(Treeprocessor):
         self.raw_warned: frozenset[int] = frozenset()
         # links to this site written with a space, text on GitHub: address -> 'write …'
         self.spaced: dict[str, str] = {}
-        # the addresses of pictures written with Markdown Nice's size (`_sized_pictures`)
-        self.sized: frozenset[str] = frozenset()
+        # the addresses of pictures the build stops at (`_told_pictures`)
+        self.told_pictures: frozenset[str] = frozenset()
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -350,12 +350,12 @@ class BlockStructure(Treeprocessor):
         for line, message in differences:
             first.setdefault(line, message)
         self.raw_warned = _raw_runs_warned(source, first)
-        sized_lines, self.sized = self._sized_pictures(root)
+        told_lines, self.told_pictures = self._told_pictures(root)
         links = self._link_warnings(tree, root, lines)
         for line, message in sorted(first.items()):
             # words that differ only by a link one reading makes: the link's warning says why;
-            # by a picture with Markdown Nice's size: the build stops at it (md_figures)
-            if not ((line in {at for at, _ in links} or line in sized_lines)
+            # by a picture the build stops at (md_figures), which GitHub shows as typed
+            if not ((line in {at for at, _ in links} or line in told_lines)
                     and WORDS_ONLY in message):
                 self._warn(line, message)
         self._tables(tree, lines)
@@ -365,19 +365,20 @@ class BlockStructure(Treeprocessor):
             if message:          # '': told once the site's files are known (`spaced`)
                 self._warn(line, message)
 
-    def _sized_pictures(self, root: etree.Element) -> tuple[frozenset[int], frozenset[str]]:
-        """The pictures whose address ends with Markdown Nice's size (`![a](x.png =150x150)`),
-        which the build stops at (`md_figures.size_told`, one message saying what to write):
-        the lines (in the text read) of the blocks holding them, where the words the two
-        readings show differ by that picture (GitHub shows it as typed), and their addresses
-        without the size, which GitHub links in that text. A difference there is no other
-        mistake to tell."""
+    def _told_pictures(self, root: etree.Element) -> tuple[frozenset[int], frozenset[str]]:
+        """The pictures the build stops at with a message saying what to write (md_figures):
+        one whose address ends with Markdown Nice's size (`![a](x.png =150x150)`), one on the
+        author's machine (Typora's `/Users/name/Library/Application Support/typora-user-images/
+        a.png`, its space an address's end on GitHub). GitHub shows such a picture as typed:
+        the lines (in the text read) of the blocks holding them, where the two readings'
+        words differ by it, and their addresses without the size, which GitHub links in that
+        text. A difference there is no other mistake to tell."""
         parents = {child: parent for parent in root.iter() for child in parent}
         lines: set[int] = set()
         addresses: set[str] = set()
         for img in root.iter("img"):
             src = unquote(self.plain(img.get("src", "")))
-            if size_told(src) is None:
+            if size_told(src) is None and on_own_machine(src) is None:
                 continue
             addresses.add(_same_address(IMAGE_SIZE.sub("", src)))
             block: etree.Element | None = img
@@ -691,8 +692,8 @@ class BlockStructure(Treeprocessor):
                 continue
             if any(x and _foreign_link(x, lines) for x in (mine, github)):
                 continue     # another tool's link, told as such (md_foreign)
-            if github and not mine and github.href in self.sized:
-                continue     # a picture's address before Markdown Nice's size: told there
+            if github and not mine and github.href in self.told_pictures:
+                continue     # a picture's address GitHub shows as typed: told there
             if mine and github and mine.href != github.href:
                 said.append((mine.line or github.line, self._other_address(mine, github)))
             elif github and not mine and github.line in self.raw_warned:
