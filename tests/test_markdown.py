@@ -3121,22 +3121,30 @@ def test_a_lone_contents_comment_is_no_contents_list(tmp_path: Path) -> None:
     assert "Text." in made and not [w for w in warned if "contents list" in w], warned
 
 
-@pytest.mark.parametrize("callout", ["<aside>\n💡 Scale by the root of the width.\n</aside>\n",
-                                     "<aside>\nℹ️ Scale by the root of the width.\n</aside>\n"])
-def test_a_notion_callout_is_told_the_lines_of_its_box(tmp_path: Path, callout: str) -> None:
+@pytest.mark.parametrize("mark, title", [("💡", "Tip"), ("ℹ️", "Note"), ("⚠️", "Warning"),
+                                         ("⚠", "Warning"), ("❗", "Important"), ("📌", "Note"),
+                                         ('<img src="https://example.org/i.png" alt="x"/>',
+                                          "Note")],
+                         ids=["light bulb", "information", "warning", "warning, no selector",
+                              "exclamation", "pin, no clear kind", "icon"])
+def test_a_notion_callout_is_told_the_lines_of_its_box(tmp_path: Path, mark: str,
+                                                       title: str) -> None:
     """Notion's callout (its export's `<aside>`, an emoji, the text, `</aside>`) was
     published as a plain aside with no word; it is told as Notion's, with the lines of the
-    box to write, and those lines make the box with no warning."""
+    box to write, titled by the kind its emoji names (it was always 'Note'), and those lines
+    make the box with no warning."""
     with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + callout + "\nMore.\n")
+        html(tmp_path, f"Intro.\n\n<aside>\n{mark} Scale by the root of the width.\n</aside>\n"
+                       "\nMore.\n")
     got = [w for w in warned if "Notion's callout" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
-    assert "'/// details | Note', '    attrs: {id: note}'" in got[0], got[0]
-    box = ("Intro.\n\n/// details | Note\n    attrs: {id: note}\n\n"
+    slug = title.lower()
+    assert f"'/// details | {title}', '    attrs: {{id: {slug}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {slug}}}\n\n"
            "Scale by the root of the width.\n///\n\nMore.\n")
     with captured() as warned:
         made = html(tmp_path, box)
-    assert warned == [] and 'id="note"' in made and "<details" in made, warned
+    assert warned == [] and f'id="{slug}"' in made and "<details" in made, warned
 
 
 def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> None:

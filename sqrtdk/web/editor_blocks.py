@@ -67,6 +67,7 @@ class _Callout(HTMLParser):
         self.first = ""
         self.marked = False
         self.text = ""
+        self.emoji = ""      # the emoji its text starts with ("": an icon's <img>, or none)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self.first:
@@ -75,22 +76,39 @@ class _Callout(HTMLParser):
             self.marked = True
 
     def handle_data(self, data: str) -> None:
-        if self.first and not self.text.strip() and data.strip():
-            self.marked = self.marked or _emoji(data.strip())
+        if self.first and not self.text.strip() and not self.marked and data.strip() and \
+                _emoji(data.strip()):
+            self.marked, self.emoji = True, data.strip()[0]
         self.text += data
 
 
-NOTION_CALLOUT = ("'<aside>' with an emoji is Notion's callout (as its Markdown export writes "
-                  "it), which the page shows as a plain aside, not a box, and GitHub as its "
-                  "bare text; write a box in its place, these lines: '/// details | Note', "
-                  "'    attrs: {id: note}', a blank line, the callout's text without its emoji "
-                  "and without '<aside>', then '///' in place of '</aside>'")
+# the box title for a callout's emoji, where the emoji says what kind of note it is: Notion's
+# light bulb (its default), the warning sign, the exclamation mark, the information sign
+_CALLOUT_KINDS = {"\U0001f4a1": "Tip", "\u26a0": "Warning", "\u2757": "Important",
+                  "\u2139": "Note"}
 
 
-def notion_callouts(text: str) -> list[int]:
-    """The line of each Notion callout in `text` (an article, lines as in the file): a raw
-    HTML block (as cmark-gfm, GitHub's parser, reads it) that starts with `<aside>` and an
-    emoji or an icon."""
+def notion_callout(title: str) -> str:
+    """The warning for a Notion callout, its box titled `title` (`callout_title`)."""
+    slug = title.lower()
+    return ("'<aside>' with an emoji is Notion's callout (as its Markdown export writes it), "
+            "which the page shows as a plain aside, not a box, and GitHub as its bare text; "
+            f"write a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the callout's text without its emoji "
+            "and without '<aside>', then '///' in place of '</aside>'")
+
+
+def callout_title(emoji: str) -> str:
+    """The box title for a callout that starts with `emoji`: its kind where the emoji names
+    one (a light bulb, 'Tip'; a warning sign, 'Warning'; an exclamation mark, 'Important';
+    the information sign, 'Note'), else 'Note'."""
+    return _CALLOUT_KINDS.get(emoji, "Note")
+
+
+def notion_callouts(text: str) -> list[tuple[int, str]]:
+    """The line of each Notion callout in `text` (an article, lines as in the file), with the
+    title of the box to write for it (`callout_title`): a raw HTML block (as cmark-gfm,
+    GitHub's parser, reads it) that starts with `<aside>` and an emoji or an icon."""
     if "<aside" not in text.lower():
         return []
     lines = text.split("\n")
@@ -103,5 +121,5 @@ def notion_callouts(text: str) -> list[int]:
         parser.feed("\n".join(lines[first - 1:last]))
         parser.close()
         if parser.first == "aside" and parser.marked:
-            found.append(first)
+            found.append((first, callout_title(parser.emoji)))
     return found
