@@ -3147,6 +3147,46 @@ def test_a_notion_callout_is_told_the_lines_of_its_box(tmp_path: Path, mark: str
     assert warned == [] and f'id="{slug}"' in made and "<details" in made, warned
 
 
+@pytest.mark.parametrize("anchor, gap", [('<a name="why"></a>', "\n"),
+                                         ('<a id="why"></a>', "\n\n")],
+                         ids=["name, right above", "id, a blank line between"])
+def test_an_anchor_right_before_a_heading_is_told_the_heading_s_own_id(
+        tmp_path: Path, anchor: str, gap: str) -> None:
+    """`<a name="why"></a>` on the line before a heading (a GitHub README's anchor) was
+    published silently as an empty paragraph above the heading, which has its own id here:
+    it is told, with the id to link to or the heading to write, and either way of following
+    the message gives a page without a warning."""
+    body = f"Intro [up](#why).\n\n{anchor}{gap}## Why it *scales* {{#scaling}}\n\nText.\n"
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "right before a heading" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "link to the heading's own id, '#scaling'" in got[0], got[0]
+    assert "'## Why it *scales* {#why}'" in got[0], got[0]
+    for fixed in ("Intro [up](#scaling).\n\n## Why it *scales* {#scaling}\n\nText.\n",
+                  "Intro [up](#why).\n\n## Why it *scales* {#why}\n\nText.\n"):
+        with captured() as warned:
+            made = html(tmp_path, fixed)
+        assert warned == [] and "<p></p>" not in made, warned
+
+
+def test_an_anchor_before_a_heading_without_id_is_told_to_be_its_id(tmp_path: Path) -> None:
+    with captured() as warned, pytest.raises(BuildError):
+        html(tmp_path, 'Intro.\n\n<a name="why"></a>\n## Why\n\nText.\n')
+    got = [w for w in warned if "right before a heading" in w]
+    assert len(got) == 1 and "give the heading that id, '## Why {#why}'" in got[0], warned
+
+
+@pytest.mark.parametrize("body", ['A word <a name="why"></a> in a sentence.\n\n## Why {#why-a}\n',
+                                  '<a href="#why-a">Why</a>\n\n## Why {#why-a}\n',
+                                  '<a name="why"></a>\n\nA paragraph.\n'],
+                         ids=["in a sentence", "a link", "no heading after"])
+def test_an_anchor_not_alone_before_a_heading_is_not_told(tmp_path: Path, body: str) -> None:
+    with captured() as warned:
+        html(tmp_path, body)
+    assert not [w for w in warned if "right before a heading" in w], warned
+
+
 def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "Intro.\n\n<aside>\nScale by the root.\n</aside>\n\nMore.\n")

@@ -10,12 +10,18 @@
 - Notion's callout: its Markdown export writes `<aside>`, an emoji (or its icon's `<img>`)
   and the text, `</aside>`, which the page shows as an unstyled aside and GitHub as bare
   text: a warning at its line giving the exact lines of the box to write.
+- An anchor for the heading under it, `<a name="x"></a>` (or `<a id="x"></a>`) alone on the
+  line before, as READMEs on GitHub made one: here
+  every heading has the id written after it, `## Title {#x}`, and the anchor is an empty
+  paragraph above it: a warning at its line giving the id to link to, or the heading to
+  write with the anchor's id.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 from ..errors import BuildError
@@ -122,4 +128,83 @@ def notion_callouts(text: str) -> list[tuple[int, str]]:
         parser.close()
         if parser.first == "aside" and parser.marked:
             found.append((first, callout_title(parser.emoji)))
+    return found
+
+
+class _Anchor(HTMLParser):
+    """Whether an HTML fragment is one empty `<a>` with a name or an id (`<a name="x"></a>`,
+    `<a id="x">`) and nothing else: that name, else ""."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = ""
+        self.other = False
+        self.anchors = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs).get("name") or dict(attrs).get("id")
+        if tag == "a" and named and not self.anchors and "href" not in dict(attrs):
+            self.name, self.anchors = named, 1
+        else:
+            self.other = True
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.other = self.other or tag != "a"
+
+    def handle_data(self, data: str) -> None:
+        self.other = self.other or bool(data.strip())
+
+    def handle_comment(self, data: str) -> None:
+        self.other = True
+
+
+_HEADING_TAGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_ATTRIBUTES = re.compile(r"[ \t]*\{[^}\n]*\}[ \t]*$")
+_ID_IN = re.compile(r"#([^\s=}]+)")
+
+
+def heading_anchors(text: str) -> list[tuple[int, str]]:
+    """A warning (line, message) for each empty `<a name="x"></a>` or `<a id="x"></a>` that
+    is a paragraph of its own right before a heading (blank lines between or not) in `text`
+    (an article, lines as in the file, as cmark-gfm reads it)."""
+    if "<a" not in text.lower():
+        return []
+    lines = text.split("\n")
+    found = []
+    for parent in cmark_tree(text).iter():
+        for p, heading in pairwise(parent):
+            if p.tag != "p" or heading.tag not in _HEADING_TAGS or not sourcepos_line(p):
+                continue
+            span = p.get("data-sourcepos", "")
+            first = sourcepos_line(p)
+            last = int(span.split("-")[1].split(":")[0]) if "-" in span else first
+            written = "\n".join(lines[first - 1:last]).strip()
+            parser = _Anchor()
+            parser.feed(written)
+            parser.close()
+            if not parser.name or parser.other:
+                continue
+            # the heading as written (its code and emphasis kept), its `{…}` left out
+            typed = lines[sourcepos_line(heading) - 1].strip()
+            attributes = _ATTRIBUTES.search(typed)
+            own = _ID_IN.search(attributes.group(0)) if attributes else None
+            typed = typed[:attributes.start()].rstrip() if attributes else typed
+            if not typed.startswith("#"):       # a setext heading's line of words
+                typed = "#" * int(heading.tag[1]) + " " + typed
+            with_anchor = f"'{typed} {{#{parser.name}}}'"
+            if own is None:
+                instead = f"give the heading that id, {with_anchor}, and remove this line"
+            elif own.group(1) == parser.name:
+                instead = "remove this line: the heading's id is the same"
+            else:
+                instead = (f"remove this line, and link to the heading's own id, "
+                           f"'#{own.group(1)}'; or give the heading the anchor's id, "
+                           f"{with_anchor}, in every language, and remove this line")
+            found.append((first, f"'{written}' right before a heading is an anchor as GitHub "
+                                 "READMEs make one; here each heading has its own id, written "
+                                 "after it as '{#id}' (an attribute list), and this line "
+                                 f"publishes an empty paragraph above it; {instead}"))
     return found
