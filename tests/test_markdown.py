@@ -87,6 +87,19 @@ def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path)
     assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
 
 
+@pytest.mark.parametrize("mark", ["％", "%", "‰", "°", "℃", "～", "〜", "·", "・", "‼", "⁉"])
+def test_a_sign_after_inline_math_in_chinese_stays_on_its_line(tmp_path: Path, mark: str) -> None:
+    """Chromium at 360 px started a line with a percent sign, a degree sign, a wave dash, a
+    middle dot or a doubled exclamation mark right after a formula (KaTeX's box; one place
+    in 24), as it did a full-width colon or semicolon, which were glued already: each is
+    kept on the formula's line, in its `.nobr`."""
+    body = f"比例为 $p${mark}其余不变。\n"
+    glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements
+             if e["attrs"].get("class") == "nobr"]
+    assert [e["text"][-1] for e in glued] == [mark], glued
+    assert [e["attrs"].get("style") for e in glued] == ["--marks: 1"]
+
+
 @pytest.mark.parametrize("lang, body, marks", [
     ("zh", "阈值（$d_k=1024$ 时为 0%），见「$a$」。\n", ["（", "「"]),
     ("en", "The rulers (1, $\\sqrt{d_k}$ or $d_k$) and ($a$, “$b$”).\n", ["(", "“"]),
