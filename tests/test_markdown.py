@@ -3183,6 +3183,20 @@ def test_an_anchor_right_before_a_heading_is_told_the_heading_s_own_id(
         assert warned == [] and "<p></p>" not in made, warned
 
 
+@pytest.mark.parametrize("heading", ['## <a name="why"></a>Why it *scales* {#scaling}',
+                                     '## Why it <a id="why"></a> *scales* {#scaling}'],
+                         ids=["first", "among the words"])
+def test_an_anchor_in_a_heading_is_told_the_heading_s_own_id(tmp_path: Path,
+                                                             heading: str) -> None:
+    """The same README habit inside the heading's line: the heading has two ids."""
+    with captured() as warned:
+        html(tmp_path, f"Intro [up](#why).\n\n{heading}\n\nText.\n")
+    got = [w for w in warned if "in the heading is an anchor" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "link to the heading's own id, '#scaling'" in got[0], got[0]
+    assert "'## Why it *scales* {#why}'" in got[0], got[0]
+
+
 def test_an_anchor_before_a_heading_without_id_is_told_to_be_its_id(tmp_path: Path) -> None:
     with captured() as warned, pytest.raises(BuildError):
         html(tmp_path, 'Intro.\n\n<a name="why"></a>\n## Why\n\nText.\n')

@@ -11,7 +11,7 @@
   and the text, `</aside>`, which the page shows as an unstyled aside and GitHub as bare
   text: a warning at its line giving the exact lines of the box to write.
 - An anchor for the heading under it, `<a name="x"></a>` (or `<a id="x"></a>`) alone on the
-  line before, as READMEs on GitHub made one: here
+  line before, or in the heading's line, as READMEs on GitHub made one: here
   every heading has the id written after it, `## Title {#x}`, and the anchor is an empty
   paragraph above it: a warning at its line giving the id to link to, or the heading to
   write with the anchor's id.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -166,14 +167,82 @@ _ATTRIBUTES = re.compile(r"[ \t]*\{[^}\n]*\}[ \t]*$")
 _ID_IN = re.compile(r"#([^\s=}]+)")
 
 
+class _InlineAnchors(HTMLParser):
+    """The empty anchors (`<a name="x"></a>`, `<a id="x"></a>`) in one line of text: each
+    one's name and the offsets of its start and end in the line."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.line = line
+        self.found: list[tuple[str, int, int]] = []
+        self.open: tuple[str, int] | None = None     # an anchor opened, nothing inside yet
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs).get("name") or dict(attrs).get("id")
+        self.open = (named, self.getpos()[1]) if tag == "a" and named and \
+            "href" not in dict(attrs) else None
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self.open is not None:
+            end = self.line.find(">", self.getpos()[1]) + 1
+            self.found.append((self.open[0], self.open[1], end))
+        self.open = None
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.open = None
+
+
+def _heading_as_written(line: str, heading: etree.Element) -> tuple[str, str | None]:
+    """A heading of cmark-gfm's tree as written on its first `line` (its code and emphasis
+    kept), its `{…}` left out and written with '#' (a setext heading's line of words), and
+    the id in that `{…}`."""
+    typed = line.strip()
+    attributes = _ATTRIBUTES.search(typed)
+    own = _ID_IN.search(attributes.group(0)) if attributes else None
+    typed = typed[:attributes.start()].rstrip() if attributes else typed
+    if not typed.startswith("#"):
+        typed = "#" * int(heading.tag[1]) + " " + typed
+    return typed, own.group(1) if own else None
+
+
+def _anchor_advice(name: str, typed: str, own: str | None, it: str) -> str:
+    """What to do with anchor `name` (`it`: 'this line', 'it') of heading `typed` (as
+    `_heading_as_written` gives it, without the anchor), whose own id is `own`."""
+    with_anchor = f"'{typed} {{#{name}}}'"
+    if own is None:
+        return f"give the heading that id, {with_anchor}, and remove {it}"
+    if own == name:
+        return f"remove {it}: the heading's id is the same"
+    return (f"remove {it}, and link to the heading's own id, '#{own}'; or give the heading "
+            f"the anchor's id, {with_anchor}, in every language, and remove {it}")
+
+
 def heading_anchors(text: str) -> list[tuple[int, str]]:
     """A warning (line, message) for each empty `<a name="x"></a>` or `<a id="x"></a>` that
-    is a paragraph of its own right before a heading (blank lines between or not) in `text`
-    (an article, lines as in the file, as cmark-gfm reads it)."""
+    is a paragraph of its own right before a heading (blank lines between or not), or is in
+    the heading's line, in `text` (an article, lines as in the file, as cmark-gfm reads
+    it)."""
     if "<a" not in text.lower():
         return []
     lines = text.split("\n")
     found = []
+    for heading in cmark_tree(text).iter():
+        if heading.tag not in _HEADING_TAGS or not sourcepos_line(heading):
+            continue
+        line = lines[sourcepos_line(heading) - 1]
+        inside = _InlineAnchors(line)
+        inside.feed(line)
+        inside.close()
+        for name, start, end in inside.found:
+            # the heading without the anchor (and the space it leaves doubled)
+            rest = line[:start].rstrip(" \t") + " " + line[end:].lstrip(" \t")
+            typed, own = _heading_as_written(rest, heading)
+            advice = _anchor_advice(name, typed, own, "it")
+            found.append((sourcepos_line(heading),
+                          f"'{line[start:end]}' in the heading is an anchor as GitHub READMEs "
+                          "make one; here each heading has its own id, written after it as "
+                          f"'{{#id}}' (an attribute list); {advice}"))
     for parent in cmark_tree(text).iter():
         for p, heading in pairwise(parent):
             if p.tag != "p" or heading.tag not in _HEADING_TAGS or not sourcepos_line(p):
@@ -187,24 +256,10 @@ def heading_anchors(text: str) -> list[tuple[int, str]]:
             parser.close()
             if not parser.name or parser.other:
                 continue
-            # the heading as written (its code and emphasis kept), its `{…}` left out
-            typed = lines[sourcepos_line(heading) - 1].strip()
-            attributes = _ATTRIBUTES.search(typed)
-            own = _ID_IN.search(attributes.group(0)) if attributes else None
-            typed = typed[:attributes.start()].rstrip() if attributes else typed
-            if not typed.startswith("#"):       # a setext heading's line of words
-                typed = "#" * int(heading.tag[1]) + " " + typed
-            with_anchor = f"'{typed} {{#{parser.name}}}'"
-            if own is None:
-                instead = f"give the heading that id, {with_anchor}, and remove this line"
-            elif own.group(1) == parser.name:
-                instead = "remove this line: the heading's id is the same"
-            else:
-                instead = (f"remove this line, and link to the heading's own id, "
-                           f"'#{own.group(1)}'; or give the heading the anchor's id, "
-                           f"{with_anchor}, in every language, and remove this line")
+            typed, own = _heading_as_written(lines[sourcepos_line(heading) - 1], heading)
             found.append((first, f"'{written}' right before a heading is an anchor as GitHub "
                                  "READMEs make one; here each heading has its own id, written "
                                  "after it as '{#id}' (an attribute list), and this line "
-                                 f"publishes an empty paragraph above it; {instead}"))
-    return found
+                                 "publishes an empty paragraph above it; "
+                                 f"{_anchor_advice(parser.name, typed, own, 'this line')}"))
+    return sorted(found)
