@@ -213,7 +213,21 @@ def sweep(opts: BuildOptions, n: int, log: Callable[[str], None] = print,
     """Run seeds 1…n, write opts.sweep_file, return the table (see the module docstring).
     With `claims`, only those claims' entries are recomputed and the others kept: the file
     must then hold a sweep of the same n seeds (BuildError otherwise, or for an unknown
-    claim name)."""
+    claim name). Holds the locks a build takes of the folders it writes (the cache, where
+    each seed's results go, and the figures folder, which holds sweep.json), waiting for a
+    build or another sweep that holds one: a sweep took none, and wrote the cache entries
+    and sweep.json while a build or another sweep read and wrote them (a build pruning the
+    cache under it; the last sweep to finish replacing the other's file, a `--claims` sweep
+    keeping entries of the file as it was before the other's)."""
+    from .web.output import out_lock
+    with out_lock(opts.figures_dir, opts.cache_dir, log, opts.sweep_file.parent,
+                  waiting="for another build or sweep of this checkout to finish"):
+        return _sweep(opts, n, log, claims)
+
+
+def _sweep(opts: BuildOptions, n: int, log: Callable[[str], None],
+           claims: list[str] | None) -> str:
+    """`sweep`'s work, under its locks."""
     from .errors import BuildError, suggest
     from .science import registry
     from .science.registry import CLAIMS

@@ -203,6 +203,67 @@ def test_a_build_waits_for_another_build_into_the_same_folder(
     assert not [p.name for p in project.iterdir() if p.name.startswith(".site")]
 
 
+# a build's locks (pipeline.Builder.build) or a sweep's (sweep.sweep, its work a pause),
+# held in a process of their own for argv[3] seconds: argv[1] the role, argv[2] the project
+_HOLD_AS = """
+import sys, time
+from pathlib import Path
+from sqrtdk import sweep
+from sqrtdk.options import BuildOptions
+from sqrtdk.web.output import out_lock
+role, opts, pause = sys.argv[1], BuildOptions.for_project(Path(sys.argv[2])), float(sys.argv[3])
+def hold(*_):
+    print("held", flush=True)
+    time.sleep(pause)
+    return ""
+if role == "sweep":
+    sweep._sweep = hold
+    sweep.sweep(opts, 1, log=lambda _: None)
+else:
+    with out_lock(opts.out, opts.cache_dir if role == "build" else None, print,
+                  opts.figures_dir):
+        hold()
+"""
+
+
+@pytest.mark.parametrize("holder, waiter", [("build", "sweep"), ("build --no-cache", "sweep"),
+                                            ("sweep", "sweep"), ("sweep", "build"),
+                                            ("sweep", "build --no-cache")])
+def test_a_sweep_and_a_build_of_one_checkout_take_turns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holder: str, waiter: str) -> None:
+    """`build.py --sweep` took no lock: two sweeps, or a sweep and a build, wrote the cache's
+    entries and figures/sweep.json at once. A sweep takes the locks a build takes of the
+    folders it writes (the cache, the figures folder), and waits, saying so."""
+    import time
+
+    from sqrtdk import sweep as sweep_module
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.output import out_lock
+    project = tmp_path / "project"
+    opts = BuildOptions.for_project(project)
+    root = Path(__file__).resolve().parents[1]
+    held = subprocess.Popen([sys.executable, "-c", _HOLD_AS, holder, str(project), "2"],
+                            cwd=root, stdout=subprocess.PIPE, text=True)
+    said: list[str] = []
+    ran: list[float] = []
+    monkeypatch.setattr(sweep_module, "_sweep",
+                        lambda *_: ran.append(time.monotonic()) or "")
+    try:
+        assert held.stdout is not None and held.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        if waiter == "sweep":
+            sweep_module.sweep(opts, 1, log=said.append)
+        else:
+            with out_lock(opts.out, opts.cache_dir if waiter == "build" else None,
+                          said.append, opts.figures_dir):
+                ran.append(time.monotonic())
+    finally:
+        held.wait(timeout=60)
+    assert said and said[0].startswith("waiting") and ran and ran[0] - start >= 1.0, said
+    if waiter == "sweep":
+        assert "for another build or sweep of this checkout to finish" in said[0], said
+
+
 def test_builds_started_together_all_finish(tmp_path: Path,
                                             site_build: dict[str, Any]) -> None:
     project = copy_project_files(tmp_path / "project")

@@ -6,6 +6,7 @@ of our own."""
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -696,3 +697,25 @@ def test_a_one_cell_table_without_rows_is_told_as_a_boxed_block(tmp_path: Path) 
     assert len(messages) == 1 and "'```' fence" in messages[0], messages
     two, _ = convert(tmp_path, "Intro.\n\n| a | b |\n| --- | --- |\n")
     assert len(two) == 1 and "fence" not in two[0] and "add a row" in two[0], two
+
+
+@pytest.mark.parametrize("passage", [
+    "![a](x.png =150x150)\n",
+    "![a](https://example.org/x.png =150x150)\n",
+    "An ![a](x.png =40%x) picture.\n",
+    "Some words,\nan ![b](https://example.org/y.png =40x40) picture\nand more.\n",
+    "![a](/Users/me/Library/Application Support/typora-user-images/image-1.png)\n",
+    "A ![a](/Users/me/Library/Application Support/typora-user-images/image-1.png) here.\n",
+], ids=["alone", "alone, another site's", "in a sentence", "in a paragraph's middle line",
+        "Typora's macOS picture alone", "Typora's macOS picture in a sentence"])
+def test_a_picture_the_build_stops_at_is_no_difference_to_tell(tmp_path: Path,
+                                                                passage: str) -> None:
+    """Markdown Nice's picture size (`![a](x.png =150x150)`) and Typora's pasted picture on
+    macOS (its path has a space, an address's end on GitHub) are told by the build's error
+    at the picture (md_figures): GitHub showing that picture as typed (and linking the
+    address in it) was a second message, of words that differ, about the same fault."""
+    stops = pytest.raises(BuildError) if passage.startswith("!") else nullcontext()
+    with captured() as messages, stops:
+        page(tmp_path, FILLER + passage, RESULTS)
+    assert list(messages) == []
+

@@ -101,6 +101,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
                              "site"),
     "windows path image": ("an ![x](C:\\Users\\me\\Pictures\\a.png) here",
                            "a file on your own machine", "site"),
+    # Typora's pasted picture on macOS, in its folder in Application Support, and a file in a
+    # home folder: told as a file the site does not have
+    "Typora's macOS picture": ("an ![x](/Users/me/Library/Application Support/typora-user-"
+                               "images/image-1.png) here", "Typora's copy of a pasted picture",
+                               "site"),
+    "home folder link": ("see [x](/home/me/notes.pdf) now", "a path in your home folder", "site"),
     "formula image": ("where ![d](https://latex.codecogs.com/svg.latex?%5Cfrac%7Ba%7D%7Bb%7D) is",
                       "write the formula as math, $\\frac{a}{b}$", "site"),
     "javascript link": ("see [x](javascript:alert(1)) now", "would run a script", "site"),
@@ -174,6 +180,9 @@ BLOCK: dict[str, tuple[str, str, str]] = {
         "a file on your own machine", "page"),
     "windows path picture as a figure, forward slashes": (
         "![x](D:/notes/assets/a.png \"A caption.\")", "a file on your own machine", "page"),
+    "Typora's macOS picture as a figure": (
+        "![x](/Users/me/Library/Application Support/typora-user-images/image-1.png)",
+        "Typora's copy of a pasted picture", "page"),
     "heading without id": ("## A heading", "no explicit id", "page"),
     "id with a space": ("## A heading {#bars note}", "an id has no spaces", "page"),
     "figure not made": ("![A chart](spred_hist.svg \"Caption.\")", "did you mean 'spread_hist'",

@@ -117,6 +117,39 @@ def test_a_formula_of_a_number_and_tex_is_no_price(text: str) -> None:
     assert not [w for w in warned if "prices" in w], warned
 
 
+@pytest.mark.parametrize("source, line", [
+    ("\\[ some plain words here \\]\n", 3),
+    ("$$ the sum of scores $$\n", 3),
+    ("$$\nthe sum of scores,\nrow by row.\n$$\n", 4),
+    ("```math\nthe sum of scores\n```\n", 4),
+    ("A sentence with $the sum of scores$ inside.\n", 3),
+], ids=["brackets", "dollars on a line", "dollars around lines", "math fence", "inline"])
+def test_a_formula_of_only_prose_warns_at_its_line(source: str, line: int) -> None:
+    """A formula holding only words (`\\[ some plain words \\]`) was typeset silently as
+    math: each letter a variable in italics, the words run together. Written as the message
+    says (as text, or its words in \\text{…}), it warns no more."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, "first\n\n" + source)
+    got = [w for w in warned if "only words of prose" in w]
+    assert len(got) == 1 and got[0].startswith(f"a.md:{line}: warning:"), warned
+    assert "without the formula's delimiters" in got[0] and "\\text{" in got[0], got
+    for fixed in ("first\n\nsome plain words here\n", "\\[ \\text{some plain words here} \\]\n"):
+        with captured() as warned:
+            mask(P, fixed)
+        assert warned == [], warned
+
+
+@pytest.mark.parametrize("text", ["$$ x = y $$", "\\[ \\text{the sum of scores} \\]",
+                                  "$x or y$", "$a b c d$", "$$ f(x) of the sum $$",
+                                  "$$ sum of x_i over all $$", "$the sum$"])
+def test_a_formula_with_math_or_few_words_is_no_prose(text: str) -> None:
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, text + "\n")
+    assert not [w for w in warned if "prose" in w], warned
+
+
 def test_dollar_inside_braces_does_not_close_the_formula() -> None:
     assert tex("$\\text{for $a<b$ only}$\n") == [("\\text{for $a<b$ only}", False, 1)]
 

@@ -87,6 +87,19 @@ def test_chinese_punctuation_after_inline_math_stays_on_its_line(tmp_path: Path)
     assert "nobr" not in html(tmp_path, "See $a$, then $b$.\n")
 
 
+@pytest.mark.parametrize("mark", ["％", "%", "‰", "°", "℃", "～", "〜", "·", "・", "‼", "⁉"])
+def test_a_sign_after_inline_math_in_chinese_stays_on_its_line(tmp_path: Path, mark: str) -> None:
+    """Chromium at 360 px started a line with a percent sign, a degree sign, a wave dash, a
+    middle dot or a doubled exclamation mark right after a formula (KaTeX's box; one place
+    in 24), as it did a full-width colon or semicolon, which were glued already: each is
+    kept on the formula's line, in its `.nobr`."""
+    body = f"比例为 $p${mark}其余不变。\n"
+    glued = [e for e in Tree(html(tmp_path, body, lang="zh")).elements
+             if e["attrs"].get("class") == "nobr"]
+    assert [e["text"][-1] for e in glued] == [mark], glued
+    assert [e["attrs"].get("style") for e in glued] == ["--marks: 1"]
+
+
 @pytest.mark.parametrize("lang, body, marks", [
     ("zh", "阈值（$d_k=1024$ 时为 0%），见「$a$」。\n", ["（", "「"]),
     ("en", "The rulers (1, $\\sqrt{d_k}$ or $d_k$) and ($a$, “$b$”).\n", ["(", "“"]),
@@ -3118,22 +3131,84 @@ def test_a_lone_contents_comment_is_no_contents_list(tmp_path: Path) -> None:
     assert "Text." in made and not [w for w in warned if "contents list" in w], warned
 
 
-@pytest.mark.parametrize("callout", ["<aside>\n💡 Scale by the root of the width.\n</aside>\n",
-                                     "<aside>\nℹ️ Scale by the root of the width.\n</aside>\n"])
-def test_a_notion_callout_is_told_the_lines_of_its_box(tmp_path: Path, callout: str) -> None:
+@pytest.mark.parametrize("mark, title", [("💡", "Tip"), ("ℹ️", "Note"), ("⚠️", "Warning"),
+                                         ("⚠", "Warning"), ("❗", "Important"), ("📌", "Note"),
+                                         ('<img src="https://example.org/i.png" alt="x"/>',
+                                          "Note")],
+                         ids=["light bulb", "information", "warning", "warning, no selector",
+                              "exclamation", "pin, no clear kind", "icon"])
+def test_a_notion_callout_is_told_the_lines_of_its_box(tmp_path: Path, mark: str,
+                                                       title: str) -> None:
     """Notion's callout (its export's `<aside>`, an emoji, the text, `</aside>`) was
     published as a plain aside with no word; it is told as Notion's, with the lines of the
-    box to write, and those lines make the box with no warning."""
+    box to write, titled by the kind its emoji names (it was always 'Note'), and those lines
+    make the box with no warning."""
     with captured() as warned:
-        html(tmp_path, "Intro.\n\n" + callout + "\nMore.\n")
+        html(tmp_path, f"Intro.\n\n<aside>\n{mark} Scale by the root of the width.\n</aside>\n"
+                       "\nMore.\n")
     got = [w for w in warned if "Notion's callout" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
-    assert "'/// details | Note', '    attrs: {id: note}'" in got[0], got[0]
-    box = ("Intro.\n\n/// details | Note\n    attrs: {id: note}\n\n"
+    slug = title.lower()
+    assert f"'/// details | {title}', '    attrs: {{id: {slug}}}'" in got[0], got[0]
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {slug}}}\n\n"
            "Scale by the root of the width.\n///\n\nMore.\n")
     with captured() as warned:
         made = html(tmp_path, box)
-    assert warned == [] and 'id="note"' in made and "<details" in made, warned
+    assert warned == [] and f'id="{slug}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("anchor, gap", [('<a name="why"></a>', "\n"),
+                                         ('<a id="why"></a>', "\n\n")],
+                         ids=["name, right above", "id, a blank line between"])
+def test_an_anchor_right_before_a_heading_is_told_the_heading_s_own_id(
+        tmp_path: Path, anchor: str, gap: str) -> None:
+    """`<a name="why"></a>` on the line before a heading (a GitHub README's anchor) was
+    published silently as an empty paragraph above the heading, which has its own id here:
+    it is told, with the id to link to or the heading to write, and either way of following
+    the message gives a page without a warning."""
+    body = f"Intro [up](#why).\n\n{anchor}{gap}## Why it *scales* {{#scaling}}\n\nText.\n"
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "right before a heading" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "link to the heading's own id, '#scaling'" in got[0], got[0]
+    assert "'## Why it *scales* {#why}'" in got[0], got[0]
+    for fixed in ("Intro [up](#scaling).\n\n## Why it *scales* {#scaling}\n\nText.\n",
+                  "Intro [up](#why).\n\n## Why it *scales* {#why}\n\nText.\n"):
+        with captured() as warned:
+            made = html(tmp_path, fixed)
+        assert warned == [] and "<p></p>" not in made, warned
+
+
+@pytest.mark.parametrize("heading", ['## <a name="why"></a>Why it *scales* {#scaling}',
+                                     '## Why it <a id="why"></a> *scales* {#scaling}'],
+                         ids=["first", "among the words"])
+def test_an_anchor_in_a_heading_is_told_the_heading_s_own_id(tmp_path: Path,
+                                                             heading: str) -> None:
+    """The same README habit inside the heading's line: the heading has two ids."""
+    with captured() as warned:
+        html(tmp_path, f"Intro [up](#why).\n\n{heading}\n\nText.\n")
+    got = [w for w in warned if "in the heading is an anchor" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "link to the heading's own id, '#scaling'" in got[0], got[0]
+    assert "'## Why it *scales* {#why}'" in got[0], got[0]
+
+
+def test_an_anchor_before_a_heading_without_id_is_told_to_be_its_id(tmp_path: Path) -> None:
+    with captured() as warned, pytest.raises(BuildError):
+        html(tmp_path, 'Intro.\n\n<a name="why"></a>\n## Why\n\nText.\n')
+    got = [w for w in warned if "right before a heading" in w]
+    assert len(got) == 1 and "give the heading that id, '## Why {#why}'" in got[0], warned
+
+
+@pytest.mark.parametrize("body", ['A word <a name="why"></a> in a sentence.\n\n## Why {#why-a}\n',
+                                  '<a href="#why-a">Why</a>\n\n## Why {#why-a}\n',
+                                  '<a name="why"></a>\n\nA paragraph.\n'],
+                         ids=["in a sentence", "a link", "no heading after"])
+def test_an_anchor_not_alone_before_a_heading_is_not_told(tmp_path: Path, body: str) -> None:
+    with captured() as warned:
+        html(tmp_path, body)
+    assert not [w for w in warned if "right before a heading" in w], warned
 
 
 def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> None:

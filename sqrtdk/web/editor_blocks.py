@@ -10,12 +10,19 @@
 - Notion's callout: its Markdown export writes `<aside>`, an emoji (or its icon's `<img>`)
   and the text, `</aside>`, which the page shows as an unstyled aside and GitHub as bare
   text: a warning at its line giving the exact lines of the box to write.
+- An anchor for the heading under it, `<a name="x"></a>` (or `<a id="x"></a>`) alone on the
+  line before, or in the heading's line, as READMEs on GitHub made one: here
+  every heading has the id written after it, `## Title {#x}`, and the anchor is an empty
+  paragraph above it: a warning at its line giving the id to link to, or the heading to
+  write with the anchor's id.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
+import xml.etree.ElementTree as etree
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 from ..errors import BuildError
@@ -67,6 +74,7 @@ class _Callout(HTMLParser):
         self.first = ""
         self.marked = False
         self.text = ""
+        self.emoji = ""      # the emoji its text starts with ("": an icon's <img>, or none)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self.first:
@@ -75,22 +83,39 @@ class _Callout(HTMLParser):
             self.marked = True
 
     def handle_data(self, data: str) -> None:
-        if self.first and not self.text.strip() and data.strip():
-            self.marked = self.marked or _emoji(data.strip())
+        if self.first and not self.text.strip() and not self.marked and data.strip() and \
+                _emoji(data.strip()):
+            self.marked, self.emoji = True, data.strip()[0]
         self.text += data
 
 
-NOTION_CALLOUT = ("'<aside>' with an emoji is Notion's callout (as its Markdown export writes "
-                  "it), which the page shows as a plain aside, not a box, and GitHub as its "
-                  "bare text; write a box in its place, these lines: '/// details | Note', "
-                  "'    attrs: {id: note}', a blank line, the callout's text without its emoji "
-                  "and without '<aside>', then '///' in place of '</aside>'")
+# the box title for a callout's emoji, where the emoji says what kind of note it is: Notion's
+# light bulb (its default), the warning sign, the exclamation mark, the information sign
+_CALLOUT_KINDS = {"\U0001f4a1": "Tip", "\u26a0": "Warning", "\u2757": "Important",
+                  "\u2139": "Note"}
 
 
-def notion_callouts(text: str) -> list[int]:
-    """The line of each Notion callout in `text` (an article, lines as in the file): a raw
-    HTML block (as cmark-gfm, GitHub's parser, reads it) that starts with `<aside>` and an
-    emoji or an icon."""
+def notion_callout(title: str) -> str:
+    """The warning for a Notion callout, its box titled `title` (`callout_title`)."""
+    slug = title.lower()
+    return ("'<aside>' with an emoji is Notion's callout (as its Markdown export writes it), "
+            "which the page shows as a plain aside, not a box, and GitHub as its bare text; "
+            f"write a box in its place, these lines: '/// details | {title}', "
+            f"'    attrs: {{id: {slug}}}', a blank line, the callout's text without its emoji "
+            "and without '<aside>', then '///' in place of '</aside>'")
+
+
+def callout_title(emoji: str) -> str:
+    """The box title for a callout that starts with `emoji`: its kind where the emoji names
+    one (a light bulb, 'Tip'; a warning sign, 'Warning'; an exclamation mark, 'Important';
+    the information sign, 'Note'), else 'Note'."""
+    return _CALLOUT_KINDS.get(emoji, "Note")
+
+
+def notion_callouts(text: str) -> list[tuple[int, str]]:
+    """The line of each Notion callout in `text` (an article, lines as in the file), with the
+    title of the box to write for it (`callout_title`): a raw HTML block (as cmark-gfm,
+    GitHub's parser, reads it) that starts with `<aside>` and an emoji or an icon."""
     if "<aside" not in text.lower():
         return []
     lines = text.split("\n")
@@ -103,5 +128,138 @@ def notion_callouts(text: str) -> list[int]:
         parser.feed("\n".join(lines[first - 1:last]))
         parser.close()
         if parser.first == "aside" and parser.marked:
-            found.append(first)
+            found.append((first, callout_title(parser.emoji)))
     return found
+
+
+class _Anchor(HTMLParser):
+    """Whether an HTML fragment is one empty `<a>` with a name or an id (`<a name="x"></a>`,
+    `<a id="x">`) and nothing else: that name, else ""."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = ""
+        self.other = False
+        self.anchors = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs).get("name") or dict(attrs).get("id")
+        if tag == "a" and named and not self.anchors and "href" not in dict(attrs):
+            self.name, self.anchors = named, 1
+        else:
+            self.other = True
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.other = self.other or tag != "a"
+
+    def handle_data(self, data: str) -> None:
+        self.other = self.other or bool(data.strip())
+
+    def handle_comment(self, data: str) -> None:
+        self.other = True
+
+
+_HEADING_TAGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_ATTRIBUTES = re.compile(r"[ \t]*\{[^}\n]*\}[ \t]*$")
+_ID_IN = re.compile(r"#([^\s=}]+)")
+
+
+class _InlineAnchors(HTMLParser):
+    """The empty anchors (`<a name="x"></a>`, `<a id="x"></a>`) in one line of text: each
+    one's name and the offsets of its start and end in the line."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.line = line
+        self.found: list[tuple[str, int, int]] = []
+        self.open: tuple[str, int] | None = None     # an anchor opened, nothing inside yet
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs).get("name") or dict(attrs).get("id")
+        self.open = (named, self.getpos()[1]) if tag == "a" and named and \
+            "href" not in dict(attrs) else None
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self.open is not None:
+            end = self.line.find(">", self.getpos()[1]) + 1
+            self.found.append((self.open[0], self.open[1], end))
+        self.open = None
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.open = None
+
+
+def _heading_as_written(line: str, heading: etree.Element) -> tuple[str, str | None]:
+    """A heading of cmark-gfm's tree as written on its first `line` (its code and emphasis
+    kept), its `{…}` left out and written with '#' (a setext heading's line of words), and
+    the id in that `{…}`."""
+    typed = line.strip()
+    attributes = _ATTRIBUTES.search(typed)
+    own = _ID_IN.search(attributes.group(0)) if attributes else None
+    typed = typed[:attributes.start()].rstrip() if attributes else typed
+    if not typed.startswith("#"):
+        typed = "#" * int(heading.tag[1]) + " " + typed
+    return typed, own.group(1) if own else None
+
+
+def _anchor_advice(name: str, typed: str, own: str | None, it: str) -> str:
+    """What to do with anchor `name` (`it`: 'this line', 'it') of heading `typed` (as
+    `_heading_as_written` gives it, without the anchor), whose own id is `own`."""
+    with_anchor = f"'{typed} {{#{name}}}'"
+    if own is None:
+        return f"give the heading that id, {with_anchor}, and remove {it}"
+    if own == name:
+        return f"remove {it}: the heading's id is the same"
+    return (f"remove {it}, and link to the heading's own id, '#{own}'; or give the heading "
+            f"the anchor's id, {with_anchor}, in every language, and remove {it}")
+
+
+def heading_anchors(text: str) -> list[tuple[int, str]]:
+    """A warning (line, message) for each empty `<a name="x"></a>` or `<a id="x"></a>` that
+    is a paragraph of its own right before a heading (blank lines between or not), or is in
+    the heading's line, in `text` (an article, lines as in the file, as cmark-gfm reads
+    it)."""
+    if "<a" not in text.lower():
+        return []
+    lines = text.split("\n")
+    found = []
+    for heading in cmark_tree(text).iter():
+        if heading.tag not in _HEADING_TAGS or not sourcepos_line(heading):
+            continue
+        line = lines[sourcepos_line(heading) - 1]
+        inside = _InlineAnchors(line)
+        inside.feed(line)
+        inside.close()
+        for name, start, end in inside.found:
+            # the heading without the anchor (and the space it leaves doubled)
+            rest = line[:start].rstrip(" \t") + " " + line[end:].lstrip(" \t")
+            typed, own = _heading_as_written(rest, heading)
+            advice = _anchor_advice(name, typed, own, "it")
+            found.append((sourcepos_line(heading),
+                          f"'{line[start:end]}' in the heading is an anchor as GitHub READMEs "
+                          "make one; here each heading has its own id, written after it as "
+                          f"'{{#id}}' (an attribute list); {advice}"))
+    for parent in cmark_tree(text).iter():
+        for p, heading in pairwise(parent):
+            if p.tag != "p" or heading.tag not in _HEADING_TAGS or not sourcepos_line(p):
+                continue
+            span = p.get("data-sourcepos", "")
+            first = sourcepos_line(p)
+            last = int(span.split("-")[1].split(":")[0]) if "-" in span else first
+            written = "\n".join(lines[first - 1:last]).strip()
+            parser = _Anchor()
+            parser.feed(written)
+            parser.close()
+            if not parser.name or parser.other:
+                continue
+            typed, own = _heading_as_written(lines[sourcepos_line(heading) - 1], heading)
+            found.append((first, f"'{written}' right before a heading is an anchor as GitHub "
+                                 "READMEs make one; here each heading has its own id, written "
+                                 "after it as '{#id}' (an attribute list), and this line "
+                                 "publishes an empty paragraph above it; "
+                                 f"{_anchor_advice(parser.name, typed, own, 'this line')}"))
+    return sorted(found)

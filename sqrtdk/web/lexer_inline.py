@@ -219,6 +219,13 @@ class InlineScanner:
                  f"'{word.group(1)}', which reads as two dollar signs of prices ('US$20, or "
                  "20$'), typeset as one formula: write '\\$' for a dollar sign; a formula's "
                  "words go in \\text{…}")
+        elif prose_only(tex):
+            warn(LOGGER, self.path, tex_line or line,
+                 f"{'display ' if display else ''}formula '{_shown(' '.join(tex.split()))}' "
+                 "holds only words of prose, which are typeset as math: each letter a "
+                 "variable in italics, the words run together without their spaces; if it "
+                 "is text, write it as text, without the formula's delimiters; a word a "
+                 "formula needs goes in \\text{…}")
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
@@ -784,6 +791,19 @@ _PRICE_WORD = re.compile(r"(?:^|\s)([A-Za-z]{2,})(?=\s|[,.;:!?]|$)")
 # what such a formula holds: a number first, then only words, digits and punctuation of
 # prose (no command, brace, quote of a result, script or relation)
 _PRICE_TEXT = re.compile(r"\d[\w\s.,;:!?'()%\u2013-]*")
+
+
+# a word of prose in a formula: letters only, with the punctuation a sentence puts after it
+_PROSE_WORD = re.compile(r"[^\W\d_]+[,.;:!?]?")
+
+
+def prose_only(tex: str) -> bool:
+    """Whether the TeX of a formula is only words of prose (`\\[ some plain words \\]`):
+    every word letters (no command, no digit, no operator, brace or script), and three of
+    them at least three letters long."""
+    words = tex.split()
+    return all(_PROSE_WORD.fullmatch(w) for w in words) and \
+        sum(len(w.rstrip(",.;:!?")) >= 3 for w in words) >= 3
 
 
 def _shown(written: str) -> str:

@@ -23,7 +23,7 @@ from difflib import SequenceMatcher
 from html import escape, unescape
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from markdown import Markdown
 from markdown.extensions.def_list import DefListProcessor
@@ -54,6 +54,7 @@ from .lexer import myst_directive
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_emoji import escaped_as_github
+from .md_figures import IMAGE_SIZE, on_own_machine, size_told
 from .md_math import ContentError
 from .model import Outline
 from .positions import LineMap
@@ -316,6 +317,8 @@ class BlockStructure(Treeprocessor):
         self.raw_warned: frozenset[int] = frozenset()
         # links to this site written with a space, text on GitHub: address -> 'write …'
         self.spaced: dict[str, str] = {}
+        # the addresses of pictures the build stops at (`_told_pictures`)
+        self.told_pictures: frozenset[str] = frozenset()
 
     def run(self, root: etree.Element) -> None:
         source = self.text()
@@ -347,10 +350,13 @@ class BlockStructure(Treeprocessor):
         for line, message in differences:
             first.setdefault(line, message)
         self.raw_warned = _raw_runs_warned(source, first)
+        told_lines, self.told_pictures = self._told_pictures(root)
         links = self._link_warnings(tree, root, lines)
         for line, message in sorted(first.items()):
-            # words that differ only by a link one reading makes: the link's warning says why
-            if not (line in {at for at, _ in links} and WORDS_ONLY in message):
+            # words that differ only by a link one reading makes: the link's warning says why;
+            # by a picture the build stops at (md_figures), which GitHub shows as typed
+            if not ((line in {at for at, _ in links} or line in told_lines)
+                    and WORDS_ONLY in message):
                 self._warn(line, message)
         self._tables(tree, lines)
         self._fence_options(tree, lines)
@@ -358,6 +364,31 @@ class BlockStructure(Treeprocessor):
         for line, message in links:
             if message:          # '': told once the site's files are known (`spaced`)
                 self._warn(line, message)
+
+    def _told_pictures(self, root: etree.Element) -> tuple[frozenset[int], frozenset[str]]:
+        """The pictures the build stops at with a message saying what to write (md_figures):
+        one whose address ends with Markdown Nice's size (`![a](x.png =150x150)`), one on the
+        author's machine (Typora's `/Users/name/Library/Application Support/typora-user-images/
+        a.png`, its space an address's end on GitHub). GitHub shows such a picture as typed:
+        the lines (in the text read) of the blocks holding them, where the two readings'
+        words differ by it, and their addresses without the size, which GitHub links in that
+        text. A difference there is no other mistake to tell."""
+        parents = {child: parent for parent in root.iter() for child in parent}
+        lines: set[int] = set()
+        addresses: set[str] = set()
+        for img in root.iter("img"):
+            src = unquote(self.plain(img.get("src", "")))
+            if size_told(src) is None and on_own_machine(src) is None:
+                continue
+            addresses.add(_same_address(IMAGE_SIZE.sub("", src)))
+            block: etree.Element | None = img
+            while block is not None and block not in self.block_lines and \
+                    block not in self.block_floors:
+                block = parents.get(block)
+            if block is not None:
+                lines.add((self.block_lines.get(block) or self.block_floors[block]) -
+                          self.first_line())
+        return frozenset(lines), frozenset(addresses)
 
     def _emphasis(self, ours: list[etree.Element | None], theirs: list[etree.Element | None],
                   alignment: Alignment) -> list[tuple[int, str]]:
@@ -661,6 +692,8 @@ class BlockStructure(Treeprocessor):
                 continue
             if any(x and _foreign_link(x, lines) for x in (mine, github)):
                 continue     # another tool's link, told as such (md_foreign)
+            if github and not mine and github.href in self.told_pictures:
+                continue     # a picture's address GitHub shows as typed: told there
             if mine and github and mine.href != github.href:
                 said.append((mine.line or github.line, self._other_address(mine, github)))
             elif github and not mine and github.line in self.raw_warned:

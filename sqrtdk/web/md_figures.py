@@ -66,15 +66,30 @@ def size_told(src: str) -> str | None:
 # a Windows path, `C:\Users\…\image.png` (Typora's pasted picture), which a browser reads
 # as an address of the scheme 'c:'
 WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+# a path in a macOS or Linux home folder (`/Users/name/…`, `/home/name/…`, `~/…`), which the
+# site reads as a file of its own that it does not have
+HOME_PATH = re.compile(r"(?:/(?:Users|home)/[^/]+|~)/")
+# the folder Typora puts a pasted picture in, on macOS `~/Library/Application Support/
+# typora-user-images/`, on Linux `~/.config/Typora/typora-user-images/`
+TYPORA_FOLDER = re.compile(r"[\\/]typora-user-images[\\/]", re.I)
 
 
 def on_own_machine(url: str) -> str | None:
-    """What to say of an address that is a Windows path (Typora's pasted picture, a file of
-    the author's machine), else None; the caller adds what to do."""
-    if not WINDOWS_PATH.match(unquote(url)):
+    """What to say of an address that is a path on the author's machine (a Windows path, a
+    path in a home folder; Typora's pasted picture, named as such), else None; the caller
+    adds what to do."""
+    path = unquote(url)
+    if WINDOWS_PATH.match(path):
+        return ("is a file on your own machine (a Windows path, as Typora writes a pasted "
+                "picture's, in typora-user-images), which no reader's browser can open")
+    if not HOME_PATH.match(path):
         return None
-    return ("is a file on your own machine (a Windows path, as Typora writes a pasted "
-            "picture's, in typora-user-images), which no reader's browser can open")
+    if TYPORA_FOLDER.search(path):
+        return ("is a file on your own machine: Typora's copy of a pasted picture, in its "
+                "folder typora-user-images (on macOS in ~/Library/Application Support), "
+                "which no reader's browser can open")
+    return ("is a file on your own machine (a path in your home folder), which no reader's "
+            "browser can open")
 
 
 def formula_of_picture(url: str) -> str | None:

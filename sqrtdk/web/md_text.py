@@ -399,9 +399,15 @@ def _parent(root: etree.Element, child: etree.Element) -> etree.Element | None:
 
 
 # CJK closing punctuation (full-width comma, full stop, enumeration comma, semicolon, colon,
-# question and exclamation marks, closing brackets and quotes, ellipsis, dash): never starts a line
+# question and exclamation marks, closing brackets and quotes, ellipsis, dash): never starts a line.
+# Nor do the signs written after a number (percent and per mille signs, ASCII and full-width,
+# degree, degree Celsius), a wave dash (full-width tilde, U+301C), a middle dot (U+00B7, the
+# katakana one) and the doubled exclamation and question marks: after KaTeX's box chromium
+# started a line with each of these at 360 px (one place in 24), where a closing quote or
+# bracket never did (a line break before those is forbidden by Unicode's line breaking rules)
 CJK_CLOSING = ("\uff0c\u3002\u3001\uff1b\uff1a\uff1f\uff01\uff09\u300d\u300f\u300b\u3009"
-               "\u3011\u3015\u2026\u2014")
+               "\u3011\u3015\u2026\u2014"
+               "\uff05%\u2030\u00b0\u2103\uff5e\u301c\u00b7\u30fb\u203c\u2047\u2048\u2049")
 
 
 # Opening brackets and quotes (ASCII and full-width parentheses and square bracket, corner,

@@ -57,7 +57,7 @@ def lock_path(folder: Path) -> Path:
 
 @contextmanager
 def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
-             *also: Path) -> Iterator[None]:
+             *also: Path, waiting: str = "") -> Iterator[None]:
     """Hold the lock of every folder the block writes (`out`, `cache` when there is one, and
     `also`: the figures folder) while it runs; if another process holds one, say so with `log`
     and wait for it. Two builds of one checkout at once (a second terminal, an editor's
@@ -69,7 +69,8 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
     processes a build forks do not hold them, and they go with the process that took them,
     also when killed. Where there are none (Windows), or a file cannot be opened, the build
     goes on without that lock, as where locks are refused (a filesystem without them:
-    ENOLCK)."""
+    ENOLCK). `waiting`: what to say while waiting, if not that a build of `out` runs (a
+    sweep, which writes no site, takes the locks of the folders it writes)."""
     try:
         import fcntl
     except ImportError:         # Windows: no lockf
@@ -92,7 +93,8 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
                 if e.errno not in (errno.EACCES, errno.EAGAIN):   # no locks here: without
                     continue
                 if not told:
-                    log(f"{'waiting':<12} for another build of {display_path(out)} to finish")
+                    log(f"{'waiting':<12} " + (waiting or f"for another build of "
+                                                          f"{display_path(out)} to finish"))
                     told = True
                 try:
                     fcntl.lockf(fd, fcntl.LOCK_EX)

@@ -27,7 +27,12 @@ from .blocks import deepest_block
 from .cjk_lint import lint_chinese, switched_off
 from .comment_blocks import comment_block_warnings
 from .converter import PageContext, markdown_for
-from .editor_blocks import NOTION_CALLOUT, generated_contents, notion_callouts
+from .editor_blocks import (
+    generated_contents,
+    heading_anchors,
+    notion_callout,
+    notion_callouts,
+)
 from .html_names import element_names
 from .lexer import Masked, code_block_end, mask
 from .markers import strip_markers
@@ -226,8 +231,10 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
     for line, message in comment_block_warnings(path, blank_front + body, code_block_end):
         warn(LOGGER, path, line, message)
-    for line in notion_callouts(blank_front + body):
-        warn(LOGGER, path, line, NOTION_CALLOUT)
+    for line, title in notion_callouts(blank_front + body):
+        warn(LOGGER, path, line, notion_callout(title))
+    for line, message in heading_anchors(blank_front + body):
+        warn(LOGGER, path, line, message)
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
     mistakes = Mistakes()
     contents = generated_contents(path, blank_front + body, code_block_end)
