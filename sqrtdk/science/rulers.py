@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -185,6 +186,23 @@ CLAIMS.register(Claim(
     "divided by d, the mean entropy at the largest d is just short of uniform's log2(positions)",
     lambda s: s["max_entropy_bits"] - s["entropy_bits"]["linear"][-1], "<=", 0.03,
     "bits below uniform's entropy, largest d, /d"))
+# The figure's "divided by d the share sinks toward the uniform 1/8 and the entropy rises toward
+# 3 bits": at every step of d. Near uniform both move by about half of what they moved at the
+# step before (the scaled scores' variance 1/d halves); the smallest such move, at the last
+# step, is about 0.0006 bits and 0.002 of share on the build's seed, while the SE of a
+# difference of two means of 2 000 rows is below 1e-4 for either (a row's shortfall from
+# uniform has an SD below its mean of about 0.0006 bits, and its winner's excess over 1/8 an
+# SD near 0.002: divided by √1000).
+CLAIMS.register(Claim(
+    "rulers.linear_share_sinks", "rulers",
+    "divided by d, the mean winner share falls at every step of d",
+    lambda s: max(_steps(s["winner_share"]["linear"])), "<=", 0.0,
+    "largest change of the share from one d to the next, /d"))
+CLAIMS.register(Claim(
+    "rulers.linear_entropy_rises", "rulers",
+    "divided by d, the mean entropy rises at every step of d",
+    lambda s: min(_steps(s["entropy_bits"]["linear"])), ">=", 0.0,
+    "smallest change of the entropy from one d to the next, /d (bits)"))
 
 
 def _small_d_flatter(s: Mapping[str, Any]) -> float:
@@ -289,3 +307,78 @@ CLAIMS.register(Claim(
     "at the smallest d the unscaled median gradient reaching q is larger than the /√d one",
     lambda s: s["raw_median_first"] / s["sqrt_median_first"], ">=", 1.0,
     "raw median ÷ /√d median at the smallest d"))
+# The figure (gradient_q): without scaling "its band widens downwards until it runs out of the
+# bottom of the panel, which stops at least two powers of ten below the smallest median".
+# Downwards: the 10th percentile falls at every step of d. The first step, d = 4 to 8, is the
+# narrowest: over seeds 1-100 it multiplies the percentile by 0.73 with an SD of 0.07 (the
+# sampling error of two 10th percentiles of 2 000 rows), so 1 lies 4 SD away; every later step
+# divides it by far more (up to 10^5 at the last). Out of
+# the panel: the panel stops between 100 and 1 000 times below the smallest median (a power of
+# ten), so a lower edge more than 1 000 times below it is always cut (about 10^11 times on the
+# build's seed).
+CLAIMS.register(Claim(
+    "gradient.raw_floor_sinks", "gradient",
+    "without scaling, the 10th percentile of the gradient reaching q falls at every step of d",
+    lambda s: max(b / a for a, b in zip(s["p10"]["raw"], s["p10"]["raw"][1:])), "<=", 1.0,
+    "largest ratio of one d's 10th percentile to the one before, raw"))
+CLAIMS.register(Claim(
+    "gradient.raw_floor_off_panel", "gradient",
+    "without scaling, the 10th percentile of the gradient reaching q at the largest d lies "
+    "more than 1 000 times below the smallest median of any ruler",
+    lambda s: s["p10"]["raw"][-1] / min(v for r in s["median"] for v in s["median"][r]), "<=",
+    1e-3, "10th percentile at the largest d, raw ÷ the smallest median"))
+# "without scaling it climbs to 60 % at d = 1024": the share of rows below the threshold is
+# highest at the largest d. At the last step it rises from about 0.48 to 0.60; the SE of that
+# difference of two shares of 2 000 rows is about 0.016, so the margin is some 8 SE.
+CLAIMS.register(Claim(
+    "gradient.raw_below_climbs", "gradient",
+    "without scaling, the share of rows below the threshold is highest at the largest d",
+    lambda s: s["below"]["raw"][-1] - max(s["below"]["raw"][:-1]), ">=", 0.0,
+    "share below at the largest d − the highest share at a smaller d, raw"))
+
+
+# The gradient experiment's reproduce box says of its snippet (snippets/gradient.py, which
+# links this file as its source): "Its digits differ from the numbers above; the pattern does
+# not." The pattern is what gradient.raw_vanishes, gradient.sqrt_steady and
+# gradient.linear_shrinks check, read from the lines the snippet prints (its own 500 rows at
+# its two dimensions, results.json["reproduce"]): without scaling the median falls at least a
+# hundredfold (about 10^4 on the build's seed), divided by √d it stays within a factor of 2
+# (1.2), divided by d it falls (to about a fourteenth).
+_PRINTED = re.compile(r"^d = *(\d+), divide by *(\S+): median \|dL/dq\| = (\S+)$", re.M)
+
+
+def _printed_medians(s: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """What the gradient snippet printed: per divisor ("1", "sqrt(d)", "d") its median at the
+    smaller and at the larger of its two dimensions."""
+    rows = [(int(d), name, float(v)) for d, name, v in _PRINTED.findall(s["gradient"]["stdout"])]
+    dims = sorted({d for d, _, _ in rows})
+    if len(dims) != 2 or len(rows) != 6:
+        raise ValueError("the gradient snippet must print six lines 'd = D, divide by X: "
+                         "median |dL/dq| = V', three divisors at each of two dimensions")
+    by = {(d, name): v for d, name, v in rows}
+    return {name: (by[dims[0], name], by[dims[1], name]) for name in ("1", "sqrt(d)", "d")}
+
+
+def _printed_ratio(s: Mapping[str, Any], divisor_name: str) -> float:
+    """The snippet's median at its larger dimension ÷ at its smaller one, for one divisor."""
+    small, large = _printed_medians(s)[divisor_name]
+    return large / small
+
+
+CLAIMS.register(Claim(
+    "reproduce.gradient_raw_falls", "reproduce",
+    "the gradient snippet's unscaled median falls at least a hundredfold between its two "
+    "dimensions",
+    lambda s: 1 / _printed_ratio(s, "1"), ">=", 100.0,
+    "printed median at the smaller d ÷ at the larger d, raw"))
+CLAIMS.register(Claim(
+    "reproduce.gradient_sqrt_steady", "reproduce",
+    "the gradient snippet's median divided by √d stays within a factor of 2 between its two "
+    "dimensions",
+    lambda s: max(_printed_ratio(s, "sqrt(d)"), 1 / _printed_ratio(s, "sqrt(d)")), "<=", 2.0,
+    "larger ÷ smaller printed median, /√d"))
+CLAIMS.register(Claim(
+    "reproduce.gradient_linear_falls", "reproduce",
+    "the gradient snippet's median divided by d falls between its two dimensions",
+    lambda s: _printed_ratio(s, "d"), "<=", 0.9,
+    "printed median at the larger d ÷ at the smaller d, /d"))

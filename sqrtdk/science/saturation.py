@@ -8,6 +8,7 @@ that matches (d, ruler) is c = √d / (divisor · σ).
 """
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -194,6 +195,86 @@ CLAIMS.register(Claim(
     "the quoted scale stands for a d within 10 % of the paper's base model's d_k",
     lambda s: abs(s["quoted"]["equivalent_dk"] / TwoScoresParams().d_k - 1), "<=", 0.1,
     "|(16σ)² ÷ the base model's d_k − 1|"))
+
+
+def _panels(s: Mapping[str, Any]) -> list[list[float]]:
+    """The shares drawn in the bar chart: one row of shares per shown scale, in order."""
+    return [s["shares"][_index(tuple(s["scales"]), x)] for x in s["shown_scales"]]
+
+
+def _steps(values: list[float]) -> list[float]:
+    """Each value minus the one before it."""
+    return [b - a for a, b in itertools.pairwise(values)]
+
+
+def _order_changes(s: Mapping[str, Any]) -> float:
+    """How many of the bar chart's panels rank the positions otherwise than the scores do
+    (by share, largest first; a tie counts as a change)."""
+    scores = s["scores"]
+    rank = sorted(range(len(scores)), key=lambda i: -scores[i])
+    return float(sum(any(row[a] <= row[b] for a, b in itertools.pairwise(rank))
+                     for row in _panels(s)))
+
+
+def _others_largest_rise(s: Mapping[str, Any]) -> float:
+    """The largest change, from one panel of the bar chart to the next, of a share other
+    than the winner's (at most 0: every other bar shrinks)."""
+    w = s["labels"].index(s["winner"])
+    panels = _panels(s)
+    return max(step for j in range(len(s["labels"])) if j != w
+               for step in _steps([row[j] for row in panels]))
+
+
+def _cross_against_shape(s: Mapping[str, Any]) -> float:
+    """Steps of the largest cross term against a rise then a fall: falls before its peak on
+    the grid plus rises after it, and 1 more when the peak is an end of the grid."""
+    c = s["max_offdiag"]
+    top = c.index(max(c))
+    steps = _steps(c)
+    return float(sum(x < 0 for x in steps[:top]) + sum(x > 0 for x in steps[top:])
+                 + (top in (0, len(c) - 1)))
+
+
+# The bar chart (figure "saturation_bars"): "the order never changes", "the winner H's bar
+# grows", "the others drain". Exact, as the claims above.
+CLAIMS.register(Claim(
+    "saturation.order_kept", "saturation",
+    "in every panel of the bar chart the positions rank as their scores do",
+    _order_changes, "<=", 0.0, "panels ranked otherwise than the scores"))
+CLAIMS.register(Claim(
+    "saturation.others_drain", "saturation",
+    "from each panel of the bar chart to the next, every share but the winner's shrinks",
+    _others_largest_rise, "<=", 0.0,
+    "largest change of a share other than the winner's from one panel to the next"))
+# "the winner H's share p rises along an S-curve": it never falls along the grid (at the top
+# of the grid it is 1 to the six digits results.json keeps, so a step can be 0 there) ...
+CLAIMS.register(Claim(
+    "saturation.winner_rises", "saturation",
+    "the winner's share never falls from one scale of the grid to the next",
+    lambda s: min(_steps(s["p_winner"])), ">=", 0.0,
+    "smallest change of the winner's share from one scale to the next"))
+# ... and levels off at both ends: near the uniform share at the smallest scale, near 1 at
+# the largest (0.003 from each).
+CLAIMS.register(Claim(
+    "saturation.winner_levels_off", "saturation",
+    "the winner's share starts within 0.01 of the uniform share at the smallest scale and "
+    "ends within 0.01 of 1 at the largest",
+    lambda s: max(abs(s["p_winner"][0] - 1 / len(s["labels"])), 1 - s["p_winner"][-1]),
+    "<=", 0.01, "the larger gap: smallest scale from uniform, largest scale from 1"))
+# "the largest cross term p_i p_j also rises and then falls, staying below the sensitivity".
+# Below: p_w p_j <= p_w (1 − p_w) for every j, and p_i p_j for two losers is smaller still;
+# at the top of the grid the two agree to six digits, hence <= 0 rather than < 0.
+CLAIMS.register(Claim(
+    "saturation.cross_rises_then_falls", "saturation",
+    "the largest cross term p_i p_j rises along the grid to a peak inside it, then falls",
+    _cross_against_shape, "<=", 0.0,
+    "steps against rise-then-fall, plus 1 if the peak is an end of the grid"))
+CLAIMS.register(Claim(
+    "saturation.cross_below_sensitivity", "saturation",
+    "at every scale of the grid the largest cross term p_i p_j is at most the winner's "
+    "sensitivity p(1 − p)",
+    lambda s: max(c - p for c, p in zip(s["max_offdiag"], s["sensitivity"])), "<=", 0.0,
+    "largest excess of the cross term over the sensitivity"))
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ RESULTS = {
         "sd": ("steps", "", "sample SD of the final displacement"),
         "sd_theory": ("steps", "", "√steps"),
         "mean_distance": ("steps", "", "mean distance of the final position from the start"),
+        "within_band": ("share", "", "share of walks whose final position is within ±√steps"),
         "paths": ("steps", "[path][step]", "a few whole walks, positions 0…steps"),
     },
 }

@@ -1,0 +1,150 @@
+"""A claim marker inside a figure's alt text or its caption (the image's title) is a claim
+like any other: a claim that does not hold there stops the build at the figure's line, the
+languages' parity check counts it in its section, and the page keeps no marker of it."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import BODY_START, page
+
+from sqrtdk.errors import BuildError
+from sqrtdk.web.checks import check_claims, check_parity
+from sqrtdk.web.markers import CLAIM_RE
+from sqrtdk.web.quoting import mark_quotes
+
+CLAIM = '{{ claim("a.b") }}'
+# where the marker sits: in the alt text, or in the caption
+FIGURES = {
+    "alt text": f'![It rises.{CLAIM}](spread_hist.svg "It is drawn.")',
+    "caption": f'![It is drawn.](spread_hist.svg "It rises.{CLAIM}")',
+}
+WITHOUT = '![It is drawn.](spread_hist.svg "It is drawn.")'
+
+
+def results(held: bool) -> dict[str, Any]:
+    return {"claims": {"a.b": {"held": held, "statement": "it rises", "value": -1.0,
+                               "op": ">=", "bound": 0.0, "unit": "rise"}},
+            "meta": {"seed": 7, "bounds": {}}}
+
+
+def body(figure: str) -> str:
+    return f"## One {{#one}}\n\nText.\n\n{figure}\n"
+
+
+FIGURE_LINE = BODY_START + body("X").split("\n").index("X")
+
+
+@pytest.mark.parametrize("where", FIGURES)
+def test_a_claim_that_fails_in_a_figure_stops_the_build_at_the_figure(
+        tmp_path: Path, where: str) -> None:
+    built = page(tmp_path, body(FIGURES[where]), results(False))
+    with pytest.raises(BuildError) as e:
+        check_claims([built], results(False))
+    assert e.value.line == FIGURE_LINE and "'a.b'" in e.value.message, str(e.value)
+    check_claims([page(tmp_path, body(FIGURES[where]), results(True))], results(True))
+
+
+@pytest.mark.parametrize("where", FIGURES)
+def test_a_claim_in_a_figure_leaves_no_marker_in_the_page(tmp_path: Path, where: str) -> None:
+    built = page(tmp_path, body(FIGURES[where]), results(True))
+    html = mark_quotes(built.body, built.quotes)       # as the page is written
+    assert built.quotes.claims == ["a.b"] and not CLAIM_RE.search(html), html
+    assert "claim" not in html and ('alt="It rises."' in html or "It rises.</span>" in html), html
+
+
+@pytest.mark.parametrize("where", FIGURES)
+@pytest.mark.parametrize("extra_in", ["en", "zh"])
+def test_the_languages_must_rely_on_a_figure_s_claim_alike(tmp_path: Path, where: str,
+                                                           extra_in: str) -> None:
+    with_claim, without = body(FIGURES[where]), body(WITHOUT)
+    en, zh = (with_claim, without) if extra_in == "en" else (without, with_claim)
+    pages = [page(tmp_path, en, results(True), lang="en", name="en.md"),
+             page(tmp_path, zh, results(True), lang="zh", name="zh.md")]
+    with pytest.raises(BuildError) as e:
+        check_parity(pages)
+    assert e.value.path.name == f"{extra_in}.md" and e.value.line == FIGURE_LINE, str(e.value)
+    assert "a.b" in e.value.message, e.value.message
+    both = [page(tmp_path, with_claim, results(True), lang="en", name="en.md"),
+            page(tmp_path, with_claim, results(True), lang="zh", name="zh.md")]
+    check_parity(both)
+
+
+# The claims behind the figures' outcomes, on small sections made up to hold or to break each
+# one (not the committed results: what each claim's number says of a shape or an order).
+def _saturation(panels: list[list[float]], cross: list[float],
+                sensitivity: list[float] | None = None) -> dict[str, Any]:
+    """A three-position row (winner C) whose bar-chart panels are `panels`, on a grid that
+    is just the shown scales; `cross` the largest cross term per scale."""
+    return {"labels": ["A", "B", "C"], "scores": [0.0, 1.0, 2.0], "winner": "C",
+            "scales": [1.0, 4.0, 16.0][: len(panels)], "shown_scales": [1.0, 4.0, 16.0][: len(panels)],
+            "shares": panels, "p_winner": [row[2] for row in panels], "max_offdiag": cross,
+            "sensitivity": sensitivity or [row[2] * (1 - row[2]) for row in panels]}
+
+
+KEPT = [[0.2, 0.3, 0.5], [0.1, 0.2, 0.7], [0.01, 0.09, 0.9]]
+SWAPPED = [[0.2, 0.3, 0.5], [0.25, 0.05, 0.7], [0.01, 0.09, 0.9]]
+A_GROWS = [[0.05, 0.35, 0.6], [0.1, 0.2, 0.7], [0.01, 0.09, 0.9]]
+CLAIM_CASES = {
+    # name: (a section on which it holds, one on which it does not)
+    "saturation.order_kept": (_saturation(KEPT, [0.1, 0.2, 0.1]),
+                              _saturation(SWAPPED, [0.1, 0.2, 0.1])),
+    "saturation.others_drain": (_saturation(KEPT, [0.1, 0.2, 0.1]),
+                                _saturation(A_GROWS, [0.1, 0.2, 0.1])),
+    "saturation.winner_rises": (_saturation(KEPT, [0.1, 0.2, 0.1]),
+                                _saturation(KEPT[::-1], [0.1, 0.2, 0.1])),
+    "saturation.cross_rises_then_falls": (_saturation(KEPT, [0.1, 0.2, 0.1]),
+                                          _saturation(KEPT, [0.1, 0.15, 0.2])),
+    "saturation.cross_below_sensitivity": (_saturation(KEPT, [0.1, 0.2, 0.05]),
+                                           _saturation(KEPT, [0.1, 0.3, 0.05])),
+    "rulers.linear_share_sinks": ({"winner_share": {"linear": [0.3, 0.2, 0.13]}},
+                                  {"winner_share": {"linear": [0.3, 0.2, 0.21]}}),
+    "rulers.linear_entropy_rises": ({"entropy_bits": {"linear": [2.8, 2.9, 2.99]}},
+                                    {"entropy_bits": {"linear": [2.8, 2.9, 2.89]}}),
+    "gradient.raw_floor_sinks": ({"p10": {"raw": [0.1, 0.01, 1e-5]}},
+                                 {"p10": {"raw": [0.1, 0.11, 1e-5]}}),
+    "gradient.raw_floor_off_panel": (
+        {"p10": {"raw": [0.1, 1e-9]}, "median": {"raw": [0.4, 1e-5], "sqrt": [0.3, 0.3]}},
+        {"p10": {"raw": [0.1, 1e-7]}, "median": {"raw": [0.4, 1e-5], "sqrt": [0.3, 0.3]}}),
+    "gradient.raw_below_climbs": ({"below": {"raw": [0.0, 0.3, 0.6]}},
+                                  {"below": {"raw": [0.0, 0.6, 0.5]}}),
+    "walk.most_within_band": ({"within_band": 0.73}, {"within_band": 0.45}),
+}
+
+
+def _printed(raw: tuple[float, float], sqrt: tuple[float, float],
+             linear: tuple[float, float]) -> dict[str, Any]:
+    lines = [f"d = {d:4}, divide by {name:>7}: median |dL/dq| = {v[i]:.3g}"
+             for i, d in enumerate((4, 1024))
+             for name, v in (("1", raw), ("sqrt(d)", sqrt), ("d", linear))]
+    return {"gradient": {"stdout": "\n".join(lines) + "\n"}}
+
+
+PATTERN = _printed((0.4, 2e-5), (0.26, 0.31), (0.14, 0.0097))
+CLAIM_CASES.update({
+    "reproduce.gradient_raw_falls": (PATTERN, _printed((0.4, 0.01), (0.26, 0.31), (0.14, 0.01))),
+    "reproduce.gradient_sqrt_steady": (PATTERN, _printed((0.4, 2e-5), (0.26, 0.6), (0.14, 0.01))),
+    "reproduce.gradient_linear_falls": (PATTERN,
+                                        _printed((0.4, 2e-5), (0.26, 0.31), (0.14, 0.14))),
+})
+
+
+@pytest.mark.parametrize("name", CLAIM_CASES)
+def test_a_figure_s_claim_holds_on_its_shape_and_fails_off_it(name: str) -> None:
+    from sqrtdk.science import registry
+    from sqrtdk.science.registry import CLAIMS
+    registry.load()
+    holds, breaks = CLAIM_CASES[name]
+    claim = CLAIMS[name]
+    assert claim.holds(claim.value(holds)), name
+    assert not claim.holds(claim.value(breaks)), name
+
+
+def test_the_snippet_s_pattern_claims_refuse_output_they_cannot_read() -> None:
+    from sqrtdk.science import registry
+    from sqrtdk.science.registry import CLAIMS
+    registry.load()
+    cut = {"gradient": {"stdout": PATTERN["gradient"]["stdout"].split("\n", 1)[1]}}
+    with pytest.raises(ValueError, match="six lines"):
+        CLAIMS["reproduce.gradient_raw_falls"].value(cut)
