@@ -44,11 +44,20 @@ def claim_code(name: str) -> str:
     """What a claim's sweep entry depends on: the code of the claim (its module's import
     closure), of the section it reads and of every experiment that section is built from,
     the code that evaluates and rounds it (science/run.py, results.py) and numpy's version.
-    An experiment no claim reads is not in any claim's key."""
+    An experiment no claim reads is not in any claim's key. A claim on one snippet's printout
+    (`Claim.snippet`) depends on that snippet's file and the code that runs it instead of the
+    whole reproduce section: a new snippet (README's recipe) does not make it stale."""
     from .science import registry
-    from .science.registry import CLAIMS, EXPERIMENTS, SECTIONS
+    from .science.registry import CLAIMS, EXPERIMENTS, SECTIONS, SNIPPETS
     registry.load()
     claim = CLAIMS[name]
+    if claim.snippet:
+        import inspect
+
+        from .science import reproduce
+        runner = inspect.getsource(reproduce.run_snippet) + inspect.getsource(reproduce.with_seed)
+        return stamp(closure_digest(claim.value.__module__, "sqrtdk.science.run"),
+                     SNIPPETS[claim.snippet].path, runner, packages=SCIENCE_PACKAGES)
     section = SECTIONS[claim.section]
     modules = [claim.value.__module__, section.build.__module__, "sqrtdk.science.run"]
     for exp in (EXPERIMENTS[n] for n in section.needs):

@@ -148,3 +148,32 @@ def test_the_snippet_s_pattern_claims_refuse_output_they_cannot_read() -> None:
     cut = {"gradient": {"stdout": PATTERN["gradient"]["stdout"].split("\n", 1)[1]}}
     with pytest.raises(ValueError, match="six lines"):
         CLAIMS["reproduce.gradient_raw_falls"].value(cut)
+
+
+def test_a_claim_on_one_snippet_names_a_snippet_and_no_other_snippet_stales_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A claim on one reproduce box's printout (`Claim.snippet`) reads the section
+    "reproduce", names a registered snippet, and its sweep entry's key does not change when
+    another snippet is registered (README's snippet recipe): before, every claim on the
+    section went stale, and --strict asked the author to sweep claims they never touched."""
+    from sqrtdk.science import registry
+    from sqrtdk.science.registry import CLAIMS, SNIPPETS, Snippet
+    from sqrtdk.sweep import claim_code
+    registry.load()
+    on_snippets = [c for c in CLAIMS if c.snippet]
+    for c in on_snippets:
+        assert c.section == "reproduce" and c.snippet in SNIPPETS.names(), c.name
+    if not on_snippets:
+        pytest.skip("no claim reads one snippet's printout")
+    before = {c.name: claim_code(c.name) for c in on_snippets}
+    extra = tmp_path / "extra.py"
+    extra.write_text("print(1)\n", encoding="utf-8")
+    # registered as README's recipe does (the registry's own dict: every module sees it)
+    monkeypatch.setitem(SNIPPETS._items, "extra", Snippet("extra", extra, "spread.py"))
+    assert {c.name: claim_code(c.name) for c in on_snippets} == before
+    # its own snippet's file is in the key
+    own = SNIPPETS[on_snippets[0].snippet].path
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (
+        b"# edited\n" if self == own else b""))
+    assert claim_code(on_snippets[0].name) != before[on_snippets[0].name]

@@ -79,6 +79,9 @@ class Claim:
     `value(section)` computes the number from results.json[`section`]; the claim holds when
     `value op bound` (`op` is "<=" or ">="). `unit` is how the value is read in the sweep
     table. A false claim stops the build at the article line that relies on it.
+    `snippet`: for a claim on section "reproduce", the one snippet whose printout it reads;
+    its sweep entry then depends on that snippet and the code that runs it (sweep.claim_code),
+    so adding another snippet leaves it current.
     """
 
     name: str
@@ -88,6 +91,7 @@ class Claim:
     op: str
     bound: float
     unit: str = ""
+    snippet: str = ""
 
     def __post_init__(self) -> None:
         if self.op not in ("<=", ">="):

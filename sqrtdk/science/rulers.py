@@ -370,15 +370,15 @@ CLAIMS.register(Claim(
     "the gradient snippet's unscaled median falls at least a hundredfold between its two "
     "dimensions",
     lambda s: 1 / _printed_ratio(s, "1"), ">=", 100.0,
-    "printed median at the smaller d ÷ at the larger d, raw"))
+    "printed median at the smaller d ÷ at the larger d, raw", snippet="gradient"))
 CLAIMS.register(Claim(
     "reproduce.gradient_sqrt_steady", "reproduce",
     "the gradient snippet's median divided by √d stays within a factor of 2 between its two "
     "dimensions",
     lambda s: max(_printed_ratio(s, "sqrt(d)"), 1 / _printed_ratio(s, "sqrt(d)")), "<=", 2.0,
-    "larger ÷ smaller printed median, /√d"))
+    "larger ÷ smaller printed median, /√d", snippet="gradient"))
 CLAIMS.register(Claim(
     "reproduce.gradient_linear_falls", "reproduce",
     "the gradient snippet's median divided by d falls between its two dimensions",
     lambda s: _printed_ratio(s, "d"), "<=", 0.9,
-    "printed median at the larger d ÷ at the smaller d, /d"))
+    "printed median at the larger d ÷ at the smaller d, /d", snippet="gradient"))
