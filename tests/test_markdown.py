@@ -873,6 +873,27 @@ def test_github_s_picture_emoji_is_told_as_github_s(tmp_path: Path, code: str) -
     assert code in out
 
 
+@pytest.mark.parametrize("text, role, advice", [
+    ("## Scoring {#scoring}\n:label:`sec_scoring`\n\nWords.\n", ":label:", "{#id}"),
+    ("$$ a = q^\\top k.$$\n:eqlabel:`eq_dot`\n", ":eqlabel:", "\\tag{1}"),
+    ("As in Transformers :cite:`Vaswani.2017`.\n", ":cite:", "footnote"),
+    ("The :key:`q` of it.\n", ":key:", "a link"),
+], ids=["label", "eqlabel", "cite", "emoji name"])
+def test_a_role_whose_name_is_an_emoji_is_told_and_each_role_its_own_advice(
+        tmp_path: Path, text: str, role: str, advice: str) -> None:
+    """d2l's ':label:`sec_x`' under a heading was shown as the emoji \U0001f3f7\ufe0f and
+    the name as code (':label:' is a GitHub shortcode), with no word; a role whose name is
+    an emoji is now a role, told at its line as ':numref:' is (and nothing more: the GitHub
+    comparison reads it as the page does). ':eqlabel:' and ':cite:' were told to write a link; a label is told to give its heading an id or its formula a tag,
+    a citation the reference in words or a footnote."""
+    with captured() as warned:
+        out = html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "Sphinx or MyST role" in w]
+    assert len(got) == 1 == len(warned) and f"'{role}`…`'" in got[0], warned
+    assert advice in got[0], got
+    assert role in out and "\U0001f3f7" not in out and "\U0001f511" not in out, out
+
+
 @pytest.mark.parametrize("text", [
     ":param q: the query, a vector.\n", "See :class:`Attention` and :func:`sdpa`.\n",
     "The ratio 1:2:3 at 10:30:00.\n", ":toc: left\n", "A :smile: and :+1: here.\n",

@@ -99,13 +99,20 @@ CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footn
 
 def _role_instead(role: str, code: str) -> str:
     """What to write for a Sphinx or MyST role `role` (`{numref}`, `:math:`) on `code`:
-    a math role's TeX between dollars, an equation reference's number, else a link."""
+    a math role's TeX between dollars, an equation reference's number, a label's id or tag,
+    a citation's reference in words, else a link."""
     name = role.strip("{}:").rpartition(":")[2]
     if name == "math":
         return f"the formula between dollars, ${code}$"
     if name in ("eq", "eqref"):
         return ("the equation's number in words ('equation (1)'), the formula numbered with "
                 "\\tag{1}")
+    if name in ("label", "eqlabel"):
+        # d2l's label under a heading, figure or formula (':label:`sec_x`')
+        return ("nothing: give the heading above it an id, '## Title {#id}', and number a "
+                "formula with \\tag{1}")
+    if name in ("cite", "citet", "citep"):
+        return CITATION_INSTEAD
     return "a link, [text](#id), for a reference, or the code alone"
 
 
