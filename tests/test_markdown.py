@@ -878,7 +878,9 @@ def test_github_s_picture_emoji_is_told_as_github_s(tmp_path: Path, code: str) -
     ("$$ a = q^\\top k.$$\n:eqlabel:`eq_dot`\n", ":eqlabel:", "\\tag{1}"),
     ("As in Transformers :cite:`Vaswani.2017`.\n", ":cite:", "footnote"),
     ("The :key:`q` of it.\n", ":key:", "a link"),
-], ids=["label", "eqlabel", "cite", "emoji name"])
+    ("![The EC2 panel.](https://example.org/ec2.png)\n:width:`700px`\n", ":width:",
+     "sizes"),
+], ids=["label", "eqlabel", "cite", "emoji name", "width"])
 def test_a_role_whose_name_is_an_emoji_is_told_and_each_role_its_own_advice(
         tmp_path: Path, text: str, role: str, advice: str) -> None:
     """d2l's ':label:`sec_x`' under a heading was shown as the emoji \U0001f3f7\ufe0f and
@@ -892,6 +894,19 @@ def test_a_role_whose_name_is_an_emoji_is_told_and_each_role_its_own_advice(
     assert len(got) == 1 == len(warned) and f"'{role}`…`'" in got[0], warned
     assert advice in got[0], got
     assert role in out and "\U0001f3f7" not in out and "\U0001f511" not in out, out
+
+
+def test_a_d2l_tab_is_told_once_at_each_marker_as_d2l_s(tmp_path: Path) -> None:
+    """d2l's framework tab, ':begin_tab:`pytorch`', its text, ':end_tab:', was told as a
+    Sphinx role to write a link and its end as an emoji name GitHub lacks (write the emoji
+    itself); each marker is now told as d2l's tab: keep one framework's text alone."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n:begin_tab:`pytorch`\n[Discussions](https://d2l.ai/t/1)"
+                       "\n:end_tab:\n")
+    assert len(warned) == 2, warned
+    assert all("one framework alone" in w for w in warned), warned
+    assert [w.split(": warning:")[0].rsplit(":", 1)[1] for w in warned] == \
+        [str(BODY_START + 2), str(BODY_START + 4)], warned
 
 
 @pytest.mark.parametrize("text", [

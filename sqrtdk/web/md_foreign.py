@@ -97,6 +97,12 @@ CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footn
                     "holding it")
 
 
+# d2l's framework tabs, ':begin_tab:`pytorch`' … ':end_tab:': each tab's text is shown here,
+# one after another, with the markers as typed
+D2L_TAB_INSTEAD = ("the text of one framework alone, without d2l's ':begin_tab:' and "
+                   "':end_tab:' lines (every tab's text is shown here, one after another)")
+
+
 def _role_instead(role: str, code: str) -> str:
     """What to write for a Sphinx or MyST role `role` (`{numref}`, `:math:`) on `code`:
     a math role's TeX between dollars, an equation reference's number, a label's id or tag,
@@ -113,6 +119,10 @@ def _role_instead(role: str, code: str) -> str:
                 "formula with \\tag{1}")
     if name in ("cite", "citet", "citep"):
         return CITATION_INSTEAD
+    if name == "begin_tab":
+        return D2L_TAB_INSTEAD
+    if name in ("width", "height"):
+        return "nothing: the build sizes and places figures itself"
     return "a link, [text](#id), for a reference, or the code alone"
 
 
@@ -1149,6 +1159,10 @@ class ForeignSyntax(Treeprocessor):
                 if emoji_of(code) or not re.search("[a-z]", name) or after == "`" or \
                         (after in (" ", "\t") and
                          not own[:m.start()].rpartition("\n")[2].strip()):
+                    continue
+                if name == "end_tab":
+                    self._warn(block, (own, el, slot), m.span(1),
+                               "d2l's tab end ':end_tab:'", D2L_TAB_INSTEAD)
                     continue
                 if name in PICTURE_ONLY:
                     self._warn_at(block, (own, el, slot), m.span(1),
