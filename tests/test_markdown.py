@@ -878,22 +878,36 @@ def test_github_s_picture_emoji_is_told_as_github_s(tmp_path: Path, code: str) -
     ("$$ a = q^\\top k.$$\n:eqlabel:`eq_dot`\n", ":eqlabel:", "\\tag{1}"),
     ("As in Transformers :cite:`Vaswani.2017`.\n", ":cite:", "footnote"),
     ("The :key:`q` of it.\n", ":key:", "a link"),
+    ("As {cite:t}`kihlstrom1984` argues.\n", "{cite:t}", "footnote"),
     ("![The EC2 panel.](https://example.org/ec2.png)\n:width:`700px`\n", ":width:",
      "sizes"),
-], ids=["label", "eqlabel", "cite", "emoji name", "width"])
+], ids=["label", "eqlabel", "cite", "emoji name", "cite:t", "width"])
 def test_a_role_whose_name_is_an_emoji_is_told_and_each_role_its_own_advice(
         tmp_path: Path, text: str, role: str, advice: str) -> None:
     """d2l's ':label:`sec_x`' under a heading was shown as the emoji \U0001f3f7\ufe0f and
     the name as code (':label:' is a GitHub shortcode), with no word; a role whose name is
     an emoji is now a role, told at its line as ':numref:' is (and nothing more: the GitHub
-    comparison reads it as the page does). ':eqlabel:' and ':cite:' were told to write a link; a label is told to give its heading an id or its formula a tag,
-    a citation the reference in words or a footnote."""
+    comparison reads it as the page does). ':eqlabel:', ':cite:' and MyST's textual
+    citation '{cite:t}`key`' were told to write a link; a label is told to give its heading an
+    id or its formula a tag, a citation the reference in words or a footnote."""
     with captured() as warned:
         out = html(tmp_path, "Intro.\n\n" + text)
     got = [w for w in warned if "Sphinx or MyST role" in w]
     assert len(got) == 1 == len(warned) and f"'{role}`…`'" in got[0], warned
     assert advice in got[0], got
     assert role in out and "\U0001f3f7" not in out and "\U0001f511" not in out, out
+
+
+def test_two_single_quotes_each_side_are_told_as_italic_or_a_quotation(
+        tmp_path: Path) -> None:
+    """A lecture's "a ''probability distribution''" (quotes typed as in TeX, shown curled as
+    two single quotes a side) was told only as MediaWiki's italic, to write *…*; the advice
+    now names the quotation too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\nThe concept of a ''probability distribution'' here.\n")
+    assert len(warned) == 1 and f"index.md:{BODY_START + 2}: warning:" in warned[0], warned
+    assert warned[0].endswith("write *…* for italic words, or \"…\" for a quotation "
+                              "(TeX's quotes)"), warned
 
 
 def test_a_d2l_tab_is_told_once_at_each_marker_as_d2l_s(tmp_path: Path) -> None:

@@ -117,7 +117,8 @@ def _role_instead(role: str, code: str) -> str:
         # d2l's label under a heading, figure or formula (':label:`sec_x`')
         return ("nothing: give the heading above it an id, '## Title {#id}', and number a "
                 "formula with \\tag{1}")
-    if name in ("cite", "citet", "citep"):
+    if any(part.startswith("cite") for part in role.strip("{}:").split(":")):
+        # sphinxcontrib-bibtex's and MyST's `{cite}`, `{cite:t}`, `:cite:p:`, Sphinx's `citet`
         return CITATION_INSTEAD
     if name == "begin_tab":
         return D2L_TAB_INSTEAD
@@ -1202,10 +1203,13 @@ class ForeignSyntax(Treeprocessor):
             chars = "".join("'" if c in _SINGLE_QUOTES else c for c, _, _ in units)
             for q in _WIKI_QUOTES.finditer(chars):
                 bold = len(q.group(1)) == 3
+                # two on each side are also a quotation typed as in TeX ('' for both
+                # `` and ''), as a lecture's "a ''probability distribution''" means
                 self._warn(block, (own, el, slot), (units[q.start()][1], units[q.end() - 1][2]),
                            "MediaWiki's (Wikipedia's) " + ("bold" if bold else "italic") +
                            " (" + q.group(1) + "…" + q.group(1) + ")",
-                           "**…**" if bold else "*…*")
+                           "**…**" if bold else
+                           "*…* for italic words, or \"…\" for a quotation (TeX's quotes)")
 
     def _unclosed_strong(self, block: etree.Element,
                          texts: list[tuple[str, etree.Element, str]]) -> None:
