@@ -910,6 +910,29 @@ def test_two_single_quotes_each_side_are_told_as_italic_or_a_quotation(
                               "(TeX's quotes)"), warned
 
 
+@pytest.mark.parametrize("text", [
+    "> youtube: https://youtu.be/XfoYk_Z5AkI\n",
+    "> twitter: https://twitter.com/jakevdp/status/1204765621767901185?s=20\n",
+    "> YouTube: <https://youtu.be/XfoYk_Z5AkI>\n",
+])
+def test_a_fastpages_embed_is_told_at_its_line(tmp_path: Path, text: str) -> None:
+    """fastpages' (nbdev's) '> youtube: https://…' embeds the video there; here and on
+    GitHub it was a quote of 'youtube:' and a link, with no word."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert len(warned) == 1 and f"index.md:{BODY_START + 2}: warning:" in warned[0], warned
+    assert "fastpages' (nbdev's) embed" in warned[0] and "[its title]" in warned[0], warned
+
+
+@pytest.mark.parametrize("text", [
+    "> youtube: the channel we like.\n", "YouTube: https://youtu.be/XfoYk_Z5AkI\n",
+])
+def test_a_quote_about_youtube_is_no_fastpages_embed(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if "fastpages" in w], warned
+
+
 def test_a_d2l_tab_is_told_once_at_each_marker_as_d2l_s(tmp_path: Path) -> None:
     """d2l's framework tab, ':begin_tab:`pytorch`', its text, ':end_tab:', was told as a
     Sphinx role to write a link and its end as an emoji name GitHub lacks (write the emoji

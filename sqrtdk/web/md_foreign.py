@@ -741,6 +741,8 @@ _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # r (`r = q @ k`, `r += 1`, `r in rows`, `r.shape`)
 _INLINE_R = re.compile(r"r[ \t]+(?![=!<>+\-*/%&|^:.,)\]]|(?:in|is|for|and|or|if)\b)\S")
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
+# fastpages' (nbdev's) embeds: a quote's text `youtube: https://…`, `twitter: https://…`
+_EMBED_QUOTE = re.compile(r"(youtube:|twitter:)[ \t]*(?=$|https?://)", re.I)
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
@@ -817,6 +819,7 @@ class ForeignSyntax(Treeprocessor):
             if block.tag == "blockquote":
                 self._spoiler_quote(block)
                 self._prompt_quote(block)
+                self._embed_quote(block)
             if block.tag not in _TEXT_BLOCKS:
                 continue
             # the block's own text, the text inside its inline children (emphasis, links:
@@ -1299,6 +1302,19 @@ class ForeignSyntax(Treeprocessor):
             if _SPOILER_LINE.match(lines[line - 1]):
                 self._warn(p, (own, p, "text"), (0, len(own.split("\n")[0])),
                            "a spoiler '>!' (LessWrong's, Reddit's)", _SPOILER)
+
+    def _embed_quote(self, quote: etree.Element) -> None:
+        """fastpages' (nbdev's) embed, a quote `> youtube: https://…` or `> twitter: https://…`:
+        there the video or tweet itself, here and on GitHub a quote of the word and a link; a
+        warning at its line."""
+        for p in quote:
+            own = p.text or ""
+            m = _EMBED_QUOTE.match(own)
+            if p.tag == "p" and m and (m.end() < len(own) or (len(p) and p[0].tag == "a")):
+                self._warn(p, (own, p, "text"), m.span(1),
+                           f"fastpages' (nbdev's) embed '> {m.group(1)} …' (shown as a quote "
+                           "of the word and the address)",
+                           "a link to it, [its title](https://…), in a sentence")
 
     def _inline_lists(self) -> None:
         """An attribute list right after a link or an image (`[text](url){target="_blank"}`,
