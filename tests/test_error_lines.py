@@ -2095,6 +2095,20 @@ def test_a_setext_heading_without_id_says_what_makes_it_a_heading(
     assert says in e.message, e.message
 
 
+@pytest.mark.parametrize("above", ["![](https://example.org/algo.png)", "&nbsp;"])
+def test_a_line_with_no_words_over_a_rule_says_what_makes_it_a_heading(
+        tmp_path: Path, above: str) -> None:
+    """A picture right over '---' (a real lecture note's '![](./images/algo.png)' over the
+    rule that ends its section) is a heading with no words, here and on GitHub: the message
+    said only "heading '##' has no words … delete the line if no section starts here", not
+    that the '---' makes it one, nor that a blank line before it makes the rule."""
+    e = error(tmp_path, f"Text.\n\n{above}\n---\n\nMore text.\n")
+    assert e.line == BODY_START + 2, str(e)
+    assert "the line '---' under it makes it a heading" in e.message, e.message
+    assert "a blank line before the '---' makes that line a horizontal rule" in e.message, \
+        e.message
+
+
 def test_a_heading_written_with_hashes_gets_no_underline_hint(tmp_path: Path) -> None:
     e = error(tmp_path, place("middle", "## A heading\n---", True) or "")
     assert "no explicit id" in e.message and "under it" not in e.message, e.message
