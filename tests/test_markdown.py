@@ -933,6 +933,30 @@ def test_a_quote_about_youtube_is_no_fastpages_embed(tmp_path: Path, text: str) 
     assert not [w for w in warned if "fastpages" in w], warned
 
 
+@pytest.mark.parametrize("text, tag", [
+    ("<center><h1>The Annotated Transformer</h1> </center>\n", "h1"),
+    ('<div align="center">\n<h3>Table of Contents</h3>\n</div>\n', "h3"),
+])
+def test_a_heading_in_raw_html_is_told_at_its_line(tmp_path: Path, text: str, tag: str) -> None:
+    """The annotated transformer's '<center><h1>The Annotated Transformer</h1></center>' was
+    a second title on the page, left out of its contents and with no id, with no word (a
+    '#' heading there is refused); a heading element in raw HTML is now told at its line."""
+    with captured() as warned:
+        out = html(tmp_path, "Intro.\n\n" + text + "\nText.\n")
+    got = [w for w in warned if f"<{tag}> in a block of raw HTML" in w]
+    line = BODY_START + 2 + text.split("\n").index(next(x for x in text.split("\n")
+                                                       if f"<{tag}>" in x))
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+    assert ("second title" in got[0]) == (tag == "h1"), got
+    assert f"<{tag}>" in out
+
+
+def test_a_heading_tag_in_code_or_text_is_no_raw_heading(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n```html\n<h1>Title</h1>\n```\n\nWrite `<h2>` tags.\n")
+    assert not [w for w in warned if "block of raw HTML" in w], warned
+
+
 def test_a_d2l_tab_is_told_once_at_each_marker_as_d2l_s(tmp_path: Path) -> None:
     """d2l's framework tab, ':begin_tab:`pytorch`', its text, ':end_tab:', was told as a
     Sphinx role to write a link and its end as an emoji name GitHub lacks (write the emoji
