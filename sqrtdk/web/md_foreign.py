@@ -441,7 +441,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # and a bracketed citation (above) are not told here
     (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
-    (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
+    # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
+    (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
+                r"|(?<![\w@\[{-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     # Pandoc's bracketed span, `[Small Caps]{.smallcaps}`, `[]{#tab:x}` (an anchor), text
