@@ -959,6 +959,23 @@ def test_a_heading_tag_in_code_or_text_is_no_raw_heading(tmp_path: Path) -> None
     assert not [w for w in warned if "block of raw HTML" in w], warned
 
 
+@pytest.mark.parametrize("text, quoted, advice", [
+    ("::: {.callout-note}\nA note.\n:::\n", "('::: {.callout-note}')", "/// details | Note"),
+    ("::: {#fig-descent}\n\nGradient descent, illustrated\n:::\n",
+     "('::: {#fig-descent}')", "the figure as a paragraph of its own"),
+])
+def test_a_pandoc_div_is_quoted_whole_and_a_figure_div_told_as_a_figure(
+        tmp_path: Path, text: str, quoted: str, advice: str) -> None:
+    """A Pandoc (Quarto) div's opening line was quoted cut at its brace ('::: {',
+    '::: {.callout-note'), and Quarto's figure div, '::: {#fig-descent}' (a real course's
+    figure and its caption), was told to be a box; the line is quoted whole, and a figure
+    div is told to be a figure."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "':::' container" in w]
+    assert len(got) == 1 and quoted in got[0] and advice in got[0], warned
+
+
 def test_a_d2l_tab_is_told_once_at_each_marker_as_d2l_s(tmp_path: Path) -> None:
     """d2l's framework tab, ':begin_tab:`pytorch`', its text, ':end_tab:', was told as a
     Sphinx role to write a link and its end as an emoji name GitHub lacks (write the emoji

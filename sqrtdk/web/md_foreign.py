@@ -260,7 +260,7 @@ _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
 
 # a `:::` container (Docusaurus' `:::tip Title`, VitePress' `::: warning`, Pandoc's and
 # Quarto's `::: {.callout-note}`, MyST's `:::{note}`): told the lines of its box
-CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*")
+CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*(?:\{[^}\n]*\}|[\w.-]*)")
 _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\n]*)\])?"
                              r"[ \t]*([^\n]*)")
 
@@ -271,6 +271,9 @@ def _container_instead(text: str) -> str:
     `::: {.callout-tip}`), with an id made of that title, its closing ':::' as '///'."""
     m = _CONTAINER_LINE.match(text)
     braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
+    if re.search(r"(?:^|\s)#fig-", braced):      # Quarto's figure div, `::: {#fig-walk}`
+        return ("the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\"), "
+                "in place of the container's lines, its caption in the quotes")
     words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
     kind = (bare or next((w.lstrip(".") for w in words), "")).lower()
     kind = re.sub(r"^callout-", "", kind) or "note"
