@@ -1451,6 +1451,21 @@ def test_a_link_with_no_text_warns_at_its_line(tmp_path: Path, inside: str) -> N
     assert not messages, messages
 
 
+def test_a_myst_reference_with_no_text_is_told_as_markdown(tmp_path: Path) -> None:
+    """MyST's '[](#kljs)' (a real lattice-standard note: MyST fills the text with what the
+    label names) was told to put words 'between its <a …> and </a>', HTML the author never
+    wrote; the warning quotes the Markdown and gives the link to write."""
+    body = "Paragraph one.\n\n## Variance {#kljs}\n\nEquations, such as [](#kljs), are cited.\n"
+    built = page(tmp_path, body, RESULTS, figures=["spread_hist", "walk"])
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    path = (tmp_path / "index.md").as_posix()
+    got = [m for m in messages if "no text" in m]
+    assert len(got) == 1 and got[0].startswith(f"{path}:{BODY_START + 4}: warning:"), messages
+    assert "'[](#kljs)' is a link with no text" in got[0] and "[the section](#kljs)" in got[0]
+
+
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
 @pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
