@@ -1912,17 +1912,20 @@ def test_a_gitbook_or_hackmd_tag_is_told_as_that_tools_at_its_line(
 
 @pytest.mark.parametrize("written, meant", [
     ("{{< math >}}\n$$\nx = 1\n$$\n{{< /math >}}", "remove the '{{< math >}}'"),
+    ("A norm {{< math >}}$\\|x\\|${{< /math >}} here.", "around the formula (a formula "
+     "between '$' signs"),
     ('As {{< cite page="/publication/vaswani-2017" >}} shows.', "footnote"),
     ('{{% callout note %}}\nThe factor is 8.\n{{% /callout %}}', "'/// details | Title'"),
     ('{{< figure src="softmax.png" caption="Softmax." >}}', '![what it shows](NAME.svg'),
     ('Read [the next]({{< ref "posts/rope.md" >}}).', "[its title](https://"),
     ('Note{{% sidenote %}}Aside.{{% /sidenote %}} here.', "footnote"),
-], ids=["math", "cite", "callout", "figure", "ref", "sidenote"])
+], ids=["math", "inline math", "cite", "callout", "figure", "ref", "sidenote"])
 def test_a_hugo_shortcode_is_told_what_to_write_at_its_line(
         tmp_path: Path, written: str, meant: str) -> None:
     """A Wowchemy (Hugo Academic) post: every shortcode was told the same 'for a link write
     [text](../en/), for a figure …, for a box …', '{{< math >}}' around a formula too (which
-    needs none here). Each now says what to write for it."""
+    needs none here). Each now says what to write for it; an inline '{{< math >}}$…$…' was
+    told to remove the shortcode's 'lines', though it stood in a sentence."""
     e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
     assert e.line == BODY_START + 2 and meant in e.message and "Hugo" in e.message, e
     opening = written.split("{{")[1][0]
