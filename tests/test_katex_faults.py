@@ -103,6 +103,8 @@ KINDS: dict[str, tuple[str, str | None, str]] = {
                                          "write '($\\delta_o$)' in its place"),
     "text around a marked formula": ("so $a + \\( b \\)$ ends", "\\(",
                                      "remove each \\( and \\)"),
+    "dollar inside a formula": ("$$ d(x,y) = $argmin_s Crl(x,y,s) $$", "$@@3",
+                                "a '$' inside a formula opens or closes nothing there"),
     "display formula marked twice": ("$$\\[ a = 1 \\]$$", "\\[", "write 'a = 1' in its place"),
     "optional argument never closed": ("so $\\sqrt[3{x}$ ends", None,
                                        "the '[' at line {line}, column <col:[> "),

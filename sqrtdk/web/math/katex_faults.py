@@ -242,6 +242,9 @@ def _advice(raw: str, tex: str, at: int, display: bool, place: Place,
         return f"{m[1]} is math: inside \\text{{…}}, write it between $ signs ($\\{m[1][1:]}$)"
     if m := re.match(r"Can't use function '(\\[(\[])' in math mode", raw):
         return marked_twice(tex, m[1], display)
+    if raw.startswith("Can't use function '$' in math mode"):
+        return ("a '$' inside a formula opens or closes nothing there (the formula's own "
+                "'$' signs mark it): remove it, or write \\$ for a dollar sign")
     if m := re.match(r"Can't use function '(.*)' in math mode", raw):
         return f"{m[1]} works in text only: put it inside \\text{{…}}"
     if raw.startswith("Limit controls must follow a math operator"):
