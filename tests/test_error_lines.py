@@ -1460,6 +1460,21 @@ def test_a_link_with_no_text_warns_at_its_line(tmp_path: Path, inside: str) -> N
     assert not messages, messages
 
 
+def test_a_myst_reference_with_no_text_is_told_as_markdown(tmp_path: Path) -> None:
+    """MyST's '[](#kljs)' (a real lattice-standard note: MyST fills the text with what the
+    label names) was told to put words 'between its <a …> and </a>', HTML the author never
+    wrote; the warning quotes the Markdown and gives the link to write."""
+    body = "Paragraph one.\n\n## Variance {#kljs}\n\nEquations, such as [](#kljs), are cited.\n"
+    built = page(tmp_path, body, RESULTS, figures=["spread_hist", "walk"])
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    path = (tmp_path / "index.md").as_posix()
+    got = [m for m in messages if "no text" in m]
+    assert len(got) == 1 and got[0].startswith(f"{path}:{BODY_START + 4}: warning:"), messages
+    assert "'[](#kljs)' is a link with no text" in got[0] and "[the section](#kljs)" in got[0]
+
+
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
 @pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
@@ -2102,6 +2117,20 @@ def test_a_setext_heading_without_id_says_what_makes_it_a_heading(
                                "is a title" in e.message), str(e)
     assert f"the line '{underline}' under it makes it a heading" in e.message, e.message
     assert says in e.message, e.message
+
+
+@pytest.mark.parametrize("above", ["![](https://example.org/algo.png)", "&nbsp;"])
+def test_a_line_with_no_words_over_a_rule_says_what_makes_it_a_heading(
+        tmp_path: Path, above: str) -> None:
+    """A picture right over '---' (a real lecture note's '![](./images/algo.png)' over the
+    rule that ends its section) is a heading with no words, here and on GitHub: the message
+    said only "heading '##' has no words … delete the line if no section starts here", not
+    that the '---' makes it one, nor that a blank line before it makes the rule."""
+    e = error(tmp_path, f"Text.\n\n{above}\n---\n\nMore text.\n")
+    assert e.line == BODY_START + 2, str(e)
+    assert "the line '---' under it makes it a heading" in e.message, e.message
+    assert "a blank line before the '---' makes that line a horizontal rule" in e.message, \
+        e.message
 
 
 def test_a_heading_written_with_hashes_gets_no_underline_hint(tmp_path: Path) -> None:

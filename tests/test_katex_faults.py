@@ -94,6 +94,18 @@ KINDS: dict[str, tuple[str, str | None, str]] = {
     "renewcommand of nothing": ("so $\\renewcommand{\\zz}{1}$ ends",
                                 "\\renewcommand{\\zz",
                                 "write \\newcommand{\\zz}"),
+    "formula marked twice": ("so $\\( y = x_1 + x_2 \\)$ ends", "\\(",
+                             "marked twice, by its dollar signs and by '\\( … \\)': write "
+                             "'$y = x_1 + x_2$' in its place"),
+    "two formulas marked inside one": ("so $\\( a = 1 \\), \\( b = 2 \\)$ ends", "\\(",
+                                       "write '$a = 1$, $b = 2$' in its place"),
+    "formula marked twice in brackets": ("so $(\\( \\delta_o \\))$ ends", "\\(",
+                                         "write '($\\delta_o$)' in its place"),
+    "text around a marked formula": ("so $a + \\( b \\)$ ends", "\\(",
+                                     "remove each \\( and \\)"),
+    "dollar inside a formula": ("$$ d(x,y) = $argmin_s Crl(x,y,s) $$", "$@@3",
+                                "a '$' inside a formula opens or closes nothing there"),
+    "display formula marked twice": ("$$\\[ a = 1 \\]$$", "\\[", "write 'a = 1' in its place"),
     "optional argument never closed": ("so $\\sqrt[3{x}$ ends", None,
                                        "the '[' at line {line}, column <col:[> "),
 }

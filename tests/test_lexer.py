@@ -732,3 +732,26 @@ def test_a_display_bracket_never_closed_is_an_error_at_its_line(source: str, lin
                                     "\\[\nnot a formula\n\nNext.\n"])
 def test_an_escaped_bracket_over_words_is_no_formula_never_closed(source: str) -> None:
     assert mask(P, source).formulas == []
+
+
+@pytest.mark.parametrize(("source", "line", "closing"), [
+    ("a\n\n$$\n\\begin{gather*}\nx = 1\n\n\\end{gather*}\n$$\n", 6, 8),
+    ("a\n\n$$\n\\frac{a}{b}\n\n\\\\\n= \\frac{c}{d}\n$$\n", 5, 8),
+])
+def test_a_blank_line_inside_a_closed_display_formula_is_named(source: str, line: int,
+                                                               closing: int) -> None:
+    """A Jekyll post's display formula with a blank line before its '\\end{gather*}' and its
+    '$$' was told 'not closed before the blank line below it; end it with a line '$$'' at its
+    opening line, though a '$$' closed it: the error is now at the blank line, naming the
+    '$$' that closes the formula, and says to remove the blank line."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line, (e.value.line, e.value.message)
+    assert f"its '$$' is at line {closing}" in e.value.message, e.value.message
+    assert "remove this line" in e.value.message, e.value.message
+
+
+def test_a_formula_left_open_above_a_paragraph_is_still_told_to_close() -> None:
+    with pytest.raises(BuildError) as e:
+        mask(P, "a\n\n$$\nx = 1\n\nSome text follows.\n\n$$\ny\n$$\n")
+    assert e.value.line == 3 and "end it with a line '$$'" in e.value.message, e.value.message

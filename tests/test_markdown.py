@@ -604,6 +604,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("As argued [see @vaswani2017, p. 4].\n", "Pandoc citation '[@…]'"),
     ("See @fig-spread for the result.\n", "cross-reference"),
     ("As @eq:var predicts.\n", "cross-reference"),
+    ("See {@eq:description} for it.\n", "published as typed ('{@eq:description}')"),
     ("+-----+-----+\n| a   | b   |\n+=====+=====+\n| 1   | 2   |\n+-----+-----+\n",
      "Pandoc grid table"),
     ("Some [small caps]{.smallcaps} here.\n", "bracketed span '[…]{…}'"),
@@ -737,7 +738,8 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",
         "bare citation", "bare citation key with a title", "citation with a prefix",
-        "crossref fig", "crossref eq", "grid table", "bracketed span", "pandoc anchor",
+        "crossref fig", "crossref eq", "crossref braced", "grid table", "bracketed span",
+        "pandoc anchor",
         "mdx import", "mdx import named",
         "mdx import side effect", "mdx export", "mdx comment block", "mdx comment inline",
         "vitepress snippet", "mkdocs snippet", "mkdocs snippet block", "material icon",
@@ -884,6 +886,120 @@ def test_github_s_picture_emoji_is_told_as_github_s(tmp_path: Path, code: str) -
     assert "picture" in got[0] and "here and on GitHub" not in got[0], got
     assert "closest" not in got[0], got
     assert code in out
+
+
+@pytest.mark.parametrize("text, role, advice", [
+    ("## Scoring {#scoring}\n:label:`sec_scoring`\n\nWords.\n", ":label:", "{#id}"),
+    ("$$ a = q^\\top k.$$\n:eqlabel:`eq_dot`\n", ":eqlabel:", "\\tag{1}"),
+    ("As in Transformers :cite:`Vaswani.2017`.\n", ":cite:", "footnote"),
+    ("The :key:`q` of it.\n", ":key:", "a link"),
+    ("As {cite:t}`kihlstrom1984` argues.\n", "{cite:t}", "footnote"),
+    ("![The EC2 panel.](https://example.org/ec2.png)\n:width:`700px`\n", ":width:",
+     "sizes"),
+], ids=["label", "eqlabel", "cite", "emoji name", "cite:t", "width"])
+def test_a_role_whose_name_is_an_emoji_is_told_and_each_role_its_own_advice(
+        tmp_path: Path, text: str, role: str, advice: str) -> None:
+    """d2l's ':label:`sec_x`' under a heading was shown as the emoji \U0001f3f7\ufe0f and
+    the name as code (':label:' is a GitHub shortcode), with no word; a role whose name is
+    an emoji is now a role, told at its line as ':numref:' is (and nothing more: the GitHub
+    comparison reads it as the page does). ':eqlabel:', ':cite:' and MyST's textual
+    citation '{cite:t}`key`' were told to write a link; a label is told to give its heading an
+    id or its formula a tag, a citation the reference in words or a footnote."""
+    with captured() as warned:
+        out = html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "Sphinx or MyST role" in w]
+    assert len(got) == 1 == len(warned) and f"'{role}`…`'" in got[0], warned
+    assert advice in got[0], got
+    assert role in out and "\U0001f3f7" not in out and "\U0001f511" not in out, out
+
+
+def test_two_single_quotes_each_side_are_told_as_italic_or_a_quotation(
+        tmp_path: Path) -> None:
+    """A lecture's "a ''probability distribution''" (quotes typed as in TeX, shown curled as
+    two single quotes a side) was told only as MediaWiki's italic, to write *…*; the advice
+    now names the quotation too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\nThe concept of a ''probability distribution'' here.\n")
+    assert len(warned) == 1 and f"index.md:{BODY_START + 2}: warning:" in warned[0], warned
+    assert warned[0].endswith("write *…* for italic words, or \"…\" for a quotation "
+                              "(TeX's quotes)"), warned
+
+
+@pytest.mark.parametrize("text", [
+    "> youtube: https://youtu.be/XfoYk_Z5AkI\n",
+    "> twitter: https://twitter.com/jakevdp/status/1204765621767901185?s=20\n",
+    "> YouTube: <https://youtu.be/XfoYk_Z5AkI>\n",
+])
+def test_a_fastpages_embed_is_told_at_its_line(tmp_path: Path, text: str) -> None:
+    """fastpages' (nbdev's) '> youtube: https://…' embeds the video there; here and on
+    GitHub it was a quote of 'youtube:' and a link, with no word."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert len(warned) == 1 and f"index.md:{BODY_START + 2}: warning:" in warned[0], warned
+    assert "fastpages' (nbdev's) embed" in warned[0] and "[its title]" in warned[0], warned
+
+
+@pytest.mark.parametrize("text", [
+    "> youtube: the channel we like.\n", "YouTube: https://youtu.be/XfoYk_Z5AkI\n",
+])
+def test_a_quote_about_youtube_is_no_fastpages_embed(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    assert not [w for w in warned if "fastpages" in w], warned
+
+
+@pytest.mark.parametrize("text, tag", [
+    ("<center><h1>The Annotated Transformer</h1> </center>\n", "h1"),
+    ('<div align="center">\n<h3>Table of Contents</h3>\n</div>\n', "h3"),
+])
+def test_a_heading_in_raw_html_is_told_at_its_line(tmp_path: Path, text: str, tag: str) -> None:
+    """The annotated transformer's '<center><h1>The Annotated Transformer</h1></center>' was
+    a second title on the page, left out of its contents and with no id, with no word (a
+    '#' heading there is refused); a heading element in raw HTML is now told at its line."""
+    with captured() as warned:
+        out = html(tmp_path, "Intro.\n\n" + text + "\nText.\n")
+    got = [w for w in warned if f"<{tag}> in a block of raw HTML" in w]
+    line = BODY_START + 2 + text.split("\n").index(next(x for x in text.split("\n")
+                                                       if f"<{tag}>" in x))
+    assert len(got) == 1 and f"index.md:{line}: warning:" in got[0], warned
+    assert ("second title" in got[0]) == (tag == "h1"), got
+    assert f"<{tag}>" in out
+
+
+def test_a_heading_tag_in_code_or_text_is_no_raw_heading(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n```html\n<h1>Title</h1>\n```\n\nWrite `<h2>` tags.\n")
+    assert not [w for w in warned if "block of raw HTML" in w], warned
+
+
+@pytest.mark.parametrize("text, quoted, advice", [
+    ("::: {.callout-note}\nA note.\n:::\n", "('::: {.callout-note}')", "/// details | Note"),
+    ("::: {#fig-descent}\n\nGradient descent, illustrated\n:::\n",
+     "('::: {#fig-descent}')", "the figure as a paragraph of its own"),
+])
+def test_a_pandoc_div_is_quoted_whole_and_a_figure_div_told_as_a_figure(
+        tmp_path: Path, text: str, quoted: str, advice: str) -> None:
+    """A Pandoc (Quarto) div's opening line was quoted cut at its brace ('::: {',
+    '::: {.callout-note'), and Quarto's figure div, '::: {#fig-descent}' (a real course's
+    figure and its caption), was told to be a box; the line is quoted whole, and a figure
+    div is told to be a figure."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "':::' container" in w]
+    assert len(got) == 1 and quoted in got[0] and advice in got[0], warned
+
+
+def test_a_d2l_tab_is_told_once_at_each_marker_as_d2l_s(tmp_path: Path) -> None:
+    """d2l's framework tab, ':begin_tab:`pytorch`', its text, ':end_tab:', was told as a
+    Sphinx role to write a link and its end as an emoji name GitHub lacks (write the emoji
+    itself); each marker is now told as d2l's tab: keep one framework's text alone."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n:begin_tab:`pytorch`\n[Discussions](https://d2l.ai/t/1)"
+                       "\n:end_tab:\n")
+    assert len(warned) == 2, warned
+    assert all("one framework alone" in w for w in warned), warned
+    assert [w.split(": warning:")[0].rsplit(":", 1)[1] for w in warned] == \
+        [str(BODY_START + 2), str(BODY_START + 4)], warned
 
 
 @pytest.mark.parametrize("text", [
@@ -1809,17 +1925,20 @@ def test_a_gitbook_or_hackmd_tag_is_told_as_that_tools_at_its_line(
 
 @pytest.mark.parametrize("written, meant", [
     ("{{< math >}}\n$$\nx = 1\n$$\n{{< /math >}}", "remove the '{{< math >}}'"),
+    ("A norm {{< math >}}$\\|x\\|${{< /math >}} here.", "around the formula (a formula "
+     "between '$' signs"),
     ('As {{< cite page="/publication/vaswani-2017" >}} shows.', "footnote"),
     ('{{% callout note %}}\nThe factor is 8.\n{{% /callout %}}', "'/// details | Title'"),
     ('{{< figure src="softmax.png" caption="Softmax." >}}', '![what it shows](NAME.svg'),
     ('Read [the next]({{< ref "posts/rope.md" >}}).', "[its title](https://"),
     ('Note{{% sidenote %}}Aside.{{% /sidenote %}} here.', "footnote"),
-], ids=["math", "cite", "callout", "figure", "ref", "sidenote"])
+], ids=["math", "inline math", "cite", "callout", "figure", "ref", "sidenote"])
 def test_a_hugo_shortcode_is_told_what_to_write_at_its_line(
         tmp_path: Path, written: str, meant: str) -> None:
     """A Wowchemy (Hugo Academic) post: every shortcode was told the same 'for a link write
     [text](../en/), for a figure …, for a box …', '{{< math >}}' around a formula too (which
-    needs none here). Each now says what to write for it."""
+    needs none here). Each now says what to write for it; an inline '{{< math >}}$…$…' was
+    told to remove the shortcode's 'lines', though it stood in a sentence."""
     e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
     assert e.line == BODY_START + 2 and meant in e.message and "Hugo" in e.message, e
     opening = written.split("{{")[1][0]

@@ -32,6 +32,7 @@ from .raw_html import (
     markdown_attributes,
     markdown_in_raw_html,
     markdown_raw_lines,
+    raw_headings,
     raw_html_ids,
     raw_html_lines,
     raw_html_urls,
@@ -89,6 +90,14 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
              "(md_in_html, kramdown), which this Markdown does not do (nor GitHub): what is "
              "inside is published as typed, '**' and '$' included; write the passage in "
              "Markdown outside the HTML (a '/// details | Title' box for a box)")
+    for tag, line in raw_headings(lines):
+        title = (" (and a second title: the page shows the front matter's 'title:' as its "
+                 "only level-1 heading; remove it if it is the post's title)"
+                 if tag == "h1" else "")
+        warn(LOGGER, path, line,
+             f"<{tag}> in a block of raw HTML is a heading the page's contents leave out, with "
+             f"no id to link to{title}; write it in Markdown, '## Its words {{#some-id}}' "
+             "(the HTML around it as its own block), or as text, <p><strong>…</strong></p>")
     # with the code the lexer masked back: `x` inside a raw HTML block is no code span
     for mark, line in markdown_in_raw_html(masked.restore_code(lines)):
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"

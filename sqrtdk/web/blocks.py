@@ -212,13 +212,18 @@ def deepest_block(source: str) -> tuple[int, int]:
 
 
 def _show_emoji(el: etree.Element) -> None:
-    """Each shortcode in the text of `el` and its descendants, outside code, as its emoji."""
+    """Each shortcode in the text of `el` and its descendants, outside code, as its emoji,
+    as the page shows them (one right before a code span is a role's name, as typed)."""
     if el.tag in ("code", "pre"):
         return
-    el.text = emoji_text(el.text) if el.text else el.text
-    for child in el:
+    children = list(el)
+    if el.text:
+        el.text = emoji_text(el.text, bool(children) and children[0].tag == "code")
+    for k, child in enumerate(children):
         _show_emoji(child)
-        child.tail = emoji_text(child.tail) if child.tail else child.tail
+        if child.tail:
+            child.tail = emoji_text(child.tail, k + 1 < len(children)
+                                    and children[k + 1].tag == "code")
 
 
 def _place_tables(root: etree.Element, lines: list[str]) -> None:

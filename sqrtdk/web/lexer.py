@@ -440,12 +440,37 @@ class _Scanner(InlineScanner):
                 self.out += [cont + FILLER] * (j - i)
                 return j + 1
             if not raw.strip() and any(x.strip() for x in body):
+                if (close := self._closed_after_blank(j, cont)) is not None:
+                    raise self.error(j + 1, f"a blank line inside the display formula opened "
+                                            f"at line {i + 1} (its '$$' is at line {close}) "
+                                            "ends it here and on GitHub: TeX has no blank "
+                                            "lines inside a formula; remove this line")
                 raise self.error(i + 1, "display formula opened with '$$' is not closed before "
                                         "the blank line below it; end it with a line '$$' "
                                         "(TeX has no blank lines inside a formula)")
             body.append(text)
         raise self.error(i + 1, "display formula opened with '$$' is never closed; end it "
                                 "with a line '$$'")
+
+    def _closed_after_blank(self, j: int, cont: str) -> int | None:
+        """The 1-based line of the '$$' that closes a display formula after the blank line
+        `j` (0-based), when every line between reads as TeX (a command, '=', '^', '_', '&'
+        or a brace: `\\end{gather*}`, `= \\frac{…}`), not as a paragraph of text: the
+        blank line is then inside the formula. None for another."""
+        k = j + 1
+        while k < len(self.lines) and not self.lines[k].strip():
+            k += 1
+        seen = False
+        for n in range(k, len(self.lines)):
+            text = _unprefixed(self.lines[n], cont).strip()
+            if not text or (text.startswith("$$") and text != "$$"):
+                return None
+            if text.endswith("$$"):
+                return n + 1 if seen or text != "$$" else None
+            if not re.search(r"[\\=^_&{]", text):
+                return None
+            seen = True
+        return None
 
     def _no_equation_label(self, j: int, text: str) -> None:
         """`$$ {#eq-var}` (Quarto, pandoc-crossref), `$$ (eq-var)` (MyST): a label after

@@ -998,7 +998,7 @@ def without_id(typed: str, level: int, why: str = "",
         codes = ", ".join(dict.fromkeys(f"U+{ord(c):04X}" for c in typed if not c.isspace()))
         only = ("" if not typed.strip() else f" (only invisible characters, {codes})"
                 if not visible(typed) else f" (only '{typed}', which this Markdown shows as text)")
-        return (f"heading '{hashes}' has no words{only}: a heading names its section in the "
+        return (f"heading '{hashes}' has no words{only}{why}: a heading names its section in the "
                 "contents and in links to it; write its words and an id, "
                 f"'{hashes} Its words {{#{ident}}}'{same}, or delete the line if no section "
                 "starts here")

@@ -5,17 +5,20 @@ character itself, no image and no network. A shortcode is a name of the index be
 colons; anything else between colons (`:not_an_emoji:`, Sphinx's `:numref:`) stays as typed.
 Code (spans, fences: the lexer's tokens) and math (its tokens) never reach the pattern.
 Unlike pymdownx's own pattern, a shortcode written against a letter, digit or `_`
-(`a:b:c`, `10:30:00`, `12:100:3`) is text: the colons there separate words or numbers.
+(`a:b:c`, `10:30:00`, `12:100:3`) is text: the colons there separate words or numbers, and
+so is one right before a code span: a Sphinx role (d2l's ':label:`sec_x`', ':key:`k`'), told
+at its line by `md_foreign` as every other role is.
 """
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as etree
 from functools import cache
 from typing import Any
 
 from markdown import Markdown
-from markdown.util import ETX, STX
-from pymdownx.emoji import EmojiExtension, gemoji, to_alt
+from markdown.util import ETX, INLINE_PLACEHOLDER_RE, STX
+from pymdownx.emoji import EmojiExtension, EmojiPattern, gemoji, to_alt
 
 # a shortcode with no ASCII word character right before or after it (a CJK letter may touch
 # it, as in Chinese text, where no space separates words)
@@ -41,7 +44,23 @@ class GitHubEmojiExtension(EmojiExtension):  # type: ignore[misc]
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         super().extendMarkdown(md)
-        md.inlinePatterns["emoji"].compiled_re = SHORTCODE
+        pattern = _NoRolePattern(SHORTCODE.pattern, self.getConfigs(), self.strict_cache, md)
+        pattern.compiled_re = SHORTCODE
+        md.inlinePatterns.register(pattern, "emoji", 75)
+
+
+class _NoRolePattern(EmojiPattern):  # type: ignore[misc]
+    """pymdownx's pattern, but a shortcode right before a code span is a Sphinx role's name
+    (':label:`sec_x`'), left as typed."""
+
+    def handleMatch(self, m: re.Match[str], data: str  # noqa: N802 (Python-Markdown's name)
+                    ) -> Any:
+        after = INLINE_PLACEHOLDER_RE.match(data, m.end(0))   # a stashed element
+        if after is not None:
+            node = self.md.treeprocessors["inline"].stashed_nodes.get(after.group(1))
+            if isinstance(node, etree.Element) and node.tag == "code":
+                return None, None, None
+        return super().handleMatch(m, data)
 
 
 @cache
@@ -90,9 +109,16 @@ def escaped_as_github(text: str) -> str:
     return ESCAPED_SHORTCODE.sub(github, text)
 
 
-def emoji_text(text: str) -> str:
+def emoji_text(text: str, before_code: bool = False) -> str:
     """`text` with each shortcode of gemoji's index (`SHORTCODE`) as its character, as the
-    page shows it (for the comparison with GitHub's reading of the same text)."""
+    page shows it (for the comparison with GitHub's reading of the same text); with
+    `before_code` (a code span follows `text`), one ending `text` is a role's name and stays
+    as typed, as on the page."""
     if ":" not in text:
         return text
-    return SHORTCODE.sub(lambda m: emoji_of(m.group(1)) or m.group(0), text)
+
+    def shown(m: re.Match[str]) -> str:
+        if before_code and m.end() == len(text):
+            return m.group(0)
+        return emoji_of(m.group(1)) or m.group(0)
+    return SHORTCODE.sub(shown, text)

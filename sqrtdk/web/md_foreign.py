@@ -97,15 +97,33 @@ CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footn
                     "holding it")
 
 
+# d2l's framework tabs, ':begin_tab:`pytorch`' … ':end_tab:': each tab's text is shown here,
+# one after another, with the markers as typed
+D2L_TAB_INSTEAD = ("the text of one framework alone, without d2l's ':begin_tab:' and "
+                   "':end_tab:' lines (every tab's text is shown here, one after another)")
+
+
 def _role_instead(role: str, code: str) -> str:
     """What to write for a Sphinx or MyST role `role` (`{numref}`, `:math:`) on `code`:
-    a math role's TeX between dollars, an equation reference's number, else a link."""
+    a math role's TeX between dollars, an equation reference's number, a label's id or tag,
+    a citation's reference in words, else a link."""
     name = role.strip("{}:").rpartition(":")[2]
     if name == "math":
         return f"the formula between dollars, ${code}$"
     if name in ("eq", "eqref"):
         return ("the equation's number in words ('equation (1)'), the formula numbered with "
                 "\\tag{1}")
+    if name in ("label", "eqlabel"):
+        # d2l's label under a heading, figure or formula (':label:`sec_x`')
+        return ("nothing: give the heading above it an id, '## Title {#id}', and number a "
+                "formula with \\tag{1}")
+    if any(part.startswith("cite") for part in role.strip("{}:").split(":")):
+        # sphinxcontrib-bibtex's and MyST's `{cite}`, `{cite:t}`, `:cite:p:`, Sphinx's `citet`
+        return CITATION_INSTEAD
+    if name == "begin_tab":
+        return D2L_TAB_INSTEAD
+    if name in ("width", "height"):
+        return "nothing: the build sizes and places figures itself"
     return "a link, [text](#id), for a reference, or the code alone"
 
 
@@ -242,7 +260,7 @@ _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
 
 # a `:::` container (Docusaurus' `:::tip Title`, VitePress' `::: warning`, Pandoc's and
 # Quarto's `::: {.callout-note}`, MyST's `:::{note}`): told the lines of its box
-CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*\{?[\w.-]*")
+CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*(?:\{[^}\n]*\}|[\w.-]*)")
 _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\n]*)\])?"
                              r"[ \t]*([^\n]*)")
 
@@ -253,6 +271,9 @@ def _container_instead(text: str) -> str:
     `::: {.callout-tip}`), with an id made of that title, its closing ':::' as '///'."""
     m = _CONTAINER_LINE.match(text)
     braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
+    if re.search(r"(?:^|\s)#fig-", braced):      # Quarto's figure div, `::: {#fig-walk}`
+        return ("the figure as a paragraph of its own, ![what it shows](NAME.svg \"Caption\"), "
+                "in place of the container's lines, its caption in the quotes")
     words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
     kind = (bare or next((w.lstrip(".") for w in words), "")).lower()
     kind = re.sub(r"^callout-", "", kind) or "note"
@@ -423,7 +444,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # and a bracketed citation (above) are not told here
     (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
-    (re.compile(r"(?<![\w@\[-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
+    # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
+    (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
+                r"|(?<![\w@\[{-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     # Pandoc's bracketed span, `[Small Caps]{.smallcaps}`, `[]{#tab:x}` (an anchor), text
@@ -723,6 +746,8 @@ _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # r (`r = q @ k`, `r += 1`, `r in rows`, `r.shape`)
 _INLINE_R = re.compile(r"r[ \t]+(?![=!<>+\-*/%&|^:.,)\]]|(?:in|is|for|and|or|if)\b)\S")
 _ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
+# fastpages' (nbdev's) embeds: a quote's text `youtube: https://…`, `twitter: https://…`
+_EMBED_QUOTE = re.compile(r"(youtube:|twitter:)[ \t]*(?=$|https?://)", re.I)
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
@@ -799,6 +824,7 @@ class ForeignSyntax(Treeprocessor):
             if block.tag == "blockquote":
                 self._spoiler_quote(block)
                 self._prompt_quote(block)
+                self._embed_quote(block)
             if block.tag not in _TEXT_BLOCKS:
                 continue
             # the block's own text, the text inside its inline children (emphasis, links:
@@ -1143,6 +1169,10 @@ class ForeignSyntax(Treeprocessor):
                         (after in (" ", "\t") and
                          not own[:m.start()].rpartition("\n")[2].strip()):
                     continue
+                if name == "end_tab":
+                    self._warn(block, (own, el, slot), m.span(1),
+                               "d2l's tab end ':end_tab:'", D2L_TAB_INSTEAD)
+                    continue
                 if name in PICTURE_ONLY:
                     self._warn_at(block, (own, el, slot), m.span(1),
                                   "'{shown}' is one of GitHub's own emoji that have no "
@@ -1181,10 +1211,13 @@ class ForeignSyntax(Treeprocessor):
             chars = "".join("'" if c in _SINGLE_QUOTES else c for c, _, _ in units)
             for q in _WIKI_QUOTES.finditer(chars):
                 bold = len(q.group(1)) == 3
+                # two on each side are also a quotation typed as in TeX ('' for both
+                # `` and ''), as a lecture's "a ''probability distribution''" means
                 self._warn(block, (own, el, slot), (units[q.start()][1], units[q.end() - 1][2]),
                            "MediaWiki's (Wikipedia's) " + ("bold" if bold else "italic") +
                            " (" + q.group(1) + "…" + q.group(1) + ")",
-                           "**…**" if bold else "*…*")
+                           "**…**" if bold else
+                           "*…* for italic words, or \"…\" for a quotation (TeX's quotes)")
 
     def _unclosed_strong(self, block: etree.Element,
                          texts: list[tuple[str, etree.Element, str]]) -> None:
@@ -1274,6 +1307,19 @@ class ForeignSyntax(Treeprocessor):
             if _SPOILER_LINE.match(lines[line - 1]):
                 self._warn(p, (own, p, "text"), (0, len(own.split("\n")[0])),
                            "a spoiler '>!' (LessWrong's, Reddit's)", _SPOILER)
+
+    def _embed_quote(self, quote: etree.Element) -> None:
+        """fastpages' (nbdev's) embed, a quote `> youtube: https://…` or `> twitter: https://…`:
+        there the video or tweet itself, here and on GitHub a quote of the word and a link; a
+        warning at its line."""
+        for p in quote:
+            own = p.text or ""
+            m = _EMBED_QUOTE.match(own)
+            if p.tag == "p" and m and (m.end() < len(own) or (len(p) and p[0].tag == "a")):
+                self._warn(p, (own, p, "text"), m.span(1),
+                           f"fastpages' (nbdev's) embed '> {m.group(1)} …' (shown as a quote "
+                           "of the word and the address)",
+                           "a link to it, [its title](https://…), in a sentence")
 
     def _inline_lists(self) -> None:
         """An attribute list right after a link or an image (`[text](url){target="_blank"}`,

@@ -85,10 +85,11 @@ _HUGO_SHORTCODE = re.compile(r"\{\{[<%]\s*/?\s*([A-Za-z_][\w-]*)")
 _FOOTNOTE = "the reference in words, or a footnote '[^ref]' that gives it"
 _REF = _LINK + ", or a link to a part of this page, [text](#id)"
 _CODE = "a code fence ('```python' … '```')"
-_HUGO = {"math": "nothing: remove the '{{< math >}}' and '{{< /math >}}' lines (a formula "
-                 "between '$$' lines needs no shortcode here)",
-         "katex": "nothing: remove the shortcode's lines (a formula between '$$' lines needs "
-                  "no shortcode here)",
+# (around a formula between '$$' lines, or inline around '$…$' in a sentence)
+_HUGO = {"math": "nothing: remove the '{{< math >}}' and '{{< /math >}}' around the formula "
+                 "(a formula between '$' signs or '$$' lines needs no shortcode here)",
+         "katex": "nothing: remove the shortcode around the formula (a formula between '$' "
+                  "signs or '$$' lines needs no shortcode here)",
          "cite": _FOOTNOTE, "sidenote": _FOOTNOTE, "marginnote": _FOOTNOTE,
          "ref": _REF, "relref": _REF, "highlight": _CODE, "code": _CODE,
          "icon": "the emoji itself (:snake:), or nothing", "mention": "the name as text",

@@ -43,6 +43,7 @@ def markdown_raw_lines(text: str) -> frozenset[int]:
     return frozenset(_python_markdown(text)) if "<" in text else frozenset()
 
 
+_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "script", "style", "textarea", "math",
                         "svg"))
 
@@ -59,6 +60,7 @@ class _Addresses(HTMLParser):
         self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
         # (Markdown's mark as written, line) in the text between the tags, not in code
         self.marks: list[tuple[str, int]] = []
+        self.headings: list[tuple[str, int]] = []  # (tag, line) of each <h1> … <h6>
         self._code = 0      # how many <pre>, <code>, <script>, … the text is inside
 
     def handle_data(self, data: str) -> None:
@@ -77,6 +79,8 @@ class _Addresses(HTMLParser):
         line = self.getpos()[0]
         if tag in _CODE_TAGS:
             self._code += 1
+        if tag in _HEADING_TAGS and not self._code:
+            self.headings.append((tag, line))
         if any(name == "markdown" for name, _ in attrs):
             self.markdown.append((tag, line))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
@@ -111,6 +115,15 @@ def markdown_attributes(text: str) -> list[tuple[str, int]]:
     published as typed."""
     in_raw = markdown_raw_lines(text)
     return [(tag, n) for tag, n in _read(text).markdown if n in in_raw]
+
+
+def raw_headings(text: str) -> list[tuple[str, int]]:
+    """(tag, line) of each heading element, `<h1>` … `<h6>`, of a raw HTML block of `text`
+    (as for `raw_html_urls`; `<center><h1>The Annotated Transformer</h1></center>`): a
+    heading the page's contents and heading checks never see, since Markdown keeps the
+    block as written."""
+    in_raw = markdown_raw_lines(text)
+    return [(tag, n) for tag, n in _read(text).headings if n in in_raw]
 
 
 def markdown_in_raw_html(text: str) -> list[tuple[str, int]]:

@@ -212,6 +212,15 @@ def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
                      + "; links to it would reach only the first: choose another id")
 
 
+def _file_line(path: Path, line: int) -> str:
+    """Line `line` (1-based) of the article at `path` as written ("" if it has none)."""
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
 def _link_line(page: Page, url: str) -> int:
     """The line of the article's first link or image to `url`, as recorded when the page
     was converted (0: the page's layout has it, not the article)."""
@@ -324,8 +333,17 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         assert page is not None
         mistakes.add(BuildError(page.source, line, f"unprocessed text near '{near}'"))
     for href in links.empty_links:
-        if page is not None and _link_line(page, href):
-            warn(LOGGER, page.source, _link_line(page, href),
+        if page is not None and (line := _link_line(page, href)):
+            written = _file_line(page.source, line)
+            if f"[]({href}" in written:
+                # MyST's (Jupyter Book's) reference `[](#label)`: there the target's title or
+                # number fills it; here and on GitHub, nothing shows
+                warn(LOGGER, page.source, line,
+                     f"'[]({href})' is a link with no text (MyST fills it with what it names; "
+                     "here and on GitHub it shows nothing, and a screen reader finds a link "
+                     f"with no name); write its words, '[the section]({href})', or remove it")
+                continue
+            warn(LOGGER, page.source, line,
                  f"the link to '{href}' has no text (an <a> around nothing, or around an image "
                  "with no alt text): a screen reader finds a link with no name; put words "
                  "between its <a …> and </a>, or remove the link")

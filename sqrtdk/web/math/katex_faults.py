@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from ...errors import shortened
 from .formula import Formula
 
 # a TeX token as far as braces go: an escaped character (\{, \}, \%, \\), a comment to the
@@ -156,8 +157,34 @@ def advice(raw: str, tex: str, at: int, display: bool, place: Place,
         "functions for how to write it")
 
 
+# a formula's own delimiters inside it, `\(`, `\)`, `\[`, `\]`, with the spaces beside them
+_INNER_MARKS = re.compile(r"\\[(\[][ \t]*|[ \t]*\\[)\]]")
+
+
+def marked_twice(tex: str, opening: str, display: bool) -> str:
+    """A formula between dollar signs that is also marked by `\\( … \\)` (or `\\[ … \\]`),
+    as a note pasted from a chat answer holds it (`$\\( y = x_1 \\)$`): what to write in its
+    place, when that is plain (each marked piece a formula of its own, only punctuation
+    between them: `$\\( a \\), \\( b \\)$` is '$a$, $b$')."""
+    closing = "\\)" if opening == "\\(" else "\\]"
+    said = (f"the formula is marked twice, by its dollar signs and by '{opening} … "
+            f"{closing}': ")
+    if display:
+        meant = _INNER_MARKS.sub("", tex).strip()
+    else:
+        meant = _INNER_MARKS.sub("$", tex.strip())
+        outside = re.sub(r"\$[^$]*\$", "", meant)
+        if not (meant.startswith("$") or meant[:1] in "([") or \
+                re.search(r"[\\A-Za-z0-9$]", outside):
+            return said + f"remove each {opening} and {closing}"
+    return said + f"write '{shortened(meant, 80)}' in its place"
+
+
 def _advice(raw: str, tex: str, at: int, display: bool, place: Place,
             nearest: Sequence[str]) -> str | None:
+    if raw.startswith(("Undefined control sequence: \\[", "Undefined control sequence: \\]")):
+        # (KaTeX knows \( in math mode, to refuse it, below; \[ not at all)
+        return marked_twice(tex, "\\[", display)
     if raw.startswith("Undefined control sequence"):
         return ""
     if m := re.match(r"No such environment: (.*)$", raw, re.S):
@@ -213,6 +240,11 @@ def _advice(raw: str, tex: str, at: int, display: bool, place: Place,
                 f"write {m[1]}{{…}}, or put the command after it in braces ({{\\alpha}})")
     if m := re.match(r"Can't use function '(.*)' in text mode", raw):
         return f"{m[1]} is math: inside \\text{{…}}, write it between $ signs ($\\{m[1][1:]}$)"
+    if m := re.match(r"Can't use function '(\\[(\[])' in math mode", raw):
+        return marked_twice(tex, m[1], display)
+    if raw.startswith("Can't use function '$' in math mode"):
+        return ("a '$' inside a formula opens or closes nothing there (the formula's own "
+                "'$' signs mark it): remove it, or write \\$ for a dollar sign")
     if m := re.match(r"Can't use function '(.*)' in math mode", raw):
         return f"{m[1]} works in text only: put it inside \\text{{…}}"
     if raw.startswith("Limit controls must follow a math operator"):
