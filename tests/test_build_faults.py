@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -195,7 +196,10 @@ def test_a_build_waits_for_another_build_into_the_same_folder(
         start = time.monotonic()
         done = run_build(project)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-        assert "waiting      for another build of site to finish" in done.stdout, done.stdout
+        # who holds a lock the build waits for: a build, for the site's; a build or a sweep,
+        # for the cache's or the figures'
+        assert re.search(r"^waiting +for another build (of site|or sweep of this checkout) to "
+                         r"finish$", done.stdout, re.M), done.stdout
         assert time.monotonic() - start >= 1.0          # it did wait for the holder
     finally:
         holder.wait(timeout=60)
@@ -260,7 +264,8 @@ def test_a_sweep_and_a_build_of_one_checkout_take_turns(
     finally:
         held.wait(timeout=60)
     assert said and said[0].startswith("waiting") and ran and ran[0] - start >= 1.0, said
-    if waiter == "sweep":
+    # a sweep holds no lock of the site: whoever waits is told it may be a sweep
+    if waiter == "sweep" or holder == "sweep":
         assert "for another build or sweep of this checkout to finish" in said[0], said
 
 

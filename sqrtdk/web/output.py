@@ -69,8 +69,9 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
     processes a build forks do not hold them, and they go with the process that took them,
     also when killed. Where there are none (Windows), or a file cannot be opened, the build
     goes on without that lock, as where locks are refused (a filesystem without them:
-    ENOLCK). `waiting`: what to say while waiting, if not that a build of `out` runs (a
-    sweep, which writes no site, takes the locks of the folders it writes)."""
+    ENOLCK). `waiting`: what to say while waiting, if not who may hold the lock (a build of
+    `out` for the site's; a build or a sweep, which writes no site, for the cache's or the
+    figures')."""
     try:
         import fcntl
     except ImportError:         # Windows: no lockf
@@ -93,8 +94,10 @@ def out_lock(out: Path, cache: Path | None, log: Callable[[str], None],
                 if e.errno not in (errno.EACCES, errno.EAGAIN):   # no locks here: without
                     continue
                 if not told:
-                    log(f"{'waiting':<12} " + (waiting or f"for another build of "
-                                                          f"{display_path(out)} to finish"))
+                    # a sweep takes the cache's and the figures' locks, never the site's
+                    held = f"another build of {display_path(out)}" \
+                        if path == lock_path(out) else "another build or sweep of this checkout"
+                    log(f"{'waiting':<12} " + (waiting or f"for {held} to finish"))
                     told = True
                 try:
                     fcntl.lockf(fd, fcntl.LOCK_EX)
