@@ -76,6 +76,7 @@ OTHER_TOC = re.compile(r"@\[?toc\]?|\[\[?_?toc_?\]\]?", re.I)
 OTHER_TOC_MESSAGE = ("'{}' is the table-of-contents marker of other Markdown editors (Typora, "
                      "CSDN, GitLab), which this Markdown (and GitHub) shows as typed; the page "
                      "makes its own contents, from the '##' and '###' headings: remove the line")
+NO_TOC = re.compile(r"\{:[^{}\n]*\.no_toc\b[^{}\n]*\}")
 ATTRIBUTES_INSTEAD = ("no attributes (the build sizes and places figures and tables itself), or "
                       "a class the stylesheet knows on the last line of its paragraph: "
                       "'{: .screen-only }'")
@@ -417,7 +418,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `{::options parse_block_html="true" /}`
     (KRAMDOWN_EXTENSION, False, "kramdown's (Jekyll's) extension '{::…}'",
      KRAMDOWN_EXTENSION_INSTEAD),
-    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})(?![:/])[^{}\n]*\}"), False,
+    # just-the-docs' (kramdown's) class keeping a heading out of its contents, `{: .no_toc }`
+    (NO_TOC, False, "just-the-docs' (kramdown's) '{: .no_toc }' (a heading kept out of the "
+     "contents)", "nothing: the page's contents list every '##' and '###' heading (remove the "
+     "line; words the contents should leave out can be a '####' heading or bold words)"),
+    (re.compile(r"\{:(?![ \t]*toc[ \t]*\})(?![:/])(?![^{}\n]*\.no_toc\b)[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
     # `![[image.png]]` (an embedded picture or note, which would not be shown); the
