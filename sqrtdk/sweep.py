@@ -45,19 +45,17 @@ def claim_code(name: str) -> str:
     closure), of the section it reads and of every experiment that section is built from,
     the code that evaluates and rounds it (science/run.py, results.py) and numpy's version.
     An experiment no claim reads is not in any claim's key. A claim on one snippet's printout
-    (`Claim.snippet`) depends on that snippet's file and the code that runs it instead of the
-    whole reproduce section: a new snippet (README's recipe) does not make it stale."""
+    (`Claim.snippet`) depends on that snippet's file and the code that runs it (reproduce.py,
+    which does not import the list of snippets, reproduce_boxes.py) instead of the whole
+    reproduce section: a new snippet (README's recipe) does not make it stale."""
     from .science import registry
     from .science.registry import CLAIMS, EXPERIMENTS, SECTIONS, SNIPPETS
     registry.load()
     claim = CLAIMS[name]
-    if claim.snippet:
-        import inspect
-
-        from .science import reproduce
-        runner = inspect.getsource(reproduce.run_snippet) + inspect.getsource(reproduce.with_seed)
-        return stamp(closure_digest(claim.value.__module__, "sqrtdk.science.run"),
-                     SNIPPETS[claim.snippet].path, runner, packages=SCIENCE_PACKAGES)
+    if claim.snippet:           # reproduce.py runs it; reproduce_boxes.py lists the others
+        return stamp(closure_digest(claim.value.__module__, "sqrtdk.science.run",
+                                    "sqrtdk.science.reproduce"),
+                     SNIPPETS[claim.snippet].path, packages=SCIENCE_PACKAGES)
     section = SECTIONS[claim.section]
     modules = [claim.value.__module__, section.build.__module__, "sqrtdk.science.run"]
     for exp in (EXPERIMENTS[n] for n in section.needs):

@@ -3,7 +3,9 @@ runs, so the code a reader sees is the code that ran (issue 7, item 10).
 
 Each snippet is a file in `snippets/`, runnable on its own. The build replaces the number on
 its `SEED = …` line with the build's seed, runs exactly that text, and stores both the text
-and what it printed in results.json["reproduce"].
+and what it printed in results.json["reproduce"]. The snippets are registered in
+`reproduce_boxes.py`, which this module does not import: a claim on one snippet's printout
+depends on this code and that snippet (sweep.claim_code), not on the list of the others.
 """
 from __future__ import annotations
 
@@ -14,15 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .registry import EXPERIMENTS, SECTIONS, SNIPPETS, Experiment, Job, Section, Snippet
+from .registry import EXPERIMENTS, SECTIONS, SNIPPETS, Experiment, Job, Section
 
 SNIPPET_DIR = Path(__file__).resolve().parent / "snippets"
 _SEED_LINE = re.compile(r"^SEED = \d+(?=[ \t]*(?:#.*)?$)", re.M)
 
-SNIPPETS.register(Snippet("sheet1", SNIPPET_DIR / "sheet1.py", "spread.py", cost=3.0))
-SNIPPETS.register(Snippet("sheet2", SNIPPET_DIR / "sheet2.py", "saturation.py", cost=0.1))
-SNIPPETS.register(Snippet("sheet3", SNIPPET_DIR / "sheet3.py", "rulers.py", cost=2.0))
-SNIPPETS.register(Snippet("gradient", SNIPPET_DIR / "gradient.py", "rulers.py", cost=1.0))
 
 
 def with_seed(code: str, seed: int) -> str:
