@@ -364,3 +364,18 @@ def test_a_switch_off_never_switched_on_holds_to_the_end_and_code_holds_no_switc
     shown = f"```\n<!-- autocorrect-disable -->\n```\n\n{bad}\n\n<!-- autocorrect: false -->\n\n{bad}\n"
     found = warnings(tmp_path, shown, caplog)
     assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["5"], found
+
+
+def test_a_switch_at_a_line_s_end_turns_off_the_lines_after_it_not_its_own(tmp_path, caplog):
+    """A Chinese paragraph is one line, and a comment on a line of its own inside it splits it
+    on GitHub (comment_blocks warns, and says to move the comment to the end of the line
+    above). Written so, the switch turned off the whole line above as well: the rest of the
+    paragraph went unchecked, unsaid. A line is off now when its text lies between the
+    switches: a switch off at a line's end starts at the next line, a switch on at a line's
+    start ends at the line before."""
+    bad = f"{ZH}numpy{TEST}"
+    text = (f"{bad}<!-- autocorrect-disable -->\n{bad}<!-- autocorrect-enable -->\n{bad}\n\n"
+            f"{bad}\n<!-- autocorrect: false -->{bad}\n<!-- autocorrect: true -->{bad}\n")
+    found = warnings(tmp_path, text, caplog)
+    assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["1", "3", "5", "7"], \
+        found
