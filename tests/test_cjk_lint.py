@@ -41,6 +41,22 @@ def test_a_spacing_warning_does_not_tell_the_author_to_ignore_it(tmp_path, caplo
     assert "ignore" not in found and "--strict" in found, found
 
 
+
+def test_a_spacing_warning_says_how_to_switch_the_rules_off_and_doing_so_quiets_it(
+        tmp_path, caplog):
+    """It said only "fix the text": where a rule is wrong for a sentence (a name as its maker
+    writes it) the switch was in README alone. It names autocorrect's switches and where they
+    go, and writing them there quiets the line."""
+    (found,) = warnings(tmp_path, f"{ZH}{COMMA}{TEST}\n{ZH}numpy{TEST}\n", caplog)
+    assert ":2: warning: " in found
+    off = found.index("<!-- autocorrect-disable -->")
+    on = found.index("<!-- autocorrect-enable -->")
+    assert off < on and "end of the line before" in found[off:on] and "end of its line" in found[on:]
+    caplog.clear()
+    switched = (f"{ZH}{COMMA}{TEST}<!-- autocorrect-disable -->\n"
+                f"{ZH}numpy{TEST}<!-- autocorrect-enable -->\n")
+    assert warnings(tmp_path, switched, caplog) == []
+
 def test_formulas_and_code_are_not_checked(tmp_path, caplog):
     text = (f"{ZH} $x,y=1$ {TEST}{COMMA}{ZH}\n\n```\n{ZH}numpy,{TEST}\n```\n\n"
             f"$$\n{ZH}a,b\n$$\n")

@@ -34,6 +34,11 @@ _CONTEXT = 12            # characters shown on each side of the first difference
 # what a spacing warning asks: "or ignore this warning", it said, but CI's (and the Pages
 # workflow's) `--strict` build stops at every warning: an ignored one kept the site unpublished
 FIX = "autocorrect's rules; fix the text: a --strict build, as CI's, stops at every warning"
+# an article's line can also be switched off (switched_off), where a rule is wrong for it
+FIX_ARTICLE = ("autocorrect's rules; fix the text, or, where a rule is wrong for it (a name "
+               "as its maker writes it), switch them off: <!-- autocorrect-disable --> at the "
+               "end of the line before, <!-- autocorrect-enable --> at the end of its line; a "
+               "--strict build, as CI's, stops at every warning")
 
 
 @dataclass(frozen=True)
@@ -283,7 +288,7 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
             text.replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
-             f"'{wants}' ({FIX})")
+             f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
 
 
