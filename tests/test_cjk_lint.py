@@ -41,6 +41,22 @@ def test_a_spacing_warning_does_not_tell_the_author_to_ignore_it(tmp_path, caplo
     assert "ignore" not in found and "--strict" in found, found
 
 
+
+def test_a_spacing_warning_says_how_to_switch_the_rules_off_and_doing_so_quiets_it(
+        tmp_path, caplog):
+    """It said only "fix the text": where a rule is wrong for a sentence (a name as its maker
+    writes it) the switch was in README alone. It names autocorrect's switches and where they
+    go, and writing them there quiets the line."""
+    (found,) = warnings(tmp_path, f"{ZH}{COMMA}{TEST}\n{ZH}numpy{TEST}\n", caplog)
+    assert ":2: warning: " in found
+    off = found.index("<!-- autocorrect-disable -->")
+    on = found.index("<!-- autocorrect-enable -->")
+    assert off < on and "end of the line before" in found[off:on] and "end of its line" in found[on:]
+    caplog.clear()
+    switched = (f"{ZH}{COMMA}{TEST}<!-- autocorrect-disable -->\n"
+                f"{ZH}numpy{TEST}<!-- autocorrect-enable -->\n")
+    assert warnings(tmp_path, switched, caplog) == []
+
 def test_formulas_and_code_are_not_checked(tmp_path, caplog):
     text = (f"{ZH} $x,y=1$ {TEST}{COMMA}{ZH}\n\n```\n{ZH}numpy,{TEST}\n```\n\n"
             f"$$\n{ZH}a,b\n$$\n")
@@ -364,3 +380,18 @@ def test_a_switch_off_never_switched_on_holds_to_the_end_and_code_holds_no_switc
     shown = f"```\n<!-- autocorrect-disable -->\n```\n\n{bad}\n\n<!-- autocorrect: false -->\n\n{bad}\n"
     found = warnings(tmp_path, shown, caplog)
     assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["5"], found
+
+
+def test_a_switch_at_a_line_s_end_turns_off_the_lines_after_it_not_its_own(tmp_path, caplog):
+    """A Chinese paragraph is one line, and a comment on a line of its own inside it splits it
+    on GitHub (comment_blocks warns, and says to move the comment to the end of the line
+    above). Written so, the switch turned off the whole line above as well: the rest of the
+    paragraph went unchecked, unsaid. A line is off now when its text lies between the
+    switches: a switch off at a line's end starts at the next line, a switch on at a line's
+    start ends at the line before."""
+    bad = f"{ZH}numpy{TEST}"
+    text = (f"{bad}<!-- autocorrect-disable -->\n{bad}<!-- autocorrect-enable -->\n{bad}\n\n"
+            f"{bad}\n<!-- autocorrect: false -->{bad}\n<!-- autocorrect: true -->{bad}\n")
+    found = warnings(tmp_path, text, caplog)
+    assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["1", "3", "5", "7"], \
+        found

@@ -34,6 +34,11 @@ _CONTEXT = 12            # characters shown on each side of the first difference
 # what a spacing warning asks: "or ignore this warning", it said, but CI's (and the Pages
 # workflow's) `--strict` build stops at every warning: an ignored one kept the site unpublished
 FIX = "autocorrect's rules; fix the text: a --strict build, as CI's, stops at every warning"
+# an article's line can also be switched off (switched_off), where a rule is wrong for it
+FIX_ARTICLE = ("autocorrect's rules; fix the text, or, where a rule is wrong for it (a name "
+               "as its maker writes it), switch them off: <!-- autocorrect-disable --> at the "
+               "end of the line before, <!-- autocorrect-enable --> at the end of its line; a "
+               "--strict build, as CI's, stops at every warning")
 
 
 @dataclass(frozen=True)
@@ -218,28 +223,40 @@ _SWITCH = re.compile(r"autocorrect(?:-(disable|enable)\b|\s*:\s*(false|true)\b)"
 
 def switched_off(path: Path, text: str) -> set[int]:
     """The 1-based lines of `text` (an article, lines as in the file at `path`) where the
-    author turned autocorrect's rules off: from the line of a comment (`<!-- … -->` or
-    `{# … #}`, outside code) holding `autocorrect-disable` or `autocorrect: false` to the
-    line of the next one holding `autocorrect-enable` or `autocorrect: true`, both
-    included, or to the end. The lexer drops comments before the text is linted, so
-    autocorrect never sees its switches itself. Raises BuildError as `comment_spans`."""
+    author turned autocorrect's rules off: the lines whose text lies between a comment
+    (`<!-- … -->` or `{# … #}`, outside code) holding `autocorrect-disable` or `autocorrect:
+    false` and the next one holding `autocorrect-enable` or `autocorrect: true`, or the end.
+    So a switch off at a line's end starts at the next line and a switch on at a line's start
+    ends at the line before: a sentence of a paragraph (a Chinese paragraph is one line) is
+    switched off on a line of its own, the switches at the ends of the lines, without the
+    line before it (a comment on a line of its own would split the paragraph on GitHub).
+    The lexer drops comments before the text is linted, so autocorrect never sees its
+    switches itself. Raises BuildError as `comment_spans`."""
     from .comments import comment_spans
     from .lexer import code_block_end
     off: set[int] = set()
-    start: int | None = None
+    start: int | None = None           # where the text switched off starts
+
+    def switch_off(begin: int, end: int) -> None:
+        """The lines of the text in [begin, end), surrounding white space left out."""
+        chunk = text[begin:end]
+        first, last = begin + len(chunk) - len(chunk.lstrip()), begin + len(chunk.rstrip())
+        if first < last:
+            off.update(range(text.count("\n", 0, first) + 1,
+                             text.count("\n", 0, last - 1) + 2))
+
     for begin, end in comment_spans(path, text, code_block_end):
         m = _SWITCH.search(text, begin, end)
         if m is None:
             continue
-        line = text.count("\n", 0, begin) + 1
         disable = (m.group(1) or m.group(2)) in ("disable", "false")
         if disable and start is None:
-            start = line
+            start = end
         elif not disable and start is not None:
-            off.update(range(start, text.count("\n", 0, end) + 2))
+            switch_off(start, begin)
             start = None
     if start is not None:
-        off.update(range(start, text.count("\n") + 2))
+        switch_off(start, len(text))
     return off
 
 
@@ -271,7 +288,7 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
             text.replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
-             f"'{wants}' ({FIX})")
+             f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
 
 
