@@ -844,6 +844,27 @@ def test_on_paper_a_displayed_formula_stays_on_the_page_of_the_words_that_lead_i
     assert apart == [], apart
 
 
+@pytest.mark.author
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_quotation_list_or_table_stays_with_the_paragraph_leading_into_it(
+        printed, lang: str) -> None:
+    """The class of the displayed formula's rule: a block quotation, a list or a table is
+    introduced by the paragraph before it ("... one sentence in §3.2.1, plus the footnote
+    attached to it:", "compare as follows:", "pin down three things:"). Printed, the paper's
+    quoted sentence went overleaf and left its lead-in alone at the foot of page 2. No break
+    is allowed between such a block and a paragraph just before it."""
+    kept = printed(lang).evaluate("""() => [...document.querySelectorAll(
+            'article blockquote, article ul, article ol, article table')]
+        .filter(b => b.previousElementSibling && b.previousElementSibling.tagName === 'P'
+                     && b.getClientRects().length && b.previousElementSibling.getClientRects().length)
+        .map(b => [b.tagName, b.textContent.trim().slice(0, 30), getComputedStyle(b).breakBefore,
+                   getComputedStyle(b.previousElementSibling).breakAfter])""")
+    assert {tag for tag, *_ in kept} >= {"BLOCKQUOTE", "TABLE"}, kept
+    apart = [(tag, text, before, after) for tag, text, before, after in kept
+             if "avoid" not in (before, after)]
+    assert apart == [], apart
+
+
 # each control's generated text (a ::before or ::after with a string, its own or a
 # descendant's), in the order of CONTROLS
 CONTROLS = "a[href], button, summary, label"

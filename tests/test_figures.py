@@ -559,3 +559,64 @@ def test_text_ink_keeps_a_readable_colour_and_darkens_a_faint_one() -> None:
         lighter = to_hex(colorsys.hls_to_rgb(h, light + 0.012, s))
         assert draw.contrast(lighter, "white") < 4.5, faint
         assert abs(h - colorsys.rgb_to_hls(*to_rgb(faint))[0]) < 0.01, faint
+
+
+def _keys_over_plots(fig: Any) -> list[tuple[Any, list[str]]]:
+    """Every legend of `fig` (an axes', the figure's, a subfigure's) drawn over a plotting
+    area, with the markers of its entries that are a bare marker (no line: how a measured
+    point looks)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.legend import Legend
+    from matplotlib.lines import Line2D
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    out = []
+    for leg in fig.findobj(Legend):
+        box = leg.get_window_extent(renderer)
+        if not any(ax.get_window_extent(renderer).overlaps(box) for ax in fig.axes):
+            continue
+        bare = [h.get_marker() for h in leg.legend_handles if isinstance(h, Line2D)
+                and h.get_marker() not in (None, "", " ", "None", "none")
+                and h.get_linestyle() in ("", " ", "None", "none")]
+        out.append((leg, bare))
+    return out
+
+
+def test_a_key_entry_that_looks_like_a_data_point_is_framed() -> None:
+    """An unframed legend inside the plot whose entry is a bare marker, the same dot as the
+    measurements, reads as one more measurement: figure 3 (8 batches) showed a ninth dot at
+    3.72, between batches 3 and 4, which was its key's "measured". Drawn every figure in
+    every language and layout: a legend over a plotting area with such an entry has its
+    frame."""
+    results = _results()
+    for lang in ("en", "zh"):
+        table = labels(lang)
+        for name, spec in SPECS.items():
+            for layout in sorted(figures.LAYOUTS):
+                fig = draw.draw(spec, results, table[name], table["style"]["font_family"],
+                                layout)
+                for leg, bare in _keys_over_plots(fig):
+                    assert not bare or leg.get_frame_on(), (name, lang, layout, bare)
+
+
+def test_a_drawer_s_bare_marker_key_over_its_plot_is_framed_and_a_line_key_is_not() -> None:
+    """The same rule on a drawer of its own: a key with a bare marker inside the axes gets a
+    frame; a key of lines only, or one placed outside the plot, keeps the house style (none)."""
+    from sqrtdk.figures import Registration
+
+    def drawer(kind: str) -> Any:
+        def body(fig: Any, r: Any, t: Any, layout: str) -> None:
+            (ax,) = draw.panels(fig, 1, layout)
+            ax.plot([1, 2, 3], [1, 2, 3], "o" if kind != "line" else "-", label="measured")
+            if kind == "outside":
+                fig.legend(loc="outside lower center")
+            else:
+                ax.legend(loc="lower right")
+        return body
+    framed = {}
+    for kind in ("marker", "line", "outside"):
+        spec = Registration(f"t_{kind}", drawer(kind), ())
+        fig = draw.draw(spec, {}, {}, ["DejaVu Sans"], "wide")
+        legs = list(fig.findobj(lambda a: type(a).__name__ == "Legend"))
+        assert len(legs) == 1
+        framed[kind] = legs[0].get_frame_on()
+    assert framed == {"marker": True, "line": False, "outside": False}

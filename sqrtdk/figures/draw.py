@@ -261,8 +261,36 @@ def draw(spec: Registration, results: Mapping[str, Any], table: Mapping[str, str
         spec.draw(fig, needed_results(results, spec.needs), Labels(table, spec), layout)
         if fit_titles(fig):
             lay_out(fig)                     # the wrapped titles take their room
+        frame_marker_keys(fig)
         keep_layout(fig)
         return fig
+
+
+def _bare_marker(handle: Any) -> bool:
+    """Whether a legend entry is a marker without a line: how a measured point looks."""
+    from matplotlib.lines import Line2D
+    return (isinstance(handle, Line2D)
+            and handle.get_marker() not in (None, "", " ", "None", "none")
+            and handle.get_linestyle() in ("", " ", "None", "none"))
+
+
+def frame_marker_keys(fig: Figure) -> None:
+    """Give its frame to every legend (an axes', the figure's, a subfigure's) that lies over a
+    plotting area and has an entry drawn as a bare marker. The house style has no frame
+    (rc `legend.frameon`), and such a key entry, the same dot as the measurements, read as
+    one more of them: figure 3's 8 batches showed a ninth dot between batches 3 and 4. A
+    key of lines or swatches, or one beside the plot, stays unframed. Call it once the
+    figure is laid out (where the legends are)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.legend import Legend
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]  # extents
+    plots = [ax.get_window_extent(renderer) for ax in fig.axes]
+    for leg in fig.findobj(Legend):
+        if leg.get_frame_on() or not any(_bare_marker(h) for h in leg.legend_handles):
+            continue
+        box = leg.get_window_extent(renderer)
+        if any(plot.overlaps(box) for plot in plots):
+            leg.set_frame_on(True)
 
 
 def lay_out(fig: Figure) -> None:
@@ -363,6 +391,7 @@ def card_figure(spec: Registration, lang: str, results: Mapping[str, Any],
                   va="center")
         spec.draw(body, needed_results(results, spec.needs), Labels(table, spec), WIDE)
         lay_out(fig)
+        frame_marker_keys(fig)
         keep_layout(fig)
         return save(fig, f"card.{lang}", fmt="png"), fig
 
