@@ -305,7 +305,12 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
         cache.put_object("sweep", key, stale)
     if stale:
         entries = sweep.get("claims", {})
-        command = refresh_command(int(sweep.get("n_seeds", 100)), stale)
+        n_seeds = int(sweep.get("n_seeds", 100))
+        from .science.registry import CLAIMS
+        # every claim (a change to code they all import): the whole sweep, not a list of all
+        # the names written into every line
+        command = f"{BUILD_COMMAND} --sweep {n_seeds}" if set(stale) >= set(CLAIMS.names()) \
+            else refresh_command(n_seeds, stale)
         for name in stale:
             told = (f"claim '{name}' has no entry in {path.name} (registered since the sweep "
                     "was computed)" if not isinstance(entries.get(name), dict) else

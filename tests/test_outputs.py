@@ -89,6 +89,24 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     assert err.value.path == path and "git checkout" in str(err.value)
 
 
+def test_every_claim_stale_is_told_the_whole_sweep_not_every_name(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A change to code every claim imports (the registry, the results' rounding) made each
+    claim's line carry '--sweep 100 --claims' and all the claims' names (48 names, on 48
+    lines: an author's trial); it is the whole sweep's command then."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None
+    path = tmp_path / "sweep.json"
+    path.write_text(dumps_signed({**committed, "claims": {
+        k: {**v, "code": "other"} for k, v in committed["claims"].items()}}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
+    told = [r.getMessage() for r in caplog.records]
+    assert len(told) == len(committed["claims"]), told
+    assert all(f"--sweep {committed['n_seeds']}'" in m and "--claims" not in m for m in told), \
+        told[0]
+
+
 def test_claims_without_a_sweep_name_the_command_that_makes_one(tmp_path: Path) -> None:
     """`--sweep N --claims a` with no sweep file told to run '--sweep N --claims …', which
     only said the same again; it gives the command that computes every claim. Refused
