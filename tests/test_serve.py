@@ -652,6 +652,37 @@ def test_an_address_holding_a_null_byte_is_not_found_without_a_traceback(
     assert "Traceback" not in capfd.readouterr().err
 
 
+def test_a_missing_address_gets_the_site_s_404_page_with_status_404(tmp_path: Path) -> None:
+    """The dev server answered an address naming no file with http.server's own 'Error
+    response' page (an author's trial); the deployed site answers with its 404.html. It does
+    so too now, status 404, with the client scripts (a fixed link reloads the tab); without a
+    404.html, http.server's page as before."""
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": BuildState(), "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(f"{base}/nowhere/", timeout=10)
+        assert e.value.code == 404 and b"Not found here" not in e.value.read()
+        (tmp_path / "404.html").write_text("<!doctype html><title>x</title><body><p>Not "
+                                           "found here</p></body>", encoding="utf-8")
+        for address in ("/nowhere/", "/en/missing.html", "/a.png"):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(f"{base}{address}", timeout=10)
+            body = e.value.read()
+            assert e.value.code == 404 and b"Not found here" in body, address
+            assert body.index(b"<script") < body.index(b"</body>"), address
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.parametrize("error", [
     OSError("OS file watch limit reached."),
     RuntimeError("Error in underlying watcher: OS file watch limit reached."),

@@ -153,6 +153,28 @@ class Handler(SimpleHTTPRequestHandler):
             return self._send(page, "text/html; charset=utf-8")
         return super().do_GET()
 
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """A missing page or file gets the site's own 404.html (with the client scripts: a
+        fix of the link reloads the tab), status 404, as the deployed site answers; other
+        errors, and a site without one, http.server's page."""
+        if code == HTTPStatus.NOT_FOUND:
+            with self.state.changed:
+                page = self.state.pages.get("404.html")
+            file = Path(self.directory) / "404.html"
+            if page is None and file.is_file():
+                page = file.read_bytes()
+            if page is not None:
+                body = served(page, self._tags())
+                self.send_response(HTTPStatus.NOT_FOUND, message)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+                return
+        super().send_error(code, message, explain)
+
     def _tags(self) -> str:
         with self.state.changed:
             token, error = self.state.token, self.state.error
