@@ -3075,6 +3075,24 @@ def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) 
     assert time.process_time() - started < 20, "a reading backtracked"
 
 
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("text", ["http:" * 40000, "link:" * 40000, "[b]x " * 40000,
+                                  "{code:a} x " * 20000, ">!a " * 40000, "{++a " * 40000,
+                                  ":A:\n" * 15000],
+                         ids=["slack", "asciidoc", "bbcode", "confluence", "spoiler", "critic",
+                              "drawer"])
+def test_many_openers_of_other_tools_syntax_read_in_linear_time(tmp_path: Path,
+                                                                text: str) -> None:
+    """Other tools' syntax read from an opener to its closer (a Slack link's '|', an
+    AsciiDoc link's '[', a BBCode or Confluence pair, a Reddit spoiler, CriticMarkup, an
+    org-mode drawer's ':END:') was looked for from every opener to the end of the line or
+    block: a paragraph of many openers and no closer took time in the square of its length
+    (each of these took 10 to 30 s). Each opener's search now stops at the next opener."""
+    with captured():
+        body = html(tmp_path, "Intro.\n\n" + text + "\n")
+    assert "Intro." in body
+
+
 @pytest.mark.parametrize("row", ["<![a](x.jpg),![b](y.jpg)>\n",
                                  "<![第一张](https://example.org/a.png)，![第二张](b.png)>\n",
                                  "- <![a](x.jpg), ![b](y.jpg)>\n"])

@@ -163,13 +163,13 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                r"(?![\w(\[])", re.I), False, "a Confluence (Jira, Textile) image '!…!'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
-    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}.*?"
-               r"\{\1\}", re.S), False,
+    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}"
+               r"(?:(?!\{\1:).)*?\{\1\}", re.S), False,
      "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
     # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
     (re.compile(r"\[(b|i|u|s|url|img|quote|code|list|math|tex|latex|color|size|center|spoiler|"
-               r"sub|sup|youtube)(?:=[^\]\n]*)?\].*?\[/\1\]", re.S | re.I), False,
+               r"sub|sup|youtube)(?:=[^\]\n]*)?\](?:(?!\[\1[=\]]).)*?\[/\1\]", re.S | re.I), False,
      "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
     # Textile's link `"text":https://…` (its quotes curled by smarty)
     (re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
@@ -381,7 +381,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Reddit's spoiler `>!…!<` inside a line (at a line's start: `_spoiler_quotes`) and
     # superscript, `^(a few words)` or `^word` after a space (`^I ^am
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
-    (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
+    (re.compile(r">!(?=\S)(?:(?!>!)[^\n])*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'",
+     _SPOILER),
     # (a run of them, `^I ^am ^a ^bot`, is one warning)
     (re.compile(r"(?:(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
                 r"(?![ \t]*$))(?:[ \t]+\^[\w(][^\s]*)*", re.M),
@@ -462,7 +463,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a key combination '++…++' (pymdown's Keys)", "<kbd>Ctrl</kbd>+<kbd>K</kbd>"),
     # CriticMarkup (pymdown's Critic, MultiMarkdown): `{++added++}`, `{--deleted--}`,
     # `{~~old~>new~~}`, `{==marked==}`, `{>>comment<<}`
-    (re.compile(r"\{(?:\+\+|--|~~|==|>>)[^\n]*?(?:\+\+|--|~~|==|<<)\}"), False,
+    (re.compile(r"\{(?:\+\+|--|~~|==|>>)(?:(?!\{(?:\+\+|--|~~|==|>>))[^\n])*?"
+                r"(?:\+\+|--|~~|==|<<)\}"), False,
      "CriticMarkup '{++…++}', '{--…--}', '{~~…~>…~~}', '{>>…<<}'",
      "the text as it is meant to read (<ins>…</ins>, <del>…</del> for marked changes); an "
      "HTML comment <!-- … --> for a remark"),
@@ -555,7 +557,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
-    (re.compile(r"(?<![\w/])(?:link|xref):[^\s\[\]]+\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<![\w/])(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+\[[^\]\n]*\]"),
+     False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
     (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
@@ -598,7 +601,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"\[\[[^\[\]\n]+\]\[[^\[\]\n]+\]\]"), False,
      "an org-mode link '[[address][text]]'", "[text](address)"),
     (re.compile(r"^[ \t]*:[A-Z][A-Z_]*:[ \t]*$"
-                r"(?:(?:\n(?![ \t]*:END:)[^\n]*)*\n[ \t]*:END:[ \t]*$)?", re.M), False,
+                r"(?:(?:\n(?![ \t]*:[A-Z][A-Z_]*:[ \t]*$)[^\n]*)*\n[ \t]*:END:[ \t]*$)?", re.M),
+     False,
      "an org-mode (Logseq) drawer ':NAME:' … ':END:'",
      "nothing: remove its lines (a heading's id is written '## Title {#some-id}')"),
     (re.compile(r"^[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):[ \t]*\S[^\n]*", re.M), False,
@@ -623,7 +627,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Slack's link `<https://…|text>` (an autolink whose address holds '|text' here), and
     # Slack's and Discord's mentions `<@U02ABCDEF>`, `<#C01ML2READ|name>`, `<!here>`,
     # Discord's `<@123…>`, custom emoji `<:name:123…>` and spoiler `||…||`
-    (re.compile(r"(?:https?|ftp|mailto):[^\s|<>]*\|(?=\S)[^\n>]*"), False,
+    (re.compile(r"(?:https?|ftp|mailto):(?:(?!(?:https?|ftp|mailto):)[^\s|<>])*"
+                r"\|(?=\S)[^\n>]*"), False,
      "a Slack link '<address|text>'", "[text](address)"),
     (re.compile(r"<(?:[@#][A-Z0-9]{6,}|@!?\d{15,}|#\d{15,}|!(?:here|channel|everyone)|"
                 r"!subteam\^[A-Z0-9]+|a?:\w+:\d{15,})(?:\|[^<>\n]*)?>"), False,
