@@ -3161,3 +3161,17 @@ def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> No
     with captured() as warned:
         html(tmp_path, "Intro.\n\n<aside>\nScale by the root.\n</aside>\n\nMore.\n")
     assert not [w for w in warned if "Notion" in w], warned
+
+
+@pytest.mark.parametrize("syntax", ["*bold**", "<https://example.org|text>"])
+def test_other_tools_syntax_in_a_definition_is_told_at_its_line(tmp_path: Path,
+                                                                syntax: str) -> None:
+    """A definition list is read by this Markdown only (GitHub has none), so its elements
+    have no line of their own; a warning inside one searched the article from its first
+    line, and one written earlier too was named twice, the definition's at the earlier
+    line. The search now starts after the block before the list."""
+    body = f"Intro {syntax} here.\n\nTerm\n:   one\n    more {syntax}\n"
+    with captured() as warned:
+        html(tmp_path, body)
+    got = sorted(int(w.split("index.md:")[1].split(":")[0]) for w in warned)
+    assert got == [BODY_START, BODY_START + 4], warned
