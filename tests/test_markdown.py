@@ -3175,3 +3175,25 @@ def test_other_tools_syntax_in_a_definition_is_told_at_its_line(tmp_path: Path,
         html(tmp_path, body)
     got = sorted(int(w.split("index.md:")[1].split(":")[0]) for w in warned)
     assert got == [BODY_START, BODY_START + 4], warned
+
+
+@pytest.mark.parametrize("syntax", ["> [!NOTE]\n> {}\n", "::: note\n{}\n:::\n",
+                                    "!!! note\n    {}\n"])
+def test_the_box_told_for_two_alerts_alike_takes_an_id_of_its_own(tmp_path: Path,
+                                                                   syntax: str) -> None:
+    """Two GitHub alerts (MkDocs admonitions, ':::' containers) of one kind were each told
+    to be written as a box with the same id, '{id: note}', which a heading also had:
+    followed to the letter, the build stopped on a duplicate id. Each box told now takes an
+    id no element of the page and no earlier advice has, and the boxes written as told
+    build."""
+    body = ("## Note {#note}\n\n" + syntax.format("First.") + "\nMiddle.\n\n"
+            + syntax.format("Second."))
+    with captured() as warned:
+        html(tmp_path, body)
+    ids = [re.search(r"attrs: \{id: ([\w-]+)\}", w) for w in warned]
+    told = [m.group(1) for m in ids if m]
+    assert len(told) == 2 and len(set(told)) == 2 and "note" not in told, warned
+    boxes = "".join(f"/// details | Note\n    attrs: {{id: {ident}}}\n\n{words}\n///\n\n"
+                    for ident, words in zip(told, ("First.", "Second."), strict=True))
+    with captured():
+        html(tmp_path, "## Note {#note}\n\n" + boxes)

@@ -247,10 +247,11 @@ _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\
                              r"[ \t]*([^\n]*)")
 
 
-def _container_instead(text: str) -> str:
+def _container_instead(text: str, unique: Callable[[str], str] = str) -> str:
     """What to write for the `:::` container that starts `text`: the lines of a box titled
     as the container is (its own title, else its kind's name: 'Tip' for `::: tip`,
-    `::: {.callout-tip}`), with an id made of that title, its closing ':::' as '///'."""
+    `::: {.callout-tip}`), with an id made of that title (`unique`: one no element or earlier
+    advice of the page has), its closing ':::' as '///'."""
     m = _CONTAINER_LINE.match(text)
     braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
     words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
@@ -259,20 +260,21 @@ def _container_instead(text: str) -> str:
     titled = re.search(r'title="([^"]*)"', braced)
     title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
         kind.replace("-", " ").capitalize()
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind
+    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind)
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
             "in place of its closing ':::'")
 
 
-def _alert_instead(text: str) -> str:
+def _alert_instead(text: str, unique: Callable[[str], str] = str) -> str:
     """What to write for the alert or callout that starts `text` (its paragraph's text): the
     lines of a box titled as the callout is (its own title, else its kind's name: 'Note' for
-    `[!NOTE]`), with an id made of that title, the quote's text inside without its '> '."""
+    `[!NOTE]`), with an id made of that title (`unique`: one no element or earlier advice of
+    the page has), the quote's text inside without its '> '."""
     m = _ALERT_LINE.match(text)
     kind, own = (m.group(1), m.group(2).strip()) if m else ("note", "")
     title = own or kind.replace("-", " ").capitalize()
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the quote's text without its '> ' "
             f"(and without the '[!{kind}]' line), then '///'; or a plain quote, the "
@@ -286,14 +288,15 @@ _ADMONITION_LINE = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)"
                               r"(?:[ \t]+[\"\u201c]([^\"\u201c\u201d\n]*)[\"\u201d])?")
 
 
-def _admonition_instead(text: str) -> str:
+def _admonition_instead(text: str, unique: Callable[[str], str] = str) -> str:
     """What to write for the MkDocs admonition that starts `text`: the lines of a box titled
     as the admonition is (its own quoted title, else its kind's name: 'Note' for `!!! note`),
-    with an id made of that title, its indented text without the indent inside."""
+    with an id made of that title (`unique`: one no element or earlier advice of the page
+    has), its indented text without the indent inside."""
     m = _ADMONITION_LINE.match(text)
     kind, own = (m.group(1), (m.group(2) or "").strip()) if m else ("note", "")
     title = own or kind.replace("-", " ").capitalize()
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the admonition's text without its "
             "4-space indent, then '///'")
@@ -786,6 +789,8 @@ class ForeignSyntax(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
+        # the page's ids and those a box to write was told, so that no advice gives one twice
+        self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")}
         # the one walk of the tree: the passes after it read what they need from here
         elements: list[etree.Element] = []
         by_tag: dict[str, list[etree.Element]] = {}
@@ -846,11 +851,13 @@ class ForeignSyntax(Treeprocessor):
                         if claims:
                             claimed.append(where)
                         self._warn(block, (own, el, slot), span, what,
-                                   _alert_instead(own[span[0]:]) if pattern is ALERT
-                                   else _container_instead(own[span[0]:])
+                                   _alert_instead(own[span[0]:], self._unique)
+                                   if pattern is ALERT
+                                   else _container_instead(own[span[0]:], self._unique)
                                    if pattern is CONTAINER
                                    else _admonition_instead(  # its title's quotes
-                                       self.readable(own[span[0]:].split("\n", 1)[0]))
+                                       self.readable(own[span[0]:].split("\n", 1)[0]),
+                                       self._unique)
                                    if pattern is ADMONITION else instead)
                 if at_start or len(texts) == 1:
                     continue        # (one slot and no edge: `joined` is that slot's text)
@@ -908,6 +915,15 @@ class ForeignSyntax(Treeprocessor):
         self._literal_markers(elements)
         self._word_lists(by_tag.get("p", []))
         self._docsify_titles(elements)
+
+    def _unique(self, slug: str) -> str:
+        """`slug`, or `slug-2`, `slug-3`, … where the page or an earlier advice has it."""
+        n, unique = 1, slug
+        while unique in self._ids:
+            n += 1
+            unique = f"{slug}-{n}"
+        self._ids.add(unique)
+        return unique
 
     def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
