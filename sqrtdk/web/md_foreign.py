@@ -381,7 +381,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
-    # Reddit's spoiler `>!…!<` inside a line (at a line's start: `_spoiler_quotes`) and
+    # Reddit's spoiler `>!…!<` inside a line (at a line's start: `ForeignSyntax._spoiler_quote`) and
     # superscript, `^(a few words)` or `^word` after a space (`^I ^am
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
     (re.compile(r">!(?=\S)(?:(?!>!)[^\n])*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'",
