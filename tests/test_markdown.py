@@ -3197,3 +3197,13 @@ def test_the_box_told_for_two_alerts_alike_takes_an_id_of_its_own(tmp_path: Path
                     for ident, words in zip(told, ("First.", "Second."), strict=True))
     with captured():
         html(tmp_path, "## Note {#note}\n\n" + boxes)
+
+
+@pytest.mark.parametrize("heading", ["## Results {#res (draft)}", "## Results {#res !draft}"])
+def test_a_bare_word_in_an_id_list_is_no_kramdown_extension(tmp_path: Path,
+                                                            heading: str) -> None:
+    """A word attr_list makes a name of (its first character not a letter: '(draft)' as
+    '_draft_') was told as kramdown's '{:/…}' end, with advice about '{::comment}' the
+    article does not hold; it is told as the bare word it is, in the list it was written in."""
+    e = error(tmp_path, "Intro.\n\n" + heading + "\n")
+    assert e.line == BODY_START + 2 and "kramdown" not in e.message, str(e)
