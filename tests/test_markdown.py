@@ -3205,6 +3205,24 @@ def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) 
         html(tmp_path, "Intro.\n\n" + line + "\n", lang="zh")
 
 
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("text", ["http:" * 40000, "link:" * 40000, "[b]x " * 40000,
+                                  "{code:a} x " * 20000, ">!a " * 40000, "{++a " * 40000,
+                                  ":A:\n" * 15000],
+                         ids=["slack", "asciidoc", "bbcode", "confluence", "spoiler", "critic",
+                              "drawer"])
+def test_many_openers_of_other_tools_syntax_read_in_linear_time(tmp_path: Path,
+                                                                text: str) -> None:
+    """Other tools' syntax read from an opener to its closer (a Slack link's '|', an
+    AsciiDoc link's '[', a BBCode or Confluence pair, a Reddit spoiler, CriticMarkup, an
+    org-mode drawer's ':END:') was looked for from every opener to the end of the line or
+    block: a paragraph of many openers and no closer took time in the square of its length
+    (each of these took 10 to 30 s). Each opener's search now stops at the next opener."""
+    with captured():
+        body = html(tmp_path, "Intro.\n\n" + text + "\n")
+    assert "Intro." in body
+
+
 @pytest.mark.parametrize("row", ["<![a](x.jpg),![b](y.jpg)>\n",
                                  "<![第一张](https://example.org/a.png)，![第二张](b.png)>\n",
                                  "- <![a](x.jpg), ![b](y.jpg)>\n"])
@@ -3335,3 +3353,49 @@ def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> No
     with captured() as warned:
         html(tmp_path, "Intro.\n\n<aside>\nScale by the root.\n</aside>\n\nMore.\n")
     assert not [w for w in warned if "Notion" in w], warned
+
+
+@pytest.mark.parametrize("syntax", ["*bold**", "<https://example.org|text>"])
+def test_other_tools_syntax_in_a_definition_is_told_at_its_line(tmp_path: Path,
+                                                                syntax: str) -> None:
+    """A definition list is read by this Markdown only (GitHub has none), so its elements
+    have no line of their own; a warning inside one searched the article from its first
+    line, and one written earlier too was named twice, the definition's at the earlier
+    line. The search now starts after the block before the list."""
+    body = f"Intro {syntax} here.\n\nTerm\n:   one\n    more {syntax}\n"
+    with captured() as warned:
+        html(tmp_path, body)
+    got = sorted(int(w.split("index.md:")[1].split(":")[0]) for w in warned)
+    assert got == [BODY_START, BODY_START + 4], warned
+
+
+@pytest.mark.parametrize("syntax", ["> [!NOTE]\n> {}\n", "::: note\n{}\n:::\n",
+                                    "!!! note\n    {}\n"])
+def test_the_box_told_for_two_alerts_alike_takes_an_id_of_its_own(tmp_path: Path,
+                                                                   syntax: str) -> None:
+    """Two GitHub alerts (MkDocs admonitions, ':::' containers) of one kind were each told
+    to be written as a box with the same id, '{id: note}', which a heading also had:
+    followed to the letter, the build stopped on a duplicate id. Each box told now takes an
+    id no element of the page and no earlier advice has, and the boxes written as told
+    build."""
+    body = ("## Note {#note}\n\n" + syntax.format("First.") + "\nMiddle.\n\n"
+            + syntax.format("Second."))
+    with captured() as warned:
+        html(tmp_path, body)
+    ids = [re.search(r"attrs: \{id: ([\w-]+)\}", w) for w in warned]
+    told = [m.group(1) for m in ids if m]
+    assert len(told) == 2 and len(set(told)) == 2 and "note" not in told, warned
+    boxes = "".join(f"/// details | Note\n    attrs: {{id: {ident}}}\n\n{words}\n///\n\n"
+                    for ident, words in zip(told, ("First.", "Second."), strict=True))
+    with captured():
+        html(tmp_path, "## Note {#note}\n\n" + boxes)
+
+
+@pytest.mark.parametrize("heading", ["## Results {#res (draft)}", "## Results {#res !draft}"])
+def test_a_bare_word_in_an_id_list_is_no_kramdown_extension(tmp_path: Path,
+                                                            heading: str) -> None:
+    """A word attr_list makes a name of (its first character not a letter: '(draft)' as
+    '_draft_') was told as kramdown's '{:/…}' end, with advice about '{::comment}' the
+    article does not hold; it is told as the bare word it is, in the list it was written in."""
+    e = error(tmp_path, "Intro.\n\n" + heading + "\n")
+    assert e.line == BODY_START + 2 and "kramdown" not in e.message, str(e)

@@ -182,13 +182,13 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                r"(?![\w(\[])", re.I), False, "a Confluence (Jira, Textile) image '!…!'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
-    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}.*?"
-               r"\{\1\}", re.S), False,
+    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}"
+               r"(?:(?!\{\1:).)*?\{\1\}", re.S), False,
      "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
     # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
     (re.compile(r"\[(b|i|u|s|url|img|quote|code|list|math|tex|latex|color|size|center|spoiler|"
-               r"sub|sup|youtube)(?:=[^\]\n]*)?\].*?\[/\1\]", re.S | re.I), False,
+               r"sub|sup|youtube)(?:=[^\]\n]*)?\](?:(?!\[\1[=\]]).)*?\[/\1\]", re.S | re.I), False,
      "BBCode '[b]…[/b]' (a forum's markup)", _MARKUP_INSTEAD),
     # Textile's link `"text":https://…` (its quotes curled by smarty)
     (re.compile(_QUOTE + r"(?=\S)[^\n]{1,80}?(?<=\S)" + _QUOTE
@@ -266,10 +266,11 @@ _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\
                              r"[ \t]*([^\n]*)")
 
 
-def _container_instead(text: str) -> str:
+def _container_instead(text: str, unique: Callable[[str], str] = str) -> str:
     """What to write for the `:::` container that starts `text`: the lines of a box titled
     as the container is (its own title, else its kind's name: 'Tip' for `::: tip`,
-    `::: {.callout-tip}`), with an id made of that title, its closing ':::' as '///'."""
+    `::: {.callout-tip}`), with an id made of that title (`unique`: one no element or earlier
+    advice of the page has), its closing ':::' as '///'."""
     m = _CONTAINER_LINE.match(text)
     braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
     if re.search(r"(?:^|\s)#fig-", braced):      # Quarto's figure div, `::: {#fig-walk}`
@@ -281,20 +282,21 @@ def _container_instead(text: str) -> str:
     titled = re.search(r'title="([^"]*)"', braced)
     title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
         kind.replace("-", " ").capitalize()
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind
+    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind)
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
             "in place of its closing ':::'")
 
 
-def _alert_instead(text: str) -> str:
+def _alert_instead(text: str, unique: Callable[[str], str] = str) -> str:
     """What to write for the alert or callout that starts `text` (its paragraph's text): the
     lines of a box titled as the callout is (its own title, else its kind's name: 'Note' for
-    `[!NOTE]`), with an id made of that title, the quote's text inside without its '> '."""
+    `[!NOTE]`), with an id made of that title (`unique`: one no element or earlier advice of
+    the page has), the quote's text inside without its '> '."""
     m = _ALERT_LINE.match(text)
     kind, own = (m.group(1), m.group(2).strip()) if m else ("note", "")
     title = own or kind.replace("-", " ").capitalize()
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the quote's text without its '> ' "
             f"(and without the '[!{kind}]' line), then '///'; or a plain quote, the "
@@ -308,14 +310,15 @@ _ADMONITION_LINE = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)"
                               r"(?:[ \t]+[\"\u201c]([^\"\u201c\u201d\n]*)[\"\u201d])?")
 
 
-def _admonition_instead(text: str) -> str:
+def _admonition_instead(text: str, unique: Callable[[str], str] = str) -> str:
     """What to write for the MkDocs admonition that starts `text`: the lines of a box titled
     as the admonition is (its own quoted title, else its kind's name: 'Note' for `!!! note`),
-    with an id made of that title, its indented text without the indent inside."""
+    with an id made of that title (`unique`: one no element or earlier advice of the page
+    has), its indented text without the indent inside."""
     m = _ADMONITION_LINE.match(text)
     kind, own = (m.group(1), (m.group(2) or "").strip()) if m else ("note", "")
     title = own or kind.replace("-", " ").capitalize()
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower()
+    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the admonition's text without its "
             "4-space indent, then '///'")
@@ -400,10 +403,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
-    # Reddit's spoiler `>!…!<` inside a line (at a line's start: `_spoiler_quotes`) and
+    # Reddit's spoiler `>!…!<` inside a line (at a line's start: `ForeignSyntax._spoiler_quote`) and
     # superscript, `^(a few words)` or `^word` after a space (`^I ^am
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
-    (re.compile(r">!(?=\S)[^\n]*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'", _SPOILER),
+    (re.compile(r">!(?=\S)(?:(?!>!)[^\n])*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'",
+     _SPOILER),
     # (a run of them, `^I ^am ^a ^bot`, is one warning)
     (re.compile(r"(?:(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
                 r"(?![ \t]*$))(?:[ \t]+\^[\w(][^\s]*)*", re.M),
@@ -490,7 +494,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a key combination '++…++' (pymdown's Keys)", "<kbd>Ctrl</kbd>+<kbd>K</kbd>"),
     # CriticMarkup (pymdown's Critic, MultiMarkdown): `{++added++}`, `{--deleted--}`,
     # `{~~old~>new~~}`, `{==marked==}`, `{>>comment<<}`
-    (re.compile(r"\{(?:\+\+|--|~~|==|>>)[^\n]*?(?:\+\+|--|~~|==|<<)\}"), False,
+    (re.compile(r"\{(?:\+\+|--|~~|==|>>)(?:(?!\{(?:\+\+|--|~~|==|>>))[^\n])*?"
+                r"(?:\+\+|--|~~|==|<<)\}"), False,
      "CriticMarkup '{++…++}', '{--…--}', '{~~…~>…~~}', '{>>…<<}'",
      "the text as it is meant to read (<ins>…</ins>, <del>…</del> for marked changes); an "
      "HTML comment <!-- … --> for a remark"),
@@ -583,7 +588,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
-    (re.compile(r"(?<![\w/])(?:link|xref):[^\s\[\]]+\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<![\w/])(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+\[[^\]\n]*\]"),
+     False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
     (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
@@ -626,7 +632,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"\[\[[^\[\]\n]+\]\[[^\[\]\n]+\]\]"), False,
      "an org-mode link '[[address][text]]'", "[text](address)"),
     (re.compile(r"^[ \t]*:[A-Z][A-Z_]*:[ \t]*$"
-                r"(?:(?:\n(?![ \t]*:END:)[^\n]*)*\n[ \t]*:END:[ \t]*$)?", re.M), False,
+                r"(?:(?:\n(?![ \t]*:[A-Z][A-Z_]*:[ \t]*$)[^\n]*)*\n[ \t]*:END:[ \t]*$)?", re.M),
+     False,
      "an org-mode (Logseq) drawer ':NAME:' … ':END:'",
      "nothing: remove its lines (a heading's id is written '## Title {#some-id}')"),
     (re.compile(r"^[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):[ \t]*\S[^\n]*", re.M), False,
@@ -651,7 +658,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Slack's link `<https://…|text>` (an autolink whose address holds '|text' here), and
     # Slack's and Discord's mentions `<@U02ABCDEF>`, `<#C01ML2READ|name>`, `<!here>`,
     # Discord's `<@123…>`, custom emoji `<:name:123…>` and spoiler `||…||`
-    (re.compile(r"(?:https?|ftp|mailto):[^\s|<>]*\|(?=\S)[^\n>]*"), False,
+    (re.compile(r"(?:https?|ftp|mailto):(?:(?!(?:https?|ftp|mailto):)[^\s|<>])*"
+                r"\|(?=\S)[^\n>]*"), False,
      "a Slack link '<address|text>'", "[text](address)"),
     (re.compile(r"<(?:[@#][A-Z0-9]{6,}|@!?\d{15,}|#\d{15,}|!(?:here|channel|everyone)|"
                 r"!subteam\^[A-Z0-9]+|a?:\w+:\d{15,})(?:\|[^<>\n]*)?>"), False,
@@ -811,6 +819,8 @@ class ForeignSyntax(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
+        # the page's ids and those a box to write was told, so that no advice gives one twice
+        self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")}
         # the one walk of the tree: the passes after it read what they need from here
         elements: list[etree.Element] = []
         by_tag: dict[str, list[etree.Element]] = {}
@@ -872,11 +882,13 @@ class ForeignSyntax(Treeprocessor):
                         if claims:
                             claimed.append(where)
                         self._warn(block, (own, el, slot), span, what,
-                                   _alert_instead(own[span[0]:]) if pattern is ALERT
-                                   else _container_instead(own[span[0]:])
+                                   _alert_instead(own[span[0]:], self._unique)
+                                   if pattern is ALERT
+                                   else _container_instead(own[span[0]:], self._unique)
                                    if pattern is CONTAINER
                                    else _admonition_instead(  # its title's quotes
-                                       self.readable(own[span[0]:].split("\n", 1)[0]))
+                                       self.readable(own[span[0]:].split("\n", 1)[0]),
+                                       self._unique)
                                    if pattern is ADMONITION else instead)
                 if at_start or len(texts) == 1:
                     continue        # (one slot and no edge: `joined` is that slot's text)
@@ -934,6 +946,15 @@ class ForeignSyntax(Treeprocessor):
         self._literal_markers(elements)
         self._word_lists(by_tag.get("p", []))
         self._docsify_titles(elements)
+
+    def _unique(self, slug: str) -> str:
+        """`slug`, or `slug-2`, `slug-3`, … where the page or an earlier advice has it."""
+        n, unique = 1, slug
+        while unique in self._ids:
+            n += 1
+            unique = f"{slug}-{n}"
+        self._ids.add(unique)
+        return unique
 
     def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,

@@ -94,7 +94,10 @@ class MathElements(Treeprocessor):
                     raise ContentError(KRAMDOWN_TOC_MESSAGE, KRAMDOWN_TOC,
                                        line=self._attributes_line(parent),
                                        after=self.positions.floor(parent))
-                if value is None and key.startswith("_"):   # kramdown's `{:/comment}`
+                if value is None and re.fullmatch(r"_[a-z]*", key) and not \
+                        {"id", "class"} & set(parent.attrib):   # kramdown's `{:/comment}`
+                    # (its '/' as attr_list makes a name of it; not a word of a list that
+                    # gives an id or a class, `{#res (draft)}`: '_draft_', a bare word)
                     raise ContentError(
                         "kramdown's (Jekyll's) extension '{::…}' … '{:/…}' is not understood "
                         f"here (its end '{{:/…}}' would be read as an attribute list); write "

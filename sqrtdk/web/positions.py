@@ -55,23 +55,28 @@ class LineMap:
         """Give every element under `root` its line: a block's from `blocks` (file lines), an
         element inside a block from the line breaks before it; an element inside a block of
         no known line (`is_block(tag)` and not in `blocks`) gets 0, and the line it cannot
-        be before (`floor`: its block's from `floors`, where the two parsers' readings part)."""
-        self._walk(root, (0, 0), blocks, is_block, floors or {})
+        be before (`floor`: its block's from `floors`, where the two parsers' readings part,
+        else the line after the block before it ends)."""
+        self._walk(root, (0, 0, 0), blocks, is_block, floors or {})
 
-    def _walk(self, el: etree.Element, at: tuple[int, int], blocks: Mapping[etree.Element, int],
-              is_block: Callable[[str], bool], floors: Mapping[etree.Element, int]) -> int:
-        line, floor = at
+    def _walk(self, el: etree.Element, at: tuple[int, int, int],
+              blocks: Mapping[etree.Element, int], is_block: Callable[[str], bool],
+              floors: Mapping[etree.Element, int]) -> int:
+        line, floor, below = at      # `below`: the line after the block before it, if known
         if el in blocks:
             line = floor = blocks[el]
         elif isinstance(el.tag, str) and is_block(el.tag):
-            line, floor = 0, floors.get(el, floor)
+            line, floor = 0, max(floors.get(el, 0), floor, below)
         self.starts[el], self.floors[el] = line, floor
         line = _after(line, el.text)
+        below = 0
         for child in el:
             self.parents[child] = el
-            end = self._walk(child, (line, floor), blocks, is_block, floors)
+            end = self._walk(child, (line, floor, below), blocks, is_block, floors)
             self.tails[child] = end
             line = _after(end, child.tail)
+            below = end + 1 if end and isinstance(child.tag, str) and is_block(child.tag) \
+                else 0
         self.ends[el] = line
         return line
 
