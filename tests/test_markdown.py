@@ -3349,6 +3349,26 @@ def test_an_anchor_not_alone_before_a_heading_is_not_told(tmp_path: Path, body: 
     assert not [w for w in warned if "right before a heading" in w], warned
 
 
+def test_two_notion_callouts_alike_are_told_ids_of_their_own(tmp_path: Path) -> None:
+    """Two tips (or a tip and a heading with the id 'tip') were each told '{id: tip}':
+    followed to the letter, the build stopped on a duplicate id. Each box told now takes an
+    id no other callout's box and no id the article writes has, and the lines given build."""
+    callout = "<aside>\n\U0001f4a1 {}\n</aside>\n"
+    body = ("## Tips {#tip}\n\nIntro.\n\n" + callout.format("Scale it.") + "\nMore.\n\n"
+            + callout.format("Check it.") + "\nEnd.\n")
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "Notion's callout" in w]
+    ids = [re.search(r"attrs: \{id: ([\w-]+)\}", w)[1] for w in got]
+    assert ids == ["tip-2", "tip-3"], got
+    boxed = ("## Tips {#tip}\n\nIntro.\n\n/// details | Tip\n    attrs: {id: tip-2}\n\nScale it."
+             "\n///\n\nMore.\n\n/// details | Tip\n    attrs: {id: tip-3}\n\nCheck it.\n///\n"
+             "\nEnd.\n")
+    with captured() as warned:
+        made = html(tmp_path, boxed)
+    assert warned == [] and made.count("<details") == 2, warned
+
+
 def test_an_aside_of_the_author_s_own_is_no_notion_callout(tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "Intro.\n\n<aside>\nScale by the root.\n</aside>\n\nMore.\n")

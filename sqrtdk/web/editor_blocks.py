@@ -95,9 +95,11 @@ _CALLOUT_KINDS = {"\U0001f4a1": "Tip", "\u26a0": "Warning", "\u2757": "Important
                   "\u2139": "Note"}
 
 
-def notion_callout(title: str) -> str:
-    """The warning for a Notion callout, its box titled `title` (`callout_title`)."""
-    slug = title.lower()
+def notion_callout(title: str, slug: str = "") -> str:
+    """The warning for a Notion callout, its box titled `title` (`callout_title`) with the id
+    `slug` (`notion_callouts`: one no other callout's box and no id written in the article
+    has; default: the title in lower case)."""
+    slug = slug or title.lower()
     return ("'<aside>' with an emoji is Notion's callout (as its Markdown export writes it), "
             "which the page shows as a plain aside, not a box, and GitHub as its bare text; "
             f"write a box in its place, these lines: '/// details | {title}', "
@@ -112,12 +114,20 @@ def callout_title(emoji: str) -> str:
     return _CALLOUT_KINDS.get(emoji, "Note")
 
 
-def notion_callouts(text: str) -> list[tuple[int, str]]:
+# an id the article writes: a heading's or block's `{#id}`, a box's `attrs: {id: x}`, HTML's id=
+_WRITTEN_ID = re.compile(r"\{[^{}\n]*#([\w-]+)|\bid:[ \t]*([\w-]+)|\bid=[\"']?([\w-]+)")
+
+
+def notion_callouts(text: str) -> list[tuple[int, str, str]]:
     """The line of each Notion callout in `text` (an article, lines as in the file), with the
-    title of the box to write for it (`callout_title`): a raw HTML block (as cmark-gfm,
-    GitHub's parser, reads it) that starts with `<aside>` and an emoji or an icon."""
+    title of the box to write for it (`callout_title`) and its id: the title in lower case,
+    with '-2', '-3' after it where another callout's box or an id the article writes has it
+    (two callouts alike were told the same id: followed, the build stopped on a duplicate).
+    A callout is a raw HTML block (as cmark-gfm, GitHub's parser, reads it) that starts with
+    `<aside>` and an emoji or an icon."""
     if "<aside" not in text.lower():
         return []
+    taken = {next(g for g in m.groups() if g) for m in _WRITTEN_ID.finditer(text)}
     lines = text.split("\n")
     found = []
     for el in cmark_tree(text).iter("html"):
@@ -128,7 +138,13 @@ def notion_callouts(text: str) -> list[tuple[int, str]]:
         parser.feed("\n".join(lines[first - 1:last]))
         parser.close()
         if parser.first == "aside" and parser.marked:
-            found.append((first, callout_title(parser.emoji)))
+            title = callout_title(parser.emoji)
+            slug, n = title.lower(), 1
+            while slug in taken:
+                n += 1
+                slug = f"{title.lower()}-{n}"
+            taken.add(slug)
+            found.append((first, title, slug))
     return found
 
 

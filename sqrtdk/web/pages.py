@@ -231,8 +231,8 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
     for line, message in comment_block_warnings(path, blank_front + body, code_block_end):
         warn(LOGGER, path, line, message)
-    for line, title in notion_callouts(blank_front + body):
-        warn(LOGGER, path, line, notion_callout(title))
+    for line, title, slug in notion_callouts(blank_front + body):
+        warn(LOGGER, path, line, notion_callout(title, slug))
     for line, message in heading_anchors(blank_front + body):
         warn(LOGGER, path, line, message)
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
