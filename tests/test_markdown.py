@@ -3223,6 +3223,27 @@ def test_many_openers_of_other_tools_syntax_read_in_linear_time(tmp_path: Path,
     assert "Intro." in body
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("text", ["## T " + "{#a " * 3000 + "\n",
+                                  "## T {#t}\n\n" + "{a " * 30000 + "\n",
+                                  "## T " + "{#a " * 3000 + "{#t}\n"],
+                         ids=["heading of many lists never closed", "a line of many '{'",
+                              "and one closed at its end"])
+@pytest.mark.timeout(60)    # linear: well under a second; before, cubic (13 s at 2,000)
+def test_a_heading_or_line_of_many_braces_reads_in_linear_time(tmp_path: Path, text: str,
+                                                                lang: str) -> None:
+    """The patterns that find a heading's `{#id}` at its line's end (md_blocks, md_collect,
+    the Chinese lint) tried the list's body from every '{' to the line's end and back over
+    every '#': a heading of many '{#a' and no '}' took cubic time; a line of many '{' with no
+    '}', quadratic (editor_blocks, md_foreign, md_math). Whatever the page makes of them, it
+    is made at once."""
+    try:
+        with captured():
+            html(tmp_path, "Intro.\n\n" + text, lang=lang)
+    except BuildError:
+        pass
+
+
 @pytest.mark.parametrize("row", ["<![a](x.jpg),![b](y.jpg)>\n",
                                  "<![第一张](https://example.org/a.png)，![第二张](b.png)>\n",
                                  "- <![a](x.jpg), ![b](y.jpg)>\n"])

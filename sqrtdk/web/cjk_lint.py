@@ -138,7 +138,7 @@ def _table_rows(text: str, tree: Any) -> dict[int, list[str]]:
 
 # a heading's attribute list, `{#id}`, `{: #id .class }` (md_blocks' _HEADING_ID)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_HEADING_ATTRS = re.compile(r"\s*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$")
+_HEADING_ATTRS = re.compile(r"\s*\{(?=[^{}\n]*\}[ \t]*$)[^{}\n]*#[\w-]+[^{}\n]*\}[ \t]*$")
 
 
 def _without_heading_ids(text: str, tree: Any) -> str:

@@ -179,7 +179,8 @@ class _Anchor(HTMLParser):
 
 
 _HEADING_TAGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-_ATTRIBUTES = re.compile(r"[ \t]*\{[^}\n]*\}[ \t]*$")
+# the `{…}` ending a heading's line (the lookahead: only that one is read, in linear time)
+_ATTRIBUTES = re.compile(r"\{(?=[^{}\n]*\}[ \t]*$)[^{}\n]*\}[ \t]*$")
 _ID_IN = re.compile(r"#([^\s=}]+)")
 
 

@@ -64,7 +64,9 @@ LOGGER = logging.getLogger("sqrtdk.web")
 _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
 _INLINE_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
 _ESCAPED = re.compile("\x02(\\d+)\x03")
-_HEADING_ID = re.compile(r"\{[^}\n]*#[\w-]+[^}\n]*\}\s*$")
+# (the lookahead keeps it linear: only the list that ends the line is read; its body tried
+# from every '{' of a heading of many '{' and '#' and no '}' took cubic time, 13 s at 2,000)
+_HEADING_ID = re.compile(r"\{(?=[^{}\n]*\}\s*$)[^{}\n]*#[\w-]+[^{}\n]*\}\s*$")
 _STASHED = "\x1a"      # a stashed block left out of the text read (no bracket, no line)
 _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
@@ -971,7 +973,7 @@ _ENTITIES_ONLY = re.compile(r"(?:&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-
 # a heading's id in its `{…}` (`{#id}`, `{: #id .class}`)
 _ID_IN = re.compile(r"#([^\s=}]+)")    # as attr_list reads it: `{#sec:intro}`, `{#fig.1}`
 # a `{…}` attribute list as a heading's whole text (`## {#x}`: attr_list needs words before it)
-_ATTR_LIST = re.compile(r"\{[^}\n]*\}")
+_ATTR_LIST = re.compile(r"\{[^{}\n]*\}")   # (no "{" inside: one scan per "{", linear)
 # a line of seven or more '#' and its words (GitHub: a paragraph; Python-Markdown: level 6)
 _SEVEN = re.compile(r"[ \t>]*(#{7,})(?:[ \t]+(.*?))?[ \t]*")
 _LEVEL_ONE = ("a level-1 heading (the page's title, from the front matter, is its only "

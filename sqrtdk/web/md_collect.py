@@ -139,7 +139,8 @@ class HeadingCollector(Treeprocessor):
 
 
 _HEADING_WITHOUT_ID = re.compile(
-    r"^[ \t>]*#{1,6}(?!#)(?![^\n]*\{[^}\n]*#[\w-]+[^}\n]*\}[ \t]*$)", re.M)
+    r"^[ \t>]*#{1,6}(?!#)(?![^\n]*\{(?=[^{}\n]*\}[ \t]*$)[^{}\n]*#[\w-]+[^{}\n]*\}[ \t]*$)",
+    re.M)   # (linear: only the list ending the line is read, as md_blocks' _HEADING_ID)
 
 
 class _TextOnly(HTMLParser):

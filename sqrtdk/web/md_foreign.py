@@ -1147,7 +1147,7 @@ class ForeignSyntax(Treeprocessor):
             if not unknown:
                 continue
             line = self.positions.end(el) or line_of(
-                self.text(), re.compile(r"\{[^}\n]*\." + re.escape(unknown[0]) + r"\b"),
+                self.text(), re.compile(r"\{[^{}\n]*\." + re.escape(unknown[0]) + r"\b"),
                 start=self.positions.floor(el) or 1)
             names = ", ".join(f"'{c}'" for c in unknown)
             warn(LOGGER, self.source, line,

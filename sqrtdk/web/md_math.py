@@ -105,7 +105,7 @@ class MathElements(Treeprocessor):
                         line=self._attributes_line(parent), after=self.positions.floor(parent))
                 if value is None:      # attr_list read a bare word: `{#bars note}`
                     raise ContentError(self._bare_word(parent, key), re.compile(
-                                           r"\{[^}\n]*\b" + re.escape(key) + r"\b[^}\n]*\}"),
+                                           r"\{[^{}\n]*\b" + re.escape(key) + r"\b[^{}\n]*\}"),
                                        line=self._attributes_line(parent),
                                        after=self.positions.floor(parent))
                 if has_math(value):
