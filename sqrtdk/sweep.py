@@ -56,14 +56,15 @@ def claim_code(name: str) -> str:
         return stamp(closure_digest(claim.value.__module__, "sqrtdk.science.run",
                                     "sqrtdk.science.reproduce"),
                      SNIPPETS[claim.snippet].path, packages=SCIENCE_PACKAGES)
-    section = SECTIONS[claim.section]
-    modules = [claim.value.__module__, section.build.__module__, "sqrtdk.science.run"]
-    for exp in (EXPERIMENTS[n] for n in section.needs):
+    sections = [SECTIONS[n] for n in claim.sections]    # an each_dk claim's: the bar's grid too
+    needs = sorted({n for section in sections for n in section.needs})
+    modules = [claim.value.__module__, *(s.build.__module__ for s in sections),
+               "sqrtdk.science.run"]
+    for exp in (EXPERIMENTS[n] for n in needs):
         modules += [exp.jobs.__module__, exp.assemble.__module__]
-    files = sorted({a for exp in (EXPERIMENTS[n] for n in section.needs)
+    files = sorted({a for exp in (EXPERIMENTS[n] for n in needs)
                     for job in exp.jobs(exp.params, 1) for a in job.args if isinstance(a, Path)})
-    return stamp(closure_digest(*modules), files, repr(sorted(section.needs)),
-                 packages=SCIENCE_PACKAGES)
+    return stamp(closure_digest(*modules), files, repr(needs), packages=SCIENCE_PACKAGES)
 
 
 def stale_claims(summary: dict[str, Any]) -> list[str]:
@@ -104,7 +105,7 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
     cache = Cache(opts.cache_dir)
     store = ExperimentCache(cache)
     only = None if claims is None else \
-        {n for c in claims for n in SECTIONS[CLAIMS[c].section].needs}
+        {n for c in claims for section in CLAIMS[c].sections for n in SECTIONS[section].needs}
     found: dict[int, dict[str, Any]] = {}
     runs: dict[int, Run] = {}
     for seed in seeds:

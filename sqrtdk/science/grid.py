@@ -21,3 +21,16 @@ def sd_theory(ruler: str, d: int) -> float:
     """SD of q·k / divisor under the footnote's assumptions (iid, mean 0, variance 1):
     √d, 1 and 1/√d (paper footnote 4; seed 004's table)."""
     return math.sqrt(d) / divisor(ruler, d)
+
+
+# the results section whose grid (`d_k`, `d_small`, `d_large`) the page's dₖ bar moves over
+BAR_SECTION = "spread"
+
+
+def bar_indices(d_k: list[int], d_small: int, d_large: int) -> list[int]:
+    """The places on the grid `d_k` the page's dₖ bar offers (static/explainer.js's bar: every
+    dₖ above the small one the article compares with, which is the baseline) and the page's
+    own, `d_large`: every dₖ at which a reader can read the text's numbers that follow the
+    bar (web.embed.FOLLOW), so every dₖ a claim beside them must hold at
+    (registry.Claim.each_dk)."""
+    return sorted({d_k.index(d_large), *range(d_k.index(d_small) + 1, len(d_k))})

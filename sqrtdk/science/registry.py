@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from .grid import BAR_SECTION
+
 
 class Named(Protocol):
     """Anything registered: it has a name."""
@@ -82,16 +84,22 @@ class Claim:
     `snippet`: for a claim on section "reproduce", the one snippet whose printout it reads;
     its sweep entry then depends on that snippet and the code that runs it (sweep.claim_code),
     so adding another snippet leaves it current.
+    `each_dk`: the claim must hold at every dₖ the page's bar offers (grid.bar_indices), as a
+    sentence beside numbers that follow the bar says it at whatever dₖ the reader chose:
+    `value(section, i)` is its number at place `i` of the grid (`spread.d_k`), and the claim
+    holds when the worst of them (the largest for "<=", the smallest for ">=") does. A claim
+    relied on beside such numbers must be one (checks.check_followed_claims).
     """
 
     name: str
     section: str
     statement: str
-    value: Callable[[Mapping[str, Any]], float]
+    value: Callable[..., float]
     op: str
     bound: float
     unit: str = ""
     snippet: str = ""
+    each_dk: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in ("<=", ">="):
@@ -100,6 +108,18 @@ class Claim:
     def holds(self, value: float) -> bool:
         """Whether `value` satisfies `op bound`."""
         return value <= self.bound if self.op == "<=" else value >= self.bound
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The results sections the claim's value depends on: its own, and for an `each_dk`
+        claim the one holding the bar's grid (grid.BAR_SECTION)."""
+        if self.each_dk and self.section != BAR_SECTION:
+            return (self.section, BAR_SECTION)
+        return (self.section,)
+
+    def worst(self, values: list[float]) -> float:
+        """The one of `values` furthest on the failing side of the bound."""
+        return max(values) if self.op == "<=" else min(values)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from importlib import metadata
 from typing import Any, Protocol
 
 from . import registry
+from .grid import BAR_SECTION, bar_indices
 from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Experiment, Job
 from .results import SCHEMA, canonical
 from .warned import warned_at
@@ -130,22 +131,41 @@ def meta(seed: int) -> dict[str, Any]:
 def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
                     ) -> dict[str, Any]:
     """Every registered claim (or those in `names`) on `sections`: held, value, op, bound,
-    statement, unit, section and the result paths it read."""
+    statement, unit, section and the result paths it read; for an `each_dk` claim also the
+    dₖ of the page's bar it was checked at (`d_k`) and its value at each (`values`), its
+    `value` the worst of them (empty lists for the others)."""
     out = {}
     for claim in (c for c in CLAIMS if names is None or c.name in names):
-        if claim.section not in sections:
-            raise ValueError(f"claim '{claim.name}' reads unknown section '{claim.section}'")
+        for name in claim.sections:
+            if name not in sections:
+                raise ValueError(f"claim '{claim.name}' reads unknown section '{name}'")
         reads: set[str] = set()
-        value = canonical(float(_placed(claim.value, f"claim '{claim.name}'", _Reads(
-            sections[claim.section], claim.section, reads))))  # as stored
-        if not math.isfinite(value):
-            raise ValueError(f"claim '{claim.name}' computed {value!r}")
+        section = sections[claim.section]
+        what = f"claim '{claim.name}'"
+        d_k: list[int] = []
+        values: list[float] = []
+        if claim.each_dk:
+            grid = sections[BAR_SECTION]
+            for i in bar_indices(grid["d_k"], grid["d_small"], grid["d_large"]):
+                d_k.append(grid["d_k"][i])
+                values.append(_finite(claim.name, canonical(float(_placed(
+                    claim.value, what, _Reads(section, claim.section, reads), i)))))
+            value = claim.worst(values)
+        else:
+            value = _finite(claim.name, canonical(float(_placed(
+                claim.value, what, _Reads(section, claim.section, reads)))))  # as stored
         out[claim.name] = {"held": claim.holds(value), "value": value, "op": claim.op,
                            "bound": claim.bound, "statement": claim.statement,
                            "unit": claim.unit, "section": claim.section,
-                           "reads": sorted(reads)}
+                           "reads": sorted(reads), "d_k": d_k, "values": values}
     result: dict[str, Any] = canonical(out)
     return result
+
+
+def _finite(name: str, value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"claim '{name}' computed {value!r}")
+    return value
 
 
 def _placed(fn: Callable[..., Any], what: str, *args: Any) -> Any:

@@ -13,6 +13,8 @@ from typing import Any
 
 from ..errors import BuildError, display_path, line_at, where
 from ..log import warn
+from .embed import FOLLOW
+from .followed import followed_claims
 from .model import NOTE_PLACE, Citation, HeadingWithoutIdError, Page
 from .site_links import LinkMemo, PageLinks, check_site, page_links
 
@@ -606,19 +608,38 @@ def _written(fmt: str) -> str:
 
 def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
     """Every claim a sentence relies on holds for this build's results; BuildError at the
-    sentence otherwise. Claims relied on by no sentence get a warning."""
+    sentence otherwise. A claim relied on beside numbers that follow the page's dₖ bar
+    (followed.followed_claims) must hold at every dₖ the bar offers (Claim.each_dk: its
+    results entry lists them in `d_k`); BuildError at the sentence otherwise, since a reader
+    who moves the bar reads the sentence of numbers the claim was never checked on. Claims
+    relied on by no sentence get a warning."""
     claims = results.get("claims", {})
     used: set[str] = set()
     for page in pages:
-        for name, line in zip(page.quotes.claims, page.quotes.claim_lines, strict=True):
+        beside = followed_claims(page, FOLLOW)
+        for n, (name, line) in enumerate(zip(page.quotes.claims, page.quotes.claim_lines,
+                                             strict=True)):
             used.add(name)
             c = claims[name]
             if not c["held"]:
+                at_dk = ""
+                if c.get("d_k"):
+                    worst = c["values"].index(c["value"])
+                    at_dk = f" (at d\u2096 = {c['d_k'][worst]:,} of the page's bar)"
                 raise BuildError(page.source, line, f"this sentence relies on the claim '{name}' "
                                  f"({c['statement']}), which does not hold for seed "
                                  f"{results['meta']['seed']}: {c['unit'] or 'value'} = "
-                                 f"{c['value']:.6g}, needed {c['op']} {c['bound']:g}; fix the "
-                                 "experiment, or the text and its claim")
+                                 f"{c['value']:.6g}{at_dk}, needed {c['op']} {c['bound']:g}; "
+                                 "fix the experiment, or the text and its claim")
+            if n in beside and not c.get("d_k"):
+                keys = ", ".join(f"'{k}'" for k in beside[n])
+                raise BuildError(page.source, line, f"this sentence relies on the claim '{name}', "
+                                 f"checked only at the d\u2096 the page was built at, beside "
+                                 f"{keys}, which follow the page's d\u2096 bar: a reader who "
+                                 "moves the bar reads the sentence of numbers the claim was "
+                                 "never checked on; register the claim with each_dk=True (its "
+                                 "value(section, i) at each place i of the grid), or quote "
+                                 "numbers that stay (a fixed place on the grid)")
     for name in sorted(set(claims) - used):
         warn(LOGGER, pages[0].source, 0, f"claim '{name}' is checked but no sentence relies on "
                                          f"it; mark the sentence with {{{{ claim(\"{name}\") }}}}")

@@ -21,6 +21,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..science.grid import bar_indices
 from ..science.results import at
 from .numbers import MAX_DIGITS, bounds_for, format_number, honest_digits
 
@@ -389,10 +390,9 @@ def prose_rows(results: Mapping[str, Any]) -> list[dict[str, float]]:
     follows dₖ only, FOLLOW)."""
     sp = results["spread"]
     s = sp["d_k"].index(sp["d_small"])
-    built = sp["d_k"].index(sp["d_large"])
     return [{name: float(at(dict(results), resolve(FOLLOW[path], {"i": i, "s": s})))
              for path, name in PROSE_SLOTS.items()}
-            for i in sorted({built, *range(s + 1, len(sp["d_k"]))})]
+            for i in bar_indices(sp["d_k"], sp["d_small"], sp["d_large"])]
 
 
 def partner(name: str) -> str | None:

@@ -15,6 +15,8 @@ RESULTS = {
         "*.unit": ("text", "", "how the value reads"),
         "*.section": ("text", "", "the section it reads"),
         "*.reads": ("text", "[read]", "the result paths it read"),
+        "*.d_k": ("", "[d]", "each_dk: the dₖ of the page's bar it was checked at; else empty"),
+        "*.values": ("", "[d]", "each_dk: its number at each of those dₖ (value: the worst)"),
     },
     "meta": {
         "schema": ("", "", "the version of results.json's layout (results.SCHEMA)"),

@@ -26,7 +26,6 @@ RESULTS = {
         "batches.ratio": ("", "[batch]", "per batch: SD at d_large ÷ SD at d_small"),
         "batches.ratio_min": ("", "", "the smallest batch ratio"),
         "batches.ratio_max": ("", "", "the largest batch ratio"),
-        "batches.worst_rel_dev": ("", "", "largest |batch ratio ÷ ratio_theory − 1|"),
         "grid.sd.{ruler}": ("score", "[d_k][batch+1]",
                             "SD of the scaled scores per d; index 0 pooled, then per batch"),
         "grid.ratio.{ruler}": ("", "[d_k][batch+1]", "grid.sd ÷ its value at the first d"),
