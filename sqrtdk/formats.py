@@ -133,7 +133,7 @@ def check_format(text: str, kinds: Mapping[str, Kind], *, required: tuple[str, .
             raise FormatError(
                 f"unknown field {{{f.name}}}; "
                 + (suggest(f.name, list(kinds), "fields") if kinds else "this text has no "
-                   "fields (known: none)") + "; a literal brace is written {{ or }}")
+                   "fields (known: none)") + " (a literal brace is written {{ or }})")
         check_spec(f, kinds[f.name])
     names = {f.name for f in fields}
     for name in required:

@@ -201,6 +201,9 @@ def test_a_figure_not_registered_yet_says_how_to_make_it(tmp_path: Path) -> None
     assert e.line == BODY_START + 2, str(e)
     assert "no function of sqrtdk/figures/ is registered as @figure(\"spread_bars\", …)" in \
         e.message and "write and register its drawing first" in e.message, e.message
+    # a misspelt name's suggestion, a question, is not run into the next clause ("?;")
+    e = error(tmp_path, "Text.\n\n![Walk](wakl.svg \"The walk.\")\n")
+    assert "did you mean 'walk'?" in e.message and "?;" not in e.message, e.message
 
 
 def test_figure_is_numbered_with_a_phone_variant_and_a_link_to_full_size(tmp_path: Path) -> None:

@@ -257,8 +257,8 @@ class FigureProcessor(Treeprocessor):
         except KeyError:
             raise ContentError(f"figure '{name}' is not made by the build (no function of "
                                f"sqrtdk/figures/ is registered as @figure(\"{name}\", …)); "
-                               + suggest(name, self.known, "figures") + "; for a new figure, "
-                               "write and register its drawing first (README, \"Add a figure\")",
+                               + suggest(name, self.known, "figures") + " (for a new figure, "
+                               "write and register its drawing first: README, \"Add a figure\")",
                                _needle(img), line=line, after=after) from None
 
 
