@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import html.parser
 
+# the HTML standard's void elements: no content, no end tag (a parser keeps no stack entry)
+VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                           "meta", "source", "track", "wbr"})
+
 
 class HTMLParser(html.parser.HTMLParser):
     """html.parser.HTMLParser with `<![` (not `<![CDATA[`) read as a bogus comment."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import cmarkgfm
 from cmarkgfm.cmark import Options
 
-from ..html_parsing import HTMLParser
+from ..html_parsing import VOID_ELEMENTS, HTMLParser
 from .cmark_html import place_raw_html
 from .md_emoji import emoji_text
 
@@ -33,7 +33,6 @@ EMPTY = {"pre", "hr"}
 TRANSPARENT = {"div", "thead", "tbody", "details", "section", "figure", "dl"}
 SKIPPED = {"summary", "skip"}
 _WORD = re.compile(r"\w+")
-_VOID = {"img", "br", "hr", "input", "source", "meta", "link", "wbr", "col"}
 _CMARK_OPTIONS = Options.CMARK_OPT_SOURCEPOS | Options.CMARK_OPT_FOOTNOTES
 _CMARK_EXTENSIONS = ["table", "autolink", "strikethrough", "tasklist"]
 _OMITTED = "raw HTML omitted"
@@ -83,11 +82,11 @@ class _TreeBuilder(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         el = etree.SubElement(self.stack[-1], tag, {k: v or "" for k, v in attrs})
-        if tag not in _VOID:
+        if tag not in VOID_ELEMENTS:
             self.stack.append(el)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _VOID:
+        if tag in VOID_ELEMENTS:
             return
         while len(self.stack) > 1:
             if self.stack.pop().tag == tag:

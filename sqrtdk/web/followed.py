@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from ..html_parsing import VOID_ELEMENTS as VOID
 from ..html_parsing import HTMLParser
 from .markers import CLAIM_RE, MATH_HTML_RE, QUOTE_RE
 from .math.formula import Quote
@@ -21,8 +22,6 @@ from .model import Page
 # the elements a marker's block of text is: the smallest of them around it
 BLOCKS = frozenset(("p", "li", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "summary",
                     "caption", "figcaption"))
-VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                  "source", "track", "wbr"))
 
 
 @dataclass

@@ -13,11 +13,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ...cache import atomic_write, key_for
+from ...html_parsing import VOID_ELEMENTS as VOID
 from ...html_parsing import HTMLParser
-
-# HTML elements without an end tag (the HTML standard's void elements)
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                  "source", "track", "wbr"})
 
 
 class _VisibleText(HTMLParser):
