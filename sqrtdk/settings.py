@@ -37,7 +37,10 @@ REQUIRED_FIELDS = {"figure": ("n",), "note_ref": ("n",)}
 PERCENT_D = ("backlink_title",)
 LANGUAGE_KEYS = ("html_lang", "name", "og_locale")                  # [language]'s required
 LANGUAGE_ALL = (*LANGUAGE_KEYS, "other_lang", "script")             # and all it may have
-STRINGS_TABLES = ("language", "ui")                                 # strings.toml's tables
+STRINGS_TABLES = ("language", "ui", "box_titles")                   # strings.toml's tables
+# a [box_titles] key: the kind of another tool's note box (GitHub's `[!TIP]`, MkDocs'
+# `!!! tip`, `::: tip`, Notion's light bulb), lower case
+_BOX_KIND = re.compile(r"[a-z][a-z-]*")
 # [ui] keys that are lists of words, where none at all is a fine value (not an empty label)
 MAY_BE_EMPTY = frozenset({"keep_whole", "number_labels"})
 
@@ -70,6 +73,10 @@ class Strings:
     language: dict[str, str]
     ui: dict[str, str]
     file: TomlFile
+    # [box_titles] (optional): the title a box written for another tool's note box of each
+    # kind gets on this language's page ('tip' -> its word for a tip); a kind not listed is
+    # titled by its name, capitalised ('Tip')
+    box_titles: dict[str, str] = field(default_factory=dict)
 
     @property
     def html_lang(self) -> str:
@@ -534,7 +541,28 @@ def _load_strings_file(content_dir: Path, lang: str, first_lang: str) -> Strings
     shown_as_typed(toml, "language", "name")
     _check_language(toml)
     _check_fields(toml)
-    return Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]), toml)
+    return Strings(lang, toml.path, dict(toml.data["language"]), dict(toml.data["ui"]), toml,
+                   _box_titles(toml))
+
+
+def _box_titles(toml: TomlFile) -> dict[str, str]:
+    """strings.toml's optional [box_titles]: kind -> title, each kind a lower-case word and
+    each title a visible string on one line. Raises BuildError at the line of the first
+    that is not."""
+    table = toml.data.get("box_titles", {})
+    if not isinstance(table, dict):
+        raise toml.error(None, "box_titles", "box_titles must be a table, [box_titles], "
+                         "with a line 'kind = \"title\"' for each kind ('tip = \"Tip\"')")
+    for key, value in table.items():
+        if not _BOX_KIND.fullmatch(key):
+            raise toml.error("box_titles", key, f"[box_titles] '{key}' is no kind of box; "
+                             "write the kind in lower case, as the other tool names it "
+                             "('tip', 'warning', 'note')")
+        if not isinstance(value, str) or not visible(value) or "\n" in value:
+            raise toml.error("box_titles", key, f"[box_titles] {key} must be the box's "
+                             "title, a string in quotes on one line ('tip = \"Tip\"')")
+        no_tex(toml, "box_titles", key, value, "the page")
+    return dict(table)
 
 
 _FOLDER_TAG = re.compile(r"[A-Za-z]{2,3}")     # a folder named by a language subtag (de, zh)

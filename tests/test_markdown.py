@@ -2,16 +2,18 @@
 articles of our own through the real page pipeline, one behaviour per test."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BODY_START, UI, Tree, math_context, page
+from helpers import BODY_START, FRONT, UI, Tree, math_context, page, resolver, strings
 
 from sqrtdk.errors import BuildError
 from sqrtdk.log import captured
 from sqrtdk.web.markers import PRIVATE_USE_RE
+from sqrtdk.web.pages import build_page
 
 RESULTS: dict[str, Any] = {
     "spread": {"sd_small": 2.0104, "n_pairs": 20000},
@@ -3446,3 +3448,32 @@ def test_a_bare_word_in_an_id_list_is_no_kramdown_extension(tmp_path: Path,
     article does not hold; it is told as the bare word it is, in the list it was written in."""
     e = error(tmp_path, "Intro.\n\n" + heading + "\n")
     assert e.line == BODY_START + 2 and "kramdown" not in e.message, str(e)
+
+
+@pytest.mark.parametrize(("syntax", "kind"), [
+    ("> [!TIP]\n> {}\n", "tip"), ("!!! warning\n    {}\n", "warning"),
+    ("::: danger\n{}\n:::\n", "danger"), ("<aside>\n\u26a0\ufe0f {}\n</aside>\n", "warning"),
+])
+def test_the_box_told_for_a_note_box_is_titled_in_the_page_s_language(
+        tmp_path: Path, syntax: str, kind: str) -> None:
+    """A GitHub alert, MkDocs admonition, ':::' container or Notion callout on a Chinese page
+    was told a box titled in English ('/// details | Tip'): followed, the page showed an
+    English title among Chinese text. The title is now strings.toml's [box_titles] word for
+    the kind (its id the kind's name where the title has no Latin letters), and the lines
+    told build."""
+    title = "\u5c0f\u63d0\u793a\u4e4b\u7c7b"      # a title of ours, not the project's
+    st = dataclasses.replace(strings("zh"), box_titles={kind: title})
+    path = tmp_path / "index.md"
+    path.write_text(FRONT + "\u524d\u6587\u3002\n\n" + syntax.format("\u5148\u7f29\u653e\u3002")
+                    + "\n\u7ed3\u5c3e\u3002\n", encoding="utf-8")
+    with captured() as warned:
+        build_page(path, st, RESULTS, resolver([]), [], lambda module: module)
+    told = [w for w in warned if "/// details |" in w]
+    assert len(told) == 1 and f"'/// details | {title}'" in told[0] \
+        and f"attrs: {{id: {kind}}}" in told[0], warned
+    boxed = (f"\u524d\u6587\u3002\n\n/// details | {title}\n    attrs: {{id: {kind}}}\n\n"
+             "\u5148\u7f29\u653e\u3002\n///\n\n\u7ed3\u5c3e\u3002\n")
+    path.write_text(FRONT + boxed, encoding="utf-8")
+    with captured() as warned:
+        made = build_page(path, st, RESULTS, resolver([]), [], lambda module: module).body
+    assert warned == [] and title in made and f'id="{kind}"' in made, warned

@@ -538,17 +538,17 @@ def test_a_field_in_a_string_nothing_fills_in_is_an_error(content: Path) -> None
 def test_a_ui_key_nothing_reads_warns_at_its_line(
         content: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
+    lines = {}
     for lang in languages(content):             # in every language, so the keys still match
-        path = content / lang / "strings.toml"
-        path.write_text(path.read_text(encoding="utf-8") + 'toc_titel = "Contents"\n',
-                        encoding="utf-8")
+        path = content / lang / "strings.toml"   # (first in [ui], whatever table ends the file)
+        lines[lang] = edit(path, re.compile(r"^\[ui\][^\n]*\n", re.M),
+                           '[ui]\ntoc_titel = "Contents"\n') + 1
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         ui_check(content)
     got = [r.getMessage() for r in caplog.records]
     assert len(got) == len(languages(content)), got
-    last = len((content / languages(content)[0] / "strings.toml").read_text(
-        encoding="utf-8").split("\n")) - 1
-    assert f"strings.toml:{last}: warning: [ui] toc_titel is not used" in got[0], got
+    first = lines[languages(content)[0]]
+    assert f"strings.toml:{first}: warning: [ui] toc_titel is not used" in got[0], got
 
 
 # --- files the build would not read --------------------------------------------------------
@@ -1189,3 +1189,34 @@ def test_markup_in_a_figure_label_is_a_warning_at_its_line(
         return
     assert len(got) == 1 and warned in got[0], got
     assert got[0].startswith(f"{path.as_posix()}:{line}: warning: [{name}] {key} holds"), got
+
+
+@pytest.mark.parametrize(("entry", "says"), [
+    ('Tip = "Hint"', ("no kind of box", "lower case")),
+    ('tip = ""', ("must be the box's title",)),
+    ("tip = 3", ("must be the box's title",)),
+    ("tip = 'Use $q\\cdot k$'", ("TeX",)),
+])
+def test_a_box_title_mistake_is_an_error_at_its_line(content: Path, entry: str,
+                                                     says: tuple[str, ...]) -> None:
+    """strings.toml's optional [box_titles] (the title of the box the build tells an author
+    to write for another tool's note box, per kind): a kind that is no lower-case word, or a
+    title that is not a visible string, is an error at its line."""
+    path = content / languages(content)[-1] / "strings.toml"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"^\[box_titles\][^\[]*", "", text, flags=re.M)    # the project's own, if any
+    line = text.count("\n") + 3
+    path.write_text(text + f"\n[box_titles]\n{entry}\n", encoding="utf-8")
+    e = error(content)
+    assert (e.path, e.line) == (path, line) and all(s in e.message for s in says), e.message
+
+
+def test_box_titles_are_read_per_language(content: Path) -> None:
+    """[box_titles] is optional and each language's own (no language must list the kinds
+    another lists)."""
+    first = languages(content)[0]
+    path = content / first / "strings.toml"
+    text = re.sub(r"^\[box_titles\][^\[]*", "", path.read_text(encoding="utf-8"), flags=re.M)
+    path.write_text(text + '\n[box_titles]\ntip = "A hint of ours"\n', encoding="utf-8")
+    got = load_strings(content, load_settings(content).languages)
+    assert got[first].box_titles == {"tip": "A hint of ours"}

@@ -21,14 +21,16 @@ from __future__ import annotations
 import re
 import unicodedata
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import pairwise
 from pathlib import Path
+from types import MappingProxyType
 
 from ..errors import BuildError
 from ..html_parsing import HTMLParser
 from .blocks import cmark_tree, sourcepos_line
 from .comments import comment_spans
+from .md_foreign import box_slug, box_title
 
 _TOC_OPEN = re.compile(r"<!--[ \t]*(?:TOC\b[^\n]*?|START[ \t]+doctoc\b[^\n]*?)[ \t]*-->",
                        re.I)
@@ -89,14 +91,14 @@ class _Callout(HTMLParser):
         self.text += data
 
 
-# the box title for a callout's emoji, where the emoji says what kind of note it is: Notion's
-# light bulb (its default), the warning sign, the exclamation mark, the information sign
-_CALLOUT_KINDS = {"\U0001f4a1": "Tip", "\u26a0": "Warning", "\u2757": "Important",
-                  "\u2139": "Note"}
+# the kind of note a callout's emoji says it is: Notion's light bulb (its default), the
+# warning sign, the exclamation mark, the information sign
+_CALLOUT_KINDS = {"\U0001f4a1": "tip", "\u26a0": "warning", "\u2757": "important",
+                  "\u2139": "note"}
 
 
 def notion_callout(title: str, slug: str = "") -> str:
-    """The warning for a Notion callout, its box titled `title` (`callout_title`) with the id
+    """The warning for a Notion callout, its box titled `title` (`notion_callouts`) with the id
     `slug` (`notion_callouts`: one no other callout's box and no id written in the article
     has; default: the title in lower case)."""
     slug = slug or title.lower()
@@ -107,22 +109,25 @@ def notion_callout(title: str, slug: str = "") -> str:
             "and without '<aside>', then '///' in place of '</aside>'")
 
 
-def callout_title(emoji: str) -> str:
-    """The box title for a callout that starts with `emoji`: its kind where the emoji names
-    one (a light bulb, 'Tip'; a warning sign, 'Warning'; an exclamation mark, 'Important';
-    the information sign, 'Note'), else 'Note'."""
-    return _CALLOUT_KINDS.get(emoji, "Note")
+def callout_kind(emoji: str) -> str:
+    """The kind of box for a callout that starts with `emoji`: its kind where the emoji names
+    one (a light bulb, 'tip'; a warning sign, 'warning'; an exclamation mark, 'important';
+    the information sign, 'note'), else 'note'."""
+    return _CALLOUT_KINDS.get(emoji, "note")
 
 
 # an id the article writes: a heading's or block's `{#id}`, a box's `attrs: {id: x}`, HTML's id=
 _WRITTEN_ID = re.compile(r"\{[^{}\n]*#([\w-]+)|\bid:[ \t]*([\w-]+)|\bid=[\"']?([\w-]+)")
 
 
-def notion_callouts(text: str) -> list[tuple[int, str, str]]:
+def notion_callouts(text: str, titles: Mapping[str, str] = MappingProxyType({})
+                    ) -> list[tuple[int, str, str]]:
     """The line of each Notion callout in `text` (an article, lines as in the file), with the
-    title of the box to write for it (`callout_title`) and its id: the title in lower case,
-    with '-2', '-3' after it where another callout's box or an id the article writes has it
-    (two callouts alike were told the same id: followed, the build stopped on a duplicate).
+    title of the box to write for it (its kind's, `callout_kind`, in the page's language:
+    md_foreign.box_title with `titles`, strings.toml's [box_titles]) and its id (box_slug:
+    the title's Latin letters in lower case, else the kind), with '-2', '-3' after it where
+    another callout's box or an id the article writes has it (two callouts alike were told
+    the same id: followed, the build stopped on a duplicate).
     A callout is a raw HTML block (as cmark-gfm, GitHub's parser, reads it) that starts with
     `<aside>` and an emoji or an icon."""
     if "<aside" not in text.lower():
@@ -138,11 +143,13 @@ def notion_callouts(text: str) -> list[tuple[int, str, str]]:
         parser.feed("\n".join(lines[first - 1:last]))
         parser.close()
         if parser.first == "aside" and parser.marked:
-            title = callout_title(parser.emoji)
-            slug, n = title.lower(), 1
+            kind = callout_kind(parser.emoji)
+            title = box_title(kind, titles)
+            stem = box_slug(title, kind)
+            slug, n = stem, 1
             while slug in taken:
                 n += 1
-                slug = f"{title.lower()}-{n}"
+                slug = f"{stem}-{n}"
             taken.add(slug)
             found.append((first, title, slug))
     return found

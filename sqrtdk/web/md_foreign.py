@@ -31,8 +31,9 @@ import logging
 import re
 import xml.etree.ElementTree as etree
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from markdown import Markdown
 from markdown.extensions.attr_list import AttrListTreeprocessor
@@ -266,11 +267,26 @@ _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\
                              r"[ \t]*([^\n]*)")
 
 
-def _container_instead(text: str, unique: Callable[[str], str] = str) -> str:
+def box_title(kind: str, titles: Mapping[str, str]) -> str:
+    """The title of a box written for another tool's note box of `kind` ('tip', 'note'):
+    the page language's word for it (`titles`, strings.toml's [box_titles]), else the kind's
+    name capitalised ('Tip')."""
+    return titles.get(kind.lower()) or kind.replace("-", " ").capitalize()
+
+
+def box_slug(title: str, kind: str, unique: Callable[[str], str] = str) -> str:
+    """The id of a box titled `title` for a note box of `kind`: the title's Latin letters and
+    digits, lower case, joined by '-' (else the kind's name: a Chinese title), made one no
+    element or earlier advice of the page has by `unique`."""
+    return unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
+
+
+def _container_instead(text: str, unique: Callable[[str], str] = str,
+                       titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the `:::` container that starts `text`: the lines of a box titled
-    as the container is (its own title, else its kind's name: 'Tip' for `::: tip`,
-    `::: {.callout-tip}`), with an id made of that title (`unique`: one no element or earlier
-    advice of the page has), its closing ':::' as '///'."""
+    as the container is (its own title, else its kind's, `box_title`: 'Tip' for `::: tip`,
+    `::: {.callout-tip}`), with an id made of that title (`box_slug`), its closing ':::' as
+    '///'."""
     m = _CONTAINER_LINE.match(text)
     braced, bare, bracketed, own = (m.groups("") if m else ("", "", "", ""))
     if re.search(r"(?:^|\s)#fig-", braced):      # Quarto's figure div, `::: {#fig-walk}`
@@ -281,22 +297,23 @@ def _container_instead(text: str, unique: Callable[[str], str] = str) -> str:
     kind = re.sub(r"^callout-", "", kind) or "note"
     titled = re.search(r'title="([^"]*)"', braced)
     title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
-        kind.replace("-", " ").capitalize()
-    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind)
+        box_title(kind, titles)
+    slug = box_slug(title, kind, unique)
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
             "in place of its closing ':::'")
 
 
-def _alert_instead(text: str, unique: Callable[[str], str] = str) -> str:
+def _alert_instead(text: str, unique: Callable[[str], str] = str,
+                   titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the alert or callout that starts `text` (its paragraph's text): the
-    lines of a box titled as the callout is (its own title, else its kind's name: 'Note' for
-    `[!NOTE]`), with an id made of that title (`unique`: one no element or earlier advice of
-    the page has), the quote's text inside without its '> '."""
+    lines of a box titled as the callout is (its own title, else its kind's, `box_title`:
+    'Note' for `[!NOTE]`), with an id made of that title (`box_slug`), the quote's text
+    inside without its '> '."""
     m = _ALERT_LINE.match(text)
     kind, own = (m.group(1), m.group(2).strip()) if m else ("note", "")
-    title = own or kind.replace("-", " ").capitalize()
-    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
+    title = own or box_title(kind, titles)
+    slug = box_slug(title, kind, unique)
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the quote's text without its '> ' "
             f"(and without the '[!{kind}]' line), then '///'; or a plain quote, the "
@@ -310,15 +327,16 @@ _ADMONITION_LINE = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)"
                               r"(?:[ \t]+[\"\u201c]([^\"\u201c\u201d\n]*)[\"\u201d])?")
 
 
-def _admonition_instead(text: str, unique: Callable[[str], str] = str) -> str:
+def _admonition_instead(text: str, unique: Callable[[str], str] = str,
+                        titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the MkDocs admonition that starts `text`: the lines of a box titled
-    as the admonition is (its own quoted title, else its kind's name: 'Note' for `!!! note`),
-    with an id made of that title (`unique`: one no element or earlier advice of the page
-    has), its indented text without the indent inside."""
+    as the admonition is (its own quoted title, else its kind's, `box_title`: 'Note' for
+    `!!! note`), with an id made of that title (`box_slug`), its indented text without the
+    indent inside."""
     m = _ADMONITION_LINE.match(text)
     kind, own = (m.group(1), (m.group(2) or "").strip()) if m else ("note", "")
-    title = own or kind.replace("-", " ").capitalize()
-    slug = unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
+    title = own or box_title(kind, titles)
+    slug = box_slug(title, kind, unique)
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the admonition's text without its "
             "4-space indent, then '///'")
@@ -811,9 +829,11 @@ class ForeignSyntax(Treeprocessor):
 
     def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
                  readable: Callable[[str], str], positions: LineMap | None = None,
-                 classes: AuthorClasses | None = None):
+                 classes: AuthorClasses | None = None,
+                 box_titles: Mapping[str, str] = MappingProxyType({})):
         super().__init__(md)
         self.source, self.text, self.readable = source, text, readable
+        self.box_titles = box_titles    # the page language's titles of boxes (box_title)
         self.positions = LineMap() if positions is None else positions
         self.classes = classes
 
@@ -882,13 +902,15 @@ class ForeignSyntax(Treeprocessor):
                         if claims:
                             claimed.append(where)
                         self._warn(block, (own, el, slot), span, what,
-                                   _alert_instead(own[span[0]:], self._unique)
+                                   _alert_instead(own[span[0]:], self._unique,
+                                                  self.box_titles)
                                    if pattern is ALERT
-                                   else _container_instead(own[span[0]:], self._unique)
+                                   else _container_instead(own[span[0]:], self._unique,
+                                                           self.box_titles)
                                    if pattern is CONTAINER
                                    else _admonition_instead(  # its title's quotes
                                        self.readable(own[span[0]:].split("\n", 1)[0]),
-                                       self._unique)
+                                       self._unique, self.box_titles)
                                    if pattern is ADMONITION else instead)
                 if at_start or len(texts) == 1:
                     continue        # (one slot and no edge: `joined` is that slot's text)

@@ -127,7 +127,7 @@ def convert_blocks(ctx: ArticleContext, text: str) -> str | None:
             article = read_article(ctx.path, masked, rendered, 0)
             page = PageContext(ctx.path, quoter.log, formulas, st.ui, st.language, ctx.resolve,
                                ctx.known_figures, ctx.results.get("reproduce", {}),
-                               ctx.source_url, article)
+                               ctx.source_url, article, st.box_titles)
             conversion = convert(page, masked)
             done = Page(lang=st.lang, source=ctx.path, meta={}, conversion=conversion,
                         quotes=quoter.log, formulas=formulas)
