@@ -3477,3 +3477,17 @@ def test_the_box_told_for_a_note_box_is_titled_in_the_page_s_language(
     with captured() as warned:
         made = build_page(path, st, RESULTS, resolver([]), [], lambda module: module).body
     assert warned == [] and title in made and f'id="{kind}"' in made, warned
+
+
+def test_a_notion_callout_and_an_alert_of_one_kind_are_told_ids_of_their_own(
+        tmp_path: Path) -> None:
+    """Notion's callouts are told before the conversion, the other tools' note boxes during
+    it, each keeping its own list of ids: a tip of each was told '{id: tip}', and followed to
+    the letter the build stopped on a duplicate id. The conversion now avoids the ids told
+    for callouts too."""
+    body = ("Intro.\n\n> [!TIP]\n> Scale it.\n\nMiddle.\n\n<aside>\n\U0001f4a1 Check it.\n"
+            "</aside>\n\nEnd.\n")
+    with captured() as warned:
+        html(tmp_path, body)
+    told = [m.group(1) for w in warned for m in [re.search(r"attrs: \{id: ([\w-]+)\}", w)] if m]
+    assert len(told) == 2 and len(set(told)) == 2, warned

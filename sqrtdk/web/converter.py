@@ -69,7 +69,7 @@ from __future__ import annotations
 import html
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -259,7 +259,7 @@ class ArticleExtension(Extension):
         classes = AuthorClasses(md)                      # attr_list's, recording classes
         tp.register(classes, "attr_list", 8)
         tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
-                                  self.positions, classes, p.box_titles),
+                                  self.positions, classes, p.box_titles, p.told_ids),
                     "sqrtdk-foreign", 2.05)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
@@ -275,10 +275,13 @@ class PageContext:
                  ui: Mapping[str, str], language: Mapping[str, str],
                  resolve: Callable[[str], SvgPair], known_figures: list[str],
                  snippets: Mapping[str, Any], source_url: Callable[[str], str],
-                 text: ArticleText | None = None, box_titles: Mapping[str, str] | None = None):
+                 text: ArticleText | None = None, box_titles: Mapping[str, str] | None = None,
+                 told_ids: Iterable[str] = ()):
         self.source, self.quotes, self.formulas = source, quotes, formulas
-        # the page language's titles of boxes told for other tools' note boxes (md_foreign)
+        # the page language's titles of boxes told for other tools' note boxes (md_foreign),
+        # and the ids already told for such boxes before the conversion (Notion's callouts)
         self.box_titles: Mapping[str, str] = box_titles or {}
+        self.told_ids = frozenset(told_ids)
         self.text = ArticleText() if text is None else text   # the article (article_text)
         self.ui, self.resolve, self.known_figures = ui, resolve, known_figures
         self.snippets, self.source_url = snippets, source_url

@@ -830,17 +830,19 @@ class ForeignSyntax(Treeprocessor):
     def __init__(self, md: Markdown, source: Path, text: Callable[[], str],
                  readable: Callable[[str], str], positions: LineMap | None = None,
                  classes: AuthorClasses | None = None,
-                 box_titles: Mapping[str, str] = MappingProxyType({})):
+                 box_titles: Mapping[str, str] = MappingProxyType({}),
+                 told_ids: frozenset[str] = frozenset()):
         super().__init__(md)
         self.source, self.text, self.readable = source, text, readable
         self.box_titles = box_titles    # the page language's titles of boxes (box_title)
+        self.told_ids = told_ids        # ids told before the conversion (Notion's callouts)
         self.positions = LineMap() if positions is None else positions
         self.classes = classes
 
     def run(self, root: etree.Element) -> None:
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
         # the page's ids and those a box to write was told, so that no advice gives one twice
-        self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")}
+        self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")} | self.told_ids
         # the one walk of the tree: the passes after it read what they need from here
         elements: list[etree.Element] = []
         by_tag: dict[str, list[etree.Element]] = {}

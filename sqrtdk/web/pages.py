@@ -231,7 +231,8 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     masked: Masked = mask(path, blank_front + body, elements)       # lines as in the file
     for line, message in comment_block_warnings(path, blank_front + body, code_block_end):
         warn(LOGGER, path, line, message)
-    for line, title, slug in notion_callouts(blank_front + body, strings.box_titles):
+    callouts = notion_callouts(blank_front + body, strings.box_titles)
+    for line, title, slug in callouts:
         warn(LOGGER, path, line, notion_callout(title, slug))
     for line, message in heading_anchors(blank_front + body):
         warn(LOGGER, path, line, message)
@@ -262,7 +263,7 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                      switched_off(path, blank_front + body))
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article,
-                       strings.box_titles)
+                       strings.box_titles, {slug for _, _, slug in callouts})
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
                 quotes=quoter.log, formulas=formulas)
 
