@@ -620,3 +620,41 @@ def test_a_drawer_s_bare_marker_key_over_its_plot_is_framed_and_a_line_key_is_no
         assert len(legs) == 1
         framed[kind] = legs[0].get_frame_on()
     assert framed == {"marker": True, "line": False, "outside": False}
+
+
+def _line_colours(fig: Any) -> set[str]:
+    """The colours of the lines `fig` draws with data (Line2D with points, and line
+    collections: error bars, vlines), as hex; not the edges of areas or bars."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_hex
+    out: set[str] = set()
+    for ax in fig.axes:
+        out |= {to_hex(line.get_color()) for line in ax.lines if len(line.get_xdata())}
+        for coll in ax.collections:
+            if isinstance(coll, LineCollection):
+                out |= {to_hex(c) for c in coll.get_colors()}
+    return out
+
+
+def test_every_line_in_a_key_has_the_colour_of_something_drawn() -> None:
+    """A key's line stands for lines of its colour: the walk's '6 sample walks' was one grey
+    line while every path was drawn in colour, so the key named a grey path the figure does
+    not have (reader10). Drawn every figure in every language and layout: each line of every
+    legend (a tuple entry's too) has the colour of a line the figure draws."""
+    from matplotlib.colors import to_hex
+    from matplotlib.legend import Legend
+    from matplotlib.lines import Line2D
+    results = _results()
+    for lang in ("en", "zh"):
+        table = labels(lang)
+        for name, spec in SPECS.items():
+            for layout in sorted(figures.LAYOUTS):
+                fig = draw.draw(spec, results, table[name], table["style"]["font_family"],
+                                layout)
+                drawn = _line_colours(fig)
+                for leg in fig.findobj(Legend):
+                    keys = [a for a in leg.findobj(Line2D) if a.get_visible()
+                            and a.get_linestyle() not in ("", " ", "None", "none")]
+                    for key in keys:
+                        assert to_hex(key.get_color()) in drawn, (name, lang, layout,
+                                                                  key.get_color())

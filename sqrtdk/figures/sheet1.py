@@ -6,6 +6,8 @@ from typing import Any
 
 import matplotlib as mpl
 import numpy as np
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
 
 from . import NARROW, figure
 from .draw import (
@@ -122,11 +124,17 @@ def walk(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
                     label=t("band"))
     for i, path in enumerate(w["paths"]):
         ax.plot(ts, path, color=CYCLE[i % len(CYCLE)], linewidth=1.0)
-    ax.plot([], [], color=GREY, linewidth=1.0, label=t("paths", n=len(w["paths"])))
+    # the paths' entry shows their colours side by side (one grey line read as a path of its
+    # own, drawn nowhere); matplotlib's HandlerTuple draws a tuple of handles in one key
+    keys = tuple(Line2D([], [], color=CYCLE[i % len(CYCLE)], linewidth=1.0)
+                 for i in range(min(3, len(w["paths"]))))
     ax.errorbar([steps], [0], yerr=[theory], color=INK, capsize=5, linewidth=1.6)
     ax.annotate(t("final", t=steps, theory=theory, sd=w["sd"], walks=w["n_walks"]),
                 (steps, theory), xytext=(0, 8), textcoords="offset points", ha="right")
     lim = 1.3 * max(float(np.abs(w["paths"]).max()), 2 * theory)
     ax.set(xlim=(0, steps + 2), ylim=(-lim, lim), title=t("title"), xlabel=t("xlabel"),
            ylabel=t("ylabel"))
-    ax.legend(loc="lower left", ncols=1 if layout == NARROW else 2)  # the band's corner is empty
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend([*handles, keys], [*labels, t("paths", n=len(w["paths"]))],
+              handler_map={tuple: HandlerTuple(ndivide=None, pad=0.1)}, handlelength=3,
+              loc="lower left", ncols=1 if layout == NARROW else 2)  # the band's corner is empty
