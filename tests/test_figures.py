@@ -3,6 +3,7 @@ readable on a phone, byte-identical on rebuild. Most checks read the SVGs of the
 build (conftest's `site_build`); the rest draw one figure."""
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import tomllib
@@ -561,6 +562,22 @@ def test_text_ink_keeps_a_readable_colour_and_darkens_a_faint_one() -> None:
         assert abs(h - colorsys.rgb_to_hls(*to_rgb(faint))[0]) < 0.01, faint
 
 
+@functools.cache
+def _drawings() -> list[tuple[str, str, str, Any]]:
+    """Every figure drawn from the committed results in every language and layout, as
+    matplotlib figures: (name, language, layout, figure), drawn once for the tests that read
+    them."""
+    results = _results()
+    out = []
+    for lang in ("en", "zh"):
+        table = labels(lang)
+        for name, spec in SPECS.items():
+            for layout in sorted(figures.LAYOUTS):
+                out.append((name, lang, layout, draw.draw(
+                    spec, results, table[name], table["style"]["font_family"], layout)))
+    return out
+
+
 def _keys_over_plots(fig: Any) -> list[tuple[Any, list[str]]]:
     """Every legend of `fig` (an axes', the figure's, a subfigure's) drawn over a plotting
     area, with the markers of its entries that are a bare marker (no line: how a measured
@@ -587,15 +604,9 @@ def test_a_key_entry_that_looks_like_a_data_point_is_framed() -> None:
     3.72, between batches 3 and 4, which was its key's "measured". Drawn every figure in
     every language and layout: a legend over a plotting area with such an entry has its
     frame."""
-    results = _results()
-    for lang in ("en", "zh"):
-        table = labels(lang)
-        for name, spec in SPECS.items():
-            for layout in sorted(figures.LAYOUTS):
-                fig = draw.draw(spec, results, table[name], table["style"]["font_family"],
-                                layout)
-                for leg, bare in _keys_over_plots(fig):
-                    assert not bare or leg.get_frame_on(), (name, lang, layout, bare)
+    for name, lang, layout, fig in _drawings():
+        for leg, bare in _keys_over_plots(fig):
+            assert not bare or leg.get_frame_on(), (name, lang, layout, bare)
 
 
 def test_a_drawer_s_bare_marker_key_over_its_plot_is_framed_and_a_line_key_is_not() -> None:
@@ -644,17 +655,10 @@ def test_every_line_in_a_key_has_the_colour_of_something_drawn() -> None:
     from matplotlib.colors import to_hex
     from matplotlib.legend import Legend
     from matplotlib.lines import Line2D
-    results = _results()
-    for lang in ("en", "zh"):
-        table = labels(lang)
-        for name, spec in SPECS.items():
-            for layout in sorted(figures.LAYOUTS):
-                fig = draw.draw(spec, results, table[name], table["style"]["font_family"],
-                                layout)
-                drawn = _line_colours(fig)
-                for leg in fig.findobj(Legend):
-                    keys = [a for a in leg.findobj(Line2D) if a.get_visible()
-                            and a.get_linestyle() not in ("", " ", "None", "none")]
-                    for key in keys:
-                        assert to_hex(key.get_color()) in drawn, (name, lang, layout,
-                                                                  key.get_color())
+    for name, lang, layout, fig in _drawings():
+        drawn = _line_colours(fig)
+        for leg in fig.findobj(Legend):
+            keys = [a for a in leg.findobj(Line2D) if a.get_visible()
+                    and a.get_linestyle() not in ("", " ", "None", "none")]
+            for key in keys:
+                assert to_hex(key.get_color()) in drawn, (name, lang, layout, key.get_color())
