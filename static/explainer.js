@@ -473,7 +473,12 @@
       ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
       slot(w, "b");
-      $$("[data-batch]", w).forEach((el) => { el.hidden = (el.dataset.batch === "one") !== S.b > 0; });
+      // hidden from a screen reader by its attribute too: in a block the browser skips off
+      // screen, `hidden` (a style) is not applied to the accessibility tree
+      $$("[data-batch]", w).forEach((el) => {
+        el.hidden = (el.dataset.batch === "one") !== S.b > 0;
+        set(el, { "aria-hidden": String(el.hidden) });
+      });
       names(w);
     });
   }
