@@ -473,7 +473,12 @@
       ticks125(reach).forEach(([t, text]) => svg(ticks, "text", { x: x(t), y: 158 }, text));
       ["sd_small", "sd_large", "ratio", "ratio_theory", "d", "d_small", "n", "pairs", "batch_pairs"].forEach((k) => slot(w, k));
       slot(w, "b");
-      $$("[data-batch]", w).forEach((el) => { el.hidden = (el.dataset.batch === "one") !== S.b > 0; });
+      // hidden from a screen reader by its attribute too: in a block the browser skips off
+      // screen, `hidden` (a style) is not applied to the accessibility tree
+      $$("[data-batch]", w).forEach((el) => {
+        el.hidden = (el.dataset.batch === "one") !== S.b > 0;
+        set(el, { "aria-hidden": String(el.hidden) });
+      });
       names(w);
     });
   }
@@ -670,12 +675,19 @@
     // Language switch to the same place (and the same dₖ): a visible #target, else the last
     // heading in the top third of the window (shared ids); at the page's very top the reader
     // is at the title and the opening, in no section (a tall window holds the first heading
-    // in its top third: the other page's top, not that section)
+    // in its top third: the other page's top, not that section). Inside an open box with an
+    // id (the line a third of the way down runs through it), that box: the other page opens
+    // the box its address names (land()); its section's heading may be screens above it
     const atTop = () => scrollY < 1;
     const section = () => {
       const t = doc.getElementById(decodeURIComponent(location.hash.slice(1))), r = t?.getBoundingClientRect();
       if (r?.bottom > 0 && r.top < innerHeight) return t.id;
       if (atTop()) return "";
+      const box = $$("article details[open][id]").filter((d) => {
+        const b = d.getBoundingClientRect();
+        return b.top < innerHeight / 3 && b.bottom > innerHeight / 3;
+      }).pop();
+      if (box) return box.id;
       const above = $$("article :is(h2, h3)[id]").filter((h) => h.getBoundingClientRect().top < innerHeight / 3);
       return above.length ? above.pop().id : "";
     };

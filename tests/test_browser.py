@@ -295,6 +295,41 @@ def test_language_switch_lands_on_the_same_section(visit):
     assert v.problems == []
 
 
+@pytest.mark.author
+@pytest.mark.browser
+def test_language_switch_from_inside_an_open_box_lands_in_that_box_opened(visit):
+    """A reader deep inside an open box (a derivation, the note on real queries and keys)
+    who switches language lands on that box, open, on the other page: not on the section's
+    heading, a screen or more above it, with the box closed and the place lost. Only a box
+    the reading line (a third of the way down the window) is inside counts."""
+    v = visit(viewport=PHONE)
+    page = v.open("en/index.html")
+    # the article's box with an id that is tallest once open, read 150 px past its top
+    box = page.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('article details[id]')];
+        boxes.forEach(d => { d.open = true; });
+        const tall = boxes.map(d => [d.getBoundingClientRect().height, d.id]).sort((a, b) => b[0] - a[0])[0];
+        boxes.forEach(d => { d.open = false; });
+        return tall && tall[0] > innerHeight / 3 + 200 ? tall[1] : null; }""")
+    assert box, "no box tall enough to read inside"
+    page.evaluate(f"""() => {{ const d = document.getElementById('{box}'); d.open = true;
+        scrollTo(0, d.getBoundingClientRect().top + scrollY - innerHeight / 3 + 150); }}""")
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.locator("a[data-lang-switch]").click()
+    page.wait_for_url(f"**/zh/index.html#{box}")
+    page.wait_for_selector("html[data-ready]", state="attached")
+    assert page.evaluate(f"document.getElementById('{box}').open")
+    # read past it (still open, its end just above the window), the box no longer holds the
+    # reading line: a heading counts again
+    page.evaluate(f"""() => {{ const d = document.getElementById('{box}');
+        scrollTo(0, d.getBoundingClientRect().bottom + scrollY + 50); }}""")
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.locator("a[data-lang-switch]").click()
+    page.wait_for_url("**/en/index.html#*")
+    assert not page.url.endswith(f"#{box}")
+    assert v.problems == []
+
+
 # ---------------------------------------------------------------- phone, dark, accessibility
 
 @pytest.mark.author

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import FRAMES, PHONE, Visit, ax_names, lay_out_everything
+from browser import FRAMES, PHONE, TEXT_ROLES, Visit, ax_names, lay_out_everything
 
 pytestmark = pytest.mark.browser
 
@@ -71,6 +71,46 @@ def test_a_name_is_the_same_off_screen_as_on_screen(platform_browser: Any, serve
                    if before[k][1] != after[k][1]]
         assert len(before.keys() & after.keys()) > 20
         assert changed == [], f"{len(changed)} names change once laid out: {changed[:6]}"
+        assert v.problems == []
+    finally:
+        v.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nothing_the_page_hides_is_read_from_a_block_skipped_off_screen(
+        platform_browser: Any, served: str, lang: str) -> None:
+    """What the page hides from everyone (a `hidden` element, an element the style sheets
+    give `display: none`) is no text in the accessibility tree, in a block the browser skips
+    off screen (content-visibility) as well as on screen. Skipped, chromium builds the tree
+    without the block's style, so hiddenness that only style carries is lost: a screen
+    reader reading on from the top heard every formula's TeX source after the formula (the
+    MathML annotation, which only copying uses) and a Try-it box's "Batch 0 of 8" beside its
+    "All 8 batches together", until the block came on screen."""
+    v = Visit(platform_browser, served, viewport=PHONE)
+    try:
+        page = v.open(f"{lang}/index.html")
+        cdp = v.context.new_cdp_session(page)
+        skipped = page.evaluate("""() => [...document.querySelectorAll('article > *')]
+            .filter(el => el.getBoundingClientRect().top > innerHeight
+                          && getComputedStyle(el).contentVisibility === 'auto').length""")
+        assert skipped, "no block is left to the browser to skip: this test checks nothing"
+        cdp.send("DOM.getDocument", {"depth": -1})
+        heard = []
+        for n in cdp.send("Accessibility.getFullAXTree")["nodes"]:
+            if n.get("ignored") or n.get("role", {}).get("value") not in TEXT_ROLES \
+                    or "backendDOMNodeId" not in n:
+                continue
+            node = cdp.send("DOM.resolveNode", {"backendNodeId": n["backendDOMNodeId"]})["object"]
+            hidden = cdp.send("Runtime.callFunctionOn", {
+                "objectId": node["objectId"], "returnByValue": True,
+                "functionDeclaration": """function () {
+                    for (let e = this.nodeType === 1 ? this : this.parentElement; e; e = e.parentElement)
+                        if (e.hidden || getComputedStyle(e).display === 'none')
+                            return e.localName + (e.className ? '.' + e.className : '');
+                    return ''; }"""})["result"].get("value")
+            if hidden:
+                heard.append((hidden, n.get("name", {}).get("value", "")[:40]))
+        assert heard == [], f"{len(heard)} hidden texts are read: {heard[:6]}"
         assert v.problems == []
     finally:
         v.context.close()

@@ -389,6 +389,11 @@ class KatexRenderer:
                                 "</annotation>",
                                 f'<annotation encoding="application/x-tex">'
                                 f'{_escape(f.copy_text)}</annotation>', 1)
+        # the TeX is for copying (copy-tex reads it), not for reading aloud: the browser hides
+        # an annotation by style alone, which it does not apply in a block it skips off
+        # screen (content-visibility), and there a screen reader read the TeX after the math
+        html = html.replace('<annotation encoding="application/x-tex">',
+                            '<annotation encoding="application/x-tex" aria-hidden="true">')
         said = [str(w) for w in answer.get("warnings", ())]
         places = [int(p) for p in answer.get("warning_at", ())]
         places += [-1] * (len(said) - len(places))
