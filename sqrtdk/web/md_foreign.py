@@ -49,6 +49,7 @@ from .md_emoji import (
     emoji_names,
     emoji_of,
 )
+from .md_text import CJK
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -91,9 +92,21 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
 _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
           + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
+# a word character of no CJK script. Python's `\w` takes a Chinese character, so a rule
+# that wants no word right before or after other tools' syntax (so that `a/b/c`, `C++`,
+# 'H2O' and emails stay quiet) left that syntax untold right after Chinese text, where
+# Chinese writes no space (`@fig-x`, `//italic//`, `++ctrl+k++` after a Chinese word):
+# a CJK character or full-width punctuation mark there is a boundary, as a space is. The
+# rules below write `_NOT_AFTER_WORD` and `_NOT_BEFORE_WORD` for `(?<!\w)` and `(?!\w)`,
+# and `_SPACE` for a space that must come before the syntax
+_WORD = f"[^\\W{CJK}]"
+_NOT_AFTER_WORD = f"(?<!{_WORD})"
+_NOT_BEFORE_WORD = f"(?!{_WORD})"
+_SPACE = f"[\\s{CJK}]"
 # a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
-CITATION_KEY = r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-][\w:-]*)?(?![\w@])"
+CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
+                + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
 CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
                     "holding it")
 
@@ -178,12 +191,13 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                r"|mailto:[^\[\]\s|]+|~[\w.@-]+)\](?![(\[:])"), False,
      "a Confluence (Jira) link '[text|address]'",
      "[text](address) (a mention '[~name]' as the name in words)"),
-    (re.compile(r"(?<![\w!\]])!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!"
-               r"(?![\w(\[])", re.I), False, "a Confluence (Jira, Textile) image '!…!'",
+    (re.compile(r"(?<![!\]])" + _NOT_AFTER_WORD
+               + r"!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!(?![(\[])"
+               + _NOT_BEFORE_WORD, re.I), False, "a Confluence (Jira, Textile) image '!…!'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
-    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}"
-               r"(?:(?!\{\1:).)*?\{\1\}", re.S), False,
+    (re.compile(r"(?<![{}\\])" + _NOT_AFTER_WORD + r"\{(" + _CONFLUENCE_MACROS
+               + r")(?::[^{}\n]*)?\}(?:(?!\{\1:).)*?\{\1\}", re.S), False,
      "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
     # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
@@ -212,19 +226,22 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # so does prose about increments, "use ++i or i++", "++count … count++", "++x_1 or y++":
     # not when the first or last word is one letter (but 'a', 'I'), or the first holds a
     # digit, '_', '.', '[', '(' or ';', or the two are the same word)
-    (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?!:)"
+                + _NOT_BEFORE_WORD), False,
      "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    (re.compile(r"(?<![\w+{])\+\+(?![^\WaAI]\b)(?![^\s+]*[\d_.\[\]();])(?=[^\s+])"
+    (re.compile(r"(?<![+{])" + _NOT_AFTER_WORD
+                + r"\+\+(?![^\WaAI]\b)(?![^\s+]*[\d_.\[\]();])(?=[^\s+])"
                 r"(?=[^+\n]*[ \t])(?!(\w+)\b[^+\n]*\b\1\+\+)[^+\n]*?(?<=[^\s+])"
-                r"(?<!\b[^\WaAI])\+\+(?![\w+}])"),
+                r"(?<!\b[^\WaAI])\+\+(?![+}])" + _NOT_BEFORE_WORD),
      False, "a Ulysses comment '++…++'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
     # `((uuid))`) and a table's header row `^ a ^ b ^`
-    (re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"), False,
+    (re.compile(r"(?<![:/])" + _NOT_AFTER_WORD + r"//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?!/)"
+                + _NOT_BEFORE_WORD), False,
      "DokuWiki's italic '//…//'", "*italic*"),
-    (re.compile(r"(?<=[\w.,;:!?])\(\((?=[^()\n]*?[A-Za-z]{2}[^()\n]*?\s[^()\n]*?[A-Za-z]{2})"
-                r"[^()\n]+\)\)"), False,
+    (re.compile(r"(?<=[\w.,;:!?" + CJK + r"])\(\("
+                r"(?=[^()\n]*?[A-Za-z]{2}[^()\n]*?\s[^()\n]*?[A-Za-z]{2})[^()\n]+\)\)"), False,
      "a DokuWiki footnote '((…))'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
     (re.compile(r"^\^[ \t][^\n]*[ \t]\^[ \t]*$", re.M), False,
@@ -242,7 +259,8 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "LaTeX's tie '~' (a space that does not break)", "a space"),
     (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
                r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
-               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<![\w.])(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
+               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<!\.)" + _NOT_AFTER_WORD
+               + r"(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
      "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering) and bibliography lines"),
@@ -371,10 +389,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a reStructuredText footnote '.. [#…]'", "a footnote, '[^name]: the note's text'"),
     # reStructuredText's footnote reference `[#f1]_`, `[1]_`, and substitution reference
     # `|name|_` (a link) in a sentence
-    (re.compile(r"\[(?:#[\w-]*|\d+|\*)\]_(?![\w])"), False,
+    (re.compile(r"\[(?:#[\w-]*|\d+|\*)\]_" + _NOT_BEFORE_WORD), False,
      "a reStructuredText footnote reference '[#…]_'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<![\w|])\|[\w][\w .-]*\|__?(?![\w])"), False,
+    (re.compile(r"(?<!\|)" + _NOT_AFTER_WORD + r"\|[\w][\w .-]*\|__?" + _NOT_BEFORE_WORD), False,
      "a reStructuredText substitution '|name|_'",
      "the words or the link it stands for, [text](address)"),
     # reStructuredText's simple table: rows between lines of '=' runs parted by spaces
@@ -409,7 +427,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r">!(?=\S)(?:(?!>!)[^\n])*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'",
      _SPOILER),
     # (a run of them, `^I ^am ^a ^bot`, is one warning)
-    (re.compile(r"(?:(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
+    (re.compile(r"(?:(?:(?<=" + _SPACE + r")|^)\^\([^()\n]+\)|(?<=" + _SPACE
+                + r")\^[A-Za-z][\w'/-]+(?![\w'/-])"
                 r"(?![ \t]*$))(?:[ \t]+\^[\w(][^\s]*)*", re.M),
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
@@ -440,7 +459,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an Obsidian comment '%%…%%'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
-    (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
+    (re.compile(r"(?<=[ \t" + CJK + r"])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
      "an Obsidian block id '^…'", "a heading with an id ('## Title {#some-id}') to link to, "
      "or remove it"),
     # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
@@ -451,11 +470,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # a bare citation in running text, `@vaswani2017 shows`, only of a key that reads as one
     # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
     # and a bracketed citation (above) are not told here
-    (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
+    (re.compile(r"(?<![@\[.+/-])" + _NOT_AFTER_WORD + "@" + CITATION_KEY
+                + r"(?![^\[\]\n]*\])"), False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
     (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
-                r"|(?<![\w@\[{-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
+                r"|(?<![@\[{-])" + _NOT_AFTER_WORD + r"@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:]"
+                r"(?:" + _WORD + r"|-)+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     # Pandoc's bracketed span, `[Small Caps]{.smallcaps}`, `[]{#tab:x}` (an anchor), text
@@ -486,11 +507,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "what the file holds, code in a fenced block"),
     # MkDocs Material's icon shortcodes (`:material-clock-fast:`, `:fontawesome-brands-python:`,
     # `:octicons-heart-16:`, `:simple-pytorch:`), no emoji of GitHub's list: shown as typed
-    (re.compile(r"(?<![\w:]):(?:material|fontawesome|octicons|simple)-[\w-]+:(?![\w:])"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r":(?:material|fontawesome|octicons|simple)-[\w-]+:"
+                r"(?!:)" + _NOT_BEFORE_WORD), False,
      "an MkDocs Material icon ':…-…:'",
      "the words it stands for, or one of GitHub's emoji (':warning:', ':bulb:')"),
     # pymdown's Keys `++ctrl+alt+del++`
-    (re.compile(r"(?<![\w+{])\+\+[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*\+\+(?![\w+}])"), False,
+    (re.compile(r"(?<![+{])" + _NOT_AFTER_WORD + r"\+\+[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*\+\+"
+                r"(?![+}])" + _NOT_BEFORE_WORD), False,
      "a key combination '++…++' (pymdown's Keys)", "<kbd>Ctrl</kbd>+<kbd>K</kbd>"),
     # CriticMarkup (pymdown's Critic, MultiMarkdown): `{++added++}`, `{--deleted--}`,
     # `{~~old~>new~~}`, `{==marked==}`, `{>>comment<<}`
@@ -514,7 +537,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # bookdown's (R Markdown's) cross-reference `\@ref(fig:hist)` (its `\@` an escape: the
     # tree holds the escape's placeholder, matched as _INERT), text reference
     # `(ref:hist-cap)` and label `(\#tab:sds)` (in a table's caption line)
-    (re.compile("(?:" + _INERT + r"+|(?<![\w@])@)ref\([\w.:-]+\)"), False,
+    (re.compile("(?:" + _INERT + r"+|(?<!@)" + _NOT_AFTER_WORD + r"@)ref\([\w.:-]+\)"), False,
      "a bookdown cross-reference '\\@ref(…)'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     (re.compile(r"\(ref:[\w.:-]+\)"), False, "a bookdown text reference '(ref:…)'",
@@ -568,7 +591,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
     # AsciiDoc: a formula `stem:[\sqrt{d_k}]` (`latexmath:[…]`, `asciimath:[…]`), shown as
     # raw TeX, and its display block `[stem]` over `++++` … `++++`
-    (re.compile(r"(?<![\w:])(?:stem|latexmath|asciimath):\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"(?:stem|latexmath|asciimath):\[[^\]\n]*\]"), False,
      "an AsciiDoc formula 'stem:[…]'",
      "the formula between dollars, $…$ (the TeX between the brackets)"),
     (re.compile(r"^\[(?:stem|latexmath|asciimath)\][ \t]*$", re.M), False,
@@ -588,19 +611,21 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
-    (re.compile(r"(?<![\w/])(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+\[[^\]\n]*\]"),
+    (re.compile(r"(?<!/)" + _NOT_AFTER_WORD
+                + r"(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+\[[^\]\n]*\]"),
      False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
-    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
+    (re.compile(r"(?:(?<=\u00aa)|(?<![/:\[(<])" + _NOT_AFTER_WORD
+                + r")(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
      False, "an AsciiDoc link 'https://…[text]'", "[text](address)"),
     (re.compile("<(?:<|" + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+")
                 + r")[A-Za-z_][\w:.-]*(?:,[^<>\n]*)?>>"), False,
      "an AsciiDoc cross-reference '<<…>>'", "a link to what it names, [text](#id)"),
-    (re.compile(r"(?<![\w:])footnote(?:ref)?:[\w-]*\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"footnote(?:ref)?:[\w-]*\[[^\]\n]*\]"), False,
      "an AsciiDoc footnote 'footnote:[…]'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<![\w:])image::?[^\s\[\]]+\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"image::?[^\s\[\]]+\[[^\]\n]*\]"), False,
      "an AsciiDoc image 'image::…[…]'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # AsciiDoc's document title and attribute entries at its top (`= Title`, `:toc: left`
@@ -639,14 +664,15 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):[ \t]*\S[^\n]*", re.M), False,
      "an org-mode (Logseq) planning line 'SCHEDULED: …'",
      "nothing: remove the line, or the date in words"),
-    (re.compile(r"(?<![\w=])=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?![\w=])"), False,
+    (re.compile(r"(?<!=)" + _NOT_AFTER_WORD + r"=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?!=)"
+                + _NOT_BEFORE_WORD), False,
      "org-mode's verbatim '=…='", "`code`"),
     # (not units, '3 /s and 5 m/', '/min or km2/': a one-letter word, but 'a' and 'I', or a
     # number at either end, or a number before it; nor paths, '/data or my_runs/', '/notes.md
     # or drafts/': a word holding '_', '~', '=', '\\' or a dot between letters)
-    (re.compile(r"(?<![\w/:.<])(?<!\d[ \t])/(?![^\WaAI]\b)(?![^/\s]*\d)"
+    (re.compile(r"(?<![/:.<])" + _NOT_AFTER_WORD + r"(?<!\d[ \t])/(?![^\WaAI]\b)(?![^/\s]*\d)"
                 r"(?![^/\n]*(?:[_~=\\]|\w\.\w))(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+"
-                r"(?<!\d)(?<!\b[^\WaAI])/(?![\w/])"),
+                r"(?<!\d)(?<!\b[^\WaAI])/(?!/)" + _NOT_BEFORE_WORD),
      False, "org-mode's italic '/…/'", "*italic*"),
     # Logseq's (Roam's) properties `alias:: SDPA` and block references `((uuid))`
     (re.compile(r"^[ \t]*[A-Za-z][\w-]*::[ \t]+\S[^\n]*", re.M), False,
@@ -701,8 +727,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice
     (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
      "highlighting '==…=='", "<mark>…</mark>"),
-    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s])~(?![~\w])"
-                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s\W])~(?!~)"),
+    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s])~(?![~\w])"
+                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s\W])~(?!~)"),
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
      "strikes"),
@@ -758,7 +784,8 @@ _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # R Markdown's inline code, `` `r expr` ``: the code span's text; not code about a variable
 # r (`r = q @ k`, `r += 1`, `r in rows`, `r.shape`)
 _INLINE_R = re.compile(r"r[ \t]+(?![=!<>+\-*/%&|^:.,)\]]|(?:in|is|for|and|or|if)\b)\S")
-_ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
+_ROLE = re.compile(r"(?:(?<!:)" + _NOT_AFTER_WORD
+                   + r":[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # fastpages' (nbdev's) embeds: a quote's text `youtube: https://…`, `twitter: https://…`
 _EMBED_QUOTE = re.compile(r"(youtube:|twitter:)[ \t]*(?=$|https?://)", re.I)
 # smarty's curly quotes back to the typewriter ones the author typed
