@@ -95,10 +95,16 @@ _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
 # a word character of no CJK script. Python's `\w` takes a Chinese character, so a rule
 # that wants no word right before or after other tools' syntax (so that `a/b/c`, `C++`,
 # 'H2O' and emails stay quiet) left that syntax untold right after Chinese text, where
-# Chinese writes no space (`@fig-x`, `//italic//`, `++ctrl+k++` after a Chinese word):
+# Chinese writes no space (`//italic//`, `++ctrl+k++`, `stem:[x]` after a Chinese word):
 # a CJK character or full-width punctuation mark there is a boundary, as a space is. The
 # rules below write `_NOT_AFTER_WORD` and `_NOT_BEFORE_WORD` for `(?<!\w)` and `(?!\w)`,
-# and `_SPACE` for a space that must come before the syntax
+# and `_SPACE` for a space that must come before the syntax. Only where the tool itself
+# takes the syntax next to a Chinese character (DokuWiki, pymdown's Keys and icons,
+# AsciiDoc's macros, Reddit's superscript, bookdown, LaTeX, the end of Pandoc's citation
+# key): org-mode's emphasis, reStructuredText's inline markup, Pandoc's citation after
+# text, Obsidian's block id and AsciiDoc's bare address want a space (or punctuation)
+# there, so after a Chinese character they are text in their own tool as on this page,
+# and keep `\w`; so do Confluence's, Bear's and Ulysses' rules (not known here)
 _WORD = f"[^\\W{CJK}]"
 _NOT_AFTER_WORD = f"(?<!{_WORD})"
 _NOT_BEFORE_WORD = f"(?!{_WORD})"
@@ -107,6 +113,19 @@ _SPACE = f"[\\s{CJK}]"
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
                 + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
+# AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
+# text in brackets, read to the ']' on its line but not past the next opener of the same
+# macro ('system:' in a formula is none). Read to the line's end from each opener, a line
+# of many openers and no ']' took time in the square of its length (a formula's opener
+# right after Chinese text, 2,000 times: 8 s)
+_STEM = "(?:stem|latexmath|asciimath):"
+
+
+def _asciidoc_text(opener: str) -> str:
+    """The bracketed text of an AsciiDoc macro whose name matches `opener`."""
+    return r"\[(?:(?!" + _NOT_AFTER_WORD + opener + r")[^\]\n])*\]"
+
+
 CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
                     "holding it")
 
@@ -191,13 +210,12 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                r"|mailto:[^\[\]\s|]+|~[\w.@-]+)\](?![(\[:])"), False,
      "a Confluence (Jira) link '[text|address]'",
      "[text](address) (a mention '[~name]' as the name in words)"),
-    (re.compile(r"(?<![!\]])" + _NOT_AFTER_WORD
-               + r"!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!(?![(\[])"
-               + _NOT_BEFORE_WORD, re.I), False, "a Confluence (Jira, Textile) image '!…!'",
+    (re.compile(r"(?<![\w!\]])!(?=[^\s!])[^!\n]*?\.(?:png|jpe?g|gif|svg|webp)(?:\|[^!\n]*)?!"
+               r"(?![\w(\[])", re.I), False, "a Confluence (Jira, Textile) image '!…!'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # (a pair, `{code:python}` … `{code}`: `{note}` alone may be a word in braces)
-    (re.compile(r"(?<![{}\\])" + _NOT_AFTER_WORD + r"\{(" + _CONFLUENCE_MACROS
-               + r")(?::[^{}\n]*)?\}(?:(?!\{\1:).)*?\{\1\}", re.S), False,
+    (re.compile(r"(?<![\w{}\\])\{(" + _CONFLUENCE_MACROS + r")(?::[^{}\n]*)?\}"
+               r"(?:(?!\{\1:).)*?\{\1\}", re.S), False,
      "a Confluence (Jira) macro '{…}'", CONFLUENCE_MACRO_INSTEAD),
     # BBCode (a forum's post): `[b]…[/b]`, `[url=…]…[/url]`, `[quote="…"]…[/quote]`,
     # `[list][*]…[/list]` (its '[*]' read as emphasis), `[math]…[/math]`; a pair only
@@ -226,13 +244,11 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # so does prose about increments, "use ++i or i++", "++count … count++", "++x_1 or y++":
     # not when the first or last word is one letter (but 'a', 'I'), or the first holds a
     # digit, '_', '.', '[', '(' or ';', or the two are the same word)
-    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?!:)"
-                + _NOT_BEFORE_WORD), False,
+    (re.compile(r"(?<![:\w])::(?=[^\s:])[^:\n]*?(?<=[^\s:])::(?![:\w])"), False,
      "a Bear (Ulysses) highlight '::…::'", "<mark>…</mark>"),
-    (re.compile(r"(?<![+{])" + _NOT_AFTER_WORD
-                + r"\+\+(?![^\WaAI]\b)(?![^\s+]*[\d_.\[\]();])(?=[^\s+])"
+    (re.compile(r"(?<![\w+{])\+\+(?![^\WaAI]\b)(?![^\s+]*[\d_.\[\]();])(?=[^\s+])"
                 r"(?=[^+\n]*[ \t])(?!(\w+)\b[^+\n]*\b\1\+\+)[^+\n]*?(?<=[^\s+])"
-                r"(?<!\b[^\WaAI])\+\+(?![+}])" + _NOT_BEFORE_WORD),
+                r"(?<!\b[^\WaAI])\+\+(?![\w+}])"),
      False, "a Ulysses comment '++…++'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
@@ -389,10 +405,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a reStructuredText footnote '.. [#…]'", "a footnote, '[^name]: the note's text'"),
     # reStructuredText's footnote reference `[#f1]_`, `[1]_`, and substitution reference
     # `|name|_` (a link) in a sentence
-    (re.compile(r"\[(?:#[\w-]*|\d+|\*)\]_" + _NOT_BEFORE_WORD), False,
+    (re.compile(r"\[(?:#[\w-]*|\d+|\*)\]_(?![\w])"), False,
      "a reStructuredText footnote reference '[#…]_'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<!\|)" + _NOT_AFTER_WORD + r"\|[\w][\w .-]*\|__?" + _NOT_BEFORE_WORD), False,
+    (re.compile(r"(?<![\w|])\|[\w][\w .-]*\|__?(?![\w])"), False,
      "a reStructuredText substitution '|name|_'",
      "the words or the link it stands for, [text](address)"),
     # reStructuredText's simple table: rows between lines of '=' runs parted by spaces
@@ -459,7 +475,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "an Obsidian comment '%%…%%'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
-    (re.compile(r"(?<=[ \t" + CJK + r"])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
+    (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
      "an Obsidian block id '^…'", "a heading with an id ('## Title {#some-id}') to link to, "
      "or remove it"),
     # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
@@ -470,13 +486,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # a bare citation in running text, `@vaswani2017 shows`, only of a key that reads as one
     # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
     # and a bracketed citation (above) are not told here
-    (re.compile(r"(?<![@\[.+/-])" + _NOT_AFTER_WORD + "@" + CITATION_KEY
-                + r"(?![^\[\]\n]*\])"), False,
+    (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
     (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
-                r"|(?<![@\[{-])" + _NOT_AFTER_WORD + r"@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:]"
-                r"(?:" + _WORD + r"|-)+"), False,
+                r"|(?<![\w@\[{-])@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+"), False,
      "a Quarto (pandoc-crossref) cross-reference '@…'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     # Pandoc's bracketed span, `[Small Caps]{.smallcaps}`, `[]{#tab:x}` (an anchor), text
@@ -591,7 +605,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
     # AsciiDoc: a formula `stem:[\sqrt{d_k}]` (`latexmath:[…]`, `asciimath:[…]`), shown as
     # raw TeX, and its display block `[stem]` over `++++` … `++++`
-    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"(?:stem|latexmath|asciimath):\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + _STEM + _asciidoc_text(_STEM)), False,
      "an AsciiDoc formula 'stem:[…]'",
      "the formula between dollars, $…$ (the TeX between the brackets)"),
     (re.compile(r"^\[(?:stem|latexmath|asciimath)\][ \t]*$", re.M), False,
@@ -612,20 +626,23 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
     (re.compile(r"(?<!/)" + _NOT_AFTER_WORD
-                + r"(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+\[[^\]\n]*\]"),
+                + r"(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+"
+                + _asciidoc_text("(?:link|xref):")),
      False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
-    (re.compile(r"(?:(?<=\u00aa)|(?<![/:\[(<])" + _NOT_AFTER_WORD
-                + r")(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
+    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+"
+                + _asciidoc_text("(?:https?|ftp)://")),
      False, "an AsciiDoc link 'https://…[text]'", "[text](address)"),
     (re.compile("<(?:<|" + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+")
                 + r")[A-Za-z_][\w:.-]*(?:,[^<>\n]*)?>>"), False,
      "an AsciiDoc cross-reference '<<…>>'", "a link to what it names, [text](#id)"),
-    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"footnote(?:ref)?:[\w-]*\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"footnote(?:ref)?:[\w-]*"
+                + _asciidoc_text("footnote(?:ref)?:")), False,
      "an AsciiDoc footnote 'footnote:[…]'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"image::?[^\s\[\]]+\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"image::?[^\s\[\]]+" + _asciidoc_text("image:")),
+     False,
      "an AsciiDoc image 'image::…[…]'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # AsciiDoc's document title and attribute entries at its top (`= Title`, `:toc: left`
@@ -664,15 +681,17 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):[ \t]*\S[^\n]*", re.M), False,
      "an org-mode (Logseq) planning line 'SCHEDULED: …'",
      "nothing: remove the line, or the date in words"),
-    (re.compile(r"(?<!=)" + _NOT_AFTER_WORD + r"=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?!=)"
-                + _NOT_BEFORE_WORD), False,
+    # (org-mode's emphasis wants a space or one of -('"{ before its opening mark
+    # (org-emphasis-regexp-components), so '\u8fd9\u662f/\u659c\u4f53/' is no italic
+    # in org-mode either: `\w`, a Chinese character with it, stays before and after)
+    (re.compile(r"(?<![\w=])=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?![\w=])"), False,
      "org-mode's verbatim '=…='", "`code`"),
     # (not units, '3 /s and 5 m/', '/min or km2/': a one-letter word, but 'a' and 'I', or a
     # number at either end, or a number before it; nor paths, '/data or my_runs/', '/notes.md
     # or drafts/': a word holding '_', '~', '=', '\\' or a dot between letters)
-    (re.compile(r"(?<![/:.<])" + _NOT_AFTER_WORD + r"(?<!\d[ \t])/(?![^\WaAI]\b)(?![^/\s]*\d)"
+    (re.compile(r"(?<![\w/:.<])(?<!\d[ \t])/(?![^\WaAI]\b)(?![^/\s]*\d)"
                 r"(?![^/\n]*(?:[_~=\\]|\w\.\w))(?=[A-Za-z])[^/\s]*(?:[ \t]+[^/\s]+)+"
-                r"(?<!\d)(?<!\b[^\WaAI])/(?!/)" + _NOT_BEFORE_WORD),
+                r"(?<!\d)(?<!\b[^\WaAI])/(?![\w/])"),
      False, "org-mode's italic '/…/'", "*italic*"),
     # Logseq's (Roam's) properties `alias:: SDPA` and block references `((uuid))`
     (re.compile(r"^[ \t]*[A-Za-z][\w-]*::[ \t]+\S[^\n]*", re.M), False,
@@ -784,8 +803,7 @@ _PANDOC_CAPTION = re.compile(r"(?:Table)?:[ \t]+(?=\S)")
 # R Markdown's inline code, `` `r expr` ``: the code span's text; not code about a variable
 # r (`r = q @ k`, `r += 1`, `r in rows`, `r.shape`)
 _INLINE_R = re.compile(r"r[ \t]+(?![=!<>+\-*/%&|^:.,)\]]|(?:in|is|for|and|or|if)\b)\S")
-_ROLE = re.compile(r"(?:(?<!:)" + _NOT_AFTER_WORD
-                   + r":[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
+_ROLE = re.compile(r"(?:(?<![\w:]):[a-z][\w-]*(?::[\w-]+)?:|\{[a-z][\w:-]*\})$")
 # fastpages' (nbdev's) embeds: a quote's text `youtube: https://…`, `twitter: https://…`
 _EMBED_QUOTE = re.compile(r"(youtube:|twitter:)[ \t]*(?=$|https?://)", re.I)
 # smarty's curly quotes back to the typewriter ones the author typed
