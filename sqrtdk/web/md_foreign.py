@@ -252,8 +252,10 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      False, "a Ulysses comment '++…++'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
-    # `((uuid))`) and a table's header row `^ a ^ b ^`
-    (re.compile(r"(?<![:/])" + _NOT_AFTER_WORD + r"//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?!/)"
+    # `((uuid))`) and a table's header row `^ a ^ b ^` (an address's `http://` closes no
+    # italic, DokuWiki links the address first: Chinese prose about comments, 'begins with
+    # // ... an address with http://' written without spaces, is no italic)
+    (re.compile(r"(?<![:/])" + _NOT_AFTER_WORD + r"//(?=[^\s/])[^/\n]*?(?<=[^\s/:])//(?!/)"
                 + _NOT_BEFORE_WORD), False,
      "DokuWiki's italic '//…//'", "*italic*"),
     (re.compile(r"(?<=[\w.,;:!?" + CJK + r"])\(\("
