@@ -860,7 +860,7 @@ def test_other_tools_syntax_right_after_or_before_chinese_text_warns_at_its_line
     ("用/Adam 优化器和 SGD/ 训练。\n", 0), ("这是/斜体 的字/。\n", 0), ("令=x 和 y=为零。\n", 0),
     ("如@fig-attention所示。\n", 0), ("见文献@vaswani2017。\n", 0), ("脚注[#f1]_在此。\n", 0),
     ("替换|name|_在此。\n", 0), ("角色:math:`x`在此。\n", 0),
-    ("单行注释以//开头，而网址以http://开头。\n", 0),
+    ("单行注释以//开头，而网址以http://开头。\n", 0), ("按^C终止程序。\n", 0),
     ("公式stem:[x+y]与 system:[a]。\n", 1)])
 def test_other_tools_syntax_its_tool_does_not_take_after_chinese_text_stays_quiet(
         tmp_path: Path, text: str, told: int) -> None:
@@ -869,10 +869,11 @@ def test_other_tools_syntax_its_tool_does_not_take_after_chinese_text_stays_quie
     space or one of -('"{ before it, reStructuredText's markup a space or punctuation,
     Pandoc's citation (Quarto's cross-reference) no text right before '@': after a Chinese
     character each is text in its own tool, as on this page, and Chinese prose with a '/' or
-    '=' ('\u7528/Adam \u2026 SGD/') was told as org-mode's italic (fails before: 8 of these
+    '=' ('\u7528/Adam \u2026 SGD/') was told as org-mode's italic (fails before: 9 of these
     were told, the Chinese prose about comments '\u4ee5//\u2026http://' as DokuWiki's
-    italic, which DokuWiki does not close at an address's '//'). The last is an AsciiDoc
-    formula, told once: its 'system:' is no opener"""
+    italic, which DokuWiki does not close at an address's '//', and Ctrl-C written '^C'
+    as a Reddit superscript). The last is an AsciiDoc formula, told once: its 'system:' is
+    no opener"""
     with captured() as warned:
         html(tmp_path, "第一段。\n\n" + text, lang="zh")
     got = [w for w in warned if "published as typed" in w]

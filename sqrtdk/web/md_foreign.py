@@ -444,9 +444,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
     (re.compile(r">!(?=\S)(?:(?!>!)[^\n])*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'",
      _SPOILER),
-    # (a run of them, `^I ^am ^a ^bot`, is one warning)
-    (re.compile(r"(?:(?:(?<=" + _SPACE + r")|^)\^\([^()\n]+\)|(?<=" + _SPACE
-                + r")\^[A-Za-z][\w'/-]+(?![\w'/-])"
+    # (a run of them, `^I ^am ^a ^bot`, is one warning; right after a Chinese character, a
+    # word of Latin letters alone: '^C' as Ctrl-C in Chinese prose, '\u6309^C\u7ec8\u6b62',
+    # is none)
+    (re.compile(r"(?:(?:(?<=" + _SPACE + r")|^)\^\([^()\n]+\)|(?:(?<=\s)\^[A-Za-z][\w'/-]+"
+                r"|(?<=[" + CJK + r"])\^[A-Za-z][A-Za-z0-9'/-]+)(?![\w'/-])"
                 r"(?![ \t]*$))(?:[ \t]+\^[\w(][^\s]*)*", re.M),
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
