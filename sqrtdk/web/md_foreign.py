@@ -50,6 +50,7 @@ from .md_emoji import (
     emoji_names,
     emoji_of,
 )
+from .md_text import CJK
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -92,9 +93,40 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
 _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
           + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+") + ")")
+# a word character of no CJK script. Python's `\w` takes a Chinese character, so a rule
+# that wants no word right before or after other tools' syntax (so that `a/b/c`, `C++`,
+# 'H2O' and emails stay quiet) left that syntax untold right after Chinese text, where
+# Chinese writes no space (`//italic//`, `++ctrl+k++`, `stem:[x]` after a Chinese word):
+# a CJK character or full-width punctuation mark there is a boundary, as a space is. The
+# rules below write `_NOT_AFTER_WORD` and `_NOT_BEFORE_WORD` for `(?<!\w)` and `(?!\w)`,
+# and `_SPACE` for a space that must come before the syntax. Only where the tool itself
+# takes the syntax next to a Chinese character (DokuWiki, pymdown's Keys and icons,
+# AsciiDoc's macros, Reddit's superscript, bookdown, LaTeX, the end of Pandoc's citation
+# key): org-mode's emphasis, reStructuredText's inline markup, Pandoc's citation after
+# text, Obsidian's block id and AsciiDoc's bare address want a space (or punctuation)
+# there, so after a Chinese character they are text in their own tool as on this page,
+# and keep `\w`; so do Confluence's, Bear's and Ulysses' rules (not known here)
+_WORD = f"[^\\W{CJK}]"
+_NOT_AFTER_WORD = f"(?<!{_WORD})"
+_NOT_BEFORE_WORD = f"(?!{_WORD})"
+_SPACE = f"[\\s{CJK}]"
 # a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
-CITATION_KEY = r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-][\w:-]*)?(?![\w@])"
+CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
+                + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
+# AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
+# text in brackets, read to the ']' on its line but not past the next opener of the same
+# macro ('system:' in a formula is none). Read to the line's end from each opener, a line
+# of many openers and no ']' took time in the square of its length (a formula's opener
+# right after Chinese text, 2,000 times: 8 s)
+_STEM = "(?:stem|latexmath|asciimath):"
+
+
+def _asciidoc_text(opener: str) -> str:
+    """The bracketed text of an AsciiDoc macro whose name matches `opener`."""
+    return r"\[(?:(?!" + _NOT_AFTER_WORD + opener + r")[^\]\n])*\]"
+
+
 CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
                     "holding it")
 
@@ -221,11 +253,14 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      False, "a Ulysses comment '++…++'",
      "an HTML comment <!-- … -->, which the page leaves out"),
     # DokuWiki's italic `//words//`, footnote `text((the note))` (words, not Logseq's
-    # `((uuid))`) and a table's header row `^ a ^ b ^`
-    (re.compile(r"(?<![:\w/])//(?=[^\s/])[^/\n]*?(?<=[^\s/])//(?![\w/])"), False,
+    # `((uuid))`) and a table's header row `^ a ^ b ^` (an address's `http://` closes no
+    # italic, DokuWiki links the address first: Chinese prose about comments, 'begins with
+    # // ... an address with http://' written without spaces, is no italic)
+    (re.compile(r"(?<![:/])" + _NOT_AFTER_WORD + r"//(?=[^\s/])[^/\n]*?(?<=[^\s/:])//(?!/)"
+                + _NOT_BEFORE_WORD), False,
      "DokuWiki's italic '//…//'", "*italic*"),
-    (re.compile(r"(?<=[\w.,;:!?])\(\((?=[^()\n]*?[A-Za-z]{2}[^()\n]*?\s[^()\n]*?[A-Za-z]{2})"
-                r"[^()\n]+\)\)"), False,
+    (re.compile(r"(?<=[\w.,;:!?" + CJK + r"])\(\("
+                r"(?=[^()\n]*?[A-Za-z]{2}[^()\n]*?\s[^()\n]*?[A-Za-z]{2})[^()\n]+\)\)"), False,
      "a DokuWiki footnote '((…))'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
     (re.compile(r"^\^[ \t][^\n]*[ \t]\^[ \t]*$", re.M), False,
@@ -243,7 +278,8 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "LaTeX's tie '~' (a space that does not break)", "a space"),
     (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
                r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
-               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<![\w.])(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
+               r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<!\.)" + _NOT_AFTER_WORD
+               + r"(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
      "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering) and bibliography lines"),
@@ -426,8 +462,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # ^a ^bot`; not `c^2`, nor `^C` alone, nor Obsidian's block id `^name` ending a line)
     (re.compile(r">!(?=\S)(?:(?!>!)[^\n])*?(?<=\S)!<"), False, "a Reddit spoiler '>!…!<'",
      _SPOILER),
-    # (a run of them, `^I ^am ^a ^bot`, is one warning)
-    (re.compile(r"(?:(?:(?<=\s)|^)\^\([^()\n]+\)|(?<=\s)\^[A-Za-z][\w'/-]+(?![\w'/-])"
+    # (a run of them, `^I ^am ^a ^bot`, is one warning; right after a Chinese character, a
+    # word of Latin letters alone: '^C' as Ctrl-C in Chinese prose, '\u6309^C\u7ec8\u6b62',
+    # is none)
+    (re.compile(r"(?:(?:(?<=" + _SPACE + r")|^)\^\([^()\n]+\)|(?:(?<=\s)\^[A-Za-z][\w'/-]+"
+                r"|(?<=[" + CJK + r"])\^[A-Za-z][A-Za-z0-9'/-]+)(?![\w'/-])"
                 r"(?![ \t]*$))(?:[ \t]+\^[\w(][^\s]*)*", re.M),
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
@@ -504,11 +543,13 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "what the file holds, code in a fenced block"),
     # MkDocs Material's icon shortcodes (`:material-clock-fast:`, `:fontawesome-brands-python:`,
     # `:octicons-heart-16:`, `:simple-pytorch:`), no emoji of GitHub's list: shown as typed
-    (re.compile(r"(?<![\w:]):(?:material|fontawesome|octicons|simple)-[\w-]+:(?![\w:])"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r":(?:material|fontawesome|octicons|simple)-[\w-]+:"
+                r"(?!:)" + _NOT_BEFORE_WORD), False,
      "an MkDocs Material icon ':…-…:'",
      "the words it stands for, or one of GitHub's emoji (':warning:', ':bulb:')"),
     # pymdown's Keys `++ctrl+alt+del++`
-    (re.compile(r"(?<![\w+{])\+\+[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*\+\+(?![\w+}])"), False,
+    (re.compile(r"(?<![+{])" + _NOT_AFTER_WORD + r"\+\+[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*\+\+"
+                r"(?![+}])" + _NOT_BEFORE_WORD), False,
      "a key combination '++…++' (pymdown's Keys)", "<kbd>Ctrl</kbd>+<kbd>K</kbd>"),
     # CriticMarkup (pymdown's Critic, MultiMarkdown): `{++added++}`, `{--deleted--}`,
     # `{~~old~>new~~}`, `{==marked==}`, `{>>comment<<}`
@@ -532,7 +573,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # bookdown's (R Markdown's) cross-reference `\@ref(fig:hist)` (its `\@` an escape: the
     # tree holds the escape's placeholder, matched as _INERT), text reference
     # `(ref:hist-cap)` and label `(\#tab:sds)` (in a table's caption line)
-    (re.compile("(?:" + _INERT + r"+|(?<![\w@])@)ref\([\w.:-]+\)"), False,
+    (re.compile("(?:" + _INERT + r"+|(?<!@)" + _NOT_AFTER_WORD + r"@)ref\([\w.:-]+\)"), False,
      "a bookdown cross-reference '\\@ref(…)'",
      "a link to what it names ('[Figure 1](#id)', '[the section](#id)'), or words"),
     (re.compile(r"\(ref:[\w.:-]+\)"), False, "a bookdown text reference '(ref:…)'",
@@ -586,7 +627,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "<abbr title=\"Rotary Position Embedding\">RoPE</abbr>, and remove the line"),
     # AsciiDoc: a formula `stem:[\sqrt{d_k}]` (`latexmath:[…]`, `asciimath:[…]`), shown as
     # raw TeX, and its display block `[stem]` over `++++` … `++++`
-    (re.compile(r"(?<![\w:])(?:stem|latexmath|asciimath):\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + _STEM + _asciidoc_text(_STEM)), False,
      "an AsciiDoc formula 'stem:[…]'",
      "the formula between dollars, $…$ (the TeX between the brackets)"),
     (re.compile(r"^\[(?:stem|latexmath|asciimath)\][ \t]*$", re.M), False,
@@ -606,19 +647,24 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
-    (re.compile(r"(?<![\w/])(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+\[[^\]\n]*\]"),
+    (re.compile(r"(?<!/)" + _NOT_AFTER_WORD
+                + r"(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+"
+                + _asciidoc_text("(?:link|xref):")),
      False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
-    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+\[[^\]\n]*\]"),
+    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+"
+                + _asciidoc_text("(?:https?|ftp)://")),
      False, "an AsciiDoc link 'https://…[text]'", "[text](address)"),
     (re.compile("<(?:<|" + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+")
                 + r")[A-Za-z_][\w:.-]*(?:,[^<>\n]*)?>>"), False,
      "an AsciiDoc cross-reference '<<…>>'", "a link to what it names, [text](#id)"),
-    (re.compile(r"(?<![\w:])footnote(?:ref)?:[\w-]*\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"footnote(?:ref)?:[\w-]*"
+                + _asciidoc_text("footnote(?:ref)?:")), False,
      "an AsciiDoc footnote 'footnote:[…]'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<![\w:])image::?[^\s\[\]]+\[[^\]\n]*\]"), False,
+    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"image::?[^\s\[\]]+" + _asciidoc_text("image:")),
+     False,
      "an AsciiDoc image 'image::…[…]'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
     # AsciiDoc's document title and attribute entries at its top (`= Title`, `:toc: left`
@@ -657,6 +703,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):[ \t]*\S[^\n]*", re.M), False,
      "an org-mode (Logseq) planning line 'SCHEDULED: …'",
      "nothing: remove the line, or the date in words"),
+    # (org-mode's emphasis wants a space or one of -('"{ before its opening mark
+    # (org-emphasis-regexp-components), so '\u8fd9\u662f/\u659c\u4f53/' is no italic
+    # in org-mode either: `\w`, a Chinese character with it, stays before and after)
     (re.compile(r"(?<![\w=])=(?=[^\s=])[^=\n]*?(?<=[^\s=])=(?![\w=])"), False,
      "org-mode's verbatim '=…='", "`code`"),
     # (not units, '3 /s and 5 m/', '/min or km2/': a one-letter word, but 'a' and 'I', or a
@@ -719,8 +768,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice
     (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
      "highlighting '==…=='", "<mark>…</mark>"),
-    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s])~(?![~\w])"
-                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~\n]*?(?<=[^~\s\W])~(?!~)"),
+    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s])~(?![~\w])"
+                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s\W])~(?!~)"),
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
      "strikes"),
