@@ -646,6 +646,22 @@ def test_a_formula_escaped_for_markdown_is_told_the_tex_it_means(source: str, li
     assert "Google Docs" in e.value.message
 
 
+@pytest.mark.parametrize(("source", "line"), [
+    ("a\n\n$$\n\\begin{align}\ng(x) & = 1 \\\\\\\\\n& = 2 \\\\\\\\\n\\end{align}\n$$\n", 5),
+    ("a\n\n$$ \\begin{aligned}\n  x & = 1 \\\\\\\\\n  & = 2\n\\end{aligned} $$\n", 4),
+    ("有 $\\begin{cases} 1 & x>0 \\\\\\\\ 0 & x\\le 0 \\end{cases}$。\n", 1),
+])
+def test_a_line_break_doubled_for_markdown_in_a_formula_is_named(source: str,
+                                                                 line: int) -> None:
+    """A post written for MathJax behind Markdown writes each row's end '\\\\\\\\' (Markdown
+    halves it to '\\\\'); KaTeX read two line breaks and drew an empty row after every
+    row of the aligned equations, silently. An error at the first one's line."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and "write '\\\\'" in e.value.message, (e.value.line,
+                                                                       e.value.message)
+
+
 @pytest.mark.parametrize(("source", "line", "meant"), [
     ("损失为 $J=\\frac{1}{2}\\sum\\_{i=1}^m (h_\\theta(x_i)-y_i)^2$。\n", 1,
      "'$J=\\frac{1}{2}\\sum_{i=1}^m (h_\\theta(x_i)-y_i)^2$'"),

@@ -80,6 +80,9 @@ _DISTILL = {
 # a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
 # a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
 _DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
+# a line break doubled for Markdown (`x & = 1 \\\\`, which Markdown halves): KaTeX reads two
+# line breaks, an empty row between them
+_DOUBLED_BREAK = re.compile(r"(?<!\\)(?:\\\\){2}(?!\\)")
 # a command written with a doubled backslash (`\\sqrt`, `\\operatorname`): a formula escaped
 # for Markdown whole, as Google Docs' Markdown export writes one (`$\\sqrt{d\_k}$`); KaTeX
 # reads a line break and the command's name as letters
@@ -269,7 +272,9 @@ class InlineScanner:
         line break): an error at the line of the first, the scan going on. So is a command
         written `\\\\sqrt` in inline math, and in a display formula whose every command is
         written so (a line break before a letter, `a \\\\b`, sits among single-backslash
-        commands): the message gives the formula with Markdown's escapes resolved."""
+        commands): the message gives the formula with Markdown's escapes resolved. So is
+        a line break written `\\\\\\\\` (two to KaTeX, an empty row between them). True when
+        one of these was told."""
         commands = list(_DOUBLED_COMMAND.finditer(tex))
         if commands and (not display or not _SINGLE_COMMAND.search(tex)):
             m = commands[0]
@@ -282,6 +287,14 @@ class InlineScanner:
                 f"'{m[1]}' to KaTeX, which gets the TeX as written: the formula is escaped for "
                 "Markdown (every backslash doubled, '\\_' for '_', as Google Docs' Markdown "
                 f"export and posts written for MathJax behind Markdown write it); write {written}"))
+            return True
+        if br := _DOUBLED_BREAK.search(tex):
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, br.start()),
+                "'\\\\\\\\' in a formula is two line breaks to KaTeX, which draws an empty row "
+                "between them: the formula is escaped for Markdown (a post written for MathJax "
+                "behind Markdown doubles the backslashes of a line break, which Markdown "
+                "halves); write '\\\\' (for more space between two rows, '\\\\[1em]')"))
             return True
         found = list(_DOUBLED_IN_TEX.finditer(tex))
         if display:
