@@ -286,3 +286,16 @@ def test_full_width_punctuation_in_math_is_told_its_ascii(tmp_path: Path, katex:
     told = [s for s in said if "unicodeTextInMathMode" in s]
     assert len(told) == 1 and ascii_ in told[0], said
     assert ("\\text{" in told[0]) == words, told
+
+
+@pytest.mark.parametrize("body, meant", [
+    ("最优解 $w^\\*$ 是\n", "'*'"),
+    ("so $a \\+ b$ ends\n", "'+'"),
+])
+def test_a_mark_escaped_for_markdown_in_a_formula_is_told_the_mark(
+        tmp_path: Path, katex: Any, body: str, meant: str) -> None:
+    """A post written for MathJax behind Markdown escapes '*' as '\\*' (Markdown would
+    read two as emphasis); KaTeX refused '\\*' as an undefined control sequence, and the
+    message said nothing to do (its command-name hints read letters only)."""
+    e = fault(tmp_path, katex, body)
+    assert "escaped for Markdown" in e.message and f"write {meant}" in e.message, e.message

@@ -88,7 +88,7 @@ HOOKS = {"formula": ".katex", "drawn": ".katex-html", "speech": ".katex-mathml m
 # in KaTeX's ParseError messages: the position (1-based, in the TeX as KaTeX got it), an
 # undefined command, a macro defined again
 _ERROR_PARTS = (re.compile(r"at position (\d+)"),
-                re.compile(r"Undefined control sequence: (\\[A-Za-z]+)"),
+                re.compile(r"Undefined control sequence: (\\(?:[A-Za-z]+|[^A-Za-z\s]))"),
                 re.compile(r"attempting to redefine (\\[A-Za-z]+)"))
 # What to write, for each of KaTeX's strict-mode warnings (its `handleStrict` codes, KaTeX
 # 0.19's katex.js). KaTeX draws the formula anyway; the warning says LaTeX, and the MathJax
