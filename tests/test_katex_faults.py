@@ -299,3 +299,16 @@ def test_a_mark_escaped_for_markdown_in_a_formula_is_told_the_mark(
     message said nothing to do (its command-name hints read letters only)."""
     e = fault(tmp_path, katex, body)
     assert "escaped for Markdown" in e.message and f"write {meant}" in e.message, e.message
+
+
+def test_an_invisible_character_in_a_formula_is_told_once(tmp_path: Path,
+                                                          katex: Any) -> None:
+    """A zero-width space pasted into a formula (as Zhihu's and CSDN's pages hold them) drew
+    two warnings from KaTeX, an unknown symbol and a character its fonts lack, the second
+    without a column and telling to put it inside \\text{…}; the first one tells it all."""
+    from sqrtdk.log import captured
+    built = page(tmp_path, "so $\\sigma(x)=1+e^{-x}1\u200b,y$ ends\n", RESULTS)
+    with captured() as said:
+        typeset([built], katex, {})
+    told = [s for s in said if "U+200B" in s]
+    assert len(told) == 1 and "delete it" in told[0] and " at column " in told[0], said
