@@ -1061,6 +1061,9 @@ def test_a_line_starting_with_three_quote_marks_warns_once_at_its_line(
     ("#+BEGIN_QUOTE\nWe suspect that…\n#+END_QUOTE\n", "'> ' at the start of each"),
     ("- a list\n- #[[open question]] does it hold?\n", "for a literal #, write '\\#[[open'"),
     ("1. #tag here\n", "for a literal #, write '\\#tag'"),
+    # a section heading of a Chinese note written for kramdown or Typora, which take it
+    ("#一、概述\n\n正文。\n", "for a section heading, write '## 一、概述 {#some-id}'"),
+    ("#1. git 简介\n\n正文。\n", "for a section heading, write '## 1. git 简介 {#some-id}'"),
 ])
 def test_a_heading_of_org_keywords_or_a_hashtag_in_a_list_says_what_was_meant(
         tmp_path: Path, text: str, said: str) -> None:
