@@ -583,6 +583,12 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
     ("This is ~one\ntilde~ struck.\n", "('~one tilde~')"),
     ("An ^^inserted^^ word.\n", "insertion"),
     ("Water is H~2~O.\n", "subscript"),
+    # Typora's (pandoc's) subscript after a space, in a Chinese note (`Q ~m~`, `score ~0~`):
+    # one or two letters or digits were told to be struck words, '<del>…</del>'
+    ("当前词Q ~m~和所有 K做点积。\n", "a subscript '~…~' is not understood here "
+     "and is published as typed ('~m~')"),
+    ("The first row (score ~0~) here.\n", "a subscript '~…~' is not understood here "
+     "and is published as typed ('~0~')"),
     ("The 2^10^ pairs.\n", "superscript"),
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
@@ -737,7 +743,7 @@ def test_two_of_one_foreign_syntax_on_one_line_warn_each_in_one_build(
 ], ids=["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
         "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
         "mark", "mark over a line break", "insert over a line break",
-        "single tilde over a line break", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc",
+        "single tilde over a line break", "insert", "subscript", "subscript after a space", "subscript after a parenthesis", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc",
         "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
         "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
         "comment block", "comment inline", "block id", "citation", "citations", "citation year",

@@ -392,14 +392,19 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (below) or a range (`3~5`), which is never struck here. The closing one is right-
     # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
     # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
-    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
+    # (not one or two letters or digits after a space: Typora's subscript, below)
+    (re.compile(r"(?<![~\w)])~(?![A-Za-z0-9]{1,2}~(?!~))(?=[^~\s])[^~]*?"
+                r"(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
      False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
     (re.compile(r"(?<![=\w])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
      "<mark>…</mark>"),
     (re.compile(r"\^\^[^^\s](?:[^^]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
      "<ins>…</ins>"),
-    (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"), False,
+    # (Typora's and pandoc's after a space too, one or two letters or digits: `Q ~m~`,
+    # `score ~0~` in a Chinese note; a word or more there is struck, above)
+    (re.compile(r"(?:(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}"
+                r"|(?<![^\s(])~[A-Za-z0-9]{1,2})~(?!~)"), False,
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
