@@ -1107,8 +1107,8 @@ def hashtag_heading(written: str) -> str | None:
         return None
     if org := _org_keyword(m.group(1)):
         return org
-    # at the margin, a section heading as kramdown and Typora take it (`#一、概述`,
-    # `#1. git 简介` in a Chinese note): the heading to write, besides the literal '#'
+    # at the margin, a section heading as kramdown and Typora take it (`#\u4e00\u3001\u6982\u8ff0`,
+    # `#1. git \u7b80\u4ecb` in a Chinese note): the heading to write, besides the literal '#'
     title = written.strip().lstrip("#").strip()
     ident = "" if re.search(r"\{#[^}]*\}\s*$", title) else " {#some-id}"
     heading = (f"; for a section heading, write '## {shortened(title, 60)}{ident}' (a space "
