@@ -395,3 +395,18 @@ def test_a_switch_at_a_line_s_end_turns_off_the_lines_after_it_not_its_own(tmp_p
     found = warnings(tmp_path, text, caplog)
     assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["1", "3", "5", "7"], \
         found
+
+
+NOTE = "\u6ce8"           # a note label's word ("note"), as Chinese notes name them
+
+
+def test_a_note_s_label_is_not_linted_but_the_words_around_it_are(tmp_path, caplog):
+    """A note's label is an address (`[^\u6ce81]` is the note's id), not text: autocorrect read
+    it as words and told '^\u6ce81' to be '^\u6ce8 1', a label with a space, which is an
+    error. The sentence around the reference is still read."""
+    text = (f"{ZH}{TEST}[^{NOTE}1]{COMMA}{ZH}\n\n[^{NOTE}1]: {ZH}{TEST}\n")
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f"{ZH}numpy[^{NOTE}1]{COMMA}{ZH}\n\n[^{NOTE}1]: {ZH}\n", caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")
+    assert f"'{ZH} numpy" in found[0] and "note0x" not in found[0], found

@@ -86,6 +86,26 @@ def _note_after_link(m: re.Match[str]) -> str:
             + "".join(_NOTE_REF.findall(m.group(1))))
 
 
+# a note's label, `[^label]` (a reference, or a definition's start): an address, not words;
+# one that is not ASCII (`[^\u6ce8 1]`'s Chinese and digits) is read as an ASCII stand-in
+_NOTE_LABEL = re.compile(r"\[\^([^\]\s]+)\]")
+
+
+def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
+    """`text` with each note label that is not ASCII as an ASCII stand-in, and the
+    reference each stand-in takes the place of (to quote the text as written)."""
+    stand_ins: dict[str, str] = {}
+
+    def stand_in(m: re.Match[str]) -> str:
+        if m.group(1).isascii():
+            return m.group(0)
+        key = next((k for k, v in stand_ins.items() if v == m.group(0)),
+                   f"[^note{len(stand_ins)}x]")
+        stand_ins[key] = m.group(0)
+        return key
+    return _NOTE_LABEL.sub(stand_in, text), stand_ins
+
+
 # a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
 # {% %} (a filter: `{{ x | pct(0) }}`); code and formulas are masked already. An opener
 # reaches only to the next brace: one written as text masks nothing after it (it read to a
@@ -269,6 +289,7 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
     without its `{#id}`, a '[' GitHub reads as text as no link's (`_text_brackets`). `off`:
     the lines the author turned the rules off for (`switched_off`)."""
     text = _text_brackets(_NOTE_IN_LINK.sub(_note_after_link, masked_text), masked)
+    text, stand_ins = _ascii_note_labels(text)
     tree = _github_reading(text)     # lines stay as they are: one reading serves both
     found = [f for f in _table_findings(_without_heading_ids(text, tree), path.name, tree)
              if f.line not in off]
@@ -286,10 +307,17 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
                  "them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
-            text.replace(TEXT_BRACKET, "["), "$…$"))
+            _labels_restored(text, stand_ins).replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
+
+
+def _labels_restored(text: str, stand_ins: dict[str, str]) -> str:
+    """`text` with each note label's stand-in (`_ascii_note_labels`) as written."""
+    for key, written in stand_ins.items():
+        text = text.replace(key, written)
+    return text
 
 
 # full-width spaces at the start of a line's text, after a quote's '>' or a list's marker
