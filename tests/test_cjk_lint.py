@@ -409,4 +409,19 @@ def test_a_note_s_label_is_not_linted_but_the_words_around_it_are(tmp_path, capl
     caplog.clear()
     found = warnings(tmp_path, f"{ZH}numpy[^{NOTE}1]{COMMA}{ZH}\n\n[^{NOTE}1]: {ZH}\n", caplog)
     assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")
-    assert f"'{ZH} numpy" in found[0] and "note0x" not in found[0], found
+    assert f"'{ZH} numpy" in found[0] and "label0x" not in found[0], found
+
+
+REF = "\u53c2\u8003"      # "reference", a link reference's label as a Chinese post names it
+
+
+def test_a_link_reference_s_label_is_not_linted_but_the_link_s_words_are(tmp_path, caplog):
+    """A full reference link's label (`[words][参考1]`) and its definition's are never
+    shown: autocorrect told '参考1' to be '参考 1' at both, where changing one breaks the
+    link. The link's words are still read."""
+    text = f"{ZH}[{TEST}][{REF}1]{COMMA}{ZH}\n\n[{REF}1]: https://example.org/\n"
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f"{ZH}[{TEST}numpy][{REF}1]\n\n[{REF}1]: https://example.org/\n",
+                     caplog)
+    assert len(found) == 1 and f"'{TEST} numpy" in found[0], found

@@ -86,24 +86,29 @@ def _note_after_link(m: re.Match[str]) -> str:
             + "".join(_NOTE_REF.findall(m.group(1))))
 
 
-# a note's label, `[^label]` (a reference, or a definition's start): an address, not words;
-# one that is not ASCII (`[^\u6ce8 1]`'s Chinese and digits) is read as an ASCII stand-in
-_NOTE_LABEL = re.compile(r"\[\^([^\]\s]+)\]")
+# a label no reader sees: a note's, `[^label]` (a reference, or a definition's start), a
+# full reference link's, `[words][label]`, and a link reference definition's, `[label]:` at
+# a line's start; one that is not ASCII (`[^\u6ce81]`, `[\u53c2\u80031]`: Chinese and digits)
+# is read as an ASCII stand-in
+_LABEL = re.compile(r"\[\^(?P<note>[^\]\s]+)\]|(?<=\])\[(?P<ref>[^\]\n]+)\]"
+                    r"|^(?P<lead>[ \t>]*)\[(?P<defined>[^\]\n]+)\](?=:)", re.M)
 
 
 def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
-    """`text` with each note label that is not ASCII as an ASCII stand-in, and the
-    reference each stand-in takes the place of (to quote the text as written)."""
+    """`text` with each label no reader sees (_LABEL) that is not ASCII as an ASCII
+    stand-in, and what each stand-in takes the place of (to quote the text as written)."""
     stand_ins: dict[str, str] = {}
 
     def stand_in(m: re.Match[str]) -> str:
-        if m.group(1).isascii():
+        label = m["note"] or m["ref"] or m["defined"]
+        if label.isascii():
             return m.group(0)
-        key = next((k for k, v in stand_ins.items() if v == m.group(0)),
-                   f"[^note{len(stand_ins)}x]")
-        stand_ins[key] = m.group(0)
-        return key
-    return _NOTE_LABEL.sub(stand_in, text), stand_ins
+        written = m.group(0)[len(m["lead"] or ""):]
+        key = next((k for k, v in stand_ins.items() if v == written),
+                   f"[{'^' if m['note'] else ''}label{len(stand_ins)}x]")
+        stand_ins[key] = written
+        return (m["lead"] or "") + key
+    return _LABEL.sub(stand_in, text), stand_ins
 
 
 # a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
