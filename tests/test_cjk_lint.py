@@ -425,3 +425,13 @@ def test_a_link_reference_s_label_is_not_linted_but_the_link_s_words_are(tmp_pat
     found = warnings(tmp_path, f"{ZH}[{TEST}numpy][{REF}1]\n\n[{REF}1]: https://example.org/\n",
                      caplog)
     assert len(found) == 1 and f"'{TEST} numpy" in found[0], found
+
+
+def test_a_box_s_id_is_not_linted_but_its_title_is(tmp_path, caplog):
+    """A box's `attrs: {id: 推导1}` is an address: autocorrect told the id to be '推导 1'
+    (an id a link names, `(#推导1)`, would then miss it). Its title is still read."""
+    box = f"/// details | {ZH}\n    attrs: {{id: {TEST}1}}\n\n{ZH}\n\n///\n"
+    assert warnings(tmp_path, box, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, box.replace(f"| {ZH}", f"| {ZH}1"), caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")

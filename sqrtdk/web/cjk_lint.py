@@ -88,10 +88,11 @@ def _note_after_link(m: re.Match[str]) -> str:
 
 # a label no reader sees: a note's, `[^label]` (a reference, or a definition's start), a
 # full reference link's, `[words][label]`, and a link reference definition's, `[label]:` at
-# a line's start; one that is not ASCII (`[^\u6ce81]`, `[\u53c2\u80031]`: Chinese and digits)
-# is read as an ASCII stand-in
+# a line's start, and a box's options line, `attrs: {id: …}` (ids, classes); one that is not
+# ASCII (`[^\u6ce81]`, `[\u53c2\u80031]`: Chinese and digits) is read as an ASCII stand-in
 _LABEL = re.compile(r"\[\^(?P<note>[^\]\s]+)\]|(?<=\])\[(?P<ref>[^\]\n]+)\]"
-                    r"|^(?P<lead>[ \t>]*)\[(?P<defined>[^\]\n]+)\](?=:)", re.M)
+                    r"|^(?P<lead>[ \t>]*)\[(?P<defined>[^\]\n]+)\](?=:)"
+                    r"|^(?P<indent>[ \t]+)(?P<attrs>attrs:[ \t]*\{[^{}\n]*\})[ \t]*$", re.M)
 
 
 def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
@@ -100,14 +101,15 @@ def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
     stand_ins: dict[str, str] = {}
 
     def stand_in(m: re.Match[str]) -> str:
-        label = m["note"] or m["ref"] or m["defined"]
+        label = m["note"] or m["ref"] or m["defined"] or m["attrs"]
         if label.isascii():
             return m.group(0)
-        written = m.group(0)[len(m["lead"] or ""):]
+        lead = m["lead"] or m["indent"] or ""
+        written = m["attrs"] or m.group(0)[len(lead):]
         key = next((k for k, v in stand_ins.items() if v == written),
                    f"[{'^' if m['note'] else ''}label{len(stand_ins)}x]")
         stand_ins[key] = written
-        return (m["lead"] or "") + key
+        return lead + key
     return _LABEL.sub(stand_in, text), stand_ins
 
 
