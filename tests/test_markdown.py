@@ -3169,6 +3169,23 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
     assert warned == [] and f'id="{box_id}"' in made, warned
 
 
+@pytest.mark.parametrize("syntax, title", [
+    ("::: warning \u6ce8\u610f\n\u8fd9\u91cc\u6709\u5751\n:::\n", "\u6ce8\u610f"),
+    ("::: details \u89e3\n\u65b9\u7a0b\u5de6\u7aef\u7684\u884c\u5217\u5f0f\n:::\n", "\u89e3"),
+    ("> [!tip] \u5c0f\u6280\u5de7\n> \u9664\u4ee5\u6839\u53f7\u3002\n", "\u5c0f\u6280\u5de7"),
+], ids=["container", "VuePress details", "callout"])
+def test_a_chinese_box_title_is_its_own_line_only(tmp_path: Path, syntax: str,
+                                                  title: str) -> None:
+    """On a Chinese page a line break between two Chinese characters is joined away
+    (CjkLineJoin) before other tools' syntax is read, so a container's or callout's title
+    took the next line's text with it: `::: details \u89e3` over '\u65b9\u7a0b\u2026' was told to
+    become '/// details | \u89e3\u65b9\u7a0b\u2026'. The title is its own line's."""
+    with captured() as warned:
+        html(tmp_path, "\u5f00\u5934\u3002\n\n" + syntax, lang="zh")
+    got = [w for w in warned if "/// details | " in w]
+    assert len(got) == 1 and f"'/// details | {title}'," in got[0], warned
+
+
 @pytest.mark.parametrize("text", ["<div>\nCall `softmax` on each row.\n</div>\n",
                                   "<aside>\nCall `softmax` on each row.\n\n</aside>\n"])
 def test_code_inside_a_block_of_raw_html_warns_at_its_line(tmp_path: Path, text: str) -> None:

@@ -886,13 +886,15 @@ class ForeignSyntax(Treeprocessor):
                         told.append(where)
                         if claims:
                             claimed.append(where)
+                        rest = self._lines_kept(el, slot, own, span[0]) \
+                            if pattern in (ALERT, CONTAINER, ADMONITION) else ""
                         self._warn(block, (own, el, slot), span, what,
-                                   _alert_instead(own[span[0]:], self._unique)
+                                   _alert_instead(rest, self._unique)
                                    if pattern is ALERT
-                                   else _container_instead(own[span[0]:], self._unique)
+                                   else _container_instead(rest, self._unique)
                                    if pattern is CONTAINER
                                    else _admonition_instead(  # its title's quotes
-                                       self.readable(own[span[0]:].split("\n", 1)[0]),
+                                       self.readable(rest.split("\n", 1)[0]),
                                        self._unique)
                                    if pattern is ADMONITION else instead)
                 if at_start or len(texts) == 1:
@@ -1373,6 +1375,23 @@ class ForeignSyntax(Treeprocessor):
                  f"the attribute list '{shown}' right after {what} is read here as its "
                  "attributes, the braces hidden, while GitHub shows it as text after it; "
                  f"remove it{instead}")
+
+    def _lines_kept(self, el: etree.Element, slot: str, own: str, at: int) -> str:
+        """`own[at:]` (a slot's text from a box's syntax on), with the line break that ends
+        its source line where a Chinese page joined it away (CjkLineJoin: `::: tip \u63d0\u793a`
+        over a line of Chinese text reads as one line), so a title is its own line's."""
+        rest = own[at:]
+        line = self.positions.at(el, slot, at)
+        lines = self.text().split("\n")
+        if not line or line > len(lines):
+            return rest
+        source = lines[line - 1]
+        start = source.find(rest[:3])
+        piece = source[start:].rstrip() if start >= 0 else ""
+        head = rest.split("\n", 1)[0]
+        if piece and len(head) > len(piece) and head.startswith(piece):
+            return piece + "\n" + rest[len(piece):]
+        return rest
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               span: tuple[int, int], what: str, instead: str, whole: str = "") -> None:
