@@ -435,3 +435,15 @@ def test_a_box_s_id_is_not_linted_but_its_title_is(tmp_path, caplog):
     caplog.clear()
     found = warnings(tmp_path, box.replace(f"| {ZH}", f"| {ZH}1"), caplog)
     assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")
+
+
+def test_an_html_attribute_s_address_is_not_linted_but_the_element_s_words_are(tmp_path,
+                                                                                caplog):
+    """Inline HTML in a Chinese sentence: autocorrect read an attribute's value as words,
+    `<a href="#图1">` told to be '#图 1' (an address: the link would miss its anchor) and
+    `<img src="图1.png">` a path with spaces. The element's words are still read."""
+    text = f'{ZH}<a href="#{TEST}1">{ZH}</a>{COMMA}<span id="{TEST}1">{ZH}</span>\n'
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f'{ZH}<a href="#{TEST}1">{ZH}numpy</a>\n', caplog)
+    assert len(found) == 1 and f"{ZH} numpy" in found[0] and "label" not in found[0], found
