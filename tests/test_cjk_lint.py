@@ -395,3 +395,55 @@ def test_a_switch_at_a_line_s_end_turns_off_the_lines_after_it_not_its_own(tmp_p
     found = warnings(tmp_path, text, caplog)
     assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["1", "3", "5", "7"], \
         found
+
+
+NOTE = "\u6ce8"           # a note label's word ("note"), as Chinese notes name them
+
+
+def test_a_note_s_label_is_not_linted_but_the_words_around_it_are(tmp_path, caplog):
+    """A note's label is an address (`[^\u6ce81]` is the note's id), not text: autocorrect read
+    it as words and told '^\u6ce81' to be '^\u6ce8 1', a label with a space, which is an
+    error. The sentence around the reference is still read."""
+    text = (f"{ZH}{TEST}[^{NOTE}1]{COMMA}{ZH}\n\n[^{NOTE}1]: {ZH}{TEST}\n")
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f"{ZH}numpy[^{NOTE}1]{COMMA}{ZH}\n\n[^{NOTE}1]: {ZH}\n", caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")
+    assert f"'{ZH} numpy" in found[0] and "label0x" not in found[0], found
+
+
+REF = "\u53c2\u8003"      # "reference", a link reference's label as a Chinese post names it
+
+
+def test_a_link_reference_s_label_is_not_linted_but_the_link_s_words_are(tmp_path, caplog):
+    """A full reference link's label (`[words][参考1]`) and its definition's are never
+    shown: autocorrect told '参考1' to be '参考 1' at both, where changing one breaks the
+    link. The link's words are still read."""
+    text = f"{ZH}[{TEST}][{REF}1]{COMMA}{ZH}\n\n[{REF}1]: https://example.org/\n"
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f"{ZH}[{TEST}numpy][{REF}1]\n\n[{REF}1]: https://example.org/\n",
+                     caplog)
+    assert len(found) == 1 and f"'{TEST} numpy" in found[0], found
+
+
+def test_a_box_s_id_is_not_linted_but_its_title_is(tmp_path, caplog):
+    """A box's `attrs: {id: 推导1}` is an address: autocorrect told the id to be '推导 1'
+    (an id a link names, `(#推导1)`, would then miss it). Its title is still read."""
+    box = f"/// details | {ZH}\n    attrs: {{id: {TEST}1}}\n\n{ZH}\n\n///\n"
+    assert warnings(tmp_path, box, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, box.replace(f"| {ZH}", f"| {ZH}1"), caplog)
+    assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:1: warning: ")
+
+
+def test_an_html_attribute_s_address_is_not_linted_but_the_element_s_words_are(tmp_path,
+                                                                                caplog):
+    """Inline HTML in a Chinese sentence: autocorrect read an attribute's value as words,
+    `<a href="#图1">` told to be '#图 1' (an address: the link would miss its anchor) and
+    `<img src="图1.png">` a path with spaces. The element's words are still read."""
+    text = f'{ZH}<a href="#{TEST}1">{ZH}</a>{COMMA}<span id="{TEST}1">{ZH}</span>\n'
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f'{ZH}<a href="#{TEST}1">{ZH}numpy</a>\n', caplog)
+    assert len(found) == 1 and f"{ZH} numpy" in found[0] and "label" not in found[0], found

@@ -86,6 +86,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "Zhihu display formula image": ("where ![f](https://www.zhihu.com/equation?tex=a%3Db%5C%5C) "
                                     "is", "between two '$$' lines, without that '\\\\': "
                                     "'$$', 'a=b', '$$'", "site"),
+    # Yuque's (语雀's) export draws each formula as a picture whose address holds no TeX:
+    # told to link to the picture
+    "Yuque formula image": ("即 ![img](https://cdn.nlark.com/yuque/__latex/2dddc128ab24d074409d6a"
+                            "dbc51398f3.svg) 其中", "a formula drawn as a picture by Yuque", "site"),
     # Markdown Nice's footnote, a link whose address is the note: told to link a page
     "note as an address": ("a [term](是一种写法，不是文件。 \"名\") here",
                            "Markdown Nice's footnote", "site"),
@@ -169,6 +173,8 @@ BLOCK: dict[str, tuple[str, str, str]] = {
     "Zhihu display formula picture": ("![f](https://www.zhihu.com/equation?tex=a%3Db+%5C%5C)",
                                       "between two '$$' lines, without that '\\\\': '$$', "
                                       "'a=b', '$$'", "page"),
+    "Yuque formula picture": ("![img](https://cdn.nlark.com/yuque/__latex/2dddc128ab24d074409d6a"
+                              "dbc51398f3.svg)", "a formula drawn as a picture by Yuque", "page"),
     "picture size": ("![a](https://example.org/x.png =150x150)", "'=150x150' after its "
                      "address is Markdown Nice's picture size", "page"),
     "figure with a size": ("![A chart](walk.svg =50%x \"Caption.\")", "'=50%x' after its "

@@ -286,3 +286,29 @@ def test_full_width_punctuation_in_math_is_told_its_ascii(tmp_path: Path, katex:
     told = [s for s in said if "unicodeTextInMathMode" in s]
     assert len(told) == 1 and ascii_ in told[0], said
     assert ("\\text{" in told[0]) == words, told
+
+
+@pytest.mark.parametrize("body, meant", [
+    ("最优解 $w^\\*$ 是\n", "'*'"),
+    ("so $a \\+ b$ ends\n", "'+'"),
+])
+def test_a_mark_escaped_for_markdown_in_a_formula_is_told_the_mark(
+        tmp_path: Path, katex: Any, body: str, meant: str) -> None:
+    """A post written for MathJax behind Markdown escapes '*' as '\\*' (Markdown would
+    read two as emphasis); KaTeX refused '\\*' as an undefined control sequence, and the
+    message said nothing to do (its command-name hints read letters only)."""
+    e = fault(tmp_path, katex, body)
+    assert "escaped for Markdown" in e.message and f"write {meant}" in e.message, e.message
+
+
+def test_an_invisible_character_in_a_formula_is_told_once(tmp_path: Path,
+                                                          katex: Any) -> None:
+    """A zero-width space pasted into a formula (as Zhihu's and CSDN's pages hold them) drew
+    two warnings from KaTeX, an unknown symbol and a character its fonts lack, the second
+    without a column and telling to put it inside \\text{…}; the first one tells it all."""
+    from sqrtdk.log import captured
+    built = page(tmp_path, "so $\\sigma(x)=1+e^{-x}1\u200b,y$ ends\n", RESULTS)
+    with captured() as said:
+        typeset([built], katex, {})
+    told = [s for s in said if "U+200B" in s]
+    assert len(told) == 1 and "delete it" in told[0] and " at column " in told[0], said

@@ -646,6 +646,53 @@ def test_a_formula_escaped_for_markdown_is_told_the_tex_it_means(source: str, li
     assert "Google Docs" in e.value.message
 
 
+@pytest.mark.parametrize(("source", "line"), [
+    ("a\n\n$$\n\\begin{align}\ng(x) & = 1 \\\\\\\\\n& = 2 \\\\\\\\\n\\end{align}\n$$\n", 5),
+    ("a\n\n$$ \\begin{aligned}\n  x & = 1 \\\\\\\\\n  & = 2\n\\end{aligned} $$\n", 4),
+    ("有 $\\begin{cases} 1 & x>0 \\\\\\\\ 0 & x\\le 0 \\end{cases}$。\n", 1),
+])
+def test_a_line_break_doubled_for_markdown_in_a_formula_is_named(source: str,
+                                                                 line: int) -> None:
+    """A post written for MathJax behind Markdown writes each row's end '\\\\\\\\' (Markdown
+    halves it to '\\\\'); KaTeX read two line breaks and drew an empty row after every
+    row of the aligned equations, silently. An error at the first one's line."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and "write '\\\\'" in e.value.message, (e.value.line,
+                                                                       e.value.message)
+
+
+@pytest.mark.parametrize(("source", "line", "meant"), [
+    ("损失为 $J=\\frac{1}{2}\\sum\\_{i=1}^m (h_\\theta(x_i)-y_i)^2$。\n", 1,
+     "'$J=\\frac{1}{2}\\sum_{i=1}^m (h_\\theta(x_i)-y_i)^2$'"),
+    ("a\n\n对每个 $x\\_i$ 和 $w\\_\\theta$ 求和\n", 3, "'$x_i$'"),
+    ("a\n\n$$\nx = 1\n\\mathbf{h}\\_t = \\sum\\_{s=1}^{t} \\gamma\\_s\n$$\n", 5,
+     "'x = 1 \\mathbf{h}_t = \\sum_{s=1}^{t} \\gamma_s' between its '$$' lines"),
+    ("a \\(X\\_{1m} + \\text{a\\_b}\\) b\n", 1, "'$X_{1m} + \\text{a\\_b}$'"),
+])
+def test_a_subscript_escaped_for_markdown_is_told_the_tex_it_means(source: str, line: int,
+                                                                    meant: str) -> None:
+    """A post written for MathJax behind Markdown (Hexo's marked, pandoc's Markdown output)
+    escapes a subscript's '_' as '\\_' (Markdown would pair two into emphasis) while its
+    commands keep one backslash; here the TeX reaches KaTeX as written, which drew
+    '\\sum\\_{i=1}^m' as a sum, an underscore and 'i=1' raised, silently. An error at
+    the line, giving the formula meant."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and f"write {meant}" in e.value.message, (e.value.line,
+                                                                           e.value.message)
+    assert "Markdown" in e.value.message
+
+
+@pytest.mark.parametrize("source", [
+    "A name $\\text{max\\_len}$, $\\mathrm{batch\\_size}$, $\\operatorname{d\\_model}(x)$.\n",
+    "A blank $f(\\_)$, a rule $\\_\\_$ and a break $a \\\\_i$.\n",
+    "a\n\n$$\n\\texttt{x\\_1} + \\textbf{{y\\_2}}\n$$\n",
+])
+def test_an_underscore_written_as_text_in_a_formula_is_no_escape(source: str) -> None:
+    mask(P, source)
+
+
 @pytest.mark.parametrize("source", [
     "a\n\n$$\n\\begin{aligned}\nx &= 1 \\\\\n{}&= 2\n\\end{aligned}\n$$\n",
     "a\n\n$$\n\\begin{cases} 1 & x \\\\ 0 & \\text{else} \\end{cases}\n$$\n",

@@ -585,6 +585,12 @@ OTHER_TOOLS_SYNTAX = [
     ("This is ~one\ntilde~ struck.\n", "('~one tilde~')"),
     ("An ^^inserted^^ word.\n", "insertion"),
     ("Water is H~2~O.\n", "subscript"),
+    # Typora's (pandoc's) subscript after a space, in a Chinese note (`Q ~m~`, `score ~0~`):
+    # one or two letters or digits were told to be struck words, '<del>…</del>'
+    ("当前词Q ~m~和所有 K做点积。\n", "a subscript '~…~' is not understood here "
+     "and is published as typed ('~m~')"),
+    ("The first row (score ~0~) here.\n", "a subscript '~…~' is not understood here "
+     "and is published as typed ('~0~')"),
     ("The 2^10^ pairs.\n", "superscript"),
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
@@ -740,7 +746,7 @@ OTHER_TOOLS_SYNTAX = [
 OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
     "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
     "mark", "mark over a line break", "insert over a line break",
-    "single tilde over a line break", "insert", "subscript", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc",
+    "single tilde over a line break", "insert", "subscript", "subscript after a space", "subscript after a parenthesis", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc",
     "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
     "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
     "comment block", "comment inline", "block id", "citation", "citations", "citation year",
@@ -807,7 +813,10 @@ _OWN_SPACE = {("task list", "after"), ("two-slash box", "after"), ("mdx export",
 _BOUNDED = {"org verbatim", "org italic", "rst footnote reference", "rst substitution",
             "Sphinx role", "bare citation", "bare citation key with a title", "crossref fig",
             "crossref eq", "in-text citation", "in-text citation key", "asciidoc url link", "confluence noformat", "confluence image", "confluence color",
-            "bear highlight", "bear highlight word", "ulysses comment"}
+            "bear highlight", "bear highlight word", "ulysses comment",
+            # (and a single-tilde subscript after a space: right after a Chinese character it
+            # is told as GitHub's strikethrough, by the Chinese rule, not as a subscript)
+            "subscript after a space", "subscript after a parenthesis"}
 
 
 def _told(tmp_path: Path, syntax: str, what: str, lang: str) -> list[str]:
@@ -1158,6 +1167,9 @@ def test_a_line_starting_with_three_quote_marks_warns_once_at_its_line(
     ("#+BEGIN_QUOTE\nWe suspect that…\n#+END_QUOTE\n", "'> ' at the start of each"),
     ("- a list\n- #[[open question]] does it hold?\n", "for a literal #, write '\\#[[open'"),
     ("1. #tag here\n", "for a literal #, write '\\#tag'"),
+    # a section heading of a Chinese note written for kramdown or Typora, which take it
+    ("#一、概述\n\n正文。\n", "for a section heading, write '## 一、概述 {#some-id}'"),
+    ("#1. git 简介\n\n正文。\n", "for a section heading, write '## 1. git 简介 {#some-id}'"),
 ])
 def test_a_heading_of_org_keywords_or_a_hashtag_in_a_list_says_what_was_meant(
         tmp_path: Path, text: str, said: str) -> None:
@@ -3255,6 +3267,23 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
     with captured() as warned:
         made = html(tmp_path, box)
     assert warned == [] and f'id="{box_id}"' in made, warned
+
+
+@pytest.mark.parametrize("syntax, title", [
+    ("::: warning \u6ce8\u610f\n\u8fd9\u91cc\u6709\u5751\n:::\n", "\u6ce8\u610f"),
+    ("::: details \u89e3\n\u65b9\u7a0b\u5de6\u7aef\u7684\u884c\u5217\u5f0f\n:::\n", "\u89e3"),
+    ("> [!tip] \u5c0f\u6280\u5de7\n> \u9664\u4ee5\u6839\u53f7\u3002\n", "\u5c0f\u6280\u5de7"),
+], ids=["container", "VuePress details", "callout"])
+def test_a_chinese_box_title_is_its_own_line_only(tmp_path: Path, syntax: str,
+                                                  title: str) -> None:
+    """On a Chinese page a line break between two Chinese characters is joined away
+    (CjkLineJoin) before other tools' syntax is read, so a container's or callout's title
+    took the next line's text with it: `::: details \u89e3` over '\u65b9\u7a0b\u2026' was told to
+    become '/// details | \u89e3\u65b9\u7a0b\u2026'. The title is its own line's."""
+    with captured() as warned:
+        html(tmp_path, "\u5f00\u5934\u3002\n\n" + syntax, lang="zh")
+    got = [w for w in warned if "/// details | " in w]
+    assert len(got) == 1 and f"'/// details | {title}'," in got[0], warned
 
 
 @pytest.mark.parametrize("text", ["<div>\nCall `softmax` on each row.\n</div>\n",

@@ -438,3 +438,19 @@ def test_a_related_quote_s_digits_at_another_seed_are_told_to_be_that_seed_s(
     assert len(said) == 1 and "shown as sig(3)" in said[0], said
     assert "this page of seed 2 shows sig(3) either way" in said[0], said
     assert "write sig(3) only to show them at every seed" in said[0], said
+
+
+@pytest.mark.parametrize("source, said", [
+    ("需要使用：{% asset_img timg.jpg This is an example image %}\n",
+     "'{% asset_img … %}' is a Hexo tag, which this text does not know; write a figure the "
+     "build draws"),
+    ("{% codeblock lang:python %}\nx = 1\n{% endcodeblock %}\n", "a Hexo tag"),
+    ("{% note success %}\n成功。\n{% endnote %}\n", "a Hexo (NexT) tag"),
+    ("See {% post_link hello-world %}.\n", "a Hexo tag"),
+])
+def test_a_hexo_tag_is_named_with_what_to_write(source: str, said: str) -> None:
+    """A Hexo post's `{% asset_img … %}` (a picture), `{% codeblock %}`, `{% note %}` (NexT's
+    box) were told to be Liquid's, as in Jekyll, 'or another tool's', with the list of what
+    the text knows: now named as Hexo's, with what to write for each."""
+    e = error(source)
+    assert said in e.message, e.message

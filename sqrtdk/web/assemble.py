@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+import string
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -383,9 +384,15 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
                     "it for the rest of the article")
         return (f"; {r.redefined} is already defined {where}, and a definition holds for the "
                 "rest of the article: remove this one, or give it another name")
-    if not r.undefined:
-        return ""
+    if not r.undefined or r.undefined in ("\\[", "\\]"):
+        return ""   # (\\[ \\]: the formula marked twice, katex_faults says so)
     command = r.undefined
+    if command[1] in string.punctuation:
+        # a mark escaped for Markdown (`w^\\*`), as a post for MathJax behind Markdown,
+        # which resolves the escape, writes it
+        return (f"; '{command}' is a '{command[1]}' escaped for Markdown (a post written for "
+                "MathJax behind Markdown escapes it; here the formula reaches KaTeX as "
+                f"written): write '{command[1]}'" + (" (or \\ast)" if command[1] == "*" else ""))
     if command in ("\\label", "\\eqref", "\\ref"):
         return ("; equation labels and references are not supported: number an equation "
                 "with \\tag{…} and refer to it in words")

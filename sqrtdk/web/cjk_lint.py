@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..html_parsing import HTMLParser
 from ..log import SPACING, warn
 from ..textfiles import TomlFile
 from .blocks import cmark_html
@@ -84,6 +85,33 @@ def _note_after_link(m: re.Match[str]) -> str:
     """`[words[^n] more](address)` as `[words more](address)[^n]` (the same length)."""
     return (f"[{_NOTE_REF.sub('', m.group(1))}]{m.group(2)}"
             + "".join(_NOTE_REF.findall(m.group(1))))
+
+
+# a label no reader sees: a note's, `[^label]` (a reference, or a definition's start), a
+# full reference link's, `[words][label]`, and a link reference definition's, `[label]:` at
+# a line's start, and a box's options line, `attrs: {id: …}` (ids, classes); one that is not
+# ASCII (`[^\u6ce81]`, `[\u53c2\u80031]`: Chinese and digits) is read as an ASCII stand-in
+_LABEL = re.compile(r"\[\^(?P<note>[^\]\s]+)\]|(?<=\])\[(?P<ref>[^\]\n]+)\]"
+                    r"|^(?P<lead>[ \t>]*)\[(?P<defined>[^\]\n]+)\](?=:)"
+                    r"|^(?P<indent>[ \t]+)(?P<attrs>attrs:[ \t]*\{[^{}\n]*\})[ \t]*$", re.M)
+
+
+def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
+    """`text` with each label no reader sees (_LABEL) that is not ASCII as an ASCII
+    stand-in, and what each stand-in takes the place of (to quote the text as written)."""
+    stand_ins: dict[str, str] = {}
+
+    def stand_in(m: re.Match[str]) -> str:
+        label = m["note"] or m["ref"] or m["defined"] or m["attrs"]
+        if label.isascii():
+            return m.group(0)
+        lead = m["lead"] or m["indent"] or ""
+        written = m["attrs"] or m.group(0)[len(lead):]
+        key = next((k for k, v in stand_ins.items() if v == written),
+                   f"[{'^' if m['note'] else ''}label{len(stand_ins)}x]")
+        stand_ins[key] = written
+        return lead + key
+    return _LABEL.sub(stand_in, text), stand_ins
 
 
 # a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
@@ -269,6 +297,8 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
     without its `{#id}`, a '[' GitHub reads as text as no link's (`_text_brackets`). `off`:
     the lines the author turned the rules off for (`switched_off`)."""
     text = _text_brackets(_NOTE_IN_LINK.sub(_note_after_link, masked_text), masked)
+    text, stand_ins = _ascii_note_labels(text)
+    text = _ascii_attribute_values(text, stand_ins)
     tree = _github_reading(text)     # lines stay as they are: one reading serves both
     found = [f for f in _table_findings(_without_heading_ids(text, tree), path.name, tree)
              if f.line not in off]
@@ -286,10 +316,61 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
                  "them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
-            text.replace(TEXT_BRACKET, "["), "$…$"))
+            _labels_restored(text, stand_ins).replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
+
+
+# the attributes of inline HTML whose values are words a reader gets; the others (an address,
+# an id, a class) are not checked
+_WORDS_ATTRIBUTES = frozenset(("alt", "title", "aria-label", "aria-description", "summary"))
+
+
+class _StartTags(HTMLParser):
+    """The start tags of a text (Markdown with inline HTML): where each starts (line, column),
+    its text as written and its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[int, int, str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line, column = self.getpos()
+        self.tags.append((line, column, self.get_starttag_text() or "", attrs))
+
+    handle_startendtag = handle_starttag
+
+
+def _ascii_attribute_values(text: str, stand_ins: dict[str, str]) -> str:
+    """`text` with each value of an inline HTML attribute that is no words (an address, an
+    id: `<a href="#\u56fe1">`) and not ASCII as an ASCII stand-in, recorded in `stand_ins`."""
+    if "<" not in text:
+        return text
+    parser = _StartTags()
+    parser.feed(text)
+    parser.close()
+    lines = text.split("\n")
+    for line, column, written, attrs in reversed(parser.tags):
+        changed = written
+        for name, value in attrs:
+            if not value or value.isascii() or name in _WORDS_ATTRIBUTES or value not in changed:
+                continue
+            key = next((k for k, v in stand_ins.items() if v == value),
+                       f"label{len(stand_ins)}x")
+            stand_ins[key] = value
+            changed = changed.replace(value, key)
+        row = lines[line - 1] if 0 < line <= len(lines) else ""
+        if changed != written and row.startswith(written, column):
+            lines[line - 1] = row[:column] + changed + row[column + len(written):]
+    return "\n".join(lines)
+
+
+def _labels_restored(text: str, stand_ins: dict[str, str]) -> str:
+    """`text` with each note label's stand-in (`_ascii_note_labels`) as written."""
+    for key, written in stand_ins.items():
+        text = text.replace(key, written)
+    return text
 
 
 # full-width spaces at the start of a line's text, after a quote's '>' or a list's marker

@@ -80,11 +80,21 @@ _DISTILL = {
 # a backslash doubled for Markdown before a brace or a space command (`\\{1, 2\\}`, `a\\,b`):
 # a post written for MathJax behind Markdown, which halves it; KaTeX reads a line break
 _DOUBLED_IN_TEX = re.compile(r"(?<!\\)\\\\([{},;!])")
+# a line break doubled for Markdown (`x & = 1 \\\\`, which Markdown halves): KaTeX reads two
+# line breaks, an empty row between them
+_DOUBLED_BREAK = re.compile(r"(?<!\\)(?:\\\\){2}(?!\\)")
 # a command written with a doubled backslash (`\\sqrt`, `\\operatorname`): a formula escaped
 # for Markdown whole, as Google Docs' Markdown export writes one (`$\\sqrt{d\_k}$`); KaTeX
 # reads a line break and the command's name as letters
 _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\([A-Za-z]+)")
 _SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
+# a subscript's '_' escaped for Markdown (`\sum\_{i=1}`, `x\_i`, `w\_\theta`), as posts
+# written for MathJax behind Markdown (Hexo's marked, pandoc's Markdown output) escape it
+# while their commands keep one backslash; KaTeX draws an underscore. Not the '\_' of a
+# name in text (`\text{max\_len}`), nor one before anything else (`f(\_)`, `\_\_`)
+_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)((?:\\\\)*)\\_(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
+_TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
+                            r"[mh]box)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 _DOUBLED_CLOSE_RE = {k: re.compile(re.escape(v)) for k, v in _DOUBLED_CLOSE.items()}
@@ -209,9 +219,13 @@ class InlineScanner:
         self.masked.code.append(text)
         return code(len(self.masked.code) - 1)
 
-    def formula(self, tex: str, display: bool, line: int, tex_line: int = 0) -> str:
+    def formula(self, tex: str, display: bool, line: int, tex_line: int = 0,
+                escapes_told: bool = False) -> str:
+        """`escapes_told`: the formula's error already gives it with Markdown's escapes
+        resolved (MDX's `\\\\( … \\\\)`)."""
         self._knitr_in_tex(tex, tex_line or line)
-        self._doubled_in_tex(tex, display, tex_line or line)
+        if not self._doubled_in_tex(tex, display, tex_line or line) and not escapes_told:
+            self._escaped_subscript(tex, display, tex_line or line)
         if not display and _PRICE_TEXT.fullmatch(tex) and \
                 (word := _PRICE_WORD.search(tex)):
             warn(LOGGER, self.path, tex_line or line,
@@ -230,14 +244,37 @@ class InlineScanner:
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
 
-    def _doubled_in_tex(self, tex: str, display: bool, first: int) -> None:
+    def _escaped_subscript(self, tex: str, display: bool, first: int) -> None:
+        """A subscript's '_' escaped for Markdown in a formula's TeX (which starts at line
+        `first`) whose commands keep one backslash: an error at the line of the first,
+        giving the formula with those escapes resolved (a name's '\\_' in text stays)."""
+        texts = _text_arguments(tex)
+        found = [m for m in _ESCAPED_SUBSCRIPT.finditer(tex)
+                 if not any(a <= m.start() < b for a, b in texts)]
+        if not found:
+            return
+        at = {m.end() - 2 for m in found}
+        meant = "".join(c for k, c in enumerate(tex) if k not in at)
+        meant = " ".join(meant.split())
+        written = f"'${_shown(meant)}$'" if not display else \
+            f"'{_shown(meant)}' between its '$$' lines"
+        self.independent.append(self.error(
+            first + tex.count("\n", 0, found[0].end()),
+            "'\\_' in a formula is an underscore drawn as a character to KaTeX, not a "
+            "subscript: the formula is escaped for Markdown ('\\_' for '_', as posts "
+            "written for MathJax behind Markdown, Hexo's or pandoc's, write it), but here a "
+            f"formula's TeX reaches KaTeX as written; write {written}"))
+
+    def _doubled_in_tex(self, tex: str, display: bool, first: int) -> bool:
         """A backslash doubled for Markdown in a formula's TeX (which starts at line
         `first`): `\\\\{…\\\\}` (a set's braces), `\\\\,`, `\\\\;`, `\\\\!` in inline math, and
         a pair `\\\\{`…`\\\\}` in a display formula (where a lone `\\\\` before a group is a
         line break): an error at the line of the first, the scan going on. So is a command
         written `\\\\sqrt` in inline math, and in a display formula whose every command is
         written so (a line break before a letter, `a \\\\b`, sits among single-backslash
-        commands): the message gives the formula with Markdown's escapes resolved."""
+        commands): the message gives the formula with Markdown's escapes resolved. So is
+        a line break written `\\\\\\\\` (two to KaTeX, an empty row between them). True when
+        one of these was told."""
         commands = list(_DOUBLED_COMMAND.finditer(tex))
         if commands and (not display or not _SINGLE_COMMAND.search(tex)):
             m = commands[0]
@@ -250,20 +287,29 @@ class InlineScanner:
                 f"'{m[1]}' to KaTeX, which gets the TeX as written: the formula is escaped for "
                 "Markdown (every backslash doubled, '\\_' for '_', as Google Docs' Markdown "
                 f"export and posts written for MathJax behind Markdown write it); write {written}"))
-            return
+            return True
+        if br := _DOUBLED_BREAK.search(tex):
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, br.start()),
+                "'\\\\\\\\' in a formula is two line breaks to KaTeX, which draws an empty row "
+                "between them: the formula is escaped for Markdown (a post written for MathJax "
+                "behind Markdown doubles the backslashes of a line break, which Markdown "
+                "halves); write '\\\\' (for more space between two rows, '\\\\[1em]')"))
+            return True
         found = list(_DOUBLED_IN_TEX.finditer(tex))
         if display:
             opens = [m for m in found if m[1] == "{"]
             found = opens[:1] if opens and any(m[1] == "}" and m.start() > opens[0].start()
                                                   for m in found) else []
         if not found:
-            return
+            return False
         m = found[0]
         self.independent.append(self.error(
             first + tex.count("\n", 0, m.start()),
             f"'\\\\{m[1]}' in a formula is a line break ('\\\\') and a '{m[1]}' to KaTeX, which "
             f"gets the TeX as written (a post written for MathJax behind Markdown doubles the "
             f"backslash, which Markdown halves there); write '\\{m[1]}'"))
+        return True
 
     def _knitr_in_tex(self, tex: str, first: int) -> None:
         """bookdown's equation label and R Markdown's inline code in a formula's TeX (which
@@ -303,7 +349,7 @@ class InlineScanner:
                 end = text.find(_DOUBLED_CLOSE[doubled.group(1)], i + 3) + 3
                 tex = text[i + 3:end - 3]
                 out.append(self.formula(tex.strip() or " ", False,
-                                        self.line_at(text, first, i)) +
+                                        self.line_at(text, first, i), escapes_told=True) +
                            ("\n" + FILLER) * tex.count("\n"))
                 i = end
             elif c == "\\":
@@ -804,6 +850,22 @@ def prose_only(tex: str) -> bool:
     words = tex.split()
     return all(_PROSE_WORD.fullmatch(w) for w in words) and \
         sum(len(w.rstrip(",.;:!?")) >= 3 for w in words) >= 3
+
+
+def _text_arguments(tex: str) -> list[tuple[int, int]]:
+    """The spans of `tex` inside a text command's argument (`\\text{…}`, `\\mathrm{…}`,
+    `\\operatorname{…}`), nested groups included; an argument never closed runs to the end."""
+    spans = []
+    for m in _TEXT_ARGUMENT.finditer(tex):
+        depth, k = 1, m.end()
+        while k < len(tex) and depth:
+            if tex[k] == "\\":
+                k += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(tex[k], 0)
+            k += 1
+        spans.append((m.end(), k))
+    return spans
 
 
 def _shown(written: str) -> str:

@@ -1107,10 +1107,17 @@ def hashtag_heading(written: str) -> str | None:
         return None
     if org := _org_keyword(m.group(1)):
         return org
+    # at the margin, a section heading as kramdown and Typora take it (`#\u4e00\u3001\u6982\u8ff0`,
+    # `#1. git \u7b80\u4ecb` in a Chinese note): the heading to write, besides the literal '#'
+    title = written.strip().lstrip("#").strip()
+    ident = "" if re.search(r"\{#[^}]*\}\s*$", title) else " {#some-id}"
+    heading = (f"; for a section heading, write '## {shortened(title, 60)}{ident}' (a space "
+               "after the '#'s; sections start at level 2)") if written.startswith("#") and \
+        title else ""
     return (f"'{m.group(1)}…' starts a level-1 heading here: in this Markdown "
             "(Python-Markdown) a '#' at the start of a line begins a heading even when a word "
             "follows it without a space (GitHub reads it as text); for a literal #, write "
-            f"'\\{m.group(1)}'")
+            f"'\\{m.group(1)}'{heading}")
 
 
 def _atx_line(lines: list[str], start: int, text: str) -> int:

@@ -45,6 +45,20 @@ def formula_as_math(tex: str) -> str:
             "display formula")
 
 
+# Yuque's Markdown export draws each formula as a picture, `…/yuque/__latex/<hash>.svg`,
+# whose address holds no TeX
+_YUQUE_FORMULA = re.compile(r"(?:https?:)?//[^/]*nlark\.com/yuque/__latex/", re.I)
+YUQUE_FORMULA_AS_MATH = ("a formula drawn as a picture by Yuque (\u8bed\u96c0), whose export "
+                         "writes each formula so, its TeX not in the address; write the formula "
+                         "as math, $…$ in a sentence or between two '$$' lines (its TeX is in "
+                         "the Yuque document, where the formula is edited)")
+
+
+def yuque_formula(url: str) -> bool:
+    """Whether `url` is Yuque's picture of a formula."""
+    return bool(_YUQUE_FORMULA.match(url))
+
+
 # Markdown Nice's (markdown-it-imsize's) picture size after the address, `![a](x.png =150x150)`,
 # `=40%x`: GitHub shows the whole image as text; Python-Markdown takes it as part of the address
 IMAGE_SIZE = re.compile(r"\s+=\d*(?:\.\d+)?(?:%|px)?x\d*(?:\.\d+)?(?:%|px)?$")
@@ -225,6 +239,8 @@ class FigureProcessor(Treeprocessor):
                                "draws (sqrtdk/figures/; README, 'Add a figure')" + embedded
                                + (f"; and it is {formula_as_math(tex)}"
                                   if elsewhere and (tex := formula_of_picture(src)) else
+                                  f"; and it is {YUQUE_FORMULA_AS_MATH}"
+                                  if yuque_formula(src) else
                                   "; a picture from another site cannot load here (the "
                                   "pages' Content-Security-Policy), so link to it instead: "
                                   f"[what it shows]({src})" if elsewhere else ""),

@@ -446,14 +446,20 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (below) or a range (`3~5`), which is never struck here. The closing one is right-
     # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
     # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
-    (re.compile(r"(?<![~\w)])~(?=[^~\s])[^~]*?(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
+    # (not one or two letters or digits after a space: Typora's subscript, below)
+    (re.compile(r"(?<![~\w)])~(?![A-Za-z0-9]{1,2}~(?!~))(?=[^~\s])[^~]*?"
+                r"(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
      False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
     (re.compile(r"(?<![=\w])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False, "highlighting '==…=='",
      "<mark>…</mark>"),
     (re.compile(r"\^\^[^^\s](?:[^^]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
      "<ins>…</ins>"),
-    (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"), False,
+    # (Typora's and pandoc's after a space or a punctuation mark too, one or two letters or
+    # digits: `Q ~m~`, `score ~0~`, `Q，~m~` in a Chinese note; a word or more there is
+    # struck, above; after a Chinese character, struck: the Chinese rule below)
+    (re.compile(r"(?:(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}"
+                r"|(?<![\w~)])~[A-Za-z0-9]{1,2})~(?!~)"), False,
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
@@ -952,15 +958,15 @@ class ForeignSyntax(Treeprocessor):
                         told.append(where)
                         if claims:
                             claimed.append(where)
+                        rest = self._lines_kept(el, slot, own, span[0]) \
+                            if pattern in (ALERT, CONTAINER, ADMONITION) else ""
                         self._warn(block, (own, el, slot), span, what,
-                                   _alert_instead(own[span[0]:], self._unique,
-                                                  self.box_titles)
+                                   _alert_instead(rest, self._unique, self.box_titles)
                                    if pattern is ALERT
-                                   else _container_instead(own[span[0]:], self._unique,
-                                                           self.box_titles)
+                                   else _container_instead(rest, self._unique, self.box_titles)
                                    if pattern is CONTAINER
                                    else _admonition_instead(  # its title's quotes
-                                       self.readable(own[span[0]:].split("\n", 1)[0]),
+                                       self.readable(rest.split("\n", 1)[0]),
                                        self._unique, self.box_titles)
                                    if pattern is ADMONITION else instead)
                 if at_start or len(texts) == 1:
@@ -1441,6 +1447,23 @@ class ForeignSyntax(Treeprocessor):
                  f"the attribute list '{shown}' right after {what} is read here as its "
                  "attributes, the braces hidden, while GitHub shows it as text after it; "
                  f"remove it{instead}")
+
+    def _lines_kept(self, el: etree.Element, slot: str, own: str, at: int) -> str:
+        """`own[at:]` (a slot's text from a box's syntax on), with the line break that ends
+        its source line where a Chinese page joined it away (CjkLineJoin: `::: tip \u63d0\u793a`
+        over a line of Chinese text reads as one line), so a title is its own line's."""
+        rest = own[at:]
+        line = self.positions.at(el, slot, at)
+        lines = self.text().split("\n")
+        if not line or line > len(lines):
+            return rest
+        source = lines[line - 1]
+        start = source.find(rest[:3])
+        piece = source[start:].rstrip() if start >= 0 else ""
+        head = rest.split("\n", 1)[0]
+        if piece and len(head) > len(piece) and head.startswith(piece):
+            return piece + "\n" + rest[len(piece):]
+        return rest
 
     def _warn(self, block: etree.Element, where: tuple[str, etree.Element, str],
               span: tuple[int, int], what: str, instead: str, whole: str = "") -> None:

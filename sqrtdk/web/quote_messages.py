@@ -62,6 +62,26 @@ _GITBOOK_TAGS = {"hint": _BOX_TAG, "endhint": _BOX_TAG,
                  "endopenapi": _LINK, "stepper": _STEPS, "endstepper": _STEPS,
                  "step": _STEPS, "endstep": _STEPS, "columns": _STEPS,
                  "endcolumns": _STEPS, "column": _STEPS, "endcolumn": _STEPS}
+# Hexo's tags (and its NexT theme's), `{% asset_img a.png Title %}`, `{% codeblock %}`
+_QUOTE_LINES = "a quote, '> ' lines"
+_HEXO_FENCE = ("a code fence, '```python' … '```', in place of '{% codeblock lang:python %}' "
+               "… '{% endcodeblock %}'")
+_HEXO_TAGS = {"asset_img": "a figure the build draws, ![what it shows](NAME.svg \"Caption\")",
+              "asset_path": _LINK, "asset_link": _LINK, "post_link": _LINK_HERE,
+              "post_path": _LINK_HERE, "iframe": _LINK, "img": _LINK, "vimeo": _LINK,
+              "jsfiddle": _LINK, "codeblock": _HEXO_FENCE, "endcodeblock": _HEXO_FENCE,
+              "include_code": _INCLUDED, "pullquote": _QUOTE_LINES, "endpullquote": _QUOTE_LINES,
+              "blockquote": _QUOTE_LINES, "endblockquote": _QUOTE_LINES,
+              # NexT's
+              "note": _BOX_TAG, "endnote": _BOX_TAG, "label": "the words alone (or **bold**)",
+              "tabs": _TABS, "endtabs": _TABS, "centerquote": _QUOTE_LINES,
+              "endcenterquote": _QUOTE_LINES, "cq": _QUOTE_LINES, "endcq": _QUOTE_LINES,
+              "button": _LINK, "btn": _LINK, "video": _LINK,
+              "mermaid": "the diagram as a figure the build draws, or its words as a list",
+              "endmermaid": "the diagram as a figure the build draws, or its words as a list"}
+_NEXT_TAGS = frozenset(("note", "endnote", "label", "tabs", "endtabs", "centerquote",
+                        "endcenterquote", "cq", "endcq", "button", "btn", "video", "mermaid",
+                        "endmermaid"))
 _HACKMD_TAGS = frozenset(("youtube", "vimeo", "gist", "slideshare", "speakerdeck", "pdf",
                           "figma"))
 _WRITTEN_TAG = re.compile(r"\{%-?\s*([A-Za-z_][\w-]*)")
@@ -171,6 +191,10 @@ def syntax_message(e: jinja2.TemplateSyntaxError) -> str:
     if name in _HACKMD_TAGS:
         return (f"'{{%{name} … %}}' is a HackMD (CodiMD) or Liquid (Jekyll) embed, which "
                 f"this text does not know; write {_LINK}")
+    if tag and tag.group(1) in _HEXO_TAGS and tag.group(1) not in _LIQUID_TAGS:
+        by = "a Hexo (NexT) tag" if tag.group(1) in _NEXT_TAGS else "a Hexo tag"
+        return (f"'{{% {tag.group(1)} … %}}' is {by}, which this text does not know; "
+                f"write {_HEXO_TAGS[tag.group(1)]}")
     if tag and tag.group(1) in _LIQUID_TAGS:
         return (f"'{{% {tag.group(1)} … %}}' is a Liquid (Jekyll) tag, which this text does "
                 f"not know; write {_LIQUID_TAGS[tag.group(1)]}")

@@ -20,7 +20,14 @@ from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
 from .markers import ANY_MARKER_RE, ANY_MARKERS_RE, CLAIM_RE, MATH_HTML_RE, QUOTE_RE
-from .md_figures import formula_as_math, formula_of_picture, on_own_machine, size_told
+from .md_figures import (
+    YUQUE_FORMULA_AS_MATH,
+    formula_as_math,
+    formula_of_picture,
+    on_own_machine,
+    size_told,
+    yuque_formula,
+)
 from .model import Page
 from .output import Site
 
@@ -239,6 +246,8 @@ def _external(tag: str, url: str) -> str:
     if tag in _IMAGE_TAGS and (tex := formula_of_picture(url)):
         return (f"{said} (their Content-Security-Policy), and this one is "
                 + formula_as_math(tex))
+    if tag in _IMAGE_TAGS and yuque_formula(url):
+        return f"{said} (their Content-Security-Policy), and this one is {YUQUE_FORMULA_AS_MATH}"
     if tag in _IMAGE_TAGS:
         return (f"{said} (their Content-Security-Policy), so the image would be an empty box; "
                 f"link to it instead, [what it shows]({url}), or draw it as a figure: "

@@ -88,7 +88,7 @@ HOOKS = {"formula": ".katex", "drawn": ".katex-html", "speech": ".katex-mathml m
 # in KaTeX's ParseError messages: the position (1-based, in the TeX as KaTeX got it), an
 # undefined command, a macro defined again
 _ERROR_PARTS = (re.compile(r"at position (\d+)"),
-                re.compile(r"Undefined control sequence: (\\[A-Za-z]+)"),
+                re.compile(r"Undefined control sequence: (\\(?:[A-Za-z]+|[^A-Za-z\s]))"),
                 re.compile(r"attempting to redefine (\\[A-Za-z]+)"))
 # What to write, for each of KaTeX's strict-mode warnings (its `handleStrict` codes, KaTeX
 # 0.19's katex.js). KaTeX draws the formula anyway; the warning says LaTeX, and the MathJax
@@ -214,6 +214,22 @@ def grouped(warnings: Sequence[str], tex: str) -> list[str]:
         at = next(i for i, w in enumerate(out) if w.startswith(f"{code}: ") and "{runs}" in w)
         out[at] = out[at].replace("{runs}", named)
     return out
+
+
+# KaTeX's warning that its fonts lack a character (`symbolNotInFont: No character metrics
+# for 'X' in style …`), given besides its unknownSymbol warning for the same character
+_NOT_IN_FONT = re.compile(r"^symbolNotInFont: No character metrics for '(.)'", re.S)
+
+
+def _without_covered(warnings: list[str], places: list[int]) -> tuple[list[str], list[int]]:
+    """`warnings` (with their `places`) less each symbolNotInFont warning for a character an
+    unknownSymbol warning names (a zero-width space drew both): that one tells it, with its
+    column and what to do."""
+    unknown = {m["char"] for w in warnings if (m := _ONE_CHARACTER.match(w))
+               and m["code"] == "unknownSymbol"}
+    kept = [(w, at) for w, at in zip(warnings, places, strict=True)
+            if not ((m := _NOT_IN_FONT.match(w)) and m[1] in unknown)]
+    return [w for w, _ in kept], [at for _, at in kept]
 
 
 def first_places(warnings: Sequence[str], places: Sequence[int]) -> list[int]:
@@ -397,6 +413,7 @@ class KatexRenderer:
         said = [str(w) for w in answer.get("warnings", ())]
         places = [int(p) for p in answer.get("warning_at", ())]
         places += [-1] * (len(said) - len(places))
+        said, places = _without_covered(said, places)
         first = [at_source(f, written, at) if at >= 0 else -1
                  for at in first_places(said, places)]
         return Rendered(html=html,
