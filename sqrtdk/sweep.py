@@ -307,7 +307,9 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
     if stale:
         entries = sweep.get("claims", {})
         n_seeds = int(sweep.get("n_seeds", 100))
+        from .science import registry
         from .science.registry import CLAIMS
+        registry.load()     # `stale` may come from the cache, with no experiment imported yet
         # every claim (a change to code they all import): the whole sweep, not a list of all
         # the names written into every line
         command = f"{BUILD_COMMAND} --sweep {n_seeds}" if set(stale) >= set(CLAIMS.names()) \
