@@ -30,7 +30,7 @@ from .errors import BuildError, Mistakes, suggest
 from .figure_labels import check_fonts, validate_labels
 from .log import captured, replay
 from .options import BuildOptions
-from .results_paths import SWEEP, NotNeededError
+from .results_paths import SWEEP, NotNeededError, reader_line
 
 if TYPE_CHECKING:
     from .figures import Registration
@@ -131,6 +131,8 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         found = figure_fit.culprit(drawn, table)
     except NotNeededError as e:       # reported by the parent at the line that read the path
         raise e.at_reader(specs[name].draw) from None
+    except draw.LabelUseError as e:   # the figure's code, at the line that asked for the label
+        raise FigureCodeError(*reader_line(specs[name].draw, e), str(e)) from None
     except (ValueError, KeyError, IndexError, AttributeError) as e:
         key = getattr(e, "label_key", "")
         if key:

@@ -129,7 +129,7 @@ def test_chinese_without_the_cjk_font_is_caught() -> None:
 def test_a_drawer_can_only_use_the_labels_it_registers() -> None:
     spec = next(iter(SPECS.values()))
     t = draw.Labels(dict.fromkeys(spec.labels, "x"), spec)
-    with pytest.raises(TypeError, match="registers"):
+    with pytest.raises(TypeError, match="register"):
         t("not_a_label")
 
 
@@ -436,6 +436,36 @@ def test_a_warning_no_label_causes_is_an_error_at_the_figure_s_line(
             draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
     assert e.value.line == inspect.getsourcelines(noisy)[1], e.value
     assert "RuntimeWarning: invalid value encountered in divide" in e.value.message
+
+
+def test_a_label_the_drawer_does_not_register_is_an_error_at_the_line_asking_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drawer asking for a label its @figure does not register (a misspelt key), or with
+    other fields, stopped the build as 'a bug in the build, not in your files' with a
+    traceback: it is the figure author's code, told at the line of the call, with the label
+    it meant."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+    key, fields = next(iter(spec.labels.items()))
+    misspelt = key[:-1] + key[-1] * 2
+
+    def misspelling(fig: Any, results: Any, words: Any, layout: str) -> None:
+        words(misspelt)
+
+    def other_fields(fig: Any, results: Any, words: Any, layout: str) -> None:
+        words(key, **dict.fromkeys((*fields, "extra_field"), 1))
+
+    for drawer, told in ((misspelling, f"did you mean '{key}'?"),
+                         (other_fields, "'extra_field'")):
+        monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+            name, drawer, spec.needs, spec.labels))
+        with pytest.raises(FigureCodeError) as e:
+            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+        assert (e.value.file, e.value.line) == (
+            __file__, inspect.getsourcelines(drawer)[1] + 1), e.value
+        assert told in e.value.message and "register" in e.value.message, e.value.message
 
 
 _STYLE = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
