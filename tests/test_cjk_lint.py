@@ -312,7 +312,7 @@ def test_strict_lists_each_distinct_warning_once_and_counts_what_it_lists(tmp_pa
         LOGGER.removeHandler(counter)
     assert stream.getvalue() == ""
     total = MOST_OF_A_KIND + extra + 1
-    said = report(strict_failure(list(counter.seen), tmp_path, []))
+    said = report(strict_failure(list(counter.seen), tmp_path, [], tmp_path / "site"))
     assert [line.split(": warning: ")[0] for line in said[:MOST_ERRORS]] == \
         [f"{path.as_posix()}:{n}" for n in range(1, MOST_ERRORS + 1)], said
     assert said[MOST_ERRORS].startswith(f"{total - MOST_ERRORS} more mistake(s) not shown") \
@@ -395,3 +395,16 @@ def test_a_switch_at_a_line_s_end_turns_off_the_lines_after_it_not_its_own(tmp_p
     found = warnings(tmp_path, text, caplog)
     assert [m.split(": warning")[0].rsplit(":", 1)[1] for m in found] == ["1", "3", "5", "7"], \
         found
+
+
+def test_strict_s_last_line_says_the_site_was_not_written_not_that_nothing_was(
+        tmp_path: Path) -> None:
+    """--strict's last line said 'nothing was written', but a build that ran the experiments
+    or drew the figures before its checks had written figures/results.json and the SVGs
+    (author12): it names the site folder, which is left as it was."""
+    from sqrtdk.errors import BuildError, display_path, report
+    from sqrtdk.pipeline import strict_failure
+    out = tmp_path / "site"
+    said = report(strict_failure([], tmp_path, [BuildError(tmp_path / "a.md", 1, "x")], out))
+    assert "nothing was written" not in said[-1], said
+    assert f"the site was not written: {display_path(out)} is as it was" in said[-1], said
