@@ -468,6 +468,43 @@ def test_a_label_the_drawer_does_not_register_is_an_error_at_the_line_asking_for
         assert told in e.value.message and "register" in e.value.message, e.value.message
 
 
+def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A misspelt matplotlib method or a call matplotlib refuses in a figure's drawing
+    function stopped the build with a traceback and, under --serve, 'a bug in the build, not
+    in your files' (author12): it is an error at the figure module's line, with what Python
+    said. An error raised inside the project's own helpers stays a bug (a traceback)."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+
+    def misspelt(fig: Any, results: Any, words: Any, layout: str) -> None:
+        (ax,) = draw.panels(fig, 1, layout)
+        ax.set_xscal("log")
+
+    def refused(fig: Any, results: Any, words: Any, layout: str) -> None:
+        (ax,) = draw.panels(fig, 1, layout)
+        ax.plot([1, 2], [1, 2], linestyle="wavy")
+
+    def in_our_helper(fig: Any, results: Any, words: Any, layout: str) -> None:
+        draw.panels(fig, "one", layout)
+
+    for drawer, says in ((misspelt, "AttributeError"), (refused, "ValueError")):
+        monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+            name, drawer, spec.needs, spec.labels))
+        with pytest.raises(FigureCodeError) as e:
+            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+        assert (e.value.file, e.value.line) == (
+            __file__, inspect.getsourcelines(drawer)[1] + 2), e.value
+        assert says in e.value.message and name in e.value.message, e.value.message
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, in_our_helper, spec.needs, spec.labels))
+    with pytest.raises(Exception) as raised:
+        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    assert not isinstance(raised.value, FigureCodeError), raised.value
+
+
 _STYLE = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
 
 
