@@ -37,7 +37,11 @@ class NotNeededError(KeyError):
 
     def message(self, figure: str, what: str) -> str:
         """The author's message: `what` ("figure 'x'", "the table of figure 'x'") reads a
-        path outside the figure's needs."""
+        path outside the figure's needs; a path no experiment declares (a misspelt key) is
+        told so, with "did you mean", not to be added to needs (which refuses it)."""
+        problem = declared().unknown(self.path)
+        if problem is not None:
+            return f"{what} reads '{self.path}': {problem}"
         return (f"{what} reads '{self.path}', which @figure('{figure}', needs=…) does not list: "
                 "a figure and its table see only the results it needs; add "
                 f"'{self.path}' (or its group) to needs")

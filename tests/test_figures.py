@@ -687,3 +687,21 @@ def test_a_drawer_s_bare_marker_key_over_its_plot_is_framed_and_a_line_key_is_no
         assert len(legs) == 1
         framed[kind] = legs[0].get_frame_on()
     assert framed == {"marker": True, "line": False, "outside": False}
+
+
+def test_a_misspelt_result_read_by_a_figure_is_told_did_you_mean_not_to_add_it_to_needs(
+        ) -> None:
+    """A figure or its table reading a path no experiment declares (a misspelt key:
+    'gradient.dk') was told to add it to needs, which then refused it at the @figure line:
+    it is told to be no result, with the declared paths it is closest to. A declared path
+    outside the needs is still told to be added."""
+    from sqrtdk.results_paths import NotNeededError
+    from sqrtdk.science.outputs import declared
+    name, spec = next(iter(SPECS.items()))
+    path = next(p for p in spec.needs if declared().unknown(p) is None)
+    misspelt = NotNeededError(path + "x").message(name, f"figure '{name}'")
+    assert f"did you mean '{path}" in misspelt and "to needs" not in misspelt, misspelt
+    outside = next(n for other in SPECS.values() for n in other.needs
+                   if not any(n == m or n.startswith(m + ".") for m in spec.needs))
+    told = NotNeededError(outside).message(name, f"figure '{name}'")
+    assert "to needs" in told and "did you mean" not in told, told
