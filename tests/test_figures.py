@@ -705,3 +705,33 @@ def test_a_misspelt_result_read_by_a_figure_is_told_did_you_mean_not_to_add_it_t
                    if not any(n == m or n.startswith(m + ".") for m in spec.needs))
     told = NotNeededError(outside).message(name, f"figure '{name}'")
     assert "to needs" in told and "did you mean" not in told, told
+
+
+@pytest.mark.parametrize("spec, meant", [("sig3", "sig:3"), ("fixed(2)", "fixed:2"),
+                                         ("decimal", "")])
+def test_a_table_cell_format_nothing_prints_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch, spec: str, meant: str) -> None:
+    """A figure's table (README's 'Add a figure', step 4) asking for a cell format the
+    tables cannot print ('sig3', or the prose's 'fixed(2)') stopped the build with
+    numbers.py's ValueError and a traceback (author12): it is an error at the line of the
+    table's function, with the formats there are and the one it meant."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web import fig_tables
+    from sqrtdk.web.markers import fig_data
+    name, spec_ = next(iter(SPECS.items()))
+    path = "some.result"        # the format is refused before the value is looked up
+    results = _results()
+
+    def one_cell(r: Any) -> Any:
+        return (fig_tables.Table(("col_d",), ((fig_tables._c(r, path, spec),),)),)
+
+    monkeypatch.setitem(fig_tables.TABLES, name, one_cell)
+    monkeypatch.setattr(fig_tables, "figure_needs", lambda: {name: spec_.needs})
+    with pytest.raises(BuildError) as e:
+        fig_tables.fill_tables(fig_data(name), {}, results)
+    assert (str(e.value.path), e.value.line) == (__file__, inspect.getsourcelines(one_cell)[1]
+                                                  + 1), e.value
+    assert f"'{spec}'" in e.value.message and "'grouped'" in e.value.message, e.value.message
+    assert (f"did you mean '{meant}'?" in e.value.message) == bool(meant), e.value.message
