@@ -30,7 +30,7 @@ from .errors import BuildError, Mistakes, suggest
 from .figure_labels import check_fonts, validate_labels
 from .log import captured, replay
 from .options import BuildOptions
-from .results_paths import SWEEP, NotNeededError
+from .results_paths import SWEEP, NotNeededError, reader_line
 
 if TYPE_CHECKING:
     from .figures import Registration
@@ -131,10 +131,16 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         found = figure_fit.culprit(drawn, table)
     except NotNeededError as e:       # reported by the parent at the line that read the path
         raise e.at_reader(specs[name].draw) from None
-    except (ValueError, KeyError, IndexError, AttributeError) as e:
+    except draw.LabelUseError as e:   # the figure's code, at the line that asked for the label
+        raise FigureCodeError(*reader_line(specs[name].draw, e), str(e)) from None
+    except Exception as e:
         key = getattr(e, "label_key", "")
-        if key:
+        if key and isinstance(e, (ValueError, KeyError, IndexError, AttributeError)):
             raise LabelError(job.lang, name, key, str(e)) from None
+        if _raised_in(specs[name].draw, e):     # the figure module's own line, not ours
+            raise FigureCodeError(*reader_line(specs[name].draw, e), (
+                f"figure '{name}' ({job.lang}, {job.layout}) stops here with "
+                f"{type(e).__name__}: {e}; fix its code")) from None
         raise
     if found is None:
         raise FigureCodeError.at(specs[name].draw, f"figure '{name}' ({job.lang}, {job.layout}) "
@@ -144,6 +150,23 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
     raise LabelError(job.lang, figure, key.removeprefix(_CARD),
                      f"too long for its place in the {_LAYOUTS[job.layout]} ({problem}); at "
                      f"most {fits} of its {len(table[key])} characters fit: shorten it")
+
+
+def _raised_in(drawer: Callable[..., None], error: BaseException) -> bool:
+    """Whether the last frame of the project's code in `error`'s traceback is in `drawer`
+    (a figure's drawing function, or code nested in it): a mistake of the figure's module,
+    such as a misspelt matplotlib method, or a call matplotlib refuses. An error raised in
+    the project's own helpers (draw.py, figure_fit.py) stays a bug of ours."""
+    import traceback
+
+    from .options import PACKAGE_DIR
+    code = drawer.__code__
+    last = max((line for *_, line in code.co_lines() if line), default=code.co_firstlineno)
+    ours = [frame.f_code for frame, _ in traceback.walk_tb(error.__traceback__)
+            if frame.f_code.co_filename == code.co_filename
+            or Path(frame.f_code.co_filename).is_relative_to(PACKAGE_DIR)]
+    return bool(ours) and ours[-1].co_filename == code.co_filename and \
+        code.co_firstlineno <= ours[-1].co_firstlineno <= last
 
 
 _CARD = "card."             # the social card's own labels, beside its figure's

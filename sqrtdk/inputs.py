@@ -41,12 +41,13 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     mistakes raised together (errors.Mistakes)."""
     from .textfiles import load_toml
     from .web.embed import SLOTS
-    from .web.ui_check import check_ui_strings
+    from .web.ui_check import check_ui_strings, needed_keys
     settings = load_settings(opts.content_dir)
     mistakes = Mistakes()
     strings: dict[str, Strings] | None = None
     with mistakes.seam():
-        strings = load_strings(opts.content_dir, settings.languages)
+        strings = load_strings(opts.content_dir, settings.languages,
+                               needed_keys(opts.templates_dir))
     files: dict[str, TomlFile] = {}
     for lang in settings.languages:
         with mistakes.seam():

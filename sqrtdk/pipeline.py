@@ -97,7 +97,8 @@ class Builder:
 
     def _strict(self, counter: _Counter, errors: list[BuildError] | None = None) -> BuildError:
         """`strict_failure` of this build's warnings so far and `errors`."""
-        return strict_failure(list(counter.seen), self.opts.content_dir, errors or [])
+        return strict_failure(list(counter.seen), self.opts.content_dir, errors or [],
+                              self.opts.out)
 
     def _stages(self, counter: _Counter) -> None:
         from .unchanged import build_inputs, remember, replayed
@@ -269,14 +270,16 @@ class Builder:
             self._math = None
 
 
-def strict_failure(warnings: list[str], content_dir: Path, errors: list[BuildError]
-                   ) -> BuildError:
+def strict_failure(warnings: list[str], content_dir: Path, errors: list[BuildError],
+                   out: Path) -> BuildError:
     """--strict's failure: the build's `errors` and its distinct `warnings` (as logged), each
     an error at its own line, sorted together, and a last line saying why the warnings are
-    errors."""
+    errors. The site folder `out` is left as it was; what the checks read first (the
+    experiments' results.json, the figures) has been written, so the line says the former
+    only ('nothing was written' was not so)."""
     return combined([*errors, *(as_error(text, content_dir) for text in warnings)], note=(
         f"{display_path(content_dir)}: --strict makes the {len(warnings)} warning(s) listed "
-        "errors; fix them (nothing was written)"))
+        f"errors; fix them (the site was not written: {display_path(out)} is as it was)"))
 
 
 class _Counter(logging.Handler):

@@ -33,22 +33,33 @@ class NotNeededError(KeyError):
     def at_reader(self, reader: Callable[..., Any]) -> NotNeededError:
         """This error at the line of `reader` (a figure's drawing or table function, or code
         nested in it) that read the path: the last frame of the traceback inside it."""
-        code = reader.__code__
-        first = code.co_firstlineno
-        last = max((line for *_, line in code.co_lines() if line), default=first)
-        file, line = code.co_filename, first
-        for frame, at in traceback.walk_tb(self.__traceback__):
-            inner = frame.f_code
-            if inner.co_filename == file and first <= inner.co_firstlineno <= last:
-                line = at
-        return NotNeededError(self.path, file, line)
+        return NotNeededError(self.path, *reader_line(reader, self))
 
     def message(self, figure: str, what: str) -> str:
         """The author's message: `what` ("figure 'x'", "the table of figure 'x'") reads a
-        path outside the figure's needs."""
+        path outside the figure's needs; a path no experiment declares (a misspelt key) is
+        told so, with "did you mean", not to be added to needs (which refuses it)."""
+        problem = declared().unknown(self.path)
+        if problem is not None:
+            return f"{what} reads '{self.path}': {problem}"
         return (f"{what} reads '{self.path}', which @figure('{figure}', needs=…) does not list: "
                 "a figure and its table see only the results it needs; add "
                 f"'{self.path}' (or its group) to needs")
+
+
+def reader_line(reader: Callable[..., Any], error: BaseException) -> tuple[str, int]:
+    """The file and line of `reader` (a figure's drawing or table function) at which `error`
+    was raised: the last frame of its traceback inside the function (or code nested in it),
+    else the function's first line."""
+    code = reader.__code__
+    first = code.co_firstlineno
+    last = max((line for *_, line in code.co_lines() if line), default=first)
+    file, line = code.co_filename, first
+    for frame, at in traceback.walk_tb(error.__traceback__):
+        inner = frame.f_code
+        if inner.co_filename == file and first <= inner.co_firstlineno <= last:
+            line = at
+    return file, line
 
 
 class _View(dict):  # type: ignore[type-arg]

@@ -112,6 +112,11 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
             results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
         except ScienceWarningError as e:    # an assembly, a section or a claim (here)
             raise JobWarningError(e.path, e.line, e.message) from None
+        except Exception as e:              # a mistake in an experiment module's own code
+            placed = placed_error(e)
+            if placed is None:
+                raise
+            raise placed from None
     check_results(results)               # as sqrtdk/science/outputs/ declares them
     return dumps_signed(results).encode("utf-8")
 
@@ -127,6 +132,38 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         return warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
     except ScienceWarningError as e:
         raise JobWarningError(e.path, e.line, e.message) from None
+    except Exception as e:
+        placed = placed_error(e)
+        if placed is None:
+            raise
+        raise placed from None
+
+
+# the science package's own machinery: an error raised there is ours (its traceback kept),
+# and a key a claim reads through run.py's recording view is raised a frame further in
+_MACHINERY = frozenset({"run.py", "registry.py", "results.py", "warned.py"})
+
+
+def placed_error(error: BaseException) -> JobWarningError | None:
+    """A Python error raised in an experiment module's own code (a job, an assembly, a
+    section or a claim of a module of sqrtdk/science/: a misspelt parameter or key, a shape
+    numpy refuses there) as an error at that line, naming the function and what Python said;
+    None when the last frame of the science code in its traceback is not in such a module
+    (an error of run.py or the registry, or none of the science code's)."""
+    import traceback
+
+    from .options import PACKAGE_DIR
+    science = PACKAGE_DIR / "science"
+    frames = [(frame.f_code, line) for frame, line in traceback.walk_tb(error.__traceback__)
+              if Path(frame.f_code.co_filename).resolve().is_relative_to(science)]
+    if not frames or Path(frames[-1][0].co_filename).name in _MACHINERY:
+        frames = [f for f in frames if Path(f[0].co_filename).name not in _MACHINERY][-1:]
+        if not frames or not isinstance(error, (KeyError, IndexError)):
+            return None
+    code, line = frames[-1]
+    where = "" if code.co_name.startswith("<") else f" in '{code.co_name}'"  # not '<lambda>'
+    return JobWarningError(code.co_filename, line, f"{type(error).__name__}{where}: {error}; "
+                           "fix the code at this line")
 
 
 class JobWarningError(BuildError):

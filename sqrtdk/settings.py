@@ -12,6 +12,7 @@ import logging
 import os
 import re
 from bisect import bisect_left
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -497,11 +498,15 @@ def _kind(kind: type) -> str:
     return names.get(kind, kind.__name__)
 
 
-def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Strings]:
+def load_strings(content_dir: Path, languages: tuple[str, ...],
+                 read: Mapping[str, str] | None = None) -> dict[str, Strings]:
     """Every language's strings.toml, checked against the first language's keys and FIELDS.
     Each file is read and checked on its own (its first mistake: a missing table would
     cascade), the mistakes of every file raised together (errors.Mistakes); the files are
-    compared once each is read."""
+    compared once each is read (`read`: the [ui] keys the code and the templates read, and
+    what reads each, web/ui_check.needed_keys; a key one language lacks is then told to be
+    added, not removed)."""
+    read = read or {}
     out: dict[str, Strings] = {}
     mistakes = Mistakes()
     for lang in languages:
@@ -510,7 +515,9 @@ def load_strings(content_dir: Path, languages: tuple[str, ...]) -> dict[str, Str
     mistakes.raise_any()
     first = out[languages[0]]
     for other in list(out.values())[1:]:
-        _same_keys(first, other)
+        with mistakes.seam():
+            _same_keys(first, other, read)
+    mistakes.raise_any()
     _distinct_languages(out)
     return out
 
@@ -676,23 +683,55 @@ def _check_percent_d(key: str, text: str) -> None:
                             "and a literal brace as {{ or }}")
 
 
-def _same_keys(first: Strings, other: Strings) -> None:
+def _same_keys(first: Strings, other: Strings, read: Mapping[str, str]) -> None:
+    """Every key one of the two files has and the other lacks, each told (all at once) at the
+    line of the file that has it. `read`: the [ui] keys the code or the templates read, and
+    what reads each; those are told to be added, never to be removed."""
+    mistakes = Mistakes()
     for table in ("language", "ui"):
         a, b = set(first.file.data[table]), set(other.file.data[table])
+        paired: set[str] = set()
         for key in sorted(a - b):
-            close = difflib.get_close_matches(key, sorted(b - a), n=1, cutoff=0.6)
+            close = difflib.get_close_matches(key, sorted(b - a - paired), n=1, cutoff=0.6)
             if close:       # one of the two is misspelt: show both lines
-                first_at = where(first.path, first.file.line_of(table, key))
-                raise other.file.error(table, close[0], f"[{table}] has '{close[0]}' where "
-                                       f"{first_at} has '{key}'; one of the two is misspelt; "
-                                       "rename it so both files use the same name")
+                paired.add(close[0])
+                mistakes.add(_misspelt(table, (first, key), (other, close[0]), read))
+                continue
             # at the line the key is on (the author's own; the other file has none for it)
-            raise first.file.error(table, key, f"[{table}] {key} is not in "
-                                   f"{display_path(other.path)} (whose [{table}] starts at line "
-                                   f"{other.file.line_of(table)}); every language has the same "
-                                   "keys: add it there, or remove it here")
-        for key in sorted(b - a):
-            raise other.file.error(table, key, f"[{table}] {key} is not in "
-                                   f"{display_path(first.path)} (the first language, which the "
-                                   "others follow); add it there too, or remove it here ("
-                                   + suggest(key, a, "keys") + ")")
+            mistakes.add(first.file.error(
+                table, key, f"[{table}] {key} is not in {display_path(other.path)} (whose "
+                f"[{table}] starts at line {other.file.line_of(table)}); "
+                + _add_or_remove(table, key, read, "every language has the same keys: add it "
+                                 "there")))
+        for key in sorted(b - a - paired):
+            like = difflib.get_close_matches(key, sorted(a), n=1, cutoff=0.6)
+            mistakes.add(other.file.error(
+                table, key, f"[{table}] {key} is not in {display_path(first.path)} (the first "
+                "language, which the others follow"
+                + (f"; did you mean '{like[0]}'?" if like else "") + "); "
+                + _add_or_remove(table, key, read, "add it there too")))
+    mistakes.raise_any()
+
+
+def _misspelt(table: str, one: tuple[Strings, str], two: tuple[Strings, str],
+              read: Mapping[str, str]) -> BuildError:
+    """Two files naming one key two ways (`one` in the first language): at the line of the
+    one nothing reads when the other is read (`read`), else at the other language's."""
+    (first, a), (other, b) = one, two
+    for (right, good), (wrong, bad) in ((one, two), (two, one)):
+        if table == "ui" and good in read and bad not in read:
+            return wrong.file.error(table, bad, f"[{table}] has '{bad}', which nothing reads, "
+                                    f"where {where(right.path, right.file.line_of(table, good))}"
+                                    f" has '{good}', needed by {read[good]}: rename it to "
+                                    f"'{good}'")
+    first_at = where(first.path, first.file.line_of(table, a))
+    return other.file.error(table, b, f"[{table}] has '{b}' where {first_at} has '{a}'; one "
+                            "of the two is misspelt; rename it so both files use the same name")
+
+
+def _add_or_remove(table: str, key: str, read: Mapping[str, str], add: str) -> str:
+    """What to do about a key one language lacks: add it (only that, when the page needs it:
+    removing it too would leave the page without it), or remove it here."""
+    if table == "ui" and key in read:
+        return f"it is needed by {read[key]}: {add.rsplit(': ', 1)[-1]}"
+    return f"{add}, or remove it here"

@@ -32,6 +32,7 @@ from .science_stage import (
     SCIENCE_PACKAGES,
     ExperimentCache,
     JobWarningError,
+    placed_error,
     refuse_edited,
     science_key,
     without_warnings,
@@ -154,6 +155,13 @@ def _of_seed(seed: int) -> Iterator[None]:
     except (JobWarningError, ScienceWarningError) as e:
         raise JobWarningError(e.path, e.line, f"{e.message}; seed {seed} of the sweep: "
                               f"'{BUILD_COMMAND} --seed {seed}' builds it alone") from None
+    except Exception as e:      # a mistake in an experiment module's code (placed_error)
+        placed = placed_error(e)
+        if placed is None:
+            raise
+        raise JobWarningError(placed.path, placed.line, f"{placed.message}; seed {seed} of "
+                              f"the sweep: '{BUILD_COMMAND} --seed {seed}' builds it alone"
+                              ) from None
 
 
 def _pick(claims: dict[str, Any], names: list[str] | None) -> dict[str, Any]:
@@ -307,7 +315,9 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
     if stale:
         entries = sweep.get("claims", {})
         n_seeds = int(sweep.get("n_seeds", 100))
+        from .science import registry
         from .science.registry import CLAIMS
+        registry.load()     # `stale` may come from the cache, with no experiment imported yet
         # every claim (a change to code they all import): the whole sweep, not a list of all
         # the names written into every line
         command = f"{BUILD_COMMAND} --sweep {n_seeds}" if set(stale) >= set(CLAIMS.names()) \

@@ -98,8 +98,16 @@ class Pool:
                 queue = getattr(self.executor, "_call_queue", None)
                 if queue is not None:
                     queue.cancel_join_thread()
+            manager = getattr(self.executor, "_executor_manager_thread", None)
             self.executor.shutdown(wait=wait, cancel_futures=True)
             self.executor = None
+            if manager is not None:
+                # the executor's manager thread closes its wake-up pipe as it ends; left
+                # running, it could close it while the interpreter's exit hook writes to it
+                # (concurrent.futures' _python_exit), which printed 'Exception ignored …
+                # OSError: [Errno 9] Bad file descriptor' and a traceback after a failed
+                # build's one-line error (author12). With its workers killed it ends at once.
+                manager.join(timeout=5)
 
     def __enter__(self) -> Pool:
         return self

@@ -409,3 +409,29 @@ def test_github_s_reading_shows_emoji_shortcodes_outside_code() -> None:
     root = cmark_tree("Done :smile: and `:smile:`, a:b:c and :nope:.\n\n    :+1: code\n")
     assert "".join(root.find("p").itertext()) == "Done \U0001f604 and :smile:, a:b:c and :nope:."
     assert "".join(root.find("pre").itertext()) == ":+1: code\n"
+
+
+def test_a_nested_list_by_3_with_code_in_an_item_is_told_its_indent_first_and_what_to_move(
+        tmp_path: Path) -> None:
+    """GitHub's nested list indented by 3 with a fence in its first item and its next item
+    right under the fence: the build told only that the next item needed a blank line, then
+    (once that was done) the indent, which said nothing of the item's code, so an author who
+    moved only the bullets put the code outside the item on both readings. The indent is
+    told first, with the column for what the items hold; doing what it says (bullets at 4,
+    their code at 8) leaves only the blank line to tell, and with it nothing."""
+    fence = "```python\nq = 1\n```\n"
+
+    def passage(bullet: int, inside: int, blank: str) -> str:
+        pad, code = " " * bullet, re.sub("(?m)^(?=.)", " " * inside, fence)
+        return (f"1. Draw the vectors:\n{pad}- in numpy:\n\n{code}{blank}{pad}- or by hand."
+                f"\n{blank}2. Compare the SDs.\n\nThe end.\n")
+
+    first, _ = warnings(tmp_path, INTRO + passage(3, 5, ""), "en")
+    assert first and "4 spaces per level" in first[0] and "4 spaces more than their bullet" \
+        in first[0] and f":{AT + 1}: warning:" in first[0], first
+    second, _ = warnings(tmp_path, INTRO + passage(4, 8, ""), "en")
+    assert second and all("blank line" in m for m in second), second
+    done, html = warnings(tmp_path, INTRO + passage(4, 8, "\n"), "en")
+    assert done == [], done
+    pre = [e for e in Tree(html).elements if e["tag"] == "pre"]
+    assert len(pre) == 1 and pre[0]["ancestors"][-4:] == ["ol", "li", "ul", "li"], pre

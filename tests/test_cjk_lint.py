@@ -312,7 +312,7 @@ def test_strict_lists_each_distinct_warning_once_and_counts_what_it_lists(tmp_pa
         LOGGER.removeHandler(counter)
     assert stream.getvalue() == ""
     total = MOST_OF_A_KIND + extra + 1
-    said = report(strict_failure(list(counter.seen), tmp_path, []))
+    said = report(strict_failure(list(counter.seen), tmp_path, [], tmp_path / "site"))
     assert [line.split(": warning: ")[0] for line in said[:MOST_ERRORS]] == \
         [f"{path.as_posix()}:{n}" for n in range(1, MOST_ERRORS + 1)], said
     assert said[MOST_ERRORS].startswith(f"{total - MOST_ERRORS} more mistake(s) not shown") \
@@ -447,3 +447,16 @@ def test_an_html_attribute_s_address_is_not_linted_but_the_element_s_words_are(t
     caplog.clear()
     found = warnings(tmp_path, f'{ZH}<a href="#{TEST}1">{ZH}numpy</a>\n', caplog)
     assert len(found) == 1 and f"{ZH} numpy" in found[0] and "label" not in found[0], found
+
+
+def test_strict_s_last_line_says_the_site_was_not_written_not_that_nothing_was(
+        tmp_path: Path) -> None:
+    """--strict's last line said 'nothing was written', but a build that ran the experiments
+    or drew the figures before its checks had written figures/results.json and the SVGs
+    (author12): it names the site folder, which is left as it was."""
+    from sqrtdk.errors import BuildError, display_path, report
+    from sqrtdk.pipeline import strict_failure
+    out = tmp_path / "site"
+    said = report(strict_failure([], tmp_path, [BuildError(tmp_path / "a.md", 1, "x")], out))
+    assert "nothing was written" not in said[-1], said
+    assert f"the site was not written: {display_path(out)} is as it was" in said[-1], said

@@ -2452,3 +2452,21 @@ def test_a_link_through_a_chinese_site_s_redirect_names_its_address(
     path = (tmp_path / "index.md").as_posix()
     assert len(warned) == 1 and warned[0].startswith(f"{path}:{BODY_START + 2}: "), warned
     assert warned[0].endswith(target), warned
+
+
+@pytest.mark.parametrize("written", ['<img src="somefig.svg" width="300" alt="x">',
+                                     '<img src="./somefig.svg" alt="x">'])
+def test_a_figure_shown_with_an_html_img_is_told_how_an_article_shows_it(
+        tmp_path: Path, written: str) -> None:
+    """An <img> of a figure by the name the article gives it (GitHub's way to give an image
+    a width) was told 'a file the site does not have' and the general recipe of a new
+    figure: it names the figure and the paragraph that shows it."""
+    body = f"Paragraph one.\n\n{written}\n"
+    built = page(tmp_path, body, RESULTS)
+    files = {"en/index.html": built.body.encode("utf-8"), **_OTHER_PAGES,
+             "figures/somefig.en.svg": b"<svg/>", "figures/somefig.en.narrow.svg": b"<svg/>"}
+    with pytest.raises(BuildError) as e:
+        check_site(Site(files=files), [built], "https://site.example/")
+    assert e.value.line == BODY_START + 2, str(e.value)
+    assert "figure 'somefig'" in e.value.message and \
+        '![what it shows](somefig.svg "Caption")' in e.value.message, str(e.value)

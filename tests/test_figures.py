@@ -130,7 +130,7 @@ def test_chinese_without_the_cjk_font_is_caught() -> None:
 def test_a_drawer_can_only_use_the_labels_it_registers() -> None:
     spec = next(iter(SPECS.values()))
     t = draw.Labels(dict.fromkeys(spec.labels, "x"), spec)
-    with pytest.raises(TypeError, match="registers"):
+    with pytest.raises(TypeError, match="register"):
         t("not_a_label")
 
 
@@ -439,6 +439,73 @@ def test_a_warning_no_label_causes_is_an_error_at_the_figure_s_line(
     assert "RuntimeWarning: invalid value encountered in divide" in e.value.message
 
 
+def test_a_label_the_drawer_does_not_register_is_an_error_at_the_line_asking_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drawer asking for a label its @figure does not register (a misspelt key), or with
+    other fields, stopped the build as 'a bug in the build, not in your files' with a
+    traceback: it is the figure author's code, told at the line of the call, with the label
+    it meant."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+    key, fields = next(iter(spec.labels.items()))
+    misspelt = key[:-1] + key[-1] * 2
+
+    def misspelling(fig: Any, results: Any, words: Any, layout: str) -> None:
+        words(misspelt)
+
+    def other_fields(fig: Any, results: Any, words: Any, layout: str) -> None:
+        words(key, **dict.fromkeys((*fields, "extra_field"), 1))
+
+    for drawer, told in ((misspelling, f"did you mean '{key}'?"),
+                         (other_fields, "'extra_field'")):
+        monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+            name, drawer, spec.needs, spec.labels))
+        with pytest.raises(FigureCodeError) as e:
+            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+        assert (e.value.file, e.value.line) == (
+            __file__, inspect.getsourcelines(drawer)[1] + 1), e.value
+        assert told in e.value.message and "register" in e.value.message, e.value.message
+
+
+def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A misspelt matplotlib method or a call matplotlib refuses in a figure's drawing
+    function stopped the build with a traceback and, under --serve, 'a bug in the build, not
+    in your files' (author12): it is an error at the figure module's line, with what Python
+    said. An error raised inside the project's own helpers stays a bug (a traceback)."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+
+    def misspelt(fig: Any, results: Any, words: Any, layout: str) -> None:
+        (ax,) = draw.panels(fig, 1, layout)
+        ax.set_xscal("log")
+
+    def refused(fig: Any, results: Any, words: Any, layout: str) -> None:
+        (ax,) = draw.panels(fig, 1, layout)
+        ax.plot([1, 2], [1, 2], linestyle="wavy")
+
+    def in_our_helper(fig: Any, results: Any, words: Any, layout: str) -> None:
+        draw.panels(fig, "one", layout)
+
+    for drawer, says in ((misspelt, "AttributeError"), (refused, "ValueError")):
+        monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+            name, drawer, spec.needs, spec.labels))
+        with pytest.raises(FigureCodeError) as e:
+            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+        assert (e.value.file, e.value.line) == (
+            __file__, inspect.getsourcelines(drawer)[1] + 2), e.value
+        assert says in e.value.message and name in e.value.message, e.value.message
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, in_our_helper, spec.needs, spec.labels))
+    with pytest.raises(Exception) as raised:
+        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    assert not isinstance(raised.value, FigureCodeError), raised.value
+
+
 _STYLE = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
 
 
@@ -662,3 +729,51 @@ def test_every_line_in_a_key_has_the_colour_of_something_drawn() -> None:
                     and a.get_linestyle() not in ("", " ", "None", "none")]
             for key in keys:
                 assert to_hex(key.get_color()) in drawn, (name, lang, layout, key.get_color())
+
+
+def test_a_misspelt_result_read_by_a_figure_is_told_did_you_mean_not_to_add_it_to_needs(
+        ) -> None:
+    """A figure or its table reading a path no experiment declares (a misspelt key:
+    'gradient.dk') was told to add it to needs, which then refused it at the @figure line:
+    it is told to be no result, with the declared paths it is closest to. A declared path
+    outside the needs is still told to be added."""
+    from sqrtdk.results_paths import NotNeededError
+    from sqrtdk.science.outputs import declared
+    name, spec = next(iter(SPECS.items()))
+    path = next(p for p in spec.needs if declared().unknown(p) is None)
+    misspelt = NotNeededError(path + "x").message(name, f"figure '{name}'")
+    assert f"did you mean '{path}" in misspelt and "to needs" not in misspelt, misspelt
+    outside = next(n for other in SPECS.values() for n in other.needs
+                   if not any(n == m or n.startswith(m + ".") for m in spec.needs))
+    told = NotNeededError(outside).message(name, f"figure '{name}'")
+    assert "to needs" in told and "did you mean" not in told, told
+
+
+@pytest.mark.parametrize("spec, meant", [("sig3", "sig:3"), ("fixed(2)", "fixed:2"),
+                                         ("decimal", "")])
+def test_a_table_cell_format_nothing_prints_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch, spec: str, meant: str) -> None:
+    """A figure's table (README's 'Add a figure', step 4) asking for a cell format the
+    tables cannot print ('sig3', or the prose's 'fixed(2)') stopped the build with
+    numbers.py's ValueError and a traceback (author12): it is an error at the line of the
+    table's function, with the formats there are and the one it meant."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web import fig_tables
+    from sqrtdk.web.markers import fig_data
+    name, spec_ = next(iter(SPECS.items()))
+    path = "some.result"        # the format is refused before the value is looked up
+    results = _results()
+
+    def one_cell(r: Any) -> Any:
+        return (fig_tables.Table(("col_d",), ((fig_tables._c(r, path, spec),),)),)
+
+    monkeypatch.setitem(fig_tables.TABLES, name, one_cell)
+    monkeypatch.setattr(fig_tables, "figure_needs", lambda: {name: spec_.needs})
+    with pytest.raises(BuildError) as e:
+        fig_tables.fill_tables(fig_data(name), {}, results)
+    assert (str(e.value.path), e.value.line) == (__file__, inspect.getsourcelines(one_cell)[1]
+                                                  + 1), e.value
+    assert f"'{spec}'" in e.value.message and "'grouped'" in e.value.message, e.value.message
+    assert (f"did you mean '{meant}'?" in e.value.message) == bool(meant), e.value.message

@@ -152,6 +152,37 @@ def test_a_new_claim_is_told_missing_from_the_sweep_with_a_command_that_runs_as_
     assert command[2:] == ["--sweep", str(committed["n_seeds"]), "--claims", name]
 
 
+_TOLD_TWICE = """
+import logging, sys
+from pathlib import Path
+from sqrtdk.cache import Cache
+from sqrtdk.options import PROJECT_ROOT, BuildOptions
+from sqrtdk.sweep import sweep_for_build
+logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stdout)
+root = Path(sys.argv[1])
+opts = BuildOptions.for_project(PROJECT_ROOT, out=root / "site", figures_dir=root / "figures",
+                                cache_dir=root / "cache", sweep_path=root / "sweep.json")
+sweep_for_build(opts, Cache(opts.cache_dir))
+"""
+
+
+def test_a_new_claim_is_told_the_same_command_by_the_next_build(tmp_path: Path) -> None:
+    """The stale claims are cached: the next build (a new process, which had not imported
+    the experiments yet) compared them with an empty registry and told a new claim's
+    author to run the whole sweep ('--sweep 100', many minutes) instead of the
+    '--sweep 100 --claims NAME' the first build gave."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None
+    name = sorted(committed["claims"])[0]
+    (tmp_path / "sweep.json").write_text(dumps_signed({**committed, "claims": {
+        k: v for k, v in committed["claims"].items() if k != name}}), encoding="utf-8")
+    told = [subprocess.run([sys.executable, "-c", _TOLD_TWICE, str(tmp_path)], cwd=PROJECT_ROOT,
+                           capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]
+    assert told[0] == told[1], told
+    assert f"--sweep {committed['n_seeds']} --claims {name}'" in told[1], told[1]
+
+
 _KEYS = """
 import json, sys
 from pathlib import Path

@@ -1333,6 +1333,68 @@ def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
             "claim": f"claim '{name}'"}[part] in e.value.message, e.value.message
 
 
+def _job_misspells(p: Any, seed: int) -> Any:
+    return p.stepz
+
+
+def _assemble_misspells(p: Any, out: Any) -> Any:
+    return out["wlak"]
+
+
+def _section_misspells(data: Any) -> Any:
+    return data["wlak"]
+
+
+def _claim_misspells(s: Any) -> float:
+    return float(s["sdd"])
+
+
+@pytest.mark.parametrize("part", ["jobs", "assemble", "section", "claim"])
+def test_a_python_mistake_in_an_experiment_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    """A misspelt parameter or key in an experiment module's job, assembly, section or claim
+    (README's 'Add an experiment') stopped the build with Python's traceback (author12): it
+    is an error at the line of the experiment module that raised it, naming the function and
+    what Python said, and it crosses back from a worker intact. An error of the science
+    package's own machinery keeps its traceback."""
+    import inspect
+    import pickle
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import placed_error, without_warnings
+    fn = {"jobs": _job_misspells, "assemble": _assemble_misspells,
+          "section": _section_misspells, "claim": _claim_misspells}[part]
+    here = Path(spread.__file__)        # an experiment module, as the author's would be
+    line = inspect.getsourcelines(fn)[1]
+    code = compile("\n" * (line - 1) + inspect.getsource(fn), str(here), "exec")
+    scope: dict[str, Any] = {"Any": Any}
+    exec(code, scope)                   # the function as if written in that module
+    fn = scope[fn.__name__]
+    if part == "jobs":
+        with pytest.raises(BuildError) as e:
+            without_warnings(_call, Job("walk", fn, (EXPERIMENTS["walk"].params, 1)))
+        back = pickle.loads(pickle.dumps(e.value))
+        assert str(back) == str(e.value) and isinstance(back, BuildError)
+        told: Any = e.value
+    else:
+        name = _only_walk(monkeypatch, **{part: fn})
+        run = Run(DEFAULT_SEED, None, {"walk"})
+        with pytest.raises(Exception) as raised:
+            for exp, job in run.jobs:
+                run.done(exp, job.key, _call(job))
+            run.results([name])
+        told = placed_error(raised.value)
+        assert told is not None, raised.value
+    assert (Path(told.path), told.line) == (here, line + 1), told
+    assert ("AttributeError" if part == "jobs" else "KeyError") in told.message, told
+    assert fn.__name__ in told.message, told
+    with pytest.raises(KeyError) as ours:
+        EXPERIMENTS["no_such_experiment"]    # the registry's own error: not placed
+    assert placed_error(ours.value) is None
+
+
 @pytest.mark.parametrize("where", ["job", "claim"])
 def test_a_warning_in_a_sweep_is_an_error_at_its_function_naming_the_seed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:

@@ -131,6 +131,48 @@ def test_a_key_missing_in_one_language_is_named_at_the_line_it_is_on(content: Pa
     assert e.message.endswith("add it there, or remove it here"), e.message
 
 
+def _inputs_error(content: Path) -> BuildError:
+    """The error the build's reading of its inputs raises for `content` (with the project's
+    templates, which tell which [ui] keys the page needs)."""
+    from sqrtdk.inputs import read_inputs
+    from sqrtdk.options import BuildOptions
+    with pytest.raises(BuildError) as e:
+        read_inputs(BuildOptions.for_project(PROJECT_ROOT, content_dir=content))
+    return e.value
+
+
+@pytest.mark.parametrize("where_missing", [0, 1])
+def test_every_key_one_language_lacks_is_told_and_one_the_page_needs_only_to_be_added(
+        content: Path, where_missing: int) -> None:
+    """Two [ui] keys missing from one language were told one at a time, and each with 'add it
+    there, or remove it here', though removing a key the page reads (the headings' links'
+    name, the skip link) from the other language only led to a second error: both are told
+    at once, and only to be added."""
+    files = [content / lang / "strings.toml" for lang in languages(content)[:2]]
+    lacking, having = files[where_missing], files[1 - where_missing]
+    for key in ("permalink", "skip"):
+        edit(lacking, re.compile(rf"^{key} = .*\n", re.M), "")
+    told = _inputs_error(content).errors
+    assert sorted((e.path, e.line) for e in told) == sorted(
+        (having, load_toml(having).line_of("ui", key)) for key in ("permalink", "skip")), told
+    for e in told:
+        assert "remove it" not in e.message and e.message.endswith("add it there" + (
+            " too" if where_missing == 0 else "")) and "needed by" in e.message, e.message
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_misspelt_key_the_page_needs_is_told_at_the_misspelling(content: Path,
+                                                                  which: int) -> None:
+    """A [ui] key the page reads, misspelt in one language (either): the error is at the
+    misspelt line and names the key to write, not at the other language's correct line
+    with 'one of the two is misspelt'."""
+    files = [content / lang / "strings.toml" for lang in languages(content)[:2]]
+    line = edit(files[which], re.compile(r"^skip = ", re.M), "skpi = ")
+    [e] = _inputs_error(content).errors
+    assert (e.path, e.line) == (files[which], line), e
+    assert e.message.endswith("rename it to 'skip'"), e.message
+
+
 def test_an_extra_key_suggests_the_right_name(content: Path) -> None:
     path = content / languages(content)[1] / "strings.toml"
     line = edit(path, re.compile(r"^skip = ", re.M), 'skpi = "x"\nskip = ')

@@ -28,6 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ..errors import suggest
 from ..figure_fonts import cjk_font_file, matplotlib_font_dir
 from ..formats import FormatError, check_value
 from . import NARROW, WIDE, Registration, needed_results
@@ -107,6 +108,12 @@ def style(layout: str) -> dict[str, Any]:
     }
 
 
+class LabelUseError(TypeError):
+    """A drawer's call of its `Labels` that the registration does not allow (a label it does
+    not register, or other fields): a mistake in the figure's code, told at that call's line
+    (figures_stage.draw_job)."""
+
+
 class Labels:
     """The words of one figure in one language; checks each call against the registration
     (a label or field the registration does not declare is a bug in the drawer)."""
@@ -117,9 +124,18 @@ class Labels:
     def __call__(self, key: str, **values: Any) -> str:
         """Label `key` formatted with `values` (str.format fields of the TOML string)."""
         declared = self.spec.labels.get(key)
-        if declared is None or set(values) != set(declared):
-            raise TypeError(f"figure '{self.spec.name}' uses label {key!r} with fields "
-                            f"{sorted(values)}, but registers {declared!r}")
+        name = self.spec.name
+        if declared is None:
+            raise LabelUseError(
+                f"figure '{name}' uses label '{key}', which its @figure(…, labels=…) does not "
+                f"register ({suggest(key, self.spec.labels, 'labels')}); use a registered "
+                f"label, or register '{key}' and give it a text under [{name}] in every "
+                "figures.toml")
+        if set(values) != set(declared):
+            raise LabelUseError(
+                f"figure '{name}' formats label '{key}' with fields {sorted(values)}, but its "
+                f"@figure(…, labels=…) registers {sorted(declared)} for it; pass exactly "
+                "those, or change the registration")
         try:
             check_value(self.table[key], values)   # a percentage of 2.01, decimals on a count
             return self.table[key].format(**values)
@@ -409,6 +425,7 @@ __all__ = [
     "TYPE",
     "VERMILLION",
     "WIDE",
+    "LabelUseError",
     "Labels",
     "card_figure",
     "contrast",

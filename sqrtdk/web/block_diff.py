@@ -225,7 +225,8 @@ def _nested_lists(source: Sequence[str], line: int, end: int) -> list[tuple[int,
 
 def _nested_hint(here: int, above: int) -> str:
     typed = f" more than the item above ({here} in all)" if above else ""
-    return ("indent a nested list by 4 spaces per level (this one is indented by "
+    return ("indent a nested list by 4 spaces per level, and the code or paragraphs its "
+            "items hold by 4 spaces more than their bullet (this one is indented by "
             f"{here - above}{typed}: here it is read as text of the item above, or "
             "as a sibling of it)")
 
@@ -517,7 +518,9 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                 (b.line or line, difference([a], [b], source, b.line or line))
                 for a, b in zip(ours[i1:i2], theirs[j1:j2], strict=True)
                 if a.signature != b.signature]
-        elif items := _items_read_as_text(source, line, _stretch_end(theirs[j1:j2], line)):
+        elif not _nested_lists(source, line, _stretch_end(theirs[j1:j2], line)) and (
+                items := _items_read_as_text(source, line, _stretch_end(theirs[j1:j2], line))):
+            # (a nested list indented by 1 to 3 spaces is told first: its fix moves the rest)
             # items this Markdown read as text: each at its own line, where the fix goes
             result.differences += items
         else:

@@ -79,7 +79,21 @@ def table(name: str) -> Callable[[TablesOf], TablesOf]:
     return register
 
 
+class CellFormatError(ValueError):
+    """A cell's format `_c` cannot print: told at the line of the table's function that
+    asked for it (fill_tables)."""
+
+
+_SPEC = re.compile(r"(?:fixed|pct|sig):\d+|grouped")
+
+
 def _c(r: Mapping[str, Any], path: str, spec: str) -> Cell:
+    if not _SPEC.fullmatch(spec):
+        kind, digits = re.match(r"([a-z]*)\W*(\d*)", spec).groups()  # type: ignore[union-attr]
+        meant = f"{kind}:{digits}" if kind in ("fixed", "pct", "sig") and digits else ""
+        raise CellFormatError(f"the cell of '{path}' has format '{spec}', which is none of "
+                              "'fixed:N', 'pct:N', 'sig:N' (N digits) and 'grouped'"
+                              + (f"; did you mean '{meant}'?" if meant else ""))
     value: Any = r
     for part in path.split("."):
         value = value[int(part)] if isinstance(value, list) else value[part]
@@ -258,7 +272,7 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
     (figures without a registered table lose the marker). A path the table's function reads
     that the figure's `needs` do not list is a BuildError at the line that reads it."""
     from ..errors import BuildError
-    from ..results_paths import NotNeededError, needed_results
+    from ..results_paths import NotNeededError, needed_results, reader_line
     needs = figure_needs()
 
     def one(m: re.Match[str]) -> str:
@@ -272,6 +286,9 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
             at = e.at_reader(TABLES[name])
             raise BuildError(at.file, at.line, at.message(name, f"the table of figure '{name}'")
                              ) from None
+        except CellFormatError as e:
+            raise BuildError(*reader_line(TABLES[name], e), f"the table of figure '{name}': "
+                             f"{e}") from None
         return _html_of(tables, ui, results.get("meta", {}).get("bounds", {}))
     return FIG_DATA_RE.sub(one, text)
 

@@ -467,6 +467,18 @@ _DEAD_SCHEMES = {
 }
 
 
+def _figure_named(path: str, paths: set[str]) -> str | None:
+    """The figure a missing image's `path` names as an article names it (`NAME.svg`, for the
+    build's `figures/NAME.<lang>.svg`), or None."""
+    name = posixpath.basename(path)
+    if not name.endswith(".svg"):
+        return None
+    stem = name.removesuffix(".svg")
+    drawn = f"figures/{stem}."
+    return stem if "." not in stem and any(p.startswith(drawn) and p.endswith(".svg")
+                                           for p in paths) else None
+
+
 def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: set[str],
                parsed: Mapping[str, PageLinks], base_url: str, by_path: Mapping[str, Page],
                previous: Callable[[str], str | None] | None = None) -> None:
@@ -540,6 +552,11 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
             fail(url, f"{tag} '{url}', a file the site does not have: the site publishes no "
                       f"{tag} files; remove the <{tag}>, or link to where it is published, "
                       "[what it shows](https://…)")
+        if tag in _IMAGE_TAGS and (name := _figure_named(path, paths)):
+            fail(url, f"image '{url}' names figure '{name}', which an HTML <{tag}> does not "
+                      f"show (the page has no such file): write it as its own paragraph, "
+                      f"![what it shows]({name}.svg \"Caption\"), once in the page; its "
+                      "size follows the page's column, so a width is not needed")
         fail(url, f"image '{url}', a file the site does not have: {_IMAGES}; remove it, "
                   "or link to where the image is published" if tag in _IMAGE_TAGS else
              f"link to '{written}', a file the site does not "

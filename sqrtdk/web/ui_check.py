@@ -202,6 +202,15 @@ def _check_present(st: Strings, use: TemplateUse) -> None:
                              "language (" + suggest(key, st.ui, "ui strings") + ")")
 
 
+def needed_keys(templates_dir: Path) -> dict[str, str]:
+    """Every [ui] key the templates in `templates_dir` or the code read, and what reads it;
+    empty when a template does not parse (check_ui_strings tells that)."""
+    try:
+        return _needed(template_use(templates_dir))
+    except BuildError:
+        return {}
+
+
 def _needed(use: TemplateUse) -> dict[str, str]:
     """Every [ui] key the templates or the code read, and what reads it."""
     return {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
