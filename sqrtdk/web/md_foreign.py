@@ -456,7 +456,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"\^\^[^^\s](?:[^^]*[^^\s])?\^\^"), False, "an insertion '^^…^^'",
      "<ins>…</ins>"),
     # (Typora's and pandoc's after a space or a punctuation mark too, one or two letters or
-    # digits: `Q ~m~`, `score ~0~`, `Q，~m~` in a Chinese note; a word or more there is
+    # digits: `Q ~m~`, `score ~0~`, `Q\uff0c~m~` in a Chinese note; a word or more there is
     # struck, above; after a Chinese character, struck: the Chinese rule below)
     (re.compile(r"(?:(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}"
                 r"|(?<![\w~)])~[A-Za-z0-9]{1,2})~(?!~)"), False,
