@@ -41,7 +41,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     mistakes raised together (errors.Mistakes)."""
     from .textfiles import load_toml
     from .web.embed import SLOTS
-    from .web.ui_check import check_ui_strings, needed_keys
+    from .web.ui_check import check_ui_strings, needed_keys, untranslated_warnings
     settings = load_settings(opts.content_dir)
     mistakes = Mistakes()
     strings: dict[str, Strings] | None = None
@@ -57,6 +57,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
             check_ui_strings(strings, opts.templates_dir, tuple(SLOTS))
     mistakes.raise_any()
     assert strings is not None
+    untranslated_warnings(strings, files)
     for lang, st in strings.items():        # Chinese words around the article: warnings only
         if st.language.get("script") == "cjk":
             lint_words(opts.content_dir / lang / "index.md", st.file, files[lang])

@@ -1262,3 +1262,56 @@ def test_box_titles_are_read_per_language(content: Path) -> None:
     path.write_text(text + '\n[box_titles]\ntip = "A hint of ours"\n', encoding="utf-8")
     got = load_strings(content, load_settings(content).languages)
     assert got[first].box_titles == {"tip": "A hint of ours"}
+
+
+def _untranslated(content: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
+    import logging
+
+    from sqrtdk.web.ui_check import untranslated_warnings
+    langs = languages(content)
+    strings = load_strings(content, tuple(langs))
+    labels = {lang: load_toml(content / lang / "figures.toml") for lang in langs}
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        untranslated_warnings(strings, labels)
+    return [r.getMessage() for r in caplog.records]
+
+
+def test_a_string_copied_from_the_other_language_and_not_translated_warns_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """author12: an English [ui] string or figure label copied into the Chinese files (or a
+    Chinese one into the English files) and left untranslated gave no word, and the page
+    showed it as it is. It is now a warning at its line naming the other file's; strings
+    the same in both that are no language's words (symbols: '÷√dₖ') stay quiet."""
+    assert _untranslated(content, caplog) == []       # the project's own files
+    langs = languages(content)
+    by_script = {load_strings(content, tuple(langs))[lang].language.get("script", "latin"): lang
+                 for lang in langs}
+    latin, cjk = by_script["latin"], by_script["cjk"]
+    for source, target, table, file in [(latin, cjk, "ui", "strings.toml"),
+                                        (cjk, latin, "ui", "strings.toml"),
+                                        (latin, cjk, None, "figures.toml")]:
+        src = load_toml(content / source / file).data
+        tgt_path = content / target / file
+        tgt = load_toml(tgt_path).data
+        if table is None:        # the first figure label with a word in it
+            table, key = next((t, k) for t, d in src.items() if isinstance(d, dict) and t != "style"
+                              for k, v in d.items() if isinstance(v, str)
+                              and re.search("[A-Za-z]{2}", v) and k in tgt.get(t, {}))
+        else:
+            key = next(k for k, v in src[table].items()
+                       if re.search("[A-Za-z]{2}" if source == latin else "[\u4e00-\u9fff]", v)
+                       and "{" not in v and k in tgt[table] and v != tgt[table][k])
+        text = tgt_path.read_text(encoding="utf-8")
+        start = text.index(f"[{table}]")
+        m = re.compile(rf"^{re.escape(key)} = .*$", re.M).search(text, start)
+        assert m
+        line = text.count("\n", 0, m.start()) + 1
+        value = src[table][key].replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        saved = text
+        tgt_path.write_text(text[:m.start()] + f'{key} = "{value}"' + text[m.end():],
+                            encoding="utf-8")
+        got = _untranslated(content, caplog)
+        tgt_path.write_text(saved, encoding="utf-8")
+        assert len(got) == 1 and f"{file}:{line}: warning: [{table}] {key}" in got[0] \
+            and f"{source}/{file}:" in got[0], got

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +19,12 @@ from pathlib import Path
 import jinja2
 from jinja2 import nodes
 
-from ..errors import BuildError, Mistakes, suggest
+from ..errors import BuildError, Mistakes, display_path, suggest
 from ..formats import FormatError, fields_of
 from ..log import warn
 from ..markup import markup_told
 from ..settings import FIELDS, PERCENT_D, Strings
+from ..textfiles import TomlFile
 
 LOGGER = logging.getLogger("sqrtdk.web")
 
@@ -186,6 +188,55 @@ def check_ui_strings(strings: Mapping[str, Strings], templates_dir: Path,
     mistakes.raise_any()
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _foreign_script(text: str, script: str) -> bool:
+    """Whether `text` (its `{fields}` aside) is written in a script a page of `script`
+    ("latin" or "cjk") is not: on a Chinese page, a Latin word and no CJK character; on a
+    Latin page, a CJK character. Symbols, numbers and one-letter names ('÷√dₖ', '±√t',
+    '1/√dₖ') are no language's."""
+    from .md_text import CJK
+    text = _FIELD.sub("", text)
+    cjk = re.search(f"[{CJK}]", text) is not None
+    return (bool(_LATIN_WORD.search(text)) and not cjk) if script == "cjk" else cjk
+
+
+def untranslated_warnings(strings: Mapping[str, Strings],
+                          label_files: Mapping[str, TomlFile]) -> None:
+    """A warning at its line for each [ui] string and figures.toml label that is word for
+    word another language's and in a script its own page is not written in (English words
+    on the Chinese page, Chinese on the English one): a string copied from the other
+    language's file and not translated yet, which the page would show as it is."""
+    langs = list(strings)
+    for lang in langs:
+        st = strings[lang]
+        script = st.language.get("script", "latin")
+        others = [o for o in langs if o != lang]
+        tables = [("ui", st.file, st.ui, {o: strings[o].ui for o in others})]
+        labels = label_files.get(lang)
+        if labels is not None:
+            for name, table in labels.data.items():
+                if isinstance(table, dict) and name != "style":
+                    tables.append((name, labels, table, {
+                        o: label_files[o].data.get(name, {}) for o in others
+                        if o in label_files and isinstance(label_files[o].data.get(name), dict)}))
+        for name, file, values, theirs in tables:
+            for key, text in values.items():
+                same = next((o for o, t in theirs.items() if t.get(key) == text), None)
+                if same is None or not isinstance(text, str) or not _foreign_script(text,
+                                                                                      script):
+                    continue
+                source = strings[same].path if name == "ui" else label_files[same].path
+                line = (strings[same].file if name == "ui" else label_files[same]).line_of(
+                    name, key)
+                warn(LOGGER, file.path, file.line_of(name, key),
+                     f"[{name}] {key} is word for word {same}'s ({display_path(source)}:"
+                     f"{line}), in a script this page is not written in: translate it "
+                     f"into {st.language.get('name', lang)}")
+
+
 def _check_present(st: Strings, use: TemplateUse) -> None:
     """Every [ui] key the code or the templates read is in this language's file (a key
     missing from every language passes the comparison between languages)."""
@@ -300,4 +351,5 @@ def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
     _check_required(st, key, [f.name for f in found])
 
 
-__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings", "template_use"]
+__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings", "template_use",
+           "untranslated_warnings"]
