@@ -3,13 +3,17 @@ time linear in it, and each block's quotes are its own (not those of a block ins
 from __future__ import annotations
 
 import xml.etree.ElementTree as etree
+from pathlib import Path
 
 import pytest
+from helpers import BODY_START, page
 from markdown import Markdown
 
+from sqrtdk.log import captured
 from sqrtdk.web.md_text import CjkLineJoin, KeepWhole, LangMarks
 from sqrtdk.web.positions import LineMap
 
+RESULTS = {"claims": {}, "meta": {"bounds": {}}}
 HAN = "\u4e2d"          # a Chinese character
 BITS = "\u6bd4\u7279"   # the Chinese unit for bits
 
@@ -74,3 +78,39 @@ def test_runs_in_texts_and_tails_are_wrapped_in_place(what: str) -> None:
         w = f'<span class="nobr">{word}</span>'
     assert etree.tostring(root, encoding="unicode") == \
         f"<div><p>{w}x{w}<em>a{w}</em>{w}y<b>c</b>z{w}</p></div>"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_quote_in_a_loose_list_item_is_its_paragraph_s_only(tmp_path: Path,
+                                                                lang: str) -> None:
+    """The quotes of a block were counted with those of every element inside the blocks it
+    holds: a loose list item counted its paragraph's emphasis, so one closing quote inside
+    '*…*' was an odd one of the item, warned about at the item's first line, although its
+    paragraph pairs it. Each block now counts only its own text."""
+    body = "- a\n\n    He said \"hi *there\"* ok.\n\n- b\n"
+    with captured() as warned:
+        out = page(tmp_path, body, RESULTS, lang=lang).body
+    assert not warned, warned
+    closing = "\u201d" if lang == "zh" else "&rdquo;"
+    assert f"<em>there{closing}</em>" in out
+
+
+@pytest.mark.parametrize("written", [
+    "Term\n:   {words}\n",
+    "/// details | {words}\n    attrs: {{id: box}}\n\nBody.\n///\n",
+    "Text[^n].\n\n[^n]: {words}\n"], ids=["definition", "box title", "note"])
+def test_an_odd_quote_is_warned_at_its_own_line_not_where_its_words_came_first(
+        tmp_path: Path, written: str) -> None:
+    """A block of no recorded line (a definition, a box's title) was found by its first
+    words from the file's start: the same words in a paragraph above named that
+    paragraph's line, twice. Now the search starts at the line the block cannot be before.
+    The note's text shows no placeholder of the note's back-link
+    ('qq3936677670287331zz')."""
+    words = 'Odd "quote here.'
+    body = f"{words}\n\n" + written.format(words=words)
+    with captured() as warned:
+        page(tmp_path, body, RESULTS, lang="zh")
+    own = BODY_START + body.split("\n").index(next(x for x in body.split("\n")[1:]
+                                                    if words in x))
+    assert sorted(int(w.split(":")[1]) for w in warned) == [BODY_START, own], warned
+    assert not [w for w in warned if "qq" in w or "zz" in w], warned

@@ -54,14 +54,15 @@ def _is_math(el: etree.Element) -> bool:
     return "math" in (el.get("class") or "").split()
 
 
-def _slots(root: etree.Element, *, unmarked: bool = False
+def _slots(root: etree.Element, *, unmarked: bool = False, own: bool = False
            ) -> Iterator[tuple[etree.Element, str]]:
     """(element, "text" | "tail") for every text slot in document order, code and math
     contents left out (their tails are prose again); `unmarked`: the text inside an element
-    that has a `lang` too (its tail is prose)."""
+    that has a `lang` too (its tail is prose); `own`: the text inside a block (BLOCKS) in
+    `root` too, which is that block's (its tail is `root`'s)."""
     def walk(el: etree.Element) -> Iterator[tuple[etree.Element, str]]:
-        skip = el.tag in _SKIP or _is_math(el) or (
-            unmarked and el is not root and bool(el.get("lang")))
+        skip = el.tag in _SKIP or _is_math(el) or (el is not root and (
+            (unmarked and bool(el.get("lang"))) or (own and el.tag in BLOCKS)))
         if not skip:
             yield el, "text"
             for child in el:
@@ -141,21 +142,26 @@ class _QuoteBlocks(Treeprocessor):
 
     def _blocks(self, root: etree.Element) -> Iterator[tuple[etree.Element,
                                                              list[tuple[etree.Element, str]]]]:
-        """Each text block and its own text slots (not those of a block inside it)."""
+        """Each text block and its own text slots (not those of a block inside it, nor of
+        the elements inside that block: a loose list item's paragraphs are theirs, and their
+        quotes were counted, paired and warned about in the item as well)."""
         for block in root.iter():
             if block.tag in BLOCKS:
-                yield block, [(el, s) for el, s in _slots(block) if not (
-                    el is block and s == "tail") and not _inside_other_block(el, block)]
+                yield block, [(el, s) for el, s in _slots(block, own=True)
+                              if not (el is block and s == "tail")]
 
     def _line(self, block: etree.Element, text: str) -> int:
         """The file line of a block: where it was written, else found by its first words in
-        the article (0 if not found)."""
+        the article from the line it cannot be before (a definition's or a box title's
+        words written earlier too are not its line); 0 if not found."""
         if self.positions.line(block):
             return self.positions.line(block)
         words = ANY_MARKERS_RE.sub(" ", text).split()
         tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
-        return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
+        start = self.positions.floor(block) or 1
+        return next((line for t in tries
+                     if (line := line_of(self.markdown_source(), t, start=start))), 0)
 
     def _odd(self, block: etree.Element, slots: list[tuple[etree.Element, str]],
              what: str, mark: str = '"') -> None:
@@ -284,10 +290,6 @@ _SINGLE = ("&lsquo;", "&rsquo;")
 _SHOWN = {"&ldquo;": "\u201c", "&rdquo;": "\u201d"}
 _NOT_CLOSING = "[{(-"                        # smarty's closeClass leaves these out
 _TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
-
-
-def _inside_other_block(el: etree.Element, block: etree.Element) -> bool:
-    return el is not block and el.tag in BLOCKS
 
 
 class LangMarks(Treeprocessor):
