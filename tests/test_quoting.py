@@ -438,3 +438,24 @@ def test_a_related_quote_s_digits_at_another_seed_are_told_to_be_that_seed_s(
     assert len(said) == 1 and "shown as sig(3)" in said[0], said
     assert "this page of seed 2 shows sig(3) either way" in said[0], said
     assert "write sig(3) only to show them at every seed" in said[0], said
+
+
+@pytest.mark.timeout(60)    # linear: about a second; before, minutes (square of the length)
+def test_a_quote_never_closed_before_many_paragraphs_is_told_in_linear_time() -> None:
+    """The prose is compiled paragraph by paragraph, a piece never ending inside `{{ … }}`:
+    after a `{{` never closed, each later paragraph counted the braces and lines of the
+    whole piece again from that `{{` (80,000 paragraphs took minutes). The counts now go on
+    from the paragraph before."""
+    q = Quoter(P, RESULTS, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_prose("Intro.\n\n{{ spread.sd_small | sig(3)\n\n" + "Words.\n\n" * 80000)
+    assert "template syntax" in str(e.value), e.value
+
+
+def test_the_pieces_of_the_prose_add_up_to_it_and_start_at_their_lines() -> None:
+    """A piece ends after the blank lines of a paragraph, except inside `{{ … }}`."""
+    from sqrtdk.web.quoting import _paragraphs, environments
+    source = "a\n\nb {{ x\n\ny }} c\n\n\nd\n"
+    pieces = _paragraphs(source, environments().prose)
+    assert "".join(p for _, p in pieces) == source
+    assert pieces == [(1, "a\n\n"), (3, "b {{ x\n\ny }} c\n\n"), (7, "\nd\n")]
