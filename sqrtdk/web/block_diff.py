@@ -495,11 +495,13 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
             result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
             continue
         # cmark-gfm's first block of the stretch; where it has none, the block after it, but
-        # for cells (of a row cmark-gfm split into fewer) the block before: their row's
+        # for cells (of a row cmark-gfm split into fewer), or blocks deeper than the block
+        # after them (a table's empty row: inside the table above), the block before
         cells = all(b.kind in ("td", "th") for b in ours[i1:i2])
+        inside = i1 < i2 and j1 < len(theirs) and ours[i1].depth > theirs[j1].depth
         after = next((b.line for b in theirs[j1:] if b.line), 0)
         before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
-        line = (before or after) if j1 == j2 and cells else (after or before)
+        line = (before or after) if j1 == j2 and (cells or inside) else (after or before)
         if j1 == j2 and j1 and theirs[j1 - 1].kind == "html":
             # blocks of ours that GitHub keeps in its raw HTML block above: where they start
             line = _under_html(source, theirs[j1 - 1].line, after) or line
