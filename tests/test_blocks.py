@@ -409,3 +409,27 @@ def test_github_s_reading_shows_emoji_shortcodes_outside_code() -> None:
     root = cmark_tree("Done :smile: and `:smile:`, a:b:c and :nope:.\n\n    :+1: code\n")
     assert "".join(root.find("p").itertext()) == "Done \U0001f604 and :smile:, a:b:c and :nope:."
     assert "".join(root.find("pre").itertext()) == ":+1: code\n"
+
+
+@pytest.mark.timeout(60)    # about 2 s; before, cubic (13 s at 500 tables, minutes at 1,500)
+def test_many_stretches_read_differently_are_aligned_in_time() -> None:
+    """align() matched the two readings with difflib over every block's signature, where the
+    containers' (a table, a row, an item: no words) recur once a table: difflib looked at
+    every place of each for every block it matched, in the cube of the page's length, and
+    each stretch's hint read every line above it again for a <details>. Containers now only
+    extend a match (difflib's junk) and the <details> lines are read once; every table's
+    empty row is still told, at its own table's line."""
+    from sqrtdk.web.block_diff import align
+    from sqrtdk.web.blocks import Block
+    ours: list[Block] = []
+    theirs: list[Block] = []
+    source: list[str] = []
+    for n in range(1500):
+        line = len(source) + 1
+        source += [f"| t{n} |", "|---|", ""]
+        ours += [Block("table", 0, ""), Block("tr", 1, ""), Block("th", 2, f"t{n}"),
+                 Block("tr", 1, ""), Block("td", 2, "")]
+        theirs += [Block("table", 0, "", line), Block("tr", 1, "", line),
+                   Block("th", 2, f"t{n}", line)]
+    found = align(ours, theirs, source)
+    assert [line for line, _ in found.differences] == list(range(1, len(source), 3))

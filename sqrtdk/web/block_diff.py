@@ -4,6 +4,7 @@ write the passage so both read it alike (the warnings of `md_blocks`)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -87,10 +88,12 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
                 "'1.'): write '1.', '2.', …"), True, 0
-    opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
-    if any(_DETAILS.search(x) for x in region) or (opened and not any(
-            "</details" in x.lower() for x in source[opened[-1]:line - 1])):
-        title, box_id = _box_lines(source, opened[-1] if opened else line - 1)
+    openers, closers = _details_lines(tuple(source))
+    k = bisect_left(openers, line - 1)
+    opened = openers[k - 1] if k else -1          # the last <details> above the stretch
+    if any(_DETAILS.search(x) for x in region) or (
+            opened >= 0 and bisect_left(closers, opened) == bisect_left(closers, line - 1)):
+        title, box_id = _box_lines(source, opened if opened >= 0 else line - 1)
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
                 f"write it as a box, its first lines '/// details | {title}' and "
                 f"'    attrs: {{id: {box_id}}}' (a box needs an id), then the Markdown, "
@@ -150,6 +153,15 @@ def _note_above(source: Sequence[str], line: int) -> str:
             return ""
         k -= 1
     return ""
+
+
+@lru_cache(maxsize=2)
+def _details_lines(source: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """The 0-based lines of `source` that open a `<details>`, and those that hold a
+    `</details`: read once for all the stretches of a page (each stretch read every line
+    above it again, in the square of the page's length)."""
+    return ([n for n, x in enumerate(source) if _DETAILS.search(x)],
+            [n for n, x in enumerate(source) if "</details" in x.lower()])
 
 
 @lru_cache(maxsize=2)
@@ -484,7 +496,7 @@ class Alignment:
 def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) -> Alignment:
     """Align two readings as `diff` aligns lines (difflib, no junk heuristic); `source`, the
     lines both read, lets a warning's hint name the cause it finds there."""
-    matcher = SequenceMatcher(None, [b.signature for b in ours],
+    matcher = SequenceMatcher(_container, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
                        [-1] * len(ours))
@@ -533,6 +545,15 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                     (n, message.replace(_nested_hint(*nested[0][1:]), _nested_hint(h, a)))
                     for n, h, a in nested[1:]]
     return result
+
+
+def _container(signature: str) -> bool:
+    """A block with no words of its own (a list, an item, a table row, a quote, a rule): a
+    match never starts at one, only grows over them from a block with words, as difflib's
+    junk. Each such signature is found hundreds of times in a long page, and difflib looks at
+    every place of it for every block: a page of many tables or quotes that the two parsers
+    read differently took time in the cube of their number (1,000 one-cell tables: minutes)."""
+    return signature.endswith(":")
 
 
 _Opcode = tuple[str, int, int, int, int]
