@@ -433,3 +433,20 @@ def test_many_stretches_read_differently_are_aligned_in_time() -> None:
                    Block("th", 2, f"t{n}", line)]
     found = align(ours, theirs, source)
     assert [line for line, _ in found.differences] == list(range(1, len(source), 3))
+
+
+@pytest.mark.timeout(60)    # well under a second; before, minutes
+def test_the_words_two_long_paragraphs_differ_in_are_named_in_time() -> None:
+    """Where both parsers read the same blocks with other words, the warning names the
+    letters one has and the other lacks, found by difflib over the two paragraphs' letters:
+    in the square of their length and more (20,000 letters with one word apart: 7 s; with
+    a letter apart every 50, minutes). A long pair is compared without what it shares at
+    either end, and a middle still too long is named as one stretch."""
+    from sqrtdk.web.block_diff import advice
+    from sqrtdk.web.blocks import Block
+    text = "".join("abcdefghij"[(n * n + 3 * n) % 10] for n in range(100000))
+    one = advice([Block("p", 0, text)], [Block("p", 0, text[:50000] + "eos" + text[50000:])])
+    assert "GitHub shows 'eos' where the page does not" in one, one
+    every = "".join(x + ("z" if n % 50 == 0 else "") for n, x in enumerate(text))
+    many = advice([Block("p", 0, text)], [Block("p", 0, every)])
+    assert "GitHub shows 'z" in many, many

@@ -355,14 +355,32 @@ def _under_an_item(source: Sequence[str], block: Block) -> bool:
     return 1 < block.line <= len(source) + 1 and bool(_BULLET.match(source[block.line - 2]))
 
 
+_COMPARED_LETTERS = 1_000_000     # the most letter pairs `_words_apart` compares one by one
+
+
+def _shared_start(a: str, b: str) -> int:
+    """How many characters `a` and `b` share at their start."""
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
 def _words_apart(ours: list[Block], theirs: list[Block]) -> str:
     """' (GitHub shows 'eos', 'pad' where the page does not)': the letters and digits one
     reading has and the other lacks, so the author sees where to look ('' if none)."""
     mine, github = "".join(b.key for b in ours), "".join(b.key for b in theirs)
     only_github: list[str] = []
     only_mine: list[str] = []
-    matcher = SequenceMatcher(None, mine, github, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    # difflib over two paragraphs' letters takes time in the square of their length (and
+    # more: a 20,000-letter paragraph with one word apart, 7 s): for long ones, what they
+    # share at either end is left out first, and a middle still too long to compare is told
+    # as one (both sides non-empty there: an empty side makes the product 0)
+    if len(mine) * len(github) > _COMPARED_LETTERS:
+        head = _shared_start(mine, github)
+        tail = _shared_start(mine[head:][::-1], github[head:][::-1])
+        mine, github = mine[head:len(mine) - tail], github[head:len(github) - tail]
+    opcodes = SequenceMatcher(None, mine, github, autojunk=False).get_opcodes() \
+        if len(mine) * len(github) <= _COMPARED_LETTERS else \
+        [("replace", 0, len(mine), 0, len(github))]
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag in ("replace", "delete") and mine[i1:i2] not in only_mine:
             only_mine.append(mine[i1:i2])
         if tag in ("replace", "insert") and github[j1:j2] not in only_github:
