@@ -435,3 +435,44 @@ def test_a_nested_list_by_3_with_code_in_an_item_is_told_its_indent_first_and_wh
     assert done == [], done
     pre = [e for e in Tree(html).elements if e["tag"] == "pre"]
     assert len(pre) == 1 and pre[0]["ancestors"][-4:] == ["ol", "li", "ul", "li"], pre
+
+
+@pytest.mark.timeout(60)    # about 2 s; before, cubic (13 s at 500 tables, minutes at 1,500)
+def test_many_stretches_read_differently_are_aligned_in_time() -> None:
+    """align() matched the two readings with difflib over every block's signature, where the
+    containers' (a table, a row, an item: no words) recur once a table: difflib looked at
+    every place of each for every block it matched, in the cube of the page's length, and
+    each stretch's hint read every line above it again for a <details>. Containers now only
+    extend a match (difflib's junk) and the <details> lines are read once; every table's
+    empty row is still told, at its own table's line."""
+    from sqrtdk.web.block_diff import align
+    from sqrtdk.web.blocks import Block
+    ours: list[Block] = []
+    theirs: list[Block] = []
+    source: list[str] = []
+    for n in range(1500):
+        line = len(source) + 1
+        source += [f"| t{n} |", "|---|", ""]
+        ours += [Block("table", 0, ""), Block("tr", 1, ""), Block("th", 2, f"t{n}"),
+                 Block("tr", 1, ""), Block("td", 2, "")]
+        theirs += [Block("table", 0, "", line), Block("tr", 1, "", line),
+                   Block("th", 2, f"t{n}", line)]
+    found = align(ours, theirs, source)
+    assert [line for line, _ in found.differences] == list(range(1, len(source), 3))
+
+
+@pytest.mark.timeout(60)    # well under a second; before, minutes
+def test_the_words_two_long_paragraphs_differ_in_are_named_in_time() -> None:
+    """Where both parsers read the same blocks with other words, the warning names the
+    letters one has and the other lacks, found by difflib over the two paragraphs' letters:
+    in the square of their length and more (20,000 letters with one word apart: 7 s; with
+    a letter apart every 50, minutes). A long pair is compared without what it shares at
+    either end, and a middle still too long is named as one stretch."""
+    from sqrtdk.web.block_diff import advice
+    from sqrtdk.web.blocks import Block
+    text = "".join("abcdefghij"[(n * n + 3 * n) % 10] for n in range(100000))
+    one = advice([Block("p", 0, text)], [Block("p", 0, text[:50000] + "eos" + text[50000:])])
+    assert "GitHub shows 'eos' where the page does not" in one, one
+    every = "".join(x + ("z" if n % 50 == 0 else "") for n, x in enumerate(text))
+    many = advice([Block("p", 0, text)], [Block("p", 0, every)])
+    assert "GitHub shows 'z" in many, many

@@ -719,3 +719,21 @@ def test_a_picture_the_build_stops_at_is_no_difference_to_tell(tmp_path: Path,
         page(tmp_path, FILLER + passage, RESULTS)
     assert list(messages) == []
 
+
+
+@pytest.mark.parametrize("row", ["| {x} |\n|---|\n", "| {x} | b |\n|---|---|\n"],
+                         ids=["one cell", "two cells"])
+def test_tables_with_no_row_under_the_header_are_each_told_at_their_own_line(
+        tmp_path: Path, row: str) -> None:
+    """The empty row this Markdown adds under a table of only a header, which cmark-gfm does
+    not, was placed at cmark-gfm's next block: the next table's line, so the first table was
+    never named and each other one was told at the line of the one after it. A stretch of
+    ours deeper than cmark-gfm's block after it is inside the block before; adding a row to
+    each table, as the warning says, leaves no warning."""
+    body = "".join(row.format(x=f"t{n}") + "\n" for n in range(3))
+    messages, _ = convert(tmp_path, body)
+    assert sorted(int(m.split(":")[1]) for m in messages) == \
+        [line_of(body, f"t{n}") for n in range(3)], messages
+    fixed = "".join(row.format(x=f"t{n}") + row.split("\n")[0].format(x="r") + "\n\n"
+                    for n in range(3))
+    assert convert(tmp_path, fixed)[0] == []

@@ -454,3 +454,24 @@ def test_a_hexo_tag_is_named_with_what_to_write(source: str, said: str) -> None:
     the text knows: now named as Hexo's, with what to write for each."""
     e = error(source)
     assert said in e.message, e.message
+
+
+@pytest.mark.timeout(60)    # linear: about a second; before, minutes (square of the length)
+def test_a_quote_never_closed_before_many_paragraphs_is_told_in_linear_time() -> None:
+    """The prose is compiled paragraph by paragraph, a piece never ending inside `{{ … }}`:
+    after a `{{` never closed, each later paragraph counted the braces and lines of the
+    whole piece again from that `{{` (80,000 paragraphs took minutes). The counts now go on
+    from the paragraph before."""
+    q = Quoter(P, RESULTS, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_prose("Intro.\n\n{{ spread.sd_small | sig(3)\n\n" + "Words.\n\n" * 80000)
+    assert "template syntax" in str(e.value), e.value
+
+
+def test_the_pieces_of_the_prose_add_up_to_it_and_start_at_their_lines() -> None:
+    """A piece ends after the blank lines of a paragraph, except inside `{{ … }}`."""
+    from sqrtdk.web.quoting import _paragraphs, environments
+    source = "a\n\nb {{ x\n\ny }} c\n\n\nd\n"
+    pieces = _paragraphs(source, environments().prose)
+    assert "".join(p for _, p in pieces) == source
+    assert pieces == [(1, "a\n\n"), (3, "b {{ x\n\ny }} c\n\n"), (7, "\nd\n")]

@@ -4,6 +4,7 @@ write the passage so both read it alike (the warnings of `md_blocks`)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -87,10 +88,12 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
                 "'1.'): write '1.', '2.', …"), True, 0
-    opened = [n for n, x in enumerate(source[:line - 1]) if _DETAILS.search(x)]
-    if any(_DETAILS.search(x) for x in region) or (opened and not any(
-            "</details" in x.lower() for x in source[opened[-1]:line - 1])):
-        title, box_id = _box_lines(source, opened[-1] if opened else line - 1)
+    openers, closers = _details_lines(tuple(source))
+    k = bisect_left(openers, line - 1)
+    opened = openers[k - 1] if k else -1          # the last <details> above the stretch
+    if any(_DETAILS.search(x) for x in region) or (
+            opened >= 0 and bisect_left(closers, opened) == bisect_left(closers, line - 1)):
+        title, box_id = _box_lines(source, opened if opened >= 0 else line - 1)
         return ("a <details> box written in HTML keeps the Markdown inside it as typed here: "
                 f"write it as a box, its first lines '/// details | {title}' and "
                 f"'    attrs: {{id: {box_id}}}' (a box needs an id), then the Markdown, "
@@ -150,6 +153,15 @@ def _note_above(source: Sequence[str], line: int) -> str:
             return ""
         k -= 1
     return ""
+
+
+@lru_cache(maxsize=2)
+def _details_lines(source: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """The 0-based lines of `source` that open a `<details>`, and those that hold a
+    `</details`: read once for all the stretches of a page (each stretch read every line
+    above it again, in the square of the page's length)."""
+    return ([n for n, x in enumerate(source) if _DETAILS.search(x)],
+            [n for n, x in enumerate(source) if "</details" in x.lower()])
 
 
 @lru_cache(maxsize=2)
@@ -344,14 +356,32 @@ def _under_an_item(source: Sequence[str], block: Block) -> bool:
     return 1 < block.line <= len(source) + 1 and bool(_BULLET.match(source[block.line - 2]))
 
 
+_COMPARED_LETTERS = 1_000_000     # the most letter pairs `_words_apart` compares one by one
+
+
+def _shared_start(a: str, b: str) -> int:
+    """How many characters `a` and `b` share at their start."""
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
 def _words_apart(ours: list[Block], theirs: list[Block]) -> str:
     """' (GitHub shows 'eos', 'pad' where the page does not)': the letters and digits one
     reading has and the other lacks, so the author sees where to look ('' if none)."""
     mine, github = "".join(b.key for b in ours), "".join(b.key for b in theirs)
     only_github: list[str] = []
     only_mine: list[str] = []
-    matcher = SequenceMatcher(None, mine, github, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    # difflib over two paragraphs' letters takes time in the square of their length (and
+    # more: a 20,000-letter paragraph with one word apart, 7 s): for long ones, what they
+    # share at either end is left out first, and a middle still too long to compare is told
+    # as one (both sides non-empty there: an empty side makes the product 0)
+    if len(mine) * len(github) > _COMPARED_LETTERS:
+        head = _shared_start(mine, github)
+        tail = _shared_start(mine[head:][::-1], github[head:][::-1])
+        mine, github = mine[head:len(mine) - tail], github[head:len(github) - tail]
+    opcodes = SequenceMatcher(None, mine, github, autojunk=False).get_opcodes() \
+        if len(mine) * len(github) <= _COMPARED_LETTERS else \
+        [("replace", 0, len(mine), 0, len(github))]
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag in ("replace", "delete") and mine[i1:i2] not in only_mine:
             only_mine.append(mine[i1:i2])
         if tag in ("replace", "insert") and github[j1:j2] not in only_github:
@@ -485,7 +515,7 @@ class Alignment:
 def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) -> Alignment:
     """Align two readings as `diff` aligns lines (difflib, no junk heuristic); `source`, the
     lines both read, lets a warning's hint name the cause it finds there."""
-    matcher = SequenceMatcher(None, [b.signature for b in ours],
+    matcher = SequenceMatcher(_container, [b.signature for b in ours],
                               [b.signature for b in theirs], autojunk=False)
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
                        [-1] * len(ours))
@@ -496,11 +526,13 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
             result.exact[i1:i2] = result.starts[i1:i2] = [True] * (i2 - i1)
             continue
         # cmark-gfm's first block of the stretch; where it has none, the block after it, but
-        # for cells (of a row cmark-gfm split into fewer) the block before: their row's
+        # for cells (of a row cmark-gfm split into fewer), or blocks deeper than the block
+        # after them (a table's empty row: inside the table above), the block before
         cells = all(b.kind in ("td", "th") for b in ours[i1:i2])
+        inside = i1 < i2 and j1 < len(theirs) and ours[i1].depth > theirs[j1].depth
         after = next((b.line for b in theirs[j1:] if b.line), 0)
         before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
-        line = (before or after) if j1 == j2 and cells else (after or before)
+        line = (before or after) if j1 == j2 and (cells or inside) else (after or before)
         if j1 == j2 and j1 and theirs[j1 - 1].kind == "html":
             # blocks of ours that GitHub keeps in its raw HTML block above: where they start
             line = _under_html(source, theirs[j1 - 1].line, after) or line
@@ -534,6 +566,15 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                     (n, message.replace(_nested_hint(*nested[0][1:]), _nested_hint(h, a)))
                     for n, h, a in nested[1:]]
     return result
+
+
+def _container(signature: str) -> bool:
+    """A block with no words of its own (a list, an item, a table row, a quote, a rule): a
+    match never starts at one, only grows over them from a block with words, as difflib's
+    junk. Each such signature is found hundreds of times in a long page, and difflib looks at
+    every place of it for every block: a page of many tables or quotes that the two parsers
+    read differently took time in the cube of their number (1,000 one-cell tables: minutes)."""
+    return signature.endswith(":")
 
 
 _Opcode = tuple[str, int, int, int, int]

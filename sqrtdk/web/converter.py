@@ -77,7 +77,7 @@ import markdown
 from markdown import Extension, Markdown
 from markdown.extensions.attr_list import AttrListExtension
 from markdown.extensions.def_list import DefListExtension
-from markdown.extensions.footnotes import FootnoteExtension
+from markdown.extensions.footnotes import FN_BACKLINK_TEXT, NBSP_PLACEHOLDER, FootnoteExtension
 from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
@@ -311,6 +311,8 @@ class PageContext:
             return html.unescape(str(blocks[n])) if n < len(blocks) else ""
         text = MATH_HTML_RE.sub(formula, ANY_MATH_RE.sub(formula, text))   # tokens, math elements
         text = HTML_PLACEHOLDER_RE.sub(stashed, strip_markers(text))
+        # a note's back-link and the no-break space before it: the footnotes' placeholders
+        text = text.replace(NBSP_PLACEHOLDER, "").replace(FN_BACKLINK_TEXT, "")
         # an entity Markdown wrote itself (MagicLink's e-mail address, `&#97;…`), its '&' held
         # as Markdown's placeholder
         text = _AMP_ENTITY.sub(lambda m: html.unescape("&" + m.group(1)), text)

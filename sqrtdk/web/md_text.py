@@ -54,14 +54,15 @@ def _is_math(el: etree.Element) -> bool:
     return "math" in (el.get("class") or "").split()
 
 
-def _slots(root: etree.Element, *, unmarked: bool = False
+def _slots(root: etree.Element, *, unmarked: bool = False, own: bool = False
            ) -> Iterator[tuple[etree.Element, str]]:
     """(element, "text" | "tail") for every text slot in document order, code and math
     contents left out (their tails are prose again); `unmarked`: the text inside an element
-    that has a `lang` too (its tail is prose)."""
+    that has a `lang` too (its tail is prose); `own`: the text inside a block (BLOCKS) in
+    `root` too, which is that block's (its tail is `root`'s)."""
     def walk(el: etree.Element) -> Iterator[tuple[etree.Element, str]]:
-        skip = el.tag in _SKIP or _is_math(el) or (
-            unmarked and el is not root and bool(el.get("lang")))
+        skip = el.tag in _SKIP or _is_math(el) or (el is not root and (
+            (unmarked and bool(el.get("lang"))) or (own and el.tag in BLOCKS)))
         if not skip:
             yield el, "text"
             for child in el:
@@ -98,38 +99,34 @@ class CjkLineJoin(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         slots = list(_slots(root))
         texts = [_get(el, s) for el, s in slots]
+        # the first character of the first non-empty slot after each slot (as written), and
+        # the last of the last one before it (as joined): one pass each way, not a scan of
+        # the slots for every line break
+        firsts, first = [""] * len(texts), ""
+        for i in range(len(texts) - 1, -1, -1):
+            firsts[i], first = first, texts[i][:1] or first
+        last = ""
         for i, (el, slot) in enumerate(slots):
             text = texts[i]
-            if "\n" not in text:
-                continue
-            out, j, dropped = [], 0, []
-            for m in _LINE_BREAK.finditer(text):
-                before = text[:m.start()] or _last(texts, i)
-                after = text[m.end():] or _first(texts, i)
-                out.append(text[j:m.start()])
-                joined = before and after and _cjk_side(before[-1], after[0])
-                out.append("" if joined else m.group(0))
-                if joined:
-                    dropped += [sum(map(len, out))] * m.group(0).count("\n")
-                j = m.end()
-            out.append(text[j:])
-            texts[i] = "".join(out)
-            _set(el, slot, texts[i])
-            self.positions.joined(el, slot, dropped)
-
-
-def _last(texts: list[str], i: int) -> str:
-    for t in reversed(texts[:i]):
-        if t:
-            return t
-    return ""
-
-
-def _first(texts: list[str], i: int) -> str:
-    for t in texts[i + 1:]:
-        if t:
-            return t
-    return ""
+            if "\n" in text:
+                out, j, dropped, length = [], 0, [], 0
+                for m in _LINE_BREAK.finditer(text):
+                    before = text[m.start() - 1] if m.start() else last
+                    after = text[m.end()] if m.end() < len(text) else firsts[i]
+                    out.append(text[j:m.start()])
+                    length += m.start() - j
+                    joined = before and after and _cjk_side(before, after)
+                    if joined:
+                        dropped += [length] * m.group(0).count("\n")
+                    else:
+                        out.append(m.group(0))
+                        length += len(m.group(0))
+                    j = m.end()
+                out.append(text[j:])
+                texts[i] = "".join(out)
+                _set(el, slot, texts[i])
+                self.positions.joined(el, slot, dropped)
+            last = texts[i][-1:] or last
 
 
 class _QuoteBlocks(Treeprocessor):
@@ -145,21 +142,26 @@ class _QuoteBlocks(Treeprocessor):
 
     def _blocks(self, root: etree.Element) -> Iterator[tuple[etree.Element,
                                                              list[tuple[etree.Element, str]]]]:
-        """Each text block and its own text slots (not those of a block inside it)."""
+        """Each text block and its own text slots (not those of a block inside it, nor of
+        the elements inside that block: a loose list item's paragraphs are theirs, and their
+        quotes were counted, paired and warned about in the item as well)."""
         for block in root.iter():
             if block.tag in BLOCKS:
-                yield block, [(el, s) for el, s in _slots(block) if not (
-                    el is block and s == "tail") and not _inside_other_block(el, block)]
+                yield block, [(el, s) for el, s in _slots(block, own=True)
+                              if not (el is block and s == "tail")]
 
     def _line(self, block: etree.Element, text: str) -> int:
         """The file line of a block: where it was written, else found by its first words in
-        the article (0 if not found)."""
+        the article from the line it cannot be before (a definition's or a box title's
+        words written earlier too are not its line); 0 if not found."""
         if self.positions.line(block):
             return self.positions.line(block)
         words = ANY_MARKERS_RE.sub(" ", text).split()
         tries = [" ".join(words[:n]) for n in (4, 2) if len(words) >= n]
         tries += [words[0][:n] for n in (6, 4, 3)] if words else []   # Chinese: first characters
-        return next((line for t in tries if (line := line_of(self.markdown_source(), t))), 0)
+        start = self.positions.floor(block) or 1
+        return next((line for t in tries
+                     if (line := line_of(self.markdown_source(), t, start=start))), 0)
 
     def _odd(self, block: etree.Element, slots: list[tuple[etree.Element, str]],
              what: str, mark: str = '"') -> None:
@@ -290,10 +292,6 @@ _NOT_CLOSING = "[{(-"                        # smarty's closeClass leaves these 
 _TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
 
 
-def _inside_other_block(el: etree.Element, block: etree.Element) -> bool:
-    return el is not block and el.tag in BLOCKS
-
-
 class LangMarks(Treeprocessor):
     """`lang` on text in the other script (see the module docstring)."""
 
@@ -321,6 +319,7 @@ class LangMarks(Treeprocessor):
                    find: Callable[[str], list[tuple[int, int]]]) -> None:
         """Each run `find` gives (start, end) in a text slot of the prose outside any element
         that has a `lang` already, wrapped in `<span lang=…>` (other_lang)."""
+        places = _Places(root)
         for el, slot in list(_slots(root, unmarked=True)):
             text = _get(el, slot)
             runs = find(text)
@@ -333,15 +332,11 @@ class LangMarks(Treeprocessor):
                 span.text = text[start:end]
                 span.tail = text[end:runs[k + 1][0] if k + 1 < len(runs) else len(text)]
                 spans.append(span)
-            if slot == "text":
-                for k, span in enumerate(spans):
-                    el.insert(k, span)
-                continue
-            parent = _parent(root, el)
+            parent, at = (el, 0) if slot == "text" else places.after(el)
             if parent is not None:
-                at = list(parent).index(el) + 1
                 for k, span in enumerate(spans):
                     parent.insert(at + k, span)
+                places.inserted(parent, len(spans))
 
 
 _LATIN = "A-Za-z\u00c0-\u024f"
@@ -391,11 +386,25 @@ def lang_marked(text: str, script: str, other_lang: str) -> str:
     return "".join(out) + str(escape(text[at:]))
 
 
-def _parent(root: etree.Element, child: etree.Element) -> etree.Element | None:
-    for el in root.iter():
-        if child in list(el):
-            return el
-    return None
+class _Places:
+    """The parent of each element of a tree and the index just after it there, kept right
+    while elements are inserted in document order (each insertion told to `inserted`): one
+    walk of the tree, not one per element (a paragraph of thousands of wrapped runs took
+    time in the square of their number)."""
+
+    def __init__(self, root: etree.Element):
+        self.places = {child: (parent, k) for parent in root.iter()
+                       for k, child in enumerate(parent)}
+        self.added: dict[etree.Element, int] = {}
+
+    def after(self, el: etree.Element) -> tuple[etree.Element | None, int]:
+        """`el`'s parent (None for the root) and the index right after `el` in it."""
+        parent, k = self.places.get(el, (None, 0))
+        return parent, (k + self.added.get(parent, 0) + 1 if parent is not None else 0)
+
+    def inserted(self, parent: etree.Element, n: int) -> None:
+        """`n` elements were inserted into `parent` before the elements still to come."""
+        self.added[parent] = self.added.get(parent, 0) + n
 
 
 # CJK closing punctuation (full-width comma, full stop, enumeration comma, semicolon, colon,
@@ -518,22 +527,22 @@ class KeepWhole(Treeprocessor):
         pattern = self.pattern()
         if pattern is None:
             return
+        places = _Places(root)
         for el, slot in list(_slots(root)):
             found = list(pattern.finditer(_get(el, slot)))
             if found:
-                self._wrap(root, el, slot, found)
+                self._wrap(places, el, slot, found)
 
-    def _wrap(self, root: etree.Element, el: etree.Element, slot: str,
+    def _wrap(self, places: _Places, el: etree.Element, slot: str,
               found: list[re.Match[str]]) -> None:
         text, at = _get(el, slot), self.positions
-        parent = el if slot == "text" else _parent(root, el)
+        parent, start = (el, 0) if slot == "text" else places.after(el)
         if parent is None:
             return
         lines = [(at.at(el, slot, m.start()), at.at(el, slot, m.end())) for m in found]
         joins = at.removed.pop((el, slot), [])
         at.joined(el, slot, [j for j in joins if j < found[0].start()])
         _set(el, slot, text[:found[0].start()])
-        start = 0 if slot == "text" else list(parent).index(el) + 1
         for k, (m, (line, tail)) in enumerate(zip(found, lines)):
             end = found[k + 1].start() if k + 1 < len(found) else len(text)
             span = etree.Element("span", {"class": "nobr"})
@@ -541,6 +550,7 @@ class KeepWhole(Treeprocessor):
             parent.insert(start + k, span)
             at.place(span, line, tail=tail, parent=parent)
             at.joined(span, "tail", [j - m.end() for j in joins if m.end() <= j < end])
+        places.inserted(parent, len(found))
 
 
 class LabelGlue(KeepWhole):

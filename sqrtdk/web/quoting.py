@@ -415,13 +415,19 @@ def _paragraphs(source: str, env: jinja2.Environment) -> list[tuple[int, str]]:
             return [(1, source)]
         joined = found
     pieces, start, line = [], 0, 1
+    # the braces and lines of the piece so far, counted stretch by stretch (a `{{` never
+    # closed made every later paragraph count the piece again from its start: quadratic)
+    at = opened = lines = 0
     for m in _BLANK_LINES.finditer(source):
-        piece = source[start:m.end()]
-        if piece.count("{{") != piece.count("}}") or line + piece.count("\n") in joined:
+        stretch = source[at:m.end()]        # no `{{` or `}}` spans a blank line's end
+        opened += stretch.count("{{") - stretch.count("}}")
+        lines += stretch.count("\n")
+        at = m.end()
+        if opened or line + lines in joined:
             continue
-        pieces.append((line, piece))
-        line += piece.count("\n")
-        start = m.end()
+        pieces.append((line, source[start:m.end()]))
+        line += lines
+        start, lines = m.end(), 0
     if start < len(source):
         pieces.append((line, source[start:]))
     return pieces
