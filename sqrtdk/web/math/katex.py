@@ -282,6 +282,11 @@ def _requests(formulas: Sequence[Formula], macros: dict[str, str]) -> list[dict[
     return out
 
 
+# KaTeX's TeX annotation, and ours: the same, hidden from screen readers (KatexRenderer.render;
+# the one change to KaTeX's HTML besides the copied TeX)
+ANNOTATION = '<annotation encoding="application/x-tex">'
+HIDDEN_ANNOTATION = '<annotation encoding="application/x-tex" aria-hidden="true">'
+
 class KatexRenderer:
     """The KaTeX implementation of sqrtdk.web.math.MathRenderer."""
 
@@ -408,8 +413,7 @@ class KatexRenderer:
         # the TeX is for copying (copy-tex reads it), not for reading aloud: the browser hides
         # an annotation by style alone, which it does not apply in a block it skips off
         # screen (content-visibility), and there a screen reader read the TeX after the math
-        html = html.replace('<annotation encoding="application/x-tex">',
-                            '<annotation encoding="application/x-tex" aria-hidden="true">')
+        html = html.replace(ANNOTATION, HIDDEN_ANNOTATION)
         said = [str(w) for w in answer.get("warnings", ())]
         places = [int(p) for p in answer.get("warning_at", ())]
         places += [-1] * (len(said) - len(places))
