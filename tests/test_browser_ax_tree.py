@@ -45,6 +45,14 @@ def test_every_block_s_text_is_in_the_screen_reader_s_tree_before_any_scrolling(
         v.context.close()
 
 
+def skipped_blocks(page: Any) -> int:
+    """How many of the article's blocks below the first screen the browser may skip drawing
+    (content-visibility: auto)."""
+    return int(page.evaluate("""() => [...document.querySelectorAll('article > *')]
+        .filter(el => el.getBoundingClientRect().top > innerHeight
+                      && getComputedStyle(el).contentVisibility === 'auto').length"""))
+
+
 @pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["360px", "1280px"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_name_is_the_same_off_screen_as_on_screen(platform_browser: Any, served: str,
@@ -58,10 +66,8 @@ def test_a_name_is_the_same_off_screen_as_on_screen(platform_browser: Any, serve
     try:
         page = v.open(f"{lang}/index.html")
         cdp = v.context.new_cdp_session(page)
-        skipped = page.evaluate("""() => [...document.querySelectorAll('article > *')]
-            .filter(el => el.getBoundingClientRect().top > innerHeight
-                          && getComputedStyle(el).contentVisibility === 'auto').length""")
-        assert skipped, "no block is left to the browser to skip: this test checks nothing"
+        assert skipped_blocks(page), "no block is left to the browser to skip: this test " \
+            "checks nothing"
         before = ax_names(cdp)
         lay_out_everything(page)
         page.evaluate(FRAMES)
@@ -90,10 +96,8 @@ def test_nothing_the_page_hides_is_read_from_a_block_skipped_off_screen(
     try:
         page = v.open(f"{lang}/index.html")
         cdp = v.context.new_cdp_session(page)
-        skipped = page.evaluate("""() => [...document.querySelectorAll('article > *')]
-            .filter(el => el.getBoundingClientRect().top > innerHeight
-                          && getComputedStyle(el).contentVisibility === 'auto').length""")
-        assert skipped, "no block is left to the browser to skip: this test checks nothing"
+        assert skipped_blocks(page), "no block is left to the browser to skip: this test " \
+            "checks nothing"
         cdp.send("DOM.getDocument", {"depth": -1})
         heard = []
         for n in cdp.send("Accessibility.getFullAXTree")["nodes"]:
