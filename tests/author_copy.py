@@ -91,7 +91,8 @@ def make(root: Path) -> Path:
     for lang_dir in sorted(p for p in (root / "content").iterdir() if p.is_dir()):
         labels = lang_dir / "figures.toml"
         labels.write_text(labels.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
-                          + steps["figure labels"], encoding="utf-8")
+                          + steps.get(f"figure labels {lang_dir.name}", steps["figure labels"]),
+                          encoding="utf-8")
         article = lang_dir / "index.md"
         text = reword_first_paragraph(article.read_text(encoding="utf-8"), lang_dir.name)
         article.write_text(add_section(text, steps["figure paragraph"]), encoding="utf-8")
