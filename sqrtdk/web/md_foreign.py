@@ -116,15 +116,29 @@ CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _
                 + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
 # AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
 # text in brackets, read to the ']' on its line but not past the next opener of the same
-# macro ('system:' in a formula is none). Read to the line's end from each opener, a line
-# of many openers and no ']' took time in the square of its length (a formula's opener
-# right after Chinese text, 2,000 times: 8 s)
+# macro ('system:' in a formula is none); so is a macro's target before its '['
+# (`_asciidoc_target`). Read to the line's end from each opener, a line of many openers and
+# no ']' (or no '[') took time in the square of its length (a formula's opener right after
+# Chinese text, 2,000 times: 8 s)
 _STEM = "(?:stem|latexmath|asciimath):"
 
 
 def _asciidoc_text(opener: str) -> str:
     """The bracketed text of an AsciiDoc macro whose name matches `opener`."""
     return r"\[(?:(?!" + _NOT_AFTER_WORD + opener + r")[^\]\n])*\]"
+
+
+def _asciidoc_target(start: str, chars: str) -> str:
+    """A macro's target (an address, a file) before its '[', of `chars`, read up to the next
+    place where the rule's own opener, `start`, would begin: from each opener to the line's
+    end, a line of many openers and no '[' took time in the square of its length."""
+    return r"(?:(?!" + start + r")" + chars + r")+"
+
+
+# where an AsciiDoc link, address or image begins (each rule's opener)
+_LINK_START = r"(?<!/)" + _NOT_AFTER_WORD + r"(?:link|xref):"
+_URL_START = r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://"
+_IMAGE_START = r"(?<!:)" + _NOT_AFTER_WORD + r"image:"
 
 
 CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
@@ -653,13 +667,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
-    (re.compile(r"(?<!/)" + _NOT_AFTER_WORD
-                + r"(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+"
+    (re.compile(_LINK_START + _asciidoc_target(_LINK_START, r"[^\s\[\]]")
                 + _asciidoc_text("(?:link|xref):")),
      False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
-    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+"
+    (re.compile(_URL_START + _asciidoc_target(_URL_START, r"[^\s\[\]<>|]")
                 + _asciidoc_text("(?:https?|ftp)://")),
      False, "an AsciiDoc link 'https://…[text]'", "[text](address)"),
     (re.compile("<(?:<|" + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+")
@@ -669,7 +682,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 + _asciidoc_text("footnote(?:ref)?:")), False,
      "an AsciiDoc footnote 'footnote:[…]'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"image::?[^\s\[\]]+" + _asciidoc_text("image:")),
+    (re.compile(_IMAGE_START + ":?" + _asciidoc_target(_IMAGE_START, r"[^\s\[\]]")
+                + _asciidoc_text("image:")),
      False,
      "an AsciiDoc image 'image::…[…]'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
