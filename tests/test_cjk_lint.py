@@ -427,6 +427,22 @@ def test_a_link_reference_s_label_is_not_linted_but_the_link_s_words_are(tmp_pat
     assert len(found) == 1 and f"'{TEST} numpy" in found[0], found
 
 
+@pytest.mark.parametrize("use", ["[{label}]", "[{label}][]"], ids=["shortcut", "collapsed"])
+def test_a_shortcut_reference_s_label_is_not_told_to_change_on_one_side(tmp_path, caplog, use):
+    """A shortcut or collapsed reference's words are its label (`[参考1]` with its
+    `[参考1]: …`): it was told '参考1' reads better as '参考 1'
+    at the use alone (the definition's label is read as a stand-in), and done, the link
+    named no definition and was published as text, silently. Such a label is read as a
+    stand-in at both; a shortcut no definition defines is text, still read."""
+    label = f"{REF}1"
+    text = f"{ZH}{use.format(label=label)}{COMMA}{ZH}\n\n[{label}]: https://example.org/\n"
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f"{ZH}{use.format(label=label)}{COMMA}[numpy{REF}]\n\n"
+                     f"[{label}]: https://example.org/\n", caplog)
+    assert len(found) == 1 and f"[numpy {REF}]" in found[0] and "label" not in found[0], found
+
+
 def test_a_box_s_id_is_not_linted_but_its_title_is(tmp_path, caplog):
     """A box's `attrs: {id: 推导1}` is an address: autocorrect told the id to be '推导 1'
     (an id a link names, `(#推导1)`, would then miss it). Its title is still read."""

@@ -96,22 +96,43 @@ _LABEL = re.compile(r"\[\^(?P<note>[^\]\s]+)\]|(?<=\])\[(?P<ref>[^\]\n]+)\]"
                     r"|^(?P<indent>[ \t]+)(?P<attrs>attrs:[ \t]*\{[^{}\n]*\})[ \t]*$", re.M)
 
 
+# a shortcut or collapsed reference link, `[\u53c2\u80031]` or `[\u53c2\u80031][]`, whose
+# words are its label
+_SHOWN_LABEL = re.compile(r"(?<![\]\\])\[(?!\^)([^\[\]\n]+)\](?:\[\])?(?![\[(:])")
+
+
+def _label_key(label: str) -> str:
+    """A reference label as links match it (case and runs of spaces aside)."""
+    return " ".join(label.casefold().split())
+
+
 def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
     """`text` with each label no reader sees (_LABEL) that is not ASCII as an ASCII
-    stand-in, and what each stand-in takes the place of (to quote the text as written)."""
+    stand-in, and what each stand-in takes the place of (to quote the text as written). So
+    is the label of a shortcut or collapsed reference that a definition defines: its words
+    are the label, which changed there alone no longer names the definition."""
     stand_ins: dict[str, str] = {}
+
+    def key_of(written: str, note: bool) -> str:
+        key = next((k for k, v in stand_ins.items() if v == written),
+                   f"[{'^' if note else ''}label{len(stand_ins)}x]")
+        stand_ins[key] = written
+        return key
 
     def stand_in(m: re.Match[str]) -> str:
         label = m["note"] or m["ref"] or m["defined"] or m["attrs"]
         if label.isascii():
             return m.group(0)
         lead = m["lead"] or m["indent"] or ""
-        written = m["attrs"] or m.group(0)[len(lead):]
-        key = next((k for k, v in stand_ins.items() if v == written),
-                   f"[{'^' if m['note'] else ''}label{len(stand_ins)}x]")
-        stand_ins[key] = written
-        return lead + key
-    return _LABEL.sub(stand_in, text), stand_ins
+        return lead + key_of(m["attrs"] or m.group(0)[len(lead):], bool(m["note"]))
+
+    defined = {_label_key(m["defined"]) for m in _LABEL.finditer(text) if m["defined"]}
+
+    def shown(m: re.Match[str]) -> str:
+        if m[1].isascii() or _label_key(m[1]) not in defined:
+            return m.group(0)
+        return key_of(f"[{m[1]}]", False) + m.group(0)[len(m[1]) + 2:]
+    return _SHOWN_LABEL.sub(shown, _LABEL.sub(stand_in, text)), stand_ins
 
 
 # a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
