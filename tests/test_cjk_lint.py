@@ -476,3 +476,14 @@ def test_strict_s_last_line_says_the_site_was_not_written_not_that_nothing_was(
     said = report(strict_failure([], tmp_path, [BuildError(tmp_path / "a.md", 1, "x")], out))
     assert "nothing was written" not in said[-1], said
     assert f"the site was not written: {display_path(out)} is as it was" in said[-1], said
+
+
+@pytest.mark.timeout(60)    # linear: well under a second; before, in the square of the count
+def test_many_labels_on_a_line_read_in_linear_time() -> None:
+    """Each label's stand-in was looked up among all those made before it (the labels' and
+    the HTML attributes' lookups written twice): a line of 100,000 notes' labels, each its
+    own, took time in the square of their number (1 s at 10,000)."""
+    from sqrtdk.web.cjk_lint import _ascii_note_labels
+    line = "".join(f"[^{NOTE}{k}]" for k in range(100_000))
+    text, stand_ins = _ascii_note_labels(line)
+    assert text.isascii() and len(stand_ins) == 100_000
