@@ -687,6 +687,7 @@ def test_a_subscript_escaped_for_markdown_is_told_the_tex_it_means(source: str, 
 @pytest.mark.parametrize("source", [
     "A name $\\text{max\\_len}$, $\\mathrm{batch\\_size}$, $\\operatorname{d\\_model}(x)$.\n",
     "A blank $f(\\_)$, a rule $\\_\\_$ and a break $a \\\\_i$.\n",
+    "A method $\\_\\_init\\_\\_$ and $\\mathtt{\\_\\_len\\_\\_}$.\n",
     "a\n\n$$\n\\texttt{x\\_1} + \\textbf{{y\\_2}}\n$$\n",
 ])
 def test_an_underscore_written_as_text_in_a_formula_is_no_escape(source: str) -> None:

@@ -91,8 +91,10 @@ _SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 # a subscript's '_' escaped for Markdown (`\sum\_{i=1}`, `x\_i`, `w\_\theta`), as posts
 # written for MathJax behind Markdown (Hexo's marked, pandoc's Markdown output) escape it
 # while their commands keep one backslash; KaTeX draws an underscore. Not the '\_' of a
-# name in text (`\text{max\_len}`), nor one before anything else (`f(\_)`, `\_\_`)
-_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)((?:\\\\)*)\\_(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
+# name in text (`\text{max\_len}`), nor one before anything else (`f(\_)`, `\_\_`), nor
+# one after another (a name's `\_\_init\_\_`: a subscript is never written twice)
+_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)(?<!\\_)((?:\\\\)*)\\_"
+                                r"(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
