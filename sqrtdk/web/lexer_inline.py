@@ -251,8 +251,10 @@ class InlineScanner:
         `first`) whose commands keep one backslash: an error at the line of the first,
         giving the formula with those escapes resolved (a name's '\\_' in text stays)."""
         texts = _text_arguments(tex)
+        starts = [a for a, _ in texts]
         found = [m for m in _ESCAPED_SUBSCRIPT.finditer(tex)
-                 if not any(a <= m.start() < b for a, b in texts)]
+                 if not ((k := bisect.bisect_right(starts, m.start()) - 1) >= 0
+                         and m.start() < texts[k][1])]
         if not found:
             return
         at = {m.end() - 2 for m in found}
@@ -856,17 +858,25 @@ def prose_only(tex: str) -> bool:
 
 def _text_arguments(tex: str) -> list[tuple[int, int]]:
     """The spans of `tex` inside a text command's argument (`\\text{…}`, `\\mathrm{…}`,
-    `\\operatorname{…}`), nested groups included; an argument never closed runs to the end."""
-    spans = []
-    for m in _TEXT_ARGUMENT.finditer(tex):
-        depth, k = 1, m.end()
-        while k < len(tex) and depth:
-            if tex[k] == "\\":
-                k += 2
-                continue
-            depth += {"{": 1, "}": -1}.get(tex[k], 0)
-            k += 1
-        spans.append((m.end(), k))
+    `\\operatorname{…}`), nested groups included, in order, the outermost only (one walk
+    of the TeX: read from each command to its argument's end, a formula of many took time
+    in the square of their number); an argument never closed runs to the end."""
+    opens = {m.end() for m in _TEXT_ARGUMENT.finditer(tex)}
+    spans: list[tuple[int, int]] = []
+    depth, k, start, closing = 0, 0, -1, 0
+    while k < len(tex):
+        if start < 0 and k in opens:            # after the argument's '{', counted
+            start, closing = k, depth
+        if tex[k] == "\\":
+            k += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(tex[k], 0)
+        k += 1
+        if start >= 0 and depth < closing:
+            spans.append((start, k))
+            start = -1
+    if start >= 0:
+        spans.append((start, len(tex)))
     return spans
 
 
