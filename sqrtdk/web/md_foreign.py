@@ -29,6 +29,8 @@ import difflib
 import html
 import logging
 import re
+import string
+import unicodedata
 import xml.etree.ElementTree as etree
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
@@ -110,6 +112,31 @@ _WORD = f"[^\\W{CJK}]"
 _NOT_AFTER_WORD = f"(?<!{_WORD})"
 _NOT_BEFORE_WORD = f"(?!{_WORD})"
 _SPACE = f"[\\s{CJK}]"
+
+
+def _punctuation_class() -> str:
+    """A character class of the punctuation marks of GFM's flanking rules (6.5): ASCII's
+    and Unicode's (categories P*), as ranges."""
+    marks = [c for c in range(0x10000) if chr(c) in string.punctuation
+             or unicodedata.category(chr(c)).startswith("P")]
+    ranges: list[list[int]] = []
+    for c in marks:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "")
+                         for a, b in ranges) + "]"
+
+
+_PUNCTUATION = _punctuation_class()
+# a single tilde right after a Chinese character that opens GitHub's strikethrough (left-
+# flanking): before no space and no punctuation mark
+_CJK_TILDE = r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?![\s~]|" + _PUNCTUATION + ")"
+# and one that closes it (right-flanking): after no space, and after a punctuation mark only
+# before a space, a punctuation mark or the text's end
+_CLOSING_TILDE = (r"(?:(?<![\s~])(?<!" + _PUNCTUATION + r")~|(?<=" + _PUNCTUATION
+                  + r")(?<!~)~(?=\s|" + _PUNCTUATION + r"|$))(?!~)")
 # a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
@@ -785,11 +812,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # the marks above right after a Chinese character, which their patterns leave out with
     # the letters and digits before them (`a==b`, `3~5`): Typora's `\u662f==\u9ad8\u4eae==`, and a
     # single tilde's pair GitHub strikes (GFM 6.5: a Chinese character is no punctuation),
-    # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice
+    # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice; one
+    # before a punctuation mark opens nothing there (not left-flanking: a home folder's
+    # `\u4e3a~/data\uff0c\u6216\u8005~/code` is text on GitHub too)
     (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
      "highlighting '==…=='", "<mark>…</mark>"),
-    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s])~(?![~\w])"
-                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s\W])~(?!~)"),
+    (re.compile(_CJK_TILDE + r"[^~]*?" + _CLOSING_TILDE),
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
      "strikes"),
