@@ -3201,6 +3201,19 @@ def test_marks_right_after_a_chinese_character_warn_at_their_line(tmp_path: Path
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
 
 
+@pytest.mark.parametrize("text, lang", [("It takes ~10~20 ms a step.\n", "en"),
+                                        ("约 ~10~20 毫秒。\n", "zh")])
+def test_an_approximate_range_of_two_tildes_is_told_struck_not_a_subscript(
+        tmp_path: Path, text: str, lang: str) -> None:
+    """'~10~20' (about 10 to 20) after a space: GitHub strikes '10', and a6054f4 told it as
+    Typora's subscript, whose advice, <sub>10</sub>20, no range means. One or two letters or
+    digits between tildes and a digit right after are struck words, told so (fails before)."""
+    with captured() as warned:
+        html(tmp_path, text, lang=lang)
+    got = [w for w in warned if "published as typed" in w]
+    assert len(got) == 1 and "strikethrough" in got[0] and "('~10~')" in got[0], warned
+
+
 @pytest.mark.parametrize("text", ["温度在 20~30 度之间。\n", "（~5）和（~6）。\n", "约 ~5 个。\n",
                                   "路径为~/data，或者~/code。\n", "从~（5）到~（10）。\n",
                                   "约~5，~°C。\n"])

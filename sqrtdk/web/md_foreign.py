@@ -488,7 +488,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
     # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
     # (not one or two letters or digits after a space: Typora's subscript, below)
-    (re.compile(r"(?<![~\w)])~(?![A-Za-z0-9]{1,2}~(?!~))(?=[^~\s])[^~]*?"
+    (re.compile(r"(?<![~\w)])~(?![A-Za-z0-9]{1,2}~(?![~0-9]))(?=[^~\s])[^~]*?"
                 r"(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
      False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
@@ -498,9 +498,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "<ins>…</ins>"),
     # (Typora's and pandoc's after a space or a punctuation mark too, one or two letters or
     # digits: `Q ~m~`, `score ~0~`, `Q\uff0c~m~` in a Chinese note; a word or more there is
-    # struck, above; after a Chinese character, struck: the Chinese rule below)
-    (re.compile(r"(?:(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}"
-                r"|(?<![\w~)])~[A-Za-z0-9]{1,2})~(?!~)"), False,
+    # struck, above, and so is one before a digit, an approximate range `~10~20`; after a
+    # Chinese character, struck: the Chinese rule below)
+    (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"
+                r"|(?<![\w~)])~[A-Za-z0-9]{1,2}~(?![~0-9])"), False,
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
