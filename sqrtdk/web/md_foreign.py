@@ -358,6 +358,17 @@ def box_slug(title: str, kind: str, unique: Callable[[str], str] = str) -> str:
     return unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
 
 
+def unique_id(slug: str, taken: set[str]) -> str:
+    """`slug`, or `slug-2`, `slug-3`, … the first one `taken` lacks, then added to it (an id
+    to tell that no element or earlier advice of the page has)."""
+    n, unique = 1, slug
+    while unique in taken:
+        n += 1
+        unique = f"{slug}-{n}"
+    taken.add(unique)
+    return unique
+
+
 def _container_instead(text: str, unique: Callable[[str], str] = str,
                        titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the `:::` container that starts `text`: the lines of a box titled
@@ -1071,12 +1082,7 @@ class ForeignSyntax(Treeprocessor):
 
     def _unique(self, slug: str) -> str:
         """`slug`, or `slug-2`, `slug-3`, … where the page or an earlier advice has it."""
-        n, unique = 1, slug
-        while unique in self._ids:
-            n += 1
-            unique = f"{slug}-{n}"
-        self._ids.add(unique)
-        return unique
+        return unique_id(slug, self._ids)
 
     def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
