@@ -137,8 +137,8 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         key = getattr(e, "label_key", "")
         if key and isinstance(e, (ValueError, KeyError, IndexError, AttributeError)):
             raise LabelError(job.lang, name, key, str(e)) from None
-        if _raised_in(specs[name].draw, e):     # the figure module's own line, not ours
-            raise FigureCodeError(*reader_line(specs[name].draw, e), (
+        if at := _module_line(specs[name].draw, e):    # the figure module's line, not ours
+            raise FigureCodeError(*at, (
                 f"figure '{name}' ({job.lang}, {job.layout}) stops here with "
                 f"{type(e).__name__}: {e}; fix its code")) from None
         raise
@@ -152,21 +152,22 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
                      f"most {fits} of its {len(table[key])} characters fit: shorten it")
 
 
-def _raised_in(drawer: Callable[..., None], error: BaseException) -> bool:
-    """Whether the last frame of the project's code in `error`'s traceback is in `drawer`
-    (a figure's drawing function, or code nested in it): a mistake of the figure's module,
-    such as a misspelt matplotlib method, or a call matplotlib refuses. An error raised in
-    the project's own helpers (draw.py, figure_fit.py) stays a bug of ours."""
+def _module_line(drawer: Callable[..., None], error: BaseException) -> tuple[str, int] | None:
+    """The file and line at which `error` was raised in the module of `drawer` (a figure's
+    drawing function, code nested in it, or a helper of that module the function calls),
+    when that is the last frame of the project's code in its traceback: a mistake of the
+    figure's module, such as a misspelt matplotlib method, or a call matplotlib refuses.
+    None for an error raised in the project's own helpers (draw.py, figure_fit.py), which
+    stays a bug of ours."""
     import traceback
 
     from .options import PACKAGE_DIR
-    code = drawer.__code__
-    last = max((line for *_, line in code.co_lines() if line), default=code.co_firstlineno)
-    ours = [frame.f_code for frame, _ in traceback.walk_tb(error.__traceback__)
-            if frame.f_code.co_filename == code.co_filename
+    module = drawer.__code__.co_filename
+    ours = [(frame.f_code.co_filename, line)
+            for frame, line in traceback.walk_tb(error.__traceback__)
+            if frame.f_code.co_filename == module
             or Path(frame.f_code.co_filename).is_relative_to(PACKAGE_DIR)]
-    return bool(ours) and ours[-1].co_filename == code.co_filename and \
-        code.co_firstlineno <= ours[-1].co_firstlineno <= last
+    return ours[-1] if ours and ours[-1][0] == module else None
 
 
 _CARD = "card."             # the social card's own labels, beside its figure's

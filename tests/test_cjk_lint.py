@@ -427,6 +427,22 @@ def test_a_link_reference_s_label_is_not_linted_but_the_link_s_words_are(tmp_pat
     assert len(found) == 1 and f"'{TEST} numpy" in found[0], found
 
 
+@pytest.mark.parametrize("use", ["[{label}]", "[{label}][]"], ids=["shortcut", "collapsed"])
+def test_a_shortcut_reference_s_label_is_not_told_to_change_on_one_side(tmp_path, caplog, use):
+    """A shortcut or collapsed reference's words are its label (`[参考1]` with its
+    `[参考1]: …`): it was told '参考1' reads better as '参考 1'
+    at the use alone (the definition's label is read as a stand-in), and done, the link
+    named no definition and was published as text, silently. Such a label is read as a
+    stand-in at both; a shortcut no definition defines is text, still read."""
+    label = f"{REF}1"
+    text = f"{ZH}{use.format(label=label)}{COMMA}{ZH}\n\n[{label}]: https://example.org/\n"
+    assert warnings(tmp_path, text, caplog) == []
+    caplog.clear()
+    found = warnings(tmp_path, f"{ZH}{use.format(label=label)}{COMMA}[numpy{REF}]\n\n"
+                     f"[{label}]: https://example.org/\n", caplog)
+    assert len(found) == 1 and f"[numpy {REF}]" in found[0] and "label" not in found[0], found
+
+
 def test_a_box_s_id_is_not_linted_but_its_title_is(tmp_path, caplog):
     """A box's `attrs: {id: 推导1}` is an address: autocorrect told the id to be '推导 1'
     (an id a link names, `(#推导1)`, would then miss it). Its title is still read."""
@@ -460,3 +476,14 @@ def test_strict_s_last_line_says_the_site_was_not_written_not_that_nothing_was(
     said = report(strict_failure([], tmp_path, [BuildError(tmp_path / "a.md", 1, "x")], out))
     assert "nothing was written" not in said[-1], said
     assert f"the site was not written: {display_path(out)} is as it was" in said[-1], said
+
+
+@pytest.mark.timeout(60)    # linear: well under a second; before, in the square of the count
+def test_many_labels_on_a_line_read_in_linear_time() -> None:
+    """Each label's stand-in was looked up among all those made before it (the labels' and
+    the HTML attributes' lookups written twice): a line of 100,000 notes' labels, each its
+    own, took time in the square of their number (1 s at 10,000)."""
+    from sqrtdk.web.cjk_lint import _ascii_note_labels
+    line = "".join(f"[^{NOTE}{k}]" for k in range(100_000))
+    text, stand_ins = _ascii_note_labels(line)
+    assert text.isascii() and len(stand_ins) == 100_000

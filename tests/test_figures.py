@@ -506,6 +506,35 @@ def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
     assert not isinstance(raised.value, FigureCodeError), raised.value
 
 
+def _module_helper(xs: list[float], x: float) -> int:
+    """A figure module's own helper, beside its drawing functions (sheet2.py's _index)."""
+    return xs.index(x)
+
+
+def test_a_python_mistake_in_a_figure_module_s_helper_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A figure module's helper function, called by its drawing function (sheet2.py has
+    one), that raised stopped the build with a traceback as 'a bug in the build': only an
+    error whose last frame was inside the drawing function was the author's. It is an error
+    at the helper's line, where Python raised."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+
+    def drawer(fig: Any, results: Any, words: Any, layout: str) -> None:
+        draw.panels(fig, 1, layout)
+        _module_helper([1.0, 2.0], 3.0)
+
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, drawer, spec.needs, spec.labels))
+    with pytest.raises(FigureCodeError) as e:
+        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    assert (e.value.file, e.value.line) == (
+        __file__, inspect.getsourcelines(_module_helper)[1] + 2), e.value
+    assert "ValueError" in e.value.message and name in e.value.message, e.value.message
+
+
 _STYLE = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
 
 

@@ -684,9 +684,20 @@ def test_a_subscript_escaped_for_markdown_is_told_the_tex_it_means(source: str, 
     assert "Markdown" in e.value.message
 
 
+@pytest.mark.timeout(60)    # linear: about a second; before, minutes
+def test_a_long_formula_of_many_text_commands_is_read_in_linear_time() -> None:
+    """Each text command's argument was read from the command to its end, and each escaped
+    '\\_' looked for among all of them: a formula of 30,000 '\\text{a}x\\_1' took time
+    in the square of their number (6 s at 8,000)."""
+    with pytest.raises(BuildError) as e:
+        mask(P, "a $" + " ".join(["\\text{a}x\\_1"] * 30_000) + "$ b\n")
+    assert e.value.line == 1 and "'\\_' in a formula" in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize("source", [
     "A name $\\text{max\\_len}$, $\\mathrm{batch\\_size}$, $\\operatorname{d\\_model}(x)$.\n",
     "A blank $f(\\_)$, a rule $\\_\\_$ and a break $a \\\\_i$.\n",
+    "A method $\\_\\_init\\_\\_$ and $\\mathtt{\\_\\_len\\_\\_}$.\n",
     "a\n\n$$\n\\texttt{x\\_1} + \\textbf{{y\\_2}}\n$$\n",
 ])
 def test_an_underscore_written_as_text_in_a_formula_is_no_escape(source: str) -> None:

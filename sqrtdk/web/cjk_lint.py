@@ -96,22 +96,61 @@ _LABEL = re.compile(r"\[\^(?P<note>[^\]\s]+)\]|(?<=\])\[(?P<ref>[^\]\n]+)\]"
                     r"|^(?P<indent>[ \t]+)(?P<attrs>attrs:[ \t]*\{[^{}\n]*\})[ \t]*$", re.M)
 
 
-def _ascii_note_labels(text: str) -> tuple[str, dict[str, str]]:
+# a shortcut or collapsed reference link, `[\u53c2\u80031]` or `[\u53c2\u80031][]`, whose
+# words are its label
+_SHOWN_LABEL = re.compile(r"(?<![\]\\])\[(?!\^)([^\[\]\n]+)\](?:\[\])?(?![\[(:])")
+
+
+def _label_key(label: str) -> str:
+    """A reference label as links match it (case and runs of spaces aside)."""
+    return " ".join(label.casefold().split())
+
+
+class _StandIns(dict[str, str]):
+    """Each ASCII stand-in of a label no reader sees and what it takes the place of."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._keys: dict[str, str] = {}     # the stand-in of each label as written
+
+    def key(self, written: str, form: str = "{}") -> str:
+        """The stand-in of `written` (one for each text written), made in `form`."""
+        if written not in self._keys:
+            self._keys[written] = form.format(f"label{len(self)}x")
+            self[self._keys[written]] = written
+        return self._keys[written]
+
+    def restored(self, text: str) -> str:
+        """`text` with each stand-in as written."""
+        return _STAND_IN.sub(lambda m: self.get(m[0], m[0]), text) if self else text
+
+
+# a stand-in as `_StandIns.key` makes them: `[^label0x]`, `[label1x]`, `label2x`
+_STAND_IN = re.compile(r"\[\^?label\d+x\]|label\d+x")
+
+
+def _ascii_note_labels(text: str) -> tuple[str, _StandIns]:
     """`text` with each label no reader sees (_LABEL) that is not ASCII as an ASCII
-    stand-in, and what each stand-in takes the place of (to quote the text as written)."""
-    stand_ins: dict[str, str] = {}
+    stand-in, and what each stand-in takes the place of (to quote the text as written). So
+    is the label of a shortcut or collapsed reference that a definition defines: its words
+    are the label, which changed there alone no longer names the definition."""
+    stand_ins = _StandIns()
 
     def stand_in(m: re.Match[str]) -> str:
         label = m["note"] or m["ref"] or m["defined"] or m["attrs"]
         if label.isascii():
             return m.group(0)
         lead = m["lead"] or m["indent"] or ""
-        written = m["attrs"] or m.group(0)[len(lead):]
-        key = next((k for k, v in stand_ins.items() if v == written),
-                   f"[{'^' if m['note'] else ''}label{len(stand_ins)}x]")
-        stand_ins[key] = written
-        return lead + key
-    return _LABEL.sub(stand_in, text), stand_ins
+        return lead + stand_ins.key(m["attrs"] or m.group(0)[len(lead):],
+                                    "[^{}]" if m["note"] else "[{}]")
+
+    defined = {_label_key(m["defined"]) for m in _LABEL.finditer(text) if m["defined"]}
+
+    def shown(m: re.Match[str]) -> str:
+        if m[1].isascii() or _label_key(m[1]) not in defined:
+            return m.group(0)
+        return stand_ins.key(f"[{m[1]}]", "[{}]") + m.group(0)[len(m[1]) + 2:]
+    return _SHOWN_LABEL.sub(shown, _LABEL.sub(stand_in, text)), stand_ins
 
 
 # a cell's end in a table row: a '|' that is not escaped, nor inside a template's {{ }} or
@@ -316,7 +355,7 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
                  "them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
-            _labels_restored(text, stand_ins).replace(TEXT_BRACKET, "["), "$…$"))
+            stand_ins.restored(text).replace(TEXT_BRACKET, "["), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
@@ -342,7 +381,7 @@ class _StartTags(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-def _ascii_attribute_values(text: str, stand_ins: dict[str, str]) -> str:
+def _ascii_attribute_values(text: str, stand_ins: _StandIns) -> str:
     """`text` with each value of an inline HTML attribute that is no words (an address, an
     id: `<a href="#\u56fe1">`) and not ASCII as an ASCII stand-in, recorded in `stand_ins`."""
     if "<" not in text:
@@ -356,21 +395,11 @@ def _ascii_attribute_values(text: str, stand_ins: dict[str, str]) -> str:
         for name, value in attrs:
             if not value or value.isascii() or name in _WORDS_ATTRIBUTES or value not in changed:
                 continue
-            key = next((k for k, v in stand_ins.items() if v == value),
-                       f"label{len(stand_ins)}x")
-            stand_ins[key] = value
-            changed = changed.replace(value, key)
+            changed = changed.replace(value, stand_ins.key(value))
         row = lines[line - 1] if 0 < line <= len(lines) else ""
         if changed != written and row.startswith(written, column):
             lines[line - 1] = row[:column] + changed + row[column + len(written):]
     return "\n".join(lines)
-
-
-def _labels_restored(text: str, stand_ins: dict[str, str]) -> str:
-    """`text` with each note label's stand-in (`_ascii_note_labels`) as written."""
-    for key, written in stand_ins.items():
-        text = text.replace(key, written)
-    return text
 
 
 # full-width spaces at the start of a line's text, after a quote's '>' or a list's marker

@@ -30,7 +30,7 @@ from ..errors import BuildError
 from ..html_parsing import HTMLParser
 from .blocks import cmark_tree, sourcepos_line
 from .comments import comment_spans
-from .md_foreign import box_slug, box_title
+from .md_foreign import box_slug, box_title, unique_id
 
 _TOC_OPEN = re.compile(r"<!--[ \t]*(?:TOC\b[^\n]*?|START[ \t]+doctoc\b[^\n]*?)[ \t]*-->",
                        re.I)
@@ -145,12 +145,7 @@ def notion_callouts(text: str, titles: Mapping[str, str] = MappingProxyType({})
         if parser.first == "aside" and parser.marked:
             kind = callout_kind(parser.emoji)
             title = box_title(kind, titles)
-            stem = box_slug(title, kind)
-            slug, n = stem, 1
-            while slug in taken:
-                n += 1
-                slug = f"{stem}-{n}"
-            taken.add(slug)
+            slug = box_slug(title, kind, lambda stem: unique_id(stem, taken))
             found.append((first, title, slug))
     return found
 

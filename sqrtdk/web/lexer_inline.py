@@ -91,8 +91,10 @@ _SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 # a subscript's '_' escaped for Markdown (`\sum\_{i=1}`, `x\_i`, `w\_\theta`), as posts
 # written for MathJax behind Markdown (Hexo's marked, pandoc's Markdown output) escape it
 # while their commands keep one backslash; KaTeX draws an underscore. Not the '\_' of a
-# name in text (`\text{max\_len}`), nor one before anything else (`f(\_)`, `\_\_`)
-_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)((?:\\\\)*)\\_(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
+# name in text (`\text{max\_len}`), nor one before anything else (`f(\_)`, `\_\_`), nor
+# one after another (a name's `\_\_init\_\_`: a subscript is never written twice)
+_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)(?<!\\_)((?:\\\\)*)\\_"
+                                r"(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
@@ -249,8 +251,10 @@ class InlineScanner:
         `first`) whose commands keep one backslash: an error at the line of the first,
         giving the formula with those escapes resolved (a name's '\\_' in text stays)."""
         texts = _text_arguments(tex)
+        starts = [a for a, _ in texts]
         found = [m for m in _ESCAPED_SUBSCRIPT.finditer(tex)
-                 if not any(a <= m.start() < b for a, b in texts)]
+                 if not ((k := bisect.bisect_right(starts, m.start()) - 1) >= 0
+                         and m.start() < texts[k][1])]
         if not found:
             return
         at = {m.end() - 2 for m in found}
@@ -854,17 +858,25 @@ def prose_only(tex: str) -> bool:
 
 def _text_arguments(tex: str) -> list[tuple[int, int]]:
     """The spans of `tex` inside a text command's argument (`\\text{…}`, `\\mathrm{…}`,
-    `\\operatorname{…}`), nested groups included; an argument never closed runs to the end."""
-    spans = []
-    for m in _TEXT_ARGUMENT.finditer(tex):
-        depth, k = 1, m.end()
-        while k < len(tex) and depth:
-            if tex[k] == "\\":
-                k += 2
-                continue
-            depth += {"{": 1, "}": -1}.get(tex[k], 0)
-            k += 1
-        spans.append((m.end(), k))
+    `\\operatorname{…}`), nested groups included, in order, the outermost only (one walk
+    of the TeX: read from each command to its argument's end, a formula of many took time
+    in the square of their number); an argument never closed runs to the end."""
+    opens = {m.end() for m in _TEXT_ARGUMENT.finditer(tex)}
+    spans: list[tuple[int, int]] = []
+    depth, k, start, closing = 0, 0, -1, 0
+    while k < len(tex):
+        if start < 0 and k in opens:            # after the argument's '{', counted
+            start, closing = k, depth
+        if tex[k] == "\\":
+            k += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(tex[k], 0)
+        k += 1
+        if start >= 0 and depth < closing:
+            spans.append((start, k))
+            start = -1
+    if start >= 0:
+        spans.append((start, len(tex)))
     return spans
 
 

@@ -29,6 +29,8 @@ import difflib
 import html
 import logging
 import re
+import string
+import unicodedata
 import xml.etree.ElementTree as etree
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
@@ -110,21 +112,60 @@ _WORD = f"[^\\W{CJK}]"
 _NOT_AFTER_WORD = f"(?<!{_WORD})"
 _NOT_BEFORE_WORD = f"(?!{_WORD})"
 _SPACE = f"[\\s{CJK}]"
+
+
+def _punctuation_class() -> str:
+    """A character class of the punctuation marks of GFM's flanking rules (6.5): ASCII's
+    and Unicode's (categories P*), as ranges."""
+    marks = [c for c in range(0x10000) if chr(c) in string.punctuation
+             or unicodedata.category(chr(c)).startswith("P")]
+    ranges: list[list[int]] = []
+    for c in marks:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "")
+                         for a, b in ranges) + "]"
+
+
+_PUNCTUATION = _punctuation_class()
+# a single tilde right after a Chinese character that opens GitHub's strikethrough (left-
+# flanking): before no space and no punctuation mark
+_CJK_TILDE = r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?![\s~]|" + _PUNCTUATION + ")"
+# and one that closes it (right-flanking): after no space, and after a punctuation mark only
+# before a space, a punctuation mark or the text's end
+_CLOSING_TILDE = (r"(?:(?<![\s~])(?<!" + _PUNCTUATION + r")~|(?<=" + _PUNCTUATION
+                  + r")(?<!~)~(?=\s|" + _PUNCTUATION + r"|$))(?!~)")
 # a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
                 + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
 # AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
 # text in brackets, read to the ']' on its line but not past the next opener of the same
-# macro ('system:' in a formula is none). Read to the line's end from each opener, a line
-# of many openers and no ']' took time in the square of its length (a formula's opener
-# right after Chinese text, 2,000 times: 8 s)
+# macro ('system:' in a formula is none); so is a macro's target before its '['
+# (`_asciidoc_target`). Read to the line's end from each opener, a line of many openers and
+# no ']' (or no '[') took time in the square of its length (a formula's opener right after
+# Chinese text, 2,000 times: 8 s)
 _STEM = "(?:stem|latexmath|asciimath):"
 
 
 def _asciidoc_text(opener: str) -> str:
     """The bracketed text of an AsciiDoc macro whose name matches `opener`."""
     return r"\[(?:(?!" + _NOT_AFTER_WORD + opener + r")[^\]\n])*\]"
+
+
+def _asciidoc_target(start: str, chars: str) -> str:
+    """A macro's target (an address, a file) before its '[', of `chars`, read up to the next
+    place where the rule's own opener, `start`, would begin: from each opener to the line's
+    end, a line of many openers and no '[' took time in the square of its length."""
+    return r"(?:(?!" + start + r")" + chars + r")+"
+
+
+# where an AsciiDoc link, address or image begins (each rule's opener)
+_LINK_START = r"(?<!/)" + _NOT_AFTER_WORD + r"(?:link|xref):"
+_URL_START = r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://"
+_IMAGE_START = r"(?<!:)" + _NOT_AFTER_WORD + r"image:"
 
 
 CITATION_INSTEAD = ("the reference in words ('Vaswani et al., 2017'), or a footnote [^name] "
@@ -317,6 +358,17 @@ def box_slug(title: str, kind: str, unique: Callable[[str], str] = str) -> str:
     return unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
 
 
+def unique_id(slug: str, taken: set[str]) -> str:
+    """`slug`, or `slug-2`, `slug-3`, … the first one `taken` lacks, then added to it (an id
+    to tell that no element or earlier advice of the page has)."""
+    n, unique = 1, slug
+    while unique in taken:
+        n += 1
+        unique = f"{slug}-{n}"
+    taken.add(unique)
+    return unique
+
+
 def _container_instead(text: str, unique: Callable[[str], str] = str,
                        titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the `:::` container that starts `text`: the lines of a box titled
@@ -447,7 +499,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # flanking (GFM 6.5): after a letter or digit, or after a punctuation mark and before
     # no letter or digit (`(~5) and (~6)` strikes nothing on GitHub)
     # (not one or two letters or digits after a space: Typora's subscript, below)
-    (re.compile(r"(?<![~\w)])~(?![A-Za-z0-9]{1,2}~(?!~))(?=[^~\s])[^~]*?"
+    (re.compile(r"(?<![~\w)])~(?![A-Za-z0-9]{1,2}~(?![~0-9]))(?=[^~\s])[^~]*?"
                 r"(?:(?<=\w)|(?<=[^\w\s~])(?=~(?!\w)))~(?!~)"),
      False,
      "strikethrough '~…~' (GitHub's single tilde)", "<del>…</del>, or leave the text out"),
@@ -457,9 +509,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "<ins>…</ins>"),
     # (Typora's and pandoc's after a space or a punctuation mark too, one or two letters or
     # digits: `Q ~m~`, `score ~0~`, `Q\uff0c~m~` in a Chinese note; a word or more there is
-    # struck, above; after a Chinese character, struck: the Chinese rule below)
-    (re.compile(r"(?:(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}"
-                r"|(?<![\w~)])~[A-Za-z0-9]{1,2})~(?!~)"), False,
+    # struck, above, and so is one before a digit, an approximate range `~10~20`; after a
+    # Chinese character, struck: the Chinese rule below)
+    (re.compile(r"(?<=[A-Za-z0-9)])(?<!~)~(?!~)[A-Za-z0-9+-]{1,6}~(?!~)"
+                r"|(?<![\w~)])~[A-Za-z0-9]{1,2}~(?![~0-9])"), False,
      "a subscript '~…~'", "<sub>…</sub>, or a Unicode subscript (H₂O), or math ($H_2O$)"),
     (re.compile(r"(?<=[A-Za-z0-9)])(?<!\^)\^(?!\^)[A-Za-z0-9+-]{1,6}\^(?!\^)"), False,
      "a superscript '^…^'", "<sup>…</sup>, or math ($x^2$)"),
@@ -653,13 +706,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
     # and cross-references `<<id>>`, `<<id,text>>` (the second '<' is an entity's
     # placeholder in the tree); an address linked by MagicLink sits after an element's edge
-    (re.compile(r"(?<!/)" + _NOT_AFTER_WORD
-                + r"(?:link|xref):(?:(?!(?:link|xref):)[^\s\[\]])+"
+    (re.compile(_LINK_START + _asciidoc_target(_LINK_START, r"[^\s\[\]]")
                 + _asciidoc_text("(?:link|xref):")),
      False,
      "an AsciiDoc link 'link:…[…]'",
      "[text](address); for a part of this page, [text](#id)"),
-    (re.compile(r"(?:(?<=\u00aa)|(?<![\w/:\[(<]))(?:https?|ftp)://[^\s\[\]<>|]+"
+    (re.compile(_URL_START + _asciidoc_target(_URL_START, r"[^\s\[\]<>|]")
                 + _asciidoc_text("(?:https?|ftp)://")),
      False, "an AsciiDoc link 'https://…[text]'", "[text](address)"),
     (re.compile("<(?:<|" + re.escape(HTML_PLACEHOLDER).replace("%s", r"\d+")
@@ -669,7 +721,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 + _asciidoc_text("footnote(?:ref)?:")), False,
      "an AsciiDoc footnote 'footnote:[…]'",
      "a footnote: a reference [^name] in the text and '[^name]: the note' below it"),
-    (re.compile(r"(?<!:)" + _NOT_AFTER_WORD + r"image::?[^\s\[\]]+" + _asciidoc_text("image:")),
+    (re.compile(_IMAGE_START + ":?" + _asciidoc_target(_IMAGE_START, r"[^\s\[\]]")
+                + _asciidoc_text("image:")),
      False,
      "an AsciiDoc image 'image::…[…]'",
      "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"),
@@ -771,11 +824,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # the marks above right after a Chinese character, which their patterns leave out with
     # the letters and digits before them (`a==b`, `3~5`): Typora's `\u662f==\u9ad8\u4eae==`, and a
     # single tilde's pair GitHub strikes (GFM 6.5: a Chinese character is no punctuation),
-    # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice
+    # `\u5468\u4e00~\u5468\u4e94\uff0c\u5468\u516d~\u5468\u65e5`, a range written twice; one
+    # before a punctuation mark opens nothing there (not left-flanking: a home folder's
+    # `\u4e3a~/data\uff0c\u6216\u8005~/code` is text on GitHub too)
     (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
      "highlighting '==…=='", "<mark>…</mark>"),
-    (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s])~(?![~\w])"
-                r"|(?<=[\u3400-\u9fff\uf900-\ufaff])~(?=[^~\s])[^~]*?(?<=[^~\s\W])~(?!~)"),
+    (re.compile(_CJK_TILDE + r"[^~]*?" + _CLOSING_TILDE),
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
      "strikes"),
@@ -1028,12 +1082,7 @@ class ForeignSyntax(Treeprocessor):
 
     def _unique(self, slug: str) -> str:
         """`slug`, or `slug-2`, `slug-3`, … where the page or an earlier advice has it."""
-        n, unique = 1, slug
-        while unique in self._ids:
-            n += 1
-            unique = f"{slug}-{n}"
-        self._ids.add(unique)
-        return unique
+        return unique_id(slug, self._ids)
 
     def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
