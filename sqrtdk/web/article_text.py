@@ -54,8 +54,9 @@ class ArticleText:
     first_line: int = 0      # lines before `markdown`'s first (the front matter)
     notes: dict[str, int] = field(default_factory=dict)       # note label -> its definition
     boxes: BoxLines = field(default_factory=BoxLines)
-    references: dict[str, int] = field(default_factory=dict)  # address -> `[ref]: address`
-    raw_urls: dict[str, int] = field(default_factory=dict)    # address -> raw HTML's tag
+    # address -> the line of each `[ref]: address`; of each raw HTML tag holding it
+    references: dict[str, list[int]] = field(default_factory=dict)
+    raw_urls: dict[str, list[int]] = field(default_factory=dict)
     raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
 

@@ -157,9 +157,14 @@ class ArticleExtension(Extension):
         gathered; the headings are serialised here, once Markdown's stash is complete."""
         self.headings.finish()
         p = self.page
-        urls = {**p.text.raw_urls, **self.links.lines, **p.text.references}
+        url_lines = _url_lines(p.text.raw_urls, self.links.lines, p.text.references,
+                               p.text.prose)
+        # the line named first: a reference definition's, else a Markdown link's, else a tag's
+        urls = {url: lines[0] for source in (p.text.raw_urls, self.links.lines,
+                                             p.text.references)
+                for url, lines in source.items() if lines}
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
-                      boxes=self.boxes.lines, urls=urls,
+                      boxes=self.boxes.lines, urls=urls, url_lines=url_lines,
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
                       spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,
@@ -266,6 +271,26 @@ class ArticleExtension(Extension):
         tp.register(FigureNames(md), "sqrtdk-figure-names", 1.89)
         tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
         md.postprocessors.register(BlockTags(md), "raw_html", 30)
+
+
+def _url_lines(raw: Mapping[str, list[int]], links: Mapping[str, list[int]],
+               references: Mapping[str, list[int]], prose: str) -> dict[str, tuple[int, ...]]:
+    """Every line each address was written on (raw HTML's tags, Markdown's links and images,
+    reference definitions), in order: a mistake in an address written several times is
+    told at each of them in one build. A link to a reference definition is fixed at the
+    definition: a Markdown link's line counts for an address that has a definition only
+    when the address is written on it (`[a](url)` besides `[b][ref]`)."""
+    text: list[str] = []
+    out: dict[str, tuple[int, ...]] = {}
+    for url in {**raw, **links, **references}:
+        lines = set(raw.get(url, ())) | set(references.get(url, ()))
+        written = links.get(url, [])
+        if url in references and written:
+            text = text or prose.split("\n")
+            written = [n for n in written if 0 < n <= len(text) and
+                       (f"]({url}" in text[n - 1] or f"](<{url}" in text[n - 1])]
+        out[url] = tuple(sorted(lines | set(written)))
+    return out
 
 
 class PageContext:

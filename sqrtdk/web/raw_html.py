@@ -49,13 +49,13 @@ _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "script", "style", "textar
 
 
 class _Addresses(HTMLParser):
-    """The line of each href, src and srcset address in the tags of a text (html.parser
+    """The lines of each href, src and srcset address in the tags of a text (html.parser
     reads Markdown's text between the tags as data), and each id (an <a>'s name too: a
     link's target as well, `html_names.targets`) with its line, in order."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.lines: dict[str, int] = {}
+        self.lines: dict[str, list[int]] = {}     # address -> the line of each tag holding it
         self.ids: list[tuple[str, int]] = []
         self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
         # (Markdown's mark as written, line) in the text between the tags, not in code
@@ -86,18 +86,23 @@ class _Addresses(HTMLParser):
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
-                self.lines.setdefault(value, line)
+                self._at(value, line)
             elif name == "srcset" and value:
                 for part in value.split(","):
                     if part.split():
-                        self.lines.setdefault(part.split()[0], line)
+                        self._at(part.split()[0], line)
+
+    def _at(self, address: str, line: int) -> None:
+        lines = self.lines.setdefault(address, [])
+        if not lines or lines[-1] != line:
+            lines.append(line)
 
 
-def raw_html_urls(text: str) -> dict[str, int]:
-    """The line of the first `<a href>`, `<img src>` (any tag's href, src or srcset) of the
-    raw HTML in `text`, an article's lines with its code masked, by address: Markdown
+def raw_html_urls(text: str) -> dict[str, list[int]]:
+    """The line of every `<a href>`, `<img src>` (any tag's href, src or srcset) of the raw
+    HTML in `text`, an article's lines with its code masked, by address, in order: Markdown
     stashes raw HTML, blocks and inline tags alike, so the tree the collectors read never
-    holds them, and a broken address in one is reported at this line."""
+    holds them, and a broken address in them is reported at each of these lines."""
     return _read(text).lines
 
 

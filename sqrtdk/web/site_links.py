@@ -15,7 +15,7 @@ from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..cache import key_for
-from ..errors import BuildError, Mistakes
+from ..errors import BuildError, Mistakes, combined
 from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
@@ -234,6 +234,18 @@ def _link_line(page: Page, url: str) -> int:
     return page.conversion.lines.urls.get(url, 0)
 
 
+def _link_lines(page: Page, url: str) -> tuple[int, ...]:
+    """Every line of the article with a link or image to `url` (`(0,)`: the page's layout
+    has it, not the article): a fault of the address is told at each, in one build."""
+    return page.conversion.lines.url_lines.get(url) or (_link_line(page, url),)
+
+
+def _warn_at_links(page: Page, url: str, message: str) -> None:
+    """A warning about address `url` at each line of the article that writes it."""
+    for line in _link_lines(page, url):
+        warn(LOGGER, page.source, line, message)
+
+
 _IMAGE_TAGS = ("img", "picture", "source")
 _MEDIA_TAGS = ("video", "audio")
 _IMAGES = ("the pages show only the figures the build draws (a function in sqrtdk/figures/, "
@@ -363,7 +375,9 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                     _fail(rel, page, url, f"external resource '{url}' in a style: pages load "
                                           "nothing from other sites")
     paths = site.paths()
-    for tag, _attr, url, rel_attr in links.urls:
+    # each address once: its fault is told at every line that writes it (`_link_lines`)
+    for tag, url, rel_attr in dict.fromkeys((tag, url, rel_attr)
+                                            for tag, _attr, url, rel_attr in links.urls):
         with mistakes.seam():
             _check_url(rel, page, (tag, url, rel_attr), paths, parsed, base_url, by_path,
                        previous)
@@ -374,7 +388,7 @@ def _fail(rel: str, page: Page | None, url: str, message: str) -> None:
     line of it, or the templates' when the page's layout has it."""
     if page is None:
         raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-    raise BuildError(page.source, _link_line(page, url), message)
+    raise combined(BuildError(page.source, line, message) for line in _link_lines(page, url))
 
 
 def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> list[str]:
@@ -515,15 +529,15 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
         if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
             fail(url, _external(tag, url))
         if tag == "a" and page is not None and (meant := _redirect_target(url)):
-            warn(LOGGER, page.source, _link_line(page, url),
-                 f"link through {urlsplit(url).hostname}'s redirect page (as a post copied from "
-                 "that site holds every outside link), which shows the reader that site's "
-                 f"notice before the address; link to the address itself, {meant}")
+            _warn_at_links(page, url, f"link through {urlsplit(url).hostname}'s redirect page "
+                           "(as a post copied from that site holds every outside link), which "
+                           "shows the reader that site's notice before the address; link to "
+                           f"the address itself, {meant}")
         if tag == "a" and page is not None and _only_here(url):
-            warn(LOGGER, page.source, _link_line(page, url),
-                 f"link to '{url}', an address that only works on your own machine or "
-                 "network, not for a reader; if it is an instruction, write it as code "
-                 f"(`{url}`), which is no link")
+            _warn_at_links(page, url,
+                           f"link to '{url}', an address that only works on your own machine or "
+                           "network, not for a reader; if it is an instruction, write it as code "
+                           f"(`{url}`), which is no link")
         return
     if tag == "link" and rel_attr in ("canonical", "alternate"):
         return
@@ -571,6 +585,6 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
              + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path),
                             previous(page_path) if previous is not None else None))
     if spaced and page is not None:
-        warn(LOGGER, page.source, _link_line(page, url),
-             f"link to '{unquote(url)}', an address written with spaces: GitHub ends an "
-             f"address at a space and shows the link as text, the page links it; {spaced}")
+        _warn_at_links(page, url, f"link to '{unquote(url)}', an address written with spaces: "
+                       "GitHub ends an address at a space and shows the link as text, the page "
+                       f"links it; {spaced}")
