@@ -2549,6 +2549,35 @@ def test_emphasis_github_reads_otherwise_warns_at_its_line(
     assert len(got) == 1 and f"index.md:{line}: warning:" in got[0] and said in got[0], got
 
 
+@pytest.mark.timeout(60)    # linear: seconds; before, difflib over the letters took minutes
+@pytest.mark.parametrize("unit, times, lang", [("*a*中 ", 20000, "zh"), ("x*y ", 20000, "en")],
+                         ids=["emphasis then Chinese", "asterisks between letters"])
+def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
+        tmp_path: Path, unit: str, times: int, lang: str) -> None:
+    """The two readings' emphasis was aligned letter by letter with difflib, in the square
+    of the paragraph's length and more (50 KB of `*a*中 `: 110 s; `x*y ` 4,000 times: 12 s)."""
+    from sqrtdk.log import captured
+    with captured():
+        html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
+
+
+def test_a_long_block_s_emphasis_read_otherwise_is_still_found() -> None:
+    """Long blocks are aligned by what they share at either end first: a letter shown in
+    italics by one reading only is still named, before, in and after a stretch apart."""
+    from sqrtdk.web.emphasis_diff import emphasis_difference
+    plain, em = frozenset(), frozenset({"em"})
+    text = [(c, plain) for c in "abcdefghij" * 200]
+    assert emphasis_difference(text, list(text)) == ""
+    for at in (5, 1000, 1995):
+        mine = [*text[:at], ("Q", em), *text[at:]]
+        github = [*text[:at], ("Q", plain), *text[at:]]
+        assert emphasis_difference(mine, github) == \
+            "the page shows 'Q' in italics, GitHub as plain text"
+        # a stretch one reading has and the other lacks, then the difference after it
+        assert emphasis_difference([*mine[:10], ("X", plain), *mine[10:]], github) == \
+            "the page shows 'Q' in italics, GitHub as plain text"
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
                                                 caplog: pytest.LogCaptureFixture,
