@@ -2497,6 +2497,20 @@ def test_a_bad_address_written_several_times_is_named_at_every_line(
     assert named == want, str(e)
 
 
+def test_an_address_both_linked_and_shown_as_an_image_is_told_at_each_as_it_is_written(
+        tmp_path: Path) -> None:
+    """A missing file written as an image on some lines and a link on others: the image's
+    fault is told at the image lines, the link's at the link lines."""
+    body = ("See ![a](gone.png) here.\n\nAnd [it](gone.png) there.\n\n"
+            "Or <img src=\"gone.png\" alt=\"b\"> too.\n\n"
+            "Then [again](gone.png) and <a href=\"gone.png\">c</a>.\n")
+    e = error(tmp_path, body, stage="site")
+    images = sorted(one.line for one in e.errors if one.message.startswith("image 'gone.png'"))
+    links = sorted(one.line for one in e.errors if one.message.startswith("link to 'gone.png'"))
+    assert images == [BODY_START, BODY_START + 4], str(e)
+    assert links == [BODY_START + 2, BODY_START + 6], str(e)
+
+
 def test_a_warned_address_written_several_times_is_warned_at_every_line(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     body = ("Open [the page](http://localhost:8000/) to see it.\n\n"

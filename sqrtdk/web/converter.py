@@ -167,6 +167,9 @@ class ArticleExtension(Extension):
                 for url, lines in source.items() if lines}
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
                       boxes=self.boxes.lines, urls=urls, url_lines=url_lines,
+                      image_lines={url: tuple(sorted({*p.text.raw_images.get(url, ()),
+                                                      *self.links.images.get(url, ())}))
+                                   for url in {**p.text.raw_images, **self.links.images}},
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
                       spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,

@@ -319,15 +319,17 @@ class LinkCollector(Treeprocessor):
         self.text = text
         self.links: list[str] = []
         self.lines: dict[str, list[int]] = {}
+        self.images: dict[str, list[int]] = {}      # the same, of images alone
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             url = el.get("href") if el.tag == "a" else el.get("src")
             if url is not None:
                 line = self.positions.line(el) or self._written(_as_read(url), el)
-                lines = self.lines.setdefault(_as_read(url), [])
-                if line and line not in lines[-1:]:
-                    lines.append(line)
+                for found in (self.lines, self.images) if el.tag == "img" else (self.lines,):
+                    lines = found.setdefault(_as_read(url), [])
+                    if line and line not in lines[-1:]:
+                        lines.append(line)
             cls = (el.get("class") or "").split()
             if el.tag == "a" and url is not None and not {"footnote-ref", "footnote-backref",
                                                           "headerlink"} & set(cls):

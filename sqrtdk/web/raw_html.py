@@ -43,6 +43,7 @@ def markdown_raw_lines(text: str) -> frozenset[int]:
     return frozenset(_python_markdown(text)) if "<" in text else frozenset()
 
 
+IMAGE_TAGS = ("img", "picture", "source")      # the tags whose address is a picture's
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "script", "style", "textarea", "math",
                         "svg"))
@@ -56,6 +57,7 @@ class _Addresses(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lines: dict[str, list[int]] = {}     # address -> the line of each tag holding it
+        self.images: dict[str, list[int]] = {}    # the same, of the tags that show a picture
         self.ids: list[tuple[str, int]] = []
         self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
         # (Markdown's mark as written, line) in the text between the tags, not in code
@@ -86,16 +88,17 @@ class _Addresses(HTMLParser):
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
-                self._at(value, line)
+                self._at(value, line, tag)
             elif name == "srcset" and value:
                 for part in value.split(","):
                     if part.split():
-                        self._at(part.split()[0], line)
+                        self._at(part.split()[0], line, tag)
 
-    def _at(self, address: str, line: int) -> None:
-        lines = self.lines.setdefault(address, [])
-        if not lines or lines[-1] != line:
-            lines.append(line)
+    def _at(self, address: str, line: int, tag: str) -> None:
+        for found in (self.lines, self.images) if tag in IMAGE_TAGS else (self.lines,):
+            lines = found.setdefault(address, [])
+            if not lines or lines[-1] != line:
+                lines.append(line)
 
 
 def raw_html_urls(text: str) -> dict[str, list[int]]:
@@ -104,6 +107,12 @@ def raw_html_urls(text: str) -> dict[str, list[int]]:
     stashes raw HTML, blocks and inline tags alike, so the tree the collectors read never
     holds them, and a broken address in them is reported at each of these lines."""
     return _read(text).lines
+
+
+def raw_html_images(text: str) -> dict[str, list[int]]:
+    """The lines of `raw_html_urls` whose tag shows a picture (<img>, <source>, <picture>):
+    a fault told of an image is told at these."""
+    return _read(text).images
 
 
 def raw_html_ids(text: str) -> list[tuple[str, int]]:

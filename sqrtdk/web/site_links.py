@@ -30,6 +30,7 @@ from .md_figures import (
 )
 from .model import Page
 from .output import Site
+from .raw_html import IMAGE_TAGS
 
 _CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
 _EXTERNAL = ("http://", "https://", "//")
@@ -234,19 +235,26 @@ def _link_line(page: Page, url: str) -> int:
     return page.conversion.lines.urls.get(url, 0)
 
 
-def _link_lines(page: Page, url: str) -> tuple[int, ...]:
+def _link_lines(page: Page, url: str, tag: str = "") -> tuple[int, ...]:
     """Every line of the article with a link or image to `url` (`(0,)`: the page's layout
-    has it, not the article): a fault of the address is told at each, in one build."""
-    return page.conversion.lines.url_lines.get(url) or (_link_line(page, url),)
+    has it, not the article): a fault of the address is told at each, in one build. Of a
+    `tag` that shows a picture, the lines of its images; of another, those of its links
+    (each where the article has any, else every line)."""
+    lines = page.conversion.lines.url_lines.get(url) or (_link_line(page, url),)
+    if not tag:
+        return lines
+    images = page.conversion.lines.image_lines.get(url, ())
+    kept = images if tag in _IMAGE_TAGS else tuple(n for n in lines if n not in images)
+    return kept or lines
 
 
 def _warn_at_links(page: Page, url: str, message: str) -> None:
-    """A warning about address `url` at each line of the article that writes it."""
-    for line in _link_lines(page, url):
+    """A warning about link `url` (an <a>'s) at each line of the article that writes it."""
+    for line in _link_lines(page, url, "a"):
         warn(LOGGER, page.source, line, message)
 
 
-_IMAGE_TAGS = ("img", "picture", "source")
+_IMAGE_TAGS = IMAGE_TAGS
 _MEDIA_TAGS = ("video", "audio")
 _IMAGES = ("the pages show only the figures the build draws (a function in sqrtdk/figures/, "
            "shown as ![what it shows](NAME.svg \"Caption\"); README, 'Add a figure')")
@@ -383,12 +391,13 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                        previous)
 
 
-def _fail(rel: str, page: Page | None, url: str, message: str) -> None:
+def _fail(rel: str, page: Page | None, url: str, message: str, tag: str = "") -> None:
     """The BuildError of a fault of link or resource `url` of page `rel`: at the article's
     line of it, or the templates' when the page's layout has it."""
     if page is None:
         raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-    raise combined(BuildError(page.source, line, message) for line in _link_lines(page, url))
+    raise combined(BuildError(page.source, line, message)
+                   for line in _link_lines(page, url, tag))
 
 
 def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> list[str]:
@@ -502,7 +511,7 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     tag, url, rel_attr = link
 
     def fail(url: str, message: str) -> None:
-        _fail(rel, page, url, message)
+        _fail(rel, page, url, message, tag)
 
     scheme = url_scheme(url)
     if scheme == "javascript":
