@@ -830,3 +830,16 @@ def test_the_content_column_found_in_one_pass_is_the_one_walked_back() -> None:
         lines = [rnd.choice(pieces) for _ in range(rnd.randint(1, 12))]
         for i in range(len(lines)):
             assert _content_column(lines, i) == _walked_column(lines, i), (lines, i)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("unit, times", [("```\nx\n```\n\n<!-- a -->\n\n", 100_000),
+                                         ("a\n\n<!-- a -->\n\nb\n", 200_000)],
+                         ids=["comments after fences", "comments between paragraphs"])
+def test_many_comments_are_dropped_in_linear_time(unit: str, times: int) -> None:
+    """Each comment looked through every code block before it for one holding it, and
+    sliced the whole text before and after its line (10,000 fences each followed by a
+    comment: 6 s). Read once now."""
+    from sqrtdk.log import captured
+    with captured(), contextlib.suppress(BuildError):      # the time is what is tested
+        mask(P, unit * times)
