@@ -2470,3 +2470,54 @@ def test_a_figure_shown_with_an_html_img_is_told_how_an_article_shows_it(
     assert e.value.line == BODY_START + 2, str(e.value)
     assert "figure 'somefig'" in e.value.message and \
         '![what it shows](somefig.svg "Caption")' in e.value.message, str(e.value)
+
+
+@pytest.mark.parametrize("first, second, third", [
+    ("[there](../nowhere.html)", "[again](<../nowhere.html>)",
+     '<a href="../nowhere.html">x</a>'),
+    ("[there](#nowhere)", "[again][r]", '<a href="#nowhere">x</a>'),
+], ids=["missing file", "missing anchor"])
+def test_a_bad_address_written_several_times_is_named_at_every_line(
+        tmp_path: Path, first: str, second: str, third: str) -> None:
+    """One line was kept per address: a bad link written three times was named at its first
+    line only, and the author found the next one a build later. Markdown links, raw HTML and
+    reference definitions each keep every line (a reference is fixed at its definition)."""
+    body = (f"Text {first} here.\n\nMore {second} here.\n\nAnd {third} too.\n\n"
+            "Last [one](../nowhere.html) [two](#nowhere).\n"
+            + ("\n[r]: #nowhere\n" if "[r]" in second else ""))
+    e = error(tmp_path, body, stage="site")
+    path = (tmp_path / "index.md").as_posix()
+    address = "#nowhere'" if "[r]" in second else "'../nowhere.html'"
+    named = sorted(one.line for one in e.errors if path in str(one) and address in one.message)
+    want = [BODY_START, BODY_START + 4, BODY_START + 6]
+    if "[r]" in second:
+        want.append(BODY_START + 8)
+    else:
+        want.insert(1, BODY_START + 2)
+    assert named == want, str(e)
+
+
+def test_an_address_both_linked_and_shown_as_an_image_is_told_at_each_as_it_is_written(
+        tmp_path: Path) -> None:
+    """A missing file written as an image on some lines and a link on others: the image's
+    fault is told at the image lines, the link's at the link lines."""
+    body = ("See ![a](gone.png) here.\n\nAnd [it](gone.png) there.\n\n"
+            "Or <img src=\"gone.png\" alt=\"b\"> too.\n\n"
+            "Then [again](gone.png) and <a href=\"gone.png\">c</a>.\n")
+    e = error(tmp_path, body, stage="site")
+    images = sorted(one.line for one in e.errors if one.message.startswith("image 'gone.png'"))
+    links = sorted(one.line for one in e.errors if one.message.startswith("link to 'gone.png'"))
+    assert images == [BODY_START, BODY_START + 4], str(e)
+    assert links == [BODY_START + 2, BODY_START + 6], str(e)
+
+
+def test_a_warned_address_written_several_times_is_warned_at_every_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    body = ("Open [the page](http://localhost:8000/) to see it.\n\n"
+            "Or <a href=\"http://localhost:8000/\">here</a>.\n\n"
+            "Or [there][local].\n\n[local]: http://localhost:8000/\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        run(tmp_path, body, "site", None)
+    warned = sorted(int(r.getMessage().split(":")[1]) for r in caplog.records
+                    if "only works on your own" in r.getMessage())
+    assert warned == [BODY_START, BODY_START + 2, BODY_START + 6], warned

@@ -813,3 +813,44 @@ def test_a_formula_left_open_above_a_paragraph_is_still_told_to_close() -> None:
     with pytest.raises(BuildError) as e:
         mask(P, "a\n\n$$\nx = 1\n\nSome text follows.\n\n$$\ny\n$$\n")
     assert e.value.line == 3 and "end it with a line '$$'" in e.value.message, e.value.message
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("body", [
+    "para\n1) x\n\n" * 30000, "    a\n\n" * 30000, "1) x\n" * 20000 + "\n    y\n" * 20000,
+    "- a\n\n" + "  b\n\n" * 30000,
+], ids=["paragraphs and items", "indented blocks", "blocks under a long list", "under an item"])
+def test_the_blocks_holding_each_line_are_found_in_linear_time(body: str) -> None:
+    """Whether a line starts an indented code block asks where the content of the list item
+    holding it starts: each line walked back over every line above it left of it (3,000
+    paragraphs each followed by a numbered item took 24 s). Found in one pass now."""
+    from sqrtdk.log import captured
+    with captured(), contextlib.suppress(BuildError):      # the time is what is tested
+        mask(P, body)
+
+
+def test_the_content_column_found_in_one_pass_is_the_one_walked_back() -> None:
+    """`_content_column` (one pass over the lines) agrees with walking back from each line."""
+    import random
+
+    from sqrtdk.web.lexer import _content_column, _walked_column
+    pieces = ["", "a", "  a", "    a", "      a", "\ta", "- a", "  - a", "    - a", "1) a",
+              "  1. b", "[^n]: x", ": def", "   ", "        x", "  * y"]
+    rnd = random.Random(7)
+    for _ in range(3000):
+        lines = [rnd.choice(pieces) for _ in range(rnd.randint(1, 12))]
+        for i in range(len(lines)):
+            assert _content_column(lines, i) == _walked_column(lines, i), (lines, i)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("unit, times", [("```\nx\n```\n\n<!-- a -->\n\n", 100_000),
+                                         ("a\n\n<!-- a -->\n\nb\n", 200_000)],
+                         ids=["comments after fences", "comments between paragraphs"])
+def test_many_comments_are_dropped_in_linear_time(unit: str, times: int) -> None:
+    """Each comment looked through every code block before it for one holding it, and
+    sliced the whole text before and after its line (10,000 fences each followed by a
+    comment: 6 s). Read once now."""
+    from sqrtdk.log import captured
+    with captured(), contextlib.suppress(BuildError):      # the time is what is tested
+        mask(P, unit * times)

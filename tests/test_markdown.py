@@ -2549,6 +2549,35 @@ def test_emphasis_github_reads_otherwise_warns_at_its_line(
     assert len(got) == 1 and f"index.md:{line}: warning:" in got[0] and said in got[0], got
 
 
+@pytest.mark.timeout(60)    # linear: seconds; before, difflib over the letters took minutes
+@pytest.mark.parametrize("unit, times, lang", [("*a*中 ", 20000, "zh"), ("x*y ", 20000, "en")],
+                         ids=["emphasis then Chinese", "asterisks between letters"])
+def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
+        tmp_path: Path, unit: str, times: int, lang: str) -> None:
+    """The two readings' emphasis was aligned letter by letter with difflib, in the square
+    of the paragraph's length and more (50 KB of `*a*中 `: 110 s; `x*y ` 4,000 times: 12 s)."""
+    from sqrtdk.log import captured
+    with captured():
+        html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
+
+
+def test_a_long_block_s_emphasis_read_otherwise_is_still_found() -> None:
+    """Long blocks are aligned by what they share at either end first: a letter shown in
+    italics by one reading only is still named, before, in and after a stretch apart."""
+    from sqrtdk.web.emphasis_diff import emphasis_difference
+    plain, em = frozenset(), frozenset({"em"})
+    text = [(c, plain) for c in "abcdefghij" * 200]
+    assert emphasis_difference(text, list(text)) == ""
+    for at in (5, 1000, 1995):
+        mine = [*text[:at], ("Q", em), *text[at:]]
+        github = [*text[:at], ("Q", plain), *text[at:]]
+        assert emphasis_difference(mine, github) == \
+            "the page shows 'Q' in italics, GitHub as plain text"
+        # a stretch one reading has and the other lacks, then the difference after it
+        assert emphasis_difference([*mine[:10], ("X", plain), *mine[10:]], github) == \
+            "the page shows 'Q' in italics, GitHub as plain text"
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
                                                 caplog: pytest.LogCaptureFixture,
@@ -3653,3 +3682,31 @@ def test_a_notion_callout_and_an_alert_of_one_kind_are_told_ids_of_their_own(
         html(tmp_path, body)
     told = [m.group(1) for w in warned for m in [re.search(r"attrs: \{id: ([\w-]+)\}", w)] if m]
     assert len(told) == 2 and len(set(told)) == 2, warned
+
+
+@pytest.mark.timeout(60)    # linear: seconds; the library's walk took minutes
+@pytest.mark.parametrize("name", ["inline", "smarty"])
+def test_the_inline_passes_walk_a_paragraph_of_many_elements_in_linear_time(
+        tmp_path: Path, name: str) -> None:
+    """Python-Markdown's inline passes (its own and smarty's) found where to put what a
+    child's tail makes with `list(parent).index(child)`: in the square of the number of
+    children (a paragraph of 20,000 emphasised words spent seconds there, more than every
+    check of ours). The build's passes are handed a paragraph of 200,000 children."""
+    import xml.etree.ElementTree as etree
+    from unittest import mock
+
+    import markdown
+    used: list[markdown.Markdown] = []
+    convert = markdown.Markdown.convert
+
+    def spy(self: markdown.Markdown, source: str) -> str:
+        used.append(self)
+        return convert(self, source)
+    with mock.patch.object(markdown.Markdown, "convert", spy):
+        html(tmp_path, "One *two* three.\n")
+    root = etree.Element("div")
+    paragraph = etree.SubElement(root, "p")
+    for _ in range(200_000):
+        etree.SubElement(paragraph, "em").tail = "x"
+    used[0].treeprocessors[name].run(root)
+    assert len(paragraph) == 200_000 and paragraph[-1].tail == "x"

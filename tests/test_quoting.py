@@ -216,6 +216,33 @@ def test_syntax_error_line_and_unclosed_block_names_where_it_opens() -> None:
     assert e.line == 2 and "template syntax" in e.message
 
 
+@pytest.mark.parametrize("opener, closer", [("{{ spread.sd_small | fixed(2)", "}}"),
+                                            ("{% if true", "%}"), ("{# a note", "#}")])
+def test_a_tag_never_closed_is_named_at_the_line_that_opens_it(opener: str,
+                                                                closer: str) -> None:
+    """Jinja reads the paragraphs after a `{{` never closed as the tag's words and gives up
+    a paragraph or more later: the error named that line, not the `{{`'s."""
+    e = error(f"Intro.\n\nA sentence {opener}\nends here.\n\nWords.\n\nMore words.\n")
+    assert e.line == 3, e
+    assert "template syntax" in e.message and f"'{closer}'" in e.message or \
+        "comment" in e.message, e.message
+    e = error(f"Intro.\n\nA {opener}\n\nNext {{{{ spread.sd_small | fixed(2) }}}} words.\n")
+    assert e.line == 3, e
+
+
+def test_a_tag_spanning_lines_keeps_the_line_of_its_own_mistake() -> None:
+    assert error("a\n{{ spread.sd_small\n | fixed(2 }}\n").line == 3
+    assert error("a\n{{ spread.sd_small }} {{ spread.sd_small\n | fixed(2) x }}\n").line == 3
+
+
+def test_a_quote_never_closed_in_a_formula_is_named_at_its_line() -> None:
+    q = Quoter(P, RESULTS, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_formula(RawFormula(0, "a + {{ spread.sd_small | fixed(2)\n+ b\n\n+ c", True,
+                                    20))
+    assert e.value.line == 20 and "never closed" in e.value.message, e.value
+
+
 def test_heading_ids_are_not_comments() -> None:
     text, _ = render("## Title {#paper-1}\n\nA sentence {#id}.\n")
     assert text == "## Title {#paper-1}\n\nA sentence {#id}.\n"

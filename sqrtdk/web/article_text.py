@@ -34,6 +34,7 @@ from .raw_html import (
     markdown_raw_lines,
     raw_headings,
     raw_html_ids,
+    raw_html_images,
     raw_html_lines,
     raw_html_urls,
 )
@@ -54,8 +55,10 @@ class ArticleText:
     first_line: int = 0      # lines before `markdown`'s first (the front matter)
     notes: dict[str, int] = field(default_factory=dict)       # note label -> its definition
     boxes: BoxLines = field(default_factory=BoxLines)
-    references: dict[str, int] = field(default_factory=dict)  # address -> `[ref]: address`
-    raw_urls: dict[str, int] = field(default_factory=dict)    # address -> raw HTML's tag
+    # address -> the line of each `[ref]: address`; of each raw HTML tag holding it
+    references: dict[str, list[int]] = field(default_factory=dict)
+    raw_urls: dict[str, list[int]] = field(default_factory=dict)
+    raw_images: dict[str, list[int]] = field(default_factory=dict)   # of <img>, <source> …
     raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
 
@@ -115,6 +118,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         # that Markdown keeps in a raw HTML block (indented lines after a blank one in a
         # <div> at the margin); the masked read wins where both have an address
         raw_urls={**raw_html_urls(masked.restore_code(lines)), **raw_html_urls(lines)},
+        raw_images={**raw_html_images(masked.restore_code(lines)), **raw_html_images(lines)},
         raw_ids=_raw_ids(lines, masked.restore_code(lines)),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])

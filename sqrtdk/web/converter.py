@@ -23,7 +23,8 @@ into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeproc
 result). The processors that only refuse a mistake are in `md_guards`.
 
 Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
-footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
+footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6; inline and smarty are
+`md_inline_run`'s, the library's passes walked in linear time):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
@@ -82,7 +83,7 @@ from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
 from markdown.inlinepatterns import SubstituteTagInlineProcessor
-from markdown.treeprocessors import UnescapeTreeprocessor
+from markdown.treeprocessors import InlineProcessor, UnescapeTreeprocessor
 from markdown.util import AMP_SUBSTITUTE, HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
@@ -123,6 +124,7 @@ from .md_emoji import GitHubEmojiExtension
 from .md_figures import FigureNames, FigureProcessor, ScrollingTables
 from .md_foreign import AuthorClasses, ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
+from .md_inline_run import LinearInlineProcessor
 from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
 from .md_reproduce import reproduce_fence
@@ -157,9 +159,17 @@ class ArticleExtension(Extension):
         gathered; the headings are serialised here, once Markdown's stash is complete."""
         self.headings.finish()
         p = self.page
-        urls = {**p.text.raw_urls, **self.links.lines, **p.text.references}
+        url_lines = _url_lines(p.text.raw_urls, self.links.lines, p.text.references,
+                               p.text.prose)
+        # the line named first: a reference definition's, else a Markdown link's, else a tag's
+        urls = {url: lines[0] for source in (p.text.raw_urls, self.links.lines,
+                                             p.text.references)
+                for url, lines in source.items() if lines}
         lines = Lines(figures=self.figures.lines, footnotes=self.notes.lines,
-                      boxes=self.boxes.lines, urls=urls,
+                      boxes=self.boxes.lines, urls=urls, url_lines=url_lines,
+                      image_lines={url: tuple(sorted({*p.text.raw_images.get(url, ()),
+                                                      *self.links.images.get(url, ())}))
+                                   for url in {**p.text.raw_images, **self.links.images}},
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
                       spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,
@@ -196,6 +206,12 @@ class ArticleExtension(Extension):
 
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
+        # the library's inline passes (its own and smarty's), walked in linear time
+        tp.register(LinearInlineProcessor(md), "inline", 20)
+        if "smarty" in tp and isinstance(library := tp["smarty"], InlineProcessor):
+            smarty = LinearInlineProcessor(md)
+            smarty.inlinePatterns = library.inlinePatterns
+            tp.register(smarty, "smarty", 6)
         self.blocks.raw_html.register()
         md.inlinePatterns.register(CodeSpans(), "backtick", 190)
         # CommonMark's other hard line break, a backslash at a line's end, as on GitHub (after
@@ -266,6 +282,26 @@ class ArticleExtension(Extension):
         tp.register(FigureNames(md), "sqrtdk-figure-names", 1.89)
         tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
         md.postprocessors.register(BlockTags(md), "raw_html", 30)
+
+
+def _url_lines(raw: Mapping[str, list[int]], links: Mapping[str, list[int]],
+               references: Mapping[str, list[int]], prose: str) -> dict[str, tuple[int, ...]]:
+    """Every line each address was written on (raw HTML's tags, Markdown's links and images,
+    reference definitions), in order: a mistake in an address written several times is
+    told at each of them in one build. A link to a reference definition is fixed at the
+    definition: a Markdown link's line counts for an address that has a definition only
+    when the address is written on it (`[a](url)` besides `[b][ref]`)."""
+    text: list[str] = []
+    out: dict[str, tuple[int, ...]] = {}
+    for url in {**raw, **links, **references}:
+        lines = set(raw.get(url, ())) | set(references.get(url, ()))
+        written = links.get(url, [])
+        if url in references and written:
+            text = text or prose.split("\n")
+            written = [n for n in written if 0 < n <= len(text) and
+                       (f"]({url}" in text[n - 1] or f"](<{url}" in text[n - 1])]
+        out[url] = tuple(sorted(lines | set(written)))
+    return out
 
 
 class PageContext:

@@ -69,14 +69,34 @@ def has_emphasis(el: etree.Element) -> bool:
     return any(x.tag in FORMATS for x in el.iter())
 
 
+_COMPARED_PAIRS = 1_000_000     # the most character pairs difflib aligns one by one
+
+
+def _aligned(mine: list[str], github: list[str]) -> list[tuple[int, int, int]]:
+    """(i, j, n): `mine[i:i + n]` and `github[j:j + n]` are the same characters, in order
+    (difflib's matching blocks). difflib takes time in the square of the length and more (a
+    50 KB paragraph of `*a*中 `: 110 s): for long blocks, what the two share at either end is
+    matched first, and a middle still too long to align is left unmatched (not compared)."""
+    if len(mine) * len(github) <= _COMPARED_PAIRS:
+        return [(i, j, n) for i, j, n in SequenceMatcher(
+            None, mine, github, autojunk=False).get_matching_blocks() if n]
+    head = next((k for k, (x, y) in enumerate(zip(mine, github)) if x != y),
+                min(len(mine), len(github)))
+    rest = min(len(mine), len(github)) - head
+    tail = next((k for k in range(rest) if mine[-1 - k] != github[-1 - k]), rest)
+    middle = (mine[head:len(mine) - tail], github[head:len(github) - tail])
+    inner = [(head + i, head + j, n) for i, j, n in _aligned(*middle)] \
+        if len(middle[0]) * len(middle[1]) <= _COMPARED_PAIRS else []
+    return [(0, 0, head)] * bool(head) + inner + \
+        [(len(mine) - tail, len(github) - tail, tail)] * bool(tail)
+
+
 def emphasis_difference(ours: list[Char], theirs: list[Char]) -> str:
     """'' where both readings show the same characters alike; else what the first stretch
     shown differently is, in words ("the page shows '(' in italics, GitHub as plain text")."""
-    matcher = SequenceMatcher(None, [c.translate(_STRAIGHT) for c, _ in ours],
-                              [c.translate(_STRAIGHT) for c, _ in theirs], autojunk=False)
-    for tag, i1, i2, j1, _ in matcher.get_opcodes():
-        if tag != "equal":
-            continue
+    for i1, j1, size in _aligned([c.translate(_STRAIGHT) for c, _ in ours],
+                                 [c.translate(_STRAIGHT) for c, _ in theirs]):
+        i2 = i1 + size
         for k in range(i2 - i1):
             mine, github = ours[i1 + k][1], theirs[j1 + k][1]
             if mine != github:

@@ -229,7 +229,19 @@ def _content_column(lines: list[str], i: int) -> int:
     holding lines[i] starts, as Python-Markdown reads them (4 columns in from its marker's
     line); 0 where none holds it. Back over blank lines and lines indented as far as lines[i]
     to the block above, left of it: a run of lines holding such a marker (the innermost
-    whose content lines[i] reaches), or a paragraph, whose own container holds lines[i]."""
+    whose content lines[i] reaches), or a paragraph, whose own container holds lines[i].
+    Every line's answer is found in one pass over `lines` (`_ContentColumns`), kept while the
+    same list is asked about: walking back from each line took the square of the length."""
+    global _COLUMNS
+    if _COLUMNS is None or _COLUMNS.lines is not lines or len(_COLUMNS.columns) != len(lines):
+        _COLUMNS = _ContentColumns(lines)
+    column = _COLUMNS.columns[i]
+    return column if column >= 0 else _walked_column(lines, i)
+
+
+def _walked_column(lines: list[str], i: int) -> int:
+    """`_content_column` walked back from lines[i] (what `_ContentColumns` finds at once;
+    asked only of a blank line, whose indentation is spaces alone)."""
     want, k = _indent(lines[i]), i - 1
     while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= want):
         k -= 1
@@ -244,7 +256,52 @@ def _content_column(lines: list[str], i: int) -> int:
     if markers:
         return max(markers) + 4
     top = k + 1                        # the run's first line, a paragraph's
-    return _content_column(lines, top) if _indent(lines[top]) >= 4 else 0
+    return _walked_column(lines, top) if _indent(lines[top]) >= 4 else 0
+
+
+class _ContentColumns:
+    """`_content_column` of every line of `lines` (-1 for a blank line: walked back when
+    asked), found in one pass: the block above a line, left of it, is the top of a stack of
+    the lines above, each left of the next (a line as far in as a later one is never that
+    later one's block); that line's run is asked for its markers by their indentations
+    (each with the first line it is met on), not line by line."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.columns = [-1] * len(lines)
+        stack: list[tuple[int, int]] = []       # (indentation, index), indentation rising
+        # of each line: the first line of its run, and the run's markers up to then and
+        # after (indentation -> first line with it: the run's one dict, growing)
+        starts: dict[int, int] = {}
+        markers: dict[int, dict[int, int]] = {}
+        start = 0
+        first_at: dict[int, int] = {}
+        asked: dict[tuple[int, int], int] = {}  # (line above, want) -> its markers' column
+        for i, line in enumerate(lines):
+            if not line.strip():
+                start, first_at = i + 1, {}
+                continue
+            want = _indent(line)
+            while stack and stack[-1][0] >= want:
+                stack.pop()
+            column = 0
+            if stack:
+                k = stack[-1][1]
+                if (k, want) not in asked:
+                    found = [d for d, j in markers[k].items() if j <= k and d + 4 <= want]
+                    asked[(k, want)] = max(found) + 4 if found else -1
+                column = asked[(k, want)]
+                if column < 0:
+                    top = starts[k]
+                    column = self.columns[top] if _indent(lines[top]) >= 4 else 0
+            self.columns[i] = column
+            stack.append((want, i))
+            if _CONTINUED.match(line):
+                first_at.setdefault(want, i)
+            starts[i], markers[i] = start, first_at
+
+
+_COLUMNS: _ContentColumns | None = None
 
 
 def _fence_closing(fence: str) -> re.Pattern[str]:

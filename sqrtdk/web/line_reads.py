@@ -140,10 +140,13 @@ def check_footnote_definitions(path: Path, masked: str) -> dict[str, int]:
 _REFERENCE_DEF = re.compile(r"^[ \t>]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.M)
 
 
-def reference_urls(masked: str) -> dict[str, int]:
-    """The line of each reference definition `[label]: address`, by its address (the first
-    definition of an address), read line by line from the article with its code masked."""
-    urls: dict[str, int] = {}
+def reference_urls(masked: str) -> dict[str, list[int]]:
+    """The line of each reference definition `[label]: address`, by its address (every
+    definition of an address, in order), read line by line from the article with its code
+    masked."""
+    urls: dict[str, list[int]] = {}
+    line, at = 1, 0         # lines counted on from the definition before: linear
     for m in _REFERENCE_DEF.finditer(masked):
-        urls.setdefault(m.group(1), line_at(masked, m.start()))
+        line, at = line + masked.count("\n", at, m.start()), m.start()
+        urls.setdefault(m.group(1), []).append(line)
     return urls

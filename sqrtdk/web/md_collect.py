@@ -305,11 +305,12 @@ class BoxCollector(Treeprocessor):
 
 class LinkCollector(Treeprocessor):
     """Every href on the page, in order (`links`; checked against the site once it is
-    assembled), and the line each link's or image's address was first written on (`lines`:
-    address -> line, where known). A link inside a block the two parsers read differently
-    has no line from the positions (a paragraph indented by 2 spaces under a list item, as
-    Typora writes one): its address is looked for in the article, `text()`, from the line
-    its block cannot be before, as `[…](address`, `<address` or the address alone."""
+    assembled), and the lines each link's or image's address was written on (`lines`:
+    address -> the line of each, where known, in order). A link inside a block the two
+    parsers read differently has no line from the positions (a paragraph indented by 2
+    spaces under a list item, as Typora writes one): its address is looked for in the
+    article, `text()`, from the line its block cannot be before, as `[…](address`,
+    `<address` or the address alone."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None,
                  text: Callable[[], str] = lambda: ""):
@@ -317,15 +318,18 @@ class LinkCollector(Treeprocessor):
         self.positions = LineMap() if positions is None else positions
         self.text = text
         self.links: list[str] = []
-        self.lines: dict[str, int] = {}
+        self.lines: dict[str, list[int]] = {}
+        self.images: dict[str, list[int]] = {}      # the same, of images alone
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
             url = el.get("href") if el.tag == "a" else el.get("src")
-            if url is not None and _as_read(url) not in self.lines:
+            if url is not None:
                 line = self.positions.line(el) or self._written(_as_read(url), el)
-                if line:
-                    self.lines[_as_read(url)] = line
+                for found in (self.lines, self.images) if el.tag == "img" else (self.lines,):
+                    lines = found.setdefault(_as_read(url), [])
+                    if line and line not in lines[-1:]:
+                        lines.append(line)
             cls = (el.get("class") or "").split()
             if el.tag == "a" and url is not None and not {"footnote-ref", "footnote-backref",
                                                           "headerlink"} & set(cls):

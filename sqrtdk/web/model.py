@@ -71,6 +71,9 @@ class Lines:
     footnotes: list[int] = field(default_factory=list)    # each note's definition
     boxes: list[int] = field(default_factory=list)        # each box's `/// details` line
     urls: dict[str, int] = field(default_factory=dict)    # each link's or image's address
+    # every line each address was written on, in order (`urls` holds the one named first)
+    url_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    image_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)   # of images alone
     snippets: list[int] = field(default_factory=list)     # each reproduce box's fence
     ids: dict[str, int] = field(default_factory=dict)     # each id's first element
     # links to this site whose address was written with a space (GitHub shows text):

@@ -256,6 +256,48 @@ _FILTER_HABITS = {
 
 
 _PAIRED_TAGS = ("if", "for", "raw", "macro", "call", "filter", "block", "with")
+_OPENERS = {"variable_begin": "}}", "block_begin": "%}", "comment_begin": "#}"}
+_CLOSERS = ("variable_end", "block_end", "comment_end")
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+
+
+def unclosed_tag(env: jinja2.Environment, source: str, lineno: int) -> tuple[int, str]:
+    """(line, opener) of the `{{`, `{%` or `{#` left open that a syntax error at line
+    `lineno` of `source` is a cascade of: the tag holding the error opens on an earlier line
+    and is never closed, or closed only past a blank line (Jinja reads the paragraphs after
+    an unclosed `{{` as the tag's words and gives up there); (0, "") when the error is the
+    line's own. Read with Jinja's lexer, once through: linear."""
+    opener, value, blank, passed = 0, "", False, False
+    try:
+        for line, kind, token in env.lex(source):
+            if not passed and line >= lineno:
+                passed = True
+                if not opener or opener >= lineno:
+                    return 0, ""
+            if kind in _OPENERS:
+                opener, value, blank = line, token, False
+            elif kind in _CLOSERS:
+                if passed:
+                    return (opener, value) if blank else (0, "")
+                opener = 0
+            elif opener and kind == "whitespace" and line < lineno and \
+                    _BLANK_LINE.search(token):
+                blank = True
+    except jinja2.TemplateSyntaxError:     # the lexer's own error (`fixed(2 }}`) is in the
+        closed = not blank                  # tag, unless it lies past a blank line
+    else:
+        closed = False
+    return (opener, value) if opener and opener < lineno and not closed else (0, "")
+
+
+def unclosed_tag_message(opener: str, stopped: int, e: jinja2.TemplateSyntaxError) -> str:
+    """What a tag never closed is told at its opener's line (`unclosed_tag`); `stopped` is
+    the file's line where Jinja gave up."""
+    closer = {"{{": "}}", "{%": "%}", "{#": "#}"}.get(opener[:2], "}}")
+    told = (f"'{opener}' opened on this line is never closed by '{closer}' (Jinja read on "
+            f"to line {stopped}: {(e.message or str(e)).rstrip('.')}); close it with "
+            f"'{closer}' on this line")
+    return f"{told}, or {LITERAL_BRACES}" if opener.startswith("{{") else told
 
 
 def unclosed_block_line(env: jinja2.Environment, source: str) -> int:

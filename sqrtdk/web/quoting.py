@@ -57,6 +57,8 @@ from .quote_messages import (
     syntax_message,
     template_line,
     unclosed_block_line,
+    unclosed_tag,
+    unclosed_tag_message,
 )
 from .result_nodes import UnknownResultError, number_of, wrap
 
@@ -222,6 +224,11 @@ class Quoter:
             return text
         except jinja2.TemplateSyntaxError as e:
             line = e.lineno or 0
+            opened, opener = unclosed_tag(self.prose, chunk, line)
+            if opened:          # a `{{` never closed: Jinja gave up paragraphs later
+                raise BuildError(self.path, first_line + opened - 1, "template syntax: "
+                                 + unclosed_tag_message(opener, first_line + line - 1, e)
+                                 ) from None
             if "end of template" in (e.message or ""):
                 line = unclosed_block_line(self.prose, chunk) or line
             raise BuildError(self.path, first_line + line - 1 if line else 0,
@@ -353,8 +360,12 @@ class Quoter:
         try:
             tex = self.math.get_template(name).render(self._render_context)
         except jinja2.TemplateSyntaxError as e:
-            raise BuildError(self.path, raw.first_line + (e.lineno or 1) - 1,
-                             f"template syntax in a formula: {syntax_message(e)}") from None
+            line = e.lineno or 1
+            opened, opener = unclosed_tag(self.math, raw.tex, line)
+            raise BuildError(self.path, raw.first_line + (opened or line) - 1,
+                             "template syntax in a formula: "
+                             + (unclosed_tag_message(opener, raw.first_line + line - 1, e)
+                                if opened else syntax_message(e))) from None
         except RecursionError:
             raise too_deep(self.path, deepest_line(raw.tex, raw.first_line),
                            "a quote's parentheses, brackets or {% … %} blocks") from None

@@ -43,19 +43,21 @@ def markdown_raw_lines(text: str) -> frozenset[int]:
     return frozenset(_python_markdown(text)) if "<" in text else frozenset()
 
 
+IMAGE_TAGS = ("img", "picture", "source")      # the tags whose address is a picture's
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _CODE_TAGS = frozenset(("pre", "code", "kbd", "samp", "script", "style", "textarea", "math",
                         "svg"))
 
 
 class _Addresses(HTMLParser):
-    """The line of each href, src and srcset address in the tags of a text (html.parser
+    """The lines of each href, src and srcset address in the tags of a text (html.parser
     reads Markdown's text between the tags as data), and each id (an <a>'s name too: a
     link's target as well, `html_names.targets`) with its line, in order."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.lines: dict[str, int] = {}
+        self.lines: dict[str, list[int]] = {}     # address -> the line of each tag holding it
+        self.images: dict[str, list[int]] = {}    # the same, of the tags that show a picture
         self.ids: list[tuple[str, int]] = []
         self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
         # (Markdown's mark as written, line) in the text between the tags, not in code
@@ -86,19 +88,31 @@ class _Addresses(HTMLParser):
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
-                self.lines.setdefault(value, line)
+                self._at(value, line, tag)
             elif name == "srcset" and value:
                 for part in value.split(","):
                     if part.split():
-                        self.lines.setdefault(part.split()[0], line)
+                        self._at(part.split()[0], line, tag)
+
+    def _at(self, address: str, line: int, tag: str) -> None:
+        for found in (self.lines, self.images) if tag in IMAGE_TAGS else (self.lines,):
+            lines = found.setdefault(address, [])
+            if not lines or lines[-1] != line:
+                lines.append(line)
 
 
-def raw_html_urls(text: str) -> dict[str, int]:
-    """The line of the first `<a href>`, `<img src>` (any tag's href, src or srcset) of the
-    raw HTML in `text`, an article's lines with its code masked, by address: Markdown
+def raw_html_urls(text: str) -> dict[str, list[int]]:
+    """The line of every `<a href>`, `<img src>` (any tag's href, src or srcset) of the raw
+    HTML in `text`, an article's lines with its code masked, by address, in order: Markdown
     stashes raw HTML, blocks and inline tags alike, so the tree the collectors read never
-    holds them, and a broken address in one is reported at this line."""
+    holds them, and a broken address in them is reported at each of these lines."""
     return _read(text).lines
+
+
+def raw_html_images(text: str) -> dict[str, list[int]]:
+    """The lines of `raw_html_urls` whose tag shows a picture (<img>, <source>, <picture>):
+    a fault told of an image is told at these."""
+    return _read(text).images
 
 
 def raw_html_ids(text: str) -> list[tuple[str, int]]:

@@ -15,7 +15,7 @@ from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..cache import key_for
-from ..errors import BuildError, Mistakes
+from ..errors import BuildError, Mistakes, combined
 from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
@@ -30,6 +30,7 @@ from .md_figures import (
 )
 from .model import Page
 from .output import Site
+from .raw_html import IMAGE_TAGS
 
 _CSS_URL = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
 _EXTERNAL = ("http://", "https://", "//")
@@ -234,7 +235,26 @@ def _link_line(page: Page, url: str) -> int:
     return page.conversion.lines.urls.get(url, 0)
 
 
-_IMAGE_TAGS = ("img", "picture", "source")
+def _link_lines(page: Page, url: str, tag: str = "") -> tuple[int, ...]:
+    """Every line of the article with a link or image to `url` (`(0,)`: the page's layout
+    has it, not the article): a fault of the address is told at each, in one build. Of a
+    `tag` that shows a picture, the lines of its images; of another, those of its links
+    (each where the article has any, else every line)."""
+    lines = page.conversion.lines.url_lines.get(url) or (_link_line(page, url),)
+    if not tag:
+        return lines
+    images = page.conversion.lines.image_lines.get(url, ())
+    kept = images if tag in _IMAGE_TAGS else tuple(n for n in lines if n not in images)
+    return kept or lines
+
+
+def _warn_at_links(page: Page, url: str, message: str) -> None:
+    """A warning about link `url` (an <a>'s) at each line of the article that writes it."""
+    for line in _link_lines(page, url, "a"):
+        warn(LOGGER, page.source, line, message)
+
+
+_IMAGE_TAGS = IMAGE_TAGS
 _MEDIA_TAGS = ("video", "audio")
 _IMAGES = ("the pages show only the figures the build draws (a function in sqrtdk/figures/, "
            "shown as ![what it shows](NAME.svg \"Caption\"); README, 'Add a figure')")
@@ -363,18 +383,21 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                     _fail(rel, page, url, f"external resource '{url}' in a style: pages load "
                                           "nothing from other sites")
     paths = site.paths()
-    for tag, _attr, url, rel_attr in links.urls:
+    # each address once: its fault is told at every line that writes it (`_link_lines`)
+    for tag, url, rel_attr in dict.fromkeys((tag, url, rel_attr)
+                                            for tag, _attr, url, rel_attr in links.urls):
         with mistakes.seam():
             _check_url(rel, page, (tag, url, rel_attr), paths, parsed, base_url, by_path,
                        previous)
 
 
-def _fail(rel: str, page: Page | None, url: str, message: str) -> None:
+def _fail(rel: str, page: Page | None, url: str, message: str, tag: str = "") -> None:
     """The BuildError of a fault of link or resource `url` of page `rel`: at the article's
     line of it, or the templates' when the page's layout has it."""
     if page is None:
         raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-    raise BuildError(page.source, _link_line(page, url), message)
+    raise combined(BuildError(page.source, line, message)
+                   for line in _link_lines(page, url, tag))
 
 
 def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> list[str]:
@@ -488,7 +511,7 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
     tag, url, rel_attr = link
 
     def fail(url: str, message: str) -> None:
-        _fail(rel, page, url, message)
+        _fail(rel, page, url, message, tag)
 
     scheme = url_scheme(url)
     if scheme == "javascript":
@@ -515,15 +538,15 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
         if tag != "a" and not (tag == "link" and rel_attr in ("canonical", "alternate")):
             fail(url, _external(tag, url))
         if tag == "a" and page is not None and (meant := _redirect_target(url)):
-            warn(LOGGER, page.source, _link_line(page, url),
-                 f"link through {urlsplit(url).hostname}'s redirect page (as a post copied from "
-                 "that site holds every outside link), which shows the reader that site's "
-                 f"notice before the address; link to the address itself, {meant}")
+            _warn_at_links(page, url, f"link through {urlsplit(url).hostname}'s redirect page "
+                           "(as a post copied from that site holds every outside link), which "
+                           "shows the reader that site's notice before the address; link to "
+                           f"the address itself, {meant}")
         if tag == "a" and page is not None and _only_here(url):
-            warn(LOGGER, page.source, _link_line(page, url),
-                 f"link to '{url}', an address that only works on your own machine or "
-                 "network, not for a reader; if it is an instruction, write it as code "
-                 f"(`{url}`), which is no link")
+            _warn_at_links(page, url,
+                           f"link to '{url}', an address that only works on your own machine or "
+                           "network, not for a reader; if it is an instruction, write it as code "
+                           f"(`{url}`), which is no link")
         return
     if tag == "link" and rel_attr in ("canonical", "alternate"):
         return
@@ -571,6 +594,6 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
              + _anchor_hint(frag, parsed[page_path].ids, by_path.get(page_path),
                             previous(page_path) if previous is not None else None))
     if spaced and page is not None:
-        warn(LOGGER, page.source, _link_line(page, url),
-             f"link to '{unquote(url)}', an address written with spaces: GitHub ends an "
-             f"address at a space and shows the link as text, the page links it; {spaced}")
+        _warn_at_links(page, url, f"link to '{unquote(url)}', an address written with spaces: "
+                       "GitHub ends an address at a space and shows the link as text, the page "
+                       f"links it; {spaced}")
