@@ -3682,31 +3682,3 @@ def test_a_notion_callout_and_an_alert_of_one_kind_are_told_ids_of_their_own(
         html(tmp_path, body)
     told = [m.group(1) for w in warned for m in [re.search(r"attrs: \{id: ([\w-]+)\}", w)] if m]
     assert len(told) == 2 and len(set(told)) == 2, warned
-
-
-@pytest.mark.timeout(60)    # linear: seconds; the library's walk took minutes
-@pytest.mark.parametrize("name", ["inline", "smarty"])
-def test_the_inline_passes_walk_a_paragraph_of_many_elements_in_linear_time(
-        tmp_path: Path, name: str) -> None:
-    """Python-Markdown's inline passes (its own and smarty's) found where to put what a
-    child's tail makes with `list(parent).index(child)`: in the square of the number of
-    children (a paragraph of 20,000 emphasised words spent seconds there, more than every
-    check of ours). The build's passes are handed a paragraph of 200,000 children."""
-    import xml.etree.ElementTree as etree
-    from unittest import mock
-
-    import markdown
-    used: list[markdown.Markdown] = []
-    convert = markdown.Markdown.convert
-
-    def spy(self: markdown.Markdown, source: str) -> str:
-        used.append(self)
-        return convert(self, source)
-    with mock.patch.object(markdown.Markdown, "convert", spy):
-        html(tmp_path, "One *two* three.\n")
-    root = etree.Element("div")
-    paragraph = etree.SubElement(root, "p")
-    for _ in range(200_000):
-        etree.SubElement(paragraph, "em").tail = "x"
-    used[0].treeprocessors[name].run(root)
-    assert len(paragraph) == 200_000 and paragraph[-1].tail == "x"

@@ -23,8 +23,7 @@ into the page's `model.Conversion` (as MkDocs' `Page.render` keeps each treeproc
 result). The processors that only refuse a mistake are in `md_guards`.
 
 Our treeprocessors, by priority (Markdown runs higher first; its own: inline 20, footnote 50,
-footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6; inline and smarty are
-`md_inline_run`'s, the library's passes walked in linear time):
+footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 
 | class             | name               | prio | why there                                     |
 |-------------------|--------------------|------|-----------------------------------------------|
@@ -83,7 +82,7 @@ from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.smarty import SmartyExtension
 from markdown.extensions.tables import TableExtension
 from markdown.inlinepatterns import SubstituteTagInlineProcessor
-from markdown.treeprocessors import InlineProcessor, UnescapeTreeprocessor
+from markdown.treeprocessors import UnescapeTreeprocessor
 from markdown.util import AMP_SUBSTITUTE, HTML_PLACEHOLDER_RE
 from pymdownx.blocks.details import DetailsExtension
 from pymdownx.highlight import HighlightExtension
@@ -124,7 +123,6 @@ from .md_emoji import GitHubEmojiExtension
 from .md_figures import FigureNames, FigureProcessor, ScrollingTables
 from .md_foreign import AuthorClasses, ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
-from .md_inline_run import LinearInlineProcessor
 from .md_math import HeaderNames, MathElements
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
 from .md_reproduce import reproduce_fence
@@ -206,12 +204,6 @@ class ArticleExtension(Extension):
 
     def _register(self, md: Markdown) -> None:
         p, tp, text = self.page, md.treeprocessors, self.page.text
-        # the library's inline passes (its own and smarty's), walked in linear time
-        tp.register(LinearInlineProcessor(md), "inline", 20)
-        if "smarty" in tp and isinstance(library := tp["smarty"], InlineProcessor):
-            smarty = LinearInlineProcessor(md)
-            smarty.inlinePatterns = library.inlinePatterns
-            tp.register(smarty, "smarty", 6)
         self.blocks.raw_html.register()
         md.inlinePatterns.register(CodeSpans(), "backtick", 190)
         # CommonMark's other hard line break, a backslash at a line's end, as on GitHub (after
