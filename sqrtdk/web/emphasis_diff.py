@@ -75,7 +75,7 @@ _COMPARED_PAIRS = 1_000_000     # the most character pairs difflib aligns one by
 def _aligned(mine: list[str], github: list[str]) -> list[tuple[int, int, int]]:
     """(i, j, n): `mine[i:i + n]` and `github[j:j + n]` are the same characters, in order
     (difflib's matching blocks). difflib takes time in the square of the length and more (a
-    50 KB paragraph of `*a*中 `: 110 s): for long blocks, what the two share at either end is
+    50 KB paragraph of `*a*\u4e2d `: 110 s): for long blocks, what the two share at either end is
     matched first, and a middle still too long to align is left unmatched (not compared)."""
     if len(mine) * len(github) <= _COMPARED_PAIRS:
         return [(i, j, n) for i, j, n in SequenceMatcher(
