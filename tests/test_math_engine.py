@@ -101,6 +101,7 @@ class FakeRenderer:
     looks for), one style sheet of its own."""
 
     name = "fake"
+    label = "Fake"
     STYLE = "assets/fake-math/fake.css"
 
     def __init__(self, node_modules: Path, cache_dir: Path | None, memory: bool = False):
@@ -207,3 +208,25 @@ def test_a_write_to_a_worker_the_build_closed_ends_quietly() -> None:
         KatexRenderer._write(proc, '{"tex": "x"}\n')     # raised ValueError before
     finally:
         proc.wait(timeout=10)
+
+
+def test_an_engine_s_error_is_told_in_its_own_name(tmp_path: Path) -> None:
+    """A TeX error reaches the author labelled with the engine that gave it (its `label`),
+    never with another engine's name: the build's messages around it are the engine's."""
+    from helpers import page
+
+    from sqrtdk.web.assemble import typeset
+
+    class Refusing(FakeRenderer):
+        label = "FakeTeX"
+
+        def render(self, formulas: Sequence[Formula],
+                   macros: Mapping[str, str] | None = None) -> list[Rendered]:
+            return [Rendered(error="refused", error_at=-1, reason="no such thing")
+                    for _ in formulas]
+
+    built = page(tmp_path, "A formula $x+y$ here.\n", {})
+    with pytest.raises(BuildError) as e:
+        typeset([built], Refusing(PROJECT_ROOT, None))
+    assert "FakeTeX: no such thing" in e.value.message, e.value.message
+    assert "katex" not in e.value.message.lower(), e.value.message

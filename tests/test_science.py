@@ -1441,3 +1441,23 @@ def test_a_warning_in_a_build_s_own_process_stops_it_at_the_function_s_line(
     assert (e.value.path.name, e.value.line) == \
         (Path(__file__).name, inspect.getsourcelines(_section_warns)[1]), str(e.value)
     assert "section 'walk'" in e.value.message and not opts.results_file.exists()
+
+
+def test_an_error_in_a_snippet_is_placed_at_the_snippet_s_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snippet of a reproduce box (README's 'Show the code that ran') that raises is an
+    error at its own file and line, as an experiment module's is: it was told at
+    reproduce.py's line that runs every snippet, which the author has nothing to fix in."""
+    import sqrtdk.options
+    from sqrtdk.science_stage import placed_error
+    package = tmp_path / "sqrtdk"
+    snippet = package / "science" / "snippets" / "broken.py"
+    snippet.parent.mkdir(parents=True)
+    snippet.write_text("import numpy as np\nSEED = 1\nnp.zeros(2).reshape(3)\n",
+                       encoding="utf-8")
+    monkeypatch.setattr(sqrtdk.options, "PACKAGE_DIR", package)
+    with pytest.raises(ValueError) as raised:
+        reproduce.run_snippet(snippet, DEFAULT_SEED)
+    told = placed_error(raised.value)
+    assert told is not None and (Path(told.path), told.line) == (snippet, 3), told
+    assert "ValueError" in told.message, told

@@ -34,7 +34,7 @@ def run_snippet(path: Path, seed: int) -> tuple[str, str]:
     code = with_seed(path.read_text(encoding="utf-8"), seed)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, path.name, "exec"), {"__name__": "__main__"})  # noqa: S102 - ours
+        exec(compile(code, str(path), "exec"), {"__name__": "__main__"})  # noqa: S102 - ours
     return code, out.getvalue()
 
 

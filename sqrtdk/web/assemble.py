@@ -110,7 +110,7 @@ def typeset(pages: list[Page], math: MathRenderer, macros: Mapping[str, str] | N
             failed[k] = bool(r.error or r.conflict)
             if failed[k] and not defining:
                 with found.seam():
-                    _formula_fault(page, k, rendered, macros or {})
+                    _formula_fault(page, k, rendered, macros or {}, math.label)
                 defining = bool(r.conflict or _DEFINES.search(f.source))
             if not failed[k] and r.warnings:
                 _warn_at(page, k, r)
@@ -141,7 +141,7 @@ def katex_reason(error: str) -> str:
 
 
 def _formula_fault(page: Page, k: int, rendered: list[Rendered],
-                   macros: Mapping[str, str]) -> None:
+                   macros: Mapping[str, str], label: str) -> None:
     """The BuildError of formula `k` of `page`, which the engine refused (`rendered[k]`): at
     the line of the fault, its column and the TeX around it named, and what to write."""
     f, r = page.formulas[k], rendered[k]
@@ -156,7 +156,7 @@ def _formula_fault(page: Page, k: int, rendered: list[Rendered],
                 f.source)):
             line = f.line_at(defined.start())     # its own line, in a formula of many lines
         place = _placer(page, k)
-        said = _fault_reason(r, f, place) if r.reason else katex_reason(r.error)
+        said = _fault_reason(r, f, place, label) if r.reason else katex_reason(r.error)
         advice = r.advice(place) if r.advice is not None else ""
         raise BuildError(page.source, line, f"invalid TeX {dollars}{source}{dollars}: "
                          + said + (f"; {advice}" if advice else "") + _dollar_hint(f)
@@ -184,13 +184,13 @@ def _warn_at(page: Page, k: int, r: Rendered) -> None:
         warn(LOGGER, page.source, f.line_at(at), said)
 
 
-def _fault_reason(r: Rendered, f: Formula, place: Callable[[int], str]) -> str:
-    """The engine's message without its place (`r.reason`), then the place in the author's
-    file, the column on the error's line (the line alone when the file does not show the
-    formula as written), the token at fault, and the TeX around it when the formula is longer
-    than that; "at the formula's end" and that place for an error there (its advice names
-    what is open)."""
-    said = f"KaTeX: {' '.join(r.reason.split()).rstrip('.')}"
+def _fault_reason(r: Rendered, f: Formula, place: Callable[[int], str], label: str) -> str:
+    """The engine's message without its place (`r.reason`) after its `label`, then the place
+    in the author's file, the column on the error's line (the line alone when the file does
+    not show the formula as written), the token at fault, and the TeX around it when the
+    formula is longer than that; "at the formula's end" and that place for an error there
+    (its advice names what is open)."""
+    said = f"{label}: {' '.join(r.reason.split()).rstrip('.')}"
     if r.error_at < 0:
         return said
     if r.error_at >= len(f.source.rstrip()):
@@ -313,7 +313,7 @@ def check_unused_macros(pages: list[Page], math: MathRenderer, settings: Setting
     probes = [_macro_probe(name, settings.macros[name]) for name in unused]
     for name, rendered in zip(unused, math.render(probes, settings.macros), strict=True):
         if rendered.error:
-            reason = (f"KaTeX: {' '.join(rendered.reason.split()).rstrip('.')}"
+            reason = (f"{math.label}: {' '.join(rendered.reason.split()).rstrip('.')}"
                       if rendered.reason else katex_reason(rendered.error))
             advice = rendered.advice(lambda o: "its end") if rendered.advice else ""
             warn(LOGGER, settings.path, settings.macro_lines.get(name, 0),

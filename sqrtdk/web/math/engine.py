@@ -26,6 +26,7 @@ class MathRenderer(Protocol):
     """What the site needs from a math engine."""
 
     name: str
+    label: str      # the engine's name as its authors write it ("KaTeX"), before its messages
 
     def key(self) -> str:
         """Everything that changes the output (engine version, options), for cache keys."""

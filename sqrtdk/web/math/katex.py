@@ -291,6 +291,7 @@ class KatexRenderer:
     """The KaTeX implementation of sqrtdk.web.math.MathRenderer."""
 
     name = "katex"
+    label = "KaTeX"
 
     def __init__(self, node_modules: Path, cache_dir: Path | None, memory: bool = False):
         self.dist = node_modules.resolve() / "katex" / "dist"
