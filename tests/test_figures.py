@@ -417,26 +417,36 @@ def test_a_label_too_long_for_its_figure_is_an_error_at_it_saying_how_long_it_ma
     assert m and 0 < int(m.group(1)) < int(m.group(2)) == 2200, e.value.message
 
 
+def _drawn_in_place_of_the_first(monkeypatch: pytest.MonkeyPatch, drawer: Any) -> Exception:
+    """What drawing `drawer`, registered in place of the first figure (its name, results and
+    labels), raised (English, wide); fails when it raised nothing."""
+    from sqrtdk.figures_stage import FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, drawer, spec.needs, spec.labels))
+    with pytest.raises(Exception) as raised:
+        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    return raised.value
+
+
 def test_a_warning_no_label_causes_is_an_error_at_the_figure_s_line(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A warning the figure's code raises whatever its labels is reported at its @figure
     line, not printed raw."""
     import inspect
 
-    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
-    name, spec = next(iter(SPECS.items()))
+    from sqrtdk.figures_stage import FigureCodeError
+    spec = next(iter(SPECS.values()))
 
     def noisy(fig: Any, results: Any, words: Any, layout: str) -> None:
         warnings.warn("invalid value encountered in divide", RuntimeWarning, stacklevel=1)
         spec.draw(fig, results, words, layout)
-    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
-        name, noisy, spec.needs, spec.labels))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(FigureCodeError) as e:
-            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
-    assert e.value.line == inspect.getsourcelines(noisy)[1], e.value
-    assert "RuntimeWarning: invalid value encountered in divide" in e.value.message
+        e = _drawn_in_place_of_the_first(monkeypatch, noisy)
+    assert isinstance(e, FigureCodeError), e
+    assert e.line == inspect.getsourcelines(noisy)[1], e
+    assert "RuntimeWarning: invalid value encountered in divide" in e.message
 
 
 def test_a_label_the_drawer_does_not_register_is_an_error_at_the_line_asking_for_it(
@@ -447,8 +457,8 @@ def test_a_label_the_drawer_does_not_register_is_an_error_at_the_line_asking_for
     it meant."""
     import inspect
 
-    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
-    name, spec = next(iter(SPECS.items()))
+    from sqrtdk.figures_stage import FigureCodeError
+    spec = next(iter(SPECS.values()))
     key, fields = next(iter(spec.labels.items()))
     misspelt = key[:-1] + key[-1] * 2
 
@@ -460,13 +470,10 @@ def test_a_label_the_drawer_does_not_register_is_an_error_at_the_line_asking_for
 
     for drawer, told in ((misspelling, f"did you mean '{key}'?"),
                          (other_fields, "'extra_field'")):
-        monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
-            name, drawer, spec.needs, spec.labels))
-        with pytest.raises(FigureCodeError) as e:
-            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
-        assert (e.value.file, e.value.line) == (
-            __file__, inspect.getsourcelines(drawer)[1] + 1), e.value
-        assert told in e.value.message and "register" in e.value.message, e.value.message
+        e = _drawn_in_place_of_the_first(monkeypatch, drawer)
+        assert isinstance(e, FigureCodeError), e
+        assert (e.file, e.line) == (__file__, inspect.getsourcelines(drawer)[1] + 1), e
+        assert told in e.message and "register" in e.message, e.message
 
 
 def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
@@ -477,8 +484,8 @@ def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
     said. An error raised inside the project's own helpers stays a bug (a traceback)."""
     import inspect
 
-    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
-    name, spec = next(iter(SPECS.items()))
+    from sqrtdk.figures_stage import FigureCodeError
+    name = next(iter(SPECS))
 
     def misspelt(fig: Any, results: Any, words: Any, layout: str) -> None:
         (ax,) = draw.panels(fig, 1, layout)
@@ -492,18 +499,12 @@ def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
         draw.panels(fig, "one", layout)
 
     for drawer, says in ((misspelt, "AttributeError"), (refused, "ValueError")):
-        monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
-            name, drawer, spec.needs, spec.labels))
-        with pytest.raises(FigureCodeError) as e:
-            draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
-        assert (e.value.file, e.value.line) == (
-            __file__, inspect.getsourcelines(drawer)[1] + 2), e.value
-        assert says in e.value.message and name in e.value.message, e.value.message
-    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
-        name, in_our_helper, spec.needs, spec.labels))
-    with pytest.raises(Exception) as raised:
-        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
-    assert not isinstance(raised.value, FigureCodeError), raised.value
+        e = _drawn_in_place_of_the_first(monkeypatch, drawer)
+        assert isinstance(e, FigureCodeError), e
+        assert (e.file, e.line) == (__file__, inspect.getsourcelines(drawer)[1] + 2), e
+        assert says in e.message and name in e.message, e.message
+    ours = _drawn_in_place_of_the_first(monkeypatch, in_our_helper)
+    assert not isinstance(ours, FigureCodeError), ours
 
 
 def _module_helper(xs: list[float], x: float) -> int:
@@ -519,20 +520,17 @@ def test_a_python_mistake_in_a_figure_module_s_helper_is_an_error_at_its_line(
     at the helper's line, where Python raised."""
     import inspect
 
-    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
-    name, spec = next(iter(SPECS.items()))
+    from sqrtdk.figures_stage import FigureCodeError
+    name = next(iter(SPECS))
 
     def drawer(fig: Any, results: Any, words: Any, layout: str) -> None:
         draw.panels(fig, 1, layout)
         _module_helper([1.0, 2.0], 3.0)
 
-    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
-        name, drawer, spec.needs, spec.labels))
-    with pytest.raises(FigureCodeError) as e:
-        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
-    assert (e.value.file, e.value.line) == (
-        __file__, inspect.getsourcelines(_module_helper)[1] + 2), e.value
-    assert "ValueError" in e.value.message and name in e.value.message, e.value.message
+    e = _drawn_in_place_of_the_first(monkeypatch, drawer)
+    assert isinstance(e, FigureCodeError), e
+    assert (e.file, e.line) == (__file__, inspect.getsourcelines(_module_helper)[1] + 2), e
+    assert "ValueError" in e.message and name in e.message, e.message
 
 
 _STYLE = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
