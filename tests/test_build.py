@@ -126,6 +126,23 @@ def test_404_offers_every_language_from_any_address(site_build: dict[str, Any]) 
                "noindex" in e["attrs"].get("content", "") for e in elements)
 
 
+def test_the_404_heading_says_in_every_language_that_the_page_is_missing(
+        site_build: dict[str, Any]) -> None:
+    """The 404 page's <h1> is what a screen reader announces first and what its heading list
+    offers: it says that the address has no page, in every language (strings.toml
+    not_found_title), each part in its own language. It was the site's title, the same as the
+    language picker's, so a reader who moved by headings heard no word of what had happened."""
+    elements = Tree((site_build["site"] / "404.html").read_text(encoding="utf-8")).elements
+    at = next(i for i, e in enumerate(elements) if e["tag"] == "h1")
+    inside = list(takewhile(lambda e: e["depth"] > elements[at]["depth"], elements[at + 1:]))
+    heading = "".join(e["text"] for e in [elements[at], *inside])
+    by_lang = {e["attrs"].get("lang"): e["text"].strip() for e in inside}
+    for st in site_build["strings"].values():
+        assert st.ui["not_found_title"] in heading, (heading, st.html_lang)
+        if len(site_build["strings"]) > 1:
+            assert by_lang.get(st.html_lang) == st.ui["not_found_title"], by_lang
+
+
 def lookup(data: Any, path: str) -> Any:
     """The value at a quoted number's dotted data-key. Unlike `at`, a dict key may itself
     contain dots: sweep.claims["spread.sqrt_not_linear"].worst is quoted as
