@@ -362,3 +362,52 @@ def test_every_english_phrase_of_a_chinese_page_is_marked_english(site_build) ->
         checked += 1
     if not checked:
         pytest.skip("no page in a CJK script")
+
+
+class FormulaSource(HTMLParser):
+    """The TeX of every formula of a page, as the math engine keeps it for copying (an
+    <annotation encoding="application/x-tex">)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = False
+        self.tex: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "annotation" and dict(attrs).get("encoding") == "application/x-tex":
+            self.inside = True
+            self.tex.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "annotation":
+            self.inside = False
+
+    def handle_data(self, data: str) -> None:
+        if self.inside:
+            self.tex[-1] += data
+
+
+# an operator named by its initials in a formula: \operatorname{SD}, \mathrm{KL}
+INITIALS = re.compile(r"\\(?:operatorname|mathrm)\s*\{([A-Z]{2,})\}")
+
+
+def test_each_abbreviation_in_a_formula_is_named_in_the_words_of_its_page(site_build) -> None:
+    """A formula that names an operator by its initials (SD for the standard deviation) is
+    read by someone who met the quantity in words: the page's prose (formulas left out) says
+    the abbreviation too, in each language, so the reader can tie the two together. The
+    Chinese page introduced only the word for the standard deviation and then showed SD(q·k)
+    with no word linking SD to it."""
+    checked = 0
+    for lang in site_build["languages"]:
+        html = site_build["html"][lang]
+        formulas = FormulaSource()
+        formulas.feed(html)
+        assert formulas.tex, lang                       # the page's formulas were read
+        prose = ProseText()
+        prose.feed(html[html.index("<body"):])
+        words = "".join(prose.parts)
+        for name in sorted({m for tex in formulas.tex for m in INITIALS.findall(tex)}):
+            assert re.search(rf"(?<![A-Za-z]){name}(?![A-Za-z])", words), (lang, name)
+            checked += 1
+    if not checked:
+        pytest.skip("no formula names an operator by its initials")
