@@ -632,6 +632,27 @@ def test_print_leaves_out_the_footnotes_back_references(visit, lang) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_on_paper_a_box_s_words_about_its_snippet_stay_with_the_snippet(visit, lang) -> None:
+    """A reproduce box on paper: its snippet's code is kept whole (a page break inside it cut
+    a program in two), so when it did not fit, the code went overleaf alone, and the words
+    that introduce it stayed at the page's foot over the rest of the box's grey background,
+    empty to the page's end. The words are kept whole and on the page of the code: the only
+    place left to break is before the box."""
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.emulate_media(media="print")
+    found = page.evaluate("""() => [...document.querySelectorAll('article .reproduce')]
+        .filter(el => el.checkVisibility()).map(el => {
+            const words = el.previousElementSibling, style = getComputedStyle(el);
+            return [words ? words.localName : null,
+                    words ? getComputedStyle(words).breakInside : null, style.breakBefore];
+        })""")
+    assert found                                      # the page has reproduce boxes
+    loose = [f for f in found if f[0] == "p" and f[1:] != ["avoid", "avoid"]]
+    assert loose == [], loose
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_screen_reader_hears_a_note_reference_as_a_note(visit, lang) -> None:
     """A note's reference shows a bare number, in sentences full of numbers: named by that
     number alone, a screen reader read "σ = 0.493 3" (a link "3", its superscript unsaid).
