@@ -17,8 +17,12 @@ site: $(VENV)/.installed node_modules/.installed
 # The session's site is built once for all.
 # worksteal: a worker that runs out of tests takes the ones still queued behind a long test
 # (the tests marked `slow` are put first, tests/conftest.py, so that none is left for the end)
+# Bytecode caches are written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
+# the suite starts many Python processes (builds of copies, nested pytest runs, its
+# workers), each of which would otherwise compile the package and rewrite the tests' asserts
+# anew; __pycache__/ is ignored by git.
 test: $(VENV)/.installed node_modules/.installed
-	$(PY) -m pytest -q -n 4 --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 4 --dist worksteal
 
 # screenshots and a print PDF of every page, for a person to look at (test-artifacts/)
 shots: $(VENV)/.installed node_modules/.installed
