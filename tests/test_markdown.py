@@ -2856,6 +2856,23 @@ def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
     assert "published as typed" in got[0], got
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_raw_html_block_marked_markdown_0_asks_for_what_both_parsers_do_and_stays_quiet(
+        tmp_path: Path, lang: str) -> None:
+    """kramdown's `markdown="0"` asks for the block's inside to be kept as typed, raw HTML,
+    which is what this build and GitHub do: each of jalammar/jalammar.github.io's
+    _posts/2019-06-26-visual-numpy.md pictures, `<div class="img-div-any-width"
+    markdown="0">` over an `<image src=…/>` line, was told that it 'asks for the Markdown
+    inside the HTML block to be read' (37 warnings in that post, none true). No warning; the
+    block is published as written, as on GitHub."""
+    body = ('Text.\n\n<div class="img-div-any-width" markdown="0">\n'
+            '  <image src="/images/numpy/numpy-array.png"/>\n  <br />\n</div>\n\nAfter.\n')
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    assert not [w for w in warned if "markdown=" in w], warned
+    assert '<div class="img-div-any-width" markdown="0">' in out, out
+
+
 @pytest.mark.parametrize("lines", ["# First point\n# Second point",
                                    "Steps:\n\n# Collect\n# Scale\n# Normalise"])
 def test_a_confluence_numbered_list_is_told_to_be_a_list_not_headings(tmp_path: Path,
