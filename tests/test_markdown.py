@@ -2670,6 +2670,26 @@ def test_a_definition_with_no_term_warns_at_its_line(
     assert "caption" in got[0]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("above", ["Intro.\n\n", "- a\n- b\n\n"], ids=["paragraph", "list"])
+def test_a_definition_a_blank_line_below_its_term_draws_no_advice_about_nested_lists(
+        tmp_path: Path, lang: str, above: str) -> None:
+    """A definition list with a blank line between each term and its ': …' line
+    (567-labs/instructor's docs/blog/posts/chain-of-density.md: '`3.5 Finetuned (n)`', a
+    blank line, ': This is a GPT 3.5 model …') is a definition list here, as the same list
+    without the blank lines is (README: definition lists are this Markdown's own, shown as
+    paragraphs on GitHub); it was told 'GitHub (CommonMark) starts a paragraph here … the
+    page keeps these lines in the block above: indent a nested list … by 4 spaces per
+    level', advice about lists for a list of terms, which changes nothing when followed.
+    The term's paragraph is left out on GitHub's side, as its ': …' paragraph already was:
+    no warning, as for the list without blank lines."""
+    body = f"{above}`Apple`\n\n: A fruit.\n\n`Pear`\n\n: Another fruit.\n\nAfter.\n"
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    assert "<dt><code>Apple</code></dt>" in out and "<dt><code>Pear</code></dt>" in out, out
+    assert not [w for w in warned if "GitHub" in w], warned
+
+
 def test_a_definition_with_its_term_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
