@@ -345,6 +345,26 @@ def test_a_suggested_address_keeps_its_spaces_as_percent_20(tmp_path: Path) -> N
         messages
 
 
+@pytest.mark.parametrize("text", ["`details`", "*the* `qr` code", "**bold** `x`"])
+def test_a_link_github_makes_is_suggested_with_its_text_as_written(tmp_path: Path,
+                                                                   text: str) -> None:
+    """A reference link whose text is code, `[`details`][]` under a line '[`details`]:
+    /shortcodes/details/' (gohugoio/hugoDocs' content-management/shortcodes.md, five such
+    links), is a link on GitHub and text here; the warning said to write
+    '[details](/shortcodes/details/)', which drops the code the author wrote. The
+    suggestion keeps the text's code and emphasis, and followed, both parsers read it as
+    the link GitHub showed, with that code or emphasis."""
+    body = f"The embedded [{text}][] shortcode.\n\n[{text}]: /shortcodes/details/\n"
+    messages, _ = convert(tmp_path, body)
+    offered = [x for m in at(messages, BODY_START) for x in suggestions(m)]
+    assert offered == [f"[{text}](/shortcodes/details/)"], messages
+    fixed, html = convert(tmp_path, f"The embedded {offered[0]} shortcode.\n")
+    assert fixed == [], fixed
+    assert links(html) == [("/shortcodes/details/", re.sub(r"[`*]", "", text))], html
+    assert ("<em>" in html) == ("*the*" in text) and ("<strong>" in html) == ("**" in text)
+    assert "<code>" in html
+
+
 # passages that each parser reads differently where the old hint sent the author to the
 # wrong fix ('indent by 4 spaces' for lines indented by 4, "start every line with '>'" for
 # quotes that do): (passage, words of the line the warning is at, words the warning says,

@@ -673,7 +673,7 @@ class BlockStructure(Treeprocessor):
             start = sourcepos_line(block) if block is not None else 1
             text = "".join(a.itertext())
             theirs.append(_Link(href, text, a.get("title", ""),
-                                _line_from(lines, start, text) or start))
+                                _line_from(lines, start, text) or start, _markup(a)))
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
@@ -750,6 +750,9 @@ class BlockStructure(Treeprocessor):
                              text=link.text.replace("\\$", "$"),
                              title=link.title.replace("\\$", "$"))
         written = _written(link)
+        kept = _written(link, link.markup) if link.markup else written
+        if kept != written and _reads_as(kept, link, code=True):
+            return f"write {kept}"
         if _reads_as(written, link):
             return f"write {written}"
         return ("write it as [text](address), with each '$' written '\\$' and the address "
@@ -788,6 +791,7 @@ class _Link(NamedTuple):
     text: str
     title: str
     line: int
+    markup: str = ""     # the text as Markdown, its code and emphasis kept (GitHub's links)
 
 
 def _raw_runs_warned(source: str, warned: dict[int, str]) -> frozenset[int]:
@@ -829,11 +833,12 @@ def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, 
     return pairs
 
 
-def _written(link: _Link) -> str:
+def _written(link: _Link, markup: str = "") -> str:
     """`link` as Markdown both parsers read alike: '$' as '\\$', brackets in the text
     escaped, a space of the address as %20, the address in <…> when it holds a parenthesis,
-    a title in double quotes."""
-    text = re.sub(r"([\[\]\\$`*_])", r"\\\1", link.text)
+    a title in double quotes. `markup`: the text as Markdown (`_markup`), in place of the
+    link's text escaped."""
+    text = markup or _escaped(link.text)
     # a space as %20, as an address is mostly written (both read it as a space)
     href = link.href.replace("$", "\\$").replace(" ", "%20")
     if re.search(r"[\s()<>]", href):
@@ -842,9 +847,38 @@ def _written(link: _Link) -> str:
     return f"[{text}]({href}{title})"
 
 
-def _reads_as(written: str, link: _Link) -> bool:
+def _escaped(text: str) -> str:
+    """`text` with each mark Markdown reads in a link's text escaped."""
+    return re.sub(r"([\[\]\\$`*_])", r"\\\1", text)
+
+
+def _markup(el: etree.Element) -> str:
+    """The text of cmark-gfm's element `el` as Markdown: its code spans in backticks (more
+    than any run inside), its emphasis in '*' and '**', the rest escaped (`_escaped`); ''
+    when it holds anything else (a picture, a line break, HTML)."""
+    parts = [_escaped(el.text or "")]
+    for child in el:
+        if child.tag == "code" and not len(child):
+            code = child.text or ""
+            fence = "`" * (max(map(len, re.findall("`+", code)), default=0) + 1)
+            pad = " " if code.startswith("`") or code.endswith("`") else ""
+            parts.append(f"{fence}{pad}{code}{pad}{fence}")
+        elif child.tag in ("em", "strong"):
+            inner = _markup(child)
+            if not inner:
+                return ""
+            mark = "*" if child.tag == "em" else "**"
+            parts.append(f"{mark}{inner}{mark}")
+        else:
+            return ""
+        parts.append(_escaped(child.tail or ""))
+    return "".join(parts)
+
+
+def _reads_as(written: str, link: _Link, code: bool = False) -> bool:
     """Whether `written` passes the math scanner (no formula, no error) and both this
-    Markdown and cmark-gfm read it as one link to `link.href` with `link.text`."""
+    Markdown and cmark-gfm read it as one link to `link.href` with `link.text` (`code`:
+    code spans in it allowed, as `_markup` writes them)."""
     from markdown import markdown as convert
 
     from .lexer import mask
@@ -852,7 +886,7 @@ def _reads_as(written: str, link: _Link) -> bool:
         masked = mask(Path("suggestion.md"), written)
     except BuildError:
         return False
-    if masked.formulas or masked.code:
+    if masked.formulas or (masked.code and not code):
         return False
     ours = etree.fromstring(f"<r>{convert(written.replace(chr(92) + '$', '&#36;'))}</r>")  # noqa: S314
     theirs = cmark_tree(written)
