@@ -2876,6 +2876,25 @@ def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
     assert "published as typed" in got[0], got
 
 
+@pytest.mark.parametrize("blank", [True, False], ids=["blank line under the tag", "none"])
+def test_a_markdown_attribute_warning_says_what_github_reads_after_a_blank_line(
+        tmp_path: Path, blank: bool) -> None:
+    """`<div markdown="1">` with a blank line under it (jalammar/jalammar.github.io's
+    _posts/2019-08-12-illustrated-gpt2.md, its contents box) was told that this Markdown
+    does not read the Markdown inside '(nor GitHub)', while the comparison's warning at the
+    next lines said, rightly, that GitHub reads it after a blank line: two warnings that
+    contradicted each other. With a blank line under the tag the warning says GitHub reads
+    what follows as Markdown; without one it still says 'nor GitHub'."""
+    gap = "\n" if blank else ""
+    body = f'Intro.\n\n<div markdown="1">\n{gap}This is **Markdown** inside.\n{gap}</div>\n\nAfter.\n'
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "markdown=" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert ("nor GitHub" in got[0]) != blank, got
+    assert ("GitHub reads what follows the blank line" in got[0]) == blank, got
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_raw_html_block_marked_markdown_0_asks_for_what_both_parsers_do_and_stays_quiet(
         tmp_path: Path, lang: str) -> None:
