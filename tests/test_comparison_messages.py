@@ -365,6 +365,22 @@ def test_a_link_github_makes_is_suggested_with_its_text_as_written(tmp_path: Pat
     assert "<code>" in html
 
 
+def test_a_link_only_github_makes_is_told_at_the_line_of_its_own_brackets(tmp_path: Path) -> None:
+    """'See the [tablesort documentation]' over a line '[tablesort] for more information.'
+    (squidfunk/mkdocs-material's docs/reference/data-tables.md): this Markdown reads the two
+    bracket pairs, a line break between them, as one reference link, GitHub the second
+    alone as a link 'tablesort'. Its warning was at the paragraph's first line, which holds
+    another '[tablesort]' both parsers link, where the advice to write [tablesort](…) changes
+    nothing; it is now at the line of the brackets GitHub linked."""
+    body = ("Note that [tablesort] provides alternative comparison implementations like\n"
+            "numbers, filesizes, dates and month names. See the [tablesort documentation]\n"
+            "[tablesort] for more information.\n\n"
+            "  [tablesort]: http://tristen.ca/tablesort/demo/\n")
+    messages, _ = convert(tmp_path, body)
+    github = [m for m in messages if "GitHub makes 'tablesort' a link" in m]
+    assert len(github) == 1 and f":{BODY_START + 2}: warning:" in github[0], messages
+
+
 # passages that each parser reads differently where the old hint sent the author to the
 # wrong fix ('indent by 4 spaces' for lines indented by 4, "start every line with '>'" for
 # quotes that do): (passage, words of the line the warning is at, words the warning says,

@@ -663,6 +663,7 @@ class BlockStructure(Treeprocessor):
         line. Links to this page (`#…`, footnote references among them) are left out."""
         parents = {child: parent for parent in tree.iter() for child in parent}
         theirs: list[_Link] = []
+        seen: dict[tuple[int, str], int] = {}    # GitHub's links of each text in a block
         for a in tree.iter("a"):
             href = _same_address(a.get("href", ""))
             if href.startswith("#") or not href:
@@ -672,8 +673,9 @@ class BlockStructure(Treeprocessor):
                 block = parents.get(block)
             start = sourcepos_line(block) if block is not None else 1
             text = "".join(a.itertext())
+            nth = seen[start, text] = seen.get((start, text), -1) + 1
             theirs.append(_Link(href, text, a.get("title", ""),
-                                _line_from(lines, start, text) or start, _markup(a)))
+                                _line_from(lines, start, text, nth) or start, _markup(a)))
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
@@ -1163,11 +1165,21 @@ def _atx_line(lines: list[str], start: int, text: str) -> int:
                  if text.strip() and head.match(lines[n - 1])), 0)
 
 
-def _line_from(lines: list[str], start: int, text: str) -> int:
-    """The first line from `start` (1-based) that holds the start of `text`; 0 if none."""
+def _line_from(lines: list[str], start: int, text: str, nth: int | None = None) -> int:
+    """The first line from `start` (1-based) that holds the start of `text`; 0 if none.
+    With `nth` (a link's text), first the line that holds the `nth` (from 0) `text` in
+    brackets, `[text]`, counted from `start`, as a link's text is mostly written: the
+    paragraph's second link 'tablesort' is at the second '[tablesort]', and '[tablesort
+    documentation]' is none."""
     head = text[:20].strip()
-    return next((n for n in range(max(start, 1), len(lines) + 1) if head and
-                 head in lines[n - 1]), 0)
+    lines_from = range(max(start, 1), len(lines) + 1)
+    if nth is not None and text.strip():
+        seen = 0
+        for n in lines_from:
+            seen += lines[n - 1].count(f"[{text}]")
+            if seen > nth:
+                return n
+    return next((n for n in lines_from if head and head in lines[n - 1]), 0)
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
