@@ -381,6 +381,26 @@ def test_a_link_only_github_makes_is_told_at_the_line_of_its_own_brackets(tmp_pa
     assert len(github) == 1 and f":{BODY_START + 2}: warning:" in github[0], messages
 
 
+def test_a_link_both_make_is_not_paired_with_one_of_the_same_text_in_raw_html(
+        tmp_path: Path) -> None:
+    """google-research/tuning_playbook's README links 'Shallue et al. 2018' inside a
+    `<details>` block written in HTML (Markdown there after a blank line on GitHub, text
+    here: told at the block) and again in a list below it, which both parsers link. The two
+    readings' links were paired by their texts' order, so the page's link below was taken for
+    GitHub's in the block, and the one below was told 'GitHub makes … a link, this Markdown
+    does not' at a line where both make it. Links of the same text on the same line are
+    paired first: nothing is told at the list's line."""
+    body = ("Intro.\n\n<details><summary><em>[Click to expand]</em></summary>\n\n<br>\n\n"
+            "-   Steps can improve performance (see\n"
+            "    [Shallue et al. 2018](https://arxiv.org/abs/1811.03600)).\n\n</details>\n\n"
+            "## Next {#next}\n\n-   Training for more steps (see\n"
+            "    [Shallue et al. 2018](https://arxiv.org/abs/1811.03600)).\n-   Other.\n")
+    messages, _ = convert(tmp_path, body)
+    below = line_of(body, "Training for more steps")
+    assert not at(messages, below) and not at(messages, below + 1), messages
+    assert at(messages, line_of(body, "Steps can improve")), messages
+
+
 # passages that each parser reads differently where the old hint sent the author to the
 # wrong fix ('indent by 4 spaces' for lines indented by 4, "start every line with '>'" for
 # quotes that do): (passage, words of the line the warning is at, words the warning says,

@@ -816,8 +816,29 @@ def _raw_runs_warned(source: str, warned: dict[int, str]) -> frozenset[int]:
 
 
 def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
-    """The two readings' links side by side: aligned by their texts' words (difflib), and
-    where the texts differ, paired when they are on the same line; the rest alone."""
+    """The two readings' links side by side: first those of the same text on the same
+    line (a link GitHub alone makes earlier, in raw HTML this Markdown keeps as typed, would
+    shift an alignment by order onto the next link of its text); then the rest aligned by
+    their texts' words (difflib), and where the texts differ, paired when they are on the
+    same line; the rest alone."""
+    places: dict[tuple[str, int], list[int]] = {}
+    for j, github in enumerate(theirs):
+        if github.line:
+            places.setdefault((key(github.text), github.line), []).append(j)
+    pairs: list[tuple[_Link | None, _Link | None]] = []
+    rest: list[_Link] = []
+    for mine in ours:
+        found = places.get((key(mine.text), mine.line)) if mine.line else None
+        if found:
+            pairs.append((mine, theirs[found.pop(0)]))
+        else:
+            rest.append(mine)
+    taken = {id(github) for _, github in pairs}
+    return pairs + _aligned(rest, [x for x in theirs if id(x) not in taken])
+
+
+def _aligned(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
+    """`_paired`'s second step: aligned by texts' words, else by line, else alone."""
     matcher = SequenceMatcher(None, [key(x.text) for x in ours], [key(x.text) for x in theirs],
                               autojunk=False)
     pairs: list[tuple[_Link | None, _Link | None]] = []
