@@ -345,6 +345,62 @@ def test_a_suggested_address_keeps_its_spaces_as_percent_20(tmp_path: Path) -> N
         messages
 
 
+@pytest.mark.parametrize("text", ["`details`", "*the* `qr` code", "**bold** `x`"])
+def test_a_link_github_makes_is_suggested_with_its_text_as_written(tmp_path: Path,
+                                                                   text: str) -> None:
+    """A reference link whose text is code, `[`details`][]` under a line '[`details`]:
+    /shortcodes/details/' (gohugoio/hugoDocs' content-management/shortcodes.md, five such
+    links), is a link on GitHub and text here; the warning said to write
+    '[details](/shortcodes/details/)', which drops the code the author wrote. The
+    suggestion keeps the text's code and emphasis, and followed, both parsers read it as
+    the link GitHub showed, with that code or emphasis."""
+    body = f"The embedded [{text}][] shortcode.\n\n[{text}]: /shortcodes/details/\n"
+    messages, _ = convert(tmp_path, body)
+    offered = [x for m in at(messages, BODY_START) for x in suggestions(m)]
+    assert offered == [f"[{text}](/shortcodes/details/)"], messages
+    fixed, html = convert(tmp_path, f"The embedded {offered[0]} shortcode.\n")
+    assert fixed == [], fixed
+    assert links(html) == [("/shortcodes/details/", re.sub(r"[`*]", "", text))], html
+    assert ("<em>" in html) == ("*the*" in text) and ("<strong>" in html) == ("**" in text)
+    assert "<code>" in html
+
+
+def test_a_link_only_github_makes_is_told_at_the_line_of_its_own_brackets(tmp_path: Path) -> None:
+    """'See the [tablesort documentation]' over a line '[tablesort] for more information.'
+    (squidfunk/mkdocs-material's docs/reference/data-tables.md): this Markdown reads the two
+    bracket pairs, a line break between them, as one reference link, GitHub the second
+    alone as a link 'tablesort'. Its warning was at the paragraph's first line, which holds
+    another '[tablesort]' both parsers link, where the advice to write [tablesort](…) changes
+    nothing; it is now at the line of the brackets GitHub linked."""
+    body = ("Note that [tablesort] provides alternative comparison implementations like\n"
+            "numbers, filesizes, dates and month names. See the [tablesort documentation]\n"
+            "[tablesort] for more information.\n\n"
+            "  [tablesort]: http://tristen.ca/tablesort/demo/\n")
+    messages, _ = convert(tmp_path, body)
+    github = [m for m in messages if "GitHub makes 'tablesort' a link" in m]
+    assert len(github) == 1 and f":{BODY_START + 2}: warning:" in github[0], messages
+
+
+def test_a_link_both_make_is_not_paired_with_one_of_the_same_text_in_raw_html(
+        tmp_path: Path) -> None:
+    """google-research/tuning_playbook's README links 'Shallue et al. 2018' inside a
+    `<details>` block written in HTML (Markdown there after a blank line on GitHub, text
+    here: told at the block) and again in a list below it, which both parsers link. The two
+    readings' links were paired by their texts' order, so the page's link below was taken for
+    GitHub's in the block, and the one below was told 'GitHub makes … a link, this Markdown
+    does not' at a line where both make it. Links of the same text on the same line are
+    paired first: nothing is told at the list's line."""
+    body = ("Intro.\n\n<details><summary><em>[Click to expand]</em></summary>\n\n<br>\n\n"
+            "-   Steps can improve performance (see\n"
+            "    [Shallue et al. 2018](https://arxiv.org/abs/1811.03600)).\n\n</details>\n\n"
+            "## Next {#next}\n\n-   Training for more steps (see\n"
+            "    [Shallue et al. 2018](https://arxiv.org/abs/1811.03600)).\n-   Other.\n")
+    messages, _ = convert(tmp_path, body)
+    below = line_of(body, "Training for more steps")
+    assert not at(messages, below) and not at(messages, below + 1), messages
+    assert at(messages, line_of(body, "Steps can improve")), messages
+
+
 # passages that each parser reads differently where the old hint sent the author to the
 # wrong fix ('indent by 4 spaces' for lines indented by 4, "start every line with '>'" for
 # quotes that do): (passage, words of the line the warning is at, words the warning says,

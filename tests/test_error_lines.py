@@ -2390,6 +2390,39 @@ def test_a_note_reference_missing_a_mark_is_at_the_reference(tmp_path: Path, ref
     assert f"'{ref}' is missing a mark" in e.message and "write it '[^a]'" in e.message, str(e)
 
 
+@pytest.mark.parametrize("wrapper", ["<figure markdown>", "<div>"])
+def test_a_note_referenced_only_inside_raw_html_is_told_at_the_reference(
+        tmp_path: Path, wrapper: str) -> None:
+    """A table written inside `<figure markdown>` (squidfunk/mkdocs-material's
+    docs/blog/posts/search-better-faster-smaller.md: 'Indexing time[^7]' in a cell) is kept
+    as typed by this Markdown, a raw HTML block up to `</figure>`, so its '[^7]' is no
+    reference; the build stopped at the note's definition saying it was 'defined but never
+    referenced; reference it in the text or delete it', though the author had referenced it.
+    Now the error is at the reference, says it lies in the HTML block that opens at its
+    line, and says to write the passage in Markdown outside that block."""
+    tag = wrapper[1:].split(">")[0].split()[0]
+    body = (f"Words.\n\n{wrapper}\n\n| What | Time |\n|---|---|\n| Indexing[^7] | 265 ms |\n\n"
+            f"</{tag}>\n\nMore words.\n\n[^7]: Smallest of ten runs.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 6, str(e)
+    assert "never referenced" not in e.message, str(e)
+    assert f"line {BODY_START + 2}" in e.message and "outside" in e.message, str(e)
+
+
+def test_a_note_defined_only_inside_raw_html_is_told_where_it_is(tmp_path: Path) -> None:
+    """The same class the other way round: a note's definition inside a `<details>` block
+    written in HTML (which this Markdown keeps as typed up to `</details>`) defines nothing,
+    and the reference was told 'has no note; add a line [^1]: … at the end of the file',
+    though the author wrote one. The error, at the reference, names the definition's line
+    and the HTML block's, and says to move the definition out of the block."""
+    body = ("Words[^1].\n\n<details>\n<summary>More</summary>\n\nText here.\n\n"
+            "[^1]: The note.\n\n</details>\n\nAfter.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START, str(e)
+    assert f"line {BODY_START + 7}" in e.message and f"line {BODY_START + 2}" in e.message, str(e)
+    assert "move the definition out of the HTML block" in e.message, str(e)
+
+
 @pytest.mark.parametrize("hidden", ["\u200b", "\u00a0", "\ufeff", "\u3000"])
 def test_a_box_closing_line_with_an_invisible_space_is_at_that_line(tmp_path: Path,
                                                                    hidden: str) -> None:

@@ -458,6 +458,20 @@ def test_every_inline_double_dollar_formula_is_named_in_one_build() -> None:
     assert "'$d_k$'" in got[2][1] and all("inside a line" in m for _, m in got), got
 
 
+def test_double_dollar_signs_that_are_no_formula_are_told_how_to_write_dollar_signs() -> None:
+    """Hugo's passthrough delimiters as TOML in a sentence, `['$$', '$$']`
+    (gohugoio/hugoDocs' content-management/mathematics.md), were told "'$$' inside a line
+    ('$$', '$$'): … inline math is '$', '$'", advice that makes the formula `', '` of them;
+    the author meant dollar signs. The message also says to write each '$' as '\\$', and
+    the line so written holds no formula and no error."""
+    source = "block = [['\\[', '\\]'], ['$$', '$$']]\n"
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    message = e.value.errors[0].message
+    assert "write each '$' as '\\$'" in message, message
+    assert not mask(P, source.replace("$", "\\$")).formulas
+
+
 def test_every_formula_with_spaces_inside_its_dollars_is_named_in_one_build() -> None:
     """Typora and Zhihu take `$ x $` for a formula: the build named only the first, one build
     each. Each is now named at its line in one build, with the formula to write."""

@@ -2670,6 +2670,26 @@ def test_a_definition_with_no_term_warns_at_its_line(
     assert "caption" in got[0]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("above", ["Intro.\n\n", "- a\n- b\n\n"], ids=["paragraph", "list"])
+def test_a_definition_a_blank_line_below_its_term_draws_no_advice_about_nested_lists(
+        tmp_path: Path, lang: str, above: str) -> None:
+    """A definition list with a blank line between each term and its ': …' line
+    (567-labs/instructor's docs/blog/posts/chain-of-density.md: '`3.5 Finetuned (n)`', a
+    blank line, ': This is a GPT 3.5 model …') is a definition list here, as the same list
+    without the blank lines is (README: definition lists are this Markdown's own, shown as
+    paragraphs on GitHub); it was told 'GitHub (CommonMark) starts a paragraph here … the
+    page keeps these lines in the block above: indent a nested list … by 4 spaces per
+    level', advice about lists for a list of terms, which changes nothing when followed.
+    The term's paragraph is left out on GitHub's side, as its ': …' paragraph already was:
+    no warning, as for the list without blank lines."""
+    body = f"{above}`Apple`\n\n: A fruit.\n\n`Pear`\n\n: Another fruit.\n\nAfter.\n"
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    assert "<dt><code>Apple</code></dt>" in out and "<dt><code>Pear</code></dt>" in out, out
+    assert not [w for w in warned if "GitHub" in w], warned
+
+
 def test_a_definition_with_its_term_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
@@ -2854,6 +2874,42 @@ def test_markdown_inside_a_raw_html_block_is_warned_at_its_line(
     got = [w for w in warned if "markdown=" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
     assert "published as typed" in got[0], got
+
+
+@pytest.mark.parametrize("blank", [True, False], ids=["blank line under the tag", "none"])
+def test_a_markdown_attribute_warning_says_what_github_reads_after_a_blank_line(
+        tmp_path: Path, blank: bool) -> None:
+    """`<div markdown="1">` with a blank line under it (jalammar/jalammar.github.io's
+    _posts/2019-08-12-illustrated-gpt2.md, its contents box) was told that this Markdown
+    does not read the Markdown inside '(nor GitHub)', while the comparison's warning at the
+    next lines said, rightly, that GitHub reads it after a blank line: two warnings that
+    contradicted each other. With a blank line under the tag the warning says GitHub reads
+    what follows as Markdown; without one it still says 'nor GitHub'."""
+    gap = "\n" if blank else ""
+    body = f'Intro.\n\n<div markdown="1">\n{gap}This is **Markdown** inside.\n{gap}</div>\n\nAfter.\n'
+    with captured() as warned:
+        html(tmp_path, body)
+    got = [w for w in warned if "markdown=" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert ("nor GitHub" in got[0]) != blank, got
+    assert ("GitHub reads what follows the blank line" in got[0]) == blank, got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_raw_html_block_marked_markdown_0_asks_for_what_both_parsers_do_and_stays_quiet(
+        tmp_path: Path, lang: str) -> None:
+    """kramdown's `markdown="0"` asks for the block's inside to be kept as typed, raw HTML,
+    which is what this build and GitHub do: each of jalammar/jalammar.github.io's
+    _posts/2019-06-26-visual-numpy.md pictures, `<div class="img-div-any-width"
+    markdown="0">` over an `<image src=…/>` line, was told that it 'asks for the Markdown
+    inside the HTML block to be read' (37 warnings in that post, none true). No warning; the
+    block is published as written, as on GitHub."""
+    body = ('Text.\n\n<div class="img-div-any-width" markdown="0">\n'
+            '  <image src="/images/numpy/numpy-array.png"/>\n  <br />\n</div>\n\nAfter.\n')
+    with captured() as warned:
+        out = html(tmp_path, body, lang=lang)
+    assert not [w for w in warned if "markdown=" in w], warned
+    assert '<div class="img-div-any-width" markdown="0">' in out, out
 
 
 @pytest.mark.parametrize("lines", ["# First point\n# Second point",

@@ -87,12 +87,19 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     notes = check_footnote_definitions(path, prose)
     attrs = check_box_options(path, prose)
     check_note_continuations(path, prose)
+    every = lines.split("\n")
     for tag, line in markdown_attributes(lines):
+        # GitHub ends an HTML block at a blank line and reads what follows as Markdown
+        shown = ("the page publishes what is inside as typed, '**' and '$' included, and "
+                 "GitHub reads what follows the blank line under the tag as Markdown"
+                 if line < len(every) and not every[line].strip() else
+                 "nor GitHub): what is inside is published as typed, '**' and '$' included")
+        opening = ": " if shown.startswith("the page") else " ("
         warn(LOGGER, path, line,
              f"<{tag} markdown=…> asks for the Markdown inside the HTML block to be read "
-             "(md_in_html, kramdown), which this Markdown does not do (nor GitHub): what is "
-             "inside is published as typed, '**' and '$' included; write the passage in "
-             "Markdown outside the HTML (a '/// details | Title' box for a box)")
+             f"(md_in_html, kramdown), which this Markdown does not do{opening}{shown}; "
+             "write the passage in Markdown outside the HTML (a '/// details | Title' box for "
+             "a box)")
     for tag, line in raw_headings(lines):
         title = (" (and a second title: the page shows the front matter's 'title:' as its "
                  "only level-1 heading; remove it if it is the post's title)"

@@ -431,7 +431,8 @@ _FENCE_LINE = re.compile(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*")
 def cmark_reader(lines: list[str]) -> Reader:
     """A Reader of cmark-gfm's tree of the text `lines`, each block with its line.
     Paragraphs that are our own syntax to cmark-gfm (a `///` box line, a definition list's
-    `:   …` line) are left out: their content is compared, not their markers. So is a table
+    `:   …` line, and its term a blank line above it) are left out: their content is
+    compared, not their markers. So is a table
     row that is a `///` line: GitHub reads a box's closing line right under a table's last
     row as one more row, and this Markdown closes the box there."""
 
@@ -449,8 +450,22 @@ def cmark_reader(lines: list[str]) -> Reader:
         if any(_DEFINITION_LINE.match(x) for x in own) and not (
                 _DEFINITION_LINE.match(own[0]) and _after_fence(lines, first)):
             return "skip"
+        if _term_above_definition(lines, own[0], last):
+            return "skip"
         return None
     return Reader(classify, _cmark_text, sourcepos_line)
+
+
+def _term_above_definition(lines: list[str], first: str, last: int) -> bool:
+    """Whether the paragraph whose first line is `first` and whose last is 1-based line
+    `last` is a definition's term a blank line above its `:   …` line (Python-Markdown's
+    def_list takes the paragraph before a definition as its terms, blank lines between
+    or not), at the paragraph's own indentation and quote marks."""
+    after = next((x for x in lines[last:] if x.strip(" \t>")), "")
+    below = _DEFINITION_LINE.match(after)
+    if below is None or last >= len(lines) or lines[last].strip(" \t>"):
+        return False
+    return len(below.group(0)) - 2 == len(first) - len(first.lstrip(" \t>"))
 
 
 def _after_fence(lines: list[str], first: int) -> bool:

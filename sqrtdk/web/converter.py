@@ -199,7 +199,7 @@ class ArticleExtension(Extension):
         self.boxes = BoxCollector(md, at, text.boxes)
         self.links = LinkCollector(md, at, lambda: text.prose)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)
-        self.notes = FootnoteChecks(md, p.footnotes, at, text.notes)
+        self.notes = FootnoteChecks(md, p.footnotes, at, text.notes, lambda: text.lines)
         self._register(md)
 
     def _register(self, md: Markdown) -> None:

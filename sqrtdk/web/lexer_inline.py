@@ -515,7 +515,8 @@ class InlineScanner:
             self.independent.append(self.error(
                 line, f"'$$' inside a line ('{_shown('$$' + ' '.join(tex.split()) + '$$')}'): "
                       "display math needs '$$' lines of its own; inline math is "
-                      f"'{_shown('$' + ' '.join(tex.split()) + '$')}'"))
+                      f"'{_shown('$' + ' '.join(tex.split()) + '$')}' (for dollar signs, "
+                      "write each '$' as '\\$')"))
             out.append(self.formula(tex.strip(), False, line) + ("\n" + FILLER) * tex.count("\n"))
             return end.end()
         if i + 1 >= len(text) or text[i + 1].isspace():

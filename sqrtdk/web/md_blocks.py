@@ -663,6 +663,7 @@ class BlockStructure(Treeprocessor):
         line. Links to this page (`#…`, footnote references among them) are left out."""
         parents = {child: parent for parent in tree.iter() for child in parent}
         theirs: list[_Link] = []
+        seen: dict[tuple[int, str], int] = {}    # GitHub's links of each text in a block
         for a in tree.iter("a"):
             href = _same_address(a.get("href", ""))
             if href.startswith("#") or not href:
@@ -672,8 +673,9 @@ class BlockStructure(Treeprocessor):
                 block = parents.get(block)
             start = sourcepos_line(block) if block is not None else 1
             text = "".join(a.itertext())
+            nth = seen[start, text] = seen.get((start, text), -1) + 1
             theirs.append(_Link(href, text, a.get("title", ""),
-                                _line_from(lines, start, text) or start))
+                                _line_from(lines, start, text, nth) or start, _markup(a)))
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
@@ -750,6 +752,9 @@ class BlockStructure(Treeprocessor):
                              text=link.text.replace("\\$", "$"),
                              title=link.title.replace("\\$", "$"))
         written = _written(link)
+        kept = _written(link, link.markup) if link.markup else written
+        if kept != written and _reads_as(kept, link, code=True):
+            return f"write {kept}"
         if _reads_as(written, link):
             return f"write {written}"
         return ("write it as [text](address), with each '$' written '\\$' and the address "
@@ -788,6 +793,7 @@ class _Link(NamedTuple):
     text: str
     title: str
     line: int
+    markup: str = ""     # the text as Markdown, its code and emphasis kept (GitHub's links)
 
 
 def _raw_runs_warned(source: str, warned: dict[int, str]) -> frozenset[int]:
@@ -810,8 +816,29 @@ def _raw_runs_warned(source: str, warned: dict[int, str]) -> frozenset[int]:
 
 
 def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
-    """The two readings' links side by side: aligned by their texts' words (difflib), and
-    where the texts differ, paired when they are on the same line; the rest alone."""
+    """The two readings' links side by side: first those of the same text on the same
+    line (a link GitHub alone makes earlier, in raw HTML this Markdown keeps as typed, would
+    shift an alignment by order onto the next link of its text); then the rest aligned by
+    their texts' words (difflib), and where the texts differ, paired when they are on the
+    same line; the rest alone."""
+    places: dict[tuple[str, int], list[int]] = {}
+    for j, github in enumerate(theirs):
+        if github.line:
+            places.setdefault((key(github.text), github.line), []).append(j)
+    pairs: list[tuple[_Link | None, _Link | None]] = []
+    rest: list[_Link] = []
+    for mine in ours:
+        found = places.get((key(mine.text), mine.line)) if mine.line else None
+        if found:
+            pairs.append((mine, theirs[found.pop(0)]))
+        else:
+            rest.append(mine)
+    taken = {id(github) for _, github in pairs}
+    return pairs + _aligned(rest, [x for x in theirs if id(x) not in taken])
+
+
+def _aligned(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
+    """`_paired`'s second step: aligned by texts' words, else by line, else alone."""
     matcher = SequenceMatcher(None, [key(x.text) for x in ours], [key(x.text) for x in theirs],
                               autojunk=False)
     pairs: list[tuple[_Link | None, _Link | None]] = []
@@ -829,11 +856,12 @@ def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, 
     return pairs
 
 
-def _written(link: _Link) -> str:
+def _written(link: _Link, markup: str = "") -> str:
     """`link` as Markdown both parsers read alike: '$' as '\\$', brackets in the text
     escaped, a space of the address as %20, the address in <…> when it holds a parenthesis,
-    a title in double quotes."""
-    text = re.sub(r"([\[\]\\$`*_])", r"\\\1", link.text)
+    a title in double quotes. `markup`: the text as Markdown (`_markup`), in place of the
+    link's text escaped."""
+    text = markup or _escaped(link.text)
     # a space as %20, as an address is mostly written (both read it as a space)
     href = link.href.replace("$", "\\$").replace(" ", "%20")
     if re.search(r"[\s()<>]", href):
@@ -842,9 +870,38 @@ def _written(link: _Link) -> str:
     return f"[{text}]({href}{title})"
 
 
-def _reads_as(written: str, link: _Link) -> bool:
+def _escaped(text: str) -> str:
+    """`text` with each mark Markdown reads in a link's text escaped."""
+    return re.sub(r"([\[\]\\$`*_])", r"\\\1", text)
+
+
+def _markup(el: etree.Element) -> str:
+    """The text of cmark-gfm's element `el` as Markdown: its code spans in backticks (more
+    than any run inside), its emphasis in '*' and '**', the rest escaped (`_escaped`); ''
+    when it holds anything else (a picture, a line break, HTML)."""
+    parts = [_escaped(el.text or "")]
+    for child in el:
+        if child.tag == "code" and not len(child):
+            code = child.text or ""
+            fence = "`" * (max(map(len, re.findall("`+", code)), default=0) + 1)
+            pad = " " if code.startswith("`") or code.endswith("`") else ""
+            parts.append(f"{fence}{pad}{code}{pad}{fence}")
+        elif child.tag in ("em", "strong"):
+            inner = _markup(child)
+            if not inner:
+                return ""
+            mark = "*" if child.tag == "em" else "**"
+            parts.append(f"{mark}{inner}{mark}")
+        else:
+            return ""
+        parts.append(_escaped(child.tail or ""))
+    return "".join(parts)
+
+
+def _reads_as(written: str, link: _Link, code: bool = False) -> bool:
     """Whether `written` passes the math scanner (no formula, no error) and both this
-    Markdown and cmark-gfm read it as one link to `link.href` with `link.text`."""
+    Markdown and cmark-gfm read it as one link to `link.href` with `link.text` (`code`:
+    code spans in it allowed, as `_markup` writes them)."""
     from markdown import markdown as convert
 
     from .lexer import mask
@@ -852,7 +909,7 @@ def _reads_as(written: str, link: _Link) -> bool:
         masked = mask(Path("suggestion.md"), written)
     except BuildError:
         return False
-    if masked.formulas or masked.code:
+    if masked.formulas or (masked.code and not code):
         return False
     ours = etree.fromstring(f"<r>{convert(written.replace(chr(92) + '$', '&#36;'))}</r>")  # noqa: S314
     theirs = cmark_tree(written)
@@ -1129,11 +1186,21 @@ def _atx_line(lines: list[str], start: int, text: str) -> int:
                  if text.strip() and head.match(lines[n - 1])), 0)
 
 
-def _line_from(lines: list[str], start: int, text: str) -> int:
-    """The first line from `start` (1-based) that holds the start of `text`; 0 if none."""
+def _line_from(lines: list[str], start: int, text: str, nth: int | None = None) -> int:
+    """The first line from `start` (1-based) that holds the start of `text`; 0 if none.
+    With `nth` (a link's text), first the line that holds the `nth` (from 0) `text` in
+    brackets, `[text]`, counted from `start`, as a link's text is mostly written: the
+    paragraph's second link 'tablesort' is at the second '[tablesort]', and '[tablesort
+    documentation]' is none."""
     head = text[:20].strip()
-    return next((n for n in range(max(start, 1), len(lines) + 1) if head and
-                 head in lines[n - 1]), 0)
+    lines_from = range(max(start, 1), len(lines) + 1)
+    if nth is not None and text.strip():
+        seen = 0
+        for n in lines_from:
+            seen += lines[n - 1].count(f"[{text}]")
+            if seen > nth:
+                return n
+    return next((n for n in lines_from if head and head in lines[n - 1]), 0)
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:

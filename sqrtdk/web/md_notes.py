@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from markdown import Markdown
 from markdown.extensions.footnotes import FootnoteExtension
@@ -16,6 +16,7 @@ from ..errors import suggest
 from .markers import FILLER
 from .md_math import ContentError
 from .positions import LineMap
+from .raw_html import markdown_raw_lines
 
 _MISSING_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
 
@@ -55,11 +56,15 @@ class FootnoteChecks(Treeprocessor):
     article's definition lines were read; 0: not known)."""
 
     def __init__(self, md: Markdown, footnotes: FootnoteExtension,
-                 positions: LineMap | None = None, definitions: Mapping[str, int] | None = None):
+                 positions: LineMap | None = None, definitions: Mapping[str, int] | None = None,
+                 lines: Callable[[], str] | None = None):
         super().__init__(md)
         self.footnotes = footnotes
         self.positions = LineMap() if positions is None else positions
         self.definitions: Mapping[str, int] = definitions or {}
+        # the article from its line 1, code masked (`ArticleText.lines`), read for a
+        # reference this Markdown keeps inside a raw HTML block
+        self.text = lines or (lambda: "")
         self.labels: list[str] = []
         self.lines: list[int] = []
 
@@ -71,6 +76,16 @@ class FootnoteChecks(Treeprocessor):
                 referenced.setdefault(el.get("href", "")[len("#fn-"):], self.positions.line(el))
             for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
                 m = _MISSING_FOOTNOTE.search((el.text if slot == "text" else el.tail) or "")
+                if m and (in_html := self._in_raw_html(m.group(1), definition=True)):
+                    line, opening = in_html
+                    raise ContentError(
+                        f"the note '[^{m.group(1)}]:' of line {line} is inside the block of "
+                        f"raw HTML that opens at line {opening[0]} ('{opening[1]}'), which "
+                        "this Markdown keeps as typed up to its closing tag: it defines no "
+                        "note, and the page shows it as typed; move the definition out of the "
+                        "HTML block, to the end of the file", m.group(0),
+                        line=self.positions.at(el, slot, m.start()),
+                        after=self.positions.floor(el))
                 if m:
                     raise ContentError(
                         f"footnote reference '[^{m.group(1)}]' has no note; add a line "
@@ -95,12 +110,43 @@ class FootnoteChecks(Treeprocessor):
                 raise ContentError(f"footnote reference '{broken[0]}' is missing a mark, shown "
                                    f"as typed, and its note '[^{label}]' is referenced nowhere "
                                    f"else; write it '[^{label}]'", broken[0], line=broken[1])
+            if label not in referenced and (in_html := self._in_raw_html(label)):
+                line, opening = in_html
+                raise ContentError(f"footnote reference '[^{label}]' is inside the block of raw "
+                                   f"HTML that opens at line {opening[0]} ('{opening[1]}'), "
+                                   "which this Markdown keeps as typed up to its closing tag: "
+                                   "the page shows '[^" + label + "]' as typed and the note is "
+                                   "referenced nowhere else; write the passage in Markdown "
+                                   "outside the HTML block (remove the tags around it, or "
+                                   "close the block above it)",
+                                   f"[^{label}]", line=line)
             if label not in referenced:
                 raise ContentError(f"footnote '[^{label}]' is defined but never referenced; "
                                    "reference it in the text or delete it", f"[^{label}]:",
                                    line=self.definitions.get(label, 0))
         self.labels = defined
         self.lines = [self.definitions.get(label, 0) for label in defined]
+
+    def _in_raw_html(self, label: str, definition: bool = False
+                     ) -> tuple[int, tuple[int, str]] | None:
+        """The line of the first reference `[^label]` (`definition`: the first definition,
+        `[^label]:` at its line's start) on a line this Markdown keeps in a raw HTML block,
+        with the block's first line and that line's text (cut); None if none."""
+        text = self.text()
+        if f"[^{label}]" not in text:
+            return None
+        raw = markdown_raw_lines(text)
+        lines = text.split("\n")
+        name = re.escape(label)
+        reference = re.compile(rf"^\s*\[\^{name}\]:" if definition else rf"\[\^{name}\](?!:)")
+        for n in sorted(raw):
+            if reference.search(lines[n - 1]):
+                first = n
+                while first - 1 in raw:
+                    first -= 1
+                shown = lines[first - 1].strip()
+                return n, (first, shown if len(shown) <= 40 else shown[:39] + "\u2026")
+        return None
 
     def _broken(self, root: etree.Element, label: str) -> tuple[str, int] | None:
         """A reference to `label` with a mark lost (`[^label`, `^label]`, `[label]`), as

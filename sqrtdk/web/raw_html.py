@@ -83,7 +83,8 @@ class _Addresses(HTMLParser):
             self._code += 1
         if tag in _HEADING_TAGS and not self._code:
             self.headings.append((tag, line))
-        if any(name == "markdown" for name, _ in attrs):
+        # markdown="0" (kramdown's) asks for the inside as typed: what both parsers do
+        if any(name == "markdown" and (value or "").strip() != "0" for name, value in attrs):
             self.markdown.append((tag, line))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         for name, value in attrs:
@@ -126,7 +127,8 @@ def markdown_attributes(text: str) -> list[tuple[str, int]]:
     """(tag, line) of each tag of a raw HTML block of `text` (as for `raw_html_urls`) that
     asks for Markdown inside it (`<div markdown="1">`: md_in_html's, kramdown's, PHP
     Markdown Extra's attribute), which neither this build nor GitHub reads: its lines are
-    published as typed."""
+    published as typed. `markdown="0"` (kramdown: keep the inside as typed) asks for what
+    both do, and is left out."""
     in_raw = markdown_raw_lines(text)
     return [(tag, n) for tag, n in _read(text).markdown if n in in_raw]
 
