@@ -33,6 +33,7 @@ from .raw_html import (
     markdown_in_raw_html,
     markdown_raw_lines,
     raw_headings,
+    raw_html_empty_links,
     raw_html_ids,
     raw_html_images,
     raw_html_lines,
@@ -59,6 +60,8 @@ class ArticleText:
     references: dict[str, list[int]] = field(default_factory=dict)
     raw_urls: dict[str, list[int]] = field(default_factory=dict)
     raw_images: dict[str, list[int]] = field(default_factory=dict)   # of <img>, <source> …
+    # address -> the line of each raw <a href> with nothing inside that names it
+    raw_empty_links: dict[str, list[int]] = field(default_factory=dict)
     raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
 
@@ -119,6 +122,8 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         # <div> at the margin); the masked read wins where both have an address
         raw_urls={**raw_html_urls(masked.restore_code(lines)), **raw_html_urls(lines)},
         raw_images={**raw_html_images(masked.restore_code(lines)), **raw_html_images(lines)},
+        raw_empty_links={**raw_html_empty_links(masked.restore_code(lines)),
+                         **raw_html_empty_links(lines)},
         raw_ids=_raw_ids(lines, masked.restore_code(lines)),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"])

@@ -168,6 +168,10 @@ class ArticleExtension(Extension):
                       image_lines={url: tuple(sorted({*p.text.raw_images.get(url, ()),
                                                       *self.links.images.get(url, ())}))
                                    for url in {**p.text.raw_images, **self.links.images}},
+                      empty_links={url: tuple(sorted(
+                          {*((n, True) for n in p.text.raw_empty_links.get(url, ())),
+                           *((n, False) for n in self.links.empty.get(url, ()))}))
+                          for url in {**p.text.raw_empty_links, **self.links.empty}},
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
                       spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,
