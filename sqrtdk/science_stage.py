@@ -73,7 +73,14 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     """results.json for opts.seed, from the cache or run (and written to opts.results_file).
     `meanwhile` is called in this process once every job is with the workers (the pipeline
     loads the figures' libraries then). A results.json edited by hand (its digest does not
-    match) raises BuildError saying how to restore it, and is not overwritten."""
+    match) raises BuildError saying how to restore it, and is not overwritten. A snippet of
+    a reproduce box that draws random numbers without the build's seed raises BuildError at
+    its line (snippet_seeds), cached results or not."""
+    from .science import registry
+    from .science.registry import SNIPPETS
+    from .snippet_seeds import check_snippet_seeds
+    registry.load()
+    check_snippet_seeds(s.path for s in SNIPPETS)
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
         refuse_edited(opts.results_file, "delete it and run build.py again (the "
