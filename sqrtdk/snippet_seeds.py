@@ -56,9 +56,10 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
         return
     unseeded = sorted(n.lineno for n in nodes if isinstance(n, ast.Call)
                       and _name(n.func) in _SEEDING and not n.args and not n.keywords)
+    add = "" if seeded else "a line 'SEED = 1' before it and "
     for line in unseeded:
         yield line, ("a random generator made (or seeded) with no seed draws other numbers at "
-                     "every build, and the page quotes them; pass the build's seed, "
+                     f"every build, and the page quotes them; pass the build's seed: {add}"
                      f"'{_ADVICE}'")
     # draws from numpy's or Python's shared generator (`np.random.standard_normal(…)`,
     # `random.random()`) that no `np.random.seed(…)` / `random.seed(…)` seeds
@@ -67,10 +68,9 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
                     and n.func.attr not in _MAKERS)
     if shared and not any(isinstance(n, ast.Call) and _name(n.func) == "seed" and n.args
                           for n in nodes):
-        first = "" if seeded else "a line 'SEED = 1' and "
         yield shared[0], ("a draw from the shared random generator, which nothing seeds with "
                           "the build's seed: its printout would differ at every build; make "
-                          f"a generator of the snippet's own, {first}'{_ADVICE}', and draw "
+                          f"a generator of the snippet's own, {add}'{_ADVICE}', and draw "
                           "from it (rng.standard_normal(…), rng.random(…))")
         return
     if not seeded:

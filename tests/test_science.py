@@ -1497,6 +1497,8 @@ def test_a_snippet_drawing_without_the_build_s_seed_is_an_error_at_its_line(
         check_snippet_seeds([snippet])
     assert (e.value.path, e.value.line) == (snippet, line), str(e.value)
     assert "rng = np.random.default_rng(SEED)" in e.value.message or fix == "SEED = 1", str(e.value)
+    # a snippet with no SEED line is told to add one
+    assert ("SEED = " in code) != ("'SEED = 1'" in e.value.message), str(e.value)
     lines = code.split("\n")
     if fix is None:      # the draws of the snippet's own generator, seeded from SEED
         lines = ["import numpy as np", "SEED = 1", "rng = np.random.default_rng(SEED)",
