@@ -1517,3 +1517,27 @@ def test_every_registered_snippet_takes_the_build_s_seed() -> None:
     """The project's own snippets pass the check the build makes before the experiments."""
     from sqrtdk.snippet_seeds import check_snippet_seeds
     check_snippet_seeds(s.path for s in SNIPPETS)
+
+
+def test_a_sweep_stops_at_a_snippet_that_ignores_the_seed(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--sweep` runs the snippets at every seed for the claims on their printouts: one seeded
+    by a number of its own gave those claims one value over all the seeds, silently. It stops
+    at the snippet's line, as the build does, before any seed runs."""
+    from dataclasses import replace as replaced
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.sweep import sweep
+    snippet = tmp_path / "gradient.py"
+    snippet.write_text("import numpy as np\nrng = np.random.default_rng(3)\nprint(rng.random())\n",
+                       encoding="utf-8")
+    monkeypatch.setitem(SNIPPETS._items, "gradient",     # noqa: SLF001 (the test's own entry)
+                        replaced(SNIPPETS["gradient"], path=snippet))
+    opts = BuildOptions.for_project(PROJECT_ROOT, out=tmp_path / "site",
+                                    figures_dir=tmp_path / "figures",
+                                    cache_dir=tmp_path / "cache", sweep_path=tmp_path / "sweep.json")
+    with pytest.raises(BuildError) as e:
+        sweep(opts, 1, log=lambda _: None, claims=["reproduce.gradient_raw_falls"])
+    assert (e.value.path, e.value.line) == (snippet, 2), str(e.value)
+    assert not opts.sweep_file.exists()
