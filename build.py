@@ -243,6 +243,12 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {fault}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:            # Ctrl+C: one line, no traceback (workers ignore it)
+        if args.serve:
+            # the way an author stops the server: no error (`make serve` said 'Error 130'
+            # under it), also when it struck in a rebuild
+            print(f"stopped serving (Ctrl+C); {display_path(opts.out)} is as the last complete "
+                  "build left it")
+            return 0
         # what is as it was: a sweep writes its file, not the site, once every seed has run
         kept = "" if args.clean else \
             f"; {display_path(opts.sweep_file)} is as it was (written once every seed has run)" \

@@ -73,7 +73,10 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     """results.json for opts.seed, from the cache or run (and written to opts.results_file).
     `meanwhile` is called in this process once every job is with the workers (the pipeline
     loads the figures' libraries then). A results.json edited by hand (its digest does not
-    match) raises BuildError saying how to restore it, and is not overwritten."""
+    match) raises BuildError saying how to restore it, and is not overwritten. A snippet of
+    a reproduce box that draws random numbers without the build's seed raises BuildError at
+    its line (snippet_seeds), before they run (results cached for the current science code,
+    snippets included, were made by snippets that passed)."""
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
         refuse_edited(opts.results_file, "delete it and run build.py again (the "
@@ -82,6 +85,11 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     data = cache.get("results", key)
     hit = data is not None
     if data is None:
+        from .science import registry
+        from .science.registry import SNIPPETS
+        from .snippet_seeds import check_snippet_seeds
+        registry.load()
+        check_snippet_seeds(s.path for s in SNIPPETS)
         data = _run(opts, cache, meanwhile)
         cache.put("results", key, data)
     write_if_changed(opts.results_file, data)

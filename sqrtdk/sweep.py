@@ -246,9 +246,12 @@ def _sweep(opts: BuildOptions, n: int, log: Callable[[str], None],
     """`sweep`'s work, under its locks."""
     from .errors import BuildError, suggest
     from .science import registry
-    from .science.registry import CLAIMS
+    from .science.registry import CLAIMS, SNIPPETS
     from .science.results import dumps_signed
+    from .snippet_seeds import check_snippet_seeds
     registry.load()
+    # a snippet that ignores the seed would give its claims one value (or noise) over the seeds
+    check_snippet_seeds(s.path for s in SNIPPETS)
     old: dict[str, Any] = {}
     if claims is not None:
         for name in claims:

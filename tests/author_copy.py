@@ -71,6 +71,30 @@ def add_section(text: str, figure_paragraph: str) -> str:
     return text[:at] + section + text[at:]
 
 
+# where README's "Add a figure" step 4 puts the table function in its module, as it words it
+TABLE_AFTER_LAST = "after the last function registered with `@table`"
+TABLE_AT_END = "at the end of `sqrtdk/web/fig_tables.py`"
+
+
+def with_table(module: str, function: str) -> str:
+    """The text of the figure tables' module `module` with the README's table `function` put
+    where step 4 of "Add a figure" says: after the last `@table` function (before the
+    helpers below it), or at the module's end. AssertionError when the step names neither."""
+    import ast
+    text = README.read_text(encoding="utf-8")
+    step = " ".join(text[text.index("Give it a table of its numbers"):][:400].split())
+    if TABLE_AFTER_LAST in step:
+        last = max(node.end_lineno or node.lineno for node in ast.parse(module).body
+                   if isinstance(node, ast.FunctionDef) and any(
+                       isinstance(d, ast.Call) and getattr(d.func, "id", "") == "table"
+                       for d in node.decorator_list))
+        lines = module.split("\n")
+        return "\n".join([*lines[:last], "", "", function.rstrip("\n"), *lines[last:]])
+    if TABLE_AT_END in step:
+        return module.rstrip("\n") + "\n\n\n" + function
+    raise AssertionError(f"README's step 4 names no place the author's copy knows: {step!r}")
+
+
 def make(root: Path) -> Path:
     """The edited copy in `root` (a git clone of the project's files, committed before the
     author's edits), its cache a copy of the project's `.cache` when there is one."""
@@ -85,9 +109,9 @@ def make(root: Path) -> Path:
         raise AssertionError(f"the recipe would overwrite {module}")
     module.write_text(steps[module_key], encoding="utf-8")
     table_key = next(k for k in steps if k.startswith("figure table "))
-    tables = root / table_key.split(" ", 2)[2]            # step 4: appended at its end
-    tables.write_text(tables.read_text(encoding="utf-8").rstrip("\n") + "\n\n\n"
-                      + steps[table_key], encoding="utf-8")
+    tables = root / table_key.split(" ", 2)[2]            # step 4: where the README says
+    tables.write_text(with_table(tables.read_text(encoding="utf-8"), steps[table_key]),
+                      encoding="utf-8")
     for lang_dir in sorted(p for p in (root / "content").iterdir() if p.is_dir()):
         labels = lang_dir / "figures.toml"
         labels.write_text(labels.read_text(encoding="utf-8").rstrip("\n") + "\n\n"

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from author_copy import GUARD, OPENING, OPENING_OTHER, SECTION_ID, built, recipes
+from author_copy import GUARD, OPENING, OPENING_OTHER, SECTION_ID, built, recipes, with_table
 from conftest import ON_COPY, on_copy_in_session
 from helpers import Tree
 
@@ -44,6 +44,22 @@ def test_the_readme_has_the_four_figure_recipes() -> None:
     assert {"figure labels", "figure paragraph"} <= set(steps)
     assert any(k.startswith("figure module sqrtdk/figures/") for k in steps), steps.keys()
     assert "figure table sqrtdk/web/fig_tables.py" in steps, steps.keys()
+
+
+def test_the_readme_puts_the_figure_table_among_the_table_functions() -> None:
+    """README's step 4 said to put the table function "at the end of fig_tables.py", whose
+    end holds the helpers that write the tables as HTML: followed to the letter, the new
+    table sat after them, apart from the others. Put where the step says, it now follows the
+    last table function, and every `@table` function of the module stays in one run."""
+    import ast
+
+    from sqrtdk.options import PACKAGE_DIR
+    module = (PACKAGE_DIR / "web" / "fig_tables.py").read_text(encoding="utf-8")
+    body = ast.parse(with_table(module, recipes()["figure table sqrtdk/web/fig_tables.py"])).body
+    tabled = [i for i, node in enumerate(body) if isinstance(node, ast.FunctionDef) and any(
+        isinstance(d, ast.Call) and getattr(d.func, "id", "") == "table"
+        for d in node.decorator_list)]
+    assert len(tabled) > 1 and tabled == list(range(tabled[0], tabled[-1] + 1)), tabled
 
 
 def test_the_copy_builds_with_strict_and_shows_the_author_s_edits(author_copy: Path) -> None:

@@ -118,3 +118,48 @@ def test_nothing_the_page_hides_is_read_from_a_block_skipped_off_screen(
         assert v.problems == []
     finally:
         v.context.close()
+
+
+_CELLS = "article td, article th"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_formula_in_a_table_cell_is_in_the_cell_s_name(platform_browser: Any, served: str,
+                                                         lang: str) -> None:
+    """A screen reader moving through a table by cells reads each by its name, and chromium
+    leaves MathML out of a name read from content: header cells were named with their
+    formulas' plain text (md_math.HeaderNames), but a data cell "$\\sqrt{d_k}$" was named ""
+    and "Softmax as $d_k$ grows" "Softmax as grows". Every cell holding a formula, header or
+    data, now has a name that is not its text without its formulas, holding each formula's
+    plain text (its math element's label)."""
+    v = Visit(platform_browser, served, viewport={"width": 1280, "height": 900})
+    try:
+        page = v.open(f"{lang}/index.html")
+        lay_out_everything(page)
+        cells = page.evaluate(f"""() => [...document.querySelectorAll('{_CELLS}')].map(c => {{
+            const bare = c.cloneNode(true);
+            bare.querySelectorAll('.katex').forEach(k => k.remove());
+            return [c.querySelector('.katex') !== null, bare.textContent,
+                    [...c.querySelectorAll('[role="math"][aria-label]')].map(
+                        m => m.getAttribute('aria-label'))]; }})""")
+        assert any(formula for formula, _, _ in cells), "no table cell holds a formula: " \
+            "this test checks nothing"
+        cdp = v.context.new_cdp_session(page)
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": _CELLS})["nodeIds"]
+        assert len(ids) == len(cells)
+        names = ax_names(cdp)
+        one_line = lambda s: "".join(s.split())      # noqa: E731 (chromium's spaces vary)
+        silent = []
+        for nid, (formula, bare, labels) in zip(ids, cells):
+            if not formula:
+                continue
+            node = cdp.send("DOM.describeNode", {"nodeId": nid})["node"]["backendNodeId"]
+            name = names.get(node, ("", "", ""))[1]
+            if one_line(name) == one_line(bare) or not labels or \
+                    not all(one_line(label) in one_line(name) for label in labels):
+                silent.append((name, bare.strip()[:40], labels))
+        assert silent == [], f"{len(silent)} cells lose their formulas: {silent[:6]}"
+        assert v.problems == []
+    finally:
+        v.context.close()

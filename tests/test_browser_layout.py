@@ -126,9 +126,8 @@ def test_no_name_holds_a_stray_space(shared, lang: str, viewport: Any) -> None:
     """Every name of the page (STRAY_SPACES) as a screen reader gets it, the page laid out. A
     Chinese header cell "$1$（不缩放）" was named "1 （不缩放）": chromium puts a space beside a
     name an attribute gives (its formula's). A name read from content that leaves out a
-    formula is left to the tests of formulas: chromium leaves MathML out of such a name
-    ("Gradient reaching , one layer": the cell's content, which a screen reader reads,
-    holds the formula)."""
+    formula is left to the tests of formulas: chromium leaves MathML out of such a name (a
+    table cell's formula is named, test_browser_ax_tree)."""
     page = shared(f"{lang}/index.html", laid_out=True, viewport=viewport,
                   java_script_enabled=True).page
     cdp = page.context.new_cdp_session(page)

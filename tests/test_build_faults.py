@@ -403,7 +403,9 @@ def test_ctrl_c_of_an_idle_server_is_the_builds_one_line(tmp_path: Path,
                                                          site_build: dict[str, Any]) -> None:
     """Ctrl+C while --serve waited for a save exited 0 with watchfiles' own
     'KeyboardInterrupt caught, stopping watch'; in a rebuild it exited 130 with the build's
-    line. Now always the build's line and 130."""
+    line. Then always the build's line and 130, which `make serve` told as an error
+    ('make: *** [Makefile:NN: serve] Error 130') under the way an author stops the server.
+    Now the build's one calm line and 0."""
     import re
     import signal
     import time
@@ -420,5 +422,39 @@ def test_ctrl_c_of_an_idle_server_is_the_builds_one_line(tmp_path: Path,
         time.sleep(1.0)              # idle: the watcher waits for a save
         run.send_signal(signal.SIGINT)
         _, err = run.communicate(timeout=60)
-    assert run.returncode == 130, (run.returncode, err)
-    assert re.fullmatch(r"interrupted \(Ctrl\+C\): stopped[^\n]*\n", err), err
+    assert run.returncode == 0 and err == "", (run.returncode, err)
+    said = log.read_text().split("\n")
+    assert re.fullmatch(r"stopped serving \(Ctrl\+C\); .* is as the last complete build left "
+                        r"it", said[-2]) and said[-1] == "", said[-3:]
+
+
+def test_ctrl_c_stops_make_serve_with_one_calm_line(tmp_path: Path,
+                                                    site_build: dict[str, Any]) -> None:
+    """Ctrl+C in the terminal of `make serve` (SIGINT to make and the build, its foreground
+    process group) printed the build's line, then make's 'make: *** [Makefile:NN: serve]
+    Error 130': the author stopping the server on purpose read an error. Now the build's
+    line alone (make, which got the Ctrl+C too, stops quietly when its job stopped calmly)."""
+    import signal
+    import time
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make is not installed")
+    project = copy_project_files(tmp_path / "project")
+    shutil.copytree(site_build["root"] / "cache", project / ".cache")
+    log = tmp_path / "make-serve.log"
+    with log.open("w") as sink:
+        # the install steps' stamps taken as done (-o); this interpreter as the venv's
+        run = subprocess.Popen([make, "-o", ".venv/.installed", "-o", "node_modules/.installed",
+                                "serve", "PORT=0", f"PY={sys.executable}"], cwd=project,
+                               text=True, stdout=sink, stderr=subprocess.STDOUT,
+                               preexec_fn=default_signals, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while not SERVING.search(log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        os.killpg(run.pid, signal.SIGINT)      # what a terminal's Ctrl+C does
+        run.wait(timeout=60)
+    said = log.read_text()
+    assert SERVING.search(said), said
+    after = said[SERVING.search(said).end():].split("\n", 1)[1].strip().split("\n")
+    assert len(after) == 1 and after[0].startswith("stopped serving (Ctrl+C)"), after

@@ -1481,6 +1481,31 @@ def test_a_myst_reference_with_no_text_is_told_as_markdown(tmp_path: Path) -> No
     assert "'[](#kljs)' is a link with no text" in got[0] and "[the section](#kljs)" in got[0]
 
 
+@pytest.mark.parametrize("body, lines, says", [
+    ('See <a href="https://a.example/x"></a> here.\n\nAgain <a href="https://a.example/x">'
+     '</a> here.\n', (2, 4), "between its <a …> and </a>"),
+    ("See [words](https://a.example/x) here.\n\nAgain [](https://a.example/x) here.\n", (4,),
+     "'[](https://a.example/x)' is a link with no text"),
+    ("See [words][r] here.\n\nAnd\n[][r] too.\n\n[r]: https://a.example/x\n", (5,),
+     "between its brackets"),
+    ("See [](\nhttps://a.example/x) here.\n", (2,), "between its brackets"),
+], ids=["repeated", "after-one-with-words", "reference", "address-on-the-next-line"])
+def test_a_link_with_no_text_warns_at_the_line_of_each_such_link(
+        tmp_path: Path, body: str, lines: tuple[int, ...], says: str) -> None:
+    """The warning named the first line writing the address (the line of a link to it that
+    has words, a reference definition's), and one line for several such links: now each
+    link with no text is told at its own line, in the way it was written."""
+    built = page(tmp_path, f"Paragraph one.\n\n{body}", RESULTS, figures=["spread_hist", "walk"])
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    path = (tmp_path / "index.md").as_posix()
+    got = [m for m in messages if "no text" in m]
+    assert [m.partition(": warning:")[0] for m in got] == \
+        [f"{path}:{BODY_START + n}" for n in lines], messages
+    assert all(says in m for m in got), got
+
+
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
 @pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])

@@ -1461,3 +1461,83 @@ def test_an_error_in_a_snippet_is_placed_at_the_snippet_s_line(
     told = placed_error(raised.value)
     assert told is not None and (Path(told.path), told.line) == (snippet, 3), told
     assert "ValueError" in told.message, told
+
+
+# A snippet's seed mistakes (each with the line told and the line the author then writes
+# there, or None when the fix is a line of its own, added by the test before the draw).
+_UNSEEDED = {
+    "no SEED line": ("import numpy as np\nrng = np.random.default_rng()\nprint(rng.random())\n",
+                     2, "rng = np.random.default_rng(SEED)"),
+    "a seed of its own": ("import numpy as np\nrng = np.random.default_rng(7)\n"
+                          "print(rng.random())\n", 2, "rng = np.random.default_rng(SEED)"),
+    "SEED unused": ("import numpy as np\nSEED = 1\nrng = np.random.default_rng(7)\n"
+                    "print(rng.random())\n", 2, None),
+    "no seed given": ("import numpy as np\nSEED = 1\nrng = np.random.default_rng()\n"
+                      "print(rng.random())\n", 3, "rng = np.random.default_rng(SEED)"),
+    "shared generator": ("import numpy as np\nSEED = 1\nx = np.random.standard_normal(3)\n"
+                         "print(x.std())\n", 3, None),
+    "SEED with a type": ("import numpy as np\nSEED: int = 1\nrng = np.random.default_rng(SEED)\n"
+                         "print(rng.random())\n", 2, "SEED = 1"),
+}
+
+
+@pytest.mark.parametrize("case", list(_UNSEEDED))
+def test_a_snippet_drawing_without_the_build_s_seed_is_an_error_at_its_line(
+        tmp_path: Path, case: str) -> None:
+    """A reproduce box's snippet (README's 'Show the code that ran') that drew random numbers
+    without the build's seed built silently: its printout, quoted on the page, changed at
+    every build (or ignored --seed). Now an error at the line, saying what to write; a
+    snippet seeded from SEED, or drawing nothing random, builds."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.snippet_seeds import check_snippet_seeds
+    code, line, fix = _UNSEEDED[case]
+    snippet = tmp_path / "unseeded.py"
+    snippet.write_text(code, encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        check_snippet_seeds([snippet])
+    assert (e.value.path, e.value.line) == (snippet, line), str(e.value)
+    assert "rng = np.random.default_rng(SEED)" in e.value.message or fix == "SEED = 1", str(e.value)
+    # a snippet with no SEED line is told to add one
+    assert ("SEED = " in code) != ("'SEED = 1'" in e.value.message), str(e.value)
+    lines = code.split("\n")
+    if fix is None:      # the draws of the snippet's own generator, seeded from SEED
+        lines = ["import numpy as np", "SEED = 1", "rng = np.random.default_rng(SEED)",
+                 "print(rng.standard_normal(3).std())", ""]
+    else:
+        lines[line - 1] = fix
+        if "SEED = " not in code:
+            lines.insert(line - 1, "SEED = 1")
+    snippet.write_text("\n".join(lines), encoding="utf-8")
+    check_snippet_seeds([snippet])
+    snippet.write_text("import numpy as np\nprint(np.sqrt(2.0))\n", encoding="utf-8")
+    check_snippet_seeds([snippet])
+
+
+def test_every_registered_snippet_takes_the_build_s_seed() -> None:
+    """The project's own snippets pass the check the build makes before the experiments."""
+    from sqrtdk.snippet_seeds import check_snippet_seeds
+    check_snippet_seeds(s.path for s in SNIPPETS)
+
+
+def test_a_sweep_stops_at_a_snippet_that_ignores_the_seed(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--sweep` runs the snippets at every seed for the claims on their printouts: one seeded
+    by a number of its own gave those claims one value over all the seeds, silently. It stops
+    at the snippet's line, as the build does, before any seed runs."""
+    from dataclasses import replace as replaced
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.sweep import sweep
+    snippet = tmp_path / "gradient.py"
+    snippet.write_text("import numpy as np\nrng = np.random.default_rng(3)\nprint(rng.random())\n",
+                       encoding="utf-8")
+    monkeypatch.setitem(SNIPPETS._items, "gradient",     # noqa: SLF001 (the test's own entry)
+                        replaced(SNIPPETS["gradient"], path=snippet))
+    opts = BuildOptions.for_project(PROJECT_ROOT, out=tmp_path / "site",
+                                    figures_dir=tmp_path / "figures",
+                                    cache_dir=tmp_path / "cache", sweep_path=tmp_path / "sweep.json")
+    with pytest.raises(BuildError) as e:
+        sweep(opts, 1, log=lambda _: None, claims=["reproduce.gradient_raw_falls"])
+    assert (e.value.path, e.value.line) == (snippet, 2), str(e.value)
+    assert not opts.sweep_file.exists()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..log import warn
-from .lexer import Masked
+from .lexer import Masked, braced_info
 from .line_reads import (
     check_blocks,
     check_box_options,
@@ -33,6 +33,7 @@ from .raw_html import (
     markdown_in_raw_html,
     markdown_raw_lines,
     raw_headings,
+    raw_html_empty_links,
     raw_html_ids,
     raw_html_images,
     raw_html_lines,
@@ -59,8 +60,13 @@ class ArticleText:
     references: dict[str, list[int]] = field(default_factory=dict)
     raw_urls: dict[str, list[int]] = field(default_factory=dict)
     raw_images: dict[str, list[int]] = field(default_factory=dict)   # of <img>, <source> …
+    # address -> the line of each raw <a href> with nothing inside that names it
+    raw_empty_links: dict[str, list[int]] = field(default_factory=dict)
     raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
+    # the line of each fence whose info is a MyST directive or a Quarto chunk, `{name …}`:
+    # converted with no info (lexer.braced_info)
+    braced_fences: frozenset[int] = frozenset()
 
     def snippet_lines(self, shown: list[str]) -> list[int]:
         """The fence line of each reproduce box of `shown` (snippet names, in order): the
@@ -126,9 +132,12 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         # <div> at the margin); the masked read wins where both have an address
         raw_urls={**raw_html_urls(masked.restore_code(lines)), **raw_html_urls(lines)},
         raw_images={**raw_html_images(masked.restore_code(lines)), **raw_html_images(lines)},
+        raw_empty_links={**raw_html_empty_links(masked.restore_code(lines)),
+                         **raw_html_empty_links(lines)},
         raw_ids=_raw_ids(lines, masked.restore_code(lines)),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
-                   if info == "reproduce"])
+                   if info == "reproduce"],
+        braced_fences=frozenset(line for line, info, _ in masked.fences if braced_info(info)))
 
 
 def _raw_ids(lines: str, restored: str) -> list[tuple[str, int]]:

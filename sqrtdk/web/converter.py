@@ -6,7 +6,9 @@ ellipsis; no dashes: `--` stays as typed, as on GitHub; on CJK pages without quo
 pymdownx.superfences (fences anywhere, also in list items and notes, and right under a line
 of text, which they end as GitHub does: `md_blocks.FenceBreaks`, a preprocessor at 24, and
 `FenceParagraphs`; the `reproduce` fence; relaxed headers: a fence with options such as
-`title="…"` is still code, and `md_blocks` warns that the options are dropped),
+`title="…"` is still code, and `md_blocks` warns that the options are dropped; a MyST
+directive's or Quarto chunk's `{name …}` is taken off before it, `md_blocks.PlainBracedFences`
+at 25.5, a plain block of code as on GitHub, not one with an attribute per word),
 pymdownx.blocks.details (`/// details` boxes), pymdownx.magiclink
 (a bare `https://…`, `www.…` or e-mail address is a link, as GitHub's extended autolinks make
 it; `md_autolink` ends it before CJK punctuation too), pymdownx.emoji (GitHub's shortcodes,
@@ -109,6 +111,7 @@ from .md_blocks import (
     FenceBreaks,
     FenceParagraphs,
     LoneTags,
+    PlainBracedFences,
     StashTermDefList,
 )
 from .md_collect import (
@@ -168,6 +171,10 @@ class ArticleExtension(Extension):
                       image_lines={url: tuple(sorted({*p.text.raw_images.get(url, ()),
                                                       *self.links.images.get(url, ())}))
                                    for url in {**p.text.raw_images, **self.links.images}},
+                      empty_links={url: tuple(sorted(
+                          {*((n, True) for n in p.text.raw_empty_links.get(url, ())),
+                           *((n, False) for n in self.links.empty.get(url, ()))}))
+                          for url in {**p.text.raw_empty_links, **self.links.empty}},
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
                       spaced=self.blocks.spaced)
         return Conversion(html=html, headings=self.headings.headings,
@@ -211,6 +218,9 @@ class ArticleExtension(Extension):
         md.inlinePatterns.register(SubstituteTagInlineProcessor(r"\\\n", "br"),
                                    "sqrtdk-backslash-break", 99)
         md.preprocessors.register(FenceBreaks(md), "sqrtdk-fence-breaks", 24)
+        md.preprocessors.register(PlainBracedFences(md, lambda: text.braced_fences,
+                                                    lambda: text.first_line),
+                                  "sqrtdk-plain-braced-fences", 25.5)
         # def_list's, a fence or raw HTML block never a term (replaces its 'deflist')
         md.parser.blockprocessors.register(StashTermDefList(md.parser, self.blocks.is_fence),
                                            "deflist", 25)

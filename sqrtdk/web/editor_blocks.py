@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import pairwise
 from pathlib import Path
 from types import MappingProxyType
@@ -107,6 +107,48 @@ def notion_callout(title: str, slug: str = "") -> str:
             f"write a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the callout's text without its emoji "
             "and without '<aside>', then '///' in place of '</aside>'")
+
+
+def myst_box_fences(text: str, fences: Iterable[tuple[int, str, str]],
+                    titles: Mapping[str, str] = MappingProxyType({}),
+                    told: Iterable[str] = ()) -> list[tuple[int, str, str]]:
+    """(line, warning, id) of each fence of `text` (an article, lines as in the file) that is
+    a MyST (Jupyter Book) directive for a box of text (```` ```{important} ````,
+    ```` ```{admonition} Title ````; `fences`: the lexer's (line, info, code) of each
+    fence): shown as code here
+    and on GitHub, it is told the lines of the box to write in its place, as GitHub's alerts
+    and MkDocs' admonitions are (md_foreign): titled with its argument, else its kind's title
+    in the page's language (md_foreign.box_title with `titles`, strings.toml's
+    [box_titles]), with an id no id the article writes, no earlier such box and none of
+    `told` (ids told for other boxes) has."""
+    from .lexer import myst_box, myst_directive
+    lines = text.split("\n")
+    taken = {next(g for g in m.groups() if g) for m in _WRITTEN_ID.finditer(text)} | set(told)
+    found = []
+    for line, info, code in fences:
+        m = myst_directive(info)
+        if m is None or not myst_box(m) or not 0 < line <= len(lines):
+            continue
+        fence = _FENCE_RUN.search(lines[line - 1])
+        fence_text = fence.group(0) if fence else "```"
+        kind = m["name"].lower().rpartition(":")[2]
+        title = (m["arg"] or "").strip() or box_title(kind, titles)
+        slug = box_slug(title, kind, lambda stem: unique_id(stem, taken))
+        options = [x.strip() for x in code.split("\n") if _MYST_OPTION.match(x.strip())]
+        without = (f" without its option line{'s' if len(options) > 1 else ''} "
+                   f"('{options[0].split()[0]} …')") if options else ""
+        found.append((line, f"'{fence_text}{info}' is a MyST (Jupyter Book, Sphinx) directive, "
+                      "which this Markdown does not know: the page shows its lines as code, as "
+                      "GitHub does; write a box in its place, these lines: "
+                      f"'/// details | {title}', '    attrs: {{id: {slug}}}', a blank line, "
+                      f"the fence's text{without}, then '///' in place of its closing "
+                      f"'{fence_text}'", slug))
+    return found
+
+
+# a fence's run of backticks or tildes; a MyST directive's option line, `:class: dropdown`
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+_MYST_OPTION = re.compile(r":[\w-]+:(?:\s|$)")
 
 
 def callout_kind(emoji: str) -> str:

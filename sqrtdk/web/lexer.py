@@ -172,9 +172,30 @@ def directive_message(fence: str, info: str, m: re.Match[str]) -> str:
                       "![what it shows](NAME.svg \"Caption\")"
     if name in _MYST_TABLES or kind == "table":
         return head + "; write the table as a pipe table ('| a | b |' over '|---|---|')"
-    if name in _MYST_BOXES or kind in _MYST_BOXES:
-        return head + "; write a '/// details | Title' box, or a plain quote"
     return head + "; write what it stands for in Markdown, or remove it"
+
+
+def myst_box(m: re.Match[str]) -> bool:
+    """Whether a MyST directive (`myst_directive`) is a box of text (`{note}`, `{admonition}
+    Title`, `{prf:theorem}`): told the lines of the box to write in its place, with the
+    page language's title (editor_blocks.myst_box_fences), not by the lexer."""
+    name = m["name"].lower()
+    return name in _MYST_BOXES or name.rpartition(":")[2] in _MYST_BOXES
+
+
+def braced_info(info: str) -> bool:
+    """Whether a fence's info string is a MyST directive or a Quarto (R Markdown) chunk,
+    `{name …}` (not `{.python …}`): Python-Markdown's attribute list (superfences reads the
+    braces as one) would give the code element an attribute per bare word (`name="None"`),
+    so the fence is converted as a plain one, with no info (`plain_fence`)."""
+    return bool(myst_directive(info) or _RUN_CHUNK.fullmatch(info.strip()))
+
+
+def plain_fence(line: str) -> str:
+    """A fence's opening `line` without its info string (its prefix and fence kept);
+    `line` itself when it opens no fence."""
+    m = _FENCE_OPEN.match(line)
+    return m["prefix"] + m["fence"] if m else line
 
 
 def _unprefixed(raw: str, cont: str) -> str:
@@ -389,8 +410,9 @@ class _Scanner(InlineScanner):
                          "code; here, as on GitHub, the page shows it as a block of code; "
                          "write what it shows in Markdown, without the fence, or remove it")
                 if directive := myst_directive(m["info"]):
-                    warn(LOGGER, self.path, i + 1,
-                         directive_message(m["fence"], m["info"], directive))
+                    if not myst_box(directive):     # a box: told with its title (pages)
+                        warn(LOGGER, self.path, i + 1,
+                             directive_message(m["fence"], m["info"], directive))
                 elif (chunk := _RUN_CHUNK.fullmatch(m["info"].strip())) and \
                         chunk["lang"].lower() in ("block", "block2"):
                     warn(LOGGER, self.path, i + 1,

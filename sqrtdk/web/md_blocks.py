@@ -50,7 +50,7 @@ from .blocks import (
     sourcepos_line,
 )
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
-from .lexer import myst_directive
+from .lexer import myst_directive, plain_fence
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_emoji import escaped_as_github
@@ -109,6 +109,29 @@ class FenceBreaks(Preprocessor):
             if after.strip(" \t>"):
                 out.append(blank if after.lstrip().startswith(">") else "")
         return out
+
+
+class PlainBracedFences(Preprocessor):
+    """A fence whose info string is a MyST directive or a Quarto chunk (```` ```{important} ````,
+    ```` ```{r echo=FALSE} ````; `lines()`: their file lines, the lexer's) is converted
+    with no info, a plain block of code, as GitHub shows it: superfences read the braces as
+    an attribute list and gave the code element an attribute per bare word,
+    `<code important="None">`, which no reader sees and the page should not carry. The
+    lexer and pages warn what to write for it. Runs before superfences (priority 25), on
+    the article's lines (the Markdown's line k is the file's `first_line() + k + 1`)."""
+
+    def __init__(self, md: Markdown, lines: Callable[[], frozenset[int]],
+                 first_line: Callable[[], int]):
+        super().__init__(md)
+        self.lines, self.first_line = lines, first_line
+
+    def run(self, lines: list[str]) -> list[str]:
+        braced = self.lines()
+        if not braced:
+            return lines
+        first = self.first_line()
+        return [plain_fence(line) if first + k + 1 in braced else line
+                for k, line in enumerate(lines)]
 
 
 class FenceParagraphs(Treeprocessor):

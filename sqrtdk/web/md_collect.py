@@ -320,6 +320,8 @@ class LinkCollector(Treeprocessor):
         self.links: list[str] = []
         self.lines: dict[str, list[int]] = {}
         self.images: dict[str, list[int]] = {}      # the same, of images alone
+        # the same, of links with nothing inside that names them (no text, no alt)
+        self.empty: dict[str, list[int]] = {}
 
     def run(self, root: etree.Element) -> None:
         for el in root.iter():
@@ -330,6 +332,8 @@ class LinkCollector(Treeprocessor):
                     lines = found.setdefault(_as_read(url), [])
                     if line and line not in lines[-1:]:
                         lines.append(line)
+                if el.tag == "a" and line and _nameless(el):
+                    self.empty.setdefault(_as_read(url), []).append(line)
             cls = (el.get("class") or "").split()
             if el.tag == "a" and url is not None and not {"footnote-ref", "footnote-backref",
                                                           "headerlink"} & set(cls):
@@ -345,6 +349,16 @@ class LinkCollector(Treeprocessor):
         floor = self.positions.floor(el) or 1
         return next((n for start in (floor, 1) for needle in needles
                      if (n := line_of(text, needle, start=start))), 0)
+
+
+def _nameless(a: etree.Element) -> bool:
+    """Whether link `a` has nothing inside that names it for a screen reader: no text, no
+    image's alt, no aria-label (as the site's check reads the page, `site_links`)."""
+    if (a.get("aria-label") or "").strip() or a.get("aria-labelledby"):
+        return False
+    return not "".join(a.itertext()).strip() and not any(
+        (el.get("alt") or "").strip() or (el.get("aria-label") or "").strip()
+        for el in a.iter())
 
 
 # an entity Markdown's serializer leaves as it is in an attribute (`&quot;` of

@@ -293,15 +293,17 @@ def _split(p: etree.Element, positions: LineMap) -> list[etree.Element]:
 
 
 class HeaderNames(Treeprocessor):
-    """A formula in a table header cell is named by its plain text (markers.math_text, filled
-    in at assembly from the formula's MathML: sqrtdk.web.math_text): its element becomes
-    `role="math"` with that `aria-label`. A browser leaves MathML out of a name computed from
-    the cell's content, so "$\\sqrt{d_k}$" alone named its column "" (axe:
-    empty-table-header) and "$1$ (no scaling)" " (no scaling)"; a named math element counts.
-    Runs after the checks of attributes (the marker there is ours)."""
+    """A formula in a table cell, header or data, is named by its plain text
+    (markers.math_text, filled in at assembly from the formula's MathML:
+    sqrtdk.web.math_text): its element becomes `role="math"` with that `aria-label`. A
+    browser leaves MathML out of a name computed from the cell's content, so "$\\sqrt{d_k}$"
+    alone named its column "" (axe: empty-table-header) and "$1$ (no scaling)" " (no
+    scaling)"; a data cell "$\\sqrt{d_k}$" was "" and "Softmax as $d_k$ grows" "Softmax as
+    grows" to a screen reader moving through the table by cells; a named math element
+    counts. Runs after the checks of attributes (the marker there is ours)."""
 
     def run(self, root: etree.Element) -> None:
-        for th in root.iter("th"):
+        for th in (el for el in root.iter() if el.tag in ("th", "td")):
             named = False
             for el in th.iter():
                 m = MATH_HTML_RE.fullmatch(el.text or "")

@@ -74,6 +74,9 @@ class Lines:
     # every line each address was written on, in order (`urls` holds the one named first)
     url_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
     image_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)   # of images alone
+    # of links with nothing inside that names them (no text, no alt): (line, whether the link
+    # is raw HTML's <a>, not Markdown's) of each, in order
+    empty_links: dict[str, tuple[tuple[int, bool], ...]] = field(default_factory=dict)
     snippets: list[int] = field(default_factory=list)     # each reproduce box's fence
     ids: dict[str, int] = field(default_factory=dict)     # each id's first element
     # links to this site whose address was written with a space (GitHub shows text):

@@ -30,6 +30,7 @@ from .converter import PageContext, markdown_for
 from .editor_blocks import (
     generated_contents,
     heading_anchors,
+    myst_box_fences,
     notion_callout,
     notion_callouts,
 )
@@ -234,6 +235,10 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
     callouts = notion_callouts(blank_front + body, strings.box_titles)
     for line, title, slug in callouts:
         warn(LOGGER, path, line, notion_callout(title, slug))
+    myst_boxes = myst_box_fences(blank_front + body, masked.fences, strings.box_titles,
+                                 {slug for _, _, slug in callouts})
+    for line, message, _slug in myst_boxes:
+        warn(LOGGER, path, line, message)
     for line, message in heading_anchors(blank_front + body):
         warn(LOGGER, path, line, message)
     quoter = Quoter(path, results, results.get("claims", {}), cache_dir)
@@ -263,7 +268,7 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                      switched_off(path, blank_front + body))
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article,
-                       strings.box_titles, {slug for _, _, slug in callouts})
+                       strings.box_titles, {slug for _, _, slug in (*callouts, *myst_boxes)})
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
                 quotes=quoter.log, formulas=formulas)
 

@@ -63,9 +63,15 @@ class _Addresses(HTMLParser):
         # (Markdown's mark as written, line) in the text between the tags, not in code
         self.marks: list[tuple[str, int]] = []
         self.headings: list[tuple[str, int]] = []  # (tag, line) of each <h1> … <h6>
+        # address -> the line of each <a href> with nothing inside that names it (no text,
+        # no alt, no aria-label): its line is where it opens
+        self.empty: dict[str, list[int]] = {}
+        self._anchor: tuple[str, int] | None = None     # the open <a>, while it has no name
         self._code = 0      # how many <pre>, <code>, <script>, … the text is inside
 
     def handle_data(self, data: str) -> None:
+        if data.strip():
+            self._anchor = None
         if self._code:
             return
         line = self.getpos()[0]
@@ -76,6 +82,10 @@ class _Addresses(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _CODE_TAGS and self._code:
             self._code -= 1
+        if tag == "a" and self._anchor is not None:
+            self.empty.setdefault(self._anchor[0], []).append(self._anchor[1])
+        if tag == "a":
+            self._anchor = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
@@ -87,6 +97,13 @@ class _Addresses(HTMLParser):
         if any(name == "markdown" and (value or "").strip() != "0" for name, value in attrs):
             self.markdown.append((tag, line))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
+        named = {k: (v or "").strip() for k, v in attrs if k in ("alt", "aria-label",
+                                                                  "aria-labelledby")}
+        if tag == "a":
+            href = dict(attrs).get("href")
+            self._anchor = None if href is None or any(named.values()) else (href, line)
+        elif any(named.values()):
+            self._anchor = None
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
                 self._at(value, line, tag)
@@ -114,6 +131,13 @@ def raw_html_images(text: str) -> dict[str, list[int]]:
     """The lines of `raw_html_urls` whose tag shows a picture (<img>, <source>, <picture>):
     a fault told of an image is told at these."""
     return _read(text).images
+
+
+def raw_html_empty_links(text: str) -> dict[str, list[int]]:
+    """The line of every `<a href>` of the raw HTML in `text` (as for `raw_html_urls`) with
+    nothing inside that names it (no text, no image's alt, no aria-label), by address, in
+    order: a link a screen reader finds with no name, told at the line that opens it."""
+    return _read(text).empty
 
 
 def raw_html_ids(text: str) -> list[tuple[str, int]]:

@@ -361,21 +361,9 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                                f"near {near!r} ({html[m.start()]!r})")
         assert page is not None
         mistakes.add(BuildError(page.source, line, f"unprocessed text near '{near}'"))
-    for href in links.empty_links:
-        if page is not None and (line := _link_line(page, href)):
-            written = _file_line(page.source, line)
-            if f"[]({href}" in written:
-                # MyST's (Jupyter Book's) reference `[](#label)`: there the target's title or
-                # number fills it; here and on GitHub, nothing shows
-                warn(LOGGER, page.source, line,
-                     f"'[]({href})' is a link with no text (MyST fills it with what it names; "
-                     "here and on GitHub it shows nothing, and a screen reader finds a link "
-                     f"with no name); write its words, '[the section]({href})', or remove it")
-                continue
-            warn(LOGGER, page.source, line,
-                 f"the link to '{href}' has no text (an <a> around nothing, or around an image "
-                 "with no alt text): a screen reader finds a link with no name; put words "
-                 "between its <a …> and </a>, or remove the link")
+    for href in dict.fromkeys(links.empty_links):
+        if page is not None:
+            _warn_empty_link(page, href)
     for style in links.styles:
         for url in _CSS_URL.findall(style):
             if url.startswith(_EXTERNAL):
@@ -389,6 +377,33 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
         with mistakes.seam():
             _check_url(rel, page, (tag, url, rel_attr), paths, parsed, base_url, by_path,
                        previous)
+
+
+def _warn_empty_link(page: Page, href: str) -> None:
+    """A warning at each line of the article that writes a link to `href` with no text: the
+    lines of those links (recorded when the page was converted), else the first line
+    writing the address (none: the page's layout has it)."""
+    lines = page.conversion.lines.empty_links.get(href) or ((_link_line(page, href), True),)
+    for line, raw in lines:
+        if not line:
+            continue
+        if f"[]({href}" in _file_line(page.source, line):
+            # MyST's (Jupyter Book's) reference `[](#label)`: there the target's title or
+            # number fills it; here and on GitHub, nothing shows
+            warn(LOGGER, page.source, line,
+                 f"'[]({href})' is a link with no text (MyST fills it with what it names; "
+                 "here and on GitHub it shows nothing, and a screen reader finds a link "
+                 f"with no name); write its words, '[the section]({href})', or remove it")
+        elif not raw:
+            warn(LOGGER, page.source, line,
+                 f"the link to '{href}' has no text: a screen reader finds a link with no "
+                 "name; write its words between its brackets, '[its words](…)', or remove "
+                 "the link")
+        else:
+            warn(LOGGER, page.source, line,
+                 f"the link to '{href}' has no text (an <a> around nothing, or around an "
+                 "image with no alt text): a screen reader finds a link with no name; put "
+                 "words between its <a …> and </a>, or remove the link")
 
 
 def _fail(rel: str, page: Page | None, url: str, message: str, tag: str = "") -> None:

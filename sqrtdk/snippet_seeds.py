@@ -1,0 +1,122 @@
+"""A reproduce box's snippet that draws random numbers must take the build's seed.
+
+The build puts its seed on a snippet's `SEED = …` line and runs that text
+(science/reproduce.py), so the printout the page quotes is the same at every build of one
+seed. A snippet that draws random numbers with no such line, or never passes SEED to its
+generator, or makes a generator with no seed, prints other numbers at each build (the page,
+results.json and the claims on the printout would change with no edit), or the same numbers
+whatever --seed says (the sweep of a claim on its printout would see one value). Read from each
+snippet's source (Python's own `ast`), before the experiments run; each mistake is a
+BuildError at its line, as a snippet that raises is (science_stage.placed_error).
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .errors import BuildError, Mistakes
+
+# the names through which a snippet reaches a random generator: numpy's `np.random…`,
+# `default_rng`, `RandomState`, and Python's `random` module
+_RANDOM_NAMES = frozenset({"random", "default_rng", "RandomState"})
+# the calls that make or seed a generator: with no argument, they take a seed from the OS
+_SEEDING = frozenset({"default_rng", "RandomState", "seed"})
+# what `np.random.…` names besides draws: generators, their parts and seeding
+_MAKERS = frozenset({"default_rng", "RandomState", "Generator", "SeedSequence", "PCG64",
+                     "PCG64DXSM", "MT19937", "Philox", "SFC64", "BitGenerator", "seed",
+                     "get_state", "set_state"})
+_ADVICE = "rng = np.random.default_rng(SEED)"
+
+
+def check_snippet_seeds(paths: Iterable[Path]) -> None:
+    """Raise BuildError (every mistake of every snippet at `paths`, together: errors.Mistakes)
+    for a snippet that draws random numbers without the build's seed; see the module's
+    docstring. A snippet that does not parse is left to its run, which tells the line."""
+    from .science.reproduce import with_seed
+    mistakes = Mistakes()
+    for path in paths:
+        code = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(code, str(path))
+        except SyntaxError:
+            continue
+        seeded = with_seed(code, 1) != with_seed(code, 2)    # it has a `SEED = …` line
+        for line, message in _mistakes(tree, seeded):
+            mistakes.add(BuildError(path, line, message))
+    mistakes.raise_any()
+
+
+def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
+    """(line, message) of each seed mistake of one snippet's `tree`; `seeded`: whether the
+    build finds its `SEED = …` line."""
+    nodes = list(ast.walk(tree))
+    draws = sorted(getattr(n, "lineno", 1) for n in nodes if _random(n))
+    if not draws:
+        return
+    unseeded = sorted(n.lineno for n in nodes if isinstance(n, ast.Call)
+                      and _name(n.func) in _SEEDING and not n.args and not n.keywords)
+    add = "" if seeded else "a line 'SEED = 1' before it and "
+    for line in unseeded:
+        yield line, ("a random generator made (or seeded) with no seed draws other numbers at "
+                     f"every build, and the page quotes them; pass the build's seed: {add}"
+                     f"'{_ADVICE}'")
+    # draws from numpy's or Python's shared generator (`np.random.standard_normal(…)`,
+    # `random.random()`) that no `np.random.seed(…)` / `random.seed(…)` seeds
+    shared = sorted(n.lineno for n in nodes if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and _name(n.func.value) == "random"
+                    and n.func.attr not in _MAKERS)
+    if shared and not any(isinstance(n, ast.Call) and _name(n.func) == "seed" and n.args
+                          for n in nodes):
+        yield shared[0], ("a draw from the shared random generator, which nothing seeds with "
+                          "the build's seed: its printout would differ at every build; make "
+                          f"a generator of the snippet's own, {add}'{_ADVICE}', and draw "
+                          "from it (rng.standard_normal(…), rng.random(…))")
+        return
+    if not seeded:
+        written = sorted(n.lineno for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign))
+                         and any(isinstance(t, ast.Name) and t.id == "SEED"
+                                 for t in (n.targets if isinstance(n, ast.Assign)
+                                           else [n.target])))
+        if written:
+            yield written[0], ("the build puts its seed only on a line written 'SEED = "
+                               "<digits>' (no type, no expression), and this one is not: "
+                               "each build would run the snippet with this seed, not its own; "
+                               "write it 'SEED = 1'")
+        elif not unseeded:
+            yield draws[0], ("the snippet draws random numbers and has no 'SEED = …' line, "
+                             "where the build puts its seed: unseeded, its printout differs "
+                             "at every build; seeded by a number of its own, it ignores "
+                             "--seed (and the sweep of a claim on it sees one value); add "
+                             f"'SEED = 1' before its first draw and seed its generator with "
+                             f"it, '{_ADVICE}'")
+        return
+    if not any(isinstance(n, ast.Name) and n.id == "SEED" and isinstance(n.ctx, ast.Load)
+               for n in nodes) and not unseeded:
+        line = next((n.lineno for n in nodes if isinstance(n, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == "SEED" for t in n.targets)),
+                    draws[0])
+        yield line, ("SEED is never used: the snippet's random numbers do not come from the "
+                     "build's seed (unseeded, they differ at every build; seeded by a number "
+                     "of its own, they ignore --seed); seed its generator with it, "
+                     f"'{_ADVICE}'")
+
+
+def _random(node: ast.AST) -> bool:
+    """Whether `node` reaches a random generator (`np.random.…`, `default_rng`, `import
+    random`, `from numpy import random`)."""
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[-1] == "random" for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "").split(".")[-1] == "random" or \
+            any(a.name in _RANDOM_NAMES for a in node.names)
+    return _name(node) in _RANDOM_NAMES
+
+
+def _name(node: ast.AST) -> str:
+    """The name a Name or an Attribute ends with ('' for another node)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
