@@ -361,6 +361,25 @@ def test_the_fence_options_warning_names_only_what_applies(tmp_path: Path, info:
     assert "x = 1" in html
 
 
+@pytest.mark.parametrize("info, kept", [
+    ('{.python title="spread.py"}', "python"),       # Pandoc's and MkDocs' attribute form
+    ("{ .python #listing .numberLines data-x=1 }", "python"),
+    ("{#listing}", ""),
+], ids=["title", "id and classes", "id alone"])
+def test_a_fence_s_attribute_list_is_dropped_as_its_warning_says(tmp_path: Path, info: str,
+                                                                 kept: str) -> None:
+    """The fence options' warning says 'the code is shown without them', but an attribute
+    list in braces was published: the title as a tooltip, an id and classes on the code,
+    and `{#listing}` with no warning at all. The code keeps its language alone."""
+    from helpers import Tree
+    messages, html = warnings(tmp_path, INTRO + f"```{info}\nx = 1\n```\n", "en")
+    assert len(messages) == 1 and f":{AT}: " in messages[0], messages
+    assert "shown without" in messages[0], messages
+    code = [e for e in Tree(html).elements if e["tag"] == "code"]
+    assert len(code) == 1 and code[0]["attrs"] == (
+        {"class": f"language-{kept}"} if kept else {}), code
+
+
 @pytest.mark.parametrize("info", ["python=", "python=12", "python=+"])
 def test_hackmd_s_line_numbers_are_named_in_the_fence_options_warning(tmp_path: Path,
                                                                      info: str) -> None:

@@ -64,9 +64,10 @@ class ArticleText:
     raw_empty_links: dict[str, list[int]] = field(default_factory=dict)
     raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
-    # the line of each fence whose info is a MyST directive or a Quarto chunk, `{name …}`:
-    # converted with no info (lexer.braced_info)
-    braced_fences: frozenset[int] = frozenset()
+    # the line of each fence whose info is a MyST directive or a Quarto chunk, `{name …}`,
+    # or an attribute list, `{.python title="t"}`: the info it is converted with
+    # (lexer.braced_info)
+    braced_fences: dict[int, str] = field(default_factory=dict)
 
     def snippet_lines(self, shown: list[str]) -> list[int]:
         """The fence line of each reproduce box of `shown` (snippet names, in order): the
@@ -137,7 +138,8 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         raw_ids=_raw_ids(lines, masked.restore_code(lines)),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"],
-        braced_fences=frozenset(line for line, info, _ in masked.fences if braced_info(info)))
+        braced_fences={line: kept for line, info, _ in masked.fences
+                       if (kept := braced_info(info)) is not None})
 
 
 def _raw_ids(lines: str, restored: str) -> list[tuple[str, int]]:

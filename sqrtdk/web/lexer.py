@@ -183,12 +183,26 @@ def myst_box(m: re.Match[str]) -> bool:
     return name in _MYST_BOXES or name.rpartition(":")[2] in _MYST_BOXES
 
 
-def braced_info(info: str) -> bool:
-    """Whether a fence's info string is a MyST directive or a Quarto (R Markdown) chunk,
-    `{name …}` (not `{.python …}`): Python-Markdown's attribute list (superfences reads the
-    braces as one) would give the code element an attribute per bare word (`name="None"`),
-    so the fence is converted as a plain one, with no info (`plain_fence`)."""
-    return bool(myst_directive(info) or _RUN_CHUNK.fullmatch(info.strip()))
+# an attribute list as a fence's whole info string, Pandoc's and superfences' `{.python
+# #id title="t"}`: its first word
+_ATTRIBUTE_INFO = re.compile(r"\{[ \t]*(?P<first>[.#][^\s}]*)(?P<rest>[^}]*)\}[ \t]*")
+
+
+def braced_info(info: str) -> str | None:
+    """The info string a fence is converted with, in place of `info`, or None to keep it. A
+    MyST directive or a Quarto (R Markdown) chunk, `{name …}` (`myst_directive`): "" (a plain
+    block of code, as GitHub shows it), as Python-Markdown's attribute list (superfences
+    reads the braces as one) would give the code element an attribute per bare word
+    (`name="None"`). An attribute list with more than a language, `{.python #id
+    title="t"}`: the language alone ("python"; "" with no `.class` first), as md_blocks
+    warns that the rest is dropped: superfences would publish it, an id and classes on the
+    code and `title` as a tooltip."""
+    if myst_directive(info) or _RUN_CHUNK.fullmatch(info.strip()):
+        return ""
+    m = _ATTRIBUTE_INFO.fullmatch(info.strip())
+    if m is None or (not m["rest"].strip() and m["first"].startswith(".")):
+        return None
+    return m["first"][1:] if m["first"].startswith(".") else ""
 
 
 def plain_fence(line: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from html import escape, unescape
 from pathlib import Path
@@ -69,7 +69,9 @@ _ESCAPED = re.compile("\x02(\\d+)\x03")
 _HEADING_ID = re.compile(r"\{(?=[^{}\n]*\}\s*$)[^{}\n]*#[\w-]+[^{}\n]*\}\s*$")
 _STASHED = "\x1a"      # a stashed block left out of the text read (no bracket, no line)
 _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
-_FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*)?\.?[\w#+.-]*(?P<options>[^}\n]*)")
+# (in braces, only a `.class` first is the language: `{#id}` is an option)
+_FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*(?:\.[\w#+.-]*)?|\.?[\w#+.-]*)"
+                         r"(?P<options>[^}\n]*)")
 _ESCAPED_PIPE_IN_CODE = re.compile(r"(`+)(?:(?!\1).)*\\\|(?:(?!\1).)*\1")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
@@ -113,14 +115,17 @@ class FenceBreaks(Preprocessor):
 
 class PlainBracedFences(Preprocessor):
     """A fence whose info string is a MyST directive or a Quarto chunk (```` ```{important} ````,
-    ```` ```{r echo=FALSE} ````; `lines()`: their file lines, the lexer's) is converted
-    with no info, a plain block of code, as GitHub shows it: superfences read the braces as
-    an attribute list and gave the code element an attribute per bare word,
-    `<code important="None">`, which no reader sees and the page should not carry. The
-    lexer and pages warn what to write for it. Runs before superfences (priority 25), on
+    ```` ```{r echo=FALSE} ````) is converted with no info, a plain block of code, as GitHub
+    shows it: superfences read the braces as an attribute list and gave the code element an
+    attribute per bare word, `<code important="None">`, which no reader sees and the page
+    should not carry. One whose info is an attribute list with more than a language
+    (```` ```{.python title="t"} ````) is converted with the language alone, as md_blocks
+    warns (superfences published the rest: an id, classes, a tooltip). `lines()`: the file
+    line of each such fence -> the info to convert it with (lexer.braced_info). The lexer
+    and pages warn what to write for it. Runs before superfences (priority 25), on
     the article's lines (the Markdown's line k is the file's `first_line() + k + 1`)."""
 
-    def __init__(self, md: Markdown, lines: Callable[[], frozenset[int]],
+    def __init__(self, md: Markdown, lines: Callable[[], Mapping[int, str]],
                  first_line: Callable[[], int]):
         super().__init__(md)
         self.lines, self.first_line = lines, first_line
@@ -130,7 +135,7 @@ class PlainBracedFences(Preprocessor):
         if not braced:
             return lines
         first = self.first_line()
-        return [plain_fence(line) if first + k + 1 in braced else line
+        return [plain_fence(line) + braced[first + k + 1] if first + k + 1 in braced else line
                 for k, line in enumerate(lines)]
 
 
