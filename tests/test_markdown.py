@@ -2307,9 +2307,11 @@ def test_a_chunk_quarto_would_run_is_warned_at_its_line(tmp_path: Path, containe
     with captured() as warned:
         out = html(tmp_path, body)
     line = BODY_START + next(n for n, x in enumerate(body.split("\n")) if info in x)
-    # (a chunk's options, `echo=FALSE`, are also told to go, by the fence options' check)
+    # the chunk's message alone: its options (`echo=FALSE`) and language in braces are no
+    # 'code fence options' to remove as well (the chunk's advice says what to write)
     chunk = [w for w in warned if "not run" in w]
     assert len(chunk) == 1 and all(f"index.md:{line}: " in w for w in warned), warned
+    assert not [w for w in warned if "fence option" in w], warned
     lang = info.strip("{}").split()[0]
     assert f"write the fence as '```{lang}'" in chunk[0], warned
     assert "print(np.pi)" in out, out

@@ -197,12 +197,18 @@ def braced_info(info: str) -> str | None:
     title="t"}`: the language alone ("python"; "" with no `.class` first), as md_blocks
     warns that the rest is dropped: superfences would publish it, an id and classes on the
     code and `title` as a tooltip."""
-    if myst_directive(info) or _RUN_CHUNK.fullmatch(info.strip()):
+    if directive_or_chunk(info):
         return ""
     m = _ATTRIBUTE_INFO.fullmatch(info.strip())
     if m is None or (not m["rest"].strip() and m["first"].startswith(".")):
         return None
     return m["first"][1:] if m["first"].startswith(".") else ""
+
+
+def directive_or_chunk(info: str) -> bool:
+    """Whether a fence's info string is a MyST directive or a Quarto (R Markdown) chunk,
+    `{name …}`, `{r echo=FALSE}`: the lexer tells what to write for it, options included."""
+    return bool(myst_directive(info) or _RUN_CHUNK.fullmatch(info.strip()))
 
 
 def plain_fence(line: str) -> str:

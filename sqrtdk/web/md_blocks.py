@@ -50,7 +50,7 @@ from .blocks import (
     sourcepos_line,
 )
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
-from .lexer import myst_directive, plain_fence
+from .lexer import directive_or_chunk, plain_fence
 from .markers import ANY_MATH_RE
 from .md_autolink import address_as_meant
 from .md_emoji import escaped_as_github
@@ -641,9 +641,10 @@ class BlockStructure(Treeprocessor):
             line, fence = _source_of(pre, lines)
             m = _FENCE_INFO.match(fence)
             options = m.group("options").strip() if m else ""
-            # a MyST directive's argument is no option: the lexer names the directive.
+            # a MyST directive's argument or a Quarto chunk's options are no fence options:
+            # the lexer names the directive or chunk, and what to write.
             # `{2}` as written: the pattern leaves a `{.python …}`'s brace out
-            if options and not myst_directive(fence.lstrip(" \t>`~")):
+            if options and not directive_or_chunk(fence.lstrip(" \t>`~")):
                 self._warn(line, fence_options(options + "}" * (options.count("{") -
                                                                 options.count("}"))))
 
