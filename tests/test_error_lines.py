@@ -603,6 +603,15 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     ("---\ntitle: 2017\ndescription: D\n---\n", 2, "as a number"),
     ("---\ntitle: T\ndescription: 2020-01-01\n---\n", 3, "as a date"),
     ("---\ntitle: {a: 1}\ndescription: D\n---\n", 2, "as a table of keys"),
+    # values PyYAML's constructors cannot make were tracebacks (ValueError, TypeError, ...)
+    ("---\ntitle: T\ndate: 2026-13-45\ndescription: D\n---\n", 3,
+     "'2026-13-45' is read as a date, but is none (month must be in 1..12)"),
+    ("---\ntitle: T\ndescription: D\nupdated: 2026-02-30 10:00:00\n---\n", 4, "as a date"),
+    ("---\ntitle: T\ndescription: D\nweight: !!int ten\n---\n", 4, "as a whole number"),
+    ("---\ntitle: T\ndescription: D\ndraft: !!bool maybe\n---\n", 4, "as a yes/no value"),
+    ("---\ntitle: T\ndescription: D\nx: !!map [1]\n---\n", 4, "expected a mapping"),
+    ("---\ntitle: T\ndescription: D\n? [a, b]\n: c\n---\n", 4, "a list or table as a key"),
+    ("---\ntitle: T\nx: {[1]: 2}\ndescription: D\n---\n", 3, "a list or table as a key"),
 ])
 def test_front_matter_mistakes(tmp_path: Path, front: str, line: int, says: str) -> None:
     from helpers import resolver, strings

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -173,12 +173,41 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
                           ) -> dict[Any, Any]:
         seen: dict[Any, int] = {}
+        if not isinstance(node, yaml.MappingNode):      # `!!map [1]`
+            raise yaml.constructor.ConstructorError(
+                None, None, f"expected a mapping node, but found {node.id}", node.start_mark)
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, Hashable):          # `? [a, b]`, `{[1]: 2}`
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a list or table as a key is not a name", key_node.start_mark)
             if key in seen:
                 raise _DuplicateKeyError(str(key), seen[key], key_node.start_mark.line)
             seen[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep)
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """PyYAML's, except that a value its tag cannot be made of (`2026-13-45` read as a
+        date, `!!int "abc"`, `!!bool "abc"`) is a YAMLError at the value's line: PyYAML's
+        constructors let Python's ValueError (and others) out with no line."""
+        try:
+            return super().construct_object(node, deep)
+        except (yaml.YAMLError, _DuplicateKeyError, RecursionError):
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as e:
+            kind = _TAG_KINDS.get(str(node.tag).rsplit(":", 1)[-1], "its tag's kind")
+            value = f"'{node.value}'" if isinstance(node.value, str) else "this value"
+            detail = f" ({e})" if isinstance(e, ValueError) and str(e) else ""
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{value} is read as {kind}, but is none{detail}",
+                node.start_mark) from None
+
+
+# what a YAML tag makes, in words (for _UniqueKeyLoader.construct_object)
+_TAG_KINDS = {"timestamp": "a date", "int": "a whole number", "float": "a number",
+              "bool": "a yes/no value", "map": "a table of keys", "seq": "a list",
+              "str": "text", "binary": "binary data", "set": "a set", "omap": "an ordered table",
+              "pairs": "a list of pairs", "null": "nothing (null)"}
 
 
 # a `$` that would open a formula in the article (before a non-space, not a digit: `$d_k$`);
