@@ -794,6 +794,54 @@ def test_only_a_failure_through_the_unloaded_code_is_blamed_on_it(tmp_path: Path
     assert ("a bug in the build" in state.error) == (where != "the changed file"), state.error
 
 
+@pytest.mark.parametrize("where", ["the line the import check named", "another line",
+                                   "our own code"])
+def test_a_rebuild_stopping_where_the_import_check_did_prints_no_second_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """A SyntaxError in a figure module: the import check prints its traceback and names
+    `path:line`; the old code's rebuild, which parses the module for its cache keys, then
+    stopped on the same SyntaxError and printed a second traceback of our cache code, some
+    40 lines more in the terminal for a one-character typo. A failure elsewhere in the
+    changed file, or in our own code, still prints its traceback."""
+    from sqrtdk.errors import display_path
+    from sqrtdk.options import PROJECT_ROOT as ROOT
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    changed = tmp_path / "extra_by_test.py"
+    changed.write_text("def fine():\n    raise KeyError('elsewhere')\nbroken(:\n",
+                       encoding="utf-8")
+
+    def parse(*_: Any) -> None:      # as the figures' cache key reads a module
+        compile(changed.read_text(encoding="utf-8"), str(changed), "exec")
+
+    def elsewhere(*_: Any) -> None:
+        namespace: dict[str, Any] = {}
+        exec(compile("def fine():\n    raise KeyError('elsewhere')\n", str(changed), "exec"),
+             namespace)
+        namespace["fine"]()
+
+    def ours(*_: Any) -> None:
+        raise KeyError("a bug of ours")
+
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(ROOT, out=tmp_path / "out"), state, lambda _: None)
+    loop.code_error = (f"{display_path(changed)}:3: SyntaxError: invalid syntax; the code "
+                       "change was not loaded")
+    loop.code_changed = {changed}
+    loop.builder.build = {"the line the import check named": parse, "another line": elsewhere,
+                          "our own code": ours}[where]
+    capsys.readouterr()
+    try:
+        loop.build(reload=True)
+    finally:
+        loop.builder.close()
+    printed = capsys.readouterr().err
+    assert ("Traceback" in printed) == (where != "the line the import check named"), printed
+    assert ("stopped on the code change that was not loaded" in state.error) == \
+        (where != "our own code"), state.error
+
+
 @pytest.mark.parametrize("half", ["figures", "science"])
 def test_code_that_does_not_import_is_not_loaded_and_the_server_says_so(
         server: Server, half: str) -> None:

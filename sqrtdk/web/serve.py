@@ -309,12 +309,16 @@ class _Loop:
             if fault is not None:   # a full disk, a folder made read-only: said as build.py does
                 self.log(f"error: {fault}")
                 return fault
-            traceback.print_exc()
             # with code on disk that does not import, the old code's build may stop on it
             # (a new experiment module is found, and imported, by itself): not a bug of ours,
-            # when the traceback passes through a changed file (any other still is one)
-            line = _unloaded_line(e) if self.code_error and _through(e, self.code_changed) \
-                else _bug_line(e)
+            # when the traceback passes through a changed file (any other still is one, and
+            # prints its traceback). One that stops where the import check stopped (its
+            # traceback, printed already) prints none: a second one, through the old code's
+            # cache keys, told nothing more about the author's SyntaxError
+            unloaded = bool(self.code_error) and _through(e, self.code_changed)
+            if not (unloaded and self.code_error.startswith(f"{_where(e)}: ")):
+                traceback.print_exc()
+            line = _unloaded_line(e) if unloaded else _bug_line(e)
             self.log(f"error: {line}")
             self.builder.close()
             self.builder = self._builder()
@@ -349,6 +353,15 @@ def _unloaded_line(e: BaseException | None) -> str:
     return (f"the build stopped on the code change that was not loaded ({type(e).__name__}: "
             f"{e}); it builds again once that code imports; the last good site is still "
             "served")
+
+
+def _where(e: BaseException) -> str:
+    """`path:line` where `e` was raised (a SyntaxError: the line it names), as
+    serve_code.import_problem names a failure; '' when unknown."""
+    if isinstance(e, SyntaxError) and e.filename and e.lineno:
+        return f"{display_path(e.filename)}:{e.lineno}"
+    frames = traceback.extract_tb(e.__traceback__)
+    return f"{display_path(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
 
 
 def _through(e: BaseException, paths: set[Path]) -> bool:
