@@ -1026,6 +1026,58 @@ def test_a_style_sheet_edit_reloads_at_the_same_place(browser: Any, server: Serv
     assert page.evaluate("document.querySelector('#toc').open")
 
 
+# Set up before a reload's page runs its scripts: the place the reload client saved, and from
+# then on, once each frame has been drawn (a message posted from requestAnimationFrame runs after
+# the frame's paint), how far the saved block is from where it was, until two frames after the
+# page's script is ready (`data-ready`). The block is found by its words, the nearest of equal
+# ones to where it was.
+FOLLOW_PLACE = """(() => {
+  const saved = sessionStorage.getItem('sqrtdk-serve:' + location.pathname);
+  if (!saved) return;
+  const p = JSON.parse(saved), seen = window.placeSeenByTest = [];
+  const BLOCK = ':is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)';
+  const off = () => {
+    const tops = [...document.querySelectorAll('main ' + BLOCK)].filter((el) => el.textContent === p.text)
+      .map((el) => el.getBoundingClientRect().top - p.top);
+    return tops.length ? tops.reduce((a, b) => (Math.abs(a) <= Math.abs(b) ? a : b)) : null;
+  };
+  const channel = new MessageChannel();
+  let after = -1;
+  channel.port1.onmessage = () => {
+    seen.push(Math.round(off()));
+    if (document.documentElement.hasAttribute('data-ready') && after < 0) after = 2;
+    if (after !== 0) requestAnimationFrame(() => { after -= after > 0 ? 1 : 0; channel.port2.postMessage(0); });
+    else window.placeSeenDoneByTest = true;
+  };
+  document.addEventListener('DOMContentLoaded', () => channel.port2.postMessage(0));
+})()"""
+
+
+def test_a_reload_keeps_the_place_while_the_page_lays_itself_out(browser: Any,
+                                                                 server: Server) -> None:
+    """After a reload (a style sheet edit), the page's script draws the blocks above the
+    reader at their real heights, one group a task, until it is ready: the reader's place was
+    put back when the page loaded and again once it was ready, and in between the text had
+    moved away by hundreds of pixels (727 px at the middle of the English page), for as long
+    as the script took (seconds on a slow machine). Every frame drawn keeps it in place."""
+    page = _open(browser.new_context(), server)
+    page.evaluate("""() => {   // a paragraph of the middle of the page at the window's top
+      const ps = [...document.querySelectorAll('article > p')];
+      const p = ps.slice(ps.length / 2).find((e) => !e.querySelector('[data-key]')) || ps[ps.length >> 1];
+      scrollBy(0, p.getBoundingClientRect().top - 4);
+      window.keptByTest = 1;
+    }""")
+    time.sleep(0.3)
+    page.add_init_script(FOLLOW_PLACE)
+    css = server.project / "static" / "style.css"
+    css.write_text(css.read_text("utf-8") + "\n/* edited by the serve test */\n", "utf-8")
+    _wait(page, "() => window.keptByTest === undefined && window.placeSeenDoneByTest === true",
+          timeout=120)
+    seen = page.evaluate("window.placeSeenByTest")
+    assert seen and None not in seen, seen
+    assert max(abs(x) for x in seen) <= 40, seen
+
+
 def test_a_footnote_reference_added_by_a_patch_opens_its_note(browser: Any,
                                                               server: Server) -> None:
     """The page's script binds what a patch adds: hovering a footnote reference that arrived

@@ -112,12 +112,27 @@
     history.scrollRestoration = "manual";   // no jump to the old offset before ours
     location.reload();
   }
+  // After a reload the page's script draws the blocks above the reader at their real heights
+  // (content-visibility's placeholders), builds the widgets and fits them, a task at a time,
+  // until `data-ready`: each change of the text's height puts the reader back (a ResizeObserver
+  // runs before the frame is drawn), until then, or until the reader scrolls (their move wins)
   function restore(p) {
     reopen(p);
     settle(p);
+    const main = doc.querySelector("main"), input = ["wheel", "keydown", "pointerdown", "touchstart"];
+    const follow = window.ResizeObserver && main ? new ResizeObserver(() => settle(p)) : null;
+    const done = () => {
+      follow?.disconnect();
+      input.forEach((t) => removeEventListener(t, done, true));
+    };
+    follow?.observe(main);
+    input.forEach((t) => addEventListener(t, done, { capture: true, passive: true }));
     addEventListener("load", () => settle(p));   // images laid out
-    new MutationObserver((_, obs) => { settle(p); obs.disconnect(); })   // the page's widgets
-      .observe(doc.documentElement, { attributeFilter: ["data-ready"] });
+    new MutationObserver((_, obs) => {   // the page's widgets
+      settle(p);
+      obs.disconnect();
+      requestAnimationFrame(() => requestAnimationFrame(done));
+    }).observe(doc.documentElement, { attributeFilter: ["data-ready"] });
   }
   try {
     const saved = sessionStorage.getItem(KEY);
