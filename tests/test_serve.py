@@ -540,6 +540,48 @@ def test_an_author_mistake_that_broke_the_fast_path_is_the_builds_line(
         loop.builder.close()
 
 
+def _add_unused_label(text: str) -> str:
+    """A label no figure uses, in the first figure's table of a figures.toml (a warning)."""
+    first = next(m for m in re.finditer(r"^\[(\w+)\][ \t]*(?:#.*)?$", text, re.M)
+                 if m.group(1) not in ("style", "card"))
+    return text.replace(first.group(0), f"{first.group(0)}\nunused_label_by_test = \"x\"", 1)
+
+
+def test_a_builds_warnings_reach_every_tab_and_a_clean_build_clears_them(server: Server) -> None:
+    """A save the build warns about (CI's --strict build stops on it) was told in the terminal
+    only: the open tabs showed nothing, and a quote whose digits the build kept against the
+    author's format looked like a save that did not arrive. The build's warnings now come
+    with its event and with every page served (each at its `path:line`), and the next build
+    without them (here one that finds the site as these inputs made it before, whose
+    warnings the cache logs again) clears them."""
+    events = server.events()
+    assert _next(events, "hello")["warnings"] == ""
+    figures = server.project / "content" / "en" / "figures.toml"
+    original = figures.read_text("utf-8")
+    figures.write_text(_add_unused_label(original), "utf-8")
+    data = next(events)[1]
+    assert data["error"] == "", data
+    assert re.match(r"content/en/figures\.toml:\d+: warning: .*unused_label_by_test",
+                    data["warnings"]), data["warnings"]
+    page = server.get("/en/index.html")
+    assert 'data-warnings="content/en/figures.toml:' in page, page[-600:]
+    assert next(server.events())[1]["warnings"] == data["warnings"]    # a new tab's hello
+    figures.write_text(original, "utf-8")
+    data = next(events)[1]
+    assert data["warnings"] == "" and data["error"] == "", data
+    assert "data-warnings" not in server.get("/en/index.html")
+
+
+def test_a_failed_build_keeps_the_warnings_of_the_site_served() -> None:
+    from sqrtdk.web.serve_http import BuildState
+    state = BuildState()
+    state.publish("", "morph", {"en/index.html": b"1"}, warnings="a.md:1: warning: x")
+    state.publish("a.md:2: a mistake")                  # a failed build: the site served
+    assert state.warnings == "a.md:1: warning: x"
+    state.publish("", "morph", {"en/index.html": b"2"}, warnings="")
+    assert state.warnings == ""
+
+
 def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
         server: Server) -> None:
     events = server.events()
@@ -971,6 +1013,31 @@ def test_a_broken_build_shows_in_open_and_new_tabs_and_a_good_save_clears_it(
 SAME_TITLE = "".join(f"/// details | A box of the serve test\n    attrs: {{id: serve-test-{x}}}\n\n"
                      f"Box {x} of the serve test.\n\n///\n\n" for x in "ab")
 OPEN_BOXES = "() => [...document.querySelectorAll('details')].filter(d => d.open).map(d => d.id)"
+
+
+def test_warnings_show_over_the_open_tab_below_an_error_and_go_with_them(
+        browser: Any, server: Server) -> None:
+    """The open tab shows a build's warnings in a box of their own, a line each at its
+    `path:line`; a failed build's error takes its place, and the warnings come back with the
+    good build after it; a build without warnings takes the box away. No reload."""
+    page = _open(browser.new_context(), server)
+    page.evaluate("window.keptByTest = 1")
+    figures = server.project / "content" / "en" / "figures.toml"
+    original = figures.read_text("utf-8")
+    figures.write_text(_add_unused_label(original), "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-warnings]")
+    lines = page.eval_on_selector_all("[data-serve-warnings] > div", "(ds) => ds.map((d) => d.textContent)")
+    assert re.match(r"content/en/figures\.toml:\d+: warning: .*unused_label_by_test", lines[1]), lines
+    md = _article(server.project)
+    text = md.read_text("utf-8")
+    md.write_text(text + "\nBroken $\\frac{x$ here.\n", "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-error]")
+    assert not page.locator("[data-serve-warnings]").count()
+    md.write_text(text, "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-warnings]")
+    figures.write_text(original, "utf-8")
+    _wait(page, "() => !document.querySelector('[data-serve-warnings], [data-serve-error]')")
+    assert page.evaluate("window.keptByTest") == 1, "reloaded"
 
 
 def test_boxes_of_one_title_are_reopened_one_by_one(browser: Any, server: Server) -> None:
