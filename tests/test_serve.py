@@ -762,6 +762,36 @@ def test_an_error_of_the_file_watcher_does_not_stop_the_server(
         assert "Traceback" not in capfd.readouterr().err
 
 
+def _code_folders() -> list[str]:
+    """The package's folders of modules (not the numpy snippets, which are scripts the
+    reproduce boxes run), relative to the project."""
+    from sqrtdk.options import PACKAGE_DIR
+    return sorted({p.parent.relative_to(PACKAGE_DIR.parent).as_posix()
+                   for p in PACKAGE_DIR.rglob("*.py")
+                   if "__pycache__" not in p.parts and "snippets" not in p.parts})
+
+
+@pytest.mark.parametrize("folder", _code_folders())
+def test_code_that_does_not_import_is_found_in_every_folder_of_the_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str) -> None:
+    """The server loads a code edit only once every module imports in a fresh process. The
+    check walked the package with pkgutil, which skips a folder without __init__.py: no
+    module of sqrtdk/web/ (the server's own among them) was ever imported, so an edit there
+    that did not import passed, the server replaced itself with it and died on the import,
+    with a traceback. Each folder's broken module is now named at its line."""
+    from sqrtdk.options import PACKAGE_DIR
+    from sqrtdk.web.serve_code import import_problem
+    shutil.copytree(PACKAGE_DIR, tmp_path / "sqrtdk",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(PACKAGE_DIR.parent / "build.py", tmp_path / "build.py")
+    (tmp_path / folder / "broken_by_test.py").write_text(
+        '"""A module that does not import."""\nx = name_nobody_defined_by_test\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)     # the server's working folder: its project
+    said = import_problem(tmp_path)
+    assert said.startswith(f"{folder}/broken_by_test.py:2: NameError"), said
+
+
 def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
     """The server imports changed code in a child process before loading it; a module whose
     import never finished (a loop at its top level) made that check raise subprocess's
