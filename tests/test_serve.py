@@ -540,6 +540,48 @@ def test_an_author_mistake_that_broke_the_fast_path_is_the_builds_line(
         loop.builder.close()
 
 
+def _add_unused_label(text: str) -> str:
+    """A label no figure uses, in the first figure's table of a figures.toml (a warning)."""
+    first = next(m for m in re.finditer(r"^\[(\w+)\][ \t]*(?:#.*)?$", text, re.M)
+                 if m.group(1) not in ("style", "card"))
+    return text.replace(first.group(0), f"{first.group(0)}\nunused_label_by_test = \"x\"", 1)
+
+
+def test_a_builds_warnings_reach_every_tab_and_a_clean_build_clears_them(server: Server) -> None:
+    """A save the build warns about (CI's --strict build stops on it) was told in the terminal
+    only: the open tabs showed nothing, and a quote whose digits the build kept against the
+    author's format looked like a save that did not arrive. The build's warnings now come
+    with its event and with every page served (each at its `path:line`), and the next build
+    without them (here one that finds the site as these inputs made it before, whose
+    warnings the cache logs again) clears them."""
+    events = server.events()
+    assert _next(events, "hello")["warnings"] == ""
+    figures = server.project / "content" / "en" / "figures.toml"
+    original = figures.read_text("utf-8")
+    figures.write_text(_add_unused_label(original), "utf-8")
+    data = next(events)[1]
+    assert data["error"] == "", data
+    assert re.match(r"content/en/figures\.toml:\d+: warning: .*unused_label_by_test",
+                    data["warnings"]), data["warnings"]
+    page = server.get("/en/index.html")
+    assert 'data-warnings="content/en/figures.toml:' in page, page[-600:]
+    assert next(server.events())[1]["warnings"] == data["warnings"]    # a new tab's hello
+    figures.write_text(original, "utf-8")
+    data = next(events)[1]
+    assert data["warnings"] == "" and data["error"] == "", data
+    assert "data-warnings" not in server.get("/en/index.html")
+
+
+def test_a_failed_build_keeps_the_warnings_of_the_site_served() -> None:
+    from sqrtdk.web.serve_http import BuildState
+    state = BuildState()
+    state.publish("", "morph", {"en/index.html": b"1"}, warnings="a.md:1: warning: x")
+    state.publish("a.md:2: a mistake")                  # a failed build: the site served
+    assert state.warnings == "a.md:1: warning: x"
+    state.publish("", "morph", {"en/index.html": b"2"}, warnings="")
+    assert state.warnings == ""
+
+
 def test_an_author_error_keeps_the_last_good_site_and_every_new_page_shows_it(
         server: Server) -> None:
     events = server.events()
@@ -720,6 +762,36 @@ def test_an_error_of_the_file_watcher_does_not_stop_the_server(
         assert "Traceback" not in capfd.readouterr().err
 
 
+def _code_folders() -> list[str]:
+    """The package's folders of modules (not the numpy snippets, which are scripts the
+    reproduce boxes run), relative to the project."""
+    from sqrtdk.options import PACKAGE_DIR
+    return sorted({p.parent.relative_to(PACKAGE_DIR.parent).as_posix()
+                   for p in PACKAGE_DIR.rglob("*.py")
+                   if "__pycache__" not in p.parts and "snippets" not in p.parts})
+
+
+@pytest.mark.parametrize("folder", _code_folders())
+def test_code_that_does_not_import_is_found_in_every_folder_of_the_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str) -> None:
+    """The server loads a code edit only once every module imports in a fresh process. The
+    check walked the package with pkgutil, which skips a folder without __init__.py: no
+    module of sqrtdk/web/ (the server's own among them) was ever imported, so an edit there
+    that did not import passed, the server replaced itself with it and died on the import,
+    with a traceback. Each folder's broken module is now named at its line."""
+    from sqrtdk.options import PACKAGE_DIR
+    from sqrtdk.web.serve_code import import_problem
+    shutil.copytree(PACKAGE_DIR, tmp_path / "sqrtdk",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(PACKAGE_DIR.parent / "build.py", tmp_path / "build.py")
+    (tmp_path / folder / "broken_by_test.py").write_text(
+        '"""A module that does not import."""\nx = name_nobody_defined_by_test\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)     # the server's working folder: its project
+    said = import_problem(tmp_path)
+    assert said.startswith(f"{folder}/broken_by_test.py:2: NameError"), said
+
+
 def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
     """The server imports changed code in a child process before loading it; a module whose
     import never finished (a loop at its top level) made that check raise subprocess's
@@ -792,6 +864,54 @@ def test_only_a_failure_through_the_unloaded_code_is_blamed_on_it(tmp_path: Path
     blamed = "stopped on the code change that was not loaded" in state.error
     assert blamed == (where == "the changed file"), state.error
     assert ("a bug in the build" in state.error) == (where != "the changed file"), state.error
+
+
+@pytest.mark.parametrize("where", ["the line the import check named", "another line",
+                                   "our own code"])
+def test_a_rebuild_stopping_where_the_import_check_did_prints_no_second_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """A SyntaxError in a figure module: the import check prints its traceback and names
+    `path:line`; the old code's rebuild, which parses the module for its cache keys, then
+    stopped on the same SyntaxError and printed a second traceback of our cache code, some
+    40 lines more in the terminal for a one-character typo. A failure elsewhere in the
+    changed file, or in our own code, still prints its traceback."""
+    from sqrtdk.errors import display_path
+    from sqrtdk.options import PROJECT_ROOT as ROOT
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    changed = tmp_path / "extra_by_test.py"
+    changed.write_text("def fine():\n    raise KeyError('elsewhere')\nbroken(:\n",
+                       encoding="utf-8")
+
+    def parse(*_: Any) -> None:      # as the figures' cache key reads a module
+        compile(changed.read_text(encoding="utf-8"), str(changed), "exec")
+
+    def elsewhere(*_: Any) -> None:
+        namespace: dict[str, Any] = {}
+        exec(compile("def fine():\n    raise KeyError('elsewhere')\n", str(changed), "exec"),
+             namespace)
+        namespace["fine"]()
+
+    def ours(*_: Any) -> None:
+        raise KeyError("a bug of ours")
+
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(ROOT, out=tmp_path / "out"), state, lambda _: None)
+    loop.code_error = (f"{display_path(changed)}:3: SyntaxError: invalid syntax; the code "
+                       "change was not loaded")
+    loop.code_changed = {changed}
+    loop.builder.build = {"the line the import check named": parse, "another line": elsewhere,
+                          "our own code": ours}[where]
+    capsys.readouterr()
+    try:
+        loop.build(reload=True)
+    finally:
+        loop.builder.close()
+    printed = capsys.readouterr().err
+    assert ("Traceback" in printed) == (where != "the line the import check named"), printed
+    assert ("stopped on the code change that was not loaded" in state.error) == \
+        (where != "our own code"), state.error
 
 
 @pytest.mark.parametrize("half", ["figures", "science"])
@@ -925,6 +1045,31 @@ SAME_TITLE = "".join(f"/// details | A box of the serve test\n    attrs: {{id: s
 OPEN_BOXES = "() => [...document.querySelectorAll('details')].filter(d => d.open).map(d => d.id)"
 
 
+def test_warnings_show_over_the_open_tab_below_an_error_and_go_with_them(
+        browser: Any, server: Server) -> None:
+    """The open tab shows a build's warnings in a box of their own, a line each at its
+    `path:line`; a failed build's error takes its place, and the warnings come back with the
+    good build after it; a build without warnings takes the box away. No reload."""
+    page = _open(browser.new_context(), server)
+    page.evaluate("window.keptByTest = 1")
+    figures = server.project / "content" / "en" / "figures.toml"
+    original = figures.read_text("utf-8")
+    figures.write_text(_add_unused_label(original), "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-warnings]")
+    lines = page.eval_on_selector_all("[data-serve-warnings] > div", "(ds) => ds.map((d) => d.textContent)")
+    assert re.match(r"content/en/figures\.toml:\d+: warning: .*unused_label_by_test", lines[1]), lines
+    md = _article(server.project)
+    text = md.read_text("utf-8")
+    md.write_text(text + "\nBroken $\\frac{x$ here.\n", "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-error]")
+    assert not page.locator("[data-serve-warnings]").count()
+    md.write_text(text, "utf-8")
+    _wait(page, "(s) => !!document.querySelector(s)", "[data-serve-warnings]")
+    figures.write_text(original, "utf-8")
+    _wait(page, "() => !document.querySelector('[data-serve-warnings], [data-serve-error]')")
+    assert page.evaluate("window.keptByTest") == 1, "reloaded"
+
+
 def test_boxes_of_one_title_are_reopened_one_by_one(browser: Any, server: Server) -> None:
     """Two boxes with the same title (as every figure's table box has), the first opened by
     the reader: an edit patched in, and a style sheet edit that reloads the page, leave the
@@ -976,6 +1121,58 @@ def test_a_style_sheet_edit_reloads_at_the_same_place(browser: Any, server: Serv
     top = page.evaluate(WHERE, before["text"])
     assert top is not None and abs(top - before["top"]) <= 40, (before, top)
     assert page.evaluate("document.querySelector('#toc').open")
+
+
+# Set up before a reload's page runs its scripts: the place the reload client saved, and from
+# then on, once each frame has been drawn (a message posted from requestAnimationFrame runs after
+# the frame's paint), how far the saved block is from where it was, until two frames after the
+# page's script is ready (`data-ready`). The block is found by its words, the nearest of equal
+# ones to where it was.
+FOLLOW_PLACE = """(() => {
+  const saved = sessionStorage.getItem('sqrtdk-serve:' + location.pathname);
+  if (!saved) return;
+  const p = JSON.parse(saved), seen = window.placeSeenByTest = [];
+  const BLOCK = ':is(h1,h2,h3,h4,h5,h6,p,li,figure,pre,table,blockquote,.math)';
+  const off = () => {
+    const tops = [...document.querySelectorAll('main ' + BLOCK)].filter((el) => el.textContent === p.text)
+      .map((el) => el.getBoundingClientRect().top - p.top);
+    return tops.length ? tops.reduce((a, b) => (Math.abs(a) <= Math.abs(b) ? a : b)) : null;
+  };
+  const channel = new MessageChannel();
+  let after = -1;
+  channel.port1.onmessage = () => {
+    seen.push(Math.round(off()));
+    if (document.documentElement.hasAttribute('data-ready') && after < 0) after = 2;
+    if (after !== 0) requestAnimationFrame(() => { after -= after > 0 ? 1 : 0; channel.port2.postMessage(0); });
+    else window.placeSeenDoneByTest = true;
+  };
+  document.addEventListener('DOMContentLoaded', () => channel.port2.postMessage(0));
+})()"""
+
+
+def test_a_reload_keeps_the_place_while_the_page_lays_itself_out(browser: Any,
+                                                                 server: Server) -> None:
+    """After a reload (a style sheet edit), the page's script draws the blocks above the
+    reader at their real heights, one group a task, until it is ready: the reader's place was
+    put back when the page loaded and again once it was ready, and in between the text had
+    moved away by hundreds of pixels (727 px at the middle of the English page), for as long
+    as the script took (seconds on a slow machine). Every frame drawn keeps it in place."""
+    page = _open(browser.new_context(), server)
+    page.evaluate("""() => {   // a paragraph of the middle of the page at the window's top
+      const ps = [...document.querySelectorAll('article > p')];
+      const p = ps.slice(ps.length / 2).find((e) => !e.querySelector('[data-key]')) || ps[ps.length >> 1];
+      scrollBy(0, p.getBoundingClientRect().top - 4);
+      window.keptByTest = 1;
+    }""")
+    time.sleep(0.3)
+    page.add_init_script(FOLLOW_PLACE)
+    css = server.project / "static" / "style.css"
+    css.write_text(css.read_text("utf-8") + "\n/* edited by the serve test */\n", "utf-8")
+    _wait(page, "() => window.keptByTest === undefined && window.placeSeenDoneByTest === true",
+          timeout=120)
+    seen = page.evaluate("window.placeSeenByTest")
+    assert seen and None not in seen, seen
+    assert max(abs(x) for x in seen) <= 40, seen
 
 
 def test_a_footnote_reference_added_by_a_patch_opens_its_note(browser: Any,

@@ -30,19 +30,29 @@
   const served = (el) => { for (let n = el; n; n = n.parentElement) if (made.has(n)) return false; return true; };
   const keyOf = (n) => { if (!keys.has(n)) keys.set(n, "__made-" + Math.random()); return keys.get(n); };
 
-  let box = null;
-  function show(message) {
+  // A failed build's error, else the site's warnings (the build made it, and tells what a
+  // --strict build, as CI's, stops on): one box at the bottom, red for an error, amber for
+  // warnings, each line a mistake at its `path:line`
+  let box = null, warned = "";
+  function show(message, warnings = warned) {
+    warned = warnings || "";
+    const error = !!message;
+    message = message || warned;
     if (!message) { box?.remove(); box = null; return; }
     if (!box) {
       box = doc.createElement("pre");
-      box.setAttribute("role", "alert");
-      box.dataset.serveError = "";
       box.style.cssText = "position:fixed;left:0;right:0;bottom:0;margin:0;padding:1rem;max-height:50vh;overflow:auto;" +
-        "background:#7f1d1d;color:#fff;font:14px/1.4 monospace;white-space:pre-wrap;z-index:99999";
+        "color:#fff;font:14px/1.4 monospace;white-space:pre-wrap;z-index:99999";
     }
+    box.setAttribute("role", error ? "alert" : "status");
+    box.toggleAttribute("data-serve-error", error);
+    box.toggleAttribute("data-serve-warnings", !error);
+    box.style.background = error ? "#7f1d1d" : "#713f12";
     // a line per mistake (the server lists every one a build found), each its own block with
     // a hanging indent, so a message that wraps is told from the next
-    box.replaceChildren(...["build failed (still showing the last good site):", ...message.split("\n")]
+    const head = error ? "build failed (still showing the last good site):" :
+      "built, with warnings (a --strict build, as CI's, stops on them):";
+    box.replaceChildren(...[head, ...message.split("\n")]
       .map((text, i) => {
         const line = doc.createElement("div");
         line.textContent = text + "\n";     // a line break at a block's end adds no line
@@ -112,12 +122,27 @@
     history.scrollRestoration = "manual";   // no jump to the old offset before ours
     location.reload();
   }
+  // After a reload the page's script draws the blocks above the reader at their real heights
+  // (content-visibility's placeholders), builds the widgets and fits them, a task at a time,
+  // until `data-ready`: each change of the text's height puts the reader back (a ResizeObserver
+  // runs before the frame is drawn), until then, or until the reader scrolls (their move wins)
   function restore(p) {
     reopen(p);
     settle(p);
+    const main = doc.querySelector("main"), input = ["wheel", "keydown", "pointerdown", "touchstart"];
+    const follow = window.ResizeObserver && main ? new ResizeObserver(() => settle(p)) : null;
+    const done = () => {
+      follow?.disconnect();
+      input.forEach((t) => removeEventListener(t, done, true));
+    };
+    follow?.observe(main);
+    input.forEach((t) => addEventListener(t, done, { capture: true, passive: true }));
     addEventListener("load", () => settle(p));   // images laid out
-    new MutationObserver((_, obs) => { settle(p); obs.disconnect(); })   // the page's widgets
-      .observe(doc.documentElement, { attributeFilter: ["data-ready"] });
+    new MutationObserver((_, obs) => {   // the page's widgets
+      settle(p);
+      obs.disconnect();
+      requestAnimationFrame(() => requestAnimationFrame(done));
+    }).observe(doc.documentElement, { attributeFilter: ["data-ready"] });
   }
   try {
     const saved = sessionStorage.getItem(KEY);
@@ -152,15 +177,15 @@
   // This page's path in the site ("/en/" is en/index.html), and the build a token names
   const here = () => { const p = decodeURIComponent(location.pathname).replace(/^\/+/, ""); return p === "" || p.endsWith("/") ? p + "index.html" : p; };
   const build = (t) => { const [run, good] = String(t).split("."); return { run, good: Number(good) }; };
-  async function update({ token, kind, error, from, pages, patched }, times, back) {
-    if (token === mine) return show(error);
+  async function update({ token, kind, error, warnings, from, pages, patched }, times, back) {
+    if (token === mine) return show(error, warnings);
     if (kind !== "morph" || !window.morphdom || build(token).run !== build(mine).run) return reload();
     // the build made the page this tab's patch made: nothing to parse or morph
-    if (patched === here() && back?.page === here() && back.token === mine) { mine = token; return show(error); }
+    if (patched === here() && back?.page === here() && back.token === mine) { mine = token; return show(error, warnings); }
     let html = pages?.[here()];
     if (html === undefined) {
       // pages changed since build `from`: a tab that saw it or a later one has nothing to patch
-      if (pages && build(mine).good >= from) { mine = token; return show(error); }
+      if (pages && build(mine).good >= from) { mine = token; return show(error, warnings); }
       const res = await fetch(location.href, { cache: "no-store" });
       if (!res.ok) return reload();
       html = await res.text();
@@ -173,7 +198,7 @@
     const src = next.querySelector('script[src^="/__reload/client.js"]')?.getAttribute("src");
     mine = src ? new URL(src, location.href).searchParams.get("token") : token;
     page = shell(next);
-    show(error);
+    show(error, warnings);
     redraw(p, times);
   }
   function redraw(p, times) {
@@ -231,17 +256,17 @@
     const times = { event: performance.now() };
     const d = JSON.parse(data);
     queue = queue.then(() => {
-      if (type === "hello") return d.token === mine ? show(d.error) : reload();
+      if (type === "hello") return d.token === mine ? show(d.error, d.warnings) : reload();
       if (type === "patch") return patch(d, times);
       const back = undo;
       undo = null;
       // a failed build leaves the page as it was: a patch made ahead of it is taken back
       if (type === "failed" && back) { patch(back, times); undo = null; }
       if (type === "update") return update(d, times, back);
-      if (type === "failed") return show(d.error);
+      if (type === "failed") return show(d.error, d.warnings);
     }).catch((e) => { console.warn("sqrtdk serve:", e); reload(); });
   }
-  show(me.dataset.error);
+  show(me.dataset.error, me.dataset.warnings);
   function listen(onEvent) {
     const source = new EventSource("/__reload/events");
     ["hello", "update", "patch", "failed"].forEach((t) => source.addEventListener(t, (e) => onEvent(t, e.data)));

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BuildError, display_path, machine_fault, report
-from ..log import summarise
+from ..log import captured, summarise
 from ..options import PACKAGE_DIR, BuildOptions
 from ..textfiles import read_text
 from .serve_code import import_problem, is_code, listen, restart, server_on
@@ -174,6 +174,7 @@ class _Loop:
         self.after_write: dict[str, bytes] | None = None   # a reload's pages, once written
         self.sent = False
         self.started = 0.0
+        self.said: list[str] = []       # the warnings of the build under way, as logged
 
     def _builder(self) -> Any:
         from ..pipeline import Builder
@@ -265,9 +266,11 @@ class _Loop:
         if error:       # a code change that was not loaded comes first: it may be the cause
             self.state.publish(_join(self.code_error, error))
         elif self.after_write is not None:
-            self.state.publish(self.code_error, "reload", self.after_write)
-        elif not self.sent:     # the site was as the last build left it
-            self.state.publish(self.code_error)
+            self.state.publish(self.code_error, "reload", self.after_write,
+                               warnings=_warnings(self.said))
+        elif not self.sent:     # the site as these inputs made it before (its warnings
+            # logged again: unchanged.replayed)
+            self.state.publish(self.code_error, warnings=_warnings(self.said))
 
     def _ready(self, site: Any) -> None:
         """The Builder's `on_site`: the new site, checked, not yet written. Its pages are
@@ -281,7 +284,8 @@ class _Loop:
             patch, self.patch = self.patch, None
             made = patch.rel if patch is not None and \
                 pages.get(patch.rel) == patch.page.encode("utf-8") else ""
-            self.state.publish(self.code_error, "morph", pages, made)
+            self.state.publish(self.code_error, "morph", pages, made,
+                               warnings=_warnings(self.said))
             self.sent = True
             self.state.wait_told(timeout=0.25)
             self.log(f"{'sent':<12} {time.perf_counter() - self.started:6.3f} s  (the pages, "
@@ -296,7 +300,8 @@ class _Loop:
         self.started = t0 = time.perf_counter()
         try:
             try:
-                self.builder.build()
+                with captured() as self.said:
+                    self.builder.build()
             finally:
                 summarise()
         except BuildError as e:     # every mistake found, one line each, as build.py says them
@@ -309,12 +314,16 @@ class _Loop:
             if fault is not None:   # a full disk, a folder made read-only: said as build.py does
                 self.log(f"error: {fault}")
                 return fault
-            traceback.print_exc()
             # with code on disk that does not import, the old code's build may stop on it
             # (a new experiment module is found, and imported, by itself): not a bug of ours,
-            # when the traceback passes through a changed file (any other still is one)
-            line = _unloaded_line(e) if self.code_error and _through(e, self.code_changed) \
-                else _bug_line(e)
+            # when the traceback passes through a changed file (any other still is one, and
+            # prints its traceback). One that stops where the import check stopped (its
+            # traceback, printed already) prints none: a second one, through the old code's
+            # cache keys, told nothing more about the author's SyntaxError
+            unloaded = bool(self.code_error) and _through(e, self.code_changed)
+            if not (unloaded and self.code_error.startswith(f"{_where(e)}: ")):
+                traceback.print_exc()
+            line = _unloaded_line(e) if unloaded else _bug_line(e)
             self.log(f"error: {line}")
             self.builder.close()
             self.builder = self._builder()
@@ -336,6 +345,21 @@ def _since_saved(paths: list[Path]) -> float:
     return max(0.0, time.time() - max(times)) if times else 0.0
 
 
+# the warnings shown over the pages at most (the terminal has them all), as --strict lists
+# at most 20 errors
+SHOWN_WARNINGS = 20
+
+
+def _warnings(said: list[str]) -> str:
+    """The warnings shown over the open pages: the build's distinct warnings (`path:line:
+    warning: …`, as printed), a line each, the first SHOWN_WARNINGS of them and a line
+    saying how many more the terminal has."""
+    lines = list(dict.fromkeys(said))
+    more = len(lines) - SHOWN_WARNINGS
+    return "\n".join(lines[:SHOWN_WARNINGS] + ([f"… and {more} more warning(s), in the "
+                                                  "terminal"] if more > 0 else []))
+
+
 def _join(*errors: str) -> str:
     return "\n".join(e for e in errors if e)
 
@@ -349,6 +373,15 @@ def _unloaded_line(e: BaseException | None) -> str:
     return (f"the build stopped on the code change that was not loaded ({type(e).__name__}: "
             f"{e}); it builds again once that code imports; the last good site is still "
             "served")
+
+
+def _where(e: BaseException) -> str:
+    """`path:line` where `e` was raised (a SyntaxError: the line it names), as
+    serve_code.import_problem names a failure; '' when unknown."""
+    if isinstance(e, SyntaxError) and e.filename and e.lineno:
+        return f"{display_path(e.filename)}:{e.lineno}"
+    frames = traceback.extract_tb(e.__traceback__)
+    return f"{display_path(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
 
 
 def _through(e: BaseException, paths: set[Path]) -> bool:

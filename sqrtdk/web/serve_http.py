@@ -34,7 +34,8 @@ class BuildState:
     `good` counts the sites built; `builds` remembers, per good build, whether the open pages
     may morph ("morph") or must reload ("reload") and which pages it changed; `pages` holds
     the latest good site's pages (site path -> bytes); `error` is what the pages show
-    ('' = none).
+    ('' = none); `warnings`, the latest site's warnings, a line each, shown while there is no
+    error ('' = none).
     """
 
     def __init__(self) -> None:
@@ -44,6 +45,7 @@ class BuildState:
         self.builds: dict[int, tuple[str, frozenset[str]]] = {}
         self.pages: dict[str, bytes] = {}
         self.error = ""
+        self.warnings = ""
         self.changed = threading.Condition()
         self.streams = 0            # event streams open now
         self.told = 0               # of them, those that sent the latest outcome
@@ -57,11 +59,14 @@ class BuildState:
         return f"{self.run}.{self.good}"
 
     def publish(self, error: str, kind: str | None = None,
-                pages: Mapping[str, bytes] | None = None, patched: str = "") -> None:
+                pages: Mapping[str, bytes] | None = None, patched: str = "",
+                warnings: str | None = None) -> None:
         """A build finished: `kind` ("morph" or "reload") and its `pages` (every page of the
         new site, site path -> bytes; None: served from the folder) for a new good site,
         kind None if the site did not change; `error` is shown over the pages ('' hides it).
-        `patched`: the page the latest `patch` made just as this site has it ('' for none)."""
+        `patched`: the page the latest `patch` made just as this site has it ('' for none).
+        `warnings`: the build's warnings, a line each ('' for none; None: those of the site
+        served, as before: a failed build, or one that found the site as it was)."""
         with self.changed:
             self.generation += 1
             self.kept = (self.patched.get("token", ""), patched) if patched else None
@@ -74,6 +79,8 @@ class BuildState:
                 self.builds.pop(self.good - KEPT_BUILDS, None)
                 self.pages = new
             self.error = error
+            if warnings is not None:
+                self.warnings = warnings
             self.told = 0
             self.changed.notify_all()
 
@@ -103,12 +110,13 @@ class BuildState:
         return "morph", frozenset().union(*(m[1] for m in missed if m is not None))
 
 
-def client_tags(token: str, error: str, morph: bool) -> str:
-    """The client scripts for a served page, with the site's token and the current error
-    (a tab opened while the build is broken shows it at once)."""
+def client_tags(token: str, error: str, morph: bool, warnings: str = "") -> str:
+    """The client scripts for a served page, with the site's token, the current error (a tab
+    opened while the build is broken shows it at once) and the site's warnings."""
     tag = f'<script src="{MORPH_PATH}"></script>' if morph else ""
-    return f'{tag}<script src="{CLIENT_PATH}?token={token}" data-error="{html.escape(error)}">' \
-           '</script>'
+    said = f' data-warnings="{html.escape(warnings)}"' if warnings else ""
+    return f'{tag}<script src="{CLIENT_PATH}?token={token}" data-error="{html.escape(error)}"' \
+           f'{said}></script>'
 
 
 def served(page: bytes, tags: str) -> bytes:
@@ -177,8 +185,8 @@ class Handler(SimpleHTTPRequestHandler):
 
     def _tags(self) -> str:
         with self.state.changed:
-            token, error = self.state.token, self.state.error
-        return client_tags(token, error, self.morph_js is not None)
+            token, error, warnings = self.state.token, self.state.error, self.state.warnings
+        return client_tags(token, error, self.morph_js is not None, warnings)
 
     def _send(self, body: bytes, ctype: str) -> None:
         self.send_response(HTTPStatus.OK)
@@ -200,10 +208,11 @@ class Handler(SimpleHTTPRequestHandler):
         state = self.state
         with state.changed:
             seen, good, token, error = state.generation, state.good, state.token, state.error
-            patches = state.patches
+            warnings, patches = state.warnings, state.patches
             state.streams += 1
         try:
-            self._event("hello", json.dumps({"token": token, "error": error}))
+            self._event("hello", json.dumps({"token": token, "error": error,
+                                             "warnings": warnings}, ensure_ascii=False))
             while True:
                 with state.changed:
                     state.changed.wait_for(functools.partial(_moved, state, seen, patches),
@@ -212,13 +221,14 @@ class Handler(SimpleHTTPRequestHandler):
                     patch = state.patched if state.patches != patches else None
                     patches = state.patches
                     update = self._update(good) if state.good != good else None
-                    good, error = state.good, state.error
+                    good, error, warnings = state.good, state.error, state.warnings
                 if patch is not None:
                     self._event("patch", json.dumps(patch, ensure_ascii=False))
                 if update is not None:
                     self._event("update", update)
                 elif moved:
-                    self._event("failed", json.dumps({"error": error}))
+                    self._event("failed", json.dumps({"error": error, "warnings": warnings},
+                                                     ensure_ascii=False))
                 elif patch is None:
                     self.wfile.write(b": keep-alive\n\n")
                     self.wfile.flush()
@@ -240,7 +250,7 @@ class Handler(SimpleHTTPRequestHandler):
         served (`from`: the build they are counted from)."""
         state = self.state
         kind, changed = state.since(good)
-        tags = client_tags(state.token, state.error, self.morph_js is not None)
+        tags = client_tags(state.token, state.error, self.morph_js is not None, state.warnings)
         pages = {rel: served(state.pages[rel], tags).decode("utf-8")
                  for rel in sorted(changed) if rel in state.pages}
         # a tab that patched the page of build `good` as the build since made it need not
@@ -248,7 +258,8 @@ class Handler(SimpleHTTPRequestHandler):
         patched = state.kept[1] if state.kept and state.kept[0] == f"{state.run}.{good}" \
             and state.good == good + 1 else ""
         return json.dumps({"token": state.token, "kind": kind, "error": state.error,
-                           "from": good, "pages": pages, "patched": patched}, ensure_ascii=False)
+                           "warnings": state.warnings, "from": good, "pages": pages,
+                           "patched": patched}, ensure_ascii=False)
 
     def _event(self, name: str, data: str) -> None:
         self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
