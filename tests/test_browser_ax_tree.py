@@ -99,21 +99,15 @@ def test_nothing_the_page_hides_is_read_from_a_block_skipped_off_screen(
         assert skipped_blocks(page), "no block is left to the browser to skip: this test " \
             "checks nothing"
         cdp.send("DOM.getDocument", {"depth": -1})
-        heard = []
-        for n in cdp.send("Accessibility.getFullAXTree")["nodes"]:
-            if n.get("ignored") or n.get("role", {}).get("value") not in TEXT_ROLES \
-                    or "backendDOMNodeId" not in n:
-                continue
-            node = cdp.send("DOM.resolveNode", {"backendNodeId": n["backendDOMNodeId"]})["object"]
-            hidden = cdp.send("Runtime.callFunctionOn", {
-                "objectId": node["objectId"], "returnByValue": True,
-                "functionDeclaration": """function () {
-                    for (let e = this.nodeType === 1 ? this : this.parentElement; e; e = e.parentElement)
-                        if (e.hidden || getComputedStyle(e).display === 'none')
-                            return e.localName + (e.className ? '.' + e.className : '');
-                    return ''; }"""})["result"].get("value")
-            if hidden:
-                heard.append((hidden, n.get("name", {}).get("value", "")[:40]))
+        read = [n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]
+                if not n.get("ignored") and n.get("role", {}).get("value") in TEXT_ROLES
+                and "backendDOMNodeId" in n]
+        # the hidden element each node is or lies in, found for the whole document at once:
+        # a round trip to the browser for each node read (resolve it, then ask it) was most
+        # of the test's time
+        hiding = _hiding_elements(cdp, {n["backendDOMNodeId"] for n in read})
+        heard = [(hiding[n["backendDOMNodeId"]], n.get("name", {}).get("value", "")[:40])
+                 for n in read if hiding[n["backendDOMNodeId"]]]
         assert heard == [], f"{len(heard)} hidden texts are read: {heard[:6]}"
         assert v.problems == []
     finally:
@@ -163,3 +157,40 @@ def test_a_formula_in_a_table_cell_is_in_the_cell_s_name(platform_browser: Any, 
         assert v.problems == []
     finally:
         v.context.close()
+
+
+_HIDDEN_BY = """function () {
+    for (let e = this.nodeType === 1 ? this : this.parentElement; e; e = e.parentElement)
+        if (e.hidden || getComputedStyle(e).display === 'none')
+            return e.localName + (e.className ? '.' + e.className : '');
+    return ''; }"""
+_MARK = "data-test-hidden-by"
+
+
+def _hiding_elements(cdp: Any, nodes: set[int]) -> dict[int, str]:
+    """backendNodeId -> the nearest element hiding the node (itself if an element, or an
+    ancestor element: `hidden`, or `display: none` by the style sheets), as `tag.class`, or
+    '' when none does, for each of `nodes`. The page marks every hidden element of its
+    document in one call (an attribute of the test's own, set after the tree was read), and
+    the document's tree, read once, says where each node lies; a node not in it (in a frame
+    or a shadow root, where `parentElement` stops) is asked on its own."""
+    cdp.send("Runtime.evaluate", {"expression": f"""(() => {{
+        for (const e of document.querySelectorAll('*'))
+            if (e.hidden || getComputedStyle(e).display === 'none')
+                e.setAttribute('{_MARK}', e.localName + (e.className ? '.' + e.className : ''));
+        }})()"""})
+    found: dict[int, str] = {}
+
+    def walk(node: dict[str, Any], hidden: str) -> None:
+        attrs = node.get("attributes", [])
+        hidden = dict(zip(attrs[::2], attrs[1::2])).get(_MARK) or hidden    # the nearest
+        found[node["backendNodeId"]] = hidden
+        for child in node.get("children", []):
+            walk(child, hidden)
+    walk(cdp.send("DOM.getDocument", {"depth": -1})["root"], "")
+    for backend in nodes - found.keys():
+        node = cdp.send("DOM.resolveNode", {"backendNodeId": backend})["object"]
+        found[backend] = cdp.send("Runtime.callFunctionOn", {
+            "objectId": node["objectId"], "returnByValue": True,
+            "functionDeclaration": _HIDDEN_BY})["result"].get("value")
+    return found

@@ -378,15 +378,13 @@ def _results() -> dict[str, Any]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_project_figures_draw_with_no_warning_squeeze_or_cut_text(lang: str) -> None:
-    """The checks below (figure_fit) find nothing in the figures as their labels are."""
-    from sqrtdk import figure_fit
-    results, table = _results(), labels(lang)
-    for name, spec in SPECS.items():
-        for layout in sorted(figures.LAYOUTS):
-            def drawn(t: Any, spec: Any = spec, layout: str = layout) -> tuple[bytes, Any]:
-                fig = draw.draw(spec, results, t, table["style"]["font_family"], layout)
-                return draw.save(fig, "x", layout=layout), fig
-            assert figure_fit.checked(drawn, table[name])[1] is None, (name, layout)
+    """The checks below (figure_fit) find nothing in the figures as their labels are (each
+    figure drawn and saved once for this test and the key tests below: `_drawings`)."""
+    drawn = [(name, layout, problem) for name, in_lang, layout, _, problem in _drawings()
+             if in_lang == lang]
+    assert len(drawn) == len(SPECS) * len(figures.LAYOUTS), drawn
+    for name, layout, problem in drawn:
+        assert problem is None, (name, layout, problem)
 
 
 def _text_label(lang: str) -> tuple[str, str]:
@@ -657,18 +655,27 @@ def test_text_ink_keeps_a_readable_colour_and_darkens_a_faint_one() -> None:
 
 
 @functools.cache
-def _drawings() -> list[tuple[str, str, str, Any]]:
-    """Every figure drawn from the committed results in every language and layout, as
-    matplotlib figures: (name, language, layout, figure), drawn once for the tests that read
-    them."""
+def _drawings() -> list[tuple[str, str, str, Any, str | None]]:
+    """Every figure drawn from the committed results in every language and layout and saved
+    as the build saves it, once for the tests that read them: (name, language, layout,
+    matplotlib figure, the first problem figure_fit.checked finds in it or None)."""
+    from sqrtdk import figure_fit
     results = _results()
     out = []
     for lang in ("en", "zh"):
         table = labels(lang)
         for name, spec in SPECS.items():
             for layout in sorted(figures.LAYOUTS):
-                out.append((name, lang, layout, draw.draw(
-                    spec, results, table[name], table["style"]["font_family"], layout)))
+                figs: list[Any] = []
+
+                def drawn(t: Any, spec: Any = spec, layout: str = layout,
+                          fonts: Any = table["style"]["font_family"],
+                          figs: list[Any] = figs) -> tuple[bytes, Any]:
+                    fig = draw.draw(spec, results, t, fonts, layout)
+                    figs.append(fig)
+                    return draw.save(fig, "x", layout=layout), fig
+                problem = figure_fit.checked(drawn, table[name])[1]
+                out.append((name, lang, layout, figs[0], problem))
     return out
 
 
@@ -698,7 +705,7 @@ def test_a_key_entry_that_looks_like_a_data_point_is_framed() -> None:
     3.72, between batches 3 and 4, which was its key's "measured". Drawn every figure in
     every language and layout: a legend over a plotting area with such an entry has its
     frame."""
-    for name, lang, layout, fig in _drawings():
+    for name, lang, layout, fig, _ in _drawings():
         for leg, bare in _keys_over_plots(fig):
             assert not bare or leg.get_frame_on(), (name, lang, layout, bare)
 
@@ -749,7 +756,7 @@ def test_every_line_in_a_key_has_the_colour_of_something_drawn() -> None:
     from matplotlib.colors import to_hex
     from matplotlib.legend import Legend
     from matplotlib.lines import Line2D
-    for name, lang, layout, fig in _drawings():
+    for name, lang, layout, fig, _ in _drawings():
         drawn = _line_colours(fig)
         for leg in fig.findobj(Legend):
             keys = [a for a in leg.findobj(Line2D) if a.get_visible()

@@ -857,8 +857,10 @@ def test_the_content_column_found_in_one_pass_is_the_one_walked_back() -> None:
             assert _content_column(lines, i) == _walked_column(lines, i), (lines, i)
 
 
+# after fences, 60,000 suffice: the quadratic version took 265 s of CPU there (measured with
+# the fix reverted; 6.5 s at 10,000, 26 s at 20,000), the linear one 2 s
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("unit, times", [("```\nx\n```\n\n<!-- a -->\n\n", 100_000),
+@pytest.mark.parametrize("unit, times", [("```\nx\n```\n\n<!-- a -->\n\n", 60_000),
                                          ("a\n\n<!-- a -->\n\nb\n", 200_000)],
                          ids=["comments after fences", "comments between paragraphs"])
 def test_many_comments_are_dropped_in_linear_time(unit: str, times: int) -> None:
