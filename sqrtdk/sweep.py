@@ -325,11 +325,18 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
         # the names written into every line
         command = f"{BUILD_COMMAND} --sweep {n_seeds}" if set(stale) >= set(CLAIMS.names()) \
             else refresh_command(n_seeds, stale)
-        for name in stale:
+        # a command naming the claims is given once, at the first of their lines (as the
+        # build sorts its warnings); the others point there (an experiment's edit made ~30
+        # lines each carrying the same ~1,500-character command)
+        lines = sorted((claim_line(name), name) for name in stale)
+        first = lines[0][0]
+        for where, name in lines:
             told = (f"claim '{name}' has no entry in {path.name} (registered since the sweep "
                     "was computed)" if not isinstance(entries.get(name), dict) else
                     f"the sweep of claim '{name}' in {path.name} was computed by other code "
                     "or results than today's")
-            warn(LOGGER, *claim_line(name), f"{told}; run '{command}' and commit "
-                 f"{display_path(path)}")
+            run = (f"run '{command}'" if where == first or "--claims" not in command else
+                   f"run the command the warning at {display_path(first[0])}:{first[1]} "
+                   f"gives (it refreshes {len(lines)} claims, this one among them)")
+            warn(LOGGER, *where, f"{told}; {run} and commit {display_path(path)}")
     return sweep

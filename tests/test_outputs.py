@@ -107,6 +107,30 @@ def test_every_claim_stale_is_told_the_whole_sweep_not_every_name(
         told[0]
 
 
+def test_some_claims_stale_are_given_their_command_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An experiment's edit made each of its claims' lines carry the same command naming all
+    of them (author14: ~30 lines of ~1,500 characters each). The command is given at the
+    first of their lines, as the build sorts its warnings; every other line points there,
+    and each is still told at its own claim's line."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None and len(committed["claims"]) >= 4
+    names = sorted(committed["claims"])[:3]         # some claims, not all: '--claims a,b,c'
+    path = tmp_path / "sweep.json"
+    path.write_text(dumps_signed({**committed, "claims": {
+        k: {**v, "code": "other"} if k in names else v
+        for k, v in committed["claims"].items()}}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
+    told = [r.getMessage() for r in caplog.records]
+    places = sorted(claim_line(n) for n in names)
+    assert [m.split(": warning: ")[0] for m in told] == [where(*p) for p in places], told
+    assert [m for m in told if "--claims" in m] == told[:1], told
+    given = re.search(r"--claims (\S+)'", told[0])
+    assert given and set(given[1].split(",")) == set(names), told[0]
+    assert all(f"the warning at {where(*places[0])} gives" in m for m in told[1:]), told
+
+
 def test_claims_without_a_sweep_name_the_command_that_makes_one(tmp_path: Path) -> None:
     """`--sweep N --claims a` with no sweep file told to run '--sweep N --claims …', which
     only said the same again; it gives the command that computes every claim. Refused
