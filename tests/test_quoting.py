@@ -191,6 +191,31 @@ def test_a_filter_given_a_list_a_group_or_a_text_says_what_to_quote() -> None:
     assert "write {{ spread.name }}, without a filter" in e.message, e
 
 
+@pytest.mark.parametrize("quote, says", [
+    # the claim function's own name and Python's words ('_claim() missing 1 required
+    # positional argument') were the message
+    ("{{ claim() }}", "claim() takes one claim's name in quotes"),
+    ('{{ claim("spread.grows", "spread.grows") }}', "quotes each"),
+    ('{{ claim(name="spread.grows") }}', "claim() takes one claim's name in quotes"),
+    # a filter on another's output showed its private-use marker, the digits among them
+    ("{{ share.p | pct(1) | pct(1) }}", "one format filter per quote"),
+    # a part of one value: "sqrtdk.web.result_nodes.Quantity object has no element 0"
+    ("{{ spread.sd_small[0] | fixed(2) }}", "'spread.sd_small' is one value, with no parts"),
+    ("{{ spread.sd_small.mean | fixed(2) }}", "'spread.sd_small.mean' is no result"),
+    ("{{ spread.name.x }}", "quote spread.name itself"),
+])
+def test_a_quote_misusing_claim_a_filter_or_a_value_says_what_to_write(quote: str,
+                                                                      says: str) -> None:
+    import re
+    e = error("x\n\nIt holds " + quote + ".")
+    assert e.line == 3 and says in e.message, e.message
+    assert not re.search(r"_claim|Quantity|Node|positional|[\ue000-\uf8ff\U000f0000-\U0010ffff]",
+                         e.message), e.message
+    with pytest.raises(BuildError) as inside:       # and inside a formula
+        Quoter(P, RESULTS, CLAIMS).render_formula(RawFormula(0, "a + " + quote, True, 20))
+    assert says in inside.value.message or "claim" in quote, inside.value.message
+
+
 def test_number_without_filter_and_typed_numbers() -> None:
     assert "through a format filter" in error("{{ spread.sd_small }}").message
     assert "typed into the text" in error("{{ 42 }}").message

@@ -145,9 +145,13 @@ def _filters() -> dict[str, Callable[..., str]]:
 
 
 @jinja2.pass_context
-def _claim(ctx: jinja2.runtime.Context, name: Any) -> str:
+def _claim(ctx: jinja2.runtime.Context, *names: Any, **named: Any) -> str:
+    if len(names) != 1 or named:        # `claim()`, `claim("a", "b")`, `claim(name="a")`
+        raise TypeError("claim() takes one claim's name in quotes, e.g. "
+                        "{{ claim(\"spread.sqrt_not_linear\") }}; a sentence relying on two "
+                        "claims quotes each: {{ claim(\"a.x\") }}{{ claim(\"b.y\") }}")
     quoter: Quoter = ctx[QUOTER_KEY]
-    return quoter.claim(name)
+    return quoter.claim(names[0])
 
 
 @functools.cache

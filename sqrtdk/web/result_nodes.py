@@ -8,6 +8,7 @@ from typing import Any
 import jinja2
 
 from ..errors import suggest
+from .markers import PRIVATE_USE_RE
 
 
 class UnknownResultError(Exception):
@@ -50,6 +51,13 @@ class Node:
 class Quantity(Node):
     """A leaf of the results: a number or a string, with its dotted path."""
 
+    def _child(self, key: Any) -> Node:
+        raise UnknownResultError(
+            f"'{self.path}' is one value, with no parts: '{self.path}"
+            f"{f'[{key}]' if isinstance(key, int) else f'.{key}'}' is no result; quote "
+            f"{self.path} itself" + ("" if isinstance(self.value, str) else
+                                     f", e.g. {{{{ {self.path} | fixed(2) }}}}"))
+
     def __str__(self) -> str:
         if isinstance(self.value, str):
             return self.value
@@ -87,6 +95,9 @@ def _instead(q: Any) -> str:
             shown = ", ".join(f"{q.path}.{k}" for k in keys[:6]) + (", …" if len(keys) > 6
                                                                    else "")
             return f"quote one of its results: {shown}"
+    if isinstance(q, str) and PRIVATE_USE_RE.search(q):
+        return ("one format filter per quote: write {{ group.name | pct(1) }}, not a filter "
+                "applied to another's output")
     return "numbers are looked up, never typed"
 
 
@@ -96,4 +107,6 @@ def describe(q: Any) -> str:
         return f"'{q.path}' = {q.value!r}"
     if isinstance(q, Node):
         return f"'{q.path}', a group of results"
+    if isinstance(q, str) and PRIVATE_USE_RE.search(q):     # a filter's output (its marker)
+        return "a number another filter already formatted"
     return repr(q)
