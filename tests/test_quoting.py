@@ -198,7 +198,8 @@ def test_a_filter_given_a_list_a_group_or_a_text_says_what_to_quote() -> None:
     ('{{ claim("spread.grows", "spread.grows") }}', "quotes each"),
     ('{{ claim(name="spread.grows") }}', "claim() takes one claim's name in quotes"),
     # a filter on another's output showed its private-use marker, the digits among them
-    ("{{ share.p | pct(1) | pct(1) }}", "one format filter per quote"),
+    ("{{ share.p | pct(1) | pct(1) }}", "a format filter takes a result, once"),
+    ('{{ claim("spread.grows") | fixed(2) }}', "claim() takes no filter"),
     # a part of one value: "sqrtdk.web.result_nodes.Quantity object has no element 0"
     ("{{ spread.sd_small[0] | fixed(2) }}", "'spread.sd_small' is one value, with no parts"),
     ("{{ spread.sd_small.mean | fixed(2) }}", "'spread.sd_small.mean' is no result"),

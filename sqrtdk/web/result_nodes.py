@@ -96,8 +96,8 @@ def _instead(q: Any) -> str:
                                                                    else "")
             return f"quote one of its results: {shown}"
     if isinstance(q, str) and PRIVATE_USE_RE.search(q):
-        return ("one format filter per quote: write {{ group.name | pct(1) }}, not a filter "
-                "applied to another's output")
+        return ("a format filter takes a result, once: write {{ group.name | pct(1) }}; "
+                "claim() takes no filter")
     return "numbers are looked up, never typed"
 
 
@@ -108,5 +108,5 @@ def describe(q: Any) -> str:
     if isinstance(q, Node):
         return f"'{q.path}', a group of results"
     if isinstance(q, str) and PRIVATE_USE_RE.search(q):     # a filter's output (its marker)
-        return "a number another filter already formatted"
+        return "what another filter or claim() already made"
     return repr(q)
