@@ -665,6 +665,11 @@ def _check_fields(toml: TomlFile) -> None:
                 check_format(text, FIELDS[key], required=REQUIRED_FIELDS.get(key, ()))
         except FormatError as e:
             raise toml.error("ui", key, f"[ui] {key}: {e}") from None
+        # filled in, then shown as text: markup is shown as typed, as in a plain string
+        # (ui_check); `{{` is a brace in a format string, not Jinja
+        if (key in PERCENT_D or key in FIELDS) and (told := markup_told(
+                text, f"[ui] {key}", "the pages show it as it is", jinja=False)):
+            warn(LOGGER, toml.path, toml.line_of("ui", key), told)
 
 
 def _check_percent_d(key: str, text: str) -> None:
@@ -674,6 +679,12 @@ def _check_percent_d(key: str, text: str) -> None:
     if count != 1:
         raise FormatError(f"needs '%d' exactly once, where the note's number goes (it has "
                             f"{count})")
+    # any other '%' directive ('%s', '%i', '% d') would be shown as typed beside the number
+    other = re.search(r"%(?:\([^)]*\))?[-#0+]*\d*(?:\.\d+)?[iouxXeEfFgGcrsa]|%\(\w+\)d|"
+                      r"%[-#0+]+\d*d|%\d+d", text)
+    if other:
+        raise FormatError(f"'{other.group(0)}' would be shown as typed: only '%d', where the "
+                            "note's number goes, is filled in; write the words themselves")
     try:
         others = fields_of(text.replace("%d", ""))
     except FormatError as e:

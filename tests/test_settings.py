@@ -208,13 +208,15 @@ def test_a_key_misspelt_in_one_language_names_both_lines(content: Path, which: i
     (0, "backlink_title", "Back to note %d, %d", ("exactly once", "it has 2")),
     (1, "backlink_title", "Back to note %d {in}", ("{in} is not filled in", "%d")),
     (0, "backlink_title", "Back to the note", ("exactly once", "it has 0")),
+    # published as 'Back to note %s 1' (Python-Markdown fills in %d alone)
+    (1, "backlink_title", "Back to note %s %d", ("'%s' would be shown as typed",)),
     (1, "built_with", "Seed {seed:.1%}, numpy {numpy}", ("seed is a count",)),
     (0, "built_with", "Seed {seed}, numpy {numpy:.2f}", ("not a format for text",)),
     # a billion spaces: the check itself filled the memory
     (1, "figure", "Figure {n:>999999999}.", ("more than a label can show",)),
 ], ids=["empty", "invisible", "figure without its number", "unknown field", "bad format spec",
         "lone brace", "conversion", "decimals on a count", "attribute", "two %d",
-        "a field in backlink_title", "no %d", "a percentage of a count", "decimals on text",
+        "a field in backlink_title", "no %d", "another % directive", "a percentage of a count", "decimals on text",
         "huge width"])
 def test_a_ui_string_mistake_is_an_error_at_its_line(content: Path, lang: int, key: str,
                                                      wrong: str, says: tuple[str, ...]) -> None:
@@ -1208,6 +1210,27 @@ def test_html_lang_of_the_other_language_is_told_at_html_lang_not_other_lang(
     line = edit(strings, re.compile(r"^html_lang = .*$", re.M), f'html_lang = "{theirs}"')
     e = error(content)
     assert (e.path, e.line) == (strings, line) and "is not a tag of" in e.message, e
+
+
+@pytest.mark.parametrize("key", ["FIELDS", "PERCENT_D"])
+def test_markup_in_a_ui_string_the_page_fills_in_is_a_warning_at_its_line(
+        content: Path, caplog: pytest.LogCaptureFixture, key: str) -> None:
+    """A [ui] string with {fields} (or backlink_title's %d) is filled in and shown as text,
+    as a plain one is: '<b>bold</b>' in one was published as typed, exit 0, no word (the
+    plain strings were warned). Its `{{` is a brace, no Jinja."""
+    import logging
+
+    from sqrtdk import settings
+    strings = content / languages(content)[-1] / "strings.toml"
+    ui = load_toml(strings).data["ui"]
+    name = sorted(k for k in getattr(settings, key) if k in ui)[0]
+    line = edit(strings, re.compile(rf'^{name} = "', re.M), f'{name} = "<b>bold</b> {{{{x}}}} ')
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        ui_check(content)
+    got = list(dict.fromkeys(r.getMessage() for r in caplog.records
+                             if "holds markup" in r.getMessage()))
+    assert len(got) == 1 and got[0].startswith(f"{strings.as_posix()}:{line}: warning: "), got
+    assert "<b>" in got[0] and "{{x}}" not in got[0], got
 
 
 @pytest.mark.parametrize("text, warned", [
