@@ -47,6 +47,7 @@ from .blocks import (
     inline_text,
     is_footnote_link,
     key,
+    sourcepos_end,
     sourcepos_line,
 )
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
@@ -695,10 +696,11 @@ class BlockStructure(Treeprocessor):
             while block is not None and not sourcepos_line(block):
                 block = parents.get(block)
             start = sourcepos_line(block) if block is not None else 1
+            end = sourcepos_end(block) if block is not None else 0
             text = "".join(a.itertext())
             nth = seen[start, text] = seen.get((start, text), -1) + 1
             theirs.append(_Link(href, text, a.get("title", ""),
-                                _line_from(lines, start, text, nth) or start, _markup(a)))
+                                _line_from(lines, start, text, nth, end) or start, _markup(a)))
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
@@ -1209,17 +1211,20 @@ def _atx_line(lines: list[str], start: int, text: str) -> int:
                  if text.strip() and head.match(lines[n - 1])), 0)
 
 
-def _line_from(lines: list[str], start: int, text: str, nth: int | None = None) -> int:
+def _line_from(lines: list[str], start: int, text: str, nth: int | None = None,
+               end: int = 0) -> int:
     """The first line from `start` (1-based) that holds the start of `text`; 0 if none.
     With `nth` (a link's text), first the line that holds the `nth` (from 0) `text` in
-    brackets, `[text]`, counted from `start`, as a link's text is mostly written: the
+    brackets, `[text]`, counted from `start` up to the block's last line `end` (0: the
+    file's; a link whose text is written otherwise, `[**text**]`, is looked for in its block
+    alone, not in every line below it), as a link's text is mostly written: the
     paragraph's second link 'tablesort' is at the second '[tablesort]', and '[tablesort
     documentation]' is none."""
     head = text[:20].strip()
     lines_from = range(max(start, 1), len(lines) + 1)
     if nth is not None and text.strip():
         seen = 0
-        for n in lines_from:
+        for n in lines_from[:end - max(start, 1) + 1] if end >= start else lines_from:
             seen += lines[n - 1].count(f"[{text}]")
             if seen > nth:
                 return n
