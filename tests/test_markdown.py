@@ -2842,6 +2842,12 @@ def test_a_myst_directive_fence_is_warned_at_its_line_with_what_to_write(
     ("en", "{admonition} Why the root", "Why the root", "why-the-root"),
     ("zh", "{admonition} \u5c0f\u6280\u5de7", "\u5c0f\u6280\u5de7", "admonition"),
     ("en", "{prf:theorem}", "Theorem", "theorem"),
+    # a dollar sign in the info string (code there) is written '\$' in the title line, which
+    # stopped the build as written; a formula stays one
+    ("en", "{admonition} Cost in $", "Cost in \\$", "cost-in"),
+    ("zh", "{admonition} \u8d39\u7528 $5 \u6216 $6", "\u8d39\u7528 \\$5 \u6216 \\$6",
+     "admonition-5-6"),
+    ("en", "{admonition} Why $\\sqrt{d}$", "Why $\\sqrt{d}$", "why-sqrt-d"),
 ])
 def test_a_myst_box_fence_is_plain_code_and_told_the_lines_of_its_box(
         tmp_path: Path, lang: str, info: str, title: str, box_id: str) -> None:
@@ -2863,6 +2869,28 @@ def test_a_myst_box_fence_is_plain_code_and_told_the_lines_of_its_box(
     with captured() as warned:
         made = html(tmp_path, box, lang=lang)
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("passage, text", [
+    ("::: tip 2018 results\nText.\n:::\n", "Text."),
+    ('!!! note "2018 results"\n    Text.\n', "Text."),
+    ("```{admonition} 2018 results\nText.\n```\n", "Text."),
+    ("> [!NOTE] 2018 results\n> Text.\n", "Text."),
+], ids=["container", "admonition", "myst", "alert"])
+def test_a_box_told_for_a_title_that_starts_with_a_digit_has_an_id_that_builds(
+        tmp_path: Path, passage: str, text: str) -> None:
+    """A box told in place of another tool's (a ':::' container, MkDocs' admonition, a MyST
+    directive, a GitHub alert) titled '2018 results' was told 'attrs: {id: 2018-results}',
+    which, followed, stopped the build: a box's id starts with a letter. The id starts with
+    the box's kind now, and the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{passage}")
+    told = [re.search(r"'(/// details \| [^']*)', '(    attrs: \{id: [^}]*\})'", w) for w in warned]
+    lines = next(m for m in told if m)
+    box = f"Intro.\n\n{lines[1]}\n{lines[2]}\n\n{text}\n///\n"
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and "<details" in made and "2018 results" in made, (box, warned)
 
 
 @pytest.mark.parametrize("info", ["{python}", "{r echo=FALSE}", "{code-cell} ipython3",
