@@ -2448,6 +2448,30 @@ def test_a_note_defined_only_inside_raw_html_is_told_where_it_is(tmp_path: Path)
     assert "move the definition out of the HTML block" in e.message, str(e)
 
 
+@pytest.mark.parametrize("lang, words", [("en", "See"), ("zh", "\u89c1")])
+def test_a_note_reference_inside_raw_html_is_warned_where_the_note_is_referenced_elsewhere(
+        tmp_path: Path, lang: str, words: str) -> None:
+    """A note referenced in the text and again inside a block of raw HTML (a `<div>`, which
+    both this Markdown and GitHub keep as typed up to a blank line) built silently with
+    '[^x]' shown as typed in the block: the error for a note referenced only there did
+    not reach it, and bold, links and code there are warned. A warning at the line; with
+    the tags removed, as it says, the reference is a note's and nothing is told."""
+    body = f"Words[^x].\n\n<div>\n{words}[^x].\n</div>\n\nMore.\n\n[^x]: The note.\n"
+    with captured() as messages:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    got = [m for m in messages if "'[^x]' inside a block of raw HTML" in m]
+    assert len(got) == 1 and f":{BODY_START + 3}: warning:" in got[0], messages
+    fixed = body.replace("<div>\n", "").replace("</div>\n", "")
+    with captured() as messages:
+        built = page(tmp_path, fixed, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert list(messages) == [] and "[^x]" not in built.body, messages
+    # in code inside the block it is code, as typed on purpose: nothing is told
+    with captured() as messages:
+        page(tmp_path, body.replace(f"{words}[^x].", f"<code>{words}[^x]</code>"),
+             {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert not [m for m in messages if "[^x]" in m], messages
+
+
 @pytest.mark.parametrize("hidden", ["\u200b", "\u00a0", "\ufeff", "\u3000"])
 def test_a_box_closing_line_with_an_invisible_space_is_at_that_line(tmp_path: Path,
                                                                    hidden: str) -> None:

@@ -117,6 +117,14 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     # with the code the lexer masked back: `x` inside a raw HTML block is no code span
     for mark, line in markdown_in_raw_html(masked.restore_code(lines)):
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
+        if mark.startswith("[^"):      # no HTML makes a note: the passage goes outside
+            kind = "definition" if mark.endswith(":") else "reference"
+            warn(LOGGER, path, line,
+                 f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}: "
+                 "Markdown is not read inside an HTML block (here nor on GitHub); write the "
+                 "passage in Markdown outside the HTML (remove the tags around it, or close "
+                 "the block above it)")
+            continue
         what = ("bold, <strong>…</strong>" if mark[0] in "*_" else
                 "a link, <a href=\"…\">…</a>" if mark[0] == "[" else "code, <code>…</code>")
         warn(LOGGER, path, line,

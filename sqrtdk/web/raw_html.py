@@ -19,6 +19,8 @@ check never skips a line the page's Markdown reads as Markdown.
 """
 from __future__ import annotations
 
+import re
+
 import markdown
 
 from ..html_parsing import HTMLParser
@@ -78,6 +80,9 @@ class _Addresses(HTMLParser):
         for m in MARKDOWN_MARKS.finditer(data):
             if m.group(0)[:2] in ("**", "__") or m.group(0)[0] in "[`":   # bold, link, code
                 self.marks.append((m.group(0), line + data.count("\n", 0, m.start())))
+        # a note's reference or definition, `[^1]`, `[^1]:`: no note here either
+        self.marks += [(m.group(0), line + data.count("\n", 0, m.start()))
+                       for m in _NOTE_MARK.finditer(data)]
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _CODE_TAGS and self._code:
@@ -167,12 +172,17 @@ def raw_headings(text: str) -> list[tuple[str, int]]:
 
 
 def markdown_in_raw_html(text: str) -> list[tuple[str, int]]:
-    """(mark, line) of Markdown's bold, links and code spans written between the tags of a
-    raw HTML block of `text` (as for `raw_html_urls`; `<center>**bold**</center>`, as a
-    cnblogs or CSDN post holds it): Markdown does not read them there, here nor on GitHub,
-    and the page shows the asterisks, brackets and backticks."""
+    """(mark, line) of Markdown's bold, links, code spans and notes' references (`[^1]`, and
+    definitions `[^1]:`) written between the tags of a raw HTML block of `text` (as for
+    `raw_html_urls`; `<center>**bold**</center>`, as a cnblogs or CSDN post holds it):
+    Markdown does not read them there, here nor on GitHub, and the page shows the
+    asterisks, brackets and backticks."""
     in_raw = raw_html_lines(text)
     return [(mark, n) for mark, n in _read(text).marks if n in in_raw]
+
+
+# a footnote's reference or definition as Python-Markdown's footnotes read it
+_NOTE_MARK = re.compile(r"\[\^[^\]\s]+\]:?")
 
 
 def _read(text: str) -> _Addresses:
