@@ -2974,6 +2974,25 @@ def test_a_markdown_attribute_warning_says_what_github_reads_after_a_blank_line(
     assert ("GitHub reads what follows the blank line" in got[0]) == blank, got
 
 
+@pytest.mark.parametrize("block", [
+    '<div class="box"\n     markdown="1">\n\nThis is **Markdown** inside.\n\n</div>\n',
+    '<details markdown="1">\n<summary>More</summary>\n\nThis is **Markdown** inside.\n\n'
+    '</details>\n',
+], ids=["tag over two lines", "summary under the tag"])
+def test_a_markdown_attribute_warning_finds_the_blank_line_below_the_tag_s_own_line(
+        tmp_path: Path, block: str) -> None:
+    """The blank line was looked for right under the tag's first line: a tag whose
+    attributes run over two lines, or a `<details markdown="1">` with its `<summary>` line
+    under it (the usual way to write one), was told '(nor GitHub)' while the comparison's
+    warning a few lines below said that GitHub reads the Markdown after the blank line,
+    the contradiction 36f9ff4 ended for the blank line right under the tag."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{block}\nAfter.\n")
+    got = [w for w in warned if "markdown=" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "nor GitHub" not in got[0] and "GitHub reads what follows the blank line" in got[0]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_raw_html_block_marked_markdown_0_asks_for_what_both_parsers_do_and_stays_quiet(
         tmp_path: Path, lang: str) -> None:

@@ -93,12 +93,11 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     notes = check_footnote_definitions(path, prose)
     attrs = check_box_options(path, prose)
     check_note_continuations(path, prose)
-    every = lines.split("\n")
-    for tag, line in markdown_attributes(lines):
+    for tag, line, github_reads in markdown_attributes(lines):
         # GitHub ends an HTML block at a blank line and reads what follows as Markdown
         shown = ("the page publishes what is inside as typed, '**' and '$' included, and "
-                 "GitHub reads what follows the blank line under the tag as Markdown"
-                 if line < len(every) and not every[line].strip() else
+                 "GitHub reads what follows the blank line inside the block as Markdown"
+                 if github_reads else
                  "nor GitHub): what is inside is published as typed, '**' and '$' included")
         opening = ": " if shown.startswith("the page") else " ("
         warn(LOGGER, path, line,

@@ -61,7 +61,8 @@ class _Addresses(HTMLParser):
         self.lines: dict[str, list[int]] = {}     # address -> the line of each tag holding it
         self.images: dict[str, list[int]] = {}    # the same, of the tags that show a picture
         self.ids: list[tuple[str, int]] = []
-        self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
+        # (tag, line, the tag's last line) of each markdown="…"
+        self.markdown: list[tuple[str, int, int]] = []
         # (Markdown's mark as written, line) in the text between the tags, not in code
         self.marks: list[tuple[str, int]] = []
         self.headings: list[tuple[str, int]] = []  # (tag, line) of each <h1> … <h6>
@@ -100,7 +101,8 @@ class _Addresses(HTMLParser):
             self.headings.append((tag, line))
         # markdown="0" (kramdown's) asks for the inside as typed: what both parsers do
         if any(name == "markdown" and (value or "").strip() != "0" for name, value in attrs):
-            self.markdown.append((tag, line))
+            # with the line the tag ends on (its attributes may run over several lines)
+            self.markdown.append((tag, line, line + (self.get_starttag_text() or "").count("\n")))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         named = {k: (v or "").strip() for k, v in attrs if k in ("alt", "aria-label",
                                                                   "aria-labelledby")}
@@ -152,14 +154,26 @@ def raw_html_ids(text: str) -> list[tuple[str, int]]:
     return _read(text).ids
 
 
-def markdown_attributes(text: str) -> list[tuple[str, int]]:
-    """(tag, line) of each tag of a raw HTML block of `text` (as for `raw_html_urls`) that
-    asks for Markdown inside it (`<div markdown="1">`: md_in_html's, kramdown's, PHP
-    Markdown Extra's attribute), which neither this build nor GitHub reads: its lines are
-    published as typed. `markdown="0"` (kramdown: keep the inside as typed) asks for what
-    both do, and is left out."""
+def markdown_attributes(text: str) -> list[tuple[str, int, bool]]:
+    """(tag, line, GitHub's reading) of each tag of a raw HTML block of `text` (as for
+    `raw_html_urls`) that asks for Markdown inside it (`<div markdown="1">`: md_in_html's,
+    kramdown's, PHP Markdown Extra's attribute), which this build does not read: its lines
+    are published as typed. GitHub's reading: whether the block holds a blank line below
+    the tag, after which GitHub (CommonMark, an HTML block ends at a blank line) reads the
+    lines as Markdown (`<details markdown="1">`, `<summary>…</summary>`, a blank line, then
+    text); without one GitHub keeps them as typed too. `markdown="0"` (kramdown: keep the
+    inside as typed) asks for what both do, and is left out."""
     in_raw = markdown_raw_lines(text)
-    return [(tag, n) for tag, n in _read(text).markdown if n in in_raw]
+    lines = text.split("\n")
+
+    def github_reads(end: int) -> bool:
+        n = end + 1
+        while n in in_raw and n + 1 in in_raw:
+            if not lines[n - 1].strip():
+                return True
+            n += 1
+        return False
+    return [(tag, n, github_reads(end)) for tag, n, end in _read(text).markdown if n in in_raw]
 
 
 def raw_headings(text: str) -> list[tuple[str, int]]:
