@@ -415,6 +415,28 @@ def test_a_link_both_make_is_not_paired_with_one_of_the_same_text_in_raw_html(
     assert at(messages, line_of(body, "Steps can improve")), messages
 
 
+@pytest.mark.parametrize("line", ["See [`x`][] and [`x`](https://b.example/).",
+                                  "See [`x`](https://b.example/) and [`x`][]."],
+                         ids=["github's alone first", "both's first"])
+def test_links_of_one_text_on_one_line_are_paired_by_their_address_first(
+        tmp_path: Path, line: str) -> None:
+    """Two links of one text on one line, one GitHub alone makes ('[`x`][]': a code span in
+    a reference's label is no label here) and one both make: ours was paired with GitHub's
+    first of that text on the line, so with '[`x`][]' first the page was told 'links x to
+    b, GitHub to a; write [`x`](a)' (which, followed, loses the link to b) and 'GitHub makes
+    x a link (to b)'. One warning now, for the link GitHub alone makes, and its advice
+    followed builds quiet with both links."""
+    body = f"Intro.\n\n{line}\n\n[`x`]: https://a.example/\n"
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and "GitHub makes 'x' a link (to https://a.example/)" in \
+        messages[0], messages
+    told = suggestions(messages[0])
+    assert told == ["[`x`](https://a.example/)"], messages
+    messages, html = convert(tmp_path, body.replace("[`x`][]", told[0]))
+    assert messages == [] and sorted(href for href, _ in links(html)) == \
+        ["https://a.example/", "https://b.example/"], (messages, links(html))
+
+
 # passages that each parser reads differently where the old hint sent the author to the
 # wrong fix ('indent by 4 spaces' for lines indented by 4, "start every line with '>'" for
 # quotes that do): (passage, words of the line the warning is at, words the warning says,

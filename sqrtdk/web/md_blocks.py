@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
+from collections import deque
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from html import escape, unescape
@@ -845,21 +846,41 @@ def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, 
     line (a link GitHub alone makes earlier, in raw HTML this Markdown keeps as typed, would
     shift an alignment by order onto the next link of its text); then the rest aligned by
     their texts' words (difflib), and where the texts differ, paired when they are on the
-    same line; the rest alone."""
-    places: dict[tuple[str, int], list[int]] = {}
+    same line; the rest alone. Of those of one text on one line, one to the same address
+    first: '[`x`][]' (a link GitHub alone makes) before '[`x`](b)' (both make) was paired
+    with ours to b, and told 'the page links x to b, GitHub to a'."""
+    places: dict[tuple[str, int], deque[int]] = {}
+    same: dict[tuple[str, int, str], deque[int]] = {}
     for j, github in enumerate(theirs):
         if github.line:
-            places.setdefault((key(github.text), github.line), []).append(j)
+            places.setdefault((key(github.text), github.line), deque()).append(j)
+            same.setdefault((key(github.text), github.line, github.href), deque()).append(j)
+    taken: set[int] = set()
+
+    def first(found: deque[int] | None) -> int | None:
+        while found and found[0] in taken:
+            found.popleft()
+        return found.popleft() if found else None
     pairs: list[tuple[_Link | None, _Link | None]] = []
-    rest: list[_Link] = []
-    for mine in ours:
-        found = places.get((key(mine.text), mine.line)) if mine.line else None
-        if found:
-            pairs.append((mine, theirs[found.pop(0)]))
+    later: list[_Link] = []
+    for mine in ours:       # the same text, line and address
+        k = first(same.get((key(mine.text), mine.line, mine.href))) if mine.line else None
+        if k is None:
+            later.append(mine)
         else:
+            taken.add(k)
+            pairs.append((mine, theirs[k]))
+    rest: list[_Link] = []
+    for mine in later:      # the same text and line
+        k = first(places.get((key(mine.text), mine.line))) if mine.line else None
+        if k is None:
             rest.append(mine)
-    taken = {id(github) for _, github in pairs}
-    return pairs + _aligned(rest, [x for x in theirs if id(x) not in taken])
+        else:
+            taken.add(k)
+            pairs.append((mine, theirs[k]))
+    order = {id(mine): i for i, mine in enumerate(ours)}
+    pairs.sort(key=lambda pair: order[id(pair[0])])     # in our order, as before
+    return pairs + _aligned(rest, [x for j, x in enumerate(theirs) if j not in taken])
 
 
 def _aligned(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
