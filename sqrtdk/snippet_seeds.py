@@ -65,7 +65,7 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
     if not draws:
         return
     calls = sorted((n.lineno, ast.unparse(n.func)) for n in nodes if isinstance(n, ast.Call)
-                   and _name(n.func) in _SEEDING and not n.args and not n.keywords)
+                   and _name(n.func) in _SEEDING and _no_seed(n))
     unseeded = [line for line, _ in calls]
     add = "" if seeded else "a line 'SEED = 1' before it and "
     for line, call in calls:
@@ -112,6 +112,13 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
                      "build's seed (unseeded, they differ at every build; seeded by a number "
                      "of its own, they ignore --seed); seed its generator with it, "
                      f"'{_ADVICE}'")
+
+
+def _no_seed(call: ast.Call) -> bool:
+    """Whether a call that makes or seeds a generator passes no seed: no argument, or only
+    None (`default_rng(None)`, `seed=None`: a seed from the OS)."""
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return all(isinstance(a, ast.Constant) and a.value is None for a in given)
 
 
 def _random_imports(nodes: list[ast.AST]) -> tuple[set[str], dict[str, str]]:

@@ -1486,6 +1486,9 @@ _UNSEEDED = {
                                            "print(rnd.random())\n", 5, None),
     "a draw imported by name": ("from numpy.random import default_rng, normal\nSEED = 1\n"
                                 "rng = default_rng(SEED)\nprint(normal(size=3))\n", 4, None),
+    "a seed of None": ("import numpy as np\nSEED = 1\nprint(SEED)\n"
+                       "rng = np.random.default_rng(seed=None)\nprint(rng.random())\n", 4,
+                       "rng = np.random.default_rng(SEED)"),
     "a bit generator with no seed": ("import numpy as np\nSEED = 1\nprint(SEED)\n"
                                      "rng = np.random.Generator(np.random.PCG64())\n"
                                      "print(rng.random())\n", 4,
