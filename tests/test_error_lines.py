@@ -2465,6 +2465,11 @@ def test_a_note_reference_inside_raw_html_is_warned_where_the_note_is_referenced
     with captured() as messages:
         built = page(tmp_path, fixed, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
     assert list(messages) == [] and "[^x]" not in built.body, messages
+    # a regex's class in the block's text is no note the article defines: nothing is told
+    with captured() as messages:
+        page(tmp_path, body.replace(f"{words}[^x].", f"{words} [^a-z]+."),
+             {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert not [m for m in messages if "[^a-z]" in m], messages
     # in code inside the block it is code, as typed on purpose: nothing is told
     with captured() as messages:
         page(tmp_path, body.replace(f"{words}[^x].", f"<code>{words}[^x]</code>"),

@@ -118,6 +118,9 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
         if mark.startswith("[^"):      # no HTML makes a note: the passage goes outside
             kind = "definition" if mark.endswith(":") else "reference"
+            # a note the article defines (elsewhere): not a regex's '[^a-z]' in the text
+            if notes.get(mark.rstrip(":")[2:-1], line) == line:
+                continue
             warn(LOGGER, path, line,
                  f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}: "
                  "Markdown is not read inside an HTML block (here nor on GitHub); write the "
