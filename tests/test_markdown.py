@@ -2563,6 +2563,21 @@ def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
         html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
 
 
+@pytest.mark.timeout(60)    # linear: seconds; before, the readings' alignment took minutes
+def test_a_long_table_both_read_alike_is_compared_in_linear_time(tmp_path: Path) -> None:
+    """The two readings' blocks were aligned by difflib even where they were the same, and a
+    table row is junk to it (md_blocks' comparison, block_diff.align): a table of 10,000
+    rows and 20,000 cells, each row '| $x_{i}$ | i |', took over a minute, in the square of
+    its rows (these 15,000: minutes). Read alike, the blocks are aligned at once; the table
+    is on the page whole."""
+    from sqrtdk.log import captured
+    rows = 15000
+    body = "| a | b |\n|---|---|\n" + "".join(f"| $x_{{{i}}}$ | {i} |\n" for i in range(rows))
+    with captured() as warned:
+        made = html(tmp_path, "One.\n\n" + body)
+    assert warned == [] and made.count("<tr") == rows + 1, warned
+
+
 def test_a_long_block_s_emphasis_read_otherwise_is_still_found() -> None:
     """Long blocks are aligned by what they share at either end first: a letter shown in
     italics by one reading only is still named, before, in and after a stretch apart."""
