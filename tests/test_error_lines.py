@@ -1506,6 +1506,21 @@ def test_a_link_with_no_text_warns_at_the_line_of_each_such_link(
     assert all(says in m for m in got), got
 
 
+@pytest.mark.timeout(60)    # linear: seconds; before, the article was read for each link
+def test_many_links_with_no_text_are_told_in_linear_time(tmp_path: Path) -> None:
+    """Each link with no text read the whole article again to see how it was written: in
+    the links times the article's length (6,000 such links in an article of a million
+    lines: minutes). The article is read once."""
+    body = "".join(f"See [](https://a.example/{i}) here.\n\n" for i in range(6000))
+    built = page(tmp_path, f"Paragraph one.\n\n{body}", RESULTS, figures=["spread_hist", "walk"])
+    with built.source.open("a", encoding="utf-8") as article:   # a long tail of lines
+        article.write("More words.\n" * 1_000_000)
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert len([m for m in messages if "'[](https://a.example/" in m]) == 6000, len(messages)
+
+
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
 @pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
