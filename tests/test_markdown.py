@@ -2578,6 +2578,18 @@ def test_a_long_table_both_read_alike_is_compared_in_linear_time(tmp_path: Path)
     assert warned == [] and made.count("<tr") == rows + 1, warned
 
 
+@pytest.mark.timeout(60)    # linear: about a second; before, minutes
+def test_markdown_marks_in_a_long_article_are_placed_in_linear_time() -> None:
+    """Bold, links and code between raw HTML's tags are found in the text the HTML parser
+    hands over, which for an article with little HTML is most of the article: each mark's
+    line was counted from that text's start, in the square of its length (12,000 links:
+    12 s of a build's 33; these 100,000: minutes). The mark in the HTML block at the end
+    is still told at its line."""
+    from sqrtdk.web.raw_html import markdown_in_raw_html
+    text = "See [a link](https://a.example/x) here.\n" * 100000 + "<div>\n**b**\n</div>\n"
+    assert markdown_in_raw_html(text) == [("**b**", 100002)]
+
+
 def test_a_long_block_s_emphasis_read_otherwise_is_still_found() -> None:
     """Long blocks are aligned by what they share at either end first: a letter shown in
     italics by one reading only is still named, before, in and after a stretch apart."""
