@@ -21,11 +21,14 @@ from .errors import BuildError, Mistakes
 # `default_rng`, `RandomState`, and Python's `random` module
 _RANDOM_NAMES = frozenset({"random", "default_rng", "RandomState"})
 # the calls that make or seed a generator: with no argument, they take a seed from the OS
-_SEEDING = frozenset({"default_rng", "RandomState", "seed"})
-# what `np.random.…` names besides draws: generators, their parts and seeding
+# (numpy's bit generators and SeedSequence too, and Python's `random.Random`)
+_SEEDING = frozenset({"default_rng", "RandomState", "seed", "SeedSequence", "PCG64",
+                      "PCG64DXSM", "MT19937", "Philox", "SFC64", "Random"})
+# what `np.random.…` (or Python's `random.…`) names besides draws: generators, their parts
+# and seeding
 _MAKERS = frozenset({"default_rng", "RandomState", "Generator", "SeedSequence", "PCG64",
                      "PCG64DXSM", "MT19937", "Philox", "SFC64", "BitGenerator", "seed",
-                     "get_state", "set_state"})
+                     "get_state", "set_state", "Random", "getstate", "setstate"})
 _ADVICE = "rng = np.random.default_rng(SEED)"
 
 
@@ -51,21 +54,30 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
     """(line, message) of each seed mistake of one snippet's `tree`; `seeded`: whether the
     build finds its `SEED = …` line."""
     nodes = list(ast.walk(tree))
-    draws = sorted(getattr(n, "lineno", 1) for n in nodes if _random(n))
+    modules, imported = _random_imports(nodes)
+
+    def _shared(func: ast.expr) -> bool:
+        if isinstance(func, ast.Attribute):
+            return func.attr not in _MAKERS and (_name(func.value) == "random"
+                                                 or _name(func.value) in modules)
+        return isinstance(func, ast.Name) and imported.get(func.id, "") not in ("", *_MAKERS)
+    draws = sorted(getattr(n, "lineno", 1) for n in nodes if _random(n, modules))
     if not draws:
         return
-    unseeded = sorted(n.lineno for n in nodes if isinstance(n, ast.Call)
-                      and _name(n.func) in _SEEDING and not n.args and not n.keywords)
+    calls = sorted((n.lineno, ast.unparse(n.func)) for n in nodes if isinstance(n, ast.Call)
+                   and _name(n.func) in _SEEDING and _no_seed(n))
+    unseeded = [line for line, _ in calls]
     add = "" if seeded else "a line 'SEED = 1' before it and "
-    for line in unseeded:
+    for line, call in calls:
+        # the call itself with the seed (`random.Random(SEED)`, `np.random.PCG64(SEED)`)
         yield line, ("a random generator made (or seeded) with no seed draws other numbers at "
                      f"every build, and the page quotes them; pass the build's seed: {add}"
-                     f"'{_ADVICE}'")
+                     f"'{call}(SEED)', as in '{_ADVICE}'")
     # draws from numpy's or Python's shared generator (`np.random.standard_normal(…)`,
-    # `random.random()`) that no `np.random.seed(…)` / `random.seed(…)` seeds
-    shared = sorted(n.lineno for n in nodes if isinstance(n, ast.Call)
-                    and isinstance(n.func, ast.Attribute) and _name(n.func.value) == "random"
-                    and n.func.attr not in _MAKERS)
+    # `random.random()`, `npr.normal(…)` after `import numpy.random as npr`, `normal(…)`
+    # after `from numpy.random import normal`) that no `np.random.seed(…)` /
+    # `random.seed(…)` seeds
+    shared = sorted(n.lineno for n in nodes if isinstance(n, ast.Call) and _shared(n.func))
     if shared and not any(isinstance(n, ast.Call) and _name(n.func) == "seed" and n.args
                           for n in nodes):
         yield shared[0], ("a draw from the shared random generator, which nothing seeds with "
@@ -102,14 +114,44 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
                      f"'{_ADVICE}'")
 
 
-def _random(node: ast.AST) -> bool:
+def _no_seed(call: ast.Call) -> bool:
+    """Whether a call that makes or seeds a generator passes no seed: no argument, or only
+    None (`default_rng(None)`, `seed=None`: a seed from the OS)."""
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return all(isinstance(a, ast.Constant) and a.value is None for a in given)
+
+
+def _random_imports(nodes: list[ast.AST]) -> tuple[set[str], dict[str, str]]:
+    """The names a snippet binds to a random module (`random` of `import random`, `npr` of
+    `import numpy.random as npr`, `nr` of `from numpy import random as nr`), and those it
+    binds to a name imported from one (`normal` of `from numpy.random import normal`: its
+    name in the module)."""
+    modules: set[str] = set()
+    imported: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            modules.update(a.asname for a in node.names
+                           if a.asname and a.name.split(".")[-1] == "random")
+            modules.update(a.name for a in node.names if a.name == "random")
+        elif isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[-1] == "random":
+                imported.update((a.asname or a.name, a.name) for a in node.names)
+            else:
+                modules.update(a.asname or a.name for a in node.names if a.name == "random")
+    return modules, imported
+
+
+def _random(node: ast.AST, modules: set[str]) -> bool:
     """Whether `node` reaches a random generator (`np.random.…`, `default_rng`, `import
-    random`, `from numpy import random`)."""
+    random`, `from numpy import random`); `modules`: the names bound to a random module
+    (`_random_imports`), as a bare name `random` that the snippet assigns is none."""
     if isinstance(node, ast.Import):
         return any(a.name.split(".")[-1] == "random" for a in node.names)
     if isinstance(node, ast.ImportFrom):
         return (node.module or "").split(".")[-1] == "random" or \
             any(a.name in _RANDOM_NAMES for a in node.names)
+    if isinstance(node, ast.Name) and node.id == "random":
+        return node.id in modules
     return _name(node) in _RANDOM_NAMES
 
 

@@ -1515,6 +1515,21 @@ def test_a_link_with_no_text_warns_at_the_line_of_each_such_link(
     assert all(says in m for m in got), got
 
 
+@pytest.mark.timeout(60)    # linear: seconds; before, the article was read for each link
+def test_many_links_with_no_text_are_told_in_linear_time(tmp_path: Path) -> None:
+    """Each link with no text read the whole article again to see how it was written: in
+    the links times the article's length (6,000 such links in an article of a million
+    lines: minutes). The article is read once."""
+    body = "".join(f"See [](https://a.example/{i}) here.\n\n" for i in range(6000))
+    built = page(tmp_path, f"Paragraph one.\n\n{body}", RESULTS, figures=["spread_hist", "walk"])
+    with built.source.open("a", encoding="utf-8") as article:   # a long tail of lines
+        article.write("More words.\n" * 1_000_000)
+    with captured() as messages:
+        check_site(Site(files={"en/index.html": built.body.encode("utf-8")}), [built],
+                   "https://site.example/")
+    assert len([m for m in messages if "'[](https://a.example/" in m]) == 6000, len(messages)
+
+
 @pytest.mark.parametrize("lang, title", [("en", "Fine-tuning a model"),
                                          ("zh", "\u5fae\u8c03\u6a21\u578b")])
 @pytest.mark.parametrize("position", ["middle", "list", "footnote", "box"])
@@ -2455,6 +2470,35 @@ def test_a_note_defined_only_inside_raw_html_is_told_where_it_is(tmp_path: Path)
     assert e.line == BODY_START, str(e)
     assert f"line {BODY_START + 7}" in e.message and f"line {BODY_START + 2}" in e.message, str(e)
     assert "move the definition out of the HTML block" in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "See"), ("zh", "\u89c1")])
+def test_a_note_reference_inside_raw_html_is_warned_where_the_note_is_referenced_elsewhere(
+        tmp_path: Path, lang: str, words: str) -> None:
+    """A note referenced in the text and again inside a block of raw HTML (a `<div>`, which
+    both this Markdown and GitHub keep as typed up to a blank line) built silently with
+    '[^x]' shown as typed in the block: the error for a note referenced only there did
+    not reach it, and bold, links and code there are warned. A warning at the line; with
+    the tags removed, as it says, the reference is a note's and nothing is told."""
+    body = f"Words[^x].\n\n<div>\n{words}[^x].\n</div>\n\nMore.\n\n[^x]: The note.\n"
+    with captured() as messages:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    got = [m for m in messages if "'[^x]' inside a block of raw HTML" in m]
+    assert len(got) == 1 and f":{BODY_START + 3}: warning:" in got[0], messages
+    fixed = body.replace("<div>\n", "").replace("</div>\n", "")
+    with captured() as messages:
+        built = page(tmp_path, fixed, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert list(messages) == [] and "[^x]" not in built.body, messages
+    # a regex's class in the block's text is no note the article defines: nothing is told
+    with captured() as messages:
+        page(tmp_path, body.replace(f"{words}[^x].", f"{words} [^a-z]+."),
+             {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert not [m for m in messages if "[^a-z]" in m], messages
+    # in code inside the block it is code, as typed on purpose: nothing is told
+    with captured() as messages:
+        page(tmp_path, body.replace(f"{words}[^x].", f"<code>{words}[^x]</code>"),
+             {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert not [m for m in messages if "[^x]" in m], messages
 
 
 @pytest.mark.parametrize("hidden", ["\u200b", "\u00a0", "\ufeff", "\u3000"])

@@ -2565,6 +2565,39 @@ def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
         html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
 
 
+@pytest.mark.timeout(60)    # linear: a second; before, the readings' alignment took minutes
+def test_a_long_table_both_read_alike_is_compared_in_linear_time(tmp_path: Path) -> None:
+    """The two readings' blocks were aligned by difflib even where they were the same, and a
+    table row is junk to it (md_blocks' comparison, block_diff.align): a table of 10,000
+    rows and 20,000 cells, each row '| $x_{i}$ | i |', took over a minute, in the square of
+    its rows (these 30,000 rows: many minutes). Read alike, the blocks are aligned at once,
+    each at its own line; a table of a few rows goes through the whole comparison."""
+    from sqrtdk.log import captured
+    from sqrtdk.web.block_diff import align
+    from sqrtdk.web.blocks import Block
+    rows = 30000
+    blocks = [Block("table", 0, "", 1)] + [b for i in range(rows) for b in (
+        Block("tr", 1, "", i + 3), Block("td", 2, f"x{i}", i + 3), Block("td", 2, str(i), i + 3))]
+    done = align(blocks, list(blocks))
+    assert done.differences == [] and all(done.exact) and done.lines == [b.line for b in blocks]
+    body = "| a | b |\n|---|---|\n" + "".join(f"| $x_{{{i}}}$ | {i} |\n" for i in range(20))
+    with captured() as warned:
+        made = html(tmp_path, "One.\n\n" + body)
+    assert warned == [] and made.count("<tr") == 21, warned
+
+
+@pytest.mark.timeout(60)    # linear: about a second; before, minutes
+def test_markdown_marks_in_a_long_article_are_placed_in_linear_time() -> None:
+    """Bold, links and code between raw HTML's tags are found in the text the HTML parser
+    hands over, which for an article with little HTML is most of the article: each mark's
+    line was counted from that text's start, in the square of its length (12,000 links:
+    12 s of a build's 33; these 100,000: minutes). The mark in the HTML block at the end
+    is still told at its line."""
+    from sqrtdk.web.raw_html import markdown_in_raw_html
+    text = "See [a link](https://a.example/x) here.\n" * 100000 + "<div>\n**b**\n</div>\n"
+    assert markdown_in_raw_html(text) == [("**b**", 100002)]
+
+
 def test_a_long_block_s_emphasis_read_otherwise_is_still_found() -> None:
     """Long blocks are aligned by what they share at either end first: a letter shown in
     italics by one reading only is still named, before, in and after a stretch apart."""
@@ -2844,6 +2877,12 @@ def test_a_myst_directive_fence_is_warned_at_its_line_with_what_to_write(
     ("en", "{admonition} Why the root", "Why the root", "why-the-root"),
     ("zh", "{admonition} \u5c0f\u6280\u5de7", "\u5c0f\u6280\u5de7", "admonition"),
     ("en", "{prf:theorem}", "Theorem", "theorem"),
+    # a dollar sign in the info string (code there) is written '\$' in the title line, which
+    # stopped the build as written; a formula stays one
+    ("en", "{admonition} Cost in $", "Cost in \\$", "cost-in"),
+    ("zh", "{admonition} \u8d39\u7528 $5 \u6216 $6", "\u8d39\u7528 \\$5 \u6216 \\$6",
+     "admonition-5-6"),
+    ("en", "{admonition} Why $\\sqrt{d}$", "Why $\\sqrt{d}$", "why-sqrt-d"),
 ])
 def test_a_myst_box_fence_is_plain_code_and_told_the_lines_of_its_box(
         tmp_path: Path, lang: str, info: str, title: str, box_id: str) -> None:
@@ -2865,6 +2904,28 @@ def test_a_myst_box_fence_is_plain_code_and_told_the_lines_of_its_box(
     with captured() as warned:
         made = html(tmp_path, box, lang=lang)
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("passage, text", [
+    ("::: tip 2018 results\nText.\n:::\n", "Text."),
+    ('!!! note "2018 results"\n    Text.\n', "Text."),
+    ("```{admonition} 2018 results\nText.\n```\n", "Text."),
+    ("> [!NOTE] 2018 results\n> Text.\n", "Text."),
+], ids=["container", "admonition", "myst", "alert"])
+def test_a_box_told_for_a_title_that_starts_with_a_digit_has_an_id_that_builds(
+        tmp_path: Path, passage: str, text: str) -> None:
+    """A box told in place of another tool's (a ':::' container, MkDocs' admonition, a MyST
+    directive, a GitHub alert) titled '2018 results' was told 'attrs: {id: 2018-results}',
+    which, followed, stopped the build: a box's id starts with a letter. The id starts with
+    the box's kind now, and the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{passage}")
+    told = [re.search(r"'(/// details \| [^']*)', '(    attrs: \{id: [^}]*\})'", w) for w in warned]
+    lines = next(m for m in told if m)
+    box = f"Intro.\n\n{lines[1]}\n{lines[2]}\n\n{text}\n///\n"
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and "<details" in made and "2018 results" in made, (box, warned)
 
 
 @pytest.mark.parametrize("info", ["{python}", "{r echo=FALSE}", "{code-cell} ipython3",
@@ -2946,6 +3007,25 @@ def test_a_markdown_attribute_warning_says_what_github_reads_after_a_blank_line(
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
     assert ("nor GitHub" in got[0]) != blank, got
     assert ("GitHub reads what follows the blank line" in got[0]) == blank, got
+
+
+@pytest.mark.parametrize("block", [
+    '<div class="box"\n     markdown="1">\n\nThis is **Markdown** inside.\n\n</div>\n',
+    '<details markdown="1">\n<summary>More</summary>\n\nThis is **Markdown** inside.\n\n'
+    '</details>\n',
+], ids=["tag over two lines", "summary under the tag"])
+def test_a_markdown_attribute_warning_finds_the_blank_line_below_the_tag_s_own_line(
+        tmp_path: Path, block: str) -> None:
+    """The blank line was looked for right under the tag's first line: a tag whose
+    attributes run over two lines, or a `<details markdown="1">` with its `<summary>` line
+    under it (the usual way to write one), was told '(nor GitHub)' while the comparison's
+    warning a few lines below said that GitHub reads the Markdown after the blank line,
+    the contradiction 36f9ff4 ended for the blank line right under the tag."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{block}\nAfter.\n")
+    got = [w for w in warned if "markdown=" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "nor GitHub" not in got[0] and "GitHub reads what follows the blank line" in got[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -61,3 +61,18 @@ def test_a_header_cell_holding_a_formula_is_named_by_its_whole_text(tmp_path: Pa
     html = fill_math(p.body, [M.format("<mn>1</mn>")] * 2)
     cells = [e["attrs"].get("aria-label") for e in Tree(html).elements if e["tag"] == "th"]
     assert cells == [None, "1（不缩放）", "1 (none)"]
+
+
+def test_a_cell_s_name_reads_raw_html_in_it_as_text(tmp_path: Path) -> None:
+    """Raw HTML beside a formula in a cell ('$a$<br>b', '<span title="t">w</span> $c$', a
+    common way to break a cell's line) went into the cell's aria-label as Markdown's
+    placeholder, filled with the raw tags after the tree was written: 'aria-label="a<br>b"'
+    (a screen reader read '<br>') and 'aria-label="<span title="t">w</span> c"', which broke
+    the cell's tag. Now its text: a line break a space, an image its alt."""
+    p = page(tmp_path, "| x | y |\n|---|---|\n| $a$<br>b | <span title=\"t\">w</span> $c$ |\n"
+             "| <img src=\"https://a.example/p.png\" alt=\"Pic\"> $d$ | "
+             "![Chart](https://a.example/c.png) $e$ |\n", {"meta": {"seed": 1, "bounds": {}}})
+    html = fill_math(p.body, [M.format(f"<mi>{v}</mi>") for v in "acde"])
+    cells = [e["attrs"] for e in Tree(html).elements if e["tag"] == "td"]
+    assert [c.get("aria-label") for c in cells] == ["a b", "w c", "Pic d", "Chart e"], cells
+    assert all(set(c) == {"aria-label"} for c in cells), cells

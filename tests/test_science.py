@@ -1478,7 +1478,56 @@ _UNSEEDED = {
                          "print(x.std())\n", 3, None),
     "SEED with a type": ("import numpy as np\nSEED: int = 1\nrng = np.random.default_rng(SEED)\n"
                          "print(rng.random())\n", 2, "SEED = 1"),
+    "shared generator under another name": ("import numpy.random as npr\nSEED = 1\n"
+                                            "rng = npr.default_rng(SEED)\n"
+                                            "print(npr.standard_normal(3))\n", 4, None),
+    "Python's random under another name": ("import random as rnd\nimport numpy as np\n"
+                                           "SEED = 1\nrng = np.random.default_rng(SEED)\n"
+                                           "print(rnd.random())\n", 5, None),
+    "a draw imported by name": ("from numpy.random import default_rng, normal\nSEED = 1\n"
+                                "rng = default_rng(SEED)\nprint(normal(size=3))\n", 4, None),
+    "a seed of None": ("import numpy as np\nSEED = 1\nprint(SEED)\n"
+                       "rng = np.random.default_rng(seed=None)\nprint(rng.random())\n", 4,
+                       "rng = np.random.default_rng(SEED)"),
+    "a bit generator with no seed": ("import numpy as np\nSEED = 1\nprint(SEED)\n"
+                                     "rng = np.random.Generator(np.random.PCG64())\n"
+                                     "print(rng.random())\n", 4,
+                                     "rng = np.random.default_rng(SEED)"),
 }
+
+# Snippets that take the build's seed, each through another of numpy's or Python's ways to
+# make or seed a generator: none is told it is unseeded.
+_SEEDED = {
+    "default_rng imported": "from numpy.random import default_rng\nSEED = 1\n"
+                            "rng = default_rng(SEED)\nprint(rng.random())\n",
+    "numpy.random as npr": "import numpy.random as npr\nSEED = 1\nrng = npr.default_rng(SEED)\n"
+                           "print(rng.random())\n",
+    "Generator of a PCG64": "import numpy as np\nSEED = 1\n"
+                            "rng = np.random.Generator(np.random.PCG64(SEED))\n"
+                            "print(rng.random())\n",
+    "shared, seeded": "import numpy.random as npr\nSEED = 1\nnpr.seed(SEED)\n"
+                      "print(npr.standard_normal(3))\n",
+    "Python's Random": "import random\nSEED = 1\nr = random.Random(SEED)\nprint(r.random())\n",
+    "Python's random, seeded": "from random import gauss, seed\nSEED = 1\nseed(SEED)\n"
+                               "print(gauss(0, 1))\n",
+    "a SeedSequence": "import numpy as np\nSEED = 1\nss = np.random.SeedSequence(SEED)\n"
+                      "rng = np.random.default_rng(ss.spawn(1)[0])\nprint(rng.random())\n",
+    "seed as a keyword": "import numpy as np\nSEED = 1\nrng = np.random.default_rng(seed=SEED)\n"
+                         "print(rng.random())\n",
+    "a variable named random": "import numpy as np\nrandom = np.sqrt(2.0)\nprint(random)\n",
+}
+
+
+@pytest.mark.parametrize("case", list(_SEEDED))
+def test_a_snippet_seeded_from_seed_in_any_of_numpy_s_ways_is_not_told_it_is_unseeded(
+        tmp_path: Path, case: str) -> None:
+    """`random.Random(SEED)` was told 'a draw from the shared random generator', and a
+    variable named `random` that draws nothing 'draws random numbers and has no SEED line':
+    an error at a correct snippet. Each of these builds."""
+    from sqrtdk.snippet_seeds import check_snippet_seeds
+    snippet = tmp_path / "seeded.py"
+    snippet.write_text(_SEEDED[case], encoding="utf-8")
+    check_snippet_seeds([snippet])
 
 
 @pytest.mark.parametrize("case", list(_UNSEEDED))

@@ -94,12 +94,11 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     notes = check_footnote_definitions(path, prose)
     attrs = check_box_options(path, prose)
     check_note_continuations(path, prose)
-    every = lines.split("\n")
-    for tag, line in markdown_attributes(lines):
+    for tag, line, github_reads in markdown_attributes(lines):
         # GitHub ends an HTML block at a blank line and reads what follows as Markdown
         shown = ("the page publishes what is inside as typed, '**' and '$' included, and "
-                 "GitHub reads what follows the blank line under the tag as Markdown"
-                 if line < len(every) and not every[line].strip() else
+                 "GitHub reads what follows the blank line inside the block as Markdown"
+                 if github_reads else
                  "nor GitHub): what is inside is published as typed, '**' and '$' included")
         opening = ": " if shown.startswith("the page") else " ("
         warn(LOGGER, path, line,
@@ -118,6 +117,17 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
     # with the code the lexer masked back: `x` inside a raw HTML block is no code span
     for mark, line in markdown_in_raw_html(masked.restore_code(lines)):
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
+        if mark.startswith("[^"):      # no HTML makes a note: the passage goes outside
+            kind = "definition" if mark.endswith(":") else "reference"
+            # a note the article defines (elsewhere): not a regex's '[^a-z]' in the text
+            if notes.get(mark.rstrip(":")[2:-1], line) == line:
+                continue
+            warn(LOGGER, path, line,
+                 f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}: "
+                 "Markdown is not read inside an HTML block (here nor on GitHub); write the "
+                 "passage in Markdown outside the HTML (remove the tags around it, or close "
+                 "the block above it)")
+            continue
         what = ("bold, <strong>…</strong>" if mark[0] in "*_" else
                 "a link, <a href=\"…\">…</a>" if mark[0] == "[" else "code, <code>…</code>")
         warn(LOGGER, path, line,

@@ -289,6 +289,12 @@ def sourcepos_line(el: etree.Element) -> int:
     return int(pos.split(":", 1)[0]) if pos[:1].isdigit() else 0
 
 
+def sourcepos_end(el: etree.Element) -> int:
+    """The last line of a cmark-gfm element's `data-sourcepos` ('3:1-5:4' -> 5), or 0."""
+    end = el.get("data-sourcepos", "").partition("-")[2]
+    return int(end.split(":", 1)[0]) if end[:1].isdigit() else 0
+
+
 Classify = Callable[[etree.Element], str | None]
 TextOf = Callable[[etree.Element], str]
 # a tight list item's text cut where a block stands inside it: (kind, text) pieces, kind

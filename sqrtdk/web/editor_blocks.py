@@ -134,6 +134,7 @@ def myst_box_fences(text: str, fences: Iterable[tuple[int, str, str]],
         kind = m["name"].lower().rpartition(":")[2]
         title = (m["arg"] or "").strip() or box_title(kind, titles)
         slug = box_slug(title, kind, lambda stem: unique_id(stem, taken))
+        title = _as_box_title(title)
         options = [x.strip() for x in code.split("\n") if _MYST_OPTION.match(x.strip())]
         without = (f" without its option line{'s' if len(options) > 1 else ''} "
                    f"('{options[0].split()[0]} …')") if options else ""
@@ -144,6 +145,20 @@ def myst_box_fences(text: str, fences: Iterable[tuple[int, str, str]],
                       f"the fence's text{without}, then '///' in place of its closing "
                       f"'{fence_text}'", slug))
     return found
+
+
+def _as_box_title(title: str) -> str:
+    """A MyST directive's argument as a box's title line takes it: as written where the math
+    scanner reads it (no '$', or a formula, `Why $\\sqrt{d}$`), else each '$' written '\\$'
+    (`Cost in $`, a dollar sign in the fence's info string, would stop the build)."""
+    from .lexer import mask
+    if "$" not in title:
+        return title
+    try:
+        mask(Path("title.md"), title)
+    except BuildError:
+        return title.replace("\\$", "$").replace("$", "\\$")
+    return title
 
 
 # a fence's run of backticks or tildes; a MyST directive's option line, `:class: dropdown`

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
+from collections import deque
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from html import escape, unescape
@@ -47,6 +48,7 @@ from .blocks import (
     inline_text,
     is_footnote_link,
     key,
+    sourcepos_end,
     sourcepos_line,
 )
 from .emphasis_diff import HINT, characters, emphasis_difference, has_emphasis
@@ -701,10 +703,11 @@ class BlockStructure(Treeprocessor):
             while block is not None and not sourcepos_line(block):
                 block = parents.get(block)
             start = sourcepos_line(block) if block is not None else 1
+            end = sourcepos_end(block) if block is not None else 0
             text = "".join(a.itertext())
             nth = seen[start, text] = seen.get((start, text), -1) + 1
             theirs.append(_Link(href, text, a.get("title", ""),
-                                _line_from(lines, start, text, nth) or start, _markup(a)))
+                                _line_from(lines, start, text, nth, end) or start, _markup(a)))
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
@@ -849,21 +852,41 @@ def _paired(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, 
     line (a link GitHub alone makes earlier, in raw HTML this Markdown keeps as typed, would
     shift an alignment by order onto the next link of its text); then the rest aligned by
     their texts' words (difflib), and where the texts differ, paired when they are on the
-    same line; the rest alone."""
-    places: dict[tuple[str, int], list[int]] = {}
+    same line; the rest alone. Of those of one text on one line, one to the same address
+    first: '[`x`][]' (a link GitHub alone makes) before '[`x`](b)' (both make) was paired
+    with ours to b, and told 'the page links x to b, GitHub to a'."""
+    places: dict[tuple[str, int], deque[int]] = {}
+    same: dict[tuple[str, int, str], deque[int]] = {}
     for j, github in enumerate(theirs):
         if github.line:
-            places.setdefault((key(github.text), github.line), []).append(j)
+            places.setdefault((key(github.text), github.line), deque()).append(j)
+            same.setdefault((key(github.text), github.line, github.href), deque()).append(j)
+    taken: set[int] = set()
+
+    def first(found: deque[int] | None) -> int | None:
+        while found and found[0] in taken:
+            found.popleft()
+        return found.popleft() if found else None
     pairs: list[tuple[_Link | None, _Link | None]] = []
-    rest: list[_Link] = []
-    for mine in ours:
-        found = places.get((key(mine.text), mine.line)) if mine.line else None
-        if found:
-            pairs.append((mine, theirs[found.pop(0)]))
+    later: list[_Link] = []
+    for mine in ours:       # the same text, line and address
+        k = first(same.get((key(mine.text), mine.line, mine.href))) if mine.line else None
+        if k is None:
+            later.append(mine)
         else:
+            taken.add(k)
+            pairs.append((mine, theirs[k]))
+    rest: list[_Link] = []
+    for mine in later:      # the same text and line
+        k = first(places.get((key(mine.text), mine.line))) if mine.line else None
+        if k is None:
             rest.append(mine)
-    taken = {id(github) for _, github in pairs}
-    return pairs + _aligned(rest, [x for x in theirs if id(x) not in taken])
+        else:
+            taken.add(k)
+            pairs.append((mine, theirs[k]))
+    order = {id(mine): i for i, mine in enumerate(ours)}
+    pairs.sort(key=lambda pair: order[id(pair[0])])     # in our order, as before
+    return pairs + _aligned(rest, [x for j, x in enumerate(theirs) if j not in taken])
 
 
 def _aligned(ours: list[_Link], theirs: list[_Link]) -> list[tuple[_Link | None, _Link | None]]:
@@ -1215,17 +1238,20 @@ def _atx_line(lines: list[str], start: int, text: str) -> int:
                  if text.strip() and head.match(lines[n - 1])), 0)
 
 
-def _line_from(lines: list[str], start: int, text: str, nth: int | None = None) -> int:
+def _line_from(lines: list[str], start: int, text: str, nth: int | None = None,
+               end: int = 0) -> int:
     """The first line from `start` (1-based) that holds the start of `text`; 0 if none.
     With `nth` (a link's text), first the line that holds the `nth` (from 0) `text` in
-    brackets, `[text]`, counted from `start`, as a link's text is mostly written: the
+    brackets, `[text]`, counted from `start` up to the block's last line `end` (0: the
+    file's; a link whose text is written otherwise, `[**text**]`, is looked for in its block
+    alone, not in every line below it), as a link's text is mostly written: the
     paragraph's second link 'tablesort' is at the second '[tablesort]', and '[tablesort
     documentation]' is none."""
     head = text[:20].strip()
     lines_from = range(max(start, 1), len(lines) + 1)
     if nth is not None and text.strip():
         seen = 0
-        for n in lines_from:
+        for n in lines_from[:end - max(start, 1) + 1] if end >= start else lines_from:
             seen += lines[n - 1].count(f"[{text}]")
             if seen > nth:
                 return n

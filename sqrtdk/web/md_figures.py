@@ -316,7 +316,7 @@ class FigureNames(Treeprocessor):
         for fig in root.iter("figure"):
             cap = fig.find("figcaption")
             if cap is not None and fig.get("aria-label") is None:
-                text = spoken_text(cap)
+                text = spoken_text(cap, self.md.htmlStash.rawHtmlBlocks)
                 if text:
                     fig.set("aria-label", text)
 

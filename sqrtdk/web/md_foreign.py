@@ -353,9 +353,14 @@ def box_title(kind: str, titles: Mapping[str, str]) -> str:
 
 def box_slug(title: str, kind: str, unique: Callable[[str], str] = str) -> str:
     """The id of a box titled `title` for a note box of `kind`: the title's Latin letters and
-    digits, lower case, joined by '-' (else the kind's name: a Chinese title), made one no
-    element or earlier advice of the page has by `unique`."""
-    return unique(re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or kind.lower())
+    digits, lower case, joined by '-' (else the kind's name: a Chinese title), after the
+    kind's name where it starts with a digit ('2018 results': 'note-2018-results', as a box's
+    id starts with a letter), made one no element or earlier advice of the page has by
+    `unique`."""
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    if slug[:1].isdigit():
+        slug = f"{kind.lower()}-{slug}"
+    return unique(slug or kind.lower())
 
 
 def unique_id(slug: str, taken: set[str]) -> str:

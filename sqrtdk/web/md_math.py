@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
+from collections.abc import Sequence
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE
 
+from ..html_parsing import HTMLParser
 from .markers import (
     ANY_MATH_RE,
     FILLER,
@@ -315,19 +318,54 @@ class HeaderNames(Treeprocessor):
             # by an attribute and the text beside it, so a Chinese header "$1$" + "(no
             # scaling)" in full-width brackets was named "1 (...": a pause before the bracket
             if named:
-                th.set("aria-label", spoken_text(th))
+                th.set("aria-label", spoken_text(th, self.md.htmlStash.rawHtmlBlocks))
 
 
-def spoken_text(el: etree.Element) -> str:
+def spoken_text(el: etree.Element, stash: Sequence[object] = ()) -> str:
     """`el`'s text on one line, as a name for screen readers (an attribute's): each formula
     as its plain text (markers.math_text, filled in at assembly), a quote as shown, a note's
-    reference left out (its number would run into the word before it)."""
-    return re.sub(r"[ \t\n\r\f]+", " ", strip_markers(_spoken(el))).strip()
+    reference left out (its number would run into the word before it), raw HTML written in
+    the text (`stash`: Markdown's htmlStash.rawHtmlBlocks, which the tree holds as
+    placeholders) as its text, an image as its alt, `<br>` as a space: the placeholder itself
+    was filled with the raw tags after the tree was written, inside the attribute
+    ('aria-label="<span title="t">w</span> …"' broke the cell's tag)."""
+    text = HTML_PLACEHOLDER_RE.sub(lambda m: _stashed_text(stash, int(m.group(1))), _spoken(el))
+    return re.sub(r"[ \t\n\r\f]+", " ", strip_markers(text)).strip()
+
+
+class _Spoken(HTMLParser):
+    """A fragment of raw HTML's text as a screen reader gets it: text, an image's alt, a
+    line break as a space."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br":
+            self.parts.append(" ")
+        elif tag == "img":
+            self.parts.append(dict(attrs).get("alt") or "")
+
+
+def _stashed_text(stash: Sequence[object], n: int) -> str:
+    """The text of raw HTML `stash[n]` (`_Spoken`); '' if there is none."""
+    if n >= len(stash):
+        return ""
+    parser = _Spoken()
+    parser.feed(str(stash[n]))
+    parser.close()
+    return "".join(parser.parts)
 
 
 def _spoken(el: etree.Element) -> str:
     if el.tag == "sup" and (el.get("id") or "").startswith("fnref"):
         return ""
+    if el.tag == "img":         # a picture in the text: its alt, as a screen reader reads it
+        return el.get("alt") or ""
     m = MATH_HTML_RE.fullmatch(el.text or "")
     if m and "math" in (el.get("class") or "").split():
         return math_text(int(m.group(1)))

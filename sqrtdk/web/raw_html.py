@@ -19,6 +19,8 @@ check never skips a line the page's Markdown reads as Markdown.
 """
 from __future__ import annotations
 
+import re
+
 import markdown
 
 from ..html_parsing import HTMLParser
@@ -59,7 +61,8 @@ class _Addresses(HTMLParser):
         self.lines: dict[str, list[int]] = {}     # address -> the line of each tag holding it
         self.images: dict[str, list[int]] = {}    # the same, of the tags that show a picture
         self.ids: list[tuple[str, int]] = []
-        self.markdown: list[tuple[str, int]] = []    # (tag, line) of each markdown="…"
+        # (tag, line, the tag's last line) of each markdown="…"
+        self.markdown: list[tuple[str, int, int]] = []
         # (Markdown's mark as written, line) in the text between the tags, not in code
         self.marks: list[tuple[str, int]] = []
         self.headings: list[tuple[str, int]] = []  # (tag, line) of each <h1> … <h6>
@@ -75,9 +78,18 @@ class _Addresses(HTMLParser):
         if self._code:
             return
         line = self.getpos()[0]
-        for m in MARKDOWN_MARKS.finditer(data):
-            if m.group(0)[:2] in ("**", "__") or m.group(0)[0] in "[`":   # bold, link, code
-                self.marks.append((m.group(0), line + data.count("\n", 0, m.start())))
+        # bold, links, code; a note's reference or definition, `[^1]`, `[^1]:`: no note here
+        # either. Each match's line counted on from the one before (from the text's start
+        # for each, an article with no HTML, one text, took the square of its length)
+        for pattern in (MARKDOWN_MARKS, _NOTE_MARK):
+            at, n = 0, line
+            for m in pattern.finditer(data):
+                if pattern is MARKDOWN_MARKS and not (m.group(0)[:2] in ("**", "__")
+                                                      or m.group(0)[0] in "[`"):
+                    continue
+                n += data.count("\n", at, m.start())
+                at = m.start()
+                self.marks.append((m.group(0), n))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _CODE_TAGS and self._code:
@@ -95,7 +107,8 @@ class _Addresses(HTMLParser):
             self.headings.append((tag, line))
         # markdown="0" (kramdown's) asks for the inside as typed: what both parsers do
         if any(name == "markdown" and (value or "").strip() != "0" for name, value in attrs):
-            self.markdown.append((tag, line))
+            # with the line the tag ends on (its attributes may run over several lines)
+            self.markdown.append((tag, line, line + (self.get_starttag_text() or "").count("\n")))
         self.ids += [(target, line) for target in targets(tag, dict(attrs))]
         named = {k: (v or "").strip() for k, v in attrs if k in ("alt", "aria-label",
                                                                   "aria-labelledby")}
@@ -147,14 +160,26 @@ def raw_html_ids(text: str) -> list[tuple[str, int]]:
     return _read(text).ids
 
 
-def markdown_attributes(text: str) -> list[tuple[str, int]]:
-    """(tag, line) of each tag of a raw HTML block of `text` (as for `raw_html_urls`) that
-    asks for Markdown inside it (`<div markdown="1">`: md_in_html's, kramdown's, PHP
-    Markdown Extra's attribute), which neither this build nor GitHub reads: its lines are
-    published as typed. `markdown="0"` (kramdown: keep the inside as typed) asks for what
-    both do, and is left out."""
+def markdown_attributes(text: str) -> list[tuple[str, int, bool]]:
+    """(tag, line, GitHub's reading) of each tag of a raw HTML block of `text` (as for
+    `raw_html_urls`) that asks for Markdown inside it (`<div markdown="1">`: md_in_html's,
+    kramdown's, PHP Markdown Extra's attribute), which this build does not read: its lines
+    are published as typed. GitHub's reading: whether the block holds a blank line below
+    the tag, after which GitHub (CommonMark, an HTML block ends at a blank line) reads the
+    lines as Markdown (`<details markdown="1">`, `<summary>…</summary>`, a blank line, then
+    text); without one GitHub keeps them as typed too. `markdown="0"` (kramdown: keep the
+    inside as typed) asks for what both do, and is left out."""
     in_raw = markdown_raw_lines(text)
-    return [(tag, n) for tag, n in _read(text).markdown if n in in_raw]
+    lines = text.split("\n")
+
+    def github_reads(end: int) -> bool:
+        n = end + 1
+        while n in in_raw and n + 1 in in_raw:
+            if not lines[n - 1].strip():
+                return True
+            n += 1
+        return False
+    return [(tag, n, github_reads(end)) for tag, n, end in _read(text).markdown if n in in_raw]
 
 
 def raw_headings(text: str) -> list[tuple[str, int]]:
@@ -167,12 +192,17 @@ def raw_headings(text: str) -> list[tuple[str, int]]:
 
 
 def markdown_in_raw_html(text: str) -> list[tuple[str, int]]:
-    """(mark, line) of Markdown's bold, links and code spans written between the tags of a
-    raw HTML block of `text` (as for `raw_html_urls`; `<center>**bold**</center>`, as a
-    cnblogs or CSDN post holds it): Markdown does not read them there, here nor on GitHub,
-    and the page shows the asterisks, brackets and backticks."""
+    """(mark, line) of Markdown's bold, links, code spans and notes' references (`[^1]`, and
+    definitions `[^1]:`) written between the tags of a raw HTML block of `text` (as for
+    `raw_html_urls`; `<center>**bold**</center>`, as a cnblogs or CSDN post holds it):
+    Markdown does not read them there, here nor on GitHub, and the page shows the
+    asterisks, brackets and backticks."""
     in_raw = raw_html_lines(text)
     return [(mark, n) for mark, n in _read(text).marks if n in in_raw]
+
+
+# a footnote's reference or definition as Python-Markdown's footnotes read it
+_NOTE_MARK = re.compile(r"\[\^[^\]\s]+\]:?")
 
 
 def _read(text: str) -> _Addresses:

@@ -220,13 +220,12 @@ def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
                      + "; links to it would reach only the first: choose another id")
 
 
-def _file_line(path: Path, line: int) -> str:
-    """Line `line` (1-based) of the article at `path` as written ("" if it has none)."""
+def _file_lines(path: Path) -> list[str]:
+    """The lines of the article at `path` as written ([""] if it cannot be read)."""
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")
+        return path.read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
-        return ""
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+        return [""]
 
 
 def _link_line(page: Page, url: str) -> int:
@@ -361,9 +360,11 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                                f"near {near!r} ({html[m.start()]!r})")
         assert page is not None
         mistakes.add(BuildError(page.source, line, f"unprocessed text near '{near}'"))
+    written: list[str] = []      # the article's lines, read once for all its empty links
     for href in dict.fromkeys(links.empty_links):
         if page is not None:
-            _warn_empty_link(page, href)
+            written = written or _file_lines(page.source)
+            _warn_empty_link(page, href, written)
     for style in links.styles:
         for url in _CSS_URL.findall(style):
             if url.startswith(_EXTERNAL):
@@ -379,15 +380,16 @@ def _check_page(rel: str, html: str, links: PageLinks, site: Site,
                        previous)
 
 
-def _warn_empty_link(page: Page, href: str) -> None:
+def _warn_empty_link(page: Page, href: str, written: list[str]) -> None:
     """A warning at each line of the article that writes a link to `href` with no text: the
     lines of those links (recorded when the page was converted), else the first line
-    writing the address (none: the page's layout has it)."""
+    writing the address (none: the page's layout has it). `written`: the article's lines
+    (`_file_lines`)."""
     lines = page.conversion.lines.empty_links.get(href) or ((_link_line(page, href), True),)
     for line, raw in lines:
         if not line:
             continue
-        if f"[]({href}" in _file_line(page.source, line):
+        if f"[]({href}" in (written[line - 1] if 0 < line <= len(written) else ""):
             # MyST's (Jupyter Book's) reference `[](#label)`: there the target's title or
             # number fills it; here and on GitHub, nothing shows
             warn(LOGGER, page.source, line,
