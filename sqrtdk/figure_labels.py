@@ -9,7 +9,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import suggest
+from .errors import BuildError, suggest
 from .log import warn
 from .markup import markup_told
 from .settings import no_tex, straight_quote_warnings
@@ -76,8 +76,13 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
     for name, spec in specs.items():
         table = data.get(name)
         if not isinstance(table, dict):
-            raise toml.error(None, None, f"no table [{name}]; add it with the figure's labels: "
-                             + ", ".join(spec.labels))
+            # told at the last line: the first key's line lies inside [style], where a new
+            # table cannot go, and tables may stand in any order
+            last = max((n for n, line in enumerate(toml.text.split("\n"), 1) if line.strip()),
+                       default=1)
+            raise BuildError(toml.path, last, f"no table [{name}]; add it at the end of this "
+                             "file with the figure's labels: "
+                             + ", ".join(f'{key} = "…"' for key in spec.labels))
         unused = [key for key in table if key not in spec.labels]
         for key, fields in spec.labels.items():
             if key not in table:

@@ -408,6 +408,24 @@ def test_a_missing_label_names_its_table(content: Path) -> None:
     assert f"no label '{key}'" in e.message
 
 
+def test_a_missing_figure_table_is_told_at_the_end_of_the_file(content: Path) -> None:
+    """A figure with no table of labels was told at the file's first key, inside [style],
+    where a table cannot be added; it is told at the file's last line, where it can."""
+    name, _, _ = a_figure_and_label()
+    lang = languages(content)[-1]
+    path = content / lang / "figures.toml"
+    start = load_toml(path).line_of(name) - 1
+    lines = path.read_text(encoding="utf-8").split("\n")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("[")),
+               len(lines))
+    del lines[start:end]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    e = figure_error(content, lang)
+    last = max(i for i, line in enumerate(lines, 1) if line.strip())
+    assert (e.path, e.line) == (path, last), e
+    assert f"no table [{name}]" in e.message and "at the end of this file" in e.message
+
+
 def test_a_misspelt_label_is_named_at_its_own_line(content: Path) -> None:
     name, key, _ = a_figure_and_label()
     lang = languages(content)[-1]
