@@ -226,6 +226,16 @@ def test_number_without_filter_and_typed_numbers() -> None:
     assert "{{ spread.sd_small | fixed(2) }}" in e.message, e.message
 
 
+def test_a_count_without_filter_is_told_the_filter_for_a_count() -> None:
+    """`{{ spread.n_pairs }}` (a whole number) was told to write `| fixed(2) }}`, which prints
+    a count of pairs as 20,000.00; a whole number is told `grouped`, as README's filters say."""
+    e = error("over {{ spread.n_pairs }} pairs")
+    assert "{{ spread.n_pairs | grouped }}" in e.message and "fixed" not in e.message, e
+    e = error("over {{ spread.n_pairs[0] }} pairs")
+    assert "{{ spread.n_pairs | grouped }}" in e.message and "fixed" not in e.message, e
+    assert "fixed(2)" in error("{{ spread.sd_small }}").message
+
+
 def test_filter_on_a_group_or_a_string() -> None:
     assert "a group of results" in error("{{ spread | fixed(2) }}").message
     assert "'spread.name' = 'H'" in error("{{ spread.name | fixed(2) }}").message

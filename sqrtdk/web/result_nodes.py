@@ -56,13 +56,19 @@ class Quantity(Node):
             f"'{self.path}' is one value, with no parts: '{self.path}"
             f"{f'[{key}]' if isinstance(key, int) else f'.{key}'}' is no result; quote "
             f"{self.path} itself" + ("" if isinstance(self.value, str) else
-                                     f", e.g. {{{{ {self.path} | fixed(2) }}}}"))
+                                     f", e.g. {self._example()}"))
 
     def __str__(self) -> str:
         if isinstance(self.value, str):
             return self.value
         raise TypeError(f"'{self.path}' is a number: quote it through a format filter, "
-                        f"e.g. {{{{ {self.path} | fixed(2) }}}}")
+                        f"e.g. {self._example()}")
+
+    def _example(self) -> str:
+        """A quote of this number to suggest: `grouped` for a whole number (a count, a
+        dimension: fixed(2) would print 20,000.00), else `fixed(2)`."""
+        whole = isinstance(self.value, int) and not isinstance(self.value, bool)
+        return f"{{{{ {self.path} | {'grouped' if whole else 'fixed(2)'} }}}}"
 
 
 def wrap(path: str, value: Any) -> Node:
