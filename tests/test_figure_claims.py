@@ -177,3 +177,26 @@ def test_a_claim_on_one_snippet_names_a_snippet_and_no_other_snippet_stales_it(
     monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (
         b"# edited\n" if self == own else b""))
     assert claim_code(on_snippets[0].name) != before[on_snippets[0].name]
+
+
+def test_a_claim_no_sentence_relies_on_is_told_at_its_registration(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An unused claim was told at the first article with no line ('content/zh/index.md:
+    warning: …'), a file that does not hold it; it is told at the line of sqrtdk/science/
+    that registers it, where it can be removed (read as text: no experiment is imported)."""
+    import json
+    import re
+
+    from sqrtdk.options import PACKAGE_DIR
+    from sqrtdk.web.checks import LOGGER
+    committed = json.loads((PACKAGE_DIR.parent / "figures" / "results.json").read_text(
+        encoding="utf-8"))
+    name = sorted(committed["claims"])[0]
+    got = {"claims": {name: dict(results(True)["claims"]["a.b"])}, "meta": {"seed": 7}}
+    with caplog.at_level("WARNING", logger=LOGGER.name):
+        check_claims([page(tmp_path, body(WITHOUT), got)], got)
+    (said,) = [r.getMessage() for r in caplog.records if name in r.getMessage()]
+    m = re.match(r"(sqrtdk/science/\w+\.py):(\d+): warning: ", said)
+    assert m, said
+    lines = (PACKAGE_DIR.parent / m[1]).read_text(encoding="utf-8").split("\n")
+    assert f'"{name}"' in lines[int(m[2]) - 1], said

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError, display_path, line_at, where
+from ..errors import BuildError, display_path, line_at, line_of, where
 from ..log import warn
 from .embed import FOLLOW
 from .followed import followed_claims
@@ -641,8 +641,23 @@ def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
                                  "value(section, i) at each place i of the grid), or quote "
                                  "numbers that stay (a fixed place on the grid)")
     for name in sorted(set(claims) - used):
-        warn(LOGGER, pages[0].source, 0, f"claim '{name}' is checked but no sentence relies on "
-                                         f"it; mark the sentence with {{{{ claim(\"{name}\") }}}}")
+        path, line = claim_registration(name) or (pages[0].source, 0)
+        warn(LOGGER, path, line, f"claim '{name}' is checked but no sentence relies on it; "
+                                 f"mark the sentence with {{{{ claim(\"{name}\") }}}} in every "
+                                 "language, or remove the claim here")
+
+
+def claim_registration(name: str) -> tuple[Path, int] | None:
+    """The module of sqrtdk/science/ and the line where claim `name` is registered (the first
+    line holding its name in double quotes), read as text so that a text-only build imports
+    no experiment; None when no module names it so."""
+    from ..options import PACKAGE_DIR
+    needle = f'"{name}"'
+    for path in sorted((PACKAGE_DIR / "science").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if needle in text:
+            return path, line_of(text, needle)
+    return None
 
 
 UNQUOTED_DEPTH = 3      # results are judged down to `section.key.key`
