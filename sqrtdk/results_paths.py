@@ -145,20 +145,27 @@ def _check_section_paths(meta: Mapping[str, Any]) -> None:
     paths = [p for p in schema.outputs if "*" not in p]
     for pattern in meta.get("bounds", {}):
         if not any(fnmatchcase(p, pattern) or fnmatchcase(p + ".0", pattern) for p in paths):
-            _section_error(pattern, f"the bounds pattern '{pattern}' matches no declared "
+            _section_error(pattern, "bounds", f"the bounds pattern '{pattern}' matches no declared "
                            "result; " + suggest(pattern, paths, "results"))
     for path in meta.get("evidence", ()):
         if (problem := schema.unknown(path)) is not None:
-            _section_error(path, f"the evidence '{path}': {problem}")
+            _section_error(path, "evidence", f"the evidence '{path}': {problem}")
 
 
-def _section_error(path: str, message: str) -> None:
-    from .science.registry import SECTIONS
+def _section_error(path: str, key: str, message: str) -> None:
+    """Raise BuildError at the line of the section's module that names `path` (inside its
+    section), else at its `Section(...)`'s `key=` line (`bounds`, `evidence`), else at the
+    registration itself."""
+    from .science.registry import SECTIONS, load
+    load()      # the sections register on import: a text-only build imported none of them
     section, _, inside = path.partition(".")
     module = sys.modules.get(SECTIONS[section].build.__module__) if section in SECTIONS \
         else None
     file = Path(getattr(module, "__file__", None) or OUTPUTS_DIR.parent / "registry.py")
-    line = line_of(file.read_text(encoding="utf-8"), f'"{inside}"') if file.is_file() else 0
+    text = file.read_text(encoding="utf-8") if file.is_file() else ""
+    registered = line_of(text, f'"{section}", (')
+    line = (line_of(text, f'"{inside}"', start=max(registered, 1))
+            or (registered and line_of(text, f"{key}=", start=registered)) or registered)
     raise BuildError(file, line, message)
 
 

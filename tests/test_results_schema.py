@@ -134,6 +134,33 @@ def test_a_section_s_bounds_and_evidence_name_declared_results(
     assert words in e.value.message and e.value.path.name == "rulers.py"
 
 
+@pytest.mark.parametrize("key, value", [
+    ("bounds", {"rulers.*winer_share*": [0.0, 1.0]}),     # misspelt on purpose
+    ("evidence", ["rulers.example.scroes"]),              # misspelt on purpose
+])
+def test_a_section_s_misnamed_result_is_told_in_its_module_before_any_experiment_is_imported(
+        key: str, value: Any) -> None:
+    """A fresh interpreter that imported no experiment (as a text-only build, or a test
+    worker that took the results from another one) is told the experiment module's line, not
+    the registry's: the place does not depend on what was imported before."""
+    import subprocess
+    import sys
+    script = ("import json, sys\n"
+              "from sqrtdk.errors import BuildError\n"
+              "from sqrtdk.results_paths import check_results\n"
+              "results = json.load(open(sys.argv[1], encoding='utf-8'))\n"
+              f"results['meta'][{key!r}] = {value!r}\n"
+              "try:\n"
+              "    check_results(results)\n"
+              "except BuildError as e:\n"
+              "    print(e.path.name, e.line)\n")
+    done = subprocess.run([sys.executable, "-c", script,
+                           str(PROJECT_ROOT / "figures" / "results.json")],
+                          cwd=PROJECT_ROOT, capture_output=True, encoding="utf-8", check=True)
+    name, line = done.stdout.split()
+    assert name == "rulers.py" and int(line) > 0, done.stdout
+
+
 def test_the_declared_line_is_the_path_s_own(results: dict[str, Any]) -> None:
     changed = _results(results)
     del changed["spread"]["slope"]
