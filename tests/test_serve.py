@@ -431,7 +431,8 @@ def test_a_template_that_does_not_parse_is_the_authors_line(built_project: Path,
         rf"templates/article\.html:{line}: [^;]*[^.]; fix the template's syntax", lines[0]), lines
 
 
-@pytest.mark.parametrize("broken", ["{{ nope.x }}", "{{ 1 / 0 }}", '{% include "nope.html" %}'])
+@pytest.mark.parametrize("broken", ["{{ nope.x }}", "{{ 1 / 0 }}", '{% include "nope.html" %}',
+                                    "{{ nope }}", "<p title='{{ nope }}'>", "{{ nope ~ 'x' }}"])
 def test_a_template_that_fails_to_render_is_the_authors_line(built_project: Path,
                                                             tmp_path: Path, broken: str) -> None:
     """A template whose expression fails as the page is made (an undefined name, a template

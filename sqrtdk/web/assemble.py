@@ -646,7 +646,7 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
                              f"the page templates use ui string '{key}', which this file does "
                              f"not have; add {key} = \"…\" under [ui] ("
                              + suggest(key, strings.ui, "ui strings") + ")") from None
-        mistake = _template_mistake(env, e)
+        mistake = _template_mistake(env, e, context)
         if mistake is None:
             raise
         raise mistake from None
@@ -670,10 +670,16 @@ def _render(env: jinja2.Environment, name: str, context: dict[str, Any],
         raise mistake from None
 
 
-def _template_mistake(env: jinja2.Environment, e: Exception) -> BuildError | None:
+_UNDEFINED_NAME = re.compile(r"^'(\w+)' is undefined$")
+
+
+def _template_mistake(env: jinja2.Environment, e: Exception,
+                      context: Mapping[str, Any] | None = None) -> BuildError | None:
     """A template's own mistake, at its line: an error Jinja raised while rendering it (an
     undefined name, a template it includes that is not there) or one its expression raised
-    (`{{ 1 / 0 }}`); None for one raised in our code it called (a filter's bug)."""
+    (`{{ 1 / 0 }}`); None for one raised in our code it called (a filter's bug). An undefined
+    name is one whichever code found it (`{{ nope }}` is found by the escaping, in
+    markupsafe): the names the template is given (`context`) are suggested."""
     folders = [Path(p).resolve() for p in getattr(env.loader, "searchpath", [])]
     frames = []
     tb = e.__traceback__
@@ -684,12 +690,16 @@ def _template_mistake(env: jinja2.Environment, e: Exception) -> BuildError | Non
     if not ours or not frames:
         return None
     inner = frames[-1][0]
-    if inner != ours[-1][0] and not (isinstance(e, jinja2.TemplateError)
-                                     and Path(jinja2.__file__).resolve().parent in inner.parents):
+    if inner != ours[-1][0] and not isinstance(e, jinja2.UndefinedError) and not (
+            isinstance(e, jinja2.TemplateError)
+            and Path(jinja2.__file__).resolve().parent in inner.parents):
         return None
     what = f"no template '{e.name}' in the templates folder" \
         if isinstance(e, jinja2.TemplateNotFound) else \
         e.message if isinstance(e, jinja2.TemplateError) and e.message else str(e)
+    undefined = _UNDEFINED_NAME.match(what) if isinstance(e, jinja2.UndefinedError) else None
+    if undefined is not None and context is not None:
+        what = f"{what} ({suggest(undefined[1], context, 'names the template is given')})"
     return BuildError(ours[-1][0], ours[-1][1],
                       f"{type(e).__name__}: {what.rstrip('.')}; fix the template")
 
