@@ -350,6 +350,12 @@ def test_latex_display_delimiters_are_display_math(source: str, expected: list[o
     "\\[ not closed\n\nbefore the blank line \\]\n",
     "mid-line \\[x\\] is an escaped bracket\n",
     "\\[1\\]. Vaswani, and \\[a\\], b\n",              # punctuation, but no TeX inside
+    # a README's language switcher, brackets around links (GitHub shows '[ English | ... ]')
+    "\\[ [English](README.md) | \u4e2d\u6587 \\]\n",
+    "\\[ English | [\u4e2d\u6587](README_zh.md) \\]\n",
+    "\\[[\u6e90\u7801](https://example.org/a...b), [\u6e90\u7801](https://example.org/c)\\]\n",
+    "- item\n\n    \\[ ![logo](logo.png) \\]\n",
+    "\\[\n[English](README.md) | \u4e2d\u6587\n\\]\n",
 ])
 def test_an_escaped_bracket_stays_text(source: str) -> None:
     m = mask(P, source)

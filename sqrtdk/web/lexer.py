@@ -88,6 +88,11 @@ _TEX_COMMAND = re.compile(r"\\[A-Za-z]|[\^_]")
 # ... and on the `\\[` line itself, where a word such as 'file_name' may follow an escaped
 # bracket: a command, or a sub- or superscript of a group or after '^'
 _TEX_AFTER_BRACKET = re.compile(r"\\[A-Za-z]|[\^_]\{|\^")
+# a Markdown link or image in what a `\\[ … \\]` holds, `[English](README.md)`, `![a](b.png)`,
+# `[text](https://…)`: its address has a scheme, starts with '#', '.' or '/', or names a file
+# (`[0,1](x)` is TeX's); a README's language switcher, `\\[ [English](README.md) | … \\]`,
+# is such brackets, text on GitHub
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]\n]+\]\((?:[A-Za-z][A-Za-z0-9+.-]*:|[#./]|[\w-]+\.\w+[)#?])")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
@@ -591,7 +596,8 @@ class _Scanner(InlineScanner):
         rest = m["rest"].rstrip()
         if rest.endswith("\\]") and not rest.endswith("\\\\]"):
             inner = rest[:-2]
-            return i if inner.strip() and "\\]" not in inner else None
+            return i if inner.strip() and "\\]" not in inner and \
+                not _MARKDOWN_LINK.search(inner) else None
         if "\\]" in rest:
             self._text_after_close(i, rest, rest)
             return None
@@ -603,7 +609,9 @@ class _Scanner(InlineScanner):
                 self._never_closed(i, rest, self.lines[i + 1:j])
                 return None
             if text.endswith("\\]") and not text.endswith("\\\\]"):
-                return j
+                # brackets around a link, as on one line, are text
+                held = "\n".join([rest, *self.lines[i + 1:j], text])
+                return None if _MARKDOWN_LINK.search(held) else j
             if "\\]" in text:
                 self._text_after_close(j, text, "\n".join(self.lines[i:j + 1]))
         self._never_closed(i, rest, self.lines[i + 1:])
