@@ -225,6 +225,22 @@ def test_a_bracket_github_reads_as_text_is_no_link_to_the_lint(tmp_path, caplog,
     assert f"{TEST} numpy" in found[0], found      # (no placeholder in it: conftest checks)
 
 
+@pytest.mark.parametrize("bracket", [
+    f"[{TEST}]", f"[**{TEST}**]", "[1]", "\\[1\\]", f"[{NOT} [{LINK}](#x)]", f"[{NOT}`]`]",
+], ids=["words", "bold words", "a citation", "escaped", "around a link", "code holds a ']'"])
+def test_brackets_github_reads_as_text_get_no_space_on_one_side(tmp_path, caplog,
+                                                                  bracket: str) -> None:
+    """A pair of brackets that GitHub shows as text, right against Chinese (a citation,
+    `\u6587\u732e[1]\u6307\u51fa`, or d2l-zh's `[**words**]`): autocorrect, reading
+    Markdown, asks for no space around it, and the lint told its ']' alone, '] ' plus the
+    next word (its '[' was hidden as text, its ']' left for autocorrect to read as a lone
+    bracket): a space on one side only. A text bracket's ']' is hidden too; a missing space
+    elsewhere on the line is still told."""
+    assert warnings(tmp_path, f"{ZH}{bracket}{OF}{TEST}\u3002\n", caplog) == []
+    found = warnings(tmp_path, f"{ZH}{bracket}{OF}{TEST}numpy\u3002\n", caplog)
+    assert len(found) == 1 and f"{TEST} numpy" in found[0] and "] " not in found[0], found
+
+
 FIGURE = "\u56fe\uff1a"         # "figure" and a full-width colon
 OF = "\u7684"                   # a particle
 

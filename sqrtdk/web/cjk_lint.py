@@ -28,7 +28,7 @@ from ..log import SPACING, warn
 from ..textfiles import TomlFile
 from .blocks import cmark_html
 from .lexer_inline import Masked
-from .markers import PROBE_RE, TEXT_BRACKET, probe
+from .markers import PROBE_RE, TEXT_BRACKET, TEXT_BRACKET_CLOSE, probe
 
 LOGGER = logging.getLogger("sqrtdk.web.cjk_lint")
 _CONTEXT = 12            # characters shown on each side of the first difference
@@ -279,7 +279,41 @@ def _text_brackets(text: str, masked: Masked) -> str:
     # that no link, image or note reference (<sup><a>) follows
     text_at = {at[int(m.group(1))] for m in PROBE_RE.finditer(html)
                if not html.startswith(("<a ", "<img ", "<sup "), m.end())} | escaped
-    return "".join(TEXT_BRACKET if i in text_at else c for i, c in enumerate(text))
+    closes = _closing_brackets(plain, text_at)
+    return "".join(TEXT_BRACKET if i in text_at else TEXT_BRACKET_CLOSE if i in closes else c
+                   for i, c in enumerate(text))
+
+
+_BLANK_LINE = re.compile(r"\n[ \t>]*(?=\n)")
+
+
+def _closing_brackets(plain: str, opens: set[int]) -> set[int]:
+    """The ']' of `plain` that are text: the one closing each '[' at `opens` (brackets
+    nested between them paired first, none across a blank line) and every escaped one.
+    Only the '[' hidden, autocorrect read its ']' as a lone bracket and asked for a space
+    after it, `[1]\u7684` told '1] \u7684': a space on one side of the pair."""
+    closes: set[int] = set()
+    stack: list[int] = []
+    blank = {m.start() for m in _BLANK_LINE.finditer(plain)}
+    i = 0
+    while i < len(plain):
+        c = plain[i]
+        if c == "\\":                 # an escape: a bracket after it is text
+            after = plain[i + 1:i + 2]
+            if after == "]":
+                closes.add(i + 1)
+            elif after == "[":
+                stack.append(i + 1)
+            i += 2
+            continue
+        if i in blank:
+            stack.clear()
+        elif c == "[":
+            stack.append(i)
+        elif c == "]" and stack and stack.pop() in opens:
+            closes.add(i)
+        i += 1
+    return closes
 
 
 # autocorrect's own switches, in a comment (its documentation, "Disable with inline comment":
@@ -355,7 +389,8 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
                  "them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
-            stand_ins.restored(text).replace(TEXT_BRACKET, "["), "$…$"))
+            stand_ins.restored(text).replace(TEXT_BRACKET, "[").replace(
+                TEXT_BRACKET_CLOSE, "]"), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
