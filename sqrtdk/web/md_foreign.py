@@ -1363,8 +1363,11 @@ class ForeignSyntax(Treeprocessor):
                 units += [(c, k, k + 1) for k, c in enumerate(own[pos:m.start()], pos)]
                 n = int(m.group(1))
                 held = html.unescape(str(stash[n])) if n < len(stash) else ""
-                units += [("'" if c in _SINGLE_QUOTES else "\x00", m.start(), m.end())
-                          for c in held or "\x00"]
+                # smarty's quotes, each stashed as its entity; any other stashed HTML (a
+                # code block, inline code, a tag) is one unit, its quotes no markup
+                quotes = bool(held) and all(c in _SINGLE_QUOTES for c in held)
+                units += [("'", m.start(), m.end()) for _ in held] if quotes else \
+                    [("\x00", m.start(), m.end())]
                 pos = m.end()
             units += [(c, k, k + 1) for k, c in enumerate(own[pos:], pos)]
             chars = "".join("'" if c in _SINGLE_QUOTES else c for c, _, _ in units)
