@@ -1337,6 +1337,24 @@ def test_python_docstring_quotes_in_code_are_no_mediawiki_bold(tmp_path: Path,
 
 
 @pytest.mark.parametrize("text", [
+    "A quotation.\n\n-- [The Source](https://example.org/s)\n",
+    "A quotation.\n\n-- *Someone*\n", "A quotation.\n\n-- `someone`\n",
+    "A line\n--[link](#a) and text\n",
+], ids=["dashes before a link", "dashes before emphasis", "dashes before code",
+        "dashes against a link"])
+def test_a_line_mark_of_another_tool_before_an_element_on_its_line_stays_quiet(
+        tmp_path: Path, text: str) -> None:
+    """Another tool's mark that must stand alone on its line (a slide deck's '--' or
+    '???') was looked for in each piece of text between inline elements, whose end a '$'
+    took for the line's: the attribution of a quotation, '-- ' before a link
+    (ruanyf/weekly's), was told as a slide deck's marker, 'remove the line', the link
+    with it. Alone on its line it is still told (OTHER_TOOLS)."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "published as typed" in w], warned
+
+
+@pytest.mark.parametrize("text", [
     "The rate is 3 /s and 5 m/ here.\n", "A fraction 1 /n of 2/ here.\n",
     "Per 5 /sec or per km/ too.\n", "So 10 /min or km2/ here.\n",
     "Copy /data or my_runs/ there.\n", "Read /notes.md or the drafts/ folder.\n",

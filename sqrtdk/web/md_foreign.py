@@ -917,6 +917,17 @@ _SPACED_STRONG = re.compile(r"(?<![*_\w])(\*\*|__)([ \t]+[^*_\s](?:[^*_\n]*?[^*_
                             r"|[^*_\s](?:[^*_\n]*?[^*_\s])?[ \t]+)\1(?![*_])")
 
 
+_NOT_EDGE = re.compile(f"[^{_EDGE}]")
+
+
+def _line_goes_on(joined: str, at: int) -> bool:
+    """Whether the first character of `joined` (a block's slots joined by _EDGE) from `at`
+    that is no _EDGE is no line break: more of the line follows there (or only elements,
+    such as code, whose text is no slot)."""
+    m = _NOT_EDGE.search(joined, at)
+    return m is None or m.group(0) != "\n"
+
+
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     """Whether `span` shares a character with one of `spans`."""
     return any(span[0] < end and start < span[1] for start, end in spans)
@@ -995,7 +1006,12 @@ class ForeignSyntax(Treeprocessor):
                 offsets.append(offsets[-1] + len(inert) + len(_EDGE))
             # the slots a pattern is matched in (no pattern matches an empty text), and the
             # block's own text, where the patterns of a block's start look
-            live = [(k, texts[k], inert) for k, inert in enumerate(matched) if inert]
+            # a slot that more of its line follows (an element, or the text after one) is
+            # matched with an _EDGE after it, so that its end is no line's end to a '$'
+            # (`-- [source](…)`, a quotation's attribution, is no slide marker '--' alone)
+            live = [(k, texts[k], inert + _EDGE if k + 1 < len(texts) and
+                     _line_goes_on(joined, offsets[k] + len(inert)) else inert)
+                    for k, inert in enumerate(matched) if inert]
             own_text = live[:1] if matched[0] else []
             # in `joined`: see _CLAIMING (a lost star's asterisk is told once, as bold)
             claimed: list[tuple[int, int]] = self._lost_stars(block, texts, matched, offsets)
@@ -1009,7 +1025,8 @@ class ForeignSyntax(Treeprocessor):
                 for k, (own, el, slot), inert in own_text if at_start else live:
                     # every one in the slot, not only its first: two on one line are two
                     # places to fix, told in one build
-                    spans = [m.span() for m in pattern.finditer(inert)]
+                    # (one that takes in the _EDGE spans the element: `joined`'s, below)
+                    spans = [m.span() for m in pattern.finditer(inert) if m.end() <= len(own)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
                         if _overlaps(where, claimed):
