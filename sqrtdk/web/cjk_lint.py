@@ -16,6 +16,7 @@ quotes U+201C/U+201D or corner brackets U+300C/U+300D, one style per language: `
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -51,10 +52,26 @@ class Finding:
     new: str
 
 
+# autocorrect's rules but one: its space-dash, a space on each side of a hyphen between two
+# Chinese characters, told d2l-zh's '\u7f16\u7801\u5668-\u89e3\u7801\u5668'
+# ('encoder-decoder') to read better as a spaced hyphen, which no Chinese style writes: the
+# short hyphen joins related words with no space around it (GB/T 15834-2011, 4.13), and a
+# dash is the full-width '\u2014\u2014'
+_CONFIG = '{"rules": {"space-dash": 0}}'
+
+
+@functools.cache
+def _autocorrect() -> Any:
+    """The autocorrect_py module, its rules set up as _CONFIG says (once per process)."""
+    import autocorrect_py
+    # (the package's type stub leaves out load_config, which its module has)
+    autocorrect_py.load_config(_CONFIG)  # type: ignore[attr-defined]
+    return autocorrect_py
+
+
 def findings(text: str, name: str = "index.md") -> list[Finding]:
     """What autocorrect's linter says about `text` (Markdown with formulas masked)."""
-    import autocorrect_py
-    result = autocorrect_py.lint_for(text, name)
+    result = _autocorrect().lint_for(text, name)
     return [Finding(int(r.line), str(r.old), str(r.new)) for r in result.lines]
 
 
@@ -498,12 +515,12 @@ def lint_strings(file: TomlFile, quotes: str | None, where: str = "") -> int:
     `where`: the article's path and line of its first such mark, which the warning names:
     an article pasted in with another style than the interface's is told where it is);
     returns how many."""
-    import autocorrect_py
+    autocorrect = _autocorrect()
     found = 0
     for table, key, text in _strings_of(file.data):
         line = file.line_of(table, key)
         name = f"[{table}] {key}" if table else key
-        wants = autocorrect_py.format(text)
+        wants = autocorrect.format(text)
         half = HALF.search(text)
         other = [st for st in quote_styles(text) if quotes and st != quotes]
         if wants != text:
