@@ -137,6 +137,11 @@ _CJK_TILDE = r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?![\s~]|" + _PUNCTUATION + ")"
 # before a space, a punctuation mark or the text's end
 _CLOSING_TILDE = (r"(?:(?<![\s~])(?<!" + _PUNCTUATION + r")~|(?<=" + _PUNCTUATION
                   + r")(?<!~)~(?=\s|" + _PUNCTUATION + r"|$))(?!~)")
+# a single tilde of a range of numbers, `3~5`, that opens GitHub's strikethrough (left-
+# flanking: before no space and no punctuation mark; not a subscript's, `2~3~`, told as one,
+# nor the one closing it, `H~2~O`)
+_RANGE_TILDE = (r"(?<=[0-9])(?<!~\w)(?<!~\w\w)(?<!~\w{3})~(?![A-Za-z0-9+-]{1,6}~(?!~))"
+                r"(?![\s~]|" + _PUNCTUATION + ")")
 # a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
@@ -834,6 +839,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `\u4e3a~/data\uff0c\u6216\u8005~/code` is text on GitHub too)
     (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
      "highlighting '==…=='", "<mark>…</mark>"),
+    # two ranges of numbers in a paragraph, `3~5 \u4e2a\uff0c\u6216 7~9 \u4e2a` (`16~32`,
+    # `1e-4~5e-4`): GitHub strikes from the first range's tilde to the second's
+    (re.compile(_RANGE_TILDE + r"[^~]*?" + _CLOSING_TILDE),
+     False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
+     "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
+     "strikes"),
     (re.compile(_CJK_TILDE + r"[^~]*?" + _CLOSING_TILDE),
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
