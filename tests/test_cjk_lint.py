@@ -173,6 +173,18 @@ def test_a_hyphen_joining_chinese_words_is_not_told_to_take_spaces(tmp_path, cap
     assert toml_warnings(tmp_path, f'[ui]\na = "{ENCODER}-{DECODER}"\n', caplog) == []
 
 
+def test_the_text_a_warning_gives_is_one_the_rules_accept(tmp_path, caplog):
+    """Full-width Latin letters and digits beside Chinese (an input method's, 'GPU' and
+    '123' typed full-width) were told to read better as the half-width letters with no
+    space, which the next build told again (autocorrect makes them half-width in one pass
+    and spaces them in the next): the text a warning gives is now autocorrect's until it
+    changes nothing more."""
+    full = "\uff27\uff30\uff35"                   # 'GPU' in full-width letters
+    found = warnings(tmp_path, f"{ZH}{full}{TEST}\uff11\uff12\u3002\n", caplog)
+    wants = found[0].split(" reads better as ")[-1] if found else ""
+    assert len(found) == 1 and f"{ZH} GPU {TEST} 12\u3002" in wants, found
+
+
 def test_numbers_fields_and_formulas_in_a_string_are_not_punctuation(tmp_path, caplog):
     text = (f'[ui]\na = "d = {{d:,}}{COMMA}{SHARE} 1,024"\nb = "{SHARE} p(1 \u2212 p)"\n'
             f'c = "{{p}}(1 \u2212 {{p}}) = {{s}}"\n[fig]\nd = "{FIG}\\n{{n}}"\n')

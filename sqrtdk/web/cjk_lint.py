@@ -71,8 +71,22 @@ def _autocorrect() -> Any:
 
 def findings(text: str, name: str = "index.md") -> list[Finding]:
     """What autocorrect's linter says about `text` (Markdown with formulas masked)."""
-    result = _autocorrect().lint_for(text, name)
-    return [Finding(int(r.line), str(r.old), str(r.new)) for r in result.lines]
+    autocorrect = _autocorrect()
+    result = autocorrect.lint_for(text, name)
+    return [Finding(int(r.line), str(r.old), _settled(autocorrect, str(r.new), name))
+            for r in result.lines]
+
+
+def _settled(autocorrect: Any, line: str, name: str) -> str:
+    """`line` as autocorrect leaves it after as many passes as change it (at most a few):
+    one pass makes full-width letters and digits half-width, 'GPU' typed full-width beside
+    Chinese, and only the next spaces them, so the text a warning gave was warned again."""
+    for _ in range(4):
+        again = str(autocorrect.format_for(line, name))
+        if again == line:
+            break
+        line = again
+    return line
 
 
 def excerpt(old: str, new: str, written: Callable[[str], str] = lambda text: text
