@@ -178,11 +178,15 @@ def test_the_text_a_warning_gives_is_one_the_rules_accept(tmp_path, caplog):
     '123' typed full-width) were told to read better as the half-width letters with no
     space, which the next build told again (autocorrect makes them half-width in one pass
     and spaces them in the next): the text a warning gives is now autocorrect's until it
-    changes nothing more."""
+    changes nothing more, in the article and in the strings."""
     full = "\uff27\uff30\uff35"                   # 'GPU' in full-width letters
     found = warnings(tmp_path, f"{ZH}{full}{TEST}\uff11\uff12\u3002\n", caplog)
     wants = found[0].split(" reads better as ")[-1] if found else ""
     assert len(found) == 1 and f"{ZH} GPU {TEST} 12\u3002" in wants, found
+    caplog.clear()
+    found = toml_warnings(tmp_path, f'[ui]\na = "{ZH}{full}{TEST}"\n', caplog)
+    assert len(found) == 1 and f"{ZH} GPU {TEST}" in found[0].split(" reads better as ")[-1], \
+        found
 
 
 def test_numbers_fields_and_formulas_in_a_string_are_not_punctuation(tmp_path, caplog):

@@ -73,16 +73,18 @@ def findings(text: str, name: str = "index.md") -> list[Finding]:
     """What autocorrect's linter says about `text` (Markdown with formulas masked)."""
     autocorrect = _autocorrect()
     result = autocorrect.lint_for(text, name)
-    return [Finding(int(r.line), str(r.old), _settled(autocorrect, str(r.new), name))
+    return [Finding(int(r.line), str(r.old),
+                    _settled(lambda line: str(autocorrect.format_for(line, name)), str(r.new)))
             for r in result.lines]
 
 
-def _settled(autocorrect: Any, line: str, name: str) -> str:
-    """`line` as autocorrect leaves it after as many passes as change it (at most a few):
-    one pass makes full-width letters and digits half-width, 'GPU' typed full-width beside
-    Chinese, and only the next spaces them, so the text a warning gave was warned again."""
+def _settled(step: Callable[[str], str], line: str) -> str:
+    """`line` as autocorrect's `step` leaves it after as many passes as change it (at most
+    a few): one pass makes full-width letters and digits half-width, 'GPU' typed full-width
+    beside Chinese, and only the next spaces them, so the text a warning gave was warned
+    again."""
     for _ in range(4):
-        again = str(autocorrect.format_for(line, name))
+        again = step(line)
         if again == line:
             break
         line = again
@@ -534,7 +536,7 @@ def lint_strings(file: TomlFile, quotes: str | None, where: str = "") -> int:
     for table, key, text in _strings_of(file.data):
         line = file.line_of(table, key)
         name = f"[{table}] {key}" if table else key
-        wants = autocorrect.format(text)
+        wants = _settled(lambda t: str(autocorrect.format(t)), text)
         half = HALF.search(text)
         other = [st for st in quote_styles(text) if quotes and st != quotes]
         if wants != text:
