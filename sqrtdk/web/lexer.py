@@ -50,7 +50,7 @@ import logging
 import re
 from pathlib import Path
 
-from ..errors import BuildError
+from ..errors import BuildError, shortened
 from ..log import warn
 from ..markup import paren_formulas
 from .comments import drop_comments
@@ -82,6 +82,8 @@ _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u30
 _EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\}|\((?=[A-Za-z])[\w:.-]+\))"
                              r"[ \t]*$")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
+# a Chinese character (CJK Unified Ideographs, their Extension A and Compatibility block)
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # a TeX command, subscript or superscript: what a `\\[` never closed holds when a formula
 # was meant (an escaped bracket's text, `\\[1] Smith`, holds none)
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]|[\^_]")
@@ -642,11 +644,25 @@ class _Scanner(InlineScanner):
                                     "'\\]' must end its line: put the mark inside the formula, "
                                     "before the '\\]' (bracketed text is written [ … ])")
 
+    def _words_alone(self, i: int, tex: str) -> None:
+        """A `\\[ … \\]` formula of Chinese words and no TeX (no command, script, brace or
+        '='), '\\[ <Chinese> | English \\]' or '\\[ <a tag> \\]', is Markdown's escaped
+        brackets around words on GitHub: still a formula here, but a warning at line i."""
+        if _HAN.search(tex) and not _TEX_LIKE.search(tex):
+            words = shortened(" ".join(tex.split()), 40)
+            warn(LOGGER, self.path, i + 1,
+                 f"'\\[ {words} \\]' is typeset as a display formula (LaTeX's "
+                 "delimiters), but holds words and no TeX: GitHub shows it as the words in "
+                 "brackets; for brackets as text, write them without the backslashes, "
+                 f"'[ {words} ]'; for a formula, put its words in \\text{{…}}")
+
     def bracket_display(self, i: int, m: re.Match[str], end: int) -> int:
         """A display formula `\\[ … \\]` from line i to line `end` (see bracket_end)."""
         prefix, cont = m["prefix"], _continuation_prefix(m["prefix"])
         if end == i:
-            self.out.append(prefix + self.formula(m["rest"].rstrip()[:-2].strip(), True, i + 1))
+            tex = m["rest"].rstrip()[:-2].strip()
+            self._words_alone(i, tex)
+            self.out.append(prefix + self.formula(tex, True, i + 1))
             return i + 1
         body = [m["rest"]] if m["rest"].strip() else []
         for raw in self.lines[i + 1:end + 1]:
@@ -656,6 +672,7 @@ class _Scanner(InlineScanner):
         if not tex:
             raise self.error(i + 1, "empty display formula; put the TeX between '\\[' and "
                                     "'\\]'")
+        self._words_alone(i, tex)
         self.out.append(prefix + self.formula(tex, True, i + 1,
                                               i + 1 if m["rest"].strip() else i + 2))
         self.out += [cont + FILLER] * (end - i)
