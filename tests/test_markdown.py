@@ -1354,6 +1354,25 @@ def test_a_line_mark_of_another_tool_before_an_element_on_its_line_stays_quiet(
     assert not [w for w in warned if "published as typed" in w], warned
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quotes_inside_inline_html_code_are_shown_as_typed(tmp_path: Path, lang: str) -> None:
+    """Inline HTML's `<code>` (README's form for code holding a pipe in a table), `<kbd>`
+    and `<samp>` hold code, shown as typed on GitHub: smarty curled its quotes and made
+    '...' an ellipsis (Latin pages), the CJK pages paired its quotes as the prose's
+    (`print("hi")` became print(\u201chi\u201d)), and '''doc''' in it was told as
+    MediaWiki's bold. The quotes of the prose around are still curled."""
+    body = ("| a | b |\n|---|---|\n| <code>print(\"hi\")</code> | <kbd>'x'</kbd> |\n\n"
+            "Run <samp>echo \"ok\" ...</samp> and <code>'''doc''' $x$</code>, "
+            "\"said\" then.\n")
+    with captured() as warned:
+        made = html(tmp_path, body, lang=lang)
+    assert '<code>print("hi")</code>' in made and "<kbd>'x'</kbd>" in made, made
+    assert "<samp>echo \"ok\" ...</samp>" in made and "<code>'''doc''' " in made, made
+    assert '"said"' not in made and "said" in made, made          # curled or paired
+    assert "math" in made.split("'''doc'''")[1][:200], made
+    assert not [w for w in warned if "MediaWiki" in w or "odd number" in w], warned
+
+
 @pytest.mark.parametrize("text", [
     "The rate is 3 /s and 5 m/ here.\n", "A fraction 1 /n of 2/ here.\n",
     "Per 5 /sec or per km/ too.\n", "So 10 /min or km2/ here.\n",
