@@ -155,6 +155,40 @@ def test_a_string_joined_with_english_punctuation_is_warned_at_its_line(tmp_path
     assert all("[ui] " in m for m in found)
 
 
+# "encoder" and "decoder", joined by a hyphen as a compound term
+ENCODER, DECODER = "\u7f16\u7801\u5668", "\u89e3\u7801\u5668"
+
+
+def test_a_hyphen_joining_chinese_words_is_not_told_to_take_spaces(tmp_path, caplog):
+    """'encoder-decoder' written in Chinese with a hyphen, as d2l-zh writes it throughout
+    (GB/T 15834-2011, 4.13: the short hyphen joins related words, no space around it), was
+    told to read better as 'encoder - decoder' (autocorrect's space-dash rule), a spaced
+    hyphen no Chinese style writes (a dash is '\u2014\u2014'). That rule alone is off, in
+    the article and in the strings; a missing space on the same line is still told."""
+    line = f"{ZH}{ENCODER}-{DECODER}{COMMA}{TEST}"
+    assert warnings(tmp_path, f"{line}\u3002\n", caplog) == []
+    found = warnings(tmp_path, f"{line}numpy\u3002\n", caplog)
+    assert len(found) == 1 and f"{TEST} numpy" in found[0] and " - " not in found[0], found
+    caplog.clear()
+    assert toml_warnings(tmp_path, f'[ui]\na = "{ENCODER}-{DECODER}"\n', caplog) == []
+
+
+def test_the_text_a_warning_gives_is_one_the_rules_accept(tmp_path, caplog):
+    """Full-width Latin letters and digits beside Chinese (an input method's, 'GPU' and
+    '123' typed full-width) were told to read better as the half-width letters with no
+    space, which the next build told again (autocorrect makes them half-width in one pass
+    and spaces them in the next): the text a warning gives is now autocorrect's until it
+    changes nothing more, in the article and in the strings."""
+    full = "\uff27\uff30\uff35"                   # 'GPU' in full-width letters
+    found = warnings(tmp_path, f"{ZH}{full}{TEST}\uff11\uff12\u3002\n", caplog)
+    wants = found[0].split(" reads better as ")[-1] if found else ""
+    assert len(found) == 1 and f"{ZH} GPU {TEST} 12\u3002" in wants, found
+    caplog.clear()
+    found = toml_warnings(tmp_path, f'[ui]\na = "{ZH}{full}{TEST}"\n', caplog)
+    assert len(found) == 1 and f"{ZH} GPU {TEST}" in found[0].split(" reads better as ")[-1], \
+        found
+
+
 def test_numbers_fields_and_formulas_in_a_string_are_not_punctuation(tmp_path, caplog):
     text = (f'[ui]\na = "d = {{d:,}}{COMMA}{SHARE} 1,024"\nb = "{SHARE} p(1 \u2212 p)"\n'
             f'c = "{{p}}(1 \u2212 {{p}}) = {{s}}"\n[fig]\nd = "{FIG}\\n{{n}}"\n')
@@ -223,6 +257,22 @@ def test_a_bracket_github_reads_as_text_is_no_link_to_the_lint(tmp_path, caplog,
     found = warnings(tmp_path, text, caplog)
     assert len(found) == 1 and found[0].startswith(f"{tmp_path / 'index.md'}:5: "), found
     assert f"{TEST} numpy" in found[0], found      # (no placeholder in it: conftest checks)
+
+
+@pytest.mark.parametrize("bracket", [
+    f"[{TEST}]", f"[**{TEST}**]", "[1]", "\\[1\\]", f"[{NOT} [{LINK}](#x)]", f"[{NOT}`]`]",
+], ids=["words", "bold words", "a citation", "escaped", "around a link", "code holds a ']'"])
+def test_brackets_github_reads_as_text_get_no_space_on_one_side(tmp_path, caplog,
+                                                                  bracket: str) -> None:
+    """A pair of brackets that GitHub shows as text, right against Chinese (a citation,
+    `\u6587\u732e[1]\u6307\u51fa`, or d2l-zh's `[**words**]`): autocorrect, reading
+    Markdown, asks for no space around it, and the lint told its ']' alone, '] ' plus the
+    next word (its '[' was hidden as text, its ']' left for autocorrect to read as a lone
+    bracket): a space on one side only. A text bracket's ']' is hidden too; a missing space
+    elsewhere on the line is still told."""
+    assert warnings(tmp_path, f"{ZH}{bracket}{OF}{TEST}\u3002\n", caplog) == []
+    found = warnings(tmp_path, f"{ZH}{bracket}{OF}{TEST}numpy\u3002\n", caplog)
+    assert len(found) == 1 and f"{TEST} numpy" in found[0] and "] " not in found[0], found
 
 
 FIGURE = "\u56fe\uff1a"         # "figure" and a full-width colon

@@ -344,12 +344,42 @@ def test_latex_display_delimiters_are_display_math(source: str, expected: list[o
     assert tex(source) == expected
 
 
+@pytest.mark.parametrize("source, told", [
+    ("\\[ \u4e2d\u6587 | English \\]\n", True),          # a language switcher, no link
+    ("text\n\n\\[ \u66f4\u65b0\u65e5\u5fd7 \\]\n", True),  # a section's tag in brackets
+    ("\\[\n\u4e2d\u6587\n\\]\n", True),
+    ("\\[ \\text{\u901f\u5ea6} = v \\]\n", False),       # words in \text: a formula
+    ("\\[ \u8ddd\u79bb \\times \u65f6\u95f4 \\]\n", False),
+    ("\\[ x + y \\]\n", False),
+], ids=["words and a bar", "words", "own lines", "text command", "a command", "no chinese"])
+def test_a_latex_display_formula_of_chinese_words_alone_is_warned(source: str,
+                                                                  told: bool) -> None:
+    """'\\[ <Chinese> | English \\]' (a README's language line without its link) or
+    '\\[ <Chinese words> \\]' is Markdown's escaped brackets around words on GitHub, and
+    was typeset here as a display formula with no word: one of Chinese words and no TeX (no
+    command, script, brace or '=') is still a formula, but told at its line."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        m = mask(P, source)
+    assert len(m.formulas) == 1
+    assert bool(warned) == told, warned
+    if told:
+        assert f"{P}:{source.count(chr(10), 0, source.index(chr(92)))+ 1}:" in warned[0], warned
+        assert "\\text{" in warned[0] and "without the backslashes" in warned[0], warned
+
+
 @pytest.mark.parametrize("source", [
     "\\[1\\] Vaswani et al., 2017.\n",                   # Markdown's escaped brackets
     "\\[citation needed\\] and more text\n",
     "\\[ not closed\n\nbefore the blank line \\]\n",
     "mid-line \\[x\\] is an escaped bracket\n",
     "\\[1\\]. Vaswani, and \\[a\\], b\n",              # punctuation, but no TeX inside
+    # a README's language switcher, brackets around links (GitHub shows '[ English | ... ]')
+    "\\[ [English](README.md) | \u4e2d\u6587 \\]\n",
+    "\\[ English | [\u4e2d\u6587](README_zh.md) \\]\n",
+    "\\[[\u6e90\u7801](https://example.org/a...b), [\u6e90\u7801](https://example.org/c)\\]\n",
+    "- item\n\n    \\[ ![logo](logo.png) \\]\n",
+    "\\[\n[English](README.md) | \u4e2d\u6587\n\\]\n",
 ])
 def test_an_escaped_bracket_stays_text(source: str) -> None:
     m = mask(P, source)

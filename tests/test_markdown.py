@@ -1322,6 +1322,58 @@ def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> 
 
 
 @pytest.mark.parametrize("text", [
+    "```python\n'''Attention scores.'''\ndef f():\n    '''Return 1.'''\n```\n",
+    "Code: `'''doc'''` and ``x = '''a'''`` here.\n",
+], ids=["docstrings in a fence", "docstrings in inline code"])
+def test_python_docstring_quotes_in_code_are_no_mediawiki_bold(tmp_path: Path,
+                                                                text: str) -> None:
+    """Python's docstring quotes inside a fenced code block (datawhalechina/happy-llm's
+    attention code) were told as MediaWiki's bold, quoting the code block's HTML as what
+    was typed: smarty's quotes are read from Markdown's stash, and every stashed piece of
+    HTML (a code block, inline code, an HTML tag) was read character by character."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "MediaWiki" in w], warned
+
+
+@pytest.mark.parametrize("text", [
+    "A quotation.\n\n-- [The Source](https://example.org/s)\n",
+    "A quotation.\n\n-- *Someone*\n", "A quotation.\n\n-- `someone`\n",
+    "A line\n--[link](#a) and text\n",
+], ids=["dashes before a link", "dashes before emphasis", "dashes before code",
+        "dashes against a link"])
+def test_a_line_mark_of_another_tool_before_an_element_on_its_line_stays_quiet(
+        tmp_path: Path, text: str) -> None:
+    """Another tool's mark that must stand alone on its line (a slide deck's '--' or
+    '???') was looked for in each piece of text between inline elements, whose end a '$'
+    took for the line's: the attribution of a quotation, '-- ' before a link
+    (ruanyf/weekly's), was told as a slide deck's marker, 'remove the line', the link
+    with it. Alone on its line it is still told (OTHER_TOOLS)."""
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "published as typed" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quotes_inside_inline_html_code_are_shown_as_typed(tmp_path: Path, lang: str) -> None:
+    """Inline HTML's `<code>` (README's form for code holding a pipe in a table), `<kbd>`
+    and `<samp>` hold code, shown as typed on GitHub: smarty curled its quotes and made
+    '...' an ellipsis (Latin pages), the CJK pages paired its quotes as the prose's
+    (`print("hi")` became print(\u201chi\u201d)), and '''doc''' in it was told as
+    MediaWiki's bold. The quotes of the prose around are still curled."""
+    body = ("| a | b |\n|---|---|\n| <code>print(\"hi\")</code> | <kbd>'x'</kbd> |\n\n"
+            "Run <samp>echo \"ok\" ...</samp> and <code>'''doc''' $x$</code>, "
+            "\"said\" then.\n")
+    with captured() as warned:
+        made = html(tmp_path, body, lang=lang)
+    assert '<code>print("hi")</code>' in made and "<kbd>'x'</kbd>" in made, made
+    assert "<samp>echo \"ok\" ...</samp>" in made and "<code>'''doc''' " in made, made
+    assert '"said"' not in made and "said" in made, made          # curled or paired
+    assert "math" in made.split("'''doc'''")[1][:200], made
+    assert not [w for w in warned if "MediaWiki" in w or "odd number" in w], warned
+
+
+@pytest.mark.parametrize("text", [
     "The rate is 3 /s and 5 m/ here.\n", "A fraction 1 /n of 2/ here.\n",
     "Per 5 /sec or per km/ too.\n", "So 10 /min or km2/ here.\n",
     "Copy /data or my_runs/ there.\n", "Read /notes.md or the drafts/ folder.\n",
@@ -1656,7 +1708,10 @@ def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> Non
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("zh", "\u6bcf\u6279 3~5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),   # ranges
+    # a range alone in its paragraph, and two with a space after the first tilde (two in
+    # one paragraph, `3~5 ... 7~9`, are struck on GitHub: told, see
+    # test_marks_right_after_a_chinese_character_warn_at_their_line)
+    ("zh", "\u6bcf\u6279 3~5 \u4e2a\u3002\n\n\u6bcf\u6279 3~ 5 \u4e2a\uff0c\u5171 7~9 \u6279\u3002\n"),
     ("en", "If a == b and b == c, then 2^10 and x^2 hold.\n"),
     ("en", "Copy ~/.config to ~/backup, about ~5 or ~ 6 files.\n"),
     ("en", "A :term: and a {set} before `code` with spaces: see `x`.\n"),
@@ -3407,12 +3462,16 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
     ("这里是==高亮==的词。\n", "highlighting '==…=='"),          # Typora's, after Chinese
     ("这是~删除~的词。\n", "strikethrough '~…~'"),              # GitHub strikes it
     ("周一~周五，周六~周日。\n", "strikethrough '~…~'"),        # a range GitHub strikes
+    ("取 3~5 个，或 7~9 个。\n", "strikethrough '~…~'"),        # two ranges of numbers
+    ("学习率取1e-4~5e-4，批量取16~32。\n", "strikethrough '~…~'"),
 ])
 def test_marks_right_after_a_chinese_character_warn_at_their_line(tmp_path: Path, text: str,
                                                                   what: str) -> None:
     """`==mark==` and a single tilde's pair right after a Chinese character were left out
     with the letters and digits before them (`a==b`, `3~5`): published as typed with no
-    word, where Typora highlights and GitHub strikes."""
+    word, where Typora highlights and GitHub strikes. So were two ranges of numbers in one
+    paragraph (so-large-lm, d2l-zh write `3~5`), whose tildes GitHub pairs and strikes
+    between: told too (a subscript's `H~2~O` before a range stays a subscript's)."""
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text, lang="zh")
     got = [w for w in warned if what in w]

@@ -16,6 +16,7 @@ quotes U+201C/U+201D or corner brackets U+300C/U+300D, one style per language: `
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from ..log import SPACING, warn
 from ..textfiles import TomlFile
 from .blocks import cmark_html
 from .lexer_inline import Masked
-from .markers import PROBE_RE, TEXT_BRACKET, probe
+from .markers import PROBE_RE, TEXT_BRACKET, TEXT_BRACKET_CLOSE, probe
 
 LOGGER = logging.getLogger("sqrtdk.web.cjk_lint")
 _CONTEXT = 12            # characters shown on each side of the first difference
@@ -51,11 +52,43 @@ class Finding:
     new: str
 
 
+# autocorrect's rules but one: its space-dash, a space on each side of a hyphen between two
+# Chinese characters, told d2l-zh's '\u7f16\u7801\u5668-\u89e3\u7801\u5668'
+# ('encoder-decoder') to read better as a spaced hyphen, which no Chinese style writes: the
+# short hyphen joins related words with no space around it (GB/T 15834-2011, 4.13), and a
+# dash is the full-width '\u2014\u2014'
+_CONFIG = '{"rules": {"space-dash": 0}}'
+
+
+@functools.cache
+def _autocorrect() -> Any:
+    """The autocorrect_py module, its rules set up as _CONFIG says (once per process)."""
+    import autocorrect_py
+    # (the package's type stub leaves out load_config, which its module has)
+    autocorrect_py.load_config(_CONFIG)  # type: ignore[attr-defined]
+    return autocorrect_py
+
+
 def findings(text: str, name: str = "index.md") -> list[Finding]:
     """What autocorrect's linter says about `text` (Markdown with formulas masked)."""
-    import autocorrect_py
-    result = autocorrect_py.lint_for(text, name)
-    return [Finding(int(r.line), str(r.old), str(r.new)) for r in result.lines]
+    autocorrect = _autocorrect()
+    result = autocorrect.lint_for(text, name)
+    return [Finding(int(r.line), str(r.old),
+                    _settled(lambda line: str(autocorrect.format_for(line, name)), str(r.new)))
+            for r in result.lines]
+
+
+def _settled(step: Callable[[str], str], line: str) -> str:
+    """`line` as autocorrect's `step` leaves it after as many passes as change it (at most
+    a few): one pass makes full-width letters and digits half-width, 'GPU' typed full-width
+    beside Chinese, and only the next spaces them, so the text a warning gave was warned
+    again."""
+    for _ in range(4):
+        again = step(line)
+        if again == line:
+            break
+        line = again
+    return line
 
 
 def excerpt(old: str, new: str, written: Callable[[str], str] = lambda text: text
@@ -279,7 +312,41 @@ def _text_brackets(text: str, masked: Masked) -> str:
     # that no link, image or note reference (<sup><a>) follows
     text_at = {at[int(m.group(1))] for m in PROBE_RE.finditer(html)
                if not html.startswith(("<a ", "<img ", "<sup "), m.end())} | escaped
-    return "".join(TEXT_BRACKET if i in text_at else c for i, c in enumerate(text))
+    closes = _closing_brackets(plain, text_at)
+    return "".join(TEXT_BRACKET if i in text_at else TEXT_BRACKET_CLOSE if i in closes else c
+                   for i, c in enumerate(text))
+
+
+_BLANK_LINE = re.compile(r"\n[ \t>]*(?=\n)")
+
+
+def _closing_brackets(plain: str, opens: set[int]) -> set[int]:
+    """The ']' of `plain` that are text: the one closing each '[' at `opens` (brackets
+    nested between them paired first, none across a blank line) and every escaped one.
+    Only the '[' hidden, autocorrect read its ']' as a lone bracket and asked for a space
+    after it, `[1]\u7684` told '1] \u7684': a space on one side of the pair."""
+    closes: set[int] = set()
+    stack: list[int] = []
+    blank = {m.start() for m in _BLANK_LINE.finditer(plain)}
+    i = 0
+    while i < len(plain):
+        c = plain[i]
+        if c == "\\":                 # an escape: a bracket after it is text
+            after = plain[i + 1:i + 2]
+            if after == "]":
+                closes.add(i + 1)
+            elif after == "[":
+                stack.append(i + 1)
+            i += 2
+            continue
+        if i in blank:
+            stack.clear()
+        elif c == "[":
+            stack.append(i)
+        elif c == "]" and stack and stack.pop() in opens:
+            closes.add(i)
+        i += 1
+    return closes
 
 
 # autocorrect's own switches, in a comment (its documentation, "Disable with inline comment":
@@ -355,7 +422,8 @@ def lint_chinese(path: Path, masked_text: str, masked: Masked,
                  "them ASCII spaces)")
             continue
         was, wants = excerpt(f.old, f.new, lambda text: masked.as_written(
-            stand_ins.restored(text).replace(TEXT_BRACKET, "["), "$…$"))
+            stand_ins.restored(text).replace(TEXT_BRACKET, "[").replace(
+                TEXT_BRACKET_CLOSE, "]"), "$…$"))
         warn(LOGGER, path, f.line, f"{SPACING}: '{was}' reads better as "
              f"'{wants}' ({FIX_ARTICLE})")
     return len(found)
@@ -463,12 +531,12 @@ def lint_strings(file: TomlFile, quotes: str | None, where: str = "") -> int:
     `where`: the article's path and line of its first such mark, which the warning names:
     an article pasted in with another style than the interface's is told where it is);
     returns how many."""
-    import autocorrect_py
+    autocorrect = _autocorrect()
     found = 0
     for table, key, text in _strings_of(file.data):
         line = file.line_of(table, key)
         name = f"[{table}] {key}" if table else key
-        wants = autocorrect_py.format(text)
+        wants = _settled(lambda t: str(autocorrect.format(t)), text)
         half = HALF.search(text)
         other = [st for st in quote_styles(text) if quotes and st != quotes]
         if wants != text:

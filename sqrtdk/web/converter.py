@@ -36,6 +36,8 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | FootnoteNumbers   | sqrtdk-note-numbers| 19.5 | after inline made the references; before      |
 |                   |                    |      | footnote-reorder sorts the notes by them      |
 | FigureProcessor   | sqrtdk-figures     | 18   | after inline (images exist)                   |
+| HtmlCodeText      | sqrtdk-html-code-text | 7.7 | before smarty and the CJK quotes: inline  |
+|                   |                    |      | HTML code's quotes and '...' kept as typed    |
 | CjkLineJoin       | sqrtdk-cjk-join    | 7.5  | after attr_list removed `{…}`; text is final  |
 | CjkQuotes         | sqrtdk-cjk-quotes  | 7    | CJK pages: pairs `"` (smarty's are off there) |
 | CjkSingleQuotes   | sqrtdk-single-quotes | 6.95 | CJK pages: pairs `'`, curls apostrophes    |
@@ -136,6 +138,7 @@ from .md_text import (
     CjkQuotes,
     CodeSpans,
     EnglishQuotes,
+    HtmlCodeText,
     KeepWhole,
     LabelGlue,
     LangMarks,
@@ -230,6 +233,7 @@ class ArticleExtension(Extension):
         tp.register(NestedLinks(md, self.positions), "sqrtdk-nested-links", 19.7)
         tp.register(FootnoteNumbers(md, p.footnotes, p.ui["note_ref"]), "sqrtdk-note-numbers", 19.5)
         tp.register(self.figures, "sqrtdk-figures", 18)
+        tp.register(HtmlCodeText(md), "sqrtdk-html-code-text", 7.7)
         if p.script != "cjk":
             smarty_quote_patterns(md)
             tp.register(SingleQuotes(md, p.source, lambda: text.prose, p.readable,

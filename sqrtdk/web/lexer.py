@@ -50,7 +50,7 @@ import logging
 import re
 from pathlib import Path
 
-from ..errors import BuildError
+from ..errors import BuildError, shortened
 from ..log import warn
 from ..markup import paren_formulas
 from .comments import drop_comments
@@ -82,12 +82,19 @@ _PUNCTUATION_ONLY = re.compile("[.,;:!?)\uff0c\u3002\uff1b\uff1a\uff01\uff1f\u30
 _EQUATION_LABEL = re.compile(r"\$\$[ \t]*(?P<label>\{#[^{}\n]*\}|\((?=[A-Za-z])[\w:.-]+\))"
                              r"[ \t]*$")
 _TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
+# a Chinese character (CJK Unified Ideographs, their Extension A and Compatibility block)
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # a TeX command, subscript or superscript: what a `\\[` never closed holds when a formula
 # was meant (an escaped bracket's text, `\\[1] Smith`, holds none)
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]|[\^_]")
 # ... and on the `\\[` line itself, where a word such as 'file_name' may follow an escaped
 # bracket: a command, or a sub- or superscript of a group or after '^'
 _TEX_AFTER_BRACKET = re.compile(r"\\[A-Za-z]|[\^_]\{|\^")
+# a Markdown link or image in what a `\\[ … \\]` holds, `[English](README.md)`, `![a](b.png)`,
+# `[text](https://…)`: its address has a scheme, starts with '#', '.' or '/', or names a file
+# (`[0,1](x)` is TeX's); a README's language switcher, `\\[ [English](README.md) | … \\]`,
+# is such brackets, text on GitHub
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]\n]+\]\((?:[A-Za-z][A-Za-z0-9+.-]*:|[#./]|[\w-]+\.\w+[)#?])")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
@@ -591,7 +598,8 @@ class _Scanner(InlineScanner):
         rest = m["rest"].rstrip()
         if rest.endswith("\\]") and not rest.endswith("\\\\]"):
             inner = rest[:-2]
-            return i if inner.strip() and "\\]" not in inner else None
+            return i if inner.strip() and "\\]" not in inner and \
+                not _MARKDOWN_LINK.search(inner) else None
         if "\\]" in rest:
             self._text_after_close(i, rest, rest)
             return None
@@ -603,7 +611,9 @@ class _Scanner(InlineScanner):
                 self._never_closed(i, rest, self.lines[i + 1:j])
                 return None
             if text.endswith("\\]") and not text.endswith("\\\\]"):
-                return j
+                # brackets around a link, as on one line, are text
+                held = "\n".join([rest, *self.lines[i + 1:j], text])
+                return None if _MARKDOWN_LINK.search(held) else j
             if "\\]" in text:
                 self._text_after_close(j, text, "\n".join(self.lines[i:j + 1]))
         self._never_closed(i, rest, self.lines[i + 1:])
@@ -634,11 +644,25 @@ class _Scanner(InlineScanner):
                                     "'\\]' must end its line: put the mark inside the formula, "
                                     "before the '\\]' (bracketed text is written [ … ])")
 
+    def _words_alone(self, i: int, tex: str) -> None:
+        """A `\\[ … \\]` formula of Chinese words and no TeX (no command, script, brace or
+        '='), '\\[ <Chinese> | English \\]' or '\\[ <a tag> \\]', is Markdown's escaped
+        brackets around words on GitHub: still a formula here, but a warning at line i."""
+        if _HAN.search(tex) and not _TEX_LIKE.search(tex):
+            words = shortened(" ".join(tex.split()), 40)
+            warn(LOGGER, self.path, i + 1,
+                 f"'\\[ {words} \\]' is typeset as a display formula (LaTeX's "
+                 "delimiters), but holds words and no TeX: GitHub shows it as the words in "
+                 "brackets; for brackets as text, write them without the backslashes, "
+                 f"'[ {words} ]'; for a formula, put its words in \\text{{…}}")
+
     def bracket_display(self, i: int, m: re.Match[str], end: int) -> int:
         """A display formula `\\[ … \\]` from line i to line `end` (see bracket_end)."""
         prefix, cont = m["prefix"], _continuation_prefix(m["prefix"])
         if end == i:
-            self.out.append(prefix + self.formula(m["rest"].rstrip()[:-2].strip(), True, i + 1))
+            tex = m["rest"].rstrip()[:-2].strip()
+            self._words_alone(i, tex)
+            self.out.append(prefix + self.formula(tex, True, i + 1))
             return i + 1
         body = [m["rest"]] if m["rest"].strip() else []
         for raw in self.lines[i + 1:end + 1]:
@@ -648,6 +672,7 @@ class _Scanner(InlineScanner):
         if not tex:
             raise self.error(i + 1, "empty display formula; put the TeX between '\\[' and "
                                     "'\\]'")
+        self._words_alone(i, tex)
         self.out.append(prefix + self.formula(tex, True, i + 1,
                                               i + 1 if m["rest"].strip() else i + 2))
         self.out += [cont + FILLER] * (end - i)

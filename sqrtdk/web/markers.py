@@ -21,6 +21,7 @@ the names below.
 | fig_data(name)  | md_figures     | figure NAME's table of numbers       | fig_tables       |
 | probe(n)        | cjk_lint       | the n-th '[', found in cmark's HTML  | cjk_lint         |
 | TEXT_BRACKET    | cjk_lint       | a '[' GitHub reads as text           | cjk_lint         |
+| TEXT_BRACKET_CLOSE | cjk_lint    | the ']' closing such a '['           | cjk_lint         |
 | NEVER           | quoting        | nothing: delimiters no text holds    | (Jinja)          |
 
 Each table entry that records where it came from (a formula's `RawFormula.line`, a quote's or
@@ -49,6 +50,7 @@ _CODE_OPEN, _CODE_CLOSE = "\U000f0020", "\U000f0021"
 _TEXT_OPEN, _TEXT_CLOSE = "\U000f0019", "\U000f001a"
 _PROBE_OPEN, _PROBE_CLOSE = "\U000f0022", "\U000f0023"
 TEXT_BRACKET = "\U000f0024"   # a '[' that is text, where a reader of links must not see one
+TEXT_BRACKET_CLOSE = "\U000f0025"   # the ']' of such a '[' (nor a lone bracket to a reader)
 NEVER = "\U000f00ff\U000f00fe"   # a delimiter no text holds (Jinja options that must not match)
 
 QUOTE_RE = re.compile(f"{_QUOTE_OPEN}(\\d+){_QUOTE_MID}(.*?){_QUOTE_CLOSE}", re.S)

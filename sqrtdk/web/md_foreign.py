@@ -137,6 +137,11 @@ _CJK_TILDE = r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?![\s~]|" + _PUNCTUATION + ")"
 # before a space, a punctuation mark or the text's end
 _CLOSING_TILDE = (r"(?:(?<![\s~])(?<!" + _PUNCTUATION + r")~|(?<=" + _PUNCTUATION
                   + r")(?<!~)~(?=\s|" + _PUNCTUATION + r"|$))(?!~)")
+# a single tilde of a range of numbers, `3~5`, that opens GitHub's strikethrough (left-
+# flanking: before no space and no punctuation mark; not a subscript's, `2~3~`, told as one,
+# nor the one closing it, `H~2~O`)
+_RANGE_TILDE = (r"(?<=[0-9])(?<!~\w)(?<!~\w\w)(?<!~\w{3})~(?![A-Za-z0-9+-]{1,6}~(?!~))"
+                r"(?![\s~]|" + _PUNCTUATION + ")")
 # a Pandoc citation key that reads as one: a name with a year (`vaswani2017`,
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
@@ -834,6 +839,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `\u4e3a~/data\uff0c\u6216\u8005~/code` is text on GitHub too)
     (re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])==[^=\s](?:[^=]*[^=\s])?==(?!=)"), False,
      "highlighting '==…=='", "<mark>…</mark>"),
+    # two ranges of numbers in a paragraph, `3~5 \u4e2a\uff0c\u6216 7~9 \u4e2a` (`16~32`,
+    # `1e-4~5e-4`): GitHub strikes from the first range's tilde to the second's
+    (re.compile(_RANGE_TILDE + r"[^~]*?" + _CLOSING_TILDE),
+     False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
+     "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
+     "strikes"),
     (re.compile(_CJK_TILDE + r"[^~]*?" + _CLOSING_TILDE),
      False, "strikethrough '~…~' (GitHub's single tilde: GitHub strikes the words between)",
      "<del>…</del> for struck words; for a range, '\uff5e' or '\u81f3', which GitHub never "
@@ -917,6 +928,17 @@ _SPACED_STRONG = re.compile(r"(?<![*_\w])(\*\*|__)([ \t]+[^*_\s](?:[^*_\n]*?[^*_
                             r"|[^*_\s](?:[^*_\n]*?[^*_\s])?[ \t]+)\1(?![*_])")
 
 
+_NOT_EDGE = re.compile(f"[^{_EDGE}]")
+
+
+def _line_goes_on(joined: str, at: int) -> bool:
+    """Whether the first character of `joined` (a block's slots joined by _EDGE) from `at`
+    that is no _EDGE is no line break: more of the line follows there (or only elements,
+    such as code, whose text is no slot)."""
+    m = _NOT_EDGE.search(joined, at)
+    return m is None or m.group(0) != "\n"
+
+
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     """Whether `span` shares a character with one of `spans`."""
     return any(span[0] < end and start < span[1] for start, end in spans)
@@ -995,7 +1017,12 @@ class ForeignSyntax(Treeprocessor):
                 offsets.append(offsets[-1] + len(inert) + len(_EDGE))
             # the slots a pattern is matched in (no pattern matches an empty text), and the
             # block's own text, where the patterns of a block's start look
-            live = [(k, texts[k], inert) for k, inert in enumerate(matched) if inert]
+            # a slot that more of its line follows (an element, or the text after one) is
+            # matched with an _EDGE after it, so that its end is no line's end to a '$'
+            # (`-- [source](…)`, a quotation's attribution, is no slide marker '--' alone)
+            live = [(k, texts[k], inert + _EDGE if k + 1 < len(texts) and
+                     _line_goes_on(joined, offsets[k] + len(inert)) else inert)
+                    for k, inert in enumerate(matched) if inert]
             own_text = live[:1] if matched[0] else []
             # in `joined`: see _CLAIMING (a lost star's asterisk is told once, as bold)
             claimed: list[tuple[int, int]] = self._lost_stars(block, texts, matched, offsets)
@@ -1009,7 +1036,8 @@ class ForeignSyntax(Treeprocessor):
                 for k, (own, el, slot), inert in own_text if at_start else live:
                     # every one in the slot, not only its first: two on one line are two
                     # places to fix, told in one build
-                    spans = [m.span() for m in pattern.finditer(inert)]
+                    # (one that takes in the _EDGE spans the element: `joined`'s, below)
+                    spans = [m.span() for m in pattern.finditer(inert) if m.end() <= len(own)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
                         if _overlaps(where, claimed):
@@ -1363,8 +1391,11 @@ class ForeignSyntax(Treeprocessor):
                 units += [(c, k, k + 1) for k, c in enumerate(own[pos:m.start()], pos)]
                 n = int(m.group(1))
                 held = html.unescape(str(stash[n])) if n < len(stash) else ""
-                units += [("'" if c in _SINGLE_QUOTES else "\x00", m.start(), m.end())
-                          for c in held or "\x00"]
+                # smarty's quotes, each stashed as its entity; any other stashed HTML (a
+                # code block, inline code, a tag) is one unit, its quotes no markup
+                quotes = bool(held) and all(c in _SINGLE_QUOTES for c in held)
+                units += [("'", m.start(), m.end()) for _ in held] if quotes else \
+                    [("\x00", m.start(), m.end())]
                 pos = m.end()
             units += [(c, k, k + 1) for k, c in enumerate(own[pos:], pos)]
             chars = "".join("'" if c in _SINGLE_QUOTES else c for c, _, _ in units)

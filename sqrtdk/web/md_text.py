@@ -597,3 +597,56 @@ class CodeSpans(BacktickInlineProcessor):
                 el.text = AtomicString(code_escape(code))
                 return el, begin, closer.end()
         return None, begin, begin + ticks
+
+
+# inline HTML elements whose text is code, shown as typed on GitHub
+_HTML_CODE_TAGS = frozenset(("code", "kbd", "samp"))
+# what the page's typography changes in text: quotes (smarty's on Latin pages, CjkQuotes'
+# pairing on CJK ones) and smarty's ellipsis
+_TYPOGRAPHY = re.compile(r"[\"']|\.\.\.")
+
+
+class HtmlCodeText(Treeprocessor):
+    """The text between inline HTML's `<code>`, `<kbd>` or `<samp>` and its end tag is code,
+    its quotes and '...' shown as typed on GitHub; here smarty curled them and the CJK pages
+    paired them as quotes of the prose (a table's `<code>print("hi")</code>`, the form
+    README gives for code holding a pipe, showed print(\u201chi\u201d)). Before they run,
+    each piece of such text that holds a quote or '...' is stashed as typed (escaped as
+    HTML text), as a code span's text is; the markers in it (formulas, quotes) stay."""
+
+    def run(self, root: etree.Element) -> None:
+        for el in root.iter():
+            for slot in ("text", "tail"):
+                if slot == "text" and el.tag in _SKIP:
+                    continue
+                own = getattr(el, slot)
+                if own and "\x02" in own and not isinstance(own, AtomicString):
+                    setattr(el, slot, self._kept(own))
+
+    def _kept(self, own: str) -> str:
+        """`own` with the text inside inline code elements' tags stashed where it holds what
+        the typography would change."""
+        stash = self.md.htmlStash
+        out, depth, at = [], 0, 0
+        for m in HTML_PLACEHOLDER_RE.finditer(own):
+            out.append(self._piece(own[at:m.start()]) if depth else own[at:m.start()])
+            out.append(m.group(0))
+            at = m.end()
+            n = int(m.group(1))
+            stored = stash.rawHtmlBlocks[n] if n < len(stash.rawHtmlBlocks) else ""
+            item = stored if isinstance(stored, str) else ""
+            tag = _TAG_NAME.match(item)
+            if tag and tag.group(1).lower() in _HTML_CODE_TAGS and \
+                    not item.rstrip(">").endswith("/"):
+                depth = max(0, depth - 1) if item.startswith("</") else depth + 1
+        out.append(self._piece(own[at:]) if depth else own[at:])
+        return "".join(out)
+
+    def _piece(self, text: str) -> str:
+        """`text` (inside code) with each run between markers that holds a quote or '...'
+        stashed as typed."""
+        parts = ANY_MARKERS_RE.split(text)
+        marks = ANY_MARKERS_RE.findall(text)
+        kept = [self.md.htmlStash.store(html.escape(p, quote=False))
+                if _TYPOGRAPHY.search(p) else p for p in parts]
+        return "".join(x for pair in zip(kept, [*marks, ""], strict=True) for x in pair)
