@@ -1,8 +1,8 @@
 """The grid of dimensions every experiment over d uses, and the three rulers.
 
-d_k runs over powers of two from 4 to 1024 (issue 2: E1 and E3 over d = 4, 8, …, 1024). A
-ruler is what the scores are divided by: 1 (no scaling), √d (the paper's) or d (seed 004's
-third row).
+d_k runs over powers of two from 4 to 1024 (Experiments 1 and 3 both run over d = 4, 8, …, 1024). A
+ruler is what the scores are divided by: 1 (no scaling), √d (the paper's) or d (the third row
+of source note 004's table).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def divisor(ruler: str, d: int) -> float:
 
 def sd_theory(ruler: str, d: int) -> float:
     """SD of q·k / divisor under the footnote's assumptions (iid, mean 0, variance 1):
-    √d, 1 and 1/√d (paper footnote 4; seed 004's table)."""
+    √d, 1 and 1/√d (paper footnote 4; source note 004's table)."""
     return math.sqrt(d) / divisor(ruler, d)
 
 

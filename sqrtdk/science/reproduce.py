@@ -1,5 +1,5 @@
-"""The "reproduce it" boxes: a few lines of numpy per sheet that the page shows and the build
-runs, so the code a reader sees is the code that ran (issue 7, item 10).
+"""The "reproduce it" boxes: a few lines of numpy per experiment that the page shows and the
+build runs, so the code a reader sees is the code that ran.
 
 Each snippet is a file in `snippets/`, runnable on its own. The build replaces the number on
 its `SEED = …` line with the build's seed, runs exactly that text, and stores both the text

@@ -1,5 +1,5 @@
-"""Sheet 3: three rulers (seed 000 paper 3, seed 004's table), and the gradient one step
-further, to q (issue 7).
+"""Experiment 3: three rulers (source note 000's third experiment, source note 004's table),
+and the gradient experiment, one step further back, to q.
 
 At every d, `n_rows` rows are drawn: a query q against `positions` keys k_j, all with iid
 N(0, 1) components; the scores are q·k_j divided by 1, √d or d. Per ruler: the mean winner
@@ -28,7 +28,7 @@ from .streams import normals, stream
 
 @dataclass(frozen=True)
 class RulerParams:
-    """E3 and the gradient experiment."""
+    """Experiment 3 and the gradient experiment."""
 
     d_k: tuple[int, ...] = DIMENSIONS
     n_rows: int = 2_000          # rows of scores, each one query against `positions` keys
@@ -40,7 +40,7 @@ class RulerParams:
 
 @dataclass(frozen=True)
 class RowStats:
-    """Everything E3 and the gradient experiment keep of the rows at one d, per ruler."""
+    """Everything Experiment 3 and the gradient experiment keep of the rows at one d, per ruler."""
 
     winner_share: dict[str, float]      # mean largest share
     entropy_bits: dict[str, float]      # mean entropy
@@ -88,14 +88,14 @@ EXPERIMENTS.register(Experiment(
 
 
 def rulers_section(data: Mapping[str, Any]) -> dict[str, Any]:
-    """results.json["rulers"]. The SDs come from sheet 1's samples (one quantity, one value:
-    the raw SD at the quoted d is the same number on every sheet)."""
+    """results.json["rulers"]. The SDs come from Experiment 1's samples (one quantity, one
+    value: the raw SD at the quoted d is the same number in every experiment)."""
     p, stats = data["rulers"]
     spread = data["spread"]
     from .spread import sample_sd
     sd_raw = [sample_sd(list(bs)) for bs in spread.batches]
     if tuple(spread.params.d_k) != tuple(p.d_k):
-        raise ValueError("sheet 1 and sheet 3 must use the same grid of d")
+        raise ValueError("Experiments 1 and 3 must use the same grid of d")
     i = p.d_k.index(p.quoted_d)
 
     def per_d(get: Any) -> dict[str, list[float]]:

@@ -1,7 +1,8 @@
-"""Sheet 2: one fixed row of scores turned up (seed 000, paper 2), the softmax Jacobian norm
-of random rows (seed 002) and softmax([10, 5]) against softmax([10, 5] / 8) (seed 003).
+"""Experiment 2: one fixed row of scores turned up (source note 000's second experiment), the
+softmax Jacobian norm of random rows (source note 002) and softmax([10, 5]) against
+softmax([10, 5] / 8) (source note 003).
 
-Tying a scale to d_k (issue 7): a row whose scores have SD σ, multiplied by c, has SD cσ;
+Tying a scale to d_k: a row whose scores have SD σ, multiplied by c, has SD cσ;
 unscaled scores at dimension d have SD √d (footnote 4), so the scaled row looks like
 unscaled scores at d ≈ (cσ)². Under a ruler the scores' SD is √d / divisor, so the scale
 that matches (d, ruler) is c = √d / (divisor · σ).
@@ -24,8 +25,9 @@ from .streams import stream
 
 @dataclass(frozen=True)
 class SaturationParams:
-    """E2: the row A–H (winner H), scales on a log grid of `per_octave` steps per doubling
-    from 2^octave_min to 2^octave_max (issue 2: at least 1 to 32, finely)."""
+    """Experiment 2: the row A–H (winner H), scales on a log grid of `per_octave` steps per doubling
+    from 2^octave_min to 2^octave_max (at least 1 to 32, finely enough to find where the
+    winner's share crosses ½)."""
 
     labels: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
     scores: tuple[float, ...] = (-0.8, 0.1, -0.35, 0.3, -0.1, 0.2, 0.55, 0.9)
@@ -45,7 +47,7 @@ def scales(p: SaturationParams) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Saturation:
-    """E2 (deterministic): per scale, the shares of softmax(scale · scores)."""
+    """Experiment 2 (deterministic): per scale, the shares of softmax(scale · scores)."""
 
     params: SaturationParams
     scales: tuple[float, ...]
@@ -60,7 +62,7 @@ class Saturation:
 def saturation(p: SaturationParams) -> Saturation:
     """softmax of scale · scores on the grid, with the winner's sensitivity.
 
-    p(1 − p) peaks at p = ½ (seed 000); `half_scale` is where the winner's share crosses ½,
+    p(1 − p) peaks at p = ½ (source note 000); `half_scale` is where the winner's share crosses ½,
     by bisection (the share increases with the scale). Raises ValueError when it never does.
     """
     s = np.asarray(p.scores, dtype=np.float64)
@@ -279,7 +281,8 @@ CLAIMS.register(Claim(
 
 @dataclass(frozen=True)
 class JacobianParams:
-    """Softmax Jacobian norm for rows of scores with a small and a large variance (seed 002)."""
+    """Softmax Jacobian norm for rows of scores with a small and a large variance (source note
+    002)."""
 
     length: int = 8
     n_rows: int = 10_000
@@ -332,7 +335,7 @@ CLAIMS.register(Claim(
 
 @dataclass(frozen=True)
 class TwoScoresParams:
-    """softmax([10, 5]) against softmax([10, 5] / 8), 8 = √64 (seed 003)."""
+    """softmax([10, 5]) against softmax([10, 5] / 8), 8 = √64 (source note 003)."""
 
     scores: tuple[float, ...] = (10.0, 5.0)
     d_k: int = 64

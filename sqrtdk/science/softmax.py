@@ -7,7 +7,7 @@ import numpy as np
 def softmax(scores: np.ndarray) -> np.ndarray:
     """Softmax along the last axis, shape preserved; shifted by the row maximum for stability.
 
-    p_i = exp(s_i) / sum_j exp(s_j) (paper section 3.2.1, seed 000 paper 2).
+    p_i = exp(s_i) / sum_j exp(s_j) (paper section 3.2.1; source note 000).
     """
     shifted = scores - scores.max(axis=-1, keepdims=True)
     e = np.exp(shifted)
@@ -18,7 +18,7 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 def softmax_jacobian(p: np.ndarray) -> np.ndarray:
     """Jacobian dp_i/ds_j = p_i (delta_ij - p_j) of softmax at shares p, shape (..., n, n).
 
-    Diagonal p_i (1 - p_i), off-diagonal -p_i p_j; every row sums to 0 (seed 000, seed 002).
+    Diagonal p_i (1 - p_i), off-diagonal -p_i p_j; every row sums to 0 (source notes 000 and 002).
     """
     eye = np.eye(p.shape[-1])
     out: np.ndarray = p[..., :, None] * eye - p[..., :, None] * p[..., None, :]
@@ -27,7 +27,7 @@ def softmax_jacobian(p: np.ndarray) -> np.ndarray:
 
 def softmax_vjp(p: np.ndarray, upstream: np.ndarray) -> np.ndarray:
     """J(p) @ u along the last axis without forming J, shape of `p` (..., n): the gradient of
-    L = u·p with respect to the scores (J is symmetric; seed 000, seed 002).
+    L = u·p with respect to the scores (J is symmetric; source notes 000 and 002).
 
     Written g_i = p_i sum_j p_j (u_i - u_j), which equals p_i (u_i - p·u) because the shares
     sum to 1, but keeps its precision when one share rounds to 1: the textbook form then

@@ -1,4 +1,4 @@
-"""Sheet 1: the dot product's spread grows as √d (seed 000, paper 1; paper footnote 4), and
+"""Experiment 1: the dot product's spread grows as √d (source note 000; paper footnote 4), and
 the ±1 random walk of footnote 2.
 
 At every d of the grid, `n_pairs` pairs (q, k) with iid N(0, 1) components are drawn as
@@ -23,7 +23,7 @@ from .streams import normals, stream
 
 @dataclass(frozen=True)
 class SpreadParams:
-    """E1's parameters (issue 2: at least 20 000 pairs per d, at least 8 batches)."""
+    """Experiment 1's parameters (at least 20 000 pairs per d, in at least 8 batches)."""
 
     d_k: tuple[int, ...] = DIMENSIONS
     n_pairs: int = 20_000        # per d, pooled over the batches
@@ -76,7 +76,7 @@ def sample_sd(samples: list[BatchSample]) -> float:
 
 @dataclass(frozen=True)
 class Spread:
-    """E1 assembled: per d (grid order), per batch."""
+    """Experiment 1 assembled: per d (grid order), per batch."""
 
     params: SpreadParams
     batches: tuple[tuple[BatchSample, ...], ...]     # [d index][batch]
@@ -209,7 +209,7 @@ CLAIMS.register(Claim(
 
 @dataclass(frozen=True)
 class WalkParams:
-    """The ±1 random walk of footnote 2 (seed 000): SD of the displacement is √steps."""
+    """The ±1 random walk of footnote 2 (source note 000): SD of the displacement is √steps."""
 
     steps: int = 100
     n_walks: int = 20_000
