@@ -870,3 +870,27 @@ def test_many_comments_are_dropped_in_linear_time(unit: str, times: int) -> None
     from sqrtdk.log import captured
     with captured(), contextlib.suppress(BuildError):      # the time is what is tested
         mask(P, unit * times)
+
+
+@pytest.mark.parametrize("block", [
+    '<script>\nvar price = "$5 and $6";\nconst t = "$$x$$ \\\\frac{a}{b}";\n</script>',
+    '<script>var price = "$5 and `$6";</script>',
+    '<style>\n.note::after { content: "$x"; }\n</style>',
+    '<script\n  type="module">\n$$\nvar s = "$";\n</script>',
+], ids=["script", "one line", "style", "tag over lines"])
+def test_a_scripts_or_style_sheets_text_is_no_prose(block: str) -> None:
+    """The text of a <script> or <style> in a block of raw HTML was scanned as prose: a
+    '$' in a script's string stopped the build as a formula never closed (before the
+    block's own error at its tag), '$$' as display math. html.parser's reading of the
+    block (raw text up to the end tag) is now left as written; formulas around it are
+    still formulas."""
+    text = f"A $x$ here.\n\n{block}\n\nAnd $y$ there.\n"
+    m = mask(P, text)
+    assert [f.tex for f in m.formulas] == ["x", "y"]
+    assert m.restore_code(m.text).split("\n")[2:-3] == block.split("\n")
+
+
+def test_a_script_tag_in_code_leaves_the_formulas_after_it_formulas() -> None:
+    """'<script>' shown in a fence is code, not the start of a script's text."""
+    text = "```html\n<script>\n```\n\nThen $z$ here.\n\n</script>\n"
+    assert [f.tex for f in mask(P, text).formulas] == ["z"]
