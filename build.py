@@ -242,8 +242,13 @@ def _main(argv: list[str] | None) -> int:
             raise                        # not the machine's: a bug, with its traceback
         print(f"error: {fault}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:            # Ctrl+C: one line, no traceback (workers ignore it)
+    except KeyboardInterrupt as stopped:  # Ctrl+C: one line, no traceback (workers ignore it)
         if args.serve:
+            from sqrtdk.web.serve import NothingServed
+            if isinstance(stopped, NothingServed):     # in the first build: no server yet
+                print(f"stopped (Ctrl+C) before anything was served; "
+                      f"{display_path(opts.out)} is as the last complete build left it")
+                return 0
             # the way an author stops the server: no error (`make serve` said 'Error 130'
             # under it), also when it struck in a rebuild
             print(f"stopped serving (Ctrl+C); {display_path(opts.out)} is as the last complete "

@@ -428,6 +428,25 @@ def test_ctrl_c_of_an_idle_server_is_the_builds_one_line(tmp_path: Path,
                         r"it", said[-2]) and said[-1] == "", said[-3:]
 
 
+def test_ctrl_c_in_the_first_build_of_a_server_says_nothing_was_served(
+        tmp_path: Path) -> None:
+    """Ctrl+C in --serve's first build (before the server has served anything) printed
+    'stopped serving (Ctrl+C)', as if a page had been served. Now one calm line saying
+    that nothing was served, and 0 (as for Ctrl+C at any other time of the server); the
+    first build is made to meet Ctrl+C at once, so the test waits for nothing."""
+    project = copy_project_files(tmp_path / "project")
+    script = ("import sys\nimport build\nfrom sqrtdk.web import serve\n"
+              "def interrupted(self, reload=False):\n    raise KeyboardInterrupt\n"
+              "serve._Loop.build = interrupted\n"
+              "sys.exit(build.main(['--serve', '--port', '0']))\n")
+    run = subprocess.run([sys.executable, "-c", script], cwd=project, text=True,
+                         capture_output=True, timeout=120, preexec_fn=default_signals)
+    assert run.returncode == 0 and run.stderr == "", (run.returncode, run.stderr)
+    said = run.stdout.strip().split("\n")
+    assert len(said) == 1 and said[0].startswith("stopped (Ctrl+C) before anything was "
+                                                 "served; "), said
+
+
 def test_ctrl_c_stops_make_serve_with_one_calm_line(tmp_path: Path,
                                                     site_build: dict[str, Any]) -> None:
     """Ctrl+C in the terminal of `make serve` (SIGINT to make and the build, its foreground

@@ -2458,6 +2458,21 @@ def test_a_note_referenced_only_inside_raw_html_is_told_at_the_reference(
     assert f"line {BODY_START + 2}" in e.message and "outside" in e.message, str(e)
 
 
+@pytest.mark.parametrize("lang, words", [("en", "A claim"), ("zh", "\u4e00\u4e2a\u8bf4\u6cd5")])
+def test_a_note_referenced_only_inside_raw_html_is_told_once(tmp_path: Path, lang: str,
+                                                             words: str) -> None:
+    """A reference inside a `<div>` both parsers keep as typed (no blank line under the tag),
+    to a note referenced nowhere else, drew a warning ('shown as typed, no note's reference
+    … write the passage in Markdown outside the HTML') and the error at the same line with
+    the same advice. The error alone now."""
+    body = f"Intro.\n\n<div>\n{words}[^n] here.\n</div>\n\nMore.\n\n[^n]: The note.\n"
+    with captured() as messages, pytest.raises(BuildError) as e:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    assert e.value.line == BODY_START + 3 and "outside the HTML block" in e.value.message, \
+        str(e.value)
+    assert not [m for m in messages if "[^n]" in m], messages
+
+
 def test_a_note_defined_only_inside_raw_html_is_told_where_it_is(tmp_path: Path) -> None:
     """The same class the other way round: a note's definition inside a `<details>` block
     written in HTML (which this Markdown keeps as typed up to `</details>`) defines nothing,

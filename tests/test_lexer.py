@@ -888,10 +888,12 @@ def test_the_content_column_found_in_one_pass_is_the_one_walked_back() -> None:
 
 
 # after fences, 60,000 suffice: the quadratic version took 265 s of CPU there (measured with
-# the fix reverted; 6.5 s at 10,000, 26 s at 20,000), the linear one 2 s
+# the fix reverted; 6.5 s at 10,000, 26 s at 20,000), the linear one 2 s. Between
+# paragraphs, 300,000: the quadratic version took 230 s of CPU (4.3 s at 50,000, 21.5 s
+# at 100,000; at 200,000, about 70 s, too near the limit), the linear one 7.4 s
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("unit, times", [("```\nx\n```\n\n<!-- a -->\n\n", 60_000),
-                                         ("a\n\n<!-- a -->\n\nb\n", 200_000)],
+                                         ("a\n\n<!-- a -->\n\nb\n", 300_000)],
                          ids=["comments after fences", "comments between paragraphs"])
 def test_many_comments_are_dropped_in_linear_time(unit: str, times: int) -> None:
     """Each comment looked through every code block before it for one holding it, and
@@ -900,3 +902,27 @@ def test_many_comments_are_dropped_in_linear_time(unit: str, times: int) -> None
     from sqrtdk.log import captured
     with captured(), contextlib.suppress(BuildError):      # the time is what is tested
         mask(P, unit * times)
+
+
+@pytest.mark.parametrize("block", [
+    '<script>\nvar price = "$5 and $6";\nconst t = "$$x$$ \\\\frac{a}{b}";\n</script>',
+    '<script>var price = "$5 and `$6";</script>',
+    '<style>\n.note::after { content: "$x"; }\n</style>',
+    '<script\n  type="module">\n$$\nvar s = "$";\n</script>',
+], ids=["script", "one line", "style", "tag over lines"])
+def test_a_scripts_or_style_sheets_text_is_no_prose(block: str) -> None:
+    """The text of a <script> or <style> in a block of raw HTML was scanned as prose: a
+    '$' in a script's string stopped the build as a formula never closed (before the
+    block's own error at its tag), '$$' as display math. html.parser's reading of the
+    block (raw text up to the end tag) is now left as written; formulas around it are
+    still formulas."""
+    text = f"A $x$ here.\n\n{block}\n\nAnd $y$ there.\n"
+    m = mask(P, text)
+    assert [f.tex for f in m.formulas] == ["x", "y"]
+    assert m.restore_code(m.text).split("\n")[2:-3] == block.split("\n")
+
+
+def test_a_script_tag_in_code_leaves_the_formulas_after_it_formulas() -> None:
+    """'<script>' shown in a fence is code, not the start of a script's text."""
+    text = "```html\n<script>\n```\n\nThen $z$ here.\n\n</script>\n"
+    assert [f.tex for f in mask(P, text).formulas] == ["z"]

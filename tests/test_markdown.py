@@ -3939,3 +3939,19 @@ def test_a_myst_box_fence_is_titled_in_the_page_s_language() -> None:
     told = myst_box_fences(text, [(3, "{tip}", "Scale it.")], {"tip": "\u63d0\u793a"})
     assert [(line, slug) for line, _, slug in told] == [(3, "tip")], told
     assert "'/// details | \u63d0\u793a', '    attrs: {id: tip}'" in told[0][1], told
+
+
+@pytest.mark.timeout(60)    # about 13 s of CPU; before, about 120 s (see below)
+def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time(
+        tmp_path: Path) -> None:
+    """The two readings of a 16,000-row table that part on one row (a '|' inside `code`,
+    a cell boundary on GitHub) were aligned by difflib over every row, in the square of
+    their number (4,000 rows: 8.5 s; 8,000: 31 s; 16,000: about 120 s, by the square). What they share at the start and
+    end is now taken as equal first; the warning is still at that row's line."""
+    rows = [f"| r{i} | v{i} |" for i in range(16000)]
+    rows[5] = "| r5 | `a|b` |"
+    body = "Intro.\n\n| a | b |\n|---|---|\n" + "\n".join(rows) + "\n\nEnd.\n"
+    with captured() as messages:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    assert len(messages) == 1 and f":{BODY_START + 9}: warning:" in messages[0] and \
+        "split this table row into cells differently" in messages[0], messages

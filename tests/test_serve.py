@@ -1204,8 +1204,18 @@ def test_a_patch_ahead_of_a_build_that_fails_is_taken_back(browser: Any,
                                                            server: Server) -> None:
     """A paragraph quoting a result in one language only: the fast path puts it in the page
     at once, the build then fails (the languages must cite the same results); the tab shows
-    the error at the author's line and the page as it was, without a reload."""
-    page = _open(browser.new_context(), server)
+    the error at the author's line and the page as it was, without a reload. The save waits
+    for the tab's event stream: a patch published before the tab listens is never sent to
+    it (its stream starts from the outcome then), which a loaded machine made happen once."""
+    context = browser.new_context()
+    streams: list[str] = []
+    context.on("response", lambda r: streams.append(r.url) if r.url.endswith(
+        "/__reload/events") else None)
+    page = _open(context, server)
+    deadline = time.monotonic() + 60
+    while not streams and time.monotonic() < deadline:
+        page.wait_for_timeout(20)        # (lets Playwright deliver the response event)
+    assert streams, "the tab opened no event stream"
     added = "Quoted in one language by the serve test:"
     page.evaluate("window.keptByTest = 1")
     page.evaluate(SAW, added)

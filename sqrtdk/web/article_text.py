@@ -13,6 +13,7 @@ definition, each reproduce fence. The line of everything else comes from the tre
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,6 +82,16 @@ class ArticleText:
         return lines
 
 
+# a note's reference, `[^label]`, or its definition, `[^label]:` at a line's start
+_NOTE = re.compile(r"(^ {0,3})?\[\^([^\]\s]+)\](:)?", re.M)
+
+
+def _notes_referenced(prose: str) -> set[str]:
+    """The labels of the notes `prose` (the article, its raw HTML blocks blanked) references
+    outside their definitions: a `[^label]` anywhere but at a line's start before a colon."""
+    return {m.group(2) for m in _NOTE.finditer(prose) if m.group(1) is None or not m.group(3)}
+
+
 def read_article(path: Path, masked: Masked, body: str, first_line: int) -> ArticleText:
     """The text model of the article at `path`: `masked` is the lexer's reading of it,
     `body` its text after the front matter, quoted (markers in place, code as tokens),
@@ -114,6 +125,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
              f"<{tag}> in a block of raw HTML is a heading the page's contents leave out, with "
              f"no id to link to{title}; write it in Markdown, '## Its words {{#some-id}}' "
              "(the HTML around it as its own block), or as text, <p><strong>…</strong></p>")
+    referenced = _notes_referenced(prose)
     # with the code the lexer masked back: `x` inside a raw HTML block is no code span
     for mark, line in markdown_in_raw_html(masked.restore_code(lines)):
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
@@ -122,6 +134,8 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
             # a note the article defines (elsewhere): not a regex's '[^a-z]' in the text
             if notes.get(mark.rstrip(":")[2:-1], line) == line:
                 continue
+            if kind == "reference" and mark[2:-1] not in referenced:
+                continue    # nowhere else: the conversion stops here, saying so (md_notes)
             warn(LOGGER, path, line,
                  f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}: "
                  "Markdown is not read inside an HTML block (here nor on GitHub); write the "

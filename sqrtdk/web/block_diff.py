@@ -520,7 +520,7 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
     # over a long table (a row is junk, `_container`) took time in the square of its rows
     # (10,000 rows read alike: a minute)
     opcodes = ([("equal", 0, len(mine), 0, len(github))] if mine else []) if mine == github \
-        else SequenceMatcher(_container, mine, github, autojunk=False).get_opcodes()
+        else _trimmed_opcodes(mine, github)
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
                        [-1] * len(ours))
     for tag, i1, i2, j1, j2 in _anchored(opcodes, ours):
@@ -570,6 +570,33 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                     (n, message.replace(_nested_hint(*nested[0][1:]), _nested_hint(h, a)))
                     for n, h, a in nested[1:]]
     return result
+
+
+def _trimmed_opcodes(mine: list[str], github: list[str]) -> list[tuple[str, int, int, int,
+                                                                        int]]:
+    """difflib's opcodes (junk: `_container`) of the blocks between what the two lists share
+    at their start and at their end, those as 'equal' runs around them: difflib over a long
+    table the readings part on at one row took time in the square of its rows (4,000 rows:
+    8.5 s), though everything before and after that row is the same."""
+    head = next((k for k, (x, y) in enumerate(zip(mine, github)) if x != y),
+                min(len(mine), len(github)))
+    most = min(len(mine), len(github)) - head
+    tail = next((k for k in range(most) if mine[-1 - k] != github[-1 - k]), most)
+    m_end, g_end = len(mine) - tail, len(github) - tail
+    middle = SequenceMatcher(_container, mine[head:m_end], github[head:g_end],
+                             autojunk=False).get_opcodes()
+    out = [("equal", 0, head, 0, head)] if head else []
+    for tag, i1, i2, j1, j2 in middle:
+        if out and tag == "equal" == out[-1][0]:
+            out[-1] = ("equal", out[-1][1], head + i2, out[-1][3], head + j2)
+        else:
+            out.append((tag, head + i1, head + i2, head + j1, head + j2))
+    if tail:
+        if out and out[-1][0] == "equal":
+            out[-1] = ("equal", out[-1][1], len(mine), out[-1][3], len(github))
+        else:
+            out.append(("equal", m_end, len(mine), g_end, len(github)))
+    return out
 
 
 def _container(signature: str) -> bool:

@@ -51,12 +51,14 @@ import re
 from pathlib import Path
 
 from ..errors import BuildError, shortened
+from ..html_parsing import HTMLParser
 from ..log import warn
 from ..markup import paren_formulas
 from .comments import drop_comments
 from .html_names import element_names
 from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
+from .raw_html import markdown_raw_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
 # a Han character, and what marks a line as code (not a Chinese caption converted from Word)
@@ -742,6 +744,82 @@ def _indent(line: str) -> int:
             break
     return width
 
+_RAW_TEXT_TAGS = ("script", "style")
+
+
+class _RawTextFinder(HTMLParser):
+    """Where the text of each `<script>` and `<style>` of a block of HTML starts and ends,
+    as (line, column) pairs of `getpos` (lines from 1, columns from 0): html.parser reads
+    it as raw text up to its end tag, as a browser does (`ends`: the block's end, for one
+    never closed)."""
+
+    def __init__(self, ends: tuple[int, int]):
+        super().__init__(convert_charrefs=False)
+        self.spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        self.ends = ends
+        self._open: tuple[int, int] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _RAW_TEXT_TAGS and self._open is None:
+            line, column = self.getpos()
+            written = self.get_starttag_text() or ""
+            if "\n" in written:
+                line, column = line + written.count("\n"), len(written.rsplit("\n", 1)[1])
+            else:
+                column += len(written)
+            self._open = (line, column)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _RAW_TEXT_TAGS and self._open is not None:
+            self.spans.append((self._open, self.getpos()))
+            self._open = None
+
+    def close(self) -> None:
+        super().close()
+        if self._open is not None:
+            self.spans.append((self._open, self.ends))
+            self._open = None
+
+
+def _raw_text(text: str) -> dict[int, list[tuple[int, int]]]:
+    """The text of the `<script>` and `<style>` elements in the blocks of raw HTML this
+    Markdown keeps as typed (not in code): for each line (from 0) of `text`, the columns
+    (start, end) it holds of them, in order."""
+    lowered = text.lower()
+    if not any(f"<{tag}" in lowered for tag in _RAW_TEXT_TAGS):
+        return {}       # (the reading of raw blocks costs a Markdown pass: not for nothing)
+    lines = text.split("\n")
+    code: set[int] = set()
+    i = 0
+    while i < len(lines):
+        end = code_block_end(lines, i)
+        if end is not None:
+            code.update(range(i, end + 1))
+            i = end + 1
+        else:
+            i += 1
+    raw = sorted(n - 1 for n in markdown_raw_lines(text) if n - 1 not in code)
+    found: dict[int, list[tuple[int, int]]] = {}
+    k = 0
+    while k < len(raw):
+        first = last = raw[k]
+        while k + 1 < len(raw) and raw[k + 1] == last + 1:
+            k, last = k + 1, last + 1
+        k += 1
+        block = lines[first:last + 1]
+        if not any(f"<{tag}" in line.lower() for line in block for tag in _RAW_TEXT_TAGS):
+            continue
+        finder = _RawTextFinder((len(block), len(block[-1])))
+        finder.feed("\n".join(block))
+        finder.close()
+        for (l0, c0), (l1, c1) in finder.spans:
+            for n in range(l0, l1 + 1):
+                start, end = c0 if n == l0 else 0, c1 if n == l1 else len(block[n - 1])
+                if end > start:
+                    found.setdefault(first + n - 1, []).append((start, end))
+    return found
+
+
 def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Masked:
     """`text` (an article without its front matter, lines kept) with its comments removed and
     its formulas and code replaced by tokens; `elements` are HTML's element names (default:
@@ -749,6 +827,12 @@ def mask(path: Path, text: str, elements: frozenset[str] | None = None) -> Maske
     fence or formula, or a `$` that starts no formula."""
     text = drop_comments(path, text, FILLER, code_block_end)
     scanner = _Scanner(path, text, element_names() if elements is None else elements)
+    # a script's or a style sheet's text is no prose: no formula, code span or check there
+    for i, spans in _raw_text(text).items():
+        line = scanner.lines[i]
+        for start, end in reversed(spans):
+            line = line[:start] + scanner.code(line[start:end]) + line[end:]
+        scanner.lines[i] = line
     try:
         masked = scanner.run()
     except BuildError as e:

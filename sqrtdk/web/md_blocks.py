@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as etree
+from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
@@ -346,6 +347,7 @@ class BlockStructure(Treeprocessor):
         self.block_lines: dict[etree.Element, int] = {}
         self.block_floors: dict[etree.Element, int] = {}
         self.positions = LineMap()
+        self.searched = _Lines([])      # the text's lines, as `run` reads them
         self.raw_warned: frozenset[int] = frozenset()
         # links to this site written with a space, text on GitHub: address -> 'write …'
         self.spaced: dict[str, str] = {}
@@ -355,6 +357,7 @@ class BlockStructure(Treeprocessor):
     def run(self, root: etree.Element) -> None:
         source = self.text()
         lines = source.split("\n")
+        self.searched = _Lines(lines)
         tree = cmark_tree(source)
         theirs = cmark_reader(lines).read(tree)
         # a shortcode left as typed in our text is one written with a backslash (`\:smile:`),
@@ -528,8 +531,8 @@ class BlockStructure(Treeprocessor):
                 continue
             level, text = int(block.kind[1]), self.plain("".join(el.itertext())).strip()
             # where cmark-gfm reads no heading, the line that holds the heading's text
-            line = matched if exact else _atx_line(source, after, text) or \
-                _line_from(source, after, text) or matched
+            line = matched if exact else _atx_line(self.searched, after, text) or \
+                _line_from(self.searched, after, text) or matched
             at = line + self.first_line() if line else 0
             self.heading_lines[el] = at
             written = source[line - 1] if 0 < line <= len(source) else ""
@@ -695,6 +698,7 @@ class BlockStructure(Treeprocessor):
         parents = {child: parent for parent in tree.iter() for child in parent}
         theirs: list[_Link] = []
         seen: dict[tuple[int, str], int] = {}    # GitHub's links of each text in a block
+        marked: dict[tuple[int, str], int] = {}    # … and of each text as Markdown (`_markup`)
         for a in tree.iter("a"):
             href = _same_address(a.get("href", ""))
             if href.startswith("#") or not href:
@@ -706,8 +710,10 @@ class BlockStructure(Treeprocessor):
             end = sourcepos_end(block) if block is not None else 0
             text = "".join(a.itertext())
             nth = seen[start, text] = seen.get((start, text), -1) + 1
-            theirs.append(_Link(href, text, a.get("title", ""),
-                                _line_from(lines, start, text, nth, end) or start, _markup(a)))
+            markup = _markup(a)
+            kth = marked[start, markup] = marked.get((start, markup), -1) + 1
+            theirs.append(_Link(href, text, a.get("title", ""), _line_from(
+                self.searched, start, text, nth, end, (markup, kth)) or start, markup))
         ours: list[_Link] = []
         for a in root.iter("a"):
             href = _same_address(self.plain(a.get("href", "")))
@@ -716,7 +722,8 @@ class BlockStructure(Treeprocessor):
             text = self.plain("".join(a.itertext()))
             line = self.positions.line(a)
             line = line - self.first_line() if line else \
-                _line_from(lines, max(self.positions.floor(a) - self.first_line(), 1), text)
+                _line_from(self.searched, max(self.positions.floor(a) - self.first_line(), 1),
+                           text)
             ours.append(_Link(href, text, self.plain(a.get("title", "")), line))
         # the text GitHub linked past CJK punctuation, where this page ends an address and
         # may start another (md_autolink): a link made inside it is no difference to report
@@ -726,7 +733,7 @@ class BlockStructure(Treeprocessor):
             if mine and mine.text and any(mine.text in t for t in swallowed) and \
                     (github is None or github.text in swallowed):
                 continue
-            if any(x and _foreign_link(x, lines) for x in (mine, github)):
+            if any(x and _foreign_link(x, self.searched) for x in (mine, github)):
                 continue     # another tool's link, told as such (md_foreign)
             if github and not mine and github.href in self.told_pictures:
                 continue     # a picture's address GitHub shows as typed: told there
@@ -801,14 +808,13 @@ _LineWarnings = list[tuple[int, str]]
 _FOREIGN_IN_ADDRESS = re.compile(r"\|(?=\S)|\]\[|(?<![/\[\\])\[[^\[\]\\]*\]?$")
 
 
-def _foreign_link(link: _Link, lines: list[str]) -> bool:
+def _foreign_link(link: _Link, lines: _Lines) -> bool:
     """Whether `link` (an address linked by either reading) is part of another tool's link
     syntax, which md_foreign tells as such (a difference of the two readings there is no
     advice to follow): the forms of `_FOREIGN_IN_ADDRESS`, or MediaWiki's `[https://… text]`
     on its line."""
-    source = lines[link.line - 1] if 0 < link.line <= len(lines) else ""
     return bool(_FOREIGN_IN_ADDRESS.search(link.href)) or \
-        re.search(r"\[" + re.escape(link.text) + r"[ \t]+[^\]\n]+\]", source) is not None
+        lines.wiki_link(link.line, link.text)
 
 
 def _on_this_site(href: str) -> bool:
@@ -1229,33 +1235,110 @@ def hashtag_heading(written: str) -> str | None:
             f"'\\{m.group(1)}'{heading}")
 
 
-def _atx_line(lines: list[str], start: int, text: str) -> int:
+def _atx_line(lines: _Lines, start: int, text: str) -> int:
     """The first line from `start` (1-based) that starts with a heading's hashes and then
     the start of `text` (`#hashtag is text.`, not `A #hashtag is text.` above it); 0 if
     none."""
-    head = re.compile(r"[ \t>]*#{1,6}[ \t]*" + re.escape(text[:20].strip()))
-    return next((n for n in range(max(start, 1), len(lines) + 1)
-                 if text.strip() and head.match(lines[n - 1])), 0)
+    if not text.strip() or not 0 < start <= len(lines.lines):
+        return 0
+    head = re.compile(r"^[ \t>]*#{1,6}[ \t]*" + re.escape(text[:20].strip()), re.M)
+    m = head.search(lines.text, lines.starts[max(start, 1) - 1])
+    return lines.line_at(m.start()) if m else 0
 
 
-def _line_from(lines: list[str], start: int, text: str, nth: int | None = None,
-               end: int = 0) -> int:
+_BRACKETED = re.compile(r"\[([^\[\]\n]*)\]")    # '[text]', no bracket inside: one scan
+_WIKI_START = re.compile(r"\[([^\s\[\]]+)[ \t]")    # '[word ', no bracket inside: one scan
+
+
+class _Lines:
+    """The converted text's lines (`lines`, 1-based numbers), searched as one text (`text`,
+    line n from `starts[n - 1]`) at the speed of `str.find`, with every '[text]' (no
+    bracket inside) indexed once: a search for the k-th link of a text or for its words
+    costs its own length and a bisection, not a scan of the lines before it."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.text = "\n".join(lines)
+        self.starts = [0]
+        for line in lines:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+        self._bracketed: dict[str, list[int]] | None = None
+        self._wiki: dict[int, set[str]] | None = None
+
+    def line_at(self, offset: int) -> int:
+        """The line holding character `offset` of `text`."""
+        return bisect_right(self.starts, offset)
+
+    def bracketed(self, text: str, start: int, nth: int, end: int) -> int:
+        """The line of the `nth` (from 0) '[text]' from line `start` to line `end` (below
+        `start`: the last line); 0 if there are fewer."""
+        last = end if end >= start else len(self.lines)
+        if not 0 < start <= len(self.lines):
+            return 0
+        if "[" in text or "]" in text or "\n" in text:     # not indexed: each found in turn
+            at, stop = self.starts[start - 1], self.starts[last] - 1
+            for _ in range(nth + 1):
+                found = self.text.find(f"[{text}]", at, stop) if "\n" not in text else -1
+                if found < 0:
+                    return 0
+                at = found + len(text) + 2
+            return self.line_at(found)
+        if self._bracketed is None:
+            self._bracketed = {}
+            for m in _BRACKETED.finditer(self.text):
+                self._bracketed.setdefault(m.group(1), []).append(self.line_at(m.start()))
+        lines = self._bracketed.get(text, [])
+        i = bisect_left(lines, start) + nth
+        return lines[i] if i < len(lines) and lines[i] <= last else 0
+
+    def wiki_link(self, line: int, text: str) -> bool:
+        """Whether line `line` holds `text` as MediaWiki's link holds its address, '[' and
+        then `text`, a space or tab and more words up to a ']' (`[https://… its text]`)."""
+        if not 0 < line <= len(self.lines):
+            return False
+        if not text or re.search(r"[\s\[\]]", text):   # not indexed: its line searched
+            return re.search(r"\[" + re.escape(text) + r"[ \t]+[^\]\n]+\]",
+                             self.lines[line - 1]) is not None
+        if self._wiki is None:
+            self._wiki = {}
+            closers = [m.start() for m in re.finditer(r"\]", self.text)]
+            for m in _WIKI_START.finditer(self.text):
+                at = self.line_at(m.start())
+                space = m.end() - 1
+                k = bisect_left(closers, space)
+                # a ']' on the same line, with a character besides the space before it
+                if k < len(closers) and space + 2 <= closers[k] < self.starts[at]:
+                    self._wiki.setdefault(at, set()).add(m.group(1))
+        return text in self._wiki.get(line, ())
+
+    def holding(self, head: str, start: int, end: int = 0) -> int:
+        """The first line from `start` to `end` (0: the last line) that holds `head` (one
+        line's text); 0 if none."""
+        if not head or "\n" in head or not 0 < start <= len(self.lines):
+            return 0
+        stop = self.starts[end] - 1 if start <= end <= len(self.lines) else len(self.text)
+        found = self.text.find(head, self.starts[start - 1], stop)
+        return self.line_at(found) if found >= 0 else 0
+
+
+def _line_from(lines: _Lines, start: int, text: str, nth: int | None = None,
+               end: int = 0, markup: tuple[str, int] | None = None) -> int:
     """The first line from `start` (1-based) that holds the start of `text`; 0 if none.
     With `nth` (a link's text), first the line that holds the `nth` (from 0) `text` in
     brackets, `[text]`, counted from `start` up to the block's last line `end` (0: the
-    file's; a link whose text is written otherwise, `[**text**]`, is looked for in its block
-    alone, not in every line below it), as a link's text is mostly written: the
-    paragraph's second link 'tablesort' is at the second '[tablesort]', and '[tablesort
-    documentation]' is none."""
-    head = text[:20].strip()
-    lines_from = range(max(start, 1), len(lines) + 1)
+    file's), as a link's text is mostly written: the paragraph's second link 'tablesort' is
+    at the second '[tablesort]', and '[tablesort documentation]' is none; then, with
+    `markup` (the link's text as Markdown, `**w**`, and its count among the block's links
+    of that markup), the line of that '[**w**]'; a link whose text is written otherwise
+    still is looked for in its block alone, not in every line below it."""
+    first = max(start, 1)
     if nth is not None and text.strip():
-        seen = 0
-        for n in lines_from[:end - max(start, 1) + 1] if end >= start else lines_from:
-            seen += lines[n - 1].count(f"[{text}]")
-            if seen > nth:
-                return n
-    return next((n for n in lines_from if head and head in lines[n - 1]), 0)
+        line = lines.bracketed(text, first, nth, end)
+        if not line and markup and markup[0] and markup[0] != text:
+            line = lines.bracketed(markup[0], first, markup[1], end)
+        if line:
+            return line
+    return lines.holding(text[:20].strip(), first, end if nth is not None else 0)
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:

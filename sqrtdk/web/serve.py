@@ -62,8 +62,9 @@ RUST_TIMEOUT_MS = 200    # the watcher yields an empty set after this long witho
 def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
           stop: threading.Event | None = None) -> None:
     """Build, then serve `opts.out` on 127.0.0.1:`port` and rebuild on every change, until
-    `stop` is set or Ctrl+C. Raises BuildError for a port that cannot be used; nothing a
-    rebuild raises stops it (see the module's docstring)."""
+    `stop` is set or Ctrl+C. Raises BuildError for a port that cannot be used, and
+    NothingServed (a KeyboardInterrupt) for Ctrl+C before serving began; nothing a rebuild
+    raises stops it (see the module's docstring)."""
     state = BuildState()
     sock = listen(port)
     morph_file = opts.node_modules / MORPHDOM
@@ -72,18 +73,24 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
         directory=str(opts.out))
     server = server_on(sock, handler)
     loop = _Loop(opts, state, log)
-    loop.build(reload=True)
     code = (PACKAGE_DIR, PACKAGE_DIR.parent / "build.py")
     watched = [opts.content_dir, opts.templates_dir, opts.static_dir, PACKAGE_DIR,
                opts.sweep_file.parent]
     watched += [p for p in code if p.is_file()]
-    # The watches are in place once the generator has yielded (an empty set when nothing
-    # changed within RUST_TIMEOUT_MS): only then is the page served, so a save made as soon as
-    # the page shows is never missed (it was, when serving started first).
-    saves = _changes(watched, _Relevant(opts, watched), stop, log)
+    serving = False
     try:
-        first = next(saves, set())
+        try:
+            loop.build(reload=True)
+            # The watches are in place once the generator has yielded (an empty set when
+            # nothing changed within RUST_TIMEOUT_MS): only then is the page served, so a save
+            # made as soon as the page shows is never missed (it was, when serving started
+            # first).
+            saves = _changes(watched, _Relevant(opts, watched), stop, log)
+            first = next(saves, set())
+        except KeyboardInterrupt:
+            raise NothingServed from None
         threading.Thread(target=server.serve_forever, daemon=True).start()
+        serving = True
         log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
             "(Ctrl+C stops)")
         for changes in itertools.chain([first], saves):
@@ -96,8 +103,14 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
                 state.publish(_bug_line(sys.exc_info()[1]))
     finally:
         loop.builder.close()
-        server.shutdown()
+        if serving:        # (shutdown waits for serve_forever to end: forever, unstarted)
+            server.shutdown()
         server.server_close()
+
+
+class NothingServed(KeyboardInterrupt):
+    """Ctrl+C before the server served anything: in its first build, or while its file
+    watcher started."""
 
 
 WATCH_LIMIT = ("the system's limit of watched files is reached, so saves are found by "
