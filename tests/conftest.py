@@ -65,6 +65,44 @@ def _an_author_parameter(metafunc: pytest.Metafunc) -> bool:
     return False
 
 
+CPU_TIMEOUT_WALL = 10      # a cpu_timeout test's wall-clock limit, in multiples of its CPU limit
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A `cpu_timeout(s)` test also gets pytest-timeout's wall-clock limit of
+    CPU_TIMEOUT_WALL * s: the CPU limit is checked between Python's bytecodes, so a regular
+    expression backtracking inside the C engine is stopped by the wall clock instead."""
+    mark = item.get_closest_marker("cpu_timeout")
+    if mark is not None and item.get_closest_marker("timeout") is None:
+        item.add_marker(pytest.mark.timeout(CPU_TIMEOUT_WALL * float(mark.args[0])))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """A test marked `cpu_timeout(s)` fails once its call has used s seconds of this
+    process's CPU (ITIMER_PROF: user and system time of all its threads): a test that the
+    code's complexity is linear in its input. Unlike pytest-timeout's wall clock, a loaded
+    machine (an author's make test beside other work, CI's neighbours) does not make it
+    fail: 2 cores at load average 10 made a 6 s test pass 60 s of wall time. Fixtures'
+    set-up is not counted, only the call."""
+    import signal
+    mark = item.get_closest_marker("cpu_timeout")
+    if mark is None:
+        return (yield)
+    limit = float(mark.args[0])
+
+    def expired(signum: int, frame: Any) -> None:
+        pytest.fail(f"used more than {limit:g} s of CPU: the code is not linear in the "
+                    "test's input (cpu_timeout)", pytrace=True)
+    before = signal.signal(signal.SIGPROF, expired)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    try:
+        return (yield)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, before)
+
+
 @pytest.hookimpl(trylast=True)      # after pytest has grouped the tests by their fixtures
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Runs on the author's copy are kept for the `author` tests (not screenshots) only. In

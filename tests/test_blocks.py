@@ -456,7 +456,7 @@ def test_a_nested_list_by_3_with_code_in_an_item_is_told_its_indent_first_and_wh
     assert len(pre) == 1 and pre[0]["ancestors"][-4:] == ["ol", "li", "ul", "li"], pre
 
 
-@pytest.mark.timeout(60)    # about 2 s; before, cubic (13 s at 500 tables, minutes at 1,500)
+@pytest.mark.cpu_timeout(60)    # about 2 s; before, cubic (13 s at 500 tables, minutes at 1,500)
 def test_many_stretches_read_differently_are_aligned_in_time() -> None:
     """align() matched the two readings with difflib over every block's signature, where the
     containers' (a table, a row, an item: no words) recur once a table: difflib looked at
@@ -480,7 +480,7 @@ def test_many_stretches_read_differently_are_aligned_in_time() -> None:
     assert [line for line, _ in found.differences] == list(range(1, len(source), 3))
 
 
-@pytest.mark.timeout(60)    # well under a second; before, minutes
+@pytest.mark.cpu_timeout(60)    # well under a second; before, minutes
 def test_the_words_two_long_paragraphs_differ_in_are_named_in_time() -> None:
     """Where both parsers read the same blocks with other words, the warning names the
     letters one has and the other lacks, found by difflib over the two paragraphs' letters:

@@ -528,7 +528,7 @@ def test_strict_s_last_line_says_the_site_was_not_written_not_that_nothing_was(
     assert f"the site was not written: {display_path(out)} is as it was" in said[-1], said
 
 
-@pytest.mark.timeout(60)    # linear: well under a second; before, in the square of the count
+@pytest.mark.cpu_timeout(60)    # linear: well under a second; before, in the square of the count
 def test_many_labels_on_a_line_read_in_linear_time() -> None:
     """Each label's stand-in was looked up among all those made before it (the labels' and
     the HTML attributes' lookups written twice): a line of 100,000 notes' labels, each its

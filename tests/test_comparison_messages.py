@@ -381,7 +381,7 @@ def test_a_link_only_github_makes_is_told_at_the_line_of_its_own_brackets(tmp_pa
     assert len(github) == 1 and f":{BODY_START + 2}: warning:" in github[0], messages
 
 
-@pytest.mark.timeout(60)    # linear: about 5 s of CPU; before, 136 s (every line below)
+@pytest.mark.cpu_timeout(60)    # linear: about 5 s of CPU; before, 136 s (every line below)
 def test_links_whose_text_is_not_written_as_it_reads_are_placed_in_linear_time(
         tmp_path: Path) -> None:
     """GitHub's links were placed at the k-th '[text]' counted from their block's first
@@ -396,7 +396,7 @@ def test_links_whose_text_is_not_written_as_it_reads_are_placed_in_linear_time(
     assert len(links(html)) == 4000
 
 
-@pytest.mark.timeout(60)    # linear: about 9 s; before, 135 s (each link read its block)
+@pytest.mark.cpu_timeout(60)    # linear: about 9 s; before, 135 s (each link read its block)
 def test_a_paragraph_of_many_links_places_them_in_linear_time(tmp_path: Path) -> None:
     """Each of GitHub's links was placed by counting its '[text]' in every line from its
     block's first line: a paragraph of thousands of links read its own lines once a link,

@@ -1515,7 +1515,7 @@ def test_a_link_with_no_text_warns_at_the_line_of_each_such_link(
     assert all(says in m for m in got), got
 
 
-@pytest.mark.timeout(60)    # linear: seconds; before, the article was read for each link
+@pytest.mark.cpu_timeout(60)    # linear: seconds; before, the article was read for each link
 def test_many_links_with_no_text_are_told_in_linear_time(tmp_path: Path) -> None:
     """Each link with no text read the whole article again to see how it was written: in
     the links times the article's length (6,000 such links in an article of a million
@@ -2395,7 +2395,7 @@ def test_a_link_to_a_renamed_id_is_told_the_id_of_the_heading_now_at_its_place(
     assert "fig-gradient-q" not in said and f"'{words}'" in said, said
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.cpu_timeout(120)
 def test_many_nested_quotes_written_with_spaces_build(tmp_path: Path) -> None:
     """`> > > … x`: the pattern for an indented code block in a quote let the space after each
     `>` go to that marker or to the next one's indent, 2 ** n ways to fail: 28 levels took

@@ -728,7 +728,7 @@ def test_a_subscript_escaped_for_markdown_is_told_the_tex_it_means(source: str, 
     assert "Markdown" in e.value.message
 
 
-@pytest.mark.timeout(60)    # linear: about a second; before, minutes
+@pytest.mark.cpu_timeout(60)    # linear: about a second; before, minutes
 def test_a_long_formula_of_many_text_commands_is_read_in_linear_time() -> None:
     """Each text command's argument was read from the command to its end, and each escaped
     '\\_' looked for among all of them: a formula of 30,000 '\\text{a}x\\_1' took time
@@ -775,7 +775,7 @@ LONG_PARAGRAPHS = {
 }
 
 
-@pytest.mark.timeout(30)
+@pytest.mark.cpu_timeout(30)
 @pytest.mark.parametrize("repeated, times", LONG_PARAGRAPHS.values(), ids=LONG_PARAGRAPHS)
 def test_a_long_paragraph_is_read_in_linear_time(repeated: str, times: int) -> None:
     """Each opener's search is kept for the openers after it (a failing search answers
@@ -785,7 +785,7 @@ def test_a_long_paragraph_is_read_in_linear_time(repeated: str, times: int) -> N
         mask(P, "first\n\n" + repeated * times + "\n")
 
 
-@pytest.mark.timeout(10)
+@pytest.mark.cpu_timeout(10)
 @pytest.mark.parametrize("opener", ["<math>", "<math display=\"block\">"])
 def test_text_after_an_unclosed_math_tag_is_read_in_linear_time(opener: str) -> None:
     """MediaWiki's `<math>TeX</math>` was looked for with `[^<]*?\\S[^<]*?`, which, after a
@@ -806,7 +806,7 @@ def test_an_empty_mediawiki_math_tag_is_not_told_as_a_formula(tex: str) -> None:
         assert "MediaWiki" not in e.message, e.message
 
 
-@pytest.mark.timeout(10)
+@pytest.mark.cpu_timeout(10)
 def test_a_code_line_of_many_paren_openers_is_read_in_linear_time() -> None:
     """Whether a line of an indented code block holds a formula was a lazy '\\(.*?\\)',
     which scanned to the line's end from every '\\(': 30,000 of them with no '\\)' took
@@ -859,7 +859,7 @@ def test_a_formula_left_open_above_a_paragraph_is_still_told_to_close() -> None:
     assert e.value.line == 3 and "end it with a line '$$'" in e.value.message, e.value.message
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.cpu_timeout(60)
 @pytest.mark.parametrize("body", [
     "para\n1) x\n\n" * 30000, "    a\n\n" * 30000, "1) x\n" * 20000 + "\n    y\n" * 20000,
     "- a\n\n" + "  b\n\n" * 30000,
@@ -891,7 +891,7 @@ def test_the_content_column_found_in_one_pass_is_the_one_walked_back() -> None:
 # the fix reverted; 6.5 s at 10,000, 26 s at 20,000), the linear one 2 s. Between
 # paragraphs, 300,000: the quadratic version took 230 s of CPU (4.3 s at 50,000, 21.5 s
 # at 100,000; at 200,000, about 70 s, too near the limit), the linear one 7.4 s
-@pytest.mark.timeout(60)
+@pytest.mark.cpu_timeout(60)
 @pytest.mark.parametrize("unit, times", [("```\nx\n```\n\n<!-- a -->\n\n", 60_000),
                                          ("a\n\n<!-- a -->\n\nb\n", 300_000)],
                          ids=["comments after fences", "comments between paragraphs"])

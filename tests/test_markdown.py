@@ -2608,7 +2608,7 @@ def test_emphasis_github_reads_otherwise_warns_at_its_line(
     assert len(got) == 1 and f"index.md:{line}: warning:" in got[0] and said in got[0], got
 
 
-@pytest.mark.timeout(60)    # linear: seconds; before, difflib over the letters took minutes
+@pytest.mark.cpu_timeout(60)    # linear: seconds; before, difflib over the letters took minutes
 @pytest.mark.parametrize("unit, times, lang", [("*a*中 ", 20000, "zh"), ("x*y ", 20000, "en")],
                          ids=["emphasis then Chinese", "asterisks between letters"])
 def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
@@ -2620,7 +2620,7 @@ def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
         html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
 
 
-@pytest.mark.timeout(60)    # linear: a second; before, the readings' alignment took minutes
+@pytest.mark.cpu_timeout(60)    # linear: a second; before, the readings' alignment took minutes
 def test_a_long_table_both_read_alike_is_compared_in_linear_time(tmp_path: Path) -> None:
     """The two readings' blocks were aligned by difflib even where they were the same, and a
     table row is junk to it (md_blocks' comparison, block_diff.align): a table of 10,000
@@ -2641,7 +2641,7 @@ def test_a_long_table_both_read_alike_is_compared_in_linear_time(tmp_path: Path)
     assert warned == [] and made.count("<tr") == 21, warned
 
 
-@pytest.mark.timeout(60)    # linear: about a second; before, minutes
+@pytest.mark.cpu_timeout(60)    # linear: about a second; before, minutes
 def test_markdown_marks_in_a_long_article_are_placed_in_linear_time() -> None:
     """Bold, links and code between raw HTML's tags are found in the text the HTML parser
     hands over, which for an article with little HTML is most of the article: each mark's
@@ -3618,7 +3618,7 @@ def test_a_highlight_in_a_list_item_is_no_mediawiki_heading(tmp_path: Path, text
 @pytest.mark.parametrize("line", ["-  " * 40 + "x", ">  " * 40 + "x",
                                   "{" + "\u4e2d" * 3000 + "|" + "a " * 3000,
                                   "\uff04" + "x_" * 3000])
-@pytest.mark.timeout(60)    # read at once it takes well under a second; backtracking, hours
+@pytest.mark.cpu_timeout(60)    # read at once it takes well under a second; backtracking, hours
 def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) -> None:
     """The readings added for Typora's and Markdown Nice's habits (a note defined in a list
     item, a ruby annotation, a full-width dollar) backtracked without end on a line of many
@@ -3633,7 +3633,7 @@ def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) 
 # linear, the slowest (the drawer's, a warning for each of its lines) takes ~5 s on a quiet
 # 2-core machine and stayed under 20 s with the suite's four workers; before, each took
 # minutes (10 to 30 s at half these sizes, in the square of the length)
-@pytest.mark.timeout(60)
+@pytest.mark.cpu_timeout(60)
 @pytest.mark.parametrize("text", ["http:" * 80000, "link:" * 80000, "[b]x " * 80000,
                                   "{code:a} x " * 40000, ">!a " * 80000, "{++a " * 80000,
                                   ":A:\n" * 30000],
@@ -3651,7 +3651,7 @@ def test_many_openers_of_other_tools_syntax_read_in_linear_time(tmp_path: Path,
     assert "Intro." in body
 
 
-@pytest.mark.timeout(60)    # linear: under a second each; before, over a minute each
+@pytest.mark.cpu_timeout(60)    # linear: under a second each; before, over a minute each
 @pytest.mark.parametrize("opener", ["公式stem:[", "图footnote:[", "图image::a.png[", "见xref:x[",
                                     "，https://a.b[", "图image:a.png", "，https://a.b",
                                     "见link:a"])
@@ -3676,7 +3676,7 @@ def test_many_asciidoc_macros_after_chinese_text_read_in_linear_time(opener: str
                                   "## T " + "{#a " * 3000 + "{#t}\n"],
                          ids=["heading of many lists never closed", "a line of many '{'",
                               "and one closed at its end"])
-@pytest.mark.timeout(60)    # linear: well under a second; before, cubic (13 s at 2,000)
+@pytest.mark.cpu_timeout(60)    # linear: well under a second; before, cubic (13 s at 2,000)
 def test_a_heading_or_line_of_many_braces_reads_in_linear_time(tmp_path: Path, text: str,
                                                                 lang: str) -> None:
     """The patterns that find a heading's `{#id}` at its line's end (md_blocks, md_collect,
@@ -3941,7 +3941,7 @@ def test_a_myst_box_fence_is_titled_in_the_page_s_language() -> None:
     assert "'/// details | \u63d0\u793a', '    attrs: {id: tip}'" in told[0][1], told
 
 
-@pytest.mark.timeout(60)    # about 13 s of CPU; before, about 120 s (see below)
+@pytest.mark.cpu_timeout(60)    # about 13 s of CPU; before, about 120 s (see below)
 def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time(
         tmp_path: Path) -> None:
     """The two readings of a 16,000-row table that part on one row (a '|' inside `code`,

@@ -18,7 +18,7 @@ HAN = "\u4e2d"          # a Chinese character
 BITS = "\u6bd4\u7279"   # the Chinese unit for bits
 
 
-@pytest.mark.timeout(60)    # linear: well under a second; before, minutes (square of the lines)
+@pytest.mark.cpu_timeout(60)    # linear: well under a second; before, minutes (square of the lines)
 def test_a_paragraph_of_many_chinese_lines_is_joined_in_linear_time() -> None:
     """CjkLineJoin summed the lengths of all the text kept so far at every line break it
     dropped, and sliced the text before each break: a Chinese paragraph of 100,000 short
@@ -42,7 +42,7 @@ def test_a_line_break_is_joined_by_the_characters_of_the_slots_around_it() -> No
         f"<div><p>{HAN}<em>{HAN}</em>{HAN} a\n<em>b</em>\n{HAN}<em>{HAN}</em>{HAN}</p></div>")
 
 
-@pytest.mark.timeout(60)    # linear: about a second; before, minutes
+@pytest.mark.cpu_timeout(60)    # linear: about a second; before, minutes
 @pytest.mark.parametrize("what", ["lang", "keep_whole"])
 def test_many_runs_after_elements_are_wrapped_in_linear_time(what: str) -> None:
     """LangMarks and KeepWhole found the parent of each element whose tail they wrapped by a

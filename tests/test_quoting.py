@@ -519,7 +519,7 @@ def test_a_hexo_tag_is_named_with_what_to_write(source: str, said: str) -> None:
     assert said in e.message, e.message
 
 
-@pytest.mark.timeout(60)    # linear: about a second; before, minutes (square of the length)
+@pytest.mark.cpu_timeout(60)    # linear: about a second; before, minutes (square of the length)
 def test_a_quote_never_closed_before_many_paragraphs_is_told_in_linear_time() -> None:
     """The prose is compiled paragraph by paragraph, a piece never ending inside `{{ … }}`:
     after a `{{` never closed, each later paragraph counted the braces and lines of the

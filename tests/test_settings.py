@@ -1202,7 +1202,7 @@ def test_tex_told_quotes_only_the_formula_with_the_command(content: Path) -> Non
     assert "'\\(\\sqrt{d}\\)' is TeX" in e.message and "and \\(" not in e.message, e
 
 
-@pytest.mark.timeout(10)
+@pytest.mark.cpu_timeout(10)
 def test_tex_after_many_openers_before_one_closer_is_found_in_linear_time(
         content: Path) -> None:
     """Each '\\(' sliced and searched the text up to the same '\\)': a title of 30,000

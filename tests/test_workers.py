@@ -211,3 +211,34 @@ def test_a_failed_build_s_pool_leaves_no_manager_thread_for_the_exit_hook() -> N
     t0 = time.monotonic()
     pool.close(wait=False)
     assert not manager.is_alive() and time.monotonic() - t0 < 5, futures
+
+
+def test_a_cpu_timeout_counts_cpu_not_waiting(tmp_path: Path) -> None:
+    """`cpu_timeout(s)` (tests/conftest.py) fails a test that uses s seconds of CPU, with a
+    message saying so, and passes one that waits longer than s (as a test on a loaded
+    machine waits for a core): the linear-time tests must not fail because the machine is
+    busy. Run in a pytest of its own, with this suite's hooks."""
+    import subprocess
+    import sys
+    tests = Path(__file__).resolve().parent
+    (tmp_path / "conftest.py").write_text(
+        "import importlib.util, sys\n"
+        f"sys.path[:0] = [{str(tests)!r}, {str(tests.parent)!r}]\n"
+        "spec = importlib.util.spec_from_file_location('suite_conftest', "
+        f"{str(tests / 'conftest.py')!r})\n"
+        "suite = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(suite)\n"
+        "pytest_itemcollected = suite.pytest_itemcollected\n"
+        "pytest_runtest_call = suite.pytest_runtest_call\n",
+        encoding="utf-8")
+    (tmp_path / "test_limits.py").write_text(
+        "import time\nimport pytest\n\n"
+        "@pytest.mark.cpu_timeout(0.5)\ndef test_busy():\n"
+        "    end = time.process_time() + 3\n    while time.process_time() < end:\n        pass\n\n"
+        "@pytest.mark.cpu_timeout(0.5)\ndef test_waiting():\n    time.sleep(1.5)\n",
+        encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-o", "addopts=", "-o", "markers=cpu_timeout", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, encoding="utf-8", check=False)
+    out = done.stdout + done.stderr
+    assert "1 failed, 1 passed" in out and "used more than 0.5 s of CPU" in out, out
+    assert "FAILED test_limits.py::test_busy" in out, out
