@@ -67,6 +67,17 @@ def test_an_end_tag_that_closes_nothing_is_told_at_its_line(tmp_path: Path) -> N
         [(n, line) for n, line, m in found if m.startswith("</html> closes nothing open")], found
 
 
+def test_a_tag_missing_its_end_is_told_at_its_line(tmp_path: Path) -> None:
+    """`<article …` without its '>': the tag took the next one in (`<h1` an attribute)."""
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("<article")
+    end = good.index(">", at)
+    found = _mistakes(tmp_path, {"article.html": good[:end] + good[end + 1:]})
+    assert ("article.html", _line(good, at)) in [
+        (n, line) for n, line, m in found if m.startswith("the <article> tag starting here "
+                                                          "reads")], found
+
+
 def test_a_block_the_parent_does_not_define_is_told_at_the_childs_line(tmp_path: Path) -> None:
     """`{% block body %}` renamed in base.html: Jinja dropped every child's body."""
     base = (TEMPLATES / "base.html").read_text("utf-8")
@@ -83,6 +94,7 @@ def test_a_block_the_parent_does_not_define_is_told_at_the_childs_line(tmp_path:
     (("{{ body }}", ""), r"never prints \{\{ body \}\}"),
     (('"base.html"', '"bse.html"'), r"extends 'bse\.html', which is not in the templates"),
     (("{% block body %}", "<p>lost</p>\n{% block body %}"), r"outside any \{% block %\}"),
+    (("{% extends", "<p>first</p>{% extends"), r"before the \{% extends %\}"),
 ])
 def test_a_child_that_would_publish_less_than_written_is_told(
         tmp_path: Path, change: tuple[str, str], wanted: str) -> None:

@@ -1,6 +1,7 @@
 """The page templates read before any work, for what builds with no error and publishes a
 wrong page: markup a browser would repair its own way (a `<nav>` never closed takes the rest
-of the page inside it), a `{% block %}` its parent does not have (Jinja drops it: the page
+of the page inside it), a tag missing its '>' or a quote (it takes in the next tag as
+attributes: `<main id="x>`), a `{% block %}` its parent does not have (Jinja drops it: the page
 publishes without the article), text outside any block of a child (never rendered), and a
 page template that never prints what it is for (`{{ body }}`, the article's text).
 
@@ -151,13 +152,17 @@ def _check_blocks(path: Path, name: str, tree: nodes.Template,
                 f"{suggest(block.name, defined, 'blocks')}), so Jinja never renders it and "
                 f"the page is published without it; rename it to one {base} has, or add "
                 f"{{% block {block.name} %}}{{% endblock %}} to {base}"))
+    before = True
     for node in tree.body:
+        before &= not isinstance(node, nodes.Extends)
         if isinstance(node, nodes.Output) and any(
                 not (isinstance(part, nodes.TemplateData) and not part.data.strip())
                 for part in node.nodes):
-            mistakes.add(BuildError(
-                path, node.lineno, f"this is outside any {{% block %}} of a template that "
-                f"extends {base}: Jinja never renders it; move it into a block"))
+            mistakes.add(BuildError(path, node.lineno, (
+                f"this is before the {{% extends %}}: Jinja writes it ahead of {base}'s page "
+                "(before its first line)" if before else
+                f"this is outside any {{% block %}} of a template that extends {base}: "
+                "Jinja never renders it") + "; move it into a block"))
     mistakes.raise_any()
 
 
@@ -202,6 +207,15 @@ class _Tags(HTMLParser):
         return self.starts[line - 1] + col, line
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # a quote or '<' in an attribute's name (the HTML standard's parse error
+        # "unexpected-character-in-attribute-name"): a '>' or a quote is missing, and the
+        # tag took in what follows it (`<main id="x>` ... `<h1` read as the tag's attributes)
+        odd = next((name for name, _ in attrs if any(c in name for c in "\"'<")), None)
+        if odd is not None:
+            offset, line = self._at()
+            self.events.append(_Event(offset, line, "odd", f"the <{tag}> tag starting here "
+                                      f"reads '{odd}' as an attribute's name: a '>' or a "
+                                      "quote is missing before it; end the tag or its value"))
         if tag not in VOID_ELEMENTS:
             self.events.append(_Event(*self._at(), "start", tag))
 
@@ -277,7 +291,10 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     frames: list[_Frame] = []
     reading = not child         # a child's markup outside its blocks is never rendered
     for ev in events:
-        if ev.kind in ("start", "end"):
+        if ev.kind == "odd":
+            if reading:
+                tell(ev.line, ev.tag)
+        elif ev.kind in ("start", "end"):
             if reading:
                 ways = _step(ways, ev, tell)
         elif ev.kind in _OPENERS and not (ev.kind == "set" and ev.assigns):
