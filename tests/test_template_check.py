@@ -95,6 +95,8 @@ def test_a_block_the_parent_does_not_define_is_told_at_the_childs_line(tmp_path:
     (('"base.html"', '"bse.html"'), r"extends 'bse\.html', which is not in the templates"),
     (("{% block body %}", "<p>lost</p>\n{% block body %}"), r"outside any \{% block %\}"),
     (("{% extends", "<p>first</p>{% extends"), r"before the \{% extends %\}"),
+    (("{% block body %}", "{% block head_extra %}{% endblock %}{% block body %}"),
+     r"block 'head_extra' is defined twice \(first at line \d+\)"),
 ])
 def test_a_child_that_would_publish_less_than_written_is_told(
         tmp_path: Path, change: tuple[str, str], wanted: str) -> None:

@@ -6,9 +6,10 @@ publishes without the article), text outside any block of a child (never rendere
 page template that never prints what it is for (`{{ body }}`, the article's text).
 
 Blocks and `{% extends %}` are read through Jinja's own parser (`env.parse`: nodes.Extends,
-nodes.Block). The markup is read by `html_parsing.HTMLParser` over the template's source with
-every Jinja part (`{{ … }}`, `{% … %}`, `{# … #}`, found by Jinja's own lexer) blanked out,
-line breaks kept, so each tag keeps its line. The statements steer the reading:
+nodes.Block; a block defined twice, which the parser lets by, is told too). The markup is
+read by `html_parsing.HTMLParser` over the template's source with every Jinja part
+(`{{ … }}`, `{% … %}`, `{# … #}`, found by Jinja's own lexer) blanked out, line breaks
+kept, so each tag keeps its line. The statements steer the reading:
 
 - the branches of `{% if %}` / `{% elif %}` / `{% else %}` (and a `{% for %}` body, run or
   not) are read each from where the `if` starts, and the tags left open after it are those
@@ -131,6 +132,12 @@ def _top_blocks(node: nodes.Node) -> list[nodes.Block]:
 
 def _check_blocks(path: Path, name: str, tree: nodes.Template,
                   trees: dict[str, nodes.Template], names: list[str]) -> None:
+    first: dict[str, int] = {}
+    for block in tree.find_all(nodes.Block):    # (Jinja's parser lets it by; compiling fails)
+        if block.name in first:
+            raise BuildError(path, block.lineno, f"block '{block.name}' is defined twice "
+                             f"(first at line {first[block.name]}); rename or remove one")
+        first[block.name] = block.lineno
     parent = _parent(tree)
     if parent is None:
         return
