@@ -92,6 +92,7 @@ def test_a_block_the_parent_does_not_define_is_told_at_the_childs_line(tmp_path:
 
 @pytest.mark.parametrize("change, wanted", [
     (("{{ body }}", ""), r"never prints \{\{ body \}\}"),
+    (("{{ math_head }}", ""), r"never prints \{\{ math_head \}\}"),
     (('"base.html"', '"bse.html"'), r"extends 'bse\.html', which is not in the templates"),
     (("{% block body %}", "<p>lost</p>\n{% block body %}"), r"outside any \{% block %\}"),
     (("{% extends", "<p>first</p>{% extends"), r"before the \{% extends %\}"),

@@ -55,8 +55,9 @@ _CLOSES = {"li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "option": {"opt
            "thead": {"tbody", "tfoot", "tr", "td", "th"}, "tbody": {"thead", "tfoot", "tr"},
            "tfoot": {"thead", "tbody", "tr"}}
 # what a page template is for: the name it must print (assemble.render_site gives it)
-REQUIRED_NAMES = {"article.html": ("body", "the article's text"),
-                  "source.html": ("code", "the experiment's code")}
+REQUIRED_NAMES = {"article.html": (("body", "the article's text"),
+                                   ("math_head", "the formulas' style sheet and fonts")),
+                  "source.html": (("code", "the experiment's code"),)}
 _MOST_WAYS = 64     # ways through a template's branches followed; past that, no more told
 _FRAGMENTS = frozenset({"macro", "call", "set"})
 _OPENERS = frozenset({"if", "for", "block", "macro", "call", "set", "with", "filter",
@@ -177,7 +178,6 @@ def _check_required(path: Path, name: str, tree: nodes.Template,
                     trees: dict[str, nodes.Template]) -> None:
     if name not in REQUIRED_NAMES:
         return
-    wanted, what = REQUIRED_NAMES[name]
     read: set[str] = set()
     seen: set[str] = set()
     current: str | None = name
@@ -186,10 +186,13 @@ def _check_required(path: Path, name: str, tree: nodes.Template,
         read |= {n.name for n in trees[current].find_all(nodes.Name) if n.ctx == "load"}
         parent = _parent(trees[current])
         current = parent[0] if parent else None
-    if wanted not in read:
-        raise BuildError(path, 0, f"the template never prints {{{{ {wanted} }}}} ({what}), "
-                         f"so the page would be published without it; add {{{{ {wanted} }}}} "
-                         "where it belongs")
+    mistakes = Mistakes()
+    for wanted, what in REQUIRED_NAMES[name]:
+        if wanted not in read:
+            mistakes.add(BuildError(
+                path, 0, f"the template never prints {{{{ {wanted} }}}} ({what}), so the page "
+                f"would be published without it; add {{{{ {wanted} }}}} where it belongs"))
+    mistakes.raise_any()
 
 
 @dataclass
