@@ -19,16 +19,17 @@ TEMPLATES = PROJECT_ROOT / "templates"
 
 def _mistakes(tmp_path: Path, changes: dict[str, str]) -> list[tuple[str, int, str]]:
     """(template, line, message) of each mistake check_templates tells for a copy of the
-    project's templates with `changes` (name -> new text); [] when it tells none."""
+    project's templates with `changes` (name -> new text): its errors, or when it raises
+    none its warnings (each message starting 'warning: '); [] when it tells none."""
     folder = tmp_path / "templates"
     shutil.copytree(TEMPLATES, folder)
     for name, text in changes.items():
         (folder / name).write_text(text, "utf-8")
     try:
-        check_templates(folder)
+        warned = check_templates(folder)
     except BuildError as e:
         return [(one.path.name, one.line, one.message) for one in e.errors]
-    return []
+    return [(one.path.name, one.line, f"warning: {one.message}") for one in warned]
 
 
 def _line(text: str, at: int) -> int:
@@ -109,6 +110,9 @@ def test_a_child_that_would_publish_less_than_written_is_told(
 
 @pytest.mark.parametrize("body", [
     '{% if a %}<a href="x">{% endif %}t{% if a %}</a>{% endif %}',
+    '{% if a %}<a href="x">{% endif %}t{% if not a %}<b>{% endif %}u{% if a %}</a>'
+    '{% else %}</b>{% endif %}',
+    '{% for x in y %}<div>{% endfor %}z{% for x in y %}</div>{% endfor %}',
     '{% if a %}<div class="a">{% else %}<div class="b">{% endif %}x</div>',
     "<ul>{% for x in y %}<li>{{ x }}{% endfor %}</ul>",
     "<table><tr><td>1<td>2<tr><td>3</table><p>a<div>b</div><br><img src=x>",
@@ -127,6 +131,8 @@ def test_markup_a_browser_reads_as_written_is_no_mistake(tmp_path: Path, body: s
 @pytest.mark.parametrize("piece, wanted", [
     ("<div>{% if a %}</span>{% endif %}</div>", "</span> closes nothing open"),
     ("{% if a %}<div>{% else %}<div>{% endif %}", "<div> opened here is never closed"),
+    ("<p>{% if a.b %}<b></b>{% elif c %}<i></i>{% else %}</i>{% endif %}</p>",
+     "</i> closes nothing open"),
     ("{% macro m() %}<section>{% endmacro %}", "<section> opened here is never closed"),
 ])
 def test_markup_wrong_on_every_way_through_the_statements_is_told(
@@ -136,6 +142,27 @@ def test_markup_wrong_on_every_way_through_the_statements_is_told(
     found = _mistakes(tmp_path, {"article.html": good[:at] + "\n" + piece + good[at:]})
     assert [(n, line) for n, line, m in found if m.startswith(wanted)] == \
         [("article.html", _line(good, at) + 1)], found
+
+
+@pytest.mark.parametrize("piece, wanted", [
+    ("<section>{% if a %}<div>{% endif %}</section>",
+     "warning: <div> opened here is never closed (the </section> of line {line} closes it "
+     "for the browser); close it with </div> where it ends (on the way where 'a' holds)"),
+    ("<section>{% if a.b %}<p>{% elif c %}<div>{% else %}<br>{% endif %}</section>",
+     "warning: <div> opened here is never closed (the </section> of line {line} closes it "
+     "for the browser); close it with </div> where it ends (on the way where 'a.b' does not "
+     "hold, 'c' holds)"),
+])
+def test_markup_wrong_on_some_ways_through_the_statements_is_a_warning(
+        tmp_path: Path, piece: str, wanted: str) -> None:
+    """A `{% if %}` branch that leaves a tag open for the browser to close (a `</ol>` lost
+    inside `{% if h.children %}`) is told with the way it takes: conditions written
+    otherwise may never hold together, so a warning."""
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("{{ body }}")
+    line = _line(good, at) + 1
+    found = _mistakes(tmp_path, {"article.html": good[:at] + "\n" + piece + good[at:]})
+    assert found == [("article.html", line, wanted.format(line=line))], found
 
 
 def test_the_build_checks_the_templates_before_any_work(tmp_path: Path) -> None:

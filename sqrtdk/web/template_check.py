@@ -13,10 +13,13 @@ kept, so each tag keeps its line. The statements steer the reading:
 
 - the branches of `{% if %}` / `{% elif %}` / `{% else %}` (and a `{% for %}` body, run or
   not) are read each from where the `if` starts, and the tags left open after it are those
-  of any branch: a tag opened in one branch and closed after the `endif` by a matching
-  `{% if %}` is no mistake. A mistake is told only when every way through the template has
-  it (a way on which an end tag closes nothing, while another has it open, is taken for one
-  the conditions never take together);
+  of any branch. Each way remembers the conditions it took, compared as written (`not x`
+  is x's opposite; a `{% for %}`'s condition is that its list is not empty), and a later
+  `{% if %}` on the same condition takes the same branch: a tag opened in one `{% if a %}`
+  and closed in a later `{% if a %}` is no mistake. A mistake every way makes is an error;
+  one some ways make is a warning naming their conditions (conditions written otherwise,
+  `x` and `x | length`, may never hold together). An `{% if %}` whose branches all leave
+  the same tags open is forgotten after its `endif` (the ways would double at each one);
 - in a template that `{% extends %}` another, each top-level block is a piece of markup of
   its own (what lies outside the blocks is never rendered); a `{% macro %}`, `{% call %}`
   or `{% set %}` block is one too.
@@ -28,6 +31,7 @@ what the standard's tree construction closes for it (`<li>` an open `<li>`, a `<
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +41,9 @@ from jinja2 import nodes
 
 from ..errors import BuildError, Mistakes, suggest
 from ..html_parsing import VOID_ELEMENTS, HTMLParser
+from ..log import warn
+
+LOGGER = logging.getLogger("sqrtdk.web")
 
 # HTML Living Standard 13.1.2.4 "Optional tags": elements whose end tag may be left out
 OPTIONAL_END = frozenset({"html", "head", "body", "li", "dt", "dd", "p", "rt", "rp",
@@ -66,12 +73,14 @@ _OPENERS = frozenset({"if", "for", "block", "macro", "call", "set", "with", "fil
 Stack = tuple[tuple[str, int], ...]         # the open elements: (tag, line), outermost first
 
 
-def check_templates(templates_dir: Path) -> None:
+def check_templates(templates_dir: Path) -> list[BuildError]:
     """Check every template in `templates_dir` (.html, .xml, .txt): its `{% extends %}`
     names a template there; each top-level block of a child is one its parents define; a
     child has nothing outside its blocks; article.html and source.html print what they are
     for (REQUIRED_NAMES); every element opened is closed and every end tag closes one.
-    Raises BuildError at the template's line (every mistake found, together). A template
+    Raises BuildError at the template's line (every mistake found, together); a markup
+    mistake made on some ways through the `{% if %}`s only is a warning (returned too: the
+    conditions, compared as written, may never hold together). A template
     Jinja cannot parse is skipped: `ui_check.template_use` tells its syntax error."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=True)
     names = env.list_templates(extensions=["html", "xml", "txt"])
@@ -84,15 +93,22 @@ def check_templates(templates_dir: Path) -> None:
         except jinja2.TemplateSyntaxError:
             continue
     mistakes = Mistakes()
+    warned: list[BuildError] = []
     for name, tree in trees.items():
         path = templates_dir / name
         with mistakes.seam():
             _check_blocks(path, name, tree, trees, names)
         with mistakes.seam():
             _check_required(path, name, tree, trees)
-        for e in _markup_mistakes(path, env, sources[name], child=_parent(tree) is not None):
+        errors, doubtful = _markup_mistakes(path, env, sources[name],
+                                            child=_parent(tree) is not None)
+        for e in errors:
             mistakes.add(e)
+        warned += doubtful
     mistakes.raise_any()
+    for e in warned:
+        warn(LOGGER, e.path, e.line, e.message)
+    return warned
 
 
 def _parent(tree: nodes.Template) -> tuple[str | None, int] | None:
@@ -202,6 +218,7 @@ class _Event:
     kind: str               # "start", "end", or a Jinja statement's keyword
     tag: str = ""
     assigns: bool = False   # a `{% set %}` with '=' (no body)
+    cond: str = ""          # a statement's words after its keyword (an `if`'s condition)
 
 
 class _Tags(HTMLParser):
@@ -261,28 +278,50 @@ def _masked(env: jinja2.Environment, source: str) -> tuple[str, list[_Event]]:
                 names = [v for k, v in words if k == "name"]
                 statements[-1].kind = names[0] if names else ""
                 statements[-1].assigns = ("operator", "=") in words
+                inner = source[part_start + 2:at - 2].strip("-+ \t\r\n").split(None, 1)
+                statements[-1].cond = " ".join(inner[1].split()) if len(inner) > 1 else ""
         elif kind != "whitespace":
             words.append((kind, value))
     return "".join(chars), [s for s in statements if s.kind]
+
+
+Facts = frozenset[tuple[str, bool]]      # the conditions a way took: (its text, held or not)
+Way = tuple[Stack, Facts]
 
 
 @dataclass
 class _Frame:
     kind: str
     line: int
-    before: set[Stack] = field(default_factory=set)
-    ends: list[set[Stack]] = field(default_factory=list)
+    before: set[Way] = field(default_factory=set)
+    ends: list[set[Way]] = field(default_factory=list)
+    conds: list[str] = field(default_factory=list)      # of the `if` and each `elif`
     has_else: bool = False
     fragment: bool = False
 
 
+def _fact(cond: str, held: bool = True) -> tuple[str, bool]:
+    """The fact that `cond` (a condition's text) holds (`held`) or not; `not x` is x's."""
+    return (cond[4:], not held) if cond.startswith("not ") else (cond, held)
+
+
+def _assume(ways: set[Way], facts: list[tuple[str, bool]]) -> set[Way]:
+    """The ways of `ways` on which every one of `facts` can hold, with them."""
+    kept = set()
+    for stack, known in ways:
+        if not any((cond, not held) in known for cond, held in facts):
+            kept.add((stack, known | frozenset(facts)))
+    return kept
+
+
 def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bool
-                     ) -> list[BuildError]:
-    """The markup mistakes of one template's source (see the module's docstring)."""
+                     ) -> tuple[list[BuildError], list[BuildError]]:
+    """The markup mistakes of one template's source (see the module's docstring): those of
+    every way through it (errors) and those of some ways only (warnings)."""
     try:
         text, statements = _masked(env, source)
     except jinja2.TemplateSyntaxError:
-        return []
+        return [], []
     starts = [0]
     for i, ch in enumerate(text):
         if ch == "\n":
@@ -292,12 +331,19 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     reader.close()
     events = sorted(statements + reader.events, key=lambda e: e.offset)
     found: dict[str, BuildError] = {}
+    some: dict[tuple[int, str], BuildError] = {}
 
-    def tell(line: int, message: str) -> None:
-        e = BuildError(path, line, message)
-        found.setdefault(str(e), e)
+    def tell(line: int, message: str, facts: Facts | None = None) -> None:
+        if facts is None:
+            e = BuildError(path, line, message)
+            found.setdefault(str(e), e)
+        elif (line, message) not in some:     # (told once, with the first way's facts)
+            took = ", ".join(f"'{c}' " + ("holds" if held else "does not hold")
+                             for c, held in sorted(facts))
+            some[(line, message)] = BuildError(path, line,
+                                               f"{message} (on the way where {took})")
 
-    ways: set[Stack] = {()}
+    ways: set[Way] = {((), frozenset())}
     frames: list[_Frame] = []
     reading = not child         # a child's markup outside its blocks is never rendered
     for ev in events:
@@ -310,13 +356,22 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
         elif ev.kind in _OPENERS and not (ev.kind == "set" and ev.assigns):
             fragment = ev.kind in _FRAGMENTS or (
                 ev.kind == "block" and child and not any(f.kind == "block" for f in frames))
-            frames.append(_Frame(ev.kind, ev.line, set(ways), fragment=fragment))
+            frame = _Frame(ev.kind, ev.line, set(ways), fragment=fragment)
+            frames.append(frame)
             if fragment:
-                ways, reading = {()}, True
+                ways, reading = {((), frozenset())}, True
+            elif ev.kind in ("if", "for"):
+                frame.conds.append(ev.cond if ev.kind == "if" else f"for {ev.cond}")
+                ways = _assume(ways, [_fact(frame.conds[-1])])
         elif ev.kind in ("elif", "else") and frames and frames[-1].kind in ("if", "for"):
-            frames[-1].ends.append(ways)
-            frames[-1].has_else |= ev.kind == "else"
-            ways = set(frames[-1].before)
+            frame = frames[-1]
+            frame.ends.append(ways)
+            facts = [_fact(c, False) for c in frame.conds]
+            if ev.kind == "elif":
+                frame.conds.append(ev.cond)
+                facts.append(_fact(ev.cond))
+            frame.has_else |= ev.kind == "else"
+            ways = _assume(frame.before, facts)
         elif ev.kind.startswith("end") and frames and frames[-1].kind == ev.kind[3:]:
             frame = frames.pop()
             if frame.fragment:
@@ -324,26 +379,46 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
                 ways = frame.before
                 reading = not child or any(f.fragment for f in frames)
             elif frame.kind in ("if", "for"):
-                ways = set().union(ways, *frame.ends,
-                                   *(() if frame.has_else else (frame.before,)))
+                skipped = () if frame.has_else else (
+                    _assume(frame.before, [_fact(c, False) for c in frame.conds]),)
+                ends = [ways, *frame.ends, *skipped]
+                if all({st for st, _ in end} == {st for st, _ in frame.before} for end in ends):
+                    ways = frame.before     # no branch changed what is open: forget them
+                    continue
+                ways = set().union(*ends)
+                if frame.kind == "for":     # what held inside the loop held for one item
+                    known = set().union(*(facts for _, facts in frame.before))
+                    known.add(_fact(frame.conds[0]))
+                    known.add(_fact(frame.conds[0], False))
+                    ways = {(stack, frozenset(f for f in facts if f in known))
+                            for stack, facts in ways}
         if len(ways) > _MOST_WAYS:
-            return list(found.values())     # too many ways to follow: tell what was found
-    if not child:
-        _left_open(ways, "before the end of the template", tell)
-    return list(found.values())
+            break                           # too many ways to follow: tell what was found
+    else:
+        if not child:
+            _left_open(ways, "before the end of the template", tell)
+    return list(found.values()), list(some.values())
 
 
-def _step(ways: set[Stack], ev: _Event, tell: Callable[[int, str], None]) -> set[Stack]:
-    """Each way's open elements after the tag `ev`; a mistake every way has is told (and
-    read past as a browser would), a way with a mistake others lack is dropped."""
-    results = [_one(stack, ev) for stack in sorted(ways)]
-    clean = [stack for stack, said in results if not said]
-    if clean:
-        return set(clean)
-    common = set.intersection(*(set(said) for _, said in results))
-    for line, message in sorted(common or set(results[0][1])):
-        tell(line, message)
-    return {stack for stack, _ in results}
+_Tell = Callable[[int, str, "Facts | None"], None]
+
+
+def _step(ways: set[Way], ev: _Event, tell: _Tell) -> set[Way]:
+    """Each way's open elements after the tag `ev`. A mistake every way makes is told as
+    an error (and read past as a browser would); a mistake of some ways is told with what
+    those ways took (a warning: conditions written otherwise may never hold together), and
+    those ways are followed no further."""
+    results = [(_one(stack, ev), facts) for stack, facts in sorted(ways)]
+    clean = {(stack, facts) for (stack, said), facts in results if not said}
+    if not clean:
+        common = set.intersection(*(set(said) for (_, said), _ in results))
+        for line, message in sorted(common or set(results[0][0][1])):
+            tell(line, message, None)
+        return {(stack, facts) for (stack, _), facts in results}
+    for (_, said), facts in results:
+        for line, message in said:
+            tell(line, message, facts)
+    return clean
 
 
 def _one(stack: Stack, ev: _Event) -> tuple[Stack, list[tuple[int, str]]]:
@@ -366,10 +441,16 @@ def _one(stack: Stack, ev: _Event) -> tuple[Stack, list[tuple[int, str]]]:
     return stack[:at], said
 
 
-def _left_open(ways: set[Stack], where: str, tell: Callable[[int, str], None]) -> None:
-    """Tell the elements every way leaves open at its end, `where` (the end of the
-    template or of a block), that must be closed."""
-    left = [{(tag, line) for tag, line in stack if tag not in OPTIONAL_END} for stack in ways]
-    for tag, line in sorted(set.intersection(*left) if left else set(), key=lambda t: t[1]):
-        tell(line, f"<{tag}> opened here is never closed; close it with </{tag}> {where}")
-
+def _left_open(ways: set[Way], where: str, tell: _Tell) -> None:
+    """Tell the elements the ways leave open at their end, `where` (the end of the template
+    or of a block), that must be closed: those every way leaves open as errors, the others
+    with what their ways took (as `_step`)."""
+    left = {(stack, facts): {(tag, line) for tag, line in stack if tag not in OPTIONAL_END}
+            for stack, facts in ways}
+    common = set.intersection(*left.values()) if left else set()
+    for tag, line in sorted(common, key=lambda t: t[1]):
+        tell(line, f"<{tag}> opened here is never closed; close it with </{tag}> {where}", None)
+    for (_, facts), open_ in sorted(left.items()):
+        for tag, line in sorted(open_ - common, key=lambda t: t[1]):
+            tell(line, f"<{tag}> opened here is never closed; close it with </{tag}> {where}",
+                 facts)
