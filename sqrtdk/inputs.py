@@ -41,6 +41,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     mistakes raised together (errors.Mistakes)."""
     from .textfiles import load_toml
     from .web.embed import SLOTS
+    from .web.template_check import check_templates
     from .web.ui_check import check_ui_strings, needed_keys, untranslated_warnings
     settings = load_settings(opts.content_dir)
     mistakes = Mistakes()
@@ -55,6 +56,8 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     if strings is not None:
         with mistakes.seam():
             check_ui_strings(strings, opts.templates_dir, tuple(SLOTS))
+    with mistakes.seam():
+        check_templates(opts.templates_dir)
     mistakes.raise_any()
     assert strings is not None
     untranslated_warnings(strings, files)

@@ -1,0 +1,456 @@
+"""The page templates read before any work, for what builds with no error and publishes a
+wrong page: markup a browser would repair its own way (a `<nav>` never closed takes the rest
+of the page inside it), a tag missing its '>' or a quote (it takes in the next tag as
+attributes: `<main id="x>`), a `{% block %}` its parent does not have (Jinja drops it: the page
+publishes without the article), text outside any block of a child (never rendered), and a
+page template that never prints what it is for (`{{ body }}`, the article's text).
+
+Blocks and `{% extends %}` are read through Jinja's own parser (`env.parse`: nodes.Extends,
+nodes.Block; a block defined twice, which the parser lets by, is told too). The markup is
+read by `html_parsing.HTMLParser` over the template's source with every Jinja part
+(`{{ … }}`, `{% … %}`, `{# … #}`, found by Jinja's own lexer) blanked out, line breaks
+kept, so each tag keeps its line. The statements steer the reading:
+
+- the branches of `{% if %}` / `{% elif %}` / `{% else %}` (and a `{% for %}` body, run or
+  not) are read each from where the `if` starts, and the tags left open after it are those
+  of any branch. Each way remembers the conditions it took, compared as written (`not x`
+  is x's opposite; a `{% for %}`'s condition is that its list is not empty), and a later
+  `{% if %}` on the same condition takes the same branch: a tag opened in one `{% if a %}`
+  and closed in a later `{% if a %}` is no mistake. A mistake every way makes is an error;
+  one some ways make is a warning naming their conditions (conditions written otherwise,
+  `x` and `x | length`, may never hold together). An `{% if %}` whose branches all leave
+  the same tags open is forgotten after its `endif` (the ways would double at each one);
+- in a template that `{% extends %}` another, each top-level block is a piece of markup of
+  its own (what lies outside the blocks is never rendered); a `{% macro %}`, `{% call %}`
+  or `{% set %}` block is one too.
+
+End tags the HTML standard lets an author leave out (`</p>`, `</li>`, `</td>`, `</html>`, …;
+"Optional tags", HTML Living Standard 13.1.2.4) are never asked for, and a start tag closes
+what the standard's tree construction closes for it (`<li>` an open `<li>`, a `<div>` an open
+`<p>`); void elements (`<br>`, `<meta>`, …) have no end tag.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from jinja2 import nodes
+
+from ..errors import BuildError, Mistakes, suggest
+from ..html_parsing import VOID_ELEMENTS, HTMLParser
+from ..log import warn
+
+LOGGER = logging.getLogger("sqrtdk.web")
+
+# HTML Living Standard 13.1.2.4 "Optional tags": elements whose end tag may be left out
+OPTIONAL_END = frozenset({"html", "head", "body", "li", "dt", "dd", "p", "rt", "rp",
+                          "optgroup", "option", "colgroup", "caption", "thead", "tbody",
+                          "tfoot", "tr", "td", "th"})
+# the start tags that close an open <p> (13.2.6.4.7, "in body": "close a p element")
+_CLOSE_P = frozenset({"address", "article", "aside", "blockquote", "center", "details",
+                      "dialog", "dir", "div", "dl", "fieldset", "figcaption", "figure",
+                      "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+                      "hgroup", "hr", "main", "menu", "nav", "ol", "p", "pre", "search",
+                      "section", "table", "ul"})
+# start tag -> the open elements it closes when one is the current node (same section)
+_CLOSES = {"li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "option": {"option"},
+           "optgroup": {"option", "optgroup"}, "tr": {"tr", "td", "th"},
+           "td": {"td", "th"}, "th": {"td", "th"}, "rt": {"rt", "rp"}, "rp": {"rt", "rp"},
+           "thead": {"tbody", "tfoot", "tr", "td", "th"}, "tbody": {"thead", "tfoot", "tr"},
+           "tfoot": {"thead", "tbody", "tr"}}
+# what a page template is for: the name it must print (assemble.render_site gives it)
+REQUIRED_NAMES = {"article.html": (("body", "the article's text"),
+                                   ("math_head", "the formulas' style sheet and fonts")),
+                  "source.html": (("code", "the experiment's code"),)}
+_MOST_WAYS = 64     # ways through a template's branches followed; past that, no more told
+_FRAGMENTS = frozenset({"macro", "call", "set"})
+_OPENERS = frozenset({"if", "for", "block", "macro", "call", "set", "with", "filter",
+                      "autoescape", "trans"})
+
+Stack = tuple[tuple[str, int], ...]         # the open elements: (tag, line), outermost first
+
+
+def check_templates(templates_dir: Path) -> list[BuildError]:
+    """Check every template in `templates_dir` (.html, .xml, .txt): its `{% extends %}`
+    names a template there; each top-level block of a child is one its parents define; a
+    child has nothing outside its blocks; article.html and source.html print what they are
+    for (REQUIRED_NAMES); every element opened is closed and every end tag closes one.
+    Raises BuildError at the template's line (every mistake found, together); a markup
+    mistake made on some ways through the `{% if %}`s only is a warning (returned too: the
+    conditions, compared as written, may never hold together). A template
+    Jinja cannot parse is skipped: `ui_check.template_use` tells its syntax error."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=True)
+    names = env.list_templates(extensions=["html", "xml", "txt"])
+    trees: dict[str, nodes.Template] = {}
+    sources: dict[str, str] = {}
+    for name in names:
+        sources[name] = env.loader.get_source(env, name)[0]   # type: ignore[union-attr]
+        try:
+            trees[name] = env.parse(sources[name], name=name)
+        except jinja2.TemplateSyntaxError:
+            continue
+    mistakes = Mistakes()
+    warned: list[BuildError] = []
+    for name, tree in trees.items():
+        path = templates_dir / name
+        with mistakes.seam():
+            _check_blocks(path, name, tree, trees, names)
+        with mistakes.seam():
+            _check_required(path, name, tree, trees)
+        errors, doubtful = _markup_mistakes(path, env, sources[name],
+                                            child=_parent(tree) is not None)
+        for e in errors:
+            mistakes.add(e)
+        warned += doubtful
+    mistakes.raise_any()
+    for e in warned:
+        warn(LOGGER, e.path, e.line, e.message)
+    return warned
+
+
+def _parent(tree: nodes.Template) -> tuple[str | None, int] | None:
+    """The template `tree` extends (None for a name not written as a string) and the line
+    of its `{% extends %}`; None when it extends none."""
+    for ext in tree.find_all(nodes.Extends):
+        target = ext.template
+        value = target.value if isinstance(target, nodes.Const) else None
+        return (value if isinstance(value, str) else None), ext.lineno
+    return None
+
+
+def _blocks_of(name: str, trees: dict[str, nodes.Template]) -> dict[str, int]:
+    """Every block `name` and the templates it extends define (name -> line), nearest
+    first; empty past a template that is missing or does not parse."""
+    found: dict[str, int] = {}
+    seen: set[str] = set()
+    current: str | None = name
+    while current is not None and current in trees and current not in seen:
+        seen.add(current)
+        for block in trees[current].find_all(nodes.Block):
+            found.setdefault(block.name, block.lineno)
+        parent = _parent(trees[current])
+        current = parent[0] if parent else None
+    return found
+
+
+def _top_blocks(node: nodes.Node) -> list[nodes.Block]:
+    """The blocks of `node` not inside another block."""
+    found: list[nodes.Block] = []
+    for child in node.iter_child_nodes():
+        if isinstance(child, nodes.Block):
+            found.append(child)
+        else:
+            found += _top_blocks(child)
+    return found
+
+
+def _check_blocks(path: Path, name: str, tree: nodes.Template,
+                  trees: dict[str, nodes.Template], names: list[str]) -> None:
+    first: dict[str, int] = {}
+    for block in tree.find_all(nodes.Block):    # (Jinja's parser lets it by; compiling fails)
+        if block.name in first:
+            raise BuildError(path, block.lineno, f"block '{block.name}' is defined twice "
+                             f"(first at line {first[block.name]}); rename or remove one")
+        first[block.name] = block.lineno
+    parent = _parent(tree)
+    if parent is None:
+        return
+    base, line = parent
+    if base is None:            # a name given as a variable: not known before rendering
+        return
+    if base not in names:
+        raise BuildError(path, line, f"extends '{base}', which is not in the templates folder "
+                         f"({suggest(base, names, 'templates')}); name one that is there")
+    if base not in trees:
+        return                              # its syntax error is told on its own
+    mistakes = Mistakes()
+    defined = _blocks_of(base, trees)
+    for block in _top_blocks(tree):
+        if block.name not in defined:
+            mistakes.add(BuildError(
+                path, block.lineno, f"block '{block.name}' is not defined by {base} (its "
+                f"blocks: {', '.join(sorted(defined)) or 'none'}; "
+                f"{suggest(block.name, defined, 'blocks')}), so Jinja never renders it and "
+                f"the page is published without it; rename it to one {base} has, or add "
+                f"{{% block {block.name} %}}{{% endblock %}} to {base}"))
+    before = True
+    for node in tree.body:
+        before &= not isinstance(node, nodes.Extends)
+        if isinstance(node, nodes.Output) and any(
+                not (isinstance(part, nodes.TemplateData) and not part.data.strip())
+                for part in node.nodes):
+            mistakes.add(BuildError(path, node.lineno, (
+                f"this is before the {{% extends %}}: Jinja writes it ahead of {base}'s page "
+                "(before its first line)" if before else
+                f"this is outside any {{% block %}} of a template that extends {base}: "
+                "Jinja never renders it") + "; move it into a block"))
+    mistakes.raise_any()
+
+
+def _check_required(path: Path, name: str, tree: nodes.Template,
+                    trees: dict[str, nodes.Template]) -> None:
+    if name not in REQUIRED_NAMES:
+        return
+    read: set[str] = set()
+    seen: set[str] = set()
+    current: str | None = name
+    while current is not None and current in trees and current not in seen:
+        seen.add(current)
+        read |= {n.name for n in trees[current].find_all(nodes.Name) if n.ctx == "load"}
+        parent = _parent(trees[current])
+        current = parent[0] if parent else None
+    mistakes = Mistakes()
+    for wanted, what in REQUIRED_NAMES[name]:
+        if wanted not in read:
+            mistakes.add(BuildError(
+                path, 0, f"the template never prints {{{{ {wanted} }}}} ({what}), so the page "
+                f"would be published without it; add {{{{ {wanted} }}}} where it belongs"))
+    mistakes.raise_any()
+
+
+@dataclass
+class _Event:
+    offset: int
+    line: int
+    kind: str               # "start", "end", or a Jinja statement's keyword
+    tag: str = ""
+    assigns: bool = False   # a `{% set %}` with '=' (no body)
+    cond: str = ""          # a statement's words after its keyword (an `if`'s condition)
+
+
+class _Tags(HTMLParser):
+    """The start and end tags of a text, each with its line and offset."""
+
+    def __init__(self, starts: list[int]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.starts = starts
+        self.events: list[_Event] = []
+
+    def _at(self) -> tuple[int, int]:
+        line, col = self.getpos()
+        return self.starts[line - 1] + col, line
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # a quote or '<' in an attribute's name (the HTML standard's parse error
+        # "unexpected-character-in-attribute-name"): a '>' or a quote is missing, and the
+        # tag took in what follows it (`<main id="x>` ... `<h1` read as the tag's attributes)
+        odd = next((name for name, _ in attrs if any(c in name for c in "\"'<")), None)
+        if odd is not None:
+            offset, line = self._at()
+            self.events.append(_Event(offset, line, "odd", f"the <{tag}> tag starting here "
+                                      f"reads '{odd}' as an attribute's name: a '>' or a "
+                                      "quote is missing before it; end the tag or its value"))
+        if tag not in VOID_ELEMENTS:
+            self.events.append(_Event(*self._at(), "start", tag))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID_ELEMENTS:
+            self.events.append(_Event(*self._at(), "end", tag))
+
+
+def _masked(env: jinja2.Environment, source: str) -> tuple[str, list[_Event]]:
+    """`source` with every Jinja part blanked (its line breaks kept), and each statement's
+    keyword with its offset and line, from Jinja's own lexer."""
+    chars = list(source)
+    statements: list[_Event] = []
+    at = 0
+    part_start = -1
+    words: list[tuple[str, str]] = []
+    for lineno, kind, value in env.lex(source):
+        found = source.find(value, at)
+        if found < 0:                       # (a value the lexer rewrote: keep going)
+            continue
+        at = found + len(value)
+        if kind == "data":
+            continue
+        if kind in ("block_begin", "variable_begin", "comment_begin"):
+            part_start, words = found, []
+            if kind == "block_begin":
+                statements.append(_Event(found, lineno, ""))
+        elif kind in ("block_end", "variable_end", "comment_end"):
+            for i in range(part_start, at):
+                if chars[i] != "\n":
+                    chars[i] = " "
+            if kind == "block_end" and statements and statements[-1].offset == part_start:
+                names = [v for k, v in words if k == "name"]
+                statements[-1].kind = names[0] if names else ""
+                statements[-1].assigns = ("operator", "=") in words
+                inner = source[part_start + 2:at - 2].strip("-+ \t\r\n").split(None, 1)
+                statements[-1].cond = " ".join(inner[1].split()) if len(inner) > 1 else ""
+        elif kind != "whitespace":
+            words.append((kind, value))
+    return "".join(chars), [s for s in statements if s.kind]
+
+
+Facts = frozenset[tuple[str, bool]]      # the conditions a way took: (its text, held or not)
+Way = tuple[Stack, Facts]
+
+
+@dataclass
+class _Frame:
+    kind: str
+    line: int
+    before: set[Way] = field(default_factory=set)
+    ends: list[set[Way]] = field(default_factory=list)
+    conds: list[str] = field(default_factory=list)      # of the `if` and each `elif`
+    has_else: bool = False
+    fragment: bool = False
+
+
+def _fact(cond: str, held: bool = True) -> tuple[str, bool]:
+    """The fact that `cond` (a condition's text) holds (`held`) or not; `not x` is x's."""
+    return (cond[4:], not held) if cond.startswith("not ") else (cond, held)
+
+
+def _assume(ways: set[Way], facts: list[tuple[str, bool]]) -> set[Way]:
+    """The ways of `ways` on which every one of `facts` can hold, with them."""
+    kept = set()
+    for stack, known in ways:
+        if not any((cond, not held) in known for cond, held in facts):
+            kept.add((stack, known | frozenset(facts)))
+    return kept
+
+
+def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bool
+                     ) -> tuple[list[BuildError], list[BuildError]]:
+    """The markup mistakes of one template's source (see the module's docstring): those of
+    every way through it (errors) and those of some ways only (warnings)."""
+    try:
+        text, statements = _masked(env, source)
+    except jinja2.TemplateSyntaxError:
+        return [], []
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    reader = _Tags(starts)
+    reader.feed(text)
+    reader.close()
+    events = sorted(statements + reader.events, key=lambda e: e.offset)
+    found: dict[str, BuildError] = {}
+    some: dict[tuple[int, str], BuildError] = {}
+
+    def tell(line: int, message: str, facts: Facts | None = None) -> None:
+        if facts is None:
+            e = BuildError(path, line, message)
+            found.setdefault(str(e), e)
+        elif (line, message) not in some:     # (told once, with the first way's facts)
+            took = ", ".join(f"'{c}' " + ("holds" if held else "does not hold")
+                             for c, held in sorted(facts))
+            some[(line, message)] = BuildError(path, line,
+                                               f"{message} (on the way where {took})")
+
+    ways: set[Way] = {((), frozenset())}
+    frames: list[_Frame] = []
+    reading = not child         # a child's markup outside its blocks is never rendered
+    for ev in events:
+        if ev.kind == "odd":
+            if reading:
+                tell(ev.line, ev.tag)
+        elif ev.kind in ("start", "end"):
+            if reading:
+                ways = _step(ways, ev, tell)
+        elif ev.kind in _OPENERS and not (ev.kind == "set" and ev.assigns):
+            fragment = ev.kind in _FRAGMENTS or (
+                ev.kind == "block" and child and not any(f.kind == "block" for f in frames))
+            frame = _Frame(ev.kind, ev.line, set(ways), fragment=fragment)
+            frames.append(frame)
+            if fragment:
+                ways, reading = {((), frozenset())}, True
+            elif ev.kind in ("if", "for"):
+                frame.conds.append(ev.cond if ev.kind == "if" else f"for {ev.cond}")
+                ways = _assume(ways, [_fact(frame.conds[-1])])
+        elif ev.kind in ("elif", "else") and frames and frames[-1].kind in ("if", "for"):
+            frame = frames[-1]
+            frame.ends.append(ways)
+            facts = [_fact(c, False) for c in frame.conds]
+            if ev.kind == "elif":
+                frame.conds.append(ev.cond)
+                facts.append(_fact(ev.cond))
+            frame.has_else |= ev.kind == "else"
+            ways = _assume(frame.before, facts)
+        elif ev.kind.startswith("end") and frames and frames[-1].kind == ev.kind[3:]:
+            frame = frames.pop()
+            if frame.fragment:
+                _left_open(ways, f"before the {{% {ev.kind} %}} of line {ev.line}", tell)
+                ways = frame.before
+                reading = not child or any(f.fragment for f in frames)
+            elif frame.kind in ("if", "for"):
+                skipped = () if frame.has_else else (
+                    _assume(frame.before, [_fact(c, False) for c in frame.conds]),)
+                ends = [ways, *frame.ends, *skipped]
+                if all({st for st, _ in end} == {st for st, _ in frame.before} for end in ends):
+                    ways = frame.before     # no branch changed what is open: forget them
+                    continue
+                ways = set().union(*ends)
+                if frame.kind == "for":     # what held inside the loop held for one item
+                    known = set().union(*(facts for _, facts in frame.before))
+                    known.add(_fact(frame.conds[0]))
+                    known.add(_fact(frame.conds[0], False))
+                    ways = {(stack, frozenset(f for f in facts if f in known))
+                            for stack, facts in ways}
+        if len(ways) > _MOST_WAYS:
+            break                           # too many ways to follow: tell what was found
+    else:
+        if not child:
+            _left_open(ways, "before the end of the template", tell)
+    return list(found.values()), list(some.values())
+
+
+_Tell = Callable[[int, str, "Facts | None"], None]
+
+
+def _step(ways: set[Way], ev: _Event, tell: _Tell) -> set[Way]:
+    """Each way's open elements after the tag `ev`. A mistake every way makes is told as
+    an error (and read past as a browser would); a mistake of some ways is told with what
+    those ways took (a warning: conditions written otherwise may never hold together), and
+    those ways are followed no further."""
+    results = [(_one(stack, ev), facts) for stack, facts in sorted(ways)]
+    clean = {(stack, facts) for (stack, said), facts in results if not said}
+    if not clean:
+        common = set.intersection(*(set(said) for (_, said), _ in results))
+        for line, message in sorted(common or set(results[0][0][1])):
+            tell(line, message, None)
+        return {(stack, facts) for (stack, _), facts in results}
+    for (_, said), facts in results:
+        for line, message in said:
+            tell(line, message, facts)
+    return clean
+
+
+def _one(stack: Stack, ev: _Event) -> tuple[Stack, list[tuple[int, str]]]:
+    """One way's open elements after the tag `ev`, and the mistakes it makes there."""
+    if ev.kind == "start":
+        closes = _CLOSES.get(ev.tag, set()) | ({"p"} if ev.tag in _CLOSE_P else set())
+        while stack and stack[-1][0] in closes:
+            stack = stack[:-1]
+        return (*stack, (ev.tag, ev.line)), []
+    tags = [tag for tag, _ in stack]
+    if ev.tag not in tags:
+        inner = f" (the innermost open element is <{stack[-1][0]}> of line {stack[-1][1]})" \
+            if stack else ""
+        return stack, [(ev.line, f"</{ev.tag}> closes nothing open{inner}; remove it, or "
+                        f"open <{ev.tag}> before it")]
+    at = len(tags) - 1 - tags[::-1].index(ev.tag)
+    said = [(line, f"<{tag}> opened here is never closed (the </{ev.tag}> of line "
+             f"{ev.line} closes it for the browser); close it with </{tag}> where it ends")
+            for tag, line in stack[at + 1:] if tag not in OPTIONAL_END]
+    return stack[:at], said
+
+
+def _left_open(ways: set[Way], where: str, tell: _Tell) -> None:
+    """Tell the elements the ways leave open at their end, `where` (the end of the template
+    or of a block), that must be closed: those every way leaves open as errors, the others
+    with what their ways took (as `_step`)."""
+    left = {(stack, facts): {(tag, line) for tag, line in stack if tag not in OPTIONAL_END}
+            for stack, facts in ways}
+    common = set.intersection(*left.values()) if left else set()
+    for tag, line in sorted(common, key=lambda t: t[1]):
+        tell(line, f"<{tag}> opened here is never closed; close it with </{tag}> {where}", None)
+    for (_, facts), open_ in sorted(left.items()):
+        for tag, line in sorted(open_ - common, key=lambda t: t[1]):
+            tell(line, f"<{tag}> opened here is never closed; close it with </{tag}> {where}",
+                 facts)

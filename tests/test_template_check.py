@@ -1,0 +1,179 @@
+"""The page templates checked before any work (sqrtdk/web/template_check.py): markup a
+browser would repair its own way, a block its parent does not have, text a child never
+renders, a page template that never prints what it is for. Each was found by a mutation
+pass over templates/: the build went on with exit 0 and published a wrong page."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sqrtdk.errors import BuildError
+from sqrtdk.options import PROJECT_ROOT
+from sqrtdk.web.template_check import check_templates
+
+TEMPLATES = PROJECT_ROOT / "templates"
+
+
+def _mistakes(tmp_path: Path, changes: dict[str, str]) -> list[tuple[str, int, str]]:
+    """(template, line, message) of each mistake check_templates tells for a copy of the
+    project's templates with `changes` (name -> new text): its errors, or when it raises
+    none its warnings (each message starting 'warning: '); [] when it tells none."""
+    folder = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, folder)
+    for name, text in changes.items():
+        (folder / name).write_text(text, "utf-8")
+    try:
+        warned = check_templates(folder)
+    except BuildError as e:
+        return [(one.path.name, one.line, one.message) for one in e.errors]
+    return [(one.path.name, one.line, f"warning: {one.message}") for one in warned]
+
+
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, at) + 1
+
+
+def test_the_projects_templates_pass(tmp_path: Path) -> None:
+    assert _mistakes(tmp_path, {}) == []
+
+
+def test_a_deleted_end_tag_is_told_at_the_line_its_element_opens(tmp_path: Path) -> None:
+    """`</nav>` deleted: the rest of the page would be inside the nav."""
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    end = good.index("</nav>")
+    opened = good.rindex("<nav", 0, end)
+    found = _mistakes(tmp_path, {"article.html": good[:end] + good[end + len("</nav>"):]})
+    assert [(n, line) for n, line, m in found if m.startswith("<nav> opened here is never "
+                                                               "closed")] \
+        == [("article.html", _line(good, opened))], found
+
+
+def test_an_element_never_closed_inside_another_is_told_at_its_line(tmp_path: Path) -> None:
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("<article ")
+    found = _mistakes(tmp_path, {"article.html": good.replace("<article ", "<article><div ", 1)})
+    assert [(n, line) for n, line, m in found if m.startswith("<div> opened here is never "
+                                                               "closed")] \
+        == [("article.html", _line(good, at))], found
+
+
+def test_an_end_tag_that_closes_nothing_is_told_at_its_line(tmp_path: Path) -> None:
+    """`<html` misspelt `<htm`: its `</html>` closes nothing."""
+    good = (TEMPLATES / "base.html").read_text("utf-8")
+    found = _mistakes(tmp_path, {"base.html": good.replace("<html", "<htm", 1)})
+    assert ("base.html", _line(good, good.index("</html>"))) in \
+        [(n, line) for n, line, m in found if m.startswith("</html> closes nothing open")], found
+
+
+def test_a_tag_missing_its_end_is_told_at_its_line(tmp_path: Path) -> None:
+    """`<article …` without its '>': the tag took the next one in (`<h1` an attribute)."""
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("<article")
+    end = good.index(">", at)
+    found = _mistakes(tmp_path, {"article.html": good[:end] + good[end + 1:]})
+    assert ("article.html", _line(good, at)) in [
+        (n, line) for n, line, m in found if m.startswith("the <article> tag starting here "
+                                                          "reads")], found
+
+
+def test_a_block_the_parent_does_not_define_is_told_at_the_childs_line(tmp_path: Path) -> None:
+    """`{% block body %}` renamed in base.html: Jinja dropped every child's body."""
+    base = (TEMPLATES / "base.html").read_text("utf-8")
+    found = _mistakes(tmp_path, {"base.html": base.replace("{% block body %}",
+                                                           "{% block bodyy %}", 1)})
+    article = (TEMPLATES / "article.html").read_text("utf-8")
+    line = _line(article, article.index("{% block body %}"))
+    told = [m for n, at, m in found if (n, at) == ("article.html", line)]
+    assert told and told[0].startswith("block 'body' is not defined by base.html") and \
+        "did you mean 'bodyy'?" in told[0], found
+
+
+@pytest.mark.parametrize("change, wanted", [
+    (("{{ body }}", ""), r"never prints \{\{ body \}\}"),
+    (("{{ math_head }}", ""), r"never prints \{\{ math_head \}\}"),
+    (('"base.html"', '"bse.html"'), r"extends 'bse\.html', which is not in the templates"),
+    (("{% block body %}", "<p>lost</p>\n{% block body %}"), r"outside any \{% block %\}"),
+    (("{% extends", "<p>first</p>{% extends"), r"before the \{% extends %\}"),
+    (("{% block body %}", "{% block head_extra %}{% endblock %}{% block body %}"),
+     r"block 'head_extra' is defined twice \(first at line \d+\)"),
+])
+def test_a_child_that_would_publish_less_than_written_is_told(
+        tmp_path: Path, change: tuple[str, str], wanted: str) -> None:
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    assert change[0] in good
+    found = _mistakes(tmp_path, {"article.html": good.replace(*change, 1)})
+    assert any(n == "article.html" and re.search(wanted, m) for n, _, m in found), found
+
+
+@pytest.mark.parametrize("body", [
+    '{% if a %}<a href="x">{% endif %}t{% if a %}</a>{% endif %}',
+    '{% if a %}<a href="x">{% endif %}t{% if not a %}<b>{% endif %}u{% if a %}</a>'
+    '{% else %}</b>{% endif %}',
+    '{% for x in y %}<div>{% endfor %}z{% for x in y %}</div>{% endfor %}',
+    '{% if a %}<div class="a">{% else %}<div class="b">{% endif %}x</div>',
+    "<ul>{% for x in y %}<li>{{ x }}{% endfor %}</ul>",
+    "<table><tr><td>1<td>2<tr><td>3</table><p>a<div>b</div><br><img src=x>",
+    "<dl><dt>a<dd>b<dt>c</dl><select><option>a<option>b</select>",
+    "<svg><path d='M0 0'/></svg><script>if (a < b) document.write('</p>')</script>",
+    '{# <div> #}<p title="{{ t }}">{{ body }}</p>{% set x %}<b>x</b>{% endset %}',
+])
+def test_markup_a_browser_reads_as_written_is_no_mistake(tmp_path: Path, body: str) -> None:
+    """Optional end tags, implied ends, void elements, raw text, Jinja comments, and a tag
+    opened in one `{% if %}` and closed in another are no false alarm."""
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("{{ body }}")
+    assert _mistakes(tmp_path, {"article.html": good[:at] + body + good[at:]}) == []
+
+
+@pytest.mark.parametrize("piece, wanted", [
+    ("<div>{% if a %}</span>{% endif %}</div>", "</span> closes nothing open"),
+    ("{% if a %}<div>{% else %}<div>{% endif %}", "<div> opened here is never closed"),
+    ("<p>{% if a.b %}<b></b>{% elif c %}<i></i>{% else %}</i>{% endif %}</p>",
+     "</i> closes nothing open"),
+    ("{% macro m() %}<section>{% endmacro %}", "<section> opened here is never closed"),
+])
+def test_markup_wrong_on_every_way_through_the_statements_is_told(
+        tmp_path: Path, piece: str, wanted: str) -> None:
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("{{ body }}")
+    found = _mistakes(tmp_path, {"article.html": good[:at] + "\n" + piece + good[at:]})
+    assert [(n, line) for n, line, m in found if m.startswith(wanted)] == \
+        [("article.html", _line(good, at) + 1)], found
+
+
+@pytest.mark.parametrize("piece, wanted", [
+    ("<section>{% if a %}<div>{% endif %}</section>",
+     "warning: <div> opened here is never closed (the </section> of line {line} closes it "
+     "for the browser); close it with </div> where it ends (on the way where 'a' holds)"),
+    ("<section>{% if a.b %}<p>{% elif c %}<div>{% else %}<br>{% endif %}</section>",
+     "warning: <div> opened here is never closed (the </section> of line {line} closes it "
+     "for the browser); close it with </div> where it ends (on the way where 'a.b' does not "
+     "hold, 'c' holds)"),
+])
+def test_markup_wrong_on_some_ways_through_the_statements_is_a_warning(
+        tmp_path: Path, piece: str, wanted: str) -> None:
+    """A `{% if %}` branch that leaves a tag open for the browser to close (a `</ol>` lost
+    inside `{% if h.children %}`) is told with the way it takes: conditions written
+    otherwise may never hold together, so a warning."""
+    good = (TEMPLATES / "article.html").read_text("utf-8")
+    at = good.index("{{ body }}")
+    line = _line(good, at) + 1
+    found = _mistakes(tmp_path, {"article.html": good[:at] + "\n" + piece + good[at:]})
+    assert found == [("article.html", line, wanted.format(line=line))], found
+
+
+def test_the_build_checks_the_templates_before_any_work(tmp_path: Path) -> None:
+    from sqrtdk.inputs import read_inputs
+    from sqrtdk.options import BuildOptions
+    folder = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, folder)
+    good = (folder / "article.html").read_text("utf-8")
+    (folder / "article.html").write_text(good.replace("</nav>", "", 1), "utf-8")
+    with pytest.raises(BuildError) as e:
+        read_inputs(BuildOptions.for_project(PROJECT_ROOT, templates_dir=folder))
+    assert any(one.path == folder / "article.html" and
+               one.message.startswith("<nav> opened here is never closed")
+               for one in e.value.errors), str(e.value)
