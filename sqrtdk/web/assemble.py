@@ -559,6 +559,7 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
                    "switch_to": inputs.strings[p.lang].ui["switch_to"],   # in its own language
                    "not_found": inputs.strings[p.lang].ui["not_found"],   # the 404 page
                    "not_found_title": inputs.strings[p.lang].ui["not_found_title"],
+                   "source_intro": inputs.strings[p.lang].ui["source_intro"],   # site/source/
                    "description": p.meta["description"]} for p in inputs.pages]
     site = Site()
     check_embed(inputs.static_dir)     # every path the script reads is declared and embedded

@@ -39,6 +39,7 @@ READ_BY_CODE = {
     "switch_to": "the language switch of the other pages",
     "not_found": "the 404 page",
     "not_found_title": "the 404 page's title",
+    "source_intro": "the published experiment modules' pages (site/source/)",
     "built_with": "the page's footer",
     "reproduce_source": "the reproduce boxes",
     "reproduce_output": "the reproduce boxes",
