@@ -433,6 +433,31 @@ def test_every_tag_of_another_tool_is_named_in_one_build() -> None:
     assert lines == [3, 7, 11], [str(x) for x in e.errors]     # the first of each paragraph
 
 
+def test_every_mistaken_quote_of_a_paragraph_is_named_in_one_build() -> None:
+    """Several quotes of one paragraph each with its own mistake (a misspelt result, a
+    number without a filter, an unknown claim, a misspelt section) were told one a build,
+    the first only: each is an error at its own line now, in one build, with no line twice
+    and nothing said of the good quotes between them."""
+    source = ("Intro.\n\nOne {{ spread.sd_smal | sig(3) }} and {{ share.p | pct(1) }},\n"
+              "{{ spread.sd_large }} then {{ claim(\"spread.grow\") }}\n"
+              "and {{ entropi.bits | fixed(2) }} with {{ spread.n_pairs | grouped }}.\n")
+    e = error(source)
+    told = sorted((err.line, err.message) for err in e.errors)
+    assert [line for line, _ in told] == [3, 4, 4, 5], told
+    said = " ".join(message for _, message in told)
+    for name in ("spread.sd_smal", "spread.sd_large", "spread.grow", "entropi"):
+        assert name in said, told
+    assert "share.p" not in said and "n_pairs" not in said, told
+
+
+def test_a_paragraph_with_a_statement_keeps_its_first_mistake_only() -> None:
+    """A quote may read what a `{% set %}` before it made, so a piece holding a statement is
+    not taken apart: its first mistake is told, and a quote of the set name is no mistake."""
+    source = "Intro.\n\n{% set x = spread.sd_small %}{{ x | fixed(2) }} {{ spread.nope }}\n"
+    e = error(source)
+    assert [err.line for err in e.errors] == [3] and "spread.nope" in e.errors[0].message
+
+
 def test_a_jekyll_include_does_not_hide_the_other_tags_of_the_text() -> None:
     """An al-folio post's `{% include figure.html … %}` beside `{% cite … %}` tags: an include
     cannot reach beyond its paragraph, so each tag is an error at its own line in one build

@@ -34,7 +34,7 @@ from typing import Any
 import jinja2
 import jinja2.exceptions
 
-from ..errors import BuildError, Mistakes, deepest_line, suggest, too_deep
+from ..errors import BuildError, Mistakes, combined, deepest_line, suggest, too_deep
 from ..log import warn
 from ..science.results import at
 from .embed import (
@@ -240,13 +240,48 @@ class Quoter:
         except RecursionError:      # Jinja parses nested parentheses recursively
             raise too_deep(self.path, deepest_line(chunk, first_line),
                            "a quote's parentheses, brackets or {% … %} blocks") from None
-        except (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
-                jinja2.TemplateNotFound, jinja2.exceptions.SecurityError) as e:
-            line = template_line(e, name)
-            lines = chunk.split("\n")
-            written = lines[line - 1] if 0 < line <= len(lines) else ""
-            raise BuildError(self.path, first_line + line - 1 if line else 0,
-                             error_message(e, self.context, written)) from None
+        except _RENDER_MISTAKES as e:
+            first_mistake = self._mistake(e, name, chunk, first_line)
+        del self.log.entries[first:]
+        raise self._every_quote_mistake(first_line, chunk, first_mistake)
+
+    def _mistake(self, e: Exception, name: str, chunk: str, first_line: int) -> BuildError:
+        """The BuildError at the article's line for a mistake `e` that rendering the piece
+        `chunk` (template `name`, first line `first_line`) raised."""
+        line = template_line(e, name)
+        lines = chunk.split("\n")
+        written = lines[line - 1] if 0 < line <= len(lines) else ""
+        return BuildError(self.path, first_line + line - 1 if line else 0,
+                          error_message(e, self.context, written))
+
+    def _every_quote_mistake(self, first_line: int, chunk: str, first: BuildError
+                             ) -> BuildError:
+        """`first`, the mistake that stopped the piece, with every other quote's of the
+        piece: each `{{ … }}` rendered on its own, at its own line (three misspelt quotes
+        of one paragraph took three builds to find). A piece holding a statement is left
+        with its first mistake: a quote may read what a `{% set %}` before it made. Quotes
+        are found by Jinja's own lexer, their text taken as written."""
+        if "{%" in chunk:
+            return first
+        mistakes = Mistakes()
+        mistakes.add(first)
+        told = {(e.path, e.line, e.message) for e in first.errors}
+        at = len(self.log.entries)
+        try:
+            for lineno, quote in _quotes_of(self.prose, chunk):
+                name = self.envs.sources.add("prose", "\n" * (lineno - 1) + quote)
+                try:
+                    self.prose.get_template(name).render(self._render_context)
+                except _RENDER_MISTAKES as e:
+                    found = self._mistake(e, name, chunk, first_line)
+                    if (found.path, found.line, found.message) not in told:
+                        told.add((found.path, found.line, found.message))
+                        mistakes.add(found)
+        except (jinja2.TemplateSyntaxError, RecursionError):
+            return first        # the piece as a whole rendered up to its mistake: keep that
+        finally:
+            del self.log.entries[at:]
+        return combined(mistakes.found)
 
     def _no_literal_text(self, first_line: int, chunk: str) -> None:
         """BuildError at the first `{{ "text" }}` of the piece (a quoted string between two
@@ -398,6 +433,30 @@ _TEX_BRACES = re.compile(r"\{\{(?![ ])(([A-Za-z_][\w.]*)(?:\[\d+\])*)[ \t]*"
                          r"(?:\|[ \t]*(\w+(?:\([^(){}\n]*\))?)[ \t]*)?\}\}")
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 # `{{ "text" }}`, `{{ 'a' ~ 'b' }}`: an interpolation that starts with a quoted string
+# what rendering a piece of prose raises for an author's mistake in a quote (BuildError then)
+_RENDER_MISTAKES = (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
+                    jinja2.TemplateNotFound, jinja2.exceptions.SecurityError)
+
+
+def _quotes_of(env: jinja2.Environment, chunk: str) -> list[tuple[int, str]]:
+    """(line, text as written) of each `{{ … }}` of `chunk`, found by `env`'s own lexer (its
+    raw tokens, which keep the text as typed, quotes of strings included).
+
+    Raises jinja2.TemplateSyntaxError where the lexer cannot read the chunk."""
+    found: list[tuple[int, str]] = []
+    current: list[str] | None = None
+    start = 0
+    for lineno, kind, value in env.lex(chunk):
+        if kind == "variable_begin":
+            current, start = [value], lineno
+        elif current is not None:
+            current.append(value)
+            if kind == "variable_end":
+                found.append((start, "".join(current)))
+                current = None
+    return found
+
+
 _QUOTED_TEXT = re.compile(r"\{\{-?[ \t\n]*[\"']")
 _INTERPOLATION = re.compile(r"\{\{.*?\}\}")
 
