@@ -1355,6 +1355,20 @@ def test_a_line_mark_of_another_tool_before_an_element_on_its_line_stays_quiet(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quotes_of_an_element_inside_inline_html_code_are_shown_as_typed(tmp_path: Path,
+                                                                         lang: str) -> None:
+    """Markdown is read inside inline HTML's `<code>`: its emphasis or link is an element
+    inside the code, whose text, read apart from the `<code>` around it, had its quotes
+    curled (GitHub shows them as typed); a paragraph after one whose `<code>` is never
+    closed is prose again."""
+    body = ('Run <code>a *"b"* [\'c\'](#x) d</code>, "said" then.\n\n'
+            'Open <code>x\n\nThen "y" here.\n')
+    made = html(tmp_path, body, lang=lang)
+    assert '<em>"b"</em>' in made and ">'c'</a>" in made, made
+    assert '"said"' not in made and '"y"' not in made, made          # curled or paired
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_quotes_inside_inline_html_code_are_shown_as_typed(tmp_path: Path, lang: str) -> None:
     """Inline HTML's `<code>` (README's form for code holding a pipe in a table), `<kbd>`
     and `<samp>` hold code, shown as typed on GitHub: smarty curled its quotes and made
