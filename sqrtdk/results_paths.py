@@ -164,7 +164,8 @@ def _section_error(path: str, key: str, message: str) -> None:
     file = Path(getattr(module, "__file__", None) or OUTPUTS_DIR.parent / "registry.py")
     text = file.read_text(encoding="utf-8") if file.is_file() else ""
     registered = line_of(text, f'"{section}", (')
-    line = (line_of(text, f'"{inside}"', start=max(registered, 1))
+    # (nothing after the section's name: '""' would be found in a docstring's quotes)
+    line = ((inside and line_of(text, f'"{inside}"', start=max(registered, 1)))
             or (registered and line_of(text, f"{key}=", start=registered)) or registered)
     raise BuildError(file, line, message)
 

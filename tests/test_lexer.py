@@ -386,6 +386,20 @@ def test_an_escaped_bracket_stays_text(source: str) -> None:
     assert m.formulas == [] and m.text == source
 
 
+@pytest.mark.parametrize("source, held", [
+    ("\\[ f[x](0.5) = 1 \\]\n", "f[x](0.5) = 1"),
+    ("\\[ \\left[ a \\right](1.5) \\]\n", "\\left[ a \\right](1.5)"),
+    ("\\[\nE[X](0.25) + \\alpha\n\\]\n", "E[X](0.25) + \\alpha"),
+], ids=["a number after brackets", "a command in the brackets", "own lines"])
+def test_tex_of_brackets_before_a_number_in_parentheses_stays_a_formula(source: str,
+                                                                        held: str) -> None:
+    """A README's '\\[ [English](README.md) \\]' is text (brackets around a link), but TeX
+    of brackets before a number in parentheses, '[x](0.5)', took the number for a file's
+    name (a name, a dot, a word) and the formula was published as text with no word; a
+    file's name has a letter after its dot, and a link's words no TeX command."""
+    assert [f.tex for f in mask(P, source).formulas] == [held]
+
+
 @pytest.mark.parametrize("source, line", [
     ("text\n\n\\[ x^2 + y^2 \\].\n", 3),
     ("text\n\n\\[\n\\frac{1}{2}\n\\],\n", 5),

@@ -1354,6 +1354,37 @@ def test_a_line_mark_of_another_tool_before_an_element_on_its_line_stays_quiet(
     assert not [w for w in warned if "published as typed" in w], warned
 
 
+@pytest.mark.parametrize("text", [
+    "\u4e2d\u6587~\u6587\u5b57\u3002~[\u94fe\u63a5](#a)\n",
+    "\u4e2d\u6587~\u6587\u5b57\u3002~`code`\n",
+    "\u5927\u7ea6 3~5 \u4e2a\u3002~[\u94fe\u63a5](#a)\n",
+], ids=["before a link", "before code", "a range's"])
+def test_a_strikethrough_closed_before_an_element_on_its_line_is_told(tmp_path: Path,
+                                                                       text: str) -> None:
+    """A single tilde after a punctuation mark closes GitHub's strikethrough before a link or
+    code on its line ('[' and '`' are punctuation marks to it): GitHub strikes the words
+    between, here shown as typed. It was told until a slot that more of its line follows
+    was matched with an element's edge after it (for the slide markers alone on a line),
+    which the closing tilde's lookahead took for a letter."""
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert [w for w in warned if "strikethrough '~\u2026~'" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quotes_of_an_element_inside_inline_html_code_are_shown_as_typed(tmp_path: Path,
+                                                                         lang: str) -> None:
+    """Markdown is read inside inline HTML's `<code>`: its emphasis or link is an element
+    inside the code, whose text, read apart from the `<code>` around it, had its quotes
+    curled (GitHub shows them as typed); a paragraph after one whose `<code>` is never
+    closed is prose again."""
+    body = ('Run <code>a *"b"* [\'c\'](#x) d</code>, "said" then.\n\n'
+            'Open <code>x\n\nThen "y" here.\n')
+    made = html(tmp_path, body, lang=lang)
+    assert '<em>"b"</em>' in made and ">'c'</a>" in made, made
+    assert '"said"' not in made and '"y"' not in made, made          # curled or paired
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_quotes_inside_inline_html_code_are_shown_as_typed(tmp_path: Path, lang: str) -> None:
     """Inline HTML's `<code>` (README's form for code holding a pipe in a table), `<kbd>`

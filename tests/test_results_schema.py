@@ -134,6 +134,21 @@ def test_a_section_s_bounds_and_evidence_name_declared_results(
     assert words in e.value.message and e.value.path.name == "rulers.py"
 
 
+@pytest.mark.parametrize("key, value", [("bounds", {"rulers.": [0.0, 1.0]}),
+                                        ("evidence", ["rulers."])])
+def test_a_section_s_empty_result_path_is_told_at_its_key_line(results: dict[str, Any],
+                                                               key: str, value: Any) -> None:
+    """A pattern or path with nothing after its section's name ('rulers.') looked for '""'
+    in the module, found in the first docstring's quotes after the registration: a line
+    of other code. It is told at the Section's `bounds=` or `evidence=` line."""
+    changed = _results(results)
+    changed["meta"][key] = value
+    with pytest.raises(BuildError) as e:
+        check_results(changed)
+    assert e.value.path.name == "rulers.py", e.value
+    assert f"{key}=" in e.value.path.read_text(encoding="utf-8").split("\n")[e.value.line - 1]
+
+
 @pytest.mark.parametrize("key, value", [
     ("bounds", {"rulers.*winer_share*": [0.0, 1.0]}),     # misspelt on purpose
     ("evidence", ["rulers.example.scroes"]),              # misspelt on purpose

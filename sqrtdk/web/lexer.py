@@ -94,9 +94,11 @@ _TEX_COMMAND = re.compile(r"\\[A-Za-z]|[\^_]")
 _TEX_AFTER_BRACKET = re.compile(r"\\[A-Za-z]|[\^_]\{|\^")
 # a Markdown link or image in what a `\\[ … \\]` holds, `[English](README.md)`, `![a](b.png)`,
 # `[text](https://…)`: its address has a scheme, starts with '#', '.' or '/', or names a file
-# (`[0,1](x)` is TeX's); a README's language switcher, `\\[ [English](README.md) | … \\]`,
-# is such brackets, text on GitHub
-_MARKDOWN_LINK = re.compile(r"\[[^\[\]\n]+\]\((?:[A-Za-z][A-Za-z0-9+.-]*:|[#./]|[\w-]+\.\w+[)#?])")
+# (a letter after its dot), and its words hold no TeX command (`[0,1](x)`,
+# `f[x](0.5)`, `\\left[ a \\right](1.5)` are TeX's); a README's language switcher,
+# `\\[ [English](README.md) | … \\]`, is such brackets, text on GitHub
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]\n\\]+\]\((?:[A-Za-z][A-Za-z0-9+.-]*:|[#./]"
+                            r"|[\w-]+\.[A-Za-z]\w*[)#?])")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")

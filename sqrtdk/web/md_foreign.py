@@ -134,9 +134,11 @@ _PUNCTUATION = _punctuation_class()
 # flanking): before no space and no punctuation mark
 _CJK_TILDE = r"(?<=[\u3400-\u9fff\uf900-\ufaff])~(?![\s~]|" + _PUNCTUATION + ")"
 # and one that closes it (right-flanking): after no space, and after a punctuation mark only
-# before a space, a punctuation mark or the text's end
+# before a space, a punctuation mark, an inline element (_EDGE, where a slot that more of
+# its line follows ends: GitHub's '[', '`', '*', '$' or '<' there is a punctuation mark) or the
+# text's end
 _CLOSING_TILDE = (r"(?:(?<![\s~])(?<!" + _PUNCTUATION + r")~|(?<=" + _PUNCTUATION
-                  + r")(?<!~)~(?=\s|" + _PUNCTUATION + r"|$))(?!~)")
+                  + r")(?<!~)~(?=\s|" + _PUNCTUATION + r"|\u00aa|$))(?!~)")
 # a single tilde of a range of numbers, `3~5`, that opens GitHub's strikethrough (left-
 # flanking: before no space and no punctuation mark; not a subscript's, `2~3~`, told as one,
 # nor the one closing it, `H~2~O`)

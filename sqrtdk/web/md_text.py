@@ -615,19 +615,34 @@ class HtmlCodeText(Treeprocessor):
     HTML text), as a code span's text is; the markers in it (formulas, quotes) stay."""
 
     def run(self, root: etree.Element) -> None:
-        for el in root.iter():
-            for slot in ("text", "tail"):
-                if slot == "text" and el.tag in _SKIP:
-                    continue
-                own = getattr(el, slot)
-                if own and "\x02" in own and not isinstance(own, AtomicString):
-                    setattr(el, slot, self._kept(own))
+        self._walk(root, 0)
 
-    def _kept(self, own: str) -> str:
-        """`own` with the text inside inline code elements' tags stashed where it holds what
-        the typography would change."""
+    def _walk(self, el: etree.Element, depth: int) -> int:
+        """Keep the code text of `el` and its children, in the order they are written, the
+        text entering `el` inside `depth` code tags (an element inside one, `<code>a *"b"*
+        </code>`, holds code as its text does); returns how many are open after it."""
+        if el.tag not in _SKIP:
+            el.text, depth = self._slot(el.text, depth)
+        for child in el:
+            if isinstance(child.tag, str) and self.md.is_block_level(child.tag):
+                self._walk(child, 0)        # a block's code tags close in it (as before)
+            else:
+                depth = self._walk(child, depth)
+            child.tail, depth = self._slot(child.tail, depth)
+        return depth
+
+    def _slot(self, own: str | None, depth: int) -> tuple[str | None, int]:
+        """One text or tail (see _kept), left as it is where no code is or opens."""
+        if own and (depth or "\x02" in own) and not isinstance(own, AtomicString):
+            return self._kept(own, depth)
+        return own, depth
+
+    def _kept(self, own: str, depth: int) -> tuple[str, int]:
+        """`own` (entered inside `depth` code tags) with the text inside inline code
+        elements' tags stashed where it holds what the typography would change, and how
+        many such tags are open at its end."""
         stash = self.md.htmlStash
-        out, depth, at = [], 0, 0
+        out, at = [], 0
         for m in HTML_PLACEHOLDER_RE.finditer(own):
             out.append(self._piece(own[at:m.start()]) if depth else own[at:m.start()])
             out.append(m.group(0))
@@ -640,7 +655,7 @@ class HtmlCodeText(Treeprocessor):
                     not item.rstrip(">").endswith("/"):
                 depth = max(0, depth - 1) if item.startswith("</") else depth + 1
         out.append(self._piece(own[at:]) if depth else own[at:])
-        return "".join(out)
+        return "".join(out), depth
 
     def _piece(self, text: str) -> str:
         """`text` (inside code) with each run between markers that holds a quote or '...'

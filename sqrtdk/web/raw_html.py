@@ -230,12 +230,14 @@ def _python_markdown(text: str) -> set[int]:
     md.preprocessors["html_block"].run(lines)
     found: set[int] = set()
     at = 0
-    for block in md.htmlStash.rawHtmlBlocks:
+    first, counted = 1, 0       # the line of offset `counted` (counted on, not from 0 each
+    for block in md.htmlStash.rawHtmlBlocks:   # time: in the square of the blocks)
         start = _at_line_start(source, str(block), at)
         if start < 0:
             continue
         at = start + len(str(block))
-        first = source.count("\n", 0, start) + 1
+        first += source.count("\n", counted, start)
+        counted = start
         found.update(range(first, first + str(block).rstrip("\n").count("\n") + 1))
     return found
 
