@@ -445,7 +445,8 @@ def test_every_mistaken_quote_of_a_paragraph_is_named_in_one_build() -> None:
     told = sorted((err.line, err.message) for err in e.errors)
     assert [line for line, _ in told] == [3, 4, 4, 5], told
     said = " ".join(message for _, message in told)
-    for name in ("spread.sd_smal", "spread.sd_large", "spread.grow", "entropi"):
+    misspelt = ("spread.sd_smal", "spread.grow", "entropi")      # misspelt on purpose
+    for name in (*misspelt, "spread.sd_large"):
         assert name in said, told
     assert "share.p" not in said and "n_pairs" not in said, told
 
