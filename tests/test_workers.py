@@ -242,3 +242,18 @@ def test_a_cpu_timeout_counts_cpu_not_waiting(tmp_path: Path) -> None:
     out = done.stdout + done.stderr
     assert "1 failed, 1 passed" in out and "used more than 0.5 s of CPU" in out, out
     assert "FAILED test_limits.py::test_busy" in out, out
+
+
+def test_no_test_is_limited_by_the_wall_clock() -> None:
+    """A wall-clock limit on one test (`pytest.mark.timeout`) fails on a busy machine: a
+    test that code is linear in its input is marked `cpu_timeout` (tests/conftest.py). The
+    suite's own 20-minute hang guard (pyproject.toml) stays."""
+    import ast
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in sorted(tests.glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "timeout" and \
+                    isinstance(node.value, ast.Attribute) and node.value.attr == "mark":
+                found.append(f"{path.name}:{node.lineno}")
+    assert not found, f"use @pytest.mark.cpu_timeout(s) instead of a wall-clock limit: {found}"
