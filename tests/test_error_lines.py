@@ -2516,6 +2516,30 @@ def test_a_note_reference_inside_raw_html_is_warned_where_the_note_is_referenced
     assert not [m for m in messages if "[^x]" in m], messages
 
 
+@pytest.mark.parametrize("block, at", [
+    ("<div>\nIndexing[^7] took 265 ms.\n</div>", 3),
+    ("<table><tr>\n<td>Indexing[^7]</td>\n</tr></table>", 3),
+    ("<div>\nText.\n[^7]: Smallest of ten runs.\n</div>", 4),
+], ids=["reference in a div", "reference in a td", "definition in a div"])
+def test_a_note_inside_raw_html_with_no_note_anywhere_is_warned_at_its_line(
+        tmp_path: Path, block: str, at: int) -> None:
+    """A reference '[^7]' inside a block of raw HTML (a `<div>`, a `<td>`) to a note defined
+    nowhere, or a definition there that nothing references, built with no word: the page
+    showed '[^7]' (or the whole definition) as typed. The same with a note defined or
+    referenced elsewhere was told already. A warning at its line now, saying what to do; a
+    regex's class there ('[^a-z]', '[^\\s]') is still text, not told."""
+    body = f"Intro.\n\n{block}\n\nMore.\n"
+    with captured() as messages:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    got = [m for m in messages if "'[^7]" in m and "inside a block of raw HTML" in m]
+    assert len(got) == 1 and f":{BODY_START + at}: warning:" in got[0], messages
+    assert "outside the HTML" in got[0], got
+    for pattern in ("[^a-z]", "[^0-9A-F]", "[^\\s]") if "[^7]:" not in block else ():
+        with captured() as messages:
+            page(tmp_path, body.replace("[^7]", pattern), {"claims": {}, "meta": {"bounds": {}}})
+        assert not [m for m in messages if pattern in m], messages
+
+
 @pytest.mark.parametrize("hidden", ["\u200b", "\u00a0", "\ufeff", "\u3000"])
 def test_a_box_closing_line_with_an_invisible_space_is_at_that_line(tmp_path: Path,
                                                                    hidden: str) -> None:

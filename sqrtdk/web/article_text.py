@@ -86,6 +86,11 @@ class ArticleText:
 _NOTE = re.compile(r"(^ {0,3})?\[\^([^\]\s]+)\](:)?", re.M)
 
 
+# a regular expression's character class written as text ('[^a-z]', '[^0-9A-F]', '[^\\s]'):
+# a range of two letters or digits in order, or a backslash; a note's label has neither
+_PATTERN_CLASS = re.compile(r"\\|(?<![A-Za-z0-9])(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])")
+
+
 def _notes_referenced(prose: str) -> set[str]:
     """The labels of the notes `prose` (the article, its raw HTML blocks blanked) references
     outside their definitions: a `[^label]` anywhere but at a line's start before a colon."""
@@ -131,16 +136,24 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         shown = mark if len(mark) <= 30 else mark[:29] + "\u2026"
         if mark.startswith("[^"):      # no HTML makes a note: the passage goes outside
             kind = "definition" if mark.endswith(":") else "reference"
-            # a note the article defines (elsewhere): not a regex's '[^a-z]' in the text
-            if notes.get(mark.rstrip(":")[2:-1], line) == line:
-                continue
-            if kind == "reference" and mark[2:-1] not in referenced:
+            label = mark.rstrip(":")[2:-1]
+            defined = notes.get(label, line) != line     # a note the article defines elsewhere
+            if kind == "reference" and defined and label not in referenced:
                 continue    # nowhere else: the conversion stops here, saying so (md_notes)
+            if kind == "definition" and not defined and label in referenced:
+                continue    # the reference has no other note: md_notes tells it there
+            if kind == "reference" and not defined and _PATTERN_CLASS.search(label):
+                continue    # a regex's class, '[^a-z]', '[^\\s]', no note's reference
             warn(LOGGER, path, line,
-                 f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}: "
-                 "Markdown is not read inside an HTML block (here nor on GitHub); write the "
-                 "passage in Markdown outside the HTML (remove the tags around it, or close "
-                 "the block above it)")
+                 f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}"
+                 + ("" if defined or kind == "definition" else
+                    f", and no note '[^{label}]: \u2026' is defined anywhere")
+                 + ": Markdown is not read inside an HTML block (here nor on GitHub); write "
+                 "the passage in Markdown outside the HTML (remove the tags around it, or "
+                 "close the block above it)"
+                 + ("" if defined or kind == "definition" else
+                    f" and add a line '[^{label}]: \u2026' at the end of the file; for text "
+                    "meant as typed, put it in <code>\u2026</code>"))
             continue
         what = ("bold, <strong>…</strong>" if mark[0] in "*_" else
                 "a link, <a href=\"…\">…</a>" if mark[0] == "[" else "code, <code>…</code>")
