@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import errno
 import functools
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -195,6 +196,19 @@ def shortened(text: str, most: int = 60) -> str:
 def line_at(text: str, offset: int) -> int:
     """1-based line of character `offset` in `text`."""
     return text.count("\n", 0, max(offset, 0)) + 1
+
+
+def json_key_line(text: str, keys: list[str]) -> int:
+    """Line of the nested key `keys` (["meta", "bounds", "walk.*"]) in JSON pretty-printed
+    with one space per level, as science.results.dumps writes it, or 0."""
+    offset = 0
+    for depth, key in enumerate(keys, 1):
+        m = re.compile("^" + " " * depth + re.escape(json.dumps(key)) + ":", re.M).search(
+            text, offset)
+        if m is None:
+            return 0
+        offset = m.start()
+    return line_at(text, offset) if keys else 0
 
 
 def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1,

@@ -7,6 +7,7 @@ the figures and the site half, and light: importing it imports neither the figur
 the experiments, numpy nor matplotlib."""
 from __future__ import annotations
 
+import json
 import sys
 import traceback
 from collections.abc import Callable, Mapping
@@ -14,7 +15,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from .errors import BuildError, line_of, suggest
+from .errors import BuildError, json_key_line, line_of, suggest
 from .science.outputs import OUTPUTS_DIR, Schema, declared
 
 SWEEP = "sweep"     # the section of figures/sweep.json (declared in outputs/sweep.py)
@@ -187,6 +188,46 @@ def matches_schema(results: Mapping[str, Any]) -> bool:
     return set(body) == set(sections) and not schema.problems(body, sections)
 
 
+def unknown_section(text: str) -> tuple[int, str] | None:
+    """(line, what is wrong) of the first name in `text`, a results.json edited by hand, that
+    is no declared section: a top-level key, or the section of a `meta.bounds` pattern or a
+    `meta.evidence` path (`wlak.*`), with the declared ones suggested; the line is the key's
+    (for an evidence path, the path's own in its list); None when every one is declared, or
+    `text` is no JSON object. The experiments write the file: a section is made by its
+    `Section(...)` registration and declared in sqrtdk/science/outputs/, never by an edit."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    sections = results_sections(declared())
+    meta = data.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    bounds = meta.get("bounds")
+    bounds = bounds if isinstance(bounds, dict) else {}
+    evidence = meta.get("evidence")
+    evidence = evidence if isinstance(evidence, list) else []
+    # (section name, the keys down to its line, what holds it, the list entry that does)
+    places: list[tuple[str, list[str], str, str]] = [
+        (key, [key], "", "") for key in data if key != "sha256"]
+    places += [(str(key).split(".", 1)[0], ["meta", "bounds", key],
+                f" (of the bounds pattern '{key}')", "") for key in bounds]
+    places += [(str(path).split(".", 1)[0], ["meta", "evidence"],
+                f" (of the evidence path '{path}')", str(path)) for path in evidence]
+    for name, keys, named, entry in places:
+        if name not in sections:
+            line = json_key_line(text, keys)
+            if entry and line:      # the entry's own line in its list
+                line = line_of(text, json.dumps(entry), start=line) or line
+            return (line or 1,
+                    f"'{name}'{named} is no results section "
+                    f"({suggest(name, sections, 'sections')}): the experiments write this "
+                    "file, each section from its Section(...) registration in sqrtdk/science/ "
+                    "and declared in sqrtdk/science/outputs/; ")
+    return None
+
+
 def results_sections(schema: Schema) -> list[str]:
     """The declared sections results.json holds: all but the sweep's (its own file)."""
     return [s for s in schema.sections if s != SWEEP]
@@ -216,4 +257,5 @@ def check_sweep(summary: Mapping[str, Any], read_from: Path | None = None) -> No
 
 
 __all__ = ["SWEEP", "NotNeededError", "check_needs", "check_results", "check_sweep",
-           "matches_schema", "needed_results", "needs_declared", "results_sections"]
+           "matches_schema", "needed_results", "needs_declared", "results_sections",
+           "unknown_section"]

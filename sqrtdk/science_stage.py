@@ -79,8 +79,9 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     snippets included, were made by snippets that passed)."""
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
+        from .results_paths import unknown_section
         refuse_edited(opts.results_file, "delete it and run build.py again (the "
-                      "experiments recompute it)")
+                      "experiments recompute it)", unknown_section)
     key = science_key(opts.seed)
     data = cache.get("results", key)
     hit = data is not None
@@ -182,10 +183,13 @@ class JobWarningError(BuildError):
         return (type(self), (str(self.path), self.line, self.message))
 
 
-def refuse_edited(path: Path, rerun: str) -> str | None:
+def refuse_edited(path: Path, rerun: str,
+                  explain: Callable[[str], tuple[int, str] | None] = lambda text: None
+                  ) -> str | None:
     """The text of `path` (None when it does not exist); BuildError when it is not as the
     build wrote it (its digest, see science.results.dumps_signed, does not match), saying
-    to restore it with git or `rerun`."""
+    to restore it with git or `rerun`: at line 1, or at the line `explain(text)` gives with
+    its words before (results_paths.unknown_section: a section no experiment makes)."""
     from .errors import BuildError, display_path
     from .science.results import DIGEST
     try:
@@ -195,9 +199,10 @@ def refuse_edited(path: Path, rerun: str) -> str | None:
             return None
         text = ""
     if not _is_signed(text):
-        raise BuildError(path, 1, f"this file was changed since the build wrote it (its {DIGEST} "
-                         f"does not match its contents); restore it (git checkout -- "
-                         f"{display_path(path)}) or {rerun}")
+        line, what = explain(text) or (1, "")
+        raise BuildError(path, line, f"{what}this file was changed since the build wrote it "
+                         f"(its {DIGEST} does not match its contents); restore it (git "
+                         f"checkout -- {display_path(path)}) or {rerun}")
     return text
 
 

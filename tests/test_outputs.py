@@ -53,6 +53,44 @@ def test_a_hand_edited_results_json_is_refused_saying_how_to_restore_it(tmp_path
     assert err.value.path == path and "git checkout" in str(err.value)
 
 
+@pytest.mark.parametrize("where", ["section", "bounds pattern", "evidence path"])
+def test_an_unknown_section_in_a_hand_edited_results_json_is_told_at_its_key(
+        tmp_path: Path, where: str) -> None:
+    """A section's name misspelt by hand in results.json (a top-level key, or the section
+    of a meta.bounds pattern or meta.evidence path) was told at line 1 as any edit, with no
+    word of which name; such a name reached the section checks told at the registry's
+    module with no line. The build now tells it at the key's own line in results.json,
+    with the declared sections suggested, and still says how to restore the file."""
+    from sqrtdk.results_paths import results_sections
+    from sqrtdk.science.outputs import declared
+    from sqrtdk.science_stage import run_science
+    sections = results_sections(declared())
+    section = next(s for s in sections if s not in ("claims", "meta") and s[1] != s[2])
+    typo = section[0] + section[2] + section[1] + section[3:]     # two letters swapped
+    assert typo not in sections
+    opts = _opts(tmp_path, tmp_path / "sweep.json")
+    opts.results_file.parent.mkdir(parents=True)
+    text = dumps_signed({"meta": {"bounds": {f"{section}.*": [0.0, 1.0]},
+                                  "evidence": [f"{section}.x"]}, section: {"x": 1.5}})
+    written = {"section": (f'\n "{section}": {{', f'\n "{typo}": {{'),
+               "bounds pattern": (f'"{section}.*"', f'"{typo}.*"'),
+               "evidence path": (f'"{section}.x"', f'"{typo}.x"')}[where]
+    edited = text.replace(*written)
+    assert edited != text
+    opts.results_file.write_text(edited, encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        run_science(opts, Cache(opts.cache_dir))
+    line = edited[:edited.index(written[1])].count("\n") + 1 + written[1].startswith("\n")
+    assert err.value.path == opts.results_file and err.value.line == line, str(err.value)
+    assert f"'{typo}'" in err.value.message and f"did you mean '{section}'" in err.value.message
+    assert "git checkout" in err.value.message, str(err.value)
+    # a number edited by hand, every name declared: line 1, as before
+    opts.results_file.write_text(text.replace("1.5", "1.25"), encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        run_science(opts, Cache(opts.cache_dir))
+    assert err.value.line == 1 and "git checkout" in err.value.message, str(err.value)
+
+
 def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     """Missing: a warning saying how to restore it. Edited by hand: refused at the file.

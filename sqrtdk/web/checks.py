@@ -3,7 +3,6 @@ the text relies on hold, every result is used; and every link and resource of th
 site resolves (`site_links`, whose names are handed on here)."""
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections import Counter
@@ -11,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError, display_path, line_at, line_of, where
+from ..errors import BuildError, display_path, json_key_line, line_of, where
 from ..log import warn
 from .embed import FOLLOW
 from .followed import followed_claims
@@ -696,22 +695,10 @@ def check_unused_results(results: Mapping[str, Any], used: set[str], results_fil
     except OSError:
         text = ""
     for path in unused:
-        warn(LOGGER, results_file, _json_line(text, path.split(".")),
+        warn(LOGGER, results_file, json_key_line(text, path.split(".")),
              f"result '{path}' is computed but no page quotes it, no figure draws it, the "
              "page's script does not embed it and no claim reads it; quote it, or stop "
              "computing it")
-
-
-def _json_line(text: str, keys: list[str]) -> int:
-    """Line of the nested key `keys` in pretty-printed JSON (one space per level), or 0."""
-    offset = 0
-    for depth, key in enumerate(keys, 1):
-        m = re.compile("^" + " " * depth + re.escape(json.dumps(key)) + ":", re.M).search(
-            text, offset)
-        if m is None:
-            return 0
-        offset = m.start()
-    return line_at(text, offset) if keys else 0
 
 
 __all__ = ["LinkMemo", "PageLinks", "check_claims", "check_parity", "check_precision", "check_site",
