@@ -340,7 +340,11 @@ def test_at_360px_axe_finds_nothing_serious_and_nothing_scrolls_sideways(visit, 
     test_axe_finds_no_serious_or_critical_violation runs it (the boxes closed, the scale at
     ×4) with its touch-target rule too; then, every box opened and the scale at its largest,
     nothing wider than the screen, and every target at least 24 × 24 px (TARGETS_TOO_SMALL).
-    Each is judged whatever the others found."""
+    Then the same page narrowed to 320 px, the smallest phones in use: nothing wider than
+    the screen either, and the sticky header still one row as tall as at 360 px (at 320 px
+    its items did not fit: the language link and the theme button broke over two lines, the
+    Chinese words inside a word, and the 75 px header hid the top of each heading a link
+    scrolled to). Each is judged whatever the others found."""
     v = visit(bypass_csp=True, viewport=PHONE)   # the CSP bypass lets axe in (see below)
     page = v.open(f"{lang}/index.html")
     _lay_out_everything(page)
@@ -349,11 +353,18 @@ def test_at_360px_axe_finds_nothing_serious_and_nothing_scrolls_sideways(visit, 
     small = page.evaluate(TARGETS_TOO_SMALL)
     sliders.move(page, "#scale-input", 32)
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    wide = page.evaluate("""[...document.querySelectorAll('article *')].filter(el => {
+    wide_js = """[...document.querySelectorAll('body *')].filter(el => {
         const r = el.getBoundingClientRect();
-        return r.right > innerWidth + 0.5 && !el.closest('.math.display, table, pre, .hide-tail, .katex-mathml')
+        return r.right > innerWidth + 0.5 && !el.closest('.math.display, table, pre, .hide-tail, .katex-mathml, .vh')
             && !el.ownerSVGElement;  // KaTeX's long svg strokes are clipped by .hide-tail
-    }).map(el => el.tagName + '.' + el.getAttribute('class')).slice(0, 5)""")
+    }).map(el => el.tagName + '.' + el.getAttribute('class')).slice(0, 5)"""
+    wide = page.evaluate(wide_js)
+    header = page.evaluate(HEADER_ROW)
+    page.set_viewport_size({"width": SMALLEST_PHONE, "height": PHONE["height"]})
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    narrow_scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    narrow_wide = page.evaluate(wide_js)
+    narrow_header = page.evaluate(HEADER_ROW)
     parts = Parts()
     with parts("axe: serious or critical violations"):
         assert bad == []
@@ -362,7 +373,24 @@ def test_at_360px_axe_finds_nothing_serious_and_nothing_scrolls_sideways(visit, 
         assert wide == []
     with parts("every target outside a sentence at least 24 x 24 px"):
         assert not small, f"{len(small)}: " + "; ".join(small)
+    with parts(f"no horizontal scrolling at {SMALLEST_PHONE} px"):
+        assert narrow_scroll_width <= SMALLEST_PHONE
+        assert narrow_wide == []
+    with parts(f"the header one row at {SMALLEST_PHONE} px, as at 360 px"):
+        assert narrow_header["rows"] == 1 and narrow_header["height"] <= header["height"] + 0.5, \
+            (header, narrow_header)
     parts.done()
+
+
+SMALLEST_PHONE = 320    # CSS px: the narrowest phones in use (iPhone SE 1st gen, small Androids)
+# the sticky header's height and how many rows its shown items take (an item starting below
+# the bottom of those before it starts a row); an item whose words wrap makes it taller
+HEADER_ROW = """() => { const h = document.querySelector('.site-header');
+    const boxes = [...h.children].filter(el => el.getClientRects().length)
+        .map(el => el.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+    let rows = 0, bottom = -Infinity;
+    for (const r of boxes) { if (r.top >= bottom - 1) rows += 1; bottom = Math.max(bottom, r.bottom); }
+    return {height: h.getBoundingClientRect().height, rows}; }"""
 
 
 # Every target a finger can reach at least 24 x 24 CSS px of its own, the size WCAG 2.2's
