@@ -27,10 +27,15 @@ kept, so each tag keeps its line. The statements steer the reading:
 End tags the HTML standard lets an author leave out (`</p>`, `</li>`, `</td>`, `</html>`, …;
 "Optional tags", HTML Living Standard 13.1.2.4) are never asked for, and a start tag closes
 what the standard's tree construction closes for it (`<li>` an open `<li>`, a `<div>` an open
-`<p>`); void elements (`<br>`, `<meta>`, …) have no end tag.
+`<p>`); void elements (`<br>`, `<meta>`, …) have no end tag. A '/>' ends only a void element
+or one of SVG's or MathML's: `<div/>` is read as the browser reads it, an open `<div>` (its
+"never closed" says so; a warning when an end tag closes it). A start tag cut by a statement
+(`{% if a %}<a href="x"{% else %}<span{% endif %}>`, which the blanked text reads as one tag)
+is a warning at its line, and the template's markup is read no further.
 """
 from __future__ import annotations
 
+import bisect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -219,36 +224,61 @@ class _Event:
     tag: str = ""
     assigns: bool = False   # a `{% set %}` with '=' (no body)
     cond: str = ""          # a statement's words after its keyword (an `if`'s condition)
+    end: int = 0            # a start tag's: the offset just past its '>'
 
 
 class _Tags(HTMLParser):
-    """The start and end tags of a text, each with its line and offset."""
+    """The start and end tags of a text, each with its line and offset (a start tag's with
+    the offset where it ends, `end`)."""
 
     def __init__(self, starts: list[int]) -> None:
         super().__init__(convert_charrefs=True)
         self.starts = starts
         self.events: list[_Event] = []
+        self.foreign = 0    # how many <svg> and <math> the text is inside (a '/>' closes there)
 
     def _at(self) -> tuple[int, int]:
         line, col = self.getpos()
         return self.starts[line - 1] + col, line
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        offset, line = self._at()
+        end = offset + len(self.get_starttag_text() or "")
         # a quote or '<' in an attribute's name (the HTML standard's parse error
         # "unexpected-character-in-attribute-name"): a '>' or a quote is missing, and the
         # tag took in what follows it (`<main id="x>` ... `<h1` read as the tag's attributes)
         odd = next((name for name, _ in attrs if any(c in name for c in "\"'<")), None)
         if odd is not None:
-            offset, line = self._at()
             self.events.append(_Event(offset, line, "odd", f"the <{tag}> tag starting here "
                                       f"reads '{odd}' as an attribute's name: a '>' or a "
-                                      "quote is missing before it; end the tag or its value"))
+                                      "quote is missing before it; end the tag or its value",
+                                      end=end))
         if tag not in VOID_ELEMENTS:
-            self.events.append(_Event(*self._at(), "start", tag))
+            self.events.append(_Event(offset, line, "start", tag, end=end))
+            self.foreign += tag in _FOREIGN
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # `<div/>`: the HTML standard ignores the '/' of an element that is neither void nor
+        # foreign (SVG, MathML: there it closes itself): the <div> stays open, as a browser
+        # reads it here, and what follows is inside it up to a </div> or its parent's end
+        self.handle_starttag(tag, attrs)
+        if tag in VOID_ELEMENTS:
+            return
+        if self.foreign:
+            self.handle_endtag(tag)
+        else:
+            self.events[-1].kind = "slash"
 
     def handle_endtag(self, tag: str) -> None:
         if tag not in VOID_ELEMENTS:
             self.events.append(_Event(*self._at(), "end", tag))
+            if tag in _FOREIGN and self.foreign:
+                self.foreign -= 1
+
+
+_FOREIGN = frozenset({"svg", "math"})   # the roots of foreign content (SVG, MathML)
+# the statements that part a template into branches (a tag cut by one is read as one tag)
+_BRANCHES = frozenset({"if", "elif", "else", "endif", "for", "endfor"})
 
 
 def _masked(env: jinja2.Environment, source: str) -> tuple[str, list[_Event]]:
@@ -333,7 +363,12 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     found: dict[str, BuildError] = {}
     some: dict[tuple[int, str], BuildError] = {}
 
+    slashed: set[tuple[int, str]] = set()     # (line, tag) of each `<div/>` read as opened
+
     def tell(line: int, message: str, facts: Facts | None = None) -> None:
+        if any(message.startswith(f"<{tag}> opened here is never closed")
+               for at, tag in slashed if at == line):
+            message += " (the '/' of its '/>' does not close it: HTML ignores it there)"
         if facts is None:
             e = BuildError(path, line, message)
             found.setdefault(str(e), e)
@@ -347,12 +382,33 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     frames: list[_Frame] = []
     reading = not child         # a child's markup outside its blocks is never rendered
     for ev in events:
+        cut = _cut_by(ev, statements) if ev.end else None
+        if cut is not None and reading:
+            # `{% if a %}<a href="x"{% else %}<span{% endif %}>`: the masked text reads one tag
+            # (`<a href="x" <span>`); the browser may get a whole tag either way, but which,
+            # and so what is open after it, this check cannot tell: told, and no more read
+            some[(ev.line, "cut")] = BuildError(path, ev.line, (
+                f"this tag is cut by the {{% {cut.kind} %}} of line {cut.line}: its branches "
+                "each start a tag that ends after them, which this check cannot read (it reads "
+                "them as one tag), so the markup from here to the template's end is not "
+                "checked; write each branch's tag whole inside its branch ({% if … %}<a "
+                "href=\"…\">{% else %}<span>{% endif %})"))
+            break
         if ev.kind == "odd":
             if reading:
                 tell(ev.line, ev.tag)
-        elif ev.kind in ("start", "end"):
+        elif ev.kind in ("start", "end", "slash"):
+            if reading and ev.kind == "slash":
+                slashed.add((ev.line, ev.tag))
+                some[(ev.line, f"<{ev.tag}/>")] = BuildError(path, ev.line, (
+                    f"<{ev.tag}/> does not end the <{ev.tag}>: HTML ignores the '/' of an "
+                    "element that is not void (only <br>, <img>, <meta>, … end themselves; "
+                    "SVG's and MathML's too), so what follows is inside it up to a "
+                    f"</{ev.tag}>; write <{ev.tag}></{ev.tag}> for an empty one, or remove "
+                    "the '/'"))
             if reading:
-                ways = _step(ways, ev, tell)
+                ways = _step(ways, _Event(ev.offset, ev.line, "start", ev.tag)
+                             if ev.kind == "slash" else ev, tell)
         elif ev.kind in _OPENERS and not (ev.kind == "set" and ev.assigns):
             fragment = ev.kind in _FRAGMENTS or (
                 ev.kind == "block" and child and not any(f.kind == "block" for f in frames))
@@ -401,6 +457,26 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
 
 
 _Tell = Callable[[int, str, "Facts | None"], None]
+
+
+def _cut_by(tag: _Event, statements: list[_Event]) -> _Event | None:
+    """The first statement inside the start tag `tag` (between its '<' and its '>') that
+    parts it between branches: an `{% else %}`, `{% elif %}` or end of an `{% if %}` or
+    `{% for %}` opened before the tag, or one opened inside it and ended after it. A whole
+    `{% if %}…{% endif %}` inside a tag (`<div {% if a %}class="x"{% endif %}>`) cuts
+    nothing. `statements` in the order of their offsets; None when none cuts it."""
+    first = bisect.bisect_right([st.offset for st in statements], tag.offset)
+    opened: list[_Event] = []
+    for st in statements[first:]:
+        if st.offset >= tag.end:
+            break
+        if st.kind in ("if", "for"):
+            opened.append(st)
+        elif st.kind in _BRANCHES and not opened:
+            return st               # it parts or ends a statement opened before the tag
+        elif st.kind in ("endif", "endfor"):
+            opened.pop()
+    return opened[0] if opened else None
 
 
 def _step(ways: set[Way], ev: _Event, tell: _Tell) -> set[Way]:
