@@ -220,3 +220,43 @@ def test_the_build_checks_the_templates_before_any_work(tmp_path: Path) -> None:
     assert any(one.path == folder / "article.html" and
                one.message.startswith("<nav> opened here is never closed")
                for one in e.value.errors), str(e.value)
+
+
+def test_an_experiments_source_page_shows_any_text_of_the_module_as_typed() -> None:
+    """source.html prints an experiment module's whole text. A docstring or string holding
+    '</pre>', '<script>', a comment's '<!--', '&amp;' or a CDATA end must be shown as typed
+    and end nothing: the environment autoescapes `{{ code }}` (a `| safe` there would let a
+    module's '</pre><script>' into the page). The text inside <pre> reads back byte for byte,
+    and the page holds no element the module's text made."""
+    from sqrtdk.html_parsing import HTMLParser
+    from sqrtdk.web.assemble import template_env
+
+    code = ('def f() -> str:\n    """</code></pre><script>alert("x")</script> <!-- c -->\n'
+            '\t&amp; &lt; ]]> <![CDATA[ x ]]> <p>open\n    """\n'
+            "    return '</pre>\\n<script>1</script>' + \"</main></body></html>\"\n")
+    alt = {"lang": "en", "html_lang": "en", "title": "T", "source_intro": "About."}
+    page = template_env(TEMPLATES).get_template("source.html").render(
+        csp="", title="t", description="d", canonical="", alternates=[alt], base_url="/",
+        html_lang="en", og=None, root="../", name="m.py", code=code)
+
+    class Read(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.inside, self.text, self.tags = 0, [], []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.append(tag)
+            self.inside += tag == "pre"
+
+        def handle_endtag(self, tag: str) -> None:
+            self.inside -= tag == "pre"
+
+        def handle_data(self, data: str) -> None:
+            if self.inside:
+                self.text.append(data)
+    read = Read()
+    read.feed(page)
+    read.close()
+    assert "".join(read.text) == code
+    assert read.tags.count("script") == page.count("<script") == 1, read.tags   # theme.js
+    assert "p" not in read.tags[read.tags.index("pre"):], read.tags
