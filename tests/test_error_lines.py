@@ -146,6 +146,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "interpolated text": ('the badge {{ "v2" }} here', "quoted string between two braces",
                           "page"),
     "interpolated joined text": ("the badge {{ 'v' ~ '2' }} here", "would show 'v2'", "page"),
+    # one '}' too many after a tag's braces (Handlebars' triple braces): Jinja printed it
+    # beside the number ('2.01}'), silently
+    "brace after a quote": ("the SD {{ spread.sd_small | fixed(2) }}} here", "one '}' too many",
+                            "page"),
+    "brace after a claim": ('it holds.{{ claim("a.b") }}} here', "one '}' too many", "page"),
+    "brace after a statement": ("a {% if true %}b{% endif %}} here", "one '}' too many", "page"),
     "unexpected character in a quote": ("the SD {{ spread.sd_small ? }} here",
                                         "a quote is written {{ name | fixed(2) }}", "page"),
     "unexpected token in a quote": ("the SD {{ spread.sd_small | sig(3) | }} here",
@@ -2671,3 +2677,16 @@ def test_a_warned_address_written_several_times_is_warned_at_every_line(
     warned = sorted(int(r.getMessage().split(":")[1]) for r in caplog.records
                     if "only works on your own" in r.getMessage())
     assert warned == [BODY_START, BODY_START + 2, BODY_START + 6], warned
+
+
+@pytest.mark.parametrize("body, shown", [
+    # a formula's own brace after a quote in it (the formula is typeset later: its marker)
+    ("the SD $\\frac{1}{ {{ spread.sd_small | fixed(2) }}}$ here", 'class="math"'),
+    ("the SD {{ spread.sd_small | fixed(2) }} } here", "2.01 } here"),   # after a space
+    ("the code `{{x}}}` here", "<code>{{x}}}</code>"),                         # code, as typed
+    ("the SD {{ {'a': spread.sd_small}['a'] | fixed(2) }} here", "2.01 here"),
+])
+def test_a_brace_meant_beside_a_quote_is_not_one_too_many(tmp_path: Path, body: str,
+                                                          shown: str) -> None:
+    built = page(tmp_path, body + "\n", RESULTS, figures=["spread_hist", "walk"])
+    assert shown in PRIVATE_USE_RE.sub("", built.body), built.body   # markers of quotes out

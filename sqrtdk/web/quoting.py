@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import logging
 import re
 from collections.abc import Callable, Mapping
@@ -222,6 +223,8 @@ class Quoter:
         first = len(self.log.entries)
         if _QUOTED_TEXT.search(chunk):
             self._no_literal_text(first_line, chunk)
+        if _BRACE_AFTER_TAG.search(chunk):
+            self._no_stray_brace(first_line, chunk)
         try:
             text = self.relate(self.prose.get_template(name).render(self._render_context), first)
             self.log.place(text, first_line)
@@ -307,6 +310,27 @@ class Quoter:
                                  f"{value!r} while GitHub shows the braces and quotes as typed, "
                                  f"and it quotes no result; write the words themselves; "
                                  f"{LITERAL_BRACES}")
+
+    def _no_stray_brace(self, first_line: int, chunk: str) -> None:
+        """BuildError at the first '}' typed right after the closing braces of a quote, a
+        statement or a comment (`{{ x | grouped }}}`, `{{ claim("a.b") }}}`, `{% endif %}}`:
+        Mustache's and Handlebars' triple braces, or one brace too many): Jinja prints the
+        brace as text beside the number ('16}'), silently. Found by Jinja's own lexer, so a
+        brace inside the tag (`{{ {'a': 1}['a'] }}`) is not one. Math and code are masked
+        before the prose is rendered: `\\frac{1}{ {{ x }}}` in a formula is not read here.
+        A syntax error is left to the rendering, which tells it."""
+        try:
+            tokens = list(self.prose.lex(chunk))
+        except jinja2.TemplateSyntaxError:
+            return
+        for (_, kind, _), (line, after, text) in itertools.pairwise(tokens):
+            if kind in _TAG_ENDS and after == "data" and text.startswith("}"):
+                raise BuildError(self.path, first_line + line - 1,
+                                 "one '}' too many: a '}' right after the closing braces of a "
+                                 "quote, claim, statement or comment is published as typed, "
+                                 "beside what it prints; remove it (a quote is written "
+                                 "{{ name | fixed(2) }}, two braces on each side, a statement "
+                                 "{% … %}); " + LITERAL_BRACES)
 
     def relate(self, text: str, first: int) -> str:
         """`text`, a rendered piece of the article whose quotes are entries `first`… of the
@@ -458,6 +482,9 @@ def _quotes_of(env: jinja2.Environment, chunk: str) -> list[tuple[int, str]]:
 
 
 _QUOTED_TEXT = re.compile(r"\{\{-?[ \t\n]*[\"']")
+# a brace typed right after a tag's closing braces (`}}}`, `%}}`, `#}}`): `_no_stray_brace`
+_BRACE_AFTER_TAG = re.compile(r"[}%#]\}\}")
+_TAG_ENDS = frozenset({"variable_end", "block_end", "comment_end"})
 _INTERPOLATION = re.compile(r"\{\{.*?\}\}")
 
 
