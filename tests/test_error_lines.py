@@ -314,7 +314,9 @@ def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
     ("## Where it goes\n", "## Where it goes {#some-id}"),
     ("### Where it goes\n", "### Where it goes {#some-id}"),
     ("Where it goes\n-------------\n", "## Where it goes {#some-id}"),
-], ids=["atx", "level 3", "setext"])
+    # its id's '}' lost: the words and the id, closed (it said '## Where {#where {#some-id}')
+    ("## Where it goes {#where\n", "## Where it goes {#where}"),
+], ids=["atx", "level 3", "setext", "id not closed"])
 def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body: str,
                                                            written: str) -> None:
     """The heading to write is the author's own, with an id: copied as it is, it only needs

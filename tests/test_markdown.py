@@ -597,6 +597,8 @@ OTHER_TOOLS_SYNTAX = [
     ("// details | Why?\n", "two slashes"),
     ('{: class="table-of-content"}\n', "kramdown's (Jekyll's) attribute list"),
     ("{: .no_toc }\n", "'{: .no_toc }' (a heading kept out"),
+    # its '}' lost: attr_list left it in the paragraph, the class not given
+    ("{: .screen-only\n", "an attribute list without its closing '}'"),
     ('A picture of it {: style="width: 100%;" class="center"} here.\n', "kramdown's"),
     ("*[RoPE]: Rotary Position Embedding\n",
      "abbreviation's definition"),
@@ -748,7 +750,7 @@ OTHER_TOOLS_SYNTAX = [
 OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
     "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
     "mark", "mark over a line break", "insert over a line break",
-    "single tilde over a line break", "insert", "subscript", "subscript after a space", "subscript after a parenthesis", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc",
+    "single tilde over a line break", "insert", "subscript", "subscript after a space", "subscript after a parenthesis", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc", "attribute list unclosed",
     "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
     "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
     "comment block", "comment inline", "block id", "citation", "citations", "citation year",

@@ -1034,6 +1034,8 @@ def as_typed(el: etree.Element) -> str:
 
 
 # Pandoc's unnumbered heading, `## References {-}`
+# a heading's id whose '}' was lost, `## Title {#title`: attr_list leaves it in the words
+_UNCLOSED_ID = re.compile(r"(.*?\S)[ \t]+\{:?[ \t]*#([\w-]+)[^{}]*")
 _UNNUMBERED = re.compile(r"(.*?)[ \t]*\{-\}[ \t]*", re.S)
 # the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
 _BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
@@ -1128,7 +1130,10 @@ def without_id(typed: str, level: int, why: str = "",
                 f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}'{same}")
     ident = shared[0] if shared else "some-id"
     written = typed
-    if m := _UNNUMBERED.fullmatch(typed):      # Pandoc's `{-}`, which attr_list leaves as text
+    if m := _UNCLOSED_ID.fullmatch(typed):
+        written, ident = m.group(1), shared[0] if shared else m.group(2)
+        one += f" (its '{{#{m.group(2)}' has no closing '}}', so it is shown as words)"
+    elif m := _UNNUMBERED.fullmatch(typed):      # Pandoc's `{-}`, which attr_list leaves as text
         written = m.group(1)
         one += (" ('{-}' is Pandoc's mark of an unnumbered heading, which this Markdown shows "
                 "as text: no heading here is numbered)")

@@ -556,6 +556,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "line; words the contents should leave out can be a '####' heading or bold words)"),
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})(?![:/])(?![^{}\n]*\.no_toc\b)[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
+    # an attribute list whose '}' was lost (`{: .screen-only` under a paragraph): attr_list
+    # leaves it in the text, and the class is not given
+    (re.compile(r"\{:?[ \t]*(?:[.#][A-Za-z_][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*$", re.M), False,
+     "an attribute list without its closing '}'",
+     "it closed, '{: .screen-only }', on the last line of the paragraph it marks, or remove it"),
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
     # `![[image.png]]` (an embedded picture or note, which would not be shown); the
     # table-of-contents markers `[[TOC]]`, `[[_TOC_]]` stop the build (OTHER_TOC)
