@@ -171,8 +171,42 @@ def placed_error(error: BaseException) -> JobWarningError | None:
             return None
     code, line = frames[-1]
     where = "" if code.co_name.startswith("<") else f" in '{code.co_name}'"  # not '<lambda>'
+    refused = refused_parameters(code.co_filename, line, str(error))
+    if refused:
+        (first, at), others = refused[0], refused[1:]
+        also = "".join(f", or {name} (line {n})" for name, n in others)
+        return JobWarningError(code.co_filename, at, f"{type(error).__name__}{where}: {error} "
+                               f"(the check at line {line}); the value of {first} here does "
+                               f"not pass it: change it{also}")
     return JobWarningError(code.co_filename, line, f"{type(error).__name__}{where}: {error}; "
                            "fix the code at this line")
+
+
+def refused_parameters(path: str, line: int, said: str) -> list[tuple[str, int]]:
+    """When line `line` of the experiment module `path` is a `raise` statement (the module's
+    own check of its parameters) and its message `said` names fields of one of the module's
+    `…Params` classes: those fields, in the order the message names them, each with the line
+    of its default (where an author changes a parameter, README's "To change a parameter");
+    else []. Read with Python's own parser (ast); the class naming the most of them wins."""
+    import ast
+    import linecache
+    import re
+    if not linecache.getline(path, line).lstrip().startswith("raise"):
+        return []
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return []
+    words = list(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", said)))
+    best: list[tuple[str, int]] = []
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef) and cls.name.endswith("Params"):
+            fields = {node.target.id: node.lineno for node in cls.body
+                      if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+            named = [(w, fields[w]) for w in words if w in fields]
+            if len(named) > len(best):
+                best = named
+    return best
 
 
 class JobWarningError(BuildError):

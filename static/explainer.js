@@ -359,7 +359,11 @@
     const place = () => {
       sheets = seen.size > 0 || (sheets && near.size > 0);
       b.classList.toggle("dk-away", !sheets);
-      if (header) b.style.top = header.getBoundingClientRect().bottom + "px";
+      // under the header while it sticks; at the window's top where it scrolls away with the
+      // page (style.css: a screen some 30 lines of text tall), or its bottom, off screen,
+      // took the bar out of sight
+      if (header) b.style.top = (getComputedStyle(header).position === "static" ? 0
+        : Math.max(0, header.getBoundingClientRect().bottom)) + "px";
       const shown = b.matches(":not(.dk-away), :focus-within");
       if (shown) room();
       root.classList.toggle("dk-on", shown);

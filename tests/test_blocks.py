@@ -81,6 +81,12 @@ BOTH_LOSE: dict[str, tuple[str, int, str]] = {
     "table row with more cells in a list item": (
         "- the sizes:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 | 0.5 |\n", 4,
         "3 cells, its header 2"),
+    # published with an empty cell at the row's end (on GitHub too): a cell forgotten, or an
+    # empty one never written as '| |'
+    "table row with fewer cells than the header": (
+        "| d | SD | note |\n|---|---|---|\n| 4 | 2 |\n", 2, "2 cells, its header 3"),
+    "table row with fewer cells in a quote": (
+        "> | d | SD | note |\n> |---|---|---|\n> | 4 |\n", 2, "1 cell, its header 3"),
     "table without its delimiter row": (
         "| d | SD |\n| 4 | 2 |\n", 0, "'|---|---|'"),
     # cmark-gfm gives a table right under a paragraph line the paragraph's first line, and
@@ -138,6 +144,7 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     "Term\n:   Its definition.\n",
     "> > | d | SD |\n> > |---|---|\n> > | 4 | 2 |\n",
     "| norm | what |\n|---|---|\n| $\\Vert v\\Vert$ | length |\n",
+    "| d | SD | note |\n|---|---|---|\n| 4 | 2 | |\n",
     # brackets in code and raw HTML are no reference links (a dict indexed twice)
     "The code:\n\n```python\nx = data[\"train\"][\"s1\"]\n```\n",
     "1. first\n\n    ```python\n    x = data[\"train\"][:8]\n    ```\n\n2. second\n",
@@ -149,7 +156,7 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     "Text[^n].\n\n[^n]: A note.\n\n    ```python\n    x = 1\n    ```\n",
 ], ids=["list", "nested list", "table", "fence", "fence in a list", "setext heading",
         "defined reference", "footnote", "box", "definition list", "table in a quote",
-        "norm in a table cell", "brackets in a fence", "brackets in a fence in a list",
+        "norm in a table cell", "table cell written empty", "brackets in a fence", "brackets in a fence in a list",
         "brackets in raw HTML",
         "raw HTML blocks on adjacent lines", "raw html with a blank line inside",
         "note ending with code"])

@@ -1375,7 +1375,10 @@ def test_a_citation_before_the_first_section_names_that_place(tmp_path: Path) ->
      "reproduce box 'demo' is only in this language; add it to "),
     ("quoted results", "Text.\n\nSD {{ spread.sd_small | fixed(2) }}.\n",
      "quoted results differ: spread.sd_small only here, not in "),
-], ids=["reproduce boxes", "quoted results"])
+    # a table only one language had was published without a word
+    ("tables", "Text.\n\n| d | SD |\n|---|---|\n| 4 | 2 |\n",
+     "table of 2 columns is only in this language; add it to "),
+], ids=["reproduce boxes", "quoted results", "tables"])
 def test_an_item_only_another_language_has_is_at_its_line_there(
         tmp_path: Path, what: str, zh_body: str, says: str) -> None:
     """What the first language lacks has no line there: the error is at the line of the
@@ -1384,6 +1387,23 @@ def test_an_item_only_another_language_has_is_at_its_line_there(
     e = _parity_error(tmp_path, zh_body, "Text.\n")
     assert e.path.name == "zh.md" and e.line == BODY_START + 2, e
     assert e.message.startswith(says) and "en.md" in e.message, e.message
+
+
+def test_a_table_only_the_first_language_has_is_told_where_it_belongs_in_the_other(
+        tmp_path: Path) -> None:
+    """A table the first language has and the second lacks, between two both have: told at
+    its line, naming the table both have after it; tables of the same shape in both pass."""
+    from sqrtdk.web.checks import check_parity
+    small, wide = "| d | SD |\n|---|---|\n| 4 | 2 |\n", "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n"
+    zh = f"## One {{#one}}\n\nText.\n\n{small}\nMore.\n\n{wide}"
+    en = f"## One {{#one}}\n\nText.\n\nMore.\n\n{wide}"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == "zh.md" and e.line == BODY_START + 4, e
+    assert e.message.startswith("table of 2 columns is only in this language"), e.message
+    assert "before the table of 3 columns both have after it" in e.message, e.message
+    check_parity([page(tmp_path, zh, RESULTS, lang="zh", name="zh.md"),
+                  page(tmp_path, zh.replace("Text.", "Other words."), RESULTS, lang="en",
+                       name="en.md")])
 
 
 def test_an_item_only_the_first_language_has_says_not_in_the_other(tmp_path: Path) -> None:

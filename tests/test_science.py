@@ -1590,3 +1590,34 @@ def test_a_sweep_stops_at_a_snippet_that_ignores_the_seed(tmp_path: Path,
         sweep(opts, 1, log=lambda _: None, claims=["reproduce.gradient_raw_falls"])
     assert (e.value.path, e.value.line) == (snippet, 2), str(e.value)
     assert not opts.sweep_file.exists()
+
+
+@pytest.mark.parametrize("changed", [{"n_pairs": 20_001}, {"d_small": 3}],
+                         ids=["pairs not split evenly", "dimension off the grid"])
+def test_a_parameter_an_experiment_s_check_refuses_is_told_at_the_parameter_s_line(
+        changed: dict[str, Any]) -> None:
+    """README's 'change a parameter' with a value the experiment's own check refuses
+    (`raise ValueError("n_pairs must split evenly into n_batches")`): it was told at the
+    `raise` line with "fix the code at this line" (newbie16), where nothing is wrong; it is
+    told at the line of the parameter's default in the `…Params` class, naming the check's
+    line, and says to change the value."""
+    import ast
+    import inspect
+
+    from sqrtdk.science_stage import placed_error
+    params = replace(spread.SpreadParams(), **changed)
+    with pytest.raises(ValueError) as raised:
+        spread.jobs(params, DEFAULT_SEED)
+    told = placed_error(raised.value)
+    assert told is not None
+    tree = ast.parse(Path(spread.__file__).read_text(encoding="utf-8"))
+    fields = {node.target.id: node.lineno for cls in ast.walk(tree)
+              if isinstance(cls, ast.ClassDef) and cls.name == "SpreadParams"
+              for node in cls.body
+              if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    name = next(iter(changed))
+    assert (Path(told.path), told.line) == (Path(spread.__file__), fields[name]), told
+    check = inspect.getsourcelines(spread.jobs)
+    raises = [check[1] + i for i, text in enumerate(check[0]) if "raise ValueError" in text]
+    assert any(f"line {n}" in told.message for n in raises), told
+    assert "fix the code" not in told.message and "change" in told.message, told

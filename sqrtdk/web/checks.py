@@ -30,6 +30,10 @@ _PARITY: tuple[tuple[str, str, Callable[[str], str], Items, ItemLines], ...] = (
      lambda p: p.conversion.lines.boxes),
     ("reproduce boxes", "reproduce box", lambda x: f"'{x}'", lambda p: p.conversion.snippets,
      lambda p: p.conversion.lines.snippets),
+    # a table has no name: it is told by its columns (a table only one language had was
+    # published without a word)
+    ("tables", "table", lambda x: f"of {x} columns", lambda p: p.conversion.tables,
+     lambda p: p.conversion.lines.tables),
 )
 
 

@@ -179,12 +179,13 @@ class ArticleExtension(Extension):
                            *((n, False) for n in self.links.empty.get(url, ()))}))
                           for url in {**p.text.raw_empty_links, **self.links.empty}},
                       snippets=p.text.snippet_lines(p.snippets_shown), ids=self.ids.lines,
-                      spaced=self.blocks.spaced)
+                      spaced=self.blocks.spaced, tables=self.tables.lines)
         return Conversion(html=html, headings=self.headings.headings,
                           figures=self.figures.figures, footnotes=self.notes.labels,
                           boxes=self.boxes.boxes, ids=self.ids.ids, links=self.links.links,
                           cited=self.citations.cited, cited_lines=self.citations.lines,
-                          snippets=self.page.snippets_shown, lines=lines)
+                          snippets=self.page.snippets_shown, lines=lines,
+                          tables=self.tables.shapes)
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
         p, text = self.page, self.page.text
@@ -259,7 +260,8 @@ class ArticleExtension(Extension):
         tp.register(TupleGlue(md), "sqrtdk-tuple-glue", 3.93)
         tp.register(self.headings, "sqrtdk-headings", 3)
         tp.register(self.ids, "sqrtdk-ids", 2.9)
-        tp.register(ScrollingTables(md, lambda: self.ids.ids), "sqrtdk-tables", 2.85)
+        self.tables = ScrollingTables(md, lambda: self.ids.ids, self.positions)
+        tp.register(self.tables, "sqrtdk-tables", 2.85)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
         tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
                     "sqrtdk-box-headers", 2.75)

@@ -8,10 +8,10 @@ from what the author meant. `BlockStructure` reads the same text a second time w
 cmark-gfm (`blocks`), aligns the two block lists (difflib, as `diff` aligns lines) and warns
 at the line where they part, saying what the page shows and how to write the passage so both
 read it alike. It also warns where both parsers agree on losing what was typed: a table row
-with more cells than its header, table lines without their `|---|` row, a reference link
-`[text][ref]` whose reference is never defined. Headings: a level-1 heading stops the build
-(the page's title is its h1), a heading without an id stops at its line, a level jump of
-more than one warns.
+with more cells than its header (or fewer: an empty cell nobody wrote), table lines without
+their `|---|` row, a reference link `[text][ref]` whose reference is never defined.
+Headings: a level-1 heading stops the build (the page's title is its h1), a heading without
+an id stops at its line, a level jump of more than one warns.
 """
 from __future__ import annotations
 
@@ -599,7 +599,8 @@ class BlockStructure(Treeprocessor):
         return Outline(found.index(heading), ids, typed, level, why)
 
     def _tables(self, tree: etree.Element, lines: list[str]) -> None:
-        """Rows with more cells than their header; lines of pipes without a `|---|` row."""
+        """Rows with more cells than their header, or fewer (an empty cell the author did not
+        write); lines of pipes without a `|---|` row."""
         for table in tree.iter("table"):
             header = len(list(table.iter("th")))
             for row in table.iter("tr"):
@@ -623,6 +624,15 @@ class BlockStructure(Treeprocessor):
                     self._warn(line, f"this table row has {cells} cells, its header {header}; "
                                      "the extra cells are dropped (on GitHub too): add header "
                                      "cells, or write a '|' that belongs to the text as '\\|'")
+                # a line with no '|' is no row the author wrote but a line GitHub's table
+                # took in (a caption right under it, a sentence): told where it is read
+                elif 0 < cells < header and "|" in text.replace("\\|", ""):
+                    self._warn(line, f"this table row has {cells} "
+                                     f"cell{'' if cells == 1 else 's'}, its header {header}; "
+                                     f"the page (and GitHub) shows {header - cells} empty "
+                                     "cell" + ("" if header - cells == 1 else "s") + " at its "
+                                     "end: add the missing cells, or write an empty one as "
+                                     "'| |' where a cell is meant to be empty")
         for p in tree.iter("p"):
             first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
             own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []

@@ -342,11 +342,17 @@ class ScrollingTables(Treeprocessor):
     row, or, when that row has no words, the heading above it (in the page's language
     either way). The row gets an id no other element of the page has: `taken()` gives the
     ids already on the page (md_collect.IdCollector's, raw HTML's included), so this runs
-    after that collector, once every heading has its id."""
+    after that collector, once every heading has its id. Records each table's number of
+    header cells (`shapes`) and its file line (`lines`, from `positions`; 0: not known),
+    which every language must share (checks.check_parity)."""
 
-    def __init__(self, md: Markdown, taken: Callable[[], set[str]] = set):
+    def __init__(self, md: Markdown, taken: Callable[[], set[str]] = set,
+                 positions: LineMap | None = None):
         super().__init__(md)
         self.taken = taken
+        self.positions = LineMap() if positions is None else positions
+        self.shapes: list[str] = []
+        self.lines: list[int] = []
 
     def run(self, root: etree.Element) -> None:
         taken = set(self.taken()) | {el.get("id", "") for el in root.iter()}
@@ -360,6 +366,8 @@ class ScrollingTables(Treeprocessor):
             el.set("tabindex", "0")
             tables += 1
             row = el.find("thead/tr")
+            self.shapes.append(str(len(row.findall("th")) if row is not None else 0))
+            self.lines.append(self.positions.line(el))
             if row is not None and "".join(row.itertext()).strip():
                 ident = row.get("id") or _free(f"table-{tables}-head", taken)
                 row.set("id", ident)

@@ -82,6 +82,7 @@ class Lines:
     # links to this site whose address was written with a space (GitHub shows text):
     # the address (decoded) -> how to write it so both make the link ('write [t](a%20b)')
     spaced: dict[str, str] = field(default_factory=dict)
+    tables: list[int] = field(default_factory=list)       # each Markdown table's first line
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ class Conversion:
     cited_lines: list[int]      # the file line of each citation (0: not known)
     snippets: list[str]         # ReproduceBoxes: the reproduce boxes' snippet names
     lines: Lines = field(default_factory=Lines)
+    # ScrollingTables: each Markdown table's number of header cells (what the languages share)
+    tables: list[str] = field(default_factory=list)
 
 
 @dataclass
