@@ -3596,6 +3596,32 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
     assert warned == [] and f'id="{box_id}"' in made, warned
 
 
+@pytest.mark.parametrize("syntax, title, box_id", [
+    ("> [!tip] Don't skip the root\n> Scale it.\n", "Don't skip the root", "don-t-skip-the-root"),
+    ('> [!note] A "fair" scale\n> Scale it.\n', 'A "fair" scale', "a-fair-scale"),
+    ("::: tip Don't skip the root\nScale it.\n:::\n", "Don't skip the root",
+     "don-t-skip-the-root"),
+    ('::: {.callout-note title="The root\'s job"}\nScale it.\n:::\n', "The root's job",
+     "the-root-s-job"),
+], ids=["alert apostrophe", "alert quotes", "container", "callout title="])
+def test_a_box_title_with_quotes_is_told_as_typed(tmp_path: Path, syntax: str, title: str,
+                                                  box_id: str) -> None:
+    """An Obsidian callout's or a container's title holding an apostrophe or quotes
+    ('Here's a callout title', a real Obsidian help note) was told with smarty's stash
+    placeholders in it ('/// details | Herewzxhzdk:21s ...', an id of them), and a Quarto
+    callout's title="..." holding one was not found (told 'Note'). The title is told as
+    typed, and the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + syntax)
+    got = [w for w in warned if "/// details | " in w]
+    assert len(got) == 1 and "wzxhzdk" not in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\nScale it.\n///\n"
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made, warned
+
+
 @pytest.mark.parametrize("syntax, title", [
     ("::: warning \u6ce8\u610f\n\u8fd9\u91cc\u6709\u5751\n:::\n", "\u6ce8\u610f"),
     ("::: details \u89e3\n\u65b9\u7a0b\u5de6\u7aef\u7684\u884c\u5217\u5f0f\n:::\n", "\u89e3"),

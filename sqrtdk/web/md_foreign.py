@@ -1049,6 +1049,11 @@ class ForeignSyntax(Treeprocessor):
                             claimed.append(where)
                         rest = self._lines_kept(el, slot, own, span[0]) \
                             if pattern in (ALERT, CONTAINER, ADMONITION) else ""
+                        if pattern in (ALERT, CONTAINER):
+                            # its title as typed: smarty's quotes stand in the tree as
+                            # the stash's placeholders (an apostrophe was told as one,
+                            # 'wzxhzdk:4', and `title="…"` was not found)
+                            rest = self.readable(rest).translate(STRAIGHT)
                         self._warn(block, (own, el, slot), span, what,
                                    _alert_instead(rest, self._unique, self.box_titles)
                                    if pattern is ALERT
