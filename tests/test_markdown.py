@@ -3596,6 +3596,22 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
     assert warned == [] and f'id="{box_id}"' in made, warned
 
 
+def test_a_callout_in_lines_github_reads_as_code_is_told_at_its_own_line(
+        tmp_path: Path) -> None:
+    """A callout shown as an example inside a quote's fence whose opening line is indented
+    one more space than its closing one (a real Obsidian help note): this Markdown reads a
+    nested quote there, GitHub code. Its '[!tip]' line, masked as code in the text the
+    warnings search, was told at the first '[!tip]' of the article, many lines above; it is
+    told at its own line (the nested quote's), as the fence's warning is."""
+    body = ("> [!tip] Scale first\n> By the root.\n\nMiddle.\n\n"
+            "> An example:\n>  ```md\n> > [!tip]\n> > Text.\n> ```\n\nEnd.\n")
+    with captured() as warned:
+        html(tmp_path, body)
+    lines = sorted(int(w.split("index.md:")[1].split(":")[0]) for w in warned
+                   if "'[!tip]'" in w)
+    assert lines == [BODY_START, BODY_START + 7], warned
+
+
 @pytest.mark.parametrize("syntax, title, box_id", [
     ("> [!tip] Don't skip the root\n> Scale it.\n", "Don't skip the root", "don-t-skip-the-root"),
     ('> [!note] A "fair" scale\n> Scale it.\n', 'A "fair" scale', "a-fair-scale"),

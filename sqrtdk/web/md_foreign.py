@@ -1570,13 +1570,16 @@ class ForeignSyntax(Treeprocessor):
         start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
         found = self.readable(own[start:span[1]]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
-        start = self.positions.floor(block) or 1   # not an earlier block's text
+        floor = self.positions.floor(block)
+        start = floor or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
         tries = (found, found[:20], found[-12:])
+        # not found from the block's floor on (its text masked there, as a line GitHub reads
+        # as code is): the floor itself, never the same words earlier, another block's
         line = self.positions.at(el, slot, span[0]) or \
             next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
-            or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+            or floor
         # the message quotes the syntax itself, not the start of its line
         shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
         if not shown or shown not in found.translate(STRAIGHT):
