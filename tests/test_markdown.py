@@ -3596,6 +3596,30 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
     assert warned == [] and f'id="{box_id}"' in made, warned
 
 
+@pytest.mark.parametrize("syntax, title", [
+    ("> [!tip] Use the *root* of `d_k` here\n> Body.\n", "Use the root of `d_k` here"),
+    ("> [!note] On [the scale](#a) alone\n", "On the scale alone"),
+    ("::: tip A **bold** claim\nBody.\n:::\n", "A bold claim"),
+], ids=["emphasis and code", "link", "container"])
+def test_a_box_title_with_markup_is_told_whole(tmp_path: Path, syntax: str,
+                                               title: str) -> None:
+    """A callout's title going on past emphasis ('[!tip] In _Live Preview_, you can …', a
+    real Obsidian help note) was told as its words before the emphasis, '/// details | In':
+    followed, the box lost the rest of its title. The title is told whole, its words (a
+    code span's in backticks), and the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, "## A {#a}\n\n" + syntax)
+    got = [w for w in warned if "/// details | " in w]
+    assert len(got) == 1 and f"'/// details | {title}'," in got[0], warned
+    box_id = re.search(r"attrs: \{id: ([\w-]+)\}", got[0])
+    assert box_id, got[0]
+    box = (f"## A {{#a}}\n\n/// details | {title}\n    attrs: {{id: {box_id.group(1)}}}\n\n"
+           "Body.\n///\n")
+    with captured() as warned:
+        html(tmp_path, box)
+    assert warned == [], warned
+
+
 def test_a_callout_in_lines_github_reads_as_code_is_told_at_its_own_line(
         tmp_path: Path) -> None:
     """A callout shown as an example inside a quote's fence whose opening line is indented

@@ -404,6 +404,17 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
             "in place of its closing ':::'")
 
 
+def _words_of(block: etree.Element) -> str:
+    """The text of `block` with its inline children's words (a code span's in its backticks,
+    the other markup's without its marks), as a title to tell."""
+    parts = [block.text or ""]
+    for child in block:
+        parts.append(f"`{child.text or ''}`" if child.tag == "code"
+                     else "".join(child.itertext()))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
 def _alert_instead(text: str, unique: Callable[[str], str] = str,
                    titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the alert or callout that starts `text` (its paragraph's text): the
@@ -1049,6 +1060,11 @@ class ForeignSyntax(Treeprocessor):
                             claimed.append(where)
                         rest = self._lines_kept(el, slot, own, span[0]) \
                             if pattern in (ALERT, CONTAINER, ADMONITION) else ""
+                        if pattern in (ALERT, CONTAINER) and len(block) and el is block:
+                            # a title goes on past the slot, into emphasis, code or a link
+                            # ('[!tip] In _Live Preview_, you can …' was told 'In'): its words
+                            # are the paragraph's, up to its line's end
+                            rest = self._lines_kept(el, slot, _words_of(block), span[0])
                         if pattern in (ALERT, CONTAINER):
                             # its title as typed: smarty's quotes stand in the tree as
                             # the stash's placeholders (an apostrophe was told as one,
