@@ -1713,8 +1713,10 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     ('<gradio-app space="someone/demo"></gradio-app>', "Gradio", "[its title](address)"),
     ('<TabItem value="py" label="Python">\n\nUse it.\n\n</TabItem>', "Docusaurus", "tab"),
     ("<file text output.txt>\nsd raw 8.01\n</file>", "DokuWiki", "```text"),
+    ('<Listing number="2-1" caption="Scaled scores">\n\n```python\ns = q @ k.T\n```\n\n'
+     "</Listing>", "Rust book", "the code fence alone"),
 ], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem",
-        "dokuwiki file"])
+        "dokuwiki file", "mdbook listing"])
 def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
         tmp_path: Path, written: str, tool: str, meant: str) -> None:
     """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave
@@ -1729,10 +1731,15 @@ def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
     assert not [t for t in others if t != tool and t in first[0].message], first[0]
 
 
-@pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
+@pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>",
+                                 '<Image src="/scores.png" alt="Scores" />', "<Frame>"])
 def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
     """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)
-    components, a tool their author never used; the message now names both."""
+    components, a tool their author never used; the message now names both. A component
+    named as one of HTML's obsolete elements (Next.js' `<Image>`, Mintlify's `<Frame>`, the
+    Rust book's `<Listing>`) was taken for that element: `<Image …/>` passed untold, `<Frame>`
+    was told to embed another page, `<Listing …>` to be closed with </listing> though its
+    `</Listing>` closed it."""
     e = error(tmp_path, f"Text.\n\n{tag}\n\nMore.\n")
     assert [x.line for x in e.errors] == [BODY_START + 2], e
     assert "is a Vue or MDX (JSX) component, <" in e.errors[0].message, e

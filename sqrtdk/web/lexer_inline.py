@@ -55,6 +55,9 @@ _TOOL_COMPONENTS = {
             "the paragraph"),
     "references": ("MediaWiki's (Wikipedia's) list of references",
                    "nothing: remove it (the page lists the notes itself)"),
+    "Listing": ("the Rust book's numbered listing (an mdBook preprocessor's)",
+                "the code fence alone, its caption as words above it ('**Listing 1:** …'), "
+                "and remove the <Listing> and </Listing> lines"),
 }
 # MediaWiki's tags, another tool's whatever they hold (`<ref>Vaswani, 2017.</ref>` has no
 # attribute, which `mdx_component` asks of a lower-case name)
