@@ -470,6 +470,13 @@ class BlockStructure(Treeprocessor):
         stashed = str(self.md.htmlStash.rawHtmlBlocks[n])
         if _ENTITIES_ONLY.fullmatch(stashed):
             return None     # `&nbsp;` alone (a spacer of CSDN's, Yuque's): a paragraph on GitHub
+        unwraps = self.md.postprocessors["raw_html"]     # Markdown's own test of the tag
+        if "\n" in stashed.strip() and isinstance(unwraps, RawHtmlPostprocessor) and \
+                not unwraps.isblocklevel(stashed.strip()):
+            # an inline tag alone, over lines (`<img alt="…` going on to the next line): the
+            # page keeps it in its paragraph, and GitHub reads a paragraph (a block of raw
+            # HTML there needs its tag whole on its first line)
+            return None
         return "pre" if "<pre" in stashed and n not in self.raw_html.entries else "html"
 
     def is_fence(self, n: int) -> bool:
