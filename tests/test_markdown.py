@@ -735,6 +735,8 @@ OTHER_TOOLS_SYNTAX = [
     ("Typed the \\LaTeX{} way.\n", "a LaTeX command"),
     ("It is negligible, i.e.\\ small.\n", "a LaTeX command"),
     ("\\bibliography{refs}\n", "a LaTeX command"),
+    ("Scores\\index{scores} grow with $d_k$.\n", "a LaTeX command"),
+    ("The scale.\\vspace{1em} The rest.\n", "a LaTeX command"),
     ("?> **Tip** The scale is a constant.\n", "Docsify tip or warning"),
     ("!> Do not confuse $d_k$ with the model's width.\n", "Docsify tip or warning"),
     ("--\n\n### Below it {#below}\n", "slide deck's marker"),
@@ -780,7 +782,8 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "confluence color", "bbcode bold", "bbcode url", "bbcode list", "textile link",
     "hackmd name", "bear highlight", "bear highlight word", "dokuwiki italic",
     "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
-    "latex logo", "latex control space", "latex bibliography", "docsify tip",
+    "latex logo", "latex control space", "latex bibliography", "latex index",
+    "latex spacing", "docsify tip",
     "docsify warning", "reveal.js vertical slide", "remark presenter notes",
     "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula"]
 

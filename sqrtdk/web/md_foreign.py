@@ -324,13 +324,17 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
                r"|(?<=(?<![~\w])et)~(?=al\b)|(?<=\u00aa)~(?=[A-Za-z])"), False,
      "LaTeX's tie '~' (a space that does not break)", "a space"),
+    # (bookdown's and R Markdown's chapters written for a PDF too: `chunks\index{code chunk}`,
+    # `\vspace{2em}`, `\hfill`, which its HTML book leaves out and GitHub shows as typed)
     (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
-               r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
+               r"smallskip|hfill|vfill|newline|linebreak|pagebreak|today|"
+               r"(?:bibliography(?:style)?|index|[vh]space\*?)\{[^{}\n]*\}?|includegraphics|caption"
                r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<!\.)" + _NOT_AFTER_WORD
                + r"(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
      "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
-     "layout commands (\\noindent, \\centering) and bibliography lines"),
+     "layout commands (\\noindent, \\centering, \\vspace{…}), index entries "
+     "(\\index{…}) and bibliography lines"),
 )
 # (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
 _CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
