@@ -3672,6 +3672,25 @@ def test_a_box_title_with_quotes_is_told_as_typed(tmp_path: Path, syntax: str, t
     assert warned == [] and f'id="{box_id}"' in made, warned
 
 
+def test_a_container_s_closing_line_of_its_own_is_told_as_its_end(tmp_path: Path) -> None:
+    """A ':::' container written with blank lines inside (Docusaurus' docs write them so, a
+    real Docusaurus page) has its closing ':::' as a paragraph of its own, which was told as
+    a second container, to become a box of its own titled 'Note': followed, the page had an
+    empty box. It is told as the container's end, to become the '///' that closes the box its
+    opening line is told; the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n:::tip\n\nScale it.\n\n:::\n\nEnd.\n")
+    boxes = [w for w in warned if "/// details | " in w]
+    assert len(boxes) == 1 and f"index.md:{BODY_START + 2}:" in boxes[0], warned
+    ends = [w for w in warned if "closing line ':::'" in w]
+    assert len(ends) == 1 and f"index.md:{BODY_START + 6}:" in ends[0], warned
+    assert "'///' in its place" in ends[0], ends
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n/// details | Tip\n    attrs: {id: tip}\n\nScale it.\n\n///\n"
+                       "\nEnd.\n")
+    assert warned == [], warned
+
+
 @pytest.mark.parametrize("syntax, title", [
     ("::: warning \u6ce8\u610f\n\u8fd9\u91cc\u6709\u5751\n:::\n", "\u6ce8\u610f"),
     ("::: details \u89e3\n\u65b9\u7a0b\u5de6\u7aef\u7684\u884c\u5217\u5f0f\n:::\n", "\u89e3"),

@@ -351,6 +351,7 @@ _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
 # a `:::` container (Docusaurus' `:::tip Title`, VitePress' `::: warning`, Pandoc's and
 # Quarto's `::: {.callout-note}`, MyST's `:::{note}`): told the lines of its box
 CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*(?:\{[^}\n]*\}|[\w.-]*)")
+_CLOSING_COLONS = re.compile(r":{3,}")     # a container's closing line, alone
 _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\n]*)\])?"
                              r"[ \t]*([^\n]*)")
 
@@ -1074,6 +1075,16 @@ class ForeignSyntax(Treeprocessor):
                             # the stash's placeholders (an apostrophe was told as one,
                             # 'wzxhzdk:4', and `title="…"` was not found)
                             rest = self.readable(rest).translate(STRAIGHT)
+                        if pattern is CONTAINER and \
+                                _CLOSING_COLONS.fullmatch(rest.split("\n", 1)[0].strip()):
+                            # a container's closing line, a paragraph of its own after a
+                            # blank line (Docusaurus writes them so): no box of its own,
+                            # which its opening line was told (it was told to make one)
+                            self._warn(block, (own, el, slot), span,
+                                       "the closing line ':::' of a ':::' container",
+                                       "'///' in its place, the end of the box its opening "
+                                       "line is told to become")
+                            continue
                         self._warn(block, (own, el, slot), span, what,
                                    _alert_instead(rest, self._unique, self.box_titles)
                                    if pattern is ALERT
