@@ -3672,6 +3672,19 @@ def test_a_box_title_with_quotes_is_told_as_typed(tmp_path: Path, syntax: str, t
     assert warned == [] and f'id="{box_id}"' in made, warned
 
 
+def test_a_container_s_closing_line_in_a_list_item_is_told_at_its_own_line(
+        tmp_path: Path) -> None:
+    """The closing ':::' of a container inside a list item (a real Docusaurus page's
+    ':::warning' in a numbered step), whose line the page does not know, was told at the
+    container's opening line, the first line holding ':::' from the item on; a line that the
+    syntax fills is looked for whole."""
+    body = "1. Install:\n\n   :::warning\n\n   Pin it.\n\n   :::\n\n2. Run.\n"   # (by 3, as there)
+    with captured() as warned:
+        html(tmp_path, body)
+    ends = [w for w in warned if "closing line ':::'" in w]
+    assert len(ends) == 1 and f"index.md:{BODY_START + 6}:" in ends[0], warned
+
+
 def test_a_container_s_closing_line_of_its_own_is_told_as_its_end(tmp_path: Path) -> None:
     """A ':::' container written with blank lines inside (Docusaurus' docs write them so, a
     real Docusaurus page) has its closing ':::' as a paragraph of its own, which was told as

@@ -1605,7 +1605,11 @@ class ForeignSyntax(Treeprocessor):
         start = floor or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
-        tries = (found, found[:20], found[-12:])
+        tries: tuple[str | re.Pattern[str], ...] = (found, found[:20], found[-12:])
+        if found and not own[span[1]:].split("\n", 1)[0].strip():
+            # a whole line (a container's closing ':::'): that line, not the first one
+            # holding it among others (the ':::warning' above it)
+            tries = (re.compile(r"(?m)^[ \t>]*" + re.escape(found) + r"[ \t]*$"), *tries)
         # not found from the block's floor on (its text masked there, as a line GitHub reads
         # as code is): the floor itself, never the same words earlier, another block's
         line = self.positions.at(el, slot, span[0]) or \
