@@ -610,6 +610,7 @@ OTHER_TOOLS_SYNTAX = [
     ("%%\nPrivate: vault notes\n%%\n", "Obsidian comment"),
     ("Some text %% a private remark %% here.\n", "Obsidian comment"),
     ("The gradient vanishes. ^saturation-claim\n", "Obsidian block id"),
+    ("^saturation-claim\n", "Obsidian block id"),
     ("As shown by Vaswani et al. [@vaswani2017].\n", "Pandoc citation"),
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
@@ -753,7 +754,7 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "single tilde over a line break", "insert", "subscript", "subscript after a space", "subscript after a parenthesis", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc",
     "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
     "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
-    "comment block", "comment inline", "block id", "citation", "citations", "citation year",
+    "comment block", "comment inline", "block id", "block id alone", "citation", "citations", "citation year",
     "bare citation", "bare citation key with a title", "citation with a prefix",
     "crossref fig", "crossref eq", "crossref braced", "grid table", "bracketed span",
     "pandoc anchor",
@@ -808,7 +809,7 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
 _OWN_SPACE = {("task list", "after"), ("two-slash box", "after"), ("mdx export", "after"),
               ("mkdocs snippet", "after"), ("mkdocs snippet block", "after"),
               ("rst target", "after"), ("latex control space", "after"),
-              ("block id", "before")}
+              ("block id", "before"), ("block id alone", "before")}
 # the samples whose own tool does not take the syntax right after or before a Chinese
 # character (a Chinese punctuation mark there it takes): org-mode's emphasis wants a space or
 # one of -('"{ before it (org-emphasis-regexp-components); reStructuredText's inline markup,

@@ -558,7 +558,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
     # `1. ^Attention Is All You Need https://…` (not a line of Reddit's `^a ^b`)
-    (re.compile(r"^\^(?=[^\s^(\[])(?![^\n]*\s\^)"), True, "a Zhihu reference's back-mark '^'",
+    # (not an Obsidian block id alone on its line, `^fd7e3b` under a heading or a list)
+    (re.compile(r"^\^(?=[^\s^(\[])(?![^\n]*\s\^)(?![\w-]+[ \t]*(?:\n|$))"), True,
+     "a Zhihu reference's back-mark '^'",
      "the reference without it"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
@@ -583,8 +585,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<!%)%%(?!%)(?:[^%]|%(?!%))*?(?:(?<!%)%%(?!%)|\Z)"), False,
      "an Obsidian comment '%%…%%'",
      "an HTML comment <!-- … -->, which the page leaves out"),
-    # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
-    (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
+    # Obsidian's block id, `^name` at the end of a line or alone on its line (under a list,
+    # a quote or a heading), the target of `[[Page#^name]]`
+    (re.compile(r"(?:(?<=[ \t])|^)\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
      "an Obsidian block id '^…'", "a heading with an id ('## Title {#some-id}') to link to, "
      "or remove it"),
     # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
