@@ -923,6 +923,17 @@ def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
     assert not [w for w in warned if "spoiler" in w], warned
 
 
+def test_an_obsidian_embed_right_after_a_quote_s_mark_is_no_spoiler(tmp_path: Path) -> None:
+    """An Obsidian note's picture in a quote written right after its '>' (a real Obsidian
+    vault's `>![[query.png|400]]` under a callout) was told as LessWrong's spoiler '>!',
+    'write the words themselves, or a box that hides them'; it is told as the embed it is."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n>![[scores.png|400]]\n\nEnd.\n")
+    assert not [w for w in warned if "spoiler" in w], warned
+    embeds = [w for w in warned if "Obsidian (wiki) link or embed" in w]
+    assert len(embeds) == 1 and f"index.md:{BODY_START + 2}:" in embeds[0], warned
+
+
 @pytest.mark.parametrize("text", ["&gt; Why sqrt and not d_k?\n\nBecause.\n",
                                   "A reply:\n&gt; quoted words\n",
                                   "&#62; Why sqrt?\n"])

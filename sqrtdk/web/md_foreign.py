@@ -1535,7 +1535,8 @@ class ForeignSyntax(Treeprocessor):
             line = self.positions.line(p)
             if p.tag != "p" or not own.startswith("!") or not 0 < line <= len(lines):
                 continue
-            if _SPOILER_LINE.match(lines[line - 1]):
+            # (an Obsidian embed right after the '>', `>![[chart.png|400]]`, is told as one)
+            if _SPOILER_LINE.match(lines[line - 1]) and not WIKILINK.match(own):
                 self._warn(p, (own, p, "text"), (0, len(own.split("\n")[0])),
                            "a spoiler '>!' (LessWrong's, Reddit's)", _SPOILER)
 
