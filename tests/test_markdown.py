@@ -916,6 +916,19 @@ def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> N
     assert "_comment" not in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("fence", ["```rust\n{{#rustdoc_include ../listings/scale.rs:here}}\n```",
+                                   "~~~console\n{{#include ../listings/output.txt}}\n~~~"])
+def test_an_mdbook_directive_as_the_code_of_a_fence_warns_at_its_line(tmp_path: Path,
+                                                                     fence: str) -> None:
+    """The Rust book's listings are fences holding mdBook's `{{#rustdoc_include …}}`, which
+    its preprocessor replaces with a file's lines: here and on GitHub the directive itself was
+    published as the code, with no word."""
+    with captured() as warned:
+        html(tmp_path, "The program:\n\n" + fence + "\n\nEnd.\n")
+    got = [w for w in warned if "mdBook's directive" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}:" in got[0], warned
+
+
 def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
         tmp_path: Path) -> None:
     with captured() as warned:

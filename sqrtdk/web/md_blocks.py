@@ -659,6 +659,16 @@ class BlockStructure(Treeprocessor):
             if options and not directive_or_chunk(fence.lstrip(" \t>`~")):
                 self._warn(line, fence_options(options + "}" * (options.count("{") -
                                                                 options.count("}"))))
+            if not line or not fence.lstrip(" \t>").startswith(("```", "~~~")):
+                continue
+            # mdBook's directive as the code (the Rust book's listings): its preprocessor
+            # pastes a file's lines there, this page (and GitHub) shows the directive
+            for k, code in enumerate("".join(pre.itertext()).split("\n")):
+                if book := _MDBOOK_CODE.match(code):
+                    self._warn(line + 1 + k, f"'{{{{#{book[1]} …}}}}' in code is mdBook's "
+                               "directive (the Rust book's), which this page does not run: "
+                               "it shows the directive itself as the code, as GitHub does; "
+                               "write the lines it names in its place")
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed. Only
@@ -1346,6 +1356,10 @@ def _line_from(lines: _Lines, start: int, text: str, nth: int | None = None,
         if line:
             return line
     return lines.holding(text[:20].strip(), first, end if nth is not None else 0)
+
+
+# mdBook's directive standing for a file's lines, `{{#rustdoc_include ../listing/main.rs:here}}`
+_MDBOOK_CODE = re.compile(r"[ \t]*\{\{\s*#(include|rustdoc_include|playground|playpen)\b")
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
