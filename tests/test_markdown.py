@@ -3769,10 +3769,12 @@ def test_a_note_defined_in_a_list_item_and_again_is_defined_twice(tmp_path: Path
     assert f"line {BODY_START + 3}" in e.message, str(e)
 
 
-@pytest.mark.parametrize("text", ["- ==高亮功能==\n- 其他\n", "- 一项\n\n- ==高亮功能==\n"])
+@pytest.mark.parametrize("text", ["- ==高亮功能==\n- 其他\n", "- 一项\n\n- ==高亮功能==\n",
+                                  "| 语法 | 效果 |\n|---|---|\n| `==x==` | ==高亮文字== |\n"])
 def test_a_highlight_in_a_list_item_is_no_mediawiki_heading(tmp_path: Path, text: str) -> None:
     """Typora's `- ==highlight==` was told twice, as highlighting and as a MediaWiki heading
-    '== … ==' to be written '## Its title {#some-id}': no heading stands in a list item."""
+    '== … ==' to be written '## Its title {#some-id}': no heading stands in a list item, nor
+    in a table's cell (a real Obsidian help note's table of its syntax)."""
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text, lang="zh")
     assert not [w for w in warned if "MediaWiki" in w], warned

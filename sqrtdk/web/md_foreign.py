@@ -1050,8 +1050,9 @@ class ForeignSyntax(Treeprocessor):
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
-                if pattern is WIKI_HEADING and in_item(block):
-                    continue        # no heading in a list item: Typora's `==mark==` there
+                if pattern is WIKI_HEADING and (in_item(block) or block.tag in ("td", "th")):
+                    continue        # no heading in a list item or a table's cell: Typora's
+                    # (Obsidian's) `==mark==` there
                 told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
                 claims = pattern in _CLAIMING
                 for k, (own, el, slot), inert in own_text if at_start else live:
