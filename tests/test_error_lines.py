@@ -164,6 +164,10 @@ INLINE: dict[str, tuple[str, str, str]] = {
                            "MediaWiki (Wikipedia) template", "page"),
     "MediaWiki template alone": ("see {{Reflist}} here", "MediaWiki (Wikipedia) template",
                                  "page"),
+    # mdBook's directive in prose was told only as a template's syntax error ("unexpected
+    # char '#'"), with the advice about quotes and literal braces
+    "mdBook include": ("see {{#include ../notes/scaling.md}} here", "mdBook's directive",
+                       "page"),
     "MediaWiki reference": ("see<ref>Vaswani et al., 2017.</ref> here",
                             "MediaWiki's (Wikipedia's) reference", "page"),
     # TeX in MediaWiki's <math> reached the page as typed, or as "'}}' left in the text"

@@ -502,6 +502,22 @@ def test_every_inline_double_dollar_formula_is_named_in_one_build() -> None:
     assert "'$d_k$'" in got[2][1] and all("inside a line" in m for _, m in got), got
 
 
+def test_double_dollars_ending_a_line_of_text_are_told_to_go_to_a_line_of_their_own() -> None:
+    """A notebook's Markdown for MathJax opens a display formula at the end of a sentence's
+    line, `the counts, where $$`, its TeX and a closing `$$` line below (a real machine
+    learning course's tutorial): told "'$$' inside a line … inline math is '$…$'", advice
+    for another habit. It is told to move the '$$' to a line of its own, and the text so
+    written holds the formula and no error."""
+    source = "We count, where $$\nN_k = \\sum_n r_{nk}\n$$\n\nEnd.\n"
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    got = [(x.line, x.message) for x in e.value.errors]
+    assert len(got) == 1 and got[0][0] == 1 and "line of its own" in got[0][1], got
+    assert "inline math is" not in got[0][1], got
+    fixed = source.replace("where $$\n", "where\n$$\n")
+    assert len(mask(P, fixed).formulas) == 1
+
+
 def test_double_dollar_signs_that_are_no_formula_are_told_how_to_write_dollar_signs() -> None:
     """Hugo's passthrough delimiters as TOML in a sentence, `['$$', '$$']`
     (gohugoio/hugoDocs' content-management/mathematics.md), were told "'$$' inside a line

@@ -612,6 +612,7 @@ OTHER_TOOLS_SYNTAX = [
     ("%%\nPrivate: vault notes\n%%\n", "Obsidian comment"),
     ("Some text %% a private remark %% here.\n", "Obsidian comment"),
     ("The gradient vanishes. ^saturation-claim\n", "Obsidian block id"),
+    ("^saturation-claim\n", "Obsidian block id"),
     ("As shown by Vaswani et al. [@vaswani2017].\n", "Pandoc citation"),
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
@@ -737,6 +738,8 @@ OTHER_TOOLS_SYNTAX = [
     ("Typed the \\LaTeX{} way.\n", "a LaTeX command"),
     ("It is negligible, i.e.\\ small.\n", "a LaTeX command"),
     ("\\bibliography{refs}\n", "a LaTeX command"),
+    ("Scores\\index{scores} grow with $d_k$.\n", "a LaTeX command"),
+    ("The scale.\\vspace{1em} The rest.\n", "a LaTeX command"),
     ("?> **Tip** The scale is a constant.\n", "Docsify tip or warning"),
     ("!> Do not confuse $d_k$ with the model's width.\n", "Docsify tip or warning"),
     ("--\n\n### Below it {#below}\n", "slide deck's marker"),
@@ -753,7 +756,7 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "single tilde over a line break", "insert", "subscript", "subscript after a space", "subscript after a parenthesis", "superscript", "two-slash box", "kramdown attributes", "just-the-docs no_toc", "attribute list unclosed",
     "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
     "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
-    "comment block", "comment inline", "block id", "citation", "citations", "citation year",
+    "comment block", "comment inline", "block id", "block id alone", "citation", "citations", "citation year",
     "bare citation", "bare citation key with a title", "citation with a prefix",
     "crossref fig", "crossref eq", "crossref braced", "grid table", "bracketed span",
     "pandoc anchor",
@@ -782,7 +785,8 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "confluence color", "bbcode bold", "bbcode url", "bbcode list", "textile link",
     "hackmd name", "bear highlight", "bear highlight word", "dokuwiki italic",
     "latex comment", "latex quotes", "latex tie before a command", "latex tie et al",
-    "latex logo", "latex control space", "latex bibliography", "docsify tip",
+    "latex logo", "latex control space", "latex bibliography", "latex index",
+    "latex spacing", "docsify tip",
     "docsify warning", "reveal.js vertical slide", "remark presenter notes",
     "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula"]
 
@@ -807,7 +811,7 @@ def test_syntax_of_other_markdown_tools_warns_at_its_line(
 _OWN_SPACE = {("task list", "after"), ("two-slash box", "after"), ("mdx export", "after"),
               ("mkdocs snippet", "after"), ("mkdocs snippet block", "after"),
               ("rst target", "after"), ("latex control space", "after"),
-              ("block id", "before")}
+              ("block id", "before"), ("block id alone", "before")}
 # the samples whose own tool does not take the syntax right after or before a Chinese
 # character (a Chinese punctuation mark there it takes): org-mode's emphasis wants a space or
 # one of -('"{ before it (org-emphasis-regexp-components); reStructuredText's inline markup,
@@ -914,11 +918,35 @@ def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> N
     assert "_comment" not in e.value.message, str(e.value)
 
 
+@pytest.mark.parametrize("fence", ["```rust\n{{#rustdoc_include ../listings/scale.rs:here}}\n```",
+                                   "~~~console\n{{#include ../listings/output.txt}}\n~~~"])
+def test_an_mdbook_directive_as_the_code_of_a_fence_warns_at_its_line(tmp_path: Path,
+                                                                     fence: str) -> None:
+    """The Rust book's listings are fences holding mdBook's `{{#rustdoc_include …}}`, which
+    its preprocessor replaces with a file's lines: here and on GitHub the directive itself was
+    published as the code, with no word."""
+    with captured() as warned:
+        html(tmp_path, "The program:\n\n" + fence + "\n\nEnd.\n")
+    got = [w for w in warned if "mdBook's directive" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}:" in got[0], warned
+
+
 def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
         tmp_path: Path) -> None:
     with captured() as warned:
         html(tmp_path, "> ! Not a spoiler, a quote.\n")
     assert not [w for w in warned if "spoiler" in w], warned
+
+
+def test_an_obsidian_embed_right_after_a_quote_s_mark_is_no_spoiler(tmp_path: Path) -> None:
+    """An Obsidian note's picture in a quote written right after its '>' (a real Obsidian
+    vault's `>![[query.png|400]]` under a callout) was told as LessWrong's spoiler '>!',
+    'write the words themselves, or a box that hides them'; it is told as the embed it is."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n>![[scores.png|400]]\n\nEnd.\n")
+    assert not [w for w in warned if "spoiler" in w], warned
+    embeds = [w for w in warned if "Obsidian (wiki) link or embed" in w]
+    assert len(embeds) == 1 and f"index.md:{BODY_START + 2}:" in embeds[0], warned
 
 
 @pytest.mark.parametrize("text", ["&gt; Why sqrt and not d_k?\n\nBecause.\n",
@@ -1715,8 +1743,10 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     ('<gradio-app space="someone/demo"></gradio-app>', "Gradio", "[its title](address)"),
     ('<TabItem value="py" label="Python">\n\nUse it.\n\n</TabItem>', "Docusaurus", "tab"),
     ("<file text output.txt>\nsd raw 8.01\n</file>", "DokuWiki", "```text"),
+    ('<Listing number="2-1" caption="Scaled scores">\n\n```python\ns = q @ k.T\n```\n\n'
+     "</Listing>", "Rust book", "the code fence alone"),
 ], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem",
-        "dokuwiki file"])
+        "dokuwiki file", "mdbook listing"])
 def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
         tmp_path: Path, written: str, tool: str, meant: str) -> None:
     """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave
@@ -1731,10 +1761,15 @@ def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
     assert not [t for t in others if t != tool and t in first[0].message], first[0]
 
 
-@pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>"])
+@pytest.mark.parametrize("tag", ['<Badge type="tip" text="v2"/>', "<CodeGroup>", "<Tip>",
+                                 '<Image src="/scores.png" alt="Scores" />', "<Frame>"])
 def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> None:
     """VitePress' `<Badge …/>` and `<CodeGroup>` (Vue components) were told to be MDX (JSX)
-    components, a tool their author never used; the message now names both."""
+    components, a tool their author never used; the message now names both. A component
+    named as one of HTML's obsolete elements (Next.js' `<Image>`, Mintlify's `<Frame>`, the
+    Rust book's `<Listing>`) was taken for that element: `<Image …/>` passed untold, `<Frame>`
+    was told to embed another page, `<Listing …>` to be closed with </listing> though its
+    `</Listing>` closed it."""
     e = error(tmp_path, f"Text.\n\n{tag}\n\nMore.\n")
     assert [x.line for x in e.errors] == [BODY_START + 2], e
     assert "is a Vue or MDX (JSX) component, <" in e.errors[0].message, e
@@ -3599,6 +3634,104 @@ def test_a_container_is_told_the_lines_of_its_box(tmp_path: Path, container: str
 
 
 @pytest.mark.parametrize("syntax, title", [
+    ("> [!tip] Use the *root* of `d_k` here\n> Body.\n", "Use the root of `d_k` here"),
+    ("> [!note] On [the scale](#a) alone\n", "On the scale alone"),
+    ("::: tip A **bold** claim\nBody.\n:::\n", "A bold claim"),
+], ids=["emphasis and code", "link", "container"])
+def test_a_box_title_with_markup_is_told_whole(tmp_path: Path, syntax: str,
+                                               title: str) -> None:
+    """A callout's title going on past emphasis ('[!tip] In _Live Preview_, you can …', a
+    real Obsidian help note) was told as its words before the emphasis, '/// details | In':
+    followed, the box lost the rest of its title. The title is told whole, its words (a
+    code span's in backticks), and the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, "## A {#a}\n\n" + syntax)
+    got = [w for w in warned if "/// details | " in w]
+    assert len(got) == 1 and f"'/// details | {title}'," in got[0], warned
+    box_id = re.search(r"attrs: \{id: ([\w-]+)\}", got[0])
+    assert box_id, got[0]
+    box = (f"## A {{#a}}\n\n/// details | {title}\n    attrs: {{id: {box_id.group(1)}}}\n\n"
+           "Body.\n///\n")
+    with captured() as warned:
+        html(tmp_path, box)
+    assert warned == [], warned
+
+
+def test_a_callout_in_lines_github_reads_as_code_is_told_at_its_own_line(
+        tmp_path: Path) -> None:
+    """A callout shown as an example inside a quote's fence whose opening line is indented
+    one more space than its closing one (a real Obsidian help note): this Markdown reads a
+    nested quote there, GitHub code. Its '[!tip]' line, masked as code in the text the
+    warnings search, was told at the first '[!tip]' of the article, many lines above; it is
+    told at its own line (the nested quote's), as the fence's warning is."""
+    body = ("> [!tip] Scale first\n> By the root.\n\nMiddle.\n\n"
+            "> An example:\n>  ```md\n> > [!tip]\n> > Text.\n> ```\n\nEnd.\n")
+    with captured() as warned:
+        html(tmp_path, body)
+    lines = sorted(int(w.split("index.md:")[1].split(":")[0]) for w in warned
+                   if "'[!tip]'" in w)
+    assert lines == [BODY_START, BODY_START + 7], warned
+
+
+@pytest.mark.parametrize("syntax, title, box_id", [
+    ("> [!tip] Don't skip the root\n> Scale it.\n", "Don't skip the root", "don-t-skip-the-root"),
+    ('> [!note] A "fair" scale\n> Scale it.\n', 'A "fair" scale', "a-fair-scale"),
+    ("::: tip Don't skip the root\nScale it.\n:::\n", "Don't skip the root",
+     "don-t-skip-the-root"),
+    ('::: {.callout-note title="The root\'s job"}\nScale it.\n:::\n', "The root's job",
+     "the-root-s-job"),
+], ids=["alert apostrophe", "alert quotes", "container", "callout title="])
+def test_a_box_title_with_quotes_is_told_as_typed(tmp_path: Path, syntax: str, title: str,
+                                                  box_id: str) -> None:
+    """An Obsidian callout's or a container's title holding an apostrophe or quotes
+    ('Here's a callout title', a real Obsidian help note) was told with smarty's stash
+    placeholders in it ('/// details | Herewzxhzdk:21s ...', an id of them), and a Quarto
+    callout's title="..." holding one was not found (told 'Note'). The title is told as
+    typed, and the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + syntax)
+    got = [w for w in warned if "/// details | " in w]
+    assert len(got) == 1 and "wzxhzdk" not in got[0], warned
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in got[0], got[0]
+    box = f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\nScale it.\n///\n"
+    with captured() as warned:
+        made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made, warned
+
+
+def test_a_container_s_closing_line_in_a_list_item_is_told_at_its_own_line(
+        tmp_path: Path) -> None:
+    """The closing ':::' of a container inside a list item (a real Docusaurus page's
+    ':::warning' in a numbered step), whose line the page does not know, was told at the
+    container's opening line, the first line holding ':::' from the item on; a line that the
+    syntax fills is looked for whole."""
+    body = "1. Install:\n\n   :::warning\n\n   Pin it.\n\n   :::\n\n2. Run.\n"   # (by 3, as there)
+    with captured() as warned:
+        html(tmp_path, body)
+    ends = [w for w in warned if "closing line ':::'" in w]
+    assert len(ends) == 1 and f"index.md:{BODY_START + 6}:" in ends[0], warned
+
+
+def test_a_container_s_closing_line_of_its_own_is_told_as_its_end(tmp_path: Path) -> None:
+    """A ':::' container written with blank lines inside (Docusaurus' docs write them so, a
+    real Docusaurus page) has its closing ':::' as a paragraph of its own, which was told as
+    a second container, to become a box of its own titled 'Note': followed, the page had an
+    empty box. It is told as the container's end, to become the '///' that closes the box its
+    opening line is told; the lines told build with no warning."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n:::tip\n\nScale it.\n\n:::\n\nEnd.\n")
+    boxes = [w for w in warned if "/// details | " in w]
+    assert len(boxes) == 1 and f"index.md:{BODY_START + 2}:" in boxes[0], warned
+    ends = [w for w in warned if "closing line ':::'" in w]
+    assert len(ends) == 1 and f"index.md:{BODY_START + 6}:" in ends[0], warned
+    assert "'///' in its place" in ends[0], ends
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n/// details | Tip\n    attrs: {id: tip}\n\nScale it.\n\n///\n"
+                       "\nEnd.\n")
+    assert warned == [], warned
+
+
+@pytest.mark.parametrize("syntax, title", [
     ("::: warning \u6ce8\u610f\n\u8fd9\u91cc\u6709\u5751\n:::\n", "\u6ce8\u610f"),
     ("::: details \u89e3\n\u65b9\u7a0b\u5de6\u7aef\u7684\u884c\u5217\u5f0f\n:::\n", "\u89e3"),
     ("> [!tip] \u5c0f\u6280\u5de7\n> \u9664\u4ee5\u6839\u53f7\u3002\n", "\u5c0f\u6280\u5de7"),
@@ -3638,10 +3771,12 @@ def test_a_note_defined_in_a_list_item_and_again_is_defined_twice(tmp_path: Path
     assert f"line {BODY_START + 3}" in e.message, str(e)
 
 
-@pytest.mark.parametrize("text", ["- ==高亮功能==\n- 其他\n", "- 一项\n\n- ==高亮功能==\n"])
+@pytest.mark.parametrize("text", ["- ==高亮功能==\n- 其他\n", "- 一项\n\n- ==高亮功能==\n",
+                                  "| 语法 | 效果 |\n|---|---|\n| `==x==` | ==高亮文字== |\n"])
 def test_a_highlight_in_a_list_item_is_no_mediawiki_heading(tmp_path: Path, text: str) -> None:
     """Typora's `- ==highlight==` was told twice, as highlighting and as a MediaWiki heading
-    '== … ==' to be written '## Its title {#some-id}': no heading stands in a list item."""
+    '== … ==' to be written '## Its title {#some-id}': no heading stands in a list item, nor
+    in a table's cell (a real Obsidian help note's table of its syntax)."""
     with captured() as warned:
         html(tmp_path, "Intro.\n\n" + text, lang="zh")
     assert not [w for w in warned if "MediaWiki" in w], warned

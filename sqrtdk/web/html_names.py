@@ -43,6 +43,14 @@ _LISTED = re.compile(r"^\s*'([a-z][a-z0-9]*)',?\s*$", re.M)   # one name a line 
 # `</Tip>`, `<Youtube id="…"/>`, `<CourseFloatingBanner`), not `<EOS>` or `<T>`
 _COMPONENT = re.compile(r"<(/?)([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)*)"
                         r"(?=[\s/>])")
+# HTML's obsolete elements (the HTML standard, 'Non-conforming features'), which no page
+# written today means: one named in PascalCase is a component that shares its name (the
+# Rust book's `<Listing number="4-1">`, Next.js' `<Image src=…/>`, Mintlify's `<Frame>`)
+_OBSOLETE = frozenset({
+    "acronym", "applet", "basefont", "bgsound", "big", "blink", "center", "dir", "font",
+    "frame", "frameset", "image", "isindex", "keygen", "listing", "marquee", "menuitem",
+    "multicol", "nextid", "nobr", "noembed", "noframes", "plaintext", "rb", "rtc", "spacer",
+    "strike", "tt", "xmp"})
 # what makes it a component rather than a token in prose (`a <Tensor> or List<Tensor>`):
 # attributes (`id="…"`, JSX's `{fw}`) or a self-closing end
 # another tool's component in lower case, no HTML element: the Hugging Face docs'
@@ -127,7 +135,7 @@ def mdx_component(text: str, i: int, elements: frozenset[str],
             return lower.group(2)
         return ""
     m = _COMPONENT.match(text, i)
-    if m is None or m.group(2).lower() in elements:
+    if m is None or (m.group(2).lower() in elements and m.group(2).lower() not in _OBSOLETE):
         return ""
     # where its '>' is, if on its line (searched once for the paragraph's every '<': each
     # '<Name' of a long line without '>' read to the line's end, 1.5 s for 80,000 characters)

@@ -55,6 +55,9 @@ _TOOL_COMPONENTS = {
             "the paragraph"),
     "references": ("MediaWiki's (Wikipedia's) list of references",
                    "nothing: remove it (the page lists the notes itself)"),
+    "Listing": ("the Rust book's numbered listing (an mdBook preprocessor's)",
+                "the code fence alone, its caption as words above it ('**Listing 1:** …'), "
+                "and remove the <Listing> and </Listing> lines"),
 }
 # MediaWiki's tags, another tool's whatever they hold (`<ref>Vaswani, 2017.</ref>` has no
 # attribute, which `mdx_component` asks of a lower-case name)
@@ -509,6 +512,15 @@ class InlineScanner:
             # all named in one build, the scan going on past its closing `$$`
             end = _INLINE_DOUBLE_CLOSE.search(text, i + 2)
             if end is None or end.group(0) != "$$" or not text[i + 2:end.start()].strip():
+                if i and text[i - 1] not in "\n" and \
+                        not text[i + 2:].split("\n", 1)[0].strip(" \t"):
+                    # `where $$` at the end of a sentence's line, its formula's lines and a
+                    # closing `$$` line below (a notebook's Markdown, for MathJax)
+                    raise self.error(line, "'$$' at the end of a line of text opens no display "
+                                           "formula here (display math needs '$$' lines of "
+                                           "its own): move it to a line of its own under the "
+                                           "text, over the formula's lines and the closing "
+                                           "'$$' line")
                 raise self.error(line, "'$$' inside a line: display math needs '$$' lines of "
                                        "its own; inline math is '$…$'")
             tex = text[i + 2:end.start()]

@@ -470,6 +470,13 @@ class BlockStructure(Treeprocessor):
         stashed = str(self.md.htmlStash.rawHtmlBlocks[n])
         if _ENTITIES_ONLY.fullmatch(stashed):
             return None     # `&nbsp;` alone (a spacer of CSDN's, Yuque's): a paragraph on GitHub
+        unwraps = self.md.postprocessors["raw_html"]     # Markdown's own test of the tag
+        if "\n" in stashed.strip() and isinstance(unwraps, RawHtmlPostprocessor) and \
+                not unwraps.isblocklevel(stashed.strip()):
+            # an inline tag alone, over lines (`<img alt="…` going on to the next line): the
+            # page keeps it in its paragraph, and GitHub reads a paragraph (a block of raw
+            # HTML there needs its tag whole on its first line)
+            return None
         return "pre" if "<pre" in stashed and n not in self.raw_html.entries else "html"
 
     def is_fence(self, n: int) -> bool:
@@ -662,6 +669,16 @@ class BlockStructure(Treeprocessor):
             if options and not directive_or_chunk(fence.lstrip(" \t>`~")):
                 self._warn(line, fence_options(options + "}" * (options.count("{") -
                                                                 options.count("}"))))
+            if not line or not fence.lstrip(" \t>").startswith(("```", "~~~")):
+                continue
+            # mdBook's directive as the code (the Rust book's listings): its preprocessor
+            # pastes a file's lines there, this page (and GitHub) shows the directive
+            for k, code in enumerate("".join(pre.itertext()).split("\n")):
+                if book := _MDBOOK_CODE.match(code):
+                    self._warn(line + 1 + k, f"'{{{{#{book[1]} …}}}}' in code is mdBook's "
+                               "directive (the Rust book's), which this page does not run: "
+                               "it shows the directive itself as the code, as GitHub does; "
+                               "write the lines it names in its place")
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed. Only
@@ -1354,6 +1371,10 @@ def _line_from(lines: _Lines, start: int, text: str, nth: int | None = None,
         if line:
             return line
     return lines.holding(text[:20].strip(), first, end if nth is not None else 0)
+
+
+# mdBook's directive standing for a file's lines, `{{#rustdoc_include ../listing/main.rs:here}}`
+_MDBOOK_CODE = re.compile(r"[ \t]*\{\{\s*#(include|rustdoc_include|playground|playpen)\b")
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:

@@ -324,13 +324,17 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<=\w)~et~(?=al\b)|(?<=[\w.)\u00aa])~(?=\\[A-Za-z])|(?<=\.)~(?=[\w(\\])"
                r"|(?<=(?<![~\w])et)~(?=al\b)|(?<=\u00aa)~(?=[A-Za-z])"), False,
      "LaTeX's tie '~' (a space that does not break)", "a space"),
+    # (bookdown's and R Markdown's chapters written for a PDF too: `chunks\index{code chunk}`,
+    # `\vspace{2em}`, `\hfill`, which its HTML book leaves out and GitHub shows as typed)
     (re.compile(r"\\(?:LaTeX|TeX|noindent|newpage|clearpage|maketitle|centering|bigskip|medskip|"
-               r"smallskip|today|bibliography(?:style)?\{[^{}\n]*\}?|includegraphics|caption"
+               r"smallskip|hfill|vfill|newline|linebreak|pagebreak|today|"
+               r"(?:bibliography(?:style)?|index|[vh]space\*?)\{[^{}\n]*\}?|includegraphics|caption"
                r"\{[^{}\n]*\}?)(?![A-Za-z])|(?<!\.)" + _NOT_AFTER_WORD
                + r"(?:[A-Za-z]{1,4}\.)+\\(?=[ \t])"), False,
      "a LaTeX command",
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
-     "layout commands (\\noindent, \\centering) and bibliography lines"),
+     "layout commands (\\noindent, \\centering, \\vspace{…}), index entries "
+     "(\\index{…}) and bibliography lines"),
 )
 # (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
 _CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}
@@ -347,6 +351,7 @@ _ALERT_LINE = re.compile(r"\[!([A-Za-z][\w-]*)\][+-]?[ \t]*([^\n]*)")
 # a `:::` container (Docusaurus' `:::tip Title`, VitePress' `::: warning`, Pandoc's and
 # Quarto's `::: {.callout-note}`, MyST's `:::{note}`): told the lines of its box
 CONTAINER = re.compile(r"^:{3,}(?![ \t]*\{(?:figure|image)\})[ \t]*(?:\{[^}\n]*\}|[\w.-]*)")
+_CLOSING_COLONS = re.compile(r":{3,}")     # a container's closing line, alone
 _CONTAINER_LINE = re.compile(r":{3,}[ \t]*(?:\{([^}\n]*)\}|([\w.-]*))(?:\[([^\]\n]*)\])?"
                              r"[ \t]*([^\n]*)")
 
@@ -402,6 +407,17 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
             "in place of its closing ':::'")
+
+
+def _words_of(block: etree.Element) -> str:
+    """The text of `block` with its inline children's words (a code span's in its backticks,
+    the other markup's without its marks), as a title to tell."""
+    parts = [block.text or ""]
+    for child in block:
+        parts.append(f"`{child.text or ''}`" if child.tag == "code"
+                     else "".join(child.itertext()))
+        parts.append(child.tail or "")
+    return "".join(parts)
 
 
 def _alert_instead(text: str, unique: Callable[[str], str] = str,
@@ -542,7 +558,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      False, "a Reddit superscript ('^word', '^(…)')", "<sup>…</sup>, or plain words"),
     # the back-mark '^' that opens each entry of a Zhihu answer's reference list,
     # `1. ^Attention Is All You Need https://…` (not a line of Reddit's `^a ^b`)
-    (re.compile(r"^\^(?=[^\s^(\[])(?![^\n]*\s\^)"), True, "a Zhihu reference's back-mark '^'",
+    # (not an Obsidian block id alone on its line, `^fd7e3b` under a heading or a list)
+    (re.compile(r"^\^(?=[^\s^(\[])(?![^\n]*\s\^)(?![\w-]+[ \t]*(?:\n|$))"), True,
+     "a Zhihu reference's back-mark '^'",
      "the reference without it"),
     # what attr_list did not take (it takes `{: .name }` on a block's last line): a line of
     # its own, which kramdown applies to the block below, or one inside the text
@@ -572,8 +590,9 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"(?<!%)%%(?!%)(?:[^%]|%(?!%))*?(?:(?<!%)%%(?!%)|\Z)"), False,
      "an Obsidian comment '%%…%%'",
      "an HTML comment <!-- … -->, which the page leaves out"),
-    # Obsidian's block id, `^name` at the end of a line, the target of `[[Page#^name]]`
-    (re.compile(r"(?<=[ \t])\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
+    # Obsidian's block id, `^name` at the end of a line or alone on its line (under a list,
+    # a quote or a heading), the target of `[[Page#^name]]`
+    (re.compile(r"(?:(?<=[ \t])|^)\^[A-Za-z0-9][\w-]*[ \t]*$", re.M), False,
      "an Obsidian block id '^…'", "a heading with an id ('## Title {#some-id}') to link to, "
      "or remove it"),
     # Pandoc's (Quarto's, R Markdown's) citations `[@vaswani2017]`, `[-@key]`,
@@ -1036,8 +1055,9 @@ class ForeignSyntax(Treeprocessor):
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
-                if pattern is WIKI_HEADING and in_item(block):
-                    continue        # no heading in a list item: Typora's `==mark==` there
+                if pattern is WIKI_HEADING and (in_item(block) or block.tag in ("td", "th")):
+                    continue        # no heading in a list item or a table's cell: Typora's
+                    # (Obsidian's) `==mark==` there
                 told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
                 claims = pattern in _CLAIMING
                 for k, (own, el, slot), inert in own_text if at_start else live:
@@ -1054,6 +1074,26 @@ class ForeignSyntax(Treeprocessor):
                             claimed.append(where)
                         rest = self._lines_kept(el, slot, own, span[0]) \
                             if pattern in (ALERT, CONTAINER, ADMONITION) else ""
+                        if pattern in (ALERT, CONTAINER) and len(block) and el is block:
+                            # a title goes on past the slot, into emphasis, code or a link
+                            # ('[!tip] In _Live Preview_, you can …' was told 'In'): its words
+                            # are the paragraph's, up to its line's end
+                            rest = self._lines_kept(el, slot, _words_of(block), span[0])
+                        if pattern in (ALERT, CONTAINER):
+                            # its title as typed: smarty's quotes stand in the tree as
+                            # the stash's placeholders (an apostrophe was told as one,
+                            # 'wzxhzdk:4', and `title="…"` was not found)
+                            rest = self.readable(rest).translate(STRAIGHT)
+                        if pattern is CONTAINER and \
+                                _CLOSING_COLONS.fullmatch(rest.split("\n", 1)[0].strip()):
+                            # a container's closing line, a paragraph of its own after a
+                            # blank line (Docusaurus writes them so): no box of its own,
+                            # which its opening line was told (it was told to make one)
+                            self._warn(block, (own, el, slot), span,
+                                       "the closing line ':::' of a ':::' container",
+                                       "'///' in its place, the end of the box its opening "
+                                       "line is told to become")
+                            continue
                         self._warn(block, (own, el, slot), span, what,
                                    _alert_instead(rest, self._unique, self.box_titles)
                                    if pattern is ALERT
@@ -1501,7 +1541,8 @@ class ForeignSyntax(Treeprocessor):
             line = self.positions.line(p)
             if p.tag != "p" or not own.startswith("!") or not 0 < line <= len(lines):
                 continue
-            if _SPOILER_LINE.match(lines[line - 1]):
+            # (an Obsidian embed right after the '>', `>![[chart.png|400]]`, is told as one)
+            if _SPOILER_LINE.match(lines[line - 1]) and not WIKILINK.match(own):
                 self._warn(p, (own, p, "text"), (0, len(own.split("\n")[0])),
                            "a spoiler '>!' (LessWrong's, Reddit's)", _SPOILER)
 
@@ -1570,13 +1611,20 @@ class ForeignSyntax(Treeprocessor):
         start = own.rfind("\n", 0, span[0]) + 1     # the line of the match
         found = self.readable(own[start:span[1]]).rstrip("\n").strip()
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
-        start = self.positions.floor(block) or 1   # not an earlier block's text
+        floor = self.positions.floor(block)
+        start = floor or 1   # not an earlier block's text
         if line_of(self.text(), typed, start=start):
             found = typed
-        tries = (found, found[:20], found[-12:])
+        tries: tuple[str | re.Pattern[str], ...] = (found, found[:20], found[-12:])
+        if found and not own[span[1]:].split("\n", 1)[0].strip():
+            # a whole line (a container's closing ':::'): that line, not the first one
+            # holding it among others (the ':::warning' above it)
+            tries = (re.compile(r"(?m)^[ \t>]*" + re.escape(found) + r"[ \t]*$"), *tries)
+        # not found from the block's floor on (its text masked there, as a line GitHub reads
+        # as code is): the floor itself, never the same words earlier, another block's
         line = self.positions.at(el, slot, span[0]) or \
             next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
-            or next((n for t in tries if t and (n := line_of(self.text(), t))), 0)
+            or floor
         # the message quotes the syntax itself, not the start of its line
         shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
         if not shown or shown not in found.translate(STRAIGHT):

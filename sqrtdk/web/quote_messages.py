@@ -139,6 +139,10 @@ _LIQUID_NAMES = ("site", "page", "post", "paginator", "jekyll", "layout")
 _TERA_NAMES = ("config", "section", "page")
 
 
+# mdBook's directives, `{{#include ../listings/main.rs}}`, `{{#rustdoc_include …:here}}`,
+# `{{#playground x.rs}}`, `{{#title …}}`: its preprocessor pastes a file's lines (or sets the
+# page's title) there
+_MDBOOK = re.compile(r"\{\{\s*#(include|rustdoc_include|playground|playpen|title|template)\b")
 # Logseq's (Roam's) macros, `{{embed ((uuid))}}`, `{{query (task TODO)}}`, `{{video url}}`,
 # and Roam's `{{[[TODO]]}}`: what they show, and what to write instead
 _LOGSEQ_MACRO = re.compile(r"\{\{\s*(?:\[\[)?(embed|query|video|youtube|youtube-timestamp|"
@@ -155,8 +159,13 @@ _WIKI_NAMES = frozenset(("cite", "sfn", "harvnb", "harv", "reflist", "efn", "mai
 
 
 def _foreign_braces(written: str) -> str:
-    """The message for another tool's double braces on the line `written`: a Logseq (Roam)
-    macro or a MediaWiki (Wikipedia) template; '' for neither."""
+    """The message for another tool's double braces on the line `written`: an mdBook
+    directive, a Logseq (Roam) macro or a MediaWiki (Wikipedia) template; '' for none."""
+    if book := _MDBOOK.search(written):
+        return (f"'{{{{#{book[1]} …}}}}' is mdBook's directive (the Rust book's), "
+                "which this text does not know; write "
+                + ("the title in the front matter's 'title:'" if book[1] == "title" else
+                   "the lines it would paste here themselves (code in a fence)"))
     if macro := _LOGSEQ_MACRO.search(written):
         return (f"'{{{{{macro[1]} …}}}}' is a Logseq (Roam) macro, which this text does not "
                 "know; write what it shows: the words of the block or page it embeds, a link "
