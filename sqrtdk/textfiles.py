@@ -241,6 +241,38 @@ def _bare_text(text: str, line: int) -> str:
     return f'; text is written in double quotes: {m[1]} = "…"'
 
 
+_TABLE_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+
+
+def _given_before(text: str, line: int) -> str:
+    """For a table header or key at `line` (1-based) that tomllib says is given twice, where
+    it was first given: "; [ui] is given at line 9 already" or "; 'skip' of [ui] is given
+    at line 12 already"; "" when the line holds neither, or no earlier one is found (a key
+    that a dotted key or an inline table made)."""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return ""
+    headers: dict[str, int] = {}
+    keys: dict[tuple[str | None, str], int] = {}
+    table: str | None = None
+    for n, typed in enumerate(lines[:line], 1):
+        if header := _TABLE_HEADER.match(typed):
+            name = header.group(1)
+            if n == line:
+                first = headers.get(name)
+                return f"; [{name}] is given at line {first} already" if first else ""
+            headers.setdefault(name, n)
+            table = name
+        elif key := _KEY_VALUE.match(typed):
+            name = key.group(1)
+            if n == line:
+                first = keys.get((table, name))
+                where = f" of [{table}]" if table else ""
+                return f"; '{name}'{where} is given at line {first} already" if first else ""
+            keys.setdefault((table, name), n)
+    return ""
+
+
 _TOML_END = "(at end of document)"
 
 
@@ -268,9 +300,9 @@ def load_toml(path: Path) -> TomlFile:
             line, message = _last_begun(text), message.replace(
                 _TOML_END, "at the end of the file: what begins at this line is not closed "
                 "(a quote, ] or } is missing)")
-        hint = ("; each table and key may appear once" if "twice" in message or
-                "overwrite" in message else _bare_text(text, line) or
-                "; see https://toml.io for the syntax")
+        twice = "twice" in message or "overwrite" in message
+        hint = (_given_before(text, line) + "; each table and key may appear once" if twice
+                else _bare_text(text, line) or "; see https://toml.io for the syntax")
         raise BuildError(path, line, f"invalid TOML: {message}{hint}") from None
     except RecursionError:      # tomllib reads nested arrays and inline tables recursively
         raise too_deep(path, deepest_line(text), "brackets or braces") from None

@@ -66,6 +66,21 @@ def test_a_duplicate_table_names_its_line(content: Path) -> None:
     path.write_text(text + "\n[ui]\nextra = \"x\"\n", encoding="utf-8")
     e = error(content)
     assert e.path == path and e.line == text.count("\n") + 2 and "may appear once" in e.message
+    first = 1 + text.split("\n").index("[ui]")
+    assert f"[ui] is given at line {first} already" in e.message, e.message
+
+
+def test_a_duplicate_key_names_the_line_it_was_first_given_at(content: Path) -> None:
+    """tomllib tells the second of two equal keys, not where the first is: the author had to
+    search the file for it."""
+    path = content / languages(content)[0] / "strings.toml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = lines.index("[ui]") + 1         # a key of [ui] given again right under its header
+    key = next(line.split("=")[0].strip() for line in lines[at:] if "=" in line)
+    path.write_text("\n".join(lines[:at] + [f'{key} = "again"'] + lines[at:]), encoding="utf-8")
+    e = error(content)
+    assert e.path == path and e.line == at + 2, str(e)     # the one that was there before
+    assert f"'{key}' of [ui] is given at line {at + 1} already" in e.message, e.message
 
 
 def test_a_duplicate_key_names_its_line(content: Path) -> None:
