@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -887,9 +888,11 @@ def test_an_id_the_page_layout_also_uses_is_an_error_at_the_heading(tmp_path: Pa
     ('<div id="x">A.</div>', "## A heading {#x}"),
     ("A note[^x].\n\n[^x]: The note.", '<p id="fn-x">B.</p>'),
     ('<div id="x">A.</div>', '<div class="c">\n\n            <span id="x"></span>\n</div>'),
+    ('<svg viewBox="0 0 9 9"><marker id="x"/><path d="M0 0" marker-end="url(#x)"/></svg>',
+     '<svg viewBox="0 0 9 9"><marker id="x"/><path d="M1 1" marker-end="url(#x)"/></svg>'),
 ], ids=["raw HTML twice", "raw HTML, then inline raw HTML", "a heading, then raw HTML",
         "raw HTML, then a heading", "a note, then raw HTML",
-        "raw HTML, then an indented line of a raw block"])
+        "raw HTML, then an indented line of a raw block", "two inline SVGs' markers"])
 def test_a_duplicate_id_in_raw_html_names_both_lines(tmp_path: Path, first: str,
                                                       second: str) -> None:
     """Markdown keeps raw HTML out of the tree, so an id it repeats was found only in the
@@ -903,6 +906,9 @@ def test_a_duplicate_id_in_raw_html_names_both_lines(tmp_path: Path, first: str,
                               if 'id="' in text or "{#" in text or text.startswith("[^"))
     assert e.line == at and "duplicate id" in e.message, str(e)
     assert f"(the other is at line {other})" in e.message and " ;" not in str(e), str(e)
+    # what refers to the renamed one changes with it (an SVG's markers, as a course's three
+    # inline SVGs each defined 'arrowhead')
+    assert re.search(r"'url\(#(?:fn-)?x\)'", e.message), e.message
 
 
 def test_a_raw_html_id_the_page_layout_also_uses_is_an_error_at_its_tag(tmp_path: Path) -> None:

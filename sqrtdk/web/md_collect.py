@@ -259,7 +259,8 @@ def _duplicate(ident: str, first: int) -> str:
     not known)."""
     return (f"duplicate id '{ident}'" + (f" (the other is at line {first})" if first else "")
             + "; ids must be unique on the page, and a link to it would reach only the first: "
-            "choose another id for one of them")
+            f"choose another id for one of them, and change what refers to that one (a "
+            f"link's '#{ident}', an SVG's 'url(#{ident})' or href='#{ident}')")
 
 
 def written_line(el: etree.Element, positions: LineMap, boxes: BoxLines,

@@ -217,7 +217,9 @@ def _duplicate_id(rel: str, id_: str, page: Page | None) -> None:
     raise BuildError(page.source, line, f"the id '{id_}' is used twice in the page"
                      + (" (the page's own layout has an element with this id: the contents, "
                         "the skip link's target, the notes …)" if line else "")
-                     + "; links to it would reach only the first: choose another id")
+                     + "; links to it would reach only the first: choose another id for "
+                       "the second, and change what refers to that one (a link's "
+                       f"'#{id_}', an SVG's 'url(#{id_})' or href='#{id_}')")
 
 
 def _file_lines(path: Path) -> list[str]:
