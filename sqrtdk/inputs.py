@@ -33,6 +33,18 @@ def lint_words(article: Path, *files: TomlFile) -> None:
         lint_strings(f, quotes, where)
 
 
+def _authored_code() -> list[Path]:
+    """The modules an author edits (README: an experiment in sqrtdk/science/, a figure in
+    sqrtdk/figures/), which the build reads as text (published on the site, quoted in the
+    reproduce boxes, parsed for claims and parameters): `read_inputs` reads each with
+    `textfiles.read_text` first, so one saved in another encoding (Python imports it when
+    its first line says `# -*- coding: latin-1 -*-`) or holding a bidi control is told at its
+    line, not met as a UnicodeDecodeError in the stage that reads it."""
+    from .options import PACKAGE_DIR
+    return sorted(p for folder in ("science", "figures")
+                  for p in (PACKAGE_DIR / folder).rglob("*.py"))
+
+
 def read_inputs(opts: BuildOptions) -> Inputs:
     """site.toml, every language's strings.toml and figures.toml, validated; raises
     BuildError at the author's line for a mistake (see settings.py, web/ui_check.py).
@@ -58,6 +70,9 @@ def read_inputs(opts: BuildOptions) -> Inputs:
             check_ui_strings(strings, opts.templates_dir, tuple(SLOTS))
     with mistakes.seam():
         check_templates(opts.templates_dir)
+    for module in _authored_code():
+        with mistakes.seam():
+            read_text(module)
     mistakes.raise_any()
     assert strings is not None
     untranslated_warnings(strings, files)

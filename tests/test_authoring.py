@@ -979,3 +979,23 @@ def test_a_heading_only_one_language_has_is_told_once_not_again_at_its_links(
     errors = _errors(run(project, check=False))
     assert len(errors) == 1 and "heading ids differ" in errors[0], errors
     assert "no anchor" not in errors[0], errors
+
+
+@pytest.mark.parametrize("folder", ["science", "figures"])
+def test_a_module_saved_in_another_encoding_is_told_at_its_line(project: Path,
+                                                                 folder: str) -> None:
+    """An experiment or figure module saved as Latin-1 with its coding line imports, but the
+    build reads the modules as text too (published, quoted, parsed): it stopped with a
+    UnicodeDecodeError's traceback at the site stage. Now the first byte that is not UTF-8
+    is told at its line, before any work, and the site is left as it was."""
+    module = next(p for p in sorted((project / "sqrtdk" / folder).glob("*.py"))
+                  if not p.name.startswith("_"))
+    text = module.read_text(encoding="utf-8")
+    module.write_bytes(("# -*- coding: latin-1 -*-\n# caf\u00e9\n" + text).encode("latin-1",
+                                                                            "replace"))
+    before = tree(project / "site")
+    proc = run(project, check=False)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    rel = module.relative_to(project).as_posix()
+    assert _errors(proc) == [f"error: {rel}:2: not UTF-8 (byte 0xe9); save the file as UTF-8"]
+    assert tree(project / "site") == before
