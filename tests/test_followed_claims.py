@@ -109,3 +109,23 @@ def test_a_claim_each_dk_is_checked_at_every_dk_of_the_bar(monkeypatch: pytest.M
         e.value.message
     # d = 4 is the bar's baseline, never offered: a claim may fail there
     assert run.evaluate_claims(_grid([0.9, 0.01, 0.01, 0.01]))["a.b"]["held"]
+
+
+def test_every_sentence_relying_on_a_failed_claim_is_told_in_every_language(
+        tmp_path: Path) -> None:
+    """A claim that does not hold was told at the first sentence of the first language only:
+    the author fixed that one and built again to learn of the next. Each is told, in one
+    build."""
+    failed = results(False, held=False)
+    (tmp_path / "en").mkdir()
+    (tmp_path / "zh").mkdir()
+    first, second = f"It holds here.{CLAIM}", f"And it holds there.{CLAIM}"
+    en = page(tmp_path / "en", body(first, second), failed)
+    zh = page(tmp_path / "zh", body(second), failed, lang="zh")
+    with pytest.raises(BuildError) as e:
+        check_claims([en, zh], failed)
+    told = sorted((one.path, one.line) for one in e.value.errors)
+    assert told == sorted([(en.source, line_of(first, (first, second))),
+                           (en.source, line_of(second, (first, second))),
+                           (zh.source, line_of(second, (second,)))]), told
+    assert all("does not hold" in one.message for one in e.value.errors), str(e.value)

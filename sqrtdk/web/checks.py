@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError, display_path, json_key_line, line_of, where
+from ..errors import BuildError, Mistakes, display_path, json_key_line, line_of, where
 from ..log import warn
 from .embed import FOLLOW
 from .followed import followed_claims
@@ -618,36 +618,46 @@ def check_claims(pages: list[Page], results: Mapping[str, Any]) -> None:
     relied on by no sentence get a warning."""
     claims = results.get("claims", {})
     used: set[str] = set()
+    mistakes = Mistakes()       # every sentence of every language relying on a failed claim
     for page in pages:
         beside = followed_claims(page, FOLLOW)
         for n, (name, line) in enumerate(zip(page.quotes.claims, page.quotes.claim_lines,
                                              strict=True)):
             used.add(name)
-            c = claims[name]
-            if not c["held"]:
-                at_dk = ""
-                if c.get("d_k"):
-                    worst = c["values"].index(c["value"])
-                    at_dk = f" (at d\u2096 = {c['d_k'][worst]:,} of the page's bar)"
-                raise BuildError(page.source, line, f"this sentence relies on the claim '{name}' "
-                                 f"({c['statement']}), which does not hold for seed "
-                                 f"{results['meta']['seed']}: {c['unit'] or 'value'} = "
-                                 f"{c['value']:.6g}{at_dk}, needed {c['op']} {c['bound']:g}; "
-                                 "fix the experiment, or the text and its claim")
-            if n in beside and not c.get("d_k"):
-                keys = ", ".join(f"'{k}'" for k in beside[n])
-                raise BuildError(page.source, line, f"this sentence relies on the claim '{name}', "
-                                 f"checked only at the d\u2096 the page was built at, beside "
-                                 f"{keys}, which follow the page's d\u2096 bar: a reader who "
-                                 "moves the bar reads the sentence of numbers the claim was "
-                                 "never checked on; register the claim with each_dk=True (its "
-                                 "value(section, i) at each place i of the grid), or quote "
-                                 "numbers that stay (a fixed place on the grid)")
+            with mistakes.seam():
+                _holds(page, n, name, line, claims[name], beside, results)
+    mistakes.raise_any()
     for name in sorted(set(claims) - used):
         path, line = claim_registration(name) or (pages[0].source, 0)
         warn(LOGGER, path, line, f"claim '{name}' is checked but no sentence relies on it; "
                                  f"mark the sentence with {{{{ claim(\"{name}\") }}}} in every "
                                  "language, or remove the claim here")
+
+
+def _holds(page: Page, n: int, name: str, line: int, c: Mapping[str, Any],
+           beside: Mapping[int, Any], results: Mapping[str, Any]) -> None:
+    """BuildError at `line` of `page` when its `n`-th claim `name` (results entry `c`) does
+    not hold, or holds only at the built dₖ beside numbers that follow the bar (`beside`,
+    followed.followed_claims); see `check_claims`."""
+    if not c["held"]:
+        at_dk = ""
+        if c.get("d_k"):
+            worst = c["values"].index(c["value"])
+            at_dk = f" (at d\u2096 = {c['d_k'][worst]:,} of the page's bar)"
+        raise BuildError(page.source, line, f"this sentence relies on the claim '{name}' "
+                         f"({c['statement']}), which does not hold for seed "
+                         f"{results['meta']['seed']}: {c['unit'] or 'value'} = "
+                         f"{c['value']:.6g}{at_dk}, needed {c['op']} {c['bound']:g}; "
+                         "fix the experiment, or the text and its claim")
+    if n in beside and not c.get("d_k"):
+        keys = ", ".join(f"'{k}'" for k in beside[n])
+        raise BuildError(page.source, line, f"this sentence relies on the claim '{name}', "
+                         f"checked only at the d\u2096 the page was built at, beside "
+                         f"{keys}, which follow the page's d\u2096 bar: a reader who "
+                         "moves the bar reads the sentence of numbers the claim was "
+                         "never checked on; register the claim with each_dk=True (its "
+                         "value(section, i) at each place i of the grid), or quote "
+                         "numbers that stay (a fixed place on the grid)")
 
 
 def claim_registration(name: str) -> tuple[Path, int] | None:
