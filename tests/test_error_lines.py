@@ -2566,7 +2566,9 @@ def test_a_note_inside_raw_html_with_no_note_anywhere_is_warned_at_its_line(
     got = [m for m in messages if "'[^7]" in m and "inside a block of raw HTML" in m]
     assert len(got) == 1 and f":{BODY_START + at}: warning:" in got[0], messages
     assert "outside the HTML" in got[0], got
-    for pattern in ("[^a-z]", "[^0-9A-F]", "[^\\s]") if "[^7]:" not in block else ():
+    # (and one of signs alone: '[^/]+', '[^,]*' were told as notes to add)
+    for pattern in ("[^a-z]", "[^0-9A-F]", "[^\\s]", "[^/]", "[^,]", '[^"]') \
+            if "[^7]:" not in block else ():
         with captured() as messages:
             page(tmp_path, body.replace("[^7]", pattern), {"claims": {}, "meta": {"bounds": {}}})
         assert not [m for m in messages if pattern in m], messages
