@@ -517,3 +517,12 @@ def test_the_words_two_long_paragraphs_differ_in_are_named_in_time() -> None:
     every = "".join(x + ("z" if n % 50 == 0 else "") for n, x in enumerate(text))
     many = advice([Block("p", 0, text)], [Block("p", 0, every)])
     assert "GitHub shows 'z" in many, many
+
+
+def test_a_row_github_splits_at_a_bar_in_code_is_not_told_as_short(tmp_path: Path) -> None:
+    """'| `x|y` |' under a header of two cells: one cell here, two on GitHub (a '|' in code
+    ends a cell there), told as a row the two split differently; it was also told that 'the
+    page (and GitHub) shows 1 empty cell', which GitHub does not."""
+    messages, _ = warnings(tmp_path, INTRO + "| a | b |\n|---|---|\n| `x|y` |\n", "en")
+    assert [m for m in messages if "split this table row into cells differently" in m], messages
+    assert not [m for m in messages if "empty cell" in m], messages

@@ -1416,6 +1416,21 @@ def test_a_table_only_the_first_language_has_is_told_where_it_belongs_in_the_oth
                        name="en.md")])
 
 
+def test_a_table_only_one_language_has_before_tables_both_have_is_told_as_only_there(
+        tmp_path: Path) -> None:
+    """Tables are told by their columns, which repeat: an extra table of 2 columns before
+    tables of 3 and 2 columns both have was told as 'tables in another order', to move the
+    table of 3 columns above it (followed, the pages still differed). It is the one only
+    this language has, at its line, to add before the table both have after it."""
+    small, wide = "| d | SD |\n|---|---|\n| 4 | 2 |\n", "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n"
+    en = f"## One {{#one}}\n\nText.\n\nMid.\n\n{wide}\nMore.\n\n{small}"
+    zh = f"## One {{#one}}\n\nText.\n\n{small}\nMid.\n\n{wide}\nMore.\n\n{small}"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.path.name == "zh.md" and e.line == BODY_START + 4, e
+    assert e.message.startswith("table of 2 columns is only in this language"), e.message
+    assert "before the table of 3 columns both have after it" in e.message, e.message
+
+
 def test_an_item_only_the_first_language_has_says_not_in_the_other(tmp_path: Path) -> None:
     """'… only here, nothing only in zh.md' read as if zh had an item of its own."""
     e = _parity_error(tmp_path, "Text.\n", "Text.\n\nSD {{ spread.sd_small | fixed(2) }}.\n")
@@ -2572,7 +2587,9 @@ def test_a_note_inside_raw_html_with_no_note_anywhere_is_warned_at_its_line(
     got = [m for m in messages if "'[^7]" in m and "inside a block of raw HTML" in m]
     assert len(got) == 1 and f":{BODY_START + at}: warning:" in got[0], messages
     assert "outside the HTML" in got[0], got
-    for pattern in ("[^a-z]", "[^0-9A-F]", "[^\\s]") if "[^7]:" not in block else ():
+    # (and one of signs alone: '[^/]+', '[^,]*' were told as notes to add)
+    for pattern in ("[^a-z]", "[^0-9A-F]", "[^\\s]", "[^/]", "[^,]", '[^"]') \
+            if "[^7]:" not in block else ():
         with captured() as messages:
             page(tmp_path, body.replace("[^7]", pattern), {"claims": {}, "meta": {"bounds": {}}})
         assert not [m for m in messages if pattern in m], messages

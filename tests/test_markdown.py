@@ -1341,6 +1341,10 @@ def test_another_tools_link_is_told_as_its_own_not_as_a_difference_of_links(
     "Both C++ and C++17 work, i++ and j++ too.\n",
     "Use ++i or i++ here.\n", "First ++count is done, then count++ again.\n",
     "Write ++x_1 or y++ and ++arr[i] or j++.\n", "Ranges $a$~$b$ and $3$~5 here.\n", "The power 2^ 3 ^ 4.\n",
+    # a brace opening words, its '}' on the next line: no attribute list that lost its '}'
+    "The selector {.note is what we match.\n",
+    "Pass the options as {lr=3e-4, wd=0.1,\nwarmup=100} to it.\n",
+    "\u9009\u62e9\u5668 {.note \u5339\u914d\u8fd9\u4e9b\u6bb5\u843d\u3002\n",
 ])
 def test_text_like_other_tools_syntax_stays_quiet(tmp_path: Path, text: str) -> None:
     """Nothing of plain text is taken for org-mode's `=code=` or `/italic/`, Logseq's

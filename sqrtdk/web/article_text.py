@@ -87,8 +87,16 @@ _NOTE = re.compile(r"(^ {0,3})?\[\^([^\]\s]+)\](:)?", re.M)
 
 
 # a regular expression's character class written as text ('[^a-z]', '[^0-9A-F]', '[^\\s]'):
-# a range of two letters or digits in order, or a backslash; a note's label has neither
+# a range of two letters or digits in order, or a backslash; a note's label has neither.
+# (One of signs alone, '[^/]', '[^,]', '[^"]', no letter or digit: `_is_pattern_class`)
 _PATTERN_CLASS = re.compile(r"\\|(?<![A-Za-z0-9])(?:[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9])")
+
+
+def _is_pattern_class(label: str) -> bool:
+    """Whether `[^label]` reads as a regular expression's negated class rather than a note:
+    a range or a backslash in it (`_PATTERN_CLASS`), or no letter or digit at all ('[^/]+',
+    '[^,]*', '[^"]': a note's label names something, in any script)."""
+    return bool(_PATTERN_CLASS.search(label)) or not any(c.isalnum() for c in label)
 
 
 def _notes_referenced(prose: str) -> set[str]:
@@ -142,7 +150,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
                 continue    # nowhere else: the conversion stops here, saying so (md_notes)
             if kind == "definition" and not defined and label in referenced:
                 continue    # the reference has no other note: md_notes tells it there
-            if kind == "reference" and not defined and _PATTERN_CLASS.search(label):
+            if kind == "reference" and not defined and _is_pattern_class(label):
                 continue    # a regex's class, '[^a-z]', '[^\\s]', no note's reference
             warn(LOGGER, path, line,
                  f"'{shown}' inside a block of raw HTML is shown as typed, no note's {kind}"

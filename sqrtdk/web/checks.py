@@ -3,6 +3,7 @@ the text relies on hold, every result is used; and every link and resource of th
 site resolves (`site_links`, whose names are handed on here)."""
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from collections import Counter
@@ -49,6 +50,8 @@ def check_parity(pages: list[Page]) -> None:
         _check_heading_ids(base, other)
         for kind, one, name, get, lines in _PARITY:
             a, b = get(base), get(other)
+            if a != b and kind == "tables":
+                raise _tables_differ(base, other, (one, name, get, lines))
             if a != b:
                 i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                 x = a[i] if i < len(a) else None
@@ -219,6 +222,29 @@ def _only_here(here: Page, there: Page, i: int) -> BuildError:
                       + f"; add the section to {display_path(there.source)} "
                       f"after line {end}, {place} (a heading with the same id {{#{new.id}}}), "
                       "or remove it here")
+
+
+def _tables_differ(base: Page, other: Page,
+                   kind: tuple[str, Callable[[str], str], Items, ItemLines]) -> BuildError:
+    """The error for the first difference of two pages' tables, told by their shapes (the
+    number of header columns), which unlike figures' and boxes' names repeat: aligned as
+    `diff` aligns lines (difflib), a table one page has and the other lacks is told where
+    it belongs (`_item_only_here`), not as tables in another order (an extra table of 2
+    columns before tables of 3 and 2 was told to move the one of 3 above it)."""
+    one, name, get, lines = kind
+    a, b = get(base), get(other)
+    for op, i1, _, j1, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "delete":
+            return _item_only_here(base, other, i1, kind)
+        if op == "insert":
+            return _item_only_here(other, base, j1, kind)
+        if op == "replace":
+            return BuildError(base.source, _nth(lines(base), i1),
+                              f"tables differ at position {i1 + 1}: the {one} {name(a[i1])} "
+                              f"here is {name(b[j1])} at the same place in "
+                              f"{where(other.source, _nth(lines(other), j1))}; if it is the "
+                              "same table, give it the same columns in every language")
+    raise AssertionError("the tables are the same")     # (called only when they differ)
 
 
 def _item_only_here(here: Page, there: Page, i: int,

@@ -633,7 +633,10 @@ class BlockStructure(Treeprocessor):
                                      "cells, or write a '|' that belongs to the text as '\\|'")
                 # a line with no '|' is no row the author wrote but a line GitHub's table
                 # took in (a caption right under it, a sentence): told where it is read
-                elif 0 < cells < header and "|" in text.replace("\\|", ""):
+                # (nor one whose '|' in `code` GitHub takes for a cell's end, giving it its
+                # header's cells: told above as a row the two split differently)
+                elif 0 < cells < header and "|" in text.replace("\\|", "") and \
+                        _cells(text, github=True) < header:
                     self._warn(line, f"this table row has {cells} "
                                      f"cell{'' if cells == 1 else 's'}, its header {header}; "
                                      f"the page (and GitHub) shows {header - cells} empty "
@@ -1387,9 +1390,11 @@ def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
     return line, lines[line - 1].encode()[column - 1:].decode(errors="replace")
 
 
-def _cells(row: str) -> int:
-    """The number of cells a table row's line holds (code spans and `\\|` kept whole)."""
-    text = _CODE_SPAN.sub("code", row.replace("\\|", "")).strip()
+def _cells(row: str, github: bool = False) -> int:
+    """The number of cells a table row's line holds (code spans and `\\|` kept whole), or
+    with `github` as GitHub counts them (a '|' in a code span ends a cell there too)."""
+    text = row.replace("\\|", "")
+    text = (text if github else _CODE_SPAN.sub("code", text)).strip()
     if text.startswith("|"):
         text = text[1:]
     if text.endswith("|"):

@@ -575,8 +575,12 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"\{:(?![ \t]*toc[ \t]*\})(?![:/])(?![^{}\n]*\.no_toc\b)[^{}\n]*\}"), False,
      "kramdown's (Jekyll's) attribute list '{: …}'", ATTRIBUTES_INSTEAD),
     # an attribute list whose '}' was lost (`{: .screen-only` under a paragraph): attr_list
-    # leaves it in the text, and the class is not given
-    (re.compile(r"\{:?[ \t]*(?:[.#][A-Za-z_][\w-]*|[A-Za-z][\w-]*=)[^{}\n]*$", re.M), False,
+    # leaves it in the text, and the class is not given: classes and ids, then `name=value`s
+    # (their quotes are smarty's placeholders here) to the line's end; not a brace opening
+    # words ('the selector {.note is'), nor one a '}' further on closes ('{lr=3e-4,' with
+    # 'wd=0.1}' on the next line)
+    (re.compile(r"\{:?[ \t]*(?=[.#A-Za-z])(?:[.#][A-Za-z_][\w-]*[ \t]*)*"
+                r"(?:[A-Za-z][\w-]*=[^{}\n]*)?$(?![^{}]*\})", re.M), False,
      "an attribute list without its closing '}'",
      "it closed, '{: .screen-only }', on the last line of the paragraph it marks, or remove it"),
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,

@@ -363,11 +363,12 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     found: dict[str, BuildError] = {}
     some: dict[tuple[int, str], BuildError] = {}
 
-    slashed: set[tuple[int, str]] = set()     # (line, tag) of each `<div/>` read as opened
+    slashed: dict[int, set[str]] = {}     # line -> the tags of its `<div/>`s read as opened
+    offsets = [st.offset for st in statements]      # (once: `_cut_by` is asked at each tag)
 
     def tell(line: int, message: str, facts: Facts | None = None) -> None:
         if any(message.startswith(f"<{tag}> opened here is never closed")
-               for at, tag in slashed if at == line):
+               for tag in slashed.get(line, ())):
             message += " (the '/' of its '/>' does not close it: HTML ignores it there)"
         if facts is None:
             e = BuildError(path, line, message)
@@ -382,7 +383,7 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     frames: list[_Frame] = []
     reading = not child         # a child's markup outside its blocks is never rendered
     for ev in events:
-        cut = _cut_by(ev, statements) if ev.end else None
+        cut = _cut_by(ev, statements, offsets) if ev.end else None
         if cut is not None and reading:
             # `{% if a %}<a href="x"{% else %}<span{% endif %}>`: the masked text reads one tag
             # (`<a href="x" <span>`); the browser may get a whole tag either way, but which,
@@ -399,7 +400,7 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
                 tell(ev.line, ev.tag)
         elif ev.kind in ("start", "end", "slash"):
             if reading and ev.kind == "slash":
-                slashed.add((ev.line, ev.tag))
+                slashed.setdefault(ev.line, set()).add(ev.tag)
                 some[(ev.line, f"<{ev.tag}/>")] = BuildError(path, ev.line, (
                     f"<{ev.tag}/> does not end the <{ev.tag}>: HTML ignores the '/' of an "
                     "element that is not void (only <br>, <img>, <meta>, … end themselves; "
@@ -459,15 +460,17 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
 _Tell = Callable[[int, str, "Facts | None"], None]
 
 
-def _cut_by(tag: _Event, statements: list[_Event]) -> _Event | None:
+def _cut_by(tag: _Event, statements: list[_Event], offsets: list[int]) -> _Event | None:
     """The first statement inside the start tag `tag` (between its '<' and its '>') that
     parts it between branches: an `{% else %}`, `{% elif %}` or end of an `{% if %}` or
     `{% for %}` opened before the tag, or one opened inside it and ended after it. A whole
     `{% if %}…{% endif %}` inside a tag (`<div {% if a %}class="x"{% endif %}>`) cuts
-    nothing. `statements` in the order of their offsets; None when none cuts it."""
-    first = bisect.bisect_right([st.offset for st in statements], tag.offset)
+    nothing. `statements` in the order of their offsets, `offsets` theirs (made once for
+    every tag: the time is the statements inside the tag, not all of them); None when none
+    cuts it."""
     opened: list[_Event] = []
-    for st in statements[first:]:
+    for k in range(bisect.bisect_right(offsets, tag.offset), len(statements)):
+        st = statements[k]
         if st.offset >= tag.end:
             break
         if st.kind in ("if", "for"):
