@@ -154,12 +154,13 @@ def test_tex_a_chat_answer_lost_its_delimiters_in_warns_at_its_line(
             "- where ( s \\in \\mathbb{R} ) is a score\n\n"
             "Quiet: `\\frac{a}{b}`, $\\sqrt{d_k}$, \\(\\alpha\\), C:\\Users\\me, the token "
             "\"\\int\" or '\\partial'.\n\n"
-            "\\[\n\\sum_i x_i \\approx 1\n\\]\n")
+            "\\[\n\\sum_i x_i \\approx 1\n\\]\n\n"
+            "The answer is \\[ \\boxed{8} \\] here.\n")      # '\\[' inside a line: text
     with captured() as warned:
         html(tmp_path, body, lang=lang)
     told = [w for w in warned if "TeX outside a formula" in w]
     assert [w.split(": warning:")[0].rsplit(":", 1)[1] for w in told] == \
-        [str(BODY_START + 2), str(BODY_START + 6)], told
+        [str(BODY_START + 2), str(BODY_START + 6), str(BODY_START + 14)], told
     assert "'\\mathrm{Var}[s] \\approx d_k'" in told[0] and "between dollars" in told[0]
 
 

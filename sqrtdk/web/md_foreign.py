@@ -162,7 +162,8 @@ _MATH_COMMANDS = (
     "propto|leq?|geq?|neq|pm|mp|times|cdots?|ldots|top|forall|exists|[lL]eftarrow|"
     "[rR]ightarrow|leftrightarrow|mapsto|left|right|(?:var)?epsilon|alpha|beta|gamma|delta|"
     "zeta|eta|(?:var)?theta|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|(?:var)?phi|chi|psi|omega|"
-    "Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega|arg(?:max|min)")
+    "Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega|arg(?:max|min)|boxed|binom|"
+    "underbrace|overbrace|langle|rangle|lvert|rvert|lVert|rVert|equiv|q?quad|mathop")
 
 
 def _asciidoc_text(opener: str) -> str:
