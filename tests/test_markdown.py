@@ -772,6 +772,8 @@ OTHER_TOOLS_SYNTAX = [
     ("A delay of $10^{-3}$~s here.\n", "LaTeX's tie"),
     ("So as ( d_k ) grows, divide by ( \\sqrt{d_k} ).\n", "TeX outside a formula"),
     ("[ \\mathrm{Var}[s] \\approx d_k ]\n", "TeX outside a formula"),
+    ("[外链图片转存失败,建议将图片保存下来直接上传(img-Ab12Cd-1651672351492)(assets/a.png)]\n",
+     "CSDN export's note of a picture"),
 ]
 OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
     "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
@@ -812,7 +814,7 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "latex spacing", "docsify tip",
     "docsify warning", "reveal.js vertical slide", "remark presenter notes",
     "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula",
-    "tex in lost parentheses", "tex in lost brackets"]
+    "tex in lost parentheses", "tex in lost brackets", "csdn failed picture"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

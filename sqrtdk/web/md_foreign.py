@@ -903,6 +903,14 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 r"|\uff04(?=\\)"),
      False, "a full-width dollar sign '\uff04' as a formula's delimiter",
      "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
+    # CSDN's note of a picture its editor failed to copy, left in the text where the
+    # picture was: '[<failed to copy the external picture>,…(img-ID-time)(its old path)]'
+    (re.compile(r"\[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25[^\n]*?\(img-[\w-]+\)"
+                r"(?:\([^\n]*?\))?\]"), False,
+     "a CSDN export's note of a picture it failed to copy ('[\u5916\u94fe\u56fe\u7247"
+     "\u8f6c\u5b58\u5931\u8d25…(img-…)(…)]')",
+     "a figure the build draws in its place, ![what it shows](NAME.svg \"Caption\"), or "
+     "remove it"),
     (TEX_OUTSIDE, False, "TeX outside a formula",
      "the formula between dollars, $…$ in a sentence, or between two '$$' lines (a chat "
      "answer copied from its page writes '[ … ]' and '( … )' around TeX for its '\\[ … \\]' "
