@@ -1771,8 +1771,12 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     ("<file text output.txt>\nsd raw 8.01\n</file>", "DokuWiki", "```text"),
     ('<Listing number="2-1" caption="Scaled scores">\n\n```python\ns = q @ k.T\n```\n\n'
      "</Listing>", "Rust book", "the code fence alone"),
+    # a reasoning model's thinking pasted with its answer: its start tag alone on its line
+    # was published as typed, only the end tag told
+    ("<think>\nThe user asks why.\n\nMore of it.\n</think>", "reasoning model", "remove the tags"),
+    ("<thinking>\nWhy scale?\n\n</thinking>", "reasoning model", "remove the tags"),
 ], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem",
-        "dokuwiki file", "mdbook listing"])
+        "dokuwiki file", "mdbook listing", "think", "thinking"])
 def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
         tmp_path: Path, written: str, tool: str, meant: str) -> None:
     """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave

@@ -38,8 +38,14 @@ _HF_SWITCH = ("the Hugging Face docs' framework switch",
               "for each variant")
 _ONE_TAB = ("the one tab this page shows, or a heading or a '/// details | Title' box for "
             "each tab")
+# a reasoning model's thinking, pasted with its answer
+_REASONING_TO_WRITE = ("a reasoning model's thinking (DeepSeek-R1's, pasted with its answer)",
+                       "nothing: remove the tags and the reasoning between them (or keep the "
+                       "words you mean to publish, without the tags)")
 _TOOL_COMPONENTS = {
     "callout": ("Feishu's (Lark's) callout", _BOX_TO_WRITE),
+    "think": _REASONING_TO_WRITE,
+    "thinking": _REASONING_TO_WRITE,
     "hfoptions": _HF_SWITCH,
     "hfoption": _HF_SWITCH,
     "gradio-app": ("Gradio's web component (a live demo)", "a link to the demo, "
