@@ -276,6 +276,24 @@ def test_a_list_under_a_paragraph_written_wrong_twice_is_told_both_fixes_at_once
     assert messages == [] and ("<ul>" in html or "<ol>" in html), messages
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bulleted_list_under_a_numbered_item_with_a_nested_list_is_told_both_fixes(
+        tmp_path: Path, lang: str) -> None:
+    """A chat answer's '3. Title' with '- point' lines right under it, one holding a nested
+    list at 2 spaces: GitHub reads a numbered list then a bulleted one, this Markdown one
+    item whose text holds the '- ' lines. Only the nested list was told (indent by 4); done,
+    the bullets were still the item's text. One message names both fixes, and where the
+    blank line goes; both made, the passage warns nothing and shows both lists."""
+    passage = "3. Scaling\n- Why:\n  - scores grow\n  - softmax saturates\n- Then: divide.\n"
+    messages, _ = convert(tmp_path, "Intro.\n\n" + passage, lang)
+    assert len(messages) == 1, messages
+    assert "blank line between a bulleted and a numbered list (above '- Why:')" in messages[0] \
+        and "by 4 spaces" in messages[0], messages
+    fixed = "3. Scaling\n\n- Why:\n    - scores grow\n    - softmax saturates\n- Then: divide.\n"
+    messages, html = convert(tmp_path, "Intro.\n\n" + fixed, lang)
+    assert messages == [] and "<ol" in html and html.count("<ul>") == 2, messages
+
+
 def test_the_line_under_a_header_with_too_few_cells_fixed_makes_a_table(tmp_path: Path) -> None:
     body = "Intro.\n\n| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n"
     messages, _ = convert(tmp_path, body)

@@ -773,6 +773,8 @@ def test_a_long_formula_of_many_text_commands_is_read_in_linear_time() -> None:
     "A blank $f(\\_)$, a rule $\\_\\_$ and a break $a \\\\_i$.\n",
     "A method $\\_\\_init\\_\\_$ and $\\mathtt{\\_\\_len\\_\\_}$.\n",
     "a\n\n$$\n\\texttt{x\\_1} + \\textbf{{y\\_2}}\n$$\n",
+    # a name's underscore outside \text, as a chat answer writes it for MathJax
+    "A shape \\(Q \\in \\mathbb{R}^{batch\\_size \\times seq\\_len}\\) and $max\\_len$.\n",
 ])
 def test_an_underscore_written_as_text_in_a_formula_is_no_escape(source: str) -> None:
     mask(P, source)

@@ -143,6 +143,27 @@ def test_latex_delimiters_give_the_page_the_dollar_forms_give(tmp_path: Path, la
     assert latex.body == dollars.body
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tex_a_chat_answer_lost_its_delimiters_in_warns_at_its_line(
+        tmp_path: Path, lang: str) -> None:
+    """A chat assistant's answer copied from its page loses the backslashes of its
+    '\\[ … \\]' and '\\( … \\)': '[' and ']' lines around a line of TeX, '( d_k )' in a
+    sentence, published as typed with no word. Each line of such TeX is now told at its
+    line (once); TeX in code, in math and in the LaTeX delimiters stays quiet."""
+    body = ("Scores grow as\n[\n\\mathrm{Var}[s] \\approx d_k\n]\nwith ( d_k ).\n\n"
+            "- where ( s \\in \\mathbb{R} ) is a score\n\n"
+            "Quiet: `\\frac{a}{b}`, $\\sqrt{d_k}$, \\(\\alpha\\), C:\\Users\\me, the token "
+            "\"\\int\" or '\\partial'.\n\n"
+            "\\[\n\\sum_i x_i \\approx 1\n\\]\n\n"
+            "The answer is \\[ \\boxed{8} \\] here.\n")      # '\\[' inside a line: text
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    told = [w for w in warned if "TeX outside a formula" in w]
+    assert [w.split(": warning:")[0].rsplit(":", 1)[1] for w in told] == \
+        [str(BODY_START + 2), str(BODY_START + 6), str(BODY_START + 14)], told
+    assert "'\\mathrm{Var}[s] \\approx d_k'" in told[0] and "between dollars" in told[0]
+
+
 def test_footnote_with_paragraphs_code_and_display_math(tmp_path: Path) -> None:
     body = ("Text[^n].\n\n[^n]: First paragraph.\n\n    Second paragraph.\n\n"
             "    ```python\n    x = {'a': 1}\n    ```\n\n    $$\n    \\frac{a}{b}\n    $$\n")
@@ -749,6 +770,10 @@ OTHER_TOOLS_SYNTAX = [
     ("====== Scaled attention ======\n", "DokuWiki's '====='"),
     ("The scale ++check this number++ holds.\n", "Ulysses comment"),
     ("A delay of $10^{-3}$~s here.\n", "LaTeX's tie"),
+    ("So as ( d_k ) grows, divide by ( \\sqrt{d_k} ).\n", "TeX outside a formula"),
+    ("[ \\mathrm{Var}[s] \\approx d_k ]\n", "TeX outside a formula"),
+    ("[外链图片转存失败,建议将图片保存下来直接上传(img-Ab12Cd-1651672351492)(assets/a.png)]\n",
+     "CSDN export's note of a picture"),
 ]
 OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "strikethrough after a link",
     "single tilde", "MkDocs tab", "container", "Sphinx role", "MyST role", "rst directive",
@@ -788,7 +813,8 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "latex logo", "latex control space", "latex bibliography", "latex index",
     "latex spacing", "docsify tip",
     "docsify warning", "reveal.js vertical slide", "remark presenter notes",
-    "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula"]
+    "dokuwiki footnote", "dokuwiki table", "dokuwiki heading", "ulysses comment", "latex tie after a formula",
+    "tex in lost parentheses", "tex in lost brackets", "csdn failed picture"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1749,8 +1775,12 @@ def test_a_distill_component_says_what_to_write_once_a_line(
     ("<file text output.txt>\nsd raw 8.01\n</file>", "DokuWiki", "```text"),
     ('<Listing number="2-1" caption="Scaled scores">\n\n```python\ns = q @ k.T\n```\n\n'
      "</Listing>", "Rust book", "the code fence alone"),
+    # a reasoning model's thinking pasted with its answer: its start tag alone on its line
+    # was published as typed, only the end tag told
+    ("<think>\nThe user asks why.\n\nMore of it.\n</think>", "reasoning model", "remove the tags"),
+    ("<thinking>\nWhy scale?\n\n</thinking>", "reasoning model", "remove the tags"),
 ], ids=["feishu callout", "feishu callout attributes", "hfoption", "gradio-app", "TabItem",
-        "dokuwiki file", "mdbook listing"])
+        "dokuwiki file", "mdbook listing", "think", "thinking"])
 def test_a_component_of_a_known_tool_is_named_as_that_tool_s(
         tmp_path: Path, written: str, tool: str, meant: str) -> None:
     """Feishu's (Lark's) `<callout emoji="…">` was refused at its line, but its message gave

@@ -118,7 +118,15 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
                 "text and goes on with the list above (one list, its items spaced as "
                 "paragraphs): write the notes' definitions at the end of the article, after "
                 "its last list, and put a paragraph between two lists"), False, 0
+    mixed, second = _mixed_lists(region)
     nested, at = _nested_indent(source, line, end)
+    if nested and mixed:
+        # a bulleted list right under a numbered one's item (a chat answer's '3. Title' over
+        # '- point' lines) that holds a nested list indented by 2: this Markdown reads no
+        # second list, GitHub does; indenting the nested list alone still leaves it out
+        shown = shortened(region[second].strip(), 20)
+        return (f"two fixes: {mixed.format(where=f' (above {shown!r})')}; "
+                f"and {nested}"), True, at
     if nested:
         return nested, True, at
     late, at = _late_start(source, line, end)
@@ -127,13 +135,23 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     quoted, at = _quote_hint(source, line, end)
     if quoted:
         return quoted, False, at
-    for upper, lower in pairwise(region):
+    if mixed:
+        return mixed.format(where=""), True, 0
+    return "", False, 0
+
+
+def _mixed_lists(region: Sequence[str]) -> tuple[str, int]:
+    """The advice to part a bulleted list from a numbered one whose last item's line it
+    starts right under (this Markdown reads it as text of that item, GitHub as a list of
+    its own), '{where}' in it for where that is, and the index in `region` (the lines of
+    a stretch) of the second list's first line; ('', 0) if no two such lines are there."""
+    for n, (upper, lower) in enumerate(pairwise(region)):
         a, b = _BULLET.match(upper), _BULLET.match(lower)
         if a and b and a.group(1) == b.group(1) and (a.group(2) in "-*+") != (
                 b.group(2) in "-*+"):
-            return ("put a blank line between a bulleted and a numbered list: here the "
-                    "second one's first line continues the other's last item"), True, 0
-    return "", False, 0
+            return ("put a blank line between a bulleted and a numbered list{where}: here "
+                    "the second one's first line continues the other's last item"), n + 1
+    return "", 0
 
 
 def _note_above(source: Sequence[str], line: int) -> str:

@@ -127,9 +127,15 @@ def mdx_component(text: str, i: int, elements: frozenset[str],
             return ""
         alone = line_lead(text, i) and \
             _TAG_END_ALONE.match(text, lower.end()) is not None
-        # (or a start tag alone on its line with bare words, DokuWiki's `<file text a.txt>`)
+        # (or a start tag alone on its line with bare words, DokuWiki's `<file text a.txt>`;
+        # or alone on its line with its end tag alone on a later one of the text, or a
+        # reasoning model's `<think>` alone on its line: its reasoning pasted with its
+        # answer, whose end tag alone was told, the start tag published as typed)
         if _COMPONENT_ATTRIBUTES.match(text, lower.end()) or "-" in lower.group(2) or \
-                (lower.group(1) and alone) or (
+                (lower.group(1) and alone) or (alone and (
+                    lower.group(2) in _REASONING or (ahead or Ahead(text)).find(
+                        re.compile(rf"^[ \t>]*</{lower.group(2)}[ \t]*>[ \t]*$", re.M),
+                        lower.end()) < len(text))) or (
                     not lower.group(1) and line_lead(text, i) and
                     _BARE_WORDS_ALONE.match(text, lower.end()) is not None):
             return lower.group(2)
@@ -153,6 +159,8 @@ def mdx_component(text: str, i: int, elements: frozenset[str],
 # what follows a tag's name up to its line's end: its '>' alone, or its props and '>', then
 # nothing but spaces (each read from the tag on, not as the rest of the line: a long line's
 # every '<' copied the line)
+# the tags a reasoning model wraps its thinking in (DeepSeek-R1's, Qwen's `<think>`)
+_REASONING = frozenset({"think", "thinking"})
 _TAG_END_ALONE = re.compile(r"[^\S\n]*>[^\S\n]*(?:\n|\Z)")
 _BARE_WORDS_ALONE = re.compile(r"(?:[^\S\n]+[^\s<>=\"']+)+[^\S\n]*>[^\S\n]*(?:\n|\Z)")
 _TAG_END_OR_LINE_END = re.compile(r"[>\n]")

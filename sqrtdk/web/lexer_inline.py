@@ -38,8 +38,14 @@ _HF_SWITCH = ("the Hugging Face docs' framework switch",
               "for each variant")
 _ONE_TAB = ("the one tab this page shows, or a heading or a '/// details | Title' box for "
             "each tab")
+# a reasoning model's thinking, pasted with its answer
+_REASONING_TO_WRITE = ("a reasoning model's thinking (DeepSeek-R1's, pasted with its answer)",
+                       "nothing: remove the tags and the reasoning between them (or keep the "
+                       "words you mean to publish, without the tags)")
 _TOOL_COMPONENTS = {
     "callout": ("Feishu's (Lark's) callout", _BOX_TO_WRITE),
+    "think": _REASONING_TO_WRITE,
+    "thinking": _REASONING_TO_WRITE,
     "hfoptions": _HF_SWITCH,
     "hfoption": _HF_SWITCH,
     "gradio-app": ("Gradio's web component (a live demo)", "a link to the demo, "
@@ -95,8 +101,12 @@ _SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 # written for MathJax behind Markdown (Hexo's marked, pandoc's Markdown output) escape it
 # while their commands keep one backslash; KaTeX draws an underscore. Not the '\_' of a
 # name in text (`\text{max\_len}`), nor one before anything else (`f(\_)`, `\_\_`), nor
-# one after another (a name's `\_\_init\_\_`: a subscript is never written twice)
-_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)(?<!\\_)((?:\\\\)*)\\_"
+# one after another (a name's `\_\_init\_\_`: a subscript is never written twice), nor
+# one between two words of two letters or more (a name, `batch\_size`, `seq\_len`, as a
+# chat assistant's answer writes it in `\( … \)` for MathJax, which draws the underscore,
+# as KaTeX does: resolved, the advice gave `batch_size`, 's' a subscript of 'batch')
+_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)(?<!\\_)((?:\\\\)*)"
+                                r"(?!(?<=[A-Za-z]{2})\\_[A-Za-z]{2})\\_"
                                 r"(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")

@@ -155,6 +155,15 @@ CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _
 # no ']' (or no '[') took time in the square of its length (a formula's opener right after
 # Chinese text, 2,000 times: 8 s)
 _STEM = "(?:stem|latexmath|asciimath):"
+# math commands that prose never holds (TeX outside a formula, in FOREIGN)
+_MATH_COMMANDS = (
+    "d?t?frac|sqrt|math(?:bb|bf|rm|cal|it|sf|scr|frak)|boldsymbol|operatorname|text|hat|bar|"
+    "tilde|vec|overline|sum|prod|i?int|oint|lim|infty|partial|nabla|in|notin|subseteq|approx|"
+    "propto|leq?|geq?|neq|pm|mp|times|cdots?|ldots|top|forall|exists|[lL]eftarrow|"
+    "[rR]ightarrow|leftrightarrow|mapsto|left|right|(?:var)?epsilon|alpha|beta|gamma|delta|"
+    "zeta|eta|(?:var)?theta|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|(?:var)?phi|chi|psi|omega|"
+    "Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega|arg(?:max|min)|boxed|binom|"
+    "underbrace|overbrace|langle|rangle|lvert|rvert|lVert|rVert|equiv|q?quad|mathop")
 
 
 def _asciidoc_text(opener: str) -> str:
@@ -456,6 +465,17 @@ def _admonition_instead(text: str, unique: Callable[[str], str] = str,
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the admonition's text without its "
             "4-space indent, then '///'")
+
+
+# TeX outside a formula, a math command that prose never holds: a formula whose dollars
+# were lost, or a chat assistant's answer copied from its page, whose '\\[ … \\]' and
+# '\\( … \\)' lose their backslashes there ('[' and ']' lines around the TeX, '( d_k )' in a
+# sentence); from the command to its line's end (or an element's edge): one line of TeX is
+# one place to fix. Last in FOREIGN, and quiet on a line another rule told (AsciiDoc's
+# 'stem:[\\sqrt{d}]', '\\begin{align}' inside a line of text); a command in quotes, the
+# token '"\\int"' a paper writes about, is text
+TEX_OUTSIDE = re.compile(r"\\(?:" + _MATH_COMMANDS + r")(?![A-Za-z])(?!" + _QUOTE
+                         + r")[^\n\u00aa]*")
 
 
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
@@ -887,6 +907,19 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 r"|\uff04(?=\\)"),
      False, "a full-width dollar sign '\uff04' as a formula's delimiter",
      "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
+    # CSDN's note of a picture its editor failed to copy, left in the text where the
+    # picture was: '[<failed to copy the external picture>,…(img-ID-time)(its old path)]'
+    (re.compile(r"\[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25[^\n]*?\(img-[\w-]+\)"
+                r"(?:\([^\n]*?\))?\]"), False,
+     "a CSDN export's note of a picture it failed to copy ('[\u5916\u94fe\u56fe\u7247"
+     "\u8f6c\u5b58\u5931\u8d25…(img-…)(…)]')",
+     "a figure the build draws in its place, ![what it shows](NAME.svg \"Caption\"), or "
+     "remove it"),
+    (TEX_OUTSIDE, False, "TeX outside a formula",
+     "the formula between dollars, $…$ in a sentence, or between two '$$' lines (a chat "
+     "answer copied from its page writes '[ … ]' and '( … )' around TeX for its '\\[ … \\]' "
+     "and '\\( … \\)': write the dollars in their place); a command meant as text in "
+     "`code`"),
 )
 # the classes an author gives with an attribute list (`{: .screen-only }`), which the site's
 # stylesheet styles; any other (kramdown's `{: .notice--info}`, `{: .text-center}`) changes
@@ -967,6 +1000,13 @@ def _line_goes_on(joined: str, at: int) -> bool:
     such as code, whose text is no slot)."""
     m = _NOT_EDGE.search(joined, at)
     return m is None or m.group(0) != "\n"
+
+
+def _line_around(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """The span of the line(s) of `text` holding `span`, from its line's start to its
+    line's end."""
+    end = text.find("\n", span[1])
+    return text.rfind("\n", 0, span[0]) + 1, len(text) if end < 0 else end
 
 
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -1056,6 +1096,8 @@ class ForeignSyntax(Treeprocessor):
             own_text = live[:1] if matched[0] else []
             # in `joined`: see _CLAIMING (a lost star's asterisk is told once, as bold)
             claimed: list[tuple[int, int]] = self._lost_stars(block, texts, matched, offsets)
+            # in `joined`: the lines holding what an earlier pattern told (see TEX_OUTSIDE)
+            lines_told: list[tuple[int, int]] = []
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
@@ -1071,9 +1113,11 @@ class ForeignSyntax(Treeprocessor):
                     spans = [m.span() for m in pattern.finditer(inert) if m.end() <= len(own)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
-                        if _overlaps(where, claimed):
+                        if _overlaps(where, claimed) or (
+                                pattern is TEX_OUTSIDE and _overlaps(where, lines_told)):
                             continue
                         told.append(where)
+                        lines_told.append(_line_around(joined, where))
                         if claims:
                             claimed.append(where)
                         rest = self._lines_kept(el, slot, own, span[0]) \
@@ -1112,8 +1156,10 @@ class ForeignSyntax(Treeprocessor):
                 # every one across the edges, as in a slot (two Confluence links, each
                 # with its address linked, on one line), beside those one slot holds
                 for m in pattern.finditer(joined):
-                    if _overlaps(m.span(), claimed) or _overlaps(m.span(), told):
+                    if _overlaps(m.span(), claimed) or _overlaps(m.span(), told) or (
+                            pattern is TEX_OUTSIDE and _overlaps(m.span(), lines_told)):
                         continue
+                    lines_told.append(_line_around(joined, m.span()))
                     if claims:
                         claimed.append(m.span())
                     k = bisect_right(offsets, m.start()) - 1
