@@ -325,20 +325,23 @@
     // the bar shows, or the page jumps to an anchor (room()). Not a custom property on the
     // root, which every element inherits: each change of it restyled the whole page, a long
     // task at load; and not measured at load (a layout forced while the page is parsed).
-    let height = "", written = "", rule = null;
+    let height = "", top = "", written = "", rule = null;
     try {
       rule = new CSSStyleSheet();
       doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, rule];
     } catch (e) { rule = null; }   // no constructed style sheets: the root's property after all
     const measure = () => {   // its height as it shows: out of sight, it is laid out the same
       height = b.offsetHeight + "px";
+      // and the header's where it stays on screen: two rows when the reader's text size is
+      // larger (125 % on a phone: 109 px, not the 2.9rem guessed), none where it scrolls away
+      top = header && getComputedStyle(header).position !== "static" ? header.offsetHeight + "px" : "0px";
     };
     room = () => {
       measure();
-      if (height === written) return;
-      written = height;
-      if (rule) rule.replaceSync(`[data-ready] :is([id], main :is(a[href], button, summary, input, [tabindex])) { scroll-margin-top: calc(var(--header-h, 2.9rem) + ${height} + 0.6rem); }`);
-      else root.style.setProperty("--dk-h", height);
+      if (top + height === written) return;
+      written = top + height;
+      if (rule) rule.replaceSync(`[data-ready] :is([id], main :is(a[href], button, summary, input, [tabindex])) { scroll-margin-top: calc(${top} + ${height} + 0.6rem); }`);
+      else { root.style.setProperty("--dk-h", height); root.style.setProperty("--header-h", top); }
     };
     const layout = $(".layout");
     view(() => {

@@ -77,3 +77,50 @@ def test_at_200_percent_text_on_a_small_phone_the_bars_leave_half_the_screen_and
         assert v.problems == []
     finally:
         v.context.close()
+
+
+# a phone at 125 % text (Chrome's "font size" setting), where the header still stays on
+# screen but takes two rows: taller than the 2.9rem the bar's margin assumed for it
+MID_TEXT_PX = 20
+JUMP_CLEAR = """id => {
+    const el = document.getElementById(id), top = el.getBoundingClientRect().top;
+    const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
+        .filter(b => !b.hidden && getComputedStyle(b).position !== 'static'
+                && b.getBoundingClientRect().height > 2 && b.getBoundingClientRect().bottom > 0);
+    return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_at_125_percent_text_a_jump_lands_below_a_header_of_two_rows_and_the_bar(
+        browser: Any, served: str, lang: str) -> None:
+    """The bar's rule for targets measured the bar, not the header: where a larger text size
+    wraps the sticky header to two rows (109 px), a heading reached by its link landed under
+    the bar by ~40 px. The headings after the first figure (where the bar shows) are found
+    from the page."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    v = Visit(browser, served, viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    try:
+        cdp = v.context.new_cdp_session(v.page)
+        cdp.send("Page.enable")
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": MID_TEXT_PX,
+                                                     "fixed": MID_TEXT_PX * 13 // 16}})
+        page = v.open(f"{lang}/index.html")
+        header = page.evaluate("""() => { const h = document.querySelector('.site-header');
+            return [h.getBoundingClientRect().height, getComputedStyle(h).position]; }""")
+        rem = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+        assert header[1] == "sticky" and header[0] > 3.5 * rem, \
+            f"the header is one row here {header}: this test checks nothing"
+        targets = page.evaluate("""() => [...document.querySelectorAll('article h2[id], article h3[id]')]
+            .filter(h => [...document.querySelectorAll('figure')].some(f =>
+                f.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING))
+            .map(h => h.id).slice(0, 3)""")
+        assert targets
+        for target in targets:
+            page.evaluate("id => { location.hash = ''; location.hash = id; }", target)
+            try:
+                page.wait_for_function(JUMP_CLEAR, arg=target, timeout=3000)
+            except PlaywrightTimeout:
+                raise AssertionError(f"#{target} stays under the header or the bar") from None
+        assert v.problems == []
+    finally:
+        v.context.close()
