@@ -412,3 +412,13 @@ class Pages:
         for v, _ in self.visits.values():
             v.close()
         self.visits.clear()
+
+
+# whether the element with id `id` is on screen below the header and the dₖ bar, where they
+# stay on screen (a page's jump to it must land there)
+BAR_CLEAR = """id => {
+    const top = document.getElementById(id).getBoundingClientRect().top;
+    const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
+        .filter(b => !b.hidden && getComputedStyle(b).position !== 'static'
+                && b.getBoundingClientRect().height > 2);
+    return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""

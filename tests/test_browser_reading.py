@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 import sliders
-from browser import FRAMES, PHONE, click_reaching, hold_still, lay_out_everything, lay_out_now
+from browser import (
+    BAR_CLEAR,
+    FRAMES,
+    PHONE,
+    click_reaching,
+    hold_still,
+    lay_out_everything,
+    lay_out_now,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sqrtdk.web.publish import unhashed_name
@@ -286,14 +294,6 @@ def test_a_jump_to_a_section_or_a_note_lands_below_the_header_and_the_dk_bar(
             page.wait_for_function(clear, arg=target, timeout=3000)
         except PlaywrightTimeout:
             raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None
-
-
-BAR_CLEAR = """id => {
-    const top = document.getElementById(id).getBoundingClientRect().top;
-    const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
-        .filter(b => !b.hidden && getComputedStyle(b).position !== 'static'
-                && b.getBoundingClientRect().height > 2);
-    return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
 
 
 @pytest.mark.author

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import FRAMES, Parts, Visit, lay_out_everything
+from browser import BAR_CLEAR, FRAMES, Parts, Visit, lay_out_everything
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
@@ -82,12 +82,6 @@ def test_at_200_percent_text_on_a_small_phone_the_bars_leave_half_the_screen_and
 # a phone at 125 % text (Chrome's "font size" setting), where the header still stays on
 # screen but takes two rows: taller than the 2.9rem the bar's margin assumed for it
 MID_TEXT_PX = 20
-JUMP_CLEAR = """id => {
-    const el = document.getElementById(id), top = el.getBoundingClientRect().top;
-    const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
-        .filter(b => !b.hidden && getComputedStyle(b).position !== 'static'
-                && b.getBoundingClientRect().height > 2 && b.getBoundingClientRect().bottom > 0);
-    return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -118,7 +112,7 @@ def test_at_125_percent_text_a_jump_lands_below_a_header_of_two_rows_and_the_bar
         for target in targets:
             page.evaluate("id => { location.hash = ''; location.hash = id; }", target)
             try:
-                page.wait_for_function(JUMP_CLEAR, arg=target, timeout=3000)
+                page.wait_for_function(BAR_CLEAR, arg=target, timeout=3000)
             except PlaywrightTimeout:
                 raise AssertionError(f"#{target} stays under the header or the bar") from None
         assert v.problems == []
