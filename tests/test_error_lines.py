@@ -2716,3 +2716,15 @@ def test_a_brace_meant_beside_a_quote_is_not_one_too_many(tmp_path: Path, body: 
                                                           shown: str) -> None:
     built = page(tmp_path, body + "\n", RESULTS, figures=["spread_hist", "walk"])
     assert shown in PRIVATE_USE_RE.sub("", built.body), built.body   # markers of quotes out
+
+
+@pytest.mark.parametrize("alt", ["A walk }} of steps", "A walk of { walk.steps | grouped }} steps",
+                                 "A walk of \uff5b{ walk.steps | grouped }} steps"])
+def test_template_syntax_left_in_a_pictures_alt_text_is_an_error_at_its_line(
+        tmp_path: Path, alt: str) -> None:
+    """A picture's alt text is an attribute, not a text slot, but it is published (read
+    aloud, shown when the figure fails): a quote that lost a brace there (or took a
+    full-width one) was published as typed, silently (a mutation pass over the article)."""
+    body = f"Text.\n\n![{alt}](walk.svg \"The walk.\")\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and "left in the picture's alt text" in e.message, str(e)
