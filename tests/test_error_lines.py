@@ -2728,3 +2728,17 @@ def test_template_syntax_left_in_a_pictures_alt_text_is_an_error_at_its_line(
     body = f"Text.\n\n![{alt}](walk.svg \"The walk.\")\n"
     e = error(tmp_path, body)
     assert e.line == BODY_START + 2 and "left in the picture's alt text" in e.message, str(e)
+
+
+@pytest.mark.parametrize("reference, note", [("row-sd", "rrow-sd"), ("rowsd", "row-sd")])
+def test_a_reference_and_a_note_whose_labels_differ_are_both_named(
+        tmp_path: Path, reference: str, note: str) -> None:
+    """A note's label misspelt at its definition was told at the reference, "add a line
+    '[^row-sd]: …' at the end of the file" (a second note, the misspelt one still there):
+    when a note nobody references has a label close to the reference's, both lines are named
+    and either is the fix (a mutation pass over the article)."""
+    body = (f"Text with a note.[^{reference}]\n\nMore text.\n\n[^{note}]: The note.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START, str(e)
+    assert f"the note '[^{note}]' of line {BODY_START + 4} is referenced nowhere" in e.message
+    assert f"'[^{note}]'" in e.message and f"'[^{reference}]: …'" in e.message, str(e)
