@@ -4153,3 +4153,25 @@ def test_brackets_before_full_width_parentheses_of_prose_stay_quiet(tmp_path: Pa
     with captured() as warned:
         html(tmp_path, text, lang="zh")
     assert not [w for w in warned if "parenthesis typed full-width" in w], warned
+
+
+@pytest.mark.parametrize("text, at", [("- one\n-\u00a0two\n", 1), ("1.\u00a0first\n", 0),
+                                      ("A line.\n*\u00a0a star item\n", 1),
+                                      ("\u4e00\u3002\n-\u00a0\u4e8c\n", 1)])
+def test_a_list_marker_before_a_non_breaking_space_warns_at_its_line(
+        tmp_path: Path, text: str, at: int) -> None:
+    """'-' and a non-breaking space (a word processor's, an online editor's) starts no list
+    item, here or on GitHub: the line joined the item or paragraph above, its '-' shown,
+    silently (a mutation pass over the article)."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh" if "\u4e00" in text else "en")
+    got = [w for w in warned if "followed by a non-breaking space" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2 + at}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["- one\n- two\n", "A price of 5\u00a0USD, and -\u00a03 here.\n",
+                                  "In 2017.\u00a0Then.\n"])
+def test_a_non_breaking_space_elsewhere_is_no_list_marker(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "followed by a non-breaking space" in w], warned

@@ -337,6 +337,13 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering, \\vspace{…}), index entries "
      "(\\index{…}) and bibliography lines"),
+    # a list item's marker followed by a non-breaking space (a word processor's, an online
+    # editor's) instead of a space: no list item, here and on GitHub; the line joins the
+    # paragraph (or the item) above, its marker shown as typed
+    (re.compile(r"(?m)^[ \t]*(?:[-*+]|\d{1,3}[.)])[\u00a0\u2007\u202f]+(?=\S)"), False,
+     "a list item's marker followed by a non-breaking space",
+     "a plain space after the marker ('- item', '1. item'), and a blank line above the list "
+     "when a paragraph is above it"),
     # a link's parenthesis typed full-width by a Chinese input method, `[text]\uff08#id)`,
     # `[text]\uff08https://…\uff09`, `[text](https://…\uff09`: no link, here and on GitHub, the
     # brackets and the address shown as typed; only before an address (an anchor, a scheme, a
