@@ -320,7 +320,13 @@ def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
     ("Where it goes\n-------------\n", "## Where it goes {#some-id}"),
     # its id's '}' lost: the words and the id, closed (it said '## Where {#where {#some-id}')
     ("## Where it goes {#where\n", "## Where it goes {#where}"),
-], ids=["atx", "level 3", "setext", "id not closed"])
+    # a brace or hash typed full-width (a Chinese input method): it said to write the words
+    # with the full-width id still in them, '## Where \uff5b#where} {#some-id}'
+    ("## Where it goes \uff5b#where}\n", "## Where it goes {#where}"),
+    ("## Where it goes {#where\uff5d\n", "## Where it goes {#where}"),
+    ("## \u54ea\u91cc\uff5b\uff03where\uff5d\n", "## \u54ea\u91cc {#where}"),
+], ids=["atx", "level 3", "setext", "id not closed", "full-width brace",
+        "full-width closing brace", "full-width braces and hash"])
 def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body: str,
                                                            written: str) -> None:
     """The heading to write is the author's own, with an id: copied as it is, it only needs

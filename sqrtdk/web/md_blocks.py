@@ -1063,6 +1063,9 @@ def as_typed(el: etree.Element) -> str:
 # Pandoc's unnumbered heading, `## References {-}`
 # a heading's id whose '}' was lost, `## Title {#title`: attr_list leaves it in the words
 _UNCLOSED_ID = re.compile(r"(.*?\S)[ \t]+\{:?[ \t]*#([\w-]+)[^{}]*")
+# an id whose brace or hash a Chinese input method typed full-width (`## \u6807\u9898 \uff5b#id}`)
+_WIDE_ID = re.compile(r"(.*?\S)[ \t]*(?=[^ \t]*[\uff5b\uff5d\uff03])([{\uff5b]:?[ \t]*[#\uff03]"
+                      r"([\w-]+)[ \t]*[}\uff5d])[ \t]*")
 _UNNUMBERED = re.compile(r"(.*?)[ \t]*\{-\}[ \t]*", re.S)
 # the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
 _BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
@@ -1157,7 +1160,11 @@ def without_id(typed: str, level: int, why: str = "",
                 f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}'{same}")
     ident = shared[0] if shared else "some-id"
     written = typed
-    if m := _UNCLOSED_ID.fullmatch(typed):
+    if m := _WIDE_ID.fullmatch(typed):
+        written, ident = m.group(1), shared[0] if shared else m.group(3)
+        one += (f" (its '{m.group(2)}' has a full-width brace or hash, typed by a Chinese "
+                "input method, so it is shown as words)")
+    elif m := _UNCLOSED_ID.fullmatch(typed):
         written, ident = m.group(1), shared[0] if shared else m.group(2)
         one += f" (its '{{#{m.group(2)}' has no closing '}}', so it is shown as words)"
     elif m := _UNNUMBERED.fullmatch(typed):      # Pandoc's `{-}`, which attr_list leaves as text
