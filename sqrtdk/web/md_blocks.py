@@ -640,6 +640,13 @@ class BlockStructure(Treeprocessor):
                                      "cell" + ("" if header - cells == 1 else "s") + " at its "
                                      "end: add the missing cells, or write an empty one as "
                                      "'| |' where a cell is meant to be empty")
+                elif line and "|" not in text.replace("\\|", "") and \
+                        not _CAPTION_UNDER.match(text):     # (Pandoc's caption: md_foreign)
+                    self._warn(line, "this line right under a table, with no blank line "
+                                     "between, has no '|', but is read as one more row of "
+                                     "the table (here and on GitHub), its words in the first "
+                                     "cell; if it is a sentence of its own, put a blank line "
+                                     "above it")
         for p in tree.iter("p"):
             first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
             own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []
@@ -1382,6 +1389,10 @@ def _line_from(lines: _Lines, start: int, text: str, nth: int | None = None,
 
 # mdBook's directive standing for a file's lines, `{{#rustdoc_include ../listing/main.rs:here}}`
 _MDBOOK_CODE = re.compile(r"[ \t]*\{\{\s*#(include|rustdoc_include|playground|playpen)\b")
+
+
+# the start of Pandoc's and Quarto's table caption (`: Scores`, `Table: Scores`)
+_CAPTION_UNDER = re.compile(r"[ \t>]*(?:Table)?:[ \t]+(?=\S)")
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
