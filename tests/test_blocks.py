@@ -87,6 +87,13 @@ BOTH_LOSE: dict[str, tuple[str, int, str]] = {
         "| d | SD | note |\n|---|---|---|\n| 4 | 2 |\n", 2, "2 cells, its header 3"),
     "table row with fewer cells in a quote": (
         "> | d | SD | note |\n> |---|---|---|\n> | 4 |\n", 2, "1 cell, its header 3"),
+    # a sentence written right under a table (its blank line lost): one more row, its words
+    # in the first cell, silently (a mutation pass over the article)
+    "sentence right under a table": (
+        "| d | SD |\n|---|---|\n| 4 | 2 |\nIts SD is 2.\n", 3, "one more row of the table"),
+    "sentence right under a table in a list item": (
+        "- the sizes:\n\n    | d | SD |\n    |---|---|\n    | 4 | 2 |\n    Its SD is 2.\n", 5,
+        "one more row of the table"),
     "table without its delimiter row": (
         "| d | SD |\n| 4 | 2 |\n", 0, "'|---|---|'"),
     # cmark-gfm gives a table right under a paragraph line the paragraph's first line, and

@@ -321,7 +321,13 @@ def error(tmp_path: Path, body: str, stage: str = "page", katex: Any = None,
     ("Where it goes\n-------------\n", "## Where it goes {#some-id}"),
     # its id's '}' lost: the words and the id, closed (it said '## Where {#where {#some-id}')
     ("## Where it goes {#where\n", "## Where it goes {#where}"),
-], ids=["atx", "level 3", "setext", "id not closed"])
+    # a brace or hash typed full-width (a Chinese input method): it said to write the words
+    # with the full-width id still in them, '## Where \uff5b#where} {#some-id}'
+    ("## Where it goes \uff5b#where}\n", "## Where it goes {#where}"),
+    ("## Where it goes {#where\uff5d\n", "## Where it goes {#where}"),
+    ("## \u54ea\u91cc\uff5b\uff03where\uff5d\n", "## \u54ea\u91cc {#where}"),
+], ids=["atx", "level 3", "setext", "id not closed", "full-width brace",
+        "full-width closing brace", "full-width braces and hash"])
 def test_a_heading_without_id_is_told_the_heading_to_write(tmp_path: Path, body: str,
                                                            written: str) -> None:
     """The heading to write is the author's own, with an id: copied as it is, it only needs
@@ -2739,3 +2745,29 @@ def test_a_brace_meant_beside_a_quote_is_not_one_too_many(tmp_path: Path, body: 
                                                           shown: str) -> None:
     built = page(tmp_path, body + "\n", RESULTS, figures=["spread_hist", "walk"])
     assert shown in PRIVATE_USE_RE.sub("", built.body), built.body   # markers of quotes out
+
+
+@pytest.mark.parametrize("alt", ["A walk }} of steps", "A walk of { walk.steps | grouped }} steps",
+                                 "A walk of \uff5b{ walk.steps | grouped }} steps"])
+def test_template_syntax_left_in_a_pictures_alt_text_is_an_error_at_its_line(
+        tmp_path: Path, alt: str) -> None:
+    """A picture's alt text is an attribute, not a text slot, but it is published (read
+    aloud, shown when the figure fails): a quote that lost a brace there (or took a
+    full-width one) was published as typed, silently (a mutation pass over the article)."""
+    body = f"Text.\n\n![{alt}](walk.svg \"The walk.\")\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 2 and "left in the picture's alt text" in e.message, str(e)
+
+
+@pytest.mark.parametrize("reference, note", [("row-sd", "rrow-sd"), ("rowsd", "row-sd")])
+def test_a_reference_and_a_note_whose_labels_differ_are_both_named(
+        tmp_path: Path, reference: str, note: str) -> None:
+    """A note's label misspelt at its definition was told at the reference, "add a line
+    '[^row-sd]: …' at the end of the file" (a second note, the misspelt one still there):
+    when a note nobody references has a label close to the reference's, both lines are named
+    and either is the fix (a mutation pass over the article)."""
+    body = (f"Text with a note.[^{reference}]\n\nMore text.\n\n[^{note}]: The note.\n")
+    e = error(tmp_path, body)
+    assert e.line == BODY_START, str(e)
+    assert f"the note '[^{note}]' of line {BODY_START + 4} is referenced nowhere" in e.message
+    assert f"'[^{note}]'" in e.message and f"'[^{reference}]: …'" in e.message, str(e)

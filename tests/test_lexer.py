@@ -958,3 +958,21 @@ def test_a_script_tag_in_code_leaves_the_formulas_after_it_formulas() -> None:
     """'<script>' shown in a fence is code, not the start of a script's text."""
     text = "```html\n<script>\n```\n\nThen $z$ here.\n\n</script>\n"
     assert [f.tex for f in mask(P, text).formulas] == ["z"]
+
+
+@pytest.mark.parametrize("line", ["    The walk takes {{ walk.steps | grouped }} steps.",
+                                  "    It holds.{{ claim(\"walk.sd_near_sqrt\") }}",
+                                  "\tThe SD is {{ spread.sd[0]|fixed(2) }} here."])
+def test_a_quote_in_an_indented_code_block_is_an_error_at_its_line(line: str) -> None:
+    """A paragraph indented by four spaces by a slip is code, its quotes shown as typed
+    ('{{ walk.steps | grouped }}' on the page), silently (a mutation pass over the article);
+    as a formula there does, a quote there stops the build at its line."""
+    with pytest.raises(BuildError) as e:
+        mask(P, f"Intro.\n\n    code = 1\n{line}\n\nAfter.\n")
+    assert e.value.line == 4 and "inside an indented code block" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("code", ["    {{ x }}", "    {{1}, {2}}", "    a = {{'k': 1}}",
+                                  "    {% if x %}"])
+def test_braces_in_an_indented_code_block_that_quote_nothing_stay_code(code: str) -> None:
+    mask(P, f"Intro.\n\n{code}\n\nAfter.\n")

@@ -4157,3 +4157,55 @@ def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time
         page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
     assert len(messages) == 1 and f":{BODY_START + 9}: warning:" in messages[0] and \
         "split this table row into cells differently" in messages[0], messages
+
+
+@pytest.mark.parametrize("text, lang, shown", [
+    ("See [the figure]\uff08#fig-walk) below.\n", "en", "]\uff08#fig-walk)"),
+    ("See [the figure]\uff08#fig-walk\uff09 below.\n", "en", "]\uff08#fig-walk\uff09"),
+    ("See [the figure](#fig-walk\uff09 below.\n", "en", "](#fig-walk\uff09"),
+    ("\u53c2\u89c1[\u8bba\u6587]\uff08https://arxiv.org/abs/1706.03762\uff09\u3002\n", "zh",
+     "]\uff08"),
+    ("\u53c2\u89c1[\u6e90\u7801]\uff08walk.py)\u3002\n", "zh", "]\uff08walk.py)"),
+])
+def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: str,
+                                                         lang: str, shown: str) -> None:
+    """A Chinese input method's '\uff08' (or '\uff09') around a link's address: no link, here and
+    on GitHub, the brackets and the address published as typed, with no word (a mutation
+    pass over the article)."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang=lang)
+    got = [w for w in warned if "parenthesis typed full-width" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert f"('{shown}')" in got[0], got
+    assert not [w for w in warned if "without its pair of brackets" in w], warned
+
+
+@pytest.mark.parametrize("text", ["\u53c2\u89c1[1]\uff08\u7b2c\u4e09\u8282\uff09\u3002\n",
+                                  "A list [a, b]\uff08in order\uff09.\n"])
+def test_brackets_before_full_width_parentheses_of_prose_stay_quiet(tmp_path: Path,
+                                                                  text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text, lang="zh")
+    assert not [w for w in warned if "parenthesis typed full-width" in w], warned
+
+
+@pytest.mark.parametrize("text, at", [("- one\n-\u00a0two\n", 1), ("1.\u00a0first\n", 0),
+                                      ("A line.\n*\u00a0a star item\n", 1),
+                                      ("\u4e00\u3002\n-\u00a0\u4e8c\n", 1)])
+def test_a_list_marker_before_a_non_breaking_space_warns_at_its_line(
+        tmp_path: Path, text: str, at: int) -> None:
+    """'-' and a non-breaking space (a word processor's, an online editor's) starts no list
+    item, here or on GitHub: the line joined the item or paragraph above, its '-' shown,
+    silently (a mutation pass over the article)."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang="zh" if "\u4e00" in text else "en")
+    got = [w for w in warned if "followed by a non-breaking space" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2 + at}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", ["- one\n- two\n", "A price of 5\u00a0USD, and -\u00a03 here.\n",
+                                  "In 2017.\u00a0Then.\n"])
+def test_a_non_breaking_space_elsewhere_is_no_list_marker(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, text)
+    assert not [w for w in warned if "followed by a non-breaking space" in w], warned

@@ -163,6 +163,32 @@ def test_unknown_filter_suggests() -> None:
     assert e.line == 2 and "No filter named 'fxed'" in e.message and "'fixed'" in e.message
 
 
+@pytest.mark.parametrize("branch", ["if", "else"])
+def test_an_unknown_filter_in_a_conditional_branch_is_told_at_its_line(branch: str) -> None:
+    """Jinja looks up a filter inside an `{% if %}` branch only when the branch runs, and
+    raises TemplateRuntimeError then: a misspelt filter there (a mutation pass over the
+    article) stopped the build with a traceback."""
+    taken, skipped = "{{ spread.n_pairs | gruoped }}", "{{ spread.n_pairs | grouped }}"
+    if branch == "else":
+        taken, skipped = skipped, taken
+    e = error(f"x\n{{% if {'true' if branch == 'if' else 'false'} %}}a\n{taken} b"
+              f"{{% else %}}\nc\nd {skipped}{{% endif %}}")
+    assert e.line == (3 if branch == "if" else 5), e
+    assert "No filter named 'gruoped'" in e.message and "'grouped'" in e.message, e
+
+
+@pytest.mark.parametrize("results_take", ["if", "else"])
+def test_an_unknown_filter_in_the_branch_the_results_skip_is_told_at_its_line(
+        results_take: str) -> None:
+    """A misspelt filter in the branch these results do not take built silently (Jinja
+    looks it up only when the branch runs), and stopped a build with other results."""
+    cond = "true" if results_take == "if" else "false"
+    e = error(f"x\n{{% if {cond} %}}a{{% else %}}\nb {{{{ spread.n_pairs | gruoped }}}}"
+              "{% endif %}\n{% if n is odd_ %}c{% endif %}")
+    assert e.line == 3 and "No filter named 'gruoped'" in e.message, e
+    assert "'grouped'" in e.message, e
+
+
 @pytest.mark.parametrize("written, meant", [("round(3)", "fixed(n)"), ("int", "grouped"),
                                              ("percent(1)", "pct(n)"), ("format(3)", "fixed(n)")])
 def test_a_filter_of_jinja_or_python_is_told_the_one_meant(written: str, meant: str) -> None:

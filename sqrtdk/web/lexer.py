@@ -102,6 +102,9 @@ _MARKDOWN_LINK = re.compile(r"\[[^\[\]\n\\]+\]\((?:[A-Za-z][A-Za-z0-9+.-]*:|[#./
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
+# a quote of a result or a claim (`{{ walk.steps | grouped }}`, `{{ claim("a.b") }}`) in a
+# line of an indented code block: prose indented by a slip, its quotes shown as typed
+_QUOTE_IN_CODE = re.compile(r"\{\{-?[ \t]*(?:claim\(|[A-Za-z_][\w.]*(?:\[\d+\])*[ \t]*\|)")
 # what reads as a formula in a line of an indented code block: `$x$` (not `\$`), or `\(x\)`
 # (`_looks_like_math`)
 _DOLLAR_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
@@ -708,6 +711,13 @@ class _Scanner(InlineScanner):
             return
         code = self.indented_code(paragraph)
         if code and not any(_looks_like_math(line) for _, line in paragraph[:code]):
+            for number, line in paragraph[:code]:
+                if quoted := _QUOTE_IN_CODE.search(line):
+                    raise self.error(number, f"the quote '{quoted.group(0)} … }}}}' is inside "
+                                             "an indented code block (a line indented by four "
+                                             "spaces is code), which shows it as typed; for "
+                                             "text remove the indent, for code that shows a "
+                                             "quote use a fence (```)")
             self._codehilite_header(*paragraph[0])
             self._tab_indented_text(paragraph[:code])
             self.out += [self.code(line) for _, line in paragraph[:code]]

@@ -643,6 +643,13 @@ class BlockStructure(Treeprocessor):
                                      "cell" + ("" if header - cells == 1 else "s") + " at its "
                                      "end: add the missing cells, or write an empty one as "
                                      "'| |' where a cell is meant to be empty")
+                elif line and "|" not in text.replace("\\|", "") and \
+                        not _CAPTION_UNDER.match(text):     # (Pandoc's caption: md_foreign)
+                    self._warn(line, "this line right under a table, with no blank line "
+                                     "between, has no '|', but is read as one more row of "
+                                     "the table (here and on GitHub), its words in the first "
+                                     "cell; if it is a sentence of its own, put a blank line "
+                                     "above it")
         for p in tree.iter("p"):
             first, pos = sourcepos_line(p), p.get("data-sourcepos", "")
             own = lines[first - 1:int(pos.split("-", 1)[1].split(":", 1)[0])] if first else []
@@ -1066,6 +1073,9 @@ def as_typed(el: etree.Element) -> str:
 # Pandoc's unnumbered heading, `## References {-}`
 # a heading's id whose '}' was lost, `## Title {#title`: attr_list leaves it in the words
 _UNCLOSED_ID = re.compile(r"(.*?\S)[ \t]+\{:?[ \t]*#([\w-]+)[^{}]*")
+# an id whose brace or hash a Chinese input method typed full-width (`## \u6807\u9898 \uff5b#id}`)
+_WIDE_ID = re.compile(r"(.*?\S)[ \t]*(?=[^ \t]*[\uff5b\uff5d\uff03])([{\uff5b]:?[ \t]*[#\uff03]"
+                      r"([\w-]+)[ \t]*[}\uff5d])[ \t]*")
 _UNNUMBERED = re.compile(r"(.*?)[ \t]*\{-\}[ \t]*", re.S)
 # the Hugging Face course's heading anchor, `## Title[[anchor]]` (its doc-builder's syntax)
 _BRACKET_ANCHOR = re.compile(r"(.*?)[ \t]*\[\[([^\[\]\s]+)\]\][ \t]*", re.S)
@@ -1160,7 +1170,11 @@ def without_id(typed: str, level: int, why: str = "",
                 f"write '{hashes} {m.group(1).strip()} {{#{anchor}}}'{same}")
     ident = shared[0] if shared else "some-id"
     written = typed
-    if m := _UNCLOSED_ID.fullmatch(typed):
+    if m := _WIDE_ID.fullmatch(typed):
+        written, ident = m.group(1), shared[0] if shared else m.group(3)
+        one += (f" (its '{m.group(2)}' has a full-width brace or hash, typed by a Chinese "
+                "input method, so it is shown as words)")
+    elif m := _UNCLOSED_ID.fullmatch(typed):
         written, ident = m.group(1), shared[0] if shared else m.group(2)
         one += f" (its '{{#{m.group(2)}' has no closing '}}', so it is shown as words)"
     elif m := _UNNUMBERED.fullmatch(typed):      # Pandoc's `{-}`, which attr_list leaves as text
@@ -1378,6 +1392,10 @@ def _line_from(lines: _Lines, start: int, text: str, nth: int | None = None,
 
 # mdBook's directive standing for a file's lines, `{{#rustdoc_include ../listing/main.rs:here}}`
 _MDBOOK_CODE = re.compile(r"[ \t]*\{\{\s*#(include|rustdoc_include|playground|playpen)\b")
+
+
+# the start of Pandoc's and Quarto's table caption (`: Scores`, `Table: Scores`)
+_CAPTION_UNDER = re.compile(r"[ \t>]*(?:Table)?:[ \t]+(?=\S)")
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:

@@ -234,6 +234,8 @@ _DOCSIFY_TITLE = re.compile(r":(?:ignore|include|target=|disabled|size=|class=|i
                             r"type=|fragment=|crossorigin)")
 _SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
+# the start of a link's address: an anchor, a path, a scheme, a file name
+_ADDRESS = r"(?=#|\.{0,2}/|[a-z][a-z0-9+.-]*:|[\w.-]+\.[A-Za-z]{2,4}\b)"
 _CONFLUENCE_MACROS = ("code|noformat|latex|mathblock|mathinline|math|info|note|tip|warning|"
                       "quote|panel|expand|color|excerpt|tasklist")
 CONFLUENCE_MACRO_INSTEAD = (
@@ -344,6 +346,23 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "Markdown, or the words it stands for (LaTeX for \\LaTeX, a space for '\\ '); remove "
      "layout commands (\\noindent, \\centering, \\vspace{…}), index entries "
      "(\\index{…}) and bibliography lines"),
+    # a list item's marker followed by a non-breaking space (a word processor's, an online
+    # editor's) instead of a space: no list item, here and on GitHub; the line joins the
+    # paragraph (or the item) above, its marker shown as typed
+    (re.compile(r"(?m)^[ \t]*(?:[-*+]|\d{1,3}[.)])[\u00a0\u2007\u202f]+(?=\S)"), False,
+     "a list item's marker followed by a non-breaking space",
+     "a plain space after the marker ('- item', '1. item'), and a blank line above the list "
+     "when a paragraph is above it"),
+    # a link's parenthesis typed full-width by a Chinese input method, `[text]\uff08#id)`,
+    # `[text]\uff08https://…\uff09`, `[text](https://…\uff09`: no link, here and on GitHub, the
+    # brackets and the address shown as typed; only before an address (an anchor, a scheme, a
+    # path, a file name), so `[1]\uff08…\uff09` of prose stays quiet
+    # (an address the autolink made a link follows as an element: the block's _EDGE, 'ª')
+    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*[)\uff09]?)"
+                r"|\(" + _ADDRESS + r"[^\s()\uff09]*\uff09)"),
+     False, "a link's parenthesis typed full-width ('\uff08' or '\uff09')",
+     "[text](address), the address between ASCII parentheses ('\uff08\uff09' are text, here "
+     "and on GitHub)"),
 )
 # (and a wiki link, `[[https://…|text]]` of DokuWiki and Obsidian, no Slack or MediaWiki link)
 _CLAIMING = frozenset(rule[0] for rule in _CLAIMED) | {WIKILINK}

@@ -316,6 +316,15 @@ class LeftoverCheck(Treeprocessor):
                                                             else "@[TOC](…)"),
                                    re.compile(re.escape(typed), re.I),
                                    line=self.positions.line(el), after=self.positions.floor(el))
+            for name in ("alt", "title") if el.tag == "img" else ():
+                # a picture's alt text and title are no text slots, but are published
+                if m := _LITERAL_TEMPLATE.search(el.get(name) or ""):
+                    raise ContentError(f"template syntax '{m.group(0)}' left in the picture's "
+                                       f"{'alt text' if name == 'alt' else 'title'}; quote a "
+                                       "result as '{{ name | fixed(2) }}'; " + LITERAL_BRACES
+                                       + " (a backslash does not escape them)", m.group(0),
+                                       line=self.positions.line(el),
+                                       after=self.positions.floor(el))
             for slot in ("tail",) if el.tag in ("code", "pre") else ("text", "tail"):
                 text = (el.text if slot == "text" else el.tail) or ""
                 if toc := KRAMDOWN_TOC.search(text):

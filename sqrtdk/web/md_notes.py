@@ -4,6 +4,7 @@ text refused at its line (`FootnoteChecks`), and the notes as a landmark section
 (`FootnoteSection`). See `converter` for their priorities."""
 from __future__ import annotations
 
+import difflib
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping
@@ -86,6 +87,16 @@ class FootnoteChecks(Treeprocessor):
                         "HTML block, to the end of the file", m.group(0),
                         line=self.positions.at(el, slot, m.start()),
                         after=self.positions.floor(el))
+                if m and (twin := self._unreferenced_twin(root, m.group(1), defined)):
+                    # one of the two labels was misspelt, at either line: both are named
+                    at = self.definitions.get(twin, 0)
+                    raise ContentError(
+                        f"footnote reference '[^{m.group(1)}]' has no note, and the note "
+                        f"'[^{twin}]'{f' of line {at}' if at else ''} is referenced nowhere: "
+                        "one of the two labels is misspelt; write them alike (the reference "
+                        f"'[^{twin}]', or the note's line '[^{m.group(1)}]: …')",
+                        m.group(0), line=self.positions.at(el, slot, m.start()),
+                        after=self.positions.floor(el))
                 if m:
                     raise ContentError(
                         f"footnote reference '[^{m.group(1)}]' has no note; add a line "
@@ -126,6 +137,16 @@ class FootnoteChecks(Treeprocessor):
                                    line=self.definitions.get(label, 0))
         self.labels = defined
         self.lines = [self.definitions.get(label, 0) for label in defined]
+
+    @staticmethod
+    def _unreferenced_twin(root: etree.Element, label: str, defined: list[str]) -> str:
+        """The defined note whose label is closest to `label` (difflib, as `suggest`) among
+        those no reference of the page names; '' if none is close."""
+        named = {a.get("href", "")[len("#fn-"):] for a in root.iter("a")
+                 if "footnote-ref" in (a.get("class") or "").split()}
+        close = difflib.get_close_matches(label, [d for d in defined if d not in named], n=1,
+                                          cutoff=0.6)
+        return close[0] if close else ""
 
     def _in_raw_html(self, label: str, definition: bool = False
                      ) -> tuple[int, tuple[int, str]] | None:

@@ -225,6 +225,8 @@ class Quoter:
             self._no_literal_text(first_line, chunk)
         if _BRACE_AFTER_TAG.search(chunk):
             self._no_stray_brace(first_line, chunk)
+        if "{%" in chunk:
+            self._no_unknown_filter(first_line, chunk)
         try:
             text = self.relate(self.prose.get_template(name).render(self._render_context), first)
             self.log.place(text, first_line)
@@ -285,6 +287,25 @@ class Quoter:
         finally:
             del self.log.entries[at:]
         return combined(mistakes.found)
+
+    def _no_unknown_filter(self, first_line: int, chunk: str) -> None:
+        """BuildError at the first filter (or test) of the piece that Jinja does not know,
+        in a branch of an `{% if %}` too: Jinja looks a filter up there only when the branch
+        runs, so a misspelt one in the branch these results skip built silently, and failed
+        with other results. A syntax error is left to the rendering, which tells it."""
+        try:
+            tree = self.prose.parse(chunk)
+        except jinja2.TemplateSyntaxError:
+            return
+        for node in tree.find_all((jinja2.nodes.Filter, jinja2.nodes.Test)):
+            known, kind = ((self.prose.filters, "filter") if isinstance(node, jinja2.nodes.Filter)
+                           else (self.prose.tests, "test"))
+            if node.name not in known:
+                e = jinja2.TemplateSyntaxError(f"No {kind} named {node.name!r} found.",
+                                               node.lineno, "prose")
+                e.source = chunk
+                raise BuildError(self.path, first_line + node.lineno - 1,
+                                 f"template syntax: {syntax_message(e)}")
 
     def _no_literal_text(self, first_line: int, chunk: str) -> None:
         """BuildError at the first `{{ "text" }}` of the piece (a quoted string between two
