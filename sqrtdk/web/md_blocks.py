@@ -644,7 +644,7 @@ class BlockStructure(Treeprocessor):
                                      "end: add the missing cells, or write an empty one as "
                                      "'| |' where a cell is meant to be empty")
                 elif line and "|" not in text.replace("\\|", "") and \
-                        not _CAPTION_UNDER.match(text):     # (Pandoc's caption: md_foreign)
+                        not _CAPTION_UNDER.match(text) and not _OWN_LINE_UNDER.match(text):
                     self._warn(line, "this line right under a table, with no blank line "
                                      "between, has no '|', but is read as one more row of "
                                      "the table (here and on GitHub), its words in the first "
@@ -1396,6 +1396,10 @@ _MDBOOK_CODE = re.compile(r"[ \t]*\{\{\s*#(include|rustdoc_include|playground|pl
 
 # the start of Pandoc's and Quarto's table caption (`: Scores`, `Table: Scores`)
 _CAPTION_UNDER = re.compile(r"[ \t>]*(?:Table)?:[ \t]+(?=\S)")
+# a line under a table that GitHub's table takes in as a row but this Markdown reads as what
+# it is: a box's `///` (its end, or another box's start; the readings' comparison tells what
+# differs there)
+_OWN_LINE_UNDER = re.compile(r"[ \t>]*/{3}")
 
 
 def _source_of(el: etree.Element, lines: list[str]) -> tuple[int, str]:
