@@ -973,6 +973,9 @@ def test_a_quote_in_an_indented_code_block_is_an_error_at_its_line(line: str) ->
 
 
 @pytest.mark.parametrize("code", ["    {{ x }}", "    {{1}, {2}}", "    a = {{'k': 1}}",
-                                  "    {% if x %}"])
+                                  "    {% if x %}",
+                                  # a Jinja example's filters, none of this site's
+                                  "    <h1>{{ user.name | upper }}</h1>",
+                                  "    {{ items|length }} items, {{- name | trim -}}"])
 def test_braces_in_an_indented_code_block_that_quote_nothing_stay_code(code: str) -> None:
     mask(P, f"Intro.\n\n{code}\n\nAfter.\n")
