@@ -4181,7 +4181,10 @@ def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: 
 
 
 @pytest.mark.parametrize("text", ["\u53c2\u89c1[1]\uff08\u7b2c\u4e09\u8282\uff09\u3002\n",
-                                  "A list [a, b]\uff08in order\uff09.\n"])
+                                  "A list [a, b]\uff08in order\uff09.\n",
+                                  # a name with a dot, then more words in the parentheses
+                                  "\u89c1[3]\uff08torch.nn \u7684\u6587\u6863\uff09\u3002\n",
+                                  "As [2]\uff08./walk.py holds it\uff09 says.\n"])
 def test_brackets_before_full_width_parentheses_of_prose_stay_quiet(tmp_path: Path,
                                                                   text: str) -> None:
     with captured() as warned:

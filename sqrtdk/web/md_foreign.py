@@ -358,7 +358,10 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # brackets and the address shown as typed; only before an address (an anchor, a scheme, a
     # path, a file name), so `[1]\uff08…\uff09` of prose stays quiet
     # (an address the autolink made a link follows as an element: the block's _EDGE, 'ª')
-    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*[)\uff09]?)"
+    # (the address closed right after it, or a title after it: '[1]\uff08torch.nn \u2026\uff09'
+    # is prose)
+    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*"
+                r"(?:[)\uff09]|[ \t]+(?=[\"'\u201c\u2018(])))"
                 r"|\(" + _ADDRESS + r"[^\s()\uff09]*\uff09)"),
      False, "a link's parenthesis typed full-width ('\uff08' or '\uff09')",
      "[text](address), the address between ASCII parentheses ('\uff08\uff09' are text, here "
