@@ -1024,11 +1024,14 @@ def _line_goes_on(joined: str, at: int) -> bool:
     return m is None or m.group(0) != "\n"
 
 
-def _line_around(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """The span of the line(s) of `text` holding `span`, from its line's start to its
-    line's end."""
-    end = text.find("\n", span[1])
-    return text.rfind("\n", 0, span[0]) + 1, len(text) if end < 0 else end
+def _line_starts(text: str, span: tuple[int, int]) -> list[int]:
+    """The offsets in `text` where the lines holding `span` start (with the line after a
+    span that ends with its line's newline)."""
+    starts, at = [text.rfind("\n", 0, span[0]) + 1], span[0]
+    while (at := text.find("\n", at, span[1])) >= 0:
+        at += 1
+        starts.append(at)
+    return starts
 
 
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -1119,7 +1122,7 @@ class ForeignSyntax(Treeprocessor):
             # in `joined`: see _CLAIMING (a lost star's asterisk is told once, as bold)
             claimed: list[tuple[int, int]] = self._lost_stars(block, texts, matched, offsets)
             # in `joined`: the lines holding what an earlier pattern told (see TEX_OUTSIDE)
-            lines_told: list[tuple[int, int]] = []
+            lines_told: set[int] = set()    # (the offsets where those lines start)
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
@@ -1136,10 +1139,11 @@ class ForeignSyntax(Treeprocessor):
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
                         if _overlaps(where, claimed) or (
-                                pattern is TEX_OUTSIDE and _overlaps(where, lines_told)):
+                                pattern is TEX_OUTSIDE and
+                                not lines_told.isdisjoint(_line_starts(joined, where))):
                             continue
                         told.append(where)
-                        lines_told.append(_line_around(joined, where))
+                        lines_told.update(_line_starts(joined, where))
                         if claims:
                             claimed.append(where)
                         rest = self._lines_kept(el, slot, own, span[0]) \
@@ -1178,10 +1182,12 @@ class ForeignSyntax(Treeprocessor):
                 # every one across the edges, as in a slot (two Confluence links, each
                 # with its address linked, on one line), beside those one slot holds
                 for m in pattern.finditer(joined):
-                    if _overlaps(m.span(), claimed) or _overlaps(m.span(), told) or (
-                            pattern is TEX_OUTSIDE and _overlaps(m.span(), lines_told)):
+                    # (TeX's first: its lines hold what `told` holds, a set read at once)
+                    if (pattern is TEX_OUTSIDE and
+                            not lines_told.isdisjoint(_line_starts(joined, m.span()))) or \
+                            _overlaps(m.span(), claimed) or _overlaps(m.span(), told):
                         continue
-                    lines_told.append(_line_around(joined, m.span()))
+                    lines_told.update(_line_starts(joined, m.span()))
                     if claims:
                         claimed.append(m.span())
                     k = bisect_right(offsets, m.start()) - 1
