@@ -931,8 +931,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
     # CSDN's note of a picture its editor failed to copy, left in the text where the
     # picture was: '[<failed to copy the external picture>,…(img-ID-time)(its old path)]'
-    (re.compile(r"\[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25[^\n]*?\(img-[\w-]+\)"
-                r"(?:\([^\n]*?\))?\]"), False,
+    # (no '(' or '[' before its '(img-', and its path's parentheses one deep: a line of
+    # the note's starts with no end is read once, not from each start to the line's end)
+    (re.compile(r"\[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25[^\n(\[]*\(img-[\w-]+\)"
+                r"(?:\((?:[^\n()]|\([^\n()]*\))*\))?\]"), False,
      "a CSDN export's note of a picture it failed to copy ('[\u5916\u94fe\u56fe\u7247"
      "\u8f6c\u5b58\u5931\u8d25…(img-…)(…)]')",
      "a figure the build draws in its place, ![what it shows](NAME.svg \"Caption\"), or "
