@@ -241,36 +241,59 @@ def _bare_text(text: str, line: int) -> str:
     return f'; text is written in double quotes: {m[1]} = "…"'
 
 
-_TABLE_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+# a table's header, `[ui]` (not `_TABLE_HEADER`, which also reads `[[runs]]`)
+_PLAIN_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+# an array of tables' header, `[[runs]]`: each starts a table of its own
+_ARRAY_HEADER = re.compile(r"\s*\[\[\s*([^\[\]]+?)\s*\]\]\s*(?:#.*)?$")
+# the candidates tried for the first of two (nearest first): enough for a real file
+_TRIES = 20
 
 
 def _given_before(text: str, line: int) -> str:
     """For a table header or key at `line` (1-based) that tomllib says is given twice, where
     it was first given: "; [ui] is given at line 9 already" or "; 'skip' of [ui] is given
     at line 12 already"; "" when the line holds neither, or no earlier one is found (a key
-    that a dotted key or an inline table made)."""
+    that a dotted key or an inline table made). A candidate, a line that reads as the same
+    header or key, is the first only if the file without it parses past `line` (not a line
+    of a multi-line string, nor a key of another entry of an array of tables)."""
     lines = text.splitlines()
     if not 0 < line <= len(lines):
         return ""
-    headers: dict[str, int] = {}
-    keys: dict[tuple[str | None, str], int] = {}
+    headers: dict[str, list[int]] = {}
+    keys: dict[tuple[str | None, str], list[int]] = {}
     table: str | None = None
     for n, typed in enumerate(lines[:line], 1):
-        if header := _TABLE_HEADER.match(typed):
+        if header := _PLAIN_HEADER.match(typed):
             name = header.group(1)
             if n == line:
-                first = headers.get(name)
+                first = _first_of(lines, headers.get(name, []), line)
                 return f"; [{name}] is given at line {first} already" if first else ""
-            headers.setdefault(name, n)
+            headers.setdefault(name, []).append(n)
             table = name
+        elif header := _ARRAY_HEADER.match(typed):
+            table = f"[{header.group(1)}]"      # (its keys are its entry's: `[[runs]]`)
         elif key := _KEY_VALUE.match(typed):
             name = key.group(1)
             if n == line:
-                first = keys.get((table, name))
+                first = _first_of(lines, keys.get((table, name), []), line)
                 where = f" of [{table}]" if table else ""
                 return f"; '{name}'{where} is given at line {first} already" if first else ""
-            keys.setdefault((table, name), n)
+            keys.setdefault((table, name), []).append(n)
     return ""
+
+
+def _first_of(lines: list[str], candidates: list[int], line: int) -> int:
+    """The candidate (1-based) without which `lines` parse past `line`, nearest first (at
+    most `_TRIES` parses); 0 if none."""
+    for n in reversed(candidates[-_TRIES:]):
+        try:
+            tomllib.loads("\n".join([*lines[:n - 1], "", *lines[n:]]))
+        except tomllib.TOMLDecodeError as e:
+            m = _TOML_POSITION.search(str(e))
+            if not m or int(m.group(1)) <= line:
+                continue
+        return n
+    return 0
 
 
 _TOML_END = "(at end of document)"

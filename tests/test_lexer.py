@@ -743,6 +743,9 @@ def test_a_line_break_doubled_for_markdown_in_a_formula_is_named(source: str,
     ("a\n\n$$\nx = 1\n\\mathbf{h}\\_t = \\sum\\_{s=1}^{t} \\gamma\\_s\n$$\n", 5,
      "'x = 1 \\mathbf{h}_t = \\sum_{s=1}^{t} \\gamma_s' between its '$$' lines"),
     ("a \\(X\\_{1m} + \\text{a\\_b}\\) b\n", 1, "'$X_{1m} + \\text{a\\_b}$'"),
+    # after a command, two letters are a subscript, not a name's second word
+    ("a \\(\\alpha\\_ij + batch\\_size\\) b\n", 1, "'$\\alpha_ij + batch\\_size$'"),
+    ("a \\(\\sum\\_ij x\\) b\n", 1, "'$\\sum_ij x$'"),
 ])
 def test_a_subscript_escaped_for_markdown_is_told_the_tex_it_means(source: str, line: int,
                                                                     meant: str) -> None:
@@ -973,6 +976,9 @@ def test_a_quote_in_an_indented_code_block_is_an_error_at_its_line(line: str) ->
 
 
 @pytest.mark.parametrize("code", ["    {{ x }}", "    {{1}, {2}}", "    a = {{'k': 1}}",
-                                  "    {% if x %}"])
+                                  "    {% if x %}",
+                                  # a Jinja example's filters, none of this site's
+                                  "    <h1>{{ user.name | upper }}</h1>",
+                                  "    {{ items|length }} items, {{- name | trim -}}"])
 def test_braces_in_an_indented_code_block_that_quote_nothing_stay_code(code: str) -> None:
     mask(P, f"Intro.\n\n{code}\n\nAfter.\n")

@@ -4181,7 +4181,10 @@ def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: 
 
 
 @pytest.mark.parametrize("text", ["\u53c2\u89c1[1]\uff08\u7b2c\u4e09\u8282\uff09\u3002\n",
-                                  "A list [a, b]\uff08in order\uff09.\n"])
+                                  "A list [a, b]\uff08in order\uff09.\n",
+                                  # a name with a dot, then more words in the parentheses
+                                  "\u89c1[3]\uff08torch.nn \u7684\u6587\u6863\uff09\u3002\n",
+                                  "As [2]\uff08./walk.py holds it\uff09 says.\n"])
 def test_brackets_before_full_width_parentheses_of_prose_stay_quiet(tmp_path: Path,
                                                                   text: str) -> None:
     with captured() as warned:
@@ -4209,3 +4212,14 @@ def test_a_non_breaking_space_elsewhere_is_no_list_marker(tmp_path: Path, text: 
     with captured() as warned:
         html(tmp_path, text)
     assert not [w for w in warned if "followed by a non-breaking space" in w], warned
+
+
+@pytest.mark.cpu_timeout(60)    # linear: well under a second; before, minutes
+@pytest.mark.parametrize("unit", ["[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25",
+                                  "[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25(img-a)("])
+def test_csdns_failed_picture_note_is_looked_for_in_linear_time(unit: str) -> None:
+    """The note's start repeated on one line with no end: each start was read to the
+    line's end (8,000 of them: 2.6 s of CPU, in the square of their number)."""
+    from sqrtdk.web.md_foreign import FOREIGN
+    pattern = next(p for p, _, what, _ in FOREIGN if "CSDN export" in what)
+    assert not list(pattern.finditer(unit * 60_000))

@@ -1371,3 +1371,28 @@ def test_a_string_copied_from_the_other_language_and_not_translated_warns_at_its
         tgt_path.write_text(saved, encoding="utf-8")
         assert len(got) == 1 and f"{file}:{line}: warning: [{table}] {key}" in got[0] \
             and f"{source}/{file}:" in got[0], got
+
+
+@pytest.mark.parametrize("text, first", [
+    ('[[runs]]\nseed = 1\n[[runs]]\nseed = 2\nseed = 3\n', 4),      # its own entry's
+    ('[a]\nseed = 0\n[[a.runs]]\nseed = 1\nseed = 3\n', 4),
+    ('note = """\nskip = 0\n"""\nskip = 1\nskip = 2\n', 4),           # not in a string
+    ('doc = """\n[ui]\n"""\n[ui]\nx = 1\n[ui]\n', 4)])
+def test_a_duplicate_is_told_where_it_was_really_first_given(tmp_path: Path, text: str,
+                                                            first: int) -> None:
+    """The line given as the first of two equal keys or tables is that one, not a line of a
+    multi-line string nor a key of another entry of an array of tables; a line that cannot
+    be found is not named."""
+    path = tmp_path / "x.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_toml(path)
+    assert f"at line {first} already" in e.value.message, e.value.message
+
+
+def test_a_table_of_an_array_of_tables_is_found_at_its_header(tmp_path: Path) -> None:
+    """`line_of` reads `[[a.runs]]` as a header (a second pattern of the same name, for the
+    duplicate's first line, had hidden the one that reads it)."""
+    path = tmp_path / "x.toml"
+    path.write_text('[a]\nx = 1\n\n[[a.runs]]\nseed = 1\n', encoding="utf-8")
+    assert load_toml(path).line_of("a.runs", "seed") == 5

@@ -58,6 +58,7 @@ from .comments import drop_comments
 from .html_names import element_names
 from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
+from .numbers import FILTERS
 from .raw_html import markdown_raw_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -103,8 +104,11 @@ _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # a block whose indented lines continue it: a list item, a footnote, a definition
 _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]+\]:|[ \t]*:[ \t]")
 # a quote of a result or a claim (`{{ walk.steps | grouped }}`, `{{ claim("a.b") }}`) in a
-# line of an indented code block: prose indented by a slip, its quotes shown as typed
-_QUOTE_IN_CODE = re.compile(r"\{\{-?[ \t]*(?:claim\(|[A-Za-z_][\w.]*(?:\[\d+\])*[ \t]*\|)")
+# line of an indented code block: prose indented by a slip, its quotes shown as typed; a
+# result only through one of our format filters, so a Jinja example's `{{ name | upper }}`
+# or `{{ items|length }}` stays code
+_QUOTE_IN_CODE = re.compile(r"\{\{-?[ \t]*(?:claim\(|[A-Za-z_][\w.]*(?:\[\d+\])*[ \t]*\|(?=[ \t]*"
+                            r"(?:" + "|".join(FILTERS) + r")\b))")
 # what reads as a formula in a line of an indented code block: `$x$` (not `\$`), or `\(x\)`
 # (`_looks_like_math`)
 _DOLLAR_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")

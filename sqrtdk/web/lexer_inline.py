@@ -105,9 +105,23 @@ _SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 # one between two words of two letters or more (a name, `batch\_size`, `seq\_len`, as a
 # chat assistant's answer writes it in `\( … \)` for MathJax, which draws the underscore,
 # as KaTeX does: resolved, the advice gave `batch_size`, 's' a subscript of 'batch')
-_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)(?<!\\_)((?:\\\\)*)"
-                                r"(?!(?<=[A-Za-z]{2})\\_[A-Za-z]{2})\\_"
+# (a word before it is not a command's name: `\alpha\_ij`, `\sum\_ij` are subscripts,
+# `_name_s_underscore`)
+_ESCAPED_SUBSCRIPT = re.compile(r"(?<!\\)(?<!\\_)((?:\\\\)*)\\_"
                                 r"(?=\s*(?:[{A-Za-z0-9]|\\[A-Za-z]))")
+# the word before a name's '\_' (a command's letters with their backslash), within 64
+_WORD_BEFORE = re.compile(r"\\?[A-Za-z]{2,}\Z")
+_WORD_AFTER = re.compile(r"[A-Za-z]{2}")
+
+
+def _name_s_underscore(tex: str, at: int) -> bool:
+    """Whether the '\\_' at `at` in `tex` joins two words of two letters or more (a name,
+    `batch\\_size`), the one before no command (`\\alpha\\_ij` is a subscript)."""
+    before = _WORD_BEFORE.search(tex, max(0, at - 64), at)
+    return bool(before and not before.group(0).startswith("\\")
+                and _WORD_AFTER.match(tex, at + 2))
+
+
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
@@ -267,7 +281,8 @@ class InlineScanner:
         starts = [a for a, _ in texts]
         found = [m for m in _ESCAPED_SUBSCRIPT.finditer(tex)
                  if not ((k := bisect.bisect_right(starts, m.start()) - 1) >= 0
-                         and m.start() < texts[k][1])]
+                         and m.start() < texts[k][1])
+                 and not _name_s_underscore(tex, m.end() - 2)]
         if not found:
             return
         at = {m.end() - 2 for m in found}

@@ -358,7 +358,10 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # brackets and the address shown as typed; only before an address (an anchor, a scheme, a
     # path, a file name), so `[1]\uff08…\uff09` of prose stays quiet
     # (an address the autolink made a link follows as an element: the block's _EDGE, 'ª')
-    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*[)\uff09]?)"
+    # (the address closed right after it, or a title after it: '[1]\uff08torch.nn \u2026\uff09'
+    # is prose)
+    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*"
+                r"(?:[)\uff09]|[ \t]+(?=[\"'\u201c\u2018(])))"
                 r"|\(" + _ADDRESS + r"[^\s()\uff09]*\uff09)"),
      False, "a link's parenthesis typed full-width ('\uff08' or '\uff09')",
      "[text](address), the address between ASCII parentheses ('\uff08\uff09' are text, here "
@@ -928,8 +931,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the formula between ASCII dollar signs, $x_k$ ('\uff04' is text, here and on GitHub)"),
     # CSDN's note of a picture its editor failed to copy, left in the text where the
     # picture was: '[<failed to copy the external picture>,…(img-ID-time)(its old path)]'
-    (re.compile(r"\[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25[^\n]*?\(img-[\w-]+\)"
-                r"(?:\([^\n]*?\))?\]"), False,
+    # (no '(' or '[' before its '(img-', and its path's parentheses one deep: a line of
+    # the note's starts with no end is read once, not from each start to the line's end)
+    (re.compile(r"\[\u5916\u94fe\u56fe\u7247\u8f6c\u5b58\u5931\u8d25[^\n(\[]*\(img-[\w-]+\)"
+                r"(?:\((?:[^\n()]|\([^\n()]*\))*\))?\]"), False,
      "a CSDN export's note of a picture it failed to copy ('[\u5916\u94fe\u56fe\u7247"
      "\u8f6c\u5b58\u5931\u8d25…(img-…)(…)]')",
      "a figure the build draws in its place, ![what it shows](NAME.svg \"Caption\"), or "
@@ -1021,11 +1026,14 @@ def _line_goes_on(joined: str, at: int) -> bool:
     return m is None or m.group(0) != "\n"
 
 
-def _line_around(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """The span of the line(s) of `text` holding `span`, from its line's start to its
-    line's end."""
-    end = text.find("\n", span[1])
-    return text.rfind("\n", 0, span[0]) + 1, len(text) if end < 0 else end
+def _line_starts(text: str, span: tuple[int, int]) -> list[int]:
+    """The offsets in `text` where the lines holding `span` start (with the line after a
+    span that ends with its line's newline)."""
+    starts, at = [text.rfind("\n", 0, span[0]) + 1], span[0]
+    while (at := text.find("\n", at, span[1])) >= 0:
+        at += 1
+        starts.append(at)
+    return starts
 
 
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -1116,7 +1124,7 @@ class ForeignSyntax(Treeprocessor):
             # in `joined`: see _CLAIMING (a lost star's asterisk is told once, as bold)
             claimed: list[tuple[int, int]] = self._lost_stars(block, texts, matched, offsets)
             # in `joined`: the lines holding what an earlier pattern told (see TEX_OUTSIDE)
-            lines_told: list[tuple[int, int]] = []
+            lines_told: set[int] = set()    # (the offsets where those lines start)
             for pattern, at_start, what, instead in FOREIGN:
                 if pattern is WIKILINK and block.tag in _HEADINGS:
                     continue        # Hugging Face's heading anchor, told by `HeadingCollector`
@@ -1133,10 +1141,11 @@ class ForeignSyntax(Treeprocessor):
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
                         if _overlaps(where, claimed) or (
-                                pattern is TEX_OUTSIDE and _overlaps(where, lines_told)):
+                                pattern is TEX_OUTSIDE and
+                                not lines_told.isdisjoint(_line_starts(joined, where))):
                             continue
                         told.append(where)
-                        lines_told.append(_line_around(joined, where))
+                        lines_told.update(_line_starts(joined, where))
                         if claims:
                             claimed.append(where)
                         rest = self._lines_kept(el, slot, own, span[0]) \
@@ -1175,10 +1184,12 @@ class ForeignSyntax(Treeprocessor):
                 # every one across the edges, as in a slot (two Confluence links, each
                 # with its address linked, on one line), beside those one slot holds
                 for m in pattern.finditer(joined):
-                    if _overlaps(m.span(), claimed) or _overlaps(m.span(), told) or (
-                            pattern is TEX_OUTSIDE and _overlaps(m.span(), lines_told)):
+                    # (TeX's first: its lines hold what `told` holds, a set read at once)
+                    if (pattern is TEX_OUTSIDE and
+                            not lines_told.isdisjoint(_line_starts(joined, m.span()))) or \
+                            _overlaps(m.span(), claimed) or _overlaps(m.span(), told):
                         continue
-                    lines_told.append(_line_around(joined, m.span()))
+                    lines_told.update(_line_starts(joined, m.span()))
                     if claims:
                         claimed.append(m.span())
                     k = bisect_right(offsets, m.start()) - 1
