@@ -422,3 +422,17 @@ BAR_CLEAR = """id => {
         .filter(b => !b.hidden && getComputedStyle(b).position !== 'static'
                 && b.getBoundingClientRect().height > 2);
     return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
+
+
+def assert_jumps_land_clear(page: Any, targets: list[str], clear: str = BAR_CLEAR) -> None:
+    """Each id of `targets`, reached through its link (the address's hash), lands where the
+    function `clear` (JavaScript, given the id) says it is clear of the header and the dₖ bar;
+    AssertionError naming the first that does not, once the page had 3 s to settle (the
+    bar's observer runs after the scroll)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    for target in targets:
+        page.evaluate("id => { location.hash = ''; location.hash = id; }", target)
+        try:
+            page.wait_for_function(clear, arg=target, timeout=3000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None

@@ -13,12 +13,12 @@ from browser import (
     BAR_CLEAR,
     FRAMES,
     PHONE,
+    assert_jumps_land_clear,
     click_reaching,
     hold_still,
     lay_out_everything,
     lay_out_now,
 )
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sqrtdk.web.publish import unhashed_name
 
@@ -287,13 +287,7 @@ def test_a_jump_to_a_section_or_a_note_lands_below_the_header_and_the_dk_bar(
         const bars = [...document.querySelectorAll('.site-header, .dk-bar')]
             .filter(b => !b.hidden && getComputedStyle(b).position !== 'static');
         return top >= 0 && bars.every(b => b.getBoundingClientRect().bottom <= top + 1); }"""
-    for target in targets:
-        page.evaluate("id => { location.hash = ''; location.hash = id; }", target)
-        # the bar's observer runs after the scroll: wait for the page to settle, then judge
-        try:
-            page.wait_for_function(clear, arg=target, timeout=3000)
-        except PlaywrightTimeout:
-            raise AssertionError(f"#{target} stays under the header or the dₖ bar") from None
+    assert_jumps_land_clear(page, targets, clear)
 
 
 @pytest.mark.author

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import BAR_CLEAR, FRAMES, Parts, Visit, lay_out_everything
+from browser import FRAMES, Parts, Visit, assert_jumps_land_clear, lay_out_everything
 
 pytestmark = pytest.mark.browser
 LANGS = ("en", "zh")
@@ -91,7 +91,6 @@ def test_at_125_percent_text_a_jump_lands_below_a_header_of_two_rows_and_the_bar
     wraps the sticky header to two rows (109 px), a heading reached by its link landed under
     the bar by ~40 px. The headings after the first figure (where the bar shows) are found
     from the page."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     v = Visit(browser, served, viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
     try:
         cdp = v.context.new_cdp_session(v.page)
@@ -109,12 +108,7 @@ def test_at_125_percent_text_a_jump_lands_below_a_header_of_two_rows_and_the_bar
                 f.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING))
             .map(h => h.id).slice(0, 3)""")
         assert targets
-        for target in targets:
-            page.evaluate("id => { location.hash = ''; location.hash = id; }", target)
-            try:
-                page.wait_for_function(BAR_CLEAR, arg=target, timeout=3000)
-            except PlaywrightTimeout:
-                raise AssertionError(f"#{target} stays under the header or the bar") from None
+        assert_jumps_land_clear(page, targets)
         assert v.problems == []
     finally:
         v.context.close()
