@@ -18,7 +18,9 @@ starts its workers), a `__del__`, a weakref or garbage-collector callback. CPyth
 "Exception ignored in: …" with a traceback and goes on: the build finished, exit 0, as if
 Ctrl+C had never been pressed (seen once in CI). Such an exception goes through
 `sys.unraisablehook`; the hook installed here takes a KeyboardInterrupt and delivers the
-interrupt again, as after an import.
+interrupt again, as after an import. An interrupt that strikes inside that hook itself (the
+thread it starts sent its first signal before `Thread.start` had returned, under load) would be
+swallowed the same way, so it too waits for the hook to return.
 """
 from __future__ import annotations
 
@@ -40,6 +42,16 @@ def in_import(frame: FrameType | None) -> bool:
     `<frozen importlib._bootstrap_external>`)."""
     while frame is not None:
         if frame.f_code.co_filename.startswith("<frozen importlib."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _in_redelivery(frame: FrameType | None) -> bool:
+    """Whether `frame` or a frame it was called from is the unraisable hook's
+    (`_redeliver_swallowed`): a KeyboardInterrupt raised there is swallowed by CPython."""
+    while frame is not None:
+        if frame.f_code is _redeliver_swallowed.__code__:
             return True
         frame = frame.f_back
     return False
@@ -77,22 +89,29 @@ _RETRY = _Retry()
 
 def interrupt_when_safe(signum: int, frame: FrameType | None) -> None:
     """A SIGINT handler: raises KeyboardInterrupt, unless the main thread is importing (see
-    the module's docstring), in which case the interrupt is delivered again once the import
-    is done. Raises KeyboardInterrupt."""
-    if not in_import(frame):
+    the module's docstring) or inside the hook that delivers a swallowed interrupt again, in
+    which case the interrupt is delivered again once that is done. Raises KeyboardInterrupt."""
+    if not in_import(frame) and not _in_redelivery(frame):
         _RETRY.pending = False
         raise KeyboardInterrupt
     _RETRY.ask(signum)
+
+
+def _redeliver_swallowed(unraisable: Any, hook: Callable[[Any], object]) -> object:
+    """Deliver a swallowed KeyboardInterrupt again; pass every other unraisable exception
+    (`sys.UnraisableHookArgs`) to `hook`. A SIGINT handled while this runs waits for it to
+    return (`interrupt_when_safe`)."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        _RETRY.ask(signal.SIGINT)
+        return None
+    return hook(unraisable)
 
 
 def _redelivering(hook: Callable[[Any], object]) -> Callable[[Any], object]:
     """`sys.unraisablehook` that delivers a swallowed KeyboardInterrupt again (see the
     module's docstring) and passes every other unraisable exception to `hook`."""
     def handle(unraisable: Any) -> object:
-        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
-            _RETRY.ask(signal.SIGINT)
-            return None
-        return hook(unraisable)
+        return _redeliver_swallowed(unraisable, hook)
     handle.redelivers = True    # type: ignore[attr-defined]
     return handle
 

@@ -192,6 +192,55 @@ def test_ctrl_c_where_python_swallows_exceptions_still_interrupts(where: str) ->
     assert proc.stdout == "interrupted\n" and not proc.stderr, proc.stdout + proc.stderr
 
 
+HOOK_STRUCK = """
+import os, signal, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from sqrtdk import interrupt
+interrupt.install()
+start = threading.Thread.start
+struck = []
+
+
+def struck_while_starting(thread):
+    # the redelivery's own signal arriving while the hook starts the thread that sends it
+    # (under load the new thread sent its first signal before start() had returned)
+    if not struck:
+        struck.append(True)
+        os.kill(os.getpid(), signal.SIGINT)
+    start(thread)
+
+
+threading.Thread.start = struck_while_starting
+
+
+class Swallowed:
+    def __del__(self):
+        raise KeyboardInterrupt     # what Ctrl+C inside a __del__ is: handed to the hook
+
+
+try:
+    Swallowed()
+    time.sleep(10)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_striking_the_hook_that_delivers_it_again_still_interrupts() -> None:
+    """The hook that delivers a swallowed Ctrl+C again starts a thread that sends SIGINT
+    until the interrupt is raised; under load (a full suite beside four other jobs) that
+    thread's first signal reached the main thread while the hook was still inside
+    `Thread.start`: raised there, the KeyboardInterrupt was itself swallowed ('Exception
+    ignored in sys.unraisablehook') after it had told the thread to stop, and the build went
+    on. The interrupt raised inside the hook waits for the hook to return."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", HOOK_STRUCK, str(root)], cwd=root,
+                          capture_output=True, text=True, timeout=20, check=False,
+                          preexec_fn=default_signals)
+    assert proc.stdout == "interrupted\n" and not proc.stderr, proc.stdout + proc.stderr
+
+
 def test_a_failed_build_s_pool_leaves_no_manager_thread_for_the_exit_hook() -> None:
     """A build failing while figures were still being drawn sometimes (1 in 5 here) printed,
     after its one-line error, 'Exception ignored in: <module 'threading'> … OSError: [Errno
