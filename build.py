@@ -235,6 +235,13 @@ def _main(argv: list[str] | None) -> int:
         for line in report(e):
             print(f"error: {line}", file=sys.stderr)
         return 1
+    except SyntaxError as e:    # in a module an author edits, met outside a build's stages
+        from sqrtdk.inputs import told_syntax_error
+        told = told_syntax_error(e)
+        if told is None:
+            raise                        # the engine's own: a bug, with its traceback
+        print(f"error: {told}", file=sys.stderr)
+        return 1
     except OSError as e:
         from sqrtdk.errors import machine_fault
         fault = machine_fault(e)

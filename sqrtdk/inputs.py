@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Mistakes, display_path
+from .errors import BuildError, Mistakes, display_path
 from .options import BuildOptions
 from .settings import Settings, Strings, load_settings, load_strings
 from .textfiles import TomlFile, read_text
@@ -35,14 +35,33 @@ def lint_words(article: Path, *files: TomlFile) -> None:
 
 def _authored_code() -> list[Path]:
     """The modules an author edits (README: an experiment in sqrtdk/science/, a figure in
-    sqrtdk/figures/), which the build reads as text (published on the site, quoted in the
-    reproduce boxes, parsed for claims and parameters): `read_inputs` reads each with
-    `textfiles.read_text` first, so one saved in another encoding (Python imports it when
-    its first line says `# -*- coding: latin-1 -*-`) or holding a bidi control is told at its
-    line, not met as a UnicodeDecodeError in the stage that reads it."""
+    sqrtdk/figures/, its table in sqrtdk/web/fig_tables.py), which the build reads as text
+    (published on the site, quoted in the reproduce boxes, parsed for claims, parameters and
+    cache keys): `read_inputs` reads each with `textfiles.read_text` first, so one saved in
+    another encoding (Python imports it when its first line says `# -*- coding: latin-1 -*-`)
+    or holding a bidi control is told at its line, not met as a UnicodeDecodeError in the
+    stage that reads it; one Python cannot parse is told by `told_syntax_error`."""
     from .options import PACKAGE_DIR
-    return sorted(p for folder in ("science", "figures")
-                  for p in (PACKAGE_DIR / folder).rglob("*.py"))
+    return sorted([*(p for folder in ("science", "figures")
+                     for p in (PACKAGE_DIR / folder).rglob("*.py")),
+                   PACKAGE_DIR / "web" / "fig_tables.py"])
+
+
+def told_syntax_error(error: SyntaxError) -> BuildError | None:
+    """The one-line BuildError for a SyntaxError in a module an author edits
+    (`_authored_code`): a comma too many, an unclosed bracket, a tab among spaces, met where a
+    stage parses the module (the figures' cache key reads every figure module's imports) or
+    imports it (the engine imports sqrtdk/science/grid.py and the schema as it starts). None
+    for any other module's (a bug in the engine keeps its traceback). Checked where it is
+    met rather than by parsing every module up front: that cost ~35 ms on every build."""
+    if not error.filename:
+        return None
+    path = Path(error.filename).resolve()
+    if path not in {p.resolve() for p in _authored_code()}:
+        return None
+    column = f", at column {error.offset}" if error.offset else ""
+    return BuildError(path, error.lineno or 0,
+                      f"Python cannot read this line ({error.msg}{column}); fix the code")
 
 
 def read_inputs(opts: BuildOptions) -> Inputs:

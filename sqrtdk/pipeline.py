@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import UNITS, Cache
 from .errors import BuildError, combined, display_path
-from .inputs import Inputs, read_inputs
+from .inputs import Inputs, read_inputs, told_syntax_error
 from .log import as_error, captured, held, replay, unprinted
 from .options import DEFAULT_SEED, BuildOptions
 
@@ -87,7 +87,13 @@ class Builder:
         try:
             with unprinted() if self.opts.strict else nullcontext(), \
                     out_lock(self.opts.out, self.opts.cache_dir, self.log, self.opts.figures_dir):
-                self._stages(counter)
+                try:
+                    self._stages(counter)
+                except SyntaxError as e:    # in a module an author edits: one line
+                    told = told_syntax_error(e)
+                    if told is None:
+                        raise
+                    raise told from None
         except BuildError as e:
             if self.opts.strict and counter.count:
                 raise self._strict(counter, e.errors) from None

@@ -793,6 +793,26 @@ def test_code_that_does_not_import_is_found_in_every_folder_of_the_package(
     assert said.startswith(f"{folder}/broken_by_test.py:2: NameError"), said
 
 
+def test_code_python_cannot_parse_is_one_line_with_no_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A comma too many in a figure module, saved while serving, printed the import check's
+    traceback (importlib's frames down to the caret) before the server's own line saying
+    where it was: for a syntax error the line is all there is to say."""
+    from sqrtdk.options import PACKAGE_DIR
+    from sqrtdk.web.serve_code import import_problem
+    shutil.copytree(PACKAGE_DIR, tmp_path / "sqrtdk",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(PACKAGE_DIR.parent / "build.py", tmp_path / "build.py")
+    (tmp_path / "sqrtdk" / "figures" / "broken_by_test.py").write_text(
+        '"""A module Python cannot parse."""\n\n\ndef f(, x):\n    return x\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    said = import_problem(tmp_path)
+    assert said.startswith("sqrtdk/figures/broken_by_test.py:4: SyntaxError"), said
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_code_whose_import_never_ends_is_named_at_its_line(tmp_path: Path) -> None:
     """The server imports changed code in a child process before loading it; a module whose
     import never finished (a loop at its top level) made that check raise subprocess's

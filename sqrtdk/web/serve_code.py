@@ -29,6 +29,9 @@ _IMPORT_ALL = ("import faulthandler, sys\n"
                "import build\n")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
 _TIMED_OUT = re.compile(r"^Timeout \(", re.M)    # faulthandler's, before the stack it prints
+# the last line of a traceback for code Python could not parse (IndentationError, TabError
+# are SyntaxErrors): the path and line say all there is, the stack is importlib's
+_UNREADABLE = re.compile(r"^(SyntaxError|IndentationError|TabError): .*\s*\Z", re.M)
 
 
 def is_code(path: Path) -> bool:
@@ -40,14 +43,16 @@ def is_code(path: Path) -> bool:
 def import_problem(project: Path, timeout: float = 120) -> str:
     """'' if every module of the package and build.py import in a fresh interpreter started in
     `project`; else `path:line: ErrorType: message` of the failure (innermost frame), its
-    whole traceback printed to stderr (the terminal). An import still running after
+    whole traceback printed to stderr (the terminal), except for a syntax error (the line
+    says it all; the stack is importlib's). An import still running after
     `timeout` seconds (a loop at a new module's top level) is named at the line it was
     running (it was subprocess's TimeoutExpired, shown over the pages as a bug of ours)."""
     proc = subprocess.run([sys.executable, "-c", _IMPORT_ALL, str(timeout)], cwd=project,
                           capture_output=True, text=True, timeout=timeout + 60, check=False)
     if proc.returncode == 0:
         return ""
-    sys.stderr.write(proc.stderr)
+    if not _UNREADABLE.search(proc.stderr):    # a syntax error is all in the one line
+        sys.stderr.write(proc.stderr)
     if _TIMED_OUT.search(proc.stderr):      # most recent call first: the module's own line
         hung = [f for f in _FRAME.findall(proc.stderr) if not f[0].startswith("<")]
         where = f"{display_path(hung[0][0])}:{hung[0][1]}" if hung else \
