@@ -1373,6 +1373,29 @@ def test_a_string_copied_from_the_other_language_and_not_translated_warns_at_its
             and f"{source}/{file}:" in got[0], got
 
 
+@pytest.mark.parametrize("file", ["strings.toml", "figures.toml"])
+def test_chinese_in_a_latin_pages_string_warns_even_when_no_copy(
+        content: Path, caplog: pytest.LogCaptureFixture, file: str) -> None:
+    """fuzz17: a [ui] string or figure label of a Latin-script language written in Chinese
+    words of the author's own (not the Chinese file's, so not "word for word") built with no
+    word, and the English page showed Chinese (a mutation pass: `skip`, `toc`,
+    `batch_button`). It is a warning at its line, naming the characters."""
+    langs = languages(content)
+    strings = load_strings(content, tuple(langs))
+    latin = next(lang for lang in langs if strings[lang].language.get("script") == "latin")
+    path = content / latin / file
+    text = path.read_text(encoding="utf-8")
+    m = re.compile(r'^(\w+) = "[A-Za-z][a-z ]+"', re.M).search(
+        text, text.index("[ui]" if file == "strings.toml" else "title"))
+    assert m
+    line = text.count("\n", 0, m.start()) + 1
+    path.write_text(text[:m.start()] + f'{m.group(1)} = "\u8df3\u5230 \u6587\u7ae0"'
+                    + text[m.end():], encoding="utf-8")
+    got = _untranslated(content, caplog)
+    assert len(got) == 1 and f"{file}:{line}: warning: " in got[0] and m.group(1) in got[0] \
+        and "\u8df3\u5230" in got[0], got
+
+
 @pytest.mark.parametrize("text, first", [
     ('[[runs]]\nseed = 1\n[[runs]]\nseed = 2\nseed = 3\n', 4),      # its own entry's
     ('[a]\nseed = 0\n[[a.runs]]\nseed = 1\nseed = 3\n', 4),

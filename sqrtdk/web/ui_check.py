@@ -209,7 +209,8 @@ def untranslated_warnings(strings: Mapping[str, Strings],
     """A warning at its line for each [ui] string and figures.toml label that is word for
     word another language's and in a script its own page is not written in (English words
     on the Chinese page, Chinese on the English one): a string copied from the other
-    language's file and not translated yet, which the page would show as it is."""
+    language's file and not translated yet, which the page would show as it is. On a
+    Latin-script page a string with Chinese characters is told even when it is no copy."""
     langs = list(strings)
     for lang in langs:
         st = strings[lang]
@@ -226,8 +227,18 @@ def untranslated_warnings(strings: Mapping[str, Strings],
         for name, file, values, theirs in tables:
             for key, text in values.items():
                 same = next((o for o, t in theirs.items() if t.get(key) == text), None)
-                if same is None or not isinstance(text, str) or not _foreign_script(text,
-                                                                                      script):
+                if not isinstance(text, str) or not _foreign_script(text, script):
+                    continue
+                if same is None:
+                    # written in another language, not copied: Chinese on a Latin page is
+                    # told (a Latin word on a Chinese page is often a term: 'SD', 'numpy')
+                    if script != "cjk":
+                        from .md_text import CJK
+                        words = "".join(re.findall(f"[{CJK}]+", _FIELD.sub("", text)))
+                        warn(LOGGER, file.path, file.line_of(name, key),
+                             f"[{name}] {key} is written in Chinese ('{words[:20]}'), which "
+                             f"the {st.language.get('name', lang)} page shows as it is: "
+                             f"write it in {st.language.get('name', lang)}")
                     continue
                 source = strings[same].path if name == "ui" else label_files[same].path
                 line = (strings[same].file if name == "ui" else label_files[same]).line_of(
