@@ -249,6 +249,63 @@ def untranslated_warnings(strings: Mapping[str, Strings],
                      f"into {st.language.get('name', lang)}")
 
 
+def _field_names(text: object) -> set[str] | None:
+    """The names of the `{fields}` of a string (None for no string, or one whose fields
+    cannot be read: told as its own error)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return {f.name for f in fields_of(text)}
+    except FormatError:
+        return None
+
+
+def field_differences(strings: Mapping[str, Strings],
+                      label_files: Mapping[str, TomlFile]) -> None:
+    """A warning at its line for each [ui] string and figures.toml label that lacks a
+    `{field}` another language's string of the same key has (`built_with` with `{seed}` in
+    one language and not in the other): the pages would not say the same things. Each
+    field is compared by name (how often it is written, and its spec, are the language's
+    own)."""
+    langs = list(strings)
+
+    def tables(lang: str) -> list[tuple[str, TomlFile, Mapping[str, object]]]:
+        st = strings[lang]
+        out: list[tuple[str, TomlFile, Mapping[str, object]]] = [("ui", st.file, st.ui)]
+        labels = label_files.get(lang)
+        if labels is not None:
+            out += [(name, labels, table) for name, table in labels.data.items()
+                    if isinstance(table, dict) and name != "style"]
+        return out
+
+    by_lang = {lang: {name: (file, values) for name, file, values in tables(lang)}
+               for lang in langs}
+    for lang in langs:
+        page = strings[lang].language.get("name", lang)
+        for name, (file, values) in by_lang[lang].items():
+            for key, text in values.items():
+                if name == "ui" and key in PERCENT_D:
+                    continue
+                mine = _field_names(text)
+                if mine is None:
+                    continue
+                for other in langs:
+                    if other == lang or name not in by_lang[other]:
+                        continue
+                    their_file, theirs = by_lang[other][name]
+                    missing = sorted((_field_names(theirs.get(key)) or set()) - mine)
+                    if not missing:
+                        continue
+                    shown = ", ".join("{" + f + "}" for f in missing)
+                    warn(LOGGER, file.path, file.line_of(name, key),
+                         f"[{name}] {key} has no {shown}, which {other}'s has "
+                         f"({display_path(their_file.path)}:{their_file.line_of(name, key)}):"
+                         f" the {page} page would leave out what the "
+                         f"{strings[other].language.get('name', other)} page says there; "
+                         "write it here too, or take it out of both")
+                    break
+
+
 def _check_present(st: Strings, use: TemplateUse) -> None:
     """Every [ui] key the code or the templates read is in this language's file (a key
     missing from every language passes the comparison between languages)."""
@@ -363,5 +420,5 @@ def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
     _check_required(st, key, [f.name for f in found])
 
 
-__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings", "template_use",
-           "untranslated_warnings"]
+__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings",
+           "field_differences", "template_use", "untranslated_warnings"]
