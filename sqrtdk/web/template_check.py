@@ -38,6 +38,8 @@ Once the Jinja parts are blanked, a '<' or '>' left in the text (outside `<scrip
 '<' doubled (`<<label>`) or lost (`summary>h2 …`), a print's brace doubled (`{{ x }}}`) or
 lost (`{ x }}`). Each is an error at its line; a mark meant as text is written as a
 character reference (`&lt;`, `&#125;`), which the check reads as written.
+So is an attribute's value written with no opening quote but a closing one
+(`rel=stylesheet"`): the HTML standard reads the quote into the value.
 """
 from __future__ import annotations
 
@@ -282,6 +284,15 @@ class _Tags(HTMLParser):
         self._stray(written, "tag")
         if tag in _RAW_TEXT:
             self.raw_text = tag
+        unquoted = next(((name, value) for name, value in attrs
+                         if value and value[-1] in "\"'" and _unquoted(written, value)), None)
+        if unquoted is not None:
+            name, value = unquoted
+            self.events.append(_Event(offset, line, "odd", (
+                f"the <{tag}> tag's {name}={value.strip()} is read unquoted, with its closing "
+                f"{value[-1]} as part of the value: its opening quote is missing (a class, "
+                "a rel or an address with a quote in it matches nothing); write "
+                f"{name}={value[-1]}…{value[-1]}")))
         # a quote or '<' in an attribute's name (the HTML standard's parse error
         # "unexpected-character-in-attribute-name"): a '>' or a quote is missing, and the
         # tag took in what follows it (`<main id="x>` ... `<h1` read as the tag's attributes)
@@ -314,6 +325,21 @@ class _Tags(HTMLParser):
             self.events.append(_Event(*self._at(), "end", tag))
             if tag in _FOREIGN and self.foreign:
                 self.foreign -= 1
+
+
+def _unquoted(written: str, value: str) -> bool:
+    """Whether `value`, an attribute's value that ends in a quote, stands in the start tag
+    `written` right after an '=' (spaces aside): written with no opening quote, where the
+    HTML standard reads the quote into the value ("unexpected-character-in-unquoted-
+    attribute-value"). A value quoted with the other mark (`title="say 'hi'"`) has that
+    mark between its '=' and itself."""
+    at = written.find(value)
+    while at >= 0:
+        before = written[:at].rstrip()
+        if before.endswith("="):
+            return True
+        at = written.find(value, at + 1)
+    return False
 
 
 _FOREIGN = frozenset({"svg", "math"})   # the roots of foreign content (SVG, MathML)
