@@ -73,7 +73,12 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     from .textfiles import load_toml
     from .web.embed import SLOTS
     from .web.template_check import check_templates
-    from .web.ui_check import check_ui_strings, needed_keys, untranslated_warnings
+    from .web.ui_check import (
+        check_ui_strings,
+        field_differences,
+        needed_keys,
+        untranslated_warnings,
+    )
     settings = load_settings(opts.content_dir)
     mistakes = Mistakes()
     strings: dict[str, Strings] | None = None
@@ -95,6 +100,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     mistakes.raise_any()
     assert strings is not None
     untranslated_warnings(strings, files)
+    field_differences(strings, files)
     for lang, st in strings.items():        # Chinese words around the article: warnings only
         if st.language.get("script") == "cjk":
             lint_words(opts.content_dir / lang / "index.md", st.file, files[lang])

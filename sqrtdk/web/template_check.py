@@ -32,6 +32,14 @@ or one of SVG's or MathML's: `<div/>` is read as the browser reads it, an open `
 "never closed" says so; a warning when an end tag closes it). A start tag cut by a statement
 (`{% if a %}<a href="x"{% else %}<span{% endif %}>`, which the blanked text reads as one tag)
 is a warning at its line, and the template's markup is read no further.
+
+Once the Jinja parts are blanked, a '<' or '>' left in the text (outside `<script>` and
+`<style>`) or a brace left in the text or a tag is a mark the page shows as typed: a tag's
+'<' doubled (`<<label>`) or lost (`summary>h2 …`), a print's brace doubled (`{{ x }}}`) or
+lost (`{ x }}`). Each is an error at its line; a mark meant as text is written as a
+character reference (`&lt;`, `&#125;`), which the check reads as written.
+So is an attribute's value written with no opening quote but a closing one
+(`rel=stylesheet"`): the HTML standard reads the quote into the value.
 """
 from __future__ import annotations
 
@@ -232,18 +240,59 @@ class _Tags(HTMLParser):
     the offset where it ends, `end`)."""
 
     def __init__(self, starts: list[int]) -> None:
-        super().__init__(convert_charrefs=True)
+        # (charrefs not converted: `&lt;` and `&#125;` must reach handle_data as written)
+        super().__init__(convert_charrefs=False)
         self.starts = starts
         self.events: list[_Event] = []
         self.foreign = 0    # how many <svg> and <math> the text is inside (a '/>' closes there)
+        self.raw_text = ""  # the <script> or <style> being read (its text is code, not prose)
 
     def _at(self) -> tuple[int, int]:
         line, col = self.getpos()
         return self.starts[line - 1] + col, line
 
+    def _stray(self, written: str, where: str) -> None:
+        """Tell the first '<', '>' (in text, `where` "text") or brace of `written`, which
+        starts where the parser is: with every Jinja part blanked, any left is shown as
+        typed."""
+        at = next((i for i, c in enumerate(written) if c in _STRAY[where]), None)
+        if at is None:
+            return
+        mark = written[at]
+        offset, line = self._at()
+        line += written.count("\n", 0, at)
+        if mark in "<>":
+            what = (f"a '{mark}' in the template's text, which the page shows as typed: a "
+                    f"tag's '{mark}' doubled, or the '{'>' if mark == '<' else '<'}' of a tag "
+                    f"next to it lost; write the tag whole (a '{mark}' meant as text is "
+                    f"{'&lt;' if mark == '<' else '&gt;'})")
+        else:
+            what = (f"a '{mark}' in the template's {where} that no {{{{ … }}}}, {{% … %}} or "
+                    "{# … #} takes in, so the page shows it as typed: a brace of one doubled "
+                    "or lost; write the part whole (a brace meant as text is &#123; or "
+                    "&#125;)")
+        self.events.append(_Event(offset + at, line, "odd", what))
+
+    def handle_data(self, data: str) -> None:
+        if not self.raw_text:
+            self._stray(data, "text")
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         offset, line = self._at()
-        end = offset + len(self.get_starttag_text() or "")
+        written = self.get_starttag_text() or ""
+        end = offset + len(written)
+        self._stray(written, "tag")
+        if tag in _RAW_TEXT:
+            self.raw_text = tag
+        unquoted = next(((name, value) for name, value in attrs
+                         if value and value[-1] in "\"'" and _unquoted(written, value)), None)
+        if unquoted is not None:
+            name, value = unquoted
+            self.events.append(_Event(offset, line, "odd", (
+                f"the <{tag}> tag's {name}={value.strip()} is read unquoted, with its closing "
+                f"{value[-1]} as part of the value: its opening quote is missing (a class, "
+                "a rel or an address with a quote in it matches nothing); write "
+                f"{name}={value[-1]}…{value[-1]}")))
         # a quote or '<' in an attribute's name (the HTML standard's parse error
         # "unexpected-character-in-attribute-name"): a '>' or a quote is missing, and the
         # tag took in what follows it (`<main id="x>` ... `<h1` read as the tag's attributes)
@@ -270,13 +319,34 @@ class _Tags(HTMLParser):
             self.events[-1].kind = "slash"
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == self.raw_text:
+            self.raw_text = ""
         if tag not in VOID_ELEMENTS:
             self.events.append(_Event(*self._at(), "end", tag))
             if tag in _FOREIGN and self.foreign:
                 self.foreign -= 1
 
 
+def _unquoted(written: str, value: str) -> bool:
+    """Whether `value`, an attribute's value that ends in a quote, stands in the start tag
+    `written` right after an '=' (spaces aside): written with no opening quote, where the
+    HTML standard reads the quote into the value ("unexpected-character-in-unquoted-
+    attribute-value"). A value quoted with the other mark (`title="say 'hi'"`) has that
+    mark between its '=' and itself."""
+    at = written.find(value)
+    while at >= 0:
+        before = written[:at].rstrip()
+        if before.endswith("="):
+            return True
+        at = written.find(value, at + 1)
+    return False
+
+
 _FOREIGN = frozenset({"svg", "math"})   # the roots of foreign content (SVG, MathML)
+_RAW_TEXT = frozenset({"script", "style"})   # elements whose text is code, not shown
+# the marks that, left in a template's text or in a tag once its Jinja parts are blanked,
+# the page shows as typed (in a tag, '<' and '>' are the tag's own or told as 'odd' above)
+_STRAY = {"text": "<>{}", "tag": "{}"}
 # the statements that part a template into branches (a tag cut by one is read as one tag)
 _BRANCHES = frozenset({"if", "elif", "else", "endif", "for", "endfor"})
 

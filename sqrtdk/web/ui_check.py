@@ -209,7 +209,8 @@ def untranslated_warnings(strings: Mapping[str, Strings],
     """A warning at its line for each [ui] string and figures.toml label that is word for
     word another language's and in a script its own page is not written in (English words
     on the Chinese page, Chinese on the English one): a string copied from the other
-    language's file and not translated yet, which the page would show as it is."""
+    language's file and not translated yet, which the page would show as it is. On a
+    Latin-script page a string with Chinese characters is told even when it is no copy."""
     langs = list(strings)
     for lang in langs:
         st = strings[lang]
@@ -226,8 +227,18 @@ def untranslated_warnings(strings: Mapping[str, Strings],
         for name, file, values, theirs in tables:
             for key, text in values.items():
                 same = next((o for o, t in theirs.items() if t.get(key) == text), None)
-                if same is None or not isinstance(text, str) or not _foreign_script(text,
-                                                                                      script):
+                if not isinstance(text, str) or not _foreign_script(text, script):
+                    continue
+                if same is None:
+                    # written in another language, not copied: Chinese on a Latin page is
+                    # told (a Latin word on a Chinese page is often a term: 'SD', 'numpy')
+                    if script != "cjk":
+                        from .md_text import CJK
+                        words = "".join(re.findall(f"[{CJK}]+", _FIELD.sub("", text)))
+                        warn(LOGGER, file.path, file.line_of(name, key),
+                             f"[{name}] {key} is written in Chinese ('{words[:20]}'), which "
+                             f"the {st.language.get('name', lang)} page shows as it is: "
+                             f"write it in {st.language.get('name', lang)}")
                     continue
                 source = strings[same].path if name == "ui" else label_files[same].path
                 line = (strings[same].file if name == "ui" else label_files[same]).line_of(
@@ -236,6 +247,63 @@ def untranslated_warnings(strings: Mapping[str, Strings],
                      f"[{name}] {key} is word for word {same}'s ({display_path(source)}:"
                      f"{line}), in a script this page is not written in: translate it "
                      f"into {st.language.get('name', lang)}")
+
+
+def _field_names(text: object) -> set[str] | None:
+    """The names of the `{fields}` of a string (None for no string, or one whose fields
+    cannot be read: told as its own error)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return {f.name for f in fields_of(text)}
+    except FormatError:
+        return None
+
+
+def field_differences(strings: Mapping[str, Strings],
+                      label_files: Mapping[str, TomlFile]) -> None:
+    """A warning at its line for each [ui] string and figures.toml label that lacks a
+    `{field}` another language's string of the same key has (`built_with` with `{seed}` in
+    one language and not in the other): the pages would not say the same things. Each
+    field is compared by name (how often it is written, and its spec, are the language's
+    own)."""
+    langs = list(strings)
+
+    def tables(lang: str) -> list[tuple[str, TomlFile, Mapping[str, object]]]:
+        st = strings[lang]
+        out: list[tuple[str, TomlFile, Mapping[str, object]]] = [("ui", st.file, st.ui)]
+        labels = label_files.get(lang)
+        if labels is not None:
+            out += [(name, labels, table) for name, table in labels.data.items()
+                    if isinstance(table, dict) and name != "style"]
+        return out
+
+    by_lang = {lang: {name: (file, values) for name, file, values in tables(lang)}
+               for lang in langs}
+    for lang in langs:
+        page = strings[lang].language.get("name", lang)
+        for name, (file, values) in by_lang[lang].items():
+            for key, text in values.items():
+                if name == "ui" and key in PERCENT_D:
+                    continue
+                mine = _field_names(text)
+                if mine is None:
+                    continue
+                for other in langs:
+                    if other == lang or name not in by_lang[other]:
+                        continue
+                    their_file, theirs = by_lang[other][name]
+                    missing = sorted((_field_names(theirs.get(key)) or set()) - mine)
+                    if not missing:
+                        continue
+                    shown = ", ".join("{" + f + "}" for f in missing)
+                    warn(LOGGER, file.path, file.line_of(name, key),
+                         f"[{name}] {key} has no {shown}, which {other}'s has "
+                         f"({display_path(their_file.path)}:{their_file.line_of(name, key)}):"
+                         f" the {page} page would leave out what the "
+                         f"{strings[other].language.get('name', other)} page says there; "
+                         "write it here too, or take it out of both")
+                    break
 
 
 def _check_present(st: Strings, use: TemplateUse) -> None:
@@ -352,5 +420,5 @@ def _check_slots(st: Strings, key: str, text: str, known: tuple[str, ...],
     _check_required(st, key, [f.name for f in found])
 
 
-__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings", "template_use",
-           "untranslated_warnings"]
+__all__ = ["FILLED", "READ_BY_CODE", "REQUIRED", "TemplateUse", "check_ui_strings",
+           "field_differences", "template_use", "untranslated_warnings"]
