@@ -242,7 +242,7 @@ def _main(argv: list[str] | None) -> int:
             raise                        # the engine's own: a bug, with its traceback
         print(f"error: {told}", file=sys.stderr)
         return 1
-    except OSError as e:
+    except Exception as e:               # a full disk, a worker killed for memory
         from sqrtdk.errors import machine_fault
         fault = machine_fault(e)
         if fault is None:

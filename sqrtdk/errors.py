@@ -251,16 +251,39 @@ _MACHINE_FAULTS = {
 }
 
 
-def machine_fault(e: OSError) -> str | None:
-    """One line for an OSError caused by the machine (a full disk, a folder without write
-    permission, a file held by another program): `path: what happened; what to do`.
-    None for any other OSError, which is left to show its traceback."""
+def machine_fault(e: BaseException) -> str | None:
+    """One line for an error caused by the machine: an OSError of a full disk, a folder
+    without write permission, a file held by another program (`path: what happened; what to
+    do`), or a worker process of the build's pool that ended abruptly (concurrent.futures'
+    BrokenProcessPool: killed by the system for memory, or code an experiment or figure runs
+    ended its process, `os._exit` or a crash in a C library). None for any other error, which
+    is left to show its traceback."""
+    from concurrent.futures import BrokenExecutor
+    if isinstance(e, BrokenExecutor):
+        return ("(the build): a worker process ended abruptly while experiments ran or figures "
+                "were drawn; the machine may have run out of memory, or code they run ended "
+                "its process (os._exit, a crash in a C library): build again, and if it "
+                "happens again look at the code changed last; the previous site is left as "
+                "it was")
+    if not isinstance(e, OSError):
+        return None
     hint = _MACHINE_FAULTS.get(e.errno or 0)
     if hint is None:
         return None
     path = e.filename if e.filename is not None else "(the build)"
     return f"{display_path(path) if isinstance(path, str | Path) else path}: cannot write " \
            f"({e.strerror or e}); {hint}; the previous site is left as it was"
+
+
+def raised_words(error: BaseException) -> str:
+    """What an error raised in an author's code says, for a message naming its line:
+    `Type: message`, and for SystemExit (`sys.exit()`, `exit()`, `raise SystemExit`) that it
+    would end the build: raised in a worker or a figure it reached the build's top and
+    ended it with no word, with exit status 0 for `sys.exit(0)`, the site not written."""
+    if isinstance(error, SystemExit):
+        return (f"sys.exit({error.code!r}), which would end the build with no word (exit "
+                f"status {error.code or 0}, the site not written)")
+    return f"{type(error).__name__}: {error}"
 
 
 def deepest_line(text: str, first_line: int = 1) -> int:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import figure_fit
 from .cache import Cache, closure_digest, code_digest, digest, key_for, write_if_changed
-from .errors import BuildError, Mistakes, suggest
+from .errors import BuildError, Mistakes, raised_words, suggest
 from .figure_labels import check_fonts, validate_labels
 from .log import captured, replay
 from .options import BuildOptions
@@ -133,14 +133,14 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         raise e.at_reader(specs[name].draw) from None
     except draw.LabelUseError as e:   # the figure's code, at the line that asked for the label
         raise FigureCodeError(*reader_line(specs[name].draw, e), str(e)) from None
-    except Exception as e:
+    except (Exception, SystemExit) as e:    # sys.exit() too: it would end the build silently
         key = getattr(e, "label_key", "")
         if key and isinstance(e, (ValueError, KeyError, IndexError, AttributeError)):
             raise LabelError(job.lang, name, key, str(e)) from None
         if at := _module_line(specs[name].draw, e):    # the figure module's line, not ours
             raise FigureCodeError(*at, (
                 f"figure '{name}' ({job.lang}, {job.layout}) stops here with "
-                f"{type(e).__name__}: {e}; fix its code")) from None
+                f"{raised_words(e)}; fix its code")) from None
         raise
     if found is None:
         raise FigureCodeError.at(specs[name].draw, f"figure '{name}' ({job.lang}, {job.layout}) "

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, closure_digest, key_for, tree_digest, write_if_changed
-from .errors import BuildError
+from .errors import BuildError, raised_words
 from .options import PACKAGE_DIR, BuildOptions
 from .science.warned import ScienceWarningError, warned_at
 
@@ -121,7 +121,7 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
             results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
         except ScienceWarningError as e:    # an assembly, a section or a claim (here)
             raise JobWarningError(e.path, e.line, e.message) from None
-        except Exception as e:              # a mistake in an experiment module's own code
+        except (Exception, SystemExit) as e:    # a mistake in an experiment module's own code
             placed = placed_error(e)
             if placed is None:
                 raise
@@ -141,7 +141,7 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         return warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
     except ScienceWarningError as e:
         raise JobWarningError(e.path, e.line, e.message) from None
-    except Exception as e:
+    except (Exception, SystemExit) as e:    # sys.exit() too: it would end the build silently
         placed = placed_error(e)
         if placed is None:
             raise
@@ -158,7 +158,8 @@ def placed_error(error: BaseException) -> JobWarningError | None:
     section or a claim of a module of sqrtdk/science/: a misspelt parameter or key, a shape
     numpy refuses there) as an error at that line, naming the function and what Python said;
     None when the last frame of the science code in its traceback is not in such a module
-    (an error of run.py or the registry, or none of the science code's)."""
+    (an error of run.py or the registry, or none of the science code's). A SystemExit
+    (`sys.exit()` in a job) is placed too: unplaced, it ended the build with no word."""
     import traceback
 
     from .options import PACKAGE_DIR
@@ -178,6 +179,9 @@ def placed_error(error: BaseException) -> JobWarningError | None:
         return JobWarningError(code.co_filename, at, f"{type(error).__name__}{where}: {error} "
                                f"(the check at line {line}); the value of {first} here does "
                                f"not pass it: change it{also}")
+    if isinstance(error, SystemExit):
+        return JobWarningError(code.co_filename, line, f"the code{where} calls "
+                               f"{raised_words(error)}; remove it (return the result instead)")
     return JobWarningError(code.co_filename, line, f"{type(error).__name__}{where}: {error}; "
                            "fix the code at this line")
 

@@ -155,7 +155,7 @@ def _of_seed(seed: int) -> Iterator[None]:
     except (JobWarningError, ScienceWarningError) as e:
         raise JobWarningError(e.path, e.line, f"{e.message}; seed {seed} of the sweep: "
                               f"'{BUILD_COMMAND} --seed {seed}' builds it alone") from None
-    except Exception as e:      # a mistake in an experiment module's code (placed_error)
+    except (Exception, SystemExit) as e:    # a mistake in an experiment module's code
         placed = placed_error(e)
         if placed is None:
             raise

@@ -18,6 +18,20 @@ from helpers import SERVING, copy_project_files, default_signals
 from sqrtdk.errors import machine_fault
 
 
+def test_a_worker_that_ended_abruptly_is_one_line() -> None:
+    """A worker of the build's pool that ended abruptly (code a figure or an experiment runs
+    called os._exit, a C library crashed, the system killed it for memory) stopped the build
+    with concurrent.futures' BrokenProcessPool traceback (a mutation pass): it is one line
+    saying what may have happened and what to do, as a full disk is."""
+    from sqrtdk.workers import Pool
+    with Pool(1) as pool, pytest.raises(Exception) as raised:
+        pool.submit(os._exit, 0).result()
+    said = machine_fault(raised.value)
+    assert said is not None and "worker process ended abruptly" in said, repr(raised.value)
+    assert "\n" not in said and "build again" in said
+    assert machine_fault(RuntimeError("ours")) is None   # another error stays a bug
+
+
 @pytest.mark.parametrize("code, says", [
     (errno.ENOSPC, "free some disk space"),
     (errno.EACCES, "make it writable"),

@@ -505,6 +505,33 @@ def test_a_python_mistake_in_a_figure_module_is_an_error_at_its_line(
     assert not isinstance(ours, FigureCodeError), ours
 
 
+def test_sys_exit_in_a_figure_module_is_an_error_at_its_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sys.exit()` in a figure's drawing function (a script's habit) is a SystemExit, which
+    is not an Exception: it went past every check to the build's top and ended the build
+    with no word, exit status 0 for `sys.exit(0)`, the site not written (a mutation pass).
+    It is an error at its line like any other mistake of the figure's code."""
+    import inspect
+    import sys as system
+
+    from sqrtdk.figures_stage import FigureCodeError
+
+    def exits(fig: Any, results: Any, words: Any, layout: str) -> None:
+        draw.panels(fig, 1, layout)
+        system.exit(0)
+
+    name, spec = next(iter(SPECS.items()))
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, exits, spec.needs, spec.labels))
+    from sqrtdk.figures_stage import FigureFile, draw_job
+    with pytest.raises(BaseException) as raised:
+        draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    e = raised.value
+    assert isinstance(e, FigureCodeError), repr(e)
+    assert (e.file, e.line) == (__file__, inspect.getsourcelines(exits)[1] + 2), e
+    assert "sys.exit(0)" in e.message and name in e.message, e.message
+
+
 def _module_helper(xs: list[float], x: float) -> int:
     """A figure module's own helper, beside its drawing functions (sheet2.py's _index)."""
     return xs.index(x)

@@ -1349,6 +1349,38 @@ def _claim_misspells(s: Any) -> float:
     return float(s["sdd"])
 
 
+def _job_exits(p: Any, seed: int) -> Any:
+    import sys
+    sys.exit(0)
+
+
+def test_sys_exit_in_an_experiment_s_job_is_an_error_at_its_line() -> None:
+    """`sys.exit(0)` in a job (a script's habit) raised SystemExit in the worker, which is
+    not an Exception: it crossed back to the build's top and ended the build with no word
+    and exit status 0, the site not written (a mutation pass). It is an error at its line,
+    crossing back from a worker intact."""
+    import inspect
+    import pickle
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    here = Path(spread.__file__)
+    line = inspect.getsourcelines(_job_exits)[1]
+    code = compile("\n" * (line - 1) + inspect.getsource(_job_exits), str(here), "exec")
+    scope: dict[str, Any] = {"Any": Any}
+    exec(code, scope)                   # the function as if written in that module
+    with pytest.raises(BaseException) as e:
+        without_warnings(_call, Job("walk", scope["_job_exits"],
+                                    (EXPERIMENTS["walk"].params, 1)))
+    assert isinstance(e.value, BuildError), repr(e.value)
+    back = pickle.loads(pickle.dumps(e.value))
+    assert str(back) == str(e.value)
+    assert (Path(e.value.path), e.value.line) == (here, line + 2), e.value
+    assert "sys.exit(0)" in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize("part", ["jobs", "assemble", "section", "claim"])
 def test_a_python_mistake_in_an_experiment_is_an_error_at_its_line(
         monkeypatch: pytest.MonkeyPatch, part: str) -> None:

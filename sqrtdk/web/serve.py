@@ -323,8 +323,8 @@ class _Loop:
                 self.log(f"error: {line}")
             return "\n".join(lines)
         except Exception as e:
-            fault = machine_fault(e) if isinstance(e, OSError) else None
-            if fault is not None:   # a full disk, a folder made read-only: said as build.py does
+            fault = machine_fault(e)
+            if fault is not None:   # a full disk, a worker killed: said as build.py does
                 self.log(f"error: {fault}")
                 return fault
             # with code on disk that does not import, the old code's build may stop on it
