@@ -93,6 +93,8 @@ class TemplateUse:
     prefixes: set[str] = field(default_factory=set)
     slotted: set[str] = field(default_factory=set)
     renamed: set[str] = field(default_factory=set)   # '{win}' of replace('{win}', …)
+    # each key's first read, 'templates/article.html:10'
+    where: dict[str, str] = field(default_factory=dict)
 
     def reads(self, key: str) -> bool:
         """Whether a template reads [ui] `key`."""
@@ -115,6 +117,7 @@ def template_use(templates_dir: Path) -> TemplateUse:
             key = _ui_key(node)
             if isinstance(key, str):
                 use.keys.add(key)
+                use.where.setdefault(key, f"{display_path(templates_dir / name)}:{node.lineno}")
             elif isinstance(key, tuple):
                 use.prefixes.add(key[0])
         for flt in ast.find_all(nodes.Filter):
@@ -246,9 +249,12 @@ def _check_present(st: Strings, use: TemplateUse) -> None:
         if key not in st.ui:
             typo = next((k for k in st.ui if _misspelt_for(st, use, k) == key), None)
             if typo is not None:    # `batch_redout = …`: at the line the author wrote
+                # (or `ui.skipp` in a template: then it names the template's line too)
+                fix = (f"; or, if {use.where[key]} misspells it, write ui.{typo} there"
+                       if key in use.where and key not in READ_BY_CODE else "")
                 raise BuildError(st.path, st.file.line_of("ui", typo), f"[ui] has "
                                  f"'{typo}', which nothing reads, and no '{key}', which "
-                                 f"{reader} reads; did you mean '{key}'? rename it")
+                                 f"{reader} reads; did you mean '{key}'? rename it{fix}")
             raise BuildError(st.path, st.file.line_of("ui"), f"[ui] has no '{key}', which "
                              f"{reader} reads; add {key} = \"…\" under [ui] in every "
                              "language (" + suggest(key, st.ui, "ui strings") + ")")
@@ -265,7 +271,8 @@ def needed_keys(templates_dir: Path) -> dict[str, str]:
 
 def _needed(use: TemplateUse) -> dict[str, str]:
     """Every [ui] key the templates or the code read, and what reads it."""
-    return {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+    return {**{k: use.where.get(k, f"the templates ({k})") for k in sorted(use.keys)},
+            **READ_BY_CODE}
 
 
 def _misspelt_for(st: Strings, use: TemplateUse, key: str) -> str | None:
