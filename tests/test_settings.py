@@ -1014,6 +1014,30 @@ def test_a_ui_key_misspelt_in_a_template_names_the_template_s_line(content: Path
     assert all(f"'{key}x'" in x.message and "misspel" in x.message for x in errors), errors
 
 
+def test_a_block_tag_never_closed_in_a_template_is_told_at_its_line(tmp_path: Path) -> None:
+    """`{% if … %}` typed in a template without its `{% endif %}`: Jinja stops at the end
+    tag of the block around it ("Encountered unknown tag 'endblock' … The innermost block
+    that needs to be closed is 'if'"), lines below, and the error was told there. It is
+    told at the line of the `{% if %}`, with the `{% endif %}` to write."""
+    import shutil
+
+    from sqrtdk.web.ui_check import template_use
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    path = next(f for f in sorted(templates.glob("*.html"))
+                if re.search(r"{%-? block \w+ -?%}\n", f.read_text(encoding="utf-8"))
+                and "{% endblock" in f.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"{%-? block \w+ -?%}\n", text)
+    assert m
+    path.write_text(text[:m.end()] + "{% if true %}\n" + text[m.end():], encoding="utf-8")
+    line = text[:m.end()].count("\n") + 1
+    with pytest.raises(BuildError) as e:
+        template_use(templates)
+    assert (e.value.path, e.value.line) == (path, line), str(e.value)
+    assert "{% endif %}" in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize(("key", "value"), [
     ("default_language", '"""\nen\nzh"""'), ("engine", '"a\\rb"'),
     ("languages", '["a\\u2028b"]')])

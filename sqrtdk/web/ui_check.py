@@ -25,6 +25,7 @@ from ..log import warn
 from ..markup import markup_told
 from ..settings import FIELDS, PERCENT_D, Strings
 from ..textfiles import TomlFile
+from .quote_messages import unclosed_block
 
 LOGGER = logging.getLogger("sqrtdk.web")
 
@@ -101,6 +102,10 @@ class TemplateUse:
         return key in self.keys or any(key.startswith(p) for p in self.prefixes)
 
 
+# Jinja's words for the tag left open when it stops at an end tag or the file's end
+_INNERMOST = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+
+
 def template_use(templates_dir: Path) -> TemplateUse:
     """Parse every template in `templates_dir` with Jinja and collect its reads of `ui`."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=True)
@@ -111,6 +116,15 @@ def template_use(templates_dir: Path) -> TemplateUse:
             ast = env.parse(source, name=name)
         except jinja2.TemplateSyntaxError as e:    # the first reader of the templates
             what = (e.message or "not a Jinja template").rstrip(".")
+            # a `{% tag %}` never closed: Jinja stops at a later end tag or the file's end,
+            # and names the tag; told at the line that opens it
+            named = _INNERMOST.search(what)
+            tag, opened = unclosed_block(env, source)
+            if named and tag == named[1] and 0 < opened < e.lineno:
+                raise BuildError(templates_dir / name, opened, f"'{{% {tag} %}}' opened on "
+                                 f"this line is never closed (Jinja read on to line "
+                                 f"{e.lineno}: {what}); close it with '{{% end{tag} %}}' "
+                                 "where it should end") from None
             raise BuildError(templates_dir / name, e.lineno, f"{what}; fix the template's "
                              "syntax (Jinja's template designer documentation)") from None
         for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
