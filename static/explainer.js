@@ -833,7 +833,10 @@
     each(REF, (a) => {
       on(a, "pointerdown", (ev) => { touch = ev.pointerType !== "mouse"; });
       on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && a.matches(REF) && open(a));
-      on(a, "pointerleave blur", (ev) => ev.pointerType !== "touch" && !touch && later());
+      on(a, "pointerleave", (ev) => ev.pointerType !== "touch" && !touch && later());
+      // the focus gone, the note goes at once: the pointer's grace (later) would leave it
+      // over what the keyboard focused next
+      on(a, "blur", () => !touch && current === a && close());
       on(a, "click", (ev) => {   // mouse and keyboard follow the link
         if (!touch || !a.matches(REF)) return;
         touch = false;

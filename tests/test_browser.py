@@ -233,6 +233,13 @@ def test_footnote_popover_on_hover_and_on_keyboard_focus(visit, lang):
     assert pop.locator(".katex").count() > 0   # the note's math comes along
     page.keyboard.press("Escape")
     assert pop.is_hidden() and first.get_attribute("aria-describedby") is None
+    # Tab on from a reference: its note goes with the focus, at once (it stayed a quarter
+    # of a second, the pointer's grace to reach it, over what took the focus next)
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert pop.is_visible()
+    page.keyboard.press("Tab")
+    assert pop.is_hidden() and first.get_attribute("aria-describedby") is None
     assert v.problems == []
 
 
