@@ -561,8 +561,8 @@ def test_copying_the_whole_article_keeps_its_lines_and_leaves_out_what_it_hides(
     ran together where the HTML has no line break between them (`$$…$$How fast…`), the
     headings' "#" links came along, and so did all the page hides, a closed box's figure
     table as one run of digits. Copied whole, the article gives each paragraph with a formula
-    on a line of its own, as copying that paragraph alone gives it, no heading link, and
-    nothing of a closed box but its title."""
+    on a line of its own, as copying that paragraph alone gives it, no heading link nor a
+    note's link back ("↩︎"), and nothing of a closed box but its title."""
     page = visit(permissions=["clipboard-read", "clipboard-write"]).open(f"{lang}/index.html")
 
     def copy(handle: Any) -> str:
@@ -576,6 +576,8 @@ def test_copying_the_whole_article_keeps_its_lines_and_leaves_out_what_it_hides(
              if p.evaluate("p => p.checkVisibility() && !p.closest('details:not([open])')")]
     hidden_rows = page.evaluate("""() => [...document.querySelectorAll(
         'article details:not([open]) tr')].map(tr => tr.textContent).filter(t => t.length > 8)""")
+    backlinks = page.evaluate("""() => [...new Set([...document.querySelectorAll(
+        'article .footnote-backref')].map(a => a.textContent.trim()))].filter(Boolean)""")
     headings = page.evaluate("""() => [...document.querySelectorAll('article :is(h2, h3)')]
         .filter(h => h.querySelector('.headerlink')).map(h => h.querySelector('[id$="-name"]')
         ?.textContent).filter(Boolean)""")
@@ -585,6 +587,7 @@ def test_copying_the_whole_article_keeps_its_lines_and_leaves_out_what_it_hides(
     assert [p for p in alone if p not in lines] == []
     assert [row for row in hidden_rows if row in whole] == []
     assert [h for h in headings if h not in lines] == []
+    assert [b for b in backlinks if b in whole] == []      # a note's way back, no text
 
 
 @pytest.mark.author
