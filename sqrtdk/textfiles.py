@@ -296,6 +296,21 @@ def _first_of(lines: list[str], candidates: list[int], line: int) -> int:
     return 0
 
 
+# tomllib's words for a line's end inside a one-line string: a "…" string (basic), a '…' one
+# (literal); a comment's end is no error
+_LINE_END_IN = {"Illegal character '\\n'": '"', "Found invalid character '\\n'": "'"}
+
+
+def _unclosed(message: str) -> str:
+    """The hint for a one-line string that reaches its line's end unclosed (tomllib names
+    only the character), "" for any other message."""
+    quote = next((q for words, q in _LINE_END_IN.items() if message.startswith(words)), "")
+    if not quote:
+        return ""
+    return (f"; the text in quotes is not closed on its line: close it with {quote} (text of "
+            'several lines goes between """ and """)')
+
+
 _TOML_END = "(at end of document)"
 
 
@@ -325,7 +340,8 @@ def load_toml(path: Path) -> TomlFile:
                 "(a quote, ] or } is missing)")
         twice = "twice" in message or "overwrite" in message
         hint = (_given_before(text, line) + "; each table and key may appear once" if twice
-                else _bare_text(text, line) or "; see https://toml.io for the syntax")
+                else _bare_text(text, line) or _unclosed(message)
+                or "; see https://toml.io for the syntax")
         raise BuildError(path, line, f"invalid TOML: {message}{hint}") from None
     except RecursionError:      # tomllib reads nested arrays and inline tables recursively
         raise too_deep(path, deepest_line(text), "brackets or braces") from None

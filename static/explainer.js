@@ -833,7 +833,10 @@
     each(REF, (a) => {
       on(a, "pointerdown", (ev) => { touch = ev.pointerType !== "mouse"; });
       on(a, "pointerenter focus", (ev) => ev.pointerType !== "touch" && !touch && a.matches(REF) && open(a));
-      on(a, "pointerleave blur", (ev) => ev.pointerType !== "touch" && !touch && later());
+      on(a, "pointerleave", (ev) => ev.pointerType !== "touch" && !touch && later());
+      // the focus gone, the note goes at once: the pointer's grace (later) would leave it
+      // over what the keyboard focused next
+      on(a, "blur", () => !touch && current === a && close());
       on(a, "click", (ev) => {   // mouse and keyboard follow the link
         if (!touch || !a.matches(REF)) return;
         touch = false;
@@ -865,7 +868,29 @@
         }
       }
     }, true);
-    window.addEventListener("copy", () => {
+    // copy-tex's plain text is the text of the selection's nodes: no line break between
+    // blocks where the HTML has none ("$$…$$How fast"), and all the page hides (a closed
+    // box's table, a hidden status line). When it took the copy, the plain text is made
+    // again as the browser makes it, from what the page shows, with each formula in the
+    // selection standing for a moment as its TeX ($…$, $$…$$ for a display), as copy-tex
+    // writes it; the formulas are put back before anything is drawn.
+    window.addEventListener("copy", (ev) => {
+      const sel = getSelection();
+      if (ev.defaultPrevented && ev.clipboardData && !sel.isCollapsed && sel.rangeCount) {
+        const range = sel.getRangeAt(0), kept = [];
+        for (const k of $$(".katex")) {
+          const tex = $(".katex-mathml annotation", k);
+          if (!tex || !range.intersectsNode(k)) continue;
+          const d = k.closest(".katex-display") ? "$$" : "$";
+          kept.push([k, [...k.childNodes]]);
+          k.replaceChildren(d + tex.textContent + d);
+        }
+        try {
+          if (kept.length) ev.clipboardData.setData("text/plain", sel.toString());
+        } finally {
+          for (const [k, nodes] of kept) k.replaceChildren(...nodes);
+        }
+      }
       while (parked.length) {
         const [el, parent, next] = parked.pop();
         parent.insertBefore(el, next);

@@ -119,7 +119,9 @@ def make(root: Path) -> Path:
                           encoding="utf-8")
         article = lang_dir / "index.md"
         text = reword_first_paragraph(article.read_text(encoding="utf-8"), lang_dir.name)
-        article.write_text(add_section(text, steps["figure paragraph"]), encoding="utf-8")
+        article.write_text(add_section(text, steps.get(f"figure paragraph {lang_dir.name}",
+                                                       steps["figure paragraph"])),
+                           encoding="utf-8")
     return root
 
 

@@ -225,7 +225,8 @@ def test_a_selection_over_a_formula_with_two_layouts_copies_its_tex_once(visit,
     """A display formula with a phone layout holds two (one hidden by the width): a selection
     from the text above over the formula held both, and KaTeX's copy-tex copied the formula's
     TeX twice. The copy gives the text and the formula's TeX once, at either width, and the
-    page keeps both layouts afterwards."""
+    page keeps both layouts afterwards (the formula's boxes are opened: what a closed box
+    holds is not copied, test_browser_reading)."""
     page = visit(viewport=viewport, permissions=["clipboard-read", "clipboard-write"]).open(
         "en/index.html")
     lay_out_everything(page)
@@ -233,6 +234,8 @@ def test_a_selection_over_a_formula_with_two_layouts_copies_its_tex_once(visit,
         const el = [...document.querySelectorAll('article .math.display')]
             .find(el => el.querySelector('.math-narrow') && el.previousElementSibling);
         if (!el) return null;
+        // a closed box's text is not copied (the page hides it): the box is opened first
+        for (let box = el.closest('details'); box; box = box.parentElement.closest('details')) box.open = true;
         const range = document.createRange();
         range.setStartBefore(el.previousElementSibling);
         range.setEndAfter(el);

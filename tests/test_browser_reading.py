@@ -550,6 +550,46 @@ def test_copying_a_sentence_with_formulas_gives_their_tex(visit) -> None:
     assert len(copied.splitlines()) <= 3        # not one glyph per line
 
 
+_SELECT = """(el) => { const range = document.createRange(); range.selectNodeContents(el);
+    const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range); }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_copying_the_whole_article_keeps_its_lines_and_leaves_out_what_it_hides(visit,
+                                                                                 lang: str) -> None:
+    """KaTeX's copy-tex gave a selection holding a formula as the text of its nodes: blocks
+    ran together where the HTML has no line break between them (`$$…$$How fast…`), the
+    headings' "#" links came along, and so did all the page hides, a closed box's figure
+    table as one run of digits. Copied whole, the article gives each paragraph with a formula
+    on a line of its own, as copying that paragraph alone gives it, no heading link nor a
+    note's link back ("↩︎"), and nothing of a closed box but its title."""
+    page = visit(permissions=["clipboard-read", "clipboard-write"]).open(f"{lang}/index.html")
+
+    def copy(handle: Any) -> str:
+        page.evaluate(_SELECT, handle)
+        page.evaluate("navigator.clipboard.writeText('')")
+        page.keyboard.press("Control+c")
+        return str(page.evaluate("navigator.clipboard.readText()"))
+
+    paragraphs = page.locator("article p:has(.katex)").element_handles()
+    alone = [copy(p).strip() for p in paragraphs
+             if p.evaluate("p => p.checkVisibility() && !p.closest('details:not([open])')")]
+    hidden_rows = page.evaluate("""() => [...document.querySelectorAll(
+        'article details:not([open]) tr')].map(tr => tr.textContent).filter(t => t.length > 8)""")
+    backlinks = page.evaluate("""() => [...new Set([...document.querySelectorAll(
+        'article .footnote-backref')].map(a => a.textContent.trim()))].filter(Boolean)""")
+    headings = page.evaluate("""() => [...document.querySelectorAll('article :is(h2, h3)')]
+        .filter(h => h.querySelector('.headerlink')).map(h => h.querySelector('[id$="-name"]')
+        ?.textContent).filter(Boolean)""")
+    assert alone and hidden_rows and headings
+    whole = copy(page.locator("article").element_handle())
+    lines = [line.strip() for line in whole.splitlines()]
+    assert [p for p in alone if p not in lines] == []
+    assert [row for row in hidden_rows if row in whole] == []
+    assert [h for h in headings if h not in lines] == []
+    assert [b for b in backlinks if b in whole] == []      # a note's way back, no text
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang: str) -> None:

@@ -93,6 +93,37 @@ def test_sharing_cards_and_their_images(site_build: dict[str, Any]) -> None:
         assert (width, height) == (1200, 630)
 
 
+def test_every_page_with_an_address_of_its_own_has_a_sharing_card(
+        site_build: dict[str, Any]) -> None:
+    """The root page, the address a reader shares first, had a canonical address, a title and
+    a description but no Open Graph card: a link to it showed no picture. Every page of the
+    site with a canonical address (the ones a link should preview) has the card: title,
+    description, its own address, a locale, and a 1200 x 630 PNG of the site."""
+    site = site_build["site"]
+    base = site_build["settings"].base_url
+    carded = []
+    for path in sorted(site.rglob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        canonical = [e["attrs"]["href"] for e in Tree(html).elements
+                     if e["tag"] == "link" and e["attrs"].get("rel") == "canonical"]
+        if not canonical:
+            continue
+        m = meta(html)
+        rel = path.relative_to(site).as_posix()
+        for key in ("og:type", "og:title", "og:description", "og:url", "og:image",
+                    "og:image:alt", "og:locale", "twitter:card"):
+            assert m.get(key) and all(m[key]), (rel, key)
+        assert m["og:url"] == canonical, rel
+        image = m["og:image"][0]
+        assert image.startswith(base), (rel, image)
+        png = (site / image[len(base):]).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n", rel
+        size = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert size == (int(m["og:image:width"][0]), int(m["og:image:height"][0])), rel
+        carded.append(rel)
+    assert "index.html" in carded, carded
+
+
 def test_sitemap_lists_every_language_with_alternates(site_build: dict[str, Any]) -> None:
     base = site_build["settings"].base_url
     root = etree.fromstring((site_build["site"] / "sitemap.xml").read_bytes())

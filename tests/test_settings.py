@@ -118,11 +118,16 @@ def test_text_without_quotes_is_told_to_take_quotes(content: Path, file: str) ->
     assert f'{key} = "' in e.message and "quotes" in e.message, e.message
 
 
-def test_a_syntax_error_names_its_line(content: Path) -> None:
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_a_syntax_error_names_its_line(content: Path, quote: str) -> None:
+    """A string whose closing quote was forgotten: tomllib says only "Illegal character
+    '\\n'" (or "Found invalid character '\\n'"); the message says the quote is not closed
+    on its line and what to write."""
     path = content / languages(content)[1] / "strings.toml"
-    line = edit(path, re.compile(r"^toc = .*$", re.M), 'toc = "unclosed')
+    line = edit(path, re.compile(r"^toc = .*$", re.M), f"toc = {quote}unclosed")
     e = error(content)
     assert (e.path, e.line) == (path, line)
+    assert "not closed" in e.message and f"close it with {quote}" in e.message, e.message
 
 
 @pytest.mark.parametrize("how", ["removed from another", "added to the first"])
@@ -976,6 +981,61 @@ def test_a_ui_key_misspelt_in_every_language_is_one_error_at_its_line(
     assert sorted((x.path, x.line) for x in e.value.errors) == sorted(lines.items())
     assert all(f"did you mean '{key}'? rename it" in x.message for x in e.value.errors)
     assert not [r for r in caplog.records if typo in r.getMessage()], caplog.records
+
+
+def test_a_ui_key_misspelt_in_a_template_names_the_template_s_line(content: Path,
+                                                                   tmp_path: Path) -> None:
+    """`{{ ui.skipp }}` typed in a template: the error, at the [ui] key nothing reads any
+    more, said only "which the templates (skipp) reads; did you mean 'skipp'? rename it",
+    which sends the author to rename a right key after a wrong one. It names the template's
+    line that reads the new key, and says to fix the template there if that is the
+    misspelling."""
+    import shutil
+
+    from sqrtdk.errors import display_path
+    from sqrtdk.web.embed import SLOTS
+    from sqrtdk.web.ui_check import check_ui_strings, template_use
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    files = sorted(templates.glob("*.html"))
+    texts = {f: f.read_text(encoding="utf-8") for f in files}
+
+    def reads(key: str) -> list[Path]:
+        return [f for f in files for _ in re.finditer(rf"\bui\.{key}\b", texts[f])]
+    key = next(k for k in sorted(template_use(templates).keys) if len(reads(k)) == 1
+               and not any(f"ui['{k}']" in t or f'ui["{k}"]' in t for t in texts.values()))
+    path = reads(key)[0]
+    line = edit(path, re.compile(rf"\bui\.{key}\b"), f"ui.{key}x")
+    settings = load_settings(content)
+    with pytest.raises(BuildError) as e:
+        check_ui_strings(load_strings(content, settings.languages), templates, tuple(SLOTS))
+    errors = e.value.errors
+    assert errors and all(f"{display_path(path)}:{line}" in x.message for x in errors), errors
+    assert all(f"'{key}x'" in x.message and "misspel" in x.message for x in errors), errors
+
+
+def test_a_block_tag_never_closed_in_a_template_is_told_at_its_line(tmp_path: Path) -> None:
+    """`{% if … %}` typed in a template without its `{% endif %}`: Jinja stops at the end
+    tag of the block around it ("Encountered unknown tag 'endblock' … The innermost block
+    that needs to be closed is 'if'"), lines below, and the error was told there. It is
+    told at the line of the `{% if %}`, with the `{% endif %}` to write."""
+    import shutil
+
+    from sqrtdk.web.ui_check import template_use
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    path = next(f for f in sorted(templates.glob("*.html"))
+                if re.search(r"{%-? block \w+ -?%}\n", f.read_text(encoding="utf-8"))
+                and "{% endblock" in f.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"{%-? block \w+ -?%}\n", text)
+    assert m
+    path.write_text(text[:m.end()] + "{% if true %}\n" + text[m.end():], encoding="utf-8")
+    line = text[:m.end()].count("\n") + 1
+    with pytest.raises(BuildError) as e:
+        template_use(templates)
+    assert (e.value.path, e.value.line) == (path, line), str(e.value)
+    assert "{% endif %}" in e.value.message, e.value.message
 
 
 @pytest.mark.parametrize(("key", "value"), [

@@ -594,8 +594,17 @@ def render_site(inputs: SiteInputs, env: jinja2.Environment, math: MathRenderer,
               "alternates": alternates,
               "description": " / ".join(a["description"] for a in alternates),
               "html_lang": default["html_lang"], "og": None}
+    # the root page's card: the site's title and both descriptions, the default language's
+    # picture (a link to the bare address is the one most often shared)
+    root_og = {"type": "website", "title": s.title, "description": common["description"],
+               "url": s.base_url, "locale": default["og_locale"],
+               "locale_alternates": [a["og_locale"] for a in alternates if a is not default],
+               "image": f"{s.base_url}figures/card.{default['lang']}.png",
+               "image_alt": default["title"],
+               "image_width": CARD_SIZE[0], "image_height": CARD_SIZE[1]}
     site.files["index.html"] = _render(env, "index.html", {**common, "root": "",
-                                                           "canonical": s.base_url}).encode()
+                                                           "canonical": s.base_url,
+                                                           "og": root_og}).encode()
     base_path = urlsplit(s.base_url).path or "/"
     # its title says what the page is, in every language: not the root page's title alone
     lost = " / ".join(a["not_found_title"] for a in alternates) + f" \u00b7 {s.title}"
@@ -624,7 +633,7 @@ def _printed(inputs: SiteInputs, page: str, rel: str) -> str:
 
 
 def _og(s: Settings, st: Strings, page: Page, alternates: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"title": page.meta["title"], "description": page.meta["description"],
+    return {"type": "article", "title": page.meta["title"], "description": page.meta["description"],
             "locale": st.language["og_locale"], "url": f"{s.base_url}{page.lang}/",
             "locale_alternates": [a["og_locale"] for a in alternates if a["lang"] != page.lang],
             "image": f"{s.base_url}figures/card.{page.lang}.png", "image_alt": page.meta["title"],

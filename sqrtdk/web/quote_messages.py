@@ -311,6 +311,13 @@ def unclosed_tag_message(opener: str, stopped: int, e: jinja2.TemplateSyntaxErro
 
 def unclosed_block_line(env: jinja2.Environment, source: str) -> int:
     """Line of the innermost `{% tag %}` that is never closed (Jinja reports the file's end)."""
+    return unclosed_block(env, source)[1]
+
+
+def unclosed_block(env: jinja2.Environment, source: str) -> tuple[str, int]:
+    """(tag, line) of the innermost `{% tag %}` that is never closed, read with Jinja's
+    lexer (an end tag that closes another is passed over, as Jinja stops there); ("", 0)
+    when every one is closed."""
     stack: list[tuple[str, int]] = []
     expect_name = False
     try:
@@ -327,7 +334,7 @@ def unclosed_block_line(env: jinja2.Environment, source: str) -> int:
                 expect_name = False
     except jinja2.TemplateSyntaxError:
         pass
-    return stack[-1][1] if stack else 0
+    return stack[-1] if stack else ("", 0)
 
 
 _TYPED_NUMBER = re.compile(r"^the number (\S+) is typed into the text")

@@ -25,6 +25,7 @@ from ..log import warn
 from ..markup import markup_told
 from ..settings import FIELDS, PERCENT_D, Strings
 from ..textfiles import TomlFile
+from .quote_messages import unclosed_block
 
 LOGGER = logging.getLogger("sqrtdk.web")
 
@@ -93,10 +94,16 @@ class TemplateUse:
     prefixes: set[str] = field(default_factory=set)
     slotted: set[str] = field(default_factory=set)
     renamed: set[str] = field(default_factory=set)   # '{win}' of replace('{win}', …)
+    # each key's first read, 'templates/article.html:10'
+    where: dict[str, str] = field(default_factory=dict)
 
     def reads(self, key: str) -> bool:
         """Whether a template reads [ui] `key`."""
         return key in self.keys or any(key.startswith(p) for p in self.prefixes)
+
+
+# Jinja's words for the tag left open when it stops at an end tag or the file's end
+_INNERMOST = re.compile(r"innermost block that needs to be closed is '(\w+)'")
 
 
 def template_use(templates_dir: Path) -> TemplateUse:
@@ -109,12 +116,22 @@ def template_use(templates_dir: Path) -> TemplateUse:
             ast = env.parse(source, name=name)
         except jinja2.TemplateSyntaxError as e:    # the first reader of the templates
             what = (e.message or "not a Jinja template").rstrip(".")
+            # a `{% tag %}` never closed: Jinja stops at a later end tag or the file's end,
+            # and names the tag; told at the line that opens it
+            named = _INNERMOST.search(what)
+            tag, opened = unclosed_block(env, source)
+            if named and tag == named[1] and 0 < opened < e.lineno:
+                raise BuildError(templates_dir / name, opened, f"'{{% {tag} %}}' opened on "
+                                 f"this line is never closed (Jinja read on to line "
+                                 f"{e.lineno}: {what}); close it with '{{% end{tag} %}}' "
+                                 "where it should end") from None
             raise BuildError(templates_dir / name, e.lineno, f"{what}; fix the template's "
                              "syntax (Jinja's template designer documentation)") from None
         for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
             key = _ui_key(node)
             if isinstance(key, str):
                 use.keys.add(key)
+                use.where.setdefault(key, f"{display_path(templates_dir / name)}:{node.lineno}")
             elif isinstance(key, tuple):
                 use.prefixes.add(key[0])
         for flt in ast.find_all(nodes.Filter):
@@ -314,9 +331,12 @@ def _check_present(st: Strings, use: TemplateUse) -> None:
         if key not in st.ui:
             typo = next((k for k in st.ui if _misspelt_for(st, use, k) == key), None)
             if typo is not None:    # `batch_redout = …`: at the line the author wrote
+                # (or `ui.skipp` in a template: then it names the template's line too)
+                fix = (f"; or, if {use.where[key]} misspells it, write ui.{typo} there"
+                       if key in use.where and key not in READ_BY_CODE else "")
                 raise BuildError(st.path, st.file.line_of("ui", typo), f"[ui] has "
                                  f"'{typo}', which nothing reads, and no '{key}', which "
-                                 f"{reader} reads; did you mean '{key}'? rename it")
+                                 f"{reader} reads; did you mean '{key}'? rename it{fix}")
             raise BuildError(st.path, st.file.line_of("ui"), f"[ui] has no '{key}', which "
                              f"{reader} reads; add {key} = \"…\" under [ui] in every "
                              "language (" + suggest(key, st.ui, "ui strings") + ")")
@@ -333,7 +353,8 @@ def needed_keys(templates_dir: Path) -> dict[str, str]:
 
 def _needed(use: TemplateUse) -> dict[str, str]:
     """Every [ui] key the templates or the code read, and what reads it."""
-    return {**{k: f"the templates ({k})" for k in sorted(use.keys)}, **READ_BY_CODE}
+    return {**{k: use.where.get(k, f"the templates ({k})") for k in sorted(use.keys)},
+            **READ_BY_CODE}
 
 
 def _misspelt_for(st: Strings, use: TemplateUse, key: str) -> str | None:
