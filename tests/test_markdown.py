@@ -3560,6 +3560,31 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
 
 
+@pytest.mark.parametrize("lang, source, title, box_id", [
+    ("en", '??? note "Why the mean is zero"\n    Let $X$ be a score.\n\n    $$\n    E[X] = 0\n    $$\n',
+     "Why the mean is zero", "why-the-mean-is-zero"),
+    ("en", "!!! tip\n    A line.\n\n    The SD is $\\sqrt{d}$.\n", "Tip", "tip"),
+    ("zh", '???+ note "\u8bc1\u660e"\n    \u8bbe $X$\u3002\n\n    $$\n    E[X] = 0\n    $$\n',
+     "\u8bc1\u660e", "note"),
+], ids=["titled", "kind only", "zh"])
+def test_an_admonition_holding_a_formula_is_told_the_lines_of_its_box(
+        tmp_path: Path, lang: str, source: str, title: str, box_id: str) -> None:
+    """An MkDocs admonition whose indented body holds a formula (OI-wiki writes its proofs
+    so) stops the build, its body being a code block; the error said "write a '/// details
+    | Title' box", its own title and the id left out: followed, the box without an id
+    stopped the next build. It now gives the box's lines, as the admonition's warning does,
+    and those lines, the body unindented, build with no word."""
+    e = error(tmp_path, "Intro.\n\n" + source, lang=lang)
+    assert e.line == BODY_START + 2 and "admonition" in e.message, str(e)
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in e.message, str(e)
+    body = "\n".join(line[4:] if line.startswith("    ") else line
+                     for line in source.split("\n")[1:])
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n{body}\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box, lang=lang)
+    assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
 @pytest.mark.parametrize("text, what", [
     ("这里是==高亮==的词。\n", "highlighting '==…=='"),          # Typora's, after Chinese
     ("这是~删除~的词。\n", "strikethrough '~…~'"),              # GitHub strikes it

@@ -474,7 +474,7 @@ _ADMONITION_LINE = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)"
                               r"(?:[ \t]+[\"\u201c]([^\"\u201c\u201d\n]*)[\"\u201d])?")
 
 
-def _admonition_instead(text: str, unique: Callable[[str], str] = str,
+def admonition_instead(text: str, unique: Callable[[str], str] = str,
                         titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the MkDocs admonition that starts `text`: the lines of a box titled
     as the admonition is (its own quoted title, else its kind's, `box_title`: 'Note' for
@@ -1175,7 +1175,7 @@ class ForeignSyntax(Treeprocessor):
                                    if pattern is ALERT
                                    else _container_instead(rest, self._unique, self.box_titles)
                                    if pattern is CONTAINER
-                                   else _admonition_instead(  # its title's quotes
+                                   else admonition_instead(  # its title's quotes
                                        self.readable(rest.split("\n", 1)[0]),
                                        self._unique, self.box_titles)
                                    if pattern is ADMONITION else instead)
