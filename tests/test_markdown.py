@@ -957,6 +957,28 @@ def test_an_mdbook_directive_as_the_code_of_a_fence_warns_at_its_line(tmp_path: 
     assert len(got) == 1 and f"index.md:{BODY_START + 3}:" in got[0], warned
 
 
+@pytest.mark.parametrize("fence, line", [
+    ('```cpp\n--8<-- "docs/code/scale.cpp"\n```', 3),
+    ("```python\n# the helper:\n--8<-- 'snippets/softmax.py'\n```", 4),
+    ("```text\n--8<--\nnotes/a.txt\n--8<--\n```", 3),
+])
+def test_a_snippets_line_as_the_code_of_a_fence_warns_at_its_line(tmp_path: Path, fence: str,
+                                                                  line: int) -> None:
+    """OI-wiki's listings are fences holding pymdown's Snippets line, `--8<-- "path"`, which
+    MkDocs replaces with that file's lines, inside a fence too: here and on GitHub the line
+    itself was published as the code, with no word (told only outside a fence)."""
+    with captured() as warned:
+        html(tmp_path, "The program:\n\n" + fence + "\n\nEnd.\n")
+    got = [w for w in warned if "Snippets" in w]
+    assert got and f"index.md:{BODY_START + line}:" in got[0], warned
+
+
+def test_scissors_and_arrows_in_code_are_no_snippets_line(tmp_path: Path) -> None:
+    with captured() as warned:
+        html(tmp_path, "Code:\n\n```text\n-- >8 --\nx --8<y\n--8<--x\n```\n")
+    assert not [w for w in warned if "Snippets" in w], warned
+
+
 def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
         tmp_path: Path) -> None:
     with captured() as warned:
