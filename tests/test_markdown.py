@@ -3582,6 +3582,37 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
 
 
+@pytest.mark.parametrize("opening, advice", [
+    ("::: {.column-page}", "remove the container's ':::' lines"),
+    ("::: {.column-margin}", "remove the container's ':::' lines"),
+    ("::: {layout-ncol=2}", "remove the container's ':::' lines"),
+    ("::: columns", "remove the container's ':::' lines"),
+    ("::: {.panel-tabset}", "each under its own heading"),
+    ("::: {.content-hidden}", "remove the container's lines and the text between them"),
+])
+def test_a_quarto_layout_div_is_not_told_to_become_a_box(tmp_path: Path, opening: str,
+                                                        advice: str) -> None:
+    """Quarto's divs that lay a passage out (a wide column, two columns, tabs) or hide it
+    were told, as a callout is, to become a collapsible box titled by their class
+    ('/// details | Column page'): a box the author never meant. They are now told to go
+    (their text kept, or not where Quarto hides it), their closing ':::' too; a callout's
+    closing line is still told to become '///'."""
+    source = (f"Intro.\n\n{opening}\n\nThe wide passage.\n\n:::\n\n::: {{.callout-tip}}\n\n"
+              "A tip.\n\n:::\n")
+    with captured() as warned:
+        html(tmp_path, source)
+    told = [w for w in warned if "container" in w]
+    assert len(told) == 4, warned
+    assert f"index.md:{BODY_START + 2}:" in told[0] and advice in told[0], told[0]
+    assert "/// details" not in told[0].split("write", 1)[1].split("box (", 1)[0], told[0]
+    assert f"index.md:{BODY_START + 6}:" in told[1] and "remove it" in told[1], told[1]
+    assert "'///' in its place" in told[3], told[3]
+    kept = "" if "hidden" in opening else "The wide passage.\n\n"
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{kept}End.\n")
+    assert warned == [], warned
+
+
 @pytest.mark.parametrize("lang, source, title, box_id", [
     ("en", '??? note "Why the mean is zero"\n    Let $X$ be a score.\n\n    $$\n    E[X] = 0\n    $$\n',
      "Why the mean is zero", "why-the-mean-is-zero"),

@@ -430,6 +430,9 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
                 "in place of the container's lines, its caption in the quotes")
     words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
     kind = (bare or next((w.lstrip(".") for w in words), "")).lower()
+    layout = _layout_instead(kind)
+    if layout:
+        return layout
     kind = re.sub(r"^callout-", "", kind) or "note"
     titled = re.search(r'title="([^"]*)"', braced)
     title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
@@ -438,6 +441,56 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
             "in place of its closing ':::'")
+
+
+# Quarto's (Pandoc's) divs that lay a passage out rather than set it apart (`::: {.column-page}`,
+# `::: {.columns}`, `::: {layout-ncol=2}`, reveal.js' `::: {.incremental}`), its tab set
+# (`::: {.panel-tabset}`) and those it never shows on a page (`::: {.content-hidden}`, speaker
+# notes `::: {.notes}`): no box of the author's
+_LAYOUT_DIV = re.compile(r"columns?|column-[\w-]+|layout(?:-\w+)?(?:=.*)?|center|fragment|"
+                         r"(?:non)?incremental|smaller|r-[\w-]+|panel-(?:input|fill|center|"
+                         r"sidebar)|content-visible(?:[ \t].*)?|nostretch")
+_HIDDEN_DIV = re.compile(r"content-hidden(?:[ \t].*)?|hidden|notes")
+
+
+def _layout_instead(kind: str) -> str:
+    """What to write for a `:::` container of Quarto's (Pandoc's) whose class `kind` is no
+    box ('column-page', 'panel-tabset', 'notes'); '' for a box's kind ('tip',
+    'callout-note')."""
+    if kind == "panel-tabset":
+        return ("the variants one after another, each under its own heading or in a box "
+                "('/// details | Title', '    attrs: {id: …}', its text, '///'), without the "
+                "container's ':::' lines (Quarto's tab set, which this page does not make)")
+    if _HIDDEN_DIV.fullmatch(kind):
+        return (f"nothing: remove the container's lines and the text between them (Quarto "
+                f"never shows a '.{kind}' passage on a page, and this one would be shown)")
+    if _LAYOUT_DIV.fullmatch(kind):
+        return (f"its text alone: remove the container's ':::' lines, this one and its closing "
+                f"one (Quarto's (Pandoc's) layout '{kind}', which this page does not make: it "
+                "lays out every passage itself)")
+    return ""
+
+
+def _container_closed(lines: list[str], line: int) -> str:
+    """The opening line of the `:::` container that the closing ':::' at `line` (1-based)
+    closes ('' when none is open), each container closed by the nearest closing line below
+    it, a fence's lines skipped."""
+    opened: list[str] = []
+    fence = ""
+    for text in lines[:line - 1]:
+        bare = text.strip(" \t>")
+        if fence:
+            if bare.startswith(fence) and not bare.lstrip(fence[0]).strip():
+                fence = ""
+            continue
+        if bare.startswith(("```", "~~~")):
+            fence = bare[:3]
+        elif _CLOSING_COLONS.fullmatch(bare):
+            if opened:
+                opened.pop()
+        elif CONTAINER.match(bare):
+            opened.append(bare)
+    return opened[-1] if opened else ""
 
 
 def _words_of(block: etree.Element) -> str:
@@ -1165,8 +1218,18 @@ class ForeignSyntax(Treeprocessor):
                             # a container's closing line, a paragraph of its own after a
                             # blank line (Docusaurus writes them so): no box of its own,
                             # which its opening line was told (it was told to make one)
+                            opening = _container_closed(
+                                self.text().split("\n"), self.positions.at(el, slot, span[0])
+                                or self.positions.floor(block))
+                            m = _CONTAINER_LINE.match(opening)
+                            kind = (m.group(2) or next(
+                                (w.lstrip(".") for w in (m.group(1) or "").split()
+                                 if not w.startswith(("#", "title="))), "")).lower() if m \
+                                else ""
                             self._warn(block, (own, el, slot), span,
                                        "the closing line ':::' of a ':::' container",
+                                       f"nothing: remove it, as its opening line '{opening}' "
+                                       "is told" if _layout_instead(kind) else
                                        "'///' in its place, the end of the box its opening "
                                        "line is told to become")
                             continue
