@@ -3582,6 +3582,32 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
 
 
+@pytest.mark.parametrize("text, named", [
+    ("The query is $W_Q dot E_i$ here.", "'\\cdot' for 'dot'"),             # Typst's
+    ("GPT-3 uses $128 times 12288$ weights.", "'\\times' for 'times'"),
+    ("The embedding $E_i^->$ moves.", "'\\vec{x}' for 'x^->'"),
+    ("The shift $Delta E$ is added.", "'\\Delta' for 'Delta'"),
+    ("Noise $epsilon_i$ per sample.", "'\\epsilon' for 'epsilon'"),      # a lost backslash
+    ("Scale:\n\n$$\nsqrt(d_k)\n$$\n", "'\\sqrt{…}' for 'sqrt'"),
+])
+def test_a_symbol_written_by_its_name_in_a_formula_warns_at_its_line(
+        tmp_path: Path, text: str, named: str) -> None:
+    """Notes written with Typst's (or AsciiMath's) math inside '$' ('$W_Q dot E_i$',
+    '$E_i^->$'), or TeX's '\\epsilon' whose backslash was lost, were typeset by KaTeX as
+    italic letters, 'd o t' a product of three variables, here and on GitHub, with no word;
+    each such name is now told at the formula's line with the TeX to write; the names in
+    text, in a longer word or after a backslash around it are not."""
+    quiet = ("Intro: $\\alpha + \\beta$, $\\text{alpha}$, $\\operatorname{delta}(x)$, "
+             "$\\dot{x} \\times y$, $\\Delta t$, $betas$, $d_{model}$, $\\mathrm{softmax}(x)$, "
+             "$\\varepsilon$, $x \\to y$.\n\n")
+    with captured() as warned:
+        html(tmp_path, quiet + text)
+    got = [w for w in warned if "by its name without a backslash" in w]
+    line = BODY_START + 2 + (3 if "$$" in text else 0)      # a display formula's TeX line
+    assert len(got) == 1 and f"index.md:{line}:" in got[0], warned
+    assert named in got[0], got[0]
+
+
 @pytest.mark.parametrize("opening, advice", [
     ("::: {.column-page}", "remove the container's ':::' lines"),
     ("::: {.column-margin}", "remove the container's ':::' lines"),
