@@ -957,6 +957,26 @@ def test_an_mdbook_directive_as_the_code_of_a_fence_warns_at_its_line(tmp_path: 
     assert len(got) == 1 and f"index.md:{BODY_START + 3}:" in got[0], warned
 
 
+@pytest.mark.parametrize("line, what", [
+    ("@[code](../snippets/scale.py)", "including a file"),
+    ("@[code{2-3} python](../snippets/scale.py)", "including a file"),
+    ("@[include](./part.md)", "including a file"),
+    ("@[youtube](abcdefghijk)", "video embed"),
+])
+def test_a_markdown_it_plugin_s_embed_warns_at_its_line(tmp_path: Path, line: str,
+                                                       what: str) -> None:
+    """VuePress' and VitePress' code import '@[code](path)' (and markdown-it's include and
+    video embeds) was published as '@' and a link to the file, here and on GitHub, with no
+    word; it is now a warning at its line. An '@' before an ordinary link, or a link whose
+    text is 'code' with no '@', stays quiet."""
+    quiet = "Mail me @[home](https://example.org/) or see [code](x.py).\n\n"
+    with captured() as warned:
+        html(tmp_path, quiet + line + "\n")
+    got = [w for w in warned if "markdown-it plugin" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}:" in got[0] and what in got[0], \
+        warned
+
+
 @pytest.mark.parametrize("fence, line", [
     ('```cpp\n--8<-- "docs/code/scale.cpp"\n```', 3),
     ("```python\n# the helper:\n--8<-- 'snippets/softmax.py'\n```", 4),

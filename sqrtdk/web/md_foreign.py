@@ -493,6 +493,12 @@ def _container_closed(lines: list[str], line: int) -> str:
     return opened[-1] if opened else ""
 
 
+# the text of a markdown-it plugin's embed, `@[code](…)`, `@[code{2-3} python](…)`,
+# `@[include](…)`, `@[youtube](…)` (markdown-it-video's `vimeo`, `bilibili`, …)
+_PLUGIN_EMBED = re.compile(r"(code|include|youtube|vimeo|vine|prezi|osf|bilibili|video)"
+                           r"(?:\{[^{}]*\})?(?:[ \t]+[\w.+#-]+)?", re.I)
+
+
 def _words_of(block: etree.Element) -> str:
     """The text of `block` with its inline children's words (a code span's in its backticks,
     the other markup's without its marks), as a title to tell."""
@@ -1302,10 +1308,39 @@ class ForeignSyntax(Treeprocessor):
         self._literal_markers(elements)
         self._word_lists(by_tag.get("p", []))
         self._docsify_titles(elements)
+        self._plugin_embeds(elements)
 
     def _unique(self, slug: str) -> str:
         """`slug`, or `slug-2`, `slug-3`, … where the page or an earlier advice has it."""
         return unique_id(slug, self._ids)
+
+    def _plugin_embeds(self, elements: list[etree.Element]) -> None:
+        """A link right after '@' whose text names a markdown-it plugin's embed: VuePress'
+        and VitePress' code import `@[code](../snippets/a.py)`, `@[code{2-3} python](…)`,
+        an include `@[include](part.md)`, a video `@[youtube](id)` (markdown-it-video): here
+        and on GitHub an '@' and a link to the file (or to a page named by the video's id),
+        the file never read; a warning at its line."""
+        for block in elements:
+            if block.tag not in _TEXT_BLOCKS:
+                continue
+            before = block.text or ""
+            for el in block.iter():
+                if el is block:
+                    continue
+                m = _PLUGIN_EMBED.fullmatch("".join(el.itertext()))
+                if el.tag == "a" and before.endswith("@") and m:
+                    line = line_of(self.text(), re.compile(
+                        r"@\[" + re.escape(m.group(0)) + r"\]\("),
+                        start=self.positions.floor(block) or 1) or self.positions.line(block)
+                    video = m.group(1).lower() not in ("code", "include")
+                    warn(LOGGER, self.source, line,
+                         f"'@[{m.group(0)}](…)' is a markdown-it plugin's "
+                         f"{'video embed' if video else 'line including a file'} (VuePress', "
+                         "VitePress'), which this Markdown (and GitHub) shows as '@' and a "
+                         "link" + ("; write a link in a sentence, [its title](address)" if video
+                                   else ", the file never read; write what the file holds, "
+                                   "code in a fenced block"))
+                before = el.tail or ""
 
     def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,
