@@ -3635,6 +3635,10 @@ def test_a_symbol_written_by_its_name_in_a_formula_warns_at_its_line(
     ("::: columns", "remove the container's ':::' lines"),
     ("::: {.panel-tabset}", "each under its own heading"),
     ("::: {.content-hidden}", "remove the container's lines and the text between them"),
+    ("::: code-group", "each under its own heading"),                  # VitePress'
+    ("::: tabs", "each under its own heading"),                        # VuePress' theme's
+    ("::: v-pre", "remove the container's ':::' lines"),
+    ("::: right", "remove the container's ':::' lines"),
 ])
 def test_a_quarto_layout_div_is_not_told_to_become_a_box(tmp_path: Path, opening: str,
                                                         advice: str) -> None:

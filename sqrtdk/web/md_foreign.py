@@ -449,25 +449,31 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
 # notes `::: {.notes}`): no box of the author's
 _LAYOUT_DIV = re.compile(r"columns?|column-[\w-]+|layout(?:-\w+)?(?:=.*)?|center|fragment|"
                          r"(?:non)?incremental|smaller|r-[\w-]+|panel-(?:input|fill|center|"
-                         r"sidebar)|content-visible(?:[ \t].*)?|nostretch")
+                         r"sidebar)|content-visible(?:[ \t].*)?|nostretch|"
+                         # VuePress' (its theme hope's) alignment, Vue's and VitePress'
+                         # passages kept from interpolation and from the theme's styles
+                         r"left|right|justify|v-pre|raw")
+# a set of tabs: Quarto's, VitePress' group of code blocks, VuePress' (theme hope's) tabs
+_TABS_DIV = re.compile(r"panel-tabset|code-group|(?:code-)?tabs(?:#[\w-]+)?")
 _HIDDEN_DIV = re.compile(r"content-hidden(?:[ \t].*)?|hidden|notes")
 
 
 def _layout_instead(kind: str) -> str:
-    """What to write for a `:::` container of Quarto's (Pandoc's) whose class `kind` is no
-    box ('column-page', 'panel-tabset', 'notes'); '' for a box's kind ('tip',
-    'callout-note')."""
-    if kind == "panel-tabset":
+    """What to write for a `:::` container whose class `kind` is no box: Quarto's (Pandoc's)
+    'column-page', 'panel-tabset', 'notes', VitePress' 'code-group', VuePress' 'right'; ''
+    for a box's kind ('tip', 'callout-note', 'details')."""
+    if _TABS_DIV.fullmatch(kind):
         return ("the variants one after another, each under its own heading or in a box "
                 "('/// details | Title', '    attrs: {id: …}', its text, '///'), without the "
-                "container's ':::' lines (Quarto's tab set, which this page does not make)")
+                f"container's ':::' lines (a set of tabs, '{kind}', which this page does not "
+                "make)")
     if _HIDDEN_DIV.fullmatch(kind):
         return (f"nothing: remove the container's lines and the text between them (Quarto "
                 f"never shows a '.{kind}' passage on a page, and this one would be shown)")
     if _LAYOUT_DIV.fullmatch(kind):
         return (f"its text alone: remove the container's ':::' lines, this one and its closing "
-                f"one (Quarto's (Pandoc's) layout '{kind}', which this page does not make: it "
-                "lays out every passage itself)")
+                f"one (a layout of Quarto's, Pandoc's or VuePress', '{kind}', which this page "
+                "does not make: it lays out every passage itself)")
     return ""
 
 
