@@ -255,8 +255,9 @@ class InlineScanner:
         self._knitr_in_tex(tex, tex_line or line)
         if not self._doubled_in_tex(tex, display, tex_line or line) and not escapes_told:
             self._escaped_subscript(tex, display, tex_line or line)
+        # (a symbol's name, Typst's '$128 times 12288$', is told as one: `_bare_symbols`)
         if not display and _PRICE_TEXT.fullmatch(tex) and \
-                (word := _PRICE_WORD.search(tex)):
+                (word := _PRICE_WORD.search(tex)) and not _BARE_SYMBOL.search(tex):
             warn(LOGGER, self.path, tex_line or line,
                  f"formula '${_shown(tex)}$' starts with a number and holds the word "
                  f"'{word.group(1)}', which reads as two dollar signs of prices ('US$20, or "
