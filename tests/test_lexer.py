@@ -109,8 +109,11 @@ def test_two_prices_read_as_one_formula_warn_at_the_line(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["$2 x + 1$", "$10^3$", "$3 \\text{ or } 4$", "$x or y$",
                                   "$1, 2, \\dots, n$", "$2k$",
-                                  "$1/{{ rulers.positions | grouped }}$", "$2 x_i$"])
+                                  "$1/{{ rulers.positions | grouped }}$", "$2 x_i$",
+                                  "$128 times 12288$", "$3 dot 4$"])
 def test_a_formula_of_a_number_and_tex_is_no_price(text: str) -> None:
+    """('$128 times 12288$', Typst's product in a study note, was told as two prices'
+    dollar signs; it is a symbol written by its name, told as that.)"""
     from sqrtdk.log import captured
     with captured() as warned:
         mask(P, text + "\n")

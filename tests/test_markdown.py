@@ -957,6 +957,44 @@ def test_an_mdbook_directive_as_the_code_of_a_fence_warns_at_its_line(tmp_path: 
     assert len(got) == 1 and f"index.md:{BODY_START + 3}:" in got[0], warned
 
 
+@pytest.mark.parametrize("line, what", [
+    ("@[code](../snippets/scale.py)", "including a file"),
+    ("@[code{2-3} python](../snippets/scale.py)", "including a file"),
+    ("@[include](./part.md)", "including a file"),
+    ("@[youtube](abcdefghijk)", "video embed"),
+])
+def test_a_markdown_it_plugin_s_embed_warns_at_its_line(tmp_path: Path, line: str,
+                                                       what: str) -> None:
+    """VuePress' and VitePress' code import '@[code](path)' (and markdown-it's include and
+    video embeds) was published as '@' and a link to the file, here and on GitHub, with no
+    word; it is now a warning at its line. An '@' before an ordinary link, or a link whose
+    text is 'code' with no '@', stays quiet."""
+    quiet = "Mail me @[home](https://example.org/) or see [code](x.py).\n\n"
+    with captured() as warned:
+        html(tmp_path, quiet + line + "\n")
+    got = [w for w in warned if "markdown-it plugin" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}:" in got[0] and what in got[0], \
+        warned
+
+
+@pytest.mark.parametrize("fence, line", [
+    ('```cpp\n--8<-- "docs/code/scale.cpp"\n```', 3),
+    ("```python\n# the helper:\n--8<-- 'snippets/softmax.py'\n```", 4),
+    ("```text\n--8<--\nnotes/a.txt\n--8<--\n```", 3),
+])
+def test_a_snippets_line_as_the_code_of_a_fence_warns_at_its_line(tmp_path: Path, fence: str,
+                                                                  line: int) -> None:
+    """OI-wiki's listings are fences holding pymdown's Snippets line, `--8<-- "path"`, which
+    MkDocs replaces with that file's lines, inside a fence too: here and on GitHub the line
+    itself was published as the code, with no word (told only outside a fence); scissors
+    and arrows in code above it are no such line."""
+    quiet = "Scissors:\n\n```text\n-- >8 --\nx --8<y\n--8<--x\n```\n\n"      # 8 lines
+    with captured() as warned:
+        html(tmp_path, quiet + "The program:\n\n" + fence + "\n\nEnd.\n")
+    got = [w for w in warned if "Snippets" in w]
+    assert got and f"index.md:{BODY_START + 8 + line}:" in got[0], warned
+
+
 def test_a_quote_starting_with_an_exclamation_mark_after_a_space_is_no_spoiler(
         tmp_path: Path) -> None:
     with captured() as warned:
@@ -3557,6 +3595,92 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
            "Scale by the root of the width.\n///\n")
     with captured() as warned:
         made = html(tmp_path, box)
+    assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
+
+
+@pytest.mark.parametrize("text, named", [
+    ("The query is $W_Q dot E_i$ here.", "'\\cdot' for 'dot'"),             # Typst's
+    ("GPT-3 uses $128 times 12288$ weights.", "'\\times' for 'times'"),
+    ("The embedding $E_i^->$ moves.", "'\\vec{x}' for 'x^->'"),
+    ("The shift $Delta E$ is added.", "'\\Delta' for 'Delta'"),
+    ("Noise $epsilon_i$ per sample.", "'\\epsilon' for 'epsilon'"),      # a lost backslash
+    ("Scale:\n\n$$\nsqrt(d_k)\n$$\n", "'\\sqrt{…}' for 'sqrt'"),
+])
+def test_a_symbol_written_by_its_name_in_a_formula_warns_at_its_line(
+        tmp_path: Path, text: str, named: str) -> None:
+    """Notes written with Typst's (or AsciiMath's) math inside '$' ('$W_Q dot E_i$',
+    '$E_i^->$'), or TeX's '\\epsilon' whose backslash was lost, were typeset by KaTeX as
+    italic letters, 'd o t' a product of three variables, here and on GitHub, with no word;
+    each such name is now told at the formula's line with the TeX to write; the names in
+    text, in a longer word or after a backslash around it are not."""
+    quiet = ("Intro: $\\alpha + \\beta$, $\\text{alpha}$, $\\operatorname{delta}(x)$, "
+             "$\\dot{x} \\times y$, $\\Delta t$, $betas$, $d_{model}$, $\\mathrm{softmax}(x)$, "
+             "$\\varepsilon$, $x \\to y$.\n\n")
+    with captured() as warned:
+        html(tmp_path, quiet + text)
+    got = [w for w in warned if "by its name without a backslash" in w]
+    line = BODY_START + 2 + (3 if "$$" in text else 0)      # a display formula's TeX line
+    assert len(got) == 1 and f"index.md:{line}:" in got[0], warned
+    assert named in got[0], got[0]
+
+
+@pytest.mark.parametrize("opening, advice", [
+    ("::: {.column-page}", "remove the container's ':::' lines"),
+    ("::: {.column-margin}", "remove the container's ':::' lines"),
+    ("::: {layout-ncol=2}", "remove the container's ':::' lines"),
+    ("::: columns", "remove the container's ':::' lines"),
+    ("::: {.panel-tabset}", "each under its own heading"),
+    ("::: {.content-hidden}", "remove the container's lines and the text between them"),
+    ("::: code-group", "each under its own heading"),                  # VitePress'
+    ("::: tabs", "each under its own heading"),                        # VuePress' theme's
+    ("::: v-pre", "remove the container's ':::' lines"),
+    ("::: right", "remove the container's ':::' lines"),
+])
+def test_a_quarto_layout_div_is_not_told_to_become_a_box(tmp_path: Path, opening: str,
+                                                        advice: str) -> None:
+    """Quarto's divs that lay a passage out (a wide column, two columns, tabs) or hide it
+    were told, as a callout is, to become a collapsible box titled by their class
+    ('/// details | Column page'): a box the author never meant. They are now told to go
+    (their text kept, or not where Quarto hides it), their closing ':::' too; a callout's
+    closing line is still told to become '///'."""
+    source = (f"Intro.\n\n{opening}\n\nThe wide passage.\n\n:::\n\n::: {{.callout-tip}}\n\n"
+              "A tip.\n\n:::\n")
+    with captured() as warned:
+        html(tmp_path, source)
+    told = [w for w in warned if "container" in w]
+    assert len(told) == 4, warned
+    assert f"index.md:{BODY_START + 2}:" in told[0] and advice in told[0], told[0]
+    assert "/// details" not in told[0].split("write", 1)[1].split("box (", 1)[0], told[0]
+    assert f"index.md:{BODY_START + 6}:" in told[1] and "remove it" in told[1], told[1]
+    assert "'///' in its place" in told[3], told[3]
+    kept = "" if "hidden" in opening else "The wide passage.\n\n"
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{kept}End.\n")
+    assert warned == [], warned
+
+
+@pytest.mark.parametrize("lang, source, title, box_id", [
+    ("en", '??? note "Why the mean is zero"\n    Let $X$ be a score.\n\n    $$\n    E[X] = 0\n    $$\n',
+     "Why the mean is zero", "why-the-mean-is-zero"),
+    ("en", "!!! tip\n    A line.\n\n    The SD is $\\sqrt{d}$.\n", "Tip", "tip"),
+    ("zh", '???+ note "\u8bc1\u660e"\n    \u8bbe $X$\u3002\n\n    $$\n    E[X] = 0\n    $$\n',
+     "\u8bc1\u660e", "note"),
+], ids=["titled", "kind only", "zh"])
+def test_an_admonition_holding_a_formula_is_told_the_lines_of_its_box(
+        tmp_path: Path, lang: str, source: str, title: str, box_id: str) -> None:
+    """An MkDocs admonition whose indented body holds a formula (OI-wiki writes its proofs
+    so) stops the build, its body being a code block; the error said "write a '/// details
+    | Title' box", its own title and the id left out: followed, the box without an id
+    stopped the next build. It now gives the box's lines, as the admonition's warning does,
+    and those lines, the body unindented, build with no word."""
+    e = error(tmp_path, "Intro.\n\n" + source, lang=lang)
+    assert e.line == BODY_START + 2 and "admonition" in e.message, str(e)
+    assert f"'/// details | {title}', '    attrs: {{id: {box_id}}}'" in e.message, str(e)
+    body = "\n".join(line[4:] if line.startswith("    ") else line
+                     for line in source.split("\n")[1:])
+    box = (f"Intro.\n\n/// details | {title}\n    attrs: {{id: {box_id}}}\n\n{body}\n///\n")
+    with captured() as warned:
+        made = html(tmp_path, box, lang=lang)
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
 
 

@@ -274,7 +274,7 @@ class ArticleExtension(Extension):
         tp.register(RawHtmlGuard(md, self.positions, lambda: text.lines), "sqrtdk-raw-html",
                     2.2)
         tp.register(MathInRawHtml(md, lambda: text.lines, p.formulas, p.readable,
-                                  lambda: self.blocks.raw_html.entries),
+                                  lambda: self.blocks.raw_html.entries, p.box_titles),
                     "sqrtdk-raw-math", 2.15)
         tp.register(LeftoverCheck(md, self.positions), "sqrtdk-leftovers", 2.1)
         tp.register(AmbiguousAddresses(md, p.magiclink.link_pattern, p.source,

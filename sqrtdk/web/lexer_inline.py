@@ -255,8 +255,9 @@ class InlineScanner:
         self._knitr_in_tex(tex, tex_line or line)
         if not self._doubled_in_tex(tex, display, tex_line or line) and not escapes_told:
             self._escaped_subscript(tex, display, tex_line or line)
+        # (a symbol's name, Typst's '$128 times 12288$', is told as one: `_bare_symbols`)
         if not display and _PRICE_TEXT.fullmatch(tex) and \
-                (word := _PRICE_WORD.search(tex)):
+                (word := _PRICE_WORD.search(tex)) and not _BARE_SYMBOL.search(tex):
             warn(LOGGER, self.path, tex_line or line,
                  f"formula '${_shown(tex)}$' starts with a number and holds the word "
                  f"'{word.group(1)}', which reads as two dollar signs of prices ('US$20, or "
@@ -269,9 +270,34 @@ class InlineScanner:
                  "variable in italics, the words run together without their spaces; if it "
                  "is text, write it as text, without the formula's delimiters; a word a "
                  "formula needs goes in \\text{…}")
+        self._bare_symbols(tex, display, tex_line or line)
         index = len(self.masked.formulas)
         self.masked.formulas.append(RawFormula(index, tex, display, line, tex_line))
         return (display_math if display else inline_math)(index)
+
+    def _bare_symbols(self, tex: str, display: bool, line: int) -> None:
+        """A symbol's name without its backslash in a formula (Typst's or AsciiMath's math,
+        `$W_Q dot E_i$`, `$a times b$`, `$Delta E$`, Typst's vector `$E^->$`, or TeX's
+        `\\alpha` with its backslash lost): KaTeX typesets each letter as a variable in
+        italics, here and on GitHub; a warning at the formula's line naming each one (a
+        word in `\\text{…}`, a label's or a color's name, stays)."""
+        skipped = [*_text_arguments(tex), *(m.span() for m in _NAME_ARGUMENT.finditer(tex))]
+        found: list[str] = []
+        for m in _BARE_SYMBOL.finditer(tex):
+            if m.group(0) not in found and \
+                    not any(a <= m.start() < b for a, b in skipped):
+                found.append(m.group(0))
+        if not found:
+            return
+        meant = ", ".join("'\\vec{x}' for 'x^->'" if w == "^->" else
+                          f"'{_BARE_MEANT.get(w, chr(92) + w)}' for '{w}'" for w in found)
+        written = f"'${_shown(tex)}$'" if not display else \
+            f"'{_shown(' '.join(tex.split()))}'"
+        warn(LOGGER, self.path, line,
+             f"{'display ' if display else ''}formula {written} writes a symbol by its name "
+             "without a backslash, as Typst's or AsciiMath's math does (or TeX's, its "
+             "backslash lost), which KaTeX typesets as letters in italics, each a variable "
+             f"(GitHub too): write {meant}")
 
     def _escaped_subscript(self, tex: str, display: bool, first: int) -> None:
         """A subscript's '_' escaped for Markdown in a formula's TeX (which starts at line
@@ -883,6 +909,23 @@ _PRICE_TEXT = re.compile(r"\d[\w\s.,;:!?'()%\u2013-]*")
 
 # a word of prose in a formula: letters only, with the punctuation a sentence puts after it
 _PROSE_WORD = re.compile(r"[^\W\d_]+[,.;:!?]?")
+# a symbol's name with no backslash before it: Typst's and AsciiMath's math name symbols so
+# (`dot`, `times`, `Delta`, `infinity`), and TeX's `\alpha` with its backslash lost reads
+# alike; Typst's vector arrow `E^->` too. Names of two letters (`pi`, `mu`, `in`) and those
+# a variable is called (`sum`, `int`, `log`) are left out
+_BARE_SYMBOL = re.compile(
+    r"(?<![\\A-Za-z0-9])(?:alpha|beta|gamma|Gamma|delta|Delta|epsilon|varepsilon|zeta|eta|"
+    r"theta|Theta|iota|kappa|lambda|Lambda|rho|sigma|Sigma|tau|upsilon|phi|Phi|varphi|chi|"
+    r"psi|Psi|omega|Omega|cdot|dot|times|sqrt|frac|infty|infinity|partial|nabla|approx|"
+    r"leq|geq|neq)(?![A-Za-z])|\^->")
+# what each is in TeX, where its name differs
+_BARE_MEANT = {"dot": "\\cdot", "infinity": "\\infty", "sqrt": "\\sqrt{…}",
+               "frac": "\\frac{…}{…}"}
+# a command's argument that names something (a label, a color, an environment): no math
+_NAME_ARGUMENT = re.compile(r"\\(?:label|ref|eqref|tag\*?|href|url|begin|end|color|"
+                            r"textcolor|colorbox|html[A-Za-z]+)\s*\{[^{}]*\}"
+                            # and a quote of the results, `{{ fit.scale_sqrt | fixed(2) }}`
+                            r"|\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
 def prose_only(tex: str) -> bool:

@@ -689,6 +689,11 @@ class BlockStructure(Treeprocessor):
                                "directive (the Rust book's), which this page does not run: "
                                "it shows the directive itself as the code, as GitHub does; "
                                "write the lines it names in its place")
+                elif _SNIPPET_CODE.match(code):
+                    self._warn(line + 1 + k, "'--8<--' in code is a line of pymdown's "
+                               "Snippets (MkDocs', OI-wiki's listings), which this page does "
+                               "not run: it shows the line itself as the code, as GitHub "
+                               "does; write the lines of the file it names in its place")
 
     def _references(self, root: etree.Element) -> None:
         """`[text][ref]` without a `[ref]: address` line is published as typed. Only
@@ -1392,6 +1397,9 @@ def _line_from(lines: _Lines, start: int, text: str, nth: int | None = None,
 
 # mdBook's directive standing for a file's lines, `{{#rustdoc_include ../listing/main.rs:here}}`
 _MDBOOK_CODE = re.compile(r"[ \t]*\{\{\s*#(include|rustdoc_include|playground|playpen)\b")
+# pymdown's Snippets line standing for a file's lines, `--8<-- "docs/code/fft.cpp"`, or the
+# line opening and closing a list of such files (its block form): read inside a fence too
+_SNIPPET_CODE = re.compile(r"[ \t]*-{1,2}8<-{1,2}(?:[ \t]+\S|[ \t]*$)")
 
 
 # the start of Pandoc's and Quarto's table caption (`: Scores`, `Table: Scores`)

@@ -430,6 +430,9 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
                 "in place of the container's lines, its caption in the quotes")
     words = [w for w in re.split(r"[\s]+", braced) if w and not w.startswith(("#", "title="))]
     kind = (bare or next((w.lstrip(".") for w in words), "")).lower()
+    layout = _layout_instead(kind)
+    if layout:
+        return layout
     kind = re.sub(r"^callout-", "", kind) or "note"
     titled = re.search(r'title="([^"]*)"', braced)
     title = (titled.group(1) if titled else bracketed or own).strip().strip('"') or \
@@ -438,6 +441,68 @@ def _container_instead(text: str, unique: Callable[[str], str] = str,
     return (f"a box in its place, these lines: '/// details | {title}', "
             f"'    attrs: {{id: {slug}}}', a blank line, the container's text, then '///' "
             "in place of its closing ':::'")
+
+
+# Quarto's (Pandoc's) divs that lay a passage out rather than set it apart (`::: {.column-page}`,
+# `::: {.columns}`, `::: {layout-ncol=2}`, reveal.js' `::: {.incremental}`), its tab set
+# (`::: {.panel-tabset}`) and those it never shows on a page (`::: {.content-hidden}`, speaker
+# notes `::: {.notes}`): no box of the author's
+_LAYOUT_DIV = re.compile(r"columns?|column-[\w-]+|layout(?:-\w+)?(?:=.*)?|center|fragment|"
+                         r"(?:non)?incremental|smaller|r-[\w-]+|panel-(?:input|fill|center|"
+                         r"sidebar)|content-visible(?:[ \t].*)?|nostretch|"
+                         # VuePress' (its theme hope's) alignment, Vue's and VitePress'
+                         # passages kept from interpolation and from the theme's styles
+                         r"left|right|justify|v-pre|raw")
+# a set of tabs: Quarto's, VitePress' group of code blocks, VuePress' (theme hope's) tabs
+_TABS_DIV = re.compile(r"panel-tabset|code-group|(?:code-)?tabs(?:#[\w-]+)?")
+_HIDDEN_DIV = re.compile(r"content-hidden(?:[ \t].*)?|hidden|notes")
+
+
+def _layout_instead(kind: str) -> str:
+    """What to write for a `:::` container whose class `kind` is no box: Quarto's (Pandoc's)
+    'column-page', 'panel-tabset', 'notes', VitePress' 'code-group', VuePress' 'right'; ''
+    for a box's kind ('tip', 'callout-note', 'details')."""
+    if _TABS_DIV.fullmatch(kind):
+        return ("the variants one after another, each under its own heading or in a box "
+                "('/// details | Title', '    attrs: {id: …}', its text, '///'), without the "
+                f"container's ':::' lines (a set of tabs, '{kind}', which this page does not "
+                "make)")
+    if _HIDDEN_DIV.fullmatch(kind):
+        return (f"nothing: remove the container's lines and the text between them (Quarto "
+                f"never shows a '.{kind}' passage on a page, and this one would be shown)")
+    if _LAYOUT_DIV.fullmatch(kind):
+        return (f"its text alone: remove the container's ':::' lines, this one and its closing "
+                f"one (a layout of Quarto's, Pandoc's or VuePress', '{kind}', which this page "
+                "does not make: it lays out every passage itself)")
+    return ""
+
+
+def _container_closed(lines: list[str], line: int) -> str:
+    """The opening line of the `:::` container that the closing ':::' at `line` (1-based)
+    closes ('' when none is open), each container closed by the nearest closing line below
+    it, a fence's lines skipped."""
+    opened: list[str] = []
+    fence = ""
+    for text in lines[:line - 1]:
+        bare = text.strip(" \t>")
+        if fence:
+            if bare.startswith(fence) and not bare.lstrip(fence[0]).strip():
+                fence = ""
+            continue
+        if bare.startswith(("```", "~~~")):
+            fence = bare[:3]
+        elif _CLOSING_COLONS.fullmatch(bare):
+            if opened:
+                opened.pop()
+        elif CONTAINER.match(bare):
+            opened.append(bare)
+    return opened[-1] if opened else ""
+
+
+# the text of a markdown-it plugin's embed, `@[code](…)`, `@[code{2-3} python](…)`,
+# `@[include](…)`, `@[youtube](…)` (markdown-it-video's `vimeo`, `bilibili`, …)
+_PLUGIN_EMBED = re.compile(r"(code|include|youtube|vimeo|vine|prezi|osf|bilibili|video)"
+                           r"(?:\{[^{}]*\})?(?:[ \t]+[\w.+#-]+)?", re.I)
 
 
 def _words_of(block: etree.Element) -> str:
@@ -474,7 +539,7 @@ _ADMONITION_LINE = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)"
                               r"(?:[ \t]+[\"\u201c]([^\"\u201c\u201d\n]*)[\"\u201d])?")
 
 
-def _admonition_instead(text: str, unique: Callable[[str], str] = str,
+def admonition_instead(text: str, unique: Callable[[str], str] = str,
                         titles: Mapping[str, str] = MappingProxyType({})) -> str:
     """What to write for the MkDocs admonition that starts `text`: the lines of a box titled
     as the admonition is (its own quoted title, else its kind's, `box_title`: 'Note' for
@@ -1165,8 +1230,18 @@ class ForeignSyntax(Treeprocessor):
                             # a container's closing line, a paragraph of its own after a
                             # blank line (Docusaurus writes them so): no box of its own,
                             # which its opening line was told (it was told to make one)
+                            opening = _container_closed(
+                                self.text().split("\n"), self.positions.at(el, slot, span[0])
+                                or self.positions.floor(block))
+                            m = _CONTAINER_LINE.match(opening)
+                            kind = (m.group(2) or next(
+                                (w.lstrip(".") for w in (m.group(1) or "").split()
+                                 if not w.startswith(("#", "title="))), "")).lower() if m \
+                                else ""
                             self._warn(block, (own, el, slot), span,
                                        "the closing line ':::' of a ':::' container",
+                                       f"nothing: remove it, as its opening line '{opening}' "
+                                       "is told" if _layout_instead(kind) else
                                        "'///' in its place, the end of the box its opening "
                                        "line is told to become")
                             continue
@@ -1175,7 +1250,7 @@ class ForeignSyntax(Treeprocessor):
                                    if pattern is ALERT
                                    else _container_instead(rest, self._unique, self.box_titles)
                                    if pattern is CONTAINER
-                                   else _admonition_instead(  # its title's quotes
+                                   else admonition_instead(  # its title's quotes
                                        self.readable(rest.split("\n", 1)[0]),
                                        self._unique, self.box_titles)
                                    if pattern is ADMONITION else instead)
@@ -1239,10 +1314,39 @@ class ForeignSyntax(Treeprocessor):
         self._literal_markers(elements)
         self._word_lists(by_tag.get("p", []))
         self._docsify_titles(elements)
+        self._plugin_embeds(elements)
 
     def _unique(self, slug: str) -> str:
         """`slug`, or `slug-2`, `slug-3`, … where the page or an earlier advice has it."""
         return unique_id(slug, self._ids)
+
+    def _plugin_embeds(self, elements: list[etree.Element]) -> None:
+        """A link right after '@' whose text names a markdown-it plugin's embed: VuePress'
+        and VitePress' code import `@[code](../snippets/a.py)`, `@[code{2-3} python](…)`,
+        an include `@[include](part.md)`, a video `@[youtube](id)` (markdown-it-video): here
+        and on GitHub an '@' and a link to the file (or to a page named by the video's id),
+        the file never read; a warning at its line."""
+        for block in elements:
+            if block.tag not in _TEXT_BLOCKS:
+                continue
+            before = block.text or ""
+            for el in block.iter():
+                if el is block:
+                    continue
+                m = _PLUGIN_EMBED.fullmatch("".join(el.itertext()))
+                if el.tag == "a" and before.endswith("@") and m:
+                    line = line_of(self.text(), re.compile(
+                        r"@\[" + re.escape(m.group(0)) + r"\]\("),
+                        start=self.positions.floor(block) or 1) or self.positions.line(block)
+                    video = m.group(1).lower() not in ("code", "include")
+                    warn(LOGGER, self.source, line,
+                         f"'@[{m.group(0)}](…)' is a markdown-it plugin's "
+                         f"{'video embed' if video else 'line including a file'} (VuePress', "
+                         "VitePress'), which this Markdown (and GitHub) shows as '@' and a "
+                         "link" + ("; write a link in a sentence, [its title](address)" if video
+                                   else ", the file never read; write what the file holds, "
+                                   "code in a fenced block"))
+                before = el.tail or ""
 
     def _docsify_titles(self, elements: list[etree.Element]) -> None:
         """A link or image whose title is Docsify's option (`[notes](a.pdf ':ignore')`,

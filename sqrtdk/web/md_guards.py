@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from markdown import Markdown
 from markdown.treeprocessors import Treeprocessor
@@ -15,7 +16,15 @@ from ..html_parsing import HTMLParser
 from .markers import ANY_MATH_RE, FILLER
 from .math.formula import Formula
 from .md_blocks import as_typed
-from .md_foreign import KRAMDOWN_TOC, KRAMDOWN_TOC_MESSAGE, OTHER_TOC, OTHER_TOC_MESSAGE, STRAIGHT
+from .md_foreign import (
+    KRAMDOWN_TOC,
+    KRAMDOWN_TOC_MESSAGE,
+    OTHER_TOC,
+    OTHER_TOC_MESSAGE,
+    STRAIGHT,
+    admonition_instead,
+    unique_id,
+)
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
 from .quote_messages import LITERAL_BRACES
@@ -203,12 +212,16 @@ class MathInRawHtml(Treeprocessor):
 
     def __init__(self, md: Markdown, text: Callable[[], str], formulas: list[Formula],
                  readable: Callable[[str], str] = str,
-                 raw_html: Callable[[], range] = lambda: range(0)):
+                 raw_html: Callable[[], range] = lambda: range(0),
+                 box_titles: Mapping[str, str] = MappingProxyType({})):
         super().__init__(md)
         self.text, self.formulas, self.readable = text, formulas, readable
         self.raw_html = raw_html     # the stash's entries that are raw HTML blocks
+        self.box_titles = box_titles    # the page language's titles of boxes (box_title)
+        self._ids: set[str] = set()     # the page's ids and those told so far
 
     def run(self, root: etree.Element) -> None:
+        self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")}
         found: list[ContentError] = []      # every such block is told, in one build
         for n, block in enumerate(self.md.htmlStash.rawHtmlBlocks):
             try:
@@ -231,8 +244,13 @@ class MathInRawHtml(Treeprocessor):
                 number, written = opener
                 tab = _CONTENT_TAB.match(written) is not None
                 what = "an MkDocs content tab" if tab else "MkDocs' admonition syntax"
+                # an admonition is told the lines of its box, as its warning tells them
+                # (it said "a '/// details | Title' box": followed, a box without an id
+                # stopped the next build)
                 instead = ("the variants one after another, each under its own heading or in "
-                           "a '/// details | Title' box" if tab else "a '/// details | Title' box")
+                           "a '/// details | Title' box" if tab else admonition_instead(
+                               written.lstrip(" \t>"),
+                               lambda slug: unique_id(slug, self._ids), self.box_titles))
                 raise ContentError(f"'{written}' is {what}, which is not understood here: its "
                                    f"indented body, with the formula {m.group(0)}, would be "
                                    f"published as a code block; write {instead}", line=number)
