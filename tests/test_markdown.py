@@ -4223,3 +4223,20 @@ def test_csdns_failed_picture_note_is_looked_for_in_linear_time(unit: str) -> No
     from sqrtdk.web.md_foreign import FOREIGN
     pattern = next(p for p, _, what, _ in FOREIGN if "CSDN export" in what)
     assert not list(pattern.finditer(unit * 60_000))
+
+
+@pytest.mark.cpu_timeout(60)    # linear: about 6 s of CPU; before, over two minutes
+def test_many_warnings_in_one_paragraph_find_their_lines_in_linear_time(tmp_path: Path) -> None:
+    """Each warning of md_foreign found its line by a search from its block's start (and
+    counted the line breaks from the article's start): a paragraph of 16,000 lines of TeX
+    outside a formula took 10 s of CPU, in the square of their number. A line known from
+    the tree is now only checked, and the article's line offsets are kept; each warning
+    is still at its own line."""
+    n = 64_000
+    body = "Intro.\n\n" + "\n".join(f"\\alpha {i}" for i in range(n)) + "\n\nEnd.\n"
+    with captured() as messages:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    assert len(messages) == n, len(messages)
+    for k in (0, n // 2, n - 1):
+        assert f":{BODY_START + 2 + k}: warning:" in messages[k] and \
+            f"\\alpha {k}'" in messages[k], messages[k]
