@@ -4002,6 +4002,31 @@ def test_an_anchor_in_a_heading_is_told_the_heading_s_own_id(tmp_path: Path,
     assert "'## Why it *scales* {#why}'" in got[0], got[0]
 
 
+@pytest.mark.parametrize("body, at", [
+    ('## Why <a name="why"></a> {#why}\n', 2),
+    ('## <a id="why"></a>Why it *scales* {#why}\n', 2),
+    ('<a name="why"></a>\n## Why {#why}\n', 2),
+    ('<a id="why"></a>\n\n## Why {#why}\n', 2),
+], ids=["name, in the heading", "id, first in the heading", "name, right above",
+        "id, a blank line between"])
+def test_an_anchor_with_the_heading_s_own_id_is_told_to_be_removed(tmp_path: Path, body: str,
+                                                                    at: int) -> None:
+    """An anchor naming the very id its heading has (`## Why <a name="why"></a> {#why}`)
+    stopped the build as a 'duplicate id', telling the author to choose another id and
+    change what links to it, though the heading already is the target: it is told at the
+    anchor's line to be removed, links to '#why' reaching the heading as before."""
+    text = f"Intro [up](#why).\n\n{body}\nText.\n"
+    with captured():
+        e = error(tmp_path, text)
+    assert e.line == BODY_START + at, str(e)
+    assert "remove the anchor" in e.message and "choose another id" not in e.message, str(e)
+    assert "'#why'" in e.message, str(e)
+    fixed = "Intro [up](#why).\n\n## Why {#why}\n\nText.\n"
+    with captured() as warned:
+        made = html(tmp_path, fixed)
+    assert warned == [] and 'id="why"' in made, warned
+
+
 def test_an_anchor_before_a_heading_without_id_is_told_to_be_its_id(tmp_path: Path) -> None:
     with captured() as warned, pytest.raises(BuildError):
         html(tmp_path, 'Intro.\n\n<a name="why"></a>\n## Why\n\nText.\n')
