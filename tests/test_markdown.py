@@ -4189,7 +4189,7 @@ def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time
     ("See [the figure]\uff08#fig-walk\uff09 below.\n", "en", "]\uff08#fig-walk\uff09"),
     ("See [the figure](#fig-walk\uff09 below.\n", "en", "](#fig-walk\uff09"),
     ("\u53c2\u89c1[\u8bba\u6587]\uff08https://arxiv.org/abs/1706.03762\uff09\u3002\n", "zh",
-     "]\uff08"),
+     "]\uff08https://arxiv.org/abs/1706.\u2026"),
     ("\u53c2\u89c1[\u6e90\u7801]\uff08walk.py)\u3002\n", "zh", "]\uff08walk.py)"),
 ])
 def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: str,
@@ -4209,7 +4209,12 @@ def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: 
                                   "A list [a, b]\uff08in order\uff09.\n",
                                   # a name with a dot, then more words in the parentheses
                                   "\u89c1[3]\uff08torch.nn \u7684\u6587\u6863\uff09\u3002\n",
-                                  "As [2]\uff08./walk.py holds it\uff09 says.\n"])
+                                  "As [2]\uff08./walk.py holds it\uff09 says.\n",
+                                  # an address the autolink makes a link, then words: a
+                                  # source and what it is, no link's syntax on GitHub either
+                                  "\u53c2\u89c1[1]\uff08https://example.com \u8bf4\u660e"
+                                  "\uff09\u3002\n",
+                                  "See [1]\uff08https://example.com/a the paper\uff09.\n"])
 def test_brackets_before_full_width_parentheses_of_prose_stay_quiet(tmp_path: Path,
                                                                   text: str) -> None:
     with captured() as warned:

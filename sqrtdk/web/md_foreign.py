@@ -359,8 +359,11 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # path, a file name), so `[1]\uff08…\uff09` of prose stays quiet
     # (an address the autolink made a link follows as an element: the block's _EDGE, 'ª')
     # (the address closed right after it, or a title after it: '[1]\uff08torch.nn \u2026\uff09'
-    # is prose)
-    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*"
+    # is prose; so is an address the autolink made a link with words after it,
+    # '[1]\uff08https://\u2026 \u8bf4\u660e\uff09', a source and what it is, no link's syntax on
+    # GitHub either: the link's text, then the parenthesis closed in it or right after it)
+    (re.compile(r"\](?:\uff08(?:\u00aa[^\u00aa\s]*(?:[)\uff09]\u00aa|\u00aa(?:[)\uff09]|"
+                r"[ \t]+(?=[\"'\u201c\u2018(])))|" + _ADDRESS + r"[^\s()\uff08\uff09]*"
                 r"(?:[)\uff09]|[ \t]+(?=[\"'\u201c\u2018(])))"
                 r"|\(" + _ADDRESS + r"[^\s()\uff09]*\uff09)"),
      False, "a link's parenthesis typed full-width ('\uff08' or '\uff09')",
