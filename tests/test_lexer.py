@@ -994,12 +994,28 @@ def test_a_quote_with_a_misspelt_filter_in_an_indented_code_block_is_told(line: 
     assert f"did you mean '{meant}'" in e.value.message, e.value
 
 
+@pytest.mark.parametrize("box", ["    /// details | Why\n        attrs: {id: why}\n\n    Text.\n    ///\n",
+                                 "    code = 1\n    /// note | Mind it\n    ///\n"])
+def test_a_box_in_an_indented_code_block_is_an_error_at_its_opening_line(box: str) -> None:
+    """A whole box indented by four spaces by a slip (its opening line, options, text and
+    closing line) is an indented code block: the box was published as code, its syntax
+    shown, silently. Its opening line now stops the build at its line, as a quote there
+    does."""
+    with pytest.raises(BuildError) as e:
+        mask(P, f"Intro.\n\n{box}\nAfter.\n")
+    at = 3 + next(k for k, line in enumerate(box.split("\n")) if "///" in line)
+    assert e.value.line == at and "indented code block" in e.value.message, e.value
+    assert "remove the indent" in e.value.message, e.value
+
+
 @pytest.mark.parametrize("code", ["    {{ x }}", "    {{1}, {2}}", "    a = {{'k': 1}}",
                                   "    {% if x %}",
                                   # a Jinja example's filters, none of this site's
                                   "    <h1>{{ user.name | upper }}</h1>",
                                   "    {{ items|length }} items, {{- name | trim -}}",
                                   "    {{ rows | groupby('k') }} {{ n | int }} {{ x | first }}",
-                                  "    {% for i in range(3) %}{{ lipsum(2) }}{{ caller() }}"])
+                                  "    {% for i in range(3) %}{{ lipsum(2) }}{{ caller() }}",
+                                  # Rust's doc comments are no box
+                                  "    /// Returns the sum.\n    /// Examples\n    fn f() {}"])
 def test_braces_in_an_indented_code_block_that_quote_nothing_stay_code(code: str) -> None:
     mask(P, f"Intro.\n\n{code}\n\nAfter.\n")

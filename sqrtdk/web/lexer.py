@@ -114,6 +114,9 @@ _QUOTE_IN_CODE = re.compile(r"\{\{-?[ \t]*(?:claim\(|[A-Za-z_][\w.]*(?:\[\d+\])*
 # a call named like claim (`{{ clam("a.b") }}`): the name called or filtered by (`_misspelt`)
 _FILTERED_IN_CODE = re.compile(r"\{\{-?[ \t]*+(?:[A-Za-z_][\w.]*+(?:\[\d+\])*+[ \t]*+\|[ \t]*+"
                                r"([A-Za-z_]\w*+)|([A-Za-z_]\w*+)[ \t]*+\()")
+# a box's opening line (`/// details | Why`, `/// note | Title`) in a line of an indented code
+# block: a box indented by a slip, shown as code (not a Rust doc comment, `/// Returns x`)
+_BOX_IN_CODE = re.compile(r"[ \t]*+/{3,}+[ \t]*+(?:details\b|[A-Za-z][\w-]*+[ \t]*+\|)")
 # what reads as a formula in a line of an indented code block: `$x$` (not `\$`), or `\(x\)`
 # (`_looks_like_math`)
 _DOLLAR_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
@@ -744,6 +747,14 @@ class _Scanner(InlineScanner):
                     kind = "filter" if quoted.group(1) else "function"
                     slip = (f"; and '{quoted.group(1) or quoted.group(2)}' is no {kind} of "
                             f"this site's: did you mean '{meant}'?")
+                if _BOX_IN_CODE.match(line):
+                    raise self.error(number, f"'{shortened(line.strip(), 40)}' is a box's "
+                                             "opening line inside an indented code block (a "
+                                             "line indented by four spaces is code), which "
+                                             "shows it as typed, the box never made; for a "
+                                             "box remove the indent (its options stay indented "
+                                             "by four spaces), for code that shows one use a "
+                                             "fence (```)")
                 if quoted is not None:
                     raise self.error(number, f"the quote '{quoted.group(0)} … }}}}' is inside "
                                              "an indented code block (a line indented by four "
