@@ -14,6 +14,7 @@ its first mistake only, so nothing caused by an earlier one is reported.
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 import errno
 import functools
@@ -211,30 +212,53 @@ def json_key_line(text: str, keys: list[str]) -> int:
     return line_at(text, offset) if keys else 0
 
 
+@functools.lru_cache(maxsize=8)
+def line_starts(text: str) -> tuple[int, ...]:
+    """The offset of each line's first character in `text` (line n at index n - 1), kept
+    for the last few texts: a page's many messages each find their line in one article,
+    so each search costs its own length, not the article's up to it."""
+    return (0, *(m.end() for m in re.finditer("\n", text)))
+
+
+def lines_of(text: str, first: int, last: int) -> str:
+    """Lines `first` to `last` (1-based, inclusive) of `text`, joined by line breaks; ''
+    where none of them exists."""
+    starts = line_starts(text)
+    if first > len(starts) or last < first:
+        return ""
+    first = max(first, 1)
+    end = starts[last] - 1 if last < len(starts) else len(text)
+    return text[starts[first - 1]:end]
+
+
 def line_of(text: str, needle: str | re.Pattern[str], occurrence: int = 1,
             start: int = 1) -> int:
     """1-based line of the `occurrence`-th match of `needle` (a literal string or a compiled
     pattern) in `text` from line `start` on (the line a block was read at: the same text
-    earlier is another's); the last match if there are fewer; 0 if none."""
-    offset = 0
-    for _ in range(start - 1):
-        offset = text.find("\n", offset) + 1
-        if not offset:
-            return 0
+    earlier is another's); the last match if there are fewer; 0 if none. Its time is that
+    of the search from line `start` on (the lines' offsets are kept: `line_starts`)."""
+    starts = line_starts(text)
+    if start - 1 >= len(starts):
+        return 0
+    offset = starts[max(start, 1) - 1]
     if not needle:
         return 0
     if isinstance(needle, re.Pattern):
-        starts = [m.start() for m in needle.finditer(text, offset)]
+        found = []
+        for m in needle.finditer(text, offset):
+            found.append(m.start())
+            if len(found) >= occurrence:
+                break
     else:   # str.find, not a pattern compiled from it: a paragraph-long needle cost a
         # compile per call (1000 warnings in one paragraph took 10 s)
-        starts = []
+        found = []
         at = text.find(needle, offset)
-        while at >= 0 and len(starts) < occurrence:
-            starts.append(at)
+        while at >= 0 and len(found) < occurrence:
+            found.append(at)
             at = text.find(needle, at + len(needle))
-    if not starts:
+    if not found:
         return 0
-    return line_at(text, starts[min(occurrence, len(starts)) - 1])
+    return bisect.bisect_right(starts, found[min(occurrence, len(found)) - 1])
 
 
 # faults of the machine rather than of our code or the content: what to do about each

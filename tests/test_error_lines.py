@@ -597,6 +597,21 @@ def test_a_closing_box_marker_that_closes_nothing(tmp_path: Path) -> None:
     assert e.line == BODY_START + 2 and "closes no box" in e.message
 
 
+@pytest.mark.parametrize("opener", ["    /// details | Why\n        attrs: {id: why}\n",
+                                    "\t/// details | Why\n",
+                                    "    /// note | Why\n"],
+                         ids=["four spaces", "a tab", "another kind of box"])
+def test_a_box_opener_indented_into_code_is_told_at_its_line(tmp_path: Path,
+                                                              opener: str) -> None:
+    """A `/// details` line indented by four spaces is an indented code block (here and on
+    GitHub), so the box was told at its closing line, '///' closing no box, far from the
+    slip: it is told at the opening line, with the indent to remove."""
+    e = error(tmp_path, f"One.\n\n{opener}\nText inside.\n\nMore.\n///\n\nEnd.\n")
+    assert e.line == BODY_START + 2, str(e)
+    assert "indent" in e.message and "code" in e.message and "Why" in e.message, str(e)
+
+
+
 @pytest.mark.parametrize("front, line, says", [
     ("---\ntitle: T\n---\n", 1, "description"),
     ("---\ntitle: [unclosed\ndescription: D\n---\n", 3, "not valid YAML"),

@@ -4126,6 +4126,31 @@ def test_an_anchor_in_a_heading_is_told_the_heading_s_own_id(tmp_path: Path,
     assert "'## Why it *scales* {#why}'" in got[0], got[0]
 
 
+@pytest.mark.parametrize("body, at", [
+    ('## Why <a name="why"></a> {#why}\n', 2),
+    ('## <a id="why"></a>Why it *scales* {#why}\n', 2),
+    ('<a name="why"></a>\n## Why {#why}\n', 2),
+    ('<a id="why"></a>\n\n## Why {#why}\n', 2),
+], ids=["name, in the heading", "id, first in the heading", "name, right above",
+        "id, a blank line between"])
+def test_an_anchor_with_the_heading_s_own_id_is_told_to_be_removed(tmp_path: Path, body: str,
+                                                                    at: int) -> None:
+    """An anchor naming the very id its heading has (`## Why <a name="why"></a> {#why}`)
+    stopped the build as a 'duplicate id', telling the author to choose another id and
+    change what links to it, though the heading already is the target: it is told at the
+    anchor's line to be removed, links to '#why' reaching the heading as before."""
+    text = f"Intro [up](#why).\n\n{body}\nText.\n"
+    with captured():
+        e = error(tmp_path, text)
+    assert e.line == BODY_START + at, str(e)
+    assert "remove the anchor" in e.message and "choose another id" not in e.message, str(e)
+    assert "'#why'" in e.message, str(e)
+    fixed = "Intro [up](#why).\n\n## Why {#why}\n\nText.\n"
+    with captured() as warned:
+        made = html(tmp_path, fixed)
+    assert warned == [] and 'id="why"' in made, warned
+
+
 def test_an_anchor_before_a_heading_without_id_is_told_to_be_its_id(tmp_path: Path) -> None:
     with captured() as warned, pytest.raises(BuildError):
         html(tmp_path, 'Intro.\n\n<a name="why"></a>\n## Why\n\nText.\n')
@@ -4288,7 +4313,7 @@ def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time
     ("See [the figure]\uff08#fig-walk\uff09 below.\n", "en", "]\uff08#fig-walk\uff09"),
     ("See [the figure](#fig-walk\uff09 below.\n", "en", "](#fig-walk\uff09"),
     ("\u53c2\u89c1[\u8bba\u6587]\uff08https://arxiv.org/abs/1706.03762\uff09\u3002\n", "zh",
-     "]\uff08"),
+     "]\uff08https://arxiv.org/abs/1706.\u2026"),
     ("\u53c2\u89c1[\u6e90\u7801]\uff08walk.py)\u3002\n", "zh", "]\uff08walk.py)"),
 ])
 def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: str,
@@ -4308,7 +4333,12 @@ def test_a_links_full_width_parenthesis_warns_at_its_line(tmp_path: Path, text: 
                                   "A list [a, b]\uff08in order\uff09.\n",
                                   # a name with a dot, then more words in the parentheses
                                   "\u89c1[3]\uff08torch.nn \u7684\u6587\u6863\uff09\u3002\n",
-                                  "As [2]\uff08./walk.py holds it\uff09 says.\n"])
+                                  "As [2]\uff08./walk.py holds it\uff09 says.\n",
+                                  # an address the autolink makes a link, then words: a
+                                  # source and what it is, no link's syntax on GitHub either
+                                  "\u53c2\u89c1[1]\uff08https://example.com \u8bf4\u660e"
+                                  "\uff09\u3002\n",
+                                  "See [1]\uff08https://example.com/a the paper\uff09.\n"])
 def test_brackets_before_full_width_parentheses_of_prose_stay_quiet(tmp_path: Path,
                                                                   text: str) -> None:
     with captured() as warned:
@@ -4347,3 +4377,38 @@ def test_csdns_failed_picture_note_is_looked_for_in_linear_time(unit: str) -> No
     from sqrtdk.web.md_foreign import FOREIGN
     pattern = next(p for p, _, what, _ in FOREIGN if "CSDN export" in what)
     assert not list(pattern.finditer(unit * 60_000))
+
+
+@pytest.mark.cpu_timeout(60)    # linear: about 6 s of CPU; before, over two minutes
+def test_many_warnings_in_one_paragraph_find_their_lines_in_linear_time(tmp_path: Path) -> None:
+    """Each warning of md_foreign found its line by a search from its block's start (and
+    counted the line breaks from the article's start): a paragraph of 16,000 lines of TeX
+    outside a formula took 10 s of CPU, in the square of their number. A line known from
+    the tree is now only checked, and the article's line offsets are kept; each warning
+    is still at its own line."""
+    n = 64_000
+    body = "Intro.\n\n" + "\n".join(f"\\alpha {i}" for i in range(n)) + "\n\nEnd.\n"
+    with captured() as messages:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+    assert len(messages) == n, len(messages)
+    for k in (0, n // 2, n - 1):
+        assert f":{BODY_START + 2 + k}: warning:" in messages[k] and \
+            f"\\alpha {k}'" in messages[k], messages[k]
+
+
+@pytest.mark.cpu_timeout(60)    # linear: well under a second; before, hours
+def test_a_paragraph_of_many_single_quotes_is_marked_in_linear_time() -> None:
+    """Each single quote of a block was looked for among the block's quotes, a list, before
+    its mark was set: time in the square of their number (a paragraph of 20,000 quoted words
+    took 13.6 s of CPU, 10 of it there). The quotes are a set now. (The rest of that time
+    is Python-Markdown's own, over its placeholders in one long paragraph.)"""
+    import markdown
+
+    from sqrtdk.web.md_single_quotes import SingleQuotes, _Site
+    n = 200_000
+    md = markdown.Markdown()
+    md.htmlStash.rawHtmlBlocks = ["&lsquo;"] * n
+    visible = " " + " 'w" * n + " "
+    sites = [_Site(2 + 3 * k, stash=k) for k in range(n)]
+    SingleQuotes(md, Path("index.md"), str)._flank(visible, sites, sites)
+    assert md.htmlStash.rawHtmlBlocks == ["&lsquo;"] * n

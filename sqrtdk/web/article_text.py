@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..log import warn
+from .editor_blocks import own_id_anchors
 from .lexer import Masked, braced_info
 from .line_reads import (
     check_blocks,
@@ -64,6 +65,8 @@ class ArticleText:
     # address -> the line of each raw <a href> with nothing inside that names it
     raw_empty_links: dict[str, list[int]] = field(default_factory=dict)
     raw_ids: list[tuple[str, int]] = field(default_factory=list)  # (id, line) of raw HTML's
+    # (name, line) of each empty anchor in or right before a heading that has its id
+    own_anchors: set[tuple[str, int]] = field(default_factory=set)
     reproduce: list[tuple[int, str]] = field(default_factory=list)   # (fence line, snippet)
     # the line of each fence whose info is a MyST directive or a Quarto chunk, `{name …}`,
     # or an attribute list, `{.python title="t"}`: the info it is converted with
@@ -181,6 +184,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         raw_empty_links={**raw_html_empty_links(masked.restore_code(lines)),
                          **raw_html_empty_links(lines)},
         raw_ids=_raw_ids(lines, masked.restore_code(lines)),
+        own_anchors=own_id_anchors(lines),
         reproduce=[(line, code.strip()) for line, info, code in masked.fences
                    if info == "reproduce"],
         braced_fences={line: kept for line, info, _ in masked.fences

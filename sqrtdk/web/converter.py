@@ -206,7 +206,8 @@ class ArticleExtension(Extension):
         self.headings = HeadingCollector(md, p.ui["permalink"], lambda: text.prose,
                                          self.blocks.heading_lines, at,
                                          LangMarks(md, p.script, p.other_lang).run)
-        self.ids = IdCollector(md, at, text.boxes, lambda: text.raw_ids)
+        self.ids = IdCollector(md, at, text.boxes, lambda: text.raw_ids,
+                               lambda: text.own_anchors)
         self.boxes = BoxCollector(md, at, text.boxes)
         self.links = LinkCollector(md, at, lambda: text.prose)
         self.citations = CitationCollector(md, p.quotes, p.formulas, at)

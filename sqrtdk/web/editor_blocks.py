@@ -299,10 +299,23 @@ def heading_anchors(text: str) -> list[tuple[int, str]]:
     is a paragraph of its own right before a heading (blank lines between or not), or is in
     the heading's line, in `text` (an article, lines as in the file, as cmark-gfm reads
     it)."""
+    return [(line, message) for line, message, _, _ in _heading_anchors(text)]
+
+
+def own_id_anchors(text: str) -> set[tuple[str, int]]:
+    """(name, line) of each anchor `heading_anchors` tells that names the id its heading
+    already has (`## Why <a name="why"></a> {#why}`): a second element of that id, which
+    links to it do not need (the heading is their target)."""
+    return {(name, line) for line, _, name, own in _heading_anchors(text) if name == own}
+
+
+def _heading_anchors(text: str) -> list[tuple[int, str, str, str | None]]:
+    """`heading_anchors`' warnings, each with the anchor's name and its heading's own id
+    (None: none written)."""
     if "<a" not in text.lower():
         return []
     lines = text.split("\n")
-    found = []
+    found: list[tuple[int, str, str, str | None]] = []
     for heading in cmark_tree(text).iter():
         if heading.tag not in _HEADING_TAGS or not sourcepos_line(heading):
             continue
@@ -318,7 +331,7 @@ def heading_anchors(text: str) -> list[tuple[int, str]]:
             found.append((sourcepos_line(heading),
                           f"'{line[start:end]}' in the heading is an anchor as GitHub READMEs "
                           "make one; here each heading has its own id, written after it as "
-                          f"'{{#id}}' (an attribute list); {advice}"))
+                          f"'{{#id}}' (an attribute list); {advice}", name, own))
     for parent in cmark_tree(text).iter():
         for p, heading in pairwise(parent):
             if p.tag != "p" or heading.tag not in _HEADING_TAGS or not sourcepos_line(p):
@@ -337,5 +350,6 @@ def heading_anchors(text: str) -> list[tuple[int, str]]:
                                  "READMEs make one; here each heading has its own id, written "
                                  "after it as '{#id}' (an attribute list), and this line "
                                  "publishes an empty paragraph above it; "
-                                 f"{_anchor_advice(parser.name, typed, own, 'this line')}"))
+                                 f"{_anchor_advice(parser.name, typed, own, 'this line')}",
+                          parser.name, own))
     return sorted(found)

@@ -46,6 +46,7 @@ brackets), which also holds what the tokens stand for (`Masked`, `RawFormula`).
 """
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from pathlib import Path
@@ -109,6 +110,13 @@ _CONTINUED = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]*\[\^[^\]]
 # or `{{ items|length }}` stays code
 _QUOTE_IN_CODE = re.compile(r"\{\{-?[ \t]*(?:claim\(|[A-Za-z_][\w.]*(?:\[\d+\])*[ \t]*\|(?=[ \t]*"
                             r"(?:" + "|".join(FILTERS) + r")\b))")
+# ... or through a filter named like one of ours, misspelt (`{{ walk.steps | groupd }}`), or
+# a call named like claim (`{{ clam("a.b") }}`): the name called or filtered by (`_misspelt`)
+_FILTERED_IN_CODE = re.compile(r"\{\{-?[ \t]*+(?:[A-Za-z_][\w.]*+(?:\[\d+\])*+[ \t]*+\|[ \t]*+"
+                               r"([A-Za-z_]\w*+)|([A-Za-z_]\w*+)[ \t]*+\()")
+# a box's opening line (`/// details | Why`, `/// note | Title`) in a line of an indented code
+# block: a box indented by a slip, shown as code (not a Rust doc comment, `/// Returns x`)
+_BOX_IN_CODE = re.compile(r"[ \t]*+/{3,}+[ \t]*+(?:details\b|[A-Za-z][\w-]*+[ \t]*+\|)")
 # what reads as a formula in a line of an indented code block: `$x$` (not `\$`), or `\(x\)`
 # (`_looks_like_math`)
 _DOLLAR_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\n\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
@@ -147,6 +155,22 @@ _MYST_FIGURES = frozenset(("figure", "image", "glue:figure", "glue", "iframe"))
 _MYST_TABLES = frozenset(("list-table", "csv-table", "table", "glue:table"))
 _MYST_CELLS = frozenset(("code-cell", "jupyter-execute", "ipython", "exec"))
 _MYST_NAMES = _MYST_BOXES | _MYST_FIGURES | _MYST_TABLES | _MYST_CELLS | {"math", "bibliography"}
+
+
+def _misspelt(line: str) -> tuple[re.Match[str], str] | None:
+    """The first quote of `line` through a filter that is none of ours but is named like one
+    (`groupd`, `fixd`, `Pct`: the same letters but one or two, as difflib's ratio of 0.8
+    or more measures it), or calling a name like `claim` (`clam(`), and that name of ours;
+    None if none. Jinja's own filters and functions stay apart (`groupby` is 0.71 from
+    `grouped`, `first` 0.4 from `fixed`, `range` from `claim`)."""
+    for m in _FILTERED_IN_CODE.finditer(line):
+        name, ours = (m.group(1), FILTERS) if m.group(1) else (m.group(2), ("claim",))
+        if name in ours:
+            continue
+        close = difflib.get_close_matches(name.lower(), ours, 1, 0.8)
+        if close:
+            return m, close[0]
+    return None
 
 
 def _looks_like_math(line: str) -> bool:
@@ -716,12 +740,27 @@ class _Scanner(InlineScanner):
         code = self.indented_code(paragraph)
         if code and not any(_looks_like_math(line) for _, line in paragraph[:code]):
             for number, line in paragraph[:code]:
-                if quoted := _QUOTE_IN_CODE.search(line):
+                quoted = _QUOTE_IN_CODE.search(line)
+                slip = ""
+                if quoted is None and (misspelt := _misspelt(line)) is not None:
+                    quoted, meant = misspelt
+                    kind = "filter" if quoted.group(1) else "function"
+                    slip = (f"; and '{quoted.group(1) or quoted.group(2)}' is no {kind} of "
+                            f"this site's: did you mean '{meant}'?")
+                if _BOX_IN_CODE.match(line):
+                    raise self.error(number, f"'{shortened(line.strip(), 40)}' is a box's "
+                                             "opening line inside an indented code block (a "
+                                             "line indented by four spaces is code), which "
+                                             "shows it as typed, the box never made; for a "
+                                             "box remove the indent (its options stay indented "
+                                             "by four spaces), for code that shows one use a "
+                                             "fence (```)")
+                if quoted is not None:
                     raise self.error(number, f"the quote '{quoted.group(0)} … }}}}' is inside "
                                              "an indented code block (a line indented by four "
                                              "spaces is code), which shows it as typed; for "
                                              "text remove the indent, for code that shows a "
-                                             "quote use a fence (```)")
+                                             f"quote use a fence (```){slip}")
             self._codehilite_header(*paragraph[0])
             self._tab_indented_text(paragraph[:code])
             self.out += [self.code(line) for _, line in paragraph[:code]]

@@ -36,6 +36,7 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
     Returns the line of every box's opening line, in order."""
     stack: list[tuple[int, str, str]] = []
     openers: list[int] = []
+    closed = 0      # the line of the last box's closing line
     for number, line in enumerate(masked.split("\n"), 1):
         if stack and not _BLOCK_CLOSE.match(line) and _BLOCK_CLOSE_HIDDEN.match(line):
             hidden = ", ".join(sorted({f"U+{ord(c):04X}" for c in line if c in _INVISIBLE}))
@@ -45,6 +46,7 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
         if close := _BLOCK_CLOSE.match(line):
             slashes = close.group(1)
             if not stack:
+                _opened_in_code(path, masked, written, closed, number)
                 comment = (" ('////' … '////' is AsciiDoc's comment block: write the comment "
                            "as <!-- … -->, which the page leaves out)" if len(slashes) >= 4
                            else "")
@@ -56,6 +58,7 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
                                  f"box opened at line {opened}: a box closes with as many "
                                  f"slashes as it opened with; write '{fence}'")
             stack.pop()
+            closed = number
         elif m := _BLOCK_OPEN.match(line):
             if m.group(2).lower() != "details":     # `/// end`, `/// note`: no box here
                 typed = written(number).strip()
@@ -69,6 +72,31 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
         raise BuildError(path, number, f"the '{fence} {name}' box opened here is never closed; "
                                        f"end it with a line '{fence}'")
     return openers
+
+
+def _opened_in_code(path: Path, masked: str, written: Callable[[int], str], after: int,
+                    closing: int) -> None:
+    """For a closing line (at `closing`) that closes no box: the nearest box's opening line
+    after line `after` that is code (masked: indented by four spaces or a tab, an indented
+    code block here and on GitHub, or inside a fence), which the author meant to open it.
+    Raises BuildError at that opening line, with the indent to remove; returns if none."""
+    lines = masked.split("\n")
+    for number in range(closing - 1, after, -1):
+        typed = written(number)
+        if not _BLOCK_OPEN.match(typed) or _BLOCK_OPEN.match(lines[number - 1]):
+            continue
+        shown = typed.strip()[:40]
+        indent = typed[:len(typed) - len(typed.lstrip(" \t"))]
+        if len(indent.expandtabs(4)) < 4:
+            raise BuildError(path, number, f"'{shown}' is inside a code block, not a box's "
+                             f"opening, and the '///' of line {closing} closes no box; move "
+                             "the box out of the code block, or show the closing line in it too")
+        width = "a tab" if "\t" in indent else f"{len(indent)} spaces"
+        raise BuildError(path, number, f"'{shown}' is indented by {width}, so it is an "
+                         "indented code block (here and on GitHub), not a box's opening, and "
+                         f"the '///' of line {closing} closes no box; remove its indent (a "
+                         "box's opening line starts at the margin, its options under it "
+                         "indented by four spaces)")
 
 
 _OPTION_LINE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")   # `    attrs: {id: x}`

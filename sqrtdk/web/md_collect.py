@@ -216,15 +216,19 @@ class IdCollector(Treeprocessor):
     """Every id on the page (`ids`), with the file line it was written on (`lines`: 0 where
     not known); a duplicate is an error at its second occurrence. `boxes`: where the boxes'
     opening and `attrs:` lines are (a box's id is written on the latter); `raw_ids`: the ids
-    of raw HTML, `(id, line)` in order, which Markdown keeps out of the tree."""
+    of raw HTML, `(id, line)` in order, which Markdown keeps out of the tree; `own_anchors`:
+    `(id, line)` of the empty anchors in or right before a heading of that id
+    (editor_blocks.own_id_anchors), told to be removed rather than renamed."""
 
     def __init__(self, md: Markdown, positions: LineMap | None = None,
                  boxes: BoxLines | None = None,
-                 raw_ids: Callable[[], list[tuple[str, int]]] = list):
+                 raw_ids: Callable[[], list[tuple[str, int]]] = list,
+                 own_anchors: Callable[[], set[tuple[str, int]]] = set):
         super().__init__(md)
         self.positions = LineMap() if positions is None else positions
         self.box_lines = BoxLines() if boxes is None else boxes
         self.raw_ids = raw_ids
+        self.own_anchors = own_anchors
         self.ids: set[str] = set()
         self.lines: dict[str, int] = {}
 
@@ -243,6 +247,12 @@ class IdCollector(Treeprocessor):
             self.ids.add(ident)
             self.lines[ident] = line
         for ident, line in self.raw_ids():
+            if ident in self.ids and (ident, line) in self.own_anchors():
+                raise ContentError(
+                    f"this anchor gives the id '{ident}' a second time: the heading "
+                    f"{'on its line' if self.lines[ident] == line else 'below it'} already "
+                    f"has it ({{#{ident}}}); remove the anchor: links to '#{ident}' keep "
+                    "reaching the heading", line=line)
             if ident in self.ids:
                 first, second = sorted((self.lines[ident], line)) if self.lines[ident] else \
                     (0, line)

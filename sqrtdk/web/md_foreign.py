@@ -42,7 +42,7 @@ from markdown.extensions.attr_list import AttrListTreeprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER, HTML_PLACEHOLDER_RE
 
-from ..errors import line_of, shortened
+from ..errors import line_of, lines_of, shortened
 from ..log import warn
 from .md_emoji import (
     ESCAPED_COLON,
@@ -359,8 +359,11 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # path, a file name), so `[1]\uff08…\uff09` of prose stays quiet
     # (an address the autolink made a link follows as an element: the block's _EDGE, 'ª')
     # (the address closed right after it, or a title after it: '[1]\uff08torch.nn \u2026\uff09'
-    # is prose)
-    (re.compile(r"\](?:\uff08(?:\u00aa|" + _ADDRESS + r"[^\s()\uff08\uff09]*"
+    # is prose; so is an address the autolink made a link with words after it,
+    # '[1]\uff08https://\u2026 \u8bf4\u660e\uff09', a source and what it is, no link's syntax on
+    # GitHub either: the link's text, then the parenthesis closed in it or right after it)
+    (re.compile(r"\](?:\uff08(?:\u00aa[^\u00aa\s]*(?:[)\uff09]\u00aa|\u00aa(?:[)\uff09]|"
+                r"[ \t]+(?=[\"'\u201c\u2018(])))|" + _ADDRESS + r"[^\s()\uff08\uff09]*"
                 r"(?:[)\uff09]|[ \t]+(?=[\"'\u201c\u2018(])))"
                 r"|\(" + _ADDRESS + r"[^\s()\uff09]*\uff09)"),
      False, "a link's parenthesis typed full-width ('\uff08' or '\uff09')",
@@ -1797,18 +1800,27 @@ class ForeignSyntax(Treeprocessor):
         typed = found.translate(STRAIGHT)            # smarty's quotes, as the author typed
         floor = self.positions.floor(block)
         start = floor or 1   # not an earlier block's text
-        if line_of(self.text(), typed, start=start):
-            found = typed
-        tries: tuple[str | re.Pattern[str], ...] = (found, found[:20], found[-12:])
-        if found and not own[span[1]:].split("\n", 1)[0].strip():
-            # a whole line (a container's closing ':::'): that line, not the first one
-            # holding it among others (the ':::warning' above it)
-            tries = (re.compile(r"(?m)^[ \t>]*" + re.escape(found) + r"[ \t]*$"), *tries)
-        # not found from the block's floor on (its text masked there, as a line GitHub reads
-        # as code is): the floor itself, never the same words earlier, another block's
-        line = self.positions.at(el, slot, span[0]) or \
-            next((n for t in tries if t and (n := line_of(self.text(), t, start=start))), 0) \
-            or floor
+        line = self.positions.at(el, slot, span[0])
+        if line:
+            # its line known: the typed form is looked for there only (a search from the
+            # block's start for each of a block's many messages took their number squared)
+            last = max(self.positions.at(el, slot, span[1]), line + found.count("\n")) + 1
+            if typed in lines_of(self.text(), line, last):
+                found = typed
+        else:
+            if line_of(self.text(), typed, start=start):
+                found = typed
+            tries: tuple[str | re.Pattern[str], ...] = (found, found[:20], found[-12:])
+            end = own.find("\n", span[1])
+            if found and not own[span[1]:end if end >= 0 else len(own)].strip():
+                # a whole line (a container's closing ':::'): that line, not the first one
+                # holding it among others (the ':::warning' above it)
+                tries = (re.compile(r"(?m)^[ \t>]*" + re.escape(found) + r"[ \t]*$"), *tries)
+            # not found from the block's floor on (its text masked there, as a line GitHub
+            # reads as code is): the floor itself, never the same words earlier, another
+            # block's
+            line = next((n for t in tries if t and (n := line_of(self.text(), t, start=start))),
+                        0) or floor
         # the message quotes the syntax itself, not the start of its line
         shown = self.readable(own[span[0]:span[1]]).strip().translate(STRAIGHT)
         if not shown or shown not in found.translate(STRAIGHT):

@@ -168,8 +168,9 @@ class SingleQuotes(_QuoteBlocks):
         """Latin: the apostrophes as U+2019; a quote only left-flanking opens, only
         right-flanking closes, else smarty's mark stays."""
         stash = self.md.htmlStash.rawHtmlBlocks
+        quoting = set(quotes)       # (a list's `in` for each site: their number squared)
         for site in sites:
-            if site not in quotes:
+            if site not in quoting:
                 stash[site.stash] = _CLOSE
                 continue
             before, after = visible[site.at - 1], visible[site.at + 1]
@@ -181,7 +182,8 @@ class SingleQuotes(_QuoteBlocks):
               sites: list[_Site], quotes: list[_Site]) -> None:
         """CJK: the apostrophes as U+2019, the `quotes` paired in order (an odd number left
         as written, with a warning)."""
-        marks = {s: "\u2019" for s in sites if s not in quotes}
+        quoting = set(quotes)
+        marks = {s: "\u2019" for s in sites if s not in quoting}
         if len(quotes) % 2:
             self._odd(block, slots, "left as they are", mark="'")
         else:

@@ -19,6 +19,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from sqrtdk.errors import line_starts
+
 Slot = str   # "text" (an element's own text) or "tail" (the text after it)
 
 
@@ -105,7 +107,11 @@ class LineMap:
             return 0 if slot == "tail" else self.line(el)
         text = (el.text if slot == "text" else el.tail) or ""
         joins = self.removed.get((el, slot), [])
-        return first + text.count("\n", 0, offset) + bisect_right(joins, offset)
+        # a long text's line breaks are counted once (line_starts keeps them), not from its
+        # start for each of its many messages
+        breaks = text.count("\n", 0, offset) if offset < 4096 else \
+            bisect_right(line_starts(text), offset) - 1
+        return first + breaks + bisect_right(joins, offset)
 
     def box_line(self, details: etree.Element, openers: Sequence[int]) -> int:
         """The line of the `/// details` line that opened box `details`, from `openers`
