@@ -878,10 +878,10 @@
       const sel = getSelection();
       if (ev.defaultPrevented && ev.clipboardData && !sel.isCollapsed && sel.rangeCount) {
         const range = sel.getRangeAt(0), kept = [];
-        for (const k of $$(".katex")) {
-          const tex = $(".katex-mathml annotation", k);
+        for (const k of hooks ? $$(hooks.formula) : []) {
+          const tex = $(`${hooks.speech} annotation`, k);
           if (!tex || !range.intersectsNode(k)) continue;
-          const d = k.closest(".katex-display") ? "$$" : "$";
+          const d = k.closest(".math.display") ? "$$" : "$";
           kept.push([k, [...k.childNodes]]);
           k.replaceChildren(d + tex.textContent + d);
         }
