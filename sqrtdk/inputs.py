@@ -72,7 +72,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
     mistakes raised together (errors.Mistakes)."""
     from .textfiles import load_toml
     from .web.embed import SLOTS
-    from .web.template_check import check_templates
+    from .web.template_check import check_page_templates, check_templates
     from .web.ui_check import (
         check_ui_strings,
         field_differences,
@@ -80,6 +80,7 @@ def read_inputs(opts: BuildOptions) -> Inputs:
         untranslated_warnings,
     )
     settings = load_settings(opts.content_dir)
+    check_page_templates(opts.templates_dir)    # before the strings are checked against them
     mistakes = Mistakes()
     strings: dict[str, Strings] | None = None
     with mistakes.seam():

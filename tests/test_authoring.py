@@ -981,6 +981,29 @@ def test_a_heading_only_one_language_has_is_told_once_not_again_at_its_links(
     assert "no anchor" not in errors[0], errors
 
 
+def test_a_file_the_templates_load_from_static_missing_is_told_once_at_it(
+        project: Path) -> None:
+    """static/style.css deleted (or its name misspelt in a template) was told on every page
+    (17 lines), and on each article page at the article ('content/en/index.md: link to
+    '../assets/style.css'…'), which has no such link. It is one line at the file of static/
+    the templates load, with the closest published name; a layout's other faults are told
+    at templates/, not at the article."""
+    (project / "static" / "style.css").unlink()
+    base = project / "templates" / "base.html"
+    text = base.read_text(encoding="utf-8")
+    assert "assets/theme.js" in text
+    base.write_text(text.replace("assets/theme.js", "assets/them.js"), encoding="utf-8")
+    before = tree(project / "site")
+    proc = run(project, check=False)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    errors = _errors(proc)
+    assert [e.split(":")[1].strip() for e in errors] == ["static/style.css", "static/them.js"], \
+        errors
+    assert "did you mean 'theme.js'?" in errors[1], errors
+    assert not any("content/" in e for e in errors), errors
+    assert tree(project / "site") == before
+
+
 @pytest.mark.parametrize("module", ["science/*.py", "figures/*.py", "web/fig_tables.py"])
 def test_a_module_python_cannot_parse_is_told_at_its_line(project: Path, module: str) -> None:
     """A comma too many in an experiment, figure or figure-table module (the modules README's

@@ -40,6 +40,28 @@ def test_the_projects_templates_pass(tmp_path: Path) -> None:
     assert _mistakes(tmp_path, {}) == []
 
 
+def test_a_page_template_or_the_folder_missing_is_one_line_each(tmp_path: Path) -> None:
+    """A template the build renders pages with, deleted or renamed (or the whole folder),
+    stopped the build with Jinja's TemplateNotFound traceback, after a warning for each [ui]
+    string no template used any more: each is one line naming the file, before anything."""
+    from sqrtdk.web.template_check import PAGE_TEMPLATES, check_page_templates
+    folder = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", folder)
+    check_page_templates(folder)                       # the project's: nothing missing
+    gone = sorted(PAGE_TEMPLATES)[:2]
+    for name in gone:
+        (folder / name).unlink()
+    with pytest.raises(BuildError) as e:
+        check_page_templates(folder)
+    assert sorted(one.path.name for one in e.value.errors) == gone, str(e.value)
+    assert all("file not found" in one.message and f"templates/{one.path.name}" in one.message
+               for one in e.value.errors), str(e.value)
+    shutil.rmtree(folder)
+    with pytest.raises(BuildError) as e:
+        check_page_templates(folder)
+    assert len(e.value.errors) == 1 and "folder not found" in e.value.message, str(e.value)
+
+
 def test_a_deleted_end_tag_is_told_at_the_line_its_element_opens(tmp_path: Path) -> None:
     """`</nav>` deleted: the rest of the page would be inside the nav."""
     good = (TEMPLATES / "article.html").read_text("utf-8")

@@ -15,7 +15,7 @@ from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..cache import key_for
-from ..errors import BuildError, Mistakes, combined
+from ..errors import BuildError, Mistakes, combined, suggest
 from ..html_parsing import HTMLParser
 from ..log import warn
 from .html_names import targets
@@ -412,11 +412,29 @@ def _warn_empty_link(page: Page, href: str, written: list[str]) -> None:
 
 def _fail(rel: str, page: Page | None, url: str, message: str, tag: str = "") -> None:
     """The BuildError of a fault of link or resource `url` of page `rel`: at the article's
-    line of it, or the templates' when the page's layout has it."""
-    if page is None:
+    line of it, or the templates' when the page's layout has it (an article page's too: it
+    was told at the article, with no line, though the article has no such link)."""
+    lines = _link_lines(page, url, tag) if page is not None else (0,)
+    if page is None or lines == (0,):
         raise BuildError(Path("templates"), 0, f"{rel}: {message}")
-    raise combined(BuildError(page.source, line, message)
-                   for line in _link_lines(page, url, tag))
+    raise combined(BuildError(page.source, line, message) for line in lines)
+
+
+def _missing_asset(path: str, paths: set[str], page: Page | None, url: str) -> None:
+    """A resource under the site's `assets/` that the page's layout loads (the templates'
+    `{{ root }}assets/style.css`) and the site does not have: the file of static/ it is
+    published from is gone or misspelt. BuildError at that file, the same for every page
+    (told once), naming the closest file static/ has; nothing for another address."""
+    name = path.removeprefix("assets/")
+    if not path.startswith("assets/") or "/" in name or \
+            (page is not None and _link_lines(page, url) != (0,)):
+        return
+    published = [p.removeprefix("assets/") for p in paths
+                 if p.startswith("assets/") and "/" not in p.removeprefix("assets/")]
+    raise BuildError(Path("static") / name, 0, (
+        f"file not found, and the templates load it on every page as 'assets/{name}'; "
+        f"restore it (git checkout -- static/{name}), or change the link in templates/ "
+        f"({suggest(name, published, 'files under assets/')})"))
 
 
 def _addresses(rel: str, written: str, base_url: str, pages: Iterable[str]) -> list[str]:
@@ -594,6 +612,7 @@ def _check_url(rel: str, page: Page | None, link: tuple[str, str, str], paths: s
             fail(url, f"{tag} '{url}', a file the site does not have: the site publishes no "
                       f"{tag} files; remove the <{tag}>, or link to where it is published, "
                       "[what it shows](https://…)")
+        _missing_asset(path, paths, page, url)
         if tag in _IMAGE_TAGS and (name := _figure_named(path, paths)):
             fail(url, f"image '{url}' names figure '{name}', which an HTML <{tag}> does not "
                       f"show (the page has no such file): write it as its own paragraph, "

@@ -154,6 +154,33 @@ class Stack:
 EMPTY = Stack(None, None)
 
 
+# the templates the build renders pages with (assemble.render_site), and what each makes
+PAGE_TEMPLATES = {"article.html": "each language's article page",
+                  "index.html": "the root page (the language picker)",
+                  "404.html": "the page for an address the site does not have",
+                  "source.html": "the page of each experiment's code"}
+
+
+def check_page_templates(templates_dir: Path) -> None:
+    """Raise BuildError (every one missing, together) when the templates folder, or a
+    template the build renders pages with (PAGE_TEMPLATES), is not there: one deleted or
+    renamed stopped the build with Jinja's TemplateNotFound traceback, after a warning for
+    every [ui] string, which no template used any more. Call it before anything reads the
+    templates."""
+    if not templates_dir.is_dir():
+        raise BuildError(templates_dir, 0, (
+            "folder not found; the build renders every page with the templates there ("
+            + ", ".join(PAGE_TEMPLATES) + f"): restore it (git checkout -- "
+            f"{templates_dir.name})"))
+    mistakes = Mistakes()
+    for name, what in PAGE_TEMPLATES.items():
+        if not (templates_dir / name).is_file():
+            mistakes.add(BuildError(templates_dir / name, 0, (
+                f"file not found; the build renders {what} with it: restore it (git checkout "
+                f"-- {templates_dir.name}/{name})")))
+    mistakes.raise_any()
+
+
 def check_templates(templates_dir: Path) -> list[BuildError]:
     """Check every template in `templates_dir` (.html, .xml, .txt): its `{% extends %}`
     names a template there; each top-level block of a child is one its parents define; a
