@@ -121,6 +121,11 @@ def test_a_child_that_would_publish_less_than_written_is_told(
     "<svg/><p><svg><g/><a href='#x'/></svg><math><mi/><mo/></math></p><br/><img src=x />",
     '<a href="{% if a %}x{% else %}y{% endif %}" {% for k in c %}{{ k }}{% endfor %}>t</a>',
     '{# <div> #}<p title="{{ t }}">{{ body }}</p>{% set x %}<b>x</b>{% endset %}',
+    # a value's own braces, paired, and Jinja's raw text, braces shown on purpose
+    """<div data-config='{"lang": "{{ lang }}"}' onclick="f({a: 1})">x</div>""",
+    "{% raw %}<code>{{ ui.skip }}</code>{% endraw %}<p>{%- raw -%} x {%- endraw %}</p>",
+    # a quote alone in one attribute's value, another's empty value before it
+    """<a data-x="" title='"'>t</a>""",
 ])
 def test_markup_a_browser_reads_as_written_is_no_mistake(tmp_path: Path, body: str) -> None:
     """Optional end tags, implied ends, void elements, raw text, Jinja comments, and a tag
