@@ -3624,6 +3624,18 @@ def test_a_symbol_written_by_its_name_in_a_formula_warns_at_its_line(
     assert named in got[0], got[0]
 
 
+@pytest.mark.cpu_timeout(30)    # one walk: a second or less; before, hours
+def test_the_container_each_closing_line_closes_is_found_in_one_walk() -> None:
+    """Which ':::' container a closing ':::' closes (its advice: '///', or nothing for a
+    layout div's) was found by walking every line above it, for each closing line: 40,000
+    containers took time in the square of their number. A fence's ':::' closes nothing."""
+    from sqrtdk.web.md_foreign import _container_closed
+    text = "::: {.columns}\n\n```\n:::\n```\n\n" + "::: tip\nx\n:::\n" * 40_000 + ":::\n"
+    closing = [n for n, line in enumerate(text.split("\n"), 1) if line == ":::" and n > 5]
+    got = [_container_closed(text, n) for n in closing]
+    assert got == ["::: tip"] * 40_000 + ["::: {.columns}"]
+
+
 @pytest.mark.parametrize("opening, advice", [
     ("::: {.column-page}", "remove the container's ':::' lines"),
     ("::: {.column-margin}", "remove the container's ':::' lines"),
