@@ -33,8 +33,9 @@ or one of SVG's or MathML's: `<div/>` is read as the browser reads it, an open `
 (`{% if a %}<a href="x"{% else %}<span{% endif %}>`, which the blanked text reads as one tag)
 is a warning at its line, and the template's markup is read no further.
 
-Once the Jinja parts are blanked, a '<' or '>' left in the text (outside `<script>` and
-`<style>`) or a brace left in the text or a tag is a mark the page shows as typed: a tag's
+Once the Jinja parts are blanked, a '<' or '>' left in the text next to a tag or a word
+(outside `<script>` and `<style>`; `Home > Docs` is text) or a brace left in the text or a
+tag is a mark the page shows as typed: a tag's
 '<' doubled (`<<label>`) or lost (`summary>h2 …`), a print's brace doubled (`{{ x }}}`) or
 lost (`{ x }}`). Each is an error at its line; a mark meant as text is written as a
 character reference (`&lt;`, `&#125;`), which the check reads as written, or braces inside
@@ -241,10 +242,11 @@ class _Tags(HTMLParser):
     """The start and end tags of a text, each with its line and offset (a start tag's with
     the offset where it ends, `end`)."""
 
-    def __init__(self, starts: list[int]) -> None:
+    def __init__(self, starts: list[int], text: str = "") -> None:
         # (charrefs not converted: `&lt;` and `&#125;` must reach handle_data as written)
         super().__init__(convert_charrefs=False)
         self.starts = starts
+        self.text = text    # all it is fed (what stands beside a run of text)
         self.events: list[_Event] = []
         self.foreign = 0    # how many <svg> and <math> the text is inside (a '/>' closes there)
         self.raw_text = ""  # the <script> or <style> being read (its text is code, not prose)
@@ -257,12 +259,13 @@ class _Tags(HTMLParser):
         """Tell the first '<', '>' (in text, `where` "text") or brace of `written`, or the
         one at `at`, which starts where the parser is: with every Jinja part blanked, any
         left is shown as typed."""
+        offset, line = self._at()
         if at is None:
-            at = next((i for i, c in enumerate(written) if c in _STRAY[where]), None)
+            at = next((i for i, c in enumerate(written) if c in _STRAY[where]
+                       and (c in "{}" or _slipped_mark(self.text, offset + i))), None)
         if at is None:
             return
         mark = written[at]
-        offset, line = self._at()
         line += written.count("\n", 0, at)
         if mark in "<>":
             what = (f"a '{mark}' in the template's text, which the page shows as typed: a "
@@ -334,6 +337,18 @@ class _Tags(HTMLParser):
             self.events.append(_Event(*self._at(), "end", tag))
             if tag in _FOREIGN and self.foreign:
                 self.foreign -= 1
+
+
+def _slipped_mark(text: str, i: int) -> bool:
+    """Whether the '<' or '>' at text[i] (a template's text, its Jinja parts blanked; the
+    mark in a run of text between tags) is a tag's mark doubled or lost: a '>' right after a
+    tag (`</legend>>`) or after a word or a quote it would close (`summary>h2`,
+    `class="x">`), a '<' right before a tag (`<<label>`) or anything but a space. A mark
+    standing apart as text is no slip (`Home > Docs`, `Next ->`, `a < b`): the browser
+    shows it as typed, which is what its author meant."""
+    if text[i] == ">":
+        return i == 0 or text[i - 1].isalnum() or text[i - 1] in "\"'>"
+    return i + 1 >= len(text) or not text[i + 1].isspace()
 
 
 def _unpaired_brace(written: str) -> int | None:
@@ -464,7 +479,7 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     for i, ch in enumerate(text):
         if ch == "\n":
             starts.append(i + 1)
-    reader = _Tags(starts)
+    reader = _Tags(starts, text)
     reader.feed(text)
     reader.close()
     events = sorted(statements + reader.events, key=lambda e: e.offset)
