@@ -3598,6 +3598,19 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
 
 
+def test_a_variable_named_as_a_symbol_is_told_how_to_stay_one(tmp_path: Path) -> None:
+    """A formula's variable named as a symbol is ('delta_1', a shift table of a string
+    search): the advice '\\delta' would make it the Greek letter. The warning also gives its
+    name in \\mathit{…}, and that, written, builds with no word."""
+    with captured() as warned:
+        html(tmp_path, "The table $delta_1$ shifts.\n")
+    got = [w for w in warned if "by its name without a backslash" in w]
+    assert len(got) == 1 and "'\\mathit{delta}'" in got[0], warned
+    with captured() as warned:
+        html(tmp_path, "The table $\\mathit{delta}_1$ shifts.\n")
+    assert warned == [], warned
+
+
 @pytest.mark.parametrize("text, named", [
     ("The query is $W_Q dot E_i$ here.", "'\\cdot' for 'dot'"),             # Typst's
     ("GPT-3 uses $128 times 12288$ weights.", "'\\times' for 'times'"),

@@ -303,7 +303,11 @@ class InlineScanner:
              f"{'display ' if display else ''}formula {written} writes a symbol by its name "
              "without a backslash, as Typst's or AsciiMath's math does (or TeX's, its "
              "backslash lost), which KaTeX typesets as letters in italics, each a variable "
-             f"(GitHub too): write {meant}")
+             f"(GitHub too): write {meant}" + (
+                 # a variable named so (OI-wiki's 'delta_1'): the advice above would make it
+                 # the symbol; its name in \mathit{…} is set as one word and stays quiet
+                 f"; or, for a variable of that name, '\\mathit{{{found[0]}}}'"
+                 if found[0] != "^->" else ""))
 
     def _escaped_subscript(self, tex: str, display: bool, first: int) -> None:
         """A subscript's '_' escaped for Markdown in a formula's TeX (which starts at line
