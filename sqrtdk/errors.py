@@ -305,8 +305,14 @@ def raised_words(error: BaseException) -> str:
     would end the build: raised in a worker or a figure it reached the build's top and
     ended it with no word, with exit status 0 for `sys.exit(0)`, the site not written."""
     if isinstance(error, SystemExit):
-        return (f"sys.exit({error.code!r}), which would end the build with no word (exit "
-                f"status {error.code or 0}, the site not written)")
+        code = error.code
+        call = "sys.exit()" if code is None else f"sys.exit({code!r})"
+        if code is None or isinstance(code, int):
+            return (f"{call}, which would end the build with no word (exit status "
+                    f"{int(code or 0)}, the site not written)")
+        # (Python prints a message given to sys.exit and exits with status 1)
+        return (f"{call}, which would end the build with only {str(code)!r} printed (exit "
+                "status 1, the site not written)")
     return f"{type(error).__name__}: {error}"
 
 

@@ -299,6 +299,10 @@ def _first_of(lines: list[str], candidates: list[int], line: int) -> int:
 # tomllib's words for a line's end inside a one-line string: a "…" string (basic), a '…' one
 # (literal); a comment's end is no error
 _LINE_END_IN = {"Illegal character '\\n'": '"', "Found invalid character '\\n'": "'"}
+# what is said for a '…' string with no ' after it in the file (tomllib: 'Expected "'"' at
+# the end of the document, no line)
+_NO_CLOSING_QUOTE = "no ' closes the ' of this line before the file's end"
+_LINE_END_IN[_NO_CLOSING_QUOTE] = "'"
 
 
 def _unclosed(message: str) -> str:
@@ -334,7 +338,12 @@ def load_toml(path: Path) -> TomlFile:
         m = _TOML_POSITION.search(str(e))
         message = _TOML_POSITION.sub("", str(e)).strip()
         line = int(m.group(1)) if m else 0
-        if m is None and _TOML_END in message:      # no line: the last key or table begun
+        if m is None and message == f"Expected \"'\" {_TOML_END}" and "'" in text:
+            # a '…' string never closed, and no ' after it in the file: tomllib looked for
+            # its closing quote up to the file's end, so its opening one is the file's last
+            line = text.count("\n", 0, text.rindex("'")) + 1
+            message = _NO_CLOSING_QUOTE
+        elif m is None and _TOML_END in message:    # no line: the last key or table begun
             line, message = _last_begun(text), message.replace(
                 _TOML_END, "at the end of the file: what begins at this line is not closed "
                 "(a quote, ] or } is missing)")

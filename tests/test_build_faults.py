@@ -18,6 +18,23 @@ from helpers import SERVING, copy_project_files, default_signals
 from sqrtdk.errors import machine_fault
 
 
+@pytest.mark.parametrize("code, says", [
+    (0, "sys.exit(0), which would end the build with no word (exit status 0"),
+    (None, "sys.exit(), which would end the build with no word (exit status 0"),
+    (True, "sys.exit(True), which would end the build with no word (exit status 1"),
+    ("done", "sys.exit('done'), which would end the build with only 'done' printed (exit "
+             "status 1"),
+])
+def test_what_sys_exit_in_an_authors_code_would_do_is_said_as_python_does_it(
+        code: object, says: str) -> None:
+    """The message for `sys.exit()` in a job or a figure said 'exit status done' for
+    `sys.exit('done')` (Python prints the message and exits with status 1), 'exit status
+    True' for `sys.exit(True)`, and 'sys.exit(None)' for a bare `sys.exit()`."""
+    from sqrtdk.errors import raised_words
+    assert raised_words(SystemExit(code) if code is not None else SystemExit()
+                        ).startswith(says), raised_words(SystemExit(code))
+
+
 def test_a_worker_that_ended_abruptly_is_one_line() -> None:
     """A worker of the build's pool that ended abruptly (code a figure or an experiment runs
     called os._exit, a C library crashed, the system killed it for memory) stopped the build

@@ -774,6 +774,18 @@ def test_a_long_formula_of_many_text_commands_is_read_in_linear_time() -> None:
     assert e.value.line == 1 and "'\\_' in a formula" in e.value.message, e.value.message
 
 
+@pytest.mark.cpu_timeout(30)    # linear: about a second; before, a minute
+def test_a_long_formula_of_symbol_names_in_text_is_read_in_linear_time() -> None:
+    """Each symbol's name in a formula (Typst's `dot`) was asked of every text command's
+    argument whether it stood inside: a formula of 40,000 '\\text{delta}' took time in
+    the square of their number (2 s at 8,000). The bare name after them is still told."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, "a $" + " ".join(["\\text{delta}"] * 40_000) + " delta$ b\n")
+    told = [w for w in warned if "by its name without a backslash" in w]
+    assert len(told) == 1 and "a.md:1:" in told[0] and "'\\delta' for 'delta'" in told[0], told
+
+
 @pytest.mark.parametrize("source", [
     "A name $\\text{max\\_len}$, $\\mathrm{batch\\_size}$, $\\operatorname{d\\_model}(x)$.\n",
     "A blank $f(\\_)$, a rule $\\_\\_$ and a break $a \\\\_i$.\n",

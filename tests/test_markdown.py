@@ -3598,6 +3598,19 @@ def test_another_tool_s_box_is_told_the_lines_of_its_box(tmp_path: Path, source:
     assert warned == [] and f'id="{box_id}"' in made and "<details" in made, warned
 
 
+def test_a_variable_named_as_a_symbol_is_told_how_to_stay_one(tmp_path: Path) -> None:
+    """A formula's variable named as a symbol is ('delta_1', a shift table of a string
+    search): the advice '\\delta' would make it the Greek letter. The warning also gives its
+    name in \\mathit{…}, and that, written, builds with no word."""
+    with captured() as warned:
+        html(tmp_path, "The table $delta_1$ shifts.\n")
+    got = [w for w in warned if "by its name without a backslash" in w]
+    assert len(got) == 1 and "'\\mathit{delta}'" in got[0], warned
+    with captured() as warned:
+        html(tmp_path, "The table $\\mathit{delta}_1$ shifts.\n")
+    assert warned == [], warned
+
+
 @pytest.mark.parametrize("text, named", [
     ("The query is $W_Q dot E_i$ here.", "'\\cdot' for 'dot'"),             # Typst's
     ("GPT-3 uses $128 times 12288$ weights.", "'\\times' for 'times'"),
@@ -3622,6 +3635,18 @@ def test_a_symbol_written_by_its_name_in_a_formula_warns_at_its_line(
     line = BODY_START + 2 + (3 if "$$" in text else 0)      # a display formula's TeX line
     assert len(got) == 1 and f"index.md:{line}:" in got[0], warned
     assert named in got[0], got[0]
+
+
+@pytest.mark.cpu_timeout(30)    # one walk: a second or less; before, hours
+def test_the_container_each_closing_line_closes_is_found_in_one_walk() -> None:
+    """Which ':::' container a closing ':::' closes (its advice: '///', or nothing for a
+    layout div's) was found by walking every line above it, for each closing line: 40,000
+    containers took time in the square of their number. A fence's ':::' closes nothing."""
+    from sqrtdk.web.md_foreign import _container_closed
+    text = "::: {.columns}\n\n```\n:::\n```\n\n" + "::: tip\nx\n:::\n" * 40_000 + ":::\n"
+    closing = [n for n, line in enumerate(text.split("\n"), 1) if line == ":::" and n > 5]
+    got = [_container_closed(text, n) for n in closing]
+    assert got == ["::: tip"] * 40_000 + ["::: {.columns}"]
 
 
 @pytest.mark.parametrize("opening, advice", [

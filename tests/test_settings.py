@@ -1457,6 +1457,25 @@ def test_chinese_in_a_latin_pages_string_warns_even_when_no_copy(
 
 
 @pytest.mark.parametrize("file", ["strings.toml", "figures.toml"])
+def test_a_chinese_term_named_among_a_latin_pages_words_is_no_warning(
+        content: Path, caplog: pytest.LogCaptureFixture, file: str) -> None:
+    """A Latin page's string that names a Chinese term on purpose among its own words
+    ('the term \u7f29\u653e (scaling)') is written in the page's language: no warning, as a Latin
+    term among a Chinese page's words is none."""
+    langs = languages(content)
+    strings = load_strings(content, tuple(langs))
+    latin = next(lang for lang in langs if strings[lang].language.get("script") == "latin")
+    path = content / latin / file
+    text = path.read_text(encoding="utf-8")
+    m = re.compile(r'^(\w+) = "[A-Za-z][a-z ]+"', re.M).search(
+        text, text.index("[ui]" if file == "strings.toml" else "title"))
+    assert m
+    path.write_text(text[:m.start()] + f'{m.group(1)} = "the term \u7f29\u653e (scaling)"'
+                    + text[m.end():], encoding="utf-8")
+    assert _untranslated(content, caplog) == []
+
+
+@pytest.mark.parametrize("file", ["strings.toml", "figures.toml"])
 def test_a_field_one_language_has_and_another_lacks_warns_at_the_line_lacking_it(
         content: Path, caplog: pytest.LogCaptureFixture, file: str) -> None:
     """fuzz17: `{seed}` deleted from one language's `built_with` (the other's kept it) built

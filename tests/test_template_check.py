@@ -143,6 +143,13 @@ def test_a_child_that_would_publish_less_than_written_is_told(
     "<svg/><p><svg><g/><a href='#x'/></svg><math><mi/><mo/></math></p><br/><img src=x />",
     '<a href="{% if a %}x{% else %}y{% endif %}" {% for k in c %}{{ k }}{% endfor %}>t</a>',
     '{# <div> #}<p title="{{ t }}">{{ body }}</p>{% set x %}<b>x</b>{% endset %}',
+    # a value's own braces, paired, and Jinja's raw text, braces shown on purpose
+    """<div data-config='{"lang": "{{ lang }}"}' onclick="f({a: 1})">x</div>""",
+    "{% raw %}<code>{{ ui.skip }}</code>{% endraw %}<p>{%- raw -%} x {%- endraw %}</p>",
+    # a quote alone in one attribute's value, another's empty value before it
+    """<a data-x="" title='"'>t</a>""",
+    # a '<' or '>' standing apart in the text, shown as typed as meant
+    "<nav>{{ a }} > {{ b }}</nav><p>Next -></p><p>a < b, b > c</p>",
 ])
 def test_markup_a_browser_reads_as_written_is_no_mistake(tmp_path: Path, body: str) -> None:
     """Optional end tags, implied ends, void elements, raw text, Jinja comments, and a tag
@@ -237,6 +244,7 @@ def test_a_tag_cut_by_a_statement_is_a_warning_not_a_missing_quote(tmp_path: Pat
     ("<p>{{ title }}}</p>", "'}'"),          # one brace too many after a print
     ("<p>{ title }}</p>", "'{'"),            # a brace lost from a print's '{{'
     ('<p title="{{ title }}}">x</p>', "'}'"),  # ... and so in an attribute's value
+    ('<p>x</p>p class="y">z', "'>'"),          # a tag's '<' lost after its attribute
 ])
 def test_a_tags_or_prints_mark_doubled_or_lost_is_told_at_its_line(
         tmp_path: Path, piece: str, wanted: str) -> None:

@@ -179,3 +179,21 @@ def test_a_file_that_cannot_be_read_says_what_to_do(tmp_path: Path, fault: OSErr
         read_text(path)
     assert e.value.path == path and e.value.line == 0, e.value
     assert says in e.value.message and ";" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("toml", ["[ui]\nskip = 'Skip to the article\nnext = \"x\"\nlast = 1\n",
+                                  "[ui]\nfirst = \"x\"\nskip = 'Skip to the article"],
+                         ids=["lines below", "at the end"])
+def test_a_literal_string_unclosed_with_no_quote_after_it_is_told_at_its_line(
+        tmp_path: Path, toml: str) -> None:
+    """A '…' string whose closing quote was forgotten, with no ' further down the file:
+    tomllib looks for the quote to the file's end and says 'Expected "'"' with no line,
+    which was told at the file's last key ('what begins at this line is not closed') and
+    not at the string's; it is told at the line of its opening quote, with the quote to
+    write, as an unclosed string with a ' further down is."""
+    path = tmp_path / "strings.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        load_toml(path)
+    line = next(n for n, text in enumerate(toml.split("\n"), 1) if text.startswith("skip"))
+    assert e.value.line == line and "close it with '" in e.value.message, e.value

@@ -281,11 +281,17 @@ class InlineScanner:
         `\\alpha` with its backslash lost): KaTeX typesets each letter as a variable in
         italics, here and on GitHub; a warning at the formula's line naming each one (a
         word in `\\text{…}`, a label's or a color's name, stays)."""
-        skipped = [*_text_arguments(tex), *(m.span() for m in _NAME_ARGUMENT.finditer(tex))]
+        # (the spans sorted by their start and walked once beside the names, which come in
+        # order: asking each name of every span took time in the square of their number)
+        skipped = sorted([*_text_arguments(tex),
+                          *(m.span() for m in _NAME_ARGUMENT.finditer(tex))])
         found: list[str] = []
+        k, covered = 0, 0           # the spans starting at or before a name reach `covered`
         for m in _BARE_SYMBOL.finditer(tex):
-            if m.group(0) not in found and \
-                    not any(a <= m.start() < b for a, b in skipped):
+            while k < len(skipped) and skipped[k][0] <= m.start():
+                covered = max(covered, skipped[k][1])
+                k += 1
+            if m.start() >= covered and m.group(0) not in found:
                 found.append(m.group(0))
         if not found:
             return
@@ -297,7 +303,11 @@ class InlineScanner:
              f"{'display ' if display else ''}formula {written} writes a symbol by its name "
              "without a backslash, as Typst's or AsciiMath's math does (or TeX's, its "
              "backslash lost), which KaTeX typesets as letters in italics, each a variable "
-             f"(GitHub too): write {meant}")
+             f"(GitHub too): write {meant}" + (
+                 # a variable named so (OI-wiki's 'delta_1'): the advice above would make it
+                 # the symbol; its name in \mathit{…} is set as one word and stays quiet
+                 f"; or, for a variable of that name, '\\mathit{{{found[0]}}}'"
+                 if found[0] != "^->" else ""))
 
     def _escaped_subscript(self, tex: str, display: bool, first: int) -> None:
         """A subscript's '_' escaped for Markdown in a formula's TeX (which starts at line

@@ -26,6 +26,7 @@ Confluence's '# item' list, org-mode's '#+' lines, another tool's link not told 
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 import logging
 import re
@@ -480,13 +481,25 @@ def _layout_instead(kind: str) -> str:
     return ""
 
 
-def _container_closed(lines: list[str], line: int) -> str:
+def _container_closed(source: str, line: int) -> str:
     """The opening line of the `:::` container that the closing ':::' at `line` (1-based)
-    closes ('' when none is open), each container closed by the nearest closing line below
-    it, a fence's lines skipped."""
+    of `source` closes ('' when none is open), each container closed by the nearest closing
+    line below it, a fence's lines skipped."""
+    innermost = _innermost_containers(source)
+    return innermost[line - 1] if 0 < line <= len(innermost) else ""
+
+
+@functools.lru_cache(maxsize=4)
+def _innermost_containers(source: str) -> tuple[str, ...]:
+    """For each line of `source` (0-based), the opening line of the innermost `:::`
+    container open just above it ('' for none): one walk of the text, kept for the next
+    closing line's question (walking the lines above each closing line took time in the
+    square of their number)."""
     opened: list[str] = []
     fence = ""
-    for text in lines[:line - 1]:
+    innermost: list[str] = []
+    for text in source.split("\n"):
+        innermost.append(opened[-1] if opened else "")
         bare = text.strip(" \t>")
         if fence:
             if bare.startswith(fence) and not bare.lstrip(fence[0]).strip():
@@ -499,7 +512,7 @@ def _container_closed(lines: list[str], line: int) -> str:
                 opened.pop()
         elif CONTAINER.match(bare):
             opened.append(bare)
-    return opened[-1] if opened else ""
+    return tuple(innermost)
 
 
 # the text of a markdown-it plugin's embed, `@[code](…)`, `@[code{2-3} python](…)`,
@@ -1234,7 +1247,7 @@ class ForeignSyntax(Treeprocessor):
                             # blank line (Docusaurus writes them so): no box of its own,
                             # which its opening line was told (it was told to make one)
                             opening = _container_closed(
-                                self.text().split("\n"), self.positions.at(el, slot, span[0])
+                                self.text(), self.positions.at(el, slot, span[0])
                                 or self.positions.floor(block))
                             m = _CONTAINER_LINE.match(opening)
                             kind = (m.group(2) or next(

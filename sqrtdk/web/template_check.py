@@ -33,11 +33,14 @@ or one of SVG's or MathML's: `<div/>` is read as the browser reads it, an open `
 (`{% if a %}<a href="x"{% else %}<span{% endif %}>`, which the blanked text reads as one tag)
 is a warning at its line, and the template's markup is read no further.
 
-Once the Jinja parts are blanked, a '<' or '>' left in the text (outside `<script>` and
-`<style>`) or a brace left in the text or a tag is a mark the page shows as typed: a tag's
+Once the Jinja parts are blanked, a '<' or '>' left in the text next to a tag or a word
+(outside `<script>` and `<style>`; `Home > Docs` is text) or a brace left in the text or a
+tag is a mark the page shows as typed: a tag's
 '<' doubled (`<<label>`) or lost (`summary>h2 …`), a print's brace doubled (`{{ x }}}`) or
 lost (`{ x }}`). Each is an error at its line; a mark meant as text is written as a
-character reference (`&lt;`, `&#125;`), which the check reads as written.
+character reference (`&lt;`, `&#125;`), which the check reads as written, or braces inside
+`{% raw %}`. In a tag, only a brace no other pairs is told: an attribute's value may hold
+paired ones (`data-x='{"a": 1}'`, `onclick="f({a: 1})"`).
 So is an attribute's value written with no opening quote but a closing one
 (`rel=stylesheet"`): the HTML standard reads the quote into the value.
 """
@@ -334,10 +337,11 @@ class _Tags(HTMLParser):
     """The start and end tags of a text, each with its line and offset (a start tag's with
     the offset where it ends, `end`)."""
 
-    def __init__(self, starts: list[int]) -> None:
+    def __init__(self, starts: list[int], text: str = "") -> None:
         # (charrefs not converted: `&lt;` and `&#125;` must reach handle_data as written)
         super().__init__(convert_charrefs=False)
         self.starts = starts
+        self.text = text    # all it is fed (what stands beside a run of text)
         self.events: list[_Event] = []
         self.foreign = 0    # how many <svg> and <math> the text is inside (a '/>' closes there)
         self.raw_text = ""  # the <script> or <style> being read (its text is code, not prose)
@@ -346,15 +350,17 @@ class _Tags(HTMLParser):
         line, col = self.getpos()
         return self.starts[line - 1] + col, line
 
-    def _stray(self, written: str, where: str) -> None:
-        """Tell the first '<', '>' (in text, `where` "text") or brace of `written`, which
-        starts where the parser is: with every Jinja part blanked, any left is shown as
-        typed."""
-        at = next((i for i, c in enumerate(written) if c in _STRAY[where]), None)
+    def _stray(self, written: str, where: str, at: int | None = None) -> None:
+        """Tell the first '<', '>' (in text, `where` "text") or brace of `written`, or the
+        one at `at`, which starts where the parser is: with every Jinja part blanked, any
+        left is shown as typed."""
+        offset, line = self._at()
+        if at is None:
+            at = next((i for i, c in enumerate(written) if c in _STRAY[where]
+                       and (c in "{}" or _slipped_mark(self.text, offset + i))), None)
         if at is None:
             return
         mark = written[at]
-        offset, line = self._at()
         line += written.count("\n", 0, at)
         if mark in "<>":
             what = (f"a '{mark}' in the template's text, which the page shows as typed: a "
@@ -376,11 +382,17 @@ class _Tags(HTMLParser):
         offset, line = self._at()
         written = self.get_starttag_text() or ""
         end = offset + len(written)
-        self._stray(written, "tag")
+        # a brace in a tag: one an attribute's value pairs (`data-x='{"a": 1}'`,
+        # `onclick="f({a: 1})"`) is the value's; one left unpaired once the Jinja parts are
+        # blanked (`title="{{ t }}}"`), or in an attribute's name, is a slip
+        if any(c in name for name, _ in attrs for c in "{}"):
+            self._stray(written, "tag")
+        elif (unpaired := _unpaired_brace(written)) is not None:
+            self._stray(written, "tag", unpaired)
         if tag in _RAW_TEXT:
             self.raw_text = tag
         unquoted = next(((name, value) for name, value in attrs
-                         if value and value[-1] in "\"'" and _unquoted(written, value)), None)
+                         if value and value[-1] in "\"'" and _unquoted(written, name, value)), None)
         if unquoted is not None:
             name, value = unquoted
             self.events.append(_Event(offset, line, "odd", (
@@ -422,16 +434,43 @@ class _Tags(HTMLParser):
                 self.foreign -= 1
 
 
-def _unquoted(written: str, value: str) -> bool:
-    """Whether `value`, an attribute's value that ends in a quote, stands in the start tag
-    `written` right after an '=' (spaces aside): written with no opening quote, where the
-    HTML standard reads the quote into the value ("unexpected-character-in-unquoted-
+def _slipped_mark(text: str, i: int) -> bool:
+    """Whether the '<' or '>' at text[i] (a template's text, its Jinja parts blanked; the
+    mark in a run of text between tags) is a tag's mark doubled or lost: a '>' right after a
+    tag (`</legend>>`) or after a word or a quote it would close (`summary>h2`,
+    `class="x">`), a '<' right before a tag (`<<label>`) or anything but a space. A mark
+    standing apart as text is no slip (`Home > Docs`, `Next ->`, `a < b`): the browser
+    shows it as typed, which is what its author meant."""
+    if text[i] == ">":
+        return i == 0 or text[i - 1].isalnum() or text[i - 1] in "\"'>"
+    return i + 1 >= len(text) or not text[i + 1].isspace()
+
+
+def _unpaired_brace(written: str) -> int | None:
+    """The offset in `written` (a start tag, its Jinja parts blanked) of the first '}' that
+    closes no '{' before it, else of the first '{' that no '}' after it closes; None when
+    every brace is paired. One walk (a stack of the open ones)."""
+    opened: list[int] = []
+    for i, c in enumerate(written):
+        if c == "{":
+            opened.append(i)
+        elif c == "}":
+            if not opened:
+                return i
+            opened.pop()
+    return opened[0] if opened else None
+
+
+def _unquoted(written: str, name: str, value: str) -> bool:
+    """Whether `value`, attribute `name`'s value that ends in a quote, stands in the start
+    tag `written` right after `name=` (spaces aside): written with no opening quote, where
+    the HTML standard reads the quote into the value ("unexpected-character-in-unquoted-
     attribute-value"). A value quoted with the other mark (`title="say 'hi'"`) has that
-    mark between its '=' and itself."""
+    mark between its '=' and itself; another attribute's `x=""` is not this one's."""
     at = written.find(value)
     while at >= 0:
         before = written[:at].rstrip()
-        if before.endswith("="):
+        if before.endswith("=") and before[:-1].rstrip().lower().endswith(name):
             return True
         at = written.find(value, at + 1)
     return False
@@ -446,6 +485,13 @@ _STRAY = {"text": "<>{}", "tag": "{}"}
 _BRANCHES = frozenset({"if", "elif", "else", "endif", "for", "endfor"})
 
 
+def _blank(chars: list[str], start: int, end: int) -> None:
+    """Blank chars[start:end] in place, its line breaks kept."""
+    for i in range(start, end):
+        if chars[i] != "\n":
+            chars[i] = " "
+
+
 def _masked(env: jinja2.Environment, source: str) -> tuple[str, list[_Event]]:
     """`source` with every Jinja part blanked (its line breaks kept), and each statement's
     keyword with its offset and line, from Jinja's own lexer."""
@@ -454,21 +500,28 @@ def _masked(env: jinja2.Environment, source: str) -> tuple[str, list[_Event]]:
     at = 0
     part_start = -1
     words: list[tuple[str, str]] = []
+    raw = False         # inside `{% raw %}`: its braces are meant as typed, the tags are HTML
     for lineno, kind, value in env.lex(source):
         found = source.find(value, at)
         if found < 0:                       # (a value the lexer rewrote: keep going)
             continue
         at = found + len(value)
+        if kind in ("raw_begin", "raw_end"):
+            raw = kind == "raw_begin"
+            _blank(chars, found, at)
+            continue
         if kind == "data":
+            if raw:
+                for i in range(found, at):
+                    if chars[i] in "{}":
+                        chars[i] = " "
             continue
         if kind in ("block_begin", "variable_begin", "comment_begin"):
             part_start, words = found, []
             if kind == "block_begin":
                 statements.append(_Event(found, lineno, ""))
         elif kind in ("block_end", "variable_end", "comment_end"):
-            for i in range(part_start, at):
-                if chars[i] != "\n":
-                    chars[i] = " "
+            _blank(chars, part_start, at)
             if kind == "block_end" and statements and statements[-1].offset == part_start:
                 names = [v for k, v in words if k == "name"]
                 statements[-1].kind = names[0] if names else ""
@@ -521,7 +574,7 @@ def _markup_mistakes(path: Path, env: jinja2.Environment, source: str, child: bo
     for i, ch in enumerate(text):
         if ch == "\n":
             starts.append(i + 1)
-    reader = _Tags(starts)
+    reader = _Tags(starts, text)
     reader.feed(text)
     reader.close()
     events = sorted(statements + reader.events, key=lambda e: e.offset)

@@ -247,9 +247,11 @@ def untranslated_warnings(strings: Mapping[str, Strings],
                 if not isinstance(text, str) or not _foreign_script(text, script):
                     continue
                 if same is None:
-                    # written in another language, not copied: Chinese on a Latin page is
-                    # told (a Latin word on a Chinese page is often a term: 'SD', 'numpy')
-                    if script != "cjk":
+                    # written in another language, not copied: Chinese with no Latin word
+                    # on a Latin page is told (a Latin word on a Chinese page is often a
+                    # term: 'SD', 'numpy'; so is a Chinese one among English words,
+                    # 'the term \u7f29\u653e', named on purpose)
+                    if script != "cjk" and not _LATIN_WORD.search(_FIELD.sub("", text)):
                         from .md_text import CJK
                         words = "".join(re.findall(f"[{CJK}]+", _FIELD.sub("", text)))
                         warn(LOGGER, file.path, file.line_of(name, key),
