@@ -179,7 +179,7 @@ class Builder:
         if data is None:
             return None
         known = values_of(data)
-        with held():
+        with held() as sweep_said:     # a missing sweep.json's warning: said again on error
             results = {**known, "sweep": sweep_for_build(self.opts, self.cache, staleness=False)}
         figures = early.figures_on_disk(self.opts, self.cache, specs, {
             lang: inputs.labels[lang] for lang in inputs.settings.languages})
@@ -191,7 +191,9 @@ class Builder:
                 with stage("site", self.log):
                     site = self.site(inputs, results, pages, figures)
         except BuildError:
-            replay(messages)       # the warnings before the error, as a build prints them
+            # the warnings before the error, as a build prints them: also the sweep's (a
+            # missing figures/sweep.json is why every quote of sweep.* fails)
+            replay(list(sweep_said) + list(messages))
             raise
         return early.Checked(data, figures, pages, site, list(messages))
 

@@ -981,6 +981,25 @@ def test_a_heading_only_one_language_has_is_told_once_not_again_at_its_links(
     assert "no anchor" not in errors[0], errors
 
 
+def test_a_missing_sweep_is_said_before_the_quotes_it_fails(project: Path) -> None:
+    """figures/sweep.json deleted: every quote of a sweep.* result failed ('no result
+    'sweep.n_seeds'; there are no results in sweep'), and the warning that says why (the
+    file is missing; how to restore it) was held back by the pages checked first and never
+    printed. It comes before the errors now."""
+    for lang in ("en", "zh"):     # a quote of the sweep, whatever the article quotes now
+        article = _article(project, lang)
+        article.write_text(article.read_text(encoding="utf-8").rstrip("\n")
+                           + "\n\n{{ sweep.n_seeds | grouped }}\n", encoding="utf-8")
+    (project / "figures" / "sweep.json").unlink()
+    proc = run(project, check=False)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.splitlines()
+    said = [i for i, line in enumerate(lines) if line.startswith("figures/sweep.json:")
+            and "warning" in line]
+    errors = [i for i, line in enumerate(lines) if line.startswith("error: ")]
+    assert said and errors and said[0] < errors[0], proc.stderr
+
+
 def test_a_file_the_templates_load_from_static_missing_is_told_once_at_it(
         project: Path) -> None:
     """static/style.css deleted (or its name misspelt in a template) was told on every page
