@@ -1433,13 +1433,9 @@ def test_a_string_copied_from_the_other_language_and_not_translated_warns_at_its
             and f"{source}/{file}:" in got[0], got
 
 
-@pytest.mark.parametrize("file", ["strings.toml", "figures.toml"])
-def test_chinese_in_a_latin_pages_string_warns_even_when_no_copy(
-        content: Path, caplog: pytest.LogCaptureFixture, file: str) -> None:
-    """fuzz17: a [ui] string or figure label of a Latin-script language written in Chinese
-    words of the author's own (not the Chinese file's, so not "word for word") built with no
-    word, and the English page showed Chinese (a mutation pass: `skip`, `toc`,
-    `batch_button`). It is a warning at its line, naming the characters."""
+def _a_latin_pages_words(content: Path, file: str) -> tuple[Path, str, re.Match[str]]:
+    """`file` of the first Latin-script language, its text, and its first string of words
+    (a [ui] string, or a figure label): `key = "Words like these"`."""
     langs = languages(content)
     strings = load_strings(content, tuple(langs))
     latin = next(lang for lang in langs if strings[lang].language.get("script") == "latin")
@@ -1448,6 +1444,17 @@ def test_chinese_in_a_latin_pages_string_warns_even_when_no_copy(
     m = re.compile(r'^(\w+) = "[A-Za-z][a-z ]+"', re.M).search(
         text, text.index("[ui]" if file == "strings.toml" else "title"))
     assert m
+    return path, text, m
+
+
+@pytest.mark.parametrize("file", ["strings.toml", "figures.toml"])
+def test_chinese_in_a_latin_pages_string_warns_even_when_no_copy(
+        content: Path, caplog: pytest.LogCaptureFixture, file: str) -> None:
+    """fuzz17: a [ui] string or figure label of a Latin-script language written in Chinese
+    words of the author's own (not the Chinese file's, so not "word for word") built with no
+    word, and the English page showed Chinese (a mutation pass: `skip`, `toc`,
+    `batch_button`). It is a warning at its line, naming the characters."""
+    path, text, m = _a_latin_pages_words(content, file)
     line = text.count("\n", 0, m.start()) + 1
     path.write_text(text[:m.start()] + f'{m.group(1)} = "\u8df3\u5230 \u6587\u7ae0"'
                     + text[m.end():], encoding="utf-8")
@@ -1462,14 +1469,7 @@ def test_a_chinese_term_named_among_a_latin_pages_words_is_no_warning(
     """A Latin page's string that names a Chinese term on purpose among its own words
     ('the term \u7f29\u653e (scaling)') is written in the page's language: no warning, as a Latin
     term among a Chinese page's words is none."""
-    langs = languages(content)
-    strings = load_strings(content, tuple(langs))
-    latin = next(lang for lang in langs if strings[lang].language.get("script") == "latin")
-    path = content / latin / file
-    text = path.read_text(encoding="utf-8")
-    m = re.compile(r'^(\w+) = "[A-Za-z][a-z ]+"', re.M).search(
-        text, text.index("[ui]" if file == "strings.toml" else "title"))
-    assert m
+    path, text, m = _a_latin_pages_words(content, file)
     path.write_text(text[:m.start()] + f'{m.group(1)} = "the term \u7f29\u653e (scaling)"'
                     + text[m.end():], encoding="utf-8")
     assert _untranslated(content, caplog) == []
