@@ -1333,6 +1333,78 @@ def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
             "claim": f"claim '{name}'"}[part] in e.value.message, e.value.message
 
 
+def _walk_with(**changed: Any) -> Any:
+    """A walk section whose results are changed as `changed` says (a key of None: dropped)."""
+    def section(data: Any) -> Any:
+        out = {**spread.walk_section(data), **changed}
+        return {k: v for k, v in out.items() if v is not None}
+    return section
+
+
+@pytest.mark.parametrize(("returned", "said"), [
+    (lambda data: None, "returns NoneType (None), not a dict"),
+    (lambda data: [1.0, 2.0], "returns list ([1.0, 2.0]), not a dict"),
+    (_walk_with(sd=float("nan")), "non-finite result nan at 'sd'"),
+    (_walk_with(paths=[[0, 1], [0, float("inf")]]), "non-finite result inf at 'paths.1.1'"),
+    (_walk_with(sd=np.float64("nan")), "non-finite result nan at 'sd'"),
+    (_walk_with(sd=complex(1.0)), "complex number (1+0j) at 'sd'"),
+    (_walk_with(sd=object()), "cannot store object at 'sd'"),
+])
+def test_a_section_returning_what_results_cannot_hold_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, returned: Any, said: str) -> None:
+    """A results section that returns None, a list, or a nan, an inf, a complex number or
+    an object among its results (a mutation pass) stopped the build with the traceback of
+    results.canonical, in the science machinery: it is an error at the line of the
+    section's function, naming the path of the value results.json cannot hold."""
+    import inspect
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    _only_walk(monkeypatch, section=returned)
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    with pytest.raises(ScienceWarningError) as e:
+        for exp, job in run.jobs:
+            run.done(exp, job.key, _call(job))
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(returned)[1]), str(e.value)
+    assert "results section 'walk'" in e.value.message and said in e.value.message, \
+        e.value.message
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    (lambda s: None, "computes NoneType (None), not one number"),
+    (lambda s: "0.5", "computes str ('0.5'), not one number"),
+    (lambda s: np.array([0.5, 0.7]), "not one number"),
+    (lambda s: np.array([0.5]), "not one number"),
+    (lambda s: float("nan"), "neither holds nor fails"),
+    (lambda s: -math.inf, "neither holds nor fails"),
+    (lambda s: s["sd"] > 1e9, "a yes or no"),           # False <= 2.0 held: a silent pass
+    (lambda s: np.bool_(False), "a yes or no"),
+])
+def test_a_claim_computing_no_real_number_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, value: Any, said: str) -> None:
+    """A claim whose function returns None, text, an array or a nan stopped the build with
+    run.py's traceback (float() or the finite check there), and one returning a bool was
+    compared with its bound as 0 or 1, so a claim that fails held (`abs(x) > b` with '<='):
+    each is an error at the claim's line. A number, numpy's included, is taken as before."""
+    import inspect
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    name = _only_walk(monkeypatch, claim=value)
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    with pytest.raises(ScienceWarningError) as e:
+        run.results([name])
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(value)[1]), str(e.value)
+    assert f"claim '{name}'" in e.value.message and said in e.value.message, e.value.message
+    for number in (1, np.float32(0.5), np.int64(1), 0.5):
+        _only_walk(monkeypatch, claim=lambda s, v=number: v)
+        assert run.results([name])["claims"][name]["held"] is True
+
+
 def _job_misspells(p: Any, seed: int) -> Any:
     return p.stepz
 
@@ -1653,3 +1725,4 @@ def test_a_parameter_an_experiment_s_check_refuses_is_told_at_the_parameter_s_li
     raises = [check[1] + i for i, text in enumerate(check[0]) if "raise ValueError" in text]
     assert any(f"line {n}" in told.message for n in raises), told
     assert "fix the code" not in told.message and "change" in told.message, told
+
