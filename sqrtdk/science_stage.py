@@ -45,11 +45,52 @@ def experiment_code(exp: Experiment, seed: int) -> str:
     """The key of one experiment's assembled output for `seed`: the import closure of the
     modules holding its jobs and its assembly, the files its jobs are given (a snippet it
     runs), numpy's version and the seed. Another experiment's module is not in it."""
-    jobs = exp.jobs(exp.params, seed)
+    jobs = listed_jobs(exp, seed)
     files = sorted({a for job in jobs for a in job.args if isinstance(a, Path)})
     return key_for("experiments", closure_digest(exp.jobs.__module__, exp.assemble.__module__),
                    files, repr([(str(j.key), j.fn.__module__, j.fn.__qualname__) for j in jobs]),
                    str(seed), packages=SCIENCE_PACKAGES)
+
+
+def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
+    """`exp.jobs(exp.params, seed)`, checked before any runs: a list of science.registry.Job
+    with distinct keys, each function and its arguments able to reach a worker process
+    (pickled: a module-level function, not a lambda or a function defined inside another).
+    Anything else (None, a tuple of parts for a Job, a lambda) stopped the build with the
+    traceback of the cache's key or of the pool: it raises ScienceWarningError at the line
+    of the experiment's `jobs` function, saying what to return."""
+    import pickle
+
+    from .science.registry import Job
+    from .science.warned import error_at
+    jobs = exp.jobs(exp.params, seed)
+    what = f"the jobs of experiment '{exp.name}'"
+    if not isinstance(jobs, (list, tuple)):
+        raise error_at(exp.jobs, f"{what} are {type(jobs).__name__} {_short(jobs)}, not a "
+                       "list; return a list of Job(key, function, args)")
+    for job in jobs:
+        if not isinstance(job, Job):
+            raise error_at(exp.jobs, f"{what} hold {type(job).__name__} {_short(job)}, not "
+                           "a Job; return a list of Job(key, function, args)")
+        try:
+            hash(job.key)
+            pickle.dumps((job.fn, job.args))
+        except Exception as e:
+            raise error_at(exp.jobs, f"{what}: job {job.key!r} cannot be sent to a worker "
+                           f"process ({type(e).__name__}: {e}); give Job a function defined "
+                           "at the top of a module (not a lambda, not one defined inside "
+                           "another) and a hashable key") from None
+    keys = [job.key for job in jobs]
+    twice = next((key for key in keys if keys.count(key) > 1), None)
+    if twice is not None:
+        raise error_at(exp.jobs, f"{what}: two jobs have the key {twice!r}; give each job "
+                       "its own key (its output is found by it)")
+    return list(jobs)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return f"({text[:40]}…)" if len(text) > 40 else f"({text})"
 
 
 class ExperimentCache:

@@ -1726,3 +1726,47 @@ def test_a_parameter_an_experiment_s_check_refuses_is_told_at_the_parameter_s_li
     assert any(f"line {n}" in told.message for n in raises), told
     assert "fix the code" not in told.message and "change" in told.message, told
 
+
+def _jobs_none(p: Any, seed: int) -> Any:
+    return None
+
+
+def _jobs_parts(p: Any, seed: int) -> Any:
+    return [("walk", spread.walk, (p, seed))]
+
+
+def _jobs_lambda(p: Any, seed: int) -> Any:
+    return [registry.Job("walk", lambda: spread.walk(p, seed), ())]
+
+
+def _jobs_same_key(p: Any, seed: int) -> Any:
+    return [registry.Job("walk", spread.walk, (p, seed)), registry.Job("walk", spread.walk,
+                                                                        (p, seed + 1))]
+
+
+@pytest.mark.parametrize(("jobs", "said"), [
+    (_jobs_none, "are NoneType (None), not a list"),
+    (_jobs_parts, "hold tuple"),
+    (_jobs_lambda, "cannot be sent to a worker process"),
+    (_jobs_same_key, "two jobs have the key 'walk'"),
+])
+def test_jobs_that_are_no_list_of_jobs_are_an_error_at_the_jobs_function(
+        jobs: Any, said: str) -> None:
+    """An experiment's `jobs` returning None or tuples instead of Jobs stopped the build with
+    the traceback of the cache's key (science_stage.experiment_code), a lambda as a job's
+    function with the pool's pickling traceback, two jobs with one key with run.py's
+    ValueError (a mutation pass): each is an error at the line of the `jobs` function."""
+    import dataclasses
+    import inspect
+
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    from sqrtdk.science_stage import experiment_code
+    exp = dataclasses.replace(EXPERIMENTS["walk"], jobs=jobs)
+    with pytest.raises(ScienceWarningError) as e:
+        experiment_code(exp, DEFAULT_SEED)
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(jobs)[1]), str(e.value)
+    assert "the jobs of experiment 'walk'" in e.value.message and said in e.value.message, \
+        e.value.message
+    assert experiment_code(EXPERIMENTS["walk"], DEFAULT_SEED)
+
