@@ -175,11 +175,22 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     """`fn(job)` for a science.registry.Job (in a worker). A warning while it runs (numpy's
     RuntimeWarning for an overflow or a division by zero: an inf or nan in the results) is
     not printed raw: it is a BuildError at the line of the job's function, naming the job
-    and where the warning came from (science.warned.warned_at)."""
+    and where the warning came from (science.warned.warned_at). A job that draws from
+    numpy's or Python's shared generator (its numbers would change from build to build,
+    seen only by --check) is an error at the line of its function."""
     import inspect
     name = inspect.unwrap(job.fn).__name__
     try:
-        return warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+        before = _shared_generators()
+        output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+        if _shared_generators() != before:
+            from .science.warned import error_at
+            raise error_at(job.fn, f"job {job.key!r} of '{name}' draws from a shared random "
+                           "generator (numpy's np.random.… functions or Python's random "
+                           "module), whose numbers depend on what ran before it in the "
+                           "worker, not on the seed: the results would differ from build to "
+                           "build; draw from the job's own stream, rng = stream(seed, name)")
+        return output
     except ScienceWarningError as e:
         raise JobWarningError(e.path, e.line, e.message) from None
     except (Exception, SystemExit) as e:    # sys.exit() too: it would end the build silently
@@ -187,6 +198,16 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         if placed is None:
             raise
         raise placed from None
+
+
+def _shared_generators() -> bytes:
+    """The state of numpy's global RandomState and of Python's `random`: a job that changes
+    either drew from them instead of its own stream (science.streams)."""
+    import pickle
+    import random
+
+    import numpy as np
+    return pickle.dumps((np.random.get_state(), random.getstate()))
 
 
 # the science package's own machinery: an error raised there is ours (its traceback kept),

@@ -1770,3 +1770,34 @@ def test_jobs_that_are_no_list_of_jobs_are_an_error_at_the_jobs_function(
         e.value.message
     assert experiment_code(EXPERIMENTS["walk"], DEFAULT_SEED)
 
+
+def _job_draws_from_numpy_s_shared_generator(p: Any, seed: int) -> Any:
+    return spread.walk(p, seed), float(np.random.standard_normal())
+
+
+def _job_draws_from_python_s_random(p: Any, seed: int) -> Any:
+    import random
+    return spread.walk(p, seed), random.random()
+
+
+@pytest.mark.parametrize("fn", [_job_draws_from_numpy_s_shared_generator,
+                                _job_draws_from_python_s_random])
+def test_a_job_drawing_from_a_shared_generator_is_an_error_at_its_function(fn: Any) -> None:
+    """A job drawing from numpy's global generator (`np.random.randint(…)`) or Python's
+    `random` instead of its stream gave other numbers at every build, silently: a build
+    wrote them into results.json with exit status 0, and only --check told, naming no line
+    (a mutation pass). It is an error at the job's function; a job on its stream passes."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    params = EXPERIMENTS["walk"].params
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, Job("walk", fn, (params, 1)))
+    assert (Path(e.value.path).name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(fn)[1]), e.value
+    assert "shared random generator" in e.value.message, e.value.message
+    assert without_warnings(_call, Job("walk", spread.walk, (params, 1))) == \
+        spread.walk(params, 1)
