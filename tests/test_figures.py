@@ -838,3 +838,24 @@ def test_a_table_cell_format_nothing_prints_is_an_error_at_its_line(
                                                   + 1), e.value
     assert f"'{spec}'" in e.value.message and "'grouped'" in e.value.message, e.value.message
     assert (f"did you mean '{meant}'?" in e.value.message) == bool(meant), e.value.message
+
+
+def test_a_drawing_function_taking_other_parameters_is_refused_at_registration() -> None:
+    """A drawing function written with three parameters (no `layout`) was registered, then
+    called with four in a worker: the build stopped with the pool's traceback (a mutation
+    pass). `@figure` refuses it, naming the call it must accept (told at the `@figure` line
+    by inputs.told_import_error); four parameters, or more with defaults, pass."""
+    def three(fig: Any, r: Any, t: Any) -> None:
+        pass
+
+    def four_and_more(fig: Any, r: Any, t: Any, layout: str, extra: int = 1) -> None:
+        pass
+
+    with pytest.raises(TypeError, match=r"figure 'three_test'.*\(fig, r, t, layout\)"):
+        figures.figure("three_test", needs=("walk",), labels={})(three)
+    assert "three_test" not in figures.FIGURES
+    try:
+        figures.figure("four_test", needs=("walk",), labels={})(four_and_more)
+        assert "four_test" in figures.FIGURES
+    finally:
+        figures.FIGURES.pop("four_test", None)
