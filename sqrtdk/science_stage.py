@@ -70,8 +70,8 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
                        "list; return a list of Job(key, function, args)")
     for job in jobs:
         if not isinstance(job, Job):
-            raise error_at(exp.jobs, f"{what} hold {type(job).__name__} {_short(job)}, not "
-                           "a Job; return a list of Job(key, function, args)")
+            raise error_at(exp.jobs, f"{what} hold a {type(job).__name__}, not a Job; "
+                           "return a list of Job(key, function, args)")
         try:
             hash(job.key)
             pickle.dumps((job.fn, job.args))

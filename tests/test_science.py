@@ -1746,7 +1746,7 @@ def _jobs_same_key(p: Any, seed: int) -> Any:
 
 @pytest.mark.parametrize(("jobs", "said"), [
     (_jobs_none, "are NoneType (None), not a list"),
-    (_jobs_parts, "hold tuple"),
+    (_jobs_parts, "hold a tuple, not a Job;"),
     (_jobs_lambda, "cannot be sent to a worker process"),
     (_jobs_same_key, "two jobs have the key 'walk'"),
 ])
