@@ -927,7 +927,9 @@ def test_a_table_for_no_figure_or_registered_twice_is_refused() -> None:
     """`@table("wlak")` (no such figure) was kept and shown nowhere, its figure published
     without a table, with exit status 0 under a warning; a second `@table("walk")` replaced
     the first silently. The first is an error at its `@table` line with 'did you mean', the
-    second a ValueError at registration (one line at its line, inputs.told_import_error)."""
+    second at the second's `@table` line."""
+    import inspect
+
     from sqrtdk.errors import BuildError
     from sqrtdk.web import fig_tables
     saved = dict(fig_tables.TABLES)
@@ -937,8 +939,10 @@ def test_a_table_for_no_figure_or_registered_twice_is_refused() -> None:
             fig_tables.check_table_names(list(SPECS))
         del fig_tables.TABLES["wlak"]
         fig_tables.check_table_names(list(SPECS))
-        with pytest.raises(ValueError, match="registered twice"):
+        with pytest.raises(BuildError, match="registered twice") as twice:
             fig_tables.table("walk")(_table_returns_none)
+        assert (Path(twice.value.path).name, twice.value.line) == \
+            (Path(__file__).name, inspect.currentframe().f_lineno - 2)  # type: ignore[union-attr]
     finally:
         fig_tables.TABLES.clear()
         fig_tables.TABLES.update(saved)

@@ -72,10 +72,16 @@ TABLES: dict[str, TablesOf] = {}
 
 
 def table(name: str) -> Callable[[TablesOf], TablesOf]:
-    """Register the tables of figure `name`."""
+    """Register the tables of figure `name`; BuildError at the `@table` line when `name` has
+    a table already."""
+    import sys
+    caller = sys._getframe(1)      # the `@table(…)` line, for a name registered twice
+
     def register(fn: TablesOf) -> TablesOf:
-        if name in TABLES:    # one line at this `@table` (inputs.told_import_error)
-            raise ValueError(f"figure '{name}' has two tables: @table(\"{name}\") is "
+        if name in TABLES:
+            from ..errors import BuildError
+            raise BuildError(caller.f_code.co_filename, caller.f_lineno,
+                             f"figure '{name}' has two tables: @table(\"{name}\") is "
                              "registered twice (the second would replace the first "
                              "silently); remove one, or name the figure it belongs to")
         TABLES[name] = fn
