@@ -1801,3 +1801,46 @@ def test_a_job_drawing_from_a_shared_generator_is_an_error_at_its_function(fn: A
     assert "shared random generator" in e.value.message, e.value.message
     assert without_warnings(_call, Job("walk", spread.walk, (params, 1))) == \
         spread.walk(params, 1)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "said"), [
+    ({"bound": "0.5"}, TypeError, "its bound is '0.5', not a number"),
+    ({"value": lambda s, i: 1.0}, TypeError, "cannot be called as value(section)"),
+    ({"value": lambda s: 1.0, "each_dk": True}, TypeError,
+     "cannot be called as value(section, i)"),
+    ({"op": ">"}, ValueError, "op must be '<=' or '>='"),
+])
+def test_a_claim_registered_with_a_bound_or_function_it_cannot_use_is_refused(
+        kwargs: dict[str, Any], error: type, said: str) -> None:
+    """A claim whose bound is text, or whose value function takes another number of
+    parameters than its each_dk asks for, was registered and then stopped the build with
+    run.py's traceback (a mutation pass): Claim refuses it when registered (one line at the
+    registration, inputs.told_import_error)."""
+    fields = {"name": "x.y", "section": "walk", "statement": "s", "value": lambda s: 1.0,
+              "op": "<=", "bound": 0.5, **kwargs}
+    with pytest.raises(error, match=re.escape(said)):
+        Claim(**fields)
+    fitting = (lambda s, i: 1.0) if fields.get("each_dk") else (lambda s: 1.0)
+    Claim(**{**fields, "bound": 1, "op": ">=", "value": fitting})     # a whole bound passes
+
+
+def test_a_claim_reading_a_section_no_experiment_makes_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim registered on a misspelt section ('wlak') stopped the build with run.py's
+    ValueError traceback (a mutation pass): it is an error at its function's line, with the
+    section it may have meant."""
+    import inspect
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    name = _only_walk(monkeypatch)
+    value = CLAIMS[name].value
+    monkeypatch.setitem(CLAIMS._items, name, replace(CLAIMS[name], section="wlak"))
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    with pytest.raises(ScienceWarningError) as e:
+        run.results([name])
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(value)[1]), str(e.value)
+    assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message

@@ -139,7 +139,12 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
     for claim in (c for c in CLAIMS if names is None or c.name in names):
         for name in claim.sections:
             if name not in sections:
-                raise ValueError(f"claim '{claim.name}' reads unknown section '{name}'")
+                import difflib
+                close = difflib.get_close_matches(name, list(sections), n=1)
+                raise error_at(claim.value, f"claim '{claim.name}' reads the results section "
+                               f"'{name}', which no experiment makes; "
+                               + (f"did you mean '{close[0]}'?" if close else
+                                  f"the sections are {', '.join(sorted(sections))}"))
         reads: set[str] = set()
         section = sections[claim.section]
         what = f"claim '{claim.name}'"
