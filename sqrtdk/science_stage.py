@@ -54,11 +54,12 @@ def experiment_code(exp: Experiment, seed: int) -> str:
 
 def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
     """`exp.jobs(exp.params, seed)`, checked before any runs: a list of science.registry.Job
-    with distinct keys, each function and its arguments able to reach a worker process
-    (pickled: a module-level function, not a lambda or a function defined inside another).
+    with distinct keys, each function given arguments it takes, both able to reach a worker
+    process (pickled: a module-level function, not a lambda or one defined inside another).
     Anything else (None, a tuple of parts for a Job, a lambda) stopped the build with the
     traceback of the cache's key or of the pool: it raises ScienceWarningError at the line
     of the experiment's `jobs` function, saying what to return."""
+    import inspect
     import pickle
 
     from .science.registry import Job
@@ -72,6 +73,15 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
         if not isinstance(job, Job):
             raise error_at(exp.jobs, f"{what} hold a {type(job).__name__}, not a Job; "
                            "return a list of Job(key, function, args)")
+        try:
+            inspect.signature(job.fn).bind(*job.args)
+        except TypeError as e:
+            raise error_at(exp.jobs, f"{what}: job {job.key!r} gives {len(job.args)} "
+                           f"argument(s) to {getattr(job.fn, '__name__', 'its function')}"
+                           f"{inspect.signature(job.fn)}, which says: {e}; give the Job the "
+                           "arguments its function takes") from None
+        except ValueError:          # a builtin without a signature: called as it is
+            pass
         try:
             hash(job.key)
             pickle.dumps((job.fn, job.args))

@@ -1739,6 +1739,10 @@ def _jobs_lambda(p: Any, seed: int) -> Any:
     return [registry.Job("walk", lambda: spread.walk(p, seed), ())]
 
 
+def _jobs_one_argument_short(p: Any, seed: int) -> Any:
+    return [registry.Job("walk", spread.walk, (p,))]
+
+
 def _jobs_same_key(p: Any, seed: int) -> Any:
     return [registry.Job("walk", spread.walk, (p, seed)), registry.Job("walk", spread.walk,
                                                                         (p, seed + 1))]
@@ -1749,6 +1753,7 @@ def _jobs_same_key(p: Any, seed: int) -> Any:
     (_jobs_parts, "hold a tuple, not a Job;"),
     (_jobs_lambda, "cannot be sent to a worker process"),
     (_jobs_same_key, "two jobs have the key 'walk'"),
+    (_jobs_one_argument_short, "missing a required argument: 'seed'"),
 ])
 def test_jobs_that_are_no_list_of_jobs_are_an_error_at_the_jobs_function(
         jobs: Any, said: str) -> None:
