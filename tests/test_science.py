@@ -1849,3 +1849,21 @@ def test_a_claim_reading_a_section_no_experiment_makes_is_an_error_at_its_functi
     assert (e.value.path.name, e.value.line) == \
         (Path(__file__).name, inspect.getsourcelines(value)[1]), str(e.value)
     assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message
+
+
+def test_a_snippet_registered_with_a_file_that_is_not_there_is_told_at_its_registration(
+        ) -> None:
+    """`Snippet("sheet1", SNIPPET_DIR / "sheet_1.py", …)`, a misspelt file name, stopped the
+    build with a FileNotFoundError traceback (a mutation pass): it is an error at the line
+    of reproduce_boxes.py naming that file, with the snippet files that are there."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.reproduce import SNIPPET_DIR
+    from sqrtdk.snippet_seeds import _registration, check_snippet_seeds
+    registered = sorted(p for p in SNIPPET_DIR.glob("*.py"))[0]
+    boxes, line = _registration(registered)
+    assert line > 1 and registered.name in boxes.read_text("utf-8").splitlines()[line - 1]
+    missing = SNIPPET_DIR / registered.name.replace(".py", "_.py")
+    with pytest.raises(BuildError) as e:
+        check_snippet_seeds([missing])
+    assert Path(e.value.path).name == "reproduce_boxes.py", e.value
+    assert missing.name in e.value.message and registered.name in e.value.message, e.value
