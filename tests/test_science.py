@@ -43,6 +43,7 @@ from sqrtdk.science.registry import (
     Claim,
     Experiment,
     Registry,
+    Section,
 )
 from sqrtdk.science.results import SCHEMA, SIGNIFICANT, at, canonical, dumps, load
 from sqrtdk.science.run import Run
@@ -1867,3 +1868,23 @@ def test_a_snippet_registered_with_a_file_that_is_not_there_is_told_at_its_regis
         check_snippet_seeds([missing])
     assert Path(e.value.path).name == "reproduce_boxes.py", e.value
     assert missing.name in e.value.message and registered.name in e.value.message, e.value
+
+
+def test_a_section_built_from_an_experiment_not_registered_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Section("walkies", ("wlak",), walk_section)`, a misspelt experiment in its needs,
+    stopped the build with run.py's ValueError traceback (a mutation pass): it is an error
+    at the section's function, with the experiment it may have meant."""
+    import inspect
+
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+
+    def walkies(data: Any) -> Any:
+        return {}
+
+    monkeypatch.setitem(SECTIONS._items, "walkies", Section("walkies", ("wlak",), walkies))
+    with pytest.raises(ScienceWarningError) as e:
+        Run(DEFAULT_SEED, None, {"walk"})
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(walkies)[1]), str(e.value)
+    assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message

@@ -66,7 +66,13 @@ class Run:
         for section in SECTIONS:
             missing = [n for n in section.needs if n not in EXPERIMENTS]
             if missing:
-                raise ValueError(f"section '{section.name}' needs unknown experiments {missing}")
+                import difflib
+                close = difflib.get_close_matches(missing[0], EXPERIMENTS.names(), n=1)
+                raise error_at(section.build, f"results section '{section.name}' is built "
+                               f"from the experiment '{missing[0]}' (its Section's needs), "
+                               "which is not registered; " + (
+                                   f"did you mean '{close[0]}'?" if close else "the "
+                                   f"experiments are {', '.join(EXPERIMENTS.names())}"))
             if section.name in ("claims", "meta", "sweep"):
                 raise ValueError(f"'{section.name}' is a reserved name in results.json")
         for name in list(self.waiting):     # stored, or without jobs: complete already
