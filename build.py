@@ -235,16 +235,17 @@ def _main(argv: list[str] | None) -> int:
         for line in report(e):
             print(f"error: {line}", file=sys.stderr)
         return 1
-    except SyntaxError as e:    # in a module an author edits, met outside a build's stages
-        from sqrtdk.inputs import told_syntax_error
-        told = told_syntax_error(e)
+    except (SyntaxError, SystemExit) as e:  # an author's module, met outside a build's stages
+        from sqrtdk.inputs import told_import_error, told_syntax_error
+        told = told_syntax_error(e) if isinstance(e, SyntaxError) else told_import_error(e)
         if told is None:
             raise                        # the engine's own: a bug, with its traceback
         print(f"error: {told}", file=sys.stderr)
         return 1
     except Exception as e:               # a full disk, a worker killed for memory
         from sqrtdk.errors import machine_fault
-        fault = machine_fault(e)
+        from sqrtdk.inputs import told_import_error
+        fault = told_import_error(e) or machine_fault(e)
         if fault is None:
             raise                        # not the machine's: a bug, with its traceback
         print(f"error: {fault}", file=sys.stderr)

@@ -64,6 +64,50 @@ def told_syntax_error(error: SyntaxError) -> BuildError | None:
                       f"Python cannot read this line ({error.msg}{column}); fix the code")
 
 
+# the engine's own code in the folders an author edits: an error raised there while a module
+# is imported (a registration refused) is placed at the author's line that called it
+_ENGINE_CODE = ("science/registry.py", "science/run.py", "science/results.py",
+                "science/warned.py", "figures/__init__.py")
+
+
+def told_import_error(error: BaseException) -> BuildError | None:
+    """The one-line BuildError for an error raised while Python imports a module an author
+    edits (`_authored_code`): its module-level code (a misspelt name, an import of a package
+    the build does not have, `sys.exit()`, which ended the build with no word and exit status
+    0) or a registration the registries refuse there (a name registered twice, a claim's
+    operator), at the module's line that raised or made the call. None when no module-level
+    code of such a module is in the traceback, or the error was raised in the engine's own
+    module-level code (a bug keeps its traceback); BuildError and SyntaxError are told
+    elsewhere (`told_syntax_error`)."""
+    import traceback
+
+    from .errors import raised_words
+    from .options import PACKAGE_DIR
+    if isinstance(error, (BuildError, SyntaxError, KeyboardInterrupt)):
+        return None
+    authored = {p.resolve() for p in _authored_code()}
+    engine = {(PACKAGE_DIR / e).resolve() for e in _ENGINE_CODE}
+    frames = [(Path(frame.f_code.co_filename).resolve(), frame.f_code.co_name, line)
+              for frame, line in traceback.walk_tb(error.__traceback__)]
+    imported = [i for i, (path, name, _) in enumerate(frames)
+                if name == "<module>" and path in authored]
+    if not imported:
+        return None
+    placed = [f for f in frames[imported[-1]:] if f[0] in authored and f[0] not in engine]
+    if not placed:
+        return None
+    path, name, line = placed[-1]
+    where = "" if name.startswith("<") else f" in '{name}'"
+    said = f"{raised_words(error)}{where}, while Python imports this module"
+    if isinstance(error, SystemExit):
+        return BuildError(path, line, f"{said}; remove it")
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return BuildError(path, line, f"{said}; the build has no package '{error.name}': "
+                          "remove the import (the experiments compute with numpy, the "
+                          "figures draw with matplotlib)")
+    return BuildError(path, line, f"{said}; fix the code at this line")
+
+
 def read_inputs(opts: BuildOptions) -> Inputs:
     """site.toml, every language's strings.toml and figures.toml, validated; raises
     BuildError at the author's line for a mistake (see settings.py, web/ui_check.py).

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import UNITS, Cache
 from .errors import BuildError, combined, display_path
-from .inputs import Inputs, read_inputs, told_syntax_error
+from .inputs import Inputs, read_inputs, told_import_error, told_syntax_error
 from .log import as_error, captured, held, replay, unprinted
 from .options import DEFAULT_SEED, BuildOptions
 
@@ -89,8 +89,9 @@ class Builder:
                     out_lock(self.opts.out, self.opts.cache_dir, self.log, self.opts.figures_dir):
                 try:
                     self._stages(counter)
-                except SyntaxError as e:    # in a module an author edits: one line
-                    told = told_syntax_error(e)
+                except (Exception, SystemExit) as e:  # in a module an author edits: one line
+                    told = told_syntax_error(e) if isinstance(e, SyntaxError) else \
+                        told_import_error(e)
                     if told is None:
                         raise
                     raise told from None

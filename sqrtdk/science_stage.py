@@ -45,11 +45,62 @@ def experiment_code(exp: Experiment, seed: int) -> str:
     """The key of one experiment's assembled output for `seed`: the import closure of the
     modules holding its jobs and its assembly, the files its jobs are given (a snippet it
     runs), numpy's version and the seed. Another experiment's module is not in it."""
-    jobs = exp.jobs(exp.params, seed)
+    jobs = listed_jobs(exp, seed)
     files = sorted({a for job in jobs for a in job.args if isinstance(a, Path)})
     return key_for("experiments", closure_digest(exp.jobs.__module__, exp.assemble.__module__),
                    files, repr([(str(j.key), j.fn.__module__, j.fn.__qualname__) for j in jobs]),
                    str(seed), packages=SCIENCE_PACKAGES)
+
+
+def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
+    """`exp.jobs(exp.params, seed)`, checked before any runs: a list of science.registry.Job
+    with distinct keys, each function given arguments it takes, both able to reach a worker
+    process (pickled: a module-level function, not a lambda or one defined inside another).
+    Anything else (None, a tuple of parts for a Job, a lambda) stopped the build with the
+    traceback of the cache's key or of the pool: it raises ScienceWarningError at the line
+    of the experiment's `jobs` function, saying what to return."""
+    import inspect
+    import pickle
+
+    from .science.registry import Job
+    from .science.warned import error_at
+    jobs = exp.jobs(exp.params, seed)
+    what = f"the jobs of experiment '{exp.name}'"
+    if not isinstance(jobs, (list, tuple)):
+        raise error_at(exp.jobs, f"{what} are {type(jobs).__name__} {_short(jobs)}, not a "
+                       "list; return a list of Job(key, function, args)")
+    for job in jobs:
+        if not isinstance(job, Job):
+            raise error_at(exp.jobs, f"{what} hold a {type(job).__name__}, not a Job; "
+                           "return a list of Job(key, function, args)")
+        try:
+            inspect.signature(job.fn).bind(*job.args)
+        except TypeError as e:
+            raise error_at(exp.jobs, f"{what}: job {job.key!r} gives {len(job.args)} "
+                           f"argument(s) to {getattr(job.fn, '__name__', 'its function')}"
+                           f"{inspect.signature(job.fn)}, which says: {e}; give the Job the "
+                           "arguments its function takes") from None
+        except ValueError:          # a builtin without a signature: called as it is
+            pass
+        try:
+            hash(job.key)
+            pickle.dumps((job.fn, job.args))
+        except Exception as e:
+            raise error_at(exp.jobs, f"{what}: job {job.key!r} cannot be sent to a worker "
+                           f"process ({type(e).__name__}: {e}); give Job a function defined "
+                           "at the top of a module (not a lambda, not one defined inside "
+                           "another) and a hashable key") from None
+    keys = [job.key for job in jobs]
+    twice = next((key for key in keys if keys.count(key) > 1), None)
+    if twice is not None:
+        raise error_at(exp.jobs, f"{what}: two jobs have the key {twice!r}; give each job "
+                       "its own key (its output is found by it)")
+    return list(jobs)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return f"({text[:40]}…)" if len(text) > 40 else f"({text})"
 
 
 class ExperimentCache:
@@ -134,11 +185,22 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     """`fn(job)` for a science.registry.Job (in a worker). A warning while it runs (numpy's
     RuntimeWarning for an overflow or a division by zero: an inf or nan in the results) is
     not printed raw: it is a BuildError at the line of the job's function, naming the job
-    and where the warning came from (science.warned.warned_at)."""
+    and where the warning came from (science.warned.warned_at). A job that draws from
+    numpy's or Python's shared generator (its numbers would change from build to build,
+    seen only by --check) is an error at the line of its function."""
     import inspect
     name = inspect.unwrap(job.fn).__name__
     try:
-        return warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+        before = _shared_generators()
+        output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+        if _shared_generators() != before:
+            from .science.warned import error_at
+            raise error_at(job.fn, f"job {job.key!r} of '{name}' draws from a shared random "
+                           "generator (numpy's np.random.… functions or Python's random "
+                           "module), whose numbers depend on what ran before it in the "
+                           "worker, not on the seed: the results would differ from build to "
+                           "build; draw from the job's own stream, rng = stream(seed, name)")
+        return output
     except ScienceWarningError as e:
         raise JobWarningError(e.path, e.line, e.message) from None
     except (Exception, SystemExit) as e:    # sys.exit() too: it would end the build silently
@@ -146,6 +208,16 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         if placed is None:
             raise
         raise placed from None
+
+
+def _shared_generators() -> bytes:
+    """The state of numpy's global RandomState and of Python's `random`: a job that changes
+    either drew from them instead of its own stream (science.streams)."""
+    import pickle
+    import random
+
+    import numpy as np
+    return pickle.dumps((np.random.get_state(), random.getstate()))
 
 
 # the science package's own machinery: an error raised there is ours (its traceback kept),

@@ -56,11 +56,14 @@ def assemble_site(opts: BuildOptions, cache: Cache, inputs: Inputs, results: Map
         check_unshown_figures,
         check_unused_results,
     )
+    from .web.fig_tables import check_table_names
     mistakes = Mistakes()
     with mistakes.seam():
         check_parity(pages)
     same = not mistakes
     check_figure_tables(pages)
+    with mistakes.seam():
+        check_table_names(figures.names)
     check_unshown_figures(pages, figures.names, inputs.settings.social_figure)
     check_precision(pages, opts.seed if opts.seed != DEFAULT_SEED else None)
     with mistakes.seam():

@@ -15,7 +15,7 @@ import ast
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from .errors import BuildError, Mistakes
+from .errors import BuildError, Mistakes, display_path, suggest
 
 # the names through which a snippet reaches a random generator: numpy's `np.random…`,
 # `default_rng`, `RandomState`, and Python's `random` module
@@ -35,10 +35,19 @@ _ADVICE = "rng = np.random.default_rng(SEED)"
 def check_snippet_seeds(paths: Iterable[Path]) -> None:
     """Raise BuildError (every mistake of every snippet at `paths`, together: errors.Mistakes)
     for a snippet that draws random numbers without the build's seed; see the module's
-    docstring. A snippet that does not parse is left to its run, which tells the line."""
+    docstring. A snippet that does not parse is left to its run, which tells the line; one
+    whose file is not there (a misspelt name in its registration stopped the build with a
+    FileNotFoundError traceback) is told at its line of reproduce_boxes.py."""
     from .science.reproduce import with_seed
     mistakes = Mistakes()
     for path in paths:
+        if not path.is_file():
+            mistakes.add(BuildError(*_registration(path), f"the snippet file {path.name} is not "
+                                    f"in {display_path(path.parent)}; "
+                                    + suggest(path.name, sorted(p.name for p in
+                                                                path.parent.glob("*.py")),
+                                              "snippets")))
+            continue
         code = path.read_text(encoding="utf-8")
         try:
             tree = ast.parse(code, str(path))
@@ -48,6 +57,15 @@ def check_snippet_seeds(paths: Iterable[Path]) -> None:
         for line, message in _mistakes(tree, seeded):
             mistakes.add(BuildError(path, line, message))
     mistakes.raise_any()
+
+
+def _registration(path: Path) -> tuple[Path, int]:
+    """Where the snippet at `path` is registered: the line of reproduce_boxes.py naming its
+    file (line 1 of that file when none does)."""
+    from .options import PACKAGE_DIR
+    boxes = PACKAGE_DIR / "science" / "reproduce_boxes.py"
+    lines = boxes.read_text(encoding="utf-8").splitlines() if boxes.is_file() else []
+    return boxes, next((i for i, line in enumerate(lines, 1) if f'"{path.name}"' in line), 1)
 
 
 def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:

@@ -32,6 +32,7 @@ from .science_stage import (
     SCIENCE_PACKAGES,
     ExperimentCache,
     JobWarningError,
+    listed_jobs,
     placed_error,
     refuse_edited,
     science_key,
@@ -64,7 +65,7 @@ def claim_code(name: str) -> str:
     for exp in (EXPERIMENTS[n] for n in needs):
         modules += [exp.jobs.__module__, exp.assemble.__module__]
     files = sorted({a for exp in (EXPERIMENTS[n] for n in needs)
-                    for job in exp.jobs(exp.params, 1) for a in job.args if isinstance(a, Path)})
+                    for job in listed_jobs(exp, 1) for a in job.args if isinstance(a, Path)})
     return stamp(closure_digest(*modules), files, repr(needs), packages=SCIENCE_PACKAGES)
 
 

@@ -508,3 +508,51 @@ def test_ctrl_c_stops_make_serve_with_one_calm_line(tmp_path: Path,
     assert SERVING.search(said), said
     after = said[SERVING.search(said).end():].split("\n", 1)[1].strip().split("\n")
     assert len(after) == 1 and after[0].startswith("stopped serving (Ctrl+C)"), after
+
+
+_IMPORT_MISTAKES = {
+    "name": ("x = 1\nundefined_name + x\n", 2, "NameError: name 'undefined_name'",
+             "fix the code at this line"),
+    "package": ("import numpy\nimport a_package_the_build_lacks\n", 2,
+                "ModuleNotFoundError", "the build has no package 'a_package_the_build_lacks'"),
+    "exit": ("import sys\n\nsys.exit(0)\n", 3, "sys.exit(0)", "remove it"),
+    "helper": ("def helper():\n    return 1 / 0\n\n\nvalue = helper()\n", 2,
+               "ZeroDivisionError", "in 'helper'"),
+    "operator": ("from sqrtdk.science.registry import CLAIMS, Claim\n"
+                 "CLAIMS.register(Claim(\n    'x.y', 'walk', 'a claim', lambda s: 1.0,\n"
+                 "    '>', 0.5))\n", 2, "op must be '<=' or '>='", "fix the code at this line"),
+    "twice": ("from sqrtdk.science.registry import CLAIMS, Claim\n"
+              "CLAIMS.register(next(iter(CLAIMS)))\n", 2, "registered twice",
+              "fix the code at this line"),
+}
+
+
+@pytest.mark.parametrize("mistake", list(_IMPORT_MISTAKES))
+def test_an_error_importing_an_authored_module_is_one_line_at_its_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mistake: str) -> None:
+    """An error raised by an experiment's or a figure's module-level code while Python
+    imports it (a misspelt name, a package the build lacks, a registration the registry
+    refuses: a claim's operator, a name registered twice) stopped the build with Python's
+    traceback, and `sys.exit(0)` there ended it with no word and exit status 0 (a mutation
+    pass): each is one line at the module's line. The engine's own module-level code keeps
+    its traceback."""
+    import importlib.util
+
+    from sqrtdk import inputs
+    from sqrtdk.science import registry
+    registry.load()
+    text, line, said, advice = _IMPORT_MISTAKES[mistake]
+    module = tmp_path / f"authored_{mistake}.py"
+    module.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(inputs, "_authored_code", lambda: [module])
+    spec = importlib.util.spec_from_file_location(module.stem, module)
+    assert spec is not None and spec.loader is not None
+    with pytest.raises(BaseException) as raised:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    told = inputs.told_import_error(raised.value)
+    assert told is not None, raised.value
+    assert (Path(told.path), told.line) == (module, line), told
+    assert said in told.message and advice in told.message, told.message
+    assert "while Python imports this module" in told.message, told.message
+    monkeypatch.setattr(inputs, "_authored_code", list)     # the engine's own
+    assert inputs.told_import_error(raised.value) is None

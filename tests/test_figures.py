@@ -4,6 +4,7 @@ build (conftest's `site_build`); the rest draw one figure."""
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 import tomllib
@@ -17,7 +18,7 @@ import pytest
 
 from sqrtdk import figures
 from sqrtdk.figures import draw
-from sqrtdk.options import PACKAGE_DIR
+from sqrtdk.options import PACKAGE_DIR, PROJECT_ROOT
 
 # reads the author's files: runs again on the author's copy. It reads the labels and figure
 # modules from the project's folders, so on the copy it runs in the copy's own pytest run
@@ -838,3 +839,110 @@ def test_a_table_cell_format_nothing_prints_is_an_error_at_its_line(
                                                   + 1), e.value
     assert f"'{spec}'" in e.value.message and "'grouped'" in e.value.message, e.value.message
     assert (f"did you mean '{meant}'?" in e.value.message) == bool(meant), e.value.message
+
+
+def test_a_drawing_function_taking_other_parameters_is_refused_at_registration() -> None:
+    """A drawing function written with three parameters (no `layout`) was registered, then
+    called with four in a worker: the build stopped with the pool's traceback (a mutation
+    pass). `@figure` refuses it, naming the call it must accept (told at the `@figure` line
+    by inputs.told_import_error); four parameters, or more with defaults, pass."""
+    def three(fig: Any, r: Any, t: Any) -> None:
+        pass
+
+    def four_and_more(fig: Any, r: Any, t: Any, layout: str, extra: int = 1) -> None:
+        pass
+
+    with pytest.raises(TypeError, match=r"figure 'three_test'.*\(fig, r, t, layout\)"):
+        figures.figure("three_test", needs=("walk",), labels={})(three)
+    assert "three_test" not in figures.FIGURES
+    try:
+        figures.figure("four_test", needs=("walk",), labels={})(four_and_more)
+        assert "four_test" in figures.FIGURES
+    finally:
+        figures.FIGURES.pop("four_test", None)
+
+
+def _table_returns_none(r: Any) -> Any:
+    return None
+
+
+def _table_returns_a_bare_table(r: Any) -> Any:
+    from sqrtdk.web.fig_tables import Table, _c
+    return Table(("col_d",), ((_c(r, "walk.steps", "grouped"),),))
+
+
+def _table_with_a_short_row(r: Any) -> Any:
+    from sqrtdk.web.fig_tables import Table, _c
+    return (Table(("col_d", "col_sd"), ((_c(r, "walk.steps", "grouped"),),)),)
+
+
+def _table_with_a_misspelt_header(r: Any) -> Any:
+    from sqrtdk.web.fig_tables import Table, _c
+    return (Table(("col_dd",), ((_c(r, "walk.steps", "grouped"),),)),)
+
+
+def _table_with_a_bad_cell(r: Any) -> Any:
+    from sqrtdk.web.fig_tables import Table
+    return (Table(("col_d",), (((1.0, "grouped:2", ""),),)),)
+
+
+def _table_that_raises(r: Any) -> Any:
+    from sqrtdk.web.fig_tables import Table, _c
+    return (Table(("col_d",), ((_c(r, "walk.paths", "grouped"),),)),)
+
+
+@pytest.mark.parametrize(("fn", "said", "at_read"), [
+    (_table_returns_none, "returns NoneType, not a tuple of Table", False),
+    (_table_returns_a_bare_table, "returns Table, not a tuple of Table", False),
+    (_table_with_a_short_row, "row 1 has 1 cells under 2 headers", False),
+    (_table_with_a_misspelt_header, "the header 'col_dd' is no [ui] key", False),
+    (_table_with_a_bad_cell, "neither Text(…) nor (number, format, path)", False),
+    (_table_that_raises, "stops here with TypeError", True),
+])
+def test_a_table_function_s_mistake_is_one_line_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, fn: Any, said: str, at_read: bool) -> None:
+    """What a figure's @table function returns was not checked (a mutation pass): None, a
+    Table without its tuple, a misspelt header key or a cell of the wrong kind stopped the
+    build with a traceback from the HTML writer, a row short of a cell was published as a
+    ragged table with exit status 0, and a Python error in the function kept its traceback.
+    Each is one line at the table's function (an error raised there: at its line)."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web import fig_tables
+    from sqrtdk.web.markers import fig_data
+    results = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text("utf-8"))
+    ui = tomllib.loads((PROJECT_ROOT / "content" / "en" / "strings.toml").read_text("utf-8"))["ui"]
+    monkeypatch.setattr(fig_tables, "TABLES", {"walk": fn})
+    with pytest.raises(BuildError) as e:
+        fig_tables.fill_tables(fig_data("walk"), ui, results)
+    lines, first = inspect.getsourcelines(fn)
+    line = first + len(lines) - 1 if at_read else first
+    assert (Path(e.value.path).name, e.value.line) == (Path(__file__).name, line), e.value
+    assert "the table of figure 'walk'" in e.value.message and said in e.value.message, \
+        e.value.message
+
+
+def test_a_table_for_no_figure_or_registered_twice_is_refused() -> None:
+    """`@table("wlak")` (no such figure) was kept and shown nowhere, its figure published
+    without a table, with exit status 0 under a warning; a second `@table("walk")` replaced
+    the first silently. The first is an error at its `@table` line with 'did you mean', the
+    second at the second's `@table` line."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.web import fig_tables
+    saved = dict(fig_tables.TABLES)
+    try:
+        fig_tables.TABLES["wlak"] = _table_returns_none
+        with pytest.raises(BuildError, match=r"@table\(\"wlak\"\) names no figure.*'walk'"):
+            fig_tables.check_table_names(list(SPECS))
+        del fig_tables.TABLES["wlak"]
+        fig_tables.check_table_names(list(SPECS))
+        with pytest.raises(BuildError, match="registered twice") as twice:
+            fig_tables.table("walk")(_table_returns_none)
+        assert (Path(twice.value.path).name, twice.value.line) == \
+            (Path(__file__).name, inspect.currentframe().f_lineno - 2)  # type: ignore[union-attr]
+    finally:
+        fig_tables.TABLES.clear()
+        fig_tables.TABLES.update(saved)

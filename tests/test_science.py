@@ -43,6 +43,7 @@ from sqrtdk.science.registry import (
     Claim,
     Experiment,
     Registry,
+    Section,
 )
 from sqrtdk.science.results import SCHEMA, SIGNIFICANT, at, canonical, dumps, load
 from sqrtdk.science.run import Run
@@ -1333,6 +1334,78 @@ def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
             "claim": f"claim '{name}'"}[part] in e.value.message, e.value.message
 
 
+def _walk_with(**changed: Any) -> Any:
+    """A walk section whose results are changed as `changed` says (a key of None: dropped)."""
+    def section(data: Any) -> Any:
+        out = {**spread.walk_section(data), **changed}
+        return {k: v for k, v in out.items() if v is not None}
+    return section
+
+
+@pytest.mark.parametrize(("returned", "said"), [
+    (lambda data: None, "returns NoneType (None), not a dict"),
+    (lambda data: [1.0, 2.0], "returns list ([1.0, 2.0]), not a dict"),
+    (_walk_with(sd=float("nan")), "non-finite result nan at 'sd'"),
+    (_walk_with(paths=[[0, 1], [0, float("inf")]]), "non-finite result inf at 'paths.1.1'"),
+    (_walk_with(sd=np.float64("nan")), "non-finite result nan at 'sd'"),
+    (_walk_with(sd=complex(1.0)), "complex number (1+0j) at 'sd'"),
+    (_walk_with(sd=object()), "cannot store object at 'sd'"),
+])
+def test_a_section_returning_what_results_cannot_hold_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, returned: Any, said: str) -> None:
+    """A results section that returns None, a list, or a nan, an inf, a complex number or
+    an object among its results (a mutation pass) stopped the build with the traceback of
+    results.canonical, in the science machinery: it is an error at the line of the
+    section's function, naming the path of the value results.json cannot hold."""
+    import inspect
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    _only_walk(monkeypatch, section=returned)
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    with pytest.raises(ScienceWarningError) as e:
+        for exp, job in run.jobs:
+            run.done(exp, job.key, _call(job))
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(returned)[1]), str(e.value)
+    assert "results section 'walk'" in e.value.message and said in e.value.message, \
+        e.value.message
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    (lambda s: None, "computes NoneType (None), not one number"),
+    (lambda s: "0.5", "computes str ('0.5'), not one number"),
+    (lambda s: np.array([0.5, 0.7]), "not one number"),
+    (lambda s: np.array([0.5]), "not one number"),
+    (lambda s: float("nan"), "neither holds nor fails"),
+    (lambda s: -math.inf, "neither holds nor fails"),
+    (lambda s: s["sd"] > 1e9, "a yes or no"),           # False <= 2.0 held: a silent pass
+    (lambda s: np.bool_(False), "a yes or no"),
+])
+def test_a_claim_computing_no_real_number_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, value: Any, said: str) -> None:
+    """A claim whose function returns None, text, an array or a nan stopped the build with
+    run.py's traceback (float() or the finite check there), and one returning a bool was
+    compared with its bound as 0 or 1, so a claim that fails held (`abs(x) > b` with '<='):
+    each is an error at the claim's line. A number, numpy's included, is taken as before."""
+    import inspect
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    name = _only_walk(monkeypatch, claim=value)
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    with pytest.raises(ScienceWarningError) as e:
+        run.results([name])
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(value)[1]), str(e.value)
+    assert f"claim '{name}'" in e.value.message and said in e.value.message, e.value.message
+    for number in (1, np.float32(0.5), np.int64(1), 0.5):
+        _only_walk(monkeypatch, claim=lambda s, v=number: v)
+        assert run.results([name])["claims"][name]["held"] is True
+
+
 def _job_misspells(p: Any, seed: int) -> Any:
     return p.stepz
 
@@ -1653,3 +1726,165 @@ def test_a_parameter_an_experiment_s_check_refuses_is_told_at_the_parameter_s_li
     raises = [check[1] + i for i, text in enumerate(check[0]) if "raise ValueError" in text]
     assert any(f"line {n}" in told.message for n in raises), told
     assert "fix the code" not in told.message and "change" in told.message, told
+
+
+def _jobs_none(p: Any, seed: int) -> Any:
+    return None
+
+
+def _jobs_parts(p: Any, seed: int) -> Any:
+    return [("walk", spread.walk, (p, seed))]
+
+
+def _jobs_lambda(p: Any, seed: int) -> Any:
+    return [registry.Job("walk", lambda: spread.walk(p, seed), ())]
+
+
+def _jobs_one_argument_short(p: Any, seed: int) -> Any:
+    return [registry.Job("walk", spread.walk, (p,))]
+
+
+def _jobs_same_key(p: Any, seed: int) -> Any:
+    return [registry.Job("walk", spread.walk, (p, seed)), registry.Job("walk", spread.walk,
+                                                                        (p, seed + 1))]
+
+
+@pytest.mark.parametrize(("jobs", "said"), [
+    (_jobs_none, "are NoneType (None), not a list"),
+    (_jobs_parts, "hold a tuple, not a Job;"),
+    (_jobs_lambda, "cannot be sent to a worker process"),
+    (_jobs_same_key, "two jobs have the key 'walk'"),
+    (_jobs_one_argument_short, "missing a required argument: 'seed'"),
+])
+def test_jobs_that_are_no_list_of_jobs_are_an_error_at_the_jobs_function(
+        jobs: Any, said: str) -> None:
+    """An experiment's `jobs` returning None or tuples instead of Jobs stopped the build with
+    the traceback of the cache's key (science_stage.experiment_code), a lambda as a job's
+    function with the pool's pickling traceback, two jobs with one key with run.py's
+    ValueError (a mutation pass): each is an error at the line of the `jobs` function."""
+    import dataclasses
+    import inspect
+
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    from sqrtdk.science_stage import experiment_code
+    exp = dataclasses.replace(EXPERIMENTS["walk"], jobs=jobs)
+    with pytest.raises(ScienceWarningError) as e:
+        experiment_code(exp, DEFAULT_SEED)
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(jobs)[1]), str(e.value)
+    assert "the jobs of experiment 'walk'" in e.value.message and said in e.value.message, \
+        e.value.message
+    assert experiment_code(EXPERIMENTS["walk"], DEFAULT_SEED)
+
+
+def _job_draws_from_numpy_s_shared_generator(p: Any, seed: int) -> Any:
+    return spread.walk(p, seed), float(np.random.standard_normal())
+
+
+def _job_draws_from_python_s_random(p: Any, seed: int) -> Any:
+    import random
+    return spread.walk(p, seed), random.random()
+
+
+@pytest.mark.parametrize("fn", [_job_draws_from_numpy_s_shared_generator,
+                                _job_draws_from_python_s_random])
+def test_a_job_drawing_from_a_shared_generator_is_an_error_at_its_function(fn: Any) -> None:
+    """A job drawing from numpy's global generator (`np.random.randint(…)`) or Python's
+    `random` instead of its stream gave other numbers at every build, silently: a build
+    wrote them into results.json with exit status 0, and only --check told, naming no line
+    (a mutation pass). It is an error at the job's function; a job on its stream passes."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    params = EXPERIMENTS["walk"].params
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, Job("walk", fn, (params, 1)))
+    assert (Path(e.value.path).name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(fn)[1]), e.value
+    assert "shared random generator" in e.value.message, e.value.message
+    assert without_warnings(_call, Job("walk", spread.walk, (params, 1))) == \
+        spread.walk(params, 1)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "said"), [
+    ({"bound": "0.5"}, TypeError, "its bound is '0.5', not a number"),
+    ({"value": lambda s, i: 1.0}, TypeError, "cannot be called as value(section)"),
+    ({"value": lambda s: 1.0, "each_dk": True}, TypeError,
+     "cannot be called as value(section, i)"),
+    ({"op": ">"}, ValueError, "op must be '<=' or '>='"),
+])
+def test_a_claim_registered_with_a_bound_or_function_it_cannot_use_is_refused(
+        kwargs: dict[str, Any], error: type, said: str) -> None:
+    """A claim whose bound is text, or whose value function takes another number of
+    parameters than its each_dk asks for, was registered and then stopped the build with
+    run.py's traceback (a mutation pass): Claim refuses it when registered (one line at the
+    registration, inputs.told_import_error)."""
+    fields = {"name": "x.y", "section": "walk", "statement": "s", "value": lambda s: 1.0,
+              "op": "<=", "bound": 0.5, **kwargs}
+    with pytest.raises(error, match=re.escape(said)):
+        Claim(**fields)
+    fitting = (lambda s, i: 1.0) if fields.get("each_dk") else (lambda s: 1.0)
+    Claim(**{**fields, "bound": 1, "op": ">=", "value": fitting})     # a whole bound passes
+
+
+def test_a_claim_reading_a_section_no_experiment_makes_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim registered on a misspelt section ('wlak') stopped the build with run.py's
+    ValueError traceback (a mutation pass): it is an error at its function's line, with the
+    section it may have meant."""
+    import inspect
+
+    from sqrtdk.science.run import _call
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    name = _only_walk(monkeypatch)
+    value = CLAIMS[name].value
+    monkeypatch.setitem(CLAIMS._items, name, replace(CLAIMS[name], section="wlak"))
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    with pytest.raises(ScienceWarningError) as e:
+        run.results([name])
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(value)[1]), str(e.value)
+    assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message
+
+
+def test_a_snippet_registered_with_a_file_that_is_not_there_is_told_at_its_registration(
+        ) -> None:
+    """`Snippet("sheet1", SNIPPET_DIR / "sheet_1.py", …)`, a misspelt file name, stopped the
+    build with a FileNotFoundError traceback (a mutation pass): it is an error at the line
+    of reproduce_boxes.py naming that file, with the snippet files that are there."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.reproduce import SNIPPET_DIR
+    from sqrtdk.snippet_seeds import _registration, check_snippet_seeds
+    registered = sorted(p for p in SNIPPET_DIR.glob("*.py"))[0]
+    boxes, line = _registration(registered)
+    assert line > 1 and registered.name in boxes.read_text("utf-8").splitlines()[line - 1]
+    missing = SNIPPET_DIR / registered.name.replace(".py", "_.py")
+    with pytest.raises(BuildError) as e:
+        check_snippet_seeds([missing])
+    assert Path(e.value.path).name == "reproduce_boxes.py", e.value
+    assert missing.name in e.value.message and registered.name in e.value.message, e.value
+
+
+def test_a_section_built_from_an_experiment_not_registered_is_an_error_at_its_function(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Section("walkies", ("wlak",), walk_section)`, a misspelt experiment in its needs,
+    stopped the build with run.py's ValueError traceback (a mutation pass): it is an error
+    at the section's function, with the experiment it may have meant."""
+    import inspect
+
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+
+    def walkies(data: Any) -> Any:
+        return {}
+
+    monkeypatch.setitem(SECTIONS._items, "walkies", Section("walkies", ("wlak",), walkies))
+    with pytest.raises(ScienceWarningError) as e:
+        Run(DEFAULT_SEED, None, {"walk"})
+    assert (e.value.path.name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(walkies)[1]), str(e.value)
+    assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message

@@ -45,12 +45,21 @@ def figure(name: str, needs: tuple[str, ...], labels: Mapping[str, tuple[str, ..
     `needs` are dotted results.json paths (a section, or a key inside one); `labels` maps
     each label key of the figure's figures.toml table to the fields it is given. Raises
     BuildError at the caller's line for a need no experiment declares
-    (sqrtdk.science.outputs).
+    (sqrtdk.science.outputs); TypeError for a drawer that cannot be called with those four
+    arguments (a drawing that took three stopped the build with the pool's traceback).
     """
     caller = sys._getframe(1)      # the `@figure(…)` line, for a need nothing declares
     check_needs(name, tuple(needs), caller.f_code.co_filename, caller.f_lineno)
 
     def register(fn: Callable[..., None]) -> Callable[..., None]:
+        import inspect
+        try:
+            inspect.signature(fn).bind(None, None, None, None)
+        except TypeError:   # one line at the `@figure` line (inputs.told_import_error)
+            raise TypeError(f"figure '{name}': its drawing function "
+                            f"{fn.__name__}{inspect.signature(fn)} cannot be called as "
+                            f"{fn.__name__}(fig, r, t, layout); give it those four "
+                            "parameters") from None
         if name in FIGURES:
             raise ValueError(f"figure '{name}' is registered twice")
         FIGURES[name] = Registration(name, fn, tuple(needs), dict(labels))

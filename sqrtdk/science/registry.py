@@ -102,8 +102,28 @@ class Claim:
     each_dk: bool = False
 
     def __post_init__(self) -> None:
+        """Refuses (ValueError, TypeError: one line at the registration, told by the build's
+        inputs.told_import_error) an `op` other than "<=" or ">=", a `bound` that is no
+        number, and a `value` that cannot be called with the section (and, for an `each_dk`
+        claim, the place on the grid), which stopped the build with run.py's traceback."""
+        import inspect
         if self.op not in ("<=", ">="):
             raise ValueError(f"claim '{self.name}': op must be '<=' or '>=', not {self.op!r}")
+        if isinstance(self.bound, bool) or not isinstance(self.bound, (int, float)):
+            raise TypeError(f"claim '{self.name}': its bound is {self.bound!r}, not a number; "
+                            "write it as one (0.5, not '0.5')")
+        args = (None, 0) if self.each_dk else (None,)
+        try:
+            inspect.signature(self.value).bind(*args)
+        except TypeError:
+            call = "value(section, i)" if self.each_dk else "value(section)"
+            raise TypeError(f"claim '{self.name}': its value function "
+                            f"{inspect.signature(self.value)} cannot be called as {call}"
+                            + (", as each_dk=True calls it (its value at place i of the grid)"
+                               if self.each_dk else ", as a claim without each_dk=True is") +
+                            "; give it those parameters, or change each_dk") from None
+        except ValueError:          # a builtin without a signature: called as it is
+            pass
 
     def holds(self, value: float) -> bool:
         """Whether `value` satisfies `op bound`."""

@@ -15,37 +15,43 @@ SIGNIFICANT = 6
 SCHEMA = 2
 
 
-def canonical(value: Any) -> Any:
+def canonical(value: Any, at: str = "") -> Any:
     """Return `value` with numpy scalars and tuples made plain and floats rounded.
 
-    Raises TypeError for a value JSON cannot hold, ValueError for NaN or infinity.
+    Raises TypeError for a value JSON cannot hold, ValueError for NaN or infinity; the
+    message names where inside `value` it is (`at`, the dotted path of `value` itself).
     """
+    where = f" at '{at}'" if at else ""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, str):
         return str(value)            # np.str_ becomes a plain str
     if getattr(value, "ndim", 0) > 0:          # a numpy array: element by element
-        return [canonical(v) for v in value]
+        return [canonical(v, _join(at, i)) for i, v in enumerate(value)]
     kind = getattr(getattr(value, "dtype", None), "kind", "")
     if kind == "b":
         return bool(value)
     if kind == "c" or isinstance(value, complex):
-        raise TypeError(f"cannot store the complex number {value!r} in results")
+        raise TypeError(f"cannot store the complex number {value!r}{where} in results")
     if isinstance(value, int) or kind in ("i", "u"):
         return int(value)
     if isinstance(value, float) or kind == "f":
         x = float(value)
         if not math.isfinite(x):
-            raise ValueError(f"non-finite result {x!r}")
+            raise ValueError(f"non-finite result {x!r}{where}")
         return float(f"{x:.{SIGNIFICANT}g}")
     if isinstance(value, dict):
-        out = {str(k): canonical(v) for k, v in value.items()}
+        out = {str(k): canonical(v, _join(at, k)) for k, v in value.items()}
         if len(out) < len(value):
-            raise ValueError(f"keys that are equal as text in {list(value)!r}")
+            raise ValueError(f"keys that are equal as text in {list(value)!r}{where}")
         return out
     if isinstance(value, (list, tuple)):
-        return [canonical(v) for v in value]
-    raise TypeError(f"cannot store {type(value).__name__} in results")
+        return [canonical(v, _join(at, i)) for i, v in enumerate(value)]
+    raise TypeError(f"cannot store {type(value).__name__}{where} in results")
+
+
+def _join(at: str, key: Any) -> str:
+    return f"{at}.{key}" if at else str(key)
 
 
 def dumps(results: dict[str, Any]) -> str:

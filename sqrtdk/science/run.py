@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 from . import registry
 from .grid import BAR_SECTION, bar_indices
-from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Experiment, Job
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job
 from .results import SCHEMA, canonical
-from .warned import warned_at
+from .warned import error_at, warned_at
 
 
 class ExperimentStore(Protocol):
@@ -66,7 +66,13 @@ class Run:
         for section in SECTIONS:
             missing = [n for n in section.needs if n not in EXPERIMENTS]
             if missing:
-                raise ValueError(f"section '{section.name}' needs unknown experiments {missing}")
+                import difflib
+                close = difflib.get_close_matches(missing[0], EXPERIMENTS.names(), n=1)
+                raise error_at(section.build, f"results section '{section.name}' is built "
+                               f"from the experiment '{missing[0]}' (its Section's needs), "
+                               "which is not registered; " + (
+                                   f"did you mean '{close[0]}'?" if close else "the "
+                                   f"experiments are {', '.join(EXPERIMENTS.names())}"))
             if section.name in ("claims", "meta", "sweep"):
                 raise ValueError(f"'{section.name}' is a reserved name in results.json")
         for name in list(self.waiting):     # stored, or without jobs: complete already
@@ -96,8 +102,9 @@ class Run:
         for section in (SECTIONS[name] for name in self.wanted):
             ready = all(n in self.assembled for n in section.needs)
             if section.name not in self.sections and ready:
-                self.sections[section.name] = canonical(_placed(
-                    section.build, f"results section '{section.name}'", self.assembled))
+                what = f"results section '{section.name}'"
+                self.sections[section.name] = _stored(
+                    section.build, what, _placed(section.build, what, self.assembled))
                 built.append(section.name)
         return built
 
@@ -138,7 +145,12 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
     for claim in (c for c in CLAIMS if names is None or c.name in names):
         for name in claim.sections:
             if name not in sections:
-                raise ValueError(f"claim '{claim.name}' reads unknown section '{name}'")
+                import difflib
+                close = difflib.get_close_matches(name, list(sections), n=1)
+                raise error_at(claim.value, f"claim '{claim.name}' reads the results section "
+                               f"'{name}', which no experiment makes; "
+                               + (f"did you mean '{close[0]}'?" if close else
+                                  f"the sections are {', '.join(sorted(sections))}"))
         reads: set[str] = set()
         section = sections[claim.section]
         what = f"claim '{claim.name}'"
@@ -148,12 +160,12 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
             grid = sections[BAR_SECTION]
             for i in bar_indices(grid["d_k"], grid["d_small"], grid["d_large"]):
                 d_k.append(grid["d_k"][i])
-                values.append(_finite(claim.name, canonical(float(_placed(
-                    claim.value, what, _Reads(section, claim.section, reads), i)))))
+                values.append(_number(claim, _placed(
+                    claim.value, what, _Reads(section, claim.section, reads), i)))
             value = claim.worst(values)
         else:
-            value = _finite(claim.name, canonical(float(_placed(
-                claim.value, what, _Reads(section, claim.section, reads)))))  # as stored
+            value = _number(claim, _placed(
+                claim.value, what, _Reads(section, claim.section, reads)))
         out[claim.name] = {"held": claim.holds(value), "value": value, "op": claim.op,
                            "bound": claim.bound, "statement": claim.statement,
                            "unit": claim.unit, "section": claim.section,
@@ -162,10 +174,52 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
     return result
 
 
-def _finite(name: str, value: float) -> float:
-    if not math.isfinite(value):
-        raise ValueError(f"claim '{name}' computed {value!r}")
-    return value
+def _stored(build: Callable[..., Any], what: str, value: Any) -> dict[str, Any]:
+    """What a section's `build` returned, as results.json stores it (results.canonical);
+    a value that is not a dict of storable results (None, a list; a nan, an inf, a complex
+    number or an object inside it) is an error at `build`'s line, naming where it is."""
+    if not isinstance(value, Mapping):
+        raise error_at(build, f"{what} returns {type(value).__name__} {_short(value)}, not a "
+                       "dict of its results; return a dict, a key per result its module in "
+                       "sqrtdk/science/outputs/ declares")
+    try:
+        out: dict[str, Any] = canonical(dict(value))
+    except (TypeError, ValueError) as e:
+        raise error_at(build, f"{what} returns what results.json cannot hold: {e}; return "
+                       "finite numbers, text, lists and dicts of them (a nan or an inf "
+                       "comes from the computation: a seed or a parameter reaches it)"
+                       ) from None
+    return out
+
+
+def _number(claim: Claim, value: Any) -> float:
+    """A claim's value as stored (rounded as results.json rounds it); anything but a finite
+    real number (None, text, a bool, an array, a nan or an inf) is an error at the line of
+    the claim's function: a bool would be compared with the bound as 0 or 1, so a claim
+    that fails could hold."""
+    said = f"claim '{claim.name}' computes {type(value).__name__} {_short(value)}"
+    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
+        raise error_at(claim.value, f"{said}, a yes or no, not the number its bound "
+                       f"'{claim.op} {claim.bound}' is compared with (a bool counts as 0 or "
+                       "1 there, so a claim that fails could hold); return the number itself")
+    kind = getattr(getattr(value, "dtype", None), "kind", "")
+    real = isinstance(value, (int, float)) or (kind in ("i", "u", "f")
+                                               and getattr(value, "ndim", 1) == 0)
+    if not real:
+        raise error_at(claim.value, f"{said}, not one number; return the float its bound "
+                       f"'{claim.op} {claim.bound}' is compared with")
+    number = float(value)
+    if not math.isfinite(number):
+        raise error_at(claim.value, f"{said}, which neither holds nor fails its bound "
+                       f"'{claim.op} {claim.bound}'; fix the computation (a seed or a "
+                       "parameter reaches it)")
+    stored: float = canonical(number)
+    return stored
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return f"({text[:40]}…)" if len(text) > 40 else f"({text})"
 
 
 def _placed(fn: Callable[..., Any], what: str, *args: Any) -> Any:

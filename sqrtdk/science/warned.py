@@ -42,3 +42,13 @@ def warned_at(code: Callable[..., Any], what: str, call: Callable[[], Any]) -> A
                               f"{first.lineno} of {Path(first.filename).name}): the results "
                               "may hold an inf or nan; fix the computation (a seed or a "
                               "parameter reaches it)")
+
+
+def error_at(code: Callable[..., Any], message: str) -> ScienceWarningError:
+    """An error at the line of `code` (a results section's or a claim's function) for what
+    it returned, which the build cannot use: the author's line, not the machinery's
+    traceback."""
+    import inspect
+    code = inspect.unwrap(code)
+    return ScienceWarningError(inspect.getsourcefile(code) or "",
+                               inspect.getsourcelines(code)[1], message)

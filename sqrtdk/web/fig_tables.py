@@ -72,8 +72,18 @@ TABLES: dict[str, TablesOf] = {}
 
 
 def table(name: str) -> Callable[[TablesOf], TablesOf]:
-    """Register the tables of figure `name`."""
+    """Register the tables of figure `name`; BuildError at the `@table` line when `name` has
+    a table already."""
+    import sys
+    caller = sys._getframe(1)      # the `@table(…)` line, for a name registered twice
+
     def register(fn: TablesOf) -> TablesOf:
+        if name in TABLES:
+            from ..errors import BuildError
+            raise BuildError(caller.f_code.co_filename, caller.f_lineno,
+                             f"figure '{name}' has two tables: @table(\"{name}\") is "
+                             "registered twice (the second would replace the first "
+                             "silently); remove one, or name the figure it belongs to")
         TABLES[name] = fn
         return fn
     return register
@@ -271,7 +281,7 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
     """`text` with each figure's table marker (markers.fig_data) replaced by its table
     (figures without a registered table lose the marker). A path the table's function reads
     that the figure's `needs` do not list is a BuildError at the line that reads it."""
-    from ..errors import BuildError
+    from ..errors import BuildError, raised_words
     from ..results_paths import NotNeededError, needed_results, reader_line
     needs = figure_needs()
 
@@ -289,8 +299,63 @@ def fill_tables(text: str, ui: Mapping[str, str], results: Mapping[str, Any]) ->
         except CellFormatError as e:
             raise BuildError(*reader_line(TABLES[name], e), f"the table of figure '{name}': "
                              f"{e}") from None
+        except (Exception, SystemExit) as e:    # a mistake of the table's own code
+            raise BuildError(*reader_line(TABLES[name], e), f"the table of figure '{name}' "
+                             f"stops here with {raised_words(e)}; fix its code") from None
+        problem = _misshapen(tables, ui)
+        if problem:
+            raise BuildError(*_line_of(TABLES[name]), f"the table of figure '{name}': "
+                             f"{problem}") from None
         return _html_of(tables, ui, results.get("meta", {}).get("bounds", {}))
     return FIG_DATA_RE.sub(one, text)
+
+
+def check_table_names(figures: list[str]) -> None:
+    """Raise BuildError at its `@table` line for a table registered under a name that is
+    none of `figures` (the registered figures): its table would be shown nowhere, and its
+    figure published without one, with 'did you mean'."""
+    from ..errors import BuildError, suggest
+    for name, fn in TABLES.items():
+        if name not in figures:
+            raise BuildError(*_line_of(fn), f"@table(\"{name}\") names no figure, so its table "
+                             f"is shown nowhere; {suggest(name, figures, 'figures')}")
+
+
+def _line_of(fn: Callable[..., Any]) -> tuple[str, int]:
+    """The file and `@table` line of a table function."""
+    import inspect
+    return inspect.getsourcefile(fn) or "", inspect.getsourcelines(fn)[1]
+
+
+def _misshapen(tables: Any, ui: Mapping[str, str]) -> str:
+    """What is wrong with what a table function returned, for its message ("" if nothing):
+    not a tuple of `Table`s, a header that is no [ui] key, a row whose number of cells is
+    not the number of headers (the table would be drawn ragged, its columns under the wrong
+    headers), a cell that is neither `Text` nor (number, format, path)."""
+    if not isinstance(tables, tuple) or not all(isinstance(t, Table) for t in tables):
+        return (f"it returns {type(tables).__name__}, not a tuple of Table(…) (one table: "
+                "'return (Table(…),)', with the comma)")
+    for t in tables:
+        for key in [h for h in t.headers if isinstance(h, str)] + \
+                [k for k, _ in t.groups if k] + ([t.caption] if t.caption else []):
+            if key not in ui:
+                from ..errors import suggest
+                return (f"the header '{key}' is no [ui] key of strings.toml; "
+                        + suggest(key, [k for k in ui if k.startswith("col_")] or ui, "keys"))
+        for i, row in enumerate(t.rows):
+            if len(row) != len(t.headers):
+                return (f"row {i + 1} has {len(row)} cells under {len(t.headers)} headers; "
+                        "give every row one cell per header")
+            for cell in row:
+                if isinstance(cell, Text):
+                    continue
+                if not (isinstance(cell, tuple) and len(cell) == 3
+                        and isinstance(cell[0], (int, float)) and not isinstance(cell[0], bool)
+                        and isinstance(cell[1], str) and _SPEC.fullmatch(cell[1])
+                        and isinstance(cell[2], str)):
+                    return (f"row {i + 1} holds the cell {cell!r}, which is neither Text(…) "
+                            "nor (number, format, path); make it with _c(r, path, format)")
+    return ""
 
 
 _MADE: dict[tuple[Any, ...], str] = {}   # this process (--serve rebuilds): table HTML by input
