@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from .cache import Cache, closure_digest, key_for, tree_digest, write_if_changed
 from .errors import BuildError, raised_words
 from .options import PACKAGE_DIR, BuildOptions
-from .science.warned import ScienceWarningError, warned_at
+from .science.warned import ScienceWarningError, error_at, warned_at
 
 if TYPE_CHECKING:
-    from .science.registry import Experiment
+    from .science.registry import Experiment, Section
 
 RESULTS_FORMAT = "signed-1"   # results.json carries its digest (science.results.DIGEST)
 SCIENCE_PACKAGES = ("numpy",)  # what the experiments compute with
@@ -178,6 +178,7 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
                 raise
             raise placed from None
     check_results(results)               # as sqrtdk/science/outputs/ declares them
+    check_bounds(results)
     return dumps_signed(results).encode("utf-8")
 
 
@@ -322,3 +323,48 @@ def _is_signed(text: str) -> bool:
     the same results and sweep on every rebuild."""
     from .science.results import is_signed
     return is_signed(text)
+
+
+def _leaves(path: str, value: Any) -> Iterator[tuple[str, Any]]:
+    """Every result under `value` with its dotted path from `path` (a list's items by
+    index: 'rulers.winner_share.raw.3', as a quote names them)."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _leaves(f"{path}.{key}", item)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _leaves(f"{path}.{i}", item)
+    else:
+        yield path, value
+
+
+def check_bounds(results: Mapping[str, Any]) -> None:
+    """Each number of each results section stays in the interval its first matching
+    `Section.bounds` pattern declares (as web/numbers.bounds_for reads them for the prose's
+    honest rounding); one outside it is an error at the section's function (JobWarningError,
+    with the path, value and interval): a bound the value crosses would make the rounding
+    print what the value is not (0.73 against a declared [0, 0.5] was published with exit
+    0). Here, after the run, not in science/run.py: that module is part of every claim's
+    sweep key."""
+    from .science.registry import SECTIONS
+    for section in SECTIONS:
+        if section.name in results:
+            _within_bounds(section, results[section.name])
+
+
+def _within_bounds(section: Section, values: Mapping[str, Any]) -> None:
+    """`check_bounds` for one section's stored `values`."""
+    import fnmatch
+    patterns = [(f"{section.name}.{p}", b) for p, b in section.bounds.items()]
+    for path, value in _leaves(section.name, values) if patterns else ():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        for pattern, (low, high) in patterns:
+            if fnmatch.fnmatchcase(path, pattern):
+                if not low <= value <= high:
+                    e = error_at(section.build, (
+                        f"results section '{section.name}': {path} is {value!r}, outside "
+                        f"[{low}, {high}], the interval its bounds ('{pattern.split('.', 1)[1]}'"
+                        f") say it cannot leave; fix the code, or the bounds if it can be there"))
+                    raise JobWarningError(e.path, e.line, e.message)
+                break

@@ -1422,6 +1422,42 @@ def _claim_misspells(s: Any) -> float:
     return float(s["sdd"])
 
 
+def test_a_result_outside_its_declared_bounds_is_an_error_at_its_section(
+        results: dict[str, Any]) -> None:
+    """A Section's `bounds` say the interval a quantity cannot leave (the prose's honest
+    rounding reads them); a value outside it (fuzz18: 0.73 against a declared [0, 0.5]) was
+    published with exit 0, and a bound the value crosses lets the rounding print what the
+    value is not. It is an error at the section's function, naming the path and interval;
+    the run's own results pass."""
+    import copy
+    import fnmatch
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import SECTIONS
+    from sqrtdk.science_stage import _leaves, check_bounds
+    check_bounds(results)
+    section = next(s for s in SECTIONS if s.bounds and s.name in results)
+    pattern, (low, high) = next(iter(section.bounds.items()))
+    path = next(p for p, v in _leaves(section.name, results[section.name])
+                if isinstance(v, float) and fnmatch.fnmatchcase(p, f"{section.name}.{pattern}"))
+    broken = copy.deepcopy(results)
+    *parents, last = path.split(".")
+    holder: Any = broken
+    for key in parents:
+        holder = holder[int(key)] if isinstance(holder, list) else holder[key]
+    if isinstance(holder, list):
+        holder[int(last)] = high + 1.0
+    else:
+        holder[last] = high + 1.0
+    with pytest.raises(BuildError) as e:
+        check_bounds(broken)
+    code = inspect.unwrap(section.build)
+    assert (Path(e.value.path), e.value.line) == (Path(inspect.getsourcefile(code) or ""),
+                                                  inspect.getsourcelines(code)[1]), e.value
+    assert path in e.value.message and str(high) in e.value.message, e.value.message
+
+
 def _job_exits(p: Any, seed: int) -> Any:
     import sys
     sys.exit(0)
