@@ -9,7 +9,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import BuildError, suggest
+from .errors import BuildError, suggest, where
 from .log import warn
 from .markup import markup_told
 from .settings import no_tex, straight_quote_warnings
@@ -87,10 +87,8 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
         for key, fields in spec.labels.items():
             if key not in table:
                 misspelt = difflib.get_close_matches(key, unused, n=1, cutoff=0.6)
-                if misspelt:    # `titel = "…"`: name the line the author wrote
-                    raise toml.error(name, misspelt[0], f"[{name}] has '{misspelt[0]}', which "
-                                     f"the figure does not use, and no '{key}'; did you mean "
-                                     f"'{key}'?")
+                if misspelt:
+                    _misspelt(toml, name, key, misspelt[0])
                 raise toml.error(name, None, f"[{name}] has no label '{key}'; add {key} = \"…\""
                                  + (f" (it needs {', '.join('{' + f + '}' for f in fields)})"
                                     if fields else ""))
@@ -100,6 +98,23 @@ def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistra
             if key not in spec.labels:
                 warn(LOGGER, toml.path, toml.line_of(name, key), f"[{name}] {key} is not used by "
                      "the figure; " + suggest(key, spec.labels, "labels"))
+
+
+def _misspelt(toml: Any, name: str, key: str, written: str) -> None:
+    """BuildError for a label the figure registers as `key` and [name] of figures.toml
+    spells `written` (a close match): at the `@figure` line when its module asks for
+    `written` elsewhere and never for `key` (`"titel": ()` in labels=, `t("title")` in the
+    drawing), else at the figures.toml line, naming the other place either way."""
+    from .figure_registrations import registration_line, string_constants
+    path, line = registration_line(name)
+    at = f"{where(path, line)}" if line else "its @figure(…, labels=…)"
+    if line and written in (used := string_constants(path, name)) and key not in used:
+        raise BuildError(path, line, f"@figure('{name}', labels=…) registers '{key}', but its "
+                         f"module asks for '{written}', as [{name}] of "
+                         f"{where(toml.path, toml.line_of(name, written))} names it; did you "
+                         f"mean '{written}'? write it in labels=…")
+    raise toml.error(name, written, f"[{name}] has '{written}', which the figure does not use, "
+                     f"and no '{key}' ({at} registers '{key}'); did you mean '{key}'?")
 
 
 def _check_label(toml: Any, name: str, key: str, text: Any, fields: tuple[str, ...]) -> None:

@@ -107,3 +107,18 @@ def registration_line(name: str, folder: Path = PACKAGE_DIR / "figures") -> tupl
                     and n.args and isinstance(n.args[0], ast.Constant) and n.args[0].value == name:
                 return path, n.lineno
     return folder, 0
+
+
+def string_constants(path: Path, name: str) -> set[str]:
+    """The string literals of module `path` outside its `@figure(name, …)` call (the label
+    names its drawing asks `t` for, among others); empty when the module does not parse."""
+    try:
+        tree = ast.parse(path.read_bytes(), str(path))
+    except (SyntaxError, ValueError):
+        return set()
+    skip = {id(c) for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name) and n.func.id == "figure" and n.args
+            and isinstance(n.args[0], ast.Constant) and n.args[0].value == name
+            for c in ast.walk(n)}
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and id(n) not in skip}

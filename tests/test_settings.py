@@ -428,6 +428,44 @@ def test_a_missing_label_names_its_table(content: Path) -> None:
     assert f"no label '{key}'" in e.message
 
 
+@pytest.mark.parametrize("side", ["figure", "toml"])
+def test_a_label_spelt_two_ways_is_told_where_the_misspelling_is(content: Path,
+                                                                  side: str) -> None:
+    """A label misspelt in the module's @figure(…, labels=…) (`"titel": ()`, while the drawing
+    asks for "title") was told at figures.toml with "did you mean 'titel'?", advice that
+    breaks the build; it is told at the @figure line with the key figures.toml has. A label
+    misspelt in figures.toml is still told there (naming the @figure line too)."""
+    from sqrtdk import figures
+    from sqrtdk.figure_labels import validate_labels
+    from sqrtdk.figure_registrations import ParsedRegistration, registration_line
+    name, key, _ = a_figure_and_label()
+    lang = languages(content)[0]
+    path = content / lang / "figures.toml"
+    specs: dict[str, Any] = dict(figures.load())
+    at = registration_line(name)
+    assert at[1], name
+    wrong = key[:-1] + "x"
+    if side == "figure":
+        spec = specs[name]
+        labels = {(wrong if k == key else k): v for k, v in spec.labels.items()}
+        specs[name] = ParsedRegistration(name, spec.needs, labels)
+    else:
+        line = load_toml(path).line_of(name, key)
+        lines = path.read_text(encoding="utf-8").split("\n")
+        lines[line - 1] = lines[line - 1].replace(key, wrong, 1)
+        path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(BuildError) as e:
+        validate_labels(load_toml(path), specs)
+    if side == "figure":
+        assert (e.value.path, e.value.line) == at, e.value
+        assert f"did you mean '{key}'?" in e.value.message, e.value
+        assert f"figures.toml:{load_toml(path).line_of(name, key)}" in e.value.message
+    else:
+        assert (e.value.path, e.value.line) == (path, load_toml(path).line_of(name, wrong))
+        assert f"did you mean '{key}'?" in e.value.message, e.value
+        assert f"{at[0].name}:{at[1]}" in e.value.message, e.value
+
+
 def test_a_missing_figure_table_is_told_at_the_end_of_the_file(content: Path) -> None:
     """A figure with no table of labels was told at the file's first key, inside [style],
     where a table cannot be added; it is told at the file's last line, where it can."""
