@@ -201,6 +201,7 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
                            "module), whose numbers depend on what ran before it in the "
                            "worker, not on the seed: the results would differ from build to "
                            "build; draw from the job's own stream, rng = stream(seed, name)")
+        _check_sendable(job, name, output)
         return output
     except ScienceWarningError as e:
         raise JobWarningError(e.path, e.line, e.message) from None
@@ -209,6 +210,25 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         if placed is None:
             raise
         raise placed from None
+
+
+def _check_sendable(job: Any, name: str, output: Any) -> None:
+    """ScienceWarningError at the line of the job's function when its `output` cannot be
+    pickled (a generator, a lambda, an open file): the pool, sending it back from the worker,
+    stopped the build with its own traceback. Its outputs are small (the experiments' cache
+    holds them pickled), so pickling them twice costs little."""
+    import pickle
+
+    from .science.warned import error_at
+    try:
+        pickle.dumps(output)
+    except Exception as e:
+        raise error_at(job.fn, f"job {job.key!r} of '{name}' returns a "
+                       f"{type(output).__name__}, which cannot be sent back "
+                       f"from its worker process ({type(e).__name__}: {e}); return plain "
+                       "values (numbers, strings, tuples, lists, dicts, numpy arrays), not a "
+                       "generator (write list(…) or tuple(…)), a lambda or a function defined "
+                       "inside another") from None
 
 
 def _shared_generators() -> bytes:

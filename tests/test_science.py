@@ -1265,6 +1265,32 @@ def test_a_warning_in_an_experiment_s_job_is_an_error_at_its_function_not_raw_ou
     assert str(back) == str(e.value) and isinstance(back, BuildError)
 
 
+def _a_generator(n: int) -> Any:
+    return (i * i for i in range(n))
+
+
+def test_a_job_returning_what_cannot_be_pickled_is_an_error_at_its_function() -> None:
+    """A job returning a generator (or a lambda) stopped the build with the process pool's
+    traceback (it cannot be sent back from the worker): it is one line at the job's
+    function, through a real pool too."""
+    import functools
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    from sqrtdk.workers import Pool
+    job = Job("gen", _a_generator, (3,))
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, job)
+    assert e.value.line == inspect.getsourcelines(_a_generator)[1], str(e.value)
+    assert "returns a generator, which cannot be sent back" in e.value.message, e.value
+    with Pool(1) as pool, pytest.raises(BuildError) as e:
+        list(pool.map(functools.partial(without_warnings, _call), [job]))
+    assert e.value.line == inspect.getsourcelines(_a_generator)[1], str(e.value)
+
+
 def _warns() -> None:
     import numpy as np
     np.log(np.zeros(1))              # RuntimeWarning: divide by zero encountered in log
