@@ -131,6 +131,10 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
         found = figure_fit.culprit(drawn, table)
     except NotNeededError as e:       # reported by the parent at the line that read the path
         raise e.at_reader(specs[name].draw) from None
+    except draw.NoPanelError:         # the figure's code, at its @figure line
+        raise FigureCodeError.at(specs[name].draw, (
+            f"figure '{name}' ({job.lang}, {job.layout}) draws no panel (its function makes no "
+            "axes); call panels(fig, n, layout) and draw into the axes it returns")) from None
     except draw.LabelUseError as e:   # the figure's code, at the line that asked for the label
         raise FigureCodeError(*reader_line(specs[name].draw, e), str(e)) from None
     except (Exception, SystemExit) as e:    # sys.exit() too: it would end the build silently

@@ -428,6 +428,30 @@ def _drawn_in_place_of_the_first(monkeypatch: pytest.MonkeyPatch, drawer: Any) -
     return raised.value
 
 
+@pytest.mark.parametrize("layout", ["wide", "card"])
+def test_a_figure_that_draws_no_panel_says_so_at_its_line(monkeypatch: pytest.MonkeyPatch,
+                                                          layout: str) -> None:
+    """A drawing function without a panels(…) call was told at its line in matplotlib's
+    words ('There are no gridspecs with layoutgrids'); it says what is wrong and what to
+    call (the social card's drawing too)."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError, FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+
+    def empty(fig: Any, results: Any, words: Any, layout: str) -> None:
+        """Draws nothing."""
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, empty, spec.needs, spec.labels))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FigureCodeError) as e:
+            draw_job(FigureFile(name, "en", layout), _results(), labels("en"), name)
+    assert e.value.line == inspect.getsourcelines(empty)[1], e.value
+    assert "draws no panel" in e.value.message and "panels(fig, n, layout)" in e.value.message
+    assert "gridspec" not in e.value.message, e.value
+
+
 def test_a_warning_no_label_causes_is_an_error_at_the_figure_s_line(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A warning the figure's code raises whatever its labels is reported at its @figure

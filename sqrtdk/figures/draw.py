@@ -114,6 +114,18 @@ class LabelUseError(TypeError):
     (figures_stage.draw_job)."""
 
 
+class NoPanelError(ValueError):
+    """A drawer that made no axes (no `panels(…)` call): matplotlib's constrained layout
+    then warned 'There are no gridspecs with layoutgrids', which says nothing of the cause;
+    told at the figure's `@figure` line (figures_stage.draw_job)."""
+
+
+def _drew_a_panel(spec: Registration, canvas: Figure | SubFigure) -> None:
+    """NoPanelError when `spec`'s drawer left `canvas` without a single axes."""
+    if not canvas.get_axes():
+        raise NoPanelError(f"'{spec.name}' draws no panel")
+
+
 class Labels:
     """The words of one figure in one language; checks each call against the registration
     (a label or field the registration does not declare is a bug in the drawer)."""
@@ -275,6 +287,7 @@ def draw(spec: Registration, results: Mapping[str, Any], table: Mapping[str, str
     with mpl.rc_context(_rc({**style(layout), "font.family": font_family})):
         fig = new_figure(layout)
         spec.draw(fig, needed_results(results, spec.needs), Labels(table, spec), layout)
+        _drew_a_panel(spec, fig)
         if fit_titles(fig):
             lay_out(fig)                     # the wrapped titles take their room
         frame_marker_keys(fig)
@@ -406,6 +419,7 @@ def card_figure(spec: Registration, lang: str, results: Mapping[str, Any],
         head.text(0.03, 0.18, card["subtitle"].format(), fontsize=17, color=text_ink(GREY),
                   va="center")
         spec.draw(body, needed_results(results, spec.needs), Labels(table, spec), WIDE)
+        _drew_a_panel(spec, body)
         lay_out(fig)
         frame_marker_keys(fig)
         keep_layout(fig)
@@ -427,6 +441,7 @@ __all__ = [
     "WIDE",
     "LabelUseError",
     "Labels",
+    "NoPanelError",
     "card_figure",
     "contrast",
     "draw",
