@@ -2173,7 +2173,8 @@ def test_confluence_s_table_of_contents_is_told_as_confluence_s(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("toc", ["[TOC]", "[toc]", "[[TOC]]", "[[_TOC_]]", "@[TOC](Contents)"])
+@pytest.mark.parametrize("toc", ["[TOC]", "[toc]", "[[TOC]]", "[[_TOC_]]", "@[TOC](Contents)",
+                                 "${toc}", "${TOC}"])
 @pytest.mark.parametrize("where", ["top", "quote", "list"])
 def test_another_editor_s_table_of_contents_stops_at_its_line(tmp_path: Path, toc: str,
                                                                where: str, lang: str) -> None:

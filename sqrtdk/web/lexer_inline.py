@@ -568,6 +568,12 @@ class InlineScanner:
 
     def inline_math(self, text: str, i: int, first: int, out: list[str]) -> int:
         line = self.line_at(text, first, i)
+        if text.startswith("${", i) and line_lead(text, i):
+            from .md_foreign import OTHER_TOC, OTHER_TOC_MESSAGE
+            eol = text.find("\n", i)
+            alone = text[i:len(text) if eol < 0 else eol].strip()
+            if OTHER_TOC.fullmatch(alone):      # `${toc}`, a line of its own: no formula
+                raise self.error(line, OTHER_TOC_MESSAGE.format(alone))
         if text.startswith("$$", i):
             # Zhihu's and kramdown's inline formula `$$x$$`: each one a mistake of its own,
             # all named in one build, the scan going on past its closing `$$`

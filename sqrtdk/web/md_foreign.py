@@ -76,8 +76,10 @@ KRAMDOWN_TOC_MESSAGE = ("'{:toc}' is kramdown's (Jekyll's) table of contents ('{
                         "line (and kramdown's '* TOC' item above it)")
 # the table-of-contents marker of other editors, a paragraph of its own: '[TOC]' (Typora,
 # Python-Markdown's toc, Zhihu and CSDN editors), '[[TOC]]', '[[_TOC_]]' (GitLab, Azure DevOps
-# wikis), CSDN's '@[TOC](title)' (read as '@' and a link 'TOC'); GitHub shows them as typed
-OTHER_TOC = re.compile(r"@\[?toc\]?|\[\[?_?toc_?\]\]?", re.I)
+# wikis), CSDN's '@[TOC](title)' (read as '@' and a link 'TOC'), '${toc}' (a marker of some
+# other editors; the lexer tells it, which would read it as a formula never closed);
+# GitHub shows them as typed
+OTHER_TOC = re.compile(r"@\[?toc\]?|\[\[?_?toc_?\]\]?|\$\{toc\}", re.I)
 OTHER_TOC_MESSAGE = ("'{}' is the table-of-contents marker of other Markdown editors (Typora, "
                      "CSDN, GitLab), which this Markdown (and GitHub) shows as typed; the page "
                      "makes its own contents, from the '##' and '###' headings: remove the line")
