@@ -732,7 +732,14 @@
     // Jumps inside the page (notes, contents, links): lay every block out first (style.css,
     // .laid-out), else blocks above the target keep guessed heights and the jump lands short
     const layOut = () => { root.classList.add("laid-out"); room(); };
-    doc.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="#"]')) layOut(); }, true);
+    // a link to the address already shown (followed before, the box closed since) fires no
+    // hashchange: it lands (and opens its box) after the browser's own jump all the same
+    doc.addEventListener("click", (e) => {
+      const a = e.target.closest?.('a[href^="#"]');
+      if (!a) return;
+      layOut();
+      if (a.hash && a.hash === location.hash && !e.defaultPrevented) setTimeout(land);
+    }, true);
     // a new address's target, once every block has its real height (the browser's own jump
     // may have used guessed ones): opened at an anchor, or an anchor set by a script
     // (a box named by the address opens: a link such as "see the box on μP" shows its text)
