@@ -1398,6 +1398,16 @@ def test_a_section_returning_what_results_cannot_hold_is_an_error_at_its_functio
         e.value.message
 
 
+def _walk_done() -> Any:
+    """A science Run of the walk experiment alone (its registrations as `_only_walk` left
+    them), every job done, its sections and claims not yet built."""
+    from sqrtdk.science.run import _call
+    run = Run(DEFAULT_SEED, None, {"walk"})
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    return run
+
+
 @pytest.mark.parametrize(("value", "said"), [
     (lambda s: None, "computes NoneType (None), not one number"),
     (lambda s: "0.5", "computes str ('0.5'), not one number"),
@@ -1416,12 +1426,9 @@ def test_a_claim_computing_no_real_number_is_an_error_at_its_function(
     each is an error at the claim's line. A number, numpy's included, is taken as before."""
     import inspect
 
-    from sqrtdk.science.run import _call
     from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
     name = _only_walk(monkeypatch, claim=value)
-    run = Run(DEFAULT_SEED, None, {"walk"})
-    for exp, job in run.jobs:
-        run.done(exp, job.key, _call(job))
+    run = _walk_done()
     with pytest.raises(ScienceWarningError) as e:
         run.results([name])
     assert (e.value.path.name, e.value.line) == \
@@ -1899,14 +1906,11 @@ def test_a_claim_reading_a_section_no_experiment_makes_is_an_error_at_its_functi
     section it may have meant."""
     import inspect
 
-    from sqrtdk.science.run import _call
     from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
     name = _only_walk(monkeypatch)
     value = CLAIMS[name].value
     monkeypatch.setitem(CLAIMS._items, name, replace(CLAIMS[name], section="wlak"))
-    run = Run(DEFAULT_SEED, None, {"walk"})
-    for exp, job in run.jobs:
-        run.done(exp, job.key, _call(job))
+    run = _walk_done()
     with pytest.raises(ScienceWarningError) as e:
         run.results([name])
     assert (e.value.path.name, e.value.line) == \
