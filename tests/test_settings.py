@@ -1418,17 +1418,22 @@ def test_box_titles_are_read_per_language(content: Path) -> None:
     assert got[first].box_titles == {"tip": "A hint of ours"}
 
 
-def _untranslated(content: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
+def _ui_warnings(content: Path, caplog: pytest.LogCaptureFixture, check: Any) -> list[str]:
+    """The warnings `check(strings, labels)` (a ui_check pass over every language's
+    strings.toml and figures.toml) gives for the files under `content`."""
     import logging
-
-    from sqrtdk.web.ui_check import untranslated_warnings
     langs = languages(content)
     strings = load_strings(content, tuple(langs))
     labels = {lang: load_toml(content / lang / "figures.toml") for lang in langs}
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-        untranslated_warnings(strings, labels)
+        check(strings, labels)
     return [r.getMessage() for r in caplog.records]
+
+
+def _untranslated(content: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
+    from sqrtdk.web.ui_check import untranslated_warnings
+    return _ui_warnings(content, caplog, untranslated_warnings)
 
 
 def test_a_string_copied_from_the_other_language_and_not_translated_warns_at_its_line(
@@ -1521,18 +1526,10 @@ def test_a_field_one_language_has_and_another_lacks_warns_at_the_line_lacking_it
     strings.toml). A `{field}` of a [ui] string or a figure label that another language's
     has and this one's lacks is a warning at this one's line, naming the field and the
     other file's line; the same field written twice in one language is no difference."""
-    import logging
-
     from sqrtdk.web.ui_check import field_differences
 
     def told() -> list[str]:
-        langs = languages(content)
-        strings = load_strings(content, tuple(langs))
-        labels = {lang: load_toml(content / lang / "figures.toml") for lang in langs}
-        caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-            field_differences(strings, labels)
-        return [r.getMessage() for r in caplog.records]
+        return _ui_warnings(content, caplog, field_differences)
 
     assert told() == []                                # the project's own files
     last = languages(content)[-1]
