@@ -970,3 +970,21 @@ def test_a_table_for_no_figure_or_registered_twice_is_refused() -> None:
     finally:
         fig_tables.TABLES.clear()
         fig_tables.TABLES.update(saved)
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")
+def test_the_gradient_band_key_says_the_levels_the_results_give() -> None:
+    """The key of the gradient figure's band names its quantile levels from the results
+    (`gradient.band_lo`, `band_hi`), not as typed text: with the levels moved to 25 % and
+    75 %, the key says 25 and 75 in every language (it said "10–90%" whatever the code used)."""
+    spec = SPECS.get("gradient_q")
+    if spec is None:
+        pytest.skip("no gradient figure registered")
+    results = json.loads((PROJECT_ROOT / "figures" / "results.json").read_text("utf-8"))
+    results["gradient"].update(band_lo=0.25, band_hi=0.75)
+    for lang in ("en", "zh"):
+        fig = draw.draw(spec, results, labels(lang)["gradient_q"], ["DejaVu Sans"], "wide")
+        keys = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
+        texts = [t.get_text() for key in keys for t in key.get_texts()]
+        assert any("25" in t and "75" in t for t in texts), (lang, texts)
+        assert not any("90" in t for t in texts), (lang, texts)

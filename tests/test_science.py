@@ -1954,3 +1954,28 @@ def test_a_section_built_from_an_experiment_not_registered_is_an_error_at_its_fu
     assert (e.value.path.name, e.value.line) == \
         (Path(__file__).name, inspect.getsourcelines(walkies)[1]), str(e.value)
     assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message
+
+
+def test_the_gradient_band_is_cut_at_the_levels_its_parameters_give():
+    """The band's quantile levels are parameters and results (`band_lo`, `band_hi`: what the
+    article and the figure's key quote), not numbers typed in the code and again in the
+    prose: a narrower band (25 % to 75 %) lies inside the wider one at every d and ruler."""
+    wide = rulers.gradient_section({"rulers": assembled("rulers", SMALL_RULERS, DEFAULT_SEED)})
+    narrow = rulers.gradient_section({"rulers": assembled(
+        "rulers", replace(SMALL_RULERS, band=(0.25, 0.75)), DEFAULT_SEED)})
+    assert (narrow["band_lo"], narrow["band_hi"]) == (0.25, 0.75)
+    assert (wide["band_lo"], wide["band_hi"]) == rulers.RulerParams().band
+    for r in RULERS:
+        assert all(w < n for w, n in zip(wide["p10"][r], narrow["p10"][r]))
+        assert all(n < w for w, n in zip(wide["p90"][r], narrow["p90"][r]))
+        assert narrow["median"][r] == wide["median"][r]
+
+
+@pytest.mark.parametrize(("grid", "holds"), [((4, 8, 16, 32), True), ((4, 16, 64), False),
+                                             ((4, 8, 12, 16), False)])
+def test_the_grid_claim_holds_only_for_a_grid_that_doubles(grid, holds):
+    """"Doubling each time" is a claim (spread.grid_doubles) on the grid the results carry,
+    so a grid with another step stops the build at the sentence that says it."""
+    claim = CLAIMS["spread.grid_doubles"]
+    value = claim.value({"d_k": list(grid)})
+    assert (value <= claim.bound) is holds

@@ -89,11 +89,13 @@ def rulers_softmax(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> No
 
 @figure("gradient_q",
         needs=("gradient.d_k", "gradient.p10", "gradient.median", "gradient.p90",
-               "gradient.below", "gradient.threshold"),
+               "gradient.below", "gradient.threshold", "gradient.band_lo", "gradient.band_hi"),
         labels={"left_title": (), "right_title": ("threshold",), "xlabel": (), "ylabel": (),
-                "band": (), "raw": (), "sqrt": (), "linear": (), "band_below": ("value",)})
+                "band": ("lo", "hi"), "raw": (), "sqrt": (), "linear": (),
+                "band_below": ("value",)})
 def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
-    """Left: median ‖∂L/∂q‖ with its 10–90 % band against d, per ruler (log scale);
+    """Left: median ‖∂L/∂q‖ with its band (the `band_lo` to `band_hi` quantiles, 10–90 %
+    today; the key says which, in percent: fields `lo`, `hi`) against d, per ruler (log scale);
     right: the share of rows whose gradient is below the threshold.
 
     The left axis stops two decades below the smallest median (the medians are what the
@@ -117,7 +119,9 @@ def gradient_q(fig: Canvas, r: dict[str, Any], t: Labels, layout: str) -> None:
         handles.append((Patch(facecolor=to_rgba(color, BAND_ALPHA), edgecolor=color,
                               linewidth=BAND_EDGE), line))
     bands = tuple(h[0] for h in handles)
-    labels = [t(name) for name, _, _ in RULER_STYLE] + [t("band")]
+    # the band's levels in percent (0.1 -> 10: rounded, as 100 * 0.1 is not exactly 10)
+    levels = {k: round(100 * g[f"band_{k}"], 6) for k in ("lo", "hi")}
+    labels = [t(name) for name, _, _ in RULER_STYLE] + [t("band", **levels)]
     # a (band, line) pair is drawn one over the other (HandlerTuple's default); the three
     # bands side by side
     key = {"handler_map": {bands: HandlerTuple(ndivide=None, pad=0)}}

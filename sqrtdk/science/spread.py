@@ -162,6 +162,14 @@ SECTIONS.register(Section("spread", ("spread",), spread_section))
 # SE of a sample SD over n pairs is σ·sqrt((κ − 1)/(4n)) with kurtosis κ = 3 + 6/d for q·k;
 # with 2 500 pairs per batch that is 1.9 % at d = 4 and 1.4 % at d = 64, so the ratio of the
 # two has a relative SE of 2.4 % (delta method) and 5 SE is 12 %.
+# "From d_k = 4 to 1024, doubling each time": the grid's setup, which the prose states in
+# words; exact (no sampling), so a change of grid.DIMENSIONS to another step stops the build
+# at that sentence.
+CLAIMS.register(Claim(
+    "spread.grid_doubles", "spread",
+    "each d of the grid is twice the one before",
+    lambda s: max(abs(b / a - 2.0) for a, b in zip(s["d_k"], s["d_k"][1:])), "<=", 0.0,
+    "largest |d(i+1)/d(i) − 2| over the grid"))
 CLAIMS.register(Claim(
     "spread.sqrt_not_linear", "spread",
     "the SD of q·k grows like √d (log–log slope ½), not like d (slope 1)",

@@ -204,7 +204,7 @@ def _rulers_softmax(r: Mapping[str, Any]) -> Tables:
 
 @table("gradient_q")
 def _gradient_q(r: Mapping[str, Any]) -> Tables:
-    # the median line and the band's two edges (the 10th and 90th percentiles) the chart
+    # the median line and the band's two edges (its quantiles at band_lo and band_hi) the chart
     # draws, then the share of rows below the threshold as the prose quotes it, in whole percent
     return _per_ruler("gradient", r, (("median", "sig:3", "col_median"),
                                         ("p10", "sig:3", "col_p10"),
