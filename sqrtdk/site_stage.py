@@ -179,12 +179,28 @@ def publish_site(cache: Cache, inputs: Inputs, site: Site, for_host: bool,
                        count("compressed"))
 
     def minified(rel: str, data: bytes, source: Path) -> bytes:
-        """minify.minify, cached by the bytes, the loader, esbuild's options and version."""
-        from .web.minify import LOADERS, OPTIONS, esbuild_version, minify
-        key = key_for("minified", esbuild_version(node_modules), repr(OPTIONS),
-                      LOADERS[Path(rel).suffix], data)
-        return _cached(cache, "minified", key, lambda: minify(node_modules, rel, data, source),
-                       count("minified"))
+        """minify.minify, cached by the bytes, the loader, esbuild's options and version; a
+        style sheet is checked first (minify.lint_css: its key adds stylelint's version and
+        the rules' file)."""
+        from .web.minify import (
+            CSS_LINT,
+            LOADERS,
+            OPTIONS,
+            esbuild_version,
+            lint_css,
+            minify,
+            stylelint_version,
+        )
+        loader = LOADERS[Path(rel).suffix]
+        checker = (stylelint_version(node_modules), CSS_LINT) if loader == "css" else ()
+
+        def make() -> bytes:
+            if checker:
+                lint_css(node_modules, data, source)
+            return minify(node_modules, rel, data, source)
+        key = key_for("minified", esbuild_version(node_modules), repr(OPTIONS), loader, data,
+                      *checker)
+        return _cached(cache, "minified", key, make, count("minified"))
 
     counts = publish(site, inputs.settings.base_url, CSP, compressed if for_host else None,
                      rewritten, hashed=for_host, minify=minified if for_host else None)

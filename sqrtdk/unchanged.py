@@ -22,21 +22,22 @@ def build_inputs(opts: BuildOptions, serve: bool) -> str | None:
     working folder, so a project copied elsewhere and built from its root still matches),
     whether it serves (--serve writes no precompressed files), and the bytes of every file
     under content/, templates/ and static/, the sweep and the installed versions of the math
-    engines and of esbuild (the minifier). With the state of the figures folder
-    (`build_key`) it keys the whole build, so an unchanged rebuild reads no page, result or
-    figure (cost measured by `make bench`: the 'unchanged rebuild' case)."""
+    engines, of esbuild (the minifier) and of stylelint (the style sheets' check, with its
+    rules). With the state of the figures folder (`build_key`) it keys the whole build, so
+    an unchanged rebuild reads no page, result or figure (cost measured by `make bench`: the
+    'unchanged rebuild' case)."""
     o = opts
     if o.cache_dir is None:
         return None
     from .web.math import identity_files
-    from .web.minify import esbuild_package
+    from .web.minify import CSS_LINT, esbuild_package, stylelint_package
     where = [display_path(p) for p in (o.content_dir, o.templates_dir, o.static_dir,
                                         o.figures_dir, o.node_modules, o.out, o.sweep_file)]
     return key_for("build", code_digest("science", "figures", "web"),
                    repr((where, o.seed, o.strict, serve)),
                    tree_digest(o.content_dir, o.templates_dir, o.static_dir, suffixes=None),
                    [o.sweep_file, *identity_files(o.node_modules),
-                    esbuild_package(o.node_modules)],
+                    esbuild_package(o.node_modules), stylelint_package(o.node_modules), CSS_LINT],
                    packages=(*FIGURE_PACKAGES, *WEB_PACKAGES))
 
 

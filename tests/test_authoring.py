@@ -1023,6 +1023,28 @@ def test_a_file_the_templates_load_from_static_missing_is_told_once_at_it(
     assert tree(project / "site") == before
 
 
+def test_a_style_rule_a_browser_would_drop_stops_the_build_at_its_line(project: Path) -> None:
+    """A misspelt pseudo-class in static/style.css (`a:hvoer`) passed esbuild and the build
+    published a sheet whose rule no browser applies, exit 0. stylelint's check stops the
+    build at the line; its advice for a line the browser does accept (the disable comment
+    above it) builds."""
+    sheet = project / "static" / "style.css"
+    text = sheet.read_text(encoding="utf-8").rstrip("\n") + "\n"
+    line = text.count("\n") + 1
+    sheet.write_text(text + "a:hvoer { color: red; }\n", encoding="utf-8")
+    before = tree(project / "site")
+    proc = run(project, check=False)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    errors = _errors(proc)
+    assert len(errors) == 1 and f"static/style.css:{line}:" in errors[0], errors
+    assert ":hvoer" in errors[0], errors
+    assert tree(project / "site") == before
+    advice = re.search(r"'(/\* stylelint-disable-next-line [a-z-]+ \*/)'", errors[0])
+    assert advice, errors
+    sheet.write_text(text + advice.group(1) + "\na:hvoer { color: red; }\n", encoding="utf-8")
+    run(project)
+
+
 @pytest.mark.parametrize("module", ["science/*.py", "figures/*.py", "web/fig_tables.py"])
 def test_a_module_python_cannot_parse_is_told_at_its_line(project: Path, module: str) -> None:
     """A comma too many in an experiment, figure or figure-table module (the modules README's

@@ -17,7 +17,7 @@ from helpers import Tree
 from sqrtdk.errors import BuildError
 from sqrtdk.options import PROJECT_ROOT
 from sqrtdk.web.assemble import CSP
-from sqrtdk.web.minify import minifiable, minify
+from sqrtdk.web.minify import lint_css, minifiable, minify
 from sqrtdk.web.output import Site
 from sqrtdk.web.print_addresses import with_print_addresses
 from sqrtdk.web.publish import (
@@ -272,6 +272,49 @@ def test_what_esbuild_reports_stops_the_build_at_the_line(rel: str, data: bytes,
         minify(NODE_MODULES, rel, data, source)
     assert e.value.path == source and e.value.line == line
     assert "esbuild" in e.value.message and "fix it" in e.value.message
+
+
+# One mistake each that esbuild lets through and a browser drops or misreads without a word
+# (the rule, the declaration or the media query is ignored), on line 2 of its sheet.
+DROPPED = {
+    "pseudo-element for a pseudo-class": b"a { color: red }\na::is(.x) { color: red }\n",
+    "misspelt pseudo-class": b"a { color: red }\na:focus-visable { outline: 0 }\n",
+    "unknown unit": b"a { color: red }\nb { width: 10pz }\n",
+    "invalid hex colour": b"a { color: red }\nb { color: #ggg }\n",
+    "unknown keyword": b"a { color: red }\nb { display: flexbox }\n",
+    "misspelt media feature": b"a { color: red }\n@media (prefers-contrst: more) { a { x: 1 } }\n",
+    "unspaced calc": b"a { color: red }\nb { width: calc(1px+2px) }\n",
+    "unknown function": b"a { color: red }\nb { color: lightdark(red, blue) }\n",
+}
+
+
+@pytest.mark.parametrize("data", DROPPED.values(), ids=DROPPED.keys())
+def test_a_style_rule_a_browser_drops_stops_the_build_at_its_line(data: bytes,
+                                                                  tmp_path: Path) -> None:
+    source = tmp_path / "style.css"
+    with pytest.raises(BuildError) as e:
+        lint_css(NODE_MODULES, data, source)
+    assert e.value.path == source and e.value.line == 2, e.value.message
+    assert "fix it there" in e.value.message
+
+
+def test_modern_and_real_style_sheets_pass_the_check() -> None:
+    """No false alarm on CSS browsers read: the project's own sheet, KaTeX's (a real sheet
+    nobody here wrote), and what a sheet of today uses (nesting, :is/:where/:has, @layer,
+    @container, light-dark(), color-mix(), custom properties, vendor prefixes, a custom
+    element)."""
+    modern = b"""@layer base { :where(a, b):is(:hover, :focus-visible) { color: var(--ink, red) } }
+.card { & > h2 { text-wrap: balance } &:has(img) { padding: 1rem } }
+@container (min-width: 30em) { .x { inline-size: 50cqi } }
+:root { color-scheme: light dark; --ink: light-dark(#111, #eee) }
+p { color: color-mix(in oklch, red 40%, blue); -webkit-text-size-adjust: 100% }
+my-widget { display: block }
+@media (prefers-reduced-motion: reduce) and (forced-colors: active) { * { animation: none } }
+@supports (text-autospace: normal) { p { text-autospace: normal } }
+"""
+    for data in (modern, (PROJECT_ROOT / "static" / "style.css").read_bytes(),
+                 (NODE_MODULES / "katex" / "dist" / "katex.css").read_bytes()):
+        lint_css(NODE_MODULES, data, "x.css")
 
 
 def test_only_copied_unminified_sheets_and_scripts_are_minified(tmp_path: Path) -> None:

@@ -65,6 +65,51 @@ def minify(node_modules: Path, rel: str, data: bytes, source: Path | str | None 
     return proc.stdout
 
 
+CSS_LINT = Path(__file__).with_name("css_lint.mjs")
+
+
+def stylelint_package(node_modules: Path) -> Path:
+    """stylelint's package.json: its version is part of every style sheet's cache key."""
+    return node_modules / "stylelint" / "package.json"
+
+
+def stylelint_version(node_modules: Path) -> str:
+    """The installed stylelint's version (part of a style sheet's check's cache key);
+    BuildError with what to run when it is missing."""
+    package = stylelint_package(node_modules)
+    try:
+        return str(json.loads(package.read_text(encoding="utf-8"))["version"])
+    except (OSError, ValueError, KeyError):
+        raise BuildError(package, 0, "stylelint is not installed: run 'npm ci' in the project "
+                                     "folder (or 'make site')") from None
+
+
+def lint_css(node_modules: Path, data: bytes, source: Path | str) -> None:
+    """Checks the style sheet `data` (UTF-8) with stylelint's rules for CSS a browser drops
+    or misreads without a word (css_lint.mjs: an unknown property, unit, function,
+    pseudo-class or pseudo-element, an invalid colour or value, a misspelt media feature):
+    esbuild accepts `a::is(.x)` and `colr: red` and the page silently lost the rule.
+    Raises BuildError at the first such line of `source`, with stylelint's words, the rule
+    and how to keep a line the browser does accept (stylelint's own disable comment)."""
+    stylelint_version(node_modules)                      # the missing-install message
+    name = display_path(source)
+    proc = subprocess.run(["node", str(CSS_LINT), str(node_modules), name], input=data,
+                          capture_output=True, check=False)
+    if proc.returncode != 0:          # a fault of the checker (or of node), not of the sheet
+        raise RuntimeError(f"stylelint failed on {name}: "
+                           f"{proc.stderr.decode('utf-8', 'replace').strip()}")
+    found = sorted(json.loads(proc.stdout), key=lambda w: (w["line"], w["column"]))
+    if found:
+        first = found[0]
+        text = str(first["text"]).removesuffix(f" ({first['rule']})")
+        more = f" ({len(found) - 1} more after it)" if len(found) > 1 else ""
+        keep = (f"; if browsers do accept it (a gap in the checker), put "
+                f"'/* stylelint-disable-next-line {first['rule']} */' on the line above")
+        raise BuildError(source, int(first["line"]),
+                         f"{text}, column {first['column']}: a browser would drop or misread "
+                         f"it{more}; fix it there{keep}")
+
+
 def _first_message(stderr: str, name: str) -> tuple[int, str]:
     """(line, text) of esbuild's first message ('▲ [WARNING] text' / '✘ [ERROR] text', then
     '    name:line:column:'), with what to do."""
