@@ -238,6 +238,25 @@ def test_the_contents_fold_away_on_a_phone_and_open_from_the_header(visit, lang:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_before_the_pages_script_runs_the_first_screen_reads_contents_once(visit, lang: str) -> None:
+    """On a slow network (3G) theme.js marks the page `.js` at once, but explainer.js, which
+    hides the header's "Contents" link while the contents show, arrives a second or more later:
+    until then a phone's first screen read "Contents" twice, one above the other (sixth
+    newcomer pass), and for good when the script never runs (blocked, failed). Here the script
+    is served empty, so it never runs."""
+    v = visit(viewport=PHONE, is_mobile=True, has_touch=True)
+    v.page.route("**/assets/explainer.*.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body=""))
+    page = v.open(f"{lang}/index.html", ready=False)
+    assert page.evaluate("document.documentElement.classList.contains('js')")
+    assert page.evaluate("!document.documentElement.hasAttribute('data-ready')")
+    assert page.locator("#toc summary").is_visible()
+    page.locator(".toc-link").wait_for(state="hidden", timeout=3000)   # "Contents" once
+    page.locator("article h2").last.scroll_into_view_if_needed()
+    page.locator(".toc-link").wait_for(state="visible", timeout=3000)  # and back when needed
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_without_scripts_the_headers_contents_link_leads_to_contents_that_are_open(
         visit, lang: str) -> None:
     """Without JavaScript a phone's "Contents" link in the header landed on the folded box:
