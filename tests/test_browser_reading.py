@@ -335,6 +335,41 @@ def test_a_page_opened_at_a_section_with_a_try_it_box_on_screen_lands_below_the_
         f"{page.evaluate('id => document.getElementById(id).getBoundingClientRect().top', target):.0f} px"
 
 
+@pytest.mark.author
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}],
+                         ids=["phone", "desktop"])
+def test_a_page_opened_at_a_section_stays_where_the_browser_landed_it(
+        visit, viewport: dict[str, int]) -> None:
+    """A fresh load at the address of a heading whose first screen brings no dₖ bar: the
+    browser's own jump put the heading under the header (its margin then), and the script,
+    once ready, landed the page again below where the bar would be: the text jumped down by
+    the bar's height a moment after the reader began (a second or more on a slow network;
+    sixth newcomer pass). The heading is found from the page; its place is read once the
+    page has loaded, before the script is ready, and again after."""
+    size = {"viewport": viewport, "is_mobile": viewport is PHONE, "has_touch": viewport is PHONE}
+    page = visit(**size).open("en/index.html")
+    lay_out_everything(page)
+    target = page.evaluate("""async () => {
+        const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)));
+        for (const h of document.querySelectorAll('article h2[id], article h3[id]')) {
+            h.scrollIntoView(); await frame(); await frame();
+            if (!document.querySelector('.dk-bar:not(.dk-away)')) return h.id; }
+        return null; }""")
+    if target is None:
+        pytest.skip("every heading brings the dk bar on screen with it")
+    v = visit(**size)
+    v.page.add_init_script("""addEventListener('load', () => requestAnimationFrame(() => {
+        const h = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+        window.landedAt = [h.getBoundingClientRect().top, document.documentElement.hasAttribute('data-ready')];
+    }));""")
+    page = v.open(f"en/index.html#{target}")
+    page.wait_for_timeout(300)          # the bar's observer and any late layout have run
+    landed, ready_then = page.evaluate("window.landedAt")
+    assert not ready_then, "the script was ready before the page's load event: nothing to compare"
+    now = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
+    assert abs(now - landed) <= 24, f"#{target} landed at {landed:.0f} px, then moved to {now:.0f} px"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_first_click_on_a_note_reference_shows_the_note(visit, lang: str) -> None:
     """Each footnote reference, clicked on a freshly opened page at desktop size, scrolls its
