@@ -59,6 +59,23 @@ def check_snippet_seeds(paths: Iterable[Path]) -> None:
     mistakes.raise_any()
 
 
+def check_snippet_sources(snippets: Iterable[tuple[Path, str]]) -> None:
+    """Raise BuildError (every mistake together) for a snippet, given as (its file, its
+    `source`), whose box would link to an experiment module the site does not publish (a
+    misspelt `source` of its Snippet): at its line of reproduce_boxes.py, with "did you
+    mean". Without it the build stopped only once pages were written, at a broken link."""
+    from .site_stage import experiment_sources
+    published = sorted(experiment_sources())
+    mistakes = Mistakes()
+    for path, source in snippets:
+        if source and source not in published:
+            mistakes.add(BuildError(*_registration(path), f"snippet {path.name} links to the "
+                                    f"full source of '{source}', which is not an experiment "
+                                    "module the site publishes; "
+                                    + suggest(source, published, "experiment modules")))
+    mistakes.raise_any()
+
+
 def _registration(path: Path) -> tuple[Path, int]:
     """Where the snippet at `path` is registered: the line of reproduce_boxes.py naming its
     file (line 1 of that file when none does)."""
