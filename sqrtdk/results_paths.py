@@ -133,9 +133,27 @@ def check_results(results: Mapping[str, Any]) -> None:
     file, line = (out.file, out.line) if out is not None else (twin, _section_line(twin, section))
     made_by = (f"experiment(s) {', '.join(SECTIONS[section].needs)} (section '{section}', "
                f"built in {module})") if section in SECTIONS else f"section '{section}'"
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    raise BuildError(file, line, f"{made_by}: {text}{more}; declare every path the section "
+    raise BuildError(file, line, f"{made_by}: {_told(found)}; declare every path the section "
                      "returns in RESULTS here, and return every path declared here")
+
+
+SHOWN_PROBLEMS = 3      # the problems a results check names in full; the rest are counted
+
+
+def _told(found: list[tuple[str, Any]]) -> str:
+    """The first SHOWN_PROBLEMS of check_results' `found` ("'a.b' is not declared", "'a.c' is
+    missing", ...), joined, the rest counted. An undeclared path is told with the missing
+    paths it may stand for ("did you mean"): a key misspelt where a section returns it makes
+    one of each, and '(and 1 more)' hid the one the author meant."""
+    undeclared, missing = " is not declared", " is missing"
+    absent = [text[:-len(missing)].strip("'") for text, _ in found if text.endswith(missing)]
+    told = []
+    for text, _ in found[:SHOWN_PROBLEMS]:
+        hint = suggest(text[:-len(undeclared)].strip("'"), absent)
+        told.append(f"{text} ({hint})" if text.endswith(undeclared) and hint.startswith("did")
+                    else text)
+    rest = len(found) - len(told)
+    return "; ".join(told) + (f" (and {rest} more)" if rest else "")
 
 
 def _check_section_paths(meta: Mapping[str, Any]) -> None:

@@ -127,7 +127,9 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     match) raises BuildError saying how to restore it, and is not overwritten. A snippet of
     a reproduce box that draws random numbers without the build's seed raises BuildError at
     its line (snippet_seeds), before they run (results cached for the current science code,
-    snippets included, were made by snippets that passed)."""
+    snippets included, were made by snippets that passed). One whose box would link to an
+    experiment module the site does not publish (results.json's `reproduce.*.source`) raises
+    BuildError at its registration, cached results or not."""
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
         from .results_paths import unknown_section
@@ -139,13 +141,19 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     if data is None:
         from .science import registry
         from .science.registry import SNIPPETS
-        from .snippet_seeds import check_snippet_seeds
+        from .site_stage import experiment_sources
+        from .snippet_seeds import check_experiment_seeds, check_snippet_seeds
         registry.load()
         check_snippet_seeds(s.path for s in SNIPPETS)
+        check_experiment_seeds(experiment_sources().values())
         data = _run(opts, cache, meanwhile)
         cache.put("results", key, data)
     write_if_changed(opts.results_file, data)
-    return ScienceResults(data, values_of(data), hit)
+    values = values_of(data)
+    from .snippet_seeds import check_snippet_sources
+    check_snippet_sources((Path(s["file"]), s["source"])
+                          for s in values.get("reproduce", {}).values())
+    return ScienceResults(data, values, hit)
 
 
 def values_of(data: bytes) -> dict[str, Any]:

@@ -238,6 +238,25 @@ def test_the_contents_fold_away_on_a_phone_and_open_from_the_header(visit, lang:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_before_the_pages_script_runs_the_first_screen_reads_contents_once(visit, lang: str) -> None:
+    """On a slow network (3G) theme.js marks the page `.js` at once, but explainer.js, which
+    hides the header's "Contents" link while the contents show, arrives a second or more later:
+    until then a phone's first screen read "Contents" twice, one above the other (sixth
+    newcomer pass), and for good when the script never runs (blocked, failed). Here the script
+    is served empty, so it never runs."""
+    v = visit(viewport=PHONE, is_mobile=True, has_touch=True)
+    v.page.route("**/assets/explainer.*.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body=""))
+    page = v.open(f"{lang}/index.html", ready=False)
+    assert page.evaluate("document.documentElement.classList.contains('js')")
+    assert page.evaluate("!document.documentElement.hasAttribute('data-ready')")
+    assert page.locator("#toc summary").is_visible()
+    page.locator(".toc-link").wait_for(state="hidden", timeout=3000)   # "Contents" once
+    page.locator("article h2").last.scroll_into_view_if_needed()
+    page.locator(".toc-link").wait_for(state="visible", timeout=3000)  # and back when needed
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_without_scripts_the_headers_contents_link_leads_to_contents_that_are_open(
         visit, lang: str) -> None:
     """Without JavaScript a phone's "Contents" link in the header landed on the folded box:
@@ -314,6 +333,45 @@ def test_a_page_opened_at_a_section_with_a_try_it_box_on_screen_lands_below_the_
     assert page.evaluate(BAR_CLEAR, target), \
         f"#{target} opened under the dₖ bar, at " \
         f"{page.evaluate('id => document.getElementById(id).getBoundingClientRect().top', target):.0f} px"
+
+
+@pytest.mark.author
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}],
+                         ids=["phone", "desktop"])
+def test_a_page_opened_at_a_section_stays_where_the_browser_landed_it(
+        visit, viewport: dict[str, int]) -> None:
+    """A fresh load at the address of a heading whose first screen brings no dₖ bar: the
+    browser's own jump put the heading under the header (its margin then), and the script,
+    once ready, landed the page again below where the bar would be: the text jumped down by
+    the bar's height a moment after the reader began (a second or more on a slow network;
+    sixth newcomer pass). The heading is found from the page; its place is read once the
+    page has loaded, before the script is ready, and again after."""
+    size = {"viewport": viewport, "is_mobile": viewport is PHONE, "has_touch": viewport is PHONE}
+    page = visit(**size).open("en/index.html")
+    lay_out_everything(page)
+    target = page.evaluate("""async () => {
+        const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)));
+        for (const h of document.querySelectorAll('article h2[id], article h3[id]')) {
+            h.scrollIntoView(); await frame(); await frame();
+            if (!document.querySelector('.dk-bar:not(.dk-away)')) return h.id; }
+        return null; }""")
+    if target is None:
+        pytest.skip("every heading brings the dk bar on screen with it")
+    v = visit(**size)
+    # the heading's place at every frame from the end of parsing until the script is ready
+    # (the last one is where the browser's own jump left it), and no longer
+    v.page.add_init_script("""(() => { const look = () => {
+        if (document.documentElement.hasAttribute('data-ready')) return;
+        const h = document.readyState !== 'loading'
+            && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+        if (h) window.landedAt = h.getBoundingClientRect().top;
+        requestAnimationFrame(look); }; requestAnimationFrame(look); })();""")
+    page = v.open(f"en/index.html#{target}")
+    page.wait_for_timeout(300)          # the bar's observer and any late layout have run
+    landed = page.evaluate("window.landedAt")
+    assert landed is not None, "no frame before the script was ready: nothing to compare"
+    now = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
+    assert abs(now - landed) <= 24, f"#{target} landed at {landed:.0f} px, then moved to {now:.0f} px"
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -1338,6 +1338,26 @@ def test_a_citation_counted_differently_names_each_line_once(tmp_path: Path) -> 
     assert f"zh.md:{BODY_START + 2}; every" in e.message and "(line" not in e.message, e.message
 
 
+def test_a_line_citing_more_than_once_says_how_often(tmp_path: Path) -> None:
+    """A figure's alt text and caption stand on one line, each carrying its claim: one left
+    out in a language was told as "4 time(s) here (also lines 79, 81) but 5 in ... (also
+    lines 77, 79)", the same number of lines on both sides, so the line that differed could
+    not be seen (sixth newcomer pass, README's "Add a figure"). A line citing it more than
+    once says how often ("×2"), the message's own line too."""
+    twice = "The SD {{ spread.sd_small | fixed(2) }}, again {{ spread.sd_small | fixed(2) }}."
+    once = "The SD {{ spread.sd_small | fixed(2) }}, again."
+    lone = "Here {{ spread.sd_small | fixed(2) }}."
+    longer = f"## One {{#one}}\n\n{twice}\n\n{lone}\n\n{twice}\n"
+    shorter = f"## One {{#one}}\n\n{twice}\n\n{lone}\n\n{once}\n"
+    e = _parity_error(tmp_path, shorter, longer)
+    first, middle, last = (BODY_START + i for i, text in enumerate(longer.split("\n"))
+                           if text in (twice, lone))
+    assert e.line == first, e
+    assert f"5 time(s) here (×2 on this line; also lines {middle}, {last} ×2) but 4 in " \
+        in e.message, e.message
+    assert f"(×2 on this line; also lines {middle}, {last})" in e.message, e.message
+
+
 @pytest.mark.parametrize("where", ["the last heading", "an inner heading"])
 @pytest.mark.parametrize("reference_level, other_level", [(2, 3), (3, 2)])
 def test_a_heading_of_another_level_than_the_reference_s_is_at_its_heading(

@@ -86,6 +86,23 @@ def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaratio
     assert not matches_schema(changed)        # the early check would not trust such a file
 
 
+def test_a_returned_key_misspelt_is_told_with_the_declared_key_it_stands_for(
+        results: dict[str, Any]) -> None:
+    """An experiment's assemble() returning a declared key misspelt makes two problems, the
+    misspelt key undeclared and the declared one missing; the message named the first and
+    '(and 1 more)', so the author saw neither the key it stood for nor that it was missing
+    (sixth newcomer pass, README's "Add an experiment"). Both are told, with "did you mean"."""
+    changed = _results(results)
+    changed["walk"]["sd_theroy"] = changed["walk"].pop("sd_theory")   # misspelt on purpose
+    with pytest.raises(BuildError) as e:
+        check_results(changed)
+    message = e.value.message
+    assert "'walk.sd_theroy' is not declared" in message, message      # misspelt on purpose
+    assert "did you mean 'walk.sd_theory'" in message, message
+    assert "'walk.sd_theory' is missing" in message, message
+    assert "more)" not in message, message
+
+
 def test_a_result_unlike_its_declaration_names_its_experiments_in_a_fresh_process() -> None:
     """The message names the experiments the section is built from, read from the registry:
     in a process that had not imported the experiment modules it named none, so the test

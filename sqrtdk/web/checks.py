@@ -535,14 +535,21 @@ def _note_label(section: str) -> str | None:
 
 
 def _at_lines(page: Page, key: Citation, named: int) -> str:
-    """' (also lines 3, 7)': where else the page cites `key`, as recorded, than the line
-    `named` the message already gives; '' if nowhere else known."""
+    """' (also lines 3, 7 ×2)': where else the page cites `key`, as recorded, than the line
+    `named` the message already gives, each line citing it more than once with how often
+    (' ×2'), the named line too ('×2 on this line'); '' if nothing of that is known. A
+    figure's alt text and caption stand on one line: without the counts a claim left out of
+    one of them showed as many lines in both languages, and the line that differed was not
+    to be seen."""
     c = page.conversion
-    lines = sorted({line for k, line in zip(c.cited, c.cited_lines, strict=True)
-                    if k == key and line and line != named})
-    if not lines:
-        return ""
-    return f" (also line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})"
+    counts = Counter(line for k, line in zip(c.cited, c.cited_lines, strict=True)
+                     if k == key and line)
+    lines = sorted(line for line in counts if line != named)
+    said = [f"×{counts[named]} on this line"] if counts[named] > 1 else []
+    if lines:
+        said.append(f"also line{'s' if len(lines) > 1 else ''} " + ", ".join(
+            f"{line} ×{counts[line]}" if counts[line] > 1 else str(line) for line in lines))
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _citation_line(page: Page, key: Citation) -> int:
