@@ -141,11 +141,9 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     if data is None:
         from .science import registry
         from .science.registry import SNIPPETS
-        from .site_stage import experiment_sources
-        from .snippet_seeds import check_experiment_seeds, check_snippet_seeds
+        from .snippet_seeds import check_snippet_seeds
         registry.load()
         check_snippet_seeds(s.path for s in SNIPPETS)
-        check_experiment_seeds(experiment_sources().values())
         data = _run(opts, cache, meanwhile)
         cache.put("results", key, data)
     write_if_changed(opts.results_file, data)

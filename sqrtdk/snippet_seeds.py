@@ -92,7 +92,10 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
     modules, imported = _random_imports(nodes)
 
     def _shared(func: ast.expr) -> bool:
-        return _shared_draw(func, modules, imported)
+        if isinstance(func, ast.Attribute):
+            return func.attr not in _MAKERS and (_name(func.value) == "random"
+                                                 or _name(func.value) in modules)
+        return isinstance(func, ast.Name) and imported.get(func.id, "") not in ("", *_MAKERS)
     draws = sorted(getattr(n, "lineno", 1) for n in nodes if _random(n, modules))
     if not draws:
         return
@@ -144,48 +147,6 @@ def _mistakes(tree: ast.Module, seeded: bool) -> Iterator[tuple[int, str]]:
                      "build's seed (unseeded, they differ at every build; seeded by a number "
                      "of its own, they ignore --seed); seed its generator with it, "
                      f"'{_ADVICE}'")
-
-
-def check_experiment_seeds(paths: Iterable[Path]) -> None:
-    """Raise BuildError (every mistake together, errors.Mistakes) for an experiment module at
-    `paths` that makes a random generator with no seed or draws from numpy's (or Python's)
-    shared generator: its numbers would differ at every run, so results.json, the page and
-    its claims would change with no edit, and --seed and the sweep would not reach them
-    (README, 'Add an experiment': each job draws from its own stream, `stream(seed, name)`).
-    Read from the source (`ast`), at the call's line; a module that does not parse is left
-    to its import, which tells the line."""
-    advice = ("draw from the job's own stream, 'rng = stream(seed, \"name\")' (from "
-              ".streams), and from rng (rng.standard_normal(…), rng.random(…))")
-    mistakes = Mistakes()
-    for path in paths:
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        except SyntaxError:
-            continue
-        nodes = list(ast.walk(tree))
-        modules, imported = _random_imports(nodes)
-        for node in sorted((n for n in nodes if isinstance(n, ast.Call)), key=lambda n: n.lineno):
-            if _name(node.func) in _SEEDING and _no_seed(node):
-                mistakes.add(BuildError(path, node.lineno, (
-                    f"'{ast.unparse(node.func)}()' makes (or seeds) a random generator with no "
-                    "seed: the experiment's numbers would differ at every run, and "
-                    f"results.json, the page and its claims with them; {advice}")))
-            elif _shared_draw(node.func, modules, imported):
-                mistakes.add(BuildError(path, node.lineno, (
-                    f"'{ast.unparse(node.func)}(…)' draws from the shared random generator, "
-                    "which the build's seed does not reach: the experiment's numbers would "
-                    f"differ at every run; {advice}")))
-    mistakes.raise_any()
-
-
-def _shared_draw(func: ast.expr, modules: set[str], imported: dict[str, str]) -> bool:
-    """Whether a call of `func` draws from numpy's or Python's shared generator
-    (`np.random.standard_normal`, `random.random`, `normal` after `from numpy.random import
-    normal`); `modules`, `imported`: as _random_imports gives them."""
-    if isinstance(func, ast.Attribute):
-        return func.attr not in _MAKERS and (_name(func.value) == "random"
-                                             or _name(func.value) in modules)
-    return isinstance(func, ast.Name) and imported.get(func.id, "") not in ("", *_MAKERS)
 
 
 def _no_seed(call: ast.Call) -> bool:

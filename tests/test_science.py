@@ -1958,30 +1958,6 @@ def test_a_snippet_registered_with_a_source_module_that_is_not_there_is_told_at_
     assert f"'{wrong}'" in e.value.message and f"did you mean '{source}'" in e.value.message, e.value
 
 
-@pytest.mark.parametrize("draw, call", [
-    ("rng = np.random.default_rng()\n    return float(rng.standard_normal())", "np.random.default_rng()"),
-    ("return float(np.random.standard_normal())", "np.random.standard_normal(…)"),
-])
-def test_an_experiment_drawing_without_the_build_s_seed_is_told_at_its_line(
-        tmp_path: Path, draw: str, call: str) -> None:
-    """An experiment job that made its generator with no seed (`np.random.default_rng()` in
-    place of README's `stream(seed, name)`) or drew from numpy's shared generator built
-    without a word: its numbers, results.json, the page and its claims changed at every run
-    (sixth newcomer pass, README's "Add an experiment"). It is an error at the call's line,
-    saying to draw from the job's stream; the experiments as they are pass."""
-    from sqrtdk.errors import BuildError
-    from sqrtdk.site_stage import experiment_sources
-    from sqrtdk.snippet_seeds import check_experiment_seeds
-    check_experiment_seeds(experiment_sources().values())
-    module = tmp_path / "means.py"
-    module.write_text("import numpy as np\n\n\ndef mean_dot(p, seed):\n    " + draw + "\n",
-                      encoding="utf-8")
-    with pytest.raises(BuildError) as e:
-        check_experiment_seeds([module])
-    assert (Path(e.value.path), e.value.line) == (module, 5), e.value
-    assert f"'{call}'" in e.value.message and "stream(seed" in e.value.message, e.value
-
-
 def test_a_section_built_from_an_experiment_not_registered_is_an_error_at_its_function(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`Section("walkies", ("wlak",), walk_section)`, a misspelt experiment in its needs,
