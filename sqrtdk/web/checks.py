@@ -686,7 +686,8 @@ def _holds(page: Page, n: int, name: str, line: int, c: Mapping[str, Any],
         keys = ", ".join(f"'{k}'" for k in beside[n])
         raise BuildError(page.source, line, f"this sentence relies on the claim '{name}', "
                          f"checked only at the d\u2096 the page was built at, beside "
-                         f"{keys}, which follow the page's d\u2096 bar: a reader who "
+                         f"{keys}, which {'follows' if len(beside[n]) == 1 else 'follow'} "
+                         "the page's d\u2096 bar: a reader who "
                          "moves the bar reads the sentence of numbers the claim was "
                          "never checked on; register the claim with each_dk=True (its "
                          "value(section, i) at each place i of the grid), or quote "
