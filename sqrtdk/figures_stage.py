@@ -106,9 +106,11 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
              social: str) -> bytes:
     """Worker task: one file's bytes (matplotlib is imported here, in the worker). A warning
     while drawing or a text past the figure's edge (figure_fit) is a LabelError at the label
-    that causes it, or else a FigureCodeError at the figure's `@figure` line."""
+    that causes it, or else a FigureCodeError at the figure's `@figure` line. A drawing
+    still going after slow.SLOW_S seconds is named at that line on stderr (slow.told_if_slow)."""
     from . import figures
     from .figures import draw
+    from .slow import told_if_slow
     specs = figures.load()
     name = social if job.layout == "card" else job.name
     family = labels["style"]["font_family"]
@@ -125,10 +127,12 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
     if job.layout == "card":
         table.update({_CARD + k: v for k, v in labels["card"].items()})
     try:
-        blob, problem = figure_fit.checked(drawn, table)
-        if problem is None:
-            return blob
-        found = figure_fit.culprit(drawn, table)
+        with told_if_slow(specs[name].draw, f"figure '{name}' ({job.lang}, {job.layout})",
+                          "drawing"):
+            blob, problem = figure_fit.checked(drawn, table)
+            if problem is None:
+                return blob
+            found = figure_fit.culprit(drawn, table)
     except NotNeededError as e:       # reported by the parent at the line that read the path
         raise e.at_reader(specs[name].draw) from None
     except draw.NoPanelError:         # the figure's code, at its @figure line

@@ -188,12 +188,16 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     not printed raw: it is a BuildError at the line of the job's function, naming the job
     and where the warning came from (science.warned.warned_at). A job that draws from
     numpy's or Python's shared generator (its numbers would change from build to build,
-    seen only by --check) is an error at the line of its function."""
+    seen only by --check) is an error at the line of its function. A job still running after
+    slow.SLOW_S seconds is named at its function's line on stderr (slow.told_if_slow)."""
     import inspect
+
+    from .slow import told_if_slow
     name = inspect.unwrap(job.fn).__name__
     try:
         before = _shared_generators()
-        output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+        with told_if_slow(job.fn, f"job {job.key!r} of '{name}'"):
+            output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
         if _shared_generators() != before:
             from .science.warned import error_at
             raise error_at(job.fn, f"job {job.key!r} of '{name}' draws from a shared random "

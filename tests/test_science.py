@@ -25,6 +25,7 @@ import platform
 import re
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sqrtdk.errors import display_path
 from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT
 from sqrtdk.science import registry, reproduce, rulers, saturation, spread
 from sqrtdk.science.grid import DIMENSIONS, RULERS, divisor, sd_theory
@@ -1263,6 +1265,78 @@ def test_a_warning_in_an_experiment_s_job_is_an_error_at_its_function_not_raw_ou
     assert "RuntimeWarning" in e.value.message and "overflow" in e.value.message, e.value
     back = pickle.loads(pickle.dumps(e.value))
     assert str(back) == str(e.value) and isinstance(back, BuildError)
+
+
+_TOLD = threading.Event()
+
+
+def _waits_to_be_told() -> bool:
+    return _TOLD.wait(timeout=60)    # a guard against a hang, not a measured time
+
+
+def test_a_job_still_running_is_named_at_its_function_once_it_runs_long(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An endless loop in a job hung the build with no word. A job still running after
+    slow.SLOW_S seconds (here tiny) is named in one line at its function's line, with the
+    line it has reached; the job goes on (a note, not an error) and ends as it would."""
+    import inspect
+
+    from sqrtdk import slow
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        _TOLD.set()
+    _TOLD.clear()
+    monkeypatch.setattr(slow, "SLOW_S", 0.01)
+    monkeypatch.setattr(slow, "_say", say)
+    assert without_warnings(_call, Job("long", _waits_to_be_told, ())) is True
+    first = inspect.getsourcelines(_waits_to_be_told)[1]
+    assert len(said) == 1, said
+    assert said[0].startswith(f"{display_path(__file__)}:{first}: job 'long' of "
+                              "'_waits_to_be_told' still running after 0.01 s"), said
+
+
+def test_a_long_call_is_told_with_the_line_it_has_reached(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The note names the line of the author's function the call is at when it is told
+    (where an endless loop turns), and nothing when the call has not run long (its timer,
+    here one the test fires itself, is cancelled when the call returns)."""
+    import inspect
+
+    from sqrtdk import slow
+    timers: list[Any] = []
+
+    class Fired:
+        """A timer the test fires itself (no waiting)."""
+
+        def __init__(self, after: float, tell: Any) -> None:
+            self.after, self.tell, self.cancelled, self.daemon = after, tell, False, False
+            timers.append(self)
+
+        def start(self) -> None:
+            pass
+
+        def cancel(self) -> None:
+            self.cancelled = True
+    said: list[str] = []
+    monkeypatch.setattr(slow, "_TIMER", Fired)
+
+    def loops() -> None:
+        timers[-1].tell()         # the endless loop, told while it turns here
+    with slow.told_if_slow(loops, "job 'x' of 'loops'", after_s=5, say=said.append):
+        loops()
+    first = inspect.getsourcelines(loops)[1]
+    assert said == [f"{display_path(__file__)}:{first}: job 'x' of 'loops' still running "
+                    f"after 5 s, now at line {first + 1}; the build waits for it (if it never "
+                    "ends, stop the build with Ctrl+C and look at this code)"], said
+    assert timers[-1].cancelled and timers[-1].after == 5
+    with slow.told_if_slow(loops, "job 'y' of 'loops'", say=said.append):
+        pass
+    assert timers[-1].cancelled and timers[-1].after == slow.SLOW_S and len(said) == 1
 
 
 def _a_generator(n: int) -> Any:
