@@ -5,6 +5,7 @@ run). It produces `ScienceResults`; the keys of its cache units are made here (`
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -188,17 +189,25 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     not printed raw: it is a BuildError at the line of the job's function, naming the job
     and where the warning came from (science.warned.warned_at). A job that draws from
     numpy's or Python's shared generator (its numbers would change from build to build,
-    seen only by --check) is an error at the line of its function. A job still running after
+    seen only by --check) is an error at the line of its function; one that makes a generator
+    without a seed or writes a file (side_effects.refused) is an error at the line that did
+    it. A job still running after
     slow.SLOW_S seconds is named at its function's line on stderr (slow.told_if_slow)."""
     import inspect
 
+    from .side_effects import SideEffectError, refused, shared_generators
     from .slow import told_if_slow
     name = inspect.unwrap(job.fn).__name__
     try:
-        before = _shared_generators()
-        with told_if_slow(job.fn, f"job {job.key!r} of '{name}'"):
+        before = shared_generators()
+        # a SideEffectError is told below, at its line (also one the job's code caught)
+        with told_if_slow(job.fn, f"job {job.key!r} of '{name}'"), \
+                refused(functools.partial(_in_experiment_code, job.fn)) as done, \
+                contextlib.suppress(SideEffectError):
             output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
-        if _shared_generators() != before:
+        if done:
+            raise _side_effect_error(job.fn, f"job {job.key!r} of '{name}'", done[0])
+        if shared_generators() != before:
             from .science.warned import error_at
             raise error_at(job.fn, f"job {job.key!r} of '{name}' draws from a shared random "
                            "generator (numpy's np.random.… functions or Python's random "
@@ -214,6 +223,32 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         if placed is None:
             raise
         raise placed from None
+
+
+def _in_experiment_code(fn: Callable[..., Any], filename: str) -> bool:
+    """Whether `filename` is the file of a job's function `fn` or of an experiment module
+    (sqrtdk/science/, not its machinery)."""
+    import inspect
+    path = Path(filename)
+    return filename == inspect.getsourcefile(inspect.unwrap(fn)) or (
+        path.is_relative_to(PACKAGE_DIR / "science") and path.name not in _MACHINERY)
+
+
+def _side_effect_error(fn: Callable[..., Any], what: str, done: Any) -> ScienceWarningError:
+    """The error for a side_effects.SideEffectError `done` by job `what` (function `fn`): at
+    its line, or at `fn`'s when no line of an experiment module made it."""
+    from .side_effects import UNSEEDED
+    if done.what.startswith(UNSEEDED):
+        said = (f"{what} {done.what}: its numbers come from the operating system, different "
+                "in every build; draw from the job's own seeded stream, rng = stream(seed, "
+                "name) (sqrtdk/science/streams.py)")
+    else:
+        said = (f"{what} {done.what}: a job returns its output and the build writes every "
+                "file itself (results.json); return the values instead")
+    error = error_at(fn, said)
+    if done.line:
+        error = ScienceWarningError(done.path, done.line, said)
+    return error
 
 
 def _check_sendable(job: Any, name: str, output: Any) -> None:
@@ -233,16 +268,6 @@ def _check_sendable(job: Any, name: str, output: Any) -> None:
                        "values (numbers, strings, tuples, lists, dicts, numpy arrays), not a "
                        "generator (write list(…) or tuple(…)), a lambda or a function defined "
                        "inside another") from None
-
-
-def _shared_generators() -> bytes:
-    """The state of numpy's global RandomState and of Python's `random`: a job that changes
-    either drew from them instead of its own stream (science.streams)."""
-    import pickle
-    import random
-
-    import numpy as np
-    return pickle.dumps((np.random.get_state(), random.getstate()))
 
 
 # the science package's own machinery: an error raised there is ours (its traceback kept),

@@ -453,6 +453,46 @@ def test_a_figure_that_draws_no_panel_says_so_at_its_line(monkeypatch: pytest.Mo
     assert "gridspec" not in e.value.message, e.value
 
 
+def _saves_itself(fig: Any, results: Any, words: Any, layout: str) -> None:
+    fig.add_subplot().plot([0, 1])
+    fig.savefig("mine.png")
+
+
+def _jitters_unseeded(fig: Any, results: Any, words: Any, layout: str) -> None:
+    import numpy as np
+    fig.add_subplot().plot(np.random.default_rng().standard_normal(3))
+
+
+def _jitters_shared(fig: Any, results: Any, words: Any, layout: str) -> None:
+    import numpy as np
+    fig.add_subplot().plot(np.random.standard_normal(3))
+
+
+@pytest.mark.parametrize(("drawer", "offset", "said"), [
+    (_saves_itself, 2, "writes the file 'mine.png'"),
+    (_jitters_unseeded, 2, "made without a seed (numpy's default_rng()"),
+    (_jitters_shared, 0, "draws from a shared random generator"),
+])
+def test_a_drawing_that_saves_a_file_or_draws_unseeded_is_an_error_at_the_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, drawer: Any, offset: int,
+        said: str) -> None:
+    """`fig.savefig("x.png")` in a figure's drawing code wrote a file beside the project,
+    silently; a drawing jittered with a generator without a seed (or numpy's shared one)
+    differed from build to build. Each is an error at the line that does it (the shared
+    generator's at the @figure line: nothing tells where it was drawn from), nothing is
+    written."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError
+    monkeypatch.chdir(tmp_path)
+    error = _drawn_in_place_of_the_first(monkeypatch, drawer)
+    assert isinstance(error, FigureCodeError), error
+    assert (Path(error.file).name, error.line) == \
+        (Path(__file__).name, inspect.getsourcelines(drawer)[1] + offset), error
+    assert said in error.message, error.message
+    assert list(tmp_path.iterdir()) == []
+
+
 _TOLD = threading.Event()
 
 

@@ -1952,6 +1952,81 @@ def test_a_job_drawing_from_a_shared_generator_is_an_error_at_its_function(fn: A
         spread.walk(params, 1)
 
 
+def _job_unseeded_numpy(p: Any, seed: int) -> Any:
+    rng = np.random.default_rng()
+    return float(rng.standard_normal())
+
+
+def _job_unseeded_bit_generator(p: Any, seed: int) -> Any:
+    rng = np.random.Generator(np.random.PCG64())
+    return float(rng.standard_normal())
+
+
+def _job_unseeded_python(p: Any, seed: int) -> Any:
+    import random
+    rng = random.Random()
+    return rng.random()
+
+
+def _job_os_entropy(p: Any, seed: int) -> Any:
+    import uuid
+    return str(uuid.uuid4())
+
+
+def _job_swallows_it(p: Any, seed: int) -> Any:
+    try:
+        return float(np.random.default_rng().standard_normal())
+    except Exception:
+        return 0.0
+
+
+def _job_writes_a_file(p: Any, seed: int) -> Any:
+    out = spread.walk(p, seed)
+    np.save("walk.npy", np.asarray([1.0]))
+    return out
+
+
+def _job_writes_with_open(p: Any, seed: int) -> Any:
+    with open("walk.txt", "w", encoding="utf-8") as f:
+        f.write("1")
+    return 1
+
+
+@pytest.mark.parametrize(("fn", "offset", "said"), [
+    (_job_unseeded_numpy, 1, "made without a seed (numpy's default_rng()"),
+    (_job_unseeded_bit_generator, 1, "made without a seed (numpy's default_rng()"),
+    (_job_unseeded_python, 2, "made without a seed (random.Random()"),
+    (_job_os_entropy, 2, "made without a seed (os.urandom"),
+    (_job_swallows_it, 2, "made without a seed (numpy's default_rng()"),
+    (_job_writes_a_file, 2, "writes the file 'walk.npy'"),
+    (_job_writes_with_open, 1, "writes the file 'walk.txt'"),
+])
+def test_a_job_with_a_generator_without_seed_or_writing_a_file_is_an_error_at_the_line(
+        fn: Any, offset: int, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """`np.random.default_rng()` with no seed in a job (or Python's `random.Random()`,
+    `uuid.uuid4()`) gave other numbers at every build, told only by --check; a job writing a
+    file wrote it beside the project. Each is an error at the line that does it (also when
+    the job's code catches what it raised); nothing is written, and the functions it
+    replaced are back after the job."""
+    import builtins
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    monkeypatch.chdir(tmp_path)
+    opened = builtins.open
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, Job("walk", fn, (EXPERIMENTS["walk"].params, 1)))
+    assert (Path(e.value.path).name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(fn)[1] + offset), e.value
+    assert said in e.value.message, e.value.message
+    assert list(tmp_path.iterdir()) == [] and builtins.open is opened
+    assert isinstance(np.random.default_rng().standard_normal(), float)
+
+
 @pytest.mark.parametrize(("kwargs", "error", "said"), [
     ({"bound": "0.5"}, TypeError, "its bound is '0.5', not a number"),
     ({"value": lambda s, i: 1.0}, TypeError, "cannot be called as value(section)"),
