@@ -180,6 +180,7 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
             raise placed from None
     check_results(results)               # as sqrtdk/science/outputs/ declares them
     check_bounds(results)
+    check_snippets(results)
     return dumps_signed(results).encode("utf-8")
 
 
@@ -417,3 +418,65 @@ def _within_bounds(section: Section, values: Mapping[str, Any]) -> None:
                         f") say it cannot leave; fix the code, or the bounds if it can be there"))
                     raise JobWarningError(e.path, e.line, e.message)
                 break
+
+
+def check_snippets(results: Mapping[str, Any]) -> None:
+    """Each number a reproduce snippet prints that reproduces a result (science.
+    reproduce_boxes.AGREES) is within its `within` of that result: a snippet whose printout
+    disagreed with results.json (a dimension, a scale or a ruler changed in the experiment
+    and not in the snippet, or the other way round) was published beside the numbers it
+    claims to reproduce with exit 0. BuildError at the agreement's line of reproduce_boxes.py
+    for a number that is off, a printout the pattern does not find, or a result or snippet
+    that is not there."""
+    import math
+    import re
+
+    from .errors import suggest
+    from .science.reproduce_boxes import AGREES
+    from .science.results import at
+    ran = results.get("reproduce", {})
+    for agrees in AGREES:
+        path, line = _agreement_line(agrees)
+        said = f"snippet '{agrees.snippet}'"
+        if agrees.snippet not in ran:
+            raise BuildError(path, line, f"{said} is not a registered snippet; "
+                             + suggest(agrees.snippet, ran, "snippets"))
+        try:
+            value = at(dict(results), agrees.result)
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise BuildError(path, line, f"results.json has no '{agrees.result}' for {said} "
+                             "to agree with; name a result (a dotted path, list items by "
+                             "index)") from None
+        stdout = ran[agrees.snippet]["stdout"]
+        found = re.search(agrees.printed, stdout, re.M)
+        try:
+            printed = float(found.group(1)) if found else math.nan
+        except (IndexError, ValueError):
+            printed = math.nan
+        if found is None or math.isnan(printed):
+            raise BuildError(path, line, f"{said} prints nothing the pattern {agrees.printed!r} "
+                             "finds a number in (its first group): its output is "
+                             f"{stdout.strip()[:200]!r}; make the pattern match the line "
+                             "that prints the number, or the snippet print it")
+        if not abs(printed - float(value)) <= agrees.within:
+            raise BuildError(path, line, f"{said} prints {found.group(1)} "
+                             f"(at {found.group(0).strip()!r}) where results.json's "
+                             f"{agrees.result} is {value!r}: more than {agrees.within:g} apart "
+                             "(the sampling error they may differ by): the snippet does not "
+                             "compute what the experiment does; change the one that is "
+                             "behind (a dimension, a scale, a ruler)")
+
+
+def _agreement_line(agrees: Any) -> tuple[Path, int]:
+    """The file and line of `agrees`' registration in science/reproduce_boxes.py (an
+    Agrees(…) call whose first two arguments are its snippet and pattern; line 1 if none),
+    read with Python's own parser."""
+    import ast
+    path = PACKAGE_DIR / "science" / "reproduce_boxes.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Agrees" and \
+                [getattr(a, "value", None) for a in node.args[:2]] == \
+                [agrees.snippet, agrees.printed]:
+            return path, node.lineno
+    return path, 1

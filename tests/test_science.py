@@ -2103,3 +2103,38 @@ def test_a_section_built_from_an_experiment_not_registered_is_an_error_at_its_fu
     assert (e.value.path.name, e.value.line) == \
         (Path(__file__).name, inspect.getsourcelines(walkies)[1]), str(e.value)
     assert "'wlak'" in e.value.message and "did you mean 'walk'?" in e.value.message
+
+
+def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(
+        results: dict[str, Any]) -> None:
+    """A reproduce snippet whose printout disagreed with the results it reproduces (a
+    dimension changed in the experiment and not in the snippet) was published beside them
+    with exit 0. Each agreement of reproduce_boxes.AGREES holds for the build's results; a
+    printed number moved past its `within`, or a printout its pattern does not find, is an
+    error at that agreement's line of reproduce_boxes.py."""
+    import copy
+    import re
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.reproduce_boxes import AGREES
+    from sqrtdk.science_stage import check_snippets
+    check_snippets(results)
+    boxes = (PROJECT_ROOT / "sqrtdk" / "science" / "reproduce_boxes.py").read_text(
+        encoding="utf-8").splitlines()
+    for agrees in (AGREES[0], AGREES[-1]):
+        changed = copy.deepcopy(results)
+        ran = changed["reproduce"][agrees.snippet]
+        m = re.search(agrees.printed, ran["stdout"], re.M)
+        assert m, (agrees, ran["stdout"])
+        far = f"{float(m.group(1)) + 2 * agrees.within + 1:g}"
+        ran["stdout"] = ran["stdout"][:m.start(1)] + far + ran["stdout"][m.end(1):]
+        with pytest.raises(BuildError) as e:
+            check_snippets(changed)
+        assert e.value.path.name == "reproduce_boxes.py", e.value
+        assert f'Agrees("{agrees.snippet}"' in boxes[e.value.line - 1], e.value
+        assert f"prints {far} " in e.value.message and agrees.result in e.value.message, \
+            e.value.message
+        ran["stdout"] = "nothing\n"
+        with pytest.raises(BuildError) as e:
+            check_snippets(changed)
+        assert "prints nothing the pattern" in e.value.message, e.value.message
