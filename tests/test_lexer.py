@@ -1064,3 +1064,21 @@ def test_an_unclosed_dollar_after_formulas_of_math_only_is_told_where_it_is() ->
         with pytest.raises(BuildError) as e:
             mask(P, source)
         assert e.value.message.startswith("formula '$y"), e.value.message
+
+
+@pytest.mark.parametrize("source", [
+    "A bold variable $\\mathbf{delta}$ and $\\boldsymbol{theta}_1$.\n",
+    "Sets $\\mathcal{Delta}$, $\\mathbb{sigma}$, $\\bm{alpha}$, $\\mathsf{times}$.\n",
+    "Nested $\\mathbf{x_{delta}}$ and $\\textbf{beta}$.\n",
+])
+def test_a_symbol_s_name_in_a_font_command_is_no_lost_backslash(source: str) -> None:
+    """`$\\mathbf{delta}$` (a bold variable named delta) was warned as a symbol written
+    without its backslash: a name inside a font command's argument (bold, calligraphic,
+    blackboard, sans) is the author's word, as in \\text{…} or \\mathit{…}; outside one it is
+    still told."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, source)
+        mask(P, "A $\\mathbf{x} delta$.\n")
+    told = [w for w in warned if "by its name without a backslash" in w]
+    assert len(told) == 1 and "'\\delta' for 'delta'" in told[0], told

@@ -124,6 +124,10 @@ def _name_s_underscore(tex: str, at: int) -> bool:
 
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")
+# a command setting its argument in a font of its own (`\mathbf{delta}`, `\boldsymbol{…}`,
+# `\mathcal{…}`) or as text: a name written there is the author's word, no symbol meant
+_FONT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math[a-z]+|operatorname\*?|[mh]box|"
+                            r"boldsymbol|bm|bold|pmb|Bbb|frak)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 _DOUBLED_CLOSE_RE = {k: re.compile(re.escape(v)) for k, v in _DOUBLED_CLOSE.items()}
@@ -283,10 +287,11 @@ class InlineScanner:
         `$W_Q dot E_i$`, `$a times b$`, `$Delta E$`, Typst's vector `$E^->$`, or TeX's
         `\\alpha` with its backslash lost): KaTeX typesets each letter as a variable in
         italics, here and on GitHub; a warning at the formula's line naming each one (a
-        word in `\\text{…}`, a label's or a color's name, stays)."""
+        word in `\\text{…}` or in a font's argument, `\\mathbf{delta}`, a label's or a
+        color's name, stays)."""
         # (the spans sorted by their start and walked once beside the names, which come in
         # order: asking each name of every span took time in the square of their number)
-        skipped = sorted([*_text_arguments(tex),
+        skipped = sorted([*_text_arguments(tex, _FONT_ARGUMENT),
                           *(m.span() for m in _NAME_ARGUMENT.finditer(tex))])
         found: list[str] = []
         k, covered = 0, 0           # the spans starting at or before a name reach `covered`
@@ -991,12 +996,14 @@ def prose_only(tex: str) -> bool:
         sum(len(w.rstrip(",.;:!?")) >= 3 for w in words) >= 3
 
 
-def _text_arguments(tex: str) -> list[tuple[int, int]]:
+def _text_arguments(tex: str, command: re.Pattern[str] = _TEXT_ARGUMENT
+                    ) -> list[tuple[int, int]]:
     """The spans of `tex` inside a text command's argument (`\\text{…}`, `\\mathrm{…}`,
-    `\\operatorname{…}`), nested groups included, in order, the outermost only (one walk
-    of the TeX: read from each command to its argument's end, a formula of many took time
-    in the square of their number); an argument never closed runs to the end."""
-    opens = {m.end() for m in _TEXT_ARGUMENT.finditer(tex)}
+    `\\operatorname{…}`; with `command` _FONT_ARGUMENT, also a font's, `\\mathbf{…}`),
+    nested groups included, in order, the outermost only (one walk of the TeX: read from
+    each command to its argument's end, a formula of many took time in the square of their
+    number); an argument never closed runs to the end."""
+    opens = {m.end() for m in command.finditer(tex)}
     spans: list[tuple[int, int]] = []
     depth, k, start, closing = 0, 0, -1, 0
     while k < len(tex):
