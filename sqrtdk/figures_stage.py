@@ -134,8 +134,9 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
     what = f"figure '{name}' ({job.lang}, {job.layout})"
     before = shared_generators()
     try:
-        with told_if_slow(specs[name].draw, what, "drawing"), \
-                refused(functools.partial(_in_figure_code, specs[name].draw)) as done:
+        author = functools.partial(_in_figure_code, specs[name].draw)
+        with told_if_slow(specs[name].draw, what, "drawing", author=author), \
+                refused(author) as done:
             try:
                 blob, problem = figure_fit.checked(drawn, table)
                 found = None if problem is None else figure_fit.culprit(drawn, table)

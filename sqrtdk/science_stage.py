@@ -202,8 +202,9 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     try:
         before = shared_generators()
         # a SideEffectError is told below, at its line (also one the job's code caught)
-        with told_if_slow(job.fn, f"job {job.key!r} of '{name}'"), \
-                refused(functools.partial(_in_experiment_code, job.fn)) as done, \
+        author = functools.partial(_in_experiment_code, job.fn)
+        with told_if_slow(job.fn, f"job {job.key!r} of '{name}'", author=author), \
+                refused(author) as done, \
                 contextlib.suppress(SideEffectError):
             output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
         if done:

@@ -32,14 +32,15 @@ def _say(line: str) -> None:
 
 @contextmanager
 def told_if_slow(code: Callable[..., Any], what: str, doing: str = "running",
-                 after_s: float | None = None, say: Callable[[str], None] | None = None
-                 ) -> Iterator[None]:
+                 after_s: float | None = None, say: Callable[[str], None] | None = None,
+                 author: Callable[[str], bool] | None = None) -> Iterator[None]:
     """Run the `with` body; if it is still running after `after_s` seconds (SLOW_S unless
     given), `say` (stderr unless given) one line once, from a timer thread:
-    `path:line: {what} still {doing} after N s[, now at line M]; …`, at the line where `code`
-    (the author's function: a job's, a figure's drawing function) is defined; line M is the
-    deepest frame of the body's thread in that function's file. Raises nothing of its own;
-    the body's exceptions pass through."""
+    `path:line: {what} still {doing} after N s[, now at …]; …`, at the line where `code`
+    (the author's function: a job's, a figure's drawing function) is defined; `now at` names
+    the innermost frame of the body's thread in an author's file (`author(filename)`; by
+    default that function's file): `line M` in that file, `other.py:M` in another (a
+    snippet the job runs). Raises nothing of its own; the body's exceptions pass through."""
     target = inspect.unwrap(code)
     try:
         path = inspect.getsourcefile(target) or ""
@@ -52,12 +53,14 @@ def told_if_slow(code: Callable[..., Any], what: str, doing: str = "running",
     runner = threading.get_ident()
     wait = SLOW_S if after_s is None else after_s
     tell_to = _say if say is None else say
+    mine = author or path.__eq__
 
     def tell() -> None:
-        now = _line_in(runner, path)
-        at = f", now at line {now}" if now and now != line else ""
+        file, now = _innermost(runner, mine)
+        at = "" if not now or (file, now) == (path, line) else \
+            f", now at line {now}" if file == path else f", now at {where(file, now)}"
         tell_to(f"{place}: {what} still {doing} after {wait:g} s{at}; the build waits for "
-            "it (if it never ends, stop the build with Ctrl+C and look at this code)")
+                "it (if it never ends, stop the build with Ctrl+C and look at this code)")
     timer = _TIMER(wait, tell)
     timer.daemon = True
     timer.start()
@@ -67,11 +70,12 @@ def told_if_slow(code: Callable[..., Any], what: str, doing: str = "running",
         timer.cancel()
 
 
-def _line_in(thread: int, path: str) -> int:
-    """The line of the deepest frame of thread `thread` in the file `path` (0: none)."""
+def _innermost(thread: int, author: Callable[[str], bool]) -> tuple[str, int]:
+    """The file and line of the innermost frame of thread `thread` whose file `author`
+    accepts (("", 0): none)."""
     frame = sys._current_frames().get(thread)
     while frame is not None:
-        if frame.f_code.co_filename == path:
-            return frame.f_lineno
+        if author(frame.f_code.co_filename):
+            return frame.f_code.co_filename, frame.f_lineno
         frame = frame.f_back
-    return 0
+    return "", 0

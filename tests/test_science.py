@@ -1337,6 +1337,15 @@ def test_a_long_call_is_told_with_the_line_it_has_reached(monkeypatch: pytest.Mo
     with slow.told_if_slow(loops, "job 'y' of 'loops'", say=said.append):
         pass
     assert timers[-1].cancelled and timers[-1].after == slow.SLOW_S and len(said) == 1
+    # a job that runs another author's file (a snippet) is told at the line it reached there
+    other = str(Path(__file__).parent / "snippet_of_the_test.py")
+    with slow.told_if_slow(loops, "job 'z' of 'loops'", say=said.append,
+                           author=lambda name: name in (other, __file__)):
+        exec(compile("x = 1\ntimers[-1].tell()\n", other, "exec"),  # noqa: S102 - the test's
+             {"timers": timers})
+    assert said[-1].startswith(f"{display_path(__file__)}:{first}: job 'z' of 'loops' still "
+                               f"running after {slow.SLOW_S:g} s, now at "
+                               f"{display_path(other)}:2;"), said
 
 
 def _a_generator(n: int) -> Any:
