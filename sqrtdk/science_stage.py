@@ -460,10 +460,11 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{stdout.strip()[:200]!r}; make the pattern match the line "
                              "that prints the number, or the snippet print it")
         if not abs(printed - float(value)) <= agrees.within:
+            apart = "they must be equal" if not agrees.within else \
+                f"more than {agrees.within:g} apart, the sampling error they may differ by"
             raise BuildError(path, line, f"{said} prints {found.group(1)} "
                              f"(at {found.group(0).strip()!r}) where results.json's "
-                             f"{agrees.result} is {value!r}: more than {agrees.within:g} apart "
-                             "(the sampling error they may differ by): the snippet does not "
+                             f"{agrees.result} is {value!r} ({apart}): the snippet does not "
                              "compute what the experiment does; change the one that is "
                              "behind (a dimension, a scale, a ruler)")
 

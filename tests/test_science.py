@@ -2143,6 +2143,8 @@ def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(
         assert f'Agrees("{agrees.snippet}"' in boxes[e.value.line - 1], e.value
         assert f"prints {far} " in e.value.message and agrees.result in e.value.message, \
             e.value.message
+        assert ("they must be equal" if not agrees.within else
+                f"more than {agrees.within:g} apart") in e.value.message, e.value.message
         ran["stdout"] = "nothing\n"
         with pytest.raises(BuildError) as e:
             check_snippets(changed)
