@@ -15,6 +15,7 @@ the figures it registers.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -106,9 +107,15 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
              social: str) -> bytes:
     """Worker task: one file's bytes (matplotlib is imported here, in the worker). A warning
     while drawing or a text past the figure's edge (figure_fit) is a LabelError at the label
-    that causes it, or else a FigureCodeError at the figure's `@figure` line."""
+    that causes it, or else a FigureCodeError at the figure's `@figure` line. A drawing
+    still going after slow.SLOW_S seconds is named at that line on stderr (slow.told_if_slow).
+    Drawing code that makes a generator without a seed or writes a file (side_effects.refused:
+    `fig.savefig("x.png")` wrote beside the project) is a FigureCodeError at the line that did
+    it; one that draws from numpy's or Python's shared generator, at the `@figure` line."""
     from . import figures
     from .figures import draw
+    from .side_effects import SideEffectError, refused, shared_generators
+    from .slow import told_if_slow
     specs = figures.load()
     name = social if job.layout == "card" else job.name
     family = labels["style"]["font_family"]
@@ -124,11 +131,29 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
     table = dict(labels[name])
     if job.layout == "card":
         table.update({_CARD + k: v for k, v in labels["card"].items()})
+    what = f"figure '{name}' ({job.lang}, {job.layout})"
+    before = shared_generators()
     try:
-        blob, problem = figure_fit.checked(drawn, table)
+        author = functools.partial(_in_figure_code, specs[name].draw)
+        with told_if_slow(specs[name].draw, what, "drawing", author=author), \
+                refused(author) as done:
+            try:
+                blob, problem = figure_fit.checked(drawn, table)
+                found = None if problem is None else figure_fit.culprit(drawn, table)
+            except SideEffectError:
+                pass        # told below, at its line (also one the figure's code caught)
+        if done:
+            raise _side_effect_error(specs[name].draw, what, done[0])
+        if shared_generators() != before:
+            raise FigureCodeError.at(specs[name].draw, (
+                f"{what} draws from a shared random generator (numpy's np.random.… functions "
+                "or Python's random module), whose numbers depend on what was drawn before "
+                "in the worker: the figure would differ from build to build; draw from a "
+                "seeded generator, rng = np.random.default_rng(a fixed number)"))
         if problem is None:
             return blob
-        found = figure_fit.culprit(drawn, table)
+    except FigureCodeError:
+        raise
     except NotNeededError as e:       # reported by the parent at the line that read the path
         raise e.at_reader(specs[name].draw) from None
     except draw.NoPanelError:         # the figure's code, at its @figure line
@@ -154,6 +179,33 @@ def draw_job(job: FigureFile, results: Mapping[str, Any], labels: Mapping[str, A
     raise LabelError(job.lang, figure, key.removeprefix(_CARD),
                      f"too long for its place in the {_LAYOUTS[job.layout]} ({problem}); at "
                      f"most {fits} of its {len(table[key])} characters fit: shorten it")
+
+
+def _in_figure_code(drawer: Callable[..., None], filename: str) -> bool:
+    """Whether `filename` is the file of `drawer` (a figure's drawing function) or of a
+    figure module of sqrtdk/figures/ (not draw.py, the drawing machinery)."""
+    import inspect
+
+    from .options import PACKAGE_DIR
+    path = Path(filename)
+    return filename == inspect.getsourcefile(drawer) or (
+        path.is_relative_to(PACKAGE_DIR / "figures") and path.name != "draw.py")
+
+
+def _side_effect_error(drawer: Callable[..., None], what: str, done: Any) -> FigureCodeError:
+    """The error for a side_effects.SideEffectError `done` while drawing `what`: at its line,
+    or at the `@figure` line of `drawer` when no line of the figure's code made it."""
+    from .side_effects import UNSEEDED
+    if done.what.startswith(UNSEEDED):
+        said = (f"{what} {done.what}: its numbers come from the operating system, so the "
+                "figure would differ in every build; seed it, rng = np.random.default_rng(a "
+                "fixed number)")
+    else:
+        said = (f"{what} {done.what}: the build saves each figure itself (figures/, from "
+                "what the drawing function drew on `fig`); remove the call")
+    if done.line:
+        return FigureCodeError(done.path, done.line, said)
+    return FigureCodeError.at(drawer, said)
 
 
 def _module_line(drawer: Callable[..., None], error: BaseException) -> tuple[str, int] | None:

@@ -5,6 +5,7 @@ run). It produces `ScienceResults`; the keys of its cache units are made here (`
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -185,6 +186,7 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
             raise placed from None
     check_results(results)               # as sqrtdk/science/outputs/ declares them
     check_bounds(results)
+    check_snippets(results)
     return dumps_signed(results).encode("utf-8")
 
 
@@ -194,13 +196,26 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
     not printed raw: it is a BuildError at the line of the job's function, naming the job
     and where the warning came from (science.warned.warned_at). A job that draws from
     numpy's or Python's shared generator (its numbers would change from build to build,
-    seen only by --check) is an error at the line of its function."""
+    seen only by --check) is an error at the line of its function; one that makes a generator
+    without a seed or writes a file (side_effects.refused) is an error at the line that did
+    it. A job still running after
+    slow.SLOW_S seconds is named at its function's line on stderr (slow.told_if_slow)."""
     import inspect
+
+    from .side_effects import SideEffectError, refused, shared_generators
+    from .slow import told_if_slow
     name = inspect.unwrap(job.fn).__name__
     try:
-        before = _shared_generators()
-        output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
-        if _shared_generators() != before:
+        before = shared_generators()
+        # a SideEffectError is told below, at its line (also one the job's code caught)
+        author = functools.partial(_in_experiment_code, job.fn)
+        with told_if_slow(job.fn, f"job {job.key!r} of '{name}'", author=author), \
+                refused(author) as done, \
+                contextlib.suppress(SideEffectError):
+            output = warned_at(job.fn, f"job {job.key!r} of '{name}'", lambda: fn(job))
+        if done:
+            raise _side_effect_error(job.fn, f"job {job.key!r} of '{name}'", done[0])
+        if shared_generators() != before:
             from .science.warned import error_at
             raise error_at(job.fn, f"job {job.key!r} of '{name}' draws from a shared random "
                            "generator (numpy's np.random.… functions or Python's random "
@@ -216,6 +231,32 @@ def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
         if placed is None:
             raise
         raise placed from None
+
+
+def _in_experiment_code(fn: Callable[..., Any], filename: str) -> bool:
+    """Whether `filename` is the file of a job's function `fn` or of an experiment module
+    (sqrtdk/science/, not its machinery)."""
+    import inspect
+    path = Path(filename)
+    return filename == inspect.getsourcefile(inspect.unwrap(fn)) or (
+        path.is_relative_to(PACKAGE_DIR / "science") and path.name not in _MACHINERY)
+
+
+def _side_effect_error(fn: Callable[..., Any], what: str, done: Any) -> ScienceWarningError:
+    """The error for a side_effects.SideEffectError `done` by job `what` (function `fn`): at
+    its line, or at `fn`'s when no line of an experiment module made it."""
+    from .side_effects import UNSEEDED
+    if done.what.startswith(UNSEEDED):
+        said = (f"{what} {done.what}: its numbers come from the operating system, different "
+                "in every build; draw from the job's own seeded stream, rng = stream(seed, "
+                "name) (sqrtdk/science/streams.py)")
+    else:
+        said = (f"{what} {done.what}: a job returns its output and the build writes every "
+                "file itself (results.json); return the values instead")
+    error = error_at(fn, said)
+    if done.line:
+        error = ScienceWarningError(done.path, done.line, said)
+    return error
 
 
 def _check_sendable(job: Any, name: str, output: Any) -> None:
@@ -235,16 +276,6 @@ def _check_sendable(job: Any, name: str, output: Any) -> None:
                        "values (numbers, strings, tuples, lists, dicts, numpy arrays), not a "
                        "generator (write list(…) or tuple(…)), a lambda or a function defined "
                        "inside another") from None
-
-
-def _shared_generators() -> bytes:
-    """The state of numpy's global RandomState and of Python's `random`: a job that changes
-    either drew from them instead of its own stream (science.streams)."""
-    import pickle
-    import random
-
-    import numpy as np
-    return pickle.dumps((np.random.get_state(), random.getstate()))
 
 
 # the science package's own machinery: an error raised there is ours (its traceback kept),
@@ -394,3 +425,66 @@ def _within_bounds(section: Section, values: Mapping[str, Any]) -> None:
                         f") say it cannot leave; fix the code, or the bounds if it can be there"))
                     raise JobWarningError(e.path, e.line, e.message)
                 break
+
+
+def check_snippets(results: Mapping[str, Any]) -> None:
+    """Each number a reproduce snippet prints that reproduces a result (science.
+    reproduce_boxes.AGREES) is within its `within` of that result: a snippet whose printout
+    disagreed with results.json (a dimension, a scale or a ruler changed in the experiment
+    and not in the snippet, or the other way round) was published beside the numbers it
+    claims to reproduce with exit 0. BuildError at the agreement's line of reproduce_boxes.py
+    for a number that is off, a printout the pattern does not find, or a result or snippet
+    that is not there."""
+    import math
+    import re
+
+    from .errors import suggest
+    from .science.reproduce_boxes import AGREES
+    from .science.results import at
+    ran = results.get("reproduce", {})
+    for agrees in AGREES:
+        path, line = _agreement_line(agrees)
+        said = f"snippet '{agrees.snippet}'"
+        if agrees.snippet not in ran:
+            raise BuildError(path, line, f"{said} is not a registered snippet; "
+                             + suggest(agrees.snippet, ran, "snippets"))
+        try:
+            value = at(dict(results), agrees.result)
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise BuildError(path, line, f"results.json has no '{agrees.result}' for {said} "
+                             "to agree with; name a result (a dotted path, list items by "
+                             "index)") from None
+        stdout = ran[agrees.snippet]["stdout"]
+        found = re.search(agrees.printed, stdout, re.M)
+        try:
+            printed = float(found.group(1)) if found else math.nan
+        except (IndexError, ValueError):
+            printed = math.nan
+        if found is None or math.isnan(printed):
+            raise BuildError(path, line, f"{said} prints nothing the pattern {agrees.printed!r} "
+                             "finds a number in (its first group): its output is "
+                             f"{stdout.strip()[:200]!r}; make the pattern match the line "
+                             "that prints the number, or the snippet print it")
+        if not abs(printed - float(value)) <= agrees.within:
+            apart = "they must be equal" if not agrees.within else \
+                f"more than {agrees.within:g} apart, the sampling error they may differ by"
+            raise BuildError(path, line, f"{said} prints {found.group(1)} "
+                             f"(at {found.group(0).strip()!r}) where results.json's "
+                             f"{agrees.result} is {value!r} ({apart}): the snippet does not "
+                             "compute what the experiment does; change the one that is "
+                             "behind (a dimension, a scale, a ruler)")
+
+
+def _agreement_line(agrees: Any) -> tuple[Path, int]:
+    """The file and line of `agrees`' registration in science/reproduce_boxes.py (an
+    Agrees(…) call whose first two arguments are its snippet and pattern; line 1 if none),
+    read with Python's own parser."""
+    import ast
+    path = PACKAGE_DIR / "science" / "reproduce_boxes.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Agrees" and \
+                [getattr(a, "value", None) for a in node.args[:2]] == \
+                [agrees.snippet, agrees.printed]:
+            return path, node.lineno
+    return path, 1

@@ -648,6 +648,37 @@ def test_copying_the_whole_article_keeps_its_lines_and_leaves_out_what_it_hides(
     assert [b for b in backlinks if b in whole] == []      # a note's way back, no text
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_copying_text_with_a_note_reference_leaves_the_note_number_out(visit, lang: str
+                                                                         ) -> None:
+    """Copying a sentence with a footnote reference glued the note's number to the text
+    before it ('100.2 Simulating', '$k$1'): the clipboard holds the text without it, as it
+    holds a note without its link back, through the browser's own copy (a paragraph with no
+    formula) and through KaTeX's copy-tex (one with a formula)."""
+    page = visit(permissions=["clipboard-read", "clipboard-write"]).open(f"{lang}/index.html")
+    lay_out_everything(page)
+    cases = page.evaluate("""() => {
+        const found = {};
+        for (const p of document.querySelectorAll('article p')) {
+            const kind = p.querySelector('.katex') ? 'tex' : 'plain';
+            const a = p.querySelector('a.footnote-ref');
+            const before = a && a.closest('sup').previousSibling;
+            if (found[kind] || !before || before.nodeType !== 3 || before.data.trim().length < 3
+                || !p.checkVisibility() || p.closest('details:not([open])')) continue;
+            p.dataset.copyCase = kind;
+            found[kind] = [before.data.trimStart().slice(-3), a.textContent];
+        }
+        return found; }""")
+    assert cases, "no paragraph with a note reference"
+    for kind, (before, number) in cases.items():
+        page.evaluate(_SELECT, page.locator(f"[data-copy-case={kind}]").element_handle())
+        page.evaluate("navigator.clipboard.writeText('')")
+        page.keyboard.press("Control+c")
+        copied = str(page.evaluate("navigator.clipboard.readText()"))
+        assert before in copied, (kind, before, copied)
+        assert before + number not in copied, (kind, before + number, copied)
+
+
 @pytest.mark.author
 @pytest.mark.parametrize("lang", LANGS)
 def test_cut_down_math_fonts_draw_every_formula_as_the_full_fonts_do(visit, lang: str) -> None:

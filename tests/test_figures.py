@@ -7,6 +7,7 @@ import functools
 import json
 import logging
 import re
+import threading
 import tomllib
 import warnings
 import xml.etree.ElementTree as ET
@@ -450,6 +451,82 @@ def test_a_figure_that_draws_no_panel_says_so_at_its_line(monkeypatch: pytest.Mo
     assert e.value.line == inspect.getsourcelines(empty)[1], e.value
     assert "draws no panel" in e.value.message and "panels(fig, n, layout)" in e.value.message
     assert "gridspec" not in e.value.message, e.value
+
+
+def _saves_itself(fig: Any, results: Any, words: Any, layout: str) -> None:
+    fig.add_subplot().plot([0, 1])
+    fig.savefig("mine.png")
+
+
+def _jitters_unseeded(fig: Any, results: Any, words: Any, layout: str) -> None:
+    import numpy as np
+    fig.add_subplot().plot(np.random.default_rng().standard_normal(3))
+
+
+def _jitters_shared(fig: Any, results: Any, words: Any, layout: str) -> None:
+    import numpy as np
+    fig.add_subplot().plot(np.random.standard_normal(3))
+
+
+@pytest.mark.parametrize(("drawer", "offset", "said"), [
+    (_saves_itself, 2, "writes the file 'mine.png'"),
+    (_jitters_unseeded, 2, "made without a seed (numpy's default_rng()"),
+    (_jitters_shared, 0, "draws from a shared random generator"),
+])
+def test_a_drawing_that_saves_a_file_or_draws_unseeded_is_an_error_at_the_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, drawer: Any, offset: int,
+        said: str) -> None:
+    """`fig.savefig("x.png")` in a figure's drawing code wrote a file beside the project,
+    silently; a drawing jittered with a generator without a seed (or numpy's shared one)
+    differed from build to build. Each is an error at the line that does it (the shared
+    generator's at the @figure line: nothing tells where it was drawn from), nothing is
+    written."""
+    import inspect
+
+    from sqrtdk.figures_stage import FigureCodeError
+    monkeypatch.chdir(tmp_path)
+    error = _drawn_in_place_of_the_first(monkeypatch, drawer)
+    assert isinstance(error, FigureCodeError), error
+    assert (Path(error.file).name, error.line) == \
+        (Path(__file__).name, inspect.getsourcelines(drawer)[1] + offset), error
+    assert said in error.message, error.message
+    assert list(tmp_path.iterdir()) == []
+
+
+_TOLD = threading.Event()
+
+
+def test_a_figure_still_drawing_is_named_at_its_line_once_it_draws_long(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An endless loop in a figure's drawing code hung the build with no word. A drawing
+    still going after slow.SLOW_S seconds (here tiny) is named in one line at its @figure
+    line, with the line it has reached; the drawing goes on and ends as it would."""
+    import inspect
+
+    from sqrtdk import slow
+    from sqrtdk.errors import display_path
+    from sqrtdk.figures_stage import FigureFile, draw_job
+    name, spec = next(iter(SPECS.items()))
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        _TOLD.set()
+
+    def slow_drawer(fig: Any, results: Any, words: Any, layout: str) -> None:
+        """Waits to be told, then draws as the first figure does."""
+        _TOLD.wait(timeout=60)    # a guard against a hang, not a measured time
+        spec.draw(fig, results, words, layout)
+    _TOLD.clear()
+    monkeypatch.setattr(slow, "SLOW_S", 0.01)
+    monkeypatch.setattr(slow, "_say", say)
+    monkeypatch.setitem(figures.FIGURES, name, figures.Registration(
+        name, slow_drawer, spec.needs, spec.labels))
+    assert draw_job(FigureFile(name, "en", "wide"), _results(), labels("en"), name)
+    first = inspect.getsourcelines(slow_drawer)[1]
+    assert len(said) == 1, said
+    assert said[0].startswith(f"{display_path(__file__)}:{first}: figure '{name}' (en, wide) "
+                              "still drawing after 0.01 s"), said
 
 
 def test_a_warning_no_label_causes_is_an_error_at_the_figure_s_line(

@@ -1034,3 +1034,51 @@ def test_a_box_in_an_indented_code_block_is_an_error_at_its_opening_line(box: st
                                   "    /// Returns the sum.\n    /// Examples\n    fn f() {}"])
 def test_braces_in_an_indented_code_block_that_quote_nothing_stay_code(code: str) -> None:
     mask(P, f"Intro.\n\n{code}\n\nAfter.\n")
+
+
+@pytest.mark.parametrize(("source", "line", "column", "words"), [
+    ("\u5176\u4e2d$x\u662f\u53d8\u91cf\uff0c$y$\u662f\u53e6\u4e00\u4e2a\u3002\n", 1, 3,
+     "\u662f\u53d8\u91cf\uff0c"),
+    ("\u8bbe$q\u4e0e$k$\u72ec\u7acb\uff0c\u65b9\u5dee\u4e3a$d_k$\u3002\n", 1, 2, "\u4e0e"),
+    ("\u7b2c\u4e00\u884c\n\n\u8bbe $x$ \u548c $y \u90fd\u662f\n\u5411\u91cf\uff0c$z$ "
+     "\u4e5f\u662f\u3002\n", 3, 9, "\u90fd\u662f"),
+])
+def test_an_unclosed_dollar_in_a_chinese_paragraph_is_told_where_it_opens(
+        source: str, line: int, column: int, words: str) -> None:
+    """A '$' never closed in a Chinese paragraph was told at a later '$' of it (the one left
+    over after each '$' paired wrong), not at the one left open: a formula holding Chinese
+    text is where it ran on to the next '$', told at its opening '$'."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line, e.value
+    assert e.value.message.startswith(f"the '$' at column {column} is never closed"), e.value
+    assert f"holds Chinese text ('{words}')" in e.value.message, e.value.message
+    if source.count("\n") > 1:
+        assert "up to the one at line 4, column 6 left" in e.value.message, e.value.message
+
+
+def test_an_unclosed_dollar_after_formulas_of_math_only_is_told_where_it_is() -> None:
+    """Without a formula holding Chinese text before it (or with Chinese only inside
+    \\text{…}), the '$' left over is the one told."""
+    for source in ("A $x\\text{\u662f}$ and $y\n", "\u5176\u4e2d$x$\u662f\n\n$y\u662f\n"):
+        with pytest.raises(BuildError) as e:
+            mask(P, source)
+        assert e.value.message.startswith("formula '$y"), e.value.message
+
+
+@pytest.mark.parametrize("source", [
+    "A bold variable $\\mathbf{delta}$ and $\\boldsymbol{theta}_1$.\n",
+    "Sets $\\mathcal{Delta}$, $\\mathbb{sigma}$, $\\bm{alpha}$, $\\mathsf{times}$.\n",
+    "Nested $\\mathbf{x_{delta}}$ and $\\textbf{beta}$.\n",
+])
+def test_a_symbol_s_name_in_a_font_command_is_no_lost_backslash(source: str) -> None:
+    """`$\\mathbf{delta}$` (a bold variable named delta) was warned as a symbol written
+    without its backslash: a name inside a font command's argument (bold, calligraphic,
+    blackboard, sans) is the author's word, as in \\text{…} or \\mathit{…}; outside one it is
+    still told."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, source)
+        mask(P, "A $\\mathbf{x} delta$.\n")
+    told = [w for w in warned if "by its name without a backslash" in w]
+    assert len(told) == 1 and "'\\delta' for 'delta'" in told[0], told

@@ -25,6 +25,7 @@ import platform
 import re
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sqrtdk.errors import display_path
 from sqrtdk.options import DEFAULT_SEED, PROJECT_ROOT
 from sqrtdk.science import registry, reproduce, rulers, saturation, spread
 from sqrtdk.science.grid import DIMENSIONS, RULERS, divisor, sd_theory
@@ -1265,6 +1267,87 @@ def test_a_warning_in_an_experiment_s_job_is_an_error_at_its_function_not_raw_ou
     assert str(back) == str(e.value) and isinstance(back, BuildError)
 
 
+_TOLD = threading.Event()
+
+
+def _waits_to_be_told() -> bool:
+    return _TOLD.wait(timeout=60)    # a guard against a hang, not a measured time
+
+
+def test_a_job_still_running_is_named_at_its_function_once_it_runs_long(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An endless loop in a job hung the build with no word. A job still running after
+    slow.SLOW_S seconds (here tiny) is named in one line at its function's line, with the
+    line it has reached; the job goes on (a note, not an error) and ends as it would."""
+    import inspect
+
+    from sqrtdk import slow
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        _TOLD.set()
+    _TOLD.clear()
+    monkeypatch.setattr(slow, "SLOW_S", 0.01)
+    monkeypatch.setattr(slow, "_say", say)
+    assert without_warnings(_call, Job("long", _waits_to_be_told, ())) is True
+    first = inspect.getsourcelines(_waits_to_be_told)[1]
+    assert len(said) == 1, said
+    assert said[0].startswith(f"{display_path(__file__)}:{first}: job 'long' of "
+                              "'_waits_to_be_told' still running after 0.01 s"), said
+
+
+def test_a_long_call_is_told_with_the_line_it_has_reached(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The note names the line of the author's function the call is at when it is told
+    (where an endless loop turns), and nothing when the call has not run long (its timer,
+    here one the test fires itself, is cancelled when the call returns)."""
+    import inspect
+
+    from sqrtdk import slow
+    timers: list[Any] = []
+
+    class Fired:
+        """A timer the test fires itself (no waiting)."""
+
+        def __init__(self, after: float, tell: Any) -> None:
+            self.after, self.tell, self.cancelled, self.daemon = after, tell, False, False
+            timers.append(self)
+
+        def start(self) -> None:
+            pass
+
+        def cancel(self) -> None:
+            self.cancelled = True
+    said: list[str] = []
+    monkeypatch.setattr(slow, "_TIMER", Fired)
+
+    def loops() -> None:
+        timers[-1].tell()         # the endless loop, told while it turns here
+    with slow.told_if_slow(loops, "job 'x' of 'loops'", after_s=5, say=said.append):
+        loops()
+    first = inspect.getsourcelines(loops)[1]
+    assert said == [f"{display_path(__file__)}:{first}: job 'x' of 'loops' still running "
+                    f"after 5 s, now at line {first + 1}; the build waits for it (if it never "
+                    "ends, stop the build with Ctrl+C and look at this code)"], said
+    assert timers[-1].cancelled and timers[-1].after == 5
+    with slow.told_if_slow(loops, "job 'y' of 'loops'", say=said.append):
+        pass
+    assert timers[-1].cancelled and timers[-1].after == slow.SLOW_S and len(said) == 1
+    # a job that runs another author's file (a snippet) is told at the line it reached there
+    other = str(Path(__file__).parent / "snippet_of_the_test.py")
+    with slow.told_if_slow(loops, "job 'z' of 'loops'", say=said.append,
+                           author=lambda name: name in (other, __file__)):
+        exec(compile("x = 1\ntimers[-1].tell()\n", other, "exec"),  # noqa: S102 - the test's
+             {"timers": timers})
+    assert said[-1].startswith(f"{display_path(__file__)}:{first}: job 'z' of 'loops' still "
+                               f"running after {slow.SLOW_S:g} s, now at "
+                               f"{display_path(other)}:2;"), said
+
+
 def _a_generator(n: int) -> Any:
     return (i * i for i in range(n))
 
@@ -1878,6 +1961,81 @@ def test_a_job_drawing_from_a_shared_generator_is_an_error_at_its_function(fn: A
         spread.walk(params, 1)
 
 
+def _job_unseeded_numpy(p: Any, seed: int) -> Any:
+    rng = np.random.default_rng()
+    return float(rng.standard_normal())
+
+
+def _job_unseeded_bit_generator(p: Any, seed: int) -> Any:
+    rng = np.random.Generator(np.random.PCG64())
+    return float(rng.standard_normal())
+
+
+def _job_unseeded_python(p: Any, seed: int) -> Any:
+    import random
+    rng = random.Random()
+    return rng.random()
+
+
+def _job_os_entropy(p: Any, seed: int) -> Any:
+    import uuid
+    return str(uuid.uuid4())
+
+
+def _job_swallows_it(p: Any, seed: int) -> Any:
+    try:
+        return float(np.random.default_rng().standard_normal())
+    except Exception:
+        return 0.0
+
+
+def _job_writes_a_file(p: Any, seed: int) -> Any:
+    out = spread.walk(p, seed)
+    np.save("walk.npy", np.asarray([1.0]))
+    return out
+
+
+def _job_writes_with_open(p: Any, seed: int) -> Any:
+    with open("walk.txt", "w", encoding="utf-8") as f:
+        f.write("1")
+    return 1
+
+
+@pytest.mark.parametrize(("fn", "offset", "said"), [
+    (_job_unseeded_numpy, 1, "made without a seed (numpy's default_rng()"),
+    (_job_unseeded_bit_generator, 1, "made without a seed (numpy's default_rng()"),
+    (_job_unseeded_python, 2, "made without a seed (random.Random()"),
+    (_job_os_entropy, 2, "made without a seed (os.urandom"),
+    (_job_swallows_it, 2, "made without a seed (numpy's default_rng()"),
+    (_job_writes_a_file, 2, "writes the file 'walk.npy'"),
+    (_job_writes_with_open, 1, "writes the file 'walk.txt'"),
+])
+def test_a_job_with_a_generator_without_seed_or_writing_a_file_is_an_error_at_the_line(
+        fn: Any, offset: int, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """`np.random.default_rng()` with no seed in a job (or Python's `random.Random()`,
+    `uuid.uuid4()`) gave other numbers at every build, told only by --check; a job writing a
+    file wrote it beside the project. Each is an error at the line that does it (also when
+    the job's code catches what it raised); nothing is written, and the functions it
+    replaced are back after the job."""
+    import builtins
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    monkeypatch.chdir(tmp_path)
+    opened = builtins.open
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, Job("walk", fn, (EXPERIMENTS["walk"].params, 1)))
+    assert (Path(e.value.path).name, e.value.line) == \
+        (Path(__file__).name, inspect.getsourcelines(fn)[1] + offset), e.value
+    assert said in e.value.message, e.value.message
+    assert list(tmp_path.iterdir()) == [] and builtins.open is opened
+    assert isinstance(np.random.default_rng().standard_normal(), float)
+
+
 @pytest.mark.parametrize(("kwargs", "error", "said"), [
     ({"bound": "0.5"}, TypeError, "its bound is '0.5', not a number"),
     ({"value": lambda s, i: 1.0}, TypeError, "cannot be called as value(section)"),
@@ -2001,3 +2159,40 @@ def test_the_grid_claim_holds_only_for_a_grid_that_doubles(grid, holds):
     claim = CLAIMS["spread.grid_doubles"]
     value = claim.value({"d_k": list(grid)})
     assert (value <= claim.bound) is holds
+
+
+def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(
+        results: dict[str, Any]) -> None:
+    """A reproduce snippet whose printout disagreed with the results it reproduces (a
+    dimension changed in the experiment and not in the snippet) was published beside them
+    with exit 0. Each agreement of reproduce_boxes.AGREES holds for the build's results; a
+    printed number moved past its `within`, or a printout its pattern does not find, is an
+    error at that agreement's line of reproduce_boxes.py."""
+    import copy
+    import re
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.reproduce_boxes import AGREES
+    from sqrtdk.science_stage import check_snippets
+    check_snippets(results)
+    boxes = (PROJECT_ROOT / "sqrtdk" / "science" / "reproduce_boxes.py").read_text(
+        encoding="utf-8").splitlines()
+    for agrees in (AGREES[0], AGREES[-1]):
+        changed = copy.deepcopy(results)
+        ran = changed["reproduce"][agrees.snippet]
+        m = re.search(agrees.printed, ran["stdout"], re.M)
+        assert m, (agrees, ran["stdout"])
+        far = f"{float(m.group(1)) + 2 * agrees.within + 1:g}"
+        ran["stdout"] = ran["stdout"][:m.start(1)] + far + ran["stdout"][m.end(1):]
+        with pytest.raises(BuildError) as e:
+            check_snippets(changed)
+        assert e.value.path.name == "reproduce_boxes.py", e.value
+        assert f'Agrees("{agrees.snippet}"' in boxes[e.value.line - 1], e.value
+        assert f"prints {far} " in e.value.message and agrees.result in e.value.message, \
+            e.value.message
+        assert ("they must be equal" if not agrees.within else
+                f"more than {agrees.within:g} apart") in e.value.message, e.value.message
+        ran["stdout"] = "nothing\n"
+        with pytest.raises(BuildError) as e:
+            check_snippets(changed)
+        assert "prints nothing the pattern" in e.value.message, e.value.message

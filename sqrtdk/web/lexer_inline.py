@@ -124,6 +124,10 @@ def _name_s_underscore(tex: str, at: int) -> bool:
 
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")
+# a command setting its argument in a font of its own (`\mathbf{delta}`, `\boldsymbol{…}`,
+# `\mathcal{…}`) or as text: a name written there is the author's word, no symbol meant
+_FONT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math[a-z]+|operatorname\*?|[mh]box|"
+                            r"boldsymbol|bm|bold|pmb|Bbb|frak)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}
 _DOUBLED_CLOSE_RE = {k: re.compile(re.escape(v)) for k, v in _DOUBLED_CLOSE.items()}
@@ -223,6 +227,9 @@ class InlineScanner:
         # price's '$' that took the next formula's '$' as its partner, named by the error
         # about the '$' left over further on
         self._price: tuple[int, int] | None = None
+        # the formulas of the text so far, (opening '$', closing '$', line): one that holds
+        # Chinese text is where a '$' never closed took another's '$' as its partner
+        self._pairs: list[tuple[int, int, int]] = []
         self._breaks: tuple[str | None, list[int]] = (None, [])   # a text, its line breaks
 
     def line_at(self, text: str, first: int, i: int) -> int:
@@ -280,10 +287,11 @@ class InlineScanner:
         `$W_Q dot E_i$`, `$a times b$`, `$Delta E$`, Typst's vector `$E^->$`, or TeX's
         `\\alpha` with its backslash lost): KaTeX typesets each letter as a variable in
         italics, here and on GitHub; a warning at the formula's line naming each one (a
-        word in `\\text{…}`, a label's or a color's name, stays)."""
+        word in `\\text{…}` or in a font's argument, `\\mathbf{delta}`, a label's or a
+        color's name, stays)."""
         # (the spans sorted by their start and walked once beside the names, which come in
         # order: asking each name of every span took time in the square of their number)
-        skipped = sorted([*_text_arguments(tex),
+        skipped = sorted([*_text_arguments(tex, _FONT_ARGUMENT),
                           *(m.span() for m in _NAME_ARGUMENT.finditer(tex))])
         found: list[str] = []
         k, covered = 0, 0           # the spans starting at or before a name reach `covered`
@@ -399,6 +407,7 @@ class InlineScanner:
         out: list[str] = []
         i, n = 0, len(text)
         self._price = None
+        self._pairs = []
         link_end = 0      # where the link address and title being read end (see below)
         links, ahead = _Links(text), Ahead(text)
         while i < n:
@@ -610,6 +619,8 @@ class InlineScanner:
                           "dollar sign, write '\\$')"))
                 out.append(self.formula(written[1][1:-1], False, line))
                 return i + len(written[0])
+            if (paired := self._paired_over_text(text, i)) is not None:
+                raise paired
             raise self.error(line, f"a '$' that starts no formula, at {self._at(text, i)} (a "
                                    "formula starts '$' + a character that is not a space); "
                                    "write '\\$' for a dollar sign"
@@ -652,6 +663,7 @@ class InlineScanner:
                     self.independent.append(self._price_run_on(text, i, j, through, line))
                 elif tex[0].isdigit():
                     self._price = (i, j)
+                self._pairs.append((i, j, line))
                 token = self.formula(tex, False, line)
                 lines = tex.count("\n")
                 out.append(token + ("\n" + FILLER) * lines)
@@ -670,10 +682,36 @@ class InlineScanner:
         if depth > 0 and inside is not None:
             raise self._brace_left_open(text, i, line, *inside)
         hint = " (its braces { } do not balance)" if depth else ""
+        if not depth and (paired := self._paired_over_text(text, i)) is not None:
+            raise paired
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' at "
                                f"{self._at(text, i)} is never closed{hint}; end it with '$', "
                                "or write '\\$' for a dollar sign"
                                f"{self._price_hint(text, i)}")
+
+    def _paired_over_text(self, text: str, i: int) -> BuildError | None:
+        """The error for the '$' at text[i] left with no partner when an earlier formula of
+        its paragraph holds Chinese text (`$x\u662f\u53d8\u91cf\uff0c$y$\u2026`): that
+        formula's opening '$' is the one never closed, which took the next formula's '$' as
+        its partner, and every '$' after it paired wrong, up to the one left over; None when
+        no such formula is there. The Chinese text of a `\\text{…}` does not count."""
+        for start, end, line in self._pairs:
+            if start >= i or _BLANK_LINE.search(text, end, i):
+                continue
+            tex = text[start + 1:end]
+            words = _CJK_TEXT.search(_TEXT_COMMAND.sub("", tex))
+            if words is None:
+                continue
+            shown = _shown("$" + " ".join(tex.split()) + "$")
+            below = text.count("\n", start, i)
+            left = self._at(text, i) if not below else f"line {line + below}, {self._at(text, i)}"
+            return self.error(line, (
+                f"the '$' at {self._at(text, start)} is never closed: the formula it opens "
+                f"ran on to the next '$', '{shown}', which holds Chinese text "
+                f"('{words.group(0)}'), and each '$' after it paired wrong, up to the one at "
+                f"{left} left with none; end that formula with '$' where it "
+                "ends, or write '\\$' for a dollar sign"))
+        return None
 
     def _price_hint(self, text: str, i: int) -> str:
         """What to add to the error about the '$' at text[i] that has no partner when a
@@ -907,6 +945,11 @@ def _skip_space(text: str, j: int) -> int:
     return j
 
 
+# Chinese text (Han characters, CJK punctuation, full-width forms) in a formula, and the
+# commands that may hold it there (`\text{\u5747\u503c}`)
+_CJK_TEXT = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                       "\uff00-\uffef]+")
+_TEXT_COMMAND = re.compile(r"\\(?:text\w*|mbox|hbox|mathrm|operatorname)\s*\{[^{}]*\}")
 # the `$$` that closes an inline `$$…$$` (not across a blank line; `\$` is TeX's dollar)
 _INLINE_DOUBLE_CLOSE = re.compile(r"(?<!\\)\$\$|\n[ \t>]*\n")
 # A '$' after a space or a line break that reads as a formula's end (`$x $ is`, `$x $,`,
@@ -953,12 +996,14 @@ def prose_only(tex: str) -> bool:
         sum(len(w.rstrip(",.;:!?")) >= 3 for w in words) >= 3
 
 
-def _text_arguments(tex: str) -> list[tuple[int, int]]:
+def _text_arguments(tex: str, command: re.Pattern[str] = _TEXT_ARGUMENT
+                    ) -> list[tuple[int, int]]:
     """The spans of `tex` inside a text command's argument (`\\text{…}`, `\\mathrm{…}`,
-    `\\operatorname{…}`), nested groups included, in order, the outermost only (one walk
-    of the TeX: read from each command to its argument's end, a formula of many took time
-    in the square of their number); an argument never closed runs to the end."""
-    opens = {m.end() for m in _TEXT_ARGUMENT.finditer(tex)}
+    `\\operatorname{…}`; with `command` _FONT_ARGUMENT, also a font's, `\\mathbf{…}`),
+    nested groups included, in order, the outermost only (one walk of the TeX: read from
+    each command to its argument's end, a formula of many took time in the square of their
+    number); an argument never closed runs to the end."""
+    opens = {m.end() for m in command.finditer(tex)}
     spans: list[tuple[int, int]] = []
     depth, k, start, closing = 0, 0, -1, 0
     while k < len(tex):

@@ -438,12 +438,15 @@ def _slipped_mark(text: str, i: int) -> bool:
     """Whether the '<' or '>' at text[i] (a template's text, its Jinja parts blanked; the
     mark in a run of text between tags) is a tag's mark doubled or lost: a '>' right after a
     tag (`</legend>>`) or after a word or a quote it would close (`summary>h2`,
-    `class="x">`), a '<' right before a tag (`<<label>`) or anything but a space. A mark
-    standing apart as text is no slip (`Home > Docs`, `Next ->`, `a < b`): the browser
-    shows it as typed, which is what its author meant."""
+    `class="x">`), a '<' right before a tag (`<<label>`), a '>' or what a tag's name or
+    markup starts with (a letter, '/', '!', '?'), or the end. A mark standing
+    apart as text, or one of a comparison or an arrow, is no slip (`Home > Docs`, `Next ->`,
+    `a < b`, `a<=b`, `a>=b`, `x<3`, `a<-b`): the browser shows it as typed, which is what its
+    author meant."""
+    after = text[i + 1:i + 2]
     if text[i] == ">":
-        return i == 0 or text[i - 1].isalnum() or text[i - 1] in "\"'>"
-    return i + 1 >= len(text) or not text[i + 1].isspace()
+        return after != "=" and (i == 0 or text[i - 1].isalnum() or text[i - 1] in "\"'>")
+    return not after or after in "<>/!?" or after.isalpha()
 
 
 def _unpaired_brace(written: str) -> int | None:
