@@ -510,6 +510,21 @@ def test_an_apostrophe_inside_an_english_word_is_curled_on_a_chinese_page(tmp_pa
     assert code["text"] == "it's"                       # code keeps its typewriter quote
 
 
+def test_a_prime_after_a_one_letter_name_in_chinese_is_no_quote(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A prime after a one-letter name in Chinese text (the projected Q', K', V', a
+    prediction y') was counted as a single quote to pair: an odd number of them was warned
+    ('write ‘ ’ yourself'), advice that does not apply, and an even number was paired into
+    quotation marks around the words between. It stays as typed, as GitHub shows it, and the
+    quotes around it are still paired."""
+    import logging
+    body = "得到新的 Q', K', V'，再计算。\n\n预测值 (y') 和真实值 x' 不同，他说'先别急'。\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS, lang="zh")
+    assert [r.getMessage() for r in caplog.records] == []
+    assert _text(p.body) == "得到新的 Q', K', V'，再计算。预测值 (y') 和真实值 x' 不同，他说‘先别急’。"
+
+
 def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
