@@ -2786,3 +2786,25 @@ def test_a_reference_and_a_note_whose_labels_differ_are_both_named(
     assert e.line == BODY_START, str(e)
     assert f"the note '[^{note}]' of line {BODY_START + 4} is referenced nowhere" in e.message
     assert f"'[^{note}]'" in e.message and f"'[^{reference}]: …'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang, body", [
+    ("zh", "模型是任务无关的[^task-agnostic指不针对任何特定任务优化的方法，它可以用于许多下游任务。]，"
+           "可以用于许多任务。\n"),
+    ("en", "The model is task-agnostic[^A-model-that-is-trained-without-any-one-task-in-mind-"
+           "and-is-used-for-many-tasks-later].\n"),
+], ids=["zh", "en"])
+def test_a_note_s_text_written_inside_its_reference_is_told_to_be_a_note_at_the_end(
+        tmp_path: Path, lang: str, body: str) -> None:
+    """A note's text written inside its reference, as an inline note ('[^a sentence of
+    explanation]'), was told 'has no note; add a line [^<the whole sentence>]: … at the end
+    of the file', the sentence quoted whole as the label to define (its advice, followed,
+    gives a label of a hundred characters and the sentence twice). It is told as the note's
+    text, shortened, with a short label to write at the reference and the line of the note."""
+    with pytest.raises(BuildError) as caught:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    e = caught.value
+    assert e.line == BODY_START, str(e)
+    assert "'[^1]'" in e.message and "[^1]: " in e.message and "note's text" in e.message, \
+        str(e)
+    assert len(e.message) < 400, str(e)
