@@ -2808,3 +2808,30 @@ def test_a_note_s_text_written_inside_its_reference_is_told_to_be_a_note_at_the_
     assert "'[^1]'" in e.message and "[^1]: " in e.message and "note's text" in e.message, \
         str(e)
     assert len(e.message) < 400, str(e)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_formula_indented_under_a_list_read_as_text_is_told_the_blank_line_above_the_list(
+        tmp_path: Path, lang: str) -> None:
+    """A formula indented under an item of a list written right under a paragraph line
+    (which this Markdown reads as text of that paragraph, so the indented lines are code)
+    was told 'inside an indented code block; for text and math remove the indent', advice
+    that, followed, takes the formula out of the item the author put it in (and the list
+    stays text). The error names the item and the list's first line, where the blank line
+    goes; with it there, the build passes and the formula is the item's."""
+    lines = ["The block has two parts:", "-   **First**: a norm.", "-   **Second**: a layer:",
+             "", "    $$", "    y = W_2 x", "    $$", "", "After."]
+    with pytest.raises(BuildError) as caught:
+        page(tmp_path, "\n".join(lines) + "\n", {"claims": {}, "meta": {"bounds": {}}},
+             lang=lang)
+    e = caught.value
+    assert e.line == BODY_START + 4, str(e)
+    assert f"line {BODY_START + 2}" in e.message and f"line {BODY_START + 1}" in e.message, \
+        str(e)
+    assert "blank line before the list" in e.message, str(e)
+    fixed = [*lines[:1], "", *lines[1:]]
+    with captured():
+        p = page(tmp_path, "\n".join(fixed) + "\n", {"claims": {}, "meta": {"bounds": {}}},
+                 lang=lang)
+    assert re.search(r"<li[^>]*>\s*<p[^>]*><strong>Second.*?math display.*?</li>", p.body,
+                     re.S), p.body
