@@ -4453,3 +4453,27 @@ def test_a_paragraph_of_many_single_quotes_is_marked_in_linear_time() -> None:
     sites = [_Site(2 + 3 * k, stash=k) for k in range(n)]
     SingleQuotes(md, Path("index.md"), str)._flank(visible, sites, sites)
     assert md.htmlStash.rawHtmlBlocks == ["&lsquo;"] * n
+
+
+@pytest.mark.parametrize("written", [
+    '{% hint style="info" %}\nThe factor is 8.\n{% endhint %}',
+    '{% note info %}\nThe factor is 8.\n{% endnote %}',
+    '{% details Show the output %}\nOutput.\n{% enddetails %}',
+    '{% note(kind="info") %}\nIf you have never seen softmax.\n{% end %}',
+    '{{ admonition(type="tip", text="Short.") }}',
+    "#+BEGIN_NOTE\nThe factor is 8.\n#+END_NOTE",
+    '{% tabs %}\n{% tab title="PyTorch" %}\nx\n{% endtab %}\n{% endtabs %}',
+], ids=["GitBook hint", "Hexo NexT note", "al-folio details", "Zola note", "Zola admonition",
+        "org-mode block", "GitBook tabs"])
+def test_a_box_another_tool_writes_is_told_the_box_s_lines_with_its_id(
+        tmp_path: Path, written: str) -> None:
+    """Another tool's box (GitBook's hint, NexT's note, al-folio's details, Zola's note, an
+    org-mode block) was told to be written as "a box, '/// details | Title' … '///'":
+    followed, such a box stopped the next build ('collapsible box without an id'). The
+    advice now gives the id line with it, and a box written by it builds."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and "'    attrs: {id: some-id}'" in e.message, e
+    with captured() as messages:
+        page(tmp_path, "Intro.\n\n/// details | Title\n    attrs: {id: some-id}\n\nThe factor "
+             "is 8.\n///\n\nLast.\n", RESULTS)
+    assert messages == []
