@@ -4477,3 +4477,18 @@ def test_a_box_another_tool_writes_is_told_the_box_s_lines_with_its_id(
         page(tmp_path, "Intro.\n\n/// details | Title\n    attrs: {id: some-id}\n\nThe factor "
              "is 8.\n///\n\nLast.\n", RESULTS)
     assert messages == []
+
+
+@pytest.mark.parametrize("written", [
+    "?> The factor is 8 here.", "!> Never divide by zero.", "+++ Why the root\nBecause.\n+++",
+], ids=["Docsify tip", "Docsify warning", "LessWrong section"])
+def test_a_box_told_by_its_own_tool_s_syntax_is_told_with_its_id_line(
+        tmp_path: Path, written: str) -> None:
+    """The same class as GitBook's hint: a Docsify tip ('?> …') or warning ('!> …'), or a
+    LessWrong section, was told to be written as "a '/// details | Title' box", which,
+    written so, stopped the next build ('collapsible box without an id'). The warning now
+    names the id line too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    got = [w for w in warned if "'/// details | Title' box" in w]
+    assert got and all("'    attrs: {id: some-id}'" in w for w in got), warned

@@ -57,7 +57,8 @@ from .md_text import CJK
 from .positions import LineMap
 
 LOGGER = logging.getLogger("sqrtdk.web")
-BOX = "a '/// details | Title' box"
+BOX = ("a '/// details | Title' box ('    attrs: {id: some-id}' under that line, then its "
+       "text and '///')")
 
 # kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
 # wherever it is (as a Liquid tag does: a directive of another tool, which would leave a
