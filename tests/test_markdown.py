@@ -4492,3 +4492,26 @@ def test_a_box_told_by_its_own_tool_s_syntax_is_told_with_its_id_line(
         html(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
     got = [w for w in warned if "'/// details | Title' box" in w]
     assert got and all("'    attrs: {id: some-id}'" in w for w in got), warned
+
+
+@pytest.mark.parametrize("written, words", [
+    ("```{block2, type='rmdtip'}\nUse `cache=TRUE` for slow chunks.\n```", "custom block"),
+    ('<div markdown="1">\n\n**Tip**: the factor is 8.\n\n</div>', "asks for the Markdown"),
+], ids=["bookdown block", "markdown=1"])
+def test_the_other_warnings_that_advise_a_box_name_its_id_line(
+        tmp_path: Path, written: str, words: str) -> None:
+    """The rest of the class of d2ff2fe: bookdown's custom block and an HTML block asking for
+    its Markdown to be read were told to write "a '/// details | Title' box", which, written
+    so, stopped the next build for want of an id. Their warnings name the id line too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    got = [w for w in warned if words in w]
+    assert got and all("'    attrs: {id: some-id}'" in w for w in got), warned
+
+
+def test_a_component_that_is_a_tip_is_told_a_box_with_its_id_line(tmp_path: Path) -> None:
+    """An MDX or Vue component was told 'a tip or warning: a quote, or a '/// details |
+    Title' box', a box that stopped the next build for want of an id."""
+    e = error(tmp_path, "Intro.\n\n<Tip>\n\nThe factor is 8.\n\n</Tip>\n\nLast.\n")
+    assert "'/// details | Title' box" in e.message, e
+    assert "'    attrs: {id: some-id}'" in e.message, e

@@ -55,10 +55,10 @@ from .md_emoji import (
 )
 from .md_text import CJK
 from .positions import LineMap
+from .quote_messages import BOX_NAMED
 
 LOGGER = logging.getLogger("sqrtdk.web")
-BOX = ("a '/// details | Title' box ('    attrs: {id: some-id}' under that line, then its "
-       "text and '///')")
+BOX = BOX_NAMED
 
 # kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
 # wherever it is (as a Liquid tag does: a directive of another tool, which would leave a

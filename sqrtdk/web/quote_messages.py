@@ -32,6 +32,9 @@ LITERAL_BRACES = ("for literal braces, put them in `code` (`{{1}, {2}}`) or math
 # build: 'collapsible box without an id')
 BOX_LINES = ("a box, '/// details | Title', '    attrs: {id: some-id}' under it, its text, "
              "then '///'")
+# a box named in a sentence of advice, with the line its id goes on
+BOX_NAMED = ("a '/// details | Title' box ('    attrs: {id: some-id}' under that line, then "
+             "its text and '///')")
 # what to write for Liquid's (Jekyll's) tags an article pasted from a Jekyll site holds
 _FENCE = "a code fence: '```python' for '{% highlight python %}', '```' for '{% endhighlight %}'"
 _FORMULA = "the formula between two '$$' lines ('$…$' in a sentence)"
