@@ -533,3 +533,24 @@ def test_a_row_github_splits_at_a_bar_in_code_is_not_told_as_short(tmp_path: Pat
     messages, _ = warnings(tmp_path, INTRO + "| a | b |\n|---|---|\n| `x|y` |\n", "en")
     assert [m for m in messages if "split this table row into cells differently" in m], messages
     assert not [m for m in messages if "empty cell" in m], messages
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("passage,lines", [
+    # two labels, each over its own list (a tutorial's "Pros:" and "Cons:")
+    ("**Pros**:\n- fast\n- simple\n\n**Cons**:\n- noisy\n- biased\n", [1, 5]),
+    # three in a row, a numbered one among them
+    ("Steps:\n1. scale\n2. softmax\n\nWhy:\n- to keep the spread\n\nThen:\n- sum\n",
+     [1, 5, 8]),
+    # a table under a paragraph, then a list under another
+    ("The sizes:\n| d | SD |\n|---|---|\n| 4 | 2 |\n\nThe steps:\n- scale\n- sum\n", [1, 6]),
+], ids=["two lists", "three lists", "a table, then a list"])
+def test_each_block_right_under_a_paragraph_warns_at_its_own_line(
+        tmp_path: Path, passage: str, lines: list[int], lang: str) -> None:
+    """Two such paragraphs one after another made one stretch the two readings part on (their
+    words differ, so difflib matched neither): the first list was warned and the second
+    published as text of its paragraph without a word."""
+    messages, _ = warnings(tmp_path, INTRO + passage, lang)
+    told = sorted(int(m.split(": warning:")[0].rsplit(":", 1)[1]) - AT for m in messages
+                  if "put a blank line before" in m)
+    assert told == lines, messages

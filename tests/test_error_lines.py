@@ -2806,3 +2806,52 @@ def test_a_reference_and_a_note_whose_labels_differ_are_both_named(
     assert e.line == BODY_START, str(e)
     assert f"the note '[^{note}]' of line {BODY_START + 4} is referenced nowhere" in e.message
     assert f"'[^{note}]'" in e.message and f"'[^{reference}]: …'" in e.message, str(e)
+
+
+@pytest.mark.parametrize("lang, body", [
+    ("zh", "模型是任务无关的[^task-agnostic指不针对任何特定任务优化的方法，它可以用于许多下游任务。]，"
+           "可以用于许多任务。\n"),
+    ("en", "The model is task-agnostic[^A-model-that-is-trained-without-any-one-task-in-mind-"
+           "and-is-used-for-many-tasks-later].\n"),
+], ids=["zh", "en"])
+def test_a_note_s_text_written_inside_its_reference_is_told_to_be_a_note_at_the_end(
+        tmp_path: Path, lang: str, body: str) -> None:
+    """A note's text written inside its reference, as an inline note ('[^a sentence of
+    explanation]'), was told 'has no note; add a line [^<the whole sentence>]: … at the end
+    of the file', the sentence quoted whole as the label to define (its advice, followed,
+    gives a label of a hundred characters and the sentence twice). It is told as the note's
+    text, shortened, with a short label to write at the reference and the line of the note."""
+    with pytest.raises(BuildError) as caught:
+        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}}, lang=lang)
+    e = caught.value
+    assert e.line == BODY_START, str(e)
+    assert "'[^1]'" in e.message and "[^1]: " in e.message and "note's text" in e.message, \
+        str(e)
+    assert len(e.message) < 400, str(e)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_formula_indented_under_a_list_read_as_text_is_told_the_blank_line_above_the_list(
+        tmp_path: Path, lang: str) -> None:
+    """A formula indented under an item of a list written right under a paragraph line
+    (which this Markdown reads as text of that paragraph, so the indented lines are code)
+    was told 'inside an indented code block; for text and math remove the indent', advice
+    that, followed, takes the formula out of the item the author put it in (and the list
+    stays text). The error names the item and the list's first line, where the blank line
+    goes; with it there, the build passes and the formula is the item's."""
+    lines = ["The block has two parts:", "-   **First**: a norm.", "-   **Second**: a layer:",
+             "", "    $$", "    y = W_2 x", "    $$", "", "After."]
+    with pytest.raises(BuildError) as caught:
+        page(tmp_path, "\n".join(lines) + "\n", {"claims": {}, "meta": {"bounds": {}}},
+             lang=lang)
+    e = caught.value
+    assert e.line == BODY_START + 4, str(e)
+    assert f"line {BODY_START + 2}" in e.message and f"line {BODY_START + 1}" in e.message, \
+        str(e)
+    assert "blank line before the list" in e.message, str(e)
+    fixed = [*lines[:1], "", *lines[1:]]
+    with captured():
+        p = page(tmp_path, "\n".join(fixed) + "\n", {"claims": {}, "meta": {"bounds": {}}},
+                 lang=lang)
+    assert re.search(r"<li[^>]*>\s*<p[^>]*><strong>Second.*?math display.*?</li>", p.body,
+                     re.S), p.body

@@ -510,6 +510,21 @@ def test_an_apostrophe_inside_an_english_word_is_curled_on_a_chinese_page(tmp_pa
     assert code["text"] == "it's"                       # code keeps its typewriter quote
 
 
+def test_a_prime_after_a_one_letter_name_in_chinese_is_no_quote(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A prime after a one-letter name in Chinese text (the projected Q', K', V', a
+    prediction y') was counted as a single quote to pair: an odd number of them was warned
+    ('write ‘ ’ yourself'), advice that does not apply, and an even number was paired into
+    quotation marks around the words between. It stays as typed, as GitHub shows it, and the
+    quotes around it are still paired."""
+    import logging
+    body = "得到新的 Q', K', V'，再计算。\n\n预测值 (y') 和真实值 x' 不同，他说'先别急'。\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS, lang="zh")
+    assert [r.getMessage() for r in caplog.records] == []
+    assert _text(p.body) == "得到新的 Q', K', V'，再计算。预测值 (y') 和真实值 x' 不同，他说‘先别急’。"
+
+
 def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
@@ -4438,3 +4453,65 @@ def test_a_paragraph_of_many_single_quotes_is_marked_in_linear_time() -> None:
     sites = [_Site(2 + 3 * k, stash=k) for k in range(n)]
     SingleQuotes(md, Path("index.md"), str)._flank(visible, sites, sites)
     assert md.htmlStash.rawHtmlBlocks == ["&lsquo;"] * n
+
+
+@pytest.mark.parametrize("written", [
+    '{% hint style="info" %}\nThe factor is 8.\n{% endhint %}',
+    '{% note info %}\nThe factor is 8.\n{% endnote %}',
+    '{% details Show the output %}\nOutput.\n{% enddetails %}',
+    '{% note(kind="info") %}\nIf you have never seen softmax.\n{% end %}',
+    '{{ admonition(type="tip", text="Short.") }}',
+    "#+BEGIN_NOTE\nThe factor is 8.\n#+END_NOTE",
+    '{% tabs %}\n{% tab title="PyTorch" %}\nx\n{% endtab %}\n{% endtabs %}',
+], ids=["GitBook hint", "Hexo NexT note", "al-folio details", "Zola note", "Zola admonition",
+        "org-mode block", "GitBook tabs"])
+def test_a_box_another_tool_writes_is_told_the_box_s_lines_with_its_id(
+        tmp_path: Path, written: str) -> None:
+    """Another tool's box (GitBook's hint, NexT's note, al-folio's details, Zola's note, an
+    org-mode block) was told to be written as "a box, '/// details | Title' … '///'":
+    followed, such a box stopped the next build ('collapsible box without an id'). The
+    advice now gives the id line with it, and a box written by it builds."""
+    e = error(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    assert e.line == BODY_START + 2 and "'    attrs: {id: some-id}'" in e.message, e
+    with captured() as messages:
+        page(tmp_path, "Intro.\n\n/// details | Title\n    attrs: {id: some-id}\n\nThe factor "
+             "is 8.\n///\n\nLast.\n", RESULTS)
+    assert messages == []
+
+
+@pytest.mark.parametrize("written", [
+    "?> The factor is 8 here.", "!> Never divide by zero.", "+++ Why the root\nBecause.\n+++",
+], ids=["Docsify tip", "Docsify warning", "LessWrong section"])
+def test_a_box_told_by_its_own_tool_s_syntax_is_told_with_its_id_line(
+        tmp_path: Path, written: str) -> None:
+    """The same class as GitBook's hint: a Docsify tip ('?> …') or warning ('!> …'), or a
+    LessWrong section, was told to be written as "a '/// details | Title' box", which,
+    written so, stopped the next build ('collapsible box without an id'). The warning now
+    names the id line too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    got = [w for w in warned if "'/// details | Title' box" in w]
+    assert got and all("'    attrs: {id: some-id}'" in w for w in got), warned
+
+
+@pytest.mark.parametrize("written, words", [
+    ("```{block2, type='rmdtip'}\nUse `cache=TRUE` for slow chunks.\n```", "custom block"),
+    ('<div markdown="1">\n\n**Tip**: the factor is 8.\n\n</div>', "asks for the Markdown"),
+], ids=["bookdown block", "markdown=1"])
+def test_the_other_warnings_that_advise_a_box_name_its_id_line(
+        tmp_path: Path, written: str, words: str) -> None:
+    """The rest of the class of d2ff2fe: bookdown's custom block and an HTML block asking for
+    its Markdown to be read were told to write "a '/// details | Title' box", which, written
+    so, stopped the next build for want of an id. Their warnings name the id line too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + written + "\n\nLast.\n")
+    got = [w for w in warned if words in w]
+    assert got and all("'    attrs: {id: some-id}'" in w for w in got), warned
+
+
+def test_a_component_that_is_a_tip_is_told_a_box_with_its_id_line(tmp_path: Path) -> None:
+    """An MDX or Vue component was told 'a tip or warning: a quote, or a '/// details |
+    Title' box', a box that stopped the next build for want of an id."""
+    e = error(tmp_path, "Intro.\n\n<Tip>\n\nThe factor is 8.\n\n</Tip>\n\nLast.\n")
+    assert "'/// details | Title' box" in e.message, e
+    assert "'    attrs: {id: some-id}'" in e.message, e

@@ -29,6 +29,7 @@ from .line_reads import (
 )
 from .markers import strip_markers
 from .positions import BoxLines
+from .quote_messages import BOX_NAMED
 from .raw_html import (
     blank_lines,
     markdown_attributes,
@@ -131,8 +132,7 @@ def read_article(path: Path, masked: Masked, body: str, first_line: int) -> Arti
         warn(LOGGER, path, line,
              f"<{tag} markdown=…> asks for the Markdown inside the HTML block to be read "
              f"(md_in_html, kramdown), which this Markdown does not do{opening}{shown}; "
-             "write the passage in Markdown outside the HTML (a '/// details | Title' box for "
-             "a box)")
+             f"write the passage in Markdown outside the HTML ({BOX_NAMED} for a box)")
     for tag, line in raw_headings(lines):
         title = (" (and a second title: the page shows the front matter's 'title:' as its "
                  "only level-1 heading; remove it if it is the post's title)"

@@ -541,7 +541,11 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         else _trimmed_opcodes(mine, github)
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
                        [-1] * len(ours))
-    for tag, i1, i2, j1, j2 in _anchored(opcodes, ours):
+    stretches: list[_Opcode] = []
+    for op in _anchored(opcodes, ours):
+        stretches += [op] if op[0] == "equal" else [
+            ("replace", *part) for part in _split_stretch(ours, theirs, *op[1:])]
+    for tag, i1, i2, j1, j2 in stretches:
         if tag == "equal":
             result.lines[i1:i2] = [b.line for b in theirs[j1:j2]]
             result.partners[i1:i2] = range(j1, j2)
@@ -615,6 +619,40 @@ def _trimmed_opcodes(mine: list[str], github: list[str]) -> list[tuple[str, int,
         else:
             out.append(("equal", m_end, len(mine), g_end, len(github)))
     return out
+
+
+def _split_stretch(ours: list[Block], theirs: list[Block], i1: int, i2: int, j1: int,
+                   j2: int) -> list[tuple[int, int, int, int]]:
+    """The stretch ours[i1:i2] / theirs[j1:j2] cut before each later paragraph of ours that
+    starts as a later one of GitHub's does (one's letters the start of the other's, at the
+    same depth): two paragraphs in a row, each with a list (a table) right under its line,
+    made one stretch, since the words of both differ and difflib matches neither; its one
+    warning named the first list, and the second was published as text of its paragraph
+    unwarned. Time linear in the stretch: GitHub's paragraphs are looked up by their first
+    letters."""
+    top = min((b.depth for b in ours[i1:i2] + theirs[j1:j2]), default=0)
+
+    def anchor(b: Block) -> bool:
+        return b.kind == "p" and b.depth == top and len(b.key) >= _ANCHOR_LETTERS
+    github: dict[str, list[int]] = {}
+    for j in range(j1 + 1, j2):
+        if anchor(theirs[j]):
+            github.setdefault(theirs[j].key[:_ANCHOR_LETTERS], []).append(j)
+    parts: list[tuple[int, int, int, int]] = []
+    for i in range(i1 + 1, i2):
+        a = ours[i]
+        if not anchor(a):
+            continue
+        candidates = github.get(a.key[:_ANCHOR_LETTERS], [])
+        j = next((j for j in candidates[bisect_left(candidates, j1 + 1):]
+                  if a.key.startswith(theirs[j].key) or theirs[j].key.startswith(a.key)), 0)
+        if j:
+            parts.append((i1, i, j1, j))
+            i1, j1 = i, j
+    return [*parts, (i1, i2, j1, j2)]
+
+
+_ANCHOR_LETTERS = 2     # the fewest letters of a paragraph that anchors a cut (a label, 'Cons')
 
 
 def _container(signature: str) -> bool:

@@ -60,6 +60,7 @@ from .html_names import element_names
 from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
 from .numbers import FILTERS
+from .quote_messages import BOX_NAMED
 from .raw_html import markdown_raw_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -480,8 +481,7 @@ class _Scanner(InlineScanner):
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}{m['info'].strip()}' is bookdown's custom block, a box "
                          "of text this Markdown does not know: the page shows its lines as "
-                         "code, as GitHub does; write a '/// details | Title' box, or a plain "
-                         "quote")
+                         f"code, as GitHub does; write {BOX_NAMED}, or a plain quote")
                 elif chunk:
                     warn(LOGGER, self.path, i + 1,
                          f"'{m['fence']}{m['info'].strip()}' is a code chunk Quarto or R "

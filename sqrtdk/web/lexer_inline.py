@@ -17,6 +17,7 @@ from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .lexer_ahead import Ahead, line_lead
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
+from .quote_messages import BOX_NAMED
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
@@ -526,7 +527,7 @@ class InlineScanner:
                           "not know: the page would show it as typed (GitHub hides it); write "
                           "what it stands for in Markdown, or remove it (a video or notebook: "
                           "a link, [its title](address); a tip or warning: a quote, '> …', or "
-                          "a '/// details | Title' box; a quiz: a list)")
+                          f"{BOX_NAMED}; a quiz: a list)")
 
     def _doubled(self, text: str, i: int, first: int, bracket: str) -> BuildError:
         """The error for MDX's `\\\\( … \\\\)` (`\\\\[ … \\\\]`) at text[i]: in Markdown

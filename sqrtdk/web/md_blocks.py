@@ -61,6 +61,7 @@ from .md_figures import IMAGE_SIZE, on_own_machine, size_told
 from .md_math import ContentError
 from .model import Outline
 from .positions import LineMap
+from .quote_messages import BOX_LINES
 from .raw_html import markdown_raw_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -1054,7 +1055,7 @@ def _org_keyword(word: str) -> str | None:
         return None
     name = m["name"].lower()
     if m["begin"] or m["end"]:
-        instead = _ORG_BLOCKS.get(name, "a box, '/// details | Title' … '///'")
+        instead = _ORG_BLOCKS.get(name, BOX_LINES)
         shown = f"#+BEGIN_{m['name']} … #+END_{m['name']}"
         return (f"'{shown}' is an org-mode block, whose lines this Markdown (Python-Markdown) "
                 "reads as level-1 headings (GitHub as text); write " + instead +

@@ -55,9 +55,10 @@ from .md_emoji import (
 )
 from .md_text import CJK
 from .positions import LineMap
+from .quote_messages import BOX_NAMED
 
 LOGGER = logging.getLogger("sqrtdk.web")
-BOX = "a '/// details | Title' box"
+BOX = BOX_NAMED
 
 # kramdown's table of contents, `* TOC` over `{:toc}` (Jekyll): stops the build at its line
 # wherever it is (as a Liquid tag does: a directive of another tool, which would leave a

@@ -254,6 +254,15 @@ class MathInRawHtml(Treeprocessor):
                 raise ContentError(f"'{written}' is {what}, which is not understood here: its "
                                    f"indented body, with the formula {m.group(0)}, would be "
                                    f"published as a code block; write {instead}", line=number)
+            if (under := self._item_above(at)) is not None:
+                item, first = under
+                raise ContentError(f"formula {m.group(0)} is inside an indented code block: "
+                                   f"it is indented under the list item of line {item}, but "
+                                   "this Markdown reads that list as text of the paragraph "
+                                   "above it (a list cannot start right under a paragraph "
+                                   "line), so the indented lines are code; put a blank line "
+                                   f"before the list, above its line {first}",
+                                   m.group(0), line=at)
             raise ContentError(f"formula {m.group(0)} is inside an indented code block (a "
                                "line indented by four spaces is code); for code use a "
                                "fence (```), for text and math remove the indent",
@@ -279,6 +288,36 @@ class MathInRawHtml(Treeprocessor):
         if at and k >= 0 and (_ADMONITION.match(lines[k]) or _CONTENT_TAB.match(lines[k])):
             return k + 1, lines[k].strip()
         return None
+
+
+    def _item_above(self, at: int) -> tuple[int, int] | None:
+        """(line of the item, line of the list's first item) when the indented block holding
+        line `at` is indented under a list item of a list written right under a paragraph
+        line (which this Markdown reads as text of that paragraph); else None."""
+        lines = self.text().split("\n")
+        k = at - 2
+        while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= 4):
+            k -= 1
+        if k < 0 or not _LIST_ITEM.match(lines[k]):
+            return None
+        first = k
+        for j in range(k - 1, -1, -1):
+            if not lines[j].strip():
+                return None         # a blank line above the list: a list here too
+            if _LIST_ITEM.match(lines[j]):
+                first = j
+            elif _indent(lines[j]) == 0:
+                # a paragraph's line right above the list (not a heading's, a fence's)
+                return None if _NOT_PARAGRAPH.match(lines[j]) else (k + 1, first + 1)
+        return None
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+
+
+_LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]")
+_NOT_PARAGRAPH = re.compile(r"#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|<|\||\$\$")
 
 
 _ADMONITION = re.compile(r"^[ \t>]*(?:!!!|\?\?\?\+?)[ \t]+\w+")

@@ -13,7 +13,7 @@ from markdown import Markdown
 from markdown.extensions.footnotes import FootnoteExtension
 from markdown.treeprocessors import Treeprocessor
 
-from ..errors import suggest
+from ..errors import shortened, suggest
 from .markers import FILLER
 from .md_math import ContentError
 from .positions import LineMap
@@ -95,6 +95,17 @@ class FootnoteChecks(Treeprocessor):
                         f"'[^{twin}]'{f' of line {at}' if at else ''} is referenced nowhere: "
                         "one of the two labels is misspelt; write them alike (the reference "
                         f"'[^{twin}]', or the note's line '[^{m.group(1)}]: …')",
+                        m.group(0), line=self.positions.at(el, slot, m.start()),
+                        after=self.positions.floor(el))
+                if m and _note_text(m.group(1)):
+                    free = next(str(n) for n in range(1, len(defined) + 2)
+                                if str(n) not in defined)
+                    said = shortened(m.group(1), 40)
+                    raise ContentError(
+                        f"footnote reference '[^{said}]' holds the note's text itself (an "
+                        "inline note), which neither this Markdown nor GitHub reads as a note "
+                        f"(both show it as typed); write a short label here, '[^{free}]', and "
+                        f"the text on a line at the end of the file, '[^{free}]: {said}'",
                         m.group(0), line=self.positions.at(el, slot, m.start()),
                         after=self.positions.floor(el))
                 if m:
@@ -190,6 +201,16 @@ class FootnoteChecks(Treeprocessor):
                 if at >= 0:
                     return self.positions.at(el, slot, at)
         return 0
+
+
+_NOTE_TEXT_LETTERS = 40     # a label longer than this is a note's text written in its place
+_SENTENCE_MARK = re.compile("[\u3001\u3002\uff0c\uff1b\uff01\uff1f]")  # Chinese sentence marks
+
+
+def _note_text(label: str) -> bool:
+    """Is a reference's label the note's text itself (a sentence of explanation, as an
+    inline note writes it), not a label: long, or holding Chinese sentence punctuation."""
+    return len(label) > _NOTE_TEXT_LETTERS or _SENTENCE_MARK.search(label) is not None
 
 
 _LABEL_OK = re.compile(r"[^\s#%?/\\\"'<>`]+")   # what an id and a URL fragment keep as written

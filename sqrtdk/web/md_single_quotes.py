@@ -72,6 +72,9 @@ class SingleQuotes(_QuoteBlocks):
             self._split_sets(root)
         for block, slots in self._blocks(root):
             visible, sites = self._visible(block)
+            if self.cjk:
+                # a prime (Q', y') is no quote: left as typed, as GitHub shows it
+                sites = [s for s in sites if not _prime(visible, s.at)]
             if not sites:
                 continue
             quotes = [s for s in sites if not self._apostrophe(visible, s)]
@@ -228,6 +231,16 @@ def _flanking(beside: str, other: str) -> bool:
 
 def _punctuation(c: str) -> bool:
     return unicodedata.category(c)[0] in "PS" or bool(_CJK_CHAR.match(c))
+
+
+def _prime(visible: str, at: int) -> bool:
+    """Is the quote at `at` a prime after a one-letter name (the projected Q', K', a
+    prediction y'): right after a Latin letter that no other letter, digit or quote comes
+    before (so not the closing quote of 'a'), and before no letter or digit."""
+    before, after = visible[at - 1], visible[at + 1]
+    ahead = visible[at - 2] if at >= 2 else " "
+    return before.isascii() and before.isalpha() and not (ahead.isascii() and ahead.isalnum()) \
+        and ahead not in "'\u2018\u2019" and not (after.isascii() and after.isalnum())
 
 
 def _rock_n_roll(visible: str, at: int) -> bool:

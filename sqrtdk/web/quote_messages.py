@@ -28,15 +28,22 @@ LITERAL_BRACES = ("for literal braces, put them in `code` (`{{1}, {2}}`) or math
                   "({ {1}, {2} })")
 
 
+# a box's lines, its id among them (without it, a box written by the advice stopped the next
+# build: 'collapsible box without an id')
+BOX_LINES = ("a box, '/// details | Title', '    attrs: {id: some-id}' under it, its text, "
+             "then '///'")
+# a box named in a sentence of advice, with the line its id goes on
+BOX_NAMED = ("a '/// details | Title' box ('    attrs: {id: some-id}' under that line, then "
+             "its text and '///')")
 # what to write for Liquid's (Jekyll's) tags an article pasted from a Jekyll site holds
 _FENCE = "a code fence: '```python' for '{% highlight python %}', '```' for '{% endhighlight %}'"
 _FORMULA = "the formula between two '$$' lines ('$…$' in a sentence)"
 _LINK = "a link with the full address, [its title](https://…)"
 _INCLUDED = ("the included file's content itself (a picture: a figure the build draws, "
              "![what it shows](NAME.svg \"Caption\"))")
-_BOX_TAG = "a box, '/// details | Title' … '///' (or a quote, '> ' lines)"
-_TABS = ("the variants one after another, each under its own heading or in a box "
-         "'/// details | Title' … '///'")
+_BOX_TAG = f"{BOX_LINES} (or a quote, '> ' lines)"
+_TABS = ("the variants one after another, each under its own heading or in "
+         + BOX_LINES)
 _LINK_HERE = "a link, [its title](address) (a part of this page: [text](#id))"
 _CODE_TAG = ("the code fence alone, without '{% code … %}' and '{% endcode %}' (a file name "
              "as a sentence above it)")
@@ -48,8 +55,7 @@ _LIQUID_TAGS = {"highlight": _FENCE, "endhighlight": _FENCE,
                 "endlatex": _FORMULA, "post_url": _LINK, "link": _LINK,
                 "youtube": _LINK, "gist": _LINK, "twitter": _LINK, "tweet": _LINK,
                 # al-folio's collapsible section
-                "details": "a box, '/// details | Title' … '///'",
-                "enddetails": "a box, '/// details | Title' … '///'"}
+                "details": BOX_LINES, "enddetails": BOX_LINES}
 # the tags of GitBook's pages (`{% hint style="info" %}`, `{% tabs %}`, `{% content-ref %}`) and
 # HackMD's (CodiMD's) embeds (`{%youtube id %}`, `{%speakerdeck user/deck %}`): the tool that
 # knows them and what to write; told before Liquid's own (HackMD's `youtube` is Jekyll's too)
@@ -92,7 +98,7 @@ _LIQUID_FILTERS = frozenset((
     "xml_escape", "cgi_escape", "uri_escape", "url_encode", "smartify", "number_of_words"))
 # Zola's (Tera's) shortcodes, a call with keyword arguments: `{{ figure(src="a.png") }}`, or
 # with a body closed by `{% end %}`: `{% note(kind="info") %}…{% end %}`; what to write
-_BOX = "a box, '/// details | Title' … '///' (or a quote, '> ' lines)"
+_BOX = f"{BOX_LINES} (or a quote, '> ' lines)"
 _FIGURE = "a figure the build draws, ![what it shows](NAME.svg \"Caption\")"
 _QUOTE = "a quote, '> ' lines"
 _ZOLA = {"figure": _FIGURE, "image": _FIGURE, "img": _FIGURE, "resize_image": _FIGURE,
