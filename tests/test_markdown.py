@@ -4318,14 +4318,36 @@ def test_a_myst_box_fence_is_titled_in_the_page_s_language() -> None:
     assert "'/// details | \u63d0\u793a', '    attrs: {id: tip}'" in told[0][1], told
 
 
-@pytest.mark.cpu_timeout(60)    # about 13 s of CPU; before, about 120 s (see below)
+@pytest.mark.cpu_timeout(10)    # about 0.5 s of CPU; before, the small size alone takes 24 s
 def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time(
         tmp_path: Path) -> None:
-    """The two readings of a 16,000-row table that part on one row (a '|' inside `code`,
-    a cell boundary on GitHub) were aligned by difflib over every row, in the square of
-    their number (4,000 rows: 8.5 s; 8,000: 31 s; 16,000: about 120 s, by the square). What they share at the start and
-    end is now taken as equal first; the warning is still at that row's line."""
-    rows = [f"| r{i} | v{i} |" for i in range(16000)]
+    """The two readings of a long table that part on one row (a '|' inside `code`, a cell
+    boundary on GitHub) were aligned by difflib over every row, in the square of their
+    number (4,000 rows: 8.5 s; 8,000: 31 s). What they share at the start and end is now
+    taken as equal first; the warning is still at that row's line.
+
+    The alignment (block_diff.align, where the square was) of 2,000 and 8,000 rows, 15 times
+    each: about 0.07 s and 0.25 s of CPU (3.5 times), before about 24 s and 400 s (16
+    times). A table of 40 rows goes through the whole page for the warning's line."""
+    from helpers import assert_linear_growth
+
+    from sqrtdk.web.block_diff import align
+    from sqrtdk.web.blocks import Block
+
+    def readings(rows: int) -> Any:
+        ours = [Block("table", 0, "", 1)] + [b for i in range(rows) for b in (
+            Block("tr", 1, "", i + 3), Block("td", 2, f"r{i}", i + 3),
+            Block("td", 2, f"v{i}", i + 3))]
+        theirs = list(ours)
+        theirs[18:19] = [Block("td", 2, "`a", 8), Block("td", 2, "b`", 8)]   # row 5's cells
+
+        def work() -> None:
+            for _ in range(15):
+                done = align(ours, theirs)
+            assert [line for line, _ in done.differences] == [8], done.differences
+        return work
+    assert_linear_growth(readings, 2000)
+    rows = [f"| r{i} | v{i} |" for i in range(40)]
     rows[5] = "| r5 | `a|b` |"
     body = "Intro.\n\n| a | b |\n|---|---|\n" + "\n".join(rows) + "\n\nEnd.\n"
     with captured() as messages:
