@@ -4446,21 +4446,31 @@ def test_csdns_failed_picture_note_is_looked_for_in_linear_time(unit: str) -> No
     assert not list(pattern.finditer(unit * 60_000))
 
 
-@pytest.mark.cpu_timeout(60)    # linear: about 6 s of CPU; before, over two minutes
+@pytest.mark.cpu_timeout(30)    # about 3.5 s of CPU (the growth check); before, the square
 def test_many_warnings_in_one_paragraph_find_their_lines_in_linear_time(tmp_path: Path) -> None:
     """Each warning of md_foreign found its line by a search from its block's start (and
     counted the line breaks from the article's start): a paragraph of 16,000 lines of TeX
     outside a formula took 10 s of CPU, in the square of their number. A line known from
     the tree is now only checked, and the article's line offsets are kept; each warning
-    is still at its own line."""
-    n = 64_000
-    body = "Intro.\n\n" + "\n".join(f"\\alpha {i}" for i in range(n)) + "\n\nEnd.\n"
-    with captured() as messages:
-        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
-    assert len(messages) == n, len(messages)
-    for k in (0, n // 2, n - 1):
-        assert f":{BODY_START + 2 + k}: warning:" in messages[k] and \
-            f"\\alpha {k}'" in messages[k], messages[k]
+    is still at its own line.
+
+    4,000 and 32,000 lines: about 0.35 s and 2.8 s of CPU (about 8 times; the limit is 12,
+    the square 64); with aa7d39f's fix reverted, about 0.9 s and 18 s, 20 times (its
+    linear part is large: 2,000 to 16,000 lines is 16 times there, so not those sizes)."""
+    from helpers import assert_linear_growth
+
+    def paragraph(n: int) -> Any:
+        body = "Intro.\n\n" + "\n".join(f"\\alpha {i}" for i in range(n)) + "\n\nEnd.\n"
+
+        def work() -> None:
+            with captured() as messages:
+                page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+            assert len(messages) == n, len(messages)
+            for k in (0, n // 2, n - 1):
+                assert f":{BODY_START + 2 + k}: warning:" in messages[k] and \
+                    f"\\alpha {k}'" in messages[k], messages[k]
+        return work
+    assert_linear_growth(paragraph, 4000, factor=8, limit=12)
 
 
 @pytest.mark.cpu_timeout(60)    # linear: well under a second; before, hours
