@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
@@ -205,3 +205,38 @@ def site_renderer(cache_dir: Path | None = None) -> Any:
     engine = load_settings(PROJECT_ROOT / "content").math
     return renderer(engine, PROJECT_ROOT / "node_modules", cache_dir)
 
+
+
+def cpu_seconds(work: Callable[[], object]) -> float:
+    """The CPU seconds (user and system, all threads of this process: time.process_time)
+    that `work()` takes; a loaded machine makes it wait, which is not counted."""
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def assert_linear_growth(make: Callable[[int], Callable[[], object]], n: int,
+                         factor: int = 4, limit: float | None = None) -> None:
+    """Asserts that the CPU time of `make(size)()` grows about linearly with `size`: the
+    work on `factor * n` items takes less than `limit` times the work on `n` (default: twice
+    `factor`, while code in the square of its input takes factor**2 times as long: 16 for
+    4x, 64 for 8x). `make(size)` builds the input (not timed) and returns the work to time;
+    its results are the caller's to check. A test passes `n` with the larger size's work
+    well above the timer's noise (0.2 s of CPU or more here).
+
+    A tiny run first warms what is made once (regular expressions, imports, caches), which
+    would otherwise count in the small size only and hide a square. A ratio over the limit
+    is measured once more (each size's smaller time kept): a neighbour's burst on the cores
+    can slow one run (caches, frequency) but code in the square of its input stays over.
+    Raises AssertionError with both times."""
+    limit = 2.0 * factor if limit is None else limit
+    make(max(1, n // 16))()
+    small, big = make(n), make(factor * n)
+    times = [cpu_seconds(small), cpu_seconds(big)]
+    if times[1] >= limit * times[0]:
+        times = [min(times[0], cpu_seconds(small)), min(times[1], cpu_seconds(big))]
+    assert times[0] > 0.005, f"{n} items take {times[0]:.4f} s of CPU: too few to time"
+    assert times[1] < limit * times[0], (
+        f"{factor * n} items take {times[1]:.3f} s of CPU, {n} take {times[0]:.3f} s: "
+        f"{times[1] / times[0]:.1f} times as long for {factor} times the input (the limit "
+        f"is {limit:g}; linear is about {factor}, the square {factor * factor})")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import BODY_START, Tree, page
+from helpers import BODY_START, Tree, assert_linear_growth, page
 
 from sqrtdk.errors import BuildError
 from sqrtdk.log import captured
@@ -399,33 +399,51 @@ def test_a_link_only_github_makes_is_told_at_the_line_of_its_own_brackets(tmp_pa
     assert len(github) == 1 and f":{BODY_START + 2}: warning:" in github[0], messages
 
 
-@pytest.mark.cpu_timeout(60)    # linear: about 5 s of CPU; before, 136 s (every line below)
+@pytest.mark.cpu_timeout(20)    # about 2 s of CPU (the growth check)
 def test_links_whose_text_is_not_written_as_it_reads_are_placed_in_linear_time(
         tmp_path: Path) -> None:
     """GitHub's links were placed at the k-th '[text]' counted from their block's first
     line to the file's end: a link whose text is written otherwise ('[_w_ x](…)' reads
     'w x') was looked for in every line below it, in the square of the article's length
-    (these 4,000 links over 150,000 lines: 136 s of CPU). Looked for in its block alone."""
-    body = "".join(("See " if i % 10 == 0 else "") + f"[_w{i}_ x](https://example.com/{i})" +
-                   ("\n\n" if i % 10 == 9 else "\n") for i in range(4000)) + \
-        "\n" * 150000 + "Words.\n"
-    messages, html = convert(tmp_path, body)
-    assert not messages, messages[:3]
-    assert len(links(html)) == 4000
+    (4,000 links over 150,000 lines: 136 s of CPU). Looked for in its block alone.
+
+    250 and 1,000 links over 9,375 and 37,500 lines: about 0.32 s and 1.23 s of CPU (3.8
+    times; the limit is 8, the square 16); with each '[text]' counted line by line to the
+    file's end again, 1.07 s and 13.9 s (13 times)."""
+    def article(n: int) -> Any:
+        body = "".join(("See " if i % 10 == 0 else "") + f"[_w{i}_ x](https://example.com/{i})"
+                       + ("\n\n" if i % 10 == 9 else "\n") for i in range(n)) + \
+            "\n" * (n * 75 // 2) + "Words.\n"
+
+        def work() -> None:
+            messages, html = convert(tmp_path, body)
+            assert not messages, messages[:3]
+            assert len(links(html)) == n
+        return work
+    assert_linear_growth(article, 250)
 
 
-@pytest.mark.cpu_timeout(60)    # linear: about 9 s; before, 135 s (each link read its block)
+@pytest.mark.cpu_timeout(20)    # about 3 s of CPU (the growth check)
 def test_a_paragraph_of_many_links_places_them_in_linear_time(tmp_path: Path) -> None:
     """Each of GitHub's links was placed by counting its '[text]' in every line from its
     block's first line: a paragraph of thousands of links read its own lines once a link,
     and a link whose text is written otherwise ('[**w**](…)' reads 'w') read every line of
     the paragraph (8,000 such links in a paragraph of 88,000 lines: over two minutes). The
-    '[text]' of the text are now indexed once."""
-    body = "See\n" + "".join(f"[**w{i}**](https://example.com/{i})\n" for i in range(8000)) + \
-        "words\n" * 80000
-    messages, html = convert(tmp_path, body)
-    assert not messages, messages[:3]
-    assert len(links(html)) == 8000
+    '[text]' of the text are now indexed once.
+
+    250 links over 2,750 lines and 2,000 over 22,000: about 0.23 s and 1.93 s of CPU (8.5
+    times; the limit is 16, the square 64); with each '[text]' counted line by line from
+    the block's first line again, 0.36 s and 9.7 s (27 times)."""
+    def paragraph(n: int) -> Any:
+        body = "See\n" + "".join(f"[**w{i}**](https://example.com/{i})\n" for i in range(n)) \
+            + "words\n" * (10 * n)
+
+        def work() -> None:
+            messages, html = convert(tmp_path, body)
+            assert not messages, messages[:3]
+            assert len(links(html)) == n
+        return work
+    assert_linear_growth(paragraph, 250, factor=8)
 
 
 def test_a_link_both_make_is_not_paired_with_one_of_the_same_text_in_raw_html(

@@ -2764,16 +2764,28 @@ def test_emphasis_github_reads_otherwise_warns_at_its_line(
     assert len(got) == 1 and f"index.md:{line}: warning:" in got[0] and said in got[0], got
 
 
-@pytest.mark.cpu_timeout(60)    # linear: seconds; before, difflib over the letters took minutes
-@pytest.mark.parametrize("unit, times, lang", [("*a*中 ", 20000, "zh"), ("x*y ", 20000, "en")],
+@pytest.mark.cpu_timeout(20)    # about 1.5 s (the growth check); before, minutes
+@pytest.mark.parametrize("unit, lang", [("*a*中 ", "zh"), ("x*y ", "en")],
                          ids=["emphasis then Chinese", "asterisks between letters"])
 def test_a_long_paragraph_s_emphasis_is_compared_in_linear_time(
-        tmp_path: Path, unit: str, times: int, lang: str) -> None:
+        tmp_path: Path, unit: str, lang: str) -> None:
     """The two readings' emphasis was aligned letter by letter with difflib, in the square
-    of the paragraph's length and more (50 KB of `*a*中 `: 110 s; `x*y ` 4,000 times: 12 s)."""
+    of the paragraph's length and more (50 KB of `*a*中 `: 110 s; `x*y ` 4,000 times: 12 s).
+
+    A paragraph of 1,000 and 4,000 units through the page: `*a*中 ` about 0.22 s and
+    1.04 s of CPU, `x*y ` 0.13 s and 0.53 s (4.8 and 4.2 times; the limit is 8, the square
+    16); with difflib over every letter again (emphasis_diff's bound on the pairs it
+    compares lifted), 0.43 s and 4.5 s, 0.34 s and 4.1 s (10.5 and 12 times)."""
+    from helpers import assert_linear_growth
+
     from sqrtdk.log import captured
-    with captured():
-        html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
+
+    def paragraph(times: int) -> Any:
+        def work() -> None:
+            with captured():
+                html(tmp_path, "One.\n\n" + unit * times + "\n", lang=lang)
+        return work
+    assert_linear_growth(paragraph, 1000)
 
 
 @pytest.mark.cpu_timeout(60)    # linear: a second; before, the readings' alignment took minutes
@@ -3997,28 +4009,35 @@ def test_a_long_line_of_markers_reads_in_linear_time(tmp_path: Path, line: str) 
         html(tmp_path, "Intro.\n\n" + line + "\n", lang="zh")
 
 
-# linear, the slowest (the drawer's, a warning for each of its lines) takes ~5 s on a quiet
-# 2-core machine and stayed under 20 s with the suite's four workers; before, each took
-# minutes (10 to 30 s at half these sizes, in the square of the length)
-@pytest.mark.cpu_timeout(60)
-@pytest.mark.parametrize("text", ["http:" * 80000, "link:" * 80000, "[b]x " * 80000,
-                                  "{code:a} x " * 40000, ">!a " * 80000, "{++a " * 80000,
-                                  ":A:\n" * 30000],
+@pytest.mark.cpu_timeout(20)    # about 0.5 s each (the growth check); before, the square
+@pytest.mark.parametrize("unit, n", [("http:", 5000), ("link:", 5000), ("[b]x ", 5000),
+                                     ("{code:a} x ", 2500), (">!a ", 5000), ("{++a ", 5000),
+                                     (":A:\n", 2000)],
                          ids=["slack", "asciidoc", "bbcode", "confluence", "spoiler", "critic",
                               "drawer"])
-def test_many_openers_of_other_tools_syntax_read_in_linear_time(tmp_path: Path,
-                                                                text: str) -> None:
+def test_many_openers_of_other_tools_syntax_read_in_linear_time(tmp_path: Path, unit: str,
+                                                                n: int) -> None:
     """Other tools' syntax read from an opener to its closer (a Slack link's '|', an
     AsciiDoc link's '[', a BBCode or Confluence pair, a Reddit spoiler, CriticMarkup, an
     org-mode drawer's ':END:') was looked for from every opener to the end of the line or
     block: a paragraph of many openers and no closer took time in the square of its length
-    (each of these took 10 to 30 s). Each opener's search now stops at the next opener."""
-    with captured():
-        body = html(tmp_path, "Intro.\n\n" + text + "\n")
-    assert "Intro." in body
+    (each of these took 10 to 30 s at 40,000 to 80,000 openers). Each opener's search now
+    stops at the next opener.
+
+    A paragraph of n and 4n openers through the page (n a sixteenth of those sizes): under
+    8 times as long (linear about 4, the square 16)."""
+    from helpers import assert_linear_growth
+
+    def paragraph(times: int) -> Any:
+        def work() -> None:
+            with captured():
+                body = html(tmp_path, "Intro.\n\n" + unit * times + "\n")
+            assert "Intro." in body
+        return work
+    assert_linear_growth(paragraph, n)
 
 
-@pytest.mark.cpu_timeout(60)    # linear: under a second each; before, over a minute each
+@pytest.mark.cpu_timeout(20)    # linear: about 0.3 s each; before, over a minute each
 @pytest.mark.parametrize("opener", ["公式stem:[", "图footnote:[", "图image::a.png[", "见xref:x[",
                                     "，https://a.b[", "图image:a.png", "，https://a.b",
                                     "见link:a"])
@@ -4030,11 +4049,21 @@ def test_many_asciidoc_macros_after_chinese_text_read_in_linear_time(opener: str
     stops at the next opener; so does an image's file or an address before its '[' (a line
     of them with no '[' at all: 1 s at 40,000 characters, minutes at 600,000). (The rules alone: Python-Markdown's own reading of a line of
     many '[' is slow of itself.)"""
+    from helpers import assert_linear_growth
+
     from sqrtdk.web.md_foreign import FOREIGN
-    line = opener * (600_000 // len(opener))
-    for pattern, *_ in FOREIGN:
-        for _ in pattern.finditer(line):
-            pass
+
+    def line_of(chars: int) -> Any:
+        # every rule over a line of 40,000 and 160,000 characters: about 0.05 s and 0.2 s of
+        # CPU (4 times; the limit is 8, the square 16); before, 2.5 s at 40,000
+        line = opener * (chars // len(opener))
+
+        def work() -> None:
+            for pattern, *_ in FOREIGN:
+                for _ in pattern.finditer(line):
+                    pass
+        return work
+    assert_linear_growth(line_of, 40_000)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -4333,14 +4362,36 @@ def test_a_myst_box_fence_is_titled_in_the_page_s_language() -> None:
     assert "'/// details | \u63d0\u793a', '    attrs: {id: tip}'" in told[0][1], told
 
 
-@pytest.mark.cpu_timeout(60)    # about 13 s of CPU; before, about 120 s (see below)
+@pytest.mark.cpu_timeout(10)    # about 0.5 s of CPU; before, the small size alone takes 24 s
 def test_a_long_table_the_readings_part_on_at_one_row_is_compared_in_linear_time(
         tmp_path: Path) -> None:
-    """The two readings of a 16,000-row table that part on one row (a '|' inside `code`,
-    a cell boundary on GitHub) were aligned by difflib over every row, in the square of
-    their number (4,000 rows: 8.5 s; 8,000: 31 s; 16,000: about 120 s, by the square). What they share at the start and
-    end is now taken as equal first; the warning is still at that row's line."""
-    rows = [f"| r{i} | v{i} |" for i in range(16000)]
+    """The two readings of a long table that part on one row (a '|' inside `code`, a cell
+    boundary on GitHub) were aligned by difflib over every row, in the square of their
+    number (4,000 rows: 8.5 s; 8,000: 31 s). What they share at the start and end is now
+    taken as equal first; the warning is still at that row's line.
+
+    The alignment (block_diff.align, where the square was) of 2,000 and 8,000 rows, 15 times
+    each: about 0.07 s and 0.25 s of CPU (3.5 times), before about 24 s and 400 s (16
+    times). A table of 40 rows goes through the whole page for the warning's line."""
+    from helpers import assert_linear_growth
+
+    from sqrtdk.web.block_diff import align
+    from sqrtdk.web.blocks import Block
+
+    def readings(rows: int) -> Any:
+        ours = [Block("table", 0, "", 1)] + [b for i in range(rows) for b in (
+            Block("tr", 1, "", i + 3), Block("td", 2, f"r{i}", i + 3),
+            Block("td", 2, f"v{i}", i + 3))]
+        theirs = list(ours)
+        theirs[18:19] = [Block("td", 2, "`a", 8), Block("td", 2, "b`", 8)]   # row 5's cells
+
+        def work() -> None:
+            for _ in range(15):
+                done = align(ours, theirs)
+            assert [line for line, _ in done.differences] == [8], done.differences
+        return work
+    assert_linear_growth(readings, 2000)
+    rows = [f"| r{i} | v{i} |" for i in range(40)]
     rows[5] = "| r5 | `a|b` |"
     body = "Intro.\n\n| a | b |\n|---|---|\n" + "\n".join(rows) + "\n\nEnd.\n"
     with captured() as messages:
@@ -4420,21 +4471,31 @@ def test_csdns_failed_picture_note_is_looked_for_in_linear_time(unit: str) -> No
     assert not list(pattern.finditer(unit * 60_000))
 
 
-@pytest.mark.cpu_timeout(60)    # linear: about 6 s of CPU; before, over two minutes
+@pytest.mark.cpu_timeout(30)    # about 3.5 s of CPU (the growth check); before, the square
 def test_many_warnings_in_one_paragraph_find_their_lines_in_linear_time(tmp_path: Path) -> None:
     """Each warning of md_foreign found its line by a search from its block's start (and
     counted the line breaks from the article's start): a paragraph of 16,000 lines of TeX
     outside a formula took 10 s of CPU, in the square of their number. A line known from
     the tree is now only checked, and the article's line offsets are kept; each warning
-    is still at its own line."""
-    n = 64_000
-    body = "Intro.\n\n" + "\n".join(f"\\alpha {i}" for i in range(n)) + "\n\nEnd.\n"
-    with captured() as messages:
-        page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
-    assert len(messages) == n, len(messages)
-    for k in (0, n // 2, n - 1):
-        assert f":{BODY_START + 2 + k}: warning:" in messages[k] and \
-            f"\\alpha {k}'" in messages[k], messages[k]
+    is still at its own line.
+
+    4,000 and 32,000 lines: about 0.35 s and 2.8 s of CPU (about 8 times; the limit is 12,
+    the square 64); with aa7d39f's fix reverted, about 0.9 s and 18 s, 20 times (its
+    linear part is large: 2,000 to 16,000 lines is 16 times there, so not those sizes)."""
+    from helpers import assert_linear_growth
+
+    def paragraph(n: int) -> Any:
+        body = "Intro.\n\n" + "\n".join(f"\\alpha {i}" for i in range(n)) + "\n\nEnd.\n"
+
+        def work() -> None:
+            with captured() as messages:
+                page(tmp_path, body, {"claims": {}, "meta": {"bounds": {}}})
+            assert len(messages) == n, len(messages)
+            for k in (0, n // 2, n - 1):
+                assert f":{BODY_START + 2 + k}: warning:" in messages[k] and \
+                    f"\\alpha {k}'" in messages[k], messages[k]
+        return work
+    assert_linear_growth(paragraph, 4000, factor=8, limit=12)
 
 
 @pytest.mark.cpu_timeout(60)    # linear: well under a second; before, hours

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -347,33 +348,67 @@ def test_an_experiments_source_page_shows_any_text_of_the_module_as_typed() -> N
     assert "p" not in read.tags[read.tags.index("pre"):], read.tags
 
 
-@pytest.mark.cpu_timeout(60)
+def _one_template(tmp_path: Path, name: str, text: str) -> list[tuple[str, int, str]]:
+    """`_mistakes` for a folder holding only the template `name`, as `text` (the project's
+    other templates would be checked in each call, the same work whatever the size)."""
+    folder = tmp_path / "alone"
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text(text, "utf-8")
+    try:
+        warned = check_templates(folder)
+    except BuildError as e:
+        return [(one.path.name, one.line, one.message) for one in e.errors]
+    return [(one.path.name, one.line, f"warning: {one.message}") for one in warned]
+
+
+@pytest.mark.cpu_timeout(20)    # about 2 s of CPU (the growth check)
 def test_many_tags_and_statements_are_checked_in_time_linear_in_the_template(
         tmp_path: Path) -> None:
     """Each start tag was asked whether a statement cuts it by a list of every statement's
     offset, made anew for each tag: 10,000 `{% if %}`s around tags took 5 s of CPU, 60,000
-    some 3 minutes. The offsets are made once, and each tag reads only its own statements."""
-    rows = "".join(f'{{% if page %}}<p class="r{k}">{k}</p>{{% endif %}}\n' for k in range(60_000))
-    assert _mistakes(tmp_path, {"many.html": f"<div>\n{rows}</div>\n"}) == []
+    some 3 minutes. The offsets are made once, and each tag reads only its own statements.
+
+    1,000 and 8,000 tags in `{% if %}`s: about 0.22 s and 1.24 s of CPU (5.5 times; the
+    limit is 16, the square 64); before, 0.2 s and 4.6 s (23 times)."""
+    from helpers import assert_linear_growth
+
+    def template(n: int) -> Any:
+        rows = "".join(f'{{% if page %}}<p class="r{k}">{k}</p>{{% endif %}}\n'
+                       for k in range(n))
+
+        def work() -> None:
+            assert _one_template(tmp_path, "many.html", f"<div>\n{rows}</div>\n") == []
+        return work
+    assert_linear_growth(template, 1000, factor=8)
 
 
-@pytest.mark.cpu_timeout(60)    # linear: a few seconds each; before, 100 s to many minutes
+@pytest.mark.cpu_timeout(20)    # about 1 s each (the growth check); before, the square
 @pytest.mark.parametrize("first, last", [("", ""), ("{% if page %}<span>{% endif %}\n", ""),
-                                         ("", "</b>\n" * 20_000)],
+                                         ("", "</b>\n")],
                          ids=["unclosed", "on two ways", "and end tags closing nothing"])
 def test_deeply_nested_markup_is_checked_in_time_linear_in_its_depth(
         tmp_path: Path, first: str, last: str) -> None:
     """Each way's open elements were a tuple copied whole at each start tag (and searched
     whole at each end tag, and compared whole when sorting the ways): time in the square
     of the depth (20,000 unclosed <div> 4.5 s of CPU). They are now a shared stack, each
-    element pushed onto the one below it; each <div> is still told at its line."""
-    n = 100_000
-    text = first + "<div>\n" * n + last
-    told = _mistakes(tmp_path, {"deep.html": text})
-    skip = first.count("\n")
-    divs = [line for name, line, message in told if name == "deep.html" and
-            message.startswith("<div> opened here is never closed")]
-    assert divs == list(range(skip + 1, skip + n + 1)), divs[:3]
-    if last:
-        assert any(message.startswith("</b> closes nothing open") and line == n + 1
-                   for _, line, message in told), told[-3:]
+    element pushed onto the one below it; each <div> is still told at its line.
+
+    2,500 and 20,000 <div>s (and a fifth as many '</b>' after them): about 0.06 s and
+    0.5 s of CPU (8 times; the limit is 16, the square 64); with the stack copied whole at
+    each tag again, over 30 times."""
+    from helpers import assert_linear_growth
+
+    def template(n: int) -> Any:
+        text = first + "<div>\n" * n + last * (n // 5)
+        skip = first.count("\n")
+
+        def work() -> None:
+            told = _one_template(tmp_path, "deep.html", text)
+            divs = [line for name, line, message in told if name == "deep.html" and
+                    message.startswith("<div> opened here is never closed")]
+            assert divs == list(range(skip + 1, skip + n + 1)), divs[:3]
+            if last:
+                assert any(message.startswith("</b> closes nothing open") and line == n + 1
+                           for _, line, message in told), told[-3:]
+        return work
+    assert_linear_growth(template, 2500, factor=8)
