@@ -365,6 +365,40 @@ def test_an_edit_after_a_start_on_an_unchanged_site_morphs(built_project: Path,
         loop.builder.close()
 
 
+def test_a_site_another_build_wrote_is_served_not_the_pages_this_server_holds(
+        built_project: Path, tmp_path: Path) -> None:
+    """Two servers on one project: the other one builds
+    a save and writes the site, and this server's build of the same save finds the site as
+    these sources make it (the cache's 'unchanged' replay). It went on serving the pages it
+    held in memory, from before the save, to every tab opened or reloaded; it now makes the
+    site itself again (write: unchanged) and serves and sends the new pages."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    opts = BuildOptions.for_project(project)
+    state = BuildState()
+    loop = _Loop(opts, state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        md = _article(project)
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+        other = Builder(opts, log=lambda line: None, memory=True)   # the other server
+        try:
+            other.build()
+        finally:
+            other.close()
+        good = state.good
+        loop.build(reload=False)
+        assert state.error == ""
+        assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+        assert state.since(good) == ("morph", {"en/index.html"})
+    finally:
+        loop.builder.close()
+
+
 def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
         tmp_path: Path) -> None:
     """A language's folder moved out of content/ and back (watchfiles names only the folder,

@@ -188,6 +188,7 @@ class _Loop:
         self.sent = False
         self.started = 0.0
         self.said: list[str] = []       # the warnings of the build under way, as logged
+        self.written = ""               # the fingerprint of the site this process wrote last
 
     def _builder(self) -> Any:
         from ..pipeline import Builder
@@ -203,6 +204,11 @@ class _Loop:
                 made = super().pages(inputs, results, data, figures)
                 after = articles(loop.opts.content_dir)
                 loop.pending = {p: t for p, t in before.items() if after.get(p) == t}
+                return made
+
+            def write(self, site: Any) -> tuple[str, str]:
+                made: tuple[str, str] = super().write(site)
+                loop.written = made[0]
                 return made
 
         builder = Recording(self.opts, self.log, memory=True)
@@ -273,6 +279,12 @@ class _Loop:
         # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
         self.builder.replay = self.shared is not None
         error = self._build()
+        if not error and self.after_write is None and not self.sent and not self._ours():
+            # the site as these sources make it, written by another server of this checkout:
+            # the pages held here are older; made again (from the cache), they are served
+            self.log("the site was written by another build of this checkout: made here too")
+            self.builder.replay = False
+            error = self._build()
         self.patch = None
         if not error and self.pending is not None:   # the pages served now are made of these
             self.texts = self.pending
@@ -284,6 +296,18 @@ class _Loop:
         elif not self.sent:     # the site as these inputs made it before (its warnings
             # logged again: unchanged.replayed)
             self.state.publish(self.code_error, warnings=_warnings(self.said))
+
+    def _ours(self) -> bool:
+        """Whether the site in the output folder is the one this process wrote last (or it
+        wrote none yet), by the fingerprint its marker file ends with."""
+        from .output import MARKER
+        if not self.written:
+            return True
+        try:
+            marker = (self.opts.out / MARKER).read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return False
+        return marker.strip().endswith(self.written)
 
     def _ready(self, site: Any) -> None:
         """The Builder's `on_site`: the new site, checked, not yet written. Its pages are
