@@ -433,6 +433,29 @@ def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
     assert relevant(Change.modified, str(en / "index.md"))
 
 
+def test_jetbrains_and_emacs_scratch_files_start_no_build(tmp_path: Path) -> None:
+    """A JetBrains save (index.md___jb_tmp___ written, index.md renamed to index.md___jb_old___,
+    the first renamed over it, the old one deleted) and Emacs' auto-save file (#index.md#)
+    started builds of their own, and the save of one article came as three changed files, so
+    it was never patched ahead of the build (found saving as those editors do under a running
+    --serve)."""
+    from watchfiles import Change
+
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Relevant
+    en = tmp_path / "p" / "content" / "en"
+    en.mkdir(parents=True)
+    (en / "index.md").write_text("# T\n", "utf-8")
+    opts = BuildOptions.for_project(tmp_path / "p", out=tmp_path / "out")
+    relevant = _Relevant(opts, [opts.content_dir])
+    for name in ("index.md___jb_tmp___", "index.md___jb_old___", "#index.md#"):
+        (en / name).write_text("", "utf-8")
+        assert not relevant(Change.added, str(en / name)), name
+        (en / name).unlink()
+        assert not relevant(Change.deleted, str(en / name)), name
+    assert relevant(Change.modified, str(en / "index.md"))
+
+
 def _template_error(built_project: Path, tmp_path: Path, template: str) -> list[str]:
     """The lines a build of a copy of the project (at tmp_path/p) reports when its
     templates/article.html is `template` (the build must fail)."""

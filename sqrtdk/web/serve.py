@@ -459,11 +459,11 @@ def _shared(site: Any) -> dict[str, Any]:
 
 class _Relevant:
     """watchfiles' filter: which changes start a build. Editors' scratch files do not (sed's
-    sedXXXXXX, vim's 4913, backups, swap files); a folder does, whatever its name: one moved
-    away or back (a language's, renamed in a file manager) is a single event naming the
-    folder, which has no suffix (it was taken for a scratch file: the site went on showing a
-    language that was gone). A folder deleted or moved away is no longer one on disk, so the
-    folders are known from the start and as they come."""
+    sedXXXXXX, vim's 4913, backups, swap files, JetBrains' and Emacs'); a folder does,
+    whatever its name: one moved away or back (a language's, renamed in a file manager) is a
+    single event naming the folder, which has no suffix (it was taken for a scratch file: the
+    site went on showing a language that was gone). A folder deleted or moved away is no
+    longer one on disk, so the folders are known from the start and as they come."""
 
     def __init__(self, opts: BuildOptions, roots: list[Path]):
         self.opts = opts
@@ -478,5 +478,12 @@ class _Relevant:
         if p in self.folders or p.is_dir():
             self.folders.add(p)
             return True
-        return not (p.name.startswith(".") or p.name.endswith("~")
+        return not (p.name.startswith(".") or p.name.endswith(SCRATCH_ENDINGS)
+                    or p.name.startswith("#")
                     or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))
+
+
+# the ends of editors' scratch names: backups (index.md~), JetBrains' atomic save
+# (index.md___jb_tmp___ renamed over index.md, which went to index.md___jb_old___); Emacs'
+# auto-save file is #index.md#
+SCRATCH_ENDINGS = ("~", "___jb_tmp___", "___jb_old___")
