@@ -820,6 +820,48 @@ def test_an_error_of_the_file_watcher_does_not_stop_the_server(
         assert "Traceback" not in capfd.readouterr().err
 
 
+def test_a_save_of_a_linked_article_s_target_is_a_change_of_the_article(
+        tmp_path: Path) -> None:
+    """content/en/index.md a symbolic link to an article kept elsewhere: a save of the target
+    (in place, or an editor's new file renamed over it) was never seen, since the watcher
+    follows linked folders, not linked files, and the page went on showing the old text. The
+    target is watched too, and named by the link."""
+    import threading
+
+    from sqrtdk.web.serve import _changes
+    content, notes = tmp_path / "content", tmp_path / "notes"
+    (content / "en").mkdir(parents=True)
+    notes.mkdir()
+    target, link = notes / "index.md", content / "en" / "index.md"
+    target.write_text("# T\n", "utf-8")
+    link.symlink_to(target)
+
+    def renamed_over() -> None:
+        (notes / "new").write_text("# T\n\nRenamed over.\n", "utf-8")
+        (notes / "new").rename(target)
+    saves = [lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8"), renamed_over,
+             lambda: target.write_text("# T\n\nIn place again.\n", "utf-8")]
+    stop = threading.Event()
+    seen: list[set[str]] = []
+    deadline = time.monotonic() + 30
+    changes = _changes([content], lambda *_: True, stop, lambda line: None)
+    saved = 0
+    try:
+        for found in changes:
+            assert time.monotonic() < deadline, f"saves seen: {seen}"
+            if found:
+                seen.append({p for _, p in found})
+            elif len(seen) == len(saves):
+                break
+            elif saved == len(seen) < len(saves):   # the last save seen, the watcher on
+                saves[saved]()
+                saved += 1
+    finally:
+        stop.set()
+        changes.close()
+    assert seen == [{str(link)}] * 3, seen
+
+
 def _code_folders() -> list[str]:
     """The package's folders of modules (not the numpy snippets, which are scripts the
     reproduce boxes run), relative to the project."""

@@ -35,6 +35,7 @@ import hashlib
 import itertools
 import os
 import socket
+import stat
 import sys
 import threading
 import time
@@ -128,21 +129,42 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
     `try` and ended the server with a traceback: the limit of inotify watches reached is now
     one line naming the limit and how to raise it, and saves are found by polling; any other
     error of the watcher (its traceback in the terminal) starts it again, polling from the
-    second error in a row."""
+    second error in a row.
+
+    A file under `watched` that is a symbolic link to a file elsewhere (an article kept in
+    another folder) is watched at its target too, and a change there is named by the link
+    (a save of the target was never seen: the watcher follows linked folders, not linked
+    files); the watcher starts again when such a link or its target is made, moved or
+    replaced (an editor's save that renames a new file over the old one)."""
     if watch is None:
         import watchfiles
         watch = watchfiles.watch
     polling, failures, said = False, 0, ""
     while stop is None or not stop.is_set():
         try:
-            for changes in watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
+            links = _linked_files(watched)
+            targets = _targets(links)
+            for changes in watch(*[p for p in watched if p.exists()],
+                                 *sorted({t for t, _ in links.values()}), debounce=DEBOUNCE_MS,
                                  step=STEP_MS, stop_event=stop, raise_interrupt=True,
                                  rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
-                                 watch_filter=relevant, force_polling=polling or None,
+                                 watch_filter=functools.partial(_or_target, targets,
+                                                                relevant),
+                                 force_polling=polling or None,
                                  poll_delay_ms=POLL_MS):
                 failures = 0
-                yield changes
-            return
+                # a target replaced (a new file renamed over it) is not always told by the
+                # watch on the old file: its inode is compared on every round
+                replaced = {link for link, (target, inode) in links.items()
+                            if _inode(target) != inode}
+                yield {(c, str(link)) for link, (target, _) in links.items()
+                       for c, p in changes if p == str(target)} | \
+                    {(c, p) for c, p in changes if Path(p) not in targets} | \
+                    {(MODIFIED, str(link)) for link in replaced}
+                if replaced or (changes and _linked_files(watched) != links):
+                    break       # a link or its target made, moved or replaced: watch anew
+            else:
+                return
         except Exception as e:     # the watcher's own error: the server goes on
             failures += 1
             if _watch_limit(e):
@@ -158,6 +180,55 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
                 said = line
             if failures > 1:
                 time.sleep(1)      # failing again at once: not in a busy loop
+
+
+def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
+    """Each symbolic link to a file found under the folders `roots` (links to folders are
+    followed by the watcher, and walked here): link -> (its target, the target's inode)."""
+    found: dict[Path, tuple[Path, int]] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        seen: set[str] = set()
+        for folder, dirs, files in os.walk(root, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen:      # a link to a folder above it: walked once
+                dirs[:] = []
+                continue
+            seen.add(real)
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for name in files:
+                path = Path(folder, name)
+                if path.is_symlink():
+                    try:
+                        target = path.resolve(strict=True)
+                        st = target.stat()
+                    except (OSError, RuntimeError):   # to nothing, or a loop: the build says so
+                        continue
+                    if stat.S_ISREG(st.st_mode):
+                        found[path] = (target, st.st_ino)
+    return found
+
+
+MODIFIED = 2    # watchfiles.Change.modified
+
+
+def _inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return -1
+
+
+def _targets(links: dict[Path, tuple[Path, int]]) -> set[Path]:
+    return {target for target, _ in links.values()}
+
+
+def _or_target(targets: set[Path], relevant: Callable[[Any, str], bool], change: Any,
+               path: str) -> bool:
+    """The watcher's filter: a linked file's target, whatever its name, or what `relevant`
+    takes."""
+    return Path(path) in targets or relevant(change, path)
 
 
 def _watch_limit(e: BaseException) -> bool:
