@@ -690,6 +690,18 @@ def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
     assert "Mended by the serve test." in server.get("/en/index.html")
 
 
+def test_the_site_folder_deleted_by_hand_is_built_again(server: Server) -> None:
+    """site/ deleted by hand under a running server: its pages were still served (from
+    memory), without their style sheets, scripts and figures (404), until the next save."""
+    site = server.project / "site"
+    shutil.rmtree(site)
+    deadline = time.monotonic() + 120
+    while not (site / "en" / "index.html").is_file():
+        assert time.monotonic() < deadline, "not built again: " + server.log.read_text()
+        time.sleep(0.2)
+    assert (site / "assets").is_dir() and server.proc.poll() is None
+
+
 def test_a_tab_dropping_a_file_half_sent_prints_no_traceback(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A tab reloaded or closed while a file was on its way (a large figure, a font) made the

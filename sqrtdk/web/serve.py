@@ -94,9 +94,18 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
         serving = True
         log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
             "(Ctrl+C stops)")
-        for changes in itertools.chain([first], saves):
+        gone = False       # the site folder deleted by hand, and built again since
+        for found in itertools.chain([first], saves):
+            changes = found
             if not changes:      # the watcher's timeout: nothing changed
-                continue
+                # but the site folder deleted (it is not watched: the build writes there):
+                # its pages were served from memory, its styles, scripts and figures not
+                # found; built again, once (a build that fails waits for the next save)
+                if gone or opts.out.is_dir():
+                    gone = gone and not opts.out.is_dir()
+                    continue
+                gone = True
+                changes = {(MODIFIED, str(opts.out))}
             try:
                 loop.changed([Path(p) for _, p in changes], server, sock)
             except Exception:    # a bug of ours outside the build: said, and served on
