@@ -795,6 +795,43 @@ def test_a_missing_address_gets_the_site_s_404_page_with_status_404(tmp_path: Pa
         server.server_close()
 
 
+def test_a_head_request_answers_as_the_get_would_without_a_body(tmp_path: Path) -> None:
+    """HEAD fell through to http.server's: a page was sent from the folder, not the page in
+    memory (the site not yet written, or the folder deleted: 404 where GET answered 200), its
+    Content-Length without the client scripts GET adds, and the client scripts' addresses
+    answered 404. It now answers as GET would: the same status, type and length, no body."""
+    import http.client
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    state = BuildState()
+    state.publish("", "reload", {"en/index.html": b"<!doctype html><body><p>held</p></body>"})
+    (tmp_path / "a.css").write_text("p{}", encoding="utf-8")
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": state, "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for address in ("/en/", "/__reload/client.js", "/a.css", "/nowhere/"):
+            answers = []
+            for method in ("GET", "HEAD"):
+                conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1],
+                                                  timeout=10)
+                conn.request(method, address)
+                r = conn.getresponse()
+                answers.append((r.status, r.getheader("Content-Type"),
+                                r.getheader("Content-Length"), r.read()))
+                conn.close()
+            (status, ctype, length, body), head = answers
+            assert head == (status, ctype, length, b""), address
+            assert length == str(len(body)), address
+        assert answers[0][0] == 404
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.parametrize("error", [
     OSError("OS file watch limit reached."),
     RuntimeError("Error in underlying watcher: OS file watch limit reached."),
