@@ -1001,6 +1001,44 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
+def test_a_site_the_disk_could_not_take_is_not_served_nor_left_in_the_tabs(
+        built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save whose site the disk could not take (full, as the write began): the open tabs
+    had morphed to its pages (sent as soon as the site was checked, before it was written)
+    and every tab opened since got them from memory, under the error saying 'the previous
+    site is left as it was'. The tabs now morph back to the site on disk, which is served,
+    with the error over it."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(project), state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        before = state.pages["en/index.html"]
+        md = _article(project)
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+
+        def full(*_: Any) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(project / "site"))
+        monkeypatch.setattr(Builder, "write", full)
+        good = state.good
+        loop.build(reload=False)
+        assert "cannot write" in state.error, state.error
+        assert state.pages["en/index.html"] == before
+        kind, changed = state.since(good)
+        assert kind == "reload" or "en/index.html" in changed or state.good == good
+        monkeypatch.undo()
+        loop.build(reload=False)         # the disk freed, the next save
+        assert state.error == ""
+        assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+    finally:
+        loop.builder.close()
+
+
 @pytest.mark.parametrize("where", ["the changed file", "our own code"])
 def test_only_a_failure_through_the_unloaded_code_is_blamed_on_it(tmp_path: Path,
                                                                   where: str) -> None:

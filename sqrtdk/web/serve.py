@@ -269,6 +269,8 @@ class _Loop:
         self.started = 0.0
         self.said: list[str] = []       # the warnings of the build under way, as logged
         self.written = ""               # the fingerprint of the site this process wrote last
+        # the pages served and `shared` before the site last sent, for a write that fails
+        self.undo: tuple[dict[str, bytes], dict[str, Any] | None] = ({}, None)
 
     def _builder(self) -> Any:
         from ..pipeline import Builder
@@ -368,7 +370,13 @@ class _Loop:
         self.patch = None
         if not error and self.pending is not None:   # the pages served now are made of these
             self.texts = self.pending
-        if error:       # a code change that was not loaded comes first: it may be the cause
+        if error and self.sent:     # sent, then not written (a full disk): the tabs go
+            # back to the site on disk, which is served, and show why
+            pages, shared = self.undo
+            if self.shared is not None:     # (None after a bug: the next build makes all)
+                self.shared = shared
+            self.state.publish(_join(self.code_error, error), "morph", pages)
+        elif error:     # a code change that was not loaded comes first: it may be the cause
             self.state.publish(_join(self.code_error, error))
         elif self.after_write is not None:
             self.state.publish(self.code_error, "reload", self.after_write,
@@ -396,6 +404,8 @@ class _Loop:
         pages = {rel: data for rel, data in site.files.items() if rel.endswith(".html")}
         shared = _shared(site)
         same = not self.reload and shared == self.shared
+        with self.state.changed:
+            self.undo = (dict(self.state.pages), self.shared)
         self.shared = shared
         if same:
             patch, self.patch = self.patch, None
