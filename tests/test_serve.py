@@ -1001,6 +1001,48 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
+def test_a_mistake_in_a_save_written_again_during_its_build_is_not_shown(
+        built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editor's save in two writes (the file emptied, then written) with the build starting
+    in between, or a save a moment after another: the build of the half-written file failed
+    ('missing front matter'), and every open tab showed that error, and took back the edit
+    patched ahead of it, until the next build a second later. A build whose sources changed
+    while it ran leaves its mistakes to the build of that save (the terminal still has
+    them)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web import pages
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    said: list[str] = []
+    loop = _Loop(BuildOptions.for_project(project), state, said.append)
+    try:
+        loop.build(reload=True)
+        md = _article(project)
+        saved = _insert_before_first_section(md.read_text("utf-8"), INSERTED)
+        md.write_text("", "utf-8")          # the first write of the save
+        real = pages.build_page
+
+        def second_write(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return real(*args, **kwargs)
+            finally:
+                md.write_text(saved, "utf-8")
+        monkeypatch.setattr(pages, "build_page", second_write)
+        generation = state.generation
+        loop.build(reload=False)
+        assert any("missing front matter" in line for line in said), said   # the terminal's
+        assert state.error == "" and state.generation == generation
+        monkeypatch.undo()
+        loop.build(reload=False)         # the build of the second write
+        assert state.error == ""
+        assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+    finally:
+        loop.builder.close()
+
+
 def test_a_site_the_disk_could_not_take_is_not_served_nor_left_in_the_tabs(
         built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A save whose site the disk could not take (full, as the write began): the open tabs

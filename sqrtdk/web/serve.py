@@ -269,6 +269,7 @@ class _Loop:
         self.started = 0.0
         self.said: list[str] = []       # the warnings of the build under way, as logged
         self.written = ""               # the fingerprint of the site this process wrote last
+        self.mistaken = False           # the last build stopped on an author's mistakes
         # the pages served and `shared` before the site last sent, for a write that fails
         self.undo: tuple[dict[str, bytes], dict[str, Any] | None] = ({}, None)
 
@@ -360,7 +361,15 @@ class _Loop:
         # build makes one: the cache's 'unchanged' replay of a site left by another process
         # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
         self.builder.replay = self.shared is not None
+        sources = _sources(self.opts)
         error = self._build()
+        if error and self.mistaken and _sources(self.opts) != sources:
+            # saved again while it ran (an editor's save in two writes, the file emptied
+            # first; a save a moment after another): the watcher has that save, whose build
+            # tells what is wrong with it; these mistakes may be of a half-written file
+            self.patch = None
+            self.log("(the sources changed during that build: the next one tells)")
+            return
         if not error and self.after_write is None and not self.sent and not self._ours():
             # the site as these sources make it, written by another server of this checkout:
             # the pages held here are older; made again (from the cache), they are served
@@ -425,6 +434,7 @@ class _Loop:
         for a fault of the machine (errors.machine_fault: a full disk), or one for a bug (its
         traceback goes to stderr, and the next build starts from a fresh Builder)."""
         self.started = t0 = time.perf_counter()
+        self.mistaken = False
         try:
             try:
                 with captured() as self.said:
@@ -432,6 +442,7 @@ class _Loop:
             finally:
                 summarise()
         except BuildError as e:     # every mistake found, one line each, as build.py says them
+            self.mistaken = True
             lines = report(e)
             for line in lines:
                 self.log(f"error: {line}")
@@ -458,6 +469,28 @@ class _Loop:
             return line
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
+
+
+def _sources(opts: BuildOptions) -> dict[str, tuple[int, int]]:
+    """Each file under content/, templates/ and static/ (links followed): its size and
+    modification time, to tell a build whose sources changed while it ran."""
+    found: dict[str, tuple[int, int]] = {}
+    seen: set[str] = set()
+    for root in (opts.content_dir, opts.templates_dir, opts.static_dir):
+        for folder, dirs, files in os.walk(root, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen:      # a link to a folder above it: walked once
+                dirs[:] = []
+                continue
+            seen.add(real)
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:       # gone meanwhile, or a link to nothing
+                    continue
+                found[path] = (st.st_size, st.st_mtime_ns)
+    return found
 
 
 def _since_saved(paths: list[Path]) -> float:
