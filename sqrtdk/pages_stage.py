@@ -61,7 +61,8 @@ def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
           results: Mapping[str, Any], data: bytes, figures: DrawnFigures, web_code: str
           ) -> tuple[Page, bool]:
     """One language's page, from the cache (its warnings replayed) or converted; and whether
-    it was converted."""
+    it was converted. A conversion is cached only when its inputs are on disk as when its key
+    was made (the article read for the key and, again, by the conversion)."""
     path = opts.content_dir / lang / "index.md"
     if not path.is_file():
         raise BuildError(path, 0, "missing article; every language needs "
@@ -78,5 +79,9 @@ def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
         page = build_page(path, inputs.strings[lang], results, figures.resolver(lang),
                           figures.names, lambda module: f"../source/{module}.html",
                           opts.cache_dir, opts.node_modules)
-    cache.put_object("pages", key, (page, list(messages)))
+    # the article (or its strings) saved while it converted: the page is of the new text,
+    # which the next build keys again; kept under the old text's key it would be that
+    # text's page whenever the author went back to it
+    if page_key(opts, lang, results, data, figures, web_code) == key:
+        cache.put_object("pages", key, (page, list(messages)))
     return page, True

@@ -119,7 +119,10 @@ class Builder:
             return
         with captured() as messages:
             fingerprint = self._full(counter)
-        if inputs is not None:
+        # a source saved while the stages ran (an editor's save, a git checkout under
+        # --serve): the site is not the one these inputs make, so it is not remembered for
+        # them (it was, and going back to that text replayed the other's site as unchanged)
+        if inputs is not None and build_inputs(self.opts, serve=self.memory) == inputs:
             remember(self.opts, self.cache, inputs, fingerprint, list(messages))
         # --serve keeps its entries in memory, and another seed's build is a side trip (it
         # would prune the default seed's figures): the next default-seed build prunes

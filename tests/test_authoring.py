@@ -190,6 +190,61 @@ def test_a_text_edit_publishes_only_the_edited_page_again(
     assert "Indeed." in (project / "site" / "en" / "index.html").read_text(encoding="utf-8")
 
 
+SAVED_MID_BUILD = "A sentence saved while the build ran."
+
+
+@pytest.mark.parametrize("when", ["after the inputs stage", "while the page converts"])
+def test_a_save_during_a_build_is_never_replayed_for_the_text_it_replaced(
+        project: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    """The author saves while a build runs (an editor's save, a git checkout under --serve):
+    the build reads the article at one moment for its keys and at another to convert it.
+    What it made of the new text must not be kept under the key of the old one (it was: the
+    whole-build record keyed by the sources as they were when the build began, a page's
+    conversion by the article as it was when its key was made), or going back to the old
+    text replays the new one's site as unchanged, silently, in this process and the next."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web import pages
+    opts = BuildOptions.for_project(project)
+    md = project / "content" / "en" / "index.md"
+    # an edit no build converted yet, so that this build converts the page
+    text = md.read_text(encoding="utf-8") + "\nA sentence of the text before the save.\n"
+    md.write_text(text, encoding="utf-8")
+    saved = _insert_before_first_section(text, SAVED_MID_BUILD)
+
+    def save() -> None:
+        md.write_text(saved, encoding="utf-8")
+
+    if when == "after the inputs stage":
+        class Saving(Builder):
+            def read_inputs(self) -> Any:
+                got = super().read_inputs()
+                save()
+                return got
+        builder: Builder = Saving(opts, log=lambda _: None)
+    else:
+        real = pages.build_page
+        monkeypatch.setattr(pages, "build_page",
+                            lambda *a, **k: (save(), real(*a, **k))[1])
+        builder = Builder(opts, log=lambda _: None)
+    builder.build()
+    monkeypatch.undo()
+    page = project / "site" / "en" / "index.html"
+    assert SAVED_MID_BUILD in page.read_text(encoding="utf-8")    # the text it converted
+    md.write_text(text, encoding="utf-8")       # the author's undo
+    Builder(opts, log=lambda _: None).build()
+    assert SAVED_MID_BUILD not in page.read_text(encoding="utf-8")
+    md.write_text(saved, encoding="utf-8")      # and redo
+    Builder(opts, log=lambda _: None).build()
+    assert SAVED_MID_BUILD in page.read_text(encoding="utf-8")
+
+
+def _insert_before_first_section(text: str, paragraph: str) -> str:
+    lines = text.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("## "))
+    return "\n".join(lines[:first] + [paragraph, ""] + lines[first:])
+
+
 def test_a_rebuild_writes_only_what_changed_and_never_edits_the_old_site(project: Path) -> None:
     """Unchanged files of the new site are hard links to the previous build's (same inode);
     the edited page is a new file, and the old one, held open, still reads as before."""

@@ -365,6 +365,40 @@ def test_an_edit_after_a_start_on_an_unchanged_site_morphs(built_project: Path,
         loop.builder.close()
 
 
+def test_a_site_another_build_wrote_is_served_not_the_pages_this_server_holds(
+        built_project: Path, tmp_path: Path) -> None:
+    """Two servers on one project: the other one builds
+    a save and writes the site, and this server's build of the same save finds the site as
+    these sources make it (the cache's 'unchanged' replay). It went on serving the pages it
+    held in memory, from before the save, to every tab opened or reloaded; it now makes the
+    site itself again (write: unchanged) and serves and sends the new pages."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    opts = BuildOptions.for_project(project)
+    state = BuildState()
+    loop = _Loop(opts, state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        md = _article(project)
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+        other = Builder(opts, log=lambda line: None, memory=True)   # the other server
+        try:
+            other.build()
+        finally:
+            other.close()
+        good = state.good
+        loop.build(reload=False)
+        assert state.error == ""
+        assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+        assert state.since(good) == ("morph", {"en/index.html"})
+    finally:
+        loop.builder.close()
+
+
 def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
         tmp_path: Path) -> None:
     """A language's folder moved out of content/ and back (watchfiles names only the folder,
@@ -392,6 +426,29 @@ def test_a_folder_moved_away_or_back_starts_a_build_and_scratch_files_do_not(
     hidden.rename(zh)
     en = opts.content_dir / "en"
     for name in ("4913", "sedAb12Cd", "index.md~", ".index.md.swp", "index.md.tmp"):
+        (en / name).write_text("", "utf-8")
+        assert not relevant(Change.added, str(en / name)), name
+        (en / name).unlink()
+        assert not relevant(Change.deleted, str(en / name)), name
+    assert relevant(Change.modified, str(en / "index.md"))
+
+
+def test_jetbrains_and_emacs_scratch_files_start_no_build(tmp_path: Path) -> None:
+    """A JetBrains save (index.md___jb_tmp___ written, index.md renamed to index.md___jb_old___,
+    the first renamed over it, the old one deleted) and Emacs' auto-save file (#index.md#)
+    started builds of their own, and the save of one article came as three changed files, so
+    it was never patched ahead of the build (found saving as those editors do under a running
+    --serve)."""
+    from watchfiles import Change
+
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Relevant
+    en = tmp_path / "p" / "content" / "en"
+    en.mkdir(parents=True)
+    (en / "index.md").write_text("# T\n", "utf-8")
+    opts = BuildOptions.for_project(tmp_path / "p", out=tmp_path / "out")
+    relevant = _Relevant(opts, [opts.content_dir])
+    for name in ("index.md___jb_tmp___", "index.md___jb_old___", "#index.md#"):
         (en / name).write_text("", "utf-8")
         assert not relevant(Change.added, str(en / name)), name
         (en / name).unlink()
@@ -633,6 +690,18 @@ def test_a_bug_in_a_rebuild_is_shown_with_its_traceback_and_the_server_goes_on(
     assert "Mended by the serve test." in server.get("/en/index.html")
 
 
+def test_the_site_folder_deleted_by_hand_is_built_again(server: Server) -> None:
+    """site/ deleted by hand under a running server: its pages were still served (from
+    memory), without their style sheets, scripts and figures (404), until the next save."""
+    site = server.project / "site"
+    shutil.rmtree(site)
+    deadline = time.monotonic() + 120
+    while not (site / "en" / "index.html").is_file():
+        assert time.monotonic() < deadline, "not built again: " + server.log.read_text()
+        time.sleep(0.2)
+    assert (site / "assets").is_dir() and server.proc.poll() is None
+
+
 def test_a_tab_dropping_a_file_half_sent_prints_no_traceback(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A tab reloaded or closed while a file was on its way (a large figure, a font) made the
@@ -726,6 +795,43 @@ def test_a_missing_address_gets_the_site_s_404_page_with_status_404(tmp_path: Pa
         server.server_close()
 
 
+def test_a_head_request_answers_as_the_get_would_without_a_body(tmp_path: Path) -> None:
+    """HEAD fell through to http.server's: a page was sent from the folder, not the page in
+    memory (the site not yet written, or the folder deleted: 404 where GET answered 200), its
+    Content-Length without the client scripts GET adds, and the client scripts' addresses
+    answered 404. It now answers as GET would: the same status, type and length, no body."""
+    import http.client
+    import threading
+
+    from sqrtdk.web.serve_code import listen, server_on
+    from sqrtdk.web.serve_http import BuildState, Handler
+    state = BuildState()
+    state.publish("", "reload", {"en/index.html": b"<!doctype html><body><p>held</p></body>"})
+    (tmp_path / "a.css").write_text("p{}", encoding="utf-8")
+    handler = functools.partial(type("Bound", (Handler,), {
+        "state": state, "morph_js": None}), directory=str(tmp_path))
+    server = server_on(listen(0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for address in ("/en/", "/__reload/client.js", "/a.css", "/nowhere/"):
+            answers = []
+            for method in ("GET", "HEAD"):
+                conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1],
+                                                  timeout=10)
+                conn.request(method, address)
+                r = conn.getresponse()
+                answers.append((r.status, r.getheader("Content-Type"),
+                                r.getheader("Content-Length"), r.read()))
+                conn.close()
+            (status, ctype, length, body), head = answers
+            assert head == (status, ctype, length, b""), address
+            assert length == str(len(body)), address
+        assert answers[0][0] == 404
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.parametrize("error", [
     OSError("OS file watch limit reached."),
     RuntimeError("Error in underlying watcher: OS file watch limit reached."),
@@ -761,6 +867,48 @@ def test_an_error_of_the_file_watcher_does_not_stop_the_server(
     else:
         assert "fs.inotify.max_user_watches" in said[0] and calls[1]["force_polling"], said
         assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_save_of_a_linked_article_s_target_is_a_change_of_the_article(
+        tmp_path: Path) -> None:
+    """content/en/index.md a symbolic link to an article kept elsewhere: a save of the target
+    (in place, or an editor's new file renamed over it) was never seen, since the watcher
+    follows linked folders, not linked files, and the page went on showing the old text. The
+    target is watched too, and named by the link."""
+    import threading
+
+    from sqrtdk.web.serve import _changes
+    content, notes = tmp_path / "content", tmp_path / "notes"
+    (content / "en").mkdir(parents=True)
+    notes.mkdir()
+    target, link = notes / "index.md", content / "en" / "index.md"
+    target.write_text("# T\n", "utf-8")
+    link.symlink_to(target)
+
+    def renamed_over() -> None:
+        (notes / "new").write_text("# T\n\nRenamed over.\n", "utf-8")
+        (notes / "new").rename(target)
+    saves = [lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8"), renamed_over,
+             lambda: target.write_text("# T\n\nIn place again.\n", "utf-8")]
+    stop = threading.Event()
+    seen: list[set[str]] = []
+    deadline = time.monotonic() + 30
+    changes = _changes([content], lambda *_: True, stop, lambda line: None)
+    saved = 0
+    try:
+        for found in changes:
+            assert time.monotonic() < deadline, f"saves seen: {seen}"
+            if found:
+                seen.append({p for _, p in found})
+            elif len(seen) == len(saves):
+                break
+            elif saved == len(seen) < len(saves):   # the last save seen, the watcher on
+                saves[saved]()
+                saved += 1
+    finally:
+        stop.set()
+        changes.close()
+    assert seen == [{str(link)}] * 3, seen
 
 
 def _code_folders() -> list[str]:
@@ -851,6 +999,86 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
         loop.builder.close()
     assert "bug" not in state.error and "cannot write" in state.error, state.error
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
+
+
+def test_a_mistake_in_a_save_written_again_during_its_build_is_not_shown(
+        built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editor's save in two writes (the file emptied, then written) with the build starting
+    in between, or a save a moment after another: the build of the half-written file failed
+    ('missing front matter'), and every open tab showed that error, and took back the edit
+    patched ahead of it, until the next build a second later. A build whose sources changed
+    while it ran leaves its mistakes to the build of that save (the terminal still has
+    them)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web import pages
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    said: list[str] = []
+    loop = _Loop(BuildOptions.for_project(project), state, said.append)
+    try:
+        loop.build(reload=True)
+        md = _article(project)
+        saved = _insert_before_first_section(md.read_text("utf-8"), INSERTED)
+        md.write_text("", "utf-8")          # the first write of the save
+        real = pages.build_page
+
+        def second_write(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return real(*args, **kwargs)
+            finally:
+                md.write_text(saved, "utf-8")
+        monkeypatch.setattr(pages, "build_page", second_write)
+        generation = state.generation
+        loop.build(reload=False)
+        assert any("missing front matter" in line for line in said), said   # the terminal's
+        assert state.error == "" and state.generation == generation
+        monkeypatch.undo()
+        loop.build(reload=False)         # the build of the second write
+        assert state.error == ""
+        assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+    finally:
+        loop.builder.close()
+
+
+def test_a_site_the_disk_could_not_take_is_not_served_nor_left_in_the_tabs(
+        built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save whose site the disk could not take (full, as the write began): the open tabs
+    had morphed to its pages (sent as soon as the site was checked, before it was written)
+    and every tab opened since got them from memory, under the error saying 'the previous
+    site is left as it was'. The tabs now morph back to the site on disk, which is served,
+    with the error over it."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    loop = _Loop(BuildOptions.for_project(project), state, lambda line: None)
+    try:
+        loop.build(reload=True)
+        before = state.pages["en/index.html"]
+        md = _article(project)
+        md.write_text(_insert_before_first_section(md.read_text("utf-8"), INSERTED), "utf-8")
+
+        def full(*_: Any) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(project / "site"))
+        monkeypatch.setattr(Builder, "write", full)
+        good = state.good
+        loop.build(reload=False)
+        assert "cannot write" in state.error, state.error
+        assert state.pages["en/index.html"] == before
+        kind, changed = state.since(good)
+        assert kind == "reload" or "en/index.html" in changed or state.good == good
+        monkeypatch.undo()
+        loop.build(reload=False)         # the disk freed, the next save
+        assert state.error == ""
+        assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+    finally:
+        loop.builder.close()
 
 
 @pytest.mark.parametrize("where", ["the changed file", "our own code"])

@@ -35,6 +35,7 @@ import hashlib
 import itertools
 import os
 import socket
+import stat
 import sys
 import threading
 import time
@@ -93,9 +94,18 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
         serving = True
         log(f"serving {display_path(opts.out)} at http://127.0.0.1:{sock.getsockname()[1]}/ "
             "(Ctrl+C stops)")
-        for changes in itertools.chain([first], saves):
+        gone = False       # the site folder deleted by hand, and built again since
+        for found in itertools.chain([first], saves):
+            changes = found
             if not changes:      # the watcher's timeout: nothing changed
-                continue
+                # but the site folder deleted (it is not watched: the build writes there):
+                # its pages were served from memory, its styles, scripts and figures not
+                # found; built again, once (a build that fails waits for the next save)
+                if gone or opts.out.is_dir():
+                    gone = gone and not opts.out.is_dir()
+                    continue
+                gone = True
+                changes = {(MODIFIED, str(opts.out))}
             try:
                 loop.changed([Path(p) for _, p in changes], server, sock)
             except Exception:    # a bug of ours outside the build: said, and served on
@@ -128,21 +138,42 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
     `try` and ended the server with a traceback: the limit of inotify watches reached is now
     one line naming the limit and how to raise it, and saves are found by polling; any other
     error of the watcher (its traceback in the terminal) starts it again, polling from the
-    second error in a row."""
+    second error in a row.
+
+    A file under `watched` that is a symbolic link to a file elsewhere (an article kept in
+    another folder) is watched at its target too, and a change there is named by the link
+    (a save of the target was never seen: the watcher follows linked folders, not linked
+    files); the watcher starts again when such a link or its target is made, moved or
+    replaced (an editor's save that renames a new file over the old one)."""
     if watch is None:
         import watchfiles
         watch = watchfiles.watch
     polling, failures, said = False, 0, ""
     while stop is None or not stop.is_set():
         try:
-            for changes in watch(*[p for p in watched if p.exists()], debounce=DEBOUNCE_MS,
+            links = _linked_files(watched)
+            targets = _targets(links)
+            for changes in watch(*[p for p in watched if p.exists()],
+                                 *sorted({t for t, _ in links.values()}), debounce=DEBOUNCE_MS,
                                  step=STEP_MS, stop_event=stop, raise_interrupt=True,
                                  rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
-                                 watch_filter=relevant, force_polling=polling or None,
+                                 watch_filter=functools.partial(_or_target, targets,
+                                                                relevant),
+                                 force_polling=polling or None,
                                  poll_delay_ms=POLL_MS):
                 failures = 0
-                yield changes
-            return
+                # a target replaced (a new file renamed over it) is not always told by the
+                # watch on the old file: its inode is compared on every round
+                replaced = {link for link, (target, inode) in links.items()
+                            if _inode(target) != inode}
+                yield {(c, str(link)) for link, (target, _) in links.items()
+                       for c, p in changes if p == str(target)} | \
+                    {(c, p) for c, p in changes if Path(p) not in targets} | \
+                    {(MODIFIED, str(link)) for link in replaced}
+                if replaced or (changes and _linked_files(watched) != links):
+                    break       # a link or its target made, moved or replaced: watch anew
+            else:
+                return
         except Exception as e:     # the watcher's own error: the server goes on
             failures += 1
             if _watch_limit(e):
@@ -158,6 +189,55 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
                 said = line
             if failures > 1:
                 time.sleep(1)      # failing again at once: not in a busy loop
+
+
+def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
+    """Each symbolic link to a file found under the folders `roots` (links to folders are
+    followed by the watcher, and walked here): link -> (its target, the target's inode)."""
+    found: dict[Path, tuple[Path, int]] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        seen: set[str] = set()
+        for folder, dirs, files in os.walk(root, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen:      # a link to a folder above it: walked once
+                dirs[:] = []
+                continue
+            seen.add(real)
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for name in files:
+                path = Path(folder, name)
+                if path.is_symlink():
+                    try:
+                        target = path.resolve(strict=True)
+                        st = target.stat()
+                    except (OSError, RuntimeError):   # to nothing, or a loop: the build says so
+                        continue
+                    if stat.S_ISREG(st.st_mode):
+                        found[path] = (target, st.st_ino)
+    return found
+
+
+MODIFIED = 2    # watchfiles.Change.modified
+
+
+def _inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return -1
+
+
+def _targets(links: dict[Path, tuple[Path, int]]) -> set[Path]:
+    return {target for target, _ in links.values()}
+
+
+def _or_target(targets: set[Path], relevant: Callable[[Any, str], bool], change: Any,
+               path: str) -> bool:
+    """The watcher's filter: a linked file's target, whatever its name, or what `relevant`
+    takes."""
+    return Path(path) in targets or relevant(change, path)
 
 
 def _watch_limit(e: BaseException) -> bool:
@@ -188,6 +268,10 @@ class _Loop:
         self.sent = False
         self.started = 0.0
         self.said: list[str] = []       # the warnings of the build under way, as logged
+        self.written = ""               # the fingerprint of the site this process wrote last
+        self.mistaken = False           # the last build stopped on an author's mistakes
+        # the pages served and `shared` before the site last sent, for a write that fails
+        self.undo: tuple[dict[str, bytes], dict[str, Any] | None] = ({}, None)
 
     def _builder(self) -> Any:
         from ..pipeline import Builder
@@ -203,6 +287,11 @@ class _Loop:
                 made = super().pages(inputs, results, data, figures)
                 after = articles(loop.opts.content_dir)
                 loop.pending = {p: t for p, t in before.items() if after.get(p) == t}
+                return made
+
+            def write(self, site: Any) -> tuple[str, str]:
+                made: tuple[str, str] = super().write(site)
+                loop.written = made[0]
                 return made
 
         builder = Recording(self.opts, self.log, memory=True)
@@ -272,11 +361,31 @@ class _Loop:
         # build makes one: the cache's 'unchanged' replay of a site left by another process
         # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
         self.builder.replay = self.shared is not None
+        sources = _sources(self.opts)
         error = self._build()
+        if error and self.mistaken and _sources(self.opts) != sources:
+            # saved again while it ran (an editor's save in two writes, the file emptied
+            # first; a save a moment after another): the watcher has that save, whose build
+            # tells what is wrong with it; these mistakes may be of a half-written file
+            self.patch = None
+            self.log("(the sources changed during that build: the next one tells)")
+            return
+        if not error and self.after_write is None and not self.sent and not self._ours():
+            # the site as these sources make it, written by another server of this checkout:
+            # the pages held here are older; made again (from the cache), they are served
+            self.log("the site was written by another build of this checkout: made here too")
+            self.builder.replay = False
+            error = self._build()
         self.patch = None
         if not error and self.pending is not None:   # the pages served now are made of these
             self.texts = self.pending
-        if error:       # a code change that was not loaded comes first: it may be the cause
+        if error and self.sent:     # sent, then not written (a full disk): the tabs go
+            # back to the site on disk, which is served, and show why
+            pages, shared = self.undo
+            if self.shared is not None:     # (None after a bug: the next build makes all)
+                self.shared = shared
+            self.state.publish(_join(self.code_error, error), "morph", pages)
+        elif error:     # a code change that was not loaded comes first: it may be the cause
             self.state.publish(_join(self.code_error, error))
         elif self.after_write is not None:
             self.state.publish(self.code_error, "reload", self.after_write,
@@ -285,6 +394,18 @@ class _Loop:
             # logged again: unchanged.replayed)
             self.state.publish(self.code_error, warnings=_warnings(self.said))
 
+    def _ours(self) -> bool:
+        """Whether the site in the output folder is the one this process wrote last (or it
+        wrote none yet), by the fingerprint its marker file ends with."""
+        from .output import MARKER
+        if not self.written:
+            return True
+        try:
+            marker = (self.opts.out / MARKER).read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return False
+        return marker.strip().endswith(self.written)
+
     def _ready(self, site: Any) -> None:
         """The Builder's `on_site`: the new site, checked, not yet written. Its pages are
         sent now when every other file is as before (only pages changed: the tabs morph),
@@ -292,6 +413,8 @@ class _Loop:
         pages = {rel: data for rel, data in site.files.items() if rel.endswith(".html")}
         shared = _shared(site)
         same = not self.reload and shared == self.shared
+        with self.state.changed:
+            self.undo = (dict(self.state.pages), self.shared)
         self.shared = shared
         if same:
             patch, self.patch = self.patch, None
@@ -311,6 +434,7 @@ class _Loop:
         for a fault of the machine (errors.machine_fault: a full disk), or one for a bug (its
         traceback goes to stderr, and the next build starts from a fresh Builder)."""
         self.started = t0 = time.perf_counter()
+        self.mistaken = False
         try:
             try:
                 with captured() as self.said:
@@ -318,6 +442,7 @@ class _Loop:
             finally:
                 summarise()
         except BuildError as e:     # every mistake found, one line each, as build.py says them
+            self.mistaken = True
             lines = report(e)
             for line in lines:
                 self.log(f"error: {line}")
@@ -344,6 +469,28 @@ class _Loop:
             return line
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
+
+
+def _sources(opts: BuildOptions) -> dict[str, tuple[int, int]]:
+    """Each file under content/, templates/ and static/ (links followed): its size and
+    modification time, to tell a build whose sources changed while it ran."""
+    found: dict[str, tuple[int, int]] = {}
+    seen: set[str] = set()
+    for root in (opts.content_dir, opts.templates_dir, opts.static_dir):
+        for folder, dirs, files in os.walk(root, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen:      # a link to a folder above it: walked once
+                dirs[:] = []
+                continue
+            seen.add(real)
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:       # gone meanwhile, or a link to nothing
+                    continue
+                found[path] = (st.st_size, st.st_mtime_ns)
+    return found
 
 
 def _since_saved(paths: list[Path]) -> float:
@@ -435,11 +582,11 @@ def _shared(site: Any) -> dict[str, Any]:
 
 class _Relevant:
     """watchfiles' filter: which changes start a build. Editors' scratch files do not (sed's
-    sedXXXXXX, vim's 4913, backups, swap files); a folder does, whatever its name: one moved
-    away or back (a language's, renamed in a file manager) is a single event naming the
-    folder, which has no suffix (it was taken for a scratch file: the site went on showing a
-    language that was gone). A folder deleted or moved away is no longer one on disk, so the
-    folders are known from the start and as they come."""
+    sedXXXXXX, vim's 4913, backups, swap files, JetBrains' and Emacs'); a folder does,
+    whatever its name: one moved away or back (a language's, renamed in a file manager) is a
+    single event naming the folder, which has no suffix (it was taken for a scratch file: the
+    site went on showing a language that was gone). A folder deleted or moved away is no
+    longer one on disk, so the folders are known from the start and as they come."""
 
     def __init__(self, opts: BuildOptions, roots: list[Path]):
         self.opts = opts
@@ -454,5 +601,12 @@ class _Relevant:
         if p in self.folders or p.is_dir():
             self.folders.add(p)
             return True
-        return not (p.name.startswith(".") or p.name.endswith("~")
+        return not (p.name.startswith(".") or p.name.endswith(SCRATCH_ENDINGS)
+                    or p.name.startswith("#")
                     or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))
+
+
+# the ends of editors' scratch names: backups (index.md~), JetBrains' atomic save
+# (index.md___jb_tmp___ renamed over index.md, which went to index.md___jb_old___); Emacs'
+# auto-save file is #index.md#
+SCRATCH_ENDINGS = ("~", "___jb_tmp___", "___jb_old___")

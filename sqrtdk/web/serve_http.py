@@ -135,8 +135,18 @@ class Handler(SimpleHTTPRequestHandler):
     morph_js: bytes | None
     protocol_version = "HTTP/1.1"
 
+    def do_HEAD(self) -> None:
+        """As GET, without the body: the same status, type and length (http.server's HEAD
+        sent the page on disk, not the one in memory, and without the client scripts)."""
+        self.do_GET()
+
     def do_GET(self) -> None:
         path = self.path.split("?")[0].split("#")[0]
+        if path == EVENTS_PATH and self.command == "HEAD":   # a stream has no length
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            return None
         if path == CLIENT_PATH:
             return self._send(CLIENT_JS.read_bytes(), "text/javascript; charset=utf-8")
         if path == MORPH_PATH and self.morph_js is not None:
@@ -159,7 +169,7 @@ class Handler(SimpleHTTPRequestHandler):
             page = ("<!doctype html><meta charset=utf-8><title>build failed</title><body>"
                     f"{self._tags()}</body>").encode()
             return self._send(page, "text/html; charset=utf-8")
-        return super().do_GET()
+        return super().do_HEAD() if self.command == "HEAD" else super().do_GET()
 
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
@@ -193,7 +203,8 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
