@@ -2036,6 +2036,57 @@ def test_a_job_with_a_generator_without_seed_or_writing_a_file_is_an_error_at_th
     assert isinstance(np.random.default_rng().standard_normal(), float)
 
 
+def _job_with_scratch_files(p: Any, seed: int) -> Any:
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        np.save(os.path.join(scratch, "walk.npy"), np.asarray([1.0, 2.0]))
+        back = np.load(os.path.join(scratch, "walk.npy"))
+    with tempfile.NamedTemporaryFile("w+", encoding="utf-8") as f:
+        f.write("3")
+        f.seek(0)
+        third = float(f.read())
+    with open(os.devnull, "w", encoding="utf-8") as quiet:
+        quiet.write("noise")
+    subprocess.run([sys.executable, "-c", "print(1)"], stdout=subprocess.DEVNULL, check=True)
+    return [*back.tolist(), third]
+
+
+def _job_temp_file_beside_the_project(p: Any, seed: int) -> Any:
+    import os
+    import tempfile
+    handle, name = tempfile.mkstemp(dir=".")
+    os.close(handle)
+    return 1
+
+
+def test_a_job_writing_only_scratch_files_or_to_devnull_is_not_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job that writes a file under the temporary folder (tempfile's, whose own unseeded
+    `random.Random()` only names its files) or output to os.devnull (`subprocess.DEVNULL`)
+    changes no number and leaves nothing beside the project: it was refused as 'draws from a
+    random generator made without a seed' or 'writes the file /dev/null'. It runs; a
+    temporary file made beside the project is still refused at its line."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    monkeypatch.chdir(tmp_path)
+    params = EXPERIMENTS["walk"].params
+    assert without_warnings(_call, Job("walk", _job_with_scratch_files, (params, 1))) == \
+        [1.0, 2.0, 3.0]
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, Job("walk", _job_temp_file_beside_the_project, (params, 1)))
+    assert (Path(e.value.path).name, e.value.line) == (
+        Path(__file__).name, inspect.getsourcelines(_job_temp_file_beside_the_project)[1] + 3)
+    assert "writes the file" in e.value.message, e.value.message
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(("kwargs", "error", "said"), [
     ({"bound": "0.5"}, TypeError, "its bound is '0.5', not a number"),
     ({"value": lambda s, i: 1.0}, TypeError, "cannot be called as value(section)"),
