@@ -2202,6 +2202,19 @@ def test_the_gradient_band_is_cut_at_the_levels_its_parameters_give():
         assert narrow["median"][r] == wide["median"][r]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_paragraph_quoting_the_band_s_edges_quotes_their_levels(lang: str) -> None:
+    """A band edge (`gradient.p10`, `gradient.p90`) is the length a share of the rows falls
+    below, and that share is a parameter (`band_lo`, `band_hi`): a paragraph quoting an edge
+    quotes its level too, or moving the levels in rulers.py left it saying 'a tenth of the
+    rows', exit 0 (the level typed beside the number)."""
+    text = (PROJECT_ROOT / "content" / lang / "index.md").read_text("utf-8")
+    for paragraph in re.split(r"\n[ \t]*\n", text):
+        for edge, level in (("p10", "band_lo"), ("p90", "band_hi")):
+            if f"gradient.{edge}" in paragraph:
+                assert f"gradient.{level}" in paragraph, (edge, paragraph[:200])
+
+
 @pytest.mark.parametrize(("grid", "holds"), [((4, 8, 16, 32), True), ((4, 16, 64), False),
                                              ((4, 8, 12, 16), False)])
 def test_the_grid_claim_holds_only_for_a_grid_that_doubles(grid, holds):
