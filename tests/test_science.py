@@ -2225,6 +2225,28 @@ def test_the_grid_claim_holds_only_for_a_grid_that_doubles(grid, holds):
     assert (value <= claim.bound) is holds
 
 
+@pytest.mark.parametrize(("printed", "result", "said"), [
+    (r"SD at d = (\d+", "spread.d_small", "is not a regular expression"),
+    (r"SD at d = (\d+):", "spread", "is dict, not a number"),
+    (r"SD at d = (\d+):", "spread.d_k", "is list, not a number"),
+])
+def test_an_agreement_with_a_broken_pattern_or_no_number_is_told_at_its_line(
+        results: dict[str, Any], monkeypatch: pytest.MonkeyPatch, printed: str, result: str,
+        said: str) -> None:
+    """An agreement whose pattern is no regular expression, or whose result names a section
+    or a list rather than one number, ended the build in a traceback (re.error, TypeError
+    from float()). Each is an error at reproduce_boxes.py (the agreement's line)."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science import reproduce_boxes
+    from sqrtdk.science_stage import check_snippets
+    monkeypatch.setattr(reproduce_boxes, "AGREES",
+                        [reproduce_boxes.Agrees("sheet1", printed, result, 0)])
+    with pytest.raises(BuildError) as e:
+        check_snippets(results)
+    assert e.value.path.name == "reproduce_boxes.py", e.value
+    assert said in e.value.message, e.value.message
+
+
 def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(
         results: dict[str, Any]) -> None:
     """A reproduce snippet whose printout disagreed with the results it reproduces (a
