@@ -454,8 +454,16 @@ def check_snippets(results: Mapping[str, Any]) -> None:
             raise BuildError(path, line, f"results.json has no '{agrees.result}' for {said} "
                              "to agree with; name a result (a dotted path, list items by "
                              "index)") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BuildError(path, line, f"results.json's '{agrees.result}' for {said} is "
+                             f"{type(value).__name__}, not a number; name one number (a "
+                             "dotted path to it, list items by index)")
         stdout = ran[agrees.snippet]["stdout"]
-        found = re.search(agrees.printed, stdout, re.M)
+        try:
+            found = re.search(agrees.printed, stdout, re.M)
+        except re.error as e:
+            raise BuildError(path, line, f"the pattern {agrees.printed!r} of {said} is not a "
+                             f"regular expression ({e}); fix it") from None
         try:
             printed = float(found.group(1)) if found else math.nan
         except (IndexError, ValueError):

@@ -15,6 +15,9 @@ seeding without a seed and its `_urandom`, `os.urandom`, and opening a file for 
 innermost frame of the call in an author's file), also recorded in case the author's code
 catches it. Numpy's and Python's shared generators (`np.random.rand`, `random.random`) are
 told by science_stage's state comparison instead (their numbers do not come from outside).
+Not refused, as they leave nothing beside the project and change no number: writing to
+`os.devnull` (`subprocess.DEVNULL`, output silenced) and to files under the temporary folder
+(`tempfile`, whose own unseeded `random.Random()` only names its files).
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ from contextlib import contextmanager
 from typing import Any
 
 UNSEEDED = "draws from a random generator made without a seed"
+_PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -49,8 +53,13 @@ def refused(author: Callable[[str], bool]) -> Iterator[list[SideEffectError]]:
     the innermost frame whose file `author(filename)` accepts; yields the list of those
     raised (the body may have caught them). Restores every replaced function on exit. Not
     thread-safe: for a worker process running one call at a time."""
+    import tempfile
+
     from numpy.random import bit_generator
     found: list[SideEffectError] = []
+    # the temporary folder (found, and cached by tempfile, before the guard) and the folders
+    # a file must not be written into even there: the working folder and the project's
+    scratch = (os.path.abspath(tempfile.gettempdir()), os.getcwd(), _PROJECT)
 
     def refuse(what: str) -> SideEffectError:
         frame: Any = sys._getframe(1)
@@ -69,14 +78,14 @@ def refused(author: Callable[[str], bool]) -> Iterator[list[SideEffectError]]:
     seed = random.Random.seed
 
     def seed_given(self: random.Random, a: Any = None, version: int = 2) -> None:
-        if a is None:
+        if a is None and not _called_from(tempfile.__file__, author):
             raise refuse(f"{UNSEEDED} (random.Random() or seed() with no seed)")
         seed(self, a, version)
 
     def opener(original: Callable[..., Any]) -> Callable[..., Any]:
         def open_to_read(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
             if isinstance(mode, str) and set(mode) & set("wax+") and \
-                    not isinstance(file, int):
+                    not isinstance(file, int) and not _harmless(file, scratch):
                 raise refuse(f"writes the file {os.fsdecode(file)!r} (opened with "
                              f"mode {mode!r})")
             return original(file, mode, *args, **kwargs)
@@ -85,7 +94,7 @@ def refused(author: Callable[[str], bool]) -> Iterator[list[SideEffectError]]:
     os_open = os.open
 
     def os_open_to_read(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if flags & _WRITE_FLAGS:
+        if flags & _WRITE_FLAGS and not _harmless(path, scratch):
             raise refuse(f"writes the file {os.fsdecode(path)!r} (os.open)")
         return os_open(path, flags, *args, **kwargs)
 
@@ -107,6 +116,39 @@ def refused(author: Callable[[str], bool]) -> Iterator[list[SideEffectError]]:
     finally:
         for owner, name, value in saved:
             setattr(owner, name, value)
+
+
+def _harmless(file: Any, scratch: tuple[str, str, str]) -> bool:
+    """Whether writing `file` (a path, str, bytes or path-like) leaves nothing behind that
+    matters: it is `os.devnull`, or a file under the temporary folder `scratch[0]` and not
+    under `scratch[1]` or `scratch[2]` (the working and the project's folders, which a copy
+    of the project in the temporary folder puts there)."""
+    try:
+        path = os.path.abspath(os.fsdecode(file))
+        temp, *not_there = scratch
+        return path == os.devnull or (_under(path, temp) and
+                                      not any(_under(path, p) for p in not_there))
+    except (TypeError, ValueError):     # not a path
+        return False
+
+
+def _under(path: str, folder: str) -> bool:
+    """Whether the absolute `path` is `folder` or inside it (False on another drive)."""
+    try:
+        return os.path.commonpath([path, folder]) == folder
+    except ValueError:
+        return False
+
+
+def _called_from(filename: str, author: Callable[[str], bool]) -> bool:
+    """Whether a frame of the file `filename` is among the callers of the caller's caller,
+    closer than the author's innermost frame (`author(filename)`)."""
+    frame: Any = sys._getframe(2)
+    while frame is not None and not author(frame.f_code.co_filename):
+        if frame.f_code.co_filename == filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def shared_generators() -> bytes:

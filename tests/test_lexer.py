@@ -1095,3 +1095,19 @@ def test_a_symbol_s_name_in_a_font_command_is_no_lost_backslash(source: str) -> 
         mask(P, "A $\\mathbf{x} delta$.\n")
     told = [w for w in warned if "by its name without a backslash" in w]
     assert len(told) == 1 and "'\\delta' for 'delta'" in told[0], told
+
+
+@pytest.mark.parametrize(("source", "name"), [
+    ("Spacing $a \\mathbin{times} b$.\n", "times"),
+    ("A relation $x \\mathrel{leq} y$.\n", "leq"),
+    ("Under a sum $\\sum_{\\mathclap{alpha}} x$.\n", "alpha"),
+])
+def test_a_symbol_s_name_in_a_math_class_command_is_still_told(source: str, name: str) -> None:
+    """`\\mathbin{…}`, `\\mathrel{…}`, `\\mathclap{…}` set math, not a font: a name there
+    (`\\mathrel{leq}` for `\\mathrel{\\leq}`) is a symbol with its backslash lost, as outside.
+    The skip for fonts' arguments (`\\mathbf{delta}`) took every `\\math…` command."""
+    from sqrtdk.log import captured
+    with captured() as warned:
+        mask(P, source)
+    told = [w for w in warned if "by its name without a backslash" in w]
+    assert len(told) == 1 and f"'\\{name}' for '{name}'" in told[0], told

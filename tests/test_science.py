@@ -2036,6 +2036,57 @@ def test_a_job_with_a_generator_without_seed_or_writing_a_file_is_an_error_at_th
     assert isinstance(np.random.default_rng().standard_normal(), float)
 
 
+def _job_with_scratch_files(p: Any, seed: int) -> Any:
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        np.save(os.path.join(scratch, "walk.npy"), np.asarray([1.0, 2.0]))
+        back = np.load(os.path.join(scratch, "walk.npy"))
+    with tempfile.NamedTemporaryFile("w+", encoding="utf-8") as f:
+        f.write("3")
+        f.seek(0)
+        third = float(f.read())
+    with open(os.devnull, "w", encoding="utf-8") as quiet:
+        quiet.write("noise")
+    subprocess.run([sys.executable, "-c", "print(1)"], stdout=subprocess.DEVNULL, check=True)
+    return [*back.tolist(), third]
+
+
+def _job_temp_file_beside_the_project(p: Any, seed: int) -> Any:
+    import os
+    import tempfile
+    handle, name = tempfile.mkstemp(dir=".")
+    os.close(handle)
+    return 1
+
+
+def test_a_job_writing_only_scratch_files_or_to_devnull_is_not_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job that writes a file under the temporary folder (tempfile's, whose own unseeded
+    `random.Random()` only names its files) or output to os.devnull (`subprocess.DEVNULL`)
+    changes no number and leaves nothing beside the project: it was refused as 'draws from a
+    random generator made without a seed' or 'writes the file /dev/null'. It runs; a
+    temporary file made beside the project is still refused at its line."""
+    import inspect
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.registry import Job
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import without_warnings
+    monkeypatch.chdir(tmp_path)
+    params = EXPERIMENTS["walk"].params
+    assert without_warnings(_call, Job("walk", _job_with_scratch_files, (params, 1))) == \
+        [1.0, 2.0, 3.0]
+    with pytest.raises(BuildError) as e:
+        without_warnings(_call, Job("walk", _job_temp_file_beside_the_project, (params, 1)))
+    assert (Path(e.value.path).name, e.value.line) == (
+        Path(__file__).name, inspect.getsourcelines(_job_temp_file_beside_the_project)[1] + 3)
+    assert "writes the file" in e.value.message, e.value.message
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(("kwargs", "error", "said"), [
     ({"bound": "0.5"}, TypeError, "its bound is '0.5', not a number"),
     ({"value": lambda s, i: 1.0}, TypeError, "cannot be called as value(section)"),
@@ -2151,6 +2202,19 @@ def test_the_gradient_band_is_cut_at_the_levels_its_parameters_give():
         assert narrow["median"][r] == wide["median"][r]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_paragraph_quoting_the_band_s_edges_quotes_their_levels(lang: str) -> None:
+    """A band edge (`gradient.p10`, `gradient.p90`) is the length a share of the rows falls
+    below, and that share is a parameter (`band_lo`, `band_hi`): a paragraph quoting an edge
+    quotes its level too, or moving the levels in rulers.py left it saying 'a tenth of the
+    rows', exit 0 (the level typed beside the number)."""
+    text = (PROJECT_ROOT / "content" / lang / "index.md").read_text("utf-8")
+    for paragraph in re.split(r"\n[ \t]*\n", text):
+        for edge, level in (("p10", "band_lo"), ("p90", "band_hi")):
+            if f"gradient.{edge}" in paragraph:
+                assert f"gradient.{level}" in paragraph, (edge, paragraph[:200])
+
+
 @pytest.mark.parametrize(("grid", "holds"), [((4, 8, 16, 32), True), ((4, 16, 64), False),
                                              ((4, 8, 12, 16), False)])
 def test_the_grid_claim_holds_only_for_a_grid_that_doubles(grid, holds):
@@ -2159,6 +2223,28 @@ def test_the_grid_claim_holds_only_for_a_grid_that_doubles(grid, holds):
     claim = CLAIMS["spread.grid_doubles"]
     value = claim.value({"d_k": list(grid)})
     assert (value <= claim.bound) is holds
+
+
+@pytest.mark.parametrize(("printed", "result", "said"), [
+    (r"SD at d = (\d+", "spread.d_small", "is not a regular expression"),
+    (r"SD at d = (\d+):", "spread", "is dict, not a number"),
+    (r"SD at d = (\d+):", "spread.d_k", "is list, not a number"),
+])
+def test_an_agreement_with_a_broken_pattern_or_no_number_is_told_at_its_line(
+        results: dict[str, Any], monkeypatch: pytest.MonkeyPatch, printed: str, result: str,
+        said: str) -> None:
+    """An agreement whose pattern is no regular expression, or whose result names a section
+    or a list rather than one number, ended the build in a traceback (re.error, TypeError
+    from float()). Each is an error at reproduce_boxes.py (the agreement's line)."""
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science import reproduce_boxes
+    from sqrtdk.science_stage import check_snippets
+    monkeypatch.setattr(reproduce_boxes, "AGREES",
+                        [reproduce_boxes.Agrees("sheet1", printed, result, 0)])
+    with pytest.raises(BuildError) as e:
+        check_snippets(results)
+    assert e.value.path.name == "reproduce_boxes.py", e.value
+    assert said in e.value.message, e.value.message
 
 
 def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(

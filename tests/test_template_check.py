@@ -153,6 +153,8 @@ def test_a_child_that_would_publish_less_than_written_is_told(
     "<nav>{{ a }} > {{ b }}</nav><p>Next -></p><p>a < b, b > c</p>",
     # a comparison or an arrow written with no spaces: text, shown as meant
     "<p>a<=b, a>=b, a <= b, x<3, 1<2, a<-b, <=></p><p>{{ n }}<=10</p>",
+    # a '<' before a letter that starts no tag's name (not ASCII): text for the browser
+    "<p>\u6570\u91cf<\u5341, \u00e9<\u00e8</p>",
 ])
 def test_markup_a_browser_reads_as_written_is_no_mistake(tmp_path: Path, body: str) -> None:
     """Optional end tags, implied ends, void elements, raw text, Jinja comments, and a tag

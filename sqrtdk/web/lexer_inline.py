@@ -126,8 +126,11 @@ def _name_s_underscore(tex: str, at: int) -> bool:
 _TEXT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname\*?|"
                             r"[mh]box)\s*\{")
 # a command setting its argument in a font of its own (`\mathbf{delta}`, `\boldsymbol{…}`,
-# `\mathcal{…}`) or as text: a name written there is the author's word, no symbol meant
-_FONT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math[a-z]+|operatorname\*?|[mh]box|"
+# `\mathcal{…}`) or as text: a name written there is the author's word, no symbol meant.
+# Not `\mathbin`, `\mathrel`, `\mathclap`, …: their argument is math (`\mathrel{leq}` is
+# `\leq` with its backslash lost)
+_FONT_ARGUMENT = re.compile(r"(?<!\\)\\(?:text[a-z]*|math(?:bf|it|rm|sf|tt|cal|bb|frak|scr|"
+                            r"normal|bfit|bfsf|sfit)|operatorname\*?|[mh]box|"
                             r"boldsymbol|bm|bold|pmb|Bbb|frak)\s*\{")
 _MARKDOWN_ESCAPE = re.compile("\\\\([" + re.escape(string.punctuation) + "])")
 _DOUBLED_CLOSE = {"(": "\\\\)", "[": "\\\\]"}

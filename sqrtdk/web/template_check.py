@@ -439,14 +439,15 @@ def _slipped_mark(text: str, i: int) -> bool:
     mark in a run of text between tags) is a tag's mark doubled or lost: a '>' right after a
     tag (`</legend>>`) or after a word or a quote it would close (`summary>h2`,
     `class="x">`), a '<' right before a tag (`<<label>`), a '>' or what a tag's name or
-    markup starts with (a letter, '/', '!', '?'), or the end. A mark standing
+    markup starts with (an ASCII letter, '/', '!', '?'), or the end. A mark standing
     apart as text, or one of a comparison or an arrow, is no slip (`Home > Docs`, `Next ->`,
     `a < b`, `a<=b`, `a>=b`, `x<3`, `a<-b`): the browser shows it as typed, which is what its
     author meant."""
     after = text[i + 1:i + 2]
     if text[i] == ">":
         return after != "=" and (i == 0 or text[i - 1].isalnum() or text[i - 1] in "\"'>")
-    return not after or after in "<>/!?" or after.isalpha()
+    # HTML's tag open state: only an ASCII letter starts a tag's name ('<\u5341' is text)
+    return not after or after in "<>/!?" or (after.isascii() and after.isalpha())
 
 
 def _unpaired_brace(written: str) -> int | None:
