@@ -59,14 +59,16 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
     process (pickled: a module-level function, not a lambda or one defined inside another).
     Anything else (None, a tuple of parts for a Job, a lambda) stopped the build with the
     traceback of the cache's key or of the pool: it raises ScienceWarningError at the line
-    of the experiment's `jobs` function, saying what to return."""
+    of the experiment's `jobs` function, saying what to return. One still running after
+    slow.SLOW_S seconds is named at its line on stderr (watching)."""
     import inspect
     import pickle
 
     from .science.registry import Job
     from .science.warned import error_at
-    jobs = exp.jobs(exp.params, seed)
     what = f"the jobs of experiment '{exp.name}'"
+    with watching(exp.jobs, what):
+        jobs = exp.jobs(exp.params, seed)
     if not isinstance(jobs, (list, tuple)):
         raise error_at(exp.jobs, f"{what} are {type(jobs).__name__} {_short(jobs)}, not a "
                        "list; return a list of Job(key, function, args)")
@@ -97,6 +99,16 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
         raise error_at(exp.jobs, f"{what}: two jobs have the key {twice!r}; give each job "
                        "its own key (its output is found by it)")
     return list(jobs)
+
+
+def watching(fn: Callable[..., Any], what: str) -> contextlib.AbstractContextManager[None]:
+    """science.run.Watch for the author's code the build's own process runs (an
+    experiment's `jobs` and assembly, a results section, a claim `what` names, function
+    `fn`): one still running after slow.SLOW_S seconds is named at `fn`'s line on stderr,
+    with the line of an experiment module it has reached (slow.told_if_slow), as a job in a
+    worker is; an endless loop there hung the build with no word."""
+    from .slow import told_if_slow
+    return told_if_slow(fn, what, author=functools.partial(_in_experiment_code, fn))
 
 
 def _short(value: Any) -> str:
@@ -176,7 +188,7 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
         return outputs
     with Pool(opts.jobs) as pool:
         try:
-            results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
+            results = run_all(opts.seed, map_then_wait, ExperimentCache(cache), watching)
         except ScienceWarningError as e:    # an assembly, a section or a claim (here)
             raise JobWarningError(e.path, e.line, e.message) from None
         except (Exception, SystemExit) as e:    # a mistake in an experiment module's own code

@@ -1443,6 +1443,64 @@ def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
             "claim": f"claim '{name}'"}[part] in e.value.message, e.value.message
 
 
+_WALK_JOBS: list[Any] = []     # the walk experiment's own jobs function, kept by the test
+
+
+def _jobs_wait(params: Any, seed: int) -> Any:
+    _waits_to_be_told()
+    return _WALK_JOBS[-1](params, seed)
+
+
+def _assemble_waits(p: Any, out: Any) -> Any:
+    _waits_to_be_told()
+    return out["walk"]
+
+
+def _section_waits(data: Any) -> Any:
+    _waits_to_be_told()
+    return spread.walk_section(data)
+
+
+def _claim_waits(s: Any) -> float:
+    _waits_to_be_told()
+    return 1.0
+
+
+@pytest.mark.parametrize("part", ["jobs", "assemble", "section", "claim"])
+def test_an_assembly_section_or_claim_still_running_is_named_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    """An endless loop in an experiment's jobs list, assembly, a results section or a claim
+    (run in the build's own process, not in a worker) hung the build with no word: with the
+    build's watch (science_stage.watching), one still running after slow.SLOW_S seconds (here
+    tiny) is named in one line at its function's line, as a job is, and goes on."""
+    import inspect
+
+    from sqrtdk import slow
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import watching
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        _TOLD.set()
+    fn = {"jobs": _jobs_wait, "assemble": _assemble_waits, "section": _section_waits,
+          "claim": _claim_waits}[part]
+    _WALK_JOBS.append(EXPERIMENTS["walk"].jobs)
+    name = _only_walk(monkeypatch, **{part: fn})
+    _TOLD.clear()
+    monkeypatch.setattr(slow, "SLOW_S", 0.01)
+    monkeypatch.setattr(slow, "_say", say)
+    run = Run(DEFAULT_SEED, None, {"walk"}, watching)
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    assert run.results([name])["claims"][name]["held"]
+    what = {"jobs": "the jobs of experiment 'walk'", "assemble": "the assembly of experiment "
+            "'walk'", "section": "results section 'walk'", "claim": f"claim '{name}'"}[part]
+    assert len(said) == 1, said
+    assert said[0].startswith(f"{display_path(__file__)}:{inspect.getsourcelines(fn)[1]}: "
+                              f"{what} still running after 0.01 s"), said
+
+
 def _walk_with(**changed: Any) -> Any:
     """A walk section whose results are changed as `changed` says (a key of None: dropped)."""
     def section(data: Any) -> Any:
