@@ -142,7 +142,8 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     its line (snippet_seeds), before they run (results cached for the current science code,
     snippets included, were made by snippets that passed). One whose box would link to an
     experiment module the site does not publish (results.json's `reproduce.*.source`) raises
-    BuildError at its registration, cached results or not."""
+    BuildError at its registration, cached results or not; one whose printout nothing checks
+    against the results is a warning there (warn_unchecked_snippets)."""
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
         from .results_paths import unknown_section
@@ -164,6 +165,7 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     from .snippet_seeds import check_snippet_sources
     check_snippet_sources((Path(s["file"]), s["source"])
                           for s in values.get("reproduce", {}).values())
+    warn_unchecked_snippets(values)
     return ScienceResults(data, values, hit)
 
 
@@ -485,6 +487,35 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{agrees.result} is {value!r} ({apart}): the snippet does not "
                              "compute what the experiment does; change the one that is "
                              "behind (a dimension, a scale, a ruler)")
+
+
+def warn_unchecked_snippets(results: Mapping[str, Any]) -> None:
+    """A warning at its registration in science/reproduce_boxes.py for each snippet that ran
+    (results["reproduce"]) whose printout nothing checks against the results: no `Agrees`
+    of reproduce_boxes.AGREES names it and no claim reads its printout (a claim's `reads`
+    holding `reproduce.<name>.stdout`: one registered with `snippet=<name>`). Such a snippet
+    was published beside the numbers it claims to reproduce with nothing telling when the
+    two part (the check_snippets check it is not in). Cheap (reads results.json's values and
+    the list of agreements), so it runs on cached results too."""
+    import logging
+
+    from .log import warn
+    from .science.reproduce_boxes import AGREES
+    from .snippet_seeds import _registration
+    agreed = {a.snippet for a in AGREES}
+    read = {path.split(".")[1] for claim in results.get("claims", {}).values()
+            for path in claim.get("reads", ()) if path.startswith("reproduce.")}
+    for name, ran in results.get("reproduce", {}).items():
+        if name in agreed or name in read:
+            continue
+        warn(logging.getLogger("sqrtdk"), *_registration(Path(ran["file"])),
+             f"nothing checks what snippet '{name}' prints against the results it "
+             "reproduces: below the registrations, add for each such number "
+             f"'AGREES += [Agrees(\"{name}\", r\"<pattern whose first group is the "
+             "number>\", \"<its result in results.json>\", <the sampling error they may "
+             "differ by, derived beside it>)]' (README, \"Show the code that ran\"), or "
+             f"register a claim on its printout, Claim(…, \"reproduce\", …, snippet="
+             f"\"{name}\")")
 
 
 def _agreement_line(agrees: Any) -> tuple[Path, int]:

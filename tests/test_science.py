@@ -2254,3 +2254,34 @@ def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(
         with pytest.raises(BuildError) as e:
             check_snippets(changed)
         assert "prints nothing the pattern" in e.value.message, e.value.message
+
+
+def test_a_snippet_whose_printout_nothing_checks_is_a_warning_at_its_registration(
+        results: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """A new snippet with no entry in reproduce_boxes.AGREES was published with nothing
+    checking its printout against the results: a warning at its registration saying what to
+    add. Every snippet the build runs is checked (by an Agrees, or by a claim reading its
+    printout, as the gradient snippet's claims do), so the build's own results warn nothing;
+    the same snippet with neither is told once, at its line of reproduce_boxes.py."""
+    import copy
+    import logging
+
+    from sqrtdk.science_stage import warn_unchecked_snippets
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        warn_unchecked_snippets(results)
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    boxes = (PROJECT_ROOT / "sqrtdk" / "science" / "reproduce_boxes.py").read_text(
+        encoding="utf-8").splitlines()
+    for ran in results["reproduce"].values():
+        changed = copy.deepcopy(results)
+        changed["reproduce"] = {"unchecked": ran}      # its file, under a name nothing checks
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            warn_unchecked_snippets(changed)
+        said = [r.getMessage() for r in caplog.records]
+        assert len(said) == 1, said
+        where, _, message = said[0].partition(": warning: ")
+        path, line = where.rsplit(":", 1)
+        assert path.endswith("reproduce_boxes.py") and \
+            f'"{Path(ran["file"]).name}"' in boxes[int(line) - 1], said
+        assert "snippet 'unchecked'" in message and 'Agrees("unchecked"' in message, said
