@@ -162,11 +162,22 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
         cache.put("results", key, data)
     write_if_changed(opts.results_file, data)
     values = values_of(data)
+    check_known_results(values)
+    warn_unchecked_snippets(values)
+    return ScienceResults(data, values, hit)
+
+
+def check_known_results(values: Mapping[str, Any]) -> None:
+    """What results.json's `values` hold that the author's registrations can still get
+    wrong with the results cached (they are the same for a cached or a fresh run): a
+    snippet's box linking to an experiment module the site does not publish (BuildError at
+    its registration, snippet_seeds.check_snippet_sources). Cheap (no experiment is
+    imported), so the pages checked first against known results (pipeline.check_first)
+    call it too: without it, a build after one that stopped there told the box's broken
+    link first, not the registration."""
     from .snippet_seeds import check_snippet_sources
     check_snippet_sources((Path(s["file"]), s["source"])
                           for s in values.get("reproduce", {}).values())
-    warn_unchecked_snippets(values)
-    return ScienceResults(data, values, hit)
 
 
 def values_of(data: bytes) -> dict[str, Any]:

@@ -1085,3 +1085,26 @@ def test_a_module_saved_in_another_encoding_is_told_at_its_line(project: Path,
     rel = module.relative_to(project).as_posix()
     assert _errors(proc) == [f"error: {rel}:2: not UTF-8 (byte 0xe9); save the file as UTF-8"]
     assert tree(project / "site") == before
+
+
+def test_a_misspelt_snippet_source_is_told_at_its_registration_in_the_next_build_too(
+        project: Path) -> None:
+    """A Snippet registered with a misspelt experiment module (its box's link) stops the
+    build at its registration; building again with nothing changed told the box's broken
+    link instead (the pages are checked first against the results the first build cached,
+    and the registration was checked only in the science stage). Both builds tell the
+    registration, and only it."""
+    boxes = project / "sqrtdk" / "science" / "reproduce_boxes.py"
+    text = boxes.read_text(encoding="utf-8")
+    found = re.search(r'^SNIPPETS\.register\(Snippet\("\w+", [^,]+, "(\w+)\.py"', text, re.M)
+    assert found, text
+    line = text[:found.start()].count("\n") + 1
+    boxes.write_text(text[:found.start(1)] + found[1] + "x" + text[found.end(1):],
+                     encoding="utf-8")
+    for _ in range(2):
+        done = run(project, check=False)
+        errors = [e for e in done.stderr.splitlines() if e.startswith("error: ")]
+        assert done.returncode == 1 and errors, done.stderr
+        assert errors[0].startswith(f"error: sqrtdk/science/reproduce_boxes.py:{line}: ") \
+            and f"'{found[1]}x.py'" in errors[0], done.stderr
+        assert not any("link to" in e for e in errors), done.stderr
