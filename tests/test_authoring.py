@@ -1108,3 +1108,27 @@ def test_a_misspelt_snippet_source_is_told_at_its_registration_in_the_next_build
         assert errors[0].startswith(f"error: sqrtdk/science/reproduce_boxes.py:{line}: ") \
             and f"'{found[1]}x.py'" in errors[0], done.stderr
         assert not any("link to" in e for e in errors), done.stderr
+
+
+def test_a_misspelt_label_key_of_a_figure_module_is_told_once(project: Path) -> None:
+    """A label key misspelt in a figure module's `@figure(…, labels={…})` (its drawing and
+    every figures.toml use the right one) was told once per language: the same line of the
+    module twice, each naming its figures.toml. It is one line at the @figure line, naming
+    every language's figures.toml line."""
+    found = None
+    for module in sorted((project / "sqrtdk" / "figures").glob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        found = re.search(r'labels=\{"(\w+)": ', text)
+        if found and f't("{found[1]}")' in text:
+            break
+    assert found, "no figure module registers a label its drawing asks for by t(\"…\")"
+    module.write_text(text[:found.start(1)] + found[1] + "x" + text[found.end(1):],
+                      encoding="utf-8")
+    done = run(project, check=False)
+    errors = [e for e in done.stderr.splitlines() if e.startswith("error: ")]
+    assert done.returncode == 1 and errors, done.stderr
+    told = [e for e in errors if f"registers '{found[1]}x'" in e]
+    assert len(told) == 1, done.stderr
+    assert told[0].startswith(f"error: sqrtdk/figures/{module.name}:"), done.stderr
+    tomls = sorted(project.glob("content/*/figures.toml"))
+    assert all(f"{p.relative_to(project).as_posix()}:" in told[0] for p in tomls), told
