@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, key_for, versions
 from .errors import BuildError, Mistakes, suggest
-from .figure_labels import validate_labels
+from .figure_labels import validate_every_language
 from .figures_stage import CARD_PX, DrawnFigures, svg_size
 from .log import held
 from .options import PACKAGE_DIR, BuildOptions
@@ -162,9 +162,8 @@ def check_labels(inputs: Inputs, specs: dict[str, ParsedRegistration]) -> None:
     registry: dict[str, Any] = dict(specs)
     mistakes = Mistakes()
     with held():
-        for lang in inputs.settings.languages:
-            with mistakes.seam():
-                validate_labels(inputs.label_files[lang], registry)
+        validate_every_language((inputs.label_files[lang] for lang in inputs.settings.languages),
+                                registry, mistakes)
     settings = inputs.settings
     if settings.social_figure not in specs:
         mistakes.add(BuildError(settings.path, settings.lines.get("social_figure", 0),

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import difflib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import BuildError, suggest, where
+from .errors import BuildError, Mistakes, suggest, where
 from .log import warn
 from .markup import markup_told
 from .settings import no_tex, straight_quote_warnings
@@ -47,6 +48,43 @@ def check_fonts(toml: Any) -> None:
                                  + ", ".join(families) + "), so the figure would show a box "
                                  "for it; add a font that has it to font_family (e.g. 'Noto "
                                  "Sans CJK SC' for Chinese), or write another character")
+
+
+class RegisteredAsError(BuildError):
+    """A label key misspelt in a figure module's `@figure(…, labels=…)`, told at that line:
+    the figure registers `key`, its module and figures.toml (at `places`, each `path:line`)
+    say `written`."""
+
+    def __init__(self, path: Path | str, line: int, name: str, key: str, written: str,
+                 places: list[str]):
+        self.name, self.key, self.written, self.places = name, key, written, places
+        super().__init__(path, line, f"@figure('{name}', labels=…) registers '{key}', but its "
+                         f"module asks for '{written}', as [{name}] of {' and '.join(places)} "
+                         f"name{'s' if len(places) == 1 else ''} it; did you mean "
+                         f"'{written}'? write it in labels=…")
+
+
+def validate_every_language(tomls: Iterable[Any], specs: Mapping[str, Any],
+                            mistakes: Mistakes,
+                            then: Callable[[Any], None] = lambda toml: None) -> None:
+    """validate_labels (then `then`) for each language's figures.toml in `tomls`, each file's
+    first mistake added to `mistakes`. A misspelt key of one figure module's labels=… (one
+    line of a file every language shares) is told once, naming each figures.toml's line,
+    not once per language."""
+    registered: dict[tuple[Any, ...], RegisteredAsError] = {}
+    for toml in tomls:
+        with mistakes.seam():
+            try:
+                validate_labels(toml, specs)
+            except RegisteredAsError as e:
+                told = (e.path, e.line, e.name, e.key, e.written)
+                first = registered.get(told)
+                registered[told] = e if first is None else RegisteredAsError(
+                    e.path, e.line, e.name, e.key, e.written, first.places + e.places)
+                continue
+            then(toml)
+    for error in registered.values():
+        mistakes.add(error)
 
 
 def validate_labels(toml: Any, specs: Mapping[str, Registration | ParsedRegistration]
@@ -109,10 +147,8 @@ def _misspelt(toml: Any, name: str, key: str, written: str) -> None:
     path, line = registration_line(name)
     at = f"{where(path, line)}" if line else "its @figure(…, labels=…)"
     if line and written in (used := string_constants(path, name)) and key not in used:
-        raise BuildError(path, line, f"@figure('{name}', labels=…) registers '{key}', but its "
-                         f"module asks for '{written}', as [{name}] of "
-                         f"{where(toml.path, toml.line_of(name, written))} names it; did you "
-                         f"mean '{written}'? write it in labels=…")
+        raise RegisteredAsError(path, line, name, key, written,
+                                [where(toml.path, toml.line_of(name, written))])
     raise toml.error(name, written, f"[{name}] has '{written}', which the figure does not use, "
                      f"and no '{key}' ({at} registers '{key}'); did you mean '{key}'?")
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from . import figure_fit
 from .cache import Cache, closure_digest, code_digest, digest, key_for, write_if_changed
 from .errors import BuildError, Mistakes, raised_words, suggest
-from .figure_labels import check_fonts, validate_labels
+from .figure_labels import check_fonts, validate_every_language
 from .log import captured, replay
 from .options import BuildOptions
 from .results_paths import SWEEP, NotNeededError, reader_line
@@ -336,10 +336,8 @@ class FigureStage:
         specs = figures.load()
         settings = self.inputs.settings
         mistakes = Mistakes()       # each figures.toml's first mistake, all together
-        for lang in settings.languages:
-            with mistakes.seam():
-                validate_labels(self.inputs.label_files[lang], specs)
-                check_fonts(self.inputs.label_files[lang])
+        validate_every_language((self.inputs.label_files[lang] for lang in settings.languages),
+                                specs, mistakes, then=check_fonts)
         if settings.social_figure not in specs:
             mistakes.add(BuildError(settings.path, settings.lines.get("social_figure", 0),
                                     f"social_figure '{settings.social_figure}' is not a "

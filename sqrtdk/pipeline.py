@@ -173,7 +173,7 @@ class Builder:
         the same), or None when no results are known to be current."""
         from . import early
         from .figure_registrations import registered_figures
-        from .science_stage import science_key, values_of
+        from .science_stage import check_known_results, science_key, values_of
         from .sweep import sweep_for_build
         specs = registered_figures(self.cache)
         if specs is None:
@@ -183,6 +183,7 @@ class Builder:
         if data is None:
             return None
         known = values_of(data)
+        check_known_results(known)      # as the science stage would (a cached run)
         with held() as sweep_said:     # a missing sweep.json's warning: said again on error
             results = {**known, "sweep": sweep_for_build(self.opts, self.cache, staleness=False)}
         figures = early.figures_on_disk(self.opts, self.cache, specs, {

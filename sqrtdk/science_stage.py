@@ -59,14 +59,16 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
     process (pickled: a module-level function, not a lambda or one defined inside another).
     Anything else (None, a tuple of parts for a Job, a lambda) stopped the build with the
     traceback of the cache's key or of the pool: it raises ScienceWarningError at the line
-    of the experiment's `jobs` function, saying what to return."""
+    of the experiment's `jobs` function, saying what to return. One still running after
+    slow.SLOW_S seconds is named at its line on stderr (watching)."""
     import inspect
     import pickle
 
     from .science.registry import Job
     from .science.warned import error_at
-    jobs = exp.jobs(exp.params, seed)
     what = f"the jobs of experiment '{exp.name}'"
+    with watching(exp.jobs, what):
+        jobs = exp.jobs(exp.params, seed)
     if not isinstance(jobs, (list, tuple)):
         raise error_at(exp.jobs, f"{what} are {type(jobs).__name__} {_short(jobs)}, not a "
                        "list; return a list of Job(key, function, args)")
@@ -97,6 +99,16 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
         raise error_at(exp.jobs, f"{what}: two jobs have the key {twice!r}; give each job "
                        "its own key (its output is found by it)")
     return list(jobs)
+
+
+def watching(fn: Callable[..., Any], what: str) -> contextlib.AbstractContextManager[None]:
+    """science.run.Watch for the author's code the build's own process runs (an
+    experiment's `jobs` and assembly, a results section, a claim `what` names, function
+    `fn`): one still running after slow.SLOW_S seconds is named at `fn`'s line on stderr,
+    with the line of an experiment module it has reached (slow.told_if_slow), as a job in a
+    worker is; an endless loop there hung the build with no word."""
+    from .slow import told_if_slow
+    return told_if_slow(fn, what, author=functools.partial(_in_experiment_code, fn))
 
 
 def _short(value: Any) -> str:
@@ -130,7 +142,8 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
     its line (snippet_seeds), before they run (results cached for the current science code,
     snippets included, were made by snippets that passed). One whose box would link to an
     experiment module the site does not publish (results.json's `reproduce.*.source`) raises
-    BuildError at its registration, cached results or not."""
+    BuildError at its registration, cached results or not; one whose printout nothing checks
+    against the results is a warning there (warn_unchecked_snippets)."""
     # another seed's results live in the cache folder, not in git: simply rewritten
     if opts.cache_dir is None or opts.cache_dir not in opts.results_file.parents:
         from .results_paths import unknown_section
@@ -149,10 +162,22 @@ def run_science(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None] 
         cache.put("results", key, data)
     write_if_changed(opts.results_file, data)
     values = values_of(data)
+    check_known_results(values)
+    warn_unchecked_snippets(values)
+    return ScienceResults(data, values, hit)
+
+
+def check_known_results(values: Mapping[str, Any]) -> None:
+    """What results.json's `values` hold that the author's registrations can still get
+    wrong with the results cached (they are the same for a cached or a fresh run): a
+    snippet's box linking to an experiment module the site does not publish (BuildError at
+    its registration, snippet_seeds.check_snippet_sources). Cheap (no experiment is
+    imported), so the pages checked first against known results (pipeline.check_first)
+    call it too: without it, a build after one that stopped there told the box's broken
+    link first, not the registration."""
     from .snippet_seeds import check_snippet_sources
     check_snippet_sources((Path(s["file"]), s["source"])
                           for s in values.get("reproduce", {}).values())
-    return ScienceResults(data, values, hit)
 
 
 def values_of(data: bytes) -> dict[str, Any]:
@@ -176,7 +201,7 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
         return outputs
     with Pool(opts.jobs) as pool:
         try:
-            results = run_all(opts.seed, map_then_wait, ExperimentCache(cache))
+            results = run_all(opts.seed, map_then_wait, ExperimentCache(cache), watching)
         except ScienceWarningError as e:    # an assembly, a section or a claim (here)
             raise JobWarningError(e.path, e.line, e.message) from None
         except (Exception, SystemExit) as e:    # a mistake in an experiment module's own code
@@ -481,6 +506,35 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{agrees.result} is {value!r} ({apart}): the snippet does not "
                              "compute what the experiment does; change the one that is "
                              "behind (a dimension, a scale, a ruler)")
+
+
+def warn_unchecked_snippets(results: Mapping[str, Any]) -> None:
+    """A warning at its registration in science/reproduce_boxes.py for each snippet that ran
+    (results["reproduce"]) whose printout nothing checks against the results: no `Agrees`
+    of reproduce_boxes.AGREES names it and no claim reads its printout (a claim's `reads`
+    holding `reproduce.<name>.stdout`: one registered with `snippet=<name>`). Such a snippet
+    was published beside the numbers it claims to reproduce with nothing telling when the
+    two part (the check_snippets check it is not in). Cheap (reads results.json's values and
+    the list of agreements), so it runs on cached results too."""
+    import logging
+
+    from .log import warn
+    from .science.reproduce_boxes import AGREES
+    from .snippet_seeds import _registration
+    agreed = {a.snippet for a in AGREES}
+    read = {path.split(".")[1] for claim in results.get("claims", {}).values()
+            for path in claim.get("reads", ()) if path.startswith("reproduce.")}
+    for name, ran in results.get("reproduce", {}).items():
+        if name in agreed or name in read:
+            continue
+        warn(logging.getLogger("sqrtdk"), *_registration(Path(ran["file"])),
+             f"nothing checks what snippet '{name}' prints against the results it "
+             "reproduces: below the registrations, add for each such number "
+             f"'AGREES += [Agrees(\"{name}\", r\"<pattern whose first group is the "
+             "number>\", \"<its result in results.json>\", <the sampling error they may "
+             "differ by, derived beside it>)]' (README, \"Show the code that ran\"), or "
+             f"register a claim on its printout, Claim(…, \"reproduce\", …, snippet="
+             f"\"{name}\")")
 
 
 def _agreement_line(agrees: Any) -> tuple[Path, int]:

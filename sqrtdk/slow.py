@@ -2,7 +2,9 @@
 
 An endless loop (or a very slow step) in an experiment's job or in a figure's drawing code
 hung the build with no word: Ctrl+C stopped it, but the author could not tell which job or
-figure was still running. `told_if_slow` wraps one such call (in the worker that runs it): if
+figure was still running. `told_if_slow` wraps one such call (in the worker that runs it; an
+experiment's list of jobs, its assembly, a results section and a claim in the build's own
+process, science_stage.watching): if
 the call has not returned after `after_s` seconds, a timer thread prints one line,
 `path:line: job 'x' of 'walk' still running after 30 s, now at line 57; …`, at the line of
 the function the author wrote, with the line the call has reached in that function's file

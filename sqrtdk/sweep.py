@@ -36,6 +36,7 @@ from .science_stage import (
     placed_error,
     refuse_edited,
     science_key,
+    watching,
     without_warnings,
 )
 
@@ -116,7 +117,7 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
             found[seed] = _pick(json.loads(data)["claims"], claims)
         else:
             with _of_seed(seed):            # experiments the cache held are assembled here
-                runs[seed] = Run(seed, store, only)
+                runs[seed] = Run(seed, store, only, watching)
     for seed, run in list(runs.items()):
         if run.finished:                    # every experiment it needs was cached
             with _of_seed(seed):

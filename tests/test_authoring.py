@@ -1144,3 +1144,50 @@ def test_a_module_saved_in_another_encoding_is_told_at_its_line(project: Path,
     rel = module.relative_to(project).as_posix()
     assert _errors(proc) == [f"error: {rel}:2: not UTF-8 (byte 0xe9); save the file as UTF-8"]
     assert tree(project / "site") == before
+
+
+def test_a_misspelt_snippet_source_is_told_at_its_registration_in_the_next_build_too(
+        project: Path) -> None:
+    """A Snippet registered with a misspelt experiment module (its box's link) stops the
+    build at its registration; building again with nothing changed told the box's broken
+    link instead (the pages are checked first against the results the first build cached,
+    and the registration was checked only in the science stage). Both builds tell the
+    registration, and only it."""
+    boxes = project / "sqrtdk" / "science" / "reproduce_boxes.py"
+    text = boxes.read_text(encoding="utf-8")
+    found = re.search(r'^SNIPPETS\.register\(Snippet\("\w+", [^,]+, "(\w+)\.py"', text, re.M)
+    assert found, text
+    line = text[:found.start()].count("\n") + 1
+    boxes.write_text(text[:found.start(1)] + found[1] + "x" + text[found.end(1):],
+                     encoding="utf-8")
+    for _ in range(2):
+        done = run(project, check=False)
+        errors = [e for e in done.stderr.splitlines() if e.startswith("error: ")]
+        assert done.returncode == 1 and errors, done.stderr
+        assert errors[0].startswith(f"error: sqrtdk/science/reproduce_boxes.py:{line}: ") \
+            and f"'{found[1]}x.py'" in errors[0], done.stderr
+        assert not any("link to" in e for e in errors), done.stderr
+
+
+def test_a_misspelt_label_key_of_a_figure_module_is_told_once(project: Path) -> None:
+    """A label key misspelt in a figure module's `@figure(…, labels={…})` (its drawing and
+    every figures.toml use the right one) was told once per language: the same line of the
+    module twice, each naming its figures.toml. It is one line at the @figure line, naming
+    every language's figures.toml line."""
+    found = None
+    for module in sorted((project / "sqrtdk" / "figures").glob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        found = re.search(r'labels=\{"(\w+)": ', text)
+        if found and f't("{found[1]}")' in text:
+            break
+    assert found, "no figure module registers a label its drawing asks for by t(\"…\")"
+    module.write_text(text[:found.start(1)] + found[1] + "x" + text[found.end(1):],
+                      encoding="utf-8")
+    done = run(project, check=False)
+    errors = [e for e in done.stderr.splitlines() if e.startswith("error: ")]
+    assert done.returncode == 1 and errors, done.stderr
+    told = [e for e in errors if f"registers '{found[1]}x'" in e]
+    assert len(told) == 1, done.stderr
+    assert told[0].startswith(f"error: sqrtdk/figures/{module.name}:"), done.stderr
+    tomls = sorted(project.glob("content/*/figures.toml"))
+    assert all(f"{p.relative_to(project).as_posix()}:" in told[0] for p in tomls), told

@@ -1443,6 +1443,64 @@ def test_a_warning_in_an_assembly_section_or_claim_is_an_error_at_its_function(
             "claim": f"claim '{name}'"}[part] in e.value.message, e.value.message
 
 
+_WALK_JOBS: list[Any] = []     # the walk experiment's own jobs function, kept by the test
+
+
+def _jobs_wait(params: Any, seed: int) -> Any:
+    _waits_to_be_told()
+    return _WALK_JOBS[-1](params, seed)
+
+
+def _assemble_waits(p: Any, out: Any) -> Any:
+    _waits_to_be_told()
+    return out["walk"]
+
+
+def _section_waits(data: Any) -> Any:
+    _waits_to_be_told()
+    return spread.walk_section(data)
+
+
+def _claim_waits(s: Any) -> float:
+    _waits_to_be_told()
+    return 1.0
+
+
+@pytest.mark.parametrize("part", ["jobs", "assemble", "section", "claim"])
+def test_an_assembly_section_or_claim_still_running_is_named_at_its_function(
+        monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    """An endless loop in an experiment's jobs list, assembly, a results section or a claim
+    (run in the build's own process, not in a worker) hung the build with no word: with the
+    build's watch (science_stage.watching), one still running after slow.SLOW_S seconds (here
+    tiny) is named in one line at its function's line, as a job is, and goes on."""
+    import inspect
+
+    from sqrtdk import slow
+    from sqrtdk.science.run import _call
+    from sqrtdk.science_stage import watching
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        _TOLD.set()
+    fn = {"jobs": _jobs_wait, "assemble": _assemble_waits, "section": _section_waits,
+          "claim": _claim_waits}[part]
+    _WALK_JOBS.append(EXPERIMENTS["walk"].jobs)
+    name = _only_walk(monkeypatch, **{part: fn})
+    _TOLD.clear()
+    monkeypatch.setattr(slow, "SLOW_S", 0.01)
+    monkeypatch.setattr(slow, "_say", say)
+    run = Run(DEFAULT_SEED, None, {"walk"}, watching)
+    for exp, job in run.jobs:
+        run.done(exp, job.key, _call(job))
+    assert run.results([name])["claims"][name]["held"]
+    what = {"jobs": "the jobs of experiment 'walk'", "assemble": "the assembly of experiment "
+            "'walk'", "section": "results section 'walk'", "claim": f"claim '{name}'"}[part]
+    assert len(said) == 1, said
+    assert said[0].startswith(f"{display_path(__file__)}:{inspect.getsourcelines(fn)[1]}: "
+                              f"{what} still running after 0.01 s"), said
+
+
 def _walk_with(**changed: Any) -> Any:
     """A walk section whose results are changed as `changed` says (a key of None: dropped)."""
     def section(data: Any) -> Any:
@@ -2282,3 +2340,34 @@ def test_a_snippet_printing_other_numbers_than_the_results_stops_the_build(
         with pytest.raises(BuildError) as e:
             check_snippets(changed)
         assert "prints nothing the pattern" in e.value.message, e.value.message
+
+
+def test_a_snippet_whose_printout_nothing_checks_is_a_warning_at_its_registration(
+        results: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    """A new snippet with no entry in reproduce_boxes.AGREES was published with nothing
+    checking its printout against the results: a warning at its registration saying what to
+    add. Every snippet the build runs is checked (by an Agrees, or by a claim reading its
+    printout, as the gradient snippet's claims do), so the build's own results warn nothing;
+    the same snippet with neither is told once, at its line of reproduce_boxes.py."""
+    import copy
+    import logging
+
+    from sqrtdk.science_stage import warn_unchecked_snippets
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        warn_unchecked_snippets(results)
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+    boxes = (PROJECT_ROOT / "sqrtdk" / "science" / "reproduce_boxes.py").read_text(
+        encoding="utf-8").splitlines()
+    for ran in results["reproduce"].values():
+        changed = copy.deepcopy(results)
+        changed["reproduce"] = {"unchecked": ran}      # its file, under a name nothing checks
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            warn_unchecked_snippets(changed)
+        said = [r.getMessage() for r in caplog.records]
+        assert len(said) == 1, said
+        where, _, message = said[0].partition(": warning: ")
+        path, line = where.rsplit(":", 1)
+        assert path.endswith("reproduce_boxes.py") and \
+            f'"{Path(ran["file"]).name}"' in boxes[int(line) - 1], said
+        assert "snippet 'unchecked'" in message and 'Agrees("unchecked"' in message, said

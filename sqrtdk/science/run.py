@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import platform
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
 from typing import Any, Protocol
 
@@ -22,6 +23,16 @@ from .grid import BAR_SECTION, bar_indices
 from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job
 from .results import SCHEMA, canonical
 from .warned import error_at, warned_at
+
+Watch = Callable[[Callable[..., Any], str], AbstractContextManager[Any]]
+"""What the build wraps each call of an author's function run here (an experiment's `jobs`
+and assembly, a results section, a claim) in: given the function and what it is ("claim
+'x'"), a context manager (the build's names one still running after a while). This package
+imports nothing else of the build's, so the build hands it in."""
+
+
+def _unwatched(fn: Callable[..., Any], what: str) -> AbstractContextManager[Any]:
+    return nullcontext()
 
 
 class ExperimentStore(Protocol):
@@ -37,12 +48,13 @@ class ExperimentStore(Protocol):
 class Run:
     """The state of one seed's experiments; feed it outputs with `done`. With `store`,
     experiments it holds are not run; `only` limits the run to the named experiments (and
-    the sections built from them alone)."""
+    the sections built from them alone). `watch` wraps each call of the author's code here
+    (see Watch; none by default)."""
 
     def __init__(self, seed: int, store: ExperimentStore | None = None,
-                 only: set[str] | None = None) -> None:
+                 only: set[str] | None = None, watch: Watch = _unwatched) -> None:
         registry.load()
-        self.seed, self.store = seed, store
+        self.seed, self.store, self.watch = seed, store, watch
         self.jobs: list[tuple[str, Job]] = []
         self.waiting: dict[str, set[Hashable]] = {}
         self.outputs: dict[str, dict[Hashable, Any]] = {}
@@ -56,7 +68,8 @@ class Run:
                 self.assembled[exp.name] = stored[0]
                 self.waiting[exp.name] = set()
                 continue
-            jobs = exp.jobs(exp.params, seed)
+            with watch(exp.jobs, f"the jobs of experiment '{exp.name}'"):
+                jobs = exp.jobs(exp.params, seed)
             self.jobs += [(exp.name, j) for j in jobs]
             self.waiting[exp.name] = {j.key for j in jobs}
             self.outputs[exp.name] = {}
@@ -94,8 +107,9 @@ class Run:
         exp = EXPERIMENTS[experiment]
         if experiment not in self.assembled:
             outputs = self.outputs.pop(experiment)
-            self.assembled[experiment] = _placed(exp.assemble, f"the assembly of experiment "
-                                                 f"'{experiment}'", exp.params, outputs)
+            self.assembled[experiment] = _placed(
+                self.watch, exp.assemble, f"the assembly of experiment '{experiment}'",
+                exp.params, outputs)
             if self.store is not None:
                 self.store.put(exp, self.seed, self.assembled[experiment])
         built = []
@@ -104,7 +118,8 @@ class Run:
             if section.name not in self.sections and ready:
                 what = f"results section '{section.name}'"
                 self.sections[section.name] = _stored(
-                    section.build, what, _placed(section.build, what, self.assembled))
+                    section.build, what, _placed(self.watch, section.build, what,
+                                                  self.assembled))
                 built.append(section.name)
         return built
 
@@ -119,7 +134,7 @@ class Run:
         if not self.finished:
             raise RuntimeError("not every experiment has finished")
         out: dict[str, Any] = dict(self.sections)
-        out["claims"] = evaluate_claims(out, claims)
+        out["claims"] = evaluate_claims(out, claims, self.watch)
         out["meta"] = canonical(meta(self.seed))
         return out
 
@@ -135,12 +150,13 @@ def meta(seed: int) -> dict[str, Any]:
             "bounds": bounds, "evidence": evidence}
 
 
-def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
-                    ) -> dict[str, Any]:
+def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None,
+                    watch: Watch = _unwatched) -> dict[str, Any]:
     """Every registered claim (or those in `names`) on `sections`: held, value, op, bound,
     statement, unit, section and the result paths it read; for an `each_dk` claim also the
     dₖ of the page's bar it was checked at (`d_k`) and its value at each (`values`), its
-    `value` the worst of them (empty lists for the others)."""
+    `value` the worst of them (empty lists for the others). `watch` wraps each claim's call
+    (see Watch)."""
     out = {}
     for claim in (c for c in CLAIMS if names is None or c.name in names):
         for name in claim.sections:
@@ -161,11 +177,11 @@ def evaluate_claims(sections: dict[str, Any], names: list[str] | None = None
             for i in bar_indices(grid["d_k"], grid["d_small"], grid["d_large"]):
                 d_k.append(grid["d_k"][i])
                 values.append(_number(claim, _placed(
-                    claim.value, what, _Reads(section, claim.section, reads), i)))
+                    watch, claim.value, what, _Reads(section, claim.section, reads), i)))
             value = claim.worst(values)
         else:
             value = _number(claim, _placed(
-                claim.value, what, _Reads(section, claim.section, reads)))
+                watch, claim.value, what, _Reads(section, claim.section, reads)))
         out[claim.name] = {"held": claim.holds(value), "value": value, "op": claim.op,
                            "bound": claim.bound, "statement": claim.statement,
                            "unit": claim.unit, "section": claim.section,
@@ -222,11 +238,12 @@ def _short(value: Any) -> str:
     return f"({text[:40]}…)" if len(text) > 40 else f"({text})"
 
 
-def _placed(fn: Callable[..., Any], what: str, *args: Any) -> Any:
-    """`fn(*args)`, run in the build's process; a warning while it runs (numpy's
-    RuntimeWarning: an inf or nan in the results) is an error at `fn`'s line
+def _placed(watch: Watch, fn: Callable[..., Any], what: str, *args: Any) -> Any:
+    """`fn(*args)`, run in the build's process inside `watch(fn, what)`; a warning while it
+    runs (numpy's RuntimeWarning: an inf or nan in the results) is an error at `fn`'s line
     (warned.warned_at), as a job's is, not Python's raw lines without the place."""
-    return warned_at(fn, what, lambda: fn(*args))
+    with watch(fn, what):
+        return warned_at(fn, what, lambda: fn(*args))
 
 
 def _call(job: Job) -> Any:
@@ -234,11 +251,13 @@ def _call(job: Job) -> Any:
 
 
 def run_all(seed: int, map_fn: Callable[[Callable[[Job], Any], Iterable[Job]], Iterable[Any]]
-            = map, store: ExperimentStore | None = None) -> dict[str, Any]:
+            = map, store: ExperimentStore | None = None, watch: Watch = _unwatched
+            ) -> dict[str, Any]:
     """Every experiment for `seed`, through `map_fn` (a pool's map spreads them over cores;
     the numbers do not depend on it: each job draws from its own named stream); with
-    `store`, only the experiments it does not hold run."""
-    run = Run(seed, store)
+    `store`, only the experiments it does not hold run; `watch` wraps each call of the
+    author's code run here (see Watch)."""
+    run = Run(seed, store, watch=watch)
     names = [name for name, _ in run.jobs]
     jobs = [job for _, job in run.jobs]
     for name, job, output in zip(names, jobs, map_fn(_call, jobs)):
