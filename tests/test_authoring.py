@@ -239,6 +239,38 @@ def test_a_save_during_a_build_is_never_replayed_for_the_text_it_replaced(
     assert SAVED_MID_BUILD in page.read_text(encoding="utf-8")
 
 
+def test_strings_saved_after_the_inputs_stage_are_not_cached_under_a_page_of_the_old(
+        project: Path) -> None:
+    """strings.toml saved while a build runs, after the inputs stage read it and before the
+    page converts: the page is converted with the strings read, and must not be kept under
+    the key of the strings on disk (it was: the key read the file again when the page
+    converted, so the next build, for that save, replayed the old words as the new)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    opts = BuildOptions.for_project(project)
+    md = project / "content" / "en" / "index.md"
+    # an edit no build converted yet, so that the build converts the page
+    md.write_text(md.read_text(encoding="utf-8") + "\nA sentence no build converted.\n",
+                  encoding="utf-8")
+    strings = project / "content" / "en" / "strings.toml"
+    old = strings.read_text(encoding="utf-8")
+    word = next(line.split('"')[1] for line in old.split("\n")
+                if line.startswith("permalink ="))
+    new_word = "An anchor saved while the build ran"
+    assert new_word not in old
+
+    class Saving(Builder):
+        def read_inputs(self) -> Any:
+            got = super().read_inputs()
+            strings.write_text(old.replace(f'"{word}"', f'"{new_word}"'), encoding="utf-8")
+            return got
+    Saving(opts, log=lambda _: None).build()
+    page = project / "site" / "en" / "index.html"
+    assert new_word not in page.read_text(encoding="utf-8")   # the strings it read
+    Builder(opts, log=lambda _: None).build()   # the build the watcher starts for the save
+    assert new_word in page.read_text(encoding="utf-8")
+
+
 def _insert_before_first_section(text: str, paragraph: str) -> str:
     lines = text.split("\n")
     first = next(i for i, line in enumerate(lines) if line.startswith("## "))
