@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, key_for
@@ -72,6 +73,7 @@ def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
     # file on disk, strings.toml saved after that stage kept the old words' page under the
     # new words' key, and the build for that save replayed it)
     strings = inputs.strings[lang].file.text
+    stamp = _stamp(path)      # before the key reads the article: see below
     key = page_key(opts, lang, strings, results, data, figures, web_code)
     cached = cache.get_object("pages", key)
     if isinstance(cached, tuple):
@@ -84,9 +86,21 @@ def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
         page = build_page(path, inputs.strings[lang], results, figures.resolver(lang),
                           figures.names, lambda module: f"../source/{module}.html",
                           opts.cache_dir, opts.node_modules)
-    # the article (or its strings) saved while it converted: the page is of the new text,
-    # which the next build keys again; kept under the old text's key it would be that
-    # text's page whenever the author went back to it
-    if page_key(opts, lang, strings, results, data, figures, web_code) == key:
+    # the article saved while it converted: the page is of the new text, which the next
+    # build keys again; kept under the old text's key it would be that text's page whenever
+    # the author went back to it. Saved and saved back to the same bytes (a save and its
+    # undo, a save of the same text in two writes read half-written), only the file's time
+    # and inode tell
+    if page_key(opts, lang, strings, results, data, figures, web_code) == key \
+            and _stamp(path) == stamp:
         cache.put_object("pages", key, (page, list(messages)))
     return page, True
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """The size, modification time and inode of `path` (None when it cannot be read)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino

@@ -361,9 +361,10 @@ class _Loop:
         # build makes one: the cache's 'unchanged' replay of a site left by another process
         # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
         self.builder.replay = self.shared is not None
-        sources = _sources(self.opts)
+        from ..unchanged import source_stamps
+        sources = source_stamps(self.opts)
         error = self._build()
-        if error and self.mistaken and _sources(self.opts) != sources:
+        if error and self.mistaken and source_stamps(self.opts) != sources:
             # saved again while it ran (an editor's save in two writes, the file emptied
             # first; a save a moment after another): the watcher has that save, whose build
             # tells what is wrong with it; these mistakes may be of a half-written file
@@ -469,28 +470,6 @@ class _Loop:
             return line
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
-
-
-def _sources(opts: BuildOptions) -> dict[str, tuple[int, int]]:
-    """Each file under content/, templates/ and static/ (links followed): its size and
-    modification time, to tell a build whose sources changed while it ran."""
-    found: dict[str, tuple[int, int]] = {}
-    seen: set[str] = set()
-    for root in (opts.content_dir, opts.templates_dir, opts.static_dir):
-        for folder, dirs, files in os.walk(root, followlinks=True):
-            real = os.path.realpath(folder)
-            if real in seen:      # a link to a folder above it: walked once
-                dirs[:] = []
-                continue
-            seen.add(real)
-            for name in files:
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:       # gone meanwhile, or a link to nothing
-                    continue
-                found[path] = (st.st_size, st.st_mtime_ns)
-    return found
 
 
 def _since_saved(paths: list[Path]) -> float:
