@@ -911,6 +911,45 @@ def test_a_save_of_a_linked_article_s_target_is_a_change_of_the_article(
     assert seen == [{str(link)}] * 3, seen
 
 
+def test_a_linked_article_s_target_deleted_and_made_again_is_watched_again(
+        tmp_path: Path) -> None:
+    """content/en/index.md a symbolic link to an article kept elsewhere, whose target is
+    deleted (by hand, or an editor's save that removes the file before writing it again):
+    the link to nothing was left out of the watch from then on, so the target made again,
+    and every save of it after, was never seen. Each is a change of the link."""
+    import threading
+
+    from sqrtdk.web.serve import _changes
+    content, notes = tmp_path / "content", tmp_path / "notes"
+    (content / "en").mkdir(parents=True)
+    notes.mkdir()
+    target, link = notes / "index.md", content / "en" / "index.md"
+    target.write_text("# T\n", "utf-8")
+    link.symlink_to(target)
+    saves = [target.unlink, lambda: target.write_text("# T\n\nMade again.\n", "utf-8"),
+             lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8")]
+    stop = threading.Event()
+    seen: list[set[str]] = []
+    deadline = time.monotonic() + 30
+    changes = _changes([content], lambda *_: True, stop, lambda line: None)
+    saved = 0
+    try:
+        for found in changes:
+            if time.monotonic() > deadline:
+                break
+            if found:
+                seen.append({p for _, p in found})
+            elif len(seen) >= len(saves):
+                break
+            elif saved == len(seen) < len(saves):   # the last save seen, the watcher on
+                saves[saved]()
+                saved += 1
+    finally:
+        stop.set()
+        changes.close()
+    assert seen == [{str(link)}] * 3, seen
+
+
 def _code_folders() -> list[str]:
     """The package's folders of modules (not the numpy snippets, which are scripts the
     reproduce boxes run), relative to the project."""

@@ -154,7 +154,8 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
             links = _linked_files(watched)
             targets = _targets(links)
             for changes in watch(*[p for p in watched if p.exists()],
-                                 *sorted({t for t, _ in links.values()}), debounce=DEBOUNCE_MS,
+                                 *sorted({t for t, ino in links.values() if ino != -1}),
+                                 debounce=DEBOUNCE_MS,
                                  step=STEP_MS, stop_event=stop, raise_interrupt=True,
                                  rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
                                  watch_filter=functools.partial(_or_target, targets,
@@ -193,7 +194,10 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
 
 def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
     """Each symbolic link to a file found under the folders `roots` (links to folders are
-    followed by the watcher, and walked here): link -> (its target, the target's inode)."""
+    followed by the watcher, and walked here): link -> (its target, the target's inode);
+    a link to nothing (its target deleted, or not yet made) has inode -1, so that the
+    target made again is found by its inode (such a link was left out: once its target was
+    deleted, by an editor's save or by hand, no later save of it was seen)."""
     found: dict[Path, tuple[Path, int]] = {}
     for root in roots:
         if not root.is_dir():
@@ -210,9 +214,13 @@ def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
                 path = Path(folder, name)
                 if path.is_symlink():
                     try:
-                        target = path.resolve(strict=True)
+                        target = path.resolve(strict=False)
+                    except (OSError, RuntimeError):   # a loop: the build says so
+                        continue
+                    try:
                         st = target.stat()
-                    except (OSError, RuntimeError):   # to nothing, or a loop: the build says so
+                    except OSError:       # to nothing (yet): the build says so
+                        found[path] = (target, -1)
                         continue
                     if stat.S_ISREG(st.st_mode):
                         found[path] = (target, st.st_ino)
