@@ -1082,6 +1082,42 @@ def test_a_mistake_in_a_save_written_again_during_its_build_is_not_shown(
         loop.builder.close()
 
 
+def test_a_mistake_is_shown_when_only_an_editor_s_scratch_file_changed_during_its_build(
+        built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save with a mistake, and the editor's swap file (or auto-save file) rewritten while
+    its build ran: the build counted it as a source saved meanwhile and left the mistake to
+    the next build, which the watcher never starts for a scratch file: the tabs showed no
+    error at all. Only a file the watcher builds for defers the mistake."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web import pages
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    said: list[str] = []
+    loop = _Loop(BuildOptions.for_project(project), state, said.append)
+    try:
+        loop.build(reload=True)
+        md = _article(project)
+        md.write_text("", "utf-8")          # the mistake: no front matter
+        real = pages.build_page
+        scratch_files = [md.parent / ".index.md.swp", md.parent / "#index.md#",
+                         md.parent / "index.md~"]
+
+        def editor_writes_scratch(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return real(*args, **kwargs)
+            finally:
+                for f in scratch_files:
+                    f.write_text(f"{time.monotonic()}", "utf-8")
+        monkeypatch.setattr(pages, "build_page", editor_writes_scratch)
+        loop.build(reload=False)
+        assert "missing front matter" in state.error, (state.error, said[-3:])
+    finally:
+        loop.builder.close()
+
+
 def test_a_site_the_disk_could_not_take_is_not_served_nor_left_in_the_tabs(
         built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A save whose site the disk could not take (full, as the write began): the open tabs

@@ -369,10 +369,9 @@ class _Loop:
         # build makes one: the cache's 'unchanged' replay of a site left by another process
         # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
         self.builder.replay = self.shared is not None
-        from ..unchanged import source_stamps
-        sources = source_stamps(self.opts)
+        sources = _saved_sources(self.opts)
         error = self._build()
-        if error and self.mistaken and source_stamps(self.opts) != sources:
+        if error and self.mistaken and _saved_sources(self.opts) != sources:
             # saved again while it ran (an editor's save in two writes, the file emptied
             # first; a save a moment after another): the watcher has that save, whose build
             # tells what is wrong with it; these mistakes may be of a half-written file
@@ -588,9 +587,23 @@ class _Relevant:
         if p in self.folders or p.is_dir():
             self.folders.add(p)
             return True
-        return not (p.name.startswith(".") or p.name.endswith(SCRATCH_ENDINGS)
-                    or p.name.startswith("#")
-                    or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))
+        return not scratch(p)
+
+
+def scratch(path: Path) -> bool:
+    """Whether the file `path` is an editor's scratch file by its name (`_Relevant`): a
+    change to it starts no build."""
+    name = path.name
+    return (name.startswith((".", "#")) or name.endswith(SCRATCH_ENDINGS)
+            or path.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))
+
+
+def _saved_sources(opts: BuildOptions) -> dict[str, tuple[int, int, int]]:
+    """unchanged.source_stamps without editors' scratch files: a change the watcher starts
+    a build for (vim rewriting its swap file during a build that stopped on a mistake made
+    the loop leave the mistake to a next build that never came: the tabs showed no error)."""
+    from ..unchanged import source_stamps
+    return {p: st for p, st in source_stamps(opts).items() if not scratch(Path(p))}
 
 
 # the ends of editors' scratch names: backups (index.md~), JetBrains' atomic save
