@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import Cache, code_digest, key_for
@@ -21,17 +22,18 @@ WEB_PACKAGES = ("Markdown", "pymdown-extensions", "Jinja2", "PyYAML", "MarkupSaf
                 "tinycss2")   # what the site half is made with
 
 
-def page_key(opts: BuildOptions, lang: str, results: Mapping[str, Any], data: bytes,
-             figures: DrawnFigures, web_code: str) -> str:
+def page_key(opts: BuildOptions, lang: str, strings: str, results: Mapping[str, Any],
+             data: bytes, figures: DrawnFigures, web_code: str) -> str:
     """The cache key of one language's page: the site half's code (`web_code`, see
-    cache.code_digest), its article, strings.toml
+    cache.code_digest), its article, the text of strings.toml the page is converted with
+    (`strings`: as the inputs stage read it, not the file, which may have been saved since)
     and the HTML tag names (which <name> is HTML), the results and sweep, its figures' sizes
     and the figure names, and the libraries' versions."""
     sizes = sorted((n, s) for n, s in figures.sizes.items() if f".{lang}." in n)
     return key_for("pages", web_code,
-                   [opts.content_dir / lang / "index.md", opts.content_dir / lang / "strings.toml",
+                   [opts.content_dir / lang / "index.md",
                     opts.node_modules / "html-tag-names" / "index.js"],
-                   data, json.dumps(results.get("sweep", {}), sort_keys=True), repr(sizes),
+                   strings, data, json.dumps(results.get("sweep", {}), sort_keys=True), repr(sizes),
                    repr(figures.names), lang, packages=WEB_PACKAGES)
 
 
@@ -67,7 +69,12 @@ def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
     if not path.is_file():
         raise BuildError(path, 0, "missing article; every language needs "
                                   "content/<lang>/index.md")
-    key = page_key(opts, lang, results, data, figures, web_code)
+    # the strings as read by the inputs stage, with which the page converts (keyed by the
+    # file on disk, strings.toml saved after that stage kept the old words' page under the
+    # new words' key, and the build for that save replayed it)
+    strings = inputs.strings[lang].file.text
+    stamp = _stamp(path)      # before the key reads the article: see below
+    key = page_key(opts, lang, strings, results, data, figures, web_code)
     cached = cache.get_object("pages", key)
     if isinstance(cached, tuple):
         page, messages = cached
@@ -79,9 +86,21 @@ def _page(opts: BuildOptions, cache: Cache, inputs: Inputs, lang: str,
         page = build_page(path, inputs.strings[lang], results, figures.resolver(lang),
                           figures.names, lambda module: f"../source/{module}.html",
                           opts.cache_dir, opts.node_modules)
-    # the article (or its strings) saved while it converted: the page is of the new text,
-    # which the next build keys again; kept under the old text's key it would be that
-    # text's page whenever the author went back to it
-    if page_key(opts, lang, results, data, figures, web_code) == key:
+    # the article saved while it converted: the page is of the new text, which the next
+    # build keys again; kept under the old text's key it would be that text's page whenever
+    # the author went back to it. Saved and saved back to the same bytes (a save and its
+    # undo, a save of the same text in two writes read half-written), only the file's time
+    # and inode tell
+    if page_key(opts, lang, strings, results, data, figures, web_code) == key \
+            and _stamp(path) == stamp:
         cache.put_object("pages", key, (page, list(messages)))
     return page, True
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """The size, modification time and inode of `path` (None when it cannot be read)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino

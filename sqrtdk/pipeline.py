@@ -108,8 +108,9 @@ class Builder:
                               self.opts.out)
 
     def _stages(self, counter: _Counter) -> None:
-        from .unchanged import build_inputs, remember, replayed
+        from .unchanged import build_inputs, remember, replayed, source_stamps
         t0 = time.perf_counter()
+        stamps = source_stamps(self.opts)     # before the bytes are read: see below
         inputs = build_inputs(self.opts, serve=self.memory)
         if inputs is not None and self.replay and replayed(self.opts, self.cache, inputs):
             self.log(f"{'unchanged':<12} {time.perf_counter() - t0:6.3f} s  (sources, code, "
@@ -121,8 +122,10 @@ class Builder:
             fingerprint = self._full(counter)
         # a source saved while the stages ran (an editor's save, a git checkout under
         # --serve): the site is not the one these inputs make, so it is not remembered for
-        # them (it was, and going back to that text replayed the other's site as unchanged)
-        if inputs is not None and build_inputs(self.opts, serve=self.memory) == inputs:
+        # them (it was, and going back to that text replayed the other's site as unchanged);
+        # saved and saved back to the same bytes, only the files' times and inodes tell
+        if inputs is not None and build_inputs(self.opts, serve=self.memory) == inputs \
+                and source_stamps(self.opts) == stamps:
             remember(self.opts, self.cache, inputs, fingerprint, list(messages))
         # --serve keeps its entries in memory, and another seed's build is a side trip (it
         # would prune the default seed's figures): the next default-seed build prunes

@@ -41,6 +41,31 @@ def build_inputs(opts: BuildOptions, serve: bool) -> str | None:
                    packages=(*FIGURE_PACKAGES, *WEB_PACKAGES))
 
 
+def source_stamps(opts: BuildOptions) -> dict[str, tuple[int, int, int]]:
+    """Each file under content/, templates/ and static/ (links followed): its size,
+    modification time and inode, to tell a build whose sources were saved while it ran, even
+    when saved back to the same bytes before it ended (a save and its undo; an editor's
+    save of the same text in two writes, read half-written): what it made is of neither.
+    Stat only, no file read."""
+    found: dict[str, tuple[int, int, int]] = {}
+    seen: set[str] = set()
+    for root in (opts.content_dir, opts.templates_dir, opts.static_dir):
+        for folder, dirs, files in os.walk(root, followlinks=True):
+            real = os.path.realpath(folder)
+            if real in seen:      # a link to a folder above it: walked once
+                dirs[:] = []
+                continue
+            seen.add(real)
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:       # gone meanwhile, or a link to nothing
+                    continue
+                found[path] = (st.st_size, st.st_mtime_ns, st.st_ino)
+    return found
+
+
 def build_key(opts: BuildOptions, inputs: str) -> str:
     """The cache key of a build: `inputs` (build_inputs) and the names, sizes and
     modification times of the files in the figures folder (the build writes them; a deleted

@@ -239,6 +239,72 @@ def test_a_save_during_a_build_is_never_replayed_for_the_text_it_replaced(
     assert SAVED_MID_BUILD in page.read_text(encoding="utf-8")
 
 
+def test_a_save_and_its_undo_during_a_conversion_are_not_kept_under_the_undone_text(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The article saved while its page converts and saved back before the build ends (a
+    git checkout and its undo; an editor's save of the same text in two writes, the
+    conversion reading it half-written): the page is of the other text, while the article
+    on disk, at the start and at the end, is the first. Neither the page nor the whole build
+    may be kept under the first text (both were: each compared the text only, which is the
+    same again, so the next build replayed the other text's site as unchanged)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    from sqrtdk.web import pages
+    opts = BuildOptions.for_project(project)
+    md = project / "content" / "en" / "index.md"
+    text = md.read_text(encoding="utf-8") + "\nA sentence of the text before the save.\n"
+    md.write_text(text, encoding="utf-8")
+    saved = _insert_before_first_section(text, SAVED_MID_BUILD)
+    real = pages.build_page
+
+    def converted_while_saved(*a: Any, **k: Any) -> Any:
+        md.write_text(saved, encoding="utf-8")
+        try:
+            return real(*a, **k)
+        finally:
+            time.sleep(0.01)     # past the file system's clock tick: a later save
+            md.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(pages, "build_page", converted_while_saved)
+    Builder(opts, log=lambda _: None).build()
+    monkeypatch.undo()
+    page = project / "site" / "en" / "index.html"
+    assert SAVED_MID_BUILD in page.read_text(encoding="utf-8")    # the text it converted
+    Builder(opts, log=lambda _: None).build()   # the build the watcher starts for the undo
+    assert SAVED_MID_BUILD not in page.read_text(encoding="utf-8")
+
+
+def test_strings_saved_after_the_inputs_stage_are_not_cached_under_a_page_of_the_old(
+        project: Path) -> None:
+    """strings.toml saved while a build runs, after the inputs stage read it and before the
+    page converts: the page is converted with the strings read, and must not be kept under
+    the key of the strings on disk (it was: the key read the file again when the page
+    converted, so the next build, for that save, replayed the old words as the new)."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.pipeline import Builder
+    opts = BuildOptions.for_project(project)
+    md = project / "content" / "en" / "index.md"
+    # an edit no build converted yet, so that the build converts the page
+    md.write_text(md.read_text(encoding="utf-8") + "\nA sentence no build converted.\n",
+                  encoding="utf-8")
+    strings = project / "content" / "en" / "strings.toml"
+    old = strings.read_text(encoding="utf-8")
+    word = next(line.split('"')[1] for line in old.split("\n")
+                if line.startswith("permalink ="))
+    new_word = "An anchor saved while the build ran"
+    assert new_word not in old
+
+    class Saving(Builder):
+        def read_inputs(self) -> Any:
+            got = super().read_inputs()
+            strings.write_text(old.replace(f'"{word}"', f'"{new_word}"'), encoding="utf-8")
+            return got
+    Saving(opts, log=lambda _: None).build()
+    page = project / "site" / "en" / "index.html"
+    assert new_word not in page.read_text(encoding="utf-8")   # the strings it read
+    Builder(opts, log=lambda _: None).build()   # the build the watcher starts for the save
+    assert new_word in page.read_text(encoding="utf-8")
+
+
 def _insert_before_first_section(text: str, paragraph: str) -> str:
     lines = text.split("\n")
     first = next(i for i, line in enumerate(lines) if line.startswith("## "))

@@ -153,7 +153,7 @@ def test_key_for_is_the_units_kind_and_its_own_inputs(tmp_path):
 def _page_keys(opts, figures):
     from sqrtdk.pages_stage import page_key
     results = {"sweep": {"n_seeds": 3}}
-    return {lang: page_key(opts, lang, results, b"{}", figures, "web code")
+    return {lang: page_key(opts, lang, "", results, b"{}", figures, "web code")
             for lang in ("aa", "bb")}
 
 

@@ -911,6 +911,45 @@ def test_a_save_of_a_linked_article_s_target_is_a_change_of_the_article(
     assert seen == [{str(link)}] * 3, seen
 
 
+def test_a_linked_article_s_target_deleted_and_made_again_is_watched_again(
+        tmp_path: Path) -> None:
+    """content/en/index.md a symbolic link to an article kept elsewhere, whose target is
+    deleted (by hand, or an editor's save that removes the file before writing it again):
+    the link to nothing was left out of the watch from then on, so the target made again,
+    and every save of it after, was never seen. Each is a change of the link."""
+    import threading
+
+    from sqrtdk.web.serve import _changes
+    content, notes = tmp_path / "content", tmp_path / "notes"
+    (content / "en").mkdir(parents=True)
+    notes.mkdir()
+    target, link = notes / "index.md", content / "en" / "index.md"
+    target.write_text("# T\n", "utf-8")
+    link.symlink_to(target)
+    saves = [target.unlink, lambda: target.write_text("# T\n\nMade again.\n", "utf-8"),
+             lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8")]
+    stop = threading.Event()
+    seen: list[set[str]] = []
+    deadline = time.monotonic() + 30
+    changes = _changes([content], lambda *_: True, stop, lambda line: None)
+    saved = 0
+    try:
+        for found in changes:
+            if time.monotonic() > deadline:
+                break
+            if found:
+                seen.append({p for _, p in found})
+            elif len(seen) >= len(saves):
+                break
+            elif saved == len(seen) < len(saves):   # the last save seen, the watcher on
+                saves[saved]()
+                saved += 1
+    finally:
+        stop.set()
+        changes.close()
+    assert seen == [{str(link)}] * 3, seen
+
+
 def _code_folders() -> list[str]:
     """The package's folders of modules (not the numpy snippets, which are scripts the
     reproduce boxes run), relative to the project."""
@@ -1039,6 +1078,42 @@ def test_a_mistake_in_a_save_written_again_during_its_build_is_not_shown(
         loop.build(reload=False)         # the build of the second write
         assert state.error == ""
         assert INSERTED.strip() in state.pages["en/index.html"].decode("utf-8")
+    finally:
+        loop.builder.close()
+
+
+def test_a_mistake_is_shown_when_only_an_editor_s_scratch_file_changed_during_its_build(
+        built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save with a mistake, and the editor's swap file (or auto-save file) rewritten while
+    its build ran: the build counted it as a source saved meanwhile and left the mistake to
+    the next build, which the watcher never starts for a scratch file: the tabs showed no
+    error at all. Only a file the watcher builds for defers the mistake."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web import pages
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    said: list[str] = []
+    loop = _Loop(BuildOptions.for_project(project), state, said.append)
+    try:
+        loop.build(reload=True)
+        md = _article(project)
+        md.write_text("", "utf-8")          # the mistake: no front matter
+        real = pages.build_page
+        scratch_files = [md.parent / ".index.md.swp", md.parent / "#index.md#",
+                         md.parent / "index.md~"]
+
+        def editor_writes_scratch(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return real(*args, **kwargs)
+            finally:
+                for f in scratch_files:
+                    f.write_text(f"{time.monotonic()}", "utf-8")
+        monkeypatch.setattr(pages, "build_page", editor_writes_scratch)
+        loop.build(reload=False)
+        assert "missing front matter" in state.error, (state.error, said[-3:])
     finally:
         loop.builder.close()
 

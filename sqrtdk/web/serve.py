@@ -154,7 +154,8 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
             links = _linked_files(watched)
             targets = _targets(links)
             for changes in watch(*[p for p in watched if p.exists()],
-                                 *sorted({t for t, _ in links.values()}), debounce=DEBOUNCE_MS,
+                                 *sorted({t for t, ino in links.values() if ino != -1}),
+                                 debounce=DEBOUNCE_MS,
                                  step=STEP_MS, stop_event=stop, raise_interrupt=True,
                                  rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True,
                                  watch_filter=functools.partial(_or_target, targets,
@@ -193,7 +194,10 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
 
 def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
     """Each symbolic link to a file found under the folders `roots` (links to folders are
-    followed by the watcher, and walked here): link -> (its target, the target's inode)."""
+    followed by the watcher, and walked here): link -> (its target, the target's inode);
+    a link to nothing (its target deleted, or not yet made) has inode -1, so that the
+    target made again is found by its inode (such a link was left out: once its target was
+    deleted, by an editor's save or by hand, no later save of it was seen)."""
     found: dict[Path, tuple[Path, int]] = {}
     for root in roots:
         if not root.is_dir():
@@ -210,9 +214,13 @@ def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
                 path = Path(folder, name)
                 if path.is_symlink():
                     try:
-                        target = path.resolve(strict=True)
+                        target = path.resolve(strict=False)
+                    except (OSError, RuntimeError):   # a loop: the build says so
+                        continue
+                    try:
                         st = target.stat()
-                    except (OSError, RuntimeError):   # to nothing, or a loop: the build says so
+                    except OSError:       # to nothing (yet): the build says so
+                        found[path] = (target, -1)
                         continue
                     if stat.S_ISREG(st.st_mode):
                         found[path] = (target, st.st_ino)
@@ -361,9 +369,9 @@ class _Loop:
         # build makes one: the cache's 'unchanged' replay of a site left by another process
         # has no pages to patch or morph (the first edit reloaded the tabs, unpatched)
         self.builder.replay = self.shared is not None
-        sources = _sources(self.opts)
+        sources = _saved_sources(self.opts)
         error = self._build()
-        if error and self.mistaken and _sources(self.opts) != sources:
+        if error and self.mistaken and _saved_sources(self.opts) != sources:
             # saved again while it ran (an editor's save in two writes, the file emptied
             # first; a save a moment after another): the watcher has that save, whose build
             # tells what is wrong with it; these mistakes may be of a half-written file
@@ -469,28 +477,6 @@ class _Loop:
             return line
         self.log(f"{'total':<12} {time.perf_counter() - t0:6.3f} s")
         return ""
-
-
-def _sources(opts: BuildOptions) -> dict[str, tuple[int, int]]:
-    """Each file under content/, templates/ and static/ (links followed): its size and
-    modification time, to tell a build whose sources changed while it ran."""
-    found: dict[str, tuple[int, int]] = {}
-    seen: set[str] = set()
-    for root in (opts.content_dir, opts.templates_dir, opts.static_dir):
-        for folder, dirs, files in os.walk(root, followlinks=True):
-            real = os.path.realpath(folder)
-            if real in seen:      # a link to a folder above it: walked once
-                dirs[:] = []
-                continue
-            seen.add(real)
-            for name in files:
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:       # gone meanwhile, or a link to nothing
-                    continue
-                found[path] = (st.st_size, st.st_mtime_ns)
-    return found
 
 
 def _since_saved(paths: list[Path]) -> float:
@@ -601,9 +587,23 @@ class _Relevant:
         if p in self.folders or p.is_dir():
             self.folders.add(p)
             return True
-        return not (p.name.startswith(".") or p.name.endswith(SCRATCH_ENDINGS)
-                    or p.name.startswith("#")
-                    or p.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))
+        return not scratch(p)
+
+
+def scratch(path: Path) -> bool:
+    """Whether the file `path` is an editor's scratch file by its name (`_Relevant`): a
+    change to it starts no build."""
+    name = path.name
+    return (name.startswith((".", "#")) or name.endswith(SCRATCH_ENDINGS)
+            or path.suffix in ("", ".pyc", ".tmp", ".swp", ".swx", ".bak"))
+
+
+def _saved_sources(opts: BuildOptions) -> dict[str, tuple[int, int, int]]:
+    """unchanged.source_stamps without editors' scratch files: a change the watcher starts
+    a build for (vim rewriting its swap file during a build that stopped on a mistake made
+    the loop leave the mistake to a next build that never came: the tabs showed no error)."""
+    from ..unchanged import source_stamps
+    return {p: st for p, st in source_stamps(opts).items() if not scratch(Path(p))}
 
 
 # the ends of editors' scratch names: backups (index.md~), JetBrains' atomic save
