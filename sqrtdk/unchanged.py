@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
+from pathlib import Path
 
 from .cache import Cache, code_digest, key_for, tree_digest
 from .errors import display_path
@@ -41,6 +43,20 @@ def build_inputs(opts: BuildOptions, serve: bool) -> str | None:
                    packages=(*FIGURE_PACKAGES, *WEB_PACKAGES))
 
 
+def walk_once(root: Path | str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk of `root` following links to folders, as the watcher does, each real folder
+    once (a link to a folder above it would loop); a caller may prune `dirs` in place, as
+    with os.walk."""
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        yield folder, dirs, files
+
+
 def source_stamps(opts: BuildOptions) -> dict[str, tuple[int, int, int]]:
     """Each file under content/, templates/ and static/ (links followed): its size,
     modification time and inode, to tell a build whose sources were saved while it ran, even
@@ -48,14 +64,8 @@ def source_stamps(opts: BuildOptions) -> dict[str, tuple[int, int, int]]:
     save of the same text in two writes, read half-written): what it made is of neither.
     Stat only, no file read."""
     found: dict[str, tuple[int, int, int]] = {}
-    seen: set[str] = set()
     for root in (opts.content_dir, opts.templates_dir, opts.static_dir):
-        for folder, dirs, files in os.walk(root, followlinks=True):
-            real = os.path.realpath(folder)
-            if real in seen:      # a link to a folder above it: walked once
-                dirs[:] = []
-                continue
-            seen.add(real)
+        for folder, _, files in walk_once(root):
             for name in files:
                 path = os.path.join(folder, name)
                 try:

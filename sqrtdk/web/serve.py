@@ -198,17 +198,12 @@ def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
     a link to nothing (its target deleted, or not yet made) has inode -1, so that the
     target made again is found by its inode (such a link was left out: once its target was
     deleted, by an editor's save or by hand, no later save of it was seen)."""
+    from ..unchanged import walk_once
     found: dict[Path, tuple[Path, int]] = {}
     for root in roots:
         if not root.is_dir():
             continue
-        seen: set[str] = set()
-        for folder, dirs, files in os.walk(root, followlinks=True):
-            real = os.path.realpath(folder)
-            if real in seen:      # a link to a folder above it: walked once
-                dirs[:] = []
-                continue
-            seen.add(real)
+        for folder, dirs, files in walk_once(root):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
             for name in files:
                 path = Path(folder, name)
