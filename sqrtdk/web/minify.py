@@ -37,11 +37,16 @@ def esbuild_package(node_modules: Path) -> Path:
 
 def esbuild_version(node_modules: Path) -> str:
     """The installed esbuild's version; BuildError with what to run when it is missing."""
-    package = esbuild_package(node_modules)
+    return _installed_version(esbuild_package(node_modules), "esbuild")
+
+
+def _installed_version(package: Path, name: str) -> str:
+    """The version in npm package `name`'s package.json `package`; BuildError with what to
+    run when it is missing or unreadable."""
     try:
         return str(json.loads(package.read_text(encoding="utf-8"))["version"])
     except (OSError, ValueError, KeyError):
-        raise BuildError(package, 0, "esbuild is not installed: run 'npm ci' in the project "
+        raise BuildError(package, 0, f"{name} is not installed: run 'npm ci' in the project "
                                      "folder (or 'make site')") from None
 
 
@@ -76,12 +81,7 @@ def stylelint_package(node_modules: Path) -> Path:
 def stylelint_version(node_modules: Path) -> str:
     """The installed stylelint's version (part of a style sheet's check's cache key);
     BuildError with what to run when it is missing."""
-    package = stylelint_package(node_modules)
-    try:
-        return str(json.loads(package.read_text(encoding="utf-8"))["version"])
-    except (OSError, ValueError, KeyError):
-        raise BuildError(package, 0, "stylelint is not installed: run 'npm ci' in the project "
-                                     "folder (or 'make site')") from None
+    return _installed_version(stylelint_package(node_modules), "stylelint")
 
 
 def lint_css(node_modules: Path, data: bytes, source: Path | str) -> None:
