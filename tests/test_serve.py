@@ -869,65 +869,24 @@ def test_an_error_of_the_file_watcher_does_not_stop_the_server(
         assert "Traceback" not in capfd.readouterr().err
 
 
-def test_a_save_of_a_linked_article_s_target_is_a_change_of_the_article(
-        tmp_path: Path) -> None:
-    """content/en/index.md a symbolic link to an article kept elsewhere: a save of the target
-    (in place, or an editor's new file renamed over it) was never seen, since the watcher
-    follows linked folders, not linked files, and the page went on showing the old text. The
-    target is watched too, and named by the link."""
-    import threading
-
-    from sqrtdk.web.serve import _changes
+def _linked_article(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    """content/en/index.md a symbolic link to notes/index.md: (content, notes, the target,
+    the link)."""
     content, notes = tmp_path / "content", tmp_path / "notes"
     (content / "en").mkdir(parents=True)
     notes.mkdir()
     target, link = notes / "index.md", content / "en" / "index.md"
     target.write_text("# T\n", "utf-8")
     link.symlink_to(target)
-
-    def renamed_over() -> None:
-        (notes / "new").write_text("# T\n\nRenamed over.\n", "utf-8")
-        (notes / "new").rename(target)
-    saves = [lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8"), renamed_over,
-             lambda: target.write_text("# T\n\nIn place again.\n", "utf-8")]
-    stop = threading.Event()
-    seen: list[set[str]] = []
-    deadline = time.monotonic() + 30
-    changes = _changes([content], lambda *_: True, stop, lambda line: None)
-    saved = 0
-    try:
-        for found in changes:
-            assert time.monotonic() < deadline, f"saves seen: {seen}"
-            if found:
-                seen.append({p for _, p in found})
-            elif len(seen) == len(saves):
-                break
-            elif saved == len(seen) < len(saves):   # the last save seen, the watcher on
-                saves[saved]()
-                saved += 1
-    finally:
-        stop.set()
-        changes.close()
-    assert seen == [{str(link)}] * 3, seen
+    return content, notes, target, link
 
 
-def test_a_linked_article_s_target_deleted_and_made_again_is_watched_again(
-        tmp_path: Path) -> None:
-    """content/en/index.md a symbolic link to an article kept elsewhere, whose target is
-    deleted (by hand, or an editor's save that removes the file before writing it again):
-    the link to nothing was left out of the watch from then on, so the target made again,
-    and every save of it after, was never seen. Each is a change of the link."""
+def _changes_seen(content: Path, saves: list[Callable[[], object]]) -> list[set[str]]:
+    """The paths of each change batch serve's watcher reports under `content` while `saves`
+    are made one at a time, each once the one before was seen (at most 30 s)."""
     import threading
 
     from sqrtdk.web.serve import _changes
-    content, notes = tmp_path / "content", tmp_path / "notes"
-    (content / "en").mkdir(parents=True)
-    notes.mkdir()
-    target, link = notes / "index.md", content / "en" / "index.md"
-    target.write_text("# T\n", "utf-8")
-    link.symlink_to(target)
-    saves = [target.unlink, lambda: target.write_text("# T\n\nMade again.\n", "utf-8"),
-             lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8")]
     stop = threading.Event()
     seen: list[set[str]] = []
     deadline = time.monotonic() + 30
@@ -947,6 +906,36 @@ def test_a_linked_article_s_target_deleted_and_made_again_is_watched_again(
     finally:
         stop.set()
         changes.close()
+    return seen
+
+
+def test_a_save_of_a_linked_article_s_target_is_a_change_of_the_article(
+        tmp_path: Path) -> None:
+    """content/en/index.md a symbolic link to an article kept elsewhere: a save of the target
+    (in place, or an editor's new file renamed over it) was never seen, since the watcher
+    follows linked folders, not linked files, and the page went on showing the old text. The
+    target is watched too, and named by the link."""
+    content, notes, target, link = _linked_article(tmp_path)
+
+    def renamed_over() -> None:
+        (notes / "new").write_text("# T\n\nRenamed over.\n", "utf-8")
+        (notes / "new").rename(target)
+    saves = [lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8"), renamed_over,
+             lambda: target.write_text("# T\n\nIn place again.\n", "utf-8")]
+    seen = _changes_seen(content, saves)
+    assert seen == [{str(link)}] * 3, seen
+
+
+def test_a_linked_article_s_target_deleted_and_made_again_is_watched_again(
+        tmp_path: Path) -> None:
+    """content/en/index.md a symbolic link to an article kept elsewhere, whose target is
+    deleted (by hand, or an editor's save that removes the file before writing it again):
+    the link to nothing was left out of the watch from then on, so the target made again,
+    and every save of it after, was never seen. Each is a change of the link."""
+    content, _, target, link = _linked_article(tmp_path)
+    saves = [target.unlink, lambda: target.write_text("# T\n\nMade again.\n", "utf-8"),
+             lambda: target.write_text("# T\n\nSaved in place.\n", "utf-8")]
+    seen = _changes_seen(content, saves)
     assert seen == [{str(link)}] * 3, seen
 
 
