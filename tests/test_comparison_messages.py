@@ -233,6 +233,9 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "closing fence indented under a paragraph": ("The code:\n```python\nx = 1\n  ```\n",
                                                  "The code:", "indent the closing fence",
                                                  "blank line"),
+    "closing fence longer than the opening one": ("```python\nx = 1\n``````\n\n## Next {#next}\n"
+                                                  "\nMore.\n", "``````",
+                                                  "as long as the opening one", "indent"),
     "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
                                 "'|---|---|---|'", "needs a line"),
 }
