@@ -525,6 +525,23 @@ def test_a_prime_after_a_one_letter_name_in_chinese_is_no_quote(
     assert _text(p.body) == "得到新的 Q', K', V'，再计算。预测值 (y') 和真实值 x' 不同，他说‘先别急’。"
 
 
+def test_a_prime_after_a_number_in_chinese_is_no_quote(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A step numbered with a prime in Chinese text (a heading '1' \u4e0b\u8f7d', '12' \u8bad\u7ec3',
+    as a README numbers its steps) was counted as a single quote to pair: one of them was
+    warned ('an odd number of', write \u2018 \u2019 yourself), advice that does not apply to
+    a prime. It stays as typed, as GitHub shows it, and a quotation beside it is still
+    paired."""
+    import logging
+    body = "## 1' \u4e0b\u8f7d {#a}\n\n\u6587\u5b57\u3002\n\n## 12' \u8bad\u7ec3 {#b}\n\n\u4ed6\u8bf4'\u5148\u522b\u6025'\uff0c'\u7b2c 2'\u3002\n\n1. 3' \u5b8c\u6210 (4') \u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS, lang="zh")
+    assert [r.getMessage() for r in caplog.records] == []
+    assert "1' \u4e0b\u8f7d" in _text(p.body) and "12' \u8bad\u7ec3" in _text(p.body)
+    assert "\u4ed6\u8bf4\u2018\u5148\u522b\u6025\u2019\uff0c\u2018\u7b2c 2\u2019" in _text(p.body)
+    assert "3' \u5b8c\u6210 (4')" in _text(p.body)
+
+
 def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
