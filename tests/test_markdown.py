@@ -4593,3 +4593,18 @@ def test_a_component_that_is_a_tip_is_told_a_box_with_its_id_line(tmp_path: Path
     e = error(tmp_path, "Intro.\n\n<Tip>\n\nThe factor is 8.\n\n</Tip>\n\nLast.\n")
     assert "'/// details | Title' box" in e.message, e
     assert "'    attrs: {id: some-id}'" in e.message, e
+
+
+@pytest.mark.parametrize("line", ["[[autodoc]] ScaledConfig", "[[autodoc]] ScaledModel.forward",
+                                  "[[open-in-colab]]"])
+def test_a_hugging_face_doc_builder_directive_is_told_as_that(tmp_path: Path,
+                                                              line: str) -> None:
+    """The Hugging Face doc-builder's `[[autodoc]] Name` (a class's reference, built from its
+    docstrings) and `[[open-in-colab]]` were told as an Obsidian (wiki) link, 'write
+    [text](address) for a link, a figure the build draws for a picture, or the words alone':
+    not what the line is. Each is told once, at its line, as the doc-builder's directive."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n## Reference {{#reference}}\n\n{line}\n\nEnd.\n")
+    told = [w for w in warned if "published as typed" in w]
+    assert len(told) == 1 and "doc-builder" in told[0] and "Obsidian" not in told[0] and \
+        f"index.md:{BODY_START + 4}:" in told[0], warned
