@@ -4608,3 +4608,16 @@ def test_a_hugging_face_doc_builder_directive_is_told_as_that(tmp_path: Path,
     told = [w for w in warned if "published as typed" in w]
     assert len(told) == 1 and "doc-builder" in told[0] and "Obsidian" not in told[0] and \
         f"index.md:{BODY_START + 4}:" in told[0], warned
+
+
+@pytest.mark.parametrize("text", ["The reference output is [[performance, positive]].",
+                                  "| output | [[0.1, 0.9]] |\n|---|---|\n| b | c |",
+                                  "The labels [[cat, dog, bird]] come first."])
+def test_a_list_literal_in_double_brackets_is_no_wiki_link(tmp_path: Path, text: str) -> None:
+    """A list of a list written in the text (a task's reference output
+    '[[aspect, sentiment]]', a batch of one row '[[0.1, 0.9]]') was told as an Obsidian
+    (wiki) link, 'write [text](address) …': a false alarm, as both parsers show it as typed,
+    as meant. Words parted by ', ' in '[[…]]' are no page's name here."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{text}\n\nEnd.\n")
+    assert not [w for w in warned if "Obsidian" in w], warned

@@ -94,8 +94,9 @@ PIPE_TABLE = "a pipe table: '| a | b |' over '|---|---|', then a line per row"
 # Markdown read as a horizontal rule (the header above a paragraph, the rows below another)
 _PANDOC_RULE = re.compile(r"[ \t]{0,3}-{3,}(?:[ \t]+-{3,})+[ \t]*")
 # Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
+# (not a list of a list in the text, words parted by ', ': '[[aspect, sentiment]]', '[[0.1, 0.9]]')
 WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])(?!" + r"(?:autodoc|open-in-colab)\]\])"
-                      r"[^\[\]\n]+\]\]", re.I)
+                      r"(?![^\[\]\n|#]*,[ \t][^\[\]\n|#]*\]\])[^\[\]\n]+\]\]", re.I)
 # the Hugging Face doc-builder's directives: `[[autodoc]] LoraConfig` (a class's reference,
 # made from its docstrings), `[[open-in-colab]]` (a row of notebook buttons)
 HF_DIRECTIVE = re.compile(r"\[\[(?:autodoc|open-in-colab)\]\](?:[ \t]+[\w.]+)?")
