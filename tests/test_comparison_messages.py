@@ -233,6 +233,9 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "closing fence indented under a paragraph": ("The code:\n```python\nx = 1\n  ```\n",
                                                  "The code:", "indent the closing fence",
                                                  "blank line"),
+    "closing fence longer than the opening one": ("```python\nx = 1\n``````\n\n## Next {#next}\n"
+                                                  "\nMore.\n", "``````",
+                                                  "as long as the opening one", "indent"),
     "too few delimiter cells": ("| a | b | c |\n|---|---|\n| 1 | 2 | 3 |\n", "|---|---|",
                                 "'|---|---|---|'", "needs a line"),
 }
@@ -880,3 +883,20 @@ def test_tables_with_no_row_under_the_header_are_each_told_at_their_own_line(
     fixed = "".join(row.format(x=f"t{n}") + row.split("\n")[0].format(x="r") + "\n\n"
                     for n in range(3))
     assert convert(tmp_path, fixed)[0] == []
+
+
+def test_a_link_github_makes_in_a_kept_html_block_says_the_block_is_why(
+        tmp_path: Path) -> None:
+    """Markdown links after a blank line inside a `<div>` (a README's row of badges, its
+    language switch): GitHub reads them, this Markdown keeps the block as typed. Where the
+    block's own difference was not told (its words differ only by the links), each link was
+    told 'GitHub makes … a link; write [text](address)', the very text already written
+    there (and '[](address)' for a link holding only a picture, which loses the picture).
+    The warning now says the link is inside an HTML block kept as typed, and what to do."""
+    body = ("Intro.\n\n<div align=\"center\">\n\n[Other language](./other.md) | This one\n\n"
+            "</div>\n\n<div align=\"center\">\n\n[![Stars](pic.svg)](https://a.example/)\n\n"
+            "</div>\n\nMore.\n")
+    messages, _ = convert(tmp_path, body)
+    for words in ("[Other language]", "[![Stars]"):
+        here = at(messages, line_of(body, words))
+        assert here and all("HTML block" in m and "write [" not in m for m in here), messages

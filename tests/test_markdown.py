@@ -525,6 +525,23 @@ def test_a_prime_after_a_one_letter_name_in_chinese_is_no_quote(
     assert _text(p.body) == "得到新的 Q', K', V'，再计算。预测值 (y') 和真实值 x' 不同，他说‘先别急’。"
 
 
+def test_a_prime_after_a_number_in_chinese_is_no_quote(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A step numbered with a prime in Chinese text (a heading '1' \u4e0b\u8f7d', '12' \u8bad\u7ec3',
+    as a README numbers its steps) was counted as a single quote to pair: one of them was
+    warned ('an odd number of', write \u2018 \u2019 yourself), advice that does not apply to
+    a prime. It stays as typed, as GitHub shows it, and a quotation beside it is still
+    paired."""
+    import logging
+    body = "## 1' \u4e0b\u8f7d {#a}\n\n\u6587\u5b57\u3002\n\n## 12' \u8bad\u7ec3 {#b}\n\n\u4ed6\u8bf4'\u5148\u522b\u6025'\uff0c'\u7b2c 2'\u3002\n\n1. 3' \u5b8c\u6210 (4') \u3002\n"
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        p = page(tmp_path, body, RESULTS, lang="zh")
+    assert [r.getMessage() for r in caplog.records] == []
+    assert "1' \u4e0b\u8f7d" in _text(p.body) and "12' \u8bad\u7ec3" in _text(p.body)
+    assert "\u4ed6\u8bf4\u2018\u5148\u522b\u6025\u2019\uff0c\u2018\u7b2c 2\u2019" in _text(p.body)
+    assert "3' \u5b8c\u6210 (4')" in _text(p.body)
+
+
 def test_an_odd_number_of_quotes_in_chinese_warns_at_its_paragraph(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
@@ -4576,3 +4593,31 @@ def test_a_component_that_is_a_tip_is_told_a_box_with_its_id_line(tmp_path: Path
     e = error(tmp_path, "Intro.\n\n<Tip>\n\nThe factor is 8.\n\n</Tip>\n\nLast.\n")
     assert "'/// details | Title' box" in e.message, e
     assert "'    attrs: {id: some-id}'" in e.message, e
+
+
+@pytest.mark.parametrize("line", ["[[autodoc]] ScaledConfig", "[[autodoc]] ScaledModel.forward",
+                                  "[[open-in-colab]]"])
+def test_a_hugging_face_doc_builder_directive_is_told_as_that(tmp_path: Path,
+                                                              line: str) -> None:
+    """The Hugging Face doc-builder's `[[autodoc]] Name` (a class's reference, built from its
+    docstrings) and `[[open-in-colab]]` were told as an Obsidian (wiki) link, 'write
+    [text](address) for a link, a figure the build draws for a picture, or the words alone':
+    not what the line is. Each is told once, at its line, as the doc-builder's directive."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n## Reference {{#reference}}\n\n{line}\n\nEnd.\n")
+    told = [w for w in warned if "published as typed" in w]
+    assert len(told) == 1 and "doc-builder" in told[0] and "Obsidian" not in told[0] and \
+        f"index.md:{BODY_START + 4}:" in told[0], warned
+
+
+@pytest.mark.parametrize("text", ["The reference output is [[performance, positive]].",
+                                  "| output | [[0.1, 0.9]] |\n|---|---|\n| b | c |",
+                                  "The labels [[cat, dog, bird]] come first."])
+def test_a_list_literal_in_double_brackets_is_no_wiki_link(tmp_path: Path, text: str) -> None:
+    """A list of a list written in the text (a task's reference output
+    '[[aspect, sentiment]]', a batch of one row '[[0.1, 0.9]]') was told as an Obsidian
+    (wiki) link, 'write [text](address) …': a false alarm, as both parsers show it as typed,
+    as meant. Words parted by ', ' in '[[…]]' are no page's name here."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{text}\n\nEnd.\n")
+    assert not [w for w in warned if "Obsidian" in w], warned

@@ -105,6 +105,9 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
                 "Markdown inside it after a blank line: write the Markdown outside the HTML "
                 "block, or write its inside in HTML (<em>a</em>, <p>…</p>) with no blank "
                 "line"), False, 0
+    closing, at = _long_closer(source, line, end)
+    if closing:
+        return closing, False, at
     here = _BULLET.match(region[0]) if region else None
     if here and here.group(2) in "-*+" and any(
             (m := _BULLET.match(x)) and m.group(1) == here.group(1) and m.group(2) in "-*+"
@@ -180,6 +183,50 @@ def _details_lines(source: tuple[str, ...]) -> tuple[list[int], list[int]]:
     above it again, in the square of the page's length)."""
     return ([n for n, x in enumerate(source) if _DETAILS.search(x)],
             [n for n, x in enumerate(source) if "</details" in x.lower()])
+
+
+_OPEN_FENCE = re.compile(r"[> ]*(`{3,}|~{3,})")             # superfences' (its indent kept)
+_CLOSE_FENCE = re.compile(r"[> ]*(`{3,}|~{3,})[ \t]*$")
+
+
+@lru_cache(maxsize=2)
+def _long_closers(source: tuple[str, ...]) -> tuple[tuple[int, int, int, str, str], ...]:
+    """Each closing fence longer than its opening one (CommonMark closes the code there;
+    superfences only at a fence of the opening one's length and indent): the 0-based
+    lines of the opening fence, of it, and of the fence superfences closes with
+    (len(source) if none), and the two fences, read once for all the stretches of a page."""
+    found: list[tuple[int, int, int, str, str]] = []
+    fence, opener, longer = "", 0, -1
+    for n, x in enumerate(source):
+        if not fence:
+            opened = _OPEN_FENCE.match(x)
+            if opened:
+                fence, opener, longer = opened.group(0), n, -1
+            continue
+        closed = _CLOSE_FENCE.match(x)
+        if closed and x.rstrip(" ") == fence:
+            if longer >= 0:
+                found.append((opener, longer, n, fence, source[longer].strip()))
+            fence = ""
+        elif closed and closed.group(1)[0] == fence[-1] and \
+                len(closed.group(1)) > len(fence.lstrip("> ")) and longer < 0:
+            longer = n
+    if fence and longer >= 0:
+        found.append((opener, longer, len(source), fence, source[longer].strip()))
+    return tuple(found)
+
+
+def _long_closer(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
+    """The advice for a stretch (lines `line`, 1-based, to `end`) that a closing fence longer
+    than its opening one causes (GitHub ends the code at it, this Markdown reads on), and its
+    1-based line; ('', 0) if none."""
+    for opener, closer, closes, fence, written in _long_closers(tuple(source)):
+        if opener < end and closes >= line - 1:
+            return (f"the closing fence '{written}' is longer than its opening one "
+                    f"'{fence.lstrip('> ')}': GitHub ends the code there, this Markdown "
+                    "reads on as code up to a fence of the opening one's length: write the "
+                    "closing fence as long as the opening one"), closer + 1
+    return "", 0
 
 
 @lru_cache(maxsize=2)

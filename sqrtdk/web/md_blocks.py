@@ -350,6 +350,7 @@ class BlockStructure(Treeprocessor):
         self.positions = LineMap()
         self.searched = _Lines([])      # the text's lines, as `run` reads them
         self.raw_warned: frozenset[int] = frozenset()
+        self.raw_kept: frozenset[int] = frozenset()    # lines of HTML blocks kept as typed
         # links to this site written with a space, text on GitHub: address -> 'write …'
         self.spaced: dict[str, str] = {}
         # the addresses of pictures the build stops at (`_told_pictures`)
@@ -385,7 +386,8 @@ class BlockStructure(Treeprocessor):
         first: dict[int, str] = {}       # one warning a line: its first stretch's
         for line, message in differences:
             first.setdefault(line, message)
-        self.raw_warned = _raw_runs_warned(source, first)
+        self.raw_kept = markdown_raw_lines(source)
+        self.raw_warned = _raw_runs_warned(self.raw_kept, first)
         told_lines, self.told_pictures = self._told_pictures(root)
         links = self._link_warnings(tree, root, lines)
         for line, message in sorted(first.items()):
@@ -784,6 +786,16 @@ class BlockStructure(Treeprocessor):
                 said.append((mine.line or github.line, self._other_address(mine, github)))
             elif github and not mine and github.line in self.raw_warned:
                 continue     # in raw HTML the page keeps as typed, already warned as such
+            elif github and not mine and github.line in self.raw_kept:
+                # Markdown after a blank line in a <div> (a README's badges): written as
+                # Markdown already, so '[text](address)' is no advice
+                said.append((github.line, f"GitHub makes '{self._shown(github.text)}' a link "
+                                          f"(to {shortened(github.href)}), this Markdown does "
+                                          "not: the line is inside an HTML block this Markdown "
+                                          "keeps as typed (Markdown inside it is not read; "
+                                          "GitHub reads it after a blank line): write the "
+                                          "Markdown outside the HTML block, or the link in "
+                                          "HTML, <a href=\"…\">…</a>"))
             elif github and not mine:
                 said.append((github.line, f"GitHub makes '{self._shown(github.text)}' a link "
                                           f"(to {shortened(github.href)}), this Markdown does "
@@ -877,11 +889,10 @@ class _Link(NamedTuple):
     markup: str = ""     # the text as Markdown, its code and emphasis kept (GitHub's links)
 
 
-def _raw_runs_warned(source: str, warned: dict[int, str]) -> frozenset[int]:
+def _raw_runs_warned(raw: frozenset[int], warned: dict[int, str]) -> frozenset[int]:
     """The lines (1-based) of each run of raw HTML lines this Markdown keeps as typed
-    (`raw_html.markdown_raw_lines`) where a difference of the readings was warned (at
-    `warned`'s lines): a link GitHub makes there is part of that warning."""
-    raw = markdown_raw_lines(source)
+    (`raw`: `raw_html.markdown_raw_lines` of the source) where a difference of the readings
+    was warned (at `warned`'s lines): a link GitHub makes there is part of that warning."""
     out: set[int] = set()
     for line in sorted(raw):
         if line - 1 in raw:

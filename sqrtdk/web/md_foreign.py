@@ -94,7 +94,12 @@ PIPE_TABLE = "a pipe table: '| a | b |' over '|---|---|', then a line per row"
 # Markdown read as a horizontal rule (the header above a paragraph, the rows below another)
 _PANDOC_RULE = re.compile(r"[ \t]{0,3}-{3,}(?:[ \t]+-{3,})+[ \t]*")
 # Obsidian's (and wikis') `[[Page]]` and `![[image.png]]`, but not the table-of-contents markers
-WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])[^\[\]\n]+\]\]", re.I)
+# (not a list of a list in the text, words parted by ', ': '[[aspect, sentiment]]', '[[0.1, 0.9]]')
+WIKILINK = re.compile(r"!?\[\[(?!_?toc_?\]\])(?!" + r"(?:autodoc|open-in-colab)\]\])"
+                      r"(?![^\[\]\n|#]*,[ \t][^\[\]\n|#]*\]\])[^\[\]\n]+\]\]", re.I)
+# the Hugging Face doc-builder's directives: `[[autodoc]] LoraConfig` (a class's reference,
+# made from its docstrings), `[[open-in-colab]]` (a row of notebook buttons)
+HF_DIRECTIVE = re.compile(r"\[\[(?:autodoc|open-in-colab)\]\](?:[ \t]+[\w.]+)?")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # a quote mark as the tree holds it: typed, curled, or smarty's placeholder of a curled one
 _QUOTE = ("(?:[\"'\u2018\u2019\u201c\u201d]|"
@@ -709,6 +714,10 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 r"(?:[A-Za-z][\w-]*=[^{}\n]*)?$(?![^{}]*\})", re.M), False,
      "an attribute list without its closing '}'",
      "it closed, '{: .screen-only }', on the last line of the paragraph it marks, or remove it"),
+    (HF_DIRECTIVE, False,
+     "the Hugging Face doc-builder's directive '[[autodoc]]' or '[[open-in-colab]]' (the API "
+     "reference it builds from docstrings; a notebook's buttons)",
+     "a link to the reference or notebook, [its name](address), or remove the line"),
     # Obsidian's (and wikis') links and embeds: `[[Page]]`, `[[Page#Heading|text]]`,
     # `![[image.png]]` (an embedded picture or note, which would not be shown); the
     # table-of-contents markers `[[TOC]]`, `[[_TOC_]]` stop the build (OTHER_TOC)

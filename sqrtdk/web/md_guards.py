@@ -30,6 +30,10 @@ from .positions import BoxLines, LineMap
 from .quote_messages import LITERAL_BRACES
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
+# BibTeX's accent in a name pasted from a citation, `Aky{\"{u}}rek`, `Jos{\'e}`: its '\"'
+# or "\'" is a backslash escape by now (STX, the character's code, ETX)
+_BIBTEX_ACCENT = re.compile(r"\{(?:\\[`'^\"~=.uvHckrbdt]|\x02(?:34|39|96|94|126|61|46)\x03)"
+                            r"(?:\{[A-Za-z]\}|[A-Za-z])\}")
 
 
 
@@ -395,7 +399,11 @@ class LeftoverCheck(Treeprocessor):
                             if found.startswith("{#") else
                             "quote a result as '{{ name | fixed(2) }}'; " + LITERAL_BRACES
                             + " (a backslash does not escape them)")
-                    if _TEX_COMMAND.search(text):
+                    if _BIBTEX_ACCENT.search(text):
+                        hint = ("it is a BibTeX accent (a name pasted from a citation, "
+                                "'Aky{\\\"{u}}rek'): write the letter itself ('\u00fc'); "
+                                "else " + hint)
+                    elif _TEX_COMMAND.search(text):
                         # `\frac{a}{\sqrt{d_k}}` outside math: a formula another tool
                         # marked (reStructuredText's `.. math::`, AsciiDoc's `[stem]`)
                         hint = ("it stands in TeX outside a formula (a reStructuredText "

@@ -235,12 +235,24 @@ def _punctuation(c: str) -> bool:
 
 def _prime(visible: str, at: int) -> bool:
     """Is the quote at `at` a prime after a one-letter name (the projected Q', K', a
-    prediction y'): right after a Latin letter that no other letter, digit or quote comes
-    before (so not the closing quote of 'a'), and before no letter or digit."""
-    before, after = visible[at - 1], visible[at + 1]
-    ahead = visible[at - 2] if at >= 2 else " "
+    prediction y') or after a number (a step numbered 1', 12'): right after a Latin letter
+    that no other letter, digit or quote comes before (so not the closing quote of 'a'), or a
+    run of digits that starts the block or an opening bracket comes before, and before no
+    letter or digit."""
+    start = at - 1
+    while start > 1 and visible[start].isascii() and visible[start].isdigit() and \
+            visible[start - 1].isascii() and visible[start - 1].isdigit():
+        start -= 1
+    before, after = visible[start], visible[at + 1]
+    ahead = visible[start - 1] if start >= 1 else " "
+    if after.isascii() and after.isalnum():
+        return False
+    if before.isascii() and before.isdigit():
+        # a number only where a block starts (a step's heading or item, '1' ...') or after
+        # an opening bracket: elsewhere it may end a quotation ('\u7b2c 2')
+        return start == 1 or ahead in "([\uff08"      # 1: past the blank `_visible` adds
     return before.isascii() and before.isalpha() and not (ahead.isascii() and ahead.isalnum()) \
-        and ahead not in "'\u2018\u2019" and not (after.isascii() and after.isalnum())
+        and ahead not in "'\u2018\u2019"
 
 
 def _rock_n_roll(visible: str, at: int) -> bool:
