@@ -1549,3 +1549,17 @@ def test_a_patch_ahead_of_a_build_that_fails_is_taken_back(browser: Any,
     assert page.evaluate("window.sawByTest"), "the patch did not come ahead of the build"
     _wait(page, "(s) => !document.querySelector('main').textContent.includes(s)", added)
     assert page.evaluate("window.keptByTest") == 1, "reloaded"
+
+
+def test_a_site_folder_that_cannot_be_looked_at_does_not_end_the_server(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The serve loop's idle rounds look for the site folder (deleted by hand: built again);
+    Path.is_dir raises for any error but a missing path (a permission error on its parent),
+    which ended the server with a traceback. Such a folder counts as there."""
+    from sqrtdk.web.serve import _still_there
+
+    def refused(self: Path) -> bool:
+        raise PermissionError(13, "Permission denied", str(self))
+    assert _still_there(tmp_path) and not _still_there(tmp_path / "gone")
+    monkeypatch.setattr(Path, "is_dir", refused)
+    assert _still_there(tmp_path / "site")

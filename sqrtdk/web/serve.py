@@ -101,8 +101,8 @@ def serve(opts: BuildOptions, port: int, log: Callable[[str], None] = print,
                 # but the site folder deleted (it is not watched: the build writes there):
                 # its pages were served from memory, its styles, scripts and figures not
                 # found; built again, once (a build that fails waits for the next save)
-                if gone or opts.out.is_dir():
-                    gone = gone and not opts.out.is_dir()
+                if gone or _still_there(opts.out):
+                    gone = gone and not _still_there(opts.out)
                     continue
                 gone = True
                 changes = {(MODIFIED, str(opts.out))}
@@ -190,6 +190,17 @@ def _changes(watched: list[Path], relevant: Callable[[Any, str], bool],
                 said = line
             if failures > 1:
                 time.sleep(1)      # failing again at once: not in a busy loop
+
+
+def _still_there(folder: Path) -> bool:
+    """Whether the site folder is still there, for the serve loop's idle rounds: a folder
+    that cannot be looked at (a permission error on its parent: is_dir raises for any error
+    but a missing path) counts as there, so the loop goes on rather than ending the server
+    with a traceback; the next build says what is wrong with it."""
+    try:
+        return folder.is_dir()
+    except OSError:
+        return True
 
 
 def _linked_files(roots: list[Path]) -> dict[Path, tuple[Path, int]]:
