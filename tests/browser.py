@@ -95,7 +95,11 @@ class Visit:
             ("console", lambda m: m.type in ("error", "warning") and problems.append(
                 f"console {m.type}: {m.text}")),
             ("pageerror", lambda e: problems.append(f"exception: {e}")),
-            ("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}")),
+            # a load the browser cancelled (net::ERR_ABORTED: the page navigated away while a
+            # lazy figure was still coming, as a language switch does) is no broken file: a
+            # missing one answers 404 (below), a blocked one fails with another error
+            ("requestfailed", lambda r: r.failure == "net::ERR_ABORTED" or problems.append(
+                f"failed: {r.url} {r.failure}")),
             ("response", lambda r: r.status >= 400 and problems.append(f"{r.status}: {r.url}")),
             ("request", lambda r: r.url.startswith((base, "data:")) or problems.append(
                 f"off-site request: {r.url}"))]
