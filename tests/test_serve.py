@@ -1029,6 +1029,20 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
+
+def _loop_on_copy(built_project: Path, tmp_path: Path) -> tuple[Path, Any, list[str], Any]:
+    """A copy of the built project and serve's build loop on it, with no server: (the
+    project, its BuildState, the lines the loop said, the loop); close loop.builder after."""
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.web.serve import _Loop
+    from sqrtdk.web.serve_http import BuildState
+    project = tmp_path / "p"
+    shutil.copytree(built_project, project, symlinks=True)
+    state = BuildState()
+    said: list[str] = []
+    return project, state, said, _Loop(BuildOptions.for_project(project), state, said.append)
+
+
 def test_a_mistake_in_a_save_written_again_during_its_build_is_not_shown(
         built_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An editor's save in two writes (the file emptied, then written) with the build starting
@@ -1037,15 +1051,8 @@ def test_a_mistake_in_a_save_written_again_during_its_build_is_not_shown(
     patched ahead of it, until the next build a second later. A build whose sources changed
     while it ran leaves its mistakes to the build of that save (the terminal still has
     them)."""
-    from sqrtdk.options import BuildOptions
     from sqrtdk.web import pages
-    from sqrtdk.web.serve import _Loop
-    from sqrtdk.web.serve_http import BuildState
-    project = tmp_path / "p"
-    shutil.copytree(built_project, project, symlinks=True)
-    state = BuildState()
-    said: list[str] = []
-    loop = _Loop(BuildOptions.for_project(project), state, said.append)
+    project, state, said, loop = _loop_on_copy(built_project, tmp_path)
     try:
         loop.build(reload=True)
         md = _article(project)
@@ -1077,15 +1084,8 @@ def test_a_mistake_is_shown_when_only_an_editor_s_scratch_file_changed_during_it
     its build ran: the build counted it as a source saved meanwhile and left the mistake to
     the next build, which the watcher never starts for a scratch file: the tabs showed no
     error at all. Only a file the watcher builds for defers the mistake."""
-    from sqrtdk.options import BuildOptions
     from sqrtdk.web import pages
-    from sqrtdk.web.serve import _Loop
-    from sqrtdk.web.serve_http import BuildState
-    project = tmp_path / "p"
-    shutil.copytree(built_project, project, symlinks=True)
-    state = BuildState()
-    said: list[str] = []
-    loop = _Loop(BuildOptions.for_project(project), state, said.append)
+    project, state, said, loop = _loop_on_copy(built_project, tmp_path)
     try:
         loop.build(reload=True)
         md = _article(project)
