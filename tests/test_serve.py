@@ -1029,7 +1029,6 @@ def test_a_full_disk_in_a_rebuild_is_the_machines_line_not_a_bug(tmp_path: Path,
     assert os.strerror(code) in state.error and said[-1] == f"error: {state.error}", said
 
 
-
 def _loop_on_copy(built_project: Path, tmp_path: Path) -> tuple[Path, Any, list[str], Any]:
     """A copy of the built project and serve's build loop on it, with no server: (the
     project, its BuildState, the lines the loop said, the loop); close loop.builder after."""
