@@ -66,15 +66,20 @@ def _an_author_parameter(metafunc: pytest.Metafunc) -> bool:
 
 
 CPU_TIMEOUT_WALL = 10      # a cpu_timeout test's wall-clock limit, in multiples of its CPU limit
+# ... and at least this many seconds: at load average 19 on 2 cores a test got a tenth of a
+# core, and 0.5 s of CPU took more than 5 s of wall time (a fresh-clone CI run)
+CPU_TIMEOUT_WALL_FLOOR = 120
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """A `cpu_timeout(s)` test also gets pytest-timeout's wall-clock limit of
-    CPU_TIMEOUT_WALL * s: the CPU limit is checked between Python's bytecodes, so a regular
-    expression backtracking inside the C engine is stopped by the wall clock instead."""
+    max(CPU_TIMEOUT_WALL * s, CPU_TIMEOUT_WALL_FLOOR): the CPU limit is checked between
+    Python's bytecodes, so a regular expression backtracking inside the C engine is stopped
+    by the wall clock instead."""
     mark = item.get_closest_marker("cpu_timeout")
     if mark is not None and item.get_closest_marker("timeout") is None:
-        item.add_marker(pytest.mark.timeout(CPU_TIMEOUT_WALL * float(mark.args[0])))
+        item.add_marker(pytest.mark.timeout(max(CPU_TIMEOUT_WALL * float(mark.args[0]),
+                                                CPU_TIMEOUT_WALL_FLOOR)))
 
 
 @pytest.hookimpl(wrapper=True)
