@@ -47,18 +47,28 @@ def disabled_features(browser: Any) -> list[str]:
     return names
 
 
-def launch_chromium(browser_type: Any, executable: str, *extra: str) -> Any:
+def playwright_features(browser_type: Any, executable: str) -> list[str]:
+    """The feature names Playwright itself disables (PaintHolding, HttpsUpgrades, ...): read
+    off chrome://version of a chromium (`executable`) launched with CHROMIUM_ARGS alone."""
+    probe = browser_type.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    try:
+        return disabled_features(probe)
+    finally:
+        probe.close()
+
+
+def launch_chromium(browser_type: Any, executable: str, *extra: str,
+                    playwright_s: list[str] | None = None) -> Any:
     """Debian's chromium (`executable`) launched by Playwright with CHROMIUM_ARGS, `extra`, and
     BROWSER_UI_FEATURES disabled. Chromium keeps only the last `--disable-features` switch, and
-    Playwright passes its own list (PaintHolding, HttpsUpgrades, ...): so the first launch of a
-    process starts chromium once without ours, reads Playwright's list off chrome://version,
-    and then launches with one switch holding both lists."""
+    Playwright passes its own list (PaintHolding, HttpsUpgrades, ...): so the launch passes one
+    switch holding both lists. Playwright's list is `playwright_s` when the caller read it
+    already (playwright_features, once for all the workers of a run: each probe is a launch,
+    about a second of chromium's CPU), else the first launch of a process reads it itself."""
     if not _DISABLED:
-        probe = browser_type.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            _DISABLED.extend(disabled_features(probe))
-        finally:
-            probe.close()
+        if playwright_s is None:
+            playwright_s = playwright_features(browser_type, executable)
+        _DISABLED.extend(playwright_s)
         _DISABLED.extend(n for n in BROWSER_UI_FEATURES if n not in _DISABLED)
     return browser_type.launch(executable_path=executable, args=[
         *CHROMIUM_ARGS, *extra, "--disable-features=" + ",".join(_DISABLED)])
