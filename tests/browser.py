@@ -324,9 +324,13 @@ def lay_out_everything(page: Any) -> None:
 # what a test could leave behind on a shared page: its address, scroll position and focus,
 # and its whole document (attributes such as `open` and `style` included), hashed in the page;
 # but not the tab stops of formula and table boxes, which explainer.js sets as they are laid
-# out (a box is a stop only while it scrolls): opening a box lays out what it holds
+# out (a box is a stop only while it scrolls): opening a box lays out what it holds; nor an
+# empty style attribute, which styles nothing (explainer.js draws the blocks holding targets
+# for a frame and then clears their style: the attribute stays empty or goes, depending on
+# which of its runs cleared it, and a change of the column's width, print's, runs it again)
 _STATE = """() => { const doc = document.documentElement.cloneNode(true);
     doc.querySelectorAll('.math-scroll, article > table, .fig-data-scroll').forEach(e => e.removeAttribute('tabindex'));
+    doc.querySelectorAll('[style]').forEach(e => e.getAttribute('style').trim() || e.removeAttribute('style'));
     const html = doc.outerHTML; let h = 0;
     for (let i = 0; i < html.length; i++) h = (Math.imul(h, 31) + html.charCodeAt(i)) | 0;
     const a = document.activeElement;
