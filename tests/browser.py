@@ -47,18 +47,28 @@ def disabled_features(browser: Any) -> list[str]:
     return names
 
 
-def launch_chromium(browser_type: Any, executable: str, *extra: str) -> Any:
+def playwright_features(browser_type: Any, executable: str) -> list[str]:
+    """The feature names Playwright itself disables (PaintHolding, HttpsUpgrades, ...): read
+    off chrome://version of a chromium (`executable`) launched with CHROMIUM_ARGS alone."""
+    probe = browser_type.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    try:
+        return disabled_features(probe)
+    finally:
+        probe.close()
+
+
+def launch_chromium(browser_type: Any, executable: str, *extra: str,
+                    playwright_s: list[str] | None = None) -> Any:
     """Debian's chromium (`executable`) launched by Playwright with CHROMIUM_ARGS, `extra`, and
     BROWSER_UI_FEATURES disabled. Chromium keeps only the last `--disable-features` switch, and
-    Playwright passes its own list (PaintHolding, HttpsUpgrades, ...): so the first launch of a
-    process starts chromium once without ours, reads Playwright's list off chrome://version,
-    and then launches with one switch holding both lists."""
+    Playwright passes its own list (PaintHolding, HttpsUpgrades, ...): so the launch passes one
+    switch holding both lists. Playwright's list is `playwright_s` when the caller read it
+    already (playwright_features, once for all the workers of a run: each probe is a launch,
+    about a second of chromium's CPU), else the first launch of a process reads it itself."""
     if not _DISABLED:
-        probe = browser_type.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            _DISABLED.extend(disabled_features(probe))
-        finally:
-            probe.close()
+        if playwright_s is None:
+            playwright_s = playwright_features(browser_type, executable)
+        _DISABLED.extend(playwright_s)
         _DISABLED.extend(n for n in BROWSER_UI_FEATURES if n not in _DISABLED)
     return browser_type.launch(executable_path=executable, args=[
         *CHROMIUM_ARGS, *extra, "--disable-features=" + ",".join(_DISABLED)])
@@ -314,9 +324,13 @@ def lay_out_everything(page: Any) -> None:
 # what a test could leave behind on a shared page: its address, scroll position and focus,
 # and its whole document (attributes such as `open` and `style` included), hashed in the page;
 # but not the tab stops of formula and table boxes, which explainer.js sets as they are laid
-# out (a box is a stop only while it scrolls): opening a box lays out what it holds
+# out (a box is a stop only while it scrolls): opening a box lays out what it holds; nor an
+# empty style attribute, which styles nothing (explainer.js draws the blocks holding targets
+# for a frame and then clears their style: the attribute stays empty or goes, depending on
+# which of its runs cleared it, and a change of the column's width, print's, runs it again)
 _STATE = """() => { const doc = document.documentElement.cloneNode(true);
     doc.querySelectorAll('.math-scroll, article > table, .fig-data-scroll').forEach(e => e.removeAttribute('tabindex'));
+    doc.querySelectorAll('[style]').forEach(e => e.getAttribute('style').trim() || e.removeAttribute('style'));
     const html = doc.outerHTML; let h = 0;
     for (let i = 0; i < html.length; i++) h = (Math.imul(h, 31) + html.charCodeAt(i)) | 0;
     const a = document.activeElement;

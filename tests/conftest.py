@@ -307,11 +307,14 @@ def served(site_build: dict[str, Any]) -> Any:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Any:
-    """Debian's chromium through Playwright: skipped without it, except in CI, where it fails."""
+def browser(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Any:
+    """Debian's chromium through Playwright: skipped without it, except in CI, where it fails.
+    Playwright's own `--disable-features` list (browser.launch_chromium) is read by the first
+    worker of the run and kept for the others."""
+    import json
     import shutil
 
-    from browser import launch_chromium
+    from browser import launch_chromium, playwright_features
     chromium = shutil.which("chromium")
     try:
         from playwright.sync_api import sync_playwright
@@ -322,8 +325,14 @@ def browser() -> Any:
         if os.environ.get("CI"):
             pytest.fail(f"CI must run the browser tests, but {missing} is missing")
         pytest.skip(f"{missing} is not installed")
+    folder = _shared_folder(tmp_path_factory, pytestconfig, "chromium-features")
     with sync_playwright() as pw:
-        b = launch_chromium(pw.chromium, chromium)
+        with _first_only(folder) as first:
+            if first:
+                (folder / "playwright.json").write_text(
+                    json.dumps(playwright_features(pw.chromium, chromium)), encoding="utf-8")
+        names = json.loads((folder / "playwright.json").read_text(encoding="utf-8"))
+        b = launch_chromium(pw.chromium, chromium, playwright_s=names)
         yield b
         b.close()
 
