@@ -199,6 +199,8 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
         outputs = pool.map(functools.partial(without_warnings, fn), jobs)   # all with workers
         meanwhile()
         return outputs
+    from .science.registry import EXPERIMENTS
+    check_params(EXPERIMENTS)
     with Pool(opts.jobs) as pool:
         try:
             results = run_all(opts.seed, map_then_wait, ExperimentCache(cache), watching)
@@ -213,6 +215,98 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
     check_bounds(results)
     check_snippets(results)
     return dumps_signed(results).encode("utf-8")
+
+
+def check_params(experiments: Iterable[Experiment]) -> None:
+    """Each field of each experiment's parameters (a dataclass, its `…Params` class) holds a
+    value of the type its annotation declares: an int field an int (not a float, not a bool),
+    a float field a number, a str field a str, a tuple a tuple of the declared length and
+    item types (`tuple[int, ...]`, `tuple[float, float]`). README's "To change a parameter"
+    with a float where an int is meant, a string or None ran the experiment until numpy or
+    Python refused the value deep in its code, told at that line with "fix the code at this
+    line", where nothing is wrong: BuildError at the line of the field's default, saying
+    what to write. Annotations it cannot read, or types it does not know, are not judged."""
+    import dataclasses
+    import typing
+    for exp in experiments:
+        params = exp.params
+        if not dataclasses.is_dataclass(params) or isinstance(params, type):
+            continue
+        cls = type(params)
+        try:
+            hints = typing.get_type_hints(cls)
+        except (NameError, TypeError, AttributeError, SyntaxError):
+            hints = {}          # an annotation Python cannot resolve: not judged here
+        for f in dataclasses.fields(params):
+            value = getattr(params, f.name)
+            wrong = _not_of_type(value, hints.get(f.name, Any))
+            if wrong is None:
+                continue
+            path, line = _field_line(cls, f.name)
+            raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment '{exp.name}' "
+                             f"is {_short(value)[1:-1]}, {wrong}; write a value of the type "
+                             f"the field declares ({_type_name(hints[f.name])})")
+
+
+def _not_of_type(value: Any, hint: Any) -> str | None:
+    """Why `value` is not of the type `hint` (int, float, str, bool, a tuple of them, a
+    union), or None when it is, or when `hint` is a type this check does not know."""
+    import types
+    import typing
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        reasons = [_not_of_type(value, arm) for arm in args]
+        return None if None in reasons else f"none of {_type_name(hint)}"
+    if hint is type(None):
+        return None if value is None else f"a {type(value).__name__}, not None"
+    if hint in (int, float, str, bool):
+        ok = isinstance(value, bool) if hint is bool else (
+            not isinstance(value, bool) and isinstance(value, (int, float) if hint is float
+                                                        else hint))
+        if ok:
+            return None
+        said = "None" if value is None else f"a {type(value).__name__}"
+        meant = {int: "an int", float: "a number", str: "a str", bool: "a bool"}[hint]
+        if hint is int and isinstance(value, float) and value.is_integer():
+            return f"{said} where {meant} is meant (write {int(value)})"
+        return f"{said} where {meant} is meant"
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            said = "None" if value is None else f"a {type(value).__name__}"
+            return f"{said}, not a tuple (write it in parentheses: (1, 2) or (1,))"
+        items = list(args[:1]) * len(value) if len(args) == 2 and args[1] is Ellipsis else \
+            list(args)
+        if len(items) != len(value) and args != ((),):
+            return f"a tuple of {len(value)} item(s) where the field has {len(items)}"
+        for i, (item, arm) in enumerate(zip(value, items)):
+            why = _not_of_type(item, arm)
+            if why is not None:
+                return f"whose item {i} ({item!r}) is {why}"
+    return None
+
+
+def _type_name(hint: Any) -> str:
+    """`hint` as it is written in the source (int, tuple[int, ...])."""
+    import typing
+    plain = isinstance(hint, type) and not typing.get_args(hint)
+    return hint.__name__ if plain else str(hint).replace("typing.", "")
+
+
+def _field_line(cls: type, name: str) -> tuple[Path, int]:
+    """The file of `cls` and the line of its field `name` (the class's line when no class
+    of that name in the file writes the field: an inherited one), read with Python's own
+    parser."""
+    import ast
+    import inspect
+    path = Path(inspect.getsourcefile(cls) or "")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) \
+                        and item.target.id == name:
+                    return path, item.lineno
+    return path, inspect.getsourcelines(cls)[1]
 
 
 def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:

@@ -2371,3 +2371,51 @@ def test_a_snippet_whose_printout_nothing_checks_is_a_warning_at_its_registratio
         assert path.endswith("reproduce_boxes.py") and \
             f'"{Path(ran["file"]).name}"' in boxes[int(line) - 1], said
         assert "snippet 'unchecked'" in message and 'Agrees("unchecked"' in message, said
+
+
+@pytest.mark.cpu_timeout(60)
+@pytest.mark.parametrize(("name", "changed", "said"), [
+    ("spread", {"n_pairs": 20_000.0}, "write 20000"),
+    ("spread", {"n_batches": "8"}, "a str where an int is meant"),
+    ("walk", {"steps": None}, "None where an int is meant"),
+    ("rulers", {"d_k": (4, 8.0, 16)}, "item 1 (8.0)"),
+    ("rulers", {"band": (0.1,)}, "a tuple of 1 item(s)"),
+    ("saturation", {"shown_scales": [1.0, 4.0]}, "not a tuple"),
+    ("jacobian", {"var_small": "1.0"}, "a str where a number is meant"),
+], ids=["float for int", "str for int", "None", "float in an int grid", "band of one",
+        "list for tuple", "str for float"])
+def test_a_parameter_of_the_wrong_type_is_told_at_its_line_before_any_job_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, changed: dict[str, Any],
+        said: str) -> None:
+    """README's 'change a parameter' with a value of another type than the field declares (a
+    float where an int is meant, a string, None, a list or a tuple of the wrong length) ran
+    the experiment until numpy or Python refused it deep inside ('float' object cannot be
+    interpreted as an integer, at streams.py, "fix the code at this line"; fuzz20), or ran
+    to the end on it: it is an error at the line of the field's default, naming the field,
+    before any job runs."""
+    import ast
+    import dataclasses
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science_stage import run_science
+    registry.load()
+    exp = EXPERIMENTS[name]
+    params = replace(exp.params, **changed)
+    monkeypatch.setattr(EXPERIMENTS, "_items", {name: dataclasses.replace(exp, params=params)})
+    opts = BuildOptions.for_project(tmp_path, jobs=1)
+    opts.figures_dir.mkdir(parents=True)
+    with pytest.raises(BuildError) as e:
+        run_science(opts, Cache(opts.cache_dir))
+    field = next(iter(changed))
+    source = Path(sys.modules[type(params).__module__].__file__ or "")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    line = next(node.lineno for cls in ast.walk(tree)
+                if isinstance(cls, ast.ClassDef) and cls.name == type(params).__name__
+                for node in cls.body if isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name) and node.target.id == field)
+    assert (e.value.path, e.value.line) == (source, line), str(e.value)
+    assert f"{type(params).__name__}.{field}" in e.value.message and said in e.value.message, \
+        e.value.message
+    assert not opts.results_file.exists()
