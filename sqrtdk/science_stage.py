@@ -408,13 +408,20 @@ def placed_error(error: BaseException) -> JobWarningError | None:
     numpy refuses there) as an error at that line, naming the function and what Python said;
     None when the last frame of the science code in its traceback is not in such a module
     (an error of run.py or the registry, or none of the science code's). A SystemExit
-    (`sys.exit()` in a job) is placed too: unplaced, it ended the build with no word."""
+    (`sys.exit()` in a job) is placed too: unplaced, it ended the build with no word.
+    When the line that raised, or the line of an experiment module that led to it, reads
+    fields of a `…Params` instance (`p.n_pairs`; for a `raise`, the `if` above it), the
+    error is at the first field's line (where an author changes a parameter), naming the
+    line that raised: a parameter of a value the code cannot take (n_pairs = 0, a band
+    outside 0…1, two grids made unequal) was told as "fix the code at this line"
+    (parameters_read)."""
     import traceback
 
     from .options import PACKAGE_DIR
     science = PACKAGE_DIR / "science"
-    frames = [(frame.f_code, line) for frame, line in traceback.walk_tb(error.__traceback__)
+    walked = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
               if Path(frame.f_code.co_filename).resolve().is_relative_to(science)]
+    frames = [(frame.f_code, line) for frame, line in walked]
     if not frames or Path(frames[-1][0].co_filename).name in _MACHINERY:
         frames = [f for f in frames if Path(f[0].co_filename).name not in _MACHINERY][-1:]
         if not frames or not isinstance(error, (KeyError, IndexError)):
@@ -431,8 +438,151 @@ def placed_error(error: BaseException) -> JobWarningError | None:
     if isinstance(error, SystemExit):
         return JobWarningError(code.co_filename, line, f"the code{where} calls "
                                f"{raised_words(error)}; remove it (return the result instead)")
+    read, check = parameters_read([(f, n) for f, n in reversed(walked)
+                                   if Path(f.f_code.co_filename).name not in _MACHINERY])
+    if read:
+        (home, home_line, field, _), more = read[0], read[1:]
+        also = "".join(f", or {name} (line {n})" if p == home else
+                       f", or {name} ({display(p)}:{n})" for p, n, name, _ in more)
+        said = f"{type(error).__name__}{where}: {error}"
+        if check is not None:
+            return JobWarningError(home, home_line, f"{said} (the check at {display(check[0])}:"
+                                   f"{check[1]}); the value of {field} here does not pass "
+                                   f"it: change it{also}")
+        return JobWarningError(home, home_line, f"{said} (at {display(code.co_filename)}:"
+                               f"{line}, reached from code that reads {field}); the value "
+                               f"of {field} here may be one the code cannot take: change "
+                               f"it{also}, or fix the code there")
     return JobWarningError(code.co_filename, line, f"{type(error).__name__}{where}: {error}; "
                            "fix the code at this line")
+
+
+def display(path: Path | str) -> str:
+    """errors.display_path(Path(path))."""
+    from .errors import display_path
+    return display_path(Path(path))
+
+
+def parameters_read(frames: list[tuple[Any, int]]
+                    ) -> tuple[list[tuple[Path, int, str, Any]], tuple[Path, int] | None]:
+    """The fields of `…Params` instances that the statement at each (frame, line) reads
+    (`p.n_pairs`, `s.params.d_k`: a chain of names and attributes from the frame's locals
+    ending at a dataclass whose class name ends with "Params"; for a `raise` statement, the
+    test of the `if` it is the body of), from the first of `frames` (innermost first) that
+    reads any: each as (file of its class, line of its default, "Class.field", its value),
+    those of a value 0 or below first (the likeliest culprits: a zero divisor, a negative
+    count), else as written, with that statement's (file, line) when it is a `raise` (a
+    check), else None. ([], None) when no frame reads one. Read with Python's own parser
+    (ast)."""
+    import ast
+    import dataclasses
+    for frame, line in frames:
+        path = Path(frame.f_code.co_filename)
+        found = _statement(path, line)
+        if found is None:
+            continue
+        stmt, guard = found
+        parts: list[Any] = [guard] if guard is not None else []
+        parts += [value for name, value in ast.iter_fields(stmt)
+                  if name not in ("body", "orelse", "finalbody", "handlers")]
+        parts += _assigned_before(path, stmt, parts)
+        read: list[tuple[Path, int, str, Any]] = []
+        nodes = sorted((node for part in parts
+                        for p in (part if isinstance(part, list) else [part])
+                        if isinstance(p, ast.AST) for node in ast.walk(p)
+                        if isinstance(node, ast.Attribute)),
+                       key=lambda node: (node.lineno, node.col_offset))   # as written
+        for node in nodes:
+            if isinstance(node, ast.Attribute):
+                owner = _resolve(node.value, frame.f_locals)
+                if owner is None or not dataclasses.is_dataclass(owner) or \
+                        isinstance(owner, type) or not type(owner).__name__.endswith("Params") \
+                        or node.attr not in {f.name for f in dataclasses.fields(owner)}:
+                    continue
+                at = _field_line(type(owner), node.attr)
+                entry = (at[0], at[1], f"{type(owner).__name__}.{node.attr}",
+                         getattr(owner, node.attr))
+                if entry[:3] not in [e[:3] for e in read]:
+                    read.append(entry)
+        if read:
+            return sorted(read, key=lambda entry: not _at_most_zero(entry[3])), \
+                ((path, line) if guard is not None else None)
+    return [], None
+
+
+def _at_most_zero(value: Any) -> bool:
+    """Whether `value` is a number (not a bool) that is 0 or below: the value a count, a width
+    or a divisor most often cannot take, told first."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value <= 0
+
+
+def _assigned_before(path: Path, stmt: Any, parts: list[Any]) -> list[Any]:
+    """The values assigned, earlier in the function of the file `path` holding statement
+    `stmt`, to the plain names `parts` (ast nodes or lists of them) use (`n = p.n_pairs //
+    p.n_batches` for a line using `n`): one step back, so a parameter handed on in a local
+    is still seen."""
+    import ast
+    used = {node.id for part in parts for p in (part if isinstance(part, list) else [part])
+            if isinstance(p, ast.AST) for node in ast.walk(p) if isinstance(node, ast.Name)}
+    tree = _parsed(path)
+    functions = [node for node in ast.walk(tree) if isinstance(
+        node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.lineno <= stmt.lineno <= (node.end_lineno or 0)]
+    if not used or not functions:
+        return []
+    inner = min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno)
+    return [node.value for node in ast.walk(inner)
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+            and node.lineno < stmt.lineno and node.value is not None
+            and any(isinstance(t, ast.Name) and t.id in used
+                    for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+
+
+def _resolve(node: Any, scope: Mapping[str, Any]) -> Any:
+    """The object a chain of names and attributes (`s.params`) is in `scope` (a frame's
+    locals), read with getattr; None for anything else (a call, a subscript)."""
+    import ast
+    if isinstance(node, ast.Name):
+        return scope.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(node.value, scope)
+        return None if owner is None else getattr(owner, node.attr, None)
+    return None
+
+
+def _statement(path: Path, line: int) -> tuple[Any, Any] | None:
+    """The innermost statement of the file `path` holding line `line`, and, when it is a
+    `raise` directly in the body of an `if`, that `if`'s test (else None); None when the file
+    cannot be read or parsed."""
+    import ast
+    tree = _parsed(path)
+    if tree is None:
+        return None
+    best: Any = None
+    parent_of: dict[int, Any] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parent_of[id(child)] = node
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or line) \
+                and (best is None or (node.end_lineno or 0) - node.lineno
+                     <= (best.end_lineno or 0) - best.lineno):
+            best = node
+    if best is None:
+        return None
+    parent = parent_of.get(id(best))
+    guard = parent.test if isinstance(best, ast.Raise) and isinstance(parent, ast.If) \
+        and best in parent.body else None
+    return best, guard
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(path: Path) -> Any:
+    """ast.parse of the file `path`, None when it cannot be read or parsed."""
+    import ast
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
 
 
 def refused_parameters(path: str, line: int, said: str) -> list[tuple[str, int]]:

@@ -2419,3 +2419,45 @@ def test_a_parameter_of_the_wrong_type_is_told_at_its_line_before_any_job_runs(
     assert f"{type(params).__name__}.{field}" in e.value.message and said in e.value.message, \
         e.value.message
     assert not opts.results_file.exists()
+
+
+def _params_line(cls: type, field: str) -> tuple[Path, int]:
+    """The file of the `…Params` class `cls` and the line of its field `field`."""
+    import ast
+    source = Path(sys.modules[cls.__module__].__file__ or "")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return source, next(node.lineno for c in ast.walk(tree)
+                        if isinstance(c, ast.ClassDef) and c.name == cls.__name__
+                        for node in c.body if isinstance(node, ast.AnnAssign)
+                        and isinstance(node.target, ast.Name) and node.target.id == field)
+
+
+@pytest.mark.parametrize("case", ["grids made unequal", "negative n_pairs", "zero hist_bin"])
+def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
+        case: str) -> None:
+    """README's 'change a parameter' with a value of the right type that the code cannot take
+    was told at the line that raised, "fix the code at this line", where nothing is wrong
+    (fuzz20): Experiment 1's d_k changed alone stopped at rulers.py's check that the two
+    grids are equal (its message names no field), a negative n_pairs deep in streams.py, a
+    zero hist_bin at z_edges' division. Each is told at the line of a parameter the failing
+    line (or the `if` of a check, or a local it uses) reads (one of 0 or below first),
+    naming that line and the other parameters it reads."""
+    from sqrtdk.science_stage import placed_error
+    if case == "grids made unequal":
+        changed = replace(spread.SpreadParams(), d_k=(4, 8, 16, 32, 64))
+        data = {"rulers": (rulers.RulerParams(), ()), "spread": spread.Spread(changed, ())}
+        with pytest.raises(ValueError) as raised:
+            rulers.rulers_section(data)
+        want, other = _params_line(spread.SpreadParams, "d_k"), "RulerParams.d_k"   # as read
+    elif case == "negative n_pairs":
+        with pytest.raises(ValueError) as raised:
+            spread.sample(replace(spread.SpreadParams(), n_pairs=-8), DEFAULT_SEED, 4, 0)
+        want, other = _params_line(spread.SpreadParams, "n_pairs"), "n_batches"
+    else:
+        with pytest.raises(ZeroDivisionError) as raised:
+            spread.z_edges(replace(spread.SpreadParams(), hist_bin=0.0))
+        want, other = _params_line(spread.SpreadParams, "hist_bin"), "hist_limit"  # the zero
+    told = placed_error(raised.value)
+    assert told is not None, raised.value
+    assert (Path(told.path), told.line) == want, told
+    assert other in told.message and "fix the code at this line" not in told.message, told
