@@ -96,9 +96,37 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
     keys = [job.key for job in jobs]
     twice = next((key for key in keys if keys.count(key) > 1), None)
     if twice is not None:
+        doubled = _doubled_parameter(exp.params, twice)
+        if doubled is not None:
+            field, value = doubled
+            path, line = _field_line(type(exp.params), field)
+            raise ScienceWarningError(path, line, (
+                f"{type(exp.params).__name__}.{field} holds {value!r} more than once, so two "
+                f"jobs of experiment '{exp.name}' have the key {twice!r}; write each value "
+                "once"))
         raise error_at(exp.jobs, f"{what}: two jobs have the key {twice!r}; give each job "
                        "its own key (its output is found by it)")
     return list(jobs)
+
+
+def _doubled_parameter(params: Any, key: Any) -> tuple[str, Any] | None:
+    """(field, value) when a tuple field of the dataclass `params` holds `value` more than
+    once and `value` is the job key `key` or one of its parts (a grid d_k = (4, 16, 16)
+    gives two jobs (16, 0)), else None."""
+    import dataclasses
+    if not dataclasses.is_dataclass(params) or isinstance(params, type):
+        return None
+    parts = key if isinstance(key, tuple) else (key,)
+    for f in dataclasses.fields(params):
+        values = getattr(params, f.name)
+        if isinstance(values, tuple):
+            for value in parts:
+                try:
+                    if values.count(value) > 1:
+                        return f.name, value
+                except TypeError:       # a value that cannot be compared
+                    continue
+    return None
 
 
 def watching(fn: Callable[..., Any], what: str) -> contextlib.AbstractContextManager[None]:

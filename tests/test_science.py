@@ -1987,6 +1987,29 @@ def test_jobs_that_are_no_list_of_jobs_are_an_error_at_the_jobs_function(
     assert experiment_code(EXPERIMENTS["walk"], DEFAULT_SEED)
 
 
+@pytest.mark.parametrize(("name", "field", "grid"), [
+    ("spread", "d_k", (4, 8, 16, 16, 32, 64)),
+    ("rulers", "d_k", (4, 8, 64, 64)),
+])
+def test_a_grid_holding_a_value_twice_is_told_at_the_grid_s_line(
+        name: str, field: str, grid: tuple[int, ...]) -> None:
+    """A Params grid with a value written twice (d_k = (…, 16, 16, …)) gives two jobs one
+    key: it was told at the experiment's `jobs` function, "give each job its own key", where
+    nothing is wrong (fuzz20). It is told at the line of the grid's default, naming the
+    value twice written."""
+    import dataclasses
+
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    from sqrtdk.science_stage import experiment_code
+    exp = EXPERIMENTS[name]
+    changed = dataclasses.replace(exp, params=replace(exp.params, **{field: grid}))
+    with pytest.raises(ScienceWarningError) as e:
+        experiment_code(changed, DEFAULT_SEED)
+    assert (e.value.path, e.value.line) == _params_line(type(exp.params), field), str(e.value)
+    twice = next(v for v in grid if grid.count(v) > 1)
+    assert f"{field} holds {twice}" in e.value.message, e.value.message
+
+
 def _job_draws_from_numpy_s_shared_generator(p: Any, seed: int) -> Any:
     return spread.walk(p, seed), float(np.random.standard_normal())
 
