@@ -532,10 +532,40 @@ def parameters_read(frames: list[tuple[Any, int]]
                          getattr(owner, node.attr))
                 if entry[:3] not in [e[:3] for e in read]:
                     read.append(entry)
+        for entry in _handed_in(frame.f_locals, nodes, parts):
+            if entry[:3] not in [e[:3] for e in read]:
+                read.append(entry)
         if read:
             return sorted(read, key=lambda entry: not _at_most_zero(entry[3])), \
                 ((path, line) if guard is not None else None)
     return [], None
+
+
+def _handed_in(scope: Mapping[str, Any], attributes: list[Any], parts: list[Any]
+               ) -> list[tuple[Path, int, str, Any]]:
+    """The fields of the `…Params` instances that `attributes` (the statement's attribute
+    nodes) reach whose value is that of a plain number a name of `parts` holds in `scope`:
+    a parameter handed in as an argument (`var` given JacobianParams.var_small), which
+    no attribute of the statement reads. Each as parameters_read gives it."""
+    import ast
+    import dataclasses
+    owners = {id(o): o for node in attributes
+              if (o := _resolve(node.value, scope)) is not None
+              and dataclasses.is_dataclass(o) and not isinstance(o, type)
+              and type(o).__name__.endswith("Params")}
+    names = [node.id for part in parts for p in (part if isinstance(part, list) else [part])
+             if isinstance(p, ast.AST) for node in ast.walk(p) if isinstance(node, ast.Name)]
+    values = [scope[n] for n in dict.fromkeys(names) if n in scope
+              and isinstance(scope[n], (int, float)) and not isinstance(scope[n], bool)]
+    found: list[tuple[Path, int, str, Any]] = []
+    for owner in owners.values():
+        for f in dataclasses.fields(owner):
+            value = getattr(owner, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and \
+                    value in values:
+                path, line = _field_line(type(owner), f.name)
+                found.append((path, line, f"{type(owner).__name__}.{f.name}", value))
+    return found
 
 
 def _at_most_zero(value: Any) -> bool:

@@ -2455,16 +2455,18 @@ def _params_line(cls: type, field: str) -> tuple[Path, int]:
                         and isinstance(node.target, ast.Name) and node.target.id == field)
 
 
-@pytest.mark.parametrize("case", ["grids made unequal", "negative n_pairs", "zero hist_bin"])
+@pytest.mark.parametrize("case", ["grids made unequal", "negative n_pairs", "zero hist_bin",
+                                  "negative var_small"])
 def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
         case: str) -> None:
     """README's 'change a parameter' with a value of the right type that the code cannot take
     was told at the line that raised, "fix the code at this line", where nothing is wrong
     (fuzz20): Experiment 1's d_k changed alone stopped at rulers.py's check that the two
     grids are equal (its message names no field), a negative n_pairs deep in streams.py, a
-    zero hist_bin at z_edges' division. Each is told at the line of a parameter the failing
-    line (or the `if` of a check, or a local it uses) reads (one of 0 or below first),
-    naming that line and the other parameters it reads."""
+    zero hist_bin at z_edges' division, a negative var_small handed to a job as an argument
+    at math.sqrt. Each is told at the line of a parameter the failing line (or the `if` of
+    a check, or a local it uses, or an argument equal to a field) reads (one of 0 or below
+    first), naming that line and the other parameters it reads."""
     from sqrtdk.science_stage import placed_error
     if case == "grids made unequal":
         changed = replace(spread.SpreadParams(), d_k=(4, 8, 16, 32, 64))
@@ -2476,6 +2478,11 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
         with pytest.raises(ValueError) as raised:
             spread.sample(replace(spread.SpreadParams(), n_pairs=-8), DEFAULT_SEED, 4, 0)
         want, other = _params_line(spread.SpreadParams, "n_pairs"), "n_batches"
+    elif case == "negative var_small":     # handed in as an argument, `var`, not p.var_small
+        params = replace(saturation.JacobianParams(), var_small=-1.0)
+        with pytest.raises(ValueError) as raised:
+            saturation.jacobian_row_stats(params, DEFAULT_SEED, params.var_small)
+        want, other = _params_line(saturation.JacobianParams, "var_small"), "n_rows"
     else:
         with pytest.raises(ZeroDivisionError) as raised:
             spread.z_edges(replace(spread.SpreadParams(), hist_bin=0.0))
