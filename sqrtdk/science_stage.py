@@ -96,9 +96,37 @@ def listed_jobs(exp: Experiment, seed: int) -> list[Any]:
     keys = [job.key for job in jobs]
     twice = next((key for key in keys if keys.count(key) > 1), None)
     if twice is not None:
+        doubled = _doubled_parameter(exp.params, twice)
+        if doubled is not None:
+            field, value = doubled
+            path, line = _field_line(type(exp.params), field)
+            raise ScienceWarningError(path, line, (
+                f"{type(exp.params).__name__}.{field} holds {value!r} more than once, so two "
+                f"jobs of experiment '{exp.name}' have the key {twice!r}; write each value "
+                "once"))
         raise error_at(exp.jobs, f"{what}: two jobs have the key {twice!r}; give each job "
                        "its own key (its output is found by it)")
     return list(jobs)
+
+
+def _doubled_parameter(params: Any, key: Any) -> tuple[str, Any] | None:
+    """(field, value) when a tuple field of the dataclass `params` holds `value` more than
+    once and `value` is the job key `key` or one of its parts (a grid d_k = (4, 16, 16)
+    gives two jobs (16, 0)), else None."""
+    import dataclasses
+    if not dataclasses.is_dataclass(params) or isinstance(params, type):
+        return None
+    parts = key if isinstance(key, tuple) else (key,)
+    for f in dataclasses.fields(params):
+        values = getattr(params, f.name)
+        if isinstance(values, tuple):
+            for value in parts:
+                try:
+                    if values.count(value) > 1:
+                        return f.name, value
+                except TypeError:       # a value that cannot be compared
+                    continue
+    return None
 
 
 def watching(fn: Callable[..., Any], what: str) -> contextlib.AbstractContextManager[None]:
@@ -199,6 +227,8 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
         outputs = pool.map(functools.partial(without_warnings, fn), jobs)   # all with workers
         meanwhile()
         return outputs
+    from .science.registry import EXPERIMENTS
+    check_params(EXPERIMENTS)
     with Pool(opts.jobs) as pool:
         try:
             results = run_all(opts.seed, map_then_wait, ExperimentCache(cache), watching)
@@ -213,6 +243,98 @@ def _run(opts: BuildOptions, cache: Cache, meanwhile: Callable[[], None]) -> byt
     check_bounds(results)
     check_snippets(results)
     return dumps_signed(results).encode("utf-8")
+
+
+def check_params(experiments: Iterable[Experiment]) -> None:
+    """Each field of each experiment's parameters (a dataclass, its `…Params` class) holds a
+    value of the type its annotation declares: an int field an int (not a float, not a bool),
+    a float field a number, a str field a str, a tuple a tuple of the declared length and
+    item types (`tuple[int, ...]`, `tuple[float, float]`). README's "To change a parameter"
+    with a float where an int is meant, a string or None ran the experiment until numpy or
+    Python refused the value deep in its code, told at that line with "fix the code at this
+    line", where nothing is wrong: BuildError at the line of the field's default, saying
+    what to write. Annotations it cannot read, or types it does not know, are not judged."""
+    import dataclasses
+    import typing
+    for exp in experiments:
+        params = exp.params
+        if not dataclasses.is_dataclass(params) or isinstance(params, type):
+            continue
+        cls = type(params)
+        try:
+            hints = typing.get_type_hints(cls)
+        except (NameError, TypeError, AttributeError, SyntaxError):
+            hints = {}          # an annotation Python cannot resolve: not judged here
+        for f in dataclasses.fields(params):
+            value = getattr(params, f.name)
+            wrong = _not_of_type(value, hints.get(f.name, Any))
+            if wrong is None:
+                continue
+            path, line = _field_line(cls, f.name)
+            raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment '{exp.name}' "
+                             f"is {_short(value)[1:-1]}, {wrong}; write a value of the type "
+                             f"the field declares ({_type_name(hints[f.name])})")
+
+
+def _not_of_type(value: Any, hint: Any) -> str | None:
+    """Why `value` is not of the type `hint` (int, float, str, bool, a tuple of them, a
+    union), or None when it is, or when `hint` is a type this check does not know."""
+    import types
+    import typing
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        reasons = [_not_of_type(value, arm) for arm in args]
+        return None if None in reasons else f"none of {_type_name(hint)}"
+    if hint is type(None):
+        return None if value is None else f"a {type(value).__name__}, not None"
+    if hint in (int, float, str, bool):
+        ok = isinstance(value, bool) if hint is bool else (
+            not isinstance(value, bool) and isinstance(value, (int, float) if hint is float
+                                                        else hint))
+        if ok:
+            return None
+        said = "None" if value is None else f"a {type(value).__name__}"
+        meant = {int: "an int", float: "a number", str: "a str", bool: "a bool"}[hint]
+        if hint is int and isinstance(value, float) and value.is_integer():
+            return f"{said} where {meant} is meant (write {int(value)})"
+        return f"{said} where {meant} is meant"
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            said = "None" if value is None else f"a {type(value).__name__}"
+            return f"{said}, not a tuple (write it in parentheses: (1, 2) or (1,))"
+        items = list(args[:1]) * len(value) if len(args) == 2 and args[1] is Ellipsis else \
+            list(args)
+        if len(items) != len(value) and args != ((),):
+            return f"a tuple of {len(value)} item(s) where the field has {len(items)}"
+        for i, (item, arm) in enumerate(zip(value, items)):
+            why = _not_of_type(item, arm)
+            if why is not None:
+                return f"whose item {i} ({item!r}) is {why}"
+    return None
+
+
+def _type_name(hint: Any) -> str:
+    """`hint` as it is written in the source (int, tuple[int, ...])."""
+    import typing
+    plain = isinstance(hint, type) and not typing.get_args(hint)
+    return hint.__name__ if plain else str(hint).replace("typing.", "")
+
+
+def _field_line(cls: type, name: str) -> tuple[Path, int]:
+    """The file of `cls` and the line of its field `name` (the class's line when no class
+    of that name in the file writes the field: an inherited one), read with Python's own
+    parser."""
+    import ast
+    import inspect
+    path = Path(inspect.getsourcefile(cls) or "")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) \
+                        and item.target.id == name:
+                    return path, item.lineno
+    return path, inspect.getsourcelines(cls)[1]
 
 
 def without_warnings(fn: Callable[[Any], Any], job: Any) -> Any:
@@ -314,13 +436,20 @@ def placed_error(error: BaseException) -> JobWarningError | None:
     numpy refuses there) as an error at that line, naming the function and what Python said;
     None when the last frame of the science code in its traceback is not in such a module
     (an error of run.py or the registry, or none of the science code's). A SystemExit
-    (`sys.exit()` in a job) is placed too: unplaced, it ended the build with no word."""
+    (`sys.exit()` in a job) is placed too: unplaced, it ended the build with no word.
+    When the line that raised, or the line of an experiment module that led to it, reads
+    fields of a `…Params` instance (`p.n_pairs`; for a `raise`, the `if` above it), the
+    error is at the first field's line (where an author changes a parameter), naming the
+    line that raised: a parameter of a value the code cannot take (n_pairs = 0, a band
+    outside 0…1, two grids made unequal) was told as "fix the code at this line"
+    (parameters_read)."""
     import traceback
 
     from .options import PACKAGE_DIR
     science = PACKAGE_DIR / "science"
-    frames = [(frame.f_code, line) for frame, line in traceback.walk_tb(error.__traceback__)
+    walked = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
               if Path(frame.f_code.co_filename).resolve().is_relative_to(science)]
+    frames = [(frame.f_code, line) for frame, line in walked]
     if not frames or Path(frames[-1][0].co_filename).name in _MACHINERY:
         frames = [f for f in frames if Path(f[0].co_filename).name not in _MACHINERY][-1:]
         if not frames or not isinstance(error, (KeyError, IndexError)):
@@ -337,8 +466,181 @@ def placed_error(error: BaseException) -> JobWarningError | None:
     if isinstance(error, SystemExit):
         return JobWarningError(code.co_filename, line, f"the code{where} calls "
                                f"{raised_words(error)}; remove it (return the result instead)")
+    read, check = parameters_read([(f, n) for f, n in reversed(walked)
+                                   if Path(f.f_code.co_filename).name not in _MACHINERY])
+    if read:
+        (home, home_line, field, _), more = read[0], read[1:]
+        also = "".join(f", or {name} (line {n})" if p == home else
+                       f", or {name} ({display(p)}:{n})" for p, n, name, _ in more)
+        said = f"{type(error).__name__}{where}: {error}"
+        if check is not None:
+            return JobWarningError(home, home_line, f"{said} (the check at {display(check[0])}:"
+                                   f"{check[1]}); the value of {field} here does not pass "
+                                   f"it: change it{also}")
+        return JobWarningError(home, home_line, f"{said} (at {display(code.co_filename)}:"
+                               f"{line}, reached from code that reads {field}); the value "
+                               f"of {field} here may be one the code cannot take: change "
+                               f"it{also}, or fix the code there")
     return JobWarningError(code.co_filename, line, f"{type(error).__name__}{where}: {error}; "
                            "fix the code at this line")
+
+
+def display(path: Path | str) -> str:
+    """errors.display_path(Path(path))."""
+    from .errors import display_path
+    return display_path(Path(path))
+
+
+def parameters_read(frames: list[tuple[Any, int]]
+                    ) -> tuple[list[tuple[Path, int, str, Any]], tuple[Path, int] | None]:
+    """The fields of `…Params` instances that the statement at each (frame, line) reads
+    (`p.n_pairs`, `s.params.d_k`: a chain of names and attributes from the frame's locals
+    ending at a dataclass whose class name ends with "Params"; for a `raise` statement, the
+    test of the `if` it is the body of), from the first of `frames` (innermost first) that
+    reads any: each as (file of its class, line of its default, "Class.field", its value),
+    those of a value 0 or below first (the likeliest culprits: a zero divisor, a negative
+    count), else as written, with that statement's (file, line) when it is a `raise` (a
+    check), else None. ([], None) when no frame reads one. Read with Python's own parser
+    (ast)."""
+    import ast
+    import dataclasses
+    for frame, line in frames:
+        path = Path(frame.f_code.co_filename)
+        found = _statement(path, line)
+        if found is None:
+            continue
+        stmt, guard = found
+        parts: list[Any] = [guard] if guard is not None else []
+        parts += [value for name, value in ast.iter_fields(stmt)
+                  if name not in ("body", "orelse", "finalbody", "handlers")]
+        parts += _assigned_before(path, stmt, parts)
+        read: list[tuple[Path, int, str, Any]] = []
+        nodes = sorted((node for part in parts
+                        for p in (part if isinstance(part, list) else [part])
+                        if isinstance(p, ast.AST) for node in ast.walk(p)
+                        if isinstance(node, ast.Attribute)),
+                       key=lambda node: (node.lineno, node.col_offset))   # as written
+        for node in nodes:
+            if isinstance(node, ast.Attribute):
+                owner = _resolve(node.value, frame.f_locals)
+                if owner is None or not dataclasses.is_dataclass(owner) or \
+                        isinstance(owner, type) or not type(owner).__name__.endswith("Params") \
+                        or node.attr not in {f.name for f in dataclasses.fields(owner)}:
+                    continue
+                at = _field_line(type(owner), node.attr)
+                entry = (at[0], at[1], f"{type(owner).__name__}.{node.attr}",
+                         getattr(owner, node.attr))
+                if entry[:3] not in [e[:3] for e in read]:
+                    read.append(entry)
+        for entry in _handed_in(frame.f_locals, nodes, parts):
+            if entry[:3] not in [e[:3] for e in read]:
+                read.append(entry)
+        if read:
+            return sorted(read, key=lambda entry: not _at_most_zero(entry[3])), \
+                ((path, line) if guard is not None else None)
+    return [], None
+
+
+def _handed_in(scope: Mapping[str, Any], attributes: list[Any], parts: list[Any]
+               ) -> list[tuple[Path, int, str, Any]]:
+    """The fields of the `…Params` instances that `attributes` (the statement's attribute
+    nodes) reach whose value is that of a plain number a name of `parts` holds in `scope`:
+    a parameter handed in as an argument (`var` given JacobianParams.var_small), which
+    no attribute of the statement reads. Each as parameters_read gives it."""
+    import ast
+    import dataclasses
+    owners = {id(o): o for node in attributes
+              if (o := _resolve(node.value, scope)) is not None
+              and dataclasses.is_dataclass(o) and not isinstance(o, type)
+              and type(o).__name__.endswith("Params")}
+    names = [node.id for part in parts for p in (part if isinstance(part, list) else [part])
+             if isinstance(p, ast.AST) for node in ast.walk(p) if isinstance(node, ast.Name)]
+    values = [scope[n] for n in dict.fromkeys(names) if n in scope
+              and isinstance(scope[n], (int, float)) and not isinstance(scope[n], bool)]
+    found: list[tuple[Path, int, str, Any]] = []
+    for owner in owners.values():
+        for f in dataclasses.fields(owner):
+            value = getattr(owner, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and \
+                    value in values:
+                path, line = _field_line(type(owner), f.name)
+                found.append((path, line, f"{type(owner).__name__}.{f.name}", value))
+    return found
+
+
+def _at_most_zero(value: Any) -> bool:
+    """Whether `value` is a number (not a bool) that is 0 or below: the value a count, a width
+    or a divisor most often cannot take, told first."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value <= 0
+
+
+def _assigned_before(path: Path, stmt: Any, parts: list[Any]) -> list[Any]:
+    """The values assigned, earlier in the function of the file `path` holding statement
+    `stmt`, to the plain names `parts` (ast nodes or lists of them) use (`n = p.n_pairs //
+    p.n_batches` for a line using `n`): one step back, so a parameter handed on in a local
+    is still seen."""
+    import ast
+    used = {node.id for part in parts for p in (part if isinstance(part, list) else [part])
+            if isinstance(p, ast.AST) for node in ast.walk(p) if isinstance(node, ast.Name)}
+    tree = _parsed(path)
+    functions = [node for node in ast.walk(tree) if isinstance(
+        node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.lineno <= stmt.lineno <= (node.end_lineno or 0)]
+    if not used or not functions:
+        return []
+    inner = min(functions, key=lambda f: (f.end_lineno or 0) - f.lineno)
+    return [node.value for node in ast.walk(inner)
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+            and node.lineno < stmt.lineno and node.value is not None
+            and any(isinstance(t, ast.Name) and t.id in used
+                    for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+
+
+def _resolve(node: Any, scope: Mapping[str, Any]) -> Any:
+    """The object a chain of names and attributes (`s.params`) is in `scope` (a frame's
+    locals), read with getattr; None for anything else (a call, a subscript)."""
+    import ast
+    if isinstance(node, ast.Name):
+        return scope.get(node.id)
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(node.value, scope)
+        return None if owner is None else getattr(owner, node.attr, None)
+    return None
+
+
+def _statement(path: Path, line: int) -> tuple[Any, Any] | None:
+    """The innermost statement of the file `path` holding line `line`, and, when it is a
+    `raise` directly in the body of an `if`, that `if`'s test (else None); None when the file
+    cannot be read or parsed."""
+    import ast
+    tree = _parsed(path)
+    if tree is None:
+        return None
+    best: Any = None
+    parent_of: dict[int, Any] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parent_of[id(child)] = node
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or line) \
+                and (best is None or (node.end_lineno or 0) - node.lineno
+                     <= (best.end_lineno or 0) - best.lineno):
+            best = node
+    if best is None:
+        return None
+    parent = parent_of.get(id(best))
+    guard = parent.test if isinstance(best, ast.Raise) and isinstance(parent, ast.If) \
+        and best in parent.body else None
+    return best, guard
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(path: Path) -> Any:
+    """ast.parse of the file `path`, None when it cannot be read or parsed."""
+    import ast
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
 
 
 def refused_parameters(path: str, line: int, said: str) -> list[tuple[str, int]]:

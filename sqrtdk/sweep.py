@@ -32,6 +32,7 @@ from .science_stage import (
     SCIENCE_PACKAGES,
     ExperimentCache,
     JobWarningError,
+    check_params,
     listed_jobs,
     placed_error,
     refuse_edited,
@@ -102,9 +103,10 @@ def run_seeds(opts: BuildOptions, seeds: list[int], log: Callable[[str], None],
               claims: list[str] | None = None) -> dict[int, dict[str, Any]]:
     """Each seed's claims (results.json["claims"]; `claims`: only those, running only the
     experiments their sections are built from), from the cache or run in a pool."""
-    from .science.registry import CLAIMS, SECTIONS
+    from .science.registry import CLAIMS, EXPERIMENTS, SECTIONS
     from .science.results import dumps_signed
     from .science.run import Run
+    check_params(EXPERIMENTS)       # a parameter of the wrong type: at its line, not deep in a job
     cache = Cache(opts.cache_dir)
     store = ExperimentCache(cache)
     only = None if claims is None else \

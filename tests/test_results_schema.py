@@ -86,6 +86,16 @@ def test_a_result_unlike_its_declaration_names_the_experiment_and_the_declaratio
     assert not matches_schema(changed)        # the early check would not trust such a file
 
 
+def test_an_empty_list_above_a_named_level_is_of_every_shape(results: dict[str, Any]) -> None:
+    """A list of lists that is empty (walk.paths, '[path][step]', with WalkParams'
+    n_paths_shown = 0, as an author may set it to show no path) has no inner list to
+    measure: the schema check took min() of no lengths and stopped the build with a
+    traceback (fuzz20); it is of the declared shape."""
+    changed = _results(results)
+    changed["walk"]["paths"] = []
+    check_results(changed)
+
+
 def test_a_returned_key_misspelt_is_told_with_the_declared_key_it_stands_for(
         results: dict[str, Any]) -> None:
     """An experiment's assemble() returning a declared key misspelt makes two problems, the

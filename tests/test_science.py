@@ -1987,6 +1987,29 @@ def test_jobs_that_are_no_list_of_jobs_are_an_error_at_the_jobs_function(
     assert experiment_code(EXPERIMENTS["walk"], DEFAULT_SEED)
 
 
+@pytest.mark.parametrize(("name", "field", "grid"), [
+    ("spread", "d_k", (4, 8, 16, 16, 32, 64)),
+    ("rulers", "d_k", (4, 8, 64, 64)),
+])
+def test_a_grid_holding_a_value_twice_is_told_at_the_grid_s_line(
+        name: str, field: str, grid: tuple[int, ...]) -> None:
+    """A Params grid with a value written twice (d_k = (…, 16, 16, …)) gives two jobs one
+    key: it was told at the experiment's `jobs` function, "give each job its own key", where
+    nothing is wrong (fuzz20). It is told at the line of the grid's default, naming the
+    value twice written."""
+    import dataclasses
+
+    from sqrtdk.science.warned import ScienceWarningError  # the build's BuildError
+    from sqrtdk.science_stage import experiment_code
+    exp = EXPERIMENTS[name]
+    changed = dataclasses.replace(exp, params=replace(exp.params, **{field: grid}))
+    with pytest.raises(ScienceWarningError) as e:
+        experiment_code(changed, DEFAULT_SEED)
+    assert (e.value.path, e.value.line) == _params_line(type(exp.params), field), str(e.value)
+    twice = next(v for v in grid if grid.count(v) > 1)
+    assert f"{field} holds {twice}" in e.value.message, e.value.message
+
+
 def _job_draws_from_numpy_s_shared_generator(p: Any, seed: int) -> Any:
     return spread.walk(p, seed), float(np.random.standard_normal())
 
@@ -2371,3 +2394,100 @@ def test_a_snippet_whose_printout_nothing_checks_is_a_warning_at_its_registratio
         assert path.endswith("reproduce_boxes.py") and \
             f'"{Path(ran["file"]).name}"' in boxes[int(line) - 1], said
         assert "snippet 'unchecked'" in message and 'Agrees("unchecked"' in message, said
+
+
+@pytest.mark.cpu_timeout(60)
+@pytest.mark.parametrize(("name", "changed", "said"), [
+    ("spread", {"n_pairs": 20_000.0}, "write 20000"),
+    ("spread", {"n_batches": "8"}, "a str where an int is meant"),
+    ("walk", {"steps": None}, "None where an int is meant"),
+    ("rulers", {"d_k": (4, 8.0, 16)}, "item 1 (8.0)"),
+    ("rulers", {"band": (0.1,)}, "a tuple of 1 item(s)"),
+    ("saturation", {"shown_scales": [1.0, 4.0]}, "not a tuple"),
+    ("jacobian", {"var_small": "1.0"}, "a str where a number is meant"),
+], ids=["float for int", "str for int", "None", "float in an int grid", "band of one",
+        "list for tuple", "str for float"])
+def test_a_parameter_of_the_wrong_type_is_told_at_its_line_before_any_job_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, changed: dict[str, Any],
+        said: str) -> None:
+    """README's 'change a parameter' with a value of another type than the field declares (a
+    float where an int is meant, a string, None, a list or a tuple of the wrong length) ran
+    the experiment until numpy or Python refused it deep inside ('float' object cannot be
+    interpreted as an integer, at streams.py, "fix the code at this line"; fuzz20), or ran
+    to the end on it: it is an error at the line of the field's default, naming the field,
+    before any job runs."""
+    import ast
+    import dataclasses
+
+    from sqrtdk.cache import Cache
+    from sqrtdk.errors import BuildError
+    from sqrtdk.options import BuildOptions
+    from sqrtdk.science_stage import run_science
+    registry.load()
+    exp = EXPERIMENTS[name]
+    params = replace(exp.params, **changed)
+    monkeypatch.setattr(EXPERIMENTS, "_items", {name: dataclasses.replace(exp, params=params)})
+    opts = BuildOptions.for_project(tmp_path, jobs=1)
+    opts.figures_dir.mkdir(parents=True)
+    with pytest.raises(BuildError) as e:
+        run_science(opts, Cache(opts.cache_dir))
+    field = next(iter(changed))
+    source = Path(sys.modules[type(params).__module__].__file__ or "")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    line = next(node.lineno for cls in ast.walk(tree)
+                if isinstance(cls, ast.ClassDef) and cls.name == type(params).__name__
+                for node in cls.body if isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name) and node.target.id == field)
+    assert (e.value.path, e.value.line) == (source, line), str(e.value)
+    assert f"{type(params).__name__}.{field}" in e.value.message and said in e.value.message, \
+        e.value.message
+    assert not opts.results_file.exists()
+
+
+def _params_line(cls: type, field: str) -> tuple[Path, int]:
+    """The file of the `…Params` class `cls` and the line of its field `field`."""
+    import ast
+    source = Path(sys.modules[cls.__module__].__file__ or "")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return source, next(node.lineno for c in ast.walk(tree)
+                        if isinstance(c, ast.ClassDef) and c.name == cls.__name__
+                        for node in c.body if isinstance(node, ast.AnnAssign)
+                        and isinstance(node.target, ast.Name) and node.target.id == field)
+
+
+@pytest.mark.parametrize("case", ["grids made unequal", "negative n_pairs", "zero hist_bin",
+                                  "negative var_small"])
+def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
+        case: str) -> None:
+    """README's 'change a parameter' with a value of the right type that the code cannot take
+    was told at the line that raised, "fix the code at this line", where nothing is wrong
+    (fuzz20): Experiment 1's d_k changed alone stopped at rulers.py's check that the two
+    grids are equal (its message names no field), a negative n_pairs deep in streams.py, a
+    zero hist_bin at z_edges' division, a negative var_small handed to a job as an argument
+    at math.sqrt. Each is told at the line of a parameter the failing line (or the `if` of
+    a check, or a local it uses, or an argument equal to a field) reads (one of 0 or below
+    first), naming that line and the other parameters it reads."""
+    from sqrtdk.science_stage import placed_error
+    if case == "grids made unequal":
+        changed = replace(spread.SpreadParams(), d_k=(4, 8, 16, 32, 64))
+        data = {"rulers": (rulers.RulerParams(), ()), "spread": spread.Spread(changed, ())}
+        with pytest.raises(ValueError) as raised:
+            rulers.rulers_section(data)
+        want, other = _params_line(spread.SpreadParams, "d_k"), "RulerParams.d_k"   # as read
+    elif case == "negative n_pairs":
+        with pytest.raises(ValueError) as raised:
+            spread.sample(replace(spread.SpreadParams(), n_pairs=-8), DEFAULT_SEED, 4, 0)
+        want, other = _params_line(spread.SpreadParams, "n_pairs"), "n_batches"
+    elif case == "negative var_small":     # handed in as an argument, `var`, not p.var_small
+        params = replace(saturation.JacobianParams(), var_small=-1.0)
+        with pytest.raises(ValueError) as raised:
+            saturation.jacobian_row_stats(params, DEFAULT_SEED, params.var_small)
+        want, other = _params_line(saturation.JacobianParams, "var_small"), "n_rows"
+    else:
+        with pytest.raises(ZeroDivisionError) as raised:
+            spread.z_edges(replace(spread.SpreadParams(), hist_bin=0.0))
+        want, other = _params_line(spread.SpreadParams, "hist_bin"), "hist_limit"  # the zero
+    told = placed_error(raised.value)
+    assert told is not None, raised.value
+    assert (Path(told.path), told.line) == want, told
+    assert other in told.message and "fix the code at this line" not in told.message, told

@@ -213,6 +213,8 @@ def _shape_problem(value: Any, out: Output, sizes: dict[str, int]) -> str | None
         if not all(isinstance(v, want) for v in level):
             return f"is not {'a list' if want is list else 'a table'} where '{out.shape}' says so"
         if kind == "[":
+            if not level:       # an empty list further up: no list at this level to measure
+                return None
             lengths = {len(v) for v in level}
             expected = int(name) if name.isdigit() else sizes.setdefault(name, min(lengths))
             if lengths != {expected}:
