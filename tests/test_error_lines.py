@@ -434,6 +434,28 @@ def test_a_figure_shown_twice_names_both_lines(tmp_path: Path) -> None:
     assert "](#fig-spread-hist)" in e.message       # how to point to it again
 
 
+@pytest.mark.parametrize("body, tag", [
+    ('<div id="app">\n  <button @click="count++">Count is: {{ count }}</button>\n</div>\n',
+     "{{ count }}"),
+    ('<ul x-data="{ items: [] }">\n  <li>{{ item.name }}</li>\n</ul>\n', "{{ item.name }}"),
+    ("The count {{ count }} here.\n", "{{ count }}"),
+], ids=["Vue in raw HTML", "a name's field in raw HTML", "in text"])
+def test_another_template_s_interpolation_is_told_what_braces_do_here(
+        tmp_path: Path, body: str, tag: str) -> None:
+    """A Vue (Alpine, Angular) template's `{{ count }}`, as a pasted component's HTML holds
+    it, was told only as an unknown result ("'count' is undefined; there are no result
+    groups"), with no word on what '{{ … }}' is here nor how to show braces as typed."""
+    e = error(tmp_path, "Intro.\n\n" + body)
+    line = BODY_START + 2 + next(i for i, x in enumerate(body.split("\n")) if tag in x)
+    assert str(e).startswith(f"{(tmp_path / 'index.md').as_posix()}:{line}: "), str(e)
+    assert f"'{tag}' is read as a quote" in e.message and "Vue's" in e.message, e.message
+    literal = f"&#123;&#123; {tag[2:-2].strip()} &#125;&#125;"
+    assert f"'{literal}'" in e.message, e.message
+    # the braces written as the message says: shown as typed, without a message
+    fixed = page(tmp_path, ("Intro.\n\n" + body).replace(tag, literal), RESULTS).body
+    assert literal in fixed
+
+
 def test_a_quote_missing_a_brace_says_how_a_quote_is_written(tmp_path: Path) -> None:
     e = error(tmp_path, "One.\n\nThe SD {{ spread.sd_small | fixed(2) } here.\n")
     assert e.line == BODY_START + 2 and "two braces on each side" in e.message
