@@ -2896,3 +2896,41 @@ def test_a_formula_indented_under_a_list_read_as_text_is_told_the_blank_line_abo
                  lang=lang)
     assert re.search(r"<li[^>]*>\s*<p[^>]*><strong>Second.*?math display.*?</li>", p.body,
                      re.S), p.body
+
+
+# every message that suggests a box, as one of these passages brings it (another tool's tabs,
+# spoilers, callouts, macros; a box line written wrong; Svelte's branches)
+BOX_SUGGESTED = {
+    "MkDocs tab holding a formula": '=== "PyTorch"\n\n    $$\n    x = 1\n    $$\n',
+    "closing line that closes no box": "Words.\n\n///\n",
+    "box of another kind": "/// note | Why\n\nWords.\n\n///\n",
+    "box opened with two slashes": "// details | Why\n\nWords.\n",
+    "Svelte branch": "{#if fw === 'pt'}\nPyTorch words.\n{:else}\nOther words.\n{/if}\n",
+    "Discord spoiler": "The end is ||a twist|| here.\n",
+    "Reddit spoiler": "The end is >!a twist!< here.\n",
+    "Confluence macro": "{info}\nWords.\n{info}\n",
+    "AsciiDoc admonition": "[NOTE]\nWords.\n",
+    "formula in raw HTML": "<div>\nthe SD $x$ here\n</div>\n",
+    "unknown tag": "see {% aside %} here\n",
+    "Feishu callout": "<callout emoji=\"bulb\">\nWords.\n</callout>\n",
+    "Hugging Face switch": "<hfoptions id=\"x\">\nWords.\n</hfoptions>\n",
+    "Docusaurus tabs": "<Tabs>\nWords.\n</Tabs>\n",
+}
+
+
+@pytest.mark.parametrize("name", BOX_SUGGESTED)
+def test_a_suggested_box_is_given_with_its_id_line(tmp_path: Path, name: str) -> None:
+    """A box written without its `attrs: {id: …}` line stops the next build ('collapsible
+    box without an id'): every message that suggests a `/// details` box gives that line too
+    (MkDocs' tabs, a line of slashes closing nothing and Svelte's branches said only
+    "a '/// details | Title' box")."""
+    told: list[str] = []
+    with captured() as messages:
+        try:
+            page(tmp_path, "Intro.\n\n" + BOX_SUGGESTED[name], RESULTS)
+        except BuildError as e:
+            told += [one.message for one in e.errors]
+    told += list(messages)
+    boxes = [m for m in told if "/// details" in m]
+    assert boxes, told
+    assert all("attrs: {id: " in m for m in boxes), boxes

@@ -241,7 +241,8 @@ _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern ta
 # `':target=_blank'`, `':size=100'`)
 _DOCSIFY_TITLE = re.compile(r":(?:ignore|include|target=|disabled|size=|class=|id=|no-zoom|"
                             r"type=|fragment=|crossorigin)")
-_SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
+_SPOILER = ("the words themselves, or a box that hides them: '/// details | Spoiler', "
+            "'    attrs: {id: spoiler}' under it, the words, then '///'")
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 # the start of a link's address: an anchor, a path, a scheme, a file name
 _ADDRESS = r"(?=#|\.{0,2}/|[a-z][a-z0-9+.-]*:|[\w.-]+\.[A-Za-z]{2,4}\b)"
@@ -249,9 +250,9 @@ _CONFLUENCE_MACROS = ("code|noformat|latex|mathblock|mathinline|math|info|note|t
                       "quote|panel|expand|color|excerpt|tasklist")
 CONFLUENCE_MACRO_INSTEAD = (
     "Markdown: a '```python' fence for {code:python} … {code} and {noformat}; a formula "
-    "between '$$' lines for {latex} and {mathblock}, $…$ for {mathinline}; a '/// details | "
-    "Title' box for {info}, {note}, {tip}, {warning}, {panel} and {expand}; '> ' lines for "
-    "{quote}; the words alone for {color}")
+    "between '$$' lines for {latex} and {mathblock}, $…$ for {mathinline}; "
+    f"{BOX_NAMED} for {{info}}, {{note}}, {{tip}}, {{warning}}, {{panel}} and {{expand}}; "
+    "'> ' lines for {quote}; the words alone for {color}")
 # a Confluence macro's name, as attr_list reads `{code}` at a paragraph's end
 CONFLUENCE_MACRO = re.compile(r"(?:" + _CONFLUENCE_MACROS + r")(?::.*)?", re.S)
 _MARKUP_INSTEAD = ("Markdown: **bold**, *italic*, [text](address), '> ' lines for a quote, a "
@@ -650,7 +651,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^\+\+\+[ \t]+[^\s{][^\n]*"), True,
      "a collapsible section '+++ Title' (LessWrong's)", BOX),
     (re.compile(r"^/{2}[ \t]*details\b"), True, "a box opened with two slashes",
-     "'/// details | Title' (three slashes)"),
+     "'/// details | Title' (three slashes), with '    attrs: {id: some-id}' under it"),
     (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
      "<del>…</del>, or leave the text out"),
     # GitHub strikes a single tilde's pair too; one after a letter or digit is a subscript
@@ -875,7 +876,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 r"grid|width|caption|title)=[^\]\n]*|[#.%][\w-][^\]\n]*)\][ \t]*$", re.M),
      False, "an AsciiDoc block attribute line '[…]'",
      "the block in Markdown and remove the line (for '[source,python]' over '----' lines, "
-     "a '```python' fence; '[NOTE]', a '/// details | Title' box; '[quote, …]', '> ' "
+     f"a '```python' fence; '[NOTE]', {BOX_NAMED}; '[quote, …]', '> ' "
      "lines; a table, a pipe table)"),
     (re.compile(r"^\|={3,}[ \t]*$", re.M), True, "an AsciiDoc table '|==='", PIPE_TABLE),
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,

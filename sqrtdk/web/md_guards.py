@@ -27,7 +27,7 @@ from .md_foreign import (
 )
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
-from .quote_messages import LITERAL_BRACES
+from .quote_messages import BOX_NAMED, LITERAL_BRACES
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
 # BibTeX's accent in a name pasted from a citation, `Aky{\"{u}}rek`, `Jos{\'e}`: its '\"'
@@ -252,7 +252,7 @@ class MathInRawHtml(Treeprocessor):
                 # (it said "a '/// details | Title' box": followed, a box without an id
                 # stopped the next build)
                 instead = ("the variants one after another, each under its own heading or in "
-                           "a '/// details | Title' box" if tab else admonition_instead(
+                           + BOX_NAMED if tab else admonition_instead(
                                written.lstrip(" \t>"),
                                lambda slug: unique_id(slug, self._ids), self.box_titles))
                 raise ContentError(f"'{written}' is {what}, which is not understood here: its "
@@ -275,7 +275,7 @@ class MathInRawHtml(Treeprocessor):
         start = " ".join(self.readable(str(block)).split())[:30]
         how = ("for code, use a fence (```), inside which '$' is a dollar sign"
                if str(block).lstrip().startswith("<pre") else
-               "write the passage in Markdown (a '/// details' box for a collapsible one), "
+               f"write the passage in Markdown ({BOX_NAMED} for a collapsible one), "
                "or keep the formula out of the HTML")
         raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
                            f"Markdown leaves as written, so it is never typeset; {how} (a "

@@ -18,7 +18,7 @@ from .numbers import FILTERS
 _UNKNOWN_TAG = re.compile(r"Encountered unknown tag '([^']+)'")
 _TEXT_KNOWS = ("the text knows quotes {{ name | fixed(2) }} and claims {{ claim(\"…\") }}; "
                "for a link write [text](../en/), for a figure ![alt](NAME.svg \"Caption\"), "
-               "for a box '/// details | Title'")
+               "for a box '/// details | Title' over '    attrs: {id: some-id}'")
 
 # how the text holds two braces side by side (the ways the build reads as braces, not as a
 # quote: code and math are out of the template's way, a space breaks the pair; a backslash
