@@ -177,10 +177,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "TeX outside a formula": ("so \\frac{q \\cdot k}{\\sqrt{d_k}} here",
                               "TeX outside a formula", "page"),
     # a BibTeX accent in a name pasted from a citation was told only to quote a result or
-    # write its braces apart, which shows '{\\"{u} }' to the reader
-    "BibTeX accent": ('by Ana Sch{\\"{o}}n et al. here', "write the letter itself", "page"),
-    "BibTeX accent, apostrophe": ("by Jos{\\'{e}} et al. here", "write the letter itself",
-                                  "page"),
+    # write its braces apart, which shows '{\\"{u} }' to the reader; then each was told to
+    # write its example's letter, 'ü' (for 'Jos{\\'{e}}' too): now the letter it writes
+    "BibTeX accent": ('by Ana Sch{\\"{o}}n et al. here', "write the letter itself, '\u00f6'",
+                      "page"),
+    "BibTeX accent, apostrophe": ("by Jos{\\'{e}} et al. here",
+                                  "write the letter itself, '\u00e9'", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link

@@ -22,6 +22,8 @@ from .md_foreign import (
     OTHER_TOC,
     OTHER_TOC_MESSAGE,
     STRAIGHT,
+    TEX_ACCENT,
+    accented,
     admonition_instead,
     unique_id,
 )
@@ -400,9 +402,13 @@ class LeftoverCheck(Treeprocessor):
                             "quote a result as '{{ name | fixed(2) }}'; " + LITERAL_BRACES
                             + " (a backslash does not escape them)")
                     if _BIBTEX_ACCENT.search(text):
+                        # the letter this accent writes (it said 'ü', its example's, for
+                        # every accent: 'Jos{\'{e}}' too)
+                        letter = next((a for m in TEX_ACCENT.finditer(text)
+                                       if (a := accented(m))), "")
                         hint = ("it is a BibTeX accent (a name pasted from a citation, "
-                                "'Aky{\\\"{u}}rek'): write the letter itself ('\u00fc'); "
-                                "else " + hint)
+                                "'Aky{\\\"{u}}rek'): write the letter itself"
+                                + (f", '{letter}'" if letter else "") + "; else " + hint)
                     elif _TEX_COMMAND.search(text):
                         # `\frac{a}{\sqrt{d_k}}` outside math: a formula another tool
                         # marked (reStructuredText's `.. math::`, AsciiDoc's `[stem]`)
