@@ -2936,3 +2936,29 @@ def test_a_suggested_box_is_given_with_its_id_line(tmp_path: Path, name: str) ->
     boxes = [m for m in told if "/// details" in m]
     assert boxes, told
     assert all("attrs: {id: " in m for m in boxes), boxes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_box_indented_under_a_list_read_as_text_is_told_the_blank_line_above_the_list(
+        tmp_path: Path, lang: str) -> None:
+    """A box indented under an item of a list written right under a paragraph line, its
+    closing '///' at the margin: this Markdown reads the list as text of the paragraph, so
+    the box's lines are code, and the error quoted the closing '///' as 'box not
+    understood' at the opening line, with how a box opens (which it does). It now names the
+    item and the list's first line, where the blank line goes (as a formula there is told),
+    and the closing line to indent; followed, the box is the item's."""
+    lines = ["The steps:", "- **First**: scale.", "", "    /// details | Why",
+             "        attrs: {id: why}", "", "    Because.", "///", "", "After."]
+    with pytest.raises(BuildError) as caught:
+        page(tmp_path, "\n".join(lines) + "\n", RESULTS, lang=lang)
+    e = caught.value
+    assert e.line == BODY_START + 3, str(e)
+    assert f"line {BODY_START + 1}" in e.message and "blank line before the list" in e.message, \
+        str(e)
+    assert f"closing '///' of line {BODY_START + 7}" in e.message and "'    ///'" in e.message, \
+        str(e)
+    fixed = [lines[0], "", *lines[1:7], "    ///", *lines[8:]]
+    with captured() as warned:
+        p = page(tmp_path, "\n".join(fixed) + "\n", RESULTS, lang=lang)
+    assert not list(warned)
+    assert re.search(r"<li[^>]*>.*<details id=\"why\">.*</details>\s*</li>", p.body, re.S), p.body
