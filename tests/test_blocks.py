@@ -61,7 +61,7 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
         "1. first\n\n    - nested item\n\n      Its second paragraph.\n\n2. second\n", 4,
         "4 spaces"),
     "closing fence indented": (
-        "```python\nx = 1\n  ```\n", 0, "closing fence"),
+        "```python\nx = 1\n  ```\n", 2, "closing fence"),
     "multi-line setext heading": (
         "Scaled\nscores {#scaled}\n---\n", 0, "GitHub (CommonMark) as a level-2 heading"),
     "pipe inside code in a table cell": (

@@ -231,8 +231,11 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
     "only the words differ": ("Math snake_$x$_case and $a$_b_.\n", "snake_", "'\\_'",
                               "blank lines"),
     "closing fence indented under a paragraph": ("The code:\n```python\nx = 1\n  ```\n",
-                                                 "The code:", "indent the closing fence",
+                                                 "  ```", "write it as '```'",
                                                  "blank line"),
+    "both fences indented off the margin": ("  ```python\nx = 1\n  ```\n", "  ```python",
+                                            "at the margin of their block",
+                                            "closing fence as the opening"),
     "closing fence longer than the opening one": ("```python\nx = 1\n``````\n\n## Next {#next}\n"
                                                   "\nMore.\n", "``````",
                                                   "as long as the opening one", "indent"),
@@ -248,6 +251,33 @@ def test_a_hint_names_the_cause_of_the_difference(tmp_path: Path, name: str) -> 
     messages, _ = convert(tmp_path, body)
     here = at(messages, line_of(body, where))
     assert here and says in here[0] and not_says not in here[0], messages
+
+
+# a code block whose two fences are indented differently: (passage after "Intro.\n\n", the
+# words of the fence to change, that fence as the warning says to write it)
+FENCES_APART: dict[str, tuple[str, str, str]] = {
+    "closing indented more": ("```python\nx = 1\n\ny = 2\n  ```\n\nNext.\n", "  ```", "```"),
+    "closing indented more in a list item": ("- item\n\n    ```python\n    x = 1\n      ```\n"
+                                             "\nNext.\n", "      ```", "    ```"),
+    "closing indented more in a quote": ("> ```python\n> x = 1\n>   ```\n\nNext.\n",
+                                         ">   ```", "> ```"),
+    "opening indented more": ("  ```python\nx = 1\n```\n\nNext.\n", "  ```python",
+                              "```python"),
+}
+
+
+@pytest.mark.parametrize("name", FENCES_APART)
+def test_a_fence_indented_apart_from_its_pair_is_told_at_its_own_line(tmp_path: Path,
+                                                                       name: str) -> None:
+    passage, where, want = FENCES_APART[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and at(messages, line_of(body, where)), messages
+    assert f"write it as '{want}'" in messages[0], messages
+    # the line written as the warning says: a code block, read alike, without a message
+    fixed = body.replace(where, want, 1)
+    messages, html = convert(tmp_path, fixed)
+    assert not messages and "<pre" in html, (messages, html)
 
 
 # a list right under a paragraph line, written wrong in a second way too: (passage, words of

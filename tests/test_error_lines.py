@@ -177,10 +177,12 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "TeX outside a formula": ("so \\frac{q \\cdot k}{\\sqrt{d_k}} here",
                               "TeX outside a formula", "page"),
     # a BibTeX accent in a name pasted from a citation was told only to quote a result or
-    # write its braces apart, which shows '{\\"{u} }' to the reader
-    "BibTeX accent": ('by Ana Sch{\\"{o}}n et al. here', "write the letter itself", "page"),
-    "BibTeX accent, apostrophe": ("by Jos{\\'{e}} et al. here", "write the letter itself",
-                                  "page"),
+    # write its braces apart, which shows '{\\"{u} }' to the reader; then each was told to
+    # write its example's letter, 'ü' (for 'Jos{\\'{e}}' too): now the letter it writes
+    "BibTeX accent": ('by Ana Sch{\\"{o}}n et al. here', "write the letter itself, '\u00f6'",
+                      "page"),
+    "BibTeX accent, apostrophe": ("by Jos{\\'{e}} et al. here",
+                                  "write the letter itself, '\u00e9'", "page"),
 }
 BLOCK: dict[str, tuple[str, str, str]] = {
     # a Zhihu or CodeCogs formula picture as a paragraph of its own was told to become a link
@@ -432,6 +434,28 @@ def test_a_figure_shown_twice_names_both_lines(tmp_path: Path) -> None:
     e = error(tmp_path, f"{fig}\n\nText.\n\n{fig}\n")
     assert e.line == BODY_START + 4 and f"the other is at line {BODY_START}" in e.message
     assert "](#fig-spread-hist)" in e.message       # how to point to it again
+
+
+@pytest.mark.parametrize("body, tag", [
+    ('<div id="app">\n  <button @click="count++">Count is: {{ count }}</button>\n</div>\n',
+     "{{ count }}"),
+    ('<ul x-data="{ items: [] }">\n  <li>{{ item.name }}</li>\n</ul>\n', "{{ item.name }}"),
+    ("The count {{ count }} here.\n", "{{ count }}"),
+], ids=["Vue in raw HTML", "a name's field in raw HTML", "in text"])
+def test_another_template_s_interpolation_is_told_what_braces_do_here(
+        tmp_path: Path, body: str, tag: str) -> None:
+    """A Vue (Alpine, Angular) template's `{{ count }}`, as a pasted component's HTML holds
+    it, was told only as an unknown result ("'count' is undefined; there are no result
+    groups"), with no word on what '{{ … }}' is here nor how to show braces as typed."""
+    e = error(tmp_path, "Intro.\n\n" + body)
+    line = BODY_START + 2 + next(i for i, x in enumerate(body.split("\n")) if tag in x)
+    assert str(e).startswith(f"{(tmp_path / 'index.md').as_posix()}:{line}: "), str(e)
+    assert f"'{tag}' is read as a quote" in e.message and "Vue's" in e.message, e.message
+    literal = f"&#123;&#123; {tag[2:-2].strip()} &#125;&#125;"
+    assert f"'{literal}'" in e.message, e.message
+    # the braces written as the message says: shown as typed, without a message
+    fixed = page(tmp_path, ("Intro.\n\n" + body).replace(tag, literal), RESULTS).body
+    assert literal in fixed
 
 
 def test_a_quote_missing_a_brace_says_how_a_quote_is_written(tmp_path: Path) -> None:
@@ -2874,3 +2898,67 @@ def test_a_formula_indented_under_a_list_read_as_text_is_told_the_blank_line_abo
                  lang=lang)
     assert re.search(r"<li[^>]*>\s*<p[^>]*><strong>Second.*?math display.*?</li>", p.body,
                      re.S), p.body
+
+
+# every message that suggests a box, as one of these passages brings it (another tool's tabs,
+# spoilers, callouts, macros; a box line written wrong; Svelte's branches)
+BOX_SUGGESTED = {
+    "MkDocs tab holding a formula": '=== "PyTorch"\n\n    $$\n    x = 1\n    $$\n',
+    "closing line that closes no box": "Words.\n\n///\n",
+    "box of another kind": "/// note | Why\n\nWords.\n\n///\n",
+    "box opened with two slashes": "// details | Why\n\nWords.\n",
+    "Svelte branch": "{#if fw === 'pt'}\nPyTorch words.\n{:else}\nOther words.\n{/if}\n",
+    "Discord spoiler": "The end is ||a twist|| here.\n",
+    "Reddit spoiler": "The end is >!a twist!< here.\n",
+    "Confluence macro": "{info}\nWords.\n{info}\n",
+    "AsciiDoc admonition": "[NOTE]\nWords.\n",
+    "formula in raw HTML": "<div>\nthe SD $x$ here\n</div>\n",
+    "unknown tag": "see {% aside %} here\n",
+    "Feishu callout": "<callout emoji=\"bulb\">\nWords.\n</callout>\n",
+    "Hugging Face switch": "<hfoptions id=\"x\">\nWords.\n</hfoptions>\n",
+    "Docusaurus tabs": "<Tabs>\nWords.\n</Tabs>\n",
+}
+
+
+@pytest.mark.parametrize("name", BOX_SUGGESTED)
+def test_a_suggested_box_is_given_with_its_id_line(tmp_path: Path, name: str) -> None:
+    """A box written without its `attrs: {id: …}` line stops the next build ('collapsible
+    box without an id'): every message that suggests a `/// details` box gives that line too
+    (MkDocs' tabs, a line of slashes closing nothing and Svelte's branches said only
+    "a '/// details | Title' box")."""
+    told: list[str] = []
+    with captured() as messages:
+        try:
+            page(tmp_path, "Intro.\n\n" + BOX_SUGGESTED[name], RESULTS)
+        except BuildError as e:
+            told += [one.message for one in e.errors]
+    told += list(messages)
+    boxes = [m for m in told if "/// details" in m]
+    assert boxes, told
+    assert all("attrs: {id: " in m for m in boxes), boxes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_box_indented_under_a_list_read_as_text_is_told_the_blank_line_above_the_list(
+        tmp_path: Path, lang: str) -> None:
+    """A box indented under an item of a list written right under a paragraph line, its
+    closing '///' at the margin: this Markdown reads the list as text of the paragraph, so
+    the box's lines are code, and the error quoted the closing '///' as 'box not
+    understood' at the opening line, with how a box opens (which it does). It now names the
+    item and the list's first line, where the blank line goes (as a formula there is told),
+    and the closing line to indent; followed, the box is the item's."""
+    lines = ["The steps:", "- **First**: scale.", "", "    /// details | Why",
+             "        attrs: {id: why}", "", "    Because.", "///", "", "After."]
+    with pytest.raises(BuildError) as caught:
+        page(tmp_path, "\n".join(lines) + "\n", RESULTS, lang=lang)
+    e = caught.value
+    assert e.line == BODY_START + 3, str(e)
+    assert f"line {BODY_START + 1}" in e.message and "blank line before the list" in e.message, \
+        str(e)
+    assert f"closing '///' of line {BODY_START + 7}" in e.message and "'    ///'" in e.message, \
+        str(e)
+    fixed = [lines[0], "", *lines[1:7], "    ///", *lines[8:]]
+    with captured() as warned:
+        p = page(tmp_path, "\n".join(fixed) + "\n", RESULTS, lang=lang)
+    assert not list(warned)
+    assert re.search(r"<li[^>]*>.*<details id=\"why\">.*</details>\s*</li>", p.body, re.S), p.body

@@ -164,6 +164,25 @@ def test_tex_a_chat_answer_lost_its_delimiters_in_warns_at_its_line(
     assert "'\\mathrm{Var}[s] \\approx d_k'" in told[0] and "between dollars" in told[0]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bibtex_accent_in_text_is_told_with_the_letter_meant(tmp_path: Path,
+                                                               lang: str) -> None:
+    """BibTeX's accent in a pasted citation, 'Jos{\\'e}', was published as typed, braces and
+    backslash, with no word (TeX elsewhere in text is told). Each is now told at its line
+    with the letter meant; in code and math, and Markdown's escaped quote ('it\\'s'), quiet."""
+    body = ("As Jos{\\'e} Garc\\'{i}a and Fran{\\c c}ois found.\n\n"
+            "- after \\v{S}koda and {\\'\\i}\n\n"
+            "Quiet: `{\\'e}`, $\\'{e}$, it\\'s, C:\\users, a \\*star\\*.\n")
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    told = [w for w in warned if "TeX (BibTeX) accent" in w]
+    assert [w.split(": warning:")[0].rsplit(":", 1)[1] for w in told] == \
+        [str(BODY_START)] * 3 + [str(BODY_START + 2)] * 2, told
+    assert [w.split("write the letter itself, '")[1][0] for w in told] == \
+        ["\u00e9", "\u00ed", "\u00e7", "\u0160", "\u00ed"], told
+    assert "('{\\'e}')" in told[0], told
+
+
 def test_footnote_with_paragraphs_code_and_display_math(tmp_path: Path) -> None:
     body = ("Text[^n].\n\n[^n]: First paragraph.\n\n    Second paragraph.\n\n"
             "    ```python\n    x = {'a': 1}\n    ```\n\n    $$\n    \\frac{a}{b}\n    $$\n")

@@ -590,3 +590,25 @@ def test_the_pieces_of_the_prose_add_up_to_it_and_start_at_their_lines() -> None
     pieces = _paragraphs(source, environments().prose)
     assert "".join(p for _, p in pieces) == source
     assert pieces == [(1, "a\n\n"), (3, "b {{ x\n\ny }} c\n\n"), (7, "\nd\n")]
+
+
+@pytest.mark.parametrize("level", [0.1, 0.9, 0.125, 0.875, 0.0625, 1 / 3, 0.05])
+def test_a_level_quoted_exact_reads_as_its_figure_s_key_prints_it(level: float) -> None:
+    """A level the build sets (the gradient band's, RulerParams.band) is printed by its
+    figure's key as the value has it, '{lo:g}' of round(100 * level, 6) (12.5 for 0.125),
+    while pct(0) rounded it (12 %, or 13 %): set to a level that is no whole percent, the
+    prose and the key disagreed. `exact=True` prints at least the digits asked and as many
+    more as the value has, so the two read alike."""
+    q = Quoter(P, {"band": {"lo": level}, "meta": {"bounds": {}}}, CLAIMS)
+    shown = strip_markers(q.render_prose("{{ band.lo | pct(0, exact=True) }}"))
+    assert shown == f"{round(100 * level, 6):g}%", shown
+    fixed = strip_markers(q.render_prose("{{ band.lo | fixed(1, exact=True) }}"))
+    assert float(fixed) == round(level, 6) and len(fixed.split(".")[1]) >= 1, fixed
+
+
+def test_exact_is_refused_where_it_means_nothing() -> None:
+    for source in ("{{ spread.n_pairs | grouped(exact=True) }}",
+                   "{{ spread.sd_small | sig(3, exact=True) }}",
+                   "{{ share.p | pct(0, exact=1) }}"):
+        e = error(source)
+        assert "exact=True" in e.message and "fixed() and pct()" in e.message, e.message

@@ -486,11 +486,41 @@ def _advice(ours: list[Block], theirs: list[Block], source: Sequence[str],
         return ("GitHub reads a line right under a line of raw HTML as part of its HTML block "
                 "(up to a blank line, its Markdown not read), this Markdown as a block of its "
                 "own: put a blank line between the HTML and this line"), 0
-    return _shape_advice(ours, theirs, missing)
+    return _shape_advice(ours, theirs, missing, source)
 
 
-def _shape_advice(ours: list[Block], theirs: list[Block],
-                  missing: Block | None) -> tuple[str, int]:
+_FENCE_LINE = re.compile(r"((?:[ \t]*>)*[ \t]*)(`{3,}|~{3,})")
+
+
+def _misindented_fence(source: Sequence[str], opening: int) -> tuple[int, str, str] | None:
+    """The fence opened at line `opening` (1-based) and the fence that closes it on GitHub,
+    where one is indented more than the other (this Markdown then sees no code block): the
+    line of the one indented less ('closing' or 'opening' says which; the one to change) and
+    that line as it should read (the other fence's indent and '>' marks, its own fence and
+    words); None where the opening line holds no fence, none closes it, or they are indented
+    alike or in ways neither holds the other's (then the blocks' shapes tell)."""
+    if not 0 < opening <= len(source):
+        return None
+    start = _FENCE_LINE.match(source[opening - 1])
+    if not start:
+        return None
+    prefix, fence = start.groups()
+    for n in range(opening, len(source)):
+        end = _FENCE_LINE.match(source[n])
+        if not end or end.group(2)[0] != fence[0] or len(end.group(2)) < len(fence) or \
+                source[n][end.end():].strip():
+            continue
+        closing = end.group(1)
+        if closing != prefix and closing.startswith(prefix) and not closing[len(prefix):].strip():
+            return n + 1, "closing", prefix + end.group(2)
+        if closing != prefix and prefix.startswith(closing) and not prefix[len(closing):].strip():
+            return opening, "opening", closing + source[opening - 1][len(prefix):].rstrip()
+        return None
+    return None
+
+
+def _shape_advice(ours: list[Block], theirs: list[Block], missing: Block | None,
+                  source: Sequence[str] = ()) -> tuple[str, int]:
     """`_advice` where the text of the stretch names no cause: from the blocks' shapes."""
     named = NAMES.get(missing.kind, "the heading") if missing else ""
     if any(b.kind == "html" and b.depth > 0 for b in theirs) and \
@@ -515,8 +545,16 @@ def _shape_advice(ours: list[Block], theirs: list[Block],
                 "it in `code`"), 0
     new = [b.kind for b in theirs if b.depth == top and b.kind in _INTERRUPTERS]
     if "pre" in new:     # a fence this Markdown read (no blank line is needed around one)
-        return ("indent the closing fence as the opening one (a fence inside a list item: "
-                "both by the item's 4 spaces)"), 0
+        opening = next(b.line for b in theirs if b.depth == top and b.kind == "pre")
+        fences = _misindented_fence(source, opening)
+        if fences:       # told at the fence to change, the one indented more is kept
+            at, which, want = fences
+            other = "opening" if which == "closing" else "closing"
+            return (f"the {which} fence here is indented more than the {other} one, so this "
+                    "Markdown reads no code block there: write it as "
+                    f"'{want}', at the {other} fence's indent"), at
+        return ("start the opening and the closing fence at the margin of their block, at "
+                "the same indent (a fence inside a list item: both by the item's 4 spaces)"), 0
     setext = [k for k in new if k in ("h1", "h2") and k not in [b.kind for b in ours]]
     if setext:
         return ("a heading underlined with '---' or '===' takes one line here: write it on one "

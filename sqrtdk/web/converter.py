@@ -264,7 +264,8 @@ class ArticleExtension(Extension):
         self.tables = ScrollingTables(md, lambda: self.ids.ids, self.positions)
         tp.register(self.tables, "sqrtdk-tables", 2.85)
         tp.register(self.boxes, "sqrtdk-boxes", 2.8)
-        tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes),
+        tp.register(BoxHeaderCheck(md, p.readable, self.positions, text.boxes,
+                                   lambda: text.lines),
                     "sqrtdk-box-headers", 2.75)
         tp.register(EncodedAddresses(md), "sqrtdk-encoded-addresses", 2.72)
         tp.register(self.links, "sqrtdk-links", 2.7)

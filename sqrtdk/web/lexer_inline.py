@@ -17,7 +17,7 @@ from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .lexer_ahead import Ahead, line_lead
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
-from .quote_messages import BOX_NAMED
+from .quote_messages import BOX_LINES, BOX_NAMED
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _TEMPLATE_OPEN = re.compile(r"\{([{%]) ")        # comments are gone (see `comments`)
@@ -32,13 +32,10 @@ _INLINE_R = re.compile(r"`r[ \t][^`]*`")
 _DISTILL_FRAME = ("nothing: remove it (the front matter gives the title and description; "
                   "the page lays out the article, its notes and contents)")
 # another tool's components whose tool is known by their name: (whose, what to write)
-_BOX_TO_WRITE = ("a box, '/// details | Title' … '///' with its id (see the README's boxes), "
-                 "or a quote, '> …'")
+_BOX_TO_WRITE = f"{BOX_LINES}, or a quote, '> …'"
 _HF_SWITCH = ("the Hugging Face docs' framework switch",
-              "the one variant this page shows, or a heading or a '/// details | Title' box "
-              "for each variant")
-_ONE_TAB = ("the one tab this page shows, or a heading or a '/// details | Title' box for "
-            "each tab")
+              f"the one variant this page shows, or a heading or {BOX_NAMED} for each variant")
+_ONE_TAB = f"the one tab this page shows, or a heading or {BOX_NAMED} for each tab"
 # a reasoning model's thinking, pasted with its answer
 _REASONING_TO_WRITE = ("a reasoning model's thinking (DeepSeek-R1's, pasted with its answer)",
                        "nothing: remove the tags and the reasoning between them (or keep the "
@@ -453,8 +450,8 @@ class InlineScanner:
                                  "course's MDX sources), which Markdown does not know: every "
                                  "branch would be published, each '{#if …}', '{:else}' and "
                                  "'{/if}' as typed; keep the one branch this page shows and "
-                                 "remove those lines, or give each variant a heading or a "
-                                 "'/// details | Title' box of its own")
+                                 "remove those lines, or give each variant a heading or "
+                                 f"{BOX_NAMED} of its own")
             elif c == "{" and _TEMPLATE_OPEN.match(text, i):
                 end = text.find(_TEMPLATE_CLOSE[text[i + 1]], i + 3)
                 end = n if end < 0 else end + 3    # unclosed: the template reports it

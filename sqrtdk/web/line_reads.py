@@ -24,6 +24,8 @@ _BLOCK_CLOSE = re.compile(r"^[ \t]*(/{3,})[ \t]*$")
 # a closing line with a space no one sees (no-break, zero-width, a byte-order mark): text
 # inside the box for pymdownx, which then swallows the rest of the article
 _INVISIBLE = "\u00a0\u200b\u200c\u200d\u2060\ufeff\u3000"
+# a box's opening lines, its id among them (without it the box stops the build)
+_BOX_OPENING = "'/// details | Title' and '    attrs: {id: some-id}' under it"
 _BLOCK_CLOSE_HIDDEN = re.compile(rf"^[ \t{_INVISIBLE}]*/{{3,}}[ \t{_INVISIBLE}]*$")
 
 
@@ -51,7 +53,7 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
                            "as <!-- … -->, which the page leaves out)" if len(slashes) >= 4
                            else "")
                 raise BuildError(path, number, f"'{slashes}' closes no box; remove it, or open "
-                                               f"the box with '/// details | Title'{comment}")
+                                               f"the box with {_BOX_OPENING}{comment}")
             opened, name, fence = stack[-1]
             if slashes != fence:
                 raise BuildError(path, number, f"'{slashes}' does not close the '{fence} {name}' "
@@ -63,7 +65,7 @@ def check_blocks(path: Path, masked: str, written: Callable[[int], str]) -> list
             if m.group(2).lower() != "details":     # `/// end`, `/// note`: no box here
                 typed = written(number).strip()
                 raise BuildError(path, number, f"box not understood: '{typed[:40]}'; a box opens "
-                                 "with '/// details | Title' ('details' is the only kind of box) "
+                                 f"with {_BOX_OPENING} ('details' is the only kind of box) "
                                  "and ends with a line of slashes alone, '///'")
             stack.append((number, m.group(2), m.group(1)))
             openers.append(number)

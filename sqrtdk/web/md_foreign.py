@@ -241,7 +241,8 @@ _INERT = "\x1a"   # an escape's placeholder, matched as characters no pattern ta
 # `':target=_blank'`, `':size=100'`)
 _DOCSIFY_TITLE = re.compile(r":(?:ignore|include|target=|disabled|size=|class=|id=|no-zoom|"
                             r"type=|fragment=|crossorigin)")
-_SPOILER = "the words themselves, or a box '/// details | Spoiler' … '///' that hides them"
+_SPOILER = ("the words themselves, or a box that hides them: '/// details | Spoiler', "
+            "'    attrs: {id: spoiler}' under it, the words, then '///'")
 # (pattern, whether it only counts at the start of a block, what it is, what to write instead)
 # the start of a link's address: an anchor, a path, a scheme, a file name
 _ADDRESS = r"(?=#|\.{0,2}/|[a-z][a-z0-9+.-]*:|[\w.-]+\.[A-Za-z]{2,4}\b)"
@@ -249,9 +250,9 @@ _CONFLUENCE_MACROS = ("code|noformat|latex|mathblock|mathinline|math|info|note|t
                       "quote|panel|expand|color|excerpt|tasklist")
 CONFLUENCE_MACRO_INSTEAD = (
     "Markdown: a '```python' fence for {code:python} … {code} and {noformat}; a formula "
-    "between '$$' lines for {latex} and {mathblock}, $…$ for {mathinline}; a '/// details | "
-    "Title' box for {info}, {note}, {tip}, {warning}, {panel} and {expand}; '> ' lines for "
-    "{quote}; the words alone for {color}")
+    "between '$$' lines for {latex} and {mathblock}, $…$ for {mathinline}; "
+    f"{BOX_NAMED} for {{info}}, {{note}}, {{tip}}, {{warning}}, {{panel}} and {{expand}}; "
+    "'> ' lines for {quote}; the words alone for {color}")
 # a Confluence macro's name, as attr_list reads `{code}` at a paragraph's end
 CONFLUENCE_MACRO = re.compile(r"(?:" + _CONFLUENCE_MACROS + r")(?::.*)?", re.S)
 _MARKUP_INSTEAD = ("Markdown: **bold**, *italic*, [text](address), '> ' lines for a quote, a "
@@ -650,7 +651,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     (re.compile(r"^\+\+\+[ \t]+[^\s{][^\n]*"), True,
      "a collapsible section '+++ Title' (LessWrong's)", BOX),
     (re.compile(r"^/{2}[ \t]*details\b"), True, "a box opened with two slashes",
-     "'/// details | Title' (three slashes)"),
+     "'/// details | Title' (three slashes), with '    attrs: {id: some-id}' under it"),
     (re.compile(r"~~[^~\s](?:[^~]*[^~\s])?~~"), False, "strikethrough '~~…~~'",
      "<del>…</del>, or leave the text out"),
     # GitHub strikes a single tilde's pair too; one after a letter or digit is a subscript
@@ -875,7 +876,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 r"grid|width|caption|title)=[^\]\n]*|[#.%][\w-][^\]\n]*)\][ \t]*$", re.M),
      False, "an AsciiDoc block attribute line '[…]'",
      "the block in Markdown and remove the line (for '[source,python]' over '----' lines, "
-     "a '```python' fence; '[NOTE]', a '/// details | Title' box; '[quote, …]', '> ' "
+     f"a '```python' fence; '[NOTE]', {BOX_NAMED}; '[quote, …]', '> ' "
      "lines; a table, a pipe table)"),
     (re.compile(r"^\|={3,}[ \t]*$", re.M), True, "an AsciiDoc table '|==='", PIPE_TABLE),
     # AsciiDoc's links, `link:https://…[text]`, `https://…[text]`, `xref:file.adoc[text]`,
@@ -1087,6 +1088,30 @@ _EMBED_QUOTE = re.compile(r"(youtube:|twitter:)[ \t]*(?=$|https?://)", re.I)
 # smarty's curly quotes back to the typewriter ones the author typed
 STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ESCAPE = UnescapeTreeprocessor.RE          # Markdown's placeholder of a backslash escape
+# a TeX accent on a letter, as BibTeX spells a name in a pasted citation: `Jos{\'e}`, `\'{e}`,
+# `M\"{u}ller`, `Garc{\'\i}a`, `Fran{\c c}ois`, `\v{S}koda`; its backslash and mark stand in
+# the tree as Markdown's escape placeholder where the mark is escapable ('\x0239\x03' for
+# `\'`); a letter command needs a space or a brace after it (`\users` in a path is no `\u`)
+TEX_ACCENT = re.compile(r"(\{)?(?:\\(?P<mark>['`^\"~=.])|\x02(?P<code>\d{2,3})\x03|"
+                        r"\\(?P<word>[cvuHkrd])(?=[ \t{]))[ \t]*"
+                        r"(?:\{(?P<a>\\?[A-Za-z])\}|(?P<b>\\?[A-Za-z]))(?(1)\})")
+# the combining mark of each accent (TeX's names; Unicode's combining characters)
+_ACCENT_MARKS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
+                 "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
+                 "c": "\u0327", "k": "\u0328", "r": "\u030a", "d": "\u0323"}
+
+
+def accented(m: re.Match[str]) -> str:
+    """The letter a TEX_ACCENT match writes (e with an acute accent for `{\\'e}`), or ''
+    where its escaped character is no accent's mark (`\\*e`), or a mark stands with no brace
+    (`\\'e`)."""
+    mark = m["mark"] or m["word"] or chr(int(m["code"]))
+    if mark not in _ACCENT_MARKS or (not m["word"] and not m[1] and not m["a"]):
+        return ""       # a bare `\'s` is Markdown's escaped quote as often (`it\'s`)
+    base = (m["a"] or m["b"]).lstrip("\\")        # `\\i`, `\\j`: TeX's dotless letters
+    return unicodedata.normalize("NFC", base + _ACCENT_MARKS[mark])
+
+
 # a raw-HTML placeholder of Markdown's stash at a line's start, and the entities of '>'
 _STASHED_LINE_START = re.compile(r"(?:^|(?<=\n))\x02wzxhzdk:(?P<index>\d+)\x03(?=[ \t])")
 _SPOILER_LINE = re.compile(r"[ \t]*(?:>[ \t]?)*>!")   # a line opening a spoiler quote
@@ -1327,6 +1352,7 @@ class ForeignSyntax(Treeprocessor):
                                    _role_instead(role.group(0), child.text or ""))
                     self._rest_link(child, parent[k + 1] if k + 1 < len(parent) else None)
             self._escaped_emoji(block, texts)
+            self._tex_accents(block, texts)
             self._unknown_emoji(block, texts)
             self._wiki_quotes(block, texts)
             self._unclosed_strong(block, texts)
@@ -1577,6 +1603,18 @@ class ForeignSyntax(Treeprocessor):
                  f"text); remove it (the class for authors is "
                  f"{', '.join(sorted(AUTHOR_CLASSES))}: words about the controls, "
                  "left out of print)")
+
+    def _tex_accents(self, block: etree.Element,
+                     texts: list[tuple[str, etree.Element, str]]) -> None:
+        """A TeX accent in text (BibTeX's `Jos{\\'e}`, a pasted citation's name): the page
+        shows it as typed, backslash and braces, as GitHub does; a warning at its line with
+        the letter meant (each accent is one place to fix)."""
+        for own, el, slot in texts:
+            for m in TEX_ACCENT.finditer(own):
+                if letter := accented(m):
+                    self._warn(block, (own, el, slot), m.span(), "a TeX (BibTeX) accent",
+                               f"the letter itself, '{letter}' (a name as its owner spells "
+                               "it; Markdown has no accent commands)")
 
     def _escaped_emoji(self, block: etree.Element,
                        texts: list[tuple[str, etree.Element, str]]) -> None:

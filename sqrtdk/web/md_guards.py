@@ -22,12 +22,14 @@ from .md_foreign import (
     OTHER_TOC,
     OTHER_TOC_MESSAGE,
     STRAIGHT,
+    TEX_ACCENT,
+    accented,
     admonition_instead,
     unique_id,
 )
 from .md_math import ContentError
 from .positions import BoxLines, LineMap
-from .quote_messages import LITERAL_BRACES
+from .quote_messages import BOX_NAMED, LITERAL_BRACES
 
 _LITERAL_TEMPLATE = re.compile(r"\{\{|\}\}|\{%|%\}|\{#[^}]*#\}")
 # BibTeX's accent in a name pasted from a citation, `Aky{\"{u}}rek`, `Jos{\'e}`: its '\"'
@@ -43,11 +45,13 @@ class BoxHeaderCheck(Treeprocessor):
     a dot, a misspelt `attrs:`, an unknown box type) would be published as text: an error."""
 
     def __init__(self, md: Markdown, readable: Callable[[str], str],
-                 positions: LineMap | None = None, boxes: BoxLines | None = None):
+                 positions: LineMap | None = None, boxes: BoxLines | None = None,
+                 text: Callable[[], str] = str):
         super().__init__(md)
         self.readable = readable
         self.positions = LineMap() if positions is None else positions
         self.boxes = BoxLines() if boxes is None else boxes
+        self.text = text        # the article's text, as written
 
     def _not_taken(self, root: etree.Element) -> list[int]:
         """The opening lines (`boxes.openers`) of no box: in order, one per `///` line left
@@ -67,6 +71,8 @@ class BoxHeaderCheck(Treeprocessor):
                 # the whole first line (the element's own text stops at its first code span)
                 lines = as_typed(el).lstrip().split("\n")
                 whole = self.readable(lines[0]).translate(STRAIGHT)
+                if re.fullmatch(r"/{3,}", whole.strip()):
+                    self._closing_of_code(root, el)
                 raise ContentError(
                     f"box not understood: '{whole[:40]}'; " + _option_hint(lines[1:2])
                     + "a box opens with '/// details | Title' "
@@ -76,6 +82,33 @@ class BoxHeaderCheck(Treeprocessor):
                     (typed[:30], shown[:30], typed[:12]),
                     line=self.positions.at(el, "text", len(text) - len(text.lstrip()))
                     or next(iter(self._not_taken(root)), 0), after=self.positions.floor(el))
+
+
+    def _closing_of_code(self, root: etree.Element, el: etree.Element) -> None:
+        """A box's closing line `el` whose opening line is code: indented under an item of a
+        list written right under a paragraph line, which this Markdown reads as text of that
+        paragraph (the lines indented under it are code). Raises ContentError at the opening
+        line, with the blank line that keeps the box in its item (its 'remove the indent'
+        would take the box out of the item); returns where that is not the cause."""
+        opening = next(iter(self._not_taken(root)), 0)
+        source = self.text().split("\n")
+        under = item_above(source, opening) if 0 < opening <= len(source) else None
+        if under is None:
+            return
+        item, first = under
+        closing = next((n for n in range(opening + 1, len(source) + 1)
+                        if re.fullmatch(r"[ \t]*/{3,}[ \t]*", source[n - 1])), 0)
+        written = source[opening - 1].strip()
+        indent = source[opening - 1][:len(source[opening - 1]) - len(
+            source[opening - 1].lstrip())]
+        raise ContentError(
+            f"'{written[:40]}' is indented under the list item of line {item}, but this "
+            "Markdown reads that list as text of the paragraph above it (a list cannot start "
+            "right under a paragraph line), so the box's lines are code and its closing line "
+            f"closes nothing; put a blank line before the list, above its line {first}"
+            + (f", and indent the closing '///' of line {closing} as this line is "
+               f"('{indent}///')" if closing and not source[closing - 1].startswith(indent)
+               else ""), written[:30], line=opening, after=self.positions.floor(el))
 
 
 _OPTION = re.compile(r"[ \t]*([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)")
@@ -252,7 +285,7 @@ class MathInRawHtml(Treeprocessor):
                 # (it said "a '/// details | Title' box": followed, a box without an id
                 # stopped the next build)
                 instead = ("the variants one after another, each under its own heading or in "
-                           "a '/// details | Title' box" if tab else admonition_instead(
+                           + BOX_NAMED if tab else admonition_instead(
                                written.lstrip(" \t>"),
                                lambda slug: unique_id(slug, self._ids), self.box_titles))
                 raise ContentError(f"'{written}' is {what}, which is not understood here: its "
@@ -275,7 +308,7 @@ class MathInRawHtml(Treeprocessor):
         start = " ".join(self.readable(str(block)).split())[:30]
         how = ("for code, use a fence (```), inside which '$' is a dollar sign"
                if str(block).lstrip().startswith("<pre") else
-               "write the passage in Markdown (a '/// details' box for a collapsible one), "
+               f"write the passage in Markdown ({BOX_NAMED} for a collapsible one), "
                "or keep the formula out of the HTML")
         raise ContentError(f"formula {m.group(0)} is inside raw HTML ('{start}…'), which "
                            f"Markdown leaves as written, so it is never typeset; {how} (a "
@@ -295,25 +328,30 @@ class MathInRawHtml(Treeprocessor):
 
 
     def _item_above(self, at: int) -> tuple[int, int] | None:
-        """(line of the item, line of the list's first item) when the indented block holding
-        line `at` is indented under a list item of a list written right under a paragraph
-        line (which this Markdown reads as text of that paragraph); else None."""
-        lines = self.text().split("\n")
-        k = at - 2
-        while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= 4):
-            k -= 1
-        if k < 0 or not _LIST_ITEM.match(lines[k]):
-            return None
-        first = k
-        for j in range(k - 1, -1, -1):
-            if not lines[j].strip():
-                return None         # a blank line above the list: a list here too
-            if _LIST_ITEM.match(lines[j]):
-                first = j
-            elif _indent(lines[j]) == 0:
-                # a paragraph's line right above the list (not a heading's, a fence's)
-                return None if _NOT_PARAGRAPH.match(lines[j]) else (k + 1, first + 1)
+        """`item_above` in the article's text."""
+        return item_above(self.text().split("\n"), at)
+
+
+def item_above(lines: list[str], at: int) -> tuple[int, int] | None:
+    """(line of the item, line of the list's first item) when the indented block holding
+    line `at` (1-based, of `lines`) is indented under a list item of a list written right
+    under a paragraph line (which this Markdown reads as text of that paragraph, so the
+    indented lines are code); else None."""
+    k = at - 2
+    while k >= 0 and (not lines[k].strip() or _indent(lines[k]) >= 4):
+        k -= 1
+    if k < 0 or not _LIST_ITEM.match(lines[k]):
         return None
+    first = k
+    for j in range(k - 1, -1, -1):
+        if not lines[j].strip():
+            return None         # a blank line above the list: a list here too
+        if _LIST_ITEM.match(lines[j]):
+            first = j
+        elif _indent(lines[j]) == 0:
+            # a paragraph's line right above the list (not a heading's, a fence's)
+            return None if _NOT_PARAGRAPH.match(lines[j]) else (k + 1, first + 1)
+    return None
 
 
 def _indent(line: str) -> int:
@@ -400,9 +438,13 @@ class LeftoverCheck(Treeprocessor):
                             "quote a result as '{{ name | fixed(2) }}'; " + LITERAL_BRACES
                             + " (a backslash does not escape them)")
                     if _BIBTEX_ACCENT.search(text):
+                        # the letter this accent writes (it said 'ü', its example's, for
+                        # every accent: 'Jos{\'{e}}' too)
+                        letter = next((a for m in TEX_ACCENT.finditer(text)
+                                       if (a := accented(m))), "")
                         hint = ("it is a BibTeX accent (a name pasted from a citation, "
-                                "'Aky{\\\"{u}}rek'): write the letter itself ('\u00fc'); "
-                                "else " + hint)
+                                "'Aky{\\\"{u}}rek'): write the letter itself"
+                                + (f", '{letter}'" if letter else "") + "; else " + hint)
                     elif _TEX_COMMAND.search(text):
                         # `\frac{a}{\sqrt{d_k}}` outside math: a formula another tool
                         # marked (reStructuredText's `.. math::`, AsciiDoc's `[stem]`)

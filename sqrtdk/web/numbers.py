@@ -52,6 +52,19 @@ def _ascii_number(kind: str, value: float, digits: int) -> str:
     raise ValueError(f"unknown number format '{kind}'")
 
 
+def exact_digits(kind: str, value: float, digits: int) -> int:
+    """The fewest decimals ≥ `digits` that print `value` whole, as a level the build sets
+    (a band's 0.125 as 12.5 %), to 6 significant digits as a figure's key prints it with
+    Python's 'g' format (`f"{round(100 * level, 6):g}"`); for 'fixed' and 'pct' only (the
+    percentage's decimals for 'pct'). Raises ValueError for another kind."""
+    if kind not in ("fixed", "pct"):
+        raise ValueError(f"exact digits are for fixed() and pct(), not {kind}()")
+    x = 100 * value if kind == "pct" else value
+    whole = float(f"{round(x, 6):g}")
+    return next((d for d in range(digits, MAX_DIGITS + 1) if float(f"{x:.{d}f}") == whole),
+                MAX_DIGITS)
+
+
 def honest_digits(kind: str, value: float, digits: int, bounds: tuple[float, float] | None
                   ) -> int:
     """The fewest digits ≥ `digits` with which `value` does not print as a bound it does not

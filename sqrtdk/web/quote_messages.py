@@ -18,7 +18,7 @@ from .numbers import FILTERS
 _UNKNOWN_TAG = re.compile(r"Encountered unknown tag '([^']+)'")
 _TEXT_KNOWS = ("the text knows quotes {{ name | fixed(2) }} and claims {{ claim(\"…\") }}; "
                "for a link write [text](../en/), for a figure ![alt](NAME.svg \"Caption\"), "
-               "for a box '/// details | Title'")
+               "for a box '/// details | Title' over '    attrs: {id: some-id}'")
 
 # how the text holds two braces side by side (the ways the build reads as braces, not as a
 # quote: code and math are out of the template's way, a space breaks the pair; a backslash
@@ -396,6 +396,16 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
                     f"Jira's monospace '{{{{…}}}}') write `{name.group(1)}`; a quote is "
                     f"written {{{{ group.name | fixed(2) }}}}: {hint} (see "
                     "figures/results.json)")
+        if name and (tag := _interpolation(written, name.group(1))):
+            # `{{ count }}`, `{{ item.name }}`: Vue's, Alpine's, Angular's interpolation, as a
+            # pasted component's HTML holds it (none of ours: a quote of ours has a filter)
+            return (f"'{tag}' is read as a quote of a result named '{name.group(1)}', which "
+                    "does not exist: in this text '{{ … }}' quotes a result, "
+                    "{{ group.name | fixed(2) }}; a template's '{{ … }}' (Vue's, Alpine's, "
+                    "Angular's, Handlebars') is not run here; to show the braces as typed, "
+                    f"write them in raw HTML as '&#123;&#123; {tag[2:-2].strip()} "
+                    "&#125;&#125;' (in Markdown text, in `code`); for a result: "
+                    f"{hint} (see figures/results.json)")
         return f"{msg}; {hint} (see figures/results.json)"
     if isinstance(e, jinja2.TemplateNotFound):
         return (f"'{{% include %}}', '{{% import %}}' and '{{% extends %}}' would read another "
@@ -415,6 +425,17 @@ def error_message(e: Exception, known: Mapping[str, Any], written: str = "") -> 
                 "comparisons and arithmetic on them are not supported — add the value you need "
                 "as a result in sqrtdk/science/")
     return msg
+
+
+def _interpolation(written: str, name: str) -> str:
+    """The `{{ … }}` on the line `written` that starts with the undefined `name` and applies
+    none of our filters (`{{ count }}`, `{{ item.price * 2 }}`: another template's
+    interpolation, never a quote of ours, which formats through a filter); '' for none, and
+    for a call (`{{ range(3) }}` is told it is undefined, as Jinja says)."""
+    for m in re.finditer(r"\{\{-?\s*" + re.escape(name) + r"\b(?!\s*\()[^{}]*\}\}", written):
+        if not any(f in FILTERS for f in re.findall(r"\|\s*(\w+)", m[0])):
+            return m[0]
+    return ""
 
 
 def _sandboxed(msg: str) -> str:

@@ -51,7 +51,7 @@ from .jinja_envs import Environments, SandboxBytecode, Sources, math_environment
 from .lexer import RawFormula
 from .markers import CLAIM_RE, QUOTE_RE, claim, line_of_marker, quote
 from .math.formula import Formula, Quote
-from .numbers import MAX_DIGITS, bounds_for, format_number, honest_digits, tex_number
+from .numbers import MAX_DIGITS, bounds_for, exact_digits, format_number, honest_digits, tex_number
 from .quote_messages import (
     LITERAL_BRACES,
     error_message,
@@ -126,16 +126,23 @@ def _filters() -> dict[str, Callable[..., str]]:
     render context, so one environment and its compiled templates serve every page."""
     def make(kind: str, default_digits: int) -> Callable[..., str]:
         @jinja2.pass_context
-        def flt(ctx: jinja2.runtime.Context, q: Any, digits: int = default_digits) -> str:
+        def flt(ctx: jinja2.runtime.Context, q: Any, digits: int = default_digits,
+                exact: bool = False) -> str:
             if not isinstance(digits, int) or isinstance(digits, bool) or \
                     not 0 <= digits <= MAX_DIGITS:
                 raise TypeError(f"{kind}() takes a whole number of digits from 0 to "
                                 f"{MAX_DIGITS}, got {digits!r}")
+            if exact is not False and (exact is not True or kind not in ("fixed", "pct")):
+                raise TypeError(f"exact=True (the value's own digits, as a figure's key "
+                                f"prints a level) is for fixed() and pct(); {kind}() got "
+                                f"exact={exact!r}")
             quoter: Quoter = ctx[QUOTER_KEY]
             path, value = number_of(q, kind)
             if kind == "pct" and not 0 <= value <= 1:   # 2.01 would print as 201 %
                 raise ValueError(f"pct() shows a share (0 to 1) as a percentage, and "
                                  f"'{path}' is {value:g}; use fixed() or sig() for it")
+            if exact:           # a level the build sets, printed whole (as its figure's key)
+                digits = exact_digits(kind, value, digits)
             digits = honest_digits(kind, value, digits, bounds_for(path, quoter.bounds))
             fmt = kind if kind == "grouped" else f"{kind}:{digits}"
             return quoter.log.emit(path, fmt, format_number(kind, value, digits))
