@@ -670,6 +670,7 @@ OTHER_TOOLS_SYNTAX = [
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
     ("As @vaswani2017 showed, the scores grow.\n", "Pandoc in-text citation '@…'"),
+    ("It was shown by @vaswani2017 in their paper.\n", "('@vaswani2017')"),
     ("The rule of @Vaswani_2017attention holds.\n", "('@Vaswani_2017attention')"),
     ("As argued [see @vaswani2017, p. 4].\n", "Pandoc citation '[@…]'"),
     ("See @fig-spread for the result.\n", "cross-reference"),
@@ -814,7 +815,8 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
     "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
     "comment block", "comment inline", "block id", "block id alone", "citation", "citations", "citation year",
-    "bare citation", "bare citation key with a title", "citation with a prefix",
+    "bare citation", "bare citation after by", "bare citation key with a title",
+    "citation with a prefix",
     "crossref fig", "crossref eq", "crossref braced", "grid table", "bracketed span",
     "pandoc anchor",
     "mdx import", "mdx import named",
@@ -877,7 +879,8 @@ _OWN_SPACE = {("task list", "after"), ("two-slash box", "after"), ("mdx export",
 # right before its '@'. Confluence's, Bear's and Ulysses' rules
 # are not known here, so they stay as they were
 _BOUNDED = {"org verbatim", "org italic", "rst footnote reference", "rst substitution",
-            "Sphinx role", "bare citation", "bare citation key with a title", "crossref fig",
+            "Sphinx role", "bare citation", "bare citation after by",
+            "bare citation key with a title", "crossref fig",
             "crossref eq", "in-text citation", "in-text citation key", "asciidoc url link", "confluence noformat", "confluence image", "confluence color",
             "bear highlight", "bear highlight word", "ulysses comment",
             # (and a single-tilde subscript after a space: right after a Chinese character it
@@ -1890,8 +1893,14 @@ def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> Non
     ("en", "About O(~1e12) steps (~10,000X) and (~5) more.\n"),
     ("en", "Mail a2017@b.org or vaswani2017@b.org, ping @huggingface or @karpathy, see "
            "medium.com/@jay2020/post and https://medium.com/@jay2020/post [@ 2017].\n"),
+    # a changelog's credits to GitHub users whose names end in a year (shown as typed by
+    # GitHub in a file, as meant), not Pandoc citations
+    ("en", "- Add a completion, see #18 (@ann1985)\n- Page long output (@bo2000, @cy)\n"
+           "- Thanks to @dee, @ed1999\n- Fix the pager by @fay2001 in #21\n"
+           "- Thanks @gus1990 for the report.\n"),
 ], ids=["chinese ranges", "comparisons and carets", "home and about",
-                     "colons and braces", "tildes after brackets", "addresses and handles"])
+                     "colons and braces", "tildes after brackets", "addresses and handles",
+                     "changelog credits"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging

@@ -157,6 +157,20 @@ _RANGE_TILDE = (r"(?<=[0-9])(?<!~\w)(?<!~\w\w)(?<!~\w{3})~(?![A-Za-z0-9+-]{1,6}~
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
                 + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
+# a changelog's (release notes') credit to GitHub users, whose names may end in a year as a
+# citation key does ('@rashil2000'), shown as typed by GitHub in a file, as meant: handles
+# alone in parentheses, '(@ann1985)', '(@ann1985, @bo)', a handle after 'thanks (to)' or
+# closing such a list at the line's end ('Thanks to @a, @bo2000'), and GitHub's generated
+# release notes' 'by @ann1985 in #12' ('in https://…'); a citation in parentheses is '[@…]'
+# (the text read may hold a no-break space for a space: _BLANK)
+_BLANK = "[ \\t\u00a0]"
+_HANDLE_LIST = r"@[\w-]+(?:" + _BLANK + "*(?:,|and|&)" + _BLANK + r"*@[\w-]+)*"
+_CREDIT = ("(?!(?:(?<=\\()|(?<=," + _BLANK + ")|(?<=" + _BLANK + "and" + _BLANK + ")|(?<=&"
+           + _BLANK + "))" + _HANDLE_LIST + _BLANK + r"*\)"
+           "|(?<=," + _BLANK + ")" + _HANDLE_LIST + "(?:" + _BLANK + r"|\.)*(?:\n|\Z)"
+           "|(?<=[Tt]hanks" + _BLANK + ")@|(?<=[Tt]hanks" + _BLANK + "to" + _BLANK + ")@"
+           r"|(?<=\bby" + _BLANK + r")@[\w-]+" + _BLANK + "+in" + _BLANK
+           + r"+(?:#\d|https?://))")
 # AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
 # text in brackets, read to the ']' on its line but not past the next opener of the same
 # macro ('system:' in a formula is none); so is a macro's target before its '['
@@ -740,9 +754,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 + r"[^\[\]\n]*\]"), False,
      "a Pandoc citation '[@…]' (Quarto, R Markdown)", CITATION_INSTEAD),
     # a bare citation in running text, `@vaswani2017 shows`, only of a key that reads as one
-    # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
-    # and a bracketed citation (above) are not told here
-    (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
+    # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`),
+    # a bracketed citation (above) and a changelog's credit to a GitHub user whose name
+    # ends in a year (_CREDIT) are not told here
+    (re.compile(r"(?<![\w@\[.+/-])" + _CREDIT + "@" + CITATION_KEY + r"(?![^\[\]\n]*\])"),
+     False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
     (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
