@@ -4630,3 +4630,24 @@ def test_a_list_literal_in_double_brackets_is_no_wiki_link(tmp_path: Path, text:
     with captured() as warned:
         html(tmp_path, f"Intro.\n\n{text}\n\nEnd.\n")
     assert not [w for w in warned if "Obsidian" in w], warned
+
+
+@pytest.mark.parametrize("body, env", [
+    ("The rotation:\n\n\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix}\n", "bmatrix"),
+    ("Then\n\\begin{cases} 1 & x > 0 \\\\ 0 & x \\le 0 \\end{cases}\nholds.\n", "cases"),
+    ("So \\begin{aligned} y &= 1 \\end{aligned} here.\n", "aligned"),
+])
+def test_a_math_environment_outside_a_formula_is_told_to_go_into_one(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str, env: str) -> None:
+    """A matrix (cases, aligned rows) written on a line of text, as notes for a MathJax page
+    write one (MathJax typesets any environment; GitHub and KaTeX only one in a formula),
+    was told as a LaTeX document environment, with advice for a theorem, a list or a
+    figure. It is told at its line to go between '$$' lines (or '$')."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if f"\\begin{{{env}}}" in r.getMessage()]
+    line = BODY_START + body[:body.index("\\begin")].count("\n")
+    assert len(got) == 1 and f"index.md:{line}: warning: a LaTeX math environment outside " \
+        "a formula" in got[0] and "a line '$$' above it" in got[0] and "Theorem" not in \
+        got[0], got

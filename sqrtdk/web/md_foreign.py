@@ -171,6 +171,9 @@ _CREDIT = ("(?!(?:(?<=\\()|(?<=," + _BLANK + ")|(?<=" + _BLANK + "and" + _BLANK 
            "|(?<=[Tt]hanks" + _BLANK + ")@|(?<=[Tt]hanks" + _BLANK + "to" + _BLANK + ")@"
            r"|(?<=\bby" + _BLANK + r")@[\w-]+" + _BLANK + "+in" + _BLANK
            + r"+(?:#\d|https?://))")
+# the environments KaTeX reads only inside a formula (its list of supported environments)
+_INNER_MATH_ENVIRONMENT = (r"(?:[pbBvV]?matrix|smallmatrix|subarray|d?array|aligned|"
+                           r"alignedat|gathered|split|d?r?cases)\*?")
 # AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
 # text in brackets, read to the ']' on its line but not past the next opener of the same
 # macro ('system:' in a formula is none); so is a macro's target before its '['
@@ -857,8 +860,15 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a LaTeX math environment inside a line of text ('\\begin{…}')",
      "it on lines of its own: a line that starts with '\\begin{align}' opens a display "
      "formula up to its '\\end{align}'"),
+    # an environment KaTeX reads only inside a formula (a matrix, cases, aligned rows), on a
+    # line of text: a MathJax page typesets it anywhere (processEnvironments), GitHub and
+    # this site show its TeX as typed
+    (re.compile(r"\\begin\{" + _INNER_MATH_ENVIRONMENT + r"\}"), False,
+     "a LaTeX math environment outside a formula",
+     "it inside one: a line '$$' above it and one below it (a display formula), or '$' "
+     "before and after it in a line of text; KaTeX reads this environment only in a formula"),
     (re.compile(r"\\begin\{(?!(?:equation|align|alignat|gather|multline|flalign|eqnarray|CD)"
-                r"(?![A-Za-z]))[A-Za-z]+\*?\}"), False,
+                r"(?![A-Za-z]))(?!" + _INNER_MATH_ENVIRONMENT + r"\})[A-Za-z]+\*?\}"), False,
      "a LaTeX environment",
      "it in Markdown and remove the '\\begin{…}' and '\\end{…}' lines: a bold lead-in "
      "('**Theorem 1.** …', '*Proof.* …') for a theorem, proof or definition, a list ('- …', "
