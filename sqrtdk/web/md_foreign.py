@@ -352,8 +352,12 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the header row '^ … ^' of a DokuWiki table", PIPE_TABLE),
     # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
     # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
-    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
-    (re.compile(r"^%(?!%)[^\n]*", re.M), False, "a LaTeX comment '% …'",
+    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `);
+    # not a value that starts with '%', shown as typed as meant: an RFC's (ABNF's) number,
+    # `%x0`, `%d13`, `%b1` (WebSocket's opcodes listed one a line), a byte escaped in an
+    # address, `%E4%BD`
+    (re.compile(r"^%(?!%|[xX][0-9A-Fa-f]|[dD][0-9]|[bB][01]|[0-9A-Fa-f]{2}(?![A-Za-z]))"
+                r"[^\n]*", re.M), False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
     (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
      "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
