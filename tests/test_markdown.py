@@ -4655,3 +4655,18 @@ def test_a_math_environment_outside_a_formula_is_told_to_go_into_one(
     assert len(got) == 1 and f"index.md:{line}: warning: a LaTeX math environment outside " \
         "a formula" in got[0] and "a line '$$' above it" in got[0] and "Theorem" not in \
         got[0], got
+
+
+def test_a_latex_table_is_told_to_be_a_markdown_table(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A table a paper's conversion (Mathpix, Nougat) leaves in LaTeX, '\\begin{tabular}'
+    over '\\hline a & b \\\\' rows, was told to be written in Markdown with advice for a
+    theorem, a list or a figure only. The advice names a table's Markdown."""
+    import logging
+    body = ("Two estimators.\n\n\\begin{tabular}{|l|c|}\n\\hline Estimator & Bias \\\\\n"
+            "\\hline mean & 0 \\\\\n\\hline\n\\end{tabular}\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "\\begin{tabular}" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0] and \
+        "a table for a tabular ('| a | b |' rows under a '|---|---|' line" in got[0], got

@@ -876,7 +876,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a LaTeX environment",
      "it in Markdown and remove the '\\begin{…}' and '\\end{…}' lines: a bold lead-in "
      "('**Theorem 1.** …', '*Proof.* …') for a theorem, proof or definition, a list ('- …', "
-     "'1. …') for itemize or enumerate, a figure for a figure"),
+     "'1. …') for itemize or enumerate, a table for a tabular ('| a | b |' rows under a "
+     "'|---|---|' line, a formula in a cell between '$'), a figure for a figure"),
     (re.compile(r"\\(?:text(?:bf|it|tt|sc)|emph|underline|cite[pt]?|eqref|[cC]?ref|autoref|"
                 r"label|(?:sub)*section\*?|paragraph|footnote|url|href)\{[^{}\n]*\}?"),
      False,
