@@ -930,3 +930,24 @@ def test_a_link_github_makes_in_a_kept_html_block_says_the_block_is_why(
     for words in ("[Other language]", "[![Stars]"):
         here = at(messages, line_of(body, words))
         assert here and all("HTML block" in m and "write [" not in m for m in here), messages
+
+
+@pytest.mark.parametrize("after", ["After the quote.\n", "> Another quote.\n"],
+                         ids=["a paragraph after", "a quote after"])
+def test_a_list_inside_a_quote_right_under_its_paragraph_line_is_told_the_quote_line(
+        tmp_path: Path, after: str) -> None:
+    """A list inside a quote right under a line of its paragraph (a README's alert, '> You
+    can override it' over '> * by setting …' lines) is a list on GitHub and more text of the
+    paragraph here. With a second quote a blank line below, the warning, at the quote's first
+    line, told to indent a nested list by 4 spaces, which changes nothing. It is told at the
+    list's first line to put a line '>' above it; so written, no list is told."""
+    body = FILLER + "> You can override it\n> * by this\n> * or by that\n\n" + after
+    messages, _ = convert(tmp_path, body)
+    told = at(messages, line_of(body, "by this"))
+    assert told and "put a line '>' (a blank line of the quote) before the list" in told[0], \
+        messages
+    assert not [m for m in messages if "4 spaces" in m], messages
+    fixed = body.replace("> You can override it\n", "> You can override it\n>\n")
+    (tmp_path / "fixed").mkdir()
+    messages, _ = convert(tmp_path / "fixed", fixed)
+    assert not [m for m in messages if "a line '>'" in m or "4 spaces" in m], messages

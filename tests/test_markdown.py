@@ -689,6 +689,7 @@ OTHER_TOOLS_SYNTAX = [
     ("As argued [@vaswani2017; @yang2022, p. 4].\n", "Pandoc citation"),
     ("Vaswani et al. [-@vaswani2017] argue so.\n", "Pandoc citation"),
     ("As @vaswani2017 showed, the scores grow.\n", "Pandoc in-text citation '@…'"),
+    ("It was shown by @vaswani2017 in their paper.\n", "('@vaswani2017')"),
     ("The rule of @Vaswani_2017attention holds.\n", "('@Vaswani_2017attention')"),
     ("As argued [see @vaswani2017, p. 4].\n", "Pandoc citation '[@…]'"),
     ("See @fig-spread for the result.\n", "cross-reference"),
@@ -833,7 +834,8 @@ OTHER_TOOLS_IDS = ["admonition", "GitHub alert", "task list", "strikethrough", "
     "kramdown attributes in a sentence", "abbreviation", "callout quote", "callout open",
     "callout folded", "wikilink", "wikilink heading alias", "embed", "wikilink in a list",
     "comment block", "comment inline", "block id", "block id alone", "citation", "citations", "citation year",
-    "bare citation", "bare citation key with a title", "citation with a prefix",
+    "bare citation", "bare citation after by", "bare citation key with a title",
+    "citation with a prefix",
     "crossref fig", "crossref eq", "crossref braced", "grid table", "bracketed span",
     "pandoc anchor",
     "mdx import", "mdx import named",
@@ -896,7 +898,8 @@ _OWN_SPACE = {("task list", "after"), ("two-slash box", "after"), ("mdx export",
 # right before its '@'. Confluence's, Bear's and Ulysses' rules
 # are not known here, so they stay as they were
 _BOUNDED = {"org verbatim", "org italic", "rst footnote reference", "rst substitution",
-            "Sphinx role", "bare citation", "bare citation key with a title", "crossref fig",
+            "Sphinx role", "bare citation", "bare citation after by",
+            "bare citation key with a title", "crossref fig",
             "crossref eq", "in-text citation", "in-text citation key", "asciidoc url link", "confluence noformat", "confluence image", "confluence color",
             "bear highlight", "bear highlight word", "ulysses comment",
             # (and a single-tilde subscript after a space: right after a Chinese character it
@@ -1909,8 +1912,18 @@ def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> Non
     ("en", "About O(~1e12) steps (~10,000X) and (~5) more.\n"),
     ("en", "Mail a2017@b.org or vaswani2017@b.org, ping @huggingface or @karpathy, see "
            "medium.com/@jay2020/post and https://medium.com/@jay2020/post [@ 2017].\n"),
+    # a changelog's credits to GitHub users whose names end in a year (shown as typed by
+    # GitHub in a file, as meant), not Pandoc citations
+    ("en", "- Add a completion, see #18 (@ann1985)\n- Page long output (@bo2000, @cy)\n"
+           "- Thanks to @dee, @ed1999\n- Fix the pager by @fay2001 in #21\n"
+           "- Thanks @gus1990 for the report.\n"),
+    # values that start with '%' at a line's start: an RFC's (ABNF's) numbers, one a line as
+    # an article on WebSocket lists the opcodes, and a byte escaped in an address
+    ("en", "Opcodes:\n\n%x0: a continuation frame;  \n%x1: a text frame;  \n%xA: a pong;  \n"
+           "%d13.10 ends a line.\n\n%E4%BD%A0 is an escaped character.\n"),
 ], ids=["chinese ranges", "comparisons and carets", "home and about",
-                     "colons and braces", "tildes after brackets", "addresses and handles"])
+                     "colons and braces", "tildes after brackets", "addresses and handles",
+                     "changelog credits", "values starting with a percent sign"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging
@@ -4640,3 +4653,39 @@ def test_a_list_literal_in_double_brackets_is_no_wiki_link(tmp_path: Path, text:
     with captured() as warned:
         html(tmp_path, f"Intro.\n\n{text}\n\nEnd.\n")
     assert not [w for w in warned if "Obsidian" in w], warned
+
+
+@pytest.mark.parametrize("body, env", [
+    ("The rotation:\n\n\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix}\n", "bmatrix"),
+    ("Then\n\\begin{cases} 1 & x > 0 \\\\ 0 & x \\le 0 \\end{cases}\nholds.\n", "cases"),
+    ("So \\begin{aligned} y &= 1 \\end{aligned} here.\n", "aligned"),
+])
+def test_a_math_environment_outside_a_formula_is_told_to_go_into_one(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, body: str, env: str) -> None:
+    """A matrix (cases, aligned rows) written on a line of text, as notes for a MathJax page
+    write one (MathJax typesets any environment; GitHub and KaTeX only one in a formula),
+    was told as a LaTeX document environment, with advice for a theorem, a list or a
+    figure. It is told at its line to go between '$$' lines (or '$')."""
+    import logging
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if f"\\begin{{{env}}}" in r.getMessage()]
+    line = BODY_START + body[:body.index("\\begin")].count("\n")
+    assert len(got) == 1 and f"index.md:{line}: warning: a LaTeX math environment outside " \
+        "a formula" in got[0] and "a line '$$' above it" in got[0] and "Theorem" not in \
+        got[0], got
+
+
+def test_a_latex_table_is_told_to_be_a_markdown_table(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A table a paper's conversion (Mathpix, Nougat) leaves in LaTeX, '\\begin{tabular}'
+    over '\\hline a & b \\\\' rows, was told to be written in Markdown with advice for a
+    theorem, a list or a figure only. The advice names a table's Markdown."""
+    import logging
+    body = ("Two estimators.\n\n\\begin{tabular}{|l|c|}\n\\hline Estimator & Bias \\\\\n"
+            "\\hline mean & 0 \\\\\n\\hline\n\\end{tabular}\n")
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        html(tmp_path, body)
+    got = [r.getMessage() for r in caplog.records if "\\begin{tabular}" in r.getMessage()]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0] and \
+        "a table for a tabular ('| a | b |' rows under a '|---|---|' line" in got[0], got

@@ -212,9 +212,15 @@ def test_every_form_of_definition_holds_for_later_formulas(tmp_path: Path, katex
     ("\\hfill y", "\\qquad"),
     ("z \\numberthis", "\\tag{1}"),
     ("\\textsc{Softmax}(s)", "no small capitals"),
+    # the physics package's, as physics course notes write them (KaTeX's nearest names,
+    # '\\pod or \\div', were offered: \\div is a division sign)
+    ("\\pdv{\\psi}{t} = 0", "physics package's (physics course notes use it), which KaTeX "
+     "does not have: write \\frac{\\partial f}{\\partial x}"),
+    ("\\vb{F} = m \\vb{a}", "\\newcommand{\\vb}[1]{\\mathbf{#1}}"),
 ], ids=["require", "bbox", "unknown", "mathbbm", "mathds", "norm", "abs", "DeclareMathOperator*",
         "DeclareMathOperator", "DeclareMathOperator no braces", "unicode hex", "unicode decimal",
-        "enclose", "mhchem", "intertext", "qedhere", "hfill", "numberthis", "textsc"])
+        "enclose", "mhchem", "intertext", "qedhere", "hfill", "numberthis", "textsc", "pdv",
+        "vb"])
 def test_an_unknown_command_says_what_to_write(tmp_path: Path, katex: Any, tex: str,
                                                 hint: str) -> None:
     """A command KaTeX does not know (MathJax's, as in a blog post written for it, or any

@@ -408,6 +408,9 @@ def _command_hint(r: Rendered, formulas: list[Formula], rendered: list[Rendered]
     if command in _PACKAGE_ONLY:
         return (f"; {command} is a LaTeX package's (machine-learning posts use it), which "
                 f"KaTeX does not have: {_PACKAGE_ONLY[command]}")
+    if command in _PHYSICS_ONLY:
+        return (f"; {command} is the physics package's (physics course notes use it), which "
+                f"KaTeX does not have: {_PHYSICS_ONLY[command]}")
     later = next((f for f in formulas[k + 1:]
                   if command in {a or b for a, b in _DEFINES.findall(f.source)}), None)
     if later is not None:
@@ -467,6 +470,23 @@ _PACKAGE_ONLY = {
                "\\newcommand{\\norm}[1]{\\left\\lVert #1 \\right\\rVert}",
     "\\abs": "write \\lvert s \\rvert, or define it: "
               "\\newcommand{\\abs}[1]{\\left\\lvert #1 \\right\\rvert}",
+}
+# the physics package's commands (physics course notes use them) that KaTeX does not have
+_PHYSICS_ONLY = {
+    "\\pdv": "write \\frac{\\partial f}{\\partial x}, or define it: "
+              "\\newcommand{\\pdv}[2]{\\frac{\\partial #1}{\\partial #2}}",
+    "\\dv": "write \\frac{d f}{d x}, or define it: "
+             "\\newcommand{\\dv}[2]{\\frac{\\mathrm{d} #1}{\\mathrm{d} #2}}",
+    "\\vb": "write \\mathbf{F}, or define it: \\newcommand{\\vb}[1]{\\mathbf{#1}}",
+    "\\vu": "write \\hat{\\mathbf{x}}, or define it: "
+             "\\newcommand{\\vu}[1]{\\hat{\\mathbf{#1}}}",
+    "\\grad": "write \\nabla f",
+    "\\curl": "write \\nabla \\times \\mathbf{A}",
+    "\\divergence": "write \\nabla \\cdot \\mathbf{A}",
+    "\\qty": "write the brackets it sizes, \\left( … \\right)",
+    "\\expval": "write \\langle A \\rangle, or define it: "
+                 "\\newcommand{\\expval}[1]{\\left\\langle #1 \\right\\rangle}",
+    "\\dd": "write \\mathrm{d}x, or define it: \\newcommand{\\dd}{\\mathrm{d}}",
 }
 # commands of MathJax (which blog posts written for it use) that KaTeX does not have
 _MATHJAX_ONLY = {

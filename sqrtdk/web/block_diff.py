@@ -26,6 +26,7 @@ _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
 _NOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|(\d{1,9})[.)])(?:[ \t]|$)")
 _QUOTE = re.compile(r"[ \t]*>")
+_QUOTED = re.compile(r"([ \t]*>(?:[ \t]?>)*[ \t]?)(.*)")     # a quote's line: its marks, text
 _DELIMITER = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")   # |---|:-:|
 _YAML_KEY = re.compile(r"[A-Za-z_][\w-]*:(?:[ \t]|$)")       # a line of YAML front matter
 ITEM_AS_TEXT = ("this Markdown reads the list item here as more text of the paragraph above "
@@ -342,9 +343,13 @@ def _paragraph_start(source: Sequence[str], n: int) -> int:
 def _quote_hint(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
     """The hint for a quote the two parsers end or join differently in the lines from
     `line` to `end`, and the line its fix goes at (('', 0) if there is none): a list right
-    under a quote's last line (at the list's first line), or two quotes parted only by a
-    blank line (where the stretch starts)."""
+    under a quote's last line (at the list's first line), a list inside a quote right under
+    a line of its paragraph (at the list's first line: GitHub starts a list there, this
+    Markdown reads more text), or two quotes parted only by a blank line (where the stretch
+    starts; with the list inside the first, both)."""
     region = range(max(line, 2), min(end, len(source)) + 1)
+    inside = ""         # a list inside a quote right under a line of its paragraph
+    at = 0
     for n in region:
         upper, lower = source[n - 2], source[n - 1]
         if _ITEM.match(lower) and upper.strip() and not _ITEM.match(upper) and \
@@ -353,15 +358,24 @@ def _quote_hint(source: Sequence[str], line: int, end: int) -> tuple[str, int]:
                     "a list after the quote on GitHub: put a blank line before the list (for "
                     "a list inside the quote, make that line '>' and start each of its lines "
                     "with '> ')"), n
+        a, b = _QUOTED.match(upper), _QUOTED.match(lower)
+        if not inside and a and b and a.group(1).count(">") == b.group(1).count(">") and \
+                _ITEM.match(b.group(2)) and b.group(2).strip() and a.group(2).strip() and \
+                not _ITEM.match(a.group(2)) and \
+                not _ITEM.match(_QUOTED.sub(r"\2", source[_paragraph_start(source, n - 2)])):
+            inside, at = ("a list inside a quote right under a line of its paragraph is more "
+                          "text of that paragraph here, a list on GitHub: put a line '>' (a "
+                          "blank line of the quote) before the list"), n
     first = source[line - 1] if 0 < line <= len(source) else ""
     k = line - 2
     while k >= 0 and not source[k].strip():
         k -= 1
     if _QUOTE.match(first) and 0 <= k < line - 2 and _QUOTE.match(source[k]):
-        return ("two quotes parted only by a blank line are one quote here and two on "
-                "GitHub: for one quote, write '>' on the blank line between them; for two, "
-                "put a paragraph between them"), 0
-    return "", 0
+        two = ("two quotes parted only by a blank line are one quote here and two on "
+               "GitHub: for one quote, write '>' on the blank line between them; for two, "
+               "put a paragraph between them")
+        return (f"two fixes: {inside}; and {two}" if inside else two), at
+    return inside, at
 
 
 def _items_read_as_text(source: Sequence[str], line: int, end: int) -> list[tuple[int, str]]:

@@ -347,13 +347,14 @@ class InlineScanner:
         `first`): `\\\\{…\\\\}` (a set's braces), `\\\\,`, `\\\\;`, `\\\\!` in inline math, and
         a pair `\\\\{`…`\\\\}` in a display formula (where a lone `\\\\` before a group is a
         line break): an error at the line of the first, the scan going on. So is a command
-        written `\\\\sqrt` in inline math, and in a display formula whose every command is
-        written so (a line break before a letter, `a \\\\b`, sits among single-backslash
-        commands): the message gives the formula with Markdown's escapes resolved. So is
-        a line break written `\\\\\\\\` (two to KaTeX, an empty row between them). True when
-        one of these was told."""
+        written `\\\\sqrt` in a formula whose every command is written so (a line break
+        before a letter, `a \\\\b`, sits among single-backslash commands, in display math
+        and inline math alike: the rows of a table's cell, `$y = \\bar{x}\\\\K = 1$`, whose
+        '\\K' is no command): the message gives the formula with Markdown's escapes
+        resolved. So is a line break written `\\\\\\\\` (two to KaTeX, an empty row between
+        them). True when one of these was told."""
         commands = list(_DOUBLED_COMMAND.finditer(tex))
-        if commands and (not display or not _SINGLE_COMMAND.search(tex)):
+        if commands and not _SINGLE_COMMAND.search(tex):
             m = commands[0]
             meant = _MARKDOWN_ESCAPE.sub(r"\1", " ".join(tex.split()))
             written = f"'${_shown(meant)}$'" if not display else \

@@ -157,6 +157,23 @@ _RANGE_TILDE = (r"(?<=[0-9])(?<!~\w)(?<!~\w\w)(?<!~\w{3})~(?![A-Za-z0-9+-]{1,6}~
 # `vaswani2017attention`, `Vaswani_2017`, `smith2020a`), not a handle (`@huggingface`)
 CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _WORD
                 + r"|[:-])*)?(?!@)" + _NOT_BEFORE_WORD)
+# a changelog's (release notes') credit to GitHub users, whose names may end in a year as a
+# citation key does ('@rashil2000'), shown as typed by GitHub in a file, as meant: handles
+# alone in parentheses, '(@ann1985)', '(@ann1985, @bo)', a handle after 'thanks (to)' or
+# closing such a list at the line's end ('Thanks to @a, @bo2000'), and GitHub's generated
+# release notes' 'by @ann1985 in #12' ('in https://…'); a citation in parentheses is '[@…]'
+# (the text read may hold a no-break space for a space: _BLANK)
+_BLANK = "[ \\t\u00a0]"
+_HANDLE_LIST = r"@[\w-]+(?:" + _BLANK + "*(?:,|and|&)" + _BLANK + r"*@[\w-]+)*"
+_CREDIT = ("(?!(?:(?<=\\()|(?<=," + _BLANK + ")|(?<=" + _BLANK + "and" + _BLANK + ")|(?<=&"
+           + _BLANK + "))" + _HANDLE_LIST + _BLANK + r"*\)"
+           "|(?<=," + _BLANK + ")" + _HANDLE_LIST + "(?:" + _BLANK + r"|\.)*(?:\n|\Z)"
+           "|(?<=[Tt]hanks" + _BLANK + ")@|(?<=[Tt]hanks" + _BLANK + "to" + _BLANK + ")@"
+           r"|(?<=\bby" + _BLANK + r")@[\w-]+" + _BLANK + "+in" + _BLANK
+           + r"+(?:#\d|https?://))")
+# the environments KaTeX reads only inside a formula (its list of supported environments)
+_INNER_MATH_ENVIRONMENT = (r"(?:[pbBvV]?matrix|smallmatrix|subarray|d?array|aligned|"
+                           r"alignedat|gathered|split|d?r?cases)\*?")
 # AsciiDoc's inline macros, `stem:[…]`, `footnote:[…]`, `image:a.png[…]`, `link:…[…]`: the
 # text in brackets, read to the ']' on its line but not past the next opener of the same
 # macro ('system:' in a formula is none); so is a macro's target before its '['
@@ -336,8 +353,12 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "the header row '^ … ^' of a DokuWiki table", PIPE_TABLE),
     # LaTeX in text: a comment line `% …`, quotes ``…'', a tie `~` before a command
     # (`Figure~\ref{…}`), after an abbreviation (`Eq.~(1)`, `e.g.~`) or in `et~al.`, and the
-    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `)
-    (re.compile(r"^%(?!%)[^\n]*", re.M), False, "a LaTeX comment '% …'",
+    # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `);
+    # not a value that starts with '%', shown as typed as meant: an RFC's (ABNF's) number,
+    # `%x0`, `%d13`, `%b1` (WebSocket's opcodes listed one a line), a byte escaped in an
+    # address, `%E4%BD`
+    (re.compile(r"^%(?!%|[xX][0-9A-Fa-f]|[dD][0-9]|[bB][01]|[0-9A-Fa-f]{2}(?![A-Za-z]))"
+                r"[^\n]*", re.M), False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
     (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
      "LaTeX's quotes ``…''", "“…” (or \"…\", which the page curls)"),
@@ -741,9 +762,11 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
                 + r"[^\[\]\n]*\]"), False,
      "a Pandoc citation '[@…]' (Quarto, R Markdown)", CITATION_INSTEAD),
     # a bare citation in running text, `@vaswani2017 shows`, only of a key that reads as one
-    # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`)
-    # and a bracketed citation (above) are not told here
-    (re.compile(r"(?<![\w@\[.+/-])@" + CITATION_KEY + r"(?![^\[\]\n]*\])"), False,
+    # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`),
+    # a bracketed citation (above) and a changelog's credit to a GitHub user whose name
+    # ends in a year (_CREDIT) are not told here
+    (re.compile(r"(?<![\w@\[.+/-])" + _CREDIT + "@" + CITATION_KEY + r"(?![^\[\]\n]*\])"),
+     False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
     (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
@@ -842,12 +865,20 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
      "a LaTeX math environment inside a line of text ('\\begin{…}')",
      "it on lines of its own: a line that starts with '\\begin{align}' opens a display "
      "formula up to its '\\end{align}'"),
+    # an environment KaTeX reads only inside a formula (a matrix, cases, aligned rows), on a
+    # line of text: a MathJax page typesets it anywhere (processEnvironments), GitHub and
+    # this site show its TeX as typed
+    (re.compile(r"\\begin\{" + _INNER_MATH_ENVIRONMENT + r"\}"), False,
+     "a LaTeX math environment outside a formula",
+     "it inside one: a line '$$' above it and one below it (a display formula), or '$' "
+     "before and after it in a line of text; KaTeX reads this environment only in a formula"),
     (re.compile(r"\\begin\{(?!(?:equation|align|alignat|gather|multline|flalign|eqnarray|CD)"
-                r"(?![A-Za-z]))[A-Za-z]+\*?\}"), False,
+                r"(?![A-Za-z]))(?!" + _INNER_MATH_ENVIRONMENT + r"\})[A-Za-z]+\*?\}"), False,
      "a LaTeX environment",
      "it in Markdown and remove the '\\begin{…}' and '\\end{…}' lines: a bold lead-in "
      "('**Theorem 1.** …', '*Proof.* …') for a theorem, proof or definition, a list ('- …', "
-     "'1. …') for itemize or enumerate, a figure for a figure"),
+     "'1. …') for itemize or enumerate, a table for a tabular ('| a | b |' rows under a "
+     "'|---|---|' line, a formula in a cell between '$'), a figure for a figure"),
     (re.compile(r"\\(?:text(?:bf|it|tt|sc)|emph|underline|cite[pt]?|eqref|[cC]?ref|autoref|"
                 r"label|(?:sub)*section\*?|paragraph|footnote|url|href)\{[^{}\n]*\}?"),
      False,
