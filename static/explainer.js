@@ -340,7 +340,7 @@
       measure();
       if (top + height === written) return;
       written = top + height;
-      if (rule) rule.replaceSync(`[data-ready] :is([id], main :is(a[href], button, summary, input, [tabindex])) { scroll-margin-top: calc(${top} + ${height} + 0.6rem); }`);
+      if (rule) rule.replaceSync(`[data-ready] :is([id], details, main :is(a[href], button, summary, input, [tabindex])) { scroll-margin-top: calc(${top} + ${height} + 0.6rem); }`);
       else { root.style.setProperty("--dk-h", height); root.style.setProperty("--header-h", top); }
     };
     const layout = $(".layout");
@@ -690,8 +690,9 @@
       const t = doc.getElementById(decodeURIComponent(location.hash.slice(1))), r = t?.getBoundingClientRect();
       if (r?.bottom > 0 && r.top < innerHeight) return t.id;
       if (atTop()) return "";
-      const box = $$("article details[open][id]").filter((d) => {
-        const b = d.getBoundingClientRect();
+      // (a box's id is on the div around its text, md_blocks.BoxTargets)
+      const box = $$("article details[open] > .box[id]").filter((d) => {
+        const b = d.parentElement.getBoundingClientRect();
         return b.top < innerHeight / 3 && b.bottom > innerHeight / 3;
       }).pop();
       if (box) return box.id;
@@ -742,10 +743,13 @@
     }, true);
     // a new address's target, once every block has its real height (the browser's own jump
     // may have used guessed ones): opened at an anchor, or an anchor set by a script
-    // (a box named by the address opens: a link such as "see the box on μP" shows its text)
+    // (a box named by the address opens: a link such as "see the box on μP" shows its text;
+    // its id is on the div around its text, which the browser opens the box for by itself,
+    // md_blocks.BoxTargets; the box is brought into view from its title)
     const land = () => {
       layOut();
-      const t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
+      let t = doc.getElementById(decodeURIComponent(location.hash.slice(1)));
+      if (t?.matches("details > .box")) t = t.parentElement;
       if (t?.localName === "details") t.open = true;
       t?.scrollIntoView();
     };

@@ -313,22 +313,24 @@ def test_language_switch_from_inside_an_open_box_lands_in_that_box_opened(visit)
     page = v.open("en/index.html")
     # the article's box with an id that is tallest once open, read 150 px past its top
     box = page.evaluate("""() => {
-        const boxes = [...document.querySelectorAll('article details[id]')];
+        // a box's id: on the <details>, or on the div around its text (md_blocks.BoxTargets)
+        const named = d => d.id || d.querySelector(':scope > .box[id]')?.id;
+        const boxes = [...document.querySelectorAll('article details')].filter(named);
         boxes.forEach(d => { d.open = true; });
-        const tall = boxes.map(d => [d.getBoundingClientRect().height, d.id]).sort((a, b) => b[0] - a[0])[0];
+        const tall = boxes.map(d => [d.getBoundingClientRect().height, named(d)]).sort((a, b) => b[0] - a[0])[0];
         boxes.forEach(d => { d.open = false; });
         return tall && tall[0] > innerHeight / 3 + 200 ? tall[1] : null; }""")
     assert box, "no box tall enough to read inside"
-    page.evaluate(f"""() => {{ const d = document.getElementById('{box}'); d.open = true;
+    page.evaluate(f"""() => {{ const d = document.getElementById('{box}').closest('details'); d.open = true;
         scrollTo(0, d.getBoundingClientRect().top + scrollY - innerHeight / 3 + 150); }}""")
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.locator("a[data-lang-switch]").click()
     page.wait_for_url(f"**/zh/index.html#{box}")
     page.wait_for_selector("html[data-ready]", state="attached")
-    assert page.evaluate(f"document.getElementById('{box}').open")
+    assert page.evaluate(f"document.getElementById('{box}').closest('details').open")
     # read past it (still open, its end just above the window), the box no longer holds the
     # reading line: a heading counts again
-    page.evaluate(f"""() => {{ const d = document.getElementById('{box}');
+    page.evaluate(f"""() => {{ const d = document.getElementById('{box}').closest('details');
         scrollTo(0, d.getBoundingClientRect().bottom + scrollY + 50); }}""")
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.locator("a[data-lang-switch]").click()

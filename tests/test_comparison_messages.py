@@ -851,7 +851,7 @@ def test_a_details_box_in_html_is_told_the_box_lines_of_its_own_summary(
              "Because **it** is.\n\n///\n\nAfter.\n")
     messages, html = convert(tmp_path, fixed)
     assert messages == [], messages
-    assert f'<details id="{box_id}">' in html and "<strong>it</strong>" in html, html
+    assert "<details>" in html and f'id="{box_id}"' in html and "<strong>it</strong>" in html, html
 
 
 @pytest.mark.parametrize("items", ["- [x] Drawn\n\n- [ ] Scored\n",

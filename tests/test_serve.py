@@ -1354,7 +1354,9 @@ def test_a_broken_build_shows_in_open_and_new_tabs_and_a_good_save_clears_it(
 
 SAME_TITLE = "".join(f"/// details | A box of the serve test\n    attrs: {{id: serve-test-{x}}}\n\n"
                      f"Box {x} of the serve test.\n\n///\n\n" for x in "ab")
-OPEN_BOXES = "() => [...document.querySelectorAll('details')].filter(d => d.open).map(d => d.id)"
+# a box's id: on the div around its text (md_blocks.BoxTargets), else on the <details>
+OPEN_BOXES = ("() => [...document.querySelectorAll('details')].filter(d => d.open)"
+              ".map(d => d.querySelector(':scope > .box[id]')?.id || d.id)")
 
 
 def test_warnings_show_over_the_open_tab_below_an_error_and_go_with_them(
@@ -1391,7 +1393,7 @@ def test_boxes_of_one_title_are_reopened_one_by_one(browser: Any, server: Server
         md.write_text(_insert_before_first_section(md.read_text("utf-8"), SAME_TITLE), "utf-8")
     page = _open(browser.new_context(), server)
     _wait(page, "() => !!document.getElementById('serve-test-b')")
-    page.evaluate("document.getElementById('serve-test-a').open = true")
+    page.evaluate("document.getElementById('serve-test-a').closest('details').open = true")
     opened = page.evaluate(OPEN_BOXES)
     assert "serve-test-a" in opened and "serve-test-b" not in opened, opened
     page.evaluate("window.keptByTest = 1")

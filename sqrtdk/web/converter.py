@@ -110,6 +110,7 @@ from .md_autolink import (
 from .md_blocks import (
     BlockStructure,
     BlockTags,
+    BoxTargets,
     FenceBreaks,
     FenceParagraphs,
     LoneTags,
@@ -291,6 +292,7 @@ class ArticleExtension(Extension):
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
         tp.register(FigureNames(md), "sqrtdk-figure-names", 1.89)
         tp.register(LoneTags(md), "sqrtdk-lone-tags", 1.8)
+        tp.register(BoxTargets(md), "sqrtdk-box-targets", 1.75)
         md.postprocessors.register(BlockTags(md), "raw_html", 30)
 
 

@@ -1472,3 +1472,30 @@ class StashTermDefList(DefListProcessor):
     def _fence(self, text: str) -> bool:
         m = _BLOCK_PLACEHOLDER.fullmatch(text)
         return m is not None and self.is_fence(int(m.group(1)))
+
+
+class BoxTargets(Treeprocessor):
+    """A box's id (`/// details` with `attrs: {id: …}`) moves from the `<details>` onto a
+    `<div class="box">` around everything under its summary. A link to the box (`#id`, the
+    language switch's address, a shared address) then names an element inside the box's
+    content, which chromium opens the closed box to show (the HTML standard's ancestor
+    details revealing, as find-in-page does) without JavaScript too; on the `<details>`
+    itself the link landed on the box closed. The id stays one: every link, the other
+    language's page and static/explainer.js find the box by it (the box is the div's
+    parent). Runs after every check of ids and boxes (md_collect), which read the id on
+    the `<details>` where the author wrote it."""
+
+    def run(self, root: etree.Element) -> None:
+        for details in list(root.iter("details")):
+            ident = details.get("id")
+            if not ident:
+                continue
+            body = etree.Element("div", {"class": "box", "id": ident})
+            del details.attrib["id"]
+            # everything but the summary (pymdownx writes it first) goes into the div
+            moved = [c for c in details if c.tag != "summary"]
+            body.text, details.text = details.text, None
+            for child in moved:
+                details.remove(child)
+                body.append(child)
+            details.append(body)

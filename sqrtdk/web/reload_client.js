@@ -74,7 +74,8 @@
   function boxKeys() {
     const seen = new Map();
     return boxes().map((d) => {
-      if (d.id) return [d, "#" + d.id];
+      const id = d.id || d.querySelector(":scope > .box[id]")?.id;   // md_blocks.BoxTargets
+      if (id) return [d, "#" + id];
       const k = (d.parentElement?.closest("[id]")?.id || "") + "\n" + title(d);
       seen.set(k, (seen.get(k) || 0) + 1);
       return [d, k + "\n" + seen.get(k)];
