@@ -59,7 +59,8 @@ def full_state(results: dict[str, Any], change: dict[str, Any]) -> dict[str, Any
 # what test_every_sheet_answers_for_the_chosen_dk_and_ruler reads after each move, in one
 # round trip (a locator call per slot cost chromium about 0.14 s each): the texts of each
 # sheet's slots by name, the large histogram's shape, the scale slider's value, the class of
-# each ruler's column in sheet 3, and (text, format) of every quote of each followed key
+# each ruler's column in sheet 3, and (text, format) of every quote of each followed key in
+# the text (not in a figure or a reproduce box)
 _SHOWN = """({names, rulers, keys}) => {
     const all = sel => [...document.querySelectorAll(sel)];
     const slots = Object.fromEntries(Object.entries(names).map(([fig, list]) => [fig,
@@ -71,7 +72,9 @@ _SHOWN = """({names, rulers, keys}) => {
         cols: Object.fromEntries(rulers.map(r => [r,
             all(`#fig-rulers-softmax .widget [data-col="${r}"]`).map(e => e.getAttribute('class') || '')])),
         quotes: Object.fromEntries(keys.map(k => [k, all(`[data-key="${k}"]`)
-            .filter(e => !e.closest('details')?.querySelector('.reproduce'))  // its code's, as built
+            // a figure's words and a reproduce box's describe what was built and stay as
+            // built (explainer.js asBuilt; the test of AS_BUILT places checks they do)
+            .filter(e => !e.closest('figure') && !e.closest('details')?.querySelector('.reproduce'))
             .map(e => [e.textContent, e.getAttribute('data-format')])]))}; }"""
 
 
