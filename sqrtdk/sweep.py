@@ -329,6 +329,12 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
         # the names written into every line
         command = f"{BUILD_COMMAND} --sweep {n_seeds}" if set(stale) >= set(CLAIMS.names()) \
             else refresh_command(n_seeds, stale)
+        # what the command costs, where it is given: an author who followed README's recipe
+        # for a parameter was told what to run but not that it takes minutes, not seconds
+        # (a seed's results are cached per experiment, so only the changed ones run again;
+        # one seed of every experiment took 9.4 s on a shared two-core machine)
+        cost = (f" (it reruns the changed experiments for each of the {n_seeds} seeds: "
+                "minutes, not seconds; it prints its progress every 10 seeds)")
         # a command naming the claims is given once, at the first of their lines (as the
         # build sorts its warnings); the others point there (an experiment's edit made ~30
         # lines each carrying the same ~1,500-character command)
@@ -339,7 +345,8 @@ def sweep_for_build(opts: BuildOptions, cache: Cache, staleness: bool = True) ->
                     "was computed)" if not isinstance(entries.get(name), dict) else
                     f"the sweep of claim '{name}' in {path.name} was computed by other code "
                     "or results than today's")
-            run = (f"run '{command}'" if where == first or "--claims" not in command else
+            run = (f"run '{command}'{cost if where == first else ''}"
+                   if where == first or "--claims" not in command else
                    f"run the command the warning at {display_path(first[0])}:{first[1]} "
                    f"gives (it refreshes {len(lines)} claims, this one among them)")
             warn(LOGGER, *where, f"{told}; {run} and commit {display_path(path)}")

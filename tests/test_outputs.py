@@ -169,6 +169,28 @@ def test_some_claims_stale_are_given_their_command_once(
     assert all(f"the warning at {where(*places[0])} gives" in m for m in told[1:]), told
 
 
+@pytest.mark.parametrize("some", [True, False], ids=["some-claims", "every-claim"])
+def test_the_refresh_command_says_what_it_costs(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                some: bool) -> None:
+    """README's recipe for a parameter stops where the build names '--sweep 100 --claims …';
+    the warning said what to run but not that it reruns experiments for 100 seeds, minutes
+    and not seconds (newbie19). Said once, where the command is given: the other lines
+    point there, or (every claim stale) repeat only the short command."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None and len(committed["claims"]) >= 4
+    names = sorted(committed["claims"])[:3] if some else list(committed["claims"])
+    path = tmp_path / "sweep.json"
+    path.write_text(dumps_signed({**committed, "claims": {
+        k: {**v, "code": "other"} if k in names else v
+        for k, v in committed["claims"].items()}}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
+    told = [r.getMessage() for r in caplog.records]
+    cost = f"for each of the {committed['n_seeds']} seeds: minutes"
+    assert len(told) == len(names) and cost in told[0], told[0]
+    assert not any(cost in m for m in told[1:]), told
+
+
 def test_claims_without_a_sweep_name_the_command_that_makes_one(tmp_path: Path) -> None:
     """`--sweep N --claims a` with no sweep file told to run '--sweep N --claims …', which
     only said the same again; it gives the command that computes every claim. Refused
