@@ -801,6 +801,14 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{stdout.strip()[:200]!r}; make the pattern match the line "
                              "that prints the number, or the snippet print it")
         if not abs(printed - float(value)) <= agrees.within:
+            fewer = _fewer_than_derived(results, agrees.sample)
+            if fewer:
+                raise BuildError(path, line, f"{said} prints {found.group(1)} where "
+                                 f"results.json's {agrees.result} is {value!r}, more than "
+                                 f"{agrees.within:g} apart; but {fewer}: the difference may "
+                                 "be the experiment's own sampling error, not a snippet "
+                                 "behind; set the parameter back, or derive this tolerance "
+                                 "again for the size you set (beside this line)")
             apart = "they must be equal" if not agrees.within else \
                 f"more than {agrees.within:g} apart, the sampling error they may differ by"
             raise BuildError(path, line, f"{said} prints {found.group(1)} "
@@ -808,6 +816,25 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{agrees.result} is {value!r} ({apart}): the snippet does not "
                              "compute what the experiment does; change the one that is "
                              "behind (a dimension, a scale, a ruler)")
+
+
+def _fewer_than_derived(results: Mapping[str, Any], sample: tuple[str, int] | None) -> str:
+    """How an agreement's sample (`Agrees.sample`: the result holding the experiment's
+    sample size, the size its tolerance was derived for) is smaller than derived for, in
+    words ('rulers.n_rows is 1, where the tolerance was derived for 2000'); '' when it is
+    not (or the agreement has none, or the result is not a number)."""
+    from .science.results import at
+    if sample is None:
+        return ""
+    name, derived = sample
+    try:
+        size = at(dict(results), name)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return ""
+    if isinstance(size, bool) or not isinstance(size, (int, float)) or size >= derived:
+        return ""
+    return (f"{name} is {size!r}, where the tolerance was derived for {derived}, and with "
+            "fewer the experiment's mean moves more from sample to sample than it allows")
 
 
 def warn_unchecked_snippets(results: Mapping[str, Any]) -> None:

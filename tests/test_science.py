@@ -2491,3 +2491,31 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
     assert told is not None, raised.value
     assert (Path(told.path), told.line) == want, told
     assert other in told.message and "fix the code at this line" not in told.message, told
+
+
+def test_a_snippet_disagreeing_with_an_experiment_of_fewer_rows_says_the_tolerance_is_not_for_them(
+        results: dict[str, Any]) -> None:
+    """With RulerParams.n_rows = 1 the snippet-agreement check said the snippet does not
+    compute what the experiment does, where the tolerance (5 SE of the difference of means
+    over 1 000 and 2 000 rows) was derived for 2 000 rows: with one, the experiment's own
+    mean moves further. The error at the agreement's line says so."""
+    import copy
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.reproduce_boxes import AGREES
+    from sqrtdk.science_stage import check_snippets
+    agrees = next(a for a in AGREES if a.sample is not None and a.sample[0] == "rulers.n_rows")
+    changed = copy.deepcopy(results)
+    changed["rulers"]["n_rows"] = 1
+    section, key = agrees.result.split(".", 1)
+    quoted = changed[section]
+    *groups, last = key.split(".")
+    for g in groups:
+        quoted = quoted[g]
+    quoted[last] = quoted[last] + 3 * agrees.within + 1
+    with pytest.raises(BuildError) as e:
+        check_snippets(changed)
+    assert e.value.path.name == "reproduce_boxes.py", e.value
+    assert "rulers.n_rows is 1" in e.value.message and str(agrees.sample[1]) in \
+        e.value.message, e.value.message
+    assert "does not compute what the experiment does" not in e.value.message, e.value.message
