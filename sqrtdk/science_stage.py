@@ -253,9 +253,17 @@ def check_params(experiments: Iterable[Experiment]) -> None:
     with a float where an int is meant, a string or None ran the experiment until numpy or
     Python refused the value deep in its code, told at that line with "fix the code at this
     line", where nothing is wrong: BuildError at the line of the field's default, saying
-    what to write. Annotations it cannot read, or types it does not know, are not judged."""
+    what to write. Annotations it cannot read, or types it does not know, are not judged.
+
+    Then the range a field declares (`registry.valid`: at least 2 batches, a histogram bin
+    narrower than the bell), and the limits joining two fields (the class's `invalid()`): a
+    value that builds with a wrong description (one batch "ranging from X to X", a one-bin
+    histogram under an alt text telling a bell) or fails at a code line (a batch of one
+    pair, a zero threshold inside a claim) is told at the field's line, saying why."""
     import dataclasses
     import typing
+
+    from .science.registry import Valid
     for exp in experiments:
         params = exp.params
         if not dataclasses.is_dataclass(params) or isinstance(params, type):
@@ -274,6 +282,23 @@ def check_params(experiments: Iterable[Experiment]) -> None:
             raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment '{exp.name}' "
                              f"is {_short(value)[1:-1]}, {wrong}; write a value of the type "
                              f"the field declares ({_type_name(hints[f.name])})")
+        for f in dataclasses.fields(params):
+            rule = f.metadata.get("valid")
+            if not isinstance(rule, Valid):
+                continue
+            value = getattr(params, f.name)
+            wrong = rule.broken(value)
+            if wrong is not None:
+                path, line = _field_line(cls, f.name)
+                raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment "
+                                 f"'{exp.name}' is {_short(value)[1:-1]}, {wrong}: "
+                                 f"{rule.why}; write {rule.wanted()} (today's value is "
+                                 f"{_short(f.default)[1:-1]})")
+        joined = getattr(params, "invalid", None)
+        for name, wrong in (joined() if callable(joined) else ()):
+            path, line = _field_line(cls, name)
+            raise BuildError(path, line, f"{cls.__name__}.{name} of experiment '{exp.name}' "
+                             f"is {_short(getattr(params, name))[1:-1]}, {wrong}")
 
 
 def _not_of_type(value: Any, hint: Any) -> str | None:
