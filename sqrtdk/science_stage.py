@@ -253,9 +253,17 @@ def check_params(experiments: Iterable[Experiment]) -> None:
     with a float where an int is meant, a string or None ran the experiment until numpy or
     Python refused the value deep in its code, told at that line with "fix the code at this
     line", where nothing is wrong: BuildError at the line of the field's default, saying
-    what to write. Annotations it cannot read, or types it does not know, are not judged."""
+    what to write. Annotations it cannot read, or types it does not know, are not judged.
+
+    Then the range a field declares (`registry.valid`: at least 2 batches, a histogram bin
+    narrower than the bell), and the limits joining two fields (the class's `invalid()`): a
+    value that builds with a wrong description (one batch "ranging from X to X", a one-bin
+    histogram under an alt text telling a bell) or fails at a code line (a batch of one
+    pair, a zero threshold inside a claim) is told at the field's line, saying why."""
     import dataclasses
     import typing
+
+    from .science.registry import Valid
     for exp in experiments:
         params = exp.params
         if not dataclasses.is_dataclass(params) or isinstance(params, type):
@@ -274,6 +282,23 @@ def check_params(experiments: Iterable[Experiment]) -> None:
             raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment '{exp.name}' "
                              f"is {_short(value)[1:-1]}, {wrong}; write a value of the type "
                              f"the field declares ({_type_name(hints[f.name])})")
+        for f in dataclasses.fields(params):
+            rule = f.metadata.get("valid")
+            if not isinstance(rule, Valid):
+                continue
+            value = getattr(params, f.name)
+            wrong = rule.broken(value)
+            if wrong is not None:
+                path, line = _field_line(cls, f.name)
+                raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment "
+                                 f"'{exp.name}' is {_short(value)[1:-1]}, {wrong}: "
+                                 f"{rule.why}; write {rule.wanted()} (today's value is "
+                                 f"{_short(f.default)[1:-1]})")
+        joined = getattr(params, "invalid", None)
+        for name, wrong in (joined() if callable(joined) else ()):
+            path, line = _field_line(cls, name)
+            raise BuildError(path, line, f"{cls.__name__}.{name} of experiment '{exp.name}' "
+                             f"is {_short(getattr(params, name))[1:-1]}, {wrong}")
 
 
 def _not_of_type(value: Any, hint: Any) -> str | None:
@@ -801,6 +826,14 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{stdout.strip()[:200]!r}; make the pattern match the line "
                              "that prints the number, or the snippet print it")
         if not abs(printed - float(value)) <= agrees.within:
+            fewer = _fewer_than_derived(results, agrees.sample)
+            if fewer:
+                raise BuildError(path, line, f"{said} prints {found.group(1)} where "
+                                 f"results.json's {agrees.result} is {value!r}, more than "
+                                 f"{agrees.within:g} apart; but {fewer}: the difference may "
+                                 "be the experiment's own sampling error, not a snippet "
+                                 "behind; set the parameter back, or derive this tolerance "
+                                 "again for the size you set (beside this line)")
             apart = "they must be equal" if not agrees.within else \
                 f"more than {agrees.within:g} apart, the sampling error they may differ by"
             raise BuildError(path, line, f"{said} prints {found.group(1)} "
@@ -808,6 +841,25 @@ def check_snippets(results: Mapping[str, Any]) -> None:
                              f"{agrees.result} is {value!r} ({apart}): the snippet does not "
                              "compute what the experiment does; change the one that is "
                              "behind (a dimension, a scale, a ruler)")
+
+
+def _fewer_than_derived(results: Mapping[str, Any], sample: tuple[str, int] | None) -> str:
+    """How an agreement's sample (`Agrees.sample`: the result holding the experiment's
+    sample size, the size its tolerance was derived for) is smaller than derived for, in
+    words ('rulers.n_rows is 1, where the tolerance was derived for 2000'); '' when it is
+    not (or the agreement has none, or the result is not a number)."""
+    from .science.results import at
+    if sample is None:
+        return ""
+    name, derived = sample
+    try:
+        size = at(dict(results), name)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return ""
+    if isinstance(size, bool) or not isinstance(size, (int, float)) or size >= derived:
+        return ""
+    return (f"{name} is {size!r}, where the tolerance was derived for {derived}, and with "
+            "fewer the experiment's mean moves more from sample to sample than it allows")
 
 
 def warn_unchecked_snippets(results: Mapping[str, Any]) -> None:

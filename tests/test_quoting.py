@@ -612,3 +612,46 @@ def test_exact_is_refused_where_it_means_nothing() -> None:
                    "{{ share.p | pct(0, exact=1) }}"):
         e = error(source)
         assert "exact=True" in e.message and "fixed() and pct()" in e.message, e.message
+
+
+GRID_RESULTS: dict[str, Any] = {        # paths as science/outputs declares them
+    "rulers": {"d_k": [4, 8, 16, 32], "quoted": {"d": 8},
+               "winner_share": {"raw": [0.5, 0.6, 0.7, 0.8]}},
+    "spread": {"d_k": [4, 8, 16, 32], "grid": {"sd": {"raw": [[1.0, 2.0, 3.0]] * 4}}},
+    "saturation": {"scores": [1.0, 2.0, 3.0, 4.0, 5.0]},
+    "meta": {"bounds": {}},
+}
+
+
+@pytest.mark.parametrize("quote, warned", [
+    ("{{ rulers.d_k[2] | grouped }}", "rulers.d_k[2]"),
+    ("{{ rulers.winner_share.raw[3] | fixed(2) }}", "rulers.winner_share.raw[3]"),
+    ("{{ rulers['winner_share'].raw[-2] | fixed(2) }}", "rulers.winner_share.raw[-2]"),
+    ("{{ spread.grid.sd.raw[3][0] | fixed(2) }}", "spread.grid.sd.raw[3]"),
+    ("{{ rulers.d_k[0] | grouped }} to {{ rulers.d_k[-1] | grouped }}", None),
+    ("{{ rulers.winner_share.raw[-1] | fixed(2) }} at {{ rulers.quoted.d | grouped }}", None),
+    ("{{ spread.grid.sd.raw[-1][2] | fixed(2) }}", None),      # a batch, not a d
+    ("{{ saturation.scores[2] | fixed(2) }}", None),         # the row's positions, not a d
+], ids=["grid", "per d", "bracketed, from the end", "outer level", "first and last", "named",
+        "inner level", "not along d"])
+def test_a_quote_by_position_along_a_grid_is_warned_about(
+        caplog: pytest.LogCaptureFixture, quote: str, warned: str | None) -> None:
+    """`{{ gradient.p10.raw[8] }}` meant "at the last d" (and `rulers.d_k[4]` "the quoted
+    d"): with 2048 added to the grid it quoted another value, silently. A warning at the
+    quote's line (prose and formula), saying what the index means and what to write."""
+    for formula in (False, True):
+        caplog.clear()
+        q = Quoter(P, GRID_RESULTS, CLAIMS)
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            if formula:
+                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
+            else:
+                q.render_prose("Some text.\n\nAt d, " + quote + " it is.\n")
+        said = [r.getMessage() for r in caplog.records]
+        if warned is None:
+            assert said == [], said
+            continue
+        line = 7 if formula else 3
+        assert len(said) == 1 and f":{line}:" in said[0] and warned in said[0], said
+        path = warned.split("[")[0]
+        assert f"{path}[-1] for the last" in said[0] and "named result" in said[0], said

@@ -2491,3 +2491,93 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
     assert told is not None, raised.value
     assert (Path(told.path), told.line) == want, told
     assert other in told.message and "fix the code at this line" not in told.message, told
+
+
+@pytest.mark.parametrize(("name", "changed", "field", "said"), [
+    ("spread", {"n_batches": 1}, "n_batches", "at least 2"),
+    ("spread", {"hist_limit": 0.0}, "hist_limit", "at least 3"),
+    ("spread", {"hist_limit": 0.1}, "hist_limit", "bell"),
+    ("spread", {"hist_bin": 20.0}, "hist_bin", "at most 0.5"),
+    ("spread", {"n_pairs": 8}, "n_pairs", "write 16 or more"),
+    ("rulers", {"grad_threshold": 0.0}, "grad_threshold", "above 0"),
+    ("rulers", {"positions": 1}, "positions", "at least 2"),
+    ("saturation", {"shown_scales": ()}, "shown_scales", "1 or more items"),
+], ids=["one batch", "no histogram", "one-bin histogram", "wide bin", "one pair a batch",
+        "zero threshold", "one position", "no panel"])
+def test_a_parameter_outside_its_valid_range_is_told_at_its_line(
+        name: str, changed: dict[str, Any], field: str, said: str) -> None:
+    """fuzz20's leftovers: n_batches = 1 built with exit 0 ('1 independent batches … ranges
+    from X to X'), hist_limit = 0 or 0.1 and hist_bin = 20 drew empty or one-bin histograms
+    under an alt text telling a peak and a bell; n_pairs = 8 (one pair a batch) ended in a
+    ZeroDivisionError in sample_sd, grad_threshold = 0 and shown_scales = () inside claims.
+    Each field declares its range (registry.valid, or the class's invalid() for a limit
+    joining two fields), and check_params tells a value outside it at the field's line,
+    before any job runs. Today's values pass."""
+    import dataclasses
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science_stage import check_params
+    registry.load()
+    check_params(EXPERIMENTS)
+    exp = EXPERIMENTS[name]
+    params = replace(exp.params, **changed)
+    with pytest.raises(BuildError) as e:
+        check_params([dataclasses.replace(exp, params=params)])
+    assert (Path(e.value.path), e.value.line) == _params_line(type(params), field), e.value
+    assert f"{type(params).__name__}.{field}" in e.value.message and said in e.value.message, \
+        e.value.message
+
+
+@pytest.mark.cpu_timeout(60)
+def test_zero_positions_is_told_at_its_line_not_while_rulers_py_is_imported(
+        tmp_path: Path) -> None:
+    """RulerParams.positions = 0 stopped the build while rulers.py was imported (1/0 in its
+    results' bounds), a traceback at a code line: it is told at the field's line by
+    check_params, as any value below its range. Run on a copy of the package."""
+    import shutil
+    copy = tmp_path / "sqrtdk"
+    shutil.copytree(PROJECT_ROOT / "sqrtdk", copy,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    source = copy / "science" / "rulers.py"
+    text = source.read_text(encoding="utf-8")
+    edited, n = re.subn(r"(\n    positions: int = (?:valid\(\s*)?)8\b", r"\g<1>0", text)
+    assert n == 1, "RulerParams.positions' default is no longer written as 8"
+    source.write_text(edited, encoding="utf-8")
+    code = ("from sqrtdk.science import registry\nfrom sqrtdk.errors import BuildError\n"
+            "from sqrtdk.science_stage import check_params\nregistry.load()\n"
+            "try:\n    check_params(registry.EXPERIMENTS)\n"
+            "except BuildError as e:\n    print(e.path, e.line, e.message)\n")
+    ran = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=False)
+    line = next(i for i, t in enumerate(text.splitlines(), 1)
+                if t.startswith("    positions: int = "))
+    assert ran.returncode == 0 and ran.stdout.startswith(f"{source} {line} "), ran
+    assert "RulerParams.positions" in ran.stdout and "at least 2" in ran.stdout, ran.stdout
+
+
+def test_a_snippet_disagreeing_with_an_experiment_of_fewer_rows_says_the_tolerance_is_not_for_them(
+        results: dict[str, Any]) -> None:
+    """With RulerParams.n_rows = 1 the snippet-agreement check said the snippet does not
+    compute what the experiment does, where the tolerance (5 SE of the difference of means
+    over 1 000 and 2 000 rows) was derived for 2 000 rows: with one, the experiment's own
+    mean moves further. The error at the agreement's line says so."""
+    import copy
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science.reproduce_boxes import AGREES
+    from sqrtdk.science_stage import check_snippets
+    agrees = next(a for a in AGREES if a.sample is not None and a.sample[0] == "rulers.n_rows")
+    changed = copy.deepcopy(results)
+    changed["rulers"]["n_rows"] = 1
+    section, key = agrees.result.split(".", 1)
+    quoted = changed[section]
+    *groups, last = key.split(".")
+    for g in groups:
+        quoted = quoted[g]
+    quoted[last] = quoted[last] + 3 * agrees.within + 1
+    with pytest.raises(BuildError) as e:
+        check_snippets(changed)
+    assert e.value.path.name == "reproduce_boxes.py", e.value
+    assert "rulers.n_rows is 1" in e.value.message and str(agrees.sample[1]) in \
+        e.value.message, e.value.message
+    assert "does not compute what the experiment does" not in e.value.message, e.value.message

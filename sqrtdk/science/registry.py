@@ -47,6 +47,63 @@ class Job:
 
 
 @dataclass(frozen=True)
+class Valid:
+    """The values a field of an experiment's parameters can take (`valid`): a number, or each
+    item of a tuple, at least `at_least`, above `above`, at most `at_most`, below `below`;
+    a tuple of at least `min_items` items. `why` says what a value outside breaks."""
+
+    why: str
+    at_least: float | None = None
+    above: float | None = None
+    at_most: float | None = None
+    below: float | None = None
+    min_items: int = 0
+
+    def broken(self, value: Any) -> str | None:
+        """What is wrong with `value` (a number or a tuple of numbers), None when nothing:
+        'less than 2', 'with 0 item(s), fewer than 1', 'whose item 1 (0.0) is not above 0'."""
+        if isinstance(value, tuple):
+            if len(value) < self.min_items:
+                return f"with {len(value)} item(s), fewer than {self.min_items}"
+            for i, item in enumerate(value):
+                wrong = self._number(item)
+                if wrong is not None:
+                    return f"whose item {i} ({item!r}) is {wrong}"
+            return None
+        return self._number(value)
+
+    def _number(self, x: Any) -> str | None:
+        if not isinstance(x, (int, float)) or isinstance(x, bool):
+            return None             # its type is told by check_params' type check
+        for bound, fails, words in ((self.at_least, x < (self.at_least or 0), "less than"),
+                                    (self.above, x <= (self.above or 0), "not above"),
+                                    (self.at_most, x > (self.at_most or 0), "more than"),
+                                    (self.below, x >= (self.below or 0), "not below")):
+            if bound is not None and fails:
+                return f"{words} {bound:g}"
+        return None
+
+    def wanted(self) -> str:
+        """The range in words: 'at least 2', 'above 0 and at most 0.5', '2 or more items,
+        each at least 1'."""
+        limits = " and ".join(f"{w} {b:g}" for w, b in (
+            ("at least", self.at_least), ("above", self.above), ("at most", self.at_most),
+            ("below", self.below)) if b is not None)
+        if not self.min_items:
+            return limits or "any value"
+        return f"{self.min_items} or more items" + (f", each {limits}" if limits else "")
+
+
+def valid(default: Any, why: str, **limits: Any) -> Any:
+    """A field of an experiment's parameters (a `...Params` dataclass) whose default is
+    `default` and whose values `check_params` (sqrtdk.science_stage) holds to `limits`
+    (`Valid`'s fields: at_least, above, at_most, below, min_items) before any job runs,
+    telling a value outside at the field's line with `why`. A limit that joins two fields
+    is a method `invalid(self)` of the Params class, yielding (field, what is wrong)."""
+    return field(default=default, metadata={"valid": Valid(why, **limits)})
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A pure numpy experiment: `jobs(params, seed)` lists independent jobs (each draws from
     its own named random stream), `assemble(params, outputs)` turns their outputs (by job key)

@@ -25,12 +25,16 @@ class Agrees:
     index), or the build stops at this registration (science_stage.check_snippets). `within`
     is the sampling error the two may differ by (the snippet draws its own, smaller sample;
     write its derivation beside it) plus half a unit of the printed last digit; for a number
-    the snippet computes without randomness, only the rounding."""
+    the snippet computes without randomness, only the rounding. `sample`: for a `within`
+    derived from the experiment's sample size, (its result in results.json, the size the
+    derivation assumed): with fewer, the experiment's own sampling error outgrows `within`,
+    and a disagreement is told as that, not as a snippet behind."""
 
     snippet: str
     printed: str
     result: str
     within: float
+    sample: tuple[str, int] | None = None
 
 
 AGREES: list[Agrees] = []
@@ -43,9 +47,11 @@ AGREES: list[Agrees] = []
 AGREES += [
     Agrees("sheet1", r"SD at d = (\d+):", "spread.d_small", 0),
     Agrees("sheet1", r"SD at d = \d+: \S+ +SD at d = (\d+):", "spread.d_large", 0),
-    Agrees("sheet1", r"SD at d = \d+: (\S+)", "spread.sd_small", 0.12),
-    Agrees("sheet1", r"SD at d = \d+: \S+ +SD at d = \d+: (\S+)", "spread.sd_large", 0.36),
-    Agrees("sheet1", r"^ratio (\S+)", "spread.ratio", 0.3),
+    Agrees("sheet1", r"SD at d = \d+: (\S+)", "spread.sd_small", 0.12,
+           ("spread.n_pairs", 20_000)),
+    Agrees("sheet1", r"SD at d = \d+: \S+ +SD at d = \d+: (\S+)", "spread.sd_large", 0.36,
+           ("spread.n_pairs", 20_000)),
+    Agrees("sheet1", r"^ratio (\S+)", "spread.ratio", 0.3, ("spread.n_pairs", 20_000)),
 ]
 # sheet2 computes the softmax of the same row of scores as the saturation experiment at scale
 # 1 (saturation.first) and 16 (saturation.quoted), without randomness: only the rounding
@@ -63,17 +69,20 @@ AGREES += [
 # 0.164, 0.118, 0.0093 (share) and 0.50, 0.295, 0.0057 bits (entropy) under 1, sqrt(d), d, so
 # the SE of the difference of the two means is that × sqrt(1/1000 + 1/2000) = × 0.0387: 5 SE
 # each, plus 0.0005 for the printed rounding. The dimension and the keys must be the results'.
+ROWS = ("rulers.n_rows", 2_000)     # the rows the tolerances below were derived for
 AGREES += [
     Agrees("sheet3", r"^d = (\d+),", "rulers.quoted.d", 0),
     Agrees("sheet3", r"^d = \d+, \d+ rows of (\d+) scores", "rulers.positions", 0),
-    Agrees("sheet3", r"by +1: winner's share (\S+),", "rulers.quoted.winner_share_raw", 0.033),
+    Agrees("sheet3", r"by +1: winner's share (\S+),", "rulers.quoted.winner_share_raw", 0.033,
+           ROWS),
     Agrees("sheet3", r"by sqrt\(d\): winner's share (\S+),",
-           "rulers.quoted.winner_share_sqrt", 0.024),
+           "rulers.quoted.winner_share_sqrt", 0.024, ROWS),
     Agrees("sheet3", r"by +d: winner's share (\S+),", "rulers.quoted.winner_share_linear",
-           0.0023),
-    Agrees("sheet3", r"by +1: .*entropy (\S+) bits", "rulers.quoted.entropy_bits_raw", 0.1),
+           0.0023, ROWS),
+    Agrees("sheet3", r"by +1: .*entropy (\S+) bits", "rulers.quoted.entropy_bits_raw", 0.1,
+           ROWS),
     Agrees("sheet3", r"by sqrt\(d\): .*entropy (\S+) bits", "rulers.quoted.entropy_bits_sqrt",
-           0.058),
+           0.058, ROWS),
     Agrees("sheet3", r"by +d: .*entropy (\S+) bits", "rulers.quoted.entropy_bits_linear",
-           0.0016),
+           0.0016, ROWS),
 ]

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .grid import DIMENSIONS, RULERS, divisor, sd_theory
-from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section, valid
 from .softmax import entropy_bits, softmax, softmax_vjp
 from .streams import normals, stream
 
@@ -30,15 +30,24 @@ from .streams import normals, stream
 class RulerParams:
     """Experiment 3 and the gradient experiment."""
 
-    d_k: tuple[int, ...] = DIMENSIONS
-    n_rows: int = 2_000          # rows of scores, each one query against `positions` keys
-    positions: int = 8
+    d_k: tuple[int, ...] = valid(
+        DIMENSIONS, "the claims compare the smallest d with the larger ones: two dimensions "
+        "or more, each of one component or more", at_least=1, min_items=2)
+    n_rows: int = valid(         # rows of scores, each one query against `positions` keys
+        2_000, "the means and quantiles are taken over the rows", at_least=1)
+    positions: int = valid(
+        8, "softmax over one position gives it all the weight whatever the scores: no "
+        "winner's share or entropy to compare between rulers", at_least=2)
     quoted_d: int = 64           # the paper's d_k (§3.2.2), where the page's dₖ bar starts
-    d_v: int = 64                # the values' dimension (the paper's d_v = 64)
-    grad_threshold: float = 1e-3  # "a vanishing gradient": ‖∂L/∂q‖ below this
+    d_v: int = valid(            # the values' dimension (the paper's d_v = 64)
+        64, "the values and the loss's weights have d_v components", at_least=1)
+    grad_threshold: float = valid(  # "a vanishing gradient": ‖∂L/∂q‖ below this
+        1e-3, "a length is never below 0, and the claims measure the medians in thresholds",
+        above=0.0)
     # the quantile levels of the gradient's band (results `p10`, `p90`; quoted by the article
     # and the figure's key as `band_lo`, `band_hi`, so a change here changes what they say)
-    band: tuple[float, float] = (0.1, 0.9)
+    band: tuple[float, float] = valid(
+        (0.1, 0.9), "quantile levels are shares of the rows", above=0.0, below=1.0)
 
 
 @dataclass(frozen=True)
@@ -115,7 +124,10 @@ def rulers_section(data: Mapping[str, Any]) -> dict[str, Any]:
                                        (("sd", sd), ("winner_share", share),
                                         ("entropy_bits", ent)) for r in RULERS}},
         "flat": {"share_range_sqrt": max(share["sqrt"]) - min(share["sqrt"]),
-                 "entropy_range_sqrt": max(ent["sqrt"]) - min(ent["sqrt"])},
+                 "entropy_range_sqrt": max(ent["sqrt"]) - min(ent["sqrt"]),
+                 # the d from which on the rows are compared with the smallest d's
+                 # (sqrt_small_d_flatter): quoted_d, as built (quoted.d follows the page's bar)
+                 "from_d": p.quoted_d},
         "example": {"scores": [list(s.example_scores) for s in stats],
                     "shares": {r: [list(s.example_shares[r]) for s in stats] for r in RULERS},
                     "winner_share": {r: [max(s.example_shares[r]) for s in stats] for r in RULERS},
@@ -124,7 +136,9 @@ def rulers_section(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-_POSITIONS = RulerParams().positions
+# fewer than 2 positions are told at the field's line (check_params, before any job runs),
+# after this import: the bounds must not fail on them first (1/0, log2(0))
+_POSITIONS = max(RulerParams().positions, 1)
 SECTIONS.register(Section(
     "rulers", ("rulers", "spread"), rulers_section,
     bounds={"*winner_share*": (1 / _POSITIONS, 1.0),
@@ -244,7 +258,7 @@ def gradient_section(data: Mapping[str, Any]) -> dict[str, Any]:
         return {r: [s.grad_quantiles[r][k] for s in stats] for r in RULERS}
     median = q(1)
     below = {r: [s.grad_below[r] for s in stats] for r in RULERS}
-    first, last = 0, len(p.d_k) - 1
+    first, last, i = 0, len(p.d_k) - 1, p.d_k.index(p.quoted_d)
     return {
         "d_k": list(p.d_k), "n_rows": p.n_rows, "positions": p.positions, "d_v": p.d_v,
         "threshold": p.grad_threshold, "band_lo": p.band[0], "band_hi": p.band[1],
@@ -255,11 +269,13 @@ def gradient_section(data: Mapping[str, Any]) -> dict[str, Any]:
         "raw_below_last": below["raw"][last], "sqrt_below_last": below["sqrt"][last],
         "raw_median_last": median["raw"][last], "sqrt_median_last": median["sqrt"][last],
         "raw_median_first": median["raw"][first], "sqrt_median_first": median["sqrt"][first],
+        "quoted": {"d": p.quoted_d, "raw_below": below["raw"][i]},
     }
 
 
 SECTIONS.register(Section("gradient", ("rulers",), gradient_section,
-                          bounds={"below*": (0.0, 1.0), "*_below_last": (0.0, 1.0)}))
+                          bounds={"below*": (0.0, 1.0), "*_below_last": (0.0, 1.0),
+                                  "quoted.raw_below": (0.0, 1.0)}))
 
 CLAIMS.register(Claim(
     "gradient.raw_vanishes", "gradient",

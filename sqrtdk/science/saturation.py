@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .grid import DIMENSIONS, RULERS, sd_theory
-from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section, valid
 from .softmax import softmax, softmax_jacobian
 from .streams import stream
 
@@ -35,7 +35,9 @@ class SaturationParams:
     octave_max: int = 6
     per_octave: int = 16
     quoted_scale: float = 16.0   # the scale whose values the text quotes
-    shown_scales: tuple[float, ...] = (1.0, 4.0, 16.0)  # the bar-chart panels
+    shown_scales: tuple[float, ...] = valid(    # the bar-chart panels
+        (1.0, 4.0, 16.0), "each is a panel of the bar chart, and the claims compare the "
+        "panels' order and shares", above=0.0, min_items=1)
 
 
 def scales(p: SaturationParams) -> np.ndarray:

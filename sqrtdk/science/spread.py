@@ -10,14 +10,14 @@ edges are z·√d / divisor(r, d).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .grid import DIMENSIONS, RULERS, divisor, sd_theory
-from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section
+from .registry import CLAIMS, EXPERIMENTS, SECTIONS, Claim, Experiment, Job, Section, valid
 from .streams import normals, stream
 
 
@@ -25,13 +25,31 @@ from .streams import normals, stream
 class SpreadParams:
     """Experiment 1's parameters (at least 20 000 pairs per d, in at least 8 batches)."""
 
-    d_k: tuple[int, ...] = DIMENSIONS
-    n_pairs: int = 20_000        # per d, pooled over the batches
-    n_batches: int = 8           # independent batches of n_pairs / n_batches pairs each
+    d_k: tuple[int, ...] = valid(
+        DIMENSIONS, "a slope is fitted through the grid and the SD is compared from one d to "
+        "the next: it needs two dimensions, each of one component or more",
+        at_least=1, min_items=2)
+    n_pairs: int = valid(        # per d, pooled over the batches
+        20_000, "a batch's sample SD divides by its pairs less one", at_least=2)
+    n_batches: int = valid(      # independent batches of n_pairs / n_batches pairs each
+        8, "the article compares independent batches (the range of their ratios): one batch "
+        "has no other to compare with, and its range is one value", at_least=2)
     d_small: int = 4             # the two dimensions the article compares; the larger is the
     d_large: int = 64            # paper's d_k (§3.2.2), where the page's dₖ bar starts
-    hist_limit: float = 6.0      # histogram range ±limit, in units of √d
-    hist_bin: float = 0.25       # bin width, in units of √d
+    hist_limit: float = valid(   # histogram range ±limit, in units of √d
+        6.0, "the histogram must hold the bell its alt text tells of: in units of √d its SD "
+        "is 1, and ±3 SD hold 99.7 % of a normal", at_least=3.0)
+    hist_bin: float = valid(     # bin width, in units of √d
+        0.25, "a bell's shape shows in bins of half its SD or narrower (12 or more across "
+        "±3 SD); a wider bin draws a block or two under an alt text telling a peak and a "
+        "bell", above=0.0, at_most=0.5)
+
+    def invalid(self) -> Iterator[tuple[str, str]]:
+        """The limits joining two fields (`registry.valid`): (field, what is wrong)."""
+        if self.n_pairs < 2 * self.n_batches:
+            yield "n_pairs", (f"fewer than 2 pairs for each of the n_batches = {self.n_batches} "
+                              f"batches: a batch's sample SD divides by its pairs less one; "
+                              f"write {2 * self.n_batches} or more")
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ import jinja2.exceptions
 
 from ..errors import BuildError, Mistakes, combined, deepest_line, suggest, too_deep
 from ..log import warn
+from ..science.outputs import declared
 from ..science.results import at
 from .embed import (
     PROSE_SLOTS,
@@ -237,6 +238,8 @@ class Quoter:
         try:
             text = self.relate(self.prose.get_template(name).render(self._render_context), first)
             self.log.place(text, first_line)
+            if "[" in chunk:
+                self._positional_quotes(self.prose, chunk, first_line)
             return text
         except jinja2.TemplateSyntaxError as e:
             line = e.lineno or 0
@@ -294,6 +297,40 @@ class Quoter:
         finally:
             del self.log.entries[at:]
         return combined(mistakes.found)
+
+    def _positional_quotes(self, env: jinja2.Environment, source: str, first_line: int
+                           ) -> None:
+        """A warning at each quote of `source` (a piece that rendered; its first line is the
+        file's line `first_line`) that picks a value of a list along a grid of the
+        experiments' parameters (`grid_level`, e.g. `gradient.p10.raw`, one value per d_k) by a
+        written position other than the first or the last (`gradient.p10.raw[8]`): the
+        position means "the last d" or "the quoted d" only while the grid has the length it
+        has today, and a grid made longer (2048 added) quotes another value, silently. [0]
+        and [-1] mean the same at any length. Read through Jinja's own parser."""
+        for node in env.parse(source).find_all(jinja2.nodes.Getitem):
+            i = _written_int(node.arg)
+            if i is None or i in (0, -1):
+                continue
+            path = _dotted(node.node)
+            grid = None if path is None else grid_level(path)
+            if path is None or grid is None:
+                continue
+            try:
+                points = at(dict(self.results), path)
+            except (KeyError, IndexError, ValueError, TypeError):
+                continue
+            if not isinstance(points, list) or not -len(points) <= i < len(points):
+                continue        # the rendering told it already
+            d_k = points if path.split(".")[-1] == grid else _grid_beside(self.results, path, grid)
+            n = len(points)
+            where = "the last" if i % n == n - 1 else f"place {i % n + 1} of {n}"
+            at_d = f" ({grid} = {d_k[i]})" if d_k and len(d_k) == n else ""
+            warn(LOGGER, self.path, first_line + node.lineno - 1,
+                 f"'{path}[{i}]' picks a value by its place along the grid {grid}: today "
+                 f"{where}{at_d}, but with a grid of another length (a d added) it quotes "
+                 f"another value, silently; quote a named result (one the experiment's "
+                 f"section gives for that d, as rulers.quoted.d), or write {path}[-1] for "
+                 f"the last, {path}[0] for the first")
 
     def _no_unknown_filter(self, first_line: int, chunk: str) -> None:
         """BuildError at the first filter (or test) of the piece that Jinja does not know,
@@ -476,6 +513,8 @@ class Quoter:
         if last < len(tex):
             parts.append(tex[last:])
         self.log.place(tex, raw.first_line)
+        if "[" in raw.tex:
+            self._positional_quotes(self.math, raw.tex, raw.first_line)
         return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.first_line)
 
 
@@ -488,6 +527,70 @@ _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 # what rendering a piece of prose raises for an author's mistake in a quote (BuildError then)
 _RENDER_MISTAKES = (jinja2.UndefinedError, UnknownResultError, TypeError, ValueError,
                     jinja2.TemplateNotFound, jinja2.exceptions.SecurityError)
+
+
+# the list levels of the declared results (science/outputs: a shape's `[name]`) that run
+# over a grid of the experiments' parameters, one value per d (SpreadParams.d_k,
+# RulerParams.d_k): their length follows the grid's (`grid_level`)
+GRID_LEVELS = ("d_k",)
+
+
+def grid_level(path: str) -> str | None:
+    """The grid (a name of `GRID_LEVELS`) whose points the list at dotted `path` of the
+    results runs over, as science/outputs declares its shape (`gradient.p10.raw` and
+    `spread.d_k` run over d_k; `spread.grid.sd.raw.3` over the batches; `saturation.scores`
+    over the row's positions), or None (not declared, or not a list along a grid)."""
+    found = declared().find(path)
+    if found is None:
+        return None
+    out, rest = found
+    dims = out.dims
+    if len(rest) >= len(dims):
+        return None
+    kind, name = dims[len(rest)]
+    return name if kind == "[" and name in GRID_LEVELS else None
+
+
+def _grid_beside(results: Mapping[str, Any], path: str, grid: str) -> list[Any] | None:
+    """The values of the grid `grid` nearest above `path` (`gradient.d_k` for
+    `gradient.p10.raw`), None when no group above holds it as a list."""
+    parts = path.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        try:
+            found = at(dict(results), ".".join([*parts[:n], grid]))
+        except (KeyError, IndexError, ValueError, TypeError):
+            continue
+        if isinstance(found, list):
+            return found
+    return None
+
+
+def _written_int(node: jinja2.nodes.Node) -> int | None:
+    """The whole number an index is written as (`8`, `-2`), None for anything else."""
+    sign = 1
+    if isinstance(node, jinja2.nodes.Neg):
+        sign, node = -1, node.node
+    if isinstance(node, jinja2.nodes.Const) and isinstance(node.value, int) \
+            and not isinstance(node.value, bool):
+        return sign * node.value
+    return None
+
+
+def _dotted(node: jinja2.nodes.Node) -> str | None:
+    """The dotted path a quote's expression names (`a.b['c']`), None for anything else
+    (a call, a filter, a computed index)."""
+    names: list[str] = []
+    while True:
+        if isinstance(node, jinja2.nodes.Name):
+            return ".".join([node.name, *reversed(names)])
+        if isinstance(node, jinja2.nodes.Getattr):
+            names.append(node.attr)
+        elif (isinstance(node, jinja2.nodes.Getitem) and isinstance(node.arg, jinja2.nodes.Const)
+              and isinstance(node.arg.value, (str, int)) and not isinstance(node.arg.value, bool)):
+            names.append(str(node.arg.value))
+        else:
+            return None
+        node = node.node
 
 
 def _quotes_of(env: jinja2.Environment, chunk: str) -> list[tuple[int, str]]:

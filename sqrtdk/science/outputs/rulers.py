@@ -23,6 +23,8 @@ RESULTS = {
         "quoted.entropy_bits_{ruler}": ("bits", "", "entropy_bits at quoted.d"),
         "flat.share_range_sqrt": ("share", "", "range of winner_share.sqrt over the grid"),
         "flat.entropy_range_sqrt": ("bits", "", "range of entropy_bits.sqrt over the grid"),
+        "flat.from_d": ("dimension", "", "the d from which on rows are compared with the "
+                        "smallest d's (quoted_d, as built: quoted.d follows the page's bar)"),
         "example.scores": ("score", "[d_k][positions]", "row 0 at each d, unscaled"),
         "example.shares.{ruler}": ("share", "[d_k][positions]", "row 0's softmax shares"),
         "example.winner_share.{ruler}": ("share", "[d_k]", "row 0's largest share"),
@@ -50,5 +52,7 @@ RESULTS = {
         "sqrt_median_last": ("gradient", "", "median.sqrt at d_last"),
         "raw_median_first": ("gradient", "", "median.raw at d_first"),
         "sqrt_median_first": ("gradient", "", "median.sqrt at d_first"),
+        "quoted.d": ("dimension", "", "the d the text quotes (the paper's d_k)"),
+        "quoted.raw_below": ("share", "", "below.raw at quoted.d"),
     },
 }
