@@ -612,3 +612,14 @@ def test_exact_is_refused_where_it_means_nothing() -> None:
                    "{{ share.p | pct(0, exact=1) }}"):
         e = error(source)
         assert "exact=True" in e.message and "fixed() and pct()" in e.message, e.message
+
+
+@pytest.mark.parametrize(("value", "shown"), [(1e-7, "0.0000001"), (-2.5e-8, "−0.000000025"),
+                                              (0.1 + 0.2, "0.3")])
+def test_exact_never_prints_a_small_value_as_zero(value: float, shown: str) -> None:
+    """fixed(exact=True) rounded the value to 6 decimals before counting its digits, so a
+    value below 5e-7 (a threshold of 1e-7) counted none and printed as 0, a value it is not.
+    It counts the value's 6 significant digits, as its docstring says."""
+    q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
+    got = strip_markers(q.render_prose("{{ band.lo | fixed(0, exact=True) }}"))
+    assert got == shown, got
