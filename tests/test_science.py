@@ -2482,7 +2482,8 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
         params = replace(saturation.JacobianParams(), var_small=-1.0)
         with pytest.raises(ValueError) as raised:
             saturation.jacobian_row_stats(params, DEFAULT_SEED, params.var_small)
-        want, other = _params_line(saturation.JacobianParams, "var_small"), "n_rows"
+        # n_rows, read by the statement's other call, is no part of math.sqrt(var)
+        want, other = _params_line(saturation.JacobianParams, "var_small"), "var_small"
     else:
         with pytest.raises(ZeroDivisionError) as raised:
             spread.z_edges(replace(spread.SpreadParams(), hist_bin=0.0))
@@ -2491,3 +2492,63 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
     assert told is not None, raised.value
     assert (Path(told.path), told.line) == want, told
     assert other in told.message and "fix the code at this line" not in told.message, told
+
+
+_SHARES_A_VALUE = '''\
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProbeParams:
+    n: int = 4
+    offset: int = 0
+    width: int = 16
+
+
+def loop(p: ProbeParams) -> list[float]:
+    out = []
+    for i in range(p.n):
+        out.append(p.width / i)
+    return out
+
+
+def two_calls(p: ProbeParams) -> int:
+    return pick(p.width, 1) + pick(3, 5)
+
+
+def pick(a: int, b: int) -> int:
+    if b >= a:
+        raise ValueError(f"{b} is not below {a}")
+    return b
+'''
+
+
+@pytest.mark.parametrize(("case", "want"), [("loop", 8), ("two_calls", 24)])
+def test_a_parameter_is_not_blamed_for_a_local_or_a_call_it_is_no_part_of(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, want: int) -> None:
+    """placed_error put a failing line's error at a Params field's line when a local of the
+    line merely held the field's value (a loop's i = 0 and ProbeParams.offset = 0, which the
+    line never reads, told first as "reached from code that reads ProbeParams.offset"), or
+    when the statement read a field in another call than the one that failed (pick(3, 5) of
+    `pick(p.width, 1) + pick(3, 5)`, told at width). A local of the function's own is no
+    parameter handed in, and only the part of the statement that was running counts: the
+    division is told at width, which it reads, the call pick(3, 5) at its own check."""
+    import importlib.util
+
+    import sqrtdk.options
+    from sqrtdk.science_stage import placed_error
+    package = tmp_path / "sqrtdk"
+    module = package / "science" / "probe_shares.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(_SHARES_A_VALUE, encoding="utf-8")
+    monkeypatch.setattr(sqrtdk.options, "PACKAGE_DIR", package)
+    spec = importlib.util.spec_from_file_location("probe_shares", module)
+    assert spec is not None and spec.loader is not None
+    probe = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "probe_shares", probe)      # its classes' source is found
+    spec.loader.exec_module(probe)
+    with pytest.raises((ZeroDivisionError, ValueError)) as raised:
+        getattr(probe, case)(probe.ProbeParams())
+    told = placed_error(raised.value)
+    assert told is not None and (Path(told.path), told.line) == (module, want), told
+    assert "offset" not in told.message, told.message
