@@ -302,6 +302,9 @@ def _not_of_type(value: Any, hint: Any) -> str | None:
         if not isinstance(value, tuple):
             said = "None" if value is None else f"a {type(value).__name__}"
             return f"{said}, not a tuple (write it in parentheses: (1, 2) or (1,))"
+        # bare typing.Tuple: any tuple (its args, (), are those of tuple[()] too)
+        if hint is typing.Tuple:  # noqa: UP006 (the annotation an author writes, not ours)
+            return None
         items = list(args[:1]) * len(value) if len(args) == 2 and args[1] is Ellipsis else \
             list(args)
         if len(items) != len(value) and args != ((),):

@@ -2552,3 +2552,52 @@ def test_a_parameter_is_not_blamed_for_a_local_or_a_call_it_is_no_part_of(
     told = placed_error(raised.value)
     assert told is not None and (Path(told.path), told.line) == (module, want), told
     assert "offset" not in told.message, told.message
+
+
+_EVERY_ANNOTATION = '''\
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass, field
+from typing import Optional, Tuple, Union
+
+
+@dataclass(frozen=True)
+class InnerParams:
+    k: int = 2
+
+
+@dataclass(frozen=True)
+class EveryParams:
+    grid: tuple[int, ...] = (4, 16, 16)
+    pair: tuple[float, float] = (0, 1.5)
+    any_tuple: Tuple = (1, "a", 2.0)
+    any_tuple_2: tuple = ()
+    typed: typing.Tuple[int, ...] = (1,)
+    maybe: Optional[int] = None
+    either: Union[int, str] = "x"
+    piped: int | None = 3
+    inner: InnerParams = field(default_factory=InnerParams)
+    nested: tuple[tuple[int, int], ...] = ((1, 2), (3, 4))
+'''
+
+
+def test_check_params_accepts_every_annotation_a_params_class_may_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_params read a bare `Tuple` (typing's, any tuple) as a tuple of no items and
+    refused every value of it, "a tuple of 3 item(s) where the field has 0", at a field
+    holding what its annotation allows. Each annotation here (Optional, unions, tuple[int,
+    ...], a nested dataclass, strings under `from __future__ import annotations`) passes
+    with a value it allows."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    from sqrtdk.science_stage import check_params
+    module = tmp_path / "every_params.py"
+    module.write_text(_EVERY_ANNOTATION, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("every_params", module)
+    assert spec is not None and spec.loader is not None
+    probe = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "every_params", probe)     # its annotations resolve
+    spec.loader.exec_module(probe)
+    check_params([SimpleNamespace(name="every", params=probe.EveryParams())])
