@@ -181,8 +181,9 @@ _INNER_MATH_ENVIRONMENT = (r"(?:[pbBvV]?matrix|smallmatrix|subarray|d?array|alig
 # no ']' (or no '[') took time in the square of its length (a formula's opener right after
 # Chinese text, 2,000 times: 8 s)
 _STEM = "(?:stem|latexmath|asciimath):"
-# math commands that prose never holds (TeX outside a formula, in FOREIGN)
-_MATH_COMMANDS = (
+# math commands that prose never holds (TeX outside a formula, in FOREIGN; a command doubled
+# by mistake in a formula, lexer_inline)
+MATH_COMMANDS = (
     "d?t?frac|sqrt|math(?:bb|bf|rm|cal|it|sf|scr|frak)|boldsymbol|operatorname|text|hat|bar|"
     "tilde|vec|overline|sum|prod|i?int|oint|lim|infty|partial|nabla|in|notin|subseteq|approx|"
     "propto|leq?|geq?|neq|pm|mp|times|cdots?|ldots|top|forall|exists|[lL]eftarrow|"
@@ -607,7 +608,7 @@ def admonition_instead(text: str, unique: Callable[[str], str] = str,
 # one place to fix. Last in FOREIGN, and quiet on a line another rule told (AsciiDoc's
 # 'stem:[\\sqrt{d}]', '\\begin{align}' inside a line of text); a command in quotes, the
 # token '"\\int"' a paper writes about, is text
-TEX_OUTSIDE = re.compile(r"\\(?:" + _MATH_COMMANDS + r")(?![A-Za-z])(?!" + _QUOTE
+TEX_OUTSIDE = re.compile(r"\\(?:" + MATH_COMMANDS + r")(?![A-Za-z])(?!" + _QUOTE
                          + r")[^\n\u00aa]*")
 
 
