@@ -546,7 +546,10 @@ def parameters_read(frames: list[tuple[Any, int, int]]
                          getattr(owner, node.attr))
                 if entry[:3] not in [e[:3] for e in read]:
                     read.append(entry)
-        for entry in _handed_in(frame.f_code, frame.f_locals, nodes, parts):
+        whole = [node for p in [guard, *_running(stmt, frame.f_code, -1)]
+                 for q in (p if isinstance(p, list) else [p]) if isinstance(q, ast.AST)
+                 for node in ast.walk(q) if isinstance(node, ast.Attribute)]
+        for entry in _handed_in(frame.f_code, frame.f_locals, whole, parts):
             if entry[:3] not in [e[:3] for e in read]:
                 read.append(entry)
         if read:
@@ -557,18 +560,19 @@ def parameters_read(frames: list[tuple[Any, int, int]]
 
 def _handed_in(code: Any, scope: Mapping[str, Any], attributes: list[Any], parts: list[Any]
                ) -> list[tuple[Path, int, str, Any]]:
-    """The fields of the `…Params` instances that `attributes` (the statement's attribute
-    nodes) reach, or that are arguments of the function (`code`, its frame's locals
-    `scope`), whose value is that of a plain number an argument of the function that
-    `parts` name holds: a parameter handed in as an argument (`var` given
-    JacobianParams.var_small), which no attribute of the statement reads. A local of the
-    function's own (a loop's `i = 0`) is no parameter, whatever value it shares with a
-    field. Each as parameters_read gives it."""
+    """The fields of the `…Params` instances that `attributes` (the whole statement's
+    attribute nodes, `p.n_rows` of `f(math.sqrt(var), p.n_rows)`) reach whose value is that
+    of a plain number an argument of the function (`code`, its frame's locals `scope`) that
+    `parts` (the part of the statement running) name holds: a parameter handed in as an
+    argument (`var` given JacobianParams.var_small), which no attribute of that part reads.
+    A local of the function's own (a loop's `i = 0`) is no parameter, whatever value it
+    shares with a field; a statement reading no field gives none (`np.zeros(3)[d]` with
+    d = 16 from a grid is not told at a field that is 16 too). Each as parameters_read
+    gives it."""
     import ast
     import dataclasses
     arguments = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     owners = {id(o): o for o in [_resolve(node.value, scope) for node in attributes]
-              + [scope.get(name) for name in arguments]
               if o is not None and dataclasses.is_dataclass(o) and not isinstance(o, type)
               and type(o).__name__.endswith("Params")}
     names = [node.id for part in parts for p in (part if isinstance(part, list) else [part])

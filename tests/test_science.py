@@ -2520,10 +2520,14 @@ def pick(a: int, b: int) -> int:
     if b >= a:
         raise ValueError(f"{b} is not below {a}")
     return b
+
+
+def grid_job(p: ProbeParams, seed: int, d: int) -> int:
+    return [0, 1, 2][d]
 '''
 
 
-@pytest.mark.parametrize(("case", "want"), [("loop", 8), ("two_calls", 24)])
+@pytest.mark.parametrize(("case", "want"), [("loop", 8), ("two_calls", 24), ("grid_job", 29)])
 def test_a_parameter_is_not_blamed_for_a_local_or_a_call_it_is_no_part_of(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, want: int) -> None:
     """placed_error put a failing line's error at a Params field's line when a local of the
@@ -2532,7 +2536,9 @@ def test_a_parameter_is_not_blamed_for_a_local_or_a_call_it_is_no_part_of(
     when the statement read a field in another call than the one that failed (pick(3, 5) of
     `pick(p.width, 1) + pick(3, 5)`, told at width). A local of the function's own is no
     parameter handed in, and only the part of the statement that was running counts: the
-    division is told at width, which it reads, the call pick(3, 5) at its own check."""
+    division is told at width, which it reads, the call pick(3, 5) at its own check; a
+    statement that reads no field (`[0, 1, 2][d]`, d = 16 handed in from a grid) is not
+    told at a field that is 16 too, but at its own line."""
     import importlib.util
 
     import sqrtdk.options
@@ -2547,11 +2553,13 @@ def test_a_parameter_is_not_blamed_for_a_local_or_a_call_it_is_no_part_of(
     probe = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "probe_shares", probe)      # its classes' source is found
     spec.loader.exec_module(probe)
-    with pytest.raises((ZeroDivisionError, ValueError)) as raised:
-        getattr(probe, case)(probe.ProbeParams())
+    args = (DEFAULT_SEED, 16) if case == "grid_job" else ()
+    with pytest.raises((ZeroDivisionError, ValueError, IndexError)) as raised:
+        getattr(probe, case)(probe.ProbeParams(), *args)
     told = placed_error(raised.value)
     assert told is not None and (Path(told.path), told.line) == (module, want), told
-    assert "offset" not in told.message, told.message
+    assert "offset" not in told.message and (case != "grid_job" or "width" not in
+                                             told.message), told.message
 
 
 _EVERY_ANNOTATION = '''\
