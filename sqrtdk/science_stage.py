@@ -327,6 +327,9 @@ def _not_of_type(value: Any, hint: Any) -> str | None:
         if not isinstance(value, tuple):
             said = "None" if value is None else f"a {type(value).__name__}"
             return f"{said}, not a tuple (write it in parentheses: (1, 2) or (1,))"
+        # bare typing.Tuple: any tuple (its args, (), are those of tuple[()] too)
+        if hint is typing.Tuple:  # noqa: UP006 (the annotation an author writes, not ours)
+            return None
         items = list(args[:1]) * len(value) if len(args) == 2 and args[1] is Ellipsis else \
             list(args)
         if len(items) != len(value) and args != ((),):
@@ -491,7 +494,8 @@ def placed_error(error: BaseException) -> JobWarningError | None:
     if isinstance(error, SystemExit):
         return JobWarningError(code.co_filename, line, f"the code{where} calls "
                                f"{raised_words(error)}; remove it (return the result instead)")
-    read, check = parameters_read([(f, n) for f, n in reversed(walked)
+    lasti = {id(tb.tb_frame): tb.tb_lasti for tb in _tracebacks(error.__traceback__)}
+    read, check = parameters_read([(f, n, lasti.get(id(f), -1)) for f, n in reversed(walked)
                                    if Path(f.f_code.co_filename).name not in _MACHINERY])
     if read:
         (home, home_line, field, _), more = read[0], read[1:]
@@ -516,28 +520,38 @@ def display(path: Path | str) -> str:
     return display_path(Path(path))
 
 
-def parameters_read(frames: list[tuple[Any, int]]
+def _tracebacks(tb: Any) -> list[Any]:
+    """The traceback objects of the chain starting at `tb`, outermost first."""
+    out = []
+    while tb is not None:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
+
+
+def parameters_read(frames: list[tuple[Any, int, int]]
                     ) -> tuple[list[tuple[Path, int, str, Any]], tuple[Path, int] | None]:
-    """The fields of `…Params` instances that the statement at each (frame, line) reads
-    (`p.n_pairs`, `s.params.d_k`: a chain of names and attributes from the frame's locals
-    ending at a dataclass whose class name ends with "Params"; for a `raise` statement, the
-    test of the `if` it is the body of), from the first of `frames` (innermost first) that
-    reads any: each as (file of its class, line of its default, "Class.field", its value),
-    those of a value 0 or below first (the likeliest culprits: a zero divisor, a negative
-    count), else as written, with that statement's (file, line) when it is a `raise` (a
-    check), else None. ([], None) when no frame reads one. Read with Python's own parser
-    (ast)."""
+    """The fields of `…Params` instances that the statement at each (frame, line, lasti)
+    reads (`p.n_pairs`, `s.params.d_k`: a chain of names and attributes from the frame's
+    locals ending at a dataclass whose class name ends with "Params"; for a `raise`
+    statement, the test of the `if` it is the body of), only in the part of the statement
+    its instruction `lasti` (the traceback's tb_lasti; -1: the whole statement) was running
+    (the call `g(3, 5)` of `f(p.n, 1) + g(3, 5)`: p.n is no part of it), from the first of
+    `frames` (innermost first) that reads any: each as (file of its class, line of its
+    default, "Class.field", its value), those of a value 0 or below first (the likeliest
+    culprits: a zero divisor, a negative count), else as written, with that statement's
+    (file, line) when it is a `raise` (a check), else None. ([], None) when no frame reads
+    one. Read with Python's own parser (ast)."""
     import ast
     import dataclasses
-    for frame, line in frames:
+    for frame, line, lasti in frames:
         path = Path(frame.f_code.co_filename)
         found = _statement(path, line)
         if found is None:
             continue
         stmt, guard = found
         parts: list[Any] = [guard] if guard is not None else []
-        parts += [value for name, value in ast.iter_fields(stmt)
-                  if name not in ("body", "orelse", "finalbody", "handlers")]
+        parts += _running(stmt, frame.f_code, lasti)
         parts += _assigned_before(path, stmt, parts)
         read: list[tuple[Path, int, str, Any]] = []
         nodes = sorted((node for part in parts
@@ -557,7 +571,10 @@ def parameters_read(frames: list[tuple[Any, int]]
                          getattr(owner, node.attr))
                 if entry[:3] not in [e[:3] for e in read]:
                     read.append(entry)
-        for entry in _handed_in(frame.f_locals, nodes, parts):
+        whole = [node for p in [guard, *_running(stmt, frame.f_code, -1)]
+                 for q in (p if isinstance(p, list) else [p]) if isinstance(q, ast.AST)
+                 for node in ast.walk(q) if isinstance(node, ast.Attribute)]
+        for entry in _handed_in(frame.f_code, frame.f_locals, whole, parts):
             if entry[:3] not in [e[:3] for e in read]:
                 read.append(entry)
         if read:
@@ -566,21 +583,26 @@ def parameters_read(frames: list[tuple[Any, int]]
     return [], None
 
 
-def _handed_in(scope: Mapping[str, Any], attributes: list[Any], parts: list[Any]
+def _handed_in(code: Any, scope: Mapping[str, Any], attributes: list[Any], parts: list[Any]
                ) -> list[tuple[Path, int, str, Any]]:
-    """The fields of the `…Params` instances that `attributes` (the statement's attribute
-    nodes) reach whose value is that of a plain number a name of `parts` holds in `scope`:
-    a parameter handed in as an argument (`var` given JacobianParams.var_small), which
-    no attribute of the statement reads. Each as parameters_read gives it."""
+    """The fields of the `…Params` instances that `attributes` (the whole statement's
+    attribute nodes, `p.n_rows` of `f(math.sqrt(var), p.n_rows)`) reach whose value is that
+    of a plain number an argument of the function (`code`, its frame's locals `scope`) that
+    `parts` (the part of the statement running) name holds: a parameter handed in as an
+    argument (`var` given JacobianParams.var_small), which no attribute of that part reads.
+    A local of the function's own (a loop's `i = 0`) is no parameter, whatever value it
+    shares with a field; a statement reading no field gives none (`np.zeros(3)[d]` with
+    d = 16 from a grid is not told at a field that is 16 too). Each as parameters_read
+    gives it."""
     import ast
     import dataclasses
-    owners = {id(o): o for node in attributes
-              if (o := _resolve(node.value, scope)) is not None
-              and dataclasses.is_dataclass(o) and not isinstance(o, type)
+    arguments = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    owners = {id(o): o for o in [_resolve(node.value, scope) for node in attributes]
+              if o is not None and dataclasses.is_dataclass(o) and not isinstance(o, type)
               and type(o).__name__.endswith("Params")}
     names = [node.id for part in parts for p in (part if isinstance(part, list) else [part])
              if isinstance(p, ast.AST) for node in ast.walk(p) if isinstance(node, ast.Name)]
-    values = [scope[n] for n in dict.fromkeys(names) if n in scope
+    values = [scope[n] for n in dict.fromkeys(names) if n in scope and n in arguments
               and isinstance(scope[n], (int, float)) and not isinstance(scope[n], bool)]
     found: list[tuple[Path, int, str, Any]] = []
     for owner in owners.values():
@@ -591,6 +613,28 @@ def _handed_in(scope: Mapping[str, Any], attributes: list[Any], parts: list[Any]
                 path, line = _field_line(type(owner), f.name)
                 found.append((path, line, f"{type(owner).__name__}.{f.name}", value))
     return found
+
+
+def _running(stmt: Any, code: Any, lasti: int) -> list[Any]:
+    """The expressions of statement `stmt` (its own fields, not the statements of its body)
+    within the source span of the instruction at byte offset `lasti` of `code` (the one a
+    traceback says was running: a call, a division), or all of them when the span is
+    unknown (`lasti` -1, no positions) or holds none of them."""
+    import ast
+    fields = [value for name, value in ast.iter_fields(stmt)
+              if name not in ("body", "orelse", "finalbody", "handlers")]
+    try:
+        span = list(code.co_positions())[lasti // 2] if lasti >= 0 else None
+    except IndexError:
+        span = None
+    if span is None or None in span:
+        return fields
+    first, last, start, end = span
+    inside = [node for part in fields for p in (part if isinstance(part, list) else [part])
+              if isinstance(p, ast.AST) for node in ast.walk(p) if isinstance(node, ast.expr)
+              and (node.lineno, node.col_offset) >= (first, start)
+              and (node.end_lineno or 0, node.end_col_offset or 0) <= (last, end)]
+    return inside or fields
 
 
 def _at_most_zero(value: Any) -> bool:

@@ -280,6 +280,37 @@ def test_a_fence_indented_apart_from_its_pair_is_told_at_its_own_line(tmp_path: 
     assert not messages and "<pre" in html, (messages, html)
 
 
+# two fences indented apart, the one indented less off its block's margin too: (passage
+# after "Intro.\n\n", the fence told, it and the other fence as the warning says to write them)
+FENCES_OFF_MARGIN: dict[str, tuple[str, str, str, str, str]] = {
+    "opening 3, closing 2": ("   ```python\nx = 1\n  ```\n\nNext.\n", "   ```python",
+                             "```python", "  ```", "```"),
+    "opening 1, closing 2": (" ```python\nx = 1\n  ```\n\nNext.\n", "  ```", "```",
+                             " ```python", "```python"),
+    "in a quote": (">   ```python\n> x = 1\n>  ```\n\nNext.\n", ">   ```python",
+                   "> ```python", ">  ```", "> ```"),
+}
+
+
+@pytest.mark.parametrize("name", FENCES_OFF_MARGIN)
+def test_fences_indented_apart_and_off_the_margin_are_told_both_fixes(tmp_path: Path,
+                                                                      name: str) -> None:
+    """Fences indented 3 and 2 spaces were told to write the one indented more at the
+    other's indent; so written (2 and 2) this Markdown still reads no code block, and the
+    next build told the same lines again. Where the other fence is off its block's margin
+    too, the warning says how to write both; so written, a code block, read alike."""
+    passage, where, want, other, other_want = FENCES_OFF_MARGIN[name]
+    body = "Intro.\n\n" + passage
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and at(messages, line_of(body, where)), messages
+    assert f"write it as '{want}'" in messages[0] and f"as '{other_want}'" in messages[0], \
+        messages
+    lines = body.split("\n")
+    fixed = "\n".join(want if x == where else other_want if x == other else x for x in lines)
+    messages, html = convert(tmp_path, fixed)
+    assert not messages and "<pre" in html, (messages, html)
+
+
 # a list right under a paragraph line, written wrong in a second way too: (passage, words of
 # the second fix, the passage with both fixes made)
 TWO_FIXES: dict[str, tuple[str, str, str]] = {

@@ -740,6 +740,24 @@ def test_a_line_break_before_a_letter_among_single_backslash_commands_is_no_esca
     mask(P, source)
 
 
+@pytest.mark.parametrize(("source", "line", "name"), [
+    ("The mean is $\\\\alpha + \\beta$ here.\n", 1, "alpha"),
+    ("a\n\nSo $x \\\\cdot \\frac{1}{2}$ holds.\n", 3, "cdot"),
+    ("| a | b |\n|---|---|\n| $\\bar{x} \\\\times 2$ | c |\n", 3, "times"),
+])
+def test_a_command_doubled_among_single_backslash_commands_is_told(source: str, line: int,
+                                                                   name: str) -> None:
+    """617ca8e let a doubled command pass in an inline formula holding any command of one
+    backslash (for rows, '\\\\K = …'), so '$\\\\alpha + \\beta$' was published as a
+    line break and the letters 'alpha', with no word. A math command's name after '\\\\'
+    (a row of a letter or of words is still quiet) is told at its line, with the command
+    written with one backslash."""
+    with pytest.raises(BuildError) as e:
+        mask(P, source)
+    assert e.value.line == line and f"write '\\{name}'" in e.value.message, (e.value.line,
+                                                                              e.value.message)
+
+
 @pytest.mark.parametrize(("source", "line"), [
     ("a\n\n$$\n\\begin{align}\ng(x) & = 1 \\\\\\\\\n& = 2 \\\\\\\\\n\\end{align}\n$$\n", 5),
     ("a\n\n$$ \\begin{aligned}\n  x & = 1 \\\\\\\\\n  & = 2\n\\end{aligned} $$\n", 4),

@@ -1919,13 +1919,17 @@ def test_a_component_is_named_as_vue_s_or_mdx_s(tmp_path: Path, tag: str) -> Non
     ("en", "- Add a completion, see #18 (@ann1985)\n- Page long output (@bo2000, @cy)\n"
            "- Thanks to @dee, @ed1999\n- Fix the pager by @fay2001 in #21\n"
            "- Thanks @gus1990 for the report.\n"),
+    # the same in Chinese release notes: full-width parentheses and commas, a thanks
+    ("zh", "- 修复滚动问题（@ann1985）\n- 新增预览窗口（#18，@bo2000）\n"
+           "- 修复分页（@cy1999、@dee）\n- 感谢 @ed2001 的报告\n- 致谢@fay1990\n"),
     # values that start with '%' at a line's start: an RFC's (ABNF's) numbers, one a line as
     # an article on WebSocket lists the opcodes, and a byte escaped in an address
     ("en", "Opcodes:\n\n%x0: a continuation frame;  \n%x1: a text frame;  \n%xA: a pong;  \n"
            "%d13.10 ends a line.\n\n%E4%BD%A0 is an escaped character.\n"),
 ], ids=["chinese ranges", "comparisons and carets", "home and about",
                      "colons and braces", "tildes after brackets", "addresses and handles",
-                     "changelog credits", "values starting with a percent sign"])
+                     "changelog credits", "changelog credits in chinese",
+                     "values starting with a percent sign"])
 def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, lang: str, text: str) -> None:
     import logging

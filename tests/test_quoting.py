@@ -655,3 +655,14 @@ def test_a_quote_by_position_along_a_grid_is_warned_about(
         assert len(said) == 1 and f":{line}:" in said[0] and warned in said[0], said
         path = warned.split("[")[0]
         assert f"{path}[-1] for the last" in said[0] and "named result" in said[0], said
+
+
+@pytest.mark.parametrize(("value", "shown"), [(1e-7, "0.0000001"), (-2.5e-8, "−0.000000025"),
+                                              (0.1 + 0.2, "0.3")])
+def test_exact_never_prints_a_small_value_as_zero(value: float, shown: str) -> None:
+    """fixed(exact=True) rounded the value to 6 decimals before counting its digits, so a
+    value below 5e-7 (a threshold of 1e-7) counted none and printed as 0, a value it is not.
+    It counts the value's 6 significant digits, as its docstring says."""
+    q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
+    got = strip_markers(q.render_prose("{{ band.lo | fixed(0, exact=True) }}"))
+    assert got == shown, got

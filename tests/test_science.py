@@ -2482,7 +2482,8 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
         params = replace(saturation.JacobianParams(), var_small=-1.0)
         with pytest.raises(ValueError) as raised:
             saturation.jacobian_row_stats(params, DEFAULT_SEED, params.var_small)
-        want, other = _params_line(saturation.JacobianParams, "var_small"), "n_rows"
+        # n_rows, read by the statement's other call, is no part of math.sqrt(var)
+        want, other = _params_line(saturation.JacobianParams, "var_small"), "var_small"
     else:
         with pytest.raises(ZeroDivisionError) as raised:
             spread.z_edges(replace(spread.SpreadParams(), hist_bin=0.0))
@@ -2581,3 +2582,120 @@ def test_a_snippet_disagreeing_with_an_experiment_of_fewer_rows_says_the_toleran
     assert "rulers.n_rows is 1" in e.value.message and str(agrees.sample[1]) in \
         e.value.message, e.value.message
     assert "does not compute what the experiment does" not in e.value.message, e.value.message
+
+
+_SHARES_A_VALUE = '''\
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProbeParams:
+    n: int = 4
+    offset: int = 0
+    width: int = 16
+
+
+def loop(p: ProbeParams) -> list[float]:
+    out = []
+    for i in range(p.n):
+        out.append(p.width / i)
+    return out
+
+
+def two_calls(p: ProbeParams) -> int:
+    return pick(p.width, 1) + pick(3, 5)
+
+
+def pick(a: int, b: int) -> int:
+    if b >= a:
+        raise ValueError(f"{b} is not below {a}")
+    return b
+
+
+def grid_job(p: ProbeParams, seed: int, d: int) -> int:
+    return [0, 1, 2][d]
+'''
+
+
+@pytest.mark.parametrize(("case", "want"), [("loop", 8), ("two_calls", 24), ("grid_job", 29)])
+def test_a_parameter_is_not_blamed_for_a_local_or_a_call_it_is_no_part_of(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, want: int) -> None:
+    """placed_error put a failing line's error at a Params field's line when a local of the
+    line merely held the field's value (a loop's i = 0 and ProbeParams.offset = 0, which the
+    line never reads, told first as "reached from code that reads ProbeParams.offset"), or
+    when the statement read a field in another call than the one that failed (pick(3, 5) of
+    `pick(p.width, 1) + pick(3, 5)`, told at width). A local of the function's own is no
+    parameter handed in, and only the part of the statement that was running counts: the
+    division is told at width, which it reads, the call pick(3, 5) at its own check; a
+    statement that reads no field (`[0, 1, 2][d]`, d = 16 handed in from a grid) is not
+    told at a field that is 16 too, but at its own line."""
+    import importlib.util
+
+    import sqrtdk.options
+    from sqrtdk.science_stage import placed_error
+    package = tmp_path / "sqrtdk"
+    module = package / "science" / "probe_shares.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(_SHARES_A_VALUE, encoding="utf-8")
+    monkeypatch.setattr(sqrtdk.options, "PACKAGE_DIR", package)
+    spec = importlib.util.spec_from_file_location("probe_shares", module)
+    assert spec is not None and spec.loader is not None
+    probe = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "probe_shares", probe)      # its classes' source is found
+    spec.loader.exec_module(probe)
+    args = (DEFAULT_SEED, 16) if case == "grid_job" else ()
+    with pytest.raises((ZeroDivisionError, ValueError, IndexError)) as raised:
+        getattr(probe, case)(probe.ProbeParams(), *args)
+    told = placed_error(raised.value)
+    assert told is not None and (Path(told.path), told.line) == (module, want), told
+    assert "offset" not in told.message and (case != "grid_job" or "width" not in
+                                             told.message), told.message
+
+
+_EVERY_ANNOTATION = '''\
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass, field
+from typing import Optional, Tuple, Union
+
+
+@dataclass(frozen=True)
+class InnerParams:
+    k: int = 2
+
+
+@dataclass(frozen=True)
+class EveryParams:
+    grid: tuple[int, ...] = (4, 16, 16)
+    pair: tuple[float, float] = (0, 1.5)
+    any_tuple: Tuple = (1, "a", 2.0)
+    any_tuple_2: tuple = ()
+    typed: typing.Tuple[int, ...] = (1,)
+    maybe: Optional[int] = None
+    either: Union[int, str] = "x"
+    piped: int | None = 3
+    inner: InnerParams = field(default_factory=InnerParams)
+    nested: tuple[tuple[int, int], ...] = ((1, 2), (3, 4))
+'''
+
+
+def test_check_params_accepts_every_annotation_a_params_class_may_use(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_params read a bare `Tuple` (typing's, any tuple) as a tuple of no items and
+    refused every value of it, "a tuple of 3 item(s) where the field has 0", at a field
+    holding what its annotation allows. Each annotation here (Optional, unions, tuple[int,
+    ...], a nested dataclass, strings under `from __future__ import annotations`) passes
+    with a value it allows."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    from sqrtdk.science_stage import check_params
+    module = tmp_path / "every_params.py"
+    module.write_text(_EVERY_ANNOTATION, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("every_params", module)
+    assert spec is not None and spec.loader is not None
+    probe = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "every_params", probe)     # its annotations resolve
+    spec.loader.exec_module(probe)
+    check_params([SimpleNamespace(name="every", params=probe.EveryParams())])

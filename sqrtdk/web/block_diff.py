@@ -504,15 +504,33 @@ def _advice(ours: list[Block], theirs: list[Block], source: Sequence[str],
 
 
 _FENCE_LINE = re.compile(r"((?:[ \t]*>)*[ \t]*)(`{3,}|~{3,})")
+_MARKS = re.compile(r"(?:[ \t]*>)*[ \t]?")        # a line's quote marks ('> > '), if any
+_ITEM_TEXT = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+")   # a list item up to its text
 
 
-def _misindented_fence(source: Sequence[str], opening: int) -> tuple[int, str, str] | None:
+def _at_margin(source: Sequence[str], line: int, prefix: str) -> str:
+    """`prefix` (a fence's indent and quote marks, at line `line`) moved to the margin of its
+    block: as it is under a list item (whose margin for this Markdown, 4 spaces, and for
+    GitHub, the item's text, may differ: not judged here), else its quote marks alone (a
+    fence indented 1 to 3 spaces outside a list is read as no fence here)."""
+    if any(_ITEM_TEXT.match(x) for x in source[:line - 1]):
+        return prefix
+    marks = _MARKS.match(prefix)
+    kept = marks.group(0) if marks else ""
+    return kept if ">" in kept else ""
+
+
+def _misindented_fence(source: Sequence[str], opening: int
+                       ) -> tuple[int, str, str, tuple[int, str] | None] | None:
     """The fence opened at line `opening` (1-based) and the fence that closes it on GitHub,
     where one is indented more than the other (this Markdown then sees no code block): the
-    line of the one indented less ('closing' or 'opening' says which; the one to change) and
+    line of the one indented more ('closing' or 'opening' says which; the one to change),
     that line as it should read (the other fence's indent and '>' marks, its own fence and
-    words); None where the opening line holds no fence, none closes it, or they are indented
-    alike or in ways neither holds the other's (then the blocks' shapes tell)."""
+    words), and, where the other fence is itself off its block's margin (top-level fences
+    indented 3 and 2 spaces: at 2 and 2 this Markdown still reads none), that fence's line
+    and the line as it should read, both then at the margin (else None); None where the
+    opening line holds no fence, none closes it, or they are indented alike or in ways
+    neither holds the other's (then the blocks' shapes tell)."""
     if not 0 < opening <= len(source):
         return None
     start = _FENCE_LINE.match(source[opening - 1])
@@ -525,10 +543,15 @@ def _misindented_fence(source: Sequence[str], opening: int) -> tuple[int, str, s
                 source[n][end.end():].strip():
             continue
         closing = end.group(1)
+        opening_rest = source[opening - 1][len(prefix):].rstrip()
         if closing != prefix and closing.startswith(prefix) and not closing[len(prefix):].strip():
-            return n + 1, "closing", prefix + end.group(2)
+            margin = _at_margin(source, opening, prefix)
+            return n + 1, "closing", margin + end.group(2), \
+                None if margin == prefix else (opening, margin + opening_rest)
         if closing != prefix and prefix.startswith(closing) and not prefix[len(closing):].strip():
-            return opening, "opening", closing + source[opening - 1][len(prefix):].rstrip()
+            margin = _at_margin(source, n + 1, closing)
+            return opening, "opening", margin + opening_rest, \
+                None if margin == closing else (n + 1, margin + end.group(2))
         return None
     return None
 
@@ -562,8 +585,13 @@ def _shape_advice(ours: list[Block], theirs: list[Block], missing: Block | None,
         opening = next(b.line for b in theirs if b.depth == top and b.kind == "pre")
         fences = _misindented_fence(source, opening)
         if fences:       # told at the fence to change, the one indented more is kept
-            at, which, want = fences
+            at, which, want, also = fences
             other = "opening" if which == "closing" else "closing"
+            if also:     # the other is off the margin too: both to it
+                return (f"the {which} fence here is indented more than the {other} one, and "
+                        "neither starts at the margin of its block, so this Markdown reads no "
+                        f"code block there: write it as '{want}', and the {other} fence "
+                        f"{'above' if other == 'opening' else 'below'} as '{also[1]}'"), at
             return (f"the {which} fence here is indented more than the {other} one, so this "
                     "Markdown reads no code block there: write it as "
                     f"'{want}', at the {other} fence's indent"), at

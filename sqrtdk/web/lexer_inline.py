@@ -17,6 +17,7 @@ from ..log import warn
 from .html_names import COMMONMARK_AUTOLINK, angle_bracket, left_open, mdx_component
 from .lexer_ahead import Ahead, line_lead
 from .markers import ANY_MATH_RE, CODE_RE, FILLER, code, display_math, inline_math
+from .md_foreign import MATH_COMMANDS
 from .quote_messages import BOX_LINES, BOX_NAMED
 
 LOGGER = logging.getLogger("sqrtdk.web")
@@ -95,6 +96,7 @@ _DOUBLED_BREAK = re.compile(r"(?<!\\)(?:\\\\){2}(?!\\)")
 # reads a line break and the command's name as letters
 _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\([A-Za-z]+)")
 _SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
+_MATH_COMMAND = re.compile(f"(?:{MATH_COMMANDS})")     # a math command's name, whole
 # a subscript's '_' escaped for Markdown (`\sum\_{i=1}`, `x\_i`, `w\_\theta`), as posts
 # written for MathJax behind Markdown (Hexo's marked, pandoc's Markdown output) escape it
 # while their commands keep one backslash; KaTeX draws an underscore. Not the '\_' of a
@@ -354,6 +356,17 @@ class InlineScanner:
         resolved. So is a line break written `\\\\\\\\` (two to KaTeX, an empty row between
         them). True when one of these was told."""
         commands = list(_DOUBLED_COMMAND.finditer(tex))
+        single = [m for m in commands if _MATH_COMMAND.fullmatch(m[1])]
+        if single and _SINGLE_COMMAND.search(tex):
+            # among single-backslash commands, a math command's name after '\\' (`\\alpha
+            # + \beta`) is one doubled by mistake; a row's letter (`\\K = …`) is a row
+            m = single[0]
+            self.independent.append(self.error(
+                first + tex.count("\n", 0, m.start()),
+                f"'\\\\{m[1]}' in a formula is a line break ('\\\\') and the letters "
+                f"'{m[1]}' to KaTeX, while the formula's other commands have one backslash: "
+                f"write '\\{m[1]}' (for a new row before it, '\\\\ \\{m[1]}')"))
+            return True
         if commands and not _SINGLE_COMMAND.search(tex):
             m = commands[0]
             meant = _MARKDOWN_ESCAPE.sub(r"\1", " ".join(tex.split()))

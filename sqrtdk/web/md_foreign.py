@@ -163,12 +163,16 @@ CITATION_KEY = (r"[A-Za-z][A-Za-z_:-]*?(?:19|20)\d\d[a-z]?(?:[A-Za-z_:-](?:" + _
 # closing such a list at the line's end ('Thanks to @a, @bo2000'), and GitHub's generated
 # release notes' 'by @ann1985 in #12' ('in https://…'); a citation in parentheses is '[@…]'
 # (the text read may hold a no-break space for a space: _BLANK)
+# Chinese release notes write the parentheses and commas full-width, '\uff08@ann1985\uff09',
+# '\uff08#12\uff0c@ann1985\uff09', and thank with '\u611f\u8c22' ('\u9e23\u8c22', '\u81f4\u8c22')
 _BLANK = "[ \\t\u00a0]"
-_HANDLE_LIST = r"@[\w-]+(?:" + _BLANK + "*(?:,|and|&)" + _BLANK + r"*@[\w-]+)*"
-_CREDIT = ("(?!(?:(?<=\\()|(?<=," + _BLANK + ")|(?<=" + _BLANK + "and" + _BLANK + ")|(?<=&"
-           + _BLANK + "))" + _HANDLE_LIST + _BLANK + r"*\)"
+_HANDLE_LIST = r"@[\w-]+(?:" + _BLANK + "*(?:,|and|&|\uff0c|\u3001)" + _BLANK + r"*@[\w-]+)*"
+_THANKS = "(?:\u611f\u8c22|\u9e23\u8c22|\u81f4\u8c22)"
+_CREDIT = ("(?!(?:(?<=\\()|(?<=\uff08)|(?<=," + _BLANK + ")|(?<=[\uff0c\u3001])|(?<=" + _BLANK
+           + "and" + _BLANK + ")|(?<=&" + _BLANK + "))" + _HANDLE_LIST + _BLANK + r"*[)\uff09]"
            "|(?<=," + _BLANK + ")" + _HANDLE_LIST + "(?:" + _BLANK + r"|\.)*(?:\n|\Z)"
            "|(?<=[Tt]hanks" + _BLANK + ")@|(?<=[Tt]hanks" + _BLANK + "to" + _BLANK + ")@"
+           "|(?<=" + _THANKS + ")@|(?<=" + _THANKS + _BLANK + ")@"
            r"|(?<=\bby" + _BLANK + r")@[\w-]+" + _BLANK + "+in" + _BLANK
            + r"+(?:#\d|https?://))")
 # the environments KaTeX reads only inside a formula (its list of supported environments)
@@ -181,8 +185,9 @@ _INNER_MATH_ENVIRONMENT = (r"(?:[pbBvV]?matrix|smallmatrix|subarray|d?array|alig
 # no ']' (or no '[') took time in the square of its length (a formula's opener right after
 # Chinese text, 2,000 times: 8 s)
 _STEM = "(?:stem|latexmath|asciimath):"
-# math commands that prose never holds (TeX outside a formula, in FOREIGN)
-_MATH_COMMANDS = (
+# math commands that prose never holds (TeX outside a formula, in FOREIGN; a command doubled
+# by mistake in a formula, lexer_inline)
+MATH_COMMANDS = (
     "d?t?frac|sqrt|math(?:bb|bf|rm|cal|it|sf|scr|frak)|boldsymbol|operatorname|text|hat|bar|"
     "tilde|vec|overline|sum|prod|i?int|oint|lim|infty|partial|nabla|in|notin|subseteq|approx|"
     "propto|leq?|geq?|neq|pm|mp|times|cdots?|ldots|top|forall|exists|[lL]eftarrow|"
@@ -607,7 +612,7 @@ def admonition_instead(text: str, unique: Callable[[str], str] = str,
 # one place to fix. Last in FOREIGN, and quiet on a line another rule told (AsciiDoc's
 # 'stem:[\\sqrt{d}]', '\\begin{align}' inside a line of text); a command in quotes, the
 # token '"\\int"' a paper writes about, is text
-TEX_OUTSIDE = re.compile(r"\\(?:" + _MATH_COMMANDS + r")(?![A-Za-z])(?!" + _QUOTE
+TEX_OUTSIDE = re.compile(r"\\(?:" + MATH_COMMANDS + r")(?![A-Za-z])(?!" + _QUOTE
                          + r")[^\n\u00aa]*")
 
 
