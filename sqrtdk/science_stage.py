@@ -322,6 +322,12 @@ def _not_of_type(value: Any, hint: Any) -> str | None:
         meant = {int: "an int", float: "a number", str: "a str", bool: "a bool"}[hint]
         if hint is int and isinstance(value, float) and value.is_integer():
             return f"{said} where {meant} is meant (write {int(value)})"
+        if type(value).__module__ == "numpy" and hint in (int, float):
+            # a grid computed with numpy (tuple(2 ** np.arange(2, 11))) holds numpy's
+            # scalars, which are no Python int; converted, they are the values meant
+            kind = hint.__name__
+            return (f"numpy's {type(value).__name__} where {meant} is meant (convert it: "
+                    f"{kind}(x); a grid: tuple({kind}(x) for x in …))")
         return f"{said} where {meant} is meant"
     if origin is tuple:
         if not isinstance(value, tuple):

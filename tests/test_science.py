@@ -2405,8 +2405,12 @@ def test_a_snippet_whose_printout_nothing_checks_is_a_warning_at_its_registratio
     ("rulers", {"band": (0.1,)}, "a tuple of 1 item(s)"),
     ("saturation", {"shown_scales": [1.0, 4.0]}, "not a tuple"),
     ("jacobian", {"var_small": "1.0"}, "a str where a number is meant"),
+    ("rulers", {"d_k": tuple(np.int64(d) for d in (4, 8, 16))},
+     "numpy's int64 where an int is meant (convert it: int(x); a grid: tuple(int(x) for x in"),
+    ("jacobian", {"var_small": np.float32(1.0)},
+     "numpy's float32 where a number is meant (convert it: float(x)"),
 ], ids=["float for int", "str for int", "None", "float in an int grid", "band of one",
-        "list for tuple", "str for float"])
+        "list for tuple", "str for float", "numpy int in an int grid", "numpy float32"])
 def test_a_parameter_of_the_wrong_type_is_told_at_its_line_before_any_job_runs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, changed: dict[str, Any],
         said: str) -> None:
