@@ -74,6 +74,15 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
         "<div>a</div>\n*b* text\n", 1, "a blank line between the HTML and this line"),
     "list right under raw HTML": (
         "<p>x</p>\n* b\n", 1, "a blank line between the HTML and this line"),
+    # an empty paragraph (a '&nbsp;' spacer) under the HTML, another (a comment) below:
+    # difflib paired the first with GitHub's comment, and the warning went to the line
+    # under the comment with the advice to indent a nested list
+    "spacer right under raw HTML with a comment below": (
+        "<p>x</p>\n&nbsp;\n\n<!-- end -->\n\nMore text.\n", 1,
+        "a blank line between the HTML and this line"),
+    "spacer right under raw HTML with a heading below": (
+        "<p>x</p>\n&nbsp;\n\n<!-- end -->\n\n## More {#more}\n\n<!-- start -->\n", 1,
+        "a blank line between the HTML and this line"),
 }
 BOTH_LOSE: dict[str, tuple[str, int, str]] = {
     "table row with more cells than the header": (

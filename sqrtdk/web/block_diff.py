@@ -641,7 +641,7 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
                        [-1] * len(ours))
     stretches: list[_Opcode] = []
-    for op in _anchored(opcodes, ours):
+    for op in _slid_under_html(_anchored(opcodes, ours), ours, theirs):
         stretches += [op] if op[0] == "equal" else [
             ("replace", *part) for part in _split_stretch(ours, theirs, *op[1:])]
     for tag, i1, i2, j1, j2 in stretches:
@@ -691,6 +691,48 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                     (n, message.replace(_nested_hint(*nested[0][1:]), _nested_hint(h, a)))
                     for n, h, a in nested[1:]]
     return result
+
+
+def _slid_under_html(opcodes: Sequence[_Opcode], ours: list[Block],
+                     theirs: list[Block]) -> list[_Opcode]:
+    """`opcodes` with each run of blocks only ours has moved up over the equal blocks
+    above it that read as its own blocks do (the same signature), where that puts it right
+    under a block GitHub reads as raw HTML. Two empty paragraphs (a '&nbsp;' spacer line
+    under the HTML, which GitHub keeps in the HTML block; a comment lines below) are alike
+    to difflib, which paired the spacer with GitHub's comment and called the comment ours
+    alone: the warning went to the block under the comment, with advice about lists, and
+    the spacer's line was never named."""
+    out: list[_Opcode] = []
+    for op in opcodes:
+        tag, i1, i2, j1, j2 = op
+        before = out[-1] if out else None
+        if tag == "equal" or j1 != j2 or i1 == i2 or before is None or \
+                before[0] != "equal" or (j1 and theirs[j1 - 1].kind == "html"):
+            out.append(op)
+            continue
+        k, most = 0, before[2] - before[1]
+        while k < most and ours[i1 - k - 1].signature == ours[i2 - k - 1].signature:
+            k += 1
+            if j1 - k >= 1 and theirs[j1 - k - 1].kind == "html":
+                break
+        else:
+            out.append(op)
+            continue
+        out[-1:] = [("equal", before[1], i1 - k, before[3], j1 - k)] if i1 - k > before[1] \
+            else []
+        out += [(tag, i1 - k, i2 - k, j1 - k, j1 - k), ("equal", i2 - k, i2, j1 - k, j1)]
+    return _merged_equal(out)
+
+
+def _merged_equal(opcodes: list[_Opcode]) -> list[_Opcode]:
+    """`opcodes` with equal runs that follow each other made one."""
+    out: list[_Opcode] = []
+    for op in opcodes:
+        if out and op[0] == "equal" == out[-1][0] and out[-1][2] == op[1]:
+            out[-1] = ("equal", out[-1][1], op[2], out[-1][3], op[4])
+        else:
+            out.append(op)
+    return out
 
 
 def _trimmed_opcodes(mine: list[str], github: list[str]) -> list[tuple[str, int, int, int,
