@@ -289,11 +289,12 @@ class InlineScanner:
         `\\alpha` with its backslash lost): KaTeX typesets each letter as a variable in
         italics, here and on GitHub; a warning at the formula's line naming each one (a
         word in `\\text{…}` or in a font's argument, `\\mathbf{delta}`, a label's or a
-        color's name, stays)."""
+        color's name, or in a TeX comment, '% the delta values', stays)."""
         # (the spans sorted by their start and walked once beside the names, which come in
         # order: asking each name of every span took time in the square of their number)
         skipped = sorted([*_text_arguments(tex, _FONT_ARGUMENT),
-                          *(m.span() for m in _NAME_ARGUMENT.finditer(tex))])
+                          *(m.span() for m in _NAME_ARGUMENT.finditer(tex)),
+                          *(m.span() for m in _TEX_COMMENT.finditer(tex))])
         found: list[str] = []
         k, covered = 0, 0           # the spans starting at or before a name reach `covered`
         for m in _BARE_SYMBOL.finditer(tex):
@@ -982,6 +983,9 @@ _BARE_SYMBOL = re.compile(
 # what each is in TeX, where its name differs
 _BARE_MEANT = {"dot": "\\cdot", "infinity": "\\infty", "sqrt": "\\sqrt{…}",
                "frac": "\\frac{…}{…}"}
+# a TeX comment, to the end of its line: a '%' not escaped ('\\%' is a row's end, then one),
+# not a quote's '{% … %}'
+_TEX_COMMENT = re.compile(r"(?<![\\{])(?:\\\\)*%(?!\})[^\n]*")
 # a command's argument that names something (a label, a color, an environment): no math
 _NAME_ARGUMENT = re.compile(r"\\(?:label|ref|eqref|tag\*?|href|url|begin|end|color|"
                             r"textcolor|colorbox|html[A-Za-z]+)\s*\{[^{}]*\}"
