@@ -315,6 +315,24 @@ def test_raw_pre_html_and_code_fences_read_alike_by_both_parsers_warn_nothing(
 
 
 @pytest.mark.parametrize("passage", [
+    "<p align=\"center\">\n\t<a href=\"https://example.org\">A list</a>&nbsp;\n</p>\n<br>\n<br>\n"
+    "<p align=\"center\">\n\tWords to read.\n</p>\n<br>\n",
+    "<div align=\"center\">\n  <b>Scores</b>\n</div>\n<br>\n<a href=\"https://example.org\"><img "
+    "src=\"badge.svg\" alt=\"\"></a>\n",
+], ids=["breaks between centred paragraphs", "a badge under a div"])
+def test_lines_of_tags_only_under_raw_html_warn_nothing(tmp_path: Path, passage: str) -> None:
+    """A line holding only tags this Markdown reads inline ('<br>', a badge's '<a><img></a>')
+    right under a block of raw HTML (an awesome list's centred header): GitHub keeps it in
+    the HTML block, this Markdown makes it a paragraph of its own, and both show the same
+    tags. The build warned at a line of words inside the next block ('put a blank line
+    between the HTML and this line', which changes nothing); words under the HTML are still
+    told (DIVERGENT's 'text right under raw HTML')."""
+    messages, html = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
+    assert not messages, messages
+    assert "<br" in html
+
+
+@pytest.mark.parametrize("passage", [
     "<details>\n<summary>Full traceback</summary>\n\n```\nRuntimeError: nan\n```\n\n</details>\n",
     "<details>\n<summary>Output</summary>\n\n```python\nx = 1\n```\n\n```text\n1\n```\n\n"
     "</details>\n",

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from ..errors import shortened
 from ..html_parsing import HTMLParser
-from .blocks import Block
+from .blocks import Block, html_text
 from .raw_html import markdown_raw_lines
 
 NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
@@ -613,6 +613,24 @@ def _under_html(source: Sequence[str], first: int, after: int) -> int:
                  and not source[n - 1].lstrip(" \t>").startswith("<")), 0) if first else 0
 
 
+def _tags_only_under_html(ours: Sequence[Block], source: Sequence[str], first: int,
+                         after: int) -> bool:
+    """Whether `ours`, blocks GitHub keeps in its block of raw HTML from line `first` (up
+    to line `after`, 0: the end), are that HTML's own blocks (read as raw HTML here too) and
+    paragraphs of lines holding only tags, no text ('<br>', a badge's '<a><img></a>'): both
+    readings show the same tags, this Markdown in a paragraph of its own, so there is
+    nothing to tell (an awesome list's '<br>' lines between its centred '<p>' blocks)."""
+    if not first or not ours or not all(
+            b.kind == "html" or (b.kind == "p" and not b.key) for b in ours):
+        return False
+    raw = _kept_raw("\n".join(source))
+    end = after - 1 if after else len(source)
+    inline = [source[n - 1] for n in range(first, end + 1)
+              if source[n - 1].strip() and n not in raw]
+    return bool(inline) and all(x.lstrip(" \t").startswith("<") and
+                                not html_text(x).strip(" \t") for x in inline)
+
+
 @dataclass
 class Alignment:
     """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
@@ -660,6 +678,9 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         line = (before or after) if j1 == j2 and (cells or inside) else (after or before)
         if j1 == j2 and j1 and theirs[j1 - 1].kind == "html":
             # blocks of ours that GitHub keeps in its raw HTML block above: where they start
+            if _tags_only_under_html(ours[i1:i2], source, theirs[j1 - 1].line, after):
+                result.lines[i1:i2] = [theirs[j1 - 1].line] * (i2 - i1)
+                continue
             line = _under_html(source, theirs[j1 - 1].line, after) or line
         result.lines[i1:i2] = [line] * (i2 - i1)
         shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
