@@ -147,6 +147,22 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     assert lines == [AT, AT + 4], messages
 
 
+@pytest.mark.parametrize("lang, passage", [
+    ("en", "The table dp[i][j] holds the best cost, and grid[r][c - 1] its left cell.\n"),
+    ("en", "Entry A[0][1] of the matrix.\n"),
+    ("zh", "\u901a\u5e38 dp[i][j - 1] \u8868\u793a\u524d\u4e00\u4e2a\u72b6\u6001\u3002\n"),
+], ids=["en", "numbers", "zh"])
+def test_an_index_written_in_prose_is_no_reference_link(tmp_path: Path, lang: str,
+                                                        passage: str) -> None:
+    """An array indexed twice in the text of algorithm notes ('dp[i][j]', LeetCode write-ups
+    write it on every page) was told as a reference link whose '[j]: address' line is
+    missing: both GitHub and the page show it as typed, as meant. Brackets right after a
+    name's letter or digit are an index; '[the paper][vaswani]' is still told."""
+    messages, html = warnings(tmp_path, INTRO + passage, lang)
+    assert not [m for m in messages if "reference link" in m], messages
+    assert "[i]" in html or "[0]" in html
+
+
 @pytest.mark.parametrize("passage", [
     "Three steps:\n\n- scale the scores\n- take the softmax\n",
     "- the scores\n\n    - their mean\n    - their SD\n\n- the shares\n",

@@ -73,6 +73,10 @@ _ESCAPED = re.compile("\x02(\\d+)\x03")
 _HEADING_ID = re.compile(r"\{(?=[^{}\n]*\}\s*$)[^{}\n]*#[\w-]+[^{}\n]*\}\s*$")
 _STASHED = "\x1a"      # a stashed block left out of the text read (no bracket, no line)
 _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
+# what stands right before the brackets of an array's index in prose (`dp[i][j]`, `A[0][1]`,
+# `f(x)[k][m]`): a name's last letter or digit, a bracket or a parenthesis (a link's text
+# follows a space, punctuation or a Chinese character)
+_INDEXED = re.compile(r"[A-Za-z0-9_\])]")
 # (in braces, only a `.class` first is the language: `{#id}` is an option)
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*(?:\.[\w#+.-]*)?|\.?[\w#+.-]*)"
                          r"(?P<options>[^}\n]*)")
@@ -718,6 +722,8 @@ class BlockStructure(Treeprocessor):
                 for m in _UNDEFINED_REFERENCE.finditer(text):
                     if text[m.start() - 1:m.start()] == "[" and text[m.end():m.end() + 1] == "]":
                         continue     # an org-mode link `[[address][text]]`: md_foreign's
+                    if _INDEXED.match(text[m.start() - 1:m.start()]):
+                        continue     # an index in the text, `dp[i][j]`: shown as typed, as meant
                     label = m.group(2) or m.group(1)
                     line = self.positions.at(el, slot, 0)
                     after = self.positions.floor(el) or 1    # where it cannot be before
