@@ -316,7 +316,8 @@ class InlineScanner:
              f"(GitHub too): write {meant}" + (
                  # a variable named so (OI-wiki's 'delta_1'): the advice above would make it
                  # the symbol; its name in \mathit{…} is set as one word and stays quiet
-                 f"; or, for a variable of that name, '\\mathit{{{found[0]}}}'"
+                 f"; or, for a variable of that name, '\\mathit{{{found[0]}}}'; for a word "
+                 f"of text, '\\text{{{found[0]}}}'"
                  if found[0] != "^->" else ""))
 
     def _escaped_subscript(self, tex: str, display: bool, first: int) -> None:
