@@ -487,10 +487,17 @@ class InlineScanner:
                 out.append(written)
                 if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
                     address = link.group(1)
+                    scheme, rest = address.split(":", 1)
                     warn(LOGGER, self.path, self.line_at(text, first, start),
                          f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
                          "autolink), text here (this Markdown links only <http(s)://…>, "
-                         f"<ftp://…> and e-mail addresses): write [{address}]({address})")
+                         f"<ftp://…> and e-mail addresses): write [{address}]({address})"
+                         if not rest.startswith(":") else
+                         # a path of Rust or C++ (`Id::<h2::proto::Next>` in a pasted log)
+                         f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
+                         f"autolink takes '{scheme}:' for an address's scheme), text here; "
+                         "a name with '::' (a path of Rust or C++) is no address: write its "
+                         "'<' as '\\<', which both show as typed, or put it in `code`")
                 if element := left_open(text, start, written, ahead):
                     warn(LOGGER, self.path, self.line_at(text, first, start),
                          f"'{written[:30]}' opens the HTML element <{element}> (the text after "
