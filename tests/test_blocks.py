@@ -335,7 +335,10 @@ def test_raw_pre_html_and_code_fences_read_alike_by_both_parsers_warn_nothing(
     "<p align=\"center\">\n\tWords to read.\n</p>\n<br>\n",
     "<div align=\"center\">\n  <b>Scores</b>\n</div>\n<br>\n<a href=\"https://example.org\"><img "
     "src=\"badge.svg\" alt=\"\"></a>\n",
-], ids=["breaks between centred paragraphs", "a badge under a div"])
+    "<br>\n<br>\n\n## Contents {#contents}\n\n- [A](https://example.org/a)\n\n<br>\n<hr>\n<br>\n"
+    "<a href=\"https://example.org\">\n\t<img src=\"https://example.org/b.svg\">\n</a>\n<br>\n"
+    "<hr>\n<br>\n\n## More {#more}\n\n- [C](https://example.org/c)\n",
+], ids=["breaks between centred paragraphs", "a badge under a div", "a banner between rules"])
 def test_lines_of_tags_only_under_raw_html_warn_nothing(tmp_path: Path, passage: str) -> None:
     """A line holding only tags this Markdown reads inline ('<br>', a badge's '<a><img></a>')
     right under a block of raw HTML (an awesome list's centred header): GitHub keeps it in

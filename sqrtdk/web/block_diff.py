@@ -613,19 +613,31 @@ def _under_html(source: Sequence[str], first: int, after: int) -> int:
                  and not source[n - 1].lstrip(" \t>").startswith("<")), 0) if first else 0
 
 
-def _tags_only_under_html(ours: Sequence[Block], source: Sequence[str], first: int,
-                         after: int) -> bool:
-    """Whether `ours`, blocks GitHub keeps in its block of raw HTML from line `first` (up
-    to line `after`, 0: the end), are that HTML's own blocks (read as raw HTML here too) and
-    paragraphs of lines holding only tags, no text ('<br>', a badge's '<a><img></a>'): both
-    readings show the same tags, this Markdown in a paragraph of its own, so there is
-    nothing to tell (an awesome list's '<br>' lines between its centred '<p>' blocks)."""
-    if not first or not ours or not all(
-            b.kind == "html" or (b.kind == "p" and not b.key) for b in ours):
+def _held_html(theirs: list[Block], j1: int, j2: int) -> list[tuple[int, int]]:
+    """GitHub's blocks of raw HTML that may hold the stretch theirs[j1:j2] (all of them, all
+    raw HTML; where it is empty, the block before it and the block after it that are), each
+    as (its line, the line of the next block of GitHub's, 0: none); [] where one is not."""
+    kept = range(j1, j2) if j2 > j1 else [k for k in (j1 - 1, j1) if 0 <= k < len(theirs)
+                                          and theirs[k].kind == "html"]
+    if not kept or any(theirs[k].kind != "html" or not theirs[k].line for k in kept):
+        return []
+    return [(theirs[k].line, next((b.line for b in theirs[k + 1:] if b.line), 0))
+            for k in kept]
+
+
+def _tags_only_under_html(ours: Sequence[Block], source: Sequence[str],
+                          held: list[tuple[int, int]]) -> bool:
+    """Whether `ours`, blocks of a stretch whose lines GitHub reads as the raw HTML blocks
+    `held` ((first line, line of the next block), `_held_html`), are that HTML's own blocks
+    (read as raw HTML here too) and paragraphs of lines holding only tags, no text ('<br>', a
+    badge's '<a><img></a>'): both readings show the same tags, this Markdown in a paragraph
+    of its own, so there is nothing to tell (an awesome list's '<br>' lines between its
+    centred '<p>' blocks, or around a banner)."""
+    if not ours or not all(b.kind == "html" or (b.kind == "p" and not b.key) for b in ours):
         return False
     raw = _kept_raw("\n".join(source))
-    end = after - 1 if after else len(source)
-    inline = [source[n - 1] for n in range(first, end + 1)
+    inline = [source[n - 1] for first, after in held
+              for n in range(first, (after - 1 if after else len(source)) + 1)
               if source[n - 1].strip() and n not in raw]
     return bool(inline) and all(x.lstrip(" \t").startswith("<") and
                                 not html_text(x).strip(" \t") for x in inline)
@@ -676,11 +688,13 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         after = next((b.line for b in theirs[j1:] if b.line), 0)
         before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
         line = (before or after) if j1 == j2 and (cells or inside) else (after or before)
+        if (held := _held_html(theirs, j1, j2)) and _tags_only_under_html(
+                ours[i1:i2], source, held):
+            # lines of tags only, in GitHub's raw HTML blocks: the same tags on both pages
+            result.lines[i1:i2] = [held[0][0]] * (i2 - i1)
+            continue
         if j1 == j2 and j1 and theirs[j1 - 1].kind == "html":
             # blocks of ours that GitHub keeps in its raw HTML block above: where they start
-            if _tags_only_under_html(ours[i1:i2], source, theirs[j1 - 1].line, after):
-                result.lines[i1:i2] = [theirs[j1 - 1].line] * (i2 - i1)
-                continue
             line = _under_html(source, theirs[j1 - 1].line, after) or line
         result.lines[i1:i2] = [line] * (i2 - i1)
         shape = [(b.kind, b.depth) for b in theirs[j1:j2]]
