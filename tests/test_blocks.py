@@ -74,6 +74,15 @@ DIVERGENT: dict[str, tuple[str, int, str]] = {
         "<div>a</div>\n*b* text\n", 1, "a blank line between the HTML and this line"),
     "list right under raw HTML": (
         "<p>x</p>\n* b\n", 1, "a blank line between the HTML and this line"),
+    # an empty paragraph (a '&nbsp;' spacer) under the HTML, another (a comment) below:
+    # difflib paired the first with GitHub's comment, and the warning went to the line
+    # under the comment with the advice to indent a nested list
+    "spacer right under raw HTML with a comment below": (
+        "<p>x</p>\n&nbsp;\n\n<!-- end -->\n\nMore text.\n", 1,
+        "a blank line between the HTML and this line"),
+    "spacer right under raw HTML with a heading below": (
+        "<p>x</p>\n&nbsp;\n\n<!-- end -->\n\n## More {#more}\n\n<!-- start -->\n", 1,
+        "a blank line between the HTML and this line"),
 }
 BOTH_LOSE: dict[str, tuple[str, int, str]] = {
     "table row with more cells than the header": (
@@ -136,6 +145,22 @@ def test_the_same_undefined_reference_in_two_paragraphs_warns_at_each_ones_line(
     lines = [int(m.split(": warning:")[0].rsplit(":", 1)[1]) for m in messages
              if "[vaswani]: address" in m]
     assert lines == [AT, AT + 4], messages
+
+
+@pytest.mark.parametrize("lang, passage", [
+    ("en", "The table dp[i][j] holds the best cost, and grid[r][c - 1] its left cell.\n"),
+    ("en", "Entry A[0][1] of the matrix.\n"),
+    ("zh", "\u901a\u5e38 dp[i][j - 1] \u8868\u793a\u524d\u4e00\u4e2a\u72b6\u6001\u3002\n"),
+], ids=["en", "numbers", "zh"])
+def test_an_index_written_in_prose_is_no_reference_link(tmp_path: Path, lang: str,
+                                                        passage: str) -> None:
+    """An array indexed twice in the text of algorithm notes ('dp[i][j]', LeetCode write-ups
+    write it on every page) was told as a reference link whose '[j]: address' line is
+    missing: both GitHub and the page show it as typed, as meant. Brackets right after a
+    name's letter or digit are an index; '[the paper][vaswani]' is still told."""
+    messages, html = warnings(tmp_path, INTRO + passage, lang)
+    assert not [m for m in messages if "reference link" in m], messages
+    assert "[i]" in html or "[0]" in html
 
 
 @pytest.mark.parametrize("passage", [
@@ -303,6 +328,27 @@ def test_raw_pre_html_and_code_fences_read_alike_by_both_parsers_warn_nothing(
     messages, html = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
     assert not messages, messages
     assert "<pre" in html
+
+
+@pytest.mark.parametrize("passage", [
+    "<p align=\"center\">\n\t<a href=\"https://example.org\">A list</a>&nbsp;\n</p>\n<br>\n<br>\n"
+    "<p align=\"center\">\n\tWords to read.\n</p>\n<br>\n",
+    "<div align=\"center\">\n  <b>Scores</b>\n</div>\n<br>\n<a href=\"https://example.org\"><img "
+    "src=\"badge.svg\" alt=\"\"></a>\n",
+    "<br>\n<br>\n\n## Contents {#contents}\n\n- [A](https://example.org/a)\n\n<br>\n<hr>\n<br>\n"
+    "<a href=\"https://example.org\">\n\t<img src=\"https://example.org/b.svg\">\n</a>\n<br>\n"
+    "<hr>\n<br>\n\n## More {#more}\n\n- [C](https://example.org/c)\n",
+], ids=["breaks between centred paragraphs", "a badge under a div", "a banner between rules"])
+def test_lines_of_tags_only_under_raw_html_warn_nothing(tmp_path: Path, passage: str) -> None:
+    """A line holding only tags this Markdown reads inline ('<br>', a badge's '<a><img></a>')
+    right under a block of raw HTML (an awesome list's centred header): GitHub keeps it in
+    the HTML block, this Markdown makes it a paragraph of its own, and both show the same
+    tags. The build warned at a line of words inside the next block ('put a blank line
+    between the HTML and this line', which changes nothing); words under the HTML are still
+    told (DIVERGENT's 'text right under raw HTML')."""
+    messages, html = warnings(tmp_path, INTRO + passage + "\nThe end.\n", "en")
+    assert not messages, messages
+    assert "<br" in html
 
 
 @pytest.mark.parametrize("passage", [

@@ -784,6 +784,28 @@ def test_an_autolink_of_another_scheme_gets_one_message_whose_advice_works(
     assert address in [href for href, _ in links(html)], html
 
 
+@pytest.mark.parametrize("body", [
+    "Some words.\n\nThe queue holds Id::<h2::proto::streams::Next> here.\n",
+    "Some words.\n\nSee <std::vec::Vec> for the type.\n",
+    "Some words.\n\nA <std::vec::Vec<u8>> of bytes.\n",
+], ids=["a Rust path in a log", "a type", "a type with its parameter"])
+def test_a_path_with_two_colons_in_angle_brackets_is_told_as_text(tmp_path: Path,
+                                                                   body: str) -> None:
+    """A Rust path in angle brackets ('Id::<h2::proto::streams::Next>', a trace log pasted in
+    an issue) is CommonMark's autolink, 'h2:' taken for a scheme; the warning advised
+    '[h2::proto::streams::Next](h2::proto::streams::Next)', a link to nowhere. A name with
+    '::' after its first word is no address: the advice is '\\<', which both parsers show as
+    typed, and followed it leaves no message."""
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and "'\\<'" in messages[0], messages
+    assert "](" not in messages[0], messages
+    fixed = body.replace("<h2", "\\<h2").replace("<std", "\\<std")
+    messages, html = convert(tmp_path, fixed)
+    assert not messages, messages
+    assert any("<h2::proto" in el["text"] or "<std::vec" in el["text"]
+               for el in Tree(html).elements if el["tag"] == "p"), html
+
+
 @pytest.mark.parametrize("before", ["", "Some text:\n\n"], ids=["at the top", "after text"])
 @pytest.mark.parametrize("blank", ["", "\n"], ids=["tight", "a blank line before the deep list"])
 @pytest.mark.parametrize("deep", [["1. deep numbered", "2. deep two"], ["- deep bullet"]],

@@ -3720,6 +3720,39 @@ def test_a_symbol_written_by_its_name_in_a_formula_warns_at_its_line(
     assert named in got[0], got[0]
 
 
+def test_a_symbol_s_name_in_a_formula_is_also_offered_as_a_word_of_text(
+        tmp_path: Path) -> None:
+    """'f(i-1, j) & match & 1+ times' in a display formula (a LeetCode write-up's case
+    analysis, its words in the TeX) was told to write '\\times' for 'times', which makes the
+    word a multiplication sign, or '\\mathit{times}', a variable: a word meant as text is
+    '\\text{times}', which the warning now offers too."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n$$\nf(i-1, j) \\quad match \\quad 1+ \\quad times\n$$\n")
+    got = [w for w in warned if "by its name without a backslash" in w]
+    assert len(got) == 1 and "'\\text{times}'" in got[0], warned
+    with captured() as warned:      # followed: quiet
+        html(tmp_path, "Intro.\n\n$$\nf(i-1, j) \\quad match \\quad 1+ \\quad \\text{times}\n$$\n")
+    assert not [w for w in warned if "by its name without a backslash" in w], warned
+
+
+@pytest.mark.parametrize("tex", [
+    "% the table of delta values\n\\begin{array}{c|c} a & b \\\\ c & d \\end{array}",
+    "x^2 % then times the rate, sigma\n+ y",
+    "a \\\\% the row of alpha values\nb",
+])
+def test_words_of_a_tex_comment_in_a_formula_are_no_symbols_named(tmp_path: Path,
+                                                                   tex: str) -> None:
+    """A display formula whose TeX holds comments ('% inner array of delta values', as a
+    math.SE answer on nested arrays writes them) was told to write '\\delta' for 'delta':
+    a comment is not typeset. A name in the TeX itself is still told."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n$$\n{tex}\n$$\n")
+    assert not [w for w in warned if "by its name without a backslash" in w], warned
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n$$\n{tex}\nDelta\n$$\n")
+    assert [w for w in warned if "'\\Delta' for 'Delta'" in w], warned
+
+
 @pytest.mark.cpu_timeout(30)    # one walk: a second or less; before, hours
 def test_the_container_each_closing_line_closes_is_found_in_one_walk() -> None:
     """Which ':::' container a closing ':::' closes (its advice: '///', or nothing for a

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from ..errors import shortened
 from ..html_parsing import HTMLParser
-from .blocks import Block
+from .blocks import Block, html_text
 from .raw_html import markdown_raw_lines
 
 NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a list item",
@@ -641,6 +641,36 @@ def _under_html(source: Sequence[str], first: int, after: int) -> int:
                  and not source[n - 1].lstrip(" \t>").startswith("<")), 0) if first else 0
 
 
+def _held_html(theirs: list[Block], j1: int, j2: int) -> list[tuple[int, int]]:
+    """GitHub's blocks of raw HTML that may hold the stretch theirs[j1:j2] (all of them, all
+    raw HTML; where it is empty, the block before it and the block after it that are), each
+    as (its line, the line of the next block of GitHub's, 0: none); [] where one is not."""
+    kept = range(j1, j2) if j2 > j1 else [k for k in (j1 - 1, j1) if 0 <= k < len(theirs)
+                                          and theirs[k].kind == "html"]
+    if not kept or any(theirs[k].kind != "html" or not theirs[k].line for k in kept):
+        return []
+    return [(theirs[k].line, next((b.line for b in theirs[k + 1:] if b.line), 0))
+            for k in kept]
+
+
+def _tags_only_under_html(ours: Sequence[Block], source: Sequence[str],
+                          held: list[tuple[int, int]]) -> bool:
+    """Whether `ours`, blocks of a stretch whose lines GitHub reads as the raw HTML blocks
+    `held` ((first line, line of the next block), `_held_html`), are that HTML's own blocks
+    (read as raw HTML here too) and paragraphs of lines holding only tags, no text ('<br>', a
+    badge's '<a><img></a>'): both readings show the same tags, this Markdown in a paragraph
+    of its own, so there is nothing to tell (an awesome list's '<br>' lines between its
+    centred '<p>' blocks, or around a banner)."""
+    if not ours or not all(b.kind == "html" or (b.kind == "p" and not b.key) for b in ours):
+        return False
+    raw = _kept_raw("\n".join(source))
+    inline = [source[n - 1] for first, after in held
+              for n in range(first, (after - 1 if after else len(source)) + 1)
+              if source[n - 1].strip() and n not in raw]
+    return bool(inline) and all(x.lstrip(" \t").startswith("<") and
+                                not html_text(x).strip(" \t") for x in inline)
+
+
 @dataclass
 class Alignment:
     """Our blocks matched to cmark-gfm's: each block's line (`exact` where cmark-gfm read
@@ -669,7 +699,7 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
     result = Alignment([0] * len(ours), [False] * len(ours), [], [False] * len(ours),
                        [-1] * len(ours))
     stretches: list[_Opcode] = []
-    for op in _anchored(opcodes, ours):
+    for op in _slid_under_html(_anchored(opcodes, ours), ours, theirs):
         stretches += [op] if op[0] == "equal" else [
             ("replace", *part) for part in _split_stretch(ours, theirs, *op[1:])]
     for tag, i1, i2, j1, j2 in stretches:
@@ -686,6 +716,11 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
         after = next((b.line for b in theirs[j1:] if b.line), 0)
         before = next((b.line for b in reversed(theirs[:j1]) if b.line), 0)
         line = (before or after) if j1 == j2 and (cells or inside) else (after or before)
+        if (held := _held_html(theirs, j1, j2)) and _tags_only_under_html(
+                ours[i1:i2], source, held):
+            # lines of tags only, in GitHub's raw HTML blocks: the same tags on both pages
+            result.lines[i1:i2] = [held[0][0]] * (i2 - i1)
+            continue
         if j1 == j2 and j1 and theirs[j1 - 1].kind == "html":
             # blocks of ours that GitHub keeps in its raw HTML block above: where they start
             line = _under_html(source, theirs[j1 - 1].line, after) or line
@@ -719,6 +754,48 @@ def align(ours: list[Block], theirs: list[Block], source: Sequence[str] = ()) ->
                     (n, message.replace(_nested_hint(*nested[0][1:]), _nested_hint(h, a)))
                     for n, h, a in nested[1:]]
     return result
+
+
+def _slid_under_html(opcodes: Sequence[_Opcode], ours: list[Block],
+                     theirs: list[Block]) -> list[_Opcode]:
+    """`opcodes` with each run of blocks only ours has moved up over the equal blocks
+    above it that read as its own blocks do (the same signature), where that puts it right
+    under a block GitHub reads as raw HTML. Two empty paragraphs (a '&nbsp;' spacer line
+    under the HTML, which GitHub keeps in the HTML block; a comment lines below) are alike
+    to difflib, which paired the spacer with GitHub's comment and called the comment ours
+    alone: the warning went to the block under the comment, with advice about lists, and
+    the spacer's line was never named."""
+    out: list[_Opcode] = []
+    for op in opcodes:
+        tag, i1, i2, j1, j2 = op
+        before = out[-1] if out else None
+        if tag == "equal" or j1 != j2 or i1 == i2 or before is None or \
+                before[0] != "equal" or (j1 and theirs[j1 - 1].kind == "html"):
+            out.append(op)
+            continue
+        k, most = 0, before[2] - before[1]
+        while k < most and ours[i1 - k - 1].signature == ours[i2 - k - 1].signature:
+            k += 1
+            if j1 - k >= 1 and theirs[j1 - k - 1].kind == "html":
+                break
+        else:
+            out.append(op)
+            continue
+        out[-1:] = [("equal", before[1], i1 - k, before[3], j1 - k)] if i1 - k > before[1] \
+            else []
+        out += [(tag, i1 - k, i2 - k, j1 - k, j1 - k), ("equal", i2 - k, i2, j1 - k, j1)]
+    return _merged_equal(out)
+
+
+def _merged_equal(opcodes: list[_Opcode]) -> list[_Opcode]:
+    """`opcodes` with equal runs that follow each other made one."""
+    out: list[_Opcode] = []
+    for op in opcodes:
+        if out and op[0] == "equal" == out[-1][0] and out[-1][2] == op[1]:
+            out[-1] = ("equal", out[-1][1], op[2], out[-1][3], op[4])
+        else:
+            out.append(op)
+    return out
 
 
 def _trimmed_opcodes(mine: list[str], github: list[str]) -> list[tuple[str, int, int, int,

@@ -291,11 +291,12 @@ class InlineScanner:
         `\\alpha` with its backslash lost): KaTeX typesets each letter as a variable in
         italics, here and on GitHub; a warning at the formula's line naming each one (a
         word in `\\text{…}` or in a font's argument, `\\mathbf{delta}`, a label's or a
-        color's name, stays)."""
+        color's name, or in a TeX comment, '% the delta values', stays)."""
         # (the spans sorted by their start and walked once beside the names, which come in
         # order: asking each name of every span took time in the square of their number)
         skipped = sorted([*_text_arguments(tex, _FONT_ARGUMENT),
-                          *(m.span() for m in _NAME_ARGUMENT.finditer(tex))])
+                          *(m.span() for m in _NAME_ARGUMENT.finditer(tex)),
+                          *(m.span() for m in _TEX_COMMENT.finditer(tex))])
         found: list[str] = []
         k, covered = 0, 0           # the spans starting at or before a name reach `covered`
         for m in _BARE_SYMBOL.finditer(tex):
@@ -317,7 +318,8 @@ class InlineScanner:
              f"(GitHub too): write {meant}" + (
                  # a variable named so (OI-wiki's 'delta_1'): the advice above would make it
                  # the symbol; its name in \mathit{…} is set as one word and stays quiet
-                 f"; or, for a variable of that name, '\\mathit{{{found[0]}}}'"
+                 f"; or, for a variable of that name, '\\mathit{{{found[0]}}}'; for a word "
+                 f"of text, '\\text{{{found[0]}}}'"
                  if found[0] != "^->" else ""))
 
     def _escaped_subscript(self, tex: str, display: bool, first: int) -> None:
@@ -498,10 +500,17 @@ class InlineScanner:
                 out.append(written)
                 if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
                     address = link.group(1)
+                    scheme, rest = address.split(":", 1)
                     warn(LOGGER, self.path, self.line_at(text, first, start),
                          f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
                          "autolink), text here (this Markdown links only <http(s)://…>, "
-                         f"<ftp://…> and e-mail addresses): write [{address}]({address})")
+                         f"<ftp://…> and e-mail addresses): write [{address}]({address})"
+                         if not rest.startswith(":") else
+                         # a path of Rust or C++ (`Id::<h2::proto::Next>` in a pasted log)
+                         f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
+                         f"autolink takes '{scheme}:' for an address's scheme), text here; "
+                         "a name with '::' (a path of Rust or C++) is no address: write its "
+                         "'<' as '\\<', which both show as typed, or put it in `code`")
                 if element := left_open(text, start, written, ahead):
                     warn(LOGGER, self.path, self.line_at(text, first, start),
                          f"'{written[:30]}' opens the HTML element <{element}> (the text after "
@@ -995,6 +1004,9 @@ _BARE_SYMBOL = re.compile(
 # what each is in TeX, where its name differs
 _BARE_MEANT = {"dot": "\\cdot", "infinity": "\\infty", "sqrt": "\\sqrt{…}",
                "frac": "\\frac{…}{…}"}
+# a TeX comment, to the end of its line: a '%' not escaped ('\\%' is a row's end, then one),
+# not a quote's '{% … %}'
+_TEX_COMMENT = re.compile(r"(?<![\\{])(?:\\\\)*%(?!\})[^\n]*")
 # a command's argument that names something (a label, a color, an environment): no math
 _NAME_ARGUMENT = re.compile(r"\\(?:label|ref|eqref|tag\*?|href|url|begin|end|color|"
                             r"textcolor|colorbox|html[A-Za-z]+)\s*\{[^{}]*\}"

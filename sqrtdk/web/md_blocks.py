@@ -73,6 +73,12 @@ _ESCAPED = re.compile("\x02(\\d+)\x03")
 _HEADING_ID = re.compile(r"\{(?=[^{}\n]*\}\s*$)[^{}\n]*#[\w-]+[^{}\n]*\}\s*$")
 _STASHED = "\x1a"      # a stashed block left out of the text read (no bracket, no line)
 _UNDEFINED_REFERENCE = re.compile(r"\[([^\]\[^][^\]\[]*)\]\[([^\]\[]*)\]")
+# an autolink's address that is a path of Rust or C++ ('std::vec'): its scheme, then ':'
+_PATH_NAME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]{1,31}):(?=:)")
+# what stands right before the brackets of an array's index in prose (`dp[i][j]`, `A[0][1]`,
+# `f(x)[k][m]`): a name's last letter or digit, a bracket or a parenthesis (a link's text
+# follows a space, punctuation or a Chinese character)
+_INDEXED = re.compile(r"[A-Za-z0-9_\])]")
 # (in braces, only a `.class` first is the language: `{#id}` is an option)
 _FENCE_INFO = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:\{[ \t]*(?:\.[\w#+.-]*)?|\.?[\w#+.-]*)"
                          r"(?P<options>[^}\n]*)")
@@ -718,6 +724,8 @@ class BlockStructure(Treeprocessor):
                 for m in _UNDEFINED_REFERENCE.finditer(text):
                     if text[m.start() - 1:m.start()] == "[" and text[m.end():m.end() + 1] == "]":
                         continue     # an org-mode link `[[address][text]]`: md_foreign's
+                    if _INDEXED.match(text[m.start() - 1:m.start()]):
+                        continue     # an index in the text, `dp[i][j]`: shown as typed, as meant
                     label = m.group(2) or m.group(1)
                     line = self.positions.at(el, slot, 0)
                     after = self.positions.floor(el) or 1    # where it cannot be before
@@ -796,6 +804,15 @@ class BlockStructure(Treeprocessor):
                                           "GitHub reads it after a blank line): write the "
                                           "Markdown outside the HTML block, or the link in "
                                           "HTML, <a href=\"…\">…</a>"))
+            elif github and not mine and (path := _PATH_NAME.match(github.href)):
+                # a path of Rust or C++ in angle brackets (`<std::vec::Vec<u8>>`)
+                said.append((github.line, f"GitHub makes '{self._shown(github.text)}' a link "
+                                          "(CommonMark's autolink takes "
+                                          f"'{path.group(1)}:' for an address's scheme), this "
+                                          "Markdown does not: the page shows it as text; a "
+                                          "name with '::' (a path of Rust or C++) is no "
+                                          "address: write its '<' as '\\<', which both show "
+                                          "as typed, or put it in `code`"))
             elif github and not mine:
                 said.append((github.line, f"GitHub makes '{self._shown(github.text)}' a link "
                                           f"(to {shortened(github.href)}), this Markdown does "
