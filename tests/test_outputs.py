@@ -127,19 +127,29 @@ def test_the_sweep_missing_edited_or_stale_per_claim(tmp_path: Path,
     assert err.value.path == path and "git checkout" in str(err.value)
 
 
+def _stale_told(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                some: bool) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The committed sweep with some of its claims (the first three; all when not `some`)
+    made stale (another code digest), read by the build's sweep step: (the committed sweep,
+    the stale claims' names, the warnings told)."""
+    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
+    assert committed is not None and len(committed["claims"]) >= 4
+    names = sorted(committed["claims"])[:3] if some else list(committed["claims"])
+    path = tmp_path / "sweep.json"          # some claims, not all: '--claims a,b,c'
+    path.write_text(dumps_signed({**committed, "claims": {
+        k: {**v, "code": "other"} if k in names else v
+        for k, v in committed["claims"].items()}}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
+    return committed, names, [r.getMessage() for r in caplog.records]
+
+
 def test_every_claim_stale_is_told_the_whole_sweep_not_every_name(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A change to code every claim imports (the registry, the results' rounding) made each
     claim's line carry '--sweep 100 --claims' and all the claims' names (48 names, on 48
     lines: an author's trial); it is the whole sweep's command then."""
-    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
-    assert committed is not None
-    path = tmp_path / "sweep.json"
-    path.write_text(dumps_signed({**committed, "claims": {
-        k: {**v, "code": "other"} for k, v in committed["claims"].items()}}), encoding="utf-8")
-    with caplog.at_level(logging.WARNING):
-        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
-    told = [r.getMessage() for r in caplog.records]
+    committed, _, told = _stale_told(tmp_path, caplog, some=False)
     assert len(told) == len(committed["claims"]), told
     assert all(f"--sweep {committed['n_seeds']}'" in m and "--claims" not in m for m in told), \
         told[0]
@@ -151,16 +161,7 @@ def test_some_claims_stale_are_given_their_command_once(
     of them (author14: ~30 lines of ~1,500 characters each). The command is given at the
     first of their lines, as the build sorts its warnings; every other line points there,
     and each is still told at its own claim's line."""
-    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
-    assert committed is not None and len(committed["claims"]) >= 4
-    names = sorted(committed["claims"])[:3]         # some claims, not all: '--claims a,b,c'
-    path = tmp_path / "sweep.json"
-    path.write_text(dumps_signed({**committed, "claims": {
-        k: {**v, "code": "other"} if k in names else v
-        for k, v in committed["claims"].items()}}), encoding="utf-8")
-    with caplog.at_level(logging.WARNING):
-        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
-    told = [r.getMessage() for r in caplog.records]
+    committed, names, told = _stale_told(tmp_path, caplog, some=True)
     places = sorted(claim_line(n) for n in names)
     assert [m.split(": warning: ")[0] for m in told] == [where(*p) for p in places], told
     assert [m for m in told if "--claims" in m] == told[:1], told
@@ -176,16 +177,7 @@ def test_the_refresh_command_says_what_it_costs(tmp_path: Path, caplog: pytest.L
     the warning said what to run but not that it reruns experiments for 100 seeds, minutes
     and not seconds (newbie19). Said once, where the command is given: the other lines
     point there, or (every claim stale) repeat only the short command."""
-    committed = read_sweep(PROJECT_ROOT / "figures" / "sweep.json")
-    assert committed is not None and len(committed["claims"]) >= 4
-    names = sorted(committed["claims"])[:3] if some else list(committed["claims"])
-    path = tmp_path / "sweep.json"
-    path.write_text(dumps_signed({**committed, "claims": {
-        k: {**v, "code": "other"} if k in names else v
-        for k, v in committed["claims"].items()}}), encoding="utf-8")
-    with caplog.at_level(logging.WARNING):
-        sweep_for_build(_opts(tmp_path, path), Cache(tmp_path / "cache"))
-    told = [r.getMessage() for r in caplog.records]
+    committed, names, told = _stale_told(tmp_path, caplog, some)
     cost = f"for each of the {committed['n_seeds']} seeds: minutes"
     assert len(told) == len(names) and cost in told[0], told[0]
     assert not any(cost in m for m in told[1:]), told
