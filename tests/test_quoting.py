@@ -666,3 +666,38 @@ def test_exact_never_prints_a_small_value_as_zero(value: float, shown: str) -> N
     q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
     got = strip_markers(q.render_prose("{{ band.lo | fixed(0, exact=True) }}"))
     assert got == shown, got
+
+
+ROW = "".join(f"| {{{{ saturation.scores[{i}] | fixed(2) }}}} " for i in range(3)) + "|"
+
+
+@pytest.mark.parametrize("quote, warned", [
+    (ROW, "[3], [4]"),
+    ("{{ saturation.scores[0] | fixed(2) }},\n{{ saturation.scores[-2] | fixed(2) }}", "[1], [2], [4]"),
+    ("".join(f"{{{{ saturation.scores[{i}] | fixed(2) }}}} " for i in range(5)), None),
+    ("{{ saturation.scores[0] | fixed(2) }} to {{ saturation.scores[-1] | fixed(2) }}", None),
+    ("{{ saturation.scores[2] | fixed(2) }}", None),
+], ids=["a row short of the list", "over two lines", "every place", "first and last",
+        "one place"])
+def test_quotes_by_place_that_leave_part_of_a_list_out_are_warned_about(
+        caplog: pytest.LogCaptureFixture, quote: str, warned: str | None) -> None:
+    """A table row quoting `saturation.scores[0]` to `[7]` showed eight of the row's scores,
+    silently, once SaturationParams.scores had ten (and an alt text naming panels [0] to [2]
+    left a fourth panel out). A warning at the line of the last quote of the piece, naming
+    the places left out; none where the quotes cover the list, name its first and last, or
+    one place alone."""
+    for formula in (False, True):
+        caplog.clear()
+        q = Quoter(P, GRID_RESULTS, CLAIMS)
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            if formula:
+                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
+            else:
+                q.render_prose("Some text.\n\n" + quote + "\n")
+        said = [r.getMessage() for r in caplog.records]
+        if warned is None:
+            assert said == [], said
+            continue
+        line = (7 if formula else 3) + quote.count("\n")
+        assert len(said) == 1 and f":{line}:" in said[0], said
+        assert f"so {warned} are shown nowhere" in said[0] and "saturation.scores" in said[0], said
