@@ -701,3 +701,20 @@ def test_quotes_by_place_that_leave_part_of_a_list_out_are_warned_about(
         line = (7 if formula else 3) + quote.count("\n")
         assert len(said) == 1 and f":{line}:" in said[0], said
         assert f"so {warned} are shown nowhere" in said[0] and "saturation.scores" in said[0], said
+
+
+def test_a_loop_over_a_list_of_results_quotes_each_value() -> None:
+    """`{% for s in saturation.scores %}{{ s | fixed(2) }} |{% endfor %}` writes a table row
+    once for every value, however many the parameters give (a row of `[0]` to `[7]` showed
+    eight of ten, silently); each value keeps its path. Before, the loop failed past the end:
+    "no result 'saturation.scores.5'". A loop over a table of results is told at its line."""
+    q = Quoter(P, GRID_RESULTS, CLAIMS)
+    html = q.render_prose("| {% for s in saturation.scores %}{{ s | fixed(1) }} | {% endfor %}\n")
+    assert strip_markers(html).split() == ["|", "1.0", "|", "2.0", "|", "3.0", "|", "4.0",
+                                           "|", "5.0", "|"], html
+    assert [k for k, _, _ in q.log.entries] == [f"saturation.scores.{i}" for i in range(5)]
+    with pytest.raises(BuildError) as raised:
+        Quoter(P, GRID_RESULTS, CLAIMS).render_prose(
+            "Text.\n\n{% for s in rulers.quoted %}{{ s }}{% endfor %}\n")
+    e = raised.value
+    assert e.line == 3 and "rulers.quoted" in e.message and "not a list" in e.message, e

@@ -3,6 +3,7 @@ number a page quotes is traced to its place in results.json, and a name that is 
 is an error naming the results it could have meant."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import jinja2
@@ -43,6 +44,14 @@ class Node:
 
     def __getitem__(self, key: Any) -> Node:
         return self._child(key)
+
+    def __iter__(self) -> Iterator[Node]:
+        """The values of a list, each with its path (`{% for s in saturation.scores %}`:
+        saturation.scores.0, .1, ...); TypeError for a table of results."""
+        if not isinstance(self.value, list):
+            raise TypeError(f"'{self.path}' is a table of results, not a list; loop over "
+                            f"one of its lists, or quote its results by name")
+        return (wrap(f"{self.path}.{i}", v) for i, v in enumerate(self.value))
 
     def __str__(self) -> str:
         raise TypeError(f"'{self.path}' is a group of results, not a value; pick one of its keys")
