@@ -718,3 +718,16 @@ def test_a_loop_over_a_list_of_results_quotes_each_value() -> None:
             "Text.\n\n{% for s in rulers.quoted %}{{ s }}{% endfor %}\n")
     e = raised.value
     assert e.line == 3 and "rulers.quoted" in e.message and "not a list" in e.message, e
+
+
+def test_a_place_past_the_end_of_a_list_says_what_to_write() -> None:
+    """With SaturationParams.scores given six values the table's `saturation.scores[6]` and
+    `[7]` were told ("no result 'saturation.scores.6'; ... indices 0..5") without what to
+    write: a place it has, [-1] for the last, or a loop over the list."""
+    with pytest.raises(BuildError) as raised:
+        Quoter(P, GRID_RESULTS, CLAIMS).render_prose(
+            "Text.\n\n{{ saturation.scores[5] | fixed(2) }}\n")
+    e = raised.value
+    assert e.line == 3 and "indices 0..4" in e.message, e
+    assert "saturation.scores[-1]" in e.message and "{% for v in saturation.scores %}" in \
+        e.message, e

@@ -33,8 +33,13 @@ class Node:
             return wrap(f"{self.path}.{key % len(v)}", v[key])
         if isinstance(v, dict):
             hint = suggest(str(key), v, f"results in {self.path}", prefix=f"{self.path}.")
+        elif not v:
+            hint = f"{self.path} is an empty list today; quote it only where it has values"
         else:
-            hint = f"{self.path} is a list with indices 0..{len(v) - 1}"
+            hint = (f"{self.path} is a list with indices 0..{len(v) - 1} (its length follows "
+                    f"the experiment's parameters): quote a place it has, {self.path}[-1] "
+                    f"for the last, or write the row once for every value, {{% for v in "
+                    f"{self.path} %}}…{{% endfor %}}")
         raise UnknownResultError(f"no result '{self.path}.{key}'; {hint}")
 
     def __getattr__(self, key: str) -> Node:
