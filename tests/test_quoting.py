@@ -666,3 +666,68 @@ def test_exact_never_prints_a_small_value_as_zero(value: float, shown: str) -> N
     q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
     got = strip_markers(q.render_prose("{{ band.lo | fixed(0, exact=True) }}"))
     assert got == shown, got
+
+
+ROW = "".join(f"| {{{{ saturation.scores[{i}] | fixed(2) }}}} " for i in range(3)) + "|"
+
+
+@pytest.mark.parametrize("quote, warned", [
+    (ROW, "[3], [4]"),
+    ("{{ saturation.scores[0] | fixed(2) }},\n{{ saturation.scores[-2] | fixed(2) }}", "[1], [2], [4]"),
+    ("".join(f"{{{{ saturation.scores[{i}] | fixed(2) }}}} " for i in range(5)), None),
+    ("{{ saturation.scores[0] | fixed(2) }} to {{ saturation.scores[-1] | fixed(2) }}", None),
+    ("{{ saturation.scores[2] | fixed(2) }}", None),
+], ids=["a row short of the list", "over two lines", "every place", "first and last",
+        "one place"])
+def test_quotes_by_place_that_leave_part_of_a_list_out_are_warned_about(
+        caplog: pytest.LogCaptureFixture, quote: str, warned: str | None) -> None:
+    """A table row quoting `saturation.scores[0]` to `[7]` showed eight of the row's scores,
+    silently, once SaturationParams.scores had ten (and an alt text naming panels [0] to [2]
+    left a fourth panel out). A warning at the line of the last quote of the piece, naming
+    the places left out; none where the quotes cover the list, name its first and last, or
+    one place alone."""
+    for formula in (False, True):
+        caplog.clear()
+        q = Quoter(P, GRID_RESULTS, CLAIMS)
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            if formula:
+                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
+            else:
+                q.render_prose("Some text.\n\n" + quote + "\n")
+        said = [r.getMessage() for r in caplog.records]
+        if warned is None:
+            assert said == [], said
+            continue
+        line = (7 if formula else 3) + quote.count("\n")
+        assert len(said) == 1 and f":{line}:" in said[0], said
+        assert f"so {warned} are shown nowhere" in said[0] and "saturation.scores" in said[0], said
+
+
+def test_a_loop_over_a_list_of_results_quotes_each_value() -> None:
+    """`{% for s in saturation.scores %}{{ s | fixed(2) }} |{% endfor %}` writes a table row
+    once for every value, however many the parameters give (a row of `[0]` to `[7]` showed
+    eight of ten, silently); each value keeps its path. Before, the loop failed past the end:
+    "no result 'saturation.scores.5'". A loop over a table of results is told at its line."""
+    q = Quoter(P, GRID_RESULTS, CLAIMS)
+    html = q.render_prose("| {% for s in saturation.scores %}{{ s | fixed(1) }} | {% endfor %}\n")
+    assert strip_markers(html).split() == ["|", "1.0", "|", "2.0", "|", "3.0", "|", "4.0",
+                                           "|", "5.0", "|"], html
+    assert [k for k, _, _ in q.log.entries] == [f"saturation.scores.{i}" for i in range(5)]
+    with pytest.raises(BuildError) as raised:
+        Quoter(P, GRID_RESULTS, CLAIMS).render_prose(
+            "Text.\n\n{% for s in rulers.quoted %}{{ s }}{% endfor %}\n")
+    e = raised.value
+    assert e.line == 3 and "rulers.quoted" in e.message and "not a list" in e.message, e
+
+
+def test_a_place_past_the_end_of_a_list_says_what_to_write() -> None:
+    """With SaturationParams.scores given six values the table's `saturation.scores[6]` and
+    `[7]` were told ("no result 'saturation.scores.6'; ... indices 0..5") without what to
+    write: a place it has, [-1] for the last, or a loop over the list."""
+    with pytest.raises(BuildError) as raised:
+        Quoter(P, GRID_RESULTS, CLAIMS).render_prose(
+            "Text.\n\n{{ saturation.scores[5] | fixed(2) }}\n")
+    e = raised.value
+    assert e.line == 3 and "indices 0..4" in e.message, e
+    assert "saturation.scores[-1]" in e.message and "{% for v in saturation.scores %}" in \
+        e.message, e

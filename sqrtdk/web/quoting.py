@@ -306,14 +306,28 @@ class Quoter:
         written position other than the first or the last (`gradient.p10.raw[8]`): the
         position means "the last d" or "the quoted d" only while the grid has the length it
         has today, and a grid made longer (2048 added) quotes another value, silently. [0]
-        and [-1] mean the same at any length. Read through Jinja's own parser."""
+        and [-1] mean the same at any length. Read through Jinja's own parser.
+
+        Along any other list (`list_level`: `saturation.scores`, one value per position of
+        the row, `saturation.shown_scales`, one per panel), whose length follows a parameter
+        too, the places the piece quotes must cover the list when they are more than its first
+        and last: a table row quoting `saturation.scores[0]` to `[7]` shows eight of ten
+        scores, silently, once the row has ten. A warning at the line of the last such quote,
+        naming the places not quoted (`_uncovered`)."""
+        along: dict[str, tuple[str, dict[int, int]]] = {}     # path -> (level, place -> line)
         for node in env.parse(source).find_all(jinja2.nodes.Getitem):
             i = _written_int(node.arg)
-            if i is None or i in (0, -1):
-                continue
             path = _dotted(node.node)
-            grid = None if path is None else grid_level(path)
-            if path is None or grid is None:
+            if i is None or path is None:
+                continue
+            level = list_level(path)
+            if level is not None and level not in GRID_LEVELS and not level.isdigit():
+                # ([2]: a length science/outputs fixes, which the results are checked against)
+                along.setdefault(path, (level, {}))[1].setdefault(i, node.lineno)
+            if i in (0, -1):
+                continue
+            grid = grid_level(path)
+            if grid is None:
                 continue
             try:
                 points = at(dict(self.results), path)
@@ -331,6 +345,41 @@ class Quoter:
                  f"another value, silently; quote a named result (one the experiment's "
                  f"section gives for that d, as rulers.quoted.d), or write {path}[-1] for "
                  f"the last, {path}[0] for the first")
+        for path, (level, places) in along.items():
+            self._uncovered(path, level, places, first_line)
+
+    def _uncovered(self, path: str, level: str, places: Mapping[int, int], first_line: int
+                   ) -> None:
+        """A warning when the places `places` (written index -> its line in the piece whose
+        first line is the file's `first_line`) of the list at `path` (level `level` of its
+        declared shape) quote two or more of its values, not all, and more than its first and
+        last: the values left out are shown nowhere in the piece, silently. One place quoted
+        alone (`saturation.shown_scales[0]`, the first panel) names that place."""
+        try:
+            points = at(dict(self.results), path)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return
+        n = len(points) if isinstance(points, list) else 0
+        if n == 0 or set(places) <= {0, -1} or any(not -n <= i < n for i in places):
+            return              # the first and the last mean the same at any length; an
+            #                     index past the end is told by the rendering already
+        shown = sorted({i % n for i in places})
+        missing = sorted(set(range(n)) - set(shown))
+        if len(shown) < 2 or not missing:
+            return              # one place quoted alone names that place, not a row of them
+        written = (f"'{path}[{shown[0]}]' to '[{shown[-1]}]'"
+                   if shown == list(range(shown[0], shown[-1] + 1))
+                   else ", ".join(f"'{path}[{i}]'" for i in shown))
+        line = first_line + max(places.values()) - 1
+        more = ", ".join(f"{{{{ {path}[{i}] }}}}" for i in missing)
+        left = ", ".join(f"[{i}]" for i in missing)
+        warn(LOGGER, self.path, line,
+             f"{written} quote {len(shown)} of the {n} values "
+             f"of {path} by place (one per {level}; the list's length follows the "
+             f"experiment's parameters), so {left} {'is' if len(missing) == 1 else 'are'} shown "
+             f"nowhere here, silently; quote {'it' if len(missing) == 1 else 'each'} too "
+             f"({more}: a cell more in the table's row, with its header; a panel more in the "
+             f"text), or give the parameter {len(shown)} values again")
 
     def _no_unknown_filter(self, first_line: int, chunk: str) -> None:
         """BuildError at the first filter (or test) of the piece that Jinja does not know,
@@ -535,11 +584,11 @@ _RENDER_MISTAKES = (jinja2.UndefinedError, UnknownResultError, TypeError, ValueE
 GRID_LEVELS = ("d_k",)
 
 
-def grid_level(path: str) -> str | None:
-    """The grid (a name of `GRID_LEVELS`) whose points the list at dotted `path` of the
-    results runs over, as science/outputs declares its shape (`gradient.p10.raw` and
-    `spread.d_k` run over d_k; `spread.grid.sd.raw.3` over the batches; `saturation.scores`
-    over the row's positions), or None (not declared, or not a list along a grid)."""
+def list_level(path: str) -> str | None:
+    """The name of the list level (a shape's `[name]` in science/outputs) that the value at
+    dotted `path` of the results is a list along (`d_k` for `gradient.p10.raw`, `position`
+    for `saturation.scores`, `scale` for `saturation.shares`, `position` for
+    `saturation.shares.3`), or None (not declared, or not a list there)."""
     found = declared().find(path)
     if found is None:
         return None
@@ -548,7 +597,16 @@ def grid_level(path: str) -> str | None:
     if len(rest) >= len(dims):
         return None
     kind, name = dims[len(rest)]
-    return name if kind == "[" and name in GRID_LEVELS else None
+    return name if kind == "[" else None
+
+
+def grid_level(path: str) -> str | None:
+    """The grid (a name of `GRID_LEVELS`) whose points the list at dotted `path` of the
+    results runs over, as science/outputs declares its shape (`gradient.p10.raw` and
+    `spread.d_k` run over d_k; `spread.grid.sd.raw.3` over the batches; `saturation.scores`
+    over the row's positions), or None (not declared, or not a list along a grid)."""
+    level = list_level(path)
+    return level if level in GRID_LEVELS else None
 
 
 def _grid_beside(results: Mapping[str, Any], path: str, grid: str) -> list[Any] | None:

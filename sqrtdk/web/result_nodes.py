@@ -3,6 +3,7 @@ number a page quotes is traced to its place in results.json, and a name that is 
 is an error naming the results it could have meant."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import jinja2
@@ -32,8 +33,13 @@ class Node:
             return wrap(f"{self.path}.{key % len(v)}", v[key])
         if isinstance(v, dict):
             hint = suggest(str(key), v, f"results in {self.path}", prefix=f"{self.path}.")
+        elif not v:
+            hint = f"{self.path} is an empty list today; quote it only where it has values"
         else:
-            hint = f"{self.path} is a list with indices 0..{len(v) - 1}"
+            hint = (f"{self.path} is a list with indices 0..{len(v) - 1} (its length follows "
+                    f"the experiment's parameters): quote a place it has, {self.path}[-1] "
+                    f"for the last, or write the row once for every value, {{% for v in "
+                    f"{self.path} %}}…{{% endfor %}}")
         raise UnknownResultError(f"no result '{self.path}.{key}'; {hint}")
 
     def __getattr__(self, key: str) -> Node:
@@ -43,6 +49,14 @@ class Node:
 
     def __getitem__(self, key: Any) -> Node:
         return self._child(key)
+
+    def __iter__(self) -> Iterator[Node]:
+        """The values of a list, each with its path (`{% for s in saturation.scores %}`:
+        saturation.scores.0, .1, ...); TypeError for a table of results."""
+        if not isinstance(self.value, list):
+            raise TypeError(f"'{self.path}' is a table of results, not a list; loop over "
+                            f"one of its lists, or quote its results by name")
+        return (wrap(f"{self.path}.{i}", v) for i, v in enumerate(self.value))
 
     def __str__(self) -> str:
         raise TypeError(f"'{self.path}' is a group of results, not a value; pick one of its keys")
