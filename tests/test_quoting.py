@@ -666,3 +666,38 @@ def test_exact_never_prints_a_small_value_as_zero(value: float, shown: str) -> N
     q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
     got = strip_markers(q.render_prose("{{ band.lo | fixed(0, exact=True) }}"))
     assert got == shown, got
+
+
+@pytest.mark.parametrize("quote, warned", [
+    ("{{ rulers.winner_share.raw.2 | fixed(2) }}", "rulers.winner_share.raw[2]"),
+    ("{{ rulers.winner_share.raw . 2 | fixed(2) }}", "rulers.winner_share.raw[2]"),
+    ("{{ rulers.winner_share.raw[+2] | fixed(2) }}", "rulers.winner_share.raw[2]"),
+    ("{% set i = 2 %}{{ rulers.winner_share.raw[i] | fixed(2) }}",
+     "rulers.winner_share.raw[2]"),
+    ("{{ rulers.winner_share.raw.0 | fixed(2) }}", None),
+    ("{% set i = -1 %}{{ rulers.winner_share.raw[i] | fixed(2) }}", None),
+    ("{{ spread.grid.sd.raw.0.2 | fixed(2) }}", None),      # a batch, not a d
+], ids=["dotted", "dotted, spaced", "plus sign", "set to a place", "dotted first",
+        "set to the last", "dotted inner level"])
+def test_a_quote_by_position_written_otherwise_is_warned_about_too(
+        caplog: pytest.LogCaptureFixture, quote: str, warned: str | None) -> None:
+    """Jinja reads `raw.2` as `raw[2]`, `raw[+2]` as `raw[2]`, and `{% set i = 2 %}` then
+    `raw[i]` picks the same place: each quotes another d once the grid is longer, silently,
+    as `raw[2]` does, and went without the warning (it looked for a '[' and a bare number
+    only). Prose and formula alike, at the quote's line."""
+    for formula in (False, True):
+        caplog.clear()
+        q = Quoter(P, GRID_RESULTS, CLAIMS)
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            if formula:
+                if "{%" in quote:
+                    continue        # a formula holds quotes only
+                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
+            else:
+                q.render_prose("Some text.\n\nAt d, " + quote + " it is.\n")
+        said = [r.getMessage() for r in caplog.records]
+        if warned is None:
+            assert said == [], said
+            continue
+        line = 7 if formula else 3
+        assert len(said) == 1 and f":{line}:" in said[0] and warned in said[0], said
