@@ -701,3 +701,17 @@ def test_a_quote_by_position_written_otherwise_is_warned_about_too(
             continue
         line = 7 if formula else 3
         assert len(said) == 1 and f":{line}:" in said[0] and warned in said[0], said
+
+
+@pytest.mark.parametrize("value", [1.5e-12, 1e-20, -3e-14])
+def test_exact_refuses_a_value_its_decimals_cannot_print_whole(value: float) -> None:
+    """fixed(exact=True) tried up to 12 decimals for the value's own digits and, finding
+    none that print it whole, printed it at 12 all the same: 1.5e-12 as 0.000000000002 and
+    1e-20 as 0.000000000000, values it is not, with exit 0 (a threshold the science lets an
+    author set: RulerParams.grad_threshold is any length above 0). An error at the quote's
+    line, naming sig(), which prints such a value's own digits."""
+    q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_prose("Some text.\n\nAt {{ band.lo | fixed(0, exact=True) }} it is.\n")
+    assert e.value.line == 3 and "band.lo" in e.value.message and "sig(" in e.value.message, \
+        e.value

@@ -143,7 +143,12 @@ def _filters() -> dict[str, Callable[..., str]]:
                 raise ValueError(f"pct() shows a share (0 to 1) as a percentage, and "
                                  f"'{path}' is {value:g}; use fixed() or sig() for it")
             if exact:           # a level the build sets, printed whole (as its figure's key)
-                digits = exact_digits(kind, value, digits)
+                try:
+                    digits = exact_digits(kind, value, digits)
+                except ValueError as e:     # 1e-20: any decimals up to 12 print another value
+                    raise ValueError(f"exact=True prints '{path}' whole, and {e}; quote it "
+                                     f"with sig(), which prints its own digits "
+                                     f"({{{{ {path} | sig(2) }}}})") from None
             digits = honest_digits(kind, value, digits, bounds_for(path, quoter.bounds))
             fmt = kind if kind == "grouped" else f"{kind}:{digits}"
             return quoter.log.emit(path, fmt, format_number(kind, value, digits))
