@@ -715,3 +715,19 @@ def test_exact_refuses_a_value_its_decimals_cannot_print_whole(value: float) -> 
         q.render_prose("Some text.\n\nAt {{ band.lo | fixed(0, exact=True) }} it is.\n")
     assert e.value.line == 3 and "band.lo" in e.value.message and "sig(" in e.value.message, \
         e.value
+
+
+@pytest.mark.parametrize("source, said", [
+    ("{% for d in rulers.d_k %}{{ d | grouped }} {% endfor %}", "loop"),
+    ("{% for v in rulers.winner_share.raw[1:3] %}{{ v | fixed(2) }}{% endfor %}", "slice"),
+], ids=["loop", "slice"])
+def test_a_loop_or_a_slice_over_results_is_told_as_such(source: str, said: str) -> None:
+    """A loop over a list of results stopped the build with "no result 'rulers.d_k.4'; rulers.d_k
+    is a list with indices 0..3", an index the author never wrote (Python's old iteration asks
+    for items until one fails), and a slice with "no result 'rulers.winner_share.raw.slice(1,
+    3, None)'". Each is told as what it is, at its line."""
+    q = Quoter(P, GRID_RESULTS, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_prose("Some text.\n\nAt d, " + source + " it is.\n")
+    assert e.value.line == 3 and said in e.value.message, e.value
+    assert ".4'" not in e.value.message and "slice(" not in e.value.message, e.value

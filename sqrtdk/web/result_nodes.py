@@ -3,6 +3,7 @@ number a page quotes is traced to its place in results.json, and a name that is 
 is an error naming the results it could have meant."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import jinja2
@@ -26,6 +27,11 @@ class Node:
 
     def _child(self, key: Any) -> Node:
         v = self.value
+        if isinstance(key, slice):      # `raw[1:3]`: values picked by their places
+            raise UnknownResultError(
+                f"a slice of {self.path} picks values by their places, which a quote does "
+                f"not do: quote each value by itself, a named result (one the experiment's "
+                f"section gives) or {self.path}[0] / {self.path}[-1] for the first and last")
         if isinstance(v, dict) and isinstance(key, str) and key in v:
             return wrap(f"{self.path}.{key}", v[key])
         if isinstance(v, list) and isinstance(key, int) and -len(v) <= key < len(v):
@@ -43,6 +49,14 @@ class Node:
 
     def __getitem__(self, key: Any) -> Node:
         return self._child(key)
+
+    def __iter__(self) -> Iterator[Node]:
+        # without it Python iterates by index until one fails, and a loop over a list was
+        # told as "no result 'rulers.d_k.4'", an index the author never wrote
+        raise UnknownResultError(
+            f"a loop over {self.path} ('{{% for … in {self.path} %}}') is not done in the "
+            f"text: quote each value by itself, a named result (one the experiment's section "
+            f"gives) or {self.path}[0] / {self.path}[-1] for the first and last")
 
     def __str__(self) -> str:
         raise TypeError(f"'{self.path}' is a group of results, not a value; pick one of its keys")
