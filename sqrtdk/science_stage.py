@@ -290,10 +290,13 @@ def check_params(experiments: Iterable[Experiment]) -> None:
             wrong = rule.broken(value)
             if wrong is not None:
                 path, line = _field_line(cls, f.name)
+                # the field's default is the value refused when the author edited it there
+                # (README's recipe): offered as the value to write back only when it differs
+                default = "" if f.default == value else \
+                    f" (the field's default is {_short(f.default)[1:-1]})"
                 raise BuildError(path, line, f"{cls.__name__}.{f.name} of experiment "
                                  f"'{exp.name}' is {_short(value)[1:-1]}, {wrong}: "
-                                 f"{rule.why}; write {rule.wanted()} (today's value is "
-                                 f"{_short(f.default)[1:-1]})")
+                                 f"{rule.why}; write {rule.wanted()}{default}")
         joined = getattr(params, "invalid", None)
         for name, wrong in (joined() if callable(joined) else ()):
             path, line = _field_line(cls, name)

@@ -731,3 +731,64 @@ def test_a_place_past_the_end_of_a_list_says_what_to_write() -> None:
     assert e.line == 3 and "indices 0..4" in e.message, e
     assert "saturation.scores[-1]" in e.message and "{% for v in saturation.scores %}" in \
         e.message, e
+
+
+@pytest.mark.parametrize("quote, warned", [
+    ("{{ rulers.winner_share.raw.2 | fixed(2) }}", "rulers.winner_share.raw[2]"),
+    ("{{ rulers.winner_share.raw . 2 | fixed(2) }}", "rulers.winner_share.raw[2]"),
+    ("{{ rulers.winner_share.raw[+2] | fixed(2) }}", "rulers.winner_share.raw[2]"),
+    ("{% set i = 2 %}{{ rulers.winner_share.raw[i] | fixed(2) }}",
+     "rulers.winner_share.raw[2]"),
+    ("{{ rulers.winner_share.raw.0 | fixed(2) }}", None),
+    ("{% set i = -1 %}{{ rulers.winner_share.raw[i] | fixed(2) }}", None),
+    ("{{ spread.grid.sd.raw.0.2 | fixed(2) }}", None),      # a batch, not a d
+], ids=["dotted", "dotted, spaced", "plus sign", "set to a place", "dotted first",
+        "set to the last", "dotted inner level"])
+def test_a_quote_by_position_written_otherwise_is_warned_about_too(
+        caplog: pytest.LogCaptureFixture, quote: str, warned: str | None) -> None:
+    """Jinja reads `raw.2` as `raw[2]`, `raw[+2]` as `raw[2]`, and `{% set i = 2 %}` then
+    `raw[i]` picks the same place: each quotes another d once the grid is longer, silently,
+    as `raw[2]` does, and went without the warning (it looked for a '[' and a bare number
+    only). Prose and formula alike, at the quote's line."""
+    for formula in (False, True):
+        caplog.clear()
+        q = Quoter(P, GRID_RESULTS, CLAIMS)
+        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+            if formula:
+                if "{%" in quote:
+                    continue        # a formula holds quotes only
+                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
+            else:
+                q.render_prose("Some text.\n\nAt d, " + quote + " it is.\n")
+        said = [r.getMessage() for r in caplog.records]
+        if warned is None:
+            assert said == [], said
+            continue
+        line = 7 if formula else 3
+        assert len(said) == 1 and f":{line}:" in said[0] and warned in said[0], said
+
+
+@pytest.mark.parametrize("value", [1.5e-12, 1e-20, -3e-14])
+def test_exact_refuses_a_value_its_decimals_cannot_print_whole(value: float) -> None:
+    """fixed(exact=True) tried up to 12 decimals for the value's own digits and, finding
+    none that print it whole, printed it at 12 all the same: 1.5e-12 as 0.000000000002 and
+    1e-20 as 0.000000000000, values it is not, with exit 0 (a threshold the science lets an
+    author set: RulerParams.grad_threshold is any length above 0). An error at the quote's
+    line, naming sig(), which prints such a value's own digits."""
+    q = Quoter(P, {"band": {"lo": value}, "meta": {"bounds": {}}}, CLAIMS)
+    with pytest.raises(BuildError) as e:
+        q.render_prose("Some text.\n\nAt {{ band.lo | fixed(0, exact=True) }} it is.\n")
+    assert e.value.line == 3 and "band.lo" in e.value.message and "sig(" in e.value.message, \
+        e.value
+
+
+def test_a_slice_of_results_is_told_as_such() -> None:
+    """A slice of a list of results stopped the build with "no result
+    'rulers.winner_share.raw.slice(1, 3, None)'": it is told as what it is, at its line. (A
+    loop over a whole list quotes each value: test_a_loop_over_a_list_of_results_quotes_each_value.)"""
+    q = Quoter(P, GRID_RESULTS, CLAIMS)
+    source = "{% for v in rulers.winner_share.raw[1:3] %}{{ v | fixed(2) }}{% endfor %}"
+    with pytest.raises(BuildError) as e:
+        q.render_prose("Some text.\n\nAt d, " + source + " it is.\n")
+    assert e.value.line == 3 and "slice" in e.value.message, e.value
+    assert "slice(" not in e.value.message, e.value

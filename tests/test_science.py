@@ -2533,6 +2533,27 @@ def test_a_parameter_outside_its_valid_range_is_told_at_its_line(
         e.value.message
 
 
+def test_a_parameter_edited_outside_its_range_is_not_told_as_today_s_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's recipe changes a parameter by editing its default in the Params class: the
+    value outside the range is then the field's default too, and the message ended '(today's
+    value is 1)' about the 1 it refused, as if the value shipped were the one to keep. A
+    default that is the value refused is not offered as today's value."""
+    import dataclasses
+
+    from sqrtdk.errors import BuildError
+    from sqrtdk.science_stage import check_params
+    registry.load()
+    exp = EXPERIMENTS["spread"]
+    edited = next(f for f in dataclasses.fields(exp.params) if f.name == "n_batches")
+    monkeypatch.setattr(edited, "default", 1)       # as `n_batches: int = valid(1, ...)`
+    params = replace(exp.params, n_batches=1)
+    with pytest.raises(BuildError) as e:
+        check_params([dataclasses.replace(exp, params=params)])
+    assert "at least 2" in e.value.message, e.value.message
+    assert "value is 1" not in e.value.message, e.value.message
+
+
 @pytest.mark.cpu_timeout(60)
 def test_zero_positions_is_told_at_its_line_not_while_rulers_py_is_imported(
         tmp_path: Path) -> None:

@@ -57,15 +57,19 @@ def exact_digits(kind: str, value: float, digits: int) -> int:
     (a band's 0.125 as 12.5 %): a percentage as a figure's key prints it with Python's 'g'
     format (`f"{round(100 * level, 6):g}"`), a fixed() value to 6 significant digits (1e-7
     as 0.0000001, never 0); for 'fixed' and 'pct' only (the percentage's decimals for
-    'pct'). Raises ValueError for another kind."""
+    'pct'). Raises ValueError for another kind, and for a value no count of decimals up to
+    MAX_DIGITS prints whole (1.5e-12 at 12 decimals is 0.000000000002, a value it is not)."""
     if kind not in ("fixed", "pct"):
         raise ValueError(f"exact digits are for fixed() and pct(), not {kind}()")
     x = 100 * value if kind == "pct" else value
     # the key's rounding for a percentage; 6 significant digits for fixed(), not 6 decimals,
     # which read 1e-7 as 0 and printed a value it is not
     whole = float(f"{round(x, 6):g}") if kind == "pct" else float(f"{x:.6g}")
-    return next((d for d in range(digits, MAX_DIGITS + 1) if float(f"{x:.{d}f}") == whole),
-                MAX_DIGITS)
+    found = next((d for d in range(digits, MAX_DIGITS + 1) if float(f"{x:.{d}f}") == whole),
+                 None)
+    if found is None:
+        raise ValueError(f"{value:g} needs more than {MAX_DIGITS} decimals to print whole")
+    return found
 
 
 def honest_digits(kind: str, value: float, digits: int, bounds: tuple[float, float] | None

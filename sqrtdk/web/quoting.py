@@ -143,7 +143,12 @@ def _filters() -> dict[str, Callable[..., str]]:
                 raise ValueError(f"pct() shows a share (0 to 1) as a percentage, and "
                                  f"'{path}' is {value:g}; use fixed() or sig() for it")
             if exact:           # a level the build sets, printed whole (as its figure's key)
-                digits = exact_digits(kind, value, digits)
+                try:
+                    digits = exact_digits(kind, value, digits)
+                except ValueError as e:     # 1e-20: any decimals up to 12 print another value
+                    raise ValueError(f"exact=True prints '{path}' whole, and {e}; quote it "
+                                     f"with sig(), which prints its own digits "
+                                     f"({{{{ {path} | sig(2) }}}})") from None
             digits = honest_digits(kind, value, digits, bounds_for(path, quoter.bounds))
             fmt = kind if kind == "grouped" else f"{kind}:{digits}"
             return quoter.log.emit(path, fmt, format_number(kind, value, digits))
@@ -238,7 +243,7 @@ class Quoter:
         try:
             text = self.relate(self.prose.get_template(name).render(self._render_context), first)
             self.log.place(text, first_line)
-            if "[" in chunk:
+            if _MAY_INDEX.search(chunk):
                 self._positional_quotes(self.prose, chunk, first_line)
             return text
         except jinja2.TemplateSyntaxError as e:
@@ -306,7 +311,8 @@ class Quoter:
         written position other than the first or the last (`gradient.p10.raw[8]`): the
         position means "the last d" or "the quoted d" only while the grid has the length it
         has today, and a grid made longer (2048 added) quotes another value, silently. [0]
-        and [-1] mean the same at any length. Read through Jinja's own parser.
+        and [-1] mean the same at any length. Read through Jinja's own parser, which reads
+        `raw.8` as `raw[8]` too; an index named by `{% set i = 8 %}` is that place.
 
         Along any other list (`list_level`: `saturation.scores`, one value per position of
         the row, `saturation.shown_scales`, one per panel), whose length follows a parameter
@@ -315,8 +321,10 @@ class Quoter:
         scores, silently, once the row has ten. A warning at the line of the last such quote,
         naming the places not quoted (`_uncovered`)."""
         along: dict[str, tuple[str, dict[int, int]]] = {}     # path -> (level, place -> line)
-        for node in env.parse(source).find_all(jinja2.nodes.Getitem):
-            i = _written_int(node.arg)
+        tree = env.parse(source)
+        names = _set_ints(tree)
+        for node in tree.find_all(jinja2.nodes.Getitem):
+            i = _written_int(node.arg, names)
             path = _dotted(node.node)
             if i is None or path is None:
                 continue
@@ -562,7 +570,7 @@ class Quoter:
         if last < len(tex):
             parts.append(tex[last:])
         self.log.place(tex, raw.first_line)
-        if "[" in raw.tex:
+        if _MAY_INDEX.search(raw.tex):
             self._positional_quotes(self.math, raw.tex, raw.first_line)
         return Formula(tuple(parts), raw.display, raw.line, raw.tex, raw.first_line)
 
@@ -623,11 +631,37 @@ def _grid_beside(results: Mapping[str, Any], path: str, grid: str) -> list[Any] 
     return None
 
 
-def _written_int(node: jinja2.nodes.Node) -> int | None:
-    """The whole number an index is written as (`8`, `-2`), None for anything else."""
+# a piece that may pick a value by its place: `raw[8]`, or `raw.8`, which Jinja reads alike
+_MAY_INDEX = re.compile(r"\[|\.\s*\d")
+
+
+def _set_ints(tree: jinja2.nodes.Template) -> dict[str, int]:
+    """Name -> the whole number `{% set name = 8 %}` gives it in `tree`, for the names set
+    only so (a name set twice, a loop's name, or one set to anything else is left out: its
+    value depends on where)."""
+    stored: dict[str, int] = {}
+    for name in tree.find_all(jinja2.nodes.Name):
+        if name.ctx != "load":
+            stored[name.name] = stored.get(name.name, 0) + 1
+    found: dict[str, int] = {}
+    for node in tree.find_all(jinja2.nodes.Assign):
+        if isinstance(node.target, jinja2.nodes.Name) and stored[node.target.name] == 1:
+            value = _written_int(node.node, {})
+            if value is not None:
+                found[node.target.name] = value
+    return found
+
+
+def _written_int(node: jinja2.nodes.Node, names: Mapping[str, int]) -> int | None:
+    """The whole number an index is written as (`8`, `-2`, `+2`, or a name `names` gives a
+    number), None for anything else."""
+    if isinstance(node, jinja2.nodes.Name) and node.ctx == "load":
+        return names.get(node.name)
     sign = 1
     if isinstance(node, jinja2.nodes.Neg):
         sign, node = -1, node.node
+    elif isinstance(node, jinja2.nodes.Pos):
+        node = node.node
     if isinstance(node, jinja2.nodes.Const) and isinstance(node.value, int) \
             and not isinstance(node.value, bool):
         return sign * node.value

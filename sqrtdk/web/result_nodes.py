@@ -27,6 +27,11 @@ class Node:
 
     def _child(self, key: Any) -> Node:
         v = self.value
+        if isinstance(key, slice):      # `raw[1:3]`: values picked by their places
+            raise UnknownResultError(
+                f"a slice of {self.path} picks values by their places, which a quote does "
+                f"not do: quote each value by itself, a named result (one the experiment's "
+                f"section gives) or {self.path}[0] / {self.path}[-1] for the first and last")
         if isinstance(v, dict) and isinstance(key, str) and key in v:
             return wrap(f"{self.path}.{key}", v[key])
         if isinstance(v, list) and isinstance(key, int) and -len(v) <= key < len(v):
