@@ -623,6 +623,20 @@ GRID_RESULTS: dict[str, Any] = {        # paths as science/outputs declares them
 }
 
 
+def _told(caplog: pytest.LogCaptureFixture, quote: str, formula: bool,
+          around: tuple[str, str] = ("At d, ", " it is.")) -> list[str]:
+    """The warnings a Quoter over GRID_RESULTS gives for `quote`, in a formula of a file's
+    line 7 (`formula`) or in prose at its line 3, between the words `around`."""
+    caplog.clear()
+    q = Quoter(P, GRID_RESULTS, CLAIMS)
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        if formula:
+            q.render_formula(RawFormula(0, "x = " + quote, False, 7))
+        else:
+            q.render_prose("Some text.\n\n" + around[0] + quote + around[1] + "\n")
+    return [r.getMessage() for r in caplog.records]
+
+
 @pytest.mark.parametrize("quote, warned", [
     ("{{ rulers.d_k[2] | grouped }}", "rulers.d_k[2]"),
     ("{{ rulers.winner_share.raw[3] | fixed(2) }}", "rulers.winner_share.raw[3]"),
@@ -640,14 +654,7 @@ def test_a_quote_by_position_along_a_grid_is_warned_about(
     d"): with 2048 added to the grid it quoted another value, silently. A warning at the
     quote's line (prose and formula), saying what the index means and what to write."""
     for formula in (False, True):
-        caplog.clear()
-        q = Quoter(P, GRID_RESULTS, CLAIMS)
-        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-            if formula:
-                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
-            else:
-                q.render_prose("Some text.\n\nAt d, " + quote + " it is.\n")
-        said = [r.getMessage() for r in caplog.records]
+        said = _told(caplog, quote, formula)
         if warned is None:
             assert said == [], said
             continue
@@ -687,14 +694,7 @@ def test_quotes_by_place_that_leave_part_of_a_list_out_are_warned_about(
     the places left out; none where the quotes cover the list, name its first and last, or
     one place alone."""
     for formula in (False, True):
-        caplog.clear()
-        q = Quoter(P, GRID_RESULTS, CLAIMS)
-        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-            if formula:
-                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
-            else:
-                q.render_prose("Some text.\n\n" + quote + "\n")
-        said = [r.getMessage() for r in caplog.records]
+        said = _told(caplog, quote, formula, around=("", ""))
         if warned is None:
             assert said == [], said
             continue
@@ -751,16 +751,9 @@ def test_a_quote_by_position_written_otherwise_is_warned_about_too(
     as `raw[2]` does, and went without the warning (it looked for a '[' and a bare number
     only). Prose and formula alike, at the quote's line."""
     for formula in (False, True):
-        caplog.clear()
-        q = Quoter(P, GRID_RESULTS, CLAIMS)
-        with caplog.at_level(logging.WARNING, logger="sqrtdk"):
-            if formula:
-                if "{%" in quote:
-                    continue        # a formula holds quotes only
-                q.render_formula(RawFormula(0, "x = " + quote, False, 7))
-            else:
-                q.render_prose("Some text.\n\nAt d, " + quote + " it is.\n")
-        said = [r.getMessage() for r in caplog.records]
+        if formula and "{%" in quote:
+            continue        # a formula holds quotes only
+        said = _told(caplog, quote, formula)
         if warned is None:
             assert said == [], said
             continue
