@@ -676,49 +676,28 @@ def test_no_tab_stop_is_unnamed(visit, viewport, lang) -> None:
     assert not unnamed, unnamed
 
 
-@pytest.fixture
-def printed(shared: Any) -> Any:
-    """printed(lang, asked=False) -> the module's shared page of `lang` at DESKTOP, laid out
-    for print (page.pdf's media) until the test ends, then back on screen; with `asked`, the
-    page's `beforeprint` handlers run first, as when a reader asks to print (and `afterprint`
-    after). One load of each language serves every check of the page on paper here; the
-    `shared` fixture fails a test that left the page other than it found it."""
-    made: list[tuple[Any, bool]] = []
-
-    def make(lang: str, asked: bool = False) -> Any:
-        page = shared(f"{lang}/index.html", viewport=DESKTOP).page
-        if asked:
-            page.evaluate("dispatchEvent(new Event('beforeprint'))")
-        page.emulate_media(media="print")
-        made.append((page, asked))
-        return page
-    yield make
-    for page, asked in made:
-        page.emulate_media(media="null")
-        if asked:
-            page.evaluate("dispatchEvent(new Event('afterprint'))")
-
-
 @pytest.mark.parametrize("lang", LANGS)
-def test_print_leaves_out_the_footnotes_back_references(shared, printed, lang) -> None:
+def test_print_leaves_out_the_footnotes_back_references(visit, lang) -> None:
     """On paper a footnote's back-reference (the arrow back to where it was cited) leads
     nowhere: it is not printed; the footnotes themselves are."""
-    page = shared(f"{lang}/index.html", viewport=DESKTOP).page
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
     backrefs = page.locator(".footnote-backref")
     assert backrefs.count() and backrefs.first.is_visible()   # on screen they are there
-    assert printed(lang) is page
+    page.emulate_media(media="print")
     assert all(b.is_hidden() for b in backrefs.all())
     assert page.locator(".footnote li").first.is_visible()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_on_paper_a_box_s_words_about_its_snippet_stay_with_the_snippet(printed, lang) -> None:
+def test_on_paper_a_box_s_words_about_its_snippet_stay_with_the_snippet(visit, lang) -> None:
     """A reproduce box on paper: its snippet's code is kept whole (a page break inside it cut
     a program in two), so when it did not fit, the code went overleaf alone, and the words
     that introduce it stayed at the page's foot over the rest of the box's grey background,
     empty to the page's end. The words are kept whole and on the page of the code: the only
     place left to break is before the box."""
-    page = printed(lang, asked=True)
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.emulate_media(media="print")
     found = page.evaluate("""() => [...document.querySelectorAll('article .reproduce')]
         .filter(el => el.checkVisibility()).map(el => {
             const words = el.previousElementSibling, style = getComputedStyle(el);
@@ -983,11 +962,12 @@ def test_the_dk_bar_notes_never_end_with_a_word_or_two_alone(visit, lang: str) -
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_on_paper_a_link_to_another_site_shows_its_address_and_no_other_link_does(
-        printed, lang: str) -> None:
+        visit, lang: str) -> None:
     """Printed, a link to another site is followed by its address (a reader on paper cannot
     click "the paper"); a link inside the page (a section, a note's reference, its way back)
     is not: its address would be a "#..." the paper cannot use."""
-    page = printed(lang)
+    page = visit(viewport=DESKTOP).open(f"{lang}/index.html")
+    page.emulate_media(media="print")
     links = page.evaluate("""() => [...document.querySelectorAll('article a[href]')]
         .filter(a => a.getClientRects().length)
         .map(a => [a.getAttribute('href'), getComputedStyle(a, '::after').content])""")
