@@ -399,14 +399,22 @@ class Pages:
         self.visits: dict[str, tuple[Visit, Any]] = {}
         self.given: set[str] = set()        # the keys handed out during the current test
 
-    def __call__(self, path: str, laid_out: bool = False, **context: Any) -> Visit:
-        key = repr((path, laid_out, sorted(context.items())))
+    def __call__(self, path: str, laid_out: bool = False, media: str | None = None,
+                 **context: Any) -> Visit:
+        """The shared Visit of `path` (loaded on first use): `laid_out` renders every block
+        first (lay_out_everything); `media` ("print") emulates that media from then on, for
+        good: a page of its own, never taken back to the screen's media (a round trip runs
+        the page's observers twice, and under load it once left the page changed)."""
+        key = repr((path, laid_out, sorted(context.items())) + ((media,) if media else ()))
         self.given.add(key)
         if key not in self.visits:
             v = Visit(self.browser, self.base, pool=self.pool, **context)
             v.open(path)
             if laid_out:
                 lay_out_everything(v.page)
+            if media:
+                v.page.emulate_media(media=media)
+                v.page.evaluate(FRAMES)     # the page's observers have seen the new layout
             self.visits[key] = (v, settled_state(v.page, v.js))
         return self.visits[key][0]
 
@@ -419,8 +427,13 @@ class Pages:
         test_browser_layout (195.8 s against 142.5 s, one process)."""
         self.given = set()
         yield self
-        changed = [key for key, (v, state) in self.visits.items()
-                   if key in self.given and settled_state(v.page, v.js) != state]
+        now = {key: settled_state(v.page, v.js) for key, (v, _) in self.visits.items()
+               if key in self.given}
+        # what changed, read from _STATE's fields: the address, scroll, focus or document
+        changed = {key: {name: (was, is_) for name, was, is_ in zip(
+                            ("address", "scrollX", "scrollY", "focus", "length", "hash"),
+                            self.visits[key][1], state) if was != is_}
+                   for key, state in now.items() if state != self.visits[key][1]}
         for key in changed:          # the next test gets a fresh load, never a changed page
             self.visits.pop(key)[0].context.close()      # never back to the pool
         assert not changed, f"the test changed a shared page and did not restore it: {changed}"

@@ -126,8 +126,28 @@ def test_a_shared_page_a_test_changed_fails_that_test_and_is_loaded_anew(
             "scroll": "scrollTo(0, 1500)",
             "an opened box": "document.querySelector('article details:not([open])').open = true",
             "focus": "document.querySelector('a[href]').focus()"}[change])
-        with pytest.raises(AssertionError, match="did not restore"):
+        told = {"scroll": "scrollY", "an opened box": "hash", "focus": "focus"}[change]
+        with pytest.raises(AssertionError, match=f"did not restore.*'{told}'"):
             next(test, None)
         assert pages("en/index.html") is not v
+    finally:
+        pages.close()
+
+
+def test_a_shared_page_in_print_media_is_a_page_of_its_own_and_stays_printed(
+        browser: Any, served: str) -> None:
+    """browser.Pages with media="print": the page is not the screen's shared page, and it
+    stays in print media from one test to the next (no round trip back to the screen), which
+    the unchanged check after each test accepts."""
+    pages = Pages(browser, served)
+    is_print = "() => matchMedia('print').matches"
+    try:
+        for step in pages.unchanged():
+            screen, paper = step("en/index.html"), step("en/index.html", media="print")
+            assert screen is not paper
+            assert (screen.page.evaluate(is_print), paper.page.evaluate(is_print)) == (False, True)
+        for step in pages.unchanged():                  # the next test: the same printed page
+            again = step("en/index.html", media="print")
+            assert again is paper and again.page.evaluate(is_print)
     finally:
         pages.close()
