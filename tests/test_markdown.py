@@ -989,6 +989,33 @@ def test_an_at_sign_that_is_no_citation_stays_quiet(tmp_path: Path, text: str) -
     assert not [w for w in warned if "citation" in w], warned
 
 
+@pytest.mark.parametrize("lang, text, told", [
+    # a credits list: each item opens with the handle credited for something
+    ("en", "## Thanks {#thanks}\n\n* @donno2048 for the fix\n* @ann1985, @bo2000 for the reports\n", 0),
+    # a thanks that lists handles, in Chinese and in English: every handle of the list
+    ("zh", "\u611f\u8c22 @a \u548c @b2000\u3002\n", 0),
+    ("zh", "\u611f\u8c22@ann1985\u3001@bo2000\u4e0e@cy1999\u7684\u62a5\u544a\u3002\n", 0),
+    ("en", "Thanks @a and @bo2000 for the report.\n", 0),
+    # real citations beside them stay told: a reading list's item, a bracketed one, one in
+    # running text, and two joined by '\u548c' in Chinese prose without a thanks
+    ("en", "* @vaswani2017 says the scores grow.\n* See [@bahdanau2015].\n", 2),
+    ("en", "As @vaswani2017 says, thanks to scaling.\n", 1),
+    ("zh", "\u5982 @vaswani2017 \u548c @devlin2019 \u6240\u793a\u3002\n", 2),
+], ids=["credits list", "chinese thanks with and", "chinese thanks list", "english thanks",
+        "reading list", "citation before thanks", "chinese citations"])
+def test_a_credit_to_a_github_user_is_no_citation_but_a_citation_stays_told(
+        tmp_path: Path, lang: str, text: str, told: int) -> None:
+    """A credit opening a list item, '* @donno2048 for the fix', and the second handle of a
+    Chinese thanks, '\u611f\u8c22 @a \u548c @b2000', were told as Pandoc's in-text citations
+    (a key that reads as a name with a year): a handle is credited when a thanks opens its
+    list of handles, or when the list opens its line and 'for' what follows it; a citation
+    in a reading list, in brackets or in running text is still told, once each."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text, lang=lang)
+    got = [w for w in warned if "citation" in w]
+    assert len(got) == told, got
+
+
 def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> None:
     """`{::comment}` … `{:/comment}`: its end, at the paragraph's end, was read as an
     attribute list and told as "'{_comment}' … is not an attribute", a name the author

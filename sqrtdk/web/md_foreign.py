@@ -175,6 +175,21 @@ _CREDIT = ("(?!(?:(?<=\\()|(?<=\uff08)|(?<=," + _BLANK + ")|(?<=[\uff0c\u3001])|
            "|(?<=" + _THANKS + ")@|(?<=" + _THANKS + _BLANK + ")@"
            r"|(?<=\bby" + _BLANK + r")@[\w-]+" + _BLANK + "+in" + _BLANK
            + r"+(?:#\d|https?://))")
+# a credit the lookahead above cannot see, as its words come before the handle or after
+# the next ones: a thanks that opens a list of handles ('Thanks @a and @bo2000 for it',
+# '\u611f\u8c22 @a \u548c @b2000', '\u611f\u8c22@a\u3001@b2000\u4e0e@c1999'), and a
+# list of handles that opens its line (a credits list's item, '* @donno2048 for the fix')
+# before 'for' what each gave: consumed whole as the named group `credit`, so that none
+# of its handles is told (a reading list's item cites a work that says or shows, '*
+# @vaswani2017 says \u2026', told; Chinese prose joining two keys with '\u548c' without
+# a thanks, told). A handle here is GitHub's (letters, digits, '-'), not a Chinese word
+_HANDLE = "@(?:" + _WORD + "|-)+"
+_THANKED = (_HANDLE + "(?:(?:" + _BLANK + "*(?:,|\uff0c|\u3001|&|\u548c|\u4e0e|\u4ee5?\u53ca)"
+            + _BLANK + "*|" + _BLANK + "*,?" + _BLANK + "+and" + _BLANK + "+)" + _HANDLE + ")*")
+_CREDITED = ("(?P<credit>(?:(?<![\\w-])[Tt]hanks(?:" + _BLANK + "+to)?" + _BLANK + "+|"
+             "(?:\u611f\u8c22|\u9e23\u8c22|\u81f4\u8c22|\u8c22\u8c22)" + _BLANK + "*)"
+             + _THANKED + "|(?<![^\n])[ \t]*" + _THANKED + "(?=" + _BLANK + "+for"
+             + _BLANK + "))")
 # the environments KaTeX reads only inside a formula (its list of supported environments)
 _INNER_MATH_ENVIRONMENT = (r"(?:[pbBvV]?matrix|smallmatrix|subarray|d?array|aligned|"
                            r"alignedat|gathered|split|d?r?cases)\*?")
@@ -770,7 +785,8 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`),
     # a bracketed citation (above) and a changelog's credit to a GitHub user whose name
     # ends in a year (_CREDIT) are not told here
-    (re.compile(r"(?<![\w@\[.+/-])" + _CREDIT + "@" + CITATION_KEY + r"(?![^\[\]\n]*\])"),
+    (re.compile(_CREDITED + r"|(?<![\w@\[.+/-])" + _CREDIT + "@" + CITATION_KEY
+                + r"(?![^\[\]\n]*\])"),
      False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
@@ -1190,6 +1206,12 @@ def _line_starts(text: str, span: tuple[int, int]) -> list[int]:
     return starts
 
 
+def _quiet(m: re.Match[str]) -> bool:
+    """Whether a match of a FOREIGN pattern is its group `credit`: text that only looks like
+    the syntax (_CREDITED), matched to be passed over, never told."""
+    return "credit" in m.re.groupindex and m.group("credit") is not None
+
+
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     """Whether `span` shares a character with one of `spans`."""
     return any(span[0] < end and start < span[1] for start, end in spans)
@@ -1291,7 +1313,10 @@ class ForeignSyntax(Treeprocessor):
                     # every one in the slot, not only its first: two on one line are two
                     # places to fix, told in one build
                     # (one that takes in the _EDGE spans the element: `joined`'s, below)
-                    spans = [m.span() for m in pattern.finditer(inert) if m.end() <= len(own)]
+                    # (a match of a group named `credit` is text that only looks like the
+                    # syntax, consumed so that no part of it is told: _CREDITED)
+                    spans = [m.span() for m in pattern.finditer(inert)
+                             if m.end() <= len(own) and not _quiet(m)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
                         if _overlaps(where, claimed) or (
@@ -1349,7 +1374,7 @@ class ForeignSyntax(Treeprocessor):
                 # with its address linked, on one line), beside those one slot holds
                 for m in pattern.finditer(joined):
                     # (TeX's first: its lines hold what `told` holds, a set read at once)
-                    if (pattern is TEX_OUTSIDE and
+                    if _quiet(m) or (pattern is TEX_OUTSIDE and
                             not lines_told.isdisjoint(_line_starts(joined, m.span()))) or \
                             _overlaps(m.span(), claimed) or _overlaps(m.span(), told):
                         continue
