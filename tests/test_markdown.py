@@ -1964,6 +1964,28 @@ def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         html(tmp_path, text, lang=lang)
     assert not [r for r in caplog.records if "published as typed" in r.getMessage()]
 
+@pytest.mark.parametrize("line, told", [
+    # a comment whose first word is two of the letters a to f: a word, not a byte
+    ("%Be careful: the scale is d, not d_k.", True), ("%ad hoc, to be checked", True),
+    ("%FE is read as a word here", True),
+    # bytes escaped in an address (two hex digits, a digit among them or a run of them) and
+    # an RFC's numbers stay quiet
+    ("%20 is the escaped space.", False), ("%FF%FE opens a file in UTF-16.", False),
+    ("%E4%BD%A0 is an escaped character.", False), ("%xA: a pong", False),
+], ids=["be careful", "ad hoc", "a capital pair before a word", "escaped space",
+        "escaped letters", "escaped character", "rfc number"])
+def test_a_latex_comment_whose_first_word_is_two_hex_letters_is_told(
+        tmp_path: Path, line: str, told: bool) -> None:
+    """'%Be careful' at a line's start is a LaTeX comment (published as typed, here and on
+    GitHub), but the rule read its 'Be' as a byte escaped in an address, '%BE', and stayed
+    quiet: a pair of hex letters before a space is a word; a byte is two hex digits with a
+    digit among them, or one of a run of escapes ('%FF%FE')."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{line}\n")
+    got = [w for w in warned if "LaTeX comment" in w]
+    assert len(got) == int(told), got
+    assert not told or f"index.md:{BODY_START + 2}:" in got[0], got
+
 
 @pytest.mark.parametrize("text, element", [
     ("Llama's tokenizer wraps each sentence in <s> and </s> before training.\n", "<s>"),

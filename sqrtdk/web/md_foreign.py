@@ -376,8 +376,11 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # commands that take no braces (`\LaTeX`, `\noindent`) or a control space (`i.e.\ `);
     # not a value that starts with '%', shown as typed as meant: an RFC's (ABNF's) number,
     # `%x0`, `%d13`, `%b1` (WebSocket's opcodes listed one a line), a byte escaped in an
-    # address, `%E4%BD`
-    (re.compile(r"^%(?!%|[xX][0-9A-Fa-f]|[dD][0-9]|[bB][01]|[0-9A-Fa-f]{2}(?![A-Za-z]))"
+    # address, `%E4%BD`, `%20`, `%FF%FE`: two hex digits with a digit among them, or one of
+    # a run of escapes; two hex letters alone are a word, a comment's first ('%Be careful',
+    # '%ad hoc')
+    (re.compile(r"^%(?!%|[xX][0-9A-Fa-f]|[dD][0-9]|[bB][01]"
+                r"|(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])(?![A-Za-z])|[A-Fa-f]{2}%[0-9A-Fa-f]{2})"
                 r"[^\n]*", re.M), False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
     (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
