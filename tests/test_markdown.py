@@ -4777,3 +4777,27 @@ def test_a_latex_table_is_told_to_be_a_markdown_table(
     got = [r.getMessage() for r in caplog.records if "\\begin{tabular}" in r.getMessage()]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0] and \
         "a table for a tabular ('| a | b |' rows under a '|---|---|' line" in got[0], got
+
+
+@pytest.mark.parametrize("log", ["    $ (cd build && make)\n    $ ls out\n",
+                                 "\t$ (cd build && make)\n\t$ ls out\n"],
+                         ids=["spaces", "tab"])
+def test_a_shell_log_inside_raw_html_is_told_how_to_show_it_as_code(
+        tmp_path: Path, log: str) -> None:
+    """A shell log indented under '<details><summary>' with no blank line between is raw
+    HTML to GitHub and to this Markdown (text run together, no formula, no escape): the
+    build stopped with "write '\\$' for a dollar sign", which shows its backslash there and
+    no code either. The error now says where the raw HTML begins and how to write the log
+    as code in a box; so written, it builds and the box shows the log as code."""
+    body = f"Intro.\n\n<details>\n<summary>Log</summary>\n{log}</details>\n"
+    e = error(tmp_path, body)
+    assert e.line == BODY_START + 4, str(e)
+    assert "write '\\$'" not in e.message and "'<details>'" in e.message, e.message
+    assert "line " + str(BODY_START + 2) in e.message and "```" in e.message, e.message
+    written = ("Intro.\n\n/// details | Log\n    attrs: {id: log}\n\n```\n"
+               "$ (cd build && make)\n$ ls out\n```\n\n///\n")
+    with captured() as warned:
+        tree = Tree(html(tmp_path, written))
+    assert not warned, warned
+    shown = [e["text"] for e in tree.elements if e["tag"] == "code"]
+    assert any("$ (cd build && make)" in t for t in shown), tree.elements

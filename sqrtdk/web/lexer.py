@@ -61,7 +61,7 @@ from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
 from .numbers import FILTERS
 from .quote_messages import BOX_NAMED
-from .raw_html import markdown_raw_lines
+from .raw_html import markdown_raw_lines, raw_html_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
 # a Han character, and what marks a line as code (not a Chinese caption converted from Word)
@@ -405,6 +405,17 @@ class _Scanner(InlineScanner):
         super().__init__(path, elements)
         self.lines = text.split("\n")
         self.out: list[str] = []
+
+    def raw_html_block(self, line: int) -> tuple[int, str] | None:
+        """See `InlineScanner.raw_html_block`: read on an error's way only (a Markdown pass
+        and cmark-gfm's), from the article's lines as they stand."""
+        raw = raw_html_lines("\n".join(self.lines))
+        if line not in raw:
+            return None
+        first = line
+        while first - 1 in raw:
+            first -= 1
+        return first, shortened(self.lines[first - 1].lstrip(" \t>").rstrip(), 30)
 
     def run(self) -> Masked:
         i = 0

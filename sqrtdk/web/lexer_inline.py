@@ -253,6 +253,12 @@ class InlineScanner:
     def error(self, line: int, message: str) -> BuildError:
         return BuildError(self.path, line, message)
 
+    def raw_html_block(self, line: int) -> tuple[int, str] | None:
+        """(first line, opening tag) of the block of raw HTML that holds the file line `line`
+        where both GitHub and this Markdown read one, else None; the block scanner, which
+        has the article's lines, knows (a paragraph's text alone holds no such block)."""
+        return None
+
     def code(self, text: str) -> str:
         """A code token for one line's worth of code (never containing a newline)."""
         self.masked.code.append(text)
@@ -645,6 +651,17 @@ class InlineScanner:
                 return i + len(written[0])
             if (paired := self._paired_over_text(text, i)) is not None:
                 raise paired
+            if (raw := self.raw_html_block(line)) is not None:
+                first_line, opening = raw
+                # a shell log's prompt indented under '<details><summary>' with no blank
+                # line after it: '\$' would show its backslash there on GitHub
+                raise self.error(line, (
+                    f"a '$' at {self._at(text, i)} inside the block of raw HTML that "
+                    f"'{opening}' opens at line {first_line}: this page and GitHub show "
+                    "its lines as HTML text run together (no code, no formula, and '\\$' "
+                    "keeps its backslash); for a shell log or other code in a collapsible "
+                    f"box, write {BOX_NAMED} with the lines in a ``` fence inside it, in "
+                    "place of the HTML; for a dollar sign in HTML text, write '&#36;'"))
             raise self.error(line, f"a '$' that starts no formula, at {self._at(text, i)} (a "
                                    "formula starts '$' + a character that is not a space); "
                                    "write '\\$' for a dollar sign"
