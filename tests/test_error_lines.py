@@ -2965,3 +2965,22 @@ def test_a_box_indented_under_a_list_read_as_text_is_told_the_blank_line_above_t
     # md_blocks.BoxTargets), inside the list item
     boxes = [el for el in Tree(p.body).elements if el["attrs"].get("id") == "why"]
     assert [el["ancestors"][-2:] for el in boxes] == [["li", "details"]], p.body
+
+
+@pytest.mark.parametrize("link, says", [
+    ("[the demo](javascript:void(0))", "would run a script"),
+    ("[the demo](javascript:alert(1))", "would run a script"),
+    ("[x](vbscript:msgbox)", "no browser runs VBScript"),
+    ("[x](file:///etc/hosts)", "on the reader's own machine"),
+], ids=["javascript void", "javascript call", "vbscript", "file"])
+def test_a_link_the_site_refuses_for_its_scheme_is_told_once(tmp_path: Path, katex: Any,
+                                                             link: str, says: str) -> None:
+    """`[text](javascript:void(0))`: beside the site's error ('would run a script …; link to
+    a page or an anchor instead') a warning said GitHub makes no link of it (its safe mode
+    empties such an address) and to 'write it as [text](address), with each '$' written
+    '\\$'', advice that does not fit. The comparison of links now leaves out an address
+    the site refuses for its scheme: one message, the error at its line."""
+    with captured() as warned:
+        e = error(tmp_path, f"Paragraph one.\n\nSee {link} here.\n", "site", katex)
+    assert says in e.message and str(e).split(": ")[0].endswith(f":{BODY_START + 2}"), str(e)
+    assert not [w for w in warned if "link" in w], warned

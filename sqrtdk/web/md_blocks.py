@@ -63,6 +63,7 @@ from .model import Outline
 from .positions import LineMap
 from .quote_messages import BOX_LINES
 from .raw_html import markdown_raw_lines
+from .site_links import refused_scheme
 
 LOGGER = logging.getLogger("sqrtdk.web")
 _BLOCK_PLACEHOLDER = re.compile("\x02wzxhzdk:(\\d+)\x03")
@@ -788,6 +789,8 @@ class BlockStructure(Treeprocessor):
                 continue
             if any(x and _foreign_link(x, self.searched) for x in (mine, github)):
                 continue     # another tool's link, told as such (md_foreign)
+            if any(x and refused_scheme(x.href) for x in (mine, github)):
+                continue     # `javascript:void(0)`: the site's check stops the build there
             if github and not mine and github.href in self.told_pictures:
                 continue     # a picture's address GitHub shows as typed: told there
             if mine and github and mine.href != github.href:

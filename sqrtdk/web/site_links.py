@@ -527,6 +527,15 @@ _DEAD_SCHEMES = {
 }
 
 
+def refused_scheme(url: str) -> bool:
+    """Whether the site's check stops the build at a link to `url` for its scheme alone
+    (`javascript:`, `vbscript:`, `file:`, `data:`), at the link's line, saying what to
+    write: a message about the same link from elsewhere (GitHub's safe mode empties such
+    an address) would only be a second one, with advice that does not fit."""
+    scheme = url_scheme(url)
+    return scheme == "javascript" or scheme in _DEAD_SCHEMES
+
+
 def _figure_named(path: str, paths: set[str]) -> str | None:
     """The figure a missing image's `path` names as an article names it (`NAME.svg`, for the
     build's `figures/NAME.<lang>.svg`), or None."""
