@@ -304,7 +304,7 @@ def test_a_table_of_scales_lists_the_scales_its_chart_shows() -> None:
 def test_a_figure_without_a_table_of_its_numbers_is_warned_at_the_line_showing_it(
         caplog: pytest.LogCaptureFixture) -> None:
     """README's "Add a figure", step 4: a figure no `@table` is registered for is published
-    without its numbers; the build says so at the first article's line that shows it, and
+    without its numbers; the build says so at the line of the article that shows it, and
     says nothing about a figure that has one."""
     from types import SimpleNamespace
 
@@ -320,6 +320,29 @@ def test_a_figure_without_a_table_of_its_numbers_is_warned_at_the_line_showing_i
     assert len(warned) == 1, warned
     assert warned[0].startswith(str(Path("content/xx/index.md")) + ":34: warning: ") and \
         "'no_table_here'" in warned[0] and '@table("no_table_here")' in warned[0], warned
+
+
+def test_a_figure_without_a_table_is_warned_in_each_article_at_its_own_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The warning named the first language's file alone, at its line, though the second
+    shows the figure at a line of its own (and a figure only the second shows was not told
+    at all): each article that shows it is told at its own line."""
+    from types import SimpleNamespace
+
+    from sqrtdk.web.checks import check_figure_tables
+
+    def shown(lang: str, figures: list[str], lines: list[int]) -> Any:
+        return SimpleNamespace(source=Path(f"content/{lang}/index.md"), conversion=SimpleNamespace(
+            figures=figures, lines=SimpleNamespace(figures=lines)))
+    pages: Any = [shown("xx", ["no_table_here"], [12]),
+                  shown("yy", ["only_yy_shows", "no_table_here"], [7, 20])]
+    with caplog.at_level(logging.WARNING, logger="sqrtdk"):
+        check_figure_tables(pages)
+    told = sorted((r.getMessage().split(": warning: ")[0], r.getMessage().split("'")[1])
+                  for r in caplog.records)
+    assert told == [(str(Path("content/xx/index.md")) + ":12", "no_table_here"),
+                    (str(Path("content/yy/index.md")) + ":20", "no_table_here"),
+                    (str(Path("content/yy/index.md")) + ":7", "only_yy_shows")], told
 
 
 def _labels_with(tmp_path: Path, lang: str, family: str, label: str | None = None) -> Any:

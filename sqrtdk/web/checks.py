@@ -458,15 +458,16 @@ def _note_place(here: Page, there: Page, label: str) -> tuple[int, str, str] | N
 
 
 def check_figure_tables(pages: list[Page]) -> None:
-    """Warn, at the line of the first language's article that shows it, about each figure
-    with no table of its numbers (`@table(name)` in web/fig_tables.py, README's "Add a
-    figure", step 4): a screen reader, or a reader who wants the values, would get only the
-    alt text. Raises nothing."""
+    """Warn, in each article that shows it and at that article's own line, about each
+    figure with no table of its numbers (`@table(name)` in web/fig_tables.py, README's "Add
+    a figure", step 4): a screen reader, or a reader who wants the values, would get only
+    the alt text. Raises nothing."""
     from .fig_tables import TABLES
-    base = pages[0]
-    for name, line in zip(base.conversion.figures, base.conversion.lines.figures):
-        if name not in TABLES:
-            warn(LOGGER, base.source, line,
+    for page in pages:
+        for name, line in zip(page.conversion.figures, page.conversion.lines.figures):
+            if name in TABLES:
+                continue
+            warn(LOGGER, page.source, line,
                  f"figure '{name}' has no table of its numbers, so a screen reader gets only "
                  f"its alt text; register one with @table(\"{name}\") in "
                  "sqrtdk/web/fig_tables.py (README, 'Add a figure', step 4)")
