@@ -4801,3 +4801,19 @@ def test_a_shell_log_inside_raw_html_is_told_how_to_show_it_as_code(
     assert not warned, warned
     shown = [e["text"] for e in tree.elements if e["tag"] == "code"]
     assert any("$ (cd build && make)" in t for t in shown), tree.elements
+
+
+@pytest.mark.parametrize("block", ["<div>\nIt costs $5 a run.\n</div>\n",
+                                   "<div>It costs $5 a run.</div>\n"],
+                         ids=["lines", "one line"])
+def test_a_dollar_sign_inside_raw_html_is_told_to_be_written_as_html(
+        tmp_path: Path, block: str) -> None:
+    """A price in a block of raw HTML (a '$' no other closes) stopped the build with "write
+    '\\$' for a dollar sign": GitHub keeps that backslash in raw HTML. The error now says
+    '&#36;', which both show as a dollar sign; so written, the page builds and shows it."""
+    e = error(tmp_path, f"Intro.\n\n{block}")
+    assert "write '\\$'" not in e.message and "'&#36;'" in e.message, e.message
+    assert e.line == BODY_START + block.count("\n", 0, block.index("$")) + 2, str(e)
+    with captured() as warned:
+        shown = html(tmp_path, "Intro.\n\n" + block.replace("$", "&#36;"))
+    assert not warned and "&#36;5" in shown, (warned, shown)

@@ -651,17 +651,8 @@ class InlineScanner:
                 return i + len(written[0])
             if (paired := self._paired_over_text(text, i)) is not None:
                 raise paired
-            if (raw := self.raw_html_block(line)) is not None:
-                first_line, opening = raw
-                # a shell log's prompt indented under '<details><summary>' with no blank
-                # line after it: '\$' would show its backslash there on GitHub
-                raise self.error(line, (
-                    f"a '$' at {self._at(text, i)} inside the block of raw HTML that "
-                    f"'{opening}' opens at line {first_line}: this page and GitHub show "
-                    "its lines as HTML text run together (no code, no formula, and '\\$' "
-                    "keeps its backslash); for a shell log or other code in a collapsible "
-                    f"box, write {BOX_NAMED} with the lines in a ``` fence inside it, in "
-                    "place of the HTML; for a dollar sign in HTML text, write '&#36;'"))
+            if (raw := self._dollar_in_raw_html(text, i, line)) is not None:
+                raise raw
             raise self.error(line, f"a '$' that starts no formula, at {self._at(text, i)} (a "
                                    "formula starts '$' + a character that is not a space); "
                                    "write '\\$' for a dollar sign"
@@ -725,10 +716,30 @@ class InlineScanner:
         hint = " (its braces { } do not balance)" if depth else ""
         if not depth and (paired := self._paired_over_text(text, i)) is not None:
             raise paired
+        if (raw := self._dollar_in_raw_html(text, i, line)) is not None:
+            raise raw
         raise self.error(line, f"formula '${text[i + 1:i + 30].splitlines()[0]}…' at "
                                f"{self._at(text, i)} is never closed{hint}; end it with '$', "
                                "or write '\\$' for a dollar sign"
                                f"{self._price_hint(text, i)}")
+
+    def _dollar_in_raw_html(self, text: str, i: int, line: int) -> BuildError | None:
+        """The error for the '$' at text[i] (file line `line`) that pairs with none, when it
+        stands in a block of raw HTML both GitHub and this Markdown read as one (a shell
+        log's prompt indented under '<details><summary>' with no blank line after it, a
+        price in a `<div>`): the advice '\\$' would keep its backslash there on GitHub, and
+        neither reader shows code there; None elsewhere."""
+        raw = self.raw_html_block(line)
+        if raw is None:
+            return None
+        first_line, opening = raw
+        return self.error(line, (
+            f"a '$' at {self._at(text, i)} inside the block of raw HTML that '{opening}' "
+            f"opens at line {first_line}: this page and GitHub show its lines as HTML text "
+            "run together (no formula, no code, and '\\$' keeps its backslash there); for a "
+            "dollar sign, write '&#36;'; for a shell log or other code in a collapsible box, "
+            f"write {BOX_NAMED} with the lines in a ``` fence inside it, in place of the "
+            "HTML"))
 
     def _paired_over_text(self, text: str, i: int) -> BuildError | None:
         """The error for the '$' at text[i] left with no partner when an earlier formula of
