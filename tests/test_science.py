@@ -2511,7 +2511,7 @@ def test_a_parameter_value_the_code_cannot_take_is_told_at_the_parameter_s_line(
     ("spread", {"n_pairs": 8}, "n_pairs", "write 16 or more"),
     ("rulers", {"grad_threshold": 0.0}, "grad_threshold", "above 0"),
     ("rulers", {"positions": 1}, "positions", "at least 2"),
-    ("saturation", {"shown_scales": ()}, "shown_scales", "1 or more items"),
+    ("saturation", {"shown_scales": ()}, "shown_scales", "2 or more items"),
 ], ids=["one batch", "no histogram", "one-bin histogram", "wide bin", "one pair a batch",
         "zero threshold", "one position", "no panel"])
 def test_a_parameter_outside_its_valid_range_is_told_at_its_line(
@@ -2584,6 +2584,128 @@ def test_zero_positions_is_told_at_its_line_not_while_rulers_py_is_imported(
                 if t.startswith("    positions: int = "))
     assert ran.returncode == 0 and ran.stdout.startswith(f"{source} {line} "), ran
     assert "RulerParams.positions" in ran.stdout and "at least 2" in ran.stdout, ran.stdout
+
+
+def _default_edited(tmp_path: Path, module: str, field: str, old: str, new: str) -> tuple[
+        Path, int, str]:
+    """A copy of the package in `tmp_path` whose science/`module` has the default `old` of
+    the Params field `field` (the first of that name, or "Class.field") written `new` (README's "To change a parameter"); the copied
+    module, the field's line, and what check_params says of the copy (`path line message`,
+    or '' when it passes)."""
+    import shutil
+    copy = tmp_path / "sqrtdk"
+    shutil.copytree(PROJECT_ROOT / "sqrtdk", copy,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    source = copy / "science" / module
+    text = source.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    cls, _, field = field.rpartition(".")       # "TwoScoresParams.scores": in that class
+    after = next(i for i, t in enumerate(lines) if t.startswith(f"class {cls}")) if cls else 0
+    line = next(i for i, t in enumerate(lines, 1)
+                if i > after and re.match(rf"    {field}: \S", t))
+    start = sum(len(t) for t in lines[:line - 1])
+    at = text.find(old, start)
+    assert start <= at < start + sum(len(t) for t in lines[line - 1:line + 2]), \
+        f"{module}: {field}'s default is no longer written as {old}"
+    source.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    code = ("from sqrtdk.science import registry\nfrom sqrtdk.errors import BuildError\n"
+            "from sqrtdk.science_stage import check_params\nregistry.load()\n"
+            "try:\n    check_params(registry.EXPERIMENTS)\n"
+            "except BuildError as e:\n    print(e.path, e.line, e.message)\n")
+    ran = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=False)
+    assert ran.returncode == 0 and not ran.stderr, ran
+    return source, line, ran.stdout.strip()
+
+
+@pytest.mark.cpu_timeout(60)
+@pytest.mark.parametrize(("module", "field", "old", "new", "said", "exp", "edge"), [
+    ("saturation.py", "shown_scales", "(1.0, 4.0, 16.0)", "(4.0,)", "2 or more items",
+     "saturation", (4.0, 8.0)),
+    ("saturation.py", "shown_scales", "(1.0, 4.0, 16.0)", "(1.0, 3.0, 16.0)",
+     "3 not on the grid of scales",
+     "saturation", (0.5, 2.0 ** 0.5)),
+    ("saturation.py", "shown_scales", "(1.0, 4.0, 16.0)", "(16.0, 4.0, 1.0)", "rising order",
+     "saturation", (1.0, 16.0)),
+    ("saturation.py", "quoted_scale", "16.0", "12.0", "not on the grid of scales",
+     "saturation", 2.0 ** 0.25),
+    ("saturation.py", "octave_max", "6", "1", "must lie inside the grid",
+     "saturation", None),
+    ("saturation.py", "octave_min", "-5", "1", "at most 0",
+     "saturation", -1),
+    ("saturation.py", "per_octave", "16", "0", "at least 1",
+     "saturation", 1),
+    ("saturation.py", "labels", '"H")', '"H", "I")', "9 label(s) for the 8 scores",
+     "saturation", None),
+    ("saturation.py", "labels", '"H")', '"A")', "a label given twice",
+     "saturation", None),
+    ("saturation.py", "scores", "0.55, 0.9)", "0.9, 0.9)", "make one score the largest",
+     "saturation", None),
+    ("rulers.py", "quoted_d", "64", "100", "not on the grid of d",
+     "rulers", DIMENSIONS[0]),
+    ("rulers.py", "band", "(0.1, 0.9)", "(0.9, 0.1)", "not below its upper",
+     "rulers", (0.01, 0.02)),
+    ("spread.py", "d_small", "4", "3", "not on the grid of d",
+     "spread", DIMENSIONS[1]),
+    ("spread.py", "d_large", "64", "4", "not above d_small = 4",
+     "spread", DIMENSIONS[1]),
+    ("spread.py", "n_pairs", "20_000", "20_001", "not a multiple of n_batches",
+     "spread", 16),
+    ("saturation.py", "length", "8", "1", "at least 2",
+     "jacobian", 2),
+    ("saturation.py", "n_rows", "10_000", "0", "at least 1",
+     "jacobian", 1),
+    ("saturation.py", "var_small", "1.0", "-1.0", "at least 0",
+     "jacobian", 0.0),
+    ("saturation.py", "var_large", "100.0", "0.5", "not above var_small = 1",
+     "jacobian", 1.001),
+    ("spread.py", "steps", "100", "0", "at least 1",
+     "walk", 1),
+    ("spread.py", "n_walks", "20_000", "1", "at least 2",
+     "walk", 6),
+    ("spread.py", "n_paths_shown", "6", "0", "at least 1",
+     "walk", 1),
+    ("spread.py", "n_paths_shown", "6", "30_000", "write 20000 or fewer",
+     "walk", 20_000),
+    ("saturation.py", "TwoScoresParams.scores", "(10.0, 5.0)", "(10.0, 5.0, 1.0)",
+     "a tuple of 3 item(s)",
+     "two_scores", None),
+    ("saturation.py", "d_k", "64", "0", "at least 1",
+     "two_scores", 1),
+], ids=["one panel", "panel off the grid", "panels falling", "quoted scale off the grid",
+        "grid short of the peak", "grid without scale 1", "no steps per octave",
+        "a label short", "a label twice", "tied winners", "quoted d off the grid",
+        "band reversed", "d_small off the grid", "d_large not above d_small",
+        "uneven batches", "jacobian of one score", "jacobian of no rows",
+        "negative variance", "large variance below the small", "walk of no steps",
+        "one walk", "no walk shown", "more walks shown than simulated", "three scores",
+        "two scores at d_k 0"])
+def test_a_params_default_edited_to_a_value_the_science_cannot_take_is_told_at_its_line(
+        tmp_path: Path, module: str, field: str, old: str, new: str, said: str, exp: str,
+        edge: Any) -> None:
+    """left20: values README's "To change a parameter" could write that built with a wrong
+    description or stopped with an error at a code line: one bar-chart panel ('others
+    drain' took max() of nothing), a shown or quoted scale off the grid and a quoted_d off
+    the grid of d ("not on the grid" raised inside a section or claim), a band reversed (a
+    band from the 90 % quantile 'to' the 10 %), JacobianParams and WalkParams with no ranges
+    (a Jacobian of one score, no rows, one walk, no walk shown: tracebacks in claims and the
+    figure), three scores for two_scores (told at the results schema's line); and of the
+    same class d_small/d_large off the grid, uneven batches, labels not one per score,
+    a tied winner, a grid that misses the sensitivity's peak. Each is told at the edited
+    field's line by check_params, before any job runs, on a copy of the package; the
+    nearest value the science still takes (`edge`: the smallest count, a variance of 0, a
+    band of two neighbouring levels, ...) is not refused."""
+    import dataclasses
+
+    from sqrtdk.science_stage import check_params
+    source, line, told = _default_edited(tmp_path, module, field, old, new)
+    name = field.rpartition(".")[2]
+    assert told.startswith(f"{source} {line} "), told
+    assert f"Params.{name} of experiment" in told and said in told, told
+    if edge is not None:
+        registry.load()
+        params = replace(EXPERIMENTS[exp].params, **{name: edge})
+        check_params([dataclasses.replace(EXPERIMENTS[exp], params=params)])
 
 
 def test_a_snippet_disagreeing_with_an_experiment_of_fewer_rows_says_the_tolerance_is_not_for_them(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,8 @@ class RulerParams:
     positions: int = valid(
         8, "softmax over one position gives it all the weight whatever the scores: no "
         "winner's share or entropy to compare between rulers", at_least=2)
-    quoted_d: int = 64           # the paper's d_k (§3.2.2), where the page's dₖ bar starts
+    quoted_d: int = 64           # the paper's d_k (§3.2.2), where the page's dₖ bar starts;
+    #                              on the grid d_k (invalid())
     d_v: int = valid(            # the values' dimension (the paper's d_v = 64)
         64, "the values and the loss's weights have d_v components", at_least=1)
     grad_threshold: float = valid(  # "a vanishing gradient": ‖∂L/∂q‖ below this
@@ -46,8 +47,20 @@ class RulerParams:
         above=0.0)
     # the quantile levels of the gradient's band (results `p10`, `p90`; quoted by the article
     # and the figure's key as `band_lo`, `band_hi`, so a change here changes what they say)
-    band: tuple[float, float] = valid(
+    band: tuple[float, float] = valid(   # (lower, upper): lower below upper (invalid())
         (0.1, 0.9), "quantile levels are shares of the rows", above=0.0, below=1.0)
+
+    def invalid(self) -> Iterator[tuple[str, str]]:
+        """The limits joining two fields (`registry.valid`), or two items of one: (field,
+        what is wrong)."""
+        if self.quoted_d not in self.d_k:
+            yield "quoted_d", (f"not on the grid of d ({', '.join(map(str, self.d_k))}): the "
+                               f"text quotes the values measured there; write a d of d_k")
+        if self.band[0] >= self.band[1]:
+            yield "band", (f"with its lower level {self.band[0]:g} not below its upper "
+                           f"{self.band[1]:g}: the band runs from the lower quantile to the "
+                           f"upper (results p10 to p90, the figure's shading); write "
+                           f"(lower, upper)")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,15 +29,73 @@ class SaturationParams:
     from 2^octave_min to 2^octave_max (at least 1 to 32, finely enough to find where the
     winner's share crosses ½)."""
 
-    labels: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
-    scores: tuple[float, ...] = (-0.8, 0.1, -0.35, 0.3, -0.1, 0.2, 0.55, 0.9)
-    octave_min: int = -5
-    octave_max: int = 6
-    per_octave: int = 16
-    quoted_scale: float = 16.0   # the scale whose values the text quotes
-    shown_scales: tuple[float, ...] = valid(    # the bar-chart panels
+    labels: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")   # one per score
+    scores: tuple[float, ...] = valid(
+        (-0.8, 0.1, -0.35, 0.3, -0.1, 0.2, 0.55, 0.9), "the winner's share is compared with "
+        "the others' (softmax over one score gives it everything at every scale)",
+        min_items=2)
+    octave_min: int = valid(     # the grid holds scale 1 (the row as given, results `first`)
+        -5, "the grid must hold scale 1, the row as given, which the text quotes, and its "
+        "scales 2^octave are float64 numbers (2^-1000 to 2^1000 keep clear of its limits)",
+        at_least=-1000, at_most=0)
+    octave_max: int = valid(
+        6, "the grid must hold scale 1, the row as given, which the text quotes, and its "
+        "scales 2^octave are float64 numbers (2^-1000 to 2^1000 keep clear of its limits)",
+        at_least=0, at_most=1000)
+    per_octave: int = valid(
+        16, "the grid takes per_octave steps per doubling of the scale", at_least=1)
+    quoted_scale: float = valid(  # the scale whose values the text quotes: on the grid
+        16.0, "a scale multiplies the row", above=0.0)
+    shown_scales: tuple[float, ...] = valid(    # the bar-chart panels, scales on the grid
         (1.0, 4.0, 16.0), "each is a panel of the bar chart, and the claims compare the "
-        "panels' order and shares", above=0.0, min_items=1)
+        "shares from each panel to the next (the others drain): one panel has no next",
+        above=0.0, min_items=2)
+
+    def invalid(self) -> Iterator[tuple[str, str]]:
+        """The limits joining two fields (`registry.valid`): (field, what is wrong). Run
+        after each field's own range holds (per_octave >= 1)."""
+        if len(self.labels) != len(self.scores):
+            yield "labels", (f"with {len(self.labels)} label(s) for the {len(self.scores)} "
+                             f"scores: each score is named by its label; write one label "
+                             f"per score")
+        if len(set(self.labels)) != len(self.labels):
+            yield "labels", ("with a label given twice: the winner is found by its label; "
+                             "write each label once")
+        if list(self.scores).count(max(self.scores)) > 1:
+            yield "scores", (f"with its largest score {max(self.scores):g} given more than "
+                             f"once: the row has one winner, whose share rises to 1 and "
+                             f"crosses 1/2 (tied winners share it, and never cross 1/2); "
+                             f"make one score the largest")
+        if self.octave_min >= self.octave_max:
+            yield "octave_min", (f"not below octave_max = {self.octave_max}: the grid runs "
+                                 f"from 2^octave_min to 2^octave_max; write a value below it")
+        else:               # where the sensitivity peaks (half_scale) must lie on the grid
+            row, w = np.asarray(self.scores, dtype=np.float64), int(np.argmax(self.scores))
+            for name, octave, past in (("octave_min", self.octave_min, True),
+                                       ("octave_max", self.octave_max, False)):
+                share = float(softmax(2.0 ** octave * row)[w])
+                if (share > 0.5) == past:
+                    yield name, (f"a grid end where the winner's share is {share:.3g}, "
+                                 f"{'already past' if past else 'not yet at'} 1/2: the "
+                                 f"sensitivity's peak (where it crosses 1/2, results "
+                                 f"peak.half_scale) must lie inside the grid; write "
+                                 f"{'a smaller' if past else 'a larger'} octave")
+        grid = tuple(float(x) for x in scales(self))
+        span = f"2^{self.octave_min} to 2^{self.octave_max}, {self.per_octave} per doubling"
+        if not _on_grid(grid, self.quoted_scale):
+            yield "quoted_scale", (f"not on the grid of scales ({span}): the text quotes the "
+                                   f"values computed there; write a scale on the grid, such "
+                                   f"as a power of two in the range")
+        off = [x for x in self.shown_scales if not _on_grid(grid, x)]
+        if off:
+            yield "shown_scales", (f"with {off[0]:g} not on the grid of scales ({span}): each "
+                                   f"panel shows the shares computed there; write scales on "
+                                   f"the grid, such as powers of two in the range")
+        elif any(b <= a for a, b in itertools.pairwise(self.shown_scales)):
+            yield "shown_scales", ("not rising from panel to panel: the bar chart and its "
+                                   "claims read the panels left to right as the scale grows "
+                                   "(the winner's bar grows, the others drain); write the "
+                                   "scales in rising order, each once")
 
 
 def scales(p: SaturationParams) -> np.ndarray:
@@ -96,6 +154,11 @@ def _half_scale(s: np.ndarray, w: int, lo: float, hi: float) -> float:
 EXPERIMENTS.register(Experiment(
     "saturation", SaturationParams(), lambda p, seed: [Job("row", saturation, (p,))],
     lambda p, out: out["row"]))
+
+
+def _on_grid(xs: tuple[float, ...], x: float) -> bool:
+    """Whether `x` is a scale of the grid `xs` (as `_index` finds it)."""
+    return any(math.isclose(v, x, rel_tol=1e-12) for v in xs)
 
 
 def _index(xs: tuple[float, ...], x: float) -> int:
@@ -286,10 +349,27 @@ class JacobianParams:
     """Softmax Jacobian norm for rows of scores with a small and a large variance (source note
     002)."""
 
-    length: int = 8
-    n_rows: int = 10_000
-    var_small: float = 1.0
-    var_large: float = 100.0
+    length: int = valid(         # scores per row
+        8, "softmax over one score gives it everything: its Jacobian is 0, and the claims "
+        "divide by the small variance's norm", at_least=2)
+    n_rows: int = valid(         # rows drawn per variance
+        10_000, "the norms and shares are means over the rows", at_least=1)
+    var_small: float = valid(
+        1.0, "a variance is never below 0 (its square root is the scores' SD)", at_least=0.0)
+    var_large: float = valid(
+        100.0, "a variance is never below 0 (its square root is the scores' SD)",
+        at_least=0.0)
+
+    def invalid(self) -> Iterator[tuple[str, str]]:
+        """The limits joining two fields (`registry.valid`): (field, what is wrong)."""
+        if self.var_large <= self.var_small:
+            yield "var_large", (f"not above var_small = {self.var_small:g}: the claims and "
+                                f"the text compare the large variance's rows with the "
+                                f"small one's; write a larger value")
+        elif f"{self.var_small:g}" == f"{self.var_large:g}":
+            yield "var_large", (f"equal to var_small = {self.var_small:g} to the 6 digits "
+                                f"that name each variance's random stream: both would draw "
+                                f"the same numbers; write values further apart")
 
 
 def jacobian_row_stats(p: JacobianParams, seed: int, var: float) -> tuple[float, float]:
@@ -339,8 +419,11 @@ CLAIMS.register(Claim(
 class TwoScoresParams:
     """softmax([10, 5]) against softmax([10, 5] / 8), 8 = √64 (source note 003)."""
 
-    scores: tuple[float, ...] = (10.0, 5.0)
-    d_k: int = 64
+    # two scores: the results hold p₁p₂, the sensitivity of two positions (schema `[2]`)
+    scores: tuple[float, float] = (10.0, 5.0)
+    d_k: int = valid(            # the scores are divided by √d_k
+        64, "a dimension has one component or more, and √d_k divides the scores",
+        at_least=1)
 
 
 def two_scores(p: TwoScoresParams) -> tuple[tuple[float, ...], tuple[float, ...]]:

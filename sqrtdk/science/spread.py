@@ -50,6 +50,18 @@ class SpreadParams:
             yield "n_pairs", (f"fewer than 2 pairs for each of the n_batches = {self.n_batches} "
                               f"batches: a batch's sample SD divides by its pairs less one; "
                               f"write {2 * self.n_batches} or more")
+        if self.n_pairs % self.n_batches:
+            yield "n_pairs", (f"not a multiple of n_batches = {self.n_batches}: the batches "
+                              f"are of equal size; write a multiple, such as "
+                              f"{self.n_pairs - self.n_pairs % self.n_batches}")
+        for name in ("d_small", "d_large"):
+            if getattr(self, name) not in self.d_k:
+                yield name, (f"not on the grid of d ({', '.join(map(str, self.d_k))}): the "
+                             f"article compares the SDs measured there; write a d of d_k")
+        if self.d_large <= self.d_small:
+            yield "d_large", (f"not above d_small = {self.d_small}: the article compares the "
+                              f"larger d with the smaller (their ratio is d_large/d_small); "
+                              f"write a larger d of the grid, or a smaller d_small")
 
 
 @dataclass(frozen=True)
@@ -237,9 +249,20 @@ CLAIMS.register(Claim(
 class WalkParams:
     """The ±1 random walk of footnote 2 (source note 000): SD of the displacement is √steps."""
 
-    steps: int = 100
-    n_walks: int = 20_000
-    n_paths_shown: int = 6
+    steps: int = valid(
+        100, "the claims divide by the theory's SD √steps", at_least=1)
+    n_walks: int = valid(
+        20_000, "the walks' sample SD divides by their number less one", at_least=2)
+    n_paths_shown: int = valid(  # whole paths the figure and its table draw
+        6, "the figure draws a few whole walks inside the band, and its scale is set by "
+        "them", at_least=1)
+
+    def invalid(self) -> Iterator[tuple[str, str]]:
+        """The limits joining two fields (`registry.valid`): (field, what is wrong)."""
+        if self.n_paths_shown > self.n_walks:
+            yield "n_paths_shown", (f"more than the n_walks = {self.n_walks} walks "
+                                    f"simulated: the figure would draw {self.n_walks}; write "
+                                    f"{self.n_walks} or fewer")
 
 
 @dataclass(frozen=True)
