@@ -1016,6 +1016,27 @@ def test_a_credit_to_a_github_user_is_no_citation_but_a_citation_stays_told(
     assert len(got) == told, got
 
 
+@pytest.mark.parametrize("text, lines", [
+    ("The scaling follows the model of\n@vaswani2017 for the base model.\n", [1]),
+    ("@vaswani2017 for the base model, and @devlin2019 for the encoder.\n", [0, 0]),
+    ("- The scaling is old, as in\n  @vaswani2017 for the base model.\n", [1]),
+    ("> @vaswani2017 for the base model.\n", [0]),
+    ("* @donno2048 for the fix\n* @ann1985 and @bo2000 for the docs\n", []),
+    ("1. @donno2048 for the fix\n\n2. @ann1985 for the docs\n", []),
+], ids=["wrapped line", "paragraph", "item's wrapped line", "quote", "credits", "loose list"])
+def test_a_citation_opening_a_line_of_prose_before_for_is_told(
+        tmp_path: Path, text: str, lines: list[int]) -> None:
+    """34d544f passed over a list of handles opening any line before 'for' (a credits
+    list's item, '* @donno2048 for the fix'): prose wrapped before a citation, or a
+    paragraph opening with one ('@vaswani2017 for the base model'), was published as typed
+    with no word. The credit's form is now one only where it opens a list item."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "in-text citation" in w]
+    at = [int(w.split(": warning")[0].rsplit(":", 1)[1]) - BODY_START - 2 for w in got]
+    assert at == lines, got
+
+
 def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> None:
     """`{::comment}` … `{:/comment}`: its end, at the paragraph's end, was read as an
     attribute list and told as "'{_comment}' … is not an attribute", a name the author
@@ -4817,3 +4838,4 @@ def test_a_dollar_sign_inside_raw_html_is_told_to_be_written_as_html(
     with captured() as warned:
         shown = html(tmp_path, "Intro.\n\n" + block.replace("$", "&#36;"))
     assert not warned and "&#36;5" in shown, (warned, shown)
+
