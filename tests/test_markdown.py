@@ -4839,3 +4839,26 @@ def test_a_dollar_sign_inside_raw_html_is_told_to_be_written_as_html(
         shown = html(tmp_path, "Intro.\n\n" + block.replace("$", "&#36;"))
     assert not warned and "&#36;5" in shown, (warned, shown)
 
+
+@pytest.mark.parametrize("block, tag", [
+    ("<pre>\n$ make\n</pre>\n", "pre"),
+    ("<div>\n<pre><code>$ make\n$ ls out\n</code></pre>\n</div>\n", "code"),
+    ("<div>Run <kbd>$ make</kbd> first.</div>\n", "kbd"),
+], ids=["pre", "pre in a div", "kbd"])
+def test_a_dollar_sign_in_code_inside_raw_html_is_not_told_to_be_run_together_text(
+        tmp_path: Path, block: str, tag: str) -> None:
+    """A '$' in a <pre> (or <code>, <kbd>) of a block of raw HTML was told that this page
+    and GitHub show the block's lines 'as HTML text run together (no formula, no code …)'
+    and to write a '/// details' box: GitHub shows a <pre>'s lines as typed, as code. The
+    error now names the element and says '&#36;' or a fence; '&#36;' so written builds
+    without a word and stands in that element."""
+    e = error(tmp_path, f"Intro.\n\n{block}")
+    assert e.line == BODY_START + block.count("\n", 0, block.index("$")) + 2, str(e)
+    assert f"<{tag}>" in e.message and "run together" not in e.message, e.message
+    assert "'&#36;'" in e.message and "```" in e.message and "details" not in e.message, \
+        e.message
+    with captured() as warned:
+        tree = Tree(html(tmp_path, "Intro.\n\n" + block.replace("$", "&#36;")))
+    assert not warned, warned
+    assert any("$ make" in el["text"] for el in tree.elements if el["tag"] == tag), \
+        tree.elements
