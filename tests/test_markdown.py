@@ -2008,6 +2008,26 @@ def test_a_latex_comment_whose_first_word_is_two_hex_letters_is_told(
     assert not told or f"index.md:{BODY_START + 2}:" in got[0], got
 
 
+@pytest.mark.parametrize("text, told", [
+    ("Add the folder to the search path in\n%PATH% and open a new shell.", False),
+    ("The settings are kept under\n%APPDATA%\\\\sqrtdk on Windows.", False),
+    ("The 32-bit programs are in\n%ProgramFiles(x86)% there.", False),
+    ("Intro line.\n%TODO check the scale", True),
+    ("Intro line.\n%Windows paths differ, 50% of the time", True),
+], ids=["path", "appdata", "program files", "comment", "comment with a percent"])
+def test_a_windows_variable_opening_a_line_is_no_latex_comment(
+        tmp_path: Path, text: str, told: bool) -> None:
+    """A line of Windows docs wrapped before an environment variable ('%PATH% and open a
+    new shell') was told as a LaTeX comment, 'published as typed' and to be made an HTML
+    comment, though it is text shown as meant: a name closed by '%' is no comment's
+    word. A comment line is still told at its line."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{text}\n")
+    got = [w for w in warned if "LaTeX comment" in w]
+    assert len(got) == int(told), got
+    assert not told or f"index.md:{BODY_START + 3}:" in got[0], got
+
+
 @pytest.mark.parametrize("text, element", [
     ("Llama's tokenizer wraps each sentence in <s> and </s> before training.\n", "<s>"),
     ("The <b>winner takes almost all of the attention.\n", "<b>"),

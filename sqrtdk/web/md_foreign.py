@@ -384,9 +384,11 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `%x0`, `%d13`, `%b1` (WebSocket's opcodes listed one a line), a byte escaped in an
     # address, `%E4%BD`, `%20`, `%FF%FE`: two hex digits with a digit among them, or one of
     # a run of escapes; two hex letters alone are a word, a comment's first ('%Be careful',
-    # '%ad hoc')
+    # '%ad hoc'); a Windows environment variable, `%PATH%`, `%APPDATA%\\app` (a line of
+    # Windows docs wrapped before it), a name closed by '%' that no comment's word is
     (re.compile(r"^%(?!%|[xX][0-9A-Fa-f]|[dD][0-9]|[bB][01]"
-                r"|(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])(?![A-Za-z])|[A-Fa-f]{2}%[0-9A-Fa-f]{2})"
+                r"|(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])(?![A-Za-z])|[A-Fa-f]{2}%[0-9A-Fa-f]{2}"
+                r"|[A-Za-z_][A-Za-z0-9_()]*%(?![A-Za-z0-9]))"
                 r"[^\n]*", re.M), False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
     (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
