@@ -1016,6 +1016,27 @@ def test_a_credit_to_a_github_user_is_no_citation_but_a_citation_stays_told(
     assert len(got) == told, got
 
 
+@pytest.mark.parametrize("text, lines", [
+    ("The scaling follows the model of\n@vaswani2017 for the base model.\n", [1]),
+    ("@vaswani2017 for the base model, and @devlin2019 for the encoder.\n", [0, 0]),
+    ("- The scaling is old, as in\n  @vaswani2017 for the base model.\n", [1]),
+    ("> @vaswani2017 for the base model.\n", [0]),
+    ("* @donno2048 for the fix\n* @ann1985 and @bo2000 for the docs\n", []),
+    ("1. @donno2048 for the fix\n\n2. @ann1985 for the docs\n", []),
+], ids=["wrapped line", "paragraph", "item's wrapped line", "quote", "credits", "loose list"])
+def test_a_citation_opening_a_line_of_prose_before_for_is_told(
+        tmp_path: Path, text: str, lines: list[int]) -> None:
+    """34d544f passed over a list of handles opening any line before 'for' (a credits
+    list's item, '* @donno2048 for the fix'): prose wrapped before a citation, or a
+    paragraph opening with one ('@vaswani2017 for the base model'), was published as typed
+    with no word. The credit's form is now one only where it opens a list item."""
+    with captured() as warned:
+        html(tmp_path, "Intro.\n\n" + text)
+    got = [w for w in warned if "in-text citation" in w]
+    at = [int(w.split(": warning")[0].rsplit(":", 1)[1]) - BODY_START - 2 for w in got]
+    assert at == lines, got
+
+
 def test_a_kramdown_comment_is_told_as_kramdown_at_its_line(tmp_path: Path) -> None:
     """`{::comment}` … `{:/comment}`: its end, at the paragraph's end, was read as an
     attribute list and told as "'{_comment}' … is not an attribute", a name the author
@@ -1985,6 +2006,26 @@ def test_a_latex_comment_whose_first_word_is_two_hex_letters_is_told(
     got = [w for w in warned if "LaTeX comment" in w]
     assert len(got) == int(told), got
     assert not told or f"index.md:{BODY_START + 2}:" in got[0], got
+
+
+@pytest.mark.parametrize("text, told", [
+    ("Add the folder to the search path in\n%PATH% and open a new shell.", False),
+    ("The settings are kept under\n%APPDATA%\\\\sqrtdk on Windows.", False),
+    ("The 32-bit programs are in\n%ProgramFiles(x86)% there.", False),
+    ("Intro line.\n%TODO check the scale", True),
+    ("Intro line.\n%Windows paths differ, 50% of the time", True),
+], ids=["path", "appdata", "program files", "comment", "comment with a percent"])
+def test_a_windows_variable_opening_a_line_is_no_latex_comment(
+        tmp_path: Path, text: str, told: bool) -> None:
+    """A line of Windows docs wrapped before an environment variable ('%PATH% and open a
+    new shell') was told as a LaTeX comment, 'published as typed' and to be made an HTML
+    comment, though it is text shown as meant: a name closed by '%' is no comment's
+    word. A comment line is still told at its line."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{text}\n")
+    got = [w for w in warned if "LaTeX comment" in w]
+    assert len(got) == int(told), got
+    assert not told or f"index.md:{BODY_START + 3}:" in got[0], got
 
 
 @pytest.mark.parametrize("text, element", [
@@ -4817,3 +4858,27 @@ def test_a_dollar_sign_inside_raw_html_is_told_to_be_written_as_html(
     with captured() as warned:
         shown = html(tmp_path, "Intro.\n\n" + block.replace("$", "&#36;"))
     assert not warned and "&#36;5" in shown, (warned, shown)
+
+
+@pytest.mark.parametrize("block, tag", [
+    ("<pre>\n$ make\n</pre>\n", "pre"),
+    ("<div>\n<pre><code>$ make\n$ ls out\n</code></pre>\n</div>\n", "code"),
+    ("<div>Run <kbd>$ make</kbd> first.</div>\n", "kbd"),
+], ids=["pre", "pre in a div", "kbd"])
+def test_a_dollar_sign_in_code_inside_raw_html_is_not_told_to_be_run_together_text(
+        tmp_path: Path, block: str, tag: str) -> None:
+    """A '$' in a <pre> (or <code>, <kbd>) of a block of raw HTML was told that this page
+    and GitHub show the block's lines 'as HTML text run together (no formula, no code …)'
+    and to write a '/// details' box: GitHub shows a <pre>'s lines as typed, as code. The
+    error now names the element and says '&#36;' or a fence; '&#36;' so written builds
+    without a word and stands in that element."""
+    e = error(tmp_path, f"Intro.\n\n{block}")
+    assert e.line == BODY_START + block.count("\n", 0, block.index("$")) + 2, str(e)
+    assert f"<{tag}>" in e.message and "run together" not in e.message, e.message
+    assert "'&#36;'" in e.message and "```" in e.message and "details" not in e.message, \
+        e.message
+    with captured() as warned:
+        tree = Tree(html(tmp_path, "Intro.\n\n" + block.replace("$", "&#36;")))
+    assert not warned, warned
+    assert any("$ make" in el["text"] for el in tree.elements if el["tag"] == tag), \
+        tree.elements

@@ -61,7 +61,7 @@ from .lexer_inline import InlineScanner, Masked, RawFormula
 from .markers import FILLER
 from .numbers import FILTERS
 from .quote_messages import BOX_NAMED
-from .raw_html import markdown_raw_lines, raw_html_lines
+from .raw_html import code_tag_at, markdown_raw_lines, raw_html_lines
 
 LOGGER = logging.getLogger("sqrtdk.web")
 # a Han character, and what marks a line as code (not a Chinese caption converted from Word)
@@ -406,16 +406,19 @@ class _Scanner(InlineScanner):
         self.lines = text.split("\n")
         self.out: list[str] = []
 
-    def raw_html_block(self, line: int) -> tuple[int, str] | None:
+    def raw_html_block(self, line: int, column: int) -> tuple[int, str, str] | None:
         """See `InlineScanner.raw_html_block`: read on an error's way only (a Markdown pass
-        and cmark-gfm's), from the article's lines as they stand."""
+        and cmark-gfm's, an HTML parser's over the block), from the article's lines as they
+        stand."""
         raw = raw_html_lines("\n".join(self.lines))
         if line not in raw:
             return None
         first = line
         while first - 1 in raw:
             first -= 1
-        return first, shortened(self.lines[first - 1].lstrip(" \t>").rstrip(), 30)
+        before = "\n".join([*self.lines[first - 1:line - 1], self.lines[line - 1][:column - 1]])
+        return (first, shortened(self.lines[first - 1].lstrip(" \t>").rstrip(), 30),
+                code_tag_at(before))
 
     def run(self) -> Masked:
         i = 0

@@ -253,10 +253,13 @@ class InlineScanner:
     def error(self, line: int, message: str) -> BuildError:
         return BuildError(self.path, line, message)
 
-    def raw_html_block(self, line: int) -> tuple[int, str] | None:
-        """(first line, opening tag) of the block of raw HTML that holds the file line `line`
-        where both GitHub and this Markdown read one, else None; the block scanner, which
-        has the article's lines, knows (a paragraph's text alone holds no such block)."""
+    def raw_html_block(self, line: int, column: int) -> tuple[int, str, str] | None:
+        """(first line, opening tag, the tag shown as code around it or '') of the block of
+        raw HTML that holds the file line `line` where both GitHub and this Markdown read
+        one, else None; the tag is the innermost <pre>, <code>, <kbd> or <samp> open
+        before the line's 1-based `column` (raw_html.code_tag_at). The block scanner,
+        which has the article's lines, knows (a paragraph's text alone holds no such
+        block)."""
         return None
 
     def code(self, text: str) -> str:
@@ -729,10 +732,18 @@ class InlineScanner:
         log's prompt indented under '<details><summary>' with no blank line after it, a
         price in a `<div>`): the advice '\\$' would keep its backslash there on GitHub, and
         neither reader shows code there; None elsewhere."""
-        raw = self.raw_html_block(line)
+        raw = self.raw_html_block(line, i - text.rfind("\n", 0, i))
         if raw is None:
             return None
-        first_line, opening = raw
+        first_line, opening, code = raw
+        if code:
+            # `<pre>$ make</pre>`: GitHub shows it as typed, as code; no box is needed
+            return self.error(line, (
+                f"a '$' at {self._at(text, i)} inside the <{code}> of the block of raw HTML "
+                f"that '{opening}' opens at line {first_line}: GitHub shows it as typed, as "
+                "code ('\\$' keeps its backslash there), where this page reads a '$' as a "
+                "formula's start; for a dollar sign, write '&#36;', which both show as '$', "
+                "or the lines in a ``` fence in place of the HTML"))
         return self.error(line, (
             f"a '$' at {self._at(text, i)} inside the block of raw HTML that '{opening}' "
             f"opens at line {first_line}: this page and GitHub show its lines as HTML text "

@@ -178,18 +178,24 @@ _CREDIT = ("(?!(?:(?<=\\()|(?<=\uff08)|(?<=," + _BLANK + ")|(?<=[\uff0c\u3001])|
 # a credit the lookahead above cannot see, as its words come before the handle or after
 # the next ones: a thanks that opens a list of handles ('Thanks @a and @bo2000 for it',
 # '\u611f\u8c22 @a \u548c @b2000', '\u611f\u8c22@a\u3001@b2000\u4e0e@c1999'), and a
-# list of handles that opens its line (a credits list's item, '* @donno2048 for the fix')
-# before 'for' what each gave: consumed whole as the named group `credit`, so that none
-# of its handles is told (a reading list's item cites a work that says or shows, '*
+# list of handles that opens a list item (a credits list's item, '* @donno2048 for the
+# fix') before 'for' what each gave: consumed whole as the named group `credit`, so that
+# none of its handles is told (a reading list's item cites a work that says or shows, '*
 # @vaswani2017 says \u2026', told; Chinese prose joining two keys with '\u548c' without
-# a thanks, told). A handle here is GitHub's (letters, digits, '-'), not a Chinese word
+# a thanks, told). A handle here is GitHub's (letters, digits, '-'), not a Chinese word.
+# The item's form is matched only at the start of the text read (`_CREDITED_ITEM`, an
+# item's own text: ForeignSyntax reads it in list items alone), never at a line of a
+# paragraph: prose wrapped before a citation ('\u2026 as shown in' + a new line +
+# '@vaswani2017 for the base model') or opening with one cites a work
 _HANDLE = "@(?:" + _WORD + "|-)+"
 _THANKED = (_HANDLE + "(?:(?:" + _BLANK + "*(?:,|\uff0c|\u3001|&|\u548c|\u4e0e|\u4ee5?\u53ca)"
             + _BLANK + "*|" + _BLANK + "*,?" + _BLANK + "+and" + _BLANK + "+)" + _HANDLE + ")*")
-_CREDITED = ("(?P<credit>(?:(?<![\\w-])[Tt]hanks(?:" + _BLANK + "+to)?" + _BLANK + "+|"
-             "(?:\u611f\u8c22|\u9e23\u8c22|\u81f4\u8c22|\u8c22\u8c22)" + _BLANK + "*)"
-             + _THANKED + "|(?<![^\n])[ \t]*" + _THANKED + "(?=" + _BLANK + "+for"
-             + _BLANK + "))")
+_THANKS_FIRST = ("(?:(?<![\\w-])[Tt]hanks(?:" + _BLANK + "+to)?" + _BLANK + "+|"
+                 "(?:\u611f\u8c22|\u9e23\u8c22|\u81f4\u8c22|\u8c22\u8c22)" + _BLANK + "*)"
+                 + _THANKED)
+_CREDITED = "(?P<credit>" + _THANKS_FIRST + ")"
+_CREDITED_ITEM = ("(?P<credit>" + _THANKS_FIRST + "|(?<![\\s\\S])[ \t]*" + _THANKED
+                  + "(?=" + _BLANK + "+for" + _BLANK + "))")
 # the environments KaTeX reads only inside a formula (its list of supported environments)
 _INNER_MATH_ENVIRONMENT = (r"(?:[pbBvV]?matrix|smallmatrix|subarray|d?array|aligned|"
                            r"alignedat|gathered|split|d?r?cases)\*?")
@@ -378,9 +384,11 @@ _CLAIMED: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # `%x0`, `%d13`, `%b1` (WebSocket's opcodes listed one a line), a byte escaped in an
     # address, `%E4%BD`, `%20`, `%FF%FE`: two hex digits with a digit among them, or one of
     # a run of escapes; two hex letters alone are a word, a comment's first ('%Be careful',
-    # '%ad hoc')
+    # '%ad hoc'); a Windows environment variable, `%PATH%`, `%APPDATA%\\app` (a line of
+    # Windows docs wrapped before it), a name closed by '%' that no comment's word is
     (re.compile(r"^%(?!%|[xX][0-9A-Fa-f]|[dD][0-9]|[bB][01]"
-                r"|(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])(?![A-Za-z])|[A-Fa-f]{2}%[0-9A-Fa-f]{2})"
+                r"|(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])(?![A-Za-z])|[A-Fa-f]{2}%[0-9A-Fa-f]{2}"
+                r"|[A-Za-z_][A-Za-z0-9_()]*%(?![A-Za-z0-9]))"
                 r"[^\n]*", re.M), False, "a LaTeX comment '% …'",
      "an HTML comment <!-- … -->, which the page leaves out, or remove the line"),
     (re.compile(r"(?<!`)``(?!`)(?=\S)[^`\n]{1,200}?(?:''|" + _QUOTE + r")"), False,
@@ -634,6 +642,12 @@ TEX_OUTSIDE = re.compile(r"\\(?:" + MATH_COMMANDS + r")(?![A-Za-z])(?!" + _QUOTE
                          + r")[^\n\u00aa]*")
 
 
+# a bare citation in running text (FOREIGN's entry below): in a list item
+# (IN_TEXT_CITATION) a credits list's item is passed over too, elsewhere
+# (_IN_TEXT_OUTSIDE_ITEMS) only a thanks
+_IN_TEXT = (r"|(?<![\w@\[.+/-])" + _CREDIT + "@" + CITATION_KEY + r"(?![^\[\]\n]*\])")
+IN_TEXT_CITATION = re.compile(_CREDITED_ITEM + _IN_TEXT)
+_IN_TEXT_OUTSIDE_ITEMS = re.compile(_CREDITED + _IN_TEXT)
 FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     *_CLAIMED,
     (ADMONITION, True, "MkDocs' admonition syntax", BOX),
@@ -788,9 +802,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # (a name with a year): a handle (`@huggingface`), an address (`a@b.org`, `x.com/@a`),
     # a bracketed citation (above) and a changelog's credit to a GitHub user whose name
     # ends in a year (_CREDIT) are not told here
-    (re.compile(_CREDITED + r"|(?<![\w@\[.+/-])" + _CREDIT + "@" + CITATION_KEY
-                + r"(?![^\[\]\n]*\])"),
-     False,
+    (IN_TEXT_CITATION, False,
      "a Pandoc in-text citation '@…' (Quarto, R Markdown)", CITATION_INSTEAD),
     # (pandoc-eqnos' and pandoc-fignos' braced form, `{@eq:description}`, told whole)
     (re.compile(r"\{@(?:fig|eq|tbl|sec|lst|thm|lem|def)[-:][\w-]+\}"
@@ -1311,6 +1323,9 @@ class ForeignSyntax(Treeprocessor):
                     continue        # no heading in a list item or a table's cell: Typora's
                     # (Obsidian's) `==mark==` there
                 told: list[tuple[int, int]] = []      # in `joined`: this pattern's, so far
+                # (a credits list's item is one only in a list: IN_TEXT_CITATION)
+                search = _IN_TEXT_OUTSIDE_ITEMS \
+                    if pattern is IN_TEXT_CITATION and not in_item(block) else pattern
                 claims = pattern in _CLAIMING
                 for k, (own, el, slot), inert in own_text if at_start else live:
                     # every one in the slot, not only its first: two on one line are two
@@ -1318,7 +1333,7 @@ class ForeignSyntax(Treeprocessor):
                     # (one that takes in the _EDGE spans the element: `joined`'s, below)
                     # (a match of a group named `credit` is text that only looks like the
                     # syntax, consumed so that no part of it is told: _CREDITED)
-                    spans = [m.span() for m in pattern.finditer(inert)
+                    spans = [m.span() for m in search.finditer(inert)
                              if m.end() <= len(own) and not _quiet(m)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
@@ -1375,7 +1390,7 @@ class ForeignSyntax(Treeprocessor):
                     continue        # (one slot and no edge: `joined` is that slot's text)
                 # every one across the edges, as in a slot (two Confluence links, each
                 # with its address linked, on one line), beside those one slot holds
-                for m in pattern.finditer(joined):
+                for m in search.finditer(joined):
                     # (TeX's first: its lines hold what `told` holds, a set read at once)
                     if _quiet(m) or (pattern is TEX_OUTSIDE and
                             not lines_told.isdisjoint(_line_starts(joined, m.span()))) or \

@@ -23,7 +23,7 @@ import re
 
 import markdown
 
-from ..html_parsing import HTMLParser
+from ..html_parsing import VOID_ELEMENTS, HTMLParser
 from ..markup import MARKDOWN_MARKS
 from .blocks import cmark_tree, sourcepos_line
 from .html_names import targets
@@ -203,6 +203,34 @@ def markdown_in_raw_html(text: str) -> list[tuple[str, int]]:
 
 # a footnote's reference or definition as Python-Markdown's footnotes read it
 _NOTE_MARK = re.compile(r"\[\^[^\]\s]+\]:?")
+
+
+_SHOWN_AS_CODE = ("pre", "code", "kbd", "samp")
+
+
+class _OpenTags(HTMLParser):
+    """The elements open at the end of a piece of HTML, outermost first (a void element
+    opens none; an end tag closes up to its own start, a stray one nothing)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in VOID_ELEMENTS:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.open:
+            del self.open[len(self.open) - 1 - self.open[::-1].index(tag):]
+
+
+def code_tag_at(html: str) -> str:
+    """The innermost element among <pre>, <code>, <kbd>, <samp> (tags GitHub keeps) open at
+    the end of `html` (a block of raw HTML up to a character of it), whose text a browser
+    shows as code, in <pre> as typed, line by line; '' when none is open. Raises nothing."""
+    return next((tag for tag in reversed(_OpenTags(html).open) if tag in _SHOWN_AS_CODE), "")
 
 
 def _read(text: str) -> _Addresses:
