@@ -200,3 +200,24 @@ def test_a_claim_no_sentence_relies_on_is_told_at_its_registration(
     assert m, said
     lines = (PACKAGE_DIR.parent / m[1]).read_text(encoding="utf-8").split("\n")
     assert f'"{name}"' in lines[int(m[2]) - 1], said
+
+
+@pytest.mark.parametrize("registered", [
+    '"a.b"', "'a.b'", '"a." "b"', "(\n    'a.'\n    'b')", '"""a.b"""'])
+def test_a_claim_s_registration_is_found_however_its_name_is_quoted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, registered: str) -> None:
+    """checks.claim_registration reads the science modules with Python's parser: a name in
+    single quotes, in pieces or on a later line than its call's was not found, and an unused
+    claim was told at line 0 of the first article. The line is the name's first piece."""
+    import sqrtdk.options
+    from sqrtdk.web.checks import claim_registration
+    science = tmp_path / "science"
+    science.mkdir()
+    head = "# a comment naming a.b, which is no registration\nX = 'a'\n"
+    (science / "zz.py").write_text(f"{head}CLAIMS.register(Claim({registered}, 'a'))\n",
+                                   encoding="utf-8")
+    (science / "aa.py").write_text("this is not Python (\n", encoding="utf-8")
+    monkeypatch.setattr(sqrtdk.options, "PACKAGE_DIR", tmp_path)
+    first = 3 + registered.startswith("(")
+    assert claim_registration("a.b") == (science / "zz.py", first)
+    assert claim_registration("a.c") is None

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError, Mistakes, display_path, json_key_line, line_of, where
+from ..errors import BuildError, Mistakes, display_path, json_key_line, where
 from ..log import warn
 from .embed import FOLLOW
 from .followed import followed_claims
@@ -696,15 +696,24 @@ def _holds(page: Page, n: int, name: str, line: int, c: Mapping[str, Any],
 
 
 def claim_registration(name: str) -> tuple[Path, int] | None:
-    """The module of sqrtdk/science/ and the line where claim `name` is registered (the first
-    line holding its name in double quotes), read as text so that a text-only build imports
-    no experiment; None when no module names it so."""
+    """The module of sqrtdk/science/ and the line where claim `name` is registered: the first
+    string literal equal to the name, in whatever quotes or pieces it is written ("a.b",
+    'a.b', "a." "b"), found by Python's own parser (ast) so that a text-only build imports
+    no experiment; None when no module writes the name as a literal (one built at run time)
+    or a module does not parse (the experiments' import tells that at its line)."""
+    import ast
+
     from ..options import PACKAGE_DIR
-    needle = f'"{name}"'
     for path in sorted((PACKAGE_DIR / "science").glob("*.py")):
         text = path.read_text(encoding="utf-8")
-        if needle in text:
-            return path, line_of(text, needle)
+        try:
+            tree = ast.parse(text, filename=str(path))
+        except SyntaxError:
+            continue
+        lines = [node.lineno for node in ast.walk(tree)
+                 if isinstance(node, ast.Constant) and node.value == name]
+        if lines:
+            return path, min(lines)
     return None
 
 
