@@ -3476,6 +3476,56 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("lines", "mark"), [
+    ("1.\u5b89\u88c5\u4f9d\u8d56\n2.\u8fd0\u884c\u811a\u672c\n", "1."),
+    ("1\uff0e\u70b9\u79ef\uff1b\n2\uff0e\u7f29\u653e\u3002\n", "1."),
+    ("1.Install the package;\n2.Run the script.\n", "1."),
+    ("-\u7b2c\u4e00\u9879\n-\u7b2c\u4e8c\u9879\n", "-"),
+    ("\u6b65\u9aa4\uff1a\n1.\u70b9\u79ef\n2.\u7f29\u653e\n", "1."),
+], ids=["1.", "full-width stop", "English", "dash", "under a line"])
+def test_list_items_with_no_space_after_their_marker_warn_at_their_line(
+        tmp_path: Path, lines: str, mark: str, lang: str) -> None:
+    """Chinese posts write a list's items with no space after the marker ('1.\u5b89\u88c5',
+    '-\u7b2c\u4e00\u9879'): no list here nor on GitHub, the lines ran together into one
+    paragraph, with no word. Told at the first item's line, with the marker to write."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "no list here" in w]
+    first = next(k for k, x in enumerate(lines.split("\n")) if x[:1] in "12-")
+    assert len(got) == 1 and f"index.md:{BODY_START + 2 + first}: warning:" in got[0], warned
+    assert f"write '{mark} '" in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "1\uff09\u5b89\u88c5\u4f9d\u8d56\n2\uff09\u8fd0\u884c\u811a\u672c\n",
+    "\u2460 \u8ba1\u7b97\u70b9\u79ef\n\u2461 \u7f29\u653e\n\u2462 softmax\n",
+], ids=["1\uff09", "\u2460"])
+def test_other_chinese_numbering_runs_together_and_warns(
+        tmp_path: Path, lines: str, lang: str) -> None:
+    """'1\uff09' (a full-width parenthesis closing only) and circled numbers are Word's and
+    WPS's numbering as much as '1\u3001': lines under each other run together, told."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "numbered list of Word or WPS" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", [
+    "1.5 \u500d\u7684\u65f6\u95f4\uff1b\n2.5 \u500d\u7684\u5185\u5b58\u3002\n",
+    "-v \u663e\u793a\u7248\u672c\n-h \u663e\u793a\u5e2e\u52a9\n",
+    "1.\u89e3\u538b  \n2.\u5b89\u88c5  \n3.\u8fd0\u884c\n",
+    "1\u3001\u70b9\u79ef\\\n2\u3001\u65b9\u5dee\n",
+    "1. \u5b89\u88c5\n2. \u8fd0\u884c\n",
+    "1.\u5b89\u88c5\u4f9d\u8d56\u3002\n",
+], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line"])
+def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")
+    assert not [w for w in warned if "no list here" in w or "Word or WPS" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("lines", [
     "\u2022 Does it hold after training?\n\u2022 What about RoPE?\n",
     "\u25cf \u70b9\u79ef\uff1b\n\u25cf \u65b9\u5dee\u3002\n",

@@ -249,10 +249,29 @@ def _role_instead(role: str, code: str) -> str:
     return "a link, [text](#id), for a reference, or the code alone"
 
 
-# the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`
+# the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`,
+# `1\uff09` (a full-width parenthesis closing only), a circled number `\u2460` to `\u2473`,
+# `\u2474` (a parenthesized one) to `\u249b` (one with a full stop)
 _CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}"
-_WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
-                        rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09])")
+_WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff09]|"
+                        rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09]|[\u2460-\u249b])")
+# a list item with no space after its marker, as Chinese posts write them: `1.\u5b89\u88c5`,
+# `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`; a number's
+# decimals (`1.5`) and a dash before a Latin word (an option, `-v`) are no such item
+_NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
+                            r"(-)(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
+# a line ending in a hard break (two spaces, a backslash): the next line is shown under it
+_HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
+
+
+def _two_items(marked: list[bool], lines: list[str]) -> int | None:
+    """The index of the first of two lines under each other that `marked` holds as list
+    items, the first not ending in a hard break (which shows the next line under it, as a
+    list would); None if there are none."""
+    return next((k for k in range(len(marked) - 1) if marked[k] and marked[k + 1]
+                 and not _HARD_BREAK.match(lines[k])), None)
+
+
 # a bullet character at a line's start, as a list copied from Slack, Word or a web page
 # holds it: '\u2022 item', '\u25cf', '\u25cb', '\u25e6', '\u25aa', '\u2023', '\u2043'
 _BULLET_ITEM = re.compile(r"[ \t>]*([\u2022\u25cf\u25cb\u25e6\u25aa\u25ab\u2023\u2043])[ \t]")
@@ -1481,20 +1500,36 @@ class ForeignSyntax(Treeprocessor):
              f"{link}")
 
     def _word_lists(self, paragraphs: list[etree.Element]) -> None:
-        """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09` or `(1)`
-        under each other: one paragraph here and on GitHub, its lines run together (on a
-        Chinese page with no space between them); a warning at the first such line. Read
-        from the article's lines, which a Chinese page's line joining leaves as written."""
+        """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09`, `(1)` or
+        `\u2460` under each other, or a list whose items have no space after their marker,
+        `1.\u5b89\u88c5` or `-\u7b2c\u4e00\u9879` (Chinese posts'): one paragraph here and on
+        GitHub, its lines run together (on a Chinese page with no space between them); a
+        warning at the first such line (not where that line ends in a hard break, which shows
+        the next under it). Read from the article's lines, which a Chinese page's line
+        joining leaves as written."""
         lines = self.text().split("\n")
         for p in paragraphs:
             first, last = self.positions.line(p), self.positions.end(p)
             if not first or last <= first:
                 continue
-            numbered = [bool(_WORD_ITEM.match(x)) for x in lines[first - 1:last]]
-            k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
-                     None)
-            bullets = [_BULLET_ITEM.match(x) for x in lines[first - 1:last]]
-            b = next((b for b in range(len(bullets) - 1) if bullets[b] and bullets[b + 1]), None)
+            own = lines[first - 1:last]
+            k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
+            bullets = [_BULLET_ITEM.match(x) for x in own]
+            b = _two_items([bool(x) for x in bullets], own)
+            bare = [_NO_SPACE_ITEM.match(x) for x in own]
+            n = _two_items([bool(x) for x in bare], own)
+            if n is not None and (k is None or n < k) and (b is None or n < b):
+                marker = bare[n]
+                mark = marker[1] or marker[2]   # type: ignore[index]
+                shown = shortened(self.readable(lines[first - 1 + n]).strip(), 30)
+                spaced = f"{mark[:-1]}." if mark[-1] == "\uff0e" else mark
+                word = "number" if mark[0].isdigit() else "dash"
+                warn(LOGGER, self.source, first + n,
+                     f"lines starting '{shown}' are no list here nor on GitHub: a list "
+                     f"item needs a space after its {word}, so they run together into one "
+                     f"paragraph; write '{spaced} ' (a space after '{spaced}') at the start "
+                     "of each item's line, after a blank line")
+                continue
             if b is not None and (k is None or b < k):
                 mark = bullets[b].group(1)   # type: ignore[union-attr]
                 warn(LOGGER, self.source, first + b,
@@ -1506,8 +1541,8 @@ class ForeignSyntax(Treeprocessor):
             if k is not None:
                 shown = shortened(self.readable(lines[first - 1 + k]).strip(), 30)
                 warn(LOGGER, self.source, first + k,
-                     "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09' "
-                     "or '(1)') is not understood here and is published as typed "
+                     "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09', "
+                     "'(1)' or '\u2460') is not understood here and is published as typed "
                      f"('{shown}'), its lines run together into one paragraph, here and on "
                      "GitHub; write a numbered list: '1. ' at the start of each item's line, "
                      "after a blank line")
