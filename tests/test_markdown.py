@@ -3476,6 +3476,36 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "Created: May 2, 2024 9:10 AM\nTags: attention, scaling\nStatus: Draft\n",
+    "Owner: Ann Lee\nLast edited time: June 1, 2025\n",
+    "Status: done\nType: note\nURL: https://arxiv.org/abs/1706.03762\n",
+], ids=["created", "last edited", "with an address"])
+def test_a_notion_page_s_properties_warn_at_their_first_line(
+        tmp_path: Path, lines: str, lang: str) -> None:
+    """A Notion page exported to Markdown starts with its properties, one 'Name: value' a
+    line: one paragraph here and on GitHub, the lines run together ('Created: May 2 Tags:
+    attention Status: Draft'), with no word. Told at the first line."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "Notion page's properties" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "'- '" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "Status: done.\n",
+    "Created: May 2, 2024  \nTags: attention, scaling\n",
+    "Note: the scores grow.\nTip: divide them.\n",
+    "Tags: attention, and the words\nof a sentence that goes on.\n",
+], ids=["one line", "hard break", "no property of notion", "prose"])
+def test_lines_that_are_no_notion_properties_are_not_told(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n")
+    assert not [w for w in warned if "Notion page's properties" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("lines", "mark"), [
     ("1.\u5b89\u88c5\u4f9d\u8d56\n2.\u8fd0\u884c\u811a\u672c\n", "1."),
     ("1\uff0e\u70b9\u79ef\uff1b\n2\uff0e\u7f29\u653e\u3002\n", "1."),

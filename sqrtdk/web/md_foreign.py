@@ -263,6 +263,15 @@ _NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
 # a line ending in a hard break (two spaces, a backslash): the next line is shown under it
 _HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
 
+# a line of a Notion page's properties, as its Markdown export writes them under the title
+# ('Created: March 3, 2024 10:15 AM', 'Tags: ML, Transformer'): a name of one to four words
+# and its value
+_PROPERTY = re.compile(r"[ \t]*([A-Z][\w()#/.-]*(?: [\w()#/.-]+){0,3}): \S.*")
+# the properties Notion gives every page of a database, one of which such lines hold
+_NOTION_PROPERTIES = frozenset({
+    "created", "created time", "created by", "last edited time", "last edited by",
+    "last edited", "tags", "status", "date created"})
+
 
 def _two_items(marked: list[bool], lines: list[str]) -> int | None:
     """The index of the first of two lines under each other that `marked` holds as list
@@ -1513,6 +1522,17 @@ class ForeignSyntax(Treeprocessor):
             if not first or last <= first:
                 continue
             own = lines[first - 1:last]
+            keys = [_PROPERTY.fullmatch(x) for x in own]
+            if all(keys) and any(m[1].lower() in _NOTION_PROPERTIES   # type: ignore[index]
+                                 for m in keys) and _two_items([True] * len(own), own) == 0:
+                shown = "', '".join(shortened(x.strip(), 24) for x in own[:2])
+                warn(LOGGER, self.source, first,
+                     f"lines '{shown}' are a Notion page's properties (as its Markdown export "
+                     "writes them under the title), which run together into one paragraph "
+                     "here and on GitHub; remove them, or write those that matter as a list, "
+                     "'- ' at the start of each line (a date or a title belongs in the front "
+                     "matter)")
+                continue
             k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
             bullets = [_BULLET_ITEM.match(x) for x in own]
             b = _two_items([bool(x) for x in bullets], own)
