@@ -3479,7 +3479,7 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
 @pytest.mark.parametrize("lines", [
     "Created: May 2, 2024 9:10 AM\nTags: attention, scaling\nStatus: Draft\n",
     "Owner: Ann Lee\nLast edited time: June 1, 2025\n",
-    "Status: done\nType: note\nURL: https://arxiv.org/abs/1706.03762\n",
+    "Type: note\nStatus: done\nURL: https://arxiv.org/abs/1706.03762\n",
 ], ids=["created", "last edited", "with an address"])
 def test_a_notion_page_s_properties_warn_at_their_first_line(
         tmp_path: Path, lines: str, lang: str) -> None:
@@ -3491,6 +3491,16 @@ def test_a_notion_page_s_properties_warn_at_their_first_line(
     got = [w for w in warned if "Notion page's properties" in w]
     assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
     assert "'- '" in got[0], got
+
+
+def test_notion_properties_pelican_reads_are_told_once(tmp_path: Path) -> None:
+    """Properties whose first is one of Pelican's metadata keys ('Author: …' over 'Status: …')
+    are told once at their line, as Pelican's (which says to remove them), not twice."""
+    with captured() as warned:
+        html(tmp_path, "First paragraph.\n\nAuthor: Ann Lee\nStatus: Draft\n"
+                       "Last edited time: June 1, 2025\n\nLast paragraph.\n")
+    got = [w for w in warned if f"index.md:{BODY_START + 2}: warning:" in w]
+    assert len(got) == 1 and "remove" in got[0], warned
 
 
 @pytest.mark.parametrize("text", [

@@ -267,6 +267,13 @@ _HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
 # ('Created: March 3, 2024 10:15 AM', 'Tags: ML, Transformer'): a name of one to four words
 # and its value
 _PROPERTY = re.compile(r"[ \t]*([A-Z][\w()#/.-]*(?: [\w()#/.-]+){0,3}): \S.*")
+# Pelican's (Python-Markdown Meta-Data's, MultiMarkdown's) metadata lines at the top of a
+# post, `Title: …`, `Date: …`, `Tags: …` (two such lines at least, the first of a key those
+# tools read), told as such (FOREIGN), not as a Notion page's properties
+_PELICAN_META = re.compile(
+    r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
+    r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
+    r"[A-Z][\w-]*:[ \t]+\S")
 # the properties Notion gives every page of a database, one of which such lines hold
 _NOTION_PROPERTIES = frozenset({
     "created", "created time", "created by", "last edited time", "last edited by",
@@ -855,9 +862,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Pelican's (Python-Markdown Meta-Data's, MultiMarkdown's) metadata lines at the top of a
     # post, `Title: …`, `Date: …`, `Tags: …`: a paragraph of text here and on GitHub (two
     # such lines at least, the first of a key those tools read)
-    (re.compile(r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
-                r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
-                r"[A-Z][\w-]*:[ \t]+\S"), True,
+    (_PELICAN_META, True,
      "Pelican's (Python-Markdown Meta-Data's) metadata lines 'Key: value'",
      "the title and description in the front matter (title:, description:), and remove "
      "the lines"),
@@ -1524,7 +1529,8 @@ class ForeignSyntax(Treeprocessor):
             own = lines[first - 1:last]
             keys = [_PROPERTY.fullmatch(x) for x in own]
             if all(keys) and any(m[1].lower() in _NOTION_PROPERTIES   # type: ignore[index]
-                                 for m in keys) and _two_items([True] * len(own), own) == 0:
+                                 for m in keys) and _two_items([True] * len(own), own) == 0 \
+                    and not _PELICAN_META.match("\n".join(x.strip() for x in own)):
                 shown = "', '".join(shortened(x.strip(), 24) for x in own[:2])
                 warn(LOGGER, self.source, first,
                      f"lines '{shown}' are a Notion page's properties (as its Markdown export "
