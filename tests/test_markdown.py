@@ -2799,6 +2799,11 @@ def test_a_link_written_inside_a_link_s_text_stops_at_its_line(tmp_path: Path,
     ("*(*foo)", "the page shows '(' in italics, GitHub as plain text"),
     ("**(**foo)", "the page shows '(' in bold, GitHub as plain text"),
     ("*(*foo*)*", "the page shows 'foo' as plain text, GitHub in italics"),
+    # bold code against a letter: a backtick is a punctuation mark to CommonMark, so the
+    # stars open or close nothing there (code and two asterisks on GitHub)
+    ("a list of **`Tensor`**s", "the page shows 'Tensor' in bold, GitHub as plain text"),
+    ("\u4ee5\u53ca**`torch.softmax`**\u51fd\u6570",
+     "the page shows 'torch.softmax' in bold, GitHub as plain text"),
 ])
 @pytest.mark.parametrize("where", ["paragraph", "item", "cell", "note"])
 def test_emphasis_github_reads_otherwise_warns_at_its_line(
@@ -2900,7 +2905,8 @@ def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
     import logging
     body = ('Some *em*, **strong**, ***both***, _u_ and __uu__, *"quoted"* and a *(b)*, '
             "snake_case_name, 2 * 3 * 4, a [*link*](https://example.org) and `*code*`.\n\n"
-            "- *item* **bold**\n- plain\n")
+            "- *item* **bold**\n- plain\n\nCall **`softmax`** here, (**`x`**), "
+            "**`d_k`**-dimensional, *`a < b`* and ***`c`***.\n")
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body, lang=lang)
     assert [r.getMessage() for r in caplog.records] == []
