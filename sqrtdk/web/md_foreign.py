@@ -256,10 +256,11 @@ _CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u534
 _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff09]|"
                         rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09]|[\u2460-\u249b])")
 # a list item with no space after its marker, as Chinese posts write them: `1.\u5b89\u88c5`,
-# `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`; a number's
-# decimals (`1.5`) and a dash before a Latin word (an option, `-v`) are no such item
+# `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`,
+# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`) and a dash before a Latin word (an
+# option, `-v`) are no such item
 _NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
-                            r"(-)(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
+                            r"([-*+])(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
 # a line ending in a hard break (two spaces, a backslash): the next line is shown under it
 _HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
 
@@ -1549,7 +1550,7 @@ class ForeignSyntax(Treeprocessor):
                 mark = marker[1] or marker[2]   # type: ignore[index]
                 shown = shortened(self.readable(lines[first - 1 + n]).strip(), 30)
                 spaced = f"{mark[:-1]}." if mark[-1] == "\uff0e" else mark
-                word = "number" if mark[0].isdigit() else "dash"
+                word = "number" if mark[0].isdigit() else "dash" if mark == "-" else "bullet"
                 warn(LOGGER, self.source, first + n,
                      f"lines starting '{shown}' are no list here nor on GitHub: a list "
                      f"item needs a space after its {word}, so they run together into one "
