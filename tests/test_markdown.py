@@ -3565,7 +3565,9 @@ def test_other_chinese_numbering_runs_together_and_warns(
     "1\u3001\u70b9\u79ef\\\n2\u3001\u65b9\u5dee\n",
     "1. \u5b89\u88c5\n2. \u8fd0\u884c\n",
     "1.\u5b89\u88c5\u4f9d\u8d56\u3002\n",
-], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line"])
+    "*\u5b50\u7a7a\u95f4*\u662f\u6709\u76ca\u7684\uff0c\n*\u7ebf\u6027\u6295\u5f71*\u53d8\u6362\u3002\n",
+], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line",
+        "italics at lines' starts"])
 def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text: str) -> None:
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")

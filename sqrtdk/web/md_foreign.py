@@ -257,10 +257,11 @@ _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff
                         rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09]|[\u2460-\u249b])")
 # a list item with no space after its marker, as Chinese posts write them: `1.\u5b89\u88c5`,
 # `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`,
-# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`) and a dash before a Latin word (an
-# option, `-v`) are no such item
+# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`), a dash before a Latin word (an
+# option, `-v`) and a star another closes on its line (`*\u659c\u4f53*`, italics) are no
+# such item
 _NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
-                            r"([-*+])(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
+                            r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
 # a line ending in a hard break (two spaces, a backslash): the next line is shown under it
 _HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
 
