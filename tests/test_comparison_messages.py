@@ -217,6 +217,12 @@ CAUSES: dict[str, tuple[str, str, str, str]] = {
                           "blank line"),
     "')' list under a paragraph": ("Steps:\n1) first\n2) second\n", "1) first", "write '1.'",
                                    "4 spaces"),
+    # a Chinese input method's full-width digits: a list here, text on GitHub (was told to
+    # indent a nested list by 4 spaces, which changes nothing)
+    "full-width digits": ("\uff11. first\n\uff12. second\n\nNext.\n", "\uff11. first",
+                          "write '1.', in ASCII digits", "4 spaces"),
+    "full-width digits, ten": ("\uff11\uff10. tenth\n\uff11\uff11. eleventh\n\nNext.\n",
+                               "\uff11\uff10. tenth", "write '10.'", "4 spaces"),
     "HTML details": ("<details><summary>Why</summary>\n\nSome *words* here.\n\n</details>\n",
                      "Some *words*", "/// details", "4 spaces"),
     "bullet changes": ("* a\n* b\n\n+ c\n", "+ c", "one bullet character", "4 spaces"),

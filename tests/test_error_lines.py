@@ -119,6 +119,11 @@ INLINE: dict[str, tuple[str, str, str]] = {
     "data: link": ("see [x](data:text/html,hi) now", "browsers refuse to open a data:", "site"),
     "file: link": ("see [x](file:///etc/hosts) now", "on the reader's own machine", "site"),
     "vbscript: link": ("see [x](vbscript:msgbox) now", "no browser runs VBScript", "site"),
+    # a note written in Zotero or Obsidian links the author's own library or vault
+    "zotero: link": ('"grow large" ([Vaswani, p. 4](zotero://select/library/items/AB12CD34))',
+                     "the author's own Zotero library", "site"),
+    "obsidian: link": ("see [x](obsidian://open?vault=ML&file=Attention) now",
+                       "the author's own Obsidian vault", "site"),
     "link with no host": ("see [x](https:///page) now", "names no site after 'https://'",
                           "site"),
     # GitHub's inline math goes through the checks of `$…$`

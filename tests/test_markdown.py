@@ -2889,6 +2889,11 @@ def test_a_link_written_inside_a_link_s_text_stops_at_its_line(tmp_path: Path,
     ("*(*foo)", "the page shows '(' in italics, GitHub as plain text"),
     ("**(**foo)", "the page shows '(' in bold, GitHub as plain text"),
     ("*(*foo*)*", "the page shows 'foo' as plain text, GitHub in italics"),
+    # bold code against a letter: a backtick is a punctuation mark to CommonMark, so the
+    # stars open or close nothing there (code and two asterisks on GitHub)
+    ("a list of **`Tensor`**s", "the page shows 'Tensor' in bold, GitHub as plain text"),
+    ("\u4ee5\u53ca**`torch.softmax`**\u51fd\u6570",
+     "the page shows 'torch.softmax' in bold, GitHub as plain text"),
 ])
 @pytest.mark.parametrize("where", ["paragraph", "item", "cell", "note"])
 def test_emphasis_github_reads_otherwise_warns_at_its_line(
@@ -2990,7 +2995,8 @@ def test_emphasis_both_read_alike_warns_nothing(tmp_path: Path,
     import logging
     body = ('Some *em*, **strong**, ***both***, _u_ and __uu__, *"quoted"* and a *(b)*, '
             "snake_case_name, 2 * 3 * 4, a [*link*](https://example.org) and `*code*`.\n\n"
-            "- *item* **bold**\n- plain\n")
+            "- *item* **bold**\n- plain\n\nCall **`softmax`** here, (**`x`**), "
+            "**`d_k`**-dimensional, *`a < b`* and ***`c`***.\n")
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):
         html(tmp_path, body, lang=lang)
     assert [r.getMessage() for r in caplog.records] == []
@@ -3563,6 +3569,99 @@ def test_numbered_lines_of_a_word_list_warn_at_their_line(
     assert len(got) == 1 and "numbered list" in got[0], got
     assert f"index.md:{BODY_START + 2}: warning:" in got[0], got
     assert f"('{lines.split(chr(10))[0][:20]}" in got[0], got       # as written
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "Created: May 2, 2024 9:10 AM\nTags: attention, scaling\nStatus: Draft\n",
+    "Owner: Ann Lee\nLast edited time: June 1, 2025\n",
+    "Type: note\nStatus: done\nURL: https://arxiv.org/abs/1706.03762\n",
+], ids=["created", "last edited", "with an address"])
+def test_a_notion_page_s_properties_warn_at_their_first_line(
+        tmp_path: Path, lines: str, lang: str) -> None:
+    """A Notion page exported to Markdown starts with its properties, one 'Name: value' a
+    line: one paragraph here and on GitHub, the lines run together ('Created: May 2 Tags:
+    attention Status: Draft'), with no word. Told at the first line."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "Notion page's properties" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+    assert "'- '" in got[0], got
+
+
+def test_notion_properties_pelican_reads_are_told_once(tmp_path: Path) -> None:
+    """Properties whose first is one of Pelican's metadata keys ('Author: …' over 'Status: …')
+    are told once at their line, as Pelican's (which says to remove them), not twice."""
+    with captured() as warned:
+        html(tmp_path, "First paragraph.\n\nAuthor: Ann Lee\nStatus: Draft\n"
+                       "Last edited time: June 1, 2025\n\nLast paragraph.\n")
+    got = [w for w in warned if f"index.md:{BODY_START + 2}: warning:" in w]
+    assert len(got) == 1 and "remove" in got[0], warned
+
+
+@pytest.mark.parametrize("text", [
+    "Status: done.\n",
+    "Created: May 2, 2024  \nTags: attention, scaling\n",
+    "Note: the scores grow.\nTip: divide them.\n",
+    "Tags: attention, and the words\nof a sentence that goes on.\n",
+], ids=["one line", "hard break", "no property of notion", "prose"])
+def test_lines_that_are_no_notion_properties_are_not_told(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n")
+    assert not [w for w in warned if "Notion page's properties" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("lines", "mark"), [
+    ("1.\u5b89\u88c5\u4f9d\u8d56\n2.\u8fd0\u884c\u811a\u672c\n", "1."),
+    ("1\uff0e\u70b9\u79ef\uff1b\n2\uff0e\u7f29\u653e\u3002\n", "1."),
+    ("1.Install the package;\n2.Run the script.\n", "1."),
+    ("-\u7b2c\u4e00\u9879\n-\u7b2c\u4e8c\u9879\n", "-"),
+    ("*\u7b2c\u4e00\u9879\n*\u7b2c\u4e8c\u9879\n", "*"),
+    ("\u6b65\u9aa4\uff1a\n1.\u70b9\u79ef\n2.\u7f29\u653e\n", "1."),
+], ids=["1.", "full-width stop", "English", "dash", "star", "under a line"])
+def test_list_items_with_no_space_after_their_marker_warn_at_their_line(
+        tmp_path: Path, lines: str, mark: str, lang: str) -> None:
+    """Chinese posts write a list's items with no space after the marker ('1.\u5b89\u88c5',
+    '-\u7b2c\u4e00\u9879'): no list here nor on GitHub, the lines ran together into one
+    paragraph, with no word. Told at the first item's line, with the marker to write."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "no list here" in w]
+    first = next(k for k, x in enumerate(lines.split("\n")) if x[:1] in "12-*")
+    assert len(got) == 1 and f"index.md:{BODY_START + 2 + first}: warning:" in got[0], warned
+    assert f"write '{mark} '" in got[0], got
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lines", [
+    "1\uff09\u5b89\u88c5\u4f9d\u8d56\n2\uff09\u8fd0\u884c\u811a\u672c\n",
+    "\u2460 \u8ba1\u7b97\u70b9\u79ef\n\u2461 \u7f29\u653e\n\u2462 softmax\n",
+], ids=["1\uff09", "\u2460"])
+def test_other_chinese_numbering_runs_together_and_warns(
+        tmp_path: Path, lines: str, lang: str) -> None:
+    """'1\uff09' (a full-width parenthesis closing only) and circled numbers are Word's and
+    WPS's numbering as much as '1\u3001': lines under each other run together, told."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "numbered list of Word or WPS" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 2}: warning:" in got[0], warned
+
+
+@pytest.mark.parametrize("text", [
+    "1.5 \u500d\u7684\u65f6\u95f4\uff1b\n2.5 \u500d\u7684\u5185\u5b58\u3002\n",
+    "-v \u663e\u793a\u7248\u672c\n-h \u663e\u793a\u5e2e\u52a9\n",
+    "1.\u89e3\u538b  \n2.\u5b89\u88c5  \n3.\u8fd0\u884c\n",
+    "1\u3001\u70b9\u79ef\\\n2\u3001\u65b9\u5dee\n",
+    "1. \u5b89\u88c5\n2. \u8fd0\u884c\n",
+    "1.\u5b89\u88c5\u4f9d\u8d56\u3002\n",
+    "*\u5b50\u7a7a\u95f4*\u662f\u6709\u76ca\u7684\uff0c\n*\u7ebf\u6027\u6295\u5f71*\u53d8\u6362\u3002\n",
+], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line",
+        "italics at lines' starts"])
+def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")
+    assert not [w for w in warned if "no list here" in w or "Word or WPS" in w], warned
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

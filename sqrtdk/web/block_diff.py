@@ -20,6 +20,11 @@ NAMES = {"p": "a paragraph", "ul": "a list", "ol": "a numbered list", "li": "a l
          "blockquote": "a quote", "pre": "a code block", "table": "a table", "tr": "a table row",
          "th": "a header cell", "td": "a table cell", "hr": "a rule", "html": "raw HTML"}
 _TABLE = {"tr", "th", "td"}
+# a list item numbered in full-width digits ('\uff11. \u2026', a Chinese input method's):
+# Python-Markdown's '\d' takes them, CommonMark's list marker does not
+_WIDE_ITEM = re.compile(r"[ \t>]*([\uff10-\uff19]{1,9})\.[ \t]")
+_ASCII_DIGITS = str.maketrans("\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19",
+                              "0123456789")
 _PAREN_ITEM = re.compile(r"[ \t>]*\d{1,9}\)[ \t]")
 _DETAILS = re.compile(r"<details[\s>]", re.I)
 _BULLET = re.compile(r"([ \t>]*)([-*+]|\d{1,9}[.)])[ \t]")
@@ -89,6 +94,12 @@ def _cause(source: Sequence[str], line: int, theirs: list[Block]) -> tuple[str, 
     if any(_PAREN_ITEM.match(x) for x in region):
         return ("a numbered list with '1)' is a paragraph here (this Markdown numbers only "
                 "'1.'): write '1.', '2.', …"), True, 0
+    wide = next((m for x in region if (m := _WIDE_ITEM.match(x))), None)
+    if wide:
+        narrow = wide[1].translate(_ASCII_DIGITS)
+        return (f"'{wide[1]}.' is a number in full-width digits (as a Chinese input method "
+                "types them), which this Markdown reads as a numbered list and GitHub as "
+                f"text: write '{narrow}.', in ASCII digits, at the start of each item"), True, 0
     openers, closers = _details_lines(tuple(source))
     k = bisect_left(openers, line - 1)
     opened = openers[k - 1] if k else -1          # the last <details> above the stretch

@@ -7,9 +7,11 @@ one emphasis here and a nested one there, and bold quoted words right after Chin
 alike (its words are the same) character by character and warns at the block's line where
 a character is italic or bold in one reading and not in the other.
 
-A block's characters are its text outside code, nested blocks and footnote references, with
-whitespace and the delimiter characters (`*`, `_`) left out (one reading shows as text what
-the other takes for markup), curly quotes compared as straight ones; each character carries
+A block's characters are its text outside nested blocks and footnote references, the words
+of its code among them (bold code right after a letter is code between two asterisks on
+GitHub: a backtick is a punctuation mark to its flanking rules), with whitespace and the
+delimiter characters (`*`, `_`) left out (one reading shows as text what the other takes for
+markup), curly quotes compared as straight ones; each character carries
 the set of formats around it (em, strong: a reader sees `<em>` inside `<em>` as italic, and
 `<em><strong>` as `<strong><em>`; struck text is no markup here, `md_foreign` warns at it).
 The two sequences are aligned as `diff` aligns them, and only the characters both show are
@@ -17,6 +19,7 @@ compared.
 """
 from __future__ import annotations
 
+import html
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from difflib import SequenceMatcher
@@ -54,8 +57,10 @@ def characters(el: etree.Element, text: Callable[[str], str],
     def walk(parent: etree.Element, formats: frozenset[str]) -> None:
         add(parent.text, formats)
         for child in parent:
-            if isinstance(child.tag, str) and child.tag not in _BLOCKS and \
-                    child.tag not in ("code", "img") and not skip(child):
+            if child.tag == "code":     # its words, as typed, in the formats around it
+                add(html.unescape("".join(child.itertext())), formats)
+            elif isinstance(child.tag, str) and child.tag not in _BLOCKS and \
+                    child.tag != "img" and not skip(child):
                 tag = FORMATS.get(str(child.tag))
                 walk(child, formats | {tag} if tag else formats)
             add(child.tail, formats)

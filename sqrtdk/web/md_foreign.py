@@ -270,10 +270,47 @@ def _role_instead(role: str, code: str) -> str:
     return "a link, [text](#id), for a reference, or the code alone"
 
 
-# the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`
+# the number of a Word or WPS list item: `1\u3001`, `\uff081\uff09`, `(1)`, `\uff081)`,
+# `1\uff09` (a full-width parenthesis closing only), a circled number `\u2460` to `\u2473`,
+# `\u2474` (a parenthesized one) to `\u249b` (one with a full stop)
 _CHINESE_NUMERAL = "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}"
-_WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})\u3001|"
-                        rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09])")
+_WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff09]|"
+                        rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09]|[\u2460-\u249b])")
+# a list item with no space after its marker, as Chinese posts write them: `1.\u5b89\u88c5`,
+# `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`,
+# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`), a dash before a Latin word (an
+# option, `-v`) and a star another closes on its line (`*\u659c\u4f53*`, italics) are no
+# such item
+_NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
+                            r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
+# a line ending in a hard break (two spaces, a backslash): the next line is shown under it
+_HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
+
+# a line of a Notion page's properties, as its Markdown export writes them under the title
+# ('Created: March 3, 2024 10:15 AM', 'Tags: ML, Transformer'): a name of one to four words
+# and its value
+_PROPERTY = re.compile(r"[ \t]*([A-Z][\w()#/.-]*(?: [\w()#/.-]+){0,3}): \S.*")
+# Pelican's (Python-Markdown Meta-Data's, MultiMarkdown's) metadata lines at the top of a
+# post, `Title: …`, `Date: …`, `Tags: …` (two such lines at least, the first of a key those
+# tools read), told as such (FOREIGN), not as a Notion page's properties
+_PELICAN_META = re.compile(
+    r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
+    r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
+    r"[A-Z][\w-]*:[ \t]+\S")
+# the properties Notion gives every page of a database, one of which such lines hold
+_NOTION_PROPERTIES = frozenset({
+    "created", "created time", "created by", "last edited time", "last edited by",
+    "last edited", "tags", "status", "date created"})
+
+
+def _two_items(marked: list[bool], lines: list[str]) -> int | None:
+    """The index of the first of two lines under each other that `marked` holds as list
+    items, the first not ending in a hard break (which shows the next line under it, as a
+    list would); None if there are none."""
+    return next((k for k in range(len(marked) - 1) if marked[k] and marked[k + 1]
+                 and not _HARD_BREAK.match(lines[k])), None)
+
+
 # a bullet character at a line's start, as a list copied from Slack, Word or a web page
 # holds it: '\u2022 item', '\u25cf', '\u25cb', '\u25e6', '\u25aa', '\u2023', '\u2043'
 _BULLET_ITEM = re.compile(r"[ \t>]*([\u2022\u25cf\u25cb\u25e6\u25aa\u25ab\u2023\u2043])[ \t]")
@@ -858,9 +895,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # Pelican's (Python-Markdown Meta-Data's, MultiMarkdown's) metadata lines at the top of a
     # post, `Title: …`, `Date: …`, `Tags: …`: a paragraph of text here and on GitHub (two
     # such lines at least, the first of a key those tools read)
-    (re.compile(r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
-                r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
-                r"[A-Z][\w-]*:[ \t]+\S"), True,
+    (_PELICAN_META, True,
      "Pelican's (Python-Markdown Meta-Data's) metadata lines 'Key: value'",
      "the title and description in the front matter (title:, description:), and remove "
      "the lines"),
@@ -1524,20 +1559,48 @@ class ForeignSyntax(Treeprocessor):
              f"{link}")
 
     def _word_lists(self, paragraphs: list[etree.Element]) -> None:
-        """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09` or `(1)`
-        under each other: one paragraph here and on GitHub, its lines run together (on a
-        Chinese page with no space between them); a warning at the first such line. Read
-        from the article's lines, which a Chinese page's line joining leaves as written."""
+        """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09`, `(1)` or
+        `\u2460` under each other, or a list whose items have no space after their marker,
+        `1.\u5b89\u88c5` or `-\u7b2c\u4e00\u9879` (Chinese posts'): one paragraph here and on
+        GitHub, its lines run together (on a Chinese page with no space between them); a
+        warning at the first such line (not where that line ends in a hard break, which shows
+        the next under it). Read from the article's lines, which a Chinese page's line
+        joining leaves as written."""
         lines = self.text().split("\n")
         for p in paragraphs:
             first, last = self.positions.line(p), self.positions.end(p)
             if not first or last <= first:
                 continue
-            numbered = [bool(_WORD_ITEM.match(x)) for x in lines[first - 1:last]]
-            k = next((k for k in range(len(numbered) - 1) if numbered[k] and numbered[k + 1]),
-                     None)
-            bullets = [_BULLET_ITEM.match(x) for x in lines[first - 1:last]]
-            b = next((b for b in range(len(bullets) - 1) if bullets[b] and bullets[b + 1]), None)
+            own = lines[first - 1:last]
+            keys = [_PROPERTY.fullmatch(x) for x in own]
+            if all(keys) and any(m[1].lower() in _NOTION_PROPERTIES   # type: ignore[index]
+                                 for m in keys) and _two_items([True] * len(own), own) == 0 \
+                    and not _PELICAN_META.match("\n".join(x.strip() for x in own)):
+                shown = "', '".join(shortened(x.strip(), 24) for x in own[:2])
+                warn(LOGGER, self.source, first,
+                     f"lines '{shown}' are a Notion page's properties (as its Markdown export "
+                     "writes them under the title), which run together into one paragraph "
+                     "here and on GitHub; remove them, or write those that matter as a list, "
+                     "'- ' at the start of each line (a date or a title belongs in the front "
+                     "matter)")
+                continue
+            k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
+            bullets = [_BULLET_ITEM.match(x) for x in own]
+            b = _two_items([bool(x) for x in bullets], own)
+            bare = [_NO_SPACE_ITEM.match(x) for x in own]
+            n = _two_items([bool(x) for x in bare], own)
+            if n is not None and (k is None or n < k) and (b is None or n < b):
+                marker = bare[n]
+                mark = marker[1] or marker[2]   # type: ignore[index]
+                shown = shortened(self.readable(lines[first - 1 + n]).strip(), 30)
+                spaced = f"{mark[:-1]}." if mark[-1] == "\uff0e" else mark
+                word = "number" if mark[0].isdigit() else "dash" if mark == "-" else "bullet"
+                warn(LOGGER, self.source, first + n,
+                     f"lines starting '{shown}' are no list here nor on GitHub: a list "
+                     f"item needs a space after its {word}, so they run together into one "
+                     f"paragraph; write '{spaced} ' (a space after '{spaced}') at the start "
+                     "of each item's line, after a blank line")
+                continue
             if b is not None and (k is None or b < k):
                 mark = bullets[b].group(1)   # type: ignore[union-attr]
                 warn(LOGGER, self.source, first + b,
@@ -1549,8 +1612,8 @@ class ForeignSyntax(Treeprocessor):
             if k is not None:
                 shown = shortened(self.readable(lines[first - 1 + k]).strip(), 30)
                 warn(LOGGER, self.source, first + k,
-                     "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09' "
-                     "or '(1)') is not understood here and is published as typed "
+                     "a numbered list of Word or WPS (lines starting '1\u3001', '\uff081\uff09', "
+                     "'(1)' or '\u2460') is not understood here and is published as typed "
                      f"('{shown}'), its lines run together into one paragraph, here and on "
                      "GitHub; write a numbered list: '1. ' at the start of each item's line, "
                      "after a blank line")

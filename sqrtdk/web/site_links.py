@@ -524,6 +524,21 @@ _DEAD_SCHEMES = {
     "data": "browsers refuse to open a data: address from a link",
     "file": "it names a file on the reader's own machine, which a web page may not open",
     "vbscript": "no browser runs VBScript",
+    # an item in the author's own library of a desktop program, as a note written in it or
+    # exported from it links one: Zotero's annotation ('zotero://open-pdf/library/items/…',
+    # 'zotero://select/…'), a note of an Obsidian vault, Logseq's graph, Bear, DEVONthink,
+    # Evernote; the reader has neither the program nor the author's library (GitHub shows
+    # such a link as its text)
+    "zotero": "it opens an item of the author's own Zotero library, which a reader does "
+              "not have",
+    "obsidian": "it opens a note of the author's own Obsidian vault, which a reader does not "
+                "have",
+    "logseq": "it opens a page of the author's own Logseq graph, which a reader does not "
+              "have",
+    "bear": "it opens a note of the author's own Bear app, which a reader does not have",
+    "x-devonthink-item": "it opens an item of the author's own DEVONthink database, which a "
+                         "reader does not have",
+    "evernote": "it opens a note of the author's own Evernote, which a reader does not have",
 }
 
 
