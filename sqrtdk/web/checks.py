@@ -571,9 +571,10 @@ def _citation_line(page: Page, key: Citation) -> int:
 def check_precision(pages: list[Page], seed: int | None = None) -> None:
     """One quantity at one precision (README, "Show one quantity at one precision
     everywhere"): within a page, every quote of a result, alt texts and captions included,
-    shows it as its first quote does: the same resolution (`fixed:3` shows thousandths, as
-    `pct:1` does; `sig:n` n significant digits) and a percent everywhere or nowhere. A warning
-    at each quote that differs, naming the first one's format and line. A quote its paragraph
+    shows it as most of its quotes do (as the first does, when as many show it each way): the
+    same resolution (`fixed:3` shows thousandths, as `pct:1` does; `sig:n` n significant
+    digits) and a percent everywhere or nowhere. A warning at each quote that differs, naming
+    the format and line of the first quote written that way. A quote its paragraph
     relates to others (quoting.Quoter.relate: `shown`) is shown with the digits the relation
     needs, which may be more than the quantity's own elsewhere, so it is left out of that
     comparison; where those digits are not what its filter asks for, a warning at its line
@@ -601,23 +602,33 @@ def check_precision(pages: list[Page], seed: int | None = None) -> None:
             warn(LOGGER, page.source, log.lines[n],
                  f"'{path}' is written {_written(fmt)} here but shown as {shown} "
                  f"({text}): {why}; {advice}")
-        first: dict[str, tuple[str, str, int]] = {}
         quotes = sorted(((line, entry) for n, (line, entry)
                          in enumerate(zip(log.lines, log.entries, strict=True))
                          if n not in log.shown),      # in reading order (alt texts too)
                         key=lambda q: q[0])
+        # each result's model: the first quote of the way most of its quotes show it (the
+        # first quote's, when as many show it each way), so that one quote written apart
+        # from the others is the one told, not the others
+        ways: dict[str, Counter[tuple[tuple[str, int], bool]]] = {}
+        for _, (path, fmt, _) in quotes:
+            ways.setdefault(path, Counter())[_way(fmt)] += 1
+        model: dict[str, tuple[str, str, int]] = {}
         for line, (path, fmt, text) in quotes:
-            if path not in first:
-                first[path] = (fmt, text, line)
-                continue
-            was, was_text, at = first[path]
-            if (_resolution(fmt) != _resolution(was) or
-                    fmt.startswith("pct") != was.startswith("pct")) and \
-                    not _same_number(text, was_text):
+            if path not in model and _way(fmt) == ways[path].most_common(1)[0][0]:
+                model[path] = (fmt, text, line)
+        for line, (path, fmt, text) in quotes:
+            was, was_text, at = model[path]
+            if _way(fmt) != _way(was) and not _same_number(text, was_text):
                 warn(LOGGER, page.source, line,
                      f"'{path}' is shown as {_written(fmt)} here and as {_written(was)} at "
                      f"line {at}: a quantity is shown at one precision everywhere, so that "
                      f"readers can compare; write {_written(was)} here (or change both)")
+
+
+def _way(fmt: str) -> tuple[tuple[str, int], bool]:
+    """How a quote's format shows its number, for the one-precision rule: its resolution
+    (`_resolution`) and whether it is a percent."""
+    return _resolution(fmt), fmt.startswith("pct")
 
 
 def _same_number(a: str, b: str) -> bool:
