@@ -416,6 +416,17 @@ def _check_notes(base: Page, other: Page) -> None:
                               (other, base, [x for x in b if x not in a])):
         if only:
             label = only[0]
+            twin = _note_twin(here, there, label,
+                              [x for x in notes(there) if x not in notes(here)])
+            if twin is not None:
+                line, place, at = twin[1:]
+                raise BuildError(here.source, notes(here)[label],
+                                 f"note '{label}' is only in this language, and "
+                                 f"{display_path(there.source)} has note '{twin[0]}' in its "
+                                 f"place (referenced at line {at} there, in {place}, as this "
+                                 f"one is at line {line} here); if they are one note, it has "
+                                 f"one label in every language: write '[^{twin[0]}]' here "
+                                 f"(its reference and its definition), or '[^{label}]' there")
             found = _note_place(here, there, label)
             if found is None:
                 raise BuildError(here.source, notes(here)[label],
@@ -429,6 +440,28 @@ def _check_notes(base: Page, other: Page) -> None:
                              f"{display_path(there.source)}: the reference in {place}{span} and "
                              f"'[^{label}]: …' with the other notes' definitions, or remove it "
                              "here")
+
+
+def _note_twin(here: Page, there: Page, label: str,
+               unmatched: list[str]) -> tuple[str, int, str, int] | None:
+    """The note of `there` that note `label`, only `here` has, most likely is under another
+    label: among `there`'s notes `here` lacks (`unmatched`), those first referenced in the
+    place where `label` is first referenced here, the one whose label is closest to it
+    (difflib). (label there, line of the reference here, the place, line of
+    the reference there); None when no such note is there."""
+    def first(page: Page, name: str) -> Citation | None:
+        return next((k for k in page.conversion.cited
+                     if k[1] == "footnote" and k[2] == name), None)
+    mine = first(here, label)
+    if mine is None:
+        return None
+    alike = {name: key for name in unmatched
+             if (key := first(there, name)) is not None and key[0] == mine[0]}
+    if not alike:
+        return None
+    name = difflib.get_close_matches(label, list(alike), n=1, cutoff=0)[0]
+    return (name, _citation_line(here, mine), _place(mine[0]),
+            _citation_line(there, alike[name]))
 
 
 def _note_place(here: Page, there: Page, label: str) -> tuple[int, str, str] | None:
