@@ -1257,3 +1257,25 @@ def test_a_misspelt_label_key_of_a_figure_module_is_told_once(project: Path) -> 
     assert told[0].startswith(f"error: sqrtdk/figures/{module.name}:"), done.stderr
     tomls = sorted(project.glob("content/*/figures.toml"))
     assert all(f"{p.relative_to(project).as_posix()}:" in told[0] for p in tomls), told
+
+
+def test_the_readme_s_parameter_example_is_written_as_the_code_writes_it() -> None:
+    """README's "Add an experiment" says where a parameter's default is edited, with one
+    field as the example (`n_rows: int = valid(10_000, …)` in `JacobianParams` of
+    `saturation.py`). The field, its class and module exist, the default is the field's, and
+    it is written as the code writes it: a field declared with `valid(…)` (registry.valid)
+    shown as a bare `= 10_000` sent an author looking for a line the module does not have."""
+    import dataclasses
+    import importlib
+    import inspect
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"To change a parameter of an experiment that exists, .*?\(.*?`(\w+): (\w+) = "
+                     r"(valid\()?([\d_.]+)[^`]*` in `(\w+)` of `(\w+)\.py`", readme, re.S)
+    assert said, "README's parameter example not found"
+    field, kind, valid, default, cls_name, module = said.groups()
+    cls = getattr(importlib.import_module(f"sqrtdk.science.{module}"), cls_name)
+    fld = next(f for f in dataclasses.fields(cls) if f.name == field)
+    assert getattr(fld.type, "__name__", fld.type) == kind, (fld.type, kind)
+    assert fld.default == float(default.replace("_", "")), (fld.default, default)
+    code = re.search(rf"^\s+{field}: {kind} = (\S*)", inspect.getsource(cls), re.M)
+    assert code and code[1].startswith("valid(") == bool(valid), (code and code[0], said[0])

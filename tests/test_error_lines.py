@@ -1194,6 +1194,23 @@ def test_note_labels_that_differ_are_at_the_definition_when_the_label_was_writte
     assert e.line == BODY_START + en.split("\n").index("[^b]: A note."), str(e)
 
 
+def test_a_note_under_another_label_in_the_other_language_is_told_as_one_note(
+        tmp_path: Path) -> None:
+    """A note whose label one language spells otherwise (`[^first-sd]` there, `[^first_sd]`
+    here), referenced in the same section, is told as one note with two labels, both named,
+    to write one of them; not as a note to add to the other language, which would give that
+    language the note twice."""
+    zh = "## One {#one}\n\nA claim[^first-sd], one more[^other].\n\n[^first-sd]: A.\n\n[^other]: B.\n"
+    en = "## One {#one}\n\nA claim[^first_sd], one more[^other].\n\n[^first_sd]: A.\n\n[^other]: B.\n"
+    e = _parity_error(tmp_path, zh, en)
+    assert e.line == BODY_START + en.split("\n").index("[^first_sd]: A."), str(e)
+    assert "note 'first_sd' is only in this language" in e.message, e.message
+    assert "has note 'first-sd' in its place" in e.message and "zh.md" in e.message, e.message
+    assert "write '[^first-sd]' here" in e.message and "'[^first_sd]' there" in e.message, \
+        e.message
+    assert "add it" not in e.message, e.message
+
+
 def test_notes_defined_in_another_order_in_one_language_are_the_same_notes(
         tmp_path: Path) -> None:
     """Definitions may stand anywhere (the page numbers notes by their references): one

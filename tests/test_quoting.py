@@ -379,6 +379,18 @@ def test_one_result_at_two_precisions_warns_at_the_later_quote(
     assert f"write {written} here" in got[0] and "at line 10" in got[0], got
 
 
+def test_one_quote_apart_from_the_others_is_the_one_told(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A result quoted as a percent three times and, first, once as a decimal (an author who
+    wrote fixed(2) in one place) is told at that one quote, to write what the others write;
+    not at the three others, to write the odd one's fixed(2)."""
+    got = precision_warnings(caplog, [("gradient.raw_below_last", "fixed:2", "0.60", 10),
+                                      ("gradient.raw_below_last", "pct:0", "60%", 20),
+                                      ("gradient.raw_below_last", "pct:0", "60%", 30),
+                                      ("gradient.raw_below_last", "pct:0", "60%", 40)])
+    assert len(got) == 1 and "index.md:10: warning:" in got[0], got
+    assert "write pct(0) here" in got[0] and "at line 20" in got[0], got
+
 RELATED_RESULTS: dict[str, Any] = {
     "spread": {"sd_small": 2.0104, "sd_large": 22.6183, "ratio": 11.2507,
                "ratio_theory": 11.3137},

@@ -416,6 +416,17 @@ def _check_notes(base: Page, other: Page) -> None:
                               (other, base, [x for x in b if x not in a])):
         if only:
             label = only[0]
+            twin = _note_twin(here, there, label,
+                              [x for x in notes(there) if x not in notes(here)])
+            if twin is not None:
+                line, place, at = twin[1:]
+                raise BuildError(here.source, notes(here)[label],
+                                 f"note '{label}' is only in this language, and "
+                                 f"{display_path(there.source)} has note '{twin[0]}' in its "
+                                 f"place (referenced at line {at} there, in {place}, as this "
+                                 f"one is at line {line} here); if they are one note, it has "
+                                 f"one label in every language: write '[^{twin[0]}]' here "
+                                 f"(its reference and its definition), or '[^{label}]' there")
             found = _note_place(here, there, label)
             if found is None:
                 raise BuildError(here.source, notes(here)[label],
@@ -429,6 +440,28 @@ def _check_notes(base: Page, other: Page) -> None:
                              f"{display_path(there.source)}: the reference in {place}{span} and "
                              f"'[^{label}]: …' with the other notes' definitions, or remove it "
                              "here")
+
+
+def _note_twin(here: Page, there: Page, label: str,
+               unmatched: list[str]) -> tuple[str, int, str, int] | None:
+    """The note of `there` that note `label`, only `here` has, most likely is under another
+    label: among `there`'s notes `here` lacks (`unmatched`), those first referenced in the
+    place where `label` is first referenced here, the one whose label is closest to it
+    (difflib). (label there, line of the reference here, the place, line of
+    the reference there); None when no such note is there."""
+    def first(page: Page, name: str) -> Citation | None:
+        return next((k for k in page.conversion.cited
+                     if k[1] == "footnote" and k[2] == name), None)
+    mine = first(here, label)
+    if mine is None:
+        return None
+    alike = {name: key for name in unmatched
+             if (key := first(there, name)) is not None and key[0] == mine[0]}
+    if not alike:
+        return None
+    name = difflib.get_close_matches(label, list(alike), n=1, cutoff=0)[0]
+    return (name, _citation_line(here, mine), _place(mine[0]),
+            _citation_line(there, alike[name]))
 
 
 def _note_place(here: Page, there: Page, label: str) -> tuple[int, str, str] | None:
@@ -571,9 +604,10 @@ def _citation_line(page: Page, key: Citation) -> int:
 def check_precision(pages: list[Page], seed: int | None = None) -> None:
     """One quantity at one precision (README, "Show one quantity at one precision
     everywhere"): within a page, every quote of a result, alt texts and captions included,
-    shows it as its first quote does: the same resolution (`fixed:3` shows thousandths, as
-    `pct:1` does; `sig:n` n significant digits) and a percent everywhere or nowhere. A warning
-    at each quote that differs, naming the first one's format and line. A quote its paragraph
+    shows it as most of its quotes do (as the first does, when as many show it each way): the
+    same resolution (`fixed:3` shows thousandths, as `pct:1` does; `sig:n` n significant
+    digits) and a percent everywhere or nowhere. A warning at each quote that differs, naming
+    the format and line of the first quote written that way. A quote its paragraph
     relates to others (quoting.Quoter.relate: `shown`) is shown with the digits the relation
     needs, which may be more than the quantity's own elsewhere, so it is left out of that
     comparison; where those digits are not what its filter asks for, a warning at its line
@@ -601,23 +635,33 @@ def check_precision(pages: list[Page], seed: int | None = None) -> None:
             warn(LOGGER, page.source, log.lines[n],
                  f"'{path}' is written {_written(fmt)} here but shown as {shown} "
                  f"({text}): {why}; {advice}")
-        first: dict[str, tuple[str, str, int]] = {}
         quotes = sorted(((line, entry) for n, (line, entry)
                          in enumerate(zip(log.lines, log.entries, strict=True))
                          if n not in log.shown),      # in reading order (alt texts too)
                         key=lambda q: q[0])
+        # each result's model: the first quote of the way most of its quotes show it (the
+        # first quote's, when as many show it each way), so that one quote written apart
+        # from the others is the one told, not the others
+        ways: dict[str, Counter[tuple[tuple[str, int], bool]]] = {}
+        for _, (path, fmt, _) in quotes:
+            ways.setdefault(path, Counter())[_way(fmt)] += 1
+        model: dict[str, tuple[str, str, int]] = {}
         for line, (path, fmt, text) in quotes:
-            if path not in first:
-                first[path] = (fmt, text, line)
-                continue
-            was, was_text, at = first[path]
-            if (_resolution(fmt) != _resolution(was) or
-                    fmt.startswith("pct") != was.startswith("pct")) and \
-                    not _same_number(text, was_text):
+            if path not in model and _way(fmt) == ways[path].most_common(1)[0][0]:
+                model[path] = (fmt, text, line)
+        for line, (path, fmt, text) in quotes:
+            was, was_text, at = model[path]
+            if _way(fmt) != _way(was) and not _same_number(text, was_text):
                 warn(LOGGER, page.source, line,
                      f"'{path}' is shown as {_written(fmt)} here and as {_written(was)} at "
                      f"line {at}: a quantity is shown at one precision everywhere, so that "
                      f"readers can compare; write {_written(was)} here (or change both)")
+
+
+def _way(fmt: str) -> tuple[tuple[str, int], bool]:
+    """How a quote's format shows its number, for the one-precision rule: its resolution
+    (`_resolution`) and whether it is a percent."""
+    return _resolution(fmt), fmt.startswith("pct")
 
 
 def _same_number(a: str, b: str) -> bool:
