@@ -196,19 +196,55 @@ def test_out_where_no_folder_can_be_made_is_one_line(tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
-# holds the site's lock (argv[1]; the cache's too, argv[3]) for argv[2] seconds, or, when
-# argv[2] is "line", until a line arrives on stdin (at most 300 s)
+# holds the site's lock (argv[1]; the cache's too, argv[2]) until a line arrives on stdin
+# (at most 300 s): a hold of fixed length races the waiter on a loaded machine
 _HOLD_LOCK = """
-import select, sys, time
+import select, sys
 from pathlib import Path
 from sqrtdk.web.output import out_lock
-with out_lock(Path(sys.argv[1]), Path(sys.argv[3]) if sys.argv[3] else None, print):
+with out_lock(Path(sys.argv[1]), Path(sys.argv[2]) if sys.argv[2] else None, print):
     print("held", flush=True)
-    if sys.argv[2] == "line":
-        select.select([sys.stdin], [], [], 300)
-    else:
-        time.sleep(float(sys.argv[2]))
+    select.select([sys.stdin], [], [], 300)
 """
+
+# how long the holder keeps its locks after the waiter said it waits: a waiter that says so
+# and does not wait works within it, before the holder lets go (and fails the test); one that
+# waits cannot work before the holder lets go, however long a loaded machine makes this
+LINGER = 0.5
+
+
+class LetGo:
+    """The waiter's `log`: records what it says; once it says it waits, a thread tells the
+    holder (a process reading its stdin) to let go, LINGER seconds later, and notes when."""
+
+    def __init__(self, holder: subprocess.Popen[str]):
+        import threading
+        assert holder.stdin is not None
+        self.stdin, self.said, self.at = holder.stdin, list[str](), list[float]()
+        self._told = threading.Event()
+        self._thread = threading.Thread(target=self._let_go, daemon=True)
+        self._thread.start()
+
+    def __call__(self, line: str) -> None:
+        self.said.append(line)
+        if line.startswith("waiting"):
+            self._told.set()
+
+    def _let_go(self) -> None:
+        import time
+        if self._told.wait(300):
+            time.sleep(LINGER)
+            self.at.append(time.monotonic())
+        self.close()
+
+    def close(self) -> None:
+        """Lets the holder go now (the test is over)."""
+        self._told.set()
+        try:
+            self.stdin.write("done\n")
+            self.stdin.close()
+        except (OSError, ValueError):     # closed already
+            pass
 
 
 @pytest.mark.parametrize("holder_cache", ["cache", "no cache"])
@@ -226,8 +262,7 @@ def test_a_build_waits_for_another_build_into_the_same_folder(
     project = copy_project_files(tmp_path / "project")
     shutil.copytree(site_build["root"] / "cache", project / ".cache")
     cache = str(project / ".cache") if holder_cache == "cache" else ""
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(project / "site"), "line",
-                               cache],
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(project / "site"), cache],
                               cwd=project, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True)
     try:
@@ -262,18 +297,19 @@ def test_a_build_waits_for_another_build_into_the_same_folder(
     assert not [p.name for p in project.iterdir() if p.name.startswith(".site")]
 
 
-# a build's locks (pipeline.Builder.build) or a sweep's (sweep.sweep, its work a pause),
-# held in a process of their own for argv[3] seconds: argv[1] the role, argv[2] the project
+# a build's locks (pipeline.Builder.build) or a sweep's (sweep.sweep, its work a wait),
+# held in a process of their own until a line arrives on stdin (at most 300 s): argv[1] the
+# role, argv[2] the project
 _HOLD_AS = """
-import sys, time
+import select, sys
 from pathlib import Path
 from sqrtdk import sweep
 from sqrtdk.options import BuildOptions
 from sqrtdk.web.output import out_lock
-role, opts, pause = sys.argv[1], BuildOptions.for_project(Path(sys.argv[2])), float(sys.argv[3])
+role, opts = sys.argv[1], BuildOptions.for_project(Path(sys.argv[2]))
 def hold(*_):
     print("held", flush=True)
-    time.sleep(pause)
+    select.select([sys.stdin], [], [], 300)
     return ""
 if role == "sweep":
     sweep._sweep = hold
@@ -292,7 +328,11 @@ def test_a_sweep_and_a_build_of_one_checkout_take_turns(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holder: str, waiter: str) -> None:
     """`build.py --sweep` took no lock: two sweeps, or a sweep and a build, wrote the cache's
     entries and figures/sweep.json at once. A sweep takes the locks a build takes of the
-    folders it writes (the cache, the figures folder), and waits, saying so."""
+    folders it writes (the cache, the figures folder), and waits, saying so.
+    The holder keeps its locks until the waiter has said it waits, and the waiter's work must
+    come after the holder let go (a fixed hold of 2 s, the work asked to start 1 s after the
+    holder said it held, failed when a loaded machine kept this process from reading that
+    for a second)."""
     import time
 
     from sqrtdk import sweep as sweep_module
@@ -301,24 +341,27 @@ def test_a_sweep_and_a_build_of_one_checkout_take_turns(
     project = tmp_path / "project"
     opts = BuildOptions.for_project(project)
     root = Path(__file__).resolve().parents[1]
-    held = subprocess.Popen([sys.executable, "-c", _HOLD_AS, holder, str(project), "2"],
-                            cwd=root, stdout=subprocess.PIPE, text=True)
-    said: list[str] = []
+    held = subprocess.Popen([sys.executable, "-c", _HOLD_AS, holder, str(project)],
+                            cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     ran: list[float] = []
     monkeypatch.setattr(sweep_module, "_sweep",
                         lambda *_: ran.append(time.monotonic()) or "")
+    told = LetGo(held)
     try:
         assert held.stdout is not None and held.stdout.readline().strip() == "held"
-        start = time.monotonic()
         if waiter == "sweep":
-            sweep_module.sweep(opts, 1, log=said.append)
+            sweep_module.sweep(opts, 1, log=told)
         else:
             with out_lock(opts.out, opts.cache_dir if waiter == "build" else None,
-                          said.append, opts.figures_dir):
+                          told, opts.figures_dir):
                 ran.append(time.monotonic())
     finally:
+        told.close()
         held.wait(timeout=60)
-    assert said and said[0].startswith("waiting") and ran and ran[0] - start >= 1.0, said
+    said = told.said
+    # it waited: told so while the holder held, and worked after the holder let go
+    assert said and said[0].startswith("waiting") and ran and told.at and ran[0] > told.at[0], \
+        (said, ran, told.at)
     # a sweep holds no lock of the site: whoever waits is told it may be a sweep
     if waiter == "sweep" or holder == "sweep":
         assert "for another build or sweep of this checkout to finish" in said[0], said
@@ -343,7 +386,9 @@ def test_builds_started_together_all_finish(tmp_path: Path,
 def test_builds_with_different_temporary_folders_take_turns(tmp_path: Path) -> None:
     """The lock was a file of the system's temporary folder: a terminal with another TMPDIR
     took another file, and the two builds wrote site/ at once. The lock lives beside the
-    folder it guards."""
+    folder it guards. The holder keeps it until the waiter has said it waits (a fixed hold of
+    2 s, the wait asked to last 0.5 s from the holder's word, was a race on a loaded
+    machine)."""
     import time
 
     from sqrtdk.web.output import out_lock
@@ -351,19 +396,18 @@ def test_builds_with_different_temporary_folders_take_turns(tmp_path: Path) -> N
     (tmp_path / "tmp-b").mkdir()
     site = tmp_path / "project" / "site"
     root = Path(__file__).resolve().parents[1]
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(site), "2", ""],
-                              cwd=root, stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "TMPDIR": str(tmp_path / "tmp-a")})
-    said: list[str] = []
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(site), ""],
+                              cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, env={**os.environ, "TMPDIR": str(tmp_path / "tmp-a")})
+    told = LetGo(holder)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         os.environ["TMPDIR"], before = str(tmp_path / "tmp-b"), os.environ.get("TMPDIR")
         import tempfile
         tempfile.tempdir = None         # read TMPDIR again
-        start = time.monotonic()
         try:
-            with out_lock(site, None, said.append):
-                waited = time.monotonic() - start
+            with out_lock(site, None, told):
+                got = time.monotonic()
         finally:
             if before is None:
                 del os.environ["TMPDIR"]
@@ -371,8 +415,11 @@ def test_builds_with_different_temporary_folders_take_turns(tmp_path: Path) -> N
                 os.environ["TMPDIR"] = before
             tempfile.tempdir = None
     finally:
+        told.close()
         holder.wait(timeout=60)
-    assert said and said[0].startswith("waiting") and waited >= 0.5, (said, waited)
+    # it waited: told so while the holder held, and got the lock after the holder let go
+    assert told.said and told.said[0].startswith("waiting") and told.at and got > told.at[0], \
+        (told.said, told.at)
     assert not list((tmp_path / "tmp-b").iterdir())
 
 
