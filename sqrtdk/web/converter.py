@@ -65,6 +65,7 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | LeftoverCheck     | sqrtdk-leftovers   | 2.1  | after every text change                       |
 | AmbiguousAddresses | sqrtdk-cjk-addresses | 2.06 | after inline made the links (warnings only) |
 | ForeignSyntax     | sqrtdk-foreign     | 2.05 | after every text change (warnings only)       |
+| TypedNumbers      | sqrtdk-typed-numbers | 2.04 | the same: numbers typed that equal a result |
 | LangMarks         | sqrtdk-lang        | 2    | last: on the final text                       |
 | FigureNames       | sqrtdk-figure-names | 1.89 | after the attribute checks; the text is final |
 """
@@ -147,6 +148,7 @@ from .md_text import (
     TupleGlue,
     smarty_quote_patterns,
 )
+from .md_typed import TypedNumbers
 from .model import Conversion, Lines, SvgPair
 from .quoting import QuoteLog
 
@@ -288,6 +290,8 @@ class ArticleExtension(Extension):
         tp.register(ForeignSyntax(md, p.source, lambda: text.prose, p.readable,
                                   self.positions, classes, p.box_titles, p.told_ids),
                     "sqrtdk-foreign", 2.05)
+        tp.register(TypedNumbers(md, p.source, p.results, p.quotes, lambda: text.prose,
+                                 self.positions), "sqrtdk-typed-numbers", 2.04)
         tp.register(LangMarks(md, p.script, p.other_lang), "sqrtdk-lang", 2)
         tp.register(HeaderNames(md), "sqrtdk-header-names", 1.9)
         tp.register(FigureNames(md), "sqrtdk-figure-names", 1.89)
@@ -324,8 +328,10 @@ class PageContext:
                  resolve: Callable[[str], SvgPair], known_figures: list[str],
                  snippets: Mapping[str, Any], source_url: Callable[[str], str],
                  text: ArticleText | None = None, box_titles: Mapping[str, str] | None = None,
-                 told_ids: Iterable[str] = ()):
+                 told_ids: Iterable[str] = (), results: Mapping[str, Any] | None = None):
         self.source, self.quotes, self.formulas = source, quotes, formulas
+        # the build's results, for the numbers typed by hand that equal one (md_typed)
+        self.results: Mapping[str, Any] = results or {}
         # the page language's titles of boxes told for other tools' note boxes (md_foreign),
         # and the ids already told for such boxes before the conversion (Notion's callouts)
         self.box_titles: Mapping[str, str] = box_titles or {}

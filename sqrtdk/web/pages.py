@@ -297,7 +297,8 @@ def _build_page(path: Path, strings: Strings, results: Mapping[str, Any],
                      switched_off(path, blank_front + body))
     page = PageContext(path, quoter.log, formulas, strings.ui, strings.language, resolve,
                        known_figures, results.get("reproduce", {}), source_url, article,
-                       strings.box_titles, {slug for _, _, slug in (*callouts, *myst_boxes)})
+                       strings.box_titles, {slug for _, _, slug in (*callouts, *myst_boxes)},
+                       results)
     return Page(lang=strings.lang, source=path, meta=meta, conversion=convert(page, masked),
                 quotes=quoter.log, formulas=formulas)
 
