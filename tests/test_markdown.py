@@ -3656,12 +3656,31 @@ def test_other_chinese_numbering_runs_together_and_warns(
     "1. \u5b89\u88c5\n2. \u8fd0\u884c\n",
     "1.\u5b89\u88c5\u4f9d\u8d56\u3002\n",
     "*\u5b50\u7a7a\u95f4*\u662f\u6709\u76ca\u7684\uff0c\n*\u7ebf\u6027\u6295\u5f71*\u53d8\u6362\u3002\n",
+    "1.x \u7248\u672c\u7684\u63a5\u53e3\u5df2\u5e9f\u5f03\uff0c\n2.X\u7248\u672c\u6539\u7528\u65b0\u63a5\u53e3\u3002\n",
 ], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line",
-        "italics at lines' starts"])
+        "italics at lines' starts", "versions' series"])
 def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text: str) -> None:
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")
     assert not [w for w in warned if "no list here" in w or "Word or WPS" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_star_list_with_no_space_is_told_once_as_a_list(tmp_path: Path, lang: str) -> None:
+    """'*\u7b2c\u4e00\u9879' over '*\u7b2c\u4e8c\u9879' was told as a list whose items need
+    '* ' and, at each line, as an emphasis mark without its pair ('write *italic words*'),
+    advice that contradicts it: only the list is told; a lost star on another line of the
+    paragraph, or in another paragraph, still is."""
+    body = ("First paragraph.\n\n\u8fd9\u91cc\u6709\u4e2a*\u8ff7\u5931\u7684\u661f\u53f7\n"
+            "*\u7b2c\u4e00\u9879\n*\u7b2c\u4e8c\u9879\n*\u7b2c\u4e09\u9879\n\n"
+            "The *key point is lost.\n")
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    lists = [w for w in warned if "no list here" in w]
+    stars = sorted(int(re.search(r"index\.md:(\d+):", w)[1])   # type: ignore[index]
+                   for w in warned if "'*' without its pair" in w)
+    assert len(lists) == 1 and f"index.md:{BODY_START + 3}: warning:" in lists[0], warned
+    assert stars == [BODY_START + 2, BODY_START + 7], warned
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

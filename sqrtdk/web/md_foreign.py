@@ -278,13 +278,36 @@ _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff
                         rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09]|[\u2460-\u249b])")
 # a list item with no space after its marker, as Chinese posts write them: `1.\u5b89\u88c5`,
 # `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`,
-# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`), a dash before a Latin word (an
-# option, `-v`) and a star another closes on its line (`*\u659c\u4f53*`, italics) are no
-# such item
-_NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
+# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`), a version's series (`1.x`, `2.X`), a
+# dash before a Latin word (an option, `-v`) and a star another closes on its line
+# (`*\u659c\u4f53*`, italics) are no such item
+_NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])"
+                            r"(?![xX](?![A-Za-z]))|"
                             r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
+# an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
+# neither here nor on GitHub italic, the asterisk shown before the word; not one after a
+# Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
+# (`significant*`, a mark of its own), nor org-mode's `[[*Heading]]`, told as its link (nor
+# the star of a list item written with no space, `*\u7b2c\u4e00\u9879` over
+# `*\u7b2c\u4e8c\u9879`, told as that list: `_star_items`)
+LONE_STAR = re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])")
 # a line ending in a hard break (two spaces, a backslash): the next line is shown under it
 _HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
+
+
+def _bare_items(own: list[str]) -> tuple[int | None, list[re.Match[str] | None]]:
+    """For a paragraph's lines (`own`, as written): the index of the first of two lines
+    under each other that are items of a list with no space after their marker, told as
+    such (None if there are none, or where Word's numbering or a bullet character comes
+    first, told as those), and each line's match of _NO_SPACE_ITEM (None: no such item)."""
+    bare = [_NO_SPACE_ITEM.match(x) for x in own]
+    n = _two_items([bool(x) for x in bare], own)
+    k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
+    b = _two_items([bool(_BULLET_ITEM.match(x)) for x in own], own)
+    if n is None or (k is not None and k <= n) or (b is not None and b <= n):
+        return None, bare
+    return n, bare
+
 
 # a line of a Notion page's properties, as its Markdown export writes them under the title
 # ('Created: March 3, 2024 10:15 AM', 'Tags: ML, Transformer'): a name of one to four words
@@ -1085,11 +1108,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its '](' shown, the address linked alone or not at all
     (re.compile(r"\]\("), False, "a link's '](' without its pair of brackets",
      "[text](address), one '[' before the text and one ']' after it"),
-    # an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
-    # neither here nor on GitHub italic, the asterisk shown before the word; not one after a
-    # Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
-    # (`significant*`, a mark of its own), nor org-mode's `[[*Heading]]`, told as its link
-    (re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])"), False,
+    (LONE_STAR, False,
      "an emphasis mark '*' without its pair",
      "*italic words*, the pair around the words, or '\\*' for an asterisk as text"),
     # Markdown Nice's (markdown-it-ruby's) annotation over Chinese words, `{words|reading}`
@@ -1302,6 +1321,7 @@ class ForeignSyntax(Treeprocessor):
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
         # the page's ids and those a box to write was told, so that no advice gives one twice
         self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")} | self.told_ids
+        star_items = self._star_items(root)
         # the one walk of the tree: the passes after it read what they need from here
         elements: list[etree.Element] = []
         by_tag: dict[str, list[etree.Element]] = {}
@@ -1372,6 +1392,10 @@ class ForeignSyntax(Treeprocessor):
                              if m.end() <= len(own) and not _quiet(m)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
+                        if pattern is LONE_STAR and \
+                                self.positions.at(el, slot, span[0]) in star_items:
+                            told.append(where)      # (the list's item: `_star_items`)
+                            continue
                         if _overlaps(where, claimed) or (
                                 pattern is TEX_OUTSIDE and
                                 not lines_told.isdisjoint(_line_starts(joined, where))):
@@ -1558,6 +1582,27 @@ class ForeignSyntax(Treeprocessor):
              "as code followed by '_' (which may start emphasis up to a later '_'); write "
              f"{link}")
 
+    def _star_items(self, root: etree.Element) -> set[int]:
+        """The lines (1-based) of the items of a list written with a star and no space after
+        it ('*\u7b2c\u4e00\u9879' over '*\u7b2c\u4e8c\u9879') that `_word_lists` tells as
+        that list: its advice, '* ', is the one that fits, so their stars are not told again
+        as emphasis marks without their pair ('write *italic words*')."""
+        lines = self.text().split("\n")
+        out: set[int] = set()
+        for p in root.iter("p"):
+            first, last = self.positions.line(p), self.positions.end(p)
+            if not first or last <= first:
+                continue
+            own = lines[first - 1:last]
+            n, bare = _bare_items(own)
+            if n is None:
+                continue
+            for j in range(len(own) - 1):
+                if bare[j] and bare[j + 1] and not _HARD_BREAK.match(own[j]):
+                    out.update(first + i for i in (j, j + 1)
+                               if bare[i][2] == "*")   # type: ignore[index]
+        return out
+
     def _word_lists(self, paragraphs: list[etree.Element]) -> None:
         """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09`, `(1)` or
         `\u2460` under each other, or a list whose items have no space after their marker,
@@ -1587,9 +1632,8 @@ class ForeignSyntax(Treeprocessor):
             k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
             bullets = [_BULLET_ITEM.match(x) for x in own]
             b = _two_items([bool(x) for x in bullets], own)
-            bare = [_NO_SPACE_ITEM.match(x) for x in own]
-            n = _two_items([bool(x) for x in bare], own)
-            if n is not None and (k is None or n < k) and (b is None or n < b):
+            n, bare = _bare_items(own)
+            if n is not None:
                 marker = bare[n]
                 mark = marker[1] or marker[2]   # type: ignore[index]
                 shown = shortened(self.readable(lines[first - 1 + n]).strip(), 30)
