@@ -3604,7 +3604,10 @@ def test_notion_properties_pelican_reads_are_told_once(tmp_path: Path) -> None:
     "Created: May 2, 2024  \nTags: attention, scaling\n",
     "Note: the scores grow.\nTip: divide them.\n",
     "Tags: attention, and the words\nof a sentence that goes on.\n",
-], ids=["one line", "hard break", "no property of notion", "prose"])
+    "In short: the scaling keeps the variance at one.\nStatus: confirmed by the run below.\n",
+    "Q: What are the tags?\nTags: none.\n",
+], ids=["one line", "hard break", "no property of notion", "prose", "sentences",
+        "a question and its answer"])
 def test_lines_that_are_no_notion_properties_are_not_told(tmp_path: Path, text: str) -> None:
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n")

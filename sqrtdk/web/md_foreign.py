@@ -320,7 +320,10 @@ _PELICAN_META = re.compile(
     r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
     r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
     r"[A-Z][\w-]*:[ \t]+\S")
-# the properties Notion gives every page of a database, one of which such lines hold
+# the properties Notion gives every page of a database, one of which such lines hold (its
+# value a date, a name, tags, a status: no sentence, which `_SENTENCE_END` ends, as in
+# prose 'Status: confirmed by the run below.')
+_SENTENCE_END = re.compile(r".*[.!?\u3002\uff01\uff1f][ \t]*")
 _NOTION_PROPERTIES = frozenset({
     "created", "created time", "created by", "last edited time", "last edited by",
     "last edited", "tags", "status", "date created"})
@@ -1618,8 +1621,9 @@ class ForeignSyntax(Treeprocessor):
                 continue
             own = lines[first - 1:last]
             keys = [_PROPERTY.fullmatch(x) for x in own]
-            if all(keys) and any(m[1].lower() in _NOTION_PROPERTIES   # type: ignore[index]
-                                 for m in keys) and _two_items([True] * len(own), own) == 0 \
+            if all(keys) and any(m and m[1].lower() in _NOTION_PROPERTIES
+                                 and not _SENTENCE_END.fullmatch(m[0]) for m in keys) \
+                    and _two_items([True] * len(own), own) == 0 \
                     and not _PELICAN_META.match("\n".join(x.strip() for x in own)):
                 shown = "', '".join(shortened(x.strip(), 24) for x in own[:2])
                 warn(LOGGER, self.source, first,
