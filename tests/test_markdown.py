@@ -3622,7 +3622,14 @@ def test_lines_that_are_no_notion_properties_are_not_told(tmp_path: Path, text: 
     ("-\u7b2c\u4e00\u9879\n-\u7b2c\u4e8c\u9879\n", "-"),
     ("*\u7b2c\u4e00\u9879\n*\u7b2c\u4e8c\u9879\n", "*"),
     ("\u6b65\u9aa4\uff1a\n1.\u70b9\u79ef\n2.\u7f29\u653e\n", "1."),
-], ids=["1.", "full-width stop", "English", "dash", "star", "under a line"])
+    ("\uff11\uff0e\u70b9\u79ef\uff1b\n\uff12\uff0e\u7f29\u653e\u3002\n", "1."),
+    ("\uff11.\u70b9\u79ef\uff1b\n\uff12.\u7f29\u653e\u3002\n", "1."),
+    # a space after them, under a line of text: text here too (GitHub: at any line)
+    ("\u6b65\u9aa4\uff1a\n\uff11. \u70b9\u79ef\n\uff12. \u7f29\u653e\n", "1."),
+    ("1\uff0e \u70b9\u79ef\uff1b\n2\uff0e \u7f29\u653e\u3002\n", "1."),
+], ids=["1.", "full-width stop", "English", "dash", "star", "under a line",
+        "full-width digits and stop", "full-width digits", "full-width digits spaced",
+        "full-width stop spaced"])
 def test_list_items_with_no_space_after_their_marker_warn_at_their_line(
         tmp_path: Path, lines: str, mark: str, lang: str) -> None:
     """Chinese posts write a list's items with no space after the marker ('1.\u5b89\u88c5',
@@ -3631,7 +3638,7 @@ def test_list_items_with_no_space_after_their_marker_warn_at_their_line(
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
     got = [w for w in warned if "no list here" in w]
-    first = next(k for k, x in enumerate(lines.split("\n")) if x[:1] in "12-*")
+    first = next(k for k, x in enumerate(lines.split("\n")) if x[:1] in "12-*\uff11")
     assert len(got) == 1 and f"index.md:{BODY_START + 2 + first}: warning:" in got[0], warned
     assert f"write '{mark} '" in got[0], got
 

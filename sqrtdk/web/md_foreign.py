@@ -283,7 +283,10 @@ _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff
 # (`*\u659c\u4f53*`, italics) are no such item
 _NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])"
                             r"(?![xX](?![A-Za-z]))|"
-                            r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
+                            r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff])|"
+                            # a number of full-width digits or stop, '\uff11. ' or '1\uff0e '
+                            # (an input method's), under a line of text: text here as well
+                            r"([\uff10-\uff19]{1,3}\.|\d{1,3}\uff0e)(?=[ \t]+\S))")
 # an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
 # neither here nor on GitHub italic, the asterisk shown before the word; not one after a
 # Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
@@ -1639,15 +1642,19 @@ class ForeignSyntax(Treeprocessor):
             n, bare = _bare_items(own)
             if n is not None:
                 marker = bare[n]
-                mark = marker[1] or marker[2]   # type: ignore[index]
+                mark = marker[1] or marker[2] or marker[3]   # type: ignore[index]
                 shown = shortened(self.readable(lines[first - 1 + n]).strip(), 30)
-                spaced = f"{mark[:-1]}." if mark[-1] == "\uff0e" else mark
+                # (a full-width stop or full-width digits, '\uff11\uff0e', as ASCII: GitHub
+                # takes '\uff11. ' for text)
+                spaced = f"{int(mark[:-1])}." if mark[0].isdigit() else mark
                 word = "number" if mark[0].isdigit() else "dash" if mark == "-" else "bullet"
+                need = (f"a list item's number is written in ASCII digits and stop, "
+                        f"'{spaced}'" if marker[3]  # type: ignore[index]
+                        else f"a list item needs a space after its {word}")
                 warn(LOGGER, self.source, first + n,
-                     f"lines starting '{shown}' are no list here nor on GitHub: a list "
-                     f"item needs a space after its {word}, so they run together into one "
-                     f"paragraph; write '{spaced} ' (a space after '{spaced}') at the start "
-                     "of each item's line, after a blank line")
+                     f"lines starting '{shown}' are no list here nor on GitHub: {need}, so "
+                     f"they run together into one paragraph; write '{spaced} ' (a space "
+                     f"after '{spaced}') at the start of each item's line, after a blank line")
                 continue
             if b is not None and (k is None or b < k):
                 mark = bullets[b].group(1)   # type: ignore[union-attr]
