@@ -3663,11 +3663,16 @@ def test_other_chinese_numbering_runs_together_and_warns(
     "-v \u663e\u793a\u7248\u672c\n-h \u663e\u793a\u5e2e\u52a9\n",
     "1.\u89e3\u538b  \n2.\u5b89\u88c5  \n3.\u8fd0\u884c\n",
     "1\u3001\u70b9\u79ef\\\n2\u3001\u65b9\u5dee\n",
+    "1.\u89e3\u538b<br>\n2.\u5b89\u88c5<BR />\n3.\u8fd0\u884c\n",
+    "\u2460\u8ba1\u7b97\u70b9\u79ef<br/>\n\u2461\u7f29\u653e\n",
+    "\u2022 \u7b2c\u4e00\u9879<br>\n\u2022 \u7b2c\u4e8c\u9879\n",
     "1. \u5b89\u88c5\n2. \u8fd0\u884c\n",
     "1.\u5b89\u88c5\u4f9d\u8d56\u3002\n",
     "*\u5b50\u7a7a\u95f4*\u662f\u6709\u76ca\u7684\uff0c\n*\u7ebf\u6027\u6295\u5f71*\u53d8\u6362\u3002\n",
     "1.x \u7248\u672c\u7684\u63a5\u53e3\u5df2\u5e9f\u5f03\uff0c\n2.X\u7248\u672c\u6539\u7528\u65b0\u63a5\u53e3\u3002\n",
-], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line",
+], ids=["decimals", "options", "hard breaks", "backslash break", "<br>", "<br/>", "bullets, <br>",
+        "a list",
+        "one line",
         "italics at lines' starts", "versions' series"])
 def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text: str) -> None:
     with captured() as warned:

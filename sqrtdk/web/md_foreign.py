@@ -294,8 +294,9 @@ _NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])"
 # the star of a list item written with no space, `*\u7b2c\u4e00\u9879` over
 # `*\u7b2c\u4e8c\u9879`, told as that list: `_star_items`)
 LONE_STAR = re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])")
-# a line ending in a hard break (two spaces, a backslash): the next line is shown under it
-_HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
+# a line ending in a hard break (two spaces, a backslash, HTML's `<br>`, as pasted posts
+# end their lines): the next line is shown under it
+_HARD_BREAK = re.compile(r".*(?: {2,}|\\|<br[ \t]*/?>[ \t]*)$", re.I)
 
 
 def _bare_items(own: list[str]) -> tuple[int | None, list[re.Match[str] | None]]:
