@@ -3681,6 +3681,38 @@ def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("lines", "mark"), [
+    ("1. \u5b89\u88c5\n2.\u8fd0\u884c\n3. \u6d4b\u8bd5\n", "2."),
+    ("- \u7b2c\u4e00\u9879\n-\u7b2c\u4e8c\u9879\n- \u7b2c\u4e09\u9879\n", "-"),
+    ("> 1. \u5b89\u88c5\n> 2\uff0e\u8fd0\u884c\n", "2."),
+], ids=["numbered", "dash", "in a quote, a full-width stop"])
+def test_an_item_with_no_space_among_items_warns_at_its_line(
+        tmp_path: Path, lines: str, mark: str, lang: str) -> None:
+    """'1. \u5b89\u88c5' over '2.\u8fd0\u884c' over '3. \u6d4b\u8bd5': the middle line is
+    no item here nor on GitHub but text of the first item, run on after its words, with no
+    word. Told at its line, with the marker to write."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "no list item here" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], warned
+    assert f"write '{mark} '" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "1. \u5b89\u88c5\n   ```\n   -\u7b2c\u4e00\u9879\n   -\u7b2c\u4e8c\u9879\n   ```\n"
+    "2. \u8fd0\u884c\n",
+    "1. \u7248\u672c\n1.x \u7248\u672c\u5df2\u5e9f\u5f03\n2. \u6e29\u5ea6\n-5 \u5ea6\n",
+    "- \u6b65\u9aa4\uff1a\n  1.\u5b89\u88c5\n  2.\u8fd0\u884c\n",
+    "- \u8bf4\u660e  \n-\u7b2c\u4e00\u9879\n",
+], ids=["code in the item", "a version, a number", "indented", "after a hard break"])
+def test_lines_of_an_item_that_are_no_bare_item_are_not_told(tmp_path: Path,
+                                                             text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")
+    assert not [w for w in warned if "no list item here" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_star_list_with_no_space_is_told_once_as_a_list(tmp_path: Path, lang: str) -> None:
     """'*\u7b2c\u4e00\u9879' over '*\u7b2c\u4e8c\u9879' was told as a list whose items need
     '* ' and, at each line, as an emphasis mark without its pair ('write *italic words*'),

@@ -287,6 +287,10 @@ _NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])"
                             # a number of full-width digits or stop, '\uff11. ' or '1\uff0e '
                             # (an input method's), under a line of text: text here as well
                             r"([\uff10-\uff19]{1,3}\.|\d{1,3}\uff0e)(?=[ \t]+\S))")
+# a list item's first line ('- ', '1. ', in a quote too), and a line that opens a fence or
+# another list item (a nested list), where the lines of an item's own text end
+_LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_FENCE_OR_ITEM = re.compile(r"[ \t>]*(?:```|~~~|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$))")
 # an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
 # neither here nor on GitHub italic, the asterisk shown before the word; not one after a
 # Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
@@ -297,6 +301,11 @@ LONE_STAR = re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])")
 # a line ending in a hard break (two spaces, a backslash, HTML's `<br>`, as pasted posts
 # end their lines): the next line is shown under it
 _HARD_BREAK = re.compile(r".*(?: {2,}|\\|<br[ \t]*/?>[ \t]*)$", re.I)
+
+
+def _indent(line: str) -> str:
+    """The spaces, tabs and quote marks a line starts with."""
+    return line[:len(line) - len(line.lstrip(" \t>"))]
 
 
 def _bare_items(own: list[str]) -> tuple[int | None, list[re.Match[str] | None]]:
@@ -1512,6 +1521,7 @@ class ForeignSyntax(Treeprocessor):
         self._wiki_tables(elements)
         self._literal_markers(elements)
         self._word_lists(by_tag.get("p", []))
+        self._bare_item_in_list(by_tag.get("li", []))
         self._docsify_titles(elements)
         self._plugin_embeds(elements)
 
@@ -1609,6 +1619,39 @@ class ForeignSyntax(Treeprocessor):
                     out.update(first + i for i in (j, j + 1)
                                if bare[i][2] == "*")   # type: ignore[index]
         return out
+
+    def _bare_item_in_list(self, items: list[etree.Element]) -> None:
+        """A list item with no space after its number or dash among items written right
+        ('1. \u5b89\u88c5' over '2.\u8fd0\u884c' over '3. \u6d4b\u8bd5'): here and on GitHub
+        text of the item above, run on after its words, with no word; a warning at its line
+        (the first such line of an item). Read from the lines right under the item's first
+        line, up to a blank line, a fence or a line opening a list item."""
+        lines = self.text().split("\n")
+        for li in items:
+            first = self.positions.line(li)
+            if not 0 < first < len(lines) or not _LIST_MARKER.match(lines[first - 1]):
+                continue
+            j = first + 1
+            while j <= len(lines) and lines[j - 1].strip() and \
+                    not _FENCE_OR_ITEM.match(lines[j - 1]):
+                m = _NO_SPACE_ITEM.match(lines[j - 1])
+                # (at the item's own indent: an indented one meant a nested list, whose
+                # indent is told by the comparison once it is one)
+                if m and m[2] != "*" and not _HARD_BREAK.match(lines[j - 2]) and \
+                        _indent(lines[j - 1]) == _indent(lines[first - 1]):
+                    mark = m[1] or m[2] or m[3]
+                    spaced = f"{int(mark[:-1])}." if mark[0].isdigit() else mark
+                    need = (f"a list item's number is written in ASCII digits and stop, "
+                            f"'{spaced}'" if m[3] else "a list item needs a space after its "
+                            + ("number" if mark[0].isdigit() else "dash" if mark == "-"
+                               else "bullet"))
+                    shown = shortened(self.readable(lines[j - 1]).strip(), 30)
+                    warn(LOGGER, self.source, j,
+                         f"the line '{shown}' is no list item here nor on GitHub: {need}, "
+                         "so it runs on as text of the item above; write "
+                         f"'{spaced} ' (a space after '{spaced}') at its start")
+                    break
+                j += 1
 
     def _word_lists(self, paragraphs: list[etree.Element]) -> None:
         """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09`, `(1)` or
