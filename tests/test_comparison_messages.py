@@ -790,6 +790,23 @@ def test_an_autolink_of_another_scheme_gets_one_message_whose_advice_works(
     assert address in [href for href, _ in links(html)], html
 
 
+@pytest.mark.parametrize("address", [
+    "zotero://select/library/items/AB12CD34", "obsidian://open?vault=ML&file=Attention",
+    "file:///home/ann/notes.pdf",
+], ids=["zotero", "obsidian", "file"])
+def test_an_autolink_the_site_refuses_is_told_to_be_code(tmp_path: Path, address: str) -> None:
+    """`<zotero://…>` (a Zotero or Obsidian note's link), a link on GitHub and text here, was
+    told to be written [address](address): a link the site's check then refuses (it opens the
+    author's own library, no reader's). One message, saying why, whose advice is the address
+    as code; followed, it leaves no message."""
+    body = f"Some words.\n\nSee <{address}> for the note.\n"
+    messages, _ = convert(tmp_path, body)
+    assert len(messages) == 1 and "leads nowhere for a reader" in messages[0], messages
+    assert "](" not in messages[0] and f"`{address}`" in messages[0], messages
+    messages, _ = convert(tmp_path, body.replace(f"<{address}>", f"`{address}`"))
+    assert not messages, messages
+
+
 @pytest.mark.parametrize("body", [
     "Some words.\n\nThe queue holds Id::<h2::proto::streams::Next> here.\n",
     "Some words.\n\nSee <std::vec::Vec> for the type.\n",

@@ -3604,7 +3604,10 @@ def test_notion_properties_pelican_reads_are_told_once(tmp_path: Path) -> None:
     "Created: May 2, 2024  \nTags: attention, scaling\n",
     "Note: the scores grow.\nTip: divide them.\n",
     "Tags: attention, and the words\nof a sentence that goes on.\n",
-], ids=["one line", "hard break", "no property of notion", "prose"])
+    "In short: the scaling keeps the variance at one.\nStatus: confirmed by the run below.\n",
+    "Q: What are the tags?\nTags: none.\n",
+], ids=["one line", "hard break", "no property of notion", "prose", "sentences",
+        "a question and its answer"])
 def test_lines_that_are_no_notion_properties_are_not_told(tmp_path: Path, text: str) -> None:
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n")
@@ -3619,7 +3622,14 @@ def test_lines_that_are_no_notion_properties_are_not_told(tmp_path: Path, text: 
     ("-\u7b2c\u4e00\u9879\n-\u7b2c\u4e8c\u9879\n", "-"),
     ("*\u7b2c\u4e00\u9879\n*\u7b2c\u4e8c\u9879\n", "*"),
     ("\u6b65\u9aa4\uff1a\n1.\u70b9\u79ef\n2.\u7f29\u653e\n", "1."),
-], ids=["1.", "full-width stop", "English", "dash", "star", "under a line"])
+    ("\uff11\uff0e\u70b9\u79ef\uff1b\n\uff12\uff0e\u7f29\u653e\u3002\n", "1."),
+    ("\uff11.\u70b9\u79ef\uff1b\n\uff12.\u7f29\u653e\u3002\n", "1."),
+    # a space after them, under a line of text: text here too (GitHub: at any line)
+    ("\u6b65\u9aa4\uff1a\n\uff11. \u70b9\u79ef\n\uff12. \u7f29\u653e\n", "1."),
+    ("1\uff0e \u70b9\u79ef\uff1b\n2\uff0e \u7f29\u653e\u3002\n", "1."),
+], ids=["1.", "full-width stop", "English", "dash", "star", "under a line",
+        "full-width digits and stop", "full-width digits", "full-width digits spaced",
+        "full-width stop spaced"])
 def test_list_items_with_no_space_after_their_marker_warn_at_their_line(
         tmp_path: Path, lines: str, mark: str, lang: str) -> None:
     """Chinese posts write a list's items with no space after the marker ('1.\u5b89\u88c5',
@@ -3628,7 +3638,7 @@ def test_list_items_with_no_space_after_their_marker_warn_at_their_line(
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
     got = [w for w in warned if "no list here" in w]
-    first = next(k for k, x in enumerate(lines.split("\n")) if x[:1] in "12-*")
+    first = next(k for k, x in enumerate(lines.split("\n")) if x[:1] in "12-*\uff11")
     assert len(got) == 1 and f"index.md:{BODY_START + 2 + first}: warning:" in got[0], warned
     assert f"write '{mark} '" in got[0], got
 
@@ -3653,15 +3663,71 @@ def test_other_chinese_numbering_runs_together_and_warns(
     "-v \u663e\u793a\u7248\u672c\n-h \u663e\u793a\u5e2e\u52a9\n",
     "1.\u89e3\u538b  \n2.\u5b89\u88c5  \n3.\u8fd0\u884c\n",
     "1\u3001\u70b9\u79ef\\\n2\u3001\u65b9\u5dee\n",
+    "1.\u89e3\u538b<br>\n2.\u5b89\u88c5<BR />\n3.\u8fd0\u884c\n",
+    "\u2460\u8ba1\u7b97\u70b9\u79ef<br/>\n\u2461\u7f29\u653e\n",
+    "\u2022 \u7b2c\u4e00\u9879<br>\n\u2022 \u7b2c\u4e8c\u9879\n",
     "1. \u5b89\u88c5\n2. \u8fd0\u884c\n",
     "1.\u5b89\u88c5\u4f9d\u8d56\u3002\n",
     "*\u5b50\u7a7a\u95f4*\u662f\u6709\u76ca\u7684\uff0c\n*\u7ebf\u6027\u6295\u5f71*\u53d8\u6362\u3002\n",
-], ids=["decimals", "options", "hard breaks", "backslash break", "a list", "one line",
-        "italics at lines' starts"])
+    "1.x \u7248\u672c\u7684\u63a5\u53e3\u5df2\u5e9f\u5f03\uff0c\n2.X\u7248\u672c\u6539\u7528\u65b0\u63a5\u53e3\u3002\n",
+], ids=["decimals", "options", "hard breaks", "backslash break", "<br>", "<br/>", "bullets, <br>",
+        "a list",
+        "one line",
+        "italics at lines' starts", "versions' series"])
 def test_lines_shown_as_written_are_no_list_without_spaces(tmp_path: Path, text: str) -> None:
     with captured() as warned:
         html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")
     assert not [w for w in warned if "no list here" in w or "Word or WPS" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("lines", "mark"), [
+    ("1. \u5b89\u88c5\n2.\u8fd0\u884c\n3. \u6d4b\u8bd5\n", "2."),
+    ("- \u7b2c\u4e00\u9879\n-\u7b2c\u4e8c\u9879\n- \u7b2c\u4e09\u9879\n", "-"),
+    ("> 1. \u5b89\u88c5\n> 2\uff0e\u8fd0\u884c\n", "2."),
+], ids=["numbered", "dash", "in a quote, a full-width stop"])
+def test_an_item_with_no_space_among_items_warns_at_its_line(
+        tmp_path: Path, lines: str, mark: str, lang: str) -> None:
+    """'1. \u5b89\u88c5' over '2.\u8fd0\u884c' over '3. \u6d4b\u8bd5': the middle line is
+    no item here nor on GitHub but text of the first item, run on after its words, with no
+    word. Told at its line, with the marker to write."""
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{lines}\nLast paragraph.\n", lang=lang)
+    got = [w for w in warned if "no list item here" in w]
+    assert len(got) == 1 and f"index.md:{BODY_START + 3}: warning:" in got[0], warned
+    assert f"write '{mark} '" in got[0], got
+
+
+@pytest.mark.parametrize("text", [
+    "1. \u5b89\u88c5\n   ```\n   -\u7b2c\u4e00\u9879\n   -\u7b2c\u4e8c\u9879\n   ```\n"
+    "2. \u8fd0\u884c\n",
+    "1. \u7248\u672c\n1.x \u7248\u672c\u5df2\u5e9f\u5f03\n2. \u6e29\u5ea6\n-5 \u5ea6\n",
+    "- \u6b65\u9aa4\uff1a\n  1.\u5b89\u88c5\n  2.\u8fd0\u884c\n",
+    "- \u8bf4\u660e  \n-\u7b2c\u4e00\u9879\n",
+], ids=["code in the item", "a version, a number", "indented", "after a hard break"])
+def test_lines_of_an_item_that_are_no_bare_item_are_not_told(tmp_path: Path,
+                                                             text: str) -> None:
+    with captured() as warned:
+        html(tmp_path, f"First paragraph.\n\n{text}\nLast paragraph.\n", lang="zh")
+    assert not [w for w in warned if "no list item here" in w], warned
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_star_list_with_no_space_is_told_once_as_a_list(tmp_path: Path, lang: str) -> None:
+    """'*\u7b2c\u4e00\u9879' over '*\u7b2c\u4e8c\u9879' was told as a list whose items need
+    '* ' and, at each line, as an emphasis mark without its pair ('write *italic words*'),
+    advice that contradicts it: only the list is told; a lost star on another line of the
+    paragraph, or in another paragraph, still is."""
+    body = ("First paragraph.\n\n\u8fd9\u91cc\u6709\u4e2a*\u8ff7\u5931\u7684\u661f\u53f7\n"
+            "*\u7b2c\u4e00\u9879\n*\u7b2c\u4e8c\u9879\n*\u7b2c\u4e09\u9879\n\n"
+            "The *key point is lost.\n")
+    with captured() as warned:
+        html(tmp_path, body, lang=lang)
+    lists = [w for w in warned if "no list here" in w]
+    stars = sorted(int(re.search(r"index\.md:(\d+):", w)[1])   # type: ignore[index]
+                   for w in warned if "'*' without its pair" in w)
+    assert len(lists) == 1 and f"index.md:{BODY_START + 3}: warning:" in lists[0], warned
+    assert stars == [BODY_START + 2, BODY_START + 7], warned
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -510,7 +510,16 @@ class InlineScanner:
                 if written == "&lt;" and (link := COMMONMARK_AUTOLINK.match(text, start)):
                     address = link.group(1)
                     scheme, rest = address.split(":", 1)
+                    # (imported here: site_links reads the converted pages)
+                    from .site_links import scheme_refusal
+                    refused = scheme_refusal(address)
                     warn(LOGGER, self.path, self.line_at(text, first, start),
+                         # (a link of a scheme the site refuses is no fix: its address as
+                         # code, which both show alike)
+                         f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
+                         "autolink), text here; as a link it leads nowhere for a reader "
+                         f"({refused}): write the address as code, `{address}`, or link to "
+                         "a page" if refused else
                          f"'<{shortened(address)}>' is a link on GitHub (CommonMark's "
                          "autolink), text here (this Markdown links only <http(s)://…>, "
                          f"<ftp://…> and e-mail addresses): write [{address}]({address})"

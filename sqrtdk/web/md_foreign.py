@@ -278,13 +278,49 @@ _WORD_ITEM = re.compile(rf"[ \t>]*(?:(?:\d{{1,3}}|{_CHINESE_NUMERAL})[\u3001\uff
                         rf"[(\uff08](?:\d{{1,3}}|{_CHINESE_NUMERAL})[)\uff09]|[\u2460-\u249b])")
 # a list item with no space after its marker, as Chinese posts write them: `1.\u5b89\u88c5`,
 # `2\uff0e\u8fd0\u884c` (a full-width full stop), `-\u7b2c\u4e00\u9879`,
-# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`), a dash before a Latin word (an
-# option, `-v`) and a star another closes on its line (`*\u659c\u4f53*`, italics) are no
-# such item
-_NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])|"
-                            r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff]))")
-# a line ending in a hard break (two spaces, a backslash): the next line is shown under it
-_HARD_BREAK = re.compile(r".*(?: {2,}|\\)$")
+# `*\u7b2c\u4e00\u9879`; a number's decimals (`1.5`), a version's series (`1.x`, `2.X`), a
+# dash before a Latin word (an option, `-v`) and a star another closes on its line
+# (`*\u659c\u4f53*`, italics) are no such item
+_NO_SPACE_ITEM = re.compile(r"[ \t>]*(?:(\d{1,3}[.\uff0e])(?=[^\s\d.\uff0e])"
+                            r"(?![xX](?![A-Za-z]))|"
+                            r"([-+]|\*(?!.*\*))(?=[\u3400-\u4dbf\u4e00-\u9fff])|"
+                            # a number of full-width digits or stop, '\uff11. ' or '1\uff0e '
+                            # (an input method's), under a line of text: text here as well
+                            r"([\uff10-\uff19]{1,3}\.|\d{1,3}\uff0e)(?=[ \t]+\S))")
+# a list item's first line ('- ', '1. ', in a quote too), and a line that opens a fence or
+# another list item (a nested list), where the lines of an item's own text end
+_LIST_MARKER = re.compile(r"[ \t>]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_FENCE_OR_ITEM = re.compile(r"[ \t>]*(?:```|~~~|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$))")
+# an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
+# neither here nor on GitHub italic, the asterisk shown before the word; not one after a
+# Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
+# (`significant*`, a mark of its own), nor org-mode's `[[*Heading]]`, told as its link (nor
+# the star of a list item written with no space, `*\u7b2c\u4e00\u9879` over
+# `*\u7b2c\u4e8c\u9879`, told as that list: `_star_items`)
+LONE_STAR = re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])")
+# a line ending in a hard break (two spaces, a backslash, HTML's `<br>`, as pasted posts
+# end their lines): the next line is shown under it
+_HARD_BREAK = re.compile(r".*(?: {2,}|\\|<br[ \t]*/?>[ \t]*)$", re.I)
+
+
+def _indent(line: str) -> str:
+    """The spaces, tabs and quote marks a line starts with."""
+    return line[:len(line) - len(line.lstrip(" \t>"))]
+
+
+def _bare_items(own: list[str]) -> tuple[int | None, list[re.Match[str] | None]]:
+    """For a paragraph's lines (`own`, as written): the index of the first of two lines
+    under each other that are items of a list with no space after their marker, told as
+    such (None if there are none, or where Word's numbering or a bullet character comes
+    first, told as those), and each line's match of _NO_SPACE_ITEM (None: no such item)."""
+    bare = [_NO_SPACE_ITEM.match(x) for x in own]
+    n = _two_items([bool(x) for x in bare], own)
+    k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
+    b = _two_items([bool(_BULLET_ITEM.match(x)) for x in own], own)
+    if n is None or (k is not None and k <= n) or (b is not None and b <= n):
+        return None, bare
+    return n, bare
+
 
 # a line of a Notion page's properties, as its Markdown export writes them under the title
 # ('Created: March 3, 2024 10:15 AM', 'Tags: ML, Transformer'): a name of one to four words
@@ -297,7 +333,10 @@ _PELICAN_META = re.compile(
     r"^(?:Title|Date|Modified|Category|Tags|Slug|Authors?|Summary|Status|Lang|"
     r"Keywords|Series|Template|Save_as|Url|Translation):[ \t]+\S[^\n]*\n"
     r"[A-Z][\w-]*:[ \t]+\S")
-# the properties Notion gives every page of a database, one of which such lines hold
+# the properties Notion gives every page of a database, one of which such lines hold (its
+# value a date, a name, tags, a status: no sentence, which `_SENTENCE_END` ends, as in
+# prose 'Status: confirmed by the run below.')
+_SENTENCE_END = re.compile(r".*[.!?\u3002\uff01\uff1f][ \t]*")
 _NOTION_PROPERTIES = frozenset({
     "created", "created time", "created by", "last edited time", "last edited by",
     "last edited", "tags", "status", "date created"})
@@ -1085,11 +1124,7 @@ FOREIGN: tuple[tuple[re.Pattern[str], bool, str, str], ...] = (
     # its '](' shown, the address linked alone or not at all
     (re.compile(r"\]\("), False, "a link's '](' without its pair of brackets",
      "[text](address), one '[' before the text and one ']' after it"),
-    # an emphasis mark '*' that opens and is never closed (`the *key point is`, a '*' lost):
-    # neither here nor on GitHub italic, the asterisk shown before the word; not one after a
-    # Latin letter or digit (`2*3`, `a*b`), nor one before a space (`3 * 4`), nor a closer
-    # (`significant*`, a mark of its own), nor org-mode's `[[*Heading]]`, told as its link
-    (re.compile(r"(?<![A-Za-z0-9_*[])\*(?=[^\W\d_])"), False,
+    (LONE_STAR, False,
      "an emphasis mark '*' without its pair",
      "*italic words*, the pair around the words, or '\\*' for an asterisk as text"),
     # Markdown Nice's (markdown-it-ruby's) annotation over Chinese words, `{words|reading}`
@@ -1302,6 +1337,7 @@ class ForeignSyntax(Treeprocessor):
         self._quotes: list[etree.Element] = []     # the quotes `_prompt_quote` has seen
         # the page's ids and those a box to write was told, so that no advice gives one twice
         self._ids = {str(el.get("id")) for el in root.iter() if el.get("id")} | self.told_ids
+        star_items = self._star_items(root)
         # the one walk of the tree: the passes after it read what they need from here
         elements: list[etree.Element] = []
         by_tag: dict[str, list[etree.Element]] = {}
@@ -1372,6 +1408,10 @@ class ForeignSyntax(Treeprocessor):
                              if m.end() <= len(own) and not _quiet(m)]
                     for span in spans[:1] if at_start else spans:
                         where = (offsets[k] + span[0], offsets[k] + span[1])
+                        if pattern is LONE_STAR and \
+                                self.positions.at(el, slot, span[0]) in star_items:
+                            told.append(where)      # (the list's item: `_star_items`)
+                            continue
                         if _overlaps(where, claimed) or (
                                 pattern is TEX_OUTSIDE and
                                 not lines_told.isdisjoint(_line_starts(joined, where))):
@@ -1481,6 +1521,7 @@ class ForeignSyntax(Treeprocessor):
         self._wiki_tables(elements)
         self._literal_markers(elements)
         self._word_lists(by_tag.get("p", []))
+        self._bare_item_in_list(by_tag.get("li", []))
         self._docsify_titles(elements)
         self._plugin_embeds(elements)
 
@@ -1558,6 +1599,60 @@ class ForeignSyntax(Treeprocessor):
              "as code followed by '_' (which may start emphasis up to a later '_'); write "
              f"{link}")
 
+    def _star_items(self, root: etree.Element) -> set[int]:
+        """The lines (1-based) of the items of a list written with a star and no space after
+        it ('*\u7b2c\u4e00\u9879' over '*\u7b2c\u4e8c\u9879') that `_word_lists` tells as
+        that list: its advice, '* ', is the one that fits, so their stars are not told again
+        as emphasis marks without their pair ('write *italic words*')."""
+        lines = self.text().split("\n")
+        out: set[int] = set()
+        for p in root.iter("p"):
+            first, last = self.positions.line(p), self.positions.end(p)
+            if not first or last <= first:
+                continue
+            own = lines[first - 1:last]
+            n, bare = _bare_items(own)
+            if n is None:
+                continue
+            for j in range(len(own) - 1):
+                if bare[j] and bare[j + 1] and not _HARD_BREAK.match(own[j]):
+                    out.update(first + i for i in (j, j + 1)
+                               if bare[i][2] == "*")   # type: ignore[index]
+        return out
+
+    def _bare_item_in_list(self, items: list[etree.Element]) -> None:
+        """A list item with no space after its number or dash among items written right
+        ('1. \u5b89\u88c5' over '2.\u8fd0\u884c' over '3. \u6d4b\u8bd5'): here and on GitHub
+        text of the item above, run on after its words, with no word; a warning at its line
+        (the first such line of an item). Read from the lines right under the item's first
+        line, up to a blank line, a fence or a line opening a list item."""
+        lines = self.text().split("\n")
+        for li in items:
+            first = self.positions.line(li)
+            if not 0 < first < len(lines) or not _LIST_MARKER.match(lines[first - 1]):
+                continue
+            j = first + 1
+            while j <= len(lines) and lines[j - 1].strip() and \
+                    not _FENCE_OR_ITEM.match(lines[j - 1]):
+                m = _NO_SPACE_ITEM.match(lines[j - 1])
+                # (at the item's own indent: an indented one meant a nested list, whose
+                # indent is told by the comparison once it is one)
+                if m and m[2] != "*" and not _HARD_BREAK.match(lines[j - 2]) and \
+                        _indent(lines[j - 1]) == _indent(lines[first - 1]):
+                    mark = m[1] or m[2] or m[3]
+                    spaced = f"{int(mark[:-1])}." if mark[0].isdigit() else mark
+                    need = (f"a list item's number is written in ASCII digits and stop, "
+                            f"'{spaced}'" if m[3] else "a list item needs a space after its "
+                            + ("number" if mark[0].isdigit() else "dash" if mark == "-"
+                               else "bullet"))
+                    shown = shortened(self.readable(lines[j - 1]).strip(), 30)
+                    warn(LOGGER, self.source, j,
+                         f"the line '{shown}' is no list item here nor on GitHub: {need}, "
+                         "so it runs on as text of the item above; write "
+                         f"'{spaced} ' (a space after '{spaced}') at its start")
+                    break
+                j += 1
+
     def _word_lists(self, paragraphs: list[etree.Element]) -> None:
         """A numbered list of Word or WPS, lines starting `1\u3001`, `\uff081\uff09`, `(1)` or
         `\u2460` under each other, or a list whose items have no space after their marker,
@@ -1573,8 +1668,9 @@ class ForeignSyntax(Treeprocessor):
                 continue
             own = lines[first - 1:last]
             keys = [_PROPERTY.fullmatch(x) for x in own]
-            if all(keys) and any(m[1].lower() in _NOTION_PROPERTIES   # type: ignore[index]
-                                 for m in keys) and _two_items([True] * len(own), own) == 0 \
+            if all(keys) and any(m and m[1].lower() in _NOTION_PROPERTIES
+                                 and not _SENTENCE_END.fullmatch(m[0]) for m in keys) \
+                    and _two_items([True] * len(own), own) == 0 \
                     and not _PELICAN_META.match("\n".join(x.strip() for x in own)):
                 shown = "', '".join(shortened(x.strip(), 24) for x in own[:2])
                 warn(LOGGER, self.source, first,
@@ -1587,19 +1683,22 @@ class ForeignSyntax(Treeprocessor):
             k = _two_items([bool(_WORD_ITEM.match(x)) for x in own], own)
             bullets = [_BULLET_ITEM.match(x) for x in own]
             b = _two_items([bool(x) for x in bullets], own)
-            bare = [_NO_SPACE_ITEM.match(x) for x in own]
-            n = _two_items([bool(x) for x in bare], own)
-            if n is not None and (k is None or n < k) and (b is None or n < b):
+            n, bare = _bare_items(own)
+            if n is not None:
                 marker = bare[n]
-                mark = marker[1] or marker[2]   # type: ignore[index]
+                mark = marker[1] or marker[2] or marker[3]   # type: ignore[index]
                 shown = shortened(self.readable(lines[first - 1 + n]).strip(), 30)
-                spaced = f"{mark[:-1]}." if mark[-1] == "\uff0e" else mark
+                # (a full-width stop or full-width digits, '\uff11\uff0e', as ASCII: GitHub
+                # takes '\uff11. ' for text)
+                spaced = f"{int(mark[:-1])}." if mark[0].isdigit() else mark
                 word = "number" if mark[0].isdigit() else "dash" if mark == "-" else "bullet"
+                need = (f"a list item's number is written in ASCII digits and stop, "
+                        f"'{spaced}'" if marker[3]  # type: ignore[index]
+                        else f"a list item needs a space after its {word}")
                 warn(LOGGER, self.source, first + n,
-                     f"lines starting '{shown}' are no list here nor on GitHub: a list "
-                     f"item needs a space after its {word}, so they run together into one "
-                     f"paragraph; write '{spaced} ' (a space after '{spaced}') at the start "
-                     "of each item's line, after a blank line")
+                     f"lines starting '{shown}' are no list here nor on GitHub: {need}, so "
+                     f"they run together into one paragraph; write '{spaced} ' (a space "
+                     f"after '{spaced}') at the start of each item's line, after a blank line")
                 continue
             if b is not None and (k is None or b < k):
                 mark = bullets[b].group(1)   # type: ignore[union-attr]

@@ -542,6 +542,13 @@ _DEAD_SCHEMES = {
 }
 
 
+def scheme_refusal(url: str) -> str:
+    """Why the site's check stops the build at a link to `url` for its scheme alone
+    ('it opens an item of the author's own Zotero library, …'); '' where it does not."""
+    scheme = url_scheme(url)
+    return "it would run a script" if scheme == "javascript" else _DEAD_SCHEMES.get(scheme, "")
+
+
 def refused_scheme(url: str) -> bool:
     """Whether the site's check stops the build at a link to `url` for its scheme alone
     (`javascript:`, `vbscript:`, `file:`, `data:`), at the link's line, saying what to
