@@ -2831,7 +2831,7 @@ def test_escaped_parentheses_in_a_link_address_are_parentheses_as_on_github(
     Outside a link's address `\\(x\\)` stays a formula."""
     import logging
     wiki = "https://en.wikipedia.org/wiki/Python_\\(programming_language\\)"
-    body = (f"See [Python]({wiki} \"the \\(language\\)\"), [it][ref] and \\(x^2\\)[^n].\n\n"
+    body = (f"See [Python]({wiki} \"the \\(language\\)\"), [it][ref] and \\(x^2\\) here[^n].\n\n"
             f"[ref]: {wiki} \"a \\(title\\)\"\n\n"
             f"[^n]: A note: [Python]({wiki}).\n")
     with caplog.at_level(logging.WARNING, logger="sqrtdk"):

@@ -44,6 +44,8 @@ footnote-reorder 19, footnote-duplicate 15, attr_list 8, smarty 6):
 | SingleQuotes      | sqrtdk-single-quotes | 5.95 | Latin pages: right after smarty curled `'`; |
 |                   |                    |      | before EnglishQuotes counts the `"`           |
 | EnglishQuotes     | sqrtdk-english-quotes | 5.9 | Latin pages: right after smarty curled `"` |
+| NoteAfterNumber   | sqrtdk-note-after-number | 4.5 | after smarty and the CJK line joins: |
+|                   |                    |      | text final; before math: formulas as markers  |
 | MathElements      | sqrtdk-math        | 4    | after smarty, which saw formulas as words     |
 | MathPunctuationGlue | sqrtdk-math-glue | 3.95 | right after the math elements exist |
 | KeepWhole | sqrtdk-keep-whole | 3.94 | after the math elements (their text is left out) |
@@ -131,6 +133,7 @@ from .md_figures import FigureNames, FigureProcessor, ScrollingTables
 from .md_foreign import AuthorClasses, ForeignSyntax
 from .md_guards import BoxHeaderCheck, LeftoverCheck, MathInRawHtml, RawHtmlGuard
 from .md_math import HeaderNames, MathElements
+from .md_note_marks import NoteAfterNumber
 from .md_notes import FootnoteChecks, FootnoteNumbers, FootnoteSection, NestedLinks
 from .md_reproduce import reproduce_fence
 from .md_single_quotes import CjkSingleQuotes, SingleQuotes
@@ -252,6 +255,9 @@ class ArticleExtension(Extension):
                         "sqrtdk-cjk-quotes", 7)
             tp.register(CjkSingleQuotes(md, p.source, lambda: text.prose, p.readable,
                                         self.positions), "sqrtdk-single-quotes", 6.95)
+        tp.register(NoteAfterNumber(md, p.source, lambda: [f.source for f in p.formulas],
+                                    p.footnotes.get_separator(), self.positions),
+                    "sqrtdk-note-after-number", 4.5)
         tp.register(self.math, "sqrtdk-math", 4)
         # every page: an opening bracket before a formula; CJK pages: closing marks after it
         tp.register(MathPunctuationGlue(md, self.positions,
