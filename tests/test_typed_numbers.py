@@ -109,3 +109,19 @@ def test_a_page_that_quotes_no_result_is_not_told(tmp_path: Path) -> None:
     """A source document converted as it is quotes nothing: its numbers are its own, even
     where it computed what the experiments compute."""
     assert told(tmp_path, "It reached 22.62 and 99.6%.\n") == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_advice_for_a_relation_s_operand_writes_the_relation_s_filter(
+        tmp_path: Path, lang: str) -> None:
+    """A paragraph relating a quotient to its operands writes one kind of number for all
+    (sig(4)); a typed operand was told fixed(3), which prints the same digits, and the advice
+    followed stopped the build ('two kinds of number')."""
+    relation = {"en": "The SD {} grows to {{{{ spread.sd_large | sig(4) }}}}, a factor "
+                      "{{{{ spread.ratio | sig(4) }}}}.\n",
+                "zh": "\u6807\u51c6\u5dee\u4ece {} \u589e\u5230 {{{{ spread.sd_large | sig(4) }}}}"
+                      "\uff0c\u500d\u6570 {{{{ spread.ratio | sig(4) }}}}\u3002\n"}[lang]
+    (warned,) = told(tmp_path, QUOTE + relation.format("2.010"), lang)
+    advice = re.search(r"quote it: (\{\{ .+? \}\})", warned)
+    assert advice and "sig(4)" in advice.group(1), warned
+    assert told(tmp_path, QUOTE + relation.format(advice.group(1)), lang) == []

@@ -94,7 +94,8 @@ _BLOCKS = {"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6"
 @dataclass
 class TypedIndex:
     """Each number as a filter prints a result (`forms`: text -> [(dotted path as a quote
-    names it, filter as written)], in the order found), and the constants of the argument
+    names it, filter as written)], in the order found; a path once for each filter that prints
+    the text: `fixed(3)` and `sig(4)` both print 2.008), and the constants of the argument
     (`constants`), built from the results by `typed_index`."""
 
     forms: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -129,7 +130,7 @@ def typed_index(results: Mapping[str, Any]) -> TypedIndex:
                 text = format_number(kind, value, honest_digits(kind, value, n, b))
                 if _significant(text) >= MIN_DIGITS:
                     found = index.forms.setdefault(text, [])
-                    if all(p != path for p, _ in found):
+                    if (path, f"{kind}({n})") not in found:
                         found.append((path, f"{kind}({n})"))
     return index
 
@@ -267,7 +268,8 @@ class TypedNumbers(Treeprocessor):
             if not line:
                 floor = self.positions.floor(block) or 1
                 line = line_of(self.text(), m.group(0).strip(), start=floor) or floor
-            warn(LOGGER, self.source, line, self._message(typed, found))
+            lines = (self.positions.floor(block), self.positions.end(block) or line)
+            warn(LOGGER, self.source, line, self._message(typed, found, lines))
 
     def _typed_index(self) -> TypedIndex:
         """The results' index, made once a process for results with a digest (both pages
@@ -283,10 +285,14 @@ class TypedNumbers(Treeprocessor):
                 self._index = _MADE[digest]
         return self._index
 
-    def _message(self, typed: str, found: list[tuple[str, str]]) -> str:
+    def _message(self, typed: str, found: list[tuple[str, str]],
+                 lines: tuple[int, int] = (0, 0)) -> str:
         """What to write instead of `typed`: a result the page quotes before one it does not,
         a single value before a list's place; as the page quotes that result, if it does
-        (one quantity at one precision), else with the filter that prints `typed`."""
+        (one quantity at one precision), else with a filter that prints `typed`: the one a
+        relation of its paragraph gives its operands (`QuoteLog.missing`: a quotient quoted
+        with `sig(4)` wants its operand in `sig(4)` too, not `fixed(3)`), else one a quote on
+        the lines of its block (`lines`: first, last) is written with, else the first."""
         first: dict[str, tuple[str, str, int]] = {}     # each result's first quote
         for n, ((p, fmt, text), line) in enumerate(zip(self.quotes.entries, self.quotes.lines,
                                                        strict=True)):
@@ -296,8 +302,9 @@ class TypedNumbers(Treeprocessor):
         ranked = sorted(found, key=lambda pf: (pf[0] not in first,
                                                pf[0].split(".", 1)[0] not in sections,
                                                "[" in pf[0]))
-        path, written = ranked[0]
-        also = [p for p, _ in ranked[1:3]]
+        path = ranked[0][0]
+        written = self._filter(path, [f for p, f in found if p == path], lines)
+        also = list(dict.fromkeys(p for p, _ in ranked if p != path))[:2]
         if path in first and first[path][1] == typed:      # as the page quotes it
             written = _written(first[path][0])
         said = f"'{typed}' typed by hand equals {path} ({written})"
@@ -310,6 +317,17 @@ class TypedNumbers(Treeprocessor):
             advice = f"quote it: {{{{ {path} | {written} }}}}"
         more = f" (it also equals {', '.join(also)})" if also else ""
         return f"{said}; {advice}, or it goes stale when the experiment changes{more}"
+
+
+    def _filter(self, path: str, filters: list[str], lines: tuple[int, int]) -> str:
+        """Of `filters` (each prints the typed number from `path`), the one its paragraph's
+        relation or quotes are written with (`_message`), else the first."""
+        related = [_written(fmt) for p, fmt in self.quotes.missing.values() if p == path]
+        lo, hi = lines
+        near = [_written(fmt) for (_, fmt, _), line in zip(self.quotes.entries, self.quotes.lines,
+                                                           strict=True)
+                if lo and lo <= line <= max(lo, hi)]
+        return next((f for f in related + near if f in filters), filters[0])
 
 
 def _written(fmt: str) -> str:
