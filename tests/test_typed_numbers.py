@@ -125,3 +125,20 @@ def test_the_advice_for_a_relation_s_operand_writes_the_relation_s_filter(
     advice = re.search(r"quote it: (\{\{ .+? \}\})", warned)
     assert advice and "sig(4)" in advice.group(1), warned
     assert told(tmp_path, QUOTE + relation.format(advice.group(1)), lang) == []
+
+
+@pytest.mark.parametrize("text", ["a 11.25x rise", "from 1.50-22.62 over d", "ranges 2.010-22.62"])
+def test_a_factor_s_x_and_a_range_s_hyphen_do_not_hide_a_typed_number(tmp_path: Path,
+                                                                       text: str) -> None:
+    """'3.96x' (a factor as authors write it) and the second end of '2.01-7.94' were taken
+    for a number glued to a letter and for a negative number's sign in a longer run."""
+    typed = re.findall(r"11\.25|22\.62|2\.010", text)
+    warned = told(tmp_path, QUOTE + f"Here: {text}.\n")
+    assert [w.split("'")[1] for w in warned] == typed, warned
+
+
+@pytest.mark.parametrize("text", ["1e-9 and 3e-4", "22.62x2 and 512x512", "0x2262",
+                                  "a 11.25xl size"])
+def test_a_power_of_ten_a_product_and_a_hex_number_stay_quiet(tmp_path: Path,
+                                                             text: str) -> None:
+    assert told(tmp_path, QUOTE + f"Here: {text}.\n") == []
