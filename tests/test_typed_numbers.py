@@ -142,3 +142,17 @@ def test_a_factor_s_x_and_a_range_s_hyphen_do_not_hide_a_typed_number(tmp_path: 
 def test_a_power_of_ten_a_product_and_a_hex_number_stay_quiet(tmp_path: Path,
                                                              text: str) -> None:
     assert told(tmp_path, QUOTE + f"Here: {text}.\n") == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("typed", ["99.6 %", "99.6\uff05", "24990", "99.62 %"])
+def test_the_warning_names_the_number_as_it_is_typed(tmp_path: Path, lang: str,
+                                                     typed: str) -> None:
+    """'87.9\uff05' or '87.9 %' was named as a filter prints it, '87.9%', which is not on the
+    author's line; the advice, put in place of the number named, builds quiet."""
+    body = QUOTE + SENTENCES[lang].format(typed)
+    (warned,) = told(tmp_path, body, lang)
+    assert f"'{typed}' typed by hand" in warned, warned
+    advice = re.search(r"quote it: (\{\{ .+? \}\})", warned)
+    assert advice, warned
+    assert told(tmp_path, body.replace(typed, advice.group(1)), lang) == []

@@ -270,7 +270,8 @@ class TypedNumbers(Treeprocessor):
                 floor = self.positions.floor(block) or 1
                 line = line_of(self.text(), m.group(0).strip(), start=floor) or floor
             lines = (self.positions.floor(block), self.positions.end(block) or line)
-            warn(LOGGER, self.source, line, self._message(typed, found, lines))
+            warn(LOGGER, self.source, line, self._message(typed, found, lines,
+                                                          m.group(0).strip()))
 
     def _typed_index(self) -> TypedIndex:
         """The results' index, made once a process for results with a digest (both pages
@@ -287,13 +288,16 @@ class TypedNumbers(Treeprocessor):
         return self._index
 
     def _message(self, typed: str, found: list[tuple[str, str]],
-                 lines: tuple[int, int] = (0, 0)) -> str:
+                 lines: tuple[int, int] = (0, 0), as_typed: str = "") -> str:
         """What to write instead of `typed`: a result the page quotes before one it does not,
         a single value before a list's place; as the page quotes that result, if it does
         (one quantity at one precision), else with a filter that prints `typed`: the one a
         relation of its paragraph gives its operands (`QuoteLog.missing`: a quotient quoted
         with `sig(4)` wants its operand in `sig(4)` too, not `fixed(3)`), else one a quote on
-        the lines of its block (`lines`: first, last) is written with, else the first."""
+        the lines of its block (`lines`: first, last) is written with, else the first.
+        `as_typed`: the number as the author wrote it ("87.9 %", "87.9\uff05", "24990"), which
+        the message names so that it can be found on the line (`typed` is as a filter prints
+        it)."""
         first: dict[str, tuple[str, str, int]] = {}     # each result's first quote
         for n, ((p, fmt, text), line) in enumerate(zip(self.quotes.entries, self.quotes.lines,
                                                        strict=True)):
@@ -308,7 +312,7 @@ class TypedNumbers(Treeprocessor):
         also = list(dict.fromkeys(p for p, _ in ranked if p != path))[:2]
         if path in first and first[path][1] == typed:      # as the page quotes it
             written = _written(first[path][0])
-        said = f"'{typed}' typed by hand equals {path} ({written})"
+        said = f"'{as_typed or typed}' typed by hand equals {path} ({written})"
         if path in first and _written(first[path][0]) != written:
             fmt, text, line = first[path]
             at = f"line {line}" if line else "the page"
