@@ -156,3 +156,10 @@ def test_the_warning_names_the_number_as_it_is_typed(tmp_path: Path, lang: str,
     advice = re.search(r"quote it: (\{\{ .+? \}\})", warned)
     assert advice, warned
     assert told(tmp_path, body.replace(typed, advice.group(1)), lang) == []
+
+
+@pytest.mark.parametrize("text", ["\u7ea6 2.010 \u4e07\u5bf9", "22.62\u4ebf\u6b21",
+                                  "2.010\u842c"])
+def test_a_number_of_ten_thousands_in_chinese_stays_quiet(tmp_path: Path, text: str) -> None:
+    """'2.01 \u4e07' is 20,100, not the result a filter prints as 2.01."""
+    assert told(tmp_path, QUOTE + f"\u8fd9\u91cc\uff1a{text}\u3002\n", "zh") == []

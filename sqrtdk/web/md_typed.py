@@ -74,11 +74,13 @@ _SUPER = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 # a number as typed: a sign, digits (grouped by commas or not), a fraction, a power of ten
 # as sig() prints it, a percent sign; not within a dotted run or glued to a letter or digit
 # (ASCII: Chinese text may touch a number, "\u4e3a7.94"), but for a factor's "x" ("a 3.96x
-# rise", not "3.96x2") and the hyphen of a range between numbers ("2.01-7.94"; not "1e-9")
+# rise", not "3.96x2") and the hyphen of a range between numbers ("2.01-7.94"; not "1e-9");
+# nor one of the Chinese units of ten thousand and a hundred million ("2.01 \u4e07" is 20,100)
 NUMBER = re.compile(
     r"(?<![A-Za-z0-9_.,\u00a7#])(?<!(?<!\d)-)([-\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
     rf"((?:[ \u00a0]?\u00d7[ \u00a0]?10[\u207b]?[{_SUPER}]+)?)"
-    r"(?!x[A-Za-z0-9_]|[A-Za-wyz0-9_]|[.,]\d)([ \u00a0]?[%\uff05])?")
+    r"(?!x[A-Za-z0-9_]|[A-Za-wyz0-9_]|[.,]\d|[ \u00a0]?[\u4e07\u4ebf\u842c\u5104])"
+    r"([ \u00a0]?[%\uff05])?")
 # a version after the name of what it versions ("Python 3.11", "version 2.10"); a version is
 # otherwise a dotted run (1.2.3) or glued to its letter (v3.11), which NUMBER never takes
 _VERSION_BEFORE = re.compile(r"(?i)\b(?:version|release|python|numpy|pytorch|tensorflow|jax|"
