@@ -109,3 +109,57 @@ def test_a_page_that_quotes_no_result_is_not_told(tmp_path: Path) -> None:
     """A source document converted as it is quotes nothing: its numbers are its own, even
     where it computed what the experiments compute."""
     assert told(tmp_path, "It reached 22.62 and 99.6%.\n") == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_advice_for_a_relation_s_operand_writes_the_relation_s_filter(
+        tmp_path: Path, lang: str) -> None:
+    """A paragraph relating a quotient to its operands writes one kind of number for all
+    (sig(4)); a typed operand was told fixed(3), which prints the same digits, and the advice
+    followed stopped the build ('two kinds of number')."""
+    relation = {"en": "The SD {} grows to {{{{ spread.sd_large | sig(4) }}}}, a factor "
+                      "{{{{ spread.ratio | sig(4) }}}}.\n",
+                "zh": "\u6807\u51c6\u5dee\u4ece {} \u589e\u5230 {{{{ spread.sd_large | sig(4) }}}}"
+                      "\uff0c\u500d\u6570 {{{{ spread.ratio | sig(4) }}}}\u3002\n"}[lang]
+    (warned,) = told(tmp_path, QUOTE + relation.format("2.010"), lang)
+    advice = re.search(r"quote it: (\{\{ .+? \}\})", warned)
+    assert advice and "sig(4)" in advice.group(1), warned
+    assert told(tmp_path, QUOTE + relation.format(advice.group(1)), lang) == []
+
+
+@pytest.mark.parametrize("text", ["a 11.25x rise", "from 1.50-22.62 over d", "ranges 2.010-22.62"])
+def test_a_factor_s_x_and_a_range_s_hyphen_do_not_hide_a_typed_number(tmp_path: Path,
+                                                                       text: str) -> None:
+    """'3.96x' (a factor as authors write it) and the second end of '2.01-7.94' were taken
+    for a number glued to a letter and for a negative number's sign in a longer run."""
+    typed = re.findall(r"11\.25|22\.62|2\.010", text)
+    warned = told(tmp_path, QUOTE + f"Here: {text}.\n")
+    assert [w.split("'")[1] for w in warned] == typed, warned
+
+
+@pytest.mark.parametrize("text", ["1e-9 and 3e-4", "22.62x2 and 512x512", "0x2262",
+                                  "a 11.25xl size"])
+def test_a_power_of_ten_a_product_and_a_hex_number_stay_quiet(tmp_path: Path,
+                                                             text: str) -> None:
+    assert told(tmp_path, QUOTE + f"Here: {text}.\n") == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("typed", ["99.6 %", "99.6\uff05", "24990", "99.62 %"])
+def test_the_warning_names_the_number_as_it_is_typed(tmp_path: Path, lang: str,
+                                                     typed: str) -> None:
+    """'87.9\uff05' or '87.9 %' was named as a filter prints it, '87.9%', which is not on the
+    author's line; the advice, put in place of the number named, builds quiet."""
+    body = QUOTE + SENTENCES[lang].format(typed)
+    (warned,) = told(tmp_path, body, lang)
+    assert f"'{typed}' typed by hand" in warned, warned
+    advice = re.search(r"quote it: (\{\{ .+? \}\})", warned)
+    assert advice, warned
+    assert told(tmp_path, body.replace(typed, advice.group(1)), lang) == []
+
+
+@pytest.mark.parametrize("text", ["\u7ea6 2.010 \u4e07\u5bf9", "22.62\u4ebf\u6b21",
+                                  "2.010\u842c"])
+def test_a_number_of_ten_thousands_in_chinese_stays_quiet(tmp_path: Path, text: str) -> None:
+    """'2.01 \u4e07' is 20,100, not the result a filter prints as 2.01."""
+    assert told(tmp_path, QUOTE + f"\u8fd9\u91cc\uff1a{text}\u3002\n", "zh") == []

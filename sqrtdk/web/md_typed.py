@@ -73,10 +73,13 @@ _DIGITS = range(7)       # the digits of fixed() and sig() a result is printed w
 _SUPER = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 # a number as typed: a sign, digits (grouped by commas or not), a fraction, a power of ten
 # as sig() prints it, a percent sign; not within a dotted run or glued to a letter or digit
-# (ASCII: Chinese text may touch a number, "\u4e3a7.94")
+# (ASCII: Chinese text may touch a number, "\u4e3a7.94"), but for a factor's "x" ("a 3.96x
+# rise", not "3.96x2") and the hyphen of a range between numbers ("2.01-7.94"; not "1e-9");
+# nor one of the Chinese units of ten thousand and a hundred million ("2.01 \u4e07" is 20,100)
 NUMBER = re.compile(
-    r"(?<![A-Za-z0-9_.,\u00a7#-])([-\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
-    rf"((?:[ \u00a0]?\u00d7[ \u00a0]?10[\u207b]?[{_SUPER}]+)?)(?![A-Za-z0-9_]|[.,]\d)"
+    r"(?<![A-Za-z0-9_.,\u00a7#])(?<!(?<!\d)-)([-\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
+    rf"((?:[ \u00a0]?\u00d7[ \u00a0]?10[\u207b]?[{_SUPER}]+)?)"
+    r"(?!x[A-Za-z0-9_]|[A-Za-wyz0-9_]|[.,]\d|[ \u00a0]?[\u4e07\u4ebf\u842c\u5104])"
     r"([ \u00a0]?[%\uff05])?")
 # a version after the name of what it versions ("Python 3.11", "version 2.10"); a version is
 # otherwise a dotted run (1.2.3) or glued to its letter (v3.11), which NUMBER never takes
@@ -94,7 +97,8 @@ _BLOCKS = {"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6"
 @dataclass
 class TypedIndex:
     """Each number as a filter prints a result (`forms`: text -> [(dotted path as a quote
-    names it, filter as written)], in the order found), and the constants of the argument
+    names it, filter as written)], in the order found; a path once for each filter that prints
+    the text: `fixed(3)` and `sig(4)` both print 2.008), and the constants of the argument
     (`constants`), built from the results by `typed_index`."""
 
     forms: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -129,7 +133,7 @@ def typed_index(results: Mapping[str, Any]) -> TypedIndex:
                 text = format_number(kind, value, honest_digits(kind, value, n, b))
                 if _significant(text) >= MIN_DIGITS:
                     found = index.forms.setdefault(text, [])
-                    if all(p != path for p, _ in found):
+                    if (path, f"{kind}({n})") not in found:
                         found.append((path, f"{kind}({n})"))
     return index
 
@@ -267,7 +271,9 @@ class TypedNumbers(Treeprocessor):
             if not line:
                 floor = self.positions.floor(block) or 1
                 line = line_of(self.text(), m.group(0).strip(), start=floor) or floor
-            warn(LOGGER, self.source, line, self._message(typed, found))
+            lines = (self.positions.floor(block), self.positions.end(block) or line)
+            warn(LOGGER, self.source, line, self._message(typed, found, lines,
+                                                          m.group(0).strip()))
 
     def _typed_index(self) -> TypedIndex:
         """The results' index, made once a process for results with a digest (both pages
@@ -283,10 +289,17 @@ class TypedNumbers(Treeprocessor):
                 self._index = _MADE[digest]
         return self._index
 
-    def _message(self, typed: str, found: list[tuple[str, str]]) -> str:
+    def _message(self, typed: str, found: list[tuple[str, str]],
+                 lines: tuple[int, int] = (0, 0), as_typed: str = "") -> str:
         """What to write instead of `typed`: a result the page quotes before one it does not,
         a single value before a list's place; as the page quotes that result, if it does
-        (one quantity at one precision), else with the filter that prints `typed`."""
+        (one quantity at one precision), else with a filter that prints `typed`: the one a
+        relation of its paragraph gives its operands (`QuoteLog.missing`: a quotient quoted
+        with `sig(4)` wants its operand in `sig(4)` too, not `fixed(3)`), else one a quote on
+        the lines of its block (`lines`: first, last) is written with, else the first.
+        `as_typed`: the number as the author wrote it ("87.9 %", "87.9\uff05", "24990"), which
+        the message names so that it can be found on the line (`typed` is as a filter prints
+        it)."""
         first: dict[str, tuple[str, str, int]] = {}     # each result's first quote
         for n, ((p, fmt, text), line) in enumerate(zip(self.quotes.entries, self.quotes.lines,
                                                        strict=True)):
@@ -296,11 +309,12 @@ class TypedNumbers(Treeprocessor):
         ranked = sorted(found, key=lambda pf: (pf[0] not in first,
                                                pf[0].split(".", 1)[0] not in sections,
                                                "[" in pf[0]))
-        path, written = ranked[0]
-        also = [p for p, _ in ranked[1:3]]
+        path = ranked[0][0]
+        written = self._filter(path, [f for p, f in found if p == path], lines)
+        also = list(dict.fromkeys(p for p, _ in ranked if p != path))[:2]
         if path in first and first[path][1] == typed:      # as the page quotes it
             written = _written(first[path][0])
-        said = f"'{typed}' typed by hand equals {path} ({written})"
+        said = f"'{as_typed or typed}' typed by hand equals {path} ({written})"
         if path in first and _written(first[path][0]) != written:
             fmt, text, line = first[path]
             at = f"line {line}" if line else "the page"
@@ -310,6 +324,17 @@ class TypedNumbers(Treeprocessor):
             advice = f"quote it: {{{{ {path} | {written} }}}}"
         more = f" (it also equals {', '.join(also)})" if also else ""
         return f"{said}; {advice}, or it goes stale when the experiment changes{more}"
+
+
+    def _filter(self, path: str, filters: list[str], lines: tuple[int, int]) -> str:
+        """Of `filters` (each prints the typed number from `path`), the one its paragraph's
+        relation or quotes are written with (`_message`), else the first."""
+        related = [_written(fmt) for p, fmt in self.quotes.missing.values() if p == path]
+        lo, hi = lines
+        near = [_written(fmt) for (_, fmt, _), line in zip(self.quotes.entries, self.quotes.lines,
+                                                           strict=True)
+                if lo and lo <= line <= max(lo, hi)]
+        return next((f for f in related + near if f in filters), filters[0])
 
 
 def _written(fmt: str) -> str:
