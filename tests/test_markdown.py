@@ -1985,6 +1985,17 @@ def test_text_that_only_looks_like_other_tools_syntax_does_not_warn(
         html(tmp_path, text, lang=lang)
     assert not [r for r in caplog.records if "published as typed" in r.getMessage()]
 
+def _told_as_latex_comment(tmp_path: Path, text: str, told: bool) -> None:
+    """`text` after a paragraph: one LaTeX-comment warning, at the line opening with '%',
+    when `told`; none otherwise."""
+    with captured() as warned:
+        html(tmp_path, f"Intro.\n\n{text}\n")
+    got = [w for w in warned if "LaTeX comment" in w]
+    assert len(got) == int(told), got
+    at = BODY_START + 2 + next(i for i, x in enumerate(text.split("\n")) if x.startswith("%"))
+    assert not told or f"index.md:{at}:" in got[0], got
+
+
 @pytest.mark.parametrize("line, told", [
     # a comment whose first word is two of the letters a to f: a word, not a byte
     ("%Be careful: the scale is d, not d_k.", True), ("%ad hoc, to be checked", True),
@@ -2001,11 +2012,7 @@ def test_a_latex_comment_whose_first_word_is_two_hex_letters_is_told(
     GitHub), but the rule read its 'Be' as a byte escaped in an address, '%BE', and stayed
     quiet: a pair of hex letters before a space is a word; a byte is two hex digits with a
     digit among them, or one of a run of escapes ('%FF%FE')."""
-    with captured() as warned:
-        html(tmp_path, f"Intro.\n\n{line}\n")
-    got = [w for w in warned if "LaTeX comment" in w]
-    assert len(got) == int(told), got
-    assert not told or f"index.md:{BODY_START + 2}:" in got[0], got
+    _told_as_latex_comment(tmp_path, line, told)
 
 
 @pytest.mark.parametrize("text, told", [
@@ -2021,11 +2028,7 @@ def test_a_windows_variable_opening_a_line_is_no_latex_comment(
     new shell') was told as a LaTeX comment, 'published as typed' and to be made an HTML
     comment, though it is text shown as meant: a name closed by '%' is no comment's
     word. A comment line is still told at its line."""
-    with captured() as warned:
-        html(tmp_path, f"Intro.\n\n{text}\n")
-    got = [w for w in warned if "LaTeX comment" in w]
-    assert len(got) == int(told), got
-    assert not told or f"index.md:{BODY_START + 3}:" in got[0], got
+    _told_as_latex_comment(tmp_path, text, told)
 
 
 @pytest.mark.parametrize("text, element", [
